@@ -1,0 +1,183 @@
+package ratebudget
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"time"
+)
+
+// Config is the budget orgctl keeps to. Start from DefaultConfig.
+type Config struct {
+	Points  int            // budget per window (300)
+	Window  time.Duration  // sliding window (60s)
+	Block   time.Duration  // block length assumed after a 429 without Retry-After (60s)
+	Reserve int            // points left unused for other tools (0)
+	MaxWait time.Duration  // give up waiting after this (10m); 0 means never wait
+	Costs   map[string]int // per-family overrides, e.g. {"usage": 5}
+}
+
+// DefaultConfig is the service's published budget with no reserve.
+func DefaultConfig() Config {
+	return Config{
+		Points:  300,
+		Window:  60 * time.Second,
+		Block:   60 * time.Second,
+		Reserve: 0,
+		MaxWait: 10 * time.Minute,
+	}
+}
+
+// UnknownCost prices a family the service's documentation does not list; it
+// is the highest listed price so that an unlisted family never overdraws.
+const UnknownCost = 10
+
+// defaultCosts is the service's price list by family (path segment under /api/v2).
+var defaultCosts = map[string]int{
+	"apps":                    2,
+	"folders":                 2,
+	"users":                   2,
+	"access_requests":         5,
+	"app_themes":              5,
+	"environments":            5,
+	"groups":                  5,
+	"resources":               5,
+	"resource_configurations": 5,
+	"source_control":          5,
+	"spaces":                  5,
+	"sso":                     5,
+	"user_attributes":         5,
+	"user_invites":            5,
+	"permissions":             10,
+}
+
+// familyAliases folds path segments and singular spellings into the family
+// whose price they pay.
+// familyAliases folds path segments and the seed's singular family names
+// into the family whose price they pay.
+var familyAliases = map[string]string{
+	"role_permissions": "permissions",
+	"environment":      "environments",
+	"user_invite":      "user_invites",
+	"access_request":   "access_requests",
+}
+
+func normalizeFamily(name string) string {
+	name = strings.ToLower(strings.TrimSpace(name))
+	name = strings.ReplaceAll(name, " ", "_")
+	name = strings.ReplaceAll(name, "-", "_")
+	if a, ok := familyAliases[name]; ok {
+		return a
+	}
+	return name
+}
+
+// Family names the endpoint family of an API path relative to /api/v2
+// ("/users/u_1" -> "users", "/role_permissions/roles" -> "permissions").
+// Query strings and fragments are ignored; a leading scheme and host or an
+// "/api/v2" prefix are tolerated. The root path has family "".
+func Family(path string) string {
+	if i := strings.IndexAny(path, "?#"); i >= 0 {
+		path = path[:i]
+	}
+	if i := strings.Index(path, "://"); i >= 0 {
+		path = path[i+3:]
+		if j := strings.IndexByte(path, '/'); j >= 0 {
+			path = path[j:]
+		} else {
+			path = ""
+		}
+	}
+	segs := strings.FieldsFunc(path, func(r rune) bool { return r == '/' })
+	if len(segs) >= 2 && strings.EqualFold(segs[0], "api") && isVersion(segs[1]) {
+		segs = segs[2:]
+	}
+	if len(segs) == 0 {
+		return ""
+	}
+	return normalizeFamily(segs[0])
+}
+
+func isVersion(s string) bool {
+	if len(s) < 2 || (s[0] != 'v' && s[0] != 'V') {
+		return false
+	}
+	for _, r := range s[1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// Cost prices a request to path in points: the override in c.Costs for its
+// family if any, else the service's price list, else UnknownCost.
+func (c Config) Cost(path string) int {
+	return c.familyCost(Family(path))
+}
+
+func (c Config) familyCost(fam string) int {
+	if v, ok := c.Costs[fam]; ok && v >= 0 {
+		return v
+	}
+	for k, v := range c.Costs {
+		if v >= 0 && normalizeFamily(k) == fam {
+			return v
+		}
+	}
+	if v, ok := defaultCosts[fam]; ok {
+		return v
+	}
+	return UnknownCost
+}
+
+// CostTable is the full effective price list by family: every listed family
+// plus every overridden one.
+func (c Config) CostTable() map[string]int {
+	t := make(map[string]int, len(defaultCosts)+len(c.Costs))
+	for fam := range defaultCosts {
+		t[fam] = c.familyCost(fam)
+	}
+	for k := range c.Costs {
+		fam := normalizeFamily(k)
+		t[fam] = c.familyCost(fam)
+	}
+	return t
+}
+
+// Key is the budget key for a host and token: the host made file-name safe
+// plus a short hash of the token, so the token itself never reaches disk.
+func Key(host, token string) string {
+	sum := sha256.Sum256([]byte("orgctl-ratebudget\x00" + token))
+	return safeHost(host) + "-" + hex.EncodeToString(sum[:6])
+}
+
+func safeHost(host string) string {
+	if i := strings.Index(host, "://"); i >= 0 {
+		host = host[i+3:]
+	}
+	if i := strings.IndexByte(host, '/'); i >= 0 {
+		host = host[:i]
+	}
+	if i := strings.LastIndexByte(host, '@'); i >= 0 { // userinfo may hold secrets
+		host = host[i+1:]
+	}
+	host = strings.ToLower(host)
+	var b strings.Builder
+	for _, r := range host {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '.', r == '-':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	s := strings.Trim(b.String(), ".")
+	if len(s) > 100 {
+		s = s[:100]
+	}
+	if s == "" {
+		s = "default"
+	}
+	return s
+}

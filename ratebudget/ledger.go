@@ -1,0 +1,442 @@
+package ratebudget
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+const (
+	// maxRetryAfter caps a server's Retry-After so one odd header cannot
+	// park every orgctl process for hours.
+	maxRetryAfter = 10 * time.Minute
+	// staleExtra is how much longer than a window a reservation may stay
+	// pending before it is assumed to have completed.
+	staleExtra = 2 * time.Minute
+	// notifyAfter is the shortest wait worth telling the user about.
+	notifyAfter = time.Second
+	// maxPoll bounds a wait whose end depends on other processes' requests,
+	// so a refund elsewhere is noticed soon.
+	maxPoll = time.Second
+)
+
+// Ledger is the shared record of points spent with one host and token.
+// It is safe for concurrent use, and several processes may open the same one.
+type Ledger struct {
+	key    string
+	file   string
+	lock   *flock.Flock
+	mu     sync.Mutex // flock excludes other processes, not this one's goroutines
+	cfg    Config
+	clock  Clock
+	notify func(Wait)
+	tm     timing
+	host   string
+	pid    int
+}
+
+// Option adjusts a Ledger at Open.
+type Option func(*Ledger)
+
+// WithClock replaces the wall clock (for tests).
+func WithClock(c Clock) Option { return func(l *Ledger) { l.clock = c } }
+
+// WithNotify sets a function called before each wait longer than a second.
+func WithNotify(f func(w Wait)) Option { return func(l *Ledger) { l.notify = f } }
+
+// Wait describes a wait Acquire is about to make.
+type Wait struct {
+	Duration time.Duration
+	Until    time.Time
+	Reason   string // ReasonWindowFull or ReasonBlocked
+	Points   int    // cost of the request waiting
+	Used     int    // points in use now
+	Limit    int    // usable points: Config.Points - Config.Reserve
+}
+
+// Wait reasons.
+const (
+	ReasonWindowFull = "window full"
+	ReasonBlocked    = "blocked by server"
+)
+
+// Status is a snapshot of a ledger.
+type Status struct {
+	Key             string
+	Points, Reserve int
+	Used, Free      int
+	Window          time.Duration
+	NextFree        time.Time // when used points next free up; zero if none are used
+	BlockedUntil    time.Time // zero if not blocked
+	Costs           map[string]int
+}
+
+// Open returns the ledger for key, stored as <dir>/<key>.json and guarded by
+// a lock on <dir>/<key>.lock; dir is created 0700 if missing. Zero Points,
+// Window or Block take the defaults; MaxWait 0 means never wait.
+func Open(dir, key string, cfg Config, opts ...Option) (*Ledger, error) {
+	if err := checkKey(key); err != nil {
+		return nil, err
+	}
+	def := DefaultConfig()
+	if cfg.Points == 0 {
+		cfg.Points = def.Points
+	}
+	if cfg.Window == 0 {
+		cfg.Window = def.Window
+	}
+	if cfg.Block == 0 {
+		cfg.Block = def.Block
+	}
+	switch {
+	case cfg.Points < 0 || cfg.Window < 0 || cfg.Block < 0 || cfg.MaxWait < 0:
+		return nil, fmt.Errorf("rate budget: points, window, block and max wait must not be negative")
+	case cfg.Reserve < 0 || cfg.Reserve >= cfg.Points:
+		return nil, fmt.Errorf("rate budget: reserve %d must be at least 0 and below the budget of %d points", cfg.Reserve, cfg.Points)
+	}
+	costs := make(map[string]int, len(cfg.Costs))
+	for k, v := range cfg.Costs {
+		if v < 0 {
+			return nil, fmt.Errorf("rate budget: cost of %q must not be negative", k)
+		}
+		costs[normalizeFamily(k)] = v
+	}
+	cfg.Costs = costs
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("rate budget: %w", err)
+	}
+	lockPath := filepath.Join(dir, key+".lock")
+	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("rate budget: %w", err)
+	}
+	f.Close()
+	host, _ := os.Hostname()
+	l := &Ledger{
+		key:   key,
+		file:  filepath.Join(dir, key+".json"),
+		lock:  flock.New(lockPath),
+		cfg:   cfg,
+		clock: realClock{},
+		tm: timing{
+			window: int64(cfg.Window),
+			stale:  int64(cfg.Window + staleExtra),
+			block:  int64(max(cfg.Block, maxRetryAfter)),
+		},
+		host: host,
+		pid:  os.Getpid(),
+	}
+	for _, o := range opts {
+		o(l)
+	}
+	return l, nil
+}
+
+func checkKey(key string) error {
+	if key == "" || key == "." || key == ".." {
+		return fmt.Errorf("rate budget: invalid key %q", key)
+	}
+	for _, r := range key {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_'
+		if !ok {
+			return fmt.Errorf("rate budget: key %q is not file-name safe (use Key)", key)
+		}
+	}
+	return nil
+}
+
+// File is the path of the ledger's JSON file.
+func (l *Ledger) File() string { return l.file }
+
+func (l *Ledger) capacity() int { return l.cfg.Points - l.cfg.Reserve }
+
+// outstanding holds this process's unfinished tickets, so a pending entry
+// with this pid but an unknown id is known to be a dead predecessor's.
+var outstanding sync.Map // uint64 -> struct{}
+
+func (l *Ledger) dead(e entry) bool {
+	if e.Host != l.host {
+		return false // another machine's pid says nothing here
+	}
+	if e.PID == l.pid {
+		_, ok := outstanding.Load(e.ID)
+		return !ok
+	}
+	return !processAlive(e.PID)
+}
+
+// update runs f on the current state under both locks and writes the result
+// back if f says so (or the file needed recovering).
+func (l *Ledger) update(f func(s *state, now int64) (write bool)) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.lock.Lock(); err != nil {
+		return fmt.Errorf("rate budget: lock %s: %w", l.lock.Path(), err)
+	}
+	defer l.lock.Unlock()
+	now := l.clock.Now()
+	s, recovered, err := readState(l.file, l.capacity(), now)
+	if err != nil {
+		return fmt.Errorf("rate budget: %w", err)
+	}
+	n := now.UnixNano()
+	changed := s.normalize(n, l.tm, l.dead)
+	write := f(&s, n)
+	if write || recovered || changed {
+		if err := writeState(l.file, &s); err != nil {
+			return fmt.Errorf("rate budget: %w", err)
+		}
+	}
+	return nil
+}
+
+// Ticket is one reservation made by Acquire; call Done exactly once.
+type Ticket struct {
+	l          *Ledger
+	id         uint64
+	points     int
+	reservedAt time.Time
+	done       atomic.Bool
+}
+
+// Points is what the request was priced at.
+func (t *Ticket) Points() int {
+	if t == nil {
+		return 0
+	}
+	return t.points
+}
+
+// ReservedAt is when the points were reserved.
+func (t *Ticket) ReservedAt() time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return t.reservedAt
+}
+
+// Acquire reserves the cost of a request to path before it is sent, waiting
+// until enough points expire (or a recorded block ends). A wait that would end
+// past cfg.MaxWait fails at once, and a done ctx ends it; both return
+// *WaitError. A request costing more than the usable budget wraps ErrTooCostly.
+func (l *Ledger) Acquire(ctx context.Context, path string) (*Ticket, error) {
+	cost := l.cfg.Cost(path)
+	capacity := l.capacity()
+	if cost > capacity {
+		return nil, fmt.Errorf("%w: %s costs %d points, %d usable", ErrTooCostly, path, cost, capacity)
+	}
+	start := l.clock.Now()
+	deadline := start.Add(l.cfg.MaxWait)
+	var told *Wait
+	for {
+		if err := ctx.Err(); err != nil {
+			now := l.clock.Now()
+			return nil, &WaitError{Needed: cost, Limit: capacity, Waited: now.Sub(start), RetryAt: now,
+				Window: l.cfg.Window, MaxWait: l.cfg.MaxWait, Err: err}
+		}
+		var (
+			t     *Ticket
+			w     Wait
+			exact bool
+		)
+		err := l.update(func(s *state, now int64) bool {
+			used := s.used(now)
+			w = Wait{Points: cost, Used: used, Limit: capacity}
+			if s.BlockedUntil > now {
+				w.Reason, exact = ReasonBlocked, true
+				w.Until = time.Unix(0, s.BlockedUntil)
+				w.Duration = time.Duration(s.BlockedUntil - now)
+				return false
+			}
+			at, ex := s.fit(now, cost, capacity, l.tm)
+			if at > now {
+				w.Reason, exact = ReasonWindowFull, ex
+				w.Until = time.Unix(0, at)
+				w.Duration = time.Duration(at - now)
+				return false
+			}
+			if cost == 0 {
+				t = &Ticket{l: l, reservedAt: time.Unix(0, now)}
+				t.done.Store(true)
+				return false
+			}
+			id := rand.Uint64() | 1 // 0 marks the synthetic entry of a recovered file
+			outstanding.Store(id, struct{}{})
+			s.Entries = append(s.Entries, entry{ID: id, Points: cost, At: now, Pending: true,
+				PID: l.pid, Host: l.host, Expires: now + l.tm.stale + l.tm.window})
+			t = &Ticket{l: l, id: id, points: cost, reservedAt: time.Unix(0, now)}
+			return true
+		})
+		if err != nil {
+			if t != nil {
+				outstanding.Delete(t.id)
+			}
+			return nil, err
+		}
+		if t != nil {
+			return t, nil
+		}
+		if w.Until.After(deadline) {
+			return nil, &WaitError{Needed: cost, Used: w.Used, Limit: capacity,
+				Waited: w.Until.Add(-w.Duration).Sub(start), RetryAt: w.Until,
+				Blocked: w.Reason == ReasonBlocked, Window: l.cfg.Window, MaxWait: l.cfg.MaxWait}
+		}
+		if l.notify != nil && w.Duration > notifyAfter && !sameWait(told, &w) {
+			l.notify(w)
+			told = &w
+		}
+		sleep := w.Duration
+		if !exact {
+			sleep = min(sleep, l.poll())
+		}
+		if err := l.clock.Sleep(ctx, sleep); err != nil {
+			now := l.clock.Now()
+			return nil, &WaitError{Needed: cost, Used: w.Used, Limit: capacity, Waited: now.Sub(start),
+				RetryAt: w.Until, Blocked: w.Reason == ReasonBlocked, Window: l.cfg.Window,
+				MaxWait: l.cfg.MaxWait, Err: err}
+		}
+	}
+}
+
+// poll is how long a wait on other processes' in-flight requests sleeps
+// before looking again.
+func (l *Ledger) poll() time.Duration { return min(maxPoll, l.cfg.Window/20) }
+
+// sameWait says whether w only restates an already announced wait, so a
+// polling wait does not repeat its notice every second.
+func sameWait(told, w *Wait) bool {
+	if told == nil || told.Reason != w.Reason {
+		return false
+	}
+	d := w.Until.Sub(told.Until)
+	return d > -notifyAfter && d < notifyAfter
+}
+
+// Done ends a reservation. reached=true: the charge is dated now (the
+// response completed; the server counted the arrival, which is no later, so
+// dating at completion is never early). reached=false: the request provably
+// never reached the server, so its points are refunded. Calls after the first
+// do nothing. If the ledger cannot be written the reservation stays pending
+// and ages out by the stale bound, which only errs toward waiting.
+func (t *Ticket) Done(reached bool) {
+	if t == nil || t.done.Swap(true) {
+		return
+	}
+	l := t.l
+	defer outstanding.Delete(t.id)
+	_ = l.update(func(s *state, now int64) bool {
+		for i := range s.Entries {
+			e := &s.Entries[i]
+			if e.ID != t.id || e.PID != l.pid || e.Host != l.host {
+				continue
+			}
+			if !reached {
+				s.Entries = append(s.Entries[:i], s.Entries[i+1:]...)
+				return true
+			}
+			e.Pending = false
+			e.At = max(e.At, now)
+			e.Expires = e.At + l.tm.window
+			return true
+		}
+		if !reached {
+			return false
+		}
+		// The reservation is gone (file recovered, or pending past the stale
+		// bound and expired): charge it afresh, dated now.
+		s.Entries = append(s.Entries, entry{ID: t.id, Points: t.points, At: now,
+			PID: l.pid, Host: l.host, Expires: now + l.tm.window})
+		return true
+	})
+}
+
+// Blocked records a server-side block, seen as a 429, in the shared file so
+// every process waits instead of probing: retryAfter>0 is used capped at 10
+// minutes, else cfg.Block.
+func (l *Ledger) Blocked(retryAfter time.Duration) error {
+	d := l.cfg.Block
+	if retryAfter > 0 {
+		d = min(retryAfter, maxRetryAfter)
+	}
+	return l.update(func(s *state, now int64) bool {
+		until := now + int64(d)
+		if until <= s.BlockedUntil {
+			return false
+		}
+		s.BlockedUntil = until
+		return true
+	})
+}
+
+// Status reports the ledger as it stands, without changing it.
+func (l *Ledger) Status() (Status, error) {
+	s, now, err := l.snapshot()
+	if err != nil {
+		return Status{}, err
+	}
+	used := s.used(now)
+	st := Status{
+		Key: l.key, Points: l.cfg.Points, Reserve: l.cfg.Reserve,
+		Used: used, Free: max(0, l.capacity()-used),
+		Window: l.cfg.Window, Costs: l.cfg.CostTable(),
+	}
+	if nf := s.nextFree(now, l.tm); nf != 0 {
+		st.NextFree = time.Unix(0, nf)
+	}
+	if s.BlockedUntil > now {
+		st.BlockedUntil = time.Unix(0, s.BlockedUntil)
+	}
+	return st, nil
+}
+
+// snapshot reads and normalizes the state without writing it back; the
+// rename in writeState makes an unlocked read safe.
+func (l *Ledger) snapshot() (state, int64, error) {
+	now := l.clock.Now()
+	s, _, err := readState(l.file, l.capacity(), now)
+	if err != nil {
+		return state{}, 0, fmt.Errorf("rate budget: %w", err)
+	}
+	n := now.UnixNano()
+	s.normalize(n, l.tm, l.dead)
+	return s, n, nil
+}
+
+// Estimate says how long sending these requests in order would take under
+// the current ledger (for --dry-run), without reserving anything. It assumes
+// each request completes the moment it is sent and in-flight ones complete now.
+func (l *Ledger) Estimate(paths []string) (time.Duration, error) {
+	s, now, err := l.snapshot()
+	if err != nil {
+		return 0, err
+	}
+	capacity := l.capacity()
+	for i := range s.Entries {
+		if s.Entries[i].Pending {
+			s.Entries[i].Pending = false
+			s.Entries[i].At = now
+			s.Entries[i].Expires = now + l.tm.window
+		}
+	}
+	t := max(now, s.BlockedUntil)
+	for _, p := range paths {
+		cost := l.cfg.Cost(p)
+		if cost > capacity {
+			return 0, fmt.Errorf("%w: %s costs %d points, %d usable", ErrTooCostly, p, cost, capacity)
+		}
+		if cost == 0 {
+			continue
+		}
+		t, _ = s.fit(t, cost, capacity, l.tm)
+		s.normalize(t, l.tm, func(entry) bool { return false })
+		s.Entries = append(s.Entries, entry{Points: cost, At: t, Expires: t + l.tm.window})
+	}
+	return time.Duration(t - now), nil
+}

@@ -1,0 +1,228 @@
+package ratebudget
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"slices"
+	"time"
+)
+
+const fileVersion = 1
+
+// entry is one request's charge. While pending, At is the reservation time;
+// once charged, At is the completion time. Expires is when it stops counting;
+// it is recomputed on every load and stored only for people reading the file.
+type entry struct {
+	ID      uint64 `json:"id"`
+	Points  int    `json:"points"`
+	At      int64  `json:"at"`
+	Pending bool   `json:"pending,omitempty"`
+	PID     int    `json:"pid"`
+	Host    string `json:"host,omitempty"`
+	Expires int64  `json:"expires"`
+}
+
+// state is the ledger file's content; times are Unix nanoseconds.
+type state struct {
+	Version      int     `json:"v"`
+	BlockedUntil int64   `json:"blocked_until,omitempty"`
+	Entries      []entry `json:"entries"`
+}
+
+// readState loads the ledger file. A missing file is an empty ledger. A file
+// that does not parse as this format (truncated, garbled, empty, written by
+// something else) is replaced by one charge of the whole capacity dated at the
+// file's modification time: whatever it held was written no later than that
+// and no more than the capacity, so assuming a full window then can only
+// delay requests (by at most one window), never overdraw into a 60 s block.
+func readState(path string, capacity int, now time.Time) (state, bool, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return state{Version: fileVersion}, false, nil
+	}
+	if err != nil {
+		return state{}, false, err
+	}
+	var s state
+	if err := json.Unmarshal(data, &s); err == nil && s.Version == fileVersion {
+		return s, false, nil
+	}
+	at := now
+	if fi, err := os.Stat(path); err == nil && fi.ModTime().Before(now) {
+		at = fi.ModTime()
+	}
+	return state{
+		Version: fileVersion,
+		Entries: []entry{{Points: capacity, At: at.UnixNano()}},
+	}, true, nil
+}
+
+// writeState replaces the ledger file atomically: a process killed mid-write
+// leaves either the old file or the new one. The caller holds the file lock,
+// so one fixed temporary name suffices and a crash leaves no litter behind.
+func writeState(path string, s *state) error {
+	data, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return werr
+	}
+	return os.Rename(tmp, path)
+}
+
+// timing is what the window arithmetic needs to know of the configuration.
+type timing struct {
+	window int64 // sliding window
+	stale  int64 // age after which a pending reservation is assumed to have completed
+	block  int64 // longest block a valid file can record
+}
+
+// normalize brings a loaded state to now: drops entries that no longer count
+// or are nonsense, converts pending reservations of dead processes and
+// over-age ones into charges, and recomputes every expiry.
+//
+// Conservative rules: an entry dated in the future (clock stepped back, or a
+// foreign writer) is dated now; a pending entry whose process is gone is
+// charged now (its request reached the server, if at all, before the process
+// died, so no later than now); a pending entry older than the stale bound is
+// charged at the bound; a block longer than any valid one is cut to that.
+// It reports whether anything changed that must be written back.
+func (s *state) normalize(now int64, tm timing, dead func(entry) bool) (changed bool) {
+	out := s.Entries[:0]
+	for _, e := range s.Entries {
+		if e.Points <= 0 {
+			changed = true
+			continue
+		}
+		if e.At > now {
+			e.At, changed = now, true
+		}
+		if e.Pending {
+			bound := e.At + tm.stale
+			switch {
+			case now >= bound:
+				e.Pending, e.At, changed = false, bound, true
+			case dead(e):
+				e.Pending, e.At, changed = false, now, true
+			}
+		}
+		if e.Pending {
+			e.Expires = e.At + tm.stale + tm.window
+		} else {
+			e.Expires = e.At + tm.window
+			if e.Expires <= now {
+				changed = true
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	clear(s.Entries[len(out):])
+	s.Entries = out
+	s.Version = fileVersion
+	if s.BlockedUntil > now+tm.block {
+		s.BlockedUntil, changed = now+tm.block, true
+	}
+	if s.BlockedUntil != 0 && s.BlockedUntil <= now {
+		s.BlockedUntil, changed = 0, true
+	}
+	return changed
+}
+
+// used is the points counting at now: charges dated within the window
+// before now, plus every pending reservation.
+func (s *state) used(now int64) int {
+	n := 0
+	for _, e := range s.Entries {
+		if e.Pending || e.Expires > now {
+			n += e.Points
+		}
+	}
+	return n
+}
+
+// fit returns the earliest instant, not before now, at which cost more points
+// fit under capacity, and whether that instant is exact. Charges free their
+// points exactly when they expire. A pending reservation frees its points no
+// sooner than one window from now (if it completed right now) unless it is
+// refunded, so counting on it gives only a lower bound.
+func (s *state) fit(now int64, cost, capacity int, tm timing) (at int64, exact bool) {
+	used := s.used(now)
+	if used+cost <= capacity {
+		return now, true
+	}
+	type release struct {
+		at     int64
+		points int
+		exact  bool
+	}
+	rs := make([]release, 0, len(s.Entries))
+	for _, e := range s.Entries {
+		switch {
+		case e.Pending:
+			rs = append(rs, release{now + tm.window, e.Points, false})
+		case e.Expires > now:
+			rs = append(rs, release{e.Expires, e.Points, true})
+		}
+	}
+	slices.SortFunc(rs, func(a, b release) int {
+		if a.at != b.at {
+			if a.at < b.at {
+				return -1
+			}
+			return 1
+		}
+		if a.exact != b.exact {
+			if a.exact {
+				return -1
+			}
+			return 1
+		}
+		return 0
+	})
+	exact = true
+	for _, r := range rs {
+		used -= r.points
+		exact = exact && r.exact
+		if used+cost <= capacity {
+			return r.at, exact
+		}
+	}
+	// Only reachable when cost alone exceeds capacity, which callers reject.
+	return now + tm.window, false
+}
+
+// nextFree is when the next used points free up: the earliest charge expiry,
+// or for pending reservations alone the earliest they could (zero if none).
+func (s *state) nextFree(now int64, tm timing) int64 {
+	var next int64
+	for _, e := range s.Entries {
+		var at int64
+		switch {
+		case e.Pending:
+			at = now + tm.window
+		case e.Expires > now:
+			at = e.Expires
+		default:
+			continue
+		}
+		if next == 0 || at < next {
+			next = at
+		}
+	}
+	return next
+}
