@@ -40,6 +40,8 @@ type Ledger struct {
 	tm     timing
 	host   string
 	pid    int
+	// charged, if set, sees every charge Done records (tests audit windows with it).
+	charged func(reservedAt, at time.Time, points int)
 }
 
 // Option adjusts a Ledger at Open.
@@ -331,7 +333,8 @@ func (t *Ticket) Done(reached bool) {
 	}
 	l := t.l
 	defer outstanding.Delete(t.id)
-	_ = l.update(func(s *state, now int64) bool {
+	var chargedAt int64
+	err := l.update(func(s *state, now int64) bool {
 		for i := range s.Entries {
 			e := &s.Entries[i]
 			if e.ID != t.id || e.PID != l.pid || e.Host != l.host {
@@ -344,6 +347,7 @@ func (t *Ticket) Done(reached bool) {
 			e.Pending = false
 			e.At = max(e.At, now)
 			e.Expires = e.At + l.tm.window
+			chargedAt = e.At
 			return true
 		}
 		if !reached {
@@ -353,8 +357,12 @@ func (t *Ticket) Done(reached bool) {
 		// bound and expired): charge it afresh, dated now.
 		s.Entries = append(s.Entries, entry{ID: t.id, Points: t.points, At: now,
 			PID: l.pid, Host: l.host, Expires: now + l.tm.window})
+		chargedAt = now
 		return true
 	})
+	if err == nil && chargedAt != 0 && l.charged != nil {
+		l.charged(t.reservedAt, time.Unix(0, chargedAt), t.points)
+	}
 }
 
 // Blocked records a server-side block, seen as a 429, in the shared file so

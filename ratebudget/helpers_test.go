@@ -1,0 +1,116 @@
+package ratebudget
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeClock moves only when someone sleeps on it; a sleep of d started at T
+// ends at T+d (or later, if another sleeper already moved the clock past it).
+type fakeClock struct {
+	mu      sync.Mutex
+	now     time.Time
+	sleeps  []time.Duration
+	onSleep func(d time.Duration) // runs after the clock moved, outside the lock
+}
+
+var t0 = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+func newFakeClock() *fakeClock { return &fakeClock{now: t0} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.sleeps = append(c.sleeps, d)
+	if target := c.now.Add(d); target.After(c.now) {
+		c.now = target
+	}
+	hook := c.onSleep
+	c.mu.Unlock()
+	if hook != nil {
+		hook(d)
+	}
+	return nil
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+func (c *fakeClock) Sleeps() []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]time.Duration(nil), c.sleeps...)
+}
+
+// smallConfig is a 10-point budget, so five Apps requests (2 points) fill it.
+func smallConfig() Config {
+	cfg := DefaultConfig()
+	cfg.Points = 10
+	return cfg
+}
+
+func openTest(t testing.TB, dir string, cfg Config, clk Clock, opts ...Option) *Ledger {
+	t.Helper()
+	l, err := Open(dir, "test-key", cfg, append([]Option{WithClock(clk)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func acquire(t testing.TB, l *Ledger, path string) *Ticket {
+	t.Helper()
+	tk, err := l.Acquire(context.Background(), path)
+	if err != nil {
+		t.Fatalf("Acquire(%s): %v", path, err)
+	}
+	return tk
+}
+
+func status(t testing.TB, l *Ledger) Status {
+	t.Helper()
+	st, err := l.Status()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// sharedDir locates the read-only reference material next to the repo.
+func sharedDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("go.mod not found above the test directory")
+		}
+		dir = parent
+	}
+	shared := filepath.Join(dir, "..", "shared")
+	if _, err := os.Stat(shared); err != nil {
+		t.Skipf("reference material absent (%s): %v", shared, err)
+	}
+	return shared
+}
