@@ -1,0 +1,222 @@
+package ratebudget
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func readLedgerFile(t *testing.T, l *Ledger) state {
+	t.Helper()
+	data, err := os.ReadFile(l.File())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s state
+	if err := json.Unmarshal(data, &s); err != nil || s.Version != fileVersion {
+		t.Fatalf("ledger file is not valid after a write (%v): %q", err, data)
+	}
+	return s
+}
+
+func writeLedgerFile(t *testing.T, l *Ledger, content string, mtime time.Time) {
+	t.Helper()
+	if err := os.WriteFile(l.File(), []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(l.File(), mtime, mtime); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A file that does not parse is taken as a full window dated at its last
+// write: requests wait until that window has passed, then the file is sound.
+func TestGarbledFileRecoversAsFullWindowAtItsMtime(t *testing.T) {
+	variants := map[string]string{
+		"empty":           "",
+		"truncated":       `{"v":1,"entries":[{"id":3,"points":2,"at":17`,
+		"brace":           "{",
+		"null":            "null",
+		"array":           "[]",
+		"binary":          "\x00\xff\xfe garbage",
+		"future version":  `{"v":99,"entries":[]}`,
+		"no version":      `{"entries":[]}`,
+		"wrong types":     `{"v":1,"entries":"lots"}`,
+		"text from a bug": "Retool rate limit exceeded\n",
+	}
+	for name, content := range variants {
+		t.Run(name, func(t *testing.T) {
+			clk := newFakeClock()
+			l := openTest(t, t.TempDir(), smallConfig(), clk)
+			writeLedgerFile(t, l, content, t0.Add(-20*time.Second))
+			if st := status(t, l); st.Used != 10 || !st.NextFree.Equal(t0.Add(40*time.Second)) {
+				t.Fatalf("status of a garbled file: %+v", st)
+			}
+			tk := acquire(t, l, "/apps")
+			if got := clk.Sleeps(); len(got) != 1 || got[0] != 40*time.Second {
+				t.Fatalf("sleeps = %v, want [40s] (full window dated 20s before now)", got)
+			}
+			tk.Done(true)
+			s := readLedgerFile(t, l)
+			if len(s.Entries) != 1 || s.Entries[0].ID != tk.id || s.Entries[0].Pending {
+				t.Fatalf("rewritten file entries = %+v", s.Entries)
+			}
+		})
+	}
+}
+
+func TestGarbledFileOlderThanWindowCostsNothing(t *testing.T) {
+	clk := newFakeClock()
+	l := openTest(t, t.TempDir(), smallConfig(), clk)
+	writeLedgerFile(t, l, "{{{", t0.Add(-time.Hour))
+	acquire(t, l, "/apps").Done(true)
+	if len(clk.Sleeps()) != 0 {
+		t.Fatalf("slept %v for a garbled file written an hour ago", clk.Sleeps())
+	}
+	if s := readLedgerFile(t, l); len(s.Entries) != 1 {
+		t.Fatalf("entries = %+v", s.Entries)
+	}
+}
+
+func TestGarbledFileWithFutureMtimeIsDatedNow(t *testing.T) {
+	clk := newFakeClock()
+	l := openTest(t, t.TempDir(), smallConfig(), clk)
+	writeLedgerFile(t, l, "{", t0.Add(24*time.Hour))
+	acquire(t, l, "/apps")
+	if got := clk.Sleeps(); len(got) != 1 || got[0] != time.Minute {
+		t.Fatalf("sleeps = %v, want [1m0s]", got)
+	}
+}
+
+// Valid JSON with impossible values must neither overdraw nor wait forever.
+func TestNonsenseValuesAreBounded(t *testing.T) {
+	clk := newFakeClock()
+	l := openTest(t, t.TempDir(), smallConfig(), clk)
+	ns := func(d time.Duration) int64 { return t0.Add(d).UnixNano() }
+	content := fmt.Sprintf(`{"v":1,"blocked_until":%d,"entries":[
+		{"id":1,"points":-50,"at":%d},
+		{"id":2,"points":0,"at":%d},
+		{"id":3,"points":4,"at":%d},
+		{"id":4,"points":2,"at":%d,"expires":%d}]}`,
+		ns(1000*time.Hour), ns(-time.Second), ns(-time.Second), ns(100*time.Hour), ns(-10*time.Second), ns(time.Hour))
+	writeLedgerFile(t, l, content, t0)
+	st := status(t, l)
+	if st.Used != 6 {
+		t.Fatalf("used = %d, want 6 (negative and zero entries dropped)", st.Used)
+	}
+	if !st.BlockedUntil.Equal(t0.Add(10 * time.Minute)) {
+		t.Fatalf("blocked until t0+%v, want capped at t0+10m", st.BlockedUntil.Sub(t0))
+	}
+	if !st.NextFree.Equal(t0.Add(50 * time.Second)) {
+		t.Fatalf("next free t0+%v, want t0+50s (stored expiry ignored)", st.NextFree.Sub(t0))
+	}
+	tk := acquire(t, l, "/apps")
+	if got := clk.Sleeps(); len(got) != 1 || got[0] != 10*time.Minute {
+		t.Fatalf("sleeps = %v, want [10m0s]: the capped block, after which the future-dated entry has expired", got)
+	}
+	if !tk.ReservedAt().Equal(t0.Add(10 * time.Minute)) {
+		t.Fatalf("reserved at t0+%v", tk.ReservedAt().Sub(t0))
+	}
+}
+
+func deadPID(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"=exit")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd.Process.Pid
+}
+
+func pendingFile(entries ...entry) string {
+	data, _ := json.Marshal(state{Version: fileVersion, Entries: entries})
+	return string(data)
+}
+
+func TestPendingOfDeadProcessIsChargedWhenFound(t *testing.T) {
+	clk := newFakeClock()
+	l := openTest(t, t.TempDir(), smallConfig(), clk)
+	pid := deadPID(t)
+	writeLedgerFile(t, l, pendingFile(entry{ID: 9, Points: 10, At: t0.Add(-5 * time.Second).UnixNano(),
+		Pending: true, PID: pid, Host: l.host}), t0)
+	clk.Advance(3 * time.Second)
+	tk := acquire(t, l, "/apps")
+	// Charged when found (t0+3s), one exact wait until it expires.
+	if got := clk.Sleeps(); len(got) != 1 || got[0] != time.Minute {
+		t.Fatalf("sleeps = %v, want [1m0s]", got)
+	}
+	if !tk.ReservedAt().Equal(t0.Add(63 * time.Second)) {
+		t.Fatalf("reserved at t0+%v, want t0+63s", tk.ReservedAt().Sub(t0))
+	}
+}
+
+func TestPendingOfPredecessorWithOurPIDIsCharged(t *testing.T) {
+	clk := newFakeClock()
+	l := openTest(t, t.TempDir(), smallConfig(), clk)
+	writeLedgerFile(t, l, pendingFile(entry{ID: 12345, Points: 10, At: t0.UnixNano(),
+		Pending: true, PID: l.pid, Host: l.host}), t0)
+	if s := readLedgerFile(t, l); !s.Entries[0].Pending {
+		t.Fatal("setup")
+	}
+	if err := l.Blocked(time.Nanosecond); err != nil { // any write normalizes
+		t.Fatal(err)
+	}
+	if s := readLedgerFile(t, l); len(s.Entries) != 1 || s.Entries[0].Pending || s.Entries[0].At != t0.UnixNano() {
+		t.Fatalf("entries = %+v, want the unknown reservation charged at t0", s.Entries)
+	}
+}
+
+// A live process's reservation (or one from another machine, whose pid says
+// nothing here) holds its points until the stale bound, then counts as
+// charged at that bound.
+func TestPendingOfLiveOrForeignProcessAgesOut(t *testing.T) {
+	for name, e := range map[string]entry{
+		"live":    {ID: 9, Points: 10, Pending: true, PID: os.Getppid()},
+		"foreign": {ID: 9, Points: 10, Pending: true, PID: 1 << 30, Host: "elsewhere"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			clk := newFakeClock()
+			l := openTest(t, t.TempDir(), smallConfig(), clk)
+			if e.Host == "" {
+				e.Host = l.host
+			}
+			e.At = t0.Add(-5 * time.Second).UnixNano()
+			writeLedgerFile(t, l, pendingFile(e), t0)
+			tk := acquire(t, l, "/apps")
+			stale := time.Minute + staleExtra
+			if want := t0.Add(-5*time.Second + stale + time.Minute); !tk.ReservedAt().Equal(want) {
+				t.Fatalf("reserved at t0+%v, want t0+%v", tk.ReservedAt().Sub(t0), want.Sub(t0))
+			}
+		})
+	}
+}
+
+func TestTemporaryFileDoesNotLinger(t *testing.T) {
+	clk := newFakeClock()
+	dir := t.TempDir()
+	l := openTest(t, dir, smallConfig(), clk)
+	if err := os.WriteFile(l.File()+".tmp", []byte("left by a killed process"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	acquire(t, l, "/apps").Done(true)
+	names, _ := filepath.Glob(filepath.Join(dir, "*"))
+	want := map[string]bool{l.File(): true, filepath.Join(dir, "test-key.lock"): true}
+	for _, n := range names {
+		if !want[n] {
+			t.Errorf("unexpected file %s", n)
+		}
+	}
+	sub := filepath.Join(dir, "fresh")
+	openTest(t, sub, smallConfig(), clk)
+	if fi, err := os.Stat(sub); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("created dir: %v, %v; want mode 0700", fi, err)
+	}
+	if fi, err := os.Stat(l.File()); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("ledger mode = %v, %v; want 0600", fi.Mode().Perm(), err)
+	}
+}
