@@ -1,0 +1,373 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// Options configures a Client.
+type Options struct {
+	// BaseURL is the instance URL; "/api/v2" is appended.
+	BaseURL string
+	Token   string
+	// UserAgent is sent as is, e.g. "orgctl/1.2.3".
+	UserAgent string
+	// Timeout bounds each attempt (not the time spent waiting for budget).
+	Timeout time.Duration
+	// Debug, when set, receives one line per request and response with the
+	// Authorization header redacted.
+	Debug io.Writer
+	// Pacer, when set, is asked before every attempt and told about 429s.
+	Pacer Pacer
+	// Transport replaces the network (the in-process sandbox uses this).
+	Transport http.RoundTripper
+	// InsecureHTTP allows http:// to non-loopback hosts.
+	InsecureHTTP bool
+	// RetryMax is how often an idempotent request is retried (default 3).
+	RetryMax int
+	// RetryWaitMin and RetryWaitMax bound the jittered backoff.
+	RetryWaitMin, RetryWaitMax time.Duration
+}
+
+// Client sends requests to one organization's (or space's) API.
+type Client struct {
+	base  *url.URL // ends in /api/v2, no trailing slash
+	token string
+	ua    string
+	rc    *retryablehttp.Client
+}
+
+// Request is one API call.
+type Request struct {
+	Method string
+	// Path is relative to /api/v2 and already escaped (see Path, Expand).
+	Path  string
+	Query url.Values
+	// Body is nil, raw JSON ([]byte or json.RawMessage), or a value to marshal.
+	Body any
+	// Scope is the scope the operation needs, named in 403 errors.
+	Scope string
+}
+
+// Response is a decoded envelope. Data is kept exactly as received.
+type Response struct {
+	StatusCode int
+	Header     http.Header
+	Data       json.RawMessage
+	// TotalCount is -1 when the API did not send one.
+	TotalCount int64
+	NextToken  string
+	HasMore    bool
+}
+
+// ValidateBaseURL checks a user-supplied instance URL: https, or http only
+// to loopback hosts unless insecure is set.
+func ValidateBaseURL(raw string, insecure bool) (*url.URL, error) {
+	if raw == "" {
+		return nil, &ConfigError{"no base URL: set ORGCTL_BASE_URL, pass --base-url, or run `orgctl auth login`"}
+	}
+	u, err := url.Parse(strings.TrimRight(raw, "/"))
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, &ConfigError{fmt.Sprintf("invalid base URL %q: expected https://HOST (e.g. https://acme.example.com)", raw)}
+	}
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return nil, &ConfigError{fmt.Sprintf("invalid base URL %q: no credentials, query or fragment allowed", raw)}
+	}
+	if u.Scheme == "http" && !insecure && !IsLoopback(u.Hostname()) {
+		return nil, &ConfigError{fmt.Sprintf("refusing plain http:// to %s: the token would cross the network unencrypted; use https:// or pass --insecure-http", u.Host)}
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/api/v2")
+	return u, nil
+}
+
+// IsLoopback reports whether host names this machine.
+func IsLoopback(host string) bool {
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// New builds a client. It does no I/O.
+func New(o Options) (*Client, error) {
+	u, err := ValidateBaseURL(o.BaseURL, o.InsecureHTTP)
+	if err != nil {
+		return nil, err
+	}
+	u.Path += "/api/v2"
+	base := o.Transport
+	if base == nil {
+		base = defaultTransport()
+	}
+	var rt http.RoundTripper = base
+	if o.Timeout > 0 {
+		rt = &timeoutTransport{next: rt, timeout: o.Timeout}
+	}
+	if o.Debug != nil {
+		rt = &debugTransport{next: rt, w: o.Debug}
+	}
+	if o.Pacer != nil {
+		rt = &paceTransport{next: rt, pacer: o.Pacer, base: u.Path}
+	}
+	retryMax := o.RetryMax
+	if retryMax == 0 {
+		retryMax = 3
+	}
+	wmin, wmax := o.RetryWaitMin, o.RetryWaitMax
+	if wmin == 0 {
+		wmin = 250 * time.Millisecond
+	}
+	if wmax == 0 {
+		wmax = 4 * time.Second
+	}
+	rc := &retryablehttp.Client{
+		HTTPClient:   &http.Client{Transport: rt},
+		Logger:       nil, // its default logger would print every request to stderr
+		RetryWaitMin: wmin,
+		RetryWaitMax: wmax,
+		RetryMax:     retryMax,
+		CheckRetry:   checkRetry,
+		Backoff:      jitteredBackoff,
+		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+	}
+	if o.Debug != nil {
+		w := o.Debug
+		rc.RequestLogHook = func(_ retryablehttp.Logger, r *http.Request, attempt int) {
+			if attempt > 0 {
+				fmt.Fprintf(w, "* retry %d of %s %s\n", attempt, r.Method, r.URL.Redacted())
+			}
+		}
+	}
+	return &Client{base: u, token: o.Token, ua: o.UserAgent, rc: rc}, nil
+}
+
+// BaseURL is the API root, ending in /api/v2.
+func (c *Client) BaseURL() string { return c.base.String() }
+
+// URL is the full URL a request would be sent to (for --dry-run).
+func (c *Client) URL(r Request) string {
+	u := *c.base
+	u.RawPath = ""
+	full, err := url.Parse(c.base.EscapedPath() + r.Path)
+	if err == nil {
+		u.Path, u.RawPath = full.Path, full.RawPath
+	}
+	if len(r.Query) > 0 {
+		u.RawQuery = r.Query.Encode()
+	}
+	return u.String()
+}
+
+type methodKey struct{}
+
+// Do sends one request and decodes the envelope. Non-2xx answers become
+// *APIError; failures without an answer become *TransportError or, for a
+// POST/PATCH that may have arrived, *OutcomeUnknownError.
+func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
+	body, err := encodeBody(r.Body)
+	if err != nil {
+		return nil, err
+	}
+	ctx = context.WithValue(ctx, methodKey{}, r.Method)
+	var raw any
+	if body != nil {
+		raw = body
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, r.Method, c.URL(r), raw)
+	if err != nil {
+		return nil, &ConfigError{fmt.Sprintf("cannot build request: %v", err)}
+	}
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.ua != "" {
+		req.Header.Set("User-Agent", c.ua)
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	resp, err := c.rc.Do(req)
+	if err != nil {
+		return nil, c.transportFailure(r, err)
+	}
+	defer resp.Body.Close()
+	b, readErr := io.ReadAll(resp.Body)
+	if readErr != nil {
+		return nil, c.transportFailure(r, readErr)
+	}
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		out, err := decodeEnvelope(b)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", r.Method, r.Path, err)
+		}
+		out.StatusCode, out.Header = resp.StatusCode, resp.Header
+		return out, nil
+	}
+	if !idempotent(r.Method) && (resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusGatewayTimeout) {
+		// A gateway gave up waiting: the origin may still have applied it.
+		return nil, &OutcomeUnknownError{Method: r.Method, Path: r.Path, Cause: fmt.Errorf("HTTP %d from a gateway", resp.StatusCode)}
+	}
+	return nil, decodeError(r, resp, b)
+}
+
+func (c *Client) transportFailure(r Request, err error) error {
+	var pe *PacerError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var ns *notSentError
+	if errors.As(err, &ns) || idempotent(r.Method) {
+		return &TransportError{Method: r.Method, Path: r.Path, Cause: unwrapURLError(err)}
+	}
+	return &OutcomeUnknownError{Method: r.Method, Path: r.Path, Cause: unwrapURLError(err)}
+}
+
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+func encodeBody(b any) ([]byte, error) {
+	switch t := b.(type) {
+	case nil:
+		return nil, nil
+	case []byte:
+		return t, nil
+	case json.RawMessage:
+		return t, nil
+	default:
+		out, err := json.Marshal(t)
+		if err != nil {
+			return nil, fmt.Errorf("cannot encode request body: %w", err)
+		}
+		return out, nil
+	}
+}
+
+type envelope struct {
+	Success    *bool           `json:"success"`
+	Data       json.RawMessage `json:"data"`
+	TotalCount *json.Number    `json:"total_count"`
+	NextToken  *string         `json:"next_token"`
+	HasMore    *bool           `json:"has_more"`
+	Message    *string         `json:"message"`
+}
+
+func decodeEnvelope(b []byte) (*Response, error) {
+	out := &Response{TotalCount: -1}
+	trimmed := bytes.TrimSpace(b)
+	if len(trimmed) == 0 {
+		return out, nil
+	}
+	if !json.Valid(trimmed) {
+		return nil, fmt.Errorf("API answered with something that is not JSON (%d bytes)", len(trimmed))
+	}
+	var env envelope
+	if trimmed[0] != '{' || json.Unmarshal(trimmed, &env) != nil || (env.Success == nil && env.Data == nil) {
+		// Not an envelope: treat the whole body as the data.
+		out.Data = trimmed
+		return out, nil
+	}
+	out.Data = env.Data
+	if bytes.Equal(bytes.TrimSpace(out.Data), []byte("null")) {
+		out.Data = nil
+	}
+	if env.TotalCount != nil {
+		if n, err := env.TotalCount.Int64(); err == nil {
+			out.TotalCount = n
+		} else if f, err := env.TotalCount.Float64(); err == nil {
+			out.TotalCount = int64(f)
+		}
+	}
+	if env.NextToken != nil {
+		out.NextToken = *env.NextToken
+	}
+	if env.HasMore != nil {
+		out.HasMore = *env.HasMore
+	}
+	return out, nil
+}
+
+func decodeError(r Request, resp *http.Response, b []byte) *APIError {
+	e := &APIError{StatusCode: resp.StatusCode, Method: r.Method, Path: r.Path, Scope: r.Scope}
+	var env envelope
+	if json.Unmarshal(b, &env) == nil && env.Message != nil {
+		e.Message = *env.Message
+	} else if s := strings.TrimSpace(string(b)); s != "" && len(s) < 300 && !strings.HasPrefix(s, "<") {
+		e.Message = s
+	} else {
+		e.Message = http.StatusText(resp.StatusCode)
+	}
+	e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+	return e
+}
+
+// Pages sends r and, while the API reports more, follows next_token,
+// calling fn for every page. It is for --all; a plain list sends no limit.
+func (c *Client) Pages(ctx context.Context, r Request, fn func(*Response) error) error {
+	q := url.Values{}
+	for k, v := range r.Query {
+		q[k] = v
+	}
+	seen := map[string]bool{}
+	for {
+		r.Query = q
+		resp, err := c.Do(ctx, r)
+		if err != nil {
+			return err
+		}
+		if err := fn(resp); err != nil {
+			return err
+		}
+		if resp.NextToken == "" || !resp.HasMore {
+			return nil
+		}
+		if seen[resp.NextToken] {
+			return fmt.Errorf("%s %s: the API repeated next_token %q; stopping to avoid a loop", r.Method, r.Path, resp.NextToken)
+		}
+		seen[resp.NextToken] = true
+		q.Set("next_token", resp.NextToken)
+	}
+}
+
+// JoinArrays concatenates JSON arrays without re-encoding their elements, so
+// a multi-page list prints byte for byte what the API sent.
+func JoinArrays(parts []json.RawMessage) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('[')
+	n := 0
+	for _, p := range parts {
+		var elems []json.RawMessage
+		if len(bytes.TrimSpace(p)) == 0 {
+			continue
+		}
+		if err := json.Unmarshal(p, &elems); err != nil {
+			return nil, fmt.Errorf("expected a list from the API: %w", err)
+		}
+		for _, e := range elems {
+			if n > 0 {
+				buf.WriteByte(',')
+			}
+			buf.Write(e)
+			n++
+		}
+	}
+	buf.WriteByte(']')
+	return buf.Bytes(), nil
+}

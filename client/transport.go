@@ -1,0 +1,250 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptrace"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/hashicorp/go-cleanhttp"
+)
+
+// Pacer is the point budget as the client sees it.
+type Pacer interface {
+	// Acquire reserves the cost of one request to path (relative to
+	// /api/v2), waiting for room. Its error ends the command.
+	Acquire(ctx context.Context, path string) (Ticket, error)
+	// Blocked records a 429 so that every process waits out the block.
+	Blocked(retryAfter time.Duration) error
+}
+
+// Ticket is one reservation.
+type Ticket interface {
+	// Done settles it: reached=false refunds a request that provably never
+	// reached the server; otherwise the charge is dated now.
+	Done(reached bool)
+}
+
+// PacerError carries a Pacer's refusal through the HTTP stack untouched.
+type PacerError struct{ Err error }
+
+func (e *PacerError) Error() string { return e.Err.Error() }
+func (e *PacerError) Unwrap() error { return e.Err }
+
+// notSentError marks a failure before the request's headers were written:
+// retrying it is safe for any method, and its points are refunded.
+type notSentError struct{ err error }
+
+func (e *notSentError) Error() string { return e.err.Error() }
+func (e *notSentError) Unwrap() error { return e.err }
+
+func defaultTransport() http.RoundTripper {
+	t := cleanhttp.DefaultPooledTransport()
+	t.ResponseHeaderTimeout = 0 // the per-attempt timeout covers it
+	return t
+}
+
+func idempotent(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete, http.MethodOptions:
+		return true
+	}
+	return false
+}
+
+// checkRetry retries idempotent requests on transport errors and 5xx, and
+// any request that provably never left this machine. POST and PATCH are
+// never resent once they may have reached the server.
+func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	method, _ := ctx.Value(methodKey{}).(string)
+	if err != nil {
+		var pe *PacerError
+		if errors.As(err, &pe) {
+			return false, err
+		}
+		var ns *notSentError
+		if errors.As(err, &ns) {
+			return true, nil
+		}
+		return idempotent(method), nil
+	}
+	if resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented {
+		return idempotent(method), nil
+	}
+	return false, nil
+}
+
+// jitteredBackoff is "full jitter" exponential backoff: it spreads retries
+// of parallel CI jobs instead of synchronising them.
+func jitteredBackoff(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
+	ceil := min << uint(attempt)
+	if ceil > max || ceil <= 0 {
+		ceil = max
+	}
+	d := min/2 + time.Duration(rand.Int64N(int64(ceil)))
+	if resp != nil && resp.StatusCode == http.StatusServiceUnavailable {
+		if ra := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ra > d && ra <= 30*time.Second {
+			d = ra
+		}
+	}
+	return d
+}
+
+// parseRetryAfter reads seconds or an HTTP date; 0 when absent or invalid.
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.Atoi(v); err == nil {
+		if s < 0 {
+			return 0
+		}
+		return time.Duration(s) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+// paceTransport charges every attempt to the budget before it is sent and
+// turns a 429 into a shared block followed by a resend. A 429 was not
+// processed, so resending is safe for any method.
+type paceTransport struct {
+	next  http.RoundTripper
+	pacer Pacer
+	base  string // URL path prefix up to /api/v2
+}
+
+const maxBlockedResends = 5
+
+func (t *paceTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	path := strings.TrimPrefix(req.URL.Path, t.base)
+	var body []byte
+	if req.Body != nil && req.Body != http.NoBody {
+		b, err := io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return nil, &notSentError{err}
+		}
+		body = b
+	}
+	for resend := 0; ; resend++ {
+		ticket, err := t.pacer.Acquire(req.Context(), path)
+		if err != nil {
+			return nil, &PacerError{err}
+		}
+		attempt := req.Clone(req.Context())
+		if body != nil {
+			attempt.Body = io.NopCloser(bytes.NewReader(body))
+			attempt.ContentLength = int64(len(body))
+		}
+		var wrote atomic.Bool
+		attempt = attempt.WithContext(httptrace.WithClientTrace(attempt.Context(), &httptrace.ClientTrace{
+			WroteHeaders: func() { wrote.Store(true) },
+		}))
+		resp, err := t.next.RoundTrip(attempt)
+		if err != nil {
+			reached := wrote.Load()
+			ticket.Done(reached)
+			if !reached {
+				return nil, &notSentError{err}
+			}
+			return nil, err
+		}
+		if resp.StatusCode == http.StatusTooManyRequests && resend < maxBlockedResends {
+			io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+			resp.Body.Close()
+			ticket.Done(true)
+			if err := t.pacer.Blocked(parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())); err != nil {
+				return nil, &PacerError{err}
+			}
+			continue
+		}
+		// The charge is dated when the response has been read in full.
+		resp.Body = &settleOnClose{ReadCloser: resp.Body, ticket: ticket}
+		return resp, nil
+	}
+}
+
+type settleOnClose struct {
+	io.ReadCloser
+	ticket Ticket
+	done   atomic.Bool
+}
+
+func (s *settleOnClose) Close() error {
+	err := s.ReadCloser.Close()
+	if s.done.CompareAndSwap(false, true) {
+		s.ticket.Done(true)
+	}
+	return err
+}
+
+// timeoutTransport bounds one attempt, from sending to the end of the body,
+// without counting time spent waiting for budget above it.
+type timeoutTransport struct {
+	next    http.RoundTripper
+	timeout time.Duration
+}
+
+func (t *timeoutTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx, cancel := context.WithTimeout(req.Context(), t.timeout)
+	resp, err := t.next.RoundTrip(req.WithContext(ctx))
+	if err != nil {
+		cancel()
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("no answer within %s: %w", t.timeout, err)
+		}
+		return nil, err
+	}
+	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
+	return resp, nil
+}
+
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (c *cancelOnClose) Close() error {
+	err := c.ReadCloser.Close()
+	c.cancel()
+	return err
+}
+
+// debugTransport logs method, URL, status and timing. It never prints
+// headers or bodies: the Authorization header and minted tokens stay out.
+type debugTransport struct {
+	next http.RoundTripper
+	w    io.Writer
+}
+
+func (t *debugTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	start := time.Now()
+	auth := "none"
+	if req.Header.Get("Authorization") != "" {
+		auth = "Bearer [redacted]"
+	}
+	fmt.Fprintf(t.w, "> %s %s (Authorization: %s)\n", req.Method, req.URL.Redacted(), auth)
+	resp, err := t.next.RoundTrip(req)
+	d := time.Since(start).Round(time.Millisecond)
+	if err != nil {
+		fmt.Fprintf(t.w, "< %s %s failed after %s: %v\n", req.Method, req.URL.Redacted(), d, err)
+		return nil, err
+	}
+	fmt.Fprintf(t.w, "< %s %s %s in %s\n", req.Method, req.URL.Redacted(), resp.Status, d)
+	return resp, nil
+}

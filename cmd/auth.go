@@ -1,0 +1,348 @@
+package cmd
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/cmd/credentials"
+)
+
+func newAuthCmd(f *Factory) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "auth",
+		Short: "Log in, check and remove API tokens per profile",
+		Long: `Tokens are stored per profile in the OS keyring (service "orgctl"). Where no
+keyring is available, use ORGCTL_TOKEN, or log in with --insecure-storage to keep
+the token in a file readable only by you.
+
+Token resolution order: ORGCTL_TOKEN > keyring > --insecure-storage file.`,
+		Args: noArgsGroup,
+		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
+	}
+	c.AddCommand(newAuthLoginCmd(f), newAuthStatusCmd(f), newAuthLogoutCmd(f), newAuthTokenCmd(f))
+	return c
+}
+
+type loginOptions struct {
+	BaseURL         string
+	WithToken       bool
+	InsecureStorage bool
+	Space           string
+}
+
+func newAuthLoginCmd(f *Factory) *cobra.Command {
+	var o loginOptions
+	c := &cobra.Command{
+		Use:   "login",
+		Short: "Store an API token for a profile after checking it",
+		Long: `Log in to an organization (or one of its Spaces) with an API token.
+
+On a terminal, orgctl asks for the base URL and the token (input hidden). In
+scripts, pipe the token on stdin with --with-token; the token is never accepted
+as an argument, where ps and shell history would show it.
+
+The token is checked with one cheap request (GET /users?limit=1, 2 points): HTTP
+401 means it is rejected; 200 or 403 mean it is valid (403 only says it lacks
+the Users scope). It is then stored in the OS keyring, or with
+--insecure-storage in a 0600 file under $XDG_CONFIG_HOME/orgctl/tokens.`,
+		Example: `  orgctl auth login
+  printf %s "$TOKEN" | orgctl auth login --with-token --base-url https://acme.example.com
+  orgctl auth login --profile staging --base-url https://staging.acme.example.com
+  orgctl auth login --space eng --profile eng`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return authLogin(f, o) },
+	}
+	fl := c.Flags()
+	fl.StringVar(&o.BaseURL, "base-url", "", "instance `URL`, e.g. https://acme.example.com (/api/v2 is added)")
+	fl.BoolVar(&o.WithToken, "with-token", false, "read the token from stdin")
+	fl.BoolVar(&o.InsecureStorage, "insecure-storage", false, "store the token in a 0600 file instead of the OS keyring")
+	fl.StringVar(&o.Space, "space", "", "log in to the Space `NAME`, looked up through the current profile (GET /spaces)")
+	return c
+}
+
+func authLogin(f *Factory, o loginOptions) error {
+	interactive := f.IO.InTTY && f.IO.ErrTTY
+	if !o.WithToken && !interactive {
+		return usageErrorf("stdin is not a terminal: pass the token on stdin with --with-token\n" +
+			"  e.g. printf %%s \"$TOKEN\" | orgctl auth login --with-token --base-url https://acme.example.com")
+	}
+	cfg, err := f.Config()
+	if err != nil {
+		return err
+	}
+	profile := cfg.Profile
+	base := o.BaseURL
+	if base == "" {
+		base = cfg.v.GetString("base_url")
+	}
+	if o.Space != "" {
+		spaceBase, err := f.spaceBaseURL(cfg, o.Space)
+		if err != nil {
+			return err
+		}
+		base = spaceBase
+		if !f.v.IsSet("profile") || f.v.GetString("profile") == "" {
+			profile = o.Space
+		}
+	}
+	in := bufio.NewReader(f.IO.In)
+	if base == "" {
+		if !interactive {
+			return usageErrorf("no base URL: pass --base-url https://acme.example.com (or set ORGCTL_BASE_URL)")
+		}
+		fmt.Fprint(f.IO.Err, "Base URL of your organization (e.g. https://acme.example.com): ")
+		line, _ := in.ReadString('\n')
+		base = strings.TrimSpace(line)
+	}
+	insecure := cfg.v.GetBool("insecure_http")
+	if _, err := client.ValidateBaseURL(base, insecure); err != nil {
+		return err
+	}
+	var token string
+	if o.WithToken {
+		b, err := io.ReadAll(io.LimitReader(in, 64<<10))
+		if err != nil {
+			return err
+		}
+		token = strings.TrimSpace(string(b))
+	} else {
+		fmt.Fprintf(f.IO.Err, "API token for %s (input hidden; create one under Settings > API): ", base)
+		token, err = readSecret(f.IO.In)
+		fmt.Fprintln(f.IO.Err)
+		if err != nil {
+			return err
+		}
+	}
+	if token == "" {
+		return usageErrorf("empty token: nothing to store")
+	}
+	if strings.ContainsAny(token, " \t\r\n") {
+		return usageErrorf("the token contains whitespace; paste only the token")
+	}
+	t := &apiTarget{BaseURL: base, Token: token, Transport: f.Transport}
+	valid, err := f.verifyToken(cfg, t)
+	if err != nil {
+		return err
+	}
+	if !valid {
+		return &AuthError{fmt.Errorf("token rejected by %s (HTTP 401): nothing was stored; check the token and try again", base)}
+	}
+	store, storeName := f.Keyring, sourceKeyring
+	if o.InsecureStorage {
+		store, storeName = f.Files, sourceFile
+	}
+	if err := store.Set(profile, token); err != nil {
+		return fmt.Errorf("could not store the token: %w", err)
+	}
+	settings := map[string]any{"base_url": base, "token_store": storeName}
+	if o.Space != "" {
+		settings["space"] = o.Space
+	}
+	if insecure {
+		settings["insecure_http"] = true
+	}
+	if err := saveProfile(profile, settings, false); err != nil {
+		return fmt.Errorf("token stored, but the config file could not be written: %w", err)
+	}
+	if storeName == sourceKeyring {
+		f.Files.Delete(profile) // an older insecure copy must not outlive the switch
+	}
+	f.IO.Notice("Logged in to %s as profile %q (token …%s, stored in the %s).", base, profile, last4(token), map[string]string{sourceKeyring: "OS keyring", sourceFile: "0600 file " + tokenFileDir()}[storeName])
+	if os.Getenv("ORGCTL_TOKEN") != "" {
+		f.IO.Warn("ORGCTL_TOKEN is set in this environment and takes precedence over the stored token")
+	}
+	return nil
+}
+
+// readSecret reads a line from a terminal without echo.
+func readSecret(in io.Reader) (string, error) {
+	if file, ok := in.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
+		b, err := term.ReadPassword(int(file.Fd()))
+		return strings.TrimSpace(string(b)), err
+	}
+	line, err := bufio.NewReader(in).ReadString('\n')
+	if err != nil && line == "" {
+		return "", err
+	}
+	return strings.TrimSpace(line), nil
+}
+
+// verifyToken makes one cheap request: 401 rejects the token; 200 and 403
+// (a valid token without the Users scope) accept it.
+func (f *Factory) verifyToken(cfg *Config, t *apiTarget) (bool, error) {
+	cl, err := f.clientFor(cfg, t, true)
+	if err != nil {
+		return false, err
+	}
+	_, err = cl.Do(ctx(), client.Request{Method: http.MethodGet, Path: "/users", Query: url.Values{"limit": {"1"}}, Scope: "Users > Read"})
+	var ae *client.APIError
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.As(err, &ae) && ae.StatusCode == http.StatusUnauthorized:
+		return false, nil
+	case errors.As(err, &ae) && ae.StatusCode == http.StatusForbidden:
+		return true, nil
+	}
+	return false, err
+}
+
+func last4(tok string) string {
+	if len(tok) <= 4 {
+		return strings.Repeat("*", len(tok))
+	}
+	return tok[len(tok)-4:]
+}
+
+func newAuthStatusCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "status",
+		Short: "Show the profile, base URL, token source and whether the token works",
+		Long: `Show which profile, base URL and token orgctl would use, and check the token
+with one request (2 points). Only the token's last 4 characters are shown.
+
+Exit status: 0 when the token is valid, 4 when it is missing or rejected.`,
+		Example: "  orgctl auth status\n  orgctl auth status --profile staging -o json",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			cfg, err := f.Config()
+			if err != nil {
+				return err
+			}
+			p, err := f.Printer()
+			if err != nil {
+				return err
+			}
+			st := map[string]any{
+				"profile":      cfg.Profile,
+				"base_url":     cfg.v.GetString("base_url"),
+				"token_source": nil,
+				"token_last4":  nil,
+				"valid":        false,
+			}
+			var result error
+			t, err := f.target(cfg)
+			if err != nil {
+				st["error"] = err.Error()
+				result = err
+			} else {
+				st["base_url"] = t.BaseURL
+				st["token_source"] = t.Source
+				st["token_last4"] = last4(t.Token)
+				valid, verr := f.verifyToken(cfg, t)
+				st["valid"] = valid
+				switch {
+				case verr != nil:
+					st["error"] = verr.Error()
+					result = verr
+				case !valid:
+					st["error"] = "token rejected (HTTP 401)"
+					result = &AuthError{fmt.Errorf("token for profile %q rejected (HTTP 401): log in again with `orgctl auth login --profile %s`", cfg.Profile, cfg.Profile)}
+				}
+			}
+			if p.Opts.Format != "table" || p.Opts.JQ != "" || p.Opts.Template != "" {
+				b, _ := json.Marshal(st)
+				if err := p.Print(b, nil); err != nil {
+					return err
+				}
+			} else {
+				out := f.IO.Out
+				fmt.Fprintf(out, "profile:\t%s\n", st["profile"])
+				fmt.Fprintf(out, "base url:\t%s\n", orDash(st["base_url"]))
+				fmt.Fprintf(out, "token source:\t%s\n", orDash(st["token_source"]))
+				if st["token_last4"] != nil {
+					fmt.Fprintf(out, "token:\t…%s\n", st["token_last4"])
+				}
+				fmt.Fprintf(out, "valid:\t%v\n", st["valid"])
+			}
+			if result != nil {
+				var ae *AuthError
+				var ce *client.ConfigError
+				if !errors.As(result, &ae) && !errors.As(result, &ce) {
+					return result
+				}
+				return &ExitError{Code: 4, Err: result}
+			}
+			return nil
+		},
+	}
+}
+
+func orDash(v any) string {
+	if s, ok := v.(string); ok && s != "" {
+		return s
+	}
+	return "-"
+}
+
+func newAuthLogoutCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:     "logout",
+		Short:   "Remove a profile's stored token and settings",
+		Example: "  orgctl auth logout\n  orgctl auth logout --profile staging",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			cfg, err := f.Config()
+			if err != nil {
+				return err
+			}
+			store := cfg.v.GetString("token_store")
+			if !cfg.HasProfile(cfg.Profile) && store == "" {
+				return &NotFoundError{fmt.Errorf("no profile %q: nothing to log out of", cfg.Profile)}
+			}
+			var kerr error
+			if store != sourceFile {
+				kerr = f.Keyring.Delete(cfg.Profile)
+			}
+			if err := f.Files.Delete(cfg.Profile); err != nil {
+				return err
+			}
+			if kerr != nil {
+				return fmt.Errorf("could not remove the token from the keyring (the profile is kept): %w", kerr)
+			}
+			if err := deleteProfile(cfg.Profile); err != nil {
+				return err
+			}
+			f.IO.Notice("Logged out of profile %q.", cfg.Profile)
+			if os.Getenv("ORGCTL_TOKEN") != "" {
+				f.IO.Warn("ORGCTL_TOKEN is still set in this environment")
+			}
+			return nil
+		},
+	}
+}
+
+func newAuthTokenCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "token",
+		Short: "Print the profile's token to stdout, for piping into other tools",
+		Example: `  curl -H "Authorization: Bearer $(orgctl auth token)" https://acme.example.com/api/v2/users
+  orgctl auth token --profile staging | other-tool --token-stdin`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			cfg, err := f.Config()
+			if err != nil {
+				return err
+			}
+			tok, _, err := f.resolveToken(cfg)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(f.IO.Out, tok)
+			return nil
+		},
+	}
+}
+
+var _ = credentials.Service

@@ -1,0 +1,264 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/ratebudget"
+)
+
+// budgetConfig reads budget.* and max_wait (ORGCTL_BUDGET_POINTS, ...).
+func budgetConfig(cfg *Config) ratebudget.Config {
+	v := cfg.v
+	b := ratebudget.DefaultConfig()
+	if v.IsSet("budget.points") {
+		b.Points = v.GetInt("budget.points")
+	}
+	if v.IsSet("budget.window") {
+		b.Window = v.GetDuration("budget.window")
+	}
+	if v.IsSet("budget.block") {
+		b.Block = v.GetDuration("budget.block")
+	}
+	if v.IsSet("budget.reserve") {
+		b.Reserve = v.GetInt("budget.reserve")
+	}
+	b.MaxWait = v.GetDuration("max_wait")
+	for fam := range b.CostTable() {
+		if k := "budget.costs." + fam; v.IsSet(k) {
+			if b.Costs == nil {
+				b.Costs = map[string]int{}
+			}
+			b.Costs[fam] = v.GetInt(k)
+		}
+	}
+	for k, val := range v.GetStringMap("budget.costs") {
+		if b.Costs == nil {
+			b.Costs = map[string]int{}
+		}
+		if _, set := b.Costs[k]; !set {
+			if n, ok := val.(int); ok {
+				b.Costs[k] = n
+			}
+		}
+	}
+	return b
+}
+
+func (f *Factory) ledger(cfg *Config, t *apiTarget) (*ratebudget.Ledger, error) {
+	key := ratebudget.Key(hostOf(t.BaseURL), t.Token)
+	l, err := ratebudget.Open(filepath.Join(stateDir(), "budget"), key, budgetConfig(cfg), ratebudget.WithNotify(f.announceWait))
+	if err != nil {
+		return nil, &UsageError{err}
+	}
+	return l, nil
+}
+
+// ledgerPacer adapts the ledger to the client's Pacer.
+type ledgerPacer struct{ l *ratebudget.Ledger }
+
+func (p ledgerPacer) Acquire(ctx context.Context, path string) (client.Ticket, error) {
+	t, err := p.l.Acquire(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func (p ledgerPacer) Blocked(d time.Duration) error { return p.l.Blocked(d) }
+
+func (f *Factory) pacer(cfg *Config, t *apiTarget) (client.Pacer, error) {
+	l, err := f.ledger(cfg, t)
+	if err != nil {
+		return nil, err
+	}
+	return ledgerPacer{l}, nil
+}
+
+// announceWait tells the user about a wait over a second: a live countdown
+// on a terminal, one line when piped.
+func (f *Factory) announceWait(w ratebudget.Wait) {
+	why := fmt.Sprintf("%d of %d points used", w.Used, w.Limit)
+	if w.Reason == ratebudget.ReasonBlocked {
+		why = "the server blocked this token"
+	}
+	if !f.IO.ErrTTY {
+		fmt.Fprintf(f.IO.Err, "orgctl: rate budget: waiting %s (%s); resuming at %s\n",
+			w.Duration.Round(100*time.Millisecond), why, w.Until.Format("15:04:05"))
+		return
+	}
+	go func() {
+		for {
+			left := time.Until(w.Until)
+			if left <= 0 {
+				fmt.Fprint(f.IO.Err, "\r\x1b[K")
+				return
+			}
+			fmt.Fprintf(f.IO.Err, "\r\x1b[Korgctl: rate budget: %s (%s), waiting %ds...", why, w.Reason, int(left.Round(time.Second)/time.Second))
+			time.Sleep(min(time.Second, left))
+		}
+	}()
+}
+
+// dryRun prints the request a mutating command would send, its cost and
+// how long the budget would make it wait, and sends nothing.
+func (f *Factory) dryRun(call *Call) error {
+	req := call.Request()
+	cfg, err := f.Config()
+	if err != nil {
+		return err
+	}
+	bc := budgetConfig(cfg)
+	cost := bc.Cost(req.Path)
+	plan := map[string]any{
+		"method": req.Method,
+		"path":   "/api/v2" + req.Path,
+		"cost":   cost,
+		"family": ratebudget.Family(req.Path),
+	}
+	if len(req.Query) > 0 {
+		plan["path"] = "/api/v2" + req.Path + "?" + req.Query.Encode()
+	}
+	if req.Body != nil {
+		plan["body"] = req.Body
+	}
+	wait := "unknown (not logged in)"
+	if t, err := f.target(cfg); err == nil {
+		if cl, err := f.clientFor(cfg, t, false); err == nil {
+			plan["url"] = cl.URL(req)
+		}
+		if l, err := f.ledger(cfg, t); err == nil {
+			if d, err := l.Estimate([]string{req.Path}); err == nil {
+				plan["wait_seconds"] = d.Seconds()
+				wait = "would be sent now"
+				if d > 0 {
+					wait = fmt.Sprintf("would wait %s for budget", d.Round(100*time.Millisecond))
+				}
+			}
+		}
+	}
+	p, err := f.Printer()
+	if err != nil {
+		return err
+	}
+	if p.Opts.Format != "table" || p.Opts.JQ != "" || p.Opts.Template != "" {
+		b, _ := json.Marshal(plan)
+		return p.Print(b, nil)
+	}
+	target := plan["path"]
+	if u, ok := plan["url"]; ok {
+		target = u
+	}
+	fmt.Fprintf(f.IO.Out, "%s %s\n", req.Method, target)
+	if req.Body != nil {
+		b, _ := json.MarshalIndent(req.Body, "", "  ")
+		fmt.Fprintf(f.IO.Out, "%s\n", b)
+	}
+	if n := len(call.after); n > 0 {
+		fmt.Fprintf(f.IO.Out, "then %d follow-up request(s) built from the answer\n", n)
+	}
+	fmt.Fprintf(f.IO.Out, "cost: %d points (%s); %s; nothing sent (--dry-run)\n", cost, plan["family"], wait)
+	return nil
+}
+
+func newBudgetCmd(f *Factory) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "budget",
+		Short: "Show the client-side rate budget shared by every orgctl process",
+		Long: `The API allows 300 points per 60-second window; requests cost 2, 5 or 10 points
+by family, and going over blocks every call for 60 seconds. orgctl keeps a ledger
+per API host and token under $XDG_STATE_HOME/orgctl/budget, shared by every orgctl
+process on this machine, and waits for room instead of being blocked.
+
+Configuration (environment, or per profile in the config file):
+  ORGCTL_BUDGET_POINTS   budget.points    points per window (300)
+  ORGCTL_BUDGET_WINDOW   budget.window    window length (60s)
+  ORGCTL_BUDGET_BLOCK    budget.block     block assumed after a 429 without Retry-After (60s)
+  ORGCTL_BUDGET_RESERVE  budget.reserve   points left for other tools (0)
+  budget.costs.FAMILY                     override a family's cost
+  ORGCTL_MAX_WAIT        --max-wait       give up (exit 5) after waiting this long (10m)`,
+		Args: noArgsGroup,
+		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
+	}
+	status := &cobra.Command{
+		Use:     "status",
+		Short:   "Show points used and free in the current window, blocks and the cost table",
+		Example: "  orgctl budget status\n  orgctl budget status -o json",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			cfg, err := f.Config()
+			if err != nil {
+				return err
+			}
+			t, err := f.target(cfg)
+			if err != nil {
+				return err
+			}
+			l, err := f.ledger(cfg, t)
+			if err != nil {
+				return err
+			}
+			st, err := l.Status()
+			if err != nil {
+				return err
+			}
+			p, err := f.Printer()
+			if err != nil {
+				return err
+			}
+			doc := map[string]any{
+				"key":            st.Key,
+				"points":         st.Points,
+				"reserve":        st.Reserve,
+				"used":           st.Used,
+				"free":           st.Free,
+				"window_seconds": st.Window.Seconds(),
+				"next_free":      timeOrNil(st.NextFree),
+				"blocked_until":  timeOrNil(st.BlockedUntil),
+				"costs":          st.Costs,
+			}
+			if p.Opts.Format != "table" || p.Opts.JQ != "" || p.Opts.Template != "" {
+				b, _ := json.Marshal(doc)
+				return p.Print(b, nil)
+			}
+			out := f.IO.Out
+			fmt.Fprintf(out, "key:\t%s\n", st.Key)
+			fmt.Fprintf(out, "used:\t%d of %d points in the last %s (reserve %d)\n", st.Used, st.Points, st.Window, st.Reserve)
+			fmt.Fprintf(out, "free:\t%d points\n", st.Free)
+			if !st.NextFree.IsZero() {
+				fmt.Fprintf(out, "next free:\t%s\n", st.NextFree.Format(time.RFC3339))
+			}
+			if !st.BlockedUntil.IsZero() {
+				fmt.Fprintf(out, "blocked until:\t%s\n", st.BlockedUntil.Format(time.RFC3339))
+			}
+			rows, _ := json.Marshal(costRows(st.Costs))
+			fmt.Fprintln(out, "costs:")
+			return (&output.Printer{IO: f.IO, Opts: output.Options{Format: "table"}}).Print(rows,
+				[]output.Column{{Header: "FAMILY", Field: "family"}, {Header: "POINTS", Field: "points"}})
+		},
+	}
+	c.AddCommand(status)
+	return c
+}
+
+func costRows(costs map[string]int) []map[string]any {
+	var rows []map[string]any
+	for _, k := range sortedKeys(costs) {
+		rows = append(rows, map[string]any{"family": k, "points": costs[k]})
+	}
+	return rows
+}
+
+func timeOrNil(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UTC().Format(time.RFC3339Nano)
+}

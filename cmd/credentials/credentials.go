@@ -1,0 +1,202 @@
+// Package credentials stores API tokens: in the OS keyring (go-keyring,
+// service "orgctl", one item per profile) or, only when the user asked for
+// it, in a 0600 file. Every keyring call is bounded by a timeout and skipped
+// when no session bus exists, and failures say what to do instead. There is
+// never a silent plain-text fallback.
+//
+// It knows nothing of the API, cobra or output formats.
+package credentials
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/zalando/go-keyring"
+)
+
+// Service is the keyring service name; the profile is the item's user.
+const Service = "orgctl"
+
+// ErrNotFound means the store holds no token for the profile.
+var ErrNotFound = errors.New("no stored token")
+
+// DefaultTimeout bounds one keyring call: a locked keyring can block forever.
+const DefaultTimeout = 3 * time.Second
+
+var profileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// ValidProfile reports whether name is usable as a profile (and file) name.
+func ValidProfile(name string) error {
+	if !profileName.MatchString(name) {
+		return fmt.Errorf("invalid profile name %q: use letters, digits, '.', '_' or '-' (at most 64)", name)
+	}
+	return nil
+}
+
+// KeyringError explains why the keyring could not be used and what to do.
+type KeyringError struct {
+	Op  string
+	Err error
+}
+
+func (e *KeyringError) Error() string {
+	return fmt.Sprintf("OS keyring unavailable (%s: %v).\n"+
+		"Use ORGCTL_TOKEN for this shell or CI job, or log in with --insecure-storage to keep the token in a file readable only by you (0600).",
+		e.Op, e.Err)
+}
+
+func (e *KeyringError) Unwrap() error { return e.Err }
+
+// Keyring is the OS keyring.
+type Keyring struct {
+	Timeout time.Duration
+}
+
+// Get returns the profile's token, ErrNotFound, or a *KeyringError.
+func (k Keyring) Get(profile string) (string, error) {
+	var tok string
+	err := k.call("read", func() error {
+		var err error
+		tok, err = keyring.Get(Service, profile)
+		return err
+	})
+	return tok, err
+}
+
+// Set stores the profile's token.
+func (k Keyring) Set(profile, token string) error {
+	return k.call("write", func() error { return keyring.Set(Service, profile, token) })
+}
+
+// Delete removes the profile's token; a missing item is not an error.
+func (k Keyring) Delete(profile string) error {
+	err := k.call("delete", func() error { return keyring.Delete(Service, profile) })
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+func (k Keyring) call(op string, fn func() error) error {
+	if err := sessionBus(); err != nil {
+		return &KeyringError{Op: op, Err: err}
+	}
+	timeout := k.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	done := make(chan error, 1)
+	go func() { done <- fn() }()
+	select {
+	case err := <-done:
+		if errors.Is(err, keyring.ErrNotFound) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return &KeyringError{Op: op, Err: err}
+		}
+		return nil
+	case <-time.After(timeout):
+		// The goroutine is abandoned; the process is short-lived.
+		return &KeyringError{Op: op, Err: fmt.Errorf("no answer within %s (is the keyring locked?)", timeout)}
+	}
+}
+
+// sessionBus makes sure a D-Bus session bus exists before go-keyring is
+// called: without one, godbus would spawn dbus-launch (and a keyring daemon)
+// on every call and leave them running.
+func sessionBus() error {
+	if runtime.GOOS != "linux" && runtime.GOOS != "freebsd" && runtime.GOOS != "openbsd" {
+		return nil
+	}
+	if os.Getenv("DBUS_SESSION_BUS_ADDRESS") != "" {
+		return nil
+	}
+	if dir := os.Getenv("XDG_RUNTIME_DIR"); dir != "" {
+		sock := filepath.Join(dir, "bus")
+		if fi, err := os.Stat(sock); err == nil && fi.Mode()&os.ModeSocket != 0 {
+			os.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path="+sock)
+			return nil
+		}
+	}
+	return errors.New("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is unset and $XDG_RUNTIME_DIR/bus does not exist)")
+}
+
+// File keeps tokens in Dir/<profile>, mode 0600, in a 0700 directory. It is
+// used only when the user chose --insecure-storage.
+type File struct {
+	Dir string
+}
+
+func (f File) path(profile string) (string, error) {
+	if err := ValidProfile(profile); err != nil {
+		return "", err
+	}
+	return filepath.Join(f.Dir, profile), nil
+}
+
+// Get returns the profile's token or ErrNotFound.
+func (f File) Get(profile string) (string, error) {
+	p, err := f.path(profile)
+	if err != nil {
+		return "", err
+	}
+	b, err := os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", ErrNotFound
+	}
+	if err != nil {
+		return "", err
+	}
+	tok := strings.TrimSpace(string(b))
+	if tok == "" {
+		return "", ErrNotFound
+	}
+	return tok, nil
+}
+
+// Set writes the token atomically with mode 0600.
+func (f File) Set(profile, token string) error {
+	p, err := f.path(profile)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(f.Dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(f.Dir, "."+profile+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.WriteString(token + "\n"); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), p)
+}
+
+// Delete removes the profile's file; a missing file is not an error.
+func (f File) Delete(profile string) error {
+	p, err := f.path(profile)
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,47 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+)
+
+// UsageError is invalid usage or input, caught before any request (exit 2).
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+func usageErrorf(format string, args ...any) error {
+	return &UsageError{fmt.Errorf(format, args...)}
+}
+
+// AuthError is a missing or unusable credential found before sending (exit 4).
+type AuthError struct{ Err error }
+
+func (e *AuthError) Error() string { return e.Err.Error() }
+func (e *AuthError) Unwrap() error { return e.Err }
+
+// NotFoundError is something local that does not exist, such as a profile
+// (exit 3).
+type NotFoundError struct{ Err error }
+
+func (e *NotFoundError) Error() string { return e.Err.Error() }
+func (e *NotFoundError) Unwrap() error { return e.Err }
+
+// ExitError asks main to exit with Code after printing Err (when not nil);
+// for commands whose result is a verdict, like `resources audit --fail-on`.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit status %d", e.Code)
+	}
+	return e.Err.Error()
+}
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// ErrCancelled is the user answering "no" at a confirmation prompt.
+var ErrCancelled = errors.New("cancelled")

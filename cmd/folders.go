@@ -1,0 +1,61 @@
+package cmd
+
+import (
+	"net/http"
+
+	"github.com/orgctl/orgctl/output"
+)
+
+var folderTypes = []string{"app", "workflow", "resource", "agent", "library"}
+
+func foldersGroup() Group {
+	return Group{
+		Name:    "folders",
+		Aliases: []string{"folder"},
+		Short:   "List, create, rename, move and delete folders",
+		Long:    `Folders hold apps, workflows, resources, agents and libraries. Ids look like app_190.`,
+		Example: `  orgctl folders list
+  orgctl folders create --name Reports --type app --parent app_1
+  orgctl folders update app_190 --name "Quarterly reports"
+  orgctl folders delete app_190 --recursive --yes`,
+		Columns: []output.Column{
+			{Header: "ID", Field: "id"},
+			{Header: "NAME", Field: "name"},
+			{Header: "TYPE", Field: "folder_type"},
+			{Header: "PARENT", Field: "parent_folder_id"},
+			{Header: "SYSTEM", Field: "is_system_folder"},
+		},
+		Ops: []Op{
+			{Use: "list", Short: "List folders", Method: http.MethodGet, Path: "/folders", Scope: "Folders > Read", List: true,
+				Example: "  orgctl folders list\n  orgctl folders list --jq '.[] | select(.folder_type == \"app\") | .id'"},
+			{Use: "get FOLDER_ID", Short: "Show a folder", Method: http.MethodGet, Path: "/folders/{folderId}", Args: []string{"folderId"}, Scope: "Folders > Read",
+				Example: "  orgctl folders get app_190"},
+			{
+				Use: "create", Short: "Create a folder", Method: http.MethodPost, Path: "/folders", Scope: "Folders > Write", Body: true,
+				Example: "  orgctl folders create --name Reports --type app\n  orgctl folders create --name ETL --type workflow --parent workflow_4",
+				Fields: []Field{
+					{Flag: "name", Key: "name", Required: true, Usage: "folder name"},
+					{Flag: "type", Key: "folder_type", Required: true, Enum: folderTypes, Usage: "what the folder holds"},
+					{Flag: "parent", Key: "parent_folder_id", Usage: "parent folder `ID` (default: the root of its type)"},
+				},
+			},
+			{
+				Use: "update FOLDER_ID", Short: "Rename or move a folder", Method: http.MethodPatch, Path: "/folders/{folderId}", Args: []string{"folderId"}, Scope: "Folders > Write",
+				Body: true, Patch: true,
+				Example: "  orgctl folders update app_190 --name Archive\n  orgctl folders update app_190 --parent app_1",
+				Fields: []Field{
+					{Flag: "name", Key: "name", In: InPatch, Usage: "new name"},
+					{Flag: "parent", Key: "parent_folder_id", In: InPatch, Usage: "move under this folder `ID`"},
+				},
+			},
+			{
+				Use: "delete FOLDER_ID", Short: "Delete a folder", Method: http.MethodDelete, Path: "/folders/{folderId}", Args: []string{"folderId"}, Scope: "Folders > Write",
+				Destructive: true,
+				Example:     "  orgctl folders delete app_190 --yes\n  orgctl folders delete app_190 --recursive --yes   # with its apps",
+				Fields: []Field{
+					{Flag: "recursive", Key: "recursive", In: InQuery, Kind: KBool, Usage: "also delete the folder's contents (app folders only)"},
+				},
+			},
+		},
+	}
+}

@@ -1,0 +1,59 @@
+package output
+
+import (
+	"io"
+	"os"
+
+	"golang.org/x/term"
+)
+
+// IO bundles the process streams with what is known about them, so commands
+// decide terminal-vs-piped behaviour in one place and tests can fake either.
+type IO struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+
+	InTTY  bool
+	OutTTY bool
+	ErrTTY bool
+	// Color is true when stderr is a terminal and NO_COLOR is unset.
+	Color bool
+	// Width of the terminal on stdout; 0 when unknown or piped.
+	Width int
+}
+
+// System returns the process's real streams.
+func System() *IO {
+	io := &IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
+	io.InTTY = isTerminal(os.Stdin)
+	io.OutTTY = isTerminal(os.Stdout)
+	io.ErrTTY = isTerminal(os.Stderr)
+	_, noColor := os.LookupEnv("NO_COLOR")
+	io.Color = io.ErrTTY && !noColor && os.Getenv("TERM") != "dumb"
+	if io.OutTTY {
+		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
+			io.Width = w
+		}
+	}
+	return io
+}
+
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
+
+// Warn writes a warning line to stderr, in yellow when colour is allowed.
+func (s *IO) Warn(format string, args ...any) {
+	s.notice("33", "warning: ", format, args...)
+}
+
+// Notice writes an informational line to stderr.
+func (s *IO) Notice(format string, args ...any) {
+	s.notice("", "", format, args...)
+}
+
+func (s *IO) notice(color, prefix, format string, args ...any) {
+	if s.Color && color != "" {
+		prefix = "\x1b[" + color + "m" + prefix + "\x1b[0m"
+	}
+	fprintf(s.Err, prefix+format+"\n", args...)
+}
