@@ -613,7 +613,7 @@ func createApp(c *call) (int, any) {
 		a["description"] = ""
 	}
 	a["shortlink"] = nil
-	a["release_version"] = nil
+	a["release_version"] = ""
 	c.org.Collections["/apps"] = append(c.org.Collections["/apps"], a)
 	return 200, one(a)
 }

@@ -264,6 +264,10 @@ func (c *call) present(coll string, item obj) obj {
 	switch coll {
 	case "/spaces":
 		v["domain"] = c.host + "/space/" + fmt.Sprint(v["name"])
+	case "/resources":
+		if c.rt.Path == "/resources" {
+			delete(v, "options") // lists stay within the published Resource schema; single reads carry options
+		}
 	}
 	return v
 }

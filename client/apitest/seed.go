@@ -155,7 +155,7 @@ func seedDemo(st *state) {
 		{"Header Module", "Shared header", appRoot, true},
 	} {
 		o.add("/apps", "GET /apps/{appId}", obj{"name": a.name, "description": a.desc, "folder_id": a.folder,
-			"is_module": a.module, "shortlink": nil, "release_version": nil})
+			"is_module": a.module, "shortlink": nil, "release_version": ""})
 	}
 	o.add("/app_themes", "GET /app_themes/{id}", obj{"name": "Sandbox Dark", "theme": obj{"primary": "#3C92DC", "canvas": "#1B1B1F"}})
 
@@ -184,7 +184,8 @@ func seedDemo(st *state) {
 		if r.typ == "postgresql" {
 			for _, env := range []obj{prod, staging} {
 				o.add("/resource_configurations", "GET /resource_configurations/{configurationId}", obj{
-					"resource": obj{"id": res["id"], "type": res["type"], "display_name": res["display_name"]},
+					"resource": obj{"id": res["id"], "type": res["type"], "display_name": res["display_name"],
+						"folder_id": res["folder_id"], "protected": false, "created_at": res["created_at"], "updated_at": res["updated_at"]},
 					"environment": obj{"id": env["id"], "name": env["name"], "description": env["description"],
 						"color": env["color"], "default": env["default"], "created_at": env["created_at"], "updated_at": env["updated_at"]},
 				})
@@ -214,7 +215,7 @@ func seedDemo(st *state) {
 		"organization_scopes": []any{"source_control:deploy"}, "added_dependent_scopes": []any{}})
 	o.add("/workflows", "GET /workflows/{workflowId}", obj{"name": "Nightly invoice sync",
 		"description": "Pushes invoices to the ledger", "crontab": "0 2 * * *", "timezone": "UTC",
-		"is_enabled": true, "folder_id": nil, "created_by": admin["legacy_id"]})
+		"is_enabled": true, "folder_id": o.rootFolder("workflow"), "created_by": admin["legacy_id"]})
 	o.add("/custom_component_libraries", "GET /custom_component_libraries/{libraryId}", obj{"name": "sandbox-charts"})
 	o.add("/observability/config", "GET /observability/config", obj{})
 	o.add("/user_tasks", "GET /user_tasks", obj{})
@@ -240,7 +241,7 @@ func seedDemo(st *state) {
 	e.join("admin", lead, false)
 	e.addFolder("Platform tools", "app", e.rootFolder("app"), false, at)
 	e.add("/apps", "GET /apps/{appId}", obj{"name": "Deploy Dashboard", "description": "Build status",
-		"folder_id": e.rootFolder("app"), "shortlink": nil, "release_version": nil})
+		"folder_id": e.rootFolder("app"), "shortlink": nil, "release_version": ""})
 	e.add("/resources", "GET /resources/{resourceId}", obj{"display_name": "eng-postgres", "type": "postgresql",
 		"folder_id": e.rootFolder("resource"), "protected": false, "options": obj{}})
 	e.mint("eng automation", strp("space admin token"), lead["email"].(string), AllScopes(), at)
