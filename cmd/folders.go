@@ -8,6 +8,8 @@ import (
 
 var folderTypes = []string{"app", "workflow", "resource", "agent", "library"}
 
+func init() { register(foldersGroup) }
+
 func foldersGroup() Group {
 	return Group{
 		Name:    "folders",

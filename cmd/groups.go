@@ -46,6 +46,8 @@ func membersFromFlags(key string) func(f *Factory, c *Call) error {
 	}
 }
 
+func init() { register(groupsGroup) }
+
 func groupsGroup() Group {
 	memberColumns := []output.Column{
 		{Header: "ID", Field: "id"},
@@ -94,7 +96,7 @@ func groupsGroup() Group {
 			{Use: "update GROUP_ID", Short: "Change a group's fields (JSON Patch)", Method: http.MethodPatch, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Write",
 				Body: true, Patch: true,
 				Example: "  orgctl groups update 7 --name Analytics\n  orgctl groups update 7 --universal-app-access edit",
-				Fields: append([]Field{{Flag: "name", Key: "name", In: InPatch, Usage: "new name"}}, groupAccessFields(InPatch)...)},
+				Fields:  append([]Field{{Flag: "name", Key: "name", In: InPatch, Usage: "new name"}}, groupAccessFields(InPatch)...)},
 			{Use: "delete GROUP_ID", Short: "Delete a group", Method: http.MethodDelete, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Write",
 				Destructive: true, Example: "  orgctl groups delete 7 --yes"},
 		},

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"errors"
+	"sort"
 	"strings"
 	"time"
 
@@ -73,9 +74,20 @@ Try it without an org:  orgctl --sandbox users list`,
 	return root
 }
 
-// families lists every API family's declaration.
+// registry holds every API family's declaration; each family file adds
+// itself in init, so adding a family touches no shared file.
+var registry []func() Group
+
+func register(g func() Group) { registry = append(registry, g) }
+
+// families returns the declarations sorted by name, for a stable help page.
 func families() []Group {
-	return []Group{usersGroup(), foldersGroup(), groupsGroup()}
+	gs := make([]Group, 0, len(registry))
+	for _, g := range registry {
+		gs = append(gs, g())
+	}
+	sort.Slice(gs, func(i, j int) bool { return gs[i].Name < gs[j].Name })
+	return gs
 }
 
 // Execute runs the command line and returns a typed error for main.

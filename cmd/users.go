@@ -18,6 +18,8 @@ var userColumns = []output.Column{
 	{Header: "ADMIN", Field: "is_admin"},
 }
 
+func init() { register(usersGroup) }
+
 func usersGroup() Group {
 	return Group{
 		Name:    "users",

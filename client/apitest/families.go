@@ -34,6 +34,7 @@ func init() {
 		"POST /folders":                                        createFolder,
 		"PATCH /folders/{folderId}":                            patchFolder,
 		"DELETE /folders/{folderId}":                           deleteFolder,
+		"DELETE /users/{userId}":                               disableUser,
 		"POST /spaces":                                         createSpace,
 		"PUT /spaces/{spaceId}":                                renameSpace,
 		"DELETE /spaces/{spaceId}":                             deleteSpace,
@@ -91,6 +92,17 @@ func createUser(c *call) (int, any) {
 	u["created_at"] = stamp(c.now)
 	c.org.Collections["/users"] = append(c.org.Collections["/users"], u)
 	return 200, one(u)
+}
+
+// disableUser is DELETE /users/{id}: the service disables the user and keeps
+// the record ("Disables a user from the organization").
+func disableUser(c *call) (int, any) {
+	_, u := c.org.find("/users", c.params["userId"])
+	if u == nil {
+		return notFound("/users", c.params["userId"])
+	}
+	u["active"] = false
+	return 204, nil
 }
 
 func reset2FA(c *call) (int, any) {

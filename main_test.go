@@ -1,0 +1,185 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os/exec"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/orgctl/orgctl/client/apitest"
+)
+
+// TestMain lets scripts run `orgctl` as this test binary's real main.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"orgctl": func() { os.Exit(run(os.Args[1:])) },
+	})
+}
+
+// scriptServer is the sandbox on loopback for one script, with switches the
+// script can flip to simulate network failures.
+type scriptServer struct {
+	mu   sync.Mutex
+	api  *apitest.Server
+	drop map[string]bool // "METHOD /path": process, then cut the connection
+	hang map[string]bool // "METHOD /path": never answer
+	url  string
+}
+
+func (s *scriptServer) server() *apitest.Server {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.api
+}
+
+func (s *scriptServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	api := s.api
+	key := r.Method + " " + strings.TrimPrefix(r.URL.Path, "/api/v2")
+	drop, hang := s.drop[key], s.hang[key]
+	s.mu.Unlock()
+	if hang {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(30 * time.Second):
+		}
+		return
+	}
+	if drop {
+		// The request is processed, but the answer never arrives.
+		api.ServeHTTP(httptest.NewRecorder(), r)
+		panic(http.ErrAbortHandler)
+	}
+	api.ServeHTTP(w, r)
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: false,
+		Setup: func(env *testscript.Env) error {
+			ss := &scriptServer{api: apitest.New(apitest.Options{}), drop: map[string]bool{}, hang: map[string]bool{}}
+			hs := httptest.NewServer(ss)
+			env.Defer(hs.Close)
+			ss.url = hs.URL
+			env.Values["server"] = ss
+			work := env.WorkDir
+			env.Setenv("HOME", work)
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(work, ".config"))
+			env.Setenv("XDG_STATE_HOME", filepath.Join(work, ".state"))
+			env.Setenv("XDG_CACHE_HOME", filepath.Join(work, ".cache"))
+			env.Setenv("XDG_RUNTIME_DIR", filepath.Join(work, ".run"))
+			env.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
+			env.Setenv("ORGCTL_BASE_URL", hs.URL)
+			env.Setenv("ORGCTL_TOKEN", ss.api.AdminToken())
+			env.Setenv("SANDBOX_URL", hs.URL)
+			env.Setenv("NO_COLOR", "1")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// requests METHOD PATH N: the sandbox served exactly N requests
+			// with that method and path (relative to /api/v2; a trailing *
+			// matches a prefix).
+			"requests": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 3 {
+					ts.Fatalf("usage: requests METHOD PATH N")
+				}
+				want, err := strconv.Atoi(args[2])
+				ts.Check(err)
+				got := 0
+				for _, r := range srv(ts).server().Requests() {
+					p := strings.TrimPrefix(r.Path, "/api/v2")
+					match := p == args[1]
+					if strings.HasSuffix(args[1], "*") {
+						match = strings.HasPrefix(p, strings.TrimSuffix(args[1], "*"))
+					}
+					if (args[0] == "*" || r.Method == args[0]) && match {
+						got++
+					}
+				}
+				if (got == want) == neg {
+					ts.Fatalf("requests %s %s: got %d, want %s%d", args[0], args[1], got, map[bool]string{true: "not ", false: ""}[neg], want)
+				}
+			},
+			// exit N CMD ARGS...: run CMD and require exit status N.
+			"exit": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) < 2 {
+					ts.Fatalf("usage: exit N CMD [ARGS...]")
+				}
+				want, err := strconv.Atoi(args[0])
+				ts.Check(err)
+				got := 0
+				if err := ts.Exec(args[1], args[2:]...); err != nil {
+					var ee *exec.ExitError
+					if !errors.As(err, &ee) {
+						ts.Fatalf("%s: %v", args[1], err)
+					}
+					got = ee.ExitCode()
+				}
+				if got != want {
+					ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+				}
+			},
+			// reset-requests forgets the request log.
+			"reset-requests": func(ts *testscript.TestScript, neg bool, args []string) {
+				srv(ts).server().ResetRequests()
+			},
+			// mint VAR SCOPE...: a primary-org token with these scopes.
+			"mint": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) < 1 {
+					ts.Fatalf("usage: mint VAR [SCOPE...]")
+				}
+				ts.Setenv(args[0], srv(ts).server().MintToken("", "", args[1:]...))
+			},
+			// budget POINTS WINDOW BLOCK: restart the sandbox with this budget.
+			"budget": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 3 {
+					ts.Fatalf("usage: budget POINTS WINDOW BLOCK")
+				}
+				points, err := strconv.Atoi(args[0])
+				ts.Check(err)
+				window, err := time.ParseDuration(args[1])
+				ts.Check(err)
+				block, err := time.ParseDuration(args[2])
+				ts.Check(err)
+				s := srv(ts)
+				s.mu.Lock()
+				s.api = apitest.New(apitest.Options{Points: points, Window: window, Block: block})
+				s.mu.Unlock()
+				ts.Setenv("ORGCTL_TOKEN", s.api.AdminToken())
+			},
+			// drop METHOD PATH: process such requests but cut the connection
+			// before answering. hang METHOD PATH: never answer.
+			"drop": func(ts *testscript.TestScript, neg bool, args []string) { setMode(ts, "drop", args) },
+			"hang": func(ts *testscript.TestScript, neg bool, args []string) { setMode(ts, "hang", args) },
+		},
+	})
+}
+
+func srv(ts *testscript.TestScript) *scriptServer { return ts.Value("server").(*scriptServer) }
+
+func setMode(ts *testscript.TestScript, mode string, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: %s METHOD PATH", mode)
+	}
+	s := srv(ts)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.drop
+	if mode == "hang" {
+		m = s.hang
+	}
+	m[args[0]+" "+args[1]] = true
+}
+
+var _ = fmt.Sprint
