@@ -91,7 +91,7 @@ func TestConformanceSweep(t *testing.T) {
 	paramRE := regexp.MustCompile(`\{(\w+)\}`)
 
 	var fails, checked []string
-	for _, rt := range routes {
+	for _, rt := range routes() {
 		if rt.Method != "GET" && !(rt.Method == "POST" && sweepBodies[rt.key] != nil) {
 			continue
 		}

@@ -103,7 +103,7 @@ func deepCopy(v any) any {
 
 // templateData is the data object of the route's (or another route's) example response.
 func templateData(key string) obj {
-	for _, rt := range routes {
+	for _, rt := range routes() {
 		if rt.key != key {
 			continue
 		}

@@ -442,7 +442,9 @@ type route struct {
 	key       string // "METHOD /path"
 }
 
-var routes = buildRoutes()
+// routes are parsed on first use: orgctl links this package for --sandbox,
+// and parsing every schema at init would slow every orgctl start.
+var routes = sync.OnceValue(buildRoutes)
 
 func buildRoutes() []*route {
 	ops := append([]specOp{}, specOps...)
@@ -494,7 +496,7 @@ func literals(r *route) int {
 
 func matchRoute(method, p string) (*route, map[string]string) {
 	segs := strings.Split(strings.Trim(p, "/"), "/")
-	for _, rt := range routes {
+	for _, rt := range routes() {
 		if rt.Method != method || len(rt.segs) != len(segs) {
 			continue
 		}

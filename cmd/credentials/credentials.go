@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
 	"time"
@@ -29,11 +28,17 @@ var ErrNotFound = errors.New("no stored token")
 // DefaultTimeout bounds one keyring call: a locked keyring can block forever.
 const DefaultTimeout = 3 * time.Second
 
-var profileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-
-// ValidProfile reports whether name is usable as a profile (and file) name.
+// ValidProfile reports whether name is usable as a profile (and file) name:
+// a letter or digit, then letters, digits, '.', '_' or '-', at most 64.
+// (No regexp: compiling one at init costs every orgctl start.)
 func ValidProfile(name string) error {
-	if !profileName.MatchString(name) {
+	ok := len(name) > 0 && len(name) <= 64
+	for i := 0; ok && i < len(name); i++ {
+		c := name[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		ok = alnum || i > 0 && (c == '.' || c == '_' || c == '-')
+	}
+	if !ok {
 		return fmt.Errorf("invalid profile name %q: use letters, digits, '.', '_' or '-' (at most 64)", name)
 	}
 	return nil
