@@ -85,6 +85,8 @@ type Op struct {
 	Prepare func(f *Factory, c *Call) error
 	// Print replaces the default output.
 	Print func(f *Factory, c *Call, resp *client.Response) error
+	// Hidden keeps a command out of help (deprecated endpoints reached through a flag).
+	Hidden bool
 }
 
 // Group is a command family (or a sub-group such as "groups members").
@@ -192,6 +194,7 @@ func (op *Op) command(f *Factory) *cobra.Command {
 		Short:   op.Short,
 		Long:    op.help(),
 		Example: op.Example,
+		Hidden:  op.Hidden,
 		Annotations: map[string]string{
 			"scope":  op.Scope,
 			"method": op.Method,
