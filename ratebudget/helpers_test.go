@@ -57,6 +57,76 @@ func (c *fakeClock) Sleeps() []time.Duration {
 	return append([]time.Duration(nil), c.sleeps...)
 }
 
+// virtualClock runs a fixed set of goroutines in virtual time: it moves
+// only when every one of them is asleep (or gone), and then exactly to the
+// earliest wake-up, so nobody oversleeps and concurrent waits stay exact.
+type virtualClock struct {
+	mu       sync.Mutex
+	now      time.Time
+	running  int
+	sleepers []virtualSleeper
+}
+
+type virtualSleeper struct {
+	until time.Time
+	wake  chan struct{}
+}
+
+func newVirtualClock(goroutines int) *virtualClock {
+	return &virtualClock{now: t0, running: goroutines}
+}
+
+func (c *virtualClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *virtualClock) Sleep(ctx context.Context, d time.Duration) error {
+	s := virtualSleeper{wake: make(chan struct{})}
+	c.mu.Lock()
+	s.until = c.now.Add(max(d, 0))
+	c.sleepers = append(c.sleepers, s)
+	c.running--
+	c.advance()
+	c.mu.Unlock()
+	<-s.wake
+	return ctx.Err()
+}
+
+// Exit tells the clock a goroutine has finished.
+func (c *virtualClock) Exit() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.running--
+	c.advance()
+}
+
+func (c *virtualClock) advance() {
+	if c.running > 0 || len(c.sleepers) == 0 {
+		return
+	}
+	next := c.sleepers[0].until
+	for _, s := range c.sleepers {
+		if s.until.Before(next) {
+			next = s.until
+		}
+	}
+	if next.After(c.now) {
+		c.now = next
+	}
+	keep := c.sleepers[:0]
+	for _, s := range c.sleepers {
+		if s.until.After(c.now) {
+			keep = append(keep, s)
+			continue
+		}
+		c.running++
+		close(s.wake)
+	}
+	c.sleepers = keep
+}
+
 // smallConfig is a 10-point budget, so five Apps requests (2 points) fill it.
 func smallConfig() Config {
 	cfg := DefaultConfig()

@@ -20,11 +20,16 @@ const (
 	// staleExtra is how much longer than a window a reservation may stay
 	// pending before it is assumed to have completed.
 	staleExtra = 2 * time.Minute
+	// queueGrace is how long past its planned wake-up a waiter keeps its
+	// place: enough for a loaded machine, short enough that a vanished
+	// process does not hold up the queue for long.
+	queueGrace = 10 * time.Second
 	// notifyAfter is the shortest wait worth telling the user about.
 	notifyAfter = time.Second
-	// maxPoll bounds a wait whose end depends on other processes' requests,
-	// so a refund elsewhere is noticed soon.
-	maxPoll = time.Second
+	// maxPoll bounds a wait whose end is only a lower bound (in-flight
+	// requests, waiters ahead): sleeping to a lower bound never oversleeps,
+	// so polling only serves to notice refunds and departures sooner.
+	maxPoll = 5 * time.Second
 )
 
 // Ledger is the shared record of points spent with one host and token.
@@ -131,6 +136,7 @@ func Open(dir, key string, cfg Config, opts ...Option) (*Ledger, error) {
 			window: int64(cfg.Window),
 			stale:  int64(cfg.Window + staleExtra),
 			block:  int64(max(cfg.Block, maxRetryAfter)),
+			grace:  int64(queueGrace),
 		},
 		host: host,
 		pid:  os.Getpid(),
@@ -225,91 +231,119 @@ func (t *Ticket) ReservedAt() time.Time {
 }
 
 // Acquire reserves the cost of a request to path before it is sent, waiting
-// until enough points expire (or a recorded block ends). A wait that would end
-// past cfg.MaxWait fails at once, and a done ctx ends it; both return
-// *WaitError. A request costing more than the usable budget wraps ErrTooCostly.
+// until enough points expire (or a recorded block ends). Waiting requests of
+// all processes are served in the order they started waiting. A wait that
+// would end past cfg.MaxWait fails at once, and a done ctx ends it; both
+// return *WaitError. A request costing more than the usable budget wraps
+// ErrTooCostly.
 func (l *Ledger) Acquire(ctx context.Context, path string) (*Ticket, error) {
 	cost := l.cfg.Cost(path)
 	capacity := l.capacity()
 	if cost > capacity {
 		return nil, fmt.Errorf("%w: %s costs %d points, %d usable", ErrTooCostly, path, cost, capacity)
 	}
+	id := rand.Uint64() | 1 // 0 marks the synthetic entry of a recovered file
+	outstanding.Store(id, struct{}{})
 	start := l.clock.Now()
 	deadline := start.Add(l.cfg.MaxWait)
+	fail := func(we *WaitError) (*Ticket, error) {
+		outstanding.Delete(id)
+		_ = l.update(func(s *state, _ int64) bool { // give up our place in the queue
+			if i, _ := s.queued(id); i >= 0 {
+				s.Queue = append(s.Queue[:i], s.Queue[i+1:]...)
+				return true
+			}
+			return false
+		})
+		we.Needed, we.Limit, we.Window, we.MaxWait = cost, capacity, l.cfg.Window, l.cfg.MaxWait
+		return nil, we
+	}
 	var told *Wait
 	for {
 		if err := ctx.Err(); err != nil {
 			now := l.clock.Now()
-			return nil, &WaitError{Needed: cost, Limit: capacity, Waited: now.Sub(start), RetryAt: now,
-				Window: l.cfg.Window, MaxWait: l.cfg.MaxWait, Err: err}
+			return fail(&WaitError{Waited: now.Sub(start), RetryAt: now, Err: err})
 		}
 		var (
 			t     *Ticket
 			w     Wait
-			exact bool
+			sleep time.Duration
 		)
 		err := l.update(func(s *state, now int64) bool {
+			idx, ahead := s.queued(id)
 			used := s.used(now)
 			w = Wait{Points: cost, Used: used, Limit: capacity}
-			if s.BlockedUntil > now {
-				w.Reason, exact = ReasonBlocked, true
-				w.Until = time.Unix(0, s.BlockedUntil)
-				w.Duration = time.Duration(s.BlockedUntil - now)
-				return false
-			}
-			at, ex := s.fit(now, cost, capacity, l.tm)
-			if at > now {
-				w.Reason, exact = ReasonWindowFull, ex
-				w.Until = time.Unix(0, at)
-				w.Duration = time.Duration(at - now)
-				return false
-			}
-			if cost == 0 {
+			var at int64
+			exact := true
+			switch {
+			case s.BlockedUntil > now:
+				w.Reason, at = ReasonBlocked, s.BlockedUntil
+			case cost == 0:
 				t = &Ticket{l: l, reservedAt: time.Unix(0, now)}
 				t.done.Store(true)
 				return false
+			case used+ahead+cost <= capacity: // room for us and everyone waiting before us
+				if idx >= 0 {
+					s.Queue = append(s.Queue[:idx], s.Queue[idx+1:]...)
+				}
+				s.Entries = append(s.Entries, entry{ID: id, Points: cost, At: now, Pending: true,
+					PID: l.pid, Host: l.host, Expires: now + l.tm.stale + l.tm.window})
+				t = &Ticket{l: l, id: id, points: cost, reservedAt: time.Unix(0, now)}
+				return true
+			default:
+				aheadOf := s.Queue
+				if idx >= 0 {
+					aheadOf = s.Queue[:idx]
+				}
+				w.Reason = ReasonWindowFull
+				at, exact = s.turn(now, aheadOf, cost, capacity, l.tm)
 			}
-			id := rand.Uint64() | 1 // 0 marks the synthetic entry of a recovered file
-			outstanding.Store(id, struct{}{})
-			s.Entries = append(s.Entries, entry{ID: id, Points: cost, At: now, Pending: true,
-				PID: l.pid, Host: l.host, Expires: now + l.tm.stale + l.tm.window})
-			t = &Ticket{l: l, id: id, points: cost, reservedAt: time.Unix(0, now)}
+			w.Until = time.Unix(0, at)
+			w.Duration = time.Duration(at - now)
+			if w.Until.After(deadline) {
+				return false // fail below; the queue place is dropped there
+			}
+			sleep = w.Duration
+			if !exact {
+				sleep = min(sleep, l.poll())
+			}
+			wake := now + int64(sleep)
+			if idx < 0 {
+				s.Queue = append(s.Queue, waiter{ID: id, Points: cost, Since: now, Wake: wake, PID: l.pid, Host: l.host})
+			} else {
+				s.Queue[idx].Wake = wake
+			}
 			return true
 		})
 		if err != nil {
-			if t != nil {
-				outstanding.Delete(t.id)
-			}
+			outstanding.Delete(id)
 			return nil, err
 		}
 		if t != nil {
+			if t.id == 0 {
+				outstanding.Delete(id)
+			}
 			return t, nil
 		}
 		if w.Until.After(deadline) {
-			return nil, &WaitError{Needed: cost, Used: w.Used, Limit: capacity,
-				Waited: w.Until.Add(-w.Duration).Sub(start), RetryAt: w.Until,
-				Blocked: w.Reason == ReasonBlocked, Window: l.cfg.Window, MaxWait: l.cfg.MaxWait}
+			return fail(&WaitError{Used: w.Used, Waited: w.Until.Add(-w.Duration).Sub(start),
+				RetryAt: w.Until, Blocked: w.Reason == ReasonBlocked})
 		}
 		if l.notify != nil && w.Duration > notifyAfter && !sameWait(told, &w) {
 			l.notify(w)
 			told = &w
 		}
-		sleep := w.Duration
-		if !exact {
-			sleep = min(sleep, l.poll())
-		}
 		if err := l.clock.Sleep(ctx, sleep); err != nil {
 			now := l.clock.Now()
-			return nil, &WaitError{Needed: cost, Used: w.Used, Limit: capacity, Waited: now.Sub(start),
-				RetryAt: w.Until, Blocked: w.Reason == ReasonBlocked, Window: l.cfg.Window,
-				MaxWait: l.cfg.MaxWait, Err: err}
+			return fail(&WaitError{Used: w.Used, Waited: now.Sub(start), RetryAt: w.Until,
+				Blocked: w.Reason == ReasonBlocked, Err: err})
 		}
 	}
 }
 
 // poll is how long a wait on other processes' in-flight requests sleeps
 // before looking again.
-func (l *Ledger) poll() time.Duration { return min(maxPoll, l.cfg.Window/20) }
+func (l *Ledger) poll() time.Duration { return min(maxPoll, l.cfg.Window/12) }
 
 // sameWait says whether w only restates an already announced wait, so a
 // polling wait does not repeat its notice every second.

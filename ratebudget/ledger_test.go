@@ -142,18 +142,18 @@ func TestRefundWakesPollingWaiter(t *testing.T) {
 		inflight = append(inflight, acquire(t, other, "/apps"))
 	}
 	clk.onSleep = func(time.Duration) {
-		if len(inflight) > 0 && clk.Now().Sub(t0) >= 3*time.Second {
+		if len(inflight) > 0 && clk.Now().Sub(t0) >= 12*time.Second {
 			inflight[0].Done(false) // connection refused elsewhere
 			inflight = inflight[1:]
 		}
 	}
 	tk := acquire(t, l, "/apps")
-	if !tk.ReservedAt().Equal(t0.Add(3 * time.Second)) {
-		t.Fatalf("reserved at t0+%v, want t0+3s (first poll after the refund)", tk.ReservedAt().Sub(t0))
+	if !tk.ReservedAt().Equal(t0.Add(15 * time.Second)) {
+		t.Fatalf("reserved at t0+%v, want t0+15s (first poll after the refund at t0+12s)", tk.ReservedAt().Sub(t0))
 	}
 	for _, d := range clk.Sleeps() {
-		if d != time.Second {
-			t.Fatalf("sleeps = %v, want 1s polls while only in-flight requests hold the window", clk.Sleeps())
+		if d != 5*time.Second {
+			t.Fatalf("sleeps = %v, want 5s polls while only in-flight requests hold the window", clk.Sleeps())
 		}
 	}
 }

@@ -24,11 +24,24 @@ type entry struct {
 	Expires int64  `json:"expires"`
 }
 
+// waiter is a request waiting its turn. Waiters are served in the order
+// they joined, so a 10-point request is not starved by a stream of 2-point
+// ones from other processes. Wake is when it will look again.
+type waiter struct {
+	ID     uint64 `json:"id"`
+	Points int    `json:"points"`
+	Since  int64  `json:"since"`
+	Wake   int64  `json:"wake"`
+	PID    int    `json:"pid"`
+	Host   string `json:"host,omitempty"`
+}
+
 // state is the ledger file's content; times are Unix nanoseconds.
 type state struct {
-	Version      int     `json:"v"`
-	BlockedUntil int64   `json:"blocked_until,omitempty"`
-	Entries      []entry `json:"entries"`
+	Version      int      `json:"v"`
+	BlockedUntil int64    `json:"blocked_until,omitempty"`
+	Entries      []entry  `json:"entries"`
+	Queue        []waiter `json:"queue,omitempty"`
 }
 
 // readState loads the ledger file. A missing file is an empty ledger. A file
@@ -89,6 +102,7 @@ type timing struct {
 	window int64 // sliding window
 	stale  int64 // age after which a pending reservation is assumed to have completed
 	block  int64 // longest block a valid file can record
+	grace  int64 // how late past its Wake a waiter may be before it loses its place
 }
 
 // normalize brings a loaded state to now: drops entries that no longer count
@@ -134,6 +148,17 @@ func (s *state) normalize(now int64, tm timing, dead func(entry) bool) (changed 
 	clear(s.Entries[len(out):])
 	s.Entries = out
 	s.Version = fileVersion
+	q := s.Queue[:0]
+	for _, w := range s.Queue {
+		// A waiter that died or overslept would hold up everyone behind it.
+		if w.Points <= 0 || now > w.Wake+tm.grace || dead(entry{ID: w.ID, PID: w.PID, Host: w.Host}) {
+			changed = true
+			continue
+		}
+		q = append(q, w)
+	}
+	clear(s.Queue[len(q):])
+	s.Queue = q
 	if s.BlockedUntil > now+tm.block {
 		s.BlockedUntil, changed = now+tm.block, true
 	}
@@ -204,6 +229,44 @@ func (s *state) fit(now int64, cost, capacity int, tm timing) (at int64, exact b
 	}
 	// Only reachable when cost alone exceeds capacity, which callers reject.
 	return now + tm.window, false
+}
+
+// queued returns the index of waiter id (-1 if absent) and the points of the
+// waiters ahead of it (all of them if absent).
+func (s *state) queued(id uint64) (idx, ahead int) {
+	for i, w := range s.Queue {
+		if w.ID == id {
+			return i, ahead
+		}
+		ahead += w.Points
+	}
+	return -1, ahead
+}
+
+// turn estimates when a request of cost, behind the given waiters, may go:
+// each waiter ahead is assumed to go at its earliest instant and complete at
+// once, and pending reservations to complete now. That is a lower bound, so
+// sleeping until it never oversleeps; it is exact only with nobody ahead and
+// no pending reservation in the way.
+func (s *state) turn(now int64, ahead []waiter, cost, capacity int, tm timing) (at int64, exact bool) {
+	if len(ahead) == 0 {
+		return s.fit(now, cost, capacity, tm)
+	}
+	sim := state{Entries: make([]entry, 0, len(s.Entries)+len(ahead))}
+	for _, e := range s.Entries {
+		if e.Pending {
+			e.Pending, e.Expires = false, now+tm.window
+		}
+		sim.Entries = append(sim.Entries, e)
+	}
+	t := now
+	for _, w := range ahead {
+		t, _ = sim.fit(t, min(w.Points, capacity), capacity, tm)
+		sim.normalize(t, tm, func(entry) bool { return false })
+		sim.Entries = append(sim.Entries, entry{Points: w.Points, At: t, Expires: t + tm.window})
+	}
+	at, _ = sim.fit(t, cost, capacity, tm)
+	return at, false
 }
 
 // nextFree is when the next used points free up: the earliest charge expiry,
