@@ -100,6 +100,8 @@ type Group struct {
 	Columns []output.Column
 	Ops     []Op
 	Groups  []Group
+	// Extra are commands that are not one API operation (local checks, multi-request reports).
+	Extra []func(f *Factory) *cobra.Command
 }
 
 // Call is an operation's parsed invocation.
@@ -156,6 +158,9 @@ func (g Group) command(f *Factory) *cobra.Command {
 	}
 	for _, sub := range g.Groups {
 		c.AddCommand(sub.command(f))
+	}
+	for _, mk := range g.Extra {
+		c.AddCommand(mk(f))
 	}
 	return c
 }
