@@ -69,8 +69,10 @@
 //
 // Unless Options.Empty, New seeds a deterministic demo org (fixed timestamps, counter ids): users
 // (admins, non-admins, one disabled), groups with members, folders of every type (incl. "file"), apps,
-// a theme, production and staging environments, resources (postgresql, restapi, mssql 1.0/2.0/3.0 and
-// a Windows-auth one with allowed params, vertica, bigid, mongodb, jdbc), resource configurations, SSO,
+// a theme, production and staging environments, resources (postgresql, restapi, mssql 1.0/2.0/3.0, a
+// Windows-auth one with allowed params and one (2.0) with disallowed params saved before the allowlist,
+// vertica, bigid, mongodb of unknown and 3.4 server version, retoolEmail, jdbc: every announced change
+// of client/changes gives a finding), resource configurations, SSO,
 // source control config and settings, config vars, user attributes, pending access requests, a user
 // invite, a role, a workflow, and a space "eng" with its own admin (eng.lead@sandbox.example) and data.
 // The primary admin is admin@sandbox.example and is also an admin of "eng".

@@ -178,6 +178,12 @@ func seedDemo(st *state) {
 		{"governance-bigid", "bigid", obj{}},
 		{"events-mongodb", "mongodb", obj{"database_options": obj{"connection_string": "mongodb://mongo.internal:27017/events"}}},
 		{"warehouse-jdbc", "jdbc", obj{}},
+		// Saved before the ODBC allowlist was enforced (disallowed keys then only logged a warning).
+		{"payroll-mssql-winauth", "mssql", obj{"connector_version": "2.0", "windows_auth": true,
+			"params_from_connection_string": obj{"Encrypt": "yes", "LoginRetryCount": "3", "Packet Size": "4096"}}},
+		{"archive-mongodb", "mongodb", obj{"server_version": "3.4",
+			"database_options": obj{"connection_string": "mongodb://mongo-old.internal:27017/archive"}}},
+		{"notifications-email", "retoolEmail", obj{}},
 	} {
 		res := o.add("/resources", "GET /resources/{resourceId}", obj{"display_name": r.name, "type": r.typ,
 			"folder_id": resFolder, "protected": false, "options": r.options})
