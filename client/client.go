@@ -107,11 +107,10 @@ func New(o Options) (*Client, error) {
 		return nil, err
 	}
 	u.Path += "/api/v2"
-	base := o.Transport
-	if base == nil {
-		base = defaultTransport()
+	var rt http.RoundTripper = o.Transport
+	if rt == nil {
+		rt = &sendTransport{next: defaultTransport()}
 	}
-	var rt http.RoundTripper = base
 	if o.Timeout > 0 {
 		rt = &timeoutTransport{next: rt, timeout: o.Timeout}
 	}
@@ -121,6 +120,7 @@ func New(o Options) (*Client, error) {
 	if o.Pacer != nil {
 		rt = &paceTransport{next: rt, pacer: o.Pacer, base: u.Path}
 	}
+	rt = &bufferTransport{next: rt}
 	retryMax := o.RetryMax
 	if retryMax == 0 {
 		retryMax = 3

@@ -151,17 +151,10 @@ func (t *paceTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			attempt.Body = io.NopCloser(bytes.NewReader(body))
 			attempt.ContentLength = int64(len(body))
 		}
-		var wrote atomic.Bool
-		attempt = attempt.WithContext(httptrace.WithClientTrace(attempt.Context(), &httptrace.ClientTrace{
-			WroteHeaders: func() { wrote.Store(true) },
-		}))
 		resp, err := t.next.RoundTrip(attempt)
 		if err != nil {
-			reached := wrote.Load()
-			ticket.Done(reached)
-			if !reached {
-				return nil, &notSentError{err}
-			}
+			var ns *notSentError
+			ticket.Done(!errors.As(err, &ns))
 			return nil, err
 		}
 		if resp.StatusCode == http.StatusTooManyRequests && resend < maxBlockedResends {
@@ -191,6 +184,43 @@ func (s *settleOnClose) Close() error {
 		s.ticket.Done(true)
 	}
 	return err
+}
+
+// sendTransport marks failures before the request's headers were written
+// (refused connection, DNS): safe to resend for any method, and refundable.
+// It sits on the network transport only: other transports fire no traces,
+// and an error from them must be taken as "may have arrived".
+type sendTransport struct{ next http.RoundTripper }
+
+func (t *sendTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	var wrote atomic.Bool
+	traced := req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+		WroteHeaders: func() { wrote.Store(true) },
+	}))
+	resp, err := t.next.RoundTrip(traced)
+	if err != nil && !wrote.Load() {
+		return nil, &notSentError{err}
+	}
+	return resp, err
+}
+
+// bufferTransport reads each answer in full inside the retry loop, so a
+// connection cut mid-body is a transport error that GET/PUT/DELETE retry.
+type bufferTransport struct{ next http.RoundTripper }
+
+func (t *bufferTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, fmt.Errorf("reading the answer (HTTP %d): %w", resp.StatusCode, err)
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(b))
+	resp.ContentLength = int64(len(b))
+	return resp, nil
 }
 
 // timeoutTransport bounds one attempt, from sending to the end of the body,
