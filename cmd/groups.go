@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/orgctl/orgctl/output"
 )
@@ -42,6 +44,27 @@ func membersFromFlags(key string) func(f *Factory, c *Call) error {
 		delete(c.Body, "user")
 		delete(c.Body, "admin")
 		c.Body["members"] = members
+		return nil
+	}
+}
+
+// numbersIn turns a repeatable flag's ids into the JSON numbers the API wants.
+func numbersIn(key, flag string) func(f *Factory, c *Call) error {
+	return func(f *Factory, c *Call) error {
+		ids, _ := lookupPath(c.Body, key).([]any)
+		out := make([]any, 0, len(ids))
+		for _, id := range ids {
+			s, ok := id.(string)
+			if !ok {
+				out = append(out, id) // already a number (from --body)
+				continue
+			}
+			if _, err := strconv.ParseUint(s, 10, 64); err != nil {
+				return usageErrorf("invalid --%s %q: expected a number", flag, s)
+			}
+			out = append(out, json.Number(s))
+		}
+		setPath(c.Body, key, out)
 		return nil
 	}
 }
@@ -99,6 +122,44 @@ func groupsGroup() Group {
 				Fields:  append([]Field{{Flag: "name", Key: "name", In: InPatch, Usage: "new name"}}, groupAccessFields(InPatch)...)},
 			{Use: "delete GROUP_ID", Short: "Delete a group", Method: http.MethodDelete, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Write",
 				Destructive: true, Example: "  orgctl groups delete 7 --yes"},
+			{Use: "replace GROUP_ID", Short: "Replace a whole group (PUT)", Method: http.MethodPut, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Write",
+				Body: true,
+				Long: `Sends the complete group: fields left out are reset by the API, and the member
+list becomes exactly --user (or the body's "members"). To change one field, use
+'groups update'. A safe round trip: 'orgctl groups get 7 -o json > g.json', edit
+g.json, then 'orgctl groups replace 7 --body g.json'.`,
+				Example: `  orgctl groups replace 7 --name Analysts --universal-app-access use --user user_abc --user user_def
+  orgctl groups get 7 -o json > g.json && orgctl groups replace 7 --body g.json`,
+				Fields: append(append([]Field{
+					{Flag: "name", Key: "name", Required: true, Usage: "group name"},
+					{Flag: "user", Key: "user", Kind: KStrings, Usage: "member `USER_ID` (repeatable; the complete member list)"},
+					{Flag: "admin", Key: "admin", Kind: KBool, Usage: "make the --user members group admins"},
+				}, groupAccessFields(InBody)...),
+					Field{Flag: "user-list-access", Key: "user_list_access", Kind: KBool, Usage: "may see the user list"},
+					Field{Flag: "audit-log-access", Key: "audit_log_access", Kind: KBool, Usage: "may see the audit log"},
+					Field{Flag: "unpublished-release-access", Key: "unpublished_release_access", Kind: KBool, Usage: "may use unpublished releases"},
+					Field{Flag: "usage-analytics-access", Key: "usage_analytics_access", Kind: KBool, Usage: "may see usage analytics"},
+					Field{Flag: "theme-access", Key: "theme_access", Kind: KBool, Usage: "may edit themes"},
+					Field{Flag: "account-details-access", Key: "account_details_access", Kind: KBool, Usage: "may see account details"},
+					Field{Flag: "landing-page-app", Key: "landing_page_app_id", Usage: "landing page app `UUID`"},
+				),
+				Prepare: func(f *Factory, c *Call) error {
+					// A body from 'groups get' carries read-only fields the PUT schema rejects or ignores.
+					for _, k := range []string{"id", "legacy_id", "created_at", "updated_at"} {
+						delete(c.Body, k)
+					}
+					if ms, ok := c.Body["members"].([]any); ok {
+						for _, m := range ms {
+							if mm, ok := m.(map[string]any); ok {
+								delete(mm, "email")
+							}
+						}
+					}
+					if admin, _ := c.Cmd.Flags().GetBool("admin"); admin && !c.Cmd.Flags().Changed("user") {
+						return usageErrorf("%s: --admin applies to --user members; pass --user too", c.Cmd.CommandPath())
+					}
+					return membersFromFlags("members")(f, c)
+				}},
 		},
 		Groups: []Group{{
 			Name:    "members",
@@ -115,6 +176,22 @@ func groupsGroup() Group {
 					Prepare: membersFromFlags("members")},
 				{Use: "remove GROUP_ID USER_ID", Short: "Remove a user from a group", Method: http.MethodDelete, Path: "/groups/{groupId}/members/{userSid}", Args: []string{"groupId", "userSid"}, Scope: "Groups > Write",
 					Destructive: true, Example: "  orgctl groups members remove 7 user_abc --yes"},
+			},
+		}, {
+			Name:  "invites",
+			Short: "Add and remove pending user invites of a group",
+			Long: `An invite in a group puts the invited person in that group when they accept.
+Invite ids are numbers (see 'orgctl invites list').`,
+			Columns: memberColumns,
+			Ops: []Op{
+				{Use: "add GROUP_ID", Short: "Add user invites to a group", Method: http.MethodPost, Path: "/groups/{groupId}/user_invites", Args: []string{"groupId"}, Scope: "Groups > Write",
+					Example: "  orgctl groups invites add 7 --invite 1\n  orgctl groups invites add 7 --invite 1 --invite 2",
+					Fields: []Field{
+						{Flag: "invite", Key: "userInviteIds", Kind: KStrings, Required: true, Usage: "user invite `ID` to add (repeatable)"},
+					},
+					Prepare: numbersIn("userInviteIds", "invite")},
+				{Use: "remove GROUP_ID INVITE_ID", Short: "Remove a user invite from a group", Method: http.MethodDelete, Path: "/groups/{groupId}/user_invites/{userInviteId}", Args: []string{"groupId", "userInviteId"}, Scope: "Groups > Write",
+					Destructive: true, Example: "  orgctl groups invites remove 7 1 --yes"},
 			},
 		}},
 	}

@@ -106,6 +106,55 @@ user disables it; the API keeps the record.`,
 				Destructive: true,
 				Example:     "  orgctl users delete user_abc\n  orgctl users delete user_abc --yes   # in scripts",
 			},
+			{
+				Use: "reset-2fa USER_ID", Short: "Turn off a user's two-factor authentication", Method: http.MethodPut, Path: "/users/reset2fa/{userId}", Args: []string{"userId"}, Scope: "Users > Write",
+				Long:    "Removes the user's 2FA settings so they can sign in with their password and\nenroll again (e.g. after losing their device). Prints nothing on success.",
+				Example: "  orgctl users reset-2fa user_abc",
+			},
+		},
+		Groups: []Group{attributesGroup("user", "USER_ID", "/users/{userId}", "userId", "Users > Write",
+			"a user", "user_0000000000000000005a4d0000000002")},
+	}
+}
+
+// attributesGroup is "<family> attributes set|delete" for users and user
+// invites, whose attribute endpoints have the same shape.
+func attributesGroup(noun, idName, base, param, scope, what, exampleID string) Group {
+	return Group{
+		Name:    "attributes",
+		Aliases: []string{"attribute", "attrs"},
+		Short:   "Set and delete user attributes of " + what,
+		Long: `User attributes are declared org-wide with 'orgctl user-attributes create';
+here they get a value for one ` + noun + `. The answer is the ` + noun + `'s updated metadata.`,
+		Example: fmt.Sprintf("  orgctl %ss attributes set %s --name department --value Finance\n  orgctl %ss attributes delete %s department --yes",
+			noun, exampleID, noun, exampleID),
+		Columns: []output.Column{{Header: "METADATA", Field: "metadata"}},
+		Ops: []Op{
+			{Use: "set " + idName, Short: "Set one attribute's value", Method: http.MethodPost, Path: base + "/user_attributes", Args: []string{param}, Scope: scope,
+				Example: fmt.Sprintf("  orgctl %ss attributes set %s --name department --value Finance\n  orgctl %ss attributes set %s --name department --null",
+					noun, exampleID, noun, exampleID),
+				Fields: []Field{
+					{Flag: "name", Key: "name", Required: true, Usage: "attribute name (must exist: see 'orgctl user-attributes list')"},
+					{Flag: "value", Key: "value", Usage: "the value (text; JSON and numbers as their text)"},
+					{Flag: "null", Key: "null", Kind: KBool, Usage: "set the value to null instead of --value"},
+				},
+				Prepare: func(f *Factory, c *Call) error {
+					null, _ := c.Cmd.Flags().GetBool("null")
+					delete(c.Body, "null")
+					_, hasValue := c.Body["value"]
+					switch {
+					case null && hasValue:
+						return usageErrorf("%s: --value and --null cannot be used together", c.Cmd.CommandPath())
+					case null:
+						c.Body["value"] = nil
+					case !hasValue:
+						return usageErrorf("%s: pass --value VALUE (or --null)", c.Cmd.CommandPath())
+					}
+					return nil
+				}},
+			{Use: "delete " + idName + " NAME", Short: "Remove one attribute", Method: http.MethodDelete, Path: base + "/user_attributes/{attributeName}", Args: []string{param, "attributeName"}, Scope: scope,
+				Destructive: true,
+				Example:     fmt.Sprintf("  orgctl %ss attributes delete %s department --yes", noun, exampleID)},
 		},
 	}
 }
