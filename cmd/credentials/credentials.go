@@ -65,51 +65,56 @@ type Keyring struct {
 
 // Get returns the profile's token, ErrNotFound, or a *KeyringError.
 func (k Keyring) Get(profile string) (string, error) {
-	var tok string
-	err := k.call("read", func() error {
-		var err error
-		tok, err = keyring.Get(Service, profile)
-		return err
-	})
-	return tok, err
+	return bounded(k, "read", func() (string, error) { return keyring.Get(Service, profile) })
 }
 
 // Set stores the profile's token.
 func (k Keyring) Set(profile, token string) error {
-	return k.call("write", func() error { return keyring.Set(Service, profile, token) })
+	_, err := bounded(k, "write", func() (struct{}, error) { return struct{}{}, keyring.Set(Service, profile, token) })
+	return err
 }
 
 // Delete removes the profile's token; a missing item is not an error.
 func (k Keyring) Delete(profile string) error {
-	err := k.call("delete", func() error { return keyring.Delete(Service, profile) })
+	_, err := bounded(k, "delete", func() (struct{}, error) { return struct{}{}, keyring.Delete(Service, profile) })
 	if errors.Is(err, ErrNotFound) {
 		return nil
 	}
 	return err
 }
 
-func (k Keyring) call(op string, fn func() error) error {
+// bounded runs one keyring call under the timeout. The result travels on
+// the channel only, so an abandoned call cannot race with the caller.
+func bounded[T any](k Keyring, op string, fn func() (T, error)) (T, error) {
+	var zero T
 	if err := sessionBus(); err != nil {
-		return &KeyringError{Op: op, Err: err}
+		return zero, &KeyringError{Op: op, Err: err}
 	}
 	timeout := k.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	done := make(chan error, 1)
-	go func() { done <- fn() }()
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := fn()
+		done <- result{v, err}
+	}()
 	select {
-	case err := <-done:
-		if errors.Is(err, keyring.ErrNotFound) {
-			return ErrNotFound
+	case r := <-done:
+		if errors.Is(r.err, keyring.ErrNotFound) {
+			return zero, ErrNotFound
 		}
-		if err != nil {
-			return &KeyringError{Op: op, Err: err}
+		if r.err != nil {
+			return zero, &KeyringError{Op: op, Err: r.err}
 		}
-		return nil
+		return r.v, nil
 	case <-time.After(timeout):
 		// The goroutine is abandoned; the process is short-lived.
-		return &KeyringError{Op: op, Err: fmt.Errorf("no answer within %s (is the keyring locked?)", timeout)}
+		return zero, &KeyringError{Op: op, Err: fmt.Errorf("no answer within %s (is the keyring locked?)", timeout)}
 	}
 }
 
