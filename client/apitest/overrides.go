@@ -1,5 +1,7 @@
 package apitest
 
+import "fmt"
+
 // createAppOp is the unpublished POST /apps the seed names; its payload is ours: name, optional folder_id
 // and description.
 func createAppOp() specOp {
@@ -20,6 +22,12 @@ func specResp(method, path string) string {
 
 // applyOverrides adjusts published schemas where the sandbox must accept more than is published.
 func applyOverrides(rt *route) {
+	if rt.key == "POST /app_themes" || rt.key == "PUT /app_themes" {
+		// The published body is the stored theme (id, timestamps required); a create cannot know those,
+		// so only name and theme are required, and PUT finds the theme by id or name.
+		rt.req.Required = []string{"name", "theme"}
+		return
+	}
 	if rt.key != "POST /resources" {
 		return
 	}
@@ -38,4 +46,45 @@ type specOp struct {
 	Query                    []string
 	Req                      string // request body schema subset (JSON)
 	Resp                     string // example response body satisfying the published schema (JSON)
+}
+
+func init() {
+	custom["POST /app_themes"] = createTheme
+	custom["PUT /app_themes"] = putTheme
+}
+
+// findTheme matches PUT /app_themes bodies to a stored theme: by id when given, else by name.
+func findTheme(c *call) (int, obj) {
+	if id, ok := c.body["id"]; ok {
+		return c.org.find("/app_themes", fmt.Sprint(id))
+	}
+	for i, t := range c.org.Collections["/app_themes"] {
+		if t["name"] == c.body["name"] {
+			return i, t
+		}
+	}
+	return -1, nil
+}
+
+// createTheme refuses a duplicate name with 409, as published.
+func createTheme(c *call) (int, any) {
+	for _, t := range c.org.Collections["/app_themes"] {
+		if t["name"] == c.body["name"] {
+			return 409, errBody("App theme %q already exists", c.body["name"])
+		}
+	}
+	return c.generic("/app_themes", "")
+}
+
+// putTheme is "creates or updates": an existing theme gets the new name and theme (200), else 201.
+func putTheme(c *call) (int, any) {
+	_, t := findTheme(c)
+	if t == nil {
+		item := c.newObject("/app_themes", c.rt.key, c.body)
+		c.org.Collections["/app_themes"] = append(c.org.Collections["/app_themes"], item)
+		return 201, c.wrap("/app_themes", item)
+	}
+	t["name"], t["theme"] = c.body["name"], c.body["theme"]
+	touch(t, c.now)
+	return 200, c.wrap("/app_themes", t)
 }
