@@ -52,3 +52,18 @@ func TestDemoOrgExercisesEveryResourceChange(t *testing.T) {
 		t.Errorf("PATCH of a resource with disallowed params: %d %q", r.status, message(r))
 	}
 }
+
+// The published resourceId is "the uuid or name for the resource", for DELETE as for GET and PATCH.
+func TestDeleteResourceByName(t *testing.T) {
+	s := New(Options{})
+	tok := s.AdminToken()
+	if r := send(t, s, tok, "DELETE", "/api/v2/resources/warehouse-jdbc", nil); r.status != 204 {
+		t.Fatalf("DELETE by name: %d %q", r.status, message(r))
+	}
+	if r := send(t, s, tok, "GET", "/api/v2/resources/warehouse-jdbc", nil); r.status != 404 {
+		t.Errorf("GET after DELETE: %d", r.status)
+	}
+	if r := send(t, s, tok, "DELETE", "/api/v2/resources/warehouse-jdbc", nil); r.status != 404 {
+		t.Errorf("second DELETE: %d", r.status)
+	}
+}

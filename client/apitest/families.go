@@ -44,6 +44,7 @@ func init() {
 		"POST /resources":                                      createResource,
 		"PATCH /resources/{resourceId}":                        patchResource,
 		"GET /resources/{resourceId}":                          getResource,
+		"DELETE /resources/{resourceId}":                       deleteResource,
 		"POST /environments":                                   createEnvironment,
 		"POST /configuration_variables":                        saveConfigVar,
 		"PUT /configuration_variables/{id}":                    saveConfigVar,
@@ -556,6 +557,16 @@ func getResource(c *call) (int, any) {
 		return notFound("/resources", c.params["resourceId"])
 	}
 	return 200, one(c.present("/resources", r))
+}
+
+// deleteResource accepts a name as well as an id, as the published resourceId does.
+func deleteResource(c *call) (int, any) {
+	i, r := c.org.findResource(c.params["resourceId"])
+	if r == nil {
+		return notFound("/resources", c.params["resourceId"])
+	}
+	c.org.Collections["/resources"] = append(c.org.Collections["/resources"][:i:i], c.org.Collections["/resources"][i+1:]...)
+	return 204, nil
 }
 
 func patchResource(c *call) (int, any) {
