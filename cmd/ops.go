@@ -57,6 +57,9 @@ type Field struct {
 	Short    string
 	// Default is used for required-less fields only as the flag's shown default.
 	Default string
+	// Complete names the object kind the flag's value completes from ("users",
+	// "groups": see completionKinds); "" infers it from Key, "-" turns it off.
+	Complete string
 }
 
 // Op declares one API operation as a command. The shared machinery parses
@@ -87,6 +90,10 @@ type Op struct {
 	Print func(f *Factory, c *Call, resp *client.Response) error
 	// Hidden keeps a command out of help (deprecated endpoints reached through a flag).
 	Hidden bool
+	// ArgsComplete names, per positional argument, the object kind it
+	// completes from; missing or "" entries are inferred from the path
+	// parameter's name, "-" turns completion off.
+	ArgsComplete []string
 }
 
 // Group is a command family (or a sub-group such as "groups members").
@@ -259,6 +266,7 @@ func (op *Op) command(f *Factory) *cobra.Command {
 	if op.Destructive {
 		fl.BoolP("yes", "y", false, "do not ask for confirmation (required when stdin is not a terminal)")
 	}
+	op.wireCompletion(f, c)
 	c.RunE = func(c *cobra.Command, args []string) error {
 		call, err := op.parse(f, c, args)
 		if err != nil {

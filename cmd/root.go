@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"errors"
+	"io"
 	"sort"
 	"strings"
 	"time"
@@ -71,6 +72,15 @@ Try it without an org:  orgctl --sandbox users list`,
 	}
 	root.SetHelpCommandGroupID("tool")
 	root.SetCompletionCommandGroupID("tool")
+	// orgctl's own completion command replaces cobra's: install help per shell.
+	root.CompletionOptions.DisableDefaultCmd = true
+	completion := newCompletionCmd(root)
+	completion.GroupID = "tool"
+	root.AddCommand(completion)
+	wireCompletions(f, root)
+	if f.OnChange == nil {
+		f.OnChange = forgetCompletions
+	}
 	return root
 }
 
@@ -94,6 +104,9 @@ func families() []Group {
 func Execute(f *Factory, args []string) error {
 	root := NewRootCmd(f)
 	root.SetArgs(args)
+	if isCompletionRequest(args) {
+		root.SetErr(io.Discard) // cobra reports the directive there; the shell shows stderr
+	}
 	_, err := root.ExecuteC()
 	if err == nil {
 		return nil

@@ -1,0 +1,314 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/completions"
+	"github.com/orgctl/orgctl/ratebudget"
+)
+
+// objectKind is a kind of object completions offer: which list it comes
+// from and what is typed and shown.
+type objectKind struct {
+	Path  string // list endpoint, fetched without a limit (one request for all)
+	Scope string
+	View  completions.Kind
+}
+
+// completionKinds are the names Field.Complete and Op.ArgsComplete may use.
+// A kind's cache list is the budget family of its path, so a mutation of
+// that family (Factory.OnChange) forgets it.
+var completionKinds = map[string]objectKind{
+	"users":             {Path: "/users", Scope: "Users > Read", View: completions.Kind{Value: "id", Label: []string{"email"}}},
+	"groups":            {Path: "/groups", Scope: "Groups > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
+	"folders":           {Path: "/folders", Scope: "Folders > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
+	"apps":              {Path: "/apps", Scope: "Apps > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
+	"workflows":         {Path: "/workflows", Scope: "Workflows > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
+	"spaces":            {Path: "/spaces", Scope: "Spaces > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
+	"space-names":       {Path: "/spaces", Scope: "Spaces > Read", View: completions.Kind{Value: "name", Label: []string{"domain"}}},
+	"environments":      {Path: "/environments", Scope: "Environment > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
+	"environment-names": {Path: "/environments", Scope: "Environment > Read", View: completions.Kind{Value: "name", Label: []string{"description"}}},
+	"resources":         {Path: "/resources", Scope: "Resources > Read", View: completions.Kind{Value: "id", Label: []string{"display_name"}}},
+	"themes":            {Path: "/app_themes", Scope: "App Themes > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
+}
+
+func init() {
+	for name, k := range completionKinds {
+		k.View.List = ratebudget.Family(k.Path)
+		completionKinds[name] = k
+	}
+}
+
+// paramKinds infers an argument's kind from the spec's path parameter name,
+// so families complete ids without declaring anything.
+var paramKinds = map[string]string{
+	"userId": "users", "userSid": "users", "groupId": "groups", "folderId": "folders",
+	"appId": "apps", "appUuid": "apps", "workflowId": "workflows", "spaceId": "spaces",
+	"environmentId": "environments", "resourceId": "resources",
+}
+
+// familyIDKinds covers paths whose parameter is just {id}.
+var familyIDKinds = map[string]string{"app_themes": "themes"}
+
+// keyKinds infers a flag's kind from the last segment of its Field.Key.
+var keyKinds = map[string]string{
+	"user": "users", "user_id": "users", "user_ids": "users",
+	"group_id": "groups", "group_ids": "groups",
+	"folder_id": "folders", "parent_folder_id": "folders",
+	"app_id": "apps", "app_ids": "apps", "workflow_id": "workflows", "workflow_ids": "workflows",
+	"space_id": "spaces", "destination_space_id": "spaces",
+	"environment_id": "environments", "resource_id": "resources", "theme_id": "themes",
+}
+
+// commandFlagKinds wires flags of commands that are not declared Ops
+// ("command path" -> flag -> kind).
+var commandFlagKinds = map[string]map[string]string{
+	"auth login": {"space": "space-names"},
+}
+
+// noCompletion turns inference off in Field.Complete and Op.ArgsComplete.
+const noCompletion = "-"
+
+func (op *Op) argKind(i int) string {
+	if i < len(op.ArgsComplete) && op.ArgsComplete[i] != "" {
+		return op.ArgsComplete[i]
+	}
+	if i >= len(op.Args) {
+		return ""
+	}
+	if k, ok := paramKinds[op.Args[i]]; ok {
+		return k
+	}
+	if op.Args[i] == "id" {
+		return familyIDKinds[ratebudget.Family(op.Path)]
+	}
+	return ""
+}
+
+func (fd *Field) kind() string {
+	if fd.Complete != "" {
+		return fd.Complete
+	}
+	key := fd.Key
+	if i := strings.LastIndexByte(key, '.'); i >= 0 {
+		key = key[i+1:]
+	}
+	return keyKinds[key]
+}
+
+// wireCompletion makes positional arguments and id flags complete from the
+// org, and keeps everything else from completing file names.
+func (op *Op) wireCompletion(f *Factory, c *cobra.Command) {
+	c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		k := op.argKind(len(args))
+		if len(args) >= len(op.Args) || k == "" || k == noCompletion {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return f.completeKind(k, toComplete)
+	}
+	for i := range op.Fields {
+		fd := &op.Fields[i]
+		k := fd.kind()
+		if len(fd.Enum) > 0 || k == "" || k == noCompletion || fd.Kind == KBool {
+			continue
+		}
+		c.RegisterFlagCompletionFunc(fd.Flag, func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			return f.completeKind(k, toComplete)
+		})
+	}
+}
+
+// wireCompletions adds what op declarations cannot: profile names and the
+// flags of hand-written commands.
+func wireCompletions(f *Factory, root *cobra.Command) {
+	root.RegisterFlagCompletionFunc("profile", func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		var out []string
+		for _, n := range ProfileNames() {
+			if strings.HasPrefix(n, toComplete) {
+				out = append(out, n)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	})
+	for path, flags := range commandFlagKinds {
+		c, _, err := root.Find(strings.Fields(path))
+		if err != nil || c == root {
+			continue
+		}
+		for flag, k := range flags {
+			if c.Flags().Lookup(flag) == nil {
+				continue
+			}
+			c.RegisterFlagCompletionFunc(flag, func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+				return f.completeKind(k, toComplete)
+			})
+		}
+	}
+}
+
+// completionCache is the cache under $XDG_CACHE_HOME/orgctl/completions.
+func completionCache(ttl time.Duration) *completions.Cache {
+	return &completions.Cache{Dir: filepath.Join(cacheDir(), "completions"), TTL: ttl}
+}
+
+// forgetCompletions is Factory.OnChange: orgctl changed family, so its
+// cached lists are gone before the next completion.
+func forgetCompletions(family string) {
+	_ = completionCache(0).Forget(family)
+}
+
+// completeKind lists kind's objects as completions. Nothing it meets may
+// reach the command line: errors and panics end in an empty answer.
+func (f *Factory) completeKind(kind, toComplete string) (out []string, dir cobra.ShellCompDirective) {
+	dir = cobra.ShellCompDirectiveNoFileComp
+	defer func() {
+		if recover() != nil {
+			out = nil
+		}
+	}()
+	ok, known := completionKinds[kind]
+	if !known {
+		return nil, dir
+	}
+	cfg, err := f.Config()
+	if err != nil {
+		return nil, dir
+	}
+	src := &completions.Source{
+		Cache:   completionCache(completionTTL(cfg)),
+		Profile: cfg.Profile,
+		Origin:  completionOrigin(cfg),
+	}
+	items := src.Items(context.Background(), ok.View.List, func(ctx context.Context) ([]completions.Item, error) {
+		return f.fetchForCompletion(ctx, cfg, ok)
+	})
+	return ok.View.Candidates(items, toComplete), dir
+}
+
+// completionTTL is completion.cache_ttl (ORGCTL_COMPLETION_CACHE_TTL).
+func completionTTL(cfg *Config) time.Duration {
+	if cfg.v.IsSet("completion.cache_ttl") {
+		return cfg.v.GetDuration("completion.cache_ttl")
+	}
+	return completions.DefaultTTL
+}
+
+// completionOrigin names the org a list belongs to without resolving the
+// token (which may mean a slow keyring).
+func completionOrigin(cfg *Config) string {
+	if cfg.v.GetBool("sandbox") {
+		return sandboxBaseURL
+	}
+	return strings.TrimRight(cfg.v.GetString("base_url"), "/")
+}
+
+// fetchForCompletion sends one GET of the kind's list: no retries, an
+// attempt timeout of the completion deadline, and a budget ledger with
+// MaxWait 0, which reserves points only when there is room right now.
+func (f *Factory) fetchForCompletion(ctx context.Context, cfg *Config, k objectKind) ([]completions.Item, error) {
+	t, err := f.target(cfg)
+	if err != nil {
+		return nil, err
+	}
+	bc := budgetConfig(cfg)
+	bc.MaxWait = 0
+	l, err := ratebudget.Open(filepath.Join(stateDir(), "budget"), ratebudget.Key(hostOf(t.BaseURL), t.Token), bc)
+	if err != nil {
+		return nil, err
+	}
+	cl, err := client.New(client.Options{
+		BaseURL:      t.BaseURL,
+		Token:        t.Token,
+		UserAgent:    "orgctl/" + f.Version + " (completion)",
+		Timeout:      completions.DefaultDeadline,
+		Pacer:        ledgerPacer{l},
+		Transport:    t.Transport,
+		InsecureHTTP: cfg.v.GetBool("insecure_http"),
+		RetryMax:     -1, // 0 would mean the default 3
+	})
+	if err != nil {
+		return nil, err
+	}
+	resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: k.Path, Scope: k.Scope})
+	if err != nil {
+		return nil, err
+	}
+	return completions.ItemsFromJSON(resp.Data, listFields(k.View.List))
+}
+
+// listFields are the fields every kind of one list needs, so one fetch
+// serves them all.
+func listFields(list string) []string {
+	seen := map[string]bool{}
+	var fields []string
+	for _, k := range completionKinds {
+		if k.View.List != list {
+			continue
+		}
+		for _, fl := range k.View.Fields() {
+			if !seen[fl] {
+				seen[fl] = true
+				fields = append(fields, fl)
+			}
+		}
+	}
+	return fields
+}
+
+// isCompletionRequest says whether args ask cobra for completions, whose
+// stderr chatter must not reach the user's command line.
+func isCompletionRequest(args []string) bool {
+	return len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd)
+}
+
+// loadNow is the one-line way to load the script in the current shell.
+var loadNow = map[string]string{
+	"bash":       "source <(orgctl completion bash)",
+	"zsh":        "source <(orgctl completion zsh)",
+	"fish":       "orgctl completion fish | source",
+	"powershell": "orgctl completion powershell | Out-String | Invoke-Expression",
+}
+
+func newCompletionCmd(root *cobra.Command) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "completion <shell>",
+		Short: "Print the shell completion script for bash, zsh, fish or powershell",
+		Long: `Print the script that makes your shell complete orgctl's commands, flags and
+arguments, including ids from your organization with a label beside each
+(user ids with their email, group ids with their name, ...) and profile names.
+
+Ids come from the API at most once a minute per profile (completion.cache_ttl,
+ORGCTL_COMPLETION_CACHE_TTL) and are cached under $XDG_CACHE_HOME/orgctl/completions
+(ids and labels only). A completion never waits for the rate budget and gives up
+after about a second; it then offers the last list it saw, or nothing.
+
+Run 'orgctl completion <shell> --help' for how to install it in that shell.`,
+		Example: "  source <(orgctl completion bash)\n  orgctl completion zsh > ~/.zsh/completions/_orgctl\n  orgctl completion fish | source",
+		Args:    noArgsGroup,
+		RunE:    func(c *cobra.Command, _ []string) error { return c.Help() },
+	}
+	for _, sh := range completions.Shells {
+		sh := sh
+		c.AddCommand(&cobra.Command{
+			Use:                   sh,
+			Short:                 fmt.Sprintf("Print the %s completion script", sh),
+			Long:                  fmt.Sprintf("Print the %s completion script (with descriptions).\n\n%s", sh, completions.Install(root.Name(), sh)),
+			Example:               "  " + loadNow[sh],
+			Args:                  cobra.NoArgs,
+			DisableFlagsInUseLine: true,
+			ValidArgsFunction:     cobra.NoFileCompletions,
+			RunE: func(c *cobra.Command, _ []string) error {
+				return completions.Script(c.OutOrStdout(), root, sh)
+			},
+		})
+	}
+	return c
+}
