@@ -51,6 +51,48 @@ type specOp struct {
 func init() {
 	custom["POST /app_themes"] = createTheme
 	custom["PUT /app_themes"] = putTheme
+	custom["PATCH /role_permissions/roles/{roleId}"] = patchRole
+	custom["POST /role_permissions/role_grants"] = createRoleGrant
+	custom["GET /role_permissions/role_grants/{subjectType}/{subjectId}"] = subjectRoleGrants
+}
+
+// createRoleGrant stores the posted grant: the published answer has no schema to start from.
+func createRoleGrant(c *call) (int, any) {
+	if _, r := c.org.find("/role_permissions/roles", fmt.Sprint(c.body["role_id"])); r == nil {
+		return notFound("/role_permissions/roles", fmt.Sprint(c.body["role_id"]))
+	}
+	g := obj{"role_id": c.body["role_id"], "subject_type": c.body["subject_type"], "subject_id": c.body["subject_id"],
+		"object_type": c.body["object_type"], "object_id": c.body["object_id"],
+		"id":         uuidFor(collections["/role_permissions/role_grants"].kind, c.org.next("/role_permissions/role_grants")),
+		"created_at": stamp(c.now), "updated_at": stamp(c.now)}
+	c.org.Collections["/role_permissions/role_grants"] = append(c.org.Collections["/role_permissions/role_grants"], g)
+	return 201, one(g)
+}
+
+func subjectRoleGrants(c *call) (int, any) {
+	out := []any{}
+	for _, g := range c.org.Collections["/role_permissions/role_grants"] {
+		if fmt.Sprint(g["subject_type"]) == c.params["subjectType"] && fmt.Sprint(g["subject_id"]) == c.params["subjectId"] {
+			out = append(out, g)
+		}
+	}
+	return 200, one(out)
+}
+
+// patchRole merges the given fields: this PATCH publishes a plain partial role, not JSON Patch.
+func patchRole(c *call) (int, any) {
+	i, r := c.org.find("/role_permissions/roles", c.params["roleId"])
+	if r == nil {
+		return notFound("/role_permissions/roles", c.params["roleId"])
+	}
+	for _, k := range []string{"name", "description", "object_scopes", "organization_scopes"} {
+		if v, ok := c.body[k]; ok {
+			r[k] = v
+		}
+	}
+	touch(r, c.now)
+	c.org.Collections["/role_permissions/roles"][i] = r
+	return 200, c.wrap("/role_permissions/roles", r)
 }
 
 // findTheme matches PUT /app_themes bodies to a stored theme: by id when given, else by name.

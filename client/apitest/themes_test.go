@@ -36,3 +36,34 @@ func TestThemePutUpdatesByIDOrCreates(t *testing.T) {
 		t.Fatalf("themes: %d -> %d, want one more", before, after)
 	}
 }
+
+func TestRolePatchMergesPlainFields(t *testing.T) {
+	s := New(Options{})
+	tok := s.MintToken("", "admin@sandbox.example", "permissions:all:write")
+	r := send(t, s, tok, "PATCH", "/api/v2/role_permissions/roles/5a4d0008-0000-4000-8000-000000000001", map[string]any{"description": "Deploys"})
+	if r.status != 200 || r.body["description"] != "Deploys" || r.body["name"] != "Release Manager" {
+		t.Fatalf("PATCH role: got %d %v, want the role with only its description changed", r.status, r.body)
+	}
+}
+
+func TestRoleGrantsAreStoredAndFoundBySubject(t *testing.T) {
+	s := New(Options{})
+	tok := s.MintToken("", "admin@sandbox.example", "permissions:all:write")
+	r := send(t, s, tok, "POST", "/api/v2/role_permissions/role_grants", map[string]any{
+		"role_id": "5a4d0008-0000-4000-8000-000000000001", "subject_type": "group", "subject_id": "2"})
+	if r.status != 201 {
+		t.Fatalf("create grant: got %d %q", r.status, message(r))
+	}
+	got := send(t, s, tok, "GET", "/api/v2/role_permissions/role_grants/group/2", nil).body["data"].([]any)
+	if len(got) != 1 || got[0].(map[string]any)["role_id"] != "5a4d0008-0000-4000-8000-000000000001" {
+		t.Fatalf("grants of group 2: %v", got)
+	}
+	if n := len(send(t, s, tok, "GET", "/api/v2/role_permissions/role_grants/group/3", nil).body["data"].([]any)); n != 0 {
+		t.Fatalf("grants of group 3: %d, want 0", n)
+	}
+	r = send(t, s, tok, "POST", "/api/v2/role_permissions/role_grants", map[string]any{
+		"role_id": "5a4d0008-0000-4000-8000-0000000000ff", "subject_type": "group", "subject_id": "2"})
+	if r.status != 404 {
+		t.Fatalf("grant of an unknown role: got %d, want 404", r.status)
+	}
+}

@@ -1,0 +1,268 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/orgctl/orgctl/output"
+)
+
+func init() { register(permissionsGroup) }
+
+var subjectFields = []Field{
+	{Flag: "group", Key: "subject_group", Usage: "the subject is this group `ID` (a number)"},
+	{Flag: "user", Key: "subject_user", Usage: "the subject is this `USER_ID`"},
+}
+
+// subjectFromFlags turns --group N / --user ID into the API's subject object.
+func subjectFromFlags(c *Call) error {
+	g, hasG := c.Body["subject_group"].(string)
+	u, hasU := c.Body["subject_user"].(string)
+	delete(c.Body, "subject_group")
+	delete(c.Body, "subject_user")
+	_, fromBody := c.Body["subject"]
+	switch {
+	case hasG && hasU:
+		return usageErrorf("%s: pass --group or --user, not both", c.Cmd.CommandPath())
+	case hasG:
+		if _, err := strconv.ParseUint(g, 10, 64); err != nil {
+			return usageErrorf("invalid --group %q: group ids are numbers", g)
+		}
+		c.Body["subject"] = map[string]any{"type": "group", "id": json.Number(g)}
+	case hasU:
+		if !strings.HasPrefix(u, "user_") {
+			return usageErrorf("invalid --user %q: user ids look like user_abc123", u)
+		}
+		c.Body["subject"] = map[string]any{"type": "user", "id": u}
+	case !fromBody:
+		return usageErrorf("%s: pass --group GROUP_ID or --user USER_ID", c.Cmd.CommandPath())
+	}
+	return nil
+}
+
+var objectTypes = []string{"folder", "app", "screen", "resource", "resource_configuration"}
+
+var objectFields = []Field{
+	{Flag: "object-type", Key: "object_type", Enum: objectTypes, Usage: "kind of object"},
+	{Flag: "object-id", Key: "object_id", Usage: "object `ID` (folder app_N, app/screen/configuration UUID, resource UUID or name)"},
+	{Flag: "app", Key: "object_app", Usage: "for --object-type screen: the screen's app `UUID`"},
+}
+
+// objectFromFlags turns --object-type/--object-id/--app into the API's object.
+func objectFromFlags(c *Call) error {
+	t, hasT := c.Body["object_type"].(string)
+	id, hasID := c.Body["object_id"].(string)
+	app, hasApp := c.Body["object_app"].(string)
+	delete(c.Body, "object_type")
+	delete(c.Body, "object_id")
+	delete(c.Body, "object_app")
+	if !hasT && !hasID && !hasApp {
+		if _, ok := c.Body["object"]; ok {
+			return nil
+		}
+		return usageErrorf("%s: pass --object-type and --object-id", c.Cmd.CommandPath())
+	}
+	if !hasT || !hasID {
+		return usageErrorf("%s: --object-type and --object-id go together", c.Cmd.CommandPath())
+	}
+	obj := map[string]any{"type": t, "id": id}
+	switch {
+	case t == "screen" && !hasApp:
+		return usageErrorf("%s: a screen needs --app APP_UUID", c.Cmd.CommandPath())
+	case t != "screen" && hasApp:
+		return usageErrorf("%s: --app is only for --object-type screen", c.Cmd.CommandPath())
+	case hasApp:
+		obj["appId"] = app
+	}
+	c.Body["object"] = obj
+	return nil
+}
+
+var objectColumns = []output.Column{
+	{Header: "TYPE", Field: "type"},
+	{Header: "ID", Field: "id"},
+	{Header: "ACCESS", Field: "access_level"},
+}
+
+var grantColumns = []output.Column{
+	{Header: "ID", Field: "id"},
+	{Header: "ROLE", Field: "role_id"},
+	{Header: "SUBJECT TYPE", Field: "subject_type"},
+	{Header: "SUBJECT", Field: "subject_id"},
+	{Header: "OBJECT TYPE", Field: "object_type"},
+	{Header: "OBJECT", Field: "object_id"},
+}
+
+var grantFields = []Field{
+	{Flag: "role", Key: "role_id", Required: true, Usage: "role `UUID`"},
+	{Flag: "subject-type", Key: "subject_type", Required: true, Usage: "subject type (e.g. user, group)"},
+	{Flag: "subject-id", Key: "subject_id", Required: true, Usage: "subject `ID`"},
+	{Flag: "object-type", Key: "object_type", Usage: "limit to objects of this type (e.g. app, folder)"},
+	{Flag: "object-id", Key: "object_id", Usage: "limit to this object `ID`"},
+}
+
+func permissionsGroup() Group {
+	return Group{
+		Name:    "permissions",
+		Aliases: []string{"permission", "perms"},
+		Short:   "See and change who can use, edit or own apps, folders and resources",
+		Long: `Permissions give a subject (a group, or a user) an access level (use, edit, own)
+on an object: a folder, app, screen, resource or resource configuration. Roles
+are named sets of scopes, handed out with role grants.
+
+Ids: groups are numbers, users user_..., folders app_N/resource_N, apps and
+resource configurations UUIDs, resources a UUID or name.
+
+Gotchas:
+  - grant and revoke on a folder also apply to everything in it.
+  - revoke removes the subject's direct access; access through a group or a
+    universal access level remains (see 'access-list', its "sources").
+  - User subjects need a recent API (2.7.0+); older ones take groups only.`,
+		Example: `  orgctl permissions list-objects --group 2 --type app
+  orgctl permissions access-list app 5a4d0006-0000-4000-8000-000000000001
+  orgctl permissions grant --group 2 --object-type folder --object-id app_7 --access-level edit
+  orgctl permissions revoke --user user_abc --object-type app --object-id APP_UUID --yes
+  orgctl permissions roles list`,
+		Columns: objectColumns,
+		Ops: []Op{
+			{Use: "list-objects", Short: "List the objects a group or user can access", Method: http.MethodPost, Path: "/permissions/listObjects", Scope: "Permissions > Read", Body: true,
+				Long: "A read, even though it is a POST: --dry-run is offered but nothing changes.",
+				Example: `  orgctl permissions list-objects --group 2 --type folder
+  orgctl permissions list-objects --user user_abc --type app --include-inherited`,
+				Fields: append(append([]Field(nil), subjectFields...),
+					Field{Flag: "type", Key: "object_type", Required: true, Enum: []string{"folder", "app", "resource", "resource_configuration"}, Usage: "kind of objects"},
+					Field{Flag: "include-inherited", Key: "include_inherited_access", Kind: KBool, Usage: "include access inherited from folders"},
+				),
+				Prepare: func(f *Factory, c *Call) error { return subjectFromFlags(c) }},
+			{Use: "access-list OBJECT_TYPE OBJECT_ID", Short: "Show who can access an object, and why", Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Args: []string{"objectType", "objectId"}, Scope: "Permissions > Read",
+				Long: "OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps take a UUID\nor numeric id, folders a numeric id.",
+				Example: "  orgctl permissions access-list app 5a4d0006-0000-4000-8000-000000000001\n  orgctl permissions access-list folder 7 -o json",
+				Columns: []output.Column{
+					{Header: "GROUPS", Value: func(r map[string]any) string { return accessSummary(r["group"]) }},
+					{Header: "USERS", Value: func(r map[string]any) string { return accessSummary(r["user"]) }},
+				},
+				Prepare: func(f *Factory, c *Call) error {
+					allowed := []string{"app", "folder", "resource", "workflow", "agent"}
+					for _, a := range allowed {
+						if c.Params["objectType"] == a {
+							return nil
+						}
+					}
+					return usageErrorf("invalid OBJECT_TYPE %q: allowed values are %s", c.Params["objectType"], strings.Join(allowed, ", "))
+				}},
+			{Use: "grant", Short: "Give a group or user access to an object", Method: http.MethodPost, Path: "/permissions/grant", Scope: "Permissions > Write", Body: true,
+				Long: "Answers with the subject's updated list of objects of that type.",
+				Example: `  orgctl permissions grant --group 2 --object-type folder --object-id app_7 --access-level edit
+  orgctl permissions grant --user user_abc --object-type app --object-id APP_UUID --access-level use
+  orgctl permissions grant --group 2 --object-type screen --object-id SCREEN_UUID --app APP_UUID --access-level use`,
+				Fields: append(append(append([]Field(nil), subjectFields...), objectFields...),
+					Field{Flag: "access-level", Key: "access_level", Required: true, Enum: []string{"use", "edit", "own"}, Usage: "access to give"}),
+				Prepare: func(f *Factory, c *Call) error {
+					if err := subjectFromFlags(c); err != nil {
+						return err
+					}
+					return objectFromFlags(c)
+				}},
+			{Use: "revoke", Short: "Take away a group's or user's access to an object", Method: http.MethodPost, Path: "/permissions/revoke", Scope: "Permissions > Write", Body: true,
+				Destructive: true,
+				Example: `  orgctl permissions revoke --group 2 --object-type folder --object-id app_7 --yes
+  orgctl permissions revoke --user user_abc --object-type app --object-id APP_UUID --yes`,
+				Fields: append(append([]Field(nil), subjectFields...), objectFields...),
+				Prepare: func(f *Factory, c *Call) error {
+					if err := subjectFromFlags(c); err != nil {
+						return err
+					}
+					return objectFromFlags(c)
+				}},
+		},
+		Groups: []Group{
+			{
+				Name:  "roles",
+				Short: "Manage roles (named sets of scopes)",
+				Long:  "Role ids are UUIDs. Scopes are strings such as app:read or source_control:deploy.",
+				Columns: []output.Column{
+					{Header: "ID", Field: "id"},
+					{Header: "NAME", Field: "name"},
+					{Header: "DESCRIPTION", Field: "description"},
+					{Header: "OBJECT SCOPES", Field: "object_scopes"},
+					{Header: "ORG SCOPES", Field: "organization_scopes"},
+				},
+				Ops: []Op{
+					{Use: "list", Short: "List roles", Method: http.MethodGet, Path: "/role_permissions/roles", Scope: "Permissions > Read",
+						Example: "  orgctl permissions roles list"},
+					{Use: "create", Short: "Create a role", Method: http.MethodPost, Path: "/role_permissions/roles", Scope: "Permissions > Write", Body: true,
+						Example: "  orgctl permissions roles create --name 'Release Manager' --org-scope source_control:deploy --object-scope app:read",
+						Fields: []Field{
+							{Flag: "name", Key: "name", Required: true, Usage: "role name"},
+							{Flag: "description", Key: "description", Usage: "what the role is for"},
+							{Flag: "object-scope", Key: "object_scopes", Kind: KStrings, Usage: "object `SCOPE` (repeatable)"},
+							{Flag: "org-scope", Key: "organization_scopes", Kind: KStrings, Usage: "organization `SCOPE` (repeatable)"},
+						},
+						Prepare: func(f *Factory, c *Call) error {
+							// Both lists are required by the API, even when empty.
+							for _, k := range []string{"object_scopes", "organization_scopes"} {
+								if c.Body[k] == nil {
+									c.Body[k] = []any{}
+								}
+							}
+							return nil
+						}},
+					{Use: "update ROLE_ID", Short: "Change a role", Method: http.MethodPatch, Path: "/role_permissions/roles/{roleId}", Args: []string{"roleId"}, Scope: "Permissions > Write", Body: true,
+						Long: "Sends only the fields given; --object-scope and --org-scope replace the whole list.",
+						Example: "  orgctl permissions roles update ROLE_UUID --description 'Deploys and reads apps'\n  orgctl permissions roles update ROLE_UUID --org-scope source_control:deploy --org-scope source_control:read",
+						Fields: []Field{
+							{Flag: "name", Key: "name", Usage: "new name"},
+							{Flag: "description", Key: "description", Usage: "new description"},
+							{Flag: "object-scope", Key: "object_scopes", Kind: KStrings, Usage: "object `SCOPE` (repeatable; replaces the list)"},
+							{Flag: "org-scope", Key: "organization_scopes", Kind: KStrings, Usage: "organization `SCOPE` (repeatable; replaces the list)"},
+						},
+						Prepare: func(f *Factory, c *Call) error {
+							if len(c.Body) == 0 {
+								return usageErrorf("%s: nothing to change: pass at least one flag or --body", c.Cmd.CommandPath())
+							}
+							return nil
+						}},
+					{Use: "delete ROLE_ID", Short: "Delete a role", Method: http.MethodDelete, Path: "/role_permissions/roles/{roleId}", Args: []string{"roleId"}, Scope: "Permissions > Write",
+						Destructive: true, Example: "  orgctl permissions roles delete ROLE_UUID --yes"},
+				},
+			},
+			{
+				Name:    "role-grants",
+				Short:   "Give roles to users and groups",
+				Long:    "A role grant gives a role to a subject, optionally on one object. Grant ids are UUIDs.",
+				Columns: grantColumns,
+				Ops: []Op{
+					{Use: "list", Short: "List role grants", Method: http.MethodGet, Path: "/role_permissions/role_grants", Scope: "Permissions > Read",
+						Example: "  orgctl permissions role-grants list"},
+					{Use: "get SUBJECT_TYPE SUBJECT_ID", Short: "List the role grants of one subject", Method: http.MethodGet, Path: "/role_permissions/role_grants/{subjectType}/{subjectId}", Args: []string{"subjectType", "subjectId"}, Scope: "Permissions > Read",
+						Example: "  orgctl permissions role-grants get user user_abc\n  orgctl permissions role-grants get group 2"},
+					{Use: "create", Short: "Give a role to a subject", Method: http.MethodPost, Path: "/role_permissions/role_grants", Scope: "Permissions > Write", Body: true,
+						Example: "  orgctl permissions role-grants create --role ROLE_UUID --subject-type user --subject-id user_abc\n  orgctl permissions role-grants create --role ROLE_UUID --subject-type group --subject-id 2 --object-type app --object-id APP_UUID",
+						Fields:  grantFields},
+					{Use: "delete GRANT_ID", Short: "Delete a role grant", Method: http.MethodDelete, Path: "/role_permissions/role_grants/{roleGrantId}", Args: []string{"roleGrantId"}, Scope: "Permissions > Write",
+						Destructive: true, Example: "  orgctl permissions role-grants delete GRANT_UUID --yes"},
+					{Use: "delete-for-subject", Short: "Delete a subject's grants of a role", Method: http.MethodPost, Path: "/role_permissions/remove_role_grants_for_subject/", Scope: "Permissions > Write", Body: true,
+						Destructive: true,
+						Long:        "Removes every grant of --role to the subject; with --object-type/--object-id, only those on that object.",
+						Example:     "  orgctl permissions role-grants delete-for-subject --role ROLE_UUID --subject-type user --subject-id user_abc --yes",
+						Fields:      grantFields},
+				},
+			},
+		},
+	}
+}
+
+// accessSummary renders an access list as "subject:level" pairs.
+func accessSummary(v any) string {
+	list, _ := v.([]any)
+	parts := make([]string, 0, len(list))
+	for _, e := range list {
+		m, _ := e.(map[string]any)
+		s, _ := m["subject"].(map[string]any)
+		parts = append(parts, fmt.Sprint(s["id"])+":"+fmt.Sprint(m["accessLevel"]))
+	}
+	return strings.Join(parts, " ")
+}
