@@ -1,0 +1,191 @@
+package cmd
+
+import (
+	"bytes"
+	"fmt"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/orgctl/orgctl/output"
+)
+
+var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// checkUUID rejects a malformed --id before the API does.
+func checkUUID(flag, key string) func(f *Factory, c *Call) error {
+	return func(f *Factory, c *Call) error {
+		var v any
+		if c.Body != nil {
+			v = c.Body[key]
+		}
+		if c.Query.Has(key) {
+			v = c.Query.Get(key)
+		}
+		if s, ok := v.(string); ok && !uuidPattern.MatchString(s) {
+			return usageErrorf("invalid --%s %q: expected a UUID", flag, s)
+		}
+		return nil
+	}
+}
+
+// formTransport replaces the JSON content type the client sets with the
+// multipart one, because the revisions endpoint takes multipart/form-data.
+type formTransport struct {
+	next        http.RoundTripper
+	contentType string
+}
+
+func (t *formTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method == http.MethodPost && r.Body != nil {
+		r = r.Clone(r.Context())
+		r.Header.Set("Content-Type", t.contentType)
+	}
+	return t.next.RoundTrip(r)
+}
+
+// revisionForm builds the multipart body of a new revision from the flags.
+func revisionForm(f *Factory, c *Call) error {
+	fl := c.Cmd.Flags()
+	path, _ := fl.GetString("files")
+	bump, _ := fl.GetString("version-bump")
+	version, _ := fl.GetString("version")
+	id, _ := fl.GetString("id")
+	if version != "" && bump != "specify_version" {
+		return usageErrorf("--version needs --version-bump specify_version")
+	}
+	if bump == "specify_version" && version == "" {
+		return usageErrorf("--version-bump specify_version needs --version")
+	}
+	if id != "" && !uuidPattern.MatchString(id) {
+		return usageErrorf("invalid --id %q: expected a UUID", id)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return usageErrorf("--files: %v", err)
+	}
+	summary := map[string]any{"version_bump": bump, "files": fmt.Sprintf("@%s (%d bytes)", path, len(data))}
+	if version != "" {
+		summary["version"] = version
+	}
+	if id != "" {
+		summary["id"] = id
+	}
+	c.Body = summary // what --dry-run shows
+	if dry, _ := fl.GetBool("dry-run"); dry {
+		return nil
+	}
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	for _, k := range []string{"id", "version_bump", "version"} {
+		if v, ok := summary[k].(string); ok {
+			if err := w.WriteField(k, v); err != nil {
+				return err
+			}
+		}
+	}
+	part, err := w.CreateFormFile("files", filepath.Base(path))
+	if err != nil {
+		return err
+	}
+	if _, err := part.Write(data); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	c.RawBody = buf.Bytes()
+	next := f.Transport
+	if next == nil {
+		next = http.DefaultTransport.(*http.Transport).Clone()
+	}
+	f.Transport = &formTransport{next: next, contentType: w.FormDataContentType()}
+	return nil
+}
+
+func init() { register(customComponentsGroup) }
+
+func customComponentsGroup() Group {
+	return Group{
+		Name:    "custom-components",
+		Aliases: []string{"custom-component", "ccl"},
+		Short:   "Manage custom component libraries and their revisions",
+		Long: `Custom component libraries (Retool Cloud, self-hosted 3.41.0+) package React
+components for apps. A library has revisions; each revision is a set of files.`,
+		Example: `  orgctl custom-components list
+  orgctl custom-components create --name charts --label "Charts" --description "Shared charts"
+  orgctl custom-components revisions create LIB_ID --files dist.zip --version-bump minor
+  orgctl custom-components revisions files LIB_ID REV_ID --jq '.[].filepath'`,
+		Columns: []output.Column{
+			{Header: "ID", Field: "id"},
+			{Header: "NAME", Field: "name"},
+			{Header: "LABEL", Field: "label"},
+			{Header: "DESCRIPTION", Field: "description"},
+			{Header: "UPDATED", Field: "updated_at"},
+		},
+		Ops: []Op{
+			{Use: "list", Short: "List custom component libraries", Method: http.MethodGet, Path: "/custom_component_libraries", Scope: "CustomComponent > Read",
+				Long: `The published API marks a libraryId query parameter as required on this list;
+orgctl sends it only when --library-id is given.`,
+				Example: "  orgctl custom-components list\n  orgctl custom-components list --library-id LIB_ID -o json",
+				Fields: []Field{
+					{Flag: "library-id", Key: "libraryId", In: InQuery, Usage: "only this library `UUID`"},
+				},
+				Prepare: checkUUID("library-id", "libraryId")},
+			{Use: "get LIBRARY_ID", Short: "Show a custom component library", Method: http.MethodGet, Path: "/custom_component_libraries/{libraryId}", Args: []string{"libraryId"}, Scope: "CustomComponent > Read",
+				Example: "  orgctl custom-components get LIB_ID"},
+			{Use: "create", Short: "Create a custom component library", Method: http.MethodPost, Path: "/custom_component_libraries", Scope: "CustomComponent > Write", Body: true,
+				Long: "--name is how code refers to the library, --label how the editor shows it.",
+				Example: `  orgctl custom-components create --name charts --label Charts
+  orgctl custom-components create --name charts --label Charts --description "Shared charts" --id 0b9f6c1e-2f1a-4c62-9a57-4f0f0f5a3b11`,
+				Fields: []Field{
+					{Flag: "name", Key: "name", Required: true, Usage: "name used in code"},
+					{Flag: "label", Key: "label", Required: true, Usage: "human-readable name shown in the editor"},
+					{Flag: "description", Key: "description", Usage: "description (default: none)"},
+					{Flag: "id", Key: "id", Usage: "use this `UUID` (to keep ids in sync across instances)"},
+				},
+				Prepare: func(f *Factory, c *Call) error {
+					// description is required but nullable: absent means "none".
+					if _, ok := c.Body["description"]; !ok {
+						c.Body["description"] = nil
+					}
+					return checkUUID("id", "id")(f, c)
+				}},
+		},
+		Groups: []Group{{
+			Name:  "revisions",
+			Short: "List, create and inspect library revisions",
+			Columns: []output.Column{
+				{Header: "ID", Field: "id"},
+				{Header: "VERSION", Field: "version"},
+				{Header: "LIBRARY", Field: "custom_component_library_id"},
+				{Header: "CREATED", Field: "created_at"},
+			},
+			Example: "  orgctl custom-components revisions list LIB_ID\n  orgctl custom-components revisions create LIB_ID --files dist.zip --version-bump minor",
+			Ops: []Op{
+				{Use: "list LIBRARY_ID", Short: "List a library's revisions", Method: http.MethodGet, Path: "/custom_component_libraries/{libraryId}/revisions", Args: []string{"libraryId"}, Scope: "CustomComponent > Read",
+					Example: "  orgctl custom-components revisions list LIB_ID\n  orgctl custom-components revisions list LIB_ID --jq 'map(.version)'"},
+				{Use: "create LIBRARY_ID", Short: "Upload a new revision (multipart/form-data)", Method: http.MethodPost, Path: "/custom_component_libraries/{libraryId}/revisions", Args: []string{"libraryId"}, Scope: "CustomComponent > Write",
+					Long: `Uploads the library's files (one file, sent as the "files" form part) and bumps
+the version: minor, major, dev, or specify_version with --version.`,
+					Example: `  orgctl custom-components revisions create LIB_ID --files dist.zip --version-bump minor
+  orgctl custom-components revisions create LIB_ID --files dist.zip --version-bump specify_version --version 2.0.0`,
+					Fields: []Field{
+						{Flag: "files", Key: "files", Required: true, Usage: "the revision's files, a `FILE` uploaded as is"},
+						{Flag: "version-bump", Key: "version_bump", Required: true, Enum: []string{"minor", "major", "dev", "specify_version"}, Usage: "how the version changes"},
+						{Flag: "version", Key: "version", Usage: "exact version tag (with --version-bump specify_version)"},
+						{Flag: "id", Key: "id", Usage: "use this revision `UUID`"},
+					},
+					Prepare: revisionForm},
+				{Use: "files LIBRARY_ID REVISION_ID", Short: "Show the files of a revision", Method: http.MethodGet, Path: "/custom_component_libraries/{libraryId}/revisions/{revisionId}/files", Args: []string{"libraryId", "revisionId"}, Scope: "CustomComponent > Read",
+					Columns: []output.Column{{Header: "PATH", Field: "filepath"}, {Header: "BYTES", Value: func(r map[string]any) string {
+						s, _ := r["file_contents"].(string)
+						return fmt.Sprint(len(s))
+					}}, {Header: "UPDATED", Field: "updated_at"}},
+					Example: "  orgctl custom-components revisions files LIB_ID REV_ID\n  orgctl custom-components revisions files LIB_ID REV_ID --jq '.[] | select(.filepath==\"index.js\") | .file_contents' > index.js"},
+			},
+		}},
+	}
+}
