@@ -1,0 +1,43 @@
+package cmd
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/output"
+)
+
+func init() { register(infoGroup) }
+
+func infoGroup() Group {
+	return Group{
+		Name:    "info",
+		Short:   "Facts about the platform itself",
+		Example: "  orgctl info ip-allowlist",
+		Ops: []Op{
+			{Use: "ip-allowlist", Short: "Show the IP addresses to allow in data-source firewalls, by region", Method: http.MethodGet, Path: "/info/ip_allowlist", Scope: "",
+				Long: `Retool Cloud connects to your data sources from these addresses. The API docs
+name no scope: any valid token works.`,
+				Example: "  orgctl info ip-allowlist\n  orgctl info ip-allowlist --jq '.ipAddresses[\"eu-central-1\"]'",
+				Print: func(f *Factory, c *Call, resp *client.Response) error {
+					p, err := f.Printer()
+					if err != nil {
+						return err
+					}
+					var d struct {
+						IPs json.RawMessage `json:"ipAddresses"`
+					}
+					if p.Opts.Format != "table" || p.Opts.JQ != "" || p.Opts.Template != "" || json.Unmarshal(resp.Data, &d) != nil || len(d.IPs) == 0 {
+						return p.Print(resp.Data, nil)
+					}
+					rows, err := settingRows(d.IPs)
+					if err != nil {
+						return p.Print(resp.Data, nil)
+					}
+					b, _ := json.Marshal(rows)
+					return p.Print(b, []output.Column{{Header: "REGION", Field: "setting"}, {Header: "ADDRESSES", Field: "value"}})
+				}},
+		},
+	}
+}

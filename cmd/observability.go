@@ -1,0 +1,190 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/output"
+)
+
+var observabilityProviders = []string{"Sentry", "Datadog"}
+
+func observabilityFields(required bool) []Field {
+	return []Field{
+		{Flag: "provider", Key: "config.provider", Required: required, Enum: observabilityProviders, Usage: "where errors are sent"},
+		{Flag: "dsn", Key: "config.dsn", Usage: "Sentry DSN"},
+		{Flag: "ca-cert", Key: "_ca_cert", Kind: KStrings, Usage: "Sentry: trust this CA certificate `FILE` (PEM; repeatable)"},
+		{Flag: "api-key-file", Key: "_api_key_file", Usage: "Datadog: read the API key from `FILE` (- for stdin); keys never go in argv"},
+		{Flag: "site", Key: "config.site", Enum: []string{"US1", "US3", "US5", "EU1", "US1-FED", "AP1"}, Usage: "Datadog site"},
+		{Flag: "enabled", Key: "enabled", Kind: KBool, Usage: "send events (--enabled=false to pause)"},
+	}
+}
+
+// shapeObservability reads the secret and certificate files and checks that
+// the flags fit the provider, since the API's oneOf would only say "invalid".
+func shapeObservability(create bool) func(f *Factory, c *Call) error {
+	return func(f *Factory, c *Call) error {
+		fl := c.Cmd.Flags()
+		if c.Body == nil {
+			c.Body = map[string]any{}
+		}
+		delete(c.Body, "_ca_cert")
+		delete(c.Body, "_api_key_file")
+		cfg, _ := c.Body["config"].(map[string]any)
+		if src, _ := fl.GetString("api-key-file"); src != "" {
+			key, err := readSecretFile(f, src)
+			if err != nil {
+				return usageErrorf("--api-key-file: %v", err)
+			}
+			if cfg == nil {
+				cfg = map[string]any{}
+			}
+			cfg["api_key"] = key
+		}
+		if files, _ := fl.GetStringArray("ca-cert"); len(files) > 0 {
+			var certs []any
+			for _, p := range files {
+				b, err := os.ReadFile(p)
+				if err != nil {
+					return usageErrorf("--ca-cert: %v", err)
+				}
+				certs = append(certs, string(b))
+			}
+			if cfg == nil {
+				cfg = map[string]any{}
+			}
+			cfg["ca_certs"] = certs
+		}
+		if cfg != nil {
+			c.Body["config"] = cfg
+			switch cfg["provider"] {
+			case "Sentry":
+				if cfg["dsn"] == nil {
+					return usageErrorf("--provider Sentry needs --dsn")
+				}
+				if cfg["api_key"] != nil || cfg["site"] != nil {
+					return usageErrorf("--api-key-file and --site are for Datadog, not Sentry")
+				}
+			case "Datadog":
+				if cfg["api_key"] == nil || cfg["site"] == nil {
+					return usageErrorf("--provider Datadog needs --api-key-file and --site")
+				}
+				if cfg["dsn"] != nil || cfg["ca_certs"] != nil {
+					return usageErrorf("--dsn and --ca-cert are for Sentry, not Datadog")
+				}
+			case nil:
+				return usageErrorf("provider settings need --provider (%s)", strings.Join(observabilityProviders, " or "))
+			}
+		}
+		if _, ok := c.Body["enabled"]; create && !ok {
+			c.Body["enabled"] = true
+		}
+		if !create && len(c.Body) == 0 {
+			return usageErrorf("%s: nothing to change: pass provider flags, --enabled or --body", c.Cmd.CommandPath())
+		}
+		return nil
+	}
+}
+
+// readSecretFile reads one trimmed secret from a file or stdin.
+func readSecretFile(f *Factory, src string) (string, error) {
+	var b []byte
+	var err error
+	if src == "-" {
+		b, err = io.ReadAll(io.LimitReader(f.IO.In, 64<<10))
+	} else {
+		b, err = os.ReadFile(src)
+	}
+	if err != nil {
+		return "", err
+	}
+	s := strings.TrimSpace(string(b))
+	if s == "" {
+		return "", fmt.Errorf("%s is empty", src)
+	}
+	return s, nil
+}
+
+func init() { register(observabilityGroup) }
+
+func observabilityGroup() Group {
+	return Group{
+		Name:  "observability",
+		Short: "Send the org's app errors to Sentry or Datadog",
+		Long: `Observability provider configurations: where errors from apps and workflows are
+reported. One configuration per provider; creating a second one fails.`,
+		Example: `  orgctl observability list
+  orgctl observability create --provider Sentry --dsn https://key@o1.ingest.sentry.io/42
+  orgctl observability create --provider Datadog --site EU1 --api-key-file dd.key
+  orgctl observability test Sentry`,
+		Columns: []output.Column{
+			{Header: "ID", Field: "id"},
+			{Header: "PROVIDER", Field: "config.provider"},
+			{Header: "ENABLED", Field: "enabled"},
+			{Header: "TARGET", Value: func(r map[string]any) string {
+				if s, ok := output.Lookup(r, "config.site").(string); ok {
+					return s
+				}
+				s, _ := output.Lookup(r, "config.dsn").(string)
+				return s
+			}},
+		},
+		Ops: []Op{
+			{Use: "list", Short: "List observability configurations", Method: http.MethodGet, Path: "/observability/config", Scope: "Observability > Read",
+				Example: "  orgctl observability list\n  orgctl observability list -o json"},
+			{Use: "create", Short: "Configure a provider", Method: http.MethodPost, Path: "/observability/config", Scope: "Observability > Write", Body: true,
+				Long: "Enabled unless --enabled=false. Fails when the provider is already configured.",
+				Example: `  orgctl observability create --provider Sentry --dsn https://key@o1.ingest.sentry.io/42 --ca-cert corp-ca.pem
+  pass show datadog | orgctl observability create --provider Datadog --site US5 --api-key-file -`,
+				Fields:  observabilityFields(true),
+				Prepare: shapeObservability(true)},
+			{Use: "update CONFIG_ID", Short: "Change a provider configuration", Method: http.MethodPut, Path: "/observability/config/{configId}", Args: []string{"configId"}, Scope: "Observability > Write", Body: true,
+				Long: "Provider settings are replaced as a whole: with any of them, pass --provider and all that provider needs.",
+				Example: `  orgctl observability update CONFIG_ID --enabled=false
+  orgctl observability update CONFIG_ID --provider Datadog --site EU1 --api-key-file new.key`,
+				Fields:  observabilityFields(false),
+				Prepare: shapeObservability(false)},
+			{Use: "delete CONFIG_ID", Short: "Remove a provider configuration", Method: http.MethodDelete, Path: "/observability/config/{configId}", Args: []string{"configId"}, Scope: "Observability > Write",
+				Destructive: true, Example: "  orgctl observability delete CONFIG_ID --yes"},
+			{Use: "test PROVIDER", Short: "Send a test error event to Sentry or Datadog", Method: http.MethodPost, Path: "/observability/provider/{provider}/test", Args: []string{"provider"}, Scope: "Observability > Read",
+				Long:    "Exits 1 with the provider's message when the event could not be delivered.",
+				Example: "  orgctl observability test Sentry\n  orgctl observability test Datadog -o json",
+				Prepare: func(f *Factory, c *Call) error {
+					for _, p := range observabilityProviders {
+						if strings.EqualFold(p, c.Params["provider"]) {
+							c.Params["provider"] = p
+							return nil
+						}
+					}
+					return usageErrorf("invalid provider %q: allowed values are %s", c.Params["provider"], strings.Join(observabilityProviders, ", "))
+				},
+				Print: func(f *Factory, c *Call, resp *client.Response) error {
+					var r struct {
+						Success *bool  `json:"success"`
+						Message string `json:"message"`
+					}
+					_ = json.Unmarshal(resp.Data, &r)
+					p, err := f.Printer()
+					if err != nil {
+						return err
+					}
+					if p.Opts.Format != "table" || p.Opts.JQ != "" || p.Opts.Template != "" {
+						if err := p.Print(resp.Data, nil); err != nil {
+							return err
+						}
+					} else if r.Success == nil || *r.Success {
+						fmt.Fprintf(f.IO.Out, "test event sent to %s\n", c.Params["provider"])
+					}
+					if r.Success != nil && !*r.Success {
+						return &ExitError{Code: 1, Err: fmt.Errorf("%s did not accept the test event: %s", c.Params["provider"], r.Message)}
+					}
+					return nil
+				}},
+		},
+	}
+}

@@ -1,0 +1,195 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"os"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/output"
+)
+
+// settingsPrint shows one settings object as SETTING/VALUE rows in the
+// order the API sent them; -o json/yaml, --jq and --template get the object.
+func settingsPrint(f *Factory, c *Call, resp *client.Response) error {
+	p, err := f.Printer()
+	if err != nil {
+		return err
+	}
+	if p.Opts.Format != "table" || p.Opts.JQ != "" || p.Opts.Template != "" {
+		return p.Print(resp.Data, nil)
+	}
+	rows, err := settingRows(resp.Data)
+	if err != nil {
+		return p.Print(resp.Data, nil)
+	}
+	b, _ := json.Marshal(rows)
+	return p.Print(b, []output.Column{{Header: "SETTING", Field: "setting"}, {Header: "VALUE", Field: "value"}})
+}
+
+func settingRows(data json.RawMessage) ([]map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, errNotObject
+	}
+	var rows []map[string]any
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		rows = append(rows, map[string]any{"setting": k, "value": v})
+	}
+	return rows, nil
+}
+
+var errNotObject = usageErrorf("not a JSON object")
+
+var orgSettingFields = []Field{
+	{Flag: "request-access-enabled", Key: "request_access_enabled", In: InPatch, Kind: KBool, Usage: "let users request access to apps"},
+	{Flag: "ai-support-bot-disabled", Key: "ai_support_bot_disabled", In: InPatch, Kind: KBool, Usage: "hide the AI support bot"},
+	{Flag: "retool-forms-disabled", Key: "retool_forms_disabled", In: InPatch, Kind: KBool, Usage: "disable Retool Forms"},
+	{Flag: "release-management-enabled", Key: "release_management_enabled", In: InPatch, Kind: KBool, Usage: "enable release management"},
+	{Flag: "cache-queries-per-user", Key: "cache_queries_per_user", In: InPatch, Kind: KBool, Usage: "cache query results per user"},
+	{Flag: "apply-preloaded-css-to-homepage", Key: "apply_preloaded_css_to_homepage", In: InPatch, Kind: KBool, Usage: "apply the preloaded CSS to the home page too"},
+	{Flag: "preloaded-css-file", Key: "_preloaded_css_file", In: InPatch, Usage: "CSS loaded in every app, from `FILE`"},
+	{Flag: "preloaded-javascript-file", Key: "_preloaded_javascript_file", In: InPatch, Usage: "JavaScript loaded in every app, from `FILE`"},
+	{Flag: "javascript-link", Key: "javascript_links", In: InPatch, Kind: KStrings, Usage: "script `URL` loaded in every app (repeatable; replaces the list)"},
+	{Flag: "workflow-run-retention-mins", Key: "workflow_run_retention_period_mins", In: InPatch, Kind: KInt, Usage: "keep workflow runs this many `MINUTES`"},
+	{Flag: "app-owners-permissions-management", Key: "app_owners_permissions_management", In: InPatch, Kind: KBool, Usage: "let app owners manage permissions"},
+	{Flag: "two-factor-auth-required", Key: "two_factor_auth_required", In: InPatch, Kind: KBool, Usage: "require two-factor authentication"},
+	{Flag: "two-factor-auth-type", Key: "two_factor_auth_type", In: InPatch, Enum: []string{"fido2", "otp"}, Usage: "second factor"},
+	{Flag: "disable-new-login-ip-notification-email", Key: "disable_new_login_ip_notification_email", In: InPatch, Kind: KBool, Usage: "stop emailing users about logins from new IPs"},
+}
+
+// loadPatchFiles replaces the *_file pseudo-settings with the files' contents.
+func loadPatchFiles(f *Factory, c *Call) error {
+	for _, op := range c.Patch {
+		m, ok := op.(map[string]any)
+		if !ok {
+			continue
+		}
+		switch m["path"] {
+		case "/_preloaded_css_file", "/_preloaded_javascript_file":
+			name, _ := m["value"].(string)
+			b, err := os.ReadFile(name)
+			if err != nil {
+				return usageErrorf("%v", err)
+			}
+			m["path"] = map[any]string{"/_preloaded_css_file": "/preloaded_css", "/_preloaded_javascript_file": "/preloaded_javascript"}[m["path"]]
+			m["value"] = string(b)
+		}
+	}
+	return nil
+}
+
+var aiSettingFields = []Field{
+	{Flag: "retool-ai", Key: "retoolAI", Kind: KBool, Usage: "Retool AI"},
+	{Flag: "ai-actions", Key: "retoolAIActions", Kind: KBool, Usage: "AI actions in queries"},
+	{Flag: "vectors", Key: "retoolVector", Kind: KBool, Usage: "Retool Vectors"},
+	{Flag: "ask-ai", Key: "retoolAskAI", Kind: KBool, Usage: "Ask AI in the editor"},
+}
+
+// fillAISettings completes a partial set with the current values, since the
+// API replaces all four (PUT).
+func fillAISettings(f *Factory, c *Call) error {
+	if c.Body == nil {
+		c.Body = map[string]any{}
+	}
+	missing := false
+	for _, fd := range aiSettingFields {
+		if _, ok := c.Body[fd.Key]; !ok {
+			missing = true
+		}
+	}
+	if len(c.Body) == 0 {
+		return usageErrorf("%s: nothing to change: pass --retool-ai, --ai-actions, --vectors or --ask-ai", c.Cmd.CommandPath())
+	}
+	if dry, _ := c.Cmd.Flags().GetBool("dry-run"); !missing || dry {
+		return nil
+	}
+	cl, err := f.Client()
+	if err != nil {
+		return err
+	}
+	resp, err := cl.Do(ctx(), client.Request{Method: http.MethodGet, Path: "/organization/ai_settings", Scope: "Organizations > Read"})
+	if err != nil {
+		return f.explain(err)
+	}
+	var cur map[string]any
+	if err := json.Unmarshal(resp.Data, &cur); err != nil {
+		return err
+	}
+	for k, v := range cur {
+		if _, set := c.Body[k]; !set {
+			c.Body[k] = v
+		}
+	}
+	return nil
+}
+
+func init() { register(orgGroup) }
+
+func orgGroup() Group {
+	return Group{
+		Name:    "org",
+		Aliases: []string{"organization"},
+		Short:   "Organization settings, AI settings and sessions",
+		Long:    `Advanced settings of the organization (or Space) the token belongs to.`,
+		Example: `  orgctl org get
+  orgctl org update --two-factor-auth-required --two-factor-auth-type fido2
+  orgctl org ai-settings set --ask-ai=false
+  orgctl org invalidate-sessions --yes`,
+		Ops: []Op{
+			{Use: "get", Short: "Show the organization's advanced settings", Method: http.MethodGet, Path: "/organization/", Scope: "Organizations > Read",
+				Example: "  orgctl org get\n  orgctl org get --jq .two_factor_auth_required", Print: settingsPrint},
+			{Use: "update", Short: "Change advanced settings (JSON Patch replace)", Method: http.MethodPatch, Path: "/organization/", Scope: "Organizations > Write",
+				Body: true, Patch: true, Fields: orgSettingFields, Prepare: loadPatchFiles, Print: settingsPrint,
+				Long: "Each flag becomes one JSON Patch \"replace\" operation; --body takes raw operations.",
+				Example: `  orgctl org update --request-access-enabled=false
+  orgctl org update --preloaded-css-file brand.css --apply-preloaded-css-to-homepage
+  orgctl org update --javascript-link https://cdn.example.com/a.js --javascript-link https://cdn.example.com/b.js`},
+			{Use: "invalidate-sessions", Short: "Sign every user of the organization out", Method: http.MethodPost, Path: "/organization/invalidate_sessions/", Scope: "Organizations > Write",
+				Destructive: true,
+				Long: `Invalidates all sessions of all users: everyone must sign in again.
+The API documentation names no scope for this call; orgctl assumes "Organizations > Write".`,
+				Example: "  orgctl org invalidate-sessions\n  orgctl org invalidate-sessions --yes   # in scripts",
+				Print: func(f *Factory, c *Call, resp *client.Response) error {
+					f.IO.Notice("all sessions invalidated")
+					if len(resp.Data) == 0 {
+						return nil
+					}
+					p, err := f.Printer()
+					if err != nil {
+						return err
+					}
+					return p.Print(resp.Data, nil)
+				}},
+			{Use: "analytics-integrations", Short: "Show the third-party analytics integrations", Method: http.MethodGet, Path: "/organization/analytics_integrations", Scope: "Organizations > Read",
+				Long:    "At most one configuration per integration type (Retool 3.175.0+).",
+				Columns: []output.Column{{Header: "TYPE", Field: "type"}, {Header: "ENABLED", Field: "enabled"}, {Header: "ID", Field: "measurement_id"}, {Header: "HOST", Field: "host"}},
+				Example: "  orgctl org analytics-integrations\n  orgctl org analytics-integrations -o json"},
+		},
+		Groups: []Group{{
+			Name:    "ai-settings",
+			Short:   "Show and change the organization's AI features",
+			Long:    "Retool 3.165.0+.",
+			Example: "  orgctl org ai-settings get\n  orgctl org ai-settings set --retool-ai --ask-ai=false",
+			Ops: []Op{
+				{Use: "get", Short: "Show the AI settings", Method: http.MethodGet, Path: "/organization/ai_settings", Scope: "Organizations > Read",
+					Example: "  orgctl org ai-settings get\n  orgctl org ai-settings get -o json", Print: settingsPrint},
+				{Use: "set", Short: "Turn AI features on or off", Method: http.MethodPut, Path: "/organization/ai_settings", Scope: "Organizations > Write", Body: true,
+					Long: `The API replaces all four settings; orgctl reads the current ones first (one
+extra GET) so that flags you leave out keep their value.`,
+					Example: "  orgctl org ai-settings set --ask-ai=false\n  orgctl org ai-settings set --retool-ai --ai-actions --vectors --ask-ai",
+					Fields:  aiSettingFields, Prepare: fillAISettings, Print: settingsPrint},
+			},
+		}},
+	}
+}

@@ -1,0 +1,118 @@
+package cmd
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/orgctl/orgctl/output"
+)
+
+var userTaskColumns = []output.Column{
+	{Header: "ID", Field: "id"},
+	{Header: "TASK", Field: "task_name"},
+	{Header: "STATUS", Field: "status"},
+	{Header: "WORKFLOW", Field: "workflow_name"},
+	{Header: "RUN", Field: "workflow_run_id"},
+	{Header: "CREATED", Field: "created_at"},
+	{Header: "EXPIRES", Field: "expires_at"},
+}
+
+// under points columns at a nested object (the mutations answer {"user_task": {...}}).
+func under(prefix string, cols []output.Column) []output.Column {
+	out := make([]output.Column, len(cols))
+	for i, c := range cols {
+		out[i] = c
+		if c.Field != "" {
+			out[i].Field = prefix + "." + c.Field
+		}
+	}
+	return out
+}
+
+// joinQuery sends a repeatable filter as the comma-separated list the API takes.
+func joinQuery(keys ...string) func(f *Factory, c *Call) error {
+	return func(f *Factory, c *Call) error {
+		for _, k := range keys {
+			if vs := c.Query[k]; len(vs) > 1 {
+				c.Query.Set(k, strings.Join(vs, ","))
+			}
+		}
+		return nil
+	}
+}
+
+func actorField() Field {
+	return Field{Flag: "email", Key: "email", Required: true, Usage: "email of the user acting on the task"}
+}
+
+func init() { register(userTasksGroup) }
+
+func userTasksGroup() Group {
+	return Group{
+		Name:    "user-tasks",
+		Aliases: []string{"user-task", "tasks"},
+		Short:   "List, submit, cancel and reassign workflow user tasks",
+		Long: `User tasks are workflow steps waiting for a person (closed beta; Retool 3.114+).
+--email names the user on whose behalf a task is submitted, cancelled or reassigned.`,
+		Example: `  orgctl user-tasks list --status pending
+  orgctl user-tasks submit TASK_ID --email ada@example.com --data approved=true --data note="looks good"
+  orgctl user-tasks reassign TASK_ID --email ada@example.com --group 7 --user user_abc
+  orgctl user-tasks cancel TASK_ID --email ada@example.com`,
+		Columns: under("user_task", userTaskColumns),
+		Ops: []Op{
+			{Use: "list", Short: "List user tasks", Method: http.MethodGet, Path: "/user_tasks", Scope: "User Tasks > Read", List: true,
+				Columns: userTaskColumns,
+				Example: "  orgctl user-tasks list --status pending --status expired\n  orgctl user-tasks list --assigned-to user_abc --workflow WF_ID\n  orgctl user-tasks list --limit 20 --starting-after TASK_ID",
+				Fields: []Field{
+					{Flag: "assigned-to", Key: "assigned_to_users", In: InQuery, Kind: KStrings, Usage: "only tasks assigned to this user `ID` (repeatable)"},
+					{Flag: "status", Key: "statuses", In: InQuery, Kind: KStrings, Enum: []string{"submitted", "pending", "cancelled", "expired"}, Usage: "only tasks in this status (repeatable)"},
+					{Flag: "workflow", Key: "workflow_ids", In: InQuery, Kind: KStrings, Usage: "only tasks of this workflow `ID` (repeatable)"},
+					{Flag: "starting-after", Key: "starting_after", In: InQuery, Usage: "only tasks after this task `ID`"},
+					{Flag: "ending-before", Key: "ending_before", In: InQuery, Usage: "only tasks before this task `ID`"},
+				},
+				Prepare: joinQuery("statuses", "workflow_ids")},
+			{Use: "submit TASK_ID", Short: "Submit a user task with its output", Method: http.MethodPatch, Path: "/user_tasks/{taskId}/submit", Args: []string{"taskId"}, Scope: "User Tasks > Write", Body: true,
+				Long:    "The output is the task's form data: --data KEY=VALUE pairs (values are JSON when they parse as JSON) or {\"output\": {...}} in --body.",
+				Example: "  orgctl user-tasks submit TASK_ID --email ada@example.com --data approved=true\n  orgctl user-tasks submit TASK_ID --email ada@example.com --body answer.json",
+				Fields: []Field{actorField(),
+					{Flag: "data", Key: "output", Kind: KKV, Required: true, Usage: "output field `KEY=VALUE` (repeatable)"},
+				}},
+			{Use: "cancel TASK_ID", Short: "Cancel a user task", Method: http.MethodPatch, Path: "/user_tasks/{taskId}/cancel", Args: []string{"taskId"}, Scope: "User Tasks > Write", Body: true,
+				Example: "  orgctl user-tasks cancel TASK_ID --email ada@example.com\n  orgctl user-tasks cancel TASK_ID --email ada@example.com --data reason=duplicate",
+				Fields: []Field{actorField(),
+					{Flag: "data", Key: "output", Kind: KKV, Usage: "output field `KEY=VALUE`, e.g. reason=duplicate (repeatable)"},
+				}},
+			{Use: "reassign TASK_ID", Short: "Reassign a user task to users or groups", Method: http.MethodPatch, Path: "/user_tasks/{taskId}/reassign", Args: []string{"taskId"}, Scope: "User Tasks > Write", Body: true,
+				Long:    "The assignees replace the current ones.",
+				Example: "  orgctl user-tasks reassign TASK_ID --email ada@example.com --user user_abc\n  orgctl user-tasks reassign TASK_ID --email ada@example.com --group 7 --group 9",
+				Fields: []Field{actorField(),
+					{Flag: "user", Key: "_user", Kind: KStrings, Usage: "assign to this user `ID` (repeatable)"},
+					{Flag: "group", Key: "_group", Kind: KStrings, Usage: "assign to this group `ID`, a number (repeatable)"},
+				},
+				Prepare: func(f *Factory, c *Call) error {
+					users, _ := c.Body["_user"].([]any)
+					groups, _ := c.Body["_group"].([]any)
+					delete(c.Body, "_user")
+					delete(c.Body, "_group")
+					as, _ := c.Body["assignees"].([]any)
+					for _, g := range groups {
+						n, err := strconv.ParseInt(fmt.Sprint(g), 10, 64)
+						if err != nil {
+							return usageErrorf("invalid --group %q: group ids are numbers", g)
+						}
+						as = append(as, map[string]any{"type": "group", "id": n})
+					}
+					for _, u := range users {
+						as = append(as, map[string]any{"type": "user", "id": u})
+					}
+					if len(as) == 0 {
+						return usageErrorf("%s: pass at least one --user or --group", c.Cmd.CommandPath())
+					}
+					c.Body["assignees"] = as
+					return nil
+				}},
+		},
+	}
+}
