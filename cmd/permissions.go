@@ -138,7 +138,7 @@ Gotchas:
 				),
 				Prepare: func(f *Factory, c *Call) error { return subjectFromFlags(c) }},
 			{Use: "access-list OBJECT_TYPE OBJECT_ID", Short: "Show who can access an object, and why", Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Args: []string{"objectType", "objectId"}, Scope: "Permissions > Read",
-				Long: "OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps take a UUID\nor numeric id, folders a numeric id.",
+				Long:    "OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps take a UUID\nor numeric id, folders a numeric id.",
 				Example: "  orgctl permissions access-list app 5a4d0006-0000-4000-8000-000000000001\n  orgctl permissions access-list folder 7 -o json",
 				Columns: []output.Column{
 					{Header: "GROUPS", Value: func(r map[string]any) string { return accessSummary(r["group"]) }},
@@ -211,7 +211,7 @@ Gotchas:
 							return nil
 						}},
 					{Use: "update ROLE_ID", Short: "Change a role", Method: http.MethodPatch, Path: "/role_permissions/roles/{roleId}", Args: []string{"roleId"}, Scope: "Permissions > Write", Body: true,
-						Long: "Sends only the fields given; --object-scope and --org-scope replace the whole list.",
+						Long:    "Sends only the fields given; --object-scope and --org-scope replace the whole list.",
 						Example: "  orgctl permissions roles update ROLE_UUID --description 'Deploys and reads apps'\n  orgctl permissions roles update ROLE_UUID --org-scope source_control:deploy --org-scope source_control:read",
 						Fields: []Field{
 							{Flag: "name", Key: "name", Usage: "new name"},
