@@ -149,7 +149,7 @@ func printAudit(f *Factory, c *Call, resp *client.Response) error {
 	if err != nil {
 		return err
 	}
-	data, err := json.Marshal(findings)
+	data, err := marshalText(findings)
 	if err != nil {
 		return err
 	}
@@ -176,6 +176,17 @@ func printAudit(f *Factory, c *Call, resp *client.Response) error {
 		}
 	}
 	return nil
+}
+
+// marshalText is json.Marshal without HTML escaping: actions say "Resources page > resource settings".
+func marshalText(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
 // resourceOptions reads one resource's options; a resource deleted since the list has none.
@@ -632,7 +643,7 @@ func runODBCCheck(f *Factory, p *output.Printer, params []odbcParam) error {
 	switch {
 	case p.Opts.JQ != "" || p.Opts.Template != "" || (p.Opts.Format != "" && p.Opts.Format != "table"):
 		var data []byte
-		if data, err = json.Marshal(report); err == nil {
+		if data, err = marshalText(report); err == nil {
 			err = p.Print(data, nil)
 		}
 	case f.IO.OutTTY:
