@@ -12,29 +12,46 @@ import (
 
 func readLedgerFile(t *testing.T, l *Ledger) state {
 	t.Helper()
-	data, err := os.ReadFile(l.File())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s state
-	if err := json.Unmarshal(data, &s); err != nil || s.Version != fileVersion {
-		t.Fatalf("ledger file is not valid after a write (%v): %q", err, data)
+	s, ld, recovered, err := l.slots.read(1, time.Now())
+	if err != nil || recovered || ld.newest < 0 {
+		t.Fatalf("ledger has no valid slot after a write (err %v, recovered %v, newest %d)", err, recovered, ld.newest)
 	}
 	return s
 }
 
+// writeLedgerFile puts the same raw bytes in both slots, as if both were
+// garbled.
 func writeLedgerFile(t *testing.T, l *Ledger, content string, mtime time.Time) {
 	t.Helper()
-	if err := os.WriteFile(l.File(), []byte(content), 0o600); err != nil {
-		t.Fatal(err)
+	for _, p := range l.Files() {
+		writeFileAt(t, p, []byte(content), mtime)
 	}
-	if err := os.Chtimes(l.File(), mtime, mtime); err != nil {
+}
+
+// writeLedgerState frames a JSON payload as a valid slot 0 (sequence 1) and
+// removes slot 1.
+func writeLedgerState(t *testing.T, l *Ledger, payload string, mtime time.Time) {
+	t.Helper()
+	writeFileAt(t, l.Files()[0], encodeSlot(nil, 1, []byte(payload)), mtime)
+	if err := os.Remove(l.Files()[1]); err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
 }
 
-// A file that does not parse is taken as a full window dated at its last
-// write: requests wait until that window has passed, then the file is sound.
+func writeFileAt(t *testing.T, path string, data []byte, mtime time.Time) {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, mtime, mtime); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Slots that do not verify (raw garbage) or verify but do not hold this
+// format's state (framed garbage) are taken as a full window dated at their
+// last write: requests wait until that window has passed, then the ledger is
+// sound. One slot garbled and the other missing is the same.
 func TestGarbledFileRecoversAsFullWindowAtItsMtime(t *testing.T) {
 	variants := map[string]string{
 		"empty":           "",
@@ -48,24 +65,43 @@ func TestGarbledFileRecoversAsFullWindowAtItsMtime(t *testing.T) {
 		"wrong types":     `{"v":1,"entries":"lots"}`,
 		"text from a bug": "Retool rate limit exceeded\n",
 	}
-	for name, content := range variants {
-		t.Run(name, func(t *testing.T) {
-			clk := newFakeClock()
-			l := openTest(t, t.TempDir(), smallConfig(), clk)
+	damage := map[string]func(t *testing.T, l *Ledger, content string){
+		"raw both": func(t *testing.T, l *Ledger, content string) {
 			writeLedgerFile(t, l, content, t0.Add(-20*time.Second))
-			if st := status(t, l); st.Used != 10 || !st.NextFree.Equal(t0.Add(40*time.Second)) {
-				t.Fatalf("status of a garbled file: %+v", st)
+		},
+		"framed both": func(t *testing.T, l *Ledger, content string) {
+			for i, p := range l.Files() {
+				writeFileAt(t, p, encodeSlot(nil, uint64(i+1), []byte(content)), t0.Add(-20*time.Second))
 			}
-			tk := acquire(t, l, "/apps")
-			if got := clk.Sleeps(); len(got) != 1 || got[0] != 40*time.Second {
-				t.Fatalf("sleeps = %v, want [40s] (full window dated 20s before now)", got)
-			}
-			tk.Done(true)
-			s := readLedgerFile(t, l)
-			if len(s.Entries) != 1 || s.Entries[0].ID != tk.id || s.Entries[0].Pending {
-				t.Fatalf("rewritten file entries = %+v", s.Entries)
-			}
-		})
+		},
+		"raw one, older other missing": func(t *testing.T, l *Ledger, content string) {
+			writeFileAt(t, l.Files()[1], []byte(content), t0.Add(-20*time.Second))
+		},
+		"raw one, older other garbled": func(t *testing.T, l *Ledger, content string) {
+			writeFileAt(t, l.Files()[0], []byte("x"), t0.Add(-50*time.Second))
+			writeFileAt(t, l.Files()[1], []byte(content), t0.Add(-20*time.Second))
+		},
+	}
+	for name, content := range variants {
+		for how, put := range damage {
+			t.Run(name+"/"+how, func(t *testing.T) {
+				clk := newFakeClock()
+				l := openTest(t, t.TempDir(), smallConfig(), clk)
+				put(t, l, content)
+				if st := status(t, l); st.Used != 10 || !st.NextFree.Equal(t0.Add(40*time.Second)) {
+					t.Fatalf("status of a garbled file: %+v", st)
+				}
+				tk := acquire(t, l, "/apps")
+				if got := clk.Sleeps(); len(got) != 1 || got[0] != 40*time.Second {
+					t.Fatalf("sleeps = %v, want [40s] (full window dated 20s before now)", got)
+				}
+				tk.Done(true)
+				s := readLedgerFile(t, l)
+				if len(s.Entries) != 1 || s.Entries[0].ID != tk.id || s.Entries[0].Pending {
+					t.Fatalf("rewritten file entries = %+v", s.Entries)
+				}
+			})
+		}
 	}
 }
 
@@ -103,7 +139,7 @@ func TestNonsenseValuesAreBounded(t *testing.T) {
 		{"id":3,"points":4,"at":%d},
 		{"id":4,"points":2,"at":%d,"expires":%d}]}`,
 		ns(1000*time.Hour), ns(-time.Second), ns(-time.Second), ns(100*time.Hour), ns(-10*time.Second), ns(time.Hour))
-	writeLedgerFile(t, l, content, t0)
+	writeLedgerState(t, l, content, t0)
 	st := status(t, l)
 	if st.Used != 6 {
 		t.Fatalf("used = %d, want 6 (negative and zero entries dropped)", st.Used)
@@ -142,7 +178,7 @@ func TestPendingOfDeadProcessIsChargedWhenFound(t *testing.T) {
 	clk := newFakeClock()
 	l := openTest(t, t.TempDir(), smallConfig(), clk)
 	pid := deadPID(t)
-	writeLedgerFile(t, l, pendingFile(entry{ID: 9, Points: 10, At: t0.Add(-5 * time.Second).UnixNano(),
+	writeLedgerState(t, l, pendingFile(entry{ID: 9, Points: 10, At: t0.Add(-5 * time.Second).UnixNano(),
 		Pending: true, PID: pid, Host: l.host}), t0)
 	clk.Advance(3 * time.Second)
 	tk := acquire(t, l, "/apps")
@@ -158,7 +194,7 @@ func TestPendingOfDeadProcessIsChargedWhenFound(t *testing.T) {
 func TestPendingOfPredecessorWithOurPIDIsCharged(t *testing.T) {
 	clk := newFakeClock()
 	l := openTest(t, t.TempDir(), smallConfig(), clk)
-	writeLedgerFile(t, l, pendingFile(entry{ID: 12345, Points: 10, At: t0.UnixNano(),
+	writeLedgerState(t, l, pendingFile(entry{ID: 12345, Points: 10, At: t0.UnixNano(),
 		Pending: true, PID: l.pid, Host: l.host}), t0)
 	if s := readLedgerFile(t, l); !s.Entries[0].Pending {
 		t.Fatal("setup")
@@ -186,7 +222,7 @@ func TestPendingOfLiveOrForeignProcessAgesOut(t *testing.T) {
 				e.Host = l.host
 			}
 			e.At = t0.Add(-5 * time.Second).UnixNano()
-			writeLedgerFile(t, l, pendingFile(e), t0)
+			writeLedgerState(t, l, pendingFile(e), t0)
 			tk := acquire(t, l, "/apps")
 			stale := time.Minute + staleExtra
 			if want := t0.Add(-5*time.Second + stale + time.Minute); !tk.ReservedAt().Equal(want) {
@@ -196,27 +232,28 @@ func TestPendingOfLiveOrForeignProcessAgesOut(t *testing.T) {
 	}
 }
 
-func TestTemporaryFileDoesNotLinger(t *testing.T) {
+// The ledger is the two slots and the lock, nothing else, all private.
+func TestLedgerFilesAndModes(t *testing.T) {
 	clk := newFakeClock()
 	dir := t.TempDir()
 	l := openTest(t, dir, smallConfig(), clk)
-	if err := os.WriteFile(l.File()+".tmp", []byte("left by a killed process"), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	acquire(t, l, "/apps").Done(true)
 	names, _ := filepath.Glob(filepath.Join(dir, "*"))
-	want := map[string]bool{l.File(): true, filepath.Join(dir, "test-key.lock"): true}
+	want := map[string]bool{l.Files()[0]: true, l.Files()[1]: true, filepath.Join(dir, "test-key.lock"): true}
+	if len(names) != len(want) {
+		t.Errorf("files = %v, want the two slots and the lock", names)
+	}
 	for _, n := range names {
 		if !want[n] {
 			t.Errorf("unexpected file %s", n)
+		}
+		if fi, err := os.Stat(n); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s mode = %v, %v; want 0600", n, fi.Mode().Perm(), err)
 		}
 	}
 	sub := filepath.Join(dir, "fresh")
 	openTest(t, sub, smallConfig(), clk)
 	if fi, err := os.Stat(sub); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("created dir: %v, %v; want mode 0700", fi, err)
-	}
-	if fi, err := os.Stat(l.File()); err != nil || fi.Mode().Perm() != 0o600 {
-		t.Errorf("ledger mode = %v, %v; want 0600", fi.Mode().Perm(), err)
 	}
 }

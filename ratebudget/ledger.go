@@ -36,7 +36,7 @@ const (
 // It is safe for concurrent use, and several processes may open the same one.
 type Ledger struct {
 	key    string
-	file   string
+	slots  slots // guarded by mu and lock
 	lock   *flock.Flock
 	mu     sync.Mutex // flock excludes other processes, not this one's goroutines
 	cfg    Config
@@ -85,8 +85,9 @@ type Status struct {
 	Costs           map[string]int
 }
 
-// Open returns the ledger for key, stored as <dir>/<key>.json and guarded by
-// a lock on <dir>/<key>.lock; dir is created 0700 if missing. Zero Points,
+// Open returns the ledger for key, stored in the slot files <dir>/<key>.0 and
+// <dir>/<key>.1 and guarded by a lock on <dir>/<key>.lock; dir is created 0700
+// if missing. Zero Points,
 // Window or Block take the defaults; MaxWait 0 means never wait.
 func Open(dir, key string, cfg Config, opts ...Option) (*Ledger, error) {
 	if err := checkKey(key); err != nil {
@@ -128,7 +129,7 @@ func Open(dir, key string, cfg Config, opts ...Option) (*Ledger, error) {
 	host, _ := os.Hostname()
 	l := &Ledger{
 		key:   key,
-		file:  filepath.Join(dir, key+".json"),
+		slots: slots{paths: [2]string{filepath.Join(dir, key+".0"), filepath.Join(dir, key+".1")}},
 		lock:  flock.New(lockPath),
 		cfg:   cfg,
 		clock: realClock{},
@@ -160,8 +161,8 @@ func checkKey(key string) error {
 	return nil
 }
 
-// File is the path of the ledger's JSON file.
-func (l *Ledger) File() string { return l.file }
+// Files are the paths of the ledger's two slot files.
+func (l *Ledger) Files() [2]string { return l.slots.paths }
 
 func (l *Ledger) capacity() int { return l.cfg.Points - l.cfg.Reserve }
 
@@ -190,7 +191,7 @@ func (l *Ledger) update(f func(s *state, now int64) (write bool)) error {
 	}
 	defer l.lock.Unlock()
 	now := l.clock.Now()
-	s, recovered, err := readState(l.file, l.capacity(), now)
+	s, ld, recovered, err := l.slots.read(l.capacity(), now)
 	if err != nil {
 		return fmt.Errorf("rate budget: %w", err)
 	}
@@ -198,7 +199,7 @@ func (l *Ledger) update(f func(s *state, now int64) (write bool)) error {
 	changed := s.normalize(n, l.tm, l.dead)
 	write := f(&s, n)
 	if write || recovered || changed {
-		if err := writeState(l.file, &s); err != nil {
+		if err := l.slots.write(ld, &s); err != nil {
 			return fmt.Errorf("rate budget: %w", err)
 		}
 	}
@@ -438,11 +439,18 @@ func (l *Ledger) Status() (Status, error) {
 	return st, nil
 }
 
-// snapshot reads and normalizes the state without writing it back; the
-// rename in writeState makes an unlocked read safe.
+// snapshot reads and normalizes the state without writing it back. It takes
+// the lock shared: writes go in place, so an unlocked read could catch one slot
+// mid-write while the next write tears the other.
 func (l *Ledger) snapshot() (state, int64, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.lock.RLock(); err != nil {
+		return state{}, 0, fmt.Errorf("rate budget: lock %s: %w", l.lock.Path(), err)
+	}
+	defer l.lock.Unlock()
 	now := l.clock.Now()
-	s, _, err := readState(l.file, l.capacity(), now)
+	s, _, _, err := l.slots.read(l.capacity(), now)
 	if err != nil {
 		return state{}, 0, fmt.Errorf("rate budget: %w", err)
 	}

@@ -1,13 +1,6 @@
 package ratebudget
 
-import (
-	"encoding/json"
-	"errors"
-	"io/fs"
-	"os"
-	"slices"
-	"time"
-)
+import "slices"
 
 const fileVersion = 1
 
@@ -36,65 +29,12 @@ type waiter struct {
 	Host   string `json:"host,omitempty"`
 }
 
-// state is the ledger file's content; times are Unix nanoseconds.
+// state is a ledger slot's payload; times are Unix nanoseconds.
 type state struct {
 	Version      int      `json:"v"`
 	BlockedUntil int64    `json:"blocked_until,omitempty"`
 	Entries      []entry  `json:"entries"`
 	Queue        []waiter `json:"queue,omitempty"`
-}
-
-// readState loads the ledger file. A missing file is an empty ledger. A file
-// that does not parse as this format (truncated, garbled, empty, written by
-// something else) is replaced by one charge of the whole capacity dated at the
-// file's modification time: whatever it held was written no later than that
-// and no more than the capacity, so assuming a full window then can only
-// delay requests (by at most one window), never overdraw into a 60 s block.
-func readState(path string, capacity int, now time.Time) (state, bool, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return state{Version: fileVersion}, false, nil
-	}
-	if err != nil {
-		return state{}, false, err
-	}
-	var s state
-	if err := json.Unmarshal(data, &s); err == nil && s.Version == fileVersion {
-		return s, false, nil
-	}
-	at := now
-	if fi, err := os.Stat(path); err == nil && fi.ModTime().Before(now) {
-		at = fi.ModTime()
-	}
-	return state{
-		Version: fileVersion,
-		Entries: []entry{{Points: capacity, At: at.UnixNano()}},
-	}, true, nil
-}
-
-// writeState replaces the ledger file atomically: a process killed mid-write
-// leaves either the old file or the new one. The caller holds the file lock,
-// so one fixed temporary name suffices and a crash leaves no litter behind.
-func writeState(path string, s *state) error {
-	data, err := json.Marshal(s)
-	if err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return werr
-	}
-	return os.Rename(tmp, path)
 }
 
 // timing is what the window arithmetic needs to know of the configuration.
