@@ -54,6 +54,20 @@ func init() {
 	custom["PATCH /role_permissions/roles/{roleId}"] = patchRole
 	custom["POST /role_permissions/role_grants"] = createRoleGrant
 	custom["GET /role_permissions/role_grants/{subjectType}/{subjectId}"] = subjectRoleGrants
+	custom["POST /source_control/config"] = saveSourceControlConfig
+	custom["PUT /source_control/config"] = saveSourceControlConfig
+}
+
+// saveSourceControlConfig unwraps the published {"config": {provider, ..., "config": {...}}} body, which
+// the generic singleton cannot tell from the inner credentials "config"; POST refuses to overwrite.
+func saveSourceControlConfig(c *call) (int, any) {
+	const key = "/source_control/config"
+	if c.rt.Method == "POST" && c.org.Singletons[key] != nil {
+		return 409, errBody("Source control is already configured; use PUT to overwrite it")
+	}
+	inner, _ := c.body["config"].(map[string]any)
+	c.org.Singletons[key] = deepCopy(inner).(map[string]any)
+	return 200, one(inner)
 }
 
 // createRoleGrant stores the posted grant: the published answer has no schema to start from.

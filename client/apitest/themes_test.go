@@ -67,3 +67,20 @@ func TestRoleGrantsAreStoredAndFoundBySubject(t *testing.T) {
 		t.Fatalf("grant of an unknown role: got %d, want 404", r.status)
 	}
 }
+
+func TestSourceControlConfigIsUnwrappedAndCreateRefusesOverwrite(t *testing.T) {
+	s := New(Options{})
+	tok := s.MintToken("", "admin@sandbox.example", "source_control:write")
+	cfg := map[string]any{"provider": "GitLab", "org": "acme", "repo": "apps", "default_branch": "main",
+		"config": map[string]any{"project_id": 7, "url": "https://gitlab.com", "project_access_token": "t"}}
+	if r := send(t, s, tok, "POST", "/api/v2/source_control/config", map[string]any{"config": cfg}); r.status != 409 {
+		t.Fatalf("POST over the demo config: got %d, want 409", r.status)
+	}
+	if r := send(t, s, tok, "PUT", "/api/v2/source_control/config", map[string]any{"config": cfg}); r.status != 200 {
+		t.Fatalf("PUT: got %d %q", r.status, message(r))
+	}
+	got := send(t, s, tok, "GET", "/api/v2/source_control/config", nil).body["data"].(map[string]any)
+	if got["provider"] != "GitLab" || got["default_branch"] != "main" || got["config"].(map[string]any)["url"] != "https://gitlab.com" {
+		t.Fatalf("stored config: %v", got)
+	}
+}

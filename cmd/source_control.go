@@ -1,0 +1,220 @@
+package cmd
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/output"
+)
+
+func init() { register(sourceControlGroup) }
+
+var scProviders = []string{"GitHub", "GitLab", "AWS CodeCommit", "Bitbucket", "Azure Repos"}
+
+// scConfigFields are read into "_"-keys and then placed by needConfig, since
+// --body may be wrapped ({"config": {...}}) or bare.
+var scConfigFields = []Field{
+	{Flag: "provider", Key: "_provider", Enum: scProviders, Usage: "source control provider"},
+	{Flag: "org", Key: "_org", Usage: "user or organization owning the repository"},
+	{Flag: "repo", Key: "_repo", Usage: "repository name"},
+	{Flag: "default-branch", Key: "_default_branch", Usage: "default branch, e.g. main"},
+	{Flag: "repo-version", Key: "_repo_version", Usage: "2.0.0 for Toolscript repositories, 1.0.0 for legacy YAML"},
+	{Flag: "credential", Key: "_config", Kind: KKV, Usage: "provider setting `KEY=VALUE` (repeatable; e.g. type=Personal, personal_access_token=...)"},
+}
+
+// needConfig wraps a bare configuration, applies the flags over it and
+// rejects it without the fields every provider needs.
+func needConfig(f *Factory, c *Call) error {
+	flags := map[string]any{}
+	inner := map[string]any{}
+	for k, v := range c.Body {
+		if len(k) > 1 && k[0] == '_' {
+			flags[k[1:]] = v
+		} else {
+			inner[k] = v
+		}
+	}
+	if wrapped, ok := inner["config"].(map[string]any); ok && len(inner) == 1 && wrapped["provider"] != nil {
+		inner = wrapped
+	}
+	for k, v := range flags {
+		if k == "config" {
+			creds, _ := inner["config"].(map[string]any)
+			if creds == nil {
+				creds = map[string]any{}
+			}
+			// Credentials are strings in every provider's schema but these two.
+			raw, _ := c.Cmd.Flags().GetStringArray("credential")
+			for _, kv := range raw {
+				ck, cv, _ := strings.Cut(kv, "=")
+				creds[ck] = cv
+				if ck == "project_id" || ck == "use_basic_auth" {
+					creds[ck] = v.(map[string]any)[ck]
+				}
+			}
+			v = creds
+		}
+		inner[k] = v
+	}
+	if len(inner) == 0 {
+		return usageErrorf("%s: pass --body FILE or --provider, --org, --repo, --default-branch and --credential", c.Cmd.CommandPath())
+	}
+	names := map[string]string{"provider": "provider", "org": "org", "repo": "repo", "default_branch": "default-branch", "config": "credential"}
+	for _, k := range []string{"provider", "org", "repo", "default_branch", "config"} {
+		if inner[k] == nil {
+			return usageErrorf("%s: missing %q: pass --%s or set it in --body", c.Cmd.CommandPath(), k, names[k])
+		}
+	}
+	c.Body = map[string]any{"config": inner}
+	return nil
+}
+
+var deploymentColumns = []output.Column{
+	{Header: "ID", Field: "id"},
+	{Header: "STATUS", Field: "status"},
+	{Header: "COMMIT", Field: "commit_sha"},
+	{Header: "TRIGGERED BY", Field: "triggered_by"},
+	{Header: "CREATED", Field: "created_at"},
+	{Header: "COMPLETED", Field: "completed_at"},
+}
+
+// printInner shows the array or object under key as the table, while the
+// other formats keep the raw data.
+func printInner(key string) func(f *Factory, c *Call, resp *client.Response) error {
+	return func(f *Factory, c *Call, resp *client.Response) error {
+		p, err := f.Printer()
+		if err != nil {
+			return err
+		}
+		data := resp.Data
+		if (p.Opts.Format == "table" || p.Opts.Format == "") && p.Opts.JQ == "" && p.Opts.Template == "" {
+			var m map[string]json.RawMessage
+			if json.Unmarshal(data, &m) == nil && m[key] != nil {
+				data = m[key]
+			}
+		}
+		return p.Print(data, c.Columns)
+	}
+}
+
+func sourceControlGroup() Group {
+	return Group{
+		Name:    "source-control",
+		Aliases: []string{"sc"},
+		Short:   "Configure source control and deploy from it",
+		Long: `Source control links the organization (or Space) to a Git repository: apps and
+workflows are committed there, and deploys bring the repository's state back in.
+Deployment ids are UUIDs.
+
+The configuration holds provider credentials, so keep it in a file:
+  orgctl source-control config get -o json > sc.json   # edit, then
+  orgctl source-control config set --body sc.json
+--body takes {"config": {...}} or the inner object; flags override its fields.
+Credentials passed with --credential end up in shell history; prefer --body.
+
+Gotchas:
+  - config create fails when a configuration exists; config set overwrites.
+  - settings set replaces all settings: fields you leave out are reset.
+  - deploy starts an asynchronous deployment; follow it with 'deployments get ID'.
+  - Release manifests and releases are under 'orgctl releases'.`,
+		Example: `  orgctl source-control config get
+  orgctl source-control test-connection
+  orgctl source-control deploy --jq .id
+  orgctl source-control deployments get 5a4d...-uuid
+  orgctl source-control settings set --version-control-locked --auto-branch-naming`,
+		Ops: []Op{
+			{Use: "test-connection", Short: "Check that the provider can be reached", Method: http.MethodGet, Path: "/source_control/test_connection", Scope: "Source Control > Read",
+				Example: "  orgctl source-control test-connection\n  orgctl source-control test-connection --jq .success",
+				Columns: []output.Column{{Header: "SUCCESS", Field: "success"}, {Header: "MESSAGE", Field: "message"}}},
+			{Use: "test-deploy", Short: "Try a deploy of a commit without changing anything", Method: http.MethodPost, Path: "/source_control/test_deploy", Scope: "Source Control > Test Deploy",
+				Example: "  orgctl source-control test-deploy --commit 3f2a9c1e...full-sha\n  orgctl source-control test-deploy --commit $(git rev-parse HEAD) --full-sync",
+				Columns: []output.Column{{Header: "SUCCESS", Field: "success"}, {Header: "MESSAGE", Field: "message"}},
+				Fields: []Field{
+					{Flag: "commit", Key: "deploy_params.commit_sha", Required: true, Usage: "full commit `SHA` to test"},
+					{Flag: "full-sync", Key: "deploy_params.is_full_sync", Kind: KBool, Usage: "test a full sync"},
+				}},
+			{Use: "deploy", Short: "Deploy the repository's latest changes", Method: http.MethodPost, Path: "/source_control/deploy", Scope: "Source Control > Deploy",
+				Long:    "Starts a deployment and prints it (status PENDING_START); poll with 'deployments get'.",
+				Example: "  orgctl source-control deploy\n  id=$(orgctl source-control deploy --jq .id) && orgctl source-control deployments get $id",
+				Columns: deploymentColumns},
+		},
+		Groups: []Group{
+			{
+				Name:  "config",
+				Short: "Read and write the provider configuration",
+				Columns: []output.Column{
+					{Header: "PROVIDER", Field: "provider"},
+					{Header: "ORG", Field: "org"},
+					{Header: "REPO", Field: "repo"},
+					{Header: "BRANCH", Field: "default_branch"},
+					{Header: "REPO VERSION", Field: "repo_version"},
+				},
+				Ops: []Op{
+					{Use: "get", Short: "Show the provider configuration", Method: http.MethodGet, Path: "/source_control/config", Scope: "Source Control > Read",
+						Example: "  orgctl source-control config get\n  orgctl source-control config get -o json > sc.json"},
+					{Use: "create", Short: "Create the provider configuration (fails if one exists)", Method: http.MethodPost, Path: "/source_control/config", Scope: "Source Control > Write", Body: true,
+						Example: `  orgctl source-control config create --body sc.json
+  orgctl source-control config create --provider GitHub --org acme --repo retool-apps --default-branch main --credential type=Personal --credential personal_access_token=$GH_TOKEN`,
+						Fields: scConfigFields, Prepare: needConfig},
+					{Use: "set", Short: "Create or overwrite the provider configuration", Method: http.MethodPut, Path: "/source_control/config", Scope: "Source Control > Write", Body: true,
+						Example: "  orgctl source-control config set --body sc.json\n  orgctl source-control config set --body sc.json --default-branch release",
+						Fields:  scConfigFields, Prepare: needConfig},
+					{Use: "delete", Short: "Remove the provider configuration", Method: http.MethodDelete, Path: "/source_control/config", Scope: "Source Control > Write",
+						Destructive: true, Example: "  orgctl source-control config delete --yes"},
+				},
+			},
+			{
+				Name:    "deployments",
+				Short:   "Follow deployments",
+				Columns: deploymentColumns,
+				Ops: []Op{
+					{Use: "list", Short: "List deployments, newest first", Method: http.MethodGet, Path: "/source_control/deployments", Scope: "Source Control > Deploy",
+						Example: "  orgctl source-control deployments list\n  orgctl source-control deployments list --jq '.deployments[0].status'",
+						Print:   printInner("deployments")},
+					{Use: "get DEPLOYMENT_ID", Short: "Show a deployment's status", Method: http.MethodGet, Path: "/source_control/deployment/{id}", Args: []string{"id"}, Scope: "Source Control > Deploy",
+						Example: "  orgctl source-control deployments get 5a4d0000-0000-4000-8000-000000000001 --jq .status"},
+				},
+			},
+			{
+				Name:  "settings",
+				Short: "Read and replace source control settings",
+				Ops: []Op{
+					{Use: "get", Short: "Show source control settings", Method: http.MethodGet, Path: "/source_control/settings", Scope: "Source Control > Read",
+						Example: "  orgctl source-control settings get -o yaml"},
+					{Use: "set", Short: "Replace source control settings", Method: http.MethodPut, Path: "/source_control/settings", Scope: "Source Control > Write", Body: true,
+						Long: "Replaces all settings; to change one, start from 'settings get -o json' and pass it\nwith --body (bare or as {\"settings\": {...}}).",
+						Example: `  orgctl source-control settings set --version-control-locked=false --auto-branch-naming
+  orgctl source-control settings get -o json > s.json && orgctl source-control settings set --body s.json --force-uuid-mapping`,
+						Fields: []Field{
+							{Flag: "auto-branch-naming", Key: "settings.auto_branch_naming_enabled", Kind: KBool, Usage: "suggest branch names"},
+							{Flag: "custom-pull-request-template", Key: "settings.custom_pull_request_template", Usage: "pull request template text"},
+							{Flag: "custom-pull-request-template-enabled", Key: "settings.custom_pull_request_template_enabled", Kind: KBool, Usage: "use the pull request template"},
+							{Flag: "version-control-locked", Key: "settings.version_control_locked", Kind: KBool, Usage: "make the instance read-only (no app editing)"},
+							{Flag: "force-uuid-mapping", Key: "settings.force_uuid_mapping", Kind: KBool, Usage: "map protected elements by uuid in the repository"},
+							{Flag: "auto-cleanup-branches", Key: "settings.auto_cleanup_branches_enabled", Kind: KBool, Usage: "delete merged branches"},
+						},
+						Prepare: func(f *Factory, c *Call) error {
+							if c.Body == nil {
+								return usageErrorf("%s: nothing to set: pass setting flags or --body", c.Cmd.CommandPath())
+							}
+							if _, ok := c.Body["settings"]; !ok || len(c.Body) > 1 {
+								inner, _ := c.Body["settings"].(map[string]any)
+								if inner == nil {
+									inner = map[string]any{}
+								}
+								for k, v := range c.Body {
+									if _, set := inner[k]; k != "settings" && !set {
+										inner[k] = v
+									}
+								}
+								c.Body = map[string]any{"settings": inner}
+							}
+							return nil
+						}},
+				},
+			},
+		},
+	}
+}
