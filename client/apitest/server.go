@@ -320,7 +320,13 @@ func (s *Server) serve(r *http.Request, body []byte, now time.Time) (int, map[st
 		}
 	}
 	var parsed any
-	if len(bytes.TrimSpace(body)) > 0 && r.Method != http.MethodGet && r.Method != http.MethodDelete {
+	if ct := r.Header.Get("Content-Type"); strings.HasPrefix(ct, "multipart/form-data") && r.Method == http.MethodPost {
+		form, msg := formFields(ct, body)
+		if msg != "" {
+			return fail(400, "Invalid multipart body: %s", msg)
+		}
+		parsed = form
+	} else if len(bytes.TrimSpace(body)) > 0 && r.Method != http.MethodGet && r.Method != http.MethodDelete {
 		if err := json.Unmarshal(body, &parsed); err != nil {
 			return fail(400, "Request body is not valid JSON: %v", err)
 		}
