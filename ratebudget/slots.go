@@ -1,7 +1,6 @@
 package ratebudget
 
 import (
-	"encoding/json"
 	"errors"
 	"hash/crc32"
 	"io/fs"
@@ -82,8 +81,8 @@ func (sl *slots) read(capacity int, now time.Time) (s state, ld loaded, recovere
 		if !ok[i] {
 			continue
 		}
-		var cand state
-		if json.Unmarshal(data[i][headerLen:headerLen+payloadLen(data[i])], &cand) == nil && cand.Version == fileVersion {
+		cand, err := decodeState(data[i][headerLen : headerLen+payloadLen(data[i])])
+		if err == nil && cand.Version == fileVersion {
 			s, ld.newest, ld.seq = cand, i, seqs[i]
 			break
 		}
@@ -133,15 +132,24 @@ func payloadLen(data []byte) int {
 
 // encodeSlot appends a slot holding payload as sequence seq to buf.
 func encodeSlot(buf []byte, seq uint64, payload []byte) []byte {
-	buf = append(buf, slotMagic...)
-	buf = appendHex(buf, seq, 16)
-	buf = append(buf, ' ')
-	buf = appendHex(buf, uint64(len(payload)), 8)
-	buf = append(buf, ' ')
-	crc := crc32.Update(crc32.Checksum(buf, castagnoli), castagnoli, payload)
-	buf = appendHex(buf, uint64(crc), 8)
-	buf = append(buf, '\n')
-	return append(buf, payload...)
+	start := len(buf)
+	buf = append(buf, make([]byte, headerLen)...)
+	buf = append(buf, payload...)
+	frame(buf[start:], seq)
+	return buf
+}
+
+// frame fills in the header of slot, whose payload follows headerLen
+// reserved bytes.
+func frame(slot []byte, seq uint64) {
+	h := append(slot[:0], slotMagic...)
+	h = appendHex(h, seq, 16)
+	h = append(h, ' ')
+	h = appendHex(h, uint64(len(slot)-headerLen), 8)
+	h = append(h, ' ')
+	crc := crc32.Update(crc32.Checksum(h, castagnoli), castagnoli, slot[headerLen:])
+	h = appendHex(h, uint64(crc), 8)
+	_ = append(h, '\n')
 }
 
 func appendHex(buf []byte, v uint64, width int) []byte {
@@ -154,15 +162,12 @@ func appendHex(buf []byte, v uint64, width int) []byte {
 
 // write stores s as the next sequence in the slot read did not choose.
 func (sl *slots) write(ld loaded, s *state) error {
-	payload, err := json.Marshal(s)
-	if err != nil {
-		return err
-	}
 	slot := 0
 	if ld.newest == 0 {
 		slot = 1
 	}
-	sl.buf = encodeSlot(sl.buf[:0], ld.seq+1, payload)
+	sl.buf = appendState(append(sl.buf[:0], make([]byte, headerLen)...), s)
+	frame(sl.buf, ld.seq+1)
 	f, err := os.OpenFile(sl.paths[slot], os.O_WRONLY|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
