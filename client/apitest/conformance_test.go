@@ -67,7 +67,7 @@ func demoIDs(t *testing.T, s *Server) map[string]string {
 		"libraryId": first("/custom_component_libraries"), "workflowId": first("/workflows"),
 		"manifestName": "example", "appUuid": first("/apps"), "elementUuid": first("/workflows"),
 		"objectType": "folder", "objectId": first("/folders"), "subjectType": "user", "subjectId": first("/users"),
-		"revisionId": "1", "taskId": "1", "configId": "1", "provider": "datadog",
+		"revisionId": uuidFor(22, 1), "taskId": "1", "configId": "1", "provider": "datadog",
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"mime"
 	"mime/multipart"
 	"sort"
+	"time"
 )
 
 // Custom component library revisions are uploaded as multipart/form-data; the sandbox keeps them
@@ -88,12 +89,22 @@ func createRevision(c *call) (int, any) {
 		}
 		id = v
 	}
-	rev := obj{"id": id, "version": version, "custom_component_library_id": lib,
-		"created_at": stamp(c.now), "updated_at": stamp(c.now),
-		"_files": []any{obj{"filepath": files["filename"], "file_contents": files["content"],
-			"created_at": stamp(c.now), "updated_at": stamp(c.now)}}}
-	c.org.Collections[key] = append(revs, rev)
+	rev := c.org.storeRevision(lib, id, version, fmt.Sprint(files["filename"]), fmt.Sprint(files["content"]), c.now)
 	return 200, one(c.present(key, rev))
+}
+
+// addRevision seeds a revision with one file.
+func (o *org) addRevision(lib, version, file, content string, at time.Time) obj {
+	return o.storeRevision(lib, uuidFor(22, o.next(revisionsKey(lib))), version, file, content, at)
+}
+
+func (o *org) storeRevision(lib, id, version, file, content string, at time.Time) obj {
+	key := revisionsKey(lib)
+	rev := obj{"id": id, "version": version, "custom_component_library_id": lib,
+		"created_at": stamp(at), "updated_at": stamp(at),
+		"_files": []any{obj{"filepath": file, "file_contents": content, "created_at": stamp(at), "updated_at": stamp(at)}}}
+	o.Collections[key] = append(o.Collections[key], rev)
+	return rev
 }
 
 // nextVersion bumps the latest semantic version (1.0.0 for the first revision).

@@ -38,21 +38,22 @@ func TestRevisionsAreUploadedAsFormsAndKept(t *testing.T) {
 	lib := libs.body["data"].([]any)[0].(map[string]any)["id"].(string)
 	base := "/api/v2/custom_component_libraries/" + lib + "/revisions"
 
+	// The demo library starts with revision 1.0.0.
 	r := sendForm(t, s, base, map[string]string{"version_bump": "minor"}, "index.js", "export default 1")
 	if r.status != 200 {
 		t.Fatalf("create: %d %v", r.status, r.body)
 	}
 	rev := r.body["data"].(map[string]any)
-	if rev["custom_component_library_id"] != lib || rev["version"] != "1.0.0" {
+	if rev["custom_component_library_id"] != lib || rev["version"] != "1.1.0" {
 		t.Errorf("first revision: %v", rev)
 	}
 	r = sendForm(t, s, base, map[string]string{"version_bump": "minor"}, "index.js", "export default 2")
-	if v := r.body["data"].(map[string]any)["version"]; v != "1.1.0" {
-		t.Errorf("minor bump of 1.0.0 gave %v", v)
+	if v := r.body["data"].(map[string]any)["version"]; v != "1.2.0" {
+		t.Errorf("minor bump of 1.1.0 gave %v", v)
 	}
 	list := send(t, s, s.AdminToken(), "GET", base, nil)
-	if n := len(list.body["data"].([]any)); n != 2 {
-		t.Errorf("list has %d revisions, want 2", n)
+	if n := len(list.body["data"].([]any)); n != 3 {
+		t.Errorf("list has %d revisions, want 3 (the demo's 1.0.0 and two new)", n)
 	}
 	files := send(t, s, s.AdminToken(), "GET", base+"/"+rev["id"].(string)+"/files", nil)
 	f := files.body["data"].([]any)[0].(map[string]any)

@@ -222,7 +222,8 @@ func seedDemo(st *state) {
 	o.add("/workflows", "GET /workflows/{workflowId}", obj{"name": "Nightly invoice sync",
 		"description": "Pushes invoices to the ledger", "crontab": "0 2 * * *", "timezone": "UTC",
 		"is_enabled": true, "folder_id": o.rootFolder("workflow"), "created_by": admin["legacy_id"]})
-	o.add("/custom_component_libraries", "GET /custom_component_libraries/{libraryId}", obj{"name": "sandbox-charts"})
+	charts := o.add("/custom_component_libraries", "GET /custom_component_libraries/{libraryId}", obj{"name": "sandbox-charts"})
+	o.addRevision(charts["id"].(string), "1.0.0", "index.js", "export const Chart = () => null\n", fixedTime)
 	o.add("/observability/config", "GET /observability/config", obj{})
 	o.add("/user_tasks", "GET /user_tasks", obj{})
 	o.add("/organization/analytics_integrations", "GET /organization/analytics_integrations", obj{})
