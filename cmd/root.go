@@ -66,7 +66,7 @@ Try it without an org:  orgctl --sandbox users list`,
 		c.GroupID = "org"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{newAuthCmd(f), newBudgetCmd(f), newSandboxCmd(f)} {
+	for _, c := range []*cobra.Command{newAuthCmd(f), newBudgetCmd(f), newSandboxCmd(f), newAPICmd(f)} {
 		c.GroupID = "tool"
 		root.AddCommand(c)
 	}

@@ -1,0 +1,463 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/ratebudget"
+)
+
+// apiMethods are the methods the management API uses.
+var apiMethods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
+
+// apiOptions is one `orgctl api` invocation, parsed.
+type apiOptions struct {
+	Method   string
+	Path     string // relative to /api/v2, as typed (already escaped)
+	Host     string // host of a full URL argument, checked against the profile
+	Query    url.Values
+	Body     any // nil, map[string]any, or json.RawMessage from --input
+	Paginate bool
+	DryRun   bool
+}
+
+func newAPICmd(f *Factory) *cobra.Command {
+	var fields, typed []string
+	var input string
+	var paginate, dry bool
+	c := &cobra.Command{
+		Use:   "api METHOD PATH",
+		Short: "Call any management API endpoint",
+		Long: `Send one request to any endpoint of the management API and print its data, like
+gh api. PATH is relative to /api/v2 (users, /users/user_abc); a path starting
+/api/v2 or a full URL on the profile's host is accepted too. PATH is sent as
+typed: escape special characters yourself; ".." segments are refused.
+
+-f KEY=VALUE adds a string field, -F KEY=VALUE a typed one: true, false, null
+and numbers become JSON values, @FILE reads the value from a file (@- from
+stdin). KEY[SUB]=V nests objects and KEY[]=V appends to arrays. For GET the
+fields become query parameters; otherwise they form the JSON body. With
+--input FILE (- for stdin) the file is the body and the fields go in the query.
+
+The request is paced and priced like every other command (see orgctl budget
+status). The scope it needs depends on the endpoint: orgctl names it in errors
+when PATH matches an endpoint it has a command for. The answer's data is printed
+as JSON unless -o, --jq or --template say otherwise; --paginate follows
+next_token and joins the pages' arrays.`,
+		Example: `  orgctl api GET users -f email=ada@example.com
+  orgctl api GET /groups --paginate -f limit=100 --jq '.[].name'
+  orgctl api POST folders -f name=Reports -f folder_type=app
+  orgctl api PATCH /users/user_abc -F 'operations[][op]=replace' -F 'operations[][path]=/active' -F 'operations[][value]=false'
+  orgctl api PUT /organization/ai_settings --input ai.json
+  orgctl api DELETE /folders/app_190 --dry-run`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return usageErrorf("api takes 2 arguments: METHOD PATH, got %d\nUsage: %s", len(args), c.UseLine())
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			opts, err := parseAPI(f, args[0], args[1], fields, typed, input)
+			if err != nil {
+				return err
+			}
+			opts.Paginate, opts.DryRun = paginate, dry
+			if paginate && opts.Method != http.MethodGet {
+				return usageErrorf("--paginate works with GET only")
+			}
+			return apiRun(f, c, opts)
+		},
+	}
+	fl := c.Flags()
+	fl.StringArrayVarP(&fields, "raw-field", "f", nil, "add a string field `KEY=VALUE` (repeatable)")
+	fl.StringArrayVarP(&typed, "field", "F", nil, "add a typed field `KEY=VALUE`: true/false/null/numbers as JSON, @FILE reads a file (repeatable)")
+	fl.StringVar(&input, "input", "", "send the JSON body from `FILE` (- for stdin); fields then go in the query")
+	fl.BoolVar(&paginate, "paginate", false, "follow next_token through every page and join the arrays (GET)")
+	fl.BoolVar(&dry, "dry-run", false, "print the request, its point cost and the expected wait; send nothing")
+	c.RegisterFlagCompletionFunc("raw-field", cobra.NoFileCompletions)
+	c.ValidArgsFunction = func(c *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+		if len(args) == 0 {
+			return apiMethods, cobra.ShellCompDirectiveNoFileComp
+		}
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	return c
+}
+
+// parseAPI validates everything the user typed; nothing is sent on error.
+func parseAPI(f *Factory, method, path string, raw, typed []string, input string) (*apiOptions, error) {
+	o := &apiOptions{Method: strings.ToUpper(method), Query: url.Values{}}
+	valid := false
+	for _, m := range apiMethods {
+		valid = valid || m == o.Method
+	}
+	if !valid {
+		return nil, usageErrorf("invalid method %q: expected one of %s", method, strings.Join(apiMethods, ", "))
+	}
+	p, q, host, err := splitAPIPath(path)
+	if err != nil {
+		return nil, err
+	}
+	o.Path, o.Host, o.Query = p, host, q
+
+	fieldsInQuery := o.Method == http.MethodGet || input != ""
+	var body map[string]any
+	add := func(kv string, value func(string) (any, error)) error {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return usageErrorf("invalid field %q: expected KEY=VALUE", kv)
+		}
+		val, err := value(v)
+		if err != nil {
+			return err
+		}
+		keys, err := fieldKeys(k)
+		if err != nil {
+			return err
+		}
+		if fieldsInQuery {
+			if len(keys) > 2 || (len(keys) == 2 && keys[1] != "") {
+				return usageErrorf("field %q: nested keys need a JSON body (not GET, no --input)", k)
+			}
+			o.Query.Add(keys[0], queryText(val))
+			return nil
+		}
+		if body == nil {
+			body = map[string]any{}
+		}
+		return setField(body, keys, val, k)
+	}
+	for _, kv := range raw {
+		if err := add(kv, func(s string) (any, error) { return s, nil }); err != nil {
+			return nil, err
+		}
+	}
+	for _, kv := range typed {
+		if err := add(kv, func(s string) (any, error) { return typedValue(f, s) }); err != nil {
+			return nil, err
+		}
+	}
+	if body != nil {
+		o.Body = body
+	}
+	if input != "" {
+		var r io.Reader
+		if input == "-" {
+			r = f.IO.In
+		} else {
+			file, err := os.Open(input)
+			if err != nil {
+				return nil, usageErrorf("--input: %v", err)
+			}
+			defer file.Close()
+			r = file
+		}
+		b, err := io.ReadAll(io.LimitReader(r, 16<<20))
+		if err != nil {
+			return nil, usageErrorf("--input: %v", err)
+		}
+		b = bytes.TrimSpace(b)
+		if len(b) > 0 {
+			if !json.Valid(b) {
+				return nil, usageErrorf("--input %s is not valid JSON", input)
+			}
+			o.Body = json.RawMessage(b)
+		}
+	}
+	return o, nil
+}
+
+// splitAPIPath reduces PATH (relative, /api/v2/..., or a full URL) to the
+// escaped path under /api/v2 and its query.
+func splitAPIPath(s string) (path string, q url.Values, host string, err error) {
+	if strings.TrimSpace(s) == "" {
+		return "", nil, "", usageErrorf("empty PATH")
+	}
+	if strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") {
+		u, perr := url.Parse(s)
+		if perr != nil || u.Host == "" {
+			return "", nil, "", usageErrorf("invalid URL %q", s)
+		}
+		host = u.Host
+		s = u.EscapedPath()
+		if u.RawQuery != "" {
+			s += "?" + u.RawQuery
+		}
+		if !strings.HasPrefix(s, "/api/v2/") && s != "/api/v2" {
+			return "", nil, "", usageErrorf("URL %q is not under /api/v2", u.Redacted())
+		}
+	}
+	s, rawQuery, _ := strings.Cut(s, "?")
+	q, perr := url.ParseQuery(rawQuery)
+	if perr != nil {
+		return "", nil, "", usageErrorf("invalid query in PATH: %v", perr)
+	}
+	if !strings.HasPrefix(s, "/") {
+		s = "/" + s
+	}
+	if rest, ok := strings.CutPrefix(s, "/api/v2"); ok && (rest == "" || strings.HasPrefix(rest, "/")) {
+		s = rest
+	}
+	if s == "" || s == "/" {
+		return "", nil, "", usageErrorf("PATH names no endpoint")
+	}
+	for _, seg := range strings.Split(s, "/") {
+		dec, _ := url.PathUnescape(seg)
+		if dec == ".." || dec == "." {
+			return "", nil, "", usageErrorf("PATH %q: %q segments are not allowed", s, seg)
+		}
+		if strings.ContainsAny(seg, "#") {
+			return "", nil, "", usageErrorf("PATH %q: escape '#' as %%23", s)
+		}
+	}
+	return s, q, host, nil
+}
+
+// fieldKeys splits "a[b][]" into ["a","b",""].
+func fieldKeys(k string) ([]string, error) {
+	name, rest, nested := strings.Cut(k, "[")
+	if name == "" {
+		return nil, usageErrorf("invalid field key %q", k)
+	}
+	keys := []string{name}
+	if !nested {
+		return keys, nil
+	}
+	rest = "[" + rest
+	for rest != "" {
+		if rest[0] != '[' {
+			return nil, usageErrorf("invalid field key %q: expected KEY[SUB]...", k)
+		}
+		end := strings.IndexByte(rest, ']')
+		if end < 0 {
+			return nil, usageErrorf("invalid field key %q: missing ]", k)
+		}
+		keys = append(keys, rest[1:end])
+		rest = rest[end+1:]
+	}
+	return keys, nil
+}
+
+// setField stores v at keys; "" appends to an array, and a key after "[]"
+// fills the last element until that key repeats (as gh does).
+func setField(m map[string]any, keys []string, v any, orig string) error {
+	var set func(cur any, keys []string) (any, error)
+	set = func(cur any, keys []string) (any, error) {
+		if len(keys) == 0 {
+			return v, nil
+		}
+		k := keys[0]
+		if k == "" {
+			arr, ok := cur.([]any)
+			if cur != nil && !ok {
+				return nil, usageErrorf("field %q: %v is not an array", orig, cur)
+			}
+			if len(keys) > 1 && len(arr) > 0 {
+				if last, ok := arr[len(arr)-1].(map[string]any); ok {
+					if _, taken := last[keys[1]]; !taken && len(keys) == 2 {
+						next, err := set(last, keys[1:])
+						if err != nil {
+							return nil, err
+						}
+						arr[len(arr)-1] = next
+						return arr, nil
+					}
+				}
+			}
+			elem, err := set(nil, keys[1:])
+			if err != nil {
+				return nil, err
+			}
+			return append(arr, elem), nil
+		}
+		obj, ok := cur.(map[string]any)
+		if cur != nil && !ok {
+			return nil, usageErrorf("field %q: %v is not an object", orig, cur)
+		}
+		if obj == nil {
+			obj = map[string]any{}
+		}
+		next, err := set(obj[k], keys[1:])
+		if err != nil {
+			return nil, err
+		}
+		obj[k] = next
+		return obj, nil
+	}
+	_, err := set(m, keys)
+	return err
+}
+
+// typedValue converts a -F value: JSON literals and numbers, or @file.
+func typedValue(f *Factory, s string) (any, error) {
+	switch s {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	case "null":
+		return nil, nil
+	}
+	if name, ok := strings.CutPrefix(s, "@"); ok {
+		var b []byte
+		var err error
+		if name == "-" {
+			b, err = io.ReadAll(io.LimitReader(f.IO.In, 16<<20))
+		} else {
+			b, err = os.ReadFile(name)
+		}
+		if err != nil {
+			return nil, usageErrorf("-F %s: %v", s, err)
+		}
+		return strings.TrimSuffix(string(b), "\n"), nil
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil && json.Valid([]byte(s)) {
+		return json.Number(s), nil
+	}
+	return s, nil
+}
+
+// knownScope finds the scope of the command whose endpoint PATH matches, so
+// a 403 can say which scope to add.
+func knownScope(method, path string) string {
+	want := strings.Split(strings.Trim(path, "/"), "/")
+	var walk func(gs []Group) string
+	walk = func(gs []Group) string {
+		for _, g := range gs {
+			for _, op := range g.Ops {
+				if op.Method == method && templateMatches(op.Path, want) {
+					return op.Scope
+				}
+			}
+			if s := walk(g.Groups); s != "" {
+				return s
+			}
+		}
+		return ""
+	}
+	return walk(families())
+}
+
+func templateMatches(tmpl string, segs []string) bool {
+	parts := strings.Split(strings.Trim(tmpl, "/"), "/")
+	if len(parts) != len(segs) {
+		return false
+	}
+	for i, p := range parts {
+		if !(strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}")) && p != segs[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func apiRun(f *Factory, c *cobra.Command, o *apiOptions) error {
+	req := client.Request{Method: o.Method, Path: o.Path, Query: o.Query, Body: o.Body, Scope: knownScope(o.Method, o.Path)}
+	p, err := f.Printer()
+	if err != nil {
+		return err
+	}
+	if o.DryRun {
+		structured := c.Flags().Changed("output") || p.Opts.Format != "table" || p.Opts.JQ != "" || p.Opts.Template != ""
+		return apiDryRun(f, p, structured, req)
+	}
+	if !c.Flags().Changed("output") && p.Opts.Format == "table" {
+		p.Opts.Format = "json" // arbitrary data has no columns worth guessing
+	}
+	cl, err := f.Client()
+	if err != nil {
+		return err
+	}
+	if o.Host != "" {
+		if bu, err := url.Parse(cl.BaseURL()); err == nil && !strings.EqualFold(bu.Host, o.Host) {
+			return usageErrorf("URL host %s is not the profile's API host %s: the token is only sent to its own host", o.Host, bu.Host)
+		}
+	}
+	var resp *client.Response
+	if o.Paginate {
+		var parts []json.RawMessage
+		err = cl.Pages(ctx(), req, func(r *client.Response) error {
+			parts = append(parts, r.Data)
+			resp = r
+			return nil
+		})
+		if err == nil && len(parts) > 1 {
+			resp.Data, err = client.JoinArrays(parts)
+		}
+	} else {
+		resp, err = cl.Do(ctx(), req)
+		if err == nil && resp.HasMore && !f.v.GetBool("quiet") {
+			f.IO.Notice("more results available: add --paginate to fetch every page")
+		}
+	}
+	if err != nil {
+		return f.explain(err)
+	}
+	if o.Method != http.MethodGet && f.OnChange != nil {
+		f.OnChange(ratebudget.Family(o.Path))
+	}
+	return p.Print(resp.Data, nil)
+}
+
+// apiDryRun prints what would be sent, priced, without sending it.
+func apiDryRun(f *Factory, p *output.Printer, structured bool, req client.Request) error {
+	cfg, err := f.Config()
+	if err != nil {
+		return err
+	}
+	cost := budgetConfig(cfg).Cost(req.Path)
+	target := "/api/v2" + req.Path
+	if len(req.Query) > 0 {
+		target += "?" + req.Query.Encode()
+	}
+	plan := map[string]any{"method": req.Method, "path": target, "cost": cost, "family": ratebudget.Family(req.Path)}
+	if req.Scope != "" {
+		plan["scope"] = req.Scope
+	}
+	if req.Body != nil {
+		plan["body"] = req.Body
+	}
+	wait := "unknown (not logged in)"
+	if t, err := f.target(cfg); err == nil {
+		if cl, err := f.clientFor(cfg, t, false); err == nil {
+			plan["url"] = cl.URL(req)
+			target = cl.URL(req)
+		}
+		if l, err := f.ledger(cfg, t); err == nil {
+			if d, err := l.Estimate([]string{req.Path}); err == nil {
+				plan["wait_seconds"] = d.Seconds()
+				wait = "would be sent now"
+				if d > 0 {
+					wait = fmt.Sprintf("would wait %s for budget", d.Round(100*time.Millisecond))
+				}
+			}
+		}
+	}
+	if structured {
+		b, _ := json.Marshal(plan)
+		return p.Print(b, nil)
+	}
+	fmt.Fprintf(f.IO.Out, "%s %s\n", req.Method, target)
+	if req.Body != nil {
+		b, _ := json.MarshalIndent(req.Body, "", "  ")
+		fmt.Fprintf(f.IO.Out, "%s\n", b)
+	}
+	scope := req.Scope
+	if scope == "" {
+		scope = "unknown for this path"
+	}
+	fmt.Fprintf(f.IO.Out, "scope: %s\ncost: %d points (%s); %s; nothing sent (--dry-run)\n", scope, cost, plan["family"], wait)
+	return nil
+}

@@ -1,0 +1,196 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/orgctl/orgctl/output"
+)
+
+// specOperation is one published operation and the scope its description names.
+type specOperation struct {
+	Method, Path, Scope string
+}
+
+var scopeInDescription = regexp.MustCompile(`"([^"]+ > [^"]+)" scope`)
+
+// loadSpecOperations reads every operation of the published OpenAPI
+// description, plus the unpublished POST /apps the requirements name.
+func loadSpecOperations(t *testing.T) []specOperation {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(sharedDir(t), "api", "openapi.json"))
+	if err != nil {
+		t.Skipf("the published OpenAPI description is not available (%v): skipping the coverage check", err)
+	}
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("openapi.json: %v", err)
+	}
+	var ops []specOperation
+	for path, item := range doc.Paths {
+		for method, raw := range item {
+			m := strings.ToUpper(method)
+			switch m {
+			case "GET", "POST", "PUT", "PATCH", "DELETE":
+			default:
+				continue
+			}
+			var op struct {
+				Description string `json:"description"`
+			}
+			if err := json.Unmarshal(raw, &op); err != nil {
+				t.Fatalf("%s %s: %v", m, path, err)
+			}
+			s := ""
+			if sm := scopeInDescription.FindStringSubmatch(op.Description); sm != nil {
+				s = sm[1]
+			}
+			ops = append(ops, specOperation{Method: m, Path: path, Scope: s})
+		}
+	}
+	ops = append(ops, specOperation{Method: "POST", Path: "/apps", Scope: "Apps > Write"})
+	sort.Slice(ops, func(i, j int) bool { return ops[i].Path+ops[i].Method < ops[j].Path+ops[j].Method })
+	return ops
+}
+
+var pathParam = regexp.MustCompile(`\{[^}/]+\}|:[A-Za-z_][A-Za-z0-9_]*`)
+
+// endpointKey makes "/access_tokens/:accessTokenId" and
+// "/access_tokens/{id}/" the same endpoint.
+func endpointKey(method, path string) string {
+	p := pathParam.ReplaceAllString(path, "{}")
+	p = "/" + strings.Trim(p, "/")
+	return method + " " + p
+}
+
+// newTestRoot builds the whole command tree on buffers, with no network.
+func newTestRoot(t *testing.T) *cobra.Command {
+	t.Helper()
+	var out, errb bytes.Buffer
+	f := &Factory{IO: &output.IO{In: strings.NewReader(""), Out: &out, Err: &errb}, Version: "test", v: newViper()}
+	return NewRootCmd(f)
+}
+
+// apiCommands returns every command that declares an endpoint.
+func apiCommands(root *cobra.Command) []*cobra.Command {
+	var out []*cobra.Command
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Annotations["method"] != "" {
+			out = append(out, c)
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	return out
+}
+
+func TestEveryOperationHasACommand(t *testing.T) {
+	ops := loadSpecOperations(t)
+	cmds := apiCommands(newTestRoot(t))
+	have := map[string][]*cobra.Command{}
+	for _, c := range cmds {
+		k := endpointKey(c.Annotations["method"], c.Annotations["path"])
+		have[k] = append(have[k], c)
+	}
+	var missing []string
+	for _, op := range ops {
+		if len(have[endpointKey(op.Method, op.Path)]) == 0 {
+			missing = append(missing, op.Method+" "+op.Path)
+		}
+	}
+	covered := len(ops) - len(missing)
+	t.Logf("%d of %d operations have a command (%d published + POST /apps)", covered, len(ops), len(ops)-1)
+	if len(missing) > 0 {
+		t.Errorf("%d operation(s) have no command:\n  %s", len(missing), strings.Join(missing, "\n  "))
+	}
+	published := map[string]bool{}
+	for _, op := range ops {
+		published[endpointKey(op.Method, op.Path)] = true
+	}
+	for _, c := range cmds {
+		if !published[endpointKey(c.Annotations["method"], c.Annotations["path"])] {
+			t.Errorf("%s declares %s %s, which the API does not publish", c.CommandPath(), c.Annotations["method"], c.Annotations["path"])
+		}
+	}
+}
+
+func TestCommandScopesMatchTheSpec(t *testing.T) {
+	ops := loadSpecOperations(t)
+	scope := map[string]string{}
+	for _, op := range ops {
+		if op.Scope != "" {
+			scope[endpointKey(op.Method, op.Path)] = op.Scope
+		}
+	}
+	checked := 0
+	for _, c := range apiCommands(newTestRoot(t)) {
+		want, named := scope[endpointKey(c.Annotations["method"], c.Annotations["path"])]
+		if !named {
+			continue
+		}
+		checked++
+		if got := c.Annotations["scope"]; got != want {
+			t.Errorf("%s: scope %q, the API docs say %q", c.CommandPath(), got, want)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no command matched an operation that names a scope")
+	}
+	t.Logf("%d commands' scopes checked against the operation descriptions", checked)
+}
+
+func TestEveryAPICommandHasAnExample(t *testing.T) {
+	root := newTestRoot(t)
+	cmds := apiCommands(root)
+	if len(cmds) == 0 {
+		t.Fatal("no API commands found")
+	}
+	for _, c := range append(cmds, findCommand(t, root, "api")) {
+		if strings.TrimSpace(c.Example) == "" {
+			t.Errorf("%s has no Example", c.CommandPath())
+		}
+		if !c.Hidden && !strings.Contains(c.Example, "orgctl "+strings.TrimPrefix(c.CommandPath(), root.Name()+" ")) {
+			t.Errorf("%s: no example runs it: %q", c.CommandPath(), c.Example)
+		}
+	}
+}
+
+func findCommand(t *testing.T, root *cobra.Command, args ...string) *cobra.Command {
+	t.Helper()
+	c, rest, err := root.Find(args)
+	if err != nil || len(rest) > 0 || c == root {
+		t.Fatalf("command %q not found: %v", strings.Join(args, " "), err)
+	}
+	return c
+}
+
+func TestEndpointKeyMatchesSpecSpellings(t *testing.T) {
+	for _, tc := range []struct{ a, b string }{
+		{"/access_tokens/:accessTokenId", "/access_tokens/{accessTokenId}"},
+		{"/organization/", "/organization"},
+		{"/users/{userId}", "/users/{id}"},
+	} {
+		if endpointKey("GET", tc.a) != endpointKey("GET", tc.b) {
+			t.Errorf("%s and %s should be the same endpoint", tc.a, tc.b)
+		}
+	}
+	if endpointKey("GET", "/users/{id}") == endpointKey("GET", "/users/reset2fa") {
+		t.Error("a literal segment must not match a parameter")
+	}
+	if endpointKey("GET", "/users") == endpointKey("POST", "/users") {
+		t.Error("methods must differ")
+	}
+}
