@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/orgctl/orgctl/client/apitest"
+	"github.com/orgctl/orgctl/ratebudget"
+)
+
+// budgetRig is a sandbox on loopback and the environment for orgctl
+// processes sharing one ledger against it.
+type budgetRig struct {
+	api *apitest.Server
+	url string
+	bin string
+	env []string
+}
+
+func newBudgetRig(t testing.TB, points int, window, block time.Duration) *budgetRig {
+	t.Helper()
+	api := apitest.New(apitest.Options{Points: points, Window: window, Block: block})
+	hs := httptest.NewServer(api)
+	t.Cleanup(hs.Close)
+	dir := t.TempDir()
+	// testscript.Main runs the real main when the binary is called "orgctl".
+	bin := filepath.Join(dir, "orgctl")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(exe, bin); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(),
+		"HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_STATE_HOME="+filepath.Join(dir, "state"),
+		"XDG_CACHE_HOME="+filepath.Join(dir, "cache"), "DBUS_SESSION_BUS_ADDRESS=", "NO_COLOR=1",
+		"ORGCTL_BASE_URL="+hs.URL, "ORGCTL_TOKEN="+api.AdminToken(),
+		fmt.Sprintf("ORGCTL_BUDGET_POINTS=%d", points), "ORGCTL_BUDGET_WINDOW="+window.String(),
+		"ORGCTL_BUDGET_BLOCK="+block.String())
+	return &budgetRig{api: api, url: hs.URL, bin: bin, env: env}
+}
+
+func (r *budgetRig) run(args ...string) (stdout, stderr string, code int) {
+	cmd := exec.Command(r.bin, args...)
+	cmd.Env = r.env
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	code = cmd.ProcessState.ExitCode()
+	if err != nil && code < 0 {
+		code = -1
+		e.WriteString(err.Error())
+	}
+	return o.String(), e.String(), code
+}
+
+// createLoops runs loops concurrent shell-style loops, each creating n users
+// with one orgctl process per user, and returns the elapsed time.
+func (r *budgetRig) createLoops(t testing.TB, loops, n int) time.Duration {
+	t.Helper()
+	start := time.Now()
+	var wg sync.WaitGroup
+	var failed atomic.Int32
+	for l := range loops {
+		wg.Go(func() {
+			for i := range n {
+				_, stderr, code := r.run("users", "create", "--email", fmt.Sprintf("u%d-%d@e2e.example", l, i),
+					"--first-name", "E", "--last-name", "E", "-o", "json")
+				if code != 0 {
+					if failed.Add(1) == 1 {
+						t.Errorf("loop %d user %d: exit %d: %s", l, i, code, stderr)
+					}
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return time.Since(start)
+}
+
+// audit checks the sandbox's log: no 429, and no sliding window of arrivals
+// holding more than points (each request priced by its family).
+func audit(t testing.TB, reqs []apitest.Request, points int, window time.Duration) (peak, n429 int) {
+	t.Helper()
+	cfg := ratebudget.DefaultConfig()
+	for j, rj := range reqs {
+		if rj.Status == http.StatusTooManyRequests {
+			n429++
+		}
+		sum := 0
+		for _, ri := range reqs[:j+1] {
+			if ri.At.After(rj.At.Add(-window)) && !ri.At.After(rj.At) {
+				sum += cfg.Cost(strings.TrimPrefix(ri.Path, "/api/v2"))
+			}
+		}
+		peak = max(peak, sum)
+	}
+	return peak, n429
+}
+
+// Several orgctl processes sharing one token stay inside a short window
+// together and are never answered 429.
+func TestBudgetProcessesShareWindow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs about 300 orgctl processes over ~4s")
+	}
+	const points, window = 300, 3 * time.Second
+	r := newBudgetRig(t, points, window, 5*time.Second)
+	elapsed := r.createLoops(t, 4, 75) // 300 users x 2 points = 600 points: two windows
+	reqs := r.api.Requests()
+	created := 0
+	for _, q := range reqs {
+		if q.Method == http.MethodPost && q.Status/100 == 2 {
+			created++
+		}
+	}
+	peak, n429 := audit(t, reqs, points, window)
+	if n429 != 0 || peak > points || created != 300 {
+		t.Fatalf("%d requests, %d created, %d answered 429, peak window %d/%d points", len(reqs), created, n429, peak, points)
+	}
+	if elapsed < window {
+		t.Fatalf("600 points in %v: faster than the budget allows (%v)", elapsed, window)
+	}
+	t.Logf("%d requests in %v (budget minimum %v), peak window %d/%d", len(reqs), elapsed.Round(time.Millisecond), window, peak, points)
+}
+
+// BenchmarkBudgetUsersCreate is the issue's figure: 4 concurrent loops of
+// `orgctl users create` totalling 1200 points against a 300 points / 6 s
+// sandbox; the minimum the budget allows is 18 s (the first 300 go at once).
+// Run: go test -run '^$' -bench BudgetUsersCreate -benchtime 1x .
+func BenchmarkBudgetUsersCreate(b *testing.B) {
+	const points, window = 300, 6 * time.Second
+	for b.Loop() {
+		r := newBudgetRig(b, points, window, 6*time.Second)
+		elapsed := r.createLoops(b, 4, 150)
+		peak, n429 := audit(b, r.api.Requests(), points, window)
+		ratio := float64(elapsed) / float64(18*time.Second)
+		b.ReportMetric(ratio, "ratio")
+		b.ReportMetric(float64(n429), "429s")
+		b.ReportMetric(float64(peak), "peak-points")
+		fmt.Fprintf(os.Stderr, "ratio=%.3f 429s=%d elapsed=%v peak=%d/%d\n", ratio, n429, elapsed.Round(time.Millisecond), peak, points)
+	}
+}
