@@ -182,13 +182,15 @@ func (f *Factory) completeKind(kind, toComplete string) (out []string, dir cobra
 	if err != nil {
 		return nil, dir
 	}
+	deadline := completionDeadline(cfg)
 	src := &completions.Source{
-		Cache:   completionCache(completionTTL(cfg)),
-		Profile: cfg.Profile,
-		Origin:  completionOrigin(cfg),
+		Cache:    completionCache(completionTTL(cfg)),
+		Profile:  cfg.Profile,
+		Origin:   completionOrigin(cfg),
+		Deadline: deadline,
 	}
 	items := src.Items(context.Background(), ok.View.List, func(ctx context.Context) ([]completions.Item, error) {
-		return f.fetchForCompletion(ctx, cfg, ok)
+		return f.fetchForCompletion(ctx, cfg, ok, deadline)
 	})
 	return ok.View.Candidates(items, toComplete), dir
 }
@@ -199,6 +201,15 @@ func completionTTL(cfg *Config) time.Duration {
 		return cfg.v.GetDuration("completion.cache_ttl")
 	}
 	return completions.DefaultTTL
+}
+
+// completionDeadline is completion.timeout (ORGCTL_COMPLETION_TIMEOUT), for
+// links where a second is too short; default one second.
+func completionDeadline(cfg *Config) time.Duration {
+	if d := cfg.v.GetDuration("completion.timeout"); d > 0 {
+		return d
+	}
+	return completions.DefaultDeadline
 }
 
 // completionOrigin names the org a list belongs to without resolving the
@@ -213,7 +224,7 @@ func completionOrigin(cfg *Config) string {
 // fetchForCompletion sends one GET of the kind's list: no retries, an
 // attempt timeout of the completion deadline, and a budget ledger with
 // MaxWait 0, which reserves points only when there is room right now.
-func (f *Factory) fetchForCompletion(ctx context.Context, cfg *Config, k objectKind) ([]completions.Item, error) {
+func (f *Factory) fetchForCompletion(ctx context.Context, cfg *Config, k objectKind, deadline time.Duration) ([]completions.Item, error) {
 	t, err := f.target(cfg)
 	if err != nil {
 		return nil, err
@@ -228,7 +239,7 @@ func (f *Factory) fetchForCompletion(ctx context.Context, cfg *Config, k objectK
 		BaseURL:      t.BaseURL,
 		Token:        t.Token,
 		UserAgent:    "orgctl/" + f.Version + " (completion)",
-		Timeout:      completions.DefaultDeadline,
+		Timeout:      deadline,
 		Pacer:        ledgerPacer{l},
 		Transport:    t.Transport,
 		InsecureHTTP: cfg.v.GetBool("insecure_http"),
@@ -288,7 +299,8 @@ arguments, including ids from your organization with a label beside each
 Ids come from the API at most once a minute per profile (completion.cache_ttl,
 ORGCTL_COMPLETION_CACHE_TTL) and are cached under $XDG_CACHE_HOME/orgctl/completions
 (ids and labels only). A completion never waits for the rate budget and gives up
-after about a second; it then offers the last list it saw, or nothing.
+after a second (completion.timeout, ORGCTL_COMPLETION_TIMEOUT); it then offers
+the last list it saw, or nothing.
 
 Run 'orgctl completion <shell> --help' for how to install it in that shell.`,
 		Example: "  source <(orgctl completion bash)\n  orgctl completion zsh > ~/.zsh/completions/_orgctl\n  orgctl completion fish | source",

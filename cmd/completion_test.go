@@ -1,0 +1,299 @@
+package cmd
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/orgctl/orgctl/client/apitest"
+	"github.com/orgctl/orgctl/ratebudget"
+)
+
+// completionServer is the sandbox with a switch that makes GET /users hang.
+type completionServer struct {
+	api  *apitest.Server
+	mu   sync.Mutex
+	hang bool
+	hung int // requests that arrived and were never answered
+	stop chan struct{}
+}
+
+func (s *completionServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	hang := s.hang && r.Method == http.MethodGet && r.URL.Path == "/api/v2/users"
+	if hang {
+		s.hung++
+	}
+	s.mu.Unlock()
+	if hang {
+		select {
+		case <-r.Context().Done():
+		case <-s.stop:
+		}
+		return
+	}
+	s.api.ServeHTTP(w, r)
+}
+
+func completionSetup(t *testing.T) *completionServer {
+	t.Helper()
+	isolate(t)
+	s := &completionServer{api: apitest.New(apitest.Options{}), stop: make(chan struct{})}
+	hs := httptest.NewServer(s)
+	t.Cleanup(func() { close(s.stop); hs.Close() })
+	t.Setenv("ORGCTL_BASE_URL", hs.URL)
+	t.Setenv("ORGCTL_TOKEN", s.api.AdminToken())
+	t.Setenv("ORGCTL_COMPLETION_CACHE_TTL", "")
+	t.Setenv("ORGCTL_BUDGET_POINTS", "")
+	t.Setenv("ORGCTL_COMPLETION_TIMEOUT", "")
+	return s
+}
+
+// complete runs `orgctl __complete args...` as the shell would and returns
+// stdout, stderr and how long it took.
+func complete(t *testing.T, args ...string) (string, string, time.Duration) {
+	t.Helper()
+	f, tio := testFactory(t, &testKeyring{}, "")
+	start := time.Now()
+	err := Execute(f, append([]string{cobra.ShellCompRequestCmd}, args...))
+	took := time.Since(start)
+	if err != nil {
+		t.Fatalf("__complete %v: %v", args, err)
+	}
+	return tio.out.String(), tio.err.String(), took
+}
+
+func TestHungAPICompletesInAboutASecond(t *testing.T) {
+	s := completionSetup(t)
+	s.mu.Lock()
+	s.hang = true
+	s.mu.Unlock()
+	out, errOut, took := complete(t, "users", "get", "")
+	t.Logf("completion against a hung API answered in %s", took.Round(time.Millisecond))
+	if out != ":4\n" {
+		t.Errorf("stdout = %q, want only the NoFileComp directive", out)
+	}
+	if errOut != "" {
+		t.Errorf("stderr = %q, want nothing", errOut)
+	}
+	// The deadline is one second; three leave room for a loaded machine.
+	if took >= 3*time.Second {
+		t.Errorf("completion took %s against a hung API, want about 1s", took)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.hung != 1 {
+		t.Errorf("%d requests reached the hung API, want exactly 1 (sent once, not retried)", s.hung)
+	}
+}
+
+func TestFullBudgetNeitherSendsNorWaits(t *testing.T) {
+	s := completionSetup(t)
+	t.Setenv("ORGCTL_BUDGET_POINTS", "5")
+	// Fill the ledger: 5 points of groups requests within the window.
+	f, _ := testFactory(t, &testKeyring{}, "")
+	if err := Execute(f, []string{"groups", "list"}); err != nil {
+		t.Fatal(err)
+	}
+	s.api.ResetRequests()
+	// A long deadline tells "refused at once" from "waited until the deadline".
+	t.Setenv("ORGCTL_COMPLETION_TIMEOUT", "20s")
+	out, errOut, took := complete(t, "users", "get", "")
+	t.Logf("completion with a full budget answered in %s", took.Round(time.Millisecond))
+	if out != ":4\n" || errOut != "" {
+		t.Errorf("stdout %q, stderr %q; want the bare directive and nothing", out, errOut)
+	}
+	if n := len(s.api.Requests()); n != 0 {
+		t.Errorf("%d requests sent with a full budget", n)
+	}
+	if took >= 3*time.Second {
+		t.Errorf("completion waited %s with a full budget (deadline 20s)", took)
+	}
+	// The refusal must not have queued or charged anything.
+	cfg, _ := f.Config()
+	tgt, _ := f.target(cfg)
+	l, err := f.ledger(cfg, tgt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := l.Status()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Used != 5 {
+		t.Errorf("ledger used %d points after the refused completion, want the 5 of groups list", st.Used)
+	}
+}
+
+func TestCompletionChargesTheSharedBudget(t *testing.T) {
+	completionSetup(t)
+	complete(t, "users", "get", "")
+	complete(t, "users", "get", "")
+	f, _ := testFactory(t, &testKeyring{}, "")
+	cfg, _ := f.Config()
+	tgt, _ := f.target(cfg)
+	l, err := f.ledger(cfg, tgt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := l.Status()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := ratebudget.DefaultConfig().Cost("/users"); st.Used != want {
+		t.Errorf("ledger used %d after two completions, want one users request (%d)", st.Used, want)
+	}
+}
+
+func TestDeclaredCompletionKindsExist(t *testing.T) {
+	var check func(path string, g Group)
+	check = func(path string, g Group) {
+		path += " " + g.Name
+		for _, op := range g.Ops {
+			for i, k := range op.ArgsComplete {
+				if k != "" && k != noCompletion {
+					if _, ok := completionKinds[k]; !ok {
+						t.Errorf("%s %s: ArgsComplete[%d] names unknown kind %q", path, op.Use, i, k)
+					}
+				}
+			}
+			if len(op.ArgsComplete) > len(op.Args) {
+				t.Errorf("%s %s: ArgsComplete has more entries than Args", path, op.Use)
+			}
+			for _, fd := range op.Fields {
+				if fd.Complete != "" && fd.Complete != noCompletion {
+					if _, ok := completionKinds[fd.Complete]; !ok {
+						t.Errorf("%s %s --%s: Complete names unknown kind %q", path, op.Use, fd.Flag, fd.Complete)
+					}
+				}
+			}
+		}
+		for _, sub := range g.Groups {
+			check(path, sub)
+		}
+	}
+	for _, g := range families() {
+		check("orgctl", g)
+	}
+	for _, k := range paramKinds {
+		if _, ok := completionKinds[k]; !ok {
+			t.Errorf("paramKinds names unknown kind %q", k)
+		}
+	}
+	for _, k := range keyKinds {
+		if _, ok := completionKinds[k]; !ok {
+			t.Errorf("keyKinds names unknown kind %q", k)
+		}
+	}
+	for _, k := range familyIDKinds {
+		if _, ok := completionKinds[k]; !ok {
+			t.Errorf("familyIDKinds names unknown kind %q", k)
+		}
+	}
+	root := NewRootCmd(NewFactory("test"))
+	for path, flags := range commandFlagKinds {
+		c, _, err := root.Find(strings.Fields(path))
+		if err != nil || c == root {
+			t.Errorf("commandFlagKinds: no command %q", path)
+			continue
+		}
+		for flag, k := range flags {
+			if c.Flags().Lookup(flag) == nil {
+				t.Errorf("commandFlagKinds: %q has no --%s", path, flag)
+			}
+			if _, ok := completionKinds[k]; !ok {
+				t.Errorf("commandFlagKinds: %s --%s names unknown kind %q", path, flag, k)
+			}
+		}
+	}
+}
+
+// Each kind's list is a published GET endpoint without required parameters
+// whose items carry the fields the kind shows.
+func TestCompletionKindsMatchTheSpec(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(sharedDir(t), "api", "openapi.json"))
+	if err != nil {
+		t.Skipf("the published OpenAPI description is not available (%v)", err)
+	}
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Parameters []struct {
+				Required bool `json:"required"`
+				Name     string
+			} `json:"parameters"`
+			Responses map[string]struct {
+				Content map[string]struct {
+					Schema struct {
+						Properties struct {
+							Data struct {
+								Items struct {
+									Properties map[string]json.RawMessage `json:"properties"`
+								} `json:"items"`
+							} `json:"data"`
+						} `json:"properties"`
+					} `json:"schema"`
+				} `json:"content"`
+			} `json:"responses"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for name, k := range completionKinds {
+		get, ok := doc.Paths[k.Path]["get"]
+		if !ok {
+			t.Errorf("kind %s: no GET %s in the spec", name, k.Path)
+			continue
+		}
+		for _, p := range get.Parameters {
+			if p.Required {
+				t.Errorf("kind %s: GET %s requires %s", name, k.Path, p.Name)
+			}
+		}
+		props := get.Responses["200"].Content["application/json"].Schema.Properties.Data.Items.Properties
+		for _, fl := range k.View.Fields() {
+			if _, ok := props[fl]; !ok {
+				t.Errorf("kind %s: items of GET %s have no field %q", name, k.Path, fl)
+			}
+		}
+		if k.View.List != ratebudget.Family(k.Path) {
+			t.Errorf("kind %s: list %q is not the budget family of %s", name, k.View.List, k.Path)
+		}
+	}
+}
+
+func TestInference(t *testing.T) {
+	op := Op{Path: "/groups/{groupId}/members/{userSid}", Args: []string{"groupId", "userSid"}}
+	if op.argKind(0) != "groups" || op.argKind(1) != "users" || op.argKind(2) != "" {
+		t.Errorf("groups members remove: %q %q %q", op.argKind(0), op.argKind(1), op.argKind(2))
+	}
+	theme := Op{Path: "/app_themes", Args: []string{"id"}}
+	if theme.argKind(0) != "themes" {
+		t.Errorf("themes update: %q", theme.argKind(0))
+	}
+	other := Op{Path: "/configuration_variables/{id}", Args: []string{"id"}}
+	if other.argKind(0) != "" {
+		t.Errorf("an {id} of a family without a kind inferred %q", other.argKind(0))
+	}
+	declared := Op{Path: "/users/{userId}", Args: []string{"userId"}, ArgsComplete: []string{noCompletion}}
+	if declared.argKind(0) != noCompletion {
+		t.Errorf("ArgsComplete did not override inference: %q", declared.argKind(0))
+	}
+	for key, want := range map[string]string{"folder_id": "folders", "options.destination_space_id": "spaces", "email": "", "user": "users"} {
+		fd := Field{Key: key}
+		if got := fd.kind(); got != want {
+			t.Errorf("Field{Key: %q}.kind() = %q, want %q", key, got, want)
+		}
+	}
+	if fd := (Field{Key: "folder_id", Complete: "-"}); fd.kind() != noCompletion {
+		t.Errorf("Complete did not override inference")
+	}
+}
