@@ -153,3 +153,71 @@ func BenchmarkBudgetUsersCreate(b *testing.B) {
 		fmt.Fprintf(os.Stderr, "ratio=%.3f 429s=%d elapsed=%v peak=%d/%d\n", ratio, n429, elapsed.Round(time.Millisecond), peak, points)
 	}
 }
+
+// An external client spends the whole budget and triggers the server's
+// block; an orgctl write then learns of the block from one 429, waits it
+// out, and creates the user exactly once.
+func TestBudgetWaitsOutExternalBlock(t *testing.T) {
+	const points, window, block = 10, 2 * time.Second, 2 * time.Second
+	r := newBudgetRig(t, points, window, block)
+	tok := r.api.AdminToken()
+	var blockedAt time.Time
+	for range 6 { // 6 x 2 points: the sixth exceeds 10 and starts the block
+		req, _ := http.NewRequest(http.MethodGet, r.url+"/api/v2/users", nil)
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusTooManyRequests {
+			blockedAt = time.Now()
+			break
+		}
+	}
+	if blockedAt.IsZero() {
+		t.Fatal("the external client never got a 429")
+	}
+	r.api.ResetRequests()
+	out, stderr, code := r.run("users", "create", "--email", "late@e2e.example", "--first-name", "L", "--last-name", "L", "--jq", ".email")
+	if code != 0 || strings.TrimSpace(out) != "late@e2e.example" {
+		t.Fatalf("exit %d, stdout %q, stderr %s", code, out, stderr)
+	}
+	var posts, during, created int
+	for _, q := range r.api.Requests() {
+		if q.Method != http.MethodPost {
+			continue
+		}
+		posts++
+		if q.At.Before(blockedAt.Add(block)) {
+			during++
+		}
+		if q.Status/100 == 2 {
+			created++
+		}
+	}
+	if created != 1 || during > 1 || posts > 2 {
+		t.Fatalf("%d POSTs, %d during the block, %d created; want at most one during the block and exactly one created", posts, during, created)
+	}
+	if !strings.Contains(stderr, "blocked") || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+		t.Fatalf("stderr should announce the wait on one line: %q", stderr)
+	}
+	n := 0
+	for _, u := range strings.Split(mustRun(t, r, "users", "list", "--all", "--jq", ".[].email"), "\n") {
+		if u == "late@e2e.example" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("user listed %d times", n)
+	}
+}
+
+func mustRun(t *testing.T, r *budgetRig, args ...string) string {
+	t.Helper()
+	out, stderr, code := r.run(args...)
+	if code != 0 {
+		t.Fatalf("orgctl %s: exit %d: %s", strings.Join(args, " "), code, stderr)
+	}
+	return out
+}
