@@ -38,6 +38,10 @@ var completionKinds = map[string]objectKind{
 	"environment-names": {Path: "/environments", Scope: "Environment > Read", View: completions.Kind{Value: "name", Label: []string{"description"}}},
 	"resources":         {Path: "/resources", Scope: "Resources > Read", View: completions.Kind{Value: "id", Label: []string{"display_name"}}},
 	"themes":            {Path: "/app_themes", Scope: "App Themes > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
+	"invites":           {Path: "/user_invites", Scope: "Users > Read", View: completions.Kind{Value: "id", Label: []string{"invited_email"}}},
+	"user-attributes":   {Path: "/user_attributes", Scope: "User Attributes > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
+	"attribute-names":   {Path: "/user_attributes", Scope: "User Attributes > Read", View: completions.Kind{Value: "name", Label: []string{"label"}}},
+	"config-vars":       {Path: "/configuration_variables", Scope: "Configuration Variables > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
 }
 
 func init() {
@@ -53,17 +57,18 @@ var paramKinds = map[string]string{
 	"userId": "users", "userSid": "users", "groupId": "groups", "folderId": "folders",
 	"appId": "apps", "appUuid": "apps", "workflowId": "workflows", "spaceId": "spaces",
 	"environmentId": "environments", "resourceId": "resources",
+	"userInviteId": "invites", "attributeName": "attribute-names",
 }
 
 // familyIDKinds covers paths whose parameter is just {id}.
-var familyIDKinds = map[string]string{"app_themes": "themes"}
+var familyIDKinds = map[string]string{"app_themes": "themes", "user_attributes": "user-attributes", "configuration_variables": "config-vars"}
 
 // keyKinds infers a flag's kind from the last segment of its Field.Key.
 var keyKinds = map[string]string{
 	"user": "users", "user_id": "users", "user_ids": "users",
 	"group_id": "groups", "group_ids": "groups",
 	"folder_id": "folders", "parent_folder_id": "folders",
-	"app_id": "apps", "app_ids": "apps", "workflow_id": "workflows", "workflow_ids": "workflows",
+	"app_id": "apps", "app_ids": "apps", "landing_page_app_id": "apps", "workflow_id": "workflows", "workflow_ids": "workflows",
 	"space_id": "spaces", "destination_space_id": "spaces",
 	"environment_id": "environments", "resource_id": "resources", "theme_id": "themes",
 }

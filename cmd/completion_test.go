@@ -279,7 +279,7 @@ func TestInference(t *testing.T) {
 	if theme.argKind(0) != "themes" {
 		t.Errorf("themes update: %q", theme.argKind(0))
 	}
-	other := Op{Path: "/configuration_variables/{id}", Args: []string{"id"}}
+	other := Op{Path: "/source_control/deployment/{id}", Args: []string{"id"}}
 	if other.argKind(0) != "" {
 		t.Errorf("an {id} of a family without a kind inferred %q", other.argKind(0))
 	}
