@@ -13,6 +13,9 @@ import (
 // shell gets the stale list or nothing.
 const DefaultDeadline = time.Second
 
+// settleGrace is how long a fetch past its deadline gets to wind down.
+const settleGrace = 100 * time.Millisecond
+
 // Fetch lists the objects of one list. It must send at most one request,
 // without retries and without waiting for the rate budget, and honour ctx.
 type Fetch func(ctx context.Context) ([]Item, error)
@@ -77,6 +80,12 @@ func (s *Source) Items(ctx context.Context, list string, fetch Fetch) []Item {
 		_ = s.Cache.Write(s.Profile, list, Entry{Origin: s.Origin, FetchedAt: s.Cache.now(), Items: r.items})
 		return r.items
 	case <-ctx.Done():
+		// A fetch that honours ctx ends now; letting it settle its budget
+		// reservation beats leaving it pending when the process exits.
+		select {
+		case <-done:
+		case <-time.After(settleGrace):
+		}
 		return stale()
 	}
 }
