@@ -250,8 +250,8 @@ func fieldKeys(k string) ([]string, error) {
 	return keys, nil
 }
 
-// setField stores v at keys; "" appends to an array, and a key after "[]"
-// fills the last element until that key repeats (as gh does).
+// setField stores v at keys; "" appends to an array, and keys after "[]"
+// fill the last element until they name a value it already has (as gh does).
 func setField(m map[string]any, keys []string, v any, orig string) error {
 	var set func(cur any, keys []string) (any, error)
 	set = func(cur any, keys []string) (any, error) {
@@ -265,15 +265,13 @@ func setField(m map[string]any, keys []string, v any, orig string) error {
 				return nil, usageErrorf("field %q: %v is not an array", orig, cur)
 			}
 			if len(keys) > 1 && len(arr) > 0 {
-				if last, ok := arr[len(arr)-1].(map[string]any); ok {
-					if _, taken := last[keys[1]]; !taken && len(keys) == 2 {
-						next, err := set(last, keys[1:])
-						if err != nil {
-							return nil, err
-						}
-						arr[len(arr)-1] = next
-						return arr, nil
+				if last, ok := arr[len(arr)-1].(map[string]any); ok && !hasLeaf(last, keys[1:]) {
+					next, err := set(last, keys[1:])
+					if err != nil {
+						return nil, err
 					}
+					arr[len(arr)-1] = next
+					return arr, nil
 				}
 			}
 			elem, err := set(nil, keys[1:])
@@ -298,6 +296,21 @@ func setField(m map[string]any, keys []string, v any, orig string) error {
 	}
 	_, err := set(m, keys)
 	return err
+}
+
+// hasLeaf reports whether keys already lead to a value in m ("" never does).
+func hasLeaf(m map[string]any, keys []string) bool {
+	var cur any = m
+	for _, k := range keys {
+		obj, ok := cur.(map[string]any)
+		if !ok || k == "" {
+			return false
+		}
+		if cur, ok = obj[k]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // typedValue converts a -F value: JSON literals and numbers, or @file.
