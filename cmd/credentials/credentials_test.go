@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -152,6 +153,9 @@ func TestKeyringFindsBusInRuntimeDir(t *testing.T) {
 
 // silentBus is a D-Bus "daemon" that accepts connections and never says a
 // word, like a wedged session bus or a keyring waiting on an unlock prompt.
+// Accepted connections stay open for the life of the test binary: a call
+// abandoned at the timeout must stay blocked, or it would retry after the
+// environment is restored and make godbus autolaunch a real bus.
 func silentBus(t *testing.T) {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "bus")
@@ -163,32 +167,39 @@ func silentBus(t *testing.T) {
 	if err != nil {
 		t.Skip("cannot create a unix socket:", err)
 	}
-	var conns []net.Conn
-	done := make(chan struct{})
 	go func() {
-		defer close(done)
 		for {
 			c, err := l.Accept()
 			if err != nil {
 				return
 			}
-			conns = append(conns, c)
+			silentConns = append(silentConns, c)
 		}
 	}()
 	t.Cleanup(func() {
 		l.Close()
-		<-done
-		for _, c := range conns {
-			c.Close()
-		}
 		os.RemoveAll(dir)
 	})
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path="+sock)
 }
 
+// silentConns keeps the silent bus's connections referenced (and open).
+var silentConns []net.Conn
+
 func TestKeyringTimeout(t *testing.T) {
 	if os.Getenv("ORGCTL_KEYRING_TEST") == "1" {
 		t.Skip("the real-keyring run has a working bus")
+	}
+	if os.Getenv("ORGCTL_SILENT_BUS_CHILD") != "1" {
+		// The abandoned call keeps godbus's process-wide session-bus lock
+		// for good, so the test runs in a process of its own.
+		c := exec.Command(os.Args[0], "-test.run=^TestKeyringTimeout$", "-test.count=1", "-test.v")
+		c.Env = append(os.Environ(), "ORGCTL_SILENT_BUS_CHILD=1")
+		out, err := c.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS: TestKeyringTimeout") {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		return
 	}
 	silentBus(t)
 	k := Keyring{Timeout: 50 * time.Millisecond}
