@@ -30,6 +30,8 @@ const (
 	// requests, waiters ahead): sleeping to a lower bound never oversleeps,
 	// so polling only serves to notice refunds and departures sooner.
 	maxPoll = 5 * time.Second
+	// minPoll keeps polling waiters from spinning on tiny test windows.
+	minPoll = 5 * time.Millisecond
 )
 
 // Ledger is the shared record of points spent with one host and token.
@@ -343,8 +345,14 @@ func (l *Ledger) Acquire(ctx context.Context, path string) (*Ticket, error) {
 }
 
 // poll is how long a wait on other processes' in-flight requests sleeps
-// before looking again.
-func (l *Ledger) poll() time.Duration { return min(maxPoll, l.cfg.Window/12) }
+// before looking again. Those requests finish within milliseconds, so a
+// coarse poll loses whole fractions of a second at every window boundary
+// (the 4-process benchmark measured ratio 1.12 with window/12); a check
+// costs ~0.2 ms, so polling at window/300 (20 ms for a 6 s window, 200 ms
+// for 60 s) is cheap.
+func (l *Ledger) poll() time.Duration {
+	return min(maxPoll, max(minPoll, l.cfg.Window/300))
+}
 
 // sameWait says whether w only restates an already announced wait, so a
 // polling wait does not repeat its notice every second.
