@@ -3,10 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os/exec"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -34,6 +34,8 @@ type scriptServer struct {
 	drop map[string]bool // "METHOD /path": process, then cut the connection
 	hang map[string]bool // "METHOD /path": never answer
 	url  string
+	// script names the script in request-validation failures.
+	script string
 }
 
 func (s *scriptServer) server() *apitest.Server {
@@ -43,6 +45,7 @@ func (s *scriptServer) server() *apitest.Server {
 }
 
 func (s *scriptServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	scriptRequests.observe(s.script, r)
 	s.mu.Lock()
 	api := s.api
 	key := r.Method + " " + strings.TrimPrefix(r.URL.Path, "/api/v2")
@@ -64,6 +67,7 @@ func (s *scriptServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestScripts(t *testing.T) {
+	t.Cleanup(func() { scriptRequests.report(t) })
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: false,
@@ -72,6 +76,7 @@ func TestScripts(t *testing.T) {
 			hs := httptest.NewServer(ss)
 			env.Defer(hs.Close)
 			ss.url = hs.URL
+			ss.script = strings.TrimPrefix(filepath.Base(env.WorkDir), "script-")
 			env.Values["server"] = ss
 			work := env.WorkDir
 			env.Setenv("HOME", work)
