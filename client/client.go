@@ -58,6 +58,8 @@ type Request struct {
 	Body any
 	// Scope is the scope the operation needs, named in 403 errors.
 	Scope string
+	// ContentType of the body; default application/json.
+	ContentType string
 }
 
 // Response is a decoded envelope. Data is kept exactly as received.
@@ -191,7 +193,11 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 	}
 	req.Header.Set("Accept", "application/json")
 	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		ct := r.ContentType
+		if ct == "" {
+			ct = "application/json"
+		}
+		req.Header.Set("Content-Type", ct)
 	}
 	if c.ua != "" {
 		req.Header.Set("User-Agent", c.ua)

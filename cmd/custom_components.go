@@ -31,21 +31,6 @@ func checkUUID(flag, key string) func(f *Factory, c *Call) error {
 	}
 }
 
-// formTransport replaces the JSON content type the client sets with the
-// multipart one, because the revisions endpoint takes multipart/form-data.
-type formTransport struct {
-	next        http.RoundTripper
-	contentType string
-}
-
-func (t *formTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.Method == http.MethodPost && r.Body != nil {
-		r = r.Clone(r.Context())
-		r.Header.Set("Content-Type", t.contentType)
-	}
-	return t.next.RoundTrip(r)
-}
-
 // revisionForm builds the multipart body of a new revision from the flags.
 func revisionForm(f *Factory, c *Call) error {
 	fl := c.Cmd.Flags()
@@ -97,11 +82,7 @@ func revisionForm(f *Factory, c *Call) error {
 		return err
 	}
 	c.RawBody = buf.Bytes()
-	next := f.Transport
-	if next == nil {
-		next = http.DefaultTransport.(*http.Transport).Clone()
-	}
-	f.Transport = &formTransport{next: next, contentType: w.FormDataContentType()}
+	c.ContentType = w.FormDataContentType()
 	return nil
 }
 

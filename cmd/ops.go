@@ -121,8 +121,10 @@ type Call struct {
 	Body map[string]any
 	// RawBody, when set, is sent instead of Body (e.g. a JSON array).
 	RawBody json.RawMessage
-	Patch   []any
-	Columns []output.Column
+	// ContentType of RawBody when it is not JSON (multipart uploads).
+	ContentType string
+	Patch       []any
+	Columns     []output.Column
 	// after are follow-up requests built from the first answer's data.
 	after []func(data json.RawMessage) (client.Request, error)
 }
@@ -130,10 +132,11 @@ type Call struct {
 // Request is what the call sends.
 func (c *Call) Request() client.Request {
 	r := client.Request{
-		Method: c.Op.Method,
-		Path:   client.Expand(c.Op.Path, c.Params),
-		Query:  c.Query,
-		Scope:  c.Op.Scope,
+		Method:      c.Op.Method,
+		Path:        client.Expand(c.Op.Path, c.Params),
+		Query:       c.Query,
+		Scope:       c.Op.Scope,
+		ContentType: c.ContentType,
 	}
 	switch {
 	case c.RawBody != nil:
