@@ -40,6 +40,7 @@ var scriptRequests = &requestSpec{skipped: map[string]string{}}
 // operation, a fragment of the validation error, and why.
 var knownRequestDeviations = []struct{ key, contains, why string }{
 	{"GET /custom_component_libraries", `"libraryId" in query`, "the spec marks libraryId required on the list; a list that needs the id it lists is unusable, so orgctl sends it only with --library-id"},
+	{"POST /resources", `Error at "/options": doesn't match any schema`, "the scripts create T-SQL resources with the connector version, Windows auth and ODBC params that the sandbox carries in options, since the published API has no field for them (client/apitest's doc); the published create schema knows only six types"},
 	{"GET /user_tasks", `"statuses" in query has an error: value is not one of`, "the spec describes statuses as a comma-separated list but gives it a single-value enum; orgctl sends the list"},
 }
 
