@@ -56,6 +56,35 @@ func init() {
 	custom["GET /role_permissions/role_grants/{subjectType}/{subjectId}"] = subjectRoleGrants
 	custom["POST /source_control/config"] = saveSourceControlConfig
 	custom["PUT /source_control/config"] = saveSourceControlConfig
+	custom["POST /sso/config"] = setSSO
+	custom["PUT /groups/{groupId}"] = replaceGroup
+}
+
+// setSSO replaces the configuration: merging a google one into an oidc one would match no published variant.
+func setSSO(c *call) (int, any) {
+	data, _ := c.body["data"].(map[string]any)
+	c.org.Singletons["/sso/config"] = deepCopy(data).(map[string]any)
+	return 200, one(data)
+}
+
+// replaceGroup is the generic PUT plus member emails, which the published group answer requires.
+func replaceGroup(c *call) (int, any) {
+	status, resp := c.generic("/groups", "groupId")
+	_, g := c.org.find("/groups", c.params["groupId"])
+	if status != 200 || g == nil {
+		return status, resp
+	}
+	members, _ := g["members"].([]any)
+	for _, m := range members {
+		mm, _ := m.(map[string]any)
+		if mm == nil || mm["email"] != nil {
+			continue
+		}
+		if _, u := c.org.find("/users", fmt.Sprint(mm["id"])); u != nil {
+			mm["email"] = u["email"]
+		}
+	}
+	return 200, c.wrap("/groups", g)
 }
 
 // saveSourceControlConfig unwraps the published {"config": {provider, ..., "config": {...}}} body, which

@@ -84,3 +84,20 @@ func TestSourceControlConfigIsUnwrappedAndCreateRefusesOverwrite(t *testing.T) {
 		t.Fatalf("stored config: %v", got)
 	}
 }
+
+func TestGroupPutKeepsMemberEmailsAndSSOSetReplaces(t *testing.T) {
+	s := New(Options{})
+	tok := s.MintToken("", "admin@sandbox.example", "groups:write", "spaces:write")
+	r := send(t, s, tok, "PUT", "/api/v2/groups/2", map[string]any{"name": "Editors",
+		"members": []any{map[string]any{"id": "user_0000000000000000005a4d0000000002", "is_group_admin": false}}})
+	m := r.body["data"].(map[string]any)["members"].([]any)[0].(map[string]any)
+	if r.status != 200 || m["email"] != "priya.ops@sandbox.example" {
+		t.Fatalf("PUT group: got %d, member %v; want the member's email filled in", r.status, m)
+	}
+	google := map[string]any{"config_type": "google", "google_client_id": "c", "google_client_secret": "s", "disable_email_password_login": false}
+	send(t, s, tok, "POST", "/api/v2/sso/config", map[string]any{"data": google})
+	got := send(t, s, tok, "GET", "/api/v2/sso/config", nil).body["data"].(map[string]any)
+	if len(got) != len(google) || got["config_type"] != "google" {
+		t.Fatalf("SSO after set: %v, want exactly the google configuration", got)
+	}
+}
