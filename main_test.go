@@ -45,7 +45,7 @@ func (s *scriptServer) server() *apitest.Server {
 }
 
 func (s *scriptServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	scriptRequests.observe(s.script, r)
+	in := scriptRequests.observe(s.script, r)
 	s.mu.Lock()
 	api := s.api
 	key := r.Method + " " + strings.TrimPrefix(r.URL.Path, "/api/v2")
@@ -63,7 +63,14 @@ func (s *scriptServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		api.ServeHTTP(httptest.NewRecorder(), r)
 		panic(http.ErrAbortHandler)
 	}
-	api.ServeHTTP(w, r)
+	rec := httptest.NewRecorder()
+	api.ServeHTTP(rec, r)
+	scriptRequests.observeResponse(s.script, in, rec)
+	for k, v := range rec.Header() {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(rec.Code)
+	w.Write(rec.Body.Bytes())
 }
 
 func TestScripts(t *testing.T) {
