@@ -79,11 +79,11 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		RequireExplicitExec: false,
 		Setup: func(env *testscript.Env) error {
-			ss := &scriptServer{api: apitest.New(apitest.Options{}), drop: map[string]bool{}, hang: map[string]bool{}}
-			hs := httptest.NewServer(ss)
+			ss := &scriptServer{api: apitest.New(apitest.Options{}), drop: map[string]bool{}, hang: map[string]bool{},
+				script: strings.TrimPrefix(filepath.Base(env.WorkDir), "script-")}
+			hs := httptest.NewServer(ss) // after every field ServeHTTP reads is set
 			env.Defer(hs.Close)
 			ss.url = hs.URL
-			ss.script = strings.TrimPrefix(filepath.Base(env.WorkDir), "script-")
 			env.Values["server"] = ss
 			work := env.WorkDir
 			env.Setenv("HOME", work)
