@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -193,5 +192,3 @@ func setMode(ts *testscript.TestScript, mode string, args []string) {
 	}
 	m[args[0]+" "+args[1]] = true
 }
-
-var _ = fmt.Sprint

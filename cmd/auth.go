@@ -15,7 +15,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/orgctl/orgctl/client"
-	"github.com/orgctl/orgctl/cmd/credentials"
 )
 
 func newAuthCmd(f *Factory) *cobra.Command {
@@ -344,5 +343,3 @@ func newAuthTokenCmd(f *Factory) *cobra.Command {
 		},
 	}
 }
-
-var _ = credentials.Service

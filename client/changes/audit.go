@@ -393,19 +393,25 @@ func option(opts map[string]any, names ...string) (any, bool) {
 	return nil, false
 }
 
-// parseConnectorVersion accepts 1, 2, 3 as numbers or as "1", "1.0", "v1", "Version 1.0" (any case).
-func parseConnectorVersion(raw any) (int, bool) {
-	var s string
+// versionText is a version setting as text, whether JSON gave a string or a number.
+func versionText(raw any) (string, bool) {
 	switch v := raw.(type) {
 	case string:
-		s = v
+		return v, true
 	case float64:
-		s = strconv.FormatFloat(v, 'f', -1, 64)
+		return strconv.FormatFloat(v, 'f', -1, 64), true
 	case int:
-		s = strconv.Itoa(v)
+		return strconv.Itoa(v), true
 	case json.Number:
-		s = v.String()
-	default:
+		return v.String(), true
+	}
+	return "", false
+}
+
+// parseConnectorVersion accepts 1, 2, 3 as numbers or as "1", "1.0", "v1", "Version 1.0" (any case).
+func parseConnectorVersion(raw any) (int, bool) {
+	s, ok := versionText(raw)
+	if !ok {
 		return 0, false
 	}
 	s = strings.ToLower(strings.TrimSpace(s))
@@ -424,17 +430,8 @@ func parseConnectorVersion(raw any) (int, bool) {
 
 // parseServerVersion accepts "3.4", "3.4.24", "4", numbers like 3.6, and json.Number.
 func parseServerVersion(raw any) (major, minor int, ok bool) {
-	var s string
-	switch v := raw.(type) {
-	case string:
-		s = v
-	case float64:
-		s = strconv.FormatFloat(v, 'f', -1, 64)
-	case int:
-		s = strconv.Itoa(v)
-	case json.Number:
-		s = v.String()
-	default:
+	s, ok := versionText(raw)
+	if !ok {
 		return 0, 0, false
 	}
 	parts := strings.Split(strings.TrimPrefix(strings.TrimSpace(s), "v"), ".")
