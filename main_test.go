@@ -16,12 +16,13 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/orgctl/orgctl/client/apitest"
+	"github.com/orgctl/orgctl/cmd"
 )
 
 // TestMain lets scripts run `orgctl` as this test binary's real main.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"orgctl": func() { os.Exit(run(os.Args[1:])) },
+		"orgctl": func() { os.Exit(cmd.Main(os.Args[1:])) },
 	})
 }
 

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"net/http/httptest"
 	"os"
@@ -84,8 +85,8 @@ func testFactory(t *testing.T, kr tokenStore, stdin string) (*Factory, *testIO) 
 	var tio testIO
 	f := NewFactory("test")
 	f.IO = &output.IO{In: strings.NewReader(stdin), Out: &tio.out, Err: &tio.err}
-	f.Keyring = kr
-	f.Files = credentials.File{Dir: tokenFileDir()}
+	f.tokens.keyring = kr
+	f.tokens.file = credentials.File{Dir: tokenFileDir()}
 	return f, &tio
 }
 
@@ -95,14 +96,14 @@ func resolve(t *testing.T, f *Factory) (string, string, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return f.resolveToken(cfg)
+	return resolveToken(cfg, f.tokens)
 }
 
 func TestTokenResolutionOrder(t *testing.T) {
 	isolate(t)
 	kr := &testKeyring{items: map[string]string{"default": "tok_keyring"}}
 	f, _ := testFactory(t, kr, "")
-	if err := f.Files.Set("default", "tok_file"); err != nil {
+	if err := f.tokens.file.Set("default", "tok_file"); err != nil {
 		t.Fatal(err)
 	}
 
@@ -124,7 +125,7 @@ func TestTokenResolutionOrder(t *testing.T) {
 		t.Errorf("file: %q %q %v", tok, src, err)
 	}
 
-	f.Files.Delete("default")
+	f.tokens.file.Delete("default")
 	_, _, err := resolve(t, f)
 	var ae *AuthError
 	if !errors.As(err, &ae) || !strings.Contains(err.Error(), "orgctl auth login") || !strings.Contains(err.Error(), "ORGCTL_TOKEN") {
@@ -136,7 +137,7 @@ func TestTokenStoreFileSkipsKeyring(t *testing.T) {
 	isolate(t)
 	kr := &testKeyring{items: map[string]string{"default": "tok_keyring"}}
 	f, _ := testFactory(t, kr, "")
-	f.Files.Set("default", "tok_file")
+	f.tokens.file.Set("default", "tok_file")
 	if err := saveProfile("default", map[string]any{"token_store": "file", "base_url": "https://acme.example.com"}, true); err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +170,7 @@ func TestKeyringFailureSaysWhatToDo(t *testing.T) {
 	// Without a recorded store, a broken keyring does not hide a file token.
 	isolate(t)
 	f, _ = testFactory(t, kr, "")
-	f.Files.Set("default", "tok_file")
+	f.tokens.file.Set("default", "tok_file")
 	if tok, src, err := resolve(t, f); err != nil || tok != "tok_file" || src != sourceFile {
 		t.Errorf("got %q %q %v, want the file token", tok, src, err)
 	}
@@ -204,7 +205,7 @@ func TestLoginKeyringUnavailableStoresNothing(t *testing.T) {
 	api, url := sandboxServer(t)
 	kr := &testKeyring{err: &credentials.KeyringError{Op: "write", Err: errors.New("no D-Bus session bus")}}
 	f, tio := testFactory(t, kr, api.AdminToken()+"\n")
-	err := Execute(f, []string{"auth", "login", "--with-token", "--base-url", url})
+	err := Execute(context.Background(), f, []string{"auth", "login", "--with-token", "--base-url", url})
 	if err == nil {
 		t.Fatal("login succeeded without a keyring")
 	}
@@ -213,7 +214,7 @@ func TestLoginKeyringUnavailableStoresNothing(t *testing.T) {
 			t.Errorf("error %q lacks %q", err, want)
 		}
 	}
-	if _, err := f.Files.Get("default"); !errors.Is(err, credentials.ErrNotFound) {
+	if _, err := f.tokens.file.Get("default"); !errors.Is(err, credentials.ErrNotFound) {
 		t.Errorf("a token file was written: %v (no silent plain-text fallback)", err)
 	}
 	if _, err := os.Stat(configPath()); !os.IsNotExist(err) {
@@ -230,7 +231,7 @@ func TestLoginInsecureStorageThenStatusAndLogout(t *testing.T) {
 	tok := api.AdminToken()
 	kr := &testKeyring{}
 	f, tio := testFactory(t, kr, tok+"\n")
-	if err := Execute(f, []string{"auth", "login", "--with-token", "--insecure-storage", "--base-url", url, "--profile", "ci"}); err != nil {
+	if err := Execute(context.Background(), f, []string{"auth", "login", "--with-token", "--insecure-storage", "--base-url", url, "--profile", "ci"}); err != nil {
 		t.Fatal(err)
 	}
 	if kr.calls != 0 {
@@ -249,7 +250,7 @@ func TestLoginInsecureStorageThenStatusAndLogout(t *testing.T) {
 	}
 
 	f, tio = testFactory(t, kr, "")
-	if err := Execute(f, []string{"auth", "status", "--profile", "ci", "-o", "json"}); err != nil {
+	if err := Execute(context.Background(), f, []string{"auth", "status", "--profile", "ci", "-o", "json"}); err != nil {
 		t.Fatal(err)
 	}
 	out := tio.out.String()
@@ -258,10 +259,10 @@ func TestLoginInsecureStorageThenStatusAndLogout(t *testing.T) {
 	}
 
 	f, _ = testFactory(t, kr, "")
-	if err := Execute(f, []string{"auth", "logout", "--profile", "ci"}); err != nil {
+	if err := Execute(context.Background(), f, []string{"auth", "logout", "--profile", "ci"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Files.Get("ci"); !errors.Is(err, credentials.ErrNotFound) {
+	if _, err := f.tokens.file.Get("ci"); !errors.Is(err, credentials.ErrNotFound) {
 		t.Errorf("token file survived logout: %v", err)
 	}
 }
@@ -271,7 +272,7 @@ func TestLoginRejectedTokenStoresNothing(t *testing.T) {
 	_, url := sandboxServer(t)
 	kr := &testKeyring{}
 	f, _ := testFactory(t, kr, "tok_not_valid\n")
-	err := Execute(f, []string{"auth", "login", "--with-token", "--base-url", url})
+	err := Execute(context.Background(), f, []string{"auth", "login", "--with-token", "--base-url", url})
 	var ae *AuthError
 	if !errors.As(err, &ae) || !strings.Contains(err.Error(), "nothing was stored") {
 		t.Fatalf("err = %v", err)

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -63,7 +64,7 @@ func complete(t *testing.T, args ...string) (string, string, time.Duration) {
 	t.Helper()
 	f, tio := testFactory(t, &testKeyring{}, "")
 	start := time.Now()
-	err := Execute(f, append([]string{cobra.ShellCompRequestCmd}, args...))
+	err := Execute(context.Background(), f, append([]string{cobra.ShellCompRequestCmd}, args...))
 	took := time.Since(start)
 	if err != nil {
 		t.Fatalf("__complete %v: %v", args, err)
@@ -100,7 +101,7 @@ func TestFullBudgetNeitherSendsNorWaits(t *testing.T) {
 	t.Setenv("ORGCTL_BUDGET_POINTS", "5")
 	// Fill the ledger: 5 points of groups requests within the window.
 	f, _ := testFactory(t, &testKeyring{}, "")
-	if err := Execute(f, []string{"groups", "list"}); err != nil {
+	if err := Execute(context.Background(), f, []string{"groups", "list"}); err != nil {
 		t.Fatal(err)
 	}
 	s.api.ResetRequests()
@@ -118,12 +119,11 @@ func TestFullBudgetNeitherSendsNorWaits(t *testing.T) {
 		t.Errorf("completion waited %s with a full budget (deadline 20s)", took)
 	}
 	// The refusal must not have queued or charged anything.
-	cfg, _ := f.Config()
-	tgt, _ := f.target(cfg)
-	l, err := f.ledger(cfg, tgt)
+	conn, err := f.connection()
 	if err != nil {
 		t.Fatal(err)
 	}
+	l := conn.ledger
 	st, err := l.Status()
 	if err != nil {
 		t.Fatal(err)
@@ -138,12 +138,11 @@ func TestCompletionChargesTheSharedBudget(t *testing.T) {
 	complete(t, "users", "get", "")
 	complete(t, "users", "get", "")
 	f, _ := testFactory(t, &testKeyring{}, "")
-	cfg, _ := f.Config()
-	tgt, _ := f.target(cfg)
-	l, err := f.ledger(cfg, tgt)
+	conn, err := f.connection()
 	if err != nil {
 		t.Fatal(err)
 	}
+	l := conn.ledger
 	st, err := l.Status()
 	if err != nil {
 		t.Fatal(err)

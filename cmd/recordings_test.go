@@ -187,7 +187,7 @@ func TestRecordedFoldersThroughTheCommand(t *testing.T) {
 	t.Setenv("ORGCTL_TOKEN", "tok_recorded")
 
 	f, tio := testFactory(t, &testKeyring{}, "")
-	if err := Execute(f, []string{"folders", "list", "-o", "json"}); err != nil {
+	if err := Execute(context.Background(), f, []string{"folders", "list", "-o", "json"}); err != nil {
 		t.Fatal(err)
 	}
 	if tio.out.String() != string(env.Data)+"\n" {
@@ -195,7 +195,7 @@ func TestRecordedFoldersThroughTheCommand(t *testing.T) {
 	}
 
 	f, tio = testFactory(t, &testKeyring{}, "")
-	if err := Execute(f, []string{"folders", "list"}); err != nil {
+	if err := Execute(context.Background(), f, []string{"folders", "list"}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(tio.out.String(), "file_6\troot\tfile\t\ttrue\n") {
@@ -204,7 +204,7 @@ func TestRecordedFoldersThroughTheCommand(t *testing.T) {
 
 	f, tio = testFactory(t, &testKeyring{}, "")
 	f.IO.OutTTY = true
-	if err := Execute(f, []string{"folders", "list"}); err != nil {
+	if err := Execute(context.Background(), f, []string{"folders", "list"}); err != nil {
 		t.Fatal(err)
 	}
 	found := false

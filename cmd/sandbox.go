@@ -35,8 +35,7 @@ func sandboxOptions(cfg *Config) apitest.Options {
 }
 
 // sandboxTarget points a command at the persistent local demo org.
-func (f *Factory) sandboxTarget() (*apiTarget, error) {
-	cfg, _ := f.Config()
+func sandboxTarget(cfg *Config) (*apiTarget, error) {
 	if err := os.MkdirAll(stateDir(), 0o700); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package credentials_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"net/http/httptest"
@@ -89,7 +90,7 @@ func run(t *testing.T, stdin string, args ...string) (string, string, error) {
 	var out, errb bytes.Buffer
 	f := cmd.NewFactory("test")
 	f.IO = &output.IO{In: strings.NewReader(stdin), Out: &out, Err: &errb}
-	err := cmd.Execute(f, args)
+	err := cmd.Execute(context.Background(), f, args)
 	return out.String(), errb.String(), err
 }
 
