@@ -162,7 +162,7 @@ func TestNoMatchAndAmbiguity(t *testing.T) {
 type memStore map[string][]map[string]string
 
 func (m memStore) Load(list string) ([]map[string]string, bool) { v, ok := m[list]; return v, ok }
-func (m memStore) Save(list string, items []map[string]string) { m[list] = items }
+func (m memStore) Save(list string, items []map[string]string)  { m[list] = items }
 
 func TestStoreSavesListsAcrossResolvers(t *testing.T) {
 	r1, d1 := sandboxResolver(t)
