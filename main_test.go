@@ -15,7 +15,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/orgctl/orgctl/client/apitest"
+	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/cmd"
 )
 
@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 // script can flip to simulate network failures.
 type scriptServer struct {
 	mu   sync.Mutex
-	api  *apitest.Server
+	api  *sandbox.Server
 	drop map[string]bool // "METHOD /path": process, then cut the connection
 	hang map[string]bool // "METHOD /path": never answer
 	url  string
@@ -38,7 +38,7 @@ type scriptServer struct {
 	script string
 }
 
-func (s *scriptServer) server() *apitest.Server {
+func (s *scriptServer) server() *sandbox.Server {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.api
@@ -79,7 +79,7 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		RequireExplicitExec: false,
 		Setup: func(env *testscript.Env) error {
-			ss := &scriptServer{api: apitest.New(apitest.Options{}), drop: map[string]bool{}, hang: map[string]bool{},
+			ss := &scriptServer{api: sandbox.New(sandbox.Options{}), drop: map[string]bool{}, hang: map[string]bool{},
 				script: strings.TrimPrefix(filepath.Base(env.WorkDir), "script-")}
 			hs := httptest.NewServer(ss) // after every field ServeHTTP reads is set
 			env.Defer(hs.Close)
@@ -166,7 +166,7 @@ func TestScripts(t *testing.T) {
 				ts.Check(err)
 				s := srv(ts)
 				s.mu.Lock()
-				s.api = apitest.New(apitest.Options{Points: points, Window: window, Block: block})
+				s.api = sandbox.New(sandbox.Options{Points: points, Window: window, Block: block})
 				s.mu.Unlock()
 				ts.Setenv("ORGCTL_TOKEN", s.api.AdminToken())
 			},

@@ -14,7 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/orgctl/orgctl/client/apitest"
+	"github.com/orgctl/orgctl/client/sandbox"
 )
 
 // sandboxBaseURL is the in-process sandbox's address: a .localhost name is
@@ -24,8 +24,8 @@ const sandboxBaseURL = "http://sandbox.localhost"
 
 func sandboxStatePath() string { return filepath.Join(stateDir(), "sandbox.json") }
 
-func sandboxOptions(cfg *Config) apitest.Options {
-	var o apitest.Options
+func sandboxOptions(cfg *Config) sandbox.Options {
+	var o sandbox.Options
 	if cfg != nil {
 		o.Points = cfg.v.GetInt("sandbox_points")
 		o.Window = cfg.v.GetDuration("sandbox_window")
@@ -39,7 +39,7 @@ func sandboxTarget(cfg *Config) (*apiTarget, error) {
 	if err := os.MkdirAll(stateDir(), 0o700); err != nil {
 		return nil, err
 	}
-	ft := apitest.NewFileTransport(sandboxStatePath(), sandboxOptions(cfg))
+	ft := sandbox.NewFileTransport(sandboxStatePath(), sandboxOptions(cfg))
 	tok, err := ft.AdminToken()
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
@@ -83,7 +83,7 @@ With --state, the org is loaded from and saved to FILE.`,
 			if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 				f.IO.Warn("serving the sandbox on %s: it is reachable from other machines", addr)
 			}
-			srv := apitest.New(apitest.Options{Points: points, Window: window, Block: block})
+			srv := sandbox.New(sandbox.Options{Points: points, Window: window, Block: block})
 			if state != "" {
 				if b, err := os.ReadFile(state); err == nil {
 					if err := srv.UnmarshalState(b); err != nil {

@@ -1,4 +1,4 @@
-package apitest
+package sandbox
 
 import (
 	"bytes"
@@ -34,7 +34,7 @@ func (t *FileTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		b, err := io.ReadAll(req.Body)
 		_ = req.Body.Close()
 		if err != nil {
-			return nil, fmt.Errorf("apitest: read request body: %w", err)
+			return nil, fmt.Errorf("sandbox: read request body: %w", err)
 		}
 		body = b
 	}
@@ -70,12 +70,12 @@ func (t *FileTransport) AdminToken() (string, error) {
 func (t *FileTransport) withState(fn func(*Server) error) error {
 	if dir := filepath.Dir(t.path); dir != "" {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return fmt.Errorf("apitest: create state directory: %w", err)
+			return fmt.Errorf("sandbox: create state directory: %w", err)
 		}
 	}
 	lock := flock.New(t.path + ".lock")
 	if err := lock.Lock(); err != nil {
-		return fmt.Errorf("apitest: lock %s: %w", t.path+".lock", err)
+		return fmt.Errorf("sandbox: lock %s: %w", t.path+".lock", err)
 	}
 	defer func() { _ = lock.Unlock() }()
 
@@ -84,10 +84,10 @@ func (t *FileTransport) withState(fn func(*Server) error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		return fmt.Errorf("apitest: read state: %w", err)
+		return fmt.Errorf("sandbox: read state: %w", err)
 	default:
 		if err := s.UnmarshalState(raw); err != nil {
-			return fmt.Errorf("apitest: state file %s: %w", t.path, err)
+			return fmt.Errorf("sandbox: state file %s: %w", t.path, err)
 		}
 	}
 	if err := fn(s); err != nil {
@@ -99,20 +99,20 @@ func (t *FileTransport) withState(fn func(*Server) error) error {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(t.path), filepath.Base(t.path)+".tmp*")
 	if err != nil {
-		return fmt.Errorf("apitest: save state: %w", err)
+		return fmt.Errorf("sandbox: save state: %w", err)
 	}
 	if _, err := tmp.Write(out); err != nil {
 		_ = tmp.Close()
 		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("apitest: save state: %w", err)
+		return fmt.Errorf("sandbox: save state: %w", err)
 	}
 	if err := tmp.Close(); err != nil {
 		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("apitest: save state: %w", err)
+		return fmt.Errorf("sandbox: save state: %w", err)
 	}
 	if err := os.Rename(tmp.Name(), t.path); err != nil {
 		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("apitest: save state: %w", err)
+		return fmt.Errorf("sandbox: save state: %w", err)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package apitest
+package sandbox
 
 import (
 	"bytes"
@@ -187,10 +187,10 @@ func (s *Server) MarshalState() ([]byte, error) {
 func (s *Server) UnmarshalState(b []byte) error {
 	var st state
 	if err := json.Unmarshal(b, &st); err != nil {
-		return fmt.Errorf("apitest: decode state: %w", err)
+		return fmt.Errorf("sandbox: decode state: %w", err)
 	}
 	if st.Orgs[""] == nil {
-		return fmt.Errorf("apitest: state has no primary org")
+		return fmt.Errorf("sandbox: state has no primary org")
 	}
 	for _, o := range st.Orgs {
 		if o.Collections == nil {
@@ -464,12 +464,12 @@ func buildRoutes() []*route {
 		if op.Req != "" {
 			rt.req = &schema{}
 			if err := json.Unmarshal([]byte(op.Req), rt.req); err != nil {
-				panic(fmt.Sprintf("apitest: bad schema for %s: %v", rt.key, err))
+				panic(fmt.Sprintf("sandbox: bad schema for %s: %v", rt.key, err))
 			}
 		}
 		if op.Resp != "" {
 			if err := json.Unmarshal([]byte(op.Resp), &rt.tmpl); err != nil {
-				panic(fmt.Sprintf("apitest: bad template for %s: %v", rt.key, err))
+				panic(fmt.Sprintf("sandbox: bad template for %s: %v", rt.key, err))
 			}
 		}
 		for _, q := range op.Query {

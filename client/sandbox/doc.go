@@ -1,10 +1,13 @@
-// Package apitest owns the sandbox: an in-memory implementation of the management API (every
+// Package sandbox owns orgctl's sandbox: an in-memory implementation of the management API (every
 // published operation under /api/v2 plus the unpublished POST /apps) that enforces the service's
-// documented rules. It is the test bed of orgctl's e2e tests and ships in the binary
-// (`orgctl sandbox serve`, `orgctl --sandbox`). It must not import ratebudget, cmd, output or cobra,
-// and must not read ../shared at run time: routes, request schemas and example responses are code,
-// derived by gen_spec.py into spec_gen.go. It plays the server, so its point budget is deliberately
-// independent of the client's ratebudget package.
+// documented rules. It is a product feature: users run it with `orgctl sandbox serve` and
+// `orgctl --sandbox` to try orgctl and rehearse scripts without a production org, and orgctl's own
+// end-to-end tests run the real binary against it.
+//
+// It must not import ratebudget, cmd, output or cobra: it plays the server, so its point budget is
+// deliberately independent of the client's ratebudget package, and it knows no flags or formats.
+// It must not read ../shared at run time: routes, request schemas and example responses are code,
+// derived from the published OpenAPI file by gen_spec.py into spec_gen.go.
 //
 // # URL layout
 //
@@ -82,4 +85,4 @@
 // NewFileTransport serves requests in-process against a JSON state file, locking path+".lock" with
 // gofrs/flock around load-serve-save (save is temp file + rename), so concurrent processes lose no
 // writes.
-package apitest
+package sandbox

@@ -1,4 +1,4 @@
-package apitest
+package sandbox
 
 import (
 	"bytes"
@@ -85,11 +85,11 @@ func TestFileTransportConcurrentGoroutines(t *testing.T) {
 
 // TestFileTransportChild is the body of the re-executed processes; it does nothing in a normal run.
 func TestFileTransportChild(t *testing.T) {
-	path := os.Getenv("APITEST_CHILD_STATE")
+	path := os.Getenv("SANDBOX_CHILD_STATE")
 	if path == "" {
 		t.Skip("only runs as a child of TestFileTransportConcurrentProcesses")
 	}
-	if err := createFolders(NewFileTransport(path, Options{Points: 1 << 30}), os.Getenv("APITEST_CHILD_TAG"), 5); err != nil {
+	if err := createFolders(NewFileTransport(path, Options{Points: 1 << 30}), os.Getenv("SANDBOX_CHILD_TAG"), 5); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -101,7 +101,7 @@ func TestFileTransportConcurrentProcesses(t *testing.T) {
 	outs := make([]*bytes.Buffer, procs)
 	for i := range cmds {
 		cmds[i] = exec.Command(os.Args[0], "-test.run=^TestFileTransportChild$", "-test.count=1")
-		cmds[i].Env = append(os.Environ(), "APITEST_CHILD_STATE="+path, "APITEST_CHILD_TAG=p"+strconv.Itoa(i))
+		cmds[i].Env = append(os.Environ(), "SANDBOX_CHILD_STATE="+path, "SANDBOX_CHILD_TAG=p"+strconv.Itoa(i))
 		outs[i] = &bytes.Buffer{}
 		cmds[i].Stdout, cmds[i].Stderr = outs[i], outs[i]
 		if err := cmds[i].Start(); err != nil {
