@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 
@@ -38,23 +37,64 @@ func (t *FileTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		body = b
 	}
-	var rec *httptest.ResponseRecorder
+	rec := &responseBuffer{}
 	err := t.withState(func(s *Server) error {
 		r := req.Clone(req.Context())
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		if r.Host == "" {
 			r.Host = req.URL.Host
 		}
-		rec = httptest.NewRecorder()
 		s.ServeHTTP(rec, r)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	resp := rec.Result()
-	resp.Request = req
-	return resp, nil
+	return rec.response(req), nil
+}
+
+// responseBuffer collects one in-process answer; the binary has no use for
+// net/http/httptest beyond this, so it does not link it.
+type responseBuffer struct {
+	header http.Header
+	sent   http.Header // the header as it was when the status was written
+	status int
+	body   bytes.Buffer
+}
+
+func (b *responseBuffer) Header() http.Header {
+	if b.header == nil {
+		b.header = http.Header{}
+	}
+	return b.header
+}
+
+func (b *responseBuffer) WriteHeader(status int) {
+	if b.status != 0 {
+		return
+	}
+	b.status = status
+	b.sent = b.Header().Clone()
+}
+
+func (b *responseBuffer) Write(p []byte) (int, error) {
+	b.WriteHeader(http.StatusOK)
+	return b.body.Write(p)
+}
+
+func (b *responseBuffer) response(req *http.Request) *http.Response {
+	b.WriteHeader(http.StatusOK)
+	return &http.Response{
+		Status:        fmt.Sprintf("%d %s", b.status, http.StatusText(b.status)),
+		StatusCode:    b.status,
+		Proto:         "HTTP/1.1",
+		ProtoMajor:    1,
+		ProtoMinor:    1,
+		Header:        b.sent,
+		Body:          io.NopCloser(bytes.NewReader(b.body.Bytes())),
+		ContentLength: int64(b.body.Len()),
+		Request:       req,
+	}
 }
 
 // AdminToken returns the all-scope admin token, seeding the state file when needed.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -143,5 +144,46 @@ func TestFileTransportPersistsTokensAndBudget(t *testing.T) {
 	}
 	if fmt.Sprint(statuses) != "[200 200 429]" {
 		t.Fatalf("budget across requests of one file: %v", statuses)
+	}
+}
+
+func TestFileTransportResponseCarriesStatusHeadersAndBody(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	tr := NewFileTransport(path, Options{Points: 2})
+	tok, err := tr.AdminToken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func() (*http.Response, []byte) {
+		req, _ := http.NewRequest("GET", "http://sandbox.local/api/v2/users?limit=1", nil)
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := tr.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.Request != req {
+			t.Error("Response.Request is not the request sent")
+		}
+		if resp.ContentLength != int64(len(b)) {
+			t.Errorf("ContentLength %d, body %d bytes", resp.ContentLength, len(b))
+		}
+		return resp, b
+	}
+	resp, b := get()
+	if resp.StatusCode != 200 || resp.Status != "200 OK" || resp.Header.Get("Content-Type") != "application/json; charset=utf-8" {
+		t.Fatalf("first call: %q %v", resp.Status, resp.Header)
+	}
+	var page struct {
+		Data    []map[string]any `json:"data"`
+		HasMore bool             `json:"has_more"`
+	}
+	if err := json.Unmarshal(b, &page); err != nil || len(page.Data) != 1 || !page.HasMore {
+		t.Fatalf("first call body %s: %v", b, err)
+	}
+	resp, b = get() // 4 points over a budget of 2
+	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "60" || !bytes.Contains(b, []byte("Rate limit exceeded")) {
+		t.Fatalf("over budget: %q Retry-After=%q %s", resp.Status, resp.Header.Get("Retry-After"), b)
 	}
 }
