@@ -22,7 +22,13 @@ type Options struct {
 	Block  time.Duration    // block length after exceeding; 0 -> 60s
 	Now    func() time.Time // nil -> time.Now
 	Empty  bool             // true: no demo org, just the primary org with its admin and admin token
+	// RequestLog is how many of the most recent requests Requests keeps; 0 -> DefaultRequestLog,
+	// negative -> none. A long-running `orgctl sandbox serve` must not grow without bound.
+	RequestLog int
 }
+
+// DefaultRequestLog is the number of recent requests a Server keeps unless Options.RequestLog says otherwise.
+const DefaultRequestLog = 10000
 
 func (o Options) withDefaults() Options {
 	if o.Points <= 0 {
@@ -36,6 +42,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.RequestLog == 0 {
+		o.RequestLog = DefaultRequestLog
 	}
 	return o
 }
@@ -56,7 +65,7 @@ type Server struct {
 	mu   sync.Mutex
 	opts Options
 	st   *state
-	reqs []Request
+	reqs requestLog
 }
 
 type obj = map[string]any
@@ -162,18 +171,41 @@ func (s *Server) SetSpaceAdmin(space, email string, admin bool) {
 	u["is_admin"] = admin
 }
 
-// Requests returns every request served, in order.
+// Requests returns the most recent requests served (at most Options.RequestLog), oldest first.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]Request(nil), s.reqs...)
+	return s.reqs.list()
 }
 
 // ResetRequests forgets the served requests.
 func (s *Server) ResetRequests() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.reqs = nil
+	s.reqs = requestLog{}
+}
+
+// requestLog is a ring of the most recent requests: memory stays fixed however long the sandbox serves.
+type requestLog struct {
+	ring []Request
+	next int // where the next request goes once the ring is full
+}
+
+func (l *requestLog) add(r Request, max int) {
+	switch {
+	case max <= 0:
+	case len(l.ring) < max:
+		l.ring = append(l.ring, r)
+	default:
+		l.ring[l.next] = r
+		l.next = (l.next + 1) % len(l.ring)
+	}
+}
+
+func (l *requestLog) list() []Request {
+	out := make([]Request, 0, len(l.ring))
+	out = append(out, l.ring[l.next:]...)
+	return append(out, l.ring[:l.next]...)
 }
 
 // MarshalState serialises the whole state: orgs, spaces, tokens, id counters and the budget window.
@@ -250,7 +282,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	now := s.opts.Now()
 	status, hdr, out := s.serve(r, body, now)
 	space, _, _ := splitPath(r.URL.Path)
-	s.reqs = append(s.reqs, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Status: status, Body: body, Space: space, At: now})
+	s.reqs.add(Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Status: status, Body: body, Space: space, At: now}, s.opts.RequestLog)
 	s.mu.Unlock()
 	for k, v := range hdr {
 		w.Header().Set(k, v)

@@ -407,3 +407,40 @@ func TestStateRoundTrip(t *testing.T) {
 		t.Fatal("id counters were not carried over")
 	}
 }
+
+func TestRequestLogKeepsTheMostRecent(t *testing.T) {
+	s := New(Options{RequestLog: 3, Points: 1 << 30})
+	tok := s.AdminToken()
+	for i := 1; i <= 7; i++ {
+		send(t, s, tok, "GET", fmt.Sprintf("/api/v2/users?limit=%d", i), nil)
+	}
+	var got []string
+	for _, r := range s.Requests() {
+		got = append(got, r.Query)
+	}
+	if fmt.Sprint(got) != "[limit=5 limit=6 limit=7]" {
+		t.Fatalf("Requests() = %v, want the last three, oldest first", got)
+	}
+	s.ResetRequests()
+	send(t, s, tok, "GET", "/api/v2/users?limit=8", nil)
+	if r := s.Requests(); len(r) != 1 || r[0].Query != "limit=8" {
+		t.Fatalf("after reset: %v", r)
+	}
+
+	off := New(Options{RequestLog: -1})
+	send(t, off, "", "GET", "/api/v2/users", nil)
+	if n := len(off.Requests()); n != 0 {
+		t.Fatalf("RequestLog -1 kept %d requests", n)
+	}
+}
+
+func TestRequestLogIsBoundedByDefault(t *testing.T) {
+	s := New(Options{})
+	req := httptest.NewRequest("GET", "http://sandbox.test/not-the-api", nil)
+	for i := 0; i < DefaultRequestLog+50; i++ {
+		s.ServeHTTP(httptest.NewRecorder(), req)
+	}
+	if n := len(s.Requests()); n != DefaultRequestLog {
+		t.Fatalf("after %d requests the log holds %d, want %d", DefaultRequestLog+50, n, DefaultRequestLog)
+	}
+}
