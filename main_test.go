@@ -16,6 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/cmd"
 )
 
@@ -151,7 +152,9 @@ func TestScripts(t *testing.T) {
 				if len(args) < 1 {
 					ts.Fatalf("usage: mint VAR [SCOPE...]")
 				}
-				ts.Setenv(args[0], srv(ts).server().MintToken("", "", args[1:]...))
+				tok, err := sandboxtest.MintToken(srv(ts).server(), args[1:]...)
+				ts.Check(err)
+				ts.Setenv(args[0], tok)
 			},
 			// budget POINTS WINDOW BLOCK: restart the sandbox with this budget.
 			"budget": func(ts *testscript.TestScript, neg bool, args []string) {

@@ -18,6 +18,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
+
+	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 )
 
 // requestSpec validates every request the scripts send against the published
@@ -62,8 +64,12 @@ var knownResponseDeviations = []struct{ key, contains, why string }{
 
 func (s *requestSpec) load() error {
 	s.once.Do(func() {
-		loader := openapi3.NewLoader()
-		doc, err := loader.LoadFromFile(filepath.Join("..", "shared", "api", "openapi.json"))
+		shared, err := sandboxtest.SharedDir()
+		if err != nil {
+			s.loadErr = err
+			return
+		}
+		doc, err := openapi3.NewLoader().LoadFromFile(filepath.Join(shared, "api", "openapi.json"))
 		if err != nil {
 			s.loadErr = err
 			return

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -218,7 +218,7 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 // Each kind's list is a published GET endpoint without required parameters
 // whose items carry the fields the kind shows.
 func TestCompletionKindsMatchTheSpec(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(sharedDir(t), "api", "openapi.json"))
+	b, err := os.ReadFile(sandboxtest.SharedFile(t, "api", "openapi.json"))
 	if err != nil {
 		t.Skipf("the published OpenAPI description is not available (%v)", err)
 	}

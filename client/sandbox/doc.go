@@ -2,7 +2,8 @@
 // published operation under /api/v2 plus the unpublished POST /apps) that enforces the service's
 // documented rules. It is a product feature: users run it with `orgctl sandbox serve` and
 // `orgctl --sandbox` to try orgctl and rehearse scripts without a production org, and orgctl's own
-// end-to-end tests run the real binary against it.
+// end-to-end tests run the real binary against it. Hooks that only tests need live in export_test.go
+// (this package's tests) and in the sandboxtest sub-package (other packages' tests), never here.
 //
 // It must not import ratebudget, cmd, output or cobra: it plays the server, so its point budget is
 // deliberately independent of the client's ratebudget package, and it knows no flags or formats.

@@ -139,38 +139,6 @@ func (st *state) adminToken() string {
 
 const adminTokenLabel = "sandbox admin"
 
-// MintToken creates a token in space ("" = primary org) owned by ownerEmail with the given scopes.
-// The owner is created as a non-admin user of that org when absent.
-func (s *Server) MintToken(space, ownerEmail string, scopes ...string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	o := s.st.Orgs[space]
-	if o == nil {
-		o = newOrg(space)
-		s.st.Orgs[space] = o
-	}
-	if o.userByEmail(ownerEmail) == nil {
-		o.addUser(ownerEmail, "Test", "Owner", false, true, fixedTime)
-	}
-	return o.mint("test token", nil, ownerEmail, scopes, s.opts.Now()).Value
-}
-
-// SetSpaceAdmin makes email an admin (or not) of space, creating the user there when absent.
-func (s *Server) SetSpaceAdmin(space, email string, admin bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	o := s.st.Orgs[space]
-	if o == nil {
-		o = newOrg(space)
-		s.st.Orgs[space] = o
-	}
-	u := o.userByEmail(email)
-	if u == nil {
-		u = o.addUser(email, "Space", "Member", admin, true, fixedTime)
-	}
-	u["is_admin"] = admin
-}
-
 // Requests returns the most recent requests served (at most Options.RequestLog), oldest first.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
