@@ -8,7 +8,7 @@
 // It must not import ratebudget, cmd, output or cobra: it plays the server, so its point budget is
 // deliberately independent of the client's ratebudget package, and it knows no flags or formats.
 // It must not read ../shared at run time: routes, request schemas and example responses are code,
-// derived from the published OpenAPI file by gen_spec.py into spec_gen.go.
+// generated from the published OpenAPI file into spec_gen.go by internal/specgen (`go generate`).
 //
 // # URL layout
 //
@@ -87,3 +87,6 @@
 // gofrs/flock around load-serve-save (save is temp file + rename), so concurrent processes lose no
 // writes.
 package sandbox
+
+// The published OpenAPI file sits in ../shared beside the repository; only this generator reads it.
+//go:generate go run ./internal/specgen -spec ../../../shared/api/openapi.json -o spec_gen.go
