@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/output/atomicfile"
 )
 
 // sandboxBaseURL is the in-process sandbox's address: a .localhost name is
@@ -120,7 +121,7 @@ With --state, the org is loaded from and saved to FILE.`,
 				if err != nil {
 					return err
 				}
-				if err := os.WriteFile(state, b, 0o600); err != nil {
+				if err := atomicfile.Write(state, b, 0o600); err != nil {
 					return err
 				}
 			}

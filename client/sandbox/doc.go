@@ -7,6 +7,7 @@
 //
 // It must not import ratebudget, cmd, output or cobra: it plays the server, so its point budget is
 // deliberately independent of the client's ratebudget package, and it knows no flags or formats.
+// The one exception is the leaf output/atomicfile, which saves its state files.
 // It must not read ../shared at run time: routes, request schemas and example responses are code,
 // generated from the published OpenAPI file into spec_gen.go by internal/specgen (`go generate`).
 //
@@ -84,8 +85,8 @@
 // # File transport
 //
 // NewFileTransport serves requests in-process against a JSON state file, locking path+".lock" with
-// gofrs/flock around load-serve-save (save is temp file + rename), so concurrent processes lose no
-// writes.
+// gofrs/flock around load-serve-save (saved with output/atomicfile, so a crash leaves the old state
+// or the new), so concurrent processes lose no writes.
 package sandbox
 
 // The published OpenAPI file sits in ../shared beside the repository; only this generator reads it.

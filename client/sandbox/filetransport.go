@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 
 	"github.com/gofrs/flock"
+
+	"github.com/orgctl/orgctl/output/atomicfile"
 )
 
 // FileTransport serves each request in-process against state persisted in a JSON file, so that
@@ -137,21 +139,7 @@ func (t *FileTransport) withState(fn func(*Server) error) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(t.path), filepath.Base(t.path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("sandbox: save state: %w", err)
-	}
-	if _, err := tmp.Write(out); err != nil {
-		_ = tmp.Close()
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("sandbox: save state: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("sandbox: save state: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), t.path); err != nil {
-		_ = os.Remove(tmp.Name())
+	if err := atomicfile.Write(t.path, out, 0o600); err != nil {
 		return fmt.Errorf("sandbox: save state: %w", err)
 	}
 	return nil
