@@ -41,6 +41,7 @@ func (t *FileTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	rec := &responseBuffer{}
 	err := t.withState(func(s *Server) error {
+		s.opts.Latency = 0 // waited below, once the state file is unlocked
 		r := req.Clone(req.Context())
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		if r.Host == "" {
@@ -50,6 +51,9 @@ func (t *FileTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil
 	})
 	if err != nil {
+		return nil, err
+	}
+	if err := delay(req.Context(), t.opts.Latency); err != nil {
 		return nil, err
 	}
 	return rec.response(req), nil

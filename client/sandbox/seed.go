@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -22,6 +23,18 @@ func seedEmpty(st *state) {
 }
 
 func strp(s string) *string { return &s }
+
+// seedLoadUsers adds n synthetic users for load rehearsals. Their emails are unique by construction,
+// so nothing is looked up and seeding stays linear in n.
+func seedLoadUsers(o *org, n int) {
+	if n <= 0 {
+		return
+	}
+	o.Collections["/users"] = slices.Grow(o.Collections["/users"], n)
+	for i := 1; i <= n; i++ {
+		o.addUser(fmt.Sprintf("user%06d@load.example", i), "Load", fmt.Sprintf("User%06d", i), false, true, fixedTime)
+	}
+}
 
 func orgSettings(id string) obj {
 	s := templateData("GET /organization")

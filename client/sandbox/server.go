@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -22,6 +23,10 @@ type Options struct {
 	Block  time.Duration    // block length after exceeding; 0 -> 60s
 	Now    func() time.Time // nil -> time.Now
 	Empty  bool             // true: no demo org, just the primary org with its admin and admin token
+	Users  int              // synthetic users added to the primary org (user000001@load.example, ...)
+	// Latency delays every answer: the request takes effect at arrival and its answer is written
+	// Latency later (sooner if the client goes away), so tests can stop a client mid-request.
+	Latency time.Duration
 	// RequestLog is how many of the most recent requests Requests keeps; 0 -> DefaultRequestLog,
 	// negative -> none. A long-running `orgctl sandbox serve` must not grow without bound.
 	RequestLog int
@@ -98,6 +103,7 @@ type token struct {
 func New(opts Options) *Server {
 	s := &Server{opts: opts.withDefaults()}
 	s.st = newState(s.opts.Empty)
+	seedLoadUsers(s.st.Orgs[""], s.opts.Users)
 	return s
 }
 
@@ -252,6 +258,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	space, _, _ := splitPath(r.URL.Path)
 	s.reqs.add(Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Status: status, Body: body, Space: space, At: now}, s.opts.RequestLog)
 	s.mu.Unlock()
+	if err := delay(r.Context(), s.opts.Latency); err != nil {
+		return // the client is gone; nobody reads the answer
+	}
 	for k, v := range hdr {
 		w.Header().Set(k, v)
 	}
@@ -263,6 +272,21 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
+}
+
+// delay waits d, or until ctx ends (then it returns ctx's error).
+func delay(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 func splitPath(p string) (space, apiPath string, ok bool) {
