@@ -2,7 +2,9 @@ package sandbox
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,8 +12,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func createFolders(tr *FileTransport, tag string, n int) error {
@@ -185,5 +189,34 @@ func TestFileTransportResponseCarriesStatusHeadersAndBody(t *testing.T) {
 	resp, b = get() // 4 points over a budget of 2
 	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "60" || !bytes.Contains(b, []byte("Rate limit exceeded")) {
 		t.Fatalf("over budget: %q Retry-After=%q %s", resp.Status, resp.Header.Get("Retry-After"), b)
+	}
+}
+
+func TestFileTransportLatencyWaitsOutsideTheLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	slow := NewFileTransport(path, Options{Points: 1 << 30, Latency: time.Hour})
+	tok, err := slow.AdminToken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		req, _ := http.NewRequestWithContext(ctx, "POST", "http://sandbox.local/api/v2/folders", strings.NewReader(`{"name":"slow-1","folder_type":"app"}`))
+		req.Header.Set("Authorization", "Bearer "+tok)
+		_, err := slow.RoundTrip(req)
+		done <- err
+	}()
+	// Another process's transport still gets the lock and sees the write while the answer is held back.
+	for countFolders(t, path, "slow-") == 0 {
+		select {
+		case err := <-done:
+			t.Fatalf("answered before the latency: %v", err)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("RoundTrip error %v, want context.Canceled", err)
 	}
 }
