@@ -136,7 +136,7 @@ func TestBudgetProcessesShareWindow(t *testing.T) {
 	t.Logf("%d requests in %v (budget minimum %v), peak window %d/%d", len(reqs), elapsed.Round(time.Millisecond), window, peak, points)
 }
 
-// BenchmarkBudgetUsersCreate is the issue's figure: 4 concurrent loops of
+// BenchmarkBudgetUsersCreate shows what pacing costs under contention: 4 concurrent loops of
 // `orgctl users create` totalling 1200 points against a 300 points / 6 s
 // sandbox; the minimum the budget allows is 18 s (the first 300 go at once).
 // Run: go test -run '^$' -bench BudgetUsersCreate -benchtime 1x .

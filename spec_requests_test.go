@@ -53,7 +53,7 @@ var knownRequestDeviations = []struct{ key, contains, why string }{
 }
 
 // knownResponseDeviations are answers where the sandbox follows the real
-// service (as recorded) or the seed rather than the published schema.
+// service's recorded or documented behaviour rather than the published schema.
 var knownResponseDeviations = []struct{ key, contains, why string }{
 	{"GET /folders", `folder_type": value is not one of`, "the recorded real API lists a folder_type \"file\" folder outside the published enum, and so does the demo org"},
 	{"GET /folders/{folderId}", `folder_type": value is not one of`, "the recorded real API has folder_type \"file\" outside the published enum"},

@@ -29,7 +29,7 @@ var (
 )
 
 // loadSpecOperations reads every operation of the published OpenAPI
-// description, plus the unpublished POST /apps the requirements name.
+// description, plus POST /apps, which the service serves without publishing it.
 func loadSpecOperations(t *testing.T) []specOperation {
 	t.Helper()
 	b, err := os.ReadFile(sandboxtest.SharedFile(t, "api", "openapi.json"))

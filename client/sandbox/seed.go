@@ -147,9 +147,8 @@ func seedDemo(st *state) {
 	o.join("editor", dev, true)
 	o.join("viewer", ana, false)
 	o.addGroup("app_admin_group", "own", "none", "none", "none", false, false, false, false, at)
-	support := o.addGroup("support", "use", "use", "none", "use", false, false, false, false, at)
+	o.addGroup("support", "use", "use", "none", "use", false, false, false, false, at)
 	o.join("support", ana, false)
-	support["landing_page_app_id"] = nil
 
 	appRoot := o.rootFolder("app")
 	ops_ := o.addFolder("Operations", "app", appRoot, false, at)
@@ -251,8 +250,7 @@ func seedDemo(st *state) {
 	o.Singletons["/organization/ai_settings"] = templateData("GET /organization/ai_settings")
 
 	// The eng space: its own admin (who is not a primary admin) and data; the primary admin is also its admin.
-	sp := o.add("/spaces", "GET /spaces/{spaceId}", obj{"name": demoSpace, "domain": demoSpace})
-	_ = sp
+	o.add("/spaces", "GET /spaces/{spaceId}", obj{"name": demoSpace, "domain": demoSpace})
 	e := newOrg(demoSpace)
 	seedOrgBasics(e, at)
 	e.Singletons["/organization"] = orgSettings("org_eng")

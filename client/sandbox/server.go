@@ -416,7 +416,7 @@ func hasScope(have []string, need string) bool {
 	return false
 }
 
-// familyCost prices a request by its endpoint family (OpenAPI tag), per the seed's table.
+// familyCost prices a request by its endpoint family (OpenAPI tag), as the service's budget does.
 func familyCost(tag string) int {
 	switch tag {
 	case "Apps", "Folders", "Users":
