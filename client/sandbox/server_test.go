@@ -526,3 +526,22 @@ func TestLatencyDelaysTheAnswerNotTheEffect(t *testing.T) {
 		t.Fatalf("answered after %v, before the 30ms latency", d)
 	}
 }
+
+// A page of users costs about the same in a large org as in a small one: only the page is copied.
+// Run: go test -run '^$' -bench UsersPage ./client/sandbox
+func BenchmarkUsersPage(b *testing.B) {
+	for _, n := range []int{100, 100000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			s := New(Options{Empty: true, Users: n, Points: 1 << 30})
+			req := httptest.NewRequest("GET", "http://sandbox.test/api/v2/users?limit=100", nil)
+			req.Header.Set("Authorization", "Bearer "+s.AdminToken())
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				s.ServeHTTP(rec, req)
+				if rec.Code != 200 {
+					b.Fatal(rec.Code)
+				}
+			}
+		})
+	}
+}
