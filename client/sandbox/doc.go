@@ -82,6 +82,13 @@
 // invite, a role, a workflow, and a space "eng" with its own admin (eng.lead@sandbox.example) and data.
 // The primary admin is admin@sandbox.example and is also an admin of "eng".
 //
+// # Rehearsals
+//
+// Options.Users adds that many synthetic users to the primary org (user000001@load.example, ...);
+// Options.Latency holds every answer back (the request has taken effect; a client that leaves first
+// gets none). Requests reports the most recent Options.RequestLog requests, so a long-running
+// server's memory stays bounded.
+//
 // # File transport
 //
 // NewFileTransport serves requests in-process against a JSON state file, locking path+".lock" with

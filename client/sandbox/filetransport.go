@@ -16,8 +16,8 @@ import (
 )
 
 // FileTransport serves each request in-process against state persisted in a JSON file, so that
-// separate orgctl processes share one sandbox. Each request: lock path+".lock", load (seeding the demo
-// org when the file is absent), serve, save atomically, unlock.
+// separate orgctl processes share one sandbox. Each request: lock path+".lock", load (seeding a new
+// org per opts when the file is absent), serve, save atomically, unlock; then wait opts.Latency.
 type FileTransport struct {
 	path string
 	opts Options
