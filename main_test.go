@@ -15,7 +15,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/orgctl/orgctl/client/apitest"
+	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/cmd"
 )
 
@@ -30,7 +31,7 @@ func TestMain(m *testing.M) {
 // script can flip to simulate network failures.
 type scriptServer struct {
 	mu   sync.Mutex
-	api  *apitest.Server
+	api  *sandbox.Server
 	drop map[string]bool // "METHOD /path": process, then cut the connection
 	hang map[string]bool // "METHOD /path": never answer
 	url  string
@@ -38,7 +39,7 @@ type scriptServer struct {
 	script string
 }
 
-func (s *scriptServer) server() *apitest.Server {
+func (s *scriptServer) server() *sandbox.Server {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.api
@@ -79,7 +80,7 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		RequireExplicitExec: false,
 		Setup: func(env *testscript.Env) error {
-			ss := &scriptServer{api: apitest.New(apitest.Options{}), drop: map[string]bool{}, hang: map[string]bool{},
+			ss := &scriptServer{api: sandbox.New(sandbox.Options{}), drop: map[string]bool{}, hang: map[string]bool{},
 				script: strings.TrimPrefix(filepath.Base(env.WorkDir), "script-")}
 			hs := httptest.NewServer(ss) // after every field ServeHTTP reads is set
 			env.Defer(hs.Close)
@@ -151,7 +152,9 @@ func TestScripts(t *testing.T) {
 				if len(args) < 1 {
 					ts.Fatalf("usage: mint VAR [SCOPE...]")
 				}
-				ts.Setenv(args[0], srv(ts).server().MintToken("", "", args[1:]...))
+				tok, err := sandboxtest.MintToken(srv(ts).server(), args[1:]...)
+				ts.Check(err)
+				ts.Setenv(args[0], tok)
 			},
 			// budget POINTS WINDOW BLOCK: restart the sandbox with this budget.
 			"budget": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -166,7 +169,7 @@ func TestScripts(t *testing.T) {
 				ts.Check(err)
 				s := srv(ts)
 				s.mu.Lock()
-				s.api = apitest.New(apitest.Options{Points: points, Window: window, Block: block})
+				s.api = sandbox.New(sandbox.Options{Points: points, Window: window, Block: block})
 				s.mu.Unlock()
 				ts.Setenv("ORGCTL_TOKEN", s.api.AdminToken())
 			},

@@ -15,13 +15,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/orgctl/orgctl/client/apitest"
+	"github.com/orgctl/orgctl/client/sandbox"
 )
 
 // hangRig is the sandbox on loopback, except that requests matching hang
 // arrive (and are announced on arrived) but are never answered.
 type hangRig struct {
-	api     *apitest.Server
+	api     *sandbox.Server
 	arrived chan string
 	hang    string // "METHOD /api/v2/path"
 	env     []string
@@ -30,7 +30,7 @@ type hangRig struct {
 
 func newHangRig(t *testing.T, hang string, points int) *hangRig {
 	t.Helper()
-	r := &hangRig{api: apitest.New(apitest.Options{Points: points}), arrived: make(chan string, 16), hang: hang}
+	r := &hangRig{api: sandbox.New(sandbox.Options{Points: points}), arrived: make(chan string, 16), hang: hang}
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if req.Method+" "+req.URL.Path == r.hang {
 			// The server notices a client gone only once the body is read.

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/orgctl/orgctl/client/apitest"
+	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/cmd/credentials"
 	"github.com/orgctl/orgctl/output"
 )
@@ -192,9 +192,9 @@ func TestRealKeyringWithoutBusFailsFastAndClearly(t *testing.T) {
 	}
 }
 
-func sandboxServer(t *testing.T) (*apitest.Server, string) {
+func sandboxServer(t *testing.T) (*sandbox.Server, string) {
 	t.Helper()
-	api := apitest.New(apitest.Options{})
+	api := sandbox.New(sandbox.Options{})
 	hs := httptest.NewServer(api)
 	t.Cleanup(hs.Close)
 	return api, hs.URL

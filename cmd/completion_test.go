@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -14,13 +13,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/orgctl/orgctl/client/apitest"
+	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // completionServer is the sandbox with a switch that makes GET /users hang.
 type completionServer struct {
-	api  *apitest.Server
+	api  *sandbox.Server
 	mu   sync.Mutex
 	hang bool
 	hung int // requests that arrived and were never answered
@@ -47,7 +47,7 @@ func (s *completionServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func completionSetup(t *testing.T) *completionServer {
 	t.Helper()
 	isolate(t)
-	s := &completionServer{api: apitest.New(apitest.Options{}), stop: make(chan struct{})}
+	s := &completionServer{api: sandbox.New(sandbox.Options{}), stop: make(chan struct{})}
 	hs := httptest.NewServer(s)
 	t.Cleanup(func() { close(s.stop); hs.Close() })
 	t.Setenv("ORGCTL_BASE_URL", hs.URL)
@@ -218,7 +218,7 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 // Each kind's list is a published GET endpoint without required parameters
 // whose items carry the fields the kind shows.
 func TestCompletionKindsMatchTheSpec(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(sharedDir(t), "api", "openapi.json"))
+	b, err := os.ReadFile(sandboxtest.SharedFile(t, "api", "openapi.json"))
 	if err != nil {
 		t.Skipf("the published OpenAPI description is not available (%v)", err)
 	}

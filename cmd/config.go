@@ -6,12 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/spf13/viper"
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/orgctl/orgctl/cmd/credentials"
+	"github.com/orgctl/orgctl/output/atomicfile"
 )
 
 // Directories follow the XDG base directory spec.
@@ -65,27 +65,10 @@ func writeConfigFile(m map[string]any) error {
 	if err != nil {
 		return err
 	}
-	dir := configDir()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(configDir(), 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".config.yaml.tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), configPath())
+	return atomicfile.Write(configPath(), b, 0o600)
 }
 
 func profilesOf(m map[string]any) map[string]any {
@@ -186,9 +169,4 @@ func deleteProfile(name string) error {
 		delete(file, "profile")
 	}
 	return writeConfigFile(file)
-}
-
-// envKey is the environment variable for a config key.
-func envKey(key string) string {
-	return "ORGCTL_" + strings.ToUpper(strings.NewReplacer(".", "_", "-", "_").Replace(key))
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/client"
-	"github.com/orgctl/orgctl/client/apitest"
+	"github.com/orgctl/orgctl/client/sandbox"
 )
 
 // countingDoer sends through the real client and counts what it sends.
@@ -28,7 +28,7 @@ func (d *countingDoer) Do(ctx context.Context, r client.Request) (*client.Respon
 
 func sandboxResolver(t *testing.T) (*Resolver, *countingDoer) {
 	t.Helper()
-	api := apitest.New(apitest.Options{})
+	api := sandbox.New(sandbox.Options{})
 	hs := httptest.NewServer(api)
 	t.Cleanup(hs.Close)
 	c, err := client.New(client.Options{BaseURL: hs.URL, Token: api.AdminToken()})

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/orgctl/orgctl/client/apitest"
+	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/cmd"
 	"github.com/orgctl/orgctl/cmd/credentials"
 	"github.com/orgctl/orgctl/output"
@@ -103,7 +103,7 @@ func TestRealKeyringLoginFlow(t *testing.T) {
 	for _, k := range []string{"ORGCTL_TOKEN", "ORGCTL_BASE_URL", "ORGCTL_PROFILE", "ORGCTL_TOKEN_STORE"} {
 		t.Setenv(k, "")
 	}
-	api := apitest.New(apitest.Options{})
+	api := sandbox.New(sandbox.Options{})
 	hs := httptest.NewServer(api)
 	defer hs.Close()
 	tok := api.AdminToken()

@@ -1,4 +1,4 @@
-package apitest
+package sandbox
 
 import (
 	"bytes"
@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -17,28 +15,9 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
-	yaml "go.yaml.in/yaml/v3"
-)
 
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(filepath.Join(shared, "api", "openapi.json")); err != nil {
-		t.Skipf("reference material absent (%s): skipping conformance checks", shared)
-	}
-	return shared
-}
+	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
+)
 
 // knownDeviations are responses that differ from the published schema on purpose (see doc.go).
 var knownDeviations = map[string]string{
@@ -72,9 +51,7 @@ func demoIDs(t *testing.T, s *Server) map[string]string {
 }
 
 func TestConformanceSweep(t *testing.T) {
-	shared := sharedDir(t)
-	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromFile(filepath.Join(shared, "api", "openapi.json"))
+	doc, err := openapi3.NewLoader().LoadFromFile(sandboxtest.SharedFile(t, "api", "openapi.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,20 +146,6 @@ var sweepBodies = map[string]any{
 	"POST /role_permissions/roles":  map[string]any{"name": "sweep-role", "object_scopes": []string{}, "organization_scopes": []string{}},
 }
 
-type cassette struct {
-	Interactions []struct {
-		Request struct {
-			Body   string `yaml:"body"`
-			URL    string `yaml:"url"`
-			Method string `yaml:"method"`
-		} `yaml:"request"`
-		Response struct {
-			Body string `yaml:"body"`
-			Code int    `yaml:"code"`
-		} `yaml:"response"`
-	} `yaml:"interactions"`
-}
-
 func jsonType(v any) string {
 	switch v.(type) {
 	case nil:
@@ -224,26 +187,9 @@ func shape(body string) map[string]string {
 }
 
 func TestConformanceCassettes(t *testing.T) {
-	shared := sharedDir(t)
-	files, _ := filepath.Glob(filepath.Join(shared, "api", "recordings", "*.yaml"))
-	if len(files) == 0 {
-		t.Skip("no cassettes in ../shared/api/recordings")
-	}
-	var cs []cassette
-	for _, f := range files {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var c cassette
-		if err := yaml.Unmarshal(raw, &c); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		cs = append(cs, c)
-	}
-	for i, c := range cs {
-		name := strings.TrimSuffix(filepath.Base(files[i]), ".yaml")
-		t.Run(name, func(t *testing.T) {
+	cs := sandboxtest.LoadCassettes(t)
+	for _, c := range cs {
+		t.Run(c.Name, func(t *testing.T) {
 			s := New(Options{Points: 1 << 30})
 			idmap := recordedNames(t, s, cs)
 			defer func() { t.Logf("replayed %d interactions", len(c.Interactions)) }()
@@ -310,7 +256,7 @@ func dataID(body string) string {
 }
 
 // recordedNames maps ids seen in recorded list responses to sandbox ids of objects with the same name.
-func recordedNames(t *testing.T, s *Server, cs []cassette) map[string]string {
+func recordedNames(t *testing.T, s *Server, cs []sandboxtest.Cassette) map[string]string {
 	out := map[string]string{}
 	for _, c := range cs {
 		for _, it := range c.Interactions {

@@ -1,10 +1,15 @@
-// Package apitest owns the sandbox: an in-memory implementation of the management API (every
+// Package sandbox owns orgctl's sandbox: an in-memory implementation of the management API (every
 // published operation under /api/v2 plus the unpublished POST /apps) that enforces the service's
-// documented rules. It is the test bed of orgctl's e2e tests and ships in the binary
-// (`orgctl sandbox serve`, `orgctl --sandbox`). It must not import ratebudget, cmd, output or cobra,
-// and must not read ../shared at run time: routes, request schemas and example responses are code,
-// derived by gen_spec.py into spec_gen.go. It plays the server, so its point budget is deliberately
-// independent of the client's ratebudget package.
+// documented rules. It is a product feature: users run it with `orgctl sandbox serve` and
+// `orgctl --sandbox` to try orgctl and rehearse scripts without a production org, and orgctl's own
+// end-to-end tests run the real binary against it. Hooks that only tests need live in export_test.go
+// (this package's tests) and in the sandboxtest sub-package (other packages' tests), never here.
+//
+// It must not import ratebudget, cmd, output or cobra: it plays the server, so its point budget is
+// deliberately independent of the client's ratebudget package, and it knows no flags or formats.
+// The one exception is the leaf output/atomicfile, which saves its state files.
+// It must not read ../shared at run time: routes, request schemas and example responses are code,
+// generated from the published OpenAPI file into spec_gen.go by internal/specgen (`go generate`).
 //
 // # URL layout
 //
@@ -77,9 +82,19 @@
 // invite, a role, a workflow, and a space "eng" with its own admin (eng.lead@sandbox.example) and data.
 // The primary admin is admin@sandbox.example and is also an admin of "eng".
 //
+// # Rehearsals
+//
+// Options.Users adds that many synthetic users to the primary org (user000001@load.example, ...);
+// Options.Latency holds every answer back (the request has taken effect; a client that leaves first
+// gets none). Requests reports the most recent Options.RequestLog requests, so a long-running
+// server's memory stays bounded.
+//
 // # File transport
 //
 // NewFileTransport serves requests in-process against a JSON state file, locking path+".lock" with
-// gofrs/flock around load-serve-save (save is temp file + rename), so concurrent processes lose no
-// writes.
-package apitest
+// gofrs/flock around load-serve-save (saved with output/atomicfile, so a crash leaves the old state
+// or the new), so concurrent processes lose no writes.
+package sandbox
+
+// The published OpenAPI file sits in ../shared beside the repository; only this generator reads it.
+//go:generate go run ./internal/specgen -spec ../../../shared/api/openapi.json -o spec_gen.go

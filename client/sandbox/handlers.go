@@ -1,4 +1,4 @@
-package apitest
+package sandbox
 
 import (
 	"encoding/base64"
@@ -290,10 +290,21 @@ func (c *call) list(coll string, items []obj) (int, any) {
 			}
 		}
 		if keep {
-			sel = append(sel, c.present(coll, it))
+			sel = append(sel, it)
 		}
 	}
-	return c.page(sel)
+	// Only the page is presented (deep-copied): a list of 100,000 users must not copy them all.
+	status, out := c.page(sel)
+	if m, ok := out.(obj); ok {
+		if data, ok := m["data"].([]any); ok {
+			shown := make([]any, len(data))
+			for i, it := range data {
+				shown[i] = c.present(coll, it.(obj))
+			}
+			m["data"] = shown
+		}
+	}
+	return status, out
 }
 
 func (c *call) page(all []any) (int, any) {

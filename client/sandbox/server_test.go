@@ -1,8 +1,10 @@
-package apitest
+package sandbox
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -405,5 +407,141 @@ func TestStateRoundTrip(t *testing.T) {
 	r1 := send(t, s, tok, "POST", "/api/v2/folders", map[string]any{"name": "next", "folder_type": "app"})
 	if r.body["data"].(map[string]any)["id"] != r1.body["data"].(map[string]any)["id"] {
 		t.Fatal("id counters were not carried over")
+	}
+}
+
+func TestRequestLogKeepsTheMostRecent(t *testing.T) {
+	s := New(Options{RequestLog: 3, Points: 1 << 30})
+	tok := s.AdminToken()
+	for i := 1; i <= 7; i++ {
+		send(t, s, tok, "GET", fmt.Sprintf("/api/v2/users?limit=%d", i), nil)
+	}
+	var got []string
+	for _, r := range s.Requests() {
+		got = append(got, r.Query)
+	}
+	if fmt.Sprint(got) != "[limit=5 limit=6 limit=7]" {
+		t.Fatalf("Requests() = %v, want the last three, oldest first", got)
+	}
+	s.ResetRequests()
+	send(t, s, tok, "GET", "/api/v2/users?limit=8", nil)
+	if r := s.Requests(); len(r) != 1 || r[0].Query != "limit=8" {
+		t.Fatalf("after reset: %v", r)
+	}
+
+	off := New(Options{RequestLog: -1})
+	send(t, off, "", "GET", "/api/v2/users", nil)
+	if n := len(off.Requests()); n != 0 {
+		t.Fatalf("RequestLog -1 kept %d requests", n)
+	}
+}
+
+func TestRequestLogIsBoundedByDefault(t *testing.T) {
+	s := New(Options{})
+	req := httptest.NewRequest("GET", "http://sandbox.test/not-the-api", nil)
+	for i := 0; i < DefaultRequestLog+50; i++ {
+		s.ServeHTTP(httptest.NewRecorder(), req)
+	}
+	if n := len(s.Requests()); n != DefaultRequestLog {
+		t.Fatalf("after %d requests the log holds %d, want %d", DefaultRequestLog+50, n, DefaultRequestLog)
+	}
+}
+
+func emails(t *testing.T, s *Server) []string {
+	t.Helper()
+	r := send(t, s, s.AdminToken(), "GET", "/api/v2/users", nil)
+	var out []string
+	for _, u := range r.body["data"].([]any) {
+		out = append(out, u.(map[string]any)["email"].(string))
+	}
+	return out
+}
+
+func TestLoadUsersAreSeededDeterministically(t *testing.T) {
+	got := emails(t, New(Options{Empty: true, Users: 3}))
+	want := "[admin@sandbox.example user000001@load.example user000002@load.example user000003@load.example]"
+	if fmt.Sprint(got) != want {
+		t.Fatalf("empty org with 3 load users: %v", got)
+	}
+	demo := len(emails(t, New(Options{})))
+	if n := len(emails(t, New(Options{Users: 5}))); n != demo+5 {
+		t.Fatalf("demo org with 5 load users has %d users, want %d", n, demo+5)
+	}
+	s := New(Options{Empty: true, Users: 2})
+	r := send(t, s, s.AdminToken(), "POST", "/api/v2/users", map[string]any{"email": "user000002@load.example", "first_name": "A", "last_name": "B"})
+	if r.status != 409 {
+		t.Fatalf("creating a seeded user's email again: %d, want 409", r.status)
+	}
+}
+
+// Seeding is linear: 100,000 users take about ten times as long as 10,000 (the ratio is printed).
+// Run: go test -run '^$' -bench LoadUsers ./client/sandbox
+func BenchmarkLoadUsers(b *testing.B) {
+	for _, n := range []int{10000, 100000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			for b.Loop() {
+				New(Options{Empty: true, Users: n})
+			}
+		})
+	}
+}
+
+func TestLatencyDelaysTheAnswerNotTheEffect(t *testing.T) {
+	s := New(Options{Latency: time.Hour})
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		req, _ := http.NewRequestWithContext(ctx, "POST", hs.URL+"/api/v2/folders", strings.NewReader(`{"name":"in-flight","folder_type":"app"}`))
+		req.Header.Set("Authorization", "Bearer "+s.AdminToken())
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		done <- err
+	}()
+	for len(s.Requests()) == 0 { // served (and logged) at arrival
+		select {
+		case err := <-done:
+			t.Fatalf("the answer came before the latency: %v", err)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	if r := s.Requests()[0]; r.Status != 200 {
+		t.Fatalf("the request was not processed at arrival: %+v", r)
+	}
+	cancel() // the client gives up mid-request
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("client error %v, want context.Canceled", err)
+	}
+
+	quick := New(Options{Latency: 30 * time.Millisecond})
+	start := time.Now()
+	if r := send(t, quick, quick.AdminToken(), "GET", "/api/v2/users", nil); r.status != 200 {
+		t.Fatal(r.status)
+	}
+	if d := time.Since(start); d < 30*time.Millisecond {
+		t.Fatalf("answered after %v, before the 30ms latency", d)
+	}
+}
+
+// A page of users costs about the same in a large org as in a small one: only the page is copied.
+// Run: go test -run '^$' -bench UsersPage ./client/sandbox
+func BenchmarkUsersPage(b *testing.B) {
+	for _, n := range []int{100, 100000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			s := New(Options{Empty: true, Users: n, Points: 1 << 30})
+			req := httptest.NewRequest("GET", "http://sandbox.test/api/v2/users?limit=100", nil)
+			req.Header.Set("Authorization", "Bearer "+s.AdminToken())
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				s.ServeHTTP(rec, req)
+				if rec.Code != 200 {
+					b.Fatal(rec.Code)
+				}
+			}
+		})
 	}
 }

@@ -1,4 +1,4 @@
-package apitest
+package sandbox
 
 import (
 	"fmt"
@@ -491,7 +491,8 @@ func createToken(c *call) (int, any) {
 	return 200, one(v)
 }
 
-// checkTSQL enforces the seed's allowlist of paramsFromConnectionString keys on Windows-auth mssql resources.
+// checkTSQL enforces the service's allowlist of paramsFromConnectionString keys on Windows-auth mssql
+// resources, so scripts meet the rejection here before they meet it in production.
 func checkTSQL(typ any, options any) string {
 	opts, _ := options.(map[string]any)
 	if typ != "mssql" || opts == nil {

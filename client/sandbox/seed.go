@@ -1,7 +1,8 @@
-package apitest
+package sandbox
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -22,6 +23,18 @@ func seedEmpty(st *state) {
 }
 
 func strp(s string) *string { return &s }
+
+// seedLoadUsers adds n synthetic users for load rehearsals. Their emails are unique by construction,
+// so nothing is looked up and seeding stays linear in n.
+func seedLoadUsers(o *org, n int) {
+	if n <= 0 {
+		return
+	}
+	o.Collections["/users"] = slices.Grow(o.Collections["/users"], n)
+	for i := 1; i <= n; i++ {
+		o.addUser(fmt.Sprintf("user%06d@load.example", i), "Load", fmt.Sprintf("User%06d", i), false, true, fixedTime)
+	}
+}
 
 func orgSettings(id string) obj {
 	s := templateData("GET /organization")
@@ -134,9 +147,8 @@ func seedDemo(st *state) {
 	o.join("editor", dev, true)
 	o.join("viewer", ana, false)
 	o.addGroup("app_admin_group", "own", "none", "none", "none", false, false, false, false, at)
-	support := o.addGroup("support", "use", "use", "none", "use", false, false, false, false, at)
+	o.addGroup("support", "use", "use", "none", "use", false, false, false, false, at)
 	o.join("support", ana, false)
-	support["landing_page_app_id"] = nil
 
 	appRoot := o.rootFolder("app")
 	ops_ := o.addFolder("Operations", "app", appRoot, false, at)
@@ -238,8 +250,7 @@ func seedDemo(st *state) {
 	o.Singletons["/organization/ai_settings"] = templateData("GET /organization/ai_settings")
 
 	// The eng space: its own admin (who is not a primary admin) and data; the primary admin is also its admin.
-	sp := o.add("/spaces", "GET /spaces/{spaceId}", obj{"name": demoSpace, "domain": demoSpace})
-	_ = sp
+	o.add("/spaces", "GET /spaces/{spaceId}", obj{"name": demoSpace, "domain": demoSpace})
 	e := newOrg(demoSpace)
 	seedOrgBasics(e, at)
 	e.Singletons["/organization"] = orgSettings("org_eng")

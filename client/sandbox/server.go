@@ -1,7 +1,8 @@
-package apitest
+package sandbox
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -22,7 +23,17 @@ type Options struct {
 	Block  time.Duration    // block length after exceeding; 0 -> 60s
 	Now    func() time.Time // nil -> time.Now
 	Empty  bool             // true: no demo org, just the primary org with its admin and admin token
+	Users  int              // synthetic users added to the primary org (user000001@load.example, ...)
+	// Latency delays every answer: the request takes effect at arrival and its answer is written
+	// Latency later (sooner if the client goes away), so tests can stop a client mid-request.
+	Latency time.Duration
+	// RequestLog is how many of the most recent requests Requests keeps; 0 -> DefaultRequestLog,
+	// negative -> none. A long-running `orgctl sandbox serve` must not grow without bound.
+	RequestLog int
 }
+
+// DefaultRequestLog is the number of recent requests a Server keeps unless Options.RequestLog says otherwise.
+const DefaultRequestLog = 10000
 
 func (o Options) withDefaults() Options {
 	if o.Points <= 0 {
@@ -36,6 +47,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.RequestLog == 0 {
+		o.RequestLog = DefaultRequestLog
 	}
 	return o
 }
@@ -56,7 +70,7 @@ type Server struct {
 	mu   sync.Mutex
 	opts Options
 	st   *state
-	reqs []Request
+	reqs requestLog
 }
 
 type obj = map[string]any
@@ -89,6 +103,7 @@ type token struct {
 func New(opts Options) *Server {
 	s := &Server{opts: opts.withDefaults()}
 	s.st = newState(s.opts.Empty)
+	seedLoadUsers(s.st.Orgs[""], s.opts.Users)
 	return s
 }
 
@@ -130,50 +145,41 @@ func (st *state) adminToken() string {
 
 const adminTokenLabel = "sandbox admin"
 
-// MintToken creates a token in space ("" = primary org) owned by ownerEmail with the given scopes.
-// The owner is created as a non-admin user of that org when absent.
-func (s *Server) MintToken(space, ownerEmail string, scopes ...string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	o := s.st.Orgs[space]
-	if o == nil {
-		o = newOrg(space)
-		s.st.Orgs[space] = o
-	}
-	if o.userByEmail(ownerEmail) == nil {
-		o.addUser(ownerEmail, "Test", "Owner", false, true, fixedTime)
-	}
-	return o.mint("test token", nil, ownerEmail, scopes, s.opts.Now()).Value
-}
-
-// SetSpaceAdmin makes email an admin (or not) of space, creating the user there when absent.
-func (s *Server) SetSpaceAdmin(space, email string, admin bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	o := s.st.Orgs[space]
-	if o == nil {
-		o = newOrg(space)
-		s.st.Orgs[space] = o
-	}
-	u := o.userByEmail(email)
-	if u == nil {
-		u = o.addUser(email, "Space", "Member", admin, true, fixedTime)
-	}
-	u["is_admin"] = admin
-}
-
-// Requests returns every request served, in order.
+// Requests returns the most recent requests served (at most Options.RequestLog), oldest first.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]Request(nil), s.reqs...)
+	return s.reqs.list()
 }
 
 // ResetRequests forgets the served requests.
 func (s *Server) ResetRequests() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.reqs = nil
+	s.reqs = requestLog{}
+}
+
+// requestLog is a ring of the most recent requests: memory stays fixed however long the sandbox serves.
+type requestLog struct {
+	ring []Request
+	next int // where the next request goes once the ring is full
+}
+
+func (l *requestLog) add(r Request, max int) {
+	switch {
+	case max <= 0:
+	case len(l.ring) < max:
+		l.ring = append(l.ring, r)
+	default:
+		l.ring[l.next] = r
+		l.next = (l.next + 1) % len(l.ring)
+	}
+}
+
+func (l *requestLog) list() []Request {
+	out := make([]Request, 0, len(l.ring))
+	out = append(out, l.ring[l.next:]...)
+	return append(out, l.ring[:l.next]...)
 }
 
 // MarshalState serialises the whole state: orgs, spaces, tokens, id counters and the budget window.
@@ -187,10 +193,10 @@ func (s *Server) MarshalState() ([]byte, error) {
 func (s *Server) UnmarshalState(b []byte) error {
 	var st state
 	if err := json.Unmarshal(b, &st); err != nil {
-		return fmt.Errorf("apitest: decode state: %w", err)
+		return fmt.Errorf("sandbox: decode state: %w", err)
 	}
 	if st.Orgs[""] == nil {
-		return fmt.Errorf("apitest: state has no primary org")
+		return fmt.Errorf("sandbox: state has no primary org")
 	}
 	for _, o := range st.Orgs {
 		if o.Collections == nil {
@@ -250,8 +256,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	now := s.opts.Now()
 	status, hdr, out := s.serve(r, body, now)
 	space, _, _ := splitPath(r.URL.Path)
-	s.reqs = append(s.reqs, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Status: status, Body: body, Space: space, At: now})
+	s.reqs.add(Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Status: status, Body: body, Space: space, At: now}, s.opts.RequestLog)
 	s.mu.Unlock()
+	if err := delay(r.Context(), s.opts.Latency); err != nil {
+		return // the client is gone; nobody reads the answer
+	}
 	for k, v := range hdr {
 		w.Header().Set(k, v)
 	}
@@ -263,6 +272,21 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
+}
+
+// delay waits d, or until ctx ends (then it returns ctx's error).
+func delay(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 func splitPath(p string) (space, apiPath string, ok bool) {
@@ -392,7 +416,7 @@ func hasScope(have []string, need string) bool {
 	return false
 }
 
-// familyCost prices a request by its endpoint family (OpenAPI tag), per the seed's table.
+// familyCost prices a request by its endpoint family (OpenAPI tag), as the service's budget does.
 func familyCost(tag string) int {
 	switch tag {
 	case "Apps", "Folders", "Users":
@@ -464,12 +488,12 @@ func buildRoutes() []*route {
 		if op.Req != "" {
 			rt.req = &schema{}
 			if err := json.Unmarshal([]byte(op.Req), rt.req); err != nil {
-				panic(fmt.Sprintf("apitest: bad schema for %s: %v", rt.key, err))
+				panic(fmt.Sprintf("sandbox: bad schema for %s: %v", rt.key, err))
 			}
 		}
 		if op.Resp != "" {
 			if err := json.Unmarshal([]byte(op.Resp), &rt.tmpl); err != nil {
-				panic(fmt.Sprintf("apitest: bad template for %s: %v", rt.key, err))
+				panic(fmt.Sprintf("sandbox: bad template for %s: %v", rt.key, err))
 			}
 		}
 		for _, q := range op.Query {

@@ -1,4 +1,4 @@
-package apitest
+package sandbox
 
 import (
 	"testing"
@@ -8,7 +8,7 @@ import (
 )
 
 // The demo org is where `orgctl resources audit` is tried and tested, so it must exercise every announced
-// change, each with the status the seed's dates give it.
+// change, each with the status its announced dates give it.
 func TestDemoOrgExercisesEveryResourceChange(t *testing.T) {
 	s := New(Options{})
 	tok := s.AdminToken()

@@ -1,9 +1,10 @@
-package apitest
+package sandbox
 
 import "fmt"
 
-// createAppOp is the unpublished POST /apps the seed names; its payload is ours: name, optional folder_id
-// and description.
+// createAppOp serves POST /apps, which the service has but does not publish, so scripts can create
+// apps; with no published schema, the payload is the sandbox's choice: name, optional folder_id and
+// description.
 func createAppOp() specOp {
 	return specOp{Method: "POST", Path: "/apps", Tag: "Apps", Scope: "apps:write", Status: 200,
 		Req: `{"type":"object","properties":{"name":{"type":"string","minLength":1},"description":{"type":"string"},` +
