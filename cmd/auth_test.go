@@ -90,7 +90,7 @@ func testFactory(t *testing.T, kr tokenStore, stdin string) (*Factory, *testIO) 
 	return f, &tio
 }
 
-func resolve(t *testing.T, f *Factory) (string, string, error) {
+func resolveTestToken(t *testing.T, f *Factory) (string, string, error) {
 	t.Helper()
 	cfg, err := f.Config()
 	if err != nil {
@@ -108,7 +108,7 @@ func TestTokenResolutionOrder(t *testing.T) {
 	}
 
 	t.Setenv("ORGCTL_TOKEN", "tok_env")
-	if tok, src, err := resolve(t, f); err != nil || tok != "tok_env" || src != sourceEnv {
+	if tok, src, err := resolveTestToken(t, f); err != nil || tok != "tok_env" || src != sourceEnv {
 		t.Errorf("with ORGCTL_TOKEN: %q %q %v", tok, src, err)
 	}
 	if kr.calls != 0 {
@@ -116,17 +116,17 @@ func TestTokenResolutionOrder(t *testing.T) {
 	}
 
 	t.Setenv("ORGCTL_TOKEN", "")
-	if tok, src, err := resolve(t, f); err != nil || tok != "tok_keyring" || src != sourceKeyring {
+	if tok, src, err := resolveTestToken(t, f); err != nil || tok != "tok_keyring" || src != sourceKeyring {
 		t.Errorf("keyring: %q %q %v", tok, src, err)
 	}
 
 	delete(kr.items, "default")
-	if tok, src, err := resolve(t, f); err != nil || tok != "tok_file" || src != sourceFile {
+	if tok, src, err := resolveTestToken(t, f); err != nil || tok != "tok_file" || src != sourceFile {
 		t.Errorf("file: %q %q %v", tok, src, err)
 	}
 
 	f.tokens.file.Delete("default")
-	_, _, err := resolve(t, f)
+	_, _, err := resolveTestToken(t, f)
 	var ae *AuthError
 	if !errors.As(err, &ae) || !strings.Contains(err.Error(), "orgctl auth login") || !strings.Contains(err.Error(), "ORGCTL_TOKEN") {
 		t.Errorf("nothing stored: err = %v, want an AuthError saying how to log in", err)
@@ -141,7 +141,7 @@ func TestTokenStoreFileSkipsKeyring(t *testing.T) {
 	if err := saveProfile("default", map[string]any{"token_store": "file", "base_url": "https://acme.example.com"}, true); err != nil {
 		t.Fatal(err)
 	}
-	tok, src, err := resolve(t, f)
+	tok, src, err := resolveTestToken(t, f)
 	if err != nil || tok != "tok_file" || src != sourceFile {
 		t.Errorf("got %q %q %v, want the file token", tok, src, err)
 	}
@@ -155,7 +155,7 @@ func TestKeyringFailureSaysWhatToDo(t *testing.T) {
 	kr := &testKeyring{err: &credentials.KeyringError{Op: "read", Err: errors.New("org.freedesktop.secrets was not provided")}}
 	f, _ := testFactory(t, kr, "")
 	saveProfile("default", map[string]any{"token_store": "keyring", "base_url": "https://acme.example.com"}, true)
-	_, _, err := resolve(t, f)
+	_, _, err := resolveTestToken(t, f)
 	var ae *AuthError
 	var ke *credentials.KeyringError
 	if !errors.As(err, &ae) || !errors.As(err, &ke) {
@@ -171,7 +171,7 @@ func TestKeyringFailureSaysWhatToDo(t *testing.T) {
 	isolate(t)
 	f, _ = testFactory(t, kr, "")
 	f.tokens.file.Set("default", "tok_file")
-	if tok, src, err := resolve(t, f); err != nil || tok != "tok_file" || src != sourceFile {
+	if tok, src, err := resolveTestToken(t, f); err != nil || tok != "tok_file" || src != sourceFile {
 		t.Errorf("got %q %q %v, want the file token", tok, src, err)
 	}
 }
@@ -186,7 +186,7 @@ func TestRealKeyringWithoutBusFailsFastAndClearly(t *testing.T) {
 	os.Mkdir(filepath.Join(dir, "empty"), 0o700)
 	f, _ := testFactory(t, credentials.Keyring{Timeout: 50 * time.Millisecond}, "")
 	saveProfile("default", map[string]any{"token_store": "keyring", "base_url": "https://acme.example.com"}, true)
-	_, _, err := resolve(t, f)
+	_, _, err := resolveTestToken(t, f)
 	if err == nil || !strings.Contains(err.Error(), "no D-Bus session bus") || !strings.Contains(err.Error(), "ORGCTL_TOKEN") {
 		t.Errorf("err = %v", err)
 	}

@@ -28,6 +28,9 @@ type Input struct {
 	Values map[string][]string
 	// Body names the --body source ("" for none, "-" for stdin).
 	Body string
+	// BodyData is the body once read (LoadBody), so a call can be built
+	// twice from one stdin.
+	BodyData []byte
 	// Limit is --limit's text when given.
 	Limit *string
 	// All asks for every page (--all).
@@ -74,6 +77,9 @@ type Call struct {
 	// Summary replaces the body in dry-run output when the body is not
 	// readable text (multipart uploads).
 	Summary map[string]any
+	// ArgLabels describe positional arguments that were looked up by name
+	// ("ada@example.com (Ada Lovelace)"), for prompts and messages.
+	ArgLabels map[int]string
 	// stdin is where "-" sources read from.
 	stdin io.Reader
 }
@@ -175,7 +181,12 @@ func (op *Op) build(in Input, stdin io.Reader) (*Call, error) {
 		c.Params[name] = a
 	}
 	if in.Body != "" {
-		if err := c.readBody(in.Body); err != nil {
+		if in.BodyData == nil {
+			if err := in.LoadBody(stdin); err != nil {
+				return nil, err
+			}
+		}
+		if err := c.parseBody(in.Body, in.BodyData); err != nil {
 			return nil, err
 		}
 	}
@@ -449,18 +460,36 @@ func readLimited(r io.Reader, what string) ([]byte, error) {
 	return b, nil
 }
 
-// readBody loads --body: a JSON object, or for JSON-Patch operations either
-// {"operations":[...]} or a bare array of operations.
-func (c *Call) readBody(src string) error {
-	r, err := c.openSource(src)
+// LoadBody reads the --body source once, from a file or stdin.
+func (in *Input) LoadBody(stdin io.Reader) error {
+	if in.Body == "" || in.BodyData != nil {
+		return nil
+	}
+	var r io.Reader = stdin
+	if in.Body != "-" {
+		f, err := os.Open(in.Body)
+		if err != nil {
+			return usageErrorf("--body: %v", err)
+		}
+		defer f.Close()
+		r = f
+	} else if stdin == nil {
+		return usageErrorf("--body -: no standard input")
+	}
+	b, err := readLimited(r, "--body "+in.Body)
 	if err != nil {
 		return usageErrorf("--body: %v", err)
 	}
-	defer r.Close()
-	b, err := readLimited(r, "--body "+src)
-	if err != nil {
-		return usageErrorf("--body: %v", err)
+	if b == nil {
+		b = []byte{}
 	}
+	in.BodyData = b
+	return nil
+}
+
+// parseBody takes --body: a JSON object, or for JSON-Patch operations
+// either {"operations":[...]} or a bare array of operations.
+func (c *Call) parseBody(src string, b []byte) error {
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()

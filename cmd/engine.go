@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
@@ -24,6 +26,7 @@ type Engine struct {
 	f       *Factory
 	cfg     *Config
 	printer *output.Printer
+	names   *resolve.Resolver
 }
 
 // newEngine checks the output options before anything is sent.
@@ -152,17 +155,24 @@ func (e *Engine) changed(c *Call) {
 
 // confirm asks on a terminal and refuses elsewhere.
 func (e *Engine) confirm(c *Call) error {
-	what := c.Command
-	for _, a := range c.Op.Args {
-		if v, ok := c.Params[a]; ok {
-			what += " " + v
+	var objs []string
+	for i, a := range c.Op.Args {
+		if l, ok := c.ArgLabels[i]; ok {
+			objs = append(objs, l)
+		} else if v, ok := c.Params[a]; ok {
+			objs = append(objs, v)
 		}
 	}
+	what := strings.TrimSpace(c.Command + " " + strings.Join(objs, " "))
 	io := e.f.IO
 	if !io.InTTY || !io.ErrTTY {
 		return usageErrorf("refusing to run `%s` without confirmation: stdin is not a terminal; pass --yes", what)
 	}
-	fmt.Fprintf(io.Err, "Run `%s`? This cannot be undone. [y/N] ", what)
+	question := fmt.Sprintf("Run `%s`? This cannot be undone.", what)
+	if c.Op.Confirm != "" {
+		question = fmt.Sprintf(c.Op.Confirm, strings.Join(objs, " "))
+	}
+	fmt.Fprintf(io.Err, "%s [y/N] ", question)
 	line, _ := bufio.NewReader(io.In).ReadString('\n')
 	switch strings.ToLower(strings.TrimSpace(line)) {
 	case "y", "yes":
@@ -223,11 +233,12 @@ func (e *Engine) dryRun(c *Call) error {
 	for _, t := range c.Then {
 		plan = append(plan, planned{req: client.Request{Path: t.Path}, note: t.What, then: true})
 	}
-	return e.printPlan(plan)
+	return e.printPlan(plan, nil)
 }
 
-// printPlan prices and prints a dry run's requests.
-func (e *Engine) printPlan(plan []planned) error {
+// printPlan prices and prints a dry run's requests; names maps the
+// stand-in ids of names not yet looked up to how they are shown.
+func (e *Engine) printPlan(plan []planned, names map[string]string) error {
 	bc := budgetConfig(e.cfg)
 	wait := "unknown (not logged in)"
 	var waitSeconds *float64
@@ -258,18 +269,19 @@ func (e *Engine) printPlan(plan []planned) error {
 			docs = append(docs, doc)
 			continue
 		}
-		doc["method"], doc["path"] = p.req.Method, "/api/v2"+p.req.Path
+		path := "/api/v2" + p.req.Path
 		if len(p.req.Query) > 0 {
-			doc["path"] = "/api/v2" + p.req.Path + "?" + url.Values(p.req.Query).Encode()
+			path += "?" + url.Values(p.req.Query).Encode()
 		}
+		doc["method"], doc["path"] = p.req.Method, showNames(path, names)
 		if cl != nil {
-			doc["url"] = cl.URL(p.req)
+			doc["url"] = showNames(cl.URL(p.req), names)
 		}
 		if p.req.Scope != "" {
 			doc["scope"] = p.req.Scope
 		}
 		if p.req.Body != nil {
-			doc["body"] = p.req.Body
+			doc["body"] = showNamesIn(p.req.Body, names)
 		}
 		if p.note != "" {
 			doc["note"] = p.note
@@ -312,9 +324,14 @@ func (e *Engine) printPlan(plan []planned) error {
 		} else {
 			fmt.Fprintf(w, "%s %s\n", p.req.Method, target)
 		}
-		if p.req.Body != nil {
-			b, _ := json.MarshalIndent(p.req.Body, "", "  ")
-			fmt.Fprintf(w, "%s\n", b)
+		if body, ok := doc["body"]; ok {
+			b, err := marshalText(body)
+			if err != nil {
+				return err
+			}
+			var ind bytes.Buffer
+			json.Indent(&ind, b, "", "  ")
+			fmt.Fprintf(w, "%s\n", ind.Bytes())
 		}
 	}
 	for _, p := range plan {
@@ -331,5 +348,46 @@ func (e *Engine) printPlan(plan []planned) error {
 	} else {
 		fmt.Fprintf(w, "cost: %d points in %d requests; %s; nothing sent (--dry-run)\n", total, len(plan), wait)
 	}
+	if len(names) > 0 {
+		fmt.Fprintln(w, "<NAME> stands for the id its lookup finds when the command runs")
+	}
 	return nil
+}
+
+// showNames puts names back where their stand-in ids are in a path.
+func showNames(s string, names map[string]string) string {
+	for stand, name := range names {
+		s = strings.ReplaceAll(s, stand, name)
+	}
+	return s
+}
+
+// showNamesIn does the same inside a body, for values equal to a stand-in.
+func showNamesIn(v any, names map[string]string) any {
+	if len(names) == 0 {
+		return v
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			out[k] = showNamesIn(e, names)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = showNamesIn(e, names)
+		}
+		return out
+	case string:
+		if n, ok := names[t]; ok {
+			return n
+		}
+	case json.Number:
+		if n, ok := names[t.String()]; ok {
+			return n
+		}
+	}
+	return v
 }

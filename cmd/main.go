@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -105,6 +106,8 @@ func ExitCode(err error) int {
 		api     *client.APIError
 		wait    *ratebudget.WaitError
 		unknown *client.OutcomeUnknownError
+		noName  *resolve.NotFoundError
+		twoName *resolve.AmbiguousError
 	)
 	switch {
 	case err == nil:
@@ -115,7 +118,9 @@ func ExitCode(err error) int {
 		return ExitOutcomeUnknown
 	case errors.As(err, &wait):
 		return ExitGaveUp
-	case errors.As(err, &usage), errors.As(err, &cfgErr):
+	case errors.As(err, &noName):
+		return ExitNotFound
+	case errors.As(err, &usage), errors.As(err, &cfgErr), errors.As(err, &twoName):
 		return ExitUsage
 	case errors.As(err, &auth):
 		return ExitAuth

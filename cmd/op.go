@@ -79,6 +79,10 @@ type Op struct {
 	Patch bool
 	// Destructive asks for confirmation (or --yes).
 	Destructive bool
+	// Confirm is the question a destructive op asks, with %s for what it
+	// acts on; it says truthfully what happens and whether it can be undone.
+	// Empty: "Run `COMMAND`? This cannot be undone."
+	Confirm string
 	// Hidden keeps a command out of help (deprecated endpoints reached through a flag).
 	Hidden bool
 	// ArgsComplete names, per positional argument, the object kind it
@@ -240,7 +244,13 @@ func (op *Op) command(f *Factory) *cobra.Command {
 	op.wireCompletion(f, c)
 	c.RunE = func(c *cobra.Command, args []string) error {
 		in, opts := parseFlags(op, c, args)
-		call, err := op.build(in, f.IO.In)
+		if err := in.LoadBody(f.IO.In); err != nil {
+			return err
+		}
+		// Names are checked with stand-in ids first, so bad input exits 2
+		// before any lookup is sent.
+		refs := op.nameRefs(in)
+		call, err := op.build(substitute(in, refs, func(r nameRef) string { return r.stand }), f.IO.In)
 		if err != nil {
 			return err
 		}
@@ -248,7 +258,7 @@ func (op *Op) command(f *Factory) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		return e.run(c.Context(), call, opts)
+		return e.runInput(c.Context(), op, in, refs, call, opts)
 	}
 	return c
 }

@@ -88,6 +88,7 @@ user disables it; the API keeps the record.`,
 			{
 				Use: "delete USER_ID", Short: "Disable a user", Method: http.MethodDelete, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Write",
 				Destructive: true,
+				Confirm:     "Disable user %s? They can no longer sign in; 'orgctl users update ID --active=true' enables them again.",
 				Example:     "  orgctl users delete user_abc\n  orgctl users delete user_abc --yes   # in scripts",
 			},
 			{
