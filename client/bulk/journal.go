@@ -1,0 +1,420 @@
+package bulk
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Outcome is what became of one row.
+type Outcome string
+
+const (
+	Created Outcome = "created"
+	Updated Outcome = "updated"
+	Deleted Outcome = "deleted"
+	// Skipped: nothing was sent (the object already exists and --on-exists skip).
+	Skipped Outcome = "skipped"
+	Failed  Outcome = "failed"
+	// Unknown: a request was sent and no answer came back; it may have been applied.
+	Unknown Outcome = "unknown"
+)
+
+// Applied reports whether a row with this outcome needs nothing more.
+func (o Outcome) Applied() bool {
+	switch o {
+	case Created, Updated, Deleted, Skipped:
+		return true
+	}
+	return false
+}
+
+// Header describes a job; it is the journal's first record.
+type Header struct {
+	ID      string    `json:"id"`
+	Command string    `json:"command"`
+	Args    []string  `json:"args,omitempty"`
+	Flags   []string  `json:"flags,omitempty"`
+	Input   string    `json:"input"`
+	Format  Format    `json:"format"`
+	Rows    int       `json:"rows"`
+	Target  string    `json:"target"`
+	Created time.Time `json:"created"`
+}
+
+// record is one journal line's JSON.
+type record struct {
+	T       string         `json:"t"` // job, run, sent, done, failed, unknown, unsent, end
+	Row     int            `json:"row,omitempty"`
+	Outcome Outcome        `json:"o,omitempty"`
+	ID      string         `json:"id,omitempty"`
+	Key     string         `json:"k,omitempty"`
+	Msg     string         `json:"msg,omitempty"`
+	At      *time.Time     `json:"at,omitempty"`
+	PID     int            `json:"pid,omitempty"`
+	Job     *Header        `json:"job,omitempty"`
+	Counts  map[string]int `json:"counts,omitempty"`
+}
+
+// Status is where a row stands according to the journal.
+type Status uint8
+
+const (
+	// Pending rows have not been sent (or were stopped before sending).
+	Pending Status = iota
+	// Sent rows left without an answer recorded: their outcome is unknown
+	// until a lookup settles it.
+	Sent
+	// Done rows were applied (or skipped); a resume sends nothing for them.
+	Done
+	// FailedRow rows were answered with an error; a resume runs them again.
+	FailedRow
+)
+
+// RowState is one row's last known fate.
+type RowState struct {
+	Status  Status
+	Outcome Outcome
+	ID      string
+	Key     string
+	Msg     string
+}
+
+// State is what a journal says about a job.
+type State struct {
+	Header Header
+	// Runs counts the runs that have written to the journal.
+	Runs int
+	// Ended: the last run finished (every row was taken) rather than being stopped or killed.
+	Ended bool
+	// Last is when the journal last changed.
+	Last time.Time
+	// Damaged counts unreadable records before the last (a torn last
+	// record, from a kill mid-write, is expected and not counted).
+	Damaged int
+
+	rows []RowState // by row number - 1
+	good int64      // length of the readable prefix
+}
+
+// Row is the state of row n (Pending when the journal has nothing on it).
+func (s *State) Row(n int) RowState {
+	if s == nil || n < 1 || n > len(s.rows) {
+		return RowState{}
+	}
+	return s.rows[n-1]
+}
+
+// Counts tallies the rows by their last known fate: outcome names, plus
+// "pending" for rows with nothing recorded (out of Header.Rows).
+func (s *State) Counts() map[string]int {
+	c := map[string]int{}
+	seen := 0
+	for _, r := range s.rows {
+		switch r.Status {
+		case Done:
+			c[string(r.Outcome)]++
+		case FailedRow:
+			c[string(Failed)]++
+		case Sent:
+			c[string(Unknown)]++
+		default:
+			continue
+		}
+		seen++
+	}
+	if p := s.Header.Rows - seen; p > 0 {
+		c["pending"] = p
+	}
+	return c
+}
+
+// EachRow calls fn for every row the journal has something on, in row order.
+func (s *State) EachRow(fn func(n int, r RowState)) {
+	for i, r := range s.rows {
+		if r.Status != Pending {
+			fn(i+1, r)
+		}
+	}
+}
+
+func (s *State) set(n int, r RowState) {
+	if n < 1 || n > 1<<26 {
+		return
+	}
+	for len(s.rows) < n {
+		s.rows = append(s.rows, RowState{})
+	}
+	s.rows[n-1] = r
+}
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// encode frames a record as "<crc32c of the JSON, 8 hex digits> <JSON>\n",
+// so a line cut short by a kill mid-write is recognised and ignored.
+func encode(r record) []byte {
+	js, _ := json.Marshal(r)
+	out := make([]byte, 0, len(js)+10)
+	out = fmt.Appendf(out, "%08x ", crc32.Checksum(js, crcTable))
+	out = append(out, js...)
+	return append(out, '\n')
+}
+
+// decode reads one framed line (without its newline).
+func decode(line []byte) (record, bool) {
+	var r record
+	if len(line) < 10 || line[8] != ' ' {
+		return r, false
+	}
+	sum, err := strconv.ParseUint(string(line[:8]), 16, 32)
+	if err != nil || uint32(sum) != crc32.Checksum(line[9:], crcTable) {
+		return r, false
+	}
+	if json.Unmarshal(line[9:], &r) != nil {
+		return r, false
+	}
+	return r, true
+}
+
+// Load reads a journal. A torn last record is ignored.
+func Load(path string) (*State, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st := &State{}
+	if fi, err := f.Stat(); err == nil {
+		st.Last = fi.ModTime()
+	}
+	br := bufio.NewReaderSize(f, 64<<10)
+	var off int64
+	bad := 0
+	first := true
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 && line[len(line)-1] == '\n' {
+			off += int64(len(line))
+			r, ok := decode(line[:len(line)-1])
+			if !ok {
+				bad++
+				continue
+			}
+			if first {
+				if r.T != "job" || r.Job == nil {
+					return nil, fmt.Errorf("%s is not a job journal", path)
+				}
+				st.Header = *r.Job
+				first = false
+				st.good = off
+				continue
+			}
+			st.Damaged += bad // only unreadable records followed by good ones are damage
+			bad = 0
+			st.apply(r)
+			st.good = off
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if first {
+		return nil, fmt.Errorf("%s is not a job journal (no readable header)", path)
+	}
+	return st, nil
+}
+
+func (s *State) apply(r record) {
+	switch r.T {
+	case "run":
+		s.Runs++
+		s.Ended = false
+	case "end":
+		s.Ended = true
+	case "sent":
+		prev := s.Row(r.Row)
+		s.set(r.Row, RowState{Status: Sent, Key: prev.Key})
+	case "done":
+		s.set(r.Row, RowState{Status: Done, Outcome: r.Outcome, ID: r.ID, Key: r.Key, Msg: r.Msg})
+	case "failed":
+		s.set(r.Row, RowState{Status: FailedRow, Outcome: Failed, ID: r.ID, Key: r.Key, Msg: r.Msg})
+	case "unknown":
+		s.set(r.Row, RowState{Status: Sent, Outcome: Unknown, Key: r.Key, Msg: r.Msg})
+	case "unsent":
+		s.set(r.Row, RowState{})
+	}
+}
+
+// Journal appends records to a job's journal file. It is safe for
+// concurrent use. Every record is written at once, so a killed process
+// loses nothing it wrote; fsync (which only a power cut needs) runs every
+// SyncEvery records or SyncAfter, whichever comes first, and on Close.
+type Journal struct {
+	mu        sync.Mutex
+	f         *os.File
+	unsynced  int
+	err       error
+	syncEvery int
+	stop      chan struct{}
+	done      chan struct{}
+}
+
+const (
+	// SyncEvery bounds the records a power cut can lose...
+	SyncEvery = 256
+	// SyncAfter ...and how old they can be.
+	SyncAfter = 250 * time.Millisecond
+)
+
+// Create starts a new journal at path with the job's header. It fails if
+// the file exists.
+func Create(path string, h Header) (*Journal, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	j := newJournal(f)
+	j.write(record{T: "job", Job: &h})
+	if err := j.Sync(); err != nil {
+		j.Close()
+		return nil, err
+	}
+	return j, nil
+}
+
+// Reopen continues a journal that Load read: the torn end of a record a
+// kill cut short is cut off, so the next record starts on a line of its own.
+func Reopen(path string, st *State) (*Journal, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err == nil && fi.Size() > st.good {
+		if err := f.Truncate(st.good); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	return newJournal(f), nil
+}
+
+func newJournal(f *os.File) *Journal {
+	j := &Journal{f: f, syncEvery: SyncEvery, stop: make(chan struct{}), done: make(chan struct{})}
+	go j.syncLoop()
+	return j
+}
+
+func (j *Journal) syncLoop() {
+	defer close(j.done)
+	t := time.NewTicker(SyncAfter)
+	defer t.Stop()
+	for {
+		select {
+		case <-j.stop:
+			return
+		case <-t.C:
+			j.mu.Lock()
+			if j.unsynced > 0 {
+				j.syncLocked()
+			}
+			j.mu.Unlock()
+		}
+	}
+}
+
+func (j *Journal) write(r record) {
+	b := encode(r)
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.err != nil {
+		return
+	}
+	// One write per record: O_APPEND keeps concurrent records whole.
+	if _, err := j.f.Write(b); err != nil {
+		j.err = fmt.Errorf("journal %s: %w", j.f.Name(), err)
+		return
+	}
+	j.unsynced++
+	if j.unsynced >= j.syncEvery {
+		j.syncLocked()
+	}
+}
+
+func (j *Journal) syncLocked() {
+	if err := j.f.Sync(); err != nil && j.err == nil {
+		j.err = fmt.Errorf("journal %s: %w", j.f.Name(), err)
+	}
+	j.unsynced = 0
+}
+
+// Run marks the start of a run (first or resumed).
+func (j *Journal) Run() {
+	now := time.Now().UTC()
+	j.write(record{T: "run", At: &now, PID: os.Getpid()})
+}
+
+// Sent records that row n's change is about to leave: from now on its
+// outcome is unknown until Record.
+func (j *Journal) Sent(n int) { j.write(record{T: "sent", Row: n}) }
+
+// Record writes a row's result.
+func (j *Journal) Record(r Result) {
+	rec := record{Row: r.Row, Outcome: r.Outcome, ID: r.ID, Key: r.Key, Msg: r.Message}
+	switch {
+	case r.NotSent:
+		rec = record{T: "unsent", Row: r.Row}
+	case r.Outcome.Applied():
+		rec.T = "done"
+	case r.Outcome == Failed:
+		rec.T, rec.Outcome = "failed", ""
+	default:
+		rec.T, rec.Outcome = "unknown", ""
+	}
+	j.write(rec)
+}
+
+// End marks a run that took every row.
+func (j *Journal) End(counts map[string]int) {
+	now := time.Now().UTC()
+	j.write(record{T: "end", At: &now, Counts: counts})
+}
+
+// Err is the first write or sync error (records after it are lost).
+func (j *Journal) Err() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.err
+}
+
+// Sync forces what was written to disk.
+func (j *Journal) Sync() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.syncLocked()
+	return j.err
+}
+
+// Close syncs and closes the journal.
+func (j *Journal) Close() error {
+	select {
+	case <-j.stop:
+		return j.err
+	default:
+	}
+	close(j.stop)
+	<-j.done
+	err := j.Sync()
+	if cerr := j.f.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	return err
+}

@@ -1,0 +1,409 @@
+package bulk
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+)
+
+// Format is how a bulk file spells its rows.
+type Format string
+
+const (
+	// CSV has a header row naming the columns, then one row per line
+	// (a quoted value may span lines).
+	CSV Format = "csv"
+	// JSONL has one JSON object per line.
+	JSONL Format = "jsonl"
+)
+
+// Formats are the values ParseFormat accepts.
+var Formats = []string{string(CSV), string(JSONL)}
+
+// ParseFormat reads a format's name ("ndjson" is JSON Lines too).
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(s) {
+	case "csv":
+		return CSV, nil
+	case "jsonl", "ndjson":
+		return JSONL, nil
+	}
+	return "", fmt.Errorf("unknown input format %q: use csv or jsonl", s)
+}
+
+// FormatOf is the format a file name implies: .jsonl and .ndjson are JSON
+// Lines, anything else (stdin included) CSV.
+func FormatOf(name string) Format {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".jsonl", ".ndjson":
+		return JSONL
+	}
+	return CSV
+}
+
+// Row is one row of input.
+type Row struct {
+	// N numbers the rows from 1 in file order; a job's journal names rows by it.
+	N int
+	// Line is where the row starts in the file (the header is line 1 of a CSV).
+	Line int
+	// Values holds each column's text. A column with several values (a
+	// JSON array) has one entry per value; an empty CSV cell and a JSON
+	// null are absent, as a flag left out is.
+	Values map[string][]string
+}
+
+// Problem is what is wrong with one line; reading goes on after it.
+type Problem struct {
+	Line int
+	Msg  string
+}
+
+func (p *Problem) Error() string { return fmt.Sprintf("line %d: %s", p.Line, p.Msg) }
+
+// maxLine bounds one JSON line, so a file without newlines cannot take all memory.
+const maxLine = 1 << 20
+
+// Reader streams the rows of a bulk file.
+type Reader struct {
+	format Format
+	n      int
+
+	// CSV
+	csv     *csv.Reader
+	lines   *lineCounter
+	header  []string
+	hdrErr  []*Problem
+	hdrRead bool
+	endLine int // last line of the previous record
+	pending []item
+
+	// JSON Lines
+	br   *bufio.Reader
+	line int
+}
+
+// NewReader reads rows of format f from r.
+func NewReader(r io.Reader, f Format) *Reader {
+	rd := &Reader{format: f}
+	if f == JSONL {
+		rd.br = bufio.NewReaderSize(r, 64<<10)
+		return rd
+	}
+	rd.lines = &lineCounter{r: r}
+	rd.csv = csv.NewReader(rd.lines)
+	rd.csv.FieldsPerRecord = -1 // a wrong count is reported with its line, and reading goes on
+	rd.csv.ReuseRecord = true
+	return rd
+}
+
+// Header reads a CSV's header row: its column names and what is wrong
+// with them (empty or repeated names). A JSON Lines file has none: each
+// row names its own columns.
+func (r *Reader) Header() ([]string, []*Problem, error) {
+	if r.format == JSONL || r.hdrRead {
+		return r.header, r.hdrErr, nil
+	}
+	r.hdrRead = true
+	rec, err := r.csv.Read()
+	if err == io.EOF {
+		return nil, nil, fmt.Errorf("the file is empty: a CSV file starts with a header row naming the columns")
+	}
+	if err != nil {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			r.endLine = pe.Line
+			r.hdrErr = append(r.hdrErr, &Problem{Line: pe.StartLine, Msg: "header row: " + csvMessage(pe)})
+			return nil, r.hdrErr, nil
+		}
+		return nil, nil, err
+	}
+	r.endLine = r.recordEnd(rec)
+	seen := map[string]bool{}
+	for i, h := range rec {
+		if i == 0 {
+			h = strings.TrimPrefix(h, "\ufeff") // spreadsheets start UTF-8 files with a byte-order mark
+		}
+		h = strings.TrimSpace(h)
+		switch {
+		case h == "":
+			r.hdrErr = append(r.hdrErr, &Problem{Line: 1, Msg: fmt.Sprintf("header row: column %d has no name", i+1)})
+		case seen[strings.ToLower(h)]:
+			r.hdrErr = append(r.hdrErr, &Problem{Line: 1, Msg: fmt.Sprintf("header row: column %q appears twice", h)})
+		}
+		seen[strings.ToLower(h)] = true
+		r.header = append(r.header, h)
+	}
+	return r.header, r.hdrErr, nil
+}
+
+// Next returns the next row; a *Problem for a line that holds no row
+// (reading can go on); io.EOF after the last row; or another error.
+func (r *Reader) Next() (Row, error) {
+	if r.format == JSONL {
+		return r.nextJSON()
+	}
+	return r.nextCSV()
+}
+
+func (r *Reader) nextCSV() (Row, error) {
+	if !r.hdrRead {
+		if _, _, err := r.Header(); err != nil {
+			return Row{}, err
+		}
+	}
+	if len(r.pending) > 0 {
+		it := r.pending[0]
+		r.pending = r.pending[1:]
+		return it.row, it.err
+	}
+	rec, err := r.csv.Read()
+	if err == io.EOF {
+		// Blank lines after the last row; the file's final newline ends a line, it starts none.
+		if last := r.lines.count(); last > r.endLine {
+			p := blankLines(r.endLine+1, last)
+			r.endLine = last
+			return Row{}, p
+		}
+		return Row{}, io.EOF
+	}
+	var it item
+	var start int
+	if err != nil {
+		var pe *csv.ParseError
+		if !errors.As(err, &pe) {
+			return Row{}, err
+		}
+		start = pe.StartLine
+		it.err = &Problem{Line: pe.StartLine, Msg: csvMessage(pe)}
+		defer func() { r.endLine = pe.Line }()
+	} else {
+		start, _ = r.csv.FieldPos(0)
+		end := r.recordEnd(rec)
+		defer func() { r.endLine = end }()
+		row, p := r.csvRow(rec, start)
+		it.row = row
+		if p != nil {
+			it.err = p
+		}
+	}
+	if blank := r.blankBefore(start); blank != nil {
+		r.pending = append(r.pending, it)
+		return Row{}, blank
+	}
+	return it.row, it.err
+}
+
+// item is a row or a problem held back while an earlier problem is reported.
+type item struct {
+	row Row
+	err error
+}
+
+func (r *Reader) csvRow(rec []string, start int) (Row, *Problem) {
+	allBlank := true
+	for _, v := range rec {
+		if strings.TrimSpace(v) != "" {
+			allBlank = false
+		}
+	}
+	if allBlank {
+		return Row{}, &Problem{Line: start, Msg: "blank line: remove it (every line after the header must be a row)"}
+	}
+	if len(rec) != len(r.header) {
+		return Row{}, &Problem{Line: start, Msg: fmt.Sprintf("%d values, but the header row names %d columns", len(rec), len(r.header))}
+	}
+	r.n++
+	row := Row{N: r.n, Line: start, Values: make(map[string][]string, len(rec))}
+	for i, v := range rec {
+		if v == "" {
+			continue
+		}
+		row.Values[r.header[i]] = []string{v}
+	}
+	return row, nil
+}
+
+// blankBefore reports the blank lines between the previous record and a
+// record starting at line start (the CSV reader skips them silently).
+func (r *Reader) blankBefore(start int) *Problem {
+	if start <= r.endLine+1 {
+		return nil
+	}
+	return blankLines(r.endLine+1, start-1)
+}
+
+func blankLines(from, to int) *Problem {
+	if from == to {
+		return &Problem{Line: from, Msg: "blank line: remove it (every line after the header must be a row)"}
+	}
+	return &Problem{Line: from, Msg: fmt.Sprintf("lines %d-%d are blank: remove them (every line after the header must be a row)", from, to)}
+}
+
+// recordEnd is the line a record ends on: where its last field starts,
+// plus the line breaks quoted inside that field.
+func (r *Reader) recordEnd(rec []string) int {
+	if len(rec) == 0 {
+		return r.endLine
+	}
+	line, _ := r.csv.FieldPos(len(rec) - 1)
+	return line + strings.Count(rec[len(rec)-1], "\n")
+}
+
+func csvMessage(pe *csv.ParseError) string {
+	switch {
+	case errors.Is(pe.Err, csv.ErrBareQuote):
+		return fmt.Sprintf("a quote (\") inside an unquoted value (column %d): quote the whole value and double the quote (\"\")", pe.Column)
+	case errors.Is(pe.Err, csv.ErrQuote) && pe.Line != pe.StartLine:
+		return fmt.Sprintf("a quoted value opened here is not closed (read on to line %d): add the closing quote", pe.Line)
+	case errors.Is(pe.Err, csv.ErrQuote):
+		return fmt.Sprintf("a quote (\") closes a quoted value but more text follows it (column %d): double a quote inside a quoted value (\"\")", pe.Column)
+	}
+	return pe.Err.Error()
+}
+
+// lineCounter counts the lines of everything read through it, so blank
+// lines at the end of a CSV can be told from the end of the last row.
+type lineCounter struct {
+	r        io.Reader
+	newlines int
+	last     byte
+	any      bool
+}
+
+func (l *lineCounter) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	if n > 0 {
+		l.newlines += bytes.Count(p[:n], []byte{'\n'})
+		l.last = p[n-1]
+		l.any = true
+	}
+	return n, err
+}
+
+// count is the number of lines read: a final line without a newline counts.
+func (l *lineCounter) count() int {
+	if l.any && l.last != '\n' {
+		return l.newlines + 1
+	}
+	return l.newlines
+}
+
+func (r *Reader) nextJSON() (Row, error) {
+	for {
+		b, tooLong, err := r.readLine()
+		if err == io.EOF && b == nil {
+			return Row{}, io.EOF
+		}
+		if err != nil && err != io.EOF {
+			return Row{}, err
+		}
+		r.line++
+		if tooLong {
+			return Row{}, &Problem{Line: r.line, Msg: fmt.Sprintf("line longer than %d MiB", maxLine>>20)}
+		}
+		t := bytes.TrimSpace(b)
+		if len(t) == 0 {
+			return Row{}, &Problem{Line: r.line, Msg: "blank line: remove it (every line must be a JSON object)"}
+		}
+		values, msg := jsonValues(t)
+		if msg != "" {
+			return Row{}, &Problem{Line: r.line, Msg: msg}
+		}
+		r.n++
+		return Row{N: r.n, Line: r.line, Values: values}, nil
+	}
+}
+
+// readLine reads one line without its newline; a line past maxLine is
+// skipped to its end and reported too long.
+func (r *Reader) readLine() ([]byte, bool, error) {
+	var buf []byte
+	tooLong := false
+	for {
+		part, err := r.br.ReadSlice('\n')
+		if !tooLong {
+			if len(buf)+len(part) > maxLine {
+				tooLong, buf = true, nil
+			} else {
+				buf = append(buf, part...)
+			}
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF:
+			if len(buf) == 0 && !tooLong {
+				return nil, false, io.EOF
+			}
+			return bytes.TrimRight(buf, "\r\n"), tooLong, nil
+		case err != nil:
+			return nil, false, err
+		}
+		if buf == nil {
+			buf = []byte{}
+		}
+		return bytes.TrimRight(buf, "\r\n"), tooLong, nil
+	}
+}
+
+// jsonValues turns one JSON object into column values: strings as they
+// are, numbers and booleans as their JSON text, arrays as repeated values,
+// objects as JSON text; null leaves the column out.
+func jsonValues(b []byte) (map[string][]string, string) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var obj map[string]any
+	if err := dec.Decode(&obj); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return nil, fmt.Sprintf("expected a JSON object, found %s", te.Value)
+		}
+		return nil, fmt.Sprintf("not valid JSON: %v", err)
+	}
+	if obj == nil {
+		return nil, "expected a JSON object, found null"
+	}
+	if dec.More() {
+		return nil, "more than one JSON value on the line: put each object on its own line"
+	}
+	out := make(map[string][]string, len(obj))
+	for k, v := range obj {
+		switch t := v.(type) {
+		case nil:
+		case []any:
+			vals := make([]string, 0, len(t))
+			for _, e := range t {
+				if e != nil {
+					vals = append(vals, jsonText(e))
+				}
+			}
+			out[k] = vals
+		default:
+			out[k] = []string{jsonText(v)}
+		}
+	}
+	return out, ""
+}
+
+func jsonText(v any) string {
+	switch t := v.(type) {
+	case string:
+		return t
+	case json.Number:
+		return t.String()
+	case bool:
+		if t {
+			return "true"
+		}
+		return "false"
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
