@@ -1,0 +1,186 @@
+package output
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Field is one named value of a streamed record. Width is the column's
+// width in the terminal table (the last column takes what is left).
+type Field struct {
+	Name   string // JSON and CSV key: "outcome"
+	Header string // table header: "OUTCOME"
+	Width  int
+}
+
+// Records prints records one at a time as they arrive, for outputs too
+// long to gather first: on a terminal a table with fixed column widths,
+// piped tab-separated lines without a header, -o json one JSON object per
+// line (JSON Lines), -o yaml one document per record, --jq and --template
+// applied to each record.
+type Records struct {
+	p      *Printer
+	fields []Field
+	header bool
+	// Around, when set, wraps every write to stdout (a progress bar on the
+	// same terminal clears itself around it).
+	Around func(func())
+}
+
+// NewRecords prints records with these fields through p's format.
+func NewRecords(p *Printer, fields []Field) *Records {
+	return &Records{p: p, fields: fields}
+}
+
+// Write prints one record; values are strings or ints, one per field.
+func (r *Records) Write(values ...any) error {
+	var err error
+	write := func() { err = r.write(values) }
+	if r.Around != nil {
+		r.Around(write)
+	} else {
+		write()
+	}
+	return err
+}
+
+func (r *Records) write(values []any) error {
+	o := r.p.Opts
+	w := r.p.IO.Out
+	switch {
+	case o.JQ != "" || o.Template != "":
+		return r.p.Print(recordJSON(r.fields, values), nil)
+	case o.Format == "json":
+		_, err := w.Write(append(recordJSON(r.fields, values), '\n'))
+		return err
+	case o.Format == "yaml":
+		if _, err := io.WriteString(w, "---\n"); err != nil {
+			return err
+		}
+		return printYAML(w, recordJSON(r.fields, values))
+	case !r.p.IO.OutTTY:
+		cells := make([]string, len(values))
+		for i, v := range values {
+			cells[i] = oneLine(fmt.Sprint(v), "\t")
+		}
+		_, err := io.WriteString(w, strings.Join(cells, "\t")+"\n")
+		return err
+	}
+	var b strings.Builder
+	if !r.header {
+		r.header = true
+		hs := make([]any, len(r.fields))
+		for i, f := range r.fields {
+			hs[i] = f.Header
+		}
+		r.row(&b, hs)
+	}
+	r.row(&b, values)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// row lays out one table line; a value wider than its column is cut with "…".
+func (r *Records) row(b *strings.Builder, values []any) {
+	width := r.p.IO.Width
+	used := 0
+	for i, v := range values {
+		s := oneLine(fmt.Sprint(v), " ")
+		if i == len(values)-1 {
+			if width > 0 && used < width {
+				s = cut(s, max(8, width-used))
+			}
+			b.WriteString(s)
+			break
+		}
+		wd := r.fields[i].Width
+		s = cut(s, wd)
+		b.WriteString(s)
+		b.WriteString(strings.Repeat(" ", wd-utf8.RuneCountInString(s)+2))
+		used += wd + 2
+	}
+	b.WriteString("\n")
+}
+
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	rs := []rune(s)
+	return string(rs[:n-1]) + "…"
+}
+
+// oneLine keeps a value on its line: line breaks and tabs become sep.
+func oneLine(s, sep string) string {
+	if !strings.ContainsAny(s, "\t\r\n") {
+		return s
+	}
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\t' || r == '\r' || r == '\n' }), sep)
+}
+
+// recordJSON encodes a record as a JSON object with its fields in order.
+func recordJSON(fields []Field, values []any) []byte {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, f := range fields {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(f.Name)
+		b.Write(k)
+		b.WriteByte(':')
+		var v []byte
+		if i < len(values) {
+			v, _ = json.Marshal(values[i])
+		} else {
+			v = []byte("null")
+		}
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// CSVRecords writes records as CSV with a header row (reports for
+// spreadsheets). Each record is flushed, so a report is complete up to
+// the last row finished.
+type CSVRecords struct {
+	w      *csv.Writer
+	fields []Field
+	header bool
+}
+
+// NewCSVRecords writes to w.
+func NewCSVRecords(w io.Writer, fields []Field) *CSVRecords {
+	return &CSVRecords{w: csv.NewWriter(w), fields: fields}
+}
+
+// Write writes one record.
+func (c *CSVRecords) Write(values ...any) error {
+	if !c.header {
+		c.header = true
+		names := make([]string, len(c.fields))
+		for i, f := range c.fields {
+			names[i] = f.Name
+		}
+		c.w.Write(names)
+	}
+	cells := make([]string, len(values))
+	for i, v := range values {
+		switch t := v.(type) {
+		case int:
+			cells[i] = strconv.Itoa(t)
+		default:
+			cells[i] = fmt.Sprint(v)
+		}
+	}
+	c.w.Write(cells)
+	c.w.Flush()
+	return c.w.Error()
+}

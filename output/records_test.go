@@ -1,0 +1,124 @@
+package output
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+var testFields = []Field{
+	{Name: "row", Header: "ROW", Width: 4},
+	{Name: "key", Header: "KEY", Width: 10},
+	{Name: "outcome", Header: "OUTCOME", Width: 8},
+	{Name: "message", Header: "MESSAGE"},
+}
+
+func recordsOut(t *testing.T, tty bool, opts Options, width int) string {
+	t.Helper()
+	var out bytes.Buffer
+	p := &Printer{IO: &IO{Out: &out, OutTTY: tty, Width: width}, Opts: opts}
+	r := NewRecords(p, testFields)
+	r.Write(1, "ada@example.com", "created", "")
+	r.Write(2, "bob", "failed", "HTTP 409:\nalready exists")
+	return out.String()
+}
+
+func TestRecordsPipedAreTabSeparatedWithoutHeader(t *testing.T) {
+	got := recordsOut(t, false, Options{Format: "table"}, 0)
+	want := "1\tada@example.com\tcreated\t\n2\tbob\tfailed\tHTTP 409:\talready exists\n"
+	if got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+func TestRecordsOnATerminalAreATable(t *testing.T) {
+	got := recordsOut(t, true, Options{Format: "table"}, 0)
+	want := "ROW   KEY         OUTCOME   MESSAGE\n" +
+		"1     ada@examp…  created   \n" +
+		"2     bob         failed    HTTP 409: already exists\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestRecordsAsJSONLines(t *testing.T) {
+	got := recordsOut(t, true, Options{Format: "json"}, 0)
+	want := `{"row":1,"key":"ada@example.com","outcome":"created","message":""}` + "\n" +
+		`{"row":2,"key":"bob","outcome":"failed","message":"HTTP 409:\nalready exists"}` + "\n"
+	if got != want {
+		t.Errorf("got %q", got)
+	}
+	if got := recordsOut(t, false, Options{JQ: ".key"}, 0); got != "ada@example.com\nbob\n" {
+		t.Errorf("--jq per record: %q", got)
+	}
+}
+
+func TestCSVRecordsHaveAHeader(t *testing.T) {
+	var b bytes.Buffer
+	c := NewCSVRecords(&b, testFields)
+	c.Write(1, "a,b", "created", "")
+	if b.String() != "row,key,outcome,message\n1,\"a,b\",created,\n" {
+		t.Errorf("got %q", b.String())
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the progress goroutine and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestProgressPrintsPlainLinesWhenPiped(t *testing.T) {
+	var w syncBuffer
+	p := &Progress{W: &w, Every: 30 * time.Millisecond, Stats: func() ProgressStats {
+		return ProgressStats{Done: 120, Total: 600, Failed: 2, ETA: 14 * time.Second, ETAKnown: true}
+	}}
+	p.Start()
+	time.Sleep(100 * time.Millisecond)
+	p.Stop()
+	lines := strings.Split(strings.TrimSpace(w.String()), "\n")
+	if len(lines) < 2 || !strings.HasPrefix(lines[0], "orgctl: 120/600 rows done, 2 failed, ") || !strings.HasSuffix(lines[0], ", about 14s left") {
+		t.Errorf("lines %q", lines)
+	}
+	if strings.Contains(w.String(), "\r") {
+		t.Error("a piped progress line redraws")
+	}
+}
+
+func TestProgressBarClearsAroundOtherOutput(t *testing.T) {
+	var w syncBuffer
+	p := &Progress{W: &w, TTY: true, Stats: func() ProgressStats { return ProgressStats{Done: 1, Total: 4} }}
+	p.Start()
+	time.Sleep(3 * redraw / 2)
+	p.Pause(func() { w.Write([]byte("result\n")) })
+	p.Stop()
+	s := w.String()
+	if !strings.Contains(s, "[######------------------] 1/4 rows") || !strings.Contains(s, "\r\x1b[Kresult\n\r\x1b[K[") {
+		t.Errorf("got %q", s)
+	}
+	if !strings.HasSuffix(s, "\r\x1b[K") {
+		t.Errorf("Stop left the bar on screen: %q", s)
+	}
+}
+
+func TestDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{14 * time.Second: "14s", 185 * time.Second: "3m05s", 3720 * time.Second: "1h02m"} {
+		if got := Duration(d); got != want {
+			t.Errorf("%v: %q", d, got)
+		}
+	}
+}
