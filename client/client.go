@@ -38,6 +38,9 @@ type Options struct {
 	RetryMax int
 	// RetryWaitMin and RetryWaitMax bound the jittered backoff.
 	RetryWaitMin, RetryWaitMax time.Duration
+	// IdleConns is how many connections to the API are kept alive for
+	// reuse; 0 keeps one per CPU plus one. Concurrent senders need one each.
+	IdleConns int
 }
 
 // Client sends requests to one organization's (or space's) API.
@@ -111,7 +114,7 @@ func New(o Options) (*Client, error) {
 	u.Path += "/api/v2"
 	var rt http.RoundTripper = o.Transport
 	if rt == nil {
-		rt = &sendTransport{next: defaultTransport()}
+		rt = &sendTransport{next: defaultTransport(o.IdleConns)}
 	}
 	if o.Timeout > 0 {
 		rt = &timeoutTransport{next: rt, timeout: o.Timeout}

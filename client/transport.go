@@ -46,9 +46,12 @@ type notSentError struct{ err error }
 func (e *notSentError) Error() string { return e.err.Error() }
 func (e *notSentError) Unwrap() error { return e.err }
 
-func defaultTransport() http.RoundTripper {
+func defaultTransport(idle int) http.RoundTripper {
 	t := cleanhttp.DefaultPooledTransport()
 	t.ResponseHeaderTimeout = 0 // the per-attempt timeout covers it
+	if idle > 0 {
+		t.MaxIdleConnsPerHost = idle
+	}
 	return t
 }
 
