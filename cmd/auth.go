@@ -185,7 +185,7 @@ func verifyToken(ctx context.Context, f *Factory, cfg *Config, t *apiTarget) (bo
 	if err != nil {
 		return false, err
 	}
-	cl, err := newClient(cfg, t, ledgerPacer{l}, f.Version, f.IO.Err)
+	cl, err := newClient(cfg, t, ledgerPacer{l}, f.Version, f.IO.Err, 0)
 	if err != nil {
 		return false, err
 	}

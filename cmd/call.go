@@ -3,7 +3,6 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -251,14 +250,25 @@ func (op *Op) build(in Input, stdin io.Reader) (*Call, error) {
 
 // inputProblems reports every problem of one input in one usage error.
 func inputProblems(command string, problems []string) error {
+	return &UsageError{&inputError{command: command, problems: problems}}
+}
+
+// inputError keeps an input's problems apart, so a bulk file can list
+// each under its line.
+type inputError struct {
+	command  string
+	problems []string
+}
+
+func (e *inputError) Error() string {
 	prefix := ""
-	if command != "" {
-		prefix = command + ": "
+	if e.command != "" {
+		prefix = e.command + ": "
 	}
-	if len(problems) == 1 {
-		return &UsageError{errors.New(prefix + problems[0])}
+	if len(e.problems) == 1 {
+		return prefix + e.problems[0]
 	}
-	return &UsageError{fmt.Errorf("%s%d problems:\n  %s", prefix, len(problems), strings.Join(problems, "\n  "))}
+	return fmt.Sprintf("%s%d problems:\n  %s", prefix, len(e.problems), strings.Join(e.problems, "\n  "))
 }
 
 func argLabel(op *Op, i int) string {

@@ -80,6 +80,15 @@ func (e *Engine) run(ctx context.Context, c *Call, o RunOptions) error {
 // send is the send phase: the call's reads and Merge, the main request (all
 // pages with --all), then its follow-ups, each through the one client.
 func (e *Engine) send(ctx context.Context, c *Call) (*client.Response, error) {
+	return e.sendWith(ctx, nil, c)
+}
+
+// sendWith is send with its own context for the main request (nil: ctx),
+// so a bulk job can tell the moment that request gets its budget.
+func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call) (*client.Response, error) {
+	if mainCtx == nil {
+		mainCtx = ctx
+	}
 	cl, err := e.f.Client()
 	if err != nil {
 		return nil, err
@@ -103,7 +112,7 @@ func (e *Engine) send(ctx context.Context, c *Call) (*client.Response, error) {
 	var resp *client.Response
 	if c.All {
 		var parts []json.RawMessage
-		err = cl.Pages(ctx, req, func(r *client.Response) error {
+		err = cl.Pages(mainCtx, req, func(r *client.Response) error {
 			parts = append(parts, r.Data)
 			resp = r
 			return nil
@@ -112,7 +121,7 @@ func (e *Engine) send(ctx context.Context, c *Call) (*client.Response, error) {
 			resp.Data, err = client.JoinArrays(parts)
 		}
 	} else {
-		resp, err = cl.Do(ctx, req)
+		resp, err = cl.Do(mainCtx, req)
 		if err == nil && c.Op.List && resp.HasMore && !e.quiet() {
 			flag := c.PageFlag
 			if flag == "" {

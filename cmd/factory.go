@@ -94,6 +94,18 @@ func (f *Factory) connection() (*connection, error) {
 }
 
 func (f *Factory) connect() (*connection, error) {
+	return f.connectWith(connectOptions{})
+}
+
+// connectOptions change how a connection paces: a bulk job shows budget
+// waits in its progress, and stops waiting (not sending) when interrupted.
+type connectOptions struct {
+	notify    func(ratebudget.Wait) // nil: announce each wait on stderr
+	pacer     func(client.Pacer) client.Pacer
+	idleConns int
+}
+
+func (f *Factory) connectWith(o connectOptions) (*connection, error) {
 	cfg, err := f.Config()
 	if err != nil {
 		return nil, err
@@ -102,15 +114,28 @@ func (f *Factory) connect() (*connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, err := openLedger(cfg, t, waitAnnouncer(f.IO))
+	notify := o.notify
+	if notify == nil {
+		notify = waitAnnouncer(f.IO)
+	}
+	l, err := openLedger(cfg, t, notify)
 	if err != nil {
 		return nil, err
 	}
-	cl, err := newClient(cfg, t, ledgerPacer{l}, f.Version, f.IO.Err)
+	var pacer client.Pacer = ledgerPacer{l}
+	if o.pacer != nil {
+		pacer = o.pacer(pacer)
+	}
+	cl, err := newClient(cfg, t, pacer, f.Version, f.IO.Err, o.idleConns)
 	if err != nil {
 		return nil, err
 	}
 	return &connection{target: t, ledger: l, client: cl}, nil
+}
+
+// useConnection makes c the connection every later request goes through.
+func (f *Factory) useConnection(c *connection) {
+	f.conn, f.connOK, f.connEr = c, true, nil
 }
 
 // apiTarget is where requests go and with which token.
@@ -121,8 +146,9 @@ type apiTarget struct {
 	Transport http.RoundTripper
 }
 
-// newClient builds a client for a target; pacer may be nil (unpaced).
-func newClient(cfg *Config, t *apiTarget, pacer client.Pacer, version string, stderr io.Writer) (*client.Client, error) {
+// newClient builds a client for a target; pacer may be nil (unpaced);
+// idleConns 0 keeps the client's default pool.
+func newClient(cfg *Config, t *apiTarget, pacer client.Pacer, version string, stderr io.Writer, idleConns int) (*client.Client, error) {
 	var debug io.Writer
 	if cfg.v.GetBool("debug") {
 		debug = stderr
@@ -136,6 +162,7 @@ func newClient(cfg *Config, t *apiTarget, pacer client.Pacer, version string, st
 		Pacer:        pacer,
 		Transport:    t.Transport,
 		InsecureHTTP: cfg.v.GetBool("insecure_http"),
+		IdleConns:    idleConns,
 	})
 }
 
