@@ -54,7 +54,8 @@ Gotchas:
 			{Use: "get APP_ID", Short: "Show an app", Method: http.MethodGet, Path: "/apps/{appId}", Args: []string{"appId"}, Scope: "Apps > Read",
 				Example: "  orgctl apps get 5a4d0006-0000-4000-8000-000000000001\n  orgctl apps get 5a4d0006-0000-4000-8000-000000000001 -o yaml"},
 			{Use: "create", Short: "Create an app", Method: http.MethodPost, Path: "/apps", Scope: "Apps > Write", Body: true,
-				Long: "The JSON body comes from --body (FILE or - for stdin); --name, --folder and\n--description override its fields.",
+				Exists: lookFirst("apps", "name", ""),
+				Long:   "The JSON body comes from --body (FILE or - for stdin); --name, --folder and\n--description override its fields.",
 				Example: `  orgctl apps create --name "Refund Console"
   orgctl apps create --name Reports --folder app_7 --description "Quarterly numbers"
   echo '{"name":"From stdin"}' | orgctl apps create --body -`,
@@ -67,6 +68,7 @@ Gotchas:
 				Destructive: true,
 				Example:     "  orgctl apps delete 5a4d0006-0000-4000-8000-000000000001\n  orgctl apps delete 5a4d0006-0000-4000-8000-000000000001 --yes   # in scripts"},
 			{Use: "clone APP_ID", Short: "Copy an app under a new name", Method: http.MethodPost, Path: "/apps/cloneApp", Args: []string{"appId"}, Scope: "Apps > Write",
+				Exists: lookFirst("apps", "name", ""),
 				Example: `  orgctl apps clone 5a4d0006-0000-4000-8000-000000000001 --name "Refund Console v2"
   orgctl apps clone 5a4d0006-0000-4000-8000-000000000001 --name Copy --folder app_2 --jq .id`,
 				Fields: []Field{

@@ -142,6 +142,7 @@ other local users (ps), so pass secret values with --body FILE or --body - inste
 			{Use: "get VARIABLE_ID", Short: "Show a configuration variable and its values", Method: http.MethodGet, Path: "/configuration_variables/{id}", Args: []string{"id"}, Scope: "Configuration Variables > Read",
 				Example: "  orgctl config-vars get VAR_ID -o yaml"},
 			{Use: "create", Short: "Create a configuration variable", Method: http.MethodPost, Path: "/configuration_variables", Scope: "Configuration Variables > Write", Body: true,
+				Exists: lookFirst("config-vars", "name", "update"),
 				Example: `  orgctl config-vars create --name SUPPORT_EMAIL --value PROD_ENV_ID=help@example.com --value STAGING_ENV_ID=qa@example.com
   orgctl config-vars create --body stripe-key.json`,
 				Fields: []Field{

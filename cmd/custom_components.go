@@ -114,7 +114,8 @@ orgctl sends it only when --library-id is given.`,
 			{Use: "get LIBRARY_ID", Short: "Show a custom component library", Method: http.MethodGet, Path: "/custom_component_libraries/{libraryId}", Args: []string{"libraryId"}, Scope: "CustomComponent > Read",
 				Example: "  orgctl custom-components get LIB_ID"},
 			{Use: "create", Short: "Create a custom component library", Method: http.MethodPost, Path: "/custom_component_libraries", Scope: "CustomComponent > Write", Body: true,
-				Long: "--name is how code refers to the library, --label how the editor shows it.",
+				Exists: lookFirst("custom-components", "name", ""),
+				Long:   "--name is how code refers to the library, --label how the editor shows it.",
 				Example: `  orgctl custom-components create --name charts --label Charts
   orgctl custom-components create --name charts --label Charts --description "Shared charts" --id 0b9f6c1e-2f1a-4c62-9a57-4f0f0f5a3b11`,
 				Fields: []Field{

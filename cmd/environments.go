@@ -56,6 +56,7 @@ Creating, updating and deleting environments needs Retool 3.123.0 or later.`,
 			{Use: "get ENVIRONMENT_ID", Short: "Show an environment", Method: http.MethodGet, Path: "/environments/{environmentId}", Args: []string{"environmentId"}, Scope: "Environment > Read",
 				Example: "  orgctl environments get 5a4d000f-0000-4000-8000-000000000001"},
 			{Use: "create", Short: "Create an environment", Method: http.MethodPost, Path: "/environments", Scope: "Environments > Write", Body: true,
+				Exists:  conflictKey("environments", "name", "update"),
 				Example: "  orgctl environments create --name qa --color '#F5A623'\n  orgctl environments create --name eu --color '#00AA55' --description 'EU data residency' --dry-run",
 				Fields: []Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "environment name"},

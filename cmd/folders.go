@@ -34,6 +34,7 @@ func foldersGroup() Group {
 				Example: "  orgctl folders get app_190"},
 			{
 				Use: "create", Short: "Create a folder", Method: http.MethodPost, Path: "/folders", Scope: "Folders > Write", Body: true,
+				Exists:  folderExists,
 				Example: "  orgctl folders create --name Reports --type app\n  orgctl folders create --name ETL --type workflow --parent workflow_4",
 				Fields: []Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "folder name"},

@@ -104,6 +104,7 @@ func groupsGroup() Group {
 					{Flag: "exclude-disabled-users", Key: "excludeDisabledUsers", In: InQuery, Kind: KBool, Usage: "leave disabled users out of members"},
 				}},
 			{Use: "create", Short: "Create a group", Method: http.MethodPost, Path: "/groups", Scope: "Groups > Write", Body: true,
+				Exists:  conflictKey("groups", "name", "update"),
 				Example: "  orgctl groups create --name Analysts\n  orgctl groups create --name Ops --universal-resource-access edit --user user_abc --admin",
 				Fields:  createFields, Shape: membersFromFlags},
 			{Use: "update GROUP_ID", Short: "Change a group's fields (JSON Patch)", Method: http.MethodPatch, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Write",
@@ -157,6 +158,7 @@ g.json, then 'orgctl groups replace 7 --body g.json'.`,
 			Columns: memberColumns,
 			Ops: []Op{
 				{Use: "add GROUP_ID", Short: "Add users to a group", Method: http.MethodPost, Path: "/groups/{groupId}/members", Args: []string{"groupId"}, Scope: "Groups > Write",
+					Exists:  memberExists,
 					Body:    true,
 					Example: "  orgctl groups members add 7 --user user_abc\n  orgctl groups members add 7 --user user_abc --user user_def --admin",
 					Fields: []Field{

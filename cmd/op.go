@@ -100,6 +100,18 @@ type Op struct {
 	Merge func(c *Call, current []json.RawMessage) error
 	// View prints the answer where the default formats do not fit.
 	View func(p *output.Printer, c *Call, data json.RawMessage) error
+
+	// Exists says how a bulk job tells that what a row would create is
+	// already there, and what --on-exists can do about it (see bulk_exists.go).
+	Exists *Existence
+	// Idempotent: sending the request twice leaves what sending it once
+	// does, so a bulk job resends it when an earlier run lost the answer.
+	// PUT, DELETE and JSON Patch built from flags are so without saying.
+	Idempotent bool
+
+	// siblings are the other operations of the op's group (--on-exists update
+	// runs one of them).
+	siblings []Op
 }
 
 // Group is a command family (or a sub-group such as "groups members").
@@ -126,6 +138,7 @@ func (g Group) command(f *Factory) *cobra.Command {
 		if op.Columns == nil {
 			op.Columns = g.Columns
 		}
+		op.siblings = g.Ops
 		c.AddCommand(op.command(f))
 	}
 	for _, sub := range g.Groups {
@@ -159,6 +172,12 @@ func noArgsGroup(c *cobra.Command, args []string) error {
 }
 
 func (op *Op) mutating() bool { return op.Method != http.MethodGet }
+
+// writes reports whether the op changes something: a POST that lists
+// (permissions list-objects) is a query.
+func (op *Op) writes() bool {
+	return op.mutating() && !strings.HasPrefix(op.Use, "list")
+}
 
 // Cost is the operation's price under the default budget.
 func (op *Op) Cost() int { return ratebudget.DefaultConfig().Cost(op.Path) }
@@ -195,6 +214,9 @@ func (op *Op) command(f *Factory) *cobra.Command {
 		},
 	}
 	c.Args = func(c *cobra.Command, args []string) error {
+		if fromFile(c) && len(args) <= len(op.Args) {
+			return nil // the file's columns give the rest
+		}
 		if len(args) != len(op.Args) {
 			want := "no arguments"
 			if len(op.Args) > 0 {
@@ -241,8 +263,19 @@ func (op *Op) command(f *Factory) *cobra.Command {
 	if op.Destructive {
 		fl.BoolP("yes", "y", false, "do not ask for confirmation (required when stdin is not a terminal)")
 	}
+	if op.writes() {
+		addBulkFlags(op, c)
+	}
 	op.wireCompletion(f, c)
 	c.RunE = func(c *cobra.Command, args []string) error {
+		if op.writes() {
+			if bo, ok, err := bulkFlags(op, c); ok || err != nil {
+				if err != nil {
+					return err
+				}
+				return runBulk(c.Context(), f, op, c, args, bo)
+			}
+		}
 		in, opts := parseFlags(op, c, args)
 		if err := in.LoadBody(f.IO.In); err != nil {
 			return err

@@ -149,7 +149,8 @@ Gotchas:
 					return usageErrorf("invalid OBJECT_TYPE %q: allowed values are %s", c.Params["objectType"], strings.Join(allowed, ", "))
 				}},
 			{Use: "grant", Short: "Give a group or user access to an object", Method: http.MethodPost, Path: "/permissions/grant", Scope: "Permissions > Write", Body: true,
-				Long: "Answers with the subject's updated list of objects of that type.",
+				Exists: grantExists,
+				Long:   "Answers with the subject's updated list of objects of that type.",
 				Example: `  orgctl permissions grant --group 2 --object-type folder --object-id app_7 --access-level edit
   orgctl permissions grant --user user_abc --object-type app --object-id APP_UUID --access-level use
   orgctl permissions grant --group 2 --object-type screen --object-id SCREEN_UUID --app APP_UUID --access-level use`,
@@ -157,6 +158,7 @@ Gotchas:
 					Field{Flag: "access-level", Key: "access_level", Required: true, Enum: []string{"use", "edit", "own"}, Usage: "access to give"}),
 				Shape: subjectAndObject},
 			{Use: "revoke", Short: "Take away a group's or user's access to an object", Method: http.MethodPost, Path: "/permissions/revoke", Scope: "Permissions > Write", Body: true,
+				Idempotent:  true,
 				Destructive: true,
 				Example: `  orgctl permissions revoke --group 2 --object-type folder --object-id app_7 --yes
   orgctl permissions revoke --user user_abc --object-type app --object-id APP_UUID --yes`,
@@ -179,6 +181,7 @@ Gotchas:
 					{Use: "list", Short: "List roles", Method: http.MethodGet, Path: "/role_permissions/roles", Scope: "Permissions > Read",
 						Example: "  orgctl permissions roles list"},
 					{Use: "create", Short: "Create a role", Method: http.MethodPost, Path: "/role_permissions/roles", Scope: "Permissions > Write", Body: true,
+						Exists:  lookFirst("roles", "name", "update"),
 						Example: "  orgctl permissions roles create --name 'Release Manager' --org-scope source_control:deploy --object-scope app:read",
 						Fields: []Field{
 							{Flag: "name", Key: "name", Required: true, Usage: "role name"},
@@ -230,6 +233,7 @@ Gotchas:
 					{Use: "delete GRANT_ID", Short: "Delete a role grant", Method: http.MethodDelete, Path: "/role_permissions/role_grants/{roleGrantId}", Args: []string{"roleGrantId"}, Scope: "Permissions > Write",
 						Destructive: true, Example: "  orgctl permissions role-grants delete GRANT_UUID --yes"},
 					{Use: "delete-for-subject", Short: "Delete a subject's grants of a role", Method: http.MethodPost, Path: "/role_permissions/remove_role_grants_for_subject/", Scope: "Permissions > Write", Body: true,
+						Idempotent:  true,
 						Destructive: true,
 						Long:        "Removes every grant of --role to the subject; with --object-type/--object-id, only those on that object.",
 						Example:     "  orgctl permissions role-grants delete-for-subject --role ROLE_UUID --subject-type user --subject-id user_abc --yes",

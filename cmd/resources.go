@@ -75,6 +75,7 @@ removals affect, when, and what to do.`,
 			},
 			{
 				Use: "create", Short: "Create a resource", Method: http.MethodPost, Path: "/resources", Scope: "Resources > Write", Body: true,
+				Exists: lookFirst("resources", "name", "update"),
 				Long: `Options are type-specific (database_options for databases, base_url for REST
 APIs, ...): give them with --options JSON or a whole request with --body FILE|-;
 the T-SQL flags set options keys and override both.

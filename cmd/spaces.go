@@ -41,6 +41,7 @@ Gotchas:
 			{Use: "get SPACE_ID", Short: "Show a Space", Method: http.MethodGet, Path: "/spaces/{spaceId}", Args: []string{"spaceId"}, Scope: "Spaces > Read",
 				Example: "  orgctl spaces get 5a4d0004-0000-4000-8000-000000000001"},
 			{Use: "create", Short: "Create a child Space", Method: http.MethodPost, Path: "/spaces", Scope: "Spaces > Write", Body: true,
+				Exists: conflictKey("spaces", "name", "update"),
 				Example: `  orgctl spaces create --name eng --domain eng
   orgctl spaces create --name sales --domain sales --copy-branding-and-themes --create-admin-user`,
 				Fields: []Field{

@@ -62,6 +62,7 @@ Gotchas:
 			{Use: "get THEME_ID", Short: "Show an app theme", Method: http.MethodGet, Path: "/app_themes/{id}", Args: []string{"id"}, Scope: "App Themes > Read",
 				Example: "  orgctl themes get 1 -o json"},
 			{Use: "create", Short: "Create an app theme", Method: http.MethodPost, Path: "/app_themes", Scope: "App Themes > Write", Body: true,
+				Exists: conflictKey("themes", "name", "update"),
 				Example: `  orgctl themes create --name Brand --theme '{"primary":"#3C92DC"}'
   orgctl themes create --name Brand --set primary=#3C92DC --set borderRadius=4
   orgctl themes create --body brand.json`,

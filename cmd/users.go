@@ -52,7 +52,8 @@ user disables it; the API keeps the record.`,
 			},
 			{
 				Use: "create", Short: "Create a user", Method: http.MethodPost, Path: "/users", Scope: "Users > Write", Body: true,
-				Long: "--admin makes the new user an admin with a second request (PATCH, 2 points), since\nthe create call takes no admin field.",
+				Exists: conflictKey("users", "email", "update"),
+				Long:   "--admin makes the new user an admin with a second request (PATCH, 2 points), since\nthe create call takes no admin field.",
 				Example: `  orgctl users create --email ada@example.com --first-name Ada --last-name Lovelace
   orgctl users create --email bot@example.com --first-name CI --last-name Bot --user-type mobile --metadata team=ops
   orgctl users create --email ada@example.com --first-name Ada --last-name L --dry-run`,
@@ -116,6 +117,7 @@ here they get a value for one ` + noun + `. The answer is the ` + noun + `'s upd
 		Columns: []output.Column{{Header: "METADATA", Field: "metadata"}},
 		Ops: []Op{
 			{Use: "set " + idName, Short: "Set one attribute's value", Method: http.MethodPost, Path: base + "/user_attributes", Args: []string{param}, Scope: scope,
+				Idempotent: true,
 				Example: fmt.Sprintf("  orgctl %ss attributes set %s --name department --value Finance\n  orgctl %ss attributes set %s --name department --null",
 					noun, exampleID, noun, exampleID),
 				Fields: []Field{

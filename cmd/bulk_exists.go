@@ -1,0 +1,282 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/resolve"
+)
+
+// Existence is how a bulk job tells that what a row would create already
+// exists. The API says it in one of three ways, and each family declares
+// which (the README's "Bulk jobs" section has the table):
+//
+//   - a conflict: the create is refused with 409 (users by email, groups by
+//     name, folders by name in their parent, environments, themes, Spaces).
+//     orgctl sends the create and looks the key up only after a 409, or to
+//     settle a create whose answer was lost;
+//   - nothing: the API accepts a second object with the same natural key
+//     (apps, configuration variables, resources; and in the sandbox also
+//     user attributes, roles and custom component libraries, whose
+//     published API promises a 409). orgctl lists the kind once per job and
+//     looks there before sending each row;
+//   - a merge: adding what is already there changes nothing visible (a
+//     group member, a permission grant). orgctl reads the group (or the
+//     object's access list) once per job and looks there.
+//
+// The same lookups are the name resolution of client/resolve: one
+// filtered request for a user, one list per kind for the rest.
+type Existence struct {
+	// Kind is the resolve kind of the object the op creates.
+	Kind string
+	// Flags are the fields whose values make the natural key, in order.
+	Flags []string
+	// Conflict: the API refuses a duplicate with 409, so orgctl does not
+	// look before sending. Otherwise it looks first.
+	Conflict bool
+	// Update is the Use word of the sibling op that --on-exists update runs
+	// on the existing object ("update"); "" when the family has none.
+	Update string
+	// Match says whether a listed object is the one the call would create,
+	// when the key is not one field of the kind (folders: name, type and
+	// parent). Nil compares the kind's key with the first flag's value.
+	Match func(c *Call, o resolve.Object, all []resolve.Object) bool
+	// Check replaces the lookup for changes that are not objects of a kind
+	// (a membership, a grant): is the call's change already in place, and
+	// which id to report. Such ops update in place, so --on-exists update
+	// sends the row as it is.
+	Check func(ctx context.Context, lk *bulkLookups, c *Call) (id string, exists bool, err error)
+	// Shared names, for a row's Input, the one read Check shares with other
+	// rows (the group, the object), and CheckPath prices that read.
+	Shared    func(in Input) string
+	CheckPath string
+	// Display names a row's object in results when the key fields joined
+	// do not read well (a folder: app:/Finance/Reports).
+	Display func(in Input) string
+}
+
+// conflictKey is a family that answers a duplicate create with 409.
+func conflictKey(kind, flag, update string) *Existence {
+	return &Existence{Kind: kind, Flags: []string{flag}, Conflict: true, Update: update}
+}
+
+// lookFirst is a family that accepts duplicates: orgctl looks before sending.
+func lookFirst(kind, flag, update string) *Existence {
+	return &Existence{Kind: kind, Flags: []string{flag}, Update: update}
+}
+
+// folderExists: a folder is known by its type, its parent and its name;
+// the API refuses a second one in the same parent with 409.
+var folderExists = &Existence{Kind: "folders", Flags: []string{"type", "parent", "name"}, Conflict: true,
+	Match: func(c *Call, o resolve.Object, all []resolve.Object) bool {
+		typ, _ := c.Body["folder_type"].(string)
+		name, _ := c.Body["name"].(string)
+		if text(o.Fields["name"]) != name || text(o.Fields["folder_type"]) != typ {
+			return false
+		}
+		parent, _ := c.Body["parent_folder_id"].(string)
+		if parent == "" { // the root of the type: the one folder of the type without a parent
+			for _, r := range all {
+				if text(r.Fields["folder_type"]) == typ && r.Fields["parent_folder_id"] == nil {
+					parent = r.ID
+				}
+			}
+		}
+		return text(o.Fields["parent_folder_id"]) == parent
+	},
+	Display: func(in Input) string {
+		last := func(f string) string {
+			if v := in.Values[f]; len(v) > 0 {
+				return v[len(v)-1]
+			}
+			return ""
+		}
+		name := strings.ReplaceAll(last("name"), "/", `\/`)
+		if p := last("parent"); p != "" {
+			return strings.TrimSuffix(p, "/") + "/" + name
+		}
+		return last("type") + ":/" + name
+	}}
+
+// memberExists: adding a member who is already there changes nothing, so
+// the API says nothing; orgctl reads each group once per job.
+var memberExists = &Existence{Flags: []string{"user"}, CheckPath: "/groups/{groupId}",
+	Shared: func(in Input) string {
+		if len(in.Args) > 0 {
+			return in.Args[0]
+		}
+		return ""
+	},
+	Check: func(ctx context.Context, lk *bulkLookups, c *Call) (string, bool, error) {
+		members, err := lk.members(ctx, c.Params["groupId"])
+		if err != nil {
+			return "", false, err
+		}
+		users := c.LocalStrings("user")
+		for _, u := range users {
+			if !members[u] {
+				return "", false, nil
+			}
+		}
+		return strings.Join(users, ","), len(users) > 0, nil
+	}}
+
+// grantExists: a grant to a subject that already has access replaces the
+// level, so the API says nothing; orgctl reads each object's access list
+// once per job (one request serves "a folder to 40 groups").
+var grantExists = &Existence{Flags: []string{"group", "user", "object-type", "object-id"},
+	CheckPath: "/permissions/accessList/{objectType}/{objectId}",
+	Shared: func(in Input) string {
+		t, id := in.Values["object-type"], in.Values["object-id"]
+		if len(t) == 0 || len(id) == 0 {
+			return ""
+		}
+		return t[len(t)-1] + "/" + id[len(id)-1]
+	},
+	Check: func(ctx context.Context, lk *bulkLookups, c *Call) (string, bool, error) {
+		obj, _ := c.Body["object"].(map[string]any)
+		subj, _ := c.Body["subject"].(map[string]any)
+		typ, id := text(obj["type"]), text(obj["id"])
+		switch typ {
+		case "app", "folder", "resource", "workflow", "agent":
+		default:
+			return "", false, nil // no access list to look in: the grant replaces any earlier one
+		}
+		have, err := lk.access(ctx, typ, id)
+		if err != nil {
+			return "", false, err
+		}
+		level, ok := have[text(subj["type"])+"/"+text(subj["id"])]
+		if !ok {
+			return "", false, nil
+		}
+		return fmt.Sprintf("%s/%s (%s)", typ, id, level), true, nil
+	}}
+
+func text(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return t
+	case json.Number:
+		return t.String()
+	}
+	return fmt.Sprint(v)
+}
+
+// bulkLookups are the reads a bulk job shares between its rows: each
+// group's members and each object's access list, read once per job.
+type bulkLookups struct {
+	f  *Factory
+	mu sync.Mutex
+	m  map[string]*sharedRead
+}
+
+type sharedRead struct {
+	once sync.Once
+	set  map[string]string
+	err  error
+}
+
+func (lk *bulkLookups) read(ctx context.Context, key string, fetch func(cl *client.Client) (map[string]string, error)) (map[string]string, error) {
+	lk.mu.Lock()
+	if lk.m == nil {
+		lk.m = map[string]*sharedRead{}
+	}
+	r := lk.m[key]
+	if r == nil {
+		r = &sharedRead{}
+		lk.m[key] = r
+	}
+	lk.mu.Unlock()
+	r.once.Do(func() {
+		cl, err := lk.f.Client()
+		if err != nil {
+			r.err = err
+			return
+		}
+		r.set, r.err = fetch(cl)
+	})
+	if r.err != nil {
+		lk.mu.Lock()
+		if lk.m[key] == r {
+			delete(lk.m, key) // a failed read is tried again by the next row
+		}
+		lk.mu.Unlock()
+	}
+	return r.set, r.err
+}
+
+// members is the set of a group's member ids.
+func (lk *bulkLookups) members(ctx context.Context, group string) (map[string]bool, error) {
+	set, err := lk.read(ctx, "group "+group, func(cl *client.Client) (map[string]string, error) {
+		resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: client.Path("groups", group), Scope: "Groups > Read"})
+		if err != nil {
+			return nil, err
+		}
+		var g struct {
+			Members []map[string]any `json:"members"`
+		}
+		if err := json.Unmarshal(resp.Data, &g); err != nil {
+			return nil, fmt.Errorf("GET /groups/%s: %w", group, err)
+		}
+		out := map[string]string{}
+		for _, m := range g.Members {
+			out[text(m["id"])] = "member"
+		}
+		return out, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]bool, len(set))
+	for k := range set {
+		out[k] = true
+	}
+	return out, nil
+}
+
+// access maps "group/ID" and "user/ID" to the access level each subject
+// has on an object directly (not through a group or a universal level).
+func (lk *bulkLookups) access(ctx context.Context, typ, id string) (map[string]string, error) {
+	return lk.read(ctx, "access "+typ+"/"+id, func(cl *client.Client) (map[string]string, error) {
+		resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: client.Path("permissions", "accessList", typ, id),
+			Scope: "Permissions > Read"})
+		if err != nil {
+			return nil, err
+		}
+		var lists map[string][]struct {
+			Subject struct {
+				ID   any    `json:"id"`
+				Type string `json:"type"`
+			} `json:"subject"`
+			Sources struct {
+				Direct bool `json:"direct"`
+			} `json:"sources"`
+			Level string `json:"accessLevel"`
+		}
+		if err := json.Unmarshal(resp.Data, &lists); err != nil {
+			return nil, fmt.Errorf("GET access list of %s %s: %w", typ, id, err)
+		}
+		out := map[string]string{}
+		for kind, entries := range lists {
+			for _, e := range entries {
+				if !e.Sources.Direct {
+					continue
+				}
+				t := e.Subject.Type
+				if t == "" {
+					t = kind
+				}
+				out[t+"/"+text(e.Subject.ID)] = e.Level
+			}
+		}
+		return out, nil
+	})
+}

@@ -1,0 +1,200 @@
+package cmd
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/orgctl/orgctl/client/bulk"
+	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/ratebudget"
+)
+
+// findOp is the declared op at a command path ("users update").
+func findOp(t *testing.T, path string) *Op {
+	t.Helper()
+	words := strings.Fields(path)
+	for _, g := range families() {
+		if g.Name != words[0] {
+			continue
+		}
+		for len(words) > 2 {
+			found := false
+			for _, sub := range g.Groups {
+				if sub.Name == words[1] {
+					g, words, found = sub, words[1:], true
+					break
+				}
+			}
+			if !found {
+				break
+			}
+		}
+		for i := range g.Ops {
+			if strings.Fields(g.Ops[i].Use)[0] == words[1] {
+				op := &g.Ops[i]
+				op.siblings = g.Ops
+				return op
+			}
+		}
+	}
+	t.Fatalf("no op %q", path)
+	return nil
+}
+
+func testJob(t *testing.T, path string, given []string, base map[string][]string, format bulk.Format) *bulkJob {
+	op := findOp(t, path)
+	return &bulkJob{op: op, o: bulkOptions{format: format},
+		base: Input{Command: "orgctl " + path, Args: given, Values: base}, cols: newBulkColumns(op, len(given))}
+}
+
+func TestColumnsAreFlagsKeysOrArgumentNames(t *testing.T) {
+	j := testJob(t, "users update", nil, map[string][]string{"active": {"false"}}, bulk.CSV)
+	in, probs, ok := j.rowInput(bulk.Row{N: 1, Line: 2, Values: map[string][]string{
+		"USER_ID": {"ada@example.com"}, "First_Name": {"Ada"}, "is_admin": {"true"}, "metadata": {`{"team":"ops","level":3}`},
+	}})
+	if len(probs) != 0 || !ok {
+		t.Fatalf("problems %q", probs)
+	}
+	want := Input{Command: "orgctl users update", Args: []string{"ada@example.com"}, Values: map[string][]string{
+		"active": {"false"}, "first-name": {"Ada"}, "admin": {"true"}, "metadata": {"level=3", "team=ops"}}}
+	if !reflect.DeepEqual(in, want) {
+		t.Errorf("input %+v\nwant  %+v", in, want)
+	}
+	for _, name := range []string{"user-id", "user_id", "userId"} {
+		if tg, ok := j.cols.target(name); !ok || tg.field != nil || tg.arg != 0 {
+			t.Errorf("%q does not name the USER_ID argument", name)
+		}
+	}
+}
+
+func TestArgumentsFromTheCommandLineAndTheFile(t *testing.T) {
+	j := testJob(t, "groups members remove", []string{"7"}, nil, bulk.CSV)
+	if p := j.header([]string{"user-id"}); len(p) != 0 {
+		t.Errorf("header problems %q", p)
+	}
+	p := j.header([]string{"group-id", "user"})
+	if len(p) != 3 || !strings.Contains(p[0], `column "group-id" gives group-id, which the command line gives already`) ||
+		!strings.Contains(p[1], `unknown column "user"`) || !strings.Contains(p[2], `missing column "user-id"`) {
+		t.Errorf("header problems %q", p)
+	}
+	in, probs, ok := j.rowInput(bulk.Row{Values: map[string][]string{}})
+	if ok || len(probs) != 1 || probs[0] != "user-id is missing or empty: every row needs one" || in.Args[0] != "7" {
+		t.Errorf("row without user-id: %q %v %+v", probs, ok, in)
+	}
+}
+
+func TestJSONLinesReportUnknownFieldsPerRow(t *testing.T) {
+	j := testJob(t, "users create", nil, nil, bulk.JSONL)
+	_, probs, ok := j.rowInput(bulk.Row{Values: map[string][]string{"email": {"a@x"}, "shoe": {"44"}}})
+	if !ok || len(probs) != 1 || !strings.HasPrefix(probs[0], `unknown field "shoe"`) {
+		t.Errorf("problems %q", probs)
+	}
+}
+
+func TestBuildProblemsReadAsColumns(t *testing.T) {
+	j := testJob(t, "users create", nil, nil, bulk.CSV)
+	_, probs := j.checkRow(Input{Command: j.base.Command, Values: map[string][]string{
+		"email": {"a@x"}, "active": {"maybe"}, "user-type": {"robot"}}})
+	want := []string{
+		`invalid value "maybe" for active: expected true or false`,
+		`invalid value "robot" for user-type: allowed values are default, mobile, embed`,
+		"first-name, last-name are missing or empty: they are required",
+	}
+	if !reflect.DeepEqual(probs, want) {
+		t.Errorf("problems\n%q\nwant\n%q", probs, want)
+	}
+}
+
+func TestRowKeys(t *testing.T) {
+	users := testJob(t, "users create", nil, nil, bulk.CSV)
+	if k := users.rowKeys(Input{Values: map[string][]string{"email": {"Ada@Example.com"}}}); !reflect.DeepEqual(k, []string{"ada@example.com"}) {
+		t.Errorf("users: %q", k)
+	}
+	upd := testJob(t, "users update", nil, nil, bulk.CSV)
+	a := upd.rowKeys(Input{Args: []string{"user_1"}, Values: map[string][]string{"first-name": {"A"}}})
+	b := upd.rowKeys(Input{Args: []string{"user_1"}, Values: map[string][]string{"last-name": {"B"}}})
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("two changes to one user must collide: %q %q", a, b)
+	}
+	set := testJob(t, "users attributes set", nil, nil, bulk.CSV)
+	a = set.rowKeys(Input{Args: []string{"user_1"}, Values: map[string][]string{"name": {"dept"}, "value": {"x"}}})
+	b = set.rowKeys(Input{Args: []string{"user_1"}, Values: map[string][]string{"name": {"title"}, "value": {"x"}}})
+	if reflect.DeepEqual(a, b) {
+		t.Errorf("two attributes of one user are different rows: %q", a)
+	}
+	members := testJob(t, "groups members add", []string{"7"}, nil, bulk.CSV)
+	if k := members.rowKeys(Input{Args: []string{"7"}, Values: map[string][]string{"user": {"a@x, b@x"}}}); len(k) != 2 {
+		t.Errorf("members: %q", k)
+	}
+}
+
+func TestBudgetETA(t *testing.T) {
+	now := time.Now()
+	st := ratebudget.Status{Points: 300, Window: 6 * time.Second}
+	for _, tc := range []struct {
+		name   string
+		free   int
+		next   time.Time
+		block  time.Time
+		points int
+		want   time.Duration
+	}{
+		{"fresh budget, 1200 points", 300, time.Time{}, time.Time{}, 1200, 18 * time.Second},
+		{"fits in what is free", 300, time.Time{}, time.Time{}, 200, 0},
+		{"window full, points back in 5s", 0, now.Add(5 * time.Second), time.Time{}, 600, 11 * time.Second},
+		{"blocked for 3s", 0, time.Time{}, now.Add(3 * time.Second), 300, 3 * time.Second},
+	} {
+		s := st
+		s.Free, s.NextFree, s.BlockedUntil = tc.free, tc.next, tc.block
+		got := budgetETA(s, tc.points)
+		if d := got - tc.want; d > 50*time.Millisecond || d < -50*time.Millisecond {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestEveryWriteTakesFrom(t *testing.T) {
+	root := NewRootCmd(NewFactory("test"))
+	n := 0
+	for _, g := range families() {
+		var walk func(prefix string, g Group)
+		walk = func(prefix string, g Group) {
+			for i := range g.Ops {
+				op := &g.Ops[i]
+				op.siblings = g.Ops
+				path := prefix + " " + g.Name + " " + strings.Fields(op.Use)[0]
+				c, _, err := root.Find(strings.Fields(path))
+				if err != nil {
+					t.Fatal(err)
+				}
+				has := c.Flags().Lookup("from") != nil
+				if has != op.writes() {
+					t.Errorf("%s: --from %v, writes %v", path, has, op.writes())
+				}
+				if op.writes() {
+					n++
+				}
+				if onExists := c.Flags().Lookup("on-exists") != nil; onExists != (op.Exists != nil) {
+					t.Errorf("%s: --on-exists offered %v, Exists declared %v", path, onExists, op.Exists != nil)
+				}
+				if ex := op.Exists; ex != nil && ex.Check == nil {
+					if _, ok := resolve.Kinds[ex.Kind]; !ok {
+						t.Errorf("%s: no resolve kind %q to look existing ones up in", path, ex.Kind)
+					}
+					if op.sibling(ex.Update) == nil && ex.Update != "" {
+						t.Errorf("%s: no sibling %q for --on-exists update", path, ex.Update)
+					}
+				}
+			}
+			for _, s := range g.Groups {
+				walk(strings.TrimSpace(prefix+" "+g.Name), s)
+			}
+		}
+		walk("", g)
+	}
+	if n < 70 {
+		t.Errorf("only %d write commands take --from", n)
+	}
+}

@@ -1,0 +1,208 @@
+package cmd
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/orgctl/orgctl/client/bulk"
+	"github.com/orgctl/orgctl/output"
+)
+
+// newJobsCmd is `orgctl jobs`: the bulk jobs kept under
+// $XDG_STATE_HOME/orgctl/jobs, one per command and input.
+func newJobsCmd(f *Factory) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "jobs",
+		Short: "List, show and forget bulk jobs (commands run with --from)",
+		Long: `A command run with --from FILE is a job: orgctl journals each row's outcome
+under $XDG_STATE_HOME/orgctl/jobs, and running the same command on the same
+input again resumes it (rows already applied are skipped without a request).
+A job is named by a hash of the command, its flags, the org and the input.`,
+		Example: `  orgctl jobs list
+  orgctl jobs show 3f2a9c1b7d40
+  orgctl jobs rm 3f2a`,
+		Args: noArgsGroup,
+		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
+	}
+	c.AddCommand(&cobra.Command{
+		Use: "list", Short: "List jobs, newest first, with their counts", Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			p, store, err := jobsSetup(f)
+			if err != nil {
+				return err
+			}
+			jobs, err := store.List()
+			if err != nil {
+				return err
+			}
+			docs := make([]map[string]any, 0, len(jobs))
+			for _, j := range jobs {
+				docs = append(docs, jobDoc(j))
+			}
+			b, _ := json.Marshal(docs)
+			return p.Print(b, jobColumns)
+		},
+	})
+	c.AddCommand(&cobra.Command{
+		Use: "show ID", Short: "Show a job's counts and the rows that failed or are unknown", Args: exactArgs(1, "ID"),
+		RunE: func(c *cobra.Command, args []string) error {
+			p, store, err := jobsSetup(f)
+			if err != nil {
+				return err
+			}
+			id, err := findJob(store, args[0])
+			if err != nil {
+				return err
+			}
+			st, err := bulk.Load(store.JournalPath(id))
+			if err != nil {
+				return fmt.Errorf("job %s: %w", id, err)
+			}
+			doc := jobDoc(bulk.Job{State: st, ID: id, Running: store.Busy(id)})
+			var rows []map[string]any
+			st.EachRow(func(n int, r bulk.RowState) {
+				if r.Status == bulk.Done {
+					return
+				}
+				out := string(r.Outcome)
+				if r.Status == bulk.Sent {
+					out = string(bulk.Unknown)
+				}
+				rows = append(rows, map[string]any{"row": n, "outcome": out, "key": r.Key, "id": r.ID, "message": r.Msg})
+			})
+			if rows == nil {
+				rows = []map[string]any{}
+			}
+			doc["problem_rows"] = rows
+			if structured(p) {
+				b, _ := json.Marshal(doc)
+				return p.Print(b, nil)
+			}
+			w := f.IO.Out
+			for _, k := range []string{"id", "command", "input", "target", "state", "rows", "created", "updated"} {
+				fmt.Fprintf(w, "%-9s %v\n", k+":", doc[k])
+			}
+			fmt.Fprintf(w, "%-9s %s\n", "counts:", countsLine(st.Counts()))
+			if st.Damaged > 0 {
+				fmt.Fprintf(w, "%-9s %d unreadable records in the journal\n", "damaged:", st.Damaged)
+			}
+			if len(rows) == 0 {
+				return nil
+			}
+			fmt.Fprintln(w)
+			b, _ := json.Marshal(rows)
+			return p.Print(b, []output.Column{{Header: "ROW", Field: "row"}, {Header: "OUTCOME", Field: "outcome"},
+				{Header: "KEY", Field: "key"}, {Header: "MESSAGE", Field: "message"}})
+		},
+	})
+	c.AddCommand(&cobra.Command{
+		Use: "rm ID", Short: "Forget a job (the next run of its command starts over)", Args: exactArgs(1, "ID"),
+		RunE: func(c *cobra.Command, args []string) error {
+			_, store, err := jobsSetup(f)
+			if err != nil {
+				return err
+			}
+			id, err := findJob(store, args[0])
+			if err != nil {
+				return err
+			}
+			if err := store.Remove(id); err != nil {
+				if errors.Is(err, bulk.ErrBusy) {
+					return fmt.Errorf("job %s is running in another process; stop it first", id)
+				}
+				return err
+			}
+			if cfg, _ := f.Config(); cfg == nil || !cfg.v.GetBool("quiet") {
+				f.IO.Notice("orgctl: forgot job %s", id)
+			}
+			return nil
+		},
+	})
+	return c
+}
+
+func exactArgs(n int, names string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usageErrorf("%s takes %s, got %d argument(s)\nUsage: %s", c.CommandPath(), names, len(args), c.UseLine())
+		}
+		return nil
+	}
+}
+
+func jobsSetup(f *Factory) (*output.Printer, bulk.Store, error) {
+	cfg, err := f.Config()
+	if err != nil {
+		return nil, bulk.Store{}, err
+	}
+	p, err := newPrinter(f.IO, cfg)
+	if err != nil {
+		return nil, bulk.Store{}, err
+	}
+	return p, bulk.Store{Dir: filepath.Join(stateDir(), "jobs")}, nil
+}
+
+func findJob(store bulk.Store, id string) (string, error) {
+	got, err := store.Find(id)
+	var nj *bulk.NoJobError
+	if errors.As(err, &nj) {
+		return "", &NotFoundError{err}
+	}
+	if err != nil {
+		return "", &UsageError{err}
+	}
+	return got, nil
+}
+
+var jobColumns = []output.Column{
+	{Header: "ID", Field: "id"},
+	{Header: "COMMAND", Field: "command"},
+	{Header: "INPUT", Field: "input"},
+	{Header: "ROWS", Field: "rows"},
+	{Header: "DONE", Field: "counts.done"},
+	{Header: "FAILED", Field: "counts.failed"},
+	{Header: "UNKNOWN", Field: "counts.unknown"},
+	{Header: "STATE", Field: "state"},
+	{Header: "UPDATED", Field: "updated"},
+}
+
+// jobDoc is a job as list and show print it.
+func jobDoc(j bulk.Job) map[string]any {
+	c := j.Counts()
+	counts := map[string]any{"done": c["created"] + c["updated"] + c["deleted"] + c["skipped"]}
+	for _, k := range []string{"created", "updated", "deleted", "skipped", "failed", "unknown", "pending"} {
+		counts[k] = c[k]
+	}
+	state := "incomplete"
+	switch {
+	case j.Running:
+		state = "running"
+	case c["pending"] == 0 && c["failed"] == 0 && c["unknown"] == 0:
+		state = "complete"
+	}
+	cmd := strings.TrimSpace(j.Header.Command + " " + strings.Join(j.Header.Args, " "))
+	return map[string]any{
+		"id": j.ID, "command": cmd, "input": j.Header.Input, "target": j.Header.Target, "rows": j.Header.Rows,
+		"counts": counts, "state": state, "runs": j.Runs,
+		"created": j.Header.Created.UTC().Format(time.RFC3339), "updated": j.Last.UTC().Format(time.RFC3339),
+	}
+}
+
+func countsLine(c map[string]int) string {
+	var parts []string
+	for _, k := range []string{"created", "updated", "deleted", "skipped", "failed", "unknown", "pending"} {
+		if c[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c[k], k))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
