@@ -34,7 +34,10 @@ type scriptServer struct {
 	api  *sandbox.Server
 	drop map[string]bool // "METHOD /path": process, then cut the connection
 	hang map[string]bool // "METHOD /path": never answer
-	url  string
+	// latency holds every answer back after the request took effect, so
+	// a script can kill a client with requests in flight.
+	latency time.Duration
+	url     string
 	// script names the script in request-validation failures.
 	script string
 }
@@ -50,7 +53,7 @@ func (s *scriptServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	api := s.api
 	key := r.Method + " " + strings.TrimPrefix(r.URL.Path, "/api/v2")
-	drop, hang := s.drop[key], s.hang[key]
+	drop, hang, latency := s.drop[key], s.hang[key], s.latency
 	s.mu.Unlock()
 	if hang {
 		select {
@@ -67,6 +70,13 @@ func (s *scriptServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := httptest.NewRecorder()
 	api.ServeHTTP(rec, r)
 	scriptRequests.observeResponse(s.script, in, rec)
+	if latency > 0 {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-time.After(latency):
+		}
+	}
 	for k, v := range rec.Header() {
 		w.Header()[k] = v
 	}
@@ -109,17 +119,7 @@ func TestScripts(t *testing.T) {
 				}
 				want, err := strconv.Atoi(args[2])
 				ts.Check(err)
-				got := 0
-				for _, r := range srv(ts).server().Requests() {
-					p := strings.TrimPrefix(r.Path, "/api/v2")
-					match := p == args[1]
-					if strings.HasSuffix(args[1], "*") {
-						match = strings.HasPrefix(p, strings.TrimSuffix(args[1], "*"))
-					}
-					if (args[0] == "*" || r.Method == args[0]) && match {
-						got++
-					}
-				}
+				got := countRequests(srv(ts), args[0], args[1])
 				if (got == want) == neg {
 					ts.Fatalf("requests %s %s: got %d, want %s%d", args[0], args[1], got, map[bool]string{true: "not ", false: ""}[neg], want)
 				}
@@ -173,6 +173,41 @@ func TestScripts(t *testing.T) {
 				s.mu.Unlock()
 				ts.Setenv("ORGCTL_TOKEN", s.api.AdminToken())
 			},
+			// envout VAR: set VAR to the last command's stdout, trimmed.
+			"envout": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 {
+					ts.Fatalf("usage: envout VAR")
+				}
+				ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile("stdout")))
+			},
+			// latency D: answer every request D after it took effect (0: at once).
+			"latency": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 {
+					ts.Fatalf("usage: latency DURATION")
+				}
+				d, err := time.ParseDuration(args[0])
+				ts.Check(err)
+				s := srv(ts)
+				s.mu.Lock()
+				s.latency = d
+				s.mu.Unlock()
+			},
+			// await METHOD PATH N: wait (up to 20 s) until the sandbox has
+			// served at least N such requests (PATH as for requests).
+			"await": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 3 {
+					ts.Fatalf("usage: await METHOD PATH N")
+				}
+				want, err := strconv.Atoi(args[2])
+				ts.Check(err)
+				for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+					if got := countRequests(srv(ts), args[0], args[1]); got >= want {
+						return
+					} else if time.Now().After(deadline) {
+						ts.Fatalf("await %s %s %d: only %d arrived", args[0], args[1], want, got)
+					}
+				}
+			},
 			// drop METHOD PATH: process such requests but cut the connection
 			// before answering. hang METHOD PATH: never answer.
 			"drop": func(ts *testscript.TestScript, neg bool, args []string) { setMode(ts, "drop", args) },
@@ -182,6 +217,23 @@ func TestScripts(t *testing.T) {
 }
 
 func srv(ts *testscript.TestScript) *scriptServer { return ts.Value("server").(*scriptServer) }
+
+// countRequests counts the served requests with this method ("*": any)
+// and path (relative to /api/v2; a trailing * matches a prefix).
+func countRequests(s *scriptServer, method, path string) int {
+	got := 0
+	for _, r := range s.server().Requests() {
+		p := strings.TrimPrefix(r.Path, "/api/v2")
+		match := p == path
+		if strings.HasSuffix(path, "*") {
+			match = strings.HasPrefix(p, strings.TrimSuffix(path, "*"))
+		}
+		if (method == "*" || r.Method == method) && match {
+			got++
+		}
+	}
+	return got
+}
 
 func setMode(ts *testscript.TestScript, mode string, args []string) {
 	if len(args) != 2 {
