@@ -257,6 +257,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	status, hdr, out := s.serve(r, body, now)
 	space, _, _ := splitPath(r.URL.Path)
 	s.reqs.add(Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Status: status, Body: body, Space: space, At: now}, s.opts.RequestLog)
+	var b []byte
+	if out != nil {
+		// Encoded under the lock: the answer may share maps with the state
+		// that the next request changes.
+		b, _ = json.Marshal(out)
+	}
 	s.mu.Unlock()
 	if err := delay(r.Context(), s.opts.Latency); err != nil {
 		return // the client is gone; nobody reads the answer
@@ -268,7 +274,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(status)
 		return
 	}
-	b, _ := json.Marshal(out)
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
