@@ -977,7 +977,7 @@ var resultFields = []output.Field{
 	{Name: "line", Header: "LINE", Width: 6},
 	{Name: "key", Header: "KEY", Width: 28},
 	{Name: "outcome", Header: "OUTCOME", Width: 8},
-	{Name: "id", Header: "ID", Width: 36},
+	{Name: "id", Header: "ID", Width: 37}, // user ids are 37 characters
 	{Name: "message", Header: "MESSAGE"},
 }
 
@@ -1529,6 +1529,9 @@ func (j *bulkJob) Settle(parent context.Context, row bulk.Row) (bulk.Result, boo
 	}
 	key := j.displayKey(in)
 	_, c, err := j.build(ctx, in)
+	if err != nil && parent.Err() != nil {
+		return bulk.Result{Untouched: true}, true // stopped while looking names up
+	}
 	if err != nil {
 		res := j.failed(key, err)
 		res.Outcome = bulk.Unknown
@@ -1537,6 +1540,9 @@ func (j *bulkJob) Settle(parent context.Context, row bulk.Row) (bulk.Result, boo
 	}
 	if j.op.Exists != nil {
 		id, exists, err := j.exists(ctx, c, true)
+		if err != nil && parent.Err() != nil {
+			return bulk.Result{Untouched: true}, true // stopped before the lookup could say
+		}
 		if err != nil {
 			if fatalForJob(err) {
 				j.stop(err)

@@ -22,6 +22,9 @@ type Result struct {
 	NotSent bool
 	// Earlier: an earlier run of the job applied the row; nothing was sent now.
 	Earlier bool
+	// Untouched: the job stopped before the row learned or sent anything;
+	// the journal keeps what it knew (a row to settle stays one).
+	Untouched bool
 }
 
 // Handler says what a row means. The runner owns the order, the workers,
@@ -101,6 +104,10 @@ func (r *Runner) Run(ctx context.Context, next func() (Row, error)) (counts Coun
 					continue
 				}
 				res := r.runRow(ctx, t)
+				if res.Untouched {
+					skipped.Store(true)
+					continue
+				}
 				if res.NotSent {
 					if r.Journal != nil {
 						r.Journal.Record(res)
@@ -163,6 +170,9 @@ func (r *Runner) finished(res Result) {
 func (r *Runner) runRow(ctx context.Context, t task) Result {
 	if t.prior.Status == Sent {
 		res, ok := r.Handler.Settle(ctx, t.row)
+		if res.Untouched {
+			return res
+		}
 		if ok {
 			r.fill(&res, t.row)
 			if r.Journal != nil {

@@ -190,3 +190,30 @@ func TestRunnerResumesFromTheJournal(t *testing.T) {
 		t.Errorf("journal counts %v", cs)
 	}
 }
+
+// untouchedHandler is stopped before any lookup could settle a row.
+type untouchedHandler struct{ *recordingHandler }
+
+func (h *untouchedHandler) Settle(context.Context, Row) (Result, bool) {
+	return Result{Untouched: true}, true
+}
+
+// A row to settle that the stop caught before its lookup stays a row to
+// settle: marking it pending would let the next run send it blindly.
+func TestRunnerKeepsARowToSettleWhenStoppedBeforeTheLookup(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal")
+	j, _ := Create(path, Header{ID: "x", Rows: 1})
+	j.Sent(1)
+	j.Close()
+	prior, _ := Load(path)
+	j, _ = Reopen(path, prior)
+	h := &untouchedHandler{newRecordingHandler()}
+	emitted := 0
+	r := &Runner{Parallel: 1, Handler: h, Journal: j, Prior: prior, Emit: func(Result) { emitted++ }}
+	_, stopped, _ := r.Run(context.Background(), rowsOf(1))
+	j.Close()
+	st, _ := Load(path)
+	if st.Row(1).Status != Sent || len(h.applied) != 0 || emitted != 0 || !stopped {
+		t.Errorf("row 1 = %+v, applied %v, emitted %d, stopped %v", st.Row(1), h.applied, emitted, stopped)
+	}
+}
