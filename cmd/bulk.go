@@ -117,6 +117,23 @@ func bulkFlags(op *Op, c *cobra.Command) (o bulkOptions, ok bool, err error) {
 	return o, true, nil
 }
 
+// bulkColumnsExample names a few of an op's columns for its help.
+func bulkColumnsExample(op *Op) string {
+	var names []string
+	for _, a := range argNames(op.Use) {
+		names = append(names, strings.ReplaceAll(strings.ToLower(a), "_", "-"))
+	}
+	for _, fd := range op.Fields {
+		if len(names) < 3 && (fd.Required || len(names) == 0) {
+			names = append(names, fd.Flag)
+		}
+	}
+	if len(names) == 0 && len(op.Fields) > 0 {
+		names = append(names, op.Fields[0].Flag)
+	}
+	return strings.Join(names, ",")
+}
+
 // sibling is the op of the same group whose Use starts with word.
 func (op *Op) sibling(word string) *Op {
 	if word == "" {

@@ -195,6 +195,11 @@ func (op *Op) help() string {
 		b.WriteString("\n\nWithout --limit, one request returns every item (the cheapest in points).\n" +
 			"--limit N fetches one page; add --all to follow next_token through every page.")
 	}
+	if op.writes() {
+		b.WriteString("\n\n--from FILE runs this once per row of a CSV file (a header row naming the flags\n" +
+			"and arguments, e.g. " + bulkColumnsExample(op) + ") or a JSON Lines file, checked whole\n" +
+			"before anything is sent and resumable: see 'orgctl jobs --help'.")
+	}
 	return b.String()
 }
 
