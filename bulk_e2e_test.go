@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -108,34 +107,17 @@ func BenchmarkBulkUsersCreate(b *testing.B) {
 	}
 }
 
-// buildOrgctl builds the product binary once per test process: its start-up,
-// not the test binary's (which carries the test-only OpenAPI validator),
-// is what the figures are about.
+// buildOrgctl builds the product binary (the build cache makes it quick):
+// its start-up, not the test binary's (which carries the test-only
+// OpenAPI validator), is what the figures are about.
 func buildOrgctl(t testing.TB) string {
 	t.Helper()
-	builtOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "orgctl-bench-")
-		if err != nil {
-			builtErr = err
-			return
-		}
-		built = filepath.Join(dir, "orgctl")
-		out, err := exec.Command("go", "build", "-o", built, ".").CombinedOutput()
-		if err != nil {
-			builtErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if builtErr != nil {
-		t.Fatal(builtErr)
+	bin := filepath.Join(t.TempDir(), "orgctl")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	return built
+	return bin
 }
-
-var (
-	builtOnce sync.Once
-	built     string
-	builtErr  error
-)
 
 // BenchmarkBulkMemory shows that a bulk job's memory does not grow with
 // its file: peak RSS of a real run of 1,000 rows against the sandbox (its
