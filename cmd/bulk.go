@@ -172,6 +172,7 @@ type bulkJob struct {
 
 	// while running
 	conn    *connection
+	lookup  *resolve.Resolver // the job's one resolver, made before the workers start
 	runner  *bulk.Runner
 	lk      *bulkLookups
 	snaps   sync.Map // resolve kind -> *kindSnapshot
@@ -1072,6 +1073,10 @@ func (j *bulkJob) run(parent context.Context) error {
 		j.report = output.NewCSVRecords(rf, resultFields)
 	}
 	j.lk = &bulkLookups{f: j.f}
+	if j.lookup, err = j.e.resolver(); err != nil {
+		jr.Close()
+		return err
+	}
 	j.out = output.NewRecords(j.e.printer, resultFields)
 	runner := &bulk.Runner{Parallel: j.o.parallel, Journal: jr, Prior: prior, Handler: j, Emit: j.emit}
 	j.runner = runner
@@ -1368,10 +1373,7 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 func (j *bulkJob) build(ctx context.Context, in Input) (Input, *Call, error) {
 	refs := j.op.nameRefs(in)
 	if len(refs) > 0 {
-		r, err := j.e.resolver()
-		if err != nil {
-			return in, nil, err
-		}
+		r := j.lookup
 		j.warm(ctx, r)
 		ids := make(map[string]string, len(refs))
 		for _, ref := range refs {
@@ -1425,11 +1427,9 @@ func (j *bulkJob) exists(ctx context.Context, c *Call, fresh bool) (string, bool
 		return ex.Check(ctx, j.lk, c)
 	}
 	kd := resolve.Kinds[ex.Kind]
-	r, err := j.e.resolver()
-	if err != nil {
-		return "", false, err
-	}
+	r := j.lookup
 	var all []resolve.Object
+	var err error
 	switch {
 	case ex.Match == nil && fresh:
 		key := text(lookupPath(c.Body, j.fieldKey(ex.Flags[0])))
