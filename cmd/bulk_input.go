@@ -1,0 +1,482 @@
+package cmd
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/orgctl/orgctl/client/bulk"
+	"github.com/orgctl/orgctl/client/resolve"
+)
+
+// bulkColumns maps a file's column names to the op's fields and arguments.
+type bulkColumns struct {
+	op    *Op
+	given int // positional arguments given on the command line
+	names map[string]colTarget
+	args  []string // how each argument is named as a column ("user-id")
+	mu    sync.Mutex
+	seen  map[string]colTarget // columns as spelled
+}
+
+type colTarget struct {
+	field *Field
+	arg   int // the argument's index, when field is nil
+}
+
+// newBulkColumns accepts, case-insensitively, a field's flag name (with - or
+// _), its API key, and an argument's name from Use ("user-id" for USER_ID)
+// or its path parameter ("userId").
+func newBulkColumns(op *Op, given int) *bulkColumns {
+	b := &bulkColumns{op: op, given: given, names: map[string]colTarget{}, seen: map[string]colTarget{}}
+	add := func(name string, t colTarget) {
+		name = strings.ToLower(name)
+		if _, taken := b.names[name]; !taken && name != "" {
+			b.names[name] = t
+		}
+	}
+	for i := range op.Fields {
+		fd := &op.Fields[i]
+		t := colTarget{field: fd, arg: -1}
+		add(fd.Flag, t)
+		add(strings.ReplaceAll(fd.Flag, "-", "_"), t)
+		if fd.In != InLocal && fd.Key != "" {
+			add(fd.Key, t)
+		}
+	}
+	uses := argNames(op.Use)
+	for i, p := range op.Args {
+		name := p
+		if i < len(uses) {
+			name = strings.ReplaceAll(strings.ToLower(strings.Trim(uses[i], "[]")), "_", "-")
+		}
+		b.args = append(b.args, name)
+		add(name, colTarget{arg: i})
+		add(strings.ReplaceAll(name, "-", "_"), colTarget{arg: i})
+		add(p, colTarget{arg: i})
+	}
+	return b
+}
+
+func (b *bulkColumns) target(col string) (colTarget, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if t, ok := b.seen[col]; ok {
+		return t, true
+	}
+	t, ok := b.names[strings.ToLower(strings.TrimSpace(col))]
+	if ok {
+		b.seen[col] = t
+	}
+	return t, ok
+}
+
+// known lists the column names, for "unknown column" messages.
+func (b *bulkColumns) known() string {
+	var names []string
+	for _, fd := range b.op.Fields {
+		names = append(names, fd.Flag)
+	}
+	for i := b.given; i < len(b.args); i++ {
+		names = append(names, b.args[i])
+	}
+	return strings.Join(names, ", ")
+}
+
+// header checks a CSV header: every column names something, nothing is
+// named twice, required fields and arguments are there.
+func (j *bulkJob) header(cols []string) []string {
+	var probs []string
+	have := map[string]string{} // target -> column
+	for _, col := range cols {
+		if col == "" {
+			continue
+		}
+		t, ok := j.cols.target(col)
+		if !ok {
+			probs = append(probs, fmt.Sprintf("unknown column %q: columns are named like the command's flags or arguments (%s) or the API's keys", col, j.cols.known()))
+			continue
+		}
+		name := j.cols.targetName(t)
+		if t.field == nil && t.arg < j.cols.given {
+			probs = append(probs, fmt.Sprintf("column %q gives %s, which the command line gives already: drop one", col, name))
+			continue
+		}
+		if prev, dup := have[name]; dup {
+			probs = append(probs, fmt.Sprintf("columns %q and %q both give %s: drop one", prev, col, name))
+			continue
+		}
+		have[name] = col
+	}
+	for _, fd := range j.op.Fields {
+		if fd.Required && have[fd.Flag] == "" && len(j.base.Values[fd.Flag]) == 0 {
+			probs = append(probs, fmt.Sprintf("missing column %q: it is required (or give --%s on the command line for every row)", fd.Flag, fd.Flag))
+		}
+	}
+	for i := j.cols.given; i < len(j.op.Args); i++ {
+		if have[j.cols.args[i]] == "" {
+			probs = append(probs, fmt.Sprintf("missing column %q: the %s argument (or give it on the command line for every row)",
+				j.cols.args[i], strings.ToUpper(strings.ReplaceAll(j.cols.args[i], "-", "_"))))
+		}
+	}
+	return probs
+}
+
+func (b *bulkColumns) targetName(t colTarget) string {
+	if t.field != nil {
+		return t.field.Flag
+	}
+	return b.args[t.arg]
+}
+
+// rowInput is the Input of one row: the command line's flags and
+// arguments, with the row's columns added (a column overrides a flag).
+// Its problems are the row's own (a CSV's unknown columns are the
+// header's); complete is false when an argument is missing.
+func (j *bulkJob) rowInput(row bulk.Row) (in Input, probs []string, complete bool) {
+	op := j.op
+	in = Input{Command: j.base.Command, Args: make([]string, len(op.Args)), Values: make(map[string][]string, len(j.base.Values)+len(row.Values))}
+	copy(in.Args, j.base.Args)
+	for k, v := range j.base.Values {
+		in.Values[k] = v
+	}
+	complete = true
+	cols := make([]string, 0, len(row.Values))
+	for col := range row.Values {
+		cols = append(cols, col)
+	}
+	sort.Strings(cols) // problems in a stable order
+	for _, col := range cols {
+		vals := row.Values[col]
+		t, ok := j.cols.target(col)
+		if !ok {
+			if j.o.format == bulk.CSV {
+				continue
+			}
+			probs = append(probs, fmt.Sprintf("unknown field %q: fields are named like the command's flags or arguments (%s) or the API's keys", col, j.cols.known()))
+			continue
+		}
+		if t.field == nil {
+			if t.arg < j.cols.given {
+				probs = append(probs, fmt.Sprintf("field %q gives %s, which the command line gives already", col, j.cols.args[t.arg]))
+				continue
+			}
+			if len(vals) != 1 {
+				probs = append(probs, fmt.Sprintf("%s takes one value, got %d", j.cols.args[t.arg], len(vals)))
+				complete = false
+				continue
+			}
+			in.Args[t.arg] = vals[0]
+			continue
+		}
+		in.Values[t.field.Flag] = expandKV(t.field, vals)
+	}
+	for i := j.cols.given; i < len(op.Args); i++ {
+		if strings.TrimSpace(in.Args[i]) == "" && complete {
+			probs = append(probs, fmt.Sprintf("%s is missing or empty: every row needs one", j.cols.args[i]))
+			complete = false
+		}
+	}
+	return in, probs, complete
+}
+
+// expandKV lets a KEY=VALUE field take a JSON object ({"team":"ops"}) in one cell.
+func expandKV(fd *Field, vals []string) []string {
+	if fd.Kind != KKV || len(vals) != 1 || !strings.HasPrefix(strings.TrimSpace(vals[0]), "{") {
+		return vals
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(vals[0]), &m) != nil {
+		return vals
+	}
+	out := make([]string, 0, len(m))
+	for _, k := range sortedKeys(m) {
+		v := string(m[k])
+		var s string
+		if json.Unmarshal(m[k], &s) == nil {
+			v = s
+		}
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
+// problemText is a build error as lines of a file's problems: the
+// command's name dropped, flags named as the columns they are here.
+func (j *bulkJob) problemText(err error) []string {
+	var ie *inputError
+	var msgs []string
+	if errors.As(err, &ie) {
+		msgs = ie.problems
+	} else {
+		msgs = []string{err.Error()}
+	}
+	out := make([]string, 0, len(msgs))
+	for _, m := range msgs {
+		m = strings.TrimPrefix(m, j.base.Command+": ")
+		if rest, ok := strings.CutPrefix(m, "required flag "); ok {
+			m = strings.TrimPrefix(strings.TrimSuffix(rest, " not set"), "--") + " is missing or empty: it is required"
+		} else if rest, ok := strings.CutPrefix(m, "required flags "); ok {
+			m = strings.ReplaceAll(strings.TrimSuffix(rest, " not set"), "--", "") + " are missing or empty: they are required"
+		}
+		m = flagRE.ReplaceAllStringFunc(m, func(s string) string {
+			if j.op.hasField(s[2:]) {
+				return s[2:] // in a file, the flag is a column
+			}
+			return s
+		})
+		out = append(out, m)
+	}
+	return out
+}
+
+// checkRow builds one row with stand-ins for names, as the command line
+// is checked, so bad values are found before any request.
+func (j *bulkJob) checkRow(in Input) (*Call, []string) {
+	refs := j.op.nameRefs(in)
+	c, err := j.op.build(substitute(in, refs, func(r nameRef) string { return r.stand }), nil)
+	if err != nil {
+		return nil, j.problemText(err)
+	}
+	if j.upd != nil {
+		var probs []string
+		uin := j.updateInput(in, standIn(resolve.Kinds[j.op.Exists.Kind], 1))
+		for flag := range in.Values {
+			if !j.upd.hasField(flag) && !contains(j.op.Exists.Flags, flag) {
+				probs = append(probs, fmt.Sprintf("--on-exists update cannot apply %s: `%s` has no such field", flag, j.updateCommand()))
+			}
+		}
+		if len(probs) > 0 {
+			return nil, probs
+		}
+		urefs := j.upd.nameRefs(uin)
+		if _, err := j.upd.build(substitute(uin, urefs, func(r nameRef) string { return r.stand }), nil); err != nil && !nothingToChange(err) {
+			return nil, j.problemText(err)
+		}
+	}
+	return c, nil
+}
+
+func (op *Op) hasField(flag string) bool {
+	for _, fd := range op.Fields {
+		if fd.Flag == flag {
+			return true
+		}
+	}
+	return false
+}
+
+func nothingToChange(err error) bool { return strings.Contains(err.Error(), "nothing to change") }
+
+func (j *bulkJob) updateCommand() string {
+	return strings.TrimSuffix(j.base.Command, strings.Fields(j.op.Use)[0]) + strings.Fields(j.upd.Use)[0]
+}
+
+// updateInput is the Input that updates the existing object id with a
+// row's values (those the update op has).
+func (j *bulkJob) updateInput(in Input, id string) Input {
+	out := Input{Command: j.updateCommand(), Args: []string{id}, Values: map[string][]string{}}
+	for flag, v := range in.Values {
+		if j.upd.hasField(flag) {
+			out.Values[flag] = v
+		}
+	}
+	return out
+}
+
+var keySeed = maphash.MakeSeed()
+
+var flagRE = regexp.MustCompile(`--[a-z][a-z0-9-]*`)
+
+// rowKeys are what no two rows may share: the natural keys of what a row
+// creates; for a change to one object (PATCH, PUT, DELETE) that object;
+// for other changes the whole row (the same line twice).
+func (j *bulkJob) rowKeys(in Input) []string {
+	op := j.op
+	switch {
+	case op.Exists != nil && op.Exists.Check != nil:
+		var keys []string
+		prefix := strings.Join(in.Args, " ")
+		for _, fl := range op.Exists.Flags {
+			for _, v := range in.Values[fl] {
+				for _, part := range strings.Split(v, ",") {
+					if p := strings.TrimSpace(part); p != "" {
+						keys = append(keys, strings.TrimSpace(prefix+" "+fl+"="+strings.ToLower(p)))
+					}
+				}
+			}
+		}
+		if len(keys) > 1 && op.Exists.Flags[0] != "user" {
+			return []string{strings.Join(keys, " ")} // a grant: subject and object together
+		}
+		return keys
+	case op.Exists != nil:
+		return []string{j.naturalKey(in, true)}
+	case len(op.Args) > 0 && (op.Method == http.MethodPatch || op.Method == http.MethodPut || op.Method == http.MethodDelete):
+		return []string{strings.ToLower(strings.Join(in.Args, " "))}
+	}
+	parts := append([]string(nil), in.Args...)
+	for _, k := range sortedKeys(in.Values) {
+		parts = append(parts, k+"="+strings.Join(in.Values[k], ","))
+	}
+	return []string{strings.Join(parts, " ")}
+}
+
+// naturalKey is the text of the key fields ("ada@example.com";
+// "app Reports app_1" for a folder), lower-cased when fold is set and the
+// kind compares without case.
+func (j *bulkJob) naturalKey(in Input, fold bool) string {
+	ex := j.op.Exists
+	var parts []string
+	for _, fl := range ex.Flags {
+		if v := in.Values[fl]; len(v) > 0 {
+			parts = append(parts, v[len(v)-1])
+		}
+	}
+	k := strings.Join(parts, " ")
+	if fold && resolve.Kinds[ex.Kind].Fold {
+		k = strings.ToLower(k)
+	}
+	return k
+}
+
+// displayKey names a row's object in its result.
+func (j *bulkJob) displayKey(in Input) string {
+	op := j.op
+	switch {
+	case op.Exists != nil && op.Exists.Display != nil:
+		return op.Exists.Display(in)
+	case op.Exists != nil && op.Exists.Check == nil:
+		return j.naturalKey(in, false)
+	case op.Exists != nil:
+		parts := append([]string(nil), in.Args...)
+		for _, fl := range op.Exists.Flags {
+			parts = append(parts, in.Values[fl]...)
+		}
+		return strings.Join(parts, " ")
+	case len(in.Args) > 0:
+		return strings.Join(in.Args, " ")
+	}
+	for _, fd := range op.Fields {
+		if v := in.Values[fd.Flag]; fd.Required && len(v) > 0 {
+			return v[len(v)-1]
+		}
+	}
+	return ""
+}
+
+// check is the first pass: every row is read, mapped and built with
+// stand-ins for names; every problem is listed by line, and nothing is sent
+// unless there is none. It also hashes the input (the job's identity) and
+// counts the requests the rows will send.
+func (j *bulkJob) check() error {
+	rc, err := j.src.open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	h := bulk.InputHash()
+	rd := bulk.NewReader(io.TeeReader(rc, h), j.o.format)
+	var probs []string
+	nprobs := 0
+	add := func(line int, msg string) {
+		nprobs++
+		if len(probs) < maxProblems {
+			probs = append(probs, fmt.Sprintf("%s:%d: %s", j.src.name, line, msg))
+		}
+	}
+	if j.o.format == bulk.CSV {
+		cols, hp, err := rd.Header()
+		if err != nil {
+			return usageErrorf("%s: %v", j.src.name, err)
+		}
+		for _, p := range hp {
+			add(p.Line, p.Msg)
+		}
+		for _, p := range j.header(cols) {
+			add(1, p)
+		}
+	}
+	j.requests = map[string]*requestTally{}
+	j.names = map[string]map[uint64]bool{}
+	j.shared = map[uint64]bool{}
+	keys := map[uint64]int{}
+	unknownCol := map[string]int{} // JSON Lines: an unknown field is reported once, with how often
+	for {
+		row, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		var p *bulk.Problem
+		if errors.As(err, &p) {
+			add(p.Line, p.Msg)
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", j.src.name, err)
+		}
+		j.rows++
+		in, rp, complete := j.rowInput(row)
+		for _, m := range rp {
+			if strings.HasPrefix(m, "unknown field ") {
+				if unknownCol[m]++; unknownCol[m] > 1 {
+					continue
+				}
+			}
+			add(row.Line, m)
+		}
+		if !complete {
+			continue
+		}
+		c, bp := j.checkRow(in)
+		for _, m := range bp {
+			add(row.Line, m)
+		}
+		for _, k := range j.rowKeys(in) {
+			hk := maphash.String(keySeed, k)
+			if first, dup := keys[hk]; dup {
+				add(row.Line, fmt.Sprintf("duplicate key %q: line %d has it too (each object once per file)", k, first))
+				continue
+			}
+			keys[hk] = row.Line
+		}
+		if c != nil {
+			j.tally(in, c)
+		}
+	}
+	for m, n := range unknownCol {
+		if n > 1 {
+			add(0, fmt.Sprintf("(%s on %d lines in all)", m, n))
+		}
+	}
+	if j.src.sum != nil {
+		j.sum = j.src.sum
+	} else {
+		j.sum = h.Sum(nil)
+	}
+	if nprobs > 0 {
+		w := j.f.IO.Err
+		for _, p := range probs {
+			fmt.Fprintln(w, strings.Replace(p, ":0: (", ": (", 1))
+		}
+		if nprobs > len(probs) {
+			fmt.Fprintf(w, "%s: ... and %d more problems\n", j.src.name, nprobs-len(probs))
+		}
+		noun := "problems"
+		if nprobs == 1 {
+			noun = "problem"
+		}
+		return usageErrorf("%s: %d %s; nothing was sent", j.src.name, nprobs, noun)
+	}
+	if j.rows == 0 {
+		return usageErrorf("%s has no rows: nothing to do", j.src.name)
+	}
+	return nil
+}

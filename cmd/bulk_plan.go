@@ -1,0 +1,255 @@
+package cmd
+
+import (
+	"fmt"
+	"hash/maphash"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/orgctl/orgctl/client/bulk"
+	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/ratebudget"
+)
+
+// tally counts a checked row's requests and lookups for the dry run and
+// the ETA.
+func (j *bulkJob) tally(in Input, c *Call) {
+	bc := j.bc
+	count := func(method, path, note string) int {
+		k := method + " " + path + " " + note
+		t := j.requests[k]
+		if t == nil {
+			t = &requestTally{method: method, path: path, note: note, cost: bc.Cost(path)}
+			j.requests[k] = t
+		}
+		t.n++
+		return t.cost
+	}
+	pts := 0
+	for _, r := range c.Reads {
+		pts += count(r.Method, j.op.Path, "reads the current state first")
+	}
+	path := j.op.Path
+	if c.Path != "" {
+		path = c.Path
+	}
+	pts += count(j.op.Method, path, "")
+	for _, t := range c.Then {
+		pts += count("", t.Path, t.What)
+	}
+	j.points += pts
+	for _, r := range j.op.nameRefs(in) {
+		set := j.names[r.Kind.Name]
+		if set == nil {
+			set = map[uint64]bool{}
+			j.names[r.Kind.Name] = set
+		}
+		set[maphash.String(keySeed, strings.ToLower(r.Text))] = true
+	}
+	if ex := j.op.Exists; ex != nil && ex.Shared != nil {
+		if s := ex.Shared(in); s != "" {
+			j.shared[maphash.String(keySeed, s)] = true
+		}
+	}
+}
+
+// lookups are the reads the job sends besides the rows' own requests:
+// names (one filtered request per user, one list per other kind), the
+// lists a family without conflicts is checked against, and shared reads.
+func (j *bulkJob) lookups() []requestTally {
+	bc := j.bc
+	var out []requestTally
+	kinds := sortedKeys(j.names)
+	for _, k := range kinds {
+		kd := resolve.Kinds[k]
+		n := 1
+		note := "looks up names (one list)"
+		if kd.Filter != "" && len(j.names[k]) == 1 {
+			note = "looks up a name"
+		}
+		out = append(out, requestTally{method: http.MethodGet, path: kd.List, note: note, n: n, cost: bc.Cost(kd.List)})
+	}
+	if ex := j.op.Exists; ex != nil {
+		switch {
+		case ex.Check != nil && len(j.shared) > 0:
+			out = append(out, requestTally{method: http.MethodGet, path: ex.CheckPath, note: "looks for what is already there",
+				n: len(j.shared), cost: bc.Cost(ex.CheckPath)})
+		case ex.Check == nil && !ex.Conflict:
+			kd := resolve.Kinds[ex.Kind]
+			if _, listed := j.names[ex.Kind]; !listed {
+				out = append(out, requestTally{method: http.MethodGet, path: kd.List, note: "looks for existing ones (one list)", n: 1, cost: bc.Cost(kd.List)})
+			}
+		}
+	}
+	return out
+}
+
+// dryRun prints how many requests the rows would send, their points and
+// how long the budget would take, and sends nothing.
+func (j *bulkJob) dryRun() error {
+	var earlier int
+	prior := j.priorState()
+	if prior != nil {
+		earlier = prior.Counts()[string(bulk.Created)] + prior.Counts()[string(bulk.Updated)] +
+			prior.Counts()[string(bulk.Deleted)] + prior.Counts()[string(bulk.Skipped)]
+	}
+	reqs := make([]requestTally, 0, len(j.requests))
+	for _, k := range sortedKeys(j.requests) {
+		reqs = append(reqs, *j.requests[k])
+	}
+	scale := func(n int) int { // rows an earlier run applied are skipped
+		if earlier == 0 || j.rows == 0 {
+			return n
+		}
+		return n * (j.rows - earlier) / j.rows
+	}
+	look := j.lookups()
+	total, points := 0, 0
+	for i := range reqs {
+		reqs[i].n = scale(reqs[i].n)
+		total += reqs[i].n
+		points += reqs[i].n * reqs[i].cost
+	}
+	for _, r := range look {
+		total += r.n
+		points += r.n * r.cost
+	}
+	bc := j.bc
+	eta, etaKnown, free := time.Duration(0), false, -1
+	if conn, err := j.f.connection(); err == nil {
+		if st, err := conn.ledger.Status(); err == nil {
+			eta, etaKnown, free = budgetETA(st, points), true, st.Free
+		}
+	}
+	if structured(j.e.printer) {
+		doc := map[string]any{"rows": j.rows, "requests": total, "points": points, "input": j.src.name}
+		if earlier > 0 {
+			doc["applied_earlier"] = earlier
+		}
+		var list []map[string]any
+		for _, r := range append(reqs, look...) {
+			e := map[string]any{"method": r.method, "path": "/api/v2" + r.path, "count": r.n, "points": r.n * r.cost}
+			if r.note != "" {
+				e["note"] = r.note
+			}
+			list = append(list, e)
+		}
+		doc["by_request"] = list
+		if etaKnown {
+			doc["eta_seconds"] = eta.Seconds()
+		}
+		b, err := marshalText(doc)
+		if err != nil {
+			return err
+		}
+		return j.e.printer.Print(b, nil)
+	}
+	w := j.f.IO.Out
+	fmt.Fprintf(w, "%s: %d rows, all valid\n", j.src.name, j.rows)
+	if earlier > 0 {
+		fmt.Fprintf(w, "%d rows were applied by an earlier run of this job and would be skipped\n", earlier)
+	}
+	fmt.Fprintln(w, "would send:")
+	var lines [][2]string
+	width := 0
+	for _, r := range append(reqs, look...) {
+		if r.n == 0 {
+			continue
+		}
+		what := r.method + " /api/v2" + r.path
+		if r.method == "" {
+			what = "then " + r.note
+		} else if r.note != "" {
+			what += " (" + r.note + ")"
+		}
+		width = max(width, len(what))
+		lines = append(lines, [2]string{fmt.Sprintf("%6d x ", r.n), what + "\x00" + fmt.Sprintf("%2d points each = %d", r.cost, r.n*r.cost)})
+	}
+	for _, l := range lines {
+		what, cost, _ := strings.Cut(l[1], "\x00")
+		fmt.Fprintf(w, "  %s%-*s  %s\n", l[0], width, what, cost)
+	}
+	if earlier == 0 && j.op.Exists != nil && j.op.Exists.Conflict && j.o.onExists != "fail" {
+		kd := resolve.Kinds[j.op.Exists.Kind]
+		fmt.Fprintf(w, "  and for each row that already exists one lookup (GET /api/v2%s, %d points)\n", kd.List, bc.Cost(kd.List))
+	}
+	fmt.Fprintf(w, "total: %d requests, %d points\n", total, points)
+	if etaKnown {
+		fmt.Fprintf(w, "budget: %d points per %s, %d free now: about %s\n", bc.Points-bc.Reserve, bc.Window, free, output.Duration(eta))
+	} else {
+		fmt.Fprintf(w, "budget: %d points per %s: at least %s (not logged in, so the points already spent are unknown)\n",
+			bc.Points-bc.Reserve, bc.Window, output.Duration(budgetETA(ratebudget.Status{Points: bc.Points, Reserve: bc.Reserve,
+				Free: bc.Points - bc.Reserve, Window: bc.Window}, points)))
+	}
+	fmt.Fprintln(w, "nothing sent (--dry-run)")
+	return nil
+}
+
+// budgetETA is how long spending points takes under the budget as it
+// stands: what is free goes now, then a window's worth each time the
+// points in use expire; a block adds its remaining time.
+func budgetETA(st ratebudget.Status, points int) time.Duration {
+	capacity := st.Points - st.Reserve
+	if capacity <= 0 || st.Window <= 0 {
+		return 0
+	}
+	now := time.Now()
+	var wait time.Duration
+	free := st.Free
+	if st.BlockedUntil.After(now) {
+		wait, free = st.BlockedUntil.Sub(now), capacity
+	}
+	need := points - free
+	if need <= 0 {
+		return wait
+	}
+	// The first points to come back are those in use now (or, if none are,
+	// those just spent, a window from now).
+	first := st.Window
+	if !st.NextFree.IsZero() && st.NextFree.After(now) {
+		first = st.NextFree.Sub(now)
+	}
+	windows := float64(need)/float64(capacity) - 1
+	return wait + first + time.Duration(max(0, windows)*float64(st.Window))
+}
+
+// priorState is the journal of this job, if an earlier run left one and
+// the target is known (for the dry run).
+func (j *bulkJob) priorState() *bulk.State {
+	conn, err := j.f.connection()
+	if err != nil {
+		return nil
+	}
+	st, err := bulk.Load(j.store.JournalPath(j.jobID(conn.target.BaseURL)))
+	if err != nil || j.o.restart {
+		return nil
+	}
+	return st
+}
+
+// idFlags are the flags that decide a job's requests, as its identity
+// takes them: not how it runs or prints.
+func (j *bulkJob) idFlags() []string {
+	skip := map[string]bool{"from": true, "parallel": true, "report": true, "restart": true, "dry-run": true, "yes": true}
+	var out []string
+	j.cmd.LocalFlags().VisitAll(func(f *pflag.Flag) {
+		if f.Changed && !skip[f.Name] {
+			out = append(out, "--"+f.Name+"="+f.Value.String())
+		}
+	})
+	for i, a := range j.base.Args {
+		out = append(out, "arg"+strconv.Itoa(i)+"="+a)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (j *bulkJob) jobID(target string) string {
+	return bulk.JobID(j.cmd.CommandPath(), j.idFlags(), target, j.sum)
+}

@@ -1,0 +1,375 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/bulk"
+	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/ratebudget"
+)
+
+// stop ends the job for an error every other row would meet too.
+func (j *bulkJob) stop(err error) {
+	if j.fatal.CompareAndSwap(nil, &err) {
+		j.cancel(err)
+	}
+}
+
+// fatalForJob reports errors no row can succeed after: authentication, a
+// missing scope, a budget wait past --max-wait, a bad setting.
+func fatalForJob(err error) bool {
+	var ae *client.APIError
+	var we *ratebudget.WaitError
+	var ce *client.ConfigError
+	switch {
+	case errors.As(err, &ae):
+		return ae.StatusCode == http.StatusUnauthorized || ae.StatusCode == http.StatusForbidden
+	case errors.As(err, &we):
+		return we.Err == nil // past --max-wait, not stopped
+	case errors.As(err, &ce):
+		return true
+	}
+	return false
+}
+
+// Apply runs one row: resolve its names, look for what exists where the
+// family needs a look first, send, and on a conflict follow --on-exists.
+func (j *bulkJob) Apply(ctx context.Context, row bulk.Row, sent func()) bulk.Result {
+	var left atomic.Bool
+	leaving := func() {
+		if left.CompareAndSwap(false, true) {
+			sent()
+		}
+	}
+	// Requests in flight run to their answer; the pacer ends waits for budget.
+	res := j.apply(context.WithoutCancel(ctx), row, leaving)
+	if res.Outcome == bulk.Failed && !left.Load() && ctx.Err() != nil {
+		return bulk.Result{NotSent: true}
+	}
+	return res
+}
+
+func (j *bulkJob) apply(ctx context.Context, row bulk.Row, leaving func()) bulk.Result {
+	in, probs, _ := j.rowInput(row)
+	if len(probs) > 0 {
+		return bulk.Result{Outcome: bulk.Failed, Message: strings.Join(probs, "; ")}
+	}
+	key := j.displayKey(in)
+	in, c, err := j.build(ctx, in)
+	if err != nil {
+		return j.failed(key, err)
+	}
+	mainCtx := context.WithValue(ctx, leavingKey{}, leaving)
+	ex := j.op.Exists
+	if ex != nil && (ex.Check != nil || !ex.Conflict) {
+		id, exists, err := j.exists(ctx, c, false)
+		if err != nil {
+			return j.failed(key, fmt.Errorf("looking for an existing one: %w", err))
+		}
+		if exists {
+			return j.onExists(ctx, mainCtx, in, c, key, id, "")
+		}
+	}
+	resp, err := j.e.sendWith(ctx, mainCtx, c)
+	if err != nil {
+		var ae *client.APIError
+		if ex != nil && ex.Check == nil && errors.As(err, &ae) && ae.StatusCode == http.StatusConflict {
+			if id, exists, lerr := j.exists(ctx, c, true); lerr == nil && exists {
+				return j.onExists(ctx, mainCtx, in, c, key, id, ae.Message)
+			}
+		}
+		if _, replay := j.replays.Load(row.N); replay && errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound &&
+			j.op.bulkOutcome() == bulk.Deleted {
+			return bulk.Result{Outcome: bulk.Deleted, Key: key, ID: j.argID(c),
+				Message: "already gone: the earlier run's request, whose answer was lost, was applied"}
+		}
+		return j.failed(key, err)
+	}
+	if ex != nil && ex.Kind != "" {
+		j.changed.Store(ex.Kind, true)
+	}
+	return bulk.Result{Outcome: j.op.bulkOutcome(), Key: key, ID: j.resultID(c, resp)}
+}
+
+func (j *bulkJob) failed(key string, err error) bulk.Result {
+	var ou *client.OutcomeUnknownError
+	if errors.As(err, &ou) {
+		return bulk.Result{Outcome: bulk.Unknown, Key: key, Message: fmt.Sprintf("%s %s was sent but no answer came (%v)", ou.Method, ou.Path, ou.Cause)}
+	}
+	if fatalForJob(err) {
+		j.stop(err)
+	}
+	return bulk.Result{Outcome: bulk.Failed, Key: key, Message: oneLine(err.Error())}
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// build resolves a row's names (the job's one Resolver, so each list is
+// fetched once) and builds its call.
+func (j *bulkJob) build(ctx context.Context, in Input) (Input, *Call, error) {
+	refs := j.op.nameRefs(in)
+	if len(refs) > 0 {
+		r := j.lookup
+		j.warm(ctx, r)
+		ids := make(map[string]string, len(refs))
+		for _, ref := range refs {
+			o, err := r.One(ctx, ref.Kind, ref.Text)
+			var nf *resolve.NotFoundError
+			if errors.As(err, &nf) {
+				if _, changed := j.changed.LoadAndDelete(ref.Kind.Name); changed {
+					r.Forget(ref.Kind.Name) // this job made new ones since the list was read
+					o, err = r.One(ctx, ref.Kind, ref.Text)
+				}
+			}
+			if err != nil {
+				return in, nil, err
+			}
+			ids[ref.stand] = o.ID
+		}
+		in = substitute(in, refs, func(ref nameRef) string { return ids[ref.stand] })
+	}
+	c, err := j.op.build(in, nil)
+	return in, c, err
+}
+
+// warm lists a kind with a filtered lookup once when the file names
+// several of its objects: one list costs what one filtered request does.
+func (j *bulkJob) warm(ctx context.Context, r *resolve.Resolver) {
+	for kind, names := range j.names {
+		kd := resolve.Kinds[kind]
+		if kd.Filter == "" || len(names) < 2 {
+			continue
+		}
+		if _, done := j.warmed.LoadOrStore(kind, true); done {
+			continue
+		}
+		r.All(ctx, kd)
+	}
+}
+
+// kindSnapshot is one list of a kind, read once per job, that rows of a
+// family without conflicts are checked against.
+type kindSnapshot struct {
+	once sync.Once
+	objs []resolve.Object
+	err  error
+}
+
+// exists looks for what a call would create. fresh asks the API again
+// (after a 409, or to settle a lost answer) instead of the job's snapshot.
+func (j *bulkJob) exists(ctx context.Context, c *Call, fresh bool) (string, bool, error) {
+	ex := j.op.Exists
+	if ex.Check != nil {
+		return ex.Check(ctx, j.lk, c)
+	}
+	kd := resolve.Kinds[ex.Kind]
+	r := j.lookup
+	var all []resolve.Object
+	var err error
+	switch {
+	case ex.Match == nil && fresh:
+		key := text(lookupPath(c.Body, j.fieldKey(ex.Flags[0])))
+		matches, err := r.Find(ctx, kd, key)
+		if err == nil && len(matches) == 0 && kd.Filter == "" {
+			r.Forget(kd.Name)
+			matches, err = r.Find(ctx, kd, key)
+		}
+		if err != nil || len(matches) == 0 {
+			return "", false, err
+		}
+		return ids(matches), true, nil
+	case fresh:
+		r.Forget(kd.Name)
+		all, err = r.All(ctx, kd)
+	default:
+		v, _ := j.snaps.LoadOrStore(ex.Kind, &kindSnapshot{})
+		s := v.(*kindSnapshot)
+		s.once.Do(func() { s.objs, s.err = r.All(ctx, kd) })
+		all, err = s.objs, s.err
+		if err != nil {
+			j.snaps.CompareAndDelete(ex.Kind, s)
+		}
+	}
+	if err != nil {
+		return "", false, err
+	}
+	var found []resolve.Object
+	if ex.Match != nil {
+		for _, o := range all {
+			if ex.Match(c, o, all) {
+				found = append(found, o)
+			}
+		}
+	} else {
+		want := text(lookupPath(c.Body, j.fieldKey(ex.Flags[0])))
+		for _, o := range all {
+			if o.Key == want || (kd.Fold && strings.EqualFold(o.Key, want)) {
+				found = append(found, o)
+			}
+		}
+	}
+	if len(found) == 0 {
+		return "", false, nil
+	}
+	return ids(found), true, nil
+}
+
+func ids(objs []resolve.Object) string {
+	out := make([]string, len(objs))
+	for i, o := range objs {
+		out[i] = o.ID
+	}
+	return strings.Join(out, ",")
+}
+
+// fieldKey is where a field's value sits in the body.
+func (j *bulkJob) fieldKey(flag string) string {
+	for _, fd := range j.op.Fields {
+		if fd.Flag == flag {
+			return fd.Key
+		}
+	}
+	return flag
+}
+
+// onExists follows --on-exists for a row whose object exists (id; several
+// ids, comma-separated, when the API holds duplicates).
+func (j *bulkJob) onExists(ctx, mainCtx context.Context, in Input, c *Call, key, id, apiMsg string) bulk.Result {
+	what := "already exists"
+	if j.op.Exists.Check != nil {
+		what = "already in place"
+	}
+	if apiMsg != "" {
+		what += " (the API said: " + apiMsg + ")"
+	}
+	switch j.o.onExists {
+	case "skip":
+		return bulk.Result{Outcome: bulk.Skipped, Key: key, ID: id, Message: what}
+	case "update":
+		if j.op.Exists.Check != nil { // the request updates what is there
+			resp, err := j.e.sendWith(ctx, mainCtx, c)
+			if err != nil {
+				return j.failed(key, err)
+			}
+			return bulk.Result{Outcome: bulk.Updated, Key: key, ID: j.resultID(c, resp)}
+		}
+		if strings.Contains(id, ",") {
+			return bulk.Result{Outcome: bulk.Failed, Key: key, ID: id, Message: what + " several times: orgctl does not guess which to update"}
+		}
+		uc, err := j.upd.build(j.updateInput(in, id), nil)
+		if err != nil {
+			if nothingToChange(err) {
+				return bulk.Result{Outcome: bulk.Skipped, Key: key, ID: id, Message: what + "; the row has nothing to update"}
+			}
+			return j.failed(key, err)
+		}
+		if _, err := j.e.sendWith(ctx, mainCtx, uc); err != nil {
+			return j.failed(key, err)
+		}
+		return bulk.Result{Outcome: bulk.Updated, Key: key, ID: id}
+	}
+	return bulk.Result{Outcome: bulk.Failed, Key: key, ID: id, Message: what + ": --on-exists skip or update lets the job go on past it"}
+}
+
+// Settle decides a row an earlier run sent without an answer: found by
+// its key it was applied; provably absent, or safe to send twice, it is
+// sent again; otherwise it stays unknown and is never resent blindly.
+func (j *bulkJob) Settle(parent context.Context, row bulk.Row) (bulk.Result, bool) {
+	ctx := context.WithoutCancel(parent)
+	in, probs, _ := j.rowInput(row)
+	if len(probs) > 0 {
+		return bulk.Result{Outcome: bulk.Unknown, Message: strings.Join(probs, "; ")}, true
+	}
+	key := j.displayKey(in)
+	_, c, err := j.build(ctx, in)
+	if err != nil && parent.Err() != nil {
+		return bulk.Result{Untouched: true}, true // stopped while looking names up
+	}
+	if err != nil {
+		res := j.failed(key, err)
+		res.Outcome = bulk.Unknown
+		res.Message = "an earlier run sent it without an answer, and it cannot be looked up now: " + res.Message
+		return res, true
+	}
+	if j.op.Exists != nil {
+		id, exists, err := j.exists(ctx, c, true)
+		if err != nil && parent.Err() != nil {
+			return bulk.Result{Untouched: true}, true // stopped before the lookup could say
+		}
+		if err != nil {
+			if fatalForJob(err) {
+				j.stop(err)
+			}
+			return bulk.Result{Outcome: bulk.Unknown, Key: key, Message: "an earlier run sent it without an answer, and looking it up failed: " + oneLine(err.Error())}, true
+		}
+		if exists {
+			return bulk.Result{Outcome: j.op.bulkOutcome(), Key: key, ID: id,
+				Message: "an earlier run sent it without an answer; it is there, found by its key"}, true
+		}
+		return bulk.Result{}, false
+	}
+	if j.replayable(c) {
+		j.replays.Store(row.N, true)
+		return bulk.Result{}, false
+	}
+	return bulk.Result{Outcome: bulk.Unknown, Key: key,
+		Message: "an earlier run sent it without an answer, and orgctl has no way to look it up, so it is not sent again: check it by hand"}, true
+}
+
+// replayable: sending the call again leaves what sending it once did.
+func (j *bulkJob) replayable(c *Call) bool {
+	switch {
+	case j.op.Idempotent, j.op.Method == http.MethodPut, j.op.Method == http.MethodDelete:
+		return true
+	case j.op.Method == http.MethodPatch && j.op.Patch && !c.FromBody:
+		return true // replace and add-key operations built from flags
+	}
+	return false
+}
+
+// bulkOutcome is what a successful row of the op did.
+func (op *Op) bulkOutcome() bulk.Outcome {
+	if op.Method == http.MethodDelete || op.Destructive {
+		return bulk.Deleted
+	}
+	if op.Exists != nil {
+		return bulk.Created
+	}
+	switch strings.Fields(op.Use)[0] {
+	case "create", "create-app", "clone", "add", "grant":
+		return bulk.Created
+	}
+	return bulk.Updated
+}
+
+// resultID is the id of what a row made or changed: the answer's "id",
+// else the object its arguments named.
+func (j *bulkJob) resultID(c *Call, resp *client.Response) string {
+	if ex := j.op.Exists; ex != nil && ex.Check != nil && ex.Flags[0] == "user" {
+		return strings.Join(c.LocalStrings("user"), ",") // the answer is the group
+	}
+	if resp != nil && len(resp.Data) > 0 && resp.Data[0] == '{' && (len(j.op.Args) == 0 || j.op.bulkOutcome() == bulk.Created) {
+		var obj struct {
+			ID any `json:"id"`
+		}
+		if json.Unmarshal(resp.Data, &obj) == nil && obj.ID != nil {
+			return text(obj.ID)
+		}
+	}
+	return j.argID(c)
+}
+
+func (j *bulkJob) argID(c *Call) string {
+	if len(j.op.Args) == 0 {
+		return ""
+	}
+	return c.Params[j.op.Args[len(j.op.Args)-1]]
+}
