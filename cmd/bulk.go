@@ -369,6 +369,12 @@ func (j *bulkJob) run(parent context.Context) error {
 		jr.Close()
 		return err
 	}
+	rows, err := j.rowSource()
+	if err != nil {
+		jr.Close()
+		return err
+	}
+	defer rows.close()
 	j.out = output.NewRecords(j.e.printer, resultFields)
 	runner := &bulk.Runner{Parallel: j.o.parallel, Journal: jr, Prior: prior, Handler: j, Emit: j.emit}
 	j.runner = runner
@@ -383,13 +389,7 @@ func (j *bulkJob) run(parent context.Context) error {
 	onChange := j.f.onChange
 	j.f.onChange = nil // told once at the end, not per row
 	start := time.Now()
-	rows, err := j.rowSource()
-	if err != nil {
-		jr.Close()
-		return err
-	}
 	counts, stopped, runErr := runner.Run(ctx, rows.next)
-	rows.close()
 	if prog != nil {
 		prog.Stop()
 	}
@@ -452,14 +452,12 @@ func (j *bulkJob) rowSource() (*rowReader, error) {
 }
 
 func (r *rowReader) next() (bulk.Row, error) {
-	for {
-		row, err := r.rd.Next()
-		var p *bulk.Problem
-		if errors.As(err, &p) {
-			return row, fmt.Errorf("the input changed after it was checked (line %d: %s); nothing more was sent", p.Line, p.Msg)
-		}
-		return row, err
+	row, err := r.rd.Next()
+	var p *bulk.Problem
+	if errors.As(err, &p) {
+		return row, fmt.Errorf("the input changed after it was checked (line %d: %s); nothing more was sent", p.Line, p.Msg)
 	}
+	return row, err
 }
 
 func (r *rowReader) close() { r.rc.Close() }

@@ -178,8 +178,8 @@ func (j *bulkJob) exists(ctx context.Context, c *Call, fresh bool) (string, bool
 	case ex.Match == nil && fresh:
 		key := text(lookupPath(c.Body, j.fieldKey(ex.Flags[0])))
 		matches, err := r.Find(ctx, kd, key)
-		if err == nil && len(matches) == 0 && kd.Filter == "" {
-			r.Forget(kd.Name)
+		if err == nil && len(matches) == 0 {
+			r.Forget(kd.Name) // the miss may be an answer kept from before this run's changes
 			matches, err = r.Find(ctx, kd, key)
 		}
 		if err != nil || len(matches) == 0 {
