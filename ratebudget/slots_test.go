@@ -15,7 +15,7 @@ func twoSlotLedger(t *testing.T) (*Ledger, *Ticket) {
 	l := openTest(t, t.TempDir(), smallConfig(), newFakeClock())
 	acquire(t, l, "/apps").Done(true)
 	tk := acquire(t, l, "/apps")
-	_, ld, _, err := l.slots.read(10, t0)
+	_, ld, _, err := fileSlots(l).read(10, t0)
 	if err != nil || ld.newest != 0 || ld.seq != 3 {
 		t.Fatalf("setup: newest slot %d seq %d (%v), want slot 0 seq 3", ld.newest, ld.seq, err)
 	}
@@ -73,7 +73,7 @@ func TestTornWriteFallsBackToOtherSlot(t *testing.T) {
 			if len(s.Entries) != 2 || s.Entries[0].Pending || s.Entries[1].Pending || s.Entries[1].ID != tk.id {
 				t.Fatalf("entries after repair = %+v", s.Entries)
 			}
-			if _, ld, _, _ := l.slots.read(10, t0); ld.newest != 0 || ld.seq != 3 {
+			if _, ld, _, _ := fileSlots(l).read(10, t0); ld.newest != 0 || ld.seq != 3 {
 				t.Fatalf("repaired slot %d seq %d, want slot 0 seq 3", ld.newest, ld.seq)
 			}
 		})
@@ -87,7 +87,7 @@ func TestWritesAlternateSlotsAndKeepNewest(t *testing.T) {
 	var prev []byte
 	for i := range 6 {
 		acquire(t, l, "/apps").Done(i%2 == 0)
-		_, ld, _, err := l.slots.read(10, t0)
+		_, ld, _, err := fileSlots(l).read(10, t0)
 		if err != nil || ld.seq != uint64(2*i+2) || ld.newest != 1 {
 			t.Fatalf("round %d: newest slot %d seq %d (%v)", i, ld.newest, ld.seq, err)
 		}
@@ -124,7 +124,7 @@ func TestSlotShrinksAndToleratesTrailingBytes(t *testing.T) {
 	if err := os.WriteFile(p, append(b, `,"junk":[1,2,3]}`...), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, ld, _, err := l.slots.read(10, clk.Now())
+	s, ld, _, err := fileSlots(l).read(10, clk.Now())
 	if err != nil || ld.newest != 1 || ld.seq != 10 || len(s.Entries) != 1 || s.Entries[0].Pending {
 		t.Fatalf("with trailing bytes: slot %d seq %d entries %+v (%v), want slot 1 seq 10 with the charge", ld.newest, ld.seq, s.Entries, err)
 	}
