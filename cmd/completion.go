@@ -236,7 +236,7 @@ func (f *Factory) fetchForCompletion(ctx context.Context, cfg *Config, k objectK
 	}
 	bc := budgetConfig(cfg)
 	bc.MaxWait = 0
-	l, err := ratebudget.Open(filepath.Join(stateDir(), "budget"), ratebudget.Key(hostOf(t.BaseURL), t.Token), bc)
+	l, err := f.openLedger(cfg, t, bc)
 	if err != nil {
 		return nil, err
 	}
