@@ -37,7 +37,7 @@ func runHolder() int {
 	select {}
 }
 
-// pendingEntry is the one entry of a shared ledger's state, brought to now.
+// soleEntry is the one entry of a shared ledger's state, brought to now.
 func soleEntry(t *testing.T, l *Ledger) (entry, bool) {
 	t.Helper()
 	s, _, err := l.snapshot()
@@ -230,5 +230,31 @@ func TestLedgerOverTLSWithACLUser(t *testing.T) {
 	tk := acquire(t, b, "/apps")
 	if !tk.ReservedAt().Equal(t0.Add(60 * time.Second)) {
 		t.Fatalf("reserved at t0+%v, want t0+60s", tk.ReservedAt().Sub(t0))
+	}
+}
+
+// A state in the store that is not this format (another tool, a hand edit)
+// counts, like a garbled file, as the whole budget spent now: requests wait
+// one window, never overdraw; the next write replaces it.
+func TestGarbledSharedStateCountsAsAFullWindow(t *testing.T) {
+	k := redisKind(t, redistest.Options{})
+	clk := newFakeClock()
+	place := k.place(t)
+	l := k.open(t, place, smallConfig(), clk)
+	acquire(t, l, "/apps").Done(true)
+	key := "orgctl:budget:{" + place + "}"
+	if err := k.server.Client(t).HSet(context.Background(), key, "s", `{"v":99,"entries":"lots"}`).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if st := status(t, l); st.Used != 10 || !st.NextFree.Equal(t0.Add(time.Minute)) {
+		t.Fatalf("status of a garbled state: %+v", st)
+	}
+	tk := acquire(t, l, "/apps")
+	if got := clk.Sleeps(); len(got) != 1 || got[0] != time.Minute {
+		t.Fatalf("sleeps = %v, want [1m0s]", got)
+	}
+	tk.Done(true)
+	if e, ok := soleEntry(t, l); !ok || e.ID != tk.id || e.Pending {
+		t.Fatalf("after the rewrite: %+v", e)
 	}
 }

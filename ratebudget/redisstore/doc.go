@@ -11,6 +11,8 @@
 // field "v" a version that every save increments. The hash expires when no
 // process has written it for longer than anything in it can count (the
 // idle time the ledger passes to Save), so idle budgets leave nothing behind.
+// The ledger reads a state it cannot decode as the whole budget spent, so a
+// future format must use a new key prefix rather than share this one.
 //
 // # One update: load, compute, save if unchanged
 //
