@@ -518,11 +518,14 @@ func (t *Ticket) startRenewal() {
 
 func (t *Ticket) renew() {
 	l := t.l
-	_ = l.update(func(s *state, now int64) bool {
+	gone := false
+	err := l.update(func(s *state, now int64) bool {
+		gone = true
 		for i := range s.Entries {
 			e := &s.Entries[i]
 			if e.ID == t.id && e.Pending && e.PID == l.pid && e.Host == l.host {
 				e.Lease = now + int64(l.lease)
+				gone = false
 				return true
 			}
 		}
@@ -530,7 +533,8 @@ func (t *Ticket) renew() {
 	})
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if !t.done.Load() {
+	// Past the stale bound the reservation is a charge: nothing left to renew.
+	if !t.done.Load() && (err != nil || !gone) {
 		t.renewal.Reset(l.lease / 3)
 	}
 }
