@@ -400,10 +400,15 @@ func (l *Ledger) acquire(ctx context.Context, path string) (*Ticket, error) {
 				sleep = min(sleep, l.poll())
 			}
 			wake := now + int64(sleep)
-			if idx < 0 {
+			switch {
+			case idx < 0:
 				s.Queue = append(s.Queue, waiter{ID: id, Points: cost, Since: now, Wake: wake, PID: l.pid, Host: l.host})
-			} else {
+			case wake > s.Queue[idx].Wake+l.tm.grace/2:
 				s.Queue[idx].Wake = wake
+			default:
+				// Wake only proves we are alive, and the stored one does so for
+				// a while yet: a poll that writes nothing costs a read alone.
+				return false
 			}
 			return true
 		})

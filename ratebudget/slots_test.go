@@ -129,3 +129,43 @@ func TestSlotShrinksAndToleratesTrailingBytes(t *testing.T) {
 		t.Fatalf("with trailing bytes: slot %d seq %d entries %+v (%v), want slot 1 seq 10 with the charge", ld.newest, ld.seq, s.Entries, err)
 	}
 }
+
+// A waiter polling on in-flight requests writes its queue place once and
+// then only reads, renewing its proof of life every half grace: polls cost
+// a read, not a write, for every process waiting.
+func TestPollingWaiterWritesOnlyToStayAlive(t *testing.T) {
+	clk := newFakeClock()
+	dir := t.TempDir()
+	l := openTest(t, dir, smallConfig(), clk)
+	other := openTest(t, dir, smallConfig(), clk)
+	var inflight []*Ticket
+	for range 5 {
+		inflight = append(inflight, acquire(t, other, "/apps"))
+	}
+	seq := func() uint64 {
+		_, ld, _, err := fileSlots(l).read(10, clk.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ld.seq
+	}
+	start := seq()
+	var writes []time.Duration // when the ledger was written, since t0
+	last := start
+	clk.onSleep = func(time.Duration) {
+		if s := seq(); s != last {
+			writes = append(writes, clk.Now().Sub(t0))
+			last = s
+		}
+		if clk.Now().Sub(t0) >= 20*time.Second {
+			inflight[0].Done(false)
+			inflight = inflight[1:]
+		}
+	}
+	acquire(t, l, "/apps")
+	polls := len(clk.Sleeps())
+	// Joining the queue, then one renewal per 5 s (half the 10 s grace) over 20 s.
+	if polls < 90 || len(writes) > 6 {
+		t.Fatalf("%d polls wrote the ledger %d times (at %v), want about one write per 5 s", polls, len(writes), writes)
+	}
+}
