@@ -169,3 +169,43 @@ func TestPollingWaiterWritesOnlyToStayAlive(t *testing.T) {
 		t.Fatalf("%d polls wrote the ledger %d times (at %v), want about one write per 5 s", polls, len(writes), writes)
 	}
 }
+
+// Charges expiring while a waiter polls are dropped by every reader, so they
+// cost that waiter no write either.
+func TestExpiringChargesCostPollsNoWrite(t *testing.T) {
+	clk := newFakeClock()
+	dir := t.TempDir()
+	cfg := smallConfig()
+	cfg.Window = 6 * time.Second
+	l := openTest(t, dir, cfg, clk)
+	other := openTest(t, dir, cfg, clk)
+	for range 4 { // 8 points charged at t0, +0.5s, +1s, +1.5s: they expire at +6s .. +7.5s
+		acquire(t, other, "/apps").Done(true)
+		clk.Advance(500 * time.Millisecond)
+	}
+	inflight := acquire(t, other, "/apps") // 2 points pending until +7.6s
+	seq := func() uint64 {
+		_, ld, _, err := fileSlots(l).read(10, clk.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ld.seq
+	}
+	var writes []time.Duration
+	last := seq()
+	clk.onSleep = func(time.Duration) {
+		if s := seq(); s != last {
+			writes = append(writes, clk.Now().Sub(t0))
+			last = s
+		}
+		if inflight != nil && clk.Now().Sub(t0) >= 7600*time.Millisecond {
+			inflight.Done(false)
+			inflight = nil
+		}
+	}
+	acquire(t, l, "/permissions") // 10 points: all of it
+	// Joining the queue and one renewal of its place; the four expiries write nothing.
+	if len(writes) > 2 {
+		t.Fatalf("%d polls wrote the ledger %d times (at %v), want at most 2", len(clk.Sleeps()), len(writes), writes)
+	}
+}

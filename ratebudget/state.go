@@ -59,7 +59,9 @@ type timing struct {
 // whose lease lapsed (its holder stopped renewing, so it died or lost the
 // store before then), is charged at that bound; a block longer than any valid
 // one is cut to that.
-// It reports whether anything changed that must be written back.
+// It reports whether anything changed that must be written back; dropping
+// what merely expired need not be, since every reader drops it again, so a
+// waiter's poll stays a read.
 func (s *state) normalize(now int64, tm timing, dead func(entry) bool) (changed bool) {
 	out := s.Entries[:0]
 	for _, e := range s.Entries {
@@ -87,7 +89,6 @@ func (s *state) normalize(now int64, tm timing, dead func(entry) bool) (changed 
 		} else {
 			e.Expires = e.At + tm.window
 			if e.Expires <= now {
-				changed = true
 				continue
 			}
 		}
@@ -111,7 +112,7 @@ func (s *state) normalize(now int64, tm timing, dead func(entry) bool) (changed 
 		s.BlockedUntil, changed = now+tm.block, true
 	}
 	if s.BlockedUntil != 0 && s.BlockedUntil <= now {
-		s.BlockedUntil, changed = 0, true
+		s.BlockedUntil = 0
 	}
 	return changed
 }
