@@ -276,9 +276,15 @@ func BenchmarkBudgetFleet(b *testing.B) {
 				b.ReportMetric(float64(n429), "429s")
 				b.ReportMetric(elapsed.Seconds(), "elapsed-s")
 				b.ReportMetric(floor.Seconds(), "floor-s")
-				fmt.Fprintf(os.Stderr, "fleet store=%s: 600 creates in %v; no budget %v (%v before, %v after); floor %v; ratio %.3f; 429s %d; peak %d/%d points\n",
+				fmt.Fprintf(os.Stderr, "fleet store=%s: 600 creates in %v; no budget %v (%v before, %v after); floor %v; ratio %.3f; 429s %d; peak %d/%d points; %.2fx the no-budget run\n",
 					store, elapsed.Round(time.Millisecond), unbudgeted.Round(time.Millisecond), before.Round(time.Millisecond), after.Round(time.Millisecond),
-					floor.Round(time.Millisecond), ratio, n429, peak, points)
+					floor.Round(time.Millisecond), ratio, n429, peak, points, float64(elapsed)/float64(unbudgeted))
+				if unbudgeted > 12*time.Second {
+					// The floor assumes the loops' own work is small beside the 18 s
+					// the budget imposes; on a loaded machine it is not, and the
+					// machine rather than the budget sets the pace.
+					fmt.Fprintf(os.Stderr, "fleet store=%s: the loops alone took %v: this machine is too loaded for the ratio to measure the budget\n", store, unbudgeted.Round(time.Millisecond))
+				}
 			}
 		})
 	}
