@@ -561,3 +561,25 @@ func TestCommandWiring(t *testing.T) {
 		t.Errorf("argument to a list: %v", err)
 	}
 }
+
+func TestBuildBodyRefusesTrailingData(t *testing.T) {
+	for _, tc := range []struct {
+		op   *Op
+		body string
+	}{
+		{findOp(t, "apps", "create"), `{"name":"a"} {"name":"b"}`},
+		{findOp(t, "apps", "create"), `{"name":"a"} trailing`},
+		{findOp(t, "users", "update"), `[{"op":"remove","path":"/a"}] ]`},
+		{&Op{Method: http.MethodPost, Path: "/bulk", Body: true}, `[1, 2] junk`},
+	} {
+		input := in("x", []string{"user_1"})
+		input.Body = bodyFile(t, tc.body)
+		if msg := buildErr(t, tc.op, input); !strings.Contains(msg, "is not valid JSON") {
+			t.Errorf("--body %q: %q", tc.body, msg)
+		}
+	}
+	// Whitespace after the value is fine.
+	input := in("apps create", nil)
+	input.Body = bodyFile(t, "{\"name\":\"a\"}\n\n")
+	mustBuild(t, findOp(t, "apps", "create"), input)
+}
