@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -446,23 +448,24 @@ func TestBuildBody(t *testing.T) {
 	}
 }
 
+// endless is a reader of its text repeated forever.
+type endless []byte
+
+func (e endless) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		n += copy(p[n:], e)
+	}
+	return n, nil
+}
+
 func TestBuildBodyOverSizeIsRefused(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "big.json")
-	f, err := os.Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A valid object one byte over the limit: refused, not cut.
-	pad := maxBodyBytes + 1 - len(`{"x":""}`)
-	if _, err := f.WriteString(`{"x":"` + strings.Repeat("a", pad) + `"}`); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	// An object that never ends on stdin: refused at the limit, not cut or read forever.
 	input := in("apps create", nil, "name", "n")
-	input.Body = p
-	msg := buildErr(t, findOp(t, "apps", "create"), input)
-	if !strings.Contains(msg, "larger than the 16 MiB limit") {
-		t.Errorf("over-size body: %q", msg)
+	input.Body = "-"
+	_, err := findOp(t, "apps", "create").build(input, io.MultiReader(strings.NewReader(`{"x":"`), endless(bytes.Repeat([]byte("a"), 64<<10))))
+	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "--body: --body - is larger than the 16 MiB limit") {
+		t.Errorf("over-size body: %v", err)
 	}
 }
 
