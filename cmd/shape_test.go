@@ -740,8 +740,8 @@ func TestShapeCustomComponentRevisionMultipart(t *testing.T) {
 	})
 }
 
-// Every op whose Shape reads no files builds without panicking from an
-// empty input: it refuses it as usage or builds a request.
+// Every op given only its arguments is refused as bad usage or builds a
+// complete request: no panic, no other error, no unfilled path parameter.
 func TestEveryShapeHandlesEmptyInput(t *testing.T) {
 	var walk func(path []string, gs []Group)
 	walk = func(path []string, gs []Group) {
