@@ -246,7 +246,7 @@ func TestAPICommand(t *testing.T) {
 	}
 
 	// The scope a command declares names what a 403 lacks.
-	t.Setenv("ORGCTL_TOKEN", api.MintToken("", "reader@example.com", "users:read"))
+	t.Setenv("ORGCTL_TOKEN", mustMint(t, api, "users:read"))
 	_, _, err = run(t, "", "api", "GET", "/groups")
 	if ExitCode(err) != ExitAuth || !strings.Contains(err.Error(), `"Groups > Read"`) {
 		t.Errorf("api 403: %v", err)

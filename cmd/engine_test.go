@@ -10,13 +10,14 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/client"
-	"github.com/orgctl/orgctl/client/apitest"
+	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // sandboxEnv isolates the test and points orgctl at a fresh demo sandbox on
 // loopback through ORGCTL_BASE_URL and ORGCTL_TOKEN.
-func sandboxEnv(t *testing.T) (*apitest.Server, string) {
+func sandboxEnv(t *testing.T) (*sandbox.Server, string) {
 	t.Helper()
 	isolate(t)
 	api, u := sandboxServer(t)
@@ -44,7 +45,7 @@ func mustRun(t *testing.T, args ...string) string {
 }
 
 // sent lists the sandbox's requests as "METHOD /path?query".
-func sent(api *apitest.Server) []string {
+func sent(api *sandbox.Server) []string {
 	var out []string
 	for _, r := range api.Requests() {
 		s := r.Method + " " + r.Path
@@ -107,10 +108,10 @@ func TestDryRunWithoutLogin(t *testing.T) {
 
 func TestDryRunSeveralRequests(t *testing.T) {
 	api, base := sandboxEnv(t)
-	out := mustRun(t, "config-vars", "update", "V1", "--value", "env1=new", "--dry-run")
-	get, put := cost("/configuration_variables/V1"), cost("/configuration_variables/V1")
-	want := fmt.Sprintf("GET %[1]s/api/v2/configuration_variables/V1   (reads the current state first)\n"+
-		"PUT %[1]s/api/v2/configuration_variables/V1\n"+
+	out := mustRun(t, "config-vars", "update", "5a4d000b-0000-4000-8000-000000000001", "--value", "env1=new", "--dry-run")
+	get, put := cost("/configuration_variables/5a4d000b-0000-4000-8000-000000000001"), cost("/configuration_variables/5a4d000b-0000-4000-8000-000000000001")
+	want := fmt.Sprintf("GET %[1]s/api/v2/configuration_variables/5a4d000b-0000-4000-8000-000000000001   (reads the current state first)\n"+
+		"PUT %[1]s/api/v2/configuration_variables/5a4d000b-0000-4000-8000-000000000001\n"+
 		"{\n  \"values\": [\n    {\n      \"environment_id\": \"env1\",\n      \"value\": \"new\"\n    }\n  ]\n}\n"+
 		"scope: Configuration Variables > Write\n"+
 		"cost: %[2]d points in 2 requests; would be sent now; nothing sent (--dry-run)\n", base, get+put)
@@ -118,7 +119,7 @@ func TestDryRunSeveralRequests(t *testing.T) {
 		t.Errorf("read-merge-write plan:\n%s\nwant:\n%s", out, want)
 	}
 
-	out = mustRun(t, "config-vars", "update", "V1", "--value", "env1=new", "--dry-run", "-o", "json")
+	out = mustRun(t, "config-vars", "update", "5a4d000b-0000-4000-8000-000000000001", "--value", "env1=new", "--dry-run", "-o", "json")
 	var plan struct {
 		Cost     int
 		Wait     *float64 `json:"wait_seconds"`
@@ -409,7 +410,7 @@ func TestExplainHints(t *testing.T) {
 
 func TestExplainedErrorsFromTheSandbox(t *testing.T) {
 	api, _ := sandboxEnv(t)
-	t.Setenv("ORGCTL_TOKEN", api.MintToken("", "reader@example.com", "users:read"))
+	t.Setenv("ORGCTL_TOKEN", mustMint(t, api, "users:read"))
 	_, _, err := run(t, "", "groups", "list")
 	if ExitCode(err) != ExitAuth || !strings.Contains(err.Error(), `Create a token with the "Groups > Read" scope`) {
 		t.Errorf("missing scope: %v (exit %d)", err, ExitCode(err))
@@ -439,4 +440,14 @@ func TestOutputOptionsAreCheckedBeforeSending(t *testing.T) {
 	if n := len(api.Requests()); n != 0 {
 		t.Errorf("%d requests sent with bad output options", n)
 	}
+}
+
+// mustMint is a primary-org token with exactly these scopes.
+func mustMint(t *testing.T, api *sandbox.Server, scopes ...string) string {
+	t.Helper()
+	tok, err := sandboxtest.MintToken(api, scopes...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
 }

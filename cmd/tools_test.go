@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/cmd/credentials"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -270,7 +271,11 @@ func TestAuthLoginInputs(t *testing.T) {
 
 func TestAuthLoginToASpace(t *testing.T) {
 	api, _ := sandboxEnv(t)
-	spaceTok := api.MintToken("eng", "eng.admin@sandbox.example", "users:read")
+	spaceTok, err := sandboxtest.MintSpaceToken(api, "eng", "users:read")
+	if err != nil {
+		t.Fatal(err)
+	}
+	api.ResetRequests()
 	kr := &testKeyring{}
 	f, tio := testFactory(t, kr, spaceTok)
 	if err := Execute(context.Background(), f, []string{"auth", "login", "--space", "eng", "--with-token"}); err != nil {
@@ -290,7 +295,7 @@ func TestAuthLoginToASpace(t *testing.T) {
 	}
 
 	f, _ = testFactory(t, &testKeyring{}, spaceTok)
-	err := Execute(context.Background(), f, []string{"auth", "login", "--space", "marketing", "--with-token"})
+	err = Execute(context.Background(), f, []string{"auth", "login", "--space", "marketing", "--with-token"})
 	if ExitCode(err) != ExitNotFound || !strings.Contains(err.Error(), `no space "marketing" in this organization (spaces: eng)`) {
 		t.Errorf("unknown space: %v", err)
 	}
