@@ -170,7 +170,9 @@ func completionCache(ttl time.Duration) *completions.Cache {
 // forgetCompletions is the Factory's onChange: orgctl changed family, so its
 // cached lists are gone before the next completion.
 func forgetCompletions(family string) {
-	_ = completionCache(0).Forget(family)
+	c := completionCache(0)
+	_ = c.Forget(family)
+	_ = c.Forget("names-" + family)
 }
 
 // completeKind lists kind's objects as completions. Nothing it meets may
