@@ -196,6 +196,20 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 	if op.mutating() && o.DryRun {
 		return e.dryRunNames(checked, refs)
 	}
+	if op.Destructive && !o.Yes {
+		// Refuse an unattended run before any lookup is spent on it.
+		for _, ref := range refs {
+			if ref.Flag == "" {
+				if checked.ArgLabels == nil {
+					checked.ArgLabels = map[int]string{}
+				}
+				checked.ArgLabels[ref.Arg] = ref.Text
+			}
+		}
+		if err := e.refuseUnattended(checked); err != nil {
+			return err
+		}
+	}
 	in, found, err := e.resolveNames(ctx, in, refs)
 	if err != nil {
 		return err
