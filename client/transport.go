@@ -255,6 +255,9 @@ func readAnswer(r io.Reader, size int64) ([]byte, error) {
 		size = 0
 	}
 	b := make([]byte, 0, max(size+1, 512))
+	if cap(b) >= largeAnswer {
+		adviseHugePages(b[:cap(b)])
+	}
 	for {
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]
