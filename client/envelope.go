@@ -2,6 +2,7 @@ package client
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -47,6 +48,10 @@ var strPlain = func() (t [256]bool) {
 func (s *jsonScanner) str(i int) (int, error) {
 	b := s.b
 	for i++; ; {
+		// Eight bytes at a time while none needs a look.
+		for i+8 <= len(b) && needsLook(binary.LittleEndian.Uint64(b[i:])) == 0 {
+			i += 8
+		}
 		for i < len(b) && strPlain[b[i]] {
 			i++
 		}
@@ -77,6 +82,20 @@ func (s *jsonScanner) str(i int) (int, error) {
 			return i, errNotJSON
 		}
 	}
+}
+
+const (
+	loBits = 0x0101010101010101
+	hiBits = 0x8080808080808080
+)
+
+// needsLook has a high bit set when one of the eight bytes in x is a quote,
+// a backslash or a control character (exact as a yes/no answer: the
+// borrows that can misplace a bit never create one).
+func needsLook(x uint64) uint64 {
+	q := x ^ ('"' * loBits)
+	b := x ^ ('\\' * loBits)
+	return ((q-loBits)&^q | (b-loBits)&^b | (x-0x20*loBits)&^x) & hiBits
 }
 
 func isHex(c byte) bool {

@@ -1,6 +1,7 @@
 package output
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"unicode/utf16"
@@ -38,6 +39,9 @@ func (r *jsonReader) unexpected(context string) error {
 
 // ws skips insignificant whitespace.
 func (r *jsonReader) ws() {
+	if r.pos < len(r.data) && r.data[r.pos] > ' ' {
+		return // the usual case: an answer without whitespace
+	}
 	for r.pos < len(r.data) {
 		switch r.data[r.pos] {
 		case ' ', '\t', '\n', '\r':
@@ -84,8 +88,21 @@ func (r *jsonReader) str() (raw []byte, plain bool, err error) {
 	start := i
 	plain = true
 	for {
-		for i < len(d) && strPlain[d[i]] {
-			i++
+		// Most strings are short: look at bytes one by one first, then,
+		// in a long string, eight at a time while none needs a look.
+		for n := min(i+16, len(d)); i < n && strPlain[d[i]]; i++ {
+		}
+		if i < len(d) && strPlain[d[i]] {
+			for i+8 <= len(d) {
+				x := binary.LittleEndian.Uint64(d[i:])
+				if needsLook(x)|x&hiBits != 0 {
+					break
+				}
+				i += 8
+			}
+			for i < len(d) && strPlain[d[i]] {
+				i++
+			}
 		}
 		if i >= len(d) {
 			r.pos = i
@@ -124,6 +141,20 @@ func (r *jsonReader) str() (raw []byte, plain bool, err error) {
 			i++
 		}
 	}
+}
+
+const (
+	loBits = 0x0101010101010101
+	hiBits = 0x8080808080808080
+)
+
+// needsLook has a high bit set when one of the eight bytes in x is a quote,
+// a backslash or a control character (exact as a yes/no answer: the
+// borrows that can misplace a bit never create one).
+func needsLook(x uint64) uint64 {
+	q := x ^ ('"' * loBits)
+	b := x ^ ('\\' * loBits)
+	return ((q-loBits)&^q | (b-loBits)&^b | (x-0x20*loBits)&^x) & hiBits
 }
 
 func isHex(c byte) bool {

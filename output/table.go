@@ -2,7 +2,6 @@ package output
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"sort"
 	"strings"
@@ -165,16 +164,15 @@ func writeTSVRow(w *bufio.Writer, cells [][]byte) {
 		if i > 0 {
 			w.WriteByte('\t')
 		}
-		for len(c) > 0 {
-			j := bytes.IndexAny(c, "\t\n\r")
-			if j < 0 {
-				w.Write(c)
-				break
+		start := 0
+		for j, b := range c {
+			if b == '\t' || b == '\n' || b == '\r' {
+				w.Write(c[start:j])
+				w.WriteByte(' ')
+				start = j + 1
 			}
-			w.Write(c[:j])
-			w.WriteByte(' ')
-			c = c[j+1:]
 		}
+		w.Write(c[start:])
 	}
 	w.WriteByte('\n')
 }
