@@ -132,9 +132,26 @@ func (p *Printer) printJQ(w *bufio.Writer, data []byte) error {
 		if err != nil {
 			return err
 		}
+		path := fieldPath(each)
 		r := &jsonReader{data: data}
 		var scratch []byte
 		err = r.array(func() error {
+			if path != nil {
+				// Field access needs no decoding: read the value in place.
+				start := r.pos
+				v, ok, err := followPath(r, path, &scratch)
+				if err != nil {
+					return err
+				}
+				if ok {
+					var field []byte // nil for null
+					if v[0] >= 0 {
+						field = data[v[0]:v[1]]
+					}
+					return writeJQField(w, field, &scratch)
+				}
+				r.pos = start // not an object: gojq says what went wrong
+			}
 			v, err := r.value(&scratch)
 			if err != nil {
 				return err
@@ -182,6 +199,100 @@ func perElement(q *gojq.Query) *gojq.Query {
 		}
 	}
 	return &gojq.Query{Term: &gojq.Term{Type: gojq.TermTypeIdentity, SuffixList: sl[1:]}}
+}
+
+// fieldPath returns the names of a filter that only reads fields
+// (`.a.b`), or nil.
+func fieldPath(q *gojq.Query) []string {
+	if q.Meta != nil || len(q.Imports) > 0 || len(q.FuncDefs) > 0 || len(q.Patterns) > 0 || q.Op != 0 || q.Term == nil {
+		return nil
+	}
+	var path []string
+	t := q.Term
+	switch t.Type {
+	case gojq.TermTypeIdentity:
+	case gojq.TermTypeIndex:
+		if t.Index == nil || t.Index.Name == "" {
+			return nil
+		}
+		path = append(path, t.Index.Name)
+	default:
+		return nil
+	}
+	for _, s := range t.SuffixList {
+		if s.Iter || s.Optional || s.Index == nil || s.Index.Name == "" {
+			return nil
+		}
+		path = append(path, s.Index.Name)
+	}
+	if len(path) == 0 {
+		return nil
+	}
+	return path
+}
+
+var jsonNull = []byte("null")
+
+// followPath reads the value at r's position and finds path in it as jq's
+// `.a.b` would: a missing field or a null on the way gives null. ok is
+// false when something on the way is neither an object nor null, where jq
+// reports an error; v is the result's span in r.data, {-1, -1} for null.
+func followPath(r *jsonReader, path []string, scratch *[]byte) (v [2]int, ok bool, err error) {
+	if c := r.peek(); c != '{' {
+		text, err := r.skip()
+		if err != nil {
+			return v, false, err
+		}
+		return [2]int{-1, -1}, string(text) == "null", nil
+	}
+	v[0], v[1], err = r.member(path[0], scratch)
+	if err != nil {
+		return v, false, err
+	}
+	for _, key := range path[1:] {
+		if v[0] < 0 || r.data[v[0]] == 'n' {
+			return [2]int{-1, -1}, true, nil
+		}
+		if r.data[v[0]] != '{' {
+			return v, false, nil
+		}
+		sub := &jsonReader{data: r.data[:v[1]], pos: v[0]}
+		if v[0], v[1], err = sub.member(key, scratch); err != nil {
+			return v, false, err
+		}
+	}
+	if v[0] < 0 {
+		return [2]int{-1, -1}, true, nil
+	}
+	return v, true, nil
+}
+
+// writeJQField writes one value read in place as writeJQResults writes its
+// decoded form: strings raw, the rest as JSON.
+func writeJQField(w *bufio.Writer, v []byte, scratch *[]byte) error {
+	switch {
+	case len(v) == 0:
+		w.Write(jsonNull)
+	case v[0] == '"':
+		raw, plain, err := (&jsonReader{data: v}).str()
+		if err != nil {
+			return err
+		}
+		w.Write(text(raw, plain, scratch))
+	case v[0] == '{' || v[0] == '[':
+		d, err := decodeValue(v)
+		if err != nil {
+			return err
+		}
+		b, err := gojq.Marshal(d)
+		if err != nil {
+			return err
+		}
+		w.Write(b)
+	default: // numbers as received, true, false, null
+		w.Write(v)
+	}
+	return w.WriteByte('\n')
 }
 
 // isIterate reports a filter that is exactly `.[]`.

@@ -335,6 +335,22 @@ func (r *jsonReader) array(elem func() error) error {
 	}
 }
 
+// member reads the object at pos ('{') and returns where the value of key
+// starts and ends, the last one when the key repeats (as in a decoded
+// map); start is -1 when the key is missing.
+func (r *jsonReader) member(key string, scratch *[]byte) (start, end int, err error) {
+	start, end = -1, -1
+	err = r.object(func(k []byte, plain bool) error {
+		s := r.pos
+		_, err := r.skip()
+		if string(text(k, plain, scratch)) == key {
+			start, end = s, r.pos
+		}
+		return err
+	})
+	return start, end, err
+}
+
 // unquote appends the decoded form of a string's raw contents (as str
 // returned them) to dst, as encoding/json decodes it: invalid UTF-8 and
 // unpaired surrogates become U+FFFD.

@@ -389,6 +389,14 @@ func genJSON(seed []byte) string {
 		enc, _ := json.Marshal(s)
 		b.Write(enc)
 	}
+	key := func() {
+		if rng.IntN(2) == 0 {
+			// Names the table columns and jq filters in these tests ask for.
+			b.WriteString([]string{`"k"`, `"x"`, `"a"`, `"n"`, `""`, `"\u006b"`}[rng.IntN(6)])
+			return
+		}
+		str()
+	}
 	gen = func(depth int) {
 		ws()
 		k := rng.IntN(10)
@@ -404,7 +412,7 @@ func genJSON(seed []byte) string {
 					b.WriteByte(',')
 				}
 				ws()
-				str()
+				key()
 				ws()
 				b.WriteByte(':')
 				gen(depth + 1)
@@ -539,18 +547,22 @@ func checkTable(t *testing.T, data []byte) {
 	}
 }
 
-var jqFilters = []string{".[]", ".[].k", ".[].k.x", ".[] | .k", ".[] | keys?", ".[] | type", ".[] | tostring", ".[].k.x.y", ".[] | select(type == \"object\") | .k"}
+var jqFilters = []string{".[]", ".[].k", ".[].k.x", ".[] | .k", ".[] | .k.x", ".[] | .x.k.a", ".[] | keys?", ".[] | type", ".[] | tostring", ".[].k.x.y", ".[] | select(type == \"object\") | .k"}
 
 func checkJQ(t *testing.T, data []byte) {
 	t.Helper()
 	if !json.Valid(data) {
 		return
 	}
+	data = bytes.TrimSpace(data)
+	list := []byte("[" + string(data) + "," + string(data) + "]")
 	for _, f := range jqFilters {
-		got, err := streamJQ(f, bytes.TrimSpace(data))
-		want, werr := referenceJQ(f, data)
-		if got != want || (err == nil) != (werr == nil) || err != nil && !strings.Contains(err.Error(), werr.Error()) {
-			t.Fatalf("--jq %s on %q:\n got: %q (%v)\nwant: %q (%v)", f, data, got, err, want, werr)
+		for _, d := range [][]byte{data, list} {
+			got, err := streamJQ(f, d)
+			want, werr := referenceJQ(f, d)
+			if got != want || (err == nil) != (werr == nil) || err != nil && !strings.Contains(err.Error(), werr.Error()) {
+				t.Fatalf("--jq %s on %q:\n got: %q (%v)\nwant: %q (%v)", f, d, got, err, want, werr)
+			}
 		}
 	}
 }

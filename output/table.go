@@ -112,20 +112,14 @@ func (rr *rowReader) row(r *jsonReader) error {
 // at offset base of the whole input); {-1} when obj is not an object or
 // lacks the key.
 func (rr *rowReader) member(obj []byte, key string, base int) [2]int {
-	found := [2]int{-1}
 	if obj[0] != '{' {
-		return found
+		return [2]int{-1}
 	}
-	sub := &jsonReader{data: obj}
-	sub.object(func(k []byte, plain bool) error {
-		start := sub.pos
-		_, err := sub.skip()
-		if string(text(k, plain, &rr.scratch)) == key {
-			found = [2]int{base + start, base + sub.pos}
-		}
-		return err
-	})
-	return found
+	start, end, _ := (&jsonReader{data: obj}).member(key, &rr.scratch)
+	if start < 0 {
+		return [2]int{-1}
+	}
+	return [2]int{base + start, base + end}
 }
 
 // cellOf renders one value as cell does for its decoded form, appending to
