@@ -103,10 +103,13 @@ func (e *yamlEmitter) putBreak() {
 	e.indention = true
 }
 
-// writeChars writes UTF-8 text that holds no line breaks.
+// writeChars writes UTF-8 text that holds no line breaks. It counts bytes
+// as columns: the count is only read while a line holds nothing but
+// indentation and indicators (every scalar writer ends with indention
+// false, and a line break resets the count), where the two agree.
 func (e *yamlEmitter) writeChars(s []byte) {
 	e.w.Write(s)
-	e.column += utf8.RuneCount(s)
+	e.column += len(s)
 }
 
 // writeBreak writes the line break at s[i] and returns its width.
@@ -124,14 +127,26 @@ func (e *yamlEmitter) writeBreak(s []byte, i int) int {
 
 func (e *yamlEmitter) writeIndent() {
 	indent := max(e.indent, 0)
+	if !e.indention && indent < len(newlineSpaces) {
+		// The common case, in one write: a new line and its indentation.
+		e.w.WriteString(newlineSpaces[:1+indent])
+		e.column, e.indention, e.whitespace = indent, true, true
+		return
+	}
 	if !e.indention || e.column > indent || (e.column == indent && !e.whitespace) {
 		e.putBreak()
 	}
 	for e.column < indent {
-		e.put(' ')
+		n := min(indent-e.column, len(spaces))
+		e.w.WriteString(spaces[:n])
+		e.column += n
 	}
 	e.whitespace = true
 }
+
+const newlineSpaces = "\n" + spaces
+
+const spaces = "                                                                "
 
 func (e *yamlEmitter) writeIndicator(ind string, needWhitespace, isWhitespace, isIndention bool) {
 	if needWhitespace && !e.whitespace {
@@ -158,7 +173,7 @@ func (e *yamlEmitter) node(parent yamlContext, simpleKey bool) error {
 			return err
 		}
 		v := text(raw, plain, &e.scratch)
-		e.scalar(v, stringStyle(v), analyzeScalar(v), parent, simpleKey)
+		e.scalar(v, stringStyle(v), nil, parent, simpleKey)
 		return nil
 	default:
 		v, err := r.skip()
@@ -167,7 +182,7 @@ func (e *yamlEmitter) node(parent yamlContext, simpleKey bool) error {
 		}
 		// Numbers, booleans and null are plain and need no analysis: no
 		// indicator, space, break or special character can occur in them.
-		e.scalar(v, stylePlain, scalarAnalysis{blockPlain: true, singleQuoted: true, block: true}, parent, simpleKey)
+		e.scalar(v, stylePlain, &plainScalar, parent, simpleKey)
 		return nil
 	}
 }
@@ -203,12 +218,12 @@ func (e *yamlEmitter) mapping(parent yamlContext) error {
 		a := analyzeScalar(key)
 		e.writeIndent()
 		if !a.multiline && len(key) <= 128 {
-			e.scalar(key, stringStyle(key), a, ctxKey, true)
+			e.scalar(key, stringStyle(key), &a, ctxKey, true)
 			e.writeIndicator(":", false, false, false)
 		} else {
 			// A key too long or broken over lines is written as "? key".
 			e.writeIndicator("?", true, false, true)
-			e.scalar(key, stringStyle(key), a, ctxKey, false)
+			e.scalar(key, stringStyle(key), &a, ctxKey, false)
 			e.writeIndent()
 			e.writeIndicator(":", true, false, true)
 		}
@@ -298,8 +313,13 @@ func isYAML11Bool(v []byte) bool {
 	return false
 }
 
-func (e *yamlEmitter) scalar(v []byte, style scalarStyle, a scalarAnalysis, parent yamlContext, simpleKey bool) {
-	// The emitter's choice, given the requested style and what the text holds.
+// scalar writes v in the style the emitter settles on, given the requested
+// one and what the text holds (a, computed here when nil and needed).
+func (e *yamlEmitter) scalar(v []byte, style scalarStyle, a *scalarAnalysis, parent yamlContext, simpleKey bool) {
+	if a == nil && (style != styleDouble || simpleKey) {
+		an := analyzeScalar(v)
+		a = &an
+	}
 	if simpleKey && a.multiline {
 		style = styleDouble
 	}
@@ -315,18 +335,22 @@ func (e *yamlEmitter) scalar(v []byte, style scalarStyle, a scalarAnalysis, pare
 		style = styleDouble
 	}
 
-	e.increaseIndent(true, parent)
 	switch style {
 	case stylePlain:
 		e.writePlain(v)
-	case styleSingle:
-		e.writeSingleQuoted(v)
 	case styleDouble:
 		e.writeDoubleQuoted(v)
-	case styleLiteral:
-		e.writeLiteral(v)
+	default:
+		// Only these two styles break lines, and so use the indentation a
+		// scalar gets.
+		e.increaseIndent(true, parent)
+		if style == styleSingle {
+			e.writeSingleQuoted(v)
+		} else {
+			e.writeLiteral(v)
+		}
+		e.popIndent()
 	}
-	e.popIndent()
 }
 
 func (e *yamlEmitter) writePlain(v []byte) {
@@ -505,7 +529,43 @@ type scalarAnalysis struct {
 	block        bool
 }
 
+// plainScalar is the analysis of text that may be written in any style.
+var plainScalar = scalarAnalysis{blockPlain: true, singleQuoted: true, block: true}
+
+// plainByte marks printable ASCII that is no indicator anywhere in a
+// scalar; plainFirst, that is none at its start either.
+var plainByte, plainFirst = func() (rest, first [256]bool) {
+	for c := 0x20; c < 0x7F; c++ {
+		rest[c] = c != '#' && c != ':'
+		first[c] = c != ' ' && !strings.ContainsRune("#,[]{}&*!|>'\"%@`?:-", rune(c))
+	}
+	return
+}()
+
+// isPlainText recognizes, in one pass, the common text that needs no
+// further analysis: printable ASCII with no indicator, no ": " or " #", no
+// space at either end.
+func isPlainText(v []byte) bool {
+	if len(v) == 0 || !plainFirst[v[0]] || v[len(v)-1] == ' ' {
+		return false
+	}
+	if len(v) >= 3 && v[0] == '.' && v[1] == '.' && v[2] == '.' {
+		return false
+	}
+	for i := 1; i < len(v); i++ {
+		if c := v[i]; !plainByte[c] {
+			if c != ':' || i+1 == len(v) || v[i+1] == ' ' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func analyzeScalar(v []byte) scalarAnalysis {
+	if isPlainText(v) {
+		return plainScalar
+	}
 	if len(v) == 0 {
 		return scalarAnalysis{blockPlain: true, singleQuoted: true}
 	}
