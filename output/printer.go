@@ -11,9 +11,8 @@ import (
 	"text/template"
 
 	"github.com/itchyny/gojq"
+	"github.com/mattn/go-runewidth"
 	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
 )
 
 // Formats lists the values -o accepts.
@@ -359,39 +358,41 @@ func (p *Printer) printTemplate(w *bufio.Writer, data []byte) error {
 	return t.Execute(w, v)
 }
 
+// writeTable is the terminal form: a header, then columns aligned on
+// display width, two spaces apart, no borders or rules, nothing wrapped.
 func writeTable(w io.Writer, headers []string, rows [][]string) error {
 	if len(rows) == 0 {
 		return nil
 	}
+	// Ambiguous-width characters (±, →, ①) count as narrow whatever the
+	// locale, as they always have in this table.
+	runewidth.DefaultCondition.EastAsianWidth = false
 	var buf bytes.Buffer
-	t := tablewriter.NewTable(&buf,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
-			Borders: tw.BorderNone,
-			Settings: tw.Settings{
-				Separators: tw.SeparatorsNone,
-				Lines:      tw.LinesNone,
-			},
-		})),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAlignment(tw.AlignLeft),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithPadding(tw.Padding{Left: "", Right: "  ", Overwrite: true}),
-	)
-	t.Header(headers)
+	t := tablewriter.NewWriter(&buf)
+	t.SetAutoFormatHeaders(false)
+	t.SetAutoWrapText(false)
+	t.SetHeaderAlignment(tablewriter.ALIGN_LEFT)
+	t.SetAlignment(tablewriter.ALIGN_LEFT)
+	t.SetBorder(false)
+	t.SetHeaderLine(false)
+	t.SetNoWhiteSpace(true)
+	t.SetTablePadding("  ")
+	// Cells and headers are trimmed, and tabs in headers widened, as the
+	// table has always shown them: padding carries the alignment.
+	h := make([]string, len(headers))
+	for i, s := range headers {
+		h[i] = strings.ReplaceAll(strings.TrimSpace(s), "\t", "    ")
+	}
+	t.SetHeader(h)
 	for _, r := range rows {
-		flat := make([]string, len(r))
+		cells := make([]string, len(r))
 		for i, c := range r {
-			flat[i] = flatten(c)
+			cells[i] = strings.TrimSpace(flatten(c))
 		}
-		if err := t.Append(flat); err != nil {
-			return err
-		}
+		t.Append(cells)
 	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	// tablewriter pads the last column; trailing blanks only hurt copy-paste.
+	t.Render()
+	// Lines end in padding; trailing blanks only hurt copy-paste.
 	var out strings.Builder
 	for _, line := range strings.SplitAfter(buf.String(), "\n") {
 		trimmed := strings.TrimRight(line, " \n")
