@@ -57,6 +57,7 @@ var envelopeCases = []string{
 	`{"has_more":"true","data":1}`, `{"message":5,"data":1}`, `{"message":"m","success":false}`, `{"data":1,"total_count":3,"total_count":null}`,
 	`{"data":1}x`, `{"data":1`, `{"data":}`, `{"data":[1,]}`, `{"data":"\x"}`, `<html></html>`, `{"a":"\ud800"}`,
 	"{\"data\":\"\xff\"}", `{"data":1} {"data":2}`, "\t{\"data\":{}}\n",
+	"\u00a0{\"data\":1}", "{\"data\":1}\u2028", "\v[1]\f", `{"data":[1.5e3,-0,true,false,null,"\u00e9\n"]}`, `{"data":tru}`, `{"data":-}`, `{"data":1.}`,
 }
 
 func checkEnvelope(t *testing.T, body []byte) {
