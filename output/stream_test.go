@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/itchyny/gojq"
 	yaml "go.yaml.in/yaml/v3"
@@ -312,6 +313,11 @@ var trickyStrings = []string{
 	"0x1F", "0X1f", "0o17", "0O17", "0b101", "-0b101", "0b", "0b2", "0b-1", "-0o7", "1_000", "1__0", "_1", "0x_1", "9223372036854775808",
 	"18446744073709551616", "1e400", "2024-01-02", "2024-1-2", "2024-01-02T03:04:05Z", "2024-01-02T03:04:05.123+01:00",
 	"2024-01-02 03:04:05", "2024-01-02t03:04:05z", "2024-13-45", "20240-01-02", "2024-", "12:30", "1:2:3",
+	"2024-02-29T00:00:00Z", "2023-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2000-02-29T23:59:59Z", "0000-02-29T00:00:00Z",
+	"2024-04-31T00:00:00Z", "2024-01-02T24:00:00Z", "2024-01-02T23:60:00Z", "2024-01-02T23:59:60Z", "2024-01-02T03:04:05.Z",
+	"2024-01-02T03:04:05.1234567890123Z", "2024-01-02T03:04:05+24:00", "2024-01-02T03:04:05+23:60", "2024-01-02T03:04:05-05:30",
+	"2024-01-02T03:04:05+0530", "2024-01-02T03:04:05z", "2024-01-02T03:04:05", "2024-1-2T3:4:5Z", "2024-01-02T03:04:05Zx",
+	"2024-01-02T03:04:05.5+01:00", "2024-00-10T00:00:00Z", "2024-01-00T00:00:00Z", "2024-01-02T03:04:05 Z",
 	"<<", "=", "a b  c", "  leading", "trailing  ", strings.Repeat("k", 128), strings.Repeat("k", 129), strings.Repeat("é", 70),
 	"user@example.com", "https://example.com/a?b=c#d", "C:\\path", "{{.x}}", "$HOME",
 }
@@ -643,4 +649,33 @@ func FuzzJSONFormats(f *testing.F) {
 		checkTable(t, bytes.TrimSpace(data))
 		checkJQ(t, bytes.TrimSpace(data))
 	})
+}
+
+// isRFC3339 is a shortcut past time.Parse: whatever it accepts, the first
+// of yaml.v3's timestamp layouts must accept too.
+func TestRFC3339ShortcutAcceptsOnlyWhatTimeParseDoes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	accepted := 0
+	for i := 0; i < 300000; i++ {
+		b := []byte("2024-01-02T03:04:05.000+01:00")[:20+rng.IntN(10)]
+		for k := range b {
+			if rng.IntN(8) == 0 {
+				b[k] = "0123456789"[rng.IntN(10)]
+			}
+			if rng.IntN(60) == 0 {
+				b[k] = "-:T.Z+ z"[rng.IntN(8)]
+			}
+		}
+		s := string(b)
+		if s[4] != '-' || !isRFC3339(s) {
+			continue
+		}
+		accepted++
+		if _, err := time.Parse(timestampLayouts[0], s); err != nil {
+			t.Fatalf("isRFC3339(%q), but time.Parse: %v", s, err)
+		}
+	}
+	if accepted < 1000 {
+		t.Fatalf("only %d of the generated timestamps were accepted: the test checks too little", accepted)
+	}
 }

@@ -794,6 +794,53 @@ var timestampLayouts = [...]string{
 	"2006-1-2",
 }
 
+// isRFC3339 recognizes, without time.Parse, the common timestamp
+// 2024-01-02T03:04:05(.000)Z or ...+01:00 with every field in range: a
+// subset of what the first layout accepts. Anything else is left to
+// time.Parse.
+func isRFC3339(s string) bool {
+	if len(s) < 20 || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+		return false
+	}
+	num := func(i int) int {
+		if s[i] < '0' || s[i] > '9' || s[i+1] < '0' || s[i+1] > '9' {
+			return -1
+		}
+		return int(s[i]-'0')*10 + int(s[i+1]-'0')
+	}
+	year := num(0)*100 + num(2)
+	month, day, hour, minute, sec := num(5), num(8), num(11), num(14), num(17)
+	if num(0) < 0 || num(2) < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || sec < 0 || sec > 59 {
+		return false
+	}
+	days := [...]int{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}[month-1]
+	if month == 2 && year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+		days = 29
+	}
+	if day > days {
+		return false
+	}
+	rest := s[19:]
+	if rest[0] == '.' {
+		n := 1
+		for n < len(rest) && '0' <= rest[n] && rest[n] <= '9' {
+			n++
+		}
+		if n == 1 {
+			return false
+		}
+		rest = rest[n:]
+	}
+	switch {
+	case rest == "Z":
+		return true
+	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
+		h, m := num(len(s)-5), num(len(s)-2)
+		return h >= 0 && h <= 23 && m >= 0 && m <= 59
+	}
+	return false
+}
+
 func isTimestamp(s string) bool {
 	i := 0
 	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
@@ -801,6 +848,9 @@ func isTimestamp(s string) bool {
 	}
 	if i != 4 || i == len(s) || s[i] != '-' {
 		return false
+	}
+	if isRFC3339(s) {
+		return true
 	}
 	for _, layout := range timestampLayouts {
 		if _, err := time.Parse(layout, s); err == nil {
