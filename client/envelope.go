@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
 )
 
 // jsonScanner checks JSON text as encoding/json's Valid does and finds where
@@ -48,8 +49,13 @@ var strPlain = func() (t [256]bool) {
 func (s *jsonScanner) str(i int) (int, error) {
 	b := s.b
 	for i++; ; {
-		// Eight bytes at a time while none needs a look.
-		for i+8 <= len(b) && needsLook(binary.LittleEndian.Uint64(b[i:])) == 0 {
+		// Eight bytes at a time: either all need no look, or the lowest
+		// flagged byte is the first that does (borrows only carry upward).
+		for i+8 <= len(b) {
+			if m := needsLook(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
 			i += 8
 		}
 		for i < len(b) && strPlain[b[i]] {
@@ -89,9 +95,9 @@ const (
 	hiBits = 0x8080808080808080
 )
 
-// needsLook has a high bit set when one of the eight bytes in x is a quote,
-// a backslash or a control character (exact as a yes/no answer: the
-// borrows that can misplace a bit never create one).
+// needsLook sets the high bit of each of the eight bytes in x that is a
+// quote, a backslash or a control character. Bits above the lowest may be
+// set wrongly (a borrow carries into the next byte), never below it.
 func needsLook(x uint64) uint64 {
 	q := x ^ ('"' * loBits)
 	b := x ^ ('\\' * loBits)

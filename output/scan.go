@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -88,21 +89,17 @@ func (r *jsonReader) str() (raw []byte, plain bool, err error) {
 	start := i
 	plain = true
 	for {
-		// Most strings are short: look at bytes one by one first, then,
-		// in a long string, eight at a time while none needs a look.
-		for n := min(i+16, len(d)); i < n && strPlain[d[i]]; i++ {
+		// Eight bytes at a time: either all need no look, or the lowest
+		// flagged byte is the first that does (borrows only carry upward).
+		for i+8 <= len(d) {
+			if m := needsLook(binary.LittleEndian.Uint64(d[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
 		}
-		if i < len(d) && strPlain[d[i]] {
-			for i+8 <= len(d) {
-				x := binary.LittleEndian.Uint64(d[i:])
-				if needsLook(x)|x&hiBits != 0 {
-					break
-				}
-				i += 8
-			}
-			for i < len(d) && strPlain[d[i]] {
-				i++
-			}
+		for i < len(d) && strPlain[d[i]] {
+			i++
 		}
 		if i >= len(d) {
 			r.pos = i
