@@ -25,7 +25,9 @@ import (
 //	go test -run '^$' -bench LargeOutput -benchtime 1x .
 //
 // ORGCTL_BENCH_USERS (default 100000) and ORGCTL_BENCH_RUNS (default 5)
-// change the answer's size and the number of runs whose median is taken.
+// change the answer's size and the number of runs whose median is taken;
+// ORGCTL_BENCH_BINARY measures a binary built elsewhere (another branch)
+// instead of this tree's.
 func BenchmarkLargeOutput(b *testing.B) {
 	curl, err := exec.LookPath("curl")
 	if err != nil {
@@ -35,9 +37,12 @@ func BenchmarkLargeOutput(b *testing.B) {
 	runs := envInt(b, "ORGCTL_BENCH_RUNS", 5)
 
 	dir := b.TempDir()
-	bin := filepath.Join(dir, "orgctl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
+	bin := os.Getenv("ORGCTL_BENCH_BINARY")
+	if bin == "" {
+		bin = filepath.Join(dir, "orgctl")
+		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+			b.Fatalf("go build: %v\n%s", err, out)
+		}
 	}
 	// The answer lives in a file, not in this process: a child's peak RSS
 	// as rusage reports it is at least this process's at the fork.

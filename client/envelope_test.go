@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -139,5 +140,26 @@ func TestBufferedAnswerIsHandedOverNotCopied(t *testing.T) {
 	b, _ := answerBytes(resp.Body)
 	if string(a) != `{"data":[1]}` || unsafe.SliceData(a) != unsafe.SliceData(b) {
 		t.Errorf("answerBytes copied the buffered answer (%q)", a)
+	}
+}
+
+func BenchmarkDecodeEnvelope(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"success":true,"data":[`)
+	for i := 1; i <= 20000; i++ {
+		if i > 1 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `{"active":true,"created_at":"2024-01-02T03:04:05.000Z","email":"user%06d@example.com","first_name":"First%d",`+
+			`"id":"user_%032x","is_admin":false,"last_active":null,"last_name":"Last %d","legacy_id":%d,"metadata":{"team":"t"},`+
+			`"two_factor_auth_enabled":false,"user_type":"default"}`, i, i, i, i, i)
+	}
+	sb.WriteString(`],"total_count":20000,"next_token":null,"has_more":false}`)
+	body := []byte(sb.String())
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		if _, err := decodeEnvelope(body); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
