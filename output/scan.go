@@ -145,13 +145,14 @@ const (
 	hiBits = 0x8080808080808080
 )
 
-// needsLook has a high bit set when one of the eight bytes in x is a quote,
-// a backslash or a control character (exact as a yes/no answer: the
-// borrows that can misplace a bit never create one).
+// needsLook sets the high bit of each of the eight bytes in x that is a
+// quote, a backslash, a control character or not ASCII. Bits above the
+// lowest may be set wrongly (a borrow carries into the next byte), never
+// below it.
 func needsLook(x uint64) uint64 {
 	q := x ^ ('"' * loBits)
 	b := x ^ ('\\' * loBits)
-	return ((q-loBits)&^q | (b-loBits)&^b | (x-0x20*loBits)&^x) & hiBits
+	return ((q-loBits)&^q | (b-loBits)&^b | (x-0x20*loBits)&^x | x) & hiBits
 }
 
 func isHex(c byte) bool {

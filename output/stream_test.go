@@ -332,6 +332,9 @@ var fixtureDocs = []string{
 	`{"` + strings.Repeat("k", 129) + `":[1,2]}`, `{"` + strings.Repeat("k", 129) + `":"v\nw"}`, `{"a\u2028b":"c"}`,
 	`{"":""}`, `{"a":"", "b":[""]}`, `{"a": 1, "a": 2}`, ` { "sp" : [ 1 , 2 ] , "t" : { } } `, "{\"tab\":\t1}",
 	`["\ud83d\ude00", "\u00e9\u0041", "\/", "\ud800", "\udc00x", "\ud800\u0041"]`,
+	// Invalid UTF-8 decodes to U+FFFD, in short strings and in long ones
+	// read eight bytes at a time.
+	"[\"0\xad\",\"0\xad\"]", "{\"k\xff\":\"abcdefgh\xc3\x28ijklmnop\",\"x\":[\"\xe2\x82\",\"abcdefghijklmno\xf0\x9f\x98\"]}",
 	`{"zeta":"yes","alpha":"no","on":"On","n":1.50,"flag":true,"when":"2025-01-02","nums":[1,2],"obj":{"y":"Y","b":"off"},"plain":"hello"}`,
 }
 
