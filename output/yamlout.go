@@ -20,7 +20,8 @@ import (
 // nested collections follow its emitter rule for rule (the differential
 // test and fuzz target hold the two side by side). Strings are decoded as
 // JSON decodes them, which yaml.v3's parser does not always do: it rejects
-// surrogate-pair escapes and folds raw U+2028/U+2029 as line breaks.
+// surrogate-pair escapes and invalid UTF-8, and folds a raw U+0085 (NEL)
+// into a space as a line break.
 func writeYAML(w *bufio.Writer, data []byte) error {
 	e := &yamlEmitter{r: &jsonReader{data: data}, w: w, indent: -1, whitespace: true, indention: true}
 	if err := e.node(ctxRoot, false); err != nil {
@@ -43,7 +44,7 @@ type yamlEmitter struct {
 
 	indent  int   // current block indentation; -1 before the root node
 	indents []int // enclosing indentations
-	column  int   // characters written on the current line
+	column  int   // bytes written on the current line (see writeChars)
 
 	whitespace bool // the last character written was whitespace
 	indention  bool // only indentation has been written on this line
