@@ -60,11 +60,11 @@ func (o Options) Validate() error {
 // Printer writes API data to stdout in the chosen format. All formats start
 // from the same raw JSON so -o json can print it byte for byte.
 //
-// Every format but the terminal table streams: it reads data in place, one
-// record at a time, and writes through one buffer, so printing a large
-// answer costs little beyond the answer itself. Data is checked as it is
-// read; if it turns out not to be JSON part-way, what came before has been
-// written and Print returns the error (answers from the API have been
+// Every format but the terminal table and --template streams: it reads data
+// in place, one record at a time, and writes through one buffer, so printing
+// a large answer costs little beyond the answer itself. Data is checked as
+// it is read; if it turns out not to be JSON part-way, what came before has
+// been written and Print returns the error (answers from the API have been
 // checked whole before they get here).
 type Printer struct {
 	IO   *IO
