@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/orgctl/orgctl/client/apitest"
+	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/ratebudget"
 	"github.com/orgctl/orgctl/ratebudget/redisstore/redistest"
 )
@@ -23,7 +23,7 @@ import (
 // budgetRig is a sandbox on loopback and the environment for orgctl
 // processes sharing one ledger against it.
 type budgetRig struct {
-	api  *apitest.Server
+	api  *sandbox.Server
 	url  string
 	bin  string
 	env  []string
@@ -32,7 +32,7 @@ type budgetRig struct {
 
 func newBudgetRig(t testing.TB, points int, window, block time.Duration) *budgetRig {
 	t.Helper()
-	api := apitest.New(apitest.Options{Points: points, Window: window, Block: block})
+	api := sandbox.New(sandbox.Options{Points: points, Window: window, Block: block})
 	hs := httptest.NewServer(api)
 	t.Cleanup(hs.Close)
 	dir := t.TempDir()
@@ -117,7 +117,7 @@ func createLoopsOn(t testing.TB, machines []*budgetRig, loops, n int, prefix str
 
 // audit checks the sandbox's log: no 429, and no sliding window of arrivals
 // holding more than points (each request priced by its family).
-func audit(t testing.TB, reqs []apitest.Request, points int, window time.Duration) (peak, n429 int) {
+func audit(t testing.TB, reqs []sandbox.Request, points int, window time.Duration) (peak, n429 int) {
 	t.Helper()
 	cfg := ratebudget.DefaultConfig()
 	for j, rj := range reqs {
@@ -161,7 +161,7 @@ func TestBudgetProcessesShareWindow(t *testing.T) {
 	t.Logf("%d requests in %v (budget minimum %v), peak window %d/%d", len(reqs), elapsed.Round(time.Millisecond), window, peak, points)
 }
 
-// BenchmarkBudgetUsersCreate is the issue's figure: 4 concurrent loops of
+// BenchmarkBudgetUsersCreate shows what pacing costs under contention: 4 concurrent loops of
 // `orgctl users create` totalling 1200 points against a 300 points / 6 s
 // sandbox; the minimum the budget allows is 18 s (the first 300 go at once).
 // Run: go test -run '^$' -bench BudgetUsersCreate -benchtime 1x .

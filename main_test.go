@@ -15,14 +15,16 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/orgctl/orgctl/client/apitest"
+	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
+	"github.com/orgctl/orgctl/cmd"
 	"github.com/orgctl/orgctl/ratebudget/redisstore/redistest"
 )
 
 // TestMain lets scripts run `orgctl` as this test binary's real main.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"orgctl": func() { os.Exit(run(os.Args[1:])) },
+		"orgctl": func() { os.Exit(cmd.Main(os.Args[1:])) },
 	})
 }
 
@@ -30,7 +32,7 @@ func TestMain(m *testing.M) {
 // script can flip to simulate network failures.
 type scriptServer struct {
 	mu   sync.Mutex
-	api  *apitest.Server
+	api  *sandbox.Server
 	drop map[string]bool // "METHOD /path": process, then cut the connection
 	hang map[string]bool // "METHOD /path": never answer
 	url  string
@@ -40,7 +42,7 @@ type scriptServer struct {
 	tb     testing.TB        // the script's test, which the redis server dies with
 }
 
-func (s *scriptServer) server() *apitest.Server {
+func (s *scriptServer) server() *sandbox.Server {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.api
@@ -81,7 +83,7 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		RequireExplicitExec: false,
 		Setup: func(env *testscript.Env) error {
-			ss := &scriptServer{api: apitest.New(apitest.Options{}), drop: map[string]bool{}, hang: map[string]bool{},
+			ss := &scriptServer{api: sandbox.New(sandbox.Options{}), drop: map[string]bool{}, hang: map[string]bool{},
 				script: strings.TrimPrefix(filepath.Base(env.WorkDir), "script-")}
 			hs := httptest.NewServer(ss) // after every field ServeHTTP reads is set
 			env.Defer(hs.Close)
@@ -154,7 +156,9 @@ func TestScripts(t *testing.T) {
 				if len(args) < 1 {
 					ts.Fatalf("usage: mint VAR [SCOPE...]")
 				}
-				ts.Setenv(args[0], srv(ts).server().MintToken("", "", args[1:]...))
+				tok, err := sandboxtest.MintToken(srv(ts).server(), args[1:]...)
+				ts.Check(err)
+				ts.Setenv(args[0], tok)
 			},
 			// budget POINTS WINDOW BLOCK: restart the sandbox with this budget.
 			"budget": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -169,7 +173,7 @@ func TestScripts(t *testing.T) {
 				ts.Check(err)
 				s := srv(ts)
 				s.mu.Lock()
-				s.api = apitest.New(apitest.Options{Points: points, Window: window, Block: block})
+				s.api = sandbox.New(sandbox.Options{Points: points, Window: window, Block: block})
 				s.mu.Unlock()
 				ts.Setenv("ORGCTL_TOKEN", s.api.AdminToken())
 			},

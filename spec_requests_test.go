@@ -18,6 +18,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
+
+	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 )
 
 // requestSpec validates every request the scripts send against the published
@@ -44,26 +46,30 @@ var scriptRequests = &requestSpec{skipped: map[string]string{}}
 // operation, a fragment of the validation error, and why.
 var knownRequestDeviations = []struct{ key, contains, why string }{
 	{"GET /custom_component_libraries", `"libraryId" in query`, "the spec marks libraryId required on the list; a list that needs the id it lists is unusable, so orgctl sends it only with --library-id"},
-	{"POST /resources", `Error at "/options": doesn't match any schema`, "the scripts create T-SQL resources with the connector version, Windows auth and ODBC params that the sandbox carries in options, since the published API has no field for them (client/apitest's doc); the published create schema knows only six types"},
+	{"POST /resources", `Error at "/options": doesn't match any schema`, "the scripts create T-SQL resources with the connector version, Windows auth and ODBC params that the sandbox carries in options, since the published API has no field for them (client/sandbox's doc); the published create schema knows only six types"},
 	{"POST /app_themes", `property "id" is missing`, "the published create body is the stored theme; a new theme has none of its ids or timestamps yet"},
 	{"PUT /app_themes", `property "legacy_id" is missing`, "legacy_id and the timestamps are server-owned; the update sends id, name and theme"},
 	{"GET /user_tasks", `"statuses" in query has an error: value is not one of`, "the spec describes statuses as a comma-separated list but gives it a single-value enum; orgctl sends the list"},
 }
 
 // knownResponseDeviations are answers where the sandbox follows the real
-// service (as recorded) or the seed rather than the published schema.
+// service's recorded or documented behaviour rather than the published schema.
 var knownResponseDeviations = []struct{ key, contains, why string }{
 	{"GET /folders", `folder_type": value is not one of`, "the recorded real API lists a folder_type \"file\" folder outside the published enum, and so does the demo org"},
 	{"GET /folders/{folderId}", `folder_type": value is not one of`, "the recorded real API has folder_type \"file\" outside the published enum"},
-	{"GET /resources/{resourceId}", `property "options" is unsupported`, "the sandbox exposes the T-SQL connector version, Windows auth and ODBC params in options, which the published schema has no field for (client/apitest's doc)"},
+	{"GET /resources/{resourceId}", `property "options" is unsupported`, "the sandbox exposes the T-SQL connector version, Windows auth and ODBC params in options, which the published schema has no field for (client/sandbox's doc)"},
 	{"PATCH /resources/{resourceId}", `property "options" is unsupported`, "as GET /resources/{resourceId}"},
 	{"POST /resources", `property "options" is unsupported`, "as GET /resources/{resourceId}"},
 }
 
 func (s *requestSpec) load() error {
 	s.once.Do(func() {
-		loader := openapi3.NewLoader()
-		doc, err := loader.LoadFromFile(filepath.Join("..", "shared", "api", "openapi.json"))
+		shared, err := sandboxtest.SharedDir()
+		if err != nil {
+			s.loadErr = err
+			return
+		}
+		doc, err := openapi3.NewLoader().LoadFromFile(filepath.Join(shared, "api", "openapi.json"))
 		if err != nil {
 			s.loadErr = err
 			return

@@ -10,8 +10,8 @@ import (
 func init() { register(accessRequestsGroup) }
 
 // decide answers an access request with a JSON Patch of its status.
-func decide(status string) func(f *Factory, c *Call) error {
-	return func(f *Factory, c *Call) error {
+func decide(status string) func(c *Call) error {
+	return func(c *Call) error {
 		b, err := json.Marshal(map[string]any{"operations": []any{
 			map[string]any{"op": "replace", "path": "/status", "value": status},
 		}})
@@ -51,9 +51,9 @@ Gotchas:
 			{Use: "get REQUEST_ID", Short: "Show an access request", Method: http.MethodGet, Path: "/access_requests/{accessRequestId}", Args: []string{"accessRequestId"}, Scope: "Users > Read",
 				Example: "  orgctl access-requests get 1"},
 			{Use: "approve REQUEST_ID", Short: "Let the requester join", Method: http.MethodPatch, Path: "/access_requests/{accessRequestId}", Args: []string{"accessRequestId"}, Scope: "Users > Write",
-				Example: "  orgctl access-requests approve 1", Prepare: decide("APPROVED")},
+				Example: "  orgctl access-requests approve 1", Shape: decide("APPROVED")},
 			{Use: "deny REQUEST_ID", Short: "Turn the request down", Method: http.MethodPatch, Path: "/access_requests/{accessRequestId}", Args: []string{"accessRequestId"}, Scope: "Users > Write",
-				Example: "  orgctl access-requests deny 2", Prepare: decide("DENIED")},
+				Example: "  orgctl access-requests deny 2", Shape: decide("DENIED")},
 		},
 	}
 }

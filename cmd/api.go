@@ -2,21 +2,16 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
-
-	"github.com/orgctl/orgctl/client"
-	"github.com/orgctl/orgctl/output"
-	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // apiMethods are the methods the management API uses.
@@ -77,7 +72,7 @@ next_token and joins the pages' arrays.`,
 			if paginate && opts.Method != http.MethodGet {
 				return usageErrorf("--paginate works with GET only")
 			}
-			return apiRun(f, c, opts)
+			return apiRun(c.Context(), f, c, opts)
 		},
 	}
 	fl := c.Flags()
@@ -376,101 +371,35 @@ func templateMatches(tmpl string, segs []string) bool {
 	return true
 }
 
-func apiRun(f *Factory, c *cobra.Command, o *apiOptions) error {
-	req := client.Request{Method: o.Method, Path: o.Path, Query: o.Query, Body: o.Body, Scope: knownScope(o.Method, o.Path)}
-	p, err := f.Printer()
+// apiRun sends the typed request through the same engine as every
+// command: one client, the budget, --dry-run, pagination and printing.
+func apiRun(ctx context.Context, f *Factory, c *cobra.Command, o *apiOptions) error {
+	e, err := newEngine(f)
 	if err != nil {
 		return err
+	}
+	op := &Op{Method: o.Method, Path: o.Path, Scope: knownScope(o.Method, o.Path), List: o.Method == http.MethodGet}
+	call := &Call{Op: op, Command: c.CommandPath(), RawPath: o.Path, Query: o.Query, All: o.Paginate, PageFlag: "--paginate"}
+	switch b := o.Body.(type) {
+	case map[string]any:
+		call.Body = b
+	case json.RawMessage:
+		call.RawBody = b
 	}
 	if o.DryRun {
-		structured := c.Flags().Changed("output") || p.Opts.Format != "table" || p.Opts.JQ != "" || p.Opts.Template != ""
-		return apiDryRun(f, p, structured, req)
+		return e.dryRun(call)
 	}
-	if !c.Flags().Changed("output") && p.Opts.Format == "table" {
-		p.Opts.Format = "json" // arbitrary data has no columns worth guessing
-	}
-	cl, err := f.Client()
-	if err != nil {
-		return err
+	if !c.Flags().Changed("output") && e.printer.Opts.Format == "table" {
+		e.printer.Opts.Format = "json" // arbitrary data has no columns worth guessing
 	}
 	if o.Host != "" {
+		cl, err := f.Client()
+		if err != nil {
+			return err
+		}
 		if bu, err := url.Parse(cl.BaseURL()); err == nil && !strings.EqualFold(bu.Host, o.Host) {
 			return usageErrorf("URL host %s is not the profile's API host %s: the token is only sent to its own host", o.Host, bu.Host)
 		}
 	}
-	var resp *client.Response
-	if o.Paginate {
-		var parts []json.RawMessage
-		err = cl.Pages(ctx(), req, func(r *client.Response) error {
-			parts = append(parts, r.Data)
-			resp = r
-			return nil
-		})
-		if err == nil && len(parts) > 1 {
-			resp.Data, err = client.JoinArrays(parts)
-		}
-	} else {
-		resp, err = cl.Do(ctx(), req)
-		if err == nil && resp.HasMore && !f.v.GetBool("quiet") {
-			f.IO.Notice("more results available: add --paginate to fetch every page")
-		}
-	}
-	if err != nil {
-		return f.explain(err)
-	}
-	if o.Method != http.MethodGet && f.OnChange != nil {
-		f.OnChange(ratebudget.Family(o.Path))
-	}
-	return p.Print(resp.Data, nil)
-}
-
-// apiDryRun prints what would be sent, priced, without sending it.
-func apiDryRun(f *Factory, p *output.Printer, structured bool, req client.Request) error {
-	cfg, err := f.Config()
-	if err != nil {
-		return err
-	}
-	cost := budgetConfig(cfg).Cost(req.Path)
-	target := "/api/v2" + req.Path
-	if len(req.Query) > 0 {
-		target += "?" + req.Query.Encode()
-	}
-	plan := map[string]any{"method": req.Method, "path": target, "cost": cost, "family": ratebudget.Family(req.Path)}
-	if req.Scope != "" {
-		plan["scope"] = req.Scope
-	}
-	if req.Body != nil {
-		plan["body"] = req.Body
-	}
-	wait := "unknown (not logged in)"
-	if t, err := f.target(cfg); err == nil {
-		if cl, err := f.clientFor(cfg, t, false); err == nil {
-			plan["url"] = cl.URL(req)
-			target = cl.URL(req)
-		}
-		if l, err := f.ledger(cfg, t); err == nil {
-			if d, err := l.Estimate([]string{req.Path}); err == nil {
-				plan["wait_seconds"] = d.Seconds()
-				wait = "would be sent now"
-				if d > 0 {
-					wait = fmt.Sprintf("would wait %s for budget", d.Round(100*time.Millisecond))
-				}
-			}
-		}
-	}
-	if structured {
-		b, _ := json.Marshal(plan)
-		return p.Print(b, nil)
-	}
-	fmt.Fprintf(f.IO.Out, "%s %s\n", req.Method, target)
-	if req.Body != nil {
-		b, _ := json.MarshalIndent(req.Body, "", "  ")
-		fmt.Fprintf(f.IO.Out, "%s\n", b)
-	}
-	scope := req.Scope
-	if scope == "" {
-		scope = "unknown for this path"
-	}
-	fmt.Fprintf(f.IO.Out, "scope: %s\ncost: %d points (%s); %s; nothing sent (--dry-run)\n", scope, cost, plan["family"], wait)
-	return nil
+	return e.run(ctx, call, RunOptions{})
 }

@@ -8,12 +8,9 @@ import (
 
 // argToBody moves a positional argument into the request body, for
 // operations whose target id travels in the body instead of the path.
-func argToBody(param, key string) func(f *Factory, c *Call) error {
-	return func(f *Factory, c *Call) error {
-		if c.Body == nil {
-			c.Body = map[string]any{}
-		}
-		setPath(c.Body, key, c.Params[param])
+func argToBody(param, key string) func(c *Call) error {
+	return func(c *Call) error {
+		setPath(c.body(), key, c.Params[param])
 		delete(c.Params, param)
 		return nil
 	}
@@ -76,7 +73,7 @@ Gotchas:
 					{Flag: "name", Key: "new_app_name", Required: true, Usage: "name of the new app"},
 					{Flag: "folder", Key: "folder_id", Usage: "put the copy in this folder `ID` (default: root)"},
 				},
-				Prepare: argToBody("appId", "app_id")},
+				Shape: argToBody("appId", "app_id")},
 		},
 	}
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -60,7 +61,7 @@ the Users scope). It is then stored in the OS keyring, or with
   orgctl auth login --profile staging --base-url https://staging.acme.example.com
   orgctl auth login --space eng --profile eng`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return authLogin(f, o) },
+		RunE: func(c *cobra.Command, _ []string) error { return authLogin(c.Context(), f, o) },
 	}
 	fl := c.Flags()
 	fl.StringVar(&o.BaseURL, "base-url", "", "instance `URL`, e.g. https://acme.example.com (/api/v2 is added)")
@@ -70,7 +71,7 @@ the Users scope). It is then stored in the OS keyring, or with
 	return c
 }
 
-func authLogin(f *Factory, o loginOptions) error {
+func authLogin(ctx context.Context, f *Factory, o loginOptions) error {
 	interactive := f.IO.InTTY && f.IO.ErrTTY
 	if !o.WithToken && !interactive {
 		return usageErrorf("stdin is not a terminal: pass the token on stdin with --with-token\n" +
@@ -86,7 +87,7 @@ func authLogin(f *Factory, o loginOptions) error {
 		base = cfg.v.GetString("base_url")
 	}
 	if o.Space != "" {
-		spaceBase, err := f.spaceBaseURL(cfg, o.Space)
+		spaceBase, err := spaceBaseURL(ctx, f, cfg, o.Space)
 		if err != nil {
 			return err
 		}
@@ -129,17 +130,17 @@ func authLogin(f *Factory, o loginOptions) error {
 	if strings.ContainsAny(token, " \t\r\n") {
 		return usageErrorf("the token contains whitespace; paste only the token")
 	}
-	t := &apiTarget{BaseURL: base, Token: token, Transport: f.Transport}
-	valid, err := f.verifyToken(cfg, t)
+	t := &apiTarget{BaseURL: base, Token: token, Transport: f.transport}
+	valid, err := verifyToken(ctx, f, cfg, t)
 	if err != nil {
 		return err
 	}
 	if !valid {
 		return &AuthError{fmt.Errorf("token rejected by %s (HTTP 401): nothing was stored; check the token and try again", base)}
 	}
-	store, storeName := f.Keyring, sourceKeyring
+	store, storeName := f.tokens.keyring, sourceKeyring
 	if o.InsecureStorage {
-		store, storeName = f.Files, sourceFile
+		store, storeName = f.tokens.file, sourceFile
 	}
 	if err := store.Set(profile, token); err != nil {
 		return fmt.Errorf("could not store the token: %w", err)
@@ -155,7 +156,7 @@ func authLogin(f *Factory, o loginOptions) error {
 		return fmt.Errorf("token stored, but the config file could not be written: %w", err)
 	}
 	if storeName == sourceKeyring {
-		f.Files.Delete(profile) // an older insecure copy must not outlive the switch
+		f.tokens.file.Delete(profile) // an older insecure copy must not outlive the switch
 	}
 	f.IO.Notice("Logged in to %s as profile %q (token …%s, stored in the %s).", base, profile, last4(token), map[string]string{sourceKeyring: "OS keyring", sourceFile: "0600 file " + tokenFileDir()}[storeName])
 	if os.Getenv("ORGCTL_TOKEN") != "" {
@@ -179,12 +180,16 @@ func readSecret(in io.Reader) (string, error) {
 
 // verifyToken makes one cheap request: 401 rejects the token; 200 and 403
 // (a valid token without the Users scope) accept it.
-func (f *Factory) verifyToken(cfg *Config, t *apiTarget) (bool, error) {
-	cl, err := f.clientFor(cfg, t, true)
+func verifyToken(ctx context.Context, f *Factory, cfg *Config, t *apiTarget) (bool, error) {
+	l, err := openLedger(cfg, t, f.IO)
 	if err != nil {
 		return false, err
 	}
-	_, err = cl.Do(ctx(), client.Request{Method: http.MethodGet, Path: "/users", Query: url.Values{"limit": {"1"}}, Scope: "Users > Read"})
+	cl, err := newClient(cfg, t, ledgerPacer{l}, f.Version, f.IO.Err)
+	if err != nil {
+		return false, err
+	}
+	_, err = cl.Do(ctx, client.Request{Method: http.MethodGet, Path: "/users", Query: url.Values{"limit": {"1"}}, Scope: "Users > Read"})
 	var ae *client.APIError
 	switch {
 	case err == nil:
@@ -219,7 +224,7 @@ Exit status: 0 when the token is valid, 4 when it is missing or rejected.`,
 			if err != nil {
 				return err
 			}
-			p, err := f.Printer()
+			p, err := newPrinter(f.IO, cfg)
 			if err != nil {
 				return err
 			}
@@ -231,7 +236,7 @@ Exit status: 0 when the token is valid, 4 when it is missing or rejected.`,
 				"valid":        false,
 			}
 			var result error
-			t, err := f.target(cfg)
+			t, err := resolveTarget(cfg, f.tokens, f.transport)
 			if err != nil {
 				st["error"] = err.Error()
 				result = err
@@ -239,7 +244,7 @@ Exit status: 0 when the token is valid, 4 when it is missing or rejected.`,
 				st["base_url"] = t.BaseURL
 				st["token_source"] = t.Source
 				st["token_last4"] = last4(t.Token)
-				valid, verr := f.verifyToken(cfg, t)
+				valid, verr := verifyToken(c.Context(), f, cfg, t)
 				st["valid"] = valid
 				switch {
 				case verr != nil:
@@ -250,7 +255,7 @@ Exit status: 0 when the token is valid, 4 when it is missing or rejected.`,
 					result = &AuthError{fmt.Errorf("token for profile %q rejected (HTTP 401): log in again with `orgctl auth login --profile %s`", cfg.Profile, cfg.Profile)}
 				}
 			}
-			if p.Opts.Format != "table" || p.Opts.JQ != "" || p.Opts.Template != "" {
+			if structured(p) {
 				b, _ := json.Marshal(st)
 				if err := p.Print(b, nil); err != nil {
 					return err
@@ -302,9 +307,9 @@ func newAuthLogoutCmd(f *Factory) *cobra.Command {
 			}
 			var kerr error
 			if store != sourceFile {
-				kerr = f.Keyring.Delete(cfg.Profile)
+				kerr = f.tokens.keyring.Delete(cfg.Profile)
 			}
-			if err := f.Files.Delete(cfg.Profile); err != nil {
+			if err := f.tokens.file.Delete(cfg.Profile); err != nil {
 				return err
 			}
 			if kerr != nil {
@@ -334,7 +339,7 @@ func newAuthTokenCmd(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			tok, _, err := f.resolveToken(cfg)
+			tok, _, err := resolveToken(cfg, f.tokens)
 			if err != nil {
 				return err
 			}

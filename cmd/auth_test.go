@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"net/http/httptest"
 	"os"
@@ -11,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/orgctl/orgctl/client/apitest"
+	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/cmd/credentials"
 	"github.com/orgctl/orgctl/output"
 )
@@ -84,30 +85,30 @@ func testFactory(t *testing.T, kr tokenStore, stdin string) (*Factory, *testIO) 
 	var tio testIO
 	f := NewFactory("test")
 	f.IO = &output.IO{In: strings.NewReader(stdin), Out: &tio.out, Err: &tio.err}
-	f.Keyring = kr
-	f.Files = credentials.File{Dir: tokenFileDir()}
+	f.tokens.keyring = kr
+	f.tokens.file = credentials.File{Dir: tokenFileDir()}
 	return f, &tio
 }
 
-func resolve(t *testing.T, f *Factory) (string, string, error) {
+func resolveTestToken(t *testing.T, f *Factory) (string, string, error) {
 	t.Helper()
 	cfg, err := f.Config()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return f.resolveToken(cfg)
+	return resolveToken(cfg, f.tokens)
 }
 
 func TestTokenResolutionOrder(t *testing.T) {
 	isolate(t)
 	kr := &testKeyring{items: map[string]string{"default": "tok_keyring"}}
 	f, _ := testFactory(t, kr, "")
-	if err := f.Files.Set("default", "tok_file"); err != nil {
+	if err := f.tokens.file.Set("default", "tok_file"); err != nil {
 		t.Fatal(err)
 	}
 
 	t.Setenv("ORGCTL_TOKEN", "tok_env")
-	if tok, src, err := resolve(t, f); err != nil || tok != "tok_env" || src != sourceEnv {
+	if tok, src, err := resolveTestToken(t, f); err != nil || tok != "tok_env" || src != sourceEnv {
 		t.Errorf("with ORGCTL_TOKEN: %q %q %v", tok, src, err)
 	}
 	if kr.calls != 0 {
@@ -115,17 +116,17 @@ func TestTokenResolutionOrder(t *testing.T) {
 	}
 
 	t.Setenv("ORGCTL_TOKEN", "")
-	if tok, src, err := resolve(t, f); err != nil || tok != "tok_keyring" || src != sourceKeyring {
+	if tok, src, err := resolveTestToken(t, f); err != nil || tok != "tok_keyring" || src != sourceKeyring {
 		t.Errorf("keyring: %q %q %v", tok, src, err)
 	}
 
 	delete(kr.items, "default")
-	if tok, src, err := resolve(t, f); err != nil || tok != "tok_file" || src != sourceFile {
+	if tok, src, err := resolveTestToken(t, f); err != nil || tok != "tok_file" || src != sourceFile {
 		t.Errorf("file: %q %q %v", tok, src, err)
 	}
 
-	f.Files.Delete("default")
-	_, _, err := resolve(t, f)
+	f.tokens.file.Delete("default")
+	_, _, err := resolveTestToken(t, f)
 	var ae *AuthError
 	if !errors.As(err, &ae) || !strings.Contains(err.Error(), "orgctl auth login") || !strings.Contains(err.Error(), "ORGCTL_TOKEN") {
 		t.Errorf("nothing stored: err = %v, want an AuthError saying how to log in", err)
@@ -136,11 +137,11 @@ func TestTokenStoreFileSkipsKeyring(t *testing.T) {
 	isolate(t)
 	kr := &testKeyring{items: map[string]string{"default": "tok_keyring"}}
 	f, _ := testFactory(t, kr, "")
-	f.Files.Set("default", "tok_file")
+	f.tokens.file.Set("default", "tok_file")
 	if err := saveProfile("default", map[string]any{"token_store": "file", "base_url": "https://acme.example.com"}, true); err != nil {
 		t.Fatal(err)
 	}
-	tok, src, err := resolve(t, f)
+	tok, src, err := resolveTestToken(t, f)
 	if err != nil || tok != "tok_file" || src != sourceFile {
 		t.Errorf("got %q %q %v, want the file token", tok, src, err)
 	}
@@ -154,7 +155,7 @@ func TestKeyringFailureSaysWhatToDo(t *testing.T) {
 	kr := &testKeyring{err: &credentials.KeyringError{Op: "read", Err: errors.New("org.freedesktop.secrets was not provided")}}
 	f, _ := testFactory(t, kr, "")
 	saveProfile("default", map[string]any{"token_store": "keyring", "base_url": "https://acme.example.com"}, true)
-	_, _, err := resolve(t, f)
+	_, _, err := resolveTestToken(t, f)
 	var ae *AuthError
 	var ke *credentials.KeyringError
 	if !errors.As(err, &ae) || !errors.As(err, &ke) {
@@ -169,8 +170,8 @@ func TestKeyringFailureSaysWhatToDo(t *testing.T) {
 	// Without a recorded store, a broken keyring does not hide a file token.
 	isolate(t)
 	f, _ = testFactory(t, kr, "")
-	f.Files.Set("default", "tok_file")
-	if tok, src, err := resolve(t, f); err != nil || tok != "tok_file" || src != sourceFile {
+	f.tokens.file.Set("default", "tok_file")
+	if tok, src, err := resolveTestToken(t, f); err != nil || tok != "tok_file" || src != sourceFile {
 		t.Errorf("got %q %q %v, want the file token", tok, src, err)
 	}
 }
@@ -185,15 +186,15 @@ func TestRealKeyringWithoutBusFailsFastAndClearly(t *testing.T) {
 	os.Mkdir(filepath.Join(dir, "empty"), 0o700)
 	f, _ := testFactory(t, credentials.Keyring{Timeout: 50 * time.Millisecond}, "")
 	saveProfile("default", map[string]any{"token_store": "keyring", "base_url": "https://acme.example.com"}, true)
-	_, _, err := resolve(t, f)
+	_, _, err := resolveTestToken(t, f)
 	if err == nil || !strings.Contains(err.Error(), "no D-Bus session bus") || !strings.Contains(err.Error(), "ORGCTL_TOKEN") {
 		t.Errorf("err = %v", err)
 	}
 }
 
-func sandboxServer(t *testing.T) (*apitest.Server, string) {
+func sandboxServer(t *testing.T) (*sandbox.Server, string) {
 	t.Helper()
-	api := apitest.New(apitest.Options{})
+	api := sandbox.New(sandbox.Options{})
 	hs := httptest.NewServer(api)
 	t.Cleanup(hs.Close)
 	return api, hs.URL
@@ -204,7 +205,7 @@ func TestLoginKeyringUnavailableStoresNothing(t *testing.T) {
 	api, url := sandboxServer(t)
 	kr := &testKeyring{err: &credentials.KeyringError{Op: "write", Err: errors.New("no D-Bus session bus")}}
 	f, tio := testFactory(t, kr, api.AdminToken()+"\n")
-	err := Execute(f, []string{"auth", "login", "--with-token", "--base-url", url})
+	err := Execute(context.Background(), f, []string{"auth", "login", "--with-token", "--base-url", url})
 	if err == nil {
 		t.Fatal("login succeeded without a keyring")
 	}
@@ -213,7 +214,7 @@ func TestLoginKeyringUnavailableStoresNothing(t *testing.T) {
 			t.Errorf("error %q lacks %q", err, want)
 		}
 	}
-	if _, err := f.Files.Get("default"); !errors.Is(err, credentials.ErrNotFound) {
+	if _, err := f.tokens.file.Get("default"); !errors.Is(err, credentials.ErrNotFound) {
 		t.Errorf("a token file was written: %v (no silent plain-text fallback)", err)
 	}
 	if _, err := os.Stat(configPath()); !os.IsNotExist(err) {
@@ -230,7 +231,7 @@ func TestLoginInsecureStorageThenStatusAndLogout(t *testing.T) {
 	tok := api.AdminToken()
 	kr := &testKeyring{}
 	f, tio := testFactory(t, kr, tok+"\n")
-	if err := Execute(f, []string{"auth", "login", "--with-token", "--insecure-storage", "--base-url", url, "--profile", "ci"}); err != nil {
+	if err := Execute(context.Background(), f, []string{"auth", "login", "--with-token", "--insecure-storage", "--base-url", url, "--profile", "ci"}); err != nil {
 		t.Fatal(err)
 	}
 	if kr.calls != 0 {
@@ -249,7 +250,7 @@ func TestLoginInsecureStorageThenStatusAndLogout(t *testing.T) {
 	}
 
 	f, tio = testFactory(t, kr, "")
-	if err := Execute(f, []string{"auth", "status", "--profile", "ci", "-o", "json"}); err != nil {
+	if err := Execute(context.Background(), f, []string{"auth", "status", "--profile", "ci", "-o", "json"}); err != nil {
 		t.Fatal(err)
 	}
 	out := tio.out.String()
@@ -258,10 +259,10 @@ func TestLoginInsecureStorageThenStatusAndLogout(t *testing.T) {
 	}
 
 	f, _ = testFactory(t, kr, "")
-	if err := Execute(f, []string{"auth", "logout", "--profile", "ci"}); err != nil {
+	if err := Execute(context.Background(), f, []string{"auth", "logout", "--profile", "ci"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Files.Get("ci"); !errors.Is(err, credentials.ErrNotFound) {
+	if _, err := f.tokens.file.Get("ci"); !errors.Is(err, credentials.ErrNotFound) {
 		t.Errorf("token file survived logout: %v", err)
 	}
 }
@@ -271,7 +272,7 @@ func TestLoginRejectedTokenStoresNothing(t *testing.T) {
 	_, url := sandboxServer(t)
 	kr := &testKeyring{}
 	f, _ := testFactory(t, kr, "tok_not_valid\n")
-	err := Execute(f, []string{"auth", "login", "--with-token", "--base-url", url})
+	err := Execute(context.Background(), f, []string{"auth", "login", "--with-token", "--base-url", url})
 	var ae *AuthError
 	if !errors.As(err, &ae) || !strings.Contains(err.Error(), "nothing was stored") {
 		t.Fatalf("err = %v", err)

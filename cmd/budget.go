@@ -51,10 +51,6 @@ func budgetConfig(cfg *Config) ratebudget.Config {
 	return b
 }
 
-func (f *Factory) ledger(cfg *Config, t *apiTarget) (*ratebudget.Ledger, error) {
-	return f.openLedger(cfg, t, budgetConfig(cfg), ratebudget.WithNotify(f.announceWait))
-}
-
 // ledgerPacer adapts the ledger to the client's Pacer.
 type ledgerPacer struct{ l *ratebudget.Ledger }
 
@@ -68,100 +64,31 @@ func (p ledgerPacer) Acquire(ctx context.Context, path string) (client.Ticket, e
 
 func (p ledgerPacer) Blocked(d time.Duration) error { return explainStoreError(p.l.Blocked(d)) }
 
-func (f *Factory) pacer(cfg *Config, t *apiTarget) (client.Pacer, error) {
-	l, err := f.ledger(cfg, t)
-	if err != nil {
-		return nil, err
-	}
-	return ledgerPacer{l}, nil
-}
-
-// announceWait tells the user about a wait over a second: a live countdown
+// waitAnnouncer tells the user about a wait over a second: a live countdown
 // on a terminal, one line when piped.
-func (f *Factory) announceWait(w ratebudget.Wait) {
-	why := fmt.Sprintf("%d of %d points used", w.Used, w.Limit)
-	if w.Reason == ratebudget.ReasonBlocked {
-		why = "the server blocked this token"
-	}
-	if !f.IO.ErrTTY {
-		fmt.Fprintf(f.IO.Err, "orgctl: rate budget: waiting %s (%s); resuming at %s\n",
-			w.Duration.Round(100*time.Millisecond), why, w.Until.Format("15:04:05"))
-		return
-	}
-	go func() {
-		for {
-			left := time.Until(w.Until)
-			if left <= 0 {
-				fmt.Fprint(f.IO.Err, "\r\x1b[K")
-				return
-			}
-			fmt.Fprintf(f.IO.Err, "\r\x1b[Korgctl: rate budget: %s (%s), waiting %ds...", why, w.Reason, int(left.Round(time.Second)/time.Second))
-			time.Sleep(min(time.Second, left))
+func waitAnnouncer(io *output.IO) func(ratebudget.Wait) {
+	return func(w ratebudget.Wait) {
+		why := fmt.Sprintf("%d of %d points used", w.Used, w.Limit)
+		if w.Reason == ratebudget.ReasonBlocked {
+			why = "the server blocked this token"
 		}
-	}()
-}
-
-// dryRun prints the request a mutating command would send, its cost and
-// how long the budget would make it wait, and sends nothing.
-func (f *Factory) dryRun(call *Call) error {
-	req := call.Request()
-	cfg, err := f.Config()
-	if err != nil {
-		return err
-	}
-	bc := budgetConfig(cfg)
-	cost := bc.Cost(req.Path)
-	plan := map[string]any{
-		"method": req.Method,
-		"path":   "/api/v2" + req.Path,
-		"cost":   cost,
-		"family": ratebudget.Family(req.Path),
-	}
-	if len(req.Query) > 0 {
-		plan["path"] = "/api/v2" + req.Path + "?" + req.Query.Encode()
-	}
-	if req.Body != nil {
-		plan["body"] = req.Body
-	}
-	wait := "unknown (not logged in)"
-	if t, err := f.target(cfg); err == nil {
-		if cl, err := f.clientFor(cfg, t, false); err == nil {
-			plan["url"] = cl.URL(req)
+		if !io.ErrTTY {
+			fmt.Fprintf(io.Err, "orgctl: rate budget: waiting %s (%s); resuming at %s\n",
+				w.Duration.Round(100*time.Millisecond), why, w.Until.Format("15:04:05"))
+			return
 		}
-		if l, err := f.ledger(cfg, t); err == nil {
-			if d, err := l.Estimate([]string{req.Path}); err == nil {
-				plan["wait_seconds"] = d.Seconds()
-				wait = "would be sent now"
-				if d > 0 {
-					wait = fmt.Sprintf("would wait %s for budget", d.Round(100*time.Millisecond))
+		go func() {
+			for {
+				left := time.Until(w.Until)
+				if left <= 0 {
+					fmt.Fprint(io.Err, "\r\x1b[K")
+					return
 				}
-			} else {
-				wait = fmt.Sprintf("wait unknown (%v)", err)
+				fmt.Fprintf(io.Err, "\r\x1b[Korgctl: rate budget: %s (%s), waiting %ds...", why, w.Reason, int(left.Round(time.Second)/time.Second))
+				time.Sleep(min(time.Second, left))
 			}
-		}
+		}()
 	}
-	p, err := f.Printer()
-	if err != nil {
-		return err
-	}
-	if p.Opts.Format != "table" || p.Opts.JQ != "" || p.Opts.Template != "" {
-		b, _ := json.Marshal(plan)
-		return p.Print(b, nil)
-	}
-	target := plan["path"]
-	if u, ok := plan["url"]; ok {
-		target = u
-	}
-	fmt.Fprintf(f.IO.Out, "%s %s\n", req.Method, target)
-	if req.Body != nil {
-		b, _ := json.MarshalIndent(req.Body, "", "  ")
-		fmt.Fprintf(f.IO.Out, "%s\n", b)
-	}
-	if n := len(call.after); n > 0 {
-		fmt.Fprintf(f.IO.Out, "then %d follow-up request(s) built from the answer\n", n)
-	}
-	fmt.Fprintf(f.IO.Out, "cost: %d points (%s); %s; nothing sent (--dry-run)\n", cost, plan["family"], wait)
-	return nil
 }
 
 func newBudgetCmd(f *Factory) *cobra.Command {
@@ -203,21 +130,17 @@ Configuration (environment, or per profile in the config file):
 			if err != nil {
 				return err
 			}
-			t, err := f.target(cfg)
+			p, err := newPrinter(f.IO, cfg)
 			if err != nil {
 				return err
 			}
-			l, err := f.ledger(cfg, t)
+			conn, err := f.connection()
 			if err != nil {
 				return err
 			}
-			st, err := l.Status()
+			st, err := conn.ledger.Status()
 			if err != nil {
 				return explainStoreError(err)
-			}
-			p, err := f.Printer()
-			if err != nil {
-				return err
 			}
 			doc := map[string]any{
 				"key":            st.Key,
@@ -231,7 +154,7 @@ Configuration (environment, or per profile in the config file):
 				"blocked_until":  timeOrNil(st.BlockedUntil),
 				"costs":          st.Costs,
 			}
-			if p.Opts.Format != "table" || p.Opts.JQ != "" || p.Opts.Template != "" {
+			if structured(p) {
 				b, _ := json.Marshal(doc)
 				return p.Print(b, nil)
 			}

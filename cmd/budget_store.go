@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 	"github.com/orgctl/orgctl/ratebudget/redisstore"
 )
@@ -60,10 +61,16 @@ func redisStore(url string) (*redisstore.Store, error) {
 	return st, nil
 }
 
-// openLedger opens the budget ledger for t's host and token in the store
-// budget.store names, falling back to the file ledger if
-// budget.store_fallback says so.
-func (f *Factory) openLedger(cfg *Config, t *apiTarget, bc ratebudget.Config, opts ...ratebudget.Option) (*ratebudget.Ledger, error) {
+// openLedger opens the budget ledger of a target's host and token, in the
+// store budget.store names, announcing waits and a fallback on io.
+func openLedger(cfg *Config, t *apiTarget, io *output.IO) (*ratebudget.Ledger, error) {
+	return openLedgerWith(cfg, t, budgetConfig(cfg), io, ratebudget.WithNotify(waitAnnouncer(io)))
+}
+
+// openLedgerWith opens the ledger with bc in the store budget.store names,
+// falling back to the file ledger if budget.store_fallback says so (and
+// warning on io, once per ledger).
+func openLedgerWith(cfg *Config, t *apiTarget, bc ratebudget.Config, io *output.IO, opts ...ratebudget.Option) (*ratebudget.Ledger, error) {
 	bs, err := readBudgetStore(cfg)
 	if err != nil {
 		return nil, err
@@ -86,24 +93,16 @@ func (f *Factory) openLedger(cfg *Config, t *apiTarget, bc ratebudget.Config, op
 		if err != nil {
 			return nil, &UsageError{err}
 		}
-		opts = append(opts, ratebudget.WithFallback(local, f.warnStoreFallback))
+		warn := func(err error) {
+			io.Warn("%v; using this machine's own ledger (budget.store_fallback: file) until the store answers again", err)
+		}
+		opts = append(opts, ratebudget.WithFallback(local, warn))
 	}
 	l, err := ratebudget.OpenStore(st, key, bc, opts...)
 	if err != nil {
 		return nil, &UsageError{err}
 	}
 	return l, nil
-}
-
-// fallbackWarned keeps the fallback warning to one per command, however
-// many ledgers it opens.
-var fallbackWarned sync.Map // *Factory -> struct{}
-
-func (f *Factory) warnStoreFallback(err error) {
-	if _, dup := fallbackWarned.LoadOrStore(f, struct{}{}); dup {
-		return
-	}
-	f.IO.Warn("%v; using this machine's own ledger (budget.store_fallback: file) until the store answers again", err)
 }
 
 // budgetStoreError is a shared budget store that failed, with what to do.

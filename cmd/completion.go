@@ -103,6 +103,9 @@ func (fd *Field) kind() string {
 		return fd.Complete
 	}
 	key := fd.Key
+	if fd.In == InLocal {
+		key = strings.ReplaceAll(fd.Flag, "-", "_")
+	}
 	if i := strings.LastIndexByte(key, '.'); i >= 0 {
 		key = key[i+1:]
 	}
@@ -117,7 +120,7 @@ func (op *Op) wireCompletion(f *Factory, c *cobra.Command) {
 		if len(args) >= len(op.Args) || k == "" || k == noCompletion {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		return f.completeKind(k, toComplete)
+		return completeKind(f, k, toComplete)
 	}
 	for i := range op.Fields {
 		fd := &op.Fields[i]
@@ -126,7 +129,7 @@ func (op *Op) wireCompletion(f *Factory, c *cobra.Command) {
 			continue
 		}
 		c.RegisterFlagCompletionFunc(fd.Flag, func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			return f.completeKind(k, toComplete)
+			return completeKind(f, k, toComplete)
 		})
 	}
 }
@@ -153,7 +156,7 @@ func wireCompletions(f *Factory, root *cobra.Command) {
 				continue
 			}
 			c.RegisterFlagCompletionFunc(flag, func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-				return f.completeKind(k, toComplete)
+				return completeKind(f, k, toComplete)
 			})
 		}
 	}
@@ -164,15 +167,17 @@ func completionCache(ttl time.Duration) *completions.Cache {
 	return &completions.Cache{Dir: filepath.Join(cacheDir(), "completions"), TTL: ttl}
 }
 
-// forgetCompletions is Factory.OnChange: orgctl changed family, so its
+// forgetCompletions is the Factory's onChange: orgctl changed family, so its
 // cached lists are gone before the next completion.
 func forgetCompletions(family string) {
-	_ = completionCache(0).Forget(family)
+	c := completionCache(0)
+	_ = c.Forget(family)
+	_ = c.Forget("names-" + family)
 }
 
 // completeKind lists kind's objects as completions. Nothing it meets may
 // reach the command line: errors and panics end in an empty answer.
-func (f *Factory) completeKind(kind, toComplete string) (out []string, dir cobra.ShellCompDirective) {
+func completeKind(f *Factory, kind, toComplete string) (out []string, dir cobra.ShellCompDirective) {
 	dir = cobra.ShellCompDirectiveNoFileComp
 	defer func() {
 		if recover() != nil {
@@ -195,7 +200,7 @@ func (f *Factory) completeKind(kind, toComplete string) (out []string, dir cobra
 		Deadline: deadline,
 	}
 	items := src.Items(context.Background(), ok.View.List, func(ctx context.Context) ([]completions.Item, error) {
-		return f.fetchForCompletion(ctx, cfg, ok, deadline)
+		return fetchForCompletion(ctx, f, cfg, ok, deadline)
 	})
 	return ok.View.Candidates(items, toComplete), dir
 }
@@ -229,14 +234,14 @@ func completionOrigin(cfg *Config) string {
 // fetchForCompletion sends one GET of the kind's list: no retries, an
 // attempt timeout of the completion deadline, and a budget ledger with
 // MaxWait 0, which reserves points only when there is room right now.
-func (f *Factory) fetchForCompletion(ctx context.Context, cfg *Config, k objectKind, deadline time.Duration) ([]completions.Item, error) {
-	t, err := f.target(cfg)
+func fetchForCompletion(ctx context.Context, f *Factory, cfg *Config, k objectKind, deadline time.Duration) ([]completions.Item, error) {
+	t, err := resolveTarget(cfg, f.tokens, f.transport)
 	if err != nil {
 		return nil, err
 	}
 	bc := budgetConfig(cfg)
 	bc.MaxWait = 0
-	l, err := f.openLedger(cfg, t, bc)
+	l, err := openLedgerWith(cfg, t, bc, f.IO)
 	if err != nil {
 		return nil, err
 	}

@@ -1,11 +1,11 @@
 package cmd
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -13,13 +13,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/orgctl/orgctl/client/apitest"
+	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // completionServer is the sandbox with a switch that makes GET /users hang.
 type completionServer struct {
-	api  *apitest.Server
+	api  *sandbox.Server
 	mu   sync.Mutex
 	hang bool
 	hung int // requests that arrived and were never answered
@@ -46,7 +47,7 @@ func (s *completionServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func completionSetup(t *testing.T) *completionServer {
 	t.Helper()
 	isolate(t)
-	s := &completionServer{api: apitest.New(apitest.Options{}), stop: make(chan struct{})}
+	s := &completionServer{api: sandbox.New(sandbox.Options{}), stop: make(chan struct{})}
 	hs := httptest.NewServer(s)
 	t.Cleanup(func() { close(s.stop); hs.Close() })
 	t.Setenv("ORGCTL_BASE_URL", hs.URL)
@@ -63,7 +64,7 @@ func complete(t *testing.T, args ...string) (string, string, time.Duration) {
 	t.Helper()
 	f, tio := testFactory(t, &testKeyring{}, "")
 	start := time.Now()
-	err := Execute(f, append([]string{cobra.ShellCompRequestCmd}, args...))
+	err := Execute(context.Background(), f, append([]string{cobra.ShellCompRequestCmd}, args...))
 	took := time.Since(start)
 	if err != nil {
 		t.Fatalf("__complete %v: %v", args, err)
@@ -100,7 +101,7 @@ func TestFullBudgetNeitherSendsNorWaits(t *testing.T) {
 	t.Setenv("ORGCTL_BUDGET_POINTS", "5")
 	// Fill the ledger: 5 points of groups requests within the window.
 	f, _ := testFactory(t, &testKeyring{}, "")
-	if err := Execute(f, []string{"groups", "list"}); err != nil {
+	if err := Execute(context.Background(), f, []string{"groups", "list"}); err != nil {
 		t.Fatal(err)
 	}
 	s.api.ResetRequests()
@@ -118,12 +119,11 @@ func TestFullBudgetNeitherSendsNorWaits(t *testing.T) {
 		t.Errorf("completion waited %s with a full budget (deadline 20s)", took)
 	}
 	// The refusal must not have queued or charged anything.
-	cfg, _ := f.Config()
-	tgt, _ := f.target(cfg)
-	l, err := f.ledger(cfg, tgt)
+	conn, err := f.connection()
 	if err != nil {
 		t.Fatal(err)
 	}
+	l := conn.ledger
 	st, err := l.Status()
 	if err != nil {
 		t.Fatal(err)
@@ -138,12 +138,11 @@ func TestCompletionChargesTheSharedBudget(t *testing.T) {
 	complete(t, "users", "get", "")
 	complete(t, "users", "get", "")
 	f, _ := testFactory(t, &testKeyring{}, "")
-	cfg, _ := f.Config()
-	tgt, _ := f.target(cfg)
-	l, err := f.ledger(cfg, tgt)
+	conn, err := f.connection()
 	if err != nil {
 		t.Fatal(err)
 	}
+	l := conn.ledger
 	st, err := l.Status()
 	if err != nil {
 		t.Fatal(err)
@@ -219,7 +218,7 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 // Each kind's list is a published GET endpoint without required parameters
 // whose items carry the fields the kind shows.
 func TestCompletionKindsMatchTheSpec(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(sharedDir(t), "api", "openapi.json"))
+	b, err := os.ReadFile(sandboxtest.SharedFile(t, "api", "openapi.json"))
 	if err != nil {
 		t.Skipf("the published OpenAPI description is not available (%v)", err)
 	}

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/spf13/viper"
 	yaml "go.yaml.in/yaml/v3"
@@ -58,34 +57,6 @@ func readConfigFile() (map[string]any, error) {
 		return nil, &UsageError{fmt.Errorf("config file %s is not valid YAML: %v", configPath(), err)}
 	}
 	return m, nil
-}
-
-func writeConfigFile(m map[string]any) error {
-	b, err := yaml.Marshal(m)
-	if err != nil {
-		return err
-	}
-	dir := configDir()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".config.yaml.tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), configPath())
 }
 
 func profilesOf(m map[string]any) map[string]any {
@@ -147,48 +118,36 @@ func ProfileNames() []string {
 	return names
 }
 
-// saveProfile sets keys of a profile and writes the file.
+// saveProfile sets keys of a profile and writes the file, keeping its
+// comments and order.
 func saveProfile(name string, set map[string]any, makeDefault bool) error {
-	file, err := readConfigFile()
+	d, err := loadConfigDoc()
 	if err != nil {
 		return err
 	}
-	profiles := profilesOf(file)
-	if profiles == nil {
-		profiles = map[string]any{}
-		file["profiles"] = profiles
-	}
-	p, _ := profiles[name].(map[string]any)
-	if p == nil {
-		p = map[string]any{}
-		profiles[name] = p
-	}
-	for k, v := range set {
-		if v == nil {
-			delete(p, k)
-		} else {
-			p[k] = v
+	for _, k := range sortedKeys(set) {
+		if set[k] == nil {
+			d.Unset(name, k)
+		} else if err := d.Set(name, k, set[k]); err != nil {
+			return err
 		}
 	}
-	if makeDefault || file["profile"] == nil {
-		file["profile"] = name
+	if _, has := d.Get("", "profile"); makeDefault || !has {
+		if err := d.Set("", "profile", name); err != nil {
+			return err
+		}
 	}
-	return writeConfigFile(file)
+	return d.Save()
 }
 
 func deleteProfile(name string) error {
-	file, err := readConfigFile()
+	d, err := loadConfigDoc()
 	if err != nil {
 		return err
 	}
-	delete(profilesOf(file), name)
-	if file["profile"] == name {
-		delete(file, "profile")
+	d.DeleteProfile(name)
+	if n, ok := d.Get("", "profile"); ok && n.Value == name {
+		d.Unset("", "profile")
 	}
-	return writeConfigFile(file)
-}
-
-// envKey is the environment variable for a config key.
-func envKey(key string) string {
-	return "ORGCTL_" + strings.ToUpper(strings.NewReplacer(".", "_", "-", "_").Replace(key))
+	return d.Save()
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"sort"
 	"strings"
@@ -12,10 +13,9 @@ import (
 
 // configValues turns --value ENV_ID=VALUE flags into the API's values array.
 func configValues(c *Call) ([]any, error) {
-	raw, _ := c.Cmd.Flags().GetStringArray("value")
 	seen := map[string]bool{}
 	var out []any
-	for _, s := range raw {
+	for _, s := range c.LocalStrings("value") {
 		env, val, ok := strings.Cut(s, "=")
 		if !ok || strings.TrimSpace(env) == "" {
 			return nil, usageErrorf("invalid --value %q: expected ENVIRONMENT_ID=VALUE", s)
@@ -30,19 +30,55 @@ func configValues(c *Call) ([]any, error) {
 }
 
 // shapeConfigVar moves --value pairs into body.values.
-func shapeConfigVar(f *Factory, c *Call) ([]any, error) {
+func shapeConfigVar(c *Call) ([]any, error) {
 	vals, err := configValues(c)
 	if err != nil {
 		return nil, err
 	}
-	if c.Body == nil {
-		c.Body = map[string]any{}
-	}
-	delete(c.Body, "_value")
 	if len(vals) > 0 {
-		c.Body["values"] = vals
+		c.body()["values"] = vals
 	}
 	return vals, nil
+}
+
+// updateConfigVar sends only the changed fields in the dry run and, since
+// the API replaces the whole variable, reads the current one first.
+func updateConfigVar(c *Call) error {
+	upd, err := shapeConfigVar(c)
+	if err != nil {
+		return err
+	}
+	changed := len(upd) > 0 || c.Has("name") || c.Has("description") || c.Has("secret")
+	if !changed && !c.FromBody {
+		return usageErrorf("%s: nothing to change: pass --name, --description, --secret, --value or --body", c.Command)
+	}
+	if c.FromBody {
+		return nil // sent as is
+	}
+	c.Reads = []client.Request{{Method: http.MethodGet, Path: client.Expand(c.Op.Path, c.Params), Scope: "Configuration Variables > Read"}}
+	return nil
+}
+
+// mergeConfigVar overlays the changed fields and values on the current variable.
+func mergeConfigVar(c *Call, current []json.RawMessage) error {
+	var cur map[string]any
+	if err := json.Unmarshal(current[0], &cur); err != nil {
+		return fmt.Errorf("unexpected answer reading the variable: %w", err)
+	}
+	upd, _ := c.body()["values"].([]any)
+	next := map[string]any{"name": cur["name"], "secret": cur["secret"]}
+	if d, ok := cur["description"]; ok {
+		next["description"] = d
+	}
+	curVals, _ := cur["values"].([]any)
+	next["values"] = mergeValues(curVals, upd)
+	for k, v := range c.Body {
+		if k != "values" {
+			next[k] = v
+		}
+	}
+	c.Body = next
+	return nil
 }
 
 // mergeValues overlays new per-environment values on the current ones.
@@ -112,18 +148,18 @@ other local users (ps), so pass secret values with --body FILE or --body - inste
 					{Flag: "name", Key: "name", Required: true, Usage: "variable name"},
 					{Flag: "description", Key: "description", Usage: "what the variable is for"},
 					{Flag: "secret", Key: "secret", Kind: KBool, Usage: "hide the values in the editor"},
-					{Flag: "value", Key: "_value", Kind: KStrings, Usage: "value for one environment, `ENVIRONMENT_ID=VALUE` (repeatable)"},
+					{Flag: "value", In: InLocal, Kind: KTexts, Usage: "value for one environment, `ENVIRONMENT_ID=VALUE` (repeatable)"},
 				},
-				Prepare: func(f *Factory, c *Call) error {
-					vals, err := shapeConfigVar(f, c)
+				Shape: func(c *Call) error {
+					vals, err := shapeConfigVar(c)
 					if err != nil {
 						return err
 					}
-					if _, ok := c.Body["secret"]; !ok {
+					if _, ok := c.body()["secret"]; !ok {
 						c.Body["secret"] = false
 					}
 					if _, ok := c.Body["values"]; !ok && vals == nil {
-						return usageErrorf("%s: pass at least one --value ENVIRONMENT_ID=VALUE (or values in --body)", c.Cmd.CommandPath())
+						return usageErrorf("%s: pass at least one --value ENVIRONMENT_ID=VALUE (or values in --body)", c.Command)
 					}
 					return nil
 				}},
@@ -138,53 +174,9 @@ environment's value and keeps the others. With --body the body is sent as is.`,
 					{Flag: "name", Key: "name", Usage: "new name"},
 					{Flag: "description", Key: "description", Usage: "new description"},
 					{Flag: "secret", Key: "secret", Kind: KBool, Usage: "make the values secret or not"},
-					{Flag: "value", Key: "_value", Kind: KStrings, Usage: "set one environment's value, `ENVIRONMENT_ID=VALUE` (repeatable)"},
+					{Flag: "value", In: InLocal, Kind: KTexts, Usage: "set one environment's value, `ENVIRONMENT_ID=VALUE` (repeatable)"},
 				},
-				Prepare: func(f *Factory, c *Call) error {
-					fromBody := c.Cmd.Flags().Changed("body")
-					upd, err := shapeConfigVar(f, c)
-					if err != nil {
-						return err
-					}
-					changed := len(upd) > 0
-					for _, fl := range []string{"name", "description", "secret"} {
-						changed = changed || c.Cmd.Flags().Changed(fl)
-					}
-					if !changed && !fromBody {
-						return usageErrorf("%s: nothing to change: pass --name, --description, --secret, --value or --body", c.Cmd.CommandPath())
-					}
-					if fromBody {
-						return nil
-					}
-					if dry, _ := c.Cmd.Flags().GetBool("dry-run"); dry {
-						return nil // the dry run shows only the changed fields: reading costs points
-					}
-					cl, err := f.Client()
-					if err != nil {
-						return err
-					}
-					resp, err := cl.Do(ctx(), client.Request{Method: http.MethodGet, Path: client.Expand(c.Op.Path, c.Params), Scope: "Configuration Variables > Read"})
-					if err != nil {
-						return f.explain(err)
-					}
-					var cur map[string]any
-					if err := json.Unmarshal(resp.Data, &cur); err != nil {
-						return err
-					}
-					next := map[string]any{"name": cur["name"], "secret": cur["secret"]}
-					if d, ok := cur["description"]; ok {
-						next["description"] = d
-					}
-					curVals, _ := cur["values"].([]any)
-					next["values"] = mergeValues(curVals, upd)
-					for k, v := range c.Body {
-						if k != "values" {
-							next[k] = v
-						}
-					}
-					c.Body = next
-					return nil
-				}},
+				Shape: updateConfigVar, Merge: mergeConfigVar},
 			{Use: "delete VARIABLE_ID", Short: "Delete a configuration variable and its values", Method: http.MethodDelete, Path: "/configuration_variables/{id}", Args: []string{"id"}, Scope: "Configuration Variables > Write",
 				Destructive: true, Example: "  orgctl config-vars delete VAR_ID --yes"},
 		},

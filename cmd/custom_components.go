@@ -15,8 +15,8 @@ import (
 var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
 // checkUUID rejects a malformed --id before the API does.
-func checkUUID(flag, key string) func(f *Factory, c *Call) error {
-	return func(f *Factory, c *Call) error {
+func checkUUID(flag, key string) func(c *Call) error {
+	return func(c *Call) error {
 		var v any
 		if c.Body != nil {
 			v = c.Body[key]
@@ -32,12 +32,11 @@ func checkUUID(flag, key string) func(f *Factory, c *Call) error {
 }
 
 // revisionForm builds the multipart body of a new revision from the flags.
-func revisionForm(f *Factory, c *Call) error {
-	fl := c.Cmd.Flags()
-	path, _ := fl.GetString("files")
-	bump, _ := fl.GetString("version-bump")
-	version, _ := fl.GetString("version")
-	id, _ := fl.GetString("id")
+func revisionForm(c *Call) error {
+	path := c.LocalString("files")
+	bump := c.LocalString("version-bump")
+	version := c.LocalString("version")
+	id := c.LocalString("id")
 	if version != "" && bump != "specify_version" {
 		return usageErrorf("--version needs --version-bump specify_version")
 	}
@@ -58,10 +57,7 @@ func revisionForm(f *Factory, c *Call) error {
 	if id != "" {
 		summary["id"] = id
 	}
-	c.Body = summary // what --dry-run shows
-	if dry, _ := fl.GetBool("dry-run"); dry {
-		return nil
-	}
+	c.Summary = summary
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)
 	for _, k := range []string{"id", "version_bump", "version"} {
@@ -114,7 +110,7 @@ orgctl sends it only when --library-id is given.`,
 				Fields: []Field{
 					{Flag: "library-id", Key: "libraryId", In: InQuery, Usage: "only this library `UUID`"},
 				},
-				Prepare: checkUUID("library-id", "libraryId")},
+				Shape: checkUUID("library-id", "libraryId")},
 			{Use: "get LIBRARY_ID", Short: "Show a custom component library", Method: http.MethodGet, Path: "/custom_component_libraries/{libraryId}", Args: []string{"libraryId"}, Scope: "CustomComponent > Read",
 				Example: "  orgctl custom-components get LIB_ID"},
 			{Use: "create", Short: "Create a custom component library", Method: http.MethodPost, Path: "/custom_component_libraries", Scope: "CustomComponent > Write", Body: true,
@@ -127,12 +123,12 @@ orgctl sends it only when --library-id is given.`,
 					{Flag: "description", Key: "description", Usage: "description (default: none)"},
 					{Flag: "id", Key: "id", Usage: "use this `UUID` (to keep ids in sync across instances)"},
 				},
-				Prepare: func(f *Factory, c *Call) error {
+				Shape: func(c *Call) error {
 					// description is required but nullable: absent means "none".
-					if _, ok := c.Body["description"]; !ok {
+					if _, ok := c.body()["description"]; !ok {
 						c.Body["description"] = nil
 					}
-					return checkUUID("id", "id")(f, c)
+					return checkUUID("id", "id")(c)
 				}},
 		},
 		Groups: []Group{{
@@ -154,12 +150,12 @@ the version: minor, major, dev, or specify_version with --version.`,
 					Example: `  orgctl custom-components revisions create LIB_ID --files dist.zip --version-bump minor
   orgctl custom-components revisions create LIB_ID --files dist.zip --version-bump specify_version --version 2.0.0`,
 					Fields: []Field{
-						{Flag: "files", Key: "files", Required: true, Usage: "the revision's files, a `FILE` uploaded as is"},
-						{Flag: "version-bump", Key: "version_bump", Required: true, Enum: []string{"minor", "major", "dev", "specify_version"}, Usage: "how the version changes"},
-						{Flag: "version", Key: "version", Usage: "exact version tag (with --version-bump specify_version)"},
-						{Flag: "id", Key: "id", Usage: "use this revision `UUID`"},
+						{Flag: "files", In: InLocal, Required: true, Usage: "the revision's files, a `FILE` uploaded as is"},
+						{Flag: "version-bump", In: InLocal, Required: true, Enum: []string{"minor", "major", "dev", "specify_version"}, Usage: "how the version changes"},
+						{Flag: "version", In: InLocal, Usage: "exact version tag (with --version-bump specify_version)"},
+						{Flag: "id", In: InLocal, Usage: "use this revision `UUID`"},
 					},
-					Prepare: revisionForm},
+					Shape: revisionForm},
 				{Use: "files LIBRARY_ID REVISION_ID", Short: "Show the files of a revision", Method: http.MethodGet, Path: "/custom_component_libraries/{libraryId}/revisions/{revisionId}/files", Args: []string{"libraryId", "revisionId"}, Scope: "CustomComponent > Read",
 					Columns: []output.Column{{Header: "PATH", Field: "filepath"}, {Header: "BYTES", Value: func(r map[string]any) string {
 						s, _ := r["file_contents"].(string)

@@ -10,8 +10,8 @@ import (
 var hexColor = regexp.MustCompile(`^#[A-Fa-f0-9]{6}$`)
 
 // checkColor rejects what the API's ^#[A-Fa-f0-9]{6}$ pattern would, before sending.
-func checkColor(key string) func(f *Factory, c *Call) error {
-	return func(f *Factory, c *Call) error {
+func checkColor(key string) func(c *Call) error {
+	return func(c *Call) error {
 		var v any
 		if c.Op.Patch {
 			for _, op := range c.Patch {
@@ -62,7 +62,7 @@ Creating, updating and deleting environments needs Retool 3.123.0 or later.`,
 					{Flag: "color", Key: "color", Required: true, Usage: "colour shown in the editor, `#RRGGBB`"},
 					{Flag: "description", Key: "description", Usage: "what the environment is for"},
 				},
-				Prepare: checkColor("color")},
+				Shape: checkColor("color")},
 			{Use: "update ENVIRONMENT_ID", Short: "Rename or recolour an environment", Method: http.MethodPatch, Path: "/environments/{environmentId}", Args: []string{"environmentId"}, Scope: "Environments > Write",
 				Body: true, Patch: true,
 				Long:    "Each flag becomes one JSON Patch \"replace\" operation (the only op the API takes).",
@@ -72,7 +72,7 @@ Creating, updating and deleting environments needs Retool 3.123.0 or later.`,
 					{Flag: "color", Key: "color", In: InPatch, Usage: "new colour, `#RRGGBB`"},
 					{Flag: "description", Key: "description", In: InPatch, Usage: "new description"},
 				},
-				Prepare: checkColor("color")},
+				Shape: checkColor("color")},
 			{Use: "delete ENVIRONMENT_ID", Short: "Delete an environment", Method: http.MethodDelete, Path: "/environments/{environmentId}", Args: []string{"environmentId"}, Scope: "Environments > Write",
 				Destructive: true,
 				Example:     "  orgctl environments delete ENV_ID --yes"},

@@ -1,13 +1,10 @@
 package cmd
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/viper"
@@ -15,17 +12,12 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/credentials"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/ratebudget"
 )
 
-// tokenStore is where a profile's token lives (the keyring or a 0600 file).
-type tokenStore interface {
-	Get(profile string) (string, error)
-	Set(profile, token string) error
-	Delete(profile string) error
-}
-
-// Factory hands commands their dependencies lazily: a command that needs no
-// token never reads the config or opens the keyring.
+// Factory hands commands their three dependencies, each made on first use:
+// IO streams, the configuration, and the API client. A command that needs
+// no token never reads the config or opens the keyring.
 type Factory struct {
 	IO      *output.IO
 	Version string
@@ -33,14 +25,16 @@ type Factory struct {
 	v      *viper.Viper
 	cfg    *Config
 	cfgErr error
+	conn   *connection
+	connOK bool
+	connEr error
 
-	Keyring tokenStore
-	Files   tokenStore
-
-	// Transport replaces the network for every client (tests, --sandbox).
-	Transport http.RoundTripper
-	// OnChange is told the budget family of every successful mutation.
-	OnChange func(family string)
+	// tokens are where logins are kept; tests replace them.
+	tokens tokenStores
+	// transport replaces the network for every client (tests).
+	transport http.RoundTripper
+	// onChange is told the budget family of every successful mutation.
+	onChange func(family string)
 }
 
 // NewFactory returns a factory on the process's real streams.
@@ -49,15 +43,14 @@ func NewFactory(version string) *Factory {
 		IO:      output.System(),
 		Version: version,
 		v:       newViper(),
-		Keyring: credentials.Keyring{},
-		Files:   credentials.File{Dir: tokenFileDir()},
+		tokens:  tokenStores{keyring: credentials.Keyring{}, file: credentials.File{Dir: tokenFileDir()}},
 	}
 }
 
 func newViper() *viper.Viper {
 	v := viper.New()
 	v.SetEnvPrefix("ORGCTL")
-	v.SetEnvKeyReplacer(stringsReplacer)
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_", "-", "_"))
 	v.AutomaticEnv()
 	v.SetDefault("output", "table")
 	v.SetDefault("timeout", 30*time.Second)
@@ -73,55 +66,51 @@ func (f *Factory) Config() (*Config, error) {
 	return f.cfg, f.cfgErr
 }
 
-// Printer builds the output printer from -o, --jq and --template.
-func (f *Factory) Printer() (*output.Printer, error) {
-	opts := output.Options{
-		Format:   f.v.GetString("output"),
-		JQ:       f.v.GetString("jq"),
-		Template: f.v.GetString("template"),
+// Client returns the API client of the selected profile, paced by its
+// budget ledger.
+func (f *Factory) Client() (*client.Client, error) {
+	conn, err := f.connection()
+	if err != nil {
+		return nil, err
 	}
-	if err := opts.Validate(); err != nil {
-		return nil, &UsageError{err}
-	}
-	return &output.Printer{IO: f.IO, Opts: opts}, nil
+	return conn.client, nil
 }
 
-// Token sources, as `auth status` names them.
-const (
-	sourceEnv     = "ORGCTL_TOKEN"
-	sourceKeyring = "keyring"
-	sourceFile    = "file"
-	sourceSandbox = "sandbox"
-)
+// connection is what Client is made of: where requests go, with which
+// token, and the ledger that paces them. The dry run prices with the ledger.
+type connection struct {
+	target *apiTarget
+	ledger *ratebudget.Ledger
+	client *client.Client
+}
 
-// resolveToken finds the profile's token: ORGCTL_TOKEN > keyring > the
-// explicit insecure file.
-func (f *Factory) resolveToken(cfg *Config) (token, source string, err error) {
-	if t := os.Getenv("ORGCTL_TOKEN"); t != "" {
-		return t, sourceEnv, nil
+func (f *Factory) connection() (*connection, error) {
+	if f.connOK || f.connEr != nil {
+		return f.conn, f.connEr
 	}
-	store := cfg.v.GetString("token_store")
-	var keyringErr error
-	if store != sourceFile {
-		t, err := f.Keyring.Get(cfg.Profile)
-		if err == nil {
-			return t, sourceKeyring, nil
-		}
-		if !errors.Is(err, credentials.ErrNotFound) {
-			keyringErr = err
-		}
+	f.conn, f.connEr = f.connect()
+	f.connOK = f.connEr == nil
+	return f.conn, f.connEr
+}
+
+func (f *Factory) connect() (*connection, error) {
+	cfg, err := f.Config()
+	if err != nil {
+		return nil, err
 	}
-	t, err := f.Files.Get(cfg.Profile)
-	if err == nil {
-		return t, sourceFile, nil
+	t, err := resolveTarget(cfg, f.tokens, f.transport)
+	if err != nil {
+		return nil, err
 	}
-	if !errors.Is(err, credentials.ErrNotFound) {
-		return "", "", err
+	l, err := openLedger(cfg, t, f.IO)
+	if err != nil {
+		return nil, err
 	}
-	if keyringErr != nil && store == sourceKeyring {
-		return "", "", &AuthError{keyringErr}
+	cl, err := newClient(cfg, t, ledgerPacer{l}, f.Version, f.IO.Err)
+	if err != nil {
+		return nil, err
 	}
-	return "", "", &AuthError{fmt.Errorf("not logged in (profile %q): run `orgctl auth login --profile %s`, or set ORGCTL_TOKEN and ORGCTL_BASE_URL", cfg.Profile, cfg.Profile)}
+	return &connection{target: t, ledger: l, client: cl}, nil
 }
 
 // apiTarget is where requests go and with which token.
@@ -132,51 +121,16 @@ type apiTarget struct {
 	Transport http.RoundTripper
 }
 
-func (f *Factory) target(cfg *Config) (*apiTarget, error) {
-	if cfg.v.GetBool("sandbox") {
-		return f.sandboxTarget()
-	}
-	base := cfg.v.GetString("base_url")
-	if _, err := client.ValidateBaseURL(base, cfg.v.GetBool("insecure_http")); err != nil {
-		return nil, err
-	}
-	tok, src, err := f.resolveToken(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return &apiTarget{BaseURL: base, Token: tok, Source: src, Transport: f.Transport}, nil
-}
-
-// Client returns an API client for the selected profile.
-func (f *Factory) Client() (*client.Client, error) {
-	cfg, err := f.Config()
-	if err != nil {
-		return nil, err
-	}
-	t, err := f.target(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return f.clientFor(cfg, t, true)
-}
-
-func (f *Factory) clientFor(cfg *Config, t *apiTarget, paced bool) (*client.Client, error) {
+// newClient builds a client for a target; pacer may be nil (unpaced).
+func newClient(cfg *Config, t *apiTarget, pacer client.Pacer, version string, stderr io.Writer) (*client.Client, error) {
 	var debug io.Writer
 	if cfg.v.GetBool("debug") {
-		debug = f.IO.Err
-	}
-	var pacer client.Pacer
-	if paced {
-		p, err := f.pacer(cfg, t)
-		if err != nil {
-			return nil, err
-		}
-		pacer = p
+		debug = stderr
 	}
 	return client.New(client.Options{
 		BaseURL:      t.BaseURL,
 		Token:        t.Token,
-		UserAgent:    "orgctl/" + f.Version,
+		UserAgent:    "orgctl/" + version,
 		Timeout:      cfg.v.GetDuration("timeout"),
 		Debug:        debug,
 		Pacer:        pacer,
@@ -192,6 +146,3 @@ func hostOf(base string) string {
 	}
 	return u.Host + u.Path
 }
-
-// ctx is the context commands run under.
-func ctx() context.Context { return context.Background() }

@@ -21,37 +21,27 @@ func groupAccessFields(in In) []Field {
 }
 
 // membersFromFlags turns --user IDs into the API's member objects.
-func membersFromFlags(key string) func(f *Factory, c *Call) error {
-	return func(f *Factory, c *Call) error {
-		ids, _ := c.Cmd.Flags().GetStringArray("user")
-		if len(ids) == 0 {
-			if key == "members" && c.Op.Method == http.MethodPost && c.Body["members"] == nil && c.Op.Path != "/groups" {
-				return usageErrorf("%s: pass at least one --user USER_ID", c.Cmd.CommandPath())
-			}
-			return nil
+func membersFromFlags(c *Call) error {
+	ids := c.LocalStrings("user")
+	if len(ids) == 0 {
+		if c.Op.Method == http.MethodPost && c.Op.Path != "/groups" && c.body()["members"] == nil {
+			return usageErrorf("%s: pass at least one --user USER_ID", c.Command)
 		}
-		admin, _ := c.Cmd.Flags().GetBool("admin")
-		members, _ := c.Body["members"].([]any)
-		for _, id := range ids {
-			if id == "" {
-				return usageErrorf("--user: empty user id")
-			}
-			members = append(members, map[string]any{"id": id, "is_group_admin": admin})
-		}
-		if c.Body == nil {
-			c.Body = map[string]any{}
-		}
-		delete(c.Body, "user")
-		delete(c.Body, "admin")
-		c.Body["members"] = members
 		return nil
 	}
+	admin := c.LocalBool("admin")
+	members, _ := c.body()["members"].([]any)
+	for _, id := range ids {
+		members = append(members, map[string]any{"id": id, "is_group_admin": admin})
+	}
+	c.Body["members"] = members
+	return nil
 }
 
 // numbersIn turns a repeatable flag's ids into the JSON numbers the API wants.
-func numbersIn(key, flag string) func(f *Factory, c *Call) error {
-	return func(f *Factory, c *Call) error {
-		ids, _ := lookupPath(c.Body, key).([]any)
+func numbersIn(key, flag string) func(c *Call) error {
+	return func(c *Call) error {
+		ids, _ := lookupPath(c.body(), key).([]any)
 		out := make([]any, 0, len(ids))
 		for _, id := range ids {
 			s, ok := id.(string)
@@ -59,10 +49,12 @@ func numbersIn(key, flag string) func(f *Factory, c *Call) error {
 				out = append(out, id) // already a number (from --body)
 				continue
 			}
-			if _, err := strconv.ParseUint(s, 10, 64); err != nil {
+			n, err := strconv.ParseUint(s, 10, 64)
+			if err != nil {
 				return usageErrorf("invalid --%s %q: expected a number", flag, s)
 			}
-			out = append(out, json.Number(s))
+			// Re-formatted: "007" parses but is no JSON number.
+			out = append(out, json.Number(strconv.FormatUint(n, 10)))
 		}
 		setPath(c.Body, key, out)
 		return nil
@@ -82,8 +74,8 @@ func groupsGroup() Group {
 	}
 	createFields := append([]Field{
 		{Flag: "name", Key: "name", Required: true, Usage: "group name"},
-		{Flag: "user", Key: "user", Kind: KStrings, Usage: "add this member `USER_ID` (repeatable)"},
-		{Flag: "admin", Key: "admin", Kind: KBool, Usage: "make the --user members group admins"},
+		{Flag: "user", In: InLocal, Kind: KStrings, Usage: "add this member `USER_ID` (repeatable)"},
+		{Flag: "admin", In: InLocal, Kind: KBool, Usage: "make the --user members group admins"},
 	}, groupAccessFields(InBody)...)
 	return Group{
 		Name:    "groups",
@@ -115,7 +107,7 @@ func groupsGroup() Group {
 				}},
 			{Use: "create", Short: "Create a group", Method: http.MethodPost, Path: "/groups", Scope: "Groups > Write", Body: true,
 				Example: "  orgctl groups create --name Analysts\n  orgctl groups create --name Ops --universal-resource-access edit --user user_abc --admin",
-				Fields:  createFields, Prepare: membersFromFlags("members")},
+				Fields:  createFields, Shape: membersFromFlags},
 			{Use: "update GROUP_ID", Short: "Change a group's fields (JSON Patch)", Method: http.MethodPatch, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Write",
 				Body: true, Patch: true,
 				Example: "  orgctl groups update 7 --name Analytics\n  orgctl groups update 7 --universal-app-access edit",
@@ -132,8 +124,8 @@ g.json, then 'orgctl groups replace 7 --body g.json'.`,
   orgctl groups get 7 -o json > g.json && orgctl groups replace 7 --body g.json`,
 				Fields: append(append([]Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "group name"},
-					{Flag: "user", Key: "user", Kind: KStrings, Usage: "member `USER_ID` (repeatable; the complete member list)"},
-					{Flag: "admin", Key: "admin", Kind: KBool, Usage: "make the --user members group admins"},
+					{Flag: "user", In: InLocal, Kind: KStrings, Usage: "member `USER_ID` (repeatable; the complete member list)"},
+					{Flag: "admin", In: InLocal, Kind: KBool, Usage: "make the --user members group admins"},
 				}, groupAccessFields(InBody)...),
 					Field{Flag: "user-list-access", Key: "user_list_access", Kind: KBool, Usage: "may see the user list"},
 					Field{Flag: "audit-log-access", Key: "audit_log_access", Kind: KBool, Usage: "may see the audit log"},
@@ -143,10 +135,10 @@ g.json, then 'orgctl groups replace 7 --body g.json'.`,
 					Field{Flag: "account-details-access", Key: "account_details_access", Kind: KBool, Usage: "may see account details"},
 					Field{Flag: "landing-page-app", Key: "landing_page_app_id", Usage: "landing page app `UUID`"},
 				),
-				Prepare: func(f *Factory, c *Call) error {
+				Shape: func(c *Call) error {
 					// A body from 'groups get' carries read-only fields the PUT schema rejects or ignores.
 					for _, k := range []string{"id", "legacy_id", "created_at", "updated_at"} {
-						delete(c.Body, k)
+						delete(c.body(), k)
 					}
 					if ms, ok := c.Body["members"].([]any); ok {
 						for _, m := range ms {
@@ -155,10 +147,10 @@ g.json, then 'orgctl groups replace 7 --body g.json'.`,
 							}
 						}
 					}
-					if admin, _ := c.Cmd.Flags().GetBool("admin"); admin && !c.Cmd.Flags().Changed("user") {
-						return usageErrorf("%s: --admin applies to --user members; pass --user too", c.Cmd.CommandPath())
+					if c.LocalBool("admin") && !c.Has("user") {
+						return usageErrorf("%s: --admin applies to --user members; pass --user too", c.Command)
 					}
-					return membersFromFlags("members")(f, c)
+					return membersFromFlags(c)
 				}},
 		},
 		Groups: []Group{{
@@ -170,10 +162,10 @@ g.json, then 'orgctl groups replace 7 --body g.json'.`,
 					Body:    true,
 					Example: "  orgctl groups members add 7 --user user_abc\n  orgctl groups members add 7 --user user_abc --user user_def --admin",
 					Fields: []Field{
-						{Flag: "user", Key: "user", Kind: KStrings, Usage: "member `USER_ID` to add (repeatable)"},
-						{Flag: "admin", Key: "admin", Kind: KBool, Usage: "make them group admins"},
+						{Flag: "user", In: InLocal, Kind: KStrings, Usage: "member `USER_ID` to add (repeatable)"},
+						{Flag: "admin", In: InLocal, Kind: KBool, Usage: "make them group admins"},
 					},
-					Prepare: membersFromFlags("members")},
+					Shape: membersFromFlags},
 				{Use: "remove GROUP_ID USER_ID", Short: "Remove a user from a group", Method: http.MethodDelete, Path: "/groups/{groupId}/members/{userSid}", Args: []string{"groupId", "userSid"}, Scope: "Groups > Write",
 					Destructive: true, Example: "  orgctl groups members remove 7 user_abc --yes"},
 			},
@@ -189,7 +181,7 @@ Invite ids are numbers (see 'orgctl invites list').`,
 					Fields: []Field{
 						{Flag: "invite", Key: "userInviteIds", Kind: KStrings, Required: true, Usage: "user invite `ID` to add (repeatable)"},
 					},
-					Prepare: numbersIn("userInviteIds", "invite")},
+					Shape: numbersIn("userInviteIds", "invite")},
 				{Use: "remove GROUP_ID INVITE_ID", Short: "Remove a user invite from a group", Method: http.MethodDelete, Path: "/groups/{groupId}/user_invites/{userInviteId}", Args: []string{"groupId", "userInviteId"}, Scope: "Groups > Write",
 					Destructive: true, Example: "  orgctl groups invites remove 7 1 --yes"},
 			},

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 
-	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -20,20 +19,16 @@ func infoGroup() Group {
 				Long: `Retool Cloud connects to your data sources from these addresses. The API docs
 name no scope: any valid token works.`,
 				Example: "  orgctl info ip-allowlist\n  orgctl info ip-allowlist --jq '.ipAddresses[\"eu-central-1\"]'",
-				Print: func(f *Factory, c *Call, resp *client.Response) error {
-					p, err := f.Printer()
-					if err != nil {
-						return err
-					}
+				View: func(p *output.Printer, c *Call, data json.RawMessage) error {
 					var d struct {
 						IPs json.RawMessage `json:"ipAddresses"`
 					}
-					if p.Opts.Format != "table" || p.Opts.JQ != "" || p.Opts.Template != "" || json.Unmarshal(resp.Data, &d) != nil || len(d.IPs) == 0 {
-						return p.Print(resp.Data, nil)
+					if structured(p) || json.Unmarshal(data, &d) != nil || len(d.IPs) == 0 {
+						return p.Print(data, nil)
 					}
 					rows, err := settingRows(d.IPs)
 					if err != nil {
-						return p.Print(resp.Data, nil)
+						return p.Print(data, nil)
 					}
 					b, _ := json.Marshal(rows)
 					return p.Print(b, []output.Column{{Header: "REGION", Field: "setting"}, {Header: "ADDRESSES", Field: "value"}})

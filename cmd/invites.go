@@ -47,11 +47,11 @@ Gotchas:
 					{Flag: "group", Key: "defaultGroupIds", Kind: KStrings, Usage: "add the invitee to this group `ID` (repeatable)"},
 					{Flag: "metadata", Key: "metadata", Kind: KKV, Usage: "metadata `KEY=VALUE` (repeatable)"},
 				},
-				Prepare: func(f *Factory, c *Call) error {
+				Shape: func(c *Call) error {
 					if c.Body["defaultGroupIds"] == nil {
 						return nil
 					}
-					return numbersIn("defaultGroupIds", "group")(f, c)
+					return numbersIn("defaultGroupIds", "group")(c)
 				}},
 			{Use: "delete INVITE_ID", Short: "Revoke a user invite", Method: http.MethodDelete, Path: "/user_invites/{userInviteId}", Args: []string{"userInviteId"}, Scope: "Users > Write",
 				Destructive: true, Example: "  orgctl invites delete 1 --yes"},

@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 
-	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -18,8 +16,8 @@ func observabilityFields(required bool) []Field {
 	return []Field{
 		{Flag: "provider", Key: "config.provider", Required: required, Enum: observabilityProviders, Usage: "where errors are sent"},
 		{Flag: "dsn", Key: "config.dsn", Usage: "Sentry DSN"},
-		{Flag: "ca-cert", Key: "_ca_cert", Kind: KStrings, Usage: "Sentry: trust this CA certificate `FILE` (PEM; repeatable)"},
-		{Flag: "api-key-file", Key: "_api_key_file", Usage: "Datadog: read the API key from `FILE` (- for stdin); keys never go in argv"},
+		{Flag: "ca-cert", In: InLocal, Kind: KTexts, Usage: "Sentry: trust this CA certificate `FILE` (PEM; repeatable)"},
+		{Flag: "api-key-file", In: InLocal, Usage: "Datadog: read the API key from `FILE` (- for stdin); keys never go in argv"},
 		{Flag: "site", Key: "config.site", Enum: []string{"US1", "US3", "US5", "EU1", "US1-FED", "AP1"}, Usage: "Datadog site"},
 		{Flag: "enabled", Key: "enabled", Kind: KBool, Usage: "send events (--enabled=false to pause)"},
 	}
@@ -27,17 +25,11 @@ func observabilityFields(required bool) []Field {
 
 // shapeObservability reads the secret and certificate files and checks that
 // the flags fit the provider, since the API's oneOf would only say "invalid".
-func shapeObservability(create bool) func(f *Factory, c *Call) error {
-	return func(f *Factory, c *Call) error {
-		fl := c.Cmd.Flags()
-		if c.Body == nil {
-			c.Body = map[string]any{}
-		}
-		delete(c.Body, "_ca_cert")
-		delete(c.Body, "_api_key_file")
-		cfg, _ := c.Body["config"].(map[string]any)
-		if src, _ := fl.GetString("api-key-file"); src != "" {
-			key, err := readSecretFile(f, src)
+func shapeObservability(create bool) func(c *Call) error {
+	return func(c *Call) error {
+		cfg, _ := c.body()["config"].(map[string]any)
+		if src := c.LocalString("api-key-file"); src != "" {
+			key, err := readSecretFile(c, src)
 			if err != nil {
 				return usageErrorf("--api-key-file: %v", err)
 			}
@@ -46,10 +38,15 @@ func shapeObservability(create bool) func(f *Factory, c *Call) error {
 			}
 			cfg["api_key"] = key
 		}
-		if files, _ := fl.GetStringArray("ca-cert"); len(files) > 0 {
+		if files := c.LocalStrings("ca-cert"); len(files) > 0 {
 			var certs []any
 			for _, p := range files {
-				b, err := os.ReadFile(p)
+				r, err := c.openSource(p)
+				if err != nil {
+					return usageErrorf("--ca-cert: %v", err)
+				}
+				b, err := readLimited(r, "--ca-cert "+p)
+				r.Close()
 				if err != nil {
 					return usageErrorf("--ca-cert: %v", err)
 				}
@@ -85,21 +82,20 @@ func shapeObservability(create bool) func(f *Factory, c *Call) error {
 			c.Body["enabled"] = true
 		}
 		if !create && len(c.Body) == 0 {
-			return usageErrorf("%s: nothing to change: pass provider flags, --enabled or --body", c.Cmd.CommandPath())
+			return usageErrorf("%s: nothing to change: pass provider flags, --enabled or --body", c.Command)
 		}
 		return nil
 	}
 }
 
 // readSecretFile reads one trimmed secret from a file or stdin.
-func readSecretFile(f *Factory, src string) (string, error) {
-	var b []byte
-	var err error
-	if src == "-" {
-		b, err = io.ReadAll(io.LimitReader(f.IO.In, 64<<10))
-	} else {
-		b, err = os.ReadFile(src)
+func readSecretFile(c *Call, src string) (string, error) {
+	r, err := c.openSource(src)
+	if err != nil {
+		return "", err
 	}
+	defer r.Close()
+	b, err := io.ReadAll(io.LimitReader(r, 64<<10))
 	if err != nil {
 		return "", err
 	}
@@ -141,20 +137,20 @@ reported. One configuration per provider; creating a second one fails.`,
 				Long: "Enabled unless --enabled=false. Fails when the provider is already configured.",
 				Example: `  orgctl observability create --provider Sentry --dsn https://key@o1.ingest.sentry.io/42 --ca-cert corp-ca.pem
   pass show datadog | orgctl observability create --provider Datadog --site US5 --api-key-file -`,
-				Fields:  observabilityFields(true),
-				Prepare: shapeObservability(true)},
+				Fields: observabilityFields(true),
+				Shape:  shapeObservability(true)},
 			{Use: "update CONFIG_ID", Short: "Change a provider configuration", Method: http.MethodPut, Path: "/observability/config/{configId}", Args: []string{"configId"}, Scope: "Observability > Write", Body: true,
 				Long: "Provider settings are replaced as a whole: with any of them, pass --provider and all that provider needs.",
 				Example: `  orgctl observability update CONFIG_ID --enabled=false
   orgctl observability update CONFIG_ID --provider Datadog --site EU1 --api-key-file new.key`,
-				Fields:  observabilityFields(false),
-				Prepare: shapeObservability(false)},
+				Fields: observabilityFields(false),
+				Shape:  shapeObservability(false)},
 			{Use: "delete CONFIG_ID", Short: "Remove a provider configuration", Method: http.MethodDelete, Path: "/observability/config/{configId}", Args: []string{"configId"}, Scope: "Observability > Write",
 				Destructive: true, Example: "  orgctl observability delete CONFIG_ID --yes"},
 			{Use: "test PROVIDER", Short: "Send a test error event to Sentry or Datadog", Method: http.MethodPost, Path: "/observability/provider/{provider}/test", Args: []string{"provider"}, Scope: "Observability > Read",
 				Long:    "Exits 1 with the provider's message when the event could not be delivered.",
 				Example: "  orgctl observability test Sentry\n  orgctl observability test Datadog -o json",
-				Prepare: func(f *Factory, c *Call) error {
+				Shape: func(c *Call) error {
 					for _, p := range observabilityProviders {
 						if strings.EqualFold(p, c.Params["provider"]) {
 							c.Params["provider"] = p
@@ -163,22 +159,18 @@ reported. One configuration per provider; creating a second one fails.`,
 					}
 					return usageErrorf("invalid provider %q: allowed values are %s", c.Params["provider"], strings.Join(observabilityProviders, ", "))
 				},
-				Print: func(f *Factory, c *Call, resp *client.Response) error {
+				View: func(p *output.Printer, c *Call, data json.RawMessage) error {
 					var r struct {
 						Success *bool  `json:"success"`
 						Message string `json:"message"`
 					}
-					_ = json.Unmarshal(resp.Data, &r)
-					p, err := f.Printer()
-					if err != nil {
-						return err
-					}
-					if p.Opts.Format != "table" || p.Opts.JQ != "" || p.Opts.Template != "" {
-						if err := p.Print(resp.Data, nil); err != nil {
+					_ = json.Unmarshal(data, &r)
+					if structured(p) {
+						if err := p.Print(data, nil); err != nil {
 							return err
 						}
 					} else if r.Success == nil || *r.Success {
-						fmt.Fprintf(f.IO.Out, "test event sent to %s\n", c.Params["provider"])
+						fmt.Fprintf(p.IO.Out, "test event sent to %s\n", c.Params["provider"])
 					}
 					if r.Success != nil && !*r.Success {
 						return &ExitError{Code: 1, Err: fmt.Errorf("%s did not accept the test event: %s", c.Params["provider"], r.Message)}

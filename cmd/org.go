@@ -3,8 +3,8 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
-	"os"
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/output"
@@ -12,17 +12,13 @@ import (
 
 // settingsPrint shows one settings object as SETTING/VALUE rows in the
 // order the API sent them; -o json/yaml, --jq and --template get the object.
-func settingsPrint(f *Factory, c *Call, resp *client.Response) error {
-	p, err := f.Printer()
-	if err != nil {
-		return err
+func settingsPrint(p *output.Printer, c *Call, data json.RawMessage) error {
+	if structured(p) {
+		return p.Print(data, nil)
 	}
-	if p.Opts.Format != "table" || p.Opts.JQ != "" || p.Opts.Template != "" {
-		return p.Print(resp.Data, nil)
-	}
-	rows, err := settingRows(resp.Data)
+	rows, err := settingRows(data)
 	if err != nil {
-		return p.Print(resp.Data, nil)
+		return p.Print(data, nil)
 	}
 	b, _ := json.Marshal(rows)
 	return p.Print(b, []output.Column{{Header: "SETTING", Field: "setting"}, {Header: "VALUE", Field: "value"}})
@@ -58,8 +54,8 @@ var orgSettingFields = []Field{
 	{Flag: "release-management-enabled", Key: "release_management_enabled", In: InPatch, Kind: KBool, Usage: "enable release management"},
 	{Flag: "cache-queries-per-user", Key: "cache_queries_per_user", In: InPatch, Kind: KBool, Usage: "cache query results per user"},
 	{Flag: "apply-preloaded-css-to-homepage", Key: "apply_preloaded_css_to_homepage", In: InPatch, Kind: KBool, Usage: "apply the preloaded CSS to the home page too"},
-	{Flag: "preloaded-css-file", Key: "_preloaded_css_file", In: InPatch, Usage: "CSS loaded in every app, from `FILE`"},
-	{Flag: "preloaded-javascript-file", Key: "_preloaded_javascript_file", In: InPatch, Usage: "JavaScript loaded in every app, from `FILE`"},
+	{Flag: "preloaded-css-file", In: InLocal, Usage: "CSS loaded in every app, from `FILE`"},
+	{Flag: "preloaded-javascript-file", In: InLocal, Usage: "JavaScript loaded in every app, from `FILE`"},
 	{Flag: "javascript-link", Key: "javascript_links", In: InPatch, Kind: KStrings, Usage: "script `URL` loaded in every app (repeatable; replaces the list)"},
 	{Flag: "workflow-run-retention-mins", Key: "workflow_run_retention_period_mins", In: InPatch, Kind: KInt, Usage: "keep workflow runs this many `MINUTES`"},
 	{Flag: "app-owners-permissions-management", Key: "app_owners_permissions_management", In: InPatch, Kind: KBool, Usage: "let app owners manage permissions"},
@@ -68,23 +64,27 @@ var orgSettingFields = []Field{
 	{Flag: "disable-new-login-ip-notification-email", Key: "disable_new_login_ip_notification_email", In: InPatch, Kind: KBool, Usage: "stop emailing users about logins from new IPs"},
 }
 
-// loadPatchFiles replaces the *_file pseudo-settings with the files' contents.
-func loadPatchFiles(f *Factory, c *Call) error {
-	for _, op := range c.Patch {
-		m, ok := op.(map[string]any)
-		if !ok {
+// loadPatchFiles turns the file options into "replace" operations with
+// the files' contents.
+func loadPatchFiles(c *Call) error {
+	for _, f := range []struct{ flag, path string }{
+		{"preloaded-css-file", "/preloaded_css"},
+		{"preloaded-javascript-file", "/preloaded_javascript"},
+	} {
+		name := c.LocalString(f.flag)
+		if name == "" {
 			continue
 		}
-		switch m["path"] {
-		case "/_preloaded_css_file", "/_preloaded_javascript_file":
-			name, _ := m["value"].(string)
-			b, err := os.ReadFile(name)
-			if err != nil {
-				return usageErrorf("%v", err)
-			}
-			m["path"] = map[any]string{"/_preloaded_css_file": "/preloaded_css", "/_preloaded_javascript_file": "/preloaded_javascript"}[m["path"]]
-			m["value"] = string(b)
+		r, err := c.openSource(name)
+		if err != nil {
+			return usageErrorf("--%s: %v", f.flag, err)
 		}
+		b, err := readLimited(r, "--"+f.flag+" "+name)
+		r.Close()
+		if err != nil {
+			return usageErrorf("--%s: %v", f.flag, err)
+		}
+		c.Patch = append(c.Patch, map[string]any{"op": "replace", "path": f.path, "value": string(b)})
 	}
 	return nil
 }
@@ -96,35 +96,26 @@ var aiSettingFields = []Field{
 	{Flag: "ask-ai", Key: "retoolAskAI", Kind: KBool, Usage: "Ask AI in the editor"},
 }
 
-// fillAISettings completes a partial set with the current values, since the
-// API replaces all four (PUT).
-func fillAISettings(f *Factory, c *Call) error {
-	if c.Body == nil {
-		c.Body = map[string]any{}
+// fillAISettings reads the current settings first when flags leave some
+// out, since the API replaces all four (PUT).
+func fillAISettings(c *Call) error {
+	if len(c.body()) == 0 {
+		return usageErrorf("%s: nothing to change: pass --retool-ai, --ai-actions, --vectors or --ask-ai", c.Command)
 	}
-	missing := false
 	for _, fd := range aiSettingFields {
 		if _, ok := c.Body[fd.Key]; !ok {
-			missing = true
+			c.Reads = []client.Request{{Method: http.MethodGet, Path: "/organization/ai_settings", Scope: "Organizations > Read"}}
+			return nil
 		}
 	}
-	if len(c.Body) == 0 {
-		return usageErrorf("%s: nothing to change: pass --retool-ai, --ai-actions, --vectors or --ask-ai", c.Cmd.CommandPath())
-	}
-	if dry, _ := c.Cmd.Flags().GetBool("dry-run"); !missing || dry {
-		return nil
-	}
-	cl, err := f.Client()
-	if err != nil {
-		return err
-	}
-	resp, err := cl.Do(ctx(), client.Request{Method: http.MethodGet, Path: "/organization/ai_settings", Scope: "Organizations > Read"})
-	if err != nil {
-		return f.explain(err)
-	}
+	return nil
+}
+
+// mergeAISettings keeps the current value of every setting not given.
+func mergeAISettings(c *Call, current []json.RawMessage) error {
 	var cur map[string]any
-	if err := json.Unmarshal(resp.Data, &cur); err != nil {
-		return err
+	if err := json.Unmarshal(current[0], &cur); err != nil {
+		return fmt.Errorf("unexpected answer reading the AI settings: %w", err)
 	}
 	for k, v := range cur {
 		if _, set := c.Body[k]; !set {
@@ -148,9 +139,9 @@ func orgGroup() Group {
   orgctl org invalidate-sessions --yes`,
 		Ops: []Op{
 			{Use: "get", Short: "Show the organization's advanced settings", Method: http.MethodGet, Path: "/organization/", Scope: "Organizations > Read",
-				Example: "  orgctl org get\n  orgctl org get --jq .two_factor_auth_required", Print: settingsPrint},
+				Example: "  orgctl org get\n  orgctl org get --jq .two_factor_auth_required", View: settingsPrint},
 			{Use: "update", Short: "Change advanced settings (JSON Patch replace)", Method: http.MethodPatch, Path: "/organization/", Scope: "Organizations > Write",
-				Body: true, Patch: true, Fields: orgSettingFields, Prepare: loadPatchFiles, Print: settingsPrint,
+				Body: true, Patch: true, Fields: orgSettingFields, Shape: loadPatchFiles, View: settingsPrint,
 				Long: "Each flag becomes one JSON Patch \"replace\" operation; --body takes raw operations.",
 				Example: `  orgctl org update --request-access-enabled=false
   orgctl org update --preloaded-css-file brand.css --apply-preloaded-css-to-homepage
@@ -160,16 +151,9 @@ func orgGroup() Group {
 				Long: `Invalidates all sessions of all users: everyone must sign in again.
 The API documentation names no scope for this call; orgctl assumes "Organizations > Write".`,
 				Example: "  orgctl org invalidate-sessions\n  orgctl org invalidate-sessions --yes   # in scripts",
-				Print: func(f *Factory, c *Call, resp *client.Response) error {
-					f.IO.Notice("all sessions invalidated")
-					if len(resp.Data) == 0 {
-						return nil
-					}
-					p, err := f.Printer()
-					if err != nil {
-						return err
-					}
-					return p.Print(resp.Data, nil)
+				View: func(p *output.Printer, c *Call, data json.RawMessage) error {
+					p.IO.Notice("all sessions invalidated")
+					return p.Print(data, nil)
 				}},
 			{Use: "analytics-integrations", Short: "Show the third-party analytics integrations", Method: http.MethodGet, Path: "/organization/analytics_integrations", Scope: "Organizations > Read",
 				Long:    "At most one configuration per integration type (Retool 3.175.0+).",
@@ -183,12 +167,12 @@ The API documentation names no scope for this call; orgctl assumes "Organization
 			Example: "  orgctl org ai-settings get\n  orgctl org ai-settings set --retool-ai --ask-ai=false",
 			Ops: []Op{
 				{Use: "get", Short: "Show the AI settings", Method: http.MethodGet, Path: "/organization/ai_settings", Scope: "Organizations > Read",
-					Example: "  orgctl org ai-settings get\n  orgctl org ai-settings get -o json", Print: settingsPrint},
+					Example: "  orgctl org ai-settings get\n  orgctl org ai-settings get -o json", View: settingsPrint},
 				{Use: "set", Short: "Turn AI features on or off", Method: http.MethodPut, Path: "/organization/ai_settings", Scope: "Organizations > Write", Body: true,
 					Long: `The API replaces all four settings; orgctl reads the current ones first (one
 extra GET) so that flags you leave out keep their value.`,
 					Example: "  orgctl org ai-settings set --ask-ai=false\n  orgctl org ai-settings set --retool-ai --ai-actions --vectors --ask-ai",
-					Fields:  aiSettingFields, Prepare: fillAISettings, Print: settingsPrint},
+					Fields:  aiSettingFields, Shape: fillAISettings, Merge: mergeAISettings, View: settingsPrint},
 			},
 		}},
 	}

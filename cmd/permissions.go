@@ -13,32 +13,32 @@ import (
 func init() { register(permissionsGroup) }
 
 var subjectFields = []Field{
-	{Flag: "group", Key: "subject_group", Usage: "the subject is this group `ID` (a number)"},
-	{Flag: "user", Key: "subject_user", Usage: "the subject is this `USER_ID`"},
+	{Flag: "group", In: InLocal, Usage: "the subject is this group `ID` (a number)"},
+	{Flag: "user", In: InLocal, Usage: "the subject is this `USER_ID`"},
 }
 
 // subjectFromFlags turns --group N / --user ID into the API's subject object.
 func subjectFromFlags(c *Call) error {
-	g, hasG := c.Body["subject_group"].(string)
-	u, hasU := c.Body["subject_user"].(string)
-	delete(c.Body, "subject_group")
-	delete(c.Body, "subject_user")
-	_, fromBody := c.Body["subject"]
+	g, hasG := c.Local["group"].(string)
+	u, hasU := c.Local["user"].(string)
+	_, fromBody := c.body()["subject"]
 	switch {
 	case hasG && hasU:
-		return usageErrorf("%s: pass --group or --user, not both", c.Cmd.CommandPath())
+		return usageErrorf("%s: pass --group or --user, not both", c.Command)
 	case hasG:
-		if _, err := strconv.ParseUint(g, 10, 64); err != nil {
+		n, err := strconv.ParseUint(g, 10, 64)
+		if err != nil {
 			return usageErrorf("invalid --group %q: group ids are numbers", g)
 		}
-		c.Body["subject"] = map[string]any{"type": "group", "id": json.Number(g)}
+		// Re-formatted: "02" parses but is no JSON number.
+		c.Body["subject"] = map[string]any{"type": "group", "id": json.Number(strconv.FormatUint(n, 10))}
 	case hasU:
 		if !strings.HasPrefix(u, "user_") {
 			return usageErrorf("invalid --user %q: user ids look like user_abc123", u)
 		}
 		c.Body["subject"] = map[string]any{"type": "user", "id": u}
 	case !fromBody:
-		return usageErrorf("%s: pass --group GROUP_ID or --user USER_ID", c.Cmd.CommandPath())
+		return usageErrorf("%s: pass --group GROUP_ID or --user USER_ID", c.Command)
 	}
 	return nil
 }
@@ -46,34 +46,31 @@ func subjectFromFlags(c *Call) error {
 var objectTypes = []string{"folder", "app", "screen", "resource", "resource_configuration"}
 
 var objectFields = []Field{
-	{Flag: "object-type", Key: "object_type", Enum: objectTypes, Usage: "kind of object"},
-	{Flag: "object-id", Key: "object_id", Usage: "object `ID` (folder app_N, app/screen/configuration UUID, resource UUID or name)"},
-	{Flag: "app", Key: "object_app", Usage: "for --object-type screen: the screen's app `UUID`"},
+	{Flag: "object-type", In: InLocal, Enum: objectTypes, Usage: "kind of object"},
+	{Flag: "object-id", In: InLocal, Usage: "object `ID` (folder app_N, app/screen/configuration UUID, resource UUID or name)"},
+	{Flag: "app", In: InLocal, Usage: "for --object-type screen: the screen's app `UUID`"},
 }
 
 // objectFromFlags turns --object-type/--object-id/--app into the API's object.
 func objectFromFlags(c *Call) error {
-	t, hasT := c.Body["object_type"].(string)
-	id, hasID := c.Body["object_id"].(string)
-	app, hasApp := c.Body["object_app"].(string)
-	delete(c.Body, "object_type")
-	delete(c.Body, "object_id")
-	delete(c.Body, "object_app")
+	t, hasT := c.Local["object-type"].(string)
+	id, hasID := c.Local["object-id"].(string)
+	app, hasApp := c.Local["app"].(string)
 	if !hasT && !hasID && !hasApp {
 		if _, ok := c.Body["object"]; ok {
 			return nil
 		}
-		return usageErrorf("%s: pass --object-type and --object-id", c.Cmd.CommandPath())
+		return usageErrorf("%s: pass --object-type and --object-id", c.Command)
 	}
 	if !hasT || !hasID {
-		return usageErrorf("%s: --object-type and --object-id go together", c.Cmd.CommandPath())
+		return usageErrorf("%s: --object-type and --object-id go together", c.Command)
 	}
 	obj := map[string]any{"type": t, "id": id}
 	switch {
 	case t == "screen" && !hasApp:
-		return usageErrorf("%s: a screen needs --app APP_UUID", c.Cmd.CommandPath())
+		return usageErrorf("%s: a screen needs --app APP_UUID", c.Command)
 	case t != "screen" && hasApp:
-		return usageErrorf("%s: --app is only for --object-type screen", c.Cmd.CommandPath())
+		return usageErrorf("%s: --app is only for --object-type screen", c.Command)
 	case hasApp:
 		obj["appId"] = app
 	}
@@ -136,7 +133,7 @@ Gotchas:
 					Field{Flag: "type", Key: "object_type", Required: true, Enum: []string{"folder", "app", "resource", "resource_configuration"}, Usage: "kind of objects"},
 					Field{Flag: "include-inherited", Key: "include_inherited_access", Kind: KBool, Usage: "include access inherited from folders"},
 				),
-				Prepare: func(f *Factory, c *Call) error { return subjectFromFlags(c) }},
+				Shape: subjectFromFlags},
 			{Use: "access-list OBJECT_TYPE OBJECT_ID", Short: "Show who can access an object, and why", Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Args: []string{"objectType", "objectId"}, Scope: "Permissions > Read",
 				Long:    "OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps take a UUID\nor numeric id, folders a numeric id.",
 				Example: "  orgctl permissions access-list app 5a4d0006-0000-4000-8000-000000000001\n  orgctl permissions access-list folder 7 -o json",
@@ -144,7 +141,7 @@ Gotchas:
 					{Header: "GROUPS", Value: func(r map[string]any) string { return accessSummary(r["group"]) }},
 					{Header: "USERS", Value: func(r map[string]any) string { return accessSummary(r["user"]) }},
 				},
-				Prepare: func(f *Factory, c *Call) error {
+				Shape: func(c *Call) error {
 					allowed := []string{"app", "folder", "resource", "workflow", "agent"}
 					for _, a := range allowed {
 						if c.Params["objectType"] == a {
@@ -160,23 +157,13 @@ Gotchas:
   orgctl permissions grant --group 2 --object-type screen --object-id SCREEN_UUID --app APP_UUID --access-level use`,
 				Fields: append(append(append([]Field(nil), subjectFields...), objectFields...),
 					Field{Flag: "access-level", Key: "access_level", Required: true, Enum: []string{"use", "edit", "own"}, Usage: "access to give"}),
-				Prepare: func(f *Factory, c *Call) error {
-					if err := subjectFromFlags(c); err != nil {
-						return err
-					}
-					return objectFromFlags(c)
-				}},
+				Shape: subjectAndObject},
 			{Use: "revoke", Short: "Take away a group's or user's access to an object", Method: http.MethodPost, Path: "/permissions/revoke", Scope: "Permissions > Write", Body: true,
 				Destructive: true,
 				Example: `  orgctl permissions revoke --group 2 --object-type folder --object-id app_7 --yes
   orgctl permissions revoke --user user_abc --object-type app --object-id APP_UUID --yes`,
 				Fields: append(append([]Field(nil), subjectFields...), objectFields...),
-				Prepare: func(f *Factory, c *Call) error {
-					if err := subjectFromFlags(c); err != nil {
-						return err
-					}
-					return objectFromFlags(c)
-				}},
+				Shape:  subjectAndObject},
 		},
 		Groups: []Group{
 			{
@@ -201,10 +188,10 @@ Gotchas:
 							{Flag: "object-scope", Key: "object_scopes", Kind: KStrings, Usage: "object `SCOPE` (repeatable)"},
 							{Flag: "org-scope", Key: "organization_scopes", Kind: KStrings, Usage: "organization `SCOPE` (repeatable)"},
 						},
-						Prepare: func(f *Factory, c *Call) error {
+						Shape: func(c *Call) error {
 							// Both lists are required by the API, even when empty.
 							for _, k := range []string{"object_scopes", "organization_scopes"} {
-								if c.Body[k] == nil {
+								if c.body()[k] == nil {
 									c.Body[k] = []any{}
 								}
 							}
@@ -219,9 +206,9 @@ Gotchas:
 							{Flag: "object-scope", Key: "object_scopes", Kind: KStrings, Usage: "object `SCOPE` (repeatable; replaces the list)"},
 							{Flag: "org-scope", Key: "organization_scopes", Kind: KStrings, Usage: "organization `SCOPE` (repeatable; replaces the list)"},
 						},
-						Prepare: func(f *Factory, c *Call) error {
+						Shape: func(c *Call) error {
 							if len(c.Body) == 0 {
-								return usageErrorf("%s: nothing to change: pass at least one flag or --body", c.Cmd.CommandPath())
+								return usageErrorf("%s: nothing to change: pass at least one flag or --body", c.Command)
 							}
 							return nil
 						}},
@@ -253,6 +240,14 @@ Gotchas:
 			},
 		},
 	}
+}
+
+// subjectAndObject builds the subject and object of a grant or revoke.
+func subjectAndObject(c *Call) error {
+	if err := subjectFromFlags(c); err != nil {
+		return err
+	}
+	return objectFromFlags(c)
 }
 
 // accessSummary renders an access list as "subject:level" pairs.

@@ -9,77 +9,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	yaml "go.yaml.in/yaml/v3"
-
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/output"
 )
-
-// cassette is the part of a go-vcr v2 recording these tests replay.
-type cassette struct {
-	Interactions []struct {
-		Request struct {
-			URL    string `yaml:"url"`
-			Method string `yaml:"method"`
-		} `yaml:"request"`
-		Response struct {
-			Body string `yaml:"body"`
-			Code int    `yaml:"code"`
-		} `yaml:"response"`
-	} `yaml:"interactions"`
-}
-
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the test")
-		}
-		dir = parent
-	}
-}
-
-func loadCassettes(t *testing.T, prefixes ...string) map[string]cassette {
-	t.Helper()
-	dir := filepath.Join(sharedDir(t), "api", "recordings")
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Skipf("recordings not available (%v): skipping the replay of real payloads", err)
-	}
-	out := map[string]cassette{}
-	for _, e := range entries {
-		for _, p := range prefixes {
-			if strings.HasPrefix(e.Name(), p) && strings.HasSuffix(e.Name(), ".yaml") {
-				b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-				if err != nil {
-					t.Fatal(err)
-				}
-				var c cassette
-				if err := yaml.Unmarshal(b, &c); err != nil {
-					t.Fatalf("%s: %v", e.Name(), err)
-				}
-				out[e.Name()] = c
-			}
-		}
-	}
-	if len(out) == 0 {
-		t.Skipf("no users/folders/groups cassettes in %s", dir)
-	}
-	return out
-}
 
 // replay serves one recorded body for any request.
 func replay(t *testing.T, code int, body string) string {
@@ -96,9 +32,10 @@ func replay(t *testing.T, code int, body string) string {
 // TestRecordedPayloadsSurviveByteForByte feeds every recorded answer of the
 // users, folders and groups cassettes through the client and -o json.
 func TestRecordedPayloadsSurviveByteForByte(t *testing.T) {
-	cassettes := loadCassettes(t, "TestAccUser", "TestAccFolder", "TestAccGroup")
+	cassettes := sandboxtest.LoadCassettes(t, "TestAccUser", "TestAccFolder", "TestAccGroup")
 	checked := 0
-	for name, c := range cassettes {
+	for _, c := range cassettes {
+		name := c.Name
 		for i, in := range c.Interactions {
 			u, err := url.Parse(in.Request.URL)
 			if err != nil {
@@ -164,7 +101,7 @@ func TestRecordedPayloadsSurviveByteForByte(t *testing.T) {
 // recorded answer, which holds folder_type "file" (outside the published
 // enum): it must be shown, not dropped or rejected.
 func TestRecordedFoldersThroughTheCommand(t *testing.T) {
-	cassettes := loadCassettes(t, "TestAccFoldersDataSource")
+	cassettes := sandboxtest.LoadCassettes(t, "TestAccFoldersDataSource")
 	var body string
 	for _, c := range cassettes {
 		for _, in := range c.Interactions {
@@ -187,7 +124,7 @@ func TestRecordedFoldersThroughTheCommand(t *testing.T) {
 	t.Setenv("ORGCTL_TOKEN", "tok_recorded")
 
 	f, tio := testFactory(t, &testKeyring{}, "")
-	if err := Execute(f, []string{"folders", "list", "-o", "json"}); err != nil {
+	if err := Execute(context.Background(), f, []string{"folders", "list", "-o", "json"}); err != nil {
 		t.Fatal(err)
 	}
 	if tio.out.String() != string(env.Data)+"\n" {
@@ -195,7 +132,7 @@ func TestRecordedFoldersThroughTheCommand(t *testing.T) {
 	}
 
 	f, tio = testFactory(t, &testKeyring{}, "")
-	if err := Execute(f, []string{"folders", "list"}); err != nil {
+	if err := Execute(context.Background(), f, []string{"folders", "list"}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(tio.out.String(), "file_6\troot\tfile\t\ttrue\n") {
@@ -204,7 +141,7 @@ func TestRecordedFoldersThroughTheCommand(t *testing.T) {
 
 	f, tio = testFactory(t, &testKeyring{}, "")
 	f.IO.OutTTY = true
-	if err := Execute(f, []string{"folders", "list"}); err != nil {
+	if err := Execute(context.Background(), f, []string{"folders", "list"}); err != nil {
 		t.Fatal(err)
 	}
 	found := false

@@ -24,9 +24,9 @@ const (
 
 var commitMessage = Field{Flag: "message", Key: "commit_message", Usage: "commit message (default: one the service writes)"}
 
-func checkRelease(flag string, allowLatest bool) func(f *Factory, c *Call) error {
-	return func(f *Factory, c *Call) error {
-		v, _ := c.Body[flag].(string)
+func checkRelease(flag string, allowLatest bool) func(c *Call) error {
+	return func(c *Call) error {
+		v, _ := c.body()[flag].(string)
 		if semver.MatchString(v) || (allowLatest && v == "latest") {
 			return nil
 		}
@@ -40,32 +40,28 @@ func checkRelease(flag string, allowLatest bool) func(f *Factory, c *Call) error
 
 // releaseTarget reads --element/--type or --app and points the call at the
 // element endpoint or at the deprecated app endpoint.
-func releaseTarget(f *Factory, c *Call) error {
-	el, hasEl := c.Body["_element"].(string)
-	app, hasApp := c.Body["_app"].(string)
-	delete(c.Body, "_element")
-	delete(c.Body, "_app")
+func releaseTarget(c *Call) error {
+	el, hasEl := c.Local["element"].(string)
+	app, hasApp := c.Local["app"].(string)
 	if len(c.Body) == 0 {
 		c.Body = nil
 	}
 	switch {
 	case hasEl && hasApp:
-		return usageErrorf("%s: pass --element or --app, not both", c.Cmd.CommandPath())
+		return usageErrorf("%s: pass --element or --app, not both", c.Command)
 	case hasEl:
 		if c.Query.Get("elementType") == "" {
-			return usageErrorf("%s: --element needs --type {%s}", c.Cmd.CommandPath(), strings.Join(elementTypes, "|"))
+			return usageErrorf("%s: --element needs --type {%s}", c.Command, strings.Join(elementTypes, "|"))
 		}
 		c.Params["elementUuid"] = el
 	case hasApp:
 		if c.Query.Has("elementType") {
-			return usageErrorf("%s: --type goes with --element, not --app", c.Cmd.CommandPath())
+			return usageErrorf("%s: --type goes with --element, not --app", c.Command)
 		}
-		op := *c.Op
-		op.Path = appReleasesPath
-		c.Op = &op
+		c.Path = appReleasesPath
 		c.Params["appUuid"] = app
 	default:
-		return usageErrorf("%s: pass --element UUID --type {%s} (or the deprecated --app UUID)", c.Cmd.CommandPath(), strings.Join(elementTypes, "|"))
+		return usageErrorf("%s: pass --element UUID --type {%s} (or the deprecated --app UUID)", c.Command, strings.Join(elementTypes, "|"))
 	}
 	return nil
 }
@@ -83,9 +79,9 @@ func releaseCreateFields(target bool) []Field {
 }
 
 var releaseTargetFields = []Field{
-	{Flag: "element", Key: "_element", Usage: "page or workflow `UUID`"},
+	{Flag: "element", In: InLocal, Usage: "page or workflow `UUID`"},
 	{Flag: "type", Key: "elementType", In: InQuery, Enum: elementTypes, Usage: "the element's type"},
-	{Flag: "app", Key: "_app", Usage: "app `UUID` (deprecated endpoint; prefer --element --type PAGE)"},
+	{Flag: "app", In: InLocal, Usage: "app `UUID` (deprecated endpoint; prefer --element --type PAGE)"},
 }
 
 var branchColumns = []output.Column{
@@ -106,20 +102,16 @@ func releasesGroup() Group {
 to publish it. Use --element with --type; --app uses the deprecated app endpoint.`,
 			Example: `  orgctl releases create --element 2ab90f76-c234-428e-9896-40c3a9bdbb2b --type PAGE --version 1.2.0 --description "Dark mode"
   orgctl releases create --app 2ab90f76-c234-428e-9896-40c3a9bdbb2b --version 1.2.0`,
-			Columns: branchColumns, Fields: releaseCreateFields(!hidden), Prepare: releaseTarget}
-		if hidden {
-			op.Prepare = nil
-		}
+			Columns: branchColumns, Fields: releaseCreateFields(!hidden)}
 		check := checkRelease("release_version", false)
-		prep := op.Prepare
-		op.Prepare = func(f *Factory, c *Call) error {
-			if err := check(f, c); err != nil {
+		op.Shape = func(c *Call) error {
+			if err := check(c); err != nil {
 				return err
 			}
-			if prep != nil {
-				return prep(f, c)
+			if hidden {
+				return nil
 			}
-			return nil
+			return releaseTarget(c)
 		}
 		return op
 	}
@@ -144,7 +136,7 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 			{Use: "list", Short: "List the releases of a page or workflow", Method: http.MethodGet, Path: "/source_control/releases/{elementUuid}", Scope: releasesRead,
 				Example: `  orgctl releases list --element 2ab90f76-c234-428e-9896-40c3a9bdbb2b --type PAGE
   orgctl releases list --app 2ab90f76-c234-428e-9896-40c3a9bdbb2b --jq '.[0].release_version'`,
-				Fields: releaseTargetFields, Prepare: releaseTarget},
+				Fields: releaseTargetFields, Shape: releaseTarget},
 			createOp("create", "/source_control/releases/{elementUuid}", nil, false),
 			{Use: "list-app APP_UUID", Short: "List an app's releases (deprecated endpoint)", Method: http.MethodGet, Path: appReleasesPath, Args: []string{"appUuid"}, Scope: releasesRead, Hidden: true,
 				Example: "  orgctl releases list-app 2ab90f76-c234-428e-9896-40c3a9bdbb2b"},
@@ -164,7 +156,7 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 						{Header: "APPS", Field: "apps"},
 						{Header: "WORKFLOWS", Field: "workflows"},
 					},
-					Print: printInner("manifests")},
+					View: printInner("manifests")},
 				{Use: "get NAME", Short: "Show a release manifest", Method: http.MethodGet, Path: "/source_control/manifests/{manifestName}", Args: []string{"manifestName"}, Scope: releasesRead,
 					Example: "  orgctl releases manifests get prod -o yaml",
 					Columns: []output.Column{
@@ -172,23 +164,22 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 						{Header: "APPS", Field: "apps"},
 						{Header: "WORKFLOWS", Field: "workflows"},
 					},
-					Print: printInner("manifest")},
+					View: printInner("manifest")},
 				{Use: "set NAME", Short: "Create or overwrite a release manifest", Method: http.MethodPut, Path: "/source_control/manifests/{manifestName}", Args: []string{"manifestName"}, Scope: releasesWrite, Body: true,
 					Example: `  orgctl releases manifests set prod --app 2ab90f76-c234-428e-9896-40c3a9bdbb2b=latest --workflow 8079edae-d5c2-46de-b5bb-153249e8463f=1.0.5
   orgctl releases manifests set prod --body manifest.json --message "Release 42"`,
 					Fields: []Field{
-						{Flag: "app", Key: "_apps", Kind: KStrings, Usage: "app `UUID=RELEASE` (repeatable; RELEASE is x.y.z or latest)"},
-						{Flag: "workflow", Key: "_workflows", Kind: KStrings, Usage: "workflow `UUID=RELEASE` (repeatable)"},
+						{Flag: "app", In: InLocal, Kind: KStrings, Usage: "app `UUID=RELEASE` (repeatable; RELEASE is x.y.z or latest)"},
+						{Flag: "workflow", In: InLocal, Kind: KStrings, Usage: "workflow `UUID=RELEASE` (repeatable)"},
 						commitMessage,
 					},
-					Prepare: func(f *Factory, c *Call) error {
-						m, _ := c.Body["manifest"].(map[string]any)
+					Shape: func(c *Call) error {
+						m, _ := c.body()["manifest"].(map[string]any)
 						if m == nil {
 							m = map[string]any{}
 						}
 						for _, kind := range []string{"apps", "workflows"} {
-							entries, given := c.Body["_"+kind].([]any)
-							delete(c.Body, "_"+kind)
+							entries, given := c.Local[strings.TrimSuffix(kind, "s")].([]any)
 							if !given {
 								continue
 							}
@@ -203,7 +194,7 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 							m[kind] = list
 						}
 						if len(m) == 0 {
-							return usageErrorf("%s: pass --app/--workflow UUID=RELEASE or --body", c.Cmd.CommandPath())
+							return usageErrorf("%s: pass --app/--workflow UUID=RELEASE or --body", c.Command)
 						}
 						c.Body["manifest"] = m
 						return nil
@@ -218,7 +209,7 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 						{Flag: "release", Key: "release", Required: true, Usage: "release x.y.z or latest"},
 						commitMessage,
 					},
-					Prepare: checkRelease("release", true)},
+					Shape: checkRelease("release", true)},
 				{Use: "remove-element NAME ELEMENT_UUID", Short: "Remove a page or workflow from a manifest", Method: http.MethodPost, Path: "/source_control/manifests/{manifestName}/{elementUuid}/delete", Args: []string{"manifestName", "elementUuid"}, Scope: releasesWrite,
 					Destructive: true,
 					Example:     "  orgctl releases manifests remove-element prod 8079edae-d5c2-46de-b5bb-153249e8463f --type WORKFLOW --yes",
@@ -233,7 +224,7 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 						{Flag: "release", Key: "release", Required: true, Usage: "release x.y.z or latest"},
 						commitMessage,
 					},
-					Prepare: checkRelease("release", true)},
+					Shape: checkRelease("release", true)},
 				{Use: "remove-app NAME APP_UUID", Short: "Remove an app from a manifest (deprecated endpoint)", Method: http.MethodPost, Path: "/source_control/manifests/{manifestName}/apps/{appUuid}/delete", Args: []string{"manifestName", "appUuid"}, Scope: releasesWrite,
 					Destructive: true, Fields: []Field{commitMessage},
 					Long:    "Deprecated by the API: prefer remove-element --type PAGE.",

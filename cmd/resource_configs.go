@@ -33,9 +33,8 @@ func optionValue(s string) any {
 
 // dotOptions reads repeatable KEY=VALUE flags whose keys are dot paths.
 func dotOptions(c *Call, flag string) ([][2]any, error) {
-	raw, _ := c.Cmd.Flags().GetStringArray(flag)
 	var out [][2]any
-	for _, s := range raw {
+	for _, s := range c.LocalStrings(flag) {
 		k, v, ok := strings.Cut(s, "=")
 		if !ok || k == "" || strings.HasPrefix(k, ".") || strings.HasSuffix(k, ".") || strings.Contains(k, "..") {
 			return nil, usageErrorf("invalid --%s %q: expected KEY=VALUE with KEY a dot path (database_options.host=db.internal)", flag, s)
@@ -46,15 +45,12 @@ func dotOptions(c *Call, flag string) ([][2]any, error) {
 }
 
 // optionsIntoBody merges --option pairs into body.options (create).
-func optionsIntoBody(f *Factory, c *Call) error {
+func optionsIntoBody(c *Call) error {
 	pairs, err := dotOptions(c, "option")
 	if err != nil {
 		return err
 	}
-	if c.Body == nil {
-		c.Body = map[string]any{}
-	}
-	delete(c.Body, "_option")
+	c.body()
 	if len(pairs) == 0 {
 		return nil
 	}
@@ -71,21 +67,11 @@ func optionsIntoBody(f *Factory, c *Call) error {
 
 // optionsIntoPatch turns --option pairs into "replace" operations, the only
 // op resource-configuration updates accept.
-func optionsIntoPatch(f *Factory, c *Call) error {
+func optionsIntoPatch(c *Call) error {
 	pairs, err := dotOptions(c, "option")
 	if err != nil {
 		return err
 	}
-	kept := c.Patch[:0]
-	for _, op := range c.Patch {
-		if m, ok := op.(map[string]any); ok {
-			if p, _ := m["path"].(string); strings.HasPrefix(p, "/_option/") {
-				continue
-			}
-		}
-		kept = append(kept, op)
-	}
-	c.Patch = kept
 	for _, p := range pairs {
 		var segs []string
 		for _, s := range strings.Split(p[0].(string), ".") {
@@ -140,14 +126,14 @@ string (the API takes ports as strings).`,
 					{Flag: "resource", Key: "resource_id", Required: true, Usage: "resource `ID`"},
 					{Flag: "environment", Key: "environment_id", Required: true, Usage: "environment `ID`"},
 					{Flag: "options", Key: "options", Kind: KJSON, Usage: "connection options as a JSON object"},
-					{Flag: "option", Key: "_option", Kind: KStrings, Usage: "set one option `KEY=VALUE` (KEY a dot path; repeatable)"},
+					{Flag: "option", In: InLocal, Kind: KTexts, Usage: "set one option `KEY=VALUE` (KEY a dot path; repeatable)"},
 				},
-				Prepare: func(f *Factory, c *Call) error {
-					if err := optionsIntoBody(f, c); err != nil {
+				Shape: func(c *Call) error {
+					if err := optionsIntoBody(c); err != nil {
 						return err
 					}
 					if _, ok := c.Body["options"].(map[string]any); !ok {
-						return usageErrorf("%s: options are required: pass --options JSON, --option KEY=VALUE or --body FILE", c.Cmd.CommandPath())
+						return usageErrorf("%s: options are required: pass --options JSON, --option KEY=VALUE or --body FILE", c.Command)
 					}
 					return nil
 				}},
@@ -157,9 +143,9 @@ string (the API takes ports as strings).`,
 operations ([{"op":"replace","path":"/options/database_options/host","value":"db2"}]).`,
 				Example: "  orgctl resource-configs update CONFIG_ID --option database_options.host=db2.internal\n  orgctl resource-configs update CONFIG_ID --body ops.json",
 				Fields: []Field{
-					{Flag: "option", Key: "_option", In: InPatch, Kind: KKV, Usage: "replace one option `KEY=VALUE` (KEY a dot path; repeatable)"},
+					{Flag: "option", In: InLocal, Kind: KTexts, Usage: "replace one option `KEY=VALUE` (KEY a dot path; repeatable)"},
 				},
-				Prepare: optionsIntoPatch},
+				Shape: optionsIntoPatch},
 			{Use: "delete CONFIG_ID", Short: "Delete a resource configuration", Method: http.MethodDelete, Path: "/resource_configurations/{configurationId}", Args: []string{"configurationId"}, Scope: "Resources > Write",
 				Destructive: true, Example: "  orgctl resource-configs delete CONFIG_ID --yes"},
 		},

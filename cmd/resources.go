@@ -93,9 +93,9 @@ and nothing is sent.`,
 					{Flag: "options", Key: "options", Kind: KJSON, Required: true, Usage: "type-specific options as a JSON object"},
 					{Flag: "connector-version", Key: "options.connector_version", Enum: connectorVersions, Usage: "T-SQL connector version"},
 					{Flag: "windows-auth", Key: "options.windows_auth", Kind: KBool, Usage: "T-SQL: connect using Windows Auth (self-hosted)"},
-					{Flag: "odbc-param", Key: "options.params_from_connection_string", Kind: KKV, Usage: "T-SQL: ODBC attribute `KEY=VALUE` (repeatable)"},
+					{Flag: "odbc-param", In: InLocal, Kind: KTexts, Usage: "T-SQL: ODBC attribute `KEY=VALUE` (repeatable)"},
 				},
-				Prepare: prepareResourceCreate,
+				Shape: shapeResourceCreate,
 			},
 			{
 				Use: "update RESOURCE", Short: "Change a resource's name, folder or T-SQL settings", Method: http.MethodPatch,
@@ -119,9 +119,9 @@ is sent. The resource is not read first, to save its points.`,
 					{Flag: "folder", Key: "folder_id", In: InPatch, Usage: "move into this folder `ID`"},
 					{Flag: "connector-version", Key: "options.connector_version", In: InPatch, Enum: connectorVersions, Usage: "T-SQL connector version"},
 					{Flag: "windows-auth", Key: "options.windows_auth", In: InPatch, Kind: KBool, Usage: "T-SQL: connect using Windows Auth (--windows-auth=false turns it off)"},
-					{Flag: "odbc-param", Key: "options.params_from_connection_string", In: InPatch, Kind: KKV, Usage: "T-SQL: ODBC attribute `KEY=VALUE` (repeatable; replaces the whole set)"},
+					{Flag: "odbc-param", In: InLocal, Kind: KTexts, Usage: "T-SQL: ODBC attribute `KEY=VALUE` (repeatable; replaces the whole set)"},
 				},
-				Prepare: prepareResourceUpdate,
+				Shape: shapeResourceUpdate,
 			},
 			{
 				Use: "delete RESOURCE", Short: "Delete a resource", Method: http.MethodDelete, Path: "/resources/{resourceId}",
@@ -131,23 +131,22 @@ is sent. The resource is not read first, to save its points.`,
 					{Flag: "delete-underlying-db", Key: "deleteUnderlyingDB", In: InQuery, Kind: KBool, Usage: "also delete the underlying Retool Database"},
 				},
 			},
-			auditOp(),
 		},
-		Extra: []func(f *Factory) *cobra.Command{newODBCCheckCmd},
+		Extra: []func(f *Factory) *cobra.Command{newAuditCmd, newODBCCheckCmd},
 	}
 }
 
 // odbcParamsPointer is where T-SQL ODBC params live in a resource (JSON Pointer).
 const odbcParamsPointer = "/options/params_from_connection_string"
 
-func prepareResourceCreate(f *Factory, c *Call) error {
+func shapeResourceCreate(c *Call) error {
 	if c.Body == nil {
 		return nil
 	}
 	if _, isObj := c.Body["options"].(map[string]any); c.Body["options"] != nil && !isObj {
 		return usageErrorf("--options must be a JSON object")
 	}
-	if c.Cmd.Flags().Changed("odbc-param") {
+	if c.Has("odbc-param") {
 		// Raw flag text: ODBC values are strings, even when they look like numbers.
 		params, err := odbcParamFlags(c)
 		if err != nil {
@@ -157,7 +156,7 @@ func prepareResourceCreate(f *Factory, c *Call) error {
 	}
 	opts, _ := c.Body["options"].(map[string]any)
 	if v, ok := opts["connector_version"]; ok {
-		warnConnectorVersion(f, v)
+		warnConnectorVersion(c, v)
 	}
 	if c.Body["type"] != "mssql" || opts["windows_auth"] != true {
 		return nil
@@ -165,22 +164,14 @@ func prepareResourceCreate(f *Factory, c *Call) error {
 	return precheckODBC(opts["params_from_connection_string"], true)
 }
 
-func prepareResourceUpdate(f *Factory, c *Call) error {
-	if c.Cmd.Flags().Changed("odbc-param") {
+func shapeResourceUpdate(c *Call) error {
+	if c.Has("odbc-param") {
 		params, err := odbcParamFlags(c)
 		if err != nil {
 			return err
 		}
-		// The flag machinery makes one "add" per key; the API publishes only "replace", and replacing the
-		// whole set is what lets a rejected key be dropped.
-		kept := c.Patch[:0]
-		for _, op := range c.Patch {
-			if m, ok := op.(map[string]any); ok && strings.HasPrefix(pathOf(m), odbcParamsPointer+"/") {
-				continue
-			}
-			kept = append(kept, op)
-		}
-		c.Patch = append(kept, map[string]any{"op": "replace", "path": odbcParamsPointer, "value": params})
+		// The API publishes only "replace", and replacing the whole set is what lets a rejected key be dropped.
+		c.Patch = append(c.Patch, map[string]any{"op": "replace", "path": odbcParamsPointer, "value": params})
 	}
 	var (
 		params      map[string]any
@@ -196,7 +187,7 @@ func prepareResourceUpdate(f *Factory, c *Call) error {
 		case p == "/options":
 			if opts, ok := op["value"].(map[string]any); ok {
 				if v, ok := opts["connector_version"]; ok {
-					warnConnectorVersion(f, v)
+					warnConnectorVersion(c, v)
 				}
 				if v, ok := opts["windows_auth"]; ok {
 					windowsAuth = v
@@ -209,7 +200,7 @@ func prepareResourceUpdate(f *Factory, c *Call) error {
 				}
 			}
 		case p == "/options/connector_version":
-			warnConnectorVersion(f, op["value"])
+			warnConnectorVersion(c, op["value"])
 		case p == "/options/windows_auth":
 			windowsAuth = op["value"]
 		case p == odbcParamsPointer:
@@ -248,9 +239,8 @@ func pointerUnescape(s string) string {
 
 // odbcParamFlags reads --odbc-param as given: ODBC attribute values are strings.
 func odbcParamFlags(c *Call) (map[string]any, error) {
-	ss, _ := c.Cmd.Flags().GetStringArray("odbc-param")
 	out := map[string]any{}
-	for _, s := range ss {
+	for _, s := range c.LocalStrings("odbc-param") {
 		k, v, ok := strings.Cut(s, "=")
 		if !ok || k == "" {
 			return nil, usageErrorf("invalid --odbc-param %q: expected KEY=VALUE", s)
@@ -263,14 +253,14 @@ func odbcParamFlags(c *Call) (map[string]any, error) {
 	return out, nil
 }
 
-// warnConnectorVersion tells what moving to a connector version means (seed section 9).
-func warnConnectorVersion(f *Factory, v any) {
+// warnConnectorVersion tells what moving to a connector version means.
+func warnConnectorVersion(c *Call, v any) {
 	switch v {
 	case "3.0":
-		f.IO.Warn("T-SQL connector 3.0 does not support object query parameters (convert them to strings first), " +
+		c.Warnings = append(c.Warnings, "T-SQL connector 3.0 does not support object query parameters (convert them to strings first), "+
 			"and array parameters become comma-separated strings")
 	case "1.0", "2.0":
-		f.IO.Warn("T-SQL connector versions 1.0 and 2.0 are deprecated (cloud: 2026-08-24) and removed from cloud in 2026-Q4; " +
+		c.Warnings = append(c.Warnings, "T-SQL connector versions 1.0 and 2.0 are deprecated (cloud: 2026-08-24) and removed from cloud in 2026-Q4; "+
 			"use --connector-version 3.0")
 	}
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"io"
 	"sort"
@@ -13,8 +14,20 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-// NewRootCmd builds the whole command tree.
+// NewRootCmd builds the whole command tree, every family with all its
+// subcommands (help generation, completion scripts and tests walk it).
 func NewRootCmd(f *Factory) *cobra.Command {
+	return newRoot(f, allFamilies)
+}
+
+// allFamilies asks newRoot for every family in full.
+const allFamilies = "*"
+
+// newRoot builds the root command with the family named by word in full
+// (allFamilies: every one). The others are shells with a name and a
+// summary, which is all the root's help and command lookup need: building
+// ~300 subcommands for a run that uses one is most of a start-up's cost.
+func newRoot(f *Factory, word string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "orgctl <command> <subcommand> [flags]",
 		Short: "Administer an organization through its management API",
@@ -36,15 +49,14 @@ Try it without an org:  orgctl --sandbox users list`,
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.Err)
 	root.SetIn(f.IO.In)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErrorf("%v\nRun '%s --help' for usage.", err, c.CommandPath())
-	})
+	root.SetFlagErrorFunc(flagError)
 
 	pf := root.PersistentFlags()
 	pf.String("profile", "", "use the named profile from the config file (env ORGCTL_PROFILE)")
 	pf.StringP("output", "o", "table", "output format: table, json or yaml")
 	pf.String("jq", "", "filter JSON output with a jq `EXPRESSION`")
 	pf.String("template", "", "format output with a Go text/template `TEMPLATE`")
+	pf.BoolP("quiet", "q", false, "print no notices on stderr (errors and warnings still show)")
 	pf.Bool("debug", false, "log each HTTP request (method, URL, status, timing) to stderr; the token is never shown")
 	pf.Bool("sandbox", false, "run against the built-in local demo org instead of a real one")
 	pf.Duration("max-wait", 10*time.Minute, "give up (exit 5) when the rate budget would make a request wait longer than this")
@@ -55,18 +67,22 @@ Try it without an org:  orgctl --sandbox users list`,
 	})
 	// Viper binds every global flag to its config key and ORGCTL_<KEY>.
 	pf.VisitAll(func(fl *pflag.Flag) {
-		key := strings.ReplaceAll(fl.Name, "-", "_")
-		f.v.BindPFlag(key, fl)
+		f.v.BindPFlag(strings.ReplaceAll(fl.Name, "-", "_"), fl)
 	})
 
 	root.AddGroup(&cobra.Group{ID: "org", Title: "Organization commands:"},
 		&cobra.Group{ID: "tool", Title: "orgctl commands:"})
 	for _, g := range families() {
-		c := g.command(f)
+		var c *cobra.Command
+		if word == allFamilies || g.Name == word || contains(g.Aliases, word) {
+			c = g.command(f)
+		} else {
+			c = g.shell()
+		}
 		c.GroupID = "org"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{newAuthCmd(f), newBudgetCmd(f), newSandboxCmd(f), newAPICmd(f)} {
+	for _, c := range []*cobra.Command{newAuthCmd(f), newBudgetCmd(f), newConfigCmd(f), newSandboxCmd(f), newAPICmd(f)} {
 		c.GroupID = "tool"
 		root.AddCommand(c)
 	}
@@ -78,8 +94,8 @@ Try it without an org:  orgctl --sandbox users list`,
 	completion.GroupID = "tool"
 	root.AddCommand(completion)
 	wireCompletions(f, root)
-	if f.OnChange == nil {
-		f.OnChange = forgetCompletions
+	if f.onChange == nil {
+		f.onChange = forgetCompletions
 	}
 	return root
 }
@@ -100,14 +116,14 @@ func families() []Group {
 	return gs
 }
 
-// Execute runs the command line and returns a typed error for main.
-func Execute(f *Factory, args []string) error {
-	root := NewRootCmd(f)
+// Execute runs one command line and returns a typed error for Main.
+func Execute(ctx context.Context, f *Factory, args []string) error {
+	root := newRoot(f, familyWord(args))
 	root.SetArgs(args)
 	if isCompletionRequest(args) {
 		root.SetErr(io.Discard) // cobra reports the directive there; the shell shows stderr
 	}
-	_, err := root.ExecuteC()
+	_, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return nil
 	}
@@ -116,6 +132,51 @@ func Execute(f *Factory, args []string) error {
 		return &UsageError{err}
 	}
 	return err
+}
+
+// familyWord is the word that names the family a command line needs in
+// full: its first word, or allFamilies for help and completion requests,
+// which look at the whole tree.
+func familyWord(args []string) string {
+	switch w := firstWord(args); w {
+	case "help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
+		return allFamilies
+	default:
+		return w
+	}
+}
+
+// globalValueFlags are the root's flags that take a value as the next word.
+var globalValueFlags = map[string]bool{"--profile": true, "-o": true, "--output": true, "--jq": true, "--template": true, "--max-wait": true, "--timeout": true}
+
+// firstWord is the first argument that is not a global flag or its value.
+func firstWord(args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			if i+1 < len(args) {
+				return args[i+1]
+			}
+			return ""
+		}
+		if strings.HasPrefix(a, "-") {
+			if globalValueFlags[a] {
+				i++
+			}
+			continue
+		}
+		return a
+	}
+	return ""
+}
+
+func contains(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
 }
 
 // isCobraUsageError recognises the argument errors cobra returns untyped.

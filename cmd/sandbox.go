@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -9,12 +10,14 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/orgctl/orgctl/client/apitest"
+	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/output/atomicfile"
 )
 
 // sandboxBaseURL is the in-process sandbox's address: a .localhost name is
@@ -24,23 +27,45 @@ const sandboxBaseURL = "http://sandbox.localhost"
 
 func sandboxStatePath() string { return filepath.Join(stateDir(), "sandbox.json") }
 
-func sandboxOptions(cfg *Config) apitest.Options {
-	var o apitest.Options
+// sandboxOptions reads the --sandbox settings; sandbox_org only matters when the state file is
+// created, since an existing org is never reseeded.
+func sandboxOptions(cfg *Config) (sandbox.Options, error) {
+	var o sandbox.Options
 	if cfg != nil {
 		o.Points = cfg.v.GetInt("sandbox_points")
 		o.Window = cfg.v.GetDuration("sandbox_window")
 		o.Block = cfg.v.GetDuration("sandbox_block")
+		empty, err := sandboxOrgEmpty(cfg.v.GetString("sandbox_org"))
+		if err != nil {
+			return o, usageErrorf("invalid sandbox_org (ORGCTL_SANDBOX_ORG): %v", err)
+		}
+		o.Empty = empty
 	}
-	return o
+	return o, nil
 }
 
-// sandboxTarget points a command at the persistent local demo org.
-func (f *Factory) sandboxTarget() (*apiTarget, error) {
-	cfg, _ := f.Config()
+// sandboxOrgEmpty maps an org name to Options.Empty: "demo" (or unset) seeds the demo org,
+// "empty" only the primary org's admin and admin token.
+func sandboxOrgEmpty(name string) (bool, error) {
+	switch name {
+	case "", "demo":
+		return false, nil
+	case "empty":
+		return true, nil
+	}
+	return false, fmt.Errorf("%q: expected demo or empty", name)
+}
+
+// sandboxTarget points a command at the persistent local sandbox org.
+func sandboxTarget(cfg *Config) (*apiTarget, error) {
+	opts, err := sandboxOptions(cfg)
+	if err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(stateDir(), 0o700); err != nil {
 		return nil, err
 	}
-	ft := apitest.NewFileTransport(sandboxStatePath(), sandboxOptions(cfg))
+	ft := sandbox.NewFileTransport(sandboxStatePath(), opts)
 	tok, err := ft.AdminToken()
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
@@ -59,36 +84,57 @@ rules. Use it to try orgctl and to rehearse scripts without a production org.
 Two ways to use it:
   orgctl --sandbox users list     run any command in-process against a persistent
                                   demo org kept in $XDG_STATE_HOME/orgctl/sandbox.json
-  orgctl sandbox serve            serve it over HTTP on loopback for other tools`,
+  orgctl sandbox serve            serve it over HTTP on loopback for other tools
+
+With ORGCTL_SANDBOX_ORG=empty (config key sandbox_org), a new --sandbox org
+starts with only its admin instead of the demo data; it applies when the
+state is created, so run ` + "`orgctl sandbox reset`" + ` first to switch.`,
 		Args: noArgsGroup,
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
-	var addr, state string
-	var points int
-	var window, block time.Duration
+	var addr, state, orgName string
+	var points, users int
+	var window, block, latency time.Duration
 	serve := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the sandbox API over HTTP until interrupted",
 		Long: `Serve the sandbox over HTTP. The first two lines on stdout are shell exports
 for ORGCTL_BASE_URL and ORGCTL_TOKEN (an all-scope admin token of the demo org),
 so that ` + "`eval \"$(orgctl sandbox serve | head -2)\"`" + ` style setups work.
-With --state, the org is loaded from and saved to FILE.`,
+With --state, the org is loaded from and saved to FILE; --org and --users
+apply only when FILE does not exist yet.`,
 		Example: `  orgctl sandbox serve --addr 127.0.0.1:8080
-  orgctl sandbox serve --points 300 --window 6s   # a fast budget for rehearsals`,
+  orgctl sandbox serve --points 300 --window 6s   # a fast budget for rehearsals
+  orgctl sandbox serve --org empty --users 100000 # a large org for load rehearsals
+  orgctl sandbox serve --latency 2s               # slow answers, to interrupt clients mid-request`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			host, _, err := net.SplitHostPort(addr)
 			if err != nil {
 				return usageErrorf("invalid --addr %q: expected HOST:PORT (e.g. 127.0.0.1:8080)", addr)
 			}
+			empty, err := sandboxOrgEmpty(orgName)
+			if err != nil {
+				return usageErrorf("invalid --org: %v", err)
+			}
+			if users < 0 {
+				return usageErrorf("invalid --users %d: expected a count of 0 or more", users)
+			}
+			if latency < 0 {
+				return usageErrorf("invalid --latency %v: expected a duration of 0 or more", latency)
+			}
 			if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 				f.IO.Warn("serving the sandbox on %s: it is reachable from other machines", addr)
 			}
-			srv := apitest.New(apitest.Options{Points: points, Window: window, Block: block})
+			srv := sandbox.New(sandbox.Options{Points: points, Window: window, Block: block,
+				Empty: empty, Users: users, Latency: latency})
 			if state != "" {
 				if b, err := os.ReadFile(state); err == nil {
 					if err := srv.UnmarshalState(b); err != nil {
 						return fmt.Errorf("--state %s: %w", state, err)
+					}
+					if c.Flags().Changed("org") || c.Flags().Changed("users") {
+						f.IO.Warn("--org and --users are ignored: the org is loaded from %s", state)
 					}
 				} else if !errors.Is(err, os.ErrNotExist) {
 					return err
@@ -121,7 +167,7 @@ With --state, the org is loaded from and saved to FILE.`,
 				if err != nil {
 					return err
 				}
-				if err := os.WriteFile(state, b, 0o600); err != nil {
+				if err := atomicfile.Write(state, b, 0o600); err != nil {
 					return err
 				}
 			}
@@ -133,18 +179,47 @@ With --state, the org is loaded from and saved to FILE.`,
 	serve.Flags().IntVar(&points, "points", 300, "budget points per window")
 	serve.Flags().DurationVar(&window, "window", 60*time.Second, "budget window")
 	serve.Flags().DurationVar(&block, "block", 60*time.Second, "how long exceeding the budget blocks every call")
+	serve.Flags().StringVar(&orgName, "org", "demo", "seed the `demo` org or an `empty` one (only its admin and admin token)")
+	serve.Flags().IntVar(&users, "users", 0, "add `N` synthetic users (user000001@load.example, ...) for load rehearsals")
+	serve.Flags().DurationVar(&latency, "latency", 0, "delay every answer by `DURATION` (the request takes effect at once)")
+	var yes bool
 	reset := &cobra.Command{
 		Use:   "reset",
-		Short: "Forget the --sandbox demo org's changes and start over",
-		Args:  cobra.NoArgs,
+		Short: "Forget the --sandbox org's changes and start over",
+		Long: `Delete the --sandbox org's state file, so the next --sandbox command starts
+from a fresh org. Every change made with --sandbox is lost, so reset asks for
+confirmation; where stdin is not a terminal it refuses unless --yes is given.`,
+		Example: "  orgctl sandbox reset\n  orgctl sandbox reset --yes   # in scripts",
+		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if !yes {
+				if err := f.confirmSandboxReset(); err != nil {
+					return err
+				}
+			}
 			if err := os.Remove(sandboxStatePath()); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
 			}
-			f.IO.Notice("sandbox reset: the next --sandbox command starts from the demo org")
+			f.IO.Notice("sandbox reset: the next --sandbox command starts from a fresh org")
 			return nil
 		},
 	}
+	reset.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation (required when stdin is not a terminal)")
 	c.AddCommand(serve, reset)
 	return c
+}
+
+// confirmSandboxReset asks on the terminal; without one it refuses, since a script must not wipe
+// the org by accident.
+func (f *Factory) confirmSandboxReset() error {
+	if !f.IO.InTTY || !f.IO.ErrTTY {
+		return usageErrorf("refusing to reset the sandbox without confirmation: stdin is not a terminal; pass --yes")
+	}
+	fmt.Fprintf(f.IO.Err, "Reset the --sandbox org? Every change kept in %s is lost. [y/N] ", sandboxStatePath())
+	line, _ := bufio.NewReader(f.IO.In).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return nil
+	}
+	return ErrCancelled
 }

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -13,58 +12,60 @@ func init() { register(sourceControlGroup) }
 
 var scProviders = []string{"GitHub", "GitLab", "AWS CodeCommit", "Bitbucket", "Azure Repos"}
 
-// scConfigFields are read into "_"-keys and then placed by needConfig, since
-// --body may be wrapped ({"config": {...}}) or bare.
+// scConfigFields are local options placed by needConfig, since --body may
+// be wrapped ({"config": {...}}) or bare.
 var scConfigFields = []Field{
-	{Flag: "provider", Key: "_provider", Enum: scProviders, Usage: "source control provider"},
-	{Flag: "org", Key: "_org", Usage: "user or organization owning the repository"},
-	{Flag: "repo", Key: "_repo", Usage: "repository name"},
-	{Flag: "default-branch", Key: "_default_branch", Usage: "default branch, e.g. main"},
-	{Flag: "repo-version", Key: "_repo_version", Usage: "2.0.0 for Toolscript repositories, 1.0.0 for legacy YAML"},
-	{Flag: "credential", Key: "_config", Kind: KKV, Usage: "provider setting `KEY=VALUE` (repeatable; e.g. type=Personal, personal_access_token=...)"},
+	{Flag: "provider", In: InLocal, Enum: scProviders, Usage: "source control provider"},
+	{Flag: "org", In: InLocal, Usage: "user or organization owning the repository"},
+	{Flag: "repo", In: InLocal, Usage: "repository name"},
+	{Flag: "default-branch", In: InLocal, Usage: "default branch, e.g. main"},
+	{Flag: "repo-version", In: InLocal, Usage: "2.0.0 for Toolscript repositories, 1.0.0 for legacy YAML"},
+	{Flag: "credential", In: InLocal, Kind: KTexts, Usage: "provider setting `KEY=VALUE` (repeatable; e.g. type=Personal, personal_access_token=...)"},
 }
 
 // needConfig wraps a bare configuration, applies the flags over it and
 // rejects it without the fields every provider needs.
-func needConfig(f *Factory, c *Call) error {
-	flags := map[string]any{}
-	inner := map[string]any{}
-	for k, v := range c.Body {
-		if len(k) > 1 && k[0] == '_' {
-			flags[k[1:]] = v
-		} else {
-			inner[k] = v
-		}
+func needConfig(c *Call) error {
+	inner := c.Body
+	if inner == nil {
+		inner = map[string]any{}
 	}
 	if wrapped, ok := inner["config"].(map[string]any); ok && len(inner) == 1 && wrapped["provider"] != nil {
 		inner = wrapped
 	}
-	for k, v := range flags {
-		if k == "config" {
-			creds, _ := inner["config"].(map[string]any)
-			if creds == nil {
-				creds = map[string]any{}
+	for _, f := range []struct{ flag, key string }{
+		{"provider", "provider"}, {"org", "org"}, {"repo", "repo"}, {"default-branch", "default_branch"}, {"repo-version", "repo_version"},
+	} {
+		if v, ok := c.Local[f.flag]; ok {
+			inner[f.key] = v
+		}
+	}
+	if creds := c.LocalStrings("credential"); len(creds) > 0 {
+		cur, _ := inner["config"].(map[string]any)
+		if cur == nil {
+			cur = map[string]any{}
+		}
+		for _, kv := range creds {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || k == "" {
+				return usageErrorf("invalid --credential %q: expected KEY=VALUE", kv)
 			}
 			// Credentials are strings in every provider's schema but these two.
-			raw, _ := c.Cmd.Flags().GetStringArray("credential")
-			for _, kv := range raw {
-				ck, cv, _ := strings.Cut(kv, "=")
-				creds[ck] = cv
-				if ck == "project_id" || ck == "use_basic_auth" {
-					creds[ck] = v.(map[string]any)[ck]
-				}
+			if k == "project_id" || k == "use_basic_auth" {
+				cur[k] = looseJSON(v)
+			} else {
+				cur[k] = v
 			}
-			v = creds
 		}
-		inner[k] = v
+		inner["config"] = cur
 	}
 	if len(inner) == 0 {
-		return usageErrorf("%s: pass --body FILE or --provider, --org, --repo, --default-branch and --credential", c.Cmd.CommandPath())
+		return usageErrorf("%s: pass --body FILE or --provider, --org, --repo, --default-branch and --credential", c.Command)
 	}
 	names := map[string]string{"provider": "provider", "org": "org", "repo": "repo", "default_branch": "default-branch", "config": "credential"}
 	for _, k := range []string{"provider", "org", "repo", "default_branch", "config"} {
 		if inner[k] == nil {
-			return usageErrorf("%s: missing %q: pass --%s or set it in --body", c.Cmd.CommandPath(), k, names[k])
+			return usageErrorf("%s: missing %q: pass --%s or set it in --body", c.Command, k, names[k])
 		}
 	}
 	c.Body = map[string]any{"config": inner}
@@ -82,14 +83,9 @@ var deploymentColumns = []output.Column{
 
 // printInner shows the array or object under key as the table, while the
 // other formats keep the raw data.
-func printInner(key string) func(f *Factory, c *Call, resp *client.Response) error {
-	return func(f *Factory, c *Call, resp *client.Response) error {
-		p, err := f.Printer()
-		if err != nil {
-			return err
-		}
-		data := resp.Data
-		if (p.Opts.Format == "table" || p.Opts.Format == "") && p.Opts.JQ == "" && p.Opts.Template == "" {
+func printInner(key string) func(p *output.Printer, c *Call, data json.RawMessage) error {
+	return func(p *output.Printer, c *Call, data json.RawMessage) error {
+		if !structured(p) {
 			var m map[string]json.RawMessage
 			if json.Unmarshal(data, &m) == nil && m[key] != nil {
 				data = m[key]
@@ -157,10 +153,10 @@ Gotchas:
 					{Use: "create", Short: "Create the provider configuration (fails if one exists)", Method: http.MethodPost, Path: "/source_control/config", Scope: "Source Control > Write", Body: true,
 						Example: `  orgctl source-control config create --body sc.json
   orgctl source-control config create --provider GitHub --org acme --repo retool-apps --default-branch main --credential type=Personal --credential personal_access_token=$GH_TOKEN`,
-						Fields: scConfigFields, Prepare: needConfig},
+						Fields: scConfigFields, Shape: needConfig},
 					{Use: "set", Short: "Create or overwrite the provider configuration", Method: http.MethodPut, Path: "/source_control/config", Scope: "Source Control > Write", Body: true,
 						Example: "  orgctl source-control config set --body sc.json\n  orgctl source-control config set --body sc.json --default-branch release",
-						Fields:  scConfigFields, Prepare: needConfig},
+						Fields:  scConfigFields, Shape: needConfig},
 					{Use: "delete", Short: "Remove the provider configuration", Method: http.MethodDelete, Path: "/source_control/config", Scope: "Source Control > Write",
 						Destructive: true, Example: "  orgctl source-control config delete --yes"},
 				},
@@ -172,7 +168,7 @@ Gotchas:
 				Ops: []Op{
 					{Use: "list", Short: "List deployments, newest first", Method: http.MethodGet, Path: "/source_control/deployments", Scope: "Source Control > Deploy",
 						Example: "  orgctl source-control deployments list\n  orgctl source-control deployments list --jq '.deployments[0].status'",
-						Print:   printInner("deployments")},
+						View:    printInner("deployments")},
 					{Use: "get DEPLOYMENT_ID", Short: "Show a deployment's status", Method: http.MethodGet, Path: "/source_control/deployment/{id}", Args: []string{"id"}, Scope: "Source Control > Deploy",
 						Example: "  orgctl source-control deployments get 5a4d0000-0000-4000-8000-000000000001 --jq .status"},
 				},
@@ -195,9 +191,9 @@ Gotchas:
 							{Flag: "force-uuid-mapping", Key: "settings.force_uuid_mapping", Kind: KBool, Usage: "map protected elements by uuid in the repository"},
 							{Flag: "auto-cleanup-branches", Key: "settings.auto_cleanup_branches_enabled", Kind: KBool, Usage: "delete merged branches"},
 						},
-						Prepare: func(f *Factory, c *Call) error {
+						Shape: func(c *Call) error {
 							if c.Body == nil {
-								return usageErrorf("%s: nothing to set: pass setting flags or --body", c.Cmd.CommandPath())
+								return usageErrorf("%s: nothing to set: pass setting flags or --body", c.Command)
 							}
 							if _, ok := c.Body["settings"]; !ok || len(c.Body) > 1 {
 								inner, _ := c.Body["settings"].(map[string]any)

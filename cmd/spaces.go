@@ -71,11 +71,11 @@ Gotchas:
 					{Flag: "resource", Key: "resource_ids", Kind: KStrings, Usage: "resource configuration `UUID` (repeatable)"},
 					{Flag: "query", Key: "query_library_query_ids", Kind: KStrings, Usage: "Query Library query `UUID` (repeatable)"},
 				},
-				Prepare: func(f *Factory, c *Call) error {
+				Shape: func(c *Call) error {
 					n := 0
 					// The API requires all four lists, even empty ones.
 					for _, k := range []string{"app_ids", "workflow_ids", "resource_ids", "query_library_query_ids"} {
-						l, _ := c.Body[k].([]any)
+						l, _ := c.body()[k].([]any)
 						if l == nil {
 							l = []any{}
 						}
@@ -83,7 +83,7 @@ Gotchas:
 						n += len(l)
 					}
 					if n == 0 {
-						return usageErrorf("%s: nothing to copy: pass --app, --workflow, --resource or --query", c.Cmd.CommandPath())
+						return usageErrorf("%s: nothing to copy: pass --app, --workflow, --resource or --query", c.Command)
 					}
 					return nil
 				}},

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -11,18 +12,15 @@ import (
 )
 
 // spaceBaseURL looks a Space's domain up through the current profile.
-func (f *Factory) spaceBaseURL(cfg *Config, name string) (string, error) {
-	t, err := f.target(cfg)
+func spaceBaseURL(ctx context.Context, f *Factory, cfg *Config, name string) (string, error) {
+	conn, err := f.connection()
 	if err != nil {
 		return "", fmt.Errorf("--space looks the space up through the current profile: %w", err)
 	}
-	cl, err := f.clientFor(cfg, t, true)
+	t := conn.target
+	resp, err := conn.client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/spaces", Scope: "Spaces > Read"})
 	if err != nil {
-		return "", err
-	}
-	resp, err := cl.Do(ctx(), client.Request{Method: http.MethodGet, Path: "/spaces", Scope: "Spaces > Read"})
-	if err != nil {
-		return "", f.explain(err)
+		return "", explain(cfg, err)
 	}
 	var spaces []struct {
 		ID     string `json:"id"`
@@ -53,7 +51,7 @@ func (f *Factory) spaceBaseURL(cfg *Config, name string) (string, error) {
 }
 
 // spaceHint explains the Space token rule when a space profile is refused.
-func (f *Factory) spaceHint(cfg *Config, ae *client.APIError) string {
+func spaceHint(cfg *Config, ae *client.APIError) string {
 	if cfg == nil || (ae.StatusCode != http.StatusUnauthorized && ae.StatusCode != http.StatusForbidden) {
 		return ""
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -29,10 +29,10 @@ var (
 )
 
 // loadSpecOperations reads every operation of the published OpenAPI
-// description, plus the unpublished POST /apps the requirements name.
+// description, plus POST /apps, which the service serves without publishing it.
 func loadSpecOperations(t *testing.T) []specOperation {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(sharedDir(t), "api", "openapi.json"))
+	b, err := os.ReadFile(sandboxtest.SharedFile(t, "api", "openapi.json"))
 	if err != nil {
 		t.Skipf("the published OpenAPI description is not available (%v): skipping the coverage check", err)
 	}

@@ -69,9 +69,9 @@ Gotchas:
 					b("trigger-login-automatically", "trigger_login_automatically", "go straight to the IdP on the login page"),
 					b("disable-email-password-login", "disable_email_password_login", "turn off email/password sign-in"),
 				},
-				Prepare: func(f *Factory, c *Call) error {
+				Shape: func(c *Call) error {
 					if c.Body == nil {
-						return usageErrorf("%s: pass --body FILE or --type with its fields", c.Cmd.CommandPath())
+						return usageErrorf("%s: pass --body FILE or --type with its fields", c.Command)
 					}
 					// A bare configuration object (as in the data of 'sso get') is wrapped.
 					if _, ok := c.Body["data"]; !ok || len(c.Body) > 1 {
@@ -96,7 +96,7 @@ Gotchas:
 						}
 					}
 					if t == "" {
-						return usageErrorf("%s: the configuration has no config_type: pass --type {%s}", c.Cmd.CommandPath(), joinEnum(ssoTypes))
+						return usageErrorf("%s: the configuration has no config_type: pass --type {%s}", c.Command, joinEnum(ssoTypes))
 					}
 					return usageErrorf("invalid config_type %q: allowed values are %s", t, joinEnum(ssoTypes))
 				}},

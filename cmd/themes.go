@@ -15,12 +15,12 @@ func init() { register(themesGroup) }
 var themeFields = []Field{
 	{Flag: "name", Key: "name", Usage: "theme name (unique in the org)"},
 	{Flag: "theme", Key: "theme", Kind: KJSON, Usage: "the theme object as `JSON`"},
-	{Flag: "set", Key: "theme_set", Kind: KKV, Usage: "set one theme key, `KEY=VALUE` (repeatable; merged into --theme)"},
+	{Flag: "set", In: InLocal, Kind: KKV, Usage: "set one theme key, `KEY=VALUE` (repeatable; merged into --theme)"},
 }
 
 func mergeThemeSet(c *Call) {
-	set, ok := c.Body["theme_set"].(map[string]any)
-	delete(c.Body, "theme_set")
+	set, ok := c.Local["set"].(map[string]any)
+	c.body()
 	if !ok {
 		return
 	}
@@ -66,10 +66,10 @@ Gotchas:
   orgctl themes create --name Brand --set primary=#3C92DC --set borderRadius=4
   orgctl themes create --body brand.json`,
 				Fields: requireFields(themeFields, "name"),
-				Prepare: func(f *Factory, c *Call) error {
+				Shape: func(c *Call) error {
 					mergeThemeSet(c)
 					if c.Body["theme"] == nil {
-						return usageErrorf("%s: pass --theme JSON or --set KEY=VALUE", c.Cmd.CommandPath())
+						return usageErrorf("%s: pass --theme JSON or --set KEY=VALUE", c.Command)
 					}
 					return nil
 				}},
@@ -80,14 +80,14 @@ edit it, then 'orgctl themes update 1 --body t.json'.`,
 				Example: `  orgctl themes update 1 --name "Sandbox Dark" --theme '{"primary":"#FF6600","canvas":"#111111"}'
   orgctl themes get 1 -o json > t.json && orgctl themes update 1 --body t.json --set primary=#FF6600`,
 				Fields: requireFields(themeFields, "name"),
-				Prepare: func(f *Factory, c *Call) error {
+				Shape: func(c *Call) error {
 					id, err := strconv.ParseUint(c.Params["id"], 10, 64)
 					if err != nil {
 						return usageErrorf("invalid THEME_ID %q: expected a number", c.Params["id"])
 					}
 					mergeThemeSet(c)
 					if c.Body["theme"] == nil {
-						return usageErrorf("%s: pass --theme JSON, --set KEY=VALUE or --body", c.Cmd.CommandPath())
+						return usageErrorf("%s: pass --theme JSON, --set KEY=VALUE or --body", c.Command)
 					}
 					c.Body["id"] = json.Number(strconv.FormatUint(id, 10))
 					delete(c.Params, "id")

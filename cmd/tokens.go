@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -55,10 +54,8 @@ Gotchas:
 				Example: "  orgctl tokens list\n  orgctl tokens list --jq '.[] | select(.scopes | index(\"users:write\")) | .label'"},
 			{Use: "get TOKEN_ID", Short: "Show an access token (never its value)", Method: http.MethodGet, Path: "/access_tokens/:accessTokenId", Args: []string{"accessTokenId"}, Scope: "Access Tokens > Read",
 				Example: "  orgctl tokens get 5a4d0009-0000-4000-8000-000000000001",
-				Prepare: func(f *Factory, c *Call) error {
-					op := *c.Op
-					op.Path = tokenItemPath
-					c.Op = &op
+				Shape: func(c *Call) error {
+					c.Path = tokenItemPath
 					return nil
 				}},
 			{Use: "create", Short: "Create an access token and print it once", Method: http.MethodPost, Path: "/access_tokens", Scope: "Access Tokens > Read", Body: true,
@@ -72,45 +69,41 @@ answer, token included) and a warning on stderr that it will not be shown again.
 					{Flag: "description", Key: "description", Usage: "what the token is for"},
 					{Flag: "scope", Key: "scopes", Kind: KStrings, Required: true, Usage: "grant this `SCOPE` (repeatable or comma-separated)"},
 				},
-				Prepare: func(f *Factory, c *Call) error {
-					if l, _ := c.Body["label"].(string); len([]rune(l)) < 2 {
+				Shape: func(c *Call) error {
+					if l, _ := c.body()["label"].(string); len([]rune(l)) < 2 {
 						return usageErrorf("invalid --label %q: at least 2 characters", l)
 					}
 					if s, _ := c.Body["scopes"].([]any); len(s) == 0 {
-						return usageErrorf("%s: pass at least one --scope", c.Cmd.CommandPath())
+						return usageErrorf("%s: pass at least one --scope", c.Command)
 					}
 					return nil
 				},
-				Print: printNewToken},
+				View: printNewToken},
 		},
 	}
 }
 
 // printNewToken shows the token exactly once: alone on stdout for the table
 // format (so $(...) captures it), or inside the raw answer for the others.
-func printNewToken(f *Factory, c *Call, resp *client.Response) error {
+func printNewToken(p *output.Printer, c *Call, data json.RawMessage) error {
 	var t struct {
 		ID     string   `json:"id"`
 		Label  string   `json:"label"`
 		Scopes []string `json:"scopes"`
 		Value  string   `json:"access_token"`
 	}
-	if err := json.Unmarshal(resp.Data, &t); err != nil || t.Value == "" {
+	if err := json.Unmarshal(data, &t); err != nil || t.Value == "" {
 		return fmt.Errorf("the token was created but the answer carries no token value; revoke it in Settings > API and try again")
 	}
-	p, err := f.Printer()
-	if err != nil {
-		return err
-	}
-	raw := p.Opts.JQ != "" || p.Opts.Template != "" || (p.Opts.Format != "table" && p.Opts.Format != "")
-	if raw {
-		err = p.Print(resp.Data, nil)
+	var err error
+	if structured(p) {
+		err = p.Print(data, nil)
 	} else {
-		_, err = fmt.Fprintln(f.IO.Out, t.Value)
+		_, err = fmt.Fprintln(p.IO.Out, t.Value)
 	}
 	if err != nil {
 		return err
 	}
-	f.IO.Warn("token %s (%s; scopes: %s) is shown only once: store it now", t.ID, t.Label, strings.Join(t.Scopes, ","))
+	p.IO.Warn("token %s (%s; scopes: %s) is shown only once: store it now", t.ID, t.Label, strings.Join(t.Scopes, ","))
 	return nil
 }

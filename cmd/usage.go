@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -20,7 +19,7 @@ func usageFields(extra ...Field) []Field {
 }
 
 // shapeUsage checks the dates and joins --org into the comma list the API takes.
-func shapeUsage(f *Factory, c *Call) error {
+func shapeUsage(c *Call) error {
 	var start, end time.Time
 	for _, k := range []string{"start_date", "end_date"} {
 		v := c.Query.Get(k)
@@ -72,46 +71,42 @@ Self-hosted instances must set USAGE_API_TOKEN.`
 					{Header: "USERS", Field: "count_current_users"}, {Header: "T30 USERS", Field: "count_T30_users"},
 				},
 				Example: "  orgctl usage summary --start 2025-01-01\n  orgctl usage summary --start 2025-01-01 --jq '.daily_T30_usage[] | [.day, .mau] | @tsv'",
-				Fields:  usageFields(), Prepare: shapeUsage},
+				Fields:  usageFields(), Shape: shapeUsage},
 			{Use: "apps", Short: "Views, saves, viewers and editors per app", Method: http.MethodGet, Path: "/usage/app_summary", Scope: scope, Long: note,
 				Columns: []output.Column{{Header: "APP", Field: "app_name"}, {Header: "HOST", Field: "host"}, {Header: "VIEWS", Field: "count_app_views"},
 					{Header: "SAVES", Field: "count_app_saves"}, {Header: "VIEWERS", Field: "count_viewers"}, {Header: "EDITORS", Field: "count_editors"}},
 				Example: "  orgctl usage apps --start 2025-01-01 --end 2025-01-31",
-				Fields:  usageFields(), Prepare: shapeUsage},
+				Fields:  usageFields(), Shape: shapeUsage},
 			{Use: "app-details", Short: "One app's saves and views by week, viewer and editor", Method: http.MethodGet, Path: "/usage/app_details", Scope: scope, Long: note,
 				Columns: []output.Column{{Header: "ORG", Field: "org_id"}, {Header: "APP", Field: "app_name"}, {Header: "VIEWS", Field: "count_app_views"}, {Header: "SAVES", Field: "count_app_saves"}},
 				Example: "  orgctl usage app-details --start 2025-01-01 --app 'Refund desk' -o yaml\n  orgctl usage app-details --start 2025-01-01 --app 'Refund desk' --jq '.viewer_summary[].email'",
 				Fields:  usageFields(Field{Flag: "app", Key: "app_name", In: InQuery, Required: true, Usage: "app `NAME`"}),
-				Prepare: shapeUsage, Print: usageDetailPrint},
+				Shape:   shapeUsage, View: usageDetailPrint},
 			{Use: "users", Short: "Per-user activity: apps viewed and edited, last active", Method: http.MethodGet, Path: "/usage/user_summary", Scope: scope, Long: note,
 				Columns: []output.Column{{Header: "EMAIL", Field: "email"}, {Header: "USER ID", Field: "user_id"}, {Header: "VIEWS", Field: "count_app_views"},
 					{Header: "SAVES", Field: "count_app_saves"}, {Header: "APPS", Field: "count_unique_apps"}, {Header: "LAST ACTIVE", Field: "last_active"}},
 				Example: "  orgctl usage users --start 2025-01-01\n  orgctl usage users --start 2025-01-01 --jq 'sort_by(.count_app_views) | reverse | .[0:10] | .[].email'",
-				Fields:  usageFields(), Prepare: shapeUsage},
+				Fields:  usageFields(), Shape: shapeUsage},
 			{Use: "user-details", Short: "One user's saves and views by week and app", Method: http.MethodGet, Path: "/usage/user_details", Scope: scope, Long: note,
 				Columns: []output.Column{{Header: "ORG", Field: "org_id"}, {Header: "USER ID", Field: "user_id"}, {Header: "VIEWS", Field: "count_app_views"}, {Header: "SAVES", Field: "count_app_saves"}},
 				Example: "  orgctl usage user-details --start 2025-01-01 --email ada@example.com",
 				Fields:  usageFields(Field{Flag: "email", Key: "email", In: InQuery, Required: true, Usage: "the user's email"}),
-				Prepare: shapeUsage, Print: usageDetailPrint},
+				Shape:   shapeUsage, View: usageDetailPrint},
 		},
 	}
 }
 
 // usageDetailPrint shows the overall summary as the table (the weekly,
 // viewer and editor breakdowns are in -o json/yaml).
-func usageDetailPrint(f *Factory, c *Call, resp *client.Response) error {
-	p, err := f.Printer()
-	if err != nil {
-		return err
-	}
-	if p.Opts.Format != "table" || p.Opts.JQ != "" || p.Opts.Template != "" {
-		return p.Print(resp.Data, nil)
+func usageDetailPrint(p *output.Printer, c *Call, data json.RawMessage) error {
+	if structured(p) {
+		return p.Print(data, nil)
 	}
 	var d struct {
 		Overall json.RawMessage `json:"overall_summary"`
 	}
-	if err := json.Unmarshal(resp.Data, &d); err != nil || len(d.Overall) == 0 {
-		return p.Print(resp.Data, nil)
+	if err := json.Unmarshal(data, &d); err != nil || len(d.Overall) == 0 {
+		return p.Print(data, nil)
 	}
 	return p.Print(d.Overall, c.Columns)
 }

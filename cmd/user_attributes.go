@@ -49,8 +49,8 @@ Gotchas:
 					{Flag: "type", Key: "dataType", Required: true, Enum: []string{"string", "json", "number"}, Usage: "data type"},
 					{Flag: "default", Key: "defaultValue", Usage: "value for users who have none"},
 				},
-				Prepare: func(f *Factory, c *Call) error {
-					if n, _ := c.Body["name"].(string); !attributeName.MatchString(n) || len(n) > 255 {
+				Shape: func(c *Call) error {
+					if n, _ := c.body()["name"].(string); !attributeName.MatchString(n) || len(n) > 255 {
 						return usageErrorf("invalid --name %q: use lowercase letters, digits and underscores (at most 255)", n)
 					}
 					if l, _ := c.Body["label"].(string); len([]rune(l)) < 2 {
@@ -69,9 +69,10 @@ Gotchas:
 					{Flag: "default", Key: "default_value", In: InPatch, Usage: "new default value"},
 					{Flag: "update-existing", Key: "update_existing", In: InQuery, Kind: KBool, Usage: "apply the change to users that already have the attribute"},
 				},
-				Prepare: func(f *Factory, c *Call) error {
-					// update_existing sits beside "operations" in the body, not in the query.
-					if !c.Query.Has("update_existing") {
+				Shape: func(c *Call) error {
+					// update_existing sits beside "operations" in the body, not in the query;
+					// without operations build refuses the call, as for any empty patch.
+					if !c.Query.Has("update_existing") || len(c.Patch) == 0 {
 						return nil
 					}
 					ue := c.Query.Get("update_existing") == "true"

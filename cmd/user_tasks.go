@@ -32,8 +32,8 @@ func under(prefix string, cols []output.Column) []output.Column {
 }
 
 // joinQuery sends a repeatable filter as the comma-separated list the API takes.
-func joinQuery(keys ...string) func(f *Factory, c *Call) error {
-	return func(f *Factory, c *Call) error {
+func joinQuery(keys ...string) func(c *Call) error {
+	return func(c *Call) error {
 		for _, k := range keys {
 			if vs := c.Query[k]; len(vs) > 1 {
 				c.Query.Set(k, strings.Join(vs, ","))
@@ -72,7 +72,7 @@ func userTasksGroup() Group {
 					{Flag: "starting-after", Key: "starting_after", In: InQuery, Usage: "only tasks after this task `ID`"},
 					{Flag: "ending-before", Key: "ending_before", In: InQuery, Usage: "only tasks before this task `ID`"},
 				},
-				Prepare: joinQuery("statuses", "workflow_ids")},
+				Shape: joinQuery("statuses", "workflow_ids")},
 			{Use: "submit TASK_ID", Short: "Submit a user task with its output", Method: http.MethodPatch, Path: "/user_tasks/{taskId}/submit", Args: []string{"taskId"}, Scope: "User Tasks > Write", Body: true,
 				Long:    "The output is the task's form data: --data KEY=VALUE pairs (values are JSON when they parse as JSON) or {\"output\": {...}} in --body.",
 				Example: "  orgctl user-tasks submit TASK_ID --email ada@example.com --data approved=true\n  orgctl user-tasks submit TASK_ID --email ada@example.com --body answer.json",
@@ -88,15 +88,13 @@ func userTasksGroup() Group {
 				Long:    "The assignees replace the current ones.",
 				Example: "  orgctl user-tasks reassign TASK_ID --email ada@example.com --user user_abc\n  orgctl user-tasks reassign TASK_ID --email ada@example.com --group 7 --group 9",
 				Fields: []Field{actorField(),
-					{Flag: "user", Key: "_user", Kind: KStrings, Usage: "assign to this user `ID` (repeatable)"},
-					{Flag: "group", Key: "_group", Kind: KStrings, Usage: "assign to this group `ID`, a number (repeatable)"},
+					{Flag: "user", In: InLocal, Kind: KStrings, Usage: "assign to this user `ID` (repeatable)"},
+					{Flag: "group", In: InLocal, Kind: KStrings, Usage: "assign to this group `ID`, a number (repeatable)"},
 				},
-				Prepare: func(f *Factory, c *Call) error {
-					users, _ := c.Body["_user"].([]any)
-					groups, _ := c.Body["_group"].([]any)
-					delete(c.Body, "_user")
-					delete(c.Body, "_group")
-					as, _ := c.Body["assignees"].([]any)
+				Shape: func(c *Call) error {
+					users, _ := c.Local["user"].([]any)
+					groups, _ := c.Local["group"].([]any)
+					as, _ := c.body()["assignees"].([]any)
 					for _, g := range groups {
 						n, err := strconv.ParseInt(fmt.Sprint(g), 10, 64)
 						if err != nil {
@@ -108,7 +106,7 @@ func userTasksGroup() Group {
 						as = append(as, map[string]any{"type": "user", "id": u})
 					}
 					if len(as) == 0 {
-						return usageErrorf("%s: pass at least one --user or --group", c.Cmd.CommandPath())
+						return usageErrorf("%s: pass at least one --user or --group", c.Command)
 					}
 					c.Body["assignees"] = as
 					return nil

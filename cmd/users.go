@@ -63,25 +63,9 @@ user disables it; the API keeps the record.`,
 					{Flag: "active", Key: "active", Kind: KBool, Usage: "create enabled (default true; --active=false to create disabled)"},
 					{Flag: "user-type", Key: "user_type", Enum: []string{"default", "mobile", "embed"}, Usage: "user type"},
 					{Flag: "metadata", Key: "metadata", Kind: KKV, Usage: "metadata `KEY=VALUE` (repeatable)"},
-					{Flag: "admin", Key: "is_admin", Kind: KBool, Usage: "make the user an admin"},
+					{Flag: "admin", In: InLocal, Kind: KBool, Usage: "make the user an admin"},
 				},
-				Prepare: func(f *Factory, c *Call) error {
-					// is_admin is not a create field: it becomes a follow-up PATCH.
-					if admin, ok := c.Body["is_admin"]; ok {
-						delete(c.Body, "is_admin")
-						c.after = append(c.after, func(created json.RawMessage) (client.Request, error) {
-							var u struct {
-								ID string `json:"id"`
-							}
-							if err := json.Unmarshal(created, &u); err != nil || u.ID == "" {
-								return client.Request{}, fmt.Errorf("user created, but its id is missing from the answer; set admin with `orgctl users update ID --admin`")
-							}
-							return client.Request{Method: http.MethodPatch, Path: client.Path("users", u.ID), Scope: "Users > Write",
-								Body: map[string]any{"operations": []any{map[string]any{"op": "replace", "path": "/is_admin", "value": admin}}}}, nil
-						})
-					}
-					return nil
-				},
+				Shape: adminAfterCreate,
 			},
 			{
 				Use: "update USER_ID", Short: "Change a user's fields", Method: http.MethodPatch, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Write",
@@ -104,6 +88,7 @@ user disables it; the API keeps the record.`,
 			{
 				Use: "delete USER_ID", Short: "Disable a user", Method: http.MethodDelete, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Write",
 				Destructive: true,
+				Confirm:     "Disable user %s? They can no longer sign in; 'orgctl users update ID --active=true' enables them again.",
 				Example:     "  orgctl users delete user_abc\n  orgctl users delete user_abc --yes   # in scripts",
 			},
 			{
@@ -136,19 +121,18 @@ here they get a value for one ` + noun + `. The answer is the ` + noun + `'s upd
 				Fields: []Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "attribute name (must exist: see 'orgctl user-attributes list')"},
 					{Flag: "value", Key: "value", Usage: "the value (text; JSON and numbers as their text)"},
-					{Flag: "null", Key: "null", Kind: KBool, Usage: "set the value to null instead of --value"},
+					{Flag: "null", In: InLocal, Kind: KBool, Usage: "set the value to null instead of --value"},
 				},
-				Prepare: func(f *Factory, c *Call) error {
-					null, _ := c.Cmd.Flags().GetBool("null")
-					delete(c.Body, "null")
-					_, hasValue := c.Body["value"]
+				Shape: func(c *Call) error {
+					null := c.LocalBool("null")
+					_, hasValue := c.body()["value"]
 					switch {
 					case null && hasValue:
-						return usageErrorf("%s: --value and --null cannot be used together", c.Cmd.CommandPath())
+						return usageErrorf("%s: --value and --null cannot be used together", c.Command)
 					case null:
 						c.Body["value"] = nil
 					case !hasValue:
-						return usageErrorf("%s: pass --value VALUE (or --null)", c.Cmd.CommandPath())
+						return usageErrorf("%s: pass --value VALUE (or --null)", c.Command)
 					}
 					return nil
 				}},
@@ -157,4 +141,32 @@ here they get a value for one ` + noun + `. The answer is the ` + noun + `'s upd
 				Example:     fmt.Sprintf("  orgctl %ss attributes delete %s department --yes", noun, exampleID)},
 		},
 	}
+}
+
+// adminAfterCreate makes --admin a follow-up PATCH, since the create call
+// takes no admin field.
+func adminAfterCreate(c *Call) error {
+	var admin any
+	if v, ok := c.Body["is_admin"]; ok { // from --body
+		delete(c.Body, "is_admin")
+		admin = v
+	}
+	if c.Has("admin") {
+		admin = c.LocalBool("admin")
+	}
+	if admin == nil {
+		return nil
+	}
+	c.Then = append(c.Then, FollowUp{What: "PATCH the new user's is_admin", Path: "/users/{userId}",
+		Build: func(created json.RawMessage) (client.Request, error) {
+			var u struct {
+				ID string `json:"id"`
+			}
+			if err := json.Unmarshal(created, &u); err != nil || u.ID == "" {
+				return client.Request{}, fmt.Errorf("user created, but its id is missing from the answer; set admin with `orgctl users update ID --admin`")
+			}
+			return client.Request{Method: http.MethodPatch, Path: client.Path("users", u.ID), Scope: "Users > Write",
+				Body: map[string]any{"operations": []any{map[string]any{"op": "replace", "path": "/is_admin", "value": admin}}}}, nil
+		}})
+	return nil
 }

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/zalando/go-keyring"
+
+	"github.com/orgctl/orgctl/output/atomicfile"
 )
 
 // Service is the keyring service name; the profile is the item's user.
@@ -180,23 +182,7 @@ func (f File) Set(profile, token string) error {
 	if err := os.MkdirAll(f.Dir, 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(f.Dir, "."+profile+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.WriteString(token + "\n"); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), p)
+	return atomicfile.Write(p, []byte(token+"\n"), 0o600)
 }
 
 // Delete removes the profile's file; a missing file is not an error.

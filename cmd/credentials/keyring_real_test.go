@@ -2,6 +2,7 @@ package credentials_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"net/http/httptest"
@@ -12,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/orgctl/orgctl/client/apitest"
+	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/cmd"
 	"github.com/orgctl/orgctl/cmd/credentials"
 	"github.com/orgctl/orgctl/output"
@@ -89,7 +90,7 @@ func run(t *testing.T, stdin string, args ...string) (string, string, error) {
 	var out, errb bytes.Buffer
 	f := cmd.NewFactory("test")
 	f.IO = &output.IO{In: strings.NewReader(stdin), Out: &out, Err: &errb}
-	err := cmd.Execute(f, args)
+	err := cmd.Execute(context.Background(), f, args)
 	return out.String(), errb.String(), err
 }
 
@@ -102,7 +103,7 @@ func TestRealKeyringLoginFlow(t *testing.T) {
 	for _, k := range []string{"ORGCTL_TOKEN", "ORGCTL_BASE_URL", "ORGCTL_PROFILE", "ORGCTL_TOKEN_STORE"} {
 		t.Setenv(k, "")
 	}
-	api := apitest.New(apitest.Options{})
+	api := sandbox.New(sandbox.Options{})
 	hs := httptest.NewServer(api)
 	defer hs.Close()
 	tok := api.AdminToken()

@@ -1,0 +1,104 @@
+package resolve
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Kind says how objects of one kind are named and found.
+type Kind struct {
+	// Name is the kind's name ("users"), as commands and files use it.
+	Name string
+	// List is the endpoint that lists every object of the kind, in one
+	// request when sent without a limit.
+	List  string
+	Scope string
+	// Key is the field holding the natural key ("email"); ignored when
+	// KeyOf is set.
+	Key string
+	// KeyOf derives the natural key of an object from the whole list
+	// (folders: the path through their parents).
+	KeyOf func(obj map[string]any, all []map[string]any) string
+	// Filter is the list's query parameter that selects by key ("email"),
+	// so one key costs one small request instead of the whole list.
+	Filter string
+	// Fold compares keys without regard to case (emails).
+	Fold bool
+	// IsID reports text that is already an id of this kind.
+	IsID func(s string) bool
+	// Label are fields shown beside candidates ("first_name", ...).
+	Label []string
+}
+
+var (
+	uuidRE   = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	userIDRE = regexp.MustCompile(`^user_[0-9a-zA-Z]+$`)
+	folderRE = regexp.MustCompile(`^[a-z]+_[0-9]+$`)
+)
+
+func isUUID(s string) bool { return uuidRE.MatchString(s) }
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseUint(s, 10, 64)
+	return err == nil
+}
+
+// Kinds are every kind whose objects have a unique human name in the API.
+var Kinds = map[string]Kind{
+	"users": {Name: "users", List: "/users", Scope: "Users > Read", Key: "email", Filter: "email", Fold: true,
+		IsID: userIDRE.MatchString, Label: []string{"first_name", "last_name"}},
+	"groups": {Name: "groups", List: "/groups", Scope: "Groups > Read", Key: "name", IsID: isNumber},
+	"folders": {Name: "folders", List: "/folders", Scope: "Folders > Read", KeyOf: FolderPath,
+		IsID: folderRE.MatchString, Label: []string{"folder_type"}},
+	"apps":      {Name: "apps", List: "/apps", Scope: "Apps > Read", Key: "name", IsID: isUUID, Label: []string{"folder_id"}},
+	"workflows": {Name: "workflows", List: "/workflows", Scope: "Workflows > Read", Key: "name", IsID: isUUID},
+	"resources": {Name: "resources", List: "/resources", Scope: "Resources > Read", Key: "display_name", IsID: isUUID,
+		Label: []string{"type"}},
+	"environments":    {Name: "environments", List: "/environments", Scope: "Environment > Read", Key: "name", IsID: isUUID},
+	"themes":          {Name: "themes", List: "/app_themes", Scope: "App Themes > Read", Key: "name", IsID: isNumber},
+	"spaces":          {Name: "spaces", List: "/spaces", Scope: "Spaces > Read", Key: "name", IsID: isUUID, Label: []string{"domain"}},
+	"user-attributes": {Name: "user-attributes", List: "/user_attributes", Scope: "User Attributes > Read", Key: "name", IsID: isUUID},
+	"config-vars":     {Name: "config-vars", List: "/configuration_variables", Scope: "Configuration Variables > Read", Key: "name", IsID: isUUID},
+	"roles":           {Name: "roles", List: "/role_permissions/roles", Scope: "Permissions > Read", Key: "name", IsID: isUUID},
+	"custom-components": {Name: "custom-components", List: "/custom_component_libraries", Scope: "CustomComponent > Read",
+		Key: "name", IsID: isUUID},
+}
+
+// FolderPath is a folder's natural key: its type and the names from the
+// root's child down ("app:/Finance/Reports"); the root itself is "app:/".
+// A "/" inside a name is written "\/" so the path splits unambiguously.
+func FolderPath(obj map[string]any, all []map[string]any) string {
+	byID := make(map[string]map[string]any, len(all))
+	for _, o := range all {
+		if id, ok := o["id"].(string); ok {
+			byID[id] = o
+		}
+	}
+	var names []string
+	cur := obj
+	for range len(all) + 1 { // a cycle in the data must not loop forever
+		parent, _ := cur["parent_folder_id"].(string)
+		if parent == "" {
+			break
+		}
+		name, _ := cur["name"].(string)
+		names = append(names, strings.ReplaceAll(name, "/", `\/`))
+		next, ok := byID[parent]
+		if !ok {
+			break
+		}
+		cur = next
+	}
+	var b strings.Builder
+	t, _ := obj["folder_type"].(string)
+	b.WriteString(t)
+	b.WriteString(":/")
+	for i := len(names) - 1; i >= 0; i-- {
+		b.WriteString(names[i])
+		if i > 0 {
+			b.WriteByte('/')
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,342 @@
+package resolve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/orgctl/orgctl/client"
+)
+
+// Doer sends one request: the orgctl client, paced by the budget.
+type Doer interface {
+	Do(ctx context.Context, r client.Request) (*client.Response, error)
+}
+
+// Store keeps lists between processes (the completion cache). Items carry
+// only "id", "key" and label fields, never whole objects.
+type Store interface {
+	Load(list string) ([]map[string]string, bool)
+	Save(list string, items []map[string]string)
+}
+
+// Object is one object of a kind as a lookup found it.
+type Object struct {
+	ID  string
+	Key string
+	// Fields are the object as listed (nil when it came from a Store).
+	Fields map[string]any
+	// Labels are the kind's label fields, for messages.
+	Labels []string
+}
+
+// Describe is the key with its labels, for messages: "ada@example.com (Ada Lovelace)".
+func (o Object) Describe() string {
+	parts := make([]string, 0, len(o.Labels))
+	for _, l := range o.Labels {
+		if l != "" {
+			parts = append(parts, l)
+		}
+	}
+	if len(parts) == 0 {
+		return o.Key
+	}
+	return o.Key + " (" + strings.Join(parts, " ") + ")"
+}
+
+// NotFoundError is a name that matches no object.
+type NotFoundError struct {
+	Kind, Name string
+}
+
+func (e *NotFoundError) Error() string {
+	return fmt.Sprintf("no %s named %q", singular(e.Kind), e.Name)
+}
+
+// AmbiguousError is a name that matches several objects.
+type AmbiguousError struct {
+	Kind, Name string
+	Matches    []Object
+}
+
+func (e *AmbiguousError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %s match %q; use an id:", len(e.Matches), e.Kind, e.Name)
+	for _, m := range e.Matches {
+		fmt.Fprintf(&b, "\n  %s  %s", m.ID, m.Describe())
+	}
+	return b.String()
+}
+
+// singular names one object of a kind: "themes" -> "theme", "config-vars" -> "config var".
+func singular(kind string) string {
+	return strings.ReplaceAll(strings.TrimSuffix(kind, "s"), "-", " ")
+}
+
+// Planned is a request a lookup sends, as the dry run lists it.
+type Planned struct {
+	Kind    string
+	Name    string
+	Request client.Request
+}
+
+// Resolver turns names into ids. It is safe for concurrent use; each list
+// is fetched at most once per Resolver.
+type Resolver struct {
+	Doer  Doer
+	Store Store
+
+	mu    sync.Mutex
+	lists map[string]*listState
+	keys  map[string][]Object // kind+"\x00"+key -> filtered lookups
+}
+
+type listState struct {
+	once sync.Once
+	objs []Object
+	err  error
+}
+
+// New returns a resolver sending through d.
+func New(d Doer) *Resolver { return &Resolver{Doer: d} }
+
+// LooksLikeID reports whether text is used as an id without a lookup.
+func LooksLikeID(k Kind, text string) bool { return k.IsID != nil && k.IsID(text) }
+
+// Plan says which request resolving text would send (nil when none would:
+// an id, or a list this resolver already has).
+func (r *Resolver) Plan(k Kind, text string) *Planned {
+	if LooksLikeID(k, text) {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if st := r.lists[k.Name]; st != nil {
+		return nil
+	}
+	return &Planned{Kind: k.Name, Name: text, Request: r.request(k, text)}
+}
+
+func (r *Resolver) request(k Kind, key string) client.Request {
+	req := client.Request{Method: http.MethodGet, Path: k.List, Scope: k.Scope}
+	if k.Filter != "" && key != "" {
+		req.Query = url.Values{k.Filter: {key}}
+	}
+	return req
+}
+
+// ID is the id that text names: text itself when it looks like an id,
+// else the one object whose natural key it is.
+func (r *Resolver) ID(ctx context.Context, k Kind, text string) (string, error) {
+	o, err := r.One(ctx, k, text)
+	if err != nil {
+		return "", err
+	}
+	return o.ID, nil
+}
+
+// One finds the one object text names (by id or natural key).
+func (r *Resolver) One(ctx context.Context, k Kind, text string) (Object, error) {
+	if LooksLikeID(k, text) {
+		return Object{ID: text, Key: text}, nil
+	}
+	matches, err := r.Find(ctx, k, text)
+	if err != nil {
+		return Object{}, err
+	}
+	switch len(matches) {
+	case 0:
+		return Object{}, &NotFoundError{Kind: k.Name, Name: text}
+	case 1:
+		return matches[0], nil
+	}
+	return Object{}, &AmbiguousError{Kind: k.Name, Name: text, Matches: matches}
+}
+
+// Find lists the objects whose natural key is key (none, one, or several
+// where the API allows duplicates).
+func (r *Resolver) Find(ctx context.Context, k Kind, key string) ([]Object, error) {
+	if k.Filter != "" {
+		r.mu.Lock()
+		st := r.lists[k.Name]
+		cached, ok := r.keys[k.Name+"\x00"+fold(k, key)]
+		r.mu.Unlock()
+		if ok {
+			return cached, nil
+		}
+		if st == nil {
+			matches, err := r.filtered(ctx, k, key)
+			if err == nil && len(matches) == 0 && k.Fold && strings.ToLower(key) != key {
+				// The API may filter case-sensitively while keys are stored in lower case.
+				matches, err = r.filtered(ctx, k, strings.ToLower(key))
+			}
+			if err != nil {
+				return nil, err
+			}
+			r.mu.Lock()
+			if r.keys == nil {
+				r.keys = map[string][]Object{}
+			}
+			r.keys[k.Name+"\x00"+fold(k, key)] = matches
+			r.mu.Unlock()
+			return matches, nil
+		}
+	}
+	objs, err := r.All(ctx, k)
+	if err != nil {
+		return nil, err
+	}
+	return match(k, objs, key), nil
+}
+
+func (r *Resolver) filtered(ctx context.Context, k Kind, key string) ([]Object, error) {
+	resp, err := r.Doer.Do(ctx, r.request(k, key))
+	if err != nil {
+		return nil, err
+	}
+	objs, err := objects(k, resp.Data)
+	if err != nil {
+		return nil, err
+	}
+	return match(k, objs, key), nil
+}
+
+// All lists every object of the kind: one request per Resolver (or none,
+// when the Store has the list).
+func (r *Resolver) All(ctx context.Context, k Kind) ([]Object, error) {
+	r.mu.Lock()
+	if r.lists == nil {
+		r.lists = map[string]*listState{}
+	}
+	st := r.lists[k.Name]
+	if st == nil {
+		st = &listState{}
+		r.lists[k.Name] = st
+	}
+	r.mu.Unlock()
+	st.once.Do(func() {
+		if r.Store != nil {
+			if items, ok := r.Store.Load(k.Name); ok {
+				st.objs = fromItems(k, items)
+				return
+			}
+		}
+		resp, err := r.Doer.Do(ctx, r.request(k, ""))
+		if err != nil {
+			st.err = err
+			return
+		}
+		st.objs, st.err = objects(k, resp.Data)
+		if st.err == nil && r.Store != nil {
+			r.Store.Save(k.Name, toItems(k, st.objs))
+		}
+	})
+	if st.err != nil {
+		// A failed fetch is not kept: the next call may try again.
+		r.mu.Lock()
+		if r.lists[k.Name] == st {
+			delete(r.lists, k.Name)
+		}
+		r.mu.Unlock()
+	}
+	return st.objs, st.err
+}
+
+// Forget drops what the resolver knows of a kind (after a change to it).
+func (r *Resolver) Forget(kind string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.lists, kind)
+	for k := range r.keys {
+		if strings.HasPrefix(k, kind+"\x00") {
+			delete(r.keys, k)
+		}
+	}
+}
+
+func fold(k Kind, s string) string {
+	if k.Fold {
+		return strings.ToLower(s)
+	}
+	return s
+}
+
+func match(k Kind, objs []Object, key string) []Object {
+	var out []Object
+	want := fold(k, key)
+	for _, o := range objs {
+		if fold(k, o.Key) == want {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// objects decodes a list answer into the kind's objects.
+func objects(k Kind, data json.RawMessage) ([]Object, error) {
+	var all []map[string]any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&all); err != nil {
+		return nil, fmt.Errorf("GET %s: expected a list: %w", k.List, err)
+	}
+	out := make([]Object, 0, len(all))
+	for _, m := range all {
+		o := Object{ID: text(m["id"]), Fields: m}
+		if k.KeyOf != nil {
+			o.Key = k.KeyOf(m, all)
+		} else {
+			o.Key = text(m[k.Key])
+		}
+		for _, l := range k.Label {
+			o.Labels = append(o.Labels, text(m[l]))
+		}
+		out = append(out, o)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out, nil
+}
+
+func text(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return t
+	case json.Number:
+		return t.String()
+	}
+	return fmt.Sprint(v)
+}
+
+func toItems(k Kind, objs []Object) []map[string]string {
+	items := make([]map[string]string, 0, len(objs))
+	for _, o := range objs {
+		it := map[string]string{"id": o.ID, "key": o.Key}
+		for i, l := range k.Label {
+			if i < len(o.Labels) {
+				it[l] = o.Labels[i]
+			}
+		}
+		items = append(items, it)
+	}
+	return items
+}
+
+func fromItems(k Kind, items []map[string]string) []Object {
+	out := make([]Object, 0, len(items))
+	for _, it := range items {
+		o := Object{ID: it["id"], Key: it["key"]}
+		for _, l := range k.Label {
+			o.Labels = append(o.Labels, it[l])
+		}
+		out = append(out, o)
+	}
+	return out
+}

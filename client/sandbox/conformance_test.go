@@ -1,0 +1,285 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http/httptest"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+
+	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
+)
+
+// knownDeviations are responses that differ from the published schema on purpose (see doc.go).
+var knownDeviations = map[string]string{
+	"GET /folders":                "the demo org has a folder_type \"file\" folder, outside the published enum, as the recorded live org does",
+	"GET /folders/{folderId}":     "the swept folder is the demo's \"file\" folder (outside the published enum, as recorded)",
+	"POST /resources":             "returns options, like GET /resources/{resourceId}",
+	"GET /resources/{resourceId}": "returns options (connector_version, windows_auth, params_from_connection_string), which the published Resource schema does not list",
+}
+
+func demoIDs(t *testing.T, s *Server) map[string]string {
+	tok := s.AdminToken()
+	first := func(path string) string {
+		r := send(t, s, tok, "GET", "/api/v2"+path, nil)
+		items, _ := r.body["data"].([]any)
+		if len(items) == 0 {
+			return "none"
+		}
+		return fmt.Sprint(items[len(items)-1].(map[string]any)["id"])
+	}
+	return map[string]string{
+		"userId": first("/users"), "groupId": first("/groups"), "folderId": first("/folders"),
+		"spaceId": first("/spaces"), "id": first("/app_themes"), "appId": first("/apps"),
+		"accessRequestId": first("/access_requests"), "accessTokenId": first("/access_tokens"),
+		"userInviteId": first("/user_invites"), "resourceId": first("/resources"),
+		"configurationId": first("/resource_configurations"), "environmentId": first("/environments"),
+		"libraryId": first("/custom_component_libraries"), "workflowId": first("/workflows"),
+		"manifestName": "example", "appUuid": first("/apps"), "elementUuid": first("/workflows"),
+		"objectType": "folder", "objectId": first("/folders"), "subjectType": "user", "subjectId": first("/users"),
+		"revisionId": uuidFor(22, 1), "taskId": "1", "configId": "1", "provider": "datadog",
+	}
+}
+
+func TestConformanceSweep(t *testing.T) {
+	doc, err := openapi3.NewLoader().LoadFromFile(sandboxtest.SharedFile(t, "api", "openapi.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc.Servers = openapi3.Servers{{URL: "http://sandbox.test/api/v2"}}
+	router, err := gorillamux.NewRouter(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(Options{Points: 1 << 30})
+	ids := demoIDs(t, s)
+	// The config var route needs a valid id for the configuration_variables family.
+	r := send(t, s, s.AdminToken(), "GET", "/api/v2/configuration_variables", nil)
+	cvID := fmt.Sprint(r.body["data"].([]any)[0].(map[string]any)["id"])
+	paramRE := regexp.MustCompile(`\{(\w+)\}`)
+
+	var fails, checked []string
+	for _, rt := range routes() {
+		if rt.Method != "GET" && !(rt.Method == "POST" && sweepBodies[rt.key] != nil) {
+			continue
+		}
+		path := paramRE.ReplaceAllStringFunc(rt.Path, func(m string) string {
+			name := strings.Trim(m, "{}")
+			if strings.HasPrefix(rt.Path, "/configuration_variables") {
+				return cvID
+			}
+			return ids[name]
+		})
+		var body []byte
+		if b := sweepBodies[rt.key]; b != nil {
+			body, _ = json.Marshal(b)
+		}
+		req := httptest.NewRequest(rt.Method, "http://sandbox.test/api/v2"+path, bytes.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+s.AdminToken())
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		checked = append(checked, rt.key)
+		vreq := httptest.NewRequest(rt.Method, "http://sandbox.test/api/v2"+path, bytes.NewReader(body))
+		route, params, err := router.FindRoute(vreq)
+		if err != nil {
+			vreq = httptest.NewRequest(rt.Method, "http://sandbox.test/api/v2"+path+"/", bytes.NewReader(body))
+			route, params, err = router.FindRoute(vreq)
+		}
+		if err != nil && (rt.key == "POST /apps" || rt.key == "GET /access_tokens/{accessTokenId}") {
+			t.Logf("not in the published spec as served: %s (unpublished POST /apps; the spec writes /access_tokens/:accessTokenId literally)", rt.key)
+			continue
+		}
+		if err != nil {
+			fails = append(fails, fmt.Sprintf("%s: spec route not found (%v)", rt.key, err))
+			continue
+		}
+		in := &openapi3filter.ResponseValidationInput{
+			RequestValidationInput: &openapi3filter.RequestValidationInput{Request: vreq, PathParams: params, Route: route,
+				Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}},
+			Status: rec.Code, Header: rec.Header(), Options: &openapi3filter.Options{IncludeResponseStatus: true},
+		}
+		in.SetBodyBytes(rec.Body.Bytes())
+		if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
+			msg := fmt.Sprintf("%s -> %d: %s", rt.key, rec.Code, firstLine(err.Error()))
+			if why, ok := knownDeviations[rt.key]; ok {
+				t.Logf("known deviation %s (%s)", msg, why)
+				continue
+			}
+			fails = append(fails, msg)
+		}
+	}
+	t.Logf("checked %d operations", len(checked))
+	sort.Strings(fails)
+	for _, f := range fails {
+		t.Error(f)
+	}
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// sweepBodies are valid request bodies for the POST operations included in the sweep.
+var sweepBodies = map[string]any{
+	"POST /users":                   map[string]any{"email": "sweep@example.com", "first_name": "Sweep", "last_name": "User"},
+	"POST /groups":                  map[string]any{"name": "sweep-group"},
+	"POST /folders":                 map[string]any{"name": "sweep-folder", "folder_type": "app"},
+	"POST /environments":            map[string]any{"name": "sweep-env", "color": "#00FF00"},
+	"POST /user_attributes":         map[string]any{"name": "sweep_attr", "label": "Sweep", "dataType": "string"},
+	"POST /user_invites":            map[string]any{"email": "sweep-invite@example.com"},
+	"POST /access_tokens":           map[string]any{"label": "sweep", "scopes": []string{"users:read"}},
+	"POST /spaces":                  map[string]any{"name": "sweep", "domain": "sweep"},
+	"POST /resources":               map[string]any{"type": "restapi", "display_name": "sweep-api", "options": map[string]any{"base_url": "https://api.example.com"}},
+	"POST /apps":                    map[string]any{"name": "Sweep App"},
+	"POST /permissions/listObjects": map[string]any{"subject": map[string]any{"type": "group", "id": 1}, "object_type": "folder"},
+	"POST /role_permissions/roles":  map[string]any{"name": "sweep-role", "object_scopes": []string{}, "organization_scopes": []string{}},
+}
+
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "string"
+	case float64:
+		return "number"
+	case bool:
+		return "boolean"
+	case []any:
+		return "array"
+	}
+	return "object"
+}
+
+// shape is the set of top-level data fields with their JSON types (first item for lists).
+func shape(body string) map[string]string {
+	var env map[string]any
+	if json.Unmarshal([]byte(body), &env) != nil {
+		return nil
+	}
+	d := env["data"]
+	if l, ok := d.([]any); ok {
+		if len(l) == 0 {
+			return nil
+		}
+		d = l[0]
+	}
+	m, ok := d.(map[string]any)
+	if !ok {
+		return nil
+	}
+	out := map[string]string{}
+	for k, v := range m {
+		out[k] = jsonType(v)
+	}
+	return out
+}
+
+func TestConformanceCassettes(t *testing.T) {
+	cs := sandboxtest.LoadCassettes(t)
+	for _, c := range cs {
+		t.Run(c.Name, func(t *testing.T) {
+			s := New(Options{Points: 1 << 30})
+			idmap := recordedNames(t, s, cs)
+			defer func() { t.Logf("replayed %d interactions", len(c.Interactions)) }()
+			for n, it := range c.Interactions {
+				u := it.Request.URL
+				p := u[strings.Index(u, "/api/v2"):]
+				body := it.Request.Body
+				for from, to := range idmap {
+					p = replaceID(p, from, to)
+					body = strings.ReplaceAll(body, `"`+from+`"`, `"`+to+`"`)
+				}
+				req := httptest.NewRequest(it.Request.Method, "http://sandbox.test"+p, strings.NewReader(body))
+				req.Header.Set("Authorization", "Bearer "+s.AdminToken())
+				rec := httptest.NewRecorder()
+				s.ServeHTTP(rec, req)
+				got, _ := io.ReadAll(rec.Body)
+				if rec.Code != it.Response.Code {
+					t.Errorf("#%d %s %s: status %d, recorded %d (%s)", n, it.Request.Method, p, rec.Code, it.Response.Code, firstLine(string(got)))
+					continue
+				}
+				if it.Request.Method == "POST" {
+					rid := dataID(it.Response.Body)
+					sid := dataID(string(got))
+					if rid != "" && sid != "" {
+						idmap[rid] = sid
+					}
+				}
+				want, have := shape(it.Response.Body), shape(string(got))
+				for k, wt := range want {
+					ht, ok := have[k]
+					switch {
+					case !ok:
+						t.Errorf("#%d %s %s: data.%s missing", n, it.Request.Method, p, k)
+					case wt != ht && wt != "null" && ht != "null":
+						t.Errorf("#%d %s %s: data.%s is %s, recorded %s", n, it.Request.Method, p, k, ht, wt)
+					}
+				}
+				for k := range have {
+					if _, ok := want[k]; !ok && want != nil {
+						t.Errorf("#%d %s %s: data.%s not in the recording", n, it.Request.Method, p, k)
+					}
+				}
+			}
+		})
+	}
+}
+
+func replaceID(p, from, to string) string {
+	if strings.HasSuffix(p, "/"+from) {
+		return strings.TrimSuffix(p, from) + to
+	}
+	return strings.ReplaceAll(p, "/"+from+"/", "/"+to+"/")
+}
+
+func dataID(body string) string {
+	var env map[string]any
+	if json.Unmarshal([]byte(body), &env) != nil {
+		return ""
+	}
+	if d, ok := env["data"].(map[string]any); ok && d["id"] != nil {
+		return fmt.Sprint(d["id"])
+	}
+	return ""
+}
+
+// recordedNames maps ids seen in recorded list responses to sandbox ids of objects with the same name.
+func recordedNames(t *testing.T, s *Server, cs []sandboxtest.Cassette) map[string]string {
+	out := map[string]string{}
+	for _, c := range cs {
+		for _, it := range c.Interactions {
+			if it.Request.Method != "GET" {
+				continue
+			}
+			var env struct{ Data []map[string]any }
+			if json.Unmarshal([]byte(it.Response.Body), &env) != nil || len(env.Data) == 0 {
+				continue
+			}
+			u := it.Request.URL
+			p := u[strings.Index(u, "/api/v2"):]
+			mine := send(t, s, s.AdminToken(), "GET", p, nil)
+			items, _ := mine.body["data"].([]any)
+			for _, rec := range env.Data {
+				for _, it := range items {
+					m := it.(map[string]any)
+					if rec["name"] != nil && m["name"] == rec["name"] && m["folder_type"] == rec["folder_type"] {
+						out[fmt.Sprint(rec["id"])] = fmt.Sprint(m["id"])
+					}
+				}
+			}
+		}
+	}
+	return out
+}

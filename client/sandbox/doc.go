@@ -1,0 +1,100 @@
+// Package sandbox owns orgctl's sandbox: an in-memory implementation of the management API (every
+// published operation under /api/v2 plus the unpublished POST /apps) that enforces the service's
+// documented rules. It is a product feature: users run it with `orgctl sandbox serve` and
+// `orgctl --sandbox` to try orgctl and rehearse scripts without a production org, and orgctl's own
+// end-to-end tests run the real binary against it. Hooks that only tests need live in export_test.go
+// (this package's tests) and in the sandboxtest sub-package (other packages' tests), never here.
+//
+// It must not import ratebudget, cmd, output or cobra: it plays the server, so its point budget is
+// deliberately independent of the client's ratebudget package, and it knows no flags or formats.
+// The one exception is the leaf output/atomicfile, which saves its state files.
+// It must not read ../shared at run time: routes, request schemas and example responses are code,
+// generated from the published OpenAPI file into spec_gen.go by internal/specgen (`go generate`).
+//
+// # URL layout
+//
+// The primary org is served at /api/v2/...; a space named N at /space/N/api/v2/... (its base URL is
+// {sandbox}/space/N). Any Host header is accepted. The `domain` the sandbox reports for a space is
+// "<request Host>/space/<name>", so scheme:// + domain is the space's base URL. The published
+// /access_tokens/:accessTokenId is served at /access_tokens/{id}.
+//
+// # Wire format
+//
+// Lists: {"success":true,"data":[...],"total_count":N,"next_token":null|"...","has_more":bool} where
+// the operation publishes those fields (others: {"success":true,"data":[...]}); `limit` (1-100) and the
+// opaque `next_token` page; no `limit` returns everything. Objects: {"success":true,"data":{...}}
+// (role routes publish bare objects and get them). Errors: {"success":false,"message":"..."}; request
+// bodies are validated against the published schema (required fields, types, enums, patterns,
+// JSON-Patch ops) and a 400 names the field. Unknown ids: 404.
+//
+// # Tokens and scopes
+//
+// Bearer tokens. A scope string is derived from the operation description's "X > Level" as
+// snake_case(X):lower(Level), with these exceptions: Permissions -> permissions:all:read|write,
+// "Environment"/"Environments" -> environments:*, CustomComponent -> custom_component_libraries:*,
+// "Source control > Releases (Read|Write)" -> source_control:releases:read|write. Resulting strings:
+// users, groups, folders, spaces (also SSO), apps, app_themes, user_attributes, resources (also
+// resource configurations), environments, configuration_variables, custom_component_libraries,
+// observability, organizations, workflows (also workflow runs), user_tasks: each :read|:write;
+// permissions:all:read|write; source_control:read|write|deploy|test_deploy;
+// source_control:releases:read|write; access_tokens:read (the spec asks only this for POST too);
+// usage (or usage:organization|spaces|license); data_security:read (no published path). Operations
+// that name no scope: user invites -> users:read|write, invalidate_sessions -> organizations:write,
+// /info needs only a valid token. Write implies read. Missing/unknown token: 401; missing scope: 403
+// `Forbidden: API token is missing one of "users:read"`. POST /access_tokens (org admins only) returns
+// the value once; reads show last4 only. Unknown scopes are dropped at creation, as published.
+//
+// # Spaces
+//
+// The primary org and each space have their own data, users, admins and tokens. A space token works
+// only on its own space (elsewhere 401). A primary-org token works on a space only when its owner is a
+// primary-org admin who is also an admin (is_admin user) of that space; otherwise 403 explaining why.
+// POST /spaces (primary org only) creates an empty space whose creator becomes its admin.
+//
+// # Point budget
+//
+// One budget per sandbox (the primary org and all its spaces share it): Options.Points per sliding
+// Options.Window, charged at arrival after authentication. Cost by OpenAPI tag: Apps, Folders, Users 2;
+// Permissions 10; Access Request, App Themes, Environments, Groups, Resources, Resource Configurations,
+// Source Control, Release Management, Spaces, SSO, User Attributes, User Invite 5; others 10. A call
+// that would exceed it gets 429 {"success":false,"message":"Rate limit exceeded..."} with Retry-After
+// (seconds) and starts a block: every call for Options.Block gets 429 and is not processed.
+//
+// # T-SQL resources
+//
+// The published API has no field for the T-SQL connector version or Windows auth; the sandbox carries
+// them in the resource's `options`: connector_version ("1.0"|"2.0"|"3.0"), windows_auth (bool) and
+// params_from_connection_string (object). POST /resources accepts every type of the published Resource
+// enum (the create enum lists six) and any options object; GET/POST/PATCH of one resource return
+// `options` (the published Resource schema has no such field). For mssql with windows_auth true every
+// params key must pass changes.CheckODBCKey, else 400 `Unsupported ODBC connection string parameter
+// "<key>". Only a fixed set of ODBC attributes may be supplied via connection params.`
+//
+// # Demo org
+//
+// Unless Options.Empty, New seeds a deterministic demo org (fixed timestamps, counter ids): users
+// (admins, non-admins, one disabled), groups with members, folders of every type (incl. "file"), apps,
+// a theme, production and staging environments, resources (postgresql, restapi, mssql 1.0/2.0/3.0, a
+// Windows-auth one with allowed params and one (2.0) with disallowed params saved before the allowlist,
+// vertica, bigid, mongodb of unknown and 3.4 server version, retoolEmail, jdbc: every announced change
+// of client/changes gives a finding), resource configurations, SSO,
+// source control config and settings, config vars, user attributes, pending access requests, a user
+// invite, a role, a workflow, and a space "eng" with its own admin (eng.lead@sandbox.example) and data.
+// The primary admin is admin@sandbox.example and is also an admin of "eng".
+//
+// # Rehearsals
+//
+// Options.Users adds that many synthetic users to the primary org (user000001@load.example, ...);
+// Options.Latency holds every answer back (the request has taken effect; a client that leaves first
+// gets none). Requests reports the most recent Options.RequestLog requests, so a long-running
+// server's memory stays bounded.
+//
+// # File transport
+//
+// NewFileTransport serves requests in-process against a JSON state file, locking path+".lock" with
+// gofrs/flock around load-serve-save (saved with output/atomicfile, so a crash leaves the old state
+// or the new), so concurrent processes lose no writes.
+package sandbox
+
+// The published OpenAPI file sits in ../shared beside the repository; only this generator reads it.
+//go:generate go run ./internal/specgen -spec ../../../shared/api/openapi.json -o spec_gen.go

@@ -1,0 +1,531 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/output"
+)
+
+// Input is what the user gave for one call, as text: positional arguments
+// and the values of the fields that were set, from flags or from one row of
+// a bulk file. Nothing in it has been checked yet.
+type Input struct {
+	// Command is the command path, for messages ("orgctl users create").
+	Command string
+	Args    []string
+	// Values holds each given field's text by flag name: one entry per
+	// occurrence for repeatable fields, "true"/"false" for booleans.
+	Values map[string][]string
+	// Body names the --body source ("" for none, "-" for stdin).
+	Body string
+	// BodyData is the body once read (LoadBody), so a call can be built
+	// twice from one stdin.
+	BodyData []byte
+	// Limit is --limit's text when given.
+	Limit *string
+	// All asks for every page (--all).
+	All bool
+}
+
+// Call is a built invocation: everything the send phase needs, checked,
+// before any request. Local options live in Local, never in the body.
+type Call struct {
+	Op *Op
+	// Command is the command path, for messages ("orgctl users create").
+	Command string
+	Params  map[string]string
+	Query   url.Values
+	// Body is the JSON object to send (nil: no body).
+	Body map[string]any
+	// RawBody, when set, is sent instead of Body (e.g. a JSON array).
+	RawBody json.RawMessage
+	// ContentType of RawBody when it is not JSON (multipart uploads).
+	ContentType string
+	Patch       []any
+	// Local holds the values of InLocal fields by flag name.
+	Local map[string]any
+	// Given is the set of fields the user set, by flag name.
+	Given map[string]bool
+	// FromBody is true when --body supplied the body.
+	FromBody bool
+	Columns  []output.Column
+	// Path overrides Op.Path (an op that picks between endpoints).
+	Path string
+	// RawPath, when set, is sent as is: an already escaped path (orgctl api).
+	RawPath string
+	// All follows next_token through every page.
+	All bool
+	// PageFlag is the flag that fetches every page, for the "more results" hint.
+	PageFlag string
+	// Reads are requests sent before the main one; their answers go to
+	// Op.Merge (read-merge-write). The dry run lists them and sends none.
+	Reads []client.Request
+	// Then are follow-up requests built from the main answer.
+	Then []FollowUp
+	// Warnings are printed on stderr before the request is sent (or dry-run).
+	Warnings []string
+	// Summary replaces the body in dry-run output when the body is not
+	// readable text (multipart uploads).
+	Summary map[string]any
+	// ArgLabels describe positional arguments that were looked up by name
+	// ("ada@example.com (Ada Lovelace)"), for prompts and messages.
+	ArgLabels map[int]string
+	// stdin is where "-" sources read from.
+	stdin io.Reader
+}
+
+// FollowUp is a request built from the previous answer's data.
+type FollowUp struct {
+	// What says what the follow-up does, for the dry run.
+	What  string
+	Path  string // for pricing in the dry run
+	Build func(answer json.RawMessage) (client.Request, error)
+}
+
+// Has reports whether the user set the field with this flag name.
+func (c *Call) Has(flag string) bool { return c.Given[flag] }
+
+// LocalString is the text of a local string field ("" when unset).
+func (c *Call) LocalString(flag string) string {
+	s, _ := c.Local[flag].(string)
+	return s
+}
+
+// LocalStrings is the list of a local repeatable field.
+func (c *Call) LocalStrings(flag string) []string {
+	vs, _ := c.Local[flag].([]any)
+	out := make([]string, 0, len(vs))
+	for _, v := range vs {
+		if s, ok := v.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// LocalBool is the value of a local boolean field.
+func (c *Call) LocalBool(flag string) bool {
+	b, _ := c.Local[flag].(bool)
+	return b
+}
+
+// Stdin is where a "-" file argument reads from.
+func (c *Call) Stdin() io.Reader { return c.stdin }
+
+// body returns the body object, creating it.
+func (c *Call) body() map[string]any {
+	if c.Body == nil {
+		c.Body = map[string]any{}
+	}
+	return c.Body
+}
+
+// Request is the main request the call sends.
+func (c *Call) Request() client.Request {
+	path := c.Op.Path
+	if c.Path != "" {
+		path = c.Path
+	}
+	if c.RawPath == "" {
+		path = client.Expand(path, c.Params)
+	} else {
+		path = c.RawPath
+	}
+	r := client.Request{
+		Method:      c.Op.Method,
+		Path:        path,
+		Query:       c.Query,
+		Scope:       c.Op.Scope,
+		ContentType: c.ContentType,
+	}
+	switch {
+	case c.RawBody != nil:
+		r.Body = c.RawBody
+	case c.Op.Patch:
+		r.Body = map[string]any{"operations": c.Patch}
+	case c.Body != nil:
+		r.Body = c.Body
+	}
+	return r
+}
+
+// maxBodyBytes bounds --body and other JSON read from files or stdin.
+const maxBodyBytes = 16 << 20
+
+// build is the build phase: it turns an Input into a Call, converting and
+// checking every value, and reports every problem it finds together. It
+// reads only files the user named; it sends nothing.
+func (op *Op) build(in Input, stdin io.Reader) (*Call, error) {
+	c := &Call{Op: op, Command: in.Command, Params: map[string]string{}, Query: url.Values{}, Local: map[string]any{},
+		Given: map[string]bool{}, Columns: op.Columns, stdin: stdin}
+	var problems []string
+	for i, name := range op.Args {
+		if i >= len(in.Args) {
+			break
+		}
+		a := in.Args[i]
+		if strings.TrimSpace(a) == "" {
+			problems = append(problems, fmt.Sprintf("argument %d (%s) is empty", i+1, argLabel(op, i)))
+			continue
+		}
+		c.Params[name] = a
+	}
+	if in.Body != "" {
+		if in.BodyData == nil {
+			if err := in.LoadBody(stdin); err != nil {
+				return nil, err
+			}
+		}
+		if err := c.parseBody(in.Body, in.BodyData); err != nil {
+			return nil, err
+		}
+	}
+	for _, fd := range op.Fields {
+		raw, ok := in.Values[fd.Flag]
+		if !ok {
+			continue
+		}
+		v, err := fieldValue(fd, raw)
+		if err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		c.Given[fd.Flag] = true
+		c.place(fd, v)
+	}
+	var missing []string
+	for _, fd := range op.Fields {
+		if !fd.Required || c.Given[fd.Flag] || len(in.Values[fd.Flag]) > 0 {
+			continue
+		}
+		if fd.In == InBody && c.Body != nil && lookupPath(c.Body, fd.Key) != nil {
+			continue
+		}
+		missing = append(missing, "--"+fd.Flag)
+	}
+	if len(missing) == 1 {
+		problems = append(problems, fmt.Sprintf("required flag %s not set", missing[0]))
+	} else if len(missing) > 1 {
+		problems = append(problems, fmt.Sprintf("required flags %s not set", strings.Join(missing, ", ")))
+	}
+	if in.Limit != nil {
+		n, err := strconv.Atoi(strings.TrimSpace(*in.Limit))
+		if err != nil || n < 1 || n > 100 {
+			problems = append(problems, fmt.Sprintf("invalid --limit %q: expected a whole number from 1 to 100", *in.Limit))
+		} else {
+			c.Query.Set("limit", strconv.Itoa(n))
+		}
+	}
+	if in.All && op.List {
+		c.All = true
+		if !c.Query.Has("limit") {
+			c.Query.Set("limit", "100") // the largest page: fewest requests
+		}
+	}
+	if len(problems) > 0 {
+		return nil, inputProblems(in.Command, problems)
+	}
+	if op.Patch && len(c.Patch) == 0 && op.Shape == nil {
+		return nil, usageErrorf("%s: nothing to change: pass at least one field flag or --body with JSON Patch operations", c.Command)
+	}
+	if op.Shape != nil {
+		if err := op.Shape(c); err != nil {
+			return nil, err
+		}
+	}
+	if op.Patch && len(c.Patch) == 0 && c.RawBody == nil {
+		return nil, usageErrorf("%s: nothing to change: pass at least one field flag or --body with JSON Patch operations", c.Command)
+	}
+	return c, nil
+}
+
+// inputProblems reports every problem of one input in one usage error.
+func inputProblems(command string, problems []string) error {
+	prefix := ""
+	if command != "" {
+		prefix = command + ": "
+	}
+	if len(problems) == 1 {
+		return &UsageError{errors.New(prefix + problems[0])}
+	}
+	return &UsageError{fmt.Errorf("%s%d problems:\n  %s", prefix, len(problems), strings.Join(problems, "\n  "))}
+}
+
+func argLabel(op *Op, i int) string {
+	if names := argNames(op.Use); i < len(names) {
+		return names[i]
+	}
+	return op.Args[i]
+}
+
+// place puts one converted value where its field says.
+func (c *Call) place(fd Field, v any) {
+	switch fd.In {
+	case InLocal:
+		c.Local[fd.Flag] = v
+	case InQuery:
+		switch t := v.(type) {
+		case []any:
+			for _, e := range t {
+				c.Query.Add(fd.Key, fmt.Sprint(e))
+			}
+		default:
+			c.Query.Set(fd.Key, queryText(v))
+		}
+	case InPatch:
+		base := "/" + strings.ReplaceAll(fd.Key, ".", "/")
+		if kv, ok := v.(map[string]any); ok && fd.Kind == KKV {
+			// One "add" per key keeps the object's other keys.
+			for _, k := range sortedKeys(kv) {
+				c.Patch = append(c.Patch, map[string]any{"op": "add", "path": base + "/" + pointerEscape(k), "value": kv[k]})
+			}
+			return
+		}
+		c.Patch = append(c.Patch, map[string]any{"op": "replace", "path": base, "value": v})
+	default:
+		setPath(c.body(), fd.Key, v)
+	}
+}
+
+// pointerEscape escapes a JSON Pointer token (RFC 6901).
+func pointerEscape(s string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+func queryText(v any) string {
+	switch t := v.(type) {
+	case string:
+		return t
+	default:
+		b, _ := json.Marshal(t)
+		return string(b)
+	}
+}
+
+// fieldValue converts a field's text to its JSON value, checking type and enum.
+func fieldValue(fd Field, raw []string) (any, error) {
+	checkEnum := func(s string) error {
+		if len(fd.Enum) == 0 {
+			return nil
+		}
+		for _, e := range fd.Enum {
+			if s == e {
+				return nil
+			}
+		}
+		return fmt.Errorf("invalid value %q for --%s: allowed values are %s", s, fd.Flag, strings.Join(fd.Enum, ", "))
+	}
+	switch fd.Kind {
+	case KBool:
+		s := ""
+		if len(raw) > 0 {
+			s = raw[len(raw)-1]
+		}
+		b, err := strconv.ParseBool(strings.TrimSpace(s))
+		if err != nil {
+			return nil, fmt.Errorf("invalid value %q for --%s: expected true or false", s, fd.Flag)
+		}
+		return b, nil
+	case KStrings:
+		out := make([]any, 0, len(raw))
+		for _, s := range raw {
+			for _, part := range strings.Split(s, ",") {
+				part = strings.TrimSpace(part)
+				if part == "" {
+					continue
+				}
+				if err := checkEnum(part); err != nil {
+					return nil, err
+				}
+				out = append(out, part)
+			}
+		}
+		return out, nil
+	case KTexts:
+		out := make([]any, 0, len(raw))
+		for _, s := range raw {
+			out = append(out, s)
+		}
+		return out, nil
+	case KKV:
+		out := map[string]any{}
+		for _, s := range raw {
+			k, v, ok := strings.Cut(s, "=")
+			if !ok || k == "" {
+				return nil, fmt.Errorf("invalid --%s %q: expected KEY=VALUE", fd.Flag, s)
+			}
+			out[k] = looseJSON(v)
+		}
+		return out, nil
+	}
+	s := ""
+	if len(raw) > 0 {
+		s = raw[len(raw)-1]
+	}
+	if err := checkEnum(s); err != nil {
+		return nil, err
+	}
+	switch fd.Kind {
+	case KInt:
+		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("invalid value %q for --%s: expected a whole number", s, fd.Flag)
+		}
+		return n, nil
+	case KNumber:
+		t := strings.TrimSpace(s)
+		if _, err := strconv.ParseFloat(t, 64); err != nil || !json.Valid([]byte(t)) {
+			return nil, fmt.Errorf("invalid value %q for --%s: expected a number", s, fd.Flag)
+		}
+		return json.Number(t), nil
+	case KJSON:
+		var v any
+		if err := json.Unmarshal([]byte(s), &v); err != nil {
+			return nil, fmt.Errorf("invalid JSON for --%s: %v", fd.Flag, err)
+		}
+		return v, nil
+	}
+	return s, nil
+}
+
+// looseJSON keeps numbers, booleans, null, objects and arrays typed in
+// key=value pairs and everything else a string.
+func looseJSON(s string) any {
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err == nil {
+		return v
+	}
+	return s
+}
+
+// setPath stores v at a dot path ("deploy_params.commit_sha"), creating
+// objects on the way and replacing any non-object in between.
+func setPath(m map[string]any, path string, v any) {
+	keys := strings.Split(path, ".")
+	for _, k := range keys[:len(keys)-1] {
+		next, ok := m[k].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			m[k] = next
+		}
+		m = next
+	}
+	m[keys[len(keys)-1]] = v
+}
+
+// lookupPath reads a dot path; missing is nil.
+func lookupPath(m map[string]any, path string) any {
+	var cur any = m
+	for _, k := range strings.Split(path, ".") {
+		mm, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = mm[k]
+	}
+	return cur
+}
+
+// openSource opens a file argument, "-" meaning stdin.
+func (c *Call) openSource(src string) (io.ReadCloser, error) {
+	if src == "-" {
+		if c.stdin == nil {
+			return nil, fmt.Errorf("no standard input")
+		}
+		return io.NopCloser(c.stdin), nil
+	}
+	return os.Open(src)
+}
+
+// readLimited reads at most maxBodyBytes, failing (rather than cutting)
+// when there is more.
+func readLimited(r io.Reader, what string) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxBodyBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxBodyBytes {
+		return nil, fmt.Errorf("%s is larger than the %d MiB limit", what, maxBodyBytes>>20)
+	}
+	return b, nil
+}
+
+// LoadBody reads the --body source once, from a file or stdin.
+func (in *Input) LoadBody(stdin io.Reader) error {
+	if in.Body == "" || in.BodyData != nil {
+		return nil
+	}
+	var r io.Reader = stdin
+	if in.Body != "-" {
+		f, err := os.Open(in.Body)
+		if err != nil {
+			return usageErrorf("--body: %v", err)
+		}
+		defer f.Close()
+		r = f
+	} else if stdin == nil {
+		return usageErrorf("--body -: no standard input")
+	}
+	b, err := readLimited(r, "--body "+in.Body)
+	if err != nil {
+		return usageErrorf("--body: %v", err)
+	}
+	if b == nil {
+		b = []byte{}
+	}
+	in.BodyData = b
+	return nil
+}
+
+// parseBody takes --body: a JSON object, or for JSON-Patch operations
+// either {"operations":[...]} or a bare array of operations.
+func (c *Call) parseBody(src string, b []byte) error {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return usageErrorf("--body %s is not valid JSON: %v", src, err)
+	}
+	// Decode stops after the first value: what follows would be dropped (or, for an array, sent raw).
+	if _, err := dec.Token(); err != io.EOF {
+		return usageErrorf("--body %s is not valid JSON: data after the first value", src)
+	}
+	c.FromBody = true
+	if c.Op.Patch {
+		switch t := v.(type) {
+		case []any:
+			c.Patch = t
+		case map[string]any:
+			ops, ok := t["operations"].([]any)
+			if !ok {
+				return usageErrorf("--body must be a JSON array of JSON Patch operations or {\"operations\": [...]}")
+			}
+			c.Patch = ops
+		default:
+			return usageErrorf("--body must be a JSON array of JSON Patch operations or {\"operations\": [...]}")
+		}
+		return nil
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		c.Body = t
+	case []any:
+		if c.Op.Method == http.MethodDelete || len(c.Op.Fields) > 0 {
+			return usageErrorf("--body %s must be a JSON object (got an array); the fields go inside it", src)
+		}
+		c.RawBody = json.RawMessage(b)
+	default:
+		return usageErrorf("--body %s must be a JSON object", src)
+	}
+	return nil
+}

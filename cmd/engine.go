@@ -1,0 +1,409 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/ratebudget"
+)
+
+// Engine runs the phases after build for every declared operation:
+// confirm, send (or dry-run) and print. Every request it makes goes through
+// the Factory's one client, so every request is paced and priced alike.
+type Engine struct {
+	f       *Factory
+	cfg     *Config
+	printer *output.Printer
+	names   *resolve.Resolver
+}
+
+// newEngine checks the output options before anything is sent.
+func newEngine(f *Factory) (*Engine, error) {
+	cfg, err := f.Config()
+	if err != nil {
+		return nil, err
+	}
+	p, err := newPrinter(f.IO, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{f: f, cfg: cfg, printer: p}, nil
+}
+
+// newPrinter builds the output printer from -o, --jq and --template.
+func newPrinter(io *output.IO, cfg *Config) (*output.Printer, error) {
+	opts := output.Options{
+		Format:   cfg.v.GetString("output"),
+		JQ:       cfg.v.GetString("jq"),
+		Template: cfg.v.GetString("template"),
+	}
+	if err := opts.Validate(); err != nil {
+		return nil, &UsageError{err}
+	}
+	return &output.Printer{IO: io, Opts: opts}, nil
+}
+
+func (e *Engine) quiet() bool { return e.cfg.v.GetBool("quiet") }
+
+// run confirms, then dry-runs or sends the call, then prints the answer.
+func (e *Engine) run(ctx context.Context, c *Call, o RunOptions) error {
+	for _, w := range c.Warnings {
+		e.f.IO.Warn("%s", w)
+	}
+	if c.Op.mutating() && o.DryRun {
+		return e.dryRun(c)
+	}
+	if c.Op.Destructive && !o.Yes {
+		if err := e.confirm(c); err != nil {
+			return err
+		}
+	}
+	resp, err := e.send(ctx, c)
+	if err != nil {
+		return err
+	}
+	return e.print(c, resp)
+}
+
+// send is the send phase: the call's reads and Merge, the main request (all
+// pages with --all), then its follow-ups, each through the one client.
+func (e *Engine) send(ctx context.Context, c *Call) (*client.Response, error) {
+	cl, err := e.f.Client()
+	if err != nil {
+		return nil, err
+	}
+	if len(c.Reads) > 0 {
+		current := make([]json.RawMessage, 0, len(c.Reads))
+		for _, r := range c.Reads {
+			resp, err := cl.Do(ctx, r)
+			if err != nil {
+				return nil, e.explain(err)
+			}
+			current = append(current, resp.Data)
+		}
+		if c.Op.Merge != nil {
+			if err := c.Op.Merge(c, current); err != nil {
+				return nil, err
+			}
+		}
+	}
+	req := c.Request()
+	var resp *client.Response
+	if c.All {
+		var parts []json.RawMessage
+		err = cl.Pages(ctx, req, func(r *client.Response) error {
+			parts = append(parts, r.Data)
+			resp = r
+			return nil
+		})
+		if err == nil && len(parts) > 1 {
+			resp.Data, err = client.JoinArrays(parts)
+		}
+	} else {
+		resp, err = cl.Do(ctx, req)
+		if err == nil && c.Op.List && resp.HasMore && !e.quiet() {
+			flag := c.PageFlag
+			if flag == "" {
+				flag = "--all"
+			}
+			e.f.IO.Notice("more results available: add %s to fetch every page", flag)
+		}
+	}
+	if err != nil {
+		return nil, e.explain(err)
+	}
+	for _, next := range c.Then {
+		r2, err := next.Build(resp.Data)
+		if err == nil {
+			resp, err = cl.Do(ctx, r2)
+		}
+		if err != nil {
+			e.changed(c)
+			return nil, fmt.Errorf("%s %s succeeded, but the follow-up request (%s) failed: %w", req.Method, req.Path, next.What, e.explain(err))
+		}
+	}
+	e.changed(c)
+	return resp, nil
+}
+
+// print is the print phase.
+func (e *Engine) print(c *Call, resp *client.Response) error {
+	if c.Op.View != nil {
+		return c.Op.View(e.printer, c, resp.Data)
+	}
+	return e.printer.Print(resp.Data, c.Columns)
+}
+
+// changed tells the completion cache about every successful mutation.
+func (e *Engine) changed(c *Call) {
+	if c.Op.mutating() && e.f.onChange != nil {
+		e.f.onChange(ratebudget.Family(c.Op.Path))
+	}
+}
+
+// confirm asks on a terminal and refuses elsewhere.
+func (e *Engine) confirm(c *Call) error {
+	var objs []string
+	for i, a := range c.Op.Args {
+		if l, ok := c.ArgLabels[i]; ok {
+			objs = append(objs, l)
+		} else if v, ok := c.Params[a]; ok {
+			objs = append(objs, v)
+		}
+	}
+	if err := e.refuseUnattended(c); err != nil {
+		return err
+	}
+	io := e.f.IO
+	what := strings.TrimSpace(c.Command + " " + strings.Join(objs, " "))
+	question := fmt.Sprintf("Run `%s`? This cannot be undone.", what)
+	if c.Op.Confirm != "" {
+		question = fmt.Sprintf(c.Op.Confirm, strings.Join(objs, " "))
+	}
+	fmt.Fprintf(io.Err, "%s [y/N] ", question)
+	line, _ := bufio.NewReader(io.In).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return nil
+	}
+	return ErrCancelled
+}
+
+// refuseUnattended refuses a destructive call that nobody can confirm.
+func (e *Engine) refuseUnattended(c *Call) error {
+	if e.f.IO.InTTY && e.f.IO.ErrTTY {
+		return nil
+	}
+	what := c.Command
+	for i, a := range c.Op.Args {
+		if l, ok := c.ArgLabels[i]; ok {
+			what += " " + l
+		} else if v, ok := c.Params[a]; ok {
+			what += " " + v
+		}
+	}
+	return usageErrorf("refusing to run `%s` without confirmation: stdin is not a terminal; pass --yes", what)
+}
+
+// explain adds what to do next to API errors.
+func (e *Engine) explain(err error) error { return explain(e.cfg, err) }
+
+func explain(cfg *Config, err error) error {
+	var ae *client.APIError
+	if !errors.As(err, &ae) {
+		return err
+	}
+	profile := "default"
+	if cfg != nil {
+		profile = cfg.Profile
+	}
+	switch ae.StatusCode {
+	case http.StatusUnauthorized:
+		if os.Getenv("ORGCTL_TOKEN") != "" {
+			ae.Hint = "The token in ORGCTL_TOKEN was rejected: check it, or unset it to use the stored login."
+		} else {
+			ae.Hint = fmt.Sprintf("Log in again with `orgctl auth login --profile %s`, or set ORGCTL_TOKEN.", profile)
+		}
+	case http.StatusForbidden:
+		if ae.Scope != "" {
+			ae.Hint = fmt.Sprintf("Create a token with the %q scope (Settings > API) and log in with it.", ae.Scope)
+		}
+	}
+	if h := spaceHint(cfg, ae); h != "" {
+		ae.Hint = strings.TrimSpace(ae.Hint + "\n" + h)
+	}
+	return ae
+}
+
+// planned is one request of a dry run.
+type planned struct {
+	req  client.Request
+	note string // what the request is for, when it is not the main one
+	then bool   // a follow-up built from an answer: its body is not known yet
+}
+
+// dryRun prints the requests a call would send, their cost and how long the
+// budget would make them wait, and sends nothing.
+func (e *Engine) dryRun(c *Call) error {
+	var plan []planned
+	for _, r := range c.Reads {
+		plan = append(plan, planned{req: r, note: "reads the current state first"})
+	}
+	main := c.Request()
+	if c.Summary != nil {
+		main.Body = c.Summary
+	}
+	plan = append(plan, planned{req: main})
+	for _, t := range c.Then {
+		plan = append(plan, planned{req: client.Request{Path: t.Path}, note: t.What, then: true})
+	}
+	return e.printPlan(plan, nil)
+}
+
+// printPlan prices and prints a dry run's requests; names maps the
+// stand-in ids of names not yet looked up to how they are shown.
+func (e *Engine) printPlan(plan []planned, names map[string]string) error {
+	bc := budgetConfig(e.cfg)
+	wait := "unknown (not logged in)"
+	var waitSeconds *float64
+	var cl *client.Client
+	if conn, err := e.f.connection(); err == nil {
+		cl = conn.client
+		paths := make([]string, 0, len(plan))
+		for _, p := range plan {
+			paths = append(paths, p.req.Path)
+		}
+		if d, err := conn.ledger.Estimate(paths); err == nil {
+			s := d.Seconds()
+			waitSeconds = &s
+			wait = "would be sent now"
+			if d > 0 {
+				wait = fmt.Sprintf("would wait %s for budget", d.Round(100*time.Millisecond))
+			}
+		}
+	}
+	total := 0
+	docs := make([]map[string]any, 0, len(plan))
+	for _, p := range plan {
+		cost := bc.Cost(p.req.Path)
+		total += cost
+		doc := map[string]any{"cost": cost, "family": ratebudget.Family(p.req.Path)}
+		if p.then {
+			doc["then"] = p.note
+			docs = append(docs, doc)
+			continue
+		}
+		path := "/api/v2" + p.req.Path
+		if len(p.req.Query) > 0 {
+			path += "?" + url.Values(p.req.Query).Encode()
+		}
+		doc["method"], doc["path"] = p.req.Method, showNames(path, names)
+		if cl != nil {
+			doc["url"] = showNames(cl.URL(p.req), names)
+		}
+		if p.req.Scope != "" {
+			doc["scope"] = p.req.Scope
+		}
+		if p.req.Body != nil {
+			doc["body"] = showNamesIn(p.req.Body, names)
+		}
+		if p.note != "" {
+			doc["note"] = p.note
+		}
+		docs = append(docs, doc)
+	}
+	if structured(e.printer) {
+		var out map[string]any
+		if len(docs) == 1 {
+			out = docs[0]
+		} else {
+			out = map[string]any{"requests": docs, "cost": total}
+		}
+		if waitSeconds != nil {
+			out["wait_seconds"] = *waitSeconds
+		}
+		b, err := marshalText(out)
+		if err != nil {
+			return err
+		}
+		return e.printer.Print(b, nil)
+	}
+	w := e.f.IO.Out
+	var mainFamily any
+	for i, p := range plan {
+		doc := docs[i]
+		if p.then {
+			fmt.Fprintf(w, "then: %s (%d points, built from the answer)\n", p.note, doc["cost"])
+			continue
+		}
+		if p.note == "" {
+			mainFamily = doc["family"]
+		}
+		target := doc["path"]
+		if u, ok := doc["url"]; ok {
+			target = u
+		}
+		if p.note != "" {
+			fmt.Fprintf(w, "%s %s   (%s)\n", p.req.Method, target, p.note)
+		} else {
+			fmt.Fprintf(w, "%s %s\n", p.req.Method, target)
+		}
+		if body, ok := doc["body"]; ok {
+			b, err := marshalText(body)
+			if err != nil {
+				return err
+			}
+			var ind bytes.Buffer
+			json.Indent(&ind, b, "", "  ")
+			fmt.Fprintf(w, "%s\n", ind.Bytes())
+		}
+	}
+	for _, p := range plan {
+		if !p.then && p.note == "" {
+			scope := p.req.Scope
+			if scope == "" {
+				scope = "unknown for this path"
+			}
+			fmt.Fprintf(w, "scope: %s\n", scope)
+		}
+	}
+	if len(plan) == 1 {
+		fmt.Fprintf(w, "cost: %d points (%s); %s; nothing sent (--dry-run)\n", total, mainFamily, wait)
+	} else {
+		fmt.Fprintf(w, "cost: %d points in %d requests; %s; nothing sent (--dry-run)\n", total, len(plan), wait)
+	}
+	if len(names) > 0 {
+		fmt.Fprintln(w, "<NAME> stands for the id its lookup finds when the command runs")
+	}
+	return nil
+}
+
+// showNames puts names back where their stand-in ids are in a path.
+func showNames(s string, names map[string]string) string {
+	for stand, name := range names {
+		s = strings.ReplaceAll(s, stand, name)
+	}
+	return s
+}
+
+// showNamesIn does the same inside a body, for values equal to a stand-in.
+func showNamesIn(v any, names map[string]string) any {
+	if len(names) == 0 {
+		return v
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			out[k] = showNamesIn(e, names)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = showNamesIn(e, names)
+		}
+		return out
+	case string:
+		if n, ok := names[t]; ok {
+			return n
+		}
+	case json.Number:
+		if n, ok := names[t.String()]; ok {
+			return n
+		}
+	}
+	return v
+}

@@ -1,0 +1,286 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/completions"
+	"github.com/orgctl/orgctl/ratebudget"
+)
+
+// resolveKinds are the completion kinds whose names orgctl turns into ids.
+// Resources are absent: the API takes a resource's name wherever it takes
+// its id, so resolving one would only cost points.
+var resolveKinds = map[string]string{
+	"users": "users", "groups": "groups", "folders": "folders", "apps": "apps", "workflows": "workflows",
+	"spaces": "spaces", "environments": "environments", "themes": "themes",
+	"user-attributes": "user-attributes", "config-vars": "config-vars",
+}
+
+// nameRef is one value of an Input that names an object instead of giving
+// its id: an argument (Flag "") or one element of a field's values.
+type nameRef struct {
+	Kind resolve.Kind
+	Text string
+	Arg  int    // index in Input.Args, when Flag is ""
+	Flag string // the field's flag
+	Elem int    // index in Input.Values[Flag]
+	Part int    // index among the comma-separated parts of that value (KStrings)
+	// stand is a syntactically valid id of the kind, unique in the call,
+	// used to check the rest of the input before any lookup.
+	stand string
+}
+
+// nameRefs finds the names in an Input: values of arguments and fields of
+// an object kind that do not look like an id of that kind.
+func (op *Op) nameRefs(in Input) []nameRef {
+	var refs []nameRef
+	add := func(kindName string, r nameRef) {
+		rk, ok := resolveKinds[kindName]
+		if !ok {
+			return
+		}
+		k := resolve.Kinds[rk]
+		if strings.TrimSpace(r.Text) == "" || resolve.LooksLikeID(k, r.Text) {
+			return
+		}
+		r.Kind = k
+		r.stand = standIn(k, len(refs)+1)
+		refs = append(refs, r)
+	}
+	for i, a := range in.Args {
+		if i < len(op.Args) {
+			add(op.argKind(i), nameRef{Text: a, Arg: i})
+		}
+	}
+	for _, fd := range op.Fields {
+		vals, ok := in.Values[fd.Flag]
+		if !ok {
+			continue
+		}
+		kind := fd.kind()
+		for e, v := range vals {
+			if fd.Kind == KStrings {
+				for p, part := range strings.Split(v, ",") {
+					add(kind, nameRef{Text: strings.TrimSpace(part), Flag: fd.Flag, Elem: e, Part: p})
+				}
+				continue
+			}
+			add(kind, nameRef{Text: v, Flag: fd.Flag, Elem: e, Part: -1})
+		}
+	}
+	return refs
+}
+
+// standIn is the n-th stand-in id of a kind: valid for its syntax checks,
+// never a real object's id.
+func standIn(k resolve.Kind, n int) string {
+	for _, cand := range []string{
+		fmt.Sprintf("user_%dresolve", n), fmt.Sprintf("9%08d", n), fmt.Sprintf("app_9%08d", n),
+		fmt.Sprintf("00000000-0000-4000-8000-9%011d", n),
+	} {
+		if resolve.LooksLikeID(k, cand) {
+			return cand
+		}
+	}
+	return fmt.Sprintf("resolve%d", n)
+}
+
+// substitute returns a copy of in with each ref's value replaced by value(ref).
+func substitute(in Input, refs []nameRef, value func(nameRef) string) Input {
+	out := in
+	out.Args = append([]string(nil), in.Args...)
+	out.Values = make(map[string][]string, len(in.Values))
+	for k, v := range in.Values {
+		out.Values[k] = append([]string(nil), v...)
+	}
+	for _, r := range refs {
+		if r.Flag == "" {
+			out.Args[r.Arg] = value(r)
+			continue
+		}
+		if r.Part < 0 {
+			out.Values[r.Flag][r.Elem] = value(r)
+			continue
+		}
+		parts := strings.Split(out.Values[r.Flag][r.Elem], ",")
+		parts[r.Part] = value(r)
+		out.Values[r.Flag][r.Elem] = strings.Join(parts, ",")
+	}
+	return out
+}
+
+// resolveNames looks every ref up (the resolve phase) and returns the
+// input with ids in place of names, and the objects found.
+func (e *Engine) resolveNames(ctx context.Context, in Input, refs []nameRef) (Input, map[string]resolve.Object, error) {
+	if len(refs) == 0 {
+		return in, nil, nil
+	}
+	r, err := e.resolver()
+	if err != nil {
+		return in, nil, err
+	}
+	found := make(map[string]resolve.Object, len(refs))
+	for _, ref := range refs {
+		o, err := r.One(ctx, ref.Kind, ref.Text)
+		if err != nil {
+			return in, nil, e.explain(err)
+		}
+		found[ref.stand] = o
+	}
+	return substitute(in, refs, func(ref nameRef) string { return found[ref.stand].ID }), found, nil
+}
+
+// resolver is the engine's one Resolver, on the paced client.
+func (e *Engine) resolver() (*resolve.Resolver, error) {
+	if e.names != nil {
+		return e.names, nil
+	}
+	cl, err := e.f.Client()
+	if err != nil {
+		return nil, err
+	}
+	e.names = resolve.New(cl)
+	e.names.Store = nameStore{cache: completionCache(completionTTL(e.cfg)), profile: e.cfg.Profile, origin: completionOrigin(e.cfg)}
+	return e.names, nil
+}
+
+// nameStore keeps the resolver's lists in the completion cache, beside the
+// completion lists and forgotten with them when orgctl changes the family:
+// a second command within the TTL looks a name up without a request.
+type nameStore struct {
+	cache   *completions.Cache
+	profile string
+	origin  string
+}
+
+// nameList is the cache list of a kind's names.
+func nameList(kind string) string {
+	return "names-" + ratebudget.Family(resolve.Kinds[kind].List)
+}
+
+func (s nameStore) Load(kind string) ([]map[string]string, bool) {
+	e := s.cache.Read(s.profile, nameList(kind))
+	if e == nil || e.Origin != s.origin || !s.cache.Fresh(e) {
+		return nil, false
+	}
+	items := make([]map[string]string, len(e.Items))
+	for i, it := range e.Items {
+		items[i] = it
+	}
+	return items, true
+}
+
+func (s nameStore) Save(kind string, items []map[string]string) {
+	if s.cache.TTL <= 0 {
+		return
+	}
+	entry := completions.Entry{Origin: s.origin, FetchedAt: time.Now(), Items: make([]completions.Item, len(items))}
+	for i, it := range items {
+		entry.Items[i] = it
+	}
+	_ = s.cache.Write(s.profile, nameList(kind), entry)
+}
+
+// runInput resolves the names of an Input that build has already checked
+// with stand-ins, builds the call again with the ids, and runs it. A dry
+// run resolves nothing: it lists the lookups it would send.
+func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef, checked *Call, o RunOptions) error {
+	if len(refs) == 0 {
+		return e.run(ctx, checked, o)
+	}
+	if op.mutating() && o.DryRun {
+		return e.dryRunNames(checked, refs)
+	}
+	if op.Destructive && !o.Yes {
+		// Refuse an unattended run before any lookup is spent on it.
+		for _, ref := range refs {
+			if ref.Flag == "" {
+				if checked.ArgLabels == nil {
+					checked.ArgLabels = map[int]string{}
+				}
+				checked.ArgLabels[ref.Arg] = ref.Text
+			}
+		}
+		if err := e.refuseUnattended(checked); err != nil {
+			return err
+		}
+	}
+	in, found, err := e.resolveNames(ctx, in, refs)
+	if err != nil {
+		return err
+	}
+	call, err := op.build(in, nil)
+	if err != nil {
+		return err
+	}
+	for _, ref := range refs {
+		if ref.Flag == "" {
+			if call.ArgLabels == nil {
+				call.ArgLabels = map[int]string{}
+			}
+			call.ArgLabels[ref.Arg] = found[ref.stand].Describe()
+		}
+	}
+	return e.run(ctx, call, o)
+}
+
+// dryRunNames lists the lookups first, then the call with each name where
+// its id will go.
+func (e *Engine) dryRunNames(c *Call, refs []nameRef) error {
+	r, err := e.resolver()
+	if err != nil {
+		r = resolve.New(nil) // not logged in: still list what would be looked up
+	}
+	names := map[string]string{}
+	var plan []planned
+	seen := map[string]bool{}
+	for _, ref := range refs {
+		names[ref.stand] = "<" + ref.Text + ">"
+		p := r.Plan(ref.Kind, ref.Text)
+		if p == nil {
+			continue
+		}
+		key := p.Request.Path + "?" + p.Request.Query.Encode()
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		plan = append(plan, planned{req: p.Request, note: "looks up " + lookupWhat(p, refs)})
+	}
+	for _, rd := range c.Reads {
+		plan = append(plan, planned{req: rd, note: "reads the current state first"})
+	}
+	main := c.Request()
+	if c.Summary != nil {
+		main.Body = c.Summary
+	}
+	plan = append(plan, planned{req: main})
+	for _, t := range c.Then {
+		plan = append(plan, planned{req: client.Request{Path: t.Path}, note: t.What, then: true})
+	}
+	return e.printPlan(plan, names)
+}
+
+// lookupWhat names what one lookup request finds: one name, or a kind's list.
+func lookupWhat(p *resolve.Planned, refs []nameRef) string {
+	if len(p.Request.Query) > 0 {
+		return fmt.Sprintf("%s %q", singularKind(p.Kind), p.Name)
+	}
+	var ns []string
+	for _, r := range refs {
+		if r.Kind.Name == p.Kind {
+			ns = append(ns, fmt.Sprintf("%q", r.Text))
+		}
+	}
+	return fmt.Sprintf("%s %s (one list of all %s)", singularKind(p.Kind), strings.Join(ns, ", "), p.Kind)
+}
+
+// singularKind names one object of a kind ("user-attributes" -> "user attribute").
+func singularKind(kind string) string {
+	return strings.ReplaceAll(strings.TrimSuffix(kind, "s"), "-", " ")
+}

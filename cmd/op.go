@@ -1,0 +1,328 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/ratebudget"
+)
+
+// Kind is how a field's text becomes a JSON value.
+type Kind int
+
+const (
+	KString  Kind = iota
+	KInt          // integer
+	KNumber       // any JSON number
+	KBool         // true/false
+	KStrings      // repeatable, comma-separated -> array of strings
+	KKV           // repeatable key=value -> object (values parsed as JSON when they are JSON, else strings)
+	KJSON         // a JSON value given inline
+	KTexts        // repeatable -> array of strings, each occurrence whole (values may hold commas)
+)
+
+// In says where a field's value goes.
+type In int
+
+const (
+	InBody  In = iota // request body key (dot path for nesting)
+	InQuery           // query parameter
+	InPatch           // a JSON-Patch "replace" operation on /Key
+	InLocal           // an option of orgctl's own: kept in Call.Local under the flag name, never sent as is
+)
+
+// Field is one input of an operation: a flag on the command line, or a
+// column of a bulk file.
+type Field struct {
+	Flag     string
+	Key      string // where the value goes (body dot path, query name, patch path); unused for InLocal
+	In       In
+	Kind     Kind
+	Required bool
+	Enum     []string
+	Usage    string
+	Short    string
+	// Default is only the flag's shown default.
+	Default string
+	// Complete names the object kind the value completes from ("users",
+	// "groups": see completionKinds); "" infers it from Key, "-" turns it off.
+	Complete string
+}
+
+// Op declares one API operation as a command. The engine turns it into a
+// command whose run is four named phases: parse (flags into an Input), build
+// (Input into a Call, nothing sent), send (the Call's requests through the
+// client) and print.
+type Op struct {
+	Use     string // "get USER_ID"
+	Short   string
+	Long    string
+	Example string
+	Method  string
+	Path    string   // "/users/{userId}"
+	Args    []string // path parameters filled from positional args, in order
+	Scope   string   // "Users > Read", as the API docs name it
+	Fields  []Field
+	Columns []output.Column
+	// List adds --limit and --all (next_token pagination).
+	List bool
+	// Body adds --body FILE|- for JSON too rich for flags.
+	Body bool
+	// Patch: the API takes {"operations":[...]} (JSON Patch).
+	Patch bool
+	// Destructive asks for confirmation (or --yes).
+	Destructive bool
+	// Confirm is the question a destructive op asks, with %s for what it
+	// acts on; it says truthfully what happens and whether it can be undone.
+	// Empty: "Run `COMMAND`? This cannot be undone."
+	Confirm string
+	// Hidden keeps a command out of help (deprecated endpoints reached through a flag).
+	Hidden bool
+	// ArgsComplete names, per positional argument, the object kind it
+	// completes from; missing or "" entries are inferred from the path
+	// parameter's name, "-" turns completion off.
+	ArgsComplete []string
+
+	// Shape is the op's own part of the build phase: it moves local options
+	// into the request, fills defaults and rejects combinations that single
+	// fields cannot. It may read files the user named; it sends nothing.
+	Shape func(c *Call) error
+	// Merge completes the request from the answers to Call.Reads, for
+	// endpoints that replace a whole object (read, merge, write). The send
+	// phase calls it between the reads and the request.
+	Merge func(c *Call, current []json.RawMessage) error
+	// View prints the answer where the default formats do not fit.
+	View func(p *output.Printer, c *Call, data json.RawMessage) error
+}
+
+// Group is a command family (or a sub-group such as "groups members").
+type Group struct {
+	Name    string
+	Aliases []string
+	Short   string
+	Long    string
+	Example string
+	// Columns are the default table columns for the group's operations.
+	Columns []output.Column
+	Ops     []Op
+	Groups  []Group
+	// Extra are commands that are not one API operation (local checks,
+	// reports that send several requests); each has its own run function.
+	Extra []func(f *Factory) *cobra.Command
+}
+
+// command builds the group's cobra command with every subcommand.
+func (g Group) command(f *Factory) *cobra.Command {
+	c := g.shell()
+	for i := range g.Ops {
+		op := &g.Ops[i]
+		if op.Columns == nil {
+			op.Columns = g.Columns
+		}
+		c.AddCommand(op.command(f))
+	}
+	for _, sub := range g.Groups {
+		c.AddCommand(sub.command(f))
+	}
+	for _, mk := range g.Extra {
+		c.AddCommand(mk(f))
+	}
+	return c
+}
+
+// shell is the group's command without subcommands: enough for the root's
+// help page and for finding the family a command line names.
+func (g Group) shell() *cobra.Command {
+	return &cobra.Command{
+		Use:     g.Name,
+		Aliases: g.Aliases,
+		Short:   g.Short,
+		Long:    strings.TrimSpace(g.Short + "\n\n" + g.Long),
+		Example: g.Example,
+		Args:    noArgsGroup,
+		RunE:    func(c *cobra.Command, _ []string) error { return c.Help() },
+	}
+}
+
+func (op *Op) mutating() bool { return op.Method != http.MethodGet }
+
+// Cost is the operation's price under the default budget.
+func (op *Op) Cost() int { return ratebudget.DefaultConfig().Cost(op.Path) }
+
+func (op *Op) help() string {
+	var b strings.Builder
+	b.WriteString(op.Short)
+	if op.Long != "" {
+		b.WriteString("\n\n")
+		b.WriteString(strings.TrimSpace(op.Long))
+	}
+	fmt.Fprintf(&b, "\n\nAPI:    %s /api/v2%s\nScope:  %s\nCost:   %d points per request (budget: %d points per minute)",
+		op.Method, op.Path, op.Scope, op.Cost(), ratebudget.DefaultConfig().Points)
+	if op.List {
+		b.WriteString("\n\nWithout --limit, one request returns every item (the cheapest in points).\n" +
+			"--limit N fetches one page; add --all to follow next_token through every page.")
+	}
+	return b.String()
+}
+
+// command wires the op's fields as flags and its run as the four phases.
+func (op *Op) command(f *Factory) *cobra.Command {
+	c := &cobra.Command{
+		Use:     op.Use,
+		Short:   op.Short,
+		Long:    op.help(),
+		Example: op.Example,
+		Hidden:  op.Hidden,
+		Annotations: map[string]string{
+			"scope":  op.Scope,
+			"method": op.Method,
+			"path":   op.Path,
+			"cost":   strconv.Itoa(op.Cost()),
+		},
+	}
+	c.Args = func(c *cobra.Command, args []string) error {
+		if len(args) != len(op.Args) {
+			want := "no arguments"
+			if len(op.Args) > 0 {
+				want = fmt.Sprintf("%d argument(s): %s", len(op.Args), strings.Join(argNames(c.Use), " "))
+			}
+			return usageErrorf("%s takes %s, got %d\nUsage: %s", c.CommandPath(), want, len(args), c.UseLine())
+		}
+		return nil
+	}
+	fl := c.Flags()
+	for _, fd := range op.Fields {
+		usage := fd.Usage
+		if len(fd.Enum) > 0 {
+			usage += " {" + strings.Join(fd.Enum, "|") + "}"
+		}
+		if fd.Required {
+			usage += " (required)"
+		}
+		switch fd.Kind {
+		case KBool:
+			fl.BoolP(fd.Flag, fd.Short, false, usage)
+		case KStrings, KKV, KTexts:
+			fl.StringArrayP(fd.Flag, fd.Short, nil, usage)
+		default:
+			fl.StringP(fd.Flag, fd.Short, fd.Default, usage)
+		}
+		if len(fd.Enum) > 0 {
+			enum := fd.Enum
+			c.RegisterFlagCompletionFunc(fd.Flag, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+				return enum, cobra.ShellCompDirectiveNoFileComp
+			})
+		}
+	}
+	if op.Body {
+		fl.String("body", "", "JSON request body from `FILE` (- for stdin); flags override its fields")
+	}
+	if op.List {
+		fl.String("limit", "", "fetch one page of at most `N` items (1-100)")
+		fl.Bool("all", false, "with --limit, follow next_token through every page")
+	}
+	if op.mutating() {
+		fl.Bool("dry-run", false, "print the request, its point cost and the expected wait; send nothing")
+	}
+	if op.Destructive {
+		fl.BoolP("yes", "y", false, "do not ask for confirmation (required when stdin is not a terminal)")
+	}
+	op.wireCompletion(f, c)
+	c.RunE = func(c *cobra.Command, args []string) error {
+		in, opts := parseFlags(op, c, args)
+		if err := in.LoadBody(f.IO.In); err != nil {
+			return err
+		}
+		// Names are checked with stand-in ids first, so bad input exits 2
+		// before any lookup is sent.
+		refs := op.nameRefs(in)
+		call, err := op.build(substitute(in, refs, func(r nameRef) string { return r.stand }), f.IO.In)
+		if err != nil {
+			return err
+		}
+		e, err := newEngine(f)
+		if err != nil {
+			return err
+		}
+		return e.runInput(c.Context(), op, in, refs, call, opts)
+	}
+	return c
+}
+
+func argNames(use string) []string {
+	parts := strings.Fields(use)
+	if len(parts) <= 1 {
+		return nil
+	}
+	return parts[1:]
+}
+
+// RunOptions are the engine's own flags of one command line: how to send
+// and confirm, not what.
+type RunOptions struct {
+	DryRun bool
+	Yes    bool
+}
+
+// parseFlags is the parse phase: it reads the command line into an Input
+// (raw text per field, as a bulk file row would give it) and the engine's
+// options. It validates nothing; build does.
+func parseFlags(op *Op, c *cobra.Command, args []string) (Input, RunOptions) {
+	fl := c.Flags()
+	in := Input{Command: c.CommandPath(), Args: args, Values: map[string][]string{}}
+	for _, fd := range op.Fields {
+		if !fl.Changed(fd.Flag) {
+			continue
+		}
+		switch fd.Kind {
+		case KBool:
+			b, _ := fl.GetBool(fd.Flag)
+			in.Values[fd.Flag] = []string{strconv.FormatBool(b)}
+		case KStrings, KKV, KTexts:
+			in.Values[fd.Flag], _ = fl.GetStringArray(fd.Flag)
+		default:
+			s, _ := fl.GetString(fd.Flag)
+			in.Values[fd.Flag] = []string{s}
+		}
+	}
+	if op.Body {
+		in.Body, _ = fl.GetString("body")
+	}
+	if op.List && fl.Changed("limit") {
+		s, _ := fl.GetString("limit")
+		in.Limit = &s
+	}
+	in.All, _ = fl.GetBool("all")
+	var o RunOptions
+	o.DryRun, _ = fl.GetBool("dry-run")
+	o.Yes, _ = fl.GetBool("yes")
+	return in, o
+}
+
+// sortedKeys is used where map order would make output unstable.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// structured reports whether the user asked for data (json, yaml, jq,
+// template) rather than the table, so a View keeps the raw answer for them.
+func structured(p *output.Printer) bool {
+	return (p.Opts.Format != "table" && p.Opts.Format != "") || p.Opts.JQ != "" || p.Opts.Template != ""
+}
+
+// viewAnswer is a View for answers whose data is printed as is.
+func viewAnswer(p *output.Printer, c *Call, data json.RawMessage) error {
+	return p.Print(data, c.Columns)
+}

@@ -1,0 +1,160 @@
+package cmd
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// SettingType is how a setting's text is read.
+type SettingType int
+
+const (
+	SettingString SettingType = iota
+	SettingBool
+	SettingInt
+	SettingDuration
+	SettingEnum
+	SettingURL
+)
+
+func (t SettingType) String() string {
+	return [...]string{"text", "true or false", "a whole number", "a duration (30s, 5m, 1h)", "one of", "a URL"}[t]
+}
+
+// Setting is one configuration key: the same table drives reading and
+// checking values from the file, a profile, the environment and flags,
+// `orgctl config`, and `orgctl help environment`.
+type Setting struct {
+	Key  string // dotted config key, e.g. "budget.points"
+	Type SettingType
+	Enum []string
+	// Min and Max bound integers and durations (Max 0: no upper bound).
+	Min, Max int64
+	Default  string
+	Help     string
+	// Flag is the global flag that sets it, if any.
+	Flag string
+	// EnvOnly settings have no config-file key (ORGCTL_TOKEN).
+	EnvOnly bool
+	// EnvName overrides the variable's name (NO_COLOR).
+	EnvName string
+	// Family marks budget.costs.<family>: Key is the prefix.
+	Family bool
+}
+
+// Env is the environment variable that sets it.
+func (s Setting) Env() string {
+	if s.EnvName != "" {
+		return s.EnvName
+	}
+	return "ORGCTL_" + strings.ToUpper(strings.NewReplacer(".", "_", "-", "_").Replace(s.Key))
+}
+
+// Accepts describes what the setting takes, for error messages and help.
+func (s Setting) Accepts() string {
+	switch s.Type {
+	case SettingEnum:
+		return "one of " + strings.Join(s.Enum, ", ")
+	case SettingInt:
+		if s.Max > 0 {
+			return fmt.Sprintf("a whole number from %d to %d", s.Min, s.Max)
+		}
+		return fmt.Sprintf("a whole number, at least %d", s.Min)
+	case SettingDuration:
+		if s.Min > 0 {
+			return fmt.Sprintf("a positive duration such as 30s, 5m or 1h (at least %s)", time.Duration(s.Min))
+		}
+		return "a duration such as 30s, 5m or 1h (0 or more)"
+	}
+	return s.Type.String()
+}
+
+// Parse reads a value of the setting from text, checking type and range.
+func (s Setting) Parse(text string) (any, error) {
+	t := strings.TrimSpace(text)
+	bad := func() (any, error) {
+		return nil, fmt.Errorf("invalid value %q: expected %s", text, s.Accepts())
+	}
+	switch s.Type {
+	case SettingBool:
+		b, err := strconv.ParseBool(t)
+		if err != nil {
+			return bad()
+		}
+		return b, nil
+	case SettingInt:
+		n, err := strconv.ParseInt(t, 10, 64)
+		if err != nil || n < s.Min || (s.Max > 0 && n > s.Max) {
+			return bad()
+		}
+		return n, nil
+	case SettingDuration:
+		d, err := time.ParseDuration(t)
+		if err != nil || int64(d) < s.Min || (s.Max > 0 && int64(d) > s.Max) {
+			return bad()
+		}
+		return d, nil
+	case SettingEnum:
+		for _, e := range s.Enum {
+			if t == e {
+				return t, nil
+			}
+		}
+		return bad()
+	case SettingURL:
+		if t == "" {
+			return t, nil
+		}
+		u, err := url.Parse(t)
+		if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "redis" && u.Scheme != "rediss") {
+			return nil, fmt.Errorf("invalid URL: expected %s", s.Accepts())
+		}
+		return t, nil
+	}
+	return text, nil
+}
+
+// settings are every key orgctl reads. Keep them sorted by Key within
+// each block; `orgctl help environment` prints them in this order.
+var settings = []Setting{
+	{Key: "base_url", Type: SettingURL, Help: "instance URL; orgctl appends /api/v2"},
+	{Key: "token", EnvOnly: true, Help: "API token; overrides the stored one (never put it in the config file)"},
+	{Key: "profile", Help: "profile to use", Default: "default", Flag: "profile"},
+	{Key: "token_store", Type: SettingEnum, Enum: []string{"keyring", "file"}, Help: "where `auth login` stored the profile's token"},
+	{Key: "space", Help: "the Space a profile was logged in to with `auth login --space`"},
+	{Key: "output", Type: SettingEnum, Enum: []string{"table", "json", "yaml"}, Default: "table", Help: "default output format", Flag: "output"},
+	{Key: "jq", Help: "filter JSON output with a jq expression", Flag: "jq"},
+	{Key: "template", Help: "format output with a Go text/template", Flag: "template"},
+	{Key: "quiet", Type: SettingBool, Default: "false", Help: "print no notices on stderr", Flag: "quiet"},
+	{Key: "debug", Type: SettingBool, Default: "false", Help: "log HTTP method, URL, status and timing to stderr (token redacted)", Flag: "debug"},
+	{Key: "timeout", Type: SettingDuration, Min: int64(time.Millisecond), Default: "30s", Help: "time limit for each HTTP attempt", Flag: "timeout"},
+	{Key: "max_wait", Type: SettingDuration, Default: "10m", Help: "longest wait (budget, lock, server backoff) before exit 5", Flag: "max-wait"},
+	{Key: "insecure_http", Type: SettingBool, Default: "false", Help: "allow http:// to non-loopback hosts (the token is sent unencrypted)", Flag: "insecure-http"},
+	{Key: "sandbox", Type: SettingBool, Default: "false", Help: "run against the built-in local demo org", Flag: "sandbox"},
+	{Key: "budget.points", Type: SettingInt, Min: 1, Default: "300", Help: "budget points per window"},
+	{Key: "budget.window", Type: SettingDuration, Min: int64(time.Millisecond), Default: "60s", Help: "budget window length"},
+	{Key: "budget.block", Type: SettingDuration, Min: int64(time.Millisecond), Default: "60s", Help: "block assumed after a 429 without Retry-After"},
+	{Key: "budget.reserve", Type: SettingInt, Min: 0, Default: "0", Help: "points per window left unused for other tools"},
+	{Key: "budget.costs", Type: SettingInt, Min: 0, Family: true, Help: "budget.costs.FAMILY: override one family's price in points"},
+	{Key: "completion.cache_ttl", Type: SettingDuration, Default: "60s", Help: "how long completion keeps a fetched list"},
+	{Key: "completion.timeout", Type: SettingDuration, Min: int64(time.Millisecond), Default: "1s", Help: "how long a completion may take before it gives up"},
+	{Key: "sandbox_points", Type: SettingInt, Min: 1, Default: "300", Help: "--sandbox: the sandbox's budget points per window"},
+	{Key: "sandbox_window", Type: SettingDuration, Min: int64(time.Millisecond), Default: "60s", Help: "--sandbox: the sandbox's budget window"},
+	{Key: "sandbox_block", Type: SettingDuration, Min: int64(time.Millisecond), Default: "60s", Help: "--sandbox: how long exceeding the sandbox's budget blocks"},
+	{Key: "force_tty", EnvOnly: true, Type: SettingBool, Help: "render the terminal form even when piped (tests, recordings)"},
+	{Key: "no_color", EnvOnly: true, EnvName: "NO_COLOR", Help: "set (to anything) for no colour"},
+}
+
+// lookupSetting finds a key's setting; budget.costs.<family> matches the
+// budget.costs entry.
+func lookupSetting(key string) (Setting, bool) {
+	for _, s := range settings {
+		if s.Key == key || (s.Family && strings.HasPrefix(key, s.Key+".") && len(key) > len(s.Key)+1) {
+			return s, true
+		}
+	}
+	return Setting{}, false
+}
