@@ -18,6 +18,7 @@ import (
 	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/cmd"
+	"github.com/orgctl/orgctl/ratebudget/redisstore/redistest"
 )
 
 // TestMain lets scripts run `orgctl` as this test binary's real main.
@@ -40,6 +41,8 @@ type scriptServer struct {
 	url     string
 	// script names the script in request-validation failures.
 	script string
+	redis  *redistest.Server // started by the script's redis command
+	tb     testing.TB        // the script's test, which the redis server dies with
 }
 
 func (s *scriptServer) server() *sandbox.Server {
@@ -96,6 +99,7 @@ func TestScripts(t *testing.T) {
 			env.Defer(hs.Close)
 			ss.url = hs.URL
 			env.Values["server"] = ss
+			ss.tb, _ = env.T().(testing.TB) // a *testing.T underneath
 			work := env.WorkDir
 			env.Setenv("HOME", work)
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(work, ".config"))
@@ -212,6 +216,9 @@ func TestScripts(t *testing.T) {
 			// before answering. hang METHOD PATH: never answer.
 			"drop": func(ts *testscript.TestScript, neg bool, args []string) { setMode(ts, "drop", args) },
 			"hang": func(ts *testscript.TestScript, neg bool, args []string) { setMode(ts, "hang", args) },
+			// redis start [PASSWORD] | stop | restart: a redis-server of the
+			// script's own; start points ORGCTL_BUDGET_STORE and $REDIS_URL at it.
+			"redis": scriptRedis,
 		},
 	})
 }
@@ -233,6 +240,43 @@ func countRequests(s *scriptServer, method, path string) int {
 		}
 	}
 	return got
+}
+
+func scriptRedis(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) == 0 {
+		ts.Fatalf("usage: redis start [PASSWORD] | stop | restart")
+	}
+	s := srv(ts)
+	s.mu.Lock()
+	r := s.redis
+	s.mu.Unlock()
+	switch args[0] {
+	case "start":
+		if s.tb == nil {
+			ts.Fatalf("redis: the script's T is not a testing.TB")
+		}
+		o := redistest.Options{}
+		if len(args) > 1 {
+			o.Password = args[1]
+		}
+		r = redistest.Start(s.tb, o)
+		s.mu.Lock()
+		s.redis = r
+		s.mu.Unlock()
+		ts.Setenv("REDIS_URL", r.URL)
+		ts.Setenv("ORGCTL_BUDGET_STORE", r.URL)
+	case "stop", "restart":
+		if r == nil {
+			ts.Fatalf("redis %s: not started", args[0])
+		}
+		if args[0] == "stop" {
+			r.Stop()
+		} else {
+			r.Restart()
+		}
+	default:
+		ts.Fatalf("usage: redis start [PASSWORD] | stop | restart")
+	}
 }
 
 func setMode(ts *testscript.TestScript, mode string, args []string) {

@@ -213,7 +213,7 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 		return nil, c.transportFailure(r, err)
 	}
 	defer resp.Body.Close()
-	b, readErr := io.ReadAll(resp.Body)
+	b, readErr := answerBytes(resp.Body)
 	if readErr != nil {
 		return nil, c.transportFailure(r, readErr)
 	}
@@ -269,50 +269,6 @@ func encodeBody(b any) ([]byte, error) {
 	}
 }
 
-type envelope struct {
-	Success    *bool           `json:"success"`
-	Data       json.RawMessage `json:"data"`
-	TotalCount *json.Number    `json:"total_count"`
-	NextToken  *string         `json:"next_token"`
-	HasMore    *bool           `json:"has_more"`
-	Message    *string         `json:"message"`
-}
-
-func decodeEnvelope(b []byte) (*Response, error) {
-	out := &Response{TotalCount: -1}
-	trimmed := bytes.TrimSpace(b)
-	if len(trimmed) == 0 {
-		return out, nil
-	}
-	if !json.Valid(trimmed) {
-		return nil, fmt.Errorf("API answered with something that is not JSON (%d bytes)", len(trimmed))
-	}
-	var env envelope
-	if trimmed[0] != '{' || json.Unmarshal(trimmed, &env) != nil || (env.Success == nil && env.Data == nil) {
-		// Not an envelope: treat the whole body as the data.
-		out.Data = trimmed
-		return out, nil
-	}
-	out.Data = env.Data
-	if bytes.Equal(bytes.TrimSpace(out.Data), []byte("null")) {
-		out.Data = nil
-	}
-	if env.TotalCount != nil {
-		if n, err := env.TotalCount.Int64(); err == nil {
-			out.TotalCount = n
-		} else if f, err := env.TotalCount.Float64(); err == nil {
-			out.TotalCount = int64(f)
-		}
-	}
-	if env.NextToken != nil {
-		out.NextToken = *env.NextToken
-	}
-	if env.HasMore != nil {
-		out.HasMore = *env.HasMore
-	}
-	return out, nil
-}
-
 func decodeError(r Request, resp *http.Response, b []byte) *APIError {
 	e := &APIError{StatusCode: resp.StatusCode, Method: r.Method, Path: r.Path, Scope: r.Scope}
 	var env envelope
@@ -358,25 +314,47 @@ func (c *Client) Pages(ctx context.Context, r Request, fn func(*Response) error)
 // JoinArrays concatenates JSON arrays without re-encoding their elements, so
 // a multi-page list prints byte for byte what the API sent.
 func JoinArrays(parts []json.RawMessage) (json.RawMessage, error) {
-	var buf bytes.Buffer
-	buf.WriteByte('[')
+	size := 2
+	for _, p := range parts {
+		size += len(p)
+	}
+	out := make([]byte, 1, size)
+	out[0] = '['
 	n := 0
 	for _, p := range parts {
-		var elems []json.RawMessage
-		if len(bytes.TrimSpace(p)) == 0 {
+		p = bytes.TrimSpace(p)
+		if len(p) == 0 || bytes.Equal(p, []byte("null")) {
 			continue
 		}
-		if err := json.Unmarshal(p, &elems); err != nil {
-			return nil, fmt.Errorf("expected a list from the API: %w", err)
+		s := &jsonScanner{b: p}
+		end, err := 0, errNotJSON
+		if p[0] == '[' {
+			end, err = s.array(0, func(start, end int) {
+				if n > 0 {
+					out = append(out, ',')
+				}
+				out = append(out, p[start:end]...)
+				n++
+			})
 		}
-		for _, e := range elems {
-			if n > 0 {
-				buf.WriteByte(',')
-			}
-			buf.Write(e)
-			n++
+		if err != nil || end != len(p) {
+			return nil, fmt.Errorf("expected a list from the API, got %s", describeJSON(p))
 		}
 	}
-	buf.WriteByte(']')
-	return buf.Bytes(), nil
+	return append(out, ']'), nil
+}
+
+// describeJSON names what kind of JSON text starts p, for errors.
+func describeJSON(p []byte) string {
+	switch p[0] {
+	case '{':
+		return "an object"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return "a number"
+	}
+	return "something that is not a JSON list"
 }

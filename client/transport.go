@@ -209,6 +209,8 @@ func (t *sendTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // bufferTransport reads each answer in full inside the retry loop, so a
 // connection cut mid-body is a transport error that GET/PUT/DELETE retry.
+// The answer is read once into a buffer sized from Content-Length, and that
+// buffer is the only copy: Client.Do decodes the envelope in place.
 type bufferTransport struct{ next http.RoundTripper }
 
 func (t *bufferTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -216,14 +218,62 @@ func (t *bufferTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := io.ReadAll(resp.Body)
+	b, err := readAnswer(resp.Body, resp.ContentLength)
 	resp.Body.Close()
 	if err != nil {
 		return nil, fmt.Errorf("reading the answer (HTTP %d): %w", resp.StatusCode, err)
 	}
-	resp.Body = io.NopCloser(bytes.NewReader(b))
+	resp.Body = &bufferedBody{Reader: bytes.NewReader(b), b: b}
 	resp.ContentLength = int64(len(b))
 	return resp, nil
+}
+
+// bufferedBody is an answer already read; Client.Do takes its bytes as they
+// are instead of copying them out.
+type bufferedBody struct {
+	*bytes.Reader
+	b []byte
+}
+
+func (*bufferedBody) Close() error { return nil }
+
+// answerBytes returns the whole body: the buffer itself when bufferTransport
+// read it.
+func answerBytes(body io.Reader) ([]byte, error) {
+	if bb, ok := body.(*bufferedBody); ok {
+		return bb.b, nil
+	}
+	return io.ReadAll(body)
+}
+
+// maxPresize bounds how far a Content-Length is trusted before the bytes
+// arrive; a larger answer still arrives, growing the buffer as it comes.
+const maxPresize = 256 << 20
+
+// readAnswer reads r to the end into one buffer. With a known size it is
+// allocated once (one spare byte lets the final read report the end without
+// growing it); otherwise it grows as io.ReadAll's does.
+func readAnswer(r io.Reader, size int64) ([]byte, error) {
+	if size < 0 || size > maxPresize {
+		size = 0
+	}
+	b := make([]byte, 0, max(size+1, 512))
+	if cap(b) >= largeAnswer {
+		adviseHugePages(b[:cap(b)])
+	}
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 // timeoutTransport bounds one attempt, from sending to the end of the body,

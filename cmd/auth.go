@@ -181,7 +181,7 @@ func readSecret(in io.Reader) (string, error) {
 // verifyToken makes one cheap request: 401 rejects the token; 200 and 403
 // (a valid token without the Users scope) accept it.
 func verifyToken(ctx context.Context, f *Factory, cfg *Config, t *apiTarget) (bool, error) {
-	l, err := openLedger(cfg, t, waitAnnouncer(f.IO))
+	l, err := openLedger(cfg, t, f.IO)
 	if err != nil {
 		return false, err
 	}

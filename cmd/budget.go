@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -52,28 +51,18 @@ func budgetConfig(cfg *Config) ratebudget.Config {
 	return b
 }
 
-// openLedger opens the budget ledger of a target's host and token.
-func openLedger(cfg *Config, t *apiTarget, notify func(ratebudget.Wait)) (*ratebudget.Ledger, error) {
-	key := ratebudget.Key(hostOf(t.BaseURL), t.Token)
-	l, err := ratebudget.Open(filepath.Join(stateDir(), "budget"), key, budgetConfig(cfg), ratebudget.WithNotify(notify))
-	if err != nil {
-		return nil, &UsageError{err}
-	}
-	return l, nil
-}
-
 // ledgerPacer adapts the ledger to the client's Pacer.
 type ledgerPacer struct{ l *ratebudget.Ledger }
 
 func (p ledgerPacer) Acquire(ctx context.Context, path string) (client.Ticket, error) {
 	t, err := p.l.Acquire(ctx, path)
 	if err != nil {
-		return nil, err
+		return nil, explainStoreError(err)
 	}
 	return t, nil
 }
 
-func (p ledgerPacer) Blocked(d time.Duration) error { return p.l.Blocked(d) }
+func (p ledgerPacer) Blocked(d time.Duration) error { return explainStoreError(p.l.Blocked(d)) }
 
 // waitAnnouncer tells the user about a wait over a second: a live countdown
 // on a terminal, one line when piped.
@@ -111,12 +100,22 @@ by family, and going over blocks every call for 60 seconds. orgctl keeps a ledge
 per API host and token under $XDG_STATE_HOME/orgctl/budget, shared by every orgctl
 process on this machine, and waits for room instead of being blocked.
 
+The budget belongs to the token, not to the machine: when several machines (CI
+runners, laptops) use one token, point budget.store at a Redis server they all
+reach, and they share one ledger there. If the store is unreachable, commands
+fail (exit 1) unless budget.store_fallback is file.
+
 Configuration (environment, or per profile in the config file):
   ORGCTL_BUDGET_POINTS   budget.points    points per window (300)
   ORGCTL_BUDGET_WINDOW   budget.window    window length (60s)
   ORGCTL_BUDGET_BLOCK    budget.block     block assumed after a 429 without Retry-After (60s)
   ORGCTL_BUDGET_RESERVE  budget.reserve   points left for other tools (0)
   budget.costs.FAMILY                     override a family's cost
+  ORGCTL_BUDGET_STORE    budget.store     file (default), or redis://[user:password@]host:port/db,
+                                          rediss:// for TLS (SSL_CERT_FILE for a private CA)
+  ORGCTL_BUDGET_STORE_FALLBACK  budget.store_fallback
+                                          none (default: fail), or file: warn once and use
+                                          this machine's ledger while the store is down
   ORGCTL_MAX_WAIT        --max-wait       give up (exit 5) after waiting this long (10m)`,
 		Args: noArgsGroup,
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
@@ -141,10 +140,11 @@ Configuration (environment, or per profile in the config file):
 			}
 			st, err := conn.ledger.Status()
 			if err != nil {
-				return err
+				return explainStoreError(err)
 			}
 			doc := map[string]any{
 				"key":            st.Key,
+				"store":          st.Store,
 				"points":         st.Points,
 				"reserve":        st.Reserve,
 				"used":           st.Used,
@@ -160,6 +160,7 @@ Configuration (environment, or per profile in the config file):
 			}
 			out := f.IO.Out
 			fmt.Fprintf(out, "key:\t%s\n", st.Key)
+			fmt.Fprintf(out, "store:\t%s\n", st.Store)
 			fmt.Fprintf(out, "used:\t%d of %d points in the last %s (reserve %d)\n", st.Used, st.Points, st.Window, st.Reserve)
 			fmt.Fprintf(out, "free:\t%d points\n", st.Free)
 			if !st.NextFree.IsZero() {

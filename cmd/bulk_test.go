@@ -11,40 +11,8 @@ import (
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
-// findOp is the declared op at a command path ("users update").
-func findOp(t *testing.T, path string) *Op {
-	t.Helper()
-	words := strings.Fields(path)
-	for _, g := range families() {
-		if g.Name != words[0] {
-			continue
-		}
-		for len(words) > 2 {
-			found := false
-			for _, sub := range g.Groups {
-				if sub.Name == words[1] {
-					g, words, found = sub, words[1:], true
-					break
-				}
-			}
-			if !found {
-				break
-			}
-		}
-		for i := range g.Ops {
-			if strings.Fields(g.Ops[i].Use)[0] == words[1] {
-				op := &g.Ops[i]
-				op.siblings = g.Ops
-				return op
-			}
-		}
-	}
-	t.Fatalf("no op %q", path)
-	return nil
-}
-
 func testJob(t *testing.T, path string, given []string, base map[string][]string, format bulk.Format) *bulkJob {
-	op := findOp(t, path)
+	op := findOp(t, strings.Fields(path)...)
 	return &bulkJob{op: op, o: bulkOptions{format: format},
 		base: Input{Command: "orgctl " + path, Args: given, Values: base}, cols: newBulkColumns(op, len(given))}
 }

@@ -506,6 +506,10 @@ func (c *Call) parseBody(src string, b []byte) error {
 	if err := dec.Decode(&v); err != nil {
 		return usageErrorf("--body %s is not valid JSON: %v", src, err)
 	}
+	// Decode stops after the first value: what follows would be dropped (or, for an array, sent raw).
+	if _, err := dec.Token(); err != io.EOF {
+		return usageErrorf("--body %s is not valid JSON: data after the first value", src)
+	}
 	c.FromBody = true
 	if c.Op.Patch {
 		switch t := v.(type) {

@@ -170,7 +170,9 @@ func completionCache(ttl time.Duration) *completions.Cache {
 // forgetCompletions is the Factory's onChange: orgctl changed family, so its
 // cached lists are gone before the next completion.
 func forgetCompletions(family string) {
-	_ = completionCache(0).Forget(family)
+	c := completionCache(0)
+	_ = c.Forget(family)
+	_ = c.Forget("names-" + family)
 }
 
 // completeKind lists kind's objects as completions. Nothing it meets may
@@ -239,7 +241,7 @@ func fetchForCompletion(ctx context.Context, f *Factory, cfg *Config, k objectKi
 	}
 	bc := budgetConfig(cfg)
 	bc.MaxWait = 0
-	l, err := ratebudget.Open(filepath.Join(stateDir(), "budget"), ratebudget.Key(hostOf(t.BaseURL), t.Token), bc)
+	l, err := openLedgerWith(cfg, t, bc, f.IO)
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,6 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/orgctl/orgctl/cmd/credentials"
-	"github.com/orgctl/orgctl/output/atomicfile"
 )
 
 // Directories follow the XDG base directory spec.
@@ -58,17 +57,6 @@ func readConfigFile() (map[string]any, error) {
 		return nil, &UsageError{fmt.Errorf("config file %s is not valid YAML: %v", configPath(), err)}
 	}
 	return m, nil
-}
-
-func writeConfigFile(m map[string]any) error {
-	b, err := yaml.Marshal(m)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(configDir(), 0o700); err != nil {
-		return err
-	}
-	return atomicfile.Write(configPath(), b, 0o600)
 }
 
 func profilesOf(m map[string]any) map[string]any {
@@ -130,43 +118,36 @@ func ProfileNames() []string {
 	return names
 }
 
-// saveProfile sets keys of a profile and writes the file.
+// saveProfile sets keys of a profile and writes the file, keeping its
+// comments and order.
 func saveProfile(name string, set map[string]any, makeDefault bool) error {
-	file, err := readConfigFile()
+	d, err := loadConfigDoc()
 	if err != nil {
 		return err
 	}
-	profiles := profilesOf(file)
-	if profiles == nil {
-		profiles = map[string]any{}
-		file["profiles"] = profiles
-	}
-	p, _ := profiles[name].(map[string]any)
-	if p == nil {
-		p = map[string]any{}
-		profiles[name] = p
-	}
-	for k, v := range set {
-		if v == nil {
-			delete(p, k)
-		} else {
-			p[k] = v
+	for _, k := range sortedKeys(set) {
+		if set[k] == nil {
+			d.Unset(name, k)
+		} else if err := d.Set(name, k, set[k]); err != nil {
+			return err
 		}
 	}
-	if makeDefault || file["profile"] == nil {
-		file["profile"] = name
+	if _, has := d.Get("", "profile"); makeDefault || !has {
+		if err := d.Set("", "profile", name); err != nil {
+			return err
+		}
 	}
-	return writeConfigFile(file)
+	return d.Save()
 }
 
 func deleteProfile(name string) error {
-	file, err := readConfigFile()
+	d, err := loadConfigDoc()
 	if err != nil {
 		return err
 	}
-	delete(profilesOf(file), name)
-	if file["profile"] == name {
-		delete(file, "profile")
+	d.DeleteProfile(name)
+	if n, ok := d.Get("", "profile"); ok && n.Value == name {
+		d.Unset("", "profile")
 	}
-	return writeConfigFile(file)
+	return d.Save()
 }

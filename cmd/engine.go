@@ -172,11 +172,11 @@ func (e *Engine) confirm(c *Call) error {
 			objs = append(objs, v)
 		}
 	}
-	what := strings.TrimSpace(c.Command + " " + strings.Join(objs, " "))
-	io := e.f.IO
-	if !io.InTTY || !io.ErrTTY {
-		return usageErrorf("refusing to run `%s` without confirmation: stdin is not a terminal; pass --yes", what)
+	if err := e.refuseUnattended(c); err != nil {
+		return err
 	}
+	io := e.f.IO
+	what := strings.TrimSpace(c.Command + " " + strings.Join(objs, " "))
 	question := fmt.Sprintf("Run `%s`? This cannot be undone.", what)
 	if c.Op.Confirm != "" {
 		question = fmt.Sprintf(c.Op.Confirm, strings.Join(objs, " "))
@@ -188,6 +188,22 @@ func (e *Engine) confirm(c *Call) error {
 		return nil
 	}
 	return ErrCancelled
+}
+
+// refuseUnattended refuses a destructive call that nobody can confirm.
+func (e *Engine) refuseUnattended(c *Call) error {
+	if e.f.IO.InTTY && e.f.IO.ErrTTY {
+		return nil
+	}
+	what := c.Command
+	for i, a := range c.Op.Args {
+		if l, ok := c.ArgLabels[i]; ok {
+			what += " " + l
+		} else if v, ok := c.Params[a]; ok {
+			what += " " + v
+		}
+	}
+	return usageErrorf("refusing to run `%s` without confirmation: stdin is not a terminal; pass --yes", what)
 }
 
 // explain adds what to do next to API errors.

@@ -118,7 +118,7 @@ func (f *Factory) connectWith(o connectOptions) (*connection, error) {
 	if notify == nil {
 		notify = waitAnnouncer(f.IO)
 	}
-	l, err := openLedger(cfg, t, notify)
+	l, err := openLedgerWith(cfg, t, budgetConfig(cfg), f.IO, ratebudget.WithNotify(notify))
 	if err != nil {
 		return nil, err
 	}

@@ -49,10 +49,12 @@ func numbersIn(key, flag string) func(c *Call) error {
 				out = append(out, id) // already a number (from --body)
 				continue
 			}
-			if _, err := strconv.ParseUint(s, 10, 64); err != nil {
+			n, err := strconv.ParseUint(s, 10, 64)
+			if err != nil {
 				return usageErrorf("invalid --%s %q: expected a number", flag, s)
 			}
-			out = append(out, json.Number(s))
+			// Re-formatted: "007" parses but is no JSON number.
+			out = append(out, json.Number(strconv.FormatUint(n, 10)))
 		}
 		setPath(c.Body, key, out)
 		return nil

@@ -118,22 +118,13 @@ A job is named by a hash of the command, its flags, the org and the input.`,
 				}
 				return err
 			}
-			if cfg, _ := f.Config(); cfg == nil || !cfg.v.GetBool("quiet") {
+			if !quietOf(f) {
 				f.IO.Notice("orgctl: forgot job %s", id)
 			}
 			return nil
 		},
 	})
 	return c
-}
-
-func exactArgs(n int, names string) cobra.PositionalArgs {
-	return func(c *cobra.Command, args []string) error {
-		if len(args) != n {
-			return usageErrorf("%s takes %s, got %d argument(s)\nUsage: %s", c.CommandPath(), names, len(args), c.UseLine())
-		}
-		return nil
-	}
 }
 
 func jobsSetup(f *Factory) (*output.Printer, bulk.Store, error) {

@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/completions"
+	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // resolveKinds are the completion kinds whose names orgctl turns into ids.
@@ -142,7 +145,45 @@ func (e *Engine) resolver() (*resolve.Resolver, error) {
 		return nil, err
 	}
 	e.names = resolve.New(cl)
+	e.names.Store = nameStore{cache: completionCache(completionTTL(e.cfg)), profile: e.cfg.Profile, origin: completionOrigin(e.cfg)}
 	return e.names, nil
+}
+
+// nameStore keeps the resolver's lists in the completion cache, beside the
+// completion lists and forgotten with them when orgctl changes the family:
+// a second command within the TTL looks a name up without a request.
+type nameStore struct {
+	cache   *completions.Cache
+	profile string
+	origin  string
+}
+
+// nameList is the cache list of a kind's names.
+func nameList(kind string) string {
+	return "names-" + ratebudget.Family(resolve.Kinds[kind].List)
+}
+
+func (s nameStore) Load(kind string) ([]map[string]string, bool) {
+	e := s.cache.Read(s.profile, nameList(kind))
+	if e == nil || e.Origin != s.origin || !s.cache.Fresh(e) {
+		return nil, false
+	}
+	items := make([]map[string]string, len(e.Items))
+	for i, it := range e.Items {
+		items[i] = it
+	}
+	return items, true
+}
+
+func (s nameStore) Save(kind string, items []map[string]string) {
+	if s.cache.TTL <= 0 {
+		return
+	}
+	entry := completions.Entry{Origin: s.origin, FetchedAt: time.Now(), Items: make([]completions.Item, len(items))}
+	for i, it := range items {
+		entry.Items[i] = it
+	}
+	_ = s.cache.Write(s.profile, nameList(kind), entry)
 }
 
 // runInput resolves the names of an Input that build has already checked
@@ -154,6 +195,20 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 	}
 	if op.mutating() && o.DryRun {
 		return e.dryRunNames(checked, refs)
+	}
+	if op.Destructive && !o.Yes {
+		// Refuse an unattended run before any lookup is spent on it.
+		for _, ref := range refs {
+			if ref.Flag == "" {
+				if checked.ArgLabels == nil {
+					checked.ArgLabels = map[int]string{}
+				}
+				checked.ArgLabels[ref.Arg] = ref.Text
+			}
+		}
+		if err := e.refuseUnattended(checked); err != nil {
+			return err
+		}
 	}
 	in, found, err := e.resolveNames(ctx, in, refs)
 	if err != nil {

@@ -164,13 +164,6 @@ func (g Group) shell() *cobra.Command {
 	}
 }
 
-func noArgsGroup(c *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		return usageErrorf("unknown command %q for %q\nRun '%s --help' for the list of commands.", args[0], c.CommandPath(), c.CommandPath())
-	}
-	return nil
-}
-
 func (op *Op) mutating() bool { return op.Method != http.MethodGet }
 
 // writes reports whether the op changes something: a POST that lists

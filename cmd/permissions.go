@@ -26,10 +26,12 @@ func subjectFromFlags(c *Call) error {
 	case hasG && hasU:
 		return usageErrorf("%s: pass --group or --user, not both", c.Command)
 	case hasG:
-		if _, err := strconv.ParseUint(g, 10, 64); err != nil {
+		n, err := strconv.ParseUint(g, 10, 64)
+		if err != nil {
 			return usageErrorf("invalid --group %q: group ids are numbers", g)
 		}
-		c.Body["subject"] = map[string]any{"type": "group", "id": json.Number(g)}
+		// Re-formatted: "02" parses but is no JSON number.
+		c.Body["subject"] = map[string]any{"type": "group", "id": json.Number(strconv.FormatUint(n, 10))}
 	case hasU:
 		if !strings.HasPrefix(u, "user_") {
 			return usageErrorf("invalid --user %q: user ids look like user_abc123", u)

@@ -49,9 +49,7 @@ Try it without an org:  orgctl --sandbox users list`,
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.Err)
 	root.SetIn(f.IO.In)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErrorf("%v\nRun '%s --help' for usage.", err, c.CommandPath())
-	})
+	root.SetFlagErrorFunc(flagError)
 
 	pf := root.PersistentFlags()
 	pf.String("profile", "", "use the named profile from the config file (env ORGCTL_PROFILE)")
@@ -84,7 +82,7 @@ Try it without an org:  orgctl --sandbox users list`,
 		c.GroupID = "org"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{newAuthCmd(f), newBudgetCmd(f), newSandboxCmd(f), newAPICmd(f), newJobsCmd(f)} {
+	for _, c := range []*cobra.Command{newAuthCmd(f), newBudgetCmd(f), newConfigCmd(f), newSandboxCmd(f), newAPICmd(f), newJobsCmd(f)} {
 		c.GroupID = "tool"
 		root.AddCommand(c)
 	}

@@ -71,8 +71,9 @@ Gotchas:
 					{Flag: "update-existing", Key: "update_existing", In: InQuery, Kind: KBool, Usage: "apply the change to users that already have the attribute"},
 				},
 				Shape: func(c *Call) error {
-					// update_existing sits beside "operations" in the body, not in the query.
-					if !c.Query.Has("update_existing") {
+					// update_existing sits beside "operations" in the body, not in the query;
+					// without operations build refuses the call, as for any empty patch.
+					if !c.Query.Has("update_existing") || len(c.Patch) == 0 {
 						return nil
 					}
 					ue := c.Query.Get("update_existing") == "true"

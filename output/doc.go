@@ -4,4 +4,11 @@
 // It knows nothing of the API: it is handed raw JSON (the API's `data`,
 // exactly as received) plus a column description, and must not import
 // client, cmd or ratebudget.
+//
+// Answers can be large, so the JSON is read in place (scan.go) and every
+// format except the aligned terminal table and --template is written one
+// record at a time through a buffered writer: printing costs little memory
+// beyond the answer itself. The YAML writer (yamlout.go) reproduces
+// yaml.v3's output for the same data; stream_test.go holds each writer
+// against the code it replaced.
 package output

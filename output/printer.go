@@ -1,19 +1,18 @@
 package output
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"text/template"
 
 	"github.com/itchyny/gojq"
+	"github.com/mattn/go-runewidth"
 	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
-	yaml "go.yaml.in/yaml/v3"
 )
 
 // Formats lists the values -o accepts.
@@ -60,10 +59,21 @@ func (o Options) Validate() error {
 
 // Printer writes API data to stdout in the chosen format. All formats start
 // from the same raw JSON so -o json can print it byte for byte.
+//
+// Every format but the terminal table and --template streams: it reads data
+// in place, one record at a time, and writes through one buffer, so printing
+// a large answer costs little beyond the answer itself. Data is checked as
+// it is read; if it turns out not to be JSON part-way, what came before has
+// been written and Print returns the error (answers from the API have been
+// checked whole before they get here).
 type Printer struct {
 	IO   *IO
 	Opts Options
 }
+
+// outBufferSize is the write buffer: large enough that writes to a pipe or
+// file come in big pieces, small beside any answer worth streaming.
+const outBufferSize = 64 << 10
 
 // Print writes data. Empty data (a 204, a delete) prints nothing.
 func (p *Printer) Print(data json.RawMessage, cols []Column) error {
@@ -71,76 +81,34 @@ func (p *Printer) Print(data json.RawMessage, cols []Column) error {
 	if len(data) == 0 {
 		return nil
 	}
+	w := bufio.NewWriterSize(p.IO.Out, outBufferSize)
+	var err error
 	switch {
 	case p.Opts.JQ != "":
-		return p.printJQ(data)
+		err = p.printJQ(w, data)
 	case p.Opts.Template != "":
-		return p.printTemplate(data)
-	}
-	switch p.Opts.Format {
-	case "json":
-		return p.printJSON(data)
-	case "yaml":
-		return printYAML(p.IO.Out, data)
+		err = p.printTemplate(w, data)
+	case p.Opts.Format == "json":
+		if p.IO.OutTTY {
+			err = writeIndentedJSON(w, data)
+		} else {
+			// Compact only drops insignificant whitespace: fields, order and
+			// number spellings stay exactly as the API sent them.
+			err = writeCompactJSON(w, data)
+		}
+	case p.Opts.Format == "yaml":
+		err = writeYAML(w, data)
 	default:
-		return p.printTable(data, cols)
+		err = p.printTable(w, data, cols)
 	}
-}
-
-func (p *Printer) printJSON(data []byte) error {
-	var buf bytes.Buffer
-	var err error
-	if p.IO.OutTTY {
-		err = json.Indent(&buf, data, "", "  ")
-	} else {
-		// Compact only drops insignificant whitespace: fields, order and
-		// number spellings stay exactly as the API sent them.
-		err = json.Compact(&buf, data)
+	var se *syntaxError
+	if errors.As(err, &se) {
+		err = fmt.Errorf("API returned invalid JSON: %w", err)
 	}
-	if err != nil {
-		return fmt.Errorf("API returned invalid JSON: %w", err)
+	if ferr := w.Flush(); err == nil {
+		err = ferr
 	}
-	buf.WriteByte('\n')
-	_, err = p.IO.Out.Write(buf.Bytes())
 	return err
-}
-
-func printYAML(w io.Writer, data []byte) error {
-	// JSON is YAML: decoding into a Node keeps key order and number text.
-	var n yaml.Node
-	if err := yaml.Unmarshal(data, &n); err != nil {
-		return fmt.Errorf("API returned invalid JSON: %w", err)
-	}
-	resetStyle(&n)
-	enc := yaml.NewEncoder(w)
-	enc.SetIndent(2)
-	if err := enc.Encode(&n); err != nil {
-		return err
-	}
-	return enc.Close()
-}
-
-func resetStyle(n *yaml.Node) {
-	n.Style = 0 // let the encoder quote only where YAML needs it
-	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" && yaml11Bool[strings.ToLower(n.Value)] {
-		// YAML 1.1 readers would take these for booleans.
-		n.Style = yaml.DoubleQuotedStyle
-	}
-	for _, c := range n.Content {
-		resetStyle(c)
-	}
-}
-
-var yaml11Bool = map[string]bool{"y": true, "yes": true, "n": true, "no": true, "on": true, "off": true}
-
-func decode(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("API returned invalid JSON: %w", err)
-	}
-	return v, nil
 }
 
 func compileJQ(expr string) (*gojq.Code, error) {
@@ -151,15 +119,191 @@ func compileJQ(expr string) (*gojq.Code, error) {
 	return gojq.Compile(q)
 }
 
-func (p *Printer) printJQ(data []byte) error {
-	code, err := compileJQ(p.Opts.JQ)
+func (p *Printer) printJQ(w *bufio.Writer, data []byte) error {
+	q, err := gojq.Parse(p.Opts.JQ)
 	if err != nil {
 		return err
 	}
-	v, err := decode(data)
+	if each := perElement(q); each != nil && data[0] == '[' {
+		// The filter only ever sees one element at a time: run it on each
+		// as it is read instead of decoding the whole list first.
+		code, err := gojq.Compile(each)
+		if err != nil {
+			return err
+		}
+		path := fieldPath(each)
+		r := &jsonReader{data: data}
+		var scratch []byte
+		err = r.array(func() error {
+			if path != nil {
+				// Field access needs no decoding: read the value in place.
+				start := r.pos
+				v, ok, err := followPath(r, path, &scratch)
+				if err != nil {
+					return err
+				}
+				if ok {
+					var field []byte // nil for null
+					if v[0] >= 0 {
+						field = data[v[0]:v[1]]
+					}
+					return writeJQField(w, field, &scratch)
+				}
+				r.pos = start // not an object: gojq says what went wrong
+			}
+			v, err := r.value(&scratch)
+			if err != nil {
+				return err
+			}
+			return writeJQResults(w, code, v)
+		})
+		if err != nil {
+			return err
+		}
+		return r.end()
+	}
+	code, err := gojq.Compile(q)
 	if err != nil {
 		return err
 	}
+	v, err := decodeValue(data)
+	if err != nil {
+		return err
+	}
+	return writeJQResults(w, code, v)
+}
+
+// perElement returns, for a filter of the form `.[] | F` or `.[].a.b`, the
+// filter to run on each element of an array instead (F, or `.a.b`); nil for
+// any other filter. Nothing in those forms can see past the element: `as`
+// bindings, function definitions and optional `?` iteration suffixes, which
+// could, are left whole.
+func perElement(q *gojq.Query) *gojq.Query {
+	if q.Meta != nil || len(q.Imports) > 0 || len(q.FuncDefs) > 0 || len(q.Patterns) > 0 {
+		return nil
+	}
+	if q.Op == gojq.OpPipe && q.Left != nil && q.Right != nil && isIterate(q.Left) {
+		return q.Right
+	}
+	if q.Op != 0 || q.Term == nil || q.Term.Type != gojq.TermTypeIdentity {
+		return nil
+	}
+	sl := q.Term.SuffixList
+	if len(sl) < 2 || !sl[0].Iter || sl[0].Optional || sl[0].Index != nil {
+		return nil
+	}
+	for _, s := range sl[1:] {
+		if s.Iter || s.Optional || s.Index == nil || s.Index.Name == "" {
+			return nil
+		}
+	}
+	return &gojq.Query{Term: &gojq.Term{Type: gojq.TermTypeIdentity, SuffixList: sl[1:]}}
+}
+
+// fieldPath returns the names of a filter that only reads fields
+// (`.a.b`), or nil.
+func fieldPath(q *gojq.Query) []string {
+	if q.Meta != nil || len(q.Imports) > 0 || len(q.FuncDefs) > 0 || len(q.Patterns) > 0 || q.Op != 0 || q.Term == nil {
+		return nil
+	}
+	var path []string
+	t := q.Term
+	switch t.Type {
+	case gojq.TermTypeIdentity:
+	case gojq.TermTypeIndex:
+		if t.Index == nil || t.Index.Name == "" {
+			return nil
+		}
+		path = append(path, t.Index.Name)
+	default:
+		return nil
+	}
+	for _, s := range t.SuffixList {
+		if s.Iter || s.Optional || s.Index == nil || s.Index.Name == "" {
+			return nil
+		}
+		path = append(path, s.Index.Name)
+	}
+	if len(path) == 0 {
+		return nil
+	}
+	return path
+}
+
+var jsonNull = []byte("null")
+
+// followPath reads the value at r's position and finds path in it as jq's
+// `.a.b` would: a missing field or a null on the way gives null. ok is
+// false when something on the way is neither an object nor null, where jq
+// reports an error; v is the result's span in r.data, {-1, -1} for null.
+func followPath(r *jsonReader, path []string, scratch *[]byte) (v [2]int, ok bool, err error) {
+	if c := r.peek(); c != '{' {
+		text, err := r.skip()
+		if err != nil {
+			return v, false, err
+		}
+		return [2]int{-1, -1}, string(text) == "null", nil
+	}
+	v[0], v[1], err = r.member(path[0], scratch)
+	if err != nil {
+		return v, false, err
+	}
+	for _, key := range path[1:] {
+		if v[0] < 0 || r.data[v[0]] == 'n' {
+			return [2]int{-1, -1}, true, nil
+		}
+		if r.data[v[0]] != '{' {
+			return v, false, nil
+		}
+		sub := &jsonReader{data: r.data[:v[1]], pos: v[0]}
+		if v[0], v[1], err = sub.member(key, scratch); err != nil {
+			return v, false, err
+		}
+	}
+	if v[0] < 0 {
+		return [2]int{-1, -1}, true, nil
+	}
+	return v, true, nil
+}
+
+// writeJQField writes one value read in place as writeJQResults writes its
+// decoded form: strings raw, the rest as JSON.
+func writeJQField(w *bufio.Writer, v []byte, scratch *[]byte) error {
+	switch {
+	case len(v) == 0:
+		w.Write(jsonNull)
+	case v[0] == '"':
+		raw, plain, err := (&jsonReader{data: v}).str()
+		if err != nil {
+			return err
+		}
+		w.Write(text(raw, plain, scratch))
+	case v[0] == '{' || v[0] == '[':
+		d, err := decodeValue(v)
+		if err != nil {
+			return err
+		}
+		b, err := gojq.Marshal(d)
+		if err != nil {
+			return err
+		}
+		w.Write(b)
+	default: // numbers as received, true, false, null
+		w.Write(v)
+	}
+	return w.WriteByte('\n')
+}
+
+// isIterate reports a filter that is exactly `.[]`.
+func isIterate(q *gojq.Query) bool {
+	if q.Meta != nil || len(q.Imports) > 0 || len(q.FuncDefs) > 0 || len(q.Patterns) > 0 || q.Op != 0 || q.Term == nil {
+		return false
+	}
+	t := q.Term
+	return t.Type == gojq.TermTypeIdentity && len(t.SuffixList) == 1 && t.SuffixList[0].Iter && !t.SuffixList[0].Optional && t.SuffixList[0].Index == nil
+}
+
+func writeJQResults(w *bufio.Writer, code *gojq.Code, v any) error {
 	iter := code.Run(v)
 	for {
 		r, ok := iter.Next()
@@ -171,14 +315,18 @@ func (p *Printer) printJQ(data []byte) error {
 		}
 		// Like `jq -r` (and gh --jq): strings print raw, the rest as JSON.
 		if s, isStr := r.(string); isStr {
-			fmt.Fprintln(p.IO.Out, s)
+			w.WriteString(s)
+			w.WriteByte('\n')
 			continue
 		}
 		b, err := gojq.Marshal(r)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(p.IO.Out, string(b))
+		w.Write(b)
+		if err := w.WriteByte('\n'); err != nil {
+			return err
+		}
 	}
 }
 
@@ -198,207 +346,53 @@ func parseTemplate(src string) (*template.Template, error) {
 	}).Option("missingkey=zero").Parse(src)
 }
 
-func (p *Printer) printTemplate(data []byte) error {
+func (p *Printer) printTemplate(w *bufio.Writer, data []byte) error {
 	t, err := parseTemplate(p.Opts.Template)
 	if err != nil {
 		return err
 	}
-	v, err := decode(data)
+	v, err := decodeValue(data)
 	if err != nil {
 		return err
 	}
-	return t.Execute(p.IO.Out, v)
+	return t.Execute(w, v)
 }
 
-func (p *Printer) printTable(data []byte, cols []Column) error {
-	v, err := decode(data)
-	if err != nil {
-		return err
-	}
-	var recs []any
-	switch t := v.(type) {
-	case []any:
-		recs = t
-	default:
-		recs = []any{t}
-	}
-	if len(cols) == 0 {
-		cols = defaultColumns(data, recs)
-	}
-	rows := make([][]string, 0, len(recs))
-	for _, r := range recs {
-		rows = append(rows, rowOf(r, cols))
-	}
-	if !p.IO.OutTTY {
-		return writeTSV(p.IO.Out, rows)
-	}
-	headers := make([]string, len(cols))
-	for i, c := range cols {
-		headers[i] = c.Header
-	}
-	return writeTable(p.IO.Out, headers, rows)
-}
-
-func rowOf(r any, cols []Column) []string {
-	rec, ok := r.(map[string]any)
-	if !ok {
-		return []string{cell(r)}
-	}
-	row := make([]string, len(cols))
-	for i, c := range cols {
-		if c.Value != nil {
-			row[i] = c.Value(rec)
-		} else {
-			row[i] = cell(Lookup(rec, c.Field))
-		}
-	}
-	return row
-}
-
-// Lookup follows a dot path into a decoded JSON object; missing is nil.
-func Lookup(rec map[string]any, path string) any {
-	var cur any = rec
-	for _, k := range strings.Split(path, ".") {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = m[k]
-	}
-	return cur
-}
-
-// cell renders one value on one line: scalars plainly, structures as JSON.
-func cell(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return t
-	case json.Number:
-		return t.String()
-	case bool:
-		if t {
-			return "true"
-		}
-		return "false"
-	default:
-		b, _ := json.Marshal(t)
-		return string(b)
-	}
-}
-
-// defaultColumns uses the first record's scalar fields in document order,
-// for data whose family declares no columns.
-func defaultColumns(data []byte, recs []any) []Column {
-	if len(recs) == 0 {
-		return nil
-	}
-	first, ok := recs[0].(map[string]any)
-	if !ok {
-		return []Column{{Header: "VALUE"}}
-	}
-	keys := orderedKeys(data)
-	var cols []Column
-	for _, k := range keys {
-		switch first[k].(type) {
-		case map[string]any, []any:
-			continue
-		}
-		cols = append(cols, Column{Header: strings.ToUpper(k), Field: k})
-	}
-	if len(cols) == 0 {
-		for k := range first {
-			cols = append(cols, Column{Header: strings.ToUpper(k), Field: k})
-		}
-		sort.Slice(cols, func(i, j int) bool { return cols[i].Field < cols[j].Field })
-	}
-	return cols
-}
-
-// orderedKeys returns the keys of the first object in data (an object or an
-// array of objects), in the order the API sent them.
-func orderedKeys(data []byte) []string {
-	var arr []json.RawMessage
-	if json.Unmarshal(data, &arr) == nil {
-		if len(arr) == 0 {
-			return nil
-		}
-		data = arr[0]
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil
-	}
-	var keys []string
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return keys
-		}
-		keys = append(keys, t.(string))
-		var skip json.RawMessage
-		if dec.Decode(&skip) != nil {
-			return keys
-		}
-	}
-	return keys
-}
-
-// writeTSV is the piped form scripts depend on: no header, one record per
-// line, tab-separated, with tabs and newlines inside values flattened.
-func writeTSV(w io.Writer, rows [][]string) error {
-	var b strings.Builder
-	for _, r := range rows {
-		for i, c := range r {
-			if i > 0 {
-				b.WriteByte('\t')
-			}
-			b.WriteString(flatten(c))
-		}
-		b.WriteByte('\n')
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-var flattener = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
-
-func flatten(s string) string { return flattener.Replace(s) }
-
+// writeTable is the terminal form: a header, then columns aligned on
+// display width, two spaces apart, no borders or rules, nothing wrapped.
 func writeTable(w io.Writer, headers []string, rows [][]string) error {
 	if len(rows) == 0 {
 		return nil
 	}
+	// Ambiguous-width characters (±, →, ①) count as narrow whatever the
+	// locale, as they always have in this table.
+	runewidth.DefaultCondition.EastAsianWidth = false
 	var buf bytes.Buffer
-	t := tablewriter.NewTable(&buf,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
-			Borders: tw.BorderNone,
-			Settings: tw.Settings{
-				Separators: tw.SeparatorsNone,
-				Lines:      tw.LinesNone,
-			},
-		})),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAlignment(tw.AlignLeft),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithPadding(tw.Padding{Left: "", Right: "  ", Overwrite: true}),
-	)
-	t.Header(headers)
+	t := tablewriter.NewWriter(&buf)
+	t.SetAutoFormatHeaders(false)
+	t.SetAutoWrapText(false)
+	t.SetHeaderAlignment(tablewriter.ALIGN_LEFT)
+	t.SetAlignment(tablewriter.ALIGN_LEFT)
+	t.SetBorder(false)
+	t.SetHeaderLine(false)
+	t.SetNoWhiteSpace(true)
+	t.SetTablePadding("  ")
+	// Cells and headers are trimmed, and tabs in headers widened, as the
+	// table has always shown them: padding carries the alignment.
+	h := make([]string, len(headers))
+	for i, s := range headers {
+		h[i] = strings.ReplaceAll(strings.TrimSpace(s), "\t", "    ")
+	}
+	t.SetHeader(h)
 	for _, r := range rows {
-		flat := make([]string, len(r))
+		cells := make([]string, len(r))
 		for i, c := range r {
-			flat[i] = flatten(c)
+			cells[i] = strings.TrimSpace(flatten(c))
 		}
-		if err := t.Append(flat); err != nil {
-			return err
-		}
+		t.Append(cells)
 	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	// tablewriter pads the last column; trailing blanks only hurt copy-paste.
+	t.Render()
+	// Lines end in padding; trailing blanks only hurt copy-paste.
 	var out strings.Builder
 	for _, line := range strings.SplitAfter(buf.String(), "\n") {
 		trimmed := strings.TrimRight(line, " \n")

@@ -62,6 +62,39 @@ func TestTableOnTerminal(t *testing.T) {
 	}
 }
 
+// The terminal layout, byte for byte: columns aligned on display width (CJK
+// wide, combining marks and ambiguous-width symbols narrow), cells and
+// headers trimmed, tabs in headers widened, a short row left short, no
+// trailing blanks.
+func TestTableLayoutOnTerminal(t *testing.T) {
+	headers := []string{"ID", " NAME ", "NOTE\tX", "名前"}
+	rows := [][]string{
+		{"u1", "Ada Lovelace", "  padded  ", "日本語"},
+		{"user_22", "Zoë", "\u00a0nbsp\u00a0", "한국어"},
+		{"3", "e\u0301", "1,000", "ｆｕｌｌ"},
+		{"only one cell"},
+		{"", "", "", ""},
+		{"x", "±→①", "a\tb", "line1\nline2"},
+	}
+	want := "ID             NAME          NOTE    X  名前\n" +
+		"u1             Ada Lovelace  padded     日本語\n" +
+		"user_22        Zoë           nbsp       한국어\n" +
+		"3              e\u0301             1,000      ｆｕｌｌ\n" +
+		"only one cell\n" +
+		"\n" +
+		"x              ±→①           a b        line1 line2\n"
+	for _, locale := range []string{"C.UTF-8", "ja_JP.UTF-8"} {
+		t.Setenv("LC_ALL", locale)
+		var out bytes.Buffer
+		if err := writeTable(&out, headers, rows); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != want {
+			t.Errorf("LC_ALL=%s: table =\n%q\nwant\n%q", locale, out.String(), want)
+		}
+	}
+}
+
 func TestTSVWhenPiped(t *testing.T) {
 	got := mustPrint(t, false, Options{}, users, userCols)
 	want := "u1\tada@example.com\tRoot\ttrue\nuser_22\tb@x.io\t\tfalse\n"

@@ -63,7 +63,7 @@ func (r *Records) write(values []any) error {
 		if _, err := io.WriteString(w, "---\n"); err != nil {
 			return err
 		}
-		return printYAML(w, recordJSON(r.fields, values))
+		return r.p.Print(recordJSON(r.fields, values), nil)
 	case !r.p.IO.OutTTY:
 		cells := make([]string, len(values))
 		for i, v := range values {

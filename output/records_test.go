@@ -122,3 +122,10 @@ func TestDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestRecordsAsYAMLDocuments(t *testing.T) {
+	got := recordsOut(t, false, Options{Format: "yaml"}, 0)
+	if !strings.HasPrefix(got, "---\nrow: 1\nkey: ada@example.com\noutcome: created\n") || strings.Count(got, "---\n") != 2 {
+		t.Errorf("got %q", got)
+	}
+}

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/orgctl/orgctl/ratebudget/redisstore"
 )
 
 // charge is one request as the ledger dated it: reserved at R, charged at C.
@@ -44,9 +46,17 @@ func auditWindows(t *testing.T, charges []charge, window time.Duration, capacity
 }
 
 func TestConcurrentLedgersNeverOverdraw(t *testing.T) {
-	const goroutines, each = 16, 12
+	eachStore(t, testConcurrentLedgersNeverOverdraw)
+}
+
+func testConcurrentLedgersNeverOverdraw(t *testing.T, k *storeKind) {
+	const goroutines = 16
+	each := 12
+	if k.store != nil {
+		each = 6 // every update is two round trips: half the requests keep -race runs near a minute
+	}
 	clk := newVirtualClock(goroutines)
-	dir := t.TempDir()
+	dir := k.place(t)
 	cfg := DefaultConfig()
 	cfg.Points, cfg.Reserve = 32, 2 // default MaxWait of 10m: FIFO service must keep 10-point requests from starving
 	var (
@@ -58,7 +68,7 @@ func TestConcurrentLedgersNeverOverdraw(t *testing.T) {
 		defer mu.Unlock()
 		charges = append(charges, charge{r.UnixNano(), c.UnixNano(), p})
 	}
-	ledgers := []*Ledger{openTest(t, dir, cfg, clk), openTest(t, dir, cfg, clk)}
+	ledgers := []*Ledger{k.open(t, dir, cfg, clk), k.open(t, dir, cfg, clk)}
 	for _, l := range ledgers {
 		l.charged = record
 	}
@@ -95,7 +105,10 @@ func TestConcurrentLedgersNeverOverdraw(t *testing.T) {
 	}
 	peak := auditWindows(t, charges, cfg.Window, 30)
 	t.Logf("%d requests, %d refunded, peak window %d/30 points, fake time %v", sent+refunds, refunds, peak, clk.Now().Sub(t0))
-	s := readLedgerFile(t, ledgers[0])
+	s, _, err := ledgers[0].store.view()
+	if err != nil {
+		t.Fatal(err)
+	}
 	now := clk.Now().UnixNano()
 	inWindow := 0
 	for _, e := range s.Entries {
@@ -115,10 +128,14 @@ func TestConcurrentLedgersNeverOverdraw(t *testing.T) {
 // acquiring on one ledger with a short real window.
 func TestManyProcessesShareOneBudget(t *testing.T) {
 	if testing.Short() {
-		t.Skip("multi-process test takes about 5s")
+		t.Skip("multi-process test takes about 5s per store")
 	}
+	eachStore(t, testManyProcessesShareOneBudget)
+}
+
+func testManyProcessesShareOneBudget(t *testing.T, k *storeKind) {
 	const procs = 4
-	dir := t.TempDir()
+	place := k.place(t)
 	start := time.Now()
 	outs := make([][]byte, procs)
 	errs := make([]error, procs)
@@ -126,7 +143,7 @@ func TestManyProcessesShareOneBudget(t *testing.T) {
 	for i := range procs {
 		wg.Go(func() {
 			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), childEnv+"=acquire", "RATEBUDGET_TEST_DIR="+dir, fmt.Sprintf("RATEBUDGET_TEST_SEED=%d", i))
+			cmd.Env = append(childEnviron(k), childEnv+"=acquire", "RATEBUDGET_TEST_PLACE="+place, fmt.Sprintf("RATEBUDGET_TEST_SEED=%d", i))
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			outs[i], errs[i] = cmd.Output()
@@ -173,7 +190,7 @@ const (
 func runChild() int {
 	cfg := DefaultConfig()
 	cfg.Points, cfg.Window, cfg.MaxWait = childPoints, childWindow, time.Minute
-	l, err := Open(os.Getenv("RATEBUDGET_TEST_DIR"), "multi", cfg)
+	l, err := openChildLedger(cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -197,4 +214,28 @@ func runChild() int {
 		return 1
 	}
 	return 0
+}
+
+// childEnviron is the environment a child needs to open the ledgers of k.
+func childEnviron(k *storeKind) []string {
+	env := os.Environ()
+	if k.server != nil {
+		env = append(env, "RATEBUDGET_TEST_REDIS="+k.server.URL)
+	}
+	return env
+}
+
+// openChildLedger opens, in a child process, the ledger at
+// RATEBUDGET_TEST_PLACE: a directory, or a key on RATEBUDGET_TEST_REDIS.
+func openChildLedger(cfg Config, opts ...Option) (*Ledger, error) {
+	place := os.Getenv("RATEBUDGET_TEST_PLACE")
+	url := os.Getenv("RATEBUDGET_TEST_REDIS")
+	if url == "" {
+		return Open(place, "multi", cfg, opts...)
+	}
+	st, err := redisstore.Open(url, nil)
+	if err != nil {
+		return nil, err
+	}
+	return OpenStore(st, place, cfg, opts...)
 }

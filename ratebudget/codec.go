@@ -38,6 +38,10 @@ func appendState(b []byte, s *state) []byte {
 			b = append(b, `,"pid":`...)
 			b = strconv.AppendInt(b, int64(e.PID), 10)
 			b = appendHost(b, e.Host)
+			if e.Lease != 0 {
+				b = append(b, `,"lease":`...)
+				b = strconv.AppendInt(b, e.Lease, 10)
+			}
 			b = append(b, `,"expires":`...)
 			b = strconv.AppendInt(b, e.Expires, 10)
 			b = append(b, '}')
@@ -199,6 +203,9 @@ func decodeFast(data []byte) (s state, ok bool) {
 			e.PID = int(p.int())
 			if p.opt(`,"host":`) {
 				e.Host = p.str()
+			}
+			if p.opt(`,"lease":`) {
+				e.Lease = p.int()
 			}
 			p.lit(`,"expires":`)
 			e.Expires = p.int()

@@ -30,7 +30,7 @@ func randomState(rng *rand.Rand) state {
 	}
 	for range rng.IntN(5) {
 		s.Entries = append(s.Entries, entry{ID: rng.Uint64(), Points: int(n()), At: n(), Pending: rng.IntN(2) == 0,
-			PID: int(n()), Host: host(), Expires: n()})
+			PID: int(n()), Host: host(), Lease: n() * int64(rng.IntN(2)), Expires: n()})
 	}
 	for range rng.IntN(3) {
 		s.Queue = append(s.Queue, waiter{ID: rng.Uint64(), Points: int(n()), Since: n(), Wake: n(),

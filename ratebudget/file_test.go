@@ -12,7 +12,7 @@ import (
 
 func readLedgerFile(t *testing.T, l *Ledger) state {
 	t.Helper()
-	s, ld, recovered, err := l.slots.read(1, time.Now())
+	s, ld, recovered, err := fileSlots(l).read(1, time.Now())
 	if err != nil || recovered || ld.newest < 0 {
 		t.Fatalf("ledger has no valid slot after a write (err %v, recovered %v, newest %d)", err, recovered, ld.newest)
 	}

@@ -2,11 +2,16 @@ package ratebudget
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/orgctl/orgctl/ratebudget/redisstore"
+	"github.com/orgctl/orgctl/ratebudget/redisstore/redistest"
 )
 
 // fakeClock moves only when someone sleeps on it; a sleep of d started at T
@@ -143,6 +148,57 @@ func openTest(t testing.TB, dir string, cfg Config, clk Clock, opts ...Option) *
 	return l
 }
 
+// storeKind opens test ledgers on one kind of store. A place is where a
+// ledger lives (a directory, or a key on the Redis server): ledgers opened
+// on one place share their state, as processes sharing a budget do.
+type storeKind struct {
+	name   string
+	server *redistest.Server // nil for files
+	store  *redisstore.Store // nil for files
+	places atomic.Int64
+}
+
+func (k *storeKind) place(t testing.TB) string {
+	if k.store == nil {
+		return t.TempDir()
+	}
+	return fmt.Sprintf("test-%d", k.places.Add(1))
+}
+
+func (k *storeKind) open(t testing.TB, place string, cfg Config, clk Clock, opts ...Option) *Ledger {
+	t.Helper()
+	l, err := k.openErr(place, cfg, append([]Option{WithClock(clk)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func (k *storeKind) openErr(place string, cfg Config, opts ...Option) (*Ledger, error) {
+	if k.store == nil {
+		return Open(place, "test-key", cfg, opts...)
+	}
+	return OpenStore(k.store, place, cfg, opts...)
+}
+
+// eachStore runs test on the file ledger and on a Redis server of its own,
+// so every behaviour the ledger promises is checked on both stores.
+func eachStore(t *testing.T, test func(t *testing.T, k *storeKind)) {
+	t.Run("file", func(t *testing.T) { test(t, &storeKind{name: "file"}) })
+	t.Run("redis", func(t *testing.T) { test(t, redisKind(t, redistest.Options{})) })
+}
+
+func redisKind(t testing.TB, o redistest.Options) *storeKind {
+	t.Helper()
+	srv := redistest.Start(t, o)
+	st, err := redisstore.Open(srv.URL, srv.TLSConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return &storeKind{name: "redis", server: srv, store: st}
+}
+
 func acquire(t testing.TB, l *Ledger, path string) *Ticket {
 	t.Helper()
 	tk, err := l.Acquire(context.Background(), path)
@@ -184,3 +240,6 @@ func sharedDir(t *testing.T) string {
 	}
 	return shared
 }
+
+// fileSlots is a file ledger's pair of slot files.
+func fileSlots(l *Ledger) *slots { return &l.store.(*fileBackend).slots }

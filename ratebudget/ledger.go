@@ -37,25 +37,47 @@ const (
 // Ledger is the shared record of points spent with one host and token.
 // It is safe for concurrent use, and several processes may open the same one.
 type Ledger struct {
-	key    string
-	slots  slots // guarded by mu and lock
-	lock   *flock.Flock
-	mu     sync.Mutex // flock excludes other processes, not this one's goroutines
-	cfg    Config
-	clock  Clock
-	notify func(Wait)
-	tm     timing
-	host   string
-	pid    int
-	// charged, if set, sees every charge Done records (tests audit windows with it).
+	key      string
+	store    backend
+	mu       sync.Mutex // the backend excludes other processes, not this one's goroutines
+	cfg      Config
+	clock    Clock
+	clockSet bool // a test's clock, which replaces a shared store's too
+	notify   func(Wait)
+	tm       timing
+	host     string
+	pid      int
+	shared   bool
+	lease    time.Duration // shared stores only: how long a reservation outlives its last renewal
+	// skew is the local wall clock minus the backend's, measured at the last
+	// load; it converts times shown to people, never times compared.
+	skew       atomic.Int64
+	fallback   *Ledger
+	onFallback func(error)
+	fellBack   sync.Once
+	// charged, if set, sees every charge Done records, in the backend's time
+	// (tests audit windows with it).
 	charged func(reservedAt, at time.Time, points int)
 }
 
 // Option adjusts a Ledger at Open.
 type Option func(*Ledger)
 
-// WithClock replaces the wall clock (for tests).
-func WithClock(c Clock) Option { return func(l *Ledger) { l.clock = c } }
+// WithClock replaces the wall clock, and a shared store's clock too (for tests).
+func WithClock(c Clock) Option { return func(l *Ledger) { l.clock, l.clockSet = c, true } }
+
+// WithLease sets how long a reservation in a shared store survives its
+// holder's last renewal (default 15s); holders renew every third of it.
+// Files ignore it: there a dead holder is found by its pid.
+func WithLease(d time.Duration) Option { return func(l *Ledger) { l.lease = d } }
+
+// WithFallback makes a ledger on a shared store do each operation on local
+// instead when the store fails (*StoreError), calling warn once with the
+// first failure. Every operation tries the store first, so a store that
+// comes back is used again.
+func WithFallback(local *Ledger, warn func(error)) Option {
+	return func(l *Ledger) { l.fallback, l.onFallback = local, warn }
+}
 
 // WithNotify sets a function called before each wait longer than a second.
 func WithNotify(f func(w Wait)) Option { return func(l *Ledger) { l.notify = f } }
@@ -79,6 +101,7 @@ const (
 // Status is a snapshot of a ledger.
 type Status struct {
 	Key             string
+	Store           string // "file", or the shared store (password hidden)
 	Points, Reserve int
 	Used, Free      int
 	Window          time.Duration
@@ -89,9 +112,53 @@ type Status struct {
 
 // Open returns the ledger for key, stored in the slot files <dir>/<key>.0 and
 // <dir>/<key>.1 and guarded by a lock on <dir>/<key>.lock; dir is created 0700
-// if missing. Zero Points,
-// Window or Block take the defaults; MaxWait 0 means never wait.
+// if missing. Zero Points, Window or Block take the defaults; MaxWait 0
+// means never wait.
 func Open(dir, key string, cfg Config, opts ...Option) (*Ledger, error) {
+	l, err := newLedger(key, cfg, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("rate budget: %w", err)
+	}
+	lockPath := filepath.Join(dir, key+".lock")
+	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("rate budget: %w", err)
+	}
+	f.Close()
+	l.store = &fileBackend{
+		slots:    slots{paths: [2]string{filepath.Join(dir, key+".0"), filepath.Join(dir, key+".1")}},
+		lock:     flock.New(lockPath),
+		clock:    l.clock,
+		capacity: l.capacity(),
+	}
+	return l, nil
+}
+
+// defaultLease outlives any pause of a healthy holder (its renewals come
+// every 5s) while freeing a killed holder's points well within a window.
+const defaultLease = 15 * time.Second
+
+// OpenStore returns the ledger for key kept in a shared store, so that
+// processes on every machine using the store draw from one budget. Its
+// clock is the store's. A reservation whose holder stops renewing it (killed,
+// or cut off from the store) is charged when its lease lapses.
+func OpenStore(st Store, key string, cfg Config, opts ...Option) (*Ledger, error) {
+	l, err := newLedger(key, cfg, append([]Option{WithLease(defaultLease)}, opts...))
+	if err != nil {
+		return nil, err
+	}
+	if l.lease <= 0 {
+		return nil, fmt.Errorf("rate budget: lease %s must be positive", l.lease)
+	}
+	l.shared = true
+	l.store = &sharedBackend{store: st, key: key, l: l}
+	return l, nil
+}
+
+func newLedger(key string, cfg Config, opts []Option) (*Ledger, error) {
 	if err := checkKey(key); err != nil {
 		return nil, err
 	}
@@ -119,20 +186,9 @@ func Open(dir, key string, cfg Config, opts ...Option) (*Ledger, error) {
 		costs[normalizeFamily(k)] = v
 	}
 	cfg.Costs = costs
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("rate budget: %w", err)
-	}
-	lockPath := filepath.Join(dir, key+".lock")
-	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("rate budget: %w", err)
-	}
-	f.Close()
 	host, _ := os.Hostname()
 	l := &Ledger{
 		key:   key,
-		slots: slots{paths: [2]string{filepath.Join(dir, key+".0"), filepath.Join(dir, key+".1")}},
-		lock:  flock.New(lockPath),
 		cfg:   cfg,
 		clock: realClock{},
 		tm: timing{
@@ -163,8 +219,31 @@ func checkKey(key string) error {
 	return nil
 }
 
-// Files are the paths of the ledger's two slot files.
-func (l *Ledger) Files() [2]string { return l.slots.paths }
+// Files are the paths of the ledger's two slot files (none for a shared store).
+func (l *Ledger) Files() [2]string {
+	if fb, ok := l.store.(*fileBackend); ok {
+		return fb.slots.paths
+	}
+	return [2]string{}
+}
+
+// local converts a time of the backend's clock to this machine's, for
+// people and for sleeping until it.
+func (l *Ledger) local(ns int64) time.Time { return time.Unix(0, ns+l.skew.Load()) }
+
+// fallbackFor returns the local ledger to use instead after err, if err is
+// the shared store failing and a fallback is set; the first time, it warns.
+func (l *Ledger) fallbackFor(err error) *Ledger {
+	if err == nil || l.fallback == nil || !isStoreError(err) {
+		return nil
+	}
+	l.fellBack.Do(func() {
+		if l.onFallback != nil {
+			l.onFallback(err)
+		}
+	})
+	return l.fallback
+}
 
 func (l *Ledger) capacity() int { return l.cfg.Points - l.cfg.Reserve }
 
@@ -173,6 +252,9 @@ func (l *Ledger) capacity() int { return l.cfg.Points - l.cfg.Reserve }
 var outstanding sync.Map // uint64 -> struct{}
 
 func (l *Ledger) dead(e entry) bool {
+	if l.shared {
+		return false // a host name proves no shared machine or pid namespace: leases tell instead
+	}
 	if e.Host != l.host {
 		return false // another machine's pid says nothing here
 	}
@@ -183,29 +265,19 @@ func (l *Ledger) dead(e entry) bool {
 	return !processAlive(e.PID)
 }
 
-// update runs f on the current state under both locks and writes the result
-// back if f says so (or the file needed recovering).
+// update runs f on the current state, brought to now, and saves the result
+// if f says so (or bringing it to now changed it).
 func (l *Ledger) update(f func(s *state, now int64) (write bool)) error {
+	return l.updateCtx(context.Background(), f)
+}
+
+func (l *Ledger) updateCtx(ctx context.Context, f func(s *state, now int64) (write bool)) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if err := l.lock.Lock(); err != nil {
-		return fmt.Errorf("rate budget: lock %s: %w", l.lock.Path(), err)
-	}
-	defer l.lock.Unlock()
-	now := l.clock.Now()
-	s, ld, recovered, err := l.slots.read(l.capacity(), now)
-	if err != nil {
-		return fmt.Errorf("rate budget: %w", err)
-	}
-	n := now.UnixNano()
-	changed := s.normalize(n, l.tm, l.dead)
-	write := f(&s, n)
-	if write || recovered || changed {
-		if err := l.slots.write(ld, &s); err != nil {
-			return fmt.Errorf("rate budget: %w", err)
-		}
-	}
-	return nil
+	return l.store.update(ctx, func(s *state, now int64) bool {
+		changed := s.normalize(now, l.tm, l.dead)
+		return f(s, now) || changed
+	})
 }
 
 // Ticket is one reservation made by Acquire; call Done exactly once.
@@ -213,8 +285,11 @@ type Ticket struct {
 	l          *Ledger
 	id         uint64
 	points     int
-	reservedAt time.Time
+	reserved   int64     // the backend's time
+	reservedAt time.Time // the same, on this machine's clock
 	done       atomic.Bool
+	mu         sync.Mutex
+	renewal    *time.Timer // renews a shared store's lease while in flight
 }
 
 // Points is what the request was priced at.
@@ -238,8 +313,17 @@ func (t *Ticket) ReservedAt() time.Time {
 // all processes are served in the order they started waiting. A wait that
 // would end past cfg.MaxWait fails at once, and a done ctx ends it; both
 // return *WaitError. A request costing more than the usable budget wraps
-// ErrTooCostly.
+// ErrTooCostly. A shared store that fails returns *StoreError, unless a
+// fallback is set.
 func (l *Ledger) Acquire(ctx context.Context, path string) (*Ticket, error) {
+	t, err := l.acquire(ctx, path)
+	if fb := l.fallbackFor(err); fb != nil {
+		return fb.Acquire(ctx, path)
+	}
+	return t, err
+}
+
+func (l *Ledger) acquire(ctx context.Context, path string) (*Ticket, error) {
 	cost := l.cfg.Cost(path)
 	capacity := l.capacity()
 	if cost > capacity {
@@ -272,7 +356,8 @@ func (l *Ledger) Acquire(ctx context.Context, path string) (*Ticket, error) {
 			w     Wait
 			sleep time.Duration
 		)
-		err := l.update(func(s *state, now int64) bool {
+		err := l.updateCtx(ctx, func(s *state, now int64) bool {
+			t, sleep = nil, 0
 			idx, ahead := s.queued(id)
 			used := s.used(now)
 			w = Wait{Points: cost, Used: used, Limit: capacity}
@@ -282,16 +367,20 @@ func (l *Ledger) Acquire(ctx context.Context, path string) (*Ticket, error) {
 			case s.BlockedUntil > now:
 				w.Reason, at = ReasonBlocked, s.BlockedUntil
 			case cost == 0:
-				t = &Ticket{l: l, reservedAt: time.Unix(0, now)}
+				t = &Ticket{l: l, reserved: now, reservedAt: l.local(now)}
 				t.done.Store(true)
 				return false
 			case used+ahead+cost <= capacity: // room for us and everyone waiting before us
 				if idx >= 0 {
 					s.Queue = append(s.Queue[:idx], s.Queue[idx+1:]...)
 				}
-				s.Entries = append(s.Entries, entry{ID: id, Points: cost, At: now, Pending: true,
-					PID: l.pid, Host: l.host, Expires: now + l.tm.stale + l.tm.window})
-				t = &Ticket{l: l, id: id, points: cost, reservedAt: time.Unix(0, now)}
+				e := entry{ID: id, Points: cost, At: now, Pending: true,
+					PID: l.pid, Host: l.host, Expires: now + l.tm.stale + l.tm.window}
+				if l.shared {
+					e.Lease = now + int64(l.lease)
+				}
+				s.Entries = append(s.Entries, e)
+				t = &Ticket{l: l, id: id, points: cost, reserved: now, reservedAt: l.local(now)}
 				return true
 			default:
 				aheadOf := s.Queue
@@ -301,7 +390,7 @@ func (l *Ledger) Acquire(ctx context.Context, path string) (*Ticket, error) {
 				w.Reason = ReasonWindowFull
 				at, exact = s.turn(now, aheadOf, cost, capacity, l.tm)
 			}
-			w.Until = time.Unix(0, at)
+			w.Until = l.local(at)
 			w.Duration = time.Duration(at - now)
 			if w.Until.After(deadline) {
 				return false // fail below; the queue place is dropped there
@@ -311,20 +400,31 @@ func (l *Ledger) Acquire(ctx context.Context, path string) (*Ticket, error) {
 				sleep = min(sleep, l.poll())
 			}
 			wake := now + int64(sleep)
-			if idx < 0 {
+			switch {
+			case idx < 0:
 				s.Queue = append(s.Queue, waiter{ID: id, Points: cost, Since: now, Wake: wake, PID: l.pid, Host: l.host})
-			} else {
+			case wake > s.Queue[idx].Wake+l.tm.grace/2:
 				s.Queue[idx].Wake = wake
+			default:
+				// Wake only proves we are alive, and the stored one does so for
+				// a while yet: a poll that writes nothing costs a read alone.
+				return false
 			}
 			return true
 		})
 		if err != nil {
+			if cerr := ctx.Err(); cerr != nil { // the caller gave up while the store was asked
+				now := l.clock.Now()
+				return fail(&WaitError{Waited: now.Sub(start), RetryAt: now, Err: cerr})
+			}
 			outstanding.Delete(id)
 			return nil, err
 		}
 		if t != nil {
 			if t.id == 0 {
 				outstanding.Delete(id)
+			} else {
+				t.startRenewal()
 			}
 			return t, nil
 		}
@@ -369,15 +469,17 @@ func sameWait(told, w *Wait) bool {
 // dating at completion is never early). reached=false: the request provably
 // never reached the server, so its points are refunded. Calls after the first
 // do nothing. If the ledger cannot be written the reservation stays pending
-// and ages out by the stale bound, which only errs toward waiting.
+// and ages out by the stale bound or its lease, which only errs toward waiting.
 func (t *Ticket) Done(reached bool) {
 	if t == nil || t.done.Swap(true) {
 		return
 	}
+	t.stopRenewal()
 	l := t.l
 	defer outstanding.Delete(t.id)
 	var chargedAt int64
 	err := l.update(func(s *state, now int64) bool {
+		chargedAt = 0
 		for i := range s.Entries {
 			e := &s.Entries[i]
 			if e.ID != t.id || e.PID != l.pid || e.Host != l.host {
@@ -387,7 +489,7 @@ func (t *Ticket) Done(reached bool) {
 				s.Entries = append(s.Entries[:i], s.Entries[i+1:]...)
 				return true
 			}
-			e.Pending = false
+			e.Pending, e.Lease = false, 0
 			e.At = max(e.At, now)
 			e.Expires = e.At + l.tm.window
 			chargedAt = e.At
@@ -404,19 +506,61 @@ func (t *Ticket) Done(reached bool) {
 		return true
 	})
 	if err == nil && chargedAt != 0 && l.charged != nil {
-		l.charged(t.reservedAt, time.Unix(0, chargedAt), t.points)
+		l.charged(time.Unix(0, t.reserved), time.Unix(0, chargedAt), t.points)
 	}
 }
 
-// Blocked records a server-side block, seen as a 429, in the shared file so
-// every process waits instead of probing: retryAfter>0 is used capped at 10
-// minutes, else cfg.Block.
+// startRenewal keeps a shared store's reservation alive while this process
+// holds it: renewing every third of the lease leaves two renewals' slack.
+func (t *Ticket) startRenewal() {
+	if !t.l.shared {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.renewal = time.AfterFunc(t.l.lease/3, t.renew)
+}
+
+func (t *Ticket) renew() {
+	l := t.l
+	gone := false
+	err := l.update(func(s *state, now int64) bool {
+		gone = true
+		for i := range s.Entries {
+			e := &s.Entries[i]
+			if e.ID == t.id && e.Pending && e.PID == l.pid && e.Host == l.host {
+				e.Lease = now + int64(l.lease)
+				gone = false
+				return true
+			}
+		}
+		return false
+	})
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	// Past the stale bound the reservation is a charge: nothing left to renew.
+	if !t.done.Load() && (err != nil || !gone) {
+		t.renewal.Reset(l.lease / 3)
+	}
+}
+
+func (t *Ticket) stopRenewal() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.renewal != nil {
+		t.renewal.Stop()
+	}
+}
+
+// Blocked records a server-side block, seen as a 429, in the shared ledger
+// so every process waits instead of probing: retryAfter>0 is used capped at
+// 10 minutes, else cfg.Block.
 func (l *Ledger) Blocked(retryAfter time.Duration) error {
 	d := l.cfg.Block
 	if retryAfter > 0 {
 		d = min(retryAfter, maxRetryAfter)
 	}
-	return l.update(func(s *state, now int64) bool {
+	err := l.update(func(s *state, now int64) bool {
 		until := now + int64(d)
 		if until <= s.BlockedUntil {
 			return false
@@ -424,47 +568,46 @@ func (l *Ledger) Blocked(retryAfter time.Duration) error {
 		s.BlockedUntil = until
 		return true
 	})
+	if fb := l.fallbackFor(err); fb != nil {
+		return fb.Blocked(retryAfter)
+	}
+	return err
 }
 
 // Status reports the ledger as it stands, without changing it.
 func (l *Ledger) Status() (Status, error) {
 	s, now, err := l.snapshot()
+	if fb := l.fallbackFor(err); fb != nil {
+		return fb.Status()
+	}
 	if err != nil {
 		return Status{}, err
 	}
 	used := s.used(now)
 	st := Status{
-		Key: l.key, Points: l.cfg.Points, Reserve: l.cfg.Reserve,
+		Key: l.key, Store: l.store.name(), Points: l.cfg.Points, Reserve: l.cfg.Reserve,
 		Used: used, Free: max(0, l.capacity()-used),
 		Window: l.cfg.Window, Costs: l.cfg.CostTable(),
 	}
 	if nf := s.nextFree(now, l.tm); nf != 0 {
-		st.NextFree = time.Unix(0, nf)
+		st.NextFree = l.local(nf)
 	}
 	if s.BlockedUntil > now {
-		st.BlockedUntil = time.Unix(0, s.BlockedUntil)
+		st.BlockedUntil = l.local(s.BlockedUntil)
 	}
 	return st, nil
 }
 
-// snapshot reads and normalizes the state without writing it back. It takes
-// the lock shared: writes go in place, so an unlocked read could catch one slot
-// mid-write while the next write tears the other.
+// snapshot reads and normalizes the state without writing it back.
 func (l *Ledger) snapshot() (state, int64, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if err := l.lock.RLock(); err != nil {
-		return state{}, 0, fmt.Errorf("rate budget: lock %s: %w", l.lock.Path(), err)
-	}
-	defer l.lock.Unlock()
-	now := l.clock.Now()
-	s, _, _, err := l.slots.read(l.capacity(), now)
+	s, now, err := l.store.view()
 	if err != nil {
-		return state{}, 0, fmt.Errorf("rate budget: %w", err)
+		return state{}, 0, err
 	}
-	n := now.UnixNano()
-	s.normalize(n, l.tm, l.dead)
-	return s, n, nil
+	s.normalize(now, l.tm, l.dead)
+	return s, now, nil
 }
 
 // Estimate says how long sending these requests in order would take under
@@ -472,6 +615,9 @@ func (l *Ledger) snapshot() (state, int64, error) {
 // each request completes the moment it is sent and in-flight ones complete now.
 func (l *Ledger) Estimate(paths []string) (time.Duration, error) {
 	s, now, err := l.snapshot()
+	if fb := l.fallbackFor(err); fb != nil {
+		return fb.Estimate(paths)
+	}
 	if err != nil {
 		return 0, err
 	}

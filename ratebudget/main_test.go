@@ -17,6 +17,8 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	case "acquire":
 		os.Exit(runChild())
+	case "hold":
+		os.Exit(runHolder())
 	default:
 		os.Exit(2)
 	}

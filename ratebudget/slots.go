@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -26,7 +27,9 @@ const (
 	headerLen = crcAt + 8 + 1
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is made on first use: building it costs every orgctl command
+// startup time, and most never touch the ledger.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // slots is the ledger's pair of slot files. Every write goes in place into
 // the slot not holding the newest valid state, so a process killed mid-write
@@ -120,7 +123,7 @@ func verifySlot(data []byte) (seq uint64, ok bool) {
 	if err1 != nil || err2 != nil || err3 != nil || n > uint64(len(data)-headerLen) {
 		return 0, false
 	}
-	crc := crc32.Update(crc32.Checksum(data[:crcAt], castagnoli), castagnoli, data[headerLen:headerLen+int(n)])
+	crc := crc32.Update(crc32.Checksum(data[:crcAt], castagnoli()), castagnoli(), data[headerLen:headerLen+int(n)])
 	return seq, crc == uint32(sum)
 }
 
@@ -147,7 +150,7 @@ func frame(slot []byte, seq uint64) {
 	h = append(h, ' ')
 	h = appendHex(h, uint64(len(slot)-headerLen), 8)
 	h = append(h, ' ')
-	crc := crc32.Update(crc32.Checksum(h, castagnoli), castagnoli, slot[headerLen:])
+	crc := crc32.Update(crc32.Checksum(h, castagnoli()), castagnoli(), slot[headerLen:])
 	h = appendHex(h, uint64(crc), 8)
 	_ = append(h, '\n')
 }

@@ -15,7 +15,7 @@ func twoSlotLedger(t *testing.T) (*Ledger, *Ticket) {
 	l := openTest(t, t.TempDir(), smallConfig(), newFakeClock())
 	acquire(t, l, "/apps").Done(true)
 	tk := acquire(t, l, "/apps")
-	_, ld, _, err := l.slots.read(10, t0)
+	_, ld, _, err := fileSlots(l).read(10, t0)
 	if err != nil || ld.newest != 0 || ld.seq != 3 {
 		t.Fatalf("setup: newest slot %d seq %d (%v), want slot 0 seq 3", ld.newest, ld.seq, err)
 	}
@@ -73,7 +73,7 @@ func TestTornWriteFallsBackToOtherSlot(t *testing.T) {
 			if len(s.Entries) != 2 || s.Entries[0].Pending || s.Entries[1].Pending || s.Entries[1].ID != tk.id {
 				t.Fatalf("entries after repair = %+v", s.Entries)
 			}
-			if _, ld, _, _ := l.slots.read(10, t0); ld.newest != 0 || ld.seq != 3 {
+			if _, ld, _, _ := fileSlots(l).read(10, t0); ld.newest != 0 || ld.seq != 3 {
 				t.Fatalf("repaired slot %d seq %d, want slot 0 seq 3", ld.newest, ld.seq)
 			}
 		})
@@ -87,7 +87,7 @@ func TestWritesAlternateSlotsAndKeepNewest(t *testing.T) {
 	var prev []byte
 	for i := range 6 {
 		acquire(t, l, "/apps").Done(i%2 == 0)
-		_, ld, _, err := l.slots.read(10, t0)
+		_, ld, _, err := fileSlots(l).read(10, t0)
 		if err != nil || ld.seq != uint64(2*i+2) || ld.newest != 1 {
 			t.Fatalf("round %d: newest slot %d seq %d (%v)", i, ld.newest, ld.seq, err)
 		}
@@ -124,8 +124,88 @@ func TestSlotShrinksAndToleratesTrailingBytes(t *testing.T) {
 	if err := os.WriteFile(p, append(b, `,"junk":[1,2,3]}`...), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, ld, _, err := l.slots.read(10, clk.Now())
+	s, ld, _, err := fileSlots(l).read(10, clk.Now())
 	if err != nil || ld.newest != 1 || ld.seq != 10 || len(s.Entries) != 1 || s.Entries[0].Pending {
 		t.Fatalf("with trailing bytes: slot %d seq %d entries %+v (%v), want slot 1 seq 10 with the charge", ld.newest, ld.seq, s.Entries, err)
+	}
+}
+
+// A waiter polling on in-flight requests writes its queue place once and
+// then only reads, renewing its proof of life every half grace: polls cost
+// a read, not a write, for every process waiting.
+func TestPollingWaiterWritesOnlyToStayAlive(t *testing.T) {
+	clk := newFakeClock()
+	dir := t.TempDir()
+	l := openTest(t, dir, smallConfig(), clk)
+	other := openTest(t, dir, smallConfig(), clk)
+	var inflight []*Ticket
+	for range 5 {
+		inflight = append(inflight, acquire(t, other, "/apps"))
+	}
+	seq := func() uint64 {
+		_, ld, _, err := fileSlots(l).read(10, clk.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ld.seq
+	}
+	start := seq()
+	var writes []time.Duration // when the ledger was written, since t0
+	last := start
+	clk.onSleep = func(time.Duration) {
+		if s := seq(); s != last {
+			writes = append(writes, clk.Now().Sub(t0))
+			last = s
+		}
+		if clk.Now().Sub(t0) >= 20*time.Second {
+			inflight[0].Done(false)
+			inflight = inflight[1:]
+		}
+	}
+	acquire(t, l, "/apps")
+	polls := len(clk.Sleeps())
+	// Joining the queue, then one renewal per 5 s (half the 10 s grace) over 20 s.
+	if polls < 90 || len(writes) > 6 {
+		t.Fatalf("%d polls wrote the ledger %d times (at %v), want about one write per 5 s", polls, len(writes), writes)
+	}
+}
+
+// Charges expiring while a waiter polls are dropped by every reader, so they
+// cost that waiter no write either.
+func TestExpiringChargesCostPollsNoWrite(t *testing.T) {
+	clk := newFakeClock()
+	dir := t.TempDir()
+	cfg := smallConfig()
+	cfg.Window = 6 * time.Second
+	l := openTest(t, dir, cfg, clk)
+	other := openTest(t, dir, cfg, clk)
+	for range 4 { // 8 points charged at t0, +0.5s, +1s, +1.5s: they expire at +6s .. +7.5s
+		acquire(t, other, "/apps").Done(true)
+		clk.Advance(500 * time.Millisecond)
+	}
+	inflight := acquire(t, other, "/apps") // 2 points pending until +7.6s
+	seq := func() uint64 {
+		_, ld, _, err := fileSlots(l).read(10, clk.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ld.seq
+	}
+	var writes []time.Duration
+	last := seq()
+	clk.onSleep = func(time.Duration) {
+		if s := seq(); s != last {
+			writes = append(writes, clk.Now().Sub(t0))
+			last = s
+		}
+		if inflight != nil && clk.Now().Sub(t0) >= 7600*time.Millisecond {
+			inflight.Done(false)
+			inflight = nil
+		}
+	}
+	acquire(t, l, "/permissions") // 10 points: all of it
+	// Joining the queue and one renewal of its place; the four expiries write nothing.
+	if len(writes) > 2 {
+		t.Fatalf("%d polls wrote the ledger %d times (at %v), want at most 2", len(clk.Sleeps()), len(writes), writes)
 	}
 }

@@ -7,6 +7,8 @@ const fileVersion = 1
 // entry is one request's charge. While pending, At is the reservation time;
 // once charged, At is the completion time. Expires is when it stops counting;
 // it is recomputed on every load and stored only for people reading the file.
+// Lease, set only in a shared store, is when a pending reservation lapses
+// unless its holder renews it (files never carry one).
 type entry struct {
 	ID      uint64 `json:"id"`
 	Points  int    `json:"points"`
@@ -14,6 +16,7 @@ type entry struct {
 	Pending bool   `json:"pending,omitempty"`
 	PID     int    `json:"pid"`
 	Host    string `json:"host,omitempty"`
+	Lease   int64  `json:"lease,omitempty"`
 	Expires int64  `json:"expires"`
 }
 
@@ -52,9 +55,13 @@ type timing struct {
 // Conservative rules: an entry dated in the future (clock stepped back, or a
 // foreign writer) is dated now; a pending entry whose process is gone is
 // charged now (its request reached the server, if at all, before the process
-// died, so no later than now); a pending entry older than the stale bound is
-// charged at the bound; a block longer than any valid one is cut to that.
-// It reports whether anything changed that must be written back.
+// died, so no later than now); a pending entry older than the stale bound, or
+// whose lease lapsed (its holder stopped renewing, so it died or lost the
+// store before then), is charged at that bound; a block longer than any valid
+// one is cut to that.
+// It reports whether anything changed that must be written back; dropping
+// what merely expired need not be, since every reader drops it again, so a
+// waiter's poll stays a read.
 func (s *state) normalize(now int64, tm timing, dead func(entry) bool) (changed bool) {
 	out := s.Entries[:0]
 	for _, e := range s.Entries {
@@ -67,6 +74,9 @@ func (s *state) normalize(now int64, tm timing, dead func(entry) bool) (changed 
 		}
 		if e.Pending {
 			bound := e.At + tm.stale
+			if e.Lease != 0 {
+				bound = min(bound, max(e.Lease, e.At))
+			}
 			switch {
 			case now >= bound:
 				e.Pending, e.At, changed = false, bound, true
@@ -79,7 +89,6 @@ func (s *state) normalize(now int64, tm timing, dead func(entry) bool) (changed 
 		} else {
 			e.Expires = e.At + tm.window
 			if e.Expires <= now {
-				changed = true
 				continue
 			}
 		}
@@ -103,7 +112,7 @@ func (s *state) normalize(now int64, tm timing, dead func(entry) bool) (changed 
 		s.BlockedUntil, changed = now+tm.block, true
 	}
 	if s.BlockedUntil != 0 && s.BlockedUntil <= now {
-		s.BlockedUntil, changed = 0, true
+		s.BlockedUntil = 0
 	}
 	return changed
 }

@@ -65,22 +65,30 @@ const (
 
 // milestone is an announced date: a day, or a quarter that starts on its first day.
 type milestone struct {
-	label string
-	start time.Time // UTC midnight
+	start   time.Time // UTC midnight
+	quarter bool
 }
 
 func day(y int, m time.Month, d int) milestone {
-	t := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-	return milestone{label: t.Format("2006-01-02"), start: t}
+	return milestone{start: time.Date(y, m, d, 0, 0, 0, 0, time.UTC)}
 }
 
 func quarter(y, q int) milestone {
-	return milestone{label: fmt.Sprintf("%d-Q%d", y, q), start: time.Date(y, time.Month(3*q-2), 1, 0, 0, 0, 0, time.UTC)}
+	return milestone{start: time.Date(y, time.Month(3*q-2), 1, 0, 0, 0, 0, time.UTC), quarter: true}
+}
+
+// label is how a finding names the milestone: 2026-08-24 or 2026-Q4. It is
+// made when asked for, not for every milestone when the program starts.
+func (m milestone) label() string {
+	if m.quarter {
+		return fmt.Sprintf("%d-Q%d", m.start.Year(), (int(m.start.Month())+2)/3)
+	}
+	return m.start.Format("2006-01-02")
 }
 
 // end is the first day after the milestone (the next quarter for a quarter, the next day for a day).
 func (m milestone) end() time.Time {
-	if strings.Contains(m.label, "-Q") {
+	if m.quarter {
 		return m.start.AddDate(0, 3, 0)
 	}
 	return m.start.AddDate(0, 0, 1)
@@ -152,7 +160,7 @@ type auditor struct {
 func (a *auditor) add(r Resource, change, status string, deadline *milestone, action string) {
 	f := Finding{ResourceID: r.ID, ResourceName: r.Name, Type: r.Type, Change: change, Status: status, Action: action}
 	if deadline != nil {
-		f.Deadline = deadline.label
+		f.Deadline = deadline.label()
 		days := int(deadline.start.Sub(a.today).Hours() / 24)
 		f.DaysLeft = &days
 	}

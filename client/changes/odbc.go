@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -43,7 +44,8 @@ var odbcAllowlist = []ODBCAttribute{
 }
 
 // odbcCanonical maps every accepted spelling (canonical and alternates) to the canonical name.
-var odbcCanonical = func() map[string]string {
+// It and odbcFolded are built on first use, not when every orgctl command starts.
+var odbcCanonical = sync.OnceValue(func() map[string]string {
 	m := make(map[string]string)
 	for _, a := range odbcAllowlist {
 		m[a.Canonical] = a.Canonical
@@ -52,17 +54,17 @@ var odbcCanonical = func() map[string]string {
 		}
 	}
 	return m
-}()
+})
 
 // odbcFolded maps a folded allowlist spelling to its canonical name, only to suggest the right
 // spelling for a near miss; acceptance never uses it.
-var odbcFolded = func() map[string]string {
+var odbcFolded = sync.OnceValue(func() map[string]string {
 	m := make(map[string]string)
-	for spelling, canonical := range odbcCanonical {
+	for spelling, canonical := range odbcCanonical() {
 		m[foldODBCKey(spelling)] = canonical
 	}
 	return m
-}()
+})
 
 // Rejection categories, one per blocked category of the seed plus "not-allowed" for the rest.
 const (
@@ -139,7 +141,7 @@ var blockedKeys = map[string]string{
 // listed alternates (the seed lists which spellings are accepted; do not invent case-insensitivity
 // beyond them).
 func CheckODBCKey(key string) (canonical string, ok bool) {
-	canonical, ok = odbcCanonical[key]
+	canonical, ok = odbcCanonical()[key]
 	return canonical, ok
 }
 
@@ -220,7 +222,7 @@ func classifyBlockedKey(key string) Rejection {
 	case CategoryCredentials, CategoryServiceManaged:
 		return Rejection{Key: key, Category: cat, Replacement: replaceServiceManaged}
 	}
-	if canonical, near := odbcFolded[folded]; near {
+	if canonical, near := odbcFolded()[folded]; near {
 		return Rejection{Key: key, Category: CategoryNotAllowed,
 			Replacement: fmt.Sprintf("spelling not accepted; use %q", canonical)}
 	}

@@ -74,8 +74,9 @@ func (e *AmbiguousError) Error() string {
 	return b.String()
 }
 
+// singular names one object of a kind: "themes" -> "theme", "config-vars" -> "config var".
 func singular(kind string) string {
-	return strings.TrimSuffix(strings.TrimSuffix(kind, "es"), "s")
+	return strings.ReplaceAll(strings.TrimSuffix(kind, "s"), "-", " ")
 }
 
 // Planned is a request a lookup sends, as the dry run lists it.

@@ -20,11 +20,21 @@ type Sandbox interface {
 // POSTs /api/v2/access_tokens, served in-process through the handler. Like any request it costs
 // budget points and appears in the sandbox's request log.
 func MintToken(s Sandbox, scopes ...string) (string, error) {
+	return mint(s, "", scopes)
+}
+
+// MintSpaceToken creates a token of the Space named space, minted by the
+// primary org's admin, who is an admin of the sandbox's Spaces too.
+func MintSpaceToken(s Sandbox, space string, scopes ...string) (string, error) {
+	return mint(s, "/space/"+space, scopes)
+}
+
+func mint(s Sandbox, prefix string, scopes []string) (string, error) {
 	body, err := json.Marshal(map[string]any{"label": "sandboxtest", "scopes": append([]string{}, scopes...)})
 	if err != nil {
 		return "", err
 	}
-	req := httptest.NewRequest(http.MethodPost, "http://sandbox.test/api/v2/access_tokens", bytes.NewReader(body))
+	req := httptest.NewRequest(http.MethodPost, "http://sandbox.test"+prefix+"/api/v2/access_tokens", bytes.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+s.AdminToken())
 	req.Header.Set("Content-Type", "application/json")
 	rec := httptest.NewRecorder()

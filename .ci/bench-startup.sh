@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Prints orgctl's start-up time for `--version` and `users list --help` as a
+# multiple of the floor: a cobra+viper program with 150 commands kept in
+# ../shared/bench/floor, built in a temporary directory (never in the repo).
+# Uses hyperfine when installed (apt-get install -y hyperfine), otherwise
+# the Go benchmark BenchmarkStartup.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+floor_src=../shared/bench/floor
+if [ ! -f "$floor_src/main.go" ]; then
+  echo "skipped: $floor_src is absent, so there is no floor to compare with"
+  exit 0
+fi
+if ! command -v hyperfine >/dev/null 2>&1; then
+  go test -run '^$' -bench '^BenchmarkStartup$' -benchtime 1x -count 1 . | grep 'orgctl / floor'
+  exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/orgctl" .
+cp -r "$floor_src" "$tmp/floor-src"
+(cd "$tmp/floor-src" && go build -o "$tmp/floor" .)
+export HOME="$tmp" XDG_CONFIG_HOME="$tmp/config" XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache"
+ratio() { # name, orgctl command, floor command
+  hyperfine -N --style none --warmup 5 --runs "${RUNS:-40}" --export-csv "$tmp/t.csv" "$2" "$3" >/dev/null 2>&1
+  # CSV columns: command,mean,stddev,median,user,system,min,max; rows in the
+  # order given. hyperfine runs one command's runs, then the other's: on a
+  # busy machine the ratio of the minimums drifts less than that of medians.
+  awk -F, -v name="$1" 'NR==2 {a=$4; am=$7} NR==3 {b=$4; bm=$7} END {printf "%-20s orgctl / floor = %.2fx of medians (%.1f / %.1f ms), %.2fx of minimums\n", name, a/b, a*1000, b*1000, am/bm}' "$tmp/t.csv"
+}
+ratio "--version" "$tmp/orgctl --version" "$tmp/floor --version"
+ratio "users list --help" "$tmp/orgctl users list --help" "$tmp/floor fam1 op1 --help"

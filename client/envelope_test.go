@@ -1,0 +1,165 @@
+package client
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// referenceDecodeEnvelope is how answers were decoded before decodeEnvelope
+// learned to leave data in place: json.Valid, then json.Unmarshal into
+// envelope, copying data.
+func referenceDecodeEnvelope(b []byte) (*Response, error) {
+	out := &Response{TotalCount: -1}
+	trimmed := bytes.TrimSpace(b)
+	if len(trimmed) == 0 {
+		return out, nil
+	}
+	if !json.Valid(trimmed) {
+		return nil, errNotJSON
+	}
+	var env envelope
+	if trimmed[0] != '{' || json.Unmarshal(trimmed, &env) != nil || (env.Success == nil && env.Data == nil) {
+		out.Data = trimmed
+		return out, nil
+	}
+	out.Data = env.Data
+	if bytes.Equal(bytes.TrimSpace(out.Data), []byte("null")) {
+		out.Data = nil
+	}
+	if env.TotalCount != nil {
+		if n, err := env.TotalCount.Int64(); err == nil {
+			out.TotalCount = n
+		} else if f, err := env.TotalCount.Float64(); err == nil {
+			out.TotalCount = int64(f)
+		}
+	}
+	if env.NextToken != nil {
+		out.NextToken = *env.NextToken
+	}
+	if env.HasMore != nil {
+		out.HasMore = *env.HasMore
+	}
+	return out, nil
+}
+
+var envelopeCases = []string{
+	``, `  `, `null`, `[]`, `[1,2]`, `"x"`, `5`, `true`, `{}`, `{"a":1}`, ` {"success":true} `,
+	`{"success":true,"data":[{"id":"u1"}],"total_count":2,"next_token":"t","has_more":true}`,
+	`{"success":true,"data":null}`, `{"data":null}`, `{"data": [ 1 , 2 ] }`, `{"DATA":{"x":1}}`, `{"Data":1,"data":2}`,
+	`{"data":1,"Data":2}`, `{"success":"yes","data":1}`, `{"success":true,"success":null}`, `{"ſuccess":true}`,
+	`{"da\u0074a":[1]}`, `{"total_count":"5","data":1}`, `{"total_count":"x","data":1}`, `{"total_count":1.5e3,"data":1}`,
+	`{"total_count":1e400,"data":1}`, `{"total_count":true,"data":1}`, `{"next_token":5,"data":1}`, `{"next_token":null,"data":1}`,
+	`{"has_more":"true","data":1}`, `{"message":5,"data":1}`, `{"message":"m","success":false}`, `{"data":1,"total_count":3,"total_count":null}`,
+	`{"data":1}x`, `{"data":1`, `{"data":}`, `{"data":[1,]}`, `{"data":"\x"}`, `<html></html>`, `{"a":"\ud800"}`,
+	"{\"data\":\"\xff\"}", `{"data":1} {"data":2}`, "\t{\"data\":{}}\n",
+	"\u00a0{\"data\":1}", "{\"data\":1}\u2028", "\v[1]\f", `{"data":[1.5e3,-0,true,false,null,"\u00e9\n"]}`, `{"data":tru}`, `{"data":-}`, `{"data":1.}`,
+}
+
+func checkEnvelope(t *testing.T, body []byte) {
+	t.Helper()
+	got, err := decodeEnvelope(body)
+	want, werr := referenceDecodeEnvelope(body)
+	if (err == nil) != (werr == nil) {
+		t.Fatalf("decodeEnvelope(%q) error %v, reference error %v", body, err, werr)
+	}
+	if err != nil {
+		return
+	}
+	if !bytes.Equal(got.Data, want.Data) || (got.Data == nil) != (want.Data == nil) ||
+		got.TotalCount != want.TotalCount || got.NextToken != want.NextToken || got.HasMore != want.HasMore {
+		t.Fatalf("decodeEnvelope(%q) = %+v (data %q), reference %+v (data %q)", body, got, got.Data, want, want.Data)
+	}
+}
+
+func TestDecodeEnvelopeMatchesUnmarshal(t *testing.T) {
+	for _, c := range envelopeCases {
+		checkEnvelope(t, []byte(c))
+	}
+}
+
+func FuzzDecodeEnvelope(f *testing.F) {
+	for _, c := range envelopeCases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) { checkEnvelope(t, body) })
+}
+
+func TestDecodeEnvelopeLeavesDataInPlace(t *testing.T) {
+	body := []byte(`{"success":true,"data":[{"id":"u1"},{"id":"u2"}],"total_count":2}`)
+	resp, err := decodeEnvelope(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := uintptr(unsafe.Pointer(&body[0]))
+	at := uintptr(unsafe.Pointer(&resp.Data[0]))
+	if at < start || at+uintptr(len(resp.Data)) > start+uintptr(len(body)) {
+		t.Errorf("Data was copied out of the answer")
+	}
+	if string(resp.Data) != `[{"id":"u1"},{"id":"u2"}]` {
+		t.Errorf("Data = %s", resp.Data)
+	}
+}
+
+func TestReadAnswerSizesItsBufferOnce(t *testing.T) {
+	body := strings.Repeat("x", 100000)
+	b, err := readAnswer(strings.NewReader(body), int64(len(body)))
+	if err != nil || string(b) != body {
+		t.Fatalf("readAnswer = %d bytes, %v", len(b), err)
+	}
+	if cap(b) != len(body)+1 {
+		t.Errorf("cap = %d for a %d-byte answer: the buffer grew instead of being sized from Content-Length", cap(b), len(body))
+	}
+	// Without a length, and with a length that lies, every byte still arrives.
+	for _, size := range []int64{-1, 10, 1 << 40} {
+		b, err := readAnswer(io.MultiReader(strings.NewReader(body[:500]), strings.NewReader(body[500:])), size)
+		if err != nil || string(b) != body {
+			t.Errorf("size %d: readAnswer = %d bytes, %v", size, len(b), err)
+		}
+	}
+}
+
+type answerTransport string
+
+func (a answerTransport) RoundTrip(*http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: 200, Body: io.NopCloser(strings.NewReader(string(a))), ContentLength: int64(len(a))}, nil
+}
+
+func TestBufferedAnswerIsHandedOverNotCopied(t *testing.T) {
+	req, _ := http.NewRequest(http.MethodGet, "http://127.0.0.1/api/v2/users", nil)
+	resp, err := (&bufferTransport{next: answerTransport(`{"data":[1]}`)}).RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := answerBytes(resp.Body)
+	b, _ := answerBytes(resp.Body)
+	if string(a) != `{"data":[1]}` || unsafe.SliceData(a) != unsafe.SliceData(b) {
+		t.Errorf("answerBytes copied the buffered answer (%q)", a)
+	}
+}
+
+func BenchmarkDecodeEnvelope(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"success":true,"data":[`)
+	for i := 1; i <= 20000; i++ {
+		if i > 1 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `{"active":true,"created_at":"2024-01-02T03:04:05.000Z","email":"user%06d@example.com","first_name":"First%d",`+
+			`"id":"user_%032x","is_admin":false,"last_active":null,"last_name":"Last %d","legacy_id":%d,"metadata":{"team":"t"},`+
+			`"two_factor_auth_enabled":false,"user_type":"default"}`, i, i, i, i, i)
+	}
+	sb.WriteString(`],"total_count":20000,"next_token":null,"has_more":false}`)
+	body := []byte(sb.String())
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		if _, err := decodeEnvelope(body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

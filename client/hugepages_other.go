@@ -1,0 +1,7 @@
+//go:build !linux
+
+package client
+
+const largeAnswer = 1 << 62
+
+func adviseHugePages([]byte) {}

@@ -1,0 +1,588 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// findOp returns the declared operation at a command path below the root
+// ("groups", "members", "add"), from a fresh copy of the declarations.
+func findOp(t *testing.T, path ...string) *Op {
+	t.Helper()
+	var walk func(gs []Group, rest []string) *Op
+	walk = func(gs []Group, rest []string) *Op {
+		for _, g := range gs {
+			if g.Name != rest[0] {
+				continue
+			}
+			if len(rest) == 2 {
+				for i := range g.Ops {
+					if strings.Fields(g.Ops[i].Use)[0] == rest[1] {
+						op := g.Ops[i]
+						if op.Columns == nil {
+							op.Columns = g.Columns
+						}
+						return &op
+					}
+				}
+			}
+			if len(rest) > 2 {
+				return walk(g.Groups, rest[1:])
+			}
+		}
+		return nil
+	}
+	if len(path) < 2 {
+		t.Fatalf("findOp(%v): need a family and an operation", path)
+	}
+	op := walk(families(), path)
+	if op == nil {
+		t.Fatalf("no operation %q", strings.Join(path, " "))
+	}
+	return op
+}
+
+// in is an Input for a command path, with flag values given as
+// "flag", "value" pairs (a flag may repeat).
+func in(command string, args []string, pairs ...string) Input {
+	v := map[string][]string{}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		v[pairs[i]] = append(v[pairs[i]], pairs[i+1])
+	}
+	return Input{Command: "orgctl " + command, Args: args, Values: v}
+}
+
+// mustBuild builds a call that must be valid.
+func mustBuild(t *testing.T, op *Op, input Input) *Call {
+	t.Helper()
+	c, err := op.build(input, strings.NewReader(""))
+	if err != nil {
+		t.Fatalf("%s: build: %v", input.Command, err)
+	}
+	return c
+}
+
+// buildErr builds a call that must be refused as bad usage (exit 2) and
+// returns the message.
+func buildErr(t *testing.T, op *Op, input Input) string {
+	t.Helper()
+	c, err := op.build(input, strings.NewReader(""))
+	if err == nil {
+		t.Fatalf("%s: build accepted the input: %+v", input.Command, c.Request())
+	}
+	var ue *UsageError
+	if !errors.As(err, &ue) || ExitCode(err) != ExitUsage {
+		t.Fatalf("%s: err = %T %v, want a UsageError (exit 2)", input.Command, err, err)
+	}
+	return err.Error()
+}
+
+// asJSON renders v as compact JSON for comparisons that ignore Go types.
+func asJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("marshal %v: %v", v, err)
+	}
+	return string(b)
+}
+
+func TestFieldValueKinds(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		fd   Field
+		raw  []string
+		want string // JSON of the value
+	}{
+		{"string kept as typed", Field{Flag: "f"}, []string{" spaced, with comma "}, `" spaced, with comma "`},
+		{"string last occurrence wins", Field{Flag: "f"}, []string{"a", "b"}, `"b"`},
+		{"int", Field{Flag: "f", Kind: KInt}, []string{" 42 "}, `42`},
+		{"negative int", Field{Flag: "f", Kind: KInt}, []string{"-7"}, `-7`},
+		{"number keeps its text", Field{Flag: "f", Kind: KNumber}, []string{"1.50"}, `1.50`},
+		{"number exponent", Field{Flag: "f", Kind: KNumber}, []string{"2e3"}, `2e3`},
+		{"bool true", Field{Flag: "f", Kind: KBool}, []string{"true"}, `true`},
+		{"bool false", Field{Flag: "f", Kind: KBool}, []string{"false"}, `false`},
+		{"bool last wins", Field{Flag: "f", Kind: KBool}, []string{"true", "0"}, `false`},
+		{"strings split on commas", Field{Flag: "f", Kind: KStrings}, []string{"a, b", "c,,", " d "}, `["a","b","c","d"]`},
+		{"strings empty", Field{Flag: "f", Kind: KStrings}, []string{""}, `[]`},
+		{"strings enum per element", Field{Flag: "f", Kind: KStrings, Enum: []string{"x", "y"}}, []string{"x,y", "y"}, `["x","y","y"]`},
+		{"texts keep commas", Field{Flag: "f", Kind: KTexts}, []string{"a,b", " c "}, `["a,b"," c "]`},
+		{"kv loose JSON values", Field{Flag: "f", Kind: KKV},
+			[]string{"n=3", "b=true", "z=null", "o={\"a\":1}", "l=[1,2]", "s=plain", "e=", "eq=a=b", "q=\"quoted\""},
+			`{"b":true,"e":"","eq":"a=b","l":[1,2],"n":3,"o":{"a":1},"q":"quoted","s":"plain","z":null}`},
+		{"kv later key wins", Field{Flag: "f", Kind: KKV}, []string{"k=1", "k=2"}, `{"k":2}`},
+		{"json object", Field{Flag: "f", Kind: KJSON}, []string{`{"a":[1,"x"]}`}, `{"a":[1,"x"]}`},
+		{"json scalar", Field{Flag: "f", Kind: KJSON}, []string{`"s"`}, `"s"`},
+		{"enum accepted", Field{Flag: "f", Enum: []string{"use", "edit"}}, []string{"edit"}, `"edit"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := fieldValue(tc.fd, tc.raw)
+			if err != nil {
+				t.Fatalf("fieldValue(%q): %v", tc.raw, err)
+			}
+			if got := asJSON(t, v); got != tc.want {
+				t.Errorf("fieldValue(%q) = %s, want %s", tc.raw, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestFieldValueRejects(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		fd   Field
+		raw  []string
+		want string
+	}{
+		{"int text", Field{Flag: "count", Kind: KInt}, []string{"ten"}, `invalid value "ten" for --count: expected a whole number`},
+		{"int fraction", Field{Flag: "count", Kind: KInt}, []string{"1.5"}, `expected a whole number`},
+		{"number text", Field{Flag: "n", Kind: KNumber}, []string{"abc"}, `invalid value "abc" for --n: expected a number`},
+		{"number not JSON", Field{Flag: "n", Kind: KNumber}, []string{"0x10"}, `expected a number`},
+		{"number NaN", Field{Flag: "n", Kind: KNumber}, []string{"NaN"}, `expected a number`},
+		{"bool", Field{Flag: "active", Kind: KBool}, []string{"maybe"}, `invalid value "maybe" for --active: expected true or false`},
+		{"kv without =", Field{Flag: "metadata", Kind: KKV}, []string{"team"}, `invalid --metadata "team": expected KEY=VALUE`},
+		{"kv empty key", Field{Flag: "metadata", Kind: KKV}, []string{"=x"}, `expected KEY=VALUE`},
+		{"json", Field{Flag: "options", Kind: KJSON}, []string{"{"}, `invalid JSON for --options`},
+		{"enum", Field{Flag: "type", Enum: []string{"app", "workflow"}}, []string{"apps"}, `invalid value "apps" for --type: allowed values are app, workflow`},
+		{"enum per element", Field{Flag: "status", Kind: KStrings, Enum: []string{"pending", "expired"}}, []string{"pending,done"}, `invalid value "done" for --status`},
+		{"enum before int", Field{Flag: "n", Kind: KInt, Enum: []string{"1", "2"}}, []string{"3"}, `allowed values are 1, 2`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := fieldValue(tc.fd, tc.raw)
+			if err == nil {
+				t.Fatalf("fieldValue(%q) = %v, want an error", tc.raw, v)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q lacks %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestBuildPlacesEveryKindAndIn declares one op per placement and checks the
+// request that comes out.
+func TestBuildPlacesEveryKindAndIn(t *testing.T) {
+	body := &Op{Method: http.MethodPost, Path: "/things", Fields: []Field{
+		{Flag: "name", Key: "name"},
+		{Flag: "sha", Key: "deploy_params.commit_sha"},
+		{Flag: "full", Key: "deploy_params.is_full_sync", Kind: KBool},
+		{Flag: "count", Key: "count", Kind: KInt},
+		{Flag: "ratio", Key: "ratio", Kind: KNumber},
+		{Flag: "tag", Key: "tags", Kind: KStrings},
+		{Flag: "line", Key: "lines", Kind: KTexts},
+		{Flag: "meta", Key: "meta", Kind: KKV},
+		{Flag: "opts", Key: "opts", Kind: KJSON},
+		{Flag: "mine", In: InLocal},
+		{Flag: "mine-list", In: InLocal, Kind: KStrings},
+		{Flag: "mine-bool", In: InLocal, Kind: KBool},
+	}}
+	c := mustBuild(t, body, in("things create", nil,
+		"name", "Ada", "sha", "abc123", "full", "true", "count", "3", "ratio", "0.25",
+		"tag", "a,b", "tag", "c", "line", "x,y", "meta", "n=1", "meta", "s=t", "opts", `{"k":[true]}`,
+		"mine", "local text", "mine-list", "p,q", "mine-bool", "true"))
+	r := c.Request()
+	if r.Method != http.MethodPost || r.Path != "/things" || len(r.Query) != 0 {
+		t.Errorf("request = %s %s ?%v", r.Method, r.Path, r.Query)
+	}
+	want := `{"count":3,"deploy_params":{"commit_sha":"abc123","is_full_sync":true},"lines":["x,y"],"meta":{"n":1,"s":"t"},"name":"Ada","opts":{"k":[true]},"ratio":0.25,"tags":["a","b","c"]}`
+	if got := asJSON(t, r.Body); got != want {
+		t.Errorf("body = %s\nwant   %s", got, want)
+	}
+	if c.LocalString("mine") != "local text" || !c.LocalBool("mine-bool") || !reflect.DeepEqual(c.LocalStrings("mine-list"), []string{"p", "q"}) {
+		t.Errorf("local = %#v", c.Local)
+	}
+	for _, f := range []string{"name", "mine", "mine-bool"} {
+		if !c.Has(f) {
+			t.Errorf("Has(%q) = false", f)
+		}
+	}
+	if c.Has("nope") || c.LocalString("nope") != "" || c.LocalBool("nope") || len(c.LocalStrings("nope")) != 0 {
+		t.Error("an unset field reads as set")
+	}
+
+	query := &Op{Method: http.MethodGet, Path: "/things", Fields: []Field{
+		{Flag: "email", Key: "email", In: InQuery},
+		{Flag: "status", Key: "statuses", In: InQuery, Kind: KStrings},
+		{Flag: "include", Key: "includeGroups", In: InQuery, Kind: KBool},
+		{Flag: "n", Key: "n", In: InQuery, Kind: KInt},
+		{Flag: "meta", Key: "meta", In: InQuery, Kind: KKV},
+	}}
+	c = mustBuild(t, query, in("things list", nil,
+		"email", "a+b@example.com", "status", "pending,expired", "status", "submitted", "include", "false", "n", "5", "meta", "a=1"))
+	r = c.Request()
+	wantQ := url.Values{"email": {"a+b@example.com"}, "statuses": {"pending", "expired", "submitted"}, "includeGroups": {"false"}, "n": {"5"}, "meta": {`{"a":1}`}}
+	if !reflect.DeepEqual(r.Query, wantQ) {
+		t.Errorf("query = %v, want %v", r.Query, wantQ)
+	}
+	if r.Body != nil {
+		t.Errorf("a query-only call has a body: %v", r.Body)
+	}
+
+	patch := &Op{Method: http.MethodPatch, Path: "/things/{id}", Args: []string{"id"}, Patch: true, Fields: []Field{
+		{Flag: "name", Key: "name", In: InPatch},
+		{Flag: "host", Key: "options.host", In: InPatch},
+		{Flag: "active", Key: "active", In: InPatch, Kind: KBool},
+		{Flag: "links", Key: "links", In: InPatch, Kind: KStrings},
+		{Flag: "meta", Key: "metadata", In: InPatch, Kind: KKV},
+	}}
+	c = mustBuild(t, patch, in("things update", []string{"t/1"},
+		"name", "Ada", "host", "db", "active", "false", "links", "u1,u2", "meta", "a/b=1", "meta", "x~y=z"))
+	r = c.Request()
+	if r.Path != "/things/t%2F1" {
+		t.Errorf("path = %q, want the argument escaped as one segment", r.Path)
+	}
+	wantOps := `{"operations":[` +
+		`{"op":"replace","path":"/name","value":"Ada"},` +
+		`{"op":"replace","path":"/options/host","value":"db"},` +
+		`{"op":"replace","path":"/active","value":false},` +
+		`{"op":"replace","path":"/links","value":["u1","u2"]},` +
+		`{"op":"add","path":"/metadata/a~1b","value":1},` +
+		`{"op":"add","path":"/metadata/x~0y","value":"z"}]}`
+	if got := asJSON(t, r.Body); got != wantOps {
+		t.Errorf("patch body = %s\nwant         %s", got, wantOps)
+	}
+}
+
+func TestSetPathAndLookupPath(t *testing.T) {
+	m := map[string]any{"a": "scalar"}
+	setPath(m, "a.b.c", 1)
+	setPath(m, "a.b.d", 2)
+	setPath(m, "top", true)
+	if got := asJSON(t, m); got != `{"a":{"b":{"c":1,"d":2}},"top":true}` {
+		t.Errorf("setPath: %s (a scalar in the way must become an object)", got)
+	}
+	if lookupPath(m, "a.b.d") != 2 || lookupPath(m, "a.x.y") != nil || lookupPath(m, "top.x") != nil {
+		t.Errorf("lookupPath misreads %v", m)
+	}
+}
+
+func TestBuildReportsEveryProblemTogether(t *testing.T) {
+	op := findOp(t, "users", "create")
+	msg := buildErr(t, op, in("users create", nil, "user-type", "robot", "active", "yes"))
+	for _, want := range []string{
+		"orgctl users create: 3 problems:",
+		`invalid value "robot" for --user-type: allowed values are default, mobile, embed`,
+		`invalid value "yes" for --active: expected true or false`,
+		"required flags --email, --first-name, --last-name not set",
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message lacks %q:\n%s", want, msg)
+		}
+	}
+
+	msg = buildErr(t, op, in("users create", nil, "email", "a@b.c", "first-name", "A"))
+	if msg != "orgctl users create: required flag --last-name not set" {
+		t.Errorf("one missing flag: %q", msg)
+	}
+
+	// A value that fails to convert is reported once, not also as missing.
+	msg = buildErr(t, findOp(t, "folders", "create"), in("folders create", nil, "name", "R", "type", "dashboard"))
+	if strings.Contains(msg, "not set") || !strings.Contains(msg, `invalid value "dashboard" for --type`) {
+		t.Errorf("bad enum on a required flag: %q", msg)
+	}
+}
+
+func TestBuildLimitAndAll(t *testing.T) {
+	op := findOp(t, "users", "list")
+	for _, bad := range []string{"0", "101", "ten", "-1", "2.5", ""} {
+		in := in("users list", nil)
+		in.Limit = &bad
+		msg := buildErr(t, op, in)
+		if !strings.Contains(msg, `invalid --limit "`+bad+`": expected a whole number from 1 to 100`) {
+			t.Errorf("--limit %q: %q", bad, msg)
+		}
+	}
+	good := " 50 "
+	input := in("users list", nil)
+	input.Limit = &good
+	c := mustBuild(t, op, input)
+	if c.Query.Get("limit") != "50" || c.All {
+		t.Errorf("--limit 50: query %v, all %v", c.Query, c.All)
+	}
+	input.All = true
+	if c := mustBuild(t, op, input); c.Query.Get("limit") != "50" || !c.All {
+		t.Errorf("--limit 50 --all: query %v, all %v", c.Query, c.All)
+	}
+	input = in("users list", nil)
+	input.All = true
+	if c := mustBuild(t, op, input); c.Query.Get("limit") != "100" || !c.All {
+		t.Errorf("--all alone: query %v, all %v; want the largest page", c.Query, c.All)
+	}
+	// A bad limit joins the other problems.
+	bad := "x"
+	listWithEnum := findOp(t, "access-requests", "list")
+	input = in("access-requests list", nil, "status", "OPEN")
+	input.Limit = &bad
+	if msg := buildErr(t, listWithEnum, input); !strings.Contains(msg, "2 problems") {
+		t.Errorf("bad --status and --limit: %q", msg)
+	}
+}
+
+func TestBuildRefusesEmptyArguments(t *testing.T) {
+	op := findOp(t, "groups", "members", "remove")
+	msg := buildErr(t, op, in("groups members remove", []string{"7", "  "}))
+	if msg != "orgctl groups members remove: argument 2 (USER_ID) is empty" {
+		t.Errorf("empty argument: %q", msg)
+	}
+	msg = buildErr(t, op, in("groups members remove", []string{"", ""}))
+	if !strings.Contains(msg, "2 problems") || !strings.Contains(msg, "argument 1 (GROUP_ID) is empty") {
+		t.Errorf("two empty arguments: %q", msg)
+	}
+	// Without a Use naming it, the argument is called by its path parameter.
+	bare := &Op{Use: "get", Method: http.MethodGet, Path: "/x/{xId}", Args: []string{"xId"}}
+	if msg := buildErr(t, bare, in("x get", []string{""})); !strings.Contains(msg, "argument 1 (xId) is empty") {
+		t.Errorf("unnamed argument: %q", msg)
+	}
+}
+
+func TestBuildPatchNeedsSomethingToChange(t *testing.T) {
+	msg := buildErr(t, findOp(t, "users", "update"), in("users update", []string{"user_1"}))
+	if !strings.Contains(msg, "nothing to change") || !strings.Contains(msg, "--body") {
+		t.Errorf("empty patch: %q", msg)
+	}
+	// Ops with a Shape are checked after it.
+	msg = buildErr(t, findOp(t, "resource-configs", "update"), in("resource-configs update", []string{"c1"}))
+	if !strings.Contains(msg, "nothing to change") {
+		t.Errorf("empty patch after Shape: %q", msg)
+	}
+}
+
+// body writes content to a temp file and returns an Input naming it in --body.
+func bodyFile(t *testing.T, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "body.json")
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestBuildBody(t *testing.T) {
+	create := findOp(t, "users", "create")
+
+	// An object: flags override its fields, and it satisfies required flags.
+	input := in("users create", nil, "first-name", "Flag")
+	input.Body = bodyFile(t, `{"email":"a@b.c","first_name":"Body","last_name":"L","metadata":{"n":12345678901234567890}}`)
+	c := mustBuild(t, create, input)
+	if got := asJSON(t, c.Request().Body); got != `{"email":"a@b.c","first_name":"Flag","last_name":"L","metadata":{"n":12345678901234567890}}` {
+		t.Errorf("body with a flag over it = %s (numbers must keep their digits)", got)
+	}
+	if !c.FromBody {
+		t.Error("FromBody = false")
+	}
+
+	// From stdin.
+	input = in("users create", nil)
+	input.Body = "-"
+	c, err := create.build(input, strings.NewReader(`{"email":"s@b.c","first_name":"S","last_name":"In"}`))
+	if err != nil || c.Body["email"] != "s@b.c" {
+		t.Fatalf("--body -: %v %v", c, err)
+	}
+	input.Body = "-"
+	if _, err := create.build(input, nil); err == nil || !strings.Contains(err.Error(), "no standard input") {
+		t.Errorf("--body - without stdin: %v", err)
+	}
+
+	// Patch operations, as an array or as {"operations": [...]}.
+	update := findOp(t, "users", "update")
+	for _, body := range []string{
+		`[{"op":"remove","path":"/metadata/team"}]`,
+		`{"operations":[{"op":"remove","path":"/metadata/team"}]}`,
+	} {
+		input = in("users update", []string{"user_1"}, "first-name", "Ada")
+		input.Body = bodyFile(t, body)
+		c = mustBuild(t, update, input)
+		want := `{"operations":[{"op":"remove","path":"/metadata/team"},{"op":"replace","path":"/first_name","value":"Ada"}]}`
+		if got := asJSON(t, c.Request().Body); got != want {
+			t.Errorf("patch --body %s: %s", body, got)
+		}
+	}
+
+	// An array where fields exist, or for a DELETE, is refused; elsewhere it is sent as is.
+	input = in("users create", nil)
+	input.Body = bodyFile(t, `[{"email":"a@b.c"}]`)
+	if msg := buildErr(t, create, input); !strings.Contains(msg, "must be a JSON object (got an array); the fields go inside it") {
+		t.Errorf("array body with fields: %q", msg)
+	}
+	raw := &Op{Method: http.MethodPost, Path: "/bulk", Body: true}
+	input = in("bulk", nil)
+	input.Body = bodyFile(t, `[1, 2]`)
+	c = mustBuild(t, raw, input)
+	if string(c.Request().Body.(json.RawMessage)) != `[1, 2]` {
+		t.Errorf("array body without fields = %v", c.Request().Body)
+	}
+
+	for _, tc := range []struct {
+		op   *Op
+		body string
+		want string
+	}{
+		{create, `{"email": `, "is not valid JSON"},
+		{create, ``, "is not valid JSON"},
+		{create, `"just a string"`, "must be a JSON object"},
+		{create, `42`, "must be a JSON object"},
+		{update, `{"ops":[]}`, `--body must be a JSON array of JSON Patch operations or {"operations": [...]}`},
+		{update, `"x"`, `--body must be a JSON array of JSON Patch operations`},
+		{update, `{"operations": {}}`, `--body must be a JSON array of JSON Patch operations`},
+	} {
+		input := in("x", []string{"user_1"})
+		input.Body = bodyFile(t, tc.body)
+		if msg := buildErr(t, tc.op, input); !strings.Contains(msg, tc.want) {
+			t.Errorf("--body %q: %q, want %q", tc.body, msg, tc.want)
+		}
+	}
+
+	input = in("users create", nil)
+	input.Body = filepath.Join(t.TempDir(), "missing.json")
+	if msg := buildErr(t, create, input); !strings.Contains(msg, "--body:") || !strings.Contains(msg, "missing.json") {
+		t.Errorf("missing file: %q", msg)
+	}
+}
+
+// endless is a reader of its text repeated forever.
+type endless []byte
+
+func (e endless) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		n += copy(p[n:], e)
+	}
+	return n, nil
+}
+
+func TestBuildBodyOverSizeIsRefused(t *testing.T) {
+	// An object that never ends on stdin: refused at the limit, not cut or read forever.
+	input := in("apps create", nil, "name", "n")
+	input.Body = "-"
+	_, err := findOp(t, "apps", "create").build(input, io.MultiReader(strings.NewReader(`{"x":"`), endless(bytes.Repeat([]byte("a"), 64<<10))))
+	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "--body: --body - is larger than the 16 MiB limit") {
+		t.Errorf("over-size body: %v", err)
+	}
+}
+
+// parsed runs the parse phase on a command line of op's cobra command.
+func parsed(t *testing.T, op *Op, argv ...string) (Input, RunOptions) {
+	t.Helper()
+	f, _ := testFactory(t, &testKeyring{}, "")
+	c := op.command(f)
+	if err := c.ParseFlags(argv); err != nil {
+		t.Fatalf("parse %v: %v", argv, err)
+	}
+	return parseFlags(op, c, c.Flags().Args())
+}
+
+func TestParseFlagsThenBuild(t *testing.T) {
+	isolate(t)
+	op := findOp(t, "users", "create")
+	input, opts := parsed(t, op, "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "Lovelace",
+		"--active=false", "--metadata", "team=ops", "--metadata", "level=3", "--user-type", "mobile", "--admin", "--dry-run")
+	if !opts.DryRun || opts.Yes {
+		t.Errorf("options = %+v", opts)
+	}
+	wantValues := map[string][]string{"email": {"ada@example.com"}, "first-name": {"Ada"}, "last-name": {"Lovelace"},
+		"active": {"false"}, "metadata": {"team=ops", "level=3"}, "user-type": {"mobile"}, "admin": {"true"}}
+	if !reflect.DeepEqual(input.Values, wantValues) {
+		t.Errorf("values = %v\nwant     %v", input.Values, wantValues)
+	}
+	c := mustBuild(t, op, input)
+	if got := asJSON(t, c.Request().Body); got != `{"active":false,"email":"ada@example.com","first_name":"Ada","last_name":"Lovelace","metadata":{"level":3,"team":"ops"},"user_type":"mobile"}` {
+		t.Errorf("body = %s", got)
+	}
+	if len(c.Then) != 1 {
+		t.Errorf("--admin: %d follow-ups, want 1", len(c.Then))
+	}
+
+	// Unset flags are absent, not empty; repeatable flags keep commas for build to split or keep.
+	op = findOp(t, "config-vars", "create")
+	input, _ = parsed(t, op, "--name", "N", "--value", "env1=a,b", "--value", "env2=c")
+	if _, ok := input.Values["description"]; ok {
+		t.Error("an unset flag appears in the input")
+	}
+	c = mustBuild(t, op, input)
+	if got := asJSON(t, c.Body["values"]); got != `[{"environment_id":"env1","value":"a,b"},{"environment_id":"env2","value":"c"}]` {
+		t.Errorf("--value keeps commas: %s", got)
+	}
+
+	op = findOp(t, "user-tasks", "list")
+	input, _ = parsed(t, op, "--status", "pending,expired", "--status", "submitted", "--limit", "20", "--all")
+	if input.Limit == nil || *input.Limit != "20" || !input.All {
+		t.Errorf("limit %v all %v", input.Limit, input.All)
+	}
+	c = mustBuild(t, op, input)
+	if got := c.Query.Get("statuses"); got != "pending,expired,submitted" {
+		t.Errorf("statuses = %q", got)
+	}
+
+	op = findOp(t, "users", "delete")
+	input, opts = parsed(t, op, "user_1", "-y")
+	if !opts.Yes || !reflect.DeepEqual(input.Args, []string{"user_1"}) {
+		t.Errorf("delete -y: %+v %+v", input, opts)
+	}
+}
+
+func TestCommandWiring(t *testing.T) {
+	isolate(t)
+	f, _ := testFactory(t, &testKeyring{}, "")
+	c := findOp(t, "users", "list").command(f)
+	for _, flag := range []string{"limit", "all", "email"} {
+		if c.Flags().Lookup(flag) == nil {
+			t.Errorf("users list has no --%s", flag)
+		}
+	}
+	if c.Flags().Lookup("dry-run") != nil || c.Flags().Lookup("yes") != nil {
+		t.Error("a read offers --dry-run or --yes")
+	}
+	c = findOp(t, "users", "delete").command(f)
+	if c.Flags().Lookup("dry-run") == nil || c.Flags().ShorthandLookup("y") == nil {
+		t.Error("delete lacks --dry-run or -y")
+	}
+	if c.Annotations["method"] != http.MethodDelete || c.Annotations["path"] != "/users/{userId}" || c.Annotations["scope"] != "Users > Write" {
+		t.Errorf("annotations = %v", c.Annotations)
+	}
+	if !strings.Contains(c.Long, "API:    DELETE /api/v2/users/{userId}") || !strings.Contains(c.Long, "points per request") {
+		t.Errorf("help = %q", c.Long)
+	}
+	usage := findOp(t, "folders", "create").command(f).Flags().Lookup("type").Usage
+	if !strings.Contains(usage, "{app|workflow|resource|agent|library}") || !strings.Contains(usage, "(required)") {
+		t.Errorf("enum usage = %q", usage)
+	}
+	err := c.Args(c, nil)
+	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "takes 1 argument(s): USER_ID, got 0") {
+		t.Errorf("wrong argument count: %v", err)
+	}
+	c = findOp(t, "users", "list").command(f)
+	if err := c.Args(c, []string{"x"}); err == nil || !strings.Contains(err.Error(), "takes no arguments, got 1") {
+		t.Errorf("argument to a list: %v", err)
+	}
+}
+
+func TestBuildBodyRefusesTrailingData(t *testing.T) {
+	for _, tc := range []struct {
+		op   *Op
+		body string
+	}{
+		{findOp(t, "apps", "create"), `{"name":"a"} {"name":"b"}`},
+		{findOp(t, "apps", "create"), `{"name":"a"} trailing`},
+		{findOp(t, "users", "update"), `[{"op":"remove","path":"/a"}] ]`},
+		{&Op{Method: http.MethodPost, Path: "/bulk", Body: true}, `[1, 2] junk`},
+	} {
+		input := in("x", []string{"user_1"})
+		input.Body = bodyFile(t, tc.body)
+		if msg := buildErr(t, tc.op, input); !strings.Contains(msg, "is not valid JSON") {
+			t.Errorf("--body %q: %q", tc.body, msg)
+		}
+	}
+	// Whitespace after the value is fine.
+	input := in("apps create", nil)
+	input.Body = bodyFile(t, "{\"name\":\"a\"}\n\n")
+	mustBuild(t, findOp(t, "apps", "create"), input)
+}

@@ -1,0 +1,307 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/orgctl/orgctl/output"
+)
+
+func newConfigCmd(f *Factory) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "config",
+		Short: "Read and change orgctl's settings, and see where each comes from",
+		Long: `Settings live in $XDG_CONFIG_HOME/orgctl/config.yaml: at the top level, or per
+profile under profiles.NAME. 'config set' and 'config unset' edit the file in
+place, keeping its comments and order, and check a value's type and range before
+writing. With --profile NAME they change that profile; without, the top level.
+
+A setting's value comes from, first found: a flag, its ORGCTL_<KEY> environment
+variable, the selected profile, the file's top level, the default.
+'orgctl help environment' lists every setting.`,
+		Example: `  orgctl config list
+  orgctl config get budget.reserve
+  orgctl config set timeout 45s
+  orgctl config set budget.reserve 60 --profile prod
+  orgctl config unset output`,
+		Args: noArgsGroup,
+		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
+	}
+	c.AddCommand(newConfigListCmd(f), newConfigGetCmd(f), newConfigSetCmd(f), newConfigUnsetCmd(f))
+	return c
+}
+
+// settingValue is one setting's effective value and where it came from.
+type settingValue struct {
+	Key    string `json:"key"`
+	Value  string `json:"value"`
+	Source string `json:"source"`
+}
+
+// effective finds where a key's value comes from, by the precedence
+// viper applies: flag, environment, profile, file, default.
+func effective(c *cobra.Command, cfg *Config, doc *configDoc, s Setting, key string) settingValue {
+	if s.Flag != "" {
+		if fl := c.Flags().Lookup(s.Flag); fl != nil && fl.Changed {
+			return settingValue{key, fl.Value.String(), "flag --" + s.Flag}
+		}
+	}
+	env := s.Env()
+	if s.Family {
+		env = Setting{Key: key}.Env()
+	}
+	if v, ok := os.LookupEnv(env); ok && v != "" {
+		return settingValue{key, v, "env " + env}
+	}
+	if n, ok := doc.Get(cfg.Profile, key); ok {
+		return settingValue{key, nodeText(n), "profile " + cfg.Profile}
+	}
+	if n, ok := doc.Get("", key); ok {
+		return settingValue{key, nodeText(n), "file"}
+	}
+	return settingValue{key, s.Default, "default"}
+}
+
+func nodeText(n *yaml.Node) string {
+	if n.Kind == yaml.ScalarNode {
+		return n.Value
+	}
+	var v any
+	if n.Decode(&v) == nil {
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	return ""
+}
+
+// configKeys are the keys config list shows: every file setting, plus the
+// budget.costs.FAMILY entries the file or environment sets.
+func configKeys(cfg *Config, doc *configDoc) []string {
+	var keys []string
+	for _, s := range settings {
+		if s.EnvOnly || s.Family {
+			continue
+		}
+		keys = append(keys, s.Key)
+	}
+	fams := map[string]bool{}
+	for _, profile := range []string{"", cfg.Profile} {
+		if n, ok := doc.Get(profile, "budget.costs"); ok && n.Kind == yaml.MappingNode {
+			for i := 0; i < len(n.Content); i += 2 {
+				fams[n.Content[i].Value] = true
+			}
+		}
+	}
+	for _, e := range os.Environ() {
+		if k, _, ok := strings.Cut(e, "="); ok && strings.HasPrefix(k, "ORGCTL_BUDGET_COSTS_") {
+			fams[strings.ToLower(strings.TrimPrefix(k, "ORGCTL_BUDGET_COSTS_"))] = true
+		}
+	}
+	fam := make([]string, 0, len(fams))
+	for f := range fams {
+		fam = append(fam, f)
+	}
+	sort.Strings(fam)
+	for _, f := range fam {
+		keys = append(keys, "budget.costs."+f)
+	}
+	return keys
+}
+
+func newConfigListCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:     "list",
+		Short:   "Show every setting's value and where it comes from",
+		Example: "  orgctl config list\n  orgctl config list --profile prod -o json",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			cfg, err := f.Config()
+			if err != nil {
+				return err
+			}
+			doc, err := loadConfigDoc()
+			if err != nil {
+				return err
+			}
+			p, err := newPrinter(f.IO, cfg)
+			if err != nil {
+				return err
+			}
+			var rows []settingValue
+			for _, k := range configKeys(cfg, doc) {
+				s, _ := lookupSetting(k)
+				rows = append(rows, effective(c, cfg, doc, s, k))
+			}
+			b, err := json.Marshal(rows)
+			if err != nil {
+				return err
+			}
+			return p.Print(b, []output.Column{{Header: "KEY", Field: "key"}, {Header: "VALUE", Field: "value"}, {Header: "SOURCE", Field: "source"}})
+		},
+	}
+}
+
+// knownKey finds a key's setting, or says what is known instead.
+func knownKey(key string) (Setting, error) {
+	s, ok := lookupSetting(key)
+	if ok {
+		return s, nil
+	}
+	best, bestD := "", 0
+	for _, s := range settings {
+		if d := editDistance(key, s.Key); best == "" || d < bestD {
+			best, bestD = s.Key, d
+		}
+	}
+	msg := fmt.Sprintf("unknown setting %q", key)
+	if bestD <= max(2, len(key)/3) {
+		msg += fmt.Sprintf("; did you mean %q?", best)
+	}
+	return Setting{}, usageErrorf("%s\nRun 'orgctl help environment' for every setting.", msg)
+}
+
+func newConfigGetCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:     "get KEY",
+		Short:   "Print one setting's value",
+		Example: "  orgctl config get timeout\n  orgctl config get base_url --profile staging",
+		Args:    exactArgs(1, "KEY"),
+		RunE: func(c *cobra.Command, args []string) error {
+			s, err := knownKey(args[0])
+			if err != nil {
+				return err
+			}
+			if s.EnvOnly {
+				return usageErrorf("%s is read from the environment only (%s)", args[0], s.Env())
+			}
+			cfg, err := f.Config()
+			if err != nil {
+				return err
+			}
+			doc, err := loadConfigDoc()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(f.IO.Out, effective(c, cfg, doc, s, args[0]).Value)
+			return nil
+		},
+	}
+}
+
+// configTarget is the section config set/unset change: the profile named
+// with --profile or ORGCTL_PROFILE, else the top level.
+func configTarget(c *cobra.Command) string {
+	if fl := c.Flags().Lookup("profile"); fl != nil && fl.Changed {
+		return fl.Value.String()
+	}
+	return os.Getenv("ORGCTL_PROFILE")
+}
+
+func newConfigSetCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "set KEY VALUE",
+		Short: "Change a setting in the config file (checked before writing)",
+		Example: `  orgctl config set timeout 45s
+  orgctl config set output json
+  orgctl config set budget.reserve 60 --profile prod
+  orgctl config set budget.costs.usage 5`,
+		Args: exactArgs(2, "KEY VALUE"),
+		RunE: func(c *cobra.Command, args []string) error {
+			key, text := args[0], args[1]
+			s, err := knownKey(key)
+			if err != nil {
+				return err
+			}
+			if s.EnvOnly {
+				return usageErrorf("%s cannot be kept in the config file; set %s in the environment", key, s.Env())
+			}
+			if s.Family && key == s.Key {
+				return usageErrorf("set one family's price: budget.costs.FAMILY, e.g. budget.costs.users")
+			}
+			v, err := s.Parse(text)
+			if err != nil {
+				return usageErrorf("%s: %v; nothing was written", key, err)
+			}
+			profile := configTarget(c)
+			if profile != "" && key == "profile" {
+				return usageErrorf("profile is a top-level setting: run it without --profile")
+			}
+			if d, ok := v.(time.Duration); ok {
+				v = d.String()
+			}
+			doc, err := loadConfigDoc()
+			if err != nil {
+				return err
+			}
+			if err := doc.Set(profile, key, v); err != nil {
+				return err
+			}
+			if err := doc.Save(); err != nil {
+				return err
+			}
+			where := "the top level"
+			if profile != "" {
+				where = "profile " + profile
+			}
+			if !quietOf(f) {
+				f.IO.Notice("✓ Set %s to %v in %s (%s)", key, v, where, configPath())
+			}
+			return nil
+		},
+	}
+}
+
+func newConfigUnsetCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:     "unset KEY",
+		Short:   "Remove a setting from the config file",
+		Example: "  orgctl config unset timeout\n  orgctl config unset budget.reserve --profile prod",
+		Args:    exactArgs(1, "KEY"),
+		RunE: func(c *cobra.Command, args []string) error {
+			if _, err := knownKey(args[0]); err != nil {
+				return err
+			}
+			doc, err := loadConfigDoc()
+			if err != nil {
+				return err
+			}
+			profile := configTarget(c)
+			if !doc.Unset(profile, args[0]) {
+				if !quietOf(f) {
+					f.IO.Notice("%s was not set in %s", args[0], configPath())
+				}
+				return nil
+			}
+			if err := doc.Save(); err != nil {
+				return err
+			}
+			if !quietOf(f) {
+				f.IO.Notice("✓ Removed %s from %s", args[0], configPath())
+			}
+			return nil
+		},
+	}
+}
+
+// exactArgs checks the number of positional arguments with a usage error.
+func exactArgs(n int, names string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usageErrorf("%s takes %s, got %d argument(s)\nUsage: %s", c.CommandPath(), names, len(args), c.UseLine())
+		}
+		return nil
+	}
+}
+
+// quietOf says whether --quiet (or ORGCTL_QUIET, or the file) is set.
+func quietOf(f *Factory) bool {
+	cfg, err := f.Config()
+	return err == nil && cfg.v.GetBool("quiet")
+}

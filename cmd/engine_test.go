@@ -1,0 +1,453 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
+	"github.com/orgctl/orgctl/ratebudget"
+)
+
+// sandboxEnv isolates the test and points orgctl at a fresh demo sandbox on
+// loopback through ORGCTL_BASE_URL and ORGCTL_TOKEN.
+func sandboxEnv(t *testing.T) (*sandbox.Server, string) {
+	t.Helper()
+	isolate(t)
+	api, u := sandboxServer(t)
+	t.Setenv("ORGCTL_BASE_URL", u)
+	t.Setenv("ORGCTL_TOKEN", api.AdminToken())
+	return api, u
+}
+
+// run executes one command line with stdin and returns its output.
+func run(t *testing.T, stdin string, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	f, tio := testFactory(t, &testKeyring{}, stdin)
+	err = Execute(context.Background(), f, args)
+	return tio.out.String(), tio.err.String(), err
+}
+
+// mustRun executes a command line that must succeed.
+func mustRun(t *testing.T, args ...string) string {
+	t.Helper()
+	out, errOut, err := run(t, "", args...)
+	if err != nil {
+		t.Fatalf("%v: %v\nstderr: %s", args, err, errOut)
+	}
+	return out
+}
+
+// sent lists the sandbox's requests as "METHOD /path?query".
+func sent(api *sandbox.Server) []string {
+	var out []string
+	for _, r := range api.Requests() {
+		s := r.Method + " " + r.Path
+		if r.Query != "" {
+			s += "?" + r.Query
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func cost(path string) int { return ratebudget.DefaultConfig().Cost(path) }
+
+func TestDryRunSingleRequest(t *testing.T) {
+	api, base := sandboxEnv(t)
+	out := mustRun(t, "users", "delete", "user_1", "--dry-run")
+	want := fmt.Sprintf("DELETE %s/api/v2/users/user_1\nscope: Users > Write\ncost: %d points (users); would be sent now; nothing sent (--dry-run)\n",
+		base, cost("/users/user_1"))
+	if out != want {
+		t.Errorf("dry run:\n%s\nwant:\n%s", out, want)
+	}
+
+	out = mustRun(t, "users", "delete", "user_1", "--dry-run", "-o", "json")
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("-o json: %v\n%s", err, out)
+	}
+	wantDoc := map[string]any{"method": "DELETE", "path": "/api/v2/users/user_1", "url": base + "/api/v2/users/user_1",
+		"scope": "Users > Write", "family": "users", "cost": float64(cost("/users/user_1")), "wait_seconds": float64(0)}
+	if asJSON(t, doc) != asJSON(t, wantDoc) {
+		t.Errorf("dry run -o json = %s\nwant %s", asJSON(t, doc), asJSON(t, wantDoc))
+	}
+
+	// The query and body are part of the plan.
+	out = mustRun(t, "folders", "delete", "app_9", "--recursive", "--dry-run", "-o", "json", "--jq", ".path")
+	if strings.TrimSpace(out) != "/api/v2/folders/app_9?recursive=true" {
+		t.Errorf("path with query = %s", out)
+	}
+	out = mustRun(t, "folders", "create", "--name", "R", "--type", "app", "--dry-run")
+	if !strings.Contains(out, "POST "+base+"/api/v2/folders\n{\n  \"folder_type\": \"app\",\n  \"name\": \"R\"\n}\n") {
+		t.Errorf("body in the plan:\n%s", out)
+	}
+	if n := len(api.Requests()); n != 0 {
+		t.Errorf("a dry run sent %d requests", n)
+	}
+}
+
+func TestDryRunWithoutLogin(t *testing.T) {
+	isolate(t)
+	out := mustRun(t, "users", "delete", "user_1", "--dry-run")
+	want := fmt.Sprintf("DELETE /api/v2/users/user_1\nscope: Users > Write\ncost: %d points (users); unknown (not logged in); nothing sent (--dry-run)\n", cost("/users/user_1"))
+	if out != want {
+		t.Errorf("dry run without login:\n%s\nwant:\n%s", out, want)
+	}
+	out = mustRun(t, "users", "delete", "user_1", "--dry-run", "-o", "json")
+	if strings.Contains(out, "wait_seconds") || strings.Contains(out, `"url"`) {
+		t.Errorf("dry run -o json without login claims a wait or URL: %s", out)
+	}
+}
+
+func TestDryRunSeveralRequests(t *testing.T) {
+	api, base := sandboxEnv(t)
+	out := mustRun(t, "config-vars", "update", "5a4d000b-0000-4000-8000-000000000001", "--value", "env1=new", "--dry-run")
+	get, put := cost("/configuration_variables/5a4d000b-0000-4000-8000-000000000001"), cost("/configuration_variables/5a4d000b-0000-4000-8000-000000000001")
+	want := fmt.Sprintf("GET %[1]s/api/v2/configuration_variables/5a4d000b-0000-4000-8000-000000000001   (reads the current state first)\n"+
+		"PUT %[1]s/api/v2/configuration_variables/5a4d000b-0000-4000-8000-000000000001\n"+
+		"{\n  \"values\": [\n    {\n      \"environment_id\": \"env1\",\n      \"value\": \"new\"\n    }\n  ]\n}\n"+
+		"scope: Configuration Variables > Write\n"+
+		"cost: %[2]d points in 2 requests; would be sent now; nothing sent (--dry-run)\n", base, get+put)
+	if out != want {
+		t.Errorf("read-merge-write plan:\n%s\nwant:\n%s", out, want)
+	}
+
+	out = mustRun(t, "config-vars", "update", "5a4d000b-0000-4000-8000-000000000001", "--value", "env1=new", "--dry-run", "-o", "json")
+	var plan struct {
+		Cost     int
+		Wait     *float64 `json:"wait_seconds"`
+		Requests []map[string]any
+	}
+	if err := json.Unmarshal([]byte(out), &plan); err != nil {
+		t.Fatal(err)
+	}
+	if plan.Cost != get+put || plan.Wait == nil || len(plan.Requests) != 2 ||
+		plan.Requests[0]["method"] != "GET" || plan.Requests[0]["note"] != "reads the current state first" ||
+		plan.Requests[0]["scope"] != "Configuration Variables > Read" ||
+		plan.Requests[1]["method"] != "PUT" || asJSON(t, plan.Requests[1]["body"]) != `{"values":[{"environment_id":"env1","value":"new"}]}` {
+		t.Errorf("plan -o json = %s", out)
+	}
+
+	out = mustRun(t, "users", "create", "--email", "a@b.c", "--first-name", "A", "--last-name", "L", "--admin", "--dry-run")
+	total := cost("/users") + cost("/users/{userId}")
+	if !strings.Contains(out, fmt.Sprintf("then: PATCH the new user's is_admin (%d points, built from the answer)\n", cost("/users/{userId}"))) ||
+		!strings.HasSuffix(out, fmt.Sprintf("scope: Users > Write\ncost: %d points in 2 requests; would be sent now; nothing sent (--dry-run)\n", total)) {
+		t.Errorf("plan with a follow-up:\n%s", out)
+	}
+	out = mustRun(t, "users", "create", "--email", "a@b.c", "--first-name", "A", "--last-name", "L", "--admin", "--dry-run", "-o", "json")
+	plan.Requests = nil
+	if err := json.Unmarshal([]byte(out), &plan); err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Requests) != 2 || plan.Requests[1]["then"] != "PATCH the new user's is_admin" || plan.Requests[1]["method"] != nil {
+		t.Errorf("follow-up in -o json = %s", out)
+	}
+	if n := len(api.Requests()); n != 0 {
+		t.Errorf("dry runs sent %d requests", n)
+	}
+}
+
+func TestDryRunMultipartShowsTheSummary(t *testing.T) {
+	sandboxEnv(t)
+	zip := bodyFile(t, "PK\x03\x04")
+	out := mustRun(t, "custom-components", "revisions", "create", "LIB", "--files", zip, "--version-bump", "minor", "--dry-run", "-o", "json", "--jq", ".body")
+	if strings.TrimSpace(out) != `{"files":"@`+zip+` (4 bytes)","version_bump":"minor"}` {
+		t.Errorf("multipart dry run body = %s", out)
+	}
+}
+
+func TestSendUsersCreateAdmin(t *testing.T) {
+	api, _ := sandboxEnv(t)
+	out := mustRun(t, "users", "create", "--email", "new@example.com", "--first-name", "New", "--last-name", "Admin", "--admin", "-o", "json")
+	reqs := api.Requests()
+	if len(reqs) != 2 || reqs[0].Method != http.MethodPost || reqs[0].Path != "/api/v2/users" || reqs[1].Method != http.MethodPatch {
+		t.Fatalf("sent %v", sent(api))
+	}
+	var created struct {
+		ID      string `json:"id"`
+		Email   string `json:"email"`
+		IsAdmin bool   `json:"is_admin"`
+	}
+	if err := json.Unmarshal([]byte(out), &created); err != nil {
+		t.Fatal(err)
+	}
+	if created.Email != "new@example.com" || !created.IsAdmin || reqs[1].Path != "/api/v2/users/"+created.ID {
+		t.Errorf("printed %s after %v", out, sent(api))
+	}
+	var patch any
+	json.Unmarshal(reqs[1].Body, &patch)
+	if got := asJSON(t, patch); got != `{"operations":[{"op":"replace","path":"/is_admin","value":true}]}` {
+		t.Errorf("PATCH body = %s", got)
+	}
+	var post map[string]any
+	json.Unmarshal(reqs[0].Body, &post)
+	if _, ok := post["is_admin"]; ok {
+		t.Errorf("create body carries is_admin: %s", reqs[0].Body)
+	}
+}
+
+func TestSendConfigVarsUpdateMerges(t *testing.T) {
+	api, _ := sandboxEnv(t)
+	var vars []struct {
+		ID     string `json:"id"`
+		Name   string `json:"name"`
+		Values []struct {
+			Env   string `json:"environment_id"`
+			Value string `json:"value"`
+		} `json:"values"`
+	}
+	json.Unmarshal([]byte(mustRun(t, "config-vars", "list", "-o", "json")), &vars)
+	if len(vars) == 0 || len(vars[0].Values) < 2 {
+		t.Fatalf("the demo org has no variable with two values: %+v", vars)
+	}
+	v := vars[0]
+	api.ResetRequests()
+	mustRun(t, "config-vars", "update", v.ID, "--value", v.Values[1].Env+"=changed", "--description", "new text", "-q")
+	reqs := api.Requests()
+	if len(reqs) != 2 || reqs[0].Method != http.MethodGet || reqs[1].Method != http.MethodPut ||
+		reqs[0].Path != "/api/v2/configuration_variables/"+v.ID || reqs[1].Path != reqs[0].Path {
+		t.Fatalf("sent %v", sent(api))
+	}
+	want := fmt.Sprintf(`{"description":"new text","name":%q,"secret":false,"values":[{"environment_id":%q,"value":%q},{"environment_id":%q,"value":"changed"}]}`,
+		v.Name, v.Values[0].Env, v.Values[0].Value, v.Values[1].Env)
+	var got any
+	json.Unmarshal(reqs[1].Body, &got)
+	if asJSON(t, got) != want {
+		t.Errorf("PUT body = %s\nwant       %s", reqs[1].Body, want)
+	}
+}
+
+func TestSendPagination(t *testing.T) {
+	api, _ := sandboxEnv(t)
+	var all []map[string]any
+	json.Unmarshal([]byte(mustRun(t, "users", "list", "-o", "json")), &all)
+	if len(all) < 3 {
+		t.Fatalf("the demo org has %d users; the test needs 3 or more", len(all))
+	}
+	api.ResetRequests()
+	out, errOut, err := run(t, "", "users", "list", "--limit", "2", "--all", "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var joined []map[string]any
+	if err := json.Unmarshal([]byte(out), &joined); err != nil {
+		t.Fatalf("joined pages are not one array: %v\n%s", err, out)
+	}
+	if asJSON(t, joined) != asJSON(t, all) {
+		t.Errorf("--all joined %d users, want the %d of one unpaged list", len(joined), len(all))
+	}
+	pages := (len(all) + 1) / 2
+	reqs := sent(api)
+	if len(reqs) != pages || !strings.Contains(reqs[0], "limit=2") || !strings.Contains(reqs[len(reqs)-1], "next_token=") {
+		t.Errorf("requests %v, want %d pages of 2", reqs, pages)
+	}
+	if errOut != "" {
+		t.Errorf("--all printed a notice: %q", errOut)
+	}
+
+	out, errOut, err = run(t, "", "users", "list", "--limit", "2", "-o", "json")
+	json.Unmarshal([]byte(out), &joined)
+	if err != nil || len(joined) != 2 || errOut != "more results available: add --all to fetch every page\n" {
+		t.Errorf("one page: %d users, stderr %q, err %v", len(joined), errOut, err)
+	}
+	_, errOut, _ = run(t, "", "users", "list", "--limit", "2", "--quiet")
+	if errOut != "" {
+		t.Errorf("--quiet still printed %q", errOut)
+	}
+	_, errOut, _ = run(t, "", "api", "GET", "users", "-f", "limit=2")
+	if errOut != "more results available: add --paginate to fetch every page\n" {
+		t.Errorf("api notice = %q", errOut)
+	}
+	// A list that fits in its page says nothing.
+	_, errOut, _ = run(t, "", "users", "list", "--limit", "100")
+	if errOut != "" {
+		t.Errorf("a complete page printed %q", errOut)
+	}
+}
+
+func TestSendFollowUpFailure(t *testing.T) {
+	api, _ := sandboxEnv(t)
+	f, tio := testFactory(t, &testKeyring{}, "")
+	e, err := newEngine(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := findOp(t, "users", "create")
+	c := mustBuild(t, op, in("users create", nil, "email", "x@example.com", "first-name", "X", "last-name", "Y"))
+	c.Then = []FollowUp{{What: "PATCH a user that is not there", Build: func(json.RawMessage) (client.Request, error) {
+		return client.Request{Method: http.MethodPatch, Path: "/users/user_missing", Body: map[string]any{"operations": []any{}}}, nil
+	}}}
+	err = e.run(context.Background(), c, RunOptions{})
+	if err == nil || !strings.Contains(err.Error(), "POST /users succeeded, but the follow-up request (PATCH a user that is not there) failed") ||
+		ExitCode(err) != ExitNotFound {
+		t.Errorf("follow-up failure: %v (exit %d)", err, ExitCode(err))
+	}
+	if got := sent(api); len(got) != 2 {
+		t.Errorf("sent %v", got)
+	}
+	if tio.out.Len() != 0 {
+		t.Errorf("printed %q after a failed follow-up", tio.out.String())
+	}
+}
+
+func TestConfirmation(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		tty   bool
+		stdin string
+		yes   bool
+		sent  bool
+		err   error
+		exit  int
+	}{
+		{name: "yes on a terminal", tty: true, stdin: "y\n", sent: true},
+		{name: "YES on a terminal", tty: true, stdin: " YES \n", sent: true},
+		{name: "no on a terminal", tty: true, stdin: "n\n", err: ErrCancelled, exit: ExitFailure},
+		{name: "empty answer", tty: true, stdin: "\n", err: ErrCancelled, exit: ExitFailure},
+		{name: "end of input", tty: true, stdin: "", err: ErrCancelled, exit: ExitFailure},
+		{name: "not a terminal", tty: false, stdin: "y\n", exit: ExitUsage},
+		{name: "--yes off a terminal", tty: false, yes: true, sent: true},
+		{name: "--yes on a terminal asks nothing", tty: true, yes: true, sent: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			api, _ := sandboxEnv(t)
+			f, tio := testFactory(t, &testKeyring{}, tc.stdin)
+			f.IO.InTTY, f.IO.ErrTTY = tc.tty, tc.tty
+			args := []string{"groups", "delete", "1"}
+			if tc.yes {
+				args = append(args, "--yes")
+			}
+			err := Execute(context.Background(), f, args)
+			switch {
+			case tc.sent && err != nil:
+				t.Fatalf("err = %v", err)
+			case tc.err != nil && !errors.Is(err, tc.err):
+				t.Fatalf("err = %v, want %v", err, tc.err)
+			case !tc.sent && ExitCode(err) != tc.exit:
+				t.Fatalf("err = %v, exit %d, want %d", err, ExitCode(err), tc.exit)
+			}
+			if !tc.sent && !tc.tty && !strings.Contains(err.Error(), "refusing to run `orgctl groups delete 1` without confirmation: stdin is not a terminal; pass --yes") {
+				t.Errorf("refusal = %q", err)
+			}
+			prompt := "Run `orgctl groups delete 1`? This cannot be undone. [y/N] "
+			if asked := strings.Contains(tio.err.String(), prompt); asked != (tc.tty && !tc.yes) {
+				t.Errorf("prompt shown = %v, stderr %q", asked, tio.err.String())
+			}
+			reqs := sent(api)
+			if tc.sent != (len(reqs) == 1 && reqs[0] == "DELETE /api/v2/groups/1") {
+				t.Errorf("sent %v", reqs)
+			}
+		})
+	}
+}
+
+func TestExplainHints(t *testing.T) {
+	isolate(t)
+	f, _ := testFactory(t, &testKeyring{}, "")
+	cfg, err := f.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e401 := func() error { return &client.APIError{StatusCode: 401, Method: "GET", Path: "/users"} }
+
+	t.Setenv("ORGCTL_TOKEN", "tok")
+	if err := explain(cfg, e401()); !strings.Contains(err.Error(), "token rejected (HTTP 401)\nThe token in ORGCTL_TOKEN was rejected: check it, or unset it to use the stored login.") {
+		t.Errorf("401 with ORGCTL_TOKEN: %q", err)
+	}
+	t.Setenv("ORGCTL_TOKEN", "")
+	if err := explain(cfg, e401()); !strings.HasSuffix(err.Error(), "\nLog in again with `orgctl auth login --profile default`, or set ORGCTL_TOKEN.") {
+		t.Errorf("401 without ORGCTL_TOKEN: %q", err)
+	}
+	if err := explain(nil, e401()); !strings.Contains(err.Error(), "--profile default") {
+		t.Errorf("401 without a config: %q", err)
+	}
+	err = explain(cfg, &client.APIError{StatusCode: 403, Scope: "Groups > Write"})
+	if !strings.HasSuffix(err.Error(), "\nCreate a token with the \"Groups > Write\" scope (Settings > API) and log in with it.") {
+		t.Errorf("403 with a scope: %q", err)
+	}
+	if err := explain(cfg, &client.APIError{StatusCode: 403}); strings.Contains(err.Error(), "\n") {
+		t.Errorf("403 without a scope has a hint: %q", err)
+	}
+	if err := explain(cfg, &client.APIError{StatusCode: 500, Method: "GET", Path: "/x"}); strings.Contains(err.Error(), "\n") {
+		t.Errorf("500 has a hint: %q", err)
+	}
+	plain := errors.New("dial tcp: refused")
+	if err := explain(cfg, plain); err != plain {
+		t.Errorf("a non-API error was changed: %v", err)
+	}
+
+	// A profile that targets a space adds the space token rule to 401 and 403.
+	if err := saveProfile("eng", map[string]any{"base_url": "https://eng.example.com", "space": "eng"}, false); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ORGCTL_PROFILE", "eng")
+	f, _ = testFactory(t, &testKeyring{}, "")
+	spaceCfg, err := f.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, code := range []int{401, 403} {
+		err := explain(spaceCfg, &client.APIError{StatusCode: code, Scope: "Users > Read"})
+		msg := err.Error()
+		if !strings.Contains(msg, `Profile "eng" targets the space "eng".`) || !strings.Contains(msg, "orgctl auth login --profile eng --base-url <space URL>") {
+			t.Errorf("%d on a space profile: %q", code, msg)
+		}
+		if code == 401 && !strings.Contains(msg, "Log in again with `orgctl auth login --profile eng`") {
+			t.Errorf("401 on a space profile lost the login hint: %q", msg)
+		}
+	}
+	if err := explain(spaceCfg, &client.APIError{StatusCode: 404, Method: "GET", Path: "/x"}); strings.Contains(err.Error(), "space") {
+		t.Errorf("404 on a space profile: %q", err)
+	}
+}
+
+func TestExplainedErrorsFromTheSandbox(t *testing.T) {
+	api, _ := sandboxEnv(t)
+	t.Setenv("ORGCTL_TOKEN", mustMint(t, api, "users:read"))
+	_, _, err := run(t, "", "groups", "list")
+	if ExitCode(err) != ExitAuth || !strings.Contains(err.Error(), `Create a token with the "Groups > Read" scope`) {
+		t.Errorf("missing scope: %v (exit %d)", err, ExitCode(err))
+	}
+	t.Setenv("ORGCTL_TOKEN", "tok_not_valid")
+	_, _, err = run(t, "", "users", "list")
+	if ExitCode(err) != ExitAuth || !strings.Contains(err.Error(), "The token in ORGCTL_TOKEN was rejected") {
+		t.Errorf("rejected token: %v (exit %d)", err, ExitCode(err))
+	}
+	t.Setenv("ORGCTL_TOKEN", api.AdminToken())
+	_, _, err = run(t, "", "users", "get", "user_missing")
+	if ExitCode(err) != ExitNotFound {
+		t.Errorf("unknown user: %v (exit %d)", err, ExitCode(err))
+	}
+}
+
+func TestOutputOptionsAreCheckedBeforeSending(t *testing.T) {
+	api, _ := sandboxEnv(t)
+	_, _, err := run(t, "", "users", "list", "-o", "xml")
+	if ExitCode(err) != ExitUsage {
+		t.Errorf("-o xml: %v (exit %d)", err, ExitCode(err))
+	}
+	_, _, err = run(t, "", "users", "list", "--jq", ".[")
+	if ExitCode(err) != ExitUsage {
+		t.Errorf("bad --jq: %v (exit %d)", err, ExitCode(err))
+	}
+	if n := len(api.Requests()); n != 0 {
+		t.Errorf("%d requests sent with bad output options", n)
+	}
+}
+
+// mustMint is a primary-org token with exactly these scopes.
+func mustMint(t *testing.T, api *sandbox.Server, scopes ...string) string {
+	t.Helper()
+	tok, err := sandboxtest.MintToken(api, scopes...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}

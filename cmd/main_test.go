@@ -1,0 +1,273 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/ratebudget"
+)
+
+func TestExitCodeForEveryErrorType(t *testing.T) {
+	unknown := &client.OutcomeUnknownError{Method: "POST", Path: "/users", Cause: errors.New("EOF")}
+	for _, tc := range []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"nil", nil, ExitOK},
+		{"plain", errors.New("boom"), ExitFailure},
+		{"cancelled", ErrCancelled, ExitFailure},
+		{"usage", usageErrorf("bad"), ExitUsage},
+		{"wrapped usage", fmt.Errorf("ctx: %w", usageErrorf("bad")), ExitUsage},
+		{"client config", &client.ConfigError{Msg: "http to a remote host"}, ExitUsage},
+		{"auth", &AuthError{errors.New("not logged in")}, ExitAuth},
+		{"not found", &NotFoundError{errors.New("no profile")}, ExitNotFound},
+		{"budget wait", &ratebudget.WaitError{Needed: 10, Limit: 300}, ExitGaveUp},
+		{"outcome unknown", unknown, ExitOutcomeUnknown},
+		{"wrapped outcome unknown", fmt.Errorf("create: %w", unknown), ExitOutcomeUnknown},
+		{"transport", &client.TransportError{Method: "GET", Path: "/users", Cause: errors.New("refused")}, ExitFailure},
+		{"API 401", &client.APIError{StatusCode: 401}, ExitAuth},
+		{"API 403", &client.APIError{StatusCode: 403}, ExitAuth},
+		{"API 404", &client.APIError{StatusCode: 404}, ExitNotFound},
+		{"API 429", &client.APIError{StatusCode: 429}, ExitGaveUp},
+		{"API 409", &client.APIError{StatusCode: 409}, ExitFailure},
+		{"API 500", &client.APIError{StatusCode: 500}, ExitFailure},
+		{"exit error", &ExitError{Code: 7}, 7},
+		{"exit error over its cause", &ExitError{Code: 4, Err: usageErrorf("x")}, 4},
+	} {
+		if got := ExitCode(tc.err); got != tc.want {
+			t.Errorf("%s: ExitCode(%v) = %d, want %d", tc.name, tc.err, got, tc.want)
+		}
+	}
+}
+
+func TestErrorTypesUnwrap(t *testing.T) {
+	cause := errors.New("cause")
+	for _, err := range []error{&UsageError{cause}, &AuthError{cause}, &NotFoundError{cause}, &ExitError{Code: 1, Err: cause}} {
+		if err.Error() != "cause" || !errors.Is(err, cause) {
+			t.Errorf("%T: Error() = %q, Is(cause) = %v", err, err.Error(), errors.Is(err, cause))
+		}
+	}
+	if got := (&ExitError{Code: 3}).Error(); got != "exit status 3" {
+		t.Errorf("ExitError without Err: %q", got)
+	}
+}
+
+func TestFinish(t *testing.T) {
+	unknown := &client.OutcomeUnknownError{Method: "POST", Path: "/users", Cause: context.Canceled}
+	for _, tc := range []struct {
+		name      string
+		err       error
+		signalled int
+		code      int
+		stderr    string
+	}{
+		{"success", nil, 0, ExitOK, ""},
+		{"success after a signal", nil, ExitSIGINT, ExitOK, ""},
+		{"usage", usageErrorf("bad flag"), 0, ExitUsage, "orgctl: bad flag\n"},
+		{"verdict without message", &ExitError{Code: 1}, 0, 1, ""},
+		{"verdict with message", &ExitError{Code: 4, Err: errors.New("token rejected")}, 0, 4, "orgctl: token rejected\n"},
+		{"SIGINT", fmt.Errorf("GET /users: %w", context.Canceled), ExitSIGINT, ExitSIGINT, "orgctl: interrupted (SIGINT)\n"},
+		{"SIGTERM", fmt.Errorf("GET /users: %w", context.Canceled), ExitSIGTERM, ExitSIGTERM, "orgctl: interrupted (SIGTERM)\n"},
+		{"outcome unknown wins over the signal", unknown, ExitSIGTERM, ExitOutcomeUnknown, "orgctl: " + unknown.Error() + "\n"},
+	} {
+		var stderr bytes.Buffer
+		if code := finish(&stderr, tc.err, tc.signalled); code != tc.code || stderr.String() != tc.stderr {
+			t.Errorf("%s: finish = %d, stderr %q; want %d, %q", tc.name, code, stderr.String(), tc.code, tc.stderr)
+		}
+	}
+}
+
+func TestNotifyContextMapsSignalsToExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		want int
+	}{{syscall.SIGINT, ExitSIGINT}, {syscall.SIGTERM, ExitSIGTERM}} {
+		ctx, interrupted, stop := notifyContext()
+		if interrupted() != 0 || ctx.Err() != nil {
+			t.Fatalf("%v: interrupted before any signal", tc.sig)
+		}
+		if err := syscall.Kill(syscall.Getpid(), tc.sig); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%v did not cancel the context", tc.sig)
+		}
+		// The status is recorded just after the cancellation.
+		for deadline := time.Now().Add(30 * time.Second); interrupted() == 0 && time.Now().Before(deadline); {
+			time.Sleep(time.Millisecond)
+		}
+		if got := interrupted(); got != tc.want {
+			t.Errorf("%v: interrupted() = %d, want %d", tc.sig, got, tc.want)
+		}
+		stop()
+	}
+}
+
+// captureStd runs fn with os.Stdout and os.Stderr sent to files and returns
+// what was written to each.
+func captureStd(t *testing.T, fn func()) (stdout, stderr string) {
+	t.Helper()
+	dir := t.TempDir()
+	out, err := os.Create(filepath.Join(dir, "stdout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	errf, err := os.Create(filepath.Join(dir, "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldOut, oldErr := os.Stdout, os.Stderr
+	os.Stdout, os.Stderr = out, errf
+	defer func() { os.Stdout, os.Stderr = oldOut, oldErr }()
+	fn()
+	out.Close()
+	errf.Close()
+	o, _ := os.ReadFile(out.Name())
+	e, _ := os.ReadFile(errf.Name())
+	return string(o), string(e)
+}
+
+func TestMain_ExitStatusAndStreams(t *testing.T) {
+	isolate(t)
+	var code int
+	stdout, stderr := captureStd(t, func() { code = Main([]string{"users", "list", "--limit", "0"}) })
+	if code != ExitUsage || stdout != "" || stderr != "orgctl: orgctl users list: invalid --limit \"0\": expected a whole number from 1 to 100\n" {
+		t.Errorf("bad --limit: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	stdout, stderr = captureStd(t, func() { code = Main([]string{"--version"}) })
+	if code != ExitOK || stdout != "orgctl "+Version+"\n" || stderr != "" {
+		t.Errorf("--version: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	stdout, stderr = captureStd(t, func() { code = Main([]string{"users", "list"}) })
+	if code != ExitUsage || stdout != "" || !strings.Contains(stderr, "no base URL") {
+		t.Errorf("no base URL: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	t.Setenv("ORGCTL_BASE_URL", "https://acme.example.com")
+	t.Setenv("ORGCTL_TOKEN_STORE", "file") // Main's factory has the real keyring: keep it out
+	stdout, stderr = captureStd(t, func() { code = Main([]string{"users", "list"}) })
+	if code != ExitAuth || stdout != "" || !strings.Contains(stderr, "not logged in") {
+		t.Errorf("not logged in: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+func TestFirstWordAndFamilyWord(t *testing.T) {
+	for _, tc := range []struct {
+		args       []string
+		first, fam string
+	}{
+		{nil, "", ""},
+		{[]string{"users", "list"}, "users", "users"},
+		{[]string{"--profile", "ci", "groups", "list"}, "groups", "groups"},
+		{[]string{"-o", "json", "--jq", ".[]", "apps", "list"}, "apps", "apps"},
+		{[]string{"--output", "yaml", "--template", "{{.}}", "--max-wait", "1m", "--timeout", "5s", "folders"}, "folders", "folders"},
+		{[]string{"--profile=ci", "-ojson", "--debug", "-q", "spaces"}, "spaces", "spaces"},
+		{[]string{"--sandbox", "--insecure-http", "user", "get", "u"}, "user", "user"},
+		{[]string{"--", "themes"}, "themes", "themes"},
+		{[]string{"--"}, "", ""},
+		{[]string{"--profile"}, "", ""},
+		{[]string{"--debug"}, "", ""},
+		{[]string{"help", "users"}, "help", allFamilies},
+		{[]string{"completion", "bash"}, "completion", allFamilies},
+		{[]string{cobra.ShellCompRequestCmd, "users", ""}, cobra.ShellCompRequestCmd, allFamilies},
+		{[]string{cobra.ShellCompNoDescRequestCmd, "gr"}, cobra.ShellCompNoDescRequestCmd, allFamilies},
+		{[]string{"-o", "json", "help"}, "help", allFamilies},
+	} {
+		if got := firstWord(tc.args); got != tc.first {
+			t.Errorf("firstWord(%q) = %q, want %q", tc.args, got, tc.first)
+		}
+		if got := familyWord(tc.args); got != tc.fam {
+			t.Errorf("familyWord(%q) = %q, want %q", tc.args, got, tc.fam)
+		}
+	}
+}
+
+func TestRootBuildsOnlyTheNamedFamily(t *testing.T) {
+	isolate(t)
+	sub := func(root *cobra.Command, name string) *cobra.Command {
+		for _, c := range root.Commands() {
+			if c.Name() == name {
+				return c
+			}
+		}
+		t.Fatalf("root has no %q", name)
+		return nil
+	}
+	f, _ := testFactory(t, &testKeyring{}, "")
+	root := newRoot(f, familyWord([]string{"-o", "json", "users", "list"}))
+	if !sub(root, "users").HasSubCommands() {
+		t.Error("users, the named family, was not built")
+	}
+	for _, other := range []string{"groups", "permissions", "releases"} {
+		if sub(root, other).HasSubCommands() {
+			t.Errorf("%s was built in full for a users command", other)
+		}
+	}
+	// An alias names its family.
+	root = newRoot(f, familyWord([]string{"perms", "roles", "list"}))
+	if !sub(root, "permissions").HasSubCommands() || sub(root, "users").HasSubCommands() {
+		t.Error("the alias perms did not build permissions alone")
+	}
+	for _, args := range [][]string{{"help"}, {"completion", "zsh"}, {cobra.ShellCompRequestCmd, ""}} {
+		root = newRoot(f, familyWord(args))
+		for _, g := range families() {
+			if !sub(root, g.Name).HasSubCommands() {
+				t.Errorf("%v: family %s is a shell", args, g.Name)
+			}
+		}
+	}
+	// The tool commands are always whole.
+	root = newRoot(f, familyWord([]string{"users"}))
+	for _, name := range []string{"auth", "budget", "api", "completion"} {
+		if c := sub(root, name); name != "api" && !c.HasSubCommands() {
+			t.Errorf("%s is not built", name)
+		}
+	}
+}
+
+func TestExecuteHelpAndUsageErrors(t *testing.T) {
+	isolate(t)
+	out, _, err := run(t, "", "--help")
+	if err != nil || !strings.Contains(out, "Organization commands:") || !strings.Contains(out, "users") || !strings.Contains(out, "orgctl commands:") {
+		t.Errorf("root help: %v\n%s", err, out)
+	}
+	out, _, err = run(t, "", "help", "groups")
+	if err != nil || !strings.Contains(out, "members") || !strings.Contains(out, "replace") {
+		t.Errorf("help groups lacks its subcommands: %v\n%s", err, out)
+	}
+	out, _, err = run(t, "", "groups")
+	if err != nil || !strings.Contains(out, "Available Commands:") {
+		t.Errorf("a bare family prints its help: %v\n%s", err, out)
+	}
+	for _, args := range [][]string{
+		{"bogus"},
+		{"users", "bogus"},
+		{"users", "list", "--bogus"},
+		{"users", "get"},
+		{"users", "create", "--active=maybe"},
+		{"groups", "list", "--limit"},
+		{"users", "list", "extra"},
+	} {
+		_, _, err := run(t, "", args...)
+		if ExitCode(err) != ExitUsage {
+			t.Errorf("%v: err %v, exit %d, want 2", args, err, ExitCode(err))
+		}
+	}
+	_, _, err = run(t, "", "users", "bogus")
+	if err == nil || !strings.Contains(err.Error(), `unknown command "bogus" for "orgctl users"`) {
+		t.Errorf("unknown subcommand: %v", err)
+	}
+}

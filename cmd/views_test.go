@@ -1,0 +1,222 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/orgctl/orgctl/output"
+)
+
+// printer is a piped printer in a format, writing to buffers.
+func printer(format string) (*output.Printer, *bytes.Buffer, *bytes.Buffer) {
+	var out, errOut bytes.Buffer
+	return &output.Printer{IO: &output.IO{Out: &out, Err: &errOut}, Opts: output.Options{Format: format}}, &out, &errOut
+}
+
+func TestViewSettingsKeepTheAPIsOrder(t *testing.T) {
+	sandboxEnv(t)
+	out := mustRun(t, "org", "get")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) < 5 || !strings.HasPrefix(lines[0], "ai_support_bot_disabled\tfalse") {
+		t.Fatalf("org get:\n%s", out)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal([]byte(mustRun(t, "org", "get", "-o", "json")), &raw); err != nil || len(raw) != len(lines) {
+		t.Errorf("-o json has %d settings, the table %d (%v)", len(raw), len(lines), err)
+	}
+
+	// The rows follow the answer's key order, not an alphabetical one.
+	p, buf, _ := printer("table")
+	if err := settingsPrint(p, &Call{}, json.RawMessage(`{"zeta":1,"alpha":{"x":true},"mid":"s"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != "zeta\t1\nalpha\t{\"x\":true}\nmid\ts\n" {
+		t.Errorf("settings rows:\n%q", buf.String())
+	}
+	// What is not an object prints as it is.
+	p, buf, _ = printer("table")
+	settingsPrint(p, &Call{}, json.RawMessage(`["a","b"]`))
+	if buf.String() != "a\nb\n" {
+		t.Errorf("non-object settings: %q", buf.String())
+	}
+}
+
+func TestViewNewTokenShownOnce(t *testing.T) {
+	api, _ := sandboxEnv(t)
+	out, errOut, err := run(t, "", "tokens", "create", "--label", "ci", "--scope", "users:read")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := strings.TrimSuffix(out, "\n")
+	if strings.ContainsAny(tok, "\t\n ") || tok == "" {
+		t.Errorf("stdout is not the token alone: %q", out)
+	}
+	if !strings.Contains(errOut, "warning: token ") || !strings.Contains(errOut, "(ci; scopes: users:read) is shown only once: store it now") || strings.Contains(errOut, tok) {
+		t.Errorf("stderr = %q", errOut)
+	}
+	// The new token works.
+	t.Setenv("ORGCTL_TOKEN", tok)
+	mustRun(t, "users", "list")
+
+	t.Setenv("ORGCTL_TOKEN", api.AdminToken())
+	out = mustRun(t, "tokens", "create", "--label", "ci2", "--scope", "users:read", "-o", "json")
+	var answer map[string]any
+	if json.Unmarshal([]byte(out), &answer); answer["access_token"] == nil || answer["label"] != "ci2" {
+		t.Errorf("-o json = %s", out)
+	}
+
+	p, _, _ := printer("table")
+	if err := printNewToken(p, &Call{}, json.RawMessage(`{"id":"t1","label":"x"}`)); err == nil || !strings.Contains(err.Error(), "carries no token value; revoke it") {
+		t.Errorf("answer without a token: %v", err)
+	}
+}
+
+func TestViewsThatUnwrapOrSummarise(t *testing.T) {
+	cols := []output.Column{{Header: "NAME", Field: "name"}}
+	data := json.RawMessage(`{"manifests":[{"name":"prod"},{"name":"staging"}],"other":1}`)
+
+	p, buf, _ := printer("table")
+	if err := printInner("manifests")(p, &Call{Columns: cols}, data); err != nil || buf.String() != "prod\nstaging\n" {
+		t.Errorf("printInner table: %q %v", buf.String(), err)
+	}
+	p, buf, _ = printer("json")
+	printInner("manifests")(p, &Call{Columns: cols}, data)
+	if strings.TrimSpace(buf.String()) != string(data) {
+		t.Errorf("printInner -o json changed the data: %s", buf.String())
+	}
+
+	detail := json.RawMessage(`{"overall_summary":[{"name":"Refunds"}],"weekly":[1,2]}`)
+	p, buf, _ = printer("table")
+	if err := usageDetailPrint(p, &Call{Columns: cols}, detail); err != nil || buf.String() != "Refunds\n" {
+		t.Errorf("usage detail table: %q %v", buf.String(), err)
+	}
+	p, buf, _ = printer("yaml")
+	usageDetailPrint(p, &Call{Columns: cols}, detail)
+	if !strings.Contains(buf.String(), "weekly:") {
+		t.Errorf("usage detail -o yaml lost the breakdowns: %s", buf.String())
+	}
+
+	if got := accessSummary([]any{
+		map[string]any{"subject": map[string]any{"id": 2.0}, "accessLevel": "edit"},
+		map[string]any{"subject": map[string]any{"id": "user_a"}, "accessLevel": "own"},
+	}); got != "2:edit user_a:own" {
+		t.Errorf("accessSummary = %q", got)
+	}
+	if accessSummary(nil) != "" {
+		t.Error("an empty access list is not empty")
+	}
+}
+
+func TestViewObservabilityTest(t *testing.T) {
+	view := findOp(t, "observability", "test").View
+	c := &Call{Params: map[string]string{"provider": "Sentry"}}
+
+	p, buf, _ := printer("table")
+	if err := view(p, c, json.RawMessage(`{"success":true}`)); err != nil || buf.String() != "test event sent to Sentry\n" {
+		t.Errorf("success: %q %v", buf.String(), err)
+	}
+	p, buf, _ = printer("table")
+	err := view(p, c, json.RawMessage(`{"success":false,"message":"DSN rejected"}`))
+	if ExitCode(err) != ExitFailure || err.Error() != "Sentry did not accept the test event: DSN rejected" || buf.Len() != 0 {
+		t.Errorf("failure: %v, printed %q", err, buf.String())
+	}
+	p, buf, _ = printer("json")
+	err = view(p, c, json.RawMessage(`{"success":false,"message":"no"}`))
+	if ExitCode(err) != ExitFailure || !strings.Contains(buf.String(), `"success":false`) {
+		t.Errorf("failure -o json: %v, printed %q", err, buf.String())
+	}
+
+	// Through the sandbox, whose canned answer is a failure.
+	sandboxEnv(t)
+	_, _, err = run(t, "", "observability", "test", "sentry")
+	if ExitCode(err) != ExitFailure || !strings.HasPrefix(err.Error(), "Sentry did not accept the test event") {
+		t.Errorf("sandbox test: %v", err)
+	}
+}
+
+func TestViewsThroughTheSandbox(t *testing.T) {
+	sandboxEnv(t)
+	out := mustRun(t, "info", "ip-allowlist")
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if region, _, ok := strings.Cut(line, "\t"); !ok || !strings.Contains(region, "-") {
+			t.Errorf("ip-allowlist row %q is not REGION<TAB>ADDRESSES", line)
+		}
+	}
+	if out := mustRun(t, "info", "ip-allowlist", "-o", "json"); !strings.HasPrefix(out, `{"ipAddresses":`) {
+		t.Errorf("ip-allowlist -o json = %s", out)
+	}
+	out, errOut, err := run(t, "", "org", "invalidate-sessions", "--yes")
+	if err != nil || errOut != "all sessions invalidated\n" {
+		t.Errorf("invalidate-sessions: %v, stderr %q, stdout %q", err, errOut, out)
+	}
+}
+
+func TestODBCParamsAreCheckedBeforeSending(t *testing.T) {
+	api, _ := sandboxEnv(t)
+	_, _, err := run(t, "", "resources", "create", "--name", "hr", "--type", "mssql", "--options", `{"windows_auth":true}`,
+		"--odbc-param", "Trusted_Connection=yes")
+	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "not sent: the create would fail for a Windows-auth T-SQL resource") ||
+		!strings.Contains(err.Error(), "Trusted_Connection") {
+		t.Errorf("create with a blocked key: %v", err)
+	}
+	_, _, err = run(t, "", "resources", "update", "hr-mssql-winauth", "--odbc-param", "Packet Size=4096", "--odbc-param", "Driver={x}")
+	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "not sent: the update would fail") {
+		t.Errorf("update with a blocked key: %v", err)
+	}
+	body := bodyFile(t, `[{"op":"replace","path":"/options/params_from_connection_string/APP~1x","value":"v;Driver=x"}]`)
+	_, _, err = run(t, "", "resources", "update", "hr-mssql-winauth", "--body", body)
+	if ExitCode(err) != ExitUsage {
+		t.Errorf("patch op injecting an attribute: %v", err)
+	}
+	if got := sent(api); len(got) != 0 {
+		t.Errorf("refused changes sent %v", got)
+	}
+
+	// Accepted params, or Windows auth turned off, go through.
+	mustRun(t, "resources", "update", "hr-mssql-winauth", "--odbc-param", "Packet Size=4096", "-q")
+	mustRun(t, "resources", "update", "hr-mssql-winauth", "--odbc-param", "Trusted_Connection=yes", "--windows-auth=false", "-q")
+	if got := sent(api); len(got) != 2 {
+		t.Errorf("accepted changes: sent %v", got)
+	}
+}
+
+func TestODBCCheckCommand(t *testing.T) {
+	isolate(t)
+	out, _, err := run(t, "", "resources", "odbc-check", "--param", "packetsize=4096", "--param", "Trusted_Connection=yes")
+	if ExitCode(err) != ExitFailure {
+		t.Errorf("a rejected key: exit %d (%v)", ExitCode(err), err)
+	}
+	if !strings.Contains(out, "accepted\tpacketsize\tPacket Size\t4096\n") || !strings.Contains(out, "rejected\tTrusted_Connection\t") {
+		t.Errorf("piped report:\n%s", out)
+	}
+	out, _, err = run(t, "", "resources", "odbc-check", "--file", "-", "-o", "json")
+	if ExitCode(err) != ExitUsage {
+		t.Errorf("empty --file -: %v", err)
+	}
+	f, tio := testFactory(t, &testKeyring{}, `{"packetsize":"4096","ApplicationIntent":"ReadOnly"}`)
+	if err := Execute(context.Background(), f, []string{"resources", "odbc-check", "--file", "-", "-o", "json"}); err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Accepted []map[string]any
+		Rejected []map[string]any
+	}
+	if json.Unmarshal(tio.out.Bytes(), &rep); len(rep.Accepted) != 2 || len(rep.Rejected) != 0 {
+		t.Errorf("JSON report = %s", tio.out.String())
+	}
+	_, _, err = run(t, "", "resources", "odbc-check", "--param", "a=1", "--param", "a=2")
+	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), `"a" given twice`) {
+		t.Errorf("duplicate key: %v", err)
+	}
+	_, _, err = run(t, "", "resources", "odbc-check")
+	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "nothing to check") {
+		t.Errorf("no input: %v", err)
+	}
+	out = mustRun(t, "resources", "odbc-check", "--allowlist")
+	if !strings.Contains(out, "Packet Size\t") {
+		t.Errorf("allowlist:\n%s", out)
+	}
+}

@@ -1,0 +1,61 @@
+package output
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// benchUsers is a list shaped like the API's users list, 20,000 records.
+var benchUsers = sync.OnceValue(func() []byte {
+	var sb strings.Builder
+	sb.WriteByte('[')
+	for i := 1; i <= 20000; i++ {
+		if i > 1 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `{"active":%t,"created_at":"2024-%02d-%02dT%02d:%02d:%02d.000Z","email":"user%06d@example.com",`+
+			`"first_name":"First%d","id":"user_%032x","is_admin":%t,"last_active":null,"last_name":"Last %d",`+
+			`"legacy_id":%d,"metadata":{"team":"team-%d"},"two_factor_auth_enabled":false,"user_type":"default"}`,
+			i%7 != 0, i%12+1, i%28+1, i%24, i%60, (i*7)%60, i, i, 0x5a4d0000000000+i, i%50 == 0, i, i, i%40)
+	}
+	sb.WriteByte(']')
+	return []byte(sb.String())
+})
+
+func benchPrint(b *testing.B, tty bool, o Options, cols []Column) {
+	data := benchUsers()
+	p := &Printer{IO: &IO{Out: io.Discard, OutTTY: tty}, Opts: o}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if err := p.Print(data, cols); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+var benchColumns = []Column{{Header: "ID", Field: "id"}, {Header: "EMAIL", Field: "email"}, {Header: "FIRST NAME", Field: "first_name"},
+	{Header: "LAST NAME", Field: "last_name"}, {Header: "ACTIVE", Field: "active"}, {Header: "ADMIN", Field: "is_admin"}}
+
+func BenchmarkPrintJSON(b *testing.B)         { benchPrint(b, false, Options{Format: "json"}, nil) }
+func BenchmarkPrintJSONIndented(b *testing.B) { benchPrint(b, true, Options{Format: "json"}, nil) }
+func BenchmarkPrintTSV(b *testing.B)          { benchPrint(b, false, Options{}, benchColumns) }
+func BenchmarkPrintYAML(b *testing.B)         { benchPrint(b, false, Options{Format: "yaml"}, nil) }
+func BenchmarkPrintJQField(b *testing.B)      { benchPrint(b, false, Options{JQ: ".[].email"}, nil) }
+func BenchmarkPrintJQFilter(b *testing.B) {
+	benchPrint(b, false, Options{JQ: ".[] | select(.active) | .id"}, nil)
+}
+
+// The reader alone, as every format pays it.
+func BenchmarkReadWhole(b *testing.B) {
+	data := benchUsers()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		r := &jsonReader{data: data}
+		if _, err := r.skip(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
