@@ -165,19 +165,25 @@ type bulkJob struct {
 	shared   map[uint64]bool            // distinct reads Existence.Check shares
 
 	// while running
-	conn    *connection
-	lookup  *resolve.Resolver // the job's one resolver, made before the workers start
-	runner  *bulk.Runner
-	lk      *bulkLookups
-	snaps   sync.Map // resolve kind -> *kindSnapshot
-	changed sync.Map // resolve kinds this run created objects of
-	replays sync.Map // row -> true: resent because an earlier run lost its answer
-	warmed  sync.Map // resolve kinds listed whole for the names of many rows
-	fatal   atomic.Pointer[error]
-	cancel  context.CancelCauseFunc
-	out     *output.Records
-	report  *output.CSVRecords
-	outMu   sync.Mutex
+	conn   *connection
+	lookup *resolve.Resolver // names, as every command resolves them; made before the workers start
+	// truth answers "does it exist?" from the API itself: never from the
+	// completion cache's lists, which another process may have filled
+	// before this job's changes (a killed job's, say).
+	truth      *resolve.Resolver
+	onChange   func(family string)
+	lastForget atomic.Int64
+	runner     *bulk.Runner
+	lk         *bulkLookups
+	snaps      sync.Map // resolve kind -> *kindSnapshot
+	changed    sync.Map // resolve kinds this run created objects of
+	replays    sync.Map // row -> true: resent because an earlier run lost its answer
+	warmed     sync.Map // resolve kinds listed whole for the names of many rows
+	fatal      atomic.Pointer[error]
+	cancel     context.CancelCauseFunc
+	out        *output.Records
+	report     *output.CSVRecords
+	outMu      sync.Mutex
 }
 
 // requestTally counts one kind of request for the dry run.
@@ -369,6 +375,7 @@ func (j *bulkJob) run(parent context.Context) error {
 		jr.Close()
 		return err
 	}
+	j.truth = resolve.New(conn.client)
 	rows, err := j.rowSource()
 	if err != nil {
 		jr.Close()
@@ -386,8 +393,8 @@ func (j *bulkJob) run(parent context.Context) error {
 		}
 		prog.Start()
 	}
-	onChange := j.f.onChange
-	j.f.onChange = nil // told once at the end, not per row
+	j.onChange = j.f.onChange
+	j.f.onChange = nil // told by noteChange, not once per row
 	start := time.Now()
 	counts, stopped, runErr := runner.Run(ctx, rows.next)
 	if prog != nil {
@@ -397,8 +404,8 @@ func (j *bulkJob) run(parent context.Context) error {
 		jr.End(countsText(counts))
 	}
 	jerr := jr.Close()
-	if onChange != nil && (counts[bulk.Created]+counts[bulk.Updated]+counts[bulk.Deleted]) > 0 {
-		onChange(ratebudget.Family(j.op.Path))
+	if j.onChange != nil && (counts[bulk.Created]+counts[bulk.Updated]+counts[bulk.Deleted]) > 0 {
+		j.onChange(ratebudget.Family(j.op.Path))
 	}
 	if runErr != nil {
 		return runErr
@@ -491,7 +498,27 @@ func (j *bulkJob) stats() output.ProgressStats {
 	return s
 }
 
+// noteChange tells the completion and name caches that the job changed its
+// family: at the first change, then at most every 2 s, and at the end, so
+// a killed job leaves them stale for 2 s, not for their whole TTL.
+func (j *bulkJob) noteChange() {
+	if j.onChange == nil {
+		return
+	}
+	now, last := time.Now().UnixNano(), j.lastForget.Load()
+	if last != 0 && now-last < int64(2*time.Second) {
+		return
+	}
+	if j.lastForget.CompareAndSwap(last, now) {
+		j.onChange(ratebudget.Family(j.op.Path))
+	}
+}
+
 func (j *bulkJob) emit(r bulk.Result) {
+	switch r.Outcome {
+	case bulk.Created, bulk.Updated, bulk.Deleted:
+		j.noteChange()
+	}
 	j.outMu.Lock()
 	defer j.outMu.Unlock()
 	vals := []any{r.Row, r.Line, r.Key, string(r.Outcome), r.ID, r.Message}

@@ -171,7 +171,7 @@ func (j *bulkJob) exists(ctx context.Context, c *Call, fresh bool) (string, bool
 		return ex.Check(ctx, j.lk, c)
 	}
 	kd := resolve.Kinds[ex.Kind]
-	r := j.lookup
+	r := j.truth
 	var all []resolve.Object
 	var err error
 	switch {
