@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sync/atomic"
 	"syscall"
 
 	"github.com/orgctl/orgctl/client"
@@ -49,7 +48,6 @@ func Main(args []string) int {
 func notifyContext() (ctx context.Context, interrupted func() int, stop func()) {
 	term, stopTerm := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	ctx, stopInt := signal.NotifyContext(term, os.Interrupt)
-	var code atomic.Int32
 	done := make(chan struct{})
 	go func() {
 		select {
@@ -57,17 +55,23 @@ func notifyContext() (ctx context.Context, interrupted func() int, stop func()) 
 		case <-done:
 			return
 		}
-		// A SIGTERM cancels term first, and ctx only through it.
-		if term.Err() != nil {
-			code.Store(ExitSIGTERM)
-		} else {
-			code.Store(ExitSIGINT)
-		}
 		// From now on a signal takes its default action: a second Ctrl-C ends the process.
 		stopInt()
 		stopTerm()
 	}()
-	return ctx, func() int { return int(code.Load()) }, func() {
+	// Until stop, only a signal cancels ctx; a SIGTERM cancels term first,
+	// and ctx only through it. Read synchronously, so the answer never
+	// depends on whether the goroutine above has run yet.
+	interrupted = func() int {
+		switch {
+		case ctx.Err() == nil:
+			return 0
+		case term.Err() != nil && context.Cause(term) != context.Canceled:
+			return ExitSIGTERM
+		}
+		return ExitSIGINT
+	}
+	return ctx, interrupted, func() {
 		close(done)
 		stopInt()
 		stopTerm()
