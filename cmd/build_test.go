@@ -350,7 +350,7 @@ func TestBuildPatchNeedsSomethingToChange(t *testing.T) {
 		t.Errorf("empty patch: %q", msg)
 	}
 	// Ops with a Shape are checked after it.
-	msg = buildErr(t, findOp(t, "resource-configs", "update"), in("resource-configs update", []string{"c1"}))
+	msg = buildErr(t, findOp(t, "resource-configs", "update"), in("resource-configs update", []string{"5a4d0099-0000-4000-8000-000000000001"}))
 	if !strings.Contains(msg, "nothing to change") {
 		t.Errorf("empty patch after Shape: %q", msg)
 	}

@@ -177,6 +177,9 @@ func (op *Op) build(in Input, stdin io.Reader) (*Call, error) {
 			problems = append(problems, fmt.Sprintf("argument %d (%s) is empty", i+1, argLabel(op, i)))
 			continue
 		}
+		if p := op.argProblem(i, a); p != "" {
+			problems = append(problems, p)
+		}
 		c.Params[name] = a
 	}
 	if in.Body != "" {
@@ -197,6 +200,10 @@ func (op *Op) build(in Input, stdin io.Reader) (*Call, error) {
 		v, err := fieldValue(fd, raw)
 		if err != nil {
 			problems = append(problems, err.Error())
+			continue
+		}
+		if p := op.fieldProblem(fd, v); p != "" {
+			problems = append(problems, p)
 			continue
 		}
 		c.Given[fd.Flag] = true
@@ -244,6 +251,10 @@ func (op *Op) build(in Input, stdin io.Reader) (*Call, error) {
 	}
 	if op.Patch && len(c.Patch) == 0 && c.RawBody == nil {
 		return nil, usageErrorf("%s: nothing to change: pass at least one field flag or --body with JSON Patch operations", c.Command)
+	}
+	// The request as Shape built it, --body included, against the spec.
+	if problems := c.specProblems(); len(problems) > 0 {
+		return nil, inputProblems(in.Command, problems)
 	}
 	return c, nil
 }

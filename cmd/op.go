@@ -54,6 +54,10 @@ type Field struct {
 	// Complete names the object kind the value completes from ("users",
 	// "groups": see completionKinds); "" infers it from Key, "-" turns it off.
 	Complete string
+	// Into is the body path an InLocal field's values end up at once the
+	// op's Shape has placed them ("members[].id"): they are checked against
+	// the spec's rule for it, and problems there name the flag.
+	Into string
 }
 
 // Op declares one API operation as a command. The engine turns it into a

@@ -141,15 +141,7 @@ Gotchas:
 					{Header: "GROUPS", Value: func(r map[string]any) string { return accessSummary(r["group"]) }},
 					{Header: "USERS", Value: func(r map[string]any) string { return accessSummary(r["user"]) }},
 				},
-				Shape: func(c *Call) error {
-					allowed := []string{"app", "folder", "resource", "workflow", "agent"}
-					for _, a := range allowed {
-						if c.Params["objectType"] == a {
-							return nil
-						}
-					}
-					return usageErrorf("invalid OBJECT_TYPE %q: allowed values are %s", c.Params["objectType"], strings.Join(allowed, ", "))
-				}},
+			},
 			{Use: "grant", Short: "Give a group or user access to an object", Method: http.MethodPost, Path: "/permissions/grant", Scope: "Permissions > Write", Body: true,
 				Exists: grantExists,
 				Long:   "Answers with the subject's updated list of objects of that type.",
