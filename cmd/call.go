@@ -226,8 +226,10 @@ func (op *Op) build(in Input, stdin io.Reader) (*Call, error) {
 	}
 	if in.Limit != nil {
 		n, err := strconv.Atoi(strings.TrimSpace(*in.Limit))
-		if err != nil || n < 1 || n > 100 {
-			problems = append(problems, fmt.Sprintf("invalid --limit %q: expected a whole number from 1 to 100", *in.Limit))
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("--limit takes a whole number, got %s", shownArg(*in.Limit)))
+		} else if n < 1 || n > 100 {
+			problems = append(problems, fmt.Sprintf("--limit takes a whole number from 1 to 100, got %d", n))
 		} else {
 			c.Query.Set("limit", strconv.Itoa(n))
 		}

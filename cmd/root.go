@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"sort"
 	"strings"
@@ -123,13 +124,19 @@ func Execute(ctx context.Context, f *Factory, args []string) error {
 	if isCompletionRequest(args) {
 		root.SetErr(io.Discard) // cobra reports the directive there; the shell shows stderr
 	}
-	_, err := root.ExecuteContextC(ctx)
+	c, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return nil
 	}
 	var ue *UsageError
 	if !errors.As(err, &ue) && isCobraUsageError(err) {
-		return &UsageError{err}
+		ue = &UsageError{err}
+		err = ue
+	}
+	if ue != nil && c != nil {
+		if hint := boolArgHint(c, args); hint != "" && strings.Contains(err.Error(), "argument") {
+			return &UsageError{fmt.Errorf("%w\n%s", ue.Err, hint)}
+		}
 	}
 	return err
 }

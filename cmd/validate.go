@@ -438,6 +438,18 @@ func (op *Op) fieldProblem(fd Field, v any) string {
 	where := "--" + fd.Flag
 	text := fd.In == InQuery || fd.Kind == KString || fd.Kind == KStrings || fd.Kind == KTexts
 	list, isList := v.([]any)
+	if fd.In == InQuery {
+		// A query parameter is checked as the text it is sent as.
+		if isList {
+			texts := make([]any, len(list))
+			for i, e := range list {
+				texts[i] = fmt.Sprint(e)
+			}
+			list = texts
+		} else {
+			v = queryText(v)
+		}
+	}
 	if isList && whole != nil && whole.Type != "array" && whole.Type != "" {
 		each, whole = whole, nil // each occurrence is one value (a repeated query parameter, or joined later)
 	}
