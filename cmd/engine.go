@@ -66,7 +66,7 @@ func (e *Engine) run(ctx context.Context, c *Call, o RunOptions) error {
 		return e.dryRun(c)
 	}
 	if c.Op.Destructive && !o.Yes {
-		if err := e.confirm(c); err != nil {
+		if err := e.confirm(ctx, c); err != nil {
 			return err
 		}
 	}
@@ -74,7 +74,13 @@ func (e *Engine) run(ctx context.Context, c *Call, o RunOptions) error {
 	if err != nil {
 		return err
 	}
-	return e.print(c, resp)
+	if err := e.print(c, resp); err != nil {
+		return err
+	}
+	if c.Op.writes() && !e.quiet() {
+		e.f.IO.Notice("✓ %s", doneLine(c, resp.Data))
+	}
+	return nil
 }
 
 // send is the send phase: the call's reads and Merge, the main request (all
@@ -147,8 +153,15 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call) (*client.Respon
 	return resp, nil
 }
 
-// print is the print phase.
+// print is the print phase. An empty list on a terminal says so on
+// stderr rather than showing a bare header; piped, it stays empty.
 func (e *Engine) print(c *Call, resp *client.Response) error {
+	if (c.Op.List || strings.HasPrefix(c.Op.Use, "list")) && e.f.IO.OutTTY && !structured(e.printer) && isEmptyList(resp.Data) {
+		if !e.quiet() && c.Op.plural != "" {
+			e.f.IO.Notice("no %s match", c.Op.plural)
+		}
+		return nil
+	}
 	if c.Op.View != nil {
 		return c.Op.View(e.printer, c, resp.Data)
 	}
@@ -163,31 +176,49 @@ func (e *Engine) changed(c *Call) {
 }
 
 // confirm asks on a terminal and refuses elsewhere.
-func (e *Engine) confirm(c *Call) error {
-	var objs []string
-	for i, a := range c.Op.Args {
-		if l, ok := c.ArgLabels[i]; ok {
-			objs = append(objs, l)
-		} else if v, ok := c.Params[a]; ok {
-			objs = append(objs, v)
-		}
-	}
+func (e *Engine) confirm(ctx context.Context, c *Call) error {
 	if err := e.refuseUnattended(c); err != nil {
 		return err
 	}
-	io := e.f.IO
-	what := strings.TrimSpace(c.Command + " " + strings.Join(objs, " "))
-	question := fmt.Sprintf("Run `%s`? This cannot be undone.", what)
-	if c.Op.Confirm != "" {
-		question = fmt.Sprintf(c.Op.Confirm, strings.Join(objs, " "))
+	objs := argObjects(c)
+	question := confirmQuestion(c, objs)
+	in := bufio.NewReader(e.f.IO.In)
+	if c.Op.TypeToConfirm != nil {
+		name, err := c.Op.TypeToConfirm(ctx, e, c)
+		if err != nil {
+			return err
+		}
+		question = fmt.Sprintf(c.Op.Confirm, name) // the one object, by the name to type
+		fmt.Fprintf(e.f.IO.Err, "%s\nType %s to confirm: ", question, name)
+		line, _ := in.ReadString('\n')
+		if strings.TrimSpace(line) != name {
+			return fmt.Errorf("%w: what was typed is not %s", ErrCancelled, name)
+		}
+		return nil
 	}
-	fmt.Fprintf(io.Err, "%s [y/N] ", question)
-	line, _ := bufio.NewReader(io.In).ReadString('\n')
+	fmt.Fprintf(e.f.IO.Err, "%s [y/N] ", question)
+	line, _ := in.ReadString('\n')
 	switch strings.ToLower(strings.TrimSpace(line)) {
 	case "y", "yes":
 		return nil
 	}
 	return ErrCancelled
+}
+
+// confirmQuestion is the op's question about the call's objects, one per
+// positional argument (%s, or %[N]s for the Nth).
+func confirmQuestion(c *Call, objs []any) string {
+	if c.Op.Confirm == "" {
+		what := c.Command
+		for _, o := range objs {
+			what += " " + fmt.Sprint(o)
+		}
+		return fmt.Sprintf("Run `%s`? This cannot be undone.", what)
+	}
+	if !strings.Contains(c.Op.Confirm, "%") {
+		return c.Op.Confirm
+	}
+	return fmt.Sprintf(c.Op.Confirm, objs...)
 }
 
 // refuseUnattended refuses a destructive call that nobody can confirm.

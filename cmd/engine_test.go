@@ -336,7 +336,7 @@ func TestConfirmation(t *testing.T) {
 			if !tc.sent && !tc.tty && !strings.Contains(err.Error(), "refusing to run `orgctl groups delete 1` without confirmation: stdin is not a terminal; pass --yes") {
 				t.Errorf("refusal = %q", err)
 			}
-			prompt := "Run `orgctl groups delete 1`? This cannot be undone. [y/N] "
+			prompt := "Delete group 1? Its members lose the access it gives them; this cannot be undone. [y/N] "
 			if asked := strings.Contains(tio.err.String(), prompt); asked != (tc.tty && !tc.yes) {
 				t.Errorf("prompt shown = %v, stderr %q", asked, tio.err.String())
 			}

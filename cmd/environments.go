@@ -51,6 +51,7 @@ Creating, updating and deleting environments needs Retool 3.123.0 or later.`,
 				}},
 			{Use: "delete ENVIRONMENT_ID", Short: "Delete an environment", Method: http.MethodDelete, Path: "/environments/{environmentId}", Args: []string{"environmentId"}, Scope: "Environments > Write",
 				Destructive: true,
+				Confirm:     "Delete environment %s? This cannot be undone: 'orgctl environments create' makes a new one with a new id.",
 				Example:     "  orgctl environments delete ENV_ID --yes"},
 		},
 	}

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -87,6 +88,9 @@ type Op struct {
 	// acts on; it says truthfully what happens and whether it can be undone.
 	// Empty: "Run `COMMAND`? This cannot be undone."
 	Confirm string
+	// TypeToConfirm, for org-wide actions, is the name the user must type
+	// at the prompt instead of answering y.
+	TypeToConfirm func(ctx context.Context, e *Engine, c *Call) (string, error)
 	// Hidden keeps a command out of help (deprecated endpoints reached through a flag).
 	Hidden bool
 	// ArgsComplete names, per positional argument, the object kind it
@@ -112,6 +116,13 @@ type Op struct {
 	// does, so a bulk job resends it when an earlier run lost the answer.
 	// PUT, DELETE and JSON Patch built from flags are so without saying.
 	Idempotent bool
+
+	// Done is the line a write prints on stderr once it succeeded, with %s
+	// for the object ("Disabled user %s"); empty: the verb and the noun.
+	Done string
+	// noun is what one object of the op's group is called, plural the
+	// group's objects: "user", "users".
+	noun, plural string
 
 	// siblings are the other operations of the op's group (--on-exists update
 	// runs one of them).
@@ -143,6 +154,7 @@ func (g Group) command(f *Factory) *cobra.Command {
 			op.Columns = g.Columns
 		}
 		op.siblings = g.Ops
+		op.noun, op.plural = singular(g.Name), plural(g.Name)
 		c.AddCommand(op.command(f))
 	}
 	for _, sub := range g.Groups {

@@ -72,6 +72,7 @@ Gotchas:
 				}},
 			{Use: "delete ATTRIBUTE_ID", Short: "Delete a user attribute", Method: http.MethodDelete, Path: "/user_attributes/{id}", Args: []string{"id"}, Scope: "User Attributes > Write",
 				Destructive: true,
+				Confirm:     "Delete user attribute %s (with --update-existing-users, its values on every user)? This cannot be undone.",
 				Example:     "  orgctl user-attributes delete 5a4d0007-0000-4000-8000-000000000001 --yes\n  orgctl user-attributes delete 5a4d0007-0000-4000-8000-000000000001 --update-existing-users --yes",
 				Fields: []Field{
 					{Flag: "update-existing-users", Key: "update_existing_users", In: InQuery, Kind: KBool, Usage: "also remove the attribute's values from users"},

@@ -29,9 +29,11 @@ func System() *IO {
 	io.InTTY = isTerminal(os.Stdin)
 	io.OutTTY = isTerminal(os.Stdout)
 	io.ErrTTY = isTerminal(os.Stderr)
-	if os.Getenv("ORGCTL_FORCE_TTY") != "" {
-		// Lets tests and screen recorders see the terminal form through a pipe.
+	if force := os.Getenv("ORGCTL_FORCE_TTY"); force != "" {
+		// Lets tests and screen recorders see the terminal form through a pipe;
+		// "stdin" also answers prompts from piped input, as a person would.
 		io.OutTTY, io.ErrTTY = true, true
+		io.InTTY = io.InTTY || force == "stdin"
 	}
 	_, noColor := os.LookupEnv("NO_COLOR")
 	io.Color = io.ErrTTY && !noColor && os.Getenv("TERM") != "dumb"
