@@ -87,7 +87,14 @@ Try it without an org:  orgctl --sandbox users list`,
 		c.GroupID = "tool"
 		root.AddCommand(c)
 	}
-	root.SetHelpCommandGroupID("tool")
+	// Topics are listed, not added as commands: "environment" stays the
+	// Environments family's alias.
+	const last = "{{if .HasAvailableSubCommands}}\n\nUse \"{{.CommandPath}} [command] --help\""
+	root.SetUsageTemplate(strings.Replace(root.UsageTemplate(), last,
+		"{{if not .HasParent}}\n\nHelp topics (orgctl help TOPIC):\n"+strings.TrimRight(topicList(), "\n")+"{{end}}"+last, 1))
+	help := newHelpCmd(root)
+	help.GroupID = "tool"
+	root.SetHelpCommand(help)
 	root.SetCompletionCommandGroupID("tool")
 	// orgctl's own completion command replaces cobra's: install help per shell.
 	root.CompletionOptions.DisableDefaultCmd = true
