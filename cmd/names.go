@@ -11,13 +11,18 @@ import (
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
-// resolveKinds are the completion kinds whose names orgctl turns into ids.
-// Resources are absent: the API takes a resource's name wherever it takes
-// its id, so resolving one would only cost points.
+// resolveKinds are the completion kinds whose names orgctl turns into ids
+// (completion kind -> resolve kind). "resources" is absent: where the API
+// takes a resource's id it mostly takes its name too, so a lookup would only
+// cost points; "resource-ids" marks the few places that take only the UUID.
+// Custom component libraries have unique names, but the published list
+// requires a libraryId, so there is no list to find a name in.
 var resolveKinds = map[string]string{
 	"users": "users", "groups": "groups", "folders": "folders", "apps": "apps", "workflows": "workflows",
 	"spaces": "spaces", "environments": "environments", "themes": "themes",
 	"user-attributes": "user-attributes", "config-vars": "config-vars",
+	"roles": "roles", "invites": "invites",
+	"resource-ids": "resources",
 }
 
 // nameRef is one value of an Input that names an object instead of giving
@@ -53,7 +58,7 @@ func (op *Op) nameRefs(in Input) []nameRef {
 	}
 	for i, a := range in.Args {
 		if i < len(op.Args) {
-			add(op.argKind(i), nameRef{Text: a, Arg: i})
+			add(op.argKindIn(i, in), nameRef{Text: a, Arg: i})
 		}
 	}
 	for _, fd := range op.Fields {
@@ -61,7 +66,7 @@ func (op *Op) nameRefs(in Input) []nameRef {
 		if !ok {
 			continue
 		}
-		kind := fd.kind()
+		kind := fd.kindIn(in)
 		for e, v := range vals {
 			if fd.Kind == KStrings {
 				for p, part := range strings.Split(v, ",") {
