@@ -48,11 +48,36 @@ func newPrinter(io *output.IO, cfg *Config) (*output.Printer, error) {
 		Format:   cfg.v.GetString("output"),
 		JQ:       cfg.v.GetString("jq"),
 		Template: cfg.v.GetString("template"),
+		Columns:  splitColumns(cfg.v.GetString("columns")),
 	}
 	if err := opts.Validate(); err != nil {
 		return nil, &UsageError{err}
 	}
 	return &output.Printer{IO: io, Opts: opts}, nil
+}
+
+// splitColumns reads --columns: names separated by commas, blanks dropped.
+func splitColumns(s string) []string {
+	var out []string
+	for _, n := range strings.Split(s, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// checkColumns refuses --columns names the call's table does not have,
+// before anything is sent. Tables whose columns come from the data are
+// checked when it arrives.
+func (e *Engine) checkColumns(c *Call) error {
+	if len(e.printer.Opts.Columns) == 0 || c.Op.View != nil || len(c.Columns) == 0 {
+		return nil
+	}
+	if _, err := output.SelectColumns(c.Columns, e.printer.Opts.Columns); err != nil {
+		return &UsageError{err}
+	}
+	return nil
 }
 
 func (e *Engine) quiet() bool { return e.cfg.v.GetBool("quiet") }
@@ -61,6 +86,9 @@ func (e *Engine) quiet() bool { return e.cfg.v.GetBool("quiet") }
 func (e *Engine) run(ctx context.Context, c *Call, o RunOptions) error {
 	for _, w := range c.Warnings {
 		e.f.IO.Warn("%s", w)
+	}
+	if err := e.checkColumns(c); err != nil {
+		return err
 	}
 	if c.Op.mutating() && o.DryRun {
 		return e.dryRun(c)

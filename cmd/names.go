@@ -197,6 +197,9 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 	if len(refs) == 0 {
 		return e.run(ctx, checked, o)
 	}
+	if err := e.checkColumns(checked); err != nil {
+		return err // before any lookup is spent
+	}
 	if op.mutating() && o.DryRun {
 		return e.dryRunNames(checked, refs)
 	}
