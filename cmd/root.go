@@ -83,7 +83,7 @@ Try it without an org:  orgctl --sandbox users list`,
 		c.GroupID = "org"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{newAuthCmd(f), newBudgetCmd(f), newConfigCmd(f), newSandboxCmd(f), newAPICmd(f), newJobsCmd(f)} {
+	for _, c := range []*cobra.Command{newAuthCmd(f), newBudgetCmd(f), newConfigCmd(f), newSandboxCmd(f), newAPICmd(f), newJobsCmd(f), newDoctorCmd(f)} {
 		c.GroupID = "tool"
 		root.AddCommand(c)
 	}
