@@ -336,15 +336,62 @@ func TestConfirmation(t *testing.T) {
 			if !tc.sent && !tc.tty && !strings.Contains(err.Error(), "refusing to run `orgctl groups delete 1` without confirmation: stdin is not a terminal; pass --yes") {
 				t.Errorf("refusal = %q", err)
 			}
-			prompt := "Run `orgctl groups delete 1`? This cannot be undone. [y/N] "
+			// The prompt names the group: one read of it, only when someone is asked.
+			prompt := "Delete group admin? This cannot be undone. [y/N] "
 			if asked := strings.Contains(tio.err.String(), prompt); asked != (tc.tty && !tc.yes) {
 				t.Errorf("prompt shown = %v, stderr %q", asked, tio.err.String())
 			}
 			reqs := sent(api)
+			asked := tc.tty && !tc.yes
+			if asked {
+				if len(reqs) == 0 || reqs[0] != "GET /api/v2/groups/1" {
+					t.Errorf("asked without reading the group first: sent %v", reqs)
+				} else {
+					reqs = reqs[1:]
+				}
+			}
 			if tc.sent != (len(reqs) == 1 && reqs[0] == "DELETE /api/v2/groups/1") {
 				t.Errorf("sent %v", reqs)
 			}
 		})
+	}
+}
+
+// A prompt names what it acts on by its natural key and labels, whether
+// the command was given a name (found by the resolve phase, no extra read)
+// or an id (one read).
+func TestConfirmationNamesTheObject(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		prompt string
+		reads  []string
+	}{
+		{[]string{"users", "delete", "ana.viewer@sandbox.example"},
+			"Disable user ana.viewer@sandbox.example (Ana Souza)? They can no longer sign in;",
+			[]string{"GET /api/v2/users?email=ana.viewer%40sandbox.example"}},
+		{[]string{"users", "delete", "user_0000000000000000005a4d0000000004"},
+			"Disable user ana.viewer@sandbox.example (Ana Souza)? They can no longer sign in;",
+			[]string{"GET /api/v2/users/user_0000000000000000005a4d0000000004"}},
+		{[]string{"groups", "delete", "support"},
+			"Delete group support? This cannot be undone. [y/N] ",
+			[]string{"GET /api/v2/groups"}},
+		{[]string{"folders", "delete", "app_2"},
+			"Delete folder app:/archive (app)? This cannot be undone. [y/N] ",
+			[]string{"GET /api/v2/folders"}},
+	} {
+		api, _ := sandboxEnv(t)
+		f, tio := testFactory(t, &testKeyring{}, "n\n")
+		f.IO.InTTY, f.IO.ErrTTY = true, true
+		err := Execute(context.Background(), f, tc.args)
+		if !errors.Is(err, ErrCancelled) {
+			t.Errorf("%v: err = %v, want cancelled", tc.args, err)
+		}
+		if !strings.Contains(tio.err.String(), tc.prompt) {
+			t.Errorf("%v: stderr %q, want the prompt %q", tc.args, tio.err.String(), tc.prompt)
+		}
+		if got := sent(api); strings.Join(got, "\n") != strings.Join(tc.reads, "\n") {
+			t.Errorf("%v: sent %v, want %v", tc.args, got, tc.reads)
+		}
 	}
 }
 
