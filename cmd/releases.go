@@ -81,7 +81,7 @@ func releaseCreateFields(target bool) []Field {
 var releaseTargetFields = []Field{
 	{Flag: "element", In: InLocal, Usage: "page or workflow `UUID`"},
 	{Flag: "type", Key: "elementType", In: InQuery, Enum: elementTypes, Usage: "the element's type"},
-	{Flag: "app", In: InLocal, Usage: "app `UUID` (deprecated endpoint; prefer --element --type PAGE)"},
+	{Flag: "app", In: InLocal, Complete: "apps", Usage: "the `APP` (UUID or name; deprecated endpoint; prefer --element --type PAGE)"},
 }
 
 var branchColumns = []output.Column{
