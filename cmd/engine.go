@@ -417,7 +417,7 @@ func (e *Engine) printPlan(plan []planned, names map[string]string) error {
 			target = u
 		}
 		if p.note != "" {
-			fmt.Fprintf(w, "%s %s   (%s)\n", p.req.Method, target, p.note)
+			fmt.Fprintf(w, "%s %s   (%s; %d points)\n", p.req.Method, target, p.note, doc["cost"])
 		} else {
 			fmt.Fprintf(w, "%s %s\n", p.req.Method, target)
 		}
