@@ -108,18 +108,18 @@ func TestDryRunWithoutLogin(t *testing.T) {
 
 func TestDryRunSeveralRequests(t *testing.T) {
 	api, base := sandboxEnv(t)
-	out := mustRun(t, "config-vars", "update", "5a4d000b-0000-4000-8000-000000000001", "--value", "env1=new", "--dry-run")
+	out := mustRun(t, "config-vars", "update", "5a4d000b-0000-4000-8000-000000000001", "--value", "5a4d000f-0000-4000-8000-000000000001=new", "--dry-run")
 	get, put := cost("/configuration_variables/5a4d000b-0000-4000-8000-000000000001"), cost("/configuration_variables/5a4d000b-0000-4000-8000-000000000001")
-	want := fmt.Sprintf("GET %[1]s/api/v2/configuration_variables/5a4d000b-0000-4000-8000-000000000001   (reads the current state first)\n"+
+	want := fmt.Sprintf("GET %[1]s/api/v2/configuration_variables/5a4d000b-0000-4000-8000-000000000001   (reads the current state first; %[3]d points)\n"+
 		"PUT %[1]s/api/v2/configuration_variables/5a4d000b-0000-4000-8000-000000000001\n"+
-		"{\n  \"values\": [\n    {\n      \"environment_id\": \"env1\",\n      \"value\": \"new\"\n    }\n  ]\n}\n"+
+		"{\n  \"values\": [\n    {\n      \"environment_id\": \"5a4d000f-0000-4000-8000-000000000001\",\n      \"value\": \"new\"\n    }\n  ]\n}\n"+
 		"scope: Configuration Variables > Write\n"+
-		"cost: %[2]d points in 2 requests; would be sent now; nothing sent (--dry-run)\n", base, get+put)
+		"cost: %[2]d points in 2 requests; would be sent now; nothing sent (--dry-run)\n", base, get+put, get)
 	if out != want {
 		t.Errorf("read-merge-write plan:\n%s\nwant:\n%s", out, want)
 	}
 
-	out = mustRun(t, "config-vars", "update", "5a4d000b-0000-4000-8000-000000000001", "--value", "env1=new", "--dry-run", "-o", "json")
+	out = mustRun(t, "config-vars", "update", "5a4d000b-0000-4000-8000-000000000001", "--value", "5a4d000f-0000-4000-8000-000000000001=new", "--dry-run", "-o", "json")
 	var plan struct {
 		Cost     int
 		Wait     *float64 `json:"wait_seconds"`
@@ -131,7 +131,7 @@ func TestDryRunSeveralRequests(t *testing.T) {
 	if plan.Cost != get+put || plan.Wait == nil || len(plan.Requests) != 2 ||
 		plan.Requests[0]["method"] != "GET" || plan.Requests[0]["note"] != "reads the current state first" ||
 		plan.Requests[0]["scope"] != "Configuration Variables > Read" ||
-		plan.Requests[1]["method"] != "PUT" || asJSON(t, plan.Requests[1]["body"]) != `{"values":[{"environment_id":"env1","value":"new"}]}` {
+		plan.Requests[1]["method"] != "PUT" || asJSON(t, plan.Requests[1]["body"]) != `{"values":[{"environment_id":"5a4d000f-0000-4000-8000-000000000001","value":"new"}]}` {
 		t.Errorf("plan -o json = %s", out)
 	}
 

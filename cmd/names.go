@@ -34,6 +34,8 @@ type nameRef struct {
 	Flag string // the field's flag
 	Elem int    // index in Input.Values[Flag]
 	Part int    // index among the comma-separated parts of that value (KStrings)
+	// KeyOnly marks the KEY of a KEY=VALUE value (Field.KeyKind).
+	KeyOnly bool
 	// stand is a syntactically valid id of the kind, unique in the call,
 	// used to check the rest of the input before any lookup.
 	stand string
@@ -68,6 +70,22 @@ func (op *Op) nameRefs(in Input) []nameRef {
 		}
 		kind := fd.kindIn(in)
 		for e, v := range vals {
+			if fd.KeyKind != "" {
+				parts := []string{v}
+				if fd.Kind == KStrings {
+					parts = strings.Split(v, ",")
+				}
+				for p, text := range parts {
+					part := -1
+					if fd.Kind == KStrings {
+						part = p
+					}
+					if key, _, ok := strings.Cut(text, "="); ok {
+						add(fd.KeyKind, nameRef{Text: strings.TrimSpace(key), Flag: fd.Flag, Elem: e, Part: part, KeyOnly: true})
+					}
+				}
+				continue
+			}
 			if fd.Kind == KStrings {
 				for p, part := range strings.Split(v, ",") {
 					add(kind, nameRef{Text: strings.TrimSpace(part), Flag: fd.Flag, Elem: e, Part: p})
@@ -107,12 +125,19 @@ func substitute(in Input, refs []nameRef, value func(nameRef) string) Input {
 			out.Args[r.Arg] = value(r)
 			continue
 		}
+		replace := func(old string) string {
+			if r.KeyOnly {
+				_, rest, _ := strings.Cut(old, "=")
+				return value(r) + "=" + rest
+			}
+			return value(r)
+		}
 		if r.Part < 0 {
-			out.Values[r.Flag][r.Elem] = value(r)
+			out.Values[r.Flag][r.Elem] = replace(out.Values[r.Flag][r.Elem])
 			continue
 		}
 		parts := strings.Split(out.Values[r.Flag][r.Elem], ",")
-		parts[r.Part] = value(r)
+		parts[r.Part] = replace(parts[r.Part])
 		out.Values[r.Flag][r.Elem] = strings.Join(parts, ",")
 	}
 	return out

@@ -57,6 +57,9 @@ type Field struct {
 	// KindBy, when set, picks the kind from another input instead
 	// (--object-id is a folder or an app by --object-type).
 	KindBy *KindBy
+	// KeyKind is the object kind named by the KEY of KEY=VALUE values
+	// (--value ENVIRONMENT=VALUE), whose names are looked up like any other.
+	KeyKind string
 }
 
 // Op declares one API operation as a command. The engine turns it into a
