@@ -2,6 +2,8 @@ package output
 
 import (
 	"bufio"
+
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // writeCompactJSON writes data without insignificant whitespace: the same
@@ -9,20 +11,20 @@ import (
 // are written as they are, so an answer without whitespace is checked whole
 // and then written in one piece.
 func writeCompactJSON(w *bufio.Writer, data []byte) error {
-	r := &jsonReader{data: data}
+	r := &jsonscan.Reader{Data: data}
 	c := compactor{r: r, w: w}
 	if err := c.value(); err != nil {
 		return err
 	}
-	c.flushTo(r.pos)
-	if err := r.end(); err != nil {
+	c.flushTo(r.Pos)
+	if err := r.End(); err != nil {
 		return err
 	}
 	return w.WriteByte('\n')
 }
 
 type compactor struct {
-	r     *jsonReader
+	r     *jsonscan.Reader
 	w     *bufio.Writer
 	start int // first byte not yet written
 }
@@ -30,7 +32,7 @@ type compactor struct {
 // flushTo writes the pending run up to end.
 func (c *compactor) flushTo(end int) {
 	if end > c.start {
-		c.w.Write(c.r.data[c.start:end])
+		c.w.Write(c.r.Data[c.start:end])
 	}
 	c.start = end
 }
@@ -38,12 +40,12 @@ func (c *compactor) flushTo(end int) {
 // ws skips whitespace, first writing what precedes it.
 func (c *compactor) ws() {
 	r := c.r
-	if r.pos < len(r.data) {
-		switch r.data[r.pos] {
+	if r.Pos < len(r.Data) {
+		switch r.Data[r.Pos] {
 		case ' ', '\t', '\n', '\r':
-			c.flushTo(r.pos)
-			r.ws()
-			c.start = r.pos
+			c.flushTo(r.Pos)
+			r.WS()
+			c.start = r.Pos
 		}
 	}
 }
@@ -51,55 +53,55 @@ func (c *compactor) ws() {
 func (c *compactor) value() error {
 	r := c.r
 	c.ws()
-	switch r.peek() {
+	switch r.Peek() {
 	case '{':
-		if err := r.enter(); err != nil {
+		if err := r.Enter(); err != nil {
 			return err
 		}
-		r.pos++
+		r.Pos++
 		c.ws()
-		if r.peek() == '}' {
-			r.pos++
-			r.depth--
+		if r.Peek() == '}' {
+			r.Pos++
+			r.Leave()
 			return nil
 		}
 		for {
 			c.ws()
-			if r.peek() != '"' {
-				return r.unexpected("looking for beginning of object key string")
+			if r.Peek() != '"' {
+				return r.Unexpected("looking for beginning of object key string")
 			}
-			if _, _, err := r.str(); err != nil {
+			if _, _, err := r.Str(); err != nil {
 				return err
 			}
 			c.ws()
-			if r.peek() != ':' {
-				return r.unexpected("after object key")
+			if r.Peek() != ':' {
+				return r.Unexpected("after object key")
 			}
-			r.pos++
+			r.Pos++
 			if err := c.value(); err != nil {
 				return err
 			}
 			c.ws()
-			switch r.peek() {
+			switch r.Peek() {
 			case ',':
-				r.pos++
+				r.Pos++
 			case '}':
-				r.pos++
-				r.depth--
+				r.Pos++
+				r.Leave()
 				return nil
 			default:
-				return r.unexpected("after object key:value pair")
+				return r.Unexpected("after object key:value pair")
 			}
 		}
 	case '[':
-		if err := r.enter(); err != nil {
+		if err := r.Enter(); err != nil {
 			return err
 		}
-		r.pos++
+		r.Pos++
 		c.ws()
-		if r.peek() == ']' {
-			r.pos++
-			r.depth--
+		if r.Peek() == ']' {
+			r.Pos++
+			r.Leave()
 			return nil
 		}
 		for {
@@ -107,19 +109,19 @@ func (c *compactor) value() error {
 				return err
 			}
 			c.ws()
-			switch r.peek() {
+			switch r.Peek() {
 			case ',':
-				r.pos++
+				r.Pos++
 			case ']':
-				r.pos++
-				r.depth--
+				r.Pos++
+				r.Leave()
 				return nil
 			default:
-				return r.unexpected("after array element")
+				return r.Unexpected("after array element")
 			}
 		}
 	default:
-		_, err := r.skip()
+		_, err := r.Skip()
 		return err
 	}
 }
@@ -128,18 +130,18 @@ func (c *compactor) value() error {
 // one member or element per line, empty objects and arrays as {} and [],
 // every scalar's text as received.
 func writeIndentedJSON(w *bufio.Writer, data []byte) error {
-	in := indenter{r: &jsonReader{data: data}, w: w}
+	in := indenter{r: &jsonscan.Reader{Data: data}, w: w}
 	if err := in.value(0); err != nil {
 		return err
 	}
-	if err := in.r.end(); err != nil {
+	if err := in.r.End(); err != nil {
 		return err
 	}
 	return w.WriteByte('\n')
 }
 
 type indenter struct {
-	r *jsonReader
+	r *jsonscan.Reader
 	w *bufio.Writer
 }
 
@@ -152,11 +154,11 @@ func (in *indenter) newline(depth int) {
 
 func (in *indenter) value(depth int) error {
 	r, w := in.r, in.w
-	switch r.peek() {
+	switch r.Peek() {
 	case '{':
 		w.WriteByte('{')
 		first := true
-		err := r.object(func(key []byte, _ bool) error {
+		err := r.Object(func(key []byte, _ bool) error {
 			if !first {
 				w.WriteByte(',')
 			}
@@ -177,7 +179,7 @@ func (in *indenter) value(depth int) error {
 	case '[':
 		w.WriteByte('[')
 		first := true
-		err := r.array(func() error {
+		err := r.Array(func() error {
 			if !first {
 				w.WriteByte(',')
 			}
@@ -193,7 +195,7 @@ func (in *indenter) value(depth int) error {
 		}
 		return w.WriteByte(']')
 	default:
-		text, err := r.skip()
+		text, err := r.Skip()
 		if err != nil {
 			return err
 		}

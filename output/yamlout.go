@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // writeYAML writes JSON data as YAML, streamed as it is read: block style,
@@ -23,11 +25,11 @@ import (
 // surrogate-pair escapes and invalid UTF-8, and folds a raw U+0085 (NEL)
 // into a space as a line break.
 func writeYAML(w *bufio.Writer, data []byte) error {
-	e := &yamlEmitter{r: &jsonReader{data: data}, w: w, indent: -1, whitespace: true, indention: true}
+	e := &yamlEmitter{r: &jsonscan.Reader{Data: data}, w: w, indent: -1, whitespace: true, indention: true}
 	if err := e.node(ctxRoot, false); err != nil {
 		return err
 	}
-	if err := e.r.end(); err != nil {
+	if err := e.r.End(); err != nil {
 		return err
 	}
 	// The implicit document end: a line break unless one was just written.
@@ -39,7 +41,7 @@ func writeYAML(w *bufio.Writer, data []byte) error {
 // value can reach: no comments, anchors, tags, flow collections other than
 // empty ones, or line folding (yaml.v3 sets no width limit).
 type yamlEmitter struct {
-	r *jsonReader
+	r *jsonscan.Reader
 	w *bufio.Writer
 
 	indent  int   // current block indentation; -1 before the root node
@@ -163,21 +165,21 @@ func (e *yamlEmitter) writeIndicator(ind string, needWhitespace, isWhitespace, i
 // is true for a mapping key written on one line with its value.
 func (e *yamlEmitter) node(parent yamlContext, simpleKey bool) error {
 	r := e.r
-	switch r.peek() {
+	switch r.Peek() {
 	case '{':
 		return e.mapping(parent)
 	case '[':
 		return e.sequence(parent)
 	case '"':
-		raw, plain, err := r.str()
+		raw, plain, err := r.Str()
 		if err != nil {
 			return err
 		}
-		v := text(raw, plain, &e.scratch)
+		v := jsonscan.Text(raw, plain, &e.scratch)
 		e.scalar(v, stringStyle(v), nil, parent, simpleKey)
 		return nil
 	default:
-		v, err := r.skip()
+		v, err := r.Skip()
 		if err != nil {
 			return err
 		}
@@ -190,13 +192,13 @@ func (e *yamlEmitter) node(parent yamlContext, simpleKey bool) error {
 
 func (e *yamlEmitter) mapping(parent yamlContext) error {
 	r := e.r
-	if err := r.enter(); err != nil {
+	if err := r.Enter(); err != nil {
 		return err
 	}
-	r.pos++
-	if r.peek() == '}' {
-		r.pos++
-		r.depth--
+	r.Pos++
+	if r.Peek() == '}' {
+		r.Pos++
+		r.Leave()
 		// An empty block mapping is written in flow style.
 		e.writeIndicator("{", true, true, false)
 		e.writeIndicator("}", false, false, false)
@@ -204,18 +206,18 @@ func (e *yamlEmitter) mapping(parent yamlContext) error {
 	}
 	e.increaseIndent(false, parent)
 	for {
-		if r.peek() != '"' {
-			return r.unexpected("looking for beginning of object key string")
+		if r.Peek() != '"' {
+			return r.Unexpected("looking for beginning of object key string")
 		}
-		raw, plain, err := r.str()
+		raw, plain, err := r.Str()
 		if err != nil {
 			return err
 		}
-		if r.peek() != ':' {
-			return r.unexpected("after object key")
+		if r.Peek() != ':' {
+			return r.Unexpected("after object key")
 		}
-		r.pos++
-		key := text(raw, plain, &e.scratch)
+		r.Pos++
+		key := jsonscan.Text(raw, plain, &e.scratch)
 		a := analyzeScalar(key)
 		e.writeIndent()
 		if !a.multiline && len(key) <= 128 {
@@ -231,29 +233,29 @@ func (e *yamlEmitter) mapping(parent yamlContext) error {
 		if err := e.node(ctxValue, false); err != nil {
 			return err
 		}
-		switch r.peek() {
+		switch r.Peek() {
 		case ',':
-			r.pos++
+			r.Pos++
 		case '}':
-			r.pos++
-			r.depth--
+			r.Pos++
+			r.Leave()
 			e.popIndent()
 			return nil
 		default:
-			return r.unexpected("after object key:value pair")
+			return r.Unexpected("after object key:value pair")
 		}
 	}
 }
 
 func (e *yamlEmitter) sequence(parent yamlContext) error {
 	r := e.r
-	if err := r.enter(); err != nil {
+	if err := r.Enter(); err != nil {
 		return err
 	}
-	r.pos++
-	if r.peek() == ']' {
-		r.pos++
-		r.depth--
+	r.Pos++
+	if r.Peek() == ']' {
+		r.Pos++
+		r.Leave()
 		e.writeIndicator("[", true, true, false)
 		e.writeIndicator("]", false, false, false)
 		return nil
@@ -265,16 +267,16 @@ func (e *yamlEmitter) sequence(parent yamlContext) error {
 		if err := e.node(ctxSeqItem, false); err != nil {
 			return err
 		}
-		switch r.peek() {
+		switch r.Peek() {
 		case ',':
-			r.pos++
+			r.Pos++
 		case ']':
-			r.pos++
-			r.depth--
+			r.Pos++
+			r.Leave()
 			e.popIndent()
 			return nil
 		default:
-			return r.unexpected("after array element")
+			return r.Unexpected("after array element")
 		}
 	}
 }
