@@ -12,118 +12,22 @@ import (
 // and then written in one piece.
 func writeCompactJSON(w *bufio.Writer, data []byte) error {
 	r := &jsonscan.Reader{Data: data}
-	c := compactor{r: r, w: w}
-	if err := c.value(); err != nil {
+	start := 0 // first byte not yet written
+	r.Skipped = func(from, to int) {
+		if from > start {
+			w.Write(data[start:from])
+		}
+		start = to
+	}
+	if _, err := r.Skip(); err != nil {
 		return err
 	}
-	c.flushTo(r.Pos)
+	w.Write(data[start:r.Pos])
+	r.Skipped = nil
 	if err := r.End(); err != nil {
 		return err
 	}
 	return w.WriteByte('\n')
-}
-
-type compactor struct {
-	r     *jsonscan.Reader
-	w     *bufio.Writer
-	start int // first byte not yet written
-}
-
-// flushTo writes the pending run up to end.
-func (c *compactor) flushTo(end int) {
-	if end > c.start {
-		c.w.Write(c.r.Data[c.start:end])
-	}
-	c.start = end
-}
-
-// ws skips whitespace, first writing what precedes it.
-func (c *compactor) ws() {
-	r := c.r
-	if r.Pos < len(r.Data) {
-		switch r.Data[r.Pos] {
-		case ' ', '\t', '\n', '\r':
-			c.flushTo(r.Pos)
-			r.WS()
-			c.start = r.Pos
-		}
-	}
-}
-
-func (c *compactor) value() error {
-	r := c.r
-	c.ws()
-	switch r.Peek() {
-	case '{':
-		if err := r.Enter(); err != nil {
-			return err
-		}
-		r.Pos++
-		c.ws()
-		if r.Peek() == '}' {
-			r.Pos++
-			r.Leave()
-			return nil
-		}
-		for {
-			c.ws()
-			if r.Peek() != '"' {
-				return r.Unexpected("looking for beginning of object key string")
-			}
-			if _, _, err := r.Str(); err != nil {
-				return err
-			}
-			c.ws()
-			if r.Peek() != ':' {
-				return r.Unexpected("after object key")
-			}
-			r.Pos++
-			if err := c.value(); err != nil {
-				return err
-			}
-			c.ws()
-			switch r.Peek() {
-			case ',':
-				r.Pos++
-			case '}':
-				r.Pos++
-				r.Leave()
-				return nil
-			default:
-				return r.Unexpected("after object key:value pair")
-			}
-		}
-	case '[':
-		if err := r.Enter(); err != nil {
-			return err
-		}
-		r.Pos++
-		c.ws()
-		if r.Peek() == ']' {
-			r.Pos++
-			r.Leave()
-			return nil
-		}
-		for {
-			if err := c.value(); err != nil {
-				return err
-			}
-			c.ws()
-			switch r.Peek() {
-			case ',':
-				r.Pos++
-			case ']':
-				r.Pos++
-				r.Leave()
-				return nil
-			default:
-				return r.Unexpected("after array element")
-			}
-		}
-	default:
-		_, err := r.Skip()
-		return err
-	}
 }
 
 // writeIndentedJSON writes data as json.Indent(dst, data, "", "  ") does:

@@ -191,32 +191,12 @@ func (e *yamlEmitter) node(parent yamlContext, simpleKey bool) error {
 }
 
 func (e *yamlEmitter) mapping(parent yamlContext) error {
-	r := e.r
-	if err := r.Enter(); err != nil {
-		return err
-	}
-	r.Pos++
-	if r.Peek() == '}' {
-		r.Pos++
-		r.Leave()
-		// An empty block mapping is written in flow style.
-		e.writeIndicator("{", true, true, false)
-		e.writeIndicator("}", false, false, false)
-		return nil
-	}
-	e.increaseIndent(false, parent)
-	for {
-		if r.Peek() != '"' {
-			return r.Unexpected("looking for beginning of object key string")
+	empty := true
+	err := e.r.Object(func(raw []byte, plain bool) error {
+		if empty {
+			e.increaseIndent(false, parent)
+			empty = false
 		}
-		raw, plain, err := r.Str()
-		if err != nil {
-			return err
-		}
-		if r.Peek() != ':' {
-			return r.Unexpected("after object key")
-		}
-		r.Pos++
 		key := jsonscan.Text(raw, plain, &e.scratch)
 		a := analyzeScalar(key)
 		e.writeIndent()
@@ -230,55 +210,42 @@ func (e *yamlEmitter) mapping(parent yamlContext) error {
 			e.writeIndent()
 			e.writeIndicator(":", true, false, true)
 		}
-		if err := e.node(ctxValue, false); err != nil {
-			return err
-		}
-		switch r.Peek() {
-		case ',':
-			r.Pos++
-		case '}':
-			r.Pos++
-			r.Leave()
-			e.popIndent()
-			return nil
-		default:
-			return r.Unexpected("after object key:value pair")
-		}
+		return e.node(ctxValue, false)
+	})
+	if err != nil {
+		return err
 	}
+	if empty {
+		// An empty block mapping is written in flow style.
+		e.writeIndicator("{", true, true, false)
+		e.writeIndicator("}", false, false, false)
+		return nil
+	}
+	e.popIndent()
+	return nil
 }
 
 func (e *yamlEmitter) sequence(parent yamlContext) error {
-	r := e.r
-	if err := r.Enter(); err != nil {
+	empty := true
+	err := e.r.Array(func() error {
+		if empty {
+			e.increaseIndent(false, parent)
+			empty = false
+		}
+		e.writeIndent()
+		e.writeIndicator("-", true, false, true)
+		return e.node(ctxSeqItem, false)
+	})
+	if err != nil {
 		return err
 	}
-	r.Pos++
-	if r.Peek() == ']' {
-		r.Pos++
-		r.Leave()
+	if empty {
 		e.writeIndicator("[", true, true, false)
 		e.writeIndicator("]", false, false, false)
 		return nil
 	}
-	e.increaseIndent(false, parent)
-	for {
-		e.writeIndent()
-		e.writeIndicator("-", true, false, true)
-		if err := e.node(ctxSeqItem, false); err != nil {
-			return err
-		}
-		switch r.Peek() {
-		case ',':
-			r.Pos++
-		case ']':
-			r.Pos++
-			r.Leave()
-			e.popIndent()
-			return nil
-		default:
-			return r.Unexpected("after array element")
-		}
-	}
+	e.popIndent()
+	return nil
 }
 
 // stringStyle is the style yaml.v3 asks for a string scalar: double quotes

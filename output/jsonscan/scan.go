@@ -13,9 +13,12 @@ import (
 // can stream a large answer element by element without decoding it whole or
 // copying it. Its grammar is encoding/json's, nesting limit included.
 type Reader struct {
-	Data  []byte
-	Pos   int
-	depth int
+	Data []byte
+	Pos  int
+	// Skipped, when set, is told of each run of whitespace the reader
+	// steps over, so a writer can copy everything else as it is.
+	Skipped func(from, to int)
+	depth   int
 }
 
 // MaxDepth is encoding/json's nesting limit: deeper input is invalid there.
@@ -41,18 +44,22 @@ func (r *Reader) Unexpected(context string) error {
 	return &SyntaxError{fmt.Sprintf("invalid character %q %s", r.Data[r.Pos], context), r.Pos}
 }
 
-// WS skips insignificant whitespace.
+// WS skips insignificant whitespace, telling Skipped what it skipped.
 func (r *Reader) WS() {
 	if r.Pos < len(r.Data) && r.Data[r.Pos] > ' ' {
 		return // the usual case: an answer without whitespace
 	}
+	start := r.Pos
 	for r.Pos < len(r.Data) {
 		switch r.Data[r.Pos] {
 		case ' ', '\t', '\n', '\r':
 			r.Pos++
-		default:
-			return
+			continue
 		}
+		break
+	}
+	if r.Skipped != nil && r.Pos > start {
+		r.Skipped(start, r.Pos)
 	}
 }
 
