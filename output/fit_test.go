@@ -129,3 +129,29 @@ func TestCutMiddle(t *testing.T) {
 		}
 	}
 }
+
+// A forced terminal takes its width from ORGCTL_WIDTH, else COLUMNS (go
+// test's stdout is no terminal, so GetSize tells nothing here).
+func TestForcedTerminalWidth(t *testing.T) {
+	t.Setenv("ORGCTL_FORCE_TTY", "1")
+	for _, tc := range []struct {
+		width, columns string
+		want           int
+	}{
+		{"77", "66", 77},
+		{"", "66", 66},
+		{"wide", "66", 66},
+		{"", "", 0},
+	} {
+		t.Setenv("ORGCTL_WIDTH", tc.width)
+		t.Setenv("COLUMNS", tc.columns)
+		if got := System().Width; got != tc.want {
+			t.Errorf("ORGCTL_WIDTH=%q COLUMNS=%q: width %d, want %d", tc.width, tc.columns, got, tc.want)
+		}
+	}
+	t.Setenv("ORGCTL_FORCE_TTY", "")
+	t.Setenv("ORGCTL_WIDTH", "77")
+	if s := System(); !s.OutTTY && s.Width != 0 {
+		t.Errorf("piped stdout got width %d: piped output is never fitted", s.Width)
+	}
+}
