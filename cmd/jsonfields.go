@@ -1,0 +1,151 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/output"
+)
+
+// jsonFieldsAnnotation carries a command's --json field names to the flag
+// error handler, which answers a bare --json with them.
+const jsonFieldsAnnotation = "json-fields"
+
+// reads reports whether the op fetches data without changing anything: a
+// get, a list, or a query sent as a POST (permissions list-objects).
+func (op *Op) reads() bool {
+	return op.Method == http.MethodGet || strings.HasPrefix(op.Use, "list")
+}
+
+// jsonFields are the names --json selects from: the fields the published
+// spec gives the answer, then any the command's columns read beyond them.
+func (op *Op) jsonFields() []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(name string) {
+		if name != "" && !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	for _, f := range sandbox.DataFields(op.Method, op.Path) {
+		add(f)
+	}
+	for _, c := range op.Columns {
+		top, _, _ := strings.Cut(c.Field, ".")
+		add(top)
+	}
+	return out
+}
+
+// addJSONFlag gives a reading command --json FIELDS.
+func addJSONFlag(op *Op, c *cobra.Command) {
+	fields := op.jsonFields()
+	if len(fields) == 0 {
+		return
+	}
+	c.Flags().String("json", "", "print only these comma-separated `FIELDS` as JSON (--json alone lists them)")
+	if c.Annotations == nil {
+		c.Annotations = map[string]string{}
+	}
+	c.Annotations[jsonFieldsAnnotation] = strings.Join(fields, ",")
+	c.RegisterFlagCompletionFunc("json", func(_ *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
+		// Complete the field after the last comma, keeping those before it.
+		done, _ := cutLast(typed, ",")
+		var out []string
+		for _, f := range fields {
+			if done == "" {
+				out = append(out, f)
+			} else {
+				out = append(out, done+","+f)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	})
+}
+
+func cutLast(s, sep string) (before, after string) {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[:i], s[i+len(sep):]
+	}
+	return "", s
+}
+
+// errListedFields ends a run that only listed the --json fields: exit 0,
+// nothing more to print.
+var errListedFields = &ExitError{Code: ExitOK}
+
+// jsonSelection reads --json: nil when not given, the checked names when
+// given; given empty (--json=) it lists the fields and ends the run.
+func jsonSelection(c *cobra.Command) ([]string, error) {
+	fl := c.Flags().Lookup("json")
+	if fl == nil || !fl.Changed {
+		return nil, nil
+	}
+	avail := strings.Split(c.Annotations[jsonFieldsAnnotation], ",")
+	var names []string
+	for _, n := range strings.Split(fl.Value.String(), ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		listJSONFields(c.OutOrStdout(), avail)
+		return nil, errListedFields
+	}
+	var unknown []string
+	for _, n := range names {
+		if !contains(avail, n) {
+			unknown = append(unknown, n)
+		}
+	}
+	if len(unknown) > 0 {
+		what := fmt.Sprintf("unknown field %q", unknown[0])
+		if len(unknown) > 1 {
+			what = fmt.Sprintf("unknown fields %q", unknown)
+		}
+		return nil, usageErrorf("%s: --json: %s\nAvailable fields:\n  %s", c.CommandPath(), what, strings.Join(avail, "\n  "))
+	}
+	return names, nil
+}
+
+// listsJSONFields reports a --json given empty (--json=), which only lists the fields.
+func listsJSONFields(c *cobra.Command) bool {
+	fl := c.Flags().Lookup("json")
+	return fl != nil && fl.Changed && strings.Trim(fl.Value.String(), ", ") == ""
+}
+
+// listJSONFields answers a bare --json: the names, one a line, on stdout.
+func listJSONFields(w io.Writer, fields []string) {
+	fmt.Fprintln(w, strings.Join(fields, "\n"))
+}
+
+// bareJSONFlag answers `--json` given without fields (which the flag parser
+// reports as a missing argument) by listing the command's fields.
+func bareJSONFlag(c *cobra.Command, err error) (error, bool) {
+	fields := c.Annotations[jsonFieldsAnnotation]
+	if fields == "" || err == nil || err.Error() != "flag needs an argument: --json" {
+		return nil, false
+	}
+	listJSONFields(c.OutOrStdout(), strings.Split(fields, ","))
+	return errListedFields, true
+}
+
+// printSelected prints the --json fields of data: JSON, unless -o yaml,
+// --jq or --template asked for something else.
+func printSelected(p *output.Printer, data []byte, fields []string) error {
+	sel, err := output.SelectFields(data, fields)
+	if err != nil {
+		return err
+	}
+	q := *p
+	if q.Opts.Format == "" || q.Opts.Format == "table" {
+		q.Opts.Format = "json"
+	}
+	return q.Print(sel, nil)
+}
