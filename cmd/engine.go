@@ -74,6 +74,7 @@ func (e *Engine) run(ctx context.Context, c *Call, o RunOptions) error {
 	if err != nil {
 		return err
 	}
+	c.names = e.namesOf(ctx)
 	return e.print(c, resp, o)
 }
 
