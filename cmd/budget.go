@@ -161,7 +161,11 @@ Configuration (environment, or per profile in the config file):
 			out := f.IO.Out
 			fmt.Fprintf(out, "key:\t%s\n", st.Key)
 			fmt.Fprintf(out, "store:\t%s\n", st.Store)
-			fmt.Fprintf(out, "used:\t%d of %d points in the last %s (reserve %d)\n", st.Used, st.Points, st.Window, st.Reserve)
+			window := st.Window.String()
+			if f.IO.OutTTY {
+				window = output.Span(st.Window)
+			}
+			fmt.Fprintf(out, "used:\t%d of %d points in the last %s (reserve %d)\n", st.Used, st.Points, window, st.Reserve)
 			fmt.Fprintf(out, "free:\t%d points\n", st.Free)
 			if !st.NextFree.IsZero() {
 				fmt.Fprintf(out, "next free:\t%s\n", when(f.IO, st.NextFree))

@@ -45,7 +45,11 @@ func (op *Op) jsonFields() []string {
 
 // addJSONFlag gives a reading command --json FIELDS.
 func addJSONFlag(op *Op, c *cobra.Command) {
-	fields := op.jsonFields()
+	addJSONFields(c, op.jsonFields())
+}
+
+// addJSONFields gives a command that prints records with these fields --json FIELDS.
+func addJSONFields(c *cobra.Command, fields []string) {
 	if len(fields) == 0 {
 		return
 	}
