@@ -124,37 +124,21 @@ func authLogin(ctx context.Context, f *Factory, o loginOptions) error {
 		}
 	}
 	var token string
+	var cl *client.Client
 	if o.WithToken {
 		b, err := io.ReadAll(io.LimitReader(in, 64<<10))
 		if err != nil {
 			return err
 		}
 		token = strings.TrimSpace(string(b))
-	} else {
-		fmt.Fprintf(f.IO.Err, "API token for %s (input hidden; create one under Settings > API): ", base)
-		token, err = readToken(f.IO.In, in)
-		fmt.Fprintln(f.IO.Err)
-		if err != nil && token == "" {
-			return usageErrorf("no token given: nothing to store")
+		if err := tokenProblem(token); err != nil {
+			return err
 		}
-	}
-	if token == "" {
-		return usageErrorf("empty token: nothing to store")
-	}
-	if strings.ContainsAny(token, " \t\r\n") {
-		return usageErrorf("the token contains whitespace; paste only the token")
-	}
-	t := &apiTarget{BaseURL: base, Token: token, Transport: f.transport}
-	cl, err := loginClient(f, cfg, t)
-	if err != nil {
+		if cl, err = checkedClient(ctx, f, cfg, base, token); err != nil {
+			return err
+		}
+	} else if token, cl, err = askToken(ctx, f, cfg, in, base); err != nil {
 		return err
-	}
-	valid, err := checkToken(ctx, cl)
-	if err != nil {
-		return explainReach(base, err)
-	}
-	if !valid {
-		return &AuthError{fmt.Errorf("token rejected by %s (HTTP 401): nothing was stored; check the token and try again", base)}
 	}
 	if err := store.Set(profile, token); err != nil {
 		return fmt.Errorf("could not store the token: %w", err)
@@ -182,6 +166,64 @@ func authLogin(ctx context.Context, f *Factory, o loginOptions) error {
 		f.IO.Warn("ORGCTL_TOKEN is set in this environment and takes precedence over the stored token")
 	}
 	return nil
+}
+
+// tokenProblem rejects text that cannot be a token, before it is sent.
+func tokenProblem(token string) error {
+	if token == "" {
+		return usageErrorf("empty token: nothing to store")
+	}
+	if strings.ContainsAny(token, " \t\r\n") {
+		return usageErrorf("the token contains whitespace; paste only the token")
+	}
+	return nil
+}
+
+// checkedClient is a client for a token the API accepted.
+func checkedClient(ctx context.Context, f *Factory, cfg *Config, base, token string) (*client.Client, error) {
+	cl, err := loginClient(f, cfg, &apiTarget{BaseURL: base, Token: token, Transport: f.transport})
+	if err != nil {
+		return nil, err
+	}
+	valid, err := checkToken(ctx, cl)
+	if err != nil {
+		return nil, explainReach(base, err)
+	}
+	if !valid {
+		return nil, &AuthError{fmt.Errorf("token rejected by %s (HTTP 401): nothing was stored; check the token and try again", base)}
+	}
+	return cl, nil
+}
+
+// askToken asks on the terminal until the API accepts a token: an empty
+// answer, one with spaces or one the API rejects is asked for again.
+func askToken(ctx context.Context, f *Factory, cfg *Config, in *bufio.Reader, base string) (string, *client.Client, error) {
+	w := f.IO.Err
+	var last error
+	for range loginAttempts {
+		fmt.Fprintf(w, "API token for %s (input hidden; create one under Settings > API): ", base)
+		token, err := readToken(f.IO.In, in)
+		fmt.Fprintln(w)
+		if err != nil && token == "" {
+			if last != nil {
+				return "", nil, last
+			}
+			return "", nil, usageErrorf("no token given: nothing to store")
+		}
+		if last = tokenProblem(token); last != nil {
+			fmt.Fprintf(w, "%v\n", last)
+			continue
+		}
+		cl, err := checkedClient(ctx, f, cfg, base, token)
+		var ae *AuthError
+		if errors.As(err, &ae) {
+			last = err
+			fmt.Fprintf(w, "The token was rejected by %s (HTTP 401): check it and paste it again.\n", base)
+			continue
+		}
+		return token, cl, err
+	}
+	return "", nil, last
 }
 
 // verifyToken makes one cheap request: 401 rejects the token; 200 and 403
