@@ -56,7 +56,7 @@ A job is named by a hash of the command, its flags, the org and the input.`,
 			return p.Print(b, jobColumns)
 		},
 	}
-	addJSONFields(list, jobFields)
+	addJSONFields(list, "", strings.Join(jobFields, ","))
 	c.AddCommand(list)
 	show := &cobra.Command{
 		Use: "show ID", Short: "Show a job's counts and the rows that failed or are unknown", Args: exactArgs(1, "ID"),
@@ -124,7 +124,7 @@ A job is named by a hash of the command, its flags, the org and the input.`,
 				{Header: "KEY", Field: "key"}, {Header: "MESSAGE", Field: "message"}})
 		},
 	}
-	addJSONFields(show, append(jobFields, "problem_rows"))
+	addJSONFields(show, "", strings.Join(jobFields, ",")+",problem_rows")
 	c.AddCommand(show)
 	c.AddCommand(&cobra.Command{
 		Use: "rm ID", Short: "Forget a job (the next run of its command starts over)", Args: exactArgs(1, "ID"),

@@ -12,10 +12,6 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-// jsonFieldsAnnotation carries a command's --json field names to the flag
-// error handler, which answers a bare --json with them.
-const jsonFieldsAnnotation = "json-fields"
-
 // reads reports whether the op fetches data without changing anything: a
 // get, a list, or a query sent as a POST (permissions list-objects).
 func (op *Op) reads() bool {
@@ -25,6 +21,23 @@ func (op *Op) reads() bool {
 // jsonFields are the names --json selects from: the fields the published
 // spec gives the answer, then any the command's columns read beyond them.
 func (op *Op) jsonFields() []string {
+	return jsonFieldNames(op.Method+" "+op.Path, columnFields(op.Columns))
+}
+
+// columnFields are the top-level fields columns read.
+func columnFields(cols []output.Column) string {
+	var out []string
+	for _, c := range cols {
+		if top, _, _ := strings.Cut(c.Field, "."); top != "" {
+			out = append(out, top)
+		}
+	}
+	return strings.Join(out, ",")
+}
+
+// jsonFieldNames merges the spec's fields for "METHOD PATH" (none for "")
+// with extra comma-separated names, in order, without repeats.
+func jsonFieldNames(endpoint, extra string) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(name string) {
@@ -33,36 +46,47 @@ func (op *Op) jsonFields() []string {
 			out = append(out, name)
 		}
 	}
-	for _, f := range sandbox.DataFields(op.Method, op.Path) {
-		add(f)
+	if method, path, ok := strings.Cut(endpoint, " "); ok {
+		for _, f := range sandbox.DataFields(method, path) {
+			add(f)
+		}
 	}
-	for _, c := range op.Columns {
-		top, _, _ := strings.Cut(c.Field, ".")
-		add(top)
+	for _, f := range strings.Split(extra, ",") {
+		add(f)
 	}
 	return out
 }
 
+// Annotations that say where a command's --json fields come from; they are
+// worked out only when --json is used, so building commands stays cheap.
+const (
+	jsonEndpointAnnotation = "json-endpoint"
+	jsonExtraAnnotation    = "json-fields"
+)
+
 // addJSONFlag gives a reading command --json FIELDS.
 func addJSONFlag(op *Op, c *cobra.Command) {
-	addJSONFields(c, op.jsonFields())
+	addJSONFields(c, op.Method+" "+op.Path, columnFields(op.Columns))
 }
 
-// addJSONFields gives a command that prints records with these fields --json FIELDS.
-func addJSONFields(c *cobra.Command, fields []string) {
-	if len(fields) == 0 {
-		return
-	}
+// addJSONFields gives a command --json FIELDS: the spec's fields of
+// endpoint ("METHOD PATH", or "" for local records) and the extra names.
+func addJSONFields(c *cobra.Command, endpoint, extra string) {
 	c.Flags().String("json", "", "print only these comma-separated `FIELDS` as JSON (--json alone lists them)")
 	if c.Annotations == nil {
 		c.Annotations = map[string]string{}
 	}
-	c.Annotations[jsonFieldsAnnotation] = strings.Join(fields, ",")
-	c.RegisterFlagCompletionFunc("json", func(_ *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
+	c.Annotations[jsonEndpointAnnotation] = endpoint
+	c.Annotations[jsonExtraAnnotation] = extra
+	c.RegisterFlagCompletionFunc("json", func(c *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
 		// Complete the field after the last comma, keeping those before it.
 		done, _ := cutLast(typed, ",")
+		chosen := strings.Split(done, ",")
 		var out []string
-		for _, f := range fields {
+		for _, f := range commandJSONFields(c) {
+			if contains(chosen, f) {
+				continue
+			}
 			if done == "" {
 				out = append(out, f)
 			} else {
@@ -71,6 +95,15 @@ func addJSONFields(c *cobra.Command, fields []string) {
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 	})
+}
+
+// commandJSONFields are the fields a command's --json offers (nil: no --json).
+func commandJSONFields(c *cobra.Command) []string {
+	endpoint, ok := c.Annotations[jsonEndpointAnnotation]
+	if !ok {
+		return nil
+	}
+	return jsonFieldNames(endpoint, c.Annotations[jsonExtraAnnotation])
 }
 
 func cutLast(s, sep string) (before, after string) {
@@ -91,7 +124,7 @@ func jsonSelection(c *cobra.Command) ([]string, error) {
 	if fl == nil || !fl.Changed {
 		return nil, nil
 	}
-	avail := strings.Split(c.Annotations[jsonFieldsAnnotation], ",")
+	avail := commandJSONFields(c)
 	var names []string
 	for _, n := range strings.Split(fl.Value.String(), ",") {
 		if n = strings.TrimSpace(n); n != "" {
@@ -132,11 +165,14 @@ func listJSONFields(w io.Writer, fields []string) {
 // bareJSONFlag answers `--json` given without fields (which the flag parser
 // reports as a missing argument) by listing the command's fields.
 func bareJSONFlag(c *cobra.Command, err error) (error, bool) {
-	fields := c.Annotations[jsonFieldsAnnotation]
-	if fields == "" || err == nil || err.Error() != "flag needs an argument: --json" {
+	if err == nil || err.Error() != "flag needs an argument: --json" {
 		return nil, false
 	}
-	listJSONFields(c.OutOrStdout(), strings.Split(fields, ","))
+	fields := commandJSONFields(c)
+	if fields == nil {
+		return nil, false
+	}
+	listJSONFields(c.OutOrStdout(), fields)
 	return errListedFields, true
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"sync"
 )
 
 // DataFields names the fields of what an operation answers with (one item's
@@ -11,14 +12,24 @@ import (
 // response the sandbox serves; nil when the spec publishes no object there.
 // orgctl's --json offers these names.
 func DataFields(method, path string) []string {
-	want := pathShape(path)
-	for _, op := range specOps {
-		if op.Method == method && pathShape(op.Path) == want {
-			return exampleFields(op.Resp)
+	examplesOnce.Do(func() {
+		examples = make(map[string]string, len(specOps))
+		for _, op := range specOps {
+			key := op.Method + " " + pathShape(op.Path)
+			if _, dup := examples[key]; !dup {
+				examples[key] = op.Resp
+			}
 		}
-	}
-	return nil
+	})
+	return exampleFields(examples[method+" "+pathShape(path)])
 }
+
+// examples are the published example answers by method and path shape,
+// indexed on first use so commands that never ask pay nothing.
+var (
+	examplesOnce sync.Once
+	examples     map[string]string
+)
 
 // pathShape is a path with its parameters blanked, so "/access_tokens/:accessTokenId",
 // "/access_tokens/{id}" and "/organization/" compare as the spec means them.
