@@ -146,9 +146,26 @@ func jsonSelection(c *cobra.Command) ([]string, error) {
 		if len(unknown) > 1 {
 			what = fmt.Sprintf("unknown fields %q", unknown)
 		}
+		if near := nearestName(unknown[0], avail); near != "" {
+			what += fmt.Sprintf(" (did you mean %s?)", near)
+		}
 		return nil, usageErrorf("%s: --json: %s\nAvailable fields:\n  %s", c.CommandPath(), what, strings.Join(avail, "\n  "))
 	}
 	return names, nil
+}
+
+// nearestName is the name closest to a typo of it, or "".
+func nearestName(typed string, names []string) string {
+	best, bestD := "", 0
+	for _, n := range names {
+		if d := editDistance(typed, n); best == "" || d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if best == "" || bestD > max(1, len(typed)*2/5) {
+		return ""
+	}
+	return best
 }
 
 // listsJSONFields reports a --json given empty (--json=), which only lists the fields.
