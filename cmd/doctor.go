@@ -114,7 +114,7 @@ func runDoctor(ctx context.Context, f *Factory) []doctorCheck {
 			t = &apiTarget{Token: tok, Source: src}
 		}
 	}
-	add(checkToken(cfg, t, tokErr))
+	add(doctorToken(cfg, t, tokErr))
 	switch {
 	case tokErr != nil:
 		add(doctorCheck{Name: "login", Status: checkSkip, Detail: "needs a token"})
@@ -270,7 +270,7 @@ func probeHealth(ctx context.Context, base string, rt http.RoundTripper, baseErr
 		return r
 	}
 	if resp.StatusCode/100 != 2 {
-		r.check.Status, r.check.Detail = checkFail, fmt.Sprintf("%s answered GET /api/checkHealth with HTTP %d: %s", base, resp.StatusCode, firstLine(body))
+		r.check.Status, r.check.Detail = checkFail, fmt.Sprintf("%s answered GET /api/checkHealth with HTTP %d: %s", base, resp.StatusCode, firstBodyLine(body))
 		r.check.Hint = "check that base_url is the instance's address (without /api/v2), and the instance's status"
 		return r
 	}
@@ -359,7 +359,7 @@ func probe(ctx context.Context, rt http.RoundTripper, url string) (*http.Respons
 	return resp, body, err
 }
 
-func firstLine(b []byte) string {
+func firstBodyLine(b []byte) string {
 	s, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
 	if len(s) > 120 {
 		s = s[:120] + "…"
@@ -367,9 +367,9 @@ func firstLine(b []byte) string {
 	return s
 }
 
-// checkToken says whether a token is there and where it comes from; only
+// doctorToken says whether a token is there and where it comes from; only
 // its last four characters are shown.
-func checkToken(cfg *Config, t *apiTarget, err error) doctorCheck {
+func doctorToken(cfg *Config, t *apiTarget, err error) doctorCheck {
 	c := doctorCheck{Name: "token"}
 	if err != nil {
 		c.Status, c.Detail = checkFail, err.Error()

@@ -68,8 +68,8 @@ func splitColumns(s string) []string {
 }
 
 // checkColumns refuses --columns names the call's table does not have,
-// before anything is sent. Tables whose columns come from the data are
-// checked when it arrives.
+// before anything is sent. Tables whose columns come from the data, and
+// views that build their own, are checked when the answer arrives.
 func (e *Engine) checkColumns(c *Call) error {
 	if len(e.printer.Opts.Columns) == 0 || c.Op.View != nil || len(c.Columns) == 0 {
 		return nil
@@ -102,7 +102,8 @@ func (e *Engine) run(ctx context.Context, c *Call, o RunOptions) error {
 	if err != nil {
 		return err
 	}
-	return e.print(c, resp)
+	c.names = e.namesOf(ctx)
+	return e.print(c, resp, o)
 }
 
 // send is the send phase: the call's reads and Merge, the main request (all
@@ -176,7 +177,10 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call) (*client.Respon
 }
 
 // print is the print phase.
-func (e *Engine) print(c *Call, resp *client.Response) error {
+func (e *Engine) print(c *Call, resp *client.Response, o RunOptions) error {
+	if o.JSON != nil {
+		return printSelected(e.printer, resp.Data, o.JSON)
+	}
 	if c.Op.View != nil {
 		return c.Op.View(e.printer, c, resp.Data)
 	}

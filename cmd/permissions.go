@@ -151,6 +151,7 @@ Gotchas:
 				Long:       "OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps and workflows\ntake an id or name, folders an id or path (app:/Finance), resources a UUID or name.",
 				ArgsKindBy: map[int]KindBy{1: {Arg: 0, Kinds: objectKinds}},
 				Example:    "  orgctl permissions access-list app 5a4d0006-0000-4000-8000-000000000001\n  orgctl permissions access-list folder 7 -o json",
+				View:       accessListView,
 				Columns: []output.Column{
 					{Header: "GROUPS", Value: func(r map[string]any) string { return accessSummary(r["group"]) }},
 					{Header: "USERS", Value: func(r map[string]any) string { return accessSummary(r["user"]) }},

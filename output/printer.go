@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 	"text/template"
+	"time"
 
 	"github.com/itchyny/gojq"
 	"github.com/mattn/go-runewidth"
@@ -106,6 +107,9 @@ func (p *Printer) Print(data json.RawMessage, cols []Column) error {
 	case p.Opts.Format == "yaml":
 		err = writeYAML(w, data)
 	default:
+		if p.IO.OutTTY {
+			cols = relativeTimes(cols, time.Now())
+		}
 		err = p.printTable(w, data, cols)
 	}
 	var se *jsonscan.SyntaxError
@@ -130,6 +134,17 @@ func (p *Printer) printJQ(w *bufio.Writer, data []byte) error {
 	q, err := gojq.Parse(p.Opts.JQ)
 	if err != nil {
 		return err
+	}
+	if p.Opts.Format == "yaml" {
+		code, err := gojq.Compile(q)
+		if err != nil {
+			return err
+		}
+		v, err := jsonscan.Decode(data)
+		if err != nil {
+			return err
+		}
+		return writeJQYAML(w, code, v)
 	}
 	if each := perElement(q); each != nil && data[0] == '[' {
 		// The filter only ever sees one element at a time: run it on each
@@ -308,6 +323,31 @@ func isIterate(q *gojq.Query) bool {
 	}
 	t := q.Term
 	return t.Type == gojq.TermTypeIdentity && len(t.SuffixList) == 1 && t.SuffixList[0].Iter && !t.SuffixList[0].Optional && t.SuffixList[0].Index == nil
+}
+
+// writeJQYAML writes each result of the filter as a YAML document, for
+// --jq with -o yaml.
+func writeJQYAML(w *bufio.Writer, code *gojq.Code, v any) error {
+	iter := code.Run(v)
+	for n := 0; ; n++ {
+		r, ok := iter.Next()
+		if !ok {
+			return nil
+		}
+		if err, isErr := r.(error); isErr {
+			return fmt.Errorf("--jq: %w", err)
+		}
+		b, err := gojq.Marshal(r)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			w.WriteString("---\n")
+		}
+		if err := writeYAML(w, b); err != nil {
+			return err
+		}
+	}
 }
 
 func writeJQResults(w *bufio.Writer, code *gojq.Code, v any) error {
