@@ -48,11 +48,36 @@ func newPrinter(io *output.IO, cfg *Config) (*output.Printer, error) {
 		Format:   cfg.v.GetString("output"),
 		JQ:       cfg.v.GetString("jq"),
 		Template: cfg.v.GetString("template"),
+		Columns:  splitColumns(cfg.v.GetString("columns")),
 	}
 	if err := opts.Validate(); err != nil {
 		return nil, &UsageError{err}
 	}
 	return &output.Printer{IO: io, Opts: opts}, nil
+}
+
+// splitColumns reads --columns: names separated by commas, blanks dropped.
+func splitColumns(s string) []string {
+	var out []string
+	for _, n := range strings.Split(s, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// checkColumns refuses --columns names the call's table does not have,
+// before anything is sent. Tables whose columns come from the data, and
+// views that build their own, are checked when the answer arrives.
+func (e *Engine) checkColumns(c *Call) error {
+	if len(e.printer.Opts.Columns) == 0 || c.Op.View != nil || len(c.Columns) == 0 {
+		return nil
+	}
+	if _, err := output.SelectColumns(c.Columns, e.printer.Opts.Columns); err != nil {
+		return &UsageError{err}
+	}
+	return nil
 }
 
 func (e *Engine) quiet() bool { return e.cfg.v.GetBool("quiet") }
@@ -62,11 +87,14 @@ func (e *Engine) run(ctx context.Context, c *Call, o RunOptions) error {
 	for _, w := range c.Warnings {
 		e.f.IO.Warn("%s", w)
 	}
+	if err := e.checkColumns(c); err != nil {
+		return err
+	}
 	if c.Op.mutating() && o.DryRun {
 		return e.dryRun(c)
 	}
 	if c.Op.Destructive && !o.Yes {
-		if err := e.confirm(c); err != nil {
+		if err := e.confirm(ctx, c); err != nil {
 			return err
 		}
 	}
@@ -167,7 +195,26 @@ func (e *Engine) changed(c *Call) {
 }
 
 // confirm asks on a terminal and refuses elsewhere.
-func (e *Engine) confirm(c *Call) error {
+func (e *Engine) confirm(ctx context.Context, c *Call) error {
+	if err := e.refuseUnattended(c); err != nil {
+		return err
+	}
+	io := e.f.IO
+	fmt.Fprintf(io.Err, "%s [y/N] ", e.question(ctx, c))
+	line, _ := bufio.NewReader(io.In).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return nil
+	}
+	return ErrCancelled
+}
+
+// question is what a confirmation asks. A call on one object names it by
+// its natural key and labels ("Delete user ana@x (Ana Souza)?"): the resolve
+// phase found a name's object already; an id is looked up with one read, as
+// a person is at the terminal and it may keep them from deleting the wrong
+// thing. Calls on no single object ask to run the command line.
+func (e *Engine) question(ctx context.Context, c *Call) string {
 	var objs []string
 	for i, a := range c.Op.Args {
 		if l, ok := c.ArgLabels[i]; ok {
@@ -176,22 +223,43 @@ func (e *Engine) confirm(c *Call) error {
 			objs = append(objs, v)
 		}
 	}
-	if err := e.refuseUnattended(c); err != nil {
-		return err
+	kind := ""
+	if len(c.Op.Args) == 1 && len(objs) == 1 {
+		kind = c.Op.argKind(0)
+		if _, named := c.ArgLabels[0]; !named {
+			if d, ok := e.describe(ctx, kind, objs[0]); ok {
+				objs[0] = d
+			}
+		}
 	}
-	io := e.f.IO
-	what := strings.TrimSpace(c.Command + " " + strings.Join(objs, " "))
-	question := fmt.Sprintf("Run `%s`? This cannot be undone.", what)
 	if c.Op.Confirm != "" {
-		question = fmt.Sprintf(c.Op.Confirm, strings.Join(objs, " "))
+		return fmt.Sprintf(c.Op.Confirm, strings.Join(objs, " "))
 	}
-	fmt.Fprintf(io.Err, "%s [y/N] ", question)
-	line, _ := bufio.NewReader(io.In).ReadString('\n')
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return nil
+	verb, _, _ := strings.Cut(c.Op.Use, " ")
+	if kind != "" && kind != noCompletion && verb != "" {
+		return fmt.Sprintf("%s%s %s %s? This cannot be undone.", strings.ToUpper(verb[:1]), verb[1:], singularKind(kind), objs[0])
 	}
-	return ErrCancelled
+	what := strings.TrimSpace(c.Command + " " + strings.Join(objs, " "))
+	return fmt.Sprintf("Run `%s`? This cannot be undone.", what)
+}
+
+// describe names the object an id stands for, with one read; false when
+// the kind has no natural key or the read fails (the prompt then shows
+// the id, and the call itself reports a missing object).
+func (e *Engine) describe(ctx context.Context, kind, id string) (string, bool) {
+	rk, ok := resolveKinds[kind]
+	if !ok {
+		return "", false
+	}
+	r, err := e.resolver()
+	if err != nil {
+		return "", false
+	}
+	o, err := r.Describe(ctx, resolve.Kinds[rk], id)
+	if err != nil || o.Key == "" || o.Key == id {
+		return "", false
+	}
+	return o.Describe(), true
 }
 
 // refuseUnattended refuses a destructive call that nobody can confirm.
@@ -353,7 +421,7 @@ func (e *Engine) printPlan(plan []planned, names map[string]string) error {
 			target = u
 		}
 		if p.note != "" {
-			fmt.Fprintf(w, "%s %s   (%s)\n", p.req.Method, target, p.note)
+			fmt.Fprintf(w, "%s %s   (%s; %d points)\n", p.req.Method, target, p.note, doc["cost"])
 		} else {
 			fmt.Fprintf(w, "%s %s\n", p.req.Method, target)
 		}

@@ -39,7 +39,7 @@ func foldersGroup() Group {
 				Fields: []Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "folder name"},
 					{Flag: "type", Key: "folder_type", Required: true, Enum: folderTypes, Usage: "what the folder holds"},
-					{Flag: "parent", Key: "parent_folder_id", Usage: "parent folder `ID` (default: the root of its type)"},
+					{Flag: "parent", Key: "parent_folder_id", Usage: "parent `FOLDER`, id or path (default: the root of its type)"},
 				},
 			},
 			{
@@ -48,7 +48,7 @@ func foldersGroup() Group {
 				Example: "  orgctl folders update app_190 --name Archive\n  orgctl folders update app_190 --parent app_1",
 				Fields: []Field{
 					{Flag: "name", Key: "name", In: InPatch, Usage: "new name"},
-					{Flag: "parent", Key: "parent_folder_id", In: InPatch, Usage: "move under this folder `ID`"},
+					{Flag: "parent", Key: "parent_folder_id", In: InPatch, Usage: "move under this `FOLDER` (id or path)"},
 				},
 			},
 			{

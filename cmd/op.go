@@ -54,6 +54,12 @@ type Field struct {
 	// Complete names the object kind the value completes from ("users",
 	// "groups": see completionKinds); "" infers it from Key, "-" turns it off.
 	Complete string
+	// KindBy, when set, picks the kind from another input instead
+	// (--object-id is a folder or an app by --object-type).
+	KindBy *KindBy
+	// KeyKind is the object kind named by the KEY of KEY=VALUE values
+	// (--value ENVIRONMENT=VALUE), whose names are looked up like any other.
+	KeyKind string
 }
 
 // Op declares one API operation as a command. The engine turns it into a
@@ -89,6 +95,9 @@ type Op struct {
 	// completes from; missing or "" entries are inferred from the path
 	// parameter's name, "-" turns completion off.
 	ArgsComplete []string
+	// ArgsKindBy picks the kind of the argument at an index from another
+	// input (access-list OBJECT_TYPE OBJECT_ID).
+	ArgsKindBy map[int]KindBy
 
 	// Shape is the op's own part of the build phase: it moves local options
 	// into the request, fills defaults and rejects combinations that single

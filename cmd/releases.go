@@ -80,7 +80,7 @@ func releaseCreateFields(target bool) []Field {
 var releaseTargetFields = []Field{
 	{Flag: "element", In: InLocal, Usage: "page or workflow `UUID`"},
 	{Flag: "type", Key: "elementType", In: InQuery, Enum: elementTypes, Usage: "the element's type"},
-	{Flag: "app", In: InLocal, Usage: "app `UUID` (deprecated endpoint; prefer --element --type PAGE)"},
+	{Flag: "app", In: InLocal, Complete: "apps", Usage: "the `APP` (UUID or name; deprecated endpoint; prefer --element --type PAGE)"},
 }
 
 var branchColumns = []output.Column{
@@ -168,8 +168,8 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 					Example: `  orgctl releases manifests set prod --app 2ab90f76-c234-428e-9896-40c3a9bdbb2b=latest --workflow 8079edae-d5c2-46de-b5bb-153249e8463f=1.0.5
   orgctl releases manifests set prod --body manifest.json --message "Release 42"`,
 					Fields: []Field{
-						{Flag: "app", In: InLocal, Kind: KStrings, Usage: "app `UUID=RELEASE` (repeatable; RELEASE is x.y.z or latest)"},
-						{Flag: "workflow", In: InLocal, Kind: KStrings, Usage: "workflow `UUID=RELEASE` (repeatable)"},
+						{Flag: "app", In: InLocal, Kind: KStrings, KeyKind: "apps", Usage: "`APP=RELEASE`, the app by UUID or name (repeatable; RELEASE is x.y.z or latest)"},
+						{Flag: "workflow", In: InLocal, Kind: KStrings, KeyKind: "workflows", Usage: "`WORKFLOW=RELEASE`, the workflow by UUID or name (repeatable)"},
 						commitMessage,
 					},
 					Shape: func(c *Call) error {

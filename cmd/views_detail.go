@@ -12,9 +12,10 @@ import (
 )
 
 // terminalView reports whether a view may print its terminal form: a
-// person reads stdout and asked for no particular format.
+// person reads stdout and asked for no particular format (--columns asks
+// for the table).
 func terminalView(p *output.Printer) bool {
-	return p.IO.OutTTY && !structured(p)
+	return p.IO.OutTTY && !structured(p) && len(p.Opts.Columns) == 0
 }
 
 // detailView shows one object as key/value lines on a terminal, every

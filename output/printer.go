@@ -34,6 +34,9 @@ type Options struct {
 	Format   string
 	JQ       string
 	Template string
+	// Columns picks and orders the table's columns by name (--columns);
+	// empty keeps the command's own.
+	Columns []string
 }
 
 // Validate reports a bad combination before anything is fetched.
@@ -45,6 +48,9 @@ func (o Options) Validate() error {
 	}
 	if o.JQ != "" && o.Template != "" {
 		return fmt.Errorf("--jq and --template cannot be used together")
+	}
+	if len(o.Columns) > 0 && (o.Format == "json" || o.Format == "yaml" || o.JQ != "" || o.Template != "") {
+		return fmt.Errorf("--columns picks the columns of the table and tab-separated output; it does not apply to -o json, -o yaml, --jq or --template")
 	}
 	if o.JQ != "" {
 		if _, err := compileJQ(o.JQ); err != nil {

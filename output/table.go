@@ -3,8 +3,12 @@ package output
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/mattn/go-runewidth"
 
 	"github.com/orgctl/orgctl/output/jsonscan"
 )
@@ -187,6 +191,11 @@ func (p *Printer) printTable(w *bufio.Writer, data []byte, cols []Column) error 
 				}
 				cols = defaultColumns(data[r.Pos:first.Pos], v)
 			}
+			picked, err := SelectColumns(cols, p.Opts.Columns)
+			if err != nil {
+				return err
+			}
+			cols = picked
 			rr = newRowReader(cols)
 		}
 		if err := rr.row(r); err != nil {
@@ -213,6 +222,7 @@ func (p *Printer) printTable(w *bufio.Writer, data []byte, cols []Column) error 
 	for i, c := range cols {
 		headers[i] = c.Header
 	}
+	headers, rows = fitTable(cols, headers, rows, p.IO.Width)
 	return writeTable(w, headers, rows)
 }
 
@@ -306,3 +316,150 @@ func orderedKeys(obj []byte) []string {
 var flattener = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
 
 func flatten(s string) string { return flattener.Replace(s) }
+
+// ColumnName is how --columns names a column: its header in lower case,
+// spaces as dashes ("USER ID" -> "user-id").
+func ColumnName(c Column) string {
+	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(c.Header)), " ", "-")
+}
+
+// UnknownColumnsError is a --columns name that the table does not have.
+type UnknownColumnsError struct {
+	Unknown   []string
+	Available []string
+}
+
+func (e *UnknownColumnsError) Error() string {
+	return fmt.Sprintf("unknown column %s in --columns: available columns are %s",
+		strings.Join(quoteAll(e.Unknown), ", "), strings.Join(e.Available, ","))
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
+}
+
+// SelectColumns picks and orders cols by the names given (ColumnName, or
+// the column's field path). No names keep cols as they are.
+func SelectColumns(cols []Column, names []string) ([]Column, error) {
+	if len(names) == 0 {
+		return cols, nil
+	}
+	var out []Column
+	var unknown []string
+	for _, n := range names {
+		want := strings.ToLower(strings.TrimSpace(n))
+		found := false
+		for _, c := range cols {
+			if ColumnName(c) == want || strings.ReplaceAll(ColumnName(c), "-", "_") == want || (c.Field != "" && strings.ToLower(c.Field) == want) {
+				out = append(out, c)
+				found = true
+				break
+			}
+		}
+		if !found {
+			unknown = append(unknown, n)
+		}
+	}
+	if len(unknown) > 0 {
+		avail := make([]string, len(cols))
+		for i, c := range cols {
+			avail[i] = ColumnName(c)
+		}
+		return nil, &UnknownColumnsError{Unknown: unknown, Available: avail}
+	}
+	return out, nil
+}
+
+// isIDColumn reports a column of ids: they are cut in the middle, keeping
+// the prefix that names the kind and the tail that tells ids apart.
+func isIDColumn(c Column) bool {
+	h := strings.ToUpper(strings.TrimSpace(c.Header))
+	return h == "ID" || strings.HasSuffix(h, " ID")
+}
+
+// minColumnWidth is the narrowest a column is cut to: room for a few
+// characters and the ellipsis.
+const minColumnWidth = 5
+
+// fitTable cuts cells so that the aligned table is at most width columns
+// wide: the widest column gives up one character at a time (so the widest
+// end up equal), none below minColumnWidth or its header. Order and the
+// other columns stay as they are. width <= 0 leaves the table as it is.
+func fitTable(cols []Column, headers []string, rows [][]string, width int) ([]string, [][]string) {
+	if width <= 0 || len(headers) == 0 {
+		return headers, rows
+	}
+	n := len(headers)
+	widths := make([]int, n)
+	floor := make([]int, n)
+	for i, h := range headers {
+		widths[i] = runewidth.StringWidth(strings.TrimSpace(h))
+		floor[i] = max(min(widths[i], 12), minColumnWidth)
+	}
+	for _, r := range rows {
+		for i := 0; i < n && i < len(r); i++ {
+			widths[i] = max(widths[i], runewidth.StringWidth(strings.TrimSpace(flatten(r[i]))))
+		}
+	}
+	total := 2 * (n - 1)
+	for _, w := range widths {
+		total += w
+	}
+	if total <= width {
+		return headers, rows
+	}
+	limit := append([]int(nil), widths...)
+	for total > width {
+		widest := -1
+		for i := range limit {
+			if limit[i] > floor[i] && (widest < 0 || limit[i] > limit[widest]) {
+				widest = i
+			}
+		}
+		if widest < 0 {
+			break // every column at its floor: the rows wrap rather than lose all meaning
+		}
+		limit[widest]--
+		total--
+	}
+	out := make([][]string, len(rows))
+	for ri, r := range rows {
+		cells := make([]string, len(r))
+		for i, c := range r {
+			c = strings.TrimSpace(flatten(c))
+			if i < n && runewidth.StringWidth(c) > limit[i] {
+				if i < len(cols) && isIDColumn(cols[i]) {
+					c = cutMiddle(c, limit[i])
+				} else {
+					c = runewidth.Truncate(c, limit[i], "…")
+				}
+			}
+			cells[i] = c
+		}
+		out[ri] = cells
+	}
+	hs := make([]string, n)
+	for i, h := range headers {
+		hs[i] = runewidth.Truncate(strings.TrimSpace(h), limit[i], "…")
+	}
+	return hs, out
+}
+
+// cutMiddle shortens s to width display columns with an ellipsis in the
+// middle: "user_0000000000000000005a4d0000000004" at 16 -> "user_00…00000004".
+func cutMiddle(s string, width int) string {
+	if width < 3 {
+		return runewidth.Truncate(s, width, "…")
+	}
+	rs := []rune(s)
+	head := (width - 1) / 2
+	tail := width - 1 - head // the tail tells ids apart: it gets the odd column
+	if head+tail >= len(rs) {
+		return s
+	}
+	return string(rs[:head]) + "…" + string(rs[len(rs)-tail:])
+}

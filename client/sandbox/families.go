@@ -711,6 +711,7 @@ func grant(c *call) (int, any) {
 
 func revoke(c *call) (int, any) {
 	subj, obj_ := c.body["subject"].(map[string]any), c.body["object"].(map[string]any)
+	c.checkObject(obj_) // a resource's name becomes its id; revoking nothing is no error
 	ps := c.org.Collections["/permissions"]
 	kept := ps[:0:0]
 	for _, p := range ps {
@@ -743,16 +744,23 @@ func (c *call) checkSubject(s map[string]any) string {
 	return ""
 }
 
+// checkObject reports an object that does not exist; a resource named by
+// its name (which the published API accepts) gets its id in o.
 func (c *call) checkObject(o map[string]any) string {
 	coll := map[string]string{"folder": "/folders", "app": "/apps", "resource": "/resources",
 		"resource_configuration": "/resource_configurations"}[fmt.Sprint(o["type"])]
 	if coll == "" {
 		return ""
 	}
-	if _, it := c.org.find(coll, fmt.Sprint(o["id"])); it == nil {
-		return fmt.Sprintf("%s %v not found", o["type"], o["id"])
+	if coll == "/resources" {
+		if _, r := c.org.findResource(fmt.Sprint(o["id"])); r != nil {
+			o["id"] = r["id"]
+			return ""
+		}
+	} else if _, it := c.org.find(coll, fmt.Sprint(o["id"])); it != nil {
+		return ""
 	}
-	return ""
+	return fmt.Sprintf("%s %v not found", o["type"], o["id"])
 }
 
 func listObjects(c *call) (int, any) {
@@ -765,9 +773,11 @@ func listObjects(c *call) (int, any) {
 
 func accessList(c *call) (int, any) {
 	typ, id := c.params["objectType"], c.params["objectId"]
-	if msg := c.checkObject(obj{"type": typ, "id": id}); msg != "" {
+	o := obj{"type": typ, "id": id}
+	if msg := c.checkObject(o); msg != "" {
 		return 404, errBody("%s", msg)
 	}
+	id = fmt.Sprint(o["id"])
 	out := obj{"group": []any{}, "user": []any{}, "userInvite": []any{}}
 	for _, p := range c.org.Collections["/permissions"] {
 		if p["type"] != typ || p["id"] != id {
