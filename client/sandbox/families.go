@@ -170,7 +170,20 @@ func createGroup(c *call) (int, any) {
 			return 409, errBody("Group with name %q already exists", c.body["name"])
 		}
 	}
+	// Members come as {id, is_group_admin}; the published answer lists each with its email.
+	members := []any{}
+	reqs, _ := c.body["members"].([]any)
+	for _, r := range reqs {
+		m, _ := r.(map[string]any)
+		id := fmt.Sprint(m["id"])
+		_, u := c.org.find("/users", id)
+		if u == nil {
+			return notFound("/users", id)
+		}
+		members = append(members, obj{"id": u["id"], "email": u["email"], "is_group_admin": m["is_group_admin"] == true})
+	}
 	g := c.newObject("/groups", c.rt.key, c.body)
+	g["members"] = members
 	g["landing_page_app_id"] = c.body["landing_page_app_id"]
 	c.org.Collections["/groups"] = append(c.org.Collections["/groups"], g)
 	return 200, one(g)
