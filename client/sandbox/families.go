@@ -46,6 +46,7 @@ func init() {
 		"GET /resources/{resourceId}":                          getResource,
 		"DELETE /resources/{resourceId}":                       deleteResource,
 		"POST /environments":                                   createEnvironment,
+		"POST /user_attributes":                                createUserAttribute,
 		"POST /configuration_variables":                        saveConfigVar,
 		"PUT /configuration_variables/{id}":                    saveConfigVar,
 		"POST /apps":                                           createApp,
@@ -616,6 +617,20 @@ func createEnvironment(c *call) (int, any) {
 	}
 	c.org.Collections["/environments"] = append(c.org.Collections["/environments"], e)
 	return 200, one(e)
+}
+
+// createUserAttribute stores the published body's dataType and defaultValue under the names
+// the published list shows (data_type, default_value).
+func createUserAttribute(c *call) (int, any) {
+	for _, a := range c.org.Collections["/user_attributes"] {
+		if a["name"] == c.body["name"] {
+			return 409, errBody("User attribute %q already exists", c.body["name"])
+		}
+	}
+	a := c.newObject("/user_attributes", c.rt.key, c.body)
+	a["data_type"], a["default_value"] = c.body["dataType"], c.body["defaultValue"]
+	c.org.Collections["/user_attributes"] = append(c.org.Collections["/user_attributes"], a)
+	return 200, one(a)
 }
 
 func saveConfigVar(c *call) (int, any) {
