@@ -181,9 +181,17 @@ func Diff(f *Files, l *Live, prune bool, budget ratebudget.Config) *Plan {
 			if ld == nil {
 				c := Change{Kind: k.Name, Key: d.Key, Action: Create, doc: d}
 				for _, fd := range k.Fields {
-					if v, ok := d.Fields[fd.Name]; ok {
-						c.Fields = append(c.Fields, FieldChange{Field: fd.Name, New: v, HasNew: true})
+					v, ok := d.Fields[fd.Name]
+					if !ok {
+						continue
 					}
+					if m, isMap := v.(map[string]any); isMap && fd.Type != tScalarMap {
+						for _, key := range sortedKeys(m) { // entry by entry, as grants are sent
+							c.Fields = append(c.Fields, FieldChange{Field: fd.Name + "." + key, New: m[key], HasNew: true})
+						}
+						continue
+					}
+					c.Fields = append(c.Fields, FieldChange{Field: fd.Name, New: v, HasNew: true})
 				}
 				p.Changes = append(p.Changes, c)
 				continue
