@@ -198,24 +198,6 @@ func TestScripts(t *testing.T) {
 				s.mu.Unlock()
 				ts.Setenv("ORGCTL_TOKEN", s.api.AdminToken())
 			},
-			// org-budget POINTS WINDOW: change the budget of the org being served, keeping its objects.
-			"org-budget": func(ts *testscript.TestScript, neg bool, args []string) {
-				if len(args) != 2 {
-					ts.Fatalf("usage: org-budget POINTS WINDOW")
-				}
-				points, err := strconv.Atoi(args[0])
-				ts.Check(err)
-				window, err := time.ParseDuration(args[1])
-				ts.Check(err)
-				s := srv(ts)
-				st, err := s.server().MarshalState()
-				ts.Check(err)
-				next := sandbox.New(sandbox.Options{Points: points, Window: window, Block: window})
-				ts.Check(next.UnmarshalState(st))
-				s.mu.Lock()
-				s.api = next
-				s.mu.Unlock()
-			},
 			// envout VAR: set VAR to the last command's stdout, trimmed.
 			"envout": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 1 {
