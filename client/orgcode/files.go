@@ -230,6 +230,10 @@ func checkKey(k *Kind, key string) string {
 		if _, _, ok := splitFolder(key); !ok || strings.HasSuffix(key, ":/") {
 			return fmt.Sprintf("folder %q: expected TYPE:/PATH, e.g. app:/Finance/Reports", key)
 		}
+	case "organization":
+		if key != orgKey {
+			return fmt.Sprintf("organization %q: the file describes the org the token reaches: write organization: %s", key, orgKey)
+		}
 	case "grants":
 		if _, _, ok := splitSubject(key); !ok {
 			return fmt.Sprintf("subject %q: expected group:NAME or user:EMAIL", key)
@@ -303,6 +307,12 @@ func fieldValue(f *Field, n *yaml.Node) (any, string) {
 		return norm(v), ""
 	}
 	switch f.Type {
+	case tAny:
+		var v any
+		if err := n.Decode(&v); err != nil {
+			return nil, err.Error()
+		}
+		return norm(v), ""
 	case tString, tSecret:
 		v, e := scalar()
 		if e != "" {

@@ -51,11 +51,12 @@ var lists = map[string]list{
 	"environments":    {"/environments", "Environment > Read"},
 	"config-vars":     {"/configuration_variables", "Configuration Variables > Read"},
 	"themes":          {"/app_themes", "App Themes > Read"},
+	"organization":    {"/organization/", "Organizations > Read"},
 }
 
 // readOrder is the order of the list requests; grants come after, one
 // access list per folder and app (the API lists grants no other way).
-var readOrder = []string{"user-attributes", "users", "groups", "folders", "apps", "environments", "config-vars", "themes"}
+var readOrder = []string{"user-attributes", "users", "groups", "folders", "apps", "environments", "config-vars", "themes", "organization"}
 
 // ReadPlan is the requests a read of the live org sends before the grants
 // (which take one request per folder and app the lists find).
@@ -77,6 +78,20 @@ func (l *Live) record(r client.Request) {
 func (l *Live) listAll(ctx context.Context, d Doer, kind string) ([]map[string]any, error) {
 	li := lists[kind]
 	req := client.Request{Method: http.MethodGet, Path: li.path, Scope: li.scope}
+	if KindNamed(kind) != nil && KindNamed(kind).Singleton {
+		l.record(req)
+		resp, err := d.Do(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		var one map[string]any
+		dec := json.NewDecoder(bytes.NewReader(resp.Data))
+		dec.UseNumber()
+		if err := dec.Decode(&one); err != nil {
+			return nil, fmt.Errorf("GET %s: expected an object: %w", li.path, err)
+		}
+		return []map[string]any{one}, nil
+	}
 	var all []map[string]any
 	err := d.Pages(ctx, req, func(resp *client.Response) error {
 		l.record(req)
@@ -208,6 +223,16 @@ func ReadLive(ctx context.Context, d Doer) (*Live, error) {
 			th = map[string]any{}
 		}
 		l.add("themes", text(t["id"]), text(t["name"]), map[string]any{"theme": th})
+	}
+
+	for _, o := range raw["organization"] {
+		f := map[string]any{}
+		for _, n := range orgSettings {
+			if v, ok := o[n]; ok {
+				f[n] = norm(v)
+			}
+		}
+		l.add("organization", "", orgKey, f)
 	}
 
 	// Grants: one access list per folder and per app.

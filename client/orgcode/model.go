@@ -28,6 +28,8 @@ const (
 	// tEnvMap maps environment names to strings (a configuration
 	// variable's values); secret when the document's "secret" is true.
 	tEnvMap
+	// tAny is any YAML value (the organization's settings: flags, texts, lists).
+	tAny
 )
 
 // Field is one field a kind manages, in the order files list it.
@@ -126,8 +128,27 @@ var Kinds = func() []*Kind {
 		{Name: "themes", KeyField: "name", Fields: []Field{
 			{Name: "theme", Type: tScalarMap},
 		}},
+		{Name: "organization", KeyField: "organization", Singleton: true, Fields: anyFields(orgSettings)},
 	}
 }()
+
+// orgSettings are the organization settings the API reads and patches.
+var orgSettings = []string{"two_factor_auth_required", "two_factor_auth_type", "request_access_enabled",
+	"release_management_enabled", "app_owners_permissions_management", "cache_queries_per_user",
+	"disable_new_login_ip_notification_email", "ai_support_bot_disabled", "retool_forms_disabled",
+	"apply_preloaded_css_to_homepage", "preloaded_css", "preloaded_javascript", "javascript_links",
+	"workflow_run_retention_period_mins"}
+
+// orgKey is the natural key of the one organization a token reaches.
+const orgKey = "settings"
+
+func anyFields(names []string) []Field {
+	out := make([]Field, len(names))
+	for i, n := range names {
+		out[i] = Field{Name: n, Type: tAny}
+	}
+	return out
+}
 
 // KindNamed is the kind with this folder name, or nil.
 func KindNamed(name string) *Kind {

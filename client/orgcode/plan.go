@@ -208,8 +208,11 @@ func Diff(f *Files, l *Live, prune bool, budget ratebudget.Config) *Plan {
 			if d.Inactive {
 				u.Note = "disabled"
 			}
+			if k.Singleton {
+				u.Note = "the org's own: never deleted"
+			}
 			p.Unmanaged = append(p.Unmanaged, u)
-			if prune && !d.Inactive {
+			if prune && !d.Inactive && !k.Singleton {
 				c := Change{Kind: k.Name, Key: d.Key, Action: Delete, live: d}
 				if k.Name == "users" {
 					c.Note = "disabled: the API keeps a deleted user's record"

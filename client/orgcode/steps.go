@@ -61,6 +61,7 @@ const (
 	phaseEnvs       = 60
 	phaseConfigVars = 61
 	phaseThemes     = 62
+	phaseOrg        = 63
 	phaseGrants     = 70
 	phaseRevoke     = 80
 	phaseDelete     = 81
@@ -127,6 +128,17 @@ func steps(changes []Change, l *Live) []*Step {
 			configVarSteps(c, add)
 		case "themes":
 			themeSteps(c, add)
+		case "organization":
+			if c.Action == Update {
+				var ops []any
+				for _, fc := range c.Fields {
+					ops = append(ops, replaceOp("/"+fc.Field, fc.New))
+				}
+				add(&Step{Phase: phaseOrg, Kind: c.Kind, Key: c.Key, What: "update", Method: http.MethodPatch, Path: "/organization/",
+					build: func(*Live) (client.Request, error) {
+						return client.Request{Method: http.MethodPatch, Path: "/organization/", Body: map[string]any{"operations": ops}}, nil
+					}})
+			}
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Phase < out[j].Phase })
