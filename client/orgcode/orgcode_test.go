@@ -83,8 +83,8 @@ func TestFileNames(t *testing.T) {
 
 func TestDiff(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
-		"users/ada.yaml": "email: Ada@X.example\nfirst_name: Ada\nattributes:\n  team: data\n",
-		"users/new.yaml": "email: new@x.example\nfirst_name: New\nlast_name: User\nadmin: true\n",
+		"users/ada.yaml":  "email: Ada@X.example\nfirst_name: Ada\nattributes:\n  team: data\n",
+		"users/new.yaml":  "email: new@x.example\nfirst_name: New\nlast_name: User\nadmin: true\n",
 		"groups/ops.yaml": "name: ops\nuniversal_app_access: edit\nmembers:\n  ada@x.example: admin\n",
 	})
 	files, err := ReadDir(dir)
