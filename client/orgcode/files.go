@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -52,8 +53,8 @@ type Files struct {
 }
 
 // secretRef is how a file holds a secret: the name of the environment
-// variable apply reads it from.
-var secretRef = regexp.MustCompile(`^\$\{(ORGCTL_SECRET_[A-Z0-9_]+)\}$`)
+// variable apply reads it from (compiled on first use: start-up pays for no regexp).
+var secretRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\{(ORGCTL_SECRET_[A-Z0-9_]+)\}$`) })
 
 // SecretVar is the environment variable a secret of this name comes from.
 func SecretVar(name string) string {
@@ -322,7 +323,7 @@ func fieldValue(f *Field, n *yaml.Node) (any, string) {
 			return "", ""
 		}
 		if f.Type == tSecret {
-			if s, _ := v.(string); !secretRef.MatchString(s) {
+			if s, _ := v.(string); !secretRef().MatchString(s) {
 				return nil, "a secret is written as ${ORGCTL_SECRET_NAME}, never as its value"
 			}
 		}

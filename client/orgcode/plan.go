@@ -124,7 +124,7 @@ func Check(f *Files, l *Live) error {
 				if d.Fields["secret"] == true {
 					vals, _ := d.Fields["values"].(map[string]any)
 					for env, v := range vals {
-						if !secretRef.MatchString(fmt.Sprint(v)) {
+						if !secretRef().MatchString(fmt.Sprint(v)) {
 							probs = append(probs, Problem{d.File, d.Lines["values\x00"+env], fmt.Sprintf("values: %s: a secret's value is written as ${ORGCTL_SECRET_NAME}, never as the value", env)})
 						}
 					}
@@ -145,7 +145,7 @@ func MissingSecrets(f *Files) Problems {
 	for _, d := range f.Docs["config-vars"] {
 		vals, _ := d.Fields["values"].(map[string]any)
 		for _, env := range sortedKeys(vals) {
-			if m := secretRef.FindStringSubmatch(fmt.Sprint(vals[env])); m != nil {
+			if m := secretRef().FindStringSubmatch(fmt.Sprint(vals[env])); m != nil {
 				if _, ok := os.LookupEnv(m[1]); !ok {
 					probs = append(probs, Problem{d.File, d.Lines["values\x00"+env], fmt.Sprintf("values: %s: the environment variable %s is not set; set it to the secret's value", env, m[1])})
 				}
