@@ -87,6 +87,10 @@ Try it without an org:  orgctl --sandbox users list`,
 		c.GroupID = "tool"
 		root.AddCommand(c)
 	}
+	for _, c := range newOrgCodeCmds(f) {
+		c.GroupID = "org"
+		root.AddCommand(c)
+	}
 	root.SetHelpCommandGroupID("tool")
 	root.SetCompletionCommandGroupID("tool")
 	// orgctl's own completion command replaces cobra's: install help per shell.

@@ -46,6 +46,7 @@ func init() {
 		"GET /resources/{resourceId}":                          getResource,
 		"DELETE /resources/{resourceId}":                       deleteResource,
 		"POST /environments":                                   createEnvironment,
+		"POST /user_attributes":                                createUserAttribute,
 		"POST /configuration_variables":                        saveConfigVar,
 		"PUT /configuration_variables/{id}":                    saveConfigVar,
 		"POST /apps":                                           createApp,
@@ -170,7 +171,20 @@ func createGroup(c *call) (int, any) {
 			return 409, errBody("Group with name %q already exists", c.body["name"])
 		}
 	}
+	// Members come as {id, is_group_admin}; the published answer lists each with its email.
+	members := []any{}
+	reqs, _ := c.body["members"].([]any)
+	for _, r := range reqs {
+		m, _ := r.(map[string]any)
+		id := fmt.Sprint(m["id"])
+		_, u := c.org.find("/users", id)
+		if u == nil {
+			return notFound("/users", id)
+		}
+		members = append(members, obj{"id": u["id"], "email": u["email"], "is_group_admin": m["is_group_admin"] == true})
+	}
 	g := c.newObject("/groups", c.rt.key, c.body)
+	g["members"] = members
 	g["landing_page_app_id"] = c.body["landing_page_app_id"]
 	c.org.Collections["/groups"] = append(c.org.Collections["/groups"], g)
 	return 200, one(g)
@@ -603,6 +617,20 @@ func createEnvironment(c *call) (int, any) {
 	}
 	c.org.Collections["/environments"] = append(c.org.Collections["/environments"], e)
 	return 200, one(e)
+}
+
+// createUserAttribute stores the published body's dataType and defaultValue under the names
+// the published list shows (data_type, default_value).
+func createUserAttribute(c *call) (int, any) {
+	for _, a := range c.org.Collections["/user_attributes"] {
+		if a["name"] == c.body["name"] {
+			return 409, errBody("User attribute %q already exists", c.body["name"])
+		}
+	}
+	a := c.newObject("/user_attributes", c.rt.key, c.body)
+	a["data_type"], a["default_value"] = c.body["dataType"], c.body["defaultValue"]
+	c.org.Collections["/user_attributes"] = append(c.org.Collections["/user_attributes"], a)
+	return 200, one(a)
 }
 
 func saveConfigVar(c *call) (int, any) {
