@@ -42,7 +42,7 @@ Gotchas:
 			{Use: "list", Short: "List user attributes", Method: http.MethodGet, Path: "/user_attributes", Scope: "User Attributes > Read",
 				Example: "  orgctl user-attributes list\n  orgctl user-attributes list --jq '.[].name'"},
 			{Use: "create", Short: "Declare a user attribute", Method: http.MethodPost, Path: "/user_attributes", Scope: "User Attributes > Write", Body: true,
-				Exists:  lookFirst("user-attributes", "name", "update"),
+				Exists:  conflictKey("user-attributes", "name", "update"),
 				Example: "  orgctl user-attributes create --name region --label Region --type string\n  orgctl user-attributes create --name quota --label \"Monthly quota\" --type number --default 100",
 				Fields: []Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "attribute name (a-z, 0-9, _)"},
