@@ -177,6 +177,27 @@ func TestScripts(t *testing.T) {
 				s.mu.Unlock()
 				ts.Setenv("ORGCTL_TOKEN", s.api.AdminToken())
 			},
+			// org demo|empty [POINTS WINDOW]: replace the sandbox's org with a
+			// fresh demo or empty one (budget: POINTS per WINDOW, blocked for WINDOW).
+			"org": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 && len(args) != 3 {
+					ts.Fatalf("usage: org demo|empty [POINTS WINDOW]")
+				}
+				o := sandbox.Options{Empty: args[0] == "empty"}
+				if len(args) == 3 {
+					var err error
+					o.Points, err = strconv.Atoi(args[1])
+					ts.Check(err)
+					o.Window, err = time.ParseDuration(args[2])
+					ts.Check(err)
+					o.Block = o.Window
+				}
+				s := srv(ts)
+				s.mu.Lock()
+				s.api = sandbox.New(o)
+				s.mu.Unlock()
+				ts.Setenv("ORGCTL_TOKEN", s.api.AdminToken())
+			},
 			// envout VAR: set VAR to the last command's stdout, trimmed.
 			"envout": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 1 {

@@ -61,7 +61,7 @@ Gotchas:
   echo '{"name":"From stdin"}' | orgctl apps create --body -`,
 				Fields: []Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "app name"},
-					{Flag: "folder", Key: "folder_id", Usage: "folder `ID` (app_N; default: the root app folder)"},
+					{Flag: "folder", Key: "folder_id", Usage: "`FOLDER` id (app_N) or path (app:/Finance); default: the root app folder"},
 					{Flag: "description", Key: "description", Usage: "app description"},
 				}},
 			{Use: "delete APP_ID", Short: "Delete an app", Method: http.MethodDelete, Path: "/apps/{appId}", Args: []string{"appId"}, Scope: "Apps > Write",
@@ -74,7 +74,7 @@ Gotchas:
   orgctl apps clone 5a4d0006-0000-4000-8000-000000000001 --name Copy --folder app_2 --jq .id`,
 				Fields: []Field{
 					{Flag: "name", Key: "new_app_name", Required: true, Usage: "name of the new app"},
-					{Flag: "folder", Key: "folder_id", Usage: "put the copy in this folder `ID` (default: root)"},
+					{Flag: "folder", Key: "folder_id", Usage: "put the copy in this `FOLDER` (id or path; default: root)"},
 				},
 				Shape: argToBody("appId", "app_id")},
 		},

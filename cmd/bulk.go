@@ -261,32 +261,6 @@ func (j *bulkJob) openSource() error {
 	return nil
 }
 
-// bulkPacer paces a job's requests through the ledger like any other, with
-// two differences: a stopped job stops waiting for budget (a request that
-// has its budget is sent and answered), and the moment a row's change gets
-// its budget the journal hears it is leaving.
-type bulkPacer struct {
-	next client.Pacer
-	stop context.Context
-}
-
-type leavingKey struct{}
-
-func (p *bulkPacer) Acquire(ctx context.Context, path string) (client.Ticket, error) {
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	defer context.AfterFunc(p.stop, cancel)()
-	t, err := p.next.Acquire(wctx, path)
-	if err == nil {
-		if leaving, ok := ctx.Value(leavingKey{}).(func()); ok {
-			leaving()
-		}
-	}
-	return t, err
-}
-
-func (p *bulkPacer) Blocked(d time.Duration) error { return p.next.Blocked(d) }
-
 // resultFields are the columns of a job's results, on stdout and in --report.
 var resultFields = []output.Field{
 	{Name: "row", Header: "ROW", Width: 5},
@@ -305,7 +279,7 @@ func (j *bulkJob) run(parent context.Context) error {
 	j.cancel = cancel
 	conn, err := j.f.connectWith(connectOptions{
 		notify:    func(ratebudget.Wait) {}, // the progress shows waits
-		pacer:     func(p client.Pacer) client.Pacer { return &bulkPacer{next: p, stop: ctx} },
+		pacer:     func(p client.Pacer) client.Pacer { return &bulk.Pacer{Next: p, Stop: ctx} },
 		idleConns: j.o.parallel + 2,
 	})
 	if err != nil {

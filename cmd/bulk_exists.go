@@ -17,13 +17,14 @@ import (
 // which (the README's "Bulk jobs" section has the table):
 //
 //   - a conflict: the create is refused with 409 (users by email, groups by
-//     name, folders by name in their parent, environments, themes, Spaces).
+//     name, folders by name in their parent, environments, themes, Spaces,
+//     user attributes).
 //     orgctl sends the create and looks the key up only after a 409, or to
 //     settle a create whose answer was lost;
 //   - nothing: the API accepts a second object with the same natural key
 //     (apps, configuration variables, resources; and in the sandbox also
-//     user attributes, roles and custom component libraries, whose
-//     published API promises a 409). orgctl lists the kind once per job and
+//     roles and custom component libraries, whose published API promises a
+//     409). orgctl lists the kind once per job and
 //     looks there before sending each row;
 //   - a merge: adding what is already there changes nothing visible (a
 //     group member, a permission grant). orgctl reads the group (or the

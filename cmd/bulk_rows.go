@@ -67,7 +67,7 @@ func (j *bulkJob) apply(ctx context.Context, row bulk.Row, leaving func()) bulk.
 	if err != nil {
 		return j.failed(key, err)
 	}
-	mainCtx := context.WithValue(ctx, leavingKey{}, leaving)
+	mainCtx := bulk.WithLeaving(ctx, leaving)
 	ex := j.op.Exists
 	if ex != nil && (ex.Check != nil || !ex.Conflict) {
 		id, exists, err := j.exists(ctx, c, false)

@@ -42,6 +42,10 @@ var completionKinds = map[string]objectKind{
 	"user-attributes":   {Path: "/user_attributes", Scope: "User Attributes > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
 	"attribute-names":   {Path: "/user_attributes", Scope: "User Attributes > Read", View: completions.Kind{Value: "name", Label: []string{"label"}}},
 	"config-vars":       {Path: "/configuration_variables", Scope: "Configuration Variables > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
+	"roles":             {Path: "/role_permissions/roles", Scope: "Permissions > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
+	// resource-ids are resources where the API takes only the UUID, so a
+	// name given there is looked up (elsewhere the API takes the name itself).
+	"resource-ids": {Path: "/resources", Scope: "Resources > Read", View: completions.Kind{Value: "id", Label: []string{"display_name"}}},
 }
 
 func init() {
@@ -57,7 +61,7 @@ var paramKinds = map[string]string{
 	"userId": "users", "userSid": "users", "groupId": "groups", "folderId": "folders",
 	"appId": "apps", "appUuid": "apps", "workflowId": "workflows", "spaceId": "spaces",
 	"environmentId": "environments", "resourceId": "resources",
-	"userInviteId": "invites", "attributeName": "attribute-names",
+	"userInviteId": "invites", "attributeName": "attribute-names", "roleId": "roles",
 }
 
 // familyIDKinds covers paths whose parameter is just {id}.
@@ -71,6 +75,8 @@ var keyKinds = map[string]string{
 	"app_id": "apps", "app_ids": "apps", "landing_page_app_id": "apps", "workflow_id": "workflows", "workflow_ids": "workflows",
 	"space_id": "spaces", "destination_space_id": "spaces",
 	"environment_id": "environments", "resource_id": "resources", "theme_id": "themes",
+	"group": "groups", "defaultGroupIds": "groups", "assigned_to_users": "users", "role_id": "roles",
+	"userInviteIds": "invites",
 }
 
 // commandFlagKinds wires flags of commands that are not declared Ops
@@ -98,6 +104,43 @@ func (op *Op) argKind(i int) string {
 	return ""
 }
 
+// KindBy picks an input's object kind from the value of another input: a
+// flag, or (Flag "") the argument at index Arg.
+type KindBy struct {
+	Flag  string
+	Arg   int
+	Kinds map[string]string // that value -> kind; a value not listed names no kind
+}
+
+func (k KindBy) pick(in Input) string {
+	var v string
+	if k.Flag != "" {
+		if vs := in.Values[k.Flag]; len(vs) > 0 {
+			v = vs[len(vs)-1]
+		}
+	} else if k.Arg < len(in.Args) {
+		v = in.Args[k.Arg]
+	}
+	return k.Kinds[strings.TrimSpace(v)]
+}
+
+// argKindIn is the argument's kind in one input: ArgsKindBy when the
+// argument has one, else the declared or inferred kind.
+func (op *Op) argKindIn(i int, in Input) string {
+	if k, ok := op.ArgsKindBy[i]; ok {
+		return k.pick(in)
+	}
+	return op.argKind(i)
+}
+
+// kindIn is the field's kind in one input.
+func (fd *Field) kindIn(in Input) string {
+	if fd.KindBy != nil {
+		return fd.KindBy.pick(in)
+	}
+	return fd.kind()
+}
+
 func (fd *Field) kind() string {
 	if fd.Complete != "" {
 		return fd.Complete
@@ -116,7 +159,8 @@ func (fd *Field) kind() string {
 // org, and keeps everything else from completing file names.
 func (op *Op) wireCompletion(f *Factory, c *cobra.Command) {
 	c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		k := op.argKind(len(args))
+		in, _ := parseFlags(op, c, args)
+		k := op.argKindIn(len(args), in)
 		if len(args) >= len(op.Args) || k == "" || k == noCompletion {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
@@ -125,10 +169,15 @@ func (op *Op) wireCompletion(f *Factory, c *cobra.Command) {
 	for i := range op.Fields {
 		fd := &op.Fields[i]
 		k := fd.kind()
-		if len(fd.Enum) > 0 || k == "" || k == noCompletion || fd.Kind == KBool {
+		if len(fd.Enum) > 0 || (k == "" && fd.KindBy == nil) || k == noCompletion || fd.Kind == KBool {
 			continue
 		}
-		c.RegisterFlagCompletionFunc(fd.Flag, func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		c.RegisterFlagCompletionFunc(fd.Flag, func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			in, _ := parseFlags(op, c, args)
+			k := fd.kindIn(in)
+			if k == "" || k == noCompletion {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
 			return completeKind(f, k, toComplete)
 		})
 	}

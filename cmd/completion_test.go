@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -173,6 +174,15 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 						t.Errorf("%s %s --%s: Complete names unknown kind %q", path, op.Use, fd.Flag, fd.Complete)
 					}
 				}
+				if fd.KindBy != nil {
+					checkKindBy(t, fmt.Sprintf("%s %s --%s", path, op.Use, fd.Flag), op, *fd.KindBy)
+				}
+			}
+			for i, kb := range op.ArgsKindBy {
+				if i >= len(op.Args) {
+					t.Errorf("%s %s: ArgsKindBy[%d] has no argument", path, op.Use, i)
+				}
+				checkKindBy(t, fmt.Sprintf("%s %s argument %d", path, op.Use, i+1), op, kb)
 			}
 		}
 		for _, sub := range g.Groups {
@@ -211,6 +221,31 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 			if _, ok := completionKinds[k]; !ok {
 				t.Errorf("commandFlagKinds: %s --%s names unknown kind %q", path, flag, k)
 			}
+		}
+	}
+}
+
+// checkKindBy checks that a KindBy reads an input the op has and picks
+// known kinds that orgctl resolves.
+func checkKindBy(t *testing.T, what string, op Op, kb KindBy) {
+	t.Helper()
+	if kb.Flag != "" {
+		found := false
+		for _, fd := range op.Fields {
+			found = found || fd.Flag == kb.Flag
+		}
+		if !found {
+			t.Errorf("%s: KindBy reads --%s, which the op does not have", what, kb.Flag)
+		}
+	} else if kb.Arg >= len(op.Args) {
+		t.Errorf("%s: KindBy reads argument %d, which the op does not have", what, kb.Arg+1)
+	}
+	for v, k := range kb.Kinds {
+		if _, ok := completionKinds[k]; !ok {
+			t.Errorf("%s: KindBy maps %q to unknown kind %q", what, v, k)
+		}
+		if _, ok := resolveKinds[k]; !ok {
+			t.Errorf("%s: KindBy maps %q to %q, whose names orgctl does not look up", what, v, k)
 		}
 	}
 }

@@ -149,7 +149,7 @@ other local users (ps), so pass secret values with --body FILE or --body - inste
 					{Flag: "name", Key: "name", Required: true, Usage: "variable name"},
 					{Flag: "description", Key: "description", Usage: "what the variable is for"},
 					{Flag: "secret", Key: "secret", Kind: KBool, Usage: "hide the values in the editor"},
-					{Flag: "value", In: InLocal, Kind: KTexts, Usage: "value for one environment, `ENVIRONMENT_ID=VALUE` (repeatable)"},
+					{Flag: "value", In: InLocal, Kind: KTexts, KeyKind: "environments", Usage: "value for one environment, `ENVIRONMENT=VALUE` (the environment's id or name; repeatable)"},
 				},
 				Shape: func(c *Call) error {
 					vals, err := shapeConfigVar(c)
@@ -175,7 +175,7 @@ environment's value and keeps the others. With --body the body is sent as is.`,
 					{Flag: "name", Key: "name", Usage: "new name"},
 					{Flag: "description", Key: "description", Usage: "new description"},
 					{Flag: "secret", Key: "secret", Kind: KBool, Usage: "make the values secret or not"},
-					{Flag: "value", In: InLocal, Kind: KTexts, Usage: "set one environment's value, `ENVIRONMENT_ID=VALUE` (repeatable)"},
+					{Flag: "value", In: InLocal, Kind: KTexts, KeyKind: "environments", Usage: "set one environment's value, `ENVIRONMENT=VALUE` (the environment's id or name; repeatable)"},
 				},
 				Shape: updateConfigVar, Merge: mergeConfigVar},
 			{Use: "delete VARIABLE_ID", Short: "Delete a configuration variable and its values", Method: http.MethodDelete, Path: "/configuration_variables/{id}", Args: []string{"id"}, Scope: "Configuration Variables > Write",

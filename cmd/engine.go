@@ -48,11 +48,36 @@ func newPrinter(io *output.IO, cfg *Config) (*output.Printer, error) {
 		Format:   cfg.v.GetString("output"),
 		JQ:       cfg.v.GetString("jq"),
 		Template: cfg.v.GetString("template"),
+		Columns:  splitColumns(cfg.v.GetString("columns")),
 	}
 	if err := opts.Validate(); err != nil {
 		return nil, &UsageError{err}
 	}
 	return &output.Printer{IO: io, Opts: opts}, nil
+}
+
+// splitColumns reads --columns: names separated by commas, blanks dropped.
+func splitColumns(s string) []string {
+	var out []string
+	for _, n := range strings.Split(s, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// checkColumns refuses --columns names the call's table does not have,
+// before anything is sent. Tables whose columns come from the data, and
+// views that build their own, are checked when the answer arrives.
+func (e *Engine) checkColumns(c *Call) error {
+	if len(e.printer.Opts.Columns) == 0 || c.Op.View != nil || len(c.Columns) == 0 {
+		return nil
+	}
+	if _, err := output.SelectColumns(c.Columns, e.printer.Opts.Columns); err != nil {
+		return &UsageError{err}
+	}
+	return nil
 }
 
 func (e *Engine) quiet() bool { return e.cfg.v.GetBool("quiet") }
@@ -61,6 +86,9 @@ func (e *Engine) quiet() bool { return e.cfg.v.GetBool("quiet") }
 func (e *Engine) run(ctx context.Context, c *Call, o RunOptions) error {
 	for _, w := range c.Warnings {
 		e.f.IO.Warn("%s", w)
+	}
+	if err := e.checkColumns(c); err != nil {
+		return err
 	}
 	if c.Op.mutating() && o.DryRun {
 		return e.dryRun(c)
@@ -74,7 +102,8 @@ func (e *Engine) run(ctx context.Context, c *Call, o RunOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := e.print(c, resp); err != nil {
+	c.names = e.namesOf(ctx)
+	if err := e.print(c, resp, o); err != nil {
 		return err
 	}
 	if c.Op.writes() && !e.quiet() {
@@ -155,7 +184,10 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call) (*client.Respon
 
 // print is the print phase. An empty list on a terminal says so on
 // stderr rather than showing a bare header; piped, it stays empty.
-func (e *Engine) print(c *Call, resp *client.Response) error {
+func (e *Engine) print(c *Call, resp *client.Response, o RunOptions) error {
+	if o.JSON != nil {
+		return printSelected(e.printer, resp.Data, o.JSON)
+	}
 	if (c.Op.List || strings.HasPrefix(c.Op.Use, "list")) && e.f.IO.OutTTY && !structured(e.printer) && isEmptyList(resp.Data) {
 		if !e.quiet() && c.Op.plural != "" {
 			e.f.IO.Notice("no %s match", c.Op.plural)
@@ -180,15 +212,13 @@ func (e *Engine) confirm(ctx context.Context, c *Call) error {
 	if err := e.refuseUnattended(c); err != nil {
 		return err
 	}
-	objs := argObjects(c)
-	question := confirmQuestion(c, objs)
 	in := bufio.NewReader(e.f.IO.In)
 	if c.Op.TypeToConfirm != nil {
 		name, err := c.Op.TypeToConfirm(ctx, e, c)
 		if err != nil {
 			return err
 		}
-		question = fmt.Sprintf(c.Op.Confirm, name) // the one object, by the name to type
+		question := fmt.Sprintf(c.Op.Confirm, name) // the one object, by the name to type
 		fmt.Fprintf(e.f.IO.Err, "%s\nType %s to confirm: ", question, name)
 		line, _ := in.ReadString('\n')
 		if strings.TrimSpace(line) != name {
@@ -196,13 +226,63 @@ func (e *Engine) confirm(ctx context.Context, c *Call) error {
 		}
 		return nil
 	}
-	fmt.Fprintf(e.f.IO.Err, "%s [y/N] ", question)
+	fmt.Fprintf(e.f.IO.Err, "%s [y/N] ", e.question(ctx, c))
 	line, _ := in.ReadString('\n')
 	switch strings.ToLower(strings.TrimSpace(line)) {
 	case "y", "yes":
 		return nil
 	}
 	return ErrCancelled
+}
+
+// question is what a confirmation asks: the op's own question about the
+// call's objects. A call on one object names it by its natural key and
+// labels ("Disable user ana@x (Ana Souza)?"): the resolve phase found a
+// name's object already; an id is looked up with one read, as a person is
+// at the terminal and it may keep them from deleting the wrong thing. The
+// name found also goes into the line that confirms the write.
+func (e *Engine) question(ctx context.Context, c *Call) string {
+	objs := argObjects(c)
+	kind := ""
+	if len(c.Op.Args) == 1 && len(objs) == 1 {
+		kind = c.Op.argKind(0)
+		if _, named := c.ArgLabels[0]; !named {
+			if d, ok := e.describe(ctx, kind, fmt.Sprint(objs[0])); ok {
+				objs[0] = d
+				if c.ArgLabels == nil {
+					c.ArgLabels = map[int]string{}
+				}
+				c.ArgLabels[0] = d
+			}
+		}
+	}
+	if c.Op.Confirm != "" {
+		return confirmQuestion(c, objs)
+	}
+	verb, _, _ := strings.Cut(c.Op.Use, " ")
+	if kind != "" && kind != noCompletion && verb != "" {
+		return fmt.Sprintf("%s%s %s %s? This cannot be undone.", strings.ToUpper(verb[:1]), verb[1:], singularKind(kind), objs[0])
+	}
+	return confirmQuestion(c, objs)
+}
+
+// describe names the object an id stands for, with one read; false when
+// the kind has no natural key or the read fails (the prompt then shows
+// the id, and the call itself reports a missing object).
+func (e *Engine) describe(ctx context.Context, kind, id string) (string, bool) {
+	rk, ok := resolveKinds[kind]
+	if !ok {
+		return "", false
+	}
+	r, err := e.resolver()
+	if err != nil {
+		return "", false
+	}
+	o, err := r.Describe(ctx, resolve.Kinds[rk], id)
+	if err != nil || o.Key == "" || o.Key == id {
+		return "", false
+	}
+	return o.Describe(), true
 }
 
 // confirmQuestion is the op's question about the call's objects, one per
@@ -380,7 +460,7 @@ func (e *Engine) printPlan(plan []planned, names map[string]string) error {
 			target = u
 		}
 		if p.note != "" {
-			fmt.Fprintf(w, "%s %s   (%s)\n", p.req.Method, target, p.note)
+			fmt.Fprintf(w, "%s %s   (%s; %d points)\n", p.req.Method, target, p.note, doc["cost"])
 		} else {
 			fmt.Fprintf(w, "%s %s\n", p.req.Method, target)
 		}

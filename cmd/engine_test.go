@@ -108,18 +108,18 @@ func TestDryRunWithoutLogin(t *testing.T) {
 
 func TestDryRunSeveralRequests(t *testing.T) {
 	api, base := sandboxEnv(t)
-	out := mustRun(t, "config-vars", "update", "5a4d000b-0000-4000-8000-000000000001", "--value", "env1=new", "--dry-run")
+	out := mustRun(t, "config-vars", "update", "5a4d000b-0000-4000-8000-000000000001", "--value", "5a4d000f-0000-4000-8000-000000000001=new", "--dry-run")
 	get, put := cost("/configuration_variables/5a4d000b-0000-4000-8000-000000000001"), cost("/configuration_variables/5a4d000b-0000-4000-8000-000000000001")
-	want := fmt.Sprintf("GET %[1]s/api/v2/configuration_variables/5a4d000b-0000-4000-8000-000000000001   (reads the current state first)\n"+
+	want := fmt.Sprintf("GET %[1]s/api/v2/configuration_variables/5a4d000b-0000-4000-8000-000000000001   (reads the current state first; %[3]d points)\n"+
 		"PUT %[1]s/api/v2/configuration_variables/5a4d000b-0000-4000-8000-000000000001\n"+
-		"{\n  \"values\": [\n    {\n      \"environment_id\": \"env1\",\n      \"value\": \"new\"\n    }\n  ]\n}\n"+
+		"{\n  \"values\": [\n    {\n      \"environment_id\": \"5a4d000f-0000-4000-8000-000000000001\",\n      \"value\": \"new\"\n    }\n  ]\n}\n"+
 		"scope: Configuration Variables > Write\n"+
-		"cost: %[2]d points in 2 requests; would be sent now; nothing sent (--dry-run)\n", base, get+put)
+		"cost: %[2]d points in 2 requests; would be sent now; nothing sent (--dry-run)\n", base, get+put, get)
 	if out != want {
 		t.Errorf("read-merge-write plan:\n%s\nwant:\n%s", out, want)
 	}
 
-	out = mustRun(t, "config-vars", "update", "5a4d000b-0000-4000-8000-000000000001", "--value", "env1=new", "--dry-run", "-o", "json")
+	out = mustRun(t, "config-vars", "update", "5a4d000b-0000-4000-8000-000000000001", "--value", "5a4d000f-0000-4000-8000-000000000001=new", "--dry-run", "-o", "json")
 	var plan struct {
 		Cost     int
 		Wait     *float64 `json:"wait_seconds"`
@@ -131,7 +131,7 @@ func TestDryRunSeveralRequests(t *testing.T) {
 	if plan.Cost != get+put || plan.Wait == nil || len(plan.Requests) != 2 ||
 		plan.Requests[0]["method"] != "GET" || plan.Requests[0]["note"] != "reads the current state first" ||
 		plan.Requests[0]["scope"] != "Configuration Variables > Read" ||
-		plan.Requests[1]["method"] != "PUT" || asJSON(t, plan.Requests[1]["body"]) != `{"values":[{"environment_id":"env1","value":"new"}]}` {
+		plan.Requests[1]["method"] != "PUT" || asJSON(t, plan.Requests[1]["body"]) != `{"values":[{"environment_id":"5a4d000f-0000-4000-8000-000000000001","value":"new"}]}` {
 		t.Errorf("plan -o json = %s", out)
 	}
 
@@ -336,15 +336,62 @@ func TestConfirmation(t *testing.T) {
 			if !tc.sent && !tc.tty && !strings.Contains(err.Error(), "refusing to run `orgctl groups delete 1` without confirmation: stdin is not a terminal; pass --yes") {
 				t.Errorf("refusal = %q", err)
 			}
-			prompt := "Delete group 1? Its members lose the access it gives them; this cannot be undone. [y/N] "
+			// The prompt names the group (one read of it, only when someone is asked) and what follows.
+			prompt := "Delete group admin? Its members lose the access it gives them; this cannot be undone. [y/N] "
 			if asked := strings.Contains(tio.err.String(), prompt); asked != (tc.tty && !tc.yes) {
 				t.Errorf("prompt shown = %v, stderr %q", asked, tio.err.String())
 			}
 			reqs := sent(api)
+			asked := tc.tty && !tc.yes
+			if asked {
+				if len(reqs) == 0 || reqs[0] != "GET /api/v2/groups/1" {
+					t.Errorf("asked without reading the group first: sent %v", reqs)
+				} else {
+					reqs = reqs[1:]
+				}
+			}
 			if tc.sent != (len(reqs) == 1 && reqs[0] == "DELETE /api/v2/groups/1") {
 				t.Errorf("sent %v", reqs)
 			}
 		})
+	}
+}
+
+// A prompt names what it acts on by its natural key and labels, whether
+// the command was given a name (found by the resolve phase, no extra read)
+// or an id (one read).
+func TestConfirmationNamesTheObject(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		prompt string
+		reads  []string
+	}{
+		{[]string{"users", "delete", "ana.viewer@sandbox.example"},
+			"Disable user ana.viewer@sandbox.example (Ana Souza)? They can no longer sign in;",
+			[]string{"GET /api/v2/users?email=ana.viewer%40sandbox.example"}},
+		{[]string{"users", "delete", "user_0000000000000000005a4d0000000004"},
+			"Disable user ana.viewer@sandbox.example (Ana Souza)? They can no longer sign in;",
+			[]string{"GET /api/v2/users/user_0000000000000000005a4d0000000004"}},
+		{[]string{"groups", "delete", "support"},
+			"Delete group support? Its members lose the access it gives them; this cannot be undone. [y/N] ",
+			[]string{"GET /api/v2/groups"}},
+		{[]string{"folders", "delete", "app_2"},
+			"Delete folder app:/archive (app)? With --recursive, everything in it goes too; this cannot be undone. [y/N] ",
+			[]string{"GET /api/v2/folders"}},
+	} {
+		api, _ := sandboxEnv(t)
+		f, tio := testFactory(t, &testKeyring{}, "n\n")
+		f.IO.InTTY, f.IO.ErrTTY = true, true
+		err := Execute(context.Background(), f, tc.args)
+		if !errors.Is(err, ErrCancelled) {
+			t.Errorf("%v: err = %v, want cancelled", tc.args, err)
+		}
+		if !strings.Contains(tio.err.String(), tc.prompt) {
+			t.Errorf("%v: stderr %q, want the prompt %q", tc.args, tio.err.String(), tc.prompt)
+		}
+		if got := sent(api); strings.Join(got, "\n") != strings.Join(tc.reads, "\n") {
+			t.Errorf("%v: sent %v, want %v", tc.args, got, tc.reads)
+		}
 	}
 }
 

@@ -39,7 +39,7 @@ func foldersGroup() Group {
 				Fields: []Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "folder name"},
 					{Flag: "type", Key: "folder_type", Required: true, Enum: folderTypes, Usage: "what the folder holds"},
-					{Flag: "parent", Key: "parent_folder_id", Usage: "parent folder `ID` (default: the root of its type)"},
+					{Flag: "parent", Key: "parent_folder_id", Usage: "parent `FOLDER`, id or path (default: the root of its type)"},
 				},
 			},
 			{
@@ -48,13 +48,13 @@ func foldersGroup() Group {
 				Example: "  orgctl folders update app_190 --name Archive\n  orgctl folders update app_190 --parent app_1",
 				Fields: []Field{
 					{Flag: "name", Key: "name", In: InPatch, Usage: "new name"},
-					{Flag: "parent", Key: "parent_folder_id", In: InPatch, Usage: "move under this folder `ID`"},
+					{Flag: "parent", Key: "parent_folder_id", In: InPatch, Usage: "move under this `FOLDER` (id or path)"},
 				},
 			},
 			{
 				Use: "delete FOLDER_ID", Short: "Delete a folder", Method: http.MethodDelete, Path: "/folders/{folderId}", Args: []string{"folderId"}, Scope: "Folders > Write",
 				Destructive: true,
-				Confirm:     "Delete folder %s (with --recursive, everything in it)? This cannot be undone.",
+				Confirm:     "Delete folder %s? With --recursive, everything in it goes too; this cannot be undone.",
 				Example:     "  orgctl folders delete app_190 --yes\n  orgctl folders delete app_190 --recursive --yes   # with its apps",
 				Fields: []Field{
 					{Flag: "recursive", Key: "recursive", In: InQuery, Kind: KBool, Usage: "also delete the folder's contents (app folders only)"},

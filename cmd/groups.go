@@ -74,7 +74,7 @@ func groupsGroup() Group {
 	}
 	createFields := append([]Field{
 		{Flag: "name", Key: "name", Required: true, Usage: "group name"},
-		{Flag: "user", In: InLocal, Kind: KStrings, Usage: "add this member `USER_ID` (repeatable)"},
+		{Flag: "user", In: InLocal, Kind: KStrings, Usage: "add this member `USER` (id or email; repeatable)"},
 		{Flag: "admin", In: InLocal, Kind: KBool, Usage: "make the --user members group admins"},
 	}, groupAccessFields(InBody)...)
 	return Group{
@@ -102,6 +102,7 @@ func groupsGroup() Group {
 				Example: "  orgctl groups list\n  orgctl groups list -o json --jq '.[].name'"},
 			{Use: "get GROUP_ID", Short: "Show a group with its members", Method: http.MethodGet, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Read",
 				Example: "  orgctl groups get 7\n  orgctl groups get 7 --exclude-disabled-users -o yaml",
+				View:    groupView,
 				Fields: []Field{
 					{Flag: "exclude-disabled-users", Key: "excludeDisabledUsers", In: InQuery, Kind: KBool, Usage: "leave disabled users out of members"},
 				}},
@@ -126,7 +127,7 @@ g.json, then 'orgctl groups replace 7 --body g.json'.`,
   orgctl groups get 7 -o json > g.json && orgctl groups replace 7 --body g.json`,
 				Fields: append(append([]Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "group name"},
-					{Flag: "user", In: InLocal, Kind: KStrings, Usage: "member `USER_ID` (repeatable; the complete member list)"},
+					{Flag: "user", In: InLocal, Kind: KStrings, Usage: "member `USER` (id or email; repeatable; the complete member list)"},
 					{Flag: "admin", In: InLocal, Kind: KBool, Usage: "make the --user members group admins"},
 				}, groupAccessFields(InBody)...),
 					Field{Flag: "user-list-access", Key: "user_list_access", Kind: KBool, Usage: "may see the user list"},
@@ -135,7 +136,7 @@ g.json, then 'orgctl groups replace 7 --body g.json'.`,
 					Field{Flag: "usage-analytics-access", Key: "usage_analytics_access", Kind: KBool, Usage: "may see usage analytics"},
 					Field{Flag: "theme-access", Key: "theme_access", Kind: KBool, Usage: "may edit themes"},
 					Field{Flag: "account-details-access", Key: "account_details_access", Kind: KBool, Usage: "may see account details"},
-					Field{Flag: "landing-page-app", Key: "landing_page_app_id", Usage: "landing page app `UUID`"},
+					Field{Flag: "landing-page-app", Key: "landing_page_app_id", Usage: "landing page `APP` (UUID or name)"},
 				),
 				Shape: func(c *Call) error {
 					// A body from 'groups get' carries read-only fields the PUT schema rejects or ignores.
@@ -165,7 +166,7 @@ g.json, then 'orgctl groups replace 7 --body g.json'.`,
 					Body:    true,
 					Example: "  orgctl groups members add 7 --user user_abc\n  orgctl groups members add 7 --user user_abc --user user_def --admin",
 					Fields: []Field{
-						{Flag: "user", In: InLocal, Kind: KStrings, Usage: "member `USER_ID` to add (repeatable)"},
+						{Flag: "user", In: InLocal, Kind: KStrings, Usage: "member `USER` to add (id or email; repeatable)"},
 						{Flag: "admin", In: InLocal, Kind: KBool, Usage: "make them group admins"},
 					},
 					Shape: membersFromFlags},
@@ -183,7 +184,7 @@ Invite ids are numbers (see 'orgctl invites list').`,
 				{Use: "add GROUP_ID", Done: "Added invites to group %s", Short: "Add user invites to a group", Method: http.MethodPost, Path: "/groups/{groupId}/user_invites", Args: []string{"groupId"}, Scope: "Groups > Write",
 					Example: "  orgctl groups invites add 7 --invite 1\n  orgctl groups invites add 7 --invite 1 --invite 2",
 					Fields: []Field{
-						{Flag: "invite", Key: "userInviteIds", Kind: KStrings, Required: true, Usage: "user invite `ID` to add (repeatable)"},
+						{Flag: "invite", Key: "userInviteIds", Kind: KStrings, Required: true, Usage: "user `INVITE` to add (id or invited email; repeatable)"},
 					},
 					Shape: numbersIn("userInviteIds", "invite")},
 				{Use: "remove GROUP_ID INVITE_ID", Done: "Removed invite %[2]s from group %[1]s", Short: "Remove a user invite from a group", Method: http.MethodDelete, Path: "/groups/{groupId}/user_invites/{userInviteId}", Args: []string{"groupId", "userInviteId"}, Scope: "Groups > Write",

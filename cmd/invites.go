@@ -44,7 +44,7 @@ Gotchas:
 				Example: "  orgctl invites create --email ada@example.com\n  orgctl invites create --email ada@example.com --group 2 --group 3 --metadata level=3 --jq .invite_link",
 				Fields: []Field{
 					{Flag: "email", Key: "email", Required: true, Usage: "invitee's email"},
-					{Flag: "group", Key: "defaultGroupIds", Kind: KStrings, Usage: "add the invitee to this group `ID` (repeatable)"},
+					{Flag: "group", Key: "defaultGroupIds", Kind: KStrings, Usage: "add the invitee to this `GROUP` (id or name; repeatable)"},
 					{Flag: "metadata", Key: "metadata", Kind: KKV, Usage: "metadata `KEY=VALUE` (repeatable)"},
 				},
 				Shape: func(c *Call) error {

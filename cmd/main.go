@@ -11,6 +11,7 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -112,6 +113,7 @@ func ExitCode(err error) int {
 		unknown *client.OutcomeUnknownError
 		noName  *resolve.NotFoundError
 		twoName *resolve.AmbiguousError
+		columns *output.UnknownColumnsError
 	)
 	switch {
 	case err == nil:
@@ -124,7 +126,7 @@ func ExitCode(err error) int {
 		return ExitGaveUp
 	case errors.As(err, &noName):
 		return ExitNotFound
-	case errors.As(err, &usage), errors.As(err, &cfgErr), errors.As(err, &twoName):
+	case errors.As(err, &usage), errors.As(err, &cfgErr), errors.As(err, &twoName), errors.As(err, &columns):
 		return ExitUsage
 	case errors.As(err, &auth):
 		return ExitAuth

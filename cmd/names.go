@@ -11,13 +11,18 @@ import (
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
-// resolveKinds are the completion kinds whose names orgctl turns into ids.
-// Resources are absent: the API takes a resource's name wherever it takes
-// its id, so resolving one would only cost points.
+// resolveKinds are the completion kinds whose names orgctl turns into ids
+// (completion kind -> resolve kind). "resources" is absent: where the API
+// takes a resource's id it mostly takes its name too, so a lookup would only
+// cost points; "resource-ids" marks the few places that take only the UUID.
+// Custom component libraries have unique names, but the published list
+// requires a libraryId, so there is no list to find a name in.
 var resolveKinds = map[string]string{
 	"users": "users", "groups": "groups", "folders": "folders", "apps": "apps", "workflows": "workflows",
 	"spaces": "spaces", "environments": "environments", "themes": "themes",
 	"user-attributes": "user-attributes", "config-vars": "config-vars",
+	"roles": "roles", "invites": "invites",
+	"resource-ids": "resources",
 }
 
 // nameRef is one value of an Input that names an object instead of giving
@@ -29,6 +34,8 @@ type nameRef struct {
 	Flag string // the field's flag
 	Elem int    // index in Input.Values[Flag]
 	Part int    // index among the comma-separated parts of that value (KStrings)
+	// KeyOnly marks the KEY of a KEY=VALUE value (Field.KeyKind).
+	KeyOnly bool
 	// stand is a syntactically valid id of the kind, unique in the call,
 	// used to check the rest of the input before any lookup.
 	stand string
@@ -53,7 +60,7 @@ func (op *Op) nameRefs(in Input) []nameRef {
 	}
 	for i, a := range in.Args {
 		if i < len(op.Args) {
-			add(op.argKind(i), nameRef{Text: a, Arg: i})
+			add(op.argKindIn(i, in), nameRef{Text: a, Arg: i})
 		}
 	}
 	for _, fd := range op.Fields {
@@ -61,8 +68,24 @@ func (op *Op) nameRefs(in Input) []nameRef {
 		if !ok {
 			continue
 		}
-		kind := fd.kind()
+		kind := fd.kindIn(in)
 		for e, v := range vals {
+			if fd.KeyKind != "" {
+				parts := []string{v}
+				if fd.Kind == KStrings {
+					parts = strings.Split(v, ",")
+				}
+				for p, text := range parts {
+					part := -1
+					if fd.Kind == KStrings {
+						part = p
+					}
+					if key, _, ok := strings.Cut(text, "="); ok {
+						add(fd.KeyKind, nameRef{Text: strings.TrimSpace(key), Flag: fd.Flag, Elem: e, Part: part, KeyOnly: true})
+					}
+				}
+				continue
+			}
 			if fd.Kind == KStrings {
 				for p, part := range strings.Split(v, ",") {
 					add(kind, nameRef{Text: strings.TrimSpace(part), Flag: fd.Flag, Elem: e, Part: p})
@@ -102,12 +125,19 @@ func substitute(in Input, refs []nameRef, value func(nameRef) string) Input {
 			out.Args[r.Arg] = value(r)
 			continue
 		}
+		replace := func(old string) string {
+			if r.KeyOnly {
+				_, rest, _ := strings.Cut(old, "=")
+				return value(r) + "=" + rest
+			}
+			return value(r)
+		}
 		if r.Part < 0 {
-			out.Values[r.Flag][r.Elem] = value(r)
+			out.Values[r.Flag][r.Elem] = replace(out.Values[r.Flag][r.Elem])
 			continue
 		}
 		parts := strings.Split(out.Values[r.Flag][r.Elem], ",")
-		parts[r.Part] = value(r)
+		parts[r.Part] = replace(parts[r.Part])
 		out.Values[r.Flag][r.Elem] = strings.Join(parts, ",")
 	}
 	return out
@@ -191,6 +221,9 @@ func (s nameStore) Save(kind string, items []map[string]string) {
 func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef, checked *Call, o RunOptions) error {
 	if len(refs) == 0 {
 		return e.run(ctx, checked, o)
+	}
+	if err := e.checkColumns(checked); err != nil {
+		return err // before any lookup is spent
 	}
 	if op.mutating() && o.DryRun {
 		return e.dryRunNames(checked, refs)

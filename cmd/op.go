@@ -59,6 +59,12 @@ type Field struct {
 	// op's Shape has placed them ("members[].id"): they are checked against
 	// the spec's rule for it, and problems there name the flag.
 	Into string
+	// KindBy, when set, picks the kind from another input instead
+	// (--object-id is a folder or an app by --object-type).
+	KindBy *KindBy
+	// KeyKind is the object kind named by the KEY of KEY=VALUE values
+	// (--value ENVIRONMENT=VALUE), whose names are looked up like any other.
+	KeyKind string
 }
 
 // Op declares one API operation as a command. The engine turns it into a
@@ -97,6 +103,9 @@ type Op struct {
 	// completes from; missing or "" entries are inferred from the path
 	// parameter's name, "-" turns completion off.
 	ArgsComplete []string
+	// ArgsKindBy picks the kind of the argument at an index from another
+	// input (access-list OBJECT_TYPE OBJECT_ID).
+	ArgsKindBy map[int]KindBy
 
 	// Shape is the op's own part of the build phase: it moves local options
 	// into the request, fills defaults and rejects combinations that single
@@ -231,6 +240,9 @@ func (op *Op) command(f *Factory) *cobra.Command {
 		if fromFile(c) && len(args) <= len(op.Args) {
 			return nil // the file's columns give the rest
 		}
+		if listsJSONFields(c) {
+			return nil // --json= only lists the fields
+		}
 		if len(args) != len(op.Args) {
 			want := "no arguments"
 			if len(op.Args) > 0 {
@@ -280,6 +292,9 @@ func (op *Op) command(f *Factory) *cobra.Command {
 	if op.writes() {
 		addBulkFlags(op, c)
 	}
+	if op.reads() {
+		addJSONFlag(op, c)
+	}
 	op.wireCompletion(f, c)
 	c.RunE = func(c *cobra.Command, args []string) error {
 		if op.writes() {
@@ -291,6 +306,10 @@ func (op *Op) command(f *Factory) *cobra.Command {
 			}
 		}
 		in, opts := parseFlags(op, c, args)
+		var err error
+		if opts.JSON, err = jsonSelection(c); err != nil {
+			return err
+		}
 		if err := in.LoadBody(f.IO.In); err != nil {
 			return err
 		}
@@ -323,6 +342,8 @@ func argNames(use string) []string {
 type RunOptions struct {
 	DryRun bool
 	Yes    bool
+	// JSON are the fields --json selects (nil: print the whole answer).
+	JSON []string
 }
 
 // parseFlags is the parse phase: it reads the command line into an Input

@@ -13,8 +13,8 @@ import (
 func init() { register(permissionsGroup) }
 
 var subjectFields = []Field{
-	{Flag: "group", In: InLocal, Usage: "the subject is this group `ID` (a number)"},
-	{Flag: "user", In: InLocal, Usage: "the subject is this `USER_ID`"},
+	{Flag: "group", In: InLocal, Usage: "the subject is this `GROUP` (id or name)"},
+	{Flag: "user", In: InLocal, Usage: "the subject is this `USER` (id or email)"},
 }
 
 // subjectFromFlags turns --group N / --user ID into the API's subject object.
@@ -45,10 +45,15 @@ func subjectFromFlags(c *Call) error {
 
 var objectTypes = []string{"folder", "app", "screen", "resource", "resource_configuration"}
 
+// objectKinds are the object types whose names orgctl looks up; the API
+// takes a resource's name itself, and screens and configurations have none.
+var objectKinds = map[string]string{"folder": "folders", "app": "apps", "workflow": "workflows"}
+
 var objectFields = []Field{
 	{Flag: "object-type", In: InLocal, Enum: objectTypes, Usage: "kind of object"},
-	{Flag: "object-id", In: InLocal, Usage: "object `ID` (folder app_N, app/screen/configuration UUID, resource UUID or name)"},
-	{Flag: "app", In: InLocal, Usage: "for --object-type screen: the screen's app `UUID`"},
+	{Flag: "object-id", In: InLocal, KindBy: &KindBy{Flag: "object-type", Kinds: objectKinds},
+		Usage: "the `OBJECT`: a folder id or path (app:/Finance), an app id or name, a screen or configuration UUID, a resource UUID or name"},
+	{Flag: "app", In: InLocal, Complete: "apps", Usage: "for --object-type screen: the screen's `APP` (UUID or name)"},
 }
 
 // objectFromFlags turns --object-type/--object-id/--app into the API's object.
@@ -94,12 +99,17 @@ var grantColumns = []output.Column{
 }
 
 var grantFields = []Field{
-	{Flag: "role", Key: "role_id", Required: true, Usage: "role `UUID`"},
+	{Flag: "role", Key: "role_id", Required: true, Usage: "the `ROLE` (UUID or name)"},
 	{Flag: "subject-type", Key: "subject_type", Required: true, Usage: "subject type (e.g. user, group)"},
-	{Flag: "subject-id", Key: "subject_id", Required: true, Usage: "subject `ID`"},
+	{Flag: "subject-id", Key: "subject_id", Required: true, KindBy: &KindBy{Flag: "subject-type", Kinds: subjectKinds},
+		Usage: "the `SUBJECT`: a user id or email, a group id or name"},
 	{Flag: "object-type", Key: "object_type", Usage: "limit to objects of this type (e.g. app, folder)"},
-	{Flag: "object-id", Key: "object_id", Usage: "limit to this object `ID`"},
+	{Flag: "object-id", Key: "object_id", KindBy: &KindBy{Flag: "object-type", Kinds: objectKinds},
+		Usage: "limit to this `OBJECT` (id; folders also by path, apps and workflows by name)"},
 }
+
+// subjectKinds name users by email and groups by name where a subject type picks.
+var subjectKinds = map[string]string{"user": "users", "group": "groups"}
 
 func permissionsGroup() Group {
 	return Group{
@@ -110,8 +120,10 @@ func permissionsGroup() Group {
 on an object: a folder, app, screen, resource or resource configuration. Roles
 are named sets of scopes, handed out with role grants.
 
-Ids: groups are numbers, users user_..., folders app_N/resource_N, apps and
-resource configurations UUIDs, resources a UUID or name.
+Subjects and objects are named as everywhere else: a user by id or email, a
+group by id or name, a folder by id (app_N) or path (app:/Finance), an app or
+a workflow by id or name, a role by id or name; a resource by UUID or name
+(the API takes either). Screens and resource configurations take their UUID.
 
 Gotchas:
   - grant and revoke on a folder also apply to everything in it.
@@ -121,7 +133,8 @@ Gotchas:
 		Example: `  orgctl permissions list-objects --group 2 --type app
   orgctl permissions access-list app 5a4d0006-0000-4000-8000-000000000001
   orgctl permissions grant --group 2 --object-type folder --object-id app_7 --access-level edit
-  orgctl permissions revoke --user user_abc --object-type app --object-id APP_UUID --yes
+  orgctl permissions grant --group support --object-type folder --object-id app:/archive --access-level use
+  orgctl permissions revoke --user ana.viewer@sandbox.example --object-type app --object-id 'Customer Lookup' --yes
   orgctl permissions roles list`,
 		Columns: objectColumns,
 		Ops: []Op{
@@ -135,8 +148,10 @@ Gotchas:
 				),
 				Shape: subjectFromFlags},
 			{Use: "access-list OBJECT_TYPE OBJECT_ID", Short: "Show who can access an object, and why", Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Args: []string{"objectType", "objectId"}, Scope: "Permissions > Read",
-				Long:    "OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps take a UUID\nor numeric id, folders a numeric id.",
-				Example: "  orgctl permissions access-list app 5a4d0006-0000-4000-8000-000000000001\n  orgctl permissions access-list folder 7 -o json",
+				Long:       "OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps and workflows\ntake an id or name, folders an id or path (app:/Finance), resources a UUID or name.",
+				ArgsKindBy: map[int]KindBy{1: {Arg: 0, Kinds: objectKinds}},
+				Example:    "  orgctl permissions access-list app 5a4d0006-0000-4000-8000-000000000001\n  orgctl permissions access-list folder 7 -o json",
+				View:       accessListView,
 				Columns: []output.Column{
 					{Header: "GROUPS", Value: func(r map[string]any) string { return accessSummary(r["group"]) }},
 					{Header: "USERS", Value: func(r map[string]any) string { return accessSummary(r["user"]) }},
@@ -222,7 +237,8 @@ Gotchas:
 					{Use: "list", Short: "List role grants", Method: http.MethodGet, Path: "/role_permissions/role_grants", Scope: "Permissions > Read",
 						Example: "  orgctl permissions role-grants list"},
 					{Use: "get SUBJECT_TYPE SUBJECT_ID", Short: "List the role grants of one subject", Method: http.MethodGet, Path: "/role_permissions/role_grants/{subjectType}/{subjectId}", Args: []string{"subjectType", "subjectId"}, Scope: "Permissions > Read",
-						Example: "  orgctl permissions role-grants get user user_abc\n  orgctl permissions role-grants get group 2"},
+						ArgsKindBy: map[int]KindBy{1: {Arg: 0, Kinds: subjectKinds}},
+						Example:    "  orgctl permissions role-grants get user user_abc\n  orgctl permissions role-grants get group 2"},
 					{Use: "create", Short: "Give a role to a subject", Method: http.MethodPost, Path: "/role_permissions/role_grants", Scope: "Permissions > Write", Body: true,
 						Example: "  orgctl permissions role-grants create --role ROLE_UUID --subject-type user --subject-id user_abc\n  orgctl permissions role-grants create --role ROLE_UUID --subject-type group --subject-id 2 --object-type app --object-id APP_UUID",
 						Fields:  grantFields},

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"net/http"
-	"regexp"
 	"strings"
 
 	"github.com/orgctl/orgctl/output"
@@ -11,7 +10,7 @@ import (
 func init() { register(releasesGroup) }
 
 var (
-	semver       = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$`)
+	semver       = lazyRegexp(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$`)
 	elementTypes = []string{"PAGE", "WORKFLOW"}
 )
 
@@ -27,7 +26,7 @@ var commitMessage = Field{Flag: "message", Key: "commit_message", Usage: "commit
 func checkRelease(flag string, allowLatest bool) func(c *Call) error {
 	return func(c *Call) error {
 		v, _ := c.body()[flag].(string)
-		if semver.MatchString(v) || (allowLatest && v == "latest") {
+		if semver().MatchString(v) || (allowLatest && v == "latest") {
 			return nil
 		}
 		want := "MAJOR.MINOR.PATCH, e.g. 1.2.0"
@@ -81,7 +80,7 @@ func releaseCreateFields(target bool) []Field {
 var releaseTargetFields = []Field{
 	{Flag: "element", In: InLocal, Usage: "page or workflow `UUID`"},
 	{Flag: "type", Key: "elementType", In: InQuery, Enum: elementTypes, Usage: "the element's type"},
-	{Flag: "app", In: InLocal, Usage: "app `UUID` (deprecated endpoint; prefer --element --type PAGE)"},
+	{Flag: "app", In: InLocal, Complete: "apps", Usage: "the `APP` (UUID or name; deprecated endpoint; prefer --element --type PAGE)"},
 }
 
 var branchColumns = []output.Column{
@@ -169,8 +168,8 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 					Example: `  orgctl releases manifests set prod --app 2ab90f76-c234-428e-9896-40c3a9bdbb2b=latest --workflow 8079edae-d5c2-46de-b5bb-153249e8463f=1.0.5
   orgctl releases manifests set prod --body manifest.json --message "Release 42"`,
 					Fields: []Field{
-						{Flag: "app", In: InLocal, Kind: KStrings, Usage: "app `UUID=RELEASE` (repeatable; RELEASE is x.y.z or latest)"},
-						{Flag: "workflow", In: InLocal, Kind: KStrings, Usage: "workflow `UUID=RELEASE` (repeatable)"},
+						{Flag: "app", In: InLocal, Kind: KStrings, KeyKind: "apps", Usage: "`APP=RELEASE`, the app by UUID or name (repeatable; RELEASE is x.y.z or latest)"},
+						{Flag: "workflow", In: InLocal, Kind: KStrings, KeyKind: "workflows", Usage: "`WORKFLOW=RELEASE`, the workflow by UUID or name (repeatable)"},
 						commitMessage,
 					},
 					Shape: func(c *Call) error {
@@ -186,7 +185,7 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 							var list []any
 							for _, e := range entries {
 								uuid, rel, ok := strings.Cut(e.(string), "=")
-								if !ok || uuid == "" || (!semver.MatchString(rel) && rel != "latest") {
+								if !ok || uuid == "" || (!semver().MatchString(rel) && rel != "latest") {
 									return usageErrorf("invalid --%s %q: expected UUID=RELEASE (x.y.z or latest)", strings.TrimSuffix(kind, "s"), e)
 								}
 								list = append(list, map[string]any{"uuid": uuid, "release": rel})

@@ -117,7 +117,7 @@ is sent. The resource is not read first, to save its points.`,
   orgctl resources update billing-api --name billing-api-v2 --folder resource_7`,
 				Fields: []Field{
 					{Flag: "name", Key: "display_name", In: InPatch, Usage: "new display name"},
-					{Flag: "folder", Key: "folder_id", In: InPatch, Usage: "move into this folder `ID`"},
+					{Flag: "folder", Key: "folder_id", In: InPatch, Usage: "move into this `FOLDER` (id or path)"},
 					{Flag: "connector-version", Key: "options.connector_version", In: InPatch, Enum: connectorVersions, Usage: "T-SQL connector version"},
 					{Flag: "windows-auth", Key: "options.windows_auth", In: InPatch, Kind: KBool, Usage: "T-SQL: connect using Windows Auth (--windows-auth=false turns it off)"},
 					{Flag: "odbc-param", In: InLocal, Kind: KTexts, Usage: "T-SQL: ODBC attribute `KEY=VALUE` (repeatable; replaces the whole set)"},
@@ -127,7 +127,7 @@ is sent. The resource is not read first, to save its points.`,
 			{
 				Use: "delete RESOURCE", Short: "Delete a resource", Method: http.MethodDelete, Path: "/resources/{resourceId}",
 				Args: []string{"resourceId"}, Scope: "Resources > Write", Destructive: true,
-				Confirm: "Delete resource %s (with --delete-underlying-db, its database too)? Queries that use it stop working; this cannot be undone.",
+				Confirm: "Delete resource %s? Queries that use it stop working, and with --delete-underlying-db its database goes too; this cannot be undone.",
 				Example: "  orgctl resources delete billing-api\n  orgctl resources delete scratch-db --delete-underlying-db --yes",
 				Fields: []Field{
 					{Flag: "delete-underlying-db", Key: "deleteUnderlyingDB", In: InQuery, Kind: KBool, Usage: "also delete the underlying Retool Database"},

@@ -57,6 +57,7 @@ Try it without an org:  orgctl --sandbox users list`,
 	pf.StringP("output", "o", "table", "output format: table, json or yaml")
 	pf.String("jq", "", "filter JSON output with a jq `EXPRESSION`")
 	pf.String("template", "", "format output with a Go text/template `TEMPLATE`")
+	pf.String("columns", "", "show only these table `COLUMNS`, in this order (a,b,c; also tab-separated output)")
 	pf.BoolP("quiet", "q", false, "print no notices on stderr (errors and warnings still show)")
 	pf.Bool("debug", false, "log each HTTP request (method, URL, status, timing) to stderr; the token is never shown")
 	pf.Bool("sandbox", false, "run against the built-in local demo org instead of a real one")
@@ -83,8 +84,12 @@ Try it without an org:  orgctl --sandbox users list`,
 		c.GroupID = "org"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{newAuthCmd(f), newBudgetCmd(f), newConfigCmd(f), newSandboxCmd(f), newAPICmd(f), newJobsCmd(f)} {
+	for _, c := range []*cobra.Command{newAuthCmd(f), newBudgetCmd(f), newConfigCmd(f), newSandboxCmd(f), newAPICmd(f), newJobsCmd(f), newDoctorCmd(f)} {
 		c.GroupID = "tool"
+		root.AddCommand(c)
+	}
+	for _, c := range newOrgCodeCmds(f) {
+		c.GroupID = "org"
 		root.AddCommand(c)
 	}
 	// Topics are listed, not added as commands: "environment" stays the

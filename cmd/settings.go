@@ -128,6 +128,8 @@ var settings = []Setting{
 	{Key: "output", Type: SettingEnum, Enum: []string{"table", "json", "yaml"}, Default: "table", Help: "default output format", Flag: "output"},
 	{Key: "jq", Help: "filter JSON output with a jq expression", Flag: "jq"},
 	{Key: "template", Help: "format output with a Go text/template", Flag: "template"},
+	// Columns name one command's table, so no file or profile sets them for all.
+	{Key: "columns", EnvOnly: true, Help: "pick and order table columns by name (a,b,c)", Flag: "columns"},
 	{Key: "quiet", Type: SettingBool, Default: "false", Help: "print no notices on stderr", Flag: "quiet"},
 	{Key: "debug", Type: SettingBool, Default: "false", Help: "log HTTP method, URL, status and timing to stderr (token redacted)", Flag: "debug"},
 	{Key: "timeout", Type: SettingDuration, Min: int64(time.Millisecond), Default: "30s", Help: "time limit for each HTTP attempt", Flag: "timeout"},
@@ -148,6 +150,7 @@ var settings = []Setting{
 	{Key: "sandbox_window", Type: SettingDuration, Min: int64(time.Millisecond), Default: "60s", Help: "--sandbox: the sandbox's budget window"},
 	{Key: "sandbox_block", Type: SettingDuration, Min: int64(time.Millisecond), Default: "60s", Help: "--sandbox: how long exceeding the sandbox's budget blocks"},
 	{Key: "force_tty", EnvOnly: true, Type: SettingBool, Help: "render the terminal form even when piped (tests, recordings)"},
+	{Key: "width", EnvOnly: true, Type: SettingInt, Min: 1, Help: "terminal width tables fit on (default: the terminal's, else COLUMNS)"},
 	{Key: "no_color", EnvOnly: true, EnvName: "NO_COLOR", Help: "set (to anything) for no colour"},
 }
 

@@ -73,9 +73,9 @@ Gotchas:
 				Example: `  orgctl spaces copy --to 5a4d0004-0000-4000-8000-000000000001 --app 5a4d0006-0000-4000-8000-000000000001
   orgctl spaces copy --to SPACE_ID --workflow WF_UUID --resource RC_UUID --query Q_UUID`,
 				Fields: []Field{
-					{Flag: "to", Key: "destination_space_id", Required: true, Usage: "destination Space `ID`"},
-					{Flag: "app", Key: "app_ids", Kind: KStrings, Usage: "app or module `UUID` (repeatable)"},
-					{Flag: "workflow", Key: "workflow_ids", Kind: KStrings, Usage: "workflow `UUID` (repeatable)"},
+					{Flag: "to", Key: "destination_space_id", Required: true, Usage: "destination `SPACE` (id or name)"},
+					{Flag: "app", Key: "app_ids", Kind: KStrings, Usage: "`APP` or module (UUID or name; repeatable)"},
+					{Flag: "workflow", Key: "workflow_ids", Kind: KStrings, Usage: "`WORKFLOW` (UUID or name; repeatable)"},
 					{Flag: "resource", Key: "resource_ids", Kind: KStrings, Usage: "resource configuration `UUID` (repeatable)"},
 					{Flag: "query", Key: "query_library_query_ids", Kind: KStrings, Usage: "Query Library query `UUID` (repeatable)"},
 				},

@@ -28,6 +28,9 @@ func noArgsGroup(c *cobra.Command, args []string) error {
 // flagError rewrites pflag's errors in plain words and suggests the
 // nearest flag for an unknown one.
 func flagError(c *cobra.Command, err error) error {
+	if listed, ok := bareJSONFlag(c, err); ok {
+		return listed
+	}
 	msg := err.Error()
 	var bad *pflag.InvalidValueError
 	var none *pflag.ValueRequiredError

@@ -39,7 +39,7 @@ Gotchas:
 			{Use: "list", Short: "List user attributes", Method: http.MethodGet, Path: "/user_attributes", Scope: "User Attributes > Read",
 				Example: "  orgctl user-attributes list\n  orgctl user-attributes list --jq '.[].name'"},
 			{Use: "create", Short: "Declare a user attribute", Method: http.MethodPost, Path: "/user_attributes", Scope: "User Attributes > Write", Body: true,
-				Exists:  lookFirst("user-attributes", "name", "update"),
+				Exists:  conflictKey("user-attributes", "name", "update"),
 				Example: "  orgctl user-attributes create --name region --label Region --type string\n  orgctl user-attributes create --name quota --label \"Monthly quota\" --type number --default 100",
 				Fields: []Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "attribute name (a-z, 0-9, _)"},
@@ -72,7 +72,7 @@ Gotchas:
 				}},
 			{Use: "delete ATTRIBUTE_ID", Short: "Delete a user attribute", Method: http.MethodDelete, Path: "/user_attributes/{id}", Args: []string{"id"}, Scope: "User Attributes > Write",
 				Destructive: true,
-				Confirm:     "Delete user attribute %s (with --update-existing-users, its values on every user)? This cannot be undone.",
+				Confirm:     "Delete user attribute %s? With --update-existing-users, its values on every user go too; this cannot be undone.",
 				Example:     "  orgctl user-attributes delete 5a4d0007-0000-4000-8000-000000000001 --yes\n  orgctl user-attributes delete 5a4d0007-0000-4000-8000-000000000001 --update-existing-users --yes",
 				Fields: []Field{
 					{Flag: "update-existing-users", Key: "update_existing_users", In: InQuery, Kind: KBool, Usage: "also remove the attribute's values from users"},

@@ -66,9 +66,9 @@ func userTasksGroup() Group {
 				Columns: userTaskColumns,
 				Example: "  orgctl user-tasks list --status pending --status expired\n  orgctl user-tasks list --assigned-to user_abc --workflow WF_ID\n  orgctl user-tasks list --limit 20 --starting-after TASK_ID",
 				Fields: []Field{
-					{Flag: "assigned-to", Key: "assigned_to_users", In: InQuery, Kind: KStrings, Usage: "only tasks assigned to this user `ID` (repeatable)"},
+					{Flag: "assigned-to", Key: "assigned_to_users", In: InQuery, Kind: KStrings, Usage: "only tasks assigned to this `USER` (id or email; repeatable)"},
 					{Flag: "status", Key: "statuses", In: InQuery, Kind: KStrings, Enum: []string{"submitted", "pending", "cancelled", "expired"}, Usage: "only tasks in this status (repeatable)"},
-					{Flag: "workflow", Key: "workflow_ids", In: InQuery, Kind: KStrings, Usage: "only tasks of this workflow `ID` (repeatable)"},
+					{Flag: "workflow", Key: "workflow_ids", In: InQuery, Kind: KStrings, Usage: "only tasks of this `WORKFLOW` (id or name; repeatable)"},
 					{Flag: "starting-after", Key: "starting_after", In: InQuery, Usage: "only tasks after this task `ID`"},
 					{Flag: "ending-before", Key: "ending_before", In: InQuery, Usage: "only tasks before this task `ID`"},
 				},
@@ -88,8 +88,8 @@ func userTasksGroup() Group {
 				Long:    "The assignees replace the current ones.",
 				Example: "  orgctl user-tasks reassign TASK_ID --email ada@example.com --user user_abc\n  orgctl user-tasks reassign TASK_ID --email ada@example.com --group 7 --group 9",
 				Fields: []Field{actorField(),
-					{Flag: "user", In: InLocal, Kind: KStrings, Usage: "assign to this user `ID` (repeatable)"},
-					{Flag: "group", In: InLocal, Kind: KStrings, Usage: "assign to this group `ID`, a number (repeatable)"},
+					{Flag: "user", In: InLocal, Kind: KStrings, Usage: "assign to this `USER` (id or email; repeatable)"},
+					{Flag: "group", In: InLocal, Kind: KStrings, Usage: "assign to this `GROUP` (id or name; repeatable)"},
 				},
 				Shape: func(c *Call) error {
 					users, _ := c.Local["user"].([]any)

@@ -3,6 +3,8 @@ package output
 import (
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"golang.org/x/term"
 )
@@ -31,18 +33,39 @@ func System() *IO {
 	io.ErrTTY = isTerminal(os.Stderr)
 	if force := os.Getenv("ORGCTL_FORCE_TTY"); force != "" {
 		// Lets tests and screen recorders see the terminal form through a pipe;
-		// "stdin" also answers prompts from piped input, as a person would.
+		// "stdin" in the value also answers prompts from a pipe.
 		io.OutTTY, io.ErrTTY = true, true
-		io.InTTY = io.InTTY || force == "stdin"
+		if strings.Contains(force, "stdin") {
+			io.InTTY = true
+		}
 	}
 	_, noColor := os.LookupEnv("NO_COLOR")
 	io.Color = io.ErrTTY && !noColor && os.Getenv("TERM") != "dumb"
 	if io.OutTTY {
-		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
-			io.Width = w
-		}
+		io.Width = terminalWidth(os.Stdout)
 	}
 	return io
+}
+
+// terminalWidth is the width tables fit on: ORGCTL_WIDTH when set (tests
+// and recordings, with ORGCTL_FORCE_TTY), else the terminal's own, else
+// COLUMNS (a forced terminal on a pipe); 0 when none is known.
+func terminalWidth(f *os.File) int {
+	if w := envWidth("ORGCTL_WIDTH"); w > 0 {
+		return w
+	}
+	if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+		return w
+	}
+	return envWidth("COLUMNS")
+}
+
+func envWidth(name string) int {
+	w, err := strconv.Atoi(strings.TrimSpace(os.Getenv(name)))
+	if err != nil || w < 0 {
+		return 0
+	}
+	return w
 }
 
 func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }

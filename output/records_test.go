@@ -103,7 +103,11 @@ func TestProgressBarClearsAroundOtherOutput(t *testing.T) {
 	var w syncBuffer
 	p := &Progress{W: &w, TTY: true, Stats: func() ProgressStats { return ProgressStats{Done: 1, Total: 4} }}
 	p.Start()
-	time.Sleep(3 * redraw / 2)
+	// Wait for the first drawing, however long a loaded machine takes to
+	// schedule it: the point is what Pause does to a bar on screen.
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(w.String(), "rows") && time.Now().Before(deadline); {
+		time.Sleep(redraw / 4)
+	}
 	p.Pause(func() { w.Write([]byte("result\n")) })
 	p.Stop()
 	s := w.String()

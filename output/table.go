@@ -3,24 +3,30 @@ package output
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/mattn/go-runewidth"
+
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // eachRecord calls fn positioned at each record of data: the elements of a
 // top-level array, or data itself. fn must read the record.
-func eachRecord(data []byte, fn func(r *jsonReader) error) error {
-	r := &jsonReader{data: data}
+func eachRecord(data []byte, fn func(r *jsonscan.Reader) error) error {
+	r := &jsonscan.Reader{Data: data}
 	var err error
-	if r.peek() == '[' {
-		err = r.array(func() error { return fn(r) })
+	if r.Peek() == '[' {
+		err = r.Array(func() error { return fn(r) })
 	} else {
 		err = fn(r)
 	}
 	if err != nil {
 		return err
 	}
-	return r.end()
+	return r.End()
 }
 
 // rowReader turns records into cells, reading each record once, in place:
@@ -49,10 +55,10 @@ func newRowReader(cols []Column) *rowReader {
 }
 
 // row reads the record at r's position into rr.cells.
-func (rr *rowReader) row(r *jsonReader) error {
+func (rr *rowReader) row(r *jsonscan.Reader) error {
 	rr.cells = rr.cells[:0]
-	if rr.decode || r.peek() != '{' {
-		v, err := r.value(&rr.scratch)
+	if rr.decode || r.Peek() != '{' {
+		v, err := r.Value(&rr.scratch)
 		if err != nil {
 			return err
 		}
@@ -64,23 +70,23 @@ func (rr *rowReader) row(r *jsonReader) error {
 	for i := range rr.spans {
 		rr.spans[i] = [2]int{-1}
 	}
-	err := r.object(func(key []byte, plain bool) error {
-		k := text(key, plain, &rr.scratch)
+	err := r.Object(func(key []byte, plain bool) error {
+		k := jsonscan.Text(key, plain, &rr.scratch)
 		start := -1
 		for i, p := range rr.paths {
 			if string(k) == p[0] {
 				if start < 0 {
-					start = r.pos
-					if _, err := r.skip(); err != nil {
+					start = r.Pos
+					if _, err := r.Skip(); err != nil {
 						return err
 					}
 				}
 				// A repeated key replaces the earlier value, as in a decoded map.
-				rr.spans[i] = [2]int{start, r.pos}
+				rr.spans[i] = [2]int{start, r.Pos}
 			}
 		}
 		if start < 0 {
-			_, err := r.skip()
+			_, err := r.Skip()
 			return err
 		}
 		return nil
@@ -94,11 +100,11 @@ func (rr *rowReader) row(r *jsonReader) error {
 			if v[0] < 0 {
 				break
 			}
-			v = rr.member(r.data[v[0]:v[1]], seg, v[0])
+			v = rr.member(r.Data[v[0]:v[1]], seg, v[0])
 		}
 		var cell []byte
 		if v[0] >= 0 {
-			cell, rr.bufs[i], err = cellOf(r.data[v[0]:v[1]], rr.bufs[i][:0])
+			cell, rr.bufs[i], err = cellOf(r.Data[v[0]:v[1]], rr.bufs[i][:0])
 			if err != nil {
 				return err
 			}
@@ -115,7 +121,7 @@ func (rr *rowReader) member(obj []byte, key string, base int) [2]int {
 	if obj[0] != '{' {
 		return [2]int{-1}
 	}
-	start, end, _ := (&jsonReader{data: obj}).member(key, &rr.scratch)
+	start, end, _ := (&jsonscan.Reader{Data: obj}).Member(key, &rr.scratch)
 	if start < 0 {
 		return [2]int{-1}
 	}
@@ -127,20 +133,20 @@ func (rr *rowReader) member(obj []byte, key string, base int) [2]int {
 func cellOf(v []byte, buf []byte) (out, newBuf []byte, err error) {
 	switch v[0] {
 	case '"':
-		r := &jsonReader{data: v}
-		raw, plain, err := r.str()
+		r := &jsonscan.Reader{Data: v}
+		raw, plain, err := r.Str()
 		if err != nil {
 			return nil, buf, err
 		}
 		if plain {
 			return raw, buf, nil
 		}
-		buf = unquote(buf, raw)
+		buf = jsonscan.Unquote(buf, raw)
 		return buf, buf, nil
 	case 'n':
 		return nil, buf, nil
 	case '{', '[':
-		d, err := decodeValue(v)
+		d, err := jsonscan.Decode(v)
 		if err != nil {
 			return nil, buf, err
 		}
@@ -174,17 +180,22 @@ func writeTSVRow(w *bufio.Writer, cells [][]byte) {
 func (p *Printer) printTable(w *bufio.Writer, data []byte, cols []Column) error {
 	var rr *rowReader
 	var rows [][]string // the terminal table aligns columns, so it needs them all
-	err := eachRecord(data, func(r *jsonReader) error {
+	err := eachRecord(data, func(r *jsonscan.Reader) error {
 		if rr == nil {
 			if len(cols) == 0 {
-				first := &jsonReader{data: data, pos: r.pos}
+				first := &jsonscan.Reader{Data: data, Pos: r.Pos}
 				var scratch []byte
-				v, err := first.value(&scratch)
+				v, err := first.Value(&scratch)
 				if err != nil {
 					return err
 				}
-				cols = defaultColumns(data[r.pos:first.pos], v)
+				cols = defaultColumns(data[r.Pos:first.Pos], v)
 			}
+			picked, err := SelectColumns(cols, p.Opts.Columns)
+			if err != nil {
+				return err
+			}
+			cols = picked
 			rr = newRowReader(cols)
 		}
 		if err := rr.row(r); err != nil {
@@ -211,6 +222,7 @@ func (p *Printer) printTable(w *bufio.Writer, data []byte, cols []Column) error 
 	for i, c := range cols {
 		headers[i] = c.Header
 	}
+	headers, rows = fitTable(cols, headers, rows, p.IO.Width)
 	return writeTable(w, headers, rows)
 }
 
@@ -290,12 +302,12 @@ func defaultColumns(firstRaw []byte, first any) []Column {
 // orderedKeys returns the keys of the object obj in the order the API sent
 // them.
 func orderedKeys(obj []byte) []string {
-	r := &jsonReader{data: obj}
+	r := &jsonscan.Reader{Data: obj}
 	var keys []string
 	var scratch []byte
-	r.object(func(k []byte, plain bool) error {
-		keys = append(keys, string(text(k, plain, &scratch)))
-		_, err := r.skip()
+	r.Object(func(k []byte, plain bool) error {
+		keys = append(keys, string(jsonscan.Text(k, plain, &scratch)))
+		_, err := r.Skip()
 		return err
 	})
 	return keys
@@ -304,3 +316,150 @@ func orderedKeys(obj []byte) []string {
 var flattener = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
 
 func flatten(s string) string { return flattener.Replace(s) }
+
+// ColumnName is how --columns names a column: its header in lower case,
+// spaces as dashes ("USER ID" -> "user-id").
+func ColumnName(c Column) string {
+	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(c.Header)), " ", "-")
+}
+
+// UnknownColumnsError is a --columns name that the table does not have.
+type UnknownColumnsError struct {
+	Unknown   []string
+	Available []string
+}
+
+func (e *UnknownColumnsError) Error() string {
+	return fmt.Sprintf("unknown column %s in --columns: available columns are %s",
+		strings.Join(quoteAll(e.Unknown), ", "), strings.Join(e.Available, ","))
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
+}
+
+// SelectColumns picks and orders cols by the names given (ColumnName, or
+// the column's field path). No names keep cols as they are.
+func SelectColumns(cols []Column, names []string) ([]Column, error) {
+	if len(names) == 0 {
+		return cols, nil
+	}
+	var out []Column
+	var unknown []string
+	for _, n := range names {
+		want := strings.ToLower(strings.TrimSpace(n))
+		found := false
+		for _, c := range cols {
+			if ColumnName(c) == want || strings.ReplaceAll(ColumnName(c), "-", "_") == want || (c.Field != "" && strings.ToLower(c.Field) == want) {
+				out = append(out, c)
+				found = true
+				break
+			}
+		}
+		if !found {
+			unknown = append(unknown, n)
+		}
+	}
+	if len(unknown) > 0 {
+		avail := make([]string, len(cols))
+		for i, c := range cols {
+			avail[i] = ColumnName(c)
+		}
+		return nil, &UnknownColumnsError{Unknown: unknown, Available: avail}
+	}
+	return out, nil
+}
+
+// isIDColumn reports a column of ids: they are cut in the middle, keeping
+// the prefix that names the kind and the tail that tells ids apart.
+func isIDColumn(c Column) bool {
+	h := strings.ToUpper(strings.TrimSpace(c.Header))
+	return h == "ID" || strings.HasSuffix(h, " ID")
+}
+
+// minColumnWidth is the narrowest a column is cut to: room for a few
+// characters and the ellipsis.
+const minColumnWidth = 5
+
+// fitTable cuts cells so that the aligned table is at most width columns
+// wide: the widest column gives up one character at a time (so the widest
+// end up equal), none below minColumnWidth or its header. Order and the
+// other columns stay as they are. width <= 0 leaves the table as it is.
+func fitTable(cols []Column, headers []string, rows [][]string, width int) ([]string, [][]string) {
+	if width <= 0 || len(headers) == 0 {
+		return headers, rows
+	}
+	n := len(headers)
+	widths := make([]int, n)
+	floor := make([]int, n)
+	for i, h := range headers {
+		widths[i] = runewidth.StringWidth(strings.TrimSpace(h))
+		floor[i] = max(min(widths[i], 12), minColumnWidth)
+	}
+	for _, r := range rows {
+		for i := 0; i < n && i < len(r); i++ {
+			widths[i] = max(widths[i], runewidth.StringWidth(strings.TrimSpace(flatten(r[i]))))
+		}
+	}
+	total := 2 * (n - 1)
+	for _, w := range widths {
+		total += w
+	}
+	if total <= width {
+		return headers, rows
+	}
+	limit := append([]int(nil), widths...)
+	for total > width {
+		widest := -1
+		for i := range limit {
+			if limit[i] > floor[i] && (widest < 0 || limit[i] > limit[widest]) {
+				widest = i
+			}
+		}
+		if widest < 0 {
+			break // every column at its floor: the rows wrap rather than lose all meaning
+		}
+		limit[widest]--
+		total--
+	}
+	out := make([][]string, len(rows))
+	for ri, r := range rows {
+		cells := make([]string, len(r))
+		for i, c := range r {
+			c = strings.TrimSpace(flatten(c))
+			if i < n && runewidth.StringWidth(c) > limit[i] {
+				if i < len(cols) && isIDColumn(cols[i]) {
+					c = cutMiddle(c, limit[i])
+				} else {
+					c = runewidth.Truncate(c, limit[i], "…")
+				}
+			}
+			cells[i] = c
+		}
+		out[ri] = cells
+	}
+	hs := make([]string, n)
+	for i, h := range headers {
+		hs[i] = runewidth.Truncate(strings.TrimSpace(h), limit[i], "…")
+	}
+	return hs, out
+}
+
+// cutMiddle shortens s to width display columns with an ellipsis in the
+// middle: "user_0000000000000000005a4d0000000004" at 16 -> "user_00…00000004".
+func cutMiddle(s string, width int) string {
+	if width < 3 {
+		return runewidth.Truncate(s, width, "…")
+	}
+	rs := []rune(s)
+	head := (width - 1) / 2
+	tail := width - 1 - head // the tail tells ids apart: it gets the odd column
+	if head+tail >= len(rs) {
+		return s
+	}
+	return string(rs[:head]) + "…" + string(rs[len(rs)-tail:])
+}

@@ -29,6 +29,9 @@ type Kind struct {
 	IsID func(s string) bool
 	// Label are fields shown beside candidates ("first_name", ...).
 	Label []string
+	// Get reads one object by id ("/users/{id}"); "" when the API has no
+	// such endpoint or the key needs the whole list (folder paths).
+	Get string
 }
 
 var (
@@ -47,22 +50,30 @@ func isNumber(s string) bool {
 // Kinds are every kind whose objects have a unique human name in the API.
 var Kinds = map[string]Kind{
 	"users": {Name: "users", List: "/users", Scope: "Users > Read", Key: "email", Filter: "email", Fold: true,
-		IsID: userIDRE.MatchString, Label: []string{"first_name", "last_name"}},
-	"groups": {Name: "groups", List: "/groups", Scope: "Groups > Read", Key: "name", IsID: isNumber},
+		IsID: userIDRE.MatchString, Label: []string{"first_name", "last_name"}, Get: "/users/{id}"},
+	"groups": {Name: "groups", List: "/groups", Scope: "Groups > Read", Key: "name", IsID: isNumber, Get: "/groups/{id}"},
 	"folders": {Name: "folders", List: "/folders", Scope: "Folders > Read", KeyOf: FolderPath,
 		IsID: folderRE.MatchString, Label: []string{"folder_type"}},
-	"apps":      {Name: "apps", List: "/apps", Scope: "Apps > Read", Key: "name", IsID: isUUID, Label: []string{"folder_id"}},
-	"workflows": {Name: "workflows", List: "/workflows", Scope: "Workflows > Read", Key: "name", IsID: isUUID},
+	"apps": {Name: "apps", List: "/apps", Scope: "Apps > Read", Key: "name", IsID: isUUID, Label: []string{"folder_id"},
+		Get: "/apps/{id}"},
+	"workflows": {Name: "workflows", List: "/workflows", Scope: "Workflows > Read", Key: "name", IsID: isUUID, Get: "/workflows/{id}"},
 	"resources": {Name: "resources", List: "/resources", Scope: "Resources > Read", Key: "display_name", IsID: isUUID,
-		Label: []string{"type"}},
-	"environments":    {Name: "environments", List: "/environments", Scope: "Environment > Read", Key: "name", IsID: isUUID},
-	"themes":          {Name: "themes", List: "/app_themes", Scope: "App Themes > Read", Key: "name", IsID: isNumber},
-	"spaces":          {Name: "spaces", List: "/spaces", Scope: "Spaces > Read", Key: "name", IsID: isUUID, Label: []string{"domain"}},
+		Label: []string{"type"}, Get: "/resources/{id}"},
+	"environments": {Name: "environments", List: "/environments", Scope: "Environment > Read", Key: "name", IsID: isUUID,
+		Get: "/environments/{id}"},
+	"themes": {Name: "themes", List: "/app_themes", Scope: "App Themes > Read", Key: "name", IsID: isNumber, Get: "/app_themes/{id}"},
+	"spaces": {Name: "spaces", List: "/spaces", Scope: "Spaces > Read", Key: "name", IsID: isUUID, Label: []string{"domain"},
+		Get: "/spaces/{id}"},
 	"user-attributes": {Name: "user-attributes", List: "/user_attributes", Scope: "User Attributes > Read", Key: "name", IsID: isUUID},
-	"config-vars":     {Name: "config-vars", List: "/configuration_variables", Scope: "Configuration Variables > Read", Key: "name", IsID: isUUID},
-	"roles":           {Name: "roles", List: "/role_permissions/roles", Scope: "Permissions > Read", Key: "name", IsID: isUUID},
+	"config-vars": {Name: "config-vars", List: "/configuration_variables", Scope: "Configuration Variables > Read", Key: "name",
+		IsID: isUUID, Get: "/configuration_variables/{id}"},
+	"roles": {Name: "roles", List: "/role_permissions/roles", Scope: "Permissions > Read", Key: "name", IsID: isUUID},
 	"custom-components": {Name: "custom-components", List: "/custom_component_libraries", Scope: "CustomComponent > Read",
 		Key: "name", IsID: isUUID},
+	// Invites are named by the invitee's email; a claimed invite stays listed,
+	// so an email can match two (the candidates then show which).
+	"invites": {Name: "invites", List: "/user_invites", Scope: "Users > Read", Key: "invited_email", Fold: true, IsID: isNumber,
+		Label: []string{"claimed_by"}, Get: "/user_invites/{id}"},
 }
 
 // FolderPath is a folder's natural key: its type and the names from the

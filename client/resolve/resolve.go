@@ -248,6 +248,51 @@ func (r *Resolver) All(ctx context.Context, k Kind) ([]Object, error) {
 	return st.objs, st.err
 }
 
+// DescribeRequest is the request Describe sends for an id: one GET of the
+// object, or the kind's list when the API reads no single object (or the
+// key needs the list); nil when this resolver already has the list.
+func (r *Resolver) DescribeRequest(k Kind, id string) *client.Request {
+	if k.Get != "" && k.KeyOf == nil {
+		return &client.Request{Method: http.MethodGet, Path: client.Expand(k.Get, map[string]string{"id": id}), Scope: k.Scope}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if st := r.lists[k.Name]; st != nil {
+		return nil
+	}
+	req := r.request(k, "")
+	return &req
+}
+
+// Describe finds the object an id names, so a message can name it by its
+// key and labels: one request (DescribeRequest says which). An id that no
+// object has is a NotFoundError.
+func (r *Resolver) Describe(ctx context.Context, k Kind, id string) (Object, error) {
+	if k.Get == "" || k.KeyOf != nil {
+		objs, err := r.All(ctx, k)
+		if err != nil {
+			return Object{}, err
+		}
+		for _, o := range objs {
+			if o.ID == id {
+				return o, nil
+			}
+		}
+		return Object{}, &NotFoundError{Kind: k.Name, Name: id}
+	}
+	resp, err := r.Doer.Do(ctx, *r.DescribeRequest(k, id))
+	if err != nil {
+		return Object{}, err
+	}
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(resp.Data))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		return Object{}, fmt.Errorf("GET %s: expected an object: %w", k.Get, err)
+	}
+	return object(k, m, nil), nil
+}
+
 // Forget drops what the resolver knows of a kind (after a change to it).
 func (r *Resolver) Forget(kind string) {
 	r.mu.Lock()
@@ -288,19 +333,25 @@ func objects(k Kind, data json.RawMessage) ([]Object, error) {
 	}
 	out := make([]Object, 0, len(all))
 	for _, m := range all {
-		o := Object{ID: text(m["id"]), Fields: m}
-		if k.KeyOf != nil {
-			o.Key = k.KeyOf(m, all)
-		} else {
-			o.Key = text(m[k.Key])
-		}
-		for _, l := range k.Label {
-			o.Labels = append(o.Labels, text(m[l]))
-		}
-		out = append(out, o)
+		out = append(out, object(k, m, all))
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out, nil
+}
+
+// object is one decoded object of the kind; all is its whole list, for
+// keys derived from it.
+func object(k Kind, m map[string]any, all []map[string]any) Object {
+	o := Object{ID: text(m["id"]), Fields: m}
+	if k.KeyOf != nil {
+		o.Key = k.KeyOf(m, all)
+	} else {
+		o.Key = text(m[k.Key])
+	}
+	for _, l := range k.Label {
+		o.Labels = append(o.Labels, text(m[l]))
+	}
+	return o
 }
 
 func text(v any) string {

@@ -46,6 +46,7 @@ func init() {
 		"GET /resources/{resourceId}":                          getResource,
 		"DELETE /resources/{resourceId}":                       deleteResource,
 		"POST /environments":                                   createEnvironment,
+		"POST /user_attributes":                                createUserAttribute,
 		"POST /configuration_variables":                        saveConfigVar,
 		"PUT /configuration_variables/{id}":                    saveConfigVar,
 		"POST /apps":                                           createApp,
@@ -170,7 +171,20 @@ func createGroup(c *call) (int, any) {
 			return 409, errBody("Group with name %q already exists", c.body["name"])
 		}
 	}
+	// Members come as {id, is_group_admin}; the published answer lists each with its email.
+	members := []any{}
+	reqs, _ := c.body["members"].([]any)
+	for _, r := range reqs {
+		m, _ := r.(map[string]any)
+		id := fmt.Sprint(m["id"])
+		_, u := c.org.find("/users", id)
+		if u == nil {
+			return notFound("/users", id)
+		}
+		members = append(members, obj{"id": u["id"], "email": u["email"], "is_group_admin": m["is_group_admin"] == true})
+	}
 	g := c.newObject("/groups", c.rt.key, c.body)
+	g["members"] = members
 	g["landing_page_app_id"] = c.body["landing_page_app_id"]
 	c.org.Collections["/groups"] = append(c.org.Collections["/groups"], g)
 	return 200, one(g)
@@ -605,6 +619,20 @@ func createEnvironment(c *call) (int, any) {
 	return 200, one(e)
 }
 
+// createUserAttribute stores the published body's dataType and defaultValue under the names
+// the published list shows (data_type, default_value).
+func createUserAttribute(c *call) (int, any) {
+	for _, a := range c.org.Collections["/user_attributes"] {
+		if a["name"] == c.body["name"] {
+			return 409, errBody("User attribute %q already exists", c.body["name"])
+		}
+	}
+	a := c.newObject("/user_attributes", c.rt.key, c.body)
+	a["data_type"], a["default_value"] = c.body["dataType"], c.body["defaultValue"]
+	c.org.Collections["/user_attributes"] = append(c.org.Collections["/user_attributes"], a)
+	return 200, one(a)
+}
+
 func saveConfigVar(c *call) (int, any) {
 	vals, _ := c.body["values"].([]any)
 	for _, v := range vals {
@@ -711,6 +739,7 @@ func grant(c *call) (int, any) {
 
 func revoke(c *call) (int, any) {
 	subj, obj_ := c.body["subject"].(map[string]any), c.body["object"].(map[string]any)
+	c.checkObject(obj_) // a resource's name becomes its id; revoking nothing is no error
 	ps := c.org.Collections["/permissions"]
 	kept := ps[:0:0]
 	for _, p := range ps {
@@ -743,16 +772,23 @@ func (c *call) checkSubject(s map[string]any) string {
 	return ""
 }
 
+// checkObject reports an object that does not exist; a resource named by
+// its name (which the published API accepts) gets its id in o.
 func (c *call) checkObject(o map[string]any) string {
 	coll := map[string]string{"folder": "/folders", "app": "/apps", "resource": "/resources",
 		"resource_configuration": "/resource_configurations"}[fmt.Sprint(o["type"])]
 	if coll == "" {
 		return ""
 	}
-	if _, it := c.org.find(coll, fmt.Sprint(o["id"])); it == nil {
-		return fmt.Sprintf("%s %v not found", o["type"], o["id"])
+	if coll == "/resources" {
+		if _, r := c.org.findResource(fmt.Sprint(o["id"])); r != nil {
+			o["id"] = r["id"]
+			return ""
+		}
+	} else if _, it := c.org.find(coll, fmt.Sprint(o["id"])); it != nil {
+		return ""
 	}
-	return ""
+	return fmt.Sprintf("%s %v not found", o["type"], o["id"])
 }
 
 func listObjects(c *call) (int, any) {
@@ -765,9 +801,11 @@ func listObjects(c *call) (int, any) {
 
 func accessList(c *call) (int, any) {
 	typ, id := c.params["objectType"], c.params["objectId"]
-	if msg := c.checkObject(obj{"type": typ, "id": id}); msg != "" {
+	o := obj{"type": typ, "id": id}
+	if msg := c.checkObject(o); msg != "" {
 		return 404, errBody("%s", msg)
 	}
+	id = fmt.Sprint(o["id"])
 	out := obj{"group": []any{}, "user": []any{}, "userInvite": []any{}}
 	for _, p := range c.org.Collections["/permissions"] {
 		if p["type"] != typ || p["id"] != id {

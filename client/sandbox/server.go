@@ -309,6 +309,9 @@ func fail(status int, format string, args ...any) (int, map[string]string, any) 
 }
 
 func (s *Server) serve(r *http.Request, body []byte, now time.Time) (int, map[string]string, any) {
+	if status, out, ok := meta(r); ok {
+		return status, nil, out
+	}
 	space, apiPath, ok := splitPath(r.URL.Path)
 	if !ok {
 		return fail(404, "Not found")

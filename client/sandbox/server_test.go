@@ -545,3 +545,30 @@ func BenchmarkUsersPage(b *testing.B) {
 		})
 	}
 }
+
+func TestCreateGroupStoresMembersWithEmails(t *testing.T) {
+	s := New(Options{})
+	tok := s.AdminToken()
+	users := send(t, s, tok, "GET", "/api/v2/users?email=dev.lee@sandbox.example", nil)
+	dev := users.body["data"].([]any)[0].(map[string]any)
+	r := send(t, s, tok, "POST", "/api/v2/groups", map[string]any{"name": "platform",
+		"members": []any{map[string]any{"id": dev["id"], "is_group_admin": true}}})
+	if r.status != 200 {
+		t.Fatalf("POST /groups: %d %v", r.status, r.body)
+	}
+	id := r.body["data"].(map[string]any)["id"]
+	g := send(t, s, tok, "GET", fmt.Sprintf("/api/v2/groups/%v", id), nil)
+	members, _ := g.body["data"].(map[string]any)["members"].([]any)
+	if len(members) != 1 {
+		t.Fatalf("members = %v, want dev.lee", members)
+	}
+	m := members[0].(map[string]any)
+	if m["id"] != dev["id"] || m["email"] != "dev.lee@sandbox.example" || m["is_group_admin"] != true {
+		t.Errorf("member = %v, want dev.lee's id and email, group admin", m)
+	}
+	r = send(t, s, tok, "POST", "/api/v2/groups", map[string]any{"name": "ghosts",
+		"members": []any{map[string]any{"id": "user_0000", "is_group_admin": false}}})
+	if r.status != 404 {
+		t.Errorf("POST /groups with an unknown member: %d, want 404", r.status)
+	}
+}

@@ -617,3 +617,6 @@ var specOps = []specOp{
 
 // publishedResourceTypes is the resource type enum of the published Resource schema.
 var publishedResourceTypes = []any{"airflow", "alloydb", "asana", "athena", "basecamp", "bigid", "bigquery", "cassandra", "circleci", "closeio", "cosmosdb", "couchdb", "databricks", "databricksLakebase", "datadog", "datastore", "dbServer", "denodo", "dynamodb", "elasticsearch", "firebase", "front", "gcs", "github", "googleAnalytics", "googleCalendar", "googleDocs", "googleMaps", "googleSearchConsole", "googlesheets", "graphql", "grpc", "hubspot", "jdbc", "jira", "lambda", "launchdarkly", "microsoftTeams", "mongodb", "mssql", "mysql", "notion", "onesignal", "openAI", "openapi", "oracledb", "postgresql", "presto", "redis", "redshift", "restapi", "rethinkdb", "retoolEmail", "retoolAI", "retoolDb", "retoolStorage", "s3", "salesforce", "saphana", "sendgrid", "shell", "slack", "slackopenapi", "smtp", "snowflake", "stripe", "twilio", "vertica"}
+
+// specVersion is the published API version (info.version), which the sandbox's /api/v2/spec reports.
+const specVersion = "2.12.0"

@@ -1,7 +1,8 @@
 // Command specgen writes the sandbox's spec_gen.go from the published OpenAPI file: the route table
 // (method, path, tag, scope, success status, query parameters), the subset of each request schema
-// the sandbox validates, an example response per operation, and the published resource types. The
-// sandbox embeds these as code so that the orgctl binary never reads ../shared at run time.
+// the sandbox validates, an example response per operation, the published resource types and the
+// API version. The sandbox embeds these as code so that the orgctl binary never reads ../shared at
+// run time.
 //
 // Run through `go generate ./client/sandbox` (see the directive in client/sandbox/doc.go).
 // It is a program of its own rather than a `//go:build ignore` file so that go build, go vet and
@@ -120,6 +121,13 @@ func generate(doc any) ([]byte, error) {
 	}
 	b.WriteString("\n// publishedResourceTypes is the resource type enum of the published Resource schema.\n")
 	fmt.Fprintf(&b, "var publishedResourceTypes = []any{%s}\n", strings.Join(types, ", "))
+
+	version, _ := lookup(doc, "info", "version").(string)
+	if version == "" {
+		return nil, fmt.Errorf("no API version at info.version")
+	}
+	b.WriteString("\n// specVersion is the published API version (info.version), which the sandbox's /api/v2/spec reports.\n")
+	fmt.Fprintf(&b, "const specVersion = %s\n", quote(version))
 	return format.Source(b.Bytes())
 }
 

@@ -86,7 +86,7 @@ func TestScope(t *testing.T) {
 }
 
 func TestGenerate(t *testing.T) {
-	doc := mustDecode(t, `{"paths":{
+	doc := mustDecode(t, `{"info":{"version":"2.12.0"},"paths":{
 		"/things/:thingId":{"parameters":[],"get":{"tags":["Things"],"description":"the \"Things > Read\" scope",
 			"parameters":[{"in":"path","name":"thingId"},{"in":"query","name":"expand"}],
 			"responses":{"404":{},"200":{"content":{"application/json":{"schema":{"type":"object","properties":{"s":{"type":"string","example":"a`+"`"+`b"}}}}}}}},
@@ -113,7 +113,9 @@ func TestGenerate(t *testing.T) {
 		"\t\tResp:  `{\"data\":null}`,\n" +
 		"\t},\n}\n\n" +
 		"// publishedResourceTypes is the resource type enum of the published Resource schema.\n" +
-		"var publishedResourceTypes = []any{\"pg\", \"s3\"}\n"
+		"var publishedResourceTypes = []any{\"pg\", \"s3\"}\n\n" +
+		"// specVersion is the published API version (info.version), which the sandbox's /api/v2/spec reports.\n" +
+		"const specVersion = \"2.12.0\"\n"
 	if string(src) != want {
 		t.Errorf("generate:\n%s\nwant:\n%s", src, want)
 	}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Prints org as code's figures against two `orgctl sandbox serve` orgs on
+# loopback at the real budget (300 points per 60 s): what a plan of the demo
+# org costs to read, and how long `apply` of the demo org onto an empty one
+# takes, compared with the least time the budget allows for the points it
+# spends and with the same apply against an unlimited budget (the request
+# time alone, measured in the same run). USERS=N adds N synthetic users to
+# the demo org, so that the copy needs more than one window of points.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+users=${USERS:-0}
+tmp=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"; }
+trap cleanup EXIT
+go build -o "$tmp/orgctl" .
+export HOME="$tmp" XDG_CONFIG_HOME="$tmp/config" XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache"
+export ORGCTL_SECRET_STRIPE_KEY_PRODUCTION=figures-only
+
+serve() { # name, then serve's flags
+  local name=$1; shift
+  "$tmp/orgctl" sandbox serve "$@" >"$tmp/$name.env" 2>/dev/null &
+  pids+=($!)
+  for _ in $(seq 100); do [ "$(wc -l <"$tmp/$name.env")" -ge 2 ] && return; sleep 0.05; done
+  echo "sandbox $name did not start" >&2; exit 1
+}
+on() { ( set -a; . "$tmp/$1.env"; set +a; shift; "$@" ); }
+
+serve demo --users "$users"
+serve empty --org empty
+serve fast --org empty --points 1000000 --window 60s
+
+on demo "$tmp/orgctl" export --dir "$tmp/org" 2>/dev/null
+# The export and a plan read the same lists; the plan says what its read cost.
+read_json=$(on demo "$tmp/orgctl" plan --dir "$tmp/org" -o json 2>/dev/null)
+read_req=$(echo "$read_json" | sed -E "s/.*\"read_requests\":([0-9]+).*/\1/")
+read_pts=$(echo "$read_json" | sed -E 's/.*"read_points":([0-9]+).*/\1/')
+echo "plan of the demo org (+$users users): reads $read_req requests, $read_pts points"
+
+apply_on() { # org, budget points (0: the real one)
+  local start end
+  start=$(date +%s.%N)
+  if [ "$2" = 0 ]; then
+    on "$1" "$tmp/orgctl" apply --dir "$tmp/org" --yes >"$tmp/$1.out" 2>"$tmp/$1.err"
+  else
+    ORGCTL_BUDGET_POINTS=$2 on "$1" "$tmp/orgctl" apply --dir "$tmp/org" --yes >"$tmp/$1.out" 2>"$tmp/$1.err"
+  fi
+  end=$(date +%s.%N)
+  echo "$start $end" | awk '{printf "%.2f", $2-$1}'
+}
+t_fast=$(apply_on fast 1000000)
+t_real=$(apply_on empty 0)
+steps=$(sed -nE 's/^Cost: ([0-9]+) requests, ([0-9]+) points.*/\1 \2/p' "$tmp/empty.out")
+reads=$(sed -nE 's/^Reading the org for this plan: ([0-9]+) requests, ([0-9]+) points.*/\1 \2/p' "$tmp/empty.out")
+set -- $steps $reads
+total=$(( $2 + $4 ))
+min=$(( (total - 1) / 300 * 60 ))
+echo "apply onto the empty org: $1 write requests ($2 points) after a read of $3 requests ($4 points): $total points"
+echo "  at the real budget:      ${t_real}s"
+echo "  unlimited budget (ref):  ${t_fast}s"
+echo "  budget minimum for $total points at 300 per 60s: ${min}s"
+awk -v r="$t_real" -v f="$t_fast" -v m="$min" 'BEGIN {
+  printf "  real / reference = %.1fx; real - budget minimum = %.2fs (pacing overhead beyond what the budget forces)\n", r/f, r-m }'
+on empty "$tmp/orgctl" plan --dir "$tmp/org" --exit-code >/dev/null 2>&1 && echo "  plan afterwards: no changes" || echo "  plan afterwards: CHANGES LEFT"

@@ -1,0 +1,43 @@
+package bulk
+
+import (
+	"context"
+	"time"
+
+	"github.com/orgctl/orgctl/client"
+)
+
+// Pacer paces a job's requests through Next like any other, with two
+// differences: once Stop is done a request stops waiting for budget (one
+// that has its budget is sent and answered), and the moment a request gets
+// its budget the function WithLeaving put in its context is called, so the
+// journal hears that the row's change is leaving.
+type Pacer struct {
+	Next client.Pacer
+	Stop context.Context
+}
+
+type leavingKey struct{}
+
+// WithLeaving returns ctx carrying fn, which Pacer calls when a request sent
+// with that context gets its budget.
+func WithLeaving(ctx context.Context, fn func()) context.Context {
+	return context.WithValue(ctx, leavingKey{}, fn)
+}
+
+// Acquire waits for the request's budget unless Stop ends the wait first.
+func (p *Pacer) Acquire(ctx context.Context, path string) (client.Ticket, error) {
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(p.Stop, cancel)()
+	t, err := p.Next.Acquire(wctx, path)
+	if err == nil {
+		if leaving, ok := ctx.Value(leavingKey{}).(func()); ok {
+			leaving()
+		}
+	}
+	return t, err
+}
+
+// Blocked passes a 429's block on.
+func (p *Pacer) Blocked(d time.Duration) error { return p.Next.Blocked(d) }

@@ -1,0 +1,507 @@
+package orgcode
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Problem is something wrong in a file, at a line.
+type Problem struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (p Problem) Error() string { return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Msg) }
+
+// Problems are every problem found, in file and line order.
+type Problems []Problem
+
+func (ps Problems) Error() string {
+	lines := make([]string, len(ps))
+	for i, p := range ps {
+		lines[i] = p.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (ps Problems) sorted() Problems {
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].File != ps[j].File {
+			return ps[i].File < ps[j].File
+		}
+		return ps[i].Line < ps[j].Line
+	})
+	return ps
+}
+
+// Files are the documents of a directory, by kind and key.
+type Files struct {
+	Dir  string
+	Docs map[string][]*Doc // kind -> documents in key order
+}
+
+// secretRef is how a file holds a secret: the name of the environment
+// variable apply reads it from (compiled on first use: start-up pays for no regexp).
+var secretRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\{(ORGCTL_SECRET_[A-Z0-9_]+)\}$`) })
+
+// SecretVar is the environment variable a secret of this name comes from.
+func SecretVar(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToUpper(name) {
+		if (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return "ORGCTL_SECRET_" + b.String()
+}
+
+// ReadDir reads every kind's folder under dir. Files that are not YAML are
+// skipped (a README beside them is fine); a YAML file outside a kind's
+// folder, bad YAML, an unknown field or a value of the wrong type is a
+// Problem. References are checked later, against the live org as well.
+func ReadDir(dir string) (*Files, error) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("%s is not a directory", dir)
+	}
+	out := &Files{Dir: dir, Docs: map[string][]*Doc{}}
+	var probs Problems
+	seen := map[string]*Doc{}
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		if d.IsDir() {
+			if path != dir && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir // .git and the like
+			}
+			return nil
+		}
+		ext := filepath.Ext(path)
+		if ext != ".yaml" && ext != ".yml" {
+			return nil
+		}
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		k := KindNamed(parts[0])
+		if len(parts) < 2 || k == nil {
+			probs = append(probs, Problem{path, 1, fmt.Sprintf("unknown kind %q: a file goes in one of the folders %s",
+				parts[0], strings.Join(kindNames(), ", "))})
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		doc, ps := parseDoc(k, path, b)
+		probs = append(probs, ps...)
+		if doc == nil {
+			return nil
+		}
+		id := k.Name + "\x00" + foldKey(k, doc.Key)
+		if prev := seen[id]; prev != nil {
+			probs = append(probs, Problem{path, doc.Line, fmt.Sprintf("%s %q is also defined at %s", singular(k.Name), doc.Key, prev.At(k.KeyField))})
+			return nil
+		}
+		seen[id] = doc
+		out.Docs[k.Name] = append(out.Docs[k.Name], doc)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(probs) > 0 {
+		return nil, probs.sorted()
+	}
+	for _, docs := range out.Docs {
+		sort.Slice(docs, func(i, j int) bool { return docs[i].Key < docs[j].Key })
+	}
+	return out, nil
+}
+
+func singular(kind string) string {
+	return strings.ReplaceAll(strings.TrimSuffix(kind, "s"), "-", " ")
+}
+
+func foldKey(k *Kind, key string) string {
+	if k.Fold {
+		return strings.ToLower(key)
+	}
+	return key
+}
+
+// parseDoc reads one file: a mapping with the kind's key field and any of
+// its managed fields.
+func parseDoc(k *Kind, path string, b []byte) (*Doc, Problems) {
+	var root yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&root); err != nil {
+		return nil, Problems{yamlProblem(path, err)}
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, Problems{{path, extra.Line, "a file holds one document; put each object in its own file"}}
+	}
+	n := &root
+	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		n = n.Content[0]
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, Problems{{path, n.Line, fmt.Sprintf("expected a mapping of %s's fields (%s)", singular(k.Name), strings.Join(k.fieldNames(), ", "))}}
+	}
+	doc := &Doc{Kind: k, File: path, Line: n.Line, Fields: map[string]any{}, Lines: map[string]int{}}
+	var probs Problems
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		kn, vn := n.Content[i], n.Content[i+1]
+		name := kn.Value
+		if _, dup := doc.Lines[name]; dup {
+			probs = append(probs, Problem{path, kn.Line, fmt.Sprintf("field %q given twice", name)})
+			continue
+		}
+		doc.Lines[name] = kn.Line
+		if name == k.KeyField {
+			if vn.Kind != yaml.ScalarNode || vn.Tag == "!!null" || strings.TrimSpace(vn.Value) == "" {
+				probs = append(probs, Problem{path, vn.Line, fmt.Sprintf("%s must be the %s's natural key, a non-empty string", name, singular(k.Name))})
+				continue
+			}
+			doc.Key = vn.Value
+			continue
+		}
+		f := k.field(name)
+		if f == nil {
+			probs = append(probs, Problem{path, kn.Line, fmt.Sprintf("unknown field %q for %s: expected %s", name, k.Name, strings.Join(k.fieldNames(), ", "))})
+			continue
+		}
+		v, err := fieldValue(f, vn)
+		if err != "" {
+			probs = append(probs, Problem{path, vn.Line, fmt.Sprintf("%s: %s", name, err)})
+			continue
+		}
+		doc.Fields[name] = v
+		if f.Type == tLevelMap || f.Type == tEnvMap || f.Type == tScalarMap {
+			for j := 0; j+1 < len(vn.Content); j += 2 {
+				doc.Lines[name+"\x00"+vn.Content[j].Value] = vn.Content[j].Line
+			}
+		}
+	}
+	if doc.Key == "" && !hasKeyProblem(probs, k) {
+		probs = append(probs, Problem{path, n.Line, fmt.Sprintf("missing %s: every %s file names its %s", k.KeyField, singular(k.Name), k.KeyField)})
+	}
+	if doc.Key != "" {
+		if msg := checkKey(k, doc.Key); msg != "" {
+			probs = append(probs, Problem{path, doc.Lines[k.KeyField], msg})
+		}
+	}
+	if len(probs) > 0 {
+		return nil, probs
+	}
+	return doc, nil
+}
+
+func hasKeyProblem(ps Problems, k *Kind) bool {
+	for _, p := range ps {
+		if strings.HasPrefix(p.Msg, k.KeyField+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// checkKey validates keys whose form carries meaning.
+func checkKey(k *Kind, key string) string {
+	switch k.Name {
+	case "folders":
+		if _, _, ok := splitFolder(key); !ok || strings.HasSuffix(key, ":/") {
+			return fmt.Sprintf("folder %q: expected TYPE:/PATH, e.g. app:/Finance/Reports", key)
+		}
+	case "organization":
+		if key != orgKey {
+			return fmt.Sprintf("organization %q: the file describes the org the token reaches: write organization: %s", key, orgKey)
+		}
+	case "grants":
+		if _, _, ok := splitSubject(key); !ok {
+			return fmt.Sprintf("subject %q: expected group:NAME or user:EMAIL", key)
+		}
+	}
+	return ""
+}
+
+// splitFolder splits "app:/Finance/Reports" into its type and names.
+func splitFolder(key string) (typ string, names []string, ok bool) {
+	typ, path, ok := strings.Cut(key, ":/")
+	if !ok || typ == "" {
+		return "", nil, false
+	}
+	if path == "" {
+		return typ, nil, true
+	}
+	var cur strings.Builder
+	for i := 0; i < len(path); i++ {
+		switch {
+		case path[i] == '\\' && i+1 < len(path) && path[i+1] == '/':
+			cur.WriteByte('/')
+			i++
+		case path[i] == '/':
+			names = append(names, cur.String())
+			cur.Reset()
+		default:
+			cur.WriteByte(path[i])
+		}
+	}
+	names = append(names, cur.String())
+	for _, n := range names {
+		if n == "" {
+			return "", nil, false
+		}
+	}
+	return typ, names, true
+}
+
+func splitSubject(key string) (typ, name string, ok bool) {
+	typ, name, ok = strings.Cut(key, ":")
+	return typ, name, ok && (typ == "group" || typ == "user") && name != ""
+}
+
+func yamlProblem(path string, err error) Problem {
+	msg := err.Error()
+	line := 1
+	if m := regexp.MustCompile(`^yaml: line (\d+): (.*)$`).FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	if errors.Is(err, errEmpty) || msg == "EOF" {
+		msg = "the file is empty"
+	}
+	return Problem{path, line, "invalid YAML: " + msg}
+}
+
+var errEmpty = errors.New("empty")
+
+func fieldValue(f *Field, n *yaml.Node) (any, string) {
+	scalar := func() (any, string) {
+		if n.Kind != yaml.ScalarNode {
+			return nil, "expected a single value"
+		}
+		var v any
+		if err := n.Decode(&v); err != nil {
+			return nil, err.Error()
+		}
+		return norm(v), ""
+	}
+	switch f.Type {
+	case tAny:
+		var v any
+		if err := n.Decode(&v); err != nil {
+			return nil, err.Error()
+		}
+		return norm(v), ""
+	case tString, tSecret:
+		v, e := scalar()
+		if e != "" {
+			return nil, e
+		}
+		if v == nil {
+			return "", ""
+		}
+		if f.Type == tSecret {
+			if s, _ := v.(string); !secretRef().MatchString(s) {
+				return nil, "a secret is written as ${ORGCTL_SECRET_NAME}, never as its value"
+			}
+		}
+		return n.Value, ""
+	case tBool:
+		v, e := scalar()
+		if b, ok := v.(bool); ok && e == "" {
+			return b, ""
+		}
+		return nil, "expected true or false"
+	case tEnum:
+		v, e := scalar()
+		if s, ok := v.(string); ok && e == "" && contains(f.Enum, s) {
+			return s, ""
+		}
+		return nil, "expected one of " + strings.Join(f.Enum, ", ")
+	case tRef:
+		v, e := scalar()
+		if e != "" {
+			return nil, e
+		}
+		if v == nil {
+			return nil, ""
+		}
+		return n.Value, ""
+	case tScalarMap, tLevelMap, tEnvMap:
+		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+			return map[string]any{}, ""
+		}
+		if n.Kind != yaml.MappingNode {
+			return nil, "expected a mapping"
+		}
+		m := map[string]any{}
+		for j := 0; j+1 < len(n.Content); j += 2 {
+			kn, vn := n.Content[j], n.Content[j+1]
+			if _, dup := m[kn.Value]; dup {
+				return nil, fmt.Sprintf("%q given twice", kn.Value)
+			}
+			if vn.Kind != yaml.ScalarNode {
+				if f.Type == tScalarMap && vn.Kind == yaml.MappingNode {
+					sub, e := fieldValue(&Field{Type: tScalarMap}, vn)
+					if e != "" {
+						return nil, e
+					}
+					m[kn.Value] = sub
+					continue
+				}
+				return nil, fmt.Sprintf("%s: expected a single value", kn.Value)
+			}
+			var v any
+			if err := vn.Decode(&v); err != nil {
+				return nil, err.Error()
+			}
+			v = norm(v)
+			switch f.Type {
+			case tLevelMap:
+				if s, ok := v.(string); !ok || !contains(f.Enum, s) {
+					return nil, fmt.Sprintf("%s: expected one of %s", kn.Value, strings.Join(f.Enum, ", "))
+				}
+			case tEnvMap:
+				if v == nil {
+					v = ""
+				}
+				v = fmt.Sprint(v)
+			}
+			m[kn.Value] = v
+		}
+		return m, ""
+	}
+	return nil, "unsupported field"
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// FileName is where a document lives under the directory: the kind's
+// folder, then the key (folders: their type, then their path).
+func FileName(d *Doc) string {
+	switch d.Kind.Name {
+	case "folders":
+		typ, names, _ := splitFolder(d.Key)
+		parts := []string{"folders", safeName(typ)}
+		for _, n := range names {
+			parts = append(parts, safeName(n))
+		}
+		return filepath.Join(parts...) + ".yaml"
+	case "grants":
+		typ, name, _ := splitSubject(d.Key)
+		return filepath.Join("grants", typ, safeName(name)+".yaml")
+	}
+	return filepath.Join(d.Kind.Name, safeName(d.Key)+".yaml")
+}
+
+// safeName makes a key usable as one path element: "/" and "%" and
+// leading dots are percent-escaped, so two keys never share a file.
+func safeName(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '/' || c == '%' || c == '\\' || c == 0 || (i == 0 && c == '.') {
+			fmt.Fprintf(&b, "%%%02X", c)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// Encode is a document's file: the key field, then the managed fields in
+// the kind's order, maps sorted by key; the same document gives the same
+// bytes.
+func Encode(d *Doc) []byte {
+	root := &yaml.Node{Kind: yaml.MappingNode}
+	add := func(name string, v *yaml.Node) {
+		root.Content = append(root.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: name}, v)
+	}
+	add(d.Kind.KeyField, scalarNode(d.Key))
+	for _, f := range d.Kind.Fields {
+		v, ok := d.Fields[f.Name]
+		if !ok {
+			continue
+		}
+		add(f.Name, valueNode(v))
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	enc.Encode(root)
+	enc.Close()
+	return buf.Bytes()
+}
+
+func scalarNode(v any) *yaml.Node {
+	n := &yaml.Node{}
+	n.Encode(v)
+	return n
+}
+
+func valueNode(v any) *yaml.Node {
+	switch t := v.(type) {
+	case map[string]any:
+		m := &yaml.Node{Kind: yaml.MappingNode}
+		for _, k := range sortedKeys(t) {
+			m.Content = append(m.Content, scalarNode(k), valueNode(t[k]))
+		}
+		return m
+	case []any:
+		s := &yaml.Node{Kind: yaml.SequenceNode}
+		for _, x := range t {
+			s.Content = append(s.Content, valueNode(x))
+		}
+		return s
+	}
+	return scalarNode(v)
+}
+
+// WriteDir writes every document under dir, replacing the kinds' folders
+// so that an object gone from the org leaves no file behind.
+func WriteDir(dir string, docs []*Doc) error {
+	for _, k := range Kinds {
+		if err := os.RemoveAll(filepath.Join(dir, k.Name)); err != nil {
+			return err
+		}
+	}
+	for _, d := range docs {
+		p := filepath.Join(dir, FileName(d))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, Encode(d), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}

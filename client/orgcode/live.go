@@ -1,0 +1,369 @@
+package orgcode
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/resolve"
+)
+
+// Doer sends one request: the orgctl client, paced by the budget.
+type Doer interface {
+	Do(ctx context.Context, r client.Request) (*client.Response, error)
+	Pages(ctx context.Context, r client.Request, fn func(*client.Response) error) error
+}
+
+// Live is the org as its lists show it, mapped to documents.
+type Live struct {
+	Docs map[string][]*Doc // kind -> documents in key order
+	// Keys of objects the files may refer to but do not manage: apps,
+	// environments, system folders.
+	Apps map[string]string // app name -> id
+	// SystemFolders are folders every org has (roots, archives): they may
+	// be referred to, and are never created or deleted.
+	SystemFolders map[string]string // folder path -> id
+	// Reads are the requests the read sent.
+	Reads []client.Request
+
+	mu  sync.Mutex
+	ids map[string]string // kind+"\x00"+folded key -> id
+}
+
+// list is the one list request per kind.
+type list struct {
+	path, scope string
+}
+
+var lists = map[string]list{
+	"user-attributes": {"/user_attributes", "User Attributes > Read"},
+	"users":           {"/users", "Users > Read"},
+	"groups":          {"/groups", "Groups > Read"},
+	"folders":         {"/folders", "Folders > Read"},
+	"apps":            {"/apps", "Apps > Read"},
+	"environments":    {"/environments", "Environment > Read"},
+	"config-vars":     {"/configuration_variables", "Configuration Variables > Read"},
+	"themes":          {"/app_themes", "App Themes > Read"},
+	"organization":    {"/organization/", "Organizations > Read"},
+}
+
+// readOrder is the order of the list requests; grants come after, one
+// access list per folder and app (the API lists grants no other way).
+var readOrder = []string{"user-attributes", "users", "groups", "folders", "apps", "environments", "config-vars", "themes", "organization"}
+
+// ReadPlan is the requests a read of the live org sends before the grants
+// (which take one request per folder and app the lists find).
+func ReadPlan() []client.Request {
+	var out []client.Request
+	for _, k := range readOrder {
+		l := lists[k]
+		out = append(out, client.Request{Method: http.MethodGet, Path: l.path, Scope: l.scope})
+	}
+	return out
+}
+
+func (l *Live) record(r client.Request) {
+	l.mu.Lock()
+	l.Reads = append(l.Reads, r)
+	l.mu.Unlock()
+}
+
+func (l *Live) listAll(ctx context.Context, d Doer, kind string) ([]map[string]any, error) {
+	li := lists[kind]
+	req := client.Request{Method: http.MethodGet, Path: li.path, Scope: li.scope}
+	if KindNamed(kind) != nil && KindNamed(kind).Singleton {
+		l.record(req)
+		resp, err := d.Do(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		var one map[string]any
+		dec := json.NewDecoder(bytes.NewReader(resp.Data))
+		dec.UseNumber()
+		if err := dec.Decode(&one); err != nil {
+			return nil, fmt.Errorf("GET %s: expected an object: %w", li.path, err)
+		}
+		return []map[string]any{one}, nil
+	}
+	var all []map[string]any
+	err := d.Pages(ctx, req, func(resp *client.Response) error {
+		l.record(req)
+		var page []map[string]any
+		dec := json.NewDecoder(bytes.NewReader(resp.Data))
+		dec.UseNumber()
+		if err := dec.Decode(&page); err != nil {
+			return fmt.Errorf("GET %s: expected a list: %w", li.path, err)
+		}
+		all = append(all, page...)
+		return nil
+	})
+	return all, err
+}
+
+// ReadLive reads the org: one list per kind (every page), then one access
+// list per folder and app for the grants.
+func ReadLive(ctx context.Context, d Doer) (*Live, error) {
+	l := &Live{Docs: map[string][]*Doc{}, Apps: map[string]string{}, SystemFolders: map[string]string{}, ids: map[string]string{}}
+	raw := map[string][]map[string]any{}
+	for _, k := range readOrder {
+		objs, err := l.listAll(ctx, d, k)
+		if err != nil {
+			return nil, err
+		}
+		raw[k] = objs
+	}
+	for _, a := range raw["apps"] {
+		l.Apps[text(a["name"])] = text(a["id"])
+	}
+	appName := map[string]string{}
+	for n, id := range l.Apps {
+		appName[id] = n
+	}
+	envName := map[string]string{}
+	for _, e := range raw["environments"] {
+		envName[text(e["id"])] = text(e["name"])
+	}
+
+	for _, a := range raw["user-attributes"] {
+		l.add("user-attributes", text(a["id"]), text(a["name"]), map[string]any{
+			"label": text(a["label"]), "data_type": text(a["data_type"]), "default_value": text(a["default_value"])})
+	}
+	for _, u := range raw["users"] {
+		md, _ := norm(u["metadata"]).(map[string]any)
+		if md == nil {
+			md = map[string]any{}
+		}
+		d := l.add("users", text(u["id"]), text(u["email"]), map[string]any{
+			"first_name": text(u["first_name"]), "last_name": text(u["last_name"]),
+			"active": u["active"] == true, "admin": u["is_admin"] == true, "attributes": md})
+		d.Inactive = u["active"] != true
+	}
+	userEmail := map[string]string{}
+	for _, d := range l.Docs["users"] {
+		userEmail[d.ID] = d.Key
+	}
+	groupName := map[string]string{}
+	for _, g := range raw["groups"] {
+		f := map[string]any{}
+		for _, name := range []string{"universal_app_access", "universal_resource_access", "universal_workflow_access", "universal_query_library_access"} {
+			f[name] = text(g[name])
+		}
+		for _, b := range groupBoolFields {
+			f[b] = g[b] == true
+		}
+		if id := text(g["landing_page_app_id"]); id != "" {
+			f["landing_page_app"] = orID(appName, id)
+		} else {
+			f["landing_page_app"] = nil
+		}
+		members := map[string]any{}
+		ms, _ := g["members"].([]any)
+		for _, m := range ms {
+			mm, _ := m.(map[string]any)
+			email := text(mm["email"])
+			if email == "" {
+				email = orID(userEmail, text(mm["id"]))
+			}
+			role := "member"
+			if mm["is_group_admin"] == true {
+				role = "admin"
+			}
+			members[strings.ToLower(email)] = role
+		}
+		f["members"] = members
+		d := l.add("groups", text(g["id"]), text(g["name"]), f)
+		groupName[d.ID] = d.Key
+	}
+	var folderIDs []string
+	for _, fo := range raw["folders"] {
+		path := resolve.FolderPath(fo, raw["folders"])
+		id := text(fo["id"])
+		folderIDs = append(folderIDs, id)
+		l.setID("folders", path, id)
+		if fo["is_system_folder"] == true || !creatableFolder[text(fo["folder_type"])] {
+			l.SystemFolders[path] = id
+			continue
+		}
+		l.add("folders", id, path, map[string]any{})
+	}
+	folderPath := map[string]string{}
+	for _, fo := range raw["folders"] {
+		folderPath[text(fo["id"])] = resolve.FolderPath(fo, raw["folders"])
+	}
+	for _, e := range raw["environments"] {
+		l.add("environments", text(e["id"]), text(e["name"]), map[string]any{
+			"description": text(e["description"]), "color": text(e["color"])})
+	}
+	for _, cv := range raw["config-vars"] {
+		secret := cv["secret"] == true
+		vals := map[string]any{}
+		vs, _ := cv["values"].([]any)
+		for _, v := range vs {
+			vm, _ := v.(map[string]any)
+			env := orID(envName, text(vm["environment_id"]))
+			if secret {
+				vals[env] = "${" + SecretVar(text(cv["name"])+"_"+env) + "}"
+			} else {
+				vals[env] = text(vm["value"])
+			}
+		}
+		l.add("config-vars", text(cv["id"]), text(cv["name"]), map[string]any{
+			"description": text(cv["description"]), "secret": secret, "values": vals})
+	}
+	for _, t := range raw["themes"] {
+		th, _ := norm(t["theme"]).(map[string]any)
+		if th == nil {
+			th = map[string]any{}
+		}
+		l.add("themes", text(t["id"]), text(t["name"]), map[string]any{"theme": th})
+	}
+
+	for _, o := range raw["organization"] {
+		f := map[string]any{}
+		for _, n := range orgSettings {
+			if v, ok := o[n]; ok {
+				f[n] = norm(v)
+			}
+		}
+		l.add("organization", "", orgKey, f)
+	}
+
+	// Grants: one access list per folder and per app.
+	grants := map[string]map[string]any{} // subject -> {"folders": {...}, "apps": {...}}
+	read := func(objType, id, key, field string) error {
+		req := client.Request{Method: http.MethodGet, Path: "/permissions/accessList/" + objType + "/" + url.PathEscape(id), Scope: "Permissions > Read"}
+		l.record(req)
+		resp, err := d.Do(ctx, req)
+		if err != nil {
+			return err
+		}
+		var al map[string][]struct {
+			Subject struct {
+				ID   json.Number `json:"id"`
+				Type string      `json:"type"`
+			} `json:"subject"`
+			Sources struct {
+				Direct bool `json:"direct"`
+			} `json:"sources"`
+			AccessLevel string `json:"accessLevel"`
+		}
+		dec := json.NewDecoder(bytes.NewReader(resp.Data))
+		dec.UseNumber()
+		if err := dec.Decode(&al); err != nil {
+			return fmt.Errorf("GET %s: %w", req.Path, err)
+		}
+		for _, typ := range []string{"group", "user"} {
+			for _, e := range al[typ] {
+				if !e.Sources.Direct {
+					continue
+				}
+				var subj string
+				if typ == "group" {
+					subj = "group:" + orID(groupName, e.Subject.ID.String())
+				} else {
+					subj = "user:" + strings.ToLower(orID(userEmail, e.Subject.ID.String()))
+				}
+				g := grants[subj]
+				if g == nil {
+					g = map[string]any{"folders": map[string]any{}, "apps": map[string]any{}}
+					grants[subj] = g
+				}
+				g[field].(map[string]any)[key] = e.AccessLevel
+			}
+		}
+		return nil
+	}
+	sort.Strings(folderIDs)
+	for _, id := range folderIDs {
+		if err := read("folder", id, folderPath[id], "folders"); err != nil {
+			return nil, err
+		}
+	}
+	for _, name := range sortedKeys(l.Apps) {
+		if err := read("app", l.Apps[name], name, "apps"); err != nil {
+			return nil, err
+		}
+	}
+	for _, subj := range sortedKeys(grants) {
+		l.add("grants", "", subj, grants[subj])
+	}
+	for _, docs := range l.Docs {
+		sort.Slice(docs, func(i, j int) bool { return docs[i].Key < docs[j].Key })
+	}
+	return l, nil
+}
+
+// creatableFolder are the folder types the API creates; others (file
+// folders) are read for references but not managed.
+var creatableFolder = map[string]bool{"app": true, "workflow": true, "resource": true, "agent": true, "library": true}
+
+// orID is the name an id maps to, or the id itself when the map lacks it
+// (an object the lists did not show).
+func orID(names map[string]string, id string) string {
+	if n, ok := names[id]; ok {
+		return n
+	}
+	return id
+}
+
+func (l *Live) add(kind, id, key string, fields map[string]any) *Doc {
+	d := &Doc{Kind: KindNamed(kind), Key: key, ID: id, Fields: fields}
+	l.Docs[kind] = append(l.Docs[kind], d)
+	if id != "" {
+		l.setID(kind, key, id)
+	}
+	return d
+}
+
+// ID is the id of the object of kind with this key, as the live read or
+// a create during apply found it.
+func (l *Live) ID(kind, key string) (string, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	id, ok := l.ids[kind+"\x00"+lower(kind, key)]
+	return id, ok
+}
+
+func (l *Live) setID(kind, key, id string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ids == nil {
+		l.ids = map[string]string{}
+	}
+	l.ids[kind+"\x00"+lower(kind, key)] = id
+}
+
+func lower(kind, key string) string {
+	if kind == "users" {
+		return strings.ToLower(key)
+	}
+	return key
+}
+
+// Exists reports whether the live org has an object of kind with key
+// (managed or not: apps, system folders and environments count).
+func (l *Live) Exists(kind, key string) bool {
+	switch kind {
+	case "apps":
+		_, ok := l.Apps[key]
+		return ok
+	}
+	_, ok := l.ID(kind, key)
+	return ok
+}
+
+// Documents are every live document, kinds in dependency order.
+func (l *Live) Documents() []*Doc {
+	var out []*Doc
+	for _, k := range Kinds {
+		out = append(out, l.Docs[k.Name]...)
+	}
+	return out
+}

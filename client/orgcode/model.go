@@ -1,0 +1,260 @@
+package orgcode
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+)
+
+// fieldType says what values a field holds in a file.
+type fieldType int
+
+const (
+	tString fieldType = iota
+	tBool
+	tEnum
+	// tRef is a natural key of another kind, or null for none.
+	tRef
+	// tScalarMap maps names to scalars (a user's attributes).
+	tScalarMap
+	// tLevelMap maps natural keys of another kind to one of Enum (members
+	// to admin or member, folders to an access level).
+	tLevelMap
+	// tSecret is a string that files hold only as ${ORGCTL_SECRET_<NAME>}.
+	tSecret
+	// tEnvMap maps environment names to strings (a configuration
+	// variable's values); secret when the document's "secret" is true.
+	tEnvMap
+	// tAny is any YAML value (the organization's settings: flags, texts, lists).
+	tAny
+)
+
+// Field is one field a kind manages, in the order files list it.
+type Field struct {
+	Name string
+	Type fieldType
+	Enum []string
+	// Ref is the kind whose natural keys the values (tRef) or map keys
+	// (tLevelMap, tEnvMap) are.
+	Ref string
+}
+
+// Kind is one kind of object the files hold.
+type Kind struct {
+	// Name is the kind's folder ("users").
+	Name string
+	// KeyField is the field holding the natural key ("email").
+	KeyField string
+	Fields   []Field
+	// Fold compares keys without regard to case (emails).
+	Fold bool
+	// Singleton kinds have one object, the org's own (its settings).
+	Singleton bool
+}
+
+func (k *Kind) field(name string) *Field {
+	for i := range k.Fields {
+		if k.Fields[i].Name == name {
+			return &k.Fields[i]
+		}
+	}
+	return nil
+}
+
+func (k *Kind) fieldNames() []string {
+	out := []string{k.KeyField}
+	for _, f := range k.Fields {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+var (
+	accessLevels    = []string{"none", "use", "edit", "own"}
+	queryLevels     = []string{"none", "use", "edit"}
+	grantLevels     = []string{"use", "edit", "own"}
+	memberRoles     = []string{"admin", "member"}
+	attributeTypes  = []string{"string", "number", "boolean"}
+	groupBoolFields = []string{"user_list_access", "audit_log_access", "unpublished_release_access",
+		"usage_analytics_access", "theme_access", "account_details_access"}
+)
+
+// Kinds are every kind, in dependency order: a kind refers only to kinds
+// before it, so applying them in this order creates what is referred to
+// first (and deleting in reverse removes references first).
+var Kinds = func() []*Kind {
+	group := &Kind{Name: "groups", KeyField: "name", Fields: []Field{
+		{Name: "universal_app_access", Type: tEnum, Enum: accessLevels},
+		{Name: "universal_resource_access", Type: tEnum, Enum: accessLevels},
+		{Name: "universal_workflow_access", Type: tEnum, Enum: accessLevels},
+		{Name: "universal_query_library_access", Type: tEnum, Enum: queryLevels},
+	}}
+	for _, b := range groupBoolFields {
+		group.Fields = append(group.Fields, Field{Name: b, Type: tBool})
+	}
+	group.Fields = append(group.Fields, Field{Name: "landing_page_app", Type: tRef, Ref: "apps"},
+		Field{Name: "members", Type: tLevelMap, Enum: memberRoles, Ref: "users"})
+	return []*Kind{
+		{Name: "user-attributes", KeyField: "name", Fields: []Field{
+			{Name: "label", Type: tString},
+			{Name: "data_type", Type: tEnum, Enum: attributeTypes},
+			{Name: "default_value", Type: tString},
+		}},
+		{Name: "users", KeyField: "email", Fold: true, Fields: []Field{
+			{Name: "first_name", Type: tString},
+			{Name: "last_name", Type: tString},
+			{Name: "active", Type: tBool},
+			{Name: "admin", Type: tBool},
+			{Name: "attributes", Type: tScalarMap, Ref: "user-attributes"},
+		}},
+		group,
+		{Name: "folders", KeyField: "folder"},
+		{Name: "grants", KeyField: "subject", Fields: []Field{
+			{Name: "folders", Type: tLevelMap, Enum: grantLevels, Ref: "folders"},
+			{Name: "apps", Type: tLevelMap, Enum: grantLevels, Ref: "apps"},
+		}},
+		{Name: "environments", KeyField: "name", Fields: []Field{
+			{Name: "description", Type: tString},
+			{Name: "color", Type: tString},
+		}},
+		{Name: "config-vars", KeyField: "name", Fields: []Field{
+			{Name: "description", Type: tString},
+			{Name: "secret", Type: tBool},
+			{Name: "values", Type: tEnvMap, Ref: "environments"},
+		}},
+		{Name: "themes", KeyField: "name", Fields: []Field{
+			{Name: "theme", Type: tScalarMap},
+		}},
+		{Name: "organization", KeyField: "organization", Singleton: true, Fields: anyFields(orgSettings)},
+	}
+}()
+
+// orgSettings are the organization settings the API reads and patches.
+var orgSettings = []string{"two_factor_auth_required", "two_factor_auth_type", "request_access_enabled",
+	"release_management_enabled", "app_owners_permissions_management", "cache_queries_per_user",
+	"disable_new_login_ip_notification_email", "ai_support_bot_disabled", "retool_forms_disabled",
+	"apply_preloaded_css_to_homepage", "preloaded_css", "preloaded_javascript", "javascript_links",
+	"workflow_run_retention_period_mins"}
+
+// orgKey is the natural key of the one organization a token reaches.
+const orgKey = "settings"
+
+func anyFields(names []string) []Field {
+	out := make([]Field, len(names))
+	for i, n := range names {
+		out[i] = Field{Name: n, Type: tAny}
+	}
+	return out
+}
+
+// KindNamed is the kind with this folder name, or nil.
+func KindNamed(name string) *Kind {
+	for _, k := range Kinds {
+		if k.Name == name {
+			return k
+		}
+	}
+	return nil
+}
+
+func kindNames() []string {
+	out := make([]string, len(Kinds))
+	for i, k := range Kinds {
+		out[i] = k.Name
+	}
+	return out
+}
+
+// Doc is one object as files hold it (or as the live org maps to one).
+type Doc struct {
+	Kind *Kind
+	Key  string
+	// Fields are the managed fields present: a file may leave a field out,
+	// and then the live value is kept whatever it is.
+	Fields map[string]any
+	// File and Line say where the document is (empty for a live one);
+	// Lines where each field is.
+	File  string
+	Line  int
+	Lines map[string]int
+	// ID is the live object's id (live documents only).
+	ID string
+	// Inactive marks a disabled user: deleting one changes nothing.
+	Inactive bool
+}
+
+// At is "FILE:LINE" for a field of a file document.
+func (d *Doc) At(field string) string {
+	line := d.Line
+	if l, ok := d.Lines[field]; ok {
+		line = l
+	}
+	return fmt.Sprintf("%s:%d", d.File, line)
+}
+
+// norm brings a value to the one form comparisons and files use: int64
+// for whole numbers, float64 for others, maps with string keys.
+func norm(v any) any {
+	switch t := v.(type) {
+	case json.Number:
+		if i, err := strconv.ParseInt(t.String(), 10, 64); err == nil {
+			return i
+		}
+		f, _ := t.Float64()
+		return norm(f)
+	case float64:
+		if t == math.Trunc(t) && math.Abs(t) < 1<<53 {
+			return int64(t)
+		}
+		return t
+	case float32:
+		return norm(float64(t))
+	case int:
+		return int64(t)
+	case int32:
+		return int64(t)
+	case uint64:
+		return int64(t)
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[k] = norm(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = norm(x)
+		}
+		return out
+	}
+	return v
+}
+
+func equal(a, b any) bool { return reflect.DeepEqual(norm(a), norm(b)) }
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func text(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return t
+	case json.Number:
+		return t.String()
+	case float64:
+		return strconv.FormatFloat(t, 'f', -1, 64)
+	}
+	return fmt.Sprint(v)
+}

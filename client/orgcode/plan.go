@@ -1,0 +1,323 @@
+package orgcode
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/ratebudget"
+)
+
+// Action is what a change does to an object.
+type Action string
+
+const (
+	Create Action = "create"
+	Update Action = "update"
+	Delete Action = "delete"
+)
+
+// FieldChange is one field's (or one map entry's) old and new value; Old
+// is absent (nil, HasOld false) for a create.
+type FieldChange struct {
+	Field  string `json:"field"`
+	Old    any    `json:"old,omitempty"`
+	New    any    `json:"new,omitempty"`
+	HasOld bool   `json:"-"`
+	HasNew bool   `json:"-"`
+}
+
+// Change is one object to create, update or delete.
+type Change struct {
+	Kind   string        `json:"kind"`
+	Key    string        `json:"key"`
+	Action Action        `json:"action"`
+	Fields []FieldChange `json:"fields,omitempty"`
+	// Note explains a change that is not a plain one (a user is disabled, not removed).
+	Note string `json:"note,omitempty"`
+
+	doc, live *Doc
+}
+
+// Unmanaged is a live object that no file holds.
+type Unmanaged struct {
+	Kind string `json:"kind"`
+	Key  string `json:"key"`
+	Note string `json:"note,omitempty"`
+}
+
+// Plan is what apply would do.
+type Plan struct {
+	Changes   []Change    `json:"changes"`
+	Unmanaged []Unmanaged `json:"unmanaged"`
+	Steps     []*Step     `json:"-"`
+	Prune     bool        `json:"prune"`
+	// Requests, Points and Time sum the steps; Time is the least the budget
+	// needs for Points with a full window to start with.
+	Requests int           `json:"requests"`
+	Points   int           `json:"points"`
+	Time     time.Duration `json:"-"`
+	Seconds  float64       `json:"seconds"`
+	// ReadRequests and ReadPoints are what reading the live org cost.
+	ReadRequests int `json:"read_requests"`
+	ReadPoints   int `json:"read_points"`
+}
+
+// Empty reports a plan with nothing to do.
+func (p *Plan) Empty() bool { return len(p.Steps) == 0 }
+
+// Check finds references that name nothing: not in the files and not in
+// the live org. It runs after the live read and before any write.
+func Check(f *Files, l *Live) error {
+	var probs Problems
+	has := func(kind, key string) bool {
+		for _, d := range f.Docs[kind] {
+			if foldKey(d.Kind, d.Key) == foldKey(d.Kind, key) {
+				return true
+			}
+		}
+		if kind == "folders" {
+			if _, ok := l.SystemFolders[key]; ok {
+				return true
+			}
+		}
+		return l.Exists(kind, key)
+	}
+	for _, k := range Kinds {
+		for _, d := range f.Docs[k.Name] {
+			for _, fd := range k.Fields {
+				v, ok := d.Fields[fd.Name]
+				if !ok || fd.Ref == "" {
+					continue
+				}
+				switch fd.Type {
+				case tRef:
+					if s, ok := v.(string); ok && !has(fd.Ref, s) {
+						probs = append(probs, Problem{d.File, d.Lines[fd.Name], fmt.Sprintf("%s: no %s named %q in the files or the live org", fd.Name, singular(fd.Ref), s)})
+					}
+				case tLevelMap, tEnvMap, tScalarMap:
+					for key := range v.(map[string]any) {
+						if !has(fd.Ref, key) {
+							probs = append(probs, Problem{d.File, d.Lines[fd.Name+"\x00"+key], fmt.Sprintf("%s: no %s named %q in the files or the live org", fd.Name, singular(fd.Ref), key)})
+						}
+					}
+				}
+			}
+			switch k.Name {
+			case "folders":
+				typ, names, _ := splitFolder(d.Key)
+				if len(names) > 1 {
+					parent := folderKey(typ, names[:len(names)-1])
+					if !has("folders", parent) {
+						probs = append(probs, Problem{d.File, d.Lines["folder"], fmt.Sprintf("folder %q: its parent %q is neither in the files nor in the live org", d.Key, parent)})
+					}
+				}
+			case "grants":
+				typ, name, _ := splitSubject(d.Key)
+				if !has(typ+"s", name) {
+					probs = append(probs, Problem{d.File, d.Lines["subject"], fmt.Sprintf("subject: no %s named %q in the files or the live org", typ, name)})
+				}
+			case "config-vars":
+				if d.Fields["secret"] == true {
+					vals, _ := d.Fields["values"].(map[string]any)
+					for env, v := range vals {
+						if !secretRef().MatchString(fmt.Sprint(v)) {
+							probs = append(probs, Problem{d.File, d.Lines["values\x00"+env], fmt.Sprintf("values: %s: a secret's value is written as ${ORGCTL_SECRET_NAME}, never as the value", env)})
+						}
+					}
+				}
+			}
+		}
+	}
+	if len(probs) > 0 {
+		return probs.sorted()
+	}
+	return nil
+}
+
+// MissingSecrets names the environment variables the files' secrets come
+// from that are not set, each with where it is used.
+func MissingSecrets(f *Files) Problems {
+	var probs Problems
+	for _, d := range f.Docs["config-vars"] {
+		vals, _ := d.Fields["values"].(map[string]any)
+		for _, env := range sortedKeys(vals) {
+			if m := secretRef().FindStringSubmatch(fmt.Sprint(vals[env])); m != nil {
+				if _, ok := os.LookupEnv(m[1]); !ok {
+					probs = append(probs, Problem{d.File, d.Lines["values\x00"+env], fmt.Sprintf("values: %s: the environment variable %s is not set; set it to the secret's value", env, m[1])})
+				}
+			}
+		}
+	}
+	return probs.sorted()
+}
+
+func folderKey(typ string, names []string) string {
+	esc := make([]string, len(names))
+	for i, n := range names {
+		esc[i] = strings.ReplaceAll(n, "/", `\/`)
+	}
+	return typ + ":/" + strings.Join(esc, "/")
+}
+
+// Diff compares the files with the live org. Objects only in the files
+// are created; objects in both are updated where a field the file gives
+// differs; objects only live are unmanaged, and deleted with prune.
+func Diff(f *Files, l *Live, prune bool, budget ratebudget.Config) *Plan {
+	p := &Plan{Prune: prune, Changes: []Change{}, Unmanaged: []Unmanaged{}}
+	for _, k := range Kinds {
+		live := map[string]*Doc{}
+		for _, d := range l.Docs[k.Name] {
+			live[foldKey(k, d.Key)] = d
+		}
+		inFiles := map[string]bool{}
+		for _, d := range f.Docs[k.Name] {
+			key := foldKey(k, d.Key)
+			inFiles[key] = true
+			ld := live[key]
+			if ld == nil {
+				c := Change{Kind: k.Name, Key: d.Key, Action: Create, doc: d}
+				for _, fd := range k.Fields {
+					v, ok := d.Fields[fd.Name]
+					if !ok {
+						continue
+					}
+					if m, isMap := v.(map[string]any); isMap && fd.Type != tScalarMap {
+						for _, key := range sortedKeys(m) { // entry by entry, as grants are sent
+							c.Fields = append(c.Fields, FieldChange{Field: fd.Name + "." + key, New: m[key], HasNew: true})
+						}
+						continue
+					}
+					c.Fields = append(c.Fields, FieldChange{Field: fd.Name, New: v, HasNew: true})
+				}
+				p.Changes = append(p.Changes, c)
+				continue
+			}
+			if fcs := diffFields(k, d, ld); len(fcs) > 0 {
+				p.Changes = append(p.Changes, Change{Kind: k.Name, Key: d.Key, Action: Update, Fields: fcs, doc: d, live: ld})
+			}
+		}
+		for _, d := range l.Docs[k.Name] {
+			if inFiles[foldKey(k, d.Key)] {
+				continue
+			}
+			u := Unmanaged{Kind: k.Name, Key: d.Key}
+			if d.Inactive {
+				u.Note = "disabled"
+			}
+			if k.Singleton {
+				u.Note = "the org's own: never deleted"
+			}
+			p.Unmanaged = append(p.Unmanaged, u)
+			if prune && !d.Inactive && !k.Singleton {
+				c := Change{Kind: k.Name, Key: d.Key, Action: Delete, live: d}
+				if k.Name == "users" {
+					c.Note = "disabled: the API keeps a deleted user's record"
+				}
+				if k.Name == "grants" {
+					for _, fd := range k.Fields {
+						m, _ := d.Fields[fd.Name].(map[string]any)
+						for _, key := range sortedKeys(m) {
+							c.Fields = append(c.Fields, FieldChange{Field: fd.Name + "." + key, Old: m[key], HasOld: true})
+						}
+					}
+				}
+				p.Changes = append(p.Changes, c)
+			}
+		}
+	}
+	p.Steps = steps(p.Changes, l)
+	for _, s := range p.Steps {
+		p.Requests++
+		p.Points += budget.Cost(s.Path)
+	}
+	p.Time = MinTime(budget, p.Points)
+	p.Seconds = p.Time.Seconds()
+	for _, r := range l.Reads {
+		p.ReadRequests++
+		p.ReadPoints += budget.Cost(r.Path)
+	}
+	return p
+}
+
+// MinTime is the least time a budget needs to spend points, starting
+// with a full window: each window's capacity at once, the next a window later.
+func MinTime(b ratebudget.Config, points int) time.Duration {
+	capacity := b.Points - b.Reserve
+	if points <= 0 || capacity <= 0 {
+		return 0
+	}
+	return time.Duration((points-1)/capacity) * b.Window
+}
+
+// diffFields lists the fields the file gives that differ from live; map
+// fields entry by entry.
+func diffFields(k *Kind, d, ld *Doc) []FieldChange {
+	var out []FieldChange
+	for _, fd := range k.Fields {
+		nv, ok := d.Fields[fd.Name]
+		if !ok {
+			continue
+		}
+		ov, hasOld := ld.Fields[fd.Name]
+		switch fd.Type {
+		case tLevelMap, tScalarMap, tEnvMap:
+			nm, _ := nv.(map[string]any)
+			om, _ := ov.(map[string]any)
+			keys := map[string]bool{}
+			for key := range nm {
+				keys[key] = true
+			}
+			for key := range om {
+				keys[key] = true
+			}
+			for _, key := range sortedKeys(keys) {
+				a, inOld := lookup(om, key, fd.Ref == "users")
+				b, inNew := lookup(nm, key, fd.Ref == "users")
+				if fd.Type == tEnvMap && d.Fields["secret"] == true && inOld && inNew {
+					continue // a secret's live value is masked: it can be set, never compared
+				}
+				if inOld && inNew && equal(a, b) {
+					continue
+				}
+				out = append(out, FieldChange{Field: fd.Name + "." + key, Old: a, New: b, HasOld: inOld, HasNew: inNew})
+			}
+		default:
+			if hasOld && equal(ov, nv) {
+				continue
+			}
+			out = append(out, FieldChange{Field: fd.Name, Old: ov, New: nv, HasOld: true, HasNew: true})
+		}
+	}
+	return out
+}
+
+func lookup(m map[string]any, key string, fold bool) (any, bool) {
+	if v, ok := m[key]; ok {
+		return v, true
+	}
+	if fold {
+		for k, v := range m {
+			if strings.EqualFold(k, key) {
+				return v, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// SortChanges orders changes by kind (dependency order) then key, for reading.
+func kindIndex(name string) int {
+	for i, k := range Kinds {
+		if k.Name == name {
+			return i
+		}
+	}
+	return len(Kinds)
+}
+
+var _ = sort.Strings
+var _ client.Request

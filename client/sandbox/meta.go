@@ -1,0 +1,43 @@
+package sandbox
+
+import (
+	"net/http"
+	"strings"
+)
+
+// meta answers the two requests that say what the instance is rather than
+// act on the org: GET /api/checkHealth (is it up) and GET /api/v2/spec (its
+// OpenAPI description, with the published version). Neither needs a token
+// or costs points, so a setup check can ask before it has a working login.
+func meta(r *http.Request) (status int, out any, ok bool) {
+	if r.Method != http.MethodGet {
+		return 0, nil, false
+	}
+	switch r.URL.Path {
+	case "/api/checkHealth":
+		return 200, obj{"status": "HEALTHY"}, true
+	case "/api/v2/spec":
+		return 200, specDocument(), true
+	}
+	return 0, nil, false
+}
+
+// specDocument is an OpenAPI outline of the routes the sandbox serves:
+// version, paths and their methods' tags; the schemas stay in the
+// published file.
+func specDocument() obj {
+	paths := obj{}
+	for _, op := range specOps {
+		item, _ := paths[op.Path].(obj)
+		if item == nil {
+			item = obj{}
+			paths[op.Path] = item
+		}
+		item[strings.ToLower(op.Method)] = obj{"tags": []any{op.Tag}}
+	}
+	return obj{
+		"openapi": "3.0.0",
+		"info":    obj{"title": "orgctl sandbox", "version": specVersion},
+		"paths":   paths,
+	}
+}

@@ -1,0 +1,61 @@
+package cmd
+
+import (
+	"testing"
+
+	"github.com/orgctl/orgctl/client/resolve"
+)
+
+// Every kind orgctl looks names up for completes from the same list it
+// resolves from, so the completion cache serves both.
+func TestResolveKindsMatchCompletionKinds(t *testing.T) {
+	for ck, rk := range resolveKinds {
+		c, ok := completionKinds[ck]
+		if !ok {
+			t.Errorf("resolveKinds: %q is no completion kind", ck)
+			continue
+		}
+		k, ok := resolve.Kinds[rk]
+		if !ok {
+			t.Errorf("resolveKinds: %q resolves as unknown kind %q", ck, rk)
+			continue
+		}
+		if c.Path != k.List {
+			t.Errorf("%s completes from %s but resolves from %s", ck, c.Path, k.List)
+		}
+	}
+}
+
+func TestNameRefsFollowKindBy(t *testing.T) {
+	op := &Op{
+		Args:       []string{"objectType", "objectId"},
+		ArgsKindBy: map[int]KindBy{1: {Arg: 0, Kinds: objectKinds}},
+		Fields: []Field{
+			{Flag: "object-type", In: InLocal},
+			{Flag: "object-id", In: InLocal, KindBy: &KindBy{Flag: "object-type", Kinds: objectKinds}},
+		},
+	}
+	for _, tc := range []struct {
+		args  []string
+		flags map[string][]string
+		want  []string // kind of each ref, in order
+	}{
+		{args: []string{"app", "Customer Lookup"}, want: []string{"apps"}},
+		{args: []string{"folder", "app:/Finance"}, want: []string{"folders"}},
+		{args: []string{"folder", "app_8"}},             // an id: no lookup
+		{args: []string{"resource", "orders-postgres"}}, // the API takes the name
+		{args: []string{"agent", "x"}},                  // no natural key
+		{flags: map[string][]string{"object-type": {"workflow"}, "object-id": {"Nightly invoice sync"}}, want: []string{"workflows"}},
+		{flags: map[string][]string{"object-id": {"Nightly invoice sync"}}}, // no type: no kind
+	} {
+		in := Input{Args: tc.args, Values: tc.flags}
+		refs := op.nameRefs(in)
+		var got []string
+		for _, r := range refs {
+			got = append(got, r.Kind.Name)
+		}
+		if len(got) != len(tc.want) || (len(got) > 0 && got[0] != tc.want[0]) {
+			t.Errorf("args %q flags %v: refs of kinds %q, want %q", tc.args, tc.flags, got, tc.want)
+		}
+	}
+}

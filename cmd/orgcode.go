@@ -1,0 +1,567 @@
+package cmd
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/bulk"
+	"github.com/orgctl/orgctl/client/orgcode"
+	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/ratebudget"
+)
+
+// orgOptions are the flags of export, plan and apply.
+type orgOptions struct {
+	dir      string
+	prune    bool
+	exitCode bool
+	yes      bool
+	parallel int
+}
+
+const orgCodeLong = `The org's configuration as files: one folder per kind (user-attributes, users,
+groups, folders, grants, environments, config-vars, themes), one YAML file per
+object named by its natural key (users/ada@example.com.yaml, groups/support.yaml,
+folders/app/Finance/Reports.yaml, grants/group/support.yaml). References are by
+natural key, never by id. A secret is never written: its value is
+${ORGCTL_SECRET_<NAME>}, which apply reads from the environment.`
+
+func newOrgCodeCmds(f *Factory) []*cobra.Command {
+	var o orgOptions
+	export := &cobra.Command{
+		Use:   "export --dir DIR",
+		Short: "Write the org's configuration as YAML files, one per object",
+		Long: orgCodeLong + `
+
+Export twice and the files are byte for byte the same; an object gone from the
+org leaves no file behind (the kinds' folders are rewritten, nothing else in
+DIR is touched).`,
+		Example: "  orgctl export --dir org/\n  git -C org diff",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return orgExport(c.Context(), f, o)
+		},
+	}
+	plan := &cobra.Command{
+		Use:   "plan --dir DIR",
+		Short: "Show what apply would change in the org, and what it costs in points and time",
+		Long: orgCodeLong + `
+
+The plan lists, by kind, what would be created, changed (field by field, old ->
+new) and, with --prune, deleted; live objects that no file holds are listed as
+unmanaged. It ends with the requests, their points and the time the rate
+budget needs for them. It reads the org with one list request per kind, plus
+one access list per folder and app for the grants.
+With --exit-code it exits 1 when something would change (0 when nothing would),
+like git diff --exit-code.`,
+		Example: "  orgctl plan --dir org/\n  orgctl plan --dir org/ --exit-code   # in CI\n  orgctl plan --dir org/ -o json",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return orgPlan(c.Context(), f, o)
+		},
+	}
+	apply := &cobra.Command{
+		Use:   "apply --dir DIR",
+		Short: "Change the org to match the files, paced and resumable",
+		Long: orgCodeLong + `
+
+apply prints the plan, asks for confirmation (--yes in scripts: without a
+terminal and without --yes it refuses), then sends the plan's requests in
+dependency order (users and groups before memberships, folders before grants),
+paced by the rate budget, with progress on stderr. Deletes happen only with
+--prune. If apply is stopped or killed, run it again: it reads the org afresh,
+so what was applied is not sent again.`,
+		Example: "  orgctl apply --dir org/\n  orgctl apply --dir org/ --prune --yes",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return orgApply(c.Context(), f, o)
+		},
+	}
+	for _, c := range []*cobra.Command{export, plan, apply} {
+		c.Flags().StringVar(&o.dir, "dir", "", "the configuration's `DIR`ectory")
+		c.MarkFlagRequired("dir")
+		c.MarkFlagDirname("dir")
+	}
+	for _, c := range []*cobra.Command{plan, apply} {
+		c.Flags().BoolVar(&o.prune, "prune", false, "also delete live objects that no file holds")
+	}
+	plan.Flags().BoolVar(&o.exitCode, "exit-code", false, "exit 1 when the plan has changes, 0 when it has none")
+	apply.Flags().BoolVarP(&o.yes, "yes", "y", false, "do not ask for confirmation (required when stdin is not a terminal)")
+	apply.Flags().IntVar(&o.parallel, "parallel", 4, "requests of one phase in flight at once (the rate budget still paces every request)")
+	return []*cobra.Command{export, plan, apply}
+}
+
+func orgExport(ctx context.Context, f *Factory, o orgOptions) error {
+	if strings.TrimSpace(o.dir) == "" {
+		return usageErrorf("--dir needs a directory")
+	}
+	if fi, err := os.Stat(o.dir); err == nil && !fi.IsDir() {
+		return usageErrorf("--dir %s is not a directory", o.dir)
+	}
+	conn, err := f.connection()
+	if err != nil {
+		return err
+	}
+	live, err := orgcode.ReadLive(ctx, conn.client)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.dir, 0o755); err != nil {
+		return err
+	}
+	docs := live.Documents()
+	if err := orgcode.WriteDir(o.dir, docs); err != nil {
+		return err
+	}
+	if !f.quiet() {
+		f.IO.Notice("orgctl: exported %d objects to %s (%d requests)", len(docs), o.dir, len(live.Reads))
+	}
+	return nil
+}
+
+func (f *Factory) quiet() bool {
+	cfg, err := f.Config()
+	return err == nil && cfg.v.GetBool("quiet")
+}
+
+// readOrgFiles reads DIR; bad files are invalid input (exit 2).
+func readOrgFiles(dir string) (*orgcode.Files, error) {
+	if strings.TrimSpace(dir) == "" {
+		return nil, usageErrorf("--dir needs a directory")
+	}
+	files, err := orgcode.ReadDir(dir)
+	var probs orgcode.Problems
+	switch {
+	case errors.As(err, &probs):
+		return nil, &UsageError{fmt.Errorf("%w\n(%d problems in %s; nothing was sent)", probs, len(probs), dir)}
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, usageErrorf("--dir %s does not exist: run `orgctl export --dir %s` first", dir, dir)
+	case err != nil:
+		return nil, usageErrorf("--dir %s: %v", dir, err)
+	}
+	return files, nil
+}
+
+// orgPlanOf reads the files, then the org, checks references and diffs.
+func orgPlanOf(ctx context.Context, conn *connection, files *orgcode.Files, o orgOptions, bc ratebudget.Config) (*orgcode.Plan, *orgcode.Live, error) {
+	live, err := orgcode.ReadLive(ctx, conn.client)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := orgcode.Check(files, live); err != nil {
+		return nil, nil, &UsageError{fmt.Errorf("%w\n(nothing was changed)", err)}
+	}
+	return orgcode.Diff(files, live, o.prune, bc), live, nil
+}
+
+func orgPlan(ctx context.Context, f *Factory, o orgOptions) error {
+	files, err := readOrgFiles(o.dir)
+	if err != nil {
+		return err
+	}
+	cfg, err := f.Config()
+	if err != nil {
+		return err
+	}
+	p, err := newPrinter(f.IO, cfg)
+	if err != nil {
+		return err
+	}
+	conn, err := f.connection()
+	if err != nil {
+		return err
+	}
+	plan, _, err := orgPlanOf(ctx, conn, files, o, budgetConfig(cfg))
+	if err != nil {
+		return err
+	}
+	if p.Opts.Format == "json" || p.Opts.Format == "yaml" || p.Opts.JQ != "" || p.Opts.Template != "" {
+		b, err := json.Marshal(planData(plan))
+		if err != nil {
+			return err
+		}
+		if err := p.Print(b, nil); err != nil {
+			return err
+		}
+	} else {
+		writePlan(f.IO, plan, budgetConfig(cfg))
+	}
+	if o.exitCode && !plan.Empty() {
+		return &ExitError{Code: ExitFailure}
+	}
+	return nil
+}
+
+// planData is the plan as data: its changes with each field's old and new
+// value (absent where there is none), the unmanaged objects, the steps and
+// the totals.
+func planData(p *orgcode.Plan) map[string]any {
+	changes := []any{}
+	for _, c := range p.Changes {
+		fields := []any{}
+		for _, fc := range c.Fields {
+			m := map[string]any{"field": fc.Field}
+			if fc.HasOld {
+				m["old"] = fc.Old
+			}
+			if fc.HasNew {
+				m["new"] = fc.New
+			}
+			fields = append(fields, m)
+		}
+		m := map[string]any{"kind": c.Kind, "key": c.Key, "action": string(c.Action), "fields": fields}
+		if c.Note != "" {
+			m["note"] = c.Note
+		}
+		changes = append(changes, m)
+	}
+	steps := []any{}
+	for _, s := range p.Steps {
+		steps = append(steps, map[string]any{"kind": s.Kind, "key": s.Key, "step": s.What, "method": s.Method, "path": s.Path})
+	}
+	unmanaged := []any{}
+	for _, u := range p.Unmanaged {
+		m := map[string]any{"kind": u.Kind, "key": u.Key}
+		if u.Note != "" {
+			m["note"] = u.Note
+		}
+		unmanaged = append(unmanaged, m)
+	}
+	return map[string]any{"changes": changes, "unmanaged": unmanaged, "steps": steps, "prune": p.Prune,
+		"requests": p.Requests, "points": p.Points, "seconds": p.Time.Seconds(),
+		"read_requests": p.ReadRequests, "read_points": p.ReadPoints}
+}
+
+func showValue(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// writePlan prints the plan for people, grouped by kind.
+func writePlan(io *output.IO, p *orgcode.Plan, bc ratebudget.Config) {
+	w := io.Out
+	counts := map[orgcode.Action]int{}
+	byKind := map[string][]orgcode.Change{}
+	for _, c := range p.Changes {
+		counts[c.Action]++
+		byKind[c.Kind] = append(byKind[c.Kind], c)
+	}
+	sign := map[orgcode.Action]string{orgcode.Create: "+", orgcode.Update: "~", orgcode.Delete: "-"}
+	for _, k := range orgcode.Kinds {
+		cs := byKind[k.Name]
+		if len(cs) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%s:\n", k.Name)
+		for _, c := range cs {
+			note := ""
+			if c.Note != "" {
+				note = " (" + c.Note + ")"
+			}
+			fmt.Fprintf(w, "  %s %s %s%s\n", sign[c.Action], c.Action, c.Key, note)
+			for _, fc := range c.Fields {
+				switch {
+				case fc.HasOld && fc.HasNew:
+					fmt.Fprintf(w, "      %s: %s -> %s\n", fc.Field, showValue(fc.Old), showValue(fc.New))
+				case fc.HasNew:
+					fmt.Fprintf(w, "      %s: %s\n", fc.Field, showValue(fc.New))
+				default:
+					fmt.Fprintf(w, "      %s: %s -> (removed)\n", fc.Field, showValue(fc.Old))
+				}
+			}
+		}
+	}
+	if len(p.Unmanaged) > 0 {
+		what := "not counted as changes; --prune deletes them"
+		if p.Prune {
+			what = "deleted by this plan"
+		}
+		fmt.Fprintf(w, "unmanaged (live, in no file; %s):\n", what)
+		for _, u := range p.Unmanaged {
+			note := ""
+			if u.Note != "" {
+				note = " (" + u.Note + ")"
+			}
+			fmt.Fprintf(w, "  %s %s%s\n", u.Kind, u.Key, note)
+		}
+	}
+	if p.Empty() {
+		fmt.Fprintf(w, "No changes: the org matches the files.\n")
+	} else {
+		fmt.Fprintf(w, "Plan: %d to create, %d to change, %d to delete.\n", counts[orgcode.Create], counts[orgcode.Update], counts[orgcode.Delete])
+	}
+	fmt.Fprintf(w, "Cost: %d requests, %d points; the budget (%d points per %s) needs at least %s for them.\n",
+		p.Requests, p.Points, bc.Points-bc.Reserve, bc.Window, p.Time)
+	fmt.Fprintf(w, "Reading the org for this plan: %d requests, %d points.\n", p.ReadRequests, p.ReadPoints)
+}
+
+func orgApply(parent context.Context, f *Factory, o orgOptions) error {
+	if o.parallel < 1 || o.parallel > maxParallel {
+		return usageErrorf("invalid --parallel %d: give 1 to %d", o.parallel, maxParallel)
+	}
+	if !o.yes && (!f.IO.InTTY || !f.IO.ErrTTY) {
+		return usageErrorf("refusing to apply without confirmation: stdin is not a terminal; review `orgctl plan --dir %s`, then pass --yes", o.dir)
+	}
+	files, err := readOrgFiles(o.dir)
+	if err != nil {
+		return err
+	}
+	if probs := orgcode.MissingSecrets(files); len(probs) > 0 {
+		return &UsageError{fmt.Errorf("%w\n(nothing was sent)", probs)}
+	}
+	cfg, err := f.Config()
+	if err != nil {
+		return err
+	}
+	bc := budgetConfig(cfg)
+	ctx, cancel := context.WithCancelCause(parent)
+	defer cancel(nil)
+	conn, err := f.connectWith(connectOptions{
+		notify:    func(ratebudget.Wait) {}, // the progress shows waits
+		pacer:     func(p client.Pacer) client.Pacer { return &bulk.Pacer{Next: p, Stop: ctx} },
+		idleConns: o.parallel + 2,
+	})
+	if err != nil {
+		return err
+	}
+	f.useConnection(conn)
+	plan, live, err := orgPlanOf(ctx, conn, files, o, bc)
+	if err != nil {
+		return err
+	}
+	writePlan(f.IO, plan, bc)
+	if plan.Empty() {
+		return nil
+	}
+	if !o.yes {
+		if err := confirmApply(f, plan); err != nil {
+			return err
+		}
+	}
+
+	store := bulk.Store{Dir: filepath.Join(stateDir(), "jobs")}
+	sum, err := filesSum(files)
+	if err != nil {
+		return err
+	}
+	flags := []string{}
+	if o.prune {
+		flags = append(flags, "--prune")
+	}
+	id := bulk.JobID("orgctl apply", flags, conn.target.BaseURL, sum)
+	unlock, err := store.Lock(id)
+	if errors.Is(err, bulk.ErrBusy) {
+		return fmt.Errorf("apply of %s onto this org is running in another process (job %s); wait for it", o.dir, id)
+	}
+	if err != nil {
+		return fmt.Errorf("jobs: %w", err)
+	}
+	defer unlock()
+	path := store.JournalPath(id)
+	if prior, err := bulk.Load(path); err == nil && !prior.Ended && !f.quiet() {
+		c := prior.Counts()
+		f.IO.Notice("orgctl: resuming apply (job %s): an earlier run applied %d steps and sent %d without an answer; this plan, read afresh, is what is left",
+			id, c["created"]+c["updated"]+c["deleted"], c["unknown"])
+	}
+	// The plan is read afresh each run, so the journal describes this run's steps only.
+	if err := store.Restart(id); err != nil {
+		return fmt.Errorf("jobs: %w", err)
+	}
+	jr, err := bulk.Create(path, bulk.Header{ID: id, Command: "orgctl apply", Flags: flags, Input: o.dir,
+		Format: "orgcode", Rows: len(plan.Steps), Target: conn.target.BaseURL, Created: time.Now().UTC()})
+	if err != nil {
+		return fmt.Errorf("job %s: %w", id, err)
+	}
+	jr.Run()
+	h := &applyHandler{f: f, conn: conn, live: live, steps: plan.Steps}
+	runner := &bulk.Runner{Parallel: o.parallel, Journal: jr, Handler: h, Emit: h.emit}
+	var prog *output.Progress
+	if !f.quiet() {
+		prog = &output.Progress{W: f.IO.Err, TTY: f.IO.ErrTTY, Noun: "steps", Stats: func() output.ProgressStats {
+			done, failed, unknown, earlier := runner.Progress()
+			s := output.ProgressStats{Done: done, Total: len(plan.Steps), Failed: failed, Unknown: unknown, Earlier: earlier}
+			if st, err := conn.ledger.Status(); err == nil && len(plan.Steps) > 0 {
+				s.ETA, s.ETAKnown = budgetETA(st, plan.Points*(len(plan.Steps)-done)/len(plan.Steps)), true
+			}
+			return s
+		}}
+		prog.Start()
+	}
+	start := time.Now()
+	total := bulk.Counts{}
+	stopped := false
+	var runErr error
+	for _, phase := range phases(plan.Steps) {
+		i := 0
+		counts, stop, err := runner.Run(ctx, func() (bulk.Row, error) {
+			if i == len(phase) {
+				return bulk.Row{}, io.EOF
+			}
+			n := phase[i]
+			i++
+			return bulk.Row{N: n + 1, Line: n + 1}, nil
+		})
+		for k, v := range counts {
+			total[k] += v
+		}
+		if stop || err != nil {
+			stopped, runErr = stop, err
+			break
+		}
+	}
+	if prog != nil {
+		prog.Stop()
+	}
+	if !stopped && runErr == nil {
+		jr.End(countsText(total))
+	}
+	jerr := jr.Close()
+	if f.onChange != nil && total[bulk.Created]+total[bulk.Updated]+total[bulk.Deleted] > 0 {
+		for _, fam := range []string{"users", "groups", "folders", "permissions", "environments", "configuration_variables", "app_themes", "user_attributes"} {
+			f.onChange(fam)
+		}
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if jerr != nil {
+		f.IO.Warn("the apply's journal could not be written (%v)", jerr)
+	}
+	var parts []string
+	for _, oc := range []bulk.Outcome{bulk.Created, bulk.Updated, bulk.Deleted, bulk.Failed, bulk.Unknown} {
+		if total[oc] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", total[oc], oc))
+		}
+	}
+	done, _, _, _ := runner.Progress()
+	fmt.Fprintf(f.IO.Err, "orgctl: apply: %d of %d steps: %s in %.1fs; job %s\n", done, len(plan.Steps), strings.Join(parts, ", "), time.Since(start).Seconds(), id)
+	if stopped {
+		fmt.Fprintf(f.IO.Err, "orgctl: stopped: the steps in flight finished and were recorded; to finish, run the same command again:\n  %s\n", resumeLine())
+	}
+	switch {
+	case total[bulk.Unknown] > 0:
+		fmt.Fprintf(f.IO.Err, "orgctl: %d steps were sent without an answer; run apply again: its plan, read afresh, shows what they did\n", total[bulk.Unknown])
+		return &ExitError{Code: ExitOutcomeUnknown}
+	case stopped:
+		return &ExitError{Code: ExitFailure}
+	case total[bulk.Failed] > 0:
+		return &ExitError{Code: ExitFailure}
+	}
+	return nil
+}
+
+// phases groups step indexes by phase, in order: a phase starts when the one before has finished.
+func phases(steps []*orgcode.Step) [][]int {
+	var out [][]int
+	for i, s := range steps {
+		if i == 0 || s.Phase != steps[i-1].Phase {
+			out = append(out, nil)
+		}
+		out[len(out)-1] = append(out[len(out)-1], i)
+	}
+	return out
+}
+
+// filesSum names the desired state: every file's path and bytes, in order.
+func filesSum(files *orgcode.Files) ([]byte, error) {
+	h := sha256.New()
+	var docs []*orgcode.Doc
+	for _, ds := range files.Docs {
+		docs = append(docs, ds...)
+	}
+	sort.Slice(docs, func(i, j int) bool { return docs[i].File < docs[j].File })
+	for _, d := range docs {
+		b, err := os.ReadFile(d.File)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", d.File, len(b))
+		h.Write(b)
+	}
+	return h.Sum(nil), nil
+}
+
+func confirmApply(f *Factory, p *orgcode.Plan) error {
+	fmt.Fprintf(f.IO.Err, "Apply these changes (%d requests, %d points)? [y/N] ", p.Requests, p.Points)
+	var line string
+	fmt.Fscanln(f.IO.In, &line)
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return nil
+	}
+	return ErrCancelled
+}
+
+// applyHandler runs one step per row.
+type applyHandler struct {
+	f     *Factory
+	conn  *connection
+	live  *orgcode.Live
+	steps []*orgcode.Step
+	outMu sync.Mutex
+}
+
+func (h *applyHandler) Apply(ctx context.Context, row bulk.Row, sent func()) bulk.Result {
+	s := h.steps[row.N-1]
+	key := s.Describe()
+	req, err := s.Request(h.live)
+	if err != nil {
+		return bulk.Result{Outcome: bulk.Failed, Key: key, Message: oneLine(err.Error())}
+	}
+	var left bool
+	leaving := func() { left = true; sent() }
+	// A request in flight runs to its answer; the pacer ends waits for budget.
+	resp, err := h.conn.client.Do(bulk.WithLeaving(context.WithoutCancel(ctx), leaving), req)
+	if err != nil {
+		var ou *client.OutcomeUnknownError
+		if errors.As(err, &ou) {
+			return bulk.Result{Outcome: bulk.Unknown, Key: key, Message: fmt.Sprintf("%s %s was sent but no answer came (%v)", ou.Method, ou.Path, ou.Cause)}
+		}
+		if !left && ctx.Err() != nil {
+			return bulk.Result{NotSent: true}
+		}
+		return bulk.Result{Outcome: bulk.Failed, Key: key, Message: oneLine(err.Error())}
+	}
+	s.Done(h.live, resp)
+	oc := bulk.Updated
+	switch {
+	case s.Creates():
+		oc = bulk.Created
+	case s.Deletes():
+		oc = bulk.Deleted
+	}
+	return bulk.Result{Outcome: oc, Key: key}
+}
+
+// Settle is never asked: each run's journal is new, and the run's own
+// read of the org is what settles an earlier run's unanswered requests.
+func (h *applyHandler) Settle(context.Context, bulk.Row) (bulk.Result, bool) {
+	return bulk.Result{}, false
+}
+
+func (h *applyHandler) emit(r bulk.Result) {
+	h.outMu.Lock()
+	defer h.outMu.Unlock()
+	msg := ""
+	if r.Message != "" {
+		msg = ": " + r.Message
+	}
+	fmt.Fprintf(h.f.IO.Out, "%s\t%s%s\n", r.Outcome, r.Key, msg)
+}
