@@ -294,7 +294,9 @@ func BenchmarkBudgetFleet(b *testing.B) {
 // block; an orgctl write then learns of the block from one 429, waits it
 // out, and creates the user exactly once.
 func TestBudgetWaitsOutExternalBlock(t *testing.T) {
-	const points, window, block = 10, 2 * time.Second, 2 * time.Second
+	// The block outlasts a slow start of the orgctl process on a loaded machine,
+	// so that its request meets the block.
+	const points, window, block = 10, 2 * time.Second, 6 * time.Second
 	r := newBudgetRig(t, points, window, block)
 	tok := r.api.AdminToken()
 	var blockedAt time.Time

@@ -77,18 +77,18 @@ var folderExists = &Existence{Kind: "folders", Flags: []string{"type", "parent",
 	Match: func(c *Call, o resolve.Object, all []resolve.Object) bool {
 		typ, _ := c.Body["folder_type"].(string)
 		name, _ := c.Body["name"].(string)
-		if text(o.Fields["name"]) != name || text(o.Fields["folder_type"]) != typ {
+		if resolve.Text(o.Fields["name"]) != name || resolve.Text(o.Fields["folder_type"]) != typ {
 			return false
 		}
 		parent, _ := c.Body["parent_folder_id"].(string)
 		if parent == "" { // the root of the type: the one folder of the type without a parent
 			for _, r := range all {
-				if text(r.Fields["folder_type"]) == typ && r.Fields["parent_folder_id"] == nil {
+				if resolve.Text(r.Fields["folder_type"]) == typ && r.Fields["parent_folder_id"] == nil {
 					parent = r.ID
 				}
 			}
 		}
-		return text(o.Fields["parent_folder_id"]) == parent
+		return resolve.Text(o.Fields["parent_folder_id"]) == parent
 	},
 	Display: func(in Input) string {
 		last := func(f string) string {
@@ -142,7 +142,7 @@ var grantExists = &Existence{Flags: []string{"group", "user", "object-type", "ob
 	Check: func(ctx context.Context, lk *bulkLookups, c *Call) (string, bool, error) {
 		obj, _ := c.Body["object"].(map[string]any)
 		subj, _ := c.Body["subject"].(map[string]any)
-		typ, id := text(obj["type"]), text(obj["id"])
+		typ, id := resolve.Text(obj["type"]), resolve.Text(obj["id"])
 		switch typ {
 		case "app", "folder", "resource", "workflow", "agent":
 		default:
@@ -152,24 +152,12 @@ var grantExists = &Existence{Flags: []string{"group", "user", "object-type", "ob
 		if err != nil {
 			return "", false, err
 		}
-		level, ok := have[text(subj["type"])+"/"+text(subj["id"])]
+		level, ok := have[resolve.Text(subj["type"])+"/"+resolve.Text(subj["id"])]
 		if !ok {
 			return "", false, nil
 		}
 		return fmt.Sprintf("%s/%s (%s)", typ, id, level), true, nil
 	}}
-
-func text(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return t
-	case json.Number:
-		return t.String()
-	}
-	return fmt.Sprint(v)
-}
 
 // bulkLookups are the reads a bulk job shares between its rows: each
 // group's members and each object's access list, read once per job.
@@ -229,7 +217,7 @@ func (lk *bulkLookups) members(ctx context.Context, group string) (map[string]bo
 		}
 		out := map[string]string{}
 		for _, m := range g.Members {
-			out[text(m["id"])] = "member"
+			out[resolve.Text(m["id"])] = "member"
 		}
 		return out, nil
 	})
@@ -275,7 +263,7 @@ func (lk *bulkLookups) access(ctx context.Context, typ, id string) (map[string]s
 				if t == "" {
 					t = kind
 				}
-				out[t+"/"+text(e.Subject.ID)] = e.Level
+				out[t+"/"+resolve.Text(e.Subject.ID)] = e.Level
 			}
 		}
 		return out, nil

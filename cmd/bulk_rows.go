@@ -176,7 +176,7 @@ func (j *bulkJob) exists(ctx context.Context, c *Call, fresh bool) (string, bool
 	var err error
 	switch {
 	case ex.Match == nil && fresh:
-		key := text(lookupPath(c.Body, j.fieldKey(ex.Flags[0])))
+		key := resolve.Text(lookupPath(c.Body, j.fieldKey(ex.Flags[0])))
 		matches, err := r.Find(ctx, kd, key)
 		if err == nil && len(matches) == 0 {
 			r.Forget(kd.Name) // the miss may be an answer kept from before this run's changes
@@ -209,7 +209,7 @@ func (j *bulkJob) exists(ctx context.Context, c *Call, fresh bool) (string, bool
 			}
 		}
 	} else {
-		want := text(lookupPath(c.Body, j.fieldKey(ex.Flags[0])))
+		want := resolve.Text(lookupPath(c.Body, j.fieldKey(ex.Flags[0])))
 		for _, o := range all {
 			if o.Key == want || (kd.Fold && strings.EqualFold(o.Key, want)) {
 				found = append(found, o)
@@ -361,7 +361,7 @@ func (j *bulkJob) resultID(c *Call, resp *client.Response) string {
 			ID any `json:"id"`
 		}
 		if json.Unmarshal(resp.Data, &obj) == nil && obj.ID != nil {
-			return text(obj.ID)
+			return resolve.Text(obj.ID)
 		}
 	}
 	return j.argID(c)

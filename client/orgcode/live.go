@@ -120,7 +120,7 @@ func ReadLive(ctx context.Context, d Doer) (*Live, error) {
 		raw[k] = objs
 	}
 	for _, a := range raw["apps"] {
-		l.Apps[text(a["name"])] = text(a["id"])
+		l.Apps[resolve.Text(a["name"])] = resolve.Text(a["id"])
 	}
 	appName := map[string]string{}
 	for n, id := range l.Apps {
@@ -128,20 +128,20 @@ func ReadLive(ctx context.Context, d Doer) (*Live, error) {
 	}
 	envName := map[string]string{}
 	for _, e := range raw["environments"] {
-		envName[text(e["id"])] = text(e["name"])
+		envName[resolve.Text(e["id"])] = resolve.Text(e["name"])
 	}
 
 	for _, a := range raw["user-attributes"] {
-		l.add("user-attributes", text(a["id"]), text(a["name"]), map[string]any{
-			"label": text(a["label"]), "data_type": text(a["data_type"]), "default_value": text(a["default_value"])})
+		l.add("user-attributes", resolve.Text(a["id"]), resolve.Text(a["name"]), map[string]any{
+			"label": resolve.Text(a["label"]), "data_type": resolve.Text(a["data_type"]), "default_value": resolve.Text(a["default_value"])})
 	}
 	for _, u := range raw["users"] {
 		md, _ := norm(u["metadata"]).(map[string]any)
 		if md == nil {
 			md = map[string]any{}
 		}
-		d := l.add("users", text(u["id"]), text(u["email"]), map[string]any{
-			"first_name": text(u["first_name"]), "last_name": text(u["last_name"]),
+		d := l.add("users", resolve.Text(u["id"]), resolve.Text(u["email"]), map[string]any{
+			"first_name": resolve.Text(u["first_name"]), "last_name": resolve.Text(u["last_name"]),
 			"active": u["active"] == true, "admin": u["is_admin"] == true, "attributes": md})
 		d.Inactive = u["active"] != true
 	}
@@ -153,12 +153,12 @@ func ReadLive(ctx context.Context, d Doer) (*Live, error) {
 	for _, g := range raw["groups"] {
 		f := map[string]any{}
 		for _, name := range []string{"universal_app_access", "universal_resource_access", "universal_workflow_access", "universal_query_library_access"} {
-			f[name] = text(g[name])
+			f[name] = resolve.Text(g[name])
 		}
 		for _, b := range groupBoolFields {
 			f[b] = g[b] == true
 		}
-		if id := text(g["landing_page_app_id"]); id != "" {
+		if id := resolve.Text(g["landing_page_app_id"]); id != "" {
 			f["landing_page_app"] = orID(appName, id)
 		} else {
 			f["landing_page_app"] = nil
@@ -167,9 +167,9 @@ func ReadLive(ctx context.Context, d Doer) (*Live, error) {
 		ms, _ := g["members"].([]any)
 		for _, m := range ms {
 			mm, _ := m.(map[string]any)
-			email := text(mm["email"])
+			email := resolve.Text(mm["email"])
 			if email == "" {
-				email = orID(userEmail, text(mm["id"]))
+				email = orID(userEmail, resolve.Text(mm["id"]))
 			}
 			role := "member"
 			if mm["is_group_admin"] == true {
@@ -178,16 +178,16 @@ func ReadLive(ctx context.Context, d Doer) (*Live, error) {
 			members[strings.ToLower(email)] = role
 		}
 		f["members"] = members
-		d := l.add("groups", text(g["id"]), text(g["name"]), f)
+		d := l.add("groups", resolve.Text(g["id"]), resolve.Text(g["name"]), f)
 		groupName[d.ID] = d.Key
 	}
 	var folderIDs []string
 	for _, fo := range raw["folders"] {
 		path := resolve.FolderPath(fo, raw["folders"])
-		id := text(fo["id"])
+		id := resolve.Text(fo["id"])
 		folderIDs = append(folderIDs, id)
 		l.setID("folders", path, id)
-		if fo["is_system_folder"] == true || !creatableFolder[text(fo["folder_type"])] {
+		if fo["is_system_folder"] == true || !creatableFolder[resolve.Text(fo["folder_type"])] {
 			l.SystemFolders[path] = id
 			continue
 		}
@@ -195,11 +195,11 @@ func ReadLive(ctx context.Context, d Doer) (*Live, error) {
 	}
 	folderPath := map[string]string{}
 	for _, fo := range raw["folders"] {
-		folderPath[text(fo["id"])] = resolve.FolderPath(fo, raw["folders"])
+		folderPath[resolve.Text(fo["id"])] = resolve.FolderPath(fo, raw["folders"])
 	}
 	for _, e := range raw["environments"] {
-		l.add("environments", text(e["id"]), text(e["name"]), map[string]any{
-			"description": text(e["description"]), "color": text(e["color"])})
+		l.add("environments", resolve.Text(e["id"]), resolve.Text(e["name"]), map[string]any{
+			"description": resolve.Text(e["description"]), "color": resolve.Text(e["color"])})
 	}
 	for _, cv := range raw["config-vars"] {
 		secret := cv["secret"] == true
@@ -207,22 +207,22 @@ func ReadLive(ctx context.Context, d Doer) (*Live, error) {
 		vs, _ := cv["values"].([]any)
 		for _, v := range vs {
 			vm, _ := v.(map[string]any)
-			env := orID(envName, text(vm["environment_id"]))
+			env := orID(envName, resolve.Text(vm["environment_id"]))
 			if secret {
-				vals[env] = "${" + SecretVar(text(cv["name"])+"_"+env) + "}"
+				vals[env] = "${" + SecretVar(resolve.Text(cv["name"])+"_"+env) + "}"
 			} else {
-				vals[env] = text(vm["value"])
+				vals[env] = resolve.Text(vm["value"])
 			}
 		}
-		l.add("config-vars", text(cv["id"]), text(cv["name"]), map[string]any{
-			"description": text(cv["description"]), "secret": secret, "values": vals})
+		l.add("config-vars", resolve.Text(cv["id"]), resolve.Text(cv["name"]), map[string]any{
+			"description": resolve.Text(cv["description"]), "secret": secret, "values": vals})
 	}
 	for _, t := range raw["themes"] {
 		th, _ := norm(t["theme"]).(map[string]any)
 		if th == nil {
 			th = map[string]any{}
 		}
-		l.add("themes", text(t["id"]), text(t["name"]), map[string]any{"theme": th})
+		l.add("themes", resolve.Text(t["id"]), resolve.Text(t["name"]), map[string]any{"theme": th})
 	}
 
 	for _, o := range raw["organization"] {

@@ -244,17 +244,3 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
-
-func text(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return t
-	case json.Number:
-		return t.String()
-	case float64:
-		return strconv.FormatFloat(t, 'f', -1, 64)
-	}
-	return fmt.Sprint(v)
-}

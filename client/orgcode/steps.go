@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/resolve"
 )
 
 // Step is one request of a plan. Steps of one phase are independent of
@@ -84,8 +85,8 @@ func createdID(kind, key string) func(l *Live, resp *client.Response) {
 		var o map[string]any
 		dec := json.NewDecoder(bytes.NewReader(resp.Data))
 		dec.UseNumber()
-		if dec.Decode(&o) == nil && text(o["id"]) != "" {
-			l.setID(kind, key, text(o["id"]))
+		if dec.Decode(&o) == nil && resolve.Text(o["id"]) != "" {
+			l.setID(kind, key, resolve.Text(o["id"]))
 		}
 	}
 }

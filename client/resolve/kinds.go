@@ -1,7 +1,6 @@
 package resolve
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -34,13 +33,64 @@ type Kind struct {
 	Get string
 }
 
-var (
-	uuidRE   = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-	userIDRE = regexp.MustCompile(`^user_[0-9a-zA-Z]+$`)
-	folderRE = regexp.MustCompile(`^[a-z]+_[0-9]+$`)
-)
+// The id shapes are checked by hand: a regexp compiled at package init
+// would cost every command's start-up.
 
-func isUUID(s string) bool { return uuidRE.MatchString(s) }
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !isHex(c) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// isUserID matches the API's user ids: "user_" and letters or digits.
+func isUserID(s string) bool {
+	rest, ok := strings.CutPrefix(s, "user_")
+	if !ok || rest == "" {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		if c := rest[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// isFolderID matches the API's folder ids: a lower-case type, "_", digits.
+func isFolderID(s string) bool {
+	typ, num, ok := strings.Cut(s, "_")
+	if !ok || typ == "" || num == "" {
+		return false
+	}
+	for i := 0; i < len(typ); i++ {
+		if typ[i] < 'a' || typ[i] > 'z' {
+			return false
+		}
+	}
+	for i := 0; i < len(num); i++ {
+		if num[i] < '0' || num[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 func isNumber(s string) bool {
 	_, err := strconv.ParseUint(s, 10, 64)
@@ -50,10 +100,10 @@ func isNumber(s string) bool {
 // Kinds are every kind whose objects have a unique human name in the API.
 var Kinds = map[string]Kind{
 	"users": {Name: "users", List: "/users", Scope: "Users > Read", Key: "email", Filter: "email", Fold: true,
-		IsID: userIDRE.MatchString, Label: []string{"first_name", "last_name"}, Get: "/users/{id}"},
+		IsID: isUserID, Label: []string{"first_name", "last_name"}, Get: "/users/{id}"},
 	"groups": {Name: "groups", List: "/groups", Scope: "Groups > Read", Key: "name", IsID: isNumber, Get: "/groups/{id}"},
 	"folders": {Name: "folders", List: "/folders", Scope: "Folders > Read", KeyOf: FolderPath,
-		IsID: folderRE.MatchString, Label: []string{"folder_type"}},
+		IsID: isFolderID, Label: []string{"folder_type"}},
 	"apps": {Name: "apps", List: "/apps", Scope: "Apps > Read", Key: "name", IsID: isUUID, Label: []string{"folder_id"},
 		Get: "/apps/{id}"},
 	"workflows": {Name: "workflows", List: "/workflows", Scope: "Workflows > Read", Key: "name", IsID: isUUID, Get: "/workflows/{id}"},

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -342,19 +343,21 @@ func objects(k Kind, data json.RawMessage) ([]Object, error) {
 // object is one decoded object of the kind; all is its whole list, for
 // keys derived from it.
 func object(k Kind, m map[string]any, all []map[string]any) Object {
-	o := Object{ID: text(m["id"]), Fields: m}
+	o := Object{ID: Text(m["id"]), Fields: m}
 	if k.KeyOf != nil {
 		o.Key = k.KeyOf(m, all)
 	} else {
-		o.Key = text(m[k.Key])
+		o.Key = Text(m[k.Key])
 	}
 	for _, l := range k.Label {
-		o.Labels = append(o.Labels, text(m[l]))
+		o.Labels = append(o.Labels, Text(m[l]))
 	}
 	return o
 }
 
-func text(v any) string {
+// Text is a decoded JSON scalar as a key or label: numbers as written,
+// null as "".
+func Text(v any) string {
 	switch t := v.(type) {
 	case nil:
 		return ""
@@ -362,6 +365,8 @@ func text(v any) string {
 		return t
 	case json.Number:
 		return t.String()
+	case float64:
+		return strconv.FormatFloat(t, 'f', -1, 64)
 	}
 	return fmt.Sprint(v)
 }

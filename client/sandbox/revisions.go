@@ -79,7 +79,7 @@ func createRevision(c *call) (int, any) {
 	}
 	id := uuidFor(22, c.org.next(key))
 	if v, _ := c.body["id"].(string); v != "" {
-		if !uuidRE.MatchString(v) {
+		if !uuidRE().MatchString(v) {
 			return 400, errBody(`"id" must be a UUID`)
 		}
 		for _, r := range revs {

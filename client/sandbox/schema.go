@@ -46,8 +46,14 @@ func compiledPattern(p string) *regexp.Regexp {
 	return re
 }
 
-var emailRE = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
-var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+// Compiled on first use: the sandbox is linked into every orgctl, and most
+// commands never start it.
+var (
+	emailRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`) })
+	uuidRE  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	})
+)
 
 // validate returns the first violation as a message naming the field, or "" when v conforms.
 func (s *schema) validate(v any, field string) string {
@@ -106,10 +112,10 @@ func (s *schema) validate(v any, field string) string {
 				return fmt.Sprintf("%s must match pattern %s", quoteField(name), s.Pattern)
 			}
 		}
-		if s.Format == "email" && !emailRE.MatchString(str) {
+		if s.Format == "email" && !emailRE().MatchString(str) {
 			return fmt.Sprintf("%s must be a valid email", quoteField(name))
 		}
-		if s.Format == "uuid" && !uuidRE.MatchString(str) {
+		if s.Format == "uuid" && !uuidRE().MatchString(str) {
 			return fmt.Sprintf("%s must be a valid uuid", quoteField(name))
 		}
 	case "number", "integer":

@@ -1,0 +1,46 @@
+package resolve
+
+import (
+	"regexp"
+	"testing"
+)
+
+// The hand-written id checks accept exactly what these patterns accept.
+var idShapes = []struct {
+	name string
+	re   *regexp.Regexp
+	fn   func(string) bool
+}{
+	{"uuid", regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`), isUUID},
+	{"user id", regexp.MustCompile(`^user_[0-9a-zA-Z]+$`), isUserID},
+	{"folder id", regexp.MustCompile(`^[a-z]+_[0-9]+$`), isFolderID},
+}
+
+var idSamples = []string{
+	"", "5a4d0004-0000-4000-8000-000000000001", "5A4D0004-0000-4000-8000-00000000000F", "5a4d0004-0000-4000-8000-00000000000g",
+	"5a4d0004-0000-4000-8000-0000000000011", "5a4d00040000-4000-8000-000000000001-", "user_", "user_0000000000000000005a4d0000000004",
+	"user_a-b", "User_1", "user_1\n", "app_12", "app_", "_12", "App_12", "app_1x", "app_12_3", "resource_007", "support", "ana@example.com",
+}
+
+func TestIDShapesMatchTheirPatterns(t *testing.T) {
+	for _, s := range idShapes {
+		for _, v := range idSamples {
+			if got, want := s.fn(v), s.re.MatchString(v); got != want {
+				t.Errorf("%s %q: %v, pattern says %v", s.name, v, got, want)
+			}
+		}
+	}
+}
+
+func FuzzIDShapes(f *testing.F) {
+	for _, v := range idSamples {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		for _, s := range idShapes {
+			if got, want := s.fn(v), s.re.MatchString(v); got != want {
+				t.Fatalf("%s %q: %v, pattern says %v", s.name, v, got, want)
+			}
+		}
+	})
+}
