@@ -337,7 +337,8 @@ func TestBudgetWaitsOutExternalBlock(t *testing.T) {
 	if created != 1 || during > 1 || posts > 2 {
 		t.Fatalf("%d POSTs, %d during the block, %d created; want at most one during the block and exactly one created", posts, during, created)
 	}
-	if !strings.Contains(stderr, "blocked") || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+	// One line for the wait, then the write's own confirmation.
+	if !strings.Contains(stderr, "blocked") || strings.Count(strings.TrimSpace(stderr), "\n") > 1 || !strings.HasSuffix(stderr, "✓ Created user late@e2e.example\n") {
 		t.Fatalf("stderr should announce the wait on one line: %q", stderr)
 	}
 	n := 0

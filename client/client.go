@@ -81,7 +81,7 @@ type Response struct {
 // to loopback hosts unless insecure is set.
 func ValidateBaseURL(raw string, insecure bool) (*url.URL, error) {
 	if raw == "" {
-		return nil, &ConfigError{"no base URL: set ORGCTL_BASE_URL, pass --base-url, or run `orgctl auth login`"}
+		return nil, &ConfigError{"no base URL: run `orgctl auth login` (it asks for one), or set ORGCTL_BASE_URL"}
 	}
 	u, err := url.Parse(strings.TrimRight(raw, "/"))
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {

@@ -66,6 +66,7 @@ Gotchas:
 				}},
 			{Use: "delete APP_ID", Short: "Delete an app", Method: http.MethodDelete, Path: "/apps/{appId}", Args: []string{"appId"}, Scope: "Apps > Write",
 				Destructive: true,
+				Confirm:     "Delete app %s? It is removed with its releases and history; this cannot be undone.",
 				Example:     "  orgctl apps delete 5a4d0006-0000-4000-8000-000000000001\n  orgctl apps delete 5a4d0006-0000-4000-8000-000000000001 --yes   # in scripts"},
 			{Use: "clone APP_ID", Short: "Copy an app under a new name", Method: http.MethodPost, Path: "/apps/cloneApp", Args: []string{"appId"}, Scope: "Apps > Write",
 				Exists: lookFirst("apps", "name", ""),

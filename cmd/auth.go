@@ -82,6 +82,7 @@ func authLogin(ctx context.Context, f *Factory, o loginOptions) error {
 		return usageErrorf("stdin is not a terminal: pass the token on stdin with --with-token\n" +
 			"  e.g. printf %%s \"$TOKEN\" | orgctl auth login --with-token --base-url https://acme.example.com")
 	}
+	f.newProfile = true // logging in is how a profile comes to exist
 	cfg, err := f.Config()
 	if err != nil {
 		return err
@@ -355,6 +356,7 @@ func newAuthLogoutCmd(f *Factory) *cobra.Command {
 		Example: "  orgctl auth logout\n  orgctl auth logout --profile staging",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			f.newProfile = true // logout says itself when there is nothing to log out of
 			cfg, err := f.Config()
 			if err != nil {
 				return err

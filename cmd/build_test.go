@@ -297,7 +297,7 @@ func TestBuildLimitAndAll(t *testing.T) {
 		in := in("users list", nil)
 		in.Limit = &bad
 		msg := buildErr(t, op, in)
-		if !strings.Contains(msg, `invalid --limit "`+bad+`": expected a whole number from 1 to 100`) {
+		if !strings.Contains(msg, "--limit takes a whole number") || !strings.Contains(msg, "got") {
 			t.Errorf("--limit %q: %q", bad, msg)
 		}
 	}
@@ -350,7 +350,7 @@ func TestBuildPatchNeedsSomethingToChange(t *testing.T) {
 		t.Errorf("empty patch: %q", msg)
 	}
 	// Ops with a Shape are checked after it.
-	msg = buildErr(t, findOp(t, "resource-configs", "update"), in("resource-configs update", []string{"c1"}))
+	msg = buildErr(t, findOp(t, "resource-configs", "update"), in("resource-configs update", []string{"5a4d0099-0000-4000-8000-000000000001"}))
 	if !strings.Contains(msg, "nothing to change") {
 		t.Errorf("empty patch after Shape: %q", msg)
 	}

@@ -66,6 +66,7 @@ func TestBuildProblemsReadAsColumns(t *testing.T) {
 	_, probs := j.checkRow(Input{Command: j.base.Command, Values: map[string][]string{
 		"email": {"a@x"}, "active": {"maybe"}, "user-type": {"robot"}}})
 	want := []string{
+		`invalid value "a@x" for email: expected an email address such as ada@example.com`,
 		`invalid value "maybe" for active: expected true or false`,
 		`invalid value "robot" for user-type: allowed values are default, mobile, embed`,
 		"first-name, last-name are missing or empty: they are required",

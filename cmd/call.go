@@ -181,6 +181,9 @@ func (op *Op) build(in Input, stdin io.Reader) (*Call, error) {
 			problems = append(problems, fmt.Sprintf("argument %d (%s) is empty", i+1, argLabel(op, i)))
 			continue
 		}
+		if p := op.argProblem(i, a); p != "" {
+			problems = append(problems, p)
+		}
 		c.Params[name] = a
 	}
 	if in.Body != "" {
@@ -203,6 +206,10 @@ func (op *Op) build(in Input, stdin io.Reader) (*Call, error) {
 			problems = append(problems, err.Error())
 			continue
 		}
+		if p := op.fieldProblem(fd, v); p != "" {
+			problems = append(problems, p)
+			continue
+		}
 		c.Given[fd.Flag] = true
 		c.place(fd, v)
 	}
@@ -223,8 +230,10 @@ func (op *Op) build(in Input, stdin io.Reader) (*Call, error) {
 	}
 	if in.Limit != nil {
 		n, err := strconv.Atoi(strings.TrimSpace(*in.Limit))
-		if err != nil || n < 1 || n > 100 {
-			problems = append(problems, fmt.Sprintf("invalid --limit %q: expected a whole number from 1 to 100", *in.Limit))
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("--limit takes a whole number, got %s", shownArg(*in.Limit)))
+		} else if n < 1 || n > 100 {
+			problems = append(problems, fmt.Sprintf("--limit takes a whole number from 1 to 100, got %d", n))
 		} else {
 			c.Query.Set("limit", strconv.Itoa(n))
 		}
@@ -248,6 +257,10 @@ func (op *Op) build(in Input, stdin io.Reader) (*Call, error) {
 	}
 	if op.Patch && len(c.Patch) == 0 && c.RawBody == nil {
 		return nil, usageErrorf("%s: nothing to change: pass at least one field flag or --body with JSON Patch operations", c.Command)
+	}
+	// The request as Shape built it, --body included, against the spec.
+	if problems := c.specProblems(); len(problems) > 0 {
+		return nil, inputProblems(in.Command, problems)
 	}
 	return c, nil
 }

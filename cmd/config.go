@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/spf13/viper"
 	yaml "go.yaml.in/yaml/v3"
@@ -66,7 +67,7 @@ func profilesOf(m map[string]any) map[string]any {
 
 // loadConfig merges the config file into v (which already has flags, env
 // and defaults bound) for the selected profile.
-func loadConfig(v *viper.Viper) (*Config, error) {
+func loadConfig(v *viper.Viper, newProfile bool) (*Config, error) {
 	file, err := readConfigFile()
 	if err != nil {
 		return nil, err
@@ -87,10 +88,13 @@ func loadConfig(v *viper.Viper) (*Config, error) {
 	if err := credentials.ValidProfile(name); err != nil {
 		return nil, &UsageError{err}
 	}
-	if p, ok := profilesOf(file)[name].(map[string]any); ok {
+	p, ok := profilesOf(file)[name].(map[string]any)
+	if ok {
 		if err := v.MergeConfigMap(p); err != nil {
 			return nil, err
 		}
+	} else if name != "default" && !newProfile {
+		return nil, unknownProfile(name, file)
 	}
 	return &Config{v: v, Profile: name, file: file}, nil
 }
@@ -150,4 +154,31 @@ func deleteProfile(name string) error {
 		d.Unset("", "profile")
 	}
 	return d.Save()
+}
+
+// unknownProfile names a profile the config file does not define, the ones
+// it does, and the nearest, so a typo is not taken for a fresh start.
+func unknownProfile(name string, file map[string]any) error {
+	var names []string
+	for n := range profilesOf(file) {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	msg := fmt.Sprintf("unknown profile %q", name)
+	best, bestD := "", 0
+	for _, n := range names {
+		if d := editDistance(name, n); best == "" || d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if best != "" && bestD <= max(2, len(name)/3) {
+		msg += fmt.Sprintf(": did you mean %s?", best)
+	}
+	if len(names) == 0 {
+		msg += fmt.Sprintf("\nNo profiles are defined yet (%s): create it with `orgctl auth login --profile %s`.", configPath(), name)
+	} else {
+		msg += fmt.Sprintf("\nProfiles in %s: %s.", configPath(), strings.Join(names, ", "))
+		msg += fmt.Sprintf("\nPass --profile with one of them, or create this one with `orgctl auth login --profile %s`.", name)
+	}
+	return &UsageError{errors.New(msg)}
 }

@@ -179,7 +179,8 @@ environment's value and keeps the others. With --body the body is sent as is.`,
 				},
 				Shape: updateConfigVar, Merge: mergeConfigVar},
 			{Use: "delete VARIABLE_ID", Short: "Delete a configuration variable and its values", Method: http.MethodDelete, Path: "/configuration_variables/{id}", Args: []string{"id"}, Scope: "Configuration Variables > Write",
-				Destructive: true, Example: "  orgctl config-vars delete VAR_ID --yes"},
+				Destructive: true,
+				Confirm:     "Delete configuration variable %s and its value in every environment? This cannot be undone.", Example: "  orgctl config-vars delete VAR_ID --yes"},
 		},
 	}
 }

@@ -7,29 +7,9 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
 
 	"github.com/orgctl/orgctl/output"
 )
-
-var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
-// checkUUID rejects a malformed --id before the API does.
-func checkUUID(flag, key string) func(c *Call) error {
-	return func(c *Call) error {
-		var v any
-		if c.Body != nil {
-			v = c.Body[key]
-		}
-		if c.Query.Has(key) {
-			v = c.Query.Get(key)
-		}
-		if s, ok := v.(string); ok && !uuidPattern.MatchString(s) {
-			return usageErrorf("invalid --%s %q: expected a UUID", flag, s)
-		}
-		return nil
-	}
-}
 
 // revisionForm builds the multipart body of a new revision from the flags.
 func revisionForm(c *Call) error {
@@ -43,7 +23,7 @@ func revisionForm(c *Call) error {
 	if bump == "specify_version" && version == "" {
 		return usageErrorf("--version-bump specify_version needs --version")
 	}
-	if id != "" && !uuidPattern.MatchString(id) {
+	if id != "" && !isUUIDText(id) {
 		return usageErrorf("invalid --id %q: expected a UUID", id)
 	}
 	data, err := os.ReadFile(path)
@@ -109,8 +89,7 @@ orgctl sends it only when --library-id is given.`,
 				Example: "  orgctl custom-components list\n  orgctl custom-components list --library-id LIB_ID -o json",
 				Fields: []Field{
 					{Flag: "library-id", Key: "libraryId", In: InQuery, Usage: "only this library `UUID`"},
-				},
-				Shape: checkUUID("library-id", "libraryId")},
+				}},
 			{Use: "get LIBRARY_ID", Short: "Show a custom component library", Method: http.MethodGet, Path: "/custom_component_libraries/{libraryId}", Args: []string{"libraryId"}, Scope: "CustomComponent > Read",
 				Example: "  orgctl custom-components get LIB_ID"},
 			{Use: "create", Short: "Create a custom component library", Method: http.MethodPost, Path: "/custom_component_libraries", Scope: "CustomComponent > Write", Body: true,
@@ -129,7 +108,7 @@ orgctl sends it only when --library-id is given.`,
 					if _, ok := c.body()["description"]; !ok {
 						c.Body["description"] = nil
 					}
-					return checkUUID("id", "id")(c)
+					return nil
 				}},
 		},
 		Groups: []Group{{

@@ -103,7 +103,13 @@ func (e *Engine) run(ctx context.Context, c *Call, o RunOptions) error {
 		return err
 	}
 	c.names = e.namesOf(ctx)
-	return e.print(c, resp, o)
+	if err := e.print(c, resp, o); err != nil {
+		return err
+	}
+	if c.Op.writes() && !e.quiet() {
+		e.f.IO.Notice("✓ %s", doneLine(c, resp.Data))
+	}
+	return nil
 }
 
 // send is the send phase: the call's reads and Merge, the main request (all
@@ -176,10 +182,17 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call) (*client.Respon
 	return resp, nil
 }
 
-// print is the print phase.
+// print is the print phase. An empty list on a terminal says so on
+// stderr rather than showing a bare header; piped, it stays empty.
 func (e *Engine) print(c *Call, resp *client.Response, o RunOptions) error {
 	if o.JSON != nil {
 		return printSelected(e.printer, resp.Data, o.JSON)
+	}
+	if (c.Op.List || strings.HasPrefix(c.Op.Use, "list")) && e.f.IO.OutTTY && !structured(e.printer) && isEmptyList(resp.Data) {
+		if !e.quiet() && c.Op.plural != "" {
+			e.f.IO.Notice("no %s match", c.Op.plural)
+		}
+		return nil
 	}
 	if c.Op.View != nil {
 		return c.Op.View(e.printer, c, resp.Data)
@@ -199,9 +212,22 @@ func (e *Engine) confirm(ctx context.Context, c *Call) error {
 	if err := e.refuseUnattended(c); err != nil {
 		return err
 	}
-	io := e.f.IO
-	fmt.Fprintf(io.Err, "%s [y/N] ", e.question(ctx, c))
-	line, _ := bufio.NewReader(io.In).ReadString('\n')
+	in := bufio.NewReader(e.f.IO.In)
+	if c.Op.TypeToConfirm != nil {
+		name, err := c.Op.TypeToConfirm(ctx, e, c)
+		if err != nil {
+			return err
+		}
+		question := fmt.Sprintf(c.Op.Confirm, name) // the one object, by the name to type
+		fmt.Fprintf(e.f.IO.Err, "%s\nType %s to confirm: ", question, name)
+		line, _ := in.ReadString('\n')
+		if strings.TrimSpace(line) != name {
+			return fmt.Errorf("%w: what was typed is not %s", ErrCancelled, name)
+		}
+		return nil
+	}
+	fmt.Fprintf(e.f.IO.Err, "%s [y/N] ", e.question(ctx, c))
+	line, _ := in.ReadString('\n')
 	switch strings.ToLower(strings.TrimSpace(line)) {
 	case "y", "yes":
 		return nil
@@ -209,38 +235,35 @@ func (e *Engine) confirm(ctx context.Context, c *Call) error {
 	return ErrCancelled
 }
 
-// question is what a confirmation asks. A call on one object names it by
-// its natural key and labels ("Delete user ana@x (Ana Souza)?"): the resolve
-// phase found a name's object already; an id is looked up with one read, as
-// a person is at the terminal and it may keep them from deleting the wrong
-// thing. Calls on no single object ask to run the command line.
+// question is what a confirmation asks: the op's own question about the
+// call's objects. A call on one object names it by its natural key and
+// labels ("Disable user ana@x (Ana Souza)?"): the resolve phase found a
+// name's object already; an id is looked up with one read, as a person is
+// at the terminal and it may keep them from deleting the wrong thing. The
+// name found also goes into the line that confirms the write.
 func (e *Engine) question(ctx context.Context, c *Call) string {
-	var objs []string
-	for i, a := range c.Op.Args {
-		if l, ok := c.ArgLabels[i]; ok {
-			objs = append(objs, l)
-		} else if v, ok := c.Params[a]; ok {
-			objs = append(objs, v)
-		}
-	}
+	objs := argObjects(c)
 	kind := ""
 	if len(c.Op.Args) == 1 && len(objs) == 1 {
 		kind = c.Op.argKind(0)
 		if _, named := c.ArgLabels[0]; !named {
-			if d, ok := e.describe(ctx, kind, objs[0]); ok {
+			if d, ok := e.describe(ctx, kind, fmt.Sprint(objs[0])); ok {
 				objs[0] = d
+				if c.ArgLabels == nil {
+					c.ArgLabels = map[int]string{}
+				}
+				c.ArgLabels[0] = d
 			}
 		}
 	}
 	if c.Op.Confirm != "" {
-		return fmt.Sprintf(c.Op.Confirm, strings.Join(objs, " "))
+		return confirmQuestion(c, objs)
 	}
 	verb, _, _ := strings.Cut(c.Op.Use, " ")
 	if kind != "" && kind != noCompletion && verb != "" {
 		return fmt.Sprintf("%s%s %s %s? This cannot be undone.", strings.ToUpper(verb[:1]), verb[1:], singularKind(kind), objs[0])
 	}
-	what := strings.TrimSpace(c.Command + " " + strings.Join(objs, " "))
-	return fmt.Sprintf("Run `%s`? This cannot be undone.", what)
+	return confirmQuestion(c, objs)
 }
 
 // describe names the object an id stands for, with one read; false when
@@ -260,6 +283,22 @@ func (e *Engine) describe(ctx context.Context, kind, id string) (string, bool) {
 		return "", false
 	}
 	return o.Describe(), true
+}
+
+// confirmQuestion is the op's question about the call's objects, one per
+// positional argument (%s, or %[N]s for the Nth).
+func confirmQuestion(c *Call, objs []any) string {
+	if c.Op.Confirm == "" {
+		what := c.Command
+		for _, o := range objs {
+			what += " " + fmt.Sprint(o)
+		}
+		return fmt.Sprintf("Run `%s`? This cannot be undone.", what)
+	}
+	if !strings.Contains(c.Op.Confirm, "%") {
+		return c.Op.Confirm
+	}
+	return fmt.Sprintf(c.Op.Confirm, objs...)
 }
 
 // refuseUnattended refuses a destructive call that nobody can confirm.

@@ -336,8 +336,8 @@ func TestConfirmation(t *testing.T) {
 			if !tc.sent && !tc.tty && !strings.Contains(err.Error(), "refusing to run `orgctl groups delete 1` without confirmation: stdin is not a terminal; pass --yes") {
 				t.Errorf("refusal = %q", err)
 			}
-			// The prompt names the group: one read of it, only when someone is asked.
-			prompt := "Delete group admin? This cannot be undone. [y/N] "
+			// The prompt names the group (one read of it, only when someone is asked) and what follows.
+			prompt := "Delete group admin? Its members lose the access it gives them; this cannot be undone. [y/N] "
 			if asked := strings.Contains(tio.err.String(), prompt); asked != (tc.tty && !tc.yes) {
 				t.Errorf("prompt shown = %v, stderr %q", asked, tio.err.String())
 			}
@@ -373,10 +373,10 @@ func TestConfirmationNamesTheObject(t *testing.T) {
 			"Disable user ana.viewer@sandbox.example (Ana Souza)? They can no longer sign in;",
 			[]string{"GET /api/v2/users/user_0000000000000000005a4d0000000004"}},
 		{[]string{"groups", "delete", "support"},
-			"Delete group support? This cannot be undone. [y/N] ",
+			"Delete group support? Its members lose the access it gives them; this cannot be undone. [y/N] ",
 			[]string{"GET /api/v2/groups"}},
 		{[]string{"folders", "delete", "app_2"},
-			"Delete folder app:/archive (app)? This cannot be undone. [y/N] ",
+			"Delete folder app:/archive (app)? With --recursive, everything in it goes too; this cannot be undone. [y/N] ",
 			[]string{"GET /api/v2/folders"}},
 	} {
 		api, _ := sandboxEnv(t)

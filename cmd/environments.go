@@ -2,32 +2,9 @@ package cmd
 
 import (
 	"net/http"
-	"regexp"
 
 	"github.com/orgctl/orgctl/output"
 )
-
-var hexColor = regexp.MustCompile(`^#[A-Fa-f0-9]{6}$`)
-
-// checkColor rejects what the API's ^#[A-Fa-f0-9]{6}$ pattern would, before sending.
-func checkColor(key string) func(c *Call) error {
-	return func(c *Call) error {
-		var v any
-		if c.Op.Patch {
-			for _, op := range c.Patch {
-				if m, ok := op.(map[string]any); ok && m["path"] == "/"+key {
-					v = m["value"]
-				}
-			}
-		} else if c.Body != nil {
-			v = c.Body[key]
-		}
-		if s, ok := v.(string); ok && !hexColor.MatchString(s) {
-			return usageErrorf("invalid --color %q: expected #RRGGBB, e.g. #3C92DC", s)
-		}
-		return nil
-	}
-}
 
 func init() { register(environmentsGroup) }
 
@@ -62,8 +39,7 @@ Creating, updating and deleting environments needs Retool 3.123.0 or later.`,
 					{Flag: "name", Key: "name", Required: true, Usage: "environment name"},
 					{Flag: "color", Key: "color", Required: true, Usage: "colour shown in the editor, `#RRGGBB`"},
 					{Flag: "description", Key: "description", Usage: "what the environment is for"},
-				},
-				Shape: checkColor("color")},
+				}},
 			{Use: "update ENVIRONMENT_ID", Short: "Rename or recolour an environment", Method: http.MethodPatch, Path: "/environments/{environmentId}", Args: []string{"environmentId"}, Scope: "Environments > Write",
 				Body: true, Patch: true,
 				Long:    "Each flag becomes one JSON Patch \"replace\" operation (the only op the API takes).",
@@ -72,10 +48,10 @@ Creating, updating and deleting environments needs Retool 3.123.0 or later.`,
 					{Flag: "name", Key: "name", In: InPatch, Usage: "new name"},
 					{Flag: "color", Key: "color", In: InPatch, Usage: "new colour, `#RRGGBB`"},
 					{Flag: "description", Key: "description", In: InPatch, Usage: "new description"},
-				},
-				Shape: checkColor("color")},
+				}},
 			{Use: "delete ENVIRONMENT_ID", Short: "Delete an environment", Method: http.MethodDelete, Path: "/environments/{environmentId}", Args: []string{"environmentId"}, Scope: "Environments > Write",
 				Destructive: true,
+				Confirm:     "Delete environment %s? This cannot be undone: 'orgctl environments create' makes a new one with a new id.",
 				Example:     "  orgctl environments delete ENV_ID --yes"},
 		},
 	}

@@ -35,6 +35,9 @@ type Factory struct {
 	transport http.RoundTripper
 	// onChange is told the budget family of every successful mutation.
 	onChange func(family string)
+	// newProfile lets the selected profile be one the config file does not
+	// define yet: the command creates it (auth login).
+	newProfile bool
 }
 
 // NewFactory returns a factory on the process's real streams.
@@ -61,7 +64,7 @@ func newViper() *viper.Viper {
 // Config reads the config file once.
 func (f *Factory) Config() (*Config, error) {
 	if f.cfg == nil && f.cfgErr == nil {
-		f.cfg, f.cfgErr = loadConfig(f.v)
+		f.cfg, f.cfgErr = loadConfig(f.v, f.newProfile)
 	}
 	return f.cfg, f.cfgErr
 }

@@ -54,6 +54,7 @@ func foldersGroup() Group {
 			{
 				Use: "delete FOLDER_ID", Short: "Delete a folder", Method: http.MethodDelete, Path: "/folders/{folderId}", Args: []string{"folderId"}, Scope: "Folders > Write",
 				Destructive: true,
+				Confirm:     "Delete folder %s? With --recursive, everything in it goes too; this cannot be undone.",
 				Example:     "  orgctl folders delete app_190 --yes\n  orgctl folders delete app_190 --recursive --yes   # with its apps",
 				Fields: []Field{
 					{Flag: "recursive", Key: "recursive", In: InQuery, Kind: KBool, Usage: "also delete the folder's contents (app folders only)"},

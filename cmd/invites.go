@@ -54,7 +54,8 @@ Gotchas:
 					return numbersIn("defaultGroupIds", "group")(c)
 				}},
 			{Use: "delete INVITE_ID", Short: "Revoke a user invite", Method: http.MethodDelete, Path: "/user_invites/{userInviteId}", Args: []string{"userInviteId"}, Scope: "Users > Write",
-				Destructive: true, Example: "  orgctl invites delete 1 --yes"},
+				Destructive: true,
+				Confirm:     "Revoke invite %s? Its link stops working; 'orgctl invites create' sends a new one.", Example: "  orgctl invites delete 1 --yes"},
 		},
 		Groups: []Group{g},
 	}

@@ -145,7 +145,7 @@ func TestMain_ExitStatusAndStreams(t *testing.T) {
 	isolate(t)
 	var code int
 	stdout, stderr := captureStd(t, func() { code = Main([]string{"users", "list", "--limit", "0"}) })
-	if code != ExitUsage || stdout != "" || stderr != "orgctl: orgctl users list: invalid --limit \"0\": expected a whole number from 1 to 100\n" {
+	if code != ExitUsage || stdout != "" || stderr != "orgctl: orgctl users list: --limit takes a whole number from 1 to 100, got 0\n" {
 		t.Errorf("bad --limit: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	stdout, stderr = captureStd(t, func() { code = Main([]string{"--version"}) })

@@ -146,18 +146,19 @@ reported. One configuration per provider; creating a second one fails.`,
 				Fields: observabilityFields(false),
 				Shape:  shapeObservability(false)},
 			{Use: "delete CONFIG_ID", Short: "Remove a provider configuration", Method: http.MethodDelete, Path: "/observability/config/{configId}", Args: []string{"configId"}, Scope: "Observability > Write",
-				Destructive: true, Example: "  orgctl observability delete CONFIG_ID --yes"},
-			{Use: "test PROVIDER", Short: "Send a test error event to Sentry or Datadog", Method: http.MethodPost, Path: "/observability/provider/{provider}/test", Args: []string{"provider"}, Scope: "Observability > Read",
+				Destructive: true,
+				Confirm:     "Remove observability configuration %s? App errors stop reaching the provider until 'orgctl observability create' sets it up again.", Example: "  orgctl observability delete CONFIG_ID --yes"},
+			{Use: "test PROVIDER", Done: "Sent a test event to %s", Short: "Send a test error event to Sentry or Datadog", Method: http.MethodPost, Path: "/observability/provider/{provider}/test", Args: []string{"provider"}, Scope: "Observability > Read",
 				Long:    "Exits 1 with the provider's message when the event could not be delivered.",
 				Example: "  orgctl observability test Sentry\n  orgctl observability test Datadog -o json",
 				Shape: func(c *Call) error {
+					// The spec's enum is checked before (in any case) and after this.
 					for _, p := range observabilityProviders {
 						if strings.EqualFold(p, c.Params["provider"]) {
 							c.Params["provider"] = p
-							return nil
 						}
 					}
-					return usageErrorf("invalid provider %q: allowed values are %s", c.Params["provider"], strings.Join(observabilityProviders, ", "))
+					return nil
 				},
 				View: func(p *output.Printer, c *Call, data json.RawMessage) error {
 					var r struct {

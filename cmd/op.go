@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -54,6 +55,10 @@ type Field struct {
 	// Complete names the object kind the value completes from ("users",
 	// "groups": see completionKinds); "" infers it from Key, "-" turns it off.
 	Complete string
+	// Into is the body path an InLocal field's values end up at once the
+	// op's Shape has placed them ("members[].id"): they are checked against
+	// the spec's rule for it, and problems there name the flag.
+	Into string
 	// KindBy, when set, picks the kind from another input instead
 	// (--object-id is a folder or an app by --object-type).
 	KindBy *KindBy
@@ -89,6 +94,9 @@ type Op struct {
 	// acts on; it says truthfully what happens and whether it can be undone.
 	// Empty: "Run `COMMAND`? This cannot be undone."
 	Confirm string
+	// TypeToConfirm, for org-wide actions, is the name the user must type
+	// at the prompt instead of answering y.
+	TypeToConfirm func(ctx context.Context, e *Engine, c *Call) (string, error)
 	// Hidden keeps a command out of help (deprecated endpoints reached through a flag).
 	Hidden bool
 	// ArgsComplete names, per positional argument, the object kind it
@@ -117,6 +125,13 @@ type Op struct {
 	// does, so a bulk job resends it when an earlier run lost the answer.
 	// PUT, DELETE and JSON Patch built from flags are so without saying.
 	Idempotent bool
+
+	// Done is the line a write prints on stderr once it succeeded, with %s
+	// for the object ("Disabled user %s"); empty: the verb and the noun.
+	Done string
+	// noun is what one object of the op's group is called, plural the
+	// group's objects: "user", "users".
+	noun, plural string
 
 	// siblings are the other operations of the op's group (--on-exists update
 	// runs one of them).
@@ -148,6 +163,7 @@ func (g Group) command(f *Factory) *cobra.Command {
 			op.Columns = g.Columns
 		}
 		op.siblings = g.Ops
+		op.noun, op.plural = singular(g.Name), plural(g.Name)
 		c.AddCommand(op.command(f))
 	}
 	for _, sub := range g.Groups {

@@ -2,9 +2,11 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/output"
@@ -140,21 +142,21 @@ func orgGroup() Group {
 		Ops: []Op{
 			{Use: "get", Short: "Show the organization's advanced settings", Method: http.MethodGet, Path: "/organization/", Scope: "Organizations > Read",
 				Example: "  orgctl org get\n  orgctl org get --jq .two_factor_auth_required", View: settingsPrint},
-			{Use: "update", Short: "Change advanced settings (JSON Patch replace)", Method: http.MethodPatch, Path: "/organization/", Scope: "Organizations > Write",
+			{Use: "update", Done: "Updated the organization's settings", Short: "Change advanced settings (JSON Patch replace)", Method: http.MethodPatch, Path: "/organization/", Scope: "Organizations > Write",
 				Body: true, Patch: true, Fields: orgSettingFields, Shape: loadPatchFiles, View: settingsPrint,
 				Long: "Each flag becomes one JSON Patch \"replace\" operation; --body takes raw operations.",
 				Example: `  orgctl org update --request-access-enabled=false
   orgctl org update --preloaded-css-file brand.css --apply-preloaded-css-to-homepage
   orgctl org update --javascript-link https://cdn.example.com/a.js --javascript-link https://cdn.example.com/b.js`},
-			{Use: "invalidate-sessions", Short: "Sign every user of the organization out", Method: http.MethodPost, Path: "/organization/invalidate_sessions/", Scope: "Organizations > Write",
-				Destructive: true,
+			{Use: "invalidate-sessions", Done: "Signed out every user of the organization", Short: "Sign every user of the organization out", Method: http.MethodPost, Path: "/organization/invalidate_sessions/", Scope: "Organizations > Write",
+				Destructive:   true,
+				Confirm:       "Sign out every user of the organization at %s? Everyone must sign in again; sessions cannot be restored.",
+				TypeToConfirm: orgHost,
 				Long: `Invalidates all sessions of all users: everyone must sign in again.
+On a terminal it asks you to type the organization's host name first.
 The API documentation names no scope for this call; orgctl assumes "Organizations > Write".`,
 				Example: "  orgctl org invalidate-sessions\n  orgctl org invalidate-sessions --yes   # in scripts",
-				View: func(p *output.Printer, c *Call, data json.RawMessage) error {
-					p.IO.Notice("all sessions invalidated")
-					return p.Print(data, nil)
-				}},
+				View:    func(p *output.Printer, c *Call, data json.RawMessage) error { return p.Print(data, nil) }},
 			{Use: "analytics-integrations", Short: "Show the third-party analytics integrations", Method: http.MethodGet, Path: "/organization/analytics_integrations", Scope: "Organizations > Read",
 				Long:    "At most one configuration per integration type (Retool 3.175.0+).",
 				Columns: []output.Column{{Header: "TYPE", Field: "type"}, {Header: "ENABLED", Field: "enabled"}, {Header: "ID", Field: "measurement_id"}, {Header: "HOST", Field: "host"}},
@@ -168,7 +170,7 @@ The API documentation names no scope for this call; orgctl assumes "Organization
 			Ops: []Op{
 				{Use: "get", Short: "Show the AI settings", Method: http.MethodGet, Path: "/organization/ai_settings", Scope: "Organizations > Read",
 					Example: "  orgctl org ai-settings get\n  orgctl org ai-settings get -o json", View: settingsPrint},
-				{Use: "set", Short: "Turn AI features on or off", Method: http.MethodPut, Path: "/organization/ai_settings", Scope: "Organizations > Write", Body: true,
+				{Use: "set", Done: "Set the organization's AI settings", Short: "Turn AI features on or off", Method: http.MethodPut, Path: "/organization/ai_settings", Scope: "Organizations > Write", Body: true,
 					Long: `The API replaces all four settings; orgctl reads the current ones first (one
 extra GET) so that flags you leave out keep their value.`,
 					Example: "  orgctl org ai-settings set --ask-ai=false\n  orgctl org ai-settings set --retool-ai --ai-actions --vectors --ask-ai",
@@ -176,4 +178,18 @@ extra GET) so that flags you leave out keep their value.`,
 			},
 		}},
 	}
+}
+
+// orgHost is what an org-wide action asks the user to type: the host of the
+// organization the profile points at, the name they know it by.
+func orgHost(_ context.Context, e *Engine, _ *Call) (string, error) {
+	conn, err := e.f.connection()
+	if err != nil {
+		return "", err
+	}
+	u, err := url.Parse(conn.client.URL(client.Request{Path: "/"}))
+	if err != nil {
+		return "", err
+	}
+	return u.Host, nil
 }

@@ -156,16 +156,8 @@ Gotchas:
 					{Header: "GROUPS", Value: func(r map[string]any) string { return accessSummary(r["group"]) }},
 					{Header: "USERS", Value: func(r map[string]any) string { return accessSummary(r["user"]) }},
 				},
-				Shape: func(c *Call) error {
-					allowed := []string{"app", "folder", "resource", "workflow", "agent"}
-					for _, a := range allowed {
-						if c.Params["objectType"] == a {
-							return nil
-						}
-					}
-					return usageErrorf("invalid OBJECT_TYPE %q: allowed values are %s", c.Params["objectType"], strings.Join(allowed, ", "))
-				}},
-			{Use: "grant", Short: "Give a group or user access to an object", Method: http.MethodPost, Path: "/permissions/grant", Scope: "Permissions > Write", Body: true,
+			},
+			{Use: "grant", Done: "Granted the access", Short: "Give a group or user access to an object", Method: http.MethodPost, Path: "/permissions/grant", Scope: "Permissions > Write", Body: true,
 				Exists: grantExists,
 				Long:   "Answers with the subject's updated list of objects of that type.",
 				Example: `  orgctl permissions grant --group 2 --object-type folder --object-id app_7 --access-level edit
@@ -174,9 +166,10 @@ Gotchas:
 				Fields: append(append(append([]Field(nil), subjectFields...), objectFields...),
 					Field{Flag: "access-level", Key: "access_level", Required: true, Enum: []string{"use", "edit", "own"}, Usage: "access to give"}),
 				Shape: subjectAndObject},
-			{Use: "revoke", Short: "Take away a group's or user's access to an object", Method: http.MethodPost, Path: "/permissions/revoke", Scope: "Permissions > Write", Body: true,
+			{Use: "revoke", Done: "Revoked the access", Short: "Take away a group's or user's access to an object", Method: http.MethodPost, Path: "/permissions/revoke", Scope: "Permissions > Write", Body: true,
 				Idempotent:  true,
 				Destructive: true,
+				Confirm:     "Revoke this access? 'orgctl permissions grant' with the same flags gives it back.",
 				Example: `  orgctl permissions revoke --group 2 --object-type folder --object-id app_7 --yes
   orgctl permissions revoke --user user_abc --object-type app --object-id APP_UUID --yes`,
 				Fields: append(append([]Field(nil), subjectFields...), objectFields...),
@@ -231,7 +224,8 @@ Gotchas:
 							return nil
 						}},
 					{Use: "delete ROLE_ID", Short: "Delete a role", Method: http.MethodDelete, Path: "/role_permissions/roles/{roleId}", Args: []string{"roleId"}, Scope: "Permissions > Write",
-						Destructive: true, Example: "  orgctl permissions roles delete ROLE_UUID --yes"},
+						Destructive: true,
+						Confirm:     "Delete role %s? Everyone granted it loses it; this cannot be undone.", Example: "  orgctl permissions roles delete ROLE_UUID --yes"},
 				},
 			},
 			{
@@ -249,10 +243,12 @@ Gotchas:
 						Example: "  orgctl permissions role-grants create --role ROLE_UUID --subject-type user --subject-id user_abc\n  orgctl permissions role-grants create --role ROLE_UUID --subject-type group --subject-id 2 --object-type app --object-id APP_UUID",
 						Fields:  grantFields},
 					{Use: "delete GRANT_ID", Short: "Delete a role grant", Method: http.MethodDelete, Path: "/role_permissions/role_grants/{roleGrantId}", Args: []string{"roleGrantId"}, Scope: "Permissions > Write",
-						Destructive: true, Example: "  orgctl permissions role-grants delete GRANT_UUID --yes"},
-					{Use: "delete-for-subject", Short: "Delete a subject's grants of a role", Method: http.MethodPost, Path: "/role_permissions/remove_role_grants_for_subject/", Scope: "Permissions > Write", Body: true,
+						Destructive: true,
+						Confirm:     "Delete role grant %s? The subject loses the role; 'orgctl permissions role-grants create' gives it back.", Example: "  orgctl permissions role-grants delete GRANT_UUID --yes"},
+					{Use: "delete-for-subject", Done: "Deleted the subject's grants of the role", Short: "Delete a subject's grants of a role", Method: http.MethodPost, Path: "/role_permissions/remove_role_grants_for_subject/", Scope: "Permissions > Write", Body: true,
 						Idempotent:  true,
 						Destructive: true,
+						Confirm:     "Delete the subject's grants of this role? 'orgctl permissions role-grants create' gives them back one by one.",
 						Long:        "Removes every grant of --role to the subject; with --object-type/--object-id, only those on that object.",
 						Example:     "  orgctl permissions role-grants delete-for-subject --role ROLE_UUID --subject-type user --subject-id user_abc --yes",
 						Fields:      grantFields},

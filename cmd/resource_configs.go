@@ -147,7 +147,8 @@ operations ([{"op":"replace","path":"/options/database_options/host","value":"db
 				},
 				Shape: optionsIntoPatch},
 			{Use: "delete CONFIG_ID", Short: "Delete a resource configuration", Method: http.MethodDelete, Path: "/resource_configurations/{configurationId}", Args: []string{"configurationId"}, Scope: "Resources > Write",
-				Destructive: true, Example: "  orgctl resource-configs delete CONFIG_ID --yes"},
+				Destructive: true,
+				Confirm:     "Delete resource configuration %s? This cannot be undone.", Example: "  orgctl resource-configs delete CONFIG_ID --yes"},
 		},
 	}
 }

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"sort"
 	"strings"
@@ -91,7 +92,14 @@ Try it without an org:  orgctl --sandbox users list`,
 		c.GroupID = "org"
 		root.AddCommand(c)
 	}
-	root.SetHelpCommandGroupID("tool")
+	// Topics are listed, not added as commands: "environment" stays the
+	// Environments family's alias.
+	const last = "{{if .HasAvailableSubCommands}}\n\nUse \"{{.CommandPath}} [command] --help\""
+	root.SetUsageTemplate(strings.Replace(root.UsageTemplate(), last,
+		"{{if not .HasParent}}\n\nHelp topics (orgctl help TOPIC):\n"+strings.TrimRight(topicList(), "\n")+"{{end}}"+last, 1))
+	help := newHelpCmd(root)
+	help.GroupID = "tool"
+	root.SetHelpCommand(help)
 	root.SetCompletionCommandGroupID("tool")
 	// orgctl's own completion command replaces cobra's: install help per shell.
 	root.CompletionOptions.DisableDefaultCmd = true
@@ -128,13 +136,19 @@ func Execute(ctx context.Context, f *Factory, args []string) error {
 	if isCompletionRequest(args) {
 		root.SetErr(io.Discard) // cobra reports the directive there; the shell shows stderr
 	}
-	_, err := root.ExecuteContextC(ctx)
+	c, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return nil
 	}
 	var ue *UsageError
 	if !errors.As(err, &ue) && isCobraUsageError(err) {
-		return &UsageError{err}
+		ue = &UsageError{err}
+		err = ue
+	}
+	if ue != nil && c != nil {
+		if hint := boolArgHint(c, args); hint != "" && strings.Contains(err.Error(), "argument") {
+			return &UsageError{fmt.Errorf("%w\n%s", ue.Err, hint)}
+		}
 	}
 	return err
 }

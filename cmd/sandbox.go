@@ -200,7 +200,9 @@ confirmation; where stdin is not a terminal it refuses unless --yes is given.`,
 			if err := os.Remove(sandboxStatePath()); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
 			}
-			f.IO.Notice("sandbox reset: the next --sandbox command starts from a fresh org")
+			if !quietOf(f) {
+				f.IO.Notice("✓ Reset the --sandbox org: the next --sandbox command starts from a fresh one")
+			}
 			return nil
 		},
 	}

@@ -124,14 +124,14 @@ Gotchas:
 			{Use: "test-connection", Short: "Check that the provider can be reached", Method: http.MethodGet, Path: "/source_control/test_connection", Scope: "Source Control > Read",
 				Example: "  orgctl source-control test-connection\n  orgctl source-control test-connection --jq .success",
 				Columns: []output.Column{{Header: "SUCCESS", Field: "success"}, {Header: "MESSAGE", Field: "message"}}},
-			{Use: "test-deploy", Short: "Try a deploy of a commit without changing anything", Method: http.MethodPost, Path: "/source_control/test_deploy", Scope: "Source Control > Test Deploy",
+			{Use: "test-deploy", Done: "Test deploy finished; nothing was changed", Short: "Try a deploy of a commit without changing anything", Method: http.MethodPost, Path: "/source_control/test_deploy", Scope: "Source Control > Test Deploy",
 				Example: "  orgctl source-control test-deploy --commit 3f2a9c1e...full-sha\n  orgctl source-control test-deploy --commit $(git rev-parse HEAD) --full-sync",
 				Columns: []output.Column{{Header: "SUCCESS", Field: "success"}, {Header: "MESSAGE", Field: "message"}},
 				Fields: []Field{
 					{Flag: "commit", Key: "deploy_params.commit_sha", Required: true, Usage: "full commit `SHA` to test"},
 					{Flag: "full-sync", Key: "deploy_params.is_full_sync", Kind: KBool, Usage: "test a full sync"},
 				}},
-			{Use: "deploy", Short: "Deploy the repository's latest changes", Method: http.MethodPost, Path: "/source_control/deploy", Scope: "Source Control > Deploy",
+			{Use: "deploy", Done: "Deployed the repository's latest changes", Short: "Deploy the repository's latest changes", Method: http.MethodPost, Path: "/source_control/deploy", Scope: "Source Control > Deploy",
 				Long:    "Starts a deployment and prints it (status PENDING_START); poll with 'deployments get'.",
 				Example: "  orgctl source-control deploy\n  id=$(orgctl source-control deploy --jq .id) && orgctl source-control deployments get $id",
 				Columns: deploymentColumns},
@@ -158,7 +158,8 @@ Gotchas:
 						Example: "  orgctl source-control config set --body sc.json\n  orgctl source-control config set --body sc.json --default-branch release",
 						Fields:  scConfigFields, Shape: needConfig},
 					{Use: "delete", Short: "Remove the provider configuration", Method: http.MethodDelete, Path: "/source_control/config", Scope: "Source Control > Write",
-						Destructive: true, Example: "  orgctl source-control config delete --yes"},
+						Destructive: true,
+						Confirm:     "Remove the source control configuration? Deploys stop until 'orgctl source-control config set' configures it again; the repository is untouched.", Example: "  orgctl source-control config delete --yes"},
 				},
 			},
 			{
@@ -179,7 +180,7 @@ Gotchas:
 				Ops: []Op{
 					{Use: "get", Short: "Show source control settings", Method: http.MethodGet, Path: "/source_control/settings", Scope: "Source Control > Read",
 						Example: "  orgctl source-control settings get -o yaml"},
-					{Use: "set", Short: "Replace source control settings", Method: http.MethodPut, Path: "/source_control/settings", Scope: "Source Control > Write", Body: true,
+					{Use: "set", Done: "Set the source control settings", Short: "Replace source control settings", Method: http.MethodPut, Path: "/source_control/settings", Scope: "Source Control > Write", Body: true,
 						Long: "Replaces all settings; to change one, start from 'settings get -o json' and pass it\nwith --body (bare or as {\"settings\": {...}}).",
 						Example: `  orgctl source-control settings set --version-control-locked=false --auto-branch-naming
   orgctl source-control settings get -o json > s.json && orgctl source-control settings set --body s.json --force-uuid-mapping`,

@@ -1,8 +1,12 @@
 package cmd
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 
+	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -60,8 +64,11 @@ Gotchas:
 					{Flag: "domain", Key: "domain", Required: true, Usage: "Space domain"},
 				}},
 			{Use: "delete SPACE_ID", Short: "Delete a Space and everything in it", Method: http.MethodDelete, Path: "/spaces/{spaceId}", Args: []string{"spaceId"}, Scope: "Spaces > Write",
-				Destructive: true, Example: "  orgctl spaces delete 5a4d0004-0000-4000-8000-000000000001 --yes"},
-			{Use: "copy", Short: "Copy apps, workflows, resources and queries into another Space", Method: http.MethodPost, Path: "/spaces/copyElements", Scope: "Spaces > Write", Body: true,
+				Destructive: true, TypeToConfirm: spaceName,
+				Confirm: "Delete Space %s and everything in it (apps, resources, workflows, its users' access)? This cannot be undone.",
+				Long:    "On a terminal it asks you to type the Space's name first.",
+				Example: "  orgctl spaces delete 5a4d0004-0000-4000-8000-000000000001 --yes"},
+			{Use: "copy", Done: "Copied the elements into the Space", Short: "Copy apps, workflows, resources and queries into another Space", Method: http.MethodPost, Path: "/spaces/copyElements", Scope: "Spaces > Write", Body: true,
 				Long: "Copies by UUID into --to. Resources are resource configuration UUIDs. Pass at\nleast one element; the kinds you leave out are sent as empty lists.",
 				Example: `  orgctl spaces copy --to 5a4d0004-0000-4000-8000-000000000001 --app 5a4d0006-0000-4000-8000-000000000001
   orgctl spaces copy --to SPACE_ID --workflow WF_UUID --resource RC_UUID --query Q_UUID`,
@@ -90,4 +97,22 @@ Gotchas:
 				}},
 		},
 	}
+}
+
+// spaceName is what deleting a Space asks the user to type: its name, read
+// from the API (one request, sent only when someone is there to type it).
+func spaceName(ctx context.Context, e *Engine, c *Call) (string, error) {
+	cl, err := e.f.Client()
+	if err != nil {
+		return "", err
+	}
+	resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: client.Expand("/spaces/{spaceId}", c.Params), Scope: "Spaces > Read"})
+	if err != nil {
+		return "", e.explain(err)
+	}
+	var s struct{ Name string }
+	if err := json.Unmarshal(resp.Data, &s); err != nil || s.Name == "" {
+		return "", fmt.Errorf("cannot read the Space's name from GET /spaces/%s", c.Params["spaceId"])
+	}
+	return s.Name, nil
 }

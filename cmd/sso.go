@@ -39,7 +39,7 @@ Gotchas:
 		Ops: []Op{
 			{Use: "get", Short: "Show the SSO configuration", Method: http.MethodGet, Path: "/sso/config", Scope: "Spaces > Read",
 				Example: "  orgctl sso get\n  orgctl sso get -o json > sso.json"},
-			{Use: "set", Short: "Set (replace) the SSO configuration", Method: http.MethodPost, Path: "/sso/config", Scope: "Spaces > Write", Body: true,
+			{Use: "set", Done: "Set the SSO configuration", Short: "Set (replace) the SSO configuration", Method: http.MethodPost, Path: "/sso/config", Scope: "Spaces > Write", Body: true,
 				Example: `  orgctl sso set --body sso.json
   orgctl sso set --body sso.json --jit-enabled=false
   orgctl sso set --type google --google-client-id 123.apps.googleusercontent.com --google-client-secret S --disable-email-password-login=false`,
@@ -100,8 +100,9 @@ Gotchas:
 					}
 					return usageErrorf("invalid config_type %q: allowed values are %s", t, joinEnum(ssoTypes))
 				}},
-			{Use: "delete", Short: "Remove the SSO configuration", Method: http.MethodDelete, Path: "/sso/config", Scope: "Spaces > Write",
+			{Use: "delete", Done: "Removed the SSO configuration", Short: "Remove the SSO configuration", Method: http.MethodDelete, Path: "/sso/config", Scope: "Spaces > Write",
 				Destructive: true,
+				Confirm:     "Remove the SSO configuration? Users sign in without SSO until 'orgctl sso set' configures it again.",
 				Long:        "Users then sign in with email and password (unless that is disabled too: check first).",
 				Example:     "  orgctl sso delete --yes"},
 		},

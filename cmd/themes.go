@@ -95,7 +95,8 @@ edit it, then 'orgctl themes update 1 --body t.json'.`,
 					return nil
 				}},
 			{Use: "delete THEME_ID", Short: "Delete an app theme", Method: http.MethodDelete, Path: "/app_themes/{id}", Args: []string{"id"}, Scope: "App Themes > Write",
-				Destructive: true, Example: "  orgctl themes delete 1 --yes"},
+				Destructive: true,
+				Confirm:     "Delete theme %s? This cannot be undone.", Example: "  orgctl themes delete 1 --yes"},
 		},
 	}
 }

@@ -70,10 +70,7 @@ answer, token included) and a warning on stderr that it will not be shown again.
 					{Flag: "scope", Key: "scopes", Kind: KStrings, Required: true, Usage: "grant this `SCOPE` (repeatable or comma-separated)"},
 				},
 				Shape: func(c *Call) error {
-					if l, _ := c.body()["label"].(string); len([]rune(l)) < 2 {
-						return usageErrorf("invalid --label %q: at least 2 characters", l)
-					}
-					if s, _ := c.Body["scopes"].([]any); len(s) == 0 {
+					if s, _ := c.body()["scopes"].([]any); len(s) == 0 {
 						return usageErrorf("%s: pass at least one --scope", c.Command)
 					}
 					return nil

@@ -3,12 +3,9 @@ package cmd
 import (
 	"encoding/json"
 	"net/http"
-	"regexp"
 
 	"github.com/orgctl/orgctl/output"
 )
-
-var attributeName = regexp.MustCompile(`^[a-z0-9_]+$`)
 
 func init() { register(userAttributesGroup) }
 
@@ -49,15 +46,6 @@ Gotchas:
 					{Flag: "label", Key: "label", Required: true, Usage: "short description shown in the UI (2+ characters)"},
 					{Flag: "type", Key: "dataType", Required: true, Enum: []string{"string", "json", "number"}, Usage: "data type"},
 					{Flag: "default", Key: "defaultValue", Usage: "value for users who have none"},
-				},
-				Shape: func(c *Call) error {
-					if n, _ := c.body()["name"].(string); !attributeName.MatchString(n) || len(n) > 255 {
-						return usageErrorf("invalid --name %q: use lowercase letters, digits and underscores (at most 255)", n)
-					}
-					if l, _ := c.Body["label"].(string); len([]rune(l)) < 2 {
-						return usageErrorf("invalid --label %q: at least 2 characters", l)
-					}
-					return nil
 				}},
 			{Use: "update ATTRIBUTE_ID", Short: "Change a user attribute (JSON Patch)", Method: http.MethodPatch, Path: "/user_attributes/{id}", Args: []string{"id"}, Scope: "User Attributes > Write",
 				Body: true, Patch: true,
@@ -84,6 +72,7 @@ Gotchas:
 				}},
 			{Use: "delete ATTRIBUTE_ID", Short: "Delete a user attribute", Method: http.MethodDelete, Path: "/user_attributes/{id}", Args: []string{"id"}, Scope: "User Attributes > Write",
 				Destructive: true,
+				Confirm:     "Delete user attribute %s? With --update-existing-users, its values on every user go too; this cannot be undone.",
 				Example:     "  orgctl user-attributes delete 5a4d0007-0000-4000-8000-000000000001 --yes\n  orgctl user-attributes delete 5a4d0007-0000-4000-8000-000000000001 --update-existing-users --yes",
 				Fields: []Field{
 					{Flag: "update-existing-users", Key: "update_existing_users", In: InQuery, Kind: KBool, Usage: "also remove the attribute's values from users"},

@@ -88,13 +88,13 @@ user disables it; the API keeps the record.`,
 				},
 			},
 			{
-				Use: "delete USER_ID", Short: "Disable a user", Method: http.MethodDelete, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Write",
+				Use: "delete USER_ID", Done: "Disabled user %s", Short: "Disable a user", Method: http.MethodDelete, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Write",
 				Destructive: true,
 				Confirm:     "Disable user %s? They can no longer sign in; 'orgctl users update ID --active=true' enables them again.",
 				Example:     "  orgctl users delete user_abc\n  orgctl users delete user_abc --yes   # in scripts",
 			},
 			{
-				Use: "reset-2fa USER_ID", Short: "Turn off a user's two-factor authentication", Method: http.MethodPut, Path: "/users/reset2fa/{userId}", Args: []string{"userId"}, Scope: "Users > Write",
+				Use: "reset-2fa USER_ID", Done: "Turned off two-factor authentication for user %s", Short: "Turn off a user's two-factor authentication", Method: http.MethodPut, Path: "/users/reset2fa/{userId}", Args: []string{"userId"}, Scope: "Users > Write",
 				Long:    "Removes the user's 2FA settings so they can sign in with their password and\nenroll again (e.g. after losing their device). Prints nothing on success.",
 				Example: "  orgctl users reset-2fa user_abc",
 			},
@@ -117,7 +117,7 @@ here they get a value for one ` + noun + `. The answer is the ` + noun + `'s upd
 			noun, exampleID, noun, exampleID),
 		Columns: []output.Column{{Header: "METADATA", Field: "metadata"}},
 		Ops: []Op{
-			{Use: "set " + idName, Short: "Set one attribute's value", Method: http.MethodPost, Path: base + "/user_attributes", Args: []string{param}, Scope: scope,
+			{Use: "set " + idName, Short: "Set one attribute's value", Done: "Set an attribute of " + noun + " %s", Method: http.MethodPost, Path: base + "/user_attributes", Args: []string{param}, Scope: scope,
 				Idempotent: true,
 				Example: fmt.Sprintf("  orgctl %ss attributes set %s --name department --value Finance\n  orgctl %ss attributes set %s --name department --null",
 					noun, exampleID, noun, exampleID),
@@ -139,8 +139,9 @@ here they get a value for one ` + noun + `. The answer is the ` + noun + `'s upd
 					}
 					return nil
 				}},
-			{Use: "delete " + idName + " NAME", Short: "Remove one attribute", Method: http.MethodDelete, Path: base + "/user_attributes/{attributeName}", Args: []string{param, "attributeName"}, Scope: scope,
+			{Use: "delete " + idName + " NAME", Short: "Remove one attribute", Done: "Removed attribute %[2]s from " + noun + " %[1]s", Method: http.MethodDelete, Path: base + "/user_attributes/{attributeName}", Args: []string{param, "attributeName"}, Scope: scope,
 				Destructive: true,
+				Confirm:     "Remove attribute %[2]s from " + noun + " %[1]s? 'orgctl " + noun + "s attributes set' gives it a value again.",
 				Example:     fmt.Sprintf("  orgctl %ss attributes delete %s department --yes", noun, exampleID)},
 		},
 	}

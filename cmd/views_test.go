@@ -149,7 +149,7 @@ func TestViewsThroughTheSandbox(t *testing.T) {
 		t.Errorf("ip-allowlist -o json = %s", out)
 	}
 	out, errOut, err := run(t, "", "org", "invalidate-sessions", "--yes")
-	if err != nil || errOut != "all sessions invalidated\n" {
+	if err != nil || errOut != "✓ Signed out every user of the organization\n" {
 		t.Errorf("invalidate-sessions: %v, stderr %q, stdout %q", err, errOut, out)
 	}
 }

@@ -1,0 +1,75 @@
+package cmd
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// eachOp calls fn with every declared operation and its command path.
+func eachOp(fn func(path string, op *Op)) {
+	var walk func(prefix string, gs []Group)
+	walk = func(prefix string, gs []Group) {
+		for _, g := range gs {
+			p := prefix + " " + g.Name
+			for i := range g.Ops {
+				fn(p+" "+strings.Fields(g.Ops[i].Use)[0], &g.Ops[i])
+			}
+			walk(p, g.Groups)
+		}
+	}
+	walk("orgctl", families())
+}
+
+// Every operation that removes something asks first, and says truthfully
+// what happens in a question that formats with its arguments.
+func TestDestructiveOpsAskTheirOwnQuestion(t *testing.T) {
+	n := 0
+	eachOp(func(path string, op *Op) {
+		verb := strings.Fields(op.Use)[0]
+		removes := op.Method == http.MethodDelete || strings.HasPrefix(verb, "delete") || strings.HasPrefix(verb, "remove") ||
+			verb == "revoke" || verb == "invalidate-sessions"
+		if !removes {
+			return
+		}
+		n++
+		if !op.Destructive {
+			t.Errorf("%s removes something but does not ask for confirmation", path)
+		}
+		if op.Confirm == "" {
+			t.Errorf("%s asks the generic question; say what happens and whether it can be undone", path)
+			return
+		}
+		objs := make([]any, len(op.Args))
+		for i := range objs {
+			objs[i] = "OBJ" + string(rune('A'+i))
+		}
+		if op.TypeToConfirm != nil {
+			objs = []any{"NAME"}
+		}
+		q := confirmQuestion(&Call{Op: op}, objs)
+		if strings.Contains(q, "%!") {
+			t.Errorf("%s: question does not format with its %d argument(s): %q", path, len(objs), q)
+		}
+		for _, o := range objs {
+			if !strings.Contains(q, o.(string)) {
+				t.Errorf("%s: question does not name %s: %q", path, o, q)
+			}
+		}
+		if !strings.Contains(q, "cannot be undone") && !strings.Contains(q, "cannot be restored") && !strings.Contains(q, "'orgctl ") {
+			t.Errorf("%s: question says neither that it cannot be undone nor how to undo it: %q", path, q)
+		}
+	})
+	if n < 20 {
+		t.Errorf("only %d destructive operations found", n)
+	}
+}
+
+// Org-wide actions ask for a name to be typed, not y.
+func TestOrgWideActionsAskToTypeTheName(t *testing.T) {
+	for _, p := range [][]string{{"org", "invalidate-sessions"}, {"spaces", "delete"}} {
+		if findOp(t, p...).TypeToConfirm == nil {
+			t.Errorf("%s asks y/N; it should ask to type the name", strings.Join(p, " "))
+		}
+	}
+}

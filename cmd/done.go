@@ -1,0 +1,122 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// pastTense is how a write command's verb reads once it is done.
+var pastTense = map[string]string{
+	"create": "Created", "update": "Updated", "delete": "Deleted", "add": "Added", "remove": "Removed",
+	"set": "Set", "grant": "Granted", "revoke": "Revoked", "clone": "Cloned", "move": "Moved",
+	"rename": "Renamed", "copy": "Copied", "approve": "Approved", "deny": "Denied", "submit": "Submitted",
+	"cancel": "Cancelled", "reassign": "Reassigned", "deploy": "Deployed", "release": "Released",
+	"enable": "Enabled", "disable": "Disabled", "replace": "Replaced", "upload": "Uploaded",
+}
+
+// nouns are what a family's objects are called where its name is not simply
+// their plural.
+var nouns = map[string]string{
+	"config-vars":      "configuration variable",
+	"resource-configs": "resource configuration",
+	"spaces":           "Space",
+	"sso":              "SSO configuration",
+	"observability":    "observability configuration",
+	"org":              "organization settings",
+	"ai-settings":      "AI settings",
+	"config":           "source control configuration",
+}
+
+// singular is what one object of a group is called: "user-attributes" -> "user attribute".
+func singular(group string) string {
+	if n, ok := nouns[group]; ok {
+		return n
+	}
+	return strings.ReplaceAll(strings.TrimSuffix(group, "s"), "-", " ")
+}
+
+// plural is how an empty list names what it did not find: "no users match".
+func plural(group string) string {
+	if n, ok := nouns[group]; ok && !strings.HasSuffix(n, "s") {
+		return n + "s"
+	}
+	return strings.ReplaceAll(group, "-", " ")
+}
+
+// nameKeys are the answer fields that name an object, best first.
+var nameKeys = []string{"email", "name", "display_name", "label", "title", "invited_email", "requesting_email", "domain", "id"}
+
+// doneLine is the one line a write command prints on stderr once it has
+// succeeded: what it did to which object ("Disabled user ana@example.com").
+func doneLine(c *Call, data json.RawMessage) string {
+	what := objectName(c, data)
+	if c.Op.Done != "" {
+		if strings.Contains(c.Op.Done, "%[") {
+			return fmt.Sprintf(c.Op.Done, argObjects(c)...)
+		}
+		if strings.Contains(c.Op.Done, "%s") {
+			return strings.TrimSpace(fmt.Sprintf(c.Op.Done, what))
+		}
+		return c.Op.Done
+	}
+	if c.RawPath != "" || c.Op.Use == "" {
+		return fmt.Sprintf("%s %s", c.Op.Method, c.Request().Path) // orgctl api: the request is the object
+	}
+	verb := strings.Fields(c.Op.Use)[0]
+	past, ok := pastTense[verb]
+	if !ok {
+		past = "Done:"
+		return strings.TrimSpace(past + " " + c.Command + " " + what)
+	}
+	return strings.TrimSpace(past + " " + c.Op.noun + " " + what)
+}
+
+// argObjects are the call's positional arguments as a message shows them:
+// the name looked up where there was one.
+func argObjects(c *Call) []any {
+	objs := make([]any, 0, len(c.Op.Args))
+	for i, a := range c.Op.Args {
+		if l, ok := c.ArgLabels[i]; ok {
+			objs = append(objs, l)
+		} else {
+			objs = append(objs, c.Params[a])
+		}
+	}
+	return objs
+}
+
+// objectName names the object a call acted on: the name the user gave
+// (looked up), else the name in the answer, else the arguments as given.
+func objectName(c *Call, data json.RawMessage) string {
+	var parts []string
+	for i, a := range c.Op.Args {
+		if l, ok := c.ArgLabels[i]; ok {
+			parts = append(parts, l)
+		} else if v := c.Params[a]; v != "" {
+			parts = append(parts, v)
+		}
+	}
+	if len(c.ArgLabels) > 0 {
+		return strings.Join(parts, " ")
+	}
+	var obj map[string]any
+	if json.Unmarshal(data, &obj) == nil {
+		for _, k := range nameKeys {
+			switch v := obj[k].(type) {
+			case string:
+				if v != "" {
+					return v
+				}
+			case float64:
+				return fmt.Sprint(v)
+			}
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// isEmptyList reports whether an answer's data is an empty array.
+func isEmptyList(data json.RawMessage) bool {
+	return strings.TrimSpace(string(data)) == "[]"
+}

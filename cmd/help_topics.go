@@ -1,0 +1,208 @@
+package cmd
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// exitCodes are what each exit status means: the contract scripts rely on.
+// `orgctl help exit-codes` prints this table, and a test holds the
+// README's table to it.
+var exitCodes = []struct {
+	Code    int
+	Meaning string
+}{
+	{ExitOK, "success"},
+	{ExitFailure, "failure (including an API error other than the ones below, or `--fail-on` findings)"},
+	{ExitUsage, "invalid usage or input, caught before any request was sent"},
+	{ExitNotFound, "not found"},
+	{ExitAuth, "authentication failed (401) or the token lacks the scope the command needs (403)"},
+	{ExitGaveUp, "rate budget: gave up waiting (`--max-wait`)"},
+	{ExitOutcomeUnknown, "outcome unknown: a create or update may have been applied but no answer confirmed it; check before retrying (with `--from`: a row's outcome is still unknown)"},
+	{ExitSIGINT, "interrupted by Ctrl-C (SIGINT)"},
+	{ExitSIGTERM, "terminated (SIGTERM)"},
+}
+
+// helpTopic is a page of `orgctl help TOPIC` that is not a command.
+type helpTopic struct {
+	Name  string
+	Short string
+	Text  func() string
+}
+
+var helpTopics = []helpTopic{
+	{"environment", "Environment variables and config keys", environmentHelp},
+	{"exit-codes", "What each exit status means", exitCodesHelp},
+	{"formatting", "Output formats, --jq and --template, terminal and piped output", formattingHelp},
+}
+
+func exitCodesHelp() string {
+	var b strings.Builder
+	b.WriteString("Each exit status means one thing, so scripts can branch on it:\n\n")
+	for _, e := range exitCodes {
+		fmt.Fprintf(&b, "  %3d  %s\n", e.Code, strings.ReplaceAll(e.Meaning, "`", ""))
+	}
+	b.WriteString(`
+Ctrl-C or SIGTERM abandons the request in flight and exits 130 or 143; a
+write that had already been sent exits 6 instead, since the server may have
+applied it. Input problems (exit 2) are reported all together, and nothing
+is sent.
+`)
+	return b.String()
+}
+
+func environmentHelp() string {
+	var b strings.Builder
+	b.WriteString(`Every config key can also be set with an environment variable (ORGCTL_ and
+the key in capitals, dots as underscores) and, where listed, a flag.
+Precedence: flag > environment > the selected profile > the file's top level > default.
+
+Config:  $XDG_CONFIG_HOME/orgctl/config.yaml (default ~/.config/orgctl)
+State:   $XDG_STATE_HOME/orgctl (budget ledger, sandbox org, bulk jobs)
+Caches:  $XDG_CACHE_HOME/orgctl
+
+`)
+	type row struct{ env, key, flag, help string }
+	rows := []row{{"VARIABLE", "CONFIG KEY", "FLAG", "MEANING"}}
+	for _, s := range settings {
+		r := row{env: s.Env(), key: s.Key, help: s.Help}
+		if s.EnvOnly {
+			r.key = "(env only)"
+		}
+		if s.Family {
+			r.env, r.key = "", s.Key+".FAMILY"
+		}
+		if s.Flag != "" {
+			r.flag = "--" + s.Flag
+		}
+		var what []string
+		if s.Type != SettingString || len(s.Enum) > 0 {
+			what = append(what, s.Accepts())
+		}
+		if s.Default != "" {
+			what = append(what, "default "+s.Default)
+		}
+		if len(what) > 0 {
+			r.help += " (" + strings.Join(what, "; ") + ")"
+		}
+		rows = append(rows, r)
+	}
+	w := [3]int{}
+	for _, r := range rows {
+		w[0], w[1], w[2] = max(w[0], len(r.env)), max(w[1], len(r.key)), max(w[2], len(r.flag))
+	}
+	for _, r := range rows {
+		fmt.Fprintf(&b, "  %-*s  %-*s  %-*s  %s\n", w[0], r.env, w[1], r.key, w[2], r.flag, strings.ReplaceAll(r.help, "`", "'"))
+	}
+	b.WriteString("\nThe Environments family (development, staging, production) is 'orgctl environments'.\n")
+	return b.String()
+}
+
+func formattingHelp() string {
+	return `Only data goes to stdout; progress, waits, warnings and confirmations go to
+stderr, so a pipe carries nothing but the answer.
+
+  -o table     on a terminal: aligned columns with a header
+               piped: no header, tab-separated, one record per line
+  -o json      the API's data exactly as received (one value)
+  -o yaml      the same data as YAML
+  --jq EXPR    filter the JSON data with a jq expression (strings print bare)
+  --template T format each answer with a Go text/template, e.g. '{{.email}}'
+
+--jq and --template cannot be used together. An empty list prints nothing
+when piped; on a terminal it says so on stderr ("no users match").
+Set NO_COLOR to turn colour off; ORGCTL_FORCE_TTY=1 renders the terminal form
+through a pipe (tests, recordings).
+
+Examples:
+  orgctl users list -o json --jq '.[] | select(.active) | .email'
+  orgctl users get USER_ID --template '{{.first_name}} {{.last_name}}'
+`
+}
+
+// newHelpCmd is `orgctl help [COMMAND|TOPIC]`: a topic, a command's help,
+// or, for anything else, exit 2 with the nearest topics and commands.
+func newHelpCmd(root *cobra.Command) *cobra.Command {
+	var names []string
+	for _, t := range helpTopics {
+		names = append(names, t.Name)
+	}
+	return &cobra.Command{
+		Use:   "help [COMMAND | TOPIC]",
+		Short: "Help about any command, or a topic: " + strings.Join(names, ", "),
+		Long: "Help about any command, or one of these topics:\n\n" + topicList() +
+			"\nExample: orgctl help exit-codes",
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			out := append([]string(nil), names...)
+			for _, c := range root.Commands() {
+				if c.IsAvailableCommand() {
+					out = append(out, c.Name())
+				}
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return root.Help()
+			}
+			if len(args) == 1 {
+				for _, t := range helpTopics {
+					if t.Name == args[0] {
+						fmt.Fprint(c.OutOrStdout(), t.Text())
+						return nil
+					}
+				}
+			}
+			target, rest, err := root.Find(args)
+			if err == nil && target != root && len(rest) == 0 {
+				return target.Help()
+			}
+			return unknownTopic(root, strings.Join(args, " "), names)
+		},
+	}
+}
+
+func topicList() string {
+	var b strings.Builder
+	for _, t := range helpTopics {
+		fmt.Fprintf(&b, "  %-12s %s\n", t.Name, t.Short)
+	}
+	return b.String()
+}
+
+// unknownTopic is a usage error naming the nearest topics and commands.
+func unknownTopic(root *cobra.Command, what string, topics []string) error {
+	type cand struct {
+		name string
+		d    int
+	}
+	var cs []cand
+	last := what
+	if i := strings.LastIndexByte(what, ' '); i >= 0 {
+		last = what[i+1:]
+	}
+	for _, t := range topics {
+		cs = append(cs, cand{t, editDistance(last, t)})
+	}
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() {
+			cs = append(cs, cand{c.Name(), editDistance(last, c.Name())})
+		}
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d || cs[i].d == cs[j].d && cs[i].name < cs[j].name })
+	msg := fmt.Sprintf("unknown help topic %q", what)
+	var near []string
+	for _, c := range cs {
+		if c.d <= max(2, len(last)/3) && len(near) < 3 {
+			near = append(near, c.name)
+		}
+	}
+	if len(near) > 0 {
+		msg += "\n\nDid you mean this?\n\t" + strings.Join(near, "\n\t")
+	}
+	msg += "\n\nTopics:\n" + topicList() + "Run 'orgctl --help' for the list of commands."
+	return usageErrorf("%s", msg)
+}

@@ -1,0 +1,70 @@
+package cmd
+
+import (
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The README's exit-code table and `orgctl help exit-codes` say the same.
+func TestREADMEExitCodesMatchHelp(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "\n## Exit codes\n")
+	if !ok {
+		t.Fatal("README has no ## Exit codes section")
+	}
+	row := regexp.MustCompile(`(?m)^\| (\d+) \| (.+) \|$`)
+	var readme []string
+	for _, m := range row.FindAllStringSubmatch(strings.Split(section, "\n## ")[0], -1) {
+		readme = append(readme, m[1]+" "+m[2])
+	}
+	var help []string
+	for _, e := range exitCodes {
+		help = append(help, strconv.Itoa(e.Code)+" "+e.Meaning)
+	}
+	if strings.Join(readme, "\n") != strings.Join(help, "\n") {
+		t.Errorf("README exit codes:\n%s\n\nhelp exit-codes:\n%s", strings.Join(readme, "\n"), strings.Join(help, "\n"))
+	}
+	page := exitCodesHelp()
+	for _, e := range exitCodes {
+		if !strings.Contains(page, strconv.Itoa(e.Code)+"  "+strings.ReplaceAll(e.Meaning, "`", "")) {
+			t.Errorf("help exit-codes lacks %d", e.Code)
+		}
+	}
+}
+
+// Every key the code reads is in the settings table, and `help
+// environment` shows each with its variable.
+func TestHelpEnvironmentCoversEveryKeyRead(t *testing.T) {
+	read := regexp.MustCompile(`\bv\.Get[A-Za-z]*\("([a-z_.]+)"\)`)
+	page := environmentHelp()
+	files, _ := os.ReadDir(".")
+	for _, f := range files {
+		if !strings.HasSuffix(f.Name(), ".go") || strings.HasSuffix(f.Name(), "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range read.FindAllStringSubmatch(string(src), -1) {
+			if _, ok := lookupSetting(m[1]); !ok {
+				t.Errorf("%s reads %q, which the settings table (and so help environment) lacks", f.Name(), m[1])
+			}
+		}
+	}
+	for _, s := range settings {
+		want := s.Env()
+		if s.Family {
+			want = s.Key + ".FAMILY"
+		}
+		if !strings.Contains(page, want) || !s.EnvOnly && !strings.Contains(page, s.Key) {
+			t.Errorf("help environment lacks %s (%s)", s.Key, want)
+		}
+	}
+}
