@@ -84,10 +84,14 @@ func ValidateBaseURL(raw string, insecure bool) (*url.URL, error) {
 	}
 	u, err := url.Parse(strings.TrimRight(raw, "/"))
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, &ConfigError{fmt.Sprintf("invalid base URL %q: expected https://HOST (e.g. https://acme.example.com)", raw)}
+		return nil, &ConfigError{fmt.Sprintf("invalid base URL %q: expected https://HOST (e.g. https://acme.example.com)", RedactURL(raw))}
 	}
-	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		return nil, &ConfigError{fmt.Sprintf("invalid base URL %q: no credentials, query or fragment allowed", raw)}
+	if u.User != nil {
+		// Never echoed: the user info is most likely a password.
+		return nil, &ConfigError{fmt.Sprintf("invalid base URL %s: it carries user info (USER:PASSWORD@), which is not allowed; remove it and log in with a token", RedactURL(raw))}
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, &ConfigError{fmt.Sprintf("invalid base URL %q: no query or fragment allowed", raw)}
 	}
 	if u.Scheme == "http" && !insecure && !IsLoopback(u.Hostname()) {
 		return nil, &ConfigError{fmt.Sprintf("refusing plain http:// to %s: the token would cross the network unencrypted; use https:// or pass --insecure-http", u.Host)}
@@ -138,7 +142,7 @@ func New(o Options) (*Client, error) {
 		wmax = 4 * time.Second
 	}
 	rc := &retryablehttp.Client{
-		HTTPClient:   &http.Client{Transport: rt},
+		HTTPClient:   &http.Client{Transport: rt, CheckRedirect: checkRedirect},
 		Logger:       nil, // its default logger would print every request to stderr
 		RetryWaitMin: wmin,
 		RetryWaitMax: wmax,
@@ -217,19 +221,54 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 	if readErr != nil {
 		return nil, c.transportFailure(r, readErr)
 	}
+	if isRedirect(resp.StatusCode) {
+		re := redirectError(r, resp, req.URL)
+		if !idempotent(r.Method) {
+			return nil, &OutcomeUnknownError{Method: r.Method, Path: r.Path, Cause: redirectCause{re}}
+		}
+		return nil, re
+	}
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		out, err := decodeEnvelope(b)
 		if err != nil {
+			if !idempotent(r.Method) {
+				// A success we cannot read may still be a success.
+				return nil, &OutcomeUnknownError{Method: r.Method, Path: r.Path, Cause: fmt.Errorf("the HTTP %d answer could not be read: %w", resp.StatusCode, err)}
+			}
 			return nil, fmt.Errorf("%s %s: %w", r.Method, r.Path, err)
 		}
 		out.StatusCode, out.Header = resp.StatusCode, resp.Header
 		return out, nil
 	}
-	if !idempotent(r.Method) && (resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusGatewayTimeout) {
-		// A gateway gave up waiting: the origin may still have applied it.
-		return nil, &OutcomeUnknownError{Method: r.Method, Path: r.Path, Cause: fmt.Errorf("HTTP %d from a gateway", resp.StatusCode)}
+	if !idempotent(r.Method) && outcomeOpen(resp.StatusCode) {
+		return nil, &OutcomeUnknownError{Method: r.Method, Path: r.Path, Cause: openAnswer(r, resp, b)}
 	}
 	return nil, decodeError(r, resp, b)
+}
+
+// outcomeOpen reports whether an answer other than 2xx leaves open whether
+// a write was applied: anything but a client error (4xx) or a server that
+// says it did not take the request on (501 Not Implemented, 503 Service
+// Unavailable). A 500 may come after the change was stored; a gateway's
+// 502 or 504 says the origin did not answer in time, not that it did nothing.
+func outcomeOpen(status int) bool {
+	switch {
+	case status >= 400 && status < 500, status == http.StatusNotImplemented, status == http.StatusServiceUnavailable:
+		return false
+	}
+	return true
+}
+
+// openAnswer says what came back instead of a confirmation.
+func openAnswer(r Request, resp *http.Response, b []byte) error {
+	switch resp.StatusCode {
+	case http.StatusBadGateway, http.StatusGatewayTimeout:
+		return fmt.Errorf("HTTP %d from a gateway", resp.StatusCode)
+	}
+	if msg := decodeError(r, resp, b).Message; msg != "" && msg != http.StatusText(resp.StatusCode) {
+		return fmt.Errorf("HTTP %d: %s", resp.StatusCode, msg)
+	}
+	return fmt.Errorf("HTTP %d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
 }
 
 func (c *Client) transportFailure(r Request, err error) error {

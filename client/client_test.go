@@ -339,11 +339,13 @@ func TestNonIdempotentNeverResent(t *testing.T) {
 	}
 }
 
+// A write answered with anything but a readable success or a definite
+// refusal (4xx, 501, 503) may have been applied.
 func TestNonIdempotent5xx(t *testing.T) {
 	for _, tc := range []struct {
 		status  int
 		unknown bool
-	}{{500, false}, {503, false}, {502, true}, {504, true}} {
+	}{{500, true}, {503, false}, {501, false}, {502, true}, {504, true}, {400, false}, {409, false}, {304, true}} {
 		t.Run(http.StatusText(tc.status), func(t *testing.T) {
 			srv := serve(t, answer(tc.status, `{"success":false,"message":"upstream"}`))
 			_, err := newClient(t, srv.URL, nil).Do(context.Background(), Request{Method: http.MethodPost, Path: "/users", Body: map[string]string{}})
