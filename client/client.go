@@ -41,6 +41,13 @@ type Options struct {
 	// IdleConns is how many connections to the API are kept alive for
 	// reuse; 0 keeps one per CPU plus one. Concurrent senders need one each.
 	IdleConns int
+	// MaxWait bounds the time one request spends waiting between attempts:
+	// the backoff is cut to fit, and a server's Retry-After that does not
+	// fit ends the request with *WaitError. 0 allows no wait at all.
+	MaxWait time.Duration
+	// Notify, when set, is told of each wait between attempts longer than
+	// a second, before it starts.
+	Notify func(Wait)
 }
 
 // Client sends requests to one organization's (or space's) API.
@@ -49,6 +56,7 @@ type Client struct {
 	token string
 	ua    string
 	rc    *retryablehttp.Client
+	retry *retryPolicy
 }
 
 // Request is one API call.
@@ -141,14 +149,15 @@ func New(o Options) (*Client, error) {
 	if wmax == 0 {
 		wmax = 4 * time.Second
 	}
+	policy := &retryPolicy{retryMax: retryMax, waitMin: wmin, waitMax: wmax, maxWait: o.MaxWait, notify: o.Notify, sleepUntil: sleepCtx}
 	rc := &retryablehttp.Client{
 		HTTPClient:   &http.Client{Transport: rt, CheckRedirect: checkRedirect},
 		Logger:       nil, // its default logger would print every request to stderr
 		RetryWaitMin: wmin,
 		RetryWaitMax: wmax,
 		RetryMax:     retryMax,
-		CheckRetry:   checkRetry,
-		Backoff:      jitteredBackoff,
+		CheckRetry:   policy.check,
+		Backoff:      noBackoff,
 		ErrorHandler: retryablehttp.PassthroughErrorHandler,
 	}
 	if o.Debug != nil {
@@ -159,7 +168,7 @@ func New(o Options) (*Client, error) {
 			}
 		}
 	}
-	return &Client{base: u, token: o.Token, ua: o.UserAgent, rc: rc}, nil
+	return &Client{base: u, token: o.Token, ua: o.UserAgent, rc: rc, retry: policy}, nil
 }
 
 // BaseURL is the API root, ending in /api/v2.
@@ -190,6 +199,7 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 		return nil, err
 	}
 	ctx = context.WithValue(ctx, methodKey{}, r.Method)
+	ctx = context.WithValue(ctx, attemptsKey{}, &attempts{method: r.Method, path: r.Path})
 	var raw any
 	if body != nil {
 		raw = body
@@ -275,6 +285,10 @@ func (c *Client) transportFailure(r Request, err error) error {
 	var pe *PacerError
 	if errors.As(err, &pe) {
 		return pe.Err
+	}
+	var we *WaitError
+	if errors.As(err, &we) {
+		return we
 	}
 	var ns *notSentError
 	if errors.As(err, &ns) || idempotent(r.Method) {

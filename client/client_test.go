@@ -636,6 +636,9 @@ func TestParseRetryAfter(t *testing.T) {
 		"soon":                          0,
 		"Fri, 07 Nov 2025 12:00:30 GMT": 30 * time.Second,
 		"Fri, 07 Nov 2025 11:59:00 GMT": 0,
+		"9223372036854775807":           maxRetryAfter,
+		"99999999999999999999999":       maxRetryAfter,
+		"Fri, 07 Nov 9999 12:00:00 GMT": maxRetryAfter,
 	}
 	for in, want := range tests {
 		if got := parseRetryAfter(in, now); got != want {

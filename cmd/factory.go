@@ -158,6 +158,8 @@ func newClient(cfg *Config, t *apiTarget, pacer client.Pacer, version string, st
 		Token:        t.Token,
 		UserAgent:    "orgctl/" + version,
 		Timeout:      cfg.v.GetDuration("timeout"),
+		MaxWait:      cfg.v.GetDuration("max_wait"),
+		Notify:       announceServerWait(stderr),
 		Debug:        debug,
 		Pacer:        pacer,
 		Transport:    t.Transport,

@@ -109,6 +109,7 @@ func ExitCode(err error) int {
 		nf      *NotFoundError
 		api     *client.APIError
 		wait    *ratebudget.WaitError
+		retry   *client.WaitError
 		unknown *client.OutcomeUnknownError
 		noName  *resolve.NotFoundError
 		twoName *resolve.AmbiguousError
@@ -120,7 +121,7 @@ func ExitCode(err error) int {
 		return ee.Code
 	case errors.As(err, &unknown):
 		return ExitOutcomeUnknown
-	case errors.As(err, &wait):
+	case errors.As(err, &wait), errors.As(err, &retry):
 		return ExitGaveUp
 	case errors.As(err, &noName):
 		return ExitNotFound
