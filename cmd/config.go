@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 	yaml "go.yaml.in/yaml/v3"
 
@@ -65,11 +66,17 @@ func profilesOf(m map[string]any) map[string]any {
 }
 
 // loadConfig merges the config file into v (which already has flags, env
-// and defaults bound) for the selected profile.
-func loadConfig(v *viper.Viper) (*Config, error) {
-	file, err := readConfigFile()
+// and defaults bound) for the selected profile, then checks every setting
+// (see checkConfig); flags may be nil, warn receives one line per problem
+// that does not stop the run.
+func loadConfig(v *viper.Viper, flags *pflag.FlagSet, warn func(string)) (*Config, error) {
+	doc, err := loadConfigDoc()
 	if err != nil {
 		return nil, err
+	}
+	file := map[string]any{}
+	if err := doc.doc.Decode(&file); err != nil {
+		return nil, &UsageError{fmt.Errorf("config file %s: %v", doc.path, err)}
 	}
 	top := map[string]any{}
 	for k, val := range file {
@@ -91,6 +98,9 @@ func loadConfig(v *viper.Viper) (*Config, error) {
 		if err := v.MergeConfigMap(p); err != nil {
 			return nil, err
 		}
+	}
+	if err := checkConfig(v, flags, doc, name, warn); err != nil {
+		return nil, err
 	}
 	return &Config{v: v, Profile: name, file: file}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
 	"github.com/orgctl/orgctl/client"
@@ -35,6 +36,10 @@ type Factory struct {
 	transport http.RoundTripper
 	// onChange is told the budget family of every successful mutation.
 	onChange func(family string)
+	// flags are the root's global flags, whose values the config check
+	// names as flags; configWarn prints its warnings (nil: on IO).
+	flags      *pflag.FlagSet
+	configWarn func(string)
 }
 
 // NewFactory returns a factory on the process's real streams.
@@ -61,7 +66,11 @@ func newViper() *viper.Viper {
 // Config reads the config file once.
 func (f *Factory) Config() (*Config, error) {
 	if f.cfg == nil && f.cfgErr == nil {
-		f.cfg, f.cfgErr = loadConfig(f.v)
+		warn := f.configWarn
+		if warn == nil {
+			warn = func(msg string) { f.IO.Warn("%s", msg) }
+		}
+		f.cfg, f.cfgErr = loadConfig(f.v, f.flags, warn)
 	}
 	return f.cfg, f.cfgErr
 }

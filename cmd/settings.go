@@ -112,6 +112,10 @@ func (s Setting) Parse(text string) (any, error) {
 		if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "redis" && u.Scheme != "rediss") {
 			return nil, fmt.Errorf("invalid URL: expected %s", s.Accepts())
 		}
+		if u.User != nil && (u.Scheme == "http" || u.Scheme == "https") {
+			// Never echoed: most likely a password. A Redis URL may carry one.
+			return nil, fmt.Errorf("invalid URL: user info (USER:PASSWORD@) is not allowed; the API takes a token")
+		}
 		return t, nil
 	}
 	return text, nil
@@ -144,6 +148,7 @@ var settings = []Setting{
 	{Key: "sandbox_points", Type: SettingInt, Min: 1, Default: "300", Help: "--sandbox: the sandbox's budget points per window"},
 	{Key: "sandbox_window", Type: SettingDuration, Min: int64(time.Millisecond), Default: "60s", Help: "--sandbox: the sandbox's budget window"},
 	{Key: "sandbox_block", Type: SettingDuration, Min: int64(time.Millisecond), Default: "60s", Help: "--sandbox: how long exceeding the sandbox's budget blocks"},
+	{Key: "sandbox_org", Type: SettingEnum, Enum: []string{"demo", "empty"}, Default: "demo", Help: "--sandbox: what a new sandbox org starts with"},
 	{Key: "force_tty", EnvOnly: true, Type: SettingBool, Help: "render the terminal form even when piped (tests, recordings)"},
 	{Key: "no_color", EnvOnly: true, EnvName: "NO_COLOR", Help: "set (to anything) for no colour"},
 }
