@@ -174,18 +174,36 @@ func New(o Options) (*Client, error) {
 // BaseURL is the API root, ending in /api/v2.
 func (c *Client) BaseURL() string { return c.base.String() }
 
-// URL is the full URL a request would be sent to (for --dry-run).
+// URL is the full URL a request is sent to (for --dry-run). A path that is
+// not a valid escaped path is shown as given; Do refuses to send it.
 func (c *Client) URL(r Request) string {
+	u, err := c.requestURL(r)
+	if err != nil {
+		s := c.base.String() + r.Path
+		if len(r.Query) > 0 {
+			s += "?" + r.Query.Encode()
+		}
+		return s
+	}
+	return u.String()
+}
+
+// requestURL joins the base URL and a request's escaped path and query.
+func (c *Client) requestURL(r Request) (*url.URL, error) {
 	u := *c.base
 	u.RawPath = ""
 	full, err := url.Parse(c.base.EscapedPath() + r.Path)
-	if err == nil {
-		u.Path, u.RawPath = full.Path, full.RawPath
+	if err != nil {
+		return nil, err
 	}
+	if full.RawQuery != "" || full.Fragment != "" || full.Host != "" || full.Scheme != "" {
+		return nil, fmt.Errorf("a path must not carry a query, fragment or host")
+	}
+	u.Path, u.RawPath = full.Path, full.RawPath
 	if len(r.Query) > 0 {
 		u.RawQuery = r.Query.Encode()
 	}
-	return u.String()
+	return &u, nil
 }
 
 type methodKey struct{}
@@ -204,7 +222,12 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 	if body != nil {
 		raw = body
 	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, r.Method, c.URL(r), raw)
+	target, err := c.requestURL(r)
+	if err != nil {
+		// Never fall back to another endpoint (such as the API root).
+		return nil, &ConfigError{fmt.Sprintf("invalid request path %q: %v", r.Path, err)}
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, r.Method, target.String(), raw)
 	if err != nil {
 		return nil, &ConfigError{fmt.Sprintf("cannot build request: %v", err)}
 	}

@@ -757,3 +757,23 @@ func TestURL(t *testing.T) {
 		t.Errorf("BaseURL = %q", c.BaseURL())
 	}
 }
+
+// A path that does not parse is refused before sending, never sent to the
+// API root; URL shows it as given.
+func TestInvalidPathIsNeverSentElsewhere(t *testing.T) {
+	srv := serve(t, answer(200, `{"success":true,"data":[]}`))
+	c := newClient(t, srv.URL, nil)
+	for _, p := range []string{"/users/user_1%zz", "/folders%", "/users?x=1", "/users#top"} {
+		_, err := c.Do(context.Background(), Request{Method: http.MethodDelete, Path: p})
+		var ce *ConfigError
+		if !errors.As(err, &ce) {
+			t.Errorf("%s: err = %T %v, want a ConfigError", p, err, err)
+		}
+		if got := c.URL(Request{Path: p}); got != srv.URL+"/api/v2"+p {
+			t.Errorf("URL(%s) = %s", p, got)
+		}
+	}
+	if srv.count() != 0 {
+		t.Errorf("%d requests sent", srv.count())
+	}
+}

@@ -10,8 +10,12 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
+
+	"github.com/orgctl/orgctl/client"
 )
 
 // apiMethods are the methods the management API uses.
@@ -180,10 +184,16 @@ func splitAPIPath(s string) (path string, q url.Values, host string, err error) 
 	if strings.TrimSpace(s) == "" {
 		return "", nil, "", usageErrorf("empty PATH")
 	}
+	if err := checkTypedPath(s); err != nil {
+		return "", nil, "", err
+	}
 	if strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") {
 		u, perr := url.Parse(s)
 		if perr != nil || u.Host == "" {
-			return "", nil, "", usageErrorf("invalid URL %q", s)
+			return "", nil, "", usageErrorf("invalid URL %q", client.RedactURL(s))
+		}
+		if u.User != nil {
+			return "", nil, "", usageErrorf("URL %q carries user info (USER:PASSWORD@), which is never sent; remove it", client.RedactURL(s))
 		}
 		host = u.Host
 		s = u.EscapedPath()
@@ -191,7 +201,7 @@ func splitAPIPath(s string) (path string, q url.Values, host string, err error) 
 			s += "?" + u.RawQuery
 		}
 		if !strings.HasPrefix(s, "/api/v2/") && s != "/api/v2" {
-			return "", nil, "", usageErrorf("URL %q is not under /api/v2", u.Redacted())
+			return "", nil, "", usageErrorf("URL %q is not under /api/v2", client.RedactURL(u.String()))
 		}
 	}
 	s, rawQuery, _ := strings.Cut(s, "?")
@@ -208,7 +218,8 @@ func splitAPIPath(s string) (path string, q url.Values, host string, err error) 
 	if s == "" || s == "/" {
 		return "", nil, "", usageErrorf("PATH names no endpoint")
 	}
-	for _, seg := range strings.Split(s, "/") {
+	segs := strings.Split(s, "/")
+	for i, seg := range segs {
 		dec, _ := url.PathUnescape(seg)
 		if dec == ".." || dec == "." {
 			return "", nil, "", usageErrorf("PATH %q: %q segments are not allowed", s, seg)
@@ -216,8 +227,41 @@ func splitAPIPath(s string) (path string, q url.Values, host string, err error) 
 		if strings.ContainsAny(seg, "#") {
 			return "", nil, "", usageErrorf("PATH %q: escape '#' as %%23", s)
 		}
+		if seg == "" && i > 0 && i < len(segs)-1 {
+			return "", nil, "", usageErrorf("PATH %q has an empty segment (//), which servers may fold into another endpoint", s)
+		}
 	}
 	return s, q, host, nil
+}
+
+// checkTypedPath refuses what would make the request go elsewhere than the
+// PATH typed: an invalid %-escape (the URL would not parse), control or
+// invisible characters (a pasted newline), a backslash (some servers read
+// it as '/'), surrounding spaces, and text that is not UTF-8.
+func checkTypedPath(s string) error {
+	if !utf8.ValidString(s) {
+		return usageErrorf("PATH %q is not valid UTF-8", s)
+	}
+	for i, r := range s {
+		switch {
+		case r == '%':
+			if i+2 >= len(s) || !isHexDigit(s[i+1]) || !isHexDigit(s[i+2]) {
+				return usageErrorf("PATH %q: invalid escape at byte %d: '%%' must be followed by two hex digits (write a literal %% as %%25)", s, i+1)
+			}
+		case r == '\\':
+			return usageErrorf("PATH %q: escape '\\' as %%5C", s)
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029':
+			return usageErrorf("PATH %q: control or invisible character %U at byte %d; remove it", s, r, i+1)
+		}
+	}
+	if strings.TrimSpace(s) != s {
+		return usageErrorf("PATH %q has leading or trailing spaces; remove them", s)
+	}
+	return nil
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // fieldKeys splits "a[b][]" into ["a","b",""].
