@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"unicode"
@@ -143,8 +141,9 @@ func parseAPI(f *Factory, method, path string, raw, typed []string, input string
 			return nil, err
 		}
 	}
+	var fileBytes int64 // read by -F KEY=@FILE, held against the one body limit
 	for _, kv := range typed {
-		if err := add(kv, func(s string) (any, error) { return typedValue(f, s) }); err != nil {
+		if err := add(kv, func(s string) (any, error) { return typedValue(f, s, &fileBytes) }); err != nil {
 			return nil, err
 		}
 	}
@@ -152,30 +151,50 @@ func parseAPI(f *Factory, method, path string, raw, typed []string, input string
 		o.Body = body
 	}
 	if input != "" {
-		var r io.Reader
-		if input == "-" {
-			r = f.IO.In
-		} else {
-			file, err := os.Open(input)
-			if err != nil {
-				return nil, usageErrorf("--input: %v", err)
-			}
-			defer file.Close()
-			r = file
-		}
-		b, err := io.ReadAll(io.LimitReader(r, 16<<20))
+		b, err := readBodyFile(input, f.IO.In, "--input "+input)
 		if err != nil {
-			return nil, usageErrorf("--input: %v", err)
+			return nil, usageErrorf("%v", err)
 		}
 		b = bytes.TrimSpace(b)
 		if len(b) > 0 {
 			if !json.Valid(b) {
 				return nil, usageErrorf("--input %s is not valid JSON", input)
 			}
+			if op := knownOp(o.Method, o.Path); b[0] != '{' && op != nil && takesObject(op) {
+				return nil, usageErrorf("--input %s must be a JSON object: %s %s takes one, and %s would replace it", input, o.Method, o.Path, jsonKind(b))
+			}
 			o.Body = json.RawMessage(b)
 		}
 	}
 	return o, nil
+}
+
+// takesObject reports whether an operation sends a JSON object body.
+func takesObject(op *Op) bool {
+	if op.Body || op.Patch {
+		return true
+	}
+	for _, fd := range op.Fields {
+		if fd.In == InBody || fd.In == InPatch {
+			return true
+		}
+	}
+	return false
+}
+
+// jsonKind names the kind of a JSON text, for messages.
+func jsonKind(b []byte) string {
+	switch b[0] {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 // splitAPIPath reduces PATH (relative, /api/v2/..., or a full URL) to the
@@ -352,8 +371,9 @@ func hasLeaf(m map[string]any, keys []string) bool {
 	return true
 }
 
-// typedValue converts a -F value: JSON literals and numbers, or @file.
-func typedValue(f *Factory, s string) (any, error) {
+// typedValue converts a -F value: JSON literals and numbers, or @file;
+// read counts the bytes files add to the body.
+func typedValue(f *Factory, s string, read *int64) (any, error) {
 	switch s {
 	case "true":
 		return true, nil
@@ -363,15 +383,12 @@ func typedValue(f *Factory, s string) (any, error) {
 		return nil, nil
 	}
 	if name, ok := strings.CutPrefix(s, "@"); ok {
-		var b []byte
-		var err error
-		if name == "-" {
-			b, err = io.ReadAll(io.LimitReader(f.IO.In, 16<<20))
-		} else {
-			b, err = os.ReadFile(name)
-		}
+		b, err := readBodyFile(name, f.IO.In, "-F "+s)
 		if err != nil {
-			return nil, usageErrorf("-F %s: %v", s, err)
+			return nil, usageErrorf("%v", err)
+		}
+		if *read += int64(len(b)); *read > maxBodyBytes {
+			return nil, usageErrorf("%v", bodyTooLarge("the body from -F KEY=@FILE files", *read))
 		}
 		return strings.TrimSuffix(string(b), "\n"), nil
 	}
@@ -384,20 +401,28 @@ func typedValue(f *Factory, s string) (any, error) {
 // knownScope finds the scope of the command whose endpoint PATH matches, so
 // a 403 can say which scope to add.
 func knownScope(method, path string) string {
+	if op := knownOp(method, path); op != nil {
+		return op.Scope
+	}
+	return ""
+}
+
+// knownOp is the command's operation whose endpoint PATH matches, if any.
+func knownOp(method, path string) *Op {
 	want := strings.Split(strings.Trim(path, "/"), "/")
-	var walk func(gs []Group) string
-	walk = func(gs []Group) string {
+	var walk func(gs []Group) *Op
+	walk = func(gs []Group) *Op {
 		for _, g := range gs {
-			for _, op := range g.Ops {
-				if op.Method == method && templateMatches(op.Path, want) {
-					return op.Scope
+			for i := range g.Ops {
+				if op := &g.Ops[i]; op.Method == method && templateMatches(op.Path, want) {
+					return op
 				}
 			}
-			if s := walk(g.Groups); s != "" {
-				return s
+			if op := walk(g.Groups); op != nil {
+				return op
 			}
 		}
-		return ""
+		return nil
 	}
 	return walk(families())
 }

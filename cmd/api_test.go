@@ -169,6 +169,14 @@ func TestParseAPI(t *testing.T) {
 		t.Errorf("--input -: %v %v", o, err)
 	}
 
+	arrayFile := filepath.Join(dir, "array.json")
+	os.WriteFile(arrayFile, []byte(`[{"email":"a@b.c"}]`), 0o600)
+	// Sparse files: their size is refused before a byte is read.
+	big, half := filepath.Join(dir, "big.bin"), filepath.Join(dir, "half.bin")
+	os.WriteFile(big, nil, 0o600)
+	os.Truncate(big, maxBodyBytes+1)
+	os.WriteFile(half, nil, 0o600)
+	os.Truncate(half, maxBodyBytes/2+1)
 	for _, tc := range []struct {
 		method, path string
 		raw, typed   []string
@@ -181,7 +189,12 @@ func TestParseAPI(t *testing.T) {
 		{"GET", "users", []string{"a[b]=1"}, nil, "", `field "a[b]": nested keys need a JSON body`},
 		{"POST", "things", []string{"a[b=1"}, nil, "", "missing ]"},
 		{"POST", "things", nil, []string{"f=@" + filepath.Join(dir, "missing")}, "", "-F @" + filepath.Join(dir, "missing")},
-		{"POST", "things", nil, nil, filepath.Join(dir, "missing.json"), "--input:"},
+		{"POST", "things", nil, nil, filepath.Join(dir, "missing.json"), "--input " + filepath.Join(dir, "missing.json") + ": no such file or directory"},
+		{"POST", "users", nil, nil, arrayFile, "--input " + arrayFile + " must be a JSON object: POST /users takes one, and an array would replace it"},
+		{"PATCH", "users/user_1", nil, nil, arrayFile, "must be a JSON object"},
+		{"POST", "things", nil, []string{"a=@" + big}, "", "-F @" + big + " is 16.0 MiB, larger than the 16 MiB limit for request bodies"},
+		{"POST", "things", nil, []string{"a=@" + half, "b=@" + half}, "", "the body from -F KEY=@FILE files is 16.0 MiB"},
+		{"POST", "things", nil, nil, big, "--input " + big + " is 16.0 MiB, larger than the 16 MiB limit"},
 		{"POST", "things", nil, nil, note, "is not valid JSON"},
 	} {
 		_, err := parseAPI(f, tc.method, tc.path, tc.raw, tc.typed, tc.input)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"mime/multipart"
 	"net/http"
-	"os"
 	"path/filepath"
 	"regexp"
 
@@ -46,9 +45,9 @@ func revisionForm(c *Call) error {
 	if id != "" && !uuidPattern.MatchString(id) {
 		return usageErrorf("invalid --id %q: expected a UUID", id)
 	}
-	data, err := os.ReadFile(path)
+	data, err := readBodyFile(path, nil, "--files "+path)
 	if err != nil {
-		return usageErrorf("--files: %v", err)
+		return usageErrorf("%v", err)
 	}
 	summary := map[string]any{"version_bump": bump, "files": fmt.Sprintf("@%s (%d bytes)", path, len(data))}
 	if version != "" {
