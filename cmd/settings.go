@@ -43,6 +43,9 @@ type Setting struct {
 	EnvName string
 	// Family marks budget.costs.<family>: Key is the prefix.
 	Family bool
+	// Schemes are the schemes a SettingURL takes; Words are plain values it
+	// takes besides URLs ("file").
+	Schemes, Words []string
 }
 
 // Env is the environment variable that sets it.
@@ -68,6 +71,12 @@ func (s Setting) Accepts() string {
 			return fmt.Sprintf("a positive duration such as 30s, 5m or 1h (at least %s)", time.Duration(s.Min))
 		}
 		return "a duration such as 30s, 5m or 1h (0 or more)"
+	case SettingURL:
+		starts := make([]string, len(s.Schemes))
+		for i, sc := range s.Schemes {
+			starts[i] = sc + "://"
+		}
+		return strings.Join(append(append([]string(nil), s.Words...), "a URL starting "+strings.Join(starts, " or ")), " or ")
 	}
 	return s.Type.String()
 }
@@ -108,8 +117,17 @@ func (s Setting) Parse(text string) (any, error) {
 		if t == "" {
 			return t, nil
 		}
+		for _, w := range s.Words {
+			if t == w {
+				return t, nil
+			}
+		}
 		u, err := url.Parse(t)
-		if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "redis" && u.Scheme != "rediss") {
+		known := false
+		for _, sc := range s.Schemes {
+			known = known || (err == nil && u.Scheme == sc)
+		}
+		if err != nil || u.Host == "" || !known {
 			return nil, fmt.Errorf("invalid URL: expected %s", s.Accepts())
 		}
 		if u.User != nil && (u.Scheme == "http" || u.Scheme == "https") {
@@ -124,7 +142,7 @@ func (s Setting) Parse(text string) (any, error) {
 // settings are every key orgctl reads. Keep them sorted by Key within
 // each block; `orgctl help environment` prints them in this order.
 var settings = []Setting{
-	{Key: "base_url", Type: SettingURL, Help: "instance URL; orgctl appends /api/v2"},
+	{Key: "base_url", Type: SettingURL, Schemes: []string{"https", "http"}, Help: "instance URL; orgctl appends /api/v2"},
 	{Key: "token", EnvOnly: true, Help: "API token; overrides the stored one (never put it in the config file)"},
 	{Key: "profile", Help: "profile to use", Default: "default", Flag: "profile"},
 	{Key: "token_store", Type: SettingEnum, Enum: []string{"keyring", "file"}, Help: "where `auth login` stored the profile's token"},
@@ -143,6 +161,8 @@ var settings = []Setting{
 	{Key: "budget.block", Type: SettingDuration, Min: int64(time.Millisecond), Default: "60s", Help: "block assumed after a 429 without Retry-After"},
 	{Key: "budget.reserve", Type: SettingInt, Min: 0, Default: "0", Help: "points per window left unused for other tools"},
 	{Key: "budget.costs", Type: SettingInt, Min: 0, Family: true, Help: "budget.costs.FAMILY: override one family's price in points"},
+	{Key: "budget.store", Type: SettingURL, Words: []string{"file"}, Schemes: []string{"redis", "rediss"}, Default: "file", Help: "where the ledger lives: file (this machine) or a Redis URL, redis://[user:password@]host:port/db (rediss:// for TLS), shared by a fleet"},
+	{Key: "budget.store_fallback", Type: SettingEnum, Enum: []string{"none", "file"}, Default: "none", Help: "file: warn and use this machine's ledger while the store is down; none: fail"},
 	{Key: "completion.cache_ttl", Type: SettingDuration, Default: "60s", Help: "how long completion keeps a fetched list"},
 	{Key: "completion.timeout", Type: SettingDuration, Min: int64(time.Millisecond), Default: "1s", Help: "how long a completion may take before it gives up"},
 	{Key: "sandbox_points", Type: SettingInt, Min: 1, Default: "300", Help: "--sandbox: the sandbox's budget points per window"},
