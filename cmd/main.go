@@ -110,6 +110,7 @@ func ExitCode(err error) int {
 		api     *client.APIError
 		wait    *ratebudget.WaitError
 		retry   *client.WaitError
+		lock    *ratebudget.LockError
 		unknown *client.OutcomeUnknownError
 		noName  *resolve.NotFoundError
 		twoName *resolve.AmbiguousError
@@ -121,7 +122,7 @@ func ExitCode(err error) int {
 		return ee.Code
 	case errors.As(err, &unknown):
 		return ExitOutcomeUnknown
-	case errors.As(err, &wait), errors.As(err, &retry):
+	case errors.As(err, &wait), errors.As(err, &retry), errors.As(err, &lock):
 		return ExitGaveUp
 	case errors.As(err, &noName):
 		return ExitNotFound

@@ -33,15 +33,29 @@ func explainWait(cfg *Config, err error) error {
 	var (
 		we     *client.WaitError
 		budget *ratebudget.WaitError
-		limit  time.Duration
+		lock   *ratebudget.LockError
+		limit  string
 	)
 	switch {
 	case errors.As(err, &we):
-		limit = we.MaxWait
+		limit = we.MaxWait.String()
 	case errors.As(err, &budget) && budget.Err == nil:
-		limit = budget.MaxWait
+		limit = budget.MaxWait.String()
+	case errors.As(err, &lock):
+		limit = lock.Limit.String()
 	default:
 		return err
 	}
 	return fmt.Errorf("%w\nWaits are bounded by --max-wait (%s here; ORGCTL_MAX_WAIT, max_wait); raise it to wait longer", err, limit)
+}
+
+// announceLockWait says that another process holds the budget ledger's
+// lock, and for how long orgctl will wait for it.
+func announceLockWait(stderr io.Writer, w ratebudget.Wait) {
+	who := "another process"
+	if w.Holder != "" {
+		who = w.Holder
+	}
+	fmt.Fprintf(stderr, "orgctl: rate budget: the ledger lock %s is held by %s; waiting up to %s more (until %s)\n",
+		w.Lock, who, w.Duration.Round(100*time.Millisecond), w.Until.Format("15:04:05"))
 }
