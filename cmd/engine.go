@@ -246,7 +246,11 @@ type planned struct {
 // dryRun prints the requests a call would send, their cost and how long the
 // budget would make them wait, and sends nothing.
 func (e *Engine) dryRun(c *Call) error {
-	var plan []planned
+	return e.printPlan(callPlan(nil, c), nil)
+}
+
+// callPlan is what a call sends, after the lookups (if any) before it.
+func callPlan(plan []planned, c *Call) []planned {
 	for _, r := range c.Reads {
 		plan = append(plan, planned{req: r, note: "reads the current state first"})
 	}
@@ -258,7 +262,7 @@ func (e *Engine) dryRun(c *Call) error {
 	for _, t := range c.Then {
 		plan = append(plan, planned{req: client.Request{Path: t.Path}, note: t.What, then: true})
 	}
-	return e.printPlan(plan, nil)
+	return plan
 }
 
 // printPlan prices and prints a dry run's requests; names maps the

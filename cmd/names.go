@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/completions"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -252,18 +251,7 @@ func (e *Engine) dryRunNames(c *Call, refs []nameRef) error {
 		seen[key] = true
 		plan = append(plan, planned{req: p.Request, note: "looks up " + lookupWhat(p, refs)})
 	}
-	for _, rd := range c.Reads {
-		plan = append(plan, planned{req: rd, note: "reads the current state first"})
-	}
-	main := c.Request()
-	if c.Summary != nil {
-		main.Body = c.Summary
-	}
-	plan = append(plan, planned{req: main})
-	for _, t := range c.Then {
-		plan = append(plan, planned{req: client.Request{Path: t.Path}, note: t.What, then: true})
-	}
-	return e.printPlan(plan, names)
+	return e.printPlan(callPlan(plan, c), names)
 }
 
 // lookupWhat names what one lookup request finds: one name, or a kind's list.
