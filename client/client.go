@@ -349,9 +349,9 @@ func decodeError(r Request, resp *http.Response, b []byte) *APIError {
 	e := &APIError{StatusCode: resp.StatusCode, Method: r.Method, Path: r.Path, Scope: r.Scope}
 	var env envelope
 	if json.Unmarshal(b, &env) == nil && env.Message != nil {
-		e.Message = *env.Message
+		e.Message = serverText(*env.Message)
 	} else if s := strings.TrimSpace(string(b)); s != "" && len(s) < 300 && !strings.HasPrefix(s, "<") {
-		e.Message = s
+		e.Message = serverText(s)
 	} else {
 		e.Message = http.StatusText(resp.StatusCode)
 	}
