@@ -258,23 +258,26 @@ func splitAPIPath(s string) (path string, q url.Values, host string, err error) 
 // invisible characters (a pasted newline), a backslash (some servers read
 // it as '/'), surrounding spaces, and text that is not UTF-8.
 func checkTypedPath(s string) error {
+	shown := client.RedactURL(s) // a pasted URL may carry a password
+	// at is a byte's position in the PATH as shown, without the user info.
+	at := func(i int) int { return i + 1 - (len(s) - len(shown)) }
 	if !utf8.ValidString(s) {
-		return usageErrorf("PATH %q is not valid UTF-8", s)
+		return usageErrorf("PATH %q is not valid UTF-8", shown)
 	}
 	for i, r := range s {
 		switch {
 		case r == '%':
 			if i+2 >= len(s) || !isHexDigit(s[i+1]) || !isHexDigit(s[i+2]) {
-				return usageErrorf("PATH %q: invalid escape at byte %d: '%%' must be followed by two hex digits (write a literal %% as %%25)", s, i+1)
+				return usageErrorf("PATH %q: invalid escape at byte %d: '%%' must be followed by two hex digits (write a literal %% as %%25)", shown, at(i))
 			}
 		case r == '\\':
-			return usageErrorf("PATH %q: escape '\\' as %%5C", s)
+			return usageErrorf("PATH %q: escape '\\' as %%5C", shown)
 		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029':
-			return usageErrorf("PATH %q: control or invisible character %U at byte %d; remove it", s, r, i+1)
+			return usageErrorf("PATH %q: control or invisible character %U at byte %d; remove it", shown, r, at(i))
 		}
 	}
 	if strings.TrimSpace(s) != s {
-		return usageErrorf("PATH %q has leading or trailing spaces; remove them", s)
+		return usageErrorf("PATH %q has leading or trailing spaces; remove them", shown)
 	}
 	return nil
 }

@@ -143,11 +143,11 @@ func shownValue(s Setting, text string) string {
 
 // whatIsAccepted is Parse's complaint without the value it quotes.
 func whatIsAccepted(err error) string {
-	msg := err.Error()
-	if i := strings.Index(msg, ": "); i >= 0 && strings.HasPrefix(msg, "invalid ") {
-		msg = msg[i+2:]
+	var bad *badSetting
+	if errors.As(err, &bad) {
+		return bad.want
 	}
-	return msg
+	return err.Error()
 }
 
 // familyKeys are the budget.costs.FAMILY keys set in the file (top level

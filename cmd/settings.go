@@ -81,11 +81,26 @@ func (s Setting) Accepts() string {
 	return s.Type.String()
 }
 
+// badSetting is a value Parse refused: what was given (not kept for URLs,
+// which may carry a password) and what is accepted instead.
+type badSetting struct {
+	value string
+	url   bool
+	want  string
+}
+
+func (e *badSetting) Error() string {
+	if e.url {
+		return "invalid URL: " + e.want
+	}
+	return fmt.Sprintf("invalid value %q: %s", e.value, e.want)
+}
+
 // Parse reads a value of the setting from text, checking type and range.
 func (s Setting) Parse(text string) (any, error) {
 	t := strings.TrimSpace(text)
 	bad := func() (any, error) {
-		return nil, fmt.Errorf("invalid value %q: expected %s", text, s.Accepts())
+		return nil, &badSetting{value: text, want: "expected " + s.Accepts()}
 	}
 	switch s.Type {
 	case SettingBool:
@@ -128,11 +143,11 @@ func (s Setting) Parse(text string) (any, error) {
 			known = known || (err == nil && u.Scheme == sc)
 		}
 		if err != nil || u.Host == "" || !known {
-			return nil, fmt.Errorf("invalid URL: expected %s", s.Accepts())
+			return nil, &badSetting{url: true, want: "expected " + s.Accepts()}
 		}
 		if u.User != nil && (u.Scheme == "http" || u.Scheme == "https") {
 			// Never echoed: most likely a password. A Redis URL may carry one.
-			return nil, fmt.Errorf("invalid URL: user info (USER:PASSWORD@) is not allowed; the API takes a token")
+			return nil, &badSetting{url: true, want: "user info (USER:PASSWORD@) is not allowed; the API takes a token"}
 		}
 		return t, nil
 	}
