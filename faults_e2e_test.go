@@ -244,22 +244,48 @@ func TestFaultRedirectFromHTTPSToHTTPIsRefused(t *testing.T) {
 	}
 }
 
-// A create answered with a redirect to its own origin is not replayed as a
-// GET: the user may or may not exist, so exit 6 and print nothing.
-func TestFaultCreateAnsweredWithSameOriginRedirectExits6(t *testing.T) {
-	api := newFaultServer(t, false, func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
-			http.Redirect(w, r, "/api/v2/users", http.StatusFound)
-			return
-		}
-		writeJSON(w, 200, usersPage)
-	})
-	run := newFaultRig(t, api.URL).run(t, createArgs...)
-	run.expect(t, 6, "outcome unknown", "HTTP 302", "/api/v2/users", "Check the current state")
-	api.expectRequests(t, "POST /api/v2/users")
-	if run.stdout != "" {
-		t.Errorf("stdout %q, want nothing", run.stdout)
+// A create or update answered with a redirect to its own origin is not
+// replayed as a GET: it may or may not have been applied, so exit 6 and
+// print nothing.
+func TestFaultWriteAnsweredWithSameOriginRedirectExits6(t *testing.T) {
+	for _, cmd := range [][]string{createArgs, updateArgs} {
+		t.Run(cmd[1], func(t *testing.T) {
+			api := newFaultServer(t, false, func(w http.ResponseWriter, r *http.Request) {
+				if r.Method != http.MethodGet {
+					http.Redirect(w, r, "/api/v2/users", http.StatusFound)
+					return
+				}
+				writeJSON(w, 200, usersPage)
+			})
+			run := newFaultRig(t, api.URL).run(t, cmd...)
+			run.expect(t, 6, "outcome unknown", "HTTP 302", "/api/v2/users", "Check the current state")
+			if cmd[1] == "create" {
+				api.expectRequests(t, "POST /api/v2/users")
+			} else {
+				api.expectRequests(t, "PATCH /api/v2/users/user_1")
+			}
+			if run.stdout != "" {
+				t.Errorf("stdout %q, want nothing", run.stdout)
+			}
+		})
 	}
+}
+
+// A redirect whose target carries user info is refused, and the message
+// naming the target leaves the user info out.
+func TestFaultRedirectTargetUserInfoIsNotShown(t *testing.T) {
+	other := newFaultServer(t, false, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, usersPage) })
+	target := strings.Replace(other.URL, "http://", "http://admin:hunter2secret@", 1) + "/api/v2/users"
+	api := newFaultServer(t, false, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target, http.StatusFound)
+	})
+	run := newFaultRig(t, api.URL).run(t, "users", "list")
+	run.expect(t, 1, "redirect", other.URL+"/api/v2/users", "another origin")
+	if strings.Contains(run.stderr, "hunter2secret") || strings.Contains(run.stderr, "admin:") {
+		t.Errorf("stderr shows the redirect's user info: %q", run.stderr)
+	}
+	api.expectRequests(t, "GET /api/v2/users")
+	other.expectRequests(t)
 }
 
 // A GET redirected within its own origin is followed.
@@ -590,4 +616,200 @@ func TestFaultLedgerLockHeldByStoppedProcess(t *testing.T) {
 		t.Errorf("the wait for the lock was not announced: %q", run.stderr)
 	}
 	api.expectRequests(t, "GET /api/v2/users")
+}
+
+// ---- Secrets in URLs ----
+
+// A base URL carrying user info is refused before any request, from the
+// environment or the file, and the message does not repeat the secret.
+func TestFaultBaseURLWithUserInfoIsRefused(t *testing.T) {
+	api := newFaultServer(t, false, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, usersPage) })
+	withInfo := strings.Replace(api.URL, "http://", "http://u:SECRETpw42@", 1)
+	t.Run("env", func(t *testing.T) {
+		run := newFaultRig(t, withInfo).run(t, "users", "list")
+		run.expect(t, 2, "base_url", "ORGCTL_BASE_URL", "user info")
+		if strings.Contains(run.stderr, "SECRETpw42") {
+			t.Errorf("stderr shows the password: %q", run.stderr)
+		}
+	})
+	t.Run("file", func(t *testing.T) {
+		rig := newFaultRig(t, "")
+		rig.writeConfig(t, "output: json\nbase_url: "+withInfo+"\n")
+		run := rig.run(t, "users", "list")
+		run.expect(t, 2, "base_url", "config.yaml:2", "user info")
+		if strings.Contains(run.stderr, "SECRETpw42") {
+			t.Errorf("stderr shows the password: %q", run.stderr)
+		}
+	})
+	api.expectRequests(t)
+}
+
+// writeConfig writes the rig's config file.
+func (r *faultRig) writeConfig(t *testing.T, text string) {
+	t.Helper()
+	dir := filepath.Join(r.dir, "config", "orgctl")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ---- Mistyped configuration ----
+
+// Every mistyped setting is refused before any request, naming the key,
+// where it came from and what is accepted, instead of silently falling
+// back to a default (or to 0 points, a free request).
+func TestFaultMistypedSettingsAreRefusedBeforeSending(t *testing.T) {
+	api := newFaultServer(t, false, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, usersPage) })
+	for _, tc := range []struct {
+		name string
+		env  []string
+		file string
+		says []string
+	}{
+		{name: "points in the file", file: "budget:\n  points: lots\n", says: []string{"budget.points", "config.yaml:2", `"lots"`, "a whole number, at least 1"}},
+		{name: "points in the environment", env: []string{"ORGCTL_BUDGET_POINTS=abc"}, says: []string{"budget.points", "ORGCTL_BUDGET_POINTS", `"abc"`, "a whole number"}},
+		{name: "a family's cost", file: "budget:\n  costs:\n    users: \"x\"\n", says: []string{"budget.costs.users", "config.yaml:3", `"x"`, "a whole number, at least 0"}},
+		{name: "output in the file", file: "output: xml\n", says: []string{"output", "config.yaml:1", `"xml"`, "one of table, json, yaml"}},
+		{name: "a profile's timeout", env: []string{"ORGCTL_PROFILE=work"}, file: "profiles:\n  work:\n    timeout: zz\n", says: []string{"timeout", "config.yaml:3 (profile work)", `"zz"`, "duration"}},
+		{name: "max wait in the environment", env: []string{"ORGCTL_MAX_WAIT=forever"}, says: []string{"max_wait", "ORGCTL_MAX_WAIT", `"forever"`, "duration"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rig := newFaultRig(t, api.URL, tc.env...)
+			if tc.file != "" {
+				rig.writeConfig(t, tc.file)
+			}
+			run := rig.run(t, "users", "list")
+			run.expect(t, 2, tc.says...)
+			if run.stdout != "" {
+				t.Errorf("stdout %q, want nothing", run.stdout)
+			}
+		})
+	}
+	api.expectRequests(t)
+}
+
+// An unknown key in the file is a warning naming the nearest known key;
+// the command still runs.
+func TestFaultUnknownConfigKeyWarnsWithTheNearestKey(t *testing.T) {
+	api := newFaultServer(t, false, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, usersPage) })
+	rig := newFaultRig(t, api.URL)
+	rig.writeConfig(t, "output: json\ntimout: 5s\nbudget:\n  ponits: 10\n")
+	run := rig.run(t, "users", "list")
+	run.expect(t, 0, `config.yaml:2: unknown setting "timout" is ignored; did you mean "timeout"?`,
+		`config.yaml:4: unknown setting "budget.ponits" is ignored; did you mean "budget.points"?`)
+	api.expectRequests(t, "GET /api/v2/users")
+}
+
+// ---- Request bodies ----
+
+// A body that is not the JSON object the API takes, or that is over the
+// one size limit, is refused before anything is sent, without reading a
+// large file into memory.
+func TestFaultBodiesAreCheckedBeforeSending(t *testing.T) {
+	api := newFaultServer(t, false, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 201, createdUser) })
+	rig := newFaultRig(t, api.URL)
+	arr := filepath.Join(rig.dir, "arr.json")
+	os.WriteFile(arr, []byte(`[{"email":"a@example.com","first_name":"A","last_name":"B"}]`), 0o600)
+	big := filepath.Join(rig.dir, "big.bin")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Truncate(200 << 20) // sparse: 200 MiB that take no disk
+	f.Close()
+	for _, tc := range []struct {
+		args []string
+		says []string
+	}{
+		{[]string{"users", "create", "--body", arr}, []string{"must be a JSON object (got an array)"}},
+		{[]string{"api", "POST", "users", "--input", arr}, []string{"must be a JSON object", "an array would replace it"}},
+		{[]string{"api", "POST", "folders", "-f", "name=x", "-F", "description=@" + big}, []string{"200.0 MiB", "16 MiB limit", "nothing was sent"}},
+		{[]string{"api", "PUT", "/organization/ai_settings", "--input", big}, []string{"200.0 MiB", "16 MiB limit", "nothing was sent"}},
+		{[]string{"users", "create", "--body", big}, []string{"200.0 MiB", "16 MiB limit"}},
+	} {
+		run := rig.run(t, tc.args...)
+		run.expect(t, 2, tc.says...)
+	}
+	api.expectRequests(t)
+}
+
+// ---- The budget across processes ----
+
+// A process killed while it waits for budget gives up its place: the next
+// process is not queued behind a waiter that will never come.
+func TestFaultKilledWaiterReleasesItsPlace(t *testing.T) {
+	api := newFaultServer(t, false, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, usersPage) })
+	// Room for one 2-point list per 3 s window.
+	rig := newFaultRig(t, api.URL, "ORGCTL_BUDGET_POINTS=2", "ORGCTL_BUDGET_WINDOW=3s", "ORGCTL_BUDGET_COSTS_USERS=2")
+	if run := rig.run(t, "users", "list"); run.code != 0 {
+		t.Fatalf("first run: exit %d %s", run.code, run.stderr)
+	}
+	waiter := exec.Command(rig.bin, "users", "list", "--max-wait", "1m")
+	waiter.Env = rig.env
+	var waitErr bytes.Buffer
+	waiter.Stderr = &waitErr
+	if err := waiter.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(waitErr.String(), "waiting") && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond) // until it has queued and announced its wait
+	}
+	waiter.Process.Kill()
+	waiter.Wait()
+	// Queued behind the dead waiter, this one would wait two windows, past
+	// its --max-wait, and give up at once; with the place released it fits.
+	run := rig.run(t, "users", "list", "--max-wait", "4s")
+	run.expect(t, 0)
+	api.expectRequests(t, "GET /api/v2/users", "GET /api/v2/users")
+}
+
+// Twenty processes started at once on one token never put more than the
+// budget into any window the server sees.
+func TestFaultParallelProcessesStayInBudget(t *testing.T) {
+	const points, window, cost = 10, 2 * time.Second, 2
+	var mu sync.Mutex
+	var arrivals []time.Time
+	api := newFaultServer(t, false, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		arrivals = append(arrivals, time.Now())
+		mu.Unlock()
+		writeJSON(w, 200, usersPage)
+	})
+	rig := newFaultRig(t, api.URL, fmt.Sprintf("ORGCTL_BUDGET_POINTS=%d", points), "ORGCTL_BUDGET_WINDOW="+window.String(),
+		fmt.Sprintf("ORGCTL_BUDGET_COSTS_USERS=%d", cost))
+	var wg sync.WaitGroup
+	codes := make([]int, 20)
+	for i := range codes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes[i] = rig.run(t, "users", "list", "--max-wait", "1m").code
+		}()
+	}
+	wg.Wait()
+	for i, c := range codes {
+		if c != 0 {
+			t.Errorf("process %d exited %d", i, c)
+		}
+	}
+	if n := len(api.requests()); n != 20 {
+		t.Errorf("the server saw %d requests, want 20", n)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for i, a := range arrivals {
+		in := 0
+		for _, b := range arrivals {
+			if !b.After(a) && a.Sub(b) < window {
+				in++
+			}
+		}
+		if in*cost > points {
+			t.Errorf("%d points in the window ending at request %d, budget %d", in*cost, i, points)
+		}
+	}
 }
