@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"unicode"
 )
 
 // maxRedirects bounds a chain of same-origin redirects of one GET.
@@ -145,4 +146,32 @@ func RedactURL(raw string) string {
 		return raw[:start] + raw[start+at+1:]
 	}
 	return raw
+}
+
+// RedactURLsIn drops the user info of every URL found in free text (an
+// error message), in case some path printed one unredacted.
+func RedactURLsIn(text string) string {
+	if !strings.Contains(text, "://") {
+		return text
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(text, "://")
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		b.WriteString(text[:i+3])
+		text = text[i+3:]
+		end := strings.IndexFunc(text, func(r rune) bool {
+			return r == '/' || r == '?' || r == '#' || r == '"' || r == '\'' || r == '`' || r == '<' || r == '>' || unicode.IsSpace(r)
+		})
+		if end < 0 {
+			end = len(text)
+		}
+		// "redis://[user:password@]host" is a template in a message, not a secret.
+		if at := strings.LastIndex(text[:end], "@"); at >= 0 && !strings.HasPrefix(text, "[") {
+			text = text[at+1:]
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // A redirect to another origin or from https to http is never followed:
@@ -122,4 +123,40 @@ func TestValidateBaseURLNeverEchoesUserInfo(t *testing.T) {
 			t.Errorf("ValidateBaseURL(%q) = %v; want an error that does not echo the secret", raw, err)
 		}
 	}
+}
+
+func TestRedactURLsIn(t *testing.T) {
+	for in, want := range map[string]string{
+		"no url here, a@b.c": "no url here, a@b.c",
+		`Get "https://u:pw@acme.example/api/v2/users": EOF`: `Get "https://acme.example/api/v2/users": EOF`,
+		"to http://x@h:1 and redis://a:b@c:6379/0 then":     "to http://h:1 and redis://c:6379/0 then",
+		"odd http://p@ss@host?x=a@b end":                    "odd http://host?x=a@b end",
+		"ends with https://u:p@":                            "ends with https://",
+		"mail ada@example.com at https://acme.example/":     "mail ada@example.com at https://acme.example/",
+		"want redis://[user:password@]host:port/db":         "want redis://[user:password@]host:port/db",
+	} {
+		if got := RedactURLsIn(in); got != want {
+			t.Errorf("RedactURLsIn(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// FuzzRedactURLsIn: a message's URL user info never survives redaction.
+func FuzzRedactURLsIn(f *testing.F) {
+	f.Add("x https://u:pw@h/p y", "SECRETpw")
+	f.Add(`"http://%s@h"`, "s3cr3t99")
+	f.Fuzz(func(t *testing.T, around, secret string) {
+		if len(secret) < 6 || strings.ContainsAny(secret, "/?#@\"'`<> \t\n\r\f\v\u0085\u00a0") || strings.Contains(around, secret) {
+			return
+		}
+		for _, r := range secret {
+			if unicode.IsSpace(r) {
+				return
+			}
+		}
+		msg := around + " https://user:" + secret + "@acme.example/x " + around
+		if got := RedactURLsIn(msg); strings.Contains(got, secret) {
+			t.Fatalf("RedactURLsIn(%q) = %q keeps the secret", msg, got)
+		}
+	})
 }

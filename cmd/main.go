@@ -94,7 +94,8 @@ func finish(stderr io.Writer, err error, signalled int) int {
 	}
 	var ee *ExitError
 	if !errors.As(err, &ee) || ee.Err != nil {
-		fmt.Fprintf(stderr, "orgctl: %v\n", err)
+		// No URL's user info is ever shown, whichever path produced the error.
+		fmt.Fprintf(stderr, "orgctl: %s\n", client.RedactURLsIn(err.Error()))
 	}
 	return code
 }
