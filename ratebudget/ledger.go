@@ -339,6 +339,7 @@ func (l *Ledger) acquire(ctx context.Context, path string) (*Ticket, error) {
 	outstanding.Store(id, struct{}{})
 	start := l.clock.Now()
 	deadline := start.Add(l.cfg.MaxWait)
+	ctx = withLockDeadline(ctx, time.Now().Add(l.cfg.MaxWait)) // the lock's clock is this machine's
 	fail := func(we *WaitError) (*Ticket, error) {
 		outstanding.Delete(id)
 		// Give up our place in the queue, briefly: it also ages out, and a

@@ -40,6 +40,17 @@ func (e *LockError) Error() string {
 		e.Waited.Round(time.Millisecond), e.Path, who)
 }
 
+// lockDeadlineKey marks a context whose lock waits must end by a given
+// time: what is left of an Acquire's --max-wait, not a new --max-wait for
+// every look at the ledger.
+type lockDeadlineKey struct{}
+
+// withLockDeadline bounds the lock waits of ctx's updates by end (never
+// below minLockWait each).
+func withLockDeadline(ctx context.Context, end time.Time) context.Context {
+	return context.WithValue(ctx, lockDeadlineKey{}, end)
+}
+
 // take locks the ledger file, exclusive or shared, trying again with a
 // growing pause while another process holds it, for at most wait (the
 // caller's MaxWait, and never less than minLockWait). A wait over a second
@@ -51,6 +62,9 @@ func (b *fileBackend) take(ctx context.Context, exclusive bool) error {
 	}
 	limit := max(b.lockWait, minLockWait)
 	start := time.Now()
+	if end, ok := ctx.Value(lockDeadlineKey{}).(time.Time); ok {
+		limit = max(min(limit, end.Sub(start)), minLockWait)
+	}
 	pause := 100 * time.Microsecond
 	told := false
 	for {

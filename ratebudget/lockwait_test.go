@@ -119,3 +119,27 @@ func TestLockWaitEndsWithTheContext(t *testing.T) {
 		t.Errorf("took %s to stop after the context ended", took)
 	}
 }
+
+// Waits for the lock within one Acquire share its --max-wait: a lock
+// taken late leaves only the rest of it for the next look.
+func TestLockWaitsShareOneMaxWait(t *testing.T) {
+	dir := t.TempDir()
+	cfg := smallConfig()
+	cfg.MaxWait = 3 * time.Second
+	l := openTest(t, dir, cfg, newFakeClock())
+	fb := l.store.(*fileBackend)
+	other := flock.New(filepath.Join(dir, "test-key.lock"))
+	if err := other.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Unlock() })
+	ctx := withLockDeadline(context.Background(), time.Now().Add(1500*time.Millisecond))
+	err := fb.take(ctx, true)
+	var le *LockError
+	if !errors.As(err, &le) {
+		t.Fatalf("take: %v, want a LockError", err)
+	}
+	if le.Limit > 1500*time.Millisecond {
+		t.Errorf("allowed %s for the lock with 1.5s of the max wait left", le.Limit)
+	}
+}
