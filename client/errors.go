@@ -29,21 +29,21 @@ func serverText(s string) string {
 		return s
 	}
 	var b strings.Builder
-	n := 0
+	n := 0 // runes written: the cut is of what is shown, escapes included
 	for _, r := range s {
-		if n == maxMessageRunes {
+		shown := string(r) // an invalid byte arrives here as U+FFFD
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			shown = " "
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029':
+			shown = fmt.Sprintf("\\u%04x", r)
+		}
+		if n+utf8.RuneCountInString(shown) > maxMessageRunes {
 			b.WriteString("…")
 			break
 		}
-		n++
-		switch {
-		case r == '\n' || r == '\r' || r == '\t':
-			b.WriteByte(' ')
-		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029':
-			fmt.Fprintf(&b, "\\u%04x", r)
-		default:
-			b.WriteRune(r) // an invalid byte arrives here as U+FFFD
-		}
+		n += utf8.RuneCountInString(shown)
+		b.WriteString(shown)
 	}
 	return b.String()
 }
