@@ -72,12 +72,12 @@ func FuzzAPIPath(f *testing.F) {
 }
 
 // userInfo is what stands between "://" and the last "@" of the authority
-// that follows, as a careless reader would take it; "" if none.
+// of a URL typed as PATH, as a careless reader would take it; "" if none.
 func userInfo(s string) string {
-	_, rest, ok := strings.Cut(s, "://")
-	if !ok {
-		return ""
+	if !strings.HasPrefix(s, "http://") && !strings.HasPrefix(s, "https://") {
+		return "" // not a URL to api, whatever it holds
 	}
+	_, rest, _ := strings.Cut(s, "://")
 	if end := strings.IndexAny(rest, "/?#"); end >= 0 {
 		rest = rest[:end]
 	}
