@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gofrs/flock"
 )
 
 // The fault-injection suite: a loopback server whose handler each test
@@ -607,7 +609,20 @@ func TestFaultLedgerLockHeldByStoppedProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { holder.Process.Kill(); holder.Wait() })
-	time.Sleep(500 * time.Millisecond) // time to take the lock and block on the slot
+	// Wait until the holder has the lock (and so is blocked on the slot):
+	// were the next run to take it first, that run would block instead.
+	probe := flock.New(locks[0])
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if free, err := probe.TryLock(); err != nil {
+			t.Fatal(err)
+		} else if !free {
+			break
+		}
+		probe.Unlock()
+		if time.Now().After(deadline) {
+			t.Fatal("the holder never took the ledger lock")
+		}
+	}
 	holder.Process.Signal(syscall.SIGSTOP)
 
 	run := rig.run(t, "users", "list", "--max-wait", "2s")
