@@ -764,7 +764,7 @@ func TestFaultKilledWaiterReleasesItsPlace(t *testing.T) {
 	}
 	waiter := exec.Command(rig.bin, "users", "list", "--max-wait", "1m")
 	waiter.Env = rig.env
-	var waitErr bytes.Buffer
+	var waitErr lockedBuffer
 	waiter.Stderr = &waitErr
 	if err := waiter.Start(); err != nil {
 		t.Fatal(err)
@@ -780,6 +780,25 @@ func TestFaultKilledWaiterReleasesItsPlace(t *testing.T) {
 	run := rig.run(t, "users", "list", "--max-wait", "4s")
 	run.expect(t, 0)
 	api.expectRequests(t, "GET /api/v2/users", "GET /api/v2/users")
+}
+
+// lockedBuffer is a child's stderr that the test may read while the child
+// writes to it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // Twenty processes started at once on one token never put more than the
