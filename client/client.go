@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // Options configures a Client.
@@ -387,6 +388,8 @@ func (c *Client) Pages(ctx context.Context, r Request, fn func(*Response) error)
 	}
 }
 
+var errNotList = errors.New("not a list")
+
 // JoinArrays concatenates JSON arrays without re-encoding their elements, so
 // a multi-page list prints byte for byte what the API sent.
 func JoinArrays(parts []json.RawMessage) (json.RawMessage, error) {
@@ -402,18 +405,23 @@ func JoinArrays(parts []json.RawMessage) (json.RawMessage, error) {
 		if len(p) == 0 || bytes.Equal(p, []byte("null")) {
 			continue
 		}
-		s := &jsonScanner{b: p}
-		end, err := 0, errNotJSON
+		r := &jsonscan.Reader{Data: p}
+		err := errNotList
 		if p[0] == '[' {
-			end, err = s.array(0, func(start, end int) {
+			err = r.Array(func() error {
+				elem, err := r.Skip()
 				if n > 0 {
 					out = append(out, ',')
 				}
-				out = append(out, p[start:end]...)
+				out = append(out, elem...)
 				n++
+				return err
 			})
 		}
-		if err != nil || end != len(p) {
+		if err == nil {
+			err = r.End()
+		}
+		if err != nil {
 			return nil, fmt.Errorf("expected a list from the API, got %s", describeJSON(p))
 		}
 	}

@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,7 +22,7 @@ func referenceDecodeEnvelope(b []byte) (*Response, error) {
 		return out, nil
 	}
 	if !json.Valid(trimmed) {
-		return nil, errNotJSON
+		return nil, errors.New("not JSON")
 	}
 	var env envelope
 	if trimmed[0] != '{' || json.Unmarshal(trimmed, &env) != nil || (env.Success == nil && env.Data == nil) {

@@ -13,9 +13,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/cmd/credentials"
 )
 
 func newAuthCmd(f *Factory) *cobra.Command {
@@ -48,14 +48,19 @@ func newAuthLoginCmd(f *Factory) *cobra.Command {
 		Short: "Store an API token for a profile after checking it",
 		Long: `Log in to an organization (or one of its Spaces) with an API token.
 
-On a terminal, orgctl asks for the base URL and the token (input hidden). In
-scripts, pipe the token on stdin with --with-token; the token is never accepted
-as an argument, where ps and shell history would show it.
+On a terminal, orgctl asks for the base URL (offering https:// for a bare host,
+and asking again when the host cannot be reached) and then the token (input
+hidden). It checks that the OS keyring can keep the token before asking for it.
+In scripts, pipe the token on stdin with --with-token; the token is never
+accepted as an argument, where ps and shell history would show it.
 
 The token is checked with one cheap request (GET /users?limit=1, 2 points): HTTP
 401 means it is rejected; 200 or 403 mean it is valid (403 only says it lacks
 the Users scope). It is then stored in the OS keyring, or with
---insecure-storage in a 0600 file under $XDG_CONFIG_HOME/orgctl/tokens.`,
+--insecure-storage in a 0600 file under $XDG_CONFIG_HOME/orgctl/tokens.
+Last, orgctl names the user the token belongs to when the token may list access
+tokens and users (GET /access_tokens and GET /users, one request each); else it
+names the profile and base URL.`,
 		Example: `  orgctl auth login
   printf %s "$TOKEN" | orgctl auth login --with-token --base-url https://acme.example.com
   orgctl auth login --profile staging --base-url https://staging.acme.example.com
@@ -97,50 +102,43 @@ func authLogin(ctx context.Context, f *Factory, o loginOptions) error {
 		}
 	}
 	in := bufio.NewReader(f.IO.In)
+	insecure := cfg.v.GetBool("insecure_http")
 	if base == "" {
 		if !interactive {
 			return usageErrorf("no base URL: pass --base-url https://acme.example.com (or set ORGCTL_BASE_URL)")
 		}
-		fmt.Fprint(f.IO.Err, "Base URL of your organization (e.g. https://acme.example.com): ")
-		line, _ := in.ReadString('\n')
-		base = strings.TrimSpace(line)
-	}
-	insecure := cfg.v.GetBool("insecure_http")
-	if _, err := client.ValidateBaseURL(base, insecure); err != nil {
+		if base, err = askBaseURL(ctx, f, in, insecure); err != nil {
+			return err
+		}
+	} else if _, err := client.ValidateBaseURL(base, insecure); err != nil {
 		return err
 	}
+	store, storeName := f.tokens.keyring, sourceKeyring
+	if o.InsecureStorage {
+		store, storeName = f.tokens.file, sourceFile
+	}
+	if storeName == sourceKeyring {
+		// Find out now, not after the token was typed, that it cannot be kept.
+		if _, err := store.Get(profile); err != nil && !errors.Is(err, credentials.ErrNotFound) {
+			return fmt.Errorf("nowhere to store the token: %w", err)
+		}
+	}
 	var token string
+	var cl *client.Client
 	if o.WithToken {
 		b, err := io.ReadAll(io.LimitReader(in, 64<<10))
 		if err != nil {
 			return err
 		}
 		token = strings.TrimSpace(string(b))
-	} else {
-		fmt.Fprintf(f.IO.Err, "API token for %s (input hidden; create one under Settings > API): ", base)
-		token, err = readSecret(f.IO.In)
-		fmt.Fprintln(f.IO.Err)
-		if err != nil {
+		if err := tokenProblem(token); err != nil {
 			return err
 		}
-	}
-	if token == "" {
-		return usageErrorf("empty token: nothing to store")
-	}
-	if strings.ContainsAny(token, " \t\r\n") {
-		return usageErrorf("the token contains whitespace; paste only the token")
-	}
-	t := &apiTarget{BaseURL: base, Token: token, Transport: f.transport}
-	valid, err := verifyToken(ctx, f, cfg, t)
-	if err != nil {
+		if cl, err = checkedClient(ctx, f, cfg, base, token); err != nil {
+			return err
+		}
+	} else if token, cl, err = askToken(ctx, f, cfg, in, base); err != nil {
 		return err
-	}
-	if !valid {
-		return &AuthError{fmt.Errorf("token rejected by %s (HTTP 401): nothing was stored; check the token and try again", base)}
-	}
-	store, storeName := f.tokens.keyring, sourceKeyring
-	if o.InsecureStorage {
-		store, storeName = f.tokens.file, sourceFile
 	}
 	if err := store.Set(profile, token); err != nil {
 		return fmt.Errorf("could not store the token: %w", err)
@@ -158,38 +156,98 @@ func authLogin(ctx context.Context, f *Factory, o loginOptions) error {
 	if storeName == sourceKeyring {
 		f.tokens.file.Delete(profile) // an older insecure copy must not outlive the switch
 	}
-	f.IO.Notice("Logged in to %s as profile %q (token …%s, stored in the %s).", base, profile, last4(token), map[string]string{sourceKeyring: "OS keyring", sourceFile: "0600 file " + tokenFileDir()}[storeName])
+	where := map[string]string{sourceKeyring: "OS keyring", sourceFile: "0600 file " + tokenFileDir()}[storeName]
+	if who := tokenOwner(ctx, cl, token); who != "" {
+		f.IO.Notice("Logged in to %s as %s, profile %q (token …%s, stored in the %s).", base, who, profile, last4(token), where)
+	} else {
+		f.IO.Notice("Logged in to %s as profile %q (token …%s, stored in the %s); the API does not say whose token it is.", base, profile, last4(token), where)
+	}
 	if os.Getenv("ORGCTL_TOKEN") != "" {
 		f.IO.Warn("ORGCTL_TOKEN is set in this environment and takes precedence over the stored token")
 	}
 	return nil
 }
 
-// readSecret reads a line from a terminal without echo.
-func readSecret(in io.Reader) (string, error) {
-	if file, ok := in.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
-		b, err := term.ReadPassword(int(file.Fd()))
-		return strings.TrimSpace(string(b)), err
+// tokenProblem rejects text that cannot be a token, before it is sent.
+func tokenProblem(token string) error {
+	if token == "" {
+		return usageErrorf("empty token: nothing to store")
 	}
-	line, err := bufio.NewReader(in).ReadString('\n')
-	if err != nil && line == "" {
-		return "", err
+	if strings.ContainsAny(token, " \t\r\n") {
+		return usageErrorf("the token contains whitespace; paste only the token")
 	}
-	return strings.TrimSpace(line), nil
+	return nil
+}
+
+// checkedClient is a client for a token the API accepted.
+func checkedClient(ctx context.Context, f *Factory, cfg *Config, base, token string) (*client.Client, error) {
+	cl, err := loginClient(f, cfg, &apiTarget{BaseURL: base, Token: token, Transport: f.transport})
+	if err != nil {
+		return nil, err
+	}
+	valid, err := checkToken(ctx, cl)
+	if err != nil {
+		return nil, explainReach(base, err)
+	}
+	if !valid {
+		return nil, &AuthError{fmt.Errorf("token rejected by %s (HTTP 401): nothing was stored; check the token and try again", base)}
+	}
+	return cl, nil
+}
+
+// askToken asks on the terminal until the API accepts a token: an empty
+// answer, one with spaces or one the API rejects is asked for again.
+func askToken(ctx context.Context, f *Factory, cfg *Config, in *bufio.Reader, base string) (string, *client.Client, error) {
+	w := f.IO.Err
+	var last error
+	for range loginAttempts {
+		fmt.Fprintf(w, "API token for %s (input hidden; create one under Settings > API): ", base)
+		token, err := readToken(f.IO.In, in)
+		fmt.Fprintln(w)
+		if err != nil && token == "" {
+			if last != nil {
+				return "", nil, last
+			}
+			return "", nil, usageErrorf("no token given: nothing to store")
+		}
+		if last = tokenProblem(token); last != nil {
+			fmt.Fprintf(w, "%v\n", last)
+			continue
+		}
+		cl, err := checkedClient(ctx, f, cfg, base, token)
+		var ae *AuthError
+		if errors.As(err, &ae) {
+			last = err
+			fmt.Fprintf(w, "The token was rejected by %s (HTTP 401): check it and paste it again.\n", base)
+			continue
+		}
+		return token, cl, err
+	}
+	return "", nil, last
 }
 
 // verifyToken makes one cheap request: 401 rejects the token; 200 and 403
 // (a valid token without the Users scope) accept it.
 func verifyToken(ctx context.Context, f *Factory, cfg *Config, t *apiTarget) (bool, error) {
+	cl, err := loginClient(f, cfg, t)
+	if err != nil {
+		return false, err
+	}
+	return checkToken(ctx, cl)
+}
+
+// loginClient is a client for a token not stored yet, paced by its ledger.
+func loginClient(f *Factory, cfg *Config, t *apiTarget) (*client.Client, error) {
 	l, err := openLedger(cfg, t, f.IO)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	cl, err := newClient(cfg, t, ledgerPacer{l}, f.Version, f.IO.Err, 0)
-	if err != nil {
-		return false, err
-	}
-	_, err = cl.Do(ctx, client.Request{Method: http.MethodGet, Path: "/users", Query: url.Values{"limit": {"1"}}, Scope: "Users > Read"})
+	return newClient(cfg, t, ledgerPacer{l}, f.Version, f.IO.Err, 0)
+}
+
+// checkToken is verifyToken's one request.
+func checkToken(ctx context.Context, cl *client.Client) (bool, error) {
+	_, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: "/users", Query: url.Values{"limit": {"1"}}, Scope: "Users > Read"})
 	var ae *client.APIError
 	switch {
 	case err == nil:

@@ -165,13 +165,17 @@ Configuration (environment, or per profile in the config file):
 			out := f.IO.Out
 			fmt.Fprintf(out, "key:\t%s\n", st.Key)
 			fmt.Fprintf(out, "store:\t%s\n", st.Store)
-			fmt.Fprintf(out, "used:\t%d of %d points in the last %s (reserve %d)\n", st.Used, st.Points, st.Window, st.Reserve)
+			window := st.Window.String()
+			if f.IO.OutTTY {
+				window = output.Span(st.Window)
+			}
+			fmt.Fprintf(out, "used:\t%d of %d points in the last %s (reserve %d)\n", st.Used, st.Points, window, st.Reserve)
 			fmt.Fprintf(out, "free:\t%d points\n", st.Free)
 			if !st.NextFree.IsZero() {
-				fmt.Fprintf(out, "next free:\t%s\n", st.NextFree.Format(time.RFC3339))
+				fmt.Fprintf(out, "next free:\t%s\n", when(f.IO, st.NextFree))
 			}
 			if !st.BlockedUntil.IsZero() {
-				fmt.Fprintf(out, "blocked until:\t%s\n", st.BlockedUntil.Format(time.RFC3339))
+				fmt.Fprintf(out, "blocked until:\t%s\n", when(f.IO, st.BlockedUntil))
 			}
 			rows, _ := json.Marshal(costRows(st.Costs))
 			fmt.Fprintln(out, "costs:")
@@ -189,6 +193,15 @@ func costRows(costs map[string]int) []map[string]any {
 		rows = append(rows, map[string]any{"family": k, "points": costs[k]})
 	}
 	return rows
+}
+
+// when is a moment as a person reads it on a terminal ("in 23s") and as
+// a script parses it when piped (RFC 3339).
+func when(io *output.IO, t time.Time) string {
+	if io.OutTTY {
+		return output.Relative(t, time.Now())
+	}
+	return t.Format(time.RFC3339)
 }
 
 func timeOrNil(t time.Time) any {

@@ -7,7 +7,6 @@ import (
 	"hash/maphash"
 	"io"
 	"net/http"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -226,7 +225,7 @@ func (j *bulkJob) problemText(err error) []string {
 		} else if rest, ok := strings.CutPrefix(m, "required flags "); ok {
 			m = strings.ReplaceAll(strings.TrimSuffix(rest, " not set"), "--", "") + " are missing or empty: they are required"
 		}
-		m = flagRE.ReplaceAllStringFunc(m, func(s string) string {
+		m = flagRE().ReplaceAllStringFunc(m, func(s string) string {
 			if j.op.hasField(s[2:]) {
 				return s[2:] // in a file, the flag is a column
 			}
@@ -293,7 +292,7 @@ func (j *bulkJob) updateInput(in Input, id string) Input {
 
 var keySeed = maphash.MakeSeed()
 
-var flagRE = regexp.MustCompile(`--[a-z][a-z0-9-]*`)
+var flagRE = lazyRegexp(`--[a-z][a-z0-9-]*`)
 
 // rowKeys are what no two rows may share: the natural keys of what a row
 // creates; for a change to one object (PATCH, PUT, DELETE) that object;

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -81,6 +82,9 @@ type Call struct {
 	ArgLabels map[int]string
 	// stdin is where "-" sources read from.
 	stdin io.Reader
+	// names lists every object of a kind (one request per kind at most),
+	// for views that show names beside the ids an answer holds.
+	names func(kind string) ([]resolve.Object, error)
 }
 
 // FollowUp is a request built from the previous answer's data.

@@ -74,7 +74,8 @@ func (e *Engine) run(ctx context.Context, c *Call, o RunOptions) error {
 	if err != nil {
 		return err
 	}
-	return e.print(c, resp)
+	c.names = e.namesOf(ctx)
+	return e.print(c, resp, o)
 }
 
 // send is the send phase: the call's reads and Merge, the main request (all
@@ -148,7 +149,10 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call) (*client.Respon
 }
 
 // print is the print phase.
-func (e *Engine) print(c *Call, resp *client.Response) error {
+func (e *Engine) print(c *Call, resp *client.Response, o RunOptions) error {
+	if o.JSON != nil {
+		return printSelected(e.printer, resp.Data, o.JSON)
+	}
 	if c.Op.View != nil {
 		return c.Op.View(e.printer, c, resp.Data)
 	}

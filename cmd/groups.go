@@ -102,6 +102,7 @@ func groupsGroup() Group {
 				Example: "  orgctl groups list\n  orgctl groups list -o json --jq '.[].name'"},
 			{Use: "get GROUP_ID", Short: "Show a group with its members", Method: http.MethodGet, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Read",
 				Example: "  orgctl groups get 7\n  orgctl groups get 7 --exclude-disabled-users -o yaml",
+				View:    groupView,
 				Fields: []Field{
 					{Flag: "exclude-disabled-users", Key: "excludeDisabledUsers", In: InQuery, Kind: KBool, Usage: "leave disabled users out of members"},
 				}},

@@ -30,9 +30,13 @@ A job is named by a hash of the command, its flags, the org and the input.`,
 		Args: noArgsGroup,
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
-	c.AddCommand(&cobra.Command{
+	list := &cobra.Command{
 		Use: "list", Short: "List jobs, newest first, with their counts", Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			sel, err := jsonSelection(c)
+			if err != nil {
+				return err
+			}
 			p, store, err := jobsSetup(f)
 			if err != nil {
 				return err
@@ -46,12 +50,21 @@ A job is named by a hash of the command, its flags, the org and the input.`,
 				docs = append(docs, jobDoc(j))
 			}
 			b, _ := json.Marshal(docs)
+			if sel != nil {
+				return printSelected(p, b, sel)
+			}
 			return p.Print(b, jobColumns)
 		},
-	})
-	c.AddCommand(&cobra.Command{
+	}
+	addJSONFields(list, "", strings.Join(jobFields, ","))
+	c.AddCommand(list)
+	show := &cobra.Command{
 		Use: "show ID", Short: "Show a job's counts and the rows that failed or are unknown", Args: exactArgs(1, "ID"),
 		RunE: func(c *cobra.Command, args []string) error {
+			sel, err := jsonSelection(c)
+			if err != nil {
+				return err
+			}
 			p, store, err := jobsSetup(f)
 			if err != nil {
 				return err
@@ -80,13 +93,23 @@ A job is named by a hash of the command, its flags, the org and the input.`,
 				rows = []map[string]any{}
 			}
 			doc["problem_rows"] = rows
+			if sel != nil {
+				b, _ := json.Marshal(doc)
+				return printSelected(p, b, sel)
+			}
 			if structured(p) {
 				b, _ := json.Marshal(doc)
 				return p.Print(b, nil)
 			}
 			w := f.IO.Out
 			for _, k := range []string{"id", "command", "input", "target", "state", "rows", "created", "updated"} {
-				fmt.Fprintf(w, "%-9s %v\n", k+":", doc[k])
+				v := doc[k]
+				if s, ok := v.(string); ok && (k == "created" || k == "updated") && f.IO.OutTTY {
+					if t, ok := output.ParseTime(s); ok {
+						v = output.Relative(t, time.Now())
+					}
+				}
+				fmt.Fprintf(w, "%-9s %v\n", k+":", v)
 			}
 			fmt.Fprintf(w, "%-9s %s\n", "counts:", countsLine(st.Counts()))
 			if st.Damaged > 0 {
@@ -100,7 +123,9 @@ A job is named by a hash of the command, its flags, the org and the input.`,
 			return p.Print(b, []output.Column{{Header: "ROW", Field: "row"}, {Header: "OUTCOME", Field: "outcome"},
 				{Header: "KEY", Field: "key"}, {Header: "MESSAGE", Field: "message"}})
 		},
-	})
+	}
+	addJSONFields(show, "", strings.Join(jobFields, ",")+",problem_rows")
+	c.AddCommand(show)
 	c.AddCommand(&cobra.Command{
 		Use: "rm ID", Short: "Forget a job (the next run of its command starts over)", Args: exactArgs(1, "ID"),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -162,6 +187,9 @@ var jobColumns = []output.Column{
 	{Header: "STATE", Field: "state"},
 	{Header: "UPDATED", Field: "updated"},
 }
+
+// jobFields are the fields of jobDoc, for --json.
+var jobFields = []string{"id", "command", "input", "target", "rows", "counts", "state", "runs", "created", "updated"}
 
 // jobDoc is a job as list and show print it.
 func jobDoc(j bulk.Job) map[string]any {

@@ -215,6 +215,9 @@ func (op *Op) command(f *Factory) *cobra.Command {
 		if fromFile(c) && len(args) <= len(op.Args) {
 			return nil // the file's columns give the rest
 		}
+		if listsJSONFields(c) {
+			return nil // --json= only lists the fields
+		}
 		if len(args) != len(op.Args) {
 			want := "no arguments"
 			if len(op.Args) > 0 {
@@ -264,6 +267,9 @@ func (op *Op) command(f *Factory) *cobra.Command {
 	if op.writes() {
 		addBulkFlags(op, c)
 	}
+	if op.reads() {
+		addJSONFlag(op, c)
+	}
 	op.wireCompletion(f, c)
 	c.RunE = func(c *cobra.Command, args []string) error {
 		if op.writes() {
@@ -275,6 +281,10 @@ func (op *Op) command(f *Factory) *cobra.Command {
 			}
 		}
 		in, opts := parseFlags(op, c, args)
+		var err error
+		if opts.JSON, err = jsonSelection(c); err != nil {
+			return err
+		}
 		if err := in.LoadBody(f.IO.In); err != nil {
 			return err
 		}
@@ -307,6 +317,8 @@ func argNames(use string) []string {
 type RunOptions struct {
 	DryRun bool
 	Yes    bool
+	// JSON are the fields --json selects (nil: print the whole answer).
+	JSON []string
 }
 
 // parseFlags is the parse phase: it reads the command line into an Input

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"net/http"
-	"regexp"
 	"strings"
 
 	"github.com/orgctl/orgctl/output"
@@ -11,7 +10,7 @@ import (
 func init() { register(releasesGroup) }
 
 var (
-	semver       = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$`)
+	semver       = lazyRegexp(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$`)
 	elementTypes = []string{"PAGE", "WORKFLOW"}
 )
 
@@ -27,7 +26,7 @@ var commitMessage = Field{Flag: "message", Key: "commit_message", Usage: "commit
 func checkRelease(flag string, allowLatest bool) func(c *Call) error {
 	return func(c *Call) error {
 		v, _ := c.body()[flag].(string)
-		if semver.MatchString(v) || (allowLatest && v == "latest") {
+		if semver().MatchString(v) || (allowLatest && v == "latest") {
 			return nil
 		}
 		want := "MAJOR.MINOR.PATCH, e.g. 1.2.0"
@@ -186,7 +185,7 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 							var list []any
 							for _, e := range entries {
 								uuid, rel, ok := strings.Cut(e.(string), "=")
-								if !ok || uuid == "" || (!semver.MatchString(rel) && rel != "latest") {
+								if !ok || uuid == "" || (!semver().MatchString(rel) && rel != "latest") {
 									return usageErrorf("invalid --%s %q: expected UUID=RELEASE (x.y.z or latest)", strings.TrimSuffix(kind, "s"), e)
 								}
 								list = append(list, map[string]any{"uuid": uuid, "release": rel})

@@ -27,6 +27,9 @@ func noArgsGroup(c *cobra.Command, args []string) error {
 // flagError rewrites pflag's errors in plain words and suggests the
 // nearest flag for an unknown one.
 func flagError(c *cobra.Command, err error) error {
+	if listed, ok := bareJSONFlag(c, err); ok {
+		return listed
+	}
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
 		if near := nearestFlag(c, name); near != "" {

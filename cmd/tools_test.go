@@ -252,7 +252,7 @@ func TestAuthLoginInputs(t *testing.T) {
 		t.Errorf("keyring = %v", kr.items)
 	}
 	errOut := tio.err.String()
-	for _, want := range []string{"API token for " + base + " (input hidden", "Logged in to " + base + ` as profile "default" (token …` + tok[len(tok)-4:] + ", stored in the OS keyring).",
+	for _, want := range []string{"API token for " + base + " (input hidden", "Logged in to " + base + ` as admin@sandbox.example (Sandbox Admin), profile "default" (token …` + tok[len(tok)-4:] + ", stored in the OS keyring).",
 		"warning: ORGCTL_TOKEN is set in this environment and takes precedence"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
@@ -290,7 +290,8 @@ func TestAuthLoginToASpace(t *testing.T) {
 		t.Errorf("profile eng = %v", p)
 	}
 	reqs := sent(api)
-	if len(reqs) != 2 || reqs[0] != "GET /api/v2/spaces" || !strings.HasPrefix(reqs[1], "GET /space/eng/api/v2/users?limit=1") {
+	// The third asks whose token it is; this one may not list tokens, so it ends there.
+	if len(reqs) != 3 || reqs[0] != "GET /api/v2/spaces" || !strings.HasPrefix(reqs[1], "GET /space/eng/api/v2/users?limit=1") || reqs[2] != "GET /space/eng/api/v2/access_tokens" {
 		t.Errorf("sent %v", reqs)
 	}
 
@@ -301,15 +302,26 @@ func TestAuthLoginToASpace(t *testing.T) {
 	}
 }
 
-func TestReadSecretFromAPipe(t *testing.T) {
-	s, err := readSecret(strings.NewReader("  tok_1  \nrest"))
-	if err != nil || s != "tok_1" {
-		t.Errorf("readSecret = %q %v", s, err)
+func TestReadTokenFromAPipe(t *testing.T) {
+	read := func(text string) (string, error) {
+		r := strings.NewReader(text)
+		return readToken(r, bufio.NewReader(r))
 	}
-	if s, err := readSecret(strings.NewReader("tok_2")); err != nil || s != "tok_2" {
+	s, err := read("  tok_1  \nrest")
+	if err != nil || s != "tok_1" {
+		t.Errorf("readToken = %q %v", s, err)
+	}
+	if s, err := read("tok_2"); err != nil || s != "tok_2" {
 		t.Errorf("without a newline: %q %v", s, err)
 	}
-	if _, err := readSecret(bufio.NewReader(strings.NewReader(""))); err == nil {
+	if _, err := read(""); err == nil {
 		t.Error("empty input gave no error")
+	}
+	// The line after the base URL is the token, though one reader took both in.
+	r := strings.NewReader("https://acme.example.com\ntok_3\n")
+	in := bufio.NewReader(r)
+	in.ReadString('\n')
+	if s, err := readToken(r, in); err != nil || s != "tok_3" {
+		t.Errorf("after the base URL: %q %v", s, err)
 	}
 }

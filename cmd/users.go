@@ -46,6 +46,7 @@ user disables it; the API keeps the record.`,
 			{
 				Use: "get USER_ID", Short: "Show a user", Method: http.MethodGet, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Read",
 				Example: "  orgctl users get user_abc\n  orgctl users get user_abc --include-groups -o json",
+				View:    detailView,
 				Fields: []Field{
 					{Flag: "include-groups", Key: "includeGroups", In: InQuery, Kind: KBool, Usage: "include the user's groups"},
 				},

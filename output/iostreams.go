@@ -3,6 +3,7 @@ package output
 import (
 	"io"
 	"os"
+	"strings"
 
 	"golang.org/x/term"
 )
@@ -29,9 +30,13 @@ func System() *IO {
 	io.InTTY = isTerminal(os.Stdin)
 	io.OutTTY = isTerminal(os.Stdout)
 	io.ErrTTY = isTerminal(os.Stderr)
-	if os.Getenv("ORGCTL_FORCE_TTY") != "" {
-		// Lets tests and screen recorders see the terminal form through a pipe.
+	if force := os.Getenv("ORGCTL_FORCE_TTY"); force != "" {
+		// Lets tests and screen recorders see the terminal form through a pipe;
+		// "stdin" in the value also answers prompts from a pipe.
 		io.OutTTY, io.ErrTTY = true, true
+		if strings.Contains(force, "stdin") {
+			io.InTTY = true
+		}
 	}
 	_, noColor := os.LookupEnv("NO_COLOR")
 	io.Color = io.ErrTTY && !noColor && os.Getenv("TERM") != "dumb"

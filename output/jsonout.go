@@ -2,6 +2,8 @@ package output
 
 import (
 	"bufio"
+
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // writeCompactJSON writes data without insignificant whitespace: the same
@@ -9,137 +11,41 @@ import (
 // are written as they are, so an answer without whitespace is checked whole
 // and then written in one piece.
 func writeCompactJSON(w *bufio.Writer, data []byte) error {
-	r := &jsonReader{data: data}
-	c := compactor{r: r, w: w}
-	if err := c.value(); err != nil {
+	r := &jsonscan.Reader{Data: data}
+	start := 0 // first byte not yet written
+	r.Skipped = func(from, to int) {
+		if from > start {
+			w.Write(data[start:from])
+		}
+		start = to
+	}
+	if _, err := r.Skip(); err != nil {
 		return err
 	}
-	c.flushTo(r.pos)
-	if err := r.end(); err != nil {
+	w.Write(data[start:r.Pos])
+	r.Skipped = nil
+	if err := r.End(); err != nil {
 		return err
 	}
 	return w.WriteByte('\n')
-}
-
-type compactor struct {
-	r     *jsonReader
-	w     *bufio.Writer
-	start int // first byte not yet written
-}
-
-// flushTo writes the pending run up to end.
-func (c *compactor) flushTo(end int) {
-	if end > c.start {
-		c.w.Write(c.r.data[c.start:end])
-	}
-	c.start = end
-}
-
-// ws skips whitespace, first writing what precedes it.
-func (c *compactor) ws() {
-	r := c.r
-	if r.pos < len(r.data) {
-		switch r.data[r.pos] {
-		case ' ', '\t', '\n', '\r':
-			c.flushTo(r.pos)
-			r.ws()
-			c.start = r.pos
-		}
-	}
-}
-
-func (c *compactor) value() error {
-	r := c.r
-	c.ws()
-	switch r.peek() {
-	case '{':
-		if err := r.enter(); err != nil {
-			return err
-		}
-		r.pos++
-		c.ws()
-		if r.peek() == '}' {
-			r.pos++
-			r.depth--
-			return nil
-		}
-		for {
-			c.ws()
-			if r.peek() != '"' {
-				return r.unexpected("looking for beginning of object key string")
-			}
-			if _, _, err := r.str(); err != nil {
-				return err
-			}
-			c.ws()
-			if r.peek() != ':' {
-				return r.unexpected("after object key")
-			}
-			r.pos++
-			if err := c.value(); err != nil {
-				return err
-			}
-			c.ws()
-			switch r.peek() {
-			case ',':
-				r.pos++
-			case '}':
-				r.pos++
-				r.depth--
-				return nil
-			default:
-				return r.unexpected("after object key:value pair")
-			}
-		}
-	case '[':
-		if err := r.enter(); err != nil {
-			return err
-		}
-		r.pos++
-		c.ws()
-		if r.peek() == ']' {
-			r.pos++
-			r.depth--
-			return nil
-		}
-		for {
-			if err := c.value(); err != nil {
-				return err
-			}
-			c.ws()
-			switch r.peek() {
-			case ',':
-				r.pos++
-			case ']':
-				r.pos++
-				r.depth--
-				return nil
-			default:
-				return r.unexpected("after array element")
-			}
-		}
-	default:
-		_, err := r.skip()
-		return err
-	}
 }
 
 // writeIndentedJSON writes data as json.Indent(dst, data, "", "  ") does:
 // one member or element per line, empty objects and arrays as {} and [],
 // every scalar's text as received.
 func writeIndentedJSON(w *bufio.Writer, data []byte) error {
-	in := indenter{r: &jsonReader{data: data}, w: w}
+	in := indenter{r: &jsonscan.Reader{Data: data}, w: w}
 	if err := in.value(0); err != nil {
 		return err
 	}
-	if err := in.r.end(); err != nil {
+	if err := in.r.End(); err != nil {
 		return err
 	}
 	return w.WriteByte('\n')
 }
 
 type indenter struct {
-	r *jsonReader
+	r *jsonscan.Reader
 	w *bufio.Writer
 }
 
@@ -152,11 +58,11 @@ func (in *indenter) newline(depth int) {
 
 func (in *indenter) value(depth int) error {
 	r, w := in.r, in.w
-	switch r.peek() {
+	switch r.Peek() {
 	case '{':
 		w.WriteByte('{')
 		first := true
-		err := r.object(func(key []byte, _ bool) error {
+		err := r.Object(func(key []byte, _ bool) error {
 			if !first {
 				w.WriteByte(',')
 			}
@@ -177,7 +83,7 @@ func (in *indenter) value(depth int) error {
 	case '[':
 		w.WriteByte('[')
 		first := true
-		err := r.array(func() error {
+		err := r.Array(func() error {
 			if !first {
 				w.WriteByte(',')
 			}
@@ -193,7 +99,7 @@ func (in *indenter) value(depth int) error {
 		}
 		return w.WriteByte(']')
 	default:
-		text, err := r.skip()
+		text, err := r.Skip()
 		if err != nil {
 			return err
 		}

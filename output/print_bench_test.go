@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // benchUsers is a list shaped like the API's users list, 20,000 records.
@@ -53,8 +55,8 @@ func BenchmarkReadWhole(b *testing.B) {
 	data := benchUsers()
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		r := &jsonReader{data: data}
-		if _, err := r.skip(); err != nil {
+		r := &jsonscan.Reader{Data: data}
+		if _, err := r.Skip(); err != nil {
 			b.Fatal(err)
 		}
 	}

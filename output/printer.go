@@ -9,10 +9,12 @@ import (
 	"io"
 	"strings"
 	"text/template"
+	"time"
 
 	"github.com/itchyny/gojq"
 	"github.com/mattn/go-runewidth"
 	"github.com/olekukonko/tablewriter"
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // Formats lists the values -o accepts.
@@ -99,9 +101,12 @@ func (p *Printer) Print(data json.RawMessage, cols []Column) error {
 	case p.Opts.Format == "yaml":
 		err = writeYAML(w, data)
 	default:
+		if p.IO.OutTTY {
+			cols = relativeTimes(cols, time.Now())
+		}
 		err = p.printTable(w, data, cols)
 	}
-	var se *syntaxError
+	var se *jsonscan.SyntaxError
 	if errors.As(err, &se) {
 		err = fmt.Errorf("API returned invalid JSON: %w", err)
 	}
@@ -124,6 +129,17 @@ func (p *Printer) printJQ(w *bufio.Writer, data []byte) error {
 	if err != nil {
 		return err
 	}
+	if p.Opts.Format == "yaml" {
+		code, err := gojq.Compile(q)
+		if err != nil {
+			return err
+		}
+		v, err := jsonscan.Decode(data)
+		if err != nil {
+			return err
+		}
+		return writeJQYAML(w, code, v)
+	}
 	if each := perElement(q); each != nil && data[0] == '[' {
 		// The filter only ever sees one element at a time: run it on each
 		// as it is read instead of decoding the whole list first.
@@ -132,12 +148,12 @@ func (p *Printer) printJQ(w *bufio.Writer, data []byte) error {
 			return err
 		}
 		path := fieldPath(each)
-		r := &jsonReader{data: data}
+		r := &jsonscan.Reader{Data: data}
 		var scratch []byte
-		err = r.array(func() error {
+		err = r.Array(func() error {
 			if path != nil {
 				// Field access needs no decoding: read the value in place.
-				start := r.pos
+				start := r.Pos
 				v, ok, err := followPath(r, path, &scratch)
 				if err != nil {
 					return err
@@ -149,9 +165,9 @@ func (p *Printer) printJQ(w *bufio.Writer, data []byte) error {
 					}
 					return writeJQField(w, field, &scratch)
 				}
-				r.pos = start // not an object: gojq says what went wrong
+				r.Pos = start // not an object: gojq says what went wrong
 			}
-			v, err := r.value(&scratch)
+			v, err := r.Value(&scratch)
 			if err != nil {
 				return err
 			}
@@ -160,13 +176,13 @@ func (p *Printer) printJQ(w *bufio.Writer, data []byte) error {
 		if err != nil {
 			return err
 		}
-		return r.end()
+		return r.End()
 	}
 	code, err := gojq.Compile(q)
 	if err != nil {
 		return err
 	}
-	v, err := decodeValue(data)
+	v, err := jsonscan.Decode(data)
 	if err != nil {
 		return err
 	}
@@ -235,28 +251,28 @@ var jsonNull = []byte("null")
 // followPath reads the value at r's position and finds path in it as jq's
 // `.a.b` would: a missing field or a null on the way gives null. ok is
 // false when something on the way is neither an object nor null, where jq
-// reports an error; v is the result's span in r.data, {-1, -1} for null.
-func followPath(r *jsonReader, path []string, scratch *[]byte) (v [2]int, ok bool, err error) {
-	if c := r.peek(); c != '{' {
-		text, err := r.skip()
+// reports an error; v is the result's span in r.Data, {-1, -1} for null.
+func followPath(r *jsonscan.Reader, path []string, scratch *[]byte) (v [2]int, ok bool, err error) {
+	if c := r.Peek(); c != '{' {
+		text, err := r.Skip()
 		if err != nil {
 			return v, false, err
 		}
 		return [2]int{-1, -1}, string(text) == "null", nil
 	}
-	v[0], v[1], err = r.member(path[0], scratch)
+	v[0], v[1], err = r.Member(path[0], scratch)
 	if err != nil {
 		return v, false, err
 	}
 	for _, key := range path[1:] {
-		if v[0] < 0 || r.data[v[0]] == 'n' {
+		if v[0] < 0 || r.Data[v[0]] == 'n' {
 			return [2]int{-1, -1}, true, nil
 		}
-		if r.data[v[0]] != '{' {
+		if r.Data[v[0]] != '{' {
 			return v, false, nil
 		}
-		sub := &jsonReader{data: r.data[:v[1]], pos: v[0]}
-		if v[0], v[1], err = sub.member(key, scratch); err != nil {
+		sub := &jsonscan.Reader{Data: r.Data[:v[1]], Pos: v[0]}
+		if v[0], v[1], err = sub.Member(key, scratch); err != nil {
 			return v, false, err
 		}
 	}
@@ -273,13 +289,13 @@ func writeJQField(w *bufio.Writer, v []byte, scratch *[]byte) error {
 	case len(v) == 0:
 		w.Write(jsonNull)
 	case v[0] == '"':
-		raw, plain, err := (&jsonReader{data: v}).str()
+		raw, plain, err := (&jsonscan.Reader{Data: v}).Str()
 		if err != nil {
 			return err
 		}
-		w.Write(text(raw, plain, scratch))
+		w.Write(jsonscan.Text(raw, plain, scratch))
 	case v[0] == '{' || v[0] == '[':
-		d, err := decodeValue(v)
+		d, err := jsonscan.Decode(v)
 		if err != nil {
 			return err
 		}
@@ -301,6 +317,31 @@ func isIterate(q *gojq.Query) bool {
 	}
 	t := q.Term
 	return t.Type == gojq.TermTypeIdentity && len(t.SuffixList) == 1 && t.SuffixList[0].Iter && !t.SuffixList[0].Optional && t.SuffixList[0].Index == nil
+}
+
+// writeJQYAML writes each result of the filter as a YAML document, for
+// --jq with -o yaml.
+func writeJQYAML(w *bufio.Writer, code *gojq.Code, v any) error {
+	iter := code.Run(v)
+	for n := 0; ; n++ {
+		r, ok := iter.Next()
+		if !ok {
+			return nil
+		}
+		if err, isErr := r.(error); isErr {
+			return fmt.Errorf("--jq: %w", err)
+		}
+		b, err := gojq.Marshal(r)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			w.WriteString("---\n")
+		}
+		if err := writeYAML(w, b); err != nil {
+			return err
+		}
+	}
 }
 
 func writeJQResults(w *bufio.Writer, code *gojq.Code, v any) error {
@@ -351,7 +392,7 @@ func (p *Printer) printTemplate(w *bufio.Writer, data []byte) error {
 	if err != nil {
 		return err
 	}
-	v, err := decodeValue(data)
+	v, err := jsonscan.Decode(data)
 	if err != nil {
 		return err
 	}

@@ -332,3 +332,17 @@ func TestSystemHonoursForceTTYAndNoColor(t *testing.T) {
 		t.Errorf("System() = OutTTY %v ErrTTY %v Color %v; want forced TTY without colour", s.OutTTY, s.ErrTTY, s.Color)
 	}
 }
+
+func TestSelectFieldsKeepsOrderAndValuesAsReceived(t *testing.T) {
+	got, err := SelectFields([]byte(` [{"a":1.50,"b":"x","c":{"d":1}}, {"b":null}, 7] `), []string{"c", "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `[{"c":{"d":1},"a":1.50},{"c":null,"a":null},7]`; string(got) != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	got, _ = SelectFields([]byte(`{"id":"u1","email":"e"}`), []string{"email"})
+	if string(got) != `{"email":"e"}` {
+		t.Errorf("one object: %s", got)
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/itchyny/gojq"
+	"github.com/orgctl/orgctl/output/jsonscan"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -521,7 +522,7 @@ func checkJSON(t *testing.T, data []byte) {
 
 func checkDecode(t *testing.T, data []byte) {
 	t.Helper()
-	got, err := decodeValue(data)
+	got, err := jsonscan.Decode(data)
 	if !json.Valid(data) {
 		if err == nil {
 			t.Fatalf("decodeValue accepted invalid %q", data)
@@ -530,7 +531,7 @@ func checkDecode(t *testing.T, data []byte) {
 	}
 	want, _ := referenceDecode(data)
 	if err != nil || !reflect.DeepEqual(got, want) {
-		t.Fatalf("decodeValue(%q) = %#v, %v; encoding/json: %#v", data, got, err, want)
+		t.Fatalf("jsonscan.Decode(%q) = %#v, %v; encoding/json: %#v", data, got, err, want)
 	}
 }
 
@@ -612,11 +613,11 @@ func TestInvalidJSONIsRejected(t *testing.T) {
 	}
 	// encoding/json's nesting limit, without the 100 MB of indentation
 	// checkJSON would make of it.
-	for _, depth := range []int{maxDepth, maxDepth + 1} {
+	for _, depth := range []int{jsonscan.MaxDepth, jsonscan.MaxDepth + 1} {
 		deep := []byte(strings.Repeat("[", depth) + strings.Repeat("]", depth))
 		_, cerr := stream(writeCompactJSON, deep)
 		_, yerr := stream(writeYAML, deep)
-		_, derr := decodeValue(deep)
+		_, derr := jsonscan.Decode(deep)
 		if valid := json.Valid(deep); (cerr == nil) != valid || (yerr == nil) != valid || (derr == nil) != valid {
 			t.Errorf("depth %d: json.Valid %v, compact err %v, yaml err %v, decode err %v", depth, valid, cerr, yerr, derr)
 		}

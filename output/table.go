@@ -5,22 +5,24 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
+
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // eachRecord calls fn positioned at each record of data: the elements of a
 // top-level array, or data itself. fn must read the record.
-func eachRecord(data []byte, fn func(r *jsonReader) error) error {
-	r := &jsonReader{data: data}
+func eachRecord(data []byte, fn func(r *jsonscan.Reader) error) error {
+	r := &jsonscan.Reader{Data: data}
 	var err error
-	if r.peek() == '[' {
-		err = r.array(func() error { return fn(r) })
+	if r.Peek() == '[' {
+		err = r.Array(func() error { return fn(r) })
 	} else {
 		err = fn(r)
 	}
 	if err != nil {
 		return err
 	}
-	return r.end()
+	return r.End()
 }
 
 // rowReader turns records into cells, reading each record once, in place:
@@ -49,10 +51,10 @@ func newRowReader(cols []Column) *rowReader {
 }
 
 // row reads the record at r's position into rr.cells.
-func (rr *rowReader) row(r *jsonReader) error {
+func (rr *rowReader) row(r *jsonscan.Reader) error {
 	rr.cells = rr.cells[:0]
-	if rr.decode || r.peek() != '{' {
-		v, err := r.value(&rr.scratch)
+	if rr.decode || r.Peek() != '{' {
+		v, err := r.Value(&rr.scratch)
 		if err != nil {
 			return err
 		}
@@ -64,23 +66,23 @@ func (rr *rowReader) row(r *jsonReader) error {
 	for i := range rr.spans {
 		rr.spans[i] = [2]int{-1}
 	}
-	err := r.object(func(key []byte, plain bool) error {
-		k := text(key, plain, &rr.scratch)
+	err := r.Object(func(key []byte, plain bool) error {
+		k := jsonscan.Text(key, plain, &rr.scratch)
 		start := -1
 		for i, p := range rr.paths {
 			if string(k) == p[0] {
 				if start < 0 {
-					start = r.pos
-					if _, err := r.skip(); err != nil {
+					start = r.Pos
+					if _, err := r.Skip(); err != nil {
 						return err
 					}
 				}
 				// A repeated key replaces the earlier value, as in a decoded map.
-				rr.spans[i] = [2]int{start, r.pos}
+				rr.spans[i] = [2]int{start, r.Pos}
 			}
 		}
 		if start < 0 {
-			_, err := r.skip()
+			_, err := r.Skip()
 			return err
 		}
 		return nil
@@ -94,11 +96,11 @@ func (rr *rowReader) row(r *jsonReader) error {
 			if v[0] < 0 {
 				break
 			}
-			v = rr.member(r.data[v[0]:v[1]], seg, v[0])
+			v = rr.member(r.Data[v[0]:v[1]], seg, v[0])
 		}
 		var cell []byte
 		if v[0] >= 0 {
-			cell, rr.bufs[i], err = cellOf(r.data[v[0]:v[1]], rr.bufs[i][:0])
+			cell, rr.bufs[i], err = cellOf(r.Data[v[0]:v[1]], rr.bufs[i][:0])
 			if err != nil {
 				return err
 			}
@@ -115,7 +117,7 @@ func (rr *rowReader) member(obj []byte, key string, base int) [2]int {
 	if obj[0] != '{' {
 		return [2]int{-1}
 	}
-	start, end, _ := (&jsonReader{data: obj}).member(key, &rr.scratch)
+	start, end, _ := (&jsonscan.Reader{Data: obj}).Member(key, &rr.scratch)
 	if start < 0 {
 		return [2]int{-1}
 	}
@@ -127,20 +129,20 @@ func (rr *rowReader) member(obj []byte, key string, base int) [2]int {
 func cellOf(v []byte, buf []byte) (out, newBuf []byte, err error) {
 	switch v[0] {
 	case '"':
-		r := &jsonReader{data: v}
-		raw, plain, err := r.str()
+		r := &jsonscan.Reader{Data: v}
+		raw, plain, err := r.Str()
 		if err != nil {
 			return nil, buf, err
 		}
 		if plain {
 			return raw, buf, nil
 		}
-		buf = unquote(buf, raw)
+		buf = jsonscan.Unquote(buf, raw)
 		return buf, buf, nil
 	case 'n':
 		return nil, buf, nil
 	case '{', '[':
-		d, err := decodeValue(v)
+		d, err := jsonscan.Decode(v)
 		if err != nil {
 			return nil, buf, err
 		}
@@ -174,16 +176,16 @@ func writeTSVRow(w *bufio.Writer, cells [][]byte) {
 func (p *Printer) printTable(w *bufio.Writer, data []byte, cols []Column) error {
 	var rr *rowReader
 	var rows [][]string // the terminal table aligns columns, so it needs them all
-	err := eachRecord(data, func(r *jsonReader) error {
+	err := eachRecord(data, func(r *jsonscan.Reader) error {
 		if rr == nil {
 			if len(cols) == 0 {
-				first := &jsonReader{data: data, pos: r.pos}
+				first := &jsonscan.Reader{Data: data, Pos: r.Pos}
 				var scratch []byte
-				v, err := first.value(&scratch)
+				v, err := first.Value(&scratch)
 				if err != nil {
 					return err
 				}
-				cols = defaultColumns(data[r.pos:first.pos], v)
+				cols = defaultColumns(data[r.Pos:first.Pos], v)
 			}
 			rr = newRowReader(cols)
 		}
@@ -290,12 +292,12 @@ func defaultColumns(firstRaw []byte, first any) []Column {
 // orderedKeys returns the keys of the object obj in the order the API sent
 // them.
 func orderedKeys(obj []byte) []string {
-	r := &jsonReader{data: obj}
+	r := &jsonscan.Reader{Data: obj}
 	var keys []string
 	var scratch []byte
-	r.object(func(k []byte, plain bool) error {
-		keys = append(keys, string(text(k, plain, &scratch)))
-		_, err := r.skip()
+	r.Object(func(k []byte, plain bool) error {
+		keys = append(keys, string(jsonscan.Text(k, plain, &scratch)))
+		_, err := r.Skip()
 		return err
 	})
 	return keys

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // writeYAML writes JSON data as YAML, streamed as it is read: block style,
@@ -23,11 +25,11 @@ import (
 // surrogate-pair escapes and invalid UTF-8, and folds a raw U+0085 (NEL)
 // into a space as a line break.
 func writeYAML(w *bufio.Writer, data []byte) error {
-	e := &yamlEmitter{r: &jsonReader{data: data}, w: w, indent: -1, whitespace: true, indention: true}
+	e := &yamlEmitter{r: &jsonscan.Reader{Data: data}, w: w, indent: -1, whitespace: true, indention: true}
 	if err := e.node(ctxRoot, false); err != nil {
 		return err
 	}
-	if err := e.r.end(); err != nil {
+	if err := e.r.End(); err != nil {
 		return err
 	}
 	// The implicit document end: a line break unless one was just written.
@@ -39,7 +41,7 @@ func writeYAML(w *bufio.Writer, data []byte) error {
 // value can reach: no comments, anchors, tags, flow collections other than
 // empty ones, or line folding (yaml.v3 sets no width limit).
 type yamlEmitter struct {
-	r *jsonReader
+	r *jsonscan.Reader
 	w *bufio.Writer
 
 	indent  int   // current block indentation; -1 before the root node
@@ -163,21 +165,21 @@ func (e *yamlEmitter) writeIndicator(ind string, needWhitespace, isWhitespace, i
 // is true for a mapping key written on one line with its value.
 func (e *yamlEmitter) node(parent yamlContext, simpleKey bool) error {
 	r := e.r
-	switch r.peek() {
+	switch r.Peek() {
 	case '{':
 		return e.mapping(parent)
 	case '[':
 		return e.sequence(parent)
 	case '"':
-		raw, plain, err := r.str()
+		raw, plain, err := r.Str()
 		if err != nil {
 			return err
 		}
-		v := text(raw, plain, &e.scratch)
+		v := jsonscan.Text(raw, plain, &e.scratch)
 		e.scalar(v, stringStyle(v), nil, parent, simpleKey)
 		return nil
 	default:
-		v, err := r.skip()
+		v, err := r.Skip()
 		if err != nil {
 			return err
 		}
@@ -189,33 +191,13 @@ func (e *yamlEmitter) node(parent yamlContext, simpleKey bool) error {
 }
 
 func (e *yamlEmitter) mapping(parent yamlContext) error {
-	r := e.r
-	if err := r.enter(); err != nil {
-		return err
-	}
-	r.pos++
-	if r.peek() == '}' {
-		r.pos++
-		r.depth--
-		// An empty block mapping is written in flow style.
-		e.writeIndicator("{", true, true, false)
-		e.writeIndicator("}", false, false, false)
-		return nil
-	}
-	e.increaseIndent(false, parent)
-	for {
-		if r.peek() != '"' {
-			return r.unexpected("looking for beginning of object key string")
+	empty := true
+	err := e.r.Object(func(raw []byte, plain bool) error {
+		if empty {
+			e.increaseIndent(false, parent)
+			empty = false
 		}
-		raw, plain, err := r.str()
-		if err != nil {
-			return err
-		}
-		if r.peek() != ':' {
-			return r.unexpected("after object key")
-		}
-		r.pos++
-		key := text(raw, plain, &e.scratch)
+		key := jsonscan.Text(raw, plain, &e.scratch)
 		a := analyzeScalar(key)
 		e.writeIndent()
 		if !a.multiline && len(key) <= 128 {
@@ -228,55 +210,42 @@ func (e *yamlEmitter) mapping(parent yamlContext) error {
 			e.writeIndent()
 			e.writeIndicator(":", true, false, true)
 		}
-		if err := e.node(ctxValue, false); err != nil {
-			return err
-		}
-		switch r.peek() {
-		case ',':
-			r.pos++
-		case '}':
-			r.pos++
-			r.depth--
-			e.popIndent()
-			return nil
-		default:
-			return r.unexpected("after object key:value pair")
-		}
+		return e.node(ctxValue, false)
+	})
+	if err != nil {
+		return err
 	}
+	if empty {
+		// An empty block mapping is written in flow style.
+		e.writeIndicator("{", true, true, false)
+		e.writeIndicator("}", false, false, false)
+		return nil
+	}
+	e.popIndent()
+	return nil
 }
 
 func (e *yamlEmitter) sequence(parent yamlContext) error {
-	r := e.r
-	if err := r.enter(); err != nil {
+	empty := true
+	err := e.r.Array(func() error {
+		if empty {
+			e.increaseIndent(false, parent)
+			empty = false
+		}
+		e.writeIndent()
+		e.writeIndicator("-", true, false, true)
+		return e.node(ctxSeqItem, false)
+	})
+	if err != nil {
 		return err
 	}
-	r.pos++
-	if r.peek() == ']' {
-		r.pos++
-		r.depth--
+	if empty {
 		e.writeIndicator("[", true, true, false)
 		e.writeIndicator("]", false, false, false)
 		return nil
 	}
-	e.increaseIndent(false, parent)
-	for {
-		e.writeIndent()
-		e.writeIndicator("-", true, false, true)
-		if err := e.node(ctxSeqItem, false); err != nil {
-			return err
-		}
-		switch r.peek() {
-		case ',':
-			r.pos++
-		case ']':
-			r.pos++
-			r.depth--
-			e.popIndent()
-			return nil
-		default:
-			return r.unexpected("after array element")
-		}
-	}
+	e.popIndent()
+	return nil
 }
 
 // stringStyle is the style yaml.v3 asks for a string scalar: double quotes

@@ -51,9 +51,7 @@ var defaultCosts = map[string]int{
 	"permissions":             10,
 }
 
-// familyAliases folds path segments and singular spellings into the family
-// whose price they pay.
-// familyAliases folds path segments and the seed's singular family names
+// familyAliases folds path segments and singular spellings of family names
 // into the family whose price they pay.
 var familyAliases = map[string]string{
 	"role_permissions": "permissions",

@@ -94,7 +94,7 @@ func (m milestone) end() time.Time {
 	return m.start.AddDate(0, 0, 1)
 }
 
-// The announced milestones (seed section 9).
+// The announced milestones, as cloud dates: self-hosted follows later, so these are the earliest.
 var (
 	tsqlV1V2Deprecated  = day(2026, time.August, 24)
 	tsqlV1V2Removed     = quarter(2026, 4)

@@ -1,12 +1,12 @@
-// Package changes owns the service's announced changes to resource types (seed sections 7 and 9)
-// as pure logic: the ODBC allowlist for Windows-auth T-SQL resources and the audit of a list of
+// Package changes owns the service's announced changes to resource types as pure
+// logic: the ODBC allowlist for Windows-auth T-SQL resources and the audit of a list of
 // resources against the announced deprecations and removals. It does no HTTP and no formatting
 // beyond strings; it must not import net/http, cobra, viper, output, ratebudget, cmd or client.
 //
 // # ODBC allowlist (odbc.go)
 //
 // The service accepts a paramsFromConnectionString key only when it is, byte for byte, a canonical
-// attribute name or one of the alternate spellings listed in the seed (CheckODBCKey). No case
+// attribute name or one of the alternate spellings the service lists (CheckODBCKey). No case
 // folding beyond the listed spellings: "App" and "PACKETSIZE" are rejected, as the service does.
 //
 // CheckODBCParams checks a whole map. Each rejected key gets one category, tried in this order:
@@ -27,7 +27,7 @@
 // underscores) so that "encrypt" and "Trust Server Certificate" get the right advice; folding never
 // makes a key acceptable.
 //
-// Values: orgctl is stricter than the seed, which only restricts keys. A value of an allowed key is
+// Values: orgctl is stricter than the service, which only restricts keys. A value of an allowed key is
 // rejected as "injection" when it could end the attribute early and append another one: it contains
 // a control or invisible character, or, unless it is one properly braced ODBC value, it contains
 // ';', '{' or '}'. A properly braced value starts with '{', ends with '}', and doubles every '}'
@@ -42,10 +42,10 @@
 //
 // # Audit (audit.go)
 //
-// Audit matches resources against the announced changes of seed section 9, by the exact type
+// Audit matches resources against the service's announced changes, by the exact type
 // strings of the spec's resource type enum (the API's spelling; "MSSQL" is not "mssql"). It reads
 // only what the caller puts in Resource.Options, which the API does not expose today; an option is
-// looked up at the top level, then under "database_options", in snake_case or the seed's camelCase
+// looked up at the top level, then under "database_options", in snake_case or the service's camelCase
 // (connector_version/connectorVersion, windows_auth/windowsAuth,
 // params_from_connection_string/paramsFromConnectionString, server_version/serverVersion,
 // custom_auth/customAuth, authentication_type or authentication_options.authentication_type).
@@ -67,7 +67,7 @@
 //
 //   - tsql-connector-v1-v2-removed (mssql): version 3.0: nothing. 1.0/2.0: "deprecated" before
 //     2026-08-24 (deadline 2026-08-24) and until 2026-Q4 starts (deadline 2026-Q4); "breaking" during
-//     2026-Q4, since the seed gives no day and the removal may land on its first; "removed" from
+//     2026-Q4, since no day was announced and the removal may land on its first; "removed" from
 //     2027-01-01. Unknown or unrecognized version: "check" with the same deadline.
 //   - tsql-windows-auth-deprecated (mssql, self-hosted only): windows_auth true: "deprecated" before
 //     2027-Q2, "breaking" from 2027-04-01 (hardened images by default; no removal date was announced,
@@ -77,7 +77,7 @@
 //     "breaking" with Windows Auth on (setup, save and test connection fail today), "check" when
 //     Windows Auth is unknown, nothing when it is off or when no params are given. Undated.
 //   - columnar-db-type-removed (vertica) and data-governance-type-removed (bigid): "deprecated"
-//     before 2027-Q1, "removed" from 2027-01-01 (the seed gives only the quarter, so the whole
+//     before 2027-Q1, "removed" from 2027-01-01 (only the quarter was announced, so the whole
 //     quarter counts as removed). Options are irrelevant: the whole type goes.
 //   - document-db-server-3.4-removed (mongodb): server version below 3.6 (the minimum supported):
 //     "removed" at any date, because cloud support is already gone and the deployment is not known

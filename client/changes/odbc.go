@@ -17,7 +17,8 @@ type ODBCAttribute struct {
 	Alternates []string
 }
 
-// odbcAllowlist is the seed's table (section 7, "Rejected connection parameters"), in its order.
+// odbcAllowlist is the service's published table of accepted connection parameters, in its order,
+// so that listings read like the service's own documentation.
 var odbcAllowlist = []ODBCAttribute{
 	{"APP", []string{"app"}},
 	{"ApplicationIntent", []string{"applicationintent"}},
@@ -66,7 +67,7 @@ var odbcFolded = sync.OnceValue(func() map[string]string {
 	return m
 })
 
-// Rejection categories, one per blocked category of the seed plus "not-allowed" for the rest.
+// Rejection categories, one per category the service blocks plus "not-allowed" for the rest.
 const (
 	CategoryEncryption     = "encryption"
 	CategoryLoginRetry     = "login-retry"
@@ -76,7 +77,7 @@ const (
 	CategoryNotAllowed     = "not-allowed"
 )
 
-// Replacement advice per category, worded from the seed.
+// Replacement advice per category, worded as the service words it so that users recognise it.
 const (
 	replaceEncryption     = "use the resource's SSL/TLS settings"
 	replaceLoginRetry     = "use ConnectRetryCount/ConnectRetryInterval"
@@ -138,14 +139,14 @@ var blockedKeys = map[string]string{
 // CheckODBCKey applies the allowlist of paramsFromConnectionString keys for Windows-auth T-SQL
 // resources. ok=true: canonical is the canonical attribute name (alternates map to it: "packetsize" ->
 // "Packet Size", "Server_SPN" -> "ServerSPN", ...). Match is exact against the canonical names and the
-// listed alternates (the seed lists which spellings are accepted; do not invent case-insensitivity
-// beyond them).
+// listed alternates (the service accepts exactly those spellings, so folding case here would pass keys it
+// rejects).
 func CheckODBCKey(key string) (canonical string, ok bool) {
 	canonical, ok = odbcCanonical()[key]
 	return canonical, ok
 }
 
-// ODBCAllowlist returns the allowlist in the seed's order; the caller owns the returned slice.
+// ODBCAllowlist returns the allowlist in the service's order; the caller owns the returned slice.
 func ODBCAllowlist() []ODBCAttribute {
 	out := make([]ODBCAttribute, len(odbcAllowlist))
 	for i, a := range odbcAllowlist {

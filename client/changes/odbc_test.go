@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// seedAllowlist is the seed's table re-typed here, so a change to the package's table must be
+// publishedAllowlist is the service's published table re-typed here, so a change to the package's table must be
 // deliberate on both sides.
-var seedAllowlist = map[string][]string{
+var publishedAllowlist = map[string][]string{
 	"APP":                   {"app"},
 	"ApplicationIntent":     {"applicationintent"},
 	"ColumnEncryption":      {"columnencryption"},
@@ -35,7 +35,7 @@ var seedAllowlist = map[string][]string{
 
 func TestCheckODBCKeyAcceptsEverySeedSpelling(t *testing.T) {
 	n := 0
-	for canonical, alts := range seedAllowlist {
+	for canonical, alts := range publishedAllowlist {
 		for _, spelling := range append([]string{canonical}, alts...) {
 			n++
 			got, ok := CheckODBCKey(spelling)
@@ -55,11 +55,11 @@ func TestODBCAllowlistMatchesSeed(t *testing.T) {
 	for _, a := range list {
 		got[a.Canonical] = a.Alternates
 	}
-	if !reflect.DeepEqual(got, seedAllowlist) {
-		t.Fatalf("ODBCAllowlist() = %v\nwant %v", got, seedAllowlist)
+	if !reflect.DeepEqual(got, publishedAllowlist) {
+		t.Fatalf("ODBCAllowlist() = %v\nwant %v", got, publishedAllowlist)
 	}
 	if list[0].Canonical != "APP" || list[len(list)-1].Canonical != "WSID" {
-		t.Errorf("not in the seed's order: first %q, last %q", list[0].Canonical, list[len(list)-1].Canonical)
+		t.Errorf("not in the service's order: first %q, last %q", list[0].Canonical, list[len(list)-1].Canonical)
 	}
 	// The caller owns the copy.
 	list[0].Alternates[0] = "mutated"

@@ -1,4 +1,4 @@
-package output
+package jsonscan
 
 import (
 	"encoding/binary"
@@ -9,64 +9,74 @@ import (
 	"unicode/utf8"
 )
 
-// jsonReader walks JSON text in place and checks it as it goes, so a printer
+// Reader walks JSON text in place and checks it as it goes, so a printer
 // can stream a large answer element by element without decoding it whole or
 // copying it. Its grammar is encoding/json's, nesting limit included.
-type jsonReader struct {
-	data  []byte
-	pos   int
-	depth int
+type Reader struct {
+	Data []byte
+	Pos  int
+	// Skipped, when set, is told of each run of whitespace the reader
+	// steps over, so a writer can copy everything else as it is.
+	Skipped func(from, to int)
+	depth   int
 }
 
-// maxDepth is encoding/json's nesting limit: deeper input is invalid there.
-const maxDepth = 10000
+// MaxDepth is encoding/json's nesting limit: deeper input is invalid there.
+const MaxDepth = 10000
 
-// syntaxError says what was wrong and where, like encoding/json's.
-type syntaxError struct {
+// SyntaxError says what was wrong and where, like encoding/json's.
+type SyntaxError struct {
 	msg    string
 	offset int
 }
 
-func (e *syntaxError) Error() string { return fmt.Sprintf("%s at offset %d", e.msg, e.offset) }
+func (e *SyntaxError) Error() string { return fmt.Sprintf("%s at offset %d", e.msg, e.offset) }
 
-func (r *jsonReader) fail(msg string) error { return &syntaxError{msg, r.pos} }
+// Fail reports msg at the current position.
+func (r *Reader) Fail(msg string) error { return &SyntaxError{msg, r.Pos} }
 
-func (r *jsonReader) unexpected(context string) error {
-	if r.pos >= len(r.data) {
-		return &syntaxError{"unexpected end of JSON input", r.pos}
+// Unexpected reports the byte at the current position (or the end) as
+// out of place in context.
+func (r *Reader) Unexpected(context string) error {
+	if r.Pos >= len(r.Data) {
+		return &SyntaxError{"unexpected end of JSON input", r.Pos}
 	}
-	return &syntaxError{fmt.Sprintf("invalid character %q %s", r.data[r.pos], context), r.pos}
+	return &SyntaxError{fmt.Sprintf("invalid character %q %s", r.Data[r.Pos], context), r.Pos}
 }
 
-// ws skips insignificant whitespace.
-func (r *jsonReader) ws() {
-	if r.pos < len(r.data) && r.data[r.pos] > ' ' {
+// WS skips insignificant whitespace, telling Skipped what it skipped.
+func (r *Reader) WS() {
+	if r.Pos < len(r.Data) && r.Data[r.Pos] > ' ' {
 		return // the usual case: an answer without whitespace
 	}
-	for r.pos < len(r.data) {
-		switch r.data[r.pos] {
+	start := r.Pos
+	for r.Pos < len(r.Data) {
+		switch r.Data[r.Pos] {
 		case ' ', '\t', '\n', '\r':
-			r.pos++
-		default:
-			return
+			r.Pos++
+			continue
 		}
+		break
+	}
+	if r.Skipped != nil && r.Pos > start {
+		r.Skipped(start, r.Pos)
 	}
 }
 
-// peek skips whitespace and returns the next byte, 0 at the end (and at a
+// Peek skips whitespace and returns the next byte, 0 at the end (and at a
 // NUL byte, which is never valid outside a string either).
-func (r *jsonReader) peek() byte {
-	r.ws()
-	if r.pos < len(r.data) {
-		return r.data[r.pos]
+func (r *Reader) Peek() byte {
+	r.WS()
+	if r.Pos < len(r.Data) {
+		return r.Data[r.Pos]
 	}
 	return 0
 }
 
-// end checks that nothing but whitespace follows the value.
-func (r *jsonReader) end() error {
-	if r.ws(); r.pos < len(r.data) {
-		return r.unexpected("after top-level value")
+// End checks that nothing but whitespace follows the value.
+func (r *Reader) End() error {
+	if r.WS(); r.Pos < len(r.Data) {
+		return r.Unexpected("after top-level value")
 	}
 	return nil
 }
@@ -80,12 +90,12 @@ var strPlain = func() (t [256]bool) {
 	return t
 }()
 
-// str reads a string at pos (which must be '"') and returns its raw
+// Str reads a string at Pos (which must be '"') and returns its raw
 // contents between the quotes. plain is true when the contents are the
 // decoded string as is: no escapes and nothing but ASCII.
-func (r *jsonReader) str() (raw []byte, plain bool, err error) {
-	d := r.data
-	i := r.pos + 1
+func (r *Reader) Str() (raw []byte, plain bool, err error) {
+	d := r.Data
+	i := r.Pos + 1
 	start := i
 	plain = true
 	for {
@@ -102,18 +112,18 @@ func (r *jsonReader) str() (raw []byte, plain bool, err error) {
 			i++
 		}
 		if i >= len(d) {
-			r.pos = i
-			return nil, false, r.unexpected("in string literal")
+			r.Pos = i
+			return nil, false, r.Unexpected("in string literal")
 		}
 		switch c := d[i]; {
 		case c == '"':
-			r.pos = i + 1
+			r.Pos = i + 1
 			return d[start:i], plain, nil
 		case c == '\\':
 			plain = false
 			if i+1 >= len(d) {
-				r.pos = i + 1
-				return nil, false, r.unexpected("in string escape code")
+				r.Pos = i + 1
+				return nil, false, r.Unexpected("in string escape code")
 			}
 			switch d[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
@@ -121,18 +131,18 @@ func (r *jsonReader) str() (raw []byte, plain bool, err error) {
 			case 'u':
 				for k := 2; k < 6; k++ {
 					if i+k >= len(d) || !isHex(d[i+k]) {
-						r.pos = i + k
-						return nil, false, r.unexpected("in \\u hexadecimal character escape")
+						r.Pos = i + k
+						return nil, false, r.Unexpected("in \\u hexadecimal character escape")
 					}
 				}
 				i += 6
 			default:
-				r.pos = i + 1
-				return nil, false, r.unexpected("in string escape code")
+				r.Pos = i + 1
+				return nil, false, r.Unexpected("in string escape code")
 			}
 		case c < 0x20:
-			r.pos = i
-			return nil, false, r.unexpected("in string literal")
+			r.Pos = i
+			return nil, false, r.Unexpected("in string literal")
 		default: // non-ASCII: decoding checks it is UTF-8
 			plain = false
 			i++
@@ -159,10 +169,10 @@ func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
-// number reads a number at pos and returns its text.
-func (r *jsonReader) number() ([]byte, error) {
-	d := r.data
-	start := r.pos
+// Number reads a number at Pos and returns its text.
+func (r *Reader) Number() ([]byte, error) {
+	d := r.Data
+	start := r.Pos
 	i := start
 	if i < len(d) && d[i] == '-' {
 		i++
@@ -174,14 +184,14 @@ func (r *jsonReader) number() ([]byte, error) {
 		for i++; i < len(d) && '0' <= d[i] && d[i] <= '9'; i++ {
 		}
 	default:
-		r.pos = i
-		return nil, r.unexpected("in numeric literal")
+		r.Pos = i
+		return nil, r.Unexpected("in numeric literal")
 	}
 	if i < len(d) && d[i] == '.' {
 		i++
 		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			r.pos = i
-			return nil, r.unexpected("after decimal point in numeric literal")
+			r.Pos = i
+			return nil, r.Unexpected("after decimal point in numeric literal")
 		}
 		for i++; i < len(d) && '0' <= d[i] && d[i] <= '9'; i++ {
 		}
@@ -192,20 +202,20 @@ func (r *jsonReader) number() ([]byte, error) {
 			i++
 		}
 		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			r.pos = i
-			return nil, r.unexpected("in exponent of numeric literal")
+			r.Pos = i
+			return nil, r.Unexpected("in exponent of numeric literal")
 		}
 		for i++; i < len(d) && '0' <= d[i] && d[i] <= '9'; i++ {
 		}
 	}
-	r.pos = i
+	r.Pos = i
 	return d[start:i], nil
 }
 
-// literal reads true, false or null at pos.
-func (r *jsonReader) literal() ([]byte, error) {
+// Literal reads true, false or null at pos.
+func (r *Reader) Literal() ([]byte, error) {
 	var want string
-	switch r.data[r.pos] {
+	switch r.Data[r.Pos] {
 	case 't':
 		want = "true"
 	case 'f':
@@ -213,146 +223,148 @@ func (r *jsonReader) literal() ([]byte, error) {
 	default:
 		want = "null"
 	}
-	start := r.pos
+	start := r.Pos
 	for k := 0; k < len(want); k++ {
-		if r.pos >= len(r.data) || r.data[r.pos] != want[k] {
-			return nil, r.unexpected("in literal " + want)
+		if r.Pos >= len(r.Data) || r.Data[r.Pos] != want[k] {
+			return nil, r.Unexpected("in literal " + want)
 		}
-		r.pos++
+		r.Pos++
 	}
-	return r.data[start:r.pos], nil
+	return r.Data[start:r.Pos], nil
 }
 
-// enter counts one level of nesting.
-func (r *jsonReader) enter() error {
+// Enter counts one level of nesting; Leave ends it.
+func (r *Reader) Enter() error {
 	r.depth++
-	if r.depth > maxDepth {
-		return r.fail("exceeded max depth")
+	if r.depth > MaxDepth {
+		return r.Fail("exceeded max depth")
 	}
 	return nil
 }
 
-// skip reads one value of any kind, checking it, and returns its text.
-func (r *jsonReader) skip() ([]byte, error) {
-	start := r.pos
+func (r *Reader) Leave() { r.depth-- }
+
+// Skip reads one value of any kind, checking it, and returns its text.
+func (r *Reader) Skip() ([]byte, error) {
+	start := r.Pos
 	var err error
-	switch r.peek() {
+	switch r.Peek() {
 	case '{':
-		start = r.pos
-		err = r.object(func([]byte, bool) error { _, err := r.skip(); return err })
+		start = r.Pos
+		err = r.Object(func([]byte, bool) error { _, err := r.Skip(); return err })
 	case '[':
-		start = r.pos
-		err = r.array(func() error { _, err := r.skip(); return err })
+		start = r.Pos
+		err = r.Array(func() error { _, err := r.Skip(); return err })
 	case '"':
-		start = r.pos
-		_, _, err = r.str()
+		start = r.Pos
+		_, _, err = r.Str()
 	case 't', 'f', 'n':
-		start = r.pos
-		_, err = r.literal()
+		start = r.Pos
+		_, err = r.Literal()
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		start = r.pos
-		_, err = r.number()
+		start = r.Pos
+		_, err = r.Number()
 	default:
-		return nil, r.unexpected("looking for beginning of value")
+		return nil, r.Unexpected("looking for beginning of value")
 	}
 	if err != nil {
 		return nil, err
 	}
-	return r.data[start:r.pos], nil
+	return r.Data[start:r.Pos], nil
 }
 
-// object reads an object at pos ('{'), calling member with each key's raw
+// Object reads an object at Pos ('{'), calling member with each key's raw
 // contents and plainness, positioned at the key's value, which member must
 // read.
-func (r *jsonReader) object(member func(key []byte, plain bool) error) error {
-	if err := r.enter(); err != nil {
+func (r *Reader) Object(member func(key []byte, plain bool) error) error {
+	if err := r.Enter(); err != nil {
 		return err
 	}
-	r.pos++
-	if r.peek() == '}' {
-		r.pos++
+	r.Pos++
+	if r.Peek() == '}' {
+		r.Pos++
 		r.depth--
 		return nil
 	}
 	for {
-		if r.peek() != '"' {
-			return r.unexpected("looking for beginning of object key string")
+		if r.Peek() != '"' {
+			return r.Unexpected("looking for beginning of object key string")
 		}
-		key, plain, err := r.str()
+		key, plain, err := r.Str()
 		if err != nil {
 			return err
 		}
-		if r.peek() != ':' {
-			return r.unexpected("after object key")
+		if r.Peek() != ':' {
+			return r.Unexpected("after object key")
 		}
-		r.pos++
-		r.ws()
+		r.Pos++
+		r.WS()
 		if err := member(key, plain); err != nil {
 			return err
 		}
-		switch r.peek() {
+		switch r.Peek() {
 		case ',':
-			r.pos++
+			r.Pos++
 		case '}':
-			r.pos++
+			r.Pos++
 			r.depth--
 			return nil
 		default:
-			return r.unexpected("after object key:value pair")
+			return r.Unexpected("after object key:value pair")
 		}
 	}
 }
 
-// array reads an array at pos ('['), calling elem positioned at each
+// Array reads an array at Pos ('['), calling elem positioned at each
 // element, which elem must read.
-func (r *jsonReader) array(elem func() error) error {
-	if err := r.enter(); err != nil {
+func (r *Reader) Array(elem func() error) error {
+	if err := r.Enter(); err != nil {
 		return err
 	}
-	r.pos++
-	if r.peek() == ']' {
-		r.pos++
+	r.Pos++
+	if r.Peek() == ']' {
+		r.Pos++
 		r.depth--
 		return nil
 	}
 	for {
-		r.ws()
+		r.WS()
 		if err := elem(); err != nil {
 			return err
 		}
-		switch r.peek() {
+		switch r.Peek() {
 		case ',':
-			r.pos++
+			r.Pos++
 		case ']':
-			r.pos++
+			r.Pos++
 			r.depth--
 			return nil
 		default:
-			return r.unexpected("after array element")
+			return r.Unexpected("after array element")
 		}
 	}
 }
 
-// member reads the object at pos ('{') and returns where the value of key
+// Member reads the object at Pos ('{') and returns where the value of key
 // starts and ends, the last one when the key repeats (as in a decoded
 // map); start is -1 when the key is missing.
-func (r *jsonReader) member(key string, scratch *[]byte) (start, end int, err error) {
+func (r *Reader) Member(key string, scratch *[]byte) (start, end int, err error) {
 	start, end = -1, -1
-	err = r.object(func(k []byte, plain bool) error {
-		s := r.pos
-		_, err := r.skip()
-		if string(text(k, plain, scratch)) == key {
-			start, end = s, r.pos
+	err = r.Object(func(k []byte, plain bool) error {
+		s := r.Pos
+		_, err := r.Skip()
+		if string(Text(k, plain, scratch)) == key {
+			start, end = s, r.Pos
 		}
 		return err
 	})
 	return start, end, err
 }
 
-// unquote appends the decoded form of a string's raw contents (as str
+// Unquote appends the decoded form of a string's raw contents (as Str
 // returned them) to dst, as encoding/json decodes it: invalid UTF-8 and
 // unpaired surrogates become U+FFFD.
-func unquote(dst, raw []byte) []byte {
+func Unquote(dst, raw []byte) []byte {
 	for i := 0; i < len(raw); {
 		c := raw[i]
 		switch {
@@ -423,45 +435,45 @@ func hex4(b []byte) rune {
 	return r
 }
 
-// text returns a string's decoded contents, using scratch when decoding is
+// Text returns a string's decoded contents, using scratch when decoding is
 // needed; the result is only valid until scratch is reused.
-func text(raw []byte, plain bool, scratch *[]byte) []byte {
+func Text(raw []byte, plain bool, scratch *[]byte) []byte {
 	if plain {
 		return raw
 	}
-	*scratch = unquote((*scratch)[:0], raw)
+	*scratch = Unquote((*scratch)[:0], raw)
 	return *scratch
 }
 
-// value reads one value into the types encoding/json decodes into `any` with
+// Value reads one value into the types encoding/json decodes into `any` with
 // UseNumber: map[string]any, []any, string, json.Number, bool and nil.
-func (r *jsonReader) value(scratch *[]byte) (any, error) {
-	switch r.peek() {
+func (r *Reader) Value(scratch *[]byte) (any, error) {
+	switch r.Peek() {
 	case '{':
 		m := map[string]any{}
-		err := r.object(func(key []byte, plain bool) error {
-			k := string(text(key, plain, scratch))
-			v, err := r.value(scratch)
+		err := r.Object(func(key []byte, plain bool) error {
+			k := string(Text(key, plain, scratch))
+			v, err := r.Value(scratch)
 			m[k] = v
 			return err
 		})
 		return m, err
 	case '[':
 		a := []any{}
-		err := r.array(func() error {
-			v, err := r.value(scratch)
+		err := r.Array(func() error {
+			v, err := r.Value(scratch)
 			a = append(a, v)
 			return err
 		})
 		return a, err
 	case '"':
-		raw, plain, err := r.str()
+		raw, plain, err := r.Str()
 		if err != nil {
 			return nil, err
 		}
-		return string(text(raw, plain, scratch)), nil
+		return string(Text(raw, plain, scratch)), nil
 	case 't', 'f', 'n':
-		lit, err := r.literal()
+		lit, err := r.Literal()
 		if err != nil {
 			return nil, err
 		}
@@ -473,19 +485,19 @@ func (r *jsonReader) value(scratch *[]byte) (any, error) {
 		}
 		return nil, nil
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		num, err := r.number()
+		num, err := r.Number()
 		return json.Number(num), err
 	}
-	return nil, r.unexpected("looking for beginning of value")
+	return nil, r.Unexpected("looking for beginning of value")
 }
 
-// decodeValue decodes one whole JSON text the way decode does.
-func decodeValue(data []byte) (any, error) {
-	r := &jsonReader{data: data}
+// Decode decodes one whole JSON text as encoding/json does into `any` with UseNumber.
+func Decode(data []byte) (any, error) {
+	r := &Reader{Data: data}
 	var scratch []byte
-	v, err := r.value(&scratch)
+	v, err := r.Value(&scratch)
 	if err == nil {
-		err = r.end()
+		err = r.End()
 	}
 	if err != nil {
 		return nil, err

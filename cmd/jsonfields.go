@@ -1,0 +1,208 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/output"
+)
+
+// reads reports whether the op fetches data without changing anything: a
+// get, a list, or a query sent as a POST (permissions list-objects).
+func (op *Op) reads() bool {
+	return op.Method == http.MethodGet || strings.HasPrefix(op.Use, "list")
+}
+
+// jsonFields are the names --json selects from: the fields the published
+// spec gives the answer, then any the command's columns read beyond them.
+func (op *Op) jsonFields() []string {
+	return jsonFieldNames(op.Method+" "+op.Path, columnFields(op.Columns))
+}
+
+// columnFields are the top-level fields columns read.
+func columnFields(cols []output.Column) string {
+	var out []string
+	for _, c := range cols {
+		if top, _, _ := strings.Cut(c.Field, "."); top != "" {
+			out = append(out, top)
+		}
+	}
+	return strings.Join(out, ",")
+}
+
+// jsonFieldNames merges the spec's fields for "METHOD PATH" (none for "")
+// with extra comma-separated names, in order, without repeats.
+func jsonFieldNames(endpoint, extra string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(name string) {
+		if name != "" && !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	if method, path, ok := strings.Cut(endpoint, " "); ok {
+		for _, f := range sandbox.DataFields(method, path) {
+			add(f)
+		}
+	}
+	for _, f := range strings.Split(extra, ",") {
+		add(f)
+	}
+	return out
+}
+
+// Annotations that say where a command's --json fields come from; they are
+// worked out only when --json is used, so building commands stays cheap.
+const (
+	jsonEndpointAnnotation = "json-endpoint"
+	jsonExtraAnnotation    = "json-fields"
+)
+
+// addJSONFlag gives a reading command --json FIELDS.
+func addJSONFlag(op *Op, c *cobra.Command) {
+	addJSONFields(c, op.Method+" "+op.Path, columnFields(op.Columns))
+}
+
+// addJSONFields gives a command --json FIELDS: the spec's fields of
+// endpoint ("METHOD PATH", or "" for local records) and the extra names.
+func addJSONFields(c *cobra.Command, endpoint, extra string) {
+	c.Flags().String("json", "", "print only these comma-separated `FIELDS` as JSON (--json alone lists them)")
+	if c.Annotations == nil {
+		c.Annotations = map[string]string{}
+	}
+	c.Annotations[jsonEndpointAnnotation] = endpoint
+	c.Annotations[jsonExtraAnnotation] = extra
+	c.RegisterFlagCompletionFunc("json", func(c *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
+		// Complete the field after the last comma, keeping those before it.
+		done, _ := cutLast(typed, ",")
+		chosen := strings.Split(done, ",")
+		var out []string
+		for _, f := range commandJSONFields(c) {
+			if contains(chosen, f) {
+				continue
+			}
+			if done == "" {
+				out = append(out, f)
+			} else {
+				out = append(out, done+","+f)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	})
+}
+
+// commandJSONFields are the fields a command's --json offers (nil: no --json).
+func commandJSONFields(c *cobra.Command) []string {
+	endpoint, ok := c.Annotations[jsonEndpointAnnotation]
+	if !ok {
+		return nil
+	}
+	return jsonFieldNames(endpoint, c.Annotations[jsonExtraAnnotation])
+}
+
+func cutLast(s, sep string) (before, after string) {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[:i], s[i+len(sep):]
+	}
+	return "", s
+}
+
+// errListedFields ends a run that only listed the --json fields: exit 0,
+// nothing more to print.
+var errListedFields = &ExitError{Code: ExitOK}
+
+// jsonSelection reads --json: nil when not given, the checked names when
+// given; given empty (--json=) it lists the fields and ends the run.
+func jsonSelection(c *cobra.Command) ([]string, error) {
+	fl := c.Flags().Lookup("json")
+	if fl == nil || !fl.Changed {
+		return nil, nil
+	}
+	avail := commandJSONFields(c)
+	var names []string
+	for _, n := range strings.Split(fl.Value.String(), ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		listJSONFields(c.OutOrStdout(), avail)
+		return nil, errListedFields
+	}
+	var unknown []string
+	for _, n := range names {
+		if !contains(avail, n) {
+			unknown = append(unknown, n)
+		}
+	}
+	if len(unknown) > 0 {
+		what := fmt.Sprintf("unknown field %q", unknown[0])
+		if len(unknown) > 1 {
+			what = fmt.Sprintf("unknown fields %q", unknown)
+		}
+		if near := nearestName(unknown[0], avail); near != "" {
+			what += fmt.Sprintf(" (did you mean %s?)", near)
+		}
+		return nil, usageErrorf("%s: --json: %s\nAvailable fields:\n  %s", c.CommandPath(), what, strings.Join(avail, "\n  "))
+	}
+	return names, nil
+}
+
+// nearestName is the name closest to a typo of it, or "".
+func nearestName(typed string, names []string) string {
+	best, bestD := "", 0
+	for _, n := range names {
+		if d := editDistance(typed, n); best == "" || d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if best == "" || bestD > max(1, len(typed)*2/5) {
+		return ""
+	}
+	return best
+}
+
+// listsJSONFields reports a --json given empty (--json=), which only lists the fields.
+func listsJSONFields(c *cobra.Command) bool {
+	fl := c.Flags().Lookup("json")
+	return fl != nil && fl.Changed && strings.Trim(fl.Value.String(), ", ") == ""
+}
+
+// listJSONFields answers a bare --json: the names, one a line, on stdout.
+func listJSONFields(w io.Writer, fields []string) {
+	fmt.Fprintln(w, strings.Join(fields, "\n"))
+}
+
+// bareJSONFlag answers `--json` given without fields (which the flag parser
+// reports as a missing argument) by listing the command's fields.
+func bareJSONFlag(c *cobra.Command, err error) (error, bool) {
+	if err == nil || err.Error() != "flag needs an argument: --json" {
+		return nil, false
+	}
+	fields := commandJSONFields(c)
+	if fields == nil {
+		return nil, false
+	}
+	listJSONFields(c.OutOrStdout(), fields)
+	return errListedFields, true
+}
+
+// printSelected prints the --json fields of data: JSON, unless -o yaml,
+// --jq or --template asked for something else.
+func printSelected(p *output.Printer, data []byte, fields []string) error {
+	sel, err := output.SelectFields(data, fields)
+	if err != nil {
+		return err
+	}
+	q := *p
+	if q.Opts.Format == "" || q.Opts.Format == "table" {
+		q.Opts.Format = "json"
+	}
+	return q.Print(sel, nil)
+}

@@ -1,0 +1,35 @@
+package cmd
+
+import (
+	"testing"
+)
+
+// Every command that only reads offers --json with the fields it knows.
+func TestEveryReadingCommandOffersJSONFields(t *testing.T) {
+	n := 0
+	for _, g := range families() {
+		var walk func(g Group, path string)
+		walk = func(g Group, path string) {
+			for i := range g.Ops {
+				op := g.Ops[i]
+				if op.Columns == nil {
+					op.Columns = g.Columns
+				}
+				if !op.reads() {
+					continue
+				}
+				n++
+				if len(op.jsonFields()) == 0 {
+					t.Errorf("%s %s: no --json fields (%s %s)", path, op.Use, op.Method, op.Path)
+				}
+			}
+			for _, sub := range g.Groups {
+				walk(sub, path+" "+sub.Name)
+			}
+		}
+		walk(g, g.Name)
+	}
+	if n < 40 {
+		t.Errorf("only %d reading commands found", n)
+	}
+}

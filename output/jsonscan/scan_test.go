@@ -1,0 +1,108 @@
+package jsonscan
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var docs = []string{
+	`null`, `true`, `false`, `0`, `-0.5e+10`, `"plain"`, `"esc\"aped\\ \/ \b\f\n\r\t"`, `"\u00e9\ud83d\ude00"`,
+	`"\ud800"`, "\"\xff\xfe\"", `"ünïcødé"`, `[]`, `{}`, ` [ 1 , "a" , null ] `, `{"a":{"b":[{"c":1}]},"a":2}`,
+	`{"id":"u1","email":"a@b.c","tags":["x","y"],"n":12345678901234567890}`,
+	`{`, `[1,]`, `{"a"}`, `{"a":1,}`, `01`, `1.`, `.5`, `-`, `1e`, `tru`, `nul`, `"a`, "\"\x01\"", `"\x"`, `"\u12"`,
+	`[1 2]`, `{"a":1 "b":2}`, `{1:2}`, `1 2`, `[]]`, `"a"x`, ``, `   `,
+}
+
+// reference decodes as the printers promise to: encoding/json into any,
+// numbers kept as text.
+func reference(data []byte) (any, error) {
+	if !json.Valid(data) {
+		return nil, &SyntaxError{msg: "invalid"}
+	}
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var v any
+	err := d.Decode(&v)
+	return v, err
+}
+
+func checkDecode(t *testing.T, data []byte) {
+	t.Helper()
+	want, werr := reference(data)
+	got, gerr := Decode(data)
+	if (werr == nil) != (gerr == nil) {
+		t.Fatalf("%q: encoding/json error %v, Decode error %v", data, werr, gerr)
+	}
+	if werr == nil && !reflect.DeepEqual(got, want) {
+		t.Fatalf("%q: Decode = %#v, encoding/json = %#v", data, got, want)
+	}
+}
+
+func TestDecodeAgreesWithEncodingJSON(t *testing.T) {
+	for _, d := range docs {
+		checkDecode(t, []byte(d))
+	}
+	for _, depth := range []int{MaxDepth, MaxDepth + 1} {
+		checkDecode(t, []byte(strings.Repeat("[", depth)+strings.Repeat("]", depth)))
+	}
+}
+
+func TestSkipReturnsTheValueAsSent(t *testing.T) {
+	data := []byte(`{"a" : [1, {"b":"\u0041"}] , "data":{"x": 1 },"data" :  "last"}`)
+	r := &Reader{Data: data}
+	var got []string
+	err := r.Object(func(key []byte, plain bool) error {
+		v, err := r.Skip()
+		got = append(got, string(key)+"="+string(v))
+		return err
+	})
+	if err != nil || r.End() != nil {
+		t.Fatalf("Object: %v", err)
+	}
+	want := []string{`a=[1, {"b":"\u0041"}]`, `data={"x": 1 }`, `data="last"`}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	var scratch []byte
+	start, end, err := (&Reader{Data: data}).Member("data", &scratch)
+	if err != nil || string(data[start:end]) != `"last"` {
+		t.Fatalf("Member(data) = %q, %v; want the last one", data[start:end], err)
+	}
+	if start, _, _ := (&Reader{Data: data}).Member("missing", &scratch); start != -1 {
+		t.Fatalf("Member(missing) start = %d, want -1", start)
+	}
+}
+
+func TestTextDecodesEscapesOnlyWhenNeeded(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`"abc"`, "abc"}, {`"a\nb"`, "a\nb"}, {`"\u00e9"`, "é"}, {`"\ud83d\ude00"`, "😀"}, {`"\ud800x"`, "\ufffdx"}, {"\"\xff\"", "\ufffd"},
+	} {
+		r := &Reader{Data: []byte(c.in)}
+		raw, plain, err := r.Str()
+		if err != nil {
+			t.Fatalf("%s: %v", c.in, err)
+		}
+		var scratch []byte
+		if got := string(Text(raw, plain, &scratch)); got != c.want {
+			t.Errorf("%s: Text = %q, want %q", c.in, got, c.want)
+		}
+		if plain && c.in[1:len(c.in)-1] != c.want {
+			t.Errorf("%s: marked plain but needs decoding", c.in)
+		}
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, d := range docs {
+		f.Add([]byte(d))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<16 {
+			return
+		}
+		checkDecode(t, data)
+	})
+}
