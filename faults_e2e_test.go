@@ -565,7 +565,7 @@ func TestFaultAPIDryRunShowsTheURLSent(t *testing.T) {
 			t.Errorf("%q: --dry-run printed %s, the server got %s", typed, printed, sent)
 		}
 	}
-	for _, typed := range []string{"users/user_1%zz", "folders%", "users\n", "users/a\\b", "users/\u202e"} {
+	for _, typed := range []string{"users/user_1%zz", "folders%", "users\n", "users/a\\b", "users/\u202e", "%2F", "users/a%2F..%2Fgroups"} {
 		before := len(api.requests())
 		for _, extra := range [][]string{nil, {"--dry-run"}} {
 			run := rig.run(t, append([]string{"api", "DELETE", typed}, extra...)...)

@@ -243,6 +243,14 @@ func splitAPIPath(s string) (path string, q url.Values, host string, err error) 
 		if dec == ".." || dec == "." {
 			return "", nil, "", usageErrorf("PATH %q: %q segments are not allowed", s, seg)
 		}
+		// A server that decodes %2F sees the parts: none may climb or fold.
+		if strings.Contains(dec, "/") {
+			for _, part := range strings.Split(dec, "/") {
+				if part == "" || part == "." || part == ".." {
+					return "", nil, "", usageErrorf("PATH %q: segment %q decodes to %q, which a server may read as another path; escape it differently or leave it out", s, seg, dec)
+				}
+			}
+		}
 		if strings.ContainsAny(seg, "#") {
 			return "", nil, "", usageErrorf("PATH %q: escape '#' as %%23", s)
 		}

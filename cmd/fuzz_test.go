@@ -23,7 +23,7 @@ func FuzzAPIPath(f *testing.F) {
 		"users", "/users/user_1", "/api/v2/folders/app_1?recursive=true", "users/a%41b%2Fc?email=x%2By&limit=2",
 		"users/café", "users/a b", "https://acme.example/api/v2/users/u%3F1?x=%26", "users/user_1%zz", "folders%",
 		"users\n", "users/a\\b", "users/\u202e", "users/../groups", "users/%2e%2e/groups", "users//x", "users#frag",
-		"https://u:SECRET@acme.example/api/v2/users", "https://u:SECRET@acme.example/api/v2/users ", "https://u:SECRET@acme.example/api/v2/u%zz", "http://acme.example/other", "/api/v2", "?x=1", "users/%00",
+		"https://u:SECRET@acme.example/api/v2/users", "https://u:SECRET@acme.example/api/v2/users ", "https://u:SECRET@acme.example/api/v2/u%zz", "http://acme.example/other", "/api/v2", "?x=1", "users/%00", "%2F", "users/a%2F..%2Fgroups", "users/a%2Fb",
 	} {
 		f.Add(seed)
 	}
@@ -56,6 +56,11 @@ func FuzzAPIPath(f *testing.F) {
 		}
 		if clean := path.Clean(u.Path); !strings.HasPrefix(clean, "/api/v2/") || clean == "/api/v2/" {
 			t.Fatalf("accepted %q: %q reaches %q, outside the API's endpoints", typed, u.Path, clean)
+		}
+		// Decoded (as a server that decodes %2F would), the path is already
+		// clean: no normalization can turn it into another endpoint.
+		if clean := path.Clean(u.Path); clean != strings.TrimSuffix(u.Path, "/") {
+			t.Fatalf("accepted %q: %q may be read as %q", typed, u.Path, clean)
 		}
 		for _, seg := range strings.Split(u.Path, "/") {
 			if seg == "." || seg == ".." {
