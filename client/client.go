@@ -42,6 +42,13 @@ type Options struct {
 	// IdleConns is how many connections to the API are kept alive for
 	// reuse; 0 keeps one per CPU plus one. Concurrent senders need one each.
 	IdleConns int
+	// MaxWait bounds the time one request spends waiting between attempts:
+	// the backoff is cut to fit, and a server's Retry-After that does not
+	// fit ends the request with *WaitError. 0 allows no wait at all.
+	MaxWait time.Duration
+	// Notify, when set, is told of each wait between attempts longer than
+	// a second, before it starts.
+	Notify func(Wait)
 }
 
 // Client sends requests to one organization's (or space's) API.
@@ -50,6 +57,7 @@ type Client struct {
 	token string
 	ua    string
 	rc    *retryablehttp.Client
+	retry *retryPolicy
 }
 
 // Request is one API call.
@@ -85,10 +93,14 @@ func ValidateBaseURL(raw string, insecure bool) (*url.URL, error) {
 	}
 	u, err := url.Parse(strings.TrimRight(raw, "/"))
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, &ConfigError{fmt.Sprintf("invalid base URL %q: expected https://HOST (e.g. https://acme.example.com)", raw)}
+		return nil, &ConfigError{fmt.Sprintf("invalid base URL %q: expected https://HOST (e.g. https://acme.example.com)", RedactURL(raw))}
 	}
-	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		return nil, &ConfigError{fmt.Sprintf("invalid base URL %q: no credentials, query or fragment allowed", raw)}
+	if u.User != nil {
+		// Never echoed: the user info is most likely a password.
+		return nil, &ConfigError{fmt.Sprintf("invalid base URL %s: it carries user info (USER:PASSWORD@), which is not allowed; remove it and log in with a token", RedactURL(raw))}
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, &ConfigError{fmt.Sprintf("invalid base URL %q: no query or fragment allowed", raw)}
 	}
 	if u.Scheme == "http" && !insecure && !IsLoopback(u.Hostname()) {
 		return nil, &ConfigError{fmt.Sprintf("refusing plain http:// to %s: the token would cross the network unencrypted; use https:// or pass --insecure-http", u.Host)}
@@ -138,14 +150,15 @@ func New(o Options) (*Client, error) {
 	if wmax == 0 {
 		wmax = 4 * time.Second
 	}
+	policy := &retryPolicy{retryMax: retryMax, waitMin: wmin, waitMax: wmax, maxWait: o.MaxWait, notify: o.Notify, sleepUntil: sleepCtx}
 	rc := &retryablehttp.Client{
-		HTTPClient:   &http.Client{Transport: rt},
+		HTTPClient:   &http.Client{Transport: rt, CheckRedirect: checkRedirect},
 		Logger:       nil, // its default logger would print every request to stderr
 		RetryWaitMin: wmin,
 		RetryWaitMax: wmax,
 		RetryMax:     retryMax,
-		CheckRetry:   checkRetry,
-		Backoff:      jitteredBackoff,
+		CheckRetry:   policy.check,
+		Backoff:      noBackoff,
 		ErrorHandler: retryablehttp.PassthroughErrorHandler,
 	}
 	if o.Debug != nil {
@@ -156,24 +169,42 @@ func New(o Options) (*Client, error) {
 			}
 		}
 	}
-	return &Client{base: u, token: o.Token, ua: o.UserAgent, rc: rc}, nil
+	return &Client{base: u, token: o.Token, ua: o.UserAgent, rc: rc, retry: policy}, nil
 }
 
 // BaseURL is the API root, ending in /api/v2.
 func (c *Client) BaseURL() string { return c.base.String() }
 
-// URL is the full URL a request would be sent to (for --dry-run).
+// URL is the full URL a request is sent to (for --dry-run). A path that is
+// not a valid escaped path is shown as given; Do refuses to send it.
 func (c *Client) URL(r Request) string {
+	u, err := c.requestURL(r)
+	if err != nil {
+		s := c.base.String() + r.Path
+		if len(r.Query) > 0 {
+			s += "?" + r.Query.Encode()
+		}
+		return s
+	}
+	return u.String()
+}
+
+// requestURL joins the base URL and a request's escaped path and query.
+func (c *Client) requestURL(r Request) (*url.URL, error) {
 	u := *c.base
 	u.RawPath = ""
 	full, err := url.Parse(c.base.EscapedPath() + r.Path)
-	if err == nil {
-		u.Path, u.RawPath = full.Path, full.RawPath
+	if err != nil {
+		return nil, err
 	}
+	if full.RawQuery != "" || full.Fragment != "" || full.Host != "" || full.Scheme != "" {
+		return nil, fmt.Errorf("a path must not carry a query, fragment or host")
+	}
+	u.Path, u.RawPath = full.Path, full.RawPath
 	if len(r.Query) > 0 {
 		u.RawQuery = r.Query.Encode()
 	}
-	return u.String()
+	return &u, nil
 }
 
 type methodKey struct{}
@@ -187,11 +218,17 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 		return nil, err
 	}
 	ctx = context.WithValue(ctx, methodKey{}, r.Method)
+	ctx = context.WithValue(ctx, attemptsKey{}, &attempts{method: r.Method, path: r.Path})
 	var raw any
 	if body != nil {
 		raw = body
 	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, r.Method, c.URL(r), raw)
+	target, err := c.requestURL(r)
+	if err != nil {
+		// Never fall back to another endpoint (such as the API root).
+		return nil, &ConfigError{fmt.Sprintf("invalid request path %q: %v", r.Path, err)}
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, r.Method, target.String(), raw)
 	if err != nil {
 		return nil, &ConfigError{fmt.Sprintf("cannot build request: %v", err)}
 	}
@@ -218,25 +255,64 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 	if readErr != nil {
 		return nil, c.transportFailure(r, readErr)
 	}
+	if isRedirect(resp.StatusCode) {
+		re := redirectError(r, resp, req.URL)
+		if !idempotent(r.Method) {
+			return nil, &OutcomeUnknownError{Method: r.Method, Path: r.Path, Cause: redirectCause{re}}
+		}
+		return nil, re
+	}
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		out, err := decodeEnvelope(b)
 		if err != nil {
+			if !idempotent(r.Method) {
+				// A success we cannot read may still be a success.
+				return nil, &OutcomeUnknownError{Method: r.Method, Path: r.Path, Cause: fmt.Errorf("the HTTP %d answer could not be read: %w", resp.StatusCode, err)}
+			}
 			return nil, fmt.Errorf("%s %s: %w", r.Method, r.Path, err)
 		}
 		out.StatusCode, out.Header = resp.StatusCode, resp.Header
 		return out, nil
 	}
-	if !idempotent(r.Method) && (resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusGatewayTimeout) {
-		// A gateway gave up waiting: the origin may still have applied it.
-		return nil, &OutcomeUnknownError{Method: r.Method, Path: r.Path, Cause: fmt.Errorf("HTTP %d from a gateway", resp.StatusCode)}
+	if !idempotent(r.Method) && outcomeOpen(resp.StatusCode) {
+		return nil, &OutcomeUnknownError{Method: r.Method, Path: r.Path, Cause: openAnswer(r, resp, b)}
 	}
 	return nil, decodeError(r, resp, b)
+}
+
+// outcomeOpen reports whether an answer other than 2xx leaves open whether
+// a write was applied: anything but a client error (4xx) or a server that
+// says it did not take the request on (501 Not Implemented, 503 Service
+// Unavailable). A 500 may come after the change was stored; a gateway's
+// 502 or 504 says the origin did not answer in time, not that it did nothing.
+func outcomeOpen(status int) bool {
+	switch {
+	case status >= 400 && status < 500, status == http.StatusNotImplemented, status == http.StatusServiceUnavailable:
+		return false
+	}
+	return true
+}
+
+// openAnswer says what came back instead of a confirmation.
+func openAnswer(r Request, resp *http.Response, b []byte) error {
+	switch resp.StatusCode {
+	case http.StatusBadGateway, http.StatusGatewayTimeout:
+		return fmt.Errorf("HTTP %d from a gateway", resp.StatusCode)
+	}
+	if msg := decodeError(r, resp, b).Message; msg != "" && msg != http.StatusText(resp.StatusCode) {
+		return fmt.Errorf("HTTP %d: %s", resp.StatusCode, msg)
+	}
+	return fmt.Errorf("HTTP %d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
 }
 
 func (c *Client) transportFailure(r Request, err error) error {
 	var pe *PacerError
 	if errors.As(err, &pe) {
 		return pe.Err
+	}
+	var we *WaitError
+	if errors.As(err, &we) {
+		return we
 	}
 	var ns *notSentError
 	if errors.As(err, &ns) || idempotent(r.Method) {
@@ -274,9 +350,9 @@ func decodeError(r Request, resp *http.Response, b []byte) *APIError {
 	e := &APIError{StatusCode: resp.StatusCode, Method: r.Method, Path: r.Path, Scope: r.Scope}
 	var env envelope
 	if json.Unmarshal(b, &env) == nil && env.Message != nil {
-		e.Message = *env.Message
+		e.Message = serverText(*env.Message)
 	} else if s := strings.TrimSpace(string(b)); s != "" && len(s) < 300 && !strings.HasPrefix(s, "<") {
-		e.Message = s
+		e.Message = serverText(s)
 	} else {
 		e.Message = http.StatusText(resp.StatusCode)
 	}

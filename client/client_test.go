@@ -339,11 +339,13 @@ func TestNonIdempotentNeverResent(t *testing.T) {
 	}
 }
 
+// A write answered with anything but a readable success or a definite
+// refusal (4xx, 501, 503) may have been applied.
 func TestNonIdempotent5xx(t *testing.T) {
 	for _, tc := range []struct {
 		status  int
 		unknown bool
-	}{{500, false}, {503, false}, {502, true}, {504, true}} {
+	}{{500, true}, {503, false}, {501, false}, {502, true}, {504, true}, {400, false}, {409, false}, {304, true}} {
 		t.Run(http.StatusText(tc.status), func(t *testing.T) {
 			srv := serve(t, answer(tc.status, `{"success":false,"message":"upstream"}`))
 			_, err := newClient(t, srv.URL, nil).Do(context.Background(), Request{Method: http.MethodPost, Path: "/users", Body: map[string]string{}})
@@ -634,6 +636,9 @@ func TestParseRetryAfter(t *testing.T) {
 		"soon":                          0,
 		"Fri, 07 Nov 2025 12:00:30 GMT": 30 * time.Second,
 		"Fri, 07 Nov 2025 11:59:00 GMT": 0,
+		"9223372036854775807":           maxRetryAfter,
+		"99999999999999999999999":       maxRetryAfter,
+		"Fri, 07 Nov 9999 12:00:00 GMT": maxRetryAfter,
 	}
 	for in, want := range tests {
 		if got := parseRetryAfter(in, now); got != want {
@@ -750,5 +755,25 @@ func TestURL(t *testing.T) {
 	}
 	if c.BaseURL() != "https://acme.example.com/retool/api/v2" {
 		t.Errorf("BaseURL = %q", c.BaseURL())
+	}
+}
+
+// A path that does not parse is refused before sending, never sent to the
+// API root; URL shows it as given.
+func TestInvalidPathIsNeverSentElsewhere(t *testing.T) {
+	srv := serve(t, answer(200, `{"success":true,"data":[]}`))
+	c := newClient(t, srv.URL, nil)
+	for _, p := range []string{"/users/user_1%zz", "/folders%", "/users?x=1", "/users#top"} {
+		_, err := c.Do(context.Background(), Request{Method: http.MethodDelete, Path: p})
+		var ce *ConfigError
+		if !errors.As(err, &ce) {
+			t.Errorf("%s: err = %T %v, want a ConfigError", p, err, err)
+		}
+		if got := c.URL(Request{Path: p}); got != srv.URL+"/api/v2"+p {
+			t.Errorf("URL(%s) = %s", p, got)
+		}
+	}
+	if srv.count() != 0 {
+		t.Errorf("%d requests sent", srv.count())
 	}
 }

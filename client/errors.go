@@ -5,7 +5,48 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
+
+// maxMessageRunes bounds a server's message as printed: a hostile or
+// broken server could otherwise fill the terminal.
+const maxMessageRunes = 500
+
+// serverText makes a server's words safe to print on a terminal: control
+// and invisible characters (escape sequences, bidi overrides) are shown as
+// \uXXXX instead of acting, line breaks become spaces, invalid UTF-8 becomes
+// U+FFFD, and the text is cut at maxMessageRunes.
+func serverText(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029' {
+			clean = false
+			break
+		}
+	}
+	if clean && utf8.RuneCountInString(s) <= maxMessageRunes {
+		return s
+	}
+	var b strings.Builder
+	n := 0 // runes written: the cut is of what is shown, escapes included
+	for _, r := range s {
+		shown := string(r) // an invalid byte arrives here as U+FFFD
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			shown = " "
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029':
+			shown = fmt.Sprintf("\\u%04x", r)
+		}
+		if n+utf8.RuneCountInString(shown) > maxMessageRunes {
+			b.WriteString("…")
+			break
+		}
+		n += utf8.RuneCountInString(shown)
+		b.WriteString(shown)
+	}
+	return b.String()
+}
 
 // APIError is a non-2xx answer from the API.
 type APIError struct {

@@ -88,36 +88,32 @@ func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, erro
 	return false, nil
 }
 
-// jitteredBackoff is "full jitter" exponential backoff: it spreads retries
-// of parallel CI jobs instead of synchronising them.
-func jitteredBackoff(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
+// jitter is "full jitter" exponential backoff: it spreads retries of
+// parallel CI jobs instead of synchronising them. A server's Retry-After
+// is applied on top of it by retryPolicy.
+func jitter(min, max time.Duration, attempt int) time.Duration {
 	ceil := min << uint(attempt)
 	if ceil > max || ceil <= 0 {
 		ceil = max
 	}
-	d := min/2 + time.Duration(rand.Int64N(int64(ceil)))
-	if resp != nil && resp.StatusCode == http.StatusServiceUnavailable {
-		if ra := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ra > d && ra <= 30*time.Second {
-			d = ra
-		}
-	}
-	return d
+	return min/2 + time.Duration(rand.Int64N(int64(ceil)))
 }
 
-// parseRetryAfter reads seconds or an HTTP date; 0 when absent or invalid.
+// parseRetryAfter reads seconds or an HTTP date; 0 when absent or invalid,
+// at most maxRetryAfter.
 func parseRetryAfter(v string, now time.Time) time.Duration {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0
 	}
-	if s, err := strconv.Atoi(v); err == nil {
+	if s, err := strconv.ParseInt(v, 10, 64); err == nil || errors.Is(err, strconv.ErrRange) {
 		if s < 0 {
 			return 0
 		}
-		return time.Duration(s) * time.Second
+		return min(time.Duration(min(s, int64(maxRetryAfter/time.Second)))*time.Second, maxRetryAfter)
 	}
 	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
+		return min(t.Sub(now), maxRetryAfter)
 	}
 	return 0
 }

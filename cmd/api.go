@@ -4,14 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
+
+	"github.com/orgctl/orgctl/client"
 )
 
 // apiMethods are the methods the management API uses.
@@ -139,8 +141,9 @@ func parseAPI(f *Factory, method, path string, raw, typed []string, input string
 			return nil, err
 		}
 	}
+	var fileBytes int64 // read by -F KEY=@FILE, held against the one body limit
 	for _, kv := range typed {
-		if err := add(kv, func(s string) (any, error) { return typedValue(f, s) }); err != nil {
+		if err := add(kv, func(s string) (any, error) { return typedValue(f, s, &fileBytes) }); err != nil {
 			return nil, err
 		}
 	}
@@ -148,30 +151,50 @@ func parseAPI(f *Factory, method, path string, raw, typed []string, input string
 		o.Body = body
 	}
 	if input != "" {
-		var r io.Reader
-		if input == "-" {
-			r = f.IO.In
-		} else {
-			file, err := os.Open(input)
-			if err != nil {
-				return nil, usageErrorf("--input: %v", err)
-			}
-			defer file.Close()
-			r = file
-		}
-		b, err := io.ReadAll(io.LimitReader(r, 16<<20))
+		b, err := readBodyFile(input, f.IO.In, "--input "+input)
 		if err != nil {
-			return nil, usageErrorf("--input: %v", err)
+			return nil, usageErrorf("%v", err)
 		}
 		b = bytes.TrimSpace(b)
 		if len(b) > 0 {
 			if !json.Valid(b) {
 				return nil, usageErrorf("--input %s is not valid JSON", input)
 			}
+			if op := knownOp(o.Method, o.Path); b[0] != '{' && op != nil && takesObject(op) {
+				return nil, usageErrorf("--input %s must be a JSON object: %s %s takes one, and %s would replace it", input, o.Method, o.Path, jsonKind(b))
+			}
 			o.Body = json.RawMessage(b)
 		}
 	}
 	return o, nil
+}
+
+// takesObject reports whether an operation sends a JSON object body.
+func takesObject(op *Op) bool {
+	if op.Body || op.Patch {
+		return true
+	}
+	for _, fd := range op.Fields {
+		if fd.In == InBody || fd.In == InPatch {
+			return true
+		}
+	}
+	return false
+}
+
+// jsonKind names the kind of a JSON text, for messages.
+func jsonKind(b []byte) string {
+	switch b[0] {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 // splitAPIPath reduces PATH (relative, /api/v2/..., or a full URL) to the
@@ -180,10 +203,16 @@ func splitAPIPath(s string) (path string, q url.Values, host string, err error) 
 	if strings.TrimSpace(s) == "" {
 		return "", nil, "", usageErrorf("empty PATH")
 	}
+	if err := checkTypedPath(s); err != nil {
+		return "", nil, "", err
+	}
 	if strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") {
 		u, perr := url.Parse(s)
 		if perr != nil || u.Host == "" {
-			return "", nil, "", usageErrorf("invalid URL %q", s)
+			return "", nil, "", usageErrorf("invalid URL %q", client.RedactURL(s))
+		}
+		if u.User != nil {
+			return "", nil, "", usageErrorf("URL %q carries user info (USER:PASSWORD@), which is never sent; remove it", client.RedactURL(s))
 		}
 		host = u.Host
 		s = u.EscapedPath()
@@ -191,7 +220,7 @@ func splitAPIPath(s string) (path string, q url.Values, host string, err error) 
 			s += "?" + u.RawQuery
 		}
 		if !strings.HasPrefix(s, "/api/v2/") && s != "/api/v2" {
-			return "", nil, "", usageErrorf("URL %q is not under /api/v2", u.Redacted())
+			return "", nil, "", usageErrorf("URL %q is not under /api/v2", client.RedactURL(u.String()))
 		}
 	}
 	s, rawQuery, _ := strings.Cut(s, "?")
@@ -208,16 +237,61 @@ func splitAPIPath(s string) (path string, q url.Values, host string, err error) 
 	if s == "" || s == "/" {
 		return "", nil, "", usageErrorf("PATH names no endpoint")
 	}
-	for _, seg := range strings.Split(s, "/") {
+	segs := strings.Split(s, "/")
+	for i, seg := range segs {
 		dec, _ := url.PathUnescape(seg)
 		if dec == ".." || dec == "." {
 			return "", nil, "", usageErrorf("PATH %q: %q segments are not allowed", s, seg)
 		}
+		// A server that decodes %2F sees the parts: none may climb or fold.
+		if strings.Contains(dec, "/") {
+			for _, part := range strings.Split(dec, "/") {
+				if part == "" || part == "." || part == ".." {
+					return "", nil, "", usageErrorf("PATH %q: segment %q decodes to %q, which a server may read as another path; escape it differently or leave it out", s, seg, dec)
+				}
+			}
+		}
 		if strings.ContainsAny(seg, "#") {
 			return "", nil, "", usageErrorf("PATH %q: escape '#' as %%23", s)
 		}
+		if seg == "" && i > 0 && i < len(segs)-1 {
+			return "", nil, "", usageErrorf("PATH %q has an empty segment (//), which servers may fold into another endpoint", s)
+		}
 	}
 	return s, q, host, nil
+}
+
+// checkTypedPath refuses what would make the request go elsewhere than the
+// PATH typed: an invalid %-escape (the URL would not parse), control or
+// invisible characters (a pasted newline), a backslash (some servers read
+// it as '/'), surrounding spaces, and text that is not UTF-8.
+func checkTypedPath(s string) error {
+	shown := client.RedactURL(s) // a pasted URL may carry a password
+	// at is a byte's position in the PATH as shown, without the user info.
+	at := func(i int) int { return i + 1 - (len(s) - len(shown)) }
+	if !utf8.ValidString(s) {
+		return usageErrorf("PATH %q is not valid UTF-8", shown)
+	}
+	for i, r := range s {
+		switch {
+		case r == '%':
+			if i+2 >= len(s) || !isHexDigit(s[i+1]) || !isHexDigit(s[i+2]) {
+				return usageErrorf("PATH %q: invalid escape at byte %d: '%%' must be followed by two hex digits (write a literal %% as %%25)", shown, at(i))
+			}
+		case r == '\\':
+			return usageErrorf("PATH %q: escape '\\' as %%5C", shown)
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029':
+			return usageErrorf("PATH %q: control or invisible character %U at byte %d; remove it", shown, r, at(i))
+		}
+	}
+	if strings.TrimSpace(s) != s {
+		return usageErrorf("PATH %q has leading or trailing spaces; remove them", shown)
+	}
+	return nil
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // fieldKeys splits "a[b][]" into ["a","b",""].
@@ -308,8 +382,9 @@ func hasLeaf(m map[string]any, keys []string) bool {
 	return true
 }
 
-// typedValue converts a -F value: JSON literals and numbers, or @file.
-func typedValue(f *Factory, s string) (any, error) {
+// typedValue converts a -F value: JSON literals and numbers, or @file;
+// read counts the bytes files add to the body.
+func typedValue(f *Factory, s string, read *int64) (any, error) {
 	switch s {
 	case "true":
 		return true, nil
@@ -319,15 +394,12 @@ func typedValue(f *Factory, s string) (any, error) {
 		return nil, nil
 	}
 	if name, ok := strings.CutPrefix(s, "@"); ok {
-		var b []byte
-		var err error
-		if name == "-" {
-			b, err = io.ReadAll(io.LimitReader(f.IO.In, 16<<20))
-		} else {
-			b, err = os.ReadFile(name)
-		}
+		b, err := readBodyFile(name, f.IO.In, "-F "+s)
 		if err != nil {
-			return nil, usageErrorf("-F %s: %v", s, err)
+			return nil, usageErrorf("%v", err)
+		}
+		if *read += int64(len(b)); *read > maxBodyBytes {
+			return nil, usageErrorf("%v", bodyTooLarge("the body from -F KEY=@FILE files", *read))
 		}
 		return strings.TrimSuffix(string(b), "\n"), nil
 	}
@@ -340,20 +412,28 @@ func typedValue(f *Factory, s string) (any, error) {
 // knownScope finds the scope of the command whose endpoint PATH matches, so
 // a 403 can say which scope to add.
 func knownScope(method, path string) string {
+	if op := knownOp(method, path); op != nil {
+		return op.Scope
+	}
+	return ""
+}
+
+// knownOp is the command's operation whose endpoint PATH matches, if any.
+func knownOp(method, path string) *Op {
 	want := strings.Split(strings.Trim(path, "/"), "/")
-	var walk func(gs []Group) string
-	walk = func(gs []Group) string {
+	var walk func(gs []Group) *Op
+	walk = func(gs []Group) *Op {
 		for _, g := range gs {
-			for _, op := range g.Ops {
-				if op.Method == method && templateMatches(op.Path, want) {
-					return op.Scope
+			for i := range g.Ops {
+				if op := &g.Ops[i]; op.Method == method && templateMatches(op.Path, want) {
+					return op
 				}
 			}
-			if s := walk(g.Groups); s != "" {
-				return s
+			if op := walk(g.Groups); op != nil {
+				return op
 			}
 		}
-		return ""
+		return nil
 	}
 	return walk(families())
 }

@@ -21,6 +21,9 @@ func TestSplitAPIPath(t *testing.T) {
 		{"https://acme.example.com/api/v2/folders/app_1?recursive=true", "/folders/app_1", "recursive=true", "acme.example.com"},
 		{"http://127.0.0.1:8080/api/v2/apps", "/apps", "", "127.0.0.1:8080"},
 		{"/users/a%2Fb", "/users/a%2Fb", "", ""},
+		{"/users/", "/users/", "", ""},
+		{"/users/a b%20c", "/users/a b%20c", "", ""},
+		{"users/caf\u00e9", "/users/caf\u00e9", "", ""},
 	} {
 		p, q, host, err := splitAPIPath(tc.in)
 		if err != nil || p != tc.path || q.Encode() != tc.query || host != tc.host {
@@ -34,12 +37,23 @@ func TestSplitAPIPath(t *testing.T) {
 		{"/api/v2", "PATH names no endpoint"},
 		{"/api/v2/?x=1", "PATH names no endpoint"},
 		{"https://acme.example.com/users", `is not under /api/v2`},
-		{"https://user:secret@acme.example.com/other", `"https://user:xxxxx@acme.example.com/other" is not under /api/v2`},
+		{"https://user:secret@acme.example.com/other", `"https://acme.example.com/other" carries user info`},
+		{"https://user:secret@acme.example.com/api/v2/users", `"https://acme.example.com/api/v2/users" carries user info`},
+		{"users/user_1%zz", "invalid escape at byte 13"},
+		{"folders%", "invalid escape at byte 8"},
+		{"users/%4", "invalid escape"},
+		{"users\n", "control or invisible character U+000A"},
+		{"users/\u202egnp.exe", "U+202E"},
+		{"users/a\\b", `escape '\' as %5C`},
+		{" users", "leading or trailing spaces"},
+		{"users//x", "empty segment"},
+		{"users/\xff", "not valid UTF-8"},
 		{"https:///api/v2/users", "invalid URL"},
 		{"users/../access_tokens", `".." segments are not allowed`},
 		{"users/%2e%2E/x", `segments are not allowed`},
 		{"users/./x", `"." segments are not allowed`},
-		{"users?a=%zz", "invalid query in PATH"},
+		{"users?a=%zz", "invalid escape"},
+		{"users?a=b;c", "invalid query in PATH"},
 	} {
 		_, _, _, err := splitAPIPath(tc.in)
 		if err == nil || ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), tc.want) {
@@ -155,6 +169,14 @@ func TestParseAPI(t *testing.T) {
 		t.Errorf("--input -: %v %v", o, err)
 	}
 
+	arrayFile := filepath.Join(dir, "array.json")
+	os.WriteFile(arrayFile, []byte(`[{"email":"a@b.c"}]`), 0o600)
+	// Sparse files: their size is refused before a byte is read.
+	big, half := filepath.Join(dir, "big.bin"), filepath.Join(dir, "half.bin")
+	os.WriteFile(big, nil, 0o600)
+	os.Truncate(big, maxBodyBytes+1)
+	os.WriteFile(half, nil, 0o600)
+	os.Truncate(half, maxBodyBytes/2+1)
 	for _, tc := range []struct {
 		method, path string
 		raw, typed   []string
@@ -167,7 +189,12 @@ func TestParseAPI(t *testing.T) {
 		{"GET", "users", []string{"a[b]=1"}, nil, "", `field "a[b]": nested keys need a JSON body`},
 		{"POST", "things", []string{"a[b=1"}, nil, "", "missing ]"},
 		{"POST", "things", nil, []string{"f=@" + filepath.Join(dir, "missing")}, "", "-F @" + filepath.Join(dir, "missing")},
-		{"POST", "things", nil, nil, filepath.Join(dir, "missing.json"), "--input:"},
+		{"POST", "things", nil, nil, filepath.Join(dir, "missing.json"), "--input " + filepath.Join(dir, "missing.json") + ": no such file or directory"},
+		{"POST", "users", nil, nil, arrayFile, "--input " + arrayFile + " must be a JSON object: POST /users takes one, and an array would replace it"},
+		{"PATCH", "users/user_1", nil, nil, arrayFile, "must be a JSON object"},
+		{"POST", "things", nil, []string{"a=@" + big}, "", "-F @" + big + " is 16.0 MiB, larger than the 16 MiB limit for request bodies"},
+		{"POST", "things", nil, []string{"a=@" + half, "b=@" + half}, "", "the body from -F KEY=@FILE files is 16.0 MiB"},
+		{"POST", "things", nil, nil, big, "--input " + big + " is 16.0 MiB, larger than the 16 MiB limit"},
 		{"POST", "things", nil, nil, note, "is not valid JSON"},
 	} {
 		_, err := parseAPI(f, tc.method, tc.path, tc.raw, tc.typed, tc.input)

@@ -68,6 +68,10 @@ func (p ledgerPacer) Blocked(d time.Duration) error { return explainStoreError(p
 // on a terminal, one line when piped.
 func waitAnnouncer(io *output.IO) func(ratebudget.Wait) {
 	return func(w ratebudget.Wait) {
+		if w.Reason == ratebudget.ReasonLocked {
+			announceLockWait(io.Err, w) // its end is unknown: no countdown
+			return
+		}
 		why := fmt.Sprintf("%d of %d points used", w.Used, w.Limit)
 		if w.Reason == ratebudget.ReasonBlocked {
 			why = "the server blocked this token"

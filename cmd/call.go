@@ -475,14 +475,17 @@ func (c *Call) openSource(src string) (io.ReadCloser, error) {
 }
 
 // readLimited reads at most maxBodyBytes, failing (rather than cutting)
-// when there is more.
+// when there is more; a regular file's size is checked before reading it.
 func readLimited(r io.Reader, what string) ([]byte, error) {
+	if err := checkFileSize(r, what); err != nil {
+		return nil, err
+	}
 	b, err := io.ReadAll(io.LimitReader(r, maxBodyBytes+1))
 	if err != nil {
 		return nil, err
 	}
 	if len(b) > maxBodyBytes {
-		return nil, fmt.Errorf("%s is larger than the %d MiB limit", what, maxBodyBytes>>20)
+		return nil, bodyTooLarge(what, -1)
 	}
 	return b, nil
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 	yaml "go.yaml.in/yaml/v3"
 
@@ -66,11 +67,18 @@ func profilesOf(m map[string]any) map[string]any {
 }
 
 // loadConfig merges the config file into v (which already has flags, env
-// and defaults bound) for the selected profile.
-func loadConfig(v *viper.Viper, newProfile bool) (*Config, error) {
-	file, err := readConfigFile()
+// and defaults bound) for the selected profile, then checks every setting
+// (see checkConfig); flags may be nil, warn receives one line per problem
+// that does not stop the run. newProfile lets the profile be one the file
+// does not define yet.
+func loadConfig(v *viper.Viper, flags *pflag.FlagSet, warn func(string), newProfile bool) (*Config, error) {
+	doc, err := loadConfigDoc()
 	if err != nil {
 		return nil, err
+	}
+	file := map[string]any{}
+	if err := doc.doc.Decode(&file); err != nil {
+		return nil, &UsageError{fmt.Errorf("config file %s: %v", doc.path, err)}
 	}
 	top := map[string]any{}
 	for k, val := range file {
@@ -95,6 +103,9 @@ func loadConfig(v *viper.Viper, newProfile bool) (*Config, error) {
 		}
 	} else if name != "default" && !newProfile {
 		return nil, unknownProfile(name, file)
+	}
+	if err := checkConfig(v, flags, doc, name, warn); err != nil {
+		return nil, err
 	}
 	return &Config{v: v, Profile: name, file: file}, nil
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"mime/multipart"
 	"net/http"
-	"os"
 	"path/filepath"
 
 	"github.com/orgctl/orgctl/output"
@@ -26,9 +25,9 @@ func revisionForm(c *Call) error {
 	if id != "" && !isUUIDText(id) {
 		return usageErrorf("invalid --id %q: expected a UUID", id)
 	}
-	data, err := os.ReadFile(path)
+	data, err := readBodyFile(path, nil, "--files "+path)
 	if err != nil {
-		return usageErrorf("--files: %v", err)
+		return usageErrorf("%v", err)
 	}
 	summary := map[string]any{"version_bump": bump, "files": fmt.Sprintf("@%s (%d bytes)", path, len(data))}
 	if version != "" {

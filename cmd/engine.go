@@ -323,7 +323,7 @@ func (e *Engine) explain(err error) error { return explain(e.cfg, err) }
 func explain(cfg *Config, err error) error {
 	var ae *client.APIError
 	if !errors.As(err, &ae) {
-		return err
+		return explainWait(cfg, err)
 	}
 	profile := "default"
 	if cfg != nil {

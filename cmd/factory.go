@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
 	"github.com/orgctl/orgctl/client"
@@ -38,6 +39,10 @@ type Factory struct {
 	// newProfile lets the selected profile be one the config file does not
 	// define yet: the command creates it (auth login).
 	newProfile bool
+	// flags are the root's global flags, whose values the config check
+	// names as flags; configWarn prints its warnings (nil: on IO).
+	flags      *pflag.FlagSet
+	configWarn func(string)
 }
 
 // NewFactory returns a factory on the process's real streams.
@@ -64,7 +69,11 @@ func newViper() *viper.Viper {
 // Config reads the config file once.
 func (f *Factory) Config() (*Config, error) {
 	if f.cfg == nil && f.cfgErr == nil {
-		f.cfg, f.cfgErr = loadConfig(f.v, f.newProfile)
+		warn := f.configWarn
+		if warn == nil {
+			warn = func(msg string) { f.IO.Warn("%s", msg) }
+		}
+		f.cfg, f.cfgErr = loadConfig(f.v, f.flags, warn, f.newProfile)
 	}
 	return f.cfg, f.cfgErr
 }
@@ -161,6 +170,8 @@ func newClient(cfg *Config, t *apiTarget, pacer client.Pacer, version string, st
 		Token:        t.Token,
 		UserAgent:    "orgctl/" + version,
 		Timeout:      cfg.v.GetDuration("timeout"),
+		MaxWait:      cfg.v.GetDuration("max_wait"),
+		Notify:       announceServerWait(stderr),
 		Debug:        debug,
 		Pacer:        pacer,
 		Transport:    t.Transport,

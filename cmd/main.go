@@ -95,7 +95,8 @@ func finish(stderr io.Writer, err error, signalled int) int {
 	}
 	var ee *ExitError
 	if !errors.As(err, &ee) || ee.Err != nil {
-		fmt.Fprintf(stderr, "orgctl: %v\n", err)
+		// No URL's user info is ever shown, whichever path produced the error.
+		fmt.Fprintf(stderr, "orgctl: %s\n", client.RedactURLsIn(err.Error()))
 	}
 	return code
 }
@@ -110,6 +111,8 @@ func ExitCode(err error) int {
 		nf      *NotFoundError
 		api     *client.APIError
 		wait    *ratebudget.WaitError
+		retry   *client.WaitError
+		lock    *ratebudget.LockError
 		unknown *client.OutcomeUnknownError
 		noName  *resolve.NotFoundError
 		twoName *resolve.AmbiguousError
@@ -122,7 +125,7 @@ func ExitCode(err error) int {
 		return ee.Code
 	case errors.As(err, &unknown):
 		return ExitOutcomeUnknown
-	case errors.As(err, &wait):
+	case errors.As(err, &wait), errors.As(err, &retry), errors.As(err, &lock):
 		return ExitGaveUp
 	case errors.As(err, &noName):
 		return ExitNotFound

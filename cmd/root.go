@@ -71,6 +71,7 @@ Try it without an org:  orgctl --sandbox users list`,
 	pf.VisitAll(func(fl *pflag.Flag) {
 		f.v.BindPFlag(strings.ReplaceAll(fl.Name, "-", "_"), fl)
 	})
+	f.flags = pf
 
 	root.AddGroup(&cobra.Group{ID: "org", Title: "Organization commands:"},
 		&cobra.Group{ID: "tool", Title: "orgctl commands:"})
@@ -135,6 +136,7 @@ func Execute(ctx context.Context, f *Factory, args []string) error {
 	root.SetArgs(args)
 	if isCompletionRequest(args) {
 		root.SetErr(io.Discard) // cobra reports the directive there; the shell shows stderr
+		f.configWarn = func(string) {}
 	}
 	c, err := root.ExecuteContextC(ctx)
 	if err == nil {

@@ -43,6 +43,9 @@ type Setting struct {
 	EnvName string
 	// Family marks budget.costs.<family>: Key is the prefix.
 	Family bool
+	// Schemes are the schemes a SettingURL takes; Words are plain values it
+	// takes besides URLs ("file").
+	Schemes, Words []string
 }
 
 // Env is the environment variable that sets it.
@@ -68,15 +71,36 @@ func (s Setting) Accepts() string {
 			return fmt.Sprintf("a positive duration such as 30s, 5m or 1h (at least %s)", time.Duration(s.Min))
 		}
 		return "a duration such as 30s, 5m or 1h (0 or more)"
+	case SettingURL:
+		starts := make([]string, len(s.Schemes))
+		for i, sc := range s.Schemes {
+			starts[i] = sc + "://"
+		}
+		return strings.Join(append(append([]string(nil), s.Words...), "a URL starting "+strings.Join(starts, " or ")), " or ")
 	}
 	return s.Type.String()
+}
+
+// badSetting is a value Parse refused: what was given (not kept for URLs,
+// which may carry a password) and what is accepted instead.
+type badSetting struct {
+	value string
+	url   bool
+	want  string
+}
+
+func (e *badSetting) Error() string {
+	if e.url {
+		return "invalid URL: " + e.want
+	}
+	return fmt.Sprintf("invalid value %q: %s", e.value, e.want)
 }
 
 // Parse reads a value of the setting from text, checking type and range.
 func (s Setting) Parse(text string) (any, error) {
 	t := strings.TrimSpace(text)
 	bad := func() (any, error) {
-		return nil, fmt.Errorf("invalid value %q: expected %s", text, s.Accepts())
+		return nil, &badSetting{value: text, want: "expected " + s.Accepts()}
 	}
 	switch s.Type {
 	case SettingBool:
@@ -108,9 +132,22 @@ func (s Setting) Parse(text string) (any, error) {
 		if t == "" {
 			return t, nil
 		}
+		for _, w := range s.Words {
+			if t == w {
+				return t, nil
+			}
+		}
 		u, err := url.Parse(t)
-		if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "redis" && u.Scheme != "rediss") {
-			return nil, fmt.Errorf("invalid URL: expected %s", s.Accepts())
+		known := false
+		for _, sc := range s.Schemes {
+			known = known || (err == nil && u.Scheme == sc)
+		}
+		if err != nil || u.Host == "" || !known {
+			return nil, &badSetting{url: true, want: "expected " + s.Accepts()}
+		}
+		if u.User != nil && (u.Scheme == "http" || u.Scheme == "https") {
+			// Never echoed: most likely a password. A Redis URL may carry one.
+			return nil, &badSetting{url: true, want: "user info (USER:PASSWORD@) is not allowed; the API takes a token"}
 		}
 		return t, nil
 	}
@@ -120,7 +157,7 @@ func (s Setting) Parse(text string) (any, error) {
 // settings are every key orgctl reads. Keep them sorted by Key within
 // each block; `orgctl help environment` prints them in this order.
 var settings = []Setting{
-	{Key: "base_url", Type: SettingURL, Help: "instance URL; orgctl appends /api/v2"},
+	{Key: "base_url", Type: SettingURL, Schemes: []string{"https", "http"}, Help: "instance URL; orgctl appends /api/v2"},
 	{Key: "token", EnvOnly: true, Help: "API token; overrides the stored one (never put it in the config file)"},
 	{Key: "profile", Help: "profile to use", Default: "default", Flag: "profile"},
 	{Key: "token_store", Type: SettingEnum, Enum: []string{"keyring", "file"}, Help: "where `auth login` stored the profile's token"},
@@ -143,12 +180,15 @@ var settings = []Setting{
 	{Key: "budget.store", Type: SettingURL, Default: "file", Help: "where the budget is kept: file (this machine's ledger) or redis://[user:password@]host:port/db, rediss:// for TLS"},
 	{Key: "budget.store_fallback", Help: "file: warn and use this machine's ledger while the store is down (default: fail)"},
 	{Key: "budget.costs", Type: SettingInt, Min: 0, Family: true, Help: "budget.costs.FAMILY: override one family's price in points"},
+	{Key: "budget.store", Type: SettingURL, Words: []string{"file"}, Schemes: []string{"redis", "rediss"}, Default: "file", Help: "where the ledger lives: file (this machine) or a Redis URL, redis://[user:password@]host:port/db (rediss:// for TLS), shared by a fleet"},
+	{Key: "budget.store_fallback", Type: SettingEnum, Enum: []string{"none", "file"}, Default: "none", Help: "file: warn and use this machine's ledger while the store is down; none: fail"},
 	{Key: "completion.cache_ttl", Type: SettingDuration, Default: "60s", Help: "how long completion keeps a fetched list"},
 	{Key: "completion.timeout", Type: SettingDuration, Min: int64(time.Millisecond), Default: "1s", Help: "how long a completion may take before it gives up"},
 	{Key: "sandbox_org", Type: SettingEnum, Enum: []string{"demo", "empty"}, Default: "demo", Help: "--sandbox: what a new sandbox org starts with"},
 	{Key: "sandbox_points", Type: SettingInt, Min: 1, Default: "300", Help: "--sandbox: the sandbox's budget points per window"},
 	{Key: "sandbox_window", Type: SettingDuration, Min: int64(time.Millisecond), Default: "60s", Help: "--sandbox: the sandbox's budget window"},
 	{Key: "sandbox_block", Type: SettingDuration, Min: int64(time.Millisecond), Default: "60s", Help: "--sandbox: how long exceeding the sandbox's budget blocks"},
+	{Key: "sandbox_org", Type: SettingEnum, Enum: []string{"demo", "empty"}, Default: "demo", Help: "--sandbox: what a new sandbox org starts with"},
 	{Key: "force_tty", EnvOnly: true, Type: SettingBool, Help: "render the terminal form even when piped (tests, recordings)"},
 	{Key: "width", EnvOnly: true, Type: SettingInt, Min: 1, Help: "terminal width tables fit on (default: the terminal's, else COLUMNS)"},
 	{Key: "no_color", EnvOnly: true, EnvName: "NO_COLOR", Help: "set (to anything) for no colour"},

@@ -44,6 +44,8 @@ func TestSettingParse(t *testing.T) {
 		{"output", "xml", "one of table, json, yaml"},
 		{"debug", "maybe", "true or false"},
 		{"base_url", "acme.example.com", "a URL"},
+		{"base_url", "https://ada:secret@acme.example.com", "user info"},
+		{"sandbox_org", "full", "one of demo, empty"},
 	} {
 		_, err := get(tc.key).Parse(tc.text)
 		if err == nil || !strings.Contains(err.Error(), tc.says) {

@@ -733,7 +733,7 @@ func TestShapeCustomComponentRevisionMultipart(t *testing.T) {
 			err: `invalid --id "r1": expected a UUID`},
 		{name: "missing file", op: []string{"custom-components", "revisions", "create"},
 			in:  in("x", []string{"LIB"}, "files", filepath.Join(dir, "nope.zip"), "version-bump", "minor"),
-			err: "--files:"},
+			err: "nope.zip: no such file or directory"},
 		{name: "required local flags", op: []string{"custom-components", "revisions", "create"},
 			in:  in("x", []string{"LIB"}),
 			err: "required flags --files, --version-bump not set"},

@@ -82,14 +82,18 @@ func WithFallback(local *Ledger, warn func(error)) Option {
 // WithNotify sets a function called before each wait longer than a second.
 func WithNotify(f func(w Wait)) Option { return func(l *Ledger) { l.notify = f } }
 
-// Wait describes a wait Acquire is about to make.
+// Wait describes a wait Acquire is about to make. For ReasonLocked,
+// Duration and Until are the longest the wait may last, and only Lock and
+// Holder describe it further.
 type Wait struct {
 	Duration time.Duration
 	Until    time.Time
-	Reason   string // ReasonWindowFull or ReasonBlocked
+	Reason   string // ReasonWindowFull, ReasonBlocked or ReasonLocked
 	Points   int    // cost of the request waiting
 	Used     int    // points in use now
 	Limit    int    // usable points: Config.Points - Config.Reserve
+	Lock     string // the lock file waited for
+	Holder   string // who holds it, when the system tells ("" otherwise)
 }
 
 // Wait reasons.
@@ -133,6 +137,8 @@ func Open(dir, key string, cfg Config, opts ...Option) (*Ledger, error) {
 		lock:     flock.New(lockPath),
 		clock:    l.clock,
 		capacity: l.capacity(),
+		lockWait: l.cfg.MaxWait,
+		notify:   l.notify,
 	}
 	return l, nil
 }
@@ -333,9 +339,14 @@ func (l *Ledger) acquire(ctx context.Context, path string) (*Ticket, error) {
 	outstanding.Store(id, struct{}{})
 	start := l.clock.Now()
 	deadline := start.Add(l.cfg.MaxWait)
+	ctx = withLockDeadline(ctx, time.Now().Add(l.cfg.MaxWait)) // the lock's clock is this machine's
 	fail := func(we *WaitError) (*Ticket, error) {
 		outstanding.Delete(id)
-		_ = l.update(func(s *state, _ int64) bool { // give up our place in the queue
+		// Give up our place in the queue, briefly: it also ages out, and a
+		// stuck lock must not hold up a command that is ending.
+		quick, cancel := context.WithTimeout(context.Background(), minLockWait)
+		defer cancel()
+		_ = l.updateCtx(quick, func(s *state, _ int64) bool {
 			if i, _ := s.queued(id); i >= 0 {
 				s.Queue = append(s.Queue[:i], s.Queue[i+1:]...)
 				return true

@@ -4,6 +4,11 @@ import "slices"
 
 const fileVersion = 1
 
+// maxPoints caps one entry's or waiter's points as loaded: far above any
+// budget, yet low enough that summing a whole file's worth cannot wrap
+// around to a small number and let requests overdraw.
+const maxPoints = 1 << 32
+
 // entry is one request's charge. While pending, At is the reservation time;
 // once charged, At is the completion time. Expires is when it stops counting;
 // it is recomputed on every load and stored only for people reading the file.
@@ -69,6 +74,9 @@ func (s *state) normalize(now int64, tm timing, dead func(entry) bool) (changed 
 			changed = true
 			continue
 		}
+		if e.Points > maxPoints {
+			e.Points, changed = maxPoints, true
+		}
 		if e.At > now {
 			e.At, changed = now, true
 		}
@@ -103,6 +111,9 @@ func (s *state) normalize(now int64, tm timing, dead func(entry) bool) (changed 
 		if w.Points <= 0 || now > w.Wake+tm.grace || dead(entry{ID: w.ID, PID: w.PID, Host: w.Host}) {
 			changed = true
 			continue
+		}
+		if w.Points > maxPoints {
+			w.Points, changed = maxPoints, true
 		}
 		q = append(q, w)
 	}

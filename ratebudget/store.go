@@ -31,13 +31,17 @@ type fileBackend struct {
 	lock     *flock.Flock
 	clock    Clock
 	capacity int
+	// lockWait bounds each wait for the lock (see take); notify hears of
+	// one over a second.
+	lockWait time.Duration
+	notify   func(Wait)
 }
 
 func (b *fileBackend) name() string { return "file" }
 
-func (b *fileBackend) update(_ context.Context, f func(s *state, now int64) bool) error {
-	if err := b.lock.Lock(); err != nil {
-		return fmt.Errorf("rate budget: lock %s: %w", b.lock.Path(), err)
+func (b *fileBackend) update(ctx context.Context, f func(s *state, now int64) bool) error {
+	if err := b.take(ctx, true); err != nil {
+		return err
 	}
 	defer b.lock.Unlock()
 	now := b.clock.Now()
@@ -56,8 +60,8 @@ func (b *fileBackend) update(_ context.Context, f func(s *state, now int64) bool
 // view takes the lock shared: writes go in place, so an unlocked read could
 // catch one slot mid-write while the next write tears the other.
 func (b *fileBackend) view() (state, int64, error) {
-	if err := b.lock.RLock(); err != nil {
-		return state{}, 0, fmt.Errorf("rate budget: lock %s: %w", b.lock.Path(), err)
+	if err := b.take(context.Background(), false); err != nil {
+		return state{}, 0, err
 	}
 	defer b.lock.Unlock()
 	now := b.clock.Now()

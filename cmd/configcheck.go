@@ -1,0 +1,304 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/ratebudget"
+)
+
+// foundValue is one value of a setting and where it was found.
+type foundValue struct {
+	text  string
+	where string // "flag --timeout", "the environment variable ORGCTL_TIMEOUT", "/home/u/.config/orgctl/config.yaml:3 (profile prod)"
+	bad   string // set when the file holds no scalar here: what it holds instead
+}
+
+// valuesOf lists a key's values in precedence order: flag, environment,
+// the selected profile, the file's top level.
+func valuesOf(s Setting, key string, flags *pflag.FlagSet, doc *configDoc, profile string) []foundValue {
+	var out []foundValue
+	if s.Flag != "" && flags != nil {
+		if fl := flags.Lookup(s.Flag); fl != nil && fl.Changed {
+			out = append(out, foundValue{text: fl.Value.String(), where: "flag --" + s.Flag})
+		}
+	}
+	env := Setting{Key: key}.Env()
+	if !s.Family {
+		env = s.Env()
+	}
+	if v, ok := os.LookupEnv(env); ok && v != "" {
+		out = append(out, foundValue{text: v, where: "the environment variable " + env})
+	}
+	for _, section := range []string{profile, ""} {
+		if section != "" && !doc.hasProfile(section) {
+			continue
+		}
+		n, ok := doc.Get(section, key)
+		if !ok || n.Tag == "!!null" {
+			continue
+		}
+		fv := foundValue{text: n.Value, where: doc.place(n, section)}
+		switch n.Kind {
+		case yaml.MappingNode:
+			fv.bad = "a mapping"
+		case yaml.SequenceNode:
+			fv.bad = "a list"
+		case yaml.AliasNode:
+			if n.Alias != nil && n.Alias.Kind == yaml.ScalarNode {
+				fv.text = n.Alias.Value
+			} else {
+				fv.bad = "an alias"
+			}
+		}
+		out = append(out, fv)
+	}
+	return out
+}
+
+// place names a value's position in the config file for messages.
+func (d *configDoc) place(n *yaml.Node, profile string) string {
+	where := fmt.Sprintf("%s:%d", d.path, n.Line)
+	if profile != "" {
+		where += " (profile " + profile + ")"
+	}
+	return where
+}
+
+func (d *configDoc) hasProfile(name string) bool {
+	profiles := child(d.top(), "profiles", false)
+	return profiles != nil && child(profiles, name, false) != nil
+}
+
+// checkConfig checks every setting's values, wherever they come from, by
+// type and range, and stores the one that wins in v: viper would read a
+// mistyped duration or number as 0 (no timeout, a free request) without a
+// word. Every problem is reported in one usage error. Keys the file holds
+// that orgctl does not read are warned about, with the nearest known key.
+func checkConfig(v *viper.Viper, flags *pflag.FlagSet, doc *configDoc, profile string, warn func(string)) error {
+	var problems []string
+	check := func(s Setting, key string) {
+		var winner any
+		for i, fv := range valuesOf(s, key, flags, doc, profile) {
+			if fv.bad != "" {
+				problems = append(problems, fmt.Sprintf("%s in %s is %s: expected %s", key, fv.where, fv.bad, s.Accepts()))
+				continue
+			}
+			val, err := s.Parse(fv.text)
+			if err != nil {
+				problems = append(problems, fmt.Sprintf("invalid %s %s (from %s): %s", key, shownValue(s, fv.text), fv.where, whatIsAccepted(err)))
+				continue
+			}
+			if i == 0 {
+				winner = val
+			}
+		}
+		if n, ok := winner.(int64); ok {
+			winner = int(n) // what viper's readers and a decoded YAML number give
+		}
+		if winner != nil && s.Type != SettingString {
+			v.Set(key, winner)
+		}
+	}
+	for _, s := range settings {
+		switch {
+		case s.EnvOnly:
+		case s.Family:
+			for _, key := range familyKeys(s, doc, profile) {
+				check(s, key)
+			}
+		default:
+			check(s, s.Key)
+		}
+	}
+	for _, w := range unknownKeys(doc) {
+		warn(w)
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	sort.Strings(problems)
+	if len(problems) == 1 {
+		return &UsageError{errors.New(problems[0])}
+	}
+	return &UsageError{fmt.Errorf("%d settings are invalid:\n  %s", len(problems), strings.Join(problems, "\n  "))}
+}
+
+// shownValue quotes a value for a message; a URL loses its user info,
+// which is most likely a password.
+func shownValue(s Setting, text string) string {
+	if s.Type == SettingURL {
+		return fmt.Sprintf("%q", client.RedactURL(text))
+	}
+	return fmt.Sprintf("%q", text)
+}
+
+// whatIsAccepted is Parse's complaint without the value it quotes.
+func whatIsAccepted(err error) string {
+	var bad *badSetting
+	if errors.As(err, &bad) {
+		return bad.want
+	}
+	return err.Error()
+}
+
+// familyKeys are the budget.costs.FAMILY keys set in the file (top level
+// and profile) or the environment.
+func familyKeys(s Setting, doc *configDoc, profile string) []string {
+	seen := map[string]bool{}
+	for _, section := range []string{profile, ""} {
+		if n, ok := doc.Get(section, s.Key); ok && n.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				seen[s.Key+"."+n.Content[i].Value] = true
+			}
+		}
+	}
+	prefix := Setting{Key: s.Key}.Env() + "_"
+	for _, e := range os.Environ() {
+		if k, _, ok := strings.Cut(e, "="); ok && strings.HasPrefix(k, prefix) && len(k) > len(prefix) {
+			seen[s.Key+"."+strings.ToLower(strings.TrimPrefix(k, prefix))] = true
+		}
+	}
+	keys := make([]string, 0, len(seen))
+	for k := range seen {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// unknownKeys walks the file's top level and every profile and describes
+// each key orgctl does not read there.
+func unknownKeys(doc *configDoc) []string {
+	var out []string
+	var walk func(m *yaml.Node, prefix, profile string)
+	walk = func(m *yaml.Node, prefix, profile string) {
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			k, val := m.Content[i], m.Content[i+1]
+			key := prefix + k.Value
+			where := doc.place(k, profile)
+			if key == "profiles" && prefix == "" && profile == "" {
+				if val.Kind != yaml.MappingNode {
+					out = append(out, fmt.Sprintf("%s: profiles must map profile names to their settings; ignored", where))
+					continue
+				}
+				for j := 0; j+1 < len(val.Content); j += 2 {
+					name, p := val.Content[j].Value, val.Content[j+1]
+					if p.Kind != yaml.MappingNode {
+						out = append(out, fmt.Sprintf("%s: profile %q must be a mapping of settings; ignored", doc.place(val.Content[j], ""), name))
+						continue
+					}
+					walk(p, "", name)
+				}
+				continue
+			}
+			if s, ok := lookupSetting(key); ok {
+				switch {
+				case s.EnvOnly:
+					out = append(out, fmt.Sprintf("%s: %s is read from the environment only (%s); the config file's value is ignored", where, key, s.Env()))
+				case key == "profile" && profile != "":
+					out = append(out, fmt.Sprintf("%s: profile is a top-level setting; inside a profile it is ignored", where))
+				case s.Family && key == s.Key && val.Kind == yaml.MappingNode:
+					for j := 0; j+1 < len(val.Content); j += 2 {
+						if w := unknownFamily(val.Content[j].Value); w != "" {
+							out = append(out, fmt.Sprintf("%s: %s.%s: %s", doc.place(val.Content[j], profile), key, val.Content[j].Value, w))
+						}
+					}
+				}
+				continue
+			}
+			if isSection(key) && val.Kind == yaml.MappingNode {
+				walk(val, key+".", profile)
+				continue
+			}
+			msg := fmt.Sprintf("%s: unknown setting %q is ignored", where, key)
+			if near := nearestSetting(key, profile == ""); near != "" {
+				msg += fmt.Sprintf("; did you mean %q?", near)
+			}
+			out = append(out, msg)
+		}
+	}
+	walk(doc.top(), "", "")
+	return out
+}
+
+// isSection reports whether key is a prefix of settings (budget, completion).
+func isSection(key string) bool {
+	for _, s := range settings {
+		if strings.HasPrefix(s.Key, key+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// nearestSetting is the file setting closest to key, when close enough to
+// be a typo.
+func nearestSetting(key string, top bool) string {
+	best, bestD := "", 0
+	consider := func(k string) {
+		if d := editDistance(key, k); best == "" || d < bestD {
+			best, bestD = k, d
+		}
+	}
+	for _, s := range settings {
+		if !s.EnvOnly {
+			consider(s.Key)
+		}
+	}
+	if top {
+		consider("profiles")
+	}
+	if bestD <= max(2, len(key)/3) {
+		return best
+	}
+	return ""
+}
+
+// unknownFamily warns about a budget.costs family that orgctl never calls
+// but that is one typo away from one it does.
+func unknownFamily(name string) string {
+	fam := strings.ToLower(strings.TrimSpace(name))
+	known := knownFamilies()
+	if known[fam] {
+		return ""
+	}
+	best, bestD := "", 0
+	for k := range known {
+		if d := editDistance(fam, k); best == "" || d < bestD || (d == bestD && k < best) {
+			best, bestD = k, d
+		}
+	}
+	if best != "" && bestD <= max(1, len(fam)/4) {
+		return fmt.Sprintf("no family is called %q; did you mean %q?", name, best)
+	}
+	return ""
+}
+
+// knownFamilies are the priced families and those orgctl's commands call.
+func knownFamilies() map[string]bool {
+	known := map[string]bool{}
+	for fam := range ratebudget.DefaultConfig().CostTable() {
+		known[fam] = true
+	}
+	var walk func(gs []Group)
+	walk = func(gs []Group) {
+		for _, g := range gs {
+			for _, op := range g.Ops {
+				known[ratebudget.Family(op.Path)] = true
+			}
+			walk(g.Groups)
+		}
+	}
+	walk(families())
+	delete(known, "")
+	return known
+}
