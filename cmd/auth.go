@@ -279,11 +279,7 @@ Exit status: 0 when the token is valid, 4 when it is missing or rejected.`,
 		Example: "  orgctl auth status\n  orgctl auth status --profile staging -o json",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			cfg, err := f.Config()
-			if err != nil {
-				return err
-			}
-			p, err := newPrinter(f.IO, cfg)
+			cfg, p, err := printerFor(f)
 			if err != nil {
 				return err
 			}

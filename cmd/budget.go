@@ -130,11 +130,7 @@ Configuration (environment, or per profile in the config file):
 		Example: "  orgctl budget status\n  orgctl budget status -o json",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			cfg, err := f.Config()
-			if err != nil {
-				return err
-			}
-			p, err := newPrinter(f.IO, cfg)
+			_, p, err := printerFor(f)
 			if err != nil {
 				return err
 			}

@@ -31,15 +31,22 @@ type Engine struct {
 
 // newEngine checks the output options before anything is sent.
 func newEngine(f *Factory) (*Engine, error) {
-	cfg, err := f.Config()
-	if err != nil {
-		return nil, err
-	}
-	p, err := newPrinter(f.IO, cfg)
+	cfg, p, err := printerFor(f)
 	if err != nil {
 		return nil, err
 	}
 	return &Engine{f: f, cfg: cfg, printer: p}, nil
+}
+
+// printerFor reads the configuration and builds the output printer from
+// it: the first step of every command that prints.
+func printerFor(f *Factory) (*Config, *output.Printer, error) {
+	cfg, err := f.Config()
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := newPrinter(f.IO, cfg)
+	return cfg, p, err
 }
 
 // newPrinter builds the output printer from -o, --jq and --template.

@@ -153,11 +153,7 @@ A job is named by a hash of the command, its flags, the org and the input.`,
 }
 
 func jobsSetup(f *Factory) (*output.Printer, bulk.Store, error) {
-	cfg, err := f.Config()
-	if err != nil {
-		return nil, bulk.Store{}, err
-	}
-	p, err := newPrinter(f.IO, cfg)
+	_, p, err := printerFor(f)
 	if err != nil {
 		return nil, bulk.Store{}, err
 	}

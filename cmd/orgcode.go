@@ -173,11 +173,7 @@ func orgPlan(ctx context.Context, f *Factory, o orgOptions) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := f.Config()
-	if err != nil {
-		return err
-	}
-	p, err := newPrinter(f.IO, cfg)
+	cfg, p, err := printerFor(f)
 	if err != nil {
 		return err
 	}

@@ -90,11 +90,7 @@ Exit status: 0 all accepted, 1 something rejected, 2 bad input.`,
 	fl.String("file", "", "read params from `FILE` (- for stdin): a JSON object or KEY=VALUE;KEY=VALUE")
 	fl.Bool("allowlist", false, "print the accepted keys (canonical, then alternate spellings) and exit")
 	c.RunE = func(c *cobra.Command, _ []string) error {
-		cfg, err := f.Config()
-		if err != nil {
-			return err
-		}
-		p, err := newPrinter(f.IO, cfg)
+		_, p, err := printerFor(f)
 		if err != nil {
 			return err
 		}
