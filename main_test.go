@@ -2,11 +2,13 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +25,12 @@ import (
 
 // TestMain lets scripts run `orgctl` as this test binary's real main.
 func TestMain(m *testing.M) {
+	// The scripts spend most of their time waiting (on budget windows, slow
+	// sandboxes, killed jobs), not computing: four at a time keep two cores
+	// busy. A -parallel on the command line still wins, being parsed later.
+	if f := flag.Lookup("test.parallel"); f != nil && f.Value.String() == strconv.Itoa(runtime.GOMAXPROCS(0)) {
+		f.Value.Set(strconv.Itoa(max(4, runtime.GOMAXPROCS(0))))
+	}
 	testscript.Main(m, map[string]func(){
 		"orgctl": func() { os.Exit(cmd.Main(os.Args[1:])) },
 	})

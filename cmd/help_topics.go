@@ -16,12 +16,12 @@ var exitCodes = []struct {
 	Meaning string
 }{
 	{ExitOK, "success"},
-	{ExitFailure, "failure (including an API error other than the ones below, or `--fail-on` findings)"},
-	{ExitUsage, "invalid usage or input, caught before any request was sent"},
+	{ExitFailure, "failure (including an API error other than the ones below, a redirect refused (see below), or `--fail-on` findings)"},
+	{ExitUsage, "invalid usage or input (including a mistyped setting, a base URL with user info, a body that is not the object the API takes or is over 16 MiB, a PATH that would reach another endpoint), caught before any request was sent"},
 	{ExitNotFound, "not found"},
 	{ExitAuth, "authentication failed (401) or the token lacks the scope the command needs (403)"},
-	{ExitGaveUp, "rate budget: gave up waiting (`--max-wait`)"},
-	{ExitOutcomeUnknown, "outcome unknown: a create or update may have been applied but no answer confirmed it; check before retrying (with `--from`: a row's outcome is still unknown)"},
+	{ExitGaveUp, "gave up waiting (`--max-wait`): for the rate budget, for the budget ledger's lock, or for the server's 503/429 backoff or Retry-After"},
+	{ExitOutcomeUnknown, "outcome unknown: a create or update may have been applied but no answer confirmed it (no answer, a 5xx, a redirect, or a 2xx whose body cannot be read); check before retrying (with `--from`: a row's outcome is still unknown)"},
 	{ExitSIGINT, "interrupted by Ctrl-C (SIGINT)"},
 	{ExitSIGTERM, "terminated (SIGTERM)"},
 }

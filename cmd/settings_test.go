@@ -79,3 +79,14 @@ func TestGlobalFlagsAreSettings(t *testing.T) {
 		}
 	})
 }
+
+// Two rows for one key would let the first shadow the second's rules.
+func TestSettingsHaveOneRowPerKey(t *testing.T) {
+	seen := map[string]bool{}
+	for _, s := range settings {
+		if seen[s.Key] {
+			t.Errorf("setting %q has more than one row", s.Key)
+		}
+		seen[s.Key] = true
+	}
+}
