@@ -16,7 +16,7 @@ var exitCodes = []struct {
 	Meaning string
 }{
 	{ExitOK, "success"},
-	{ExitFailure, "failure (including an API error other than the ones below, a redirect refused (see below), or `--fail-on` findings)"},
+	{ExitFailure, "failure (including an API error other than the ones below, a refused redirect, or `--fail-on` findings)"},
 	{ExitUsage, "invalid usage or input (including a mistyped setting, a base URL with user info, a body that is not the object the API takes or is over 16 MiB, a PATH that would reach another endpoint), caught before any request was sent"},
 	{ExitNotFound, "not found"},
 	{ExitAuth, "authentication failed (401) or the token lacks the scope the command needs (403)"},
