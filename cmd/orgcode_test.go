@@ -1,0 +1,120 @@
+package cmd
+
+import (
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/orgctl/orgctl/client/sandbox"
+)
+
+// orgSandbox serves a demo org with a budget large enough that export,
+// plan and apply in one test never pace.
+func orgSandbox(t *testing.T) *sandbox.Server {
+	t.Helper()
+	isolate(t)
+	api := sandbox.New(sandbox.Options{Points: 100000})
+	hs := httptest.NewServer(api)
+	t.Cleanup(hs.Close)
+	t.Setenv("ORGCTL_BASE_URL", hs.URL)
+	t.Setenv("ORGCTL_TOKEN", api.AdminToken())
+	t.Setenv("ORGCTL_BUDGET_POINTS", "100000")
+	return api
+}
+
+func TestOrgExportPlanApplyRoundTrip(t *testing.T) {
+	api := orgSandbox(t)
+	dir := filepath.Join(t.TempDir(), "org")
+	if _, errOut, err := run(t, "", "export", "--dir", dir); err != nil {
+		t.Fatalf("export: %v\n%s", err, errOut)
+	}
+	user := filepath.Join(dir, "users", "ana.viewer@sandbox.example.yaml")
+	b, err := os.ReadFile(user)
+	if err != nil {
+		t.Fatalf("export wrote no file for Ana: %v", err)
+	}
+	if !strings.Contains(string(b), "first_name: Ana\n") {
+		t.Fatalf("Ana's file:\n%s", b)
+	}
+
+	// Exported as it is, the org has nothing to change.
+	out, errOut, err := run(t, "", "plan", "--dir", dir, "--exit-code")
+	if err != nil {
+		t.Fatalf("plan right after export: %v\n%s%s", err, out, errOut)
+	}
+
+	// A reviewed change: the plan names the field, old and new, and exits 1.
+	os.WriteFile(user, []byte(strings.Replace(string(b), "first_name: Ana\n", "first_name: Anna\n", 1)), 0o644)
+	out, errOut, err = run(t, "", "plan", "--dir", dir, "--exit-code")
+	if ExitCode(err) != ExitFailure {
+		t.Fatalf("plan --exit-code with a change: exit %d (%v), want 1\n%s%s", ExitCode(err), err, out, errOut)
+	}
+	if !strings.Contains(out+errOut, "first_name") || !strings.Contains(out+errOut, "Ana") || !strings.Contains(out+errOut, "Anna") {
+		t.Errorf("plan does not show first_name Ana -> Anna:\n%s%s", out, errOut)
+	}
+	out, _, _ = run(t, "", "plan", "--dir", dir, "-o", "json")
+	if !json.Valid([]byte(out)) {
+		t.Errorf("plan -o json is not JSON:\n%s", out)
+	}
+
+	// Unattended apply without --yes refuses before any write.
+	api.ResetRequests()
+	if _, _, err := run(t, "", "apply", "--dir", dir); ExitCode(err) != ExitUsage {
+		t.Fatalf("apply without --yes: exit %d (%v), want 2", ExitCode(err), err)
+	}
+	for _, r := range api.Requests() {
+		if r.Method != "GET" {
+			t.Errorf("apply without --yes sent %s %s", r.Method, r.Path)
+		}
+	}
+	// Secrets are never exported: apply reads them from the environment.
+	t.Setenv("ORGCTL_SECRET_STRIPE_KEY_PRODUCTION", "sk_test_from_env")
+	if _, errOut, err := run(t, "", "apply", "--dir", dir, "--yes"); err != nil {
+		t.Fatalf("apply --yes: %v\n%s", err, errOut)
+	}
+	if out := mustRun(t, "users", "get", "ana.viewer@sandbox.example", "--jq", ".first_name"); strings.TrimSpace(out) != "Anna" {
+		t.Errorf("after apply, first_name = %q, want Anna", out)
+	}
+	if out, errOut, err := run(t, "", "plan", "--dir", dir, "--exit-code"); err != nil {
+		t.Errorf("plan after apply still has changes: %v\n%s%s", err, out, errOut)
+	}
+}
+
+func TestOrgPlanRefusesABadFileBeforeAnyRequest(t *testing.T) {
+	api := orgSandbox(t)
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "users"), 0o755)
+	os.WriteFile(filepath.Join(dir, "users", "x@example.com.yaml"), []byte("email: x@example.com\nfavourite_colour: blue\n"), 0o644)
+	api.ResetRequests()
+	_, _, err := run(t, "", "plan", "--dir", dir)
+	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "x@example.com.yaml:2") {
+		t.Fatalf("plan with an unknown field: exit %d, %v; want 2 naming FILE:2", ExitCode(err), err)
+	}
+	if n := len(api.Requests()); n != 0 {
+		t.Errorf("a bad file still sent %d requests", n)
+	}
+}
+
+func TestDoctorAgainstTheSandbox(t *testing.T) {
+	orgSandbox(t)
+	out, errOut, err := run(t, "", "doctor")
+	if err != nil {
+		t.Fatalf("doctor: %v\n%s%s", err, out, errOut)
+	}
+	for _, check := range []string{"config", "base url", "api", "token", "login", "budget"} {
+		if !strings.Contains(out, "✓ "+check) {
+			t.Errorf("no passing %q check:\n%s", check, out)
+		}
+	}
+	if !strings.Contains(errOut, "2 points") {
+		t.Errorf("the paid request was not announced on stderr: %q", errOut)
+	}
+	out, _, err = run(t, "", "doctor", "-o", "json")
+	var checks []map[string]any
+	if err != nil || json.Unmarshal([]byte(out), &checks) != nil || len(checks) < 6 {
+		t.Fatalf("doctor -o json: %v\n%s", err, out)
+	}
+}
