@@ -153,6 +153,26 @@ func fieldsOf(c Change) map[string]any {
 	return map[string]any{}
 }
 
+// patchStep sends ops as one JSON Patch to path ("{}" stands for the id).
+func patchStep(c Change, phase int, path string, ops []any) *Step {
+	id := c.live.ID
+	return &Step{Phase: phase, Kind: c.Kind, Key: c.Key, What: "update", Method: http.MethodPatch,
+		Path: strings.ReplaceAll(path, "{}", "{"+c.Key+"}"),
+		build: func(*Live) (client.Request, error) {
+			return client.Request{Method: http.MethodPatch, Path: strings.ReplaceAll(path, "{}", url.PathEscape(id)),
+				Body: map[string]any{"operations": ops}}, nil
+		}}
+}
+
+// replaceOps replaces each changed field at its own path.
+func replaceOps(c Change) []any {
+	var ops []any
+	for _, fc := range c.Fields {
+		ops = append(ops, replaceOp("/"+fc.Field, fc.New))
+	}
+	return ops
+}
+
 func deleteStep(c Change, phase int, what, path string) *Step {
 	return &Step{Phase: phase, Kind: c.Kind, Key: c.Key, What: what, Method: http.MethodDelete,
 		Path: strings.ReplaceAll(path, "{}", "{"+c.Key+"}"),
@@ -176,15 +196,7 @@ func attrSteps(c Change, add func(*Step)) {
 				return client.Request{Method: http.MethodPost, Path: "/user_attributes", Body: body}, nil
 			}, done: createdID(c.Kind, c.Key)})
 	case Update:
-		var ops []any
-		for _, fc := range c.Fields {
-			ops = append(ops, replaceOp("/"+fc.Field, fc.New))
-		}
-		id := c.live.ID
-		add(&Step{Phase: phaseAttributes, Kind: c.Kind, Key: c.Key, What: "update", Method: http.MethodPatch, Path: "/user_attributes/{" + c.Key + "}",
-			build: func(*Live) (client.Request, error) {
-				return client.Request{Method: http.MethodPatch, Path: "/user_attributes/" + url.PathEscape(id), Body: map[string]any{"operations": ops}}, nil
-			}})
+		add(patchStep(c, phaseAttributes, "/user_attributes/{}", replaceOps(c)))
 	case Delete:
 		add(deleteStep(c, phaseAttrDel, "delete", "/user_attributes/{}"))
 	}
@@ -230,11 +242,7 @@ func userSteps(c Change, add func(*Step)) {
 				ops = append(ops, replaceOp("/"+name, fc.New))
 			}
 		}
-		id := c.live.ID
-		add(&Step{Phase: phaseUsers, Kind: c.Kind, Key: c.Key, What: "update", Method: http.MethodPatch, Path: "/users/{" + c.Key + "}",
-			build: func(*Live) (client.Request, error) {
-				return client.Request{Method: http.MethodPatch, Path: "/users/" + url.PathEscape(id), Body: map[string]any{"operations": ops}}, nil
-			}})
+		add(patchStep(c, phaseUsers, "/users/{}", ops))
 	case Delete:
 		add(deleteStep(c, phaseUserDel, "disable", "/users/{}"))
 	}
@@ -422,15 +430,7 @@ func envSteps(c Change, add func(*Step)) {
 				return client.Request{Method: http.MethodPost, Path: "/environments", Body: body}, nil
 			}, done: createdID(c.Kind, c.Key)})
 	case Update:
-		var ops []any
-		for _, fc := range c.Fields {
-			ops = append(ops, replaceOp("/"+fc.Field, fc.New))
-		}
-		id := c.live.ID
-		add(&Step{Phase: phaseEnvs, Kind: c.Kind, Key: c.Key, What: "update", Method: http.MethodPatch, Path: "/environments/{" + c.Key + "}",
-			build: func(*Live) (client.Request, error) {
-				return client.Request{Method: http.MethodPatch, Path: "/environments/" + url.PathEscape(id), Body: map[string]any{"operations": ops}}, nil
-			}})
+		add(patchStep(c, phaseEnvs, "/environments/{}", replaceOps(c)))
 	case Delete:
 		add(deleteStep(c, phaseDelete, "delete", "/environments/{}"))
 	}
