@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"sort"
 	"strings"
 	"time"
 
@@ -146,80 +145,23 @@ func checkConfigFile(loadErr error) doctorCheck {
 		c.Hint = fmt.Sprintf("fix %s, or see `orgctl config list`", path)
 		return c
 	}
-	file, err := readConfigFile()
-	if err != nil {
-		c.Status, c.Detail, c.Hint = checkFail, err.Error(), "fix the file by hand or with `orgctl config set`"
-		return c
-	}
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		c.Status, c.Detail = checkOK, fmt.Sprintf("no config file at %s: settings come from the environment and defaults", path)
 		return c
 	}
-	var problems []string
-	check := func(where string, m map[string]any) {
-		for _, key := range leafKeys("", m) {
-			s, ok := lookupSetting(key.name)
-			switch {
-			case !ok:
-				problems = append(problems, fmt.Sprintf("%sunknown key %q", where, key.name))
-			case s.EnvOnly:
-				problems = append(problems, fmt.Sprintf("%s%s is read only from %s", where, key.name, s.Env()))
-			default:
-				if _, err := s.Parse(fmt.Sprint(key.value)); err != nil {
-					problems = append(problems, fmt.Sprintf("%s%s: %v", where, key.name, err))
-				}
-			}
-		}
+	doc, err := loadConfigDoc()
+	if err != nil {
+		c.Status, c.Detail, c.Hint = checkFail, err.Error(), "fix the file by hand or with `orgctl config set`"
+		return c
 	}
-	top := map[string]any{}
-	for k, v := range file {
-		if k != "profiles" {
-			top[k] = v
-		}
-	}
-	check("", top)
-	profiles := profilesOf(file)
-	names := make([]string, 0, len(profiles))
-	for n := range profiles {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		if m, ok := profiles[n].(map[string]any); ok {
-			check("profile "+n+": ", m)
-		}
-	}
-	if len(problems) > 0 {
-		c.Status, c.Detail = checkFail, path+": "+strings.Join(problems, "; ")
+	// The loader only warns of these; for doctor they are findings.
+	if problems := unknownKeys(doc); len(problems) > 0 {
+		c.Status, c.Detail = checkFail, strings.Join(problems, "; ")
 		c.Hint = "correct or remove them with `orgctl config set KEY VALUE` / `orgctl config unset KEY`"
 		return c
 	}
 	c.Status, c.Detail = checkOK, path+" is valid"
 	return c
-}
-
-type leafKey struct {
-	name  string
-	value any
-}
-
-// leafKeys flattens nested maps into dotted keys ("budget.points"), in order.
-func leafKeys(prefix string, m map[string]any) []leafKey {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var out []leafKey
-	for _, k := range keys {
-		name := prefix + k
-		if sub, ok := m[k].(map[string]any); ok {
-			out = append(out, leafKeys(name+".", sub)...)
-			continue
-		}
-		out = append(out, leafKey{name, m[k]})
-	}
-	return out
 }
 
 // doctorBase is the instance's URL and the transport that reaches it (the
