@@ -7,7 +7,10 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() { register(accessRequestsGroup) }
+func init() {
+	register("access-requests", []string{"access-request"},
+		"Review requests to join the organization", accessRequestsGroup)
+}
 
 // decide answers an access request with a JSON Patch of its status.
 func decide(status string) func(c *Call) error {
@@ -22,9 +25,6 @@ func decide(status string) func(c *Call) error {
 
 func accessRequestsGroup() Group {
 	return Group{
-		Name:    "access-requests",
-		Aliases: []string{"access-request"},
-		Short:   "Review requests to join the organization",
 		Long: `People who ask to join the organization (when request access is enabled) wait
 as PENDING access requests until an admin approves or denies them. Access request
 ids are numbers.

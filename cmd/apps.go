@@ -16,13 +16,13 @@ func argToBody(param, key string) func(c *Call) error {
 	}
 }
 
-func init() { register(appsGroup) }
+func init() {
+	register("apps", []string{"app"},
+		"List, create, clone and delete apps", appsGroup)
+}
 
 func appsGroup() Group {
 	return Group{
-		Name:    "apps",
-		Aliases: []string{"app"},
-		Short:   "List, create, clone and delete apps",
 		Long: `Apps of the organization (or of the Space a profile points at). App ids are
 UUIDs (5a4d0006-0000-4000-8000-000000000001); folder ids look like app_7 (see
 'orgctl folders list').

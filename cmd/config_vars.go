@@ -102,13 +102,13 @@ func mergeValues(cur, upd []any) []any {
 	return out
 }
 
-func init() { register(configVarsGroup) }
+func init() {
+	register("config-vars", []string{"config-var", "configuration-variables"},
+		"Manage configuration variables and their per-environment values", configVarsGroup)
+}
 
 func configVarsGroup() Group {
 	return Group{
-		Name:    "config-vars",
-		Aliases: []string{"config-var", "configuration-variables"},
-		Short:   "Manage configuration variables and their per-environment values",
 		Long: `Configuration variables (Retool 3.42+, when enabled for the org) hold one value
 per environment. Secret variables' values can be read back only by the API.
 Values come from --value ENVIRONMENT_ID=VALUE (repeatable); argv is visible to

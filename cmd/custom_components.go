@@ -61,13 +61,13 @@ func revisionForm(c *Call) error {
 	return nil
 }
 
-func init() { register(customComponentsGroup) }
+func init() {
+	register("custom-components", []string{"custom-component", "ccl"},
+		"Manage custom component libraries and their revisions", customComponentsGroup)
+}
 
 func customComponentsGroup() Group {
 	return Group{
-		Name:    "custom-components",
-		Aliases: []string{"custom-component", "ccl"},
-		Short:   "Manage custom component libraries and their revisions",
 		Long: `Custom component libraries (Retool Cloud, self-hosted 3.41.0+) package React
 components for apps. A library has revisions; each revision is a set of files.`,
 		Example: `  orgctl custom-components list

@@ -6,13 +6,13 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() { register(environmentsGroup) }
+func init() {
+	register("environments", []string{"environment", "env"},
+		"List, create, update and delete environments", environmentsGroup)
+}
 
 func environmentsGroup() Group {
 	return Group{
-		Name:    "environments",
-		Aliases: []string{"environment", "env"},
-		Short:   "List, create, update and delete environments",
 		Long: `Environments (production, staging, ...) in which resources have separate
 configurations and configuration variables separate values. Ids are UUIDs.
 Creating, updating and deleting environments needs Retool 3.123.0 or later.`,

@@ -8,14 +8,14 @@ import (
 
 var folderTypes = []string{"app", "workflow", "resource", "agent", "library"}
 
-func init() { register(foldersGroup) }
+func init() {
+	register("folders", []string{"folder"},
+		"List, create, rename, move and delete folders", foldersGroup)
+}
 
 func foldersGroup() Group {
 	return Group{
-		Name:    "folders",
-		Aliases: []string{"folder"},
-		Short:   "List, create, rename, move and delete folders",
-		Long:    `Folders hold apps, workflows, resources, agents and libraries. Ids look like app_190.`,
+		Long: `Folders hold apps, workflows, resources, agents and libraries. Ids look like app_190.`,
 		Example: `  orgctl folders list
   orgctl folders create --name Reports --type app --parent app_1
   orgctl folders update app_190 --name "Quarterly reports"

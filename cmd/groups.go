@@ -61,7 +61,10 @@ func numbersIn(key, flag string) func(c *Call) error {
 	}
 }
 
-func init() { register(groupsGroup) }
+func init() {
+	register("groups", []string{"group"},
+		"Manage permission groups and their members", groupsGroup)
+}
 
 func groupsGroup() Group {
 	memberColumns := []output.Column{
@@ -78,10 +81,7 @@ func groupsGroup() Group {
 		{Flag: "admin", In: InLocal, Kind: KBool, Usage: "make the --user members group admins"},
 	}, groupAccessFields(InBody)...)
 	return Group{
-		Name:    "groups",
-		Aliases: []string{"group"},
-		Short:   "Manage permission groups and their members",
-		Long:    `Permission groups of the organization or Space. Group ids are numbers.`,
+		Long: `Permission groups of the organization or Space. Group ids are numbers.`,
 		Example: `  orgctl groups list
   orgctl groups create --name Analysts --universal-app-access use --user user_abc
   orgctl groups members add 7 --user user_abc --user user_def

@@ -7,12 +7,13 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() { register(infoGroup) }
+func init() {
+	register("info", nil,
+		"Facts about the platform itself", infoGroup)
+}
 
 func infoGroup() Group {
 	return Group{
-		Name:    "info",
-		Short:   "Facts about the platform itself",
 		Example: "  orgctl info ip-allowlist",
 		Ops: []Op{
 			{Use: "ip-allowlist", Short: "Show the IP addresses to allow in data-source firewalls, by region", Method: http.MethodGet, Path: "/info/ip_allowlist", Scope: "",

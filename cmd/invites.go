@@ -6,15 +6,15 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() { register(invitesGroup) }
+func init() {
+	register("invites", []string{"invite", "user-invites"},
+		"Invite people and manage pending invites", invitesGroup)
+}
 
 func invitesGroup() Group {
 	g := attributesGroup("invite", "INVITE_ID", "/user_invites/{userInviteId}", "userInviteId", "Users > Write",
 		"a pending invite", "1")
 	return Group{
-		Name:    "invites",
-		Aliases: []string{"invite", "user-invites"},
-		Short:   "Invite people and manage pending invites",
 		Long: `A user invite is an emailed link (valid 7 days) that makes the invitee a user,
 optionally in groups and with metadata and attribute values. Invite ids are
 numbers; group ids are numbers too (see 'orgctl groups list').

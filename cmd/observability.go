@@ -106,12 +106,13 @@ func readSecretFile(c *Call, src string) (string, error) {
 	return s, nil
 }
 
-func init() { register(observabilityGroup) }
+func init() {
+	register("observability", nil,
+		"Send the org's app errors to Sentry or Datadog", observabilityGroup)
+}
 
 func observabilityGroup() Group {
 	return Group{
-		Name:  "observability",
-		Short: "Send the org's app errors to Sentry or Datadog",
 		Long: `Observability provider configurations: where errors from apps and workflows are
 reported. One configuration per provider; creating a second one fails.`,
 		Example: `  orgctl observability list

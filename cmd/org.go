@@ -127,14 +127,14 @@ func mergeAISettings(c *Call, current []json.RawMessage) error {
 	return nil
 }
 
-func init() { register(orgGroup) }
+func init() {
+	register("org", []string{"organization"},
+		"Organization settings, AI settings and sessions", orgGroup)
+}
 
 func orgGroup() Group {
 	return Group{
-		Name:    "org",
-		Aliases: []string{"organization"},
-		Short:   "Organization settings, AI settings and sessions",
-		Long:    `Advanced settings of the organization (or Space) the token belongs to.`,
+		Long: `Advanced settings of the organization (or Space) the token belongs to.`,
 		Example: `  orgctl org get
   orgctl org update --two-factor-auth-required --two-factor-auth-type fido2
   orgctl org ai-settings set --ask-ai=false

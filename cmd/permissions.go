@@ -10,7 +10,10 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() { register(permissionsGroup) }
+func init() {
+	register("permissions", []string{"permission", "perms"},
+		"See and change who can use, edit or own apps, folders and resources", permissionsGroup)
+}
 
 var subjectFields = []Field{
 	{Flag: "group", In: InLocal, Usage: "the subject is this `GROUP` (id or name)"},
@@ -113,9 +116,6 @@ var subjectKinds = map[string]string{"user": "users", "group": "groups"}
 
 func permissionsGroup() Group {
 	return Group{
-		Name:    "permissions",
-		Aliases: []string{"permission", "perms"},
-		Short:   "See and change who can use, edit or own apps, folders and resources",
 		Long: `Permissions give a subject (a group, or a user) an access level (use, edit, own)
 on an object: a folder, app, screen, resource or resource configuration. Roles
 are named sets of scopes, handed out with role grants.

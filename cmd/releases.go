@@ -7,7 +7,10 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() { register(releasesGroup) }
+func init() {
+	register("releases", []string{"release"},
+		"Release apps and workflows through source control", releasesGroup)
+}
 
 var (
 	semver       = lazyRegexp(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$`)
@@ -115,9 +118,6 @@ to publish it. Use --element with --type; --app uses the deprecated app endpoint
 		return op
 	}
 	return Group{
-		Name:    "releases",
-		Aliases: []string{"release"},
-		Short:   "Release apps and workflows through source control",
 		Long: `Releases are versions (MAJOR.MINOR.PATCH) of source-controlled pages and
 workflows; release manifests name which version of each element to publish.
 Every change pushes a branch to the repository and answers with its name,

@@ -82,13 +82,13 @@ func optionsIntoPatch(c *Call) error {
 	return nil
 }
 
-func init() { register(resourceConfigsGroup) }
+func init() {
+	register("resource-configs", []string{"resource-config", "resource-configurations"},
+		"Manage per-environment resource configurations", resourceConfigsGroup)
+}
 
 func resourceConfigsGroup() Group {
 	return Group{
-		Name:    "resource-configs",
-		Aliases: []string{"resource-config", "resource-configurations"},
-		Short:   "Manage per-environment resource configurations",
 		Long: `A resource configuration holds a resource's connection options for one
 environment (host, database, credentials, ...). Ids are UUIDs. Options are
 rich JSON: give them with --options JSON or --body FILE, or key by key with

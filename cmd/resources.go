@@ -36,13 +36,13 @@ var resourceGetColumns = append(append([]output.Column(nil), resourceColumns...)
 	output.Column{Header: "WINDOWS AUTH", Field: "options.windows_auth"},
 )
 
-func init() { register(resourcesGroup) }
+func init() {
+	register("resources", []string{"resource"},
+		"List, create, update and delete resources; audit them against announced type changes", resourcesGroup)
+}
 
 func resourcesGroup() Group {
 	return Group{
-		Name:    "resources",
-		Aliases: []string{"resource"},
-		Short:   "List, create, update and delete resources; audit them against announced type changes",
 		Long: `Resources are the connections apps and workflows query (databases, APIs, ...).
 A RESOURCE argument is the resource's id or its name.
 

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -75,12 +75,12 @@ Try it without an org:  orgctl --sandbox users list`,
 
 	root.AddGroup(&cobra.Group{ID: "org", Title: "Organization commands:"},
 		&cobra.Group{ID: "tool", Title: "orgctl commands:"})
-	for _, g := range families() {
+	for _, fm := range registry {
 		var c *cobra.Command
-		if word == allFamilies || g.Name == word || contains(g.Aliases, word) {
-			c = g.command(f)
+		if word == allFamilies || fm.name == word || contains(fm.aliases, word) {
+			c = fm.group().command(f)
 		} else {
-			c = g.shell()
+			c = fm.shell()
 		}
 		c.GroupID = "org"
 		root.AddCommand(c)
@@ -114,19 +114,53 @@ Try it without an org:  orgctl --sandbox users list`,
 	return root
 }
 
-// registry holds every API family's declaration; each family file adds
-// itself in init, so adding a family touches no shared file.
-var registry []func() Group
+// A family is an API family as the root lists it. Its commands are
+// declared by build, which runs only for the family a command line names
+// (and for help and completion, which look at the whole tree): declaring
+// every operation of every family costs more than a short command's run.
+type family struct {
+	name    string
+	aliases []string
+	short   string
+	build   func() Group
+}
 
-func register(g func() Group) { registry = append(registry, g) }
+// group is the family's full declaration.
+func (fm family) group() Group {
+	g := fm.build()
+	g.Name, g.Aliases, g.Short = fm.name, fm.aliases, fm.short
+	return g
+}
 
-// families returns the declarations sorted by name, for a stable help page.
+// shell is the family's command before its subcommands are built: enough
+// for the root's help and for cobra to find it by name or alias.
+func (fm family) shell() *cobra.Command {
+	return &cobra.Command{
+		Use:     fm.name,
+		Aliases: fm.aliases,
+		Short:   fm.short,
+		Args:    noArgsGroup,
+		RunE:    func(c *cobra.Command, _ []string) error { return c.Help() },
+	}
+}
+
+// registry holds every API family, sorted by name for a stable help page;
+// each family file adds itself in init, so adding a family touches no
+// shared file.
+var registry []family
+
+func register(name string, aliases []string, short string, build func() Group) {
+	fm := family{name, aliases, short, build}
+	i, _ := slices.BinarySearchFunc(registry, name, func(e family, n string) int { return strings.Compare(e.name, n) })
+	registry = slices.Insert(registry, i, fm)
+}
+
+// families returns every family's full declaration, sorted by name.
 func families() []Group {
 	gs := make([]Group, 0, len(registry))
-	for _, g := range registry {
-		gs = append(gs, g())
+	for _, fm := range registry {
+		gs = append(gs, fm.group())
 	}
-	sort.Slice(gs, func(i, j int) bool { return gs[i].Name < gs[j].Name })
 	return gs
 }
 

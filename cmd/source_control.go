@@ -8,7 +8,10 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() { register(sourceControlGroup) }
+func init() {
+	register("source-control", []string{"sc"},
+		"Configure source control and deploy from it", sourceControlGroup)
+}
 
 var scProviders = []string{"GitHub", "GitLab", "AWS CodeCommit", "Bitbucket", "Azure Repos"}
 
@@ -97,9 +100,6 @@ func printInner(key string) func(p *output.Printer, c *Call, data json.RawMessag
 
 func sourceControlGroup() Group {
 	return Group{
-		Name:    "source-control",
-		Aliases: []string{"sc"},
-		Short:   "Configure source control and deploy from it",
 		Long: `Source control links the organization (or Space) to a Git repository: apps and
 workflows are committed there, and deploys bring the repository's state back in.
 Deployment ids are UUIDs.

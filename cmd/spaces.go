@@ -10,13 +10,13 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() { register(spacesGroup) }
+func init() {
+	register("spaces", []string{"space"},
+		"List, create, update, delete and copy between Spaces", spacesGroup)
+}
 
 func spacesGroup() Group {
 	return Group{
-		Name:    "spaces",
-		Aliases: []string{"space"},
-		Short:   "List, create, update, delete and copy between Spaces",
 		Long: `Spaces are child organizations of the current one, each with its own users,
 apps, resources and tokens. Space ids are UUIDs; a Space's domain is its address
 (on the cloud, its subdomain).

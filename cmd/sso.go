@@ -4,7 +4,10 @@ import (
 	"net/http"
 )
 
-func init() { register(ssoGroup) }
+func init() {
+	register("sso", nil,
+		"Read, set and remove the SSO configuration", ssoGroup)
+}
 
 var ssoTypes = []string{"google", "oidc", "google & oidc", "saml", "google & saml"}
 
@@ -14,8 +17,6 @@ func ssoGroup() Group {
 		return Field{Flag: flag, Key: "data." + key, Kind: KBool, Usage: usage}
 	}
 	return Group{
-		Name:  "sso",
-		Short: "Read, set and remove the SSO configuration",
 		Long: `Single sign-on for the organization or Space: Google, OIDC, SAML, or Google
 combined with one of them. There is one configuration; set replaces it.
 

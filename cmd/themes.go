@@ -8,7 +8,10 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() { register(themesGroup) }
+func init() {
+	register("themes", []string{"theme", "app-themes"},
+		"List, create, update and delete app themes", themesGroup)
+}
 
 // themeFields are the flags of create and update; --theme takes the whole
 // theme object, --set changes single keys of it.
@@ -36,9 +39,6 @@ func mergeThemeSet(c *Call) {
 
 func themesGroup() Group {
 	return Group{
-		Name:    "themes",
-		Aliases: []string{"theme", "app-themes"},
-		Short:   "List, create, update and delete app themes",
 		Long: `App themes set the colors, fonts and shapes apps use. Theme ids are numbers;
 the theme itself is a free-form JSON object (keys such as primary, canvas).
 

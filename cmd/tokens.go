@@ -9,7 +9,10 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() { register(tokensGroup) }
+func init() {
+	register("tokens", []string{"token", "access-tokens"},
+		"List and create API access tokens", tokensGroup)
+}
 
 // tokenItemPath is where the sandbox and the service answer the published
 // "/access_tokens/:accessTokenId" (a literal colon path in the spec).
@@ -17,9 +20,6 @@ const tokenItemPath = "/access_tokens/{accessTokenId}"
 
 func tokensGroup() Group {
 	return Group{
-		Name:    "tokens",
-		Aliases: []string{"token", "access-tokens"},
-		Short:   "List and create API access tokens",
 		Long: `API access tokens let scripts and tools call the management API. Token ids are
 UUIDs; listings show only the last four characters of each token.
 

@@ -45,7 +45,10 @@ func shapeUsage(c *Call) error {
 	return nil
 }
 
-func init() { register(usageGroup) }
+func init() {
+	register("usage", nil,
+		"Usage analytics: page views, saves and active users", usageGroup)
+}
 
 func usageGroup() Group {
 	const scope = "usage"
@@ -53,9 +56,7 @@ func usageGroup() Group {
 usage:spaces for its Spaces, usage:license for every org on the license key).
 Self-hosted instances must set USAGE_API_TOKEN.`
 	return Group{
-		Name:  "usage",
-		Short: "Usage analytics: page views, saves and active users",
-		Long:  note,
+		Long: note,
 		Example: `  orgctl usage orgs
   orgctl usage summary --start 2025-01-01 --end 2025-01-31
   orgctl usage apps --start 2025-01-01 --org ORG_ID

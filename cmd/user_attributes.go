@@ -7,13 +7,13 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() { register(userAttributesGroup) }
+func init() {
+	register("user-attributes", []string{"user-attribute"},
+		"Declare the user attributes of the organization", userAttributesGroup)
+}
 
 func userAttributesGroup() Group {
 	return Group{
-		Name:    "user-attributes",
-		Aliases: []string{"user-attribute"},
-		Short:   "Declare the user attributes of the organization",
 		Long: `User attributes are named, typed values on every user (department, region...)
 that apps and permissions can read. Declare them here; give users values with
 'orgctl users attributes set' and invitees with 'orgctl invites attributes set'.

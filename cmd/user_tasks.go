@@ -47,13 +47,13 @@ func actorField() Field {
 	return Field{Flag: "email", Key: "email", Required: true, Usage: "email of the user acting on the task"}
 }
 
-func init() { register(userTasksGroup) }
+func init() {
+	register("user-tasks", []string{"user-task", "tasks"},
+		"List, submit, cancel and reassign workflow user tasks", userTasksGroup)
+}
 
 func userTasksGroup() Group {
 	return Group{
-		Name:    "user-tasks",
-		Aliases: []string{"user-task", "tasks"},
-		Short:   "List, submit, cancel and reassign workflow user tasks",
 		Long: `User tasks are workflow steps waiting for a person (closed beta; Retool 3.114+).
 --email names the user on whose behalf a task is submitted, cancelled or reassigned.`,
 		Example: `  orgctl user-tasks list --status pending

@@ -18,13 +18,13 @@ var userColumns = []output.Column{
 	{Header: "ADMIN", Field: "is_admin"},
 }
 
-func init() { register(usersGroup) }
+func init() {
+	register("users", []string{"user"},
+		"List, create, update and disable users", usersGroup)
+}
 
 func usersGroup() Group {
 	return Group{
-		Name:    "users",
-		Aliases: []string{"user"},
-		Short:   "List, create, update and disable users",
 		Long: `Users of the organization (or of the Space a profile points at). Deleting a
 user disables it; the API keeps the record.`,
 		Example: `  orgctl users list

@@ -6,14 +6,14 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() { register(workflowsGroup) }
+func init() {
+	register("workflows", []string{"workflow", "wf"},
+		"List workflows and inspect workflow runs", workflowsGroup)
+}
 
 func workflowsGroup() Group {
 	return Group{
-		Name:    "workflows",
-		Aliases: []string{"workflow", "wf"},
-		Short:   "List workflows and inspect workflow runs",
-		Long:    `Workflows of the organization or Space (read only through this API).`,
+		Long: `Workflows of the organization or Space (read only through this API).`,
 		Example: `  orgctl workflows list
   orgctl workflows get WORKFLOW_ID -o yaml
   orgctl workflows runs get RUN_ID`,
