@@ -229,11 +229,32 @@ func TestRootBuildsOnlyTheNamedFamily(t *testing.T) {
 			}
 		}
 	}
-	// The tool commands are always whole.
+	// A tool command, like a family, is whole only when named.
 	root = newRoot(f, familyWord([]string{"users"}))
-	for _, name := range []string{"auth", "budget", "api", "completion"} {
-		if c := sub(root, name); name != "api" && !c.HasSubCommands() {
-			t.Errorf("%s is not built", name)
+	for _, name := range []string{"auth", "budget", "completion", "jobs"} {
+		if sub(root, name).HasSubCommands() {
+			t.Errorf("%s was built in full for a users command", name)
+		}
+	}
+	root = newRoot(f, familyWord([]string{"--debug", "auth", "status"}))
+	if !sub(root, "auth").HasSubCommands() || sub(root, "budget").HasSubCommands() {
+		t.Error("auth status did not build auth alone")
+	}
+}
+
+// TestToolHeaders keeps each tool's shell (what the root's help lists when
+// the tool is not built) equal to the command it builds.
+func TestToolHeaders(t *testing.T) {
+	isolate(t)
+	f, _ := testFactory(t, &testKeyring{}, "")
+	root := newRoot(f, allFamilies)
+	for _, tl := range tools(root) {
+		c := tl.build(f)
+		if c.Use != tl.use || c.Short != tl.short {
+			t.Errorf("tool header %q / %q, but the command says %q / %q", tl.use, tl.short, c.Use, c.Short)
+		}
+		if built, _, err := root.Find([]string{tl.name()}); err != nil || built.Use != tl.use || built.GroupID != tl.group || !built.Runnable() {
+			t.Errorf("root has no whole %q in group %q (err %v)", tl.name(), tl.group, err)
 		}
 	}
 }

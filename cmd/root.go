@@ -85,12 +85,14 @@ Try it without an org:  orgctl --sandbox users list`,
 		c.GroupID = "org"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{newAuthCmd(f), newBudgetCmd(f), newConfigCmd(f), newSandboxCmd(f), newAPICmd(f), newJobsCmd(f), newDoctorCmd(f)} {
-		c.GroupID = "tool"
-		root.AddCommand(c)
-	}
-	for _, c := range newOrgCodeCmds(f) {
-		c.GroupID = "org"
+	for _, t := range tools(root) {
+		var c *cobra.Command
+		if word == allFamilies || t.name() == word {
+			c = t.build(f)
+		} else {
+			c = &cobra.Command{Use: t.use, Short: t.short, RunE: func(c *cobra.Command, _ []string) error { return c.Help() }}
+		}
+		c.GroupID = t.group
 		root.AddCommand(c)
 	}
 	// Topics are listed, not added as commands: "environment" stays the
@@ -104,14 +106,45 @@ Try it without an org:  orgctl --sandbox users list`,
 	root.SetCompletionCommandGroupID("tool")
 	// orgctl's own completion command replaces cobra's: install help per shell.
 	root.CompletionOptions.DisableDefaultCmd = true
-	completion := newCompletionCmd(root)
-	completion.GroupID = "tool"
-	root.AddCommand(completion)
 	wireCompletions(f, root)
 	if f.onChange == nil {
 		f.onChange = forgetCompletions
 	}
 	return root
+}
+
+// A tool is one of orgctl's own commands. Like a family it is built in full
+// only for a command line that names it; for the others the root needs only
+// the name and summary, which TestToolHeaders keeps equal to the built
+// command's.
+type tool struct {
+	use, short, group string
+	build             func(f *Factory) *cobra.Command
+}
+
+func (t tool) name() string { name, _, _ := strings.Cut(t.use, " "); return name }
+
+// tools lists them; root is the command completion scripts describe.
+func tools(root *cobra.Command) []tool {
+	return []tool{
+		{"auth", "Log in, check and remove API tokens per profile", "tool", newAuthCmd},
+		{"budget", "Show the client-side rate budget shared by every orgctl process", "tool", newBudgetCmd},
+		{"config", "Read and change orgctl's settings, and see where each comes from", "tool", newConfigCmd},
+		{"sandbox", "Run a built-in, in-memory management API with a demo organization", "tool", newSandboxCmd},
+		{"api METHOD PATH", "Call any management API endpoint", "tool", newAPICmd},
+		{"jobs", "List, show and forget bulk jobs (commands run with --from)", "tool", newJobsCmd},
+		{"doctor", "Check the whole setup: config, URL, API version, token, keyring, budget, clock", "tool", newDoctorCmd},
+		{"export --dir DIR", "Write the org's configuration as YAML files, one per object", "org", orgCodeCmd(0)},
+		{"plan --dir DIR", "Show what apply would change in the org, and what it costs in points and time", "org", orgCodeCmd(1)},
+		{"apply --dir DIR", "Change the org to match the files, paced and resumable", "org", orgCodeCmd(2)},
+		{"completion <shell>", "Print the shell completion script for bash, zsh, fish or powershell", "tool",
+			func(*Factory) *cobra.Command { return newCompletionCmd(root) }},
+	}
+}
+
+// orgCodeCmd builds one of export, plan and apply, which share their options.
+func orgCodeCmd(i int) func(f *Factory) *cobra.Command {
+	return func(f *Factory) *cobra.Command { return newOrgCodeCmds(f)[i] }
 }
 
 // A family is an API family as the root lists it. Its commands are
