@@ -83,6 +83,21 @@ type Response struct {
 	TotalCount int64
 	NextToken  string
 	HasMore    bool
+	// compact is Data as decodeEnvelope found it: checked whole, with no
+	// whitespace between tokens.
+	compact json.RawMessage
+}
+
+// CompactData returns Data and true when Data is still the answer as
+// checked whole and it has no whitespace between tokens: valid compact JSON
+// as it stands, which a printer need not read again. A Data replaced since
+// (joined pages, a follow-up's answer) does not count.
+func (r *Response) CompactData() (json.RawMessage, bool) {
+	c := r.compact
+	if len(c) == 0 || len(c) != len(r.Data) || &c[0] != &r.Data[0] {
+		return r.Data, false
+	}
+	return r.Data, true
 }
 
 // ValidateBaseURL checks a user-supplied instance URL: https, or http only

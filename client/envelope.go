@@ -31,15 +31,24 @@ func decodeEnvelope(b []byte) (*Response, error) {
 	var env envelope
 	var dataSpan [2]int
 	hasData, mistyped := false, false
+	// Whether whitespace lies between tokens anywhere in the body, in the
+	// member value being read, and in the data value.
+	spaced, inValue, valueSpaced, dataSpaced := false, false, false, false
+	r.Skipped = func(int, int) {
+		spaced = true
+		valueSpaced = valueSpaced || inValue
+	}
 	var scratch []byte
 	var err error
 	if trimmed[0] == '{' {
 		err = r.Object(func(key []byte, plain bool) error {
 			start := r.Pos
+			inValue, valueSpaced = true, false
 			value, err := r.Skip()
+			inValue = false
 			field := envelopeField(jsonscan.Text(key, plain, &scratch))
 			if field == "data" {
-				dataSpan, hasData = [2]int{start, r.Pos}, true
+				dataSpan, hasData, dataSpaced = [2]int{start, r.Pos}, true, valueSpaced
 			} else if field != "" && !mistyped && err == nil {
 				mistyped = json.Unmarshal(value, envelopeTarget(&env, field)) != nil
 			}
@@ -57,10 +66,16 @@ func decodeEnvelope(b []byte) (*Response, error) {
 	if trimmed[0] != '{' || mistyped || (env.Success == nil && !hasData) {
 		// Not an envelope: treat the whole body as the data.
 		out.Data = trimmed
+		if !spaced {
+			out.compact = out.Data
+		}
 		return out, nil
 	}
 	if data := trimmed[dataSpan[0]:dataSpan[1]]; hasData && !bytes.Equal(data, []byte("null")) {
 		out.Data = data
+		if !dataSpaced {
+			out.compact = out.Data
+		}
 	}
 	if env.TotalCount != nil {
 		if n, err := env.TotalCount.Int64(); err == nil {

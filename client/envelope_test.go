@@ -57,7 +57,8 @@ var envelopeCases = []string{
 	`{"da\u0074a":[1]}`, `{"total_count":"5","data":1}`, `{"total_count":"x","data":1}`, `{"total_count":1.5e3,"data":1}`,
 	`{"total_count":1e400,"data":1}`, `{"total_count":true,"data":1}`, `{"next_token":5,"data":1}`, `{"next_token":null,"data":1}`,
 	`{"has_more":"true","data":1}`, `{"message":5,"data":1}`, `{"message":"m","success":false}`, `{"data":1,"total_count":3,"total_count":null}`,
-	`{"data":1}x`, `{"data":1`, `{"data":}`, `{"data":[1,]}`, `{"data":"\x"}`, `<html></html>`, `{"a":"\ud800"}`,
+	`{"data":1}x`, `{"data":1`, `{"data":}`, `{"data":[1,]}`, `{"success": true, "data":[1,2] }`, `{"data":[1,2], "x": [ 3 ]}`,
+	`{"data":[ 1],"data":[2]}`, `{"data":[1],"data":[ 2]}`, `[1, 2]`, `{"data":"\x"}`, `<html></html>`, `{"a":"\ud800"}`,
 	"{\"data\":\"\xff\"}", `{"data":1} {"data":2}`, "\t{\"data\":{}}\n",
 	"\u00a0{\"data\":1}", "{\"data\":1}\u2028", "\v[1]\f", `{"data":[1.5e3,-0,true,false,null,"\u00e9\n"]}`, `{"data":tru}`, `{"data":-}`, `{"data":1.}`,
 }
@@ -75,6 +76,12 @@ func checkEnvelope(t *testing.T, body []byte) {
 	if !bytes.Equal(got.Data, want.Data) || (got.Data == nil) != (want.Data == nil) ||
 		got.TotalCount != want.TotalCount || got.NextToken != want.NextToken || got.HasMore != want.HasMore {
 		t.Fatalf("decodeEnvelope(%q) = %+v (data %q), reference %+v (data %q)", body, got, got.Data, want, want.Data)
+	}
+	// Data counts as compact exactly when compacting would not change it.
+	var c bytes.Buffer
+	isCompact := len(got.Data) > 0 && json.Compact(&c, got.Data) == nil && bytes.Equal(c.Bytes(), got.Data)
+	if data, ok := got.CompactData(); ok != isCompact || !bytes.Equal(data, got.Data) {
+		t.Fatalf("decodeEnvelope(%q).CompactData() = %q, %v; compacting the data gives %q", body, data, ok, c.Bytes())
 	}
 }
 
@@ -104,6 +111,24 @@ func TestDecodeEnvelopeLeavesDataInPlace(t *testing.T) {
 	}
 	if string(resp.Data) != `[{"id":"u1"},{"id":"u2"}]` {
 		t.Errorf("Data = %s", resp.Data)
+	}
+}
+
+func TestCompactDataOnlyForTheCheckedAnswer(t *testing.T) {
+	resp, err := decodeEnvelope([]byte(`{"success":true,"data":[1,2]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := resp.CompactData(); !ok {
+		t.Fatal("a compact answer's data is not reported compact")
+	}
+	resp.Data = json.RawMessage(`[1, 2]`) // joined pages, say
+	if _, ok := resp.CompactData(); ok {
+		t.Error("replaced data is still reported compact")
+	}
+	resp.Data = resp.compact[:3]
+	if _, ok := resp.CompactData(); ok {
+		t.Error("a part of the checked data is reported compact")
 	}
 }
 

@@ -204,6 +204,9 @@ func (e *Engine) print(c *Call, resp *client.Response, o RunOptions) error {
 	if c.Op.View != nil {
 		return c.Op.View(e.printer, c, resp.Data)
 	}
+	if data, ok := resp.CompactData(); ok {
+		return e.printer.PrintCompact(data, c.Columns)
+	}
 	return e.printer.Print(resp.Data, c.Columns)
 }
 

@@ -122,6 +122,21 @@ func (p *Printer) Print(data json.RawMessage, cols []Column) error {
 	return err
 }
 
+// PrintCompact is Print for data known to be valid JSON with no whitespace
+// between tokens, as the client reports of an answer it has checked whole:
+// piped -o json is then the data as it stands, written without a second
+// reading. Every other format prints as Print does.
+func (p *Printer) PrintCompact(data json.RawMessage, cols []Column) error {
+	if len(data) == 0 || p.Opts.Format != "json" || p.Opts.JQ != "" || p.Opts.Template != "" || p.IO.OutTTY {
+		return p.Print(data, cols)
+	}
+	if _, err := p.IO.Out.Write(data); err != nil {
+		return err
+	}
+	_, err := p.IO.Out.Write([]byte{'\n'})
+	return err
+}
+
 func compileJQ(expr string) (*gojq.Code, error) {
 	q, err := gojq.Parse(expr)
 	if err != nil {

@@ -346,3 +346,56 @@ func TestSelectFieldsKeepsOrderAndValuesAsReceived(t *testing.T) {
 		t.Errorf("one object: %s", got)
 	}
 }
+
+// firstWrite keeps the first slice written to it.
+type firstWrite struct {
+	bytes.Buffer
+	first []byte
+}
+
+func (w *firstWrite) Write(p []byte) (int, error) {
+	if w.first == nil {
+		w.first = p
+	}
+	return w.Buffer.Write(p)
+}
+
+func TestPrintCompactPrintsAsPrintDoes(t *testing.T) {
+	data := json.RawMessage(`[{"id":"u1","score":1.50,"email":"a@x","new_field":{"z":1}},{"id":"u2","score":2,"email":"b@x"}]`)
+	for _, tc := range []struct {
+		tty  bool
+		opts Options
+	}{
+		{false, Options{Format: "json"}}, {true, Options{Format: "json"}}, {false, Options{Format: "yaml"}},
+		{false, Options{}}, {true, Options{}}, {false, Options{Format: "json", JQ: ".[].email"}},
+		{false, Options{Format: "json", Template: "{{range .}}{{.id}} {{end}}"}},
+	} {
+		p, want := printer(tc.tty, tc.opts)
+		if err := p.Print(data, userCols); err != nil {
+			t.Fatal(err)
+		}
+		var got firstWrite
+		p.IO.Out = &got
+		if err := p.PrintCompact(data, userCols); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("tty %v %+v: PrintCompact wrote %q, Print %q", tc.tty, tc.opts, got.String(), want.String())
+		}
+	}
+	// Piped -o json writes the checked data itself, not a copy read anew.
+	p, _ := printer(false, Options{Format: "json"})
+	var w firstWrite
+	p.IO.Out = &w
+	if err := p.PrintCompact(data, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.first) != len(data) || &w.first[0] != &data[0] {
+		t.Errorf("piped -o json did not write the data as it stands (first write %d bytes)", len(w.first))
+	}
+	// Nothing to print stays nothing.
+	w.Reset()
+	if err := p.PrintCompact(nil, nil); err != nil || w.Len() != 0 {
+		t.Errorf("empty data: %q, %v", w.String(), err)
+	}
+}
