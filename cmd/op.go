@@ -178,15 +178,18 @@ func (g Group) command(f *Factory) *cobra.Command {
 // shell is the group's command without subcommands: enough for the root's
 // help page and for finding the family a command line names.
 func (g Group) shell() *cobra.Command {
-	return &cobra.Command{
+	c := &cobra.Command{
 		Use:     g.Name,
 		Aliases: g.Aliases,
 		Short:   g.Short,
-		Long:    strings.TrimSpace(g.Short + "\n\n" + g.Long),
 		Example: g.Example,
 		Args:    noArgsGroup,
 		RunE:    func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
+	if g.Long != "" { // without it, help shows Short
+		c.Long = strings.TrimSpace(g.Short + "\n\n" + g.Long)
+	}
+	return c
 }
 
 func (op *Op) mutating() bool { return op.Method != http.MethodGet }

@@ -90,7 +90,7 @@ Try it without an org:  orgctl --sandbox users list`,
 		if word == allFamilies || t.name() == word {
 			c = t.build(f)
 		} else {
-			c = &cobra.Command{Use: t.use, Short: t.short, RunE: func(c *cobra.Command, _ []string) error { return c.Help() }}
+			c = Group{Name: t.use, Short: t.short}.shell()
 		}
 		c.GroupID = t.group
 		root.AddCommand(c)
@@ -168,13 +168,7 @@ func (fm family) group() Group {
 // shell is the family's command before its subcommands are built: enough
 // for the root's help and for cobra to find it by name or alias.
 func (fm family) shell() *cobra.Command {
-	return &cobra.Command{
-		Use:     fm.name,
-		Aliases: fm.aliases,
-		Short:   fm.short,
-		Args:    noArgsGroup,
-		RunE:    func(c *cobra.Command, _ []string) error { return c.Help() },
-	}
+	return Group{Name: fm.name, Aliases: fm.aliases, Short: fm.short}.shell()
 }
 
 // registry holds every API family, sorted by name for a stable help page;
@@ -183,6 +177,9 @@ func (fm family) shell() *cobra.Command {
 var registry []family
 
 func register(name string, aliases []string, short string, build func() Group) {
+	if registry == nil {
+		registry = make([]family, 0, 32)
+	}
 	fm := family{name, aliases, short, build}
 	i, _ := slices.BinarySearchFunc(registry, name, func(e family, n string) int { return strings.Compare(e.name, n) })
 	registry = slices.Insert(registry, i, fm)
