@@ -2,8 +2,9 @@
 # Prints orgctl's start-up time for `--version` and `users list --help` as a
 # multiple of the floor: a cobra+viper program with 150 commands kept in
 # ../shared/bench/floor, built in a temporary directory (never in the repo).
-# Uses hyperfine when installed (apt-get install -y hyperfine), otherwise
-# the Go benchmark BenchmarkStartup.
+# Then lists the packages whose init costs orgctl most, which is where the
+# gap to the floor lies. Uses hyperfine when installed (apt-get install -y
+# hyperfine), otherwise the Go benchmark BenchmarkStartup.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 floor_src=../shared/bench/floor
@@ -30,3 +31,10 @@ ratio() { # name, orgctl command, floor command
 }
 ratio "--version" "$tmp/orgctl --version" "$tmp/floor --version"
 ratio "users list --help" "$tmp/orgctl users list --help" "$tmp/floor fam1 op1 --help"
+# Where orgctl's start-up goes beyond the floor's: the packages whose init
+# costs most, each its minimum over 20 runs (GODEBUG=inittrace=1 prints one
+# line per package: "init <pkg> @<start> ms, <clock> ms clock, ...").
+for _ in $(seq 20); do GODEBUG=inittrace=1 "$tmp/orgctl" --version 2>&1 >/dev/null; done |
+  awk '$1 == "init" { if (!($2 in m) || $5 < m[$2]) m[$2] = $5 }
+       END { for (p in m) printf "%.2f %s\n", m[p], p }' |
+  sort -rn | head -8 | awk 'NR == 1 { print "package init, minimum of 20 runs:" } { printf "  %5.2f ms  %s\n", $1, $2 }'
