@@ -95,11 +95,7 @@ Try it without an org:  orgctl --sandbox users list`,
 		c.GroupID = t.group
 		root.AddCommand(c)
 	}
-	// Topics are listed, not added as commands: "environment" stays the
-	// Environments family's alias.
-	const last = "{{if .HasAvailableSubCommands}}\n\nUse \"{{.CommandPath}} [command] --help\""
-	root.SetUsageTemplate(strings.Replace(root.UsageTemplate(), last,
-		"{{if not .HasParent}}\n\nHelp topics (orgctl help TOPIC):\n"+strings.TrimRight(topicList(), "\n")+"{{end}}"+last, 1))
+	root.SetUsageFunc(usageWithTopics)
 	help := newHelpCmd(root)
 	help.GroupID = "tool"
 	root.SetHelpCommand(help)
@@ -111,6 +107,34 @@ Try it without an org:  orgctl --sandbox users list`,
 		f.onChange = forgetCompletions
 	}
 	return root
+}
+
+// cobraUsage is cobra's own usage text, written by a Go function. A usage
+// template would be parsed again for every help page and usage error.
+var cobraUsage = (&cobra.Command{}).UsageFunc()
+
+// usageWithTopics is cobra's usage text, with the help topics listed on the
+// root's, before its last line. Topics are listed, not added as commands:
+// "environment" stays the Environments family's alias.
+func usageWithTopics(c *cobra.Command) error {
+	if c.HasParent() {
+		return cobraUsage(c)
+	}
+	// Cobra writes usage to OutOrStderr, which for the root is always a
+	// writer of its own (set in newRoot, or UsageString's buffer).
+	w := c.OutOrStderr()
+	var b strings.Builder
+	c.SetOut(&b)
+	err := cobraUsage(c)
+	c.SetOut(w)
+	text := b.String()
+	if i := strings.LastIndex(text, "\n\nUse \""); i >= 0 {
+		text = text[:i] + "\n\nHelp topics (orgctl help TOPIC):\n" + strings.TrimRight(topicList(), "\n") + text[i:]
+	}
+	if _, werr := io.WriteString(w, text); err == nil {
+		err = werr
+	}
+	return err
 }
 
 // A tool is one of orgctl's own commands. Like a family it is built in full
