@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/orgctl/orgctl/client"
@@ -37,45 +39,51 @@ const (
 // exit status is 130 or 143 (6 when a write had already been sent). A
 // second signal ends the process at once.
 func Main(args []string) int {
-	ctx, interrupted, stop := notifyContext()
+	ctx, interrupted, arm, stop := notifyContext()
 	defer stop()
 	f := NewFactory(Version)
-	err := Execute(ctx, f, args)
+	err := execute(ctx, f, args, arm)
 	return finish(f.IO.Err, err, interrupted())
 }
 
-// notifyContext is the root context, cancelled by SIGINT or SIGTERM, and a
-// function that says which one arrived (its exit status, or 0).
-func notifyContext() (ctx context.Context, interrupted func() int, stop func()) {
-	term, stopTerm := signal.NotifyContext(context.Background(), syscall.SIGTERM)
-	ctx, stopInt := signal.NotifyContext(term, os.Interrupt)
+// notifyContext is the root context, cancelled by SIGINT or SIGTERM once
+// arm has been called, and a function that says which one arrived (its
+// exit status, or 0). Installing the handlers costs a thread and about a
+// millisecond, so Main arms only when a command is about to run: help and
+// --version never need them. Until then a signal takes its default action,
+// which ends the process with the same status, 130 or 143.
+func notifyContext() (ctx context.Context, interrupted func() int, arm func(), stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var status atomic.Int32
+	signals := make(chan os.Signal, 1)
 	done := make(chan struct{})
-	go func() {
-		select {
-		case <-ctx.Done():
-		case <-done:
-			return
-		}
-		// From now on a signal takes its default action: a second Ctrl-C ends the process.
-		stopInt()
-		stopTerm()
-	}()
-	// Until stop, only a signal cancels ctx; a SIGTERM cancels term first,
-	// and ctx only through it. Read synchronously, so the answer never
-	// depends on whether the goroutine above has run yet.
-	interrupted = func() int {
-		switch {
-		case ctx.Err() == nil:
-			return 0
-		case term.Err() != nil && context.Cause(term) != context.Canceled:
-			return ExitSIGTERM
-		}
-		return ExitSIGINT
+	var armed sync.Once
+	arm = func() {
+		armed.Do(func() {
+			signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+			go func() {
+				select {
+				case sig := <-signals:
+					code := ExitSIGINT
+					if sig == syscall.SIGTERM {
+						code = ExitSIGTERM
+					}
+					// Recorded before the cancellation, so whoever sees
+					// ctx cancelled also sees which signal did it.
+					status.Store(int32(code))
+					// From now on a signal takes its default action: a
+					// second Ctrl-C ends the process.
+					signal.Stop(signals)
+					cancel()
+				case <-done:
+				}
+			}()
+		})
 	}
-	return ctx, interrupted, func() {
+	return ctx, func() int { return int(status.Load()) }, arm, func() {
 		close(done)
-		stopInt()
-		stopTerm()
+		signal.Stop(signals)
+		cancel()
 	}
 }
 

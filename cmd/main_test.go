@@ -94,7 +94,9 @@ func TestNotifyContextMapsSignalsToExitCodes(t *testing.T) {
 		sig  syscall.Signal
 		want int
 	}{{syscall.SIGINT, ExitSIGINT}, {syscall.SIGTERM, ExitSIGTERM}} {
-		ctx, interrupted, stop := notifyContext()
+		ctx, interrupted, arm, stop := notifyContext()
+		arm()
+		arm() // twice is once
 		if interrupted() != 0 || ctx.Err() != nil {
 			t.Fatalf("%v: interrupted before any signal", tc.sig)
 		}
@@ -114,6 +116,31 @@ func TestNotifyContextMapsSignalsToExitCodes(t *testing.T) {
 			t.Errorf("%v: interrupted() = %d, want %d", tc.sig, got, tc.want)
 		}
 		stop()
+	}
+}
+
+// Signal handlers are installed only for a command that runs: help,
+// --version and usage errors leave them alone.
+func TestSignalsArmedOnlyForCommandsThatRun(t *testing.T) {
+	isolate(t)
+	for _, tc := range []struct {
+		args  []string
+		armed bool
+	}{
+		{[]string{"--version"}, false},
+		{[]string{"--help"}, false},
+		{[]string{"users", "list", "--help"}, false},
+		{[]string{"help", "exit-codes"}, true},
+		{[]string{"users", "get"}, false}, // missing argument
+		{[]string{"users", "list", "--bogus"}, false},
+		{[]string{"config", "list"}, true},
+	} {
+		f, _ := testFactory(t, &testKeyring{}, "")
+		armed := false
+		execute(context.Background(), f, tc.args, func() { armed = true })
+		if armed != tc.armed {
+			t.Errorf("%q: armed %v, want %v", tc.args, armed, tc.armed)
+		}
 	}
 }
 

@@ -40,13 +40,26 @@ orgctl process on the machine), never prints your token, and gives scripts
 stable output and exit codes.
 
 Try it without an org:  orgctl --sandbox users list`,
-		Version:       f.Version,
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		Args:          noArgsGroup,
-		RunE:          func(c *cobra.Command, _ []string) error { return c.Help() },
+		// --version is the root's own flag rather than cobra's, whose
+		// "orgctl X" output would need a text/template parsed on every
+		// --version. Like cobra's, it ignores any words after it.
+		Args: func(c *cobra.Command, args []string) error {
+			if v, _ := c.Flags().GetBool("version"); v {
+				return nil
+			}
+			return noArgsGroup(c, args)
+		},
+		RunE: func(c *cobra.Command, _ []string) error {
+			if v, _ := c.Flags().GetBool("version"); v {
+				_, err := fmt.Fprintf(c.OutOrStdout(), "orgctl %s\n", f.Version)
+				return err
+			}
+			return c.Help()
+		},
 	}
-	root.SetVersionTemplate("orgctl {{.Version}}\n")
+	root.Flags().BoolP("version", "v", false, "version for orgctl")
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.Err)
 	root.SetIn(f.IO.In)
@@ -220,8 +233,22 @@ func families() []Group {
 
 // Execute runs one command line and returns a typed error for Main.
 func Execute(ctx context.Context, f *Factory, args []string) error {
+	return execute(ctx, f, args, nil)
+}
+
+// execute is Execute calling beforeRun, if not nil, once a command is
+// about to run: not for help, --version or a usage error found while
+// parsing.
+func execute(ctx context.Context, f *Factory, args []string, beforeRun func()) error {
 	root := newRoot(f, familyWord(args))
 	root.SetArgs(args)
+	if beforeRun != nil {
+		root.PersistentPreRun = func(c *cobra.Command, _ []string) {
+			if c.HasParent() { // the root itself prints only help or its version
+				beforeRun()
+			}
+		}
+	}
 	if isCompletionRequest(args) {
 		root.SetErr(io.Discard) // cobra reports the directive there; the shell shows stderr
 		f.configWarn = func(string) {}
