@@ -243,7 +243,7 @@ func TestGarbledSharedStateCountsAsAFullWindow(t *testing.T) {
 	l := k.open(t, place, smallConfig(), clk)
 	acquire(t, l, "/apps").Done(true)
 	key := "orgctl:budget:{" + place + "}"
-	if err := k.server.Client(t).HSet(context.Background(), key, "s", `{"v":99,"entries":"lots"}`).Err(); err != nil {
+	if _, err := k.server.Client(t).Do("HSET", key, "s", `{"v":99,"entries":"lots"}`); err != nil {
 		t.Fatal(err)
 	}
 	if st := status(t, l); st.Used != 10 || !st.NextFree.Equal(t0.Add(time.Minute)) {

@@ -26,8 +26,9 @@
 // alike, instead of a second time in Lua; the price is two round trips per
 // update instead of one (well under a millisecond on a local network), and
 // a third and fourth in the rare case another process saved in between.
-// Retries are off in the client: a save resent after a lost reply could
-// record a reservation twice.
+// A save is never resent: one resent after a lost reply could record a
+// reservation twice. Only a load, which writes nothing, is run again on a
+// new connection when the idle one turns out to be closed.
 //
 // # Time comes from the Redis server
 //
@@ -54,6 +55,6 @@
 //
 // It must not import net/http, cobra, or orgctl's cmd, client, output or
 // ratebudget packages: it satisfies ratebudget.Store with plain types, so
-// ratebudget never links go-redis on the file-only path, and ratebudget's
-// own tests can run every ledger test against Redis too.
+// ratebudget never links the Redis client on the file-only path, and
+// ratebudget's own tests can run every ledger test against Redis too.
 package redisstore

@@ -2,10 +2,14 @@ package redisstore
 
 import (
 	"context"
+	"errors"
+	"io"
+	"net"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gomodule/redigo/redis"
 	"github.com/orgctl/orgctl/ratebudget/redisstore/redistest"
 )
 
@@ -47,11 +51,11 @@ func TestSaveOnlyOverTheLoadedVersion(t *testing.T) {
 	}
 	c := srv.Client(t)
 	key := "orgctl:budget:{host-abc}"
-	if ttl := c.PTTL(ctx, key).Val(); ttl <= 0 || ttl > 1500*time.Millisecond {
-		t.Fatalf("PTTL %v, want the idle time just given", ttl)
+	if ttl, err := redis.Int64(c.Do("PTTL", key)); err != nil || ttl <= 0 || ttl > 1500 {
+		t.Fatalf("PTTL %v ms (%v), want the idle time just given", ttl, err)
 	}
-	if h := c.HGetAll(ctx, key).Val(); h["s"] != "third" {
-		t.Fatalf("hash = %v", h)
+	if h, err := redis.StringMap(c.Do("HGETALL", key)); err != nil || h["s"] != "third" {
+		t.Fatalf("hash = %v (%v)", h, err)
 	}
 	if data, _, _, _ := st.Load(ctx, "other-key"); data != nil {
 		t.Fatalf("another key sees %q", data)
@@ -67,7 +71,7 @@ func TestScriptsSurviveAFlushedScriptCache(t *testing.T) {
 	if _, _, _, err := st.Load(ctx, "k"); err != nil {
 		t.Fatal(err)
 	}
-	if err := srv.Client(t).ScriptFlush(ctx).Err(); err != nil {
+	if _, err := srv.Client(t).Do("SCRIPT", "FLUSH"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.Save(ctx, "k", "", []byte("x"), time.Minute); err != nil {
@@ -137,7 +141,7 @@ func TestTLSWithACLUser(t *testing.T) {
 	if _, _, _, err := st.Load(ctx, "elsewhere"); err != nil {
 		t.Fatalf("a key under orgctl:budget: must be allowed: %v", err)
 	}
-	if err := srv.Client(t).Set(ctx, "other:key", "x", 0).Err(); err == nil {
+	if _, err := srv.Client(t).Do("SET", "other:key", "x"); err == nil {
 		t.Fatal("the ACL user may write outside orgctl:budget:*; the test's ACL is too wide")
 	}
 }
@@ -176,5 +180,58 @@ func TestUnreachableStoreFailsFast(t *testing.T) {
 	}
 	if d := time.Since(start); d > time.Second {
 		t.Fatalf("took %v to fail", d)
+	}
+}
+
+// A server that restarted closed the pooled connection: the next load
+// notices on it, runs on a new connection, and the save after it works.
+func TestLoadAfterARestartUsesANewConnection(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	st := open(t, srv)
+	ctx := context.Background()
+	if _, _, _, err := st.Load(ctx, "k"); err != nil {
+		t.Fatal(err)
+	}
+	srv.Restart()
+	data, v, _, err := st.Load(ctx, "k")
+	if err != nil || data != nil || v != "" {
+		t.Fatalf("load after a restart: %q %q %v, want the empty state", data, v, err)
+	}
+	if ok, err := st.Save(ctx, "k", v, []byte("x"), time.Minute); !ok || err != nil {
+		t.Fatalf("save after a restart: %v %v", ok, err)
+	}
+}
+
+// Cancelling the context ends a command whose reply has not come, rather
+// than waiting for the connection's timeout.
+func TestCancelEndsAWaitForTheReply(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() { // a server that takes commands and never answers
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go io.Copy(io.Discard, c)
+		}
+	}()
+	st, err := Open("redis://"+ln.Addr().String()+"/0", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	if _, _, _, err := st.Load(ctx, "k"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("load cancelled while waiting: %v, want context.Canceled", err)
+	}
+	ctx, cancel = context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := st.Save(ctx, "k", "", []byte("x"), time.Minute); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("save past its deadline: %v, want context.DeadlineExceeded", err)
 	}
 }

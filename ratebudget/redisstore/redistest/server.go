@@ -10,7 +10,6 @@ package redistest
 
 import (
 	"bytes"
-	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -31,7 +30,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gomodule/redigo/redis"
 )
 
 // Options choose how the server is set up.
@@ -193,13 +192,16 @@ func (s *Server) ping() bool {
 		return false
 	}
 	conn.Close()
-	opt := &redis.Options{Addr: s.Addr, Protocol: 2, DisableIdentity: true, MaxRetries: -1, DialerRetries: 1}
+	opts := []redis.DialOption{redis.DialConnectTimeout(time.Second), redis.DialReadTimeout(time.Second)}
 	if s.TLSConfig != nil {
-		opt.TLSConfig = s.TLSConfig.Clone()
+		opts = append(opts, redis.DialUseTLS(true), redis.DialTLSConfig(s.TLSConfig))
 	}
-	c := redis.NewClient(opt)
+	c, err := redis.Dial("tcp", s.Addr, opts...)
+	if err != nil {
+		return false
+	}
 	defer c.Close()
-	err = c.Ping(context.Background()).Err()
+	_, err = c.Do("PING")
 	return err == nil || strings.Contains(err.Error(), "NOAUTH") || strings.Contains(err.Error(), "WRONGPASS") || strings.Contains(err.Error(), "AUTH")
 }
 
@@ -252,19 +254,18 @@ func (s *Server) Restart() {
 	}
 }
 
-// Client is a go-redis client on the server with the test's credentials,
-// for looking at keys directly.
-func (s *Server) Client(t testing.TB) *redis.Client {
+// Client is a connection to the server with the test's credentials, for
+// looking at keys directly.
+func (s *Server) Client(t testing.TB) redis.Conn {
 	t.Helper()
-	opt, err := redis.ParseURL(s.URL)
+	var opts []redis.DialOption
+	if s.TLSConfig != nil {
+		opts = append(opts, redis.DialTLSConfig(s.TLSConfig))
+	}
+	c, err := redis.DialURL(s.URL, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt.Protocol, opt.DisableIdentity = 2, true
-	if s.TLSConfig != nil {
-		opt.TLSConfig = s.TLSConfig.Clone()
-	}
-	c := redis.NewClient(opt)
 	t.Cleanup(func() { c.Close() })
 	return c
 }
