@@ -137,6 +137,8 @@ func RedactURL(raw string) string {
 	start := 0
 	if i := strings.Index(raw, "://"); i >= 0 {
 		start = i + 3
+	} else if t := strings.TrimLeft(raw, " \t"); strings.HasPrefix(t, "//") {
+		start = len(raw) - len(t) + 2 // scheme-relative: the user info follows the slashes
 	}
 	end := strings.IndexAny(raw[start:], "/?#")
 	if end < 0 {

@@ -107,6 +107,9 @@ func TestRedactURL(t *testing.T) {
 		"https://SECRET@host":                   "https://host",
 		"http://u:SEC RET@host/%zz":             "http://host/%zz",
 		"u:SECRET@host":                         "host",
+		"//u:SECRET@host!x ":                    "//host!x ",
+		" //u:SECRET@host/p":                    " //host/p",
+		"u:SECRET@host/x//y":                    "host/x//y",
 		"https://host/users/ada@example.com":    "https://host/users/ada@example.com",
 		"not a url":                             "not a url",
 	} {
