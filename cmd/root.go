@@ -214,9 +214,6 @@ func (fm family) shell() *cobra.Command {
 var registry []family
 
 func register(name string, aliases []string, short string, build func() Group) {
-	if registry == nil {
-		registry = make([]family, 0, 32)
-	}
 	fm := family{name, aliases, short, build}
 	i, _ := slices.BinarySearchFunc(registry, name, func(e family, n string) int { return strings.Compare(e.name, n) })
 	registry = slices.Insert(registry, i, fm)

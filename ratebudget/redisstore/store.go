@@ -114,8 +114,12 @@ func (s *Store) conn(ctx context.Context) (c redis.Conn, reused bool, err error)
 	if c != nil {
 		return c, true, nil
 	}
-	c, err = redis.DialURLContext(ctx, s.url, s.opts...)
+	c, err = s.dial(ctx)
 	return c, false, err
+}
+
+func (s *Store) dial(ctx context.Context) (redis.Conn, error) {
+	return redis.DialURLContext(ctx, s.url, s.opts...)
 }
 
 // release keeps c for the next command, unless it failed or one is kept
@@ -169,7 +173,7 @@ func (s *Store) run(ctx context.Context, sc *redis.Script, readOnly bool, keysAn
 	if err == nil || !readOnly || !reused || ctx.Err() != nil || errors.As(err, &answer) {
 		return v, err
 	}
-	if c, err = redis.DialURLContext(ctx, s.url, s.opts...); err != nil {
+	if c, err = s.dial(ctx); err != nil {
 		return nil, err
 	}
 	v, err = do(ctx, c, sc, keysAndArgs...)
