@@ -1,38 +1,57 @@
 #!/usr/bin/env bash
-# Runs every fuzz target for a short while (FUZZTIME, 10s by default), one
-# after the other: a parser of outside input that panics, hangs or breaks
-# its stated properties on some input fails CI with that input saved under
-# the package's testdata/fuzz. Longer runs: FUZZTIME=10m .ci/fuzz.sh
+# Runs every fuzz target for a fixed number of executions, about 10 s each on
+# a 2-core CI machine, one after the other: a parser of outside input that
+# panics, hangs or breaks its stated properties on some input fails CI with
+# that input saved under the package's testdata/fuzz.
+#
+# The budget is a count, not a duration: Go 1.26's fuzz coordinator can fail
+# a duration-bounded (or interrupted) run with a bare "context deadline
+# exceeded" although nothing was found (go.dev/issue/75804, fixed in Go 1.27),
+# and on a loaded machine it did so twice in a row for one target. A count
+# bound cancels no context, so that race cannot happen.
+#
+# Longer runs: FUZZX=60 bash .ci/fuzz.sh (each count times 60, about 10 min).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-fuzztime=${FUZZTIME:-10s}
+scale=${FUZZX:-1}
+case $scale in
+  '' | *[!0-9]* | 0) echo "FUZZX must be a positive whole number, not \"$scale\"" >&2; exit 2 ;;
+esac
+
+# Executions per target, sized from CI's rates: targets that start the
+# binary's config machinery or write files run far fewer per second than
+# pure parsers.
+executions() {
+  case $1 in
+    FuzzConfigFile) echo 10000 ;;
+    FuzzJSONFormats) echo 20000 ;;
+    FuzzLedgerSlot | FuzzSettingParse) echo 30000 ;;
+    FuzzAPIPath | FuzzYAML) echo 40000 ;;
+    FuzzAPIFields) echo 50000 ;;
+    FuzzDecodeEnvelope | FuzzDecodeError | FuzzDecodeState) echo 100000 ;;
+    FuzzCSVReader | FuzzJSONLinesReader | FuzzParseRetryAfter | FuzzRedactURLsIn | FuzzIDShapes) echo 150000 ;;
+    FuzzDecode) echo 250000 ;;
+    FuzzODBCConnectionString | FuzzODBCParamsJSON) echo 500000 ;;
+    *) echo 50000 ;;
+  esac
+}
+
 # package  target: every func Fuzz* in the repository, so a new one is not forgotten.
 targets=$(grep -rl --include='*_test.go' '^func Fuzz' . | sort | while read -r f; do
   pkg=./$(dirname "${f#./}")
   grep -o '^func Fuzz[A-Za-z0-9_]*' "$f" | sed "s|^func |$pkg |"
 done)
 
-# Go 1.26's fuzz coordinator can end a duration-bounded run with a bare
-# "context deadline exceeded" at the deadline (go.dev/issue/75804, fixed in
-# Go 1.27). A finding always writes its input under testdata/fuzz/<target>,
-# so a failure that wrote none is that race: it is retried once, and
-# reported, not counted.
 failed=0
-count() { { ls "$1/testdata/fuzz/$2" 2>/dev/null || true; } | wc -l; }
 while read -r pkg target; do
   [ -n "$target" ] || continue
-  for attempt in 1 2; do
-    echo "-- $target ($pkg, $fuzztime)"
-    before=$(count "$pkg" "$target")
-    if go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "$pkg"; then
-      break
-    fi
-    if [ "$(count "$pkg" "$target")" != "$before" ] || [ "$attempt" = 2 ]; then
-      failed=1
-      break
-    fi
-    echo "-- $target: failed without writing an input (go.dev/issue/75804); once more"
-  done
+  n=$(( $(executions "$target") * scale ))
+  echo "-- $target ($pkg, ${n} executions)"
+  start=$SECONDS
+  if ! go test -run '^$' -fuzz "^${target}\$" -fuzztime "${n}x" -timeout "$((10 * scale))m" "$pkg"; then
+    failed=1
+  fi
+  echo "-- $target: $((SECONDS - start)) s"
 done <<< "$targets"
 exit $failed
