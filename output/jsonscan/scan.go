@@ -18,7 +18,23 @@ type Reader struct {
 	// Skipped, when set, is told of each run of whitespace the reader
 	// steps over, so a writer can copy everything else as it is.
 	Skipped func(from, to int)
-	depth   int
+	// More, when set, is called when the reader needs bytes past the end of
+	// Data, so text can be checked while the rest of it is still arriving:
+	// it waits for more, extends Data over the same backing array (slices
+	// already returned stay valid) and reports whether it did. false means
+	// the text ends at len(Data).
+	More  func() bool
+	depth int
+}
+
+// need reports whether Data holds at least n bytes, asking More for them.
+func (r *Reader) need(n int) bool {
+	for len(r.Data) < n {
+		if r.More == nil || !r.More() {
+			return false
+		}
+	}
+	return true
 }
 
 // MaxDepth is encoding/json's nesting limit: deeper input is invalid there.
@@ -50,7 +66,7 @@ func (r *Reader) WS() {
 		return // the usual case: an answer without whitespace
 	}
 	start := r.Pos
-	for r.Pos < len(r.Data) {
+	for r.need(r.Pos + 1) {
 		switch r.Data[r.Pos] {
 		case ' ', '\t', '\n', '\r':
 			r.Pos++
@@ -112,6 +128,10 @@ func (r *Reader) Str() (raw []byte, plain bool, err error) {
 			i++
 		}
 		if i >= len(d) {
+			if r.need(i + 1) {
+				d = r.Data
+				continue
+			}
 			r.Pos = i
 			return nil, false, r.Unexpected("in string literal")
 		}
@@ -121,14 +141,17 @@ func (r *Reader) Str() (raw []byte, plain bool, err error) {
 			return d[start:i], plain, nil
 		case c == '\\':
 			plain = false
-			if i+1 >= len(d) {
+			if !r.need(i + 2) {
 				r.Pos = i + 1
 				return nil, false, r.Unexpected("in string escape code")
 			}
+			d = r.Data
 			switch d[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
+				r.need(i + 6)
+				d = r.Data
 				for k := 2; k < 6; k++ {
 					if i+k >= len(d) || !isHex(d[i+k]) {
 						r.Pos = i + k
@@ -171,6 +194,19 @@ func isHex(c byte) bool {
 
 // Number reads a number at Pos and returns its text.
 func (r *Reader) Number() ([]byte, error) {
+	start := r.Pos
+	for {
+		num, err := r.number()
+		// A number that runs to the end of Data may go on in bytes still
+		// to come: read it again once they are there.
+		if r.Pos < len(r.Data) || !r.need(len(r.Data)+1) {
+			return num, err
+		}
+		r.Pos = start
+	}
+}
+
+func (r *Reader) number() ([]byte, error) {
 	d := r.Data
 	start := r.Pos
 	i := start
@@ -225,7 +261,7 @@ func (r *Reader) Literal() ([]byte, error) {
 	}
 	start := r.Pos
 	for k := 0; k < len(want); k++ {
-		if r.Pos >= len(r.Data) || r.Data[r.Pos] != want[k] {
+		if !r.need(r.Pos+1) || r.Data[r.Pos] != want[k] {
 			return nil, r.Unexpected("in literal " + want)
 		}
 		r.Pos++

@@ -3,6 +3,7 @@ package jsonscan
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -95,6 +96,46 @@ func TestTextDecodesEscapesOnlyWhenNeeded(t *testing.T) {
 	}
 }
 
+// arriving returns a reader over data whose bytes arrive in pieces of
+// size: Data starts empty and More adds one piece at a time.
+func arriving(data []byte, size int) *Reader {
+	r := &Reader{Data: data[:0]}
+	r.More = func() bool {
+		if len(r.Data) == len(data) {
+			return false
+		}
+		r.Data = data[:min(len(data), len(r.Data)+size)]
+		return true
+	}
+	return r
+}
+
+// checkArriving decodes data as it arrives in pieces of every size and
+// wants exactly what the whole text decodes to: the same value, or the same
+// error at the same offset.
+func checkArriving(t *testing.T, data []byte) {
+	t.Helper()
+	want, werr := Decode(data)
+	for size := 1; size <= max(1, len(data)); size++ {
+		r := arriving(data, size)
+		var scratch []byte
+		got, gerr := r.Value(&scratch)
+		if gerr == nil {
+			gerr = r.End()
+		}
+		if fmt.Sprint(gerr) != fmt.Sprint(werr) || werr == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q in pieces of %d: %#v, %v; whole: %#v, %v", data, size, got, gerr, want, werr)
+		}
+	}
+}
+
+func TestArrivingTextReadsAsTheWhole(t *testing.T) {
+	for _, d := range docs {
+		checkArriving(t, []byte(d))
+	}
+	checkArriving(t, []byte(`{"n":[12345,-0.25e+7,1E9],"s":"a\u00e9\n\ud83d\ude00b","t":[true,false,null]} `))
+}
+
 func FuzzDecode(f *testing.F) {
 	for _, d := range docs {
 		f.Add([]byte(d))
@@ -104,5 +145,8 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		checkDecode(t, data)
+		if len(data) <= 256 {
+			checkArriving(t, data)
+		}
 	})
 }
