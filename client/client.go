@@ -278,7 +278,7 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 		return nil, re
 	}
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-		out, err := decodeEnvelope(b)
+		out, err := envelopeOf(resp.Body, b)
 		if err != nil {
 			if !idempotent(r.Method) {
 				// A success we cannot read may still be a success.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/orgctl/orgctl/output/jsonscan"
 )
@@ -22,25 +24,37 @@ type envelope struct {
 // winning, a mistyped field making the answer no envelope), but leaves data
 // where it is: Response.Data is a sub-slice of b.
 func decodeEnvelope(b []byte) (*Response, error) {
-	out := &Response{TotalCount: -1}
-	trimmed := bytes.TrimSpace(b)
-	if len(trimmed) == 0 {
-		return out, nil
+	out, err := scanEnvelope(&jsonscan.Reader{Data: b})
+	if err != nil {
+		return nil, fmt.Errorf("API answered with something that is not JSON (%d bytes)", len(bytes.TrimSpace(b)))
 	}
-	r := &jsonscan.Reader{Data: trimmed}
+	return out, nil
+}
+
+// scanEnvelope is decodeEnvelope over a reader, which may be reading the
+// answer while it arrives; when it returns without error, r.Data is the
+// whole answer. Its errors say only that the answer is not JSON.
+func scanEnvelope(r *jsonscan.Reader) (*Response, error) {
+	out := &Response{TotalCount: -1}
 	var env envelope
 	var dataSpan [2]int
 	hasData, mistyped := false, false
 	// Whether whitespace lies between tokens anywhere in the body, in the
-	// member value being read, and in the data value.
+	// member value being read, and in the data value. Whitespace before and
+	// after the value is not between tokens.
 	spaced, inValue, valueSpaced, dataSpaced := false, false, false, false
+	skipSpace(r)
+	if r.Pos >= len(r.Data) {
+		return out, nil // an empty answer
+	}
+	first, start := r.Data[r.Pos], r.Pos
 	r.Skipped = func(int, int) {
 		spaced = true
 		valueSpaced = valueSpaced || inValue
 	}
 	var scratch []byte
 	var err error
-	if trimmed[0] == '{' {
+	if first == '{' {
 		err = r.Object(func(key []byte, plain bool) error {
 			start := r.Pos
 			inValue, valueSpaced = true, false
@@ -57,21 +71,25 @@ func decodeEnvelope(b []byte) (*Response, error) {
 	} else {
 		_, err = r.Skip()
 	}
+	end := r.Pos
+	r.Skipped = nil
 	if err == nil {
-		err = r.End()
+		if skipSpace(r); r.Pos < len(r.Data) {
+			err = r.Unexpected("after top-level value")
+		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("API answered with something that is not JSON (%d bytes)", len(trimmed))
+		return nil, err
 	}
-	if trimmed[0] != '{' || mistyped || (env.Success == nil && !hasData) {
+	if first != '{' || mistyped || (env.Success == nil && !hasData) {
 		// Not an envelope: treat the whole body as the data.
-		out.Data = trimmed
+		out.Data = r.Data[start:end]
 		if !spaced {
 			out.compact = out.Data
 		}
 		return out, nil
 	}
-	if data := trimmed[dataSpan[0]:dataSpan[1]]; hasData && !bytes.Equal(data, []byte("null")) {
+	if data := r.Data[dataSpan[0]:dataSpan[1]]; hasData && !bytes.Equal(data, []byte("null")) {
 		out.Data = data
 		if !dataSpaced {
 			out.compact = out.Data
@@ -91,6 +109,31 @@ func decodeEnvelope(b []byte) (*Response, error) {
 		out.HasMore = *env.HasMore
 	}
 	return out, nil
+}
+
+// skipSpace steps over what bytes.TrimSpace trims, as answers have always
+// been trimmed so before decoding: JSON's whitespace and Unicode's.
+func skipSpace(r *jsonscan.Reader) {
+	for {
+		r.WS()
+		if r.Pos >= len(r.Data) {
+			return
+		}
+		if c := r.Data[r.Pos]; c == '\v' || c == '\f' {
+			r.Pos++
+			continue
+		} else if c < utf8.RuneSelf {
+			return
+		}
+		// A rune arrives whole or the answer ends first.
+		for !utf8.FullRune(r.Data[r.Pos:]) && r.More != nil && r.More() {
+		}
+		c, size := utf8.DecodeRune(r.Data[r.Pos:])
+		if !unicode.IsSpace(c) {
+			return
+		}
+		r.Pos += size
+	}
 }
 
 // envelopeField names the envelope field a decoded key sets, matched as

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"unsafe"
 )
 
@@ -85,6 +86,72 @@ func checkEnvelope(t *testing.T, body []byte) {
 	}
 }
 
+// checkArriving reads body in pieces of each size while decoding it, and
+// wants what decodeEnvelope makes of the whole: the same envelope, or none
+// when that fails.
+func checkArriving(t *testing.T, body []byte) {
+	t.Helper()
+	want, werr := decodeEnvelope(body)
+	for _, size := range []int{1, 2, 3, 7, 64, len(body) + 1} {
+		b, got, err := readEnvelope(iotest.HalfReader(&pieces{body, size}), int64(len(body)))
+		if err != nil || !bytes.Equal(b, body) {
+			t.Fatalf("%q in pieces of %d: read %q, %v", body, size, b, err)
+		}
+		if (got == nil) != (werr != nil) {
+			t.Fatalf("%q in pieces of %d: envelope %+v; decoding the whole: %v", body, size, got, werr)
+		}
+		if got == nil {
+			continue
+		}
+		gc, gok := got.CompactData()
+		wc, wok := want.CompactData()
+		if !bytes.Equal(got.Data, want.Data) || (got.Data == nil) != (want.Data == nil) || gok != wok || !bytes.Equal(gc, wc) ||
+			got.TotalCount != want.TotalCount || got.NextToken != want.NextToken || got.HasMore != want.HasMore {
+			t.Fatalf("%q in pieces of %d: %+v (data %q); whole: %+v (data %q)", body, size, got, got.Data, want, want.Data)
+		}
+	}
+}
+
+// pieces reads b at most size bytes at a time.
+type pieces struct {
+	b    []byte
+	size int
+}
+
+func (p *pieces) Read(out []byte) (int, error) {
+	if len(p.b) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(out[:min(len(out), p.size)], p.b)
+	p.b = p.b[n:]
+	return n, nil
+}
+
+func TestEnvelopeDecodedWhileArriving(t *testing.T) {
+	for _, c := range envelopeCases {
+		checkArriving(t, []byte(c))
+	}
+}
+
+func TestAnswerCutWhileDecodingIsAReadError(t *testing.T) {
+	body := `{"success":true,"data":[1,2,3]}`
+	cut := io.MultiReader(strings.NewReader(body[:20]), iotest.ErrReader(io.ErrUnexpectedEOF))
+	if _, env, err := readEnvelope(cut, int64(len(body))); !errors.Is(err, io.ErrUnexpectedEOF) || env != nil {
+		t.Fatalf("a cut answer: envelope %+v, error %v; want the read error", env, err)
+	}
+	// A complete value followed by a cut is still cut.
+	cut = io.MultiReader(strings.NewReader(body), iotest.ErrReader(io.ErrUnexpectedEOF))
+	if _, env, err := readEnvelope(cut, int64(len(body))+5); !errors.Is(err, io.ErrUnexpectedEOF) || env != nil {
+		t.Fatalf("an answer cut after its value: envelope %+v, error %v; want the read error", env, err)
+	}
+	// More than Content-Length said (net/http does not let that happen) is
+	// refused, not cut short.
+	long := `{"data":"` + strings.Repeat("x", 1000) + `"}`
+	if _, _, err := readEnvelope(strings.NewReader(long), int64(len(long))-2); err == nil {
+		t.Fatal("an answer longer than its Content-Length was taken")
+	}
+}
+
 func TestDecodeEnvelopeMatchesUnmarshal(t *testing.T) {
 	for _, c := range envelopeCases {
 		checkEnvelope(t, []byte(c))
@@ -95,7 +162,10 @@ func FuzzDecodeEnvelope(f *testing.F) {
 	for _, c := range envelopeCases {
 		f.Add([]byte(c))
 	}
-	f.Fuzz(func(t *testing.T, body []byte) { checkEnvelope(t, body) })
+	f.Fuzz(func(t *testing.T, body []byte) {
+		checkEnvelope(t, body)
+		checkArriving(t, body)
+	})
 }
 
 func TestDecodeEnvelopeLeavesDataInPlace(t *testing.T) {

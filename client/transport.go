@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-cleanhttp"
+
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // Pacer is the point budget as the client sees it.
@@ -206,7 +208,9 @@ func (t *sendTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 // bufferTransport reads each answer in full inside the retry loop, so a
 // connection cut mid-body is a transport error that GET/PUT/DELETE retry.
 // The answer is read once into a buffer sized from Content-Length, and that
-// buffer is the only copy: Client.Do decodes the envelope in place.
+// buffer is the only copy: Client.Do decodes the envelope in place. A large
+// success is checked while it arrives, so that its check is done when its
+// last byte is in.
 type bufferTransport struct{ next http.RoundTripper }
 
 func (t *bufferTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -214,21 +218,29 @@ func (t *bufferTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := readAnswer(resp.Body, resp.ContentLength)
+	var b []byte
+	var env *Response
+	if resp.StatusCode/100 == 2 && resp.ContentLength >= checkWhileArriving && resp.ContentLength <= maxPresize {
+		b, env, err = readEnvelope(resp.Body, resp.ContentLength)
+	} else {
+		b, err = readAnswer(resp.Body, resp.ContentLength)
+	}
 	resp.Body.Close()
 	if err != nil {
 		return nil, fmt.Errorf("reading the answer (HTTP %d): %w", resp.StatusCode, err)
 	}
-	resp.Body = &bufferedBody{Reader: bytes.NewReader(b), b: b}
+	resp.Body = &bufferedBody{Reader: bytes.NewReader(b), b: b, envelope: env}
 	resp.ContentLength = int64(len(b))
 	return resp, nil
 }
 
 // bufferedBody is an answer already read; Client.Do takes its bytes as they
-// are instead of copying them out.
+// are instead of copying them out, and its envelope when it was decoded on
+// the way in.
 type bufferedBody struct {
 	*bytes.Reader
-	b []byte
+	b        []byte
+	envelope *Response
 }
 
 func (*bufferedBody) Close() error { return nil }
@@ -242,21 +254,100 @@ func answerBytes(body io.Reader) ([]byte, error) {
 	return io.ReadAll(body)
 }
 
+// envelopeOf is a 2xx answer's envelope: the one decoded as it arrived, or
+// decoded now.
+func envelopeOf(body io.Reader, b []byte) (*Response, error) {
+	if bb, ok := body.(*bufferedBody); ok && bb.envelope != nil {
+		return bb.envelope, nil
+	}
+	return decodeEnvelope(b)
+}
+
 // maxPresize bounds how far a Content-Length is trusted before the bytes
 // arrive; a larger answer still arrives, growing the buffer as it comes.
 const maxPresize = 256 << 20
 
-// readAnswer reads r to the end into one buffer. With a known size it is
-// allocated once (one spare byte lets the final read report the end without
-// growing it); otherwise it grows as io.ReadAll's does.
-func readAnswer(r io.Reader, size int64) ([]byte, error) {
-	if size < 0 || size > maxPresize {
-		size = 0
-	}
+// checkWhileArriving is the answer size from which checking it while it
+// arrives pays for the goroutine and the hand-offs.
+const checkWhileArriving = 256 << 10
+
+// answerBuffer is an empty buffer for an answer of size bytes, plus the one
+// spare byte that lets the final read report the end without growing it.
+func answerBuffer(size int64) []byte {
 	b := make([]byte, 0, max(size+1, 512))
 	if cap(b) >= largeAnswer {
 		adviseHugePages(b[:cap(b)])
 	}
+	return b
+}
+
+// readEnvelope reads an answer of a known size (at most maxPresize) into
+// one buffer, as readAnswer does, while this goroutine decodes its envelope
+// from the bytes already in: the buffer never moves, so what the decoder
+// has seen stays valid. It returns the envelope when the whole answer
+// decodes, nil when it does not (Client.Do then says why, as it does for
+// answers decoded after the fact).
+func readEnvelope(body io.Reader, size int64) ([]byte, *Response, error) {
+	buf := answerBuffer(size)
+	var n atomic.Int64
+	arrived := make(chan struct{}, 1) // more bytes are in; never blocks the reader
+	finished := make(chan struct{})
+	var readErr error
+	go func() {
+		defer close(finished)
+		b := buf
+		for len(b) < cap(b) {
+			m, err := body.Read(b[len(b):cap(b)])
+			b = b[:len(b)+m]
+			n.Store(int64(len(b)))
+			select {
+			case arrived <- struct{}{}:
+			default:
+			}
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				readErr = err
+				return
+			}
+		}
+		readErr = errors.New("the answer is longer than its Content-Length")
+	}()
+	r := &jsonscan.Reader{Data: buf[:0]}
+	r.More = func() bool {
+		for {
+			if m := int(n.Load()); m > len(r.Data) {
+				r.Data = buf[:m]
+				return true
+			}
+			select {
+			case <-arrived:
+			case <-finished:
+				if m := int(n.Load()); m > len(r.Data) {
+					r.Data = buf[:m]
+					return true
+				}
+				return false
+			}
+		}
+	}
+	env, err := scanEnvelope(r)
+	<-finished
+	b := buf[:n.Load()]
+	if readErr != nil || err != nil {
+		return b, nil, readErr
+	}
+	return b, env, nil
+}
+
+// readAnswer reads r to the end into one buffer. With a known size it is
+// allocated once; otherwise it grows as io.ReadAll's does.
+func readAnswer(r io.Reader, size int64) ([]byte, error) {
+	if size < 0 || size > maxPresize {
+		size = 0
+	}
+	b := answerBuffer(size)
 	for {
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]
