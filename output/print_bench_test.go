@@ -27,12 +27,14 @@ var benchUsers = sync.OnceValue(func() []byte {
 	return []byte(sb.String())
 })
 
+// benchPrint prints as the engine does an answer the client has checked:
+// through PrintCompact.
 func benchPrint(b *testing.B, tty bool, o Options, cols []Column) {
 	data := benchUsers()
 	p := &Printer{IO: &IO{Out: io.Discard, OutTTY: tty}, Opts: o}
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		if err := p.Print(data, cols); err != nil {
+		if err := p.PrintCompact(data, cols); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -41,7 +43,17 @@ func benchPrint(b *testing.B, tty bool, o Options, cols []Column) {
 var benchColumns = []Column{{Header: "ID", Field: "id"}, {Header: "EMAIL", Field: "email"}, {Header: "FIRST NAME", Field: "first_name"},
 	{Header: "LAST NAME", Field: "last_name"}, {Header: "ACTIVE", Field: "active"}, {Header: "ADMIN", Field: "is_admin"}}
 
-func BenchmarkPrintJSON(b *testing.B)         { benchPrint(b, false, Options{Format: "json"}, nil) }
+func BenchmarkPrintJSON(b *testing.B) { benchPrint(b, false, Options{Format: "json"}, nil) }
+func BenchmarkPrintTSVUnchecked(b *testing.B) {
+	data := benchUsers()
+	p := &Printer{IO: &IO{Out: io.Discard}}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if err := p.Print(data, benchColumns); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
 func BenchmarkPrintJSONIndented(b *testing.B) { benchPrint(b, true, Options{Format: "json"}, nil) }
 func BenchmarkPrintTSV(b *testing.B)          { benchPrint(b, false, Options{}, benchColumns) }
 func BenchmarkPrintYAML(b *testing.B)         { benchPrint(b, false, Options{Format: "yaml"}, nil) }

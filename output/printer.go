@@ -85,6 +85,12 @@ const outBufferSize = 64 << 10
 
 // Print writes data. Empty data (a 204, a delete) prints nothing.
 func (p *Printer) Print(data json.RawMessage, cols []Column) error {
+	return p.print(data, cols, false)
+}
+
+// print is Print; checked says data is known to be valid JSON, so readers
+// need not check again what they only step over.
+func (p *Printer) print(data json.RawMessage, cols []Column, checked bool) error {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
 		return nil
@@ -93,7 +99,7 @@ func (p *Printer) Print(data json.RawMessage, cols []Column) error {
 	var err error
 	switch {
 	case p.Opts.JQ != "":
-		err = p.printJQ(w, data)
+		err = p.printJQ(w, data, checked)
 	case p.Opts.Template != "":
 		err = p.printTemplate(w, data)
 	case p.Opts.Format == "json":
@@ -110,7 +116,7 @@ func (p *Printer) Print(data json.RawMessage, cols []Column) error {
 		if p.IO.OutTTY {
 			cols = relativeTimes(cols, time.Now())
 		}
-		err = p.printTable(w, data, cols)
+		err = p.printTable(w, data, cols, checked)
 	}
 	var se *jsonscan.SyntaxError
 	if errors.As(err, &se) {
@@ -125,10 +131,11 @@ func (p *Printer) Print(data json.RawMessage, cols []Column) error {
 // PrintCompact is Print for data known to be valid JSON with no whitespace
 // between tokens, as the client reports of an answer it has checked whole:
 // piped -o json is then the data as it stands, written without a second
-// reading. Every other format prints as Print does.
+// reading, and the other formats step over what they do not show without
+// checking it again.
 func (p *Printer) PrintCompact(data json.RawMessage, cols []Column) error {
 	if len(data) == 0 || p.Opts.Format != "json" || p.Opts.JQ != "" || p.Opts.Template != "" || p.IO.OutTTY {
-		return p.Print(data, cols)
+		return p.print(data, cols, true)
 	}
 	if _, err := p.IO.Out.Write(data); err != nil {
 		return err
@@ -145,7 +152,7 @@ func compileJQ(expr string) (*gojq.Code, error) {
 	return gojq.Compile(q)
 }
 
-func (p *Printer) printJQ(w *bufio.Writer, data []byte) error {
+func (p *Printer) printJQ(w *bufio.Writer, data []byte, checked bool) error {
 	q, err := gojq.Parse(p.Opts.JQ)
 	if err != nil {
 		return err
@@ -169,7 +176,7 @@ func (p *Printer) printJQ(w *bufio.Writer, data []byte) error {
 			return err
 		}
 		path := fieldPath(each)
-		r := &jsonscan.Reader{Data: data}
+		r := &jsonscan.Reader{Data: data, Checked: checked}
 		var scratch []byte
 		err = r.Array(func() error {
 			if path != nil {

@@ -282,22 +282,39 @@ func stream(f func(*bufio.Writer, []byte) error, data []byte) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
+// streamTable prints data as a table, as Print does and, for valid data,
+// as PrintCompact does; the two must agree.
 func streamTable(data []byte, cols []Column, tty bool) (string, error) {
-	var out bytes.Buffer
-	p := &Printer{IO: &IO{Out: &out, Err: io.Discard, OutTTY: tty}}
-	w := bufio.NewWriter(&out)
-	err := p.printTable(w, data, cols)
-	w.Flush()
-	return out.String(), err
+	return bothWays(data, func(w *bufio.Writer, checked bool) error {
+		p := &Printer{IO: &IO{Out: io.Discard, Err: io.Discard, OutTTY: tty}}
+		return p.printTable(w, data, cols, checked)
+	})
 }
 
 func streamJQ(expr string, data []byte) (string, error) {
-	var out bytes.Buffer
-	p := &Printer{IO: &IO{Out: &out, Err: io.Discard}, Opts: Options{JQ: expr}}
-	w := bufio.NewWriter(&out)
-	err := p.printJQ(w, data)
-	w.Flush()
-	return out.String(), err
+	return bothWays(data, func(w *bufio.Writer, checked bool) error {
+		p := &Printer{IO: &IO{Out: io.Discard, Err: io.Discard}, Opts: Options{JQ: expr}}
+		return p.printJQ(w, data, checked)
+	})
+}
+
+// bothWays runs print on data unchecked and returns what it wrote; for
+// valid data it also runs it as checked, which must write the same.
+func bothWays(data []byte, print func(w *bufio.Writer, checked bool) error) (string, error) {
+	run := func(checked bool) (string, error) {
+		var out bytes.Buffer
+		w := bufio.NewWriter(&out)
+		err := print(w, checked)
+		w.Flush()
+		return out.String(), err
+	}
+	out, err := run(false)
+	if json.Valid(data) {
+		if cout, cerr := run(true); cout != out || fmt.Sprint(cerr) != fmt.Sprint(err) {
+			panic(fmt.Sprintf("%q printed as checked: %q, %v; unchecked: %q, %v", data, cout, cerr, out, err))
+		}
+	}
+	return out, err
 }
 
 // --- inputs ---

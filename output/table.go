@@ -15,8 +15,8 @@ import (
 
 // eachRecord calls fn positioned at each record of data: the elements of a
 // top-level array, or data itself. fn must read the record.
-func eachRecord(data []byte, fn func(r *jsonscan.Reader) error) error {
-	r := &jsonscan.Reader{Data: data}
+func eachRecord(data []byte, checked bool, fn func(r *jsonscan.Reader) error) error {
+	r := &jsonscan.Reader{Data: data, Checked: checked}
 	var err error
 	if r.Peek() == '[' {
 		err = r.Array(func() error { return fn(r) })
@@ -177,10 +177,10 @@ func writeTSVRow(w *bufio.Writer, cells [][]byte) {
 	w.WriteByte('\n')
 }
 
-func (p *Printer) printTable(w *bufio.Writer, data []byte, cols []Column) error {
+func (p *Printer) printTable(w *bufio.Writer, data []byte, cols []Column, checked bool) error {
 	var rr *rowReader
 	var rows [][]string // the terminal table aligns columns, so it needs them all
-	err := eachRecord(data, func(r *jsonscan.Reader) error {
+	err := eachRecord(data, checked, func(r *jsonscan.Reader) error {
 		if rr == nil {
 			if len(cols) == 0 {
 				first := &jsonscan.Reader{Data: data, Pos: r.Pos}

@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -23,8 +24,11 @@ type Reader struct {
 	// it waits for more, extends Data over the same backing array (slices
 	// already returned stay valid) and reports whether it did. false means
 	// the text ends at len(Data).
-	More  func() bool
-	depth int
+	More func() bool
+	// Checked says Data is known to be valid JSON (it was read whole once
+	// already): Skip then finds a value's end without checking it again.
+	Checked bool
+	depth   int
 }
 
 // need reports whether Data holds at least n bytes, asking More for them.
@@ -282,6 +286,9 @@ func (r *Reader) Leave() { r.depth-- }
 
 // Skip reads one value of any kind, checking it, and returns its text.
 func (r *Reader) Skip() ([]byte, error) {
+	if r.Checked {
+		return r.skipChecked()
+	}
 	start := r.Pos
 	var err error
 	switch r.Peek() {
@@ -307,6 +314,71 @@ func (r *Reader) Skip() ([]byte, error) {
 		return nil, err
 	}
 	return r.Data[start:r.Pos], nil
+}
+
+// skipChecked is Skip over text known to be valid: it only looks for the
+// value's end, matching brackets outside strings. On text that is not valid
+// after all it still stays within Data and ends.
+func (r *Reader) skipChecked() ([]byte, error) {
+	r.WS()
+	d := r.Data
+	start := r.Pos
+	if start >= len(d) {
+		return nil, r.Unexpected("looking for beginning of value")
+	}
+	depth := 0
+	i := start
+	for i < len(d) {
+		switch d[i] {
+		case '"':
+			i = stringEnd(d, i+1)
+			if depth == 0 {
+				r.Pos = i
+				return d[start:i], nil
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 { // the end of a scalar in a container
+				r.Pos = i
+				return d[start:i], nil
+			}
+			if depth--; depth == 0 {
+				r.Pos = i + 1
+				return d[start:r.Pos], nil
+			}
+		case ',', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				r.Pos = i
+				return d[start:i], nil
+			}
+		}
+		i++
+	}
+	r.Pos = i
+	return d[start:i], nil
+}
+
+// stringEnd returns the index after the quote that closes the string whose
+// contents start at i, or len(d) when none does.
+func stringEnd(d []byte, i int) int {
+	for {
+		q := bytes.IndexByte(d[i:], '"')
+		if q < 0 {
+			return len(d)
+		}
+		q += i
+		// The quote is escaped when an odd number of backslashes precede it.
+		n := 0
+		for q-1-n >= i && d[q-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1
+		}
+		i = q + 1
+	}
 }
 
 // Object reads an object at Pos ('{'), calling member with each key's raw

@@ -129,6 +129,55 @@ func checkArriving(t *testing.T, data []byte) {
 	}
 }
 
+// checkChecked wants Skip over valid text to give the same values, top
+// level and inside containers, whether or not the reader knows the text was
+// checked.
+func checkChecked(t *testing.T, data []byte) {
+	t.Helper()
+	if !json.Valid(data) {
+		return
+	}
+	walk := func(checked bool) []string {
+		var out []string
+		r := &Reader{Data: data, Checked: checked}
+		var visit func() error
+		visit = func() error {
+			start := r.Pos
+			switch r.Peek() {
+			case '{':
+				if err := r.Object(func(k []byte, _ bool) error { out = append(out, "key "+string(k)); return visit() }); err != nil {
+					return err
+				}
+			case '[':
+				if err := r.Array(visit); err != nil {
+					return err
+				}
+			}
+			r.Pos = start
+			v, err := r.Skip()
+			out = append(out, string(v))
+			return err
+		}
+		if err := visit(); err != nil {
+			out = append(out, "error "+err.Error())
+		}
+		if err := r.End(); err != nil {
+			out = append(out, "end "+err.Error())
+		}
+		return out
+	}
+	if got, want := walk(true), walk(false); !reflect.DeepEqual(got, want) {
+		t.Fatalf("%q: checked Skip %q, Skip %q", data, got, want)
+	}
+}
+
+func TestCheckedSkipFindsTheSameValues(t *testing.T) {
+	for _, d := range docs {
+		checkChecked(t, []byte(d))
+	}
+	checkChecked(t, []byte(` {"a\\":"x\\\"y\\","b":[1,-2.5e3,{"c":"]}\"{["},[]],"d":{},"e":true} `))
+}
+
 func TestArrivingTextReadsAsTheWhole(t *testing.T) {
 	for _, d := range docs {
 		checkArriving(t, []byte(d))
@@ -145,6 +194,7 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		checkDecode(t, data)
+		checkChecked(t, data)
 		if len(data) <= 256 {
 			checkArriving(t, data)
 		}
