@@ -28,10 +28,10 @@ executions() {
     FuzzJSONFormats) echo 20000 ;;
     FuzzLedgerSlot | FuzzSettingParse) echo 30000 ;;
     FuzzAPIPath | FuzzYAML) echo 40000 ;;
-    FuzzAPIFields) echo 50000 ;;
-    FuzzDecodeEnvelope | FuzzDecodeError | FuzzDecodeState) echo 100000 ;;
+    FuzzAPIFields | FuzzDecodeEnvelope) echo 50000 ;;
+    FuzzDecodeError | FuzzDecodeState) echo 100000 ;;
     FuzzCSVReader | FuzzJSONLinesReader | FuzzParseRetryAfter | FuzzRedactURLsIn | FuzzIDShapes) echo 150000 ;;
-    FuzzDecode) echo 250000 ;;
+    FuzzDecode) echo 200000 ;;
     FuzzODBCConnectionString | FuzzODBCParamsJSON) echo 500000 ;;
     *) echo 50000 ;;
   esac
