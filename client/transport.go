@@ -324,11 +324,9 @@ func readEnvelope(body io.Reader, size int64) ([]byte, *Response, error) {
 			select {
 			case <-arrived:
 			case <-finished:
-				if m := int(n.Load()); m > len(r.Data) {
-					r.Data = buf[:m]
-					return true
+				if int(n.Load()) == len(r.Data) {
+					return false
 				}
-				return false
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package output
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -30,11 +31,15 @@ var benchUsers = sync.OnceValue(func() []byte {
 // benchPrint prints as the engine does an answer the client has checked:
 // through PrintCompact.
 func benchPrint(b *testing.B, tty bool, o Options, cols []Column) {
-	data := benchUsers()
 	p := &Printer{IO: &IO{Out: io.Discard, OutTTY: tty}, Opts: o}
+	benchLoop(b, p.PrintCompact, cols)
+}
+
+func benchLoop(b *testing.B, print func(json.RawMessage, []Column) error, cols []Column) {
+	data := benchUsers()
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		if err := p.PrintCompact(data, cols); err != nil {
+		if err := print(data, cols); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -43,23 +48,22 @@ func benchPrint(b *testing.B, tty bool, o Options, cols []Column) {
 var benchColumns = []Column{{Header: "ID", Field: "id"}, {Header: "EMAIL", Field: "email"}, {Header: "FIRST NAME", Field: "first_name"},
 	{Header: "LAST NAME", Field: "last_name"}, {Header: "ACTIVE", Field: "active"}, {Header: "ADMIN", Field: "is_admin"}}
 
-func BenchmarkPrintJSON(b *testing.B) { benchPrint(b, false, Options{Format: "json"}, nil) }
-func BenchmarkPrintTSVUnchecked(b *testing.B) {
-	data := benchUsers()
-	p := &Printer{IO: &IO{Out: io.Discard}}
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		if err := p.Print(data, benchColumns); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkPrintJSON(b *testing.B)         { benchPrint(b, false, Options{Format: "json"}, nil) }
 func BenchmarkPrintJSONIndented(b *testing.B) { benchPrint(b, true, Options{Format: "json"}, nil) }
 func BenchmarkPrintTSV(b *testing.B)          { benchPrint(b, false, Options{}, benchColumns) }
 func BenchmarkPrintYAML(b *testing.B)         { benchPrint(b, false, Options{Format: "yaml"}, nil) }
 func BenchmarkPrintJQField(b *testing.B)      { benchPrint(b, false, Options{JQ: ".[].email"}, nil) }
 func BenchmarkPrintJQFilter(b *testing.B) {
 	benchPrint(b, false, Options{JQ: ".[] | select(.active) | .id"}, nil)
+}
+
+// Unchecked: as Print reads data it cannot assume valid.
+func BenchmarkPrintTSVUnchecked(b *testing.B) {
+	benchLoop(b, (&Printer{IO: &IO{Out: io.Discard}}).Print, benchColumns)
+}
+
+func BenchmarkPrintJQFieldUnchecked(b *testing.B) {
+	benchLoop(b, (&Printer{IO: &IO{Out: io.Discard}, Opts: Options{JQ: ".[].email"}}).Print, nil)
 }
 
 // The reader alone, as every format pays it.

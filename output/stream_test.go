@@ -284,15 +284,17 @@ func stream(f func(*bufio.Writer, []byte) error, data []byte) ([]byte, error) {
 
 // streamTable prints data as a table, as Print does and, for valid data,
 // as PrintCompact does; the two must agree.
-func streamTable(data []byte, cols []Column, tty bool) (string, error) {
-	return bothWays(data, func(w *bufio.Writer, checked bool) error {
+func streamTable(t *testing.T, data []byte, cols []Column, tty bool) (string, error) {
+	t.Helper()
+	return bothWays(t, data, func(w *bufio.Writer, checked bool) error {
 		p := &Printer{IO: &IO{Out: io.Discard, Err: io.Discard, OutTTY: tty}}
 		return p.printTable(w, data, cols, checked)
 	})
 }
 
-func streamJQ(expr string, data []byte) (string, error) {
-	return bothWays(data, func(w *bufio.Writer, checked bool) error {
+func streamJQ(t *testing.T, expr string, data []byte) (string, error) {
+	t.Helper()
+	return bothWays(t, data, func(w *bufio.Writer, checked bool) error {
 		p := &Printer{IO: &IO{Out: io.Discard, Err: io.Discard}, Opts: Options{JQ: expr}}
 		return p.printJQ(w, data, checked)
 	})
@@ -300,7 +302,8 @@ func streamJQ(expr string, data []byte) (string, error) {
 
 // bothWays runs print on data unchecked and returns what it wrote; for
 // valid data it also runs it as checked, which must write the same.
-func bothWays(data []byte, print func(w *bufio.Writer, checked bool) error) (string, error) {
+func bothWays(t *testing.T, data []byte, print func(w *bufio.Writer, checked bool) error) (string, error) {
+	t.Helper()
 	run := func(checked bool) (string, error) {
 		var out bytes.Buffer
 		w := bufio.NewWriter(&out)
@@ -311,7 +314,7 @@ func bothWays(data []byte, print func(w *bufio.Writer, checked bool) error) (str
 	out, err := run(false)
 	if json.Valid(data) {
 		if cout, cerr := run(true); cout != out || fmt.Sprint(cerr) != fmt.Sprint(err) {
-			panic(fmt.Sprintf("%q printed as checked: %q, %v; unchecked: %q, %v", data, cout, cerr, out, err))
+			t.Fatalf("%q printed as checked: %q, %v; unchecked: %q, %v", data, cout, cerr, out, err)
 		}
 	}
 	return out, err
@@ -565,7 +568,7 @@ func checkTable(t *testing.T, data []byte) {
 	}
 	for _, cols := range tableColumns {
 		for _, tty := range []bool{false, true} {
-			got, err := streamTable(data, cols, tty)
+			got, err := streamTable(t, data, cols, tty)
 			want, werr := referenceTable(data, cols, tty)
 			if err != nil || werr != nil || got != want {
 				t.Fatalf("table (tty=%v, %d columns) of %q:\n got: %q (%v)\nwant: %q (%v)", tty, len(cols), data, got, err, want, werr)
@@ -585,7 +588,7 @@ func checkJQ(t *testing.T, data []byte) {
 	list := []byte("[" + string(data) + "," + string(data) + "]")
 	for _, f := range jqFilters {
 		for _, d := range [][]byte{data, list} {
-			got, err := streamJQ(f, d)
+			got, err := streamJQ(t, f, d)
 			want, werr := referenceJQ(f, d)
 			if got != want || (err == nil) != (werr == nil) || err != nil && !strings.Contains(err.Error(), werr.Error()) {
 				t.Fatalf("--jq %s on %q:\n got: %q (%v)\nwant: %q (%v)", f, d, got, err, want, werr)
