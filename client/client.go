@@ -72,6 +72,13 @@ type Request struct {
 	Scope string
 	// ContentType of the body; default application/json.
 	ContentType string
+	// Render, when set, is given a large success's data while the answer
+	// arrives, so that work on it overlaps the wait for the rest: r is at
+	// the data value, and Render reads that value whole (r.More waits for
+	// bytes still on the way) and returns what it made of it, or nil when
+	// it could not (then the value is checked as usual). It is called once
+	// per attempt. Response.Rendered gives the result.
+	Render func(r *jsonscan.Reader) any
 }
 
 // Response is a decoded envelope. Data is kept exactly as received.
@@ -86,6 +93,26 @@ type Response struct {
 	// compact is Data as decodeEnvelope found it: checked whole, with no
 	// whitespace between tokens.
 	compact json.RawMessage
+	// rendered is what Request.Render made of the value renderedFrom.
+	rendered     any
+	renderedFrom json.RawMessage
+}
+
+// Rendered returns what Request.Render made of Data, and true, when Data
+// is still the value it rendered: not when the envelope's data turned out
+// to be another value (a repeated key, a body that is no envelope after
+// all), or Data was replaced since (joined pages, a follow-up's answer).
+func (r *Response) Rendered() (any, bool) {
+	if r.rendered == nil || !sameBytes(r.renderedFrom, r.Data) {
+		return nil, false
+	}
+	return r.rendered, true
+}
+
+// sameBytes reports whether a and b are the same bytes in memory, not
+// merely equal ones.
+func sameBytes(a, b []byte) bool {
+	return len(a) > 0 && len(a) == len(b) && &a[0] == &b[0]
 }
 
 // CompactData returns Data and true when Data is still the answer as
@@ -93,11 +120,7 @@ type Response struct {
 // as it stands, which a printer need not read again. A Data replaced since
 // (joined pages, a follow-up's answer) does not count.
 func (r *Response) CompactData() (json.RawMessage, bool) {
-	c := r.compact
-	if len(c) == 0 || len(c) != len(r.Data) || &c[0] != &r.Data[0] {
-		return r.Data, false
-	}
-	return r.Data, true
+	return r.Data, sameBytes(r.compact, r.Data)
 }
 
 // ValidateBaseURL checks a user-supplied instance URL: https, or http only
@@ -224,6 +247,9 @@ func (c *Client) requestURL(r Request) (*url.URL, error) {
 
 type methodKey struct{}
 
+// renderKey carries Request.Render to the transport that reads the answer.
+type renderKey struct{}
+
 // Do sends one request and decodes the envelope. Non-2xx answers become
 // *APIError; failures without an answer become *TransportError or, for a
 // POST/PATCH that may have arrived, *OutcomeUnknownError.
@@ -233,6 +259,9 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 		return nil, err
 	}
 	ctx = context.WithValue(ctx, methodKey{}, r.Method)
+	if r.Render != nil {
+		ctx = context.WithValue(ctx, renderKey{}, r.Render)
+	}
 	ctx = context.WithValue(ctx, attemptsKey{}, &attempts{method: r.Method, path: r.Path})
 	var raw any
 	if body != nil {

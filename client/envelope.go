@@ -24,7 +24,7 @@ type envelope struct {
 // winning, a mistyped field making the answer no envelope), but leaves data
 // where it is: Response.Data is a sub-slice of b.
 func decodeEnvelope(b []byte) (*Response, error) {
-	out, err := scanEnvelope(&jsonscan.Reader{Data: b})
+	out, err := scanEnvelope(&jsonscan.Reader{Data: b}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("API answered with something that is not JSON (%d bytes)", len(bytes.TrimSpace(b)))
 	}
@@ -33,8 +33,10 @@ func decodeEnvelope(b []byte) (*Response, error) {
 
 // scanEnvelope is decodeEnvelope over a reader, which may be reading the
 // answer while it arrives; when it returns without error, r.Data is the
-// whole answer. Its errors say only that the answer is not JSON.
-func scanEnvelope(r *jsonscan.Reader) (*Response, error) {
+// whole answer. Its errors say only that the answer is not JSON. render,
+// when set, reads each data member's value in place of checking it (see
+// Request.Render).
+func scanEnvelope(r *jsonscan.Reader, render func(*jsonscan.Reader) any) (*Response, error) {
 	out := &Response{TotalCount: -1}
 	var env envelope
 	var dataSpan [2]int
@@ -53,16 +55,28 @@ func scanEnvelope(r *jsonscan.Reader) (*Response, error) {
 		valueSpaced = valueSpaced || inValue
 	}
 	var scratch []byte
+	var rendered any
+	var renderedSpan [2]int
 	var err error
 	if first == '{' {
 		err = r.Object(func(key []byte, plain bool) error {
-			start := r.Pos
+			start := r.Mark()
 			inValue, valueSpaced = true, false
-			value, err := r.Skip()
-			inValue = false
 			field := envelopeField(jsonscan.Text(key, plain, &scratch))
+			var value []byte
+			var err error
+			if made := renderData(r, field, render); made != nil {
+				rendered, renderedSpan = made, [2]int{start.Pos(), r.Pos}
+				// What the renderer told Skipped is not known to be all
+				// the whitespace there was: take it that there was some.
+				spaced, valueSpaced = true, true
+			} else {
+				r.Reset(start)
+				value, err = r.Skip()
+			}
+			inValue = false
 			if field == "data" {
-				dataSpan, hasData, dataSpaced = [2]int{start, r.Pos}, true, valueSpaced
+				dataSpan, hasData, dataSpaced = [2]int{start.Pos(), r.Pos}, true, valueSpaced
 			} else if field != "" && !mistyped && err == nil {
 				mistyped = json.Unmarshal(value, envelopeTarget(&env, field)) != nil
 			}
@@ -80,6 +94,9 @@ func scanEnvelope(r *jsonscan.Reader) (*Response, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if rendered != nil {
+		out.rendered, out.renderedFrom = rendered, r.Data[renderedSpan[0]:renderedSpan[1]]
 	}
 	if first != '{' || mistyped || (env.Success == nil && !hasData) {
 		// Not an envelope: treat the whole body as the data.
@@ -109,6 +126,15 @@ func scanEnvelope(r *jsonscan.Reader) (*Response, error) {
 		out.HasMore = *env.HasMore
 	}
 	return out, nil
+}
+
+// renderData has render read a data member's value, and returns what it
+// made; nil for other members, without render, or when rendering failed.
+func renderData(r *jsonscan.Reader, field string, render func(*jsonscan.Reader) any) any {
+	if field != "data" || render == nil {
+		return nil
+	}
+	return render(r)
 }
 
 // skipSpace steps over what bytes.TrimSpace trims, as answers have always

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"testing/iotest"
 	"unsafe"
+
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // referenceDecodeEnvelope is how answers were decoded before decodeEnvelope
@@ -88,26 +90,64 @@ func checkEnvelope(t *testing.T, body []byte) {
 
 // checkArriving reads body in pieces of each size while decoding it, and
 // wants what decodeEnvelope makes of the whole: the same envelope, or none
-// when that fails.
+// when that fails. It does so without a renderer, with one that fails
+// part-way through each value (the value is then checked as usual), and
+// with one that succeeds, whose result Rendered must give exactly when
+// Data is the value it rendered.
 func checkArriving(t *testing.T, body []byte) {
 	t.Helper()
 	want, werr := decodeEnvelope(body)
-	for _, size := range []int{1, 2, 3, 7, 64, len(body) + 1} {
-		b, got, err := readEnvelope(iotest.HalfReader(&pieces{body, size}), int64(len(body)))
-		if err != nil || !bytes.Equal(b, body) {
-			t.Fatalf("%q in pieces of %d: read %q, %v", body, size, b, err)
-		}
-		if (got == nil) != (werr != nil) {
-			t.Fatalf("%q in pieces of %d: envelope %+v; decoding the whole: %v", body, size, got, werr)
-		}
-		if got == nil {
-			continue
-		}
-		gc, gok := got.CompactData()
-		wc, wok := want.CompactData()
-		if !bytes.Equal(got.Data, want.Data) || (got.Data == nil) != (want.Data == nil) || gok != wok || !bytes.Equal(gc, wc) ||
-			got.TotalCount != want.TotalCount || got.NextToken != want.NextToken || got.HasMore != want.HasMore {
-			t.Fatalf("%q in pieces of %d: %+v (data %q); whole: %+v (data %q)", body, size, got, got.Data, want, want.Data)
+	renderers := map[string]func(*jsonscan.Reader) any{
+		"none": nil,
+		"failing": func(r *jsonscan.Reader) any {
+			if r.Peek() == '[' || r.Peek() == '{' {
+				r.Enter()
+				r.Pos++
+				r.Peek()
+			}
+			return nil
+		},
+		"reading": func(r *jsonscan.Reader) any {
+			b, err := r.Skip()
+			if err != nil {
+				return nil
+			}
+			return "rendered " + string(b)
+		},
+	}
+	for name, render := range renderers {
+		for _, size := range []int{1, 2, 3, 7, 64, len(body) + 1} {
+			b, got, err := readEnvelope(iotest.HalfReader(&pieces{body, size}), int64(len(body)), render)
+			if err != nil || !bytes.Equal(b, body) {
+				t.Fatalf("%q in pieces of %d (renderer %s): read %q, %v", body, size, name, b, err)
+			}
+			if (got == nil) != (werr != nil) {
+				t.Fatalf("%q in pieces of %d (renderer %s): envelope %+v; decoding the whole: %v", body, size, name, got, werr)
+			}
+			if got == nil {
+				continue
+			}
+			gc, gok := got.CompactData()
+			wc, wok := want.CompactData()
+			if name == "reading" && !gok {
+				// Rendered data is taken to hold whitespace: never compact.
+				wok, wc = false, want.Data
+			}
+			if !bytes.Equal(got.Data, want.Data) || (got.Data == nil) != (want.Data == nil) || gok != wok || !bytes.Equal(gc, wc) ||
+				got.TotalCount != want.TotalCount || got.NextToken != want.NextToken || got.HasMore != want.HasMore {
+				t.Fatalf("%q in pieces of %d (renderer %s): %+v (data %q); whole: %+v (data %q)", body, size, name, got, got.Data, want, want.Data)
+			}
+			x, ok := got.Rendered()
+			if name != "reading" && ok {
+				t.Fatalf("%q (renderer %s): rendered %v", body, name, x)
+			}
+			if ok && x != "rendered "+string(got.Data) {
+				t.Fatalf("%q in pieces of %d: rendered %q for data %q", body, size, x, got.Data)
+			}
+			// Data shorter than the body is a data member's value.
+			if name == "reading" && !ok && len(got.Data) > 0 && len(got.Data) < len(bytes.TrimSpace(body)) {
+				t.Fatalf("%q in pieces of %d: data %q not rendered", body, size, got.Data)
+			}
 		}
 	}
 }
@@ -136,18 +176,18 @@ func TestEnvelopeDecodedWhileArriving(t *testing.T) {
 func TestAnswerCutWhileDecodingIsAReadError(t *testing.T) {
 	body := `{"success":true,"data":[1,2,3]}`
 	cut := io.MultiReader(strings.NewReader(body[:20]), iotest.ErrReader(io.ErrUnexpectedEOF))
-	if _, env, err := readEnvelope(cut, int64(len(body))); !errors.Is(err, io.ErrUnexpectedEOF) || env != nil {
+	if _, env, err := readEnvelope(cut, int64(len(body)), nil); !errors.Is(err, io.ErrUnexpectedEOF) || env != nil {
 		t.Fatalf("a cut answer: envelope %+v, error %v; want the read error", env, err)
 	}
 	// A complete value followed by a cut is still cut.
 	cut = io.MultiReader(strings.NewReader(body), iotest.ErrReader(io.ErrUnexpectedEOF))
-	if _, env, err := readEnvelope(cut, int64(len(body))+5); !errors.Is(err, io.ErrUnexpectedEOF) || env != nil {
+	if _, env, err := readEnvelope(cut, int64(len(body))+5, nil); !errors.Is(err, io.ErrUnexpectedEOF) || env != nil {
 		t.Fatalf("an answer cut after its value: envelope %+v, error %v; want the read error", env, err)
 	}
 	// More than Content-Length said (net/http does not let that happen) is
 	// refused, not cut short.
 	long := `{"data":"` + strings.Repeat("x", 1000) + `"}`
-	if _, _, err := readEnvelope(strings.NewReader(long), int64(len(long))-2); err == nil {
+	if _, _, err := readEnvelope(strings.NewReader(long), int64(len(long))-2, nil); err == nil {
 		t.Fatal("an answer longer than its Content-Length was taken")
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hashicorp/go-cleanhttp"
 
+	"github.com/orgctl/orgctl/output/hugepage"
 	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
@@ -209,8 +210,8 @@ func (t *sendTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 // connection cut mid-body is a transport error that GET/PUT/DELETE retry.
 // The answer is read once into a buffer sized from Content-Length, and that
 // buffer is the only copy: Client.Do decodes the envelope in place. A large
-// success is checked while it arrives, so that its check is done when its
-// last byte is in.
+// success is checked (and its data rendered, see Request.Render) while it
+// arrives, so that the work is done when its last byte is in.
 type bufferTransport struct{ next http.RoundTripper }
 
 func (t *bufferTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -221,7 +222,8 @@ func (t *bufferTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	var b []byte
 	var env *Response
 	if resp.StatusCode/100 == 2 && resp.ContentLength >= checkWhileArriving && resp.ContentLength <= maxPresize {
-		b, env, err = readEnvelope(resp.Body, resp.ContentLength)
+		render, _ := req.Context().Value(renderKey{}).(func(*jsonscan.Reader) any)
+		b, env, err = readEnvelope(resp.Body, resp.ContentLength, render)
 	} else {
 		b, err = readAnswer(resp.Body, resp.ContentLength)
 	}
@@ -274,20 +276,19 @@ const checkWhileArriving = 256 << 10
 // answerBuffer is an empty buffer for an answer of size bytes, plus the one
 // spare byte that lets the final read report the end without growing it.
 func answerBuffer(size int64) []byte {
-	b := make([]byte, 0, max(size+1, 512))
-	if cap(b) >= largeAnswer {
-		adviseHugePages(b[:cap(b)])
+	if size+1 >= hugepage.Worth {
+		return hugepage.Alloc(int(size + 1))
 	}
-	return b
+	return make([]byte, 0, max(size+1, 512))
 }
 
 // readEnvelope reads an answer of a known size (at most maxPresize) into
 // one buffer, as readAnswer does, while this goroutine decodes its envelope
-// from the bytes already in: the buffer never moves, so what the decoder
-// has seen stays valid. It returns the envelope when the whole answer
-// decodes, nil when it does not (Client.Do then says why, as it does for
-// answers decoded after the fact).
-func readEnvelope(body io.Reader, size int64) ([]byte, *Response, error) {
+// from the bytes already in, rendering its data with render when set: the
+// buffer never moves, so what the decoder has seen stays valid. It returns
+// the envelope when the whole answer decodes, nil when it does not
+// (Client.Do then says why, as it does for answers decoded after the fact).
+func readEnvelope(body io.Reader, size int64, render func(*jsonscan.Reader) any) ([]byte, *Response, error) {
 	buf := answerBuffer(size)
 	var n atomic.Int64
 	arrived := make(chan struct{}, 1) // more bytes are in; never blocks the reader
@@ -330,7 +331,7 @@ func readEnvelope(body io.Reader, size int64) ([]byte, *Response, error) {
 			}
 		}
 	}
-	env, err := scanEnvelope(r)
+	env, err := scanEnvelope(r, render)
 	<-finished
 	b := buf[:n.Load()]
 	if readErr != nil || err != nil {

@@ -78,7 +78,7 @@ func (j *bulkJob) apply(ctx context.Context, row bulk.Row, leaving func()) bulk.
 			return j.onExists(ctx, mainCtx, in, c, key, id, "")
 		}
 	}
-	resp, err := j.e.sendWith(ctx, mainCtx, c)
+	resp, err := j.e.sendWith(ctx, mainCtx, c, nil)
 	if err != nil {
 		var ae *client.APIError
 		if ex != nil && ex.Check == nil && errors.As(err, &ae) && ae.StatusCode == http.StatusConflict {
@@ -255,7 +255,7 @@ func (j *bulkJob) onExists(ctx, mainCtx context.Context, in Input, c *Call, key,
 		return bulk.Result{Outcome: bulk.Skipped, Key: key, ID: id, Message: what}
 	case "update":
 		if j.op.Exists.Check != nil { // the request updates what is there
-			resp, err := j.e.sendWith(ctx, mainCtx, c)
+			resp, err := j.e.sendWith(ctx, mainCtx, c, nil)
 			if err != nil {
 				return j.failed(key, err)
 			}
@@ -271,7 +271,7 @@ func (j *bulkJob) onExists(ctx, mainCtx context.Context, in Input, c *Call, key,
 			}
 			return j.failed(key, err)
 		}
-		if _, err := j.e.sendWith(ctx, mainCtx, uc); err != nil {
+		if _, err := j.e.sendWith(ctx, mainCtx, uc, nil); err != nil {
 			return j.failed(key, err)
 		}
 		return bulk.Result{Outcome: bulk.Updated, Key: key, ID: id}

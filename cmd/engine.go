@@ -16,6 +16,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/output/jsonscan"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -105,7 +106,7 @@ func (e *Engine) run(ctx context.Context, c *Call, o RunOptions) error {
 			return err
 		}
 	}
-	resp, err := e.send(ctx, c)
+	resp, err := e.sendWith(ctx, nil, c, e.renderer(c, o))
 	if err != nil {
 		return err
 	}
@@ -119,15 +120,13 @@ func (e *Engine) run(ctx context.Context, c *Call, o RunOptions) error {
 	return nil
 }
 
-// send is the send phase: the call's reads and Merge, the main request (all
-// pages with --all), then its follow-ups, each through the one client.
-func (e *Engine) send(ctx context.Context, c *Call) (*client.Response, error) {
-	return e.sendWith(ctx, nil, c)
-}
-
-// sendWith is send with its own context for the main request (nil: ctx),
-// so a bulk job can tell the moment that request gets its budget.
-func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call) (*client.Response, error) {
+// sendWith is the send phase: the call's reads and Merge, the main request
+// (all pages with --all), then its follow-ups, each through the one client.
+// mainCtx, when set, is the main request's own context, so a bulk job can
+// tell the moment that request gets its budget. render, when set, starts
+// the print phase's work on a single answer while it arrives (see
+// renderer).
+func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call, render func(*jsonscan.Reader) any) (*client.Response, error) {
 	if mainCtx == nil {
 		mainCtx = ctx
 	}
@@ -151,6 +150,9 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call) (*client.Respon
 		}
 	}
 	req := c.Request()
+	if !c.All && len(c.Then) == 0 {
+		req.Render = render
+	}
 	var resp *client.Response
 	if c.All {
 		var parts []json.RawMessage
@@ -204,10 +206,35 @@ func (e *Engine) print(c *Call, resp *client.Response, o RunOptions) error {
 	if c.Op.View != nil {
 		return c.Op.View(e.printer, c, resp.Data)
 	}
+	if x, ok := resp.Rendered(); ok {
+		return e.printer.WriteRendered(x.(*output.Rendered))
+	}
 	if data, ok := resp.CompactData(); ok {
 		return e.printer.PrintCompact(data, c.Columns)
 	}
 	return e.printer.Print(resp.Data, c.Columns)
+}
+
+// renderer is the print phase started early: when the answer will be
+// printed through the printer as it stands, a function that renders its
+// data while it arrives, so that a large list is printed as soon as its
+// last byte is in. The output waits in memory until print writes it, so
+// an answer that turns out cut or invalid still prints nothing. nil when
+// print does something else with the answer.
+func (e *Engine) renderer(c *Call, o RunOptions) func(*jsonscan.Reader) any {
+	if o.JSON != nil || c.Op.View != nil {
+		return nil
+	}
+	render := e.printer.Renderer(c.Columns)
+	if render == nil {
+		return nil
+	}
+	return func(r *jsonscan.Reader) any {
+		if x := render(r); x != nil {
+			return x
+		}
+		return nil // not a nil *output.Rendered
+	}
 }
 
 // changed tells the completion cache about every successful mutation.

@@ -6,39 +6,43 @@ import (
 	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
-// writeCompactJSON writes data without insignificant whitespace: the same
+// compactValue writes the value without insignificant whitespace: the same
 // bytes json.Compact makes, streamed. Runs of the input between whitespace
 // are written as they are, so an answer without whitespace is checked whole
 // and then written in one piece.
-func writeCompactJSON(w *bufio.Writer, data []byte) error {
-	r := &jsonscan.Reader{Data: data}
-	start := 0 // first byte not yet written
+func compactValue(w *bufio.Writer, r *jsonscan.Reader, end func() error) error {
+	start := r.Pos // first byte not yet written
+	outer := r.Skipped
 	r.Skipped = func(from, to int) {
+		if outer != nil {
+			outer(from, to)
+		}
 		if from > start {
-			w.Write(data[start:from])
+			w.Write(r.Data[start:from])
 		}
 		start = to
 	}
-	if _, err := r.Skip(); err != nil {
+	_, err := r.Skip()
+	r.Skipped = outer
+	if err != nil {
 		return err
 	}
-	w.Write(data[start:r.Pos])
-	r.Skipped = nil
-	if err := r.End(); err != nil {
+	w.Write(r.Data[start:r.Pos])
+	if err := end(); err != nil {
 		return err
 	}
 	return w.WriteByte('\n')
 }
 
-// writeIndentedJSON writes data as json.Indent(dst, data, "", "  ") does:
+// indentedValue writes the value as json.Indent(dst, data, "", "  ") does:
 // one member or element per line, empty objects and arrays as {} and [],
 // every scalar's text as received.
-func writeIndentedJSON(w *bufio.Writer, data []byte) error {
-	in := indenter{r: &jsonscan.Reader{Data: data}, w: w}
+func indentedValue(w *bufio.Writer, r *jsonscan.Reader, end func() error) error {
+	in := indenter{r: r, w: w}
 	if err := in.value(0); err != nil {
 		return err
 	}
-	if err := in.r.End(); err != nil {
+	if err := end(); err != nil {
 		return err
 	}
 	return w.WriteByte('\n')

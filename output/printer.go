@@ -14,6 +14,8 @@ import (
 	"github.com/itchyny/gojq"
 	"github.com/mattn/go-runewidth"
 	"github.com/olekukonko/tablewriter"
+
+	"github.com/orgctl/orgctl/output/hugepage"
 	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
@@ -96,28 +98,7 @@ func (p *Printer) print(data json.RawMessage, cols []Column, checked bool) error
 		return nil
 	}
 	w := bufio.NewWriterSize(p.IO.Out, outBufferSize)
-	var err error
-	switch {
-	case p.Opts.JQ != "":
-		err = p.printJQ(w, data, checked)
-	case p.Opts.Template != "":
-		err = p.printTemplate(w, data)
-	case p.Opts.Format == "json":
-		if p.IO.OutTTY {
-			err = writeIndentedJSON(w, data)
-		} else {
-			// Compact only drops insignificant whitespace: fields, order and
-			// number spellings stay exactly as the API sent them.
-			err = writeCompactJSON(w, data)
-		}
-	case p.Opts.Format == "yaml":
-		err = writeYAML(w, data)
-	default:
-		if p.IO.OutTTY {
-			cols = relativeTimes(cols, time.Now())
-		}
-		err = p.printTable(w, data, cols, checked)
-	}
+	err := whole(p.format(cols), w, data, checked)
 	var se *jsonscan.SyntaxError
 	if errors.As(err, &se) {
 		err = fmt.Errorf("API returned invalid JSON: %w", err)
@@ -126,6 +107,108 @@ func (p *Printer) print(data json.RawMessage, cols []Column, checked bool) error
 		err = ferr
 	}
 	return err
+}
+
+// A format writes the value at r's position in one output format. end
+// checks what follows the value; a format calls it after reading the value
+// and before writing what closes the output.
+type format func(w *bufio.Writer, r *jsonscan.Reader, end func() error) error
+
+// whole runs f over data, which must be one value and nothing else.
+func whole(f format, w *bufio.Writer, data []byte, checked bool) error {
+	r := &jsonscan.Reader{Data: data, Checked: checked}
+	return f(w, r, r.End)
+}
+
+// format is the chosen format, for columns cols.
+func (p *Printer) format(cols []Column) format {
+	switch {
+	case p.Opts.JQ != "":
+		return p.jqValue
+	case p.Opts.Template != "":
+		return p.templateValue
+	case p.Opts.Format == "json":
+		if p.IO.OutTTY {
+			return indentedValue
+		}
+		// Compact only drops insignificant whitespace: fields, order and
+		// number spellings stay exactly as the API sent them.
+		return compactValue
+	case p.Opts.Format == "yaml":
+		return yamlValue
+	}
+	if p.IO.OutTTY {
+		cols = relativeTimes(cols, time.Now())
+	}
+	return func(w *bufio.Writer, r *jsonscan.Reader, end func() error) error {
+		return p.tableValue(w, r, cols, end)
+	}
+}
+
+// Rendered is output made ahead of printing, held in memory until
+// WriteRendered writes it.
+type Rendered struct{ chunks [][]byte }
+
+// Renderer returns a function that makes what Print(data, cols) would
+// write, reading data while it is still arriving: r is positioned at the
+// value and may wait for more bytes (jsonscan.Reader.More). The output
+// stays in memory, so an answer that turns out cut or invalid has printed
+// nothing, and the work of printing overlaps the wait for the last byte.
+// The function returns nil, with r somewhere inside the value, when the
+// value cannot be printed; Print then says why. Renderer returns nil when
+// there is nothing to gain: piped -o json prints data as it stands.
+func (p *Printer) Renderer(cols []Column) func(r *jsonscan.Reader) *Rendered {
+	if p.Opts.Format == "json" && !p.IO.OutTTY && p.Opts.JQ == "" && p.Opts.Template == "" {
+		return nil
+	}
+	f := p.format(cols)
+	return func(r *jsonscan.Reader) *Rendered {
+		var s spool
+		w := bufio.NewWriterSize(&s, outBufferSize)
+		if err := f(w, r, func() error { return nil }); err != nil {
+			return nil
+		}
+		w.Flush()
+		return &Rendered{s.chunks}
+	}
+}
+
+// WriteRendered writes what a Renderer made.
+func (p *Printer) WriteRendered(x *Rendered) error {
+	for _, c := range x.chunks {
+		if _, err := p.IO.Out.Write(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// spool keeps output in memory in pieces that never move: growing it never
+// copies what it already holds, and only the bytes written take memory.
+// After a first small piece, pieces are backed by huge pages, so that
+// filling them costs a few page faults, not thousands.
+type spool struct{ chunks [][]byte }
+
+func (s *spool) Write(b []byte) (int, error) {
+	n := len(b)
+	for len(b) > 0 {
+		last := len(s.chunks) - 1
+		if last < 0 || len(s.chunks[last]) == cap(s.chunks[last]) {
+			var c []byte
+			if last < 0 {
+				c = make([]byte, 0, 256<<10)
+			} else {
+				c = hugepage.Alloc(8 << 20)
+			}
+			s.chunks = append(s.chunks, c)
+			last++
+		}
+		c := s.chunks[last]
+		m := copy(c[len(c):cap(c)], b)
+		s.chunks[last] = c[:len(c)+m]
+		b = b[m:]
+	}
+	return n, nil
 }
 
 // PrintCompact is Print for data known to be valid JSON with no whitespace
@@ -152,23 +235,13 @@ func compileJQ(expr string) (*gojq.Code, error) {
 	return gojq.Compile(q)
 }
 
-func (p *Printer) printJQ(w *bufio.Writer, data []byte, checked bool) error {
+func (p *Printer) jqValue(w *bufio.Writer, r *jsonscan.Reader, end func() error) error {
 	q, err := gojq.Parse(p.Opts.JQ)
 	if err != nil {
 		return err
 	}
-	if p.Opts.Format == "yaml" {
-		code, err := gojq.Compile(q)
-		if err != nil {
-			return err
-		}
-		v, err := jsonscan.Decode(data)
-		if err != nil {
-			return err
-		}
-		return writeJQYAML(w, code, v)
-	}
-	if each := perElement(q); each != nil && data[0] == '[' {
+	var scratch []byte
+	if each := perElement(q); each != nil && p.Opts.Format != "yaml" && r.Peek() == '[' {
 		// The filter only ever sees one element at a time: run it on each
 		// as it is read instead of decoding the whole list first.
 		code, err := gojq.Compile(each)
@@ -176,8 +249,6 @@ func (p *Printer) printJQ(w *bufio.Writer, data []byte, checked bool) error {
 			return err
 		}
 		path := fieldPath(each)
-		r := &jsonscan.Reader{Data: data, Checked: checked}
-		var scratch []byte
 		err = r.Array(func() error {
 			if path != nil {
 				// Field access needs no decoding: read the value in place.
@@ -189,7 +260,7 @@ func (p *Printer) printJQ(w *bufio.Writer, data []byte, checked bool) error {
 				if ok {
 					var field []byte // nil for null
 					if v[0] >= 0 {
-						field = data[v[0]:v[1]]
+						field = r.Data[v[0]:v[1]]
 					}
 					return writeJQField(w, field, &scratch)
 				}
@@ -204,15 +275,21 @@ func (p *Printer) printJQ(w *bufio.Writer, data []byte, checked bool) error {
 		if err != nil {
 			return err
 		}
-		return r.End()
+		return end()
 	}
 	code, err := gojq.Compile(q)
 	if err != nil {
 		return err
 	}
-	v, err := jsonscan.Decode(data)
+	v, err := r.Value(&scratch)
+	if err == nil {
+		err = end()
+	}
 	if err != nil {
 		return err
+	}
+	if p.Opts.Format == "yaml" {
+		return writeJQYAML(w, code, v)
 	}
 	return writeJQResults(w, code, v)
 }
@@ -415,12 +492,16 @@ func parseTemplate(src string) (*template.Template, error) {
 	}).Option("missingkey=zero").Parse(src)
 }
 
-func (p *Printer) printTemplate(w *bufio.Writer, data []byte) error {
+func (p *Printer) templateValue(w *bufio.Writer, r *jsonscan.Reader, end func() error) error {
 	t, err := parseTemplate(p.Opts.Template)
 	if err != nil {
 		return err
 	}
-	v, err := jsonscan.Decode(data)
+	var scratch []byte
+	v, err := r.Value(&scratch)
+	if err == nil {
+		err = end()
+	}
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package output
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -397,5 +398,33 @@ func TestPrintCompactPrintsAsPrintDoes(t *testing.T) {
 	w.Reset()
 	if err := p.PrintCompact(nil, nil); err != nil || w.Len() != 0 {
 		t.Errorf("empty data: %q, %v", w.String(), err)
+	}
+}
+
+// A spool holds what was written in order, across the boundaries of its
+// growing pieces, whatever the sizes of the writes.
+func TestSpoolKeepsEveryByteAcrossPieces(t *testing.T) {
+	var s spool
+	var want bytes.Buffer
+	rng := rand.New(rand.NewPCG(1, 2))
+	for want.Len() < 9<<20 {
+		b := make([]byte, rng.IntN(1<<20))
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		if n, err := s.Write(b); n != len(b) || err != nil {
+			t.Fatalf("Write(%d bytes) = %d, %v", len(b), n, err)
+		}
+		want.Write(b)
+	}
+	if len(s.chunks) < 3 {
+		t.Fatalf("%d bytes fit in %d pieces: the boundaries were not crossed", want.Len(), len(s.chunks))
+	}
+	var got bytes.Buffer
+	if err := (&Printer{IO: &IO{Out: &got}}).WriteRendered(&Rendered{s.chunks}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Fatal("the spool's bytes differ from those written")
 	}
 }

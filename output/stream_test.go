@@ -274,50 +274,87 @@ func referenceJQ(expr string, data []byte) (string, error) {
 
 // --- the streaming side ---
 
-func stream(f func(*bufio.Writer, []byte) error, data []byte) ([]byte, error) {
+func stream(f format, data []byte) ([]byte, error) {
 	var buf bytes.Buffer
 	w := bufio.NewWriter(&buf)
-	err := f(w, data)
+	err := whole(f, w, data, false)
 	w.Flush()
 	return buf.Bytes(), err
 }
 
-// streamTable prints data as a table, as Print does and, for valid data,
-// as PrintCompact does; the two must agree.
+// streamTable prints data as a table in every way the engine does.
 func streamTable(t *testing.T, data []byte, cols []Column, tty bool) (string, error) {
 	t.Helper()
-	return bothWays(t, data, func(w *bufio.Writer, checked bool) error {
-		p := &Printer{IO: &IO{Out: io.Discard, Err: io.Discard, OutTTY: tty}}
-		return p.printTable(w, data, cols, checked)
-	})
+	return allWays(t, data, &Printer{IO: &IO{Out: io.Discard, Err: io.Discard, OutTTY: tty}}, cols)
 }
 
 func streamJQ(t *testing.T, expr string, data []byte) (string, error) {
 	t.Helper()
-	return bothWays(t, data, func(w *bufio.Writer, checked bool) error {
-		p := &Printer{IO: &IO{Out: io.Discard, Err: io.Discard}, Opts: Options{JQ: expr}}
-		return p.printJQ(w, data, checked)
-	})
+	return allWays(t, data, &Printer{IO: &IO{Out: io.Discard, Err: io.Discard}, Opts: Options{JQ: expr}}, nil)
 }
 
-// bothWays runs print on data unchecked and returns what it wrote; for
-// valid data it also runs it as checked, which must write the same.
-func bothWays(t *testing.T, data []byte, print func(w *bufio.Writer, checked bool) error) (string, error) {
+// allWays prints data through p's format as Print does, unchecked, and
+// returns what it wrote. For valid data it also prints it as checked (as
+// PrintCompact does), and renders it while it arrives in pieces of several
+// sizes (as the client has Renderer do): each must write the same, and a
+// rendering must fail exactly when printing does.
+func allWays(t *testing.T, data []byte, p *Printer, cols []Column) (string, error) {
 	t.Helper()
+	f := p.format(cols)
 	run := func(checked bool) (string, error) {
 		var out bytes.Buffer
 		w := bufio.NewWriter(&out)
-		err := print(w, checked)
+		err := whole(f, w, data, checked)
 		w.Flush()
 		return out.String(), err
 	}
 	out, err := run(false)
-	if json.Valid(data) {
-		if cout, cerr := run(true); cout != out || fmt.Sprint(cerr) != fmt.Sprint(err) {
-			t.Fatalf("%q printed as checked: %q, %v; unchecked: %q, %v", data, cout, cerr, out, err)
+	if !json.Valid(data) {
+		return out, err
+	}
+	if cout, cerr := run(true); cout != out || fmt.Sprint(cerr) != fmt.Sprint(err) {
+		t.Fatalf("%q printed as checked: %q, %v; unchecked: %q, %v", data, cout, cerr, out, err)
+	}
+	render := p.Renderer(cols)
+	if render == nil {
+		return out, err
+	}
+	value := bytes.TrimSpace(data)
+	for _, piece := range []int{1, 7, len(value)} {
+		r := arriving(value, piece)
+		x := render(r)
+		if (x == nil) != (err != nil) {
+			t.Fatalf("%q rendered in pieces of %d: %v; printed: %v", data, piece, x != nil, err)
+		}
+		if x == nil {
+			continue
+		}
+		if r.Pos != len(value) {
+			t.Fatalf("%q rendered in pieces of %d: stopped at %d of %d", data, piece, r.Pos, len(value))
+		}
+		var got bytes.Buffer
+		if err := (&Printer{IO: &IO{Out: &got}}).WriteRendered(x); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != out {
+			t.Fatalf("%q rendered in pieces of %d:\n got: %q\nwant: %q", data, piece, got.String(), out)
 		}
 	}
 	return out, err
+}
+
+// arriving reads data as if it were still arriving: it starts with none of
+// it and gets piece more bytes each time it asks.
+func arriving(data []byte, piece int) *jsonscan.Reader {
+	r := &jsonscan.Reader{Data: data[:0]}
+	r.More = func() bool {
+		if len(r.Data) == len(data) {
+			return false
+		}
+		r.Data = data[:min(len(data), len(r.Data)+piece)]
+		return true
+	}
+	return r
 }
 
 // --- inputs ---
@@ -482,7 +519,8 @@ func surrogates(r rune) (rune, rune) {
 
 func checkYAML(t *testing.T, data []byte) {
 	t.Helper()
-	got, err := stream(writeYAML, data)
+	out, err := allWays(t, data, &Printer{IO: &IO{}, Opts: Options{Format: "yaml"}}, nil)
+	got := []byte(out)
 	if !json.Valid(data) {
 		if err == nil {
 			t.Fatalf("streaming YAML accepted invalid JSON %q", data)
@@ -515,8 +553,9 @@ func checkYAML(t *testing.T, data []byte) {
 
 func checkJSON(t *testing.T, data []byte) {
 	t.Helper()
-	compact, cerr := stream(writeCompactJSON, data)
-	indented, ierr := stream(writeIndentedJSON, data)
+	compact, cerr := stream(compactValue, data)
+	out, ierr := allWays(t, data, &Printer{IO: &IO{OutTTY: true}, Opts: Options{Format: "json"}}, nil)
+	indented := []byte(out)
 	if !json.Valid(data) {
 		if cerr == nil || ierr == nil {
 			t.Fatalf("streaming JSON accepted invalid %q (compact err %v, indent err %v)", data, cerr, ierr)
@@ -635,8 +674,8 @@ func TestInvalidJSONIsRejected(t *testing.T) {
 	// checkJSON would make of it.
 	for _, depth := range []int{jsonscan.MaxDepth, jsonscan.MaxDepth + 1} {
 		deep := []byte(strings.Repeat("[", depth) + strings.Repeat("]", depth))
-		_, cerr := stream(writeCompactJSON, deep)
-		_, yerr := stream(writeYAML, deep)
+		_, cerr := stream(compactValue, deep)
+		_, yerr := stream(yamlValue, deep)
 		_, derr := jsonscan.Decode(deep)
 		if valid := json.Valid(deep); (cerr == nil) != valid || (yerr == nil) != valid || (derr == nil) != valid {
 			t.Errorf("depth %d: json.Valid %v, compact err %v, yaml err %v, decode err %v", depth, valid, cerr, yerr, derr)

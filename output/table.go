@@ -13,20 +13,14 @@ import (
 	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
-// eachRecord calls fn positioned at each record of data: the elements of a
-// top-level array, or data itself. fn must read the record.
-func eachRecord(data []byte, checked bool, fn func(r *jsonscan.Reader) error) error {
-	r := &jsonscan.Reader{Data: data, Checked: checked}
-	var err error
+// eachRecord calls fn positioned at each record of the value at r's
+// position: the elements of an array, or the value itself. fn must read
+// the record.
+func eachRecord(r *jsonscan.Reader, fn func() error) error {
 	if r.Peek() == '[' {
-		err = r.Array(func() error { return fn(r) })
-	} else {
-		err = fn(r)
+		return r.Array(fn)
 	}
-	if err != nil {
-		return err
-	}
-	return r.End()
+	return fn()
 }
 
 // rowReader turns records into cells, reading each record once, in place:
@@ -177,19 +171,21 @@ func writeTSVRow(w *bufio.Writer, cells [][]byte) {
 	w.WriteByte('\n')
 }
 
-func (p *Printer) printTable(w *bufio.Writer, data []byte, cols []Column, checked bool) error {
+func (p *Printer) tableValue(w *bufio.Writer, r *jsonscan.Reader, cols []Column, end func() error) error {
 	var rr *rowReader
 	var rows [][]string // the terminal table aligns columns, so it needs them all
-	err := eachRecord(data, checked, func(r *jsonscan.Reader) error {
+	err := eachRecord(r, func() error {
 		if rr == nil {
 			if len(cols) == 0 {
-				first := &jsonscan.Reader{Data: data, Pos: r.Pos}
+				// The first record names the columns; then it is read again.
+				start := r.Pos
 				var scratch []byte
-				v, err := first.Value(&scratch)
+				v, err := r.Value(&scratch)
 				if err != nil {
 					return err
 				}
-				cols = defaultColumns(data[r.Pos:first.Pos], v)
+				cols = defaultColumns(r.Data[start:r.Pos], v)
+				r.Pos = start
 			}
 			picked, err := SelectColumns(cols, p.Opts.Columns)
 			if err != nil {
@@ -212,6 +208,9 @@ func (p *Printer) printTable(w *bufio.Writer, data []byte, cols []Column, checke
 		rows = append(rows, row)
 		return nil
 	})
+	if err == nil {
+		err = end()
+	}
 	if err != nil {
 		return err
 	}

@@ -25,11 +25,16 @@ import (
 // surrogate-pair escapes and invalid UTF-8, and folds a raw U+0085 (NEL)
 // into a space as a line break.
 func writeYAML(w *bufio.Writer, data []byte) error {
-	e := &yamlEmitter{r: &jsonscan.Reader{Data: data}, w: w, indent: -1, whitespace: true, indention: true}
+	return whole(yamlValue, w, data, false)
+}
+
+// yamlValue is writeYAML as a format.
+func yamlValue(w *bufio.Writer, r *jsonscan.Reader, end func() error) error {
+	e := &yamlEmitter{r: r, w: w, indent: -1, whitespace: true, indention: true}
 	if err := e.node(ctxRoot, false); err != nil {
 		return err
 	}
-	if err := e.r.End(); err != nil {
+	if err := end(); err != nil {
 		return err
 	}
 	// The implicit document end: a line break unless one was just written.

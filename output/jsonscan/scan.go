@@ -273,6 +273,19 @@ func (r *Reader) Literal() ([]byte, error) {
 	return r.Data[start:r.Pos], nil
 }
 
+// A Mark is a place in the text to come back to with Reset.
+type Mark struct{ pos, depth int }
+
+// Mark returns the current place.
+func (r *Reader) Mark() Mark { return Mark{r.Pos, r.depth} }
+
+// Pos is the mark's offset in Data.
+func (m Mark) Pos() int { return m.pos }
+
+// Reset goes back to m, undoing the nesting of any value left part-read, so
+// the text from m on can be read again another way.
+func (r *Reader) Reset(m Mark) { r.Pos, r.depth = m.pos, m.depth }
+
 // Enter counts one level of nesting; Leave ends it.
 func (r *Reader) Enter() error {
 	r.depth++
@@ -317,56 +330,67 @@ func (r *Reader) Skip() ([]byte, error) {
 }
 
 // skipChecked is Skip over text known to be valid: it only looks for the
-// value's end, matching brackets outside strings. On text that is not valid
-// after all it still stays within Data and ends.
+// value's end, matching brackets outside strings, and asks More for bytes
+// while the value goes on. On text that is not valid after all it still
+// stays within Data and ends.
 func (r *Reader) skipChecked() ([]byte, error) {
 	r.WS()
-	d := r.Data
 	start := r.Pos
-	if start >= len(d) {
+	if !r.need(start + 1) {
 		return nil, r.Unexpected("looking for beginning of value")
 	}
 	depth := 0
 	i := start
-	for i < len(d) {
-		switch d[i] {
-		case '"':
-			i = stringEnd(d, i+1)
-			if depth == 0 {
-				r.Pos = i
-				return d[start:i], nil
+	for {
+		d := r.Data
+	scan:
+		for i < len(d) {
+			switch d[i] {
+			case '"':
+				end := stringEnd(d, i+1)
+				if end < 0 {
+					break scan // read the string again once more has come
+				}
+				i = end
+				if depth == 0 {
+					r.Pos = i
+					return d[start:i], nil
+				}
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth == 0 { // the end of a scalar in a container
+					r.Pos = i
+					return d[start:i], nil
+				}
+				if depth--; depth == 0 {
+					r.Pos = i + 1
+					return d[start:r.Pos], nil
+				}
+			case ',', ' ', '\t', '\n', '\r':
+				if depth == 0 {
+					r.Pos = i
+					return d[start:i], nil
+				}
 			}
-			continue
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth == 0 { // the end of a scalar in a container
-				r.Pos = i
-				return d[start:i], nil
-			}
-			if depth--; depth == 0 {
-				r.Pos = i + 1
-				return d[start:r.Pos], nil
-			}
-		case ',', ' ', '\t', '\n', '\r':
-			if depth == 0 {
-				r.Pos = i
-				return d[start:i], nil
-			}
+			i++
 		}
-		i++
+		if !r.need(len(d) + 1) {
+			break
+		}
 	}
-	r.Pos = i
-	return d[start:i], nil
+	r.Pos = len(r.Data)
+	return r.Data[start:r.Pos], nil
 }
 
 // stringEnd returns the index after the quote that closes the string whose
-// contents start at i, or len(d) when none does.
+// contents start at i, or -1 when none does.
 func stringEnd(d []byte, i int) int {
 	for {
 		q := bytes.IndexByte(d[i:], '"')
 		if q < 0 {
-			return len(d)
+			return -1
 		}
 		q += i
 		// The quote is escaped when an odd number of backslashes precede it.

@@ -131,15 +131,14 @@ func checkArriving(t *testing.T, data []byte) {
 
 // checkChecked wants Skip over valid text to give the same values, top
 // level and inside containers, whether or not the reader knows the text was
-// checked.
+// checked, and when the checked text is still arriving.
 func checkChecked(t *testing.T, data []byte) {
 	t.Helper()
 	if !json.Valid(data) {
 		return
 	}
-	walk := func(checked bool) []string {
+	walk := func(r *Reader) []string {
 		var out []string
-		r := &Reader{Data: data, Checked: checked}
 		var visit func() error
 		visit = func() error {
 			start := r.Pos
@@ -166,8 +165,16 @@ func checkChecked(t *testing.T, data []byte) {
 		}
 		return out
 	}
-	if got, want := walk(true), walk(false); !reflect.DeepEqual(got, want) {
+	want := walk(&Reader{Data: data})
+	if got := walk(&Reader{Data: data, Checked: true}); !reflect.DeepEqual(got, want) {
 		t.Fatalf("%q: checked Skip %q, Skip %q", data, got, want)
+	}
+	for _, size := range []int{1, 3} {
+		r := arriving(data, size)
+		r.Checked = true
+		if got := walk(r); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q in pieces of %d: checked Skip %q, Skip %q", data, size, got, want)
+		}
 	}
 }
 
