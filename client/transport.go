@@ -316,6 +316,14 @@ func readEnvelope(body io.Reader, size int64, render func(*jsonscan.Reader) any)
 		readErr = errors.New("the answer is longer than its Content-Length")
 	}()
 	r := &jsonscan.Reader{Data: buf[:0]}
+	r.Arriving = func() bool {
+		select {
+		case <-finished:
+			return false
+		default:
+			return true
+		}
+	}
 	r.More = func() bool {
 		for {
 			if m := int(n.Load()); m > len(r.Data) {

@@ -163,6 +163,13 @@ func (p *Printer) Renderer(cols []Column) func(r *jsonscan.Reader) *Rendered {
 	}
 	f := p.format(cols)
 	return func(r *jsonscan.Reader) *Rendered {
+		if lw := p.listWriter(cols); lw != nil && r.Peek() == '[' {
+			pieces, ok := renderList(r, lw)
+			if !ok {
+				return nil
+			}
+			return &Rendered{pieces}
+		}
 		var s spool
 		w := bufio.NewWriterSize(&s, outBufferSize)
 		if err := f(w, r, func() error { return nil }); err != nil {
@@ -171,6 +178,31 @@ func (p *Printer) Renderer(cols []Column) func(r *jsonscan.Reader) *Rendered {
 		w.Flush()
 		return &Rendered{s.chunks}
 	}
+}
+
+// listWriter is the format's listWriter when it writes the elements of a
+// list each on its own (piped TSV, a jq filter run per element); nil
+// otherwise.
+func (p *Printer) listWriter(cols []Column) listWriter {
+	switch {
+	case p.Opts.JQ != "":
+		q, err := gojq.Parse(p.Opts.JQ)
+		if err != nil || p.Opts.Format == "yaml" {
+			return nil
+		}
+		each := perElement(q)
+		if each == nil {
+			return nil
+		}
+		je, err := newJQElements(each)
+		if err != nil {
+			return nil
+		}
+		return je
+	case p.Opts.Template != "" || p.Opts.Format == "json" || p.Opts.Format == "yaml" || p.IO.OutTTY:
+		return nil
+	}
+	return &tsvRows{p: p, cols: cols}
 }
 
 // WriteRendered writes what a Renderer made.
@@ -185,9 +217,33 @@ func (p *Printer) WriteRendered(x *Rendered) error {
 
 // spool keeps output in memory in pieces that never move: growing it never
 // copies what it already holds, and only the bytes written take memory.
-// After a first small piece, pieces are backed by huge pages, so that
-// filling them costs a few page faults, not thousands.
-type spool struct{ chunks [][]byte }
+// After two small pieces, pieces are backed by huge pages, so that filling
+// them costs a few page faults, not thousands.
+type spool struct {
+	chunks [][]byte
+	// Where take stopped: a chunk, and the bytes of it handed out.
+	takenChunk, takenBytes int
+}
+
+// take returns what was written since the last take, in pieces that stay
+// as they are whatever is written after.
+func (s *spool) take() [][]byte {
+	var out [][]byte
+	for i := s.takenChunk; i < len(s.chunks); i++ {
+		c := s.chunks[i]
+		from := 0
+		if i == s.takenChunk {
+			from = s.takenBytes
+		}
+		if len(c) > from {
+			out = append(out, c[from:len(c):len(c)])
+		}
+	}
+	if n := len(s.chunks); n > 0 {
+		s.takenChunk, s.takenBytes = n-1, len(s.chunks[n-1])
+	}
+	return out
+}
 
 func (s *spool) Write(b []byte) (int, error) {
 	n := len(b)
@@ -195,9 +251,12 @@ func (s *spool) Write(b []byte) (int, error) {
 		last := len(s.chunks) - 1
 		if last < 0 || len(s.chunks[last]) == cap(s.chunks[last]) {
 			var c []byte
-			if last < 0 {
+			switch last {
+			case -1:
+				c = make([]byte, 0, 16<<10)
+			case 0:
 				c = make([]byte, 0, 256<<10)
-			} else {
+			default:
 				c = hugepage.Alloc(8 << 20)
 			}
 			s.chunks = append(s.chunks, c)
@@ -244,35 +303,11 @@ func (p *Printer) jqValue(w *bufio.Writer, r *jsonscan.Reader, end func() error)
 	if each := perElement(q); each != nil && p.Opts.Format != "yaml" && r.Peek() == '[' {
 		// The filter only ever sees one element at a time: run it on each
 		// as it is read instead of decoding the whole list first.
-		code, err := gojq.Compile(each)
+		je, err := newJQElements(each)
 		if err != nil {
 			return err
 		}
-		path := fieldPath(each)
-		err = r.Array(func() error {
-			if path != nil {
-				// Field access needs no decoding: read the value in place.
-				start := r.Pos
-				v, ok, err := followPath(r, path, &scratch)
-				if err != nil {
-					return err
-				}
-				if ok {
-					var field []byte // nil for null
-					if v[0] >= 0 {
-						field = r.Data[v[0]:v[1]]
-					}
-					return writeJQField(w, field, &scratch)
-				}
-				r.Pos = start // not an object: gojq says what went wrong
-			}
-			v, err := r.Value(&scratch)
-			if err != nil {
-				return err
-			}
-			return writeJQResults(w, code, v)
-		})
-		if err != nil {
+		if err := r.Array(func() error { return je.element(w, r) }); err != nil {
 			return err
 		}
 		return end()
@@ -293,6 +328,48 @@ func (p *Printer) jqValue(w *bufio.Writer, r *jsonscan.Reader, end func() error)
 	}
 	return writeJQResults(w, code, v)
 }
+
+// jqElements runs a filter on one element of a list at a time.
+type jqElements struct {
+	each    *gojq.Query
+	code    *gojq.Code
+	path    []string // the fields the filter reads, when that is all it does
+	scratch []byte
+}
+
+func newJQElements(each *gojq.Query) (*jqElements, error) {
+	code, err := gojq.Compile(each)
+	if err != nil {
+		return nil, err
+	}
+	return &jqElements{each: each, code: code, path: fieldPath(each)}, nil
+}
+
+func (j *jqElements) element(w *bufio.Writer, r *jsonscan.Reader) error {
+	if j.path != nil {
+		// Field access needs no decoding: read the value in place.
+		start := r.Pos
+		v, ok, err := followPath(r, j.path, &j.scratch)
+		if err != nil {
+			return err
+		}
+		if ok {
+			var field []byte // nil for null
+			if v[0] >= 0 {
+				field = r.Data[v[0]:v[1]]
+			}
+			return writeJQField(w, field, &j.scratch)
+		}
+		r.Pos = start // not an object: gojq says what went wrong
+	}
+	v, err := r.Value(&j.scratch)
+	if err != nil {
+		return err
+	}
+	return writeJQResults(w, j.code, v)
+}
+
+func (j *jqElements) fork() (listWriter, error) { return newJQElements(j.each) }
 
 // perElement returns, for a filter of the form `.[] | F` or `.[].a.b`, the
 // filter to run on each element of an array instead (F, or `.a.b`); nil for

@@ -407,7 +407,7 @@ func TestSpoolKeepsEveryByteAcrossPieces(t *testing.T) {
 	var s spool
 	var want bytes.Buffer
 	rng := rand.New(rand.NewPCG(1, 2))
-	for want.Len() < 9<<20 {
+	for want.Len() < 10<<20 {
 		b := make([]byte, rng.IntN(1<<20))
 		for i := range b {
 			b[i] = byte(rng.Uint32())

@@ -295,49 +295,56 @@ func streamJQ(t *testing.T, expr string, data []byte) (string, error) {
 
 // allWays prints data through p's format as Print does, unchecked, and
 // returns what it wrote. For valid data it also prints it as checked (as
-// PrintCompact does), and renders it while it arrives in pieces of several
-// sizes (as the client has Renderer do): each must write the same, and a
-// rendering must fail exactly when printing does.
+// PrintCompact does), which must write the same. And it renders data while
+// it arrives in pieces of several sizes (as the client has Renderer do): a
+// rendering that succeeds must have read valid JSON and made what printing
+// that writes; one that fails must be of data printing fails on.
 func allWays(t *testing.T, data []byte, p *Printer, cols []Column) (string, error) {
 	t.Helper()
 	f := p.format(cols)
-	run := func(checked bool) (string, error) {
+	run := func(data []byte, checked bool) (string, error) {
 		var out bytes.Buffer
 		w := bufio.NewWriter(&out)
 		err := whole(f, w, data, checked)
 		w.Flush()
 		return out.String(), err
 	}
-	out, err := run(false)
-	if !json.Valid(data) {
-		return out, err
-	}
-	if cout, cerr := run(true); cout != out || fmt.Sprint(cerr) != fmt.Sprint(err) {
-		t.Fatalf("%q printed as checked: %q, %v; unchecked: %q, %v", data, cout, cerr, out, err)
+	out, err := run(data, false)
+	valid := json.Valid(data)
+	if valid {
+		if cout, cerr := run(data, true); cout != out || fmt.Sprint(cerr) != fmt.Sprint(err) {
+			t.Fatalf("%q printed as checked: %q, %v; unchecked: %q, %v", data, cout, cerr, out, err)
+		}
 	}
 	render := p.Renderer(cols)
 	if render == nil {
 		return out, err
 	}
 	value := bytes.TrimSpace(data)
-	for _, piece := range []int{1, 7, len(value)} {
+	defer func(batch int) { listBatch = batch }(listBatch)
+	for _, piece := range []int{1, 7, max(1, len(value))} {
+		// Lists go to other goroutines in batches of one element, of a
+		// few, and of all but the first.
+		listBatch = piece
 		r := arriving(value, piece)
 		x := render(r)
-		if (x == nil) != (err != nil) {
-			t.Fatalf("%q rendered in pieces of %d: %v; printed: %v", data, piece, x != nil, err)
-		}
 		if x == nil {
+			if valid && err == nil {
+				t.Fatalf("%q rendered in pieces of %d: failed; printed: %q", data, piece, out)
+			}
 			continue
 		}
-		if r.Pos != len(value) {
-			t.Fatalf("%q rendered in pieces of %d: stopped at %d of %d", data, piece, r.Pos, len(value))
+		read := value[:r.Pos]
+		if !json.Valid(read) {
+			t.Fatalf("%q rendered in pieces of %d: rendered %q, which is not JSON", data, piece, read)
 		}
+		want, werr := run(read, false)
 		var got bytes.Buffer
 		if err := (&Printer{IO: &IO{Out: &got}}).WriteRendered(x); err != nil {
 			t.Fatal(err)
 		}
-		if got.String() != out {
-			t.Fatalf("%q rendered in pieces of %d:\n got: %q\nwant: %q", data, piece, got.String(), out)
+		if werr != nil || got.String() != want {
+			t.Fatalf("%q rendered in pieces of %d:\n got: %q\nwant: %q (%v)", data, piece, got.String(), want, werr)
 		}
 	}
 	return out, err
@@ -347,6 +354,7 @@ func allWays(t *testing.T, data []byte, p *Printer, cols []Column) (string, erro
 // it and gets piece more bytes each time it asks.
 func arriving(data []byte, piece int) *jsonscan.Reader {
 	r := &jsonscan.Reader{Data: data[:0]}
+	r.Arriving = func() bool { return len(r.Data) < len(data) }
 	r.More = func() bool {
 		if len(r.Data) == len(data) {
 			return false
@@ -603,6 +611,9 @@ var tableColumns = [][]Column{
 func checkTable(t *testing.T, data []byte) {
 	t.Helper()
 	if !json.Valid(data) {
+		for _, cols := range tableColumns {
+			streamTable(t, data, cols, false) // the rendering must not take it
+		}
 		return
 	}
 	for _, cols := range tableColumns {
@@ -621,6 +632,9 @@ var jqFilters = []string{".[]", ".[].k", ".[].k.x", ".[] | .k", ".[] | .k.x", ".
 func checkJQ(t *testing.T, data []byte) {
 	t.Helper()
 	if !json.Valid(data) {
+		for _, f := range jqFilters[:3] {
+			streamJQ(t, f, data) // the rendering must not take it
+		}
 		return
 	}
 	data = bytes.TrimSpace(data)
@@ -748,5 +762,16 @@ func TestRFC3339ShortcutAcceptsOnlyWhatTimeParseDoes(t *testing.T) {
 	}
 	if accepted < 1000 {
 		t.Fatalf("only %d of the generated timestamps were accepted: the test checks too little", accepted)
+	}
+}
+
+// Lists broken between or inside elements, after the first element, where
+// rendering hands them to other goroutines: nothing of them may be taken.
+func TestRenderingRefusesBrokenLists(t *testing.T) {
+	for _, d := range []string{`[1,2 3]`, `[1,2,]`, `[{"a":1},{"a":2}{"a":3}]`, `[1,"a",tru]`, `[1,[2,3]`, `[1,"\x"]`,
+		`[{"a":1}, {"a":"b\"}]`, `[1,2}`, `[{"a":1},{"a":1]]`, "[1,\"a\x01\"]", `[1, , 2]`, `[1,2] 3`, `[{"k":1},{"k":[}]`,
+		`[1,12.5.6]`, `[1,truex]`, `[1,"a"x]`, `[1,{}x]`, `[1,-]`, `[1,0x1]`} {
+		checkTable(t, []byte(d))
+		checkJQ(t, []byte(d))
 	}
 }

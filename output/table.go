@@ -23,6 +23,49 @@ func eachRecord(r *jsonscan.Reader, fn func() error) error {
 	return fn()
 }
 
+// columnsAt is the table's columns, cols or, when there are none, those of
+// the record at r's position (which stays to be read), as --columns picks.
+func (p *Printer) columnsAt(r *jsonscan.Reader, cols []Column) ([]Column, error) {
+	if len(cols) == 0 {
+		start := r.Pos
+		var scratch []byte
+		v, err := r.Value(&scratch)
+		if err != nil {
+			return nil, err
+		}
+		cols = defaultColumns(r.Data[start:r.Pos], v)
+		r.Pos = start
+	}
+	return SelectColumns(cols, p.Opts.Columns)
+}
+
+// tsvRows writes records as the piped table does, a tab-separated line
+// each; the first record fixes the columns when none are given.
+type tsvRows struct {
+	p    *Printer
+	cols []Column
+	rr   *rowReader
+}
+
+func (t *tsvRows) element(w *bufio.Writer, r *jsonscan.Reader) error {
+	if t.rr == nil {
+		cols, err := t.p.columnsAt(r, t.cols)
+		if err != nil {
+			return err
+		}
+		t.cols, t.rr = cols, newRowReader(cols)
+	}
+	if err := t.rr.row(r); err != nil {
+		return err
+	}
+	writeTSVRow(w, t.rr.cells)
+	return nil
+}
+
+func (t *tsvRows) fork() (listWriter, error) {
+	return &tsvRows{p: t.p, cols: t.cols, rr: newRowReader(t.cols)}, nil
+}
+
 // rowReader turns records into cells, reading each record once, in place:
 // only the fields the columns name are decoded. A column with a Value
 // function needs the whole record decoded; then every record is.
@@ -172,34 +215,25 @@ func writeTSVRow(w *bufio.Writer, cells [][]byte) {
 }
 
 func (p *Printer) tableValue(w *bufio.Writer, r *jsonscan.Reader, cols []Column, end func() error) error {
+	if !p.IO.OutTTY {
+		t := &tsvRows{p: p, cols: cols}
+		if err := eachRecord(r, func() error { return t.element(w, r) }); err != nil {
+			return err
+		}
+		return end()
+	}
 	var rr *rowReader
 	var rows [][]string // the terminal table aligns columns, so it needs them all
 	err := eachRecord(r, func() error {
 		if rr == nil {
-			if len(cols) == 0 {
-				// The first record names the columns; then it is read again.
-				start := r.Pos
-				var scratch []byte
-				v, err := r.Value(&scratch)
-				if err != nil {
-					return err
-				}
-				cols = defaultColumns(r.Data[start:r.Pos], v)
-				r.Pos = start
-			}
-			picked, err := SelectColumns(cols, p.Opts.Columns)
+			picked, err := p.columnsAt(r, cols)
 			if err != nil {
 				return err
 			}
-			cols = picked
-			rr = newRowReader(cols)
+			cols, rr = picked, newRowReader(picked)
 		}
 		if err := rr.row(r); err != nil {
 			return err
-		}
-		if !p.IO.OutTTY {
-			writeTSVRow(w, rr.cells)
-			return nil
 		}
 		row := make([]string, len(rr.cells))
 		for i, c := range rr.cells {
@@ -214,7 +248,7 @@ func (p *Printer) tableValue(w *bufio.Writer, r *jsonscan.Reader, cols []Column,
 	if err != nil {
 		return err
 	}
-	if !p.IO.OutTTY || len(rows) == 0 {
+	if len(rows) == 0 {
 		return nil
 	}
 	headers := make([]string, len(cols))

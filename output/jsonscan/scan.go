@@ -25,6 +25,10 @@ type Reader struct {
 	// already returned stay valid) and reports whether it did. false means
 	// the text ends at len(Data).
 	More func() bool
+	// Arriving, when set, reports whether more of the text may still come:
+	// a reader with work to share out can wait until it is all in, rather
+	// than take time from the one receiving it.
+	Arriving func() bool
 	// Checked says Data is known to be valid JSON (it was read whole once
 	// already): Skip then finds a value's end without checking it again.
 	Checked bool
