@@ -13,6 +13,12 @@ import (
 type listWriter interface {
 	element(w *bufio.Writer, r *jsonscan.Reader) error
 	fork() (listWriter, error)
+	// ended reports whether the last element written ended its line: a
+	// fork cannot know, and starts its first element with a line break
+	// that is then one too many.
+	ended() bool
+	// closing is what follows the last element, given whether it ended.
+	closing(ended bool) []byte
 }
 
 // listBatch is how many bytes of elements go to a goroutine at a time:
@@ -54,11 +60,13 @@ func renderList(r *jsonscan.Reader, lw listWriter) (pieces [][]byte, ok bool) {
 	}
 	w.Flush()
 
+	ended := lw.ended()
 	type batch struct {
-		data []byte
-		out  [][]byte
-		err  error
-		done chan struct{}
+		data  []byte
+		out   [][]byte
+		ended bool
+		err   error
+		done  chan struct{}
 	}
 	jobs := make(chan *batch, 16)
 	var batches []*batch
@@ -75,7 +83,7 @@ func renderList(r *jsonscan.Reader, lw listWriter) (pieces [][]byte, ok bool) {
 			for b := range jobs {
 				b.err = writeBatch(bw, b.data, fw)
 				bw.Flush()
-				b.out = s.take()
+				b.out, b.ended = s.take(), fw.ended()
 				close(b.done)
 			}
 		}()
@@ -123,8 +131,22 @@ func renderList(r *jsonscan.Reader, lw listWriter) (pieces [][]byte, ok bool) {
 		<-b.done
 		if b.err != nil {
 			ok = false
+			continue
+		}
+		if ended {
+			// The line break the fork started with, which the
+			// element before made one too many.
+			if len(b.out) == 0 || b.out[0][0] != '\n' {
+				ok = false
+				continue
+			}
+			b.out[0] = b.out[0][1:]
 		}
 		pieces = append(pieces, b.out...)
+		ended = b.ended
+	}
+	if c := lw.closing(ended); len(c) > 0 {
+		pieces = append(pieces, c)
 	}
 	return pieces, ok
 }

@@ -163,7 +163,7 @@ func (p *Printer) Renderer(cols []Column) func(r *jsonscan.Reader) *Rendered {
 	}
 	f := p.format(cols)
 	return func(r *jsonscan.Reader) *Rendered {
-		if lw := p.listWriter(cols); lw != nil && r.Peek() == '[' {
+		if lw := p.listWriter(cols); lw != nil && isFilledList(r) {
 			pieces, ok := renderList(r, lw)
 			if !ok {
 				return nil
@@ -180,8 +180,20 @@ func (p *Printer) Renderer(cols []Column) func(r *jsonscan.Reader) *Rendered {
 	}
 }
 
+// isFilledList reports whether r is at a list with at least one element.
+func isFilledList(r *jsonscan.Reader) bool {
+	if r.Peek() != '[' {
+		return false
+	}
+	m := r.Mark()
+	r.Pos++
+	filled := r.Peek() != ']'
+	r.Reset(m)
+	return filled
+}
+
 // listWriter is the format's listWriter when it writes the elements of a
-// list each on its own (piped TSV, a jq filter run per element); nil
+// list each on its own (piped TSV, YAML, a jq filter run per element); nil
 // otherwise.
 func (p *Printer) listWriter(cols []Column) listWriter {
 	switch {
@@ -199,7 +211,11 @@ func (p *Printer) listWriter(cols []Column) listWriter {
 			return nil
 		}
 		return je
-	case p.Opts.Template != "" || p.Opts.Format == "json" || p.Opts.Format == "yaml" || p.IO.OutTTY:
+	case p.Opts.Template != "" || p.Opts.Format == "json":
+		return nil
+	case p.Opts.Format == "yaml":
+		return &yamlItems{}
+	case p.IO.OutTTY:
 		return nil
 	}
 	return &tsvRows{p: p, cols: cols}
@@ -370,6 +386,8 @@ func (j *jqElements) element(w *bufio.Writer, r *jsonscan.Reader) error {
 }
 
 func (j *jqElements) fork() (listWriter, error) { return newJQElements(j.each) }
+func (*jqElements) ended() bool                 { return false }
+func (*jqElements) closing(bool) []byte         { return nil }
 
 // perElement returns, for a filter of the form `.[] | F` or `.[].a.b`, the
 // filter to run on each element of an array instead (F, or `.a.b`); nil for

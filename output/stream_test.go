@@ -402,13 +402,17 @@ var fixtureDocs = []string{
 	// read eight bytes at a time.
 	"[\"0\xad\",\"0\xad\"]", "{\"k\xff\":\"abcdefgh\xc3\x28ijklmnop\",\"x\":[\"\xe2\x82\",\"abcdefghijklmno\xf0\x9f\x98\"]}",
 	`{"zeta":"yes","alpha":"no","on":"On","n":1.50,"flag":true,"when":"2025-01-02","nums":[1,2],"obj":{"y":"Y","b":"off"},"plain":"hello"}`,
+	// Keys of one length, first and last byte, some to be quoted.
+	`[{"k1x":1,"k:x":2,"k x":3,"k#x":4},{"k1x":5,"k:x":6,"k x":7,"k#x":8}]`,
 }
 
 func fixtureInputs() []string {
 	docs := append([]string(nil), fixtureDocs...)
 	for _, s := range trickyStrings {
 		b, _ := json.Marshal(s)
-		docs = append(docs, string(b), `{`+string(b)+`:`+string(b)+`}`, `[`+string(b)+`]`, `{"k":[`+string(b)+`,{"x":`+string(b)+`}]}`)
+		docs = append(docs, string(b), `{`+string(b)+`:`+string(b)+`}`, `[`+string(b)+`]`, `{"k":[`+string(b)+`,{"x":`+string(b)+`}]}`,
+			// A key again, in the next record and deeper.
+			`[{`+string(b)+`:1},{"a":{`+string(b)+`:[`+string(b)+`]},`+string(b)+`:2}]`)
 	}
 	for _, n := range trickyNumbers {
 		docs = append(docs, n, `{"n":`+n+`}`, `[`+n+`]`)

@@ -3,6 +3,7 @@ package output
 import (
 	"bufio"
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -57,7 +58,16 @@ type yamlEmitter struct {
 	indention  bool // only indentation has been written on this line
 
 	scratch []byte // decoded string contents
+
+	// keys holds what simple keys and their ":" came out as: records of a
+	// list repeat the same keys, and a key's form depends on nothing else
+	// (a key starts after indentation or "- ", and leaves the line
+	// mid-way, past a non-blank). A key without escapes goes in the slot
+	// its length and end bytes pick, in place of the one there.
+	keys *[256]cachedKey
 }
+
+type cachedKey struct{ key, out []byte }
 
 // yamlContext says what holds a node, as yaml.v3's emitter state stack does.
 type yamlContext int
@@ -202,12 +212,35 @@ func (e *yamlEmitter) mapping(parent yamlContext) error {
 			e.increaseIndent(false, parent)
 			empty = false
 		}
+		e.writeIndent()
+		var slot *cachedKey
+		if plain && len(raw) > 0 {
+			if e.keys == nil {
+				e.keys = new([256]cachedKey)
+			}
+			slot = &e.keys[(len(raw)*31+int(raw[0])*7+int(raw[len(raw)-1]))&255]
+			if bytes.Equal(slot.key, raw) {
+				e.writeChars(slot.out)
+				e.whitespace, e.indention = false, false
+				return e.node(ctxValue, false)
+			}
+		}
 		key := jsonscan.Text(raw, plain, &e.scratch)
 		a := analyzeScalar(key)
-		e.writeIndent()
 		if !a.multiline && len(key) <= 128 {
+			w := e.w
+			var out bytes.Buffer
+			if slot != nil {
+				e.w = bufio.NewWriterSize(&out, 1024)
+			}
 			e.scalar(key, stringStyle(key), &a, ctxKey, true)
 			e.writeIndicator(":", false, false, false)
+			if slot != nil {
+				e.w.Flush()
+				e.w = w
+				w.Write(out.Bytes())
+				*slot = cachedKey{key: bytes.Clone(raw), out: out.Bytes()}
+			}
 		} else {
 			// A key too long or broken over lines is written as "? key".
 			e.writeIndicator("?", true, false, true)
@@ -237,9 +270,7 @@ func (e *yamlEmitter) sequence(parent yamlContext) error {
 			e.increaseIndent(false, parent)
 			empty = false
 		}
-		e.writeIndent()
-		e.writeIndicator("-", true, false, true)
-		return e.node(ctxSeqItem, false)
+		return e.item()
 	})
 	if err != nil {
 		return err
@@ -251,6 +282,47 @@ func (e *yamlEmitter) sequence(parent yamlContext) error {
 	}
 	e.popIndent()
 	return nil
+}
+
+// item writes one sequence item: its indicator and its value.
+func (e *yamlEmitter) item() error {
+	e.writeIndent()
+	e.writeIndicator("-", true, false, true)
+	return e.node(ctxSeqItem, false)
+}
+
+// yamlItems writes the elements of a list as the items of the sequence
+// that is the whole document.
+type yamlItems struct{ e *yamlEmitter }
+
+func (y *yamlItems) element(w *bufio.Writer, r *jsonscan.Reader) error {
+	if y.e == nil {
+		y.e = &yamlEmitter{indent: -1, whitespace: true, indention: true}
+		y.e.increaseIndent(false, ctxRoot)
+	}
+	y.e.w, y.e.r = w, r
+	return y.e.item()
+}
+
+// fork starts mid-line, where most items end: its first item then starts
+// with a line break, which renderList takes off again after an item that
+// ended its line (see ended).
+func (y *yamlItems) fork() (listWriter, error) {
+	return &yamlItems{e: &yamlEmitter{indent: y.e.indent, indents: slices.Clone(y.e.indents), column: 1}}, nil
+}
+
+// ended reports whether the next item's writeIndent would write no line
+// break: the last item (a literal scalar) ended its line.
+func (y *yamlItems) ended() bool {
+	return y.e.indention && y.e.column == 0 && y.e.whitespace
+}
+
+// closing is the document's end: a line break unless one was just written.
+func (y *yamlItems) closing(ended bool) []byte {
+	if ended {
+		return nil
+	}
+	return []byte("\n")
 }
 
 // stringStyle is the style yaml.v3 asks for a string scalar: double quotes
