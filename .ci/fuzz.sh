@@ -25,13 +25,12 @@ esac
 executions() {
   case $1 in
     FuzzConfigFile) echo 10000 ;;
-    FuzzJSONFormats) echo 20000 ;;
+    FuzzJSONFormats) echo 6000 ;;
     FuzzLedgerSlot | FuzzSettingParse) echo 30000 ;;
     FuzzAPIPath | FuzzYAML) echo 40000 ;;
     FuzzAPIFields | FuzzDecodeEnvelope) echo 50000 ;;
     FuzzDecodeError | FuzzDecodeState) echo 100000 ;;
-    FuzzCSVReader | FuzzJSONLinesReader | FuzzParseRetryAfter | FuzzRedactURLsIn | FuzzIDShapes) echo 150000 ;;
-    FuzzDecode) echo 200000 ;;
+    FuzzCSVReader | FuzzJSONLinesReader | FuzzParseRetryAfter | FuzzRedactURLsIn | FuzzIDShapes | FuzzDecode) echo 150000 ;;
     FuzzODBCConnectionString | FuzzODBCParamsJSON) echo 500000 ;;
     *) echo 50000 ;;
   esac
