@@ -71,6 +71,9 @@ func BenchmarkLargeOutput(b *testing.B) {
 		{"-o yaml", []string{"users", "list", "-o", "yaml"}, nil},
 		{"--jq '.[].email'", []string{"users", "list", "--jq", ".[].email"}, nil},
 		{"-o json (terminal)", []string{"users", "list", "-o", "json"}, []string{"ORGCTL_FORCE_TTY=1"}},
+		// The API itself answers lists chunked, without a Content-Length.
+		{"TSV, chunked answer", []string{"users", "list"}, []string{"ORGCTL_BASE_URL=" + url + "/chunked"}},
+		{"yaml, chunked answer", []string{"users", "list", "-o", "yaml"}, []string{"ORGCTL_BASE_URL=" + url + "/chunked"}},
 	}
 	curlArgs := []string{"-s", "-o", os.DevNull, "-H", "Authorization: Bearer bench-token", url + "/api/v2/users"}
 
@@ -158,7 +161,8 @@ func writeUsersEnvelope(b *testing.B, path string, n int) int64 {
 }
 
 // serveFile answers every request with the file on a loopback port, with a
-// Content-Length as an API server sends for a buffered JSON answer.
+// Content-Length as a server sends for a buffered answer, or chunked, as the
+// API sends its own, for paths under /chunked/.
 func serveFile(b *testing.B, path string) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -173,7 +177,9 @@ func serveFile(b *testing.B, path string) string {
 		defer f.Close()
 		st, _ := f.Stat()
 		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Content-Length", strconv.FormatInt(st.Size(), 10))
+		if !strings.HasPrefix(r.URL.Path, "/chunked/") {
+			w.Header().Set("Content-Length", strconv.FormatInt(st.Size(), 10))
+		}
 		io.Copy(w, f)
 	})}
 	go srv.Serve(ln)

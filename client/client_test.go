@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -15,6 +16,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // recorder is an httptest server that counts requests and answers with a
@@ -775,5 +778,52 @@ func TestInvalidPathIsNeverSentElsewhere(t *testing.T) {
 	}
 	if srv.count() != 0 {
 		t.Errorf("%d requests sent", srv.count())
+	}
+}
+
+// A large success is rendered while it arrives; when it is cut mid-body the
+// GET is sent again and rendered anew, and only the whole answer's rendering
+// comes back.
+func TestLargeAnswerCutWhileRenderingIsRenderedAgain(t *testing.T) {
+	var body strings.Builder
+	body.WriteString(`{"success":true,"data":[`)
+	n := 0
+	for ; body.Len() < 2*checkWhileArriving; n++ {
+		if n > 0 {
+			body.WriteByte(',')
+		}
+		fmt.Fprintf(&body, `{"id":"user_%06d","email":"u%d@example.com"}`, n, n)
+	}
+	body.WriteString(`],"total_count":1}`)
+	whole := body.String()
+	srv := serve(t, func(k int, w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Length", fmt.Sprint(len(whole)))
+		if k == 1 {
+			w.WriteHeader(200)
+			io.WriteString(w, whole[:len(whole)/2])
+			w.(http.Flusher).Flush()
+			panic(http.ErrAbortHandler)
+		}
+		io.WriteString(w, whole)
+	})
+	var calls atomic.Int32
+	render := func(r *jsonscan.Reader) any {
+		calls.Add(1)
+		count := 0
+		if err := r.Array(func() error { count++; _, err := r.Skip(); return err }); err != nil {
+			return nil
+		}
+		return count
+	}
+	resp, err := newClient(t, srv.URL, nil).Do(context.Background(), Request{Method: http.MethodGet, Path: "/users", Render: render})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := resp.Rendered()
+	if !ok || got != n || calls.Load() != 2 || srv.count() != 2 {
+		t.Fatalf("rendered %v (%v) after %d renderings and %d requests; want %d elements, rendered twice", got, ok, calls.Load(), srv.count(), n)
+	}
+	if !strings.HasPrefix(whole, `{"success":true,"data":`+string(resp.Data)) {
+		t.Fatalf("data is not the answer's: %.80s", resp.Data)
 	}
 }

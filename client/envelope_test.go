@@ -115,11 +115,26 @@ func checkArriving(t *testing.T, body []byte) {
 			return "rendered " + string(b)
 		},
 	}
+	sizes := []int{1, 2, 3, 7, 64, len(body) + 1}
+	if len(body) > 4096 {
+		sizes = []int{64, 4096, len(body) + 1}
+	}
 	for name, render := range renderers {
-		for _, size := range []int{1, 2, 3, 7, 64, len(body) + 1} {
-			b, got, err := readEnvelope(iotest.HalfReader(&pieces{body, size}), int64(len(body)), render)
+		for i, size := range append(sizes, sizes...) {
+			// First with the answer's size known, then not (chunked).
+			known := int64(len(body))
+			if i >= len(sizes) {
+				known = -1
+			}
+			b, got, err := readEnvelope(iotest.HalfReader(&pieces{body, size}), known, render)
 			if err != nil || !bytes.Equal(b, body) {
-				t.Fatalf("%q in pieces of %d (renderer %s): read %q, %v", body, size, name, b, err)
+				t.Fatalf("%.80q in pieces of %d (size %d, renderer %s): read %.80q, %v", body, size, known, name, b, err)
+			}
+			if known < 0 && len(body) < checkWhileArriving {
+				if got != nil {
+					t.Fatalf("%q of unknown size: decoded while arriving, though small", body)
+				}
+				continue
 			}
 			if (got == nil) != (werr != nil) {
 				t.Fatalf("%q in pieces of %d (renderer %s): envelope %+v; decoding the whole: %v", body, size, name, got, werr)
@@ -170,6 +185,26 @@ func (p *pieces) Read(out []byte) (int, error) {
 func TestEnvelopeDecodedWhileArriving(t *testing.T) {
 	for _, c := range envelopeCases {
 		checkArriving(t, []byte(c))
+	}
+	// Answers large enough to be decoded while they arrive whatever their
+	// size is known to be, in a buffer that grows (quadrupling from 256 KiB).
+	defer func(g int) { firstGrowth = g }(firstGrowth)
+	firstGrowth = 0
+	var list strings.Builder
+	for i := 0; list.Len() < 1200<<10; i++ {
+		fmt.Fprintf(&list, `{"id":%d,"name":"user %d"},`, i, i)
+	}
+	elems := strings.TrimSuffix(list.String(), ",")
+	for _, body := range []string{
+		`{"success":true,"data":[` + elems + `],"total_count":3,"has_more":true}`,
+		`{"success":true, "data": [` + elems + `] }`,
+		`{"data":[` + elems + `],"data":[1]}`,
+		`{"has_more":"no","data":[` + elems + `]}`,
+		`[` + elems + `]`,
+		`{"success":true,"data":[` + elems + `,]}`,
+		`{"success":true,"data":[` + elems + `]`,
+	} {
+		checkArriving(t, []byte(body))
 	}
 }
 

@@ -221,7 +221,7 @@ func (t *bufferTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	var b []byte
 	var env *Response
-	if resp.StatusCode/100 == 2 && resp.ContentLength >= checkWhileArriving && resp.ContentLength <= maxPresize {
+	if resp.StatusCode/100 == 2 && resp.ContentLength <= maxPresize && (resp.ContentLength >= checkWhileArriving || resp.ContentLength < 0) {
 		render, _ := req.Context().Value(renderKey{}).(func(*jsonscan.Reader) any)
 		b, env, err = readEnvelope(resp.Body, resp.ContentLength, render)
 	} else {
@@ -282,25 +282,54 @@ func answerBuffer(size int64) []byte {
 	return make([]byte, 0, max(size+1, 512))
 }
 
-// readEnvelope reads an answer of a known size (at most maxPresize) into
-// one buffer, as readAnswer does, while this goroutine decodes its envelope
-// from the bytes already in, rendering its data with render when set: the
-// buffer never moves, so what the decoder has seen stays valid. It returns
-// the envelope when the whole answer decodes, nil when it does not
-// (Client.Do then says why, as it does for answers decoded after the fact).
+// readEnvelope reads an answer into one buffer, as readAnswer does, while
+// this goroutine decodes its envelope from the bytes already in, rendering
+// its data with render when set. It returns the envelope when the whole
+// answer decodes, nil when it does not (Client.Do then says why, as it does
+// for answers decoded after the fact). A known size (at most maxPresize)
+// sizes the buffer; an unknown one (-1, a chunked or compressed answer)
+// is read up to checkWhileArriving first, and only a longer answer is
+// decoded as it arrives, in a buffer that grows by copying: what the
+// decoder has seen stays valid, since a grown buffer holds the same bytes
+// at the same offsets and the old one stays as long as anything points
+// into it.
 func readEnvelope(body io.Reader, size int64, render func(*jsonscan.Reader) any) ([]byte, *Response, error) {
-	buf := answerBuffer(size)
-	var n atomic.Int64
+	var buf []byte
+	if size >= 0 {
+		buf = answerBuffer(size)
+	} else {
+		buf = make([]byte, 0, checkWhileArriving)
+		for len(buf) < cap(buf) {
+			m, err := body.Read(buf[len(buf):cap(buf)])
+			buf = buf[:len(buf)+m]
+			if err == io.EOF {
+				return buf, nil, nil // small: decoded after the fact
+			}
+			if err != nil {
+				return buf, nil, err
+			}
+		}
+	}
+	var in atomic.Pointer[[]byte] // the bytes in so far
+	in.Store(&buf)
 	arrived := make(chan struct{}, 1) // more bytes are in; never blocks the reader
 	finished := make(chan struct{})
 	var readErr error
 	go func() {
 		defer close(finished)
 		b := buf
-		for len(b) < cap(b) {
+		for {
+			if len(b) == cap(b) {
+				if size >= 0 {
+					readErr = errors.New("the answer is longer than its Content-Length")
+					return
+				}
+				b = grown(b)
+			}
 			m, err := body.Read(b[len(b):cap(b)])
 			b = b[:len(b)+m]
-			n.Store(int64(len(b)))
+			now := b
+			in.Store(&now)
 			select {
 			case arrived <- struct{}{}:
 			default:
@@ -313,7 +342,6 @@ func readEnvelope(body io.Reader, size int64, render func(*jsonscan.Reader) any)
 				return
 			}
 		}
-		readErr = errors.New("the answer is longer than its Content-Length")
 	}()
 	r := &jsonscan.Reader{Data: buf[:0]}
 	r.Arriving = func() bool {
@@ -326,14 +354,14 @@ func readEnvelope(body io.Reader, size int64, render func(*jsonscan.Reader) any)
 	}
 	r.More = func() bool {
 		for {
-			if m := int(n.Load()); m > len(r.Data) {
-				r.Data = buf[:m]
+			if b := *in.Load(); len(b) > len(r.Data) {
+				r.Data = b
 				return true
 			}
 			select {
 			case <-arrived:
 			case <-finished:
-				if int(n.Load()) == len(r.Data) {
+				if len(*in.Load()) == len(r.Data) {
 					return false
 				}
 			}
@@ -341,12 +369,22 @@ func readEnvelope(body io.Reader, size int64, render func(*jsonscan.Reader) any)
 	}
 	env, err := scanEnvelope(r, render)
 	<-finished
-	b := buf[:n.Load()]
+	b := *in.Load()
 	if readErr != nil || err != nil {
 		return b, nil, readErr
 	}
 	return b, env, nil
 }
+
+// grown is b copied into a buffer with room for more. The first growth
+// reserves 64 MiB, of which only what is written takes memory; later ones
+// quadruple, so that few bytes are ever copied and few old buffers linger.
+func grown(b []byte) []byte {
+	size := max(firstGrowth, 4*cap(b))
+	return append(hugepage.Alloc(size), b...)
+}
+
+var firstGrowth = 64 << 20
 
 // readAnswer reads r to the end into one buffer. With a known size it is
 // allocated once; otherwise it grows as io.ReadAll's does.

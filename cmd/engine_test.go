@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
+	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -497,4 +499,47 @@ func mustMint(t *testing.T, api *sandbox.Server, scopes ...string) string {
 		t.Fatal(err)
 	}
 	return tok
+}
+
+// A list large enough to be rendered while it arrives prints exactly what
+// printing it after the fact prints, in every format that renders.
+func TestLargeListPrintsAsAfterTheFact(t *testing.T) {
+	isolate(t)
+	api := sandbox.New(sandbox.Options{Users: 3000})
+	hs := httptest.NewServer(api)
+	t.Cleanup(hs.Close)
+	t.Setenv("ORGCTL_BASE_URL", hs.URL)
+	t.Setenv("ORGCTL_TOKEN", api.AdminToken())
+	data := mustRun(t, "users", "list", "-o", "json")
+	if len(data) < 512<<10 {
+		t.Fatalf("the list is %d bytes: too small to be rendered while it arrives", len(data))
+	}
+	for _, c := range []struct {
+		args []string
+		opts output.Options
+		cols []output.Column
+	}{
+		{nil, output.Options{}, userColumns},
+		{[]string{"-o", "yaml"}, output.Options{Format: "yaml"}, nil},
+		{[]string{"--jq", ".[].email"}, output.Options{JQ: ".[].email"}, nil},
+		{[]string{"--jq", ".[] | select(.is_admin) | {id}"}, output.Options{JQ: ".[] | select(.is_admin) | {id}"}, nil},
+	} {
+		var want strings.Builder
+		p := &output.Printer{IO: &output.IO{Out: &want}, Opts: c.opts}
+		if err := p.Print(json.RawMessage(data), c.cols); err != nil {
+			t.Fatal(err)
+		}
+		if got := mustRun(t, append([]string{"users", "list"}, c.args...)...); got != want.String() {
+			t.Errorf("users list %v: %d bytes, after the fact %d bytes; first difference at %d", c.args, len(got), want.Len(), firstDiff(got, want.String()))
+		}
+	}
+}
+
+func firstDiff(a, b string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }
