@@ -194,7 +194,13 @@ func TestRealKeyringWithoutBusFailsFastAndClearly(t *testing.T) {
 
 func sandboxServer(t *testing.T) (*sandbox.Server, string) {
 	t.Helper()
-	api := sandbox.New(sandbox.Options{})
+	return sandboxWith(t, sandbox.Options{})
+}
+
+// sandboxWith is sandboxServer with options.
+func sandboxWith(t *testing.T, opts sandbox.Options) (*sandbox.Server, string) {
+	t.Helper()
+	api := sandbox.New(opts)
 	hs := httptest.NewServer(api)
 	t.Cleanup(hs.Close)
 	return api, hs.URL

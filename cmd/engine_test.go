@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -21,8 +20,14 @@ import (
 // loopback through ORGCTL_BASE_URL and ORGCTL_TOKEN.
 func sandboxEnv(t *testing.T) (*sandbox.Server, string) {
 	t.Helper()
+	return sandboxEnvWith(t, sandbox.Options{})
+}
+
+// sandboxEnvWith is sandboxEnv with options.
+func sandboxEnvWith(t *testing.T, opts sandbox.Options) (*sandbox.Server, string) {
+	t.Helper()
 	isolate(t)
-	api, u := sandboxServer(t)
+	api, u := sandboxWith(t, opts)
 	t.Setenv("ORGCTL_BASE_URL", u)
 	t.Setenv("ORGCTL_TOKEN", api.AdminToken())
 	return api, u
@@ -504,12 +509,7 @@ func mustMint(t *testing.T, api *sandbox.Server, scopes ...string) string {
 // A list large enough to be rendered while it arrives prints exactly what
 // printing it after the fact prints, in every format that renders.
 func TestLargeListPrintsAsAfterTheFact(t *testing.T) {
-	isolate(t)
-	api := sandbox.New(sandbox.Options{Users: 3000})
-	hs := httptest.NewServer(api)
-	t.Cleanup(hs.Close)
-	t.Setenv("ORGCTL_BASE_URL", hs.URL)
-	t.Setenv("ORGCTL_TOKEN", api.AdminToken())
+	sandboxEnvWith(t, sandbox.Options{Users: 3000})
 	data := mustRun(t, "users", "list", "-o", "json")
 	if len(data) < 512<<10 {
 		t.Fatalf("the list is %d bytes: too small to be rendered while it arrives", len(data))

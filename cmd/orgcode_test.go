@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"encoding/json"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,12 +14,7 @@ import (
 // plan and apply in one test never pace.
 func orgSandbox(t *testing.T) *sandbox.Server {
 	t.Helper()
-	isolate(t)
-	api := sandbox.New(sandbox.Options{Points: 100000})
-	hs := httptest.NewServer(api)
-	t.Cleanup(hs.Close)
-	t.Setenv("ORGCTL_BASE_URL", hs.URL)
-	t.Setenv("ORGCTL_TOKEN", api.AdminToken())
+	api, _ := sandboxEnvWith(t, sandbox.Options{Points: 100000})
 	t.Setenv("ORGCTL_BUDGET_POINTS", "100000")
 	return api
 }
