@@ -28,7 +28,8 @@ executions() {
     FuzzJSONFormats) echo 6000 ;;
     FuzzLedgerSlot | FuzzSettingParse) echo 30000 ;;
     FuzzAPIPath | FuzzYAML) echo 40000 ;;
-    FuzzAPIFields | FuzzDecodeEnvelope) echo 50000 ;;
+    FuzzAPIFields) echo 50000 ;;
+    FuzzDecodeEnvelope) echo 25000 ;;
     FuzzDecodeError | FuzzDecodeState) echo 100000 ;;
     FuzzCSVReader | FuzzJSONLinesReader | FuzzParseRetryAfter | FuzzRedactURLsIn | FuzzIDShapes | FuzzDecode) echo 150000 ;;
     FuzzODBCConnectionString | FuzzODBCParamsJSON) echo 500000 ;;
