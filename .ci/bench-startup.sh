@@ -2,8 +2,9 @@
 # Prints orgctl's start-up time for `--version` and `users list --help` as a
 # multiple of the floor: a cobra+viper program with 150 commands kept in
 # ../shared/bench/floor, built in a temporary directory (never in the repo).
-# Then lists the packages whose init costs orgctl most, which is where the
-# gap to the floor lies. Uses hyperfine when installed (apt-get install -y
+# Beside them, what linking an HTTPS client alone adds to the floor. Then
+# lists the packages whose init costs orgctl most, which is where the rest
+# of the gap lies. Uses hyperfine when installed (apt-get install -y
 # hyperfine), otherwise the Go benchmark BenchmarkStartup.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,25 @@ trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/orgctl" .
 cp -r "$floor_src" "$tmp/floor-src"
 (cd "$tmp/floor-src" && go build -o "$tmp/floor" .)
+# A second reference: the floor with an HTTPS client linked in (unused
+# unless FLOOR_FETCH is set), which any API client pays for at start-up.
+cat > "$tmp/floor-src/https.go" <<'EOF'
+package main
+
+import (
+	"crypto/tls"
+	"net/http"
+	"os"
+)
+
+func init() {
+	if u := os.Getenv("FLOOR_FETCH"); u != "" {
+		c := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{}}}
+		c.Get(u)
+	}
+}
+EOF
+(cd "$tmp/floor-src" && go build -o "$tmp/floor-https" .)
 export HOME="$tmp" XDG_CONFIG_HOME="$tmp/config" XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache"
 ratio() { # name, orgctl command, floor command
   hyperfine -N --style none --warmup 5 --runs "${RUNS:-40}" --export-csv "$tmp/t.csv" "$2" "$3" >/dev/null 2>&1
@@ -31,6 +51,8 @@ ratio() { # name, orgctl command, floor command
 }
 ratio "--version" "$tmp/orgctl --version" "$tmp/floor --version"
 ratio "users list --help" "$tmp/orgctl users list --help" "$tmp/floor fam1 op1 --help"
+ratio "floor + HTTPS client" "$tmp/floor-https --version" "$tmp/floor --version" | sed 's|orgctl / floor|    it / floor|'
+
 # Where orgctl's start-up goes beyond the floor's: the packages whose init
 # costs most, each its minimum over 20 runs (GODEBUG=inittrace=1 prints one
 # line per package: "init <pkg> @<start> ms, <clock> ms clock, ...").
