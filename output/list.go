@@ -25,14 +25,14 @@ type listWriter interface {
 // enough that handing them over costs nothing beside writing them.
 var listBatch = 256 << 10
 
-// renderList writes the list at r's position with lw, as writing each
-// element in turn would, and returns the output's pieces in order. While
-// the list is still arriving (r.Arriving), elements are written here in
-// turn: the goroutine receiving it needs a CPU too. The rest go in batches
-// to one goroutine per CPU, each checking its batch as fully as reading it
-// in turn would, while this one only finds where elements end and checks
-// the commas and brackets between them. ok is false when the list cannot
-// be written.
+// renderList writes the list at r's position, which has at least one
+// element (see isFilledList), with lw, as writing each element in turn
+// would, and returns the output's pieces in order. While the list is still
+// arriving (r.Arriving), elements are written here in turn: the goroutine
+// receiving it needs a CPU too. The rest go in batches to one goroutine per
+// CPU, each checking its batch as fully as reading it in turn would, while
+// this one only finds where elements end and checks the commas and
+// brackets between them. ok is false when the list cannot be written.
 func renderList(r *jsonscan.Reader, lw listWriter) (pieces [][]byte, ok bool) {
 	var first spool
 	w := bufio.NewWriterSize(&first, outBufferSize)
@@ -40,11 +40,7 @@ func renderList(r *jsonscan.Reader, lw listWriter) (pieces [][]byte, ok bool) {
 		return nil, false
 	}
 	r.Pos++
-	if r.Peek() == ']' {
-		r.Pos++
-		r.Leave()
-		return nil, true
-	}
+	r.WS()
 	if err := lw.element(w, r); err != nil {
 		return nil, false
 	}
