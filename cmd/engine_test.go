@@ -507,7 +507,8 @@ func mustMint(t *testing.T, api *sandbox.Server, scopes ...string) string {
 }
 
 // A list large enough to be rendered while it arrives prints exactly what
-// printing it after the fact prints, in every format that renders.
+// printing it after the fact prints, in every format that renders: per
+// element or over the whole list.
 func TestLargeListPrintsAsAfterTheFact(t *testing.T) {
 	sandboxEnvWith(t, sandbox.Options{Users: 3000})
 	data := mustRun(t, "users", "list", "-o", "json")
@@ -523,6 +524,8 @@ func TestLargeListPrintsAsAfterTheFact(t *testing.T) {
 		{[]string{"-o", "yaml"}, output.Options{Format: "yaml"}, nil},
 		{[]string{"--jq", ".[].email"}, output.Options{JQ: ".[].email"}, nil},
 		{[]string{"--jq", ".[] | select(.is_admin) | {id}"}, output.Options{JQ: ".[] | select(.is_admin) | {id}"}, nil},
+		{[]string{"--jq", "map(.email) | length"}, output.Options{JQ: "map(.email) | length"}, nil},
+		{[]string{"--template", "{{range .}}{{.email}} {{.first_name}}\n{{end}}"}, output.Options{Template: "{{range .}}{{.email}} {{.first_name}}\n{{end}}"}, nil},
 	} {
 		var want strings.Builder
 		p := &output.Printer{IO: &output.IO{Out: &want}, Opts: c.opts}
