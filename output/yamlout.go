@@ -455,7 +455,7 @@ func (e *yamlEmitter) writeDoubleQuoted(v []byte) {
 	start := 0 // first byte of the pending run of unescaped text
 	for i := 0; i < len(v); {
 		c := v[i]
-		if quotedPlain[c] && !bom {
+		if quotedPlain(c) && !bom {
 			i++ // the usual byte: printable ASCII, written as it is
 			continue
 		}
@@ -704,17 +704,14 @@ func charWidth(c byte) int {
 	return 4
 }
 
+// quotedPlain reports the ASCII bytes a double-quoted scalar holds as they
+// are: the printable ones but the quote and the backslash.
+func quotedPlain(c byte) bool {
+	return 0x20 <= c && c <= 0x7E && c != '"' && c != '\\'
+}
+
 // isPrintable is YAML's printable set as yaml.v3 tests it, which leaves out
 // characters beyond the Basic Multilingual Plane.
-// quotedPlain marks the ASCII bytes a double-quoted scalar holds as they
-// are: the printable ones but the quote and the backslash.
-var quotedPlain = func() (t [256]bool) {
-	for c := 0x20; c <= 0x7E; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
 func isPrintable(v []byte, i int) bool {
 	c := v[i]
 	return c == 0x0A ||
