@@ -199,18 +199,13 @@ func (p *Printer) listWriter(cols []Column) listWriter {
 	switch {
 	case p.Opts.JQ != "":
 		q, err := gojq.Parse(p.Opts.JQ)
-		if err != nil || p.Opts.Format == "yaml" {
-			return nil
-		}
-		each := perElement(q)
-		if each == nil {
-			return nil
-		}
-		je, err := newJQElements(each)
 		if err != nil {
 			return nil
 		}
-		return je
+		if je, err := p.jqEach(q); err == nil && je != nil {
+			return je
+		}
+		return nil
 	case p.Opts.Template != "" || p.Opts.Format == "json":
 		return nil
 	case p.Opts.Format == "yaml":
@@ -316,17 +311,17 @@ func (p *Printer) jqValue(w *bufio.Writer, r *jsonscan.Reader, end func() error)
 		return err
 	}
 	var scratch []byte
-	if each := perElement(q); each != nil && p.Opts.Format != "yaml" && r.Peek() == '[' {
-		// The filter only ever sees one element at a time: run it on each
-		// as it is read instead of decoding the whole list first.
-		je, err := newJQElements(each)
+	if r.Peek() == '[' {
+		je, err := p.jqEach(q)
 		if err != nil {
 			return err
 		}
-		if err := r.Array(func() error { return je.element(w, r) }); err != nil {
-			return err
+		if je != nil {
+			if err := r.Array(func() error { return je.element(w, r) }); err != nil {
+				return err
+			}
+			return end()
 		}
-		return end()
 	}
 	code, err := gojq.Compile(q)
 	if err != nil {
@@ -343,6 +338,18 @@ func (p *Printer) jqValue(w *bufio.Writer, r *jsonscan.Reader, end func() error)
 		return writeJQYAML(w, code, v)
 	}
 	return writeJQResults(w, code, v)
+}
+
+// jqEach returns, for a filter that only ever sees one element of a list
+// at a time, what runs it on each as it is read instead of decoding the
+// whole list first; nil for other filters, and for -o yaml, which writes
+// each result as a document of its own.
+func (p *Printer) jqEach(q *gojq.Query) (*jqElements, error) {
+	each := perElement(q)
+	if each == nil || p.Opts.Format == "yaml" {
+		return nil, nil
+	}
+	return newJQElements(each)
 }
 
 // jqElements runs a filter on one element of a list at a time.
