@@ -150,9 +150,7 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call, render func(*js
 		}
 	}
 	req := c.Request()
-	if !c.All && len(c.Then) == 0 {
-		req.Render = render
-	}
+	req.Render = render
 	var resp *client.Response
 	if c.All {
 		var parts []json.RawMessage
@@ -215,14 +213,15 @@ func (e *Engine) print(c *Call, resp *client.Response, o RunOptions) error {
 	return e.printer.Print(resp.Data, c.Columns)
 }
 
-// renderer is the print phase started early: when the answer will be
-// printed through the printer as it stands, a function that renders its
-// data while it arrives, so that a large list is printed as soon as its
-// last byte is in. The output waits in memory until print writes it, so
-// an answer that turns out cut or invalid still prints nothing. nil when
-// print does something else with the answer.
+// renderer is the print phase started early: when the main request's
+// answer will be printed through the printer as it stands, a function that
+// renders its data while it arrives, so that a large list is printed as
+// soon as its last byte is in. The output waits in memory until print
+// writes it, so an answer that turns out cut or invalid still prints
+// nothing. nil when print does something else: selects fields, shows a
+// view, or prints pages joined (--all) or a follow-up's answer.
 func (e *Engine) renderer(c *Call, o RunOptions) func(*jsonscan.Reader) any {
-	if o.JSON != nil || c.Op.View != nil {
+	if o.JSON != nil || c.Op.View != nil || c.All || len(c.Then) > 0 {
 		return nil
 	}
 	render := e.printer.Renderer(c.Columns)
