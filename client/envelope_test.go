@@ -334,3 +334,30 @@ func BenchmarkDecodeEnvelope(b *testing.B) {
 		}
 	}
 }
+
+// An answer's buffer grows as append grows it while small; from
+// checkWhileArriving on it jumps to firstGrowth, then quadruples, keeping
+// what it holds. readAnswer and readEnvelope both grow so.
+func TestBuffersGrowByQuadruplingOnceLarge(t *testing.T) {
+	defer func(g int) { firstGrowth = g }(firstGrowth)
+	firstGrowth = 1 << 20
+	for _, c := range []struct{ cap, want int }{
+		{512, -1},                     // append's growth, whatever it is
+		{checkWhileArriving, 1 << 20}, // the first large growth
+		{1 << 20, 4 << 20},            // then four times
+	} {
+		b := make([]byte, c.cap)
+		for i := range b {
+			b[i] = byte(i)
+		}
+		g := grown(b)
+		if !bytes.Equal(g, b) || cap(g) <= cap(b) || (c.want > 0 && cap(g) != c.want) {
+			t.Errorf("grown(%d bytes): %d bytes, cap %d; want the same bytes, cap %d", c.cap, len(g), cap(g), c.want)
+		}
+	}
+	body := strings.Repeat("0123456789", 300000) // 3 MB, past several growths
+	b, err := readAnswer(iotest.HalfReader(strings.NewReader(body)), -1)
+	if err != nil || string(b) != body {
+		t.Fatalf("readAnswer = %d bytes, %v", len(b), err)
+	}
+}

@@ -376,18 +376,22 @@ func readEnvelope(body io.Reader, size int64, render func(*jsonscan.Reader) any)
 	return b, env, nil
 }
 
-// grown is b copied into a buffer with room for more. The first growth
-// reserves 64 MiB, of which only what is written takes memory; later ones
-// quadruple, so that few bytes are ever copied and few old buffers linger.
+// grown is b copied into a buffer with room for more. A small answer's
+// buffer grows as append grows it. From checkWhileArriving on, the first
+// growth reserves 64 MiB, of which only what is written takes memory, and
+// later ones quadruple, so that few bytes of a large answer are ever copied
+// and few old buffers linger.
 func grown(b []byte) []byte {
-	size := max(firstGrowth, 4*cap(b))
-	return append(hugepage.Alloc(size), b...)
+	if cap(b) < checkWhileArriving {
+		return append(b, 0)[:len(b)]
+	}
+	return append(hugepage.Alloc(max(firstGrowth, 4*cap(b))), b...)
 }
 
 var firstGrowth = 64 << 20
 
 // readAnswer reads r to the end into one buffer. With a known size it is
-// allocated once; otherwise it grows as io.ReadAll's does.
+// allocated once; otherwise it grows as grown says.
 func readAnswer(r io.Reader, size int64) ([]byte, error) {
 	if size < 0 || size > maxPresize {
 		size = 0
@@ -395,7 +399,7 @@ func readAnswer(r io.Reader, size int64) ([]byte, error) {
 	b := answerBuffer(size)
 	for {
 		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
+			b = grown(b)
 		}
 		n, err := r.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
