@@ -274,10 +274,12 @@ func referenceJQ(expr string, data []byte) (string, error) {
 
 // --- the streaming side ---
 
-func stream(f format, data []byte) ([]byte, error) {
+// stream prints data in format f, as Print does, or as PrintCompact does
+// when checked.
+func stream(f format, data []byte, checked bool) ([]byte, error) {
 	var buf bytes.Buffer
 	w := bufio.NewWriter(&buf)
-	err := whole(f, w, data, false)
+	err := whole(f, w, data, checked)
 	w.Flush()
 	return buf.Bytes(), err
 }
@@ -303,11 +305,8 @@ func allWays(t *testing.T, data []byte, p *Printer, cols []Column) (string, erro
 	t.Helper()
 	f := p.format(cols)
 	run := func(data []byte, checked bool) (string, error) {
-		var out bytes.Buffer
-		w := bufio.NewWriter(&out)
-		err := whole(f, w, data, checked)
-		w.Flush()
-		return out.String(), err
+		out, err := stream(f, data, checked)
+		return string(out), err
 	}
 	out, err := run(data, false)
 	valid := json.Valid(data)
@@ -565,7 +564,7 @@ func checkYAML(t *testing.T, data []byte) {
 
 func checkJSON(t *testing.T, data []byte) {
 	t.Helper()
-	compact, cerr := stream(compactValue, data)
+	compact, cerr := stream(compactValue, data, false)
 	out, ierr := allWays(t, data, &Printer{IO: &IO{OutTTY: true}, Opts: Options{Format: "json"}}, nil)
 	indented := []byte(out)
 	if !json.Valid(data) {
@@ -692,8 +691,8 @@ func TestInvalidJSONIsRejected(t *testing.T) {
 	// checkJSON would make of it.
 	for _, depth := range []int{jsonscan.MaxDepth, jsonscan.MaxDepth + 1} {
 		deep := []byte(strings.Repeat("[", depth) + strings.Repeat("]", depth))
-		_, cerr := stream(compactValue, deep)
-		_, yerr := stream(yamlValue, deep)
+		_, cerr := stream(compactValue, deep, false)
+		_, yerr := stream(yamlValue, deep, false)
 		_, derr := jsonscan.Decode(deep)
 		if valid := json.Valid(deep); (cerr == nil) != valid || (yerr == nil) != valid || (derr == nil) != valid {
 			t.Errorf("depth %d: json.Valid %v, compact err %v, yaml err %v, decode err %v", depth, valid, cerr, yerr, derr)
