@@ -321,21 +321,25 @@ func allWays(t *testing.T, data []byte, p *Printer, cols []Column) (string, erro
 	}
 	value := bytes.TrimSpace(data)
 	defer func(batch int) { listBatch = batch }(listBatch)
-	for _, piece := range []int{1, 7, max(1, len(value))} {
-		// Lists go to other goroutines in batches of one element, of a
-		// few, and of all but the first.
-		listBatch = piece
+	all := max(1, len(value))
+	for _, way := range []struct{ piece, batch int }{{1, 1}, {7, 7}, {all, all}, {all, 1}, {all, 7}} {
+		// The value arrives a byte at a time, a few at a time, or all
+		// at once; the elements left once it is in go to other
+		// goroutines in runs of one element, of a few, or all but the
+		// first in one.
+		piece := way.piece
+		listBatch = way.batch
 		r := arriving(value, piece)
 		x := render(r)
 		if x == nil {
 			if valid && err == nil {
-				t.Fatalf("%q rendered in pieces of %d: failed; printed: %q", data, piece, out)
+				t.Fatalf("%q rendered in pieces of %d, runs of %d: failed; printed: %q", data, piece, listBatch, out)
 			}
 			continue
 		}
 		read := value[:r.Pos]
 		if !json.Valid(read) {
-			t.Fatalf("%q rendered in pieces of %d: rendered %q, which is not JSON", data, piece, read)
+			t.Fatalf("%q rendered in pieces of %d, runs of %d: rendered %q, which is not JSON", data, piece, listBatch, read)
 		}
 		want, werr := run(read, false)
 		var got bytes.Buffer
@@ -343,7 +347,7 @@ func allWays(t *testing.T, data []byte, p *Printer, cols []Column) (string, erro
 			t.Fatal(err)
 		}
 		if werr != nil || got.String() != want {
-			t.Fatalf("%q rendered in pieces of %d:\n got: %q\nwant: %q (%v)", data, piece, got.String(), want, werr)
+			t.Fatalf("%q rendered in pieces of %d, runs of %d:\n got: %q\nwant: %q (%v)", data, piece, listBatch, got.String(), want, werr)
 		}
 	}
 	return out, err
@@ -401,6 +405,12 @@ var fixtureDocs = []string{
 	// read eight bytes at a time.
 	"[\"0\xad\",\"0\xad\"]", "{\"k\xff\":\"abcdefgh\xc3\x28ijklmnop\",\"x\":[\"\xe2\x82\",\"abcdefghijklmno\xf0\x9f\x98\"]}",
 	`{"zeta":"yes","alpha":"no","on":"On","n":1.50,"flag":true,"when":"2025-01-02","nums":[1,2],"obj":{"y":"Y","b":"off"},"plain":"hello"}`,
+	// Elements holding lists of like elements, whose commas look like
+	// those between elements; items that end their line, and some that
+	// do not.
+	`[{"a":[{"a":1},{"a":2}],"b":{"a":[{"a":{"a":3}}]}},{"a":3},{"a":[1,{"a":4},{"a":"x\ny"}]},{"a":"p\nq\n"},{"b":1}]`,
+	`[[1,[2,3]],[4,[5,[6]]],[7],[]]`, `["a,b", "c", " ,\"d", "e\n", "f"]`, `[{ "sp" : 1 } , { "sp" : 2 },{"sp":3}]`,
+	`[{"a":"x\n"},{"a":"y\n"},{"b":1},{"a":"z\n"}]`, `["x\n","y\n","z"]`,
 	// Keys of one length, first and last byte, some to be quoted.
 	`[{"k1x":1,"k:x":2,"k x":3,"k#x":4},{"k1x":5,"k:x":6,"k x":7,"k#x":8}]`,
 }
@@ -773,7 +783,8 @@ func TestRFC3339ShortcutAcceptsOnlyWhatTimeParseDoes(t *testing.T) {
 func TestRenderingRefusesBrokenLists(t *testing.T) {
 	for _, d := range []string{`[1,2 3]`, `[1,2,]`, `[{"a":1},{"a":2}{"a":3}]`, `[1,"a",tru]`, `[1,[2,3]`, `[1,"\x"]`,
 		`[{"a":1}, {"a":"b\"}]`, `[1,2}`, `[{"a":1},{"a":1]]`, "[1,\"a\x01\"]", `[1, , 2]`, `[1,2] 3`, `[{"k":1},{"k":[}]`,
-		`[1,12.5.6]`, `[1,truex]`, `[1,"a"x]`, `[1,{}x]`, `[1,-]`, `[1,0x1]`} {
+		`[1,12.5.6]`, `[1,truex]`, `[1,"a"x]`, `[1,{}x]`, `[1,-]`, `[1,0x1]`,
+		`[{"a":[{"a":1},{"a":2}]},{"a":[{"a":1} {"a":2}]},{"a":3}]`, `[{"a":[{"a":1},{"a":2}]},{"a":[{"a":1},{"a":2}},{"a":3}]`} {
 		checkTable(t, []byte(d))
 		checkJQ(t, []byte(d))
 	}
