@@ -13,6 +13,9 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/resolve"
+	// Maps the program's code in at once, before most package
+	// initialisation calls into it page by page.
+	_ "github.com/orgctl/orgctl/cmd/internal/prefault"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
