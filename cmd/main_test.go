@@ -230,42 +230,78 @@ func TestRootBuildsOnlyTheNamedFamily(t *testing.T) {
 				return c
 			}
 		}
-		t.Fatalf("root has no %q", name)
 		return nil
 	}
 	f, _ := testFactory(t, &testKeyring{}, "")
-	root := newRoot(f, familyWord([]string{"-o", "json", "users", "list"}))
-	if !sub(root, "users").HasSubCommands() {
-		t.Error("users, the named family, was not built")
-	}
-	for _, other := range []string{"groups", "permissions", "releases"} {
-		if sub(root, other).HasSubCommands() {
-			t.Errorf("%s was built in full for a users command", other)
+	// A named family (or tool) is the only one there.
+	alone := func(args []string, name string) {
+		t.Helper()
+		root := newRoot(f, familyWord(args))
+		if c := sub(root, name); c == nil || !c.HasSubCommands() {
+			t.Errorf("%v: %s, the named command, was not built", args, name)
 		}
-	}
-	// An alias names its family.
-	root = newRoot(f, familyWord([]string{"perms", "roles", "list"}))
-	if !sub(root, "permissions").HasSubCommands() || sub(root, "users").HasSubCommands() {
-		t.Error("the alias perms did not build permissions alone")
-	}
-	for _, args := range [][]string{{"help"}, {"completion", "zsh"}, {cobra.ShellCompRequestCmd, ""}} {
-		root = newRoot(f, familyWord(args))
-		for _, g := range families() {
-			if !sub(root, g.Name).HasSubCommands() {
-				t.Errorf("%v: family %s is a shell", args, g.Name)
+		for _, other := range []string{"users", "groups", "permissions", "releases", "auth", "budget", "completion", "jobs"} {
+			if other != name && sub(root, other) != nil {
+				t.Errorf("%v: %s is there too", args, other)
 			}
 		}
 	}
-	// A tool command, like a family, is whole only when named.
-	root = newRoot(f, familyWord([]string{"users"}))
-	for _, name := range []string{"auth", "budget", "completion", "jobs"} {
-		if sub(root, name).HasSubCommands() {
-			t.Errorf("%s was built in full for a users command", name)
+	alone([]string{"-o", "json", "users", "list"}, "users")
+	alone([]string{"perms", "roles", "list"}, "permissions") // an alias names its family
+	alone([]string{"--debug", "auth", "status"}, "auth")
+	// Without a known name, the root lists every family and tool as a
+	// shell: its help, and the error for an unknown command.
+	for _, args := range [][]string{{}, {"--version"}, {"frobnicate"}} {
+		root := newRoot(f, familyWord(args))
+		for _, name := range []string{"users", "groups", "auth", "jobs"} {
+			if c := sub(root, name); c == nil || c.HasSubCommands() {
+				t.Errorf("%v: %s is not a shell", args, name)
+			}
 		}
 	}
-	root = newRoot(f, familyWord([]string{"--debug", "auth", "status"}))
-	if !sub(root, "auth").HasSubCommands() || sub(root, "budget").HasSubCommands() {
-		t.Error("auth status did not build auth alone")
+	for _, args := range [][]string{{"help"}, {"completion", "zsh"}, {cobra.ShellCompRequestCmd, ""}} {
+		root := newRoot(f, familyWord(args))
+		for _, g := range families() {
+			if c := sub(root, g.Name); c == nil || !c.HasSubCommands() {
+				t.Errorf("%v: family %s is not whole", args, g.Name)
+			}
+		}
+	}
+}
+
+// A command line completes the one command it runs; its siblings stay
+// shells, which the group's help lists the same.
+func TestRootCompletesOnlyTheCommandRun(t *testing.T) {
+	isolate(t)
+	f, _ := testFactory(t, &testKeyring{}, "")
+	complete := func(c *cobra.Command) bool { return c.Flags().Lookup("limit") != nil || c.Long != "" }
+	for _, args := range [][]string{
+		{"users", "list"}, {"-o", "json", "users", "list", "--limit", "5"}, {"users", "--limit", "5", "list"},
+		{"user", "list", "--help"}, {"users", "attributes", "--help"},
+	} {
+		root := rootFor(f, args)
+		target, _, err := root.Find(args)
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		users, _, _ := root.Find([]string{"users"})
+		for _, c := range users.Commands() {
+			if c.HasSubCommands() {
+				continue
+			}
+			if want := c == target; complete(c) != want {
+				t.Errorf("%v: %s complete = %v, want %v", args, c.CommandPath(), complete(c), want)
+			}
+		}
+	}
+	// Help and completion see every command whole.
+	root := rootFor(f, []string{"help", "users", "list"})
+	if c, _, _ := root.Find([]string{"users", "get"}); !complete(c) {
+		t.Error("help: users get is a shell")
+	}
+	// A shell run by mistake says so rather than doing nothing.
+	if err := findOp(t, "users", "get").shell().RunE(&cobra.Command{Use: "get"}, nil); err == nil || !strings.Contains(err.Error(), "before it was built") {
+		t.Errorf("running a shell: %v", err)
 	}
 }
 

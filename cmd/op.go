@@ -155,7 +155,10 @@ type Group struct {
 }
 
 // command builds the group's cobra command with every subcommand.
-func (g Group) command(f *Factory) *cobra.Command {
+// With later set, each operation's command is a shell with a name and a
+// summary (what the group's help lists), and later holds what completes it:
+// a command line runs one of them.
+func (g Group) command(f *Factory, later map[*cobra.Command]func()) *cobra.Command {
 	c := g.shell()
 	for i := range g.Ops {
 		op := &g.Ops[i]
@@ -164,10 +167,16 @@ func (g Group) command(f *Factory) *cobra.Command {
 		}
 		op.siblings = g.Ops
 		op.noun, op.plural = singular(g.Name), plural(g.Name)
-		c.AddCommand(op.command(f))
+		if later == nil {
+			c.AddCommand(op.command(f))
+			continue
+		}
+		oc := op.shell()
+		later[oc] = func() { op.complete(f, oc) }
+		c.AddCommand(oc)
 	}
 	for _, sub := range g.Groups {
-		c.AddCommand(sub.command(f))
+		c.AddCommand(sub.command(f, later))
 	}
 	for _, mk := range g.Extra {
 		c.AddCommand(mk(f))
@@ -225,19 +234,36 @@ func (op *Op) help() string {
 }
 
 // command wires the op's fields as flags and its run as the four phases.
+// command is the op's command in full.
 func (op *Op) command(f *Factory) *cobra.Command {
-	c := &cobra.Command{
-		Use:     op.Use,
-		Short:   op.Short,
-		Long:    op.help(),
-		Example: op.Example,
-		Hidden:  op.Hidden,
-		Annotations: map[string]string{
-			"scope":  op.Scope,
-			"method": op.Method,
-			"path":   op.Path,
-			"cost":   strconv.Itoa(op.Cost()),
+	c := op.shell()
+	op.complete(f, c)
+	return c
+}
+
+// shell is the op's command as its group's help lists it. Until complete
+// has run, it has no flags and running it is an error.
+func (op *Op) shell() *cobra.Command {
+	return &cobra.Command{
+		Use:    op.Use,
+		Short:  op.Short,
+		Hidden: op.Hidden,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return fmt.Errorf("internal error: %s was run before it was built", c.CommandPath())
 		},
+	}
+}
+
+// complete makes c, the op's shell, the op's command: its help, flags,
+// completion and run function.
+func (op *Op) complete(f *Factory, c *cobra.Command) {
+	c.Long = op.help()
+	c.Example = op.Example
+	c.Annotations = map[string]string{
+		"scope":  op.Scope,
+		"method": op.Method,
+		"path":   op.Path,
+		"cost":   strconv.Itoa(op.Cost()),
 	}
 	c.Args = func(c *cobra.Command, args []string) error {
 		if fromFile(c) && len(args) <= len(op.Args) {
@@ -329,7 +355,6 @@ func (op *Op) command(f *Factory) *cobra.Command {
 		}
 		return e.runInput(c.Context(), op, in, refs, call, opts)
 	}
-	return c
 }
 
 func argNames(use string) []string {

@@ -29,6 +29,32 @@ const allFamilies = "*"
 // summary, which is all the root's help and command lookup need: building
 // ~300 subcommands for a run that uses one is most of a start-up's cost.
 func newRoot(f *Factory, word string) *cobra.Command {
+	return buildRoot(f, word, nil)
+}
+
+// rootFor builds the tree a command line needs: the family it names, and
+// in it, the command it runs (or asks help of) in full; the family's other
+// commands are shells, completed only when run. Cobra finds the command in
+// a tree of shells as in the full tree: the words and flags it steps over
+// on the way are the families' and the root's.
+func rootFor(f *Factory, args []string) *cobra.Command {
+	word := familyWord(args)
+	if word == allFamilies {
+		return newRoot(f, word)
+	}
+	later := map[*cobra.Command]func(){}
+	root := buildRoot(f, word, later)
+	if c, _, err := root.Find(args); err == nil {
+		if complete := later[c]; complete != nil {
+			complete()
+		}
+	}
+	return root
+}
+
+// buildRoot is newRoot, with the named family's operations as shells when
+// later is set (see Group.command).
+func buildRoot(f *Factory, word string, later map[*cobra.Command]func()) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "orgctl <command> <subcommand> [flags]",
 		Short: "Administer an organization through its management API",
@@ -88,21 +114,32 @@ Try it without an org:  orgctl --sandbox users list`,
 
 	root.AddGroup(&cobra.Group{ID: "org", Title: "Organization commands:"},
 		&cobra.Group{ID: "tool", Title: "orgctl commands:"})
+	names := func(fm family) bool { return fm.name == word || contains(fm.aliases, word) }
+	tls := tools(root)
+	// A command line that names a family or tool needs no other: the
+	// root's own help and lookup errors are the only pages that list them.
+	named := slices.ContainsFunc(registry, names) || slices.ContainsFunc(tls, func(t tool) bool { return t.name() == word })
 	for _, fm := range registry {
 		var c *cobra.Command
-		if word == allFamilies || fm.name == word || contains(fm.aliases, word) {
-			c = fm.group().command(f)
-		} else {
+		switch {
+		case word == allFamilies || names(fm):
+			c = fm.group().command(f, later)
+		case named:
+			continue
+		default:
 			c = fm.shell()
 		}
 		c.GroupID = "org"
 		root.AddCommand(c)
 	}
-	for _, t := range tools(root) {
+	for _, t := range tls {
 		var c *cobra.Command
-		if word == allFamilies || t.name() == word {
+		switch {
+		case word == allFamilies || t.name() == word:
 			c = t.build(f)
-		} else {
+		case named:
+			continue
+		default:
 			c = Group{Name: t.use, Short: t.short}.shell()
 		}
 		c.GroupID = t.group
@@ -237,7 +274,7 @@ func Execute(ctx context.Context, f *Factory, args []string) error {
 // about to run: not for help, --version or a usage error found while
 // parsing.
 func execute(ctx context.Context, f *Factory, args []string, beforeRun func()) error {
-	root := newRoot(f, familyWord(args))
+	root := rootFor(f, args)
 	root.SetArgs(args)
 	if beforeRun != nil {
 		root.PersistentPreRun = func(c *cobra.Command, _ []string) {
