@@ -260,7 +260,7 @@ func writePlan(io *output.IO, p *orgcode.Plan, bc ratebudget.Config) {
 		byKind[c.Kind] = append(byKind[c.Kind], c)
 	}
 	sign := map[orgcode.Action]string{orgcode.Create: "+", orgcode.Update: "~", orgcode.Delete: "-"}
-	for _, k := range orgcode.Kinds {
+	for _, k := range orgcode.Kinds() {
 		cs := byKind[k.Name]
 		if len(cs) == 0 {
 			continue

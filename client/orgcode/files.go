@@ -489,7 +489,7 @@ func valueNode(v any) *yaml.Node {
 // WriteDir writes every document under dir, replacing the kinds' folders
 // so that an object gone from the org leaves no file behind.
 func WriteDir(dir string, docs []*Doc) error {
-	for _, k := range Kinds {
+	for _, k := range Kinds() {
 		if err := os.RemoveAll(filepath.Join(dir, k.Name)); err != nil {
 			return err
 		}

@@ -362,7 +362,7 @@ func (l *Live) Exists(kind, key string) bool {
 // Documents are every live document, kinds in dependency order.
 func (l *Live) Documents() []*Doc {
 	var out []*Doc
-	for _, k := range Kinds {
+	for _, k := range Kinds() {
 		out = append(out, l.Docs[k.Name]...)
 	}
 	return out

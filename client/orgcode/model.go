@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"sort"
 	"strconv"
+	"sync"
 )
 
 // fieldType says what values a field holds in a file.
@@ -85,7 +86,7 @@ var (
 // Kinds are every kind, in dependency order: a kind refers only to kinds
 // before it, so applying them in this order creates what is referred to
 // first (and deleting in reverse removes references first).
-var Kinds = func() []*Kind {
+var Kinds = sync.OnceValue(func() []*Kind {
 	group := &Kind{Name: "groups", KeyField: "name", Fields: []Field{
 		{Name: "universal_app_access", Type: tEnum, Enum: accessLevels},
 		{Name: "universal_resource_access", Type: tEnum, Enum: accessLevels},
@@ -130,7 +131,7 @@ var Kinds = func() []*Kind {
 		}},
 		{Name: "organization", KeyField: "organization", Singleton: true, Fields: anyFields(orgSettings)},
 	}
-}()
+})
 
 // orgSettings are the organization settings the API reads and patches.
 var orgSettings = []string{"two_factor_auth_required", "two_factor_auth_type", "request_access_enabled",
@@ -152,7 +153,7 @@ func anyFields(names []string) []Field {
 
 // KindNamed is the kind with this folder name, or nil.
 func KindNamed(name string) *Kind {
-	for _, k := range Kinds {
+	for _, k := range Kinds() {
 		if k.Name == name {
 			return k
 		}
@@ -161,8 +162,8 @@ func KindNamed(name string) *Kind {
 }
 
 func kindNames() []string {
-	out := make([]string, len(Kinds))
-	for i, k := range Kinds {
+	out := make([]string, len(Kinds()))
+	for i, k := range Kinds() {
 		out[i] = k.Name
 	}
 	return out

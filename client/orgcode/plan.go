@@ -86,7 +86,7 @@ func Check(f *Files, l *Live) error {
 		}
 		return l.Exists(kind, key)
 	}
-	for _, k := range Kinds {
+	for _, k := range Kinds() {
 		for _, d := range f.Docs[k.Name] {
 			for _, fd := range k.Fields {
 				v, ok := d.Fields[fd.Name]
@@ -168,7 +168,7 @@ func folderKey(typ string, names []string) string {
 // differs; objects only live are unmanaged, and deleted with prune.
 func Diff(f *Files, l *Live, prune bool, budget ratebudget.Config) *Plan {
 	p := &Plan{Prune: prune, Changes: []Change{}, Unmanaged: []Unmanaged{}}
-	for _, k := range Kinds {
+	for _, k := range Kinds() {
 		live := map[string]*Doc{}
 		for _, d := range l.Docs[k.Name] {
 			live[foldKey(k, d.Key)] = d
@@ -311,12 +311,12 @@ func lookup(m map[string]any, key string, fold bool) (any, bool) {
 
 // SortChanges orders changes by kind (dependency order) then key, for reading.
 func kindIndex(name string) int {
-	for i, k := range Kinds {
+	for i, k := range Kinds() {
 		if k.Name == name {
 			return i
 		}
 	}
-	return len(Kinds)
+	return len(Kinds())
 }
 
 var _ = sort.Strings

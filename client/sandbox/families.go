@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/orgctl/orgctl/client/changes"
@@ -425,7 +426,7 @@ func deleteSpace(c *call) (int, any) {
 }
 
 // knownScopes are the scope strings tokens may carry; others are ignored at creation, as published.
-var knownScopes = func() map[string]bool {
+var knownScopes = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{"data_security:read": true, "usage": true, "usage:organization": true,
 		"usage:spaces": true, "usage:license": true}
 	for _, op := range specOps {
@@ -438,12 +439,12 @@ var knownScopes = func() map[string]bool {
 		}
 	}
 	return m
-}()
+})
 
 // AllScopes lists every scope string the sandbox knows, sorted.
 func AllScopes() []string {
-	out := make([]string, 0, len(knownScopes))
-	for s := range knownScopes {
+	out := make([]string, 0, len(knownScopes()))
+	for s := range knownScopes() {
 		out = append(out, s)
 	}
 	sort.Strings(out)
@@ -491,7 +492,7 @@ func createToken(c *call) (int, any) {
 	var scopes []string
 	raw, _ := c.body["scopes"].([]any)
 	for _, s := range raw {
-		if str, ok := s.(string); ok && knownScopes[str] {
+		if str, ok := s.(string); ok && knownScopes()[str] {
 			scopes = append(scopes, str)
 		}
 	}
