@@ -43,12 +43,25 @@ EOF
 (cd "$tmp/floor-src" && go build -o "$tmp/floor-https" .)
 export HOME="$tmp" XDG_CONFIG_HOME="$tmp/config" XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache"
 ratio() { # name, orgctl command, floor command
-  hyperfine -N --style none --warmup 5 --runs "${RUNS:-40}" --export-csv "$tmp/t.csv" "$2" "$3" >/dev/null 2>&1
-  # CSV columns: command,mean,stddev,median,user,system,min,max; rows in the
-  # order given. hyperfine runs one command's runs, then the other's: on a
-  # busy machine the ratio of the minimums drifts less than that of medians.
-  awk -F, -v name="$1" 'NR==2 {a=$4; am=$7} NR==3 {b=$4; bm=$7} END {printf "%-20s orgctl / floor = %.2fx of medians (%.1f / %.1f ms), %.2fx of minimums\n", name, a/b, a*1000, b*1000, am/bm}' "$tmp/t.csv"
+  # Rounds of a few runs each, orgctl's then the floor's, so that a slow
+  # spell of the machine weighs on both: each round gives a ratio of
+  # medians, and the figure is the median of those ratios. hyperfine's CSV
+  # columns: command,mean,stddev,median,user,system,min,max.
+  local rounds=${ROUNDS:-5} per
+  per=$(( (${RUNS:-40} + rounds - 1) / rounds ))
+  for _ in $(seq "$rounds"); do
+    hyperfine -N --style none --warmup 3 --runs "$per" --export-csv "$tmp/t.csv" "$2" "$3" >/dev/null 2>&1
+    awk -F, 'NR==2 {a=$4; am=$7} NR==3 {b=$4; bm=$7} END {print a/b, am/bm, a*1000, b*1000}' "$tmp/t.csv"
+  done >"$tmp/rounds"
+  # The median of the rounds' ratios of medians (with the round it came
+  # from, for the times), the range, and the median ratio of minimums.
+  local mid=$(( (rounds + 1) / 2 ))
+  sort -n -k1,1 "$tmp/rounds" | awk -v name="$1" -v n="$rounds" -v k="$mid" \
+    -v mins="$(sort -n -k2,2 "$tmp/rounds" | sed -n "${mid}p" | cut -d' ' -f2)" '
+    NR == 1 { lo = $1 } NR == k { r = $1; a = $3; b = $4 } NR == n { hi = $1 }
+    END { printf "%-20s orgctl / floor = %.2fx, median of %d rounds (%.2fx-%.2fx; %.1f / %.1f ms); %.2fx of minimums\n", name, r, n, lo, hi, a, b, mins }'
 }
+
 ratio "--version" "$tmp/orgctl --version" "$tmp/floor --version"
 ratio "users list --help" "$tmp/orgctl users list --help" "$tmp/floor fam1 op1 --help"
 ratio "floor + HTTPS client" "$tmp/floor-https --version" "$tmp/floor --version" | sed 's|orgctl / floor|    it / floor|'
