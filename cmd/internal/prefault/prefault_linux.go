@@ -1,46 +1,87 @@
-// Package prefault maps all of orgctl's machine code into the process
-// with one system call, as soon as the runtime lets a package run code.
+// Package prefault maps in, each with one system call, the memory that a
+// command's start-up is about to touch: all of orgctl's machine code, and
+// the next stretch of the heap. It runs as soon as the runtime lets a
+// package run code.
 //
-// Otherwise the code is mapped in page by page, at the first call into
-// each stretch of it, and most of a command's start-up goes to those page
-// faults: package initialisation alone calls into most of a binary this
-// size, and on virtual machines each fault costs tens of microseconds.
-// Mapping pages already in the page cache takes no memory beyond page
-// tables; the code pages count in RSS once mapped.
+// Otherwise each page is mapped in by a page fault at its first use, and
+// most of a command's start-up goes to those faults: package
+// initialisation alone calls into most of a binary this size and
+// allocates about a megabyte, and on virtual machines each fault costs
+// tens of microseconds. Code pages are in the page cache already: mapping
+// them takes no memory beyond page tables, though they count in RSS once
+// mapped.
 package prefault
 
-import "syscall"
+import (
+	"syscall"
+	"unsafe"
+)
 
-// madvPopulateRead (Linux 5.14) faults pages in without writing them.
-const madvPopulateRead = 22
+const (
+	madvPopulateRead  = 22 // Linux 5.14: fault pages in without writing them
+	madvPopulateWrite = 23 // the same, writable: anonymous pages are zeroed
+)
 
-// Err is what the kernel said to populating the code: nil when it is all
-// mapped, or why not (an older kernel says EINVAL; start-up is then as
-// it was).
+// heapAhead is how much of the heap is populated: about what start-up
+// allocates after this package's initialisation (the runtime hands out
+// the lowest free pages first, so those come next), and what any command
+// uses anyway.
+const heapAhead = 1 << 20
+
+// Err is what the kernel said to populating the code and the heap: nil
+// when both are mapped, or why not (an older kernel says EINVAL; start-up
+// is then as it was).
 var Err error
 
-func init() { Err = populateCode() }
+// heapMark is an object on the heap, whose address says where the heap is.
+var heapMark *[16]byte
 
-// populateCode finds the executable's code in /proc/self/maps and
-// populates it. It uses syscall alone, so that it runs before most other
-// packages' initialisation.
-func populateCode() error {
+func init() {
+	heapMark = new([16]byte)
+	Err = populateStart(uintptr(unsafe.Pointer(heapMark)))
+}
+
+// populateStart finds the executable's code and the heap at heapAt in
+// /proc/self/maps and populates them. It uses syscall alone, so that it
+// runs before most other packages' initialisation.
+func populateStart(heapAt uintptr) error {
 	fd, err := syscall.Open("/proc/self/maps", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return err
 	}
-	var buf [4096]byte // the executable's mappings come first
-	n, err := syscall.Read(fd, buf[:])
+	// The executable's mappings come first and the heap's soon after;
+	// a read may return less than asked.
+	var buf [16 << 10]byte
+	n := 0
+	for n < len(buf) {
+		m, err := syscall.Read(fd, buf[n:])
+		if err != nil {
+			syscall.Close(fd)
+			return err
+		}
+		if m == 0 {
+			break
+		}
+		n += m
+	}
 	syscall.Close(fd)
+	maps := buf[:n]
+	lo, hi, err := codeMapping(maps)
 	if err != nil {
 		return err
 	}
-	lo, hi, err := codeMapping(buf[:n])
-	if err != nil {
+	if err := populate(lo, hi, madvPopulateRead); err != nil {
 		return err
 	}
-	return populate(lo, hi)
+	m, ok := mappingAt(maps, heapAt)
+	if !ok {
+		return syscall.ENOENT
+	}
+	lo = heapAt &^ (pageSize - 1)
+	return populate(lo, min(m.hi, lo+heapAhead), madvPopulateWrite)
 }
+
+const pageSize = 4096
 
 // codeMapping returns the executable's code mapping in maps: the first
 // mapping is the executable's own, and its code mapping has the same path.
@@ -70,9 +111,25 @@ func codeMapping(maps []byte) (lo, hi uintptr, err error) {
 	return 0, 0, syscall.ENOENT
 }
 
-// populate maps in the pages from lo to hi.
-func populate(lo, hi uintptr) error {
-	if _, _, e := syscall.Syscall(syscall.SYS_MADVISE, lo, hi-lo, madvPopulateRead); e != 0 {
+// mappingAt returns the mapping in maps that holds addr.
+func mappingAt(maps []byte, addr uintptr) (mapping, bool) {
+	for rest := maps; len(rest) > 0; {
+		i := indexByte(rest, '\n')
+		if i < 0 {
+			break // a line cut by the buffer's end
+		}
+		m, ok := parseMapping(rest[:i])
+		rest = rest[i+1:]
+		if ok && m.lo <= addr && addr < m.hi {
+			return m, true
+		}
+	}
+	return mapping{}, false
+}
+
+// populate maps in the pages from lo to hi, as advice says.
+func populate(lo, hi uintptr, advice int) error {
+	if _, _, e := syscall.Syscall(syscall.SYS_MADVISE, lo, hi-lo, uintptr(advice)); e != 0 {
 		return e
 	}
 	return nil

@@ -76,7 +76,7 @@ func TestPopulateMapsAFileWhole(t *testing.T) {
 	if resident, _ := rss(t, lo); resident != 0 {
 		t.Fatalf("before populating: %d kB resident, want 0", resident)
 	}
-	if err := populate(lo, lo+uintptr(len(b))); err != nil {
+	if err := populate(lo, lo+uintptr(len(b)), madvPopulateRead); err != nil {
 		t.Fatal(err)
 	}
 	if resident, size := rss(t, lo); resident != size || size != 1024 {
@@ -84,11 +84,63 @@ func TestPopulateMapsAFileWhole(t *testing.T) {
 	}
 }
 
-// Initialising the package found this process's code and populated it.
+// Fresh anonymous memory has nothing resident; populated for writing,
+// all of it, still zero.
+func TestPopulateWriteMapsAnonymousMemoryWhole(t *testing.T) {
+	skipWithoutPopulate(t)
+	// The writable megabyte sits between inaccessible ones, so that the
+	// kernel cannot merge it with a neighbouring mapping.
+	whole, err := syscall.Mmap(-1, 0, 3<<20, syscall.PROT_NONE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Munmap(whole)
+	b := whole[1<<20 : 2<<20]
+	if err := syscall.Mprotect(b, syscall.PROT_READ|syscall.PROT_WRITE); err != nil {
+		t.Fatal(err)
+	}
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	if resident, _ := rss(t, lo); resident != 0 {
+		t.Fatalf("before populating: %d kB resident, want 0", resident)
+	}
+	if err := populate(lo, lo+uintptr(len(b)), madvPopulateWrite); err != nil {
+		t.Fatal(err)
+	}
+	if resident, size := rss(t, lo); resident != size || size != 1024 {
+		t.Fatalf("after populating: %d kB resident of %d kB, want all of 1024", resident, size)
+	}
+	for i, c := range b {
+		if c != 0 {
+			t.Fatalf("byte %d is %d after populating", i, c)
+		}
+	}
+}
+
+func TestMappingAt(t *testing.T) {
+	const maps = "00400000-00af5000 r-xp 00000000 fd:01 12 /usr/bin/orgctl\n" +
+		"c000000000-c000400000 rw-p 00000000 00:00 0 \n" +
+		"7f0000000000-7f0000100000 r-xp 00000000 fd:01 13 /usr/lib/libc.so.6\n"
+	for _, c := range []struct {
+		addr uintptr
+		lo   uintptr
+		ok   bool
+	}{
+		{0xc000000000, 0xc000000000, true}, {0xc000123456, 0xc000000000, true}, {0xc0003fffff, 0xc000000000, true},
+		{0xc000400000, 0, false}, {0x400000, 0x400000, true}, {0x3fffff, 0, false}, {0x7f00000fffff, 0x7f0000000000, true},
+	} {
+		m, ok := mappingAt([]byte(maps), c.addr)
+		if ok != c.ok || m.lo != c.lo {
+			t.Errorf("mappingAt(%#x) = %#x, %v; want %#x, %v", c.addr, m.lo, ok, c.lo, c.ok)
+		}
+	}
+}
+
+// Initialising the package found this process's code and heap and
+// populated them.
 func TestInitFindsTheCode(t *testing.T) {
 	skipWithoutPopulate(t)
 	if Err != nil {
-		t.Fatalf("populating the code: %v", Err)
+		t.Fatalf("populating the code and the heap: %v", Err)
 	}
 }
 
