@@ -77,11 +77,9 @@ func populateStart(heapAt uintptr) error {
 	if !ok {
 		return syscall.ENOENT
 	}
-	lo = heapAt &^ (pageSize - 1)
+	lo = heapAt &^ uintptr(syscall.Getpagesize()-1) // madvise takes whole pages
 	return populate(lo, min(m.hi, lo+heapAhead), madvPopulateWrite)
 }
-
-const pageSize = 4096
 
 // codeMapping returns the executable's code mapping in maps: the first
 // mapping is the executable's own, and its code mapping has the same path.
