@@ -65,60 +65,61 @@ func populateStart(heapAt uintptr) error {
 		n += m
 	}
 	syscall.Close(fd)
-	maps := buf[:n]
-	lo, hi, err := codeMapping(maps)
-	if err != nil {
-		return err
-	}
-	if err := populate(lo, hi, madvPopulateRead); err != nil {
-		return err
-	}
-	m, ok := mappingAt(maps, heapAt)
+	ms := parseMaps(buf[:n])
+	code, ok := codeMapping(ms)
 	if !ok {
 		return syscall.ENOENT
 	}
-	lo = heapAt &^ uintptr(syscall.Getpagesize()-1) // madvise takes whole pages
-	return populate(lo, min(m.hi, lo+heapAhead), madvPopulateWrite)
+	if err := populate(code.lo, code.hi, madvPopulateRead); err != nil {
+		return err
+	}
+	heap, ok := mappingAt(ms, heapAt)
+	if !ok {
+		return syscall.ENOENT
+	}
+	lo := heapAt &^ uintptr(syscall.Getpagesize()-1) // madvise takes whole pages
+	return populate(lo, min(heap.hi, lo+heapAhead), madvPopulateWrite)
 }
 
-// codeMapping returns the executable's code mapping in maps: the first
-// mapping is the executable's own, and its code mapping has the same path.
-func codeMapping(maps []byte) (lo, hi uintptr, err error) {
-	var exe string
+// parseMaps returns the mappings that whole lines of /proc/self/maps
+// describe; a line cut by the buffer's end is left out. The first mapping
+// is the executable's own: those of the same file are marked exe.
+func parseMaps(maps []byte) []mapping {
+	var ms []mapping
+	var exe []byte
 	for rest := maps; len(rest) > 0; {
 		i := indexByte(rest, '\n')
 		if i < 0 {
-			break // a line cut by the buffer's end
+			break
 		}
-		line := rest[:i]
+		m, path, ok := parseMapping(rest[:i])
 		rest = rest[i+1:]
-		m, ok := parseMapping(line)
 		if !ok {
 			continue
 		}
-		if exe == "" {
-			if m.path == "" || m.path[0] != '/' {
-				return 0, 0, syscall.ENOENT
-			}
-			exe = m.path
+		if len(ms) == 0 && len(path) > 0 && path[0] == '/' {
+			exe = path
 		}
-		if m.path == exe && m.perms == "r-xp" {
-			return m.lo, m.hi, nil
-		}
+		m.exe = exe != nil && string(path) == string(exe)
+		ms = append(ms, m)
 	}
-	return 0, 0, syscall.ENOENT
+	return ms
 }
 
-// mappingAt returns the mapping in maps that holds addr.
-func mappingAt(maps []byte, addr uintptr) (mapping, bool) {
-	for rest := maps; len(rest) > 0; {
-		i := indexByte(rest, '\n')
-		if i < 0 {
-			break // a line cut by the buffer's end
+// codeMapping returns the executable's code mapping.
+func codeMapping(ms []mapping) (mapping, bool) {
+	for _, m := range ms {
+		if m.exe && m.code {
+			return m, true
 		}
-		m, ok := parseMapping(rest[:i])
-		rest = rest[i+1:]
-		if ok && m.lo <= addr && addr < m.hi {
+	}
+	return mapping{}, false
+}
+
+// mappingAt returns the mapping that holds addr.
+func mappingAt(ms []mapping, addr uintptr) (mapping, bool) {
+	for _, m := range ms {
+		if m.lo <= addr && addr < m.hi {
 			return m, true
 		}
 	}
@@ -135,14 +136,14 @@ func populate(lo, hi uintptr, advice int) error {
 
 type mapping struct {
 	lo, hi uintptr
-	perms  string
-	path   string
+	code   bool // readable and executable, private: "r-xp"
+	exe    bool // of the executable's file (set by parseMaps)
 }
 
-// parseMapping reads a line of /proc/self/maps:
+// parseMapping reads a line of /proc/self/maps, returning the mapped
+// file's path too (empty for anonymous memory):
 // "00400000-00af5000 r-xp 00000000 fd:01 1234       /usr/bin/orgctl".
-func parseMapping(line []byte) (mapping, bool) {
-	var m mapping
+func parseMapping(line []byte) (m mapping, path []byte, ok bool) {
 	fields := [6][]byte{}
 	n := 0
 	for i := 0; i < len(line) && n < 6; {
@@ -164,21 +165,20 @@ func parseMapping(line []byte) (mapping, bool) {
 		i = j
 	}
 	if n < 5 {
-		return m, false
+		return m, nil, false
 	}
 	dash := indexByte(fields[0], '-')
 	if dash < 0 {
-		return m, false
+		return m, nil, false
 	}
 	var ok1, ok2 bool
 	m.lo, ok1 = parseHex(fields[0][:dash])
 	m.hi, ok2 = parseHex(fields[0][dash+1:])
 	if !ok1 || !ok2 || m.hi <= m.lo {
-		return m, false
+		return m, nil, false
 	}
-	m.perms = string(fields[1])
-	m.path = string(fields[5])
-	return m, true
+	m.code = string(fields[1]) == "r-xp"
+	return m, fields[5], true
 }
 
 func parseHex(b []byte) (uintptr, bool) {

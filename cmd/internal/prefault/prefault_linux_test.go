@@ -55,6 +55,22 @@ func rss(t *testing.T, lo uintptr) (resident, size int) {
 	return 0, 0
 }
 
+// populateWhole populates b, a fresh mapping of its own of 1 MiB, as
+// advice says: none of it may be resident before, all of it after.
+func populateWhole(t *testing.T, b []byte, advice int) {
+	t.Helper()
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	if resident, _ := rss(t, lo); resident != 0 {
+		t.Fatalf("before populating: %d kB resident, want 0", resident)
+	}
+	if err := populate(lo, lo+uintptr(len(b)), advice); err != nil {
+		t.Fatal(err)
+	}
+	if resident, size := rss(t, lo); resident != size || size != 1024 {
+		t.Fatalf("after populating: %d kB resident of %d kB, want all of 1024", resident, size)
+	}
+}
+
 // A file mapped and never read has nothing resident; populated, all of it.
 func TestPopulateMapsAFileWhole(t *testing.T) {
 	skipWithoutPopulate(t)
@@ -72,16 +88,7 @@ func TestPopulateMapsAFileWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer syscall.Munmap(b)
-	lo := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	if resident, _ := rss(t, lo); resident != 0 {
-		t.Fatalf("before populating: %d kB resident, want 0", resident)
-	}
-	if err := populate(lo, lo+uintptr(len(b)), madvPopulateRead); err != nil {
-		t.Fatal(err)
-	}
-	if resident, size := rss(t, lo); resident != size || size != 1024 {
-		t.Fatalf("after populating: %d kB resident of %d kB, want all of 1024", resident, size)
-	}
+	populateWhole(t, b, madvPopulateRead)
 }
 
 // Fresh anonymous memory has nothing resident; populated for writing,
@@ -99,16 +106,7 @@ func TestPopulateWriteMapsAnonymousMemoryWhole(t *testing.T) {
 	if err := syscall.Mprotect(b, syscall.PROT_READ|syscall.PROT_WRITE); err != nil {
 		t.Fatal(err)
 	}
-	lo := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	if resident, _ := rss(t, lo); resident != 0 {
-		t.Fatalf("before populating: %d kB resident, want 0", resident)
-	}
-	if err := populate(lo, lo+uintptr(len(b)), madvPopulateWrite); err != nil {
-		t.Fatal(err)
-	}
-	if resident, size := rss(t, lo); resident != size || size != 1024 {
-		t.Fatalf("after populating: %d kB resident of %d kB, want all of 1024", resident, size)
-	}
+	populateWhole(t, b, madvPopulateWrite)
 	for i, c := range b {
 		if c != 0 {
 			t.Fatalf("byte %d is %d after populating", i, c)
@@ -128,7 +126,7 @@ func TestMappingAt(t *testing.T) {
 		{0xc000000000, 0xc000000000, true}, {0xc000123456, 0xc000000000, true}, {0xc0003fffff, 0xc000000000, true},
 		{0xc000400000, 0, false}, {0x400000, 0x400000, true}, {0x3fffff, 0, false}, {0x7f00000fffff, 0x7f0000000000, true},
 	} {
-		m, ok := mappingAt([]byte(maps), c.addr)
+		m, ok := mappingAt(parseMaps([]byte(maps)), c.addr)
 		if ok != c.ok || m.lo != c.lo {
 			t.Errorf("mappingAt(%#x) = %#x, %v; want %#x, %v", c.addr, m.lo, ok, c.lo, c.ok)
 		}
@@ -160,15 +158,15 @@ func TestCodeMapping(t *testing.T) {
 		{"cut before the code", "00400000-00500000 r--p 00000000 fd:01 12 /usr/bin/orgctl\n00500000-00600000 r-xp 00000000 fd:01 12 /usr/bi", 0, 0},
 		{"empty", "", 0, 0},
 	} {
-		lo, hi, err := codeMapping([]byte(c.maps))
+		m, ok := codeMapping(parseMaps([]byte(c.maps)))
 		if c.lo == 0 {
-			if err == nil {
-				t.Errorf("%s: found %#x-%#x, want none", c.name, lo, hi)
+			if ok {
+				t.Errorf("%s: found %#x-%#x, want none", c.name, m.lo, m.hi)
 			}
 			continue
 		}
-		if err != nil || lo != c.lo || hi != c.hi {
-			t.Errorf("%s: %#x-%#x, %v; want %#x-%#x", c.name, lo, hi, err, c.lo, c.hi)
+		if !ok || m.lo != c.lo || m.hi != c.hi {
+			t.Errorf("%s: %#x-%#x, %v; want %#x-%#x", c.name, m.lo, m.hi, ok, c.lo, c.hi)
 		}
 	}
 }
@@ -177,20 +175,21 @@ func TestParseMapping(t *testing.T) {
 	for _, c := range []struct {
 		line string
 		want mapping
+		path string
 		ok   bool
 	}{
-		{"00400000-00af5000 r-xp 00000000 fd:01 1234       /usr/bin/orgctl", mapping{0x400000, 0xaf5000, "r-xp", "/usr/bin/orgctl"}, true},
-		{"7f00aa000000-7f00aa021000 rw-p 00000000 00:00 0 ", mapping{0x7f00aa000000, 0x7f00aa021000, "rw-p", ""}, true},
-		{"55d0c0000000-55d0c0001000 r--p 00000000 08:01 99 /home/a b/orgctl (deleted)", mapping{0x55d0c0000000, 0x55d0c0001000, "r--p", "/home/a b/orgctl (deleted)"}, true},
-		{"00400000-00af5000 r-xp 00000000 fd:01", mapping{}, false},
-		{"00400000_00af5000 r-xp 00000000 fd:01 1 /x", mapping{}, false},
-		{"00af5000-00400000 r-xp 00000000 fd:01 1 /x", mapping{}, false},
-		{"0040000g-00af5000 r-xp 00000000 fd:01 1 /x", mapping{}, false},
-		{"", mapping{}, false},
+		{"00400000-00af5000 r-xp 00000000 fd:01 1234       /usr/bin/orgctl", mapping{lo: 0x400000, hi: 0xaf5000, code: true}, "/usr/bin/orgctl", true},
+		{"7f00aa000000-7f00aa021000 rw-p 00000000 00:00 0 ", mapping{lo: 0x7f00aa000000, hi: 0x7f00aa021000}, "", true},
+		{"55d0c0000000-55d0c0001000 r--p 00000000 08:01 99 /home/a b/orgctl (deleted)", mapping{lo: 0x55d0c0000000, hi: 0x55d0c0001000}, "/home/a b/orgctl (deleted)", true},
+		{"00400000-00af5000 r-xp 00000000 fd:01", mapping{}, "", false},
+		{"00400000_00af5000 r-xp 00000000 fd:01 1 /x", mapping{}, "", false},
+		{"00af5000-00400000 r-xp 00000000 fd:01 1 /x", mapping{}, "", false},
+		{"0040000g-00af5000 r-xp 00000000 fd:01 1 /x", mapping{}, "", false},
+		{"", mapping{}, "", false},
 	} {
-		got, ok := parseMapping([]byte(c.line))
-		if ok != c.ok || (ok && got != c.want) {
-			t.Errorf("parseMapping(%q) = %+v, %v; want %+v, %v", c.line, got, ok, c.want, c.ok)
+		got, path, ok := parseMapping([]byte(c.line))
+		if ok != c.ok || (ok && (got != c.want || string(path) != c.path)) {
+			t.Errorf("parseMapping(%q) = %+v, %q, %v; want %+v, %q, %v", c.line, got, path, ok, c.want, c.path, c.ok)
 		}
 	}
 }
