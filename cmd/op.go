@@ -233,8 +233,8 @@ func (op *Op) help() string {
 	return b.String()
 }
 
-// command wires the op's fields as flags and its run as the four phases.
-// command is the op's command in full.
+// command is the op's command in full: its fields wired as flags and its
+// run as the four phases (see complete).
 func (op *Op) command(f *Factory) *cobra.Command {
 	c := op.shell()
 	op.complete(f, c)

@@ -24,10 +24,11 @@ func NewRootCmd(f *Factory) *cobra.Command {
 // allFamilies asks newRoot for every family in full.
 const allFamilies = "*"
 
-// newRoot builds the root command with the family named by word in full
-// (allFamilies: every one). The others are shells with a name and a
-// summary, which is all the root's help and command lookup need: building
-// ~300 subcommands for a run that uses one is most of a start-up's cost.
+// newRoot builds the root command with the family (or tool) named by word
+// in full, and no other; allFamilies asks for every one. A word that names
+// none gets every family and tool as a shell with a name and a summary,
+// which is all the root's help and command lookup need: building ~300
+// subcommands for a run that uses one is most of a start-up's cost.
 func newRoot(f *Factory, word string) *cobra.Command {
 	return buildRoot(f, word, nil)
 }
