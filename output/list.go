@@ -10,7 +10,8 @@ import (
 
 // A listWriter writes the elements of a list one at a time. Once it has
 // written the first, fork makes another that writes any later element as it
-// would, so that elements can be written on several goroutines.
+// would, so that elements can be written on several goroutines; fork only
+// reads the writer it forks, and may run on several goroutines at once.
 type listWriter interface {
 	element(w *bufio.Writer, r *jsonscan.Reader) error
 	fork() (listWriter, error)
@@ -88,15 +89,11 @@ func renderList(r *jsonscan.Reader, lw listWriter) (pieces [][]byte, ok bool) {
 	}
 	close(jobs)
 	for range min(len(runs), max(1, runtime.GOMAXPROCS(0))) {
-		base, err := lw.fork()
-		if err != nil {
-			return nil, false
-		}
 		go func() {
 			var s spool
 			bw := bufio.NewWriterSize(&s, outBufferSize)
 			for run := range jobs {
-				run.write(data, list, base, bw, &s)
+				run.write(data, list, lw, bw, &s)
 				close(run.done)
 			}
 		}()
@@ -113,7 +110,7 @@ func renderList(r *jsonscan.Reader, lw listWriter) (pieces [][]byte, ok bool) {
 		if run.from != at {
 			// A wrong guess: write the run from the right comma.
 			redo := &listRun{from: at, until: run.until}
-			redo.write(data, list, lw, nil, nil)
+			redo.write(data, list, lw, w, &first)
 			run = redo
 		}
 		if run.err != nil {
@@ -162,12 +159,8 @@ type listRun struct {
 
 // write writes the run's elements from data, a reader at list's depth
 // reading them with a fork of lw made for this run alone, into bw, which
-// flushes into s (a fresh spool when bw is nil).
+// flushes into s.
 func (run *listRun) write(data []byte, list jsonscan.Mark, lw listWriter, bw *bufio.Writer, s *spool) {
-	if bw == nil {
-		s = new(spool)
-		bw = bufio.NewWriterSize(s, outBufferSize)
-	}
 	fw, err := lw.fork()
 	if err != nil {
 		run.err = err

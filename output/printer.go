@@ -392,9 +392,13 @@ func (j *jqElements) element(w *bufio.Writer, r *jsonscan.Reader) error {
 	return writeJQResults(w, j.code, v)
 }
 
-func (j *jqElements) fork() (listWriter, error) { return newJQElements(j.each) }
-func (*jqElements) ended() bool                 { return false }
-func (*jqElements) closing(bool) []byte         { return nil }
+// fork shares the compiled filter, which runs on several goroutines at once.
+func (j *jqElements) fork() (listWriter, error) {
+	return &jqElements{each: j.each, code: j.code, path: j.path}, nil
+}
+
+func (*jqElements) ended() bool         { return false }
+func (*jqElements) closing(bool) []byte { return nil }
 
 // perElement returns, for a filter of the form `.[] | F` or `.[].a.b`, the
 // filter to run on each element of an array instead (F, or `.a.b`); nil for
