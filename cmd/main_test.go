@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -266,6 +267,43 @@ func TestRootBuildsOnlyTheNamedFamily(t *testing.T) {
 				t.Errorf("%v: family %s is not whole", args, g.Name)
 			}
 		}
+	}
+}
+
+// Every operation's help page reads the same whether the tree holds it
+// alone or every command whole (as help and completion build it).
+func TestHelpOfEachOperationAsInTheWholeTree(t *testing.T) {
+	isolate(t)
+	help := func(root func(*Factory, []string) *cobra.Command, args []string) string {
+		f, tio := testFactory(t, &testKeyring{}, "")
+		r := root(f, args)
+		r.SetArgs(args)
+		if err := r.Execute(); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		return tio.out.String()
+	}
+	whole := func(f *Factory, _ []string) *cobra.Command { return newRoot(f, allFamilies) }
+	var walk func(path []string, g Group)
+	n := 0
+	walk = func(path []string, g Group) {
+		path = append(slices.Clip(path), g.Name)
+		for _, op := range g.Ops {
+			args := append(slices.Clip(path), strings.Fields(op.Use)[0], "--help")
+			if got, want := help(rootFor, args), help(whole, args); got != want {
+				t.Errorf("%v:\n got: %q\nwant: %q", args, got, want)
+			}
+			n++
+		}
+		for _, sub := range g.Groups {
+			walk(path, sub)
+		}
+	}
+	for _, g := range families() {
+		walk(nil, g)
+	}
+	if n < 100 {
+		t.Fatalf("compared %d help pages; the tree has more", n)
 	}
 }
 
