@@ -77,3 +77,20 @@ func BenchmarkReadWhole(b *testing.B) {
 		}
 	}
 }
+
+// Rendering as an answer arrives in full: checked as read, a list spread
+// over the CPUs, output held in memory.
+func benchRender(b *testing.B, o Options, cols []Column) {
+	p := &Printer{IO: &IO{Out: io.Discard}, Opts: o}
+	render := p.Renderer(cols)
+	data := benchUsers()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if render(&jsonscan.Reader{Data: data}) == nil {
+			b.Fatal("not rendered")
+		}
+	}
+}
+
+func BenchmarkRenderYAML(b *testing.B) { benchRender(b, Options{Format: "yaml"}, nil) }
+func BenchmarkRenderTSV(b *testing.B)  { benchRender(b, Options{}, benchColumns) }

@@ -14,6 +14,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -413,10 +414,35 @@ var fixtureDocs = []string{
 	`[{"a":"x\n"},{"a":"y\n"},{"b":1},{"a":"z\n"}]`, `["x\n","y\n","z"]`,
 	// Keys of one length, first and last byte, some to be quoted.
 	`[{"k1x":1,"k:x":2,"k x":3,"k#x":4},{"k1x":5,"k:x":6,"k x":7,"k#x":8}]`,
+	// Records whose keys move, come escaped, change what they hold, or
+	// are written as "? key".
+	`[{"a":1,"b":{"c":2}},{"a":1,"b":[{"c":3}]},{"\u0061":"x","b":{"c":{"d":4}}},{"b":{"c":5},"a":6},{"a":{"b":{"c":7}}},{"a" : 8, "b":{ "c":9}}]`,
+	`[{"` + strings.Repeat("k", 129) + `":1,"a\nb":2,"c":3},{"` + strings.Repeat("k", 129) + `":4,"a\nb":5,"c":6},{"c":7,"a\nb":8},{"x":9,"y":10,"a\nb":11},{"x":12,"y":13,"a\nb":14}]`,
+}
+
+// wideRecords is a list of records with more keys than a Shape keeps.
+func wideRecords() string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for r := range 3 {
+		if r > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('{')
+		for k := range jsonscan.MaxShapeKeys + 3 {
+			if k > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `"k%d":{"v":%d}`, (k+r/2)%(jsonscan.MaxShapeKeys+3), k)
+		}
+		b.WriteByte('}')
+	}
+	b.WriteByte(']')
+	return b.String()
 }
 
 func fixtureInputs() []string {
-	docs := append([]string(nil), fixtureDocs...)
+	docs := append(slices.Clip(fixtureDocs), wideRecords())
 	for _, s := range trickyStrings {
 		b, _ := json.Marshal(s)
 		docs = append(docs, string(b), `{`+string(b)+`:`+string(b)+`}`, `[`+string(b)+`]`, `{"k":[`+string(b)+`,{"x":`+string(b)+`}]}`,

@@ -32,7 +32,7 @@ func writeYAML(w *bufio.Writer, data []byte) error {
 // yamlValue is writeYAML as a format.
 func yamlValue(w *bufio.Writer, r *jsonscan.Reader, end func() error) error {
 	e := &yamlEmitter{r: r, w: w, indent: -1, whitespace: true, indention: true}
-	if err := e.node(ctxRoot, false); err != nil {
+	if err := e.node(ctxRoot, false, new(yamlShape)); err != nil {
 		return err
 	}
 	if err := end(); err != nil {
@@ -58,16 +58,54 @@ type yamlEmitter struct {
 	indention  bool // only indentation has been written on this line
 
 	scratch []byte // decoded string contents
-
-	// keys holds what simple keys and their ":" came out as: records of a
-	// list repeat the same keys, and a key's form depends on nothing else
-	// (a key starts after indentation or "- ", and leaves the line
-	// mid-way, past a non-blank). A key without escapes goes in the slot
-	// its length and end bytes pick, in place of the one there.
-	keys *[256]cachedKey
 }
 
-type cachedKey struct{ key, out []byte }
+// A yamlShape is what the emitter keeps of the values at one place in the
+// document, such as the items of a list, which tend to repeat their keys:
+// the keys of the objects there, and what each simple key and its ":" came
+// out as. A key's form depends on nothing else: it starts after
+// indentation or "- ", and leaves the line mid-way, past a non-blank.
+type yamlShape struct {
+	keys jsonscan.Shape
+	out  [][]byte     // key k and its ":", nil when not written as a simple key
+	sub  []*yamlShape // the values of key k
+	elem *yamlShape   // the elements of lists here
+}
+
+// value is the shape of the values of key k, nil past the keys kept.
+func (sh *yamlShape) value(k int) *yamlShape {
+	if sh == nil || k < 0 {
+		return nil
+	}
+	if sh.sub[k] == nil {
+		sh.sub[k] = new(yamlShape)
+	}
+	return sh.sub[k]
+}
+
+// learn keeps out as what key k came out as, and forgets what was kept of
+// the values of the key before it.
+func (sh *yamlShape) learn(k int, out []byte) {
+	if sh == nil || k < 0 {
+		return
+	}
+	for len(sh.out) <= k {
+		sh.out = append(sh.out, nil)
+		sh.sub = append(sh.sub, nil)
+	}
+	sh.out[k], sh.sub[k] = out, nil
+}
+
+// elements is the shape of the elements of lists here.
+func (sh *yamlShape) elements() *yamlShape {
+	if sh == nil {
+		return nil
+	}
+	if sh.elem == nil {
+		sh.elem = new(yamlShape)
+	}
+	return sh.elem
+}
 
 // yamlContext says what holds a node, as yaml.v3's emitter state stack does.
 type yamlContext int
@@ -176,15 +214,16 @@ func (e *yamlEmitter) writeIndicator(ind string, needWhitespace, isWhitespace, i
 	e.indention = e.indention && isIndention
 }
 
-// node emits the value at the reader's position, held by parent. simpleKey
-// is true for a mapping key written on one line with its value.
-func (e *yamlEmitter) node(parent yamlContext, simpleKey bool) error {
+// node emits the value at the reader's position, held by parent, with the
+// shape kept for values at its place (nil for none). simpleKey is true for
+// a mapping key written on one line with its value.
+func (e *yamlEmitter) node(parent yamlContext, simpleKey bool, sh *yamlShape) error {
 	r := e.r
 	switch r.Peek() {
 	case '{':
-		return e.mapping(parent)
+		return e.mapping(parent, sh)
 	case '[':
-		return e.sequence(parent)
+		return e.sequence(parent, sh.elements())
 	case '"':
 		raw, plain, err := r.Str()
 		if err != nil {
@@ -205,41 +244,40 @@ func (e *yamlEmitter) node(parent yamlContext, simpleKey bool) error {
 	}
 }
 
-func (e *yamlEmitter) mapping(parent yamlContext) error {
+func (e *yamlEmitter) mapping(parent yamlContext, sh *yamlShape) error {
+	var keys *jsonscan.Shape
+	if sh != nil {
+		keys = &sh.keys
+	}
 	empty := true
-	err := e.r.Object(func(raw []byte, plain bool) error {
+	err := e.r.ObjectShaped(keys, func(k int, known bool, raw []byte, plain bool) error {
 		if empty {
 			e.increaseIndent(false, parent)
 			empty = false
 		}
 		e.writeIndent()
-		var slot *cachedKey
-		if plain && len(raw) > 0 {
-			if e.keys == nil {
-				e.keys = new([256]cachedKey)
-			}
-			slot = &e.keys[(len(raw)*31+int(raw[0])*7+int(raw[len(raw)-1]))&255]
-			if bytes.Equal(slot.key, raw) {
-				e.writeChars(slot.out)
-				e.whitespace, e.indention = false, false
-				return e.node(ctxValue, false)
-			}
+		if known && k < len(sh.out) && sh.out[k] != nil {
+			e.writeChars(sh.out[k])
+			e.whitespace, e.indention = false, false
+			return e.node(ctxValue, false, sh.value(k))
 		}
 		key := jsonscan.Text(raw, plain, &e.scratch)
 		a := analyzeScalar(key)
 		if !a.multiline && len(key) <= 128 {
-			w := e.w
-			var out bytes.Buffer
-			if slot != nil {
+			if !known {
+				// Written apart first, to be kept.
+				w := e.w
+				var out bytes.Buffer
 				e.w = bufio.NewWriterSize(&out, 1024)
-			}
-			e.scalar(key, stringStyle(key), &a, ctxKey, true)
-			e.writeIndicator(":", false, false, false)
-			if slot != nil {
+				e.scalar(key, stringStyle(key), &a, ctxKey, true)
+				e.writeIndicator(":", false, false, false)
 				e.w.Flush()
 				e.w = w
 				w.Write(out.Bytes())
-				*slot = cachedKey{key: bytes.Clone(raw), out: out.Bytes()}
+				sh.learn(k, out.Bytes())
+			} else {
+				e.scalar(key, stringStyle(key), &a, ctxKey, true)
+				e.writeIndicator(":", false, false, false)
 			}
 		} else {
 			// A key too long or broken over lines is written as "? key".
@@ -247,8 +285,11 @@ func (e *yamlEmitter) mapping(parent yamlContext) error {
 			e.scalar(key, stringStyle(key), &a, ctxKey, false)
 			e.writeIndent()
 			e.writeIndicator(":", true, false, true)
+			if !known {
+				sh.learn(k, nil)
+			}
 		}
-		return e.node(ctxValue, false)
+		return e.node(ctxValue, false, sh.value(k))
 	})
 	if err != nil {
 		return err
@@ -263,14 +304,14 @@ func (e *yamlEmitter) mapping(parent yamlContext) error {
 	return nil
 }
 
-func (e *yamlEmitter) sequence(parent yamlContext) error {
+func (e *yamlEmitter) sequence(parent yamlContext, sh *yamlShape) error {
 	empty := true
 	err := e.r.Array(func() error {
 		if empty {
 			e.increaseIndent(false, parent)
 			empty = false
 		}
-		return e.item()
+		return e.item(sh)
 	})
 	if err != nil {
 		return err
@@ -284,16 +325,20 @@ func (e *yamlEmitter) sequence(parent yamlContext) error {
 	return nil
 }
 
-// item writes one sequence item: its indicator and its value.
-func (e *yamlEmitter) item() error {
+// item writes one sequence item, its indicator and its value, which has
+// the shape sh.
+func (e *yamlEmitter) item(sh *yamlShape) error {
 	e.writeIndent()
 	e.writeIndicator("-", true, false, true)
-	return e.node(ctxSeqItem, false)
+	return e.node(ctxSeqItem, false, sh)
 }
 
 // yamlItems writes the elements of a list as the items of the sequence
 // that is the whole document.
-type yamlItems struct{ e *yamlEmitter }
+type yamlItems struct {
+	e     *yamlEmitter
+	shape yamlShape
+}
 
 func (y *yamlItems) element(w *bufio.Writer, r *jsonscan.Reader) error {
 	if y.e == nil {
@@ -301,7 +346,7 @@ func (y *yamlItems) element(w *bufio.Writer, r *jsonscan.Reader) error {
 		y.e.increaseIndent(false, ctxRoot)
 	}
 	y.e.w, y.e.r = w, r
-	return y.e.item()
+	return y.e.item(&y.shape)
 }
 
 // fork starts mid-line, where most items end: its first item then starts

@@ -413,6 +413,34 @@ func stringEnd(d []byte, i int) int {
 // contents and plainness, positioned at the key's value, which member must
 // read.
 func (r *Reader) Object(member func(key []byte, plain bool) error) error {
+	return r.ObjectShaped(nil, func(_ int, _ bool, key []byte, plain bool) error {
+		return member(key, plain)
+	})
+}
+
+// A Shape remembers the keys of the objects read with it, in order: the
+// objects of a list tend to repeat their first one's keys. Reading the next
+// object with its Shape compares the text at each key with the key
+// remembered at that place, and steps over it when the bytes agree, instead
+// of scanning it again. The zero Shape remembers nothing yet.
+type Shape struct{ keys []shapeKey }
+
+type shapeKey struct {
+	raw   []byte // the key's raw contents, as Str returned them
+	lit   []byte // the key's text from its opening quote to the colon, when nothing lies between them
+	plain bool
+}
+
+// MaxShapeKeys is how many keys of an object a Shape remembers: enough for
+// a record, while an object used as a large map is not kept whole.
+const MaxShapeKeys = 64
+
+// ObjectShaped is Object reading with the keys remembered in s (which may
+// be nil). member is told each key's place k in the object, or -1 from the
+// MaxShapeKeys-th key on, and whether the key is the one s remembered at k
+// (known): a caller can keep what it made of each key by its place, and
+// make it again when known is false.
+func (r *Reader) ObjectShaped(s *Shape, member func(k int, known bool, key []byte, plain bool) error) error {
 	if err := r.Enter(); err != nil {
 		return err
 	}
@@ -422,20 +450,41 @@ func (r *Reader) Object(member func(key []byte, plain bool) error) error {
 		r.depth--
 		return nil
 	}
-	for {
-		if r.Peek() != '"' {
-			return r.Unexpected("looking for beginning of object key string")
+	for k := 0; ; k++ {
+		var key []byte
+		var plain, known bool
+		if s != nil && k < len(s.keys) && s.keys[k].lit != nil && bytes.HasPrefix(r.Data[r.Pos:], s.keys[k].lit) {
+			// The same bytes as a key already read and checked, and its
+			// colon.
+			sk := &s.keys[k]
+			key, plain, known = sk.raw, sk.plain, true
+			r.Pos += len(sk.lit)
+		} else {
+			if r.Peek() != '"' {
+				return r.Unexpected("looking for beginning of object key string")
+			}
+			start := r.Pos
+			var err error
+			if key, plain, err = r.Str(); err != nil {
+				return err
+			}
+			end := r.Pos
+			if r.Peek() != ':' {
+				return r.Unexpected("after object key")
+			}
+			r.Pos++
+			var lit []byte
+			if r.Pos == end+1 { // no whitespace before the colon
+				lit = r.Data[start:r.Pos]
+			}
+			known = s.remember(k, key, lit, plain)
 		}
-		key, plain, err := r.Str()
-		if err != nil {
-			return err
+		place := k
+		if k >= MaxShapeKeys {
+			place = -1
 		}
-		if r.Peek() != ':' {
-			return r.Unexpected("after object key")
-		}
-		r.Pos++
 		r.WS()
-		if err := member(key, plain); err != nil {
+		if err := member(place, known, key, plain); err != nil {
 			return err
 		}
 		switch r.Peek() {
@@ -449,6 +498,29 @@ func (r *Reader) Object(member func(key []byte, plain bool) error) error {
 			return r.Unexpected("after object key:value pair")
 		}
 	}
+}
+
+// remember makes key the one at place k, unless k is past what s keeps,
+// and reports whether it already was.
+func (s *Shape) remember(k int, key, lit []byte, plain bool) (known bool) {
+	if s == nil || k >= MaxShapeKeys {
+		return false
+	}
+	if k < len(s.keys) {
+		sk := &s.keys[k]
+		if bytes.Equal(sk.raw, key) {
+			if sk.lit == nil {
+				sk.lit = lit
+			}
+			return true
+		}
+		*sk = shapeKey{raw: key, lit: lit, plain: plain}
+		return false
+	}
+	if k == len(s.keys) {
+		s.keys = append(s.keys, shapeKey{raw: key, lit: lit, plain: plain})
+	}
+	return false
 }
 
 // Array reads an array at Pos ('['), calling elem positioned at each

@@ -137,42 +137,14 @@ func checkChecked(t *testing.T, data []byte) {
 	if !json.Valid(data) {
 		return
 	}
-	walk := func(r *Reader) []string {
-		var out []string
-		var visit func() error
-		visit = func() error {
-			start := r.Pos
-			switch r.Peek() {
-			case '{':
-				if err := r.Object(func(k []byte, _ bool) error { out = append(out, "key "+string(k)); return visit() }); err != nil {
-					return err
-				}
-			case '[':
-				if err := r.Array(visit); err != nil {
-					return err
-				}
-			}
-			r.Pos = start
-			v, err := r.Skip()
-			out = append(out, string(v))
-			return err
-		}
-		if err := visit(); err != nil {
-			out = append(out, "error "+err.Error())
-		}
-		if err := r.End(); err != nil {
-			out = append(out, "end "+err.Error())
-		}
-		return out
-	}
-	want := walk(&Reader{Data: data})
-	if got := walk(&Reader{Data: data, Checked: true}); !reflect.DeepEqual(got, want) {
+	want := plainWalk(&Reader{Data: data})
+	if got := plainWalk(&Reader{Data: data, Checked: true}); !reflect.DeepEqual(got, want) {
 		t.Fatalf("%q: checked Skip %q, Skip %q", data, got, want)
 	}
 	for _, size := range []int{1, 3} {
 		r := arriving(data, size)
 		r.Checked = true
-		if got := walk(r); !reflect.DeepEqual(got, want) {
+		if got := plainWalk(r); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%q in pieces of %d: checked Skip %q, Skip %q", data, size, got, want)
 		}
 	}
@@ -202,8 +174,146 @@ func FuzzDecode(f *testing.F) {
 		}
 		checkDecode(t, data)
 		checkChecked(t, data)
+		checkShaped(t, data, string(data))
 		if len(data) <= 256 {
 			checkArriving(t, data)
 		}
 	})
+}
+
+// walk reads a text's values, top level and inside containers, with Skip,
+// and its objects with object, which is told where in the text the object
+// is (its path). It returns what it met: keys, values, errors.
+func walk(r *Reader, object func(path string, member func(key []byte, plain bool) error) error) []string {
+	var out []string
+	var visit func(path string) error
+	visit = func(path string) error {
+		start := r.Pos
+		switch r.Peek() {
+		case '{':
+			n := 0
+			err := object(path, func(k []byte, plain bool) error {
+				out = append(out, fmt.Sprintf("key %q %v", k, plain))
+				n++
+				return visit(fmt.Sprintf("%s/%d", path, n-1))
+			})
+			if err != nil {
+				return err
+			}
+		case '[':
+			if err := r.Array(func() error { return visit(path + "/[]") }); err != nil {
+				return err
+			}
+		}
+		r.Pos = start
+		v, err := r.Skip()
+		out = append(out, string(v))
+		return err
+	}
+	if err := visit(""); err != nil {
+		out = append(out, "error "+err.Error())
+	}
+	if err := r.End(); err != nil {
+		out = append(out, "end "+err.Error())
+	}
+	return out
+}
+
+// plainWalk walks a text reading objects with Object.
+func plainWalk(r *Reader) []string {
+	return walk(r, func(_ string, member func([]byte, bool) error) error { return r.Object(member) })
+}
+
+// shapedWalk walks a text reading objects with ObjectShaped and one Shape
+// for each path (kept in shapes across calls). It fails the test when a
+// key is called known but is not the raw key last read at its place (kept
+// in seen), or the other way round.
+func shapedWalk(t *testing.T, r *Reader, shapes map[string]*Shape, seen map[string][]string) []string {
+	t.Helper()
+	return walk(r, func(path string, member func([]byte, bool) error) error {
+		s := shapes[path]
+		if s == nil {
+			s = new(Shape)
+			shapes[path] = s
+		}
+		n := 0
+		return r.ObjectShaped(s, func(k int, known bool, key []byte, plain bool) error {
+			want := n
+			if n >= MaxShapeKeys {
+				want = -1
+			}
+			n++
+			if k != want {
+				t.Fatalf("%s: key %q told place %d, is at %d", path, key, k, want)
+			}
+			wasKnown := k >= 0 && k < len(seen[path]) && seen[path][k] == string(key)
+			if known != wasKnown {
+				t.Fatalf("%s: key %q at %d: known %v, last read there %q", path, key, k, known, seen[path])
+			}
+			if k >= 0 && k == len(seen[path]) {
+				seen[path] = append(seen[path], "")
+			}
+			if k >= 0 {
+				seen[path][k] = string(key)
+			}
+			return member(key, plain)
+		})
+	})
+}
+
+// checkShaped reads data with shapes first learned from each of before,
+// whole and as it arrives in pieces, and wants what Object reads.
+func checkShaped(t *testing.T, data []byte, before ...string) {
+	t.Helper()
+	want := plainWalk(&Reader{Data: data})
+	for _, size := range []int{len(data), 1, 3} {
+		shapes, seen := map[string]*Shape{}, map[string][]string{}
+		for _, b := range before {
+			shapedWalk(t, &Reader{Data: []byte(b)}, shapes, seen)
+		}
+		r := &Reader{Data: data}
+		if size < len(data) {
+			r = arriving(data, size)
+		}
+		if got := shapedWalk(t, r, shapes, seen); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q after %q, in pieces of %d: read %q, Object reads %q", data, before, size, got, want)
+		}
+	}
+}
+
+func TestShapedObjectsReadAsObject(t *testing.T) {
+	records := []string{
+		`{"a":1,"b":{"c":2}}`,
+		`{"a":3,"b":{"c":4}}`,
+		`{"a":5,"x":6,"b":{"c":7}}`, // a key in the middle
+		`{"a" :8,"b": {"c":9}}`,     // whitespace around the colon
+		` { "a":10 , "b":{"c" : 11} } `,
+		`{"\u0061":12,"b\"":{"c":13}}`, // the same key escaped, a quote
+		`{"b":{"c":14},"a":15}`,        // the order changed
+		`{"a":16}`, `{}`, `{"a":17,"b":18,"c":19}`,
+		`{"a":1,"b":}`, `{"a":1,"b"`, `{"a":1 "b":2}`, `{"a":1,"b":{"c":2}`, `{"a":1,"b":{"c":2}}}`, `{"a"`, `{"a":`,
+		`[{"a":1,"b":[{"c":2},{"c":3,"d":4}]},{"a":5,"b":[{"d":6},{"c":7}]}]`,
+	}
+	for _, d := range records {
+		checkShaped(t, []byte(d))
+		for _, b := range records {
+			checkShaped(t, []byte(d), b)
+			checkShaped(t, []byte(d), b, d)
+		}
+	}
+	for _, d := range docs {
+		checkShaped(t, []byte(d), d)
+	}
+	// An object with more keys than a Shape keeps, read twice.
+	var sb strings.Builder
+	sb.WriteByte('{')
+	for i := range MaxShapeKeys + 6 {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `"k%d":%d`, i, i)
+	}
+	sb.WriteByte('}')
+	wide := sb.String()
+	checkShaped(t, []byte(wide), wide)
 }
