@@ -229,8 +229,21 @@ func (e *yamlEmitter) node(parent yamlContext, simpleKey bool, sh *yamlShape) er
 		if err != nil {
 			return err
 		}
-		v := jsonscan.Text(raw, plain, &e.scratch)
-		e.scalar(v, stringStyle(v), nil, parent, simpleKey)
+		if !plain {
+			v := jsonscan.Text(raw, plain, &e.scratch)
+			e.scalar(v, stringStyle(v), nil, parent, simpleKey)
+			return nil
+		}
+		// Text without escapes: JSON escapes every line break, so it
+		// holds none.
+		style := oneLineStyle(raw)
+		if style == stylePlain && isPlainText(raw) {
+			// The usual string, written as scalar would write it,
+			// without its analysis.
+			e.writePlain(raw)
+			return nil
+		}
+		e.scalar(raw, style, nil, parent, simpleKey)
 		return nil
 	default:
 		v, err := r.Skip()
@@ -374,12 +387,15 @@ func (y *yamlItems) closing(ended bool) []byte {
 // for YAML 1.1 boolean words and for text that would read back as another
 // type, literal for multi-line text, plain otherwise.
 func stringStyle(v []byte) scalarStyle {
-	switch {
-	case isYAML11Bool(v):
-		return styleDouble
-	case bytes.IndexByte(v, '\n') >= 0:
-		return styleLiteral
-	case !resolvesToString(v):
+	if bytes.IndexByte(v, '\n') >= 0 {
+		return styleLiteral // no YAML 1.1 boolean holds a line break
+	}
+	return oneLineStyle(v)
+}
+
+// oneLineStyle is stringStyle for text without a line feed.
+func oneLineStyle(v []byte) scalarStyle {
+	if isYAML11Bool(v) || !resolvesToString(v) {
 		return styleDouble
 	}
 	return stylePlain
