@@ -193,8 +193,8 @@ func isFilledList(r *jsonscan.Reader) bool {
 }
 
 // listWriter is the format's listWriter when it writes the elements of a
-// list each on its own (piped TSV, YAML, a jq filter run per element); nil
-// otherwise.
+// list each on its own (piped TSV, YAML, JSON on a terminal, a jq filter
+// run per element); nil otherwise.
 func (p *Printer) listWriter(cols []Column) listWriter {
 	switch {
 	case p.Opts.JQ != "":
@@ -206,8 +206,13 @@ func (p *Printer) listWriter(cols []Column) listWriter {
 			return je
 		}
 		return nil
-	case p.Opts.Template != "" || p.Opts.Format == "json":
+	case p.Opts.Template != "":
 		return nil
+	case p.Opts.Format == "json":
+		if p.IO.OutTTY {
+			return &indentedItems{}
+		}
+		return nil // piped, the data is printed as it stands
 	case p.Opts.Format == "yaml":
 		return &yamlItems{}
 	case p.IO.OutTTY:
