@@ -44,7 +44,7 @@ var listBatch = 256 << 10
 // lists of like elements can cause, has its run written again from the
 // right comma, here.
 func renderList(r *jsonscan.Reader, lw listWriter) (pieces [][]byte, ok bool) {
-	var first spool
+	first := spool{arena: new(arena)}
 	w := bufio.NewWriterSize(&first, outBufferSize)
 	if r.Peek() != '[' || r.Enter() != nil {
 		return nil, false
@@ -90,7 +90,7 @@ func renderList(r *jsonscan.Reader, lw listWriter) (pieces [][]byte, ok bool) {
 	close(jobs)
 	for range min(len(runs), max(1, runtime.GOMAXPROCS(0))) {
 		go func() {
-			var s spool
+			s := spool{arena: first.arena}
 			bw := bufio.NewWriterSize(&s, outBufferSize)
 			for run := range jobs {
 				run.write(data, list, lw, bw, &s)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"text/template"
 	"time"
 
@@ -236,6 +237,9 @@ func (p *Printer) WriteRendered(x *Rendered) error {
 // After two small pieces, pieces are backed by huge pages, so that filling
 // them costs a few page faults, not thousands.
 type spool struct {
+	// arena, when set, gives the large chunks: spools written side by
+	// side share its huge pages.
+	arena  *arena
 	chunks [][]byte
 	// Where take stopped: a chunk, and the bytes of it handed out.
 	takenChunk, takenBytes int
@@ -267,11 +271,13 @@ func (s *spool) Write(b []byte) (int, error) {
 		last := len(s.chunks) - 1
 		if last < 0 || len(s.chunks[last]) == cap(s.chunks[last]) {
 			var c []byte
-			switch last {
-			case -1:
+			switch {
+			case last == -1:
 				c = make([]byte, 0, 16<<10)
-			case 0:
+			case last == 0:
 				c = make([]byte, 0, 256<<10)
+			case s.arena != nil:
+				c = s.arena.piece()
 			default:
 				c = hugepage.Alloc(8 << 20)
 			}
@@ -284,6 +290,29 @@ func (s *spool) Write(b []byte) (int, error) {
 		b = b[m:]
 	}
 	return n, nil
+}
+
+// An arena hands out pieces of huge-page blocks to spools written side by
+// side. Memory is taken a huge page at a time, so the last chunk of each
+// spool holds up to a huge page written only in part; spools sharing an
+// arena leave at most one such page between them, and pieces of a
+// fraction of it each.
+type arena struct {
+	mu    sync.Mutex
+	block []byte
+}
+
+const arenaPiece = 512 << 10
+
+func (a *arena) piece() []byte {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if cap(a.block)-len(a.block) < arenaPiece {
+		a.block = hugepage.Alloc(8 << 20)
+	}
+	n := len(a.block)
+	a.block = a.block[:n+arenaPiece]
+	return a.block[n : n : n+arenaPiece]
 }
 
 // PrintCompact is Print for data known to be valid JSON with no whitespace
