@@ -72,9 +72,12 @@ type yamlShape struct {
 	elem *yamlShape   // the elements of lists here
 }
 
+// keeps reports whether sh keeps what key k came out as.
+func (sh *yamlShape) keeps(k int) bool { return sh != nil && k >= 0 }
+
 // value is the shape of the values of key k, nil past the keys kept.
 func (sh *yamlShape) value(k int) *yamlShape {
-	if sh == nil || k < 0 {
+	if !sh.keeps(k) {
 		return nil
 	}
 	if sh.sub[k] == nil {
@@ -86,7 +89,7 @@ func (sh *yamlShape) value(k int) *yamlShape {
 // learn keeps out as what key k came out as, and forgets what was kept of
 // the values of the key before it.
 func (sh *yamlShape) learn(k int, out []byte) {
-	if sh == nil || k < 0 {
+	if !sh.keeps(k) {
 		return
 	}
 	for len(sh.out) <= k {
@@ -277,7 +280,7 @@ func (e *yamlEmitter) mapping(parent yamlContext, sh *yamlShape) error {
 		key := jsonscan.Text(raw, plain, &e.scratch)
 		a := analyzeScalar(key)
 		if !a.multiline && len(key) <= 128 {
-			if !known {
+			if !known && sh.keeps(k) {
 				// Written apart first, to be kept.
 				w := e.w
 				var out bytes.Buffer
