@@ -413,9 +413,7 @@ func stringEnd(d []byte, i int) int {
 // contents and plainness, positioned at the key's value, which member must
 // read.
 func (r *Reader) Object(member func(key []byte, plain bool) error) error {
-	return r.ObjectShaped(nil, func(_ int, _ bool, key []byte, plain bool) error {
-		return member(key, plain)
-	})
+	return r.object(nil, member, nil)
 }
 
 // A Shape remembers the keys of the objects read with it, in order: the
@@ -441,6 +439,12 @@ const MaxShapeKeys = 64
 // (known): a caller can keep what it made of each key by its place, and
 // make it again when known is false.
 func (r *Reader) ObjectShaped(s *Shape, member func(k int, known bool, key []byte, plain bool) error) error {
+	return r.object(s, nil, member)
+}
+
+// object is Object when member is set, else ObjectShaped: one loop, which
+// Object's callers (every reader of a record) do not pay an adapter for.
+func (r *Reader) object(s *Shape, member func(key []byte, plain bool) error, shaped func(k int, known bool, key []byte, plain bool) error) error {
 	if err := r.Enter(); err != nil {
 		return err
 	}
@@ -473,18 +477,26 @@ func (r *Reader) ObjectShaped(s *Shape, member func(k int, known bool, key []byt
 				return r.Unexpected("after object key")
 			}
 			r.Pos++
-			var lit []byte
-			if r.Pos == end+1 { // no whitespace before the colon
-				lit = r.Data[start:r.Pos]
+			if s != nil {
+				var lit []byte
+				if r.Pos == end+1 { // no whitespace before the colon
+					lit = r.Data[start:r.Pos]
+				}
+				known = s.remember(k, key, lit, plain)
 			}
-			known = s.remember(k, key, lit, plain)
-		}
-		place := k
-		if k >= MaxShapeKeys {
-			place = -1
 		}
 		r.WS()
-		if err := member(place, known, key, plain); err != nil {
+		var err error
+		if member != nil {
+			err = member(key, plain)
+		} else {
+			place := k
+			if k >= MaxShapeKeys {
+				place = -1
+			}
+			err = shaped(place, known, key, plain)
+		}
+		if err != nil {
 			return err
 		}
 		switch r.Peek() {
@@ -503,7 +515,7 @@ func (r *Reader) ObjectShaped(s *Shape, member func(k int, known bool, key []byt
 // remember makes key the one at place k, unless k is past what s keeps,
 // and reports whether it already was.
 func (s *Shape) remember(k int, key, lit []byte, plain bool) (known bool) {
-	if s == nil || k >= MaxShapeKeys {
+	if k >= MaxShapeKeys {
 		return false
 	}
 	if k < len(s.keys) {
