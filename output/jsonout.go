@@ -54,12 +54,13 @@ type indentedItems struct{ started bool }
 
 func (j *indentedItems) element(w *bufio.Writer, r *jsonscan.Reader) error {
 	if j.started {
-		w.WriteString(",\n  ")
+		w.WriteByte(',')
 	} else {
-		w.WriteString("[\n  ")
+		w.WriteByte('[')
 		j.started = true
 	}
 	in := indenter{r: r, w: w}
+	in.newline(1)
 	return in.value(1)
 }
 

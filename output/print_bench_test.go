@@ -2,6 +2,7 @@ package output
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -81,15 +82,13 @@ func BenchmarkReadWhole(b *testing.B) {
 // Rendering as an answer arrives in full: checked as read, a list spread
 // over the CPUs, output held in memory.
 func benchRender(b *testing.B, o Options, cols []Column) {
-	p := &Printer{IO: &IO{Out: io.Discard}, Opts: o}
-	render := p.Renderer(cols)
-	data := benchUsers()
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
+	render := (&Printer{IO: &IO{Out: io.Discard}, Opts: o}).Renderer(cols)
+	benchLoop(b, func(data json.RawMessage, _ []Column) error {
 		if render(&jsonscan.Reader{Data: data}) == nil {
-			b.Fatal("not rendered")
+			return errors.New("not rendered")
 		}
-	}
+		return nil
+	}, cols)
 }
 
 func BenchmarkRenderYAML(b *testing.B) { benchRender(b, Options{Format: "yaml"}, nil) }

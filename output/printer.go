@@ -237,8 +237,8 @@ func (p *Printer) WriteRendered(x *Rendered) error {
 // After two small pieces, pieces are backed by huge pages, so that filling
 // them costs a few page faults, not thousands.
 type spool struct {
-	// arena, when set, gives the large chunks: spools written side by
-	// side share its huge pages.
+	// arena gives the large chunks: spools written side by side share
+	// one, and so its huge pages. A spool without one makes its own.
 	arena  *arena
 	chunks [][]byte
 	// Where take stopped: a chunk, and the bytes of it handed out.
@@ -276,10 +276,11 @@ func (s *spool) Write(b []byte) (int, error) {
 				c = make([]byte, 0, 16<<10)
 			case last == 0:
 				c = make([]byte, 0, 256<<10)
-			case s.arena != nil:
-				c = s.arena.piece()
 			default:
-				c = hugepage.Alloc(8 << 20)
+				if s.arena == nil {
+					s.arena = new(arena)
+				}
+				c = s.arena.piece()
 			}
 			s.chunks = append(s.chunks, c)
 			last++
