@@ -13,9 +13,6 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/resolve"
-	// Maps the program's code and the next stretch of heap in at once,
-	// before most package initialisation touches them page by page.
-	_ "github.com/orgctl/orgctl/cmd/internal/prefault"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
