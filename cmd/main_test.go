@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -213,6 +214,10 @@ func TestFirstWordAndFamilyWord(t *testing.T) {
 		{[]string{cobra.ShellCompRequestCmd, "users", ""}, cobra.ShellCompRequestCmd, allFamilies},
 		{[]string{cobra.ShellCompNoDescRequestCmd, "gr"}, cobra.ShellCompNoDescRequestCmd, allFamilies},
 		{[]string{"-o", "json", "help"}, "help", allFamilies},
+		{[]string{"--columns", "id,email", "users", "list"}, "users", "users"},
+		{[]string{"-qo", "json", "users"}, "users", "users"},
+		{[]string{"-oq", "users"}, "users", "users"},
+		{[]string{"--jq=.", "users"}, "users", "users"},
 	} {
 		if got := firstWord(tc.args); got != tc.first {
 			t.Errorf("firstWord(%q) = %q, want %q", tc.args, got, tc.first)
@@ -220,6 +225,58 @@ func TestFirstWordAndFamilyWord(t *testing.T) {
 		if got := familyWord(tc.args); got != tc.fam {
 			t.Errorf("familyWord(%q) = %q, want %q", tc.args, got, tc.fam)
 		}
+	}
+}
+
+// Every global flag works before the command's words as after them: the
+// start-up shortcut steps over each one (and its value) to find the
+// family to build. A new global flag needs a sample value here.
+func TestEveryGlobalFlagBeforeAndAfterTheCommand(t *testing.T) {
+	samples := map[string][]string{
+		"profile":       {"--profile", "default"},
+		"output":        {"-o", "json"},
+		"jq":            {"--jq", "."},
+		"template":      {"--template", "{{len .}}"},
+		"columns":       {"--columns", "id,email"},
+		"quiet":         {"-q"},
+		"debug":         {"--debug"},
+		"max-wait":      {"--max-wait", "1m"},
+		"timeout":       {"--timeout", "20s"},
+		"insecure-http": {"--insecure-http"},
+		// --sandbox would leave the test's sandbox for the built-in one;
+		// "=false" still has the shortcut step over the flag.
+		"sandbox": {"--sandbox=false"},
+	}
+	sandboxEnv(t)
+	f, _ := testFactory(t, &testKeyring{}, "")
+	seen := 0
+	newRoot(f, allFamilies).PersistentFlags().VisitAll(func(fl *pflag.Flag) {
+		seen++
+		flag, ok := samples[fl.Name]
+		if !ok {
+			t.Errorf("--%s: no sample value in this test", fl.Name)
+			return
+		}
+		forms := [][]string{flag}
+		if len(flag) == 2 { // also --name=value
+			forms = append(forms, []string{"--" + fl.Name + "=" + flag[1]})
+		}
+		for _, form := range forms {
+			before := append(slices.Clip(form), "users", "list")
+			after := append([]string{"users", "list"}, form...)
+			outBefore, _, errBefore := run(t, "", before...)
+			outAfter, _, errAfter := run(t, "", after...)
+			if errBefore != nil || errAfter != nil {
+				t.Errorf("%q: %v; %q: %v", before, errBefore, after, errAfter)
+				continue
+			}
+			if outBefore != outAfter || outBefore == "" {
+				t.Errorf("%q printed %q, but %q printed %q", before, outBefore, after, outAfter)
+			}
+		}
+	})
+	if seen != len(samples) {
+		t.Errorf("the root has %d global flags, the samples %d", seen, len(samples))
 	}
 }
 

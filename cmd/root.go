@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -93,17 +94,7 @@ Try it without an org:  orgctl --sandbox users list`,
 	root.SetFlagErrorFunc(flagError)
 
 	pf := root.PersistentFlags()
-	pf.String("profile", "", "use the named profile from the config file (env ORGCTL_PROFILE)")
-	pf.StringP("output", "o", "table", "output format: table, json or yaml")
-	pf.String("jq", "", "filter JSON output with a jq `EXPRESSION`")
-	pf.String("template", "", "format output with a Go text/template `TEMPLATE`")
-	pf.String("columns", "", "show only these table `COLUMNS`, in this order (a,b,c; also tab-separated output)")
-	pf.BoolP("quiet", "q", false, "print no notices on stderr (errors and warnings still show)")
-	pf.Bool("debug", false, "log each HTTP request (method, URL, status, timing) to stderr; the token is never shown")
-	pf.Bool("sandbox", false, "run against the built-in local demo org instead of a real one")
-	pf.Duration("max-wait", 10*time.Minute, "give up (exit 5) when the rate budget would make a request wait longer than this")
-	pf.Duration("timeout", 30*time.Second, "time limit for each HTTP attempt")
-	pf.Bool("insecure-http", false, "allow plain http:// to a non-loopback host (the token is sent unencrypted)")
+	addGlobalFlags(pf)
 	root.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return output.Formats, cobra.ShellCompDirectiveNoFileComp
 	})
@@ -317,11 +308,44 @@ func familyWord(args []string) string {
 	}
 }
 
-// globalValueFlags are the root's flags that take a value as the next word.
-var globalValueFlags = map[string]bool{"--profile": true, "-o": true, "--output": true, "--jq": true, "--template": true, "--max-wait": true, "--timeout": true}
+// addGlobalFlags defines the root's persistent flags. The start-up
+// shortcut reads the same definitions (globalValueFlags), so a new global
+// flag that takes a value is stepped over without being listed twice.
+func addGlobalFlags(pf *pflag.FlagSet) {
+	pf.String("profile", "", "use the named profile from the config file (env ORGCTL_PROFILE)")
+	pf.StringP("output", "o", "table", "output format: table, json or yaml")
+	pf.String("jq", "", "filter JSON output with a jq `EXPRESSION`")
+	pf.String("template", "", "format output with a Go text/template `TEMPLATE`")
+	pf.String("columns", "", "show only these table `COLUMNS`, in this order (a,b,c; also tab-separated output)")
+	pf.BoolP("quiet", "q", false, "print no notices on stderr (errors and warnings still show)")
+	pf.Bool("debug", false, "log each HTTP request (method, URL, status, timing) to stderr; the token is never shown")
+	pf.Bool("sandbox", false, "run against the built-in local demo org instead of a real one")
+	pf.Duration("max-wait", 10*time.Minute, "give up (exit 5) when the rate budget would make a request wait longer than this")
+	pf.Duration("timeout", 30*time.Second, "time limit for each HTTP attempt")
+	pf.Bool("insecure-http", false, "allow plain http:// to a non-loopback host (the token is sent unencrypted)")
+}
+
+// globalValueFlags are the global flags that take the next word as their
+// value when written without "=": "--name" and, for a shorthand, "-x".
+var globalValueFlags = sync.OnceValue(func() map[string]bool {
+	fs := pflag.NewFlagSet("orgctl", pflag.ContinueOnError)
+	addGlobalFlags(fs)
+	m := map[string]bool{}
+	fs.VisitAll(func(fl *pflag.Flag) {
+		if fl.NoOptDefVal != "" { // a boolean: its value, if any, follows "="
+			return
+		}
+		m["--"+fl.Name] = true
+		if fl.Shorthand != "" {
+			m["-"+fl.Shorthand] = true
+		}
+	})
+	return m
+})
 
 // firstWord is the first argument that is not a global flag or its value.
 func firstWord(args []string) string {
+	values := globalValueFlags()
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -331,7 +355,7 @@ func firstWord(args []string) string {
 			return ""
 		}
 		if strings.HasPrefix(a, "-") {
-			if globalValueFlags[a] {
+			if takesNextWord(a, values) {
 				i++
 			}
 			continue
@@ -339,6 +363,24 @@ func firstWord(args []string) string {
 		return a
 	}
 	return ""
+}
+
+// takesNextWord reports whether the flag argument a leaves its value to
+// the next word: "--output" and "-o" do, "--output=json" and "-ojson" do
+// not, and in a cluster of shorthands ("-qo") the last one decides.
+func takesNextWord(a string, values map[string]bool) bool {
+	if strings.Contains(a, "=") {
+		return false
+	}
+	if strings.HasPrefix(a, "--") {
+		return values[a]
+	}
+	for i := 1; i < len(a); i++ {
+		if values["-"+a[i:i+1]] {
+			return i == len(a)-1 // "-ojson": the rest of the word is the value
+		}
+	}
+	return false
 }
 
 func contains(list []string, s string) bool {
