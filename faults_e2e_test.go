@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/pem"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -325,6 +326,9 @@ func TestFaultUnreadableAnswersToWritesExit6(t *testing.T) {
 			dropConnection(w)
 		},
 		"timeout": func(w http.ResponseWriter, r *http.Request) {
+			// With the body read, the server watches the connection and
+			// cancels the context as soon as the client hangs up.
+			io.Copy(io.Discard, r.Body)
 			select {
 			case <-r.Context().Done():
 			case <-time.After(20 * time.Second):
