@@ -424,8 +424,3 @@ func sortedKeys[V any](m map[string]V) []string {
 func structured(p *output.Printer) bool {
 	return (p.Opts.Format != "table" && p.Opts.Format != "") || p.Opts.JQ != "" || p.Opts.Template != ""
 }
-
-// viewAnswer is a View for answers whose data is printed as is.
-func viewAnswer(p *output.Printer, c *Call, data json.RawMessage) error {
-	return p.Print(data, c.Columns)
-}

@@ -141,7 +141,7 @@ func smallConfig() Config {
 
 func openTest(t testing.TB, dir string, cfg Config, clk Clock, opts ...Option) *Ledger {
 	t.Helper()
-	l, err := Open(dir, "test-key", cfg, append([]Option{WithClock(clk)}, opts...)...)
+	l, err := Open(dir, "test-key", cfg, append([]Option{withClock(clk)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func (k *storeKind) place(t testing.TB) string {
 
 func (k *storeKind) open(t testing.TB, place string, cfg Config, clk Clock, opts ...Option) *Ledger {
 	t.Helper()
-	l, err := k.openErr(place, cfg, append([]Option{WithClock(clk)}, opts...)...)
+	l, err := k.openErr(place, cfg, append([]Option{withClock(clk)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,3 +243,6 @@ func sharedDir(t *testing.T) string {
 
 // fileSlots is a file ledger's pair of slot files.
 func fileSlots(l *Ledger) *slots { return &l.store.(*fileBackend).slots }
+
+// withClock replaces the wall clock, and a shared store's clock too (for tests).
+func withClock(c Clock) Option { return func(l *Ledger) { l.clock, l.clockSet = c, true } }

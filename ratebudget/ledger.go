@@ -63,9 +63,6 @@ type Ledger struct {
 // Option adjusts a Ledger at Open.
 type Option func(*Ledger)
 
-// WithClock replaces the wall clock, and a shared store's clock too (for tests).
-func WithClock(c Clock) Option { return func(l *Ledger) { l.clock, l.clockSet = c, true } }
-
 // WithLease sets how long a reservation in a shared store survives its
 // holder's last renewal (default 15s); holders renew every third of it.
 // Files ignore it: there a dead holder is found by its pid.

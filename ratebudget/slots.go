@@ -133,15 +133,6 @@ func payloadLen(data []byte) int {
 	return int(n)
 }
 
-// encodeSlot appends a slot holding payload as sequence seq to buf.
-func encodeSlot(buf []byte, seq uint64, payload []byte) []byte {
-	start := len(buf)
-	buf = append(buf, make([]byte, headerLen)...)
-	buf = append(buf, payload...)
-	frame(buf[start:], seq)
-	return buf
-}
-
 // frame fills in the header of slot, whose payload follows headerLen
 // reserved bytes.
 func frame(slot []byte, seq uint64) {

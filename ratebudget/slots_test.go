@@ -209,3 +209,12 @@ func TestExpiringChargesCostPollsNoWrite(t *testing.T) {
 		t.Fatalf("%d polls wrote the ledger %d times (at %v), want at most 2", len(clk.Sleeps()), len(writes), writes)
 	}
 }
+
+// encodeSlot appends a slot holding payload as sequence seq to buf.
+func encodeSlot(buf []byte, seq uint64, payload []byte) []byte {
+	start := len(buf)
+	buf = append(buf, make([]byte, headerLen)...)
+	buf = append(buf, payload...)
+	frame(buf[start:], seq)
+	return buf
+}

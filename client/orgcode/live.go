@@ -58,17 +58,6 @@ var lists = map[string]list{
 // access list per folder and app (the API lists grants no other way).
 var readOrder = []string{"user-attributes", "users", "groups", "folders", "apps", "environments", "config-vars", "themes", "organization"}
 
-// ReadPlan is the requests a read of the live org sends before the grants
-// (which take one request per folder and app the lists find).
-func ReadPlan() []client.Request {
-	var out []client.Request
-	for _, k := range readOrder {
-		l := lists[k]
-		out = append(out, client.Request{Method: http.MethodGet, Path: l.path, Scope: l.scope})
-	}
-	return out
-}
-
 func (l *Live) record(r client.Request) {
 	l.mu.Lock()
 	l.Reads = append(l.Reads, r)

@@ -3,11 +3,9 @@ package orgcode
 import (
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 	"time"
 
-	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -308,16 +306,3 @@ func lookup(m map[string]any, key string, fold bool) (any, bool) {
 	}
 	return nil, false
 }
-
-// SortChanges orders changes by kind (dependency order) then key, for reading.
-func kindIndex(name string) int {
-	for i, k := range Kinds() {
-		if k.Name == name {
-			return i
-		}
-	}
-	return len(Kinds())
-}
-
-var _ = sort.Strings
-var _ client.Request
