@@ -13,6 +13,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/orgctl/orgctl/cmd/credentials"
+	"github.com/orgctl/orgctl/cmd/internal/suggest"
 )
 
 // Directories follow the XDG base directory spec.
@@ -176,14 +177,8 @@ func unknownProfile(name string, file map[string]any) error {
 	}
 	sort.Strings(names)
 	msg := fmt.Sprintf("unknown profile %q", name)
-	best, bestD := "", 0
-	for _, n := range names {
-		if d := editDistance(name, n); best == "" || d < bestD {
-			best, bestD = n, d
-		}
-	}
-	if best != "" && bestD <= max(2, len(name)/3) {
-		msg += fmt.Sprintf(": did you mean %s?", best)
+	if near := suggest.Nearest(name, names, suggest.Typo(len(name))); near != "" {
+		msg += fmt.Sprintf(": did you mean %s?", near)
 	}
 	if len(names) == 0 {
 		msg += fmt.Sprintf("\nNo profiles are defined yet (%s): create it with `orgctl auth login --profile %s`.", configPath(), name)

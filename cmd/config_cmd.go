@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -154,15 +155,13 @@ func knownKey(key string) (Setting, error) {
 	if ok {
 		return s, nil
 	}
-	best, bestD := "", 0
+	var keys []string
 	for _, s := range settings {
-		if d := editDistance(key, s.Key); best == "" || d < bestD {
-			best, bestD = s.Key, d
-		}
+		keys = append(keys, s.Key)
 	}
 	msg := fmt.Sprintf("unknown setting %q", key)
-	if bestD <= max(2, len(key)/3) {
-		msg += fmt.Sprintf("; did you mean %q?", best)
+	if near := suggest.Nearest(key, keys, suggest.Typo(len(key))); near != "" {
+		msg += fmt.Sprintf("; did you mean %q?", near)
 	}
 	return Setting{}, usageErrorf("%s\nRun 'orgctl help environment' for every setting.", msg)
 }

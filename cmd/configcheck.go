@@ -3,7 +3,9 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -12,6 +14,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -243,24 +246,16 @@ func isSection(key string) bool {
 // nearestSetting is the file setting closest to key, when close enough to
 // be a typo.
 func nearestSetting(key string, top bool) string {
-	best, bestD := "", 0
-	consider := func(k string) {
-		if d := editDistance(key, k); best == "" || d < bestD {
-			best, bestD = k, d
-		}
-	}
+	var keys []string
 	for _, s := range settings {
 		if !s.EnvOnly {
-			consider(s.Key)
+			keys = append(keys, s.Key)
 		}
 	}
 	if top {
-		consider("profiles")
+		keys = append(keys, "profiles")
 	}
-	if bestD <= max(2, len(key)/3) {
-		return best
-	}
-	return ""
+	return suggest.Nearest(key, keys, suggest.Typo(len(key)))
 }
 
 // unknownFamily warns about a budget.costs family that orgctl never calls
@@ -271,14 +266,8 @@ func unknownFamily(name string) string {
 	if known[fam] {
 		return ""
 	}
-	best, bestD := "", 0
-	for k := range known {
-		if d := editDistance(fam, k); best == "" || d < bestD || (d == bestD && k < best) {
-			best, bestD = k, d
-		}
-	}
-	if best != "" && bestD <= max(1, len(fam)/4) {
-		return fmt.Sprintf("no family is called %q; did you mean %q?", name, best)
+	if near := suggest.Nearest(fam, slices.Sorted(maps.Keys(known)), max(1, len(fam)/4)); near != "" {
+		return fmt.Sprintf("no family is called %q; did you mean %q?", name, near)
 	}
 	return ""
 }

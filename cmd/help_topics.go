@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/orgctl/orgctl/cmd/internal/suggest"
 )
 
 // exitCodes are what each exit status means: the contract scripts rely on.
@@ -185,18 +187,18 @@ func unknownTopic(root *cobra.Command, what string, topics []string) error {
 		last = what[i+1:]
 	}
 	for _, t := range topics {
-		cs = append(cs, cand{t, editDistance(last, t)})
+		cs = append(cs, cand{t, suggest.Distance(last, t)})
 	}
 	for _, c := range root.Commands() {
 		if c.IsAvailableCommand() {
-			cs = append(cs, cand{c.Name(), editDistance(last, c.Name())})
+			cs = append(cs, cand{c.Name(), suggest.Distance(last, c.Name())})
 		}
 	}
 	sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d || cs[i].d == cs[j].d && cs[i].name < cs[j].name })
 	msg := fmt.Sprintf("unknown help topic %q", what)
 	var near []string
 	for _, c := range cs {
-		if c.d <= max(2, len(last)/3) && len(near) < 3 {
+		if c.d <= suggest.Typo(len(last)) && len(near) < 3 {
 			near = append(near, c.name)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -156,16 +157,7 @@ func jsonSelection(c *cobra.Command) ([]string, error) {
 
 // nearestName is the name closest to a typo of it, or "".
 func nearestName(typed string, names []string) string {
-	best, bestD := "", 0
-	for _, n := range names {
-		if d := editDistance(typed, n); best == "" || d < bestD {
-			best, bestD = n, d
-		}
-	}
-	if best == "" || bestD > max(1, len(typed)*2/5) {
-		return ""
-	}
-	return best
+	return suggest.Nearest(typed, names, max(1, len(typed)*2/5))
 }
 
 // listsJSONFields reports a --json given empty (--json=), which only lists the fields.

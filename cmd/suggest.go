@@ -3,10 +3,13 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/orgctl/orgctl/cmd/internal/suggest"
 )
 
 // noArgsGroup is the Args check of commands that only group others: a word
@@ -54,43 +57,16 @@ func flagError(c *cobra.Command, err error) error {
 // nearestFlag is the flag of c closest to name by edit distance, when it is
 // close enough to be a typo.
 func nearestFlag(c *cobra.Command, name string) string {
-	best, bestD := "", 0
+	var names []string
 	visit := func(f *pflag.Flag) {
-		if f.Hidden {
-			return
-		}
-		d := editDistance(name, f.Name)
-		if best == "" || d < bestD || (d == bestD && f.Name < best) {
-			best, bestD = f.Name, d
+		if !f.Hidden {
+			names = append(names, f.Name)
 		}
 	}
 	c.Flags().VisitAll(visit)
 	c.InheritedFlags().VisitAll(visit)
-	if best == "" || bestD > max(1, len(name)*2/5) {
-		return ""
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	slices.Sort(names)
+	return suggest.Nearest(name, names, max(1, len(name)*2/5))
 }
 
 // flagAccepts says in words what a flag of orgctl's own takes.
