@@ -16,6 +16,7 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/credentials"
+	"github.com/orgctl/orgctl/cmd/settings"
 )
 
 func newAuthCmd(f *Factory) *cobra.Command {
@@ -90,7 +91,7 @@ func authLogin(ctx context.Context, f *Factory, o loginOptions) error {
 	profile := cfg.Profile
 	base := o.BaseURL
 	if base == "" {
-		base = cfg.v.GetString("base_url")
+		base = cfg.BaseURL
 	}
 	if o.Space != "" {
 		spaceBase, err := spaceBaseURL(ctx, f, cfg, o.Space)
@@ -98,12 +99,12 @@ func authLogin(ctx context.Context, f *Factory, o loginOptions) error {
 			return err
 		}
 		base = spaceBase
-		if !f.v.IsSet("profile") || f.v.GetString("profile") == "" {
+		if !cfg.ProfileGiven {
 			profile = o.Space
 		}
 	}
 	in := bufio.NewReader(f.IO.In)
-	insecure := cfg.v.GetBool("insecure_http")
+	insecure := cfg.InsecureHTTP
 	if base == "" {
 		if !interactive {
 			return usageErrorf("no base URL: pass --base-url https://acme.example.com (or set ORGCTL_BASE_URL)")
@@ -144,20 +145,20 @@ func authLogin(ctx context.Context, f *Factory, o loginOptions) error {
 	if err := store.Set(profile, token); err != nil {
 		return fmt.Errorf("could not store the token: %w", err)
 	}
-	settings := map[string]any{"base_url": base, "token_store": storeName}
+	saved := map[string]any{"base_url": base, "token_store": storeName}
 	if o.Space != "" {
-		settings["space"] = o.Space
+		saved["space"] = o.Space
 	}
 	if insecure {
-		settings["insecure_http"] = true
+		saved["insecure_http"] = true
 	}
-	if err := saveProfile(profile, settings, false); err != nil {
+	if err := settings.SaveProfile(profile, saved, false); err != nil {
 		return fmt.Errorf("token stored, but the config file could not be written: %w", err)
 	}
 	if storeName == sourceKeyring {
 		f.tokens.file.Delete(profile) // an older insecure copy must not outlive the switch
 	}
-	where := map[string]string{sourceKeyring: "OS keyring", sourceFile: "0600 file " + tokenFileDir()}[storeName]
+	where := map[string]string{sourceKeyring: "OS keyring", sourceFile: "0600 file " + settings.TokenFileDir()}[storeName]
 	if who := tokenOwner(ctx, cl, token); who != "" {
 		f.IO.Notice("Logged in to %s as %s, profile %q (token …%s, stored in the %s).", base, who, profile, last4(token), where)
 	} else {
@@ -181,7 +182,7 @@ func tokenProblem(token string) error {
 }
 
 // checkedClient is a client for a token the API accepted.
-func checkedClient(ctx context.Context, f *Factory, cfg *Config, base, token string) (*client.Client, error) {
+func checkedClient(ctx context.Context, f *Factory, cfg *settings.Config, base, token string) (*client.Client, error) {
 	cl, err := loginClient(f, cfg, &apiTarget{BaseURL: base, Token: token, Transport: f.transport})
 	if err != nil {
 		return nil, err
@@ -198,7 +199,7 @@ func checkedClient(ctx context.Context, f *Factory, cfg *Config, base, token str
 
 // askToken asks on the terminal until the API accepts a token: an empty
 // answer, one with spaces or one the API rejects is asked for again.
-func askToken(ctx context.Context, f *Factory, cfg *Config, in *bufio.Reader, base string) (string, *client.Client, error) {
+func askToken(ctx context.Context, f *Factory, cfg *settings.Config, in *bufio.Reader, base string) (string, *client.Client, error) {
 	w := f.IO.Err
 	var last error
 	for range loginAttempts {
@@ -229,7 +230,7 @@ func askToken(ctx context.Context, f *Factory, cfg *Config, in *bufio.Reader, ba
 
 // verifyToken makes one cheap request: 401 rejects the token; 200 and 403
 // (a valid token without the Users scope) accept it.
-func verifyToken(ctx context.Context, f *Factory, cfg *Config, t *apiTarget) (bool, error) {
+func verifyToken(ctx context.Context, f *Factory, cfg *settings.Config, t *apiTarget) (bool, error) {
 	cl, err := loginClient(f, cfg, t)
 	if err != nil {
 		return false, err
@@ -238,7 +239,7 @@ func verifyToken(ctx context.Context, f *Factory, cfg *Config, t *apiTarget) (bo
 }
 
 // loginClient is a client for a token not stored yet, paced by its ledger.
-func loginClient(f *Factory, cfg *Config, t *apiTarget) (*client.Client, error) {
+func loginClient(f *Factory, cfg *settings.Config, t *apiTarget) (*client.Client, error) {
 	l, err := openLedger(cfg, t, f.IO)
 	if err != nil {
 		return nil, err
@@ -285,7 +286,7 @@ Exit status: 0 when the token is valid, 4 when it is missing or rejected.`,
 			}
 			st := map[string]any{
 				"profile":      cfg.Profile,
-				"base_url":     cfg.v.GetString("base_url"),
+				"base_url":     cfg.BaseURL,
 				"token_source": nil,
 				"token_last4":  nil,
 				"valid":        false,
@@ -357,7 +358,7 @@ func newAuthLogoutCmd(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			store := cfg.v.GetString("token_store")
+			store := cfg.TokenStore
 			if !cfg.HasProfile(cfg.Profile) && store == "" {
 				return &NotFoundError{fmt.Errorf("no profile %q: nothing to log out of", cfg.Profile)}
 			}
@@ -371,7 +372,7 @@ func newAuthLogoutCmd(f *Factory) *cobra.Command {
 			if kerr != nil {
 				return fmt.Errorf("could not remove the token from the keyring (the profile is kept): %w", kerr)
 			}
-			if err := deleteProfile(cfg.Profile); err != nil {
+			if err := settings.DeleteProfile(cfg.Profile); err != nil {
 				return err
 			}
 			f.IO.Notice("Logged out of profile %q.", cfg.Profile)

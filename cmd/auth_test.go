@@ -14,6 +14,7 @@ import (
 
 	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/cmd/credentials"
+	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -86,7 +87,7 @@ func testFactory(t *testing.T, kr tokenStore, stdin string) (*Factory, *testIO) 
 	f := NewFactory("test")
 	f.IO = &output.IO{In: strings.NewReader(stdin), Out: &tio.out, Err: &tio.err}
 	f.tokens.keyring = kr
-	f.tokens.file = credentials.File{Dir: tokenFileDir()}
+	f.tokens.file = credentials.File{Dir: settings.TokenFileDir()}
 	return f, &tio
 }
 
@@ -138,7 +139,7 @@ func TestTokenStoreFileSkipsKeyring(t *testing.T) {
 	kr := &testKeyring{items: map[string]string{"default": "tok_keyring"}}
 	f, _ := testFactory(t, kr, "")
 	f.tokens.file.Set("default", "tok_file")
-	if err := saveProfile("default", map[string]any{"token_store": "file", "base_url": "https://acme.example.com"}, true); err != nil {
+	if err := settings.SaveProfile("default", map[string]any{"token_store": "file", "base_url": "https://acme.example.com"}, true); err != nil {
 		t.Fatal(err)
 	}
 	tok, src, err := resolveTestToken(t, f)
@@ -154,7 +155,7 @@ func TestKeyringFailureSaysWhatToDo(t *testing.T) {
 	isolate(t)
 	kr := &testKeyring{err: &credentials.KeyringError{Op: "read", Err: errors.New("org.freedesktop.secrets was not provided")}}
 	f, _ := testFactory(t, kr, "")
-	saveProfile("default", map[string]any{"token_store": "keyring", "base_url": "https://acme.example.com"}, true)
+	settings.SaveProfile("default", map[string]any{"token_store": "keyring", "base_url": "https://acme.example.com"}, true)
 	_, _, err := resolveTestToken(t, f)
 	var ae *AuthError
 	var ke *credentials.KeyringError
@@ -185,7 +186,7 @@ func TestRealKeyringWithoutBusFailsFastAndClearly(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", filepath.Join(dir, "empty"))
 	os.Mkdir(filepath.Join(dir, "empty"), 0o700)
 	f, _ := testFactory(t, credentials.Keyring{Timeout: 50 * time.Millisecond}, "")
-	saveProfile("default", map[string]any{"token_store": "keyring", "base_url": "https://acme.example.com"}, true)
+	settings.SaveProfile("default", map[string]any{"token_store": "keyring", "base_url": "https://acme.example.com"}, true)
 	_, _, err := resolveTestToken(t, f)
 	if err == nil || !strings.Contains(err.Error(), "no D-Bus session bus") || !strings.Contains(err.Error(), "ORGCTL_TOKEN") {
 		t.Errorf("err = %v", err)
@@ -223,7 +224,7 @@ func TestLoginKeyringUnavailableStoresNothing(t *testing.T) {
 	if _, err := f.tokens.file.Get("default"); !errors.Is(err, credentials.ErrNotFound) {
 		t.Errorf("a token file was written: %v (no silent plain-text fallback)", err)
 	}
-	if _, err := os.Stat(configPath()); !os.IsNotExist(err) {
+	if _, err := os.Stat(settings.ConfigPath()); !os.IsNotExist(err) {
 		t.Errorf("config written although nothing was stored: %v", err)
 	}
 	if strings.Contains(tio.out.String()+tio.err.String(), api.AdminToken()) {
@@ -243,11 +244,11 @@ func TestLoginInsecureStorageThenStatusAndLogout(t *testing.T) {
 	if kr.calls != 0 {
 		t.Errorf("keyring used %d times with --insecure-storage", kr.calls)
 	}
-	fi, err := os.Stat(filepath.Join(tokenFileDir(), "ci"))
+	fi, err := os.Stat(filepath.Join(settings.TokenFileDir(), "ci"))
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("token file: %v %v", fi, err)
 	}
-	cfgBytes, _ := os.ReadFile(configPath())
+	cfgBytes, _ := os.ReadFile(settings.ConfigPath())
 	if !strings.Contains(string(cfgBytes), "token_store: file") || strings.Contains(string(cfgBytes), tok) {
 		t.Errorf("config = %s", cfgBytes)
 	}

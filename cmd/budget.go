@@ -13,44 +13,6 @@ import (
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
-// budgetConfig reads budget.* and max_wait (ORGCTL_BUDGET_POINTS, ...).
-func budgetConfig(cfg *Config) ratebudget.Config {
-	v := cfg.v
-	b := ratebudget.DefaultConfig()
-	if v.IsSet("budget.points") {
-		b.Points = v.GetInt("budget.points")
-	}
-	if v.IsSet("budget.window") {
-		b.Window = v.GetDuration("budget.window")
-	}
-	if v.IsSet("budget.block") {
-		b.Block = v.GetDuration("budget.block")
-	}
-	if v.IsSet("budget.reserve") {
-		b.Reserve = v.GetInt("budget.reserve")
-	}
-	b.MaxWait = v.GetDuration("max_wait")
-	for fam := range b.CostTable() {
-		if k := "budget.costs." + fam; v.IsSet(k) {
-			if b.Costs == nil {
-				b.Costs = map[string]int{}
-			}
-			b.Costs[fam] = v.GetInt(k)
-		}
-	}
-	for k, val := range v.GetStringMap("budget.costs") {
-		if b.Costs == nil {
-			b.Costs = map[string]int{}
-		}
-		if _, set := b.Costs[k]; !set {
-			if n, ok := val.(int); ok {
-				b.Costs[k] = n
-			}
-		}
-	}
-	return b
-}
-
 // ledgerPacer adapts the ledger to the client's Pacer.
 type ledgerPacer struct{ l *ratebudget.Ledger }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 	"github.com/orgctl/orgctl/ratebudget/redisstore"
@@ -19,9 +20,9 @@ type budgetStore struct {
 	fallback bool   // on the file ledger while the store fails
 }
 
-func readBudgetStore(cfg *Config) (budgetStore, error) {
+func readBudgetStore(cfg *settings.Config) (budgetStore, error) {
 	var bs budgetStore
-	raw := strings.TrimSpace(cfg.v.GetString("budget.store"))
+	raw := strings.TrimSpace(cfg.BudgetStore)
 	switch {
 	case raw == "" || raw == "file":
 	case strings.HasPrefix(raw, "redis://") || strings.HasPrefix(raw, "rediss://"):
@@ -33,7 +34,7 @@ func readBudgetStore(cfg *Config) (budgetStore, error) {
 		}
 		return bs, usageErrorf("budget.store %s: want file (the default) or a Redis URL, redis://[user:password@]host:port/db or rediss:// for TLS", shown)
 	}
-	switch fb := strings.TrimSpace(cfg.v.GetString("budget.store_fallback")); fb {
+	switch fb := strings.TrimSpace(cfg.BudgetStoreFallback); fb {
 	case "", "none":
 	case "file":
 		bs.fallback = true
@@ -63,20 +64,20 @@ func redisStore(url string) (*redisstore.Store, error) {
 
 // openLedger opens the budget ledger of a target's host and token, in the
 // store budget.store names, announcing waits and a fallback on io.
-func openLedger(cfg *Config, t *apiTarget, io *output.IO) (*ratebudget.Ledger, error) {
-	return openLedgerWith(cfg, t, budgetConfig(cfg), io, ratebudget.WithNotify(waitAnnouncer(io)))
+func openLedger(cfg *settings.Config, t *apiTarget, io *output.IO) (*ratebudget.Ledger, error) {
+	return openLedgerWith(cfg, t, cfg.Budget, io, ratebudget.WithNotify(waitAnnouncer(io)))
 }
 
 // openLedgerWith opens the ledger with bc in the store budget.store names,
 // falling back to the file ledger if budget.store_fallback says so (and
 // warning on io, once per ledger).
-func openLedgerWith(cfg *Config, t *apiTarget, bc ratebudget.Config, io *output.IO, opts ...ratebudget.Option) (*ratebudget.Ledger, error) {
+func openLedgerWith(cfg *settings.Config, t *apiTarget, bc ratebudget.Config, io *output.IO, opts ...ratebudget.Option) (*ratebudget.Ledger, error) {
 	bs, err := readBudgetStore(cfg)
 	if err != nil {
 		return nil, err
 	}
 	key := ratebudget.Key(hostOf(t.BaseURL), t.Token)
-	dir := filepath.Join(stateDir(), "budget")
+	dir := filepath.Join(settings.StateDir(), "budget")
 	if bs.url == "" {
 		l, err := ratebudget.Open(dir, key, bc, opts...)
 		if err != nil {

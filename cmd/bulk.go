@@ -18,6 +18,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
@@ -216,7 +217,7 @@ func runBulk(ctx context.Context, f *Factory, op *Op, c *cobra.Command, args []s
 		return err
 	}
 	j := &bulkJob{f: f, e: e, op: op, cmd: c, o: o, ro: ro, base: base,
-		store: bulk.Store{Dir: filepath.Join(stateDir(), "jobs")}, bc: budgetConfig(e.cfg)}
+		store: bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")}, bc: e.cfg.Budget}
 	if op.Exists != nil && op.Exists.Check == nil && o.onExists == "update" {
 		j.upd = op.sibling(op.Exists.Update)
 	}

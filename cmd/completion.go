@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/completions"
 	"github.com/orgctl/orgctl/ratebudget"
 )
@@ -188,7 +189,7 @@ func (op *Op) wireCompletion(f *Factory, c *cobra.Command) {
 func wireCompletions(f *Factory, root *cobra.Command) {
 	root.RegisterFlagCompletionFunc("profile", func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		var out []string
-		for _, n := range ProfileNames() {
+		for _, n := range settings.ProfileNames() {
 			if strings.HasPrefix(n, toComplete) {
 				out = append(out, n)
 			}
@@ -213,7 +214,7 @@ func wireCompletions(f *Factory, root *cobra.Command) {
 
 // completionCache is the cache under $XDG_CACHE_HOME/orgctl/completions.
 func completionCache(ttl time.Duration) *completions.Cache {
-	return &completions.Cache{Dir: filepath.Join(cacheDir(), "completions"), TTL: ttl}
+	return &completions.Cache{Dir: filepath.Join(settings.CacheDir(), "completions"), TTL: ttl}
 }
 
 // forgetCompletions is the Factory's onChange: orgctl changed family, so its
@@ -241,9 +242,9 @@ func completeKind(f *Factory, kind, toComplete string) (out []string, dir cobra.
 	if err != nil {
 		return nil, dir
 	}
-	deadline := completionDeadline(cfg)
+	deadline := cfg.CompletionTimeout
 	src := &completions.Source{
-		Cache:    completionCache(completionTTL(cfg)),
+		Cache:    completionCache(cfg.CompletionCacheTTL),
 		Profile:  cfg.Profile,
 		Origin:   completionOrigin(cfg),
 		Deadline: deadline,
@@ -254,41 +255,24 @@ func completeKind(f *Factory, kind, toComplete string) (out []string, dir cobra.
 	return ok.View.Candidates(items, toComplete), dir
 }
 
-// completionTTL is completion.cache_ttl (ORGCTL_COMPLETION_CACHE_TTL).
-func completionTTL(cfg *Config) time.Duration {
-	if cfg.v.IsSet("completion.cache_ttl") {
-		return cfg.v.GetDuration("completion.cache_ttl")
-	}
-	return completions.DefaultTTL
-}
-
-// completionDeadline is completion.timeout (ORGCTL_COMPLETION_TIMEOUT), for
-// links where a second is too short; default one second.
-func completionDeadline(cfg *Config) time.Duration {
-	if d := cfg.v.GetDuration("completion.timeout"); d > 0 {
-		return d
-	}
-	return completions.DefaultDeadline
-}
-
 // completionOrigin names the org a list belongs to without resolving the
 // token (which may mean a slow keyring).
-func completionOrigin(cfg *Config) string {
-	if cfg.v.GetBool("sandbox") {
+func completionOrigin(cfg *settings.Config) string {
+	if cfg.Sandbox {
 		return sandboxBaseURL
 	}
-	return strings.TrimRight(cfg.v.GetString("base_url"), "/")
+	return strings.TrimRight(cfg.BaseURL, "/")
 }
 
 // fetchForCompletion sends one GET of the kind's list: no retries, an
 // attempt timeout of the completion deadline, and a budget ledger with
 // MaxWait 0, which reserves points only when there is room right now.
-func fetchForCompletion(ctx context.Context, f *Factory, cfg *Config, k objectKind, deadline time.Duration) ([]completions.Item, error) {
+func fetchForCompletion(ctx context.Context, f *Factory, cfg *settings.Config, k objectKind, deadline time.Duration) ([]completions.Item, error) {
 	t, err := resolveTarget(cfg, f.tokens, f.transport)
 	if err != nil {
 		return nil, err
 	}
-	bc := budgetConfig(cfg)
+	bc := cfg.Budget
 	bc.MaxWait = 0
 	l, err := openLedgerWith(cfg, t, bc, f.IO)
 	if err != nil {
@@ -301,7 +285,7 @@ func fetchForCompletion(ctx context.Context, f *Factory, cfg *Config, k objectKi
 		Timeout:      deadline,
 		Pacer:        ledgerPacer{l},
 		Transport:    t.Transport,
-		InsecureHTTP: cfg.v.GetBool("insecure_http"),
+		InsecureHTTP: cfg.InsecureHTTP,
 		RetryMax:     -1, // 0 would mean the default 3
 	})
 	if err != nil {

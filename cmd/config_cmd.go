@@ -12,6 +12,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
+	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -48,7 +49,7 @@ type settingValue struct {
 
 // effective finds where a key's value comes from, by the precedence
 // viper applies: flag, environment, profile, file, default.
-func effective(c *cobra.Command, cfg *Config, doc *configDoc, s Setting, key string) settingValue {
+func effective(c *cobra.Command, cfg *settings.Config, doc *settings.Doc, s settings.Setting, key string) settingValue {
 	if s.Flag != "" {
 		if fl := c.Flags().Lookup(s.Flag); fl != nil && fl.Changed {
 			return settingValue{key, fl.Value.String(), "flag --" + s.Flag}
@@ -56,7 +57,7 @@ func effective(c *cobra.Command, cfg *Config, doc *configDoc, s Setting, key str
 	}
 	env := s.Env()
 	if s.Family {
-		env = Setting{Key: key}.Env()
+		env = settings.Setting{Key: key}.Env()
 	}
 	if v, ok := os.LookupEnv(env); ok && v != "" {
 		return settingValue{key, v, "env " + env}
@@ -84,9 +85,9 @@ func nodeText(n *yaml.Node) string {
 
 // configKeys are the keys config list shows: every file setting, plus the
 // budget.costs.FAMILY entries the file or environment sets.
-func configKeys(cfg *Config, doc *configDoc) []string {
+func configKeys(cfg *settings.Config, doc *settings.Doc) []string {
 	var keys []string
-	for _, s := range settings {
+	for _, s := range settings.All() {
 		if s.EnvOnly || s.Family {
 			continue
 		}
@@ -127,7 +128,7 @@ func newConfigListCmd(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			doc, err := loadConfigDoc()
+			doc, err := settings.LoadDoc()
 			if err != nil {
 				return err
 			}
@@ -137,7 +138,7 @@ func newConfigListCmd(f *Factory) *cobra.Command {
 			}
 			var rows []settingValue
 			for _, k := range configKeys(cfg, doc) {
-				s, _ := lookupSetting(k)
+				s, _ := settings.Lookup(k)
 				rows = append(rows, effective(c, cfg, doc, s, k))
 			}
 			b, err := json.Marshal(rows)
@@ -150,20 +151,20 @@ func newConfigListCmd(f *Factory) *cobra.Command {
 }
 
 // knownKey finds a key's setting, or says what is known instead.
-func knownKey(key string) (Setting, error) {
-	s, ok := lookupSetting(key)
+func knownKey(key string) (settings.Setting, error) {
+	s, ok := settings.Lookup(key)
 	if ok {
 		return s, nil
 	}
 	var keys []string
-	for _, s := range settings {
+	for _, s := range settings.All() {
 		keys = append(keys, s.Key)
 	}
 	msg := fmt.Sprintf("unknown setting %q", key)
 	if near := suggest.Nearest(key, keys, suggest.Typo(len(key))); near != "" {
 		msg += fmt.Sprintf("; did you mean %q?", near)
 	}
-	return Setting{}, usageErrorf("%s\nRun 'orgctl help environment' for every setting.", msg)
+	return settings.Setting{}, usageErrorf("%s\nRun 'orgctl help environment' for every setting.", msg)
 }
 
 func newConfigGetCmd(f *Factory) *cobra.Command {
@@ -184,7 +185,7 @@ func newConfigGetCmd(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			doc, err := loadConfigDoc()
+			doc, err := settings.LoadDoc()
 			if err != nil {
 				return err
 			}
@@ -235,7 +236,7 @@ func newConfigSetCmd(f *Factory) *cobra.Command {
 			if d, ok := v.(time.Duration); ok {
 				v = d.String()
 			}
-			doc, err := loadConfigDoc()
+			doc, err := settings.LoadDoc()
 			if err != nil {
 				return err
 			}
@@ -250,7 +251,7 @@ func newConfigSetCmd(f *Factory) *cobra.Command {
 				where = "profile " + profile
 			}
 			if !quietOf(f) {
-				f.IO.Notice("✓ Set %s to %v in %s (%s)", key, v, where, configPath())
+				f.IO.Notice("✓ Set %s to %v in %s (%s)", key, v, where, settings.ConfigPath())
 			}
 			return nil
 		},
@@ -267,14 +268,14 @@ func newConfigUnsetCmd(f *Factory) *cobra.Command {
 			if _, err := knownKey(args[0]); err != nil {
 				return err
 			}
-			doc, err := loadConfigDoc()
+			doc, err := settings.LoadDoc()
 			if err != nil {
 				return err
 			}
 			profile := configTarget(c)
 			if !doc.Unset(profile, args[0]) {
 				if !quietOf(f) {
-					f.IO.Notice("%s was not set in %s", args[0], configPath())
+					f.IO.Notice("%s was not set in %s", args[0], settings.ConfigPath())
 				}
 				return nil
 			}
@@ -282,7 +283,7 @@ func newConfigUnsetCmd(f *Factory) *cobra.Command {
 				return err
 			}
 			if !quietOf(f) {
-				f.IO.Notice("✓ Removed %s from %s", args[0], configPath())
+				f.IO.Notice("✓ Removed %s from %s", args[0], settings.ConfigPath())
 			}
 			return nil
 		},
@@ -302,5 +303,5 @@ func exactArgs(n int, names string) cobra.PositionalArgs {
 // quietOf says whether --quiet (or ORGCTL_QUIET, or the file) is set.
 func quietOf(f *Factory) bool {
 	cfg, err := f.Config()
-	return err == nil && cfg.v.GetBool("quiet")
+	return err == nil && cfg.Quiet
 }

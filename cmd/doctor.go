@@ -15,6 +15,7 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/credentials"
+	"github.com/orgctl/orgctl/cmd/settings"
 )
 
 // Check outcomes. A skipped check does not apply here (the keyring when the
@@ -139,7 +140,7 @@ func runDoctor(ctx context.Context, f *Factory) []doctorCheck {
 // in the file that orgctl would reject or ignore.
 func checkConfigFile(loadErr error) doctorCheck {
 	c := doctorCheck{Name: "config"}
-	path := configPath()
+	path := settings.ConfigPath()
 	if loadErr != nil {
 		c.Status, c.Detail = checkFail, loadErr.Error()
 		c.Hint = fmt.Sprintf("fix %s, or see `orgctl config list`", path)
@@ -149,13 +150,13 @@ func checkConfigFile(loadErr error) doctorCheck {
 		c.Status, c.Detail = checkOK, fmt.Sprintf("no config file at %s: settings come from the environment and defaults", path)
 		return c
 	}
-	doc, err := loadConfigDoc()
+	doc, err := settings.LoadDoc()
 	if err != nil {
 		c.Status, c.Detail, c.Hint = checkFail, err.Error(), "fix the file by hand or with `orgctl config set`"
 		return c
 	}
 	// The loader only warns of these; for doctor they are findings.
-	if problems := unknownKeys(doc); len(problems) > 0 {
+	if problems := settings.UnknownKeys(doc, calledFamilies); len(problems) > 0 {
 		c.Status, c.Detail = checkFail, strings.Join(problems, "; ")
 		c.Hint = "correct or remove them with `orgctl config set KEY VALUE` / `orgctl config unset KEY`"
 		return c
@@ -166,16 +167,16 @@ func checkConfigFile(loadErr error) doctorCheck {
 
 // doctorBase is the instance's URL and the transport that reaches it (the
 // in-process one for --sandbox).
-func doctorBase(cfg *Config) (string, http.RoundTripper, error) {
-	if cfg.v.GetBool("sandbox") {
+func doctorBase(cfg *settings.Config) (string, http.RoundTripper, error) {
+	if cfg.Sandbox {
 		t, err := sandboxTarget(cfg)
 		if err != nil {
 			return "", nil, err
 		}
 		return t.BaseURL, t.Transport, nil
 	}
-	raw := cfg.v.GetString("base_url")
-	u, err := client.ValidateBaseURL(raw, cfg.v.GetBool("insecure_http"))
+	raw := cfg.BaseURL
+	u, err := client.ValidateBaseURL(raw, cfg.InsecureHTTP)
 	if err != nil {
 		return "", nil, err
 	}
@@ -311,7 +312,7 @@ func firstBodyLine(b []byte) string {
 
 // doctorToken says whether a token is there and where it comes from; only
 // its last four characters are shown.
-func doctorToken(cfg *Config, t *apiTarget, err error) doctorCheck {
+func doctorToken(cfg *settings.Config, t *apiTarget, err error) doctorCheck {
 	c := doctorCheck{Name: "token"}
 	if err != nil {
 		c.Status, c.Detail = checkFail, err.Error()
@@ -322,14 +323,14 @@ func doctorToken(cfg *Config, t *apiTarget, err error) doctorCheck {
 	}
 	from := map[string]string{
 		sourceEnv: "the ORGCTL_TOKEN variable", sourceKeyring: "the OS keyring",
-		sourceFile: "the token file (" + tokenFileDir() + ")", sourceSandbox: "the sandbox",
+		sourceFile: "the token file (" + settings.TokenFileDir() + ")", sourceSandbox: "the sandbox",
 	}[t.Source]
 	c.Status, c.Detail = checkOK, fmt.Sprintf("…%s from %s (profile %s)", last4(t.Token), from, cfg.Profile)
 	return c
 }
 
 // checkLogin spends the one 2-point request that proves the token works.
-func checkLogin(ctx context.Context, f *Factory, cfg *Config, t *apiTarget) doctorCheck {
+func checkLogin(ctx context.Context, f *Factory, cfg *settings.Config, t *apiTarget) doctorCheck {
 	c := doctorCheck{Name: "login"}
 	valid, err := verifyToken(ctx, f, cfg, t)
 	switch {
@@ -347,7 +348,7 @@ func checkLogin(ctx context.Context, f *Factory, cfg *Config, t *apiTarget) doct
 
 // checkKeyring probes the keyring. It fails only when the login is kept
 // there; otherwise an unusable keyring is noted and skipped.
-func checkKeyring(cfg *Config, stores tokenStores, t *apiTarget) doctorCheck {
+func checkKeyring(cfg *settings.Config, stores tokenStores, t *apiTarget) doctorCheck {
 	c := doctorCheck{Name: "keyring"}
 	p, ok := stores.keyring.(interface{ Reachable() error })
 	if !ok {
@@ -359,7 +360,7 @@ func checkKeyring(cfg *Config, stores tokenStores, t *apiTarget) doctorCheck {
 	if errors.As(err, &ke) {
 		err = ke.Err
 	}
-	inUse := cfg.v.GetString("token_store") == sourceKeyring || (t != nil && t.Source == sourceKeyring)
+	inUse := cfg.TokenStore == sourceKeyring || (t != nil && t.Source == sourceKeyring)
 	switch {
 	case err == nil:
 		c.Status, c.Detail = checkOK, "the OS keyring answers"
@@ -377,7 +378,7 @@ func checkKeyring(cfg *Config, stores tokenStores, t *apiTarget) doctorCheck {
 }
 
 // checkBudget reads the ledger without sending anything.
-func checkBudget(cfg *Config, f *Factory, t *apiTarget) doctorCheck {
+func checkBudget(cfg *settings.Config, f *Factory, t *apiTarget) doctorCheck {
 	c := doctorCheck{Name: "budget"}
 	l, err := openLedger(cfg, t, f.IO)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/output/jsonscan"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -25,7 +26,7 @@ import (
 // the Factory's one client, so every request is paced and priced alike.
 type Engine struct {
 	f       *Factory
-	cfg     *Config
+	cfg     *settings.Config
 	printer *output.Printer
 	names   *resolve.Resolver
 }
@@ -41,7 +42,7 @@ func newEngine(f *Factory) (*Engine, error) {
 
 // printerFor reads the configuration and builds the output printer from
 // it: the first step of every command that prints.
-func printerFor(f *Factory) (*Config, *output.Printer, error) {
+func printerFor(f *Factory) (*settings.Config, *output.Printer, error) {
 	cfg, err := f.Config()
 	if err != nil {
 		return nil, nil, err
@@ -51,12 +52,12 @@ func printerFor(f *Factory) (*Config, *output.Printer, error) {
 }
 
 // newPrinter builds the output printer from -o, --jq and --template.
-func newPrinter(io *output.IO, cfg *Config) (*output.Printer, error) {
+func newPrinter(io *output.IO, cfg *settings.Config) (*output.Printer, error) {
 	opts := output.Options{
-		Format:   cfg.v.GetString("output"),
-		JQ:       cfg.v.GetString("jq"),
-		Template: cfg.v.GetString("template"),
-		Columns:  splitColumns(cfg.v.GetString("columns")),
+		Format:   cfg.Output,
+		JQ:       cfg.JQ,
+		Template: cfg.Template,
+		Columns:  cfg.Columns,
 	}
 	if err := opts.Validate(); err != nil {
 		return nil, &UsageError{err}
@@ -88,7 +89,7 @@ func (e *Engine) checkColumns(c *Call) error {
 	return nil
 }
 
-func (e *Engine) quiet() bool { return e.cfg.v.GetBool("quiet") }
+func (e *Engine) quiet() bool { return e.cfg.Quiet }
 
 // run confirms, then dry-runs or sends the call, then prints the answer.
 func (e *Engine) run(ctx context.Context, c *Call, o RunOptions) error {
@@ -356,7 +357,7 @@ func (e *Engine) refuseUnattended(c *Call) error {
 // explain adds what to do next to API errors.
 func (e *Engine) explain(err error) error { return explain(e.cfg, err) }
 
-func explain(cfg *Config, err error) error {
+func explain(cfg *settings.Config, err error) error {
 	var ae *client.APIError
 	if !errors.As(err, &ae) {
 		return explainWait(cfg, err)
@@ -415,7 +416,7 @@ func callPlan(plan []planned, c *Call) []planned {
 // printPlan prices and prints a dry run's requests; names maps the
 // stand-in ids of names not yet looked up to how they are shown.
 func (e *Engine) printPlan(plan []planned, names map[string]string) error {
-	bc := budgetConfig(e.cfg)
+	bc := e.cfg.Budget
 	wait := "unknown (not logged in)"
 	var waitSeconds *float64
 	var cl *client.Client

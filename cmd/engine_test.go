@@ -12,6 +12,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
+	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
@@ -438,7 +439,7 @@ func TestExplainHints(t *testing.T) {
 	}
 
 	// A profile that targets a space adds the space token rule to 401 and 403.
-	if err := saveProfile("eng", map[string]any{"base_url": "https://eng.example.com", "space": "eng"}, false); err != nil {
+	if err := settings.SaveProfile("eng", map[string]any{"base_url": "https://eng.example.com", "space": "eng"}, false); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("ORGCTL_PROFILE", "eng")

@@ -4,14 +4,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strings"
-	"time"
-
-	"github.com/spf13/pflag"
-	"github.com/spf13/viper"
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/credentials"
+	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
@@ -23,8 +19,8 @@ type Factory struct {
 	IO      *output.IO
 	Version string
 
-	v      *viper.Viper
-	cfg    *Config
+	src    *settings.Sources
+	cfg    *settings.Config
 	cfgErr error
 	conn   *connection
 	connOK bool
@@ -39,9 +35,7 @@ type Factory struct {
 	// newProfile lets the selected profile be one the config file does not
 	// define yet: the command creates it (auth login).
 	newProfile bool
-	// flags are the root's global flags, whose values the config check
-	// names as flags; configWarn prints its warnings (nil: on IO).
-	flags      *pflag.FlagSet
+	// configWarn prints the config check's warnings (nil: on IO).
 	configWarn func(string)
 }
 
@@ -50,30 +44,19 @@ func NewFactory(version string) *Factory {
 	return &Factory{
 		IO:      output.System(),
 		Version: version,
-		v:       newViper(),
-		tokens:  tokenStores{keyring: credentials.Keyring{}, file: credentials.File{Dir: tokenFileDir()}},
+		src:     settings.NewSources(),
+		tokens:  tokenStores{keyring: credentials.Keyring{}, file: credentials.File{Dir: settings.TokenFileDir()}},
 	}
 }
 
-func newViper() *viper.Viper {
-	v := viper.New()
-	v.SetEnvPrefix("ORGCTL")
-	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_", "-", "_"))
-	v.AutomaticEnv()
-	v.SetDefault("output", "table")
-	v.SetDefault("timeout", 30*time.Second)
-	v.SetDefault("max_wait", 10*time.Minute)
-	return v
-}
-
 // Config reads the config file once.
-func (f *Factory) Config() (*Config, error) {
+func (f *Factory) Config() (*settings.Config, error) {
 	if f.cfg == nil && f.cfgErr == nil {
 		warn := f.configWarn
 		if warn == nil {
 			warn = func(msg string) { f.IO.Warn("%s", msg) }
 		}
-		f.cfg, f.cfgErr = loadConfig(f.v, f.flags, warn, f.newProfile)
+		f.cfg, f.cfgErr = f.src.Load(settings.LoadOptions{Warn: warn, NewProfile: f.newProfile, Families: calledFamilies})
 	}
 	return f.cfg, f.cfgErr
 }
@@ -130,7 +113,7 @@ func (f *Factory) connectWith(o connectOptions) (*connection, error) {
 	if notify == nil {
 		notify = waitAnnouncer(f.IO)
 	}
-	l, err := openLedgerWith(cfg, t, budgetConfig(cfg), f.IO, ratebudget.WithNotify(notify))
+	l, err := openLedgerWith(cfg, t, cfg.Budget, f.IO, ratebudget.WithNotify(notify))
 	if err != nil {
 		return nil, err
 	}
@@ -160,22 +143,22 @@ type apiTarget struct {
 
 // newClient builds a client for a target; pacer may be nil (unpaced);
 // idleConns 0 keeps the client's default pool.
-func newClient(cfg *Config, t *apiTarget, pacer client.Pacer, version string, stderr io.Writer, idleConns int) (*client.Client, error) {
+func newClient(cfg *settings.Config, t *apiTarget, pacer client.Pacer, version string, stderr io.Writer, idleConns int) (*client.Client, error) {
 	var debug io.Writer
-	if cfg.v.GetBool("debug") {
+	if cfg.Debug {
 		debug = stderr
 	}
 	return client.New(client.Options{
 		BaseURL:      t.BaseURL,
 		Token:        t.Token,
 		UserAgent:    "orgctl/" + version,
-		Timeout:      cfg.v.GetDuration("timeout"),
-		MaxWait:      cfg.v.GetDuration("max_wait"),
+		Timeout:      cfg.Timeout,
+		MaxWait:      cfg.MaxWait,
 		Notify:       announceServerWait(stderr),
 		Debug:        debug,
 		Pacer:        pacer,
 		Transport:    t.Transport,
-		InsecureHTTP: cfg.v.GetBool("insecure_http"),
+		InsecureHTTP: cfg.InsecureHTTP,
 		IdleConns:    idleConns,
 	})
 }

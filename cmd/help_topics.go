@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
+	"github.com/orgctl/orgctl/cmd/settings"
 )
 
 // exitCodes are what each exit status means: the contract scripts rely on.
@@ -69,7 +70,7 @@ Caches:  $XDG_CACHE_HOME/orgctl
 `)
 	type row struct{ env, key, flag, help string }
 	rows := []row{{"VARIABLE", "CONFIG KEY", "FLAG", "MEANING"}}
-	for _, s := range settings {
+	for _, s := range settings.All() {
 		r := row{env: s.Env(), key: s.Key, help: s.Help}
 		if s.EnvOnly {
 			r.key = "(env only)"
@@ -81,7 +82,7 @@ Caches:  $XDG_CACHE_HOME/orgctl
 			r.flag = "--" + s.Flag
 		}
 		var what []string
-		if s.Type != SettingString || len(s.Enum) > 0 {
+		if s.Type != settings.TypeString || len(s.Enum) > 0 {
 			what = append(what, s.Accepts())
 		}
 		if s.Default != "" {

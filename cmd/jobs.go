@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client/bulk"
+	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -157,7 +158,7 @@ func jobsSetup(f *Factory) (*output.Printer, bulk.Store, error) {
 	if err != nil {
 		return nil, bulk.Store{}, err
 	}
-	return p, bulk.Store{Dir: filepath.Join(stateDir(), "jobs")}, nil
+	return p, bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")}, nil
 }
 
 func findJob(store bulk.Store, id string) (string, error) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
@@ -115,6 +116,7 @@ func ExitCode(err error) int {
 		ee      *ExitError
 		usage   *UsageError
 		cfgErr  *client.ConfigError
+		setting *settings.Error
 		auth    *AuthError
 		nf      *NotFoundError
 		api     *client.APIError
@@ -137,7 +139,7 @@ func ExitCode(err error) int {
 		return ExitGaveUp
 	case errors.As(err, &noName):
 		return ExitNotFound
-	case errors.As(err, &usage), errors.As(err, &cfgErr), errors.As(err, &twoName), errors.As(err, &columns):
+	case errors.As(err, &usage), errors.As(err, &cfgErr), errors.As(err, &setting), errors.As(err, &twoName), errors.As(err, &columns):
 		return ExitUsage
 	case errors.As(err, &auth):
 		return ExitAuth

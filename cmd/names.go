@@ -174,7 +174,7 @@ func (e *Engine) resolver() (*resolve.Resolver, error) {
 		return nil, err
 	}
 	e.names = resolve.New(cl)
-	e.names.Store = nameStore{cache: completionCache(completionTTL(e.cfg)), profile: e.cfg.Profile, origin: completionOrigin(e.cfg)}
+	e.names.Store = nameStore{cache: completionCache(e.cfg.CompletionCacheTTL), profile: e.cfg.Profile, origin: completionOrigin(e.cfg)}
 	return e.names, nil
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/orgcode"
+	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
@@ -135,7 +136,7 @@ func orgExport(ctx context.Context, f *Factory, o orgOptions) error {
 
 func (f *Factory) quiet() bool {
 	cfg, err := f.Config()
-	return err == nil && cfg.v.GetBool("quiet")
+	return err == nil && cfg.Quiet
 }
 
 // readOrgFiles reads DIR; bad files are invalid input (exit 2).
@@ -181,7 +182,7 @@ func orgPlan(ctx context.Context, f *Factory, o orgOptions) error {
 	if err != nil {
 		return err
 	}
-	plan, _, err := orgPlanOf(ctx, conn, files, o, budgetConfig(cfg))
+	plan, _, err := orgPlanOf(ctx, conn, files, o, cfg.Budget)
 	if err != nil {
 		return err
 	}
@@ -194,7 +195,7 @@ func orgPlan(ctx context.Context, f *Factory, o orgOptions) error {
 			return err
 		}
 	} else {
-		writePlan(f.IO, plan, budgetConfig(cfg))
+		writePlan(f.IO, plan, cfg.Budget)
 	}
 	if o.exitCode && !plan.Empty() {
 		return &ExitError{Code: ExitFailure}
@@ -326,7 +327,7 @@ func orgApply(parent context.Context, f *Factory, o orgOptions) error {
 	if err != nil {
 		return err
 	}
-	bc := budgetConfig(cfg)
+	bc := cfg.Budget
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	conn, err := f.connectWith(connectOptions{
@@ -352,7 +353,7 @@ func orgApply(parent context.Context, f *Factory, o orgOptions) error {
 		}
 	}
 
-	store := bulk.Store{Dir: filepath.Join(stateDir(), "jobs")}
+	store := bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")}
 	sum, err := filesSum(files)
 	if err != nil {
 		return err

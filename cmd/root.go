@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // NewRootCmd builds the whole command tree, every family with all its
@@ -98,11 +99,7 @@ Try it without an org:  orgctl --sandbox users list`,
 	root.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return output.Formats, cobra.ShellCompDirectiveNoFileComp
 	})
-	// Viper binds every global flag to its config key and ORGCTL_<KEY>.
-	pf.VisitAll(func(fl *pflag.Flag) {
-		f.v.BindPFlag(strings.ReplaceAll(fl.Name, "-", "_"), fl)
-	})
-	f.flags = pf
+	f.src.BindFlags(pf)
 
 	root.AddGroup(&cobra.Group{ID: "org", Title: "Organization commands:"},
 		&cobra.Group{ID: "tool", Title: "orgctl commands:"})
@@ -246,6 +243,22 @@ func register(name string, aliases []string, short string, build func() Group) {
 	fm := family{name, aliases, short, build}
 	i, _ := slices.BinarySearchFunc(registry, name, func(e family, n string) int { return strings.Compare(e.name, n) })
 	registry = slices.Insert(registry, i, fm)
+}
+
+// calledFamilies are the budget families of every operation's path.
+func calledFamilies() []string {
+	var out []string
+	var walk func(gs []Group)
+	walk = func(gs []Group) {
+		for _, g := range gs {
+			for _, op := range g.Ops {
+				out = append(out, ratebudget.Family(op.Path))
+			}
+			walk(g.Groups)
+		}
+	}
+	walk(families())
+	return out
 }
 
 // families returns every family's full declaration, sorted by name.

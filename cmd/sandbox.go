@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output/atomicfile"
 )
 
@@ -25,17 +26,17 @@ import (
 // the process.
 const sandboxBaseURL = "http://sandbox.localhost"
 
-func sandboxStatePath() string { return filepath.Join(stateDir(), "sandbox.json") }
+func sandboxStatePath() string { return filepath.Join(settings.StateDir(), "sandbox.json") }
 
 // sandboxOptions reads the --sandbox settings; sandbox_org only matters when the state file is
 // created, since an existing org is never reseeded.
-func sandboxOptions(cfg *Config) (sandbox.Options, error) {
+func sandboxOptions(cfg *settings.Config) (sandbox.Options, error) {
 	var o sandbox.Options
 	if cfg != nil {
-		o.Points = cfg.v.GetInt("sandbox_points")
-		o.Window = cfg.v.GetDuration("sandbox_window")
-		o.Block = cfg.v.GetDuration("sandbox_block")
-		empty, err := sandboxOrgEmpty(cfg.v.GetString("sandbox_org"))
+		o.Points = cfg.SandboxPoints
+		o.Window = cfg.SandboxWindow
+		o.Block = cfg.SandboxBlock
+		empty, err := sandboxOrgEmpty(cfg.SandboxOrg)
 		if err != nil {
 			return o, usageErrorf("invalid sandbox_org (ORGCTL_SANDBOX_ORG): %v", err)
 		}
@@ -57,12 +58,12 @@ func sandboxOrgEmpty(name string) (bool, error) {
 }
 
 // sandboxTarget points a command at the persistent local sandbox org.
-func sandboxTarget(cfg *Config) (*apiTarget, error) {
+func sandboxTarget(cfg *settings.Config) (*apiTarget, error) {
 	opts, err := sandboxOptions(cfg)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(stateDir(), 0o700); err != nil {
+	if err := os.MkdirAll(settings.StateDir(), 0o700); err != nil {
 		return nil, err
 	}
 	ft := sandbox.NewFileTransport(sandboxStatePath(), opts)

@@ -9,10 +9,11 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/cmd/settings"
 )
 
 // spaceBaseURL looks a Space's domain up through the current profile.
-func spaceBaseURL(ctx context.Context, f *Factory, cfg *Config, name string) (string, error) {
+func spaceBaseURL(ctx context.Context, f *Factory, cfg *settings.Config, name string) (string, error) {
 	conn, err := f.connection()
 	if err != nil {
 		return "", fmt.Errorf("--space looks the space up through the current profile: %w", err)
@@ -51,11 +52,11 @@ func spaceBaseURL(ctx context.Context, f *Factory, cfg *Config, name string) (st
 }
 
 // spaceHint explains the Space token rule when a space profile is refused.
-func spaceHint(cfg *Config, ae *client.APIError) string {
+func spaceHint(cfg *settings.Config, ae *client.APIError) string {
 	if cfg == nil || (ae.StatusCode != http.StatusUnauthorized && ae.StatusCode != http.StatusForbidden) {
 		return ""
 	}
-	space := cfg.v.GetString("space")
+	space := cfg.Space
 	if space == "" {
 		return ""
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/credentials"
+	"github.com/orgctl/orgctl/cmd/settings"
 )
 
 // tokenStore is where a profile's token lives (the keyring or a 0600 file).
@@ -33,11 +34,11 @@ const (
 
 // resolveToken finds the profile's token: ORGCTL_TOKEN > keyring > the
 // explicit insecure file.
-func resolveToken(cfg *Config, stores tokenStores) (token, source string, err error) {
+func resolveToken(cfg *settings.Config, stores tokenStores) (token, source string, err error) {
 	if t := os.Getenv("ORGCTL_TOKEN"); t != "" {
 		return t, sourceEnv, nil
 	}
-	store := cfg.v.GetString("token_store")
+	store := cfg.TokenStore
 	var keyringErr error
 	if store != sourceFile {
 		t, err := stores.keyring.Get(cfg.Profile)
@@ -63,12 +64,12 @@ func resolveToken(cfg *Config, stores tokenStores) (token, source string, err er
 
 // resolveTarget is where the selected profile's requests go: the sandbox,
 // or the configured base URL with the profile's token.
-func resolveTarget(cfg *Config, stores tokenStores, transport http.RoundTripper) (*apiTarget, error) {
-	if cfg.v.GetBool("sandbox") {
+func resolveTarget(cfg *settings.Config, stores tokenStores, transport http.RoundTripper) (*apiTarget, error) {
+	if cfg.Sandbox {
 		return sandboxTarget(cfg)
 	}
-	base := cfg.v.GetString("base_url")
-	if _, err := client.ValidateBaseURL(base, cfg.v.GetBool("insecure_http")); err != nil {
+	base := cfg.BaseURL
+	if _, err := client.ValidateBaseURL(base, cfg.InsecureHTTP); err != nil {
 		return nil, err
 	}
 	tok, src, err := resolveToken(cfg, stores)

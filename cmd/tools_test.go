@@ -13,11 +13,12 @@ import (
 
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/cmd/credentials"
+	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
-func testConfig(t *testing.T) *Config {
+func testConfig(t *testing.T) *settings.Config {
 	t.Helper()
 	f, _ := testFactory(t, &testKeyring{}, "")
 	cfg, err := f.Config()
@@ -32,7 +33,7 @@ func TestBudgetConfig(t *testing.T) {
 	for _, k := range []string{"ORGCTL_BUDGET_POINTS", "ORGCTL_BUDGET_WINDOW", "ORGCTL_BUDGET_BLOCK", "ORGCTL_BUDGET_RESERVE", "ORGCTL_MAX_WAIT", "ORGCTL_BUDGET_COSTS_USERS"} {
 		t.Setenv(k, "")
 	}
-	if got, want := budgetConfig(testConfig(t)), ratebudget.DefaultConfig(); asJSON(t, got) != asJSON(t, want) {
+	if got, want := testConfig(t).Budget, ratebudget.DefaultConfig(); asJSON(t, got) != asJSON(t, want) {
 		t.Errorf("defaults = %+v, want %+v", got, want)
 	}
 
@@ -42,10 +43,10 @@ func TestBudgetConfig(t *testing.T) {
 	t.Setenv("ORGCTL_BUDGET_RESERVE", "20")
 	t.Setenv("ORGCTL_MAX_WAIT", "1m")
 	t.Setenv("ORGCTL_BUDGET_COSTS_USERS", "7")
-	if err := saveProfile("default", map[string]any{"budget": map[string]any{"costs": map[string]any{"groups": 9, "reports": 3}}}, true); err != nil {
+	if err := settings.SaveProfile("default", map[string]any{"budget": map[string]any{"costs": map[string]any{"groups": 9, "reports": 3}}}, true); err != nil {
 		t.Fatal(err)
 	}
-	b := budgetConfig(testConfig(t))
+	b := testConfig(t).Budget
 	if b.Points != 100 || b.Window != 30*time.Second || b.Block != 90*time.Second || b.Reserve != 20 || b.MaxWait != time.Minute {
 		t.Errorf("overrides = %+v", b)
 	}
@@ -182,7 +183,7 @@ func TestAuthLogout(t *testing.T) {
 		t.Errorf("unknown profile: %v", err)
 	}
 
-	if err := saveProfile("work", map[string]any{"base_url": "https://acme.example.com", "token_store": "keyring"}, true); err != nil {
+	if err := settings.SaveProfile("work", map[string]any{"base_url": "https://acme.example.com", "token_store": "keyring"}, true); err != nil {
 		t.Fatal(err)
 	}
 	broken := &testKeyring{items: map[string]string{"work": "tok"}, err: &credentials.KeyringError{Op: "delete", Err: errors.New("locked")}}
@@ -207,7 +208,7 @@ func TestAuthLogout(t *testing.T) {
 	if !strings.Contains(tio.err.String(), `Logged out of profile "work".`) || !strings.Contains(tio.err.String(), "ORGCTL_TOKEN is still set") {
 		t.Errorf("stderr = %q", tio.err.String())
 	}
-	if cfg, _ := os.ReadFile(configPath()); strings.Contains(string(cfg), "profile: work") {
+	if cfg, _ := os.ReadFile(settings.ConfigPath()); strings.Contains(string(cfg), "profile: work") {
 		t.Errorf("the default profile still names the removed one:\n%s", cfg)
 	}
 }
@@ -284,10 +285,14 @@ func TestAuthLoginToASpace(t *testing.T) {
 	if kr.items["eng"] != spaceTok {
 		t.Errorf("keyring = %v, want the token under the space's name", kr.items)
 	}
-	cfg := testConfig(t)
-	p := cfg.profileMap("eng")
-	if p["space"] != "eng" || !strings.HasSuffix(p["base_url"].(string), "/space/eng") {
-		t.Errorf("profile eng = %v", p)
+	doc, err := settings.LoadDoc()
+	if err != nil {
+		t.Fatal(err)
+	}
+	space, _ := doc.Get("eng", "space")
+	base, _ := doc.Get("eng", "base_url")
+	if space == nil || space.Value != "eng" || base == nil || !strings.HasSuffix(base.Value, "/space/eng") {
+		t.Errorf("profile eng: space %v, base_url %v", space, base)
 	}
 	reqs := sent(api)
 	// The third asks whose token it is; this one may not list tokens, so it ends there.

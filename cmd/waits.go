@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -29,7 +30,7 @@ func announceServerWait(stderr io.Writer) func(client.Wait) {
 }
 
 // explainWait says which setting bounds a wait the client gave up on.
-func explainWait(cfg *Config, err error) error {
+func explainWait(cfg *settings.Config, err error) error {
 	var (
 		we     *client.WaitError
 		budget *ratebudget.WaitError

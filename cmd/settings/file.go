@@ -1,4 +1,4 @@
-package cmd
+package settings
 
 import (
 	"bytes"
@@ -12,16 +12,16 @@ import (
 	"github.com/orgctl/orgctl/output/atomicfile"
 )
 
-// configDoc is the config file as a YAML node tree, so that orgctl's own
+// Doc is the config file as a YAML node tree, so that orgctl's own
 // edits (auth login, config set) keep the user's comments and key order.
-type configDoc struct {
+type Doc struct {
 	path string
 	doc  *yaml.Node // a DocumentNode whose one child is the top-level mapping
 }
 
-// loadConfigDoc reads the config file; a missing file is an empty one.
-func loadConfigDoc() (*configDoc, error) {
-	d := &configDoc{path: configPath()}
+// LoadDoc reads the config file; a missing file is an empty one.
+func LoadDoc() (*Doc, error) {
+	d := &Doc{path: ConfigPath()}
 	b, err := os.ReadFile(d.path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
@@ -29,24 +29,24 @@ func loadConfigDoc() (*configDoc, error) {
 	var n yaml.Node
 	if len(bytes.TrimSpace(b)) > 0 {
 		if err := yaml.Unmarshal(b, &n); err != nil {
-			return nil, &UsageError{fmt.Errorf("config file %s is not valid YAML: %v", d.path, err)}
+			return nil, &Error{fmt.Errorf("config file %s is not valid YAML: %v", d.path, err)}
 		}
 	}
 	if n.Kind == 0 {
 		n = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode}}}
 	}
 	if len(n.Content) != 1 || n.Content[0].Kind != yaml.MappingNode {
-		return nil, &UsageError{fmt.Errorf("config file %s must be a mapping of keys to values", d.path)}
+		return nil, &Error{fmt.Errorf("config file %s must be a mapping of keys to values", d.path)}
 	}
 	d.doc = &n
 	return d, nil
 }
 
-func (d *configDoc) top() *yaml.Node { return d.doc.Content[0] }
+func (d *Doc) top() *yaml.Node { return d.doc.Content[0] }
 
 // section is the mapping that holds a profile's keys ("" is the top level),
 // created when create is set.
-func (d *configDoc) section(profile string, create bool) *yaml.Node {
+func (d *Doc) section(profile string, create bool) *yaml.Node {
 	if profile == "" {
 		return d.top()
 	}
@@ -82,7 +82,7 @@ func child(m *yaml.Node, key string, create bool) *yaml.Node {
 }
 
 // Get reads a dotted key of a profile ("" is the top level).
-func (d *configDoc) Get(profile, key string) (*yaml.Node, bool) {
+func (d *Doc) Get(profile, key string) (*yaml.Node, bool) {
 	m := d.section(profile, false)
 	parts := strings.Split(key, ".")
 	for i, p := range parts {
@@ -109,7 +109,7 @@ func (d *configDoc) Get(profile, key string) (*yaml.Node, bool) {
 
 // Set stores a value under a dotted key of a profile, in place: an
 // existing key keeps its position and comments.
-func (d *configDoc) Set(profile, key string, value any) error {
+func (d *Doc) Set(profile, key string, value any) error {
 	var vn yaml.Node
 	if err := vn.Encode(value); err != nil {
 		return err
@@ -134,7 +134,7 @@ func (d *configDoc) Set(profile, key string, value any) error {
 
 // Unset removes a dotted key of a profile; it reports whether it was there.
 // Mappings it leaves empty are removed too.
-func (d *configDoc) Unset(profile, key string) bool {
+func (d *Doc) Unset(profile, key string) bool {
 	m := d.section(profile, false)
 	if m == nil {
 		return false
@@ -164,7 +164,7 @@ func unset(m *yaml.Node, parts []string) bool {
 }
 
 // DeleteProfile removes a whole profile.
-func (d *configDoc) DeleteProfile(name string) {
+func (d *Doc) DeleteProfile(name string) {
 	if profiles := child(d.top(), "profiles", false); profiles != nil {
 		unset(profiles, []string{name})
 		if len(profiles.Content) == 0 {
@@ -174,7 +174,7 @@ func (d *configDoc) DeleteProfile(name string) {
 }
 
 // Save writes the file atomically, readable only by its owner.
-func (d *configDoc) Save() error {
+func (d *Doc) Save() error {
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
@@ -184,7 +184,7 @@ func (d *configDoc) Save() error {
 	if err := enc.Close(); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(configDir(), 0o700); err != nil {
+	if err := os.MkdirAll(ConfigDir(), 0o700); err != nil {
 		return err
 	}
 	return atomicfile.Write(d.path, b.Bytes(), 0o600)

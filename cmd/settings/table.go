@@ -1,4 +1,4 @@
-package cmd
+package settings
 
 import (
 	"fmt"
@@ -8,19 +8,19 @@ import (
 	"time"
 )
 
-// SettingType is how a setting's text is read.
-type SettingType int
+// Type is how a setting's text is read.
+type Type int
 
 const (
-	SettingString SettingType = iota
-	SettingBool
-	SettingInt
-	SettingDuration
-	SettingEnum
-	SettingURL
+	TypeString Type = iota
+	TypeBool
+	TypeInt
+	TypeDuration
+	TypeEnum
+	TypeURL
 )
 
-func (t SettingType) String() string {
+func (t Type) String() string {
 	return [...]string{"text", "true or false", "a whole number", "a duration (30s, 5m, 1h)", "one of", "a URL"}[t]
 }
 
@@ -29,7 +29,7 @@ func (t SettingType) String() string {
 // `orgctl config`, and `orgctl help environment`.
 type Setting struct {
 	Key  string // dotted config key, e.g. "budget.points"
-	Type SettingType
+	Type Type
 	Enum []string
 	// Min and Max bound integers and durations (Max 0: no upper bound).
 	Min, Max int64
@@ -43,7 +43,7 @@ type Setting struct {
 	EnvName string
 	// Family marks budget.costs.<family>: Key is the prefix.
 	Family bool
-	// Schemes are the schemes a SettingURL takes; Words are plain values it
+	// Schemes are the schemes a TypeURL takes; Words are plain values it
 	// takes besides URLs ("file").
 	Schemes, Words []string
 }
@@ -59,19 +59,19 @@ func (s Setting) Env() string {
 // Accepts describes what the setting takes, for error messages and help.
 func (s Setting) Accepts() string {
 	switch s.Type {
-	case SettingEnum:
+	case TypeEnum:
 		return "one of " + strings.Join(s.Enum, ", ")
-	case SettingInt:
+	case TypeInt:
 		if s.Max > 0 {
 			return fmt.Sprintf("a whole number from %d to %d", s.Min, s.Max)
 		}
 		return fmt.Sprintf("a whole number, at least %d", s.Min)
-	case SettingDuration:
+	case TypeDuration:
 		if s.Min > 0 {
 			return fmt.Sprintf("a positive duration such as 30s, 5m or 1h (at least %s)", time.Duration(s.Min))
 		}
 		return "a duration such as 30s, 5m or 1h (0 or more)"
-	case SettingURL:
+	case TypeURL:
 		starts := make([]string, len(s.Schemes))
 		for i, sc := range s.Schemes {
 			starts[i] = sc + "://"
@@ -103,32 +103,32 @@ func (s Setting) Parse(text string) (any, error) {
 		return nil, &badSetting{value: text, want: "expected " + s.Accepts()}
 	}
 	switch s.Type {
-	case SettingBool:
+	case TypeBool:
 		b, err := strconv.ParseBool(t)
 		if err != nil {
 			return bad()
 		}
 		return b, nil
-	case SettingInt:
+	case TypeInt:
 		n, err := strconv.ParseInt(t, 10, 64)
 		if err != nil || n < s.Min || (s.Max > 0 && n > s.Max) {
 			return bad()
 		}
 		return n, nil
-	case SettingDuration:
+	case TypeDuration:
 		d, err := time.ParseDuration(t)
 		if err != nil || int64(d) < s.Min || (s.Max > 0 && int64(d) > s.Max) {
 			return bad()
 		}
 		return d, nil
-	case SettingEnum:
+	case TypeEnum:
 		for _, e := range s.Enum {
 			if t == e {
 				return t, nil
 			}
 		}
 		return bad()
-	case SettingURL:
+	case TypeURL:
 		if t == "" {
 			return t, nil
 		}
@@ -154,47 +154,50 @@ func (s Setting) Parse(text string) (any, error) {
 	return text, nil
 }
 
-// settings are every key orgctl reads. Keep them sorted by Key within
-// each block; `orgctl help environment` prints them in this order.
-var settings = []Setting{
-	{Key: "base_url", Type: SettingURL, Schemes: []string{"https", "http"}, Help: "instance URL; orgctl appends /api/v2"},
+// All is every setting, in the order `orgctl help environment` shows them.
+func All() []Setting { return table }
+
+// table holds every key orgctl reads. Keep them sorted by Key within each
+// block; `orgctl help environment` prints them in this order.
+var table = []Setting{
+	{Key: "base_url", Type: TypeURL, Schemes: []string{"https", "http"}, Help: "instance URL; orgctl appends /api/v2"},
 	{Key: "token", EnvOnly: true, Help: "API token; overrides the stored one (never put it in the config file)"},
 	{Key: "profile", Help: "profile to use", Default: "default", Flag: "profile"},
-	{Key: "token_store", Type: SettingEnum, Enum: []string{"keyring", "file"}, Help: "where `auth login` stored the profile's token"},
+	{Key: "token_store", Type: TypeEnum, Enum: []string{"keyring", "file"}, Help: "where `auth login` stored the profile's token"},
 	{Key: "space", Help: "the Space a profile was logged in to with `auth login --space`"},
-	{Key: "output", Type: SettingEnum, Enum: []string{"table", "json", "yaml"}, Default: "table", Help: "default output format", Flag: "output"},
+	{Key: "output", Type: TypeEnum, Enum: []string{"table", "json", "yaml"}, Default: "table", Help: "default output format", Flag: "output"},
 	{Key: "jq", Help: "filter JSON output with a jq expression", Flag: "jq"},
 	{Key: "template", Help: "format output with a Go text/template", Flag: "template"},
 	// Columns name one command's table, so no file or profile sets them for all.
 	{Key: "columns", EnvOnly: true, Help: "pick and order table columns by name (a,b,c)", Flag: "columns"},
-	{Key: "quiet", Type: SettingBool, Default: "false", Help: "print no notices on stderr", Flag: "quiet"},
-	{Key: "debug", Type: SettingBool, Default: "false", Help: "log HTTP method, URL, status and timing to stderr (token redacted)", Flag: "debug"},
-	{Key: "timeout", Type: SettingDuration, Min: int64(time.Millisecond), Default: "30s", Help: "time limit for each HTTP attempt", Flag: "timeout"},
-	{Key: "max_wait", Type: SettingDuration, Default: "10m", Help: "longest wait (budget, lock, server backoff) before exit 5", Flag: "max-wait"},
-	{Key: "insecure_http", Type: SettingBool, Default: "false", Help: "allow http:// to non-loopback hosts (the token is sent unencrypted)", Flag: "insecure-http"},
-	{Key: "sandbox", Type: SettingBool, Default: "false", Help: "run against the built-in local demo org", Flag: "sandbox"},
-	{Key: "budget.points", Type: SettingInt, Min: 1, Default: "300", Help: "budget points per window"},
-	{Key: "budget.window", Type: SettingDuration, Min: int64(time.Millisecond), Default: "60s", Help: "budget window length"},
-	{Key: "budget.block", Type: SettingDuration, Min: int64(time.Millisecond), Default: "60s", Help: "block assumed after a 429 without Retry-After"},
-	{Key: "budget.reserve", Type: SettingInt, Min: 0, Default: "0", Help: "points per window left unused for other tools"},
-	{Key: "budget.costs", Type: SettingInt, Min: 0, Family: true, Help: "budget.costs.FAMILY: override one family's price in points"},
-	{Key: "budget.store", Type: SettingURL, Words: []string{"file"}, Schemes: []string{"redis", "rediss"}, Default: "file", Help: "where the ledger lives: file (this machine) or a Redis URL, redis://[user:password@]host:port/db (rediss:// for TLS), shared by a fleet"},
-	{Key: "budget.store_fallback", Type: SettingEnum, Enum: []string{"none", "file"}, Default: "none", Help: "file: warn and use this machine's ledger while the store is down; none: fail"},
-	{Key: "completion.cache_ttl", Type: SettingDuration, Default: "60s", Help: "how long completion keeps a fetched list"},
-	{Key: "completion.timeout", Type: SettingDuration, Min: int64(time.Millisecond), Default: "1s", Help: "how long a completion may take before it gives up"},
-	{Key: "sandbox_org", Type: SettingEnum, Enum: []string{"demo", "empty"}, Default: "demo", Help: "--sandbox: what a new sandbox org starts with"},
-	{Key: "sandbox_points", Type: SettingInt, Min: 1, Default: "300", Help: "--sandbox: the sandbox's budget points per window"},
-	{Key: "sandbox_window", Type: SettingDuration, Min: int64(time.Millisecond), Default: "60s", Help: "--sandbox: the sandbox's budget window"},
-	{Key: "sandbox_block", Type: SettingDuration, Min: int64(time.Millisecond), Default: "60s", Help: "--sandbox: how long exceeding the sandbox's budget blocks"},
-	{Key: "force_tty", EnvOnly: true, Type: SettingBool, Help: "render the terminal form even when piped (tests, recordings)"},
-	{Key: "width", EnvOnly: true, Type: SettingInt, Min: 1, Help: "terminal width tables fit on (default: the terminal's, else COLUMNS)"},
+	{Key: "quiet", Type: TypeBool, Default: "false", Help: "print no notices on stderr", Flag: "quiet"},
+	{Key: "debug", Type: TypeBool, Default: "false", Help: "log HTTP method, URL, status and timing to stderr (token redacted)", Flag: "debug"},
+	{Key: "timeout", Type: TypeDuration, Min: int64(time.Millisecond), Default: "30s", Help: "time limit for each HTTP attempt", Flag: "timeout"},
+	{Key: "max_wait", Type: TypeDuration, Default: "10m", Help: "longest wait (budget, lock, server backoff) before exit 5", Flag: "max-wait"},
+	{Key: "insecure_http", Type: TypeBool, Default: "false", Help: "allow http:// to non-loopback hosts (the token is sent unencrypted)", Flag: "insecure-http"},
+	{Key: "sandbox", Type: TypeBool, Default: "false", Help: "run against the built-in local demo org", Flag: "sandbox"},
+	{Key: "budget.points", Type: TypeInt, Min: 1, Default: "300", Help: "budget points per window"},
+	{Key: "budget.window", Type: TypeDuration, Min: int64(time.Millisecond), Default: "60s", Help: "budget window length"},
+	{Key: "budget.block", Type: TypeDuration, Min: int64(time.Millisecond), Default: "60s", Help: "block assumed after a 429 without Retry-After"},
+	{Key: "budget.reserve", Type: TypeInt, Min: 0, Default: "0", Help: "points per window left unused for other tools"},
+	{Key: "budget.costs", Type: TypeInt, Min: 0, Family: true, Help: "budget.costs.FAMILY: override one family's price in points"},
+	{Key: "budget.store", Type: TypeURL, Words: []string{"file"}, Schemes: []string{"redis", "rediss"}, Default: "file", Help: "where the ledger lives: file (this machine) or a Redis URL, redis://[user:password@]host:port/db (rediss:// for TLS), shared by a fleet"},
+	{Key: "budget.store_fallback", Type: TypeEnum, Enum: []string{"none", "file"}, Default: "none", Help: "file: warn and use this machine's ledger while the store is down; none: fail"},
+	{Key: "completion.cache_ttl", Type: TypeDuration, Default: "60s", Help: "how long completion keeps a fetched list"},
+	{Key: "completion.timeout", Type: TypeDuration, Min: int64(time.Millisecond), Default: "1s", Help: "how long a completion may take before it gives up"},
+	{Key: "sandbox_org", Type: TypeEnum, Enum: []string{"demo", "empty"}, Default: "demo", Help: "--sandbox: what a new sandbox org starts with"},
+	{Key: "sandbox_points", Type: TypeInt, Min: 1, Default: "300", Help: "--sandbox: the sandbox's budget points per window"},
+	{Key: "sandbox_window", Type: TypeDuration, Min: int64(time.Millisecond), Default: "60s", Help: "--sandbox: the sandbox's budget window"},
+	{Key: "sandbox_block", Type: TypeDuration, Min: int64(time.Millisecond), Default: "60s", Help: "--sandbox: how long exceeding the sandbox's budget blocks"},
+	{Key: "force_tty", EnvOnly: true, Type: TypeBool, Help: "render the terminal form even when piped (tests, recordings)"},
+	{Key: "width", EnvOnly: true, Type: TypeInt, Min: 1, Help: "terminal width tables fit on (default: the terminal's, else COLUMNS)"},
 	{Key: "no_color", EnvOnly: true, EnvName: "NO_COLOR", Help: "set (to anything) for no colour"},
 }
 
-// lookupSetting finds a key's setting; budget.costs.<family> matches the
+// Lookup finds a key's setting; budget.costs.<family> matches the
 // budget.costs entry.
-func lookupSetting(key string) (Setting, bool) {
-	for _, s := range settings {
+func Lookup(key string) (Setting, bool) {
+	for _, s := range table {
 		if s.Key == key || (s.Family && strings.HasPrefix(key, s.Key+".") && len(key) > len(s.Key)+1) {
 			return s, true
 		}

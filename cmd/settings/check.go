@@ -1,4 +1,4 @@
-package cmd
+package settings
 
 import (
 	"errors"
@@ -18,20 +18,20 @@ import (
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
-// foundValue is one value of a setting and where it was found.
-type foundValue struct {
-	text  string
-	where string // "flag --timeout", "the environment variable ORGCTL_TIMEOUT", "/home/u/.config/orgctl/config.yaml:3 (profile prod)"
-	bad   string // set when the file holds no scalar here: what it holds instead
+// Found is one value of a setting and where it was found.
+type Found struct {
+	Text  string
+	Where string // "flag --timeout", "the environment variable ORGCTL_TIMEOUT", "/home/u/.config/orgctl/config.yaml:3 (profile prod)"
+	Bad   string // set when the file holds no scalar here: what it holds instead
 }
 
-// valuesOf lists a key's values in precedence order: flag, environment,
+// ValuesOf lists a key's values in precedence order: flag, environment,
 // the selected profile, the file's top level.
-func valuesOf(s Setting, key string, flags *pflag.FlagSet, doc *configDoc, profile string) []foundValue {
-	var out []foundValue
+func ValuesOf(s Setting, key string, flags *pflag.FlagSet, doc *Doc, profile string) []Found {
+	var out []Found
 	if s.Flag != "" && flags != nil {
 		if fl := flags.Lookup(s.Flag); fl != nil && fl.Changed {
-			out = append(out, foundValue{text: fl.Value.String(), where: "flag --" + s.Flag})
+			out = append(out, Found{Text: fl.Value.String(), Where: "flag --" + s.Flag})
 		}
 	}
 	env := Setting{Key: key}.Env()
@@ -39,7 +39,7 @@ func valuesOf(s Setting, key string, flags *pflag.FlagSet, doc *configDoc, profi
 		env = s.Env()
 	}
 	if v, ok := os.LookupEnv(env); ok && v != "" {
-		out = append(out, foundValue{text: v, where: "the environment variable " + env})
+		out = append(out, Found{Text: v, Where: "the environment variable " + env})
 	}
 	for _, section := range []string{profile, ""} {
 		if section != "" && !doc.hasProfile(section) {
@@ -49,17 +49,17 @@ func valuesOf(s Setting, key string, flags *pflag.FlagSet, doc *configDoc, profi
 		if !ok || n.Tag == "!!null" {
 			continue
 		}
-		fv := foundValue{text: n.Value, where: doc.place(n, section)}
+		fv := Found{Text: n.Value, Where: doc.place(n, section)}
 		switch n.Kind {
 		case yaml.MappingNode:
-			fv.bad = "a mapping"
+			fv.Bad = "a mapping"
 		case yaml.SequenceNode:
-			fv.bad = "a list"
+			fv.Bad = "a list"
 		case yaml.AliasNode:
 			if n.Alias != nil && n.Alias.Kind == yaml.ScalarNode {
-				fv.text = n.Alias.Value
+				fv.Text = n.Alias.Value
 			} else {
-				fv.bad = "an alias"
+				fv.Bad = "an alias"
 			}
 		}
 		out = append(out, fv)
@@ -68,7 +68,7 @@ func valuesOf(s Setting, key string, flags *pflag.FlagSet, doc *configDoc, profi
 }
 
 // place names a value's position in the config file for messages.
-func (d *configDoc) place(n *yaml.Node, profile string) string {
+func (d *Doc) place(n *yaml.Node, profile string) string {
 	where := fmt.Sprintf("%s:%d", d.path, n.Line)
 	if profile != "" {
 		where += " (profile " + profile + ")"
@@ -76,7 +76,7 @@ func (d *configDoc) place(n *yaml.Node, profile string) string {
 	return where
 }
 
-func (d *configDoc) hasProfile(name string) bool {
+func (d *Doc) hasProfile(name string) bool {
 	profiles := child(d.top(), "profiles", false)
 	return profiles != nil && child(profiles, name, false) != nil
 }
@@ -86,18 +86,18 @@ func (d *configDoc) hasProfile(name string) bool {
 // mistyped duration or number as 0 (no timeout, a free request) without a
 // word. Every problem is reported in one usage error. Keys the file holds
 // that orgctl does not read are warned about, with the nearest known key.
-func checkConfig(v *viper.Viper, flags *pflag.FlagSet, doc *configDoc, profile string, warn func(string)) error {
+func checkConfig(v *viper.Viper, flags *pflag.FlagSet, doc *Doc, profile string, warn func(string), families func() []string) error {
 	var problems []string
 	check := func(s Setting, key string) {
 		var winner any
-		for i, fv := range valuesOf(s, key, flags, doc, profile) {
-			if fv.bad != "" {
-				problems = append(problems, fmt.Sprintf("%s in %s is %s: expected %s", key, fv.where, fv.bad, s.Accepts()))
+		for i, fv := range ValuesOf(s, key, flags, doc, profile) {
+			if fv.Bad != "" {
+				problems = append(problems, fmt.Sprintf("%s in %s is %s: expected %s", key, fv.Where, fv.Bad, s.Accepts()))
 				continue
 			}
-			val, err := s.Parse(fv.text)
+			val, err := s.Parse(fv.Text)
 			if err != nil {
-				problems = append(problems, fmt.Sprintf("invalid %s %s (from %s): %s", key, shownValue(s, fv.text), fv.where, whatIsAccepted(err)))
+				problems = append(problems, fmt.Sprintf("invalid %s %s (from %s): %s", key, ShownValue(s, fv.Text), fv.Where, WhatIsAccepted(err)))
 				continue
 			}
 			if i == 0 {
@@ -107,11 +107,11 @@ func checkConfig(v *viper.Viper, flags *pflag.FlagSet, doc *configDoc, profile s
 		if n, ok := winner.(int64); ok {
 			winner = int(n) // what viper's readers and a decoded YAML number give
 		}
-		if winner != nil && s.Type != SettingString {
+		if winner != nil && s.Type != TypeString {
 			v.Set(key, winner)
 		}
 	}
-	for _, s := range settings {
+	for _, s := range table {
 		switch {
 		case s.EnvOnly:
 		case s.Family:
@@ -122,7 +122,7 @@ func checkConfig(v *viper.Viper, flags *pflag.FlagSet, doc *configDoc, profile s
 			check(s, s.Key)
 		}
 	}
-	for _, w := range unknownKeys(doc) {
+	for _, w := range UnknownKeys(doc, families) {
 		warn(w)
 	}
 	if len(problems) == 0 {
@@ -130,22 +130,22 @@ func checkConfig(v *viper.Viper, flags *pflag.FlagSet, doc *configDoc, profile s
 	}
 	sort.Strings(problems)
 	if len(problems) == 1 {
-		return &UsageError{errors.New(problems[0])}
+		return &Error{errors.New(problems[0])}
 	}
-	return &UsageError{fmt.Errorf("%d settings are invalid:\n  %s", len(problems), strings.Join(problems, "\n  "))}
+	return &Error{fmt.Errorf("%d settings are invalid:\n  %s", len(problems), strings.Join(problems, "\n  "))}
 }
 
-// shownValue quotes a value for a message; a URL loses its user info,
+// ShownValue quotes a value for a message; a URL loses its user info,
 // which is most likely a password.
-func shownValue(s Setting, text string) string {
-	if s.Type == SettingURL {
+func ShownValue(s Setting, text string) string {
+	if s.Type == TypeURL {
 		return fmt.Sprintf("%q", client.RedactURL(text))
 	}
 	return fmt.Sprintf("%q", text)
 }
 
-// whatIsAccepted is Parse's complaint without the value it quotes.
-func whatIsAccepted(err error) string {
+// WhatIsAccepted is Parse's complaint without the value it quotes.
+func WhatIsAccepted(err error) string {
 	var bad *badSetting
 	if errors.As(err, &bad) {
 		return bad.want
@@ -155,7 +155,7 @@ func whatIsAccepted(err error) string {
 
 // familyKeys are the budget.costs.FAMILY keys set in the file (top level
 // and profile) or the environment.
-func familyKeys(s Setting, doc *configDoc, profile string) []string {
+func familyKeys(s Setting, doc *Doc, profile string) []string {
 	seen := map[string]bool{}
 	for _, section := range []string{profile, ""} {
 		if n, ok := doc.Get(section, s.Key); ok && n.Kind == yaml.MappingNode {
@@ -178,9 +178,9 @@ func familyKeys(s Setting, doc *configDoc, profile string) []string {
 	return keys
 }
 
-// unknownKeys walks the file's top level and every profile and describes
+// UnknownKeys walks the file's top level and every profile and describes
 // each key orgctl does not read there.
-func unknownKeys(doc *configDoc) []string {
+func UnknownKeys(doc *Doc, families func() []string) []string {
 	var out []string
 	var walk func(m *yaml.Node, prefix, profile string)
 	walk = func(m *yaml.Node, prefix, profile string) {
@@ -203,7 +203,7 @@ func unknownKeys(doc *configDoc) []string {
 				}
 				continue
 			}
-			if s, ok := lookupSetting(key); ok {
+			if s, ok := Lookup(key); ok {
 				switch {
 				case s.EnvOnly:
 					out = append(out, fmt.Sprintf("%s: %s is read from the environment only (%s); the config file's value is ignored", where, key, s.Env()))
@@ -211,7 +211,7 @@ func unknownKeys(doc *configDoc) []string {
 					out = append(out, fmt.Sprintf("%s: profile is a top-level setting; inside a profile it is ignored", where))
 				case s.Family && key == s.Key && val.Kind == yaml.MappingNode:
 					for j := 0; j+1 < len(val.Content); j += 2 {
-						if w := unknownFamily(val.Content[j].Value); w != "" {
+						if w := unknownFamily(val.Content[j].Value, families); w != "" {
 							out = append(out, fmt.Sprintf("%s: %s.%s: %s", doc.place(val.Content[j], profile), key, val.Content[j].Value, w))
 						}
 					}
@@ -235,7 +235,7 @@ func unknownKeys(doc *configDoc) []string {
 
 // isSection reports whether key is a prefix of settings (budget, completion).
 func isSection(key string) bool {
-	for _, s := range settings {
+	for _, s := range table {
 		if strings.HasPrefix(s.Key, key+".") {
 			return true
 		}
@@ -247,7 +247,7 @@ func isSection(key string) bool {
 // be a typo.
 func nearestSetting(key string, top bool) string {
 	var keys []string
-	for _, s := range settings {
+	for _, s := range table {
 		if !s.EnvOnly {
 			keys = append(keys, s.Key)
 		}
@@ -259,10 +259,11 @@ func nearestSetting(key string, top bool) string {
 }
 
 // unknownFamily warns about a budget.costs family that orgctl never calls
-// but that is one typo away from one it does.
-func unknownFamily(name string) string {
+// but that is one typo away from one it does; called lists the families
+// orgctl's commands call, and is asked only when a family is set.
+func unknownFamily(name string, called func() []string) string {
 	fam := strings.ToLower(strings.TrimSpace(name))
-	known := knownFamilies()
+	known := knownFamilies(called)
 	if known[fam] {
 		return ""
 	}
@@ -273,21 +274,16 @@ func unknownFamily(name string) string {
 }
 
 // knownFamilies are the priced families and those orgctl's commands call.
-func knownFamilies() map[string]bool {
+func knownFamilies(called func() []string) map[string]bool {
 	known := map[string]bool{}
 	for fam := range ratebudget.DefaultConfig().CostTable() {
 		known[fam] = true
 	}
-	var walk func(gs []Group)
-	walk = func(gs []Group) {
-		for _, g := range gs {
-			for _, op := range g.Ops {
-				known[ratebudget.Family(op.Path)] = true
-			}
-			walk(g.Groups)
+	if called != nil {
+		for _, fam := range called() {
+			known[fam] = true
 		}
 	}
-	walk(families())
 	delete(known, "")
 	return known
 }
