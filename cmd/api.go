@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/cmd/cli"
 )
 
 // apiMethods are the methods the management API uses.
@@ -30,7 +31,7 @@ type apiOptions struct {
 	DryRun   bool
 }
 
-func newAPICmd(f *Factory) *cobra.Command {
+func newAPICmd(f *cli.Factory) *cobra.Command {
 	var fields, typed []string
 	var input string
 	var paginate, dry bool
@@ -61,7 +62,7 @@ next_token and joins the pages' arrays.`,
   orgctl api DELETE /folders/app_190 --dry-run`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) != 2 {
-				return usageErrorf("api takes 2 arguments: METHOD PATH, got %d\nUsage: %s", len(args), c.UseLine())
+				return cli.UsageErrorf("api takes 2 arguments: METHOD PATH, got %d\nUsage: %s", len(args), c.UseLine())
 			}
 			return nil
 		},
@@ -72,7 +73,7 @@ next_token and joins the pages' arrays.`,
 			}
 			opts.Paginate, opts.DryRun = paginate, dry
 			if paginate && opts.Method != http.MethodGet {
-				return usageErrorf("--paginate works with GET only")
+				return cli.UsageErrorf("--paginate works with GET only")
 			}
 			return apiRun(c.Context(), f, c, opts)
 		},
@@ -94,14 +95,14 @@ next_token and joins the pages' arrays.`,
 }
 
 // parseAPI validates everything the user typed; nothing is sent on error.
-func parseAPI(f *Factory, method, path string, raw, typed []string, input string) (*apiOptions, error) {
+func parseAPI(f *cli.Factory, method, path string, raw, typed []string, input string) (*apiOptions, error) {
 	o := &apiOptions{Method: strings.ToUpper(method), Query: url.Values{}}
 	valid := false
 	for _, m := range apiMethods {
 		valid = valid || m == o.Method
 	}
 	if !valid {
-		return nil, usageErrorf("invalid method %q: expected one of %s", method, strings.Join(apiMethods, ", "))
+		return nil, cli.UsageErrorf("invalid method %q: expected one of %s", method, strings.Join(apiMethods, ", "))
 	}
 	p, q, host, err := splitAPIPath(path)
 	if err != nil {
@@ -114,7 +115,7 @@ func parseAPI(f *Factory, method, path string, raw, typed []string, input string
 	add := func(kv string, value func(string) (any, error)) error {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
-			return usageErrorf("invalid field %q: expected KEY=VALUE", kv)
+			return cli.UsageErrorf("invalid field %q: expected KEY=VALUE", kv)
 		}
 		val, err := value(v)
 		if err != nil {
@@ -126,7 +127,7 @@ func parseAPI(f *Factory, method, path string, raw, typed []string, input string
 		}
 		if fieldsInQuery {
 			if len(keys) > 2 || (len(keys) == 2 && keys[1] != "") {
-				return usageErrorf("field %q: nested keys need a JSON body (not GET, no --input)", k)
+				return cli.UsageErrorf("field %q: nested keys need a JSON body (not GET, no --input)", k)
 			}
 			o.Query.Add(keys[0], queryText(val))
 			return nil
@@ -153,15 +154,15 @@ func parseAPI(f *Factory, method, path string, raw, typed []string, input string
 	if input != "" {
 		b, err := readBodyFile(input, f.IO.In, "--input "+input)
 		if err != nil {
-			return nil, usageErrorf("%v", err)
+			return nil, cli.UsageErrorf("%v", err)
 		}
 		b = bytes.TrimSpace(b)
 		if len(b) > 0 {
 			if !json.Valid(b) {
-				return nil, usageErrorf("--input %s is not valid JSON", input)
+				return nil, cli.UsageErrorf("--input %s is not valid JSON", input)
 			}
 			if op := knownOp(o.Method, o.Path); b[0] != '{' && op != nil && takesObject(op) {
-				return nil, usageErrorf("--input %s must be a JSON object: %s %s takes one, and %s would replace it", input, o.Method, o.Path, jsonKind(b))
+				return nil, cli.UsageErrorf("--input %s must be a JSON object: %s %s takes one, and %s would replace it", input, o.Method, o.Path, jsonKind(b))
 			}
 			o.Body = json.RawMessage(b)
 		}
@@ -201,7 +202,7 @@ func jsonKind(b []byte) string {
 // escaped path under /api/v2 and its query.
 func splitAPIPath(s string) (path string, q url.Values, host string, err error) {
 	if strings.TrimSpace(s) == "" {
-		return "", nil, "", usageErrorf("empty PATH")
+		return "", nil, "", cli.UsageErrorf("empty PATH")
 	}
 	if err := checkTypedPath(s); err != nil {
 		return "", nil, "", err
@@ -209,10 +210,10 @@ func splitAPIPath(s string) (path string, q url.Values, host string, err error) 
 	if strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") {
 		u, perr := url.Parse(s)
 		if perr != nil || u.Host == "" {
-			return "", nil, "", usageErrorf("invalid URL %q", client.RedactURL(s))
+			return "", nil, "", cli.UsageErrorf("invalid URL %q", client.RedactURL(s))
 		}
 		if u.User != nil {
-			return "", nil, "", usageErrorf("URL %q carries user info (USER:PASSWORD@), which is never sent; remove it", client.RedactURL(s))
+			return "", nil, "", cli.UsageErrorf("URL %q carries user info (USER:PASSWORD@), which is never sent; remove it", client.RedactURL(s))
 		}
 		host = u.Host
 		s = u.EscapedPath()
@@ -220,13 +221,13 @@ func splitAPIPath(s string) (path string, q url.Values, host string, err error) 
 			s += "?" + u.RawQuery
 		}
 		if !strings.HasPrefix(s, "/api/v2/") && s != "/api/v2" {
-			return "", nil, "", usageErrorf("URL %q is not under /api/v2", client.RedactURL(u.String()))
+			return "", nil, "", cli.UsageErrorf("URL %q is not under /api/v2", client.RedactURL(u.String()))
 		}
 	}
 	s, rawQuery, _ := strings.Cut(s, "?")
 	q, perr := url.ParseQuery(rawQuery)
 	if perr != nil {
-		return "", nil, "", usageErrorf("invalid query in PATH: %v", perr)
+		return "", nil, "", cli.UsageErrorf("invalid query in PATH: %v", perr)
 	}
 	if !strings.HasPrefix(s, "/") {
 		s = "/" + s
@@ -235,27 +236,27 @@ func splitAPIPath(s string) (path string, q url.Values, host string, err error) 
 		s = rest
 	}
 	if s == "" || s == "/" {
-		return "", nil, "", usageErrorf("PATH names no endpoint")
+		return "", nil, "", cli.UsageErrorf("PATH names no endpoint")
 	}
 	segs := strings.Split(s, "/")
 	for i, seg := range segs {
 		dec, _ := url.PathUnescape(seg)
 		if dec == ".." || dec == "." {
-			return "", nil, "", usageErrorf("PATH %q: %q segments are not allowed", s, seg)
+			return "", nil, "", cli.UsageErrorf("PATH %q: %q segments are not allowed", s, seg)
 		}
 		// A server that decodes %2F sees the parts: none may climb or fold.
 		if strings.Contains(dec, "/") {
 			for _, part := range strings.Split(dec, "/") {
 				if part == "" || part == "." || part == ".." {
-					return "", nil, "", usageErrorf("PATH %q: segment %q decodes to %q, which a server may read as another path; escape it differently or leave it out", s, seg, dec)
+					return "", nil, "", cli.UsageErrorf("PATH %q: segment %q decodes to %q, which a server may read as another path; escape it differently or leave it out", s, seg, dec)
 				}
 			}
 		}
 		if strings.ContainsAny(seg, "#") {
-			return "", nil, "", usageErrorf("PATH %q: escape '#' as %%23", s)
+			return "", nil, "", cli.UsageErrorf("PATH %q: escape '#' as %%23", s)
 		}
 		if seg == "" && i > 0 && i < len(segs)-1 {
-			return "", nil, "", usageErrorf("PATH %q has an empty segment (//), which servers may fold into another endpoint", s)
+			return "", nil, "", cli.UsageErrorf("PATH %q has an empty segment (//), which servers may fold into another endpoint", s)
 		}
 	}
 	return s, q, host, nil
@@ -270,22 +271,22 @@ func checkTypedPath(s string) error {
 	// at is a byte's position in the PATH as shown, without the user info.
 	at := func(i int) int { return i + 1 - (len(s) - len(shown)) }
 	if !utf8.ValidString(s) {
-		return usageErrorf("PATH %q is not valid UTF-8", shown)
+		return cli.UsageErrorf("PATH %q is not valid UTF-8", shown)
 	}
 	for i, r := range s {
 		switch {
 		case r == '%':
 			if i+2 >= len(s) || !isHexDigit(s[i+1]) || !isHexDigit(s[i+2]) {
-				return usageErrorf("PATH %q: invalid escape at byte %d: '%%' must be followed by two hex digits (write a literal %% as %%25)", shown, at(i))
+				return cli.UsageErrorf("PATH %q: invalid escape at byte %d: '%%' must be followed by two hex digits (write a literal %% as %%25)", shown, at(i))
 			}
 		case r == '\\':
-			return usageErrorf("PATH %q: escape '\\' as %%5C", shown)
+			return cli.UsageErrorf("PATH %q: escape '\\' as %%5C", shown)
 		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029':
-			return usageErrorf("PATH %q: control or invisible character %U at byte %d; remove it", shown, r, at(i))
+			return cli.UsageErrorf("PATH %q: control or invisible character %U at byte %d; remove it", shown, r, at(i))
 		}
 	}
 	if strings.TrimSpace(s) != s {
-		return usageErrorf("PATH %q has leading or trailing spaces; remove them", shown)
+		return cli.UsageErrorf("PATH %q has leading or trailing spaces; remove them", shown)
 	}
 	return nil
 }
@@ -298,7 +299,7 @@ func isHexDigit(c byte) bool {
 func fieldKeys(k string) ([]string, error) {
 	name, rest, nested := strings.Cut(k, "[")
 	if name == "" {
-		return nil, usageErrorf("invalid field key %q", k)
+		return nil, cli.UsageErrorf("invalid field key %q", k)
 	}
 	keys := []string{name}
 	if !nested {
@@ -307,11 +308,11 @@ func fieldKeys(k string) ([]string, error) {
 	rest = "[" + rest
 	for rest != "" {
 		if rest[0] != '[' {
-			return nil, usageErrorf("invalid field key %q: expected KEY[SUB]...", k)
+			return nil, cli.UsageErrorf("invalid field key %q: expected KEY[SUB]...", k)
 		}
 		end := strings.IndexByte(rest, ']')
 		if end < 0 {
-			return nil, usageErrorf("invalid field key %q: missing ]", k)
+			return nil, cli.UsageErrorf("invalid field key %q: missing ]", k)
 		}
 		keys = append(keys, rest[1:end])
 		rest = rest[end+1:]
@@ -331,7 +332,7 @@ func setField(m map[string]any, keys []string, v any, orig string) error {
 		if k == "" {
 			arr, ok := cur.([]any)
 			if cur != nil && !ok {
-				return nil, usageErrorf("field %q: %v is not an array", orig, cur)
+				return nil, cli.UsageErrorf("field %q: %v is not an array", orig, cur)
 			}
 			if len(keys) > 1 && len(arr) > 0 {
 				if last, ok := arr[len(arr)-1].(map[string]any); ok && !hasLeaf(last, keys[1:]) {
@@ -351,7 +352,7 @@ func setField(m map[string]any, keys []string, v any, orig string) error {
 		}
 		obj, ok := cur.(map[string]any)
 		if cur != nil && !ok {
-			return nil, usageErrorf("field %q: %v is not an object", orig, cur)
+			return nil, cli.UsageErrorf("field %q: %v is not an object", orig, cur)
 		}
 		if obj == nil {
 			obj = map[string]any{}
@@ -384,7 +385,7 @@ func hasLeaf(m map[string]any, keys []string) bool {
 
 // typedValue converts a -F value: JSON literals and numbers, or @file;
 // read counts the bytes files add to the body.
-func typedValue(f *Factory, s string, read *int64) (any, error) {
+func typedValue(f *cli.Factory, s string, read *int64) (any, error) {
 	switch s {
 	case "true":
 		return true, nil
@@ -396,10 +397,10 @@ func typedValue(f *Factory, s string, read *int64) (any, error) {
 	if name, ok := strings.CutPrefix(s, "@"); ok {
 		b, err := readBodyFile(name, f.IO.In, "-F "+s)
 		if err != nil {
-			return nil, usageErrorf("%v", err)
+			return nil, cli.UsageErrorf("%v", err)
 		}
 		if *read += int64(len(b)); *read > maxBodyBytes {
-			return nil, usageErrorf("%v", bodyTooLarge("the body from -F KEY=@FILE files", *read))
+			return nil, cli.UsageErrorf("%v", bodyTooLarge("the body from -F KEY=@FILE files", *read))
 		}
 		return strings.TrimSuffix(string(b), "\n"), nil
 	}
@@ -453,7 +454,7 @@ func templateMatches(tmpl string, segs []string) bool {
 
 // apiRun sends the typed request through the same engine as every
 // command: one client, the budget, --dry-run, pagination and printing.
-func apiRun(ctx context.Context, f *Factory, c *cobra.Command, o *apiOptions) error {
+func apiRun(ctx context.Context, f *cli.Factory, c *cobra.Command, o *apiOptions) error {
 	e, err := newEngine(f)
 	if err != nil {
 		return err
@@ -478,7 +479,7 @@ func apiRun(ctx context.Context, f *Factory, c *cobra.Command, o *apiOptions) er
 			return err
 		}
 		if bu, err := url.Parse(cl.BaseURL()); err == nil && !strings.EqualFold(bu.Host, o.Host) {
-			return usageErrorf("URL host %s is not the profile's API host %s: the token is only sent to its own host", o.Host, bu.Host)
+			return cli.UsageErrorf("URL host %s is not the profile's API host %s: the token is only sent to its own host", o.Host, bu.Host)
 		}
 	}
 	return e.run(ctx, call, RunOptions{})

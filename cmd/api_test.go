@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/orgctl/orgctl/cmd/cli"
 )
 
 func TestSplitAPIPath(t *testing.T) {
@@ -56,7 +58,7 @@ func TestSplitAPIPath(t *testing.T) {
 		{"users?a=b;c", "invalid query in PATH"},
 	} {
 		_, _, _, err := splitAPIPath(tc.in)
-		if err == nil || ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), tc.want) {
+		if err == nil || ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("splitAPIPath(%q): %v, want exit 2 with %q", tc.in, err, tc.want)
 		}
 	}
@@ -198,7 +200,7 @@ func TestParseAPI(t *testing.T) {
 		{"POST", "things", nil, nil, note, "is not valid JSON"},
 	} {
 		_, err := parseAPI(f, tc.method, tc.path, tc.raw, tc.typed, tc.input)
-		if err == nil || ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), tc.want) {
+		if err == nil || ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("api %s %s %v %v --input %q: %v, want exit 2 with %q", tc.method, tc.path, tc.raw, tc.typed, tc.input, err, tc.want)
 		}
 	}
@@ -245,15 +247,15 @@ func TestAPICommand(t *testing.T) {
 	}
 	api.ResetRequests()
 	_, _, err := run(t, "", "api", "GET", "https://evil.example.com/api/v2/users")
-	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "is not the profile's API host") {
+	if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "is not the profile's API host") {
 		t.Errorf("other host: %v", err)
 	}
 	_, _, err = run(t, "", "api", "POST", "users", "--paginate")
-	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "--paginate works with GET only") {
+	if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "--paginate works with GET only") {
 		t.Errorf("--paginate on POST: %v", err)
 	}
 	_, _, err = run(t, "", "api", "GET")
-	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "api takes 2 arguments: METHOD PATH, got 1") {
+	if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "api takes 2 arguments: METHOD PATH, got 1") {
 		t.Errorf("one argument: %v", err)
 	}
 	if got := sent(api); len(got) != 0 {
@@ -275,7 +277,7 @@ func TestAPICommand(t *testing.T) {
 	// The scope a command declares names what a 403 lacks.
 	t.Setenv("ORGCTL_TOKEN", mustMint(t, api, "users:read"))
 	_, _, err = run(t, "", "api", "GET", "/groups")
-	if ExitCode(err) != ExitAuth || !strings.Contains(err.Error(), `"Groups > Read"`) {
+	if ExitCode(err) != cli.ExitAuth || !strings.Contains(err.Error(), `"Groups > Read"`) {
 		t.Errorf("api 403: %v", err)
 	}
 }

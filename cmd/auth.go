@@ -15,11 +15,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/credentials"
 	"github.com/orgctl/orgctl/cmd/settings"
 )
 
-func newAuthCmd(f *Factory) *cobra.Command {
+func newAuthCmd(f *cli.Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "auth",
 		Short: "Log in, check and remove API tokens per profile",
@@ -28,7 +29,7 @@ keyring is available, use ORGCTL_TOKEN, or log in with --insecure-storage to kee
 the token in a file readable only by you.
 
 Token resolution order: ORGCTL_TOKEN > keyring > --insecure-storage file.`,
-		Args: noArgsGroup,
+		Args: cli.NoArgsGroup,
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	c.AddCommand(newAuthLoginCmd(f), newAuthStatusCmd(f), newAuthLogoutCmd(f), newAuthTokenCmd(f))
@@ -42,7 +43,7 @@ type loginOptions struct {
 	Space           string
 }
 
-func newAuthLoginCmd(f *Factory) *cobra.Command {
+func newAuthLoginCmd(f *cli.Factory) *cobra.Command {
 	var o loginOptions
 	c := &cobra.Command{
 		Use:   "login",
@@ -77,13 +78,13 @@ names the profile and base URL.`,
 	return c
 }
 
-func authLogin(ctx context.Context, f *Factory, o loginOptions) error {
+func authLogin(ctx context.Context, f *cli.Factory, o loginOptions) error {
 	interactive := f.IO.InTTY && f.IO.ErrTTY
 	if !o.WithToken && !interactive {
-		return usageErrorf("stdin is not a terminal: pass the token on stdin with --with-token\n" +
+		return cli.UsageErrorf("stdin is not a terminal: pass the token on stdin with --with-token\n" +
 			"  e.g. printf %%s \"$TOKEN\" | orgctl auth login --with-token --base-url https://acme.example.com")
 	}
-	f.newProfile = true // logging in is how a profile comes to exist
+	f.NewProfile = true // logging in is how a profile comes to exist
 	cfg, err := f.Config()
 	if err != nil {
 		return err
@@ -107,7 +108,7 @@ func authLogin(ctx context.Context, f *Factory, o loginOptions) error {
 	insecure := cfg.InsecureHTTP
 	if base == "" {
 		if !interactive {
-			return usageErrorf("no base URL: pass --base-url https://acme.example.com (or set ORGCTL_BASE_URL)")
+			return cli.UsageErrorf("no base URL: pass --base-url https://acme.example.com (or set ORGCTL_BASE_URL)")
 		}
 		if base, err = askBaseURL(ctx, f, in, insecure); err != nil {
 			return err
@@ -115,11 +116,11 @@ func authLogin(ctx context.Context, f *Factory, o loginOptions) error {
 	} else if _, err := client.ValidateBaseURL(base, insecure); err != nil {
 		return err
 	}
-	store, storeName := f.tokens.keyring, sourceKeyring
+	store, storeName := f.Tokens.Keyring, cli.SourceKeyring
 	if o.InsecureStorage {
-		store, storeName = f.tokens.file, sourceFile
+		store, storeName = f.Tokens.File, cli.SourceFile
 	}
-	if storeName == sourceKeyring {
+	if storeName == cli.SourceKeyring {
 		// Find out now, not after the token was typed, that it cannot be kept.
 		if _, err := store.Get(profile); err != nil && !errors.Is(err, credentials.ErrNotFound) {
 			return fmt.Errorf("nowhere to store the token: %w", err)
@@ -155,10 +156,10 @@ func authLogin(ctx context.Context, f *Factory, o loginOptions) error {
 	if err := settings.SaveProfile(profile, saved, false); err != nil {
 		return fmt.Errorf("token stored, but the config file could not be written: %w", err)
 	}
-	if storeName == sourceKeyring {
-		f.tokens.file.Delete(profile) // an older insecure copy must not outlive the switch
+	if storeName == cli.SourceKeyring {
+		f.Tokens.File.Delete(profile) // an older insecure copy must not outlive the switch
 	}
-	where := map[string]string{sourceKeyring: "OS keyring", sourceFile: "0600 file " + settings.TokenFileDir()}[storeName]
+	where := map[string]string{cli.SourceKeyring: "OS keyring", cli.SourceFile: "0600 file " + settings.TokenFileDir()}[storeName]
 	if who := tokenOwner(ctx, cl, token); who != "" {
 		f.IO.Notice("Logged in to %s as %s, profile %q (token …%s, stored in the %s).", base, who, profile, last4(token), where)
 	} else {
@@ -173,17 +174,17 @@ func authLogin(ctx context.Context, f *Factory, o loginOptions) error {
 // tokenProblem rejects text that cannot be a token, before it is sent.
 func tokenProblem(token string) error {
 	if token == "" {
-		return usageErrorf("empty token: nothing to store")
+		return cli.UsageErrorf("empty token: nothing to store")
 	}
 	if strings.ContainsAny(token, " \t\r\n") {
-		return usageErrorf("the token contains whitespace; paste only the token")
+		return cli.UsageErrorf("the token contains whitespace; paste only the token")
 	}
 	return nil
 }
 
 // checkedClient is a client for a token the API accepted.
-func checkedClient(ctx context.Context, f *Factory, cfg *settings.Config, base, token string) (*client.Client, error) {
-	cl, err := loginClient(f, cfg, &apiTarget{BaseURL: base, Token: token, Transport: f.transport})
+func checkedClient(ctx context.Context, f *cli.Factory, cfg *settings.Config, base, token string) (*client.Client, error) {
+	cl, err := loginClient(f, cfg, &cli.Target{BaseURL: base, Token: token, Transport: f.Transport})
 	if err != nil {
 		return nil, err
 	}
@@ -192,14 +193,14 @@ func checkedClient(ctx context.Context, f *Factory, cfg *settings.Config, base, 
 		return nil, explainReach(base, err)
 	}
 	if !valid {
-		return nil, &AuthError{fmt.Errorf("token rejected by %s (HTTP 401): nothing was stored; check the token and try again", base)}
+		return nil, &cli.AuthError{Err: fmt.Errorf("token rejected by %s (HTTP 401): nothing was stored; check the token and try again", base)}
 	}
 	return cl, nil
 }
 
 // askToken asks on the terminal until the API accepts a token: an empty
 // answer, one with spaces or one the API rejects is asked for again.
-func askToken(ctx context.Context, f *Factory, cfg *settings.Config, in *bufio.Reader, base string) (string, *client.Client, error) {
+func askToken(ctx context.Context, f *cli.Factory, cfg *settings.Config, in *bufio.Reader, base string) (string, *client.Client, error) {
 	w := f.IO.Err
 	var last error
 	for range loginAttempts {
@@ -210,14 +211,14 @@ func askToken(ctx context.Context, f *Factory, cfg *settings.Config, in *bufio.R
 			if last != nil {
 				return "", nil, last
 			}
-			return "", nil, usageErrorf("no token given: nothing to store")
+			return "", nil, cli.UsageErrorf("no token given: nothing to store")
 		}
 		if last = tokenProblem(token); last != nil {
 			fmt.Fprintf(w, "%v\n", last)
 			continue
 		}
 		cl, err := checkedClient(ctx, f, cfg, base, token)
-		var ae *AuthError
+		var ae *cli.AuthError
 		if errors.As(err, &ae) {
 			last = err
 			fmt.Fprintf(w, "The token was rejected by %s (HTTP 401): check it and paste it again.\n", base)
@@ -230,7 +231,7 @@ func askToken(ctx context.Context, f *Factory, cfg *settings.Config, in *bufio.R
 
 // verifyToken makes one cheap request: 401 rejects the token; 200 and 403
 // (a valid token without the Users scope) accept it.
-func verifyToken(ctx context.Context, f *Factory, cfg *settings.Config, t *apiTarget) (bool, error) {
+func verifyToken(ctx context.Context, f *cli.Factory, cfg *settings.Config, t *cli.Target) (bool, error) {
 	cl, err := loginClient(f, cfg, t)
 	if err != nil {
 		return false, err
@@ -239,12 +240,12 @@ func verifyToken(ctx context.Context, f *Factory, cfg *settings.Config, t *apiTa
 }
 
 // loginClient is a client for a token not stored yet, paced by its ledger.
-func loginClient(f *Factory, cfg *settings.Config, t *apiTarget) (*client.Client, error) {
-	l, err := openLedger(cfg, t, f.IO)
+func loginClient(f *cli.Factory, cfg *settings.Config, t *cli.Target) (*client.Client, error) {
+	l, err := cli.OpenLedger(cfg, t, f.IO)
 	if err != nil {
 		return nil, err
 	}
-	return newClient(cfg, t, ledgerPacer{l}, f.Version, f.IO.Err, 0)
+	return cli.NewClient(cfg, t, cli.LedgerPacer{Ledger: l}, f.Version, f.IO.Err, 0)
 }
 
 // checkToken is verifyToken's one request.
@@ -269,7 +270,7 @@ func last4(tok string) string {
 	return tok[len(tok)-4:]
 }
 
-func newAuthStatusCmd(f *Factory) *cobra.Command {
+func newAuthStatusCmd(f *cli.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "status",
 		Short: "Show the profile, base URL, token source and whether the token works",
@@ -280,7 +281,7 @@ Exit status: 0 when the token is valid, 4 when it is missing or rejected.`,
 		Example: "  orgctl auth status\n  orgctl auth status --profile staging -o json",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			cfg, p, err := printerFor(f)
+			cfg, p, err := cli.PrinterFor(f)
 			if err != nil {
 				return err
 			}
@@ -292,7 +293,7 @@ Exit status: 0 when the token is valid, 4 when it is missing or rejected.`,
 				"valid":        false,
 			}
 			var result error
-			t, err := resolveTarget(cfg, f.tokens, f.transport)
+			t, err := cli.ResolveTarget(cfg, f.Tokens, f.Transport)
 			if err != nil {
 				st["error"] = err.Error()
 				result = err
@@ -308,10 +309,10 @@ Exit status: 0 when the token is valid, 4 when it is missing or rejected.`,
 					result = verr
 				case !valid:
 					st["error"] = "token rejected (HTTP 401)"
-					result = &AuthError{fmt.Errorf("token for profile %q rejected (HTTP 401): log in again with `orgctl auth login --profile %s`", cfg.Profile, cfg.Profile)}
+					result = &cli.AuthError{Err: fmt.Errorf("token for profile %q rejected (HTTP 401): log in again with `orgctl auth login --profile %s`", cfg.Profile, cfg.Profile)}
 				}
 			}
-			if structured(p) {
+			if p.Opts.Structured() {
 				b, _ := json.Marshal(st)
 				if err := p.Print(b, nil); err != nil {
 					return err
@@ -327,12 +328,12 @@ Exit status: 0 when the token is valid, 4 when it is missing or rejected.`,
 				fmt.Fprintf(out, "valid:\t%v\n", st["valid"])
 			}
 			if result != nil {
-				var ae *AuthError
+				var ae *cli.AuthError
 				var ce *client.ConfigError
 				if !errors.As(result, &ae) && !errors.As(result, &ce) {
 					return result
 				}
-				return &ExitError{Code: 4, Err: result}
+				return &cli.ExitError{Code: 4, Err: result}
 			}
 			return nil
 		},
@@ -346,27 +347,27 @@ func orDash(v any) string {
 	return "-"
 }
 
-func newAuthLogoutCmd(f *Factory) *cobra.Command {
+func newAuthLogoutCmd(f *cli.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:     "logout",
 		Short:   "Remove a profile's stored token and settings",
 		Example: "  orgctl auth logout\n  orgctl auth logout --profile staging",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			f.newProfile = true // logout says itself when there is nothing to log out of
+			f.NewProfile = true // logout says itself when there is nothing to log out of
 			cfg, err := f.Config()
 			if err != nil {
 				return err
 			}
 			store := cfg.TokenStore
 			if !cfg.HasProfile(cfg.Profile) && store == "" {
-				return &NotFoundError{fmt.Errorf("no profile %q: nothing to log out of", cfg.Profile)}
+				return &cli.NotFoundError{Err: fmt.Errorf("no profile %q: nothing to log out of", cfg.Profile)}
 			}
 			var kerr error
-			if store != sourceFile {
-				kerr = f.tokens.keyring.Delete(cfg.Profile)
+			if store != cli.SourceFile {
+				kerr = f.Tokens.Keyring.Delete(cfg.Profile)
 			}
-			if err := f.tokens.file.Delete(cfg.Profile); err != nil {
+			if err := f.Tokens.File.Delete(cfg.Profile); err != nil {
 				return err
 			}
 			if kerr != nil {
@@ -384,7 +385,7 @@ func newAuthLogoutCmd(f *Factory) *cobra.Command {
 	}
 }
 
-func newAuthTokenCmd(f *Factory) *cobra.Command {
+func newAuthTokenCmd(f *cli.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "token",
 		Short: "Print the profile's token to stdout, for piping into other tools",
@@ -396,7 +397,7 @@ func newAuthTokenCmd(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			tok, _, err := resolveToken(cfg, f.tokens)
+			tok, _, err := cli.ResolveToken(cfg, f.Tokens)
 			if err != nil {
 				return err
 			}

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/cmd/cli"
 )
 
 // loginAttempts bounds how often login asks again for a base URL, so a
@@ -31,7 +32,7 @@ const reachTimeout = 5 * time.Second
 // askBaseURL asks on the terminal until the answer is a base URL orgctl
 // can use and whose host answers: a host without a scheme is offered with
 // https://, and a host that cannot be reached is explained in words.
-func askBaseURL(ctx context.Context, f *Factory, in *bufio.Reader, insecure bool) (string, error) {
+func askBaseURL(ctx context.Context, f *cli.Factory, in *bufio.Reader, insecure bool) (string, error) {
 	w := f.IO.Err
 	for range loginAttempts {
 		fmt.Fprint(w, "Base URL of your organization (e.g. https://acme.example.com): ")
@@ -40,7 +41,7 @@ func askBaseURL(ctx context.Context, f *Factory, in *bufio.Reader, insecure bool
 		if text == "" {
 			if err != nil {
 				fmt.Fprintln(w)
-				return "", usageErrorf("no base URL given: pass --base-url https://acme.example.com")
+				return "", cli.UsageErrorf("no base URL given: pass --base-url https://acme.example.com")
 			}
 			fmt.Fprintln(w, "A base URL is needed: the address you open the platform at.")
 			continue
@@ -60,7 +61,7 @@ func askBaseURL(ctx context.Context, f *Factory, in *bufio.Reader, insecure bool
 			fmt.Fprintf(w, "%v\n", err)
 			continue
 		}
-		if f.transport == nil {
+		if f.Transport == nil {
 			if err := reachable(ctx, text); err != nil {
 				fmt.Fprintf(w, "%v\nCheck the address and try again.\n", err)
 				continue
@@ -68,7 +69,7 @@ func askBaseURL(ctx context.Context, f *Factory, in *bufio.Reader, insecure bool
 		}
 		return strings.TrimRight(text, "/"), nil
 	}
-	return "", usageErrorf("no usable base URL after %d tries: pass --base-url https://acme.example.com", loginAttempts)
+	return "", cli.UsageErrorf("no usable base URL after %d tries: pass --base-url https://acme.example.com", loginAttempts)
 }
 
 // askYesNo asks a question whose answer is def on a bare Enter.
@@ -83,7 +84,7 @@ func askYesNo(w io.Writer, in *bufio.Reader, question string, def bool) (bool, e
 	case "":
 		if err != nil {
 			fmt.Fprintln(w)
-			return false, ErrCancelled
+			return false, cli.ErrCancelled
 		}
 		return def, nil
 	case "y", "yes":

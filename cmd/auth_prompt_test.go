@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/orgctl/orgctl/cmd/cli"
 )
 
 // Why a host cannot be reached is said in words, never as the socket's error.
@@ -43,7 +45,7 @@ func TestAskYesNo(t *testing.T) {
 		}
 	}
 	var w bytes.Buffer
-	if _, err := askYesNo(&w, bufio.NewReader(strings.NewReader("")), "Use it?", false); !errors.Is(err, ErrCancelled) {
+	if _, err := askYesNo(&w, bufio.NewReader(strings.NewReader("")), "Use it?", false); !errors.Is(err, cli.ErrCancelled) {
 		t.Errorf("end of input: %v", err)
 	}
 }

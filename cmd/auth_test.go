@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/credentials"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
@@ -81,35 +82,36 @@ func isolate(t *testing.T) string {
 
 type testIO struct{ out, err bytes.Buffer }
 
-func testFactory(t *testing.T, kr tokenStore, stdin string) (*Factory, *testIO) {
+func testFactory(t *testing.T, kr cli.TokenStore, stdin string) (*cli.Factory, *testIO) {
 	t.Helper()
 	var tio testIO
-	f := NewFactory("test")
+	f := cli.NewFactory("test")
+	f.Families = calledFamilies
 	f.IO = &output.IO{In: strings.NewReader(stdin), Out: &tio.out, Err: &tio.err}
-	f.tokens.keyring = kr
-	f.tokens.file = credentials.File{Dir: settings.TokenFileDir()}
+	f.Tokens.Keyring = kr
+	f.Tokens.File = credentials.File{Dir: settings.TokenFileDir()}
 	return f, &tio
 }
 
-func resolveTestToken(t *testing.T, f *Factory) (string, string, error) {
+func resolveTestToken(t *testing.T, f *cli.Factory) (string, string, error) {
 	t.Helper()
 	cfg, err := f.Config()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return resolveToken(cfg, f.tokens)
+	return cli.ResolveToken(cfg, f.Tokens)
 }
 
 func TestTokenResolutionOrder(t *testing.T) {
 	isolate(t)
 	kr := &testKeyring{items: map[string]string{"default": "tok_keyring"}}
 	f, _ := testFactory(t, kr, "")
-	if err := f.tokens.file.Set("default", "tok_file"); err != nil {
+	if err := f.Tokens.File.Set("default", "tok_file"); err != nil {
 		t.Fatal(err)
 	}
 
 	t.Setenv("ORGCTL_TOKEN", "tok_env")
-	if tok, src, err := resolveTestToken(t, f); err != nil || tok != "tok_env" || src != sourceEnv {
+	if tok, src, err := resolveTestToken(t, f); err != nil || tok != "tok_env" || src != cli.SourceEnv {
 		t.Errorf("with ORGCTL_TOKEN: %q %q %v", tok, src, err)
 	}
 	if kr.calls != 0 {
@@ -117,18 +119,18 @@ func TestTokenResolutionOrder(t *testing.T) {
 	}
 
 	t.Setenv("ORGCTL_TOKEN", "")
-	if tok, src, err := resolveTestToken(t, f); err != nil || tok != "tok_keyring" || src != sourceKeyring {
+	if tok, src, err := resolveTestToken(t, f); err != nil || tok != "tok_keyring" || src != cli.SourceKeyring {
 		t.Errorf("keyring: %q %q %v", tok, src, err)
 	}
 
 	delete(kr.items, "default")
-	if tok, src, err := resolveTestToken(t, f); err != nil || tok != "tok_file" || src != sourceFile {
+	if tok, src, err := resolveTestToken(t, f); err != nil || tok != "tok_file" || src != cli.SourceFile {
 		t.Errorf("file: %q %q %v", tok, src, err)
 	}
 
-	f.tokens.file.Delete("default")
+	f.Tokens.File.Delete("default")
 	_, _, err := resolveTestToken(t, f)
-	var ae *AuthError
+	var ae *cli.AuthError
 	if !errors.As(err, &ae) || !strings.Contains(err.Error(), "orgctl auth login") || !strings.Contains(err.Error(), "ORGCTL_TOKEN") {
 		t.Errorf("nothing stored: err = %v, want an AuthError saying how to log in", err)
 	}
@@ -138,12 +140,12 @@ func TestTokenStoreFileSkipsKeyring(t *testing.T) {
 	isolate(t)
 	kr := &testKeyring{items: map[string]string{"default": "tok_keyring"}}
 	f, _ := testFactory(t, kr, "")
-	f.tokens.file.Set("default", "tok_file")
+	f.Tokens.File.Set("default", "tok_file")
 	if err := settings.SaveProfile("default", map[string]any{"token_store": "file", "base_url": "https://acme.example.com"}, true); err != nil {
 		t.Fatal(err)
 	}
 	tok, src, err := resolveTestToken(t, f)
-	if err != nil || tok != "tok_file" || src != sourceFile {
+	if err != nil || tok != "tok_file" || src != cli.SourceFile {
 		t.Errorf("got %q %q %v, want the file token", tok, src, err)
 	}
 	if kr.calls != 0 {
@@ -157,7 +159,7 @@ func TestKeyringFailureSaysWhatToDo(t *testing.T) {
 	f, _ := testFactory(t, kr, "")
 	settings.SaveProfile("default", map[string]any{"token_store": "keyring", "base_url": "https://acme.example.com"}, true)
 	_, _, err := resolveTestToken(t, f)
-	var ae *AuthError
+	var ae *cli.AuthError
 	var ke *credentials.KeyringError
 	if !errors.As(err, &ae) || !errors.As(err, &ke) {
 		t.Fatalf("err = %T %v, want an AuthError wrapping the KeyringError", err, err)
@@ -171,8 +173,8 @@ func TestKeyringFailureSaysWhatToDo(t *testing.T) {
 	// Without a recorded store, a broken keyring does not hide a file token.
 	isolate(t)
 	f, _ = testFactory(t, kr, "")
-	f.tokens.file.Set("default", "tok_file")
-	if tok, src, err := resolveTestToken(t, f); err != nil || tok != "tok_file" || src != sourceFile {
+	f.Tokens.File.Set("default", "tok_file")
+	if tok, src, err := resolveTestToken(t, f); err != nil || tok != "tok_file" || src != cli.SourceFile {
 		t.Errorf("got %q %q %v, want the file token", tok, src, err)
 	}
 }
@@ -221,7 +223,7 @@ func TestLoginKeyringUnavailableStoresNothing(t *testing.T) {
 			t.Errorf("error %q lacks %q", err, want)
 		}
 	}
-	if _, err := f.tokens.file.Get("default"); !errors.Is(err, credentials.ErrNotFound) {
+	if _, err := f.Tokens.File.Get("default"); !errors.Is(err, credentials.ErrNotFound) {
 		t.Errorf("a token file was written: %v (no silent plain-text fallback)", err)
 	}
 	if _, err := os.Stat(settings.ConfigPath()); !os.IsNotExist(err) {
@@ -269,7 +271,7 @@ func TestLoginInsecureStorageThenStatusAndLogout(t *testing.T) {
 	if err := Execute(context.Background(), f, []string{"auth", "logout", "--profile", "ci"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.tokens.file.Get("ci"); !errors.Is(err, credentials.ErrNotFound) {
+	if _, err := f.Tokens.File.Get("ci"); !errors.Is(err, credentials.ErrNotFound) {
 		t.Errorf("token file survived logout: %v", err)
 	}
 }
@@ -280,7 +282,7 @@ func TestLoginRejectedTokenStoresNothing(t *testing.T) {
 	kr := &testKeyring{}
 	f, _ := testFactory(t, kr, "tok_not_valid\n")
 	err := Execute(context.Background(), f, []string{"auth", "login", "--with-token", "--base-url", url})
-	var ae *AuthError
+	var ae *cli.AuthError
 	if !errors.As(err, &ae) || !strings.Contains(err.Error(), "nothing was stored") {
 		t.Fatalf("err = %v", err)
 	}

@@ -1,63 +1,17 @@
 package cmd
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
-	"github.com/orgctl/orgctl/ratebudget"
 )
 
-// ledgerPacer adapts the ledger to the client's Pacer.
-type ledgerPacer struct{ l *ratebudget.Ledger }
-
-func (p ledgerPacer) Acquire(ctx context.Context, path string) (client.Ticket, error) {
-	t, err := p.l.Acquire(ctx, path)
-	if err != nil {
-		return nil, explainStoreError(err)
-	}
-	return t, nil
-}
-
-func (p ledgerPacer) Blocked(d time.Duration) error { return explainStoreError(p.l.Blocked(d)) }
-
-// waitAnnouncer tells the user about a wait over a second: a live countdown
-// on a terminal, one line when piped.
-func waitAnnouncer(io *output.IO) func(ratebudget.Wait) {
-	return func(w ratebudget.Wait) {
-		if w.Reason == ratebudget.ReasonLocked {
-			announceLockWait(io.Err, w) // its end is unknown: no countdown
-			return
-		}
-		why := fmt.Sprintf("%d of %d points used", w.Used, w.Limit)
-		if w.Reason == ratebudget.ReasonBlocked {
-			why = "the server blocked this token"
-		}
-		if !io.ErrTTY {
-			fmt.Fprintf(io.Err, "orgctl: rate budget: waiting %s (%s); resuming at %s\n",
-				w.Duration.Round(100*time.Millisecond), why, w.Until.Format("15:04:05"))
-			return
-		}
-		go func() {
-			for {
-				left := time.Until(w.Until)
-				if left <= 0 {
-					fmt.Fprint(io.Err, "\r\x1b[K")
-					return
-				}
-				fmt.Fprintf(io.Err, "\r\x1b[Korgctl: rate budget: %s (%s), waiting %ds...", why, w.Reason, int(left.Round(time.Second)/time.Second))
-				time.Sleep(min(time.Second, left))
-			}
-		}()
-	}
-}
-
-func newBudgetCmd(f *Factory) *cobra.Command {
+func newBudgetCmd(f *cli.Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "budget",
 		Short: "Show the client-side rate budget shared by every orgctl process",
@@ -83,7 +37,7 @@ Configuration (environment, or per profile in the config file):
                                           none (default: fail), or file: warn once and use
                                           this machine's ledger while the store is down
   ORGCTL_MAX_WAIT        --max-wait       give up (exit 5) after waiting this long (10m)`,
-		Args: noArgsGroup,
+		Args: cli.NoArgsGroup,
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	status := &cobra.Command{
@@ -92,17 +46,17 @@ Configuration (environment, or per profile in the config file):
 		Example: "  orgctl budget status\n  orgctl budget status -o json",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			_, p, err := printerFor(f)
+			_, p, err := cli.PrinterFor(f)
 			if err != nil {
 				return err
 			}
-			conn, err := f.connection()
+			conn, err := f.Connection()
 			if err != nil {
 				return err
 			}
-			st, err := conn.ledger.Status()
+			st, err := conn.Ledger.Status()
 			if err != nil {
-				return explainStoreError(err)
+				return cli.ExplainStoreError(err)
 			}
 			doc := map[string]any{
 				"key":            st.Key,
@@ -116,7 +70,7 @@ Configuration (environment, or per profile in the config file):
 				"blocked_until":  timeOrNil(st.BlockedUntil),
 				"costs":          st.Costs,
 			}
-			if structured(p) {
+			if p.Opts.Structured() {
 				b, _ := json.Marshal(doc)
 				return p.Print(b, nil)
 			}

@@ -12,6 +12,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/orgctl/orgctl/cmd/cli"
 )
 
 // findOp returns the declared operation at a command path below the root
@@ -79,8 +81,8 @@ func buildErr(t *testing.T, op *Op, input Input) string {
 	if err == nil {
 		t.Fatalf("%s: build accepted the input: %+v", input.Command, c.Request())
 	}
-	var ue *UsageError
-	if !errors.As(err, &ue) || ExitCode(err) != ExitUsage {
+	var ue *cli.UsageError
+	if !errors.As(err, &ue) || ExitCode(err) != cli.ExitUsage {
 		t.Fatalf("%s: err = %T %v, want a UsageError (exit 2)", input.Command, err, err)
 	}
 	return err.Error()
@@ -464,7 +466,7 @@ func TestBuildBodyOverSizeIsRefused(t *testing.T) {
 	input := in("apps create", nil, "name", "n")
 	input.Body = "-"
 	_, err := findOp(t, "apps", "create").build(input, io.MultiReader(strings.NewReader(`{"x":"`), endless(bytes.Repeat([]byte("a"), 64<<10))))
-	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "--body: --body - is larger than the 16 MiB limit") {
+	if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "--body: --body - is larger than the 16 MiB limit") {
 		t.Errorf("over-size body: %v", err)
 	}
 }
@@ -556,7 +558,7 @@ func TestCommandWiring(t *testing.T) {
 		t.Errorf("enum usage = %q", usage)
 	}
 	err := c.Args(c, nil)
-	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "takes 1 argument(s): USER_ID, got 0") {
+	if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "takes 1 argument(s): USER_ID, got 0") {
 		t.Errorf("wrong argument count: %v", err)
 	}
 	c = findOp(t, "users", "list").command(f)

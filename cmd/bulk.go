@@ -18,6 +18,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -75,7 +76,7 @@ func bulkFlags(op *Op, c *cobra.Command) (o bulkOptions, ok bool, err error) {
 	if !fromFile(c) {
 		for _, n := range bulkOnly {
 			if f := fl.Lookup(n); f != nil && f.Changed {
-				return o, false, usageErrorf("--%s goes with --from FILE", n)
+				return o, false, cli.UsageErrorf("--%s goes with --from FILE", n)
 			}
 		}
 		return o, false, nil
@@ -91,20 +92,20 @@ func bulkFlags(op *Op, c *cobra.Command) (o bulkOptions, ok bool, err error) {
 	format, _ := fl.GetString("from-format")
 	switch {
 	case strings.TrimSpace(o.from) == "":
-		return o, true, usageErrorf("--from needs a file name, or - for stdin")
+		return o, true, cli.UsageErrorf("--from needs a file name, or - for stdin")
 	case o.parallel < 1 || o.parallel > maxParallel:
-		return o, true, usageErrorf("invalid --parallel %d: give 1 to %d", o.parallel, maxParallel)
+		return o, true, cli.UsageErrorf("invalid --parallel %d: give 1 to %d", o.parallel, maxParallel)
 	case !contains(onExistsModes, o.onExists):
-		return o, true, usageErrorf("invalid --on-exists %q: use fail, skip or update", o.onExists)
+		return o, true, cli.UsageErrorf("invalid --on-exists %q: use fail, skip or update", o.onExists)
 	case fl.Changed("body"):
-		return o, true, usageErrorf("--body and --from cannot be used together: put the fields in the file's columns")
+		return o, true, cli.UsageErrorf("--body and --from cannot be used together: put the fields in the file's columns")
 	}
 	if op.Exists != nil && op.Exists.Check == nil && o.onExists == "update" && op.sibling(op.Exists.Update) == nil {
-		return o, true, usageErrorf("%s cannot update an existing object (the API has no such change): use --on-exists skip or fail", c.CommandPath())
+		return o, true, cli.UsageErrorf("%s cannot update an existing object (the API has no such change): use --on-exists skip or fail", c.CommandPath())
 	}
 	if format != "" {
 		if o.format, err = bulk.ParseFormat(format); err != nil {
-			return o, true, &UsageError{err}
+			return o, true, &cli.UsageError{Err: err}
 		}
 	} else {
 		o.format = bulk.FormatOf(o.from)
@@ -144,7 +145,7 @@ func (op *Op) sibling(word string) *Op {
 
 // bulkJob is one run of an op over the rows of a file.
 type bulkJob struct {
-	f     *Factory
+	f     *cli.Factory
 	e     *Engine
 	op    *Op
 	cmd   *cobra.Command
@@ -166,7 +167,7 @@ type bulkJob struct {
 	shared   map[uint64]bool            // distinct reads Existence.Check shares
 
 	// while running
-	conn   *connection
+	conn   *cli.Connection
 	lookup *resolve.Resolver // names, as every command resolves them; made before the workers start
 	// truth answers "does it exist?" from the API itself: never from the
 	// completion cache's lists, which another process may have filled
@@ -204,13 +205,13 @@ type bulkSource struct {
 func (s *bulkSource) open() (io.ReadCloser, error) {
 	f, err := os.Open(s.path)
 	if err != nil {
-		return nil, usageErrorf("--from: %v", err)
+		return nil, cli.UsageErrorf("--from: %v", err)
 	}
 	return f, nil
 }
 
 // runBulk is a command's run with --from: check every row, then run them.
-func runBulk(ctx context.Context, f *Factory, op *Op, c *cobra.Command, args []string, o bulkOptions) error {
+func runBulk(ctx context.Context, f *cli.Factory, op *Op, c *cobra.Command, args []string, o bulkOptions) error {
 	base, ro := parseFlags(op, c, args)
 	e, err := newEngine(f)
 	if err != nil {
@@ -244,15 +245,15 @@ func (j *bulkJob) openSource() error {
 		j.src = bulkSource{name: j.o.from, path: j.o.from}
 		fi, err := os.Stat(j.o.from)
 		if err != nil {
-			return usageErrorf("--from: %v", err)
+			return cli.UsageErrorf("--from: %v", err)
 		}
 		if fi.IsDir() {
-			return usageErrorf("--from %s is a directory", j.o.from)
+			return cli.UsageErrorf("--from %s is a directory", j.o.from)
 		}
 		return nil
 	}
 	if j.f.IO.InTTY {
-		return usageErrorf("--from -: stdin is a terminal; pipe the rows in (orgctl ... --from - < people.csv)")
+		return cli.UsageErrorf("--from -: stdin is a terminal; pipe the rows in (orgctl ... --from - < people.csv)")
 	}
 	path, sum, err := j.store.Spool(j.f.IO.In)
 	if err != nil {
@@ -278,17 +279,17 @@ func (j *bulkJob) run(parent context.Context) error {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	j.cancel = cancel
-	conn, err := j.f.connectWith(connectOptions{
-		notify:    func(ratebudget.Wait) {}, // the progress shows waits
-		pacer:     func(p client.Pacer) client.Pacer { return &bulk.Pacer{Next: p, Stop: ctx} },
-		idleConns: j.o.parallel + 2,
+	conn, err := j.f.ConnectWith(cli.ConnectOptions{
+		Notify:    func(ratebudget.Wait) {}, // the progress shows waits
+		Pacer:     func(p client.Pacer) client.Pacer { return &bulk.Pacer{Next: p, Stop: ctx} },
+		IdleConns: j.o.parallel + 2,
 	})
 	if err != nil {
 		return err
 	}
-	j.f.useConnection(conn)
+	j.f.UseConnection(conn)
 	j.conn = conn
-	id := j.jobID(conn.target.BaseURL)
+	id := j.jobID(conn.Target.BaseURL)
 	unlock, err := j.store.Lock(id)
 	if errors.Is(err, bulk.ErrBusy) {
 		return fmt.Errorf("job %s (this command on this input) is running in another process; wait for it, or see `orgctl jobs show %s`", id, id)
@@ -330,7 +331,7 @@ func (j *bulkJob) run(parent context.Context) error {
 		}
 	} else {
 		jr, err = bulk.Create(path, bulk.Header{ID: id, Command: j.cmd.CommandPath(), Args: j.base.Args, Flags: j.idFlags(),
-			Input: j.src.name, Format: j.o.format, Rows: j.rows, Target: conn.target.BaseURL, Created: time.Now().UTC()})
+			Input: j.src.name, Format: j.o.format, Rows: j.rows, Target: conn.Target.BaseURL, Created: time.Now().UTC()})
 	}
 	if err != nil {
 		return fmt.Errorf("job %s: %w", id, err)
@@ -340,7 +341,7 @@ func (j *bulkJob) run(parent context.Context) error {
 		rf, err := os.Create(j.o.report)
 		if err != nil {
 			jr.Close()
-			return usageErrorf("--report: %v", err)
+			return cli.UsageErrorf("--report: %v", err)
 		}
 		defer rf.Close()
 		j.report = output.NewCSVRecords(rf, resultFields)
@@ -350,7 +351,7 @@ func (j *bulkJob) run(parent context.Context) error {
 		jr.Close()
 		return err
 	}
-	j.truth = resolve.New(conn.client)
+	j.truth = resolve.New(conn.Client)
 	rows, err := j.rowSource()
 	if err != nil {
 		jr.Close()
@@ -368,8 +369,8 @@ func (j *bulkJob) run(parent context.Context) error {
 		}
 		prog.Start()
 	}
-	j.onChange = j.f.onChange
-	j.f.onChange = nil // told by noteChange, not once per row
+	j.onChange = j.f.OnChange
+	j.f.OnChange = nil // told by noteChange, not once per row
 	start := time.Now()
 	counts, stopped, runErr := runner.Run(ctx, rows.next)
 	if prog != nil {
@@ -395,11 +396,11 @@ func (j *bulkJob) run(parent context.Context) error {
 	j.summary(id, counts, time.Since(start), stopped)
 	switch {
 	case counts[bulk.Unknown] > 0:
-		return &ExitError{Code: ExitOutcomeUnknown}
+		return &cli.ExitError{Code: cli.ExitOutcomeUnknown}
 	case stopped:
-		return &ExitError{Code: ExitFailure} // main reports the signal and exits 130/143
+		return &cli.ExitError{Code: cli.ExitFailure} // main reports the signal and exits 130/143
 	case counts[bulk.Failed] > 0:
-		return &ExitError{Code: ExitFailure}
+		return &cli.ExitError{Code: cli.ExitFailure}
 	}
 	return nil
 }
@@ -449,7 +450,7 @@ func (j *bulkJob) confirm() error {
 	io := j.f.IO
 	what := fmt.Sprintf("%s on the %d rows of %s", j.cmd.CommandPath(), j.rows, j.src.name)
 	if !io.InTTY || !io.ErrTTY || j.src.name == "stdin" {
-		return usageErrorf("refusing to run `%s` without confirmation: pass --yes", what)
+		return cli.UsageErrorf("refusing to run `%s` without confirmation: pass --yes", what)
 	}
 	fmt.Fprintf(io.Err, "Run `%s`? This cannot be undone. [y/N] ", what)
 	var line string
@@ -458,7 +459,7 @@ func (j *bulkJob) confirm() error {
 	case "y", "yes":
 		return nil
 	}
-	return ErrCancelled
+	return cli.ErrCancelled
 }
 
 // stats feed the progress display; the ETA comes from the budget, not
@@ -466,7 +467,7 @@ func (j *bulkJob) confirm() error {
 func (j *bulkJob) stats() output.ProgressStats {
 	done, failed, unknown, earlier := j.runner.Progress()
 	s := output.ProgressStats{Done: done, Total: j.rows, Failed: failed, Unknown: unknown, Earlier: earlier}
-	if st, err := j.conn.ledger.Status(); err == nil && j.rows > 0 {
+	if st, err := j.conn.Ledger.Status(); err == nil && j.rows > 0 {
 		left := j.points * (j.rows - done) / j.rows
 		s.ETA, s.ETAKnown = budgetETA(st, left), true
 	}

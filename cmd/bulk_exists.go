@@ -10,6 +10,7 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/cmd/cli"
 )
 
 // Existence is how a bulk job tells that what a row would create already
@@ -162,7 +163,7 @@ var grantExists = &Existence{Flags: []string{"group", "user", "object-type", "ob
 // bulkLookups are the reads a bulk job shares between its rows: each
 // group's members and each object's access list, read once per job.
 type bulkLookups struct {
-	f  *Factory
+	f  *cli.Factory
 	mu sync.Mutex
 	m  map[string]*sharedRead
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/cmd/cli"
 )
 
 // bulkColumns maps a file's column names to the op's fields and arguments.
@@ -394,7 +395,7 @@ func (j *bulkJob) check() error {
 	if j.o.format == bulk.CSV {
 		cols, hp, err := rd.Header()
 		if err != nil {
-			return usageErrorf("%s: %v", j.src.name, err)
+			return cli.UsageErrorf("%s: %v", j.src.name, err)
 		}
 		for _, p := range hp {
 			add(p.Line, p.Msg)
@@ -472,10 +473,10 @@ func (j *bulkJob) check() error {
 		if nprobs == 1 {
 			noun = "problem"
 		}
-		return usageErrorf("%s: %d %s; nothing was sent", j.src.name, nprobs, noun)
+		return cli.UsageErrorf("%s: %d %s; nothing was sent", j.src.name, nprobs, noun)
 	}
 	if j.rows == 0 {
-		return usageErrorf("%s has no rows: nothing to do", j.src.name)
+		return cli.UsageErrorf("%s has no rows: nothing to do", j.src.name)
 	}
 	return nil
 }

@@ -122,12 +122,12 @@ func (j *bulkJob) dryRun() error {
 	}
 	bc := j.bc
 	eta, etaKnown, free := time.Duration(0), false, -1
-	if conn, err := j.f.connection(); err == nil {
-		if st, err := conn.ledger.Status(); err == nil {
+	if conn, err := j.f.Connection(); err == nil {
+		if st, err := conn.Ledger.Status(); err == nil {
 			eta, etaKnown, free = budgetETA(st, points), true, st.Free
 		}
 	}
-	if structured(j.e.printer) {
+	if j.e.printer.Opts.Structured() {
 		doc := map[string]any{"rows": j.rows, "requests": total, "points": points, "input": j.src.name}
 		if earlier > 0 {
 			doc["applied_earlier"] = earlier
@@ -222,11 +222,11 @@ func budgetETA(st ratebudget.Status, points int) time.Duration {
 // priorState is the journal of this job, if an earlier run left one and
 // the target is known (for the dry run).
 func (j *bulkJob) priorState() *bulk.State {
-	conn, err := j.f.connection()
+	conn, err := j.f.Connection()
 	if err != nil {
 		return nil
 	}
-	st, err := bulk.Load(j.store.JournalPath(j.jobID(conn.target.BaseURL)))
+	st, err := bulk.Load(j.store.JournalPath(j.jobID(conn.Target.BaseURL)))
 	if err != nil || j.o.restart {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -125,7 +126,7 @@ func TestBudgetETA(t *testing.T) {
 }
 
 func TestEveryWriteTakesFrom(t *testing.T) {
-	root := NewRootCmd(NewFactory("test"))
+	root := NewRootCmd(cli.NewFactory("test"))
 	n := 0
 	for _, g := range families() {
 		var walk func(prefix string, g Group)

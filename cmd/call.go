@@ -13,6 +13,7 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -231,7 +232,7 @@ func (op *Op) build(in Input, stdin io.Reader) (*Call, error) {
 	if in.Limit != nil {
 		n, err := strconv.Atoi(strings.TrimSpace(*in.Limit))
 		if err != nil {
-			problems = append(problems, fmt.Sprintf("--limit takes a whole number, got %s", shownArg(*in.Limit)))
+			problems = append(problems, fmt.Sprintf("--limit takes a whole number, got %s", cli.ShownArg(*in.Limit)))
 		} else if n < 1 || n > 100 {
 			problems = append(problems, fmt.Sprintf("--limit takes a whole number from 1 to 100, got %d", n))
 		} else {
@@ -248,7 +249,7 @@ func (op *Op) build(in Input, stdin io.Reader) (*Call, error) {
 		return nil, inputProblems(in.Command, problems)
 	}
 	if op.Patch && len(c.Patch) == 0 && op.Shape == nil {
-		return nil, usageErrorf("%s: nothing to change: pass at least one field flag or --body with JSON Patch operations", c.Command)
+		return nil, cli.UsageErrorf("%s: nothing to change: pass at least one field flag or --body with JSON Patch operations", c.Command)
 	}
 	if op.Shape != nil {
 		if err := op.Shape(c); err != nil {
@@ -256,7 +257,7 @@ func (op *Op) build(in Input, stdin io.Reader) (*Call, error) {
 		}
 	}
 	if op.Patch && len(c.Patch) == 0 && c.RawBody == nil {
-		return nil, usageErrorf("%s: nothing to change: pass at least one field flag or --body with JSON Patch operations", c.Command)
+		return nil, cli.UsageErrorf("%s: nothing to change: pass at least one field flag or --body with JSON Patch operations", c.Command)
 	}
 	// The request as Shape built it, --body included, against the spec.
 	if problems := c.specProblems(); len(problems) > 0 {
@@ -267,7 +268,7 @@ func (op *Op) build(in Input, stdin io.Reader) (*Call, error) {
 
 // inputProblems reports every problem of one input in one usage error.
 func inputProblems(command string, problems []string) error {
-	return &UsageError{&inputError{command: command, problems: problems}}
+	return &cli.UsageError{Err: &inputError{command: command, problems: problems}}
 }
 
 // inputError keeps an input's problems apart, so a bulk file can list
@@ -499,16 +500,16 @@ func (in *Input) LoadBody(stdin io.Reader) error {
 	if in.Body != "-" {
 		f, err := os.Open(in.Body)
 		if err != nil {
-			return usageErrorf("--body: %v", err)
+			return cli.UsageErrorf("--body: %v", err)
 		}
 		defer f.Close()
 		r = f
 	} else if stdin == nil {
-		return usageErrorf("--body -: no standard input")
+		return cli.UsageErrorf("--body -: no standard input")
 	}
 	b, err := readLimited(r, "--body "+in.Body)
 	if err != nil {
-		return usageErrorf("--body: %v", err)
+		return cli.UsageErrorf("--body: %v", err)
 	}
 	if b == nil {
 		b = []byte{}
@@ -524,11 +525,11 @@ func (c *Call) parseBody(src string, b []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	if err := dec.Decode(&v); err != nil {
-		return usageErrorf("--body %s is not valid JSON: %v", src, err)
+		return cli.UsageErrorf("--body %s is not valid JSON: %v", src, err)
 	}
 	// Decode stops after the first value: what follows would be dropped (or, for an array, sent raw).
 	if _, err := dec.Token(); err != io.EOF {
-		return usageErrorf("--body %s is not valid JSON: data after the first value", src)
+		return cli.UsageErrorf("--body %s is not valid JSON: data after the first value", src)
 	}
 	c.FromBody = true
 	if c.Op.Patch {
@@ -538,11 +539,11 @@ func (c *Call) parseBody(src string, b []byte) error {
 		case map[string]any:
 			ops, ok := t["operations"].([]any)
 			if !ok {
-				return usageErrorf("--body must be a JSON array of JSON Patch operations or {\"operations\": [...]}")
+				return cli.UsageErrorf("--body must be a JSON array of JSON Patch operations or {\"operations\": [...]}")
 			}
 			c.Patch = ops
 		default:
-			return usageErrorf("--body must be a JSON array of JSON Patch operations or {\"operations\": [...]}")
+			return cli.UsageErrorf("--body must be a JSON array of JSON Patch operations or {\"operations\": [...]}")
 		}
 		return nil
 	}
@@ -551,11 +552,11 @@ func (c *Call) parseBody(src string, b []byte) error {
 		c.Body = t
 	case []any:
 		if c.Op.Method == http.MethodDelete || len(c.Op.Fields) > 0 {
-			return usageErrorf("--body %s must be a JSON object (got an array); the fields go inside it", src)
+			return cli.UsageErrorf("--body %s must be a JSON object (got an array); the fields go inside it", src)
 		}
 		c.RawBody = json.RawMessage(b)
 	default:
-		return usageErrorf("--body %s must be a JSON object", src)
+		return cli.UsageErrorf("--body %s must be a JSON object", src)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/completions"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -158,7 +159,7 @@ func (fd *Field) kind() string {
 
 // wireCompletion makes positional arguments and id flags complete from the
 // org, and keeps everything else from completing file names.
-func (op *Op) wireCompletion(f *Factory, c *cobra.Command) {
+func (op *Op) wireCompletion(f *cli.Factory, c *cobra.Command) {
 	c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		in, _ := parseFlags(op, c, args)
 		k := op.argKindIn(len(args), in)
@@ -186,7 +187,7 @@ func (op *Op) wireCompletion(f *Factory, c *cobra.Command) {
 
 // wireCompletions adds what op declarations cannot: profile names and the
 // flags of hand-written commands.
-func wireCompletions(f *Factory, root *cobra.Command) {
+func wireCompletions(f *cli.Factory, root *cobra.Command) {
 	root.RegisterFlagCompletionFunc("profile", func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		var out []string
 		for _, n := range settings.ProfileNames() {
@@ -227,7 +228,7 @@ func forgetCompletions(family string) {
 
 // completeKind lists kind's objects as completions. Nothing it meets may
 // reach the command line: errors and panics end in an empty answer.
-func completeKind(f *Factory, kind, toComplete string) (out []string, dir cobra.ShellCompDirective) {
+func completeKind(f *cli.Factory, kind, toComplete string) (out []string, dir cobra.ShellCompDirective) {
 	dir = cobra.ShellCompDirectiveNoFileComp
 	defer func() {
 		if recover() != nil {
@@ -259,7 +260,7 @@ func completeKind(f *Factory, kind, toComplete string) (out []string, dir cobra.
 // token (which may mean a slow keyring).
 func completionOrigin(cfg *settings.Config) string {
 	if cfg.Sandbox {
-		return sandboxBaseURL
+		return cli.SandboxBaseURL
 	}
 	return strings.TrimRight(cfg.BaseURL, "/")
 }
@@ -267,14 +268,14 @@ func completionOrigin(cfg *settings.Config) string {
 // fetchForCompletion sends one GET of the kind's list: no retries, an
 // attempt timeout of the completion deadline, and a budget ledger with
 // MaxWait 0, which reserves points only when there is room right now.
-func fetchForCompletion(ctx context.Context, f *Factory, cfg *settings.Config, k objectKind, deadline time.Duration) ([]completions.Item, error) {
-	t, err := resolveTarget(cfg, f.tokens, f.transport)
+func fetchForCompletion(ctx context.Context, f *cli.Factory, cfg *settings.Config, k objectKind, deadline time.Duration) ([]completions.Item, error) {
+	t, err := cli.ResolveTarget(cfg, f.Tokens, f.Transport)
 	if err != nil {
 		return nil, err
 	}
 	bc := cfg.Budget
 	bc.MaxWait = 0
-	l, err := openLedgerWith(cfg, t, bc, f.IO)
+	l, err := cli.OpenLedgerWith(cfg, t, bc, f.IO)
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +284,7 @@ func fetchForCompletion(ctx context.Context, f *Factory, cfg *settings.Config, k
 		Token:        t.Token,
 		UserAgent:    "orgctl/" + f.Version + " (completion)",
 		Timeout:      deadline,
-		Pacer:        ledgerPacer{l},
+		Pacer:        cli.LedgerPacer{Ledger: l},
 		Transport:    t.Transport,
 		InsecureHTTP: cfg.InsecureHTTP,
 		RetryMax:     -1, // 0 would mean the default 3
@@ -347,7 +348,7 @@ the last list it saw, or nothing.
 
 Run 'orgctl completion <shell> --help' for how to install it in that shell.`,
 		Example: "  source <(orgctl completion bash)\n  orgctl completion zsh > ~/.zsh/completions/_orgctl\n  orgctl completion fish | source",
-		Args:    noArgsGroup,
+		Args:    cli.NoArgsGroup,
 		RunE:    func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	for _, sh := range completions.Shells {

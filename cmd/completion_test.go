@@ -16,6 +16,7 @@ import (
 
 	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -120,11 +121,11 @@ func TestFullBudgetNeitherSendsNorWaits(t *testing.T) {
 		t.Errorf("completion waited %s with a full budget (deadline 20s)", took)
 	}
 	// The refusal must not have queued or charged anything.
-	conn, err := f.connection()
+	conn, err := f.Connection()
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := conn.ledger
+	l := conn.Ledger
 	st, err := l.Status()
 	if err != nil {
 		t.Fatal(err)
@@ -139,11 +140,11 @@ func TestCompletionChargesTheSharedBudget(t *testing.T) {
 	complete(t, "users", "get", "")
 	complete(t, "users", "get", "")
 	f, _ := testFactory(t, &testKeyring{}, "")
-	conn, err := f.connection()
+	conn, err := f.Connection()
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := conn.ledger
+	l := conn.Ledger
 	st, err := l.Status()
 	if err != nil {
 		t.Fatal(err)
@@ -207,7 +208,7 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 			t.Errorf("familyIDKinds names unknown kind %q", k)
 		}
 	}
-	root := NewRootCmd(NewFactory("test"))
+	root := NewRootCmd(cli.NewFactory("test"))
 	for path, flags := range commandFlagKinds {
 		c, _, err := root.Find(strings.Fields(path))
 		if err != nil || c == root {

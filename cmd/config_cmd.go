@@ -11,12 +11,13 @@ import (
 	"github.com/spf13/cobra"
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 )
 
-func newConfigCmd(f *Factory) *cobra.Command {
+func newConfigCmd(f *cli.Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "config",
 		Short: "Read and change orgctl's settings, and see where each comes from",
@@ -33,7 +34,7 @@ variable, the selected profile, the file's top level, the default.
   orgctl config set timeout 45s
   orgctl config set budget.reserve 60 --profile prod
   orgctl config unset output`,
-		Args: noArgsGroup,
+		Args: cli.NoArgsGroup,
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	c.AddCommand(newConfigListCmd(f), newConfigGetCmd(f), newConfigSetCmd(f), newConfigUnsetCmd(f))
@@ -117,7 +118,7 @@ func configKeys(cfg *settings.Config, doc *settings.Doc) []string {
 	return keys
 }
 
-func newConfigListCmd(f *Factory) *cobra.Command {
+func newConfigListCmd(f *cli.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:     "list",
 		Short:   "Show every setting's value and where it comes from",
@@ -132,7 +133,7 @@ func newConfigListCmd(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			p, err := newPrinter(f.IO, cfg)
+			p, err := cli.NewPrinter(f.IO, cfg)
 			if err != nil {
 				return err
 			}
@@ -164,22 +165,22 @@ func knownKey(key string) (settings.Setting, error) {
 	if near := suggest.Nearest(key, keys, suggest.Typo(len(key))); near != "" {
 		msg += fmt.Sprintf("; did you mean %q?", near)
 	}
-	return settings.Setting{}, usageErrorf("%s\nRun 'orgctl help environment' for every setting.", msg)
+	return settings.Setting{}, cli.UsageErrorf("%s\nRun 'orgctl help environment' for every setting.", msg)
 }
 
-func newConfigGetCmd(f *Factory) *cobra.Command {
+func newConfigGetCmd(f *cli.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:     "get KEY",
 		Short:   "Print one setting's value",
 		Example: "  orgctl config get timeout\n  orgctl config get base_url --profile staging",
-		Args:    exactArgs(1, "KEY"),
+		Args:    cli.ExactArgs(1, "KEY"),
 		RunE: func(c *cobra.Command, args []string) error {
 			s, err := knownKey(args[0])
 			if err != nil {
 				return err
 			}
 			if s.EnvOnly {
-				return usageErrorf("%s is read from the environment only (%s)", args[0], s.Env())
+				return cli.UsageErrorf("%s is read from the environment only (%s)", args[0], s.Env())
 			}
 			cfg, err := f.Config()
 			if err != nil {
@@ -204,7 +205,7 @@ func configTarget(c *cobra.Command) string {
 	return os.Getenv("ORGCTL_PROFILE")
 }
 
-func newConfigSetCmd(f *Factory) *cobra.Command {
+func newConfigSetCmd(f *cli.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "set KEY VALUE",
 		Short: "Change a setting in the config file (checked before writing)",
@@ -212,7 +213,7 @@ func newConfigSetCmd(f *Factory) *cobra.Command {
   orgctl config set output json
   orgctl config set budget.reserve 60 --profile prod
   orgctl config set budget.costs.usage 5`,
-		Args: exactArgs(2, "KEY VALUE"),
+		Args: cli.ExactArgs(2, "KEY VALUE"),
 		RunE: func(c *cobra.Command, args []string) error {
 			key, text := args[0], args[1]
 			s, err := knownKey(key)
@@ -220,18 +221,18 @@ func newConfigSetCmd(f *Factory) *cobra.Command {
 				return err
 			}
 			if s.EnvOnly {
-				return usageErrorf("%s cannot be kept in the config file; set %s in the environment", key, s.Env())
+				return cli.UsageErrorf("%s cannot be kept in the config file; set %s in the environment", key, s.Env())
 			}
 			if s.Family && key == s.Key {
-				return usageErrorf("set one family's price: budget.costs.FAMILY, e.g. budget.costs.users")
+				return cli.UsageErrorf("set one family's price: budget.costs.FAMILY, e.g. budget.costs.users")
 			}
 			v, err := s.Parse(text)
 			if err != nil {
-				return usageErrorf("%s: %v; nothing was written", key, err)
+				return cli.UsageErrorf("%s: %v; nothing was written", key, err)
 			}
 			profile := configTarget(c)
 			if profile != "" && key == "profile" {
-				return usageErrorf("profile is a top-level setting: run it without --profile")
+				return cli.UsageErrorf("profile is a top-level setting: run it without --profile")
 			}
 			if d, ok := v.(time.Duration); ok {
 				v = d.String()
@@ -250,7 +251,7 @@ func newConfigSetCmd(f *Factory) *cobra.Command {
 			if profile != "" {
 				where = "profile " + profile
 			}
-			if !quietOf(f) {
+			if !f.Quiet() {
 				f.IO.Notice("✓ Set %s to %v in %s (%s)", key, v, where, settings.ConfigPath())
 			}
 			return nil
@@ -258,12 +259,12 @@ func newConfigSetCmd(f *Factory) *cobra.Command {
 	}
 }
 
-func newConfigUnsetCmd(f *Factory) *cobra.Command {
+func newConfigUnsetCmd(f *cli.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:     "unset KEY",
 		Short:   "Remove a setting from the config file",
 		Example: "  orgctl config unset timeout\n  orgctl config unset budget.reserve --profile prod",
-		Args:    exactArgs(1, "KEY"),
+		Args:    cli.ExactArgs(1, "KEY"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if _, err := knownKey(args[0]); err != nil {
 				return err
@@ -274,7 +275,7 @@ func newConfigUnsetCmd(f *Factory) *cobra.Command {
 			}
 			profile := configTarget(c)
 			if !doc.Unset(profile, args[0]) {
-				if !quietOf(f) {
+				if !f.Quiet() {
 					f.IO.Notice("%s was not set in %s", args[0], settings.ConfigPath())
 				}
 				return nil
@@ -282,26 +283,10 @@ func newConfigUnsetCmd(f *Factory) *cobra.Command {
 			if err := doc.Save(); err != nil {
 				return err
 			}
-			if !quietOf(f) {
+			if !f.Quiet() {
 				f.IO.Notice("✓ Removed %s from %s", args[0], settings.ConfigPath())
 			}
 			return nil
 		},
 	}
-}
-
-// exactArgs checks the number of positional arguments with a usage error.
-func exactArgs(n int, names string) cobra.PositionalArgs {
-	return func(c *cobra.Command, args []string) error {
-		if len(args) != n {
-			return usageErrorf("%s takes %s, got %d argument(s)\nUsage: %s", c.CommandPath(), names, len(args), c.UseLine())
-		}
-		return nil
-	}
-}
-
-// quietOf says whether --quiet (or ORGCTL_QUIET, or the file) is set.
-func quietOf(f *Factory) bool {
-	cfg, err := f.Config()
-	return err == nil && cfg.Quiet
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -18,10 +19,10 @@ func configValues(c *Call) ([]any, error) {
 	for _, s := range c.LocalStrings("value") {
 		env, val, ok := strings.Cut(s, "=")
 		if !ok || strings.TrimSpace(env) == "" {
-			return nil, usageErrorf("invalid --value %q: expected ENVIRONMENT_ID=VALUE", s)
+			return nil, cli.UsageErrorf("invalid --value %q: expected ENVIRONMENT_ID=VALUE", s)
 		}
 		if seen[env] {
-			return nil, usageErrorf("--value: environment %s given twice", env)
+			return nil, cli.UsageErrorf("--value: environment %s given twice", env)
 		}
 		seen[env] = true
 		out = append(out, map[string]any{"environment_id": env, "value": val})
@@ -50,7 +51,7 @@ func updateConfigVar(c *Call) error {
 	}
 	changed := len(upd) > 0 || c.Has("name") || c.Has("description") || c.Has("secret")
 	if !changed && !c.FromBody {
-		return usageErrorf("%s: nothing to change: pass --name, --description, --secret, --value or --body", c.Command)
+		return cli.UsageErrorf("%s: nothing to change: pass --name, --description, --secret, --value or --body", c.Command)
 	}
 	if c.FromBody {
 		return nil // sent as is
@@ -160,7 +161,7 @@ other local users (ps), so pass secret values with --body FILE or --body - inste
 						c.Body["secret"] = false
 					}
 					if _, ok := c.Body["values"]; !ok && vals == nil {
-						return usageErrorf("%s: pass at least one --value ENVIRONMENT_ID=VALUE (or values in --body)", c.Command)
+						return cli.UsageErrorf("%s: pass at least one --value ENVIRONMENT_ID=VALUE (or values in --body)", c.Command)
 					}
 					return nil
 				}},

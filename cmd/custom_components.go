@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"path/filepath"
 
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -17,17 +18,17 @@ func revisionForm(c *Call) error {
 	version := c.LocalString("version")
 	id := c.LocalString("id")
 	if version != "" && bump != "specify_version" {
-		return usageErrorf("--version needs --version-bump specify_version")
+		return cli.UsageErrorf("--version needs --version-bump specify_version")
 	}
 	if bump == "specify_version" && version == "" {
-		return usageErrorf("--version-bump specify_version needs --version")
+		return cli.UsageErrorf("--version-bump specify_version needs --version")
 	}
 	if id != "" && !isUUIDText(id) {
-		return usageErrorf("invalid --id %q: expected a UUID", id)
+		return cli.UsageErrorf("invalid --id %q: expected a UUID", id)
 	}
 	data, err := readBodyFile(path, nil, "--files "+path)
 	if err != nil {
-		return usageErrorf("%v", err)
+		return cli.UsageErrorf("%v", err)
 	}
 	summary := map[string]any{"version_bump": bump, "files": fmt.Sprintf("@%s (%d bytes)", path, len(data))}
 	if version != "" {

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/credentials"
 	"github.com/orgctl/orgctl/cmd/settings"
 )
@@ -43,7 +44,7 @@ const maxClockSkew = 30 * time.Second
 // doctorProbeTimeout bounds each unauthenticated probe (health, spec).
 const doctorProbeTimeout = 5 * time.Second
 
-func newDoctorCmd(f *Factory) *cobra.Command {
+func newDoctorCmd(f *cli.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "doctor",
 		Short: "Check the whole setup: config, URL, API version, token, keyring, budget, clock",
@@ -71,7 +72,7 @@ Exit status: 0 when every check passes (or does not apply), 1 otherwise.
 			}
 			for _, ch := range checks {
 				if ch.Status == checkFail {
-					return &ExitError{Code: ExitFailure}
+					return &cli.ExitError{Code: cli.ExitFailure}
 				}
 			}
 			return nil
@@ -81,7 +82,7 @@ Exit status: 0 when every check passes (or does not apply), 1 otherwise.
 
 // runDoctor runs every check in order; a check whose prerequisite failed
 // is skipped with the reason.
-func runDoctor(ctx context.Context, f *Factory) []doctorCheck {
+func runDoctor(ctx context.Context, f *cli.Factory) []doctorCheck {
 	var checks []doctorCheck
 	add := func(c doctorCheck) { checks = append(checks, c) }
 
@@ -103,15 +104,15 @@ func runDoctor(ctx context.Context, f *Factory) []doctorCheck {
 		add(doctorCheck{Name: "api", Status: checkSkip, Detail: "needs a reachable base URL"})
 	}
 
-	var t *apiTarget
+	var t *cli.Target
 	var tokErr error
 	if baseErr == nil {
-		t, tokErr = resolveTarget(cfg, f.tokens, f.transport)
+		t, tokErr = cli.ResolveTarget(cfg, f.Tokens, f.Transport)
 	} else {
 		// The token line is about the token: find it even without a URL.
 		var tok, src string
-		if tok, src, tokErr = resolveToken(cfg, f.tokens); tokErr == nil {
-			t = &apiTarget{Token: tok, Source: src}
+		if tok, src, tokErr = cli.ResolveToken(cfg, f.Tokens); tokErr == nil {
+			t = &cli.Target{Token: tok, Source: src}
 		}
 	}
 	add(doctorToken(cfg, t, tokErr))
@@ -121,12 +122,12 @@ func runDoctor(ctx context.Context, f *Factory) []doctorCheck {
 	case !health.reached:
 		add(doctorCheck{Name: "login", Status: checkSkip, Detail: "needs a reachable base URL"})
 	default:
-		if !quietOf(f) {
+		if !f.Quiet() {
 			f.IO.Notice("doctor: checking the token with one request: GET /users?limit=1 (2 points)")
 		}
 		add(checkLogin(ctx, f, cfg, t))
 	}
-	add(checkKeyring(cfg, f.tokens, t))
+	add(checkKeyring(cfg, f.Tokens, t))
 	if tokErr != nil || baseErr != nil {
 		add(doctorCheck{Name: "budget", Status: checkSkip, Detail: "the ledger is kept per host and token: needs both"})
 	} else {
@@ -169,7 +170,7 @@ func checkConfigFile(loadErr error) doctorCheck {
 // in-process one for --sandbox).
 func doctorBase(cfg *settings.Config) (string, http.RoundTripper, error) {
 	if cfg.Sandbox {
-		t, err := sandboxTarget(cfg)
+		t, err := cli.SandboxTarget(cfg)
 		if err != nil {
 			return "", nil, err
 		}
@@ -312,7 +313,7 @@ func firstBodyLine(b []byte) string {
 
 // doctorToken says whether a token is there and where it comes from; only
 // its last four characters are shown.
-func doctorToken(cfg *settings.Config, t *apiTarget, err error) doctorCheck {
+func doctorToken(cfg *settings.Config, t *cli.Target, err error) doctorCheck {
 	c := doctorCheck{Name: "token"}
 	if err != nil {
 		c.Status, c.Detail = checkFail, err.Error()
@@ -322,15 +323,15 @@ func doctorToken(cfg *settings.Config, t *apiTarget, err error) doctorCheck {
 		return c
 	}
 	from := map[string]string{
-		sourceEnv: "the ORGCTL_TOKEN variable", sourceKeyring: "the OS keyring",
-		sourceFile: "the token file (" + settings.TokenFileDir() + ")", sourceSandbox: "the sandbox",
+		cli.SourceEnv: "the ORGCTL_TOKEN variable", cli.SourceKeyring: "the OS keyring",
+		cli.SourceFile: "the token file (" + settings.TokenFileDir() + ")", cli.SourceSandbox: "the sandbox",
 	}[t.Source]
 	c.Status, c.Detail = checkOK, fmt.Sprintf("…%s from %s (profile %s)", last4(t.Token), from, cfg.Profile)
 	return c
 }
 
 // checkLogin spends the one 2-point request that proves the token works.
-func checkLogin(ctx context.Context, f *Factory, cfg *settings.Config, t *apiTarget) doctorCheck {
+func checkLogin(ctx context.Context, f *cli.Factory, cfg *settings.Config, t *cli.Target) doctorCheck {
 	c := doctorCheck{Name: "login"}
 	valid, err := verifyToken(ctx, f, cfg, t)
 	switch {
@@ -348,9 +349,9 @@ func checkLogin(ctx context.Context, f *Factory, cfg *settings.Config, t *apiTar
 
 // checkKeyring probes the keyring. It fails only when the login is kept
 // there; otherwise an unusable keyring is noted and skipped.
-func checkKeyring(cfg *settings.Config, stores tokenStores, t *apiTarget) doctorCheck {
+func checkKeyring(cfg *settings.Config, stores cli.TokenStores, t *cli.Target) doctorCheck {
 	c := doctorCheck{Name: "keyring"}
-	p, ok := stores.keyring.(interface{ Reachable() error })
+	p, ok := stores.Keyring.(interface{ Reachable() error })
 	if !ok {
 		c.Status, c.Detail = checkSkip, "no OS keyring in this build"
 		return c
@@ -360,7 +361,7 @@ func checkKeyring(cfg *settings.Config, stores tokenStores, t *apiTarget) doctor
 	if errors.As(err, &ke) {
 		err = ke.Err
 	}
-	inUse := cfg.TokenStore == sourceKeyring || (t != nil && t.Source == sourceKeyring)
+	inUse := cfg.TokenStore == cli.SourceKeyring || (t != nil && t.Source == cli.SourceKeyring)
 	switch {
 	case err == nil:
 		c.Status, c.Detail = checkOK, "the OS keyring answers"
@@ -378,17 +379,17 @@ func checkKeyring(cfg *settings.Config, stores tokenStores, t *apiTarget) doctor
 }
 
 // checkBudget reads the ledger without sending anything.
-func checkBudget(cfg *settings.Config, f *Factory, t *apiTarget) doctorCheck {
+func checkBudget(cfg *settings.Config, f *cli.Factory, t *cli.Target) doctorCheck {
 	c := doctorCheck{Name: "budget"}
-	l, err := openLedger(cfg, t, f.IO)
+	l, err := cli.OpenLedger(cfg, t, f.IO)
 	if err != nil {
-		c.Status, c.Detail = checkFail, explainStoreError(err).Error()
+		c.Status, c.Detail = checkFail, cli.ExplainStoreError(err).Error()
 		c.Hint = "check budget.store (`orgctl config get budget.store`)"
 		return c
 	}
 	st, err := l.Status()
 	if err != nil {
-		c.Status, c.Detail = checkFail, explainStoreError(err).Error()
+		c.Status, c.Detail = checkFail, cli.ExplainStoreError(err).Error()
 		c.Hint = "check budget.store (`orgctl config get budget.store`)"
 		return c
 	}
@@ -404,14 +405,14 @@ func checkBudget(cfg *settings.Config, f *Factory, t *apiTarget) doctorCheck {
 }
 
 // printDoctor writes one line per check, or the list as data for -o json.
-func printDoctor(f *Factory, checks []doctorCheck) error {
+func printDoctor(f *cli.Factory, checks []doctorCheck) error {
 	cfg, err := f.Config()
 	if err == nil {
-		p, err := newPrinter(f.IO, cfg)
+		p, err := cli.NewPrinter(f.IO, cfg)
 		if err != nil {
 			return err
 		}
-		if structured(p) {
+		if p.Opts.Structured() {
 			b, _ := json.Marshal(checks)
 			return p.Print(b, nil)
 		}

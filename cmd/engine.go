@@ -5,16 +5,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/output/jsonscan"
@@ -25,44 +23,19 @@ import (
 // confirm, send (or dry-run) and print. Every request it makes goes through
 // the Factory's one client, so every request is paced and priced alike.
 type Engine struct {
-	f       *Factory
+	f       *cli.Factory
 	cfg     *settings.Config
 	printer *output.Printer
 	names   *resolve.Resolver
 }
 
 // newEngine checks the output options before anything is sent.
-func newEngine(f *Factory) (*Engine, error) {
-	cfg, p, err := printerFor(f)
+func newEngine(f *cli.Factory) (*Engine, error) {
+	cfg, p, err := cli.PrinterFor(f)
 	if err != nil {
 		return nil, err
 	}
 	return &Engine{f: f, cfg: cfg, printer: p}, nil
-}
-
-// printerFor reads the configuration and builds the output printer from
-// it: the first step of every command that prints.
-func printerFor(f *Factory) (*settings.Config, *output.Printer, error) {
-	cfg, err := f.Config()
-	if err != nil {
-		return nil, nil, err
-	}
-	p, err := newPrinter(f.IO, cfg)
-	return cfg, p, err
-}
-
-// newPrinter builds the output printer from -o, --jq and --template.
-func newPrinter(io *output.IO, cfg *settings.Config) (*output.Printer, error) {
-	opts := output.Options{
-		Format:   cfg.Output,
-		JQ:       cfg.JQ,
-		Template: cfg.Template,
-		Columns:  cfg.Columns,
-	}
-	if err := opts.Validate(); err != nil {
-		return nil, &UsageError{err}
-	}
-	return &output.Printer{IO: io, Opts: opts}, nil
 }
 
 // splitColumns reads --columns: names separated by commas, blanks dropped.
@@ -84,7 +57,7 @@ func (e *Engine) checkColumns(c *Call) error {
 		return nil
 	}
 	if _, err := output.SelectColumns(c.Columns, e.printer.Opts.Columns); err != nil {
-		return &UsageError{err}
+		return &cli.UsageError{Err: err}
 	}
 	return nil
 }
@@ -196,7 +169,7 @@ func (e *Engine) print(c *Call, resp *client.Response, o RunOptions) error {
 	if o.JSON != nil {
 		return printSelected(e.printer, resp.Data, o.JSON)
 	}
-	if (c.Op.List || strings.HasPrefix(c.Op.Use, "list")) && e.f.IO.OutTTY && !structured(e.printer) && isEmptyList(resp.Data) {
+	if (c.Op.List || strings.HasPrefix(c.Op.Use, "list")) && e.f.IO.OutTTY && !e.printer.Opts.Structured() && isEmptyList(resp.Data) {
 		if !e.quiet() && c.Op.plural != "" {
 			e.f.IO.Notice("no %s match", c.Op.plural)
 		}
@@ -239,8 +212,8 @@ func (e *Engine) renderer(c *Call, o RunOptions) func(*jsonscan.Reader) any {
 
 // changed tells the completion cache about every successful mutation.
 func (e *Engine) changed(c *Call) {
-	if c.Op.mutating() && e.f.onChange != nil {
-		e.f.onChange(ratebudget.Family(c.Op.Path))
+	if c.Op.mutating() && e.f.OnChange != nil {
+		e.f.OnChange(ratebudget.Family(c.Op.Path))
 	}
 }
 
@@ -259,7 +232,7 @@ func (e *Engine) confirm(ctx context.Context, c *Call) error {
 		fmt.Fprintf(e.f.IO.Err, "%s\nType %s to confirm: ", question, name)
 		line, _ := in.ReadString('\n')
 		if strings.TrimSpace(line) != name {
-			return fmt.Errorf("%w: what was typed is not %s", ErrCancelled, name)
+			return fmt.Errorf("%w: what was typed is not %s", cli.ErrCancelled, name)
 		}
 		return nil
 	}
@@ -269,7 +242,7 @@ func (e *Engine) confirm(ctx context.Context, c *Call) error {
 	case "y", "yes":
 		return nil
 	}
-	return ErrCancelled
+	return cli.ErrCancelled
 }
 
 // question is what a confirmation asks: the op's own question about the
@@ -351,38 +324,11 @@ func (e *Engine) refuseUnattended(c *Call) error {
 			what += " " + v
 		}
 	}
-	return usageErrorf("refusing to run `%s` without confirmation: stdin is not a terminal; pass --yes", what)
+	return cli.UsageErrorf("refusing to run `%s` without confirmation: stdin is not a terminal; pass --yes", what)
 }
 
 // explain adds what to do next to API errors.
-func (e *Engine) explain(err error) error { return explain(e.cfg, err) }
-
-func explain(cfg *settings.Config, err error) error {
-	var ae *client.APIError
-	if !errors.As(err, &ae) {
-		return explainWait(cfg, err)
-	}
-	profile := "default"
-	if cfg != nil {
-		profile = cfg.Profile
-	}
-	switch ae.StatusCode {
-	case http.StatusUnauthorized:
-		if os.Getenv("ORGCTL_TOKEN") != "" {
-			ae.Hint = "The token in ORGCTL_TOKEN was rejected: check it, or unset it to use the stored login."
-		} else {
-			ae.Hint = fmt.Sprintf("Log in again with `orgctl auth login --profile %s`, or set ORGCTL_TOKEN.", profile)
-		}
-	case http.StatusForbidden:
-		if ae.Scope != "" {
-			ae.Hint = fmt.Sprintf("Create a token with the %q scope (Settings > API) and log in with it.", ae.Scope)
-		}
-	}
-	if h := spaceHint(cfg, ae); h != "" {
-		ae.Hint = strings.TrimSpace(ae.Hint + "\n" + h)
-	}
-	return ae
-}
+func (e *Engine) explain(err error) error { return cli.Explain(e.cfg, err) }
 
 // planned is one request of a dry run.
 type planned struct {
@@ -420,13 +366,13 @@ func (e *Engine) printPlan(plan []planned, names map[string]string) error {
 	wait := "unknown (not logged in)"
 	var waitSeconds *float64
 	var cl *client.Client
-	if conn, err := e.f.connection(); err == nil {
-		cl = conn.client
+	if conn, err := e.f.Connection(); err == nil {
+		cl = conn.Client
 		paths := make([]string, 0, len(plan))
 		for _, p := range plan {
 			paths = append(paths, p.req.Path)
 		}
-		if d, err := conn.ledger.Estimate(paths); err == nil {
+		if d, err := conn.Ledger.Estimate(paths); err == nil {
 			s := d.Seconds()
 			waitSeconds = &s
 			wait = "would be sent now"
@@ -465,7 +411,7 @@ func (e *Engine) printPlan(plan []planned, names map[string]string) error {
 		}
 		docs = append(docs, doc)
 	}
-	if structured(e.printer) {
+	if e.printer.Opts.Structured() {
 		var out map[string]any
 		if len(docs) == 1 {
 			out = docs[0]

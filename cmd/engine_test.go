@@ -12,6 +12,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -294,7 +295,7 @@ func TestSendFollowUpFailure(t *testing.T) {
 	}}}
 	err = e.run(context.Background(), c, RunOptions{})
 	if err == nil || !strings.Contains(err.Error(), "POST /users succeeded, but the follow-up request (PATCH a user that is not there) failed") ||
-		ExitCode(err) != ExitNotFound {
+		ExitCode(err) != cli.ExitNotFound {
 		t.Errorf("follow-up failure: %v (exit %d)", err, ExitCode(err))
 	}
 	if got := sent(api); len(got) != 2 {
@@ -317,10 +318,10 @@ func TestConfirmation(t *testing.T) {
 	}{
 		{name: "yes on a terminal", tty: true, stdin: "y\n", sent: true},
 		{name: "YES on a terminal", tty: true, stdin: " YES \n", sent: true},
-		{name: "no on a terminal", tty: true, stdin: "n\n", err: ErrCancelled, exit: ExitFailure},
-		{name: "empty answer", tty: true, stdin: "\n", err: ErrCancelled, exit: ExitFailure},
-		{name: "end of input", tty: true, stdin: "", err: ErrCancelled, exit: ExitFailure},
-		{name: "not a terminal", tty: false, stdin: "y\n", exit: ExitUsage},
+		{name: "no on a terminal", tty: true, stdin: "n\n", err: cli.ErrCancelled, exit: cli.ExitFailure},
+		{name: "empty answer", tty: true, stdin: "\n", err: cli.ErrCancelled, exit: cli.ExitFailure},
+		{name: "end of input", tty: true, stdin: "", err: cli.ErrCancelled, exit: cli.ExitFailure},
+		{name: "not a terminal", tty: false, stdin: "y\n", exit: cli.ExitUsage},
 		{name: "--yes off a terminal", tty: false, yes: true, sent: true},
 		{name: "--yes on a terminal asks nothing", tty: true, yes: true, sent: true},
 	} {
@@ -391,7 +392,7 @@ func TestConfirmationNamesTheObject(t *testing.T) {
 		f, tio := testFactory(t, &testKeyring{}, "n\n")
 		f.IO.InTTY, f.IO.ErrTTY = true, true
 		err := Execute(context.Background(), f, tc.args)
-		if !errors.Is(err, ErrCancelled) {
+		if !errors.Is(err, cli.ErrCancelled) {
 			t.Errorf("%v: err = %v, want cancelled", tc.args, err)
 		}
 		if !strings.Contains(tio.err.String(), tc.prompt) {
@@ -413,28 +414,28 @@ func TestExplainHints(t *testing.T) {
 	e401 := func() error { return &client.APIError{StatusCode: 401, Method: "GET", Path: "/users"} }
 
 	t.Setenv("ORGCTL_TOKEN", "tok")
-	if err := explain(cfg, e401()); !strings.Contains(err.Error(), "token rejected (HTTP 401)\nThe token in ORGCTL_TOKEN was rejected: check it, or unset it to use the stored login.") {
+	if err := cli.Explain(cfg, e401()); !strings.Contains(err.Error(), "token rejected (HTTP 401)\nThe token in ORGCTL_TOKEN was rejected: check it, or unset it to use the stored login.") {
 		t.Errorf("401 with ORGCTL_TOKEN: %q", err)
 	}
 	t.Setenv("ORGCTL_TOKEN", "")
-	if err := explain(cfg, e401()); !strings.HasSuffix(err.Error(), "\nLog in again with `orgctl auth login --profile default`, or set ORGCTL_TOKEN.") {
+	if err := cli.Explain(cfg, e401()); !strings.HasSuffix(err.Error(), "\nLog in again with `orgctl auth login --profile default`, or set ORGCTL_TOKEN.") {
 		t.Errorf("401 without ORGCTL_TOKEN: %q", err)
 	}
-	if err := explain(nil, e401()); !strings.Contains(err.Error(), "--profile default") {
+	if err := cli.Explain(nil, e401()); !strings.Contains(err.Error(), "--profile default") {
 		t.Errorf("401 without a config: %q", err)
 	}
-	err = explain(cfg, &client.APIError{StatusCode: 403, Scope: "Groups > Write"})
+	err = cli.Explain(cfg, &client.APIError{StatusCode: 403, Scope: "Groups > Write"})
 	if !strings.HasSuffix(err.Error(), "\nCreate a token with the \"Groups > Write\" scope (Settings > API) and log in with it.") {
 		t.Errorf("403 with a scope: %q", err)
 	}
-	if err := explain(cfg, &client.APIError{StatusCode: 403}); strings.Contains(err.Error(), "\n") {
+	if err := cli.Explain(cfg, &client.APIError{StatusCode: 403}); strings.Contains(err.Error(), "\n") {
 		t.Errorf("403 without a scope has a hint: %q", err)
 	}
-	if err := explain(cfg, &client.APIError{StatusCode: 500, Method: "GET", Path: "/x"}); strings.Contains(err.Error(), "\n") {
+	if err := cli.Explain(cfg, &client.APIError{StatusCode: 500, Method: "GET", Path: "/x"}); strings.Contains(err.Error(), "\n") {
 		t.Errorf("500 has a hint: %q", err)
 	}
 	plain := errors.New("dial tcp: refused")
-	if err := explain(cfg, plain); err != plain {
+	if err := cli.Explain(cfg, plain); err != plain {
 		t.Errorf("a non-API error was changed: %v", err)
 	}
 
@@ -449,7 +450,7 @@ func TestExplainHints(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, code := range []int{401, 403} {
-		err := explain(spaceCfg, &client.APIError{StatusCode: code, Scope: "Users > Read"})
+		err := cli.Explain(spaceCfg, &client.APIError{StatusCode: code, Scope: "Users > Read"})
 		msg := err.Error()
 		if !strings.Contains(msg, `Profile "eng" targets the space "eng".`) || !strings.Contains(msg, "orgctl auth login --profile eng --base-url <space URL>") {
 			t.Errorf("%d on a space profile: %q", code, msg)
@@ -458,7 +459,7 @@ func TestExplainHints(t *testing.T) {
 			t.Errorf("401 on a space profile lost the login hint: %q", msg)
 		}
 	}
-	if err := explain(spaceCfg, &client.APIError{StatusCode: 404, Method: "GET", Path: "/x"}); strings.Contains(err.Error(), "space") {
+	if err := cli.Explain(spaceCfg, &client.APIError{StatusCode: 404, Method: "GET", Path: "/x"}); strings.Contains(err.Error(), "space") {
 		t.Errorf("404 on a space profile: %q", err)
 	}
 }
@@ -467,17 +468,17 @@ func TestExplainedErrorsFromTheSandbox(t *testing.T) {
 	api, _ := sandboxEnv(t)
 	t.Setenv("ORGCTL_TOKEN", mustMint(t, api, "users:read"))
 	_, _, err := run(t, "", "groups", "list")
-	if ExitCode(err) != ExitAuth || !strings.Contains(err.Error(), `Create a token with the "Groups > Read" scope`) {
+	if ExitCode(err) != cli.ExitAuth || !strings.Contains(err.Error(), `Create a token with the "Groups > Read" scope`) {
 		t.Errorf("missing scope: %v (exit %d)", err, ExitCode(err))
 	}
 	t.Setenv("ORGCTL_TOKEN", "tok_not_valid")
 	_, _, err = run(t, "", "users", "list")
-	if ExitCode(err) != ExitAuth || !strings.Contains(err.Error(), "The token in ORGCTL_TOKEN was rejected") {
+	if ExitCode(err) != cli.ExitAuth || !strings.Contains(err.Error(), "The token in ORGCTL_TOKEN was rejected") {
 		t.Errorf("rejected token: %v (exit %d)", err, ExitCode(err))
 	}
 	t.Setenv("ORGCTL_TOKEN", api.AdminToken())
 	_, _, err = run(t, "", "users", "get", "user_missing")
-	if ExitCode(err) != ExitNotFound {
+	if ExitCode(err) != cli.ExitNotFound {
 		t.Errorf("unknown user: %v (exit %d)", err, ExitCode(err))
 	}
 }
@@ -485,11 +486,11 @@ func TestExplainedErrorsFromTheSandbox(t *testing.T) {
 func TestOutputOptionsAreCheckedBeforeSending(t *testing.T) {
 	api, _ := sandboxEnv(t)
 	_, _, err := run(t, "", "users", "list", "-o", "xml")
-	if ExitCode(err) != ExitUsage {
+	if ExitCode(err) != cli.ExitUsage {
 		t.Errorf("-o xml: %v (exit %d)", err, ExitCode(err))
 	}
 	_, _, err = run(t, "", "users", "list", "--jq", ".[")
-	if ExitCode(err) != ExitUsage {
+	if ExitCode(err) != cli.ExitUsage {
 		t.Errorf("bad --jq: %v (exit %d)", err, ExitCode(err))
 	}
 	if n := len(api.Requests()); n != 0 {

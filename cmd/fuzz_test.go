@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/orgctl/orgctl/cmd/cli"
 )
 
 // FuzzAPIPath types any PATH to `orgctl api`: what is accepted reaches
@@ -111,7 +113,7 @@ func FuzzAPIFields(f *testing.F) {
 	} {
 		f.Add(seed[0], seed[1], seed[2], true)
 	}
-	fac := NewFactory("test")
+	fac := cli.NewFactory("test")
 	f.Fuzz(func(t *testing.T, a, b, method string, typedB bool) {
 		var raw, typed []string
 		raw = append(raw, a)
@@ -125,7 +127,7 @@ func FuzzAPIFields(f *testing.F) {
 		}
 		o, err := parseAPI(fac, method, "things", raw, typed, "")
 		if err != nil {
-			var ue *UsageError
+			var ue *cli.UsageError
 			if !errors.As(err, &ue) {
 				t.Fatalf("fields %q %q: %T %v, want a usage error", a, b, err, err)
 			}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -25,7 +26,7 @@ func membersFromFlags(c *Call) error {
 	ids := c.LocalStrings("user")
 	if len(ids) == 0 {
 		if c.Op.Method == http.MethodPost && c.Op.Path != "/groups" && c.body()["members"] == nil {
-			return usageErrorf("%s: pass at least one --user USER_ID", c.Command)
+			return cli.UsageErrorf("%s: pass at least one --user USER_ID", c.Command)
 		}
 		return nil
 	}
@@ -51,7 +52,7 @@ func numbersIn(key, flag string) func(c *Call) error {
 			}
 			n, err := strconv.ParseUint(s, 10, 64)
 			if err != nil {
-				return usageErrorf("invalid --%s %q: expected a number", flag, s)
+				return cli.UsageErrorf("invalid --%s %q: expected a number", flag, s)
 			}
 			// Re-formatted: "007" parses but is no JSON number.
 			out = append(out, json.Number(strconv.FormatUint(n, 10)))
@@ -151,7 +152,7 @@ g.json, then 'orgctl groups replace 7 --body g.json'.`,
 						}
 					}
 					if c.LocalBool("admin") && !c.Has("user") {
-						return usageErrorf("%s: --admin applies to --user members; pass --user too", c.Command)
+						return cli.UsageErrorf("%s: --admin applies to --user members; pass --user too", c.Command)
 					}
 					return membersFromFlags(c)
 				}},

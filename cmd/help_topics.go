@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/cmd/settings"
 )
@@ -18,15 +19,15 @@ var exitCodes = []struct {
 	Code    int
 	Meaning string
 }{
-	{ExitOK, "success"},
-	{ExitFailure, "failure (including an API error other than the ones below, a refused redirect, or `--fail-on` findings)"},
-	{ExitUsage, "invalid usage or input (including a mistyped setting, a base URL with user info, a body that is not the object the API takes or is over 16 MiB, a PATH that would reach another endpoint), caught before any request was sent"},
-	{ExitNotFound, "not found"},
-	{ExitAuth, "authentication failed (401) or the token lacks the scope the command needs (403)"},
-	{ExitGaveUp, "gave up waiting (`--max-wait`): for the rate budget, for the budget ledger's lock, or for the server's 503/429 backoff or Retry-After"},
-	{ExitOutcomeUnknown, "outcome unknown: a create or update may have been applied but no answer confirmed it (no answer, a 5xx, a redirect, or a 2xx whose body cannot be read); check before retrying (with `--from`: a row's outcome is still unknown)"},
-	{ExitSIGINT, "interrupted by Ctrl-C (SIGINT)"},
-	{ExitSIGTERM, "terminated (SIGTERM)"},
+	{cli.ExitOK, "success"},
+	{cli.ExitFailure, "failure (including an API error other than the ones below, a refused redirect, or `--fail-on` findings)"},
+	{cli.ExitUsage, "invalid usage or input (including a mistyped setting, a base URL with user info, a body that is not the object the API takes or is over 16 MiB, a PATH that would reach another endpoint), caught before any request was sent"},
+	{cli.ExitNotFound, "not found"},
+	{cli.ExitAuth, "authentication failed (401) or the token lacks the scope the command needs (403)"},
+	{cli.ExitGaveUp, "gave up waiting (`--max-wait`): for the rate budget, for the budget ledger's lock, or for the server's 503/429 backoff or Retry-After"},
+	{cli.ExitOutcomeUnknown, "outcome unknown: a create or update may have been applied but no answer confirmed it (no answer, a 5xx, a redirect, or a 2xx whose body cannot be read); check before retrying (with `--from`: a row's outcome is still unknown)"},
+	{cli.ExitSIGINT, "interrupted by Ctrl-C (SIGINT)"},
+	{cli.ExitSIGTERM, "terminated (SIGTERM)"},
 }
 
 // helpTopic is a page of `orgctl help TOPIC` that is not a command.
@@ -207,5 +208,5 @@ func unknownTopic(root *cobra.Command, what string, topics []string) error {
 		msg += "\n\nDid you mean this?\n\t" + strings.Join(near, "\n\t")
 	}
 	msg += "\n\nTopics:\n" + topicList() + "Run 'orgctl --help' for the list of commands."
-	return usageErrorf("%s", msg)
+	return cli.UsageErrorf("%s", msg)
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/orgctl/orgctl/cmd/cli"
 )
 
 // sourceStrings are the string literals of the non-test Go files matching glob.
@@ -53,7 +55,7 @@ var (
 // every flag a message mentions exists: a hint must never send the reader
 // to something orgctl does not have.
 func TestHintsNameCommandsAndFlagsThatExist(t *testing.T) {
-	root := NewRootCmd(NewFactory("test"))
+	root := NewRootCmd(cli.NewFactory("test"))
 	anyFlag := map[string]bool{}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {

@@ -24,7 +24,7 @@ name no scope: any valid token works.`,
 					var d struct {
 						IPs json.RawMessage `json:"ipAddresses"`
 					}
-					if structured(p) || json.Unmarshal(data, &d) != nil || len(d.IPs) == 0 {
+					if p.Opts.Structured() || json.Unmarshal(data, &d) != nil || len(d.IPs) == 0 {
 						return p.Print(data, nil)
 					}
 					rows, err := settingRows(d.IPs)

@@ -11,13 +11,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client/bulk"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 )
 
 // newJobsCmd is `orgctl jobs`: the bulk jobs kept under
 // $XDG_STATE_HOME/orgctl/jobs, one per command and input.
-func newJobsCmd(f *Factory) *cobra.Command {
+func newJobsCmd(f *cli.Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "jobs",
 		Short: "List, show and forget bulk jobs (commands run with --from)",
@@ -28,7 +29,7 @@ A job is named by a hash of the command, its flags, the org and the input.`,
 		Example: `  orgctl jobs list
   orgctl jobs show 3f2a9c1b7d40
   orgctl jobs rm 3f2a`,
-		Args: noArgsGroup,
+		Args: cli.NoArgsGroup,
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	list := &cobra.Command{
@@ -60,7 +61,7 @@ A job is named by a hash of the command, its flags, the org and the input.`,
 	addJSONFields(list, "", strings.Join(jobFields, ","))
 	c.AddCommand(list)
 	show := &cobra.Command{
-		Use: "show ID", Short: "Show a job's counts and the rows that failed or are unknown", Args: exactArgs(1, "ID"),
+		Use: "show ID", Short: "Show a job's counts and the rows that failed or are unknown", Args: cli.ExactArgs(1, "ID"),
 		RunE: func(c *cobra.Command, args []string) error {
 			sel, err := jsonSelection(c)
 			if err != nil {
@@ -98,7 +99,7 @@ A job is named by a hash of the command, its flags, the org and the input.`,
 				b, _ := json.Marshal(doc)
 				return printSelected(p, b, sel)
 			}
-			if structured(p) {
+			if p.Opts.Structured() {
 				b, _ := json.Marshal(doc)
 				return p.Print(b, nil)
 			}
@@ -128,7 +129,7 @@ A job is named by a hash of the command, its flags, the org and the input.`,
 	addJSONFields(show, "", strings.Join(jobFields, ",")+",problem_rows")
 	c.AddCommand(show)
 	c.AddCommand(&cobra.Command{
-		Use: "rm ID", Short: "Forget a job (the next run of its command starts over)", Args: exactArgs(1, "ID"),
+		Use: "rm ID", Short: "Forget a job (the next run of its command starts over)", Args: cli.ExactArgs(1, "ID"),
 		RunE: func(c *cobra.Command, args []string) error {
 			_, store, err := jobsSetup(f)
 			if err != nil {
@@ -144,7 +145,7 @@ A job is named by a hash of the command, its flags, the org and the input.`,
 				}
 				return err
 			}
-			if !quietOf(f) {
+			if !f.Quiet() {
 				f.IO.Notice("orgctl: forgot job %s", id)
 			}
 			return nil
@@ -153,8 +154,8 @@ A job is named by a hash of the command, its flags, the org and the input.`,
 	return c
 }
 
-func jobsSetup(f *Factory) (*output.Printer, bulk.Store, error) {
-	_, p, err := printerFor(f)
+func jobsSetup(f *cli.Factory) (*output.Printer, bulk.Store, error) {
+	_, p, err := cli.PrinterFor(f)
 	if err != nil {
 		return nil, bulk.Store{}, err
 	}
@@ -165,10 +166,10 @@ func findJob(store bulk.Store, id string) (string, error) {
 	got, err := store.Find(id)
 	var nj *bulk.NoJobError
 	if errors.As(err, &nj) {
-		return "", &NotFoundError{err}
+		return "", &cli.NotFoundError{Err: err}
 	}
 	if err != nil {
-		return "", &UsageError{err}
+		return "", &cli.UsageError{Err: err}
 	}
 	return got, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/output"
 )
@@ -116,7 +117,7 @@ func cutLast(s, sep string) (before, after string) {
 
 // errListedFields ends a run that only listed the --json fields: exit 0,
 // nothing more to print.
-var errListedFields = &ExitError{Code: ExitOK}
+var errListedFields = &cli.ExitError{Code: cli.ExitOK}
 
 // jsonSelection reads --json: nil when not given, the checked names when
 // given; given empty (--json=) it lists the fields and ends the run.
@@ -150,7 +151,7 @@ func jsonSelection(c *cobra.Command) ([]string, error) {
 		if near := nearestName(unknown[0], avail); near != "" {
 			what += fmt.Sprintf(" (did you mean %s?)", near)
 		}
-		return nil, usageErrorf("%s: --json: %s\nAvailable fields:\n  %s", c.CommandPath(), what, strings.Join(avail, "\n  "))
+		return nil, cli.UsageErrorf("%s: --json: %s\nAvailable fields:\n  %s", c.CommandPath(), what, strings.Join(avail, "\n  "))
 	}
 	return names, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -20,19 +21,6 @@ import (
 
 // Version is set at build time with -ldflags "-X github.com/orgctl/orgctl/cmd.Version=...".
 var Version = "dev"
-
-// Exit codes: one meaning each; scripts depend on them.
-const (
-	ExitOK             = 0
-	ExitFailure        = 1 // also findings: --fail-on, plan --exit-code
-	ExitUsage          = 2 // invalid usage or input, before any request
-	ExitNotFound       = 3
-	ExitAuth           = 4 // authentication or missing scope
-	ExitGaveUp         = 5 // the rate budget would wait past --max-wait
-	ExitOutcomeUnknown = 6 // a write may have been applied; no answer confirmed it
-	ExitSIGINT         = 130
-	ExitSIGTERM        = 143
-)
 
 // Main runs orgctl on args and returns its exit status. Ctrl-C (SIGINT) or
 // SIGTERM cancels the command's context: the request in flight is
@@ -42,7 +30,8 @@ const (
 func Main(args []string) int {
 	ctx, interrupted, arm, stop := notifyContext()
 	defer stop()
-	f := NewFactory(Version)
+	f := cli.NewFactory(Version)
+	f.Families = calledFamilies
 	err := execute(ctx, f, args, arm)
 	return finish(f.IO.Err, err, interrupted())
 }
@@ -65,9 +54,9 @@ func notifyContext() (ctx context.Context, interrupted func() int, arm func(), s
 			go func() {
 				select {
 				case sig := <-signals:
-					code := ExitSIGINT
+					code := cli.ExitSIGINT
 					if sig == syscall.SIGTERM {
-						code = ExitSIGTERM
+						code = cli.ExitSIGTERM
 					}
 					// Recorded before the cancellation, so whoever sees
 					// ctx cancelled also sees which signal did it.
@@ -91,18 +80,18 @@ func notifyContext() (ctx context.Context, interrupted func() int, arm func(), s
 // finish prints the error, if any, and maps it to the exit status.
 func finish(stderr io.Writer, err error, signalled int) int {
 	if err == nil {
-		return ExitOK
+		return cli.ExitOK
 	}
 	code := ExitCode(err)
-	if signalled != 0 && code != ExitOutcomeUnknown {
+	if signalled != 0 && code != cli.ExitOutcomeUnknown {
 		name := "SIGINT"
-		if signalled == ExitSIGTERM {
+		if signalled == cli.ExitSIGTERM {
 			name = "SIGTERM"
 		}
 		fmt.Fprintf(stderr, "orgctl: interrupted (%s)\n", name)
 		return signalled
 	}
-	var ee *ExitError
+	var ee *cli.ExitError
 	if !errors.As(err, &ee) || ee.Err != nil {
 		// No URL's user info is ever shown, whichever path produced the error.
 		fmt.Fprintf(stderr, "orgctl: %s\n", client.RedactURLsIn(err.Error()))
@@ -113,12 +102,12 @@ func finish(stderr io.Writer, err error, signalled int) int {
 // ExitCode maps typed errors to exit statuses in this one place.
 func ExitCode(err error) int {
 	var (
-		ee      *ExitError
-		usage   *UsageError
+		ee      *cli.ExitError
+		usage   *cli.UsageError
 		cfgErr  *client.ConfigError
 		setting *settings.Error
-		auth    *AuthError
-		nf      *NotFoundError
+		auth    *cli.AuthError
+		nf      *cli.NotFoundError
 		api     *client.APIError
 		wait    *ratebudget.WaitError
 		retry   *client.WaitError
@@ -130,30 +119,30 @@ func ExitCode(err error) int {
 	)
 	switch {
 	case err == nil:
-		return ExitOK
+		return cli.ExitOK
 	case errors.As(err, &ee):
 		return ee.Code
 	case errors.As(err, &unknown):
-		return ExitOutcomeUnknown
+		return cli.ExitOutcomeUnknown
 	case errors.As(err, &wait), errors.As(err, &retry), errors.As(err, &lock):
-		return ExitGaveUp
+		return cli.ExitGaveUp
 	case errors.As(err, &noName):
-		return ExitNotFound
+		return cli.ExitNotFound
 	case errors.As(err, &usage), errors.As(err, &cfgErr), errors.As(err, &setting), errors.As(err, &twoName), errors.As(err, &columns):
-		return ExitUsage
+		return cli.ExitUsage
 	case errors.As(err, &auth):
-		return ExitAuth
+		return cli.ExitAuth
 	case errors.As(err, &nf):
-		return ExitNotFound
+		return cli.ExitNotFound
 	case errors.As(err, &api):
 		switch api.StatusCode {
 		case 401, 403:
-			return ExitAuth
+			return cli.ExitAuth
 		case 404:
-			return ExitNotFound
+			return cli.ExitNotFound
 		case 429:
-			return ExitGaveUp
+			return cli.ExitGaveUp
 		}
 	}
-	return ExitFailure
+	return cli.ExitFailure
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -27,26 +28,26 @@ func TestExitCodeForEveryErrorType(t *testing.T) {
 		err  error
 		want int
 	}{
-		{"nil", nil, ExitOK},
-		{"plain", errors.New("boom"), ExitFailure},
-		{"cancelled", ErrCancelled, ExitFailure},
-		{"usage", usageErrorf("bad"), ExitUsage},
-		{"wrapped usage", fmt.Errorf("ctx: %w", usageErrorf("bad")), ExitUsage},
-		{"client config", &client.ConfigError{Msg: "http to a remote host"}, ExitUsage},
-		{"auth", &AuthError{errors.New("not logged in")}, ExitAuth},
-		{"not found", &NotFoundError{errors.New("no profile")}, ExitNotFound},
-		{"budget wait", &ratebudget.WaitError{Needed: 10, Limit: 300}, ExitGaveUp},
-		{"outcome unknown", unknown, ExitOutcomeUnknown},
-		{"wrapped outcome unknown", fmt.Errorf("create: %w", unknown), ExitOutcomeUnknown},
-		{"transport", &client.TransportError{Method: "GET", Path: "/users", Cause: errors.New("refused")}, ExitFailure},
-		{"API 401", &client.APIError{StatusCode: 401}, ExitAuth},
-		{"API 403", &client.APIError{StatusCode: 403}, ExitAuth},
-		{"API 404", &client.APIError{StatusCode: 404}, ExitNotFound},
-		{"API 429", &client.APIError{StatusCode: 429}, ExitGaveUp},
-		{"API 409", &client.APIError{StatusCode: 409}, ExitFailure},
-		{"API 500", &client.APIError{StatusCode: 500}, ExitFailure},
-		{"exit error", &ExitError{Code: 7}, 7},
-		{"exit error over its cause", &ExitError{Code: 4, Err: usageErrorf("x")}, 4},
+		{"nil", nil, cli.ExitOK},
+		{"plain", errors.New("boom"), cli.ExitFailure},
+		{"cancelled", cli.ErrCancelled, cli.ExitFailure},
+		{"usage", cli.UsageErrorf("bad"), cli.ExitUsage},
+		{"wrapped usage", fmt.Errorf("ctx: %w", cli.UsageErrorf("bad")), cli.ExitUsage},
+		{"client config", &client.ConfigError{Msg: "http to a remote host"}, cli.ExitUsage},
+		{"auth", &cli.AuthError{Err: errors.New("not logged in")}, cli.ExitAuth},
+		{"not found", &cli.NotFoundError{Err: errors.New("no profile")}, cli.ExitNotFound},
+		{"budget wait", &ratebudget.WaitError{Needed: 10, Limit: 300}, cli.ExitGaveUp},
+		{"outcome unknown", unknown, cli.ExitOutcomeUnknown},
+		{"wrapped outcome unknown", fmt.Errorf("create: %w", unknown), cli.ExitOutcomeUnknown},
+		{"transport", &client.TransportError{Method: "GET", Path: "/users", Cause: errors.New("refused")}, cli.ExitFailure},
+		{"API 401", &client.APIError{StatusCode: 401}, cli.ExitAuth},
+		{"API 403", &client.APIError{StatusCode: 403}, cli.ExitAuth},
+		{"API 404", &client.APIError{StatusCode: 404}, cli.ExitNotFound},
+		{"API 429", &client.APIError{StatusCode: 429}, cli.ExitGaveUp},
+		{"API 409", &client.APIError{StatusCode: 409}, cli.ExitFailure},
+		{"API 500", &client.APIError{StatusCode: 500}, cli.ExitFailure},
+		{"exit error", &cli.ExitError{Code: 7}, 7},
+		{"exit error over its cause", &cli.ExitError{Code: 4, Err: cli.UsageErrorf("x")}, 4},
 	} {
 		if got := ExitCode(tc.err); got != tc.want {
 			t.Errorf("%s: ExitCode(%v) = %d, want %d", tc.name, tc.err, got, tc.want)
@@ -56,12 +57,12 @@ func TestExitCodeForEveryErrorType(t *testing.T) {
 
 func TestErrorTypesUnwrap(t *testing.T) {
 	cause := errors.New("cause")
-	for _, err := range []error{&UsageError{cause}, &AuthError{cause}, &NotFoundError{cause}, &ExitError{Code: 1, Err: cause}} {
+	for _, err := range []error{&cli.UsageError{Err: cause}, &cli.AuthError{Err: cause}, &cli.NotFoundError{Err: cause}, &cli.ExitError{Code: 1, Err: cause}} {
 		if err.Error() != "cause" || !errors.Is(err, cause) {
 			t.Errorf("%T: Error() = %q, Is(cause) = %v", err, err.Error(), errors.Is(err, cause))
 		}
 	}
-	if got := (&ExitError{Code: 3}).Error(); got != "exit status 3" {
+	if got := (&cli.ExitError{Code: 3}).Error(); got != "exit status 3" {
 		t.Errorf("ExitError without Err: %q", got)
 	}
 }
@@ -75,14 +76,14 @@ func TestFinish(t *testing.T) {
 		code      int
 		stderr    string
 	}{
-		{"success", nil, 0, ExitOK, ""},
-		{"success after a signal", nil, ExitSIGINT, ExitOK, ""},
-		{"usage", usageErrorf("bad flag"), 0, ExitUsage, "orgctl: bad flag\n"},
-		{"verdict without message", &ExitError{Code: 1}, 0, 1, ""},
-		{"verdict with message", &ExitError{Code: 4, Err: errors.New("token rejected")}, 0, 4, "orgctl: token rejected\n"},
-		{"SIGINT", fmt.Errorf("GET /users: %w", context.Canceled), ExitSIGINT, ExitSIGINT, "orgctl: interrupted (SIGINT)\n"},
-		{"SIGTERM", fmt.Errorf("GET /users: %w", context.Canceled), ExitSIGTERM, ExitSIGTERM, "orgctl: interrupted (SIGTERM)\n"},
-		{"outcome unknown wins over the signal", unknown, ExitSIGTERM, ExitOutcomeUnknown, "orgctl: " + unknown.Error() + "\n"},
+		{"success", nil, 0, cli.ExitOK, ""},
+		{"success after a signal", nil, cli.ExitSIGINT, cli.ExitOK, ""},
+		{"usage", cli.UsageErrorf("bad flag"), 0, cli.ExitUsage, "orgctl: bad flag\n"},
+		{"verdict without message", &cli.ExitError{Code: 1}, 0, 1, ""},
+		{"verdict with message", &cli.ExitError{Code: 4, Err: errors.New("token rejected")}, 0, 4, "orgctl: token rejected\n"},
+		{"SIGINT", fmt.Errorf("GET /users: %w", context.Canceled), cli.ExitSIGINT, cli.ExitSIGINT, "orgctl: interrupted (SIGINT)\n"},
+		{"SIGTERM", fmt.Errorf("GET /users: %w", context.Canceled), cli.ExitSIGTERM, cli.ExitSIGTERM, "orgctl: interrupted (SIGTERM)\n"},
+		{"outcome unknown wins over the signal", unknown, cli.ExitSIGTERM, cli.ExitOutcomeUnknown, "orgctl: " + unknown.Error() + "\n"},
 	} {
 		var stderr bytes.Buffer
 		if code := finish(&stderr, tc.err, tc.signalled); code != tc.code || stderr.String() != tc.stderr {
@@ -95,7 +96,7 @@ func TestNotifyContextMapsSignalsToExitCodes(t *testing.T) {
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		want int
-	}{{syscall.SIGINT, ExitSIGINT}, {syscall.SIGTERM, ExitSIGTERM}} {
+	}{{syscall.SIGINT, cli.ExitSIGINT}, {syscall.SIGTERM, cli.ExitSIGTERM}} {
 		ctx, interrupted, arm, stop := notifyContext()
 		arm()
 		arm() // twice is once
@@ -174,21 +175,21 @@ func TestMain_ExitStatusAndStreams(t *testing.T) {
 	isolate(t)
 	var code int
 	stdout, stderr := captureStd(t, func() { code = Main([]string{"users", "list", "--limit", "0"}) })
-	if code != ExitUsage || stdout != "" || stderr != "orgctl: orgctl users list: --limit takes a whole number from 1 to 100, got 0\n" {
+	if code != cli.ExitUsage || stdout != "" || stderr != "orgctl: orgctl users list: --limit takes a whole number from 1 to 100, got 0\n" {
 		t.Errorf("bad --limit: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	stdout, stderr = captureStd(t, func() { code = Main([]string{"--version"}) })
-	if code != ExitOK || stdout != "orgctl "+Version+"\n" || stderr != "" {
+	if code != cli.ExitOK || stdout != "orgctl "+Version+"\n" || stderr != "" {
 		t.Errorf("--version: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	stdout, stderr = captureStd(t, func() { code = Main([]string{"users", "list"}) })
-	if code != ExitUsage || stdout != "" || !strings.Contains(stderr, "no base URL") {
+	if code != cli.ExitUsage || stdout != "" || !strings.Contains(stderr, "no base URL") {
 		t.Errorf("no base URL: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	t.Setenv("ORGCTL_BASE_URL", "https://acme.example.com")
 	t.Setenv("ORGCTL_TOKEN_STORE", "file") // Main's factory has the real keyring: keep it out
 	stdout, stderr = captureStd(t, func() { code = Main([]string{"users", "list"}) })
-	if code != ExitAuth || stdout != "" || !strings.Contains(stderr, "not logged in") {
+	if code != cli.ExitAuth || stdout != "" || !strings.Contains(stderr, "not logged in") {
 		t.Errorf("not logged in: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
@@ -331,7 +332,7 @@ func TestRootBuildsOnlyTheNamedFamily(t *testing.T) {
 // alone or every command whole (as help and completion build it).
 func TestHelpOfEachOperationAsInTheWholeTree(t *testing.T) {
 	isolate(t)
-	help := func(root func(*Factory, []string) *cobra.Command, args []string) string {
+	help := func(root func(*cli.Factory, []string) *cobra.Command, args []string) string {
 		f, tio := testFactory(t, &testKeyring{}, "")
 		r := root(f, args)
 		r.SetArgs(args)
@@ -340,7 +341,7 @@ func TestHelpOfEachOperationAsInTheWholeTree(t *testing.T) {
 		}
 		return tio.out.String()
 	}
-	whole := func(f *Factory, _ []string) *cobra.Command { return newRoot(f, allFamilies) }
+	whole := func(f *cli.Factory, _ []string) *cobra.Command { return newRoot(f, allFamilies) }
 	var walk func(path []string, g Group)
 	n := 0
 	walk = func(path []string, g Group) {
@@ -441,7 +442,7 @@ func TestExecuteHelpAndUsageErrors(t *testing.T) {
 		{"users", "list", "extra"},
 	} {
 		_, _, err := run(t, "", args...)
-		if ExitCode(err) != ExitUsage {
+		if ExitCode(err) != cli.ExitUsage {
 			t.Errorf("%v: err %v, exit %d, want 2", args, err, ExitCode(err))
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -31,7 +32,7 @@ func shapeObservability(create bool) func(c *Call) error {
 		if src := c.LocalString("api-key-file"); src != "" {
 			key, err := readSecretFile(c, src)
 			if err != nil {
-				return usageErrorf("--api-key-file: %v", err)
+				return cli.UsageErrorf("--api-key-file: %v", err)
 			}
 			if cfg == nil {
 				cfg = map[string]any{}
@@ -43,12 +44,12 @@ func shapeObservability(create bool) func(c *Call) error {
 			for _, p := range files {
 				r, err := c.openSource(p)
 				if err != nil {
-					return usageErrorf("--ca-cert: %v", err)
+					return cli.UsageErrorf("--ca-cert: %v", err)
 				}
 				b, err := readLimited(r, "--ca-cert "+p)
 				r.Close()
 				if err != nil {
-					return usageErrorf("--ca-cert: %v", err)
+					return cli.UsageErrorf("--ca-cert: %v", err)
 				}
 				certs = append(certs, string(b))
 			}
@@ -62,27 +63,27 @@ func shapeObservability(create bool) func(c *Call) error {
 			switch cfg["provider"] {
 			case "Sentry":
 				if cfg["dsn"] == nil {
-					return usageErrorf("--provider Sentry needs --dsn")
+					return cli.UsageErrorf("--provider Sentry needs --dsn")
 				}
 				if cfg["api_key"] != nil || cfg["site"] != nil {
-					return usageErrorf("--api-key-file and --site are for Datadog, not Sentry")
+					return cli.UsageErrorf("--api-key-file and --site are for Datadog, not Sentry")
 				}
 			case "Datadog":
 				if cfg["api_key"] == nil || cfg["site"] == nil {
-					return usageErrorf("--provider Datadog needs --api-key-file and --site")
+					return cli.UsageErrorf("--provider Datadog needs --api-key-file and --site")
 				}
 				if cfg["dsn"] != nil || cfg["ca_certs"] != nil {
-					return usageErrorf("--dsn and --ca-cert are for Sentry, not Datadog")
+					return cli.UsageErrorf("--dsn and --ca-cert are for Sentry, not Datadog")
 				}
 			case nil:
-				return usageErrorf("provider settings need --provider (%s)", strings.Join(observabilityProviders, " or "))
+				return cli.UsageErrorf("provider settings need --provider (%s)", strings.Join(observabilityProviders, " or "))
 			}
 		}
 		if _, ok := c.Body["enabled"]; create && !ok {
 			c.Body["enabled"] = true
 		}
 		if !create && len(c.Body) == 0 {
-			return usageErrorf("%s: nothing to change: pass provider flags, --enabled or --body", c.Command)
+			return cli.UsageErrorf("%s: nothing to change: pass provider flags, --enabled or --body", c.Command)
 		}
 		return nil
 	}
@@ -167,7 +168,7 @@ reported. One configuration per provider; creating a second one fails.`,
 						Message string `json:"message"`
 					}
 					_ = json.Unmarshal(data, &r)
-					if structured(p) {
+					if p.Opts.Structured() {
 						if err := p.Print(data, nil); err != nil {
 							return err
 						}
@@ -175,7 +176,7 @@ reported. One configuration per provider; creating a second one fails.`,
 						fmt.Fprintf(p.IO.Out, "test event sent to %s\n", c.Params["provider"])
 					}
 					if r.Success != nil && !*r.Success {
-						return &ExitError{Code: 1, Err: fmt.Errorf("%s did not accept the test event: %s", c.Params["provider"], r.Message)}
+						return &cli.ExitError{Code: 1, Err: fmt.Errorf("%s did not accept the test event: %s", c.Params["provider"], r.Message)}
 					}
 					return nil
 				}},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
@@ -151,14 +152,14 @@ type Group struct {
 	Groups  []Group
 	// Extra are commands that are not one API operation (local checks,
 	// reports that send several requests); each has its own run function.
-	Extra []func(f *Factory) *cobra.Command
+	Extra []func(f *cli.Factory) *cobra.Command
 }
 
 // command builds the group's cobra command with every subcommand.
 // With later set, each operation's command is a shell with a name and a
 // summary (what the group's help lists), and later holds what completes it:
 // a command line runs one of them.
-func (g Group) command(f *Factory, later map[*cobra.Command]func()) *cobra.Command {
+func (g Group) command(f *cli.Factory, later map[*cobra.Command]func()) *cobra.Command {
 	c := g.shell()
 	for i := range g.Ops {
 		op := &g.Ops[i]
@@ -192,7 +193,7 @@ func (g Group) shell() *cobra.Command {
 		Aliases: g.Aliases,
 		Short:   g.Short,
 		Example: g.Example,
-		Args:    noArgsGroup,
+		Args:    cli.NoArgsGroup,
 		RunE:    func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	if g.Long != "" { // without it, help shows Short
@@ -235,7 +236,7 @@ func (op *Op) help() string {
 
 // command is the op's command in full: its fields wired as flags and its
 // run as the four phases (see complete).
-func (op *Op) command(f *Factory) *cobra.Command {
+func (op *Op) command(f *cli.Factory) *cobra.Command {
 	c := op.shell()
 	op.complete(f, c)
 	return c
@@ -256,7 +257,7 @@ func (op *Op) shell() *cobra.Command {
 
 // complete makes c, the op's shell, the op's command: its help, flags,
 // completion and run function.
-func (op *Op) complete(f *Factory, c *cobra.Command) {
+func (op *Op) complete(f *cli.Factory, c *cobra.Command) {
 	c.Long = op.help()
 	c.Example = op.Example
 	c.Annotations = map[string]string{
@@ -277,7 +278,7 @@ func (op *Op) complete(f *Factory, c *cobra.Command) {
 			if len(op.Args) > 0 {
 				want = fmt.Sprintf("%d argument(s): %s", len(op.Args), strings.Join(argNames(c.Use), " "))
 			}
-			return usageErrorf("%s takes %s, got %d\nUsage: %s", c.CommandPath(), want, len(args), c.UseLine())
+			return cli.UsageErrorf("%s takes %s, got %d\nUsage: %s", c.CommandPath(), want, len(args), c.UseLine())
 		}
 		return nil
 	}
@@ -417,10 +418,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// structured reports whether the user asked for data (json, yaml, jq,
-// template) rather than the table, so a View keeps the raw answer for them.
-func structured(p *output.Printer) bool {
-	return (p.Opts.Format != "table" && p.Opts.Format != "") || p.Opts.JQ != "" || p.Opts.Template != ""
 }

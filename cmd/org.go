@@ -9,13 +9,14 @@ import (
 	"net/url"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
 )
 
 // settingsPrint shows one settings object as SETTING/VALUE rows in the
 // order the API sent them; -o json/yaml, --jq and --template get the object.
 func settingsPrint(p *output.Printer, c *Call, data json.RawMessage) error {
-	if structured(p) {
+	if p.Opts.Structured() {
 		return p.Print(data, nil)
 	}
 	rows, err := settingRows(data)
@@ -47,7 +48,7 @@ func settingRows(data json.RawMessage) ([]map[string]any, error) {
 	return rows, nil
 }
 
-var errNotObject = usageErrorf("not a JSON object")
+var errNotObject = cli.UsageErrorf("not a JSON object")
 
 var orgSettingFields = []Field{
 	{Flag: "request-access-enabled", Key: "request_access_enabled", In: InPatch, Kind: KBool, Usage: "let users request access to apps"},
@@ -79,12 +80,12 @@ func loadPatchFiles(c *Call) error {
 		}
 		r, err := c.openSource(name)
 		if err != nil {
-			return usageErrorf("--%s: %v", f.flag, err)
+			return cli.UsageErrorf("--%s: %v", f.flag, err)
 		}
 		b, err := readLimited(r, "--"+f.flag+" "+name)
 		r.Close()
 		if err != nil {
-			return usageErrorf("--%s: %v", f.flag, err)
+			return cli.UsageErrorf("--%s: %v", f.flag, err)
 		}
 		c.Patch = append(c.Patch, map[string]any{"op": "replace", "path": f.path, "value": string(b)})
 	}
@@ -102,7 +103,7 @@ var aiSettingFields = []Field{
 // out, since the API replaces all four (PUT).
 func fillAISettings(c *Call) error {
 	if len(c.body()) == 0 {
-		return usageErrorf("%s: nothing to change: pass --retool-ai, --ai-actions, --vectors or --ask-ai", c.Command)
+		return cli.UsageErrorf("%s: nothing to change: pass --retool-ai, --ai-actions, --vectors or --ask-ai", c.Command)
 	}
 	for _, fd := range aiSettingFields {
 		if _, ok := c.Body[fd.Key]; !ok {
@@ -183,11 +184,11 @@ extra GET) so that flags you leave out keep their value.`,
 // orgHost is what an org-wide action asks the user to type: the host of the
 // organization the profile points at, the name they know it by.
 func orgHost(_ context.Context, e *Engine, _ *Call) (string, error) {
-	conn, err := e.f.connection()
+	conn, err := e.f.Connection()
 	if err != nil {
 		return "", err
 	}
-	u, err := url.Parse(conn.client.URL(client.Request{Path: "/"}))
+	u, err := url.Parse(conn.Client.URL(client.Request{Path: "/"}))
 	if err != nil {
 		return "", err
 	}

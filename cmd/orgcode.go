@@ -20,6 +20,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/orgcode"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -41,7 +42,7 @@ folders/app/Finance/Reports.yaml, grants/group/support.yaml). References are by
 natural key, never by id. A secret is never written: its value is
 ${ORGCTL_SECRET_<NAME>}, which apply reads from the environment.`
 
-func newOrgCodeCmds(f *Factory) []*cobra.Command {
+func newOrgCodeCmds(f *cli.Factory) []*cobra.Command {
 	var o orgOptions
 	export := &cobra.Command{
 		Use:   "export --dir DIR",
@@ -106,18 +107,18 @@ so what was applied is not sent again.`,
 	return []*cobra.Command{export, plan, apply}
 }
 
-func orgExport(ctx context.Context, f *Factory, o orgOptions) error {
+func orgExport(ctx context.Context, f *cli.Factory, o orgOptions) error {
 	if strings.TrimSpace(o.dir) == "" {
-		return usageErrorf("--dir needs a directory")
+		return cli.UsageErrorf("--dir needs a directory")
 	}
 	if fi, err := os.Stat(o.dir); err == nil && !fi.IsDir() {
-		return usageErrorf("--dir %s is not a directory", o.dir)
+		return cli.UsageErrorf("--dir %s is not a directory", o.dir)
 	}
-	conn, err := f.connection()
+	conn, err := f.Connection()
 	if err != nil {
 		return err
 	}
-	live, err := orgcode.ReadLive(ctx, conn.client)
+	live, err := orgcode.ReadLive(ctx, conn.Client)
 	if err != nil {
 		return err
 	}
@@ -128,57 +129,52 @@ func orgExport(ctx context.Context, f *Factory, o orgOptions) error {
 	if err := orgcode.WriteDir(o.dir, docs); err != nil {
 		return err
 	}
-	if !f.quiet() {
+	if !f.Quiet() {
 		f.IO.Notice("orgctl: exported %d objects to %s (%d requests)", len(docs), o.dir, len(live.Reads))
 	}
 	return nil
 }
 
-func (f *Factory) quiet() bool {
-	cfg, err := f.Config()
-	return err == nil && cfg.Quiet
-}
-
 // readOrgFiles reads DIR; bad files are invalid input (exit 2).
 func readOrgFiles(dir string) (*orgcode.Files, error) {
 	if strings.TrimSpace(dir) == "" {
-		return nil, usageErrorf("--dir needs a directory")
+		return nil, cli.UsageErrorf("--dir needs a directory")
 	}
 	files, err := orgcode.ReadDir(dir)
 	var probs orgcode.Problems
 	switch {
 	case errors.As(err, &probs):
-		return nil, &UsageError{fmt.Errorf("%w\n(%d problems in %s; nothing was sent)", probs, len(probs), dir)}
+		return nil, &cli.UsageError{Err: fmt.Errorf("%w\n(%d problems in %s; nothing was sent)", probs, len(probs), dir)}
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, usageErrorf("--dir %s does not exist: run `orgctl export --dir %s` first", dir, dir)
+		return nil, cli.UsageErrorf("--dir %s does not exist: run `orgctl export --dir %s` first", dir, dir)
 	case err != nil:
-		return nil, usageErrorf("--dir %s: %v", dir, err)
+		return nil, cli.UsageErrorf("--dir %s: %v", dir, err)
 	}
 	return files, nil
 }
 
 // orgPlanOf reads the files, then the org, checks references and diffs.
-func orgPlanOf(ctx context.Context, conn *connection, files *orgcode.Files, o orgOptions, bc ratebudget.Config) (*orgcode.Plan, *orgcode.Live, error) {
-	live, err := orgcode.ReadLive(ctx, conn.client)
+func orgPlanOf(ctx context.Context, conn *cli.Connection, files *orgcode.Files, o orgOptions, bc ratebudget.Config) (*orgcode.Plan, *orgcode.Live, error) {
+	live, err := orgcode.ReadLive(ctx, conn.Client)
 	if err != nil {
 		return nil, nil, err
 	}
 	if err := orgcode.Check(files, live); err != nil {
-		return nil, nil, &UsageError{fmt.Errorf("%w\n(nothing was changed)", err)}
+		return nil, nil, &cli.UsageError{Err: fmt.Errorf("%w\n(nothing was changed)", err)}
 	}
 	return orgcode.Diff(files, live, o.prune, bc), live, nil
 }
 
-func orgPlan(ctx context.Context, f *Factory, o orgOptions) error {
+func orgPlan(ctx context.Context, f *cli.Factory, o orgOptions) error {
 	files, err := readOrgFiles(o.dir)
 	if err != nil {
 		return err
 	}
-	cfg, p, err := printerFor(f)
+	cfg, p, err := cli.PrinterFor(f)
 	if err != nil {
 		return err
 	}
-	conn, err := f.connection()
+	conn, err := f.Connection()
 	if err != nil {
 		return err
 	}
@@ -198,7 +194,7 @@ func orgPlan(ctx context.Context, f *Factory, o orgOptions) error {
 		writePlan(f.IO, plan, cfg.Budget)
 	}
 	if o.exitCode && !plan.Empty() {
-		return &ExitError{Code: ExitFailure}
+		return &cli.ExitError{Code: cli.ExitFailure}
 	}
 	return nil
 }
@@ -309,19 +305,19 @@ func writePlan(io *output.IO, p *orgcode.Plan, bc ratebudget.Config) {
 	fmt.Fprintf(w, "Reading the org for this plan: %d requests, %d points.\n", p.ReadRequests, p.ReadPoints)
 }
 
-func orgApply(parent context.Context, f *Factory, o orgOptions) error {
+func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 	if o.parallel < 1 || o.parallel > maxParallel {
-		return usageErrorf("invalid --parallel %d: give 1 to %d", o.parallel, maxParallel)
+		return cli.UsageErrorf("invalid --parallel %d: give 1 to %d", o.parallel, maxParallel)
 	}
 	if !o.yes && (!f.IO.InTTY || !f.IO.ErrTTY) {
-		return usageErrorf("refusing to apply without confirmation: stdin is not a terminal; review `orgctl plan --dir %s`, then pass --yes", o.dir)
+		return cli.UsageErrorf("refusing to apply without confirmation: stdin is not a terminal; review `orgctl plan --dir %s`, then pass --yes", o.dir)
 	}
 	files, err := readOrgFiles(o.dir)
 	if err != nil {
 		return err
 	}
 	if probs := orgcode.MissingSecrets(files); len(probs) > 0 {
-		return &UsageError{fmt.Errorf("%w\n(nothing was sent)", probs)}
+		return &cli.UsageError{Err: fmt.Errorf("%w\n(nothing was sent)", probs)}
 	}
 	cfg, err := f.Config()
 	if err != nil {
@@ -330,15 +326,15 @@ func orgApply(parent context.Context, f *Factory, o orgOptions) error {
 	bc := cfg.Budget
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
-	conn, err := f.connectWith(connectOptions{
-		notify:    func(ratebudget.Wait) {}, // the progress shows waits
-		pacer:     func(p client.Pacer) client.Pacer { return &bulk.Pacer{Next: p, Stop: ctx} },
-		idleConns: o.parallel + 2,
+	conn, err := f.ConnectWith(cli.ConnectOptions{
+		Notify:    func(ratebudget.Wait) {}, // the progress shows waits
+		Pacer:     func(p client.Pacer) client.Pacer { return &bulk.Pacer{Next: p, Stop: ctx} },
+		IdleConns: o.parallel + 2,
 	})
 	if err != nil {
 		return err
 	}
-	f.useConnection(conn)
+	f.UseConnection(conn)
 	plan, live, err := orgPlanOf(ctx, conn, files, o, bc)
 	if err != nil {
 		return err
@@ -362,7 +358,7 @@ func orgApply(parent context.Context, f *Factory, o orgOptions) error {
 	if o.prune {
 		flags = append(flags, "--prune")
 	}
-	id := bulk.JobID("orgctl apply", flags, conn.target.BaseURL, sum)
+	id := bulk.JobID("orgctl apply", flags, conn.Target.BaseURL, sum)
 	unlock, err := store.Lock(id)
 	if errors.Is(err, bulk.ErrBusy) {
 		return fmt.Errorf("apply of %s onto this org is running in another process (job %s); wait for it", o.dir, id)
@@ -372,7 +368,7 @@ func orgApply(parent context.Context, f *Factory, o orgOptions) error {
 	}
 	defer unlock()
 	path := store.JournalPath(id)
-	if prior, err := bulk.Load(path); err == nil && !prior.Ended && !f.quiet() {
+	if prior, err := bulk.Load(path); err == nil && !prior.Ended && !f.Quiet() {
 		c := prior.Counts()
 		f.IO.Notice("orgctl: resuming apply (job %s): an earlier run applied %d steps and sent %d without an answer; this plan, read afresh, is what is left",
 			id, c["created"]+c["updated"]+c["deleted"], c["unknown"])
@@ -382,7 +378,7 @@ func orgApply(parent context.Context, f *Factory, o orgOptions) error {
 		return fmt.Errorf("jobs: %w", err)
 	}
 	jr, err := bulk.Create(path, bulk.Header{ID: id, Command: "orgctl apply", Flags: flags, Input: o.dir,
-		Format: "orgcode", Rows: len(plan.Steps), Target: conn.target.BaseURL, Created: time.Now().UTC()})
+		Format: "orgcode", Rows: len(plan.Steps), Target: conn.Target.BaseURL, Created: time.Now().UTC()})
 	if err != nil {
 		return fmt.Errorf("job %s: %w", id, err)
 	}
@@ -390,11 +386,11 @@ func orgApply(parent context.Context, f *Factory, o orgOptions) error {
 	h := &applyHandler{f: f, conn: conn, live: live, steps: plan.Steps}
 	runner := &bulk.Runner{Parallel: o.parallel, Journal: jr, Handler: h, Emit: h.emit}
 	var prog *output.Progress
-	if !f.quiet() {
+	if !f.Quiet() {
 		prog = &output.Progress{W: f.IO.Err, TTY: f.IO.ErrTTY, Noun: "steps", Stats: func() output.ProgressStats {
 			done, failed, unknown, earlier := runner.Progress()
 			s := output.ProgressStats{Done: done, Total: len(plan.Steps), Failed: failed, Unknown: unknown, Earlier: earlier}
-			if st, err := conn.ledger.Status(); err == nil && len(plan.Steps) > 0 {
+			if st, err := conn.Ledger.Status(); err == nil && len(plan.Steps) > 0 {
 				s.ETA, s.ETAKnown = budgetETA(st, plan.Points*(len(plan.Steps)-done)/len(plan.Steps)), true
 			}
 			return s
@@ -430,9 +426,9 @@ func orgApply(parent context.Context, f *Factory, o orgOptions) error {
 		jr.End(countsText(total))
 	}
 	jerr := jr.Close()
-	if f.onChange != nil && total[bulk.Created]+total[bulk.Updated]+total[bulk.Deleted] > 0 {
+	if f.OnChange != nil && total[bulk.Created]+total[bulk.Updated]+total[bulk.Deleted] > 0 {
 		for _, fam := range []string{"users", "groups", "folders", "permissions", "environments", "configuration_variables", "app_themes", "user_attributes"} {
-			f.onChange(fam)
+			f.OnChange(fam)
 		}
 	}
 	if runErr != nil {
@@ -455,11 +451,11 @@ func orgApply(parent context.Context, f *Factory, o orgOptions) error {
 	switch {
 	case total[bulk.Unknown] > 0:
 		fmt.Fprintf(f.IO.Err, "orgctl: %d steps were sent without an answer; run apply again: its plan, read afresh, shows what they did\n", total[bulk.Unknown])
-		return &ExitError{Code: ExitOutcomeUnknown}
+		return &cli.ExitError{Code: cli.ExitOutcomeUnknown}
 	case stopped:
-		return &ExitError{Code: ExitFailure}
+		return &cli.ExitError{Code: cli.ExitFailure}
 	case total[bulk.Failed] > 0:
-		return &ExitError{Code: ExitFailure}
+		return &cli.ExitError{Code: cli.ExitFailure}
 	}
 	return nil
 }
@@ -495,7 +491,7 @@ func filesSum(files *orgcode.Files) ([]byte, error) {
 	return h.Sum(nil), nil
 }
 
-func confirmApply(f *Factory, p *orgcode.Plan) error {
+func confirmApply(f *cli.Factory, p *orgcode.Plan) error {
 	fmt.Fprintf(f.IO.Err, "Apply these changes (%d requests, %d points)? [y/N] ", p.Requests, p.Points)
 	var line string
 	fmt.Fscanln(f.IO.In, &line)
@@ -503,13 +499,13 @@ func confirmApply(f *Factory, p *orgcode.Plan) error {
 	case "y", "yes":
 		return nil
 	}
-	return ErrCancelled
+	return cli.ErrCancelled
 }
 
 // applyHandler runs one step per row.
 type applyHandler struct {
-	f     *Factory
-	conn  *connection
+	f     *cli.Factory
+	conn  *cli.Connection
 	live  *orgcode.Live
 	steps []*orgcode.Step
 	outMu sync.Mutex
@@ -525,7 +521,7 @@ func (h *applyHandler) Apply(ctx context.Context, row bulk.Row, sent func()) bul
 	var left bool
 	leaving := func() { left = true; sent() }
 	// A request in flight runs to its answer; the pacer ends waits for budget.
-	resp, err := h.conn.client.Do(bulk.WithLeaving(context.WithoutCancel(ctx), leaving), req)
+	resp, err := h.conn.Client.Do(bulk.WithLeaving(context.WithoutCancel(ctx), leaving), req)
 	if err != nil {
 		var ou *client.OutcomeUnknownError
 		if errors.As(err, &ou) {

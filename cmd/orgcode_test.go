@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/cmd/cli"
 )
 
 // orgSandbox serves a demo org with a budget large enough that export,
@@ -43,7 +44,7 @@ func TestOrgExportPlanApplyRoundTrip(t *testing.T) {
 	// A reviewed change: the plan names the field, old and new, and exits 1.
 	os.WriteFile(user, []byte(strings.Replace(string(b), "first_name: Ana\n", "first_name: Anna\n", 1)), 0o644)
 	out, errOut, err = run(t, "", "plan", "--dir", dir, "--exit-code")
-	if ExitCode(err) != ExitFailure {
+	if ExitCode(err) != cli.ExitFailure {
 		t.Fatalf("plan --exit-code with a change: exit %d (%v), want 1\n%s%s", ExitCode(err), err, out, errOut)
 	}
 	if !strings.Contains(out+errOut, "first_name") || !strings.Contains(out+errOut, "Ana") || !strings.Contains(out+errOut, "Anna") {
@@ -56,7 +57,7 @@ func TestOrgExportPlanApplyRoundTrip(t *testing.T) {
 
 	// Unattended apply without --yes refuses before any write.
 	api.ResetRequests()
-	if _, _, err := run(t, "", "apply", "--dir", dir); ExitCode(err) != ExitUsage {
+	if _, _, err := run(t, "", "apply", "--dir", dir); ExitCode(err) != cli.ExitUsage {
 		t.Fatalf("apply without --yes: exit %d (%v), want 2", ExitCode(err), err)
 	}
 	for _, r := range api.Requests() {
@@ -84,7 +85,7 @@ func TestOrgPlanRefusesABadFileBeforeAnyRequest(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "users", "x@example.com.yaml"), []byte("email: x@example.com\nfavourite_colour: blue\n"), 0o644)
 	api.ResetRequests()
 	_, _, err := run(t, "", "plan", "--dir", dir)
-	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "x@example.com.yaml:2") {
+	if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "x@example.com.yaml:2") {
 		t.Fatalf("plan with an unknown field: exit %d, %v; want 2 naming FILE:2", ExitCode(err), err)
 	}
 	if n := len(api.Requests()); n != 0 {

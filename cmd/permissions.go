@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -27,21 +28,21 @@ func subjectFromFlags(c *Call) error {
 	_, fromBody := c.body()["subject"]
 	switch {
 	case hasG && hasU:
-		return usageErrorf("%s: pass --group or --user, not both", c.Command)
+		return cli.UsageErrorf("%s: pass --group or --user, not both", c.Command)
 	case hasG:
 		n, err := strconv.ParseUint(g, 10, 64)
 		if err != nil {
-			return usageErrorf("invalid --group %q: group ids are numbers", g)
+			return cli.UsageErrorf("invalid --group %q: group ids are numbers", g)
 		}
 		// Re-formatted: "02" parses but is no JSON number.
 		c.Body["subject"] = map[string]any{"type": "group", "id": json.Number(strconv.FormatUint(n, 10))}
 	case hasU:
 		if !strings.HasPrefix(u, "user_") {
-			return usageErrorf("invalid --user %q: user ids look like user_abc123", u)
+			return cli.UsageErrorf("invalid --user %q: user ids look like user_abc123", u)
 		}
 		c.Body["subject"] = map[string]any{"type": "user", "id": u}
 	case !fromBody:
-		return usageErrorf("%s: pass --group GROUP_ID or --user USER_ID", c.Command)
+		return cli.UsageErrorf("%s: pass --group GROUP_ID or --user USER_ID", c.Command)
 	}
 	return nil
 }
@@ -68,17 +69,17 @@ func objectFromFlags(c *Call) error {
 		if _, ok := c.Body["object"]; ok {
 			return nil
 		}
-		return usageErrorf("%s: pass --object-type and --object-id", c.Command)
+		return cli.UsageErrorf("%s: pass --object-type and --object-id", c.Command)
 	}
 	if !hasT || !hasID {
-		return usageErrorf("%s: --object-type and --object-id go together", c.Command)
+		return cli.UsageErrorf("%s: --object-type and --object-id go together", c.Command)
 	}
 	obj := map[string]any{"type": t, "id": id}
 	switch {
 	case t == "screen" && !hasApp:
-		return usageErrorf("%s: a screen needs --app APP_UUID", c.Command)
+		return cli.UsageErrorf("%s: a screen needs --app APP_UUID", c.Command)
 	case t != "screen" && hasApp:
-		return usageErrorf("%s: --app is only for --object-type screen", c.Command)
+		return cli.UsageErrorf("%s: --app is only for --object-type screen", c.Command)
 	case hasApp:
 		obj["appId"] = app
 	}
@@ -219,7 +220,7 @@ Gotchas:
 						},
 						Shape: func(c *Call) error {
 							if len(c.Body) == 0 {
-								return usageErrorf("%s: nothing to change: pass at least one flag or --body", c.Command)
+								return cli.UsageErrorf("%s: nothing to change: pass at least one flag or --body", c.Command)
 							}
 							return nil
 						}},

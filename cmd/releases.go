@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -36,7 +37,7 @@ func checkRelease(flag string, allowLatest bool) func(c *Call) error {
 		if allowLatest {
 			want += `, or "latest"`
 		}
-		return usageErrorf("invalid release %q: expected %s", v, want)
+		return cli.UsageErrorf("invalid release %q: expected %s", v, want)
 	}
 }
 
@@ -50,20 +51,20 @@ func releaseTarget(c *Call) error {
 	}
 	switch {
 	case hasEl && hasApp:
-		return usageErrorf("%s: pass --element or --app, not both", c.Command)
+		return cli.UsageErrorf("%s: pass --element or --app, not both", c.Command)
 	case hasEl:
 		if c.Query.Get("elementType") == "" {
-			return usageErrorf("%s: --element needs --type {%s}", c.Command, strings.Join(elementTypes, "|"))
+			return cli.UsageErrorf("%s: --element needs --type {%s}", c.Command, strings.Join(elementTypes, "|"))
 		}
 		c.Params["elementUuid"] = el
 	case hasApp:
 		if c.Query.Has("elementType") {
-			return usageErrorf("%s: --type goes with --element, not --app", c.Command)
+			return cli.UsageErrorf("%s: --type goes with --element, not --app", c.Command)
 		}
 		c.Path = appReleasesPath
 		c.Params["appUuid"] = app
 	default:
-		return usageErrorf("%s: pass --element UUID --type {%s} (or the deprecated --app UUID)", c.Command, strings.Join(elementTypes, "|"))
+		return cli.UsageErrorf("%s: pass --element UUID --type {%s} (or the deprecated --app UUID)", c.Command, strings.Join(elementTypes, "|"))
 	}
 	return nil
 }
@@ -186,14 +187,14 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 							for _, e := range entries {
 								uuid, rel, ok := strings.Cut(e.(string), "=")
 								if !ok || uuid == "" || (!semver().MatchString(rel) && rel != "latest") {
-									return usageErrorf("invalid --%s %q: expected UUID=RELEASE (x.y.z or latest)", strings.TrimSuffix(kind, "s"), e)
+									return cli.UsageErrorf("invalid --%s %q: expected UUID=RELEASE (x.y.z or latest)", strings.TrimSuffix(kind, "s"), e)
 								}
 								list = append(list, map[string]any{"uuid": uuid, "release": rel})
 							}
 							m[kind] = list
 						}
 						if len(m) == 0 {
-							return usageErrorf("%s: pass --app/--workflow UUID=RELEASE or --body", c.Command)
+							return cli.UsageErrorf("%s: pass --app/--workflow UUID=RELEASE or --body", c.Command)
 						}
 						c.Body["manifest"] = m
 						return nil

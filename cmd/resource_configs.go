@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -37,7 +38,7 @@ func dotOptions(c *Call, flag string) ([][2]any, error) {
 	for _, s := range c.LocalStrings(flag) {
 		k, v, ok := strings.Cut(s, "=")
 		if !ok || k == "" || strings.HasPrefix(k, ".") || strings.HasSuffix(k, ".") || strings.Contains(k, "..") {
-			return nil, usageErrorf("invalid --%s %q: expected KEY=VALUE with KEY a dot path (database_options.host=db.internal)", flag, s)
+			return nil, cli.UsageErrorf("invalid --%s %q: expected KEY=VALUE with KEY a dot path (database_options.host=db.internal)", flag, s)
 		}
 		out = append(out, [2]any{k, optionValue(v)})
 	}
@@ -133,7 +134,7 @@ string (the API takes ports as strings).`,
 						return err
 					}
 					if _, ok := c.Body["options"].(map[string]any); !ok {
-						return usageErrorf("%s: options are required: pass --options JSON, --option KEY=VALUE or --body FILE", c.Command)
+						return cli.UsageErrorf("%s: options are required: pass --options JSON, --option KEY=VALUE or --body FILE", c.Command)
 					}
 					return nil
 				}},

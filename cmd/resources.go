@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -134,7 +135,7 @@ is sent. The resource is not read first, to save its points.`,
 				},
 			},
 		},
-		Extra: []func(f *Factory) *cobra.Command{newAuditCmd, newODBCCheckCmd},
+		Extra: []func(f *cli.Factory) *cobra.Command{newAuditCmd, newODBCCheckCmd},
 	}
 }
 
@@ -146,7 +147,7 @@ func shapeResourceCreate(c *Call) error {
 		return nil
 	}
 	if _, isObj := c.Body["options"].(map[string]any); c.Body["options"] != nil && !isObj {
-		return usageErrorf("--options must be a JSON object")
+		return cli.UsageErrorf("--options must be a JSON object")
 	}
 	if c.Has("odbc-param") {
 		// Raw flag text: ODBC values are strings, even when they look like numbers.
@@ -197,7 +198,7 @@ func shapeResourceUpdate(c *Call) error {
 				if v, ok := opts["params_from_connection_string"]; ok {
 					params, paramsSet = asObject(v), true
 					if params == nil && v != nil {
-						return usageErrorf("options.params_from_connection_string must be a JSON object of ODBC attributes")
+						return cli.UsageErrorf("options.params_from_connection_string must be a JSON object of ODBC attributes")
 					}
 				}
 			}
@@ -208,7 +209,7 @@ func shapeResourceUpdate(c *Call) error {
 		case p == odbcParamsPointer:
 			params, paramsSet = asObject(op["value"]), true
 			if params == nil && op["value"] != nil {
-				return usageErrorf("%s must be a JSON object of ODBC attributes", odbcParamsPointer)
+				return cli.UsageErrorf("%s must be a JSON object of ODBC attributes", odbcParamsPointer)
 			}
 		case strings.HasPrefix(p, odbcParamsPointer+"/"):
 			if params == nil {
@@ -245,10 +246,10 @@ func odbcParamFlags(c *Call) (map[string]any, error) {
 	for _, s := range c.LocalStrings("odbc-param") {
 		k, v, ok := strings.Cut(s, "=")
 		if !ok || k == "" {
-			return nil, usageErrorf("invalid --odbc-param %q: expected KEY=VALUE", s)
+			return nil, cli.UsageErrorf("invalid --odbc-param %q: expected KEY=VALUE", s)
 		}
 		if _, dup := out[k]; dup {
-			return nil, usageErrorf("--odbc-param %q given twice", k)
+			return nil, cli.UsageErrorf("--odbc-param %q given twice", k)
 		}
 		out[k] = v
 	}

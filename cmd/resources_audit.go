@@ -15,6 +15,7 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/changes"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -45,7 +46,7 @@ type auditOptions struct {
 
 // newAuditCmd is a report over many requests, so it has its own run
 // function: one list, then one read per resource whose options decide it.
-func newAuditCmd(f *Factory) *cobra.Command {
+func newAuditCmd(f *cli.Factory) *cobra.Command {
 	var asOf, failOn string
 	var listOnly bool
 	c := &cobra.Command{
@@ -77,19 +78,19 @@ printing when a finding at or above LEVEL exists (for CI).`,
   orgctl resources audit --as-of 2026-12-01 -o json
   orgctl resources audit --fail-on breaking    # in CI: exit 1 when something fails now
   orgctl resources audit --jq '.[] | select(.change == "tsql-connector-v1-v2-removed") | .resource_name'`,
-		Args:        noArgsGroup,
+		Args:        cli.NoArgsGroup,
 		Annotations: map[string]string{"scope": "Resources > Read", "method": http.MethodGet, "path": "/resources", "cost": "5"},
 		RunE: func(c *cobra.Command, _ []string) error {
 			o := auditOptions{FailOn: failOn, ListOnly: listOnly, AsOf: time.Now()}
 			if c.Flags().Changed("as-of") {
 				t, err := time.ParseInLocation("2006-01-02", asOf, time.Local)
 				if err != nil {
-					return usageErrorf("invalid --as-of %q: expected a date as YYYY-MM-DD", asOf)
+					return cli.UsageErrorf("invalid --as-of %q: expected a date as YYYY-MM-DD", asOf)
 				}
 				o.AsOf = t
 			}
 			if failOn != "" && !contains(auditLevels, failOn) {
-				return usageErrorf("invalid value %q for --fail-on: allowed values are %s", failOn, strings.Join(auditLevels, ", "))
+				return cli.UsageErrorf("invalid value %q for --fail-on: allowed values are %s", failOn, strings.Join(auditLevels, ", "))
 			}
 			return auditRun(c.Context(), f, o)
 		},
@@ -106,7 +107,7 @@ printing when a finding at or above LEVEL exists (for CI).`,
 
 // auditRun lists the resources, reads the options of those whose findings
 // depend on them, and prints the findings.
-func auditRun(ctx context.Context, f *Factory, o auditOptions) error {
+func auditRun(ctx context.Context, f *cli.Factory, o auditOptions) error {
 	e, err := newEngine(f)
 	if err != nil {
 		return err
@@ -153,7 +154,7 @@ func auditRun(ctx context.Context, f *Factory, o auditOptions) error {
 	if err != nil {
 		return err
 	}
-	if !structured(e.printer) && f.IO.OutTTY {
+	if !e.printer.Opts.Structured() && f.IO.OutTTY {
 		err = writeAuditReport(f.IO.Out, findings, o.AsOf, f.IO.Width)
 	} else {
 		err = e.printer.Print(data, auditColumns)
@@ -169,7 +170,7 @@ func auditRun(ctx context.Context, f *Factory, o auditOptions) error {
 			}
 		}
 		if n > 0 {
-			return &ExitError{Code: 1, Err: fmt.Errorf("%d finding(s) at or above %q", n, o.FailOn)}
+			return &cli.ExitError{Code: 1, Err: fmt.Errorf("%d finding(s) at or above %q", n, o.FailOn)}
 		}
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client/changes"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -24,13 +25,13 @@ func precheckODBC(raw any, create bool) error {
 	}
 	m, ok := raw.(map[string]any)
 	if !ok {
-		return usageErrorf("options.params_from_connection_string must be a JSON object of ODBC attributes")
+		return cli.UsageErrorf("options.params_from_connection_string must be a JSON object of ODBC attributes")
 	}
 	params := make(map[string]string, len(m))
 	for k, v := range m {
 		s, err := changes.ValueText(k, v)
 		if err != nil {
-			return &UsageError{err}
+			return &cli.UsageError{Err: err}
 		}
 		params[k] = s
 	}
@@ -48,10 +49,10 @@ func precheckODBC(raw any, create bool) error {
 		fmt.Fprintf(&b, "\n  %s\n    instead: %s", r.Message(), r.Replacement)
 	}
 	b.WriteString("\nTry a set of params with `orgctl resources odbc-check --param KEY=VALUE ...`.")
-	return usageErrorf("%s", b.String())
+	return cli.UsageErrorf("%s", b.String())
 }
 
-func newODBCCheckCmd(f *Factory) *cobra.Command {
+func newODBCCheckCmd(f *cli.Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "odbc-check",
 		Short: "Check ODBC params for a Windows-auth T-SQL resource against the allowlist (no request)",
@@ -83,14 +84,14 @@ Exit status: 0 all accepted, 1 something rejected, 2 bad input.`,
   orgctl resources odbc-check --file params.json -o json
   echo 'APP=payroll;Packet Size=4096;Workstation ID={a;b}' | orgctl resources odbc-check --file -
   orgctl resources odbc-check --allowlist`,
-		Args: noArgsGroup,
+		Args: cli.NoArgsGroup,
 	}
 	fl := c.Flags()
 	fl.StringArray("param", nil, "ODBC attribute `KEY=VALUE` (repeatable)")
 	fl.String("file", "", "read params from `FILE` (- for stdin): a JSON object or KEY=VALUE;KEY=VALUE")
 	fl.Bool("allowlist", false, "print the accepted keys (canonical, then alternate spellings) and exit")
 	c.RunE = func(c *cobra.Command, _ []string) error {
-		_, p, err := printerFor(f)
+		_, p, err := cli.PrinterFor(f)
 		if err != nil {
 			return err
 		}
@@ -106,7 +107,7 @@ Exit status: 0 all accepted, 1 something rejected, 2 bad input.`,
 	return c
 }
 
-func printODBCAllowlist(f *Factory, p *output.Printer) error {
+func printODBCAllowlist(f *cli.Factory, p *output.Printer) error {
 	type row struct {
 		Canonical  string   `json:"canonical"`
 		Alternates []string `json:"alternates"`
@@ -133,12 +134,12 @@ func printODBCAllowlist(f *Factory, p *output.Printer) error {
 	})
 }
 
-func odbcCheckInput(f *Factory, c *cobra.Command) ([]changes.Param, error) {
+func odbcCheckInput(f *cli.Factory, c *cobra.Command) ([]changes.Param, error) {
 	var params []changes.Param
 	seen := map[string]bool{}
 	add := func(k, v, from string) error {
 		if seen[k] {
-			return usageErrorf("ODBC parameter %s given twice (%s)", strconv.Quote(k), from)
+			return cli.UsageErrorf("ODBC parameter %s given twice (%s)", strconv.Quote(k), from)
 		}
 		seen[k] = true
 		params = append(params, changes.Param{Key: k, Value: v})
@@ -148,7 +149,7 @@ func odbcCheckInput(f *Factory, c *cobra.Command) ([]changes.Param, error) {
 	for _, s := range flags {
 		k, v, ok := strings.Cut(s, "=")
 		if !ok {
-			return nil, usageErrorf("invalid --param %q: expected KEY=VALUE", s)
+			return nil, cli.UsageErrorf("invalid --param %q: expected KEY=VALUE", s)
 		}
 		if err := add(k, v, "--param"); err != nil {
 			return nil, err
@@ -159,14 +160,14 @@ func odbcCheckInput(f *Factory, c *cobra.Command) ([]changes.Param, error) {
 		if src != "-" {
 			file, err := os.Open(src)
 			if err != nil {
-				return nil, usageErrorf("--file: %v", err)
+				return nil, cli.UsageErrorf("--file: %v", err)
 			}
 			defer file.Close()
 			r = file
 		}
 		b, err := io.ReadAll(io.LimitReader(r, 1<<20))
 		if err != nil {
-			return nil, usageErrorf("--file: %v", err)
+			return nil, cli.UsageErrorf("--file: %v", err)
 		}
 		var fromFile []changes.Param
 		if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '{' {
@@ -175,7 +176,7 @@ func odbcCheckInput(f *Factory, c *cobra.Command) ([]changes.Param, error) {
 			fromFile, err = changes.ParseConnectionString(string(b))
 		}
 		if err != nil {
-			return nil, usageErrorf("--file %s: %v", src, err)
+			return nil, cli.UsageErrorf("--file %s: %v", src, err)
 		}
 		for _, p := range fromFile {
 			if err := add(p.Key, p.Value, "--file"); err != nil {
@@ -184,7 +185,7 @@ func odbcCheckInput(f *Factory, c *cobra.Command) ([]changes.Param, error) {
 		}
 	}
 	if len(params) == 0 {
-		return nil, usageErrorf("nothing to check: pass --param KEY=VALUE or --file FILE")
+		return nil, cli.UsageErrorf("nothing to check: pass --param KEY=VALUE or --file FILE")
 	}
 	return params, nil
 }
@@ -202,7 +203,7 @@ type odbcRejected struct {
 	Replacement string `json:"replacement"`
 }
 
-func runODBCCheck(f *Factory, p *output.Printer, params []changes.Param) error {
+func runODBCCheck(f *cli.Factory, p *output.Printer, params []changes.Param) error {
 	m := make(map[string]string, len(params))
 	for _, pr := range params {
 		m[pr.Key] = pr.Value
@@ -231,7 +232,7 @@ func runODBCCheck(f *Factory, p *output.Printer, params []changes.Param) error {
 
 	var err error
 	switch {
-	case structured(p):
+	case p.Opts.Structured():
 		var data []byte
 		if data, err = marshalText(report); err == nil {
 			err = p.Print(data, nil)
@@ -275,7 +276,7 @@ func runODBCCheck(f *Factory, p *output.Printer, params []changes.Param) error {
 		return err
 	}
 	if len(report.Rejected) > 0 {
-		return &ExitError{Code: 1, Err: fmt.Errorf("%d of %d ODBC parameter(s) rejected", len(report.Rejected), len(params))}
+		return &cli.ExitError{Code: 1, Err: fmt.Errorf("%d of %d ODBC parameter(s) rejected", len(report.Rejected), len(params))}
 	}
 	return nil
 }

@@ -13,13 +13,14 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // NewRootCmd builds the whole command tree, every family with all its
 // subcommands (help generation, completion scripts and tests walk it).
-func NewRootCmd(f *Factory) *cobra.Command {
+func NewRootCmd(f *cli.Factory) *cobra.Command {
 	return newRoot(f, allFamilies)
 }
 
@@ -31,7 +32,7 @@ const allFamilies = "*"
 // none gets every family and tool as a shell with a name and a summary,
 // which is all the root's help and command lookup need: building ~300
 // subcommands for a run that uses one is most of a start-up's cost.
-func newRoot(f *Factory, word string) *cobra.Command {
+func newRoot(f *cli.Factory, word string) *cobra.Command {
 	return buildRoot(f, word, nil)
 }
 
@@ -40,7 +41,7 @@ func newRoot(f *Factory, word string) *cobra.Command {
 // commands are shells, completed only when run. Cobra finds the command in
 // a tree of shells as in the full tree: the words and flags it steps over
 // on the way are the families' and the root's.
-func rootFor(f *Factory, args []string) *cobra.Command {
+func rootFor(f *cli.Factory, args []string) *cobra.Command {
 	word := familyWord(args)
 	if word == allFamilies {
 		return newRoot(f, word)
@@ -57,7 +58,7 @@ func rootFor(f *Factory, args []string) *cobra.Command {
 
 // buildRoot is newRoot, with the named family's operations as shells when
 // later is set (see Group.command).
-func buildRoot(f *Factory, word string, later map[*cobra.Command]func()) *cobra.Command {
+func buildRoot(f *cli.Factory, word string, later map[*cobra.Command]func()) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "orgctl <command> <subcommand> [flags]",
 		Short: "Administer an organization through its management API",
@@ -78,7 +79,7 @@ Try it without an org:  orgctl --sandbox users list`,
 			if v, _ := c.Flags().GetBool("version"); v {
 				return nil
 			}
-			return noArgsGroup(c, args)
+			return cli.NoArgsGroup(c, args)
 		},
 		RunE: func(c *cobra.Command, _ []string) error {
 			if v, _ := c.Flags().GetBool("version"); v {
@@ -99,7 +100,7 @@ Try it without an org:  orgctl --sandbox users list`,
 	root.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return output.Formats, cobra.ShellCompDirectiveNoFileComp
 	})
-	f.src.BindFlags(pf)
+	f.Sources.BindFlags(pf)
 
 	root.AddGroup(&cobra.Group{ID: "org", Title: "Organization commands:"},
 		&cobra.Group{ID: "tool", Title: "orgctl commands:"})
@@ -142,8 +143,8 @@ Try it without an org:  orgctl --sandbox users list`,
 	// orgctl's own completion command replaces cobra's: install help per shell.
 	root.CompletionOptions.DisableDefaultCmd = true
 	wireCompletions(f, root)
-	if f.onChange == nil {
-		f.onChange = forgetCompletions
+	if f.OnChange == nil {
+		f.OnChange = forgetCompletions
 	}
 	return root
 }
@@ -182,7 +183,7 @@ func usageWithTopics(c *cobra.Command) error {
 // command's.
 type tool struct {
 	use, short, group string
-	build             func(f *Factory) *cobra.Command
+	build             func(f *cli.Factory) *cobra.Command
 }
 
 func (t tool) name() string { name, _, _ := strings.Cut(t.use, " "); return name }
@@ -201,13 +202,13 @@ func tools(root *cobra.Command) []tool {
 		{"plan --dir DIR", "Show what apply would change in the org, and what it costs in points and time", "org", orgCodeCmd(1)},
 		{"apply --dir DIR", "Change the org to match the files, paced and resumable", "org", orgCodeCmd(2)},
 		{"completion <shell>", "Print the shell completion script for bash, zsh, fish or powershell", "tool",
-			func(*Factory) *cobra.Command { return newCompletionCmd(root) }},
+			func(*cli.Factory) *cobra.Command { return newCompletionCmd(root) }},
 	}
 }
 
 // orgCodeCmd builds one of export, plan and apply, which share their options.
-func orgCodeCmd(i int) func(f *Factory) *cobra.Command {
-	return func(f *Factory) *cobra.Command { return newOrgCodeCmds(f)[i] }
+func orgCodeCmd(i int) func(f *cli.Factory) *cobra.Command {
+	return func(f *cli.Factory) *cobra.Command { return newOrgCodeCmds(f)[i] }
 }
 
 // A family is an API family as the root lists it. Its commands are
@@ -271,14 +272,14 @@ func families() []Group {
 }
 
 // Execute runs one command line and returns a typed error for Main.
-func Execute(ctx context.Context, f *Factory, args []string) error {
+func Execute(ctx context.Context, f *cli.Factory, args []string) error {
 	return execute(ctx, f, args, nil)
 }
 
 // execute is Execute calling beforeRun, if not nil, once a command is
 // about to run: not for help, --version or a usage error found while
 // parsing.
-func execute(ctx context.Context, f *Factory, args []string, beforeRun func()) error {
+func execute(ctx context.Context, f *cli.Factory, args []string, beforeRun func()) error {
 	root := rootFor(f, args)
 	root.SetArgs(args)
 	if beforeRun != nil {
@@ -290,20 +291,20 @@ func execute(ctx context.Context, f *Factory, args []string, beforeRun func()) e
 	}
 	if isCompletionRequest(args) {
 		root.SetErr(io.Discard) // cobra reports the directive there; the shell shows stderr
-		f.configWarn = func(string) {}
+		f.ConfigWarn = func(string) {}
 	}
 	c, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return nil
 	}
-	var ue *UsageError
+	var ue *cli.UsageError
 	if !errors.As(err, &ue) && isCobraUsageError(err) {
-		ue = &UsageError{err}
+		ue = &cli.UsageError{Err: err}
 		err = ue
 	}
 	if ue != nil && c != nil {
 		if hint := boolArgHint(c, args); hint != "" && strings.Contains(err.Error(), "argument") {
-			return &UsageError{fmt.Errorf("%w\n%s", ue.Err, hint)}
+			return &cli.UsageError{Err: fmt.Errorf("%w\n%s", ue.Err, hint)}
 		}
 	}
 	return err

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -17,64 +16,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client/sandbox"
-	"github.com/orgctl/orgctl/cmd/settings"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output/atomicfile"
 )
 
-// sandboxBaseURL is the in-process sandbox's address: a .localhost name is
-// loopback by definition, and nothing listens on it; requests never leave
-// the process.
-const sandboxBaseURL = "http://sandbox.localhost"
-
-func sandboxStatePath() string { return filepath.Join(settings.StateDir(), "sandbox.json") }
-
-// sandboxOptions reads the --sandbox settings; sandbox_org only matters when the state file is
-// created, since an existing org is never reseeded.
-func sandboxOptions(cfg *settings.Config) (sandbox.Options, error) {
-	var o sandbox.Options
-	if cfg != nil {
-		o.Points = cfg.SandboxPoints
-		o.Window = cfg.SandboxWindow
-		o.Block = cfg.SandboxBlock
-		empty, err := sandboxOrgEmpty(cfg.SandboxOrg)
-		if err != nil {
-			return o, usageErrorf("invalid sandbox_org (ORGCTL_SANDBOX_ORG): %v", err)
-		}
-		o.Empty = empty
-	}
-	return o, nil
-}
-
-// sandboxOrgEmpty maps an org name to Options.Empty: "demo" (or unset) seeds the demo org,
-// "empty" only the primary org's admin and admin token.
-func sandboxOrgEmpty(name string) (bool, error) {
-	switch name {
-	case "", "demo":
-		return false, nil
-	case "empty":
-		return true, nil
-	}
-	return false, fmt.Errorf("%q: expected demo or empty", name)
-}
-
-// sandboxTarget points a command at the persistent local sandbox org.
-func sandboxTarget(cfg *settings.Config) (*apiTarget, error) {
-	opts, err := sandboxOptions(cfg)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(settings.StateDir(), 0o700); err != nil {
-		return nil, err
-	}
-	ft := sandbox.NewFileTransport(sandboxStatePath(), opts)
-	tok, err := ft.AdminToken()
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: %w", err)
-	}
-	return &apiTarget{BaseURL: sandboxBaseURL, Token: tok, Source: sourceSandbox, Transport: ft}, nil
-}
-
-func newSandboxCmd(f *Factory) *cobra.Command {
+func newSandboxCmd(f *cli.Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "sandbox",
 		Short: "Run a built-in, in-memory management API with a demo organization",
@@ -90,7 +36,7 @@ Two ways to use it:
 With ORGCTL_SANDBOX_ORG=empty (config key sandbox_org), a new --sandbox org
 starts with only its admin instead of the demo data; it applies when the
 state is created, so run ` + "`orgctl sandbox reset`" + ` first to switch.`,
-		Args: noArgsGroup,
+		Args: cli.NoArgsGroup,
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	var addr, state, orgName string
@@ -112,17 +58,17 @@ apply only when FILE does not exist yet.`,
 		RunE: func(c *cobra.Command, _ []string) error {
 			host, _, err := net.SplitHostPort(addr)
 			if err != nil {
-				return usageErrorf("invalid --addr %q: expected HOST:PORT (e.g. 127.0.0.1:8080)", addr)
+				return cli.UsageErrorf("invalid --addr %q: expected HOST:PORT (e.g. 127.0.0.1:8080)", addr)
 			}
-			empty, err := sandboxOrgEmpty(orgName)
+			empty, err := cli.SandboxOrgEmpty(orgName)
 			if err != nil {
-				return usageErrorf("invalid --org: %v", err)
+				return cli.UsageErrorf("invalid --org: %v", err)
 			}
 			if users < 0 {
-				return usageErrorf("invalid --users %d: expected a count of 0 or more", users)
+				return cli.UsageErrorf("invalid --users %d: expected a count of 0 or more", users)
 			}
 			if latency < 0 {
-				return usageErrorf("invalid --latency %v: expected a duration of 0 or more", latency)
+				return cli.UsageErrorf("invalid --latency %v: expected a duration of 0 or more", latency)
 			}
 			if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 				f.IO.Warn("serving the sandbox on %s: it is reachable from other machines", addr)
@@ -194,14 +140,14 @@ confirmation; where stdin is not a terminal it refuses unless --yes is given.`,
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if !yes {
-				if err := f.confirmSandboxReset(); err != nil {
+				if err := confirmSandboxReset(f); err != nil {
 					return err
 				}
 			}
-			if err := os.Remove(sandboxStatePath()); err != nil && !errors.Is(err, os.ErrNotExist) {
+			if err := os.Remove(cli.SandboxStatePath()); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
 			}
-			if !quietOf(f) {
+			if !f.Quiet() {
 				f.IO.Notice("✓ Reset the --sandbox org: the next --sandbox command starts from a fresh one")
 			}
 			return nil
@@ -214,15 +160,15 @@ confirmation; where stdin is not a terminal it refuses unless --yes is given.`,
 
 // confirmSandboxReset asks on the terminal; without one it refuses, since a script must not wipe
 // the org by accident.
-func (f *Factory) confirmSandboxReset() error {
+func confirmSandboxReset(f *cli.Factory) error {
 	if !f.IO.InTTY || !f.IO.ErrTTY {
-		return usageErrorf("refusing to reset the sandbox without confirmation: stdin is not a terminal; pass --yes")
+		return cli.UsageErrorf("refusing to reset the sandbox without confirmation: stdin is not a terminal; pass --yes")
 	}
-	fmt.Fprintf(f.IO.Err, "Reset the --sandbox org? Every change kept in %s is lost. [y/N] ", sandboxStatePath())
+	fmt.Fprintf(f.IO.Err, "Reset the --sandbox org? Every change kept in %s is lost. [y/N] ", cli.SandboxStatePath())
 	line, _ := bufio.NewReader(f.IO.In).ReadString('\n')
 	switch strings.ToLower(strings.TrimSpace(line)) {
 	case "y", "yes":
 		return nil
 	}
-	return ErrCancelled
+	return cli.ErrCancelled
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/orgctl/orgctl/cmd/cli"
 )
 
 // sandboxState creates the --sandbox state file by running one command against it.
@@ -15,7 +17,7 @@ func sandboxState(t *testing.T) {
 	if err := Execute(context.Background(), f, []string{"--sandbox", "users", "list"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(sandboxStatePath()); err != nil {
+	if _, err := os.Stat(cli.SandboxStatePath()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -33,11 +35,11 @@ func TestSandboxResetAsksOnATerminal(t *testing.T) {
 		if !strings.Contains(tio.err.String(), "Reset the --sandbox org?") {
 			t.Errorf("answer %q: no question on stderr: %q", c.answer, tio.err.String())
 		}
-		_, statErr := os.Stat(sandboxStatePath())
+		_, statErr := os.Stat(cli.SandboxStatePath())
 		if kept := statErr == nil; kept != c.kept {
 			t.Errorf("answer %q: state kept = %v, want %v", c.answer, kept, c.kept)
 		}
-		if c.kept && !errors.Is(err, ErrCancelled) {
+		if c.kept && !errors.Is(err, cli.ErrCancelled) {
 			t.Errorf("answer %q: err = %v, want ErrCancelled", c.answer, err)
 		}
 		if !c.kept && err != nil {
@@ -51,21 +53,21 @@ func TestSandboxResetWithoutATerminalNeedsYes(t *testing.T) {
 	sandboxState(t)
 	f, tio := testFactory(t, &testKeyring{}, "y\n") // an answer on a pipe is not a confirmation
 	err := Execute(context.Background(), f, []string{"sandbox", "reset"})
-	var ue *UsageError
+	var ue *cli.UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "pass --yes") {
 		t.Fatalf("err = %v, want a UsageError naming --yes", err)
 	}
 	if strings.Contains(tio.err.String(), "[y/N]") {
 		t.Error("asked a question without a terminal")
 	}
-	if _, err := os.Stat(sandboxStatePath()); err != nil {
+	if _, err := os.Stat(cli.SandboxStatePath()); err != nil {
 		t.Fatalf("the state must survive a refused reset: %v", err)
 	}
 	f, _ = testFactory(t, &testKeyring{}, "")
 	if err := Execute(context.Background(), f, []string{"sandbox", "reset", "--yes"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(sandboxStatePath()); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(cli.SandboxStatePath()); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("after reset --yes: %v", err)
 	}
 }

@@ -6,13 +6,14 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/settings"
 )
 
 // Every global flag is a setting, so it can come from the file and the
 // environment and is documented by the same table.
 func TestGlobalFlagsAreSettings(t *testing.T) {
-	root := NewRootCmd(NewFactory("test"))
+	root := NewRootCmd(cli.NewFactory("test"))
 	root.PersistentFlags().VisitAll(func(fl *pflag.Flag) {
 		key := strings.ReplaceAll(fl.Name, "-", "_")
 		s, ok := settings.Lookup(key)

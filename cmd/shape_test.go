@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/orgctl/orgctl/cmd/cli"
 )
 
 // req is the main request of a call, with its body as JSON text.
@@ -53,7 +55,7 @@ func runShapeCases(t *testing.T, cases []shapeCase) {
 				if err == nil {
 					t.Fatalf("accepted: %+v", requestOf(t, c))
 				}
-				if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), tc.err) {
+				if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("err = %v (exit %d), want exit 2 with %q", err, ExitCode(err), tc.err)
 				}
 				return
@@ -754,7 +756,7 @@ func TestEveryShapeHandlesEmptyInput(t *testing.T) {
 					args[j] = "1"
 				}
 				c, err := op.build(Input{Command: strings.Join(p, " "), Args: args, Values: map[string][]string{}}, strings.NewReader(""))
-				if err != nil && ExitCode(err) != ExitUsage {
+				if err != nil && ExitCode(err) != cli.ExitUsage {
 					t.Errorf("%s %s: err %v (exit %d), want a usage error", strings.Join(p, " "), op.Use, err, ExitCode(err))
 				}
 				if err == nil {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -51,7 +52,7 @@ func needConfig(c *Call) error {
 		for _, kv := range creds {
 			k, v, ok := strings.Cut(kv, "=")
 			if !ok || k == "" {
-				return usageErrorf("invalid --credential %q: expected KEY=VALUE", kv)
+				return cli.UsageErrorf("invalid --credential %q: expected KEY=VALUE", kv)
 			}
 			// Credentials are strings in every provider's schema but these two.
 			if k == "project_id" || k == "use_basic_auth" {
@@ -63,12 +64,12 @@ func needConfig(c *Call) error {
 		inner["config"] = cur
 	}
 	if len(inner) == 0 {
-		return usageErrorf("%s: pass --body FILE or --provider, --org, --repo, --default-branch and --credential", c.Command)
+		return cli.UsageErrorf("%s: pass --body FILE or --provider, --org, --repo, --default-branch and --credential", c.Command)
 	}
 	names := map[string]string{"provider": "provider", "org": "org", "repo": "repo", "default_branch": "default-branch", "config": "credential"}
 	for _, k := range []string{"provider", "org", "repo", "default_branch", "config"} {
 		if inner[k] == nil {
-			return usageErrorf("%s: missing %q: pass --%s or set it in --body", c.Command, k, names[k])
+			return cli.UsageErrorf("%s: missing %q: pass --%s or set it in --body", c.Command, k, names[k])
 		}
 	}
 	c.Body = map[string]any{"config": inner}
@@ -88,7 +89,7 @@ var deploymentColumns = []output.Column{
 // other formats keep the raw data.
 func printInner(key string) func(p *output.Printer, c *Call, data json.RawMessage) error {
 	return func(p *output.Printer, c *Call, data json.RawMessage) error {
-		if !structured(p) {
+		if !p.Opts.Structured() {
 			var m map[string]json.RawMessage
 			if json.Unmarshal(data, &m) == nil && m[key] != nil {
 				data = m[key]
@@ -194,7 +195,7 @@ Gotchas:
 						},
 						Shape: func(c *Call) error {
 							if c.Body == nil {
-								return usageErrorf("%s: nothing to set: pass setting flags or --body", c.Command)
+								return cli.UsageErrorf("%s: nothing to set: pass setting flags or --body", c.Command)
 							}
 							if _, ok := c.Body["settings"]; !ok || len(c.Body) > 1 {
 								inner, _ := c.Body["settings"].(map[string]any)

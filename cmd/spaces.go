@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -91,7 +92,7 @@ Gotchas:
 						n += len(l)
 					}
 					if n == 0 {
-						return usageErrorf("%s: nothing to copy: pass --app, --workflow, --resource or --query", c.Command)
+						return cli.UsageErrorf("%s: nothing to copy: pass --app, --workflow, --resource or --query", c.Command)
 					}
 					return nil
 				}},

@@ -9,19 +9,20 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/settings"
 )
 
 // spaceBaseURL looks a Space's domain up through the current profile.
-func spaceBaseURL(ctx context.Context, f *Factory, cfg *settings.Config, name string) (string, error) {
-	conn, err := f.connection()
+func spaceBaseURL(ctx context.Context, f *cli.Factory, cfg *settings.Config, name string) (string, error) {
+	conn, err := f.Connection()
 	if err != nil {
 		return "", fmt.Errorf("--space looks the space up through the current profile: %w", err)
 	}
-	t := conn.target
-	resp, err := conn.client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/spaces", Scope: "Spaces > Read"})
+	t := conn.Target
+	resp, err := conn.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/spaces", Scope: "Spaces > Read"})
 	if err != nil {
-		return "", explain(cfg, err)
+		return "", cli.Explain(cfg, err)
 	}
 	var spaces []struct {
 		ID     string `json:"id"`
@@ -48,19 +49,5 @@ func spaceBaseURL(ctx context.Context, f *Factory, cfg *settings.Config, name st
 		}
 		names = append(names, s.Name)
 	}
-	return "", &NotFoundError{fmt.Errorf("no space %q in this organization (spaces: %s)", name, strings.Join(names, ", "))}
-}
-
-// spaceHint explains the Space token rule when a space profile is refused.
-func spaceHint(cfg *settings.Config, ae *client.APIError) string {
-	if cfg == nil || (ae.StatusCode != http.StatusUnauthorized && ae.StatusCode != http.StatusForbidden) {
-		return ""
-	}
-	space := cfg.Space
-	if space == "" {
-		return ""
-	}
-	return fmt.Sprintf("Profile %q targets the space %q. A token created on the primary organization works on a space "+
-		"only if the admin who created it is also an admin of that space; otherwise create a token in the space "+
-		"(its Settings > API) and log in with `orgctl auth login --profile %s --base-url <space URL>`.", cfg.Profile, space, cfg.Profile)
+	return "", &cli.NotFoundError{Err: fmt.Errorf("no space %q in this organization (spaces: %s)", name, strings.Join(names, ", "))}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 )
@@ -88,7 +89,7 @@ func endpointKey(method, path string) string {
 func newTestRoot(t *testing.T) *cobra.Command {
 	t.Helper()
 	var out, errb bytes.Buffer
-	f := &Factory{IO: &output.IO{In: strings.NewReader(""), Out: &out, Err: &errb}, Version: "test", src: settings.NewSources()}
+	f := &cli.Factory{IO: &output.IO{In: strings.NewReader(""), Out: &out, Err: &errb}, Version: "test", Sources: settings.NewSources()}
 	return NewRootCmd(f)
 }
 

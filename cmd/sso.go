@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"net/http"
+
+	"github.com/orgctl/orgctl/cmd/cli"
 )
 
 func init() {
@@ -72,7 +74,7 @@ Gotchas:
 				},
 				Shape: func(c *Call) error {
 					if c.Body == nil {
-						return usageErrorf("%s: pass --body FILE or --type with its fields", c.Command)
+						return cli.UsageErrorf("%s: pass --body FILE or --type with its fields", c.Command)
 					}
 					// A bare configuration object (as in the data of 'sso get') is wrapped.
 					if _, ok := c.Body["data"]; !ok || len(c.Body) > 1 {
@@ -97,9 +99,9 @@ Gotchas:
 						}
 					}
 					if t == "" {
-						return usageErrorf("%s: the configuration has no config_type: pass --type {%s}", c.Command, joinEnum(ssoTypes))
+						return cli.UsageErrorf("%s: the configuration has no config_type: pass --type {%s}", c.Command, joinEnum(ssoTypes))
 					}
-					return usageErrorf("invalid config_type %q: allowed values are %s", t, joinEnum(ssoTypes))
+					return cli.UsageErrorf("invalid config_type %q: allowed values are %s", t, joinEnum(ssoTypes))
 				}},
 			{Use: "delete", Done: "Removed the SSO configuration", Short: "Remove the SSO configuration", Method: http.MethodDelete, Path: "/sso/config", Scope: "Spaces > Write",
 				Destructive: true,

@@ -9,24 +9,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 )
-
-// noArgsGroup is the Args check of commands that only group others: a word
-// after them is a mistyped subcommand, answered with the nearest names.
-func noArgsGroup(c *cobra.Command, args []string) error {
-	if len(args) == 0 {
-		return nil
-	}
-	msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
-	if c.SuggestionsMinimumDistance <= 0 {
-		c.SuggestionsMinimumDistance = 2
-	}
-	if s := c.SuggestionsFor(args[0]); len(s) > 0 {
-		msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t")
-	}
-	return usageErrorf("%s\nRun '%s --help' for the list of commands.", msg, c.CommandPath())
-}
 
 // flagError rewrites pflag's errors in plain words and suggests the
 // nearest flag for an unknown one.
@@ -39,7 +24,7 @@ func flagError(c *cobra.Command, err error) error {
 	var none *pflag.ValueRequiredError
 	switch {
 	case errors.As(err, &bad):
-		msg = fmt.Sprintf("--%s takes %s, got %s", bad.GetFlag().Name, flagAccepts(bad.GetFlag()), shownArg(bad.GetValue()))
+		msg = fmt.Sprintf("--%s takes %s, got %s", bad.GetFlag().Name, flagAccepts(bad.GetFlag()), cli.ShownArg(bad.GetValue()))
 	case errors.As(err, &none):
 		msg = fmt.Sprintf("--%s needs a value: %s", none.GetFlag().Name, flagAccepts(none.GetFlag()))
 		if none.GetFlag().Value.Type() == "string" && none.GetFlag().Usage != "" {
@@ -51,7 +36,7 @@ func flagError(c *cobra.Command, err error) error {
 			msg += fmt.Sprintf("\n\nDid you mean --%s?", near)
 		}
 	}
-	return usageErrorf("%s\nRun '%s --help' for usage.", msg, c.CommandPath())
+	return cli.UsageErrorf("%s\nRun '%s --help' for usage.", msg, c.CommandPath())
 }
 
 // nearestFlag is the flag of c closest to name by edit distance, when it is
@@ -82,14 +67,6 @@ func flagAccepts(fl *pflag.Flag) string {
 		return "a duration such as 30s, 5m or 1h30m"
 	}
 	return "a value: " + fl.Usage
-}
-
-// shownArg quotes a value only where it would otherwise be hard to read.
-func shownArg(s string) string {
-	if s == "" || strings.ContainsAny(s, " \t\"'") {
-		return fmt.Sprintf("%q", s)
-	}
-	return s
 }
 
 // boolArgHint is the hint for a switch followed by a separate true or

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -70,7 +71,7 @@ Gotchas:
 				Shape: func(c *Call) error {
 					mergeThemeSet(c)
 					if c.Body["theme"] == nil {
-						return usageErrorf("%s: pass --theme JSON or --set KEY=VALUE", c.Command)
+						return cli.UsageErrorf("%s: pass --theme JSON or --set KEY=VALUE", c.Command)
 					}
 					return nil
 				}},
@@ -84,11 +85,11 @@ edit it, then 'orgctl themes update 1 --body t.json'.`,
 				Shape: func(c *Call) error {
 					id, err := strconv.ParseUint(c.Params["id"], 10, 64)
 					if err != nil {
-						return usageErrorf("invalid THEME_ID %q: expected a number", c.Params["id"])
+						return cli.UsageErrorf("invalid THEME_ID %q: expected a number", c.Params["id"])
 					}
 					mergeThemeSet(c)
 					if c.Body["theme"] == nil {
-						return usageErrorf("%s: pass --theme JSON, --set KEY=VALUE or --body", c.Command)
+						return cli.UsageErrorf("%s: pass --theme JSON, --set KEY=VALUE or --body", c.Command)
 					}
 					c.Body["id"] = json.Number(strconv.FormatUint(id, 10))
 					delete(c.Params, "id")

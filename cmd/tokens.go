@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -71,7 +72,7 @@ answer, token included) and a warning on stderr that it will not be shown again.
 				},
 				Shape: func(c *Call) error {
 					if s, _ := c.body()["scopes"].([]any); len(s) == 0 {
-						return usageErrorf("%s: pass at least one --scope", c.Command)
+						return cli.UsageErrorf("%s: pass at least one --scope", c.Command)
 					}
 					return nil
 				},
@@ -93,7 +94,7 @@ func printNewToken(p *output.Printer, c *Call, data json.RawMessage) error {
 		return fmt.Errorf("the token was created but the answer carries no token value; revoke it in Settings > API and try again")
 	}
 	var err error
-	if structured(p) {
+	if p.Opts.Structured() {
 		err = p.Print(data, nil)
 	} else {
 		_, err = fmt.Fprintln(p.IO.Out, t.Value)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/credentials"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
@@ -99,8 +100,8 @@ func TestWaitAnnouncer(t *testing.T) {
 	var buf strings.Builder
 	io1 := &output.IO{Err: &buf}
 	until := time.Date(2026, 1, 2, 15, 4, 5, 0, time.Local)
-	waitAnnouncer(io1)(ratebudget.Wait{Duration: 2500 * time.Millisecond, Until: until, Reason: ratebudget.ReasonWindowFull, Used: 299, Limit: 300})
-	waitAnnouncer(io1)(ratebudget.Wait{Duration: 60 * time.Second, Until: until, Reason: ratebudget.ReasonBlocked})
+	cli.WaitAnnouncer(io1)(ratebudget.Wait{Duration: 2500 * time.Millisecond, Until: until, Reason: ratebudget.ReasonWindowFull, Used: 299, Limit: 300})
+	cli.WaitAnnouncer(io1)(ratebudget.Wait{Duration: 60 * time.Second, Until: until, Reason: ratebudget.ReasonBlocked})
 	want := "orgctl: rate budget: waiting 2.5s (299 of 300 points used); resuming at 15:04:05\n" +
 		"orgctl: rate budget: waiting 1m0s (the server blocked this token); resuming at 15:04:05\n"
 	if buf.String() != want {
@@ -110,7 +111,7 @@ func TestWaitAnnouncer(t *testing.T) {
 	// On a terminal a countdown redraws one line and clears it when the wait is over.
 	r, w := io.Pipe()
 	defer r.Close()
-	waitAnnouncer(&output.IO{Err: w, ErrTTY: true})(ratebudget.Wait{Duration: time.Second, Until: time.Now().Add(-time.Second), Reason: ratebudget.ReasonWindowFull})
+	cli.WaitAnnouncer(&output.IO{Err: w, ErrTTY: true})(ratebudget.Wait{Duration: time.Second, Until: time.Now().Add(-time.Second), Reason: ratebudget.ReasonWindowFull})
 	got := make([]byte, 4)
 	if _, err := io.ReadFull(r, got); err != nil || string(got) != "\r\x1b[K" {
 		t.Errorf("terminal countdown after the wait wrote %q (%v), want the line cleared", got, err)
@@ -130,7 +131,7 @@ func TestAuthStatus(t *testing.T) {
 	out, _, err := run(t, "", "auth", "status", "-o", "json")
 	var st map[string]any
 	json.Unmarshal([]byte(out), &st)
-	if ExitCode(err) != ExitAuth || st["valid"] != false || st["error"] != "token rejected (HTTP 401)" || st["token_last4"] != "dbox" {
+	if ExitCode(err) != cli.ExitAuth || st["valid"] != false || st["error"] != "token rejected (HTTP 401)" || st["token_last4"] != "dbox" {
 		t.Errorf("rejected token: exit %d, %s", ExitCode(err), out)
 	}
 	if !strings.Contains(err.Error(), "log in again with `orgctl auth login --profile default`") {
@@ -140,7 +141,7 @@ func TestAuthStatus(t *testing.T) {
 	t.Setenv("ORGCTL_TOKEN", "")
 	t.Setenv("ORGCTL_TOKEN_STORE", "file")
 	out, _, err = run(t, "", "auth", "status")
-	if ExitCode(err) != ExitAuth || !strings.Contains(out, "token source:\t-\n") || strings.Contains(out, "token:\t") || !strings.Contains(out, "valid:\tfalse\n") {
+	if ExitCode(err) != cli.ExitAuth || !strings.Contains(out, "token source:\t-\n") || strings.Contains(out, "token:\t") || !strings.Contains(out, "valid:\tfalse\n") {
 		t.Errorf("not logged in: exit %d\n%s", ExitCode(err), out)
 	}
 
@@ -148,13 +149,13 @@ func TestAuthStatus(t *testing.T) {
 	t.Setenv("ORGCTL_TOKEN", "tok")
 	t.Setenv("ORGCTL_BASE_URL", "http://acme.example.com")
 	out, _, err = run(t, "", "auth", "status", "-o", "json")
-	if ExitCode(err) != ExitAuth || !strings.Contains(out, `"error":`) {
+	if ExitCode(err) != cli.ExitAuth || !strings.Contains(out, `"error":`) {
 		t.Errorf("plain http: exit %d, %s", ExitCode(err), out)
 	}
 	t.Setenv("ORGCTL_BASE_URL", "http://127.0.0.1:1")
 	t.Setenv("ORGCTL_TIMEOUT", "2s")
 	_, _, err = run(t, "", "auth", "status")
-	if err == nil || ExitCode(err) != ExitFailure {
+	if err == nil || ExitCode(err) != cli.ExitFailure {
 		t.Errorf("unreachable API: %v (exit %d)", err, ExitCode(err))
 	}
 }
@@ -171,7 +172,7 @@ func TestAuthTokenPrintsOnlyTheToken(t *testing.T) {
 	}
 	f, tio = testFactory(t, &testKeyring{}, "")
 	err := Execute(context.Background(), f, []string{"auth", "token"})
-	if ExitCode(err) != ExitAuth || tio.out.Len() != 0 {
+	if ExitCode(err) != cli.ExitAuth || tio.out.Len() != 0 {
 		t.Errorf("not logged in: %v, stdout %q", err, tio.out.String())
 	}
 }
@@ -179,7 +180,7 @@ func TestAuthTokenPrintsOnlyTheToken(t *testing.T) {
 func TestAuthLogout(t *testing.T) {
 	isolate(t)
 	_, _, err := run(t, "", "auth", "logout", "--profile", "nope")
-	if ExitCode(err) != ExitNotFound || !strings.Contains(err.Error(), `no profile "nope": nothing to log out of`) {
+	if ExitCode(err) != cli.ExitNotFound || !strings.Contains(err.Error(), `no profile "nope": nothing to log out of`) {
 		t.Errorf("unknown profile: %v", err)
 	}
 
@@ -233,7 +234,7 @@ func TestAuthLoginInputs(t *testing.T) {
 		kr := &testKeyring{}
 		f, _ := testFactory(t, kr, tc.stdin)
 		err := Execute(context.Background(), f, append([]string{"auth", "login"}, tc.args...))
-		if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), tc.want) {
+		if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v (exit %d), want exit 2 with %q", tc.name, err, ExitCode(err), tc.want)
 		}
 		if len(kr.items) != 0 {
@@ -265,7 +266,7 @@ func TestAuthLoginInputs(t *testing.T) {
 	f, tio = testFactory(t, &testKeyring{}, "ftp://acme.example.com\n")
 	f.IO.InTTY, f.IO.ErrTTY = true, true
 	err := Execute(context.Background(), f, []string{"auth", "login", "--profile", "fresh"})
-	if !strings.Contains(tio.err.String(), "Base URL of your organization") || ExitCode(err) != ExitUsage {
+	if !strings.Contains(tio.err.String(), "Base URL of your organization") || ExitCode(err) != cli.ExitUsage {
 		t.Errorf("base URL prompt: %v, stderr %q", err, tio.err.String())
 	}
 }
@@ -302,7 +303,7 @@ func TestAuthLoginToASpace(t *testing.T) {
 
 	f, _ = testFactory(t, &testKeyring{}, spaceTok)
 	err = Execute(context.Background(), f, []string{"auth", "login", "--space", "marketing", "--with-token"})
-	if ExitCode(err) != ExitNotFound || !strings.Contains(err.Error(), `no space "marketing" in this organization (spaces: eng)`) {
+	if ExitCode(err) != cli.ExitNotFound || !strings.Contains(err.Error(), `no space "marketing" in this organization (spaces: eng)`) {
 		t.Errorf("unknown space: %v", err)
 	}
 }

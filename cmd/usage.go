@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -28,7 +29,7 @@ func shapeUsage(c *Call) error {
 		}
 		t, err := time.Parse(time.DateOnly, v)
 		if err != nil {
-			return usageErrorf("invalid --%s %q: expected YYYY-MM-DD", map[string]string{"start_date": "start", "end_date": "end"}[k], v)
+			return cli.UsageErrorf("invalid --%s %q: expected YYYY-MM-DD", map[string]string{"start_date": "start", "end_date": "end"}[k], v)
 		}
 		if k == "start_date" {
 			start = t
@@ -37,7 +38,7 @@ func shapeUsage(c *Call) error {
 		}
 	}
 	if !end.IsZero() && end.Before(start) {
-		return usageErrorf("--end %s is before --start %s", end.Format(time.DateOnly), start.Format(time.DateOnly))
+		return cli.UsageErrorf("--end %s is before --start %s", end.Format(time.DateOnly), start.Format(time.DateOnly))
 	}
 	if ids := c.Query["org_ids"]; len(ids) > 0 {
 		c.Query.Set("org_ids", strings.Join(ids, ","))
@@ -100,7 +101,7 @@ Self-hosted instances must set USAGE_API_TOKEN.`
 // usageDetailPrint shows the overall summary as the table (the weekly,
 // viewer and editor breakdowns are in -o json/yaml).
 func usageDetailPrint(p *output.Printer, c *Call, data json.RawMessage) error {
-	if structured(p) {
+	if p.Opts.Structured() {
 		return p.Print(data, nil)
 	}
 	var d struct {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -98,7 +99,7 @@ func userTasksGroup() Group {
 					for _, g := range groups {
 						n, err := strconv.ParseInt(fmt.Sprint(g), 10, 64)
 						if err != nil {
-							return usageErrorf("invalid --group %q: group ids are numbers", g)
+							return cli.UsageErrorf("invalid --group %q: group ids are numbers", g)
 						}
 						as = append(as, map[string]any{"type": "group", "id": n})
 					}
@@ -106,7 +107,7 @@ func userTasksGroup() Group {
 						as = append(as, map[string]any{"type": "user", "id": u})
 					}
 					if len(as) == 0 {
-						return usageErrorf("%s: pass at least one --user or --group", c.Command)
+						return cli.UsageErrorf("%s: pass at least one --user or --group", c.Command)
 					}
 					c.Body["assignees"] = as
 					return nil

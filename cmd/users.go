@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -131,11 +132,11 @@ here they get a value for one ` + noun + `. The answer is the ` + noun + `'s upd
 					_, hasValue := c.body()["value"]
 					switch {
 					case null && hasValue:
-						return usageErrorf("%s: --value and --null cannot be used together", c.Command)
+						return cli.UsageErrorf("%s: --value and --null cannot be used together", c.Command)
 					case null:
 						c.Body["value"] = nil
 					case !hasValue:
-						return usageErrorf("%s: pass --value VALUE (or --null)", c.Command)
+						return cli.UsageErrorf("%s: pass --value VALUE (or --null)", c.Command)
 					}
 					return nil
 				}},

@@ -15,7 +15,7 @@ import (
 // person reads stdout and asked for no particular format (--columns asks
 // for the table).
 func terminalView(p *output.Printer) bool {
-	return p.IO.OutTTY && !structured(p) && len(p.Opts.Columns) == 0
+	return p.IO.OutTTY && !p.Opts.Structured() && len(p.Opts.Columns) == 0
 }
 
 // detailView shows one object as key/value lines on a terminal, every
@@ -104,7 +104,7 @@ var accessListColumns = []output.Column{
 // has it); the raw answer is left alone for -o json, yaml, --jq and
 // --template.
 func accessListView(p *output.Printer, c *Call, data json.RawMessage) error {
-	if structured(p) {
+	if p.Opts.Structured() {
 		return p.Print(data, nil)
 	}
 	var lists map[string][]accessEntry

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -120,19 +121,19 @@ func TestViewObservabilityTest(t *testing.T) {
 	}
 	p, buf, _ = printer("table")
 	err := view(p, c, json.RawMessage(`{"success":false,"message":"DSN rejected"}`))
-	if ExitCode(err) != ExitFailure || err.Error() != "Sentry did not accept the test event: DSN rejected" || buf.Len() != 0 {
+	if ExitCode(err) != cli.ExitFailure || err.Error() != "Sentry did not accept the test event: DSN rejected" || buf.Len() != 0 {
 		t.Errorf("failure: %v, printed %q", err, buf.String())
 	}
 	p, buf, _ = printer("json")
 	err = view(p, c, json.RawMessage(`{"success":false,"message":"no"}`))
-	if ExitCode(err) != ExitFailure || !strings.Contains(buf.String(), `"success":false`) {
+	if ExitCode(err) != cli.ExitFailure || !strings.Contains(buf.String(), `"success":false`) {
 		t.Errorf("failure -o json: %v, printed %q", err, buf.String())
 	}
 
 	// Through the sandbox, whose canned answer is a failure.
 	sandboxEnv(t)
 	_, _, err = run(t, "", "observability", "test", "sentry")
-	if ExitCode(err) != ExitFailure || !strings.HasPrefix(err.Error(), "Sentry did not accept the test event") {
+	if ExitCode(err) != cli.ExitFailure || !strings.HasPrefix(err.Error(), "Sentry did not accept the test event") {
 		t.Errorf("sandbox test: %v", err)
 	}
 }
@@ -158,17 +159,17 @@ func TestODBCParamsAreCheckedBeforeSending(t *testing.T) {
 	api, _ := sandboxEnv(t)
 	_, _, err := run(t, "", "resources", "create", "--name", "hr", "--type", "mssql", "--options", `{"windows_auth":true}`,
 		"--odbc-param", "Trusted_Connection=yes")
-	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "not sent: the create would fail for a Windows-auth T-SQL resource") ||
+	if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "not sent: the create would fail for a Windows-auth T-SQL resource") ||
 		!strings.Contains(err.Error(), "Trusted_Connection") {
 		t.Errorf("create with a blocked key: %v", err)
 	}
 	_, _, err = run(t, "", "resources", "update", "hr-mssql-winauth", "--odbc-param", "Packet Size=4096", "--odbc-param", "Driver={x}")
-	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "not sent: the update would fail") {
+	if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "not sent: the update would fail") {
 		t.Errorf("update with a blocked key: %v", err)
 	}
 	body := bodyFile(t, `[{"op":"replace","path":"/options/params_from_connection_string/APP~1x","value":"v;Driver=x"}]`)
 	_, _, err = run(t, "", "resources", "update", "hr-mssql-winauth", "--body", body)
-	if ExitCode(err) != ExitUsage {
+	if ExitCode(err) != cli.ExitUsage {
 		t.Errorf("patch op injecting an attribute: %v", err)
 	}
 	if got := sent(api); len(got) != 0 {
@@ -186,14 +187,14 @@ func TestODBCParamsAreCheckedBeforeSending(t *testing.T) {
 func TestODBCCheckCommand(t *testing.T) {
 	isolate(t)
 	out, _, err := run(t, "", "resources", "odbc-check", "--param", "packetsize=4096", "--param", "Trusted_Connection=yes")
-	if ExitCode(err) != ExitFailure {
+	if ExitCode(err) != cli.ExitFailure {
 		t.Errorf("a rejected key: exit %d (%v)", ExitCode(err), err)
 	}
 	if !strings.Contains(out, "accepted\tpacketsize\tPacket Size\t4096\n") || !strings.Contains(out, "rejected\tTrusted_Connection\t") {
 		t.Errorf("piped report:\n%s", out)
 	}
 	out, _, err = run(t, "", "resources", "odbc-check", "--file", "-", "-o", "json")
-	if ExitCode(err) != ExitUsage {
+	if ExitCode(err) != cli.ExitUsage {
 		t.Errorf("empty --file -: %v", err)
 	}
 	f, tio := testFactory(t, &testKeyring{}, `{"packetsize":"4096","ApplicationIntent":"ReadOnly"}`)
@@ -208,11 +209,11 @@ func TestODBCCheckCommand(t *testing.T) {
 		t.Errorf("JSON report = %s", tio.out.String())
 	}
 	_, _, err = run(t, "", "resources", "odbc-check", "--param", "a=1", "--param", "a=2")
-	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), `"a" given twice`) {
+	if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), `"a" given twice`) {
 		t.Errorf("duplicate key: %v", err)
 	}
 	_, _, err = run(t, "", "resources", "odbc-check")
-	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "nothing to check") {
+	if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "nothing to check") {
 		t.Errorf("no input: %v", err)
 	}
 	out = mustRun(t, "resources", "odbc-check", "--allowlist")

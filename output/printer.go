@@ -43,6 +43,12 @@ type Options struct {
 }
 
 // Validate reports a bad combination before anything is fetched.
+// Structured reports whether the user asked for data (json, yaml, jq,
+// template) rather than the table, so a view keeps the raw answer for them.
+func (o Options) Structured() bool {
+	return (o.Format != "table" && o.Format != "") || o.JQ != "" || o.Template != ""
+}
+
 func (o Options) Validate() error {
 	switch o.Format {
 	case "", "table", "json", "yaml":

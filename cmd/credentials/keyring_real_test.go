@@ -15,6 +15,7 @@ import (
 
 	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/cmd"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/credentials"
 	"github.com/orgctl/orgctl/output"
 )
@@ -88,7 +89,7 @@ func TestRealKeyringRoundTrip(t *testing.T) {
 func run(t *testing.T, stdin string, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	f := cmd.NewFactory("test")
+	f := cli.NewFactory("test")
 	f.IO = &output.IO{In: strings.NewReader(stdin), Out: &out, Err: &errb}
 	err := cmd.Execute(context.Background(), f, args)
 	return out.String(), errb.String(), err

@@ -1,4 +1,4 @@
-package cmd
+package cli
 
 import (
 	"errors"
@@ -11,7 +11,7 @@ type UsageError struct{ Err error }
 func (e *UsageError) Error() string { return e.Err.Error() }
 func (e *UsageError) Unwrap() error { return e.Err }
 
-func usageErrorf(format string, args ...any) error {
+func UsageErrorf(format string, args ...any) error {
 	return &UsageError{fmt.Errorf(format, args...)}
 }
 
@@ -45,3 +45,16 @@ func (e *ExitError) Unwrap() error { return e.Err }
 
 // ErrCancelled is the user answering "no" at a confirmation prompt.
 var ErrCancelled = errors.New("cancelled")
+
+// Exit codes: one meaning each; scripts depend on them.
+const (
+	ExitOK             = 0
+	ExitFailure        = 1 // also findings: --fail-on, plan --exit-code
+	ExitUsage          = 2 // invalid usage or input, before any request
+	ExitNotFound       = 3
+	ExitAuth           = 4 // authentication or missing scope
+	ExitGaveUp         = 5 // the rate budget would wait past --max-wait
+	ExitOutcomeUnknown = 6 // a write may have been applied; no answer confirmed it
+	ExitSIGINT         = 130
+	ExitSIGTERM        = 143
+)

@@ -1,4 +1,4 @@
-package cmd
+package cli
 
 import (
 	"errors"
@@ -32,14 +32,14 @@ func readBudgetStore(cfg *settings.Config) (budgetStore, error) {
 		if strings.Contains(raw, "@") {
 			shown = "(value not shown: it may hold a password)"
 		}
-		return bs, usageErrorf("budget.store %s: want file (the default) or a Redis URL, redis://[user:password@]host:port/db or rediss:// for TLS", shown)
+		return bs, UsageErrorf("budget.store %s: want file (the default) or a Redis URL, redis://[user:password@]host:port/db or rediss:// for TLS", shown)
 	}
 	switch fb := strings.TrimSpace(cfg.BudgetStoreFallback); fb {
 	case "", "none":
 	case "file":
 		bs.fallback = true
 	default:
-		return bs, usageErrorf("budget.store_fallback %q: want file (use this machine's ledger while the store is down) or none (fail; the default)", fb)
+		return bs, UsageErrorf("budget.store_fallback %q: want file (use this machine's ledger while the store is down) or none (fail; the default)", fb)
 	}
 	return bs, nil
 }
@@ -62,16 +62,16 @@ func redisStore(url string) (*redisstore.Store, error) {
 	return st, nil
 }
 
-// openLedger opens the budget ledger of a target's host and token, in the
+// OpenLedger opens the budget ledger of a target's host and token, in the
 // store budget.store names, announcing waits and a fallback on io.
-func openLedger(cfg *settings.Config, t *apiTarget, io *output.IO) (*ratebudget.Ledger, error) {
-	return openLedgerWith(cfg, t, cfg.Budget, io, ratebudget.WithNotify(waitAnnouncer(io)))
+func OpenLedger(cfg *settings.Config, t *Target, io *output.IO) (*ratebudget.Ledger, error) {
+	return OpenLedgerWith(cfg, t, cfg.Budget, io, ratebudget.WithNotify(WaitAnnouncer(io)))
 }
 
-// openLedgerWith opens the ledger with bc in the store budget.store names,
+// OpenLedgerWith opens the ledger with bc in the store budget.store names,
 // falling back to the file ledger if budget.store_fallback says so (and
 // warning on io, once per ledger).
-func openLedgerWith(cfg *settings.Config, t *apiTarget, bc ratebudget.Config, io *output.IO, opts ...ratebudget.Option) (*ratebudget.Ledger, error) {
+func OpenLedgerWith(cfg *settings.Config, t *Target, bc ratebudget.Config, io *output.IO, opts ...ratebudget.Option) (*ratebudget.Ledger, error) {
 	bs, err := readBudgetStore(cfg)
 	if err != nil {
 		return nil, err
@@ -87,7 +87,7 @@ func openLedgerWith(cfg *settings.Config, t *apiTarget, bc ratebudget.Config, io
 	}
 	st, err := redisStore(bs.url)
 	if err != nil {
-		return nil, usageErrorf("budget.store: %v", err)
+		return nil, UsageErrorf("budget.store: %v", err)
 	}
 	if bs.fallback {
 		local, err := ratebudget.Open(dir, key, bc, opts...)
@@ -117,8 +117,8 @@ func (e *budgetStoreError) Error() string {
 
 func (e *budgetStoreError) Unwrap() error { return e.err }
 
-// explainStoreError adds what to do to a shared store's failure.
-func explainStoreError(err error) error {
+// ExplainStoreError adds what to do to a shared store's failure.
+func ExplainStoreError(err error) error {
 	var se *ratebudget.StoreError
 	if errors.As(err, &se) {
 		return &budgetStoreError{err}

@@ -1,0 +1,181 @@
+package cli
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/cmd/credentials"
+	"github.com/orgctl/orgctl/cmd/settings"
+	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/ratebudget"
+)
+
+// Factory hands commands their three dependencies, each made on first use:
+// IO streams, the configuration, and the API client. A command that needs
+// no token never reads the config or opens the keyring.
+type Factory struct {
+	IO      *output.IO
+	Version string
+
+	Sources *settings.Sources
+	cfg     *settings.Config
+	cfgErr  error
+	conn    *Connection
+	connOK  bool
+	connEr  error
+
+	// Tokens are where logins are kept; tests replace them.
+	Tokens TokenStores
+	// Transport replaces the network for every client (tests).
+	Transport http.RoundTripper
+	// OnChange is told the budget family of every successful mutation.
+	OnChange func(family string)
+	// NewProfile lets the selected profile be one the config file does not
+	// define yet: the command creates it (auth login).
+	NewProfile bool
+	// Families lists the budget families orgctl's commands call, for the
+	// config check of budget.costs keys.
+	Families func() []string
+	// ConfigWarn prints the config check's warnings (nil: on IO).
+	ConfigWarn func(string)
+}
+
+// NewFactory returns a factory on the process's real streams.
+func NewFactory(version string) *Factory {
+	return &Factory{
+		IO:      output.System(),
+		Version: version,
+		Sources: settings.NewSources(),
+		Tokens:  TokenStores{Keyring: credentials.Keyring{}, File: credentials.File{Dir: settings.TokenFileDir()}},
+	}
+}
+
+// Config reads the config file once.
+func (f *Factory) Config() (*settings.Config, error) {
+	if f.cfg == nil && f.cfgErr == nil {
+		warn := f.ConfigWarn
+		if warn == nil {
+			warn = func(msg string) { f.IO.Warn("%s", msg) }
+		}
+		f.cfg, f.cfgErr = f.Sources.Load(settings.LoadOptions{Warn: warn, NewProfile: f.NewProfile, Families: f.Families})
+	}
+	return f.cfg, f.cfgErr
+}
+
+// Client returns the API client of the selected profile, paced by its
+// budget ledger.
+func (f *Factory) Client() (*client.Client, error) {
+	conn, err := f.Connection()
+	if err != nil {
+		return nil, err
+	}
+	return conn.Client, nil
+}
+
+// Connection is what Client is made of: where requests go, with which
+// token, and the ledger that paces them. The dry run prices with the ledger.
+type Connection struct {
+	Target *Target
+	Ledger *ratebudget.Ledger
+	Client *client.Client
+}
+
+func (f *Factory) Connection() (*Connection, error) {
+	if f.connOK || f.connEr != nil {
+		return f.conn, f.connEr
+	}
+	f.conn, f.connEr = f.connect()
+	f.connOK = f.connEr == nil
+	return f.conn, f.connEr
+}
+
+func (f *Factory) connect() (*Connection, error) {
+	return f.ConnectWith(ConnectOptions{})
+}
+
+// ConnectOptions change how a connection paces: a bulk job shows budget
+// waits in its progress, and stops waiting (not sending) when interrupted.
+type ConnectOptions struct {
+	Notify    func(ratebudget.Wait) // nil: announce each wait on stderr
+	Pacer     func(client.Pacer) client.Pacer
+	IdleConns int
+}
+
+func (f *Factory) ConnectWith(o ConnectOptions) (*Connection, error) {
+	cfg, err := f.Config()
+	if err != nil {
+		return nil, err
+	}
+	t, err := ResolveTarget(cfg, f.Tokens, f.Transport)
+	if err != nil {
+		return nil, err
+	}
+	notify := o.Notify
+	if notify == nil {
+		notify = WaitAnnouncer(f.IO)
+	}
+	l, err := OpenLedgerWith(cfg, t, cfg.Budget, f.IO, ratebudget.WithNotify(notify))
+	if err != nil {
+		return nil, err
+	}
+	var pacer client.Pacer = LedgerPacer{Ledger: l}
+	if o.Pacer != nil {
+		pacer = o.Pacer(pacer)
+	}
+	cl, err := NewClient(cfg, t, pacer, f.Version, f.IO.Err, o.IdleConns)
+	if err != nil {
+		return nil, err
+	}
+	return &Connection{Target: t, Ledger: l, Client: cl}, nil
+}
+
+// UseConnection makes c the connection every later request goes through.
+func (f *Factory) UseConnection(c *Connection) {
+	f.conn, f.connOK, f.connEr = c, true, nil
+}
+
+// Target is where requests go and with which token.
+type Target struct {
+	BaseURL   string
+	Token     string
+	Source    string
+	Transport http.RoundTripper
+}
+
+// NewClient builds a client for a target; pacer may be nil (unpaced);
+// idleConns 0 keeps the client's default pool.
+func NewClient(cfg *settings.Config, t *Target, pacer client.Pacer, version string, stderr io.Writer, idleConns int) (*client.Client, error) {
+	var debug io.Writer
+	if cfg.Debug {
+		debug = stderr
+	}
+	return client.New(client.Options{
+		BaseURL:      t.BaseURL,
+		Token:        t.Token,
+		UserAgent:    "orgctl/" + version,
+		Timeout:      cfg.Timeout,
+		MaxWait:      cfg.MaxWait,
+		Notify:       announceServerWait(stderr),
+		Debug:        debug,
+		Pacer:        pacer,
+		Transport:    t.Transport,
+		InsecureHTTP: cfg.InsecureHTTP,
+		IdleConns:    idleConns,
+	})
+}
+
+func hostOf(base string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return base
+	}
+	return u.Host + u.Path
+}
+
+// Quiet says whether --quiet (or ORGCTL_QUIET, or the file) is set.
+func (f *Factory) Quiet() bool {
+	cfg, err := f.Config()
+	return err == nil && cfg.Quiet
+}

@@ -1,0 +1,31 @@
+package cli
+
+import (
+	"github.com/orgctl/orgctl/cmd/settings"
+	"github.com/orgctl/orgctl/output"
+)
+
+// PrinterFor reads the configuration and builds the output printer from
+// it: the first step of every command that prints.
+func PrinterFor(f *Factory) (*settings.Config, *output.Printer, error) {
+	cfg, err := f.Config()
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := NewPrinter(f.IO, cfg)
+	return cfg, p, err
+}
+
+// NewPrinter builds the output printer from -o, --jq and --template.
+func NewPrinter(io *output.IO, cfg *settings.Config) (*output.Printer, error) {
+	opts := output.Options{
+		Format:   cfg.Output,
+		JQ:       cfg.JQ,
+		Template: cfg.Template,
+		Columns:  cfg.Columns,
+	}
+	if err := opts.Validate(); err != nil {
+		return nil, &UsageError{err}
+	}
+	return &output.Printer{IO: io, Opts: opts}, nil
+}
