@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -95,7 +96,7 @@ func bulkFlags(op *Op, c *cobra.Command) (o bulkOptions, ok bool, err error) {
 		return o, true, cli.UsageErrorf("--from needs a file name, or - for stdin")
 	case o.parallel < 1 || o.parallel > maxParallel:
 		return o, true, cli.UsageErrorf("invalid --parallel %d: give 1 to %d", o.parallel, maxParallel)
-	case !contains(onExistsModes, o.onExists):
+	case !slices.Contains(onExistsModes, o.onExists):
 		return o, true, cli.UsageErrorf("invalid --on-exists %q: use fail, skip or update", o.onExists)
 	case fl.Changed("body"):
 		return o, true, cli.UsageErrorf("--body and --from cannot be used together: put the fields in the file's columns")

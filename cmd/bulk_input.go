@@ -7,6 +7,7 @@ import (
 	"hash/maphash"
 	"io"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -249,7 +250,7 @@ func (j *bulkJob) checkRow(in Input) (*Call, []string) {
 		var probs []string
 		uin := j.updateInput(in, standIn(resolve.Kinds[j.op.Exists.Kind], 1))
 		for flag := range in.Values {
-			if !j.upd.hasField(flag) && !contains(j.op.Exists.Flags, flag) {
+			if !j.upd.hasField(flag) && !slices.Contains(j.op.Exists.Flags, flag) {
 				probs = append(probs, fmt.Sprintf("--on-exists update cannot apply %s: `%s` has no such field", flag, j.updateCommand()))
 			}
 		}

@@ -224,7 +224,7 @@ func (e *Engine) confirm(ctx context.Context, c *Call) error {
 	}
 	in := bufio.NewReader(e.f.IO.In)
 	if c.Op.TypeToConfirm != nil {
-		name, err := c.Op.TypeToConfirm(ctx, e, c)
+		name, err := c.Op.TypeToConfirm(ctx, e.f, c)
 		if err != nil {
 			return err
 		}
@@ -513,4 +513,16 @@ func showNamesIn(v any, names map[string]string) any {
 		}
 	}
 	return v
+}
+
+// namesOf lists every object of a kind through the engine's resolver: one
+// request per kind at most, none when the name cache has the list.
+func (e *Engine) namesOf(ctx context.Context) func(kind string) ([]resolve.Object, error) {
+	return func(kind string) ([]resolve.Object, error) {
+		r, err := e.resolver()
+		if err != nil {
+			return nil, err
+		}
+		return r.All(ctx, resolve.Kinds[kind])
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -86,7 +87,7 @@ func addJSONFields(c *cobra.Command, endpoint, extra string) {
 		chosen := strings.Split(done, ",")
 		var out []string
 		for _, f := range commandJSONFields(c) {
-			if contains(chosen, f) {
+			if slices.Contains(chosen, f) {
 				continue
 			}
 			if done == "" {
@@ -139,7 +140,7 @@ func jsonSelection(c *cobra.Command) ([]string, error) {
 	}
 	var unknown []string
 	for _, n := range names {
-		if !contains(avail, n) {
+		if !slices.Contains(avail, n) {
 			unknown = append(unknown, n)
 		}
 	}

@@ -97,7 +97,7 @@ type Op struct {
 	Confirm string
 	// TypeToConfirm, for org-wide actions, is the name the user must type
 	// at the prompt instead of answering y.
-	TypeToConfirm func(ctx context.Context, e *Engine, c *Call) (string, error)
+	TypeToConfirm func(ctx context.Context, f *cli.Factory, c *Call) (string, error)
 	// Hidden keeps a command out of help (deprecated endpoints reached through a flag).
 	Hidden bool
 	// ArgsComplete names, per positional argument, the object kind it

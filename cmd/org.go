@@ -183,8 +183,8 @@ extra GET) so that flags you leave out keep their value.`,
 
 // orgHost is what an org-wide action asks the user to type: the host of the
 // organization the profile points at, the name they know it by.
-func orgHost(_ context.Context, e *Engine, _ *Call) (string, error) {
-	conn, err := e.f.Connection()
+func orgHost(_ context.Context, f *cli.Factory, _ *Call) (string, error) {
+	conn, err := f.Connection()
 	if err != nil {
 		return "", err
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -89,7 +90,7 @@ printing when a finding at or above LEVEL exists (for CI).`,
 				}
 				o.AsOf = t
 			}
-			if failOn != "" && !contains(auditLevels, failOn) {
+			if failOn != "" && !slices.Contains(auditLevels, failOn) {
 				return cli.UsageErrorf("invalid value %q for --fail-on: allowed values are %s", failOn, strings.Join(auditLevels, ", "))
 			}
 			return auditRun(c.Context(), f, o)
@@ -108,7 +109,7 @@ printing when a finding at or above LEVEL exists (for CI).`,
 // auditRun lists the resources, reads the options of those whose findings
 // depend on them, and prints the findings.
 func auditRun(ctx context.Context, f *cli.Factory, o auditOptions) error {
-	e, err := newEngine(f)
+	cfg, p, err := cli.PrinterFor(f)
 	if err != nil {
 		return err
 	}
@@ -118,7 +119,7 @@ func auditRun(ctx context.Context, f *cli.Factory, o auditOptions) error {
 	}
 	resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: "/resources", Scope: "Resources > Read"})
 	if err != nil {
-		return e.explain(err)
+		return cli.Explain(cfg, err)
 	}
 	var listed []struct {
 		ID          string `json:"id"`
@@ -134,7 +135,7 @@ func auditRun(ctx context.Context, f *cli.Factory, o auditOptions) error {
 			reads++
 		}
 	}
-	if reads > 0 && !e.quiet() {
+	if reads > 0 && !cfg.Quiet {
 		f.IO.Notice("reading the options of %d resource(s): %d more request(s)", reads, reads)
 	}
 	resources := make([]changes.Resource, 0, len(listed))
@@ -143,7 +144,7 @@ func auditRun(ctx context.Context, f *cli.Factory, o auditOptions) error {
 		if optionTypes[r.Type] && !o.ListOnly {
 			opts, err := resourceOptions(ctx, cl, r.ID)
 			if err != nil {
-				return e.explain(err)
+				return cli.Explain(cfg, err)
 			}
 			res.Options = opts
 		}
@@ -154,10 +155,10 @@ func auditRun(ctx context.Context, f *cli.Factory, o auditOptions) error {
 	if err != nil {
 		return err
 	}
-	if !e.printer.Opts.Structured() && f.IO.OutTTY {
+	if !p.Opts.Structured() && f.IO.OutTTY {
 		err = writeAuditReport(f.IO.Out, findings, o.AsOf, f.IO.Width)
 	} else {
-		err = e.printer.Print(data, auditColumns)
+		err = p.Print(data, auditColumns)
 	}
 	if err != nil {
 		return err
@@ -174,17 +175,6 @@ func auditRun(ctx context.Context, f *cli.Factory, o auditOptions) error {
 		}
 	}
 	return nil
-}
-
-// marshalText is json.Marshal without HTML escaping: actions say "Resources page > resource settings".
-func marshalText(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
 // resourceOptions reads one resource's options; a resource deleted since the list has none.

@@ -104,7 +104,7 @@ Try it without an org:  orgctl --sandbox users list`,
 
 	root.AddGroup(&cobra.Group{ID: "org", Title: "Organization commands:"},
 		&cobra.Group{ID: "tool", Title: "orgctl commands:"})
-	names := func(fm family) bool { return fm.name == word || contains(fm.aliases, word) }
+	names := func(fm family) bool { return fm.name == word || slices.Contains(fm.aliases, word) }
 	tls := tools(root)
 	// A command line that names a family or tool needs no other: the
 	// root's own help and lookup errors are the only pages that list them.
@@ -392,15 +392,6 @@ func takesNextWord(a string, values map[string]bool) bool {
 	for i := 1; i < len(a); i++ {
 		if values["-"+a[i:i+1]] {
 			return i == len(a)-1 // "-ojson": the rest of the word is the value
-		}
-	}
-	return false
-}
-
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
 		}
 	}
 	return false

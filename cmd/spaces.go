@@ -102,14 +102,15 @@ Gotchas:
 
 // spaceName is what deleting a Space asks the user to type: its name, read
 // from the API (one request, sent only when someone is there to type it).
-func spaceName(ctx context.Context, e *Engine, c *Call) (string, error) {
-	cl, err := e.f.Client()
+func spaceName(ctx context.Context, f *cli.Factory, c *Call) (string, error) {
+	cl, err := f.Client()
 	if err != nil {
 		return "", err
 	}
 	resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: client.Expand("/spaces/{spaceId}", c.Params), Scope: "Spaces > Read"})
 	if err != nil {
-		return "", e.explain(err)
+		cfg, _ := f.Config()
+		return "", cli.Explain(cfg, err)
 	}
 	var s struct{ Name string }
 	if err := json.Unmarshal(resp.Data, &s); err != nil || s.Name == "" {

@@ -1,13 +1,11 @@
 package cmd
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -199,28 +197,7 @@ func accessReason(e accessEntry, subject string, groups map[string]string) strin
 	return strings.Join(why, "; ")
 }
 
-// idText is an id as text, whether the API sent a number or a string.
-func idText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	return strings.TrimSpace(string(raw))
-}
-
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
-}
-
-// namesOf lists every object of a kind through the engine's resolver: one
-// request per kind at most, none when the name cache has the list.
-func (e *Engine) namesOf(ctx context.Context) func(kind string) ([]resolve.Object, error) {
-	return func(kind string) ([]resolve.Object, error) {
-		r, err := e.resolver()
-		if err != nil {
-			return nil, err
-		}
-		return r.All(ctx, resolve.Kinds[kind])
-	}
 }

@@ -1,0 +1,91 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/settings"
+	"github.com/orgctl/orgctl/completions"
+)
+
+// wireCompletions adds what op declarations cannot: profile names and the
+// flags of hand-written commands.
+func wireCompletions(f *cli.Factory, root *cobra.Command) {
+	root.RegisterFlagCompletionFunc("profile", func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		var out []string
+		for _, n := range settings.ProfileNames() {
+			if strings.HasPrefix(n, toComplete) {
+				out = append(out, n)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	})
+	for path, flags := range commandFlagKinds {
+		c, _, err := root.Find(strings.Fields(path))
+		if err != nil || c == root {
+			continue
+		}
+		for flag, k := range flags {
+			if c.Flags().Lookup(flag) == nil {
+				continue
+			}
+			c.RegisterFlagCompletionFunc(flag, func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+				return completeKind(f, k, toComplete)
+			})
+		}
+	}
+}
+
+// isCompletionRequest says whether args ask cobra for completions, whose
+// stderr chatter must not reach the user's command line.
+func isCompletionRequest(args []string) bool {
+	return len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd)
+}
+
+// loadNow is the one-line way to load the script in the current shell.
+var loadNow = map[string]string{
+	"bash":       "source <(orgctl completion bash)",
+	"zsh":        "source <(orgctl completion zsh)",
+	"fish":       "orgctl completion fish | source",
+	"powershell": "orgctl completion powershell | Out-String | Invoke-Expression",
+}
+
+func newCompletionCmd(root *cobra.Command) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "completion <shell>",
+		Short: "Print the shell completion script for bash, zsh, fish or powershell",
+		Long: `Print the script that makes your shell complete orgctl's commands, flags and
+arguments, including ids from your organization with a label beside each
+(user ids with their email, group ids with their name, ...) and profile names.
+
+Ids come from the API at most once a minute per profile (completion.cache_ttl,
+ORGCTL_COMPLETION_CACHE_TTL) and are cached under $XDG_CACHE_HOME/orgctl/completions
+(ids and labels only). A completion never waits for the rate budget and gives up
+after a second (completion.timeout, ORGCTL_COMPLETION_TIMEOUT); it then offers
+the last list it saw, or nothing.
+
+Run 'orgctl completion <shell> --help' for how to install it in that shell.`,
+		Example: "  source <(orgctl completion bash)\n  orgctl completion zsh > ~/.zsh/completions/_orgctl\n  orgctl completion fish | source",
+		Args:    cli.NoArgsGroup,
+		RunE:    func(c *cobra.Command, _ []string) error { return c.Help() },
+	}
+	for _, sh := range completions.Shells {
+		sh := sh
+		c.AddCommand(&cobra.Command{
+			Use:                   sh,
+			Short:                 fmt.Sprintf("Print the %s completion script", sh),
+			Long:                  fmt.Sprintf("Print the %s completion script (with descriptions).\n\n%s", sh, completions.Install(root.Name(), sh)),
+			Example:               "  " + loadNow[sh],
+			Args:                  cobra.NoArgs,
+			DisableFlagsInUseLine: true,
+			ValidArgsFunction:     cobra.NoFileCompletions,
+			RunE: func(c *cobra.Command, _ []string) error {
+				return completions.Script(c.OutOrStdout(), root, sh)
+			},
+		})
+	}
+	return c
+}
