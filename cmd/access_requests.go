@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -13,8 +14,8 @@ func init() {
 }
 
 // decide answers an access request with a JSON Patch of its status.
-func decide(status string) func(c *Call) error {
-	return func(c *Call) error {
+func decide(status string) func(c *engine.Call) error {
+	return func(c *engine.Call) error {
 		b, err := json.Marshal(map[string]any{"operations": []any{
 			map[string]any{"op": "replace", "path": "/status", "value": status},
 		}})
@@ -23,8 +24,8 @@ func decide(status string) func(c *Call) error {
 	}
 }
 
-func accessRequestsGroup() Group {
-	return Group{
+func accessRequestsGroup() engine.Group {
+	return engine.Group{
 		Long: `People who ask to join the organization (when request access is enabled) wait
 as PENDING access requests until an admin approves or denies them. Access request
 ids are numbers.
@@ -42,11 +43,11 @@ Gotchas:
 			{Header: "CREATED", Field: "created_at"},
 			{Header: "UPDATED BY", Field: "updated_by_id"},
 		},
-		Ops: []Op{
+		Ops: []engine.Op{
 			{Use: "list", Short: "List access requests", Method: http.MethodGet, Path: "/access_requests", Scope: "Users > Read", List: true,
 				Example: "  orgctl access-requests list\n  orgctl access-requests list --status PENDING --jq '.[].requesting_email'",
-				Fields: []Field{
-					{Flag: "status", Key: "status", In: InQuery, Enum: []string{"PENDING", "APPROVED", "DENIED"}, Usage: "only requests with this status"},
+				Fields: []engine.Field{
+					{Flag: "status", Key: "status", In: engine.InQuery, Enum: []string{"PENDING", "APPROVED", "DENIED"}, Usage: "only requests with this status"},
 				}},
 			{Use: "get REQUEST_ID", Short: "Show an access request", Method: http.MethodGet, Path: "/access_requests/{accessRequestId}", Args: []string{"accessRequestId"}, Scope: "Users > Read",
 				Example: "  orgctl access-requests get 1"},

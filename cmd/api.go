@@ -15,6 +15,7 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 )
 
 // apiMethods are the methods the management API uses.
@@ -129,7 +130,7 @@ func parseAPI(f *cli.Factory, method, path string, raw, typed []string, input st
 			if len(keys) > 2 || (len(keys) == 2 && keys[1] != "") {
 				return cli.UsageErrorf("field %q: nested keys need a JSON body (not GET, no --input)", k)
 			}
-			o.Query.Add(keys[0], queryText(val))
+			o.Query.Add(keys[0], engine.QueryText(val))
 			return nil
 		}
 		if body == nil {
@@ -152,7 +153,7 @@ func parseAPI(f *cli.Factory, method, path string, raw, typed []string, input st
 		o.Body = body
 	}
 	if input != "" {
-		b, err := readBodyFile(input, f.IO.In, "--input "+input)
+		b, err := engine.ReadBodyFile(input, f.IO.In, "--input "+input)
 		if err != nil {
 			return nil, cli.UsageErrorf("%v", err)
 		}
@@ -171,12 +172,12 @@ func parseAPI(f *cli.Factory, method, path string, raw, typed []string, input st
 }
 
 // takesObject reports whether an operation sends a JSON object body.
-func takesObject(op *Op) bool {
+func takesObject(op *engine.Op) bool {
 	if op.Body || op.Patch {
 		return true
 	}
 	for _, fd := range op.Fields {
-		if fd.In == InBody || fd.In == InPatch {
+		if fd.In == engine.InBody || fd.In == engine.InPatch {
 			return true
 		}
 	}
@@ -395,12 +396,12 @@ func typedValue(f *cli.Factory, s string, read *int64) (any, error) {
 		return nil, nil
 	}
 	if name, ok := strings.CutPrefix(s, "@"); ok {
-		b, err := readBodyFile(name, f.IO.In, "-F "+s)
+		b, err := engine.ReadBodyFile(name, f.IO.In, "-F "+s)
 		if err != nil {
 			return nil, cli.UsageErrorf("%v", err)
 		}
-		if *read += int64(len(b)); *read > maxBodyBytes {
-			return nil, cli.UsageErrorf("%v", bodyTooLarge("the body from -F KEY=@FILE files", *read))
+		if *read += int64(len(b)); *read > engine.MaxBodyBytes {
+			return nil, cli.UsageErrorf("%v", engine.BodyTooLarge("the body from -F KEY=@FILE files", *read))
 		}
 		return strings.TrimSuffix(string(b), "\n"), nil
 	}
@@ -420,10 +421,10 @@ func knownScope(method, path string) string {
 }
 
 // knownOp is the command's operation whose endpoint PATH matches, if any.
-func knownOp(method, path string) *Op {
+func knownOp(method, path string) *engine.Op {
 	want := strings.Split(strings.Trim(path, "/"), "/")
-	var walk func(gs []Group) *Op
-	walk = func(gs []Group) *Op {
+	var walk func(gs []engine.Group) *engine.Op
+	walk = func(gs []engine.Group) *engine.Op {
 		for _, g := range gs {
 			for i := range g.Ops {
 				if op := &g.Ops[i]; op.Method == method && templateMatches(op.Path, want) {
@@ -455,12 +456,12 @@ func templateMatches(tmpl string, segs []string) bool {
 // apiRun sends the typed request through the same engine as every
 // command: one client, the budget, --dry-run, pagination and printing.
 func apiRun(ctx context.Context, f *cli.Factory, c *cobra.Command, o *apiOptions) error {
-	e, err := newEngine(f)
+	e, err := engine.New(f)
 	if err != nil {
 		return err
 	}
-	op := &Op{Method: o.Method, Path: o.Path, Scope: knownScope(o.Method, o.Path), List: o.Method == http.MethodGet}
-	call := &Call{Op: op, Command: c.CommandPath(), RawPath: o.Path, Query: o.Query, All: o.Paginate, PageFlag: "--paginate"}
+	op := &engine.Op{Method: o.Method, Path: o.Path, Scope: knownScope(o.Method, o.Path), List: o.Method == http.MethodGet}
+	call := &engine.Call{Op: op, Command: c.CommandPath(), RawPath: o.Path, Query: o.Query, All: o.Paginate, PageFlag: "--paginate"}
 	switch b := o.Body.(type) {
 	case map[string]any:
 		call.Body = b
@@ -468,10 +469,10 @@ func apiRun(ctx context.Context, f *cli.Factory, c *cobra.Command, o *apiOptions
 		call.RawBody = b
 	}
 	if o.DryRun {
-		return e.dryRun(call)
+		return e.DryRun(call)
 	}
-	if !c.Flags().Changed("output") && e.printer.Opts.Format == "table" {
-		e.printer.Opts.Format = "json" // arbitrary data has no columns worth guessing
+	if !c.Flags().Changed("output") && e.Printer.Opts.Format == "table" {
+		e.Printer.Opts.Format = "json" // arbitrary data has no columns worth guessing
 	}
 	if o.Host != "" {
 		cl, err := f.Client()
@@ -482,5 +483,5 @@ func apiRun(ctx context.Context, f *cli.Factory, c *cobra.Command, o *apiOptions
 			return cli.UsageErrorf("URL host %s is not the profile's API host %s: the token is only sent to its own host", o.Host, bu.Host)
 		}
 	}
-	return e.run(ctx, call, RunOptions{})
+	return e.Run(ctx, call, engine.RunOptions{})
 }

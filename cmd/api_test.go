@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 )
 
 func TestSplitAPIPath(t *testing.T) {
@@ -176,9 +177,9 @@ func TestParseAPI(t *testing.T) {
 	// Sparse files: their size is refused before a byte is read.
 	big, half := filepath.Join(dir, "big.bin"), filepath.Join(dir, "half.bin")
 	os.WriteFile(big, nil, 0o600)
-	os.Truncate(big, maxBodyBytes+1)
+	os.Truncate(big, engine.MaxBodyBytes+1)
 	os.WriteFile(half, nil, 0o600)
-	os.Truncate(half, maxBodyBytes/2+1)
+	os.Truncate(half, engine.MaxBodyBytes/2+1)
 	for _, tc := range []struct {
 		method, path string
 		raw, typed   []string

@@ -20,6 +20,7 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 )
 
 // loginAttempts bounds how often login asks again for a base URL, so a
@@ -193,7 +194,7 @@ func tokenOwner(ctx context.Context, cl *client.Client, token string) string {
 		if t.Last4 == "" || !strings.HasSuffix(token, t.Last4) || len(t.Owner) == 0 {
 			continue
 		}
-		id := idText(t.Owner)
+		id := engine.IDText(t.Owner)
 		if owner != "" && owner != id {
 			return ""
 		}
@@ -216,7 +217,7 @@ func tokenOwner(ctx context.Context, cl *client.Client, token string) string {
 		return ""
 	}
 	for _, u := range users {
-		if idText(u.LegacyID) != owner || u.Email == "" {
+		if engine.IDText(u.LegacyID) != owner || u.Email == "" {
 			continue
 		}
 		if name := strings.TrimSpace(u.FirstName + " " + u.LastName); name != "" {

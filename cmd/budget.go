@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -101,7 +102,7 @@ Configuration (environment, or per profile in the config file):
 
 func costRows(costs map[string]int) []map[string]any {
 	var rows []map[string]any
-	for _, k := range sortedKeys(costs) {
+	for _, k := range engine.SortedKeys(costs) {
 		rows = append(rows, map[string]any{"family": k, "points": costs[k]})
 	}
 	return rows

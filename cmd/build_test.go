@@ -14,14 +14,15 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 )
 
 // findOp returns the declared operation at a command path below the root
 // ("groups", "members", "add"), from a fresh copy of the declarations.
-func findOp(t *testing.T, path ...string) *Op {
+func findOp(t *testing.T, path ...string) *engine.Op {
 	t.Helper()
-	var walk func(gs []Group, rest []string) *Op
-	walk = func(gs []Group, rest []string) *Op {
+	var walk func(gs []engine.Group, rest []string) *engine.Op
+	walk = func(gs []engine.Group, rest []string) *engine.Op {
 		for _, g := range gs {
 			if g.Name != rest[0] {
 				continue
@@ -55,18 +56,18 @@ func findOp(t *testing.T, path ...string) *Op {
 
 // in is an Input for a command path, with flag values given as
 // "flag", "value" pairs (a flag may repeat).
-func in(command string, args []string, pairs ...string) Input {
+func in(command string, args []string, pairs ...string) engine.Input {
 	v := map[string][]string{}
 	for i := 0; i+1 < len(pairs); i += 2 {
 		v[pairs[i]] = append(v[pairs[i]], pairs[i+1])
 	}
-	return Input{Command: "orgctl " + command, Args: args, Values: v}
+	return engine.Input{Command: "orgctl " + command, Args: args, Values: v}
 }
 
 // mustBuild builds a call that must be valid.
-func mustBuild(t *testing.T, op *Op, input Input) *Call {
+func mustBuild(t *testing.T, op *engine.Op, input engine.Input) *engine.Call {
 	t.Helper()
-	c, err := op.build(input, strings.NewReader(""))
+	c, err := op.Build(input, strings.NewReader(""))
 	if err != nil {
 		t.Fatalf("%s: build: %v", input.Command, err)
 	}
@@ -75,9 +76,9 @@ func mustBuild(t *testing.T, op *Op, input Input) *Call {
 
 // buildErr builds a call that must be refused as bad usage (exit 2) and
 // returns the message.
-func buildErr(t *testing.T, op *Op, input Input) string {
+func buildErr(t *testing.T, op *engine.Op, input engine.Input) string {
 	t.Helper()
-	c, err := op.build(input, strings.NewReader(""))
+	c, err := op.Build(input, strings.NewReader(""))
 	if err == nil {
 		t.Fatalf("%s: build accepted the input: %+v", input.Command, c.Request())
 	}
@@ -101,33 +102,33 @@ func asJSON(t *testing.T, v any) string {
 func TestFieldValueKinds(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		fd   Field
+		fd   engine.Field
 		raw  []string
 		want string // JSON of the value
 	}{
-		{"string kept as typed", Field{Flag: "f"}, []string{" spaced, with comma "}, `" spaced, with comma "`},
-		{"string last occurrence wins", Field{Flag: "f"}, []string{"a", "b"}, `"b"`},
-		{"int", Field{Flag: "f", Kind: KInt}, []string{" 42 "}, `42`},
-		{"negative int", Field{Flag: "f", Kind: KInt}, []string{"-7"}, `-7`},
-		{"number keeps its text", Field{Flag: "f", Kind: KNumber}, []string{"1.50"}, `1.50`},
-		{"number exponent", Field{Flag: "f", Kind: KNumber}, []string{"2e3"}, `2e3`},
-		{"bool true", Field{Flag: "f", Kind: KBool}, []string{"true"}, `true`},
-		{"bool false", Field{Flag: "f", Kind: KBool}, []string{"false"}, `false`},
-		{"bool last wins", Field{Flag: "f", Kind: KBool}, []string{"true", "0"}, `false`},
-		{"strings split on commas", Field{Flag: "f", Kind: KStrings}, []string{"a, b", "c,,", " d "}, `["a","b","c","d"]`},
-		{"strings empty", Field{Flag: "f", Kind: KStrings}, []string{""}, `[]`},
-		{"strings enum per element", Field{Flag: "f", Kind: KStrings, Enum: []string{"x", "y"}}, []string{"x,y", "y"}, `["x","y","y"]`},
-		{"texts keep commas", Field{Flag: "f", Kind: KTexts}, []string{"a,b", " c "}, `["a,b"," c "]`},
-		{"kv loose JSON values", Field{Flag: "f", Kind: KKV},
+		{"string kept as typed", engine.Field{Flag: "f"}, []string{" spaced, with comma "}, `" spaced, with comma "`},
+		{"string last occurrence wins", engine.Field{Flag: "f"}, []string{"a", "b"}, `"b"`},
+		{"int", engine.Field{Flag: "f", Kind: engine.KInt}, []string{" 42 "}, `42`},
+		{"negative int", engine.Field{Flag: "f", Kind: engine.KInt}, []string{"-7"}, `-7`},
+		{"number keeps its text", engine.Field{Flag: "f", Kind: engine.KNumber}, []string{"1.50"}, `1.50`},
+		{"number exponent", engine.Field{Flag: "f", Kind: engine.KNumber}, []string{"2e3"}, `2e3`},
+		{"bool true", engine.Field{Flag: "f", Kind: engine.KBool}, []string{"true"}, `true`},
+		{"bool false", engine.Field{Flag: "f", Kind: engine.KBool}, []string{"false"}, `false`},
+		{"bool last wins", engine.Field{Flag: "f", Kind: engine.KBool}, []string{"true", "0"}, `false`},
+		{"strings split on commas", engine.Field{Flag: "f", Kind: engine.KStrings}, []string{"a, b", "c,,", " d "}, `["a","b","c","d"]`},
+		{"strings empty", engine.Field{Flag: "f", Kind: engine.KStrings}, []string{""}, `[]`},
+		{"strings enum per element", engine.Field{Flag: "f", Kind: engine.KStrings, Enum: []string{"x", "y"}}, []string{"x,y", "y"}, `["x","y","y"]`},
+		{"texts keep commas", engine.Field{Flag: "f", Kind: engine.KTexts}, []string{"a,b", " c "}, `["a,b"," c "]`},
+		{"kv loose JSON values", engine.Field{Flag: "f", Kind: engine.KKV},
 			[]string{"n=3", "b=true", "z=null", "o={\"a\":1}", "l=[1,2]", "s=plain", "e=", "eq=a=b", "q=\"quoted\""},
 			`{"b":true,"e":"","eq":"a=b","l":[1,2],"n":3,"o":{"a":1},"q":"quoted","s":"plain","z":null}`},
-		{"kv later key wins", Field{Flag: "f", Kind: KKV}, []string{"k=1", "k=2"}, `{"k":2}`},
-		{"json object", Field{Flag: "f", Kind: KJSON}, []string{`{"a":[1,"x"]}`}, `{"a":[1,"x"]}`},
-		{"json scalar", Field{Flag: "f", Kind: KJSON}, []string{`"s"`}, `"s"`},
-		{"enum accepted", Field{Flag: "f", Enum: []string{"use", "edit"}}, []string{"edit"}, `"edit"`},
+		{"kv later key wins", engine.Field{Flag: "f", Kind: engine.KKV}, []string{"k=1", "k=2"}, `{"k":2}`},
+		{"json object", engine.Field{Flag: "f", Kind: engine.KJSON}, []string{`{"a":[1,"x"]}`}, `{"a":[1,"x"]}`},
+		{"json scalar", engine.Field{Flag: "f", Kind: engine.KJSON}, []string{`"s"`}, `"s"`},
+		{"enum accepted", engine.Field{Flag: "f", Enum: []string{"use", "edit"}}, []string{"edit"}, `"edit"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v, err := fieldValue(tc.fd, tc.raw)
+			v, err := engine.FieldValue(tc.fd, tc.raw)
 			if err != nil {
 				t.Fatalf("fieldValue(%q): %v", tc.raw, err)
 			}
@@ -141,25 +142,25 @@ func TestFieldValueKinds(t *testing.T) {
 func TestFieldValueRejects(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		fd   Field
+		fd   engine.Field
 		raw  []string
 		want string
 	}{
-		{"int text", Field{Flag: "count", Kind: KInt}, []string{"ten"}, `invalid value "ten" for --count: expected a whole number`},
-		{"int fraction", Field{Flag: "count", Kind: KInt}, []string{"1.5"}, `expected a whole number`},
-		{"number text", Field{Flag: "n", Kind: KNumber}, []string{"abc"}, `invalid value "abc" for --n: expected a number`},
-		{"number not JSON", Field{Flag: "n", Kind: KNumber}, []string{"0x10"}, `expected a number`},
-		{"number NaN", Field{Flag: "n", Kind: KNumber}, []string{"NaN"}, `expected a number`},
-		{"bool", Field{Flag: "active", Kind: KBool}, []string{"maybe"}, `invalid value "maybe" for --active: expected true or false`},
-		{"kv without =", Field{Flag: "metadata", Kind: KKV}, []string{"team"}, `invalid --metadata "team": expected KEY=VALUE`},
-		{"kv empty key", Field{Flag: "metadata", Kind: KKV}, []string{"=x"}, `expected KEY=VALUE`},
-		{"json", Field{Flag: "options", Kind: KJSON}, []string{"{"}, `invalid JSON for --options`},
-		{"enum", Field{Flag: "type", Enum: []string{"app", "workflow"}}, []string{"apps"}, `invalid value "apps" for --type: allowed values are app, workflow`},
-		{"enum per element", Field{Flag: "status", Kind: KStrings, Enum: []string{"pending", "expired"}}, []string{"pending,done"}, `invalid value "done" for --status`},
-		{"enum before int", Field{Flag: "n", Kind: KInt, Enum: []string{"1", "2"}}, []string{"3"}, `allowed values are 1, 2`},
+		{"int text", engine.Field{Flag: "count", Kind: engine.KInt}, []string{"ten"}, `invalid value "ten" for --count: expected a whole number`},
+		{"int fraction", engine.Field{Flag: "count", Kind: engine.KInt}, []string{"1.5"}, `expected a whole number`},
+		{"number text", engine.Field{Flag: "n", Kind: engine.KNumber}, []string{"abc"}, `invalid value "abc" for --n: expected a number`},
+		{"number not JSON", engine.Field{Flag: "n", Kind: engine.KNumber}, []string{"0x10"}, `expected a number`},
+		{"number NaN", engine.Field{Flag: "n", Kind: engine.KNumber}, []string{"NaN"}, `expected a number`},
+		{"bool", engine.Field{Flag: "active", Kind: engine.KBool}, []string{"maybe"}, `invalid value "maybe" for --active: expected true or false`},
+		{"kv without =", engine.Field{Flag: "metadata", Kind: engine.KKV}, []string{"team"}, `invalid --metadata "team": expected KEY=VALUE`},
+		{"kv empty key", engine.Field{Flag: "metadata", Kind: engine.KKV}, []string{"=x"}, `expected KEY=VALUE`},
+		{"json", engine.Field{Flag: "options", Kind: engine.KJSON}, []string{"{"}, `invalid JSON for --options`},
+		{"enum", engine.Field{Flag: "type", Enum: []string{"app", "workflow"}}, []string{"apps"}, `invalid value "apps" for --type: allowed values are app, workflow`},
+		{"enum per element", engine.Field{Flag: "status", Kind: engine.KStrings, Enum: []string{"pending", "expired"}}, []string{"pending,done"}, `invalid value "done" for --status`},
+		{"enum before int", engine.Field{Flag: "n", Kind: engine.KInt, Enum: []string{"1", "2"}}, []string{"3"}, `allowed values are 1, 2`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v, err := fieldValue(tc.fd, tc.raw)
+			v, err := engine.FieldValue(tc.fd, tc.raw)
 			if err == nil {
 				t.Fatalf("fieldValue(%q) = %v, want an error", tc.raw, v)
 			}
@@ -173,19 +174,19 @@ func TestFieldValueRejects(t *testing.T) {
 // TestBuildPlacesEveryKindAndIn declares one op per placement and checks the
 // request that comes out.
 func TestBuildPlacesEveryKindAndIn(t *testing.T) {
-	body := &Op{Method: http.MethodPost, Path: "/things", Fields: []Field{
+	body := &engine.Op{Method: http.MethodPost, Path: "/things", Fields: []engine.Field{
 		{Flag: "name", Key: "name"},
 		{Flag: "sha", Key: "deploy_params.commit_sha"},
-		{Flag: "full", Key: "deploy_params.is_full_sync", Kind: KBool},
-		{Flag: "count", Key: "count", Kind: KInt},
-		{Flag: "ratio", Key: "ratio", Kind: KNumber},
-		{Flag: "tag", Key: "tags", Kind: KStrings},
-		{Flag: "line", Key: "lines", Kind: KTexts},
-		{Flag: "meta", Key: "meta", Kind: KKV},
-		{Flag: "opts", Key: "opts", Kind: KJSON},
-		{Flag: "mine", In: InLocal},
-		{Flag: "mine-list", In: InLocal, Kind: KStrings},
-		{Flag: "mine-bool", In: InLocal, Kind: KBool},
+		{Flag: "full", Key: "deploy_params.is_full_sync", Kind: engine.KBool},
+		{Flag: "count", Key: "count", Kind: engine.KInt},
+		{Flag: "ratio", Key: "ratio", Kind: engine.KNumber},
+		{Flag: "tag", Key: "tags", Kind: engine.KStrings},
+		{Flag: "line", Key: "lines", Kind: engine.KTexts},
+		{Flag: "meta", Key: "meta", Kind: engine.KKV},
+		{Flag: "opts", Key: "opts", Kind: engine.KJSON},
+		{Flag: "mine", In: engine.InLocal},
+		{Flag: "mine-list", In: engine.InLocal, Kind: engine.KStrings},
+		{Flag: "mine-bool", In: engine.InLocal, Kind: engine.KBool},
 	}}
 	c := mustBuild(t, body, in("things create", nil,
 		"name", "Ada", "sha", "abc123", "full", "true", "count", "3", "ratio", "0.25",
@@ -211,12 +212,12 @@ func TestBuildPlacesEveryKindAndIn(t *testing.T) {
 		t.Error("an unset field reads as set")
 	}
 
-	query := &Op{Method: http.MethodGet, Path: "/things", Fields: []Field{
-		{Flag: "email", Key: "email", In: InQuery},
-		{Flag: "status", Key: "statuses", In: InQuery, Kind: KStrings},
-		{Flag: "include", Key: "includeGroups", In: InQuery, Kind: KBool},
-		{Flag: "n", Key: "n", In: InQuery, Kind: KInt},
-		{Flag: "meta", Key: "meta", In: InQuery, Kind: KKV},
+	query := &engine.Op{Method: http.MethodGet, Path: "/things", Fields: []engine.Field{
+		{Flag: "email", Key: "email", In: engine.InQuery},
+		{Flag: "status", Key: "statuses", In: engine.InQuery, Kind: engine.KStrings},
+		{Flag: "include", Key: "includeGroups", In: engine.InQuery, Kind: engine.KBool},
+		{Flag: "n", Key: "n", In: engine.InQuery, Kind: engine.KInt},
+		{Flag: "meta", Key: "meta", In: engine.InQuery, Kind: engine.KKV},
 	}}
 	c = mustBuild(t, query, in("things list", nil,
 		"email", "a+b@example.com", "status", "pending,expired", "status", "submitted", "include", "false", "n", "5", "meta", "a=1"))
@@ -229,12 +230,12 @@ func TestBuildPlacesEveryKindAndIn(t *testing.T) {
 		t.Errorf("a query-only call has a body: %v", r.Body)
 	}
 
-	patch := &Op{Method: http.MethodPatch, Path: "/things/{id}", Args: []string{"id"}, Patch: true, Fields: []Field{
-		{Flag: "name", Key: "name", In: InPatch},
-		{Flag: "host", Key: "options.host", In: InPatch},
-		{Flag: "active", Key: "active", In: InPatch, Kind: KBool},
-		{Flag: "links", Key: "links", In: InPatch, Kind: KStrings},
-		{Flag: "meta", Key: "metadata", In: InPatch, Kind: KKV},
+	patch := &engine.Op{Method: http.MethodPatch, Path: "/things/{id}", Args: []string{"id"}, Patch: true, Fields: []engine.Field{
+		{Flag: "name", Key: "name", In: engine.InPatch},
+		{Flag: "host", Key: "options.host", In: engine.InPatch},
+		{Flag: "active", Key: "active", In: engine.InPatch, Kind: engine.KBool},
+		{Flag: "links", Key: "links", In: engine.InPatch, Kind: engine.KStrings},
+		{Flag: "meta", Key: "metadata", In: engine.InPatch, Kind: engine.KKV},
 	}}
 	c = mustBuild(t, patch, in("things update", []string{"t/1"},
 		"name", "Ada", "host", "db", "active", "false", "links", "u1,u2", "meta", "a/b=1", "meta", "x~y=z"))
@@ -256,13 +257,13 @@ func TestBuildPlacesEveryKindAndIn(t *testing.T) {
 
 func TestSetPathAndLookupPath(t *testing.T) {
 	m := map[string]any{"a": "scalar"}
-	setPath(m, "a.b.c", 1)
-	setPath(m, "a.b.d", 2)
-	setPath(m, "top", true)
+	engine.SetPath(m, "a.b.c", 1)
+	engine.SetPath(m, "a.b.d", 2)
+	engine.SetPath(m, "top", true)
 	if got := asJSON(t, m); got != `{"a":{"b":{"c":1,"d":2}},"top":true}` {
 		t.Errorf("setPath: %s (a scalar in the way must become an object)", got)
 	}
-	if lookupPath(m, "a.b.d") != 2 || lookupPath(m, "a.x.y") != nil || lookupPath(m, "top.x") != nil {
+	if engine.LookupPath(m, "a.b.d") != 2 || engine.LookupPath(m, "a.x.y") != nil || engine.LookupPath(m, "top.x") != nil {
 		t.Errorf("lookupPath misreads %v", m)
 	}
 }
@@ -340,7 +341,7 @@ func TestBuildRefusesEmptyArguments(t *testing.T) {
 		t.Errorf("two empty arguments: %q", msg)
 	}
 	// Without a Use naming it, the argument is called by its path parameter.
-	bare := &Op{Use: "get", Method: http.MethodGet, Path: "/x/{xId}", Args: []string{"xId"}}
+	bare := &engine.Op{Use: "get", Method: http.MethodGet, Path: "/x/{xId}", Args: []string{"xId"}}
 	if msg := buildErr(t, bare, in("x get", []string{""})); !strings.Contains(msg, "argument 1 (xId) is empty") {
 		t.Errorf("unnamed argument: %q", msg)
 	}
@@ -358,7 +359,7 @@ func TestBuildPatchNeedsSomethingToChange(t *testing.T) {
 	}
 }
 
-// body writes content to a temp file and returns an Input naming it in --body.
+// BodyObject writes content to a temp file and returns an Input naming it in --body.
 func bodyFile(t *testing.T, content string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "body.json")
@@ -385,12 +386,12 @@ func TestBuildBody(t *testing.T) {
 	// From stdin.
 	input = in("users create", nil)
 	input.Body = "-"
-	c, err := create.build(input, strings.NewReader(`{"email":"s@b.c","first_name":"S","last_name":"In"}`))
+	c, err := create.Build(input, strings.NewReader(`{"email":"s@b.c","first_name":"S","last_name":"In"}`))
 	if err != nil || c.Body["email"] != "s@b.c" {
 		t.Fatalf("--body -: %v %v", c, err)
 	}
 	input.Body = "-"
-	if _, err := create.build(input, nil); err == nil || !strings.Contains(err.Error(), "no standard input") {
+	if _, err := create.Build(input, nil); err == nil || !strings.Contains(err.Error(), "no standard input") {
 		t.Errorf("--body - without stdin: %v", err)
 	}
 
@@ -415,7 +416,7 @@ func TestBuildBody(t *testing.T) {
 	if msg := buildErr(t, create, input); !strings.Contains(msg, "must be a JSON object (got an array); the fields go inside it") {
 		t.Errorf("array body with fields: %q", msg)
 	}
-	raw := &Op{Method: http.MethodPost, Path: "/bulk", Body: true}
+	raw := &engine.Op{Method: http.MethodPost, Path: "/bulk", Body: true}
 	input = in("bulk", nil)
 	input.Body = bodyFile(t, `[1, 2]`)
 	c = mustBuild(t, raw, input)
@@ -424,7 +425,7 @@ func TestBuildBody(t *testing.T) {
 	}
 
 	for _, tc := range []struct {
-		op   *Op
+		op   *engine.Op
 		body string
 		want string
 	}{
@@ -465,21 +466,21 @@ func TestBuildBodyOverSizeIsRefused(t *testing.T) {
 	// An object that never ends on stdin: refused at the limit, not cut or read forever.
 	input := in("apps create", nil, "name", "n")
 	input.Body = "-"
-	_, err := findOp(t, "apps", "create").build(input, io.MultiReader(strings.NewReader(`{"x":"`), endless(bytes.Repeat([]byte("a"), 64<<10))))
+	_, err := findOp(t, "apps", "create").Build(input, io.MultiReader(strings.NewReader(`{"x":"`), endless(bytes.Repeat([]byte("a"), 64<<10))))
 	if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "--body: --body - is larger than the 16 MiB limit") {
 		t.Errorf("over-size body: %v", err)
 	}
 }
 
 // parsed runs the parse phase on a command line of op's cobra command.
-func parsed(t *testing.T, op *Op, argv ...string) (Input, RunOptions) {
+func parsed(t *testing.T, op *engine.Op, argv ...string) (engine.Input, engine.RunOptions) {
 	t.Helper()
 	f, _ := testFactory(t, &testKeyring{}, "")
-	c := op.command(f)
+	c := op.Command(f)
 	if err := c.ParseFlags(argv); err != nil {
 		t.Fatalf("parse %v: %v", argv, err)
 	}
-	return parseFlags(op, c, c.Flags().Args())
+	return engine.ParseFlags(op, c, c.Flags().Args())
 }
 
 func TestParseFlagsThenBuild(t *testing.T) {
@@ -534,7 +535,7 @@ func TestParseFlagsThenBuild(t *testing.T) {
 func TestCommandWiring(t *testing.T) {
 	isolate(t)
 	f, _ := testFactory(t, &testKeyring{}, "")
-	c := findOp(t, "users", "list").command(f)
+	c := findOp(t, "users", "list").Command(f)
 	for _, flag := range []string{"limit", "all", "email"} {
 		if c.Flags().Lookup(flag) == nil {
 			t.Errorf("users list has no --%s", flag)
@@ -543,7 +544,7 @@ func TestCommandWiring(t *testing.T) {
 	if c.Flags().Lookup("dry-run") != nil || c.Flags().Lookup("yes") != nil {
 		t.Error("a read offers --dry-run or --yes")
 	}
-	c = findOp(t, "users", "delete").command(f)
+	c = findOp(t, "users", "delete").Command(f)
 	if c.Flags().Lookup("dry-run") == nil || c.Flags().ShorthandLookup("y") == nil {
 		t.Error("delete lacks --dry-run or -y")
 	}
@@ -553,7 +554,7 @@ func TestCommandWiring(t *testing.T) {
 	if !strings.Contains(c.Long, "API:    DELETE /api/v2/users/{userId}") || !strings.Contains(c.Long, "points per request") {
 		t.Errorf("help = %q", c.Long)
 	}
-	usage := findOp(t, "folders", "create").command(f).Flags().Lookup("type").Usage
+	usage := findOp(t, "folders", "create").Command(f).Flags().Lookup("type").Usage
 	if !strings.Contains(usage, "{app|workflow|resource|agent|library}") || !strings.Contains(usage, "(required)") {
 		t.Errorf("enum usage = %q", usage)
 	}
@@ -561,7 +562,7 @@ func TestCommandWiring(t *testing.T) {
 	if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "takes 1 argument(s): USER_ID, got 0") {
 		t.Errorf("wrong argument count: %v", err)
 	}
-	c = findOp(t, "users", "list").command(f)
+	c = findOp(t, "users", "list").Command(f)
 	if err := c.Args(c, []string{"x"}); err == nil || !strings.Contains(err.Error(), "takes no arguments, got 1") {
 		t.Errorf("argument to a list: %v", err)
 	}
@@ -569,13 +570,13 @@ func TestCommandWiring(t *testing.T) {
 
 func TestBuildBodyRefusesTrailingData(t *testing.T) {
 	for _, tc := range []struct {
-		op   *Op
+		op   *engine.Op
 		body string
 	}{
 		{findOp(t, "apps", "create"), `{"name":"a"} {"name":"b"}`},
 		{findOp(t, "apps", "create"), `{"name":"a"} trailing`},
 		{findOp(t, "users", "update"), `[{"op":"remove","path":"/a"}] ]`},
-		{&Op{Method: http.MethodPost, Path: "/bulk", Body: true}, `[1, 2] junk`},
+		{&engine.Op{Method: http.MethodPost, Path: "/bulk", Body: true}, `[1, 2] junk`},
 	} {
 		input := in("x", []string{"user_1"})
 		input.Body = bodyFile(t, tc.body)

@@ -9,30 +9,31 @@ import (
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
-func testJob(t *testing.T, path string, given []string, base map[string][]string, format bulk.Format) *bulkJob {
+func testJob(t *testing.T, path string, given []string, base map[string][]string, format bulk.Format) *engine.BulkJob {
 	op := findOp(t, strings.Fields(path)...)
-	return &bulkJob{op: op, o: bulkOptions{format: format},
-		base: Input{Command: "orgctl " + path, Args: given, Values: base}, cols: newBulkColumns(op, len(given))}
+	return &engine.BulkJob{Op: op, O: engine.BulkOptions{Format: format},
+		Base: engine.Input{Command: "orgctl " + path, Args: given, Values: base}, Cols: engine.NewBulkColumns(op, len(given))}
 }
 
 func TestColumnsAreFlagsKeysOrArgumentNames(t *testing.T) {
 	j := testJob(t, "users update", nil, map[string][]string{"active": {"false"}}, bulk.CSV)
-	in, probs, ok := j.rowInput(bulk.Row{N: 1, Line: 2, Values: map[string][]string{
+	in, probs, ok := j.RowInput(bulk.Row{N: 1, Line: 2, Values: map[string][]string{
 		"USER_ID": {"ada@example.com"}, "First_Name": {"Ada"}, "is_admin": {"true"}, "metadata": {`{"team":"ops","level":3}`},
 	}})
 	if len(probs) != 0 || !ok {
 		t.Fatalf("problems %q", probs)
 	}
-	want := Input{Command: "orgctl users update", Args: []string{"ada@example.com"}, Values: map[string][]string{
+	want := engine.Input{Command: "orgctl users update", Args: []string{"ada@example.com"}, Values: map[string][]string{
 		"active": {"false"}, "first-name": {"Ada"}, "admin": {"true"}, "metadata": {"level=3", "team=ops"}}}
 	if !reflect.DeepEqual(in, want) {
 		t.Errorf("input %+v\nwant  %+v", in, want)
 	}
 	for _, name := range []string{"user-id", "user_id", "userId"} {
-		if tg, ok := j.cols.target(name); !ok || tg.field != nil || tg.arg != 0 {
+		if tg, ok := j.Cols.Target(name); !ok || tg.Field != nil || tg.Arg != 0 {
 			t.Errorf("%q does not name the USER_ID argument", name)
 		}
 	}
@@ -40,15 +41,15 @@ func TestColumnsAreFlagsKeysOrArgumentNames(t *testing.T) {
 
 func TestArgumentsFromTheCommandLineAndTheFile(t *testing.T) {
 	j := testJob(t, "groups members remove", []string{"7"}, nil, bulk.CSV)
-	if p := j.header([]string{"user-id"}); len(p) != 0 {
+	if p := j.Header([]string{"user-id"}); len(p) != 0 {
 		t.Errorf("header problems %q", p)
 	}
-	p := j.header([]string{"group-id", "user"})
+	p := j.Header([]string{"group-id", "user"})
 	if len(p) != 3 || !strings.Contains(p[0], `column "group-id" gives group-id, which the command line gives already`) ||
 		!strings.Contains(p[1], `unknown column "user"`) || !strings.Contains(p[2], `missing column "user-id"`) {
 		t.Errorf("header problems %q", p)
 	}
-	in, probs, ok := j.rowInput(bulk.Row{Values: map[string][]string{}})
+	in, probs, ok := j.RowInput(bulk.Row{Values: map[string][]string{}})
 	if ok || len(probs) != 1 || probs[0] != "user-id is missing or empty: every row needs one" || in.Args[0] != "7" {
 		t.Errorf("row without user-id: %q %v %+v", probs, ok, in)
 	}
@@ -56,7 +57,7 @@ func TestArgumentsFromTheCommandLineAndTheFile(t *testing.T) {
 
 func TestJSONLinesReportUnknownFieldsPerRow(t *testing.T) {
 	j := testJob(t, "users create", nil, nil, bulk.JSONL)
-	_, probs, ok := j.rowInput(bulk.Row{Values: map[string][]string{"email": {"a@x"}, "shoe": {"44"}}})
+	_, probs, ok := j.RowInput(bulk.Row{Values: map[string][]string{"email": {"a@x"}, "shoe": {"44"}}})
 	if !ok || len(probs) != 1 || !strings.HasPrefix(probs[0], `unknown field "shoe"`) {
 		t.Errorf("problems %q", probs)
 	}
@@ -64,7 +65,7 @@ func TestJSONLinesReportUnknownFieldsPerRow(t *testing.T) {
 
 func TestBuildProblemsReadAsColumns(t *testing.T) {
 	j := testJob(t, "users create", nil, nil, bulk.CSV)
-	_, probs := j.checkRow(Input{Command: j.base.Command, Values: map[string][]string{
+	_, probs := j.CheckRow(engine.Input{Command: j.Base.Command, Values: map[string][]string{
 		"email": {"a@x"}, "active": {"maybe"}, "user-type": {"robot"}}})
 	want := []string{
 		`invalid value "a@x" for email: expected an email address such as ada@example.com`,
@@ -79,23 +80,23 @@ func TestBuildProblemsReadAsColumns(t *testing.T) {
 
 func TestRowKeys(t *testing.T) {
 	users := testJob(t, "users create", nil, nil, bulk.CSV)
-	if k := users.rowKeys(Input{Values: map[string][]string{"email": {"Ada@Example.com"}}}); !reflect.DeepEqual(k, []string{"ada@example.com"}) {
+	if k := users.RowKeys(engine.Input{Values: map[string][]string{"email": {"Ada@Example.com"}}}); !reflect.DeepEqual(k, []string{"ada@example.com"}) {
 		t.Errorf("users: %q", k)
 	}
 	upd := testJob(t, "users update", nil, nil, bulk.CSV)
-	a := upd.rowKeys(Input{Args: []string{"user_1"}, Values: map[string][]string{"first-name": {"A"}}})
-	b := upd.rowKeys(Input{Args: []string{"user_1"}, Values: map[string][]string{"last-name": {"B"}}})
+	a := upd.RowKeys(engine.Input{Args: []string{"user_1"}, Values: map[string][]string{"first-name": {"A"}}})
+	b := upd.RowKeys(engine.Input{Args: []string{"user_1"}, Values: map[string][]string{"last-name": {"B"}}})
 	if !reflect.DeepEqual(a, b) {
 		t.Errorf("two changes to one user must collide: %q %q", a, b)
 	}
 	set := testJob(t, "users attributes set", nil, nil, bulk.CSV)
-	a = set.rowKeys(Input{Args: []string{"user_1"}, Values: map[string][]string{"name": {"dept"}, "value": {"x"}}})
-	b = set.rowKeys(Input{Args: []string{"user_1"}, Values: map[string][]string{"name": {"title"}, "value": {"x"}}})
+	a = set.RowKeys(engine.Input{Args: []string{"user_1"}, Values: map[string][]string{"name": {"dept"}, "value": {"x"}}})
+	b = set.RowKeys(engine.Input{Args: []string{"user_1"}, Values: map[string][]string{"name": {"title"}, "value": {"x"}}})
 	if reflect.DeepEqual(a, b) {
 		t.Errorf("two attributes of one user are different rows: %q", a)
 	}
 	members := testJob(t, "groups members add", []string{"7"}, nil, bulk.CSV)
-	if k := members.rowKeys(Input{Args: []string{"7"}, Values: map[string][]string{"user": {"a@x, b@x"}}}); len(k) != 2 {
+	if k := members.RowKeys(engine.Input{Args: []string{"7"}, Values: map[string][]string{"user": {"a@x, b@x"}}}); len(k) != 2 {
 		t.Errorf("members: %q", k)
 	}
 }
@@ -118,7 +119,7 @@ func TestBudgetETA(t *testing.T) {
 	} {
 		s := st
 		s.Free, s.NextFree, s.BlockedUntil = tc.free, tc.next, tc.block
-		got := budgetETA(s, tc.points)
+		got := engine.BudgetETA(s, tc.points)
 		if d := got - tc.want; d > 50*time.Millisecond || d < -50*time.Millisecond {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
@@ -129,21 +130,21 @@ func TestEveryWriteTakesFrom(t *testing.T) {
 	root := NewRootCmd(cli.NewFactory("test"))
 	n := 0
 	for _, g := range families() {
-		var walk func(prefix string, g Group)
-		walk = func(prefix string, g Group) {
+		var walk func(prefix string, g engine.Group)
+		walk = func(prefix string, g engine.Group) {
 			for i := range g.Ops {
 				op := &g.Ops[i]
-				op.siblings = g.Ops
+				op.Siblings = g.Ops
 				path := prefix + " " + g.Name + " " + strings.Fields(op.Use)[0]
 				c, _, err := root.Find(strings.Fields(path))
 				if err != nil {
 					t.Fatal(err)
 				}
 				has := c.Flags().Lookup("from") != nil
-				if has != op.writes() {
-					t.Errorf("%s: --from %v, writes %v", path, has, op.writes())
+				if has != op.Writes() {
+					t.Errorf("%s: --from %v, writes %v", path, has, op.Writes())
 				}
-				if op.writes() {
+				if op.Writes() {
 					n++
 				}
 				if onExists := c.Flags().Lookup("on-exists") != nil; onExists != (op.Exists != nil) {
@@ -153,7 +154,7 @@ func TestEveryWriteTakesFrom(t *testing.T) {
 					if _, ok := resolve.Kinds[ex.Kind]; !ok {
 						t.Errorf("%s: no resolve kind %q to look existing ones up in", path, ex.Kind)
 					}
-					if op.sibling(ex.Update) == nil && ex.Update != "" {
+					if op.Sibling(ex.Update) == nil && ex.Update != "" {
 						t.Errorf("%s: no sibling %q for --on-exists update", path, ex.Update)
 					}
 				}

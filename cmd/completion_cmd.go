@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/completions"
 )
@@ -23,7 +24,7 @@ func wireCompletions(f *cli.Factory, root *cobra.Command) {
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp
 	})
-	for path, flags := range commandFlagKinds {
+	for path, flags := range engine.CommandFlagKinds {
 		c, _, err := root.Find(strings.Fields(path))
 		if err != nil || c == root {
 			continue
@@ -33,7 +34,7 @@ func wireCompletions(f *cli.Factory, root *cobra.Command) {
 				continue
 			}
 			c.RegisterFlagCompletionFunc(flag, func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-				return completeKind(f, k, toComplete)
+				return engine.CompleteKind(f, k, toComplete)
 			})
 		}
 	}

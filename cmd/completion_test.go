@@ -17,6 +17,7 @@ import (
 	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -155,13 +156,13 @@ func TestCompletionChargesTheSharedBudget(t *testing.T) {
 }
 
 func TestDeclaredCompletionKindsExist(t *testing.T) {
-	var check func(path string, g Group)
-	check = func(path string, g Group) {
+	var check func(path string, g engine.Group)
+	check = func(path string, g engine.Group) {
 		path += " " + g.Name
 		for _, op := range g.Ops {
 			for i, k := range op.ArgsComplete {
-				if k != "" && k != noCompletion {
-					if _, ok := completionKinds[k]; !ok {
+				if k != "" && k != engine.NoCompletion {
+					if _, ok := engine.CompletionKinds[k]; !ok {
 						t.Errorf("%s %s: ArgsComplete[%d] names unknown kind %q", path, op.Use, i, k)
 					}
 				}
@@ -170,8 +171,8 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 				t.Errorf("%s %s: ArgsComplete has more entries than Args", path, op.Use)
 			}
 			for _, fd := range op.Fields {
-				if fd.Complete != "" && fd.Complete != noCompletion {
-					if _, ok := completionKinds[fd.Complete]; !ok {
+				if fd.Complete != "" && fd.Complete != engine.NoCompletion {
+					if _, ok := engine.CompletionKinds[fd.Complete]; !ok {
 						t.Errorf("%s %s --%s: Complete names unknown kind %q", path, op.Use, fd.Flag, fd.Complete)
 					}
 				}
@@ -193,23 +194,23 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 	for _, g := range families() {
 		check("orgctl", g)
 	}
-	for _, k := range paramKinds {
-		if _, ok := completionKinds[k]; !ok {
+	for _, k := range engine.ParamKinds {
+		if _, ok := engine.CompletionKinds[k]; !ok {
 			t.Errorf("paramKinds names unknown kind %q", k)
 		}
 	}
-	for _, k := range keyKinds {
-		if _, ok := completionKinds[k]; !ok {
+	for _, k := range engine.KeyKinds {
+		if _, ok := engine.CompletionKinds[k]; !ok {
 			t.Errorf("keyKinds names unknown kind %q", k)
 		}
 	}
-	for _, k := range familyIDKinds {
-		if _, ok := completionKinds[k]; !ok {
+	for _, k := range engine.FamilyIDKinds {
+		if _, ok := engine.CompletionKinds[k]; !ok {
 			t.Errorf("familyIDKinds names unknown kind %q", k)
 		}
 	}
 	root := NewRootCmd(cli.NewFactory("test"))
-	for path, flags := range commandFlagKinds {
+	for path, flags := range engine.CommandFlagKinds {
 		c, _, err := root.Find(strings.Fields(path))
 		if err != nil || c == root {
 			t.Errorf("commandFlagKinds: no command %q", path)
@@ -219,7 +220,7 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 			if c.Flags().Lookup(flag) == nil {
 				t.Errorf("commandFlagKinds: %q has no --%s", path, flag)
 			}
-			if _, ok := completionKinds[k]; !ok {
+			if _, ok := engine.CompletionKinds[k]; !ok {
 				t.Errorf("commandFlagKinds: %s --%s names unknown kind %q", path, flag, k)
 			}
 		}
@@ -228,7 +229,7 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 
 // checkKindBy checks that a KindBy reads an input the op has and picks
 // known kinds that orgctl resolves.
-func checkKindBy(t *testing.T, what string, op Op, kb KindBy) {
+func checkKindBy(t *testing.T, what string, op engine.Op, kb engine.KindBy) {
 	t.Helper()
 	if kb.Flag != "" {
 		found := false
@@ -242,10 +243,10 @@ func checkKindBy(t *testing.T, what string, op Op, kb KindBy) {
 		t.Errorf("%s: KindBy reads argument %d, which the op does not have", what, kb.Arg+1)
 	}
 	for v, k := range kb.Kinds {
-		if _, ok := completionKinds[k]; !ok {
+		if _, ok := engine.CompletionKinds[k]; !ok {
 			t.Errorf("%s: KindBy maps %q to unknown kind %q", what, v, k)
 		}
-		if _, ok := resolveKinds[k]; !ok {
+		if _, ok := engine.ResolveKinds[k]; !ok {
 			t.Errorf("%s: KindBy maps %q to %q, whose names orgctl does not look up", what, v, k)
 		}
 	}
@@ -282,7 +283,7 @@ func TestCompletionKindsMatchTheSpec(t *testing.T) {
 	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatal(err)
 	}
-	for name, k := range completionKinds {
+	for name, k := range engine.CompletionKinds {
 		get, ok := doc.Paths[k.Path]["get"]
 		if !ok {
 			t.Errorf("kind %s: no GET %s in the spec", name, k.Path)
@@ -306,29 +307,29 @@ func TestCompletionKindsMatchTheSpec(t *testing.T) {
 }
 
 func TestInference(t *testing.T) {
-	op := Op{Path: "/groups/{groupId}/members/{userSid}", Args: []string{"groupId", "userSid"}}
-	if op.argKind(0) != "groups" || op.argKind(1) != "users" || op.argKind(2) != "" {
-		t.Errorf("groups members remove: %q %q %q", op.argKind(0), op.argKind(1), op.argKind(2))
+	op := engine.Op{Path: "/groups/{groupId}/members/{userSid}", Args: []string{"groupId", "userSid"}}
+	if op.ArgKind(0) != "groups" || op.ArgKind(1) != "users" || op.ArgKind(2) != "" {
+		t.Errorf("groups members remove: %q %q %q", op.ArgKind(0), op.ArgKind(1), op.ArgKind(2))
 	}
-	theme := Op{Path: "/app_themes", Args: []string{"id"}}
-	if theme.argKind(0) != "themes" {
-		t.Errorf("themes update: %q", theme.argKind(0))
+	theme := engine.Op{Path: "/app_themes", Args: []string{"id"}}
+	if theme.ArgKind(0) != "themes" {
+		t.Errorf("themes update: %q", theme.ArgKind(0))
 	}
-	other := Op{Path: "/source_control/deployment/{id}", Args: []string{"id"}}
-	if other.argKind(0) != "" {
-		t.Errorf("an {id} of a family without a kind inferred %q", other.argKind(0))
+	other := engine.Op{Path: "/source_control/deployment/{id}", Args: []string{"id"}}
+	if other.ArgKind(0) != "" {
+		t.Errorf("an {id} of a family without a kind inferred %q", other.ArgKind(0))
 	}
-	declared := Op{Path: "/users/{userId}", Args: []string{"userId"}, ArgsComplete: []string{noCompletion}}
-	if declared.argKind(0) != noCompletion {
-		t.Errorf("ArgsComplete did not override inference: %q", declared.argKind(0))
+	declared := engine.Op{Path: "/users/{userId}", Args: []string{"userId"}, ArgsComplete: []string{engine.NoCompletion}}
+	if declared.ArgKind(0) != engine.NoCompletion {
+		t.Errorf("ArgsComplete did not override inference: %q", declared.ArgKind(0))
 	}
 	for key, want := range map[string]string{"folder_id": "folders", "options.destination_space_id": "spaces", "email": "", "user": "users"} {
-		fd := Field{Key: key}
-		if got := fd.kind(); got != want {
+		fd := engine.Field{Key: key}
+		if got := fd.ObjectKind(); got != want {
 			t.Errorf("Field{Key: %q}.kind() = %q, want %q", key, got, want)
 		}
 	}
-	if fd := (Field{Key: "folder_id", Complete: "-"}); fd.kind() != noCompletion {
+	if fd := (engine.Field{Key: "folder_id", Complete: "-"}); fd.ObjectKind() != engine.NoCompletion {
 		t.Errorf("Complete did not override inference")
 	}
 }

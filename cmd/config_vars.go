@@ -9,11 +9,12 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
 
 // configValues turns --value ENV_ID=VALUE flags into the API's values array.
-func configValues(c *Call) ([]any, error) {
+func configValues(c *engine.Call) ([]any, error) {
 	seen := map[string]bool{}
 	var out []any
 	for _, s := range c.LocalStrings("value") {
@@ -31,20 +32,20 @@ func configValues(c *Call) ([]any, error) {
 }
 
 // shapeConfigVar moves --value pairs into body.values.
-func shapeConfigVar(c *Call) ([]any, error) {
+func shapeConfigVar(c *engine.Call) ([]any, error) {
 	vals, err := configValues(c)
 	if err != nil {
 		return nil, err
 	}
 	if len(vals) > 0 {
-		c.body()["values"] = vals
+		c.BodyObject()["values"] = vals
 	}
 	return vals, nil
 }
 
 // updateConfigVar sends only the changed fields in the dry run and, since
 // the API replaces the whole variable, reads the current one first.
-func updateConfigVar(c *Call) error {
+func updateConfigVar(c *engine.Call) error {
 	upd, err := shapeConfigVar(c)
 	if err != nil {
 		return err
@@ -61,12 +62,12 @@ func updateConfigVar(c *Call) error {
 }
 
 // mergeConfigVar overlays the changed fields and values on the current variable.
-func mergeConfigVar(c *Call, current []json.RawMessage) error {
+func mergeConfigVar(c *engine.Call, current []json.RawMessage) error {
 	var cur map[string]any
 	if err := json.Unmarshal(current[0], &cur); err != nil {
 		return fmt.Errorf("unexpected answer reading the variable: %w", err)
 	}
-	upd, _ := c.body()["values"].([]any)
+	upd, _ := c.BodyObject()["values"].([]any)
 	next := map[string]any{"name": cur["name"], "secret": cur["secret"]}
 	if d, ok := cur["description"]; ok {
 		next["description"] = d
@@ -108,8 +109,8 @@ func init() {
 		"Manage configuration variables and their per-environment values", configVarsGroup)
 }
 
-func configVarsGroup() Group {
-	return Group{
+func configVarsGroup() engine.Group {
+	return engine.Group{
 		Long: `Configuration variables (Retool 3.42+, when enabled for the org) hold one value
 per environment. Secret variables' values can be read back only by the API.
 Values come from --value ENVIRONMENT_ID=VALUE (repeatable); argv is visible to
@@ -137,27 +138,27 @@ other local users (ps), so pass secret values with --body FILE or --body - inste
 			}},
 			{Header: "DESCRIPTION", Field: "description"},
 		},
-		Ops: []Op{
+		Ops: []engine.Op{
 			{Use: "list", Short: "List configuration variables with their values", Method: http.MethodGet, Path: "/configuration_variables", Scope: "Configuration Variables > Read",
 				Example: "  orgctl config-vars list\n  orgctl config-vars list --jq '.[] | select(.name==\"SUPPORT_EMAIL\") | .values'"},
 			{Use: "get VARIABLE_ID", Short: "Show a configuration variable and its values", Method: http.MethodGet, Path: "/configuration_variables/{id}", Args: []string{"id"}, Scope: "Configuration Variables > Read",
 				Example: "  orgctl config-vars get VAR_ID -o yaml"},
 			{Use: "create", Short: "Create a configuration variable", Method: http.MethodPost, Path: "/configuration_variables", Scope: "Configuration Variables > Write", Body: true,
-				Exists: lookFirst("config-vars", "name", "update"),
+				Exists: engine.LookFirst("config-vars", "name", "update"),
 				Example: `  orgctl config-vars create --name SUPPORT_EMAIL --value PROD_ENV_ID=help@example.com --value STAGING_ENV_ID=qa@example.com
   orgctl config-vars create --body stripe-key.json`,
-				Fields: []Field{
+				Fields: []engine.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "variable name"},
 					{Flag: "description", Key: "description", Usage: "what the variable is for"},
-					{Flag: "secret", Key: "secret", Kind: KBool, Usage: "hide the values in the editor"},
-					{Flag: "value", In: InLocal, Kind: KTexts, KeyKind: "environments", Usage: "value for one environment, `ENVIRONMENT=VALUE` (the environment's id or name; repeatable)"},
+					{Flag: "secret", Key: "secret", Kind: engine.KBool, Usage: "hide the values in the editor"},
+					{Flag: "value", In: engine.InLocal, Kind: engine.KTexts, KeyKind: "environments", Usage: "value for one environment, `ENVIRONMENT=VALUE` (the environment's id or name; repeatable)"},
 				},
-				Shape: func(c *Call) error {
+				Shape: func(c *engine.Call) error {
 					vals, err := shapeConfigVar(c)
 					if err != nil {
 						return err
 					}
-					if _, ok := c.body()["secret"]; !ok {
+					if _, ok := c.BodyObject()["secret"]; !ok {
 						c.Body["secret"] = false
 					}
 					if _, ok := c.Body["values"]; !ok && vals == nil {
@@ -172,11 +173,11 @@ environment's value and keeps the others. With --body the body is sent as is.`,
 				Example: `  orgctl config-vars update VAR_ID --value STAGING_ENV_ID=qa2@example.com
   orgctl config-vars update VAR_ID --description "Support inbox" --secret=false
   orgctl config-vars update VAR_ID --body full.json`,
-				Fields: []Field{
+				Fields: []engine.Field{
 					{Flag: "name", Key: "name", Usage: "new name"},
 					{Flag: "description", Key: "description", Usage: "new description"},
-					{Flag: "secret", Key: "secret", Kind: KBool, Usage: "make the values secret or not"},
-					{Flag: "value", In: InLocal, Kind: KTexts, KeyKind: "environments", Usage: "set one environment's value, `ENVIRONMENT=VALUE` (the environment's id or name; repeatable)"},
+					{Flag: "secret", Key: "secret", Kind: engine.KBool, Usage: "make the values secret or not"},
+					{Flag: "value", In: engine.InLocal, Kind: engine.KTexts, KeyKind: "environments", Usage: "set one environment's value, `ENVIRONMENT=VALUE` (the environment's id or name; repeatable)"},
 				},
 				Shape: updateConfigVar, Merge: mergeConfigVar},
 			{Use: "delete VARIABLE_ID", Short: "Delete a configuration variable and its values", Method: http.MethodDelete, Path: "/configuration_variables/{id}", Args: []string{"id"}, Scope: "Configuration Variables > Write",

@@ -4,12 +4,14 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/orgctl/orgctl/cmd/engine"
 )
 
 // eachOp calls fn with every declared operation and its command path.
-func eachOp(fn func(path string, op *Op)) {
-	var walk func(prefix string, gs []Group)
-	walk = func(prefix string, gs []Group) {
+func eachOp(fn func(path string, op *engine.Op)) {
+	var walk func(prefix string, gs []engine.Group)
+	walk = func(prefix string, gs []engine.Group) {
 		for _, g := range gs {
 			p := prefix + " " + g.Name
 			for i := range g.Ops {
@@ -25,7 +27,7 @@ func eachOp(fn func(path string, op *Op)) {
 // what happens in a question that formats with its arguments.
 func TestDestructiveOpsAskTheirOwnQuestion(t *testing.T) {
 	n := 0
-	eachOp(func(path string, op *Op) {
+	eachOp(func(path string, op *engine.Op) {
 		verb := strings.Fields(op.Use)[0]
 		removes := op.Method == http.MethodDelete || strings.HasPrefix(verb, "delete") || strings.HasPrefix(verb, "remove") ||
 			verb == "revoke" || verb == "invalidate-sessions"
@@ -47,7 +49,7 @@ func TestDestructiveOpsAskTheirOwnQuestion(t *testing.T) {
 		if op.TypeToConfirm != nil {
 			objs = []any{"NAME"}
 		}
-		q := confirmQuestion(&Call{Op: op}, objs)
+		q := engine.ConfirmQuestion(&engine.Call{Op: op}, objs)
 		if strings.Contains(q, "%!") {
 			t.Errorf("%s: question does not format with its %d argument(s): %q", path, len(objs), q)
 		}

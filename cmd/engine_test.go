@@ -13,6 +13,7 @@ import (
 	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -284,16 +285,16 @@ func TestSendPagination(t *testing.T) {
 func TestSendFollowUpFailure(t *testing.T) {
 	api, _ := sandboxEnv(t)
 	f, tio := testFactory(t, &testKeyring{}, "")
-	e, err := newEngine(f)
+	e, err := engine.New(f)
 	if err != nil {
 		t.Fatal(err)
 	}
 	op := findOp(t, "users", "create")
 	c := mustBuild(t, op, in("users create", nil, "email", "x@example.com", "first-name", "X", "last-name", "Y"))
-	c.Then = []FollowUp{{What: "PATCH a user that is not there", Build: func(json.RawMessage) (client.Request, error) {
+	c.Then = []engine.FollowUp{{What: "PATCH a user that is not there", Build: func(json.RawMessage) (client.Request, error) {
 		return client.Request{Method: http.MethodPatch, Path: "/users/user_missing", Body: map[string]any{"operations": []any{}}}, nil
 	}}}
-	err = e.run(context.Background(), c, RunOptions{})
+	err = e.Run(context.Background(), c, engine.RunOptions{})
 	if err == nil || !strings.Contains(err.Error(), "POST /users succeeded, but the follow-up request (PATCH a user that is not there) failed") ||
 		ExitCode(err) != cli.ExitNotFound {
 		t.Errorf("follow-up failure: %v (exit %d)", err, ExitCode(err))

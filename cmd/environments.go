@@ -3,6 +3,7 @@ package cmd
 import (
 	"net/http"
 
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -11,8 +12,8 @@ func init() {
 		"List, create, update and delete environments", environmentsGroup)
 }
 
-func environmentsGroup() Group {
-	return Group{
+func environmentsGroup() engine.Group {
+	return engine.Group{
 		Long: `Environments (production, staging, ...) in which resources have separate
 configurations and configuration variables separate values. Ids are UUIDs.
 Creating, updating and deleting environments needs Retool 3.123.0 or later.`,
@@ -27,15 +28,15 @@ Creating, updating and deleting environments needs Retool 3.123.0 or later.`,
 			{Header: "DEFAULT", Field: "default"},
 			{Header: "DESCRIPTION", Field: "description"},
 		},
-		Ops: []Op{
+		Ops: []engine.Op{
 			{Use: "list", Short: "List environments", Method: http.MethodGet, Path: "/environments", Scope: "Environment > Read", List: true,
 				Example: "  orgctl environments list\n  orgctl environments list --jq '.[] | select(.default) | .id'"},
 			{Use: "get ENVIRONMENT_ID", Short: "Show an environment", Method: http.MethodGet, Path: "/environments/{environmentId}", Args: []string{"environmentId"}, Scope: "Environment > Read",
 				Example: "  orgctl environments get 5a4d000f-0000-4000-8000-000000000001"},
 			{Use: "create", Short: "Create an environment", Method: http.MethodPost, Path: "/environments", Scope: "Environments > Write", Body: true,
-				Exists:  conflictKey("environments", "name", "update"),
+				Exists:  engine.ConflictKey("environments", "name", "update"),
 				Example: "  orgctl environments create --name qa --color '#F5A623'\n  orgctl environments create --name eu --color '#00AA55' --description 'EU data residency' --dry-run",
-				Fields: []Field{
+				Fields: []engine.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "environment name"},
 					{Flag: "color", Key: "color", Required: true, Usage: "colour shown in the editor, `#RRGGBB`"},
 					{Flag: "description", Key: "description", Usage: "what the environment is for"},
@@ -44,10 +45,10 @@ Creating, updating and deleting environments needs Retool 3.123.0 or later.`,
 				Body: true, Patch: true,
 				Long:    "Each flag becomes one JSON Patch \"replace\" operation (the only op the API takes).",
 				Example: "  orgctl environments update ENV_ID --name qa-eu\n  orgctl environments update ENV_ID --description 'Sign-off' --color '#FFFFFF'",
-				Fields: []Field{
-					{Flag: "name", Key: "name", In: InPatch, Usage: "new name"},
-					{Flag: "color", Key: "color", In: InPatch, Usage: "new colour, `#RRGGBB`"},
-					{Flag: "description", Key: "description", In: InPatch, Usage: "new description"},
+				Fields: []engine.Field{
+					{Flag: "name", Key: "name", In: engine.InPatch, Usage: "new name"},
+					{Flag: "color", Key: "color", In: engine.InPatch, Usage: "new colour, `#RRGGBB`"},
+					{Flag: "description", Key: "description", In: engine.InPatch, Usage: "new description"},
 				}},
 			{Use: "delete ENVIRONMENT_ID", Short: "Delete an environment", Method: http.MethodDelete, Path: "/environments/{environmentId}", Args: []string{"environmentId"}, Scope: "Environments > Write",
 				Destructive: true,

@@ -7,13 +7,14 @@ import (
 	"strconv"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
 
 var accessLevels = []string{"none", "use", "edit", "own"}
 
-func groupAccessFields(in In) []Field {
-	return []Field{
+func groupAccessFields(in engine.In) []engine.Field {
+	return []engine.Field{
 		{Flag: "universal-app-access", Key: "universal_app_access", In: in, Enum: accessLevels, Usage: "access to every app"},
 		{Flag: "universal-resource-access", Key: "universal_resource_access", In: in, Enum: accessLevels, Usage: "access to every resource"},
 		{Flag: "universal-workflow-access", Key: "universal_workflow_access", In: in, Enum: accessLevels, Usage: "access to every workflow"},
@@ -22,16 +23,16 @@ func groupAccessFields(in In) []Field {
 }
 
 // membersFromFlags turns --user IDs into the API's member objects.
-func membersFromFlags(c *Call) error {
+func membersFromFlags(c *engine.Call) error {
 	ids := c.LocalStrings("user")
 	if len(ids) == 0 {
-		if c.Op.Method == http.MethodPost && c.Op.Path != "/groups" && c.body()["members"] == nil {
+		if c.Op.Method == http.MethodPost && c.Op.Path != "/groups" && c.BodyObject()["members"] == nil {
 			return cli.UsageErrorf("%s: pass at least one --user USER_ID", c.Command)
 		}
 		return nil
 	}
 	admin := c.LocalBool("admin")
-	members, _ := c.body()["members"].([]any)
+	members, _ := c.BodyObject()["members"].([]any)
 	for _, id := range ids {
 		members = append(members, map[string]any{"id": id, "is_group_admin": admin})
 	}
@@ -40,9 +41,9 @@ func membersFromFlags(c *Call) error {
 }
 
 // numbersIn turns a repeatable flag's ids into the JSON numbers the API wants.
-func numbersIn(key, flag string) func(c *Call) error {
-	return func(c *Call) error {
-		ids, _ := lookupPath(c.body(), key).([]any)
+func numbersIn(key, flag string) func(c *engine.Call) error {
+	return func(c *engine.Call) error {
+		ids, _ := engine.LookupPath(c.BodyObject(), key).([]any)
 		out := make([]any, 0, len(ids))
 		for _, id := range ids {
 			s, ok := id.(string)
@@ -57,7 +58,7 @@ func numbersIn(key, flag string) func(c *Call) error {
 			// Re-formatted: "007" parses but is no JSON number.
 			out = append(out, json.Number(strconv.FormatUint(n, 10)))
 		}
-		setPath(c.Body, key, out)
+		engine.SetPath(c.Body, key, out)
 		return nil
 	}
 }
@@ -67,7 +68,7 @@ func init() {
 		"Manage permission groups and their members", groupsGroup)
 }
 
-func groupsGroup() Group {
+func groupsGroup() engine.Group {
 	memberColumns := []output.Column{
 		{Header: "ID", Field: "id"},
 		{Header: "NAME", Field: "name"},
@@ -76,12 +77,12 @@ func groupsGroup() Group {
 			return fmt.Sprint(len(m))
 		}},
 	}
-	createFields := append([]Field{
+	createFields := append([]engine.Field{
 		{Flag: "name", Key: "name", Required: true, Usage: "group name"},
-		{Flag: "user", In: InLocal, Kind: KStrings, Usage: "add this member `USER` (id or email; repeatable)"},
-		{Flag: "admin", In: InLocal, Kind: KBool, Usage: "make the --user members group admins"},
-	}, groupAccessFields(InBody)...)
-	return Group{
+		{Flag: "user", In: engine.InLocal, Kind: engine.KStrings, Usage: "add this member `USER` (id or email; repeatable)"},
+		{Flag: "admin", In: engine.InLocal, Kind: engine.KBool, Usage: "make the --user members group admins"},
+	}, groupAccessFields(engine.InBody)...)
+	return engine.Group{
 		Long: `Permission groups of the organization or Space. Group ids are numbers.`,
 		Example: `  orgctl groups list
   orgctl groups create --name Analysts --universal-app-access use --user user_abc
@@ -98,23 +99,23 @@ func groupsGroup() Group {
 			{Header: "RESOURCE ACCESS", Field: "universal_resource_access"},
 			{Header: "WORKFLOW ACCESS", Field: "universal_workflow_access"},
 		},
-		Ops: []Op{
+		Ops: []engine.Op{
 			{Use: "list", Short: "List groups", Method: http.MethodGet, Path: "/groups", Scope: "Groups > Read", List: true,
 				Example: "  orgctl groups list\n  orgctl groups list -o json --jq '.[].name'"},
 			{Use: "get GROUP_ID", Short: "Show a group with its members", Method: http.MethodGet, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Read",
 				Example: "  orgctl groups get 7\n  orgctl groups get 7 --exclude-disabled-users -o yaml",
 				View:    groupView,
-				Fields: []Field{
-					{Flag: "exclude-disabled-users", Key: "excludeDisabledUsers", In: InQuery, Kind: KBool, Usage: "leave disabled users out of members"},
+				Fields: []engine.Field{
+					{Flag: "exclude-disabled-users", Key: "excludeDisabledUsers", In: engine.InQuery, Kind: engine.KBool, Usage: "leave disabled users out of members"},
 				}},
 			{Use: "create", Short: "Create a group", Method: http.MethodPost, Path: "/groups", Scope: "Groups > Write", Body: true,
-				Exists:  conflictKey("groups", "name", "update"),
+				Exists:  engine.ConflictKey("groups", "name", "update"),
 				Example: "  orgctl groups create --name Analysts\n  orgctl groups create --name Ops --universal-resource-access edit --user user_abc --admin",
 				Fields:  createFields, Shape: membersFromFlags},
 			{Use: "update GROUP_ID", Short: "Change a group's fields (JSON Patch)", Method: http.MethodPatch, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Write",
 				Body: true, Patch: true,
 				Example: "  orgctl groups update 7 --name Analytics\n  orgctl groups update 7 --universal-app-access edit",
-				Fields:  append([]Field{{Flag: "name", Key: "name", In: InPatch, Usage: "new name"}}, groupAccessFields(InPatch)...)},
+				Fields:  append([]engine.Field{{Flag: "name", Key: "name", In: engine.InPatch, Usage: "new name"}}, groupAccessFields(engine.InPatch)...)},
 			{Use: "delete GROUP_ID", Short: "Delete a group", Method: http.MethodDelete, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Write",
 				Destructive: true,
 				Confirm:     "Delete group %s? Its members lose the access it gives them; this cannot be undone.", Example: "  orgctl groups delete 7 --yes"},
@@ -126,23 +127,23 @@ list becomes exactly --user (or the body's "members"). To change one field, use
 g.json, then 'orgctl groups replace 7 --body g.json'.`,
 				Example: `  orgctl groups replace 7 --name Analysts --universal-app-access use --user user_abc --user user_def
   orgctl groups get 7 -o json > g.json && orgctl groups replace 7 --body g.json`,
-				Fields: append(append([]Field{
+				Fields: append(append([]engine.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "group name"},
-					{Flag: "user", In: InLocal, Kind: KStrings, Usage: "member `USER` (id or email; repeatable; the complete member list)"},
-					{Flag: "admin", In: InLocal, Kind: KBool, Usage: "make the --user members group admins"},
-				}, groupAccessFields(InBody)...),
-					Field{Flag: "user-list-access", Key: "user_list_access", Kind: KBool, Usage: "may see the user list"},
-					Field{Flag: "audit-log-access", Key: "audit_log_access", Kind: KBool, Usage: "may see the audit log"},
-					Field{Flag: "unpublished-release-access", Key: "unpublished_release_access", Kind: KBool, Usage: "may use unpublished releases"},
-					Field{Flag: "usage-analytics-access", Key: "usage_analytics_access", Kind: KBool, Usage: "may see usage analytics"},
-					Field{Flag: "theme-access", Key: "theme_access", Kind: KBool, Usage: "may edit themes"},
-					Field{Flag: "account-details-access", Key: "account_details_access", Kind: KBool, Usage: "may see account details"},
-					Field{Flag: "landing-page-app", Key: "landing_page_app_id", Usage: "landing page `APP` (UUID or name)"},
+					{Flag: "user", In: engine.InLocal, Kind: engine.KStrings, Usage: "member `USER` (id or email; repeatable; the complete member list)"},
+					{Flag: "admin", In: engine.InLocal, Kind: engine.KBool, Usage: "make the --user members group admins"},
+				}, groupAccessFields(engine.InBody)...),
+					engine.Field{Flag: "user-list-access", Key: "user_list_access", Kind: engine.KBool, Usage: "may see the user list"},
+					engine.Field{Flag: "audit-log-access", Key: "audit_log_access", Kind: engine.KBool, Usage: "may see the audit log"},
+					engine.Field{Flag: "unpublished-release-access", Key: "unpublished_release_access", Kind: engine.KBool, Usage: "may use unpublished releases"},
+					engine.Field{Flag: "usage-analytics-access", Key: "usage_analytics_access", Kind: engine.KBool, Usage: "may see usage analytics"},
+					engine.Field{Flag: "theme-access", Key: "theme_access", Kind: engine.KBool, Usage: "may edit themes"},
+					engine.Field{Flag: "account-details-access", Key: "account_details_access", Kind: engine.KBool, Usage: "may see account details"},
+					engine.Field{Flag: "landing-page-app", Key: "landing_page_app_id", Usage: "landing page `APP` (UUID or name)"},
 				),
-				Shape: func(c *Call) error {
+				Shape: func(c *engine.Call) error {
 					// A body from 'groups get' carries read-only fields the PUT schema rejects or ignores.
 					for _, k := range []string{"id", "legacy_id", "created_at", "updated_at"} {
-						delete(c.body(), k)
+						delete(c.BodyObject(), k)
 					}
 					if ms, ok := c.Body["members"].([]any); ok {
 						for _, m := range ms {
@@ -157,18 +158,18 @@ g.json, then 'orgctl groups replace 7 --body g.json'.`,
 					return membersFromFlags(c)
 				}},
 		},
-		Groups: []Group{{
+		Groups: []engine.Group{{
 			Name:    "members",
 			Short:   "Add and remove group members",
 			Columns: memberColumns,
-			Ops: []Op{
+			Ops: []engine.Op{
 				{Use: "add GROUP_ID", Done: "Added members to group %s", Short: "Add users to a group", Method: http.MethodPost, Path: "/groups/{groupId}/members", Args: []string{"groupId"}, Scope: "Groups > Write",
-					Exists:  memberExists,
+					Exists:  engine.MemberExists,
 					Body:    true,
 					Example: "  orgctl groups members add 7 --user user_abc\n  orgctl groups members add 7 --user user_abc --user user_def --admin",
-					Fields: []Field{
-						{Flag: "user", In: InLocal, Kind: KStrings, Usage: "member `USER` to add (id or email; repeatable)"},
-						{Flag: "admin", In: InLocal, Kind: KBool, Usage: "make them group admins"},
+					Fields: []engine.Field{
+						{Flag: "user", In: engine.InLocal, Kind: engine.KStrings, Usage: "member `USER` to add (id or email; repeatable)"},
+						{Flag: "admin", In: engine.InLocal, Kind: engine.KBool, Usage: "make them group admins"},
 					},
 					Shape: membersFromFlags},
 				{Use: "remove GROUP_ID USER_ID", Done: "Removed %[2]s from group %[1]s", Short: "Remove a user from a group", Method: http.MethodDelete, Path: "/groups/{groupId}/members/{userSid}", Args: []string{"groupId", "userSid"}, Scope: "Groups > Write",
@@ -181,11 +182,11 @@ g.json, then 'orgctl groups replace 7 --body g.json'.`,
 			Long: `An invite in a group puts the invited person in that group when they accept.
 Invite ids are numbers (see 'orgctl invites list').`,
 			Columns: memberColumns,
-			Ops: []Op{
+			Ops: []engine.Op{
 				{Use: "add GROUP_ID", Done: "Added invites to group %s", Short: "Add user invites to a group", Method: http.MethodPost, Path: "/groups/{groupId}/user_invites", Args: []string{"groupId"}, Scope: "Groups > Write",
 					Example: "  orgctl groups invites add 7 --invite 1\n  orgctl groups invites add 7 --invite 1 --invite 2",
-					Fields: []Field{
-						{Flag: "invite", Key: "userInviteIds", Kind: KStrings, Required: true, Usage: "user `INVITE` to add (id or invited email; repeatable)"},
+					Fields: []engine.Field{
+						{Flag: "invite", Key: "userInviteIds", Kind: engine.KStrings, Required: true, Usage: "user `INVITE` to add (id or invited email; repeatable)"},
 					},
 					Shape: numbersIn("userInviteIds", "invite")},
 				{Use: "remove GROUP_ID INVITE_ID", Done: "Removed invite %[2]s from group %[1]s", Short: "Remove a user invite from a group", Method: http.MethodDelete, Path: "/groups/{groupId}/user_invites/{userInviteId}", Args: []string{"groupId", "userInviteId"}, Scope: "Groups > Write",

@@ -12,6 +12,7 @@ import (
 
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 )
@@ -35,7 +36,7 @@ A job is named by a hash of the command, its flags, the org and the input.`,
 	list := &cobra.Command{
 		Use: "list", Short: "List jobs, newest first, with their counts", Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			sel, err := jsonSelection(c)
+			sel, err := engine.JSONSelection(c)
 			if err != nil {
 				return err
 			}
@@ -53,17 +54,17 @@ A job is named by a hash of the command, its flags, the org and the input.`,
 			}
 			b, _ := json.Marshal(docs)
 			if sel != nil {
-				return printSelected(p, b, sel)
+				return engine.PrintSelected(p, b, sel)
 			}
 			return p.Print(b, jobColumns)
 		},
 	}
-	addJSONFields(list, "", strings.Join(jobFields, ","))
+	engine.AddJSONFields(list, "", strings.Join(jobFields, ","))
 	c.AddCommand(list)
 	show := &cobra.Command{
 		Use: "show ID", Short: "Show a job's counts and the rows that failed or are unknown", Args: cli.ExactArgs(1, "ID"),
 		RunE: func(c *cobra.Command, args []string) error {
-			sel, err := jsonSelection(c)
+			sel, err := engine.JSONSelection(c)
 			if err != nil {
 				return err
 			}
@@ -97,7 +98,7 @@ A job is named by a hash of the command, its flags, the org and the input.`,
 			doc["problem_rows"] = rows
 			if sel != nil {
 				b, _ := json.Marshal(doc)
-				return printSelected(p, b, sel)
+				return engine.PrintSelected(p, b, sel)
 			}
 			if p.Opts.Structured() {
 				b, _ := json.Marshal(doc)
@@ -126,7 +127,7 @@ A job is named by a hash of the command, its flags, the org and the input.`,
 				{Header: "KEY", Field: "key"}, {Header: "MESSAGE", Field: "message"}})
 		},
 	}
-	addJSONFields(show, "", strings.Join(jobFields, ",")+",problem_rows")
+	engine.AddJSONFields(show, "", strings.Join(jobFields, ",")+",problem_rows")
 	c.AddCommand(show)
 	c.AddCommand(&cobra.Command{
 		Use: "rm ID", Short: "Forget a job (the next run of its command starts over)", Args: cli.ExactArgs(1, "ID"),

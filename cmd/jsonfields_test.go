@@ -2,24 +2,26 @@ package cmd
 
 import (
 	"testing"
+
+	"github.com/orgctl/orgctl/cmd/engine"
 )
 
 // Every command that only reads offers --json with the fields it knows.
 func TestEveryReadingCommandOffersJSONFields(t *testing.T) {
 	n := 0
 	for _, g := range families() {
-		var walk func(g Group, path string)
-		walk = func(g Group, path string) {
+		var walk func(g engine.Group, path string)
+		walk = func(g engine.Group, path string) {
 			for i := range g.Ops {
 				op := g.Ops[i]
 				if op.Columns == nil {
 					op.Columns = g.Columns
 				}
-				if !op.reads() {
+				if !op.Reads() {
 					continue
 				}
 				n++
-				if len(op.jsonFields()) == 0 {
+				if len(op.JSONFields()) == 0 {
 					t.Errorf("%s %s: no --json fields (%s %s)", path, op.Use, op.Method, op.Path)
 				}
 			}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -342,9 +343,9 @@ func TestHelpOfEachOperationAsInTheWholeTree(t *testing.T) {
 		return tio.out.String()
 	}
 	whole := func(f *cli.Factory, _ []string) *cobra.Command { return newRoot(f, allFamilies) }
-	var walk func(path []string, g Group)
+	var walk func(path []string, g engine.Group)
 	n := 0
-	walk = func(path []string, g Group) {
+	walk = func(path []string, g engine.Group) {
 		path = append(slices.Clip(path), g.Name)
 		for _, op := range g.Ops {
 			args := append(slices.Clip(path), strings.Fields(op.Use)[0], "--help")
@@ -396,7 +397,7 @@ func TestRootCompletesOnlyTheCommandRun(t *testing.T) {
 		t.Error("help: users get is a shell")
 	}
 	// A shell run by mistake says so rather than doing nothing.
-	if err := findOp(t, "users", "get").shell().RunE(&cobra.Command{Use: "get"}, nil); err == nil || !strings.Contains(err.Error(), "before it was built") {
+	if err := findOp(t, "users", "get").Shell().RunE(&cobra.Command{Use: "get"}, nil); err == nil || !strings.Contains(err.Error(), "before it was built") {
 		t.Errorf("running a shell: %v", err)
 	}
 }

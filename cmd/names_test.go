@@ -4,13 +4,14 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/cmd/engine"
 )
 
 // Every kind orgctl looks names up for completes from the same list it
 // resolves from, so the completion cache serves both.
 func TestResolveKindsMatchCompletionKinds(t *testing.T) {
-	for ck, rk := range resolveKinds {
-		c, ok := completionKinds[ck]
+	for ck, rk := range engine.ResolveKinds {
+		c, ok := engine.CompletionKinds[ck]
 		if !ok {
 			t.Errorf("resolveKinds: %q is no completion kind", ck)
 			continue
@@ -27,12 +28,12 @@ func TestResolveKindsMatchCompletionKinds(t *testing.T) {
 }
 
 func TestNameRefsFollowKindBy(t *testing.T) {
-	op := &Op{
+	op := &engine.Op{
 		Args:       []string{"objectType", "objectId"},
-		ArgsKindBy: map[int]KindBy{1: {Arg: 0, Kinds: objectKinds}},
-		Fields: []Field{
-			{Flag: "object-type", In: InLocal},
-			{Flag: "object-id", In: InLocal, KindBy: &KindBy{Flag: "object-type", Kinds: objectKinds}},
+		ArgsKindBy: map[int]engine.KindBy{1: {Arg: 0, Kinds: objectKinds}},
+		Fields: []engine.Field{
+			{Flag: "object-type", In: engine.InLocal},
+			{Flag: "object-id", In: engine.InLocal, KindBy: &engine.KindBy{Flag: "object-type", Kinds: objectKinds}},
 		},
 	}
 	for _, tc := range []struct {
@@ -48,8 +49,8 @@ func TestNameRefsFollowKindBy(t *testing.T) {
 		{flags: map[string][]string{"object-type": {"workflow"}, "object-id": {"Nightly invoice sync"}}, want: []string{"workflows"}},
 		{flags: map[string][]string{"object-id": {"Nightly invoice sync"}}}, // no type: no kind
 	} {
-		in := Input{Args: tc.args, Values: tc.flags}
-		refs := op.nameRefs(in)
+		in := engine.Input{Args: tc.args, Values: tc.flags}
+		refs := op.NameRefs(in)
 		var got []string
 		for _, r := range refs {
 			got = append(got, r.Kind.Name)

@@ -8,27 +8,28 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
 
 var observabilityProviders = []string{"Sentry", "Datadog"}
 
-func observabilityFields(required bool) []Field {
-	return []Field{
+func observabilityFields(required bool) []engine.Field {
+	return []engine.Field{
 		{Flag: "provider", Key: "config.provider", Required: required, Enum: observabilityProviders, Usage: "where errors are sent"},
 		{Flag: "dsn", Key: "config.dsn", Usage: "Sentry DSN"},
-		{Flag: "ca-cert", In: InLocal, Kind: KTexts, Usage: "Sentry: trust this CA certificate `FILE` (PEM; repeatable)"},
-		{Flag: "api-key-file", In: InLocal, Usage: "Datadog: read the API key from `FILE` (- for stdin); keys never go in argv"},
+		{Flag: "ca-cert", In: engine.InLocal, Kind: engine.KTexts, Usage: "Sentry: trust this CA certificate `FILE` (PEM; repeatable)"},
+		{Flag: "api-key-file", In: engine.InLocal, Usage: "Datadog: read the API key from `FILE` (- for stdin); keys never go in argv"},
 		{Flag: "site", Key: "config.site", Enum: []string{"US1", "US3", "US5", "EU1", "US1-FED", "AP1"}, Usage: "Datadog site"},
-		{Flag: "enabled", Key: "enabled", Kind: KBool, Usage: "send events (--enabled=false to pause)"},
+		{Flag: "enabled", Key: "enabled", Kind: engine.KBool, Usage: "send events (--enabled=false to pause)"},
 	}
 }
 
 // shapeObservability reads the secret and certificate files and checks that
 // the flags fit the provider, since the API's oneOf would only say "invalid".
-func shapeObservability(create bool) func(c *Call) error {
-	return func(c *Call) error {
-		cfg, _ := c.body()["config"].(map[string]any)
+func shapeObservability(create bool) func(c *engine.Call) error {
+	return func(c *engine.Call) error {
+		cfg, _ := c.BodyObject()["config"].(map[string]any)
 		if src := c.LocalString("api-key-file"); src != "" {
 			key, err := readSecretFile(c, src)
 			if err != nil {
@@ -42,11 +43,11 @@ func shapeObservability(create bool) func(c *Call) error {
 		if files := c.LocalStrings("ca-cert"); len(files) > 0 {
 			var certs []any
 			for _, p := range files {
-				r, err := c.openSource(p)
+				r, err := c.OpenSource(p)
 				if err != nil {
 					return cli.UsageErrorf("--ca-cert: %v", err)
 				}
-				b, err := readLimited(r, "--ca-cert "+p)
+				b, err := engine.ReadLimited(r, "--ca-cert "+p)
 				r.Close()
 				if err != nil {
 					return cli.UsageErrorf("--ca-cert: %v", err)
@@ -90,8 +91,8 @@ func shapeObservability(create bool) func(c *Call) error {
 }
 
 // readSecretFile reads one trimmed secret from a file or stdin.
-func readSecretFile(c *Call, src string) (string, error) {
-	r, err := c.openSource(src)
+func readSecretFile(c *engine.Call, src string) (string, error) {
+	r, err := c.OpenSource(src)
 	if err != nil {
 		return "", err
 	}
@@ -112,8 +113,8 @@ func init() {
 		"Send the org's app errors to Sentry or Datadog", observabilityGroup)
 }
 
-func observabilityGroup() Group {
-	return Group{
+func observabilityGroup() engine.Group {
+	return engine.Group{
 		Long: `Observability provider configurations: where errors from apps and workflows are
 reported. One configuration per provider; creating a second one fails.`,
 		Example: `  orgctl observability list
@@ -132,7 +133,7 @@ reported. One configuration per provider; creating a second one fails.`,
 				return s
 			}},
 		},
-		Ops: []Op{
+		Ops: []engine.Op{
 			{Use: "list", Short: "List observability configurations", Method: http.MethodGet, Path: "/observability/config", Scope: "Observability > Read",
 				Example: "  orgctl observability list\n  orgctl observability list -o json"},
 			{Use: "create", Short: "Configure a provider", Method: http.MethodPost, Path: "/observability/config", Scope: "Observability > Write", Body: true,
@@ -153,7 +154,7 @@ reported. One configuration per provider; creating a second one fails.`,
 			{Use: "test PROVIDER", Done: "Sent a test event to %s", Short: "Send a test error event to Sentry or Datadog", Method: http.MethodPost, Path: "/observability/provider/{provider}/test", Args: []string{"provider"}, Scope: "Observability > Read",
 				Long:    "Exits 1 with the provider's message when the event could not be delivered.",
 				Example: "  orgctl observability test Sentry\n  orgctl observability test Datadog -o json",
-				Shape: func(c *Call) error {
+				Shape: func(c *engine.Call) error {
 					// The spec's enum is checked before (in any case) and after this.
 					for _, p := range observabilityProviders {
 						if strings.EqualFold(p, c.Params["provider"]) {
@@ -162,7 +163,7 @@ reported. One configuration per provider; creating a second one fails.`,
 					}
 					return nil
 				},
-				View: func(p *output.Printer, c *Call, data json.RawMessage) error {
+				View: func(p *output.Printer, c *engine.Call, data json.RawMessage) error {
 					var r struct {
 						Success *bool  `json:"success"`
 						Message string `json:"message"`

@@ -21,6 +21,7 @@ import (
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/orgcode"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -306,8 +307,8 @@ func writePlan(io *output.IO, p *orgcode.Plan, bc ratebudget.Config) {
 }
 
 func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
-	if o.parallel < 1 || o.parallel > maxParallel {
-		return cli.UsageErrorf("invalid --parallel %d: give 1 to %d", o.parallel, maxParallel)
+	if o.parallel < 1 || o.parallel > engine.MaxParallel {
+		return cli.UsageErrorf("invalid --parallel %d: give 1 to %d", o.parallel, engine.MaxParallel)
 	}
 	if !o.yes && (!f.IO.InTTY || !f.IO.ErrTTY) {
 		return cli.UsageErrorf("refusing to apply without confirmation: stdin is not a terminal; review `orgctl plan --dir %s`, then pass --yes", o.dir)
@@ -391,7 +392,7 @@ func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 			done, failed, unknown, earlier := runner.Progress()
 			s := output.ProgressStats{Done: done, Total: len(plan.Steps), Failed: failed, Unknown: unknown, Earlier: earlier}
 			if st, err := conn.Ledger.Status(); err == nil && len(plan.Steps) > 0 {
-				s.ETA, s.ETAKnown = budgetETA(st, plan.Points*(len(plan.Steps)-done)/len(plan.Steps)), true
+				s.ETA, s.ETAKnown = engine.BudgetETA(st, plan.Points*(len(plan.Steps)-done)/len(plan.Steps)), true
 			}
 			return s
 		}}
@@ -423,7 +424,7 @@ func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 		prog.Stop()
 	}
 	if !stopped && runErr == nil {
-		jr.End(countsText(total))
+		jr.End(engine.CountsText(total))
 	}
 	jerr := jr.Close()
 	if f.OnChange != nil && total[bulk.Created]+total[bulk.Updated]+total[bulk.Deleted] > 0 {
@@ -446,7 +447,7 @@ func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 	done, _, _, _ := runner.Progress()
 	fmt.Fprintf(f.IO.Err, "orgctl: apply: %d of %d steps: %s in %.1fs; job %s\n", done, len(plan.Steps), strings.Join(parts, ", "), time.Since(start).Seconds(), id)
 	if stopped {
-		fmt.Fprintf(f.IO.Err, "orgctl: stopped: the steps in flight finished and were recorded; to finish, run the same command again:\n  %s\n", resumeLine())
+		fmt.Fprintf(f.IO.Err, "orgctl: stopped: the steps in flight finished and were recorded; to finish, run the same command again:\n  %s\n", engine.ResumeLine())
 	}
 	switch {
 	case total[bulk.Unknown] > 0:
@@ -516,7 +517,7 @@ func (h *applyHandler) Apply(ctx context.Context, row bulk.Row, sent func()) bul
 	key := s.Describe()
 	req, err := s.Request(h.live)
 	if err != nil {
-		return bulk.Result{Outcome: bulk.Failed, Key: key, Message: oneLine(err.Error())}
+		return bulk.Result{Outcome: bulk.Failed, Key: key, Message: engine.OneLine(err.Error())}
 	}
 	var left bool
 	leaving := func() { left = true; sent() }
@@ -530,7 +531,7 @@ func (h *applyHandler) Apply(ctx context.Context, row bulk.Row, sent func()) bul
 		if !left && ctx.Err() != nil {
 			return bulk.Result{NotSent: true}
 		}
-		return bulk.Result{Outcome: bulk.Failed, Key: key, Message: oneLine(err.Error())}
+		return bulk.Result{Outcome: bulk.Failed, Key: key, Message: engine.OneLine(err.Error())}
 	}
 	s.Done(h.live, resp)
 	oc := bulk.Updated

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -16,16 +17,16 @@ func init() {
 		"See and change who can use, edit or own apps, folders and resources", permissionsGroup)
 }
 
-var subjectFields = []Field{
-	{Flag: "group", In: InLocal, Usage: "the subject is this `GROUP` (id or name)"},
-	{Flag: "user", In: InLocal, Usage: "the subject is this `USER` (id or email)"},
+var subjectFields = []engine.Field{
+	{Flag: "group", In: engine.InLocal, Usage: "the subject is this `GROUP` (id or name)"},
+	{Flag: "user", In: engine.InLocal, Usage: "the subject is this `USER` (id or email)"},
 }
 
 // subjectFromFlags turns --group N / --user ID into the API's subject object.
-func subjectFromFlags(c *Call) error {
+func subjectFromFlags(c *engine.Call) error {
 	g, hasG := c.Local["group"].(string)
 	u, hasU := c.Local["user"].(string)
-	_, fromBody := c.body()["subject"]
+	_, fromBody := c.BodyObject()["subject"]
 	switch {
 	case hasG && hasU:
 		return cli.UsageErrorf("%s: pass --group or --user, not both", c.Command)
@@ -53,15 +54,15 @@ var objectTypes = []string{"folder", "app", "screen", "resource", "resource_conf
 // takes a resource's name itself, and screens and configurations have none.
 var objectKinds = map[string]string{"folder": "folders", "app": "apps", "workflow": "workflows"}
 
-var objectFields = []Field{
-	{Flag: "object-type", In: InLocal, Enum: objectTypes, Usage: "kind of object"},
-	{Flag: "object-id", In: InLocal, KindBy: &KindBy{Flag: "object-type", Kinds: objectKinds},
+var objectFields = []engine.Field{
+	{Flag: "object-type", In: engine.InLocal, Enum: objectTypes, Usage: "kind of object"},
+	{Flag: "object-id", In: engine.InLocal, KindBy: &engine.KindBy{Flag: "object-type", Kinds: objectKinds},
 		Usage: "the `OBJECT`: a folder id or path (app:/Finance), an app id or name, a screen or configuration UUID, a resource UUID or name"},
-	{Flag: "app", In: InLocal, Complete: "apps", Usage: "for --object-type screen: the screen's `APP` (UUID or name)"},
+	{Flag: "app", In: engine.InLocal, Complete: "apps", Usage: "for --object-type screen: the screen's `APP` (UUID or name)"},
 }
 
 // objectFromFlags turns --object-type/--object-id/--app into the API's object.
-func objectFromFlags(c *Call) error {
+func objectFromFlags(c *engine.Call) error {
 	t, hasT := c.Local["object-type"].(string)
 	id, hasID := c.Local["object-id"].(string)
 	app, hasApp := c.Local["app"].(string)
@@ -102,21 +103,21 @@ var grantColumns = []output.Column{
 	{Header: "OBJECT", Field: "object_id"},
 }
 
-var grantFields = []Field{
+var grantFields = []engine.Field{
 	{Flag: "role", Key: "role_id", Required: true, Usage: "the `ROLE` (UUID or name)"},
 	{Flag: "subject-type", Key: "subject_type", Required: true, Usage: "subject type (e.g. user, group)"},
-	{Flag: "subject-id", Key: "subject_id", Required: true, KindBy: &KindBy{Flag: "subject-type", Kinds: subjectKinds},
+	{Flag: "subject-id", Key: "subject_id", Required: true, KindBy: &engine.KindBy{Flag: "subject-type", Kinds: subjectKinds},
 		Usage: "the `SUBJECT`: a user id or email, a group id or name"},
 	{Flag: "object-type", Key: "object_type", Usage: "limit to objects of this type (e.g. app, folder)"},
-	{Flag: "object-id", Key: "object_id", KindBy: &KindBy{Flag: "object-type", Kinds: objectKinds},
+	{Flag: "object-id", Key: "object_id", KindBy: &engine.KindBy{Flag: "object-type", Kinds: objectKinds},
 		Usage: "limit to this `OBJECT` (id; folders also by path, apps and workflows by name)"},
 }
 
 // subjectKinds name users by email and groups by name where a subject type picks.
 var subjectKinds = map[string]string{"user": "users", "group": "groups"}
 
-func permissionsGroup() Group {
-	return Group{
+func permissionsGroup() engine.Group {
+	return engine.Group{
 		Long: `Permissions give a subject (a group, or a user) an access level (use, edit, own)
 on an object: a folder, app, screen, resource or resource configuration. Roles
 are named sets of scopes, handed out with role grants.
@@ -138,19 +139,19 @@ Gotchas:
   orgctl permissions revoke --user ana.viewer@sandbox.example --object-type app --object-id 'Customer Lookup' --yes
   orgctl permissions roles list`,
 		Columns: objectColumns,
-		Ops: []Op{
+		Ops: []engine.Op{
 			{Use: "list-objects", Short: "List the objects a group or user can access", Method: http.MethodPost, Path: "/permissions/listObjects", Scope: "Permissions > Read", Body: true,
 				Long: "A read, even though it is a POST: --dry-run is offered but nothing changes.",
 				Example: `  orgctl permissions list-objects --group 2 --type folder
   orgctl permissions list-objects --user user_abc --type app --include-inherited`,
-				Fields: append(append([]Field(nil), subjectFields...),
-					Field{Flag: "type", Key: "object_type", Required: true, Enum: []string{"folder", "app", "resource", "resource_configuration"}, Usage: "kind of objects"},
-					Field{Flag: "include-inherited", Key: "include_inherited_access", Kind: KBool, Usage: "include access inherited from folders"},
+				Fields: append(append([]engine.Field(nil), subjectFields...),
+					engine.Field{Flag: "type", Key: "object_type", Required: true, Enum: []string{"folder", "app", "resource", "resource_configuration"}, Usage: "kind of objects"},
+					engine.Field{Flag: "include-inherited", Key: "include_inherited_access", Kind: engine.KBool, Usage: "include access inherited from folders"},
 				),
 				Shape: subjectFromFlags},
 			{Use: "access-list OBJECT_TYPE OBJECT_ID", Short: "Show who can access an object, and why", Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Args: []string{"objectType", "objectId"}, Scope: "Permissions > Read",
 				Long:       "OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps and workflows\ntake an id or name, folders an id or path (app:/Finance), resources a UUID or name.",
-				ArgsKindBy: map[int]KindBy{1: {Arg: 0, Kinds: objectKinds}},
+				ArgsKindBy: map[int]engine.KindBy{1: {Arg: 0, Kinds: objectKinds}},
 				Example:    "  orgctl permissions access-list app 5a4d0006-0000-4000-8000-000000000001\n  orgctl permissions access-list folder 7 -o json",
 				View:       accessListView,
 				Columns: []output.Column{
@@ -159,13 +160,13 @@ Gotchas:
 				},
 			},
 			{Use: "grant", Done: "Granted the access", Short: "Give a group or user access to an object", Method: http.MethodPost, Path: "/permissions/grant", Scope: "Permissions > Write", Body: true,
-				Exists: grantExists,
+				Exists: engine.GrantExists,
 				Long:   "Answers with the subject's updated list of objects of that type.",
 				Example: `  orgctl permissions grant --group 2 --object-type folder --object-id app_7 --access-level edit
   orgctl permissions grant --user user_abc --object-type app --object-id APP_UUID --access-level use
   orgctl permissions grant --group 2 --object-type screen --object-id SCREEN_UUID --app APP_UUID --access-level use`,
-				Fields: append(append(append([]Field(nil), subjectFields...), objectFields...),
-					Field{Flag: "access-level", Key: "access_level", Required: true, Enum: []string{"use", "edit", "own"}, Usage: "access to give"}),
+				Fields: append(append(append([]engine.Field(nil), subjectFields...), objectFields...),
+					engine.Field{Flag: "access-level", Key: "access_level", Required: true, Enum: []string{"use", "edit", "own"}, Usage: "access to give"}),
 				Shape: subjectAndObject},
 			{Use: "revoke", Done: "Revoked the access", Short: "Take away a group's or user's access to an object", Method: http.MethodPost, Path: "/permissions/revoke", Scope: "Permissions > Write", Body: true,
 				Idempotent:  true,
@@ -173,10 +174,10 @@ Gotchas:
 				Confirm:     "Revoke this access? 'orgctl permissions grant' with the same flags gives it back.",
 				Example: `  orgctl permissions revoke --group 2 --object-type folder --object-id app_7 --yes
   orgctl permissions revoke --user user_abc --object-type app --object-id APP_UUID --yes`,
-				Fields: append(append([]Field(nil), subjectFields...), objectFields...),
+				Fields: append(append([]engine.Field(nil), subjectFields...), objectFields...),
 				Shape:  subjectAndObject},
 		},
-		Groups: []Group{
+		Groups: []engine.Group{
 			{
 				Name:  "roles",
 				Short: "Manage roles (named sets of scopes)",
@@ -188,22 +189,22 @@ Gotchas:
 					{Header: "OBJECT SCOPES", Field: "object_scopes"},
 					{Header: "ORG SCOPES", Field: "organization_scopes"},
 				},
-				Ops: []Op{
+				Ops: []engine.Op{
 					{Use: "list", Short: "List roles", Method: http.MethodGet, Path: "/role_permissions/roles", Scope: "Permissions > Read",
 						Example: "  orgctl permissions roles list"},
 					{Use: "create", Short: "Create a role", Method: http.MethodPost, Path: "/role_permissions/roles", Scope: "Permissions > Write", Body: true,
-						Exists:  lookFirst("roles", "name", "update"),
+						Exists:  engine.LookFirst("roles", "name", "update"),
 						Example: "  orgctl permissions roles create --name 'Release Manager' --org-scope source_control:deploy --object-scope app:read",
-						Fields: []Field{
+						Fields: []engine.Field{
 							{Flag: "name", Key: "name", Required: true, Usage: "role name"},
 							{Flag: "description", Key: "description", Usage: "what the role is for"},
-							{Flag: "object-scope", Key: "object_scopes", Kind: KStrings, Usage: "object `SCOPE` (repeatable)"},
-							{Flag: "org-scope", Key: "organization_scopes", Kind: KStrings, Usage: "organization `SCOPE` (repeatable)"},
+							{Flag: "object-scope", Key: "object_scopes", Kind: engine.KStrings, Usage: "object `SCOPE` (repeatable)"},
+							{Flag: "org-scope", Key: "organization_scopes", Kind: engine.KStrings, Usage: "organization `SCOPE` (repeatable)"},
 						},
-						Shape: func(c *Call) error {
+						Shape: func(c *engine.Call) error {
 							// Both lists are required by the API, even when empty.
 							for _, k := range []string{"object_scopes", "organization_scopes"} {
-								if c.body()[k] == nil {
+								if c.BodyObject()[k] == nil {
 									c.Body[k] = []any{}
 								}
 							}
@@ -212,13 +213,13 @@ Gotchas:
 					{Use: "update ROLE_ID", Short: "Change a role", Method: http.MethodPatch, Path: "/role_permissions/roles/{roleId}", Args: []string{"roleId"}, Scope: "Permissions > Write", Body: true,
 						Long:    "Sends only the fields given; --object-scope and --org-scope replace the whole list.",
 						Example: "  orgctl permissions roles update ROLE_UUID --description 'Deploys and reads apps'\n  orgctl permissions roles update ROLE_UUID --org-scope source_control:deploy --org-scope source_control:read",
-						Fields: []Field{
+						Fields: []engine.Field{
 							{Flag: "name", Key: "name", Usage: "new name"},
 							{Flag: "description", Key: "description", Usage: "new description"},
-							{Flag: "object-scope", Key: "object_scopes", Kind: KStrings, Usage: "object `SCOPE` (repeatable; replaces the list)"},
-							{Flag: "org-scope", Key: "organization_scopes", Kind: KStrings, Usage: "organization `SCOPE` (repeatable; replaces the list)"},
+							{Flag: "object-scope", Key: "object_scopes", Kind: engine.KStrings, Usage: "object `SCOPE` (repeatable; replaces the list)"},
+							{Flag: "org-scope", Key: "organization_scopes", Kind: engine.KStrings, Usage: "organization `SCOPE` (repeatable; replaces the list)"},
 						},
-						Shape: func(c *Call) error {
+						Shape: func(c *engine.Call) error {
 							if len(c.Body) == 0 {
 								return cli.UsageErrorf("%s: nothing to change: pass at least one flag or --body", c.Command)
 							}
@@ -234,11 +235,11 @@ Gotchas:
 				Short:   "Give roles to users and groups",
 				Long:    "A role grant gives a role to a subject, optionally on one object. Grant ids are UUIDs.",
 				Columns: grantColumns,
-				Ops: []Op{
+				Ops: []engine.Op{
 					{Use: "list", Short: "List role grants", Method: http.MethodGet, Path: "/role_permissions/role_grants", Scope: "Permissions > Read",
 						Example: "  orgctl permissions role-grants list"},
 					{Use: "get SUBJECT_TYPE SUBJECT_ID", Short: "List the role grants of one subject", Method: http.MethodGet, Path: "/role_permissions/role_grants/{subjectType}/{subjectId}", Args: []string{"subjectType", "subjectId"}, Scope: "Permissions > Read",
-						ArgsKindBy: map[int]KindBy{1: {Arg: 0, Kinds: subjectKinds}},
+						ArgsKindBy: map[int]engine.KindBy{1: {Arg: 0, Kinds: subjectKinds}},
 						Example:    "  orgctl permissions role-grants get user user_abc\n  orgctl permissions role-grants get group 2"},
 					{Use: "create", Short: "Give a role to a subject", Method: http.MethodPost, Path: "/role_permissions/role_grants", Scope: "Permissions > Write", Body: true,
 						Example: "  orgctl permissions role-grants create --role ROLE_UUID --subject-type user --subject-id user_abc\n  orgctl permissions role-grants create --role ROLE_UUID --subject-type group --subject-id 2 --object-type app --object-id APP_UUID",
@@ -260,7 +261,7 @@ Gotchas:
 }
 
 // subjectAndObject builds the subject and object of a grant or revoke.
-func subjectAndObject(c *Call) error {
+func subjectAndObject(c *engine.Call) error {
 	if err := subjectFromFlags(c); err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/changes"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -151,7 +152,7 @@ func auditRun(ctx context.Context, f *cli.Factory, o auditOptions) error {
 		resources = append(resources, res)
 	}
 	findings := changes.Audit(resources, o.AsOf)
-	data, err := marshalText(findings)
+	data, err := engine.MarshalText(findings)
 	if err != nil {
 		return err
 	}

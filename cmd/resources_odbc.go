@@ -14,6 +14,7 @@ import (
 
 	"github.com/orgctl/orgctl/client/changes"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -234,7 +235,7 @@ func runODBCCheck(f *cli.Factory, p *output.Printer, params []changes.Param) err
 	switch {
 	case p.Opts.Structured():
 		var data []byte
-		if data, err = marshalText(report); err == nil {
+		if data, err = engine.MarshalText(report); err == nil {
 			err = p.Print(data, nil)
 		}
 	case f.IO.OutTTY:

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
@@ -113,7 +114,7 @@ Try it without an org:  orgctl --sandbox users list`,
 		var c *cobra.Command
 		switch {
 		case word == allFamilies || names(fm):
-			c = fm.group().command(f, later)
+			c = fm.group().Command(f, later)
 		case named:
 			continue
 		default:
@@ -130,7 +131,7 @@ Try it without an org:  orgctl --sandbox users list`,
 		case named:
 			continue
 		default:
-			c = Group{Name: t.use, Short: t.short}.shell()
+			c = engine.Group{Name: t.use, Short: t.short}.Shell()
 		}
 		c.GroupID = t.group
 		root.AddCommand(c)
@@ -144,7 +145,7 @@ Try it without an org:  orgctl --sandbox users list`,
 	root.CompletionOptions.DisableDefaultCmd = true
 	wireCompletions(f, root)
 	if f.OnChange == nil {
-		f.OnChange = forgetCompletions
+		f.OnChange = engine.ForgetCompletions
 	}
 	return root
 }
@@ -219,11 +220,11 @@ type family struct {
 	name    string
 	aliases []string
 	short   string
-	build   func() Group
+	build   func() engine.Group
 }
 
 // group is the family's full declaration.
-func (fm family) group() Group {
+func (fm family) group() engine.Group {
 	g := fm.build()
 	g.Name, g.Aliases, g.Short = fm.name, fm.aliases, fm.short
 	return g
@@ -232,7 +233,7 @@ func (fm family) group() Group {
 // shell is the family's command before its subcommands are built: enough
 // for the root's help and for cobra to find it by name or alias.
 func (fm family) shell() *cobra.Command {
-	return Group{Name: fm.name, Aliases: fm.aliases, Short: fm.short}.shell()
+	return engine.Group{Name: fm.name, Aliases: fm.aliases, Short: fm.short}.Shell()
 }
 
 // registry holds every API family, sorted by name for a stable help page;
@@ -240,7 +241,7 @@ func (fm family) shell() *cobra.Command {
 // shared file.
 var registry []family
 
-func register(name string, aliases []string, short string, build func() Group) {
+func register(name string, aliases []string, short string, build func() engine.Group) {
 	fm := family{name, aliases, short, build}
 	i, _ := slices.BinarySearchFunc(registry, name, func(e family, n string) int { return strings.Compare(e.name, n) })
 	registry = slices.Insert(registry, i, fm)
@@ -249,8 +250,8 @@ func register(name string, aliases []string, short string, build func() Group) {
 // calledFamilies are the budget families of every operation's path.
 func calledFamilies() []string {
 	var out []string
-	var walk func(gs []Group)
-	walk = func(gs []Group) {
+	var walk func(gs []engine.Group)
+	walk = func(gs []engine.Group) {
 		for _, g := range gs {
 			for _, op := range g.Ops {
 				out = append(out, ratebudget.Family(op.Path))
@@ -263,8 +264,8 @@ func calledFamilies() []string {
 }
 
 // families returns every family's full declaration, sorted by name.
-func families() []Group {
-	gs := make([]Group, 0, len(registry))
+func families() []engine.Group {
+	gs := make([]engine.Group, 0, len(registry))
 	for _, fm := range registry {
 		gs = append(gs, fm.group())
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 )
 
 // req is the main request of a call, with its body as JSON text.
@@ -20,7 +21,7 @@ type req struct {
 	Method, Path, Query, Body string
 }
 
-func requestOf(t *testing.T, c *Call) req {
+func requestOf(t *testing.T, c *engine.Call) req {
 	t.Helper()
 	r := c.Request()
 	out := req{Method: r.Method, Path: r.Path, Query: r.Query.Encode()}
@@ -39,7 +40,7 @@ func requestOf(t *testing.T, c *Call) req {
 type shapeCase struct {
 	name  string
 	op    []string // command path below the root
-	in    Input
+	in    engine.Input
 	stdin string
 	want  req    // when wantErr is ""
 	err   string // a substring of the exit-2 message
@@ -50,7 +51,7 @@ func runShapeCases(t *testing.T, cases []shapeCase) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			op := findOp(t, tc.op...)
-			c, err := op.build(tc.in, strings.NewReader(tc.stdin))
+			c, err := op.Build(tc.in, strings.NewReader(tc.stdin))
 			if tc.err != "" {
 				if err == nil {
 					t.Fatalf("accepted: %+v", requestOf(t, c))
@@ -70,7 +71,7 @@ func runShapeCases(t *testing.T, cases []shapeCase) {
 	}
 }
 
-func withBody(input Input, path string) Input {
+func withBody(input engine.Input, path string) engine.Input {
 	input.Body = path
 	return input
 }
@@ -104,7 +105,7 @@ func TestShapeUsers(t *testing.T) {
 func TestShapeUsersCreateAdminFollowUp(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		input Input
+		input engine.Input
 		want  any
 	}{
 		{"--admin", in("users create", nil, "email", "a@b.c", "first-name", "A", "last-name", "L", "admin", "true"), true},
@@ -745,8 +746,8 @@ func TestShapeCustomComponentRevisionMultipart(t *testing.T) {
 // Every op given only its arguments is refused as bad usage or builds a
 // complete request: no panic, no other error, no unfilled path parameter.
 func TestEveryShapeHandlesEmptyInput(t *testing.T) {
-	var walk func(path []string, gs []Group)
-	walk = func(path []string, gs []Group) {
+	var walk func(path []string, gs []engine.Group)
+	walk = func(path []string, gs []engine.Group) {
 		for _, g := range gs {
 			p := append(append([]string(nil), path...), g.Name)
 			for i := range g.Ops {
@@ -755,7 +756,7 @@ func TestEveryShapeHandlesEmptyInput(t *testing.T) {
 				for j := range args {
 					args[j] = "1"
 				}
-				c, err := op.build(Input{Command: strings.Join(p, " "), Args: args, Values: map[string][]string{}}, strings.NewReader(""))
+				c, err := op.Build(engine.Input{Command: strings.Join(p, " "), Args: args, Values: map[string][]string{}}, strings.NewReader(""))
 				if err != nil && ExitCode(err) != cli.ExitUsage {
 					t.Errorf("%s %s: err %v (exit %d), want a usage error", strings.Join(p, " "), op.Use, err, ExitCode(err))
 				}

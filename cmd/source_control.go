@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -18,18 +19,18 @@ var scProviders = []string{"GitHub", "GitLab", "AWS CodeCommit", "Bitbucket", "A
 
 // scConfigFields are local options placed by needConfig, since --body may
 // be wrapped ({"config": {...}}) or bare.
-var scConfigFields = []Field{
-	{Flag: "provider", In: InLocal, Enum: scProviders, Usage: "source control provider"},
-	{Flag: "org", In: InLocal, Usage: "user or organization owning the repository"},
-	{Flag: "repo", In: InLocal, Usage: "repository name"},
-	{Flag: "default-branch", In: InLocal, Usage: "default branch, e.g. main"},
-	{Flag: "repo-version", In: InLocal, Usage: "2.0.0 for Toolscript repositories, 1.0.0 for legacy YAML"},
-	{Flag: "credential", In: InLocal, Kind: KTexts, Usage: "provider setting `KEY=VALUE` (repeatable; e.g. type=Personal, personal_access_token=...)"},
+var scConfigFields = []engine.Field{
+	{Flag: "provider", In: engine.InLocal, Enum: scProviders, Usage: "source control provider"},
+	{Flag: "org", In: engine.InLocal, Usage: "user or organization owning the repository"},
+	{Flag: "repo", In: engine.InLocal, Usage: "repository name"},
+	{Flag: "default-branch", In: engine.InLocal, Usage: "default branch, e.g. main"},
+	{Flag: "repo-version", In: engine.InLocal, Usage: "2.0.0 for Toolscript repositories, 1.0.0 for legacy YAML"},
+	{Flag: "credential", In: engine.InLocal, Kind: engine.KTexts, Usage: "provider setting `KEY=VALUE` (repeatable; e.g. type=Personal, personal_access_token=...)"},
 }
 
 // needConfig wraps a bare configuration, applies the flags over it and
 // rejects it without the fields every provider needs.
-func needConfig(c *Call) error {
+func needConfig(c *engine.Call) error {
 	inner := c.Body
 	if inner == nil {
 		inner = map[string]any{}
@@ -56,7 +57,7 @@ func needConfig(c *Call) error {
 			}
 			// Credentials are strings in every provider's schema but these two.
 			if k == "project_id" || k == "use_basic_auth" {
-				cur[k] = looseJSON(v)
+				cur[k] = engine.LooseJSON(v)
 			} else {
 				cur[k] = v
 			}
@@ -87,8 +88,8 @@ var deploymentColumns = []output.Column{
 
 // printInner shows the array or object under key as the table, while the
 // other formats keep the raw data.
-func printInner(key string) func(p *output.Printer, c *Call, data json.RawMessage) error {
-	return func(p *output.Printer, c *Call, data json.RawMessage) error {
+func printInner(key string) func(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+	return func(p *output.Printer, c *engine.Call, data json.RawMessage) error {
 		if !p.Opts.Structured() {
 			var m map[string]json.RawMessage
 			if json.Unmarshal(data, &m) == nil && m[key] != nil {
@@ -99,8 +100,8 @@ func printInner(key string) func(p *output.Printer, c *Call, data json.RawMessag
 	}
 }
 
-func sourceControlGroup() Group {
-	return Group{
+func sourceControlGroup() engine.Group {
+	return engine.Group{
 		Long: `Source control links the organization (or Space) to a Git repository: apps and
 workflows are committed there, and deploys bring the repository's state back in.
 Deployment ids are UUIDs.
@@ -121,23 +122,23 @@ Gotchas:
   orgctl source-control deploy --jq .id
   orgctl source-control deployments get 5a4d...-uuid
   orgctl source-control settings set --version-control-locked --auto-branch-naming`,
-		Ops: []Op{
+		Ops: []engine.Op{
 			{Use: "test-connection", Short: "Check that the provider can be reached", Method: http.MethodGet, Path: "/source_control/test_connection", Scope: "Source Control > Read",
 				Example: "  orgctl source-control test-connection\n  orgctl source-control test-connection --jq .success",
 				Columns: []output.Column{{Header: "SUCCESS", Field: "success"}, {Header: "MESSAGE", Field: "message"}}},
 			{Use: "test-deploy", Done: "Test deploy finished; nothing was changed", Short: "Try a deploy of a commit without changing anything", Method: http.MethodPost, Path: "/source_control/test_deploy", Scope: "Source Control > Test Deploy",
 				Example: "  orgctl source-control test-deploy --commit 3f2a9c1e...full-sha\n  orgctl source-control test-deploy --commit $(git rev-parse HEAD) --full-sync",
 				Columns: []output.Column{{Header: "SUCCESS", Field: "success"}, {Header: "MESSAGE", Field: "message"}},
-				Fields: []Field{
+				Fields: []engine.Field{
 					{Flag: "commit", Key: "deploy_params.commit_sha", Required: true, Usage: "full commit `SHA` to test"},
-					{Flag: "full-sync", Key: "deploy_params.is_full_sync", Kind: KBool, Usage: "test a full sync"},
+					{Flag: "full-sync", Key: "deploy_params.is_full_sync", Kind: engine.KBool, Usage: "test a full sync"},
 				}},
 			{Use: "deploy", Done: "Deployed the repository's latest changes", Short: "Deploy the repository's latest changes", Method: http.MethodPost, Path: "/source_control/deploy", Scope: "Source Control > Deploy",
 				Long:    "Starts a deployment and prints it (status PENDING_START); poll with 'deployments get'.",
 				Example: "  orgctl source-control deploy\n  id=$(orgctl source-control deploy --jq .id) && orgctl source-control deployments get $id",
 				Columns: deploymentColumns},
 		},
-		Groups: []Group{
+		Groups: []engine.Group{
 			{
 				Name:  "config",
 				Short: "Read and write the provider configuration",
@@ -148,7 +149,7 @@ Gotchas:
 					{Header: "BRANCH", Field: "default_branch"},
 					{Header: "REPO VERSION", Field: "repo_version"},
 				},
-				Ops: []Op{
+				Ops: []engine.Op{
 					{Use: "get", Short: "Show the provider configuration", Method: http.MethodGet, Path: "/source_control/config", Scope: "Source Control > Read",
 						Example: "  orgctl source-control config get\n  orgctl source-control config get -o json > sc.json"},
 					{Use: "create", Short: "Create the provider configuration (fails if one exists)", Method: http.MethodPost, Path: "/source_control/config", Scope: "Source Control > Write", Body: true,
@@ -167,7 +168,7 @@ Gotchas:
 				Name:    "deployments",
 				Short:   "Follow deployments",
 				Columns: deploymentColumns,
-				Ops: []Op{
+				Ops: []engine.Op{
 					{Use: "list", Short: "List deployments, newest first", Method: http.MethodGet, Path: "/source_control/deployments", Scope: "Source Control > Deploy",
 						Example: "  orgctl source-control deployments list\n  orgctl source-control deployments list --jq '.deployments[0].status'",
 						View:    printInner("deployments")},
@@ -178,22 +179,22 @@ Gotchas:
 			{
 				Name:  "settings",
 				Short: "Read and replace source control settings",
-				Ops: []Op{
+				Ops: []engine.Op{
 					{Use: "get", Short: "Show source control settings", Method: http.MethodGet, Path: "/source_control/settings", Scope: "Source Control > Read",
 						Example: "  orgctl source-control settings get -o yaml"},
 					{Use: "set", Done: "Set the source control settings", Short: "Replace source control settings", Method: http.MethodPut, Path: "/source_control/settings", Scope: "Source Control > Write", Body: true,
 						Long: "Replaces all settings; to change one, start from 'settings get -o json' and pass it\nwith --body (bare or as {\"settings\": {...}}).",
 						Example: `  orgctl source-control settings set --version-control-locked=false --auto-branch-naming
   orgctl source-control settings get -o json > s.json && orgctl source-control settings set --body s.json --force-uuid-mapping`,
-						Fields: []Field{
-							{Flag: "auto-branch-naming", Key: "settings.auto_branch_naming_enabled", Kind: KBool, Usage: "suggest branch names"},
+						Fields: []engine.Field{
+							{Flag: "auto-branch-naming", Key: "settings.auto_branch_naming_enabled", Kind: engine.KBool, Usage: "suggest branch names"},
 							{Flag: "custom-pull-request-template", Key: "settings.custom_pull_request_template", Usage: "pull request template text"},
-							{Flag: "custom-pull-request-template-enabled", Key: "settings.custom_pull_request_template_enabled", Kind: KBool, Usage: "use the pull request template"},
-							{Flag: "version-control-locked", Key: "settings.version_control_locked", Kind: KBool, Usage: "make the instance read-only (no app editing)"},
-							{Flag: "force-uuid-mapping", Key: "settings.force_uuid_mapping", Kind: KBool, Usage: "map protected elements by uuid in the repository"},
-							{Flag: "auto-cleanup-branches", Key: "settings.auto_cleanup_branches_enabled", Kind: KBool, Usage: "delete merged branches"},
+							{Flag: "custom-pull-request-template-enabled", Key: "settings.custom_pull_request_template_enabled", Kind: engine.KBool, Usage: "use the pull request template"},
+							{Flag: "version-control-locked", Key: "settings.version_control_locked", Kind: engine.KBool, Usage: "make the instance read-only (no app editing)"},
+							{Flag: "force-uuid-mapping", Key: "settings.force_uuid_mapping", Kind: engine.KBool, Usage: "map protected elements by uuid in the repository"},
+							{Flag: "auto-cleanup-branches", Key: "settings.auto_cleanup_branches_enabled", Kind: engine.KBool, Usage: "delete merged branches"},
 						},
-						Shape: func(c *Call) error {
+						Shape: func(c *engine.Call) error {
 							if c.Body == nil {
 								return cli.UsageErrorf("%s: nothing to set: pass setting flags or --body", c.Command)
 							}

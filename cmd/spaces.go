@@ -8,6 +8,7 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -16,8 +17,8 @@ func init() {
 		"List, create, update, delete and copy between Spaces", spacesGroup)
 }
 
-func spacesGroup() Group {
-	return Group{
+func spacesGroup() engine.Group {
+	return engine.Group{
 		Long: `Spaces are child organizations of the current one, each with its own users,
 apps, resources and tokens. Space ids are UUIDs; a Space's domain is its address
 (on the cloud, its subdomain).
@@ -40,27 +41,27 @@ Gotchas:
 			{Header: "DOMAIN", Field: "domain"},
 			{Header: "CREATED", Field: "created_at"},
 		},
-		Ops: []Op{
+		Ops: []engine.Op{
 			{Use: "list", Short: "List child Spaces", Method: http.MethodGet, Path: "/spaces", Scope: "Spaces > Read",
 				Example: "  orgctl spaces list\n  orgctl spaces list --jq '.[].domain'"},
 			{Use: "get SPACE_ID", Short: "Show a Space", Method: http.MethodGet, Path: "/spaces/{spaceId}", Args: []string{"spaceId"}, Scope: "Spaces > Read",
 				Example: "  orgctl spaces get 5a4d0004-0000-4000-8000-000000000001"},
 			{Use: "create", Short: "Create a child Space", Method: http.MethodPost, Path: "/spaces", Scope: "Spaces > Write", Body: true,
-				Exists: conflictKey("spaces", "name", "update"),
+				Exists: engine.ConflictKey("spaces", "name", "update"),
 				Example: `  orgctl spaces create --name eng --domain eng
   orgctl spaces create --name sales --domain sales --copy-branding-and-themes --create-admin-user`,
-				Fields: []Field{
+				Fields: []engine.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "Space name"},
 					{Flag: "domain", Key: "domain", Required: true, Usage: "Space domain (on the cloud: its subdomain)"},
-					{Flag: "copy-sso-settings", Key: "options.copy_sso_settings", Kind: KBool, Usage: "copy SSO settings from this Space"},
-					{Flag: "copy-branding-and-themes", Key: "options.copy_branding_and_themes_settings", Kind: KBool, Usage: "copy branding and themes from this Space"},
-					{Flag: "copy-admin", Key: "options.users_to_copy_as_admins", Kind: KStrings, Usage: "make this user `EMAIL` of this Space an admin there (repeatable)"},
-					{Flag: "create-admin-user", Key: "options.create_admin_user", Kind: KBool, Usage: "create your admin user there instead of sending an invite"},
+					{Flag: "copy-sso-settings", Key: "options.copy_sso_settings", Kind: engine.KBool, Usage: "copy SSO settings from this Space"},
+					{Flag: "copy-branding-and-themes", Key: "options.copy_branding_and_themes_settings", Kind: engine.KBool, Usage: "copy branding and themes from this Space"},
+					{Flag: "copy-admin", Key: "options.users_to_copy_as_admins", Kind: engine.KStrings, Usage: "make this user `EMAIL` of this Space an admin there (repeatable)"},
+					{Flag: "create-admin-user", Key: "options.create_admin_user", Kind: engine.KBool, Usage: "create your admin user there instead of sending an invite"},
 				}},
 			{Use: "update SPACE_ID", Short: "Rename a Space or change its domain", Method: http.MethodPut, Path: "/spaces/{spaceId}", Args: []string{"spaceId"}, Scope: "Spaces > Write", Body: true,
 				Long:    "A full replacement (PUT): pass both --name and --domain, even if one stays the same.",
 				Example: "  orgctl spaces update 5a4d0004-0000-4000-8000-000000000001 --name engineering --domain eng",
-				Fields: []Field{
+				Fields: []engine.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "Space name"},
 					{Flag: "domain", Key: "domain", Required: true, Usage: "Space domain"},
 				}},
@@ -73,18 +74,18 @@ Gotchas:
 				Long: "Copies by UUID into --to. Resources are resource configuration UUIDs. Pass at\nleast one element; the kinds you leave out are sent as empty lists.",
 				Example: `  orgctl spaces copy --to 5a4d0004-0000-4000-8000-000000000001 --app 5a4d0006-0000-4000-8000-000000000001
   orgctl spaces copy --to SPACE_ID --workflow WF_UUID --resource RC_UUID --query Q_UUID`,
-				Fields: []Field{
+				Fields: []engine.Field{
 					{Flag: "to", Key: "destination_space_id", Required: true, Usage: "destination `SPACE` (id or name)"},
-					{Flag: "app", Key: "app_ids", Kind: KStrings, Usage: "`APP` or module (UUID or name; repeatable)"},
-					{Flag: "workflow", Key: "workflow_ids", Kind: KStrings, Usage: "`WORKFLOW` (UUID or name; repeatable)"},
-					{Flag: "resource", Key: "resource_ids", Kind: KStrings, Usage: "resource configuration `UUID` (repeatable)"},
-					{Flag: "query", Key: "query_library_query_ids", Kind: KStrings, Usage: "Query Library query `UUID` (repeatable)"},
+					{Flag: "app", Key: "app_ids", Kind: engine.KStrings, Usage: "`APP` or module (UUID or name; repeatable)"},
+					{Flag: "workflow", Key: "workflow_ids", Kind: engine.KStrings, Usage: "`WORKFLOW` (UUID or name; repeatable)"},
+					{Flag: "resource", Key: "resource_ids", Kind: engine.KStrings, Usage: "resource configuration `UUID` (repeatable)"},
+					{Flag: "query", Key: "query_library_query_ids", Kind: engine.KStrings, Usage: "Query Library query `UUID` (repeatable)"},
 				},
-				Shape: func(c *Call) error {
+				Shape: func(c *engine.Call) error {
 					n := 0
 					// The API requires all four lists, even empty ones.
 					for _, k := range []string{"app_ids", "workflow_ids", "resource_ids", "query_library_query_ids"} {
-						l, _ := c.body()[k].([]any)
+						l, _ := c.BodyObject()[k].([]any)
 						if l == nil {
 							l = []any{}
 						}
@@ -102,7 +103,7 @@ Gotchas:
 
 // spaceName is what deleting a Space asks the user to type: its name, read
 // from the API (one request, sent only when someone is there to type it).
-func spaceName(ctx context.Context, f *cli.Factory, c *Call) (string, error) {
+func spaceName(ctx context.Context, f *cli.Factory, c *engine.Call) (string, error) {
 	cl, err := f.Client()
 	if err != nil {
 		return "", err

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 )
 
 func init() {
@@ -13,12 +14,14 @@ func init() {
 
 var ssoTypes = []string{"google", "oidc", "google & oidc", "saml", "google & saml"}
 
-func ssoGroup() Group {
-	f := func(flag, key, usage string) Field { return Field{Flag: flag, Key: "data." + key, Usage: usage} }
-	b := func(flag, key, usage string) Field {
-		return Field{Flag: flag, Key: "data." + key, Kind: KBool, Usage: usage}
+func ssoGroup() engine.Group {
+	f := func(flag, key, usage string) engine.Field {
+		return engine.Field{Flag: flag, Key: "data." + key, Usage: usage}
 	}
-	return Group{
+	b := func(flag, key, usage string) engine.Field {
+		return engine.Field{Flag: flag, Key: "data." + key, Kind: engine.KBool, Usage: usage}
+	}
+	return engine.Group{
 		Long: `Single sign-on for the organization or Space: Google, OIDC, SAML, or Google
 combined with one of them. There is one configuration; set replaces it.
 
@@ -39,14 +42,14 @@ Gotchas:
   orgctl sso set --type google --google-client-id ID --google-client-secret "$SECRET" --disable-email-password-login=false
   orgctl sso set --body sso.json
   orgctl sso delete --yes`,
-		Ops: []Op{
+		Ops: []engine.Op{
 			{Use: "get", Short: "Show the SSO configuration", Method: http.MethodGet, Path: "/sso/config", Scope: "Spaces > Read",
 				Example: "  orgctl sso get\n  orgctl sso get -o json > sso.json"},
 			{Use: "set", Done: "Set the SSO configuration", Short: "Set (replace) the SSO configuration", Method: http.MethodPost, Path: "/sso/config", Scope: "Spaces > Write", Body: true,
 				Example: `  orgctl sso set --body sso.json
   orgctl sso set --body sso.json --jit-enabled=false
   orgctl sso set --type google --google-client-id 123.apps.googleusercontent.com --google-client-secret S --disable-email-password-login=false`,
-				Fields: []Field{
+				Fields: []engine.Field{
 					{Flag: "type", Key: "data.config_type", Enum: ssoTypes, Usage: "kind of SSO"},
 					f("google-client-id", "google_client_id", "Google OAuth client id"),
 					f("google-client-secret", "google_client_secret", "Google OAuth client secret"),
@@ -72,7 +75,7 @@ Gotchas:
 					b("trigger-login-automatically", "trigger_login_automatically", "go straight to the IdP on the login page"),
 					b("disable-email-password-login", "disable_email_password_login", "turn off email/password sign-in"),
 				},
-				Shape: func(c *Call) error {
+				Shape: func(c *engine.Call) error {
 					if c.Body == nil {
 						return cli.UsageErrorf("%s: pass --body FILE or --type with its fields", c.Command)
 					}

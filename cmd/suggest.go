@@ -10,13 +10,14 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 )
 
 // flagError rewrites pflag's errors in plain words and suggests the
 // nearest flag for an unknown one.
 func flagError(c *cobra.Command, err error) error {
-	if listed, ok := bareJSONFlag(c, err); ok {
+	if listed, ok := engine.BareJSONFlag(c, err); ok {
 		return listed
 	}
 	msg := err.Error()

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -19,8 +20,8 @@ func init() {
 // "/access_tokens/:accessTokenId" (a literal colon path in the spec).
 const tokenItemPath = "/access_tokens/{accessTokenId}"
 
-func tokensGroup() Group {
-	return Group{
+func tokensGroup() engine.Group {
+	return engine.Group{
 		Long: `API access tokens let scripts and tools call the management API. Token ids are
 UUIDs; listings show only the last four characters of each token.
 
@@ -50,12 +51,12 @@ Gotchas:
 			}},
 			{Header: "CREATED", Field: "created_at"},
 		},
-		Ops: []Op{
+		Ops: []engine.Op{
 			{Use: "list", Short: "List access tokens", Method: http.MethodGet, Path: "/access_tokens", Scope: "Access Tokens > Read",
 				Example: "  orgctl tokens list\n  orgctl tokens list --jq '.[] | select(.scopes | index(\"users:write\")) | .label'"},
 			{Use: "get TOKEN_ID", Short: "Show an access token (never its value)", Method: http.MethodGet, Path: "/access_tokens/:accessTokenId", Args: []string{"accessTokenId"}, Scope: "Access Tokens > Read",
 				Example: "  orgctl tokens get 5a4d0009-0000-4000-8000-000000000001",
-				Shape: func(c *Call) error {
+				Shape: func(c *engine.Call) error {
 					c.Path = tokenItemPath
 					return nil
 				}},
@@ -65,13 +66,13 @@ answer, token included) and a warning on stderr that it will not be shown again.
 				Example: `  orgctl tokens create --label ci --scope users:read --scope groups:read
   TOKEN=$(orgctl tokens create --label deploy --scope source_control:deploy)
   orgctl tokens create --label audit --scope users:read -o json > token.json`,
-				Fields: []Field{
+				Fields: []engine.Field{
 					{Flag: "label", Key: "label", Required: true, Usage: "token name (2+ characters)"},
 					{Flag: "description", Key: "description", Usage: "what the token is for"},
-					{Flag: "scope", Key: "scopes", Kind: KStrings, Required: true, Usage: "grant this `SCOPE` (repeatable or comma-separated)"},
+					{Flag: "scope", Key: "scopes", Kind: engine.KStrings, Required: true, Usage: "grant this `SCOPE` (repeatable or comma-separated)"},
 				},
-				Shape: func(c *Call) error {
-					if s, _ := c.body()["scopes"].([]any); len(s) == 0 {
+				Shape: func(c *engine.Call) error {
+					if s, _ := c.BodyObject()["scopes"].([]any); len(s) == 0 {
 						return cli.UsageErrorf("%s: pass at least one --scope", c.Command)
 					}
 					return nil
@@ -83,7 +84,7 @@ answer, token included) and a warning on stderr that it will not be shown again.
 
 // printNewToken shows the token exactly once: alone on stdout for the table
 // format (so $(...) captures it), or inside the raw answer for the others.
-func printNewToken(p *output.Printer, c *Call, data json.RawMessage) error {
+func printNewToken(p *output.Printer, c *engine.Call, data json.RawMessage) error {
 	var t struct {
 		ID     string   `json:"id"`
 		Label  string   `json:"label"`

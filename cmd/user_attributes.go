@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -12,8 +13,8 @@ func init() {
 		"Declare the user attributes of the organization", userAttributesGroup)
 }
 
-func userAttributesGroup() Group {
-	return Group{
+func userAttributesGroup() engine.Group {
+	return engine.Group{
 		Long: `User attributes are named, typed values on every user (department, region...)
 that apps and permissions can read. Declare them here; give users values with
 'orgctl users attributes set' and invitees with 'orgctl invites attributes set'.
@@ -35,13 +36,13 @@ Gotchas:
 			{Header: "TYPE", Field: "data_type"},
 			{Header: "DEFAULT", Field: "default_value"},
 		},
-		Ops: []Op{
+		Ops: []engine.Op{
 			{Use: "list", Short: "List user attributes", Method: http.MethodGet, Path: "/user_attributes", Scope: "User Attributes > Read",
 				Example: "  orgctl user-attributes list\n  orgctl user-attributes list --jq '.[].name'"},
 			{Use: "create", Short: "Declare a user attribute", Method: http.MethodPost, Path: "/user_attributes", Scope: "User Attributes > Write", Body: true,
-				Exists:  conflictKey("user-attributes", "name", "update"),
+				Exists:  engine.ConflictKey("user-attributes", "name", "update"),
 				Example: "  orgctl user-attributes create --name region --label Region --type string\n  orgctl user-attributes create --name quota --label \"Monthly quota\" --type number --default 100",
-				Fields: []Field{
+				Fields: []engine.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "attribute name (a-z, 0-9, _)"},
 					{Flag: "label", Key: "label", Required: true, Usage: "short description shown in the UI (2+ characters)"},
 					{Flag: "type", Key: "dataType", Required: true, Enum: []string{"string", "json", "number"}, Usage: "data type"},
@@ -52,13 +53,13 @@ Gotchas:
 				Long: "Each flag becomes one JSON Patch \"replace\" operation; --body takes raw operations.",
 				Example: `  orgctl user-attributes update 5a4d0007-0000-4000-8000-000000000001 --label Dept
   orgctl user-attributes update 5a4d0007-0000-4000-8000-000000000001 --default Sales --update-existing`,
-				Fields: []Field{
-					{Flag: "label", Key: "label", In: InPatch, Usage: "new label"},
-					{Flag: "type", Key: "data_type", In: InPatch, Enum: []string{"string", "json", "number"}, Usage: "new data type"},
-					{Flag: "default", Key: "default_value", In: InPatch, Usage: "new default value"},
-					{Flag: "update-existing", Key: "update_existing", In: InQuery, Kind: KBool, Usage: "apply the change to users that already have the attribute"},
+				Fields: []engine.Field{
+					{Flag: "label", Key: "label", In: engine.InPatch, Usage: "new label"},
+					{Flag: "type", Key: "data_type", In: engine.InPatch, Enum: []string{"string", "json", "number"}, Usage: "new data type"},
+					{Flag: "default", Key: "default_value", In: engine.InPatch, Usage: "new default value"},
+					{Flag: "update-existing", Key: "update_existing", In: engine.InQuery, Kind: engine.KBool, Usage: "apply the change to users that already have the attribute"},
 				},
-				Shape: func(c *Call) error {
+				Shape: func(c *engine.Call) error {
 					// update_existing sits beside "operations" in the body, not in the query;
 					// without operations build refuses the call, as for any empty patch.
 					if !c.Query.Has("update_existing") || len(c.Patch) == 0 {
@@ -74,8 +75,8 @@ Gotchas:
 				Destructive: true,
 				Confirm:     "Delete user attribute %s? With --update-existing-users, its values on every user go too; this cannot be undone.",
 				Example:     "  orgctl user-attributes delete 5a4d0007-0000-4000-8000-000000000001 --yes\n  orgctl user-attributes delete 5a4d0007-0000-4000-8000-000000000001 --update-existing-users --yes",
-				Fields: []Field{
-					{Flag: "update-existing-users", Key: "update_existing_users", In: InQuery, Kind: KBool, Usage: "also remove the attribute's values from users"},
+				Fields: []engine.Field{
+					{Flag: "update-existing-users", Key: "update_existing_users", In: engine.InQuery, Kind: engine.KBool, Usage: "also remove the attribute's values from users"},
 				}},
 		},
 	}

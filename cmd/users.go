@@ -7,6 +7,7 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -24,8 +25,8 @@ func init() {
 		"List, create, update and disable users", usersGroup)
 }
 
-func usersGroup() Group {
-	return Group{
+func usersGroup() engine.Group {
+	return engine.Group{
 		Long: `Users of the organization (or of the Space a profile points at). Deleting a
 user disables it; the API keeps the record.`,
 		Example: `  orgctl users list
@@ -34,39 +35,39 @@ user disables it; the API keeps the record.`,
   orgctl users update user_abc --last-name Byron --active=false
   orgctl users delete user_abc --yes`,
 		Columns: userColumns,
-		Ops: []Op{
+		Ops: []engine.Op{
 			{
 				Use: "list", Short: "List users", Method: http.MethodGet, Path: "/users", Scope: "Users > Read", List: true,
 				Example: "  orgctl users list\n  orgctl users list --first-name Ada\n  orgctl users list --limit 50 --all",
-				Fields: []Field{
-					{Flag: "email", Key: "email", In: InQuery, Usage: "only the user with this email"},
-					{Flag: "first-name", Key: "first_name", In: InQuery, Usage: "only users with this first name"},
-					{Flag: "last-name", Key: "last_name", In: InQuery, Usage: "only users with this last name"},
+				Fields: []engine.Field{
+					{Flag: "email", Key: "email", In: engine.InQuery, Usage: "only the user with this email"},
+					{Flag: "first-name", Key: "first_name", In: engine.InQuery, Usage: "only users with this first name"},
+					{Flag: "last-name", Key: "last_name", In: engine.InQuery, Usage: "only users with this last name"},
 				},
 			},
 			{
 				Use: "get USER_ID", Short: "Show a user", Method: http.MethodGet, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Read",
 				Example: "  orgctl users get user_abc\n  orgctl users get user_abc --include-groups -o json",
 				View:    detailView,
-				Fields: []Field{
-					{Flag: "include-groups", Key: "includeGroups", In: InQuery, Kind: KBool, Usage: "include the user's groups"},
+				Fields: []engine.Field{
+					{Flag: "include-groups", Key: "includeGroups", In: engine.InQuery, Kind: engine.KBool, Usage: "include the user's groups"},
 				},
 			},
 			{
 				Use: "create", Short: "Create a user", Method: http.MethodPost, Path: "/users", Scope: "Users > Write", Body: true,
-				Exists: conflictKey("users", "email", "update"),
+				Exists: engine.ConflictKey("users", "email", "update"),
 				Long:   "--admin makes the new user an admin with a second request (PATCH, 2 points), since\nthe create call takes no admin field.",
 				Example: `  orgctl users create --email ada@example.com --first-name Ada --last-name Lovelace
   orgctl users create --email bot@example.com --first-name CI --last-name Bot --user-type mobile --metadata team=ops
   orgctl users create --email ada@example.com --first-name Ada --last-name L --dry-run`,
-				Fields: []Field{
+				Fields: []engine.Field{
 					{Flag: "email", Key: "email", Required: true, Usage: "email address"},
 					{Flag: "first-name", Key: "first_name", Required: true, Usage: "first name"},
 					{Flag: "last-name", Key: "last_name", Required: true, Usage: "last name"},
-					{Flag: "active", Key: "active", Kind: KBool, Usage: "create enabled (default true; --active=false to create disabled)"},
+					{Flag: "active", Key: "active", Kind: engine.KBool, Usage: "create enabled (default true; --active=false to create disabled)"},
 					{Flag: "user-type", Key: "user_type", Enum: []string{"default", "mobile", "embed"}, Usage: "user type"},
-					{Flag: "metadata", Key: "metadata", Kind: KKV, Usage: "metadata `KEY=VALUE` (repeatable)"},
-					{Flag: "admin", In: InLocal, Kind: KBool, Usage: "make the user an admin"},
+					{Flag: "metadata", Key: "metadata", Kind: engine.KKV, Usage: "metadata `KEY=VALUE` (repeatable)"},
+					{Flag: "admin", In: engine.InLocal, Kind: engine.KBool, Usage: "make the user an admin"},
 				},
 				Shape: adminAfterCreate,
 			},
@@ -78,14 +79,14 @@ user disables it; the API keeps the record.`,
   orgctl users update user_abc --active=false
   orgctl users update user_abc --metadata team=data --metadata level=3
   echo '[{"op":"remove","path":"/metadata/team"}]' | orgctl users update user_abc --body -`,
-				Fields: []Field{
-					{Flag: "email", Key: "email", In: InPatch, Usage: "new email"},
-					{Flag: "first-name", Key: "first_name", In: InPatch, Usage: "new first name"},
-					{Flag: "last-name", Key: "last_name", In: InPatch, Usage: "new last name"},
-					{Flag: "active", Key: "active", In: InPatch, Kind: KBool, Usage: "enable or disable"},
-					{Flag: "admin", Key: "is_admin", In: InPatch, Kind: KBool, Usage: "grant or revoke admin"},
-					{Flag: "user-type", Key: "user_type", In: InPatch, Enum: []string{"default", "mobile", "embed"}, Usage: "user type"},
-					{Flag: "metadata", Key: "metadata", In: InPatch, Kind: KKV, Usage: "set metadata `KEY=VALUE` (repeatable)"},
+				Fields: []engine.Field{
+					{Flag: "email", Key: "email", In: engine.InPatch, Usage: "new email"},
+					{Flag: "first-name", Key: "first_name", In: engine.InPatch, Usage: "new first name"},
+					{Flag: "last-name", Key: "last_name", In: engine.InPatch, Usage: "new last name"},
+					{Flag: "active", Key: "active", In: engine.InPatch, Kind: engine.KBool, Usage: "enable or disable"},
+					{Flag: "admin", Key: "is_admin", In: engine.InPatch, Kind: engine.KBool, Usage: "grant or revoke admin"},
+					{Flag: "user-type", Key: "user_type", In: engine.InPatch, Enum: []string{"default", "mobile", "embed"}, Usage: "user type"},
+					{Flag: "metadata", Key: "metadata", In: engine.InPatch, Kind: engine.KKV, Usage: "set metadata `KEY=VALUE` (repeatable)"},
 				},
 			},
 			{
@@ -100,15 +101,15 @@ user disables it; the API keeps the record.`,
 				Example: "  orgctl users reset-2fa user_abc",
 			},
 		},
-		Groups: []Group{attributesGroup("user", "USER_ID", "/users/{userId}", "userId", "Users > Write",
+		Groups: []engine.Group{attributesGroup("user", "USER_ID", "/users/{userId}", "userId", "Users > Write",
 			"a user", "user_0000000000000000005a4d0000000002")},
 	}
 }
 
 // attributesGroup is "<family> attributes set|delete" for users and user
 // invites, whose attribute endpoints have the same shape.
-func attributesGroup(noun, idName, base, param, scope, what, exampleID string) Group {
-	return Group{
+func attributesGroup(noun, idName, base, param, scope, what, exampleID string) engine.Group {
+	return engine.Group{
 		Name:    "attributes",
 		Aliases: []string{"attribute", "attrs"},
 		Short:   "Set and delete user attributes of " + what,
@@ -117,19 +118,19 @@ here they get a value for one ` + noun + `. The answer is the ` + noun + `'s upd
 		Example: fmt.Sprintf("  orgctl %ss attributes set %s --name department --value Finance\n  orgctl %ss attributes delete %s department --yes",
 			noun, exampleID, noun, exampleID),
 		Columns: []output.Column{{Header: "METADATA", Field: "metadata"}},
-		Ops: []Op{
+		Ops: []engine.Op{
 			{Use: "set " + idName, Short: "Set one attribute's value", Done: "Set an attribute of " + noun + " %s", Method: http.MethodPost, Path: base + "/user_attributes", Args: []string{param}, Scope: scope,
 				Idempotent: true,
 				Example: fmt.Sprintf("  orgctl %ss attributes set %s --name department --value Finance\n  orgctl %ss attributes set %s --name department --null",
 					noun, exampleID, noun, exampleID),
-				Fields: []Field{
+				Fields: []engine.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "attribute name (must exist: see 'orgctl user-attributes list')"},
 					{Flag: "value", Key: "value", Usage: "the value (text; JSON and numbers as their text)"},
-					{Flag: "null", In: InLocal, Kind: KBool, Usage: "set the value to null instead of --value"},
+					{Flag: "null", In: engine.InLocal, Kind: engine.KBool, Usage: "set the value to null instead of --value"},
 				},
-				Shape: func(c *Call) error {
+				Shape: func(c *engine.Call) error {
 					null := c.LocalBool("null")
-					_, hasValue := c.body()["value"]
+					_, hasValue := c.BodyObject()["value"]
 					switch {
 					case null && hasValue:
 						return cli.UsageErrorf("%s: --value and --null cannot be used together", c.Command)
@@ -150,7 +151,7 @@ here they get a value for one ` + noun + `. The answer is the ` + noun + `'s upd
 
 // adminAfterCreate makes --admin a follow-up PATCH, since the create call
 // takes no admin field.
-func adminAfterCreate(c *Call) error {
+func adminAfterCreate(c *engine.Call) error {
 	var admin any
 	if v, ok := c.Body["is_admin"]; ok { // from --body
 		delete(c.Body, "is_admin")
@@ -162,7 +163,7 @@ func adminAfterCreate(c *Call) error {
 	if admin == nil {
 		return nil
 	}
-	c.Then = append(c.Then, FollowUp{What: "PATCH the new user's is_admin", Path: "/users/{userId}",
+	c.Then = append(c.Then, engine.FollowUp{What: "PATCH the new user's is_admin", Path: "/users/{userId}",
 		Build: func(created json.RawMessage) (client.Request, error) {
 			var u struct {
 				ID string `json:"id"`

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -19,7 +20,7 @@ func terminalView(p *output.Printer) bool {
 // detailView shows one object as key/value lines on a terminal, every
 // field the API returned; piped and in other formats the answer prints as
 // any other.
-func detailView(p *output.Printer, c *Call, data json.RawMessage) error {
+func detailView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
 	if !terminalView(p) {
 		return p.Print(data, c.Columns)
 	}
@@ -32,7 +33,7 @@ func detailView(p *output.Printer, c *Call, data json.RawMessage) error {
 
 // groupView is detailView with the members listed by email, group admins
 // marked.
-func groupView(p *output.Printer, c *Call, data json.RawMessage) error {
+func groupView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
 	if !terminalView(p) {
 		return p.Print(data, c.Columns)
 	}
@@ -101,7 +102,7 @@ var accessListColumns = []output.Column{
 // users at most (none for a kind not in the answer, or when the name cache
 // has it); the raw answer is left alone for -o json, yaml, --jq and
 // --template.
-func accessListView(p *output.Printer, c *Call, data json.RawMessage) error {
+func accessListView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
 	if p.Opts.Structured() {
 		return p.Print(data, nil)
 	}
@@ -123,12 +124,12 @@ func accessListView(p *output.Printer, c *Call, data json.RawMessage) error {
 	}
 	names := map[string]map[string]string{}
 	for _, kind := range []string{"groups", "users"} {
-		if !need[kind] || c.names == nil {
+		if !need[kind] || c.Names == nil {
 			continue
 		}
-		objs, err := c.names(kind)
+		objs, err := c.Names(kind)
 		if err != nil {
-			p.IO.Warn("could not look up %s names, showing ids: %v", singularKind(kind), firstLine(err.Error()))
+			p.IO.Warn("could not look up %s names, showing ids: %v", engine.SingularKind(kind), firstLine(err.Error()))
 			continue
 		}
 		names[kind] = map[string]string{}
@@ -139,7 +140,7 @@ func accessListView(p *output.Printer, c *Call, data json.RawMessage) error {
 	var rows []map[string]any
 	for _, k := range kinds {
 		for _, e := range lists[k.key] {
-			id := idText(e.Subject.ID)
+			id := engine.IDText(e.Subject.ID)
 			rows = append(rows, map[string]any{
 				"type":   k.key,
 				"id":     id,
@@ -179,7 +180,7 @@ func accessReason(e accessEntry, subject string, groups map[string]string) strin
 	if len(s.Groups) > 0 {
 		var gs []string
 		for _, g := range s.Groups {
-			id := idText(g.ID)
+			id := engine.IDText(g.ID)
 			if n := groups[id]; n != "" {
 				gs = append(gs, n)
 			} else {
@@ -189,7 +190,7 @@ func accessReason(e accessEntry, subject string, groups map[string]string) strin
 		why = append(why, "member of "+strings.Join(gs, ", "))
 	}
 	if s.Inherited != nil && len(s.Inherited.ID) > 0 {
-		why = append(why, fmt.Sprintf("inherited from %s %s", s.Inherited.Type, idText(s.Inherited.ID)))
+		why = append(why, fmt.Sprintf("inherited from %s %s", s.Inherited.Type, engine.IDText(s.Inherited.ID)))
 	}
 	if len(why) == 0 {
 		return "-"

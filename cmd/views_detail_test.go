@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/cmd/engine"
 )
 
 // An access list says why each subject has access, with one list of each
@@ -25,7 +26,7 @@ func TestAccessListNamesSubjectsAndSaysWhy(t *testing.T) {
 	    {"subject":{"id":12,"type":"userInvite"},"sources":{"direct":true,"universal":false,"groups":[]},"accessLevel":"use"}
 	  ]}`)
 	calls := map[string]int{}
-	c := &Call{Params: map[string]string{"objectType": "app", "objectId": "x"}, names: func(kind string) ([]resolve.Object, error) {
+	c := &engine.Call{Params: map[string]string{"objectType": "app", "objectId": "x"}, Names: func(kind string) ([]resolve.Object, error) {
 		calls[kind]++
 		switch kind {
 		case "groups":

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -31,7 +32,7 @@ func TestViewSettingsKeepTheAPIsOrder(t *testing.T) {
 
 	// The rows follow the answer's key order, not an alphabetical one.
 	p, buf, _ := printer("table")
-	if err := settingsPrint(p, &Call{}, json.RawMessage(`{"zeta":1,"alpha":{"x":true},"mid":"s"}`)); err != nil {
+	if err := settingsPrint(p, &engine.Call{}, json.RawMessage(`{"zeta":1,"alpha":{"x":true},"mid":"s"}`)); err != nil {
 		t.Fatal(err)
 	}
 	if buf.String() != "zeta\t1\nalpha\t{\"x\":true}\nmid\ts\n" {
@@ -39,7 +40,7 @@ func TestViewSettingsKeepTheAPIsOrder(t *testing.T) {
 	}
 	// What is not an object prints as it is.
 	p, buf, _ = printer("table")
-	settingsPrint(p, &Call{}, json.RawMessage(`["a","b"]`))
+	settingsPrint(p, &engine.Call{}, json.RawMessage(`["a","b"]`))
 	if buf.String() != "a\nb\n" {
 		t.Errorf("non-object settings: %q", buf.String())
 	}
@@ -70,7 +71,7 @@ func TestViewNewTokenShownOnce(t *testing.T) {
 	}
 
 	p, _, _ := printer("table")
-	if err := printNewToken(p, &Call{}, json.RawMessage(`{"id":"t1","label":"x"}`)); err == nil || !strings.Contains(err.Error(), "carries no token value; revoke it") {
+	if err := printNewToken(p, &engine.Call{}, json.RawMessage(`{"id":"t1","label":"x"}`)); err == nil || !strings.Contains(err.Error(), "carries no token value; revoke it") {
 		t.Errorf("answer without a token: %v", err)
 	}
 }
@@ -80,22 +81,22 @@ func TestViewsThatUnwrapOrSummarise(t *testing.T) {
 	data := json.RawMessage(`{"manifests":[{"name":"prod"},{"name":"staging"}],"other":1}`)
 
 	p, buf, _ := printer("table")
-	if err := printInner("manifests")(p, &Call{Columns: cols}, data); err != nil || buf.String() != "prod\nstaging\n" {
+	if err := printInner("manifests")(p, &engine.Call{Columns: cols}, data); err != nil || buf.String() != "prod\nstaging\n" {
 		t.Errorf("printInner table: %q %v", buf.String(), err)
 	}
 	p, buf, _ = printer("json")
-	printInner("manifests")(p, &Call{Columns: cols}, data)
+	printInner("manifests")(p, &engine.Call{Columns: cols}, data)
 	if strings.TrimSpace(buf.String()) != string(data) {
 		t.Errorf("printInner -o json changed the data: %s", buf.String())
 	}
 
 	detail := json.RawMessage(`{"overall_summary":[{"name":"Refunds"}],"weekly":[1,2]}`)
 	p, buf, _ = printer("table")
-	if err := usageDetailPrint(p, &Call{Columns: cols}, detail); err != nil || buf.String() != "Refunds\n" {
+	if err := usageDetailPrint(p, &engine.Call{Columns: cols}, detail); err != nil || buf.String() != "Refunds\n" {
 		t.Errorf("usage detail table: %q %v", buf.String(), err)
 	}
 	p, buf, _ = printer("yaml")
-	usageDetailPrint(p, &Call{Columns: cols}, detail)
+	usageDetailPrint(p, &engine.Call{Columns: cols}, detail)
 	if !strings.Contains(buf.String(), "weekly:") {
 		t.Errorf("usage detail -o yaml lost the breakdowns: %s", buf.String())
 	}
@@ -113,7 +114,7 @@ func TestViewsThatUnwrapOrSummarise(t *testing.T) {
 
 func TestViewObservabilityTest(t *testing.T) {
 	view := findOp(t, "observability", "test").View
-	c := &Call{Params: map[string]string{"provider": "Sentry"}}
+	c := &engine.Call{Params: map[string]string{"provider": "Sentry"}}
 
 	p, buf, _ := printer("table")
 	if err := view(p, c, json.RawMessage(`{"success":true}`)); err != nil || buf.String() != "test event sent to Sentry\n" {

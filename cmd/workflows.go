@@ -3,6 +3,7 @@ package cmd
 import (
 	"net/http"
 
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -11,8 +12,8 @@ func init() {
 		"List workflows and inspect workflow runs", workflowsGroup)
 }
 
-func workflowsGroup() Group {
-	return Group{
+func workflowsGroup() engine.Group {
+	return engine.Group{
 		Long: `Workflows of the organization or Space (read only through this API).`,
 		Example: `  orgctl workflows list
   orgctl workflows get WORKFLOW_ID -o yaml
@@ -25,17 +26,17 @@ func workflowsGroup() Group {
 			{Header: "TIMEZONE", Field: "timezone"},
 			{Header: "FOLDER", Field: "folder_id"},
 		},
-		Ops: []Op{
+		Ops: []engine.Op{
 			{Use: "list", Short: "List workflows", Method: http.MethodGet, Path: "/workflows", Scope: "Workflows > Read", List: true,
 				Example: "  orgctl workflows list\n  orgctl workflows list --jq '.[] | select(.crontab != null) | .name'"},
 			{Use: "get WORKFLOW_ID", Short: "Show a workflow", Method: http.MethodGet, Path: "/workflows/{workflowId}", Args: []string{"workflowId"}, Scope: "Workflows > Read",
 				Example: "  orgctl workflows get WORKFLOW_ID"},
 		},
-		Groups: []Group{{
+		Groups: []engine.Group{{
 			Name:    "runs",
 			Short:   "Inspect workflow runs",
 			Example: "  orgctl workflows runs get RUN_ID",
-			Ops: []Op{
+			Ops: []engine.Op{
 				{Use: "get RUN_ID", Short: "Show a workflow run and its user tasks", Method: http.MethodGet, Path: "/workflow_run/{id}", Args: []string{"id"}, Scope: "Workflows > Read",
 					Long: "Needs the Workflow Runs API (closed beta; Retool 3.122+).",
 					Columns: []output.Column{

@@ -1,4 +1,4 @@
-package cmd
+package engine
 
 import (
 	"context"
@@ -25,10 +25,10 @@ import (
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
-// bulkOptions are the flags of a run over a file, beside the op's own.
-type bulkOptions struct {
+// BulkOptions are the flags of a run over a file, beside the op's own.
+type BulkOptions struct {
 	from     string
-	format   bulk.Format
+	Format   bulk.Format
 	parallel int
 	onExists string
 	restart  bool
@@ -37,7 +37,7 @@ type bulkOptions struct {
 
 const (
 	defaultParallel = 8
-	maxParallel     = 64
+	MaxParallel     = 64
 	// maxProblems bounds the problems listed; the rest are counted.
 	maxProblems = 100
 )
@@ -72,7 +72,7 @@ func fromFile(c *cobra.Command) bool {
 }
 
 // bulkFlags reads the --from flags; ok is false when there is no --from.
-func bulkFlags(op *Op, c *cobra.Command) (o bulkOptions, ok bool, err error) {
+func bulkFlags(op *Op, c *cobra.Command) (o BulkOptions, ok bool, err error) {
 	fl := c.Flags()
 	if !fromFile(c) {
 		for _, n := range bulkOnly {
@@ -94,22 +94,22 @@ func bulkFlags(op *Op, c *cobra.Command) (o bulkOptions, ok bool, err error) {
 	switch {
 	case strings.TrimSpace(o.from) == "":
 		return o, true, cli.UsageErrorf("--from needs a file name, or - for stdin")
-	case o.parallel < 1 || o.parallel > maxParallel:
-		return o, true, cli.UsageErrorf("invalid --parallel %d: give 1 to %d", o.parallel, maxParallel)
+	case o.parallel < 1 || o.parallel > MaxParallel:
+		return o, true, cli.UsageErrorf("invalid --parallel %d: give 1 to %d", o.parallel, MaxParallel)
 	case !slices.Contains(onExistsModes, o.onExists):
 		return o, true, cli.UsageErrorf("invalid --on-exists %q: use fail, skip or update", o.onExists)
 	case fl.Changed("body"):
 		return o, true, cli.UsageErrorf("--body and --from cannot be used together: put the fields in the file's columns")
 	}
-	if op.Exists != nil && op.Exists.Check == nil && o.onExists == "update" && op.sibling(op.Exists.Update) == nil {
+	if op.Exists != nil && op.Exists.Check == nil && o.onExists == "update" && op.Sibling(op.Exists.Update) == nil {
 		return o, true, cli.UsageErrorf("%s cannot update an existing object (the API has no such change): use --on-exists skip or fail", c.CommandPath())
 	}
 	if format != "" {
-		if o.format, err = bulk.ParseFormat(format); err != nil {
+		if o.Format, err = bulk.ParseFormat(format); err != nil {
 			return o, true, &cli.UsageError{Err: err}
 		}
 	} else {
-		o.format = bulk.FormatOf(o.from)
+		o.Format = bulk.FormatOf(o.from)
 	}
 	return o, true, nil
 }
@@ -131,30 +131,30 @@ func bulkColumnsExample(op *Op) string {
 	return strings.Join(names, ",")
 }
 
-// sibling is the op of the same group whose Use starts with word.
-func (op *Op) sibling(word string) *Op {
+// Sibling is the op of the same group whose Use starts with word.
+func (op *Op) Sibling(word string) *Op {
 	if word == "" {
 		return nil
 	}
-	for i := range op.siblings {
-		if w := strings.Fields(op.siblings[i].Use); len(w) > 0 && w[0] == word {
-			return &op.siblings[i]
+	for i := range op.Siblings {
+		if w := strings.Fields(op.Siblings[i].Use); len(w) > 0 && w[0] == word {
+			return &op.Siblings[i]
 		}
 	}
 	return nil
 }
 
-// bulkJob is one run of an op over the rows of a file.
-type bulkJob struct {
+// BulkJob is one run of an op over the rows of a file.
+type BulkJob struct {
 	f     *cli.Factory
 	e     *Engine
-	op    *Op
+	Op    *Op
 	cmd   *cobra.Command
-	o     bulkOptions
+	O     BulkOptions
 	ro    RunOptions
-	base  Input // the command line: its flags apply to every row
+	Base  Input // the command line: its flags apply to every row
 	src   bulkSource
-	cols  *bulkColumns
+	Cols  *bulkColumns
 	upd   *Op // what --on-exists update runs
 	store bulk.Store
 	bc    ratebudget.Config // read once: viper is slow enough to matter per row
@@ -212,18 +212,18 @@ func (s *bulkSource) open() (io.ReadCloser, error) {
 }
 
 // runBulk is a command's run with --from: check every row, then run them.
-func runBulk(ctx context.Context, f *cli.Factory, op *Op, c *cobra.Command, args []string, o bulkOptions) error {
-	base, ro := parseFlags(op, c, args)
-	e, err := newEngine(f)
+func runBulk(ctx context.Context, f *cli.Factory, op *Op, c *cobra.Command, args []string, o BulkOptions) error {
+	base, ro := ParseFlags(op, c, args)
+	e, err := New(f)
 	if err != nil {
 		return err
 	}
-	j := &bulkJob{f: f, e: e, op: op, cmd: c, o: o, ro: ro, base: base,
+	j := &BulkJob{f: f, e: e, Op: op, cmd: c, O: o, ro: ro, Base: base,
 		store: bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")}, bc: e.cfg.Budget}
 	if op.Exists != nil && op.Exists.Check == nil && o.onExists == "update" {
-		j.upd = op.sibling(op.Exists.Update)
+		j.upd = op.Sibling(op.Exists.Update)
 	}
-	j.cols = newBulkColumns(op, len(args))
+	j.Cols = NewBulkColumns(op, len(args))
 	if err := j.openSource(); err != nil {
 		return err
 	}
@@ -241,15 +241,15 @@ func runBulk(ctx context.Context, f *cli.Factory, op *Op, c *cobra.Command, args
 	return j.run(ctx)
 }
 
-func (j *bulkJob) openSource() error {
-	if j.o.from != "-" {
-		j.src = bulkSource{name: j.o.from, path: j.o.from}
-		fi, err := os.Stat(j.o.from)
+func (j *BulkJob) openSource() error {
+	if j.O.from != "-" {
+		j.src = bulkSource{name: j.O.from, path: j.O.from}
+		fi, err := os.Stat(j.O.from)
 		if err != nil {
 			return cli.UsageErrorf("--from: %v", err)
 		}
 		if fi.IsDir() {
-			return cli.UsageErrorf("--from %s is a directory", j.o.from)
+			return cli.UsageErrorf("--from %s is a directory", j.O.from)
 		}
 		return nil
 	}
@@ -276,14 +276,14 @@ var resultFields = []output.Field{
 
 // run is the second pass: the rows run through the runner, the journal
 // records them, results go to stdout as they come.
-func (j *bulkJob) run(parent context.Context) error {
+func (j *BulkJob) run(parent context.Context) error {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	j.cancel = cancel
 	conn, err := j.f.ConnectWith(cli.ConnectOptions{
 		Notify:    func(ratebudget.Wait) {}, // the progress shows waits
 		Pacer:     func(p client.Pacer) client.Pacer { return &bulk.Pacer{Next: p, Stop: ctx} },
-		IdleConns: j.o.parallel + 2,
+		IdleConns: j.O.parallel + 2,
 	})
 	if err != nil {
 		return err
@@ -306,7 +306,7 @@ func (j *bulkJob) run(parent context.Context) error {
 		}
 		j.src.path, j.src.spooled = kept, false
 	}
-	if j.o.restart {
+	if j.O.restart {
 		if err := j.store.Restart(id); err != nil {
 			return fmt.Errorf("jobs: %w", err)
 		}
@@ -316,7 +316,7 @@ func (j *bulkJob) run(parent context.Context) error {
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("job %s: %w; `orgctl jobs rm %s` forgets it", id, err, id)
 	}
-	if j.op.Destructive && !j.ro.Yes {
+	if j.Op.Destructive && !j.ro.Yes {
 		if err := j.confirm(); err != nil {
 			return err
 		}
@@ -331,15 +331,15 @@ func (j *bulkJob) run(parent context.Context) error {
 				id, applied, j.rows, c["unknown"])
 		}
 	} else {
-		jr, err = bulk.Create(path, bulk.Header{ID: id, Command: j.cmd.CommandPath(), Args: j.base.Args, Flags: j.idFlags(),
-			Input: j.src.name, Format: j.o.format, Rows: j.rows, Target: conn.Target.BaseURL, Created: time.Now().UTC()})
+		jr, err = bulk.Create(path, bulk.Header{ID: id, Command: j.cmd.CommandPath(), Args: j.Base.Args, Flags: j.idFlags(),
+			Input: j.src.name, Format: j.O.Format, Rows: j.rows, Target: conn.Target.BaseURL, Created: time.Now().UTC()})
 	}
 	if err != nil {
 		return fmt.Errorf("job %s: %w", id, err)
 	}
 	jr.Run()
-	if j.o.report != "" {
-		rf, err := os.Create(j.o.report)
+	if j.O.report != "" {
+		rf, err := os.Create(j.O.report)
 		if err != nil {
 			jr.Close()
 			return cli.UsageErrorf("--report: %v", err)
@@ -359,8 +359,8 @@ func (j *bulkJob) run(parent context.Context) error {
 		return err
 	}
 	defer rows.close()
-	j.out = output.NewRecords(j.e.printer, resultFields)
-	runner := &bulk.Runner{Parallel: j.o.parallel, Journal: jr, Prior: prior, Handler: j, Emit: j.emit}
+	j.out = output.NewRecords(j.e.Printer, resultFields)
+	runner := &bulk.Runner{Parallel: j.O.parallel, Journal: jr, Prior: prior, Handler: j, Emit: j.emit}
 	j.runner = runner
 	var prog *output.Progress
 	if !j.e.quiet() {
@@ -378,11 +378,11 @@ func (j *bulkJob) run(parent context.Context) error {
 		prog.Stop()
 	}
 	if !stopped && runErr == nil {
-		jr.End(countsText(counts))
+		jr.End(CountsText(counts))
 	}
 	jerr := jr.Close()
 	if j.onChange != nil && (counts[bulk.Created]+counts[bulk.Updated]+counts[bulk.Deleted]) > 0 {
-		j.onChange(ratebudget.Family(j.op.Path))
+		j.onChange(ratebudget.Family(j.Op.Path))
 	}
 	if runErr != nil {
 		return runErr
@@ -406,7 +406,7 @@ func (j *bulkJob) run(parent context.Context) error {
 	return nil
 }
 
-func countsText(c bulk.Counts) map[string]int {
+func CountsText(c bulk.Counts) map[string]int {
 	out := map[string]int{}
 	for k, v := range c {
 		out[string(k)] = v
@@ -420,13 +420,13 @@ type rowReader struct {
 	rd *bulk.Reader
 }
 
-func (j *bulkJob) rowSource() (*rowReader, error) {
+func (j *BulkJob) rowSource() (*rowReader, error) {
 	rc, err := j.src.open()
 	if err != nil {
 		return nil, err
 	}
-	rd := bulk.NewReader(rc, j.o.format)
-	if j.o.format == bulk.CSV {
+	rd := bulk.NewReader(rc, j.O.Format)
+	if j.O.Format == bulk.CSV {
 		if _, _, err := rd.Header(); err != nil {
 			rc.Close()
 			return nil, err
@@ -447,7 +447,7 @@ func (r *rowReader) next() (bulk.Row, error) {
 func (r *rowReader) close() { r.rc.Close() }
 
 // confirm asks once for the whole file.
-func (j *bulkJob) confirm() error {
+func (j *BulkJob) confirm() error {
 	io := j.f.IO
 	what := fmt.Sprintf("%s on the %d rows of %s", j.cmd.CommandPath(), j.rows, j.src.name)
 	if !io.InTTY || !io.ErrTTY || j.src.name == "stdin" {
@@ -465,12 +465,12 @@ func (j *bulkJob) confirm() error {
 
 // stats feed the progress display; the ETA comes from the budget, not
 // from the rate so far.
-func (j *bulkJob) stats() output.ProgressStats {
+func (j *BulkJob) stats() output.ProgressStats {
 	done, failed, unknown, earlier := j.runner.Progress()
 	s := output.ProgressStats{Done: done, Total: j.rows, Failed: failed, Unknown: unknown, Earlier: earlier}
 	if st, err := j.conn.Ledger.Status(); err == nil && j.rows > 0 {
 		left := j.points * (j.rows - done) / j.rows
-		s.ETA, s.ETAKnown = budgetETA(st, left), true
+		s.ETA, s.ETAKnown = BudgetETA(st, left), true
 	}
 	return s
 }
@@ -478,7 +478,7 @@ func (j *bulkJob) stats() output.ProgressStats {
 // noteChange tells the completion and name caches that the job changed its
 // family: at the first change, then at most every 2 s, and at the end, so
 // a killed job leaves them stale for 2 s, not for their whole TTL.
-func (j *bulkJob) noteChange() {
+func (j *BulkJob) noteChange() {
 	if j.onChange == nil {
 		return
 	}
@@ -487,11 +487,11 @@ func (j *bulkJob) noteChange() {
 		return
 	}
 	if j.lastForget.CompareAndSwap(last, now) {
-		j.onChange(ratebudget.Family(j.op.Path))
+		j.onChange(ratebudget.Family(j.Op.Path))
 	}
 }
 
-func (j *bulkJob) emit(r bulk.Result) {
+func (j *BulkJob) emit(r bulk.Result) {
 	switch r.Outcome {
 	case bulk.Created, bulk.Updated, bulk.Deleted:
 		j.noteChange()
@@ -510,7 +510,7 @@ func (j *bulkJob) emit(r bulk.Result) {
 }
 
 // summary is the last word on stderr.
-func (j *bulkJob) summary(id string, c bulk.Counts, took time.Duration, stopped bool) {
+func (j *BulkJob) summary(id string, c bulk.Counts, took time.Duration, stopped bool) {
 	if j.e.quiet() && !stopped && c[bulk.Failed] == 0 && c[bulk.Unknown] == 0 {
 		return
 	}
@@ -536,7 +536,7 @@ func (j *bulkJob) summary(id string, c bulk.Counts, took time.Duration, stopped 
 		again = "run the same command again with the same input on stdin"
 	}
 	if stopped {
-		fmt.Fprintf(io.Err, "orgctl: stopped: the rows in flight finished and were recorded; to resume, %s:\n  %s\n", again, resumeLine())
+		fmt.Fprintf(io.Err, "orgctl: stopped: the rows in flight finished and were recorded; to resume, %s:\n  %s\n", again, ResumeLine())
 	}
 	if n := c[bulk.Failed]; n > 0 {
 		fmt.Fprintf(io.Err, "orgctl: %s failed (see the results, or `orgctl jobs show %s`); %s to retry them\n", rowsText(n), id, again)
@@ -554,8 +554,8 @@ func rowsText(n int) string {
 	return strconv.Itoa(n) + " rows"
 }
 
-// resumeLine is this process's command line, quoted for a shell.
-func resumeLine() string {
+// ResumeLine is this process's command line, quoted for a shell.
+func ResumeLine() string {
 	parts := []string{"orgctl"}
 	for _, a := range os.Args[1:] {
 		if a == "" || strings.ContainsAny(a, " \t\n'\"$`\\|&;<>()*?[]#~") {

@@ -1,4 +1,4 @@
-package cmd
+package engine
 
 import (
 	"encoding/json"
@@ -14,7 +14,7 @@ import (
 )
 
 // The published OpenAPI file sits in ../shared beside the repository; only the generator reads it.
-//go:generate go run ./internal/specrules -spec ../../shared/api/openapi.json -o spec_rules_gen.go
+//go:generate go run ./internal/specrules -spec ../../../shared/api/openapi.json -o spec_rules_gen.go
 
 // specOp is what the published API description says about one operation:
 // what its input may hold, checked in the build phase so that bad input
@@ -289,7 +289,7 @@ func (r *specValue) checkString(s string) bool {
 	case "email":
 		return isEmail(s)
 	case "uuid":
-		return isUUIDText(s)
+		return IsUUIDText(s)
 	case "date-time":
 		_, err := time.Parse(time.RFC3339, s)
 		return err == nil
@@ -333,7 +333,7 @@ func isEmail(s string) bool {
 	return err == nil && a.Address == s
 }
 
-func isUUIDText(s string) bool {
+func IsUUIDText(s string) bool {
 	if len(s) != 36 {
 		return false
 	}
@@ -447,7 +447,7 @@ func (op *Op) fieldProblem(fd Field, v any) string {
 			}
 			list = texts
 		} else {
-			v = queryText(v)
+			v = QueryText(v)
 		}
 	}
 	if isList && whole != nil && whole.Type != "array" && whole.Type != "" {

@@ -1,4 +1,4 @@
-package cmd
+package engine
 
 import (
 	"fmt"
@@ -15,15 +15,15 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-// reads reports whether the op fetches data without changing anything: a
+// Reads reports whether the op fetches data without changing anything: a
 // get, a list, or a query sent as a POST (permissions list-objects).
-func (op *Op) reads() bool {
+func (op *Op) Reads() bool {
 	return op.Method == http.MethodGet || strings.HasPrefix(op.Use, "list")
 }
 
-// jsonFields are the names --json selects from: the fields the published
+// JSONFields are the names --json selects from: the fields the published
 // spec gives the answer, then any the command's columns read beyond them.
-func (op *Op) jsonFields() []string {
+func (op *Op) JSONFields() []string {
 	return jsonFieldNames(op.Method+" "+op.Path, columnFields(op.Columns))
 }
 
@@ -69,12 +69,12 @@ const (
 
 // addJSONFlag gives a reading command --json FIELDS.
 func addJSONFlag(op *Op, c *cobra.Command) {
-	addJSONFields(c, op.Method+" "+op.Path, columnFields(op.Columns))
+	AddJSONFields(c, op.Method+" "+op.Path, columnFields(op.Columns))
 }
 
-// addJSONFields gives a command --json FIELDS: the spec's fields of
+// AddJSONFields gives a command --json FIELDS: the spec's fields of
 // endpoint ("METHOD PATH", or "" for local records) and the extra names.
-func addJSONFields(c *cobra.Command, endpoint, extra string) {
+func AddJSONFields(c *cobra.Command, endpoint, extra string) {
 	c.Flags().String("json", "", "print only these comma-separated `FIELDS` as JSON (--json alone lists them)")
 	if c.Annotations == nil {
 		c.Annotations = map[string]string{}
@@ -120,9 +120,9 @@ func cutLast(s, sep string) (before, after string) {
 // nothing more to print.
 var errListedFields = &cli.ExitError{Code: cli.ExitOK}
 
-// jsonSelection reads --json: nil when not given, the checked names when
+// JSONSelection reads --json: nil when not given, the checked names when
 // given; given empty (--json=) it lists the fields and ends the run.
-func jsonSelection(c *cobra.Command) ([]string, error) {
+func JSONSelection(c *cobra.Command) ([]string, error) {
 	fl := c.Flags().Lookup("json")
 	if fl == nil || !fl.Changed {
 		return nil, nil
@@ -173,9 +173,9 @@ func listJSONFields(w io.Writer, fields []string) {
 	fmt.Fprintln(w, strings.Join(fields, "\n"))
 }
 
-// bareJSONFlag answers `--json` given without fields (which the flag parser
+// BareJSONFlag answers `--json` given without fields (which the flag parser
 // reports as a missing argument) by listing the command's fields.
-func bareJSONFlag(c *cobra.Command, err error) (error, bool) {
+func BareJSONFlag(c *cobra.Command, err error) (error, bool) {
 	if err == nil || err.Error() != "flag needs an argument: --json" {
 		return nil, false
 	}
@@ -187,9 +187,9 @@ func bareJSONFlag(c *cobra.Command, err error) (error, bool) {
 	return errListedFields, true
 }
 
-// printSelected prints the --json fields of data: JSON, unless -o yaml,
+// PrintSelected prints the --json fields of data: JSON, unless -o yaml,
 // --jq or --template asked for something else.
-func printSelected(p *output.Printer, data []byte, fields []string) error {
+func PrintSelected(p *output.Printer, data []byte, fields []string) error {
 	sel, err := output.SelectFields(data, fields)
 	if err != nil {
 		return err

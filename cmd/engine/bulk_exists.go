@@ -1,4 +1,4 @@
-package cmd
+package engine
 
 import (
 	"context"
@@ -62,19 +62,19 @@ type Existence struct {
 	Display func(in Input) string
 }
 
-// conflictKey is a family that answers a duplicate create with 409.
-func conflictKey(kind, flag, update string) *Existence {
+// ConflictKey is a family that answers a duplicate create with 409.
+func ConflictKey(kind, flag, update string) *Existence {
 	return &Existence{Kind: kind, Flags: []string{flag}, Conflict: true, Update: update}
 }
 
-// lookFirst is a family that accepts duplicates: orgctl looks before sending.
-func lookFirst(kind, flag, update string) *Existence {
+// LookFirst is a family that accepts duplicates: orgctl looks before sending.
+func LookFirst(kind, flag, update string) *Existence {
 	return &Existence{Kind: kind, Flags: []string{flag}, Update: update}
 }
 
-// folderExists: a folder is known by its type, its parent and its name;
+// FolderExists: a folder is known by its type, its parent and its name;
 // the API refuses a second one in the same parent with 409.
-var folderExists = &Existence{Kind: "folders", Flags: []string{"type", "parent", "name"}, Conflict: true,
+var FolderExists = &Existence{Kind: "folders", Flags: []string{"type", "parent", "name"}, Conflict: true,
 	Match: func(c *Call, o resolve.Object, all []resolve.Object) bool {
 		typ, _ := c.Body["folder_type"].(string)
 		name, _ := c.Body["name"].(string)
@@ -105,9 +105,9 @@ var folderExists = &Existence{Kind: "folders", Flags: []string{"type", "parent",
 		return last("type") + ":/" + name
 	}}
 
-// memberExists: adding a member who is already there changes nothing, so
+// MemberExists: adding a member who is already there changes nothing, so
 // the API says nothing; orgctl reads each group once per job.
-var memberExists = &Existence{Flags: []string{"user"}, CheckPath: "/groups/{groupId}",
+var MemberExists = &Existence{Flags: []string{"user"}, CheckPath: "/groups/{groupId}",
 	Shared: func(in Input) string {
 		if len(in.Args) > 0 {
 			return in.Args[0]
@@ -128,10 +128,10 @@ var memberExists = &Existence{Flags: []string{"user"}, CheckPath: "/groups/{grou
 		return strings.Join(users, ","), len(users) > 0, nil
 	}}
 
-// grantExists: a grant to a subject that already has access replaces the
+// GrantExists: a grant to a subject that already has access replaces the
 // level, so the API says nothing; orgctl reads each object's access list
 // once per job (one request serves "a folder to 40 groups").
-var grantExists = &Existence{Flags: []string{"group", "user", "object-type", "object-id"},
+var GrantExists = &Existence{Flags: []string{"group", "user", "object-type", "object-id"},
 	CheckPath: "/permissions/accessList/{objectType}/{objectId}",
 	Shared: func(in Input) string {
 		t, id := in.Values["object-type"], in.Values["object-id"]

@@ -1,4 +1,4 @@
-package cmd
+package engine
 
 import (
 	"bytes"
@@ -83,9 +83,9 @@ type Call struct {
 	ArgLabels map[int]string
 	// stdin is where "-" sources read from.
 	stdin io.Reader
-	// names lists every object of a kind (one request per kind at most),
+	// Names lists every object of a kind (one request per kind at most),
 	// for views that show names beside the ids an answer holds.
-	names func(kind string) ([]resolve.Object, error)
+	Names func(kind string) ([]resolve.Object, error)
 }
 
 // FollowUp is a request built from the previous answer's data.
@@ -126,8 +126,8 @@ func (c *Call) LocalBool(flag string) bool {
 // Stdin is where a "-" file argument reads from.
 func (c *Call) Stdin() io.Reader { return c.stdin }
 
-// body returns the body object, creating it.
-func (c *Call) body() map[string]any {
+// BodyObject returns the body object, creating it.
+func (c *Call) BodyObject() map[string]any {
 	if c.Body == nil {
 		c.Body = map[string]any{}
 	}
@@ -163,13 +163,13 @@ func (c *Call) Request() client.Request {
 	return r
 }
 
-// maxBodyBytes bounds --body and other JSON read from files or stdin.
-const maxBodyBytes = 16 << 20
+// MaxBodyBytes bounds --body and other JSON read from files or stdin.
+const MaxBodyBytes = 16 << 20
 
-// build is the build phase: it turns an Input into a Call, converting and
+// Build is the build phase: it turns an Input into a Call, converting and
 // checking every value, and reports every problem it finds together. It
 // reads only files the user named; it sends nothing.
-func (op *Op) build(in Input, stdin io.Reader) (*Call, error) {
+func (op *Op) Build(in Input, stdin io.Reader) (*Call, error) {
 	c := &Call{Op: op, Command: in.Command, Params: map[string]string{}, Query: url.Values{}, Local: map[string]any{},
 		Given: map[string]bool{}, Columns: op.Columns, stdin: stdin}
 	var problems []string
@@ -202,7 +202,7 @@ func (op *Op) build(in Input, stdin io.Reader) (*Call, error) {
 		if !ok {
 			continue
 		}
-		v, err := fieldValue(fd, raw)
+		v, err := FieldValue(fd, raw)
 		if err != nil {
 			problems = append(problems, err.Error())
 			continue
@@ -219,7 +219,7 @@ func (op *Op) build(in Input, stdin io.Reader) (*Call, error) {
 		if !fd.Required || c.Given[fd.Flag] || len(in.Values[fd.Flag]) > 0 {
 			continue
 		}
-		if fd.In == InBody && c.Body != nil && lookupPath(c.Body, fd.Key) != nil {
+		if fd.In == InBody && c.Body != nil && LookupPath(c.Body, fd.Key) != nil {
 			continue
 		}
 		missing = append(missing, "--"+fd.Flag)
@@ -308,29 +308,29 @@ func (c *Call) place(fd Field, v any) {
 				c.Query.Add(fd.Key, fmt.Sprint(e))
 			}
 		default:
-			c.Query.Set(fd.Key, queryText(v))
+			c.Query.Set(fd.Key, QueryText(v))
 		}
 	case InPatch:
 		base := "/" + strings.ReplaceAll(fd.Key, ".", "/")
 		if kv, ok := v.(map[string]any); ok && fd.Kind == KKV {
 			// One "add" per key keeps the object's other keys.
-			for _, k := range sortedKeys(kv) {
-				c.Patch = append(c.Patch, map[string]any{"op": "add", "path": base + "/" + pointerEscape(k), "value": kv[k]})
+			for _, k := range SortedKeys(kv) {
+				c.Patch = append(c.Patch, map[string]any{"op": "add", "path": base + "/" + PointerEscape(k), "value": kv[k]})
 			}
 			return
 		}
 		c.Patch = append(c.Patch, map[string]any{"op": "replace", "path": base, "value": v})
 	default:
-		setPath(c.body(), fd.Key, v)
+		SetPath(c.BodyObject(), fd.Key, v)
 	}
 }
 
-// pointerEscape escapes a JSON Pointer token (RFC 6901).
-func pointerEscape(s string) string {
+// PointerEscape escapes a JSON Pointer token (RFC 6901).
+func PointerEscape(s string) string {
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
 
-func queryText(v any) string {
+func QueryText(v any) string {
 	switch t := v.(type) {
 	case string:
 		return t
@@ -340,8 +340,8 @@ func queryText(v any) string {
 	}
 }
 
-// fieldValue converts a field's text to its JSON value, checking type and enum.
-func fieldValue(fd Field, raw []string) (any, error) {
+// FieldValue converts a field's text to its JSON value, checking type and enum.
+func FieldValue(fd Field, raw []string) (any, error) {
 	checkEnum := func(s string) error {
 		if len(fd.Enum) == 0 {
 			return nil
@@ -392,7 +392,7 @@ func fieldValue(fd Field, raw []string) (any, error) {
 			if !ok || k == "" {
 				return nil, fmt.Errorf("invalid --%s %q: expected KEY=VALUE", fd.Flag, s)
 			}
-			out[k] = looseJSON(v)
+			out[k] = LooseJSON(v)
 		}
 		return out, nil
 	}
@@ -426,9 +426,9 @@ func fieldValue(fd Field, raw []string) (any, error) {
 	return s, nil
 }
 
-// looseJSON keeps numbers, booleans, null, objects and arrays typed in
+// LooseJSON keeps numbers, booleans, null, objects and arrays typed in
 // key=value pairs and everything else a string.
-func looseJSON(s string) any {
+func LooseJSON(s string) any {
 	var v any
 	if err := json.Unmarshal([]byte(s), &v); err == nil {
 		return v
@@ -436,9 +436,9 @@ func looseJSON(s string) any {
 	return s
 }
 
-// setPath stores v at a dot path ("deploy_params.commit_sha"), creating
+// SetPath stores v at a dot path ("deploy_params.commit_sha"), creating
 // objects on the way and replacing any non-object in between.
-func setPath(m map[string]any, path string, v any) {
+func SetPath(m map[string]any, path string, v any) {
 	keys := strings.Split(path, ".")
 	for _, k := range keys[:len(keys)-1] {
 		next, ok := m[k].(map[string]any)
@@ -451,8 +451,8 @@ func setPath(m map[string]any, path string, v any) {
 	m[keys[len(keys)-1]] = v
 }
 
-// lookupPath reads a dot path; missing is nil.
-func lookupPath(m map[string]any, path string) any {
+// LookupPath reads a dot path; missing is nil.
+func LookupPath(m map[string]any, path string) any {
 	var cur any = m
 	for _, k := range strings.Split(path, ".") {
 		mm, ok := cur.(map[string]any)
@@ -464,8 +464,8 @@ func lookupPath(m map[string]any, path string) any {
 	return cur
 }
 
-// openSource opens a file argument, "-" meaning stdin.
-func (c *Call) openSource(src string) (io.ReadCloser, error) {
+// OpenSource opens a file argument, "-" meaning stdin.
+func (c *Call) OpenSource(src string) (io.ReadCloser, error) {
 	if src == "-" {
 		if c.stdin == nil {
 			return nil, fmt.Errorf("no standard input")
@@ -475,18 +475,18 @@ func (c *Call) openSource(src string) (io.ReadCloser, error) {
 	return os.Open(src)
 }
 
-// readLimited reads at most maxBodyBytes, failing (rather than cutting)
+// ReadLimited reads at most maxBodyBytes, failing (rather than cutting)
 // when there is more; a regular file's size is checked before reading it.
-func readLimited(r io.Reader, what string) ([]byte, error) {
+func ReadLimited(r io.Reader, what string) ([]byte, error) {
 	if err := checkFileSize(r, what); err != nil {
 		return nil, err
 	}
-	b, err := io.ReadAll(io.LimitReader(r, maxBodyBytes+1))
+	b, err := io.ReadAll(io.LimitReader(r, MaxBodyBytes+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(b) > maxBodyBytes {
-		return nil, bodyTooLarge(what, -1)
+	if len(b) > MaxBodyBytes {
+		return nil, BodyTooLarge(what, -1)
 	}
 	return b, nil
 }
@@ -507,7 +507,7 @@ func (in *Input) LoadBody(stdin io.Reader) error {
 	} else if stdin == nil {
 		return cli.UsageErrorf("--body -: no standard input")
 	}
-	b, err := readLimited(r, "--body "+in.Body)
+	b, err := ReadLimited(r, "--body "+in.Body)
 	if err != nil {
 		return cli.UsageErrorf("--body: %v", err)
 	}

@@ -1,4 +1,4 @@
-package cmd
+package engine
 
 import (
 	"context"
@@ -11,13 +11,13 @@ import (
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
-// resolveKinds are the completion kinds whose names orgctl turns into ids
+// ResolveKinds are the completion kinds whose names orgctl turns into ids
 // (completion kind -> resolve kind). "resources" is absent: where the API
 // takes a resource's id it mostly takes its name too, so a lookup would only
 // cost points; "resource-ids" marks the few places that take only the UUID.
 // Custom component libraries have unique names, but the published list
 // requires a libraryId, so there is no list to find a name in.
-var resolveKinds = map[string]string{
+var ResolveKinds = map[string]string{
 	"users": "users", "groups": "groups", "folders": "folders", "apps": "apps", "workflows": "workflows",
 	"spaces": "spaces", "environments": "environments", "themes": "themes",
 	"user-attributes": "user-attributes", "config-vars": "config-vars",
@@ -41,12 +41,12 @@ type nameRef struct {
 	stand string
 }
 
-// nameRefs finds the names in an Input: values of arguments and fields of
+// NameRefs finds the names in an Input: values of arguments and fields of
 // an object kind that do not look like an id of that kind.
-func (op *Op) nameRefs(in Input) []nameRef {
+func (op *Op) NameRefs(in Input) []nameRef {
 	var refs []nameRef
 	add := func(kindName string, r nameRef) {
-		rk, ok := resolveKinds[kindName]
+		rk, ok := ResolveKinds[kindName]
 		if !ok {
 			return
 		}
@@ -220,7 +220,7 @@ func (s nameStore) Save(kind string, items []map[string]string) {
 // run resolves nothing: it lists the lookups it would send.
 func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef, checked *Call, o RunOptions) error {
 	if len(refs) == 0 {
-		return e.run(ctx, checked, o)
+		return e.Run(ctx, checked, o)
 	}
 	if err := e.checkColumns(checked); err != nil {
 		return err // before any lookup is spent
@@ -246,7 +246,7 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 	if err != nil {
 		return err
 	}
-	call, err := op.build(in, nil)
+	call, err := op.Build(in, nil)
 	if err != nil {
 		return err
 	}
@@ -258,7 +258,7 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 			call.ArgLabels[ref.Arg] = found[ref.stand].Describe()
 		}
 	}
-	return e.run(ctx, call, o)
+	return e.Run(ctx, call, o)
 }
 
 // dryRunNames lists the lookups first, then the call with each name where
@@ -290,7 +290,7 @@ func (e *Engine) dryRunNames(c *Call, refs []nameRef) error {
 // lookupWhat names what one lookup request finds: one name, or a kind's list.
 func lookupWhat(p *resolve.Planned, refs []nameRef) string {
 	if len(p.Request.Query) > 0 {
-		return fmt.Sprintf("%s %q", singularKind(p.Kind), p.Name)
+		return fmt.Sprintf("%s %q", SingularKind(p.Kind), p.Name)
 	}
 	var ns []string
 	for _, r := range refs {
@@ -298,10 +298,10 @@ func lookupWhat(p *resolve.Planned, refs []nameRef) string {
 			ns = append(ns, fmt.Sprintf("%q", r.Text))
 		}
 	}
-	return fmt.Sprintf("%s %s (one list of all %s)", singularKind(p.Kind), strings.Join(ns, ", "), p.Kind)
+	return fmt.Sprintf("%s %s (one list of all %s)", SingularKind(p.Kind), strings.Join(ns, ", "), p.Kind)
 }
 
-// singularKind names one object of a kind ("user-attributes" -> "user attribute").
-func singularKind(kind string) string {
+// SingularKind names one object of a kind ("user-attributes" -> "user attribute").
+func SingularKind(kind string) string {
 	return strings.ReplaceAll(strings.TrimSuffix(kind, "s"), "-", " ")
 }

@@ -1,4 +1,4 @@
-package cmd
+package engine
 
 import (
 	"context"
@@ -24,10 +24,10 @@ type objectKind struct {
 	View  completions.Kind
 }
 
-// completionKinds are the names Field.Complete and Op.ArgsComplete may use.
+// CompletionKinds are the names Field.Complete and Op.ArgsComplete may use.
 // A kind's cache list is the budget family of its path, so a mutation of
 // that family (Factory.OnChange) forgets it.
-var completionKinds = map[string]objectKind{
+var CompletionKinds = map[string]objectKind{
 	"users":             {Path: "/users", Scope: "Users > Read", View: completions.Kind{Value: "id", Label: []string{"email"}}},
 	"groups":            {Path: "/groups", Scope: "Groups > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
 	"folders":           {Path: "/folders", Scope: "Folders > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
@@ -50,26 +50,26 @@ var completionKinds = map[string]objectKind{
 }
 
 func init() {
-	for name, k := range completionKinds {
+	for name, k := range CompletionKinds {
 		k.View.List = ratebudget.Family(k.Path)
-		completionKinds[name] = k
+		CompletionKinds[name] = k
 	}
 }
 
-// paramKinds infers an argument's kind from the spec's path parameter name,
+// ParamKinds infers an argument's kind from the spec's path parameter name,
 // so families complete ids without declaring anything.
-var paramKinds = map[string]string{
+var ParamKinds = map[string]string{
 	"userId": "users", "userSid": "users", "groupId": "groups", "folderId": "folders",
 	"appId": "apps", "appUuid": "apps", "workflowId": "workflows", "spaceId": "spaces",
 	"environmentId": "environments", "resourceId": "resources",
 	"userInviteId": "invites", "attributeName": "attribute-names", "roleId": "roles",
 }
 
-// familyIDKinds covers paths whose parameter is just {id}.
-var familyIDKinds = map[string]string{"app_themes": "themes", "user_attributes": "user-attributes", "configuration_variables": "config-vars"}
+// FamilyIDKinds covers paths whose parameter is just {id}.
+var FamilyIDKinds = map[string]string{"app_themes": "themes", "user_attributes": "user-attributes", "configuration_variables": "config-vars"}
 
-// keyKinds infers a flag's kind from the last segment of its Field.Key.
-var keyKinds = map[string]string{
+// KeyKinds infers a flag's kind from the last segment of its Field.Key.
+var KeyKinds = map[string]string{
 	"user": "users", "user_id": "users", "user_ids": "users",
 	"group_id": "groups", "group_ids": "groups",
 	"folder_id": "folders", "parent_folder_id": "folders",
@@ -80,27 +80,27 @@ var keyKinds = map[string]string{
 	"userInviteIds": "invites",
 }
 
-// commandFlagKinds wires flags of commands that are not declared Ops
+// CommandFlagKinds wires flags of commands that are not declared Ops
 // ("command path" -> flag -> kind).
-var commandFlagKinds = map[string]map[string]string{
+var CommandFlagKinds = map[string]map[string]string{
 	"auth login": {"space": "space-names"},
 }
 
-// noCompletion turns inference off in Field.Complete and Op.ArgsComplete.
-const noCompletion = "-"
+// NoCompletion turns inference off in Field.Complete and Op.ArgsComplete.
+const NoCompletion = "-"
 
-func (op *Op) argKind(i int) string {
+func (op *Op) ArgKind(i int) string {
 	if i < len(op.ArgsComplete) && op.ArgsComplete[i] != "" {
 		return op.ArgsComplete[i]
 	}
 	if i >= len(op.Args) {
 		return ""
 	}
-	if k, ok := paramKinds[op.Args[i]]; ok {
+	if k, ok := ParamKinds[op.Args[i]]; ok {
 		return k
 	}
 	if op.Args[i] == "id" {
-		return familyIDKinds[ratebudget.Family(op.Path)]
+		return FamilyIDKinds[ratebudget.Family(op.Path)]
 	}
 	return ""
 }
@@ -131,7 +131,7 @@ func (op *Op) argKindIn(i int, in Input) string {
 	if k, ok := op.ArgsKindBy[i]; ok {
 		return k.pick(in)
 	}
-	return op.argKind(i)
+	return op.ArgKind(i)
 }
 
 // kindIn is the field's kind in one input.
@@ -139,10 +139,10 @@ func (fd *Field) kindIn(in Input) string {
 	if fd.KindBy != nil {
 		return fd.KindBy.pick(in)
 	}
-	return fd.kind()
+	return fd.ObjectKind()
 }
 
-func (fd *Field) kind() string {
+func (fd *Field) ObjectKind() string {
 	if fd.Complete != "" {
 		return fd.Complete
 	}
@@ -153,33 +153,33 @@ func (fd *Field) kind() string {
 	if i := strings.LastIndexByte(key, '.'); i >= 0 {
 		key = key[i+1:]
 	}
-	return keyKinds[key]
+	return KeyKinds[key]
 }
 
 // wireCompletion makes positional arguments and id flags complete from the
 // org, and keeps everything else from completing file names.
 func (op *Op) wireCompletion(f *cli.Factory, c *cobra.Command) {
 	c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		in, _ := parseFlags(op, c, args)
+		in, _ := ParseFlags(op, c, args)
 		k := op.argKindIn(len(args), in)
-		if len(args) >= len(op.Args) || k == "" || k == noCompletion {
+		if len(args) >= len(op.Args) || k == "" || k == NoCompletion {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		return completeKind(f, k, toComplete)
+		return CompleteKind(f, k, toComplete)
 	}
 	for i := range op.Fields {
 		fd := &op.Fields[i]
-		k := fd.kind()
-		if len(fd.Enum) > 0 || (k == "" && fd.KindBy == nil) || k == noCompletion || fd.Kind == KBool {
+		k := fd.ObjectKind()
+		if len(fd.Enum) > 0 || (k == "" && fd.KindBy == nil) || k == NoCompletion || fd.Kind == KBool {
 			continue
 		}
 		c.RegisterFlagCompletionFunc(fd.Flag, func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			in, _ := parseFlags(op, c, args)
+			in, _ := ParseFlags(op, c, args)
 			k := fd.kindIn(in)
-			if k == "" || k == noCompletion {
+			if k == "" || k == NoCompletion {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
-			return completeKind(f, k, toComplete)
+			return CompleteKind(f, k, toComplete)
 		})
 	}
 }
@@ -189,24 +189,24 @@ func completionCache(ttl time.Duration) *completions.Cache {
 	return &completions.Cache{Dir: filepath.Join(settings.CacheDir(), "completions"), TTL: ttl}
 }
 
-// forgetCompletions is the Factory's onChange: orgctl changed family, so its
+// ForgetCompletions is the Factory's onChange: orgctl changed family, so its
 // cached lists are gone before the next completion.
-func forgetCompletions(family string) {
+func ForgetCompletions(family string) {
 	c := completionCache(0)
 	_ = c.Forget(family)
 	_ = c.Forget("names-" + family)
 }
 
-// completeKind lists kind's objects as completions. Nothing it meets may
+// CompleteKind lists kind's objects as completions. Nothing it meets may
 // reach the command line: errors and panics end in an empty answer.
-func completeKind(f *cli.Factory, kind, toComplete string) (out []string, dir cobra.ShellCompDirective) {
+func CompleteKind(f *cli.Factory, kind, toComplete string) (out []string, dir cobra.ShellCompDirective) {
 	dir = cobra.ShellCompDirectiveNoFileComp
 	defer func() {
 		if recover() != nil {
 			out = nil
 		}
 	}()
-	ok, known := completionKinds[kind]
+	ok, known := CompletionKinds[kind]
 	if !known {
 		return nil, dir
 	}
@@ -275,7 +275,7 @@ func fetchForCompletion(ctx context.Context, f *cli.Factory, cfg *settings.Confi
 func listFields(list string) []string {
 	seen := map[string]bool{}
 	var fields []string
-	for _, k := range completionKinds {
+	for _, k := range CompletionKinds {
 		if k.View.List != list {
 			continue
 		}

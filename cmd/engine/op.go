@@ -1,4 +1,4 @@
-package cmd
+package engine
 
 import (
 	"context"
@@ -134,9 +134,9 @@ type Op struct {
 	// group's objects: "user", "users".
 	noun, plural string
 
-	// siblings are the other operations of the op's group (--on-exists update
+	// Siblings are the other operations of the op's group (--on-exists update
 	// runs one of them).
-	siblings []Op
+	Siblings []Op
 }
 
 // Group is a command family (or a sub-group such as "groups members").
@@ -155,29 +155,29 @@ type Group struct {
 	Extra []func(f *cli.Factory) *cobra.Command
 }
 
-// command builds the group's cobra command with every subcommand.
+// Command builds the group's cobra command with every subcommand.
 // With later set, each operation's command is a shell with a name and a
 // summary (what the group's help lists), and later holds what completes it:
 // a command line runs one of them.
-func (g Group) command(f *cli.Factory, later map[*cobra.Command]func()) *cobra.Command {
-	c := g.shell()
+func (g Group) Command(f *cli.Factory, later map[*cobra.Command]func()) *cobra.Command {
+	c := g.Shell()
 	for i := range g.Ops {
 		op := &g.Ops[i]
 		if op.Columns == nil {
 			op.Columns = g.Columns
 		}
-		op.siblings = g.Ops
+		op.Siblings = g.Ops
 		op.noun, op.plural = singular(g.Name), plural(g.Name)
 		if later == nil {
-			c.AddCommand(op.command(f))
+			c.AddCommand(op.Command(f))
 			continue
 		}
-		oc := op.shell()
+		oc := op.Shell()
 		later[oc] = func() { op.complete(f, oc) }
 		c.AddCommand(oc)
 	}
 	for _, sub := range g.Groups {
-		c.AddCommand(sub.command(f, later))
+		c.AddCommand(sub.Command(f, later))
 	}
 	for _, mk := range g.Extra {
 		c.AddCommand(mk(f))
@@ -185,9 +185,9 @@ func (g Group) command(f *cli.Factory, later map[*cobra.Command]func()) *cobra.C
 	return c
 }
 
-// shell is the group's command without subcommands: enough for the root's
+// Shell is the group's command without subcommands: enough for the root's
 // help page and for finding the family a command line names.
-func (g Group) shell() *cobra.Command {
+func (g Group) Shell() *cobra.Command {
 	c := &cobra.Command{
 		Use:     g.Name,
 		Aliases: g.Aliases,
@@ -204,9 +204,9 @@ func (g Group) shell() *cobra.Command {
 
 func (op *Op) mutating() bool { return op.Method != http.MethodGet }
 
-// writes reports whether the op changes something: a POST that lists
+// Writes reports whether the op changes something: a POST that lists
 // (permissions list-objects) is a query.
-func (op *Op) writes() bool {
+func (op *Op) Writes() bool {
 	return op.mutating() && !strings.HasPrefix(op.Use, "list")
 }
 
@@ -226,7 +226,7 @@ func (op *Op) help() string {
 		b.WriteString("\n\nWithout --limit, one request returns every item (the cheapest in points).\n" +
 			"--limit N fetches one page; add --all to follow next_token through every page.")
 	}
-	if op.writes() {
+	if op.Writes() {
 		b.WriteString("\n\n--from FILE runs this once per row of a CSV file (a header row naming the flags\n" +
 			"and arguments, e.g. " + bulkColumnsExample(op) + ") or a JSON Lines file, checked whole\n" +
 			"before anything is sent and resumable: see 'orgctl jobs --help'.")
@@ -234,17 +234,17 @@ func (op *Op) help() string {
 	return b.String()
 }
 
-// command is the op's command in full: its fields wired as flags and its
+// Command is the op's command in full: its fields wired as flags and its
 // run as the four phases (see complete).
-func (op *Op) command(f *cli.Factory) *cobra.Command {
-	c := op.shell()
+func (op *Op) Command(f *cli.Factory) *cobra.Command {
+	c := op.Shell()
 	op.complete(f, c)
 	return c
 }
 
-// shell is the op's command as its group's help lists it. Until complete
+// Shell is the op's command as its group's help lists it. Until complete
 // has run, it has no flags and running it is an error.
-func (op *Op) shell() *cobra.Command {
+func (op *Op) Shell() *cobra.Command {
 	return &cobra.Command{
 		Use:    op.Use,
 		Short:  op.Short,
@@ -319,15 +319,15 @@ func (op *Op) complete(f *cli.Factory, c *cobra.Command) {
 	if op.Destructive {
 		fl.BoolP("yes", "y", false, "do not ask for confirmation (required when stdin is not a terminal)")
 	}
-	if op.writes() {
+	if op.Writes() {
 		addBulkFlags(op, c)
 	}
-	if op.reads() {
+	if op.Reads() {
 		addJSONFlag(op, c)
 	}
 	op.wireCompletion(f, c)
 	c.RunE = func(c *cobra.Command, args []string) error {
-		if op.writes() {
+		if op.Writes() {
 			if bo, ok, err := bulkFlags(op, c); ok || err != nil {
 				if err != nil {
 					return err
@@ -335,9 +335,9 @@ func (op *Op) complete(f *cli.Factory, c *cobra.Command) {
 				return runBulk(c.Context(), f, op, c, args, bo)
 			}
 		}
-		in, opts := parseFlags(op, c, args)
+		in, opts := ParseFlags(op, c, args)
 		var err error
-		if opts.JSON, err = jsonSelection(c); err != nil {
+		if opts.JSON, err = JSONSelection(c); err != nil {
 			return err
 		}
 		if err := in.LoadBody(f.IO.In); err != nil {
@@ -345,12 +345,12 @@ func (op *Op) complete(f *cli.Factory, c *cobra.Command) {
 		}
 		// Names are checked with stand-in ids first, so bad input exits 2
 		// before any lookup is sent.
-		refs := op.nameRefs(in)
-		call, err := op.build(substitute(in, refs, func(r nameRef) string { return r.stand }), f.IO.In)
+		refs := op.NameRefs(in)
+		call, err := op.Build(substitute(in, refs, func(r nameRef) string { return r.stand }), f.IO.In)
 		if err != nil {
 			return err
 		}
-		e, err := newEngine(f)
+		e, err := New(f)
 		if err != nil {
 			return err
 		}
@@ -375,10 +375,10 @@ type RunOptions struct {
 	JSON []string
 }
 
-// parseFlags is the parse phase: it reads the command line into an Input
+// ParseFlags is the parse phase: it reads the command line into an Input
 // (raw text per field, as a bulk file row would give it) and the engine's
 // options. It validates nothing; build does.
-func parseFlags(op *Op, c *cobra.Command, args []string) (Input, RunOptions) {
+func ParseFlags(op *Op, c *cobra.Command, args []string) (Input, RunOptions) {
 	fl := c.Flags()
 	in := Input{Command: c.CommandPath(), Args: args, Values: map[string][]string{}}
 	for _, fd := range op.Fields {
@@ -410,8 +410,8 @@ func parseFlags(op *Op, c *cobra.Command, args []string) (Input, RunOptions) {
 	return in, o
 }
 
-// sortedKeys is used where map order would make output unstable.
-func sortedKeys[V any](m map[string]V) []string {
+// SortedKeys is used where map order would make output unstable.
+func SortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

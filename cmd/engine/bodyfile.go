@@ -1,4 +1,4 @@
-package cmd
+package engine
 
 import (
 	"errors"
@@ -7,13 +7,13 @@ import (
 	"os"
 )
 
-// bodyTooLarge says that input meant for a request body is over the one
+// BodyTooLarge says that input meant for a request body is over the one
 // limit, maxBodyBytes; size < 0 when only "more" is known (stdin).
-func bodyTooLarge(what string, size int64) error {
+func BodyTooLarge(what string, size int64) error {
 	if size < 0 {
-		return fmt.Errorf("%s is larger than the %d MiB limit for request bodies; nothing was sent", what, maxBodyBytes>>20)
+		return fmt.Errorf("%s is larger than the %d MiB limit for request bodies; nothing was sent", what, MaxBodyBytes>>20)
 	}
-	return fmt.Errorf("%s is %.1f MiB, larger than the %d MiB limit for request bodies; nothing was sent", what, float64(size)/(1<<20), maxBodyBytes>>20)
+	return fmt.Errorf("%s is %.1f MiB, larger than the %d MiB limit for request bodies; nothing was sent", what, float64(size)/(1<<20), MaxBodyBytes>>20)
 }
 
 // checkFileSize refuses a regular file over the limit before a byte of it
@@ -24,20 +24,20 @@ func checkFileSize(r io.Reader, what string) error {
 		return nil
 	}
 	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Size() <= maxBodyBytes {
+	if err != nil || !st.Mode().IsRegular() || st.Size() <= MaxBodyBytes {
 		return nil
 	}
-	return bodyTooLarge(what, st.Size())
+	return BodyTooLarge(what, st.Size())
 }
 
-// readBodyFile reads a file named on the command line for a request body,
+// ReadBodyFile reads a file named on the command line for a request body,
 // "-" meaning stdin, within the limit.
-func readBodyFile(name string, stdin io.Reader, what string) ([]byte, error) {
+func ReadBodyFile(name string, stdin io.Reader, what string) ([]byte, error) {
 	if name == "-" {
 		if stdin == nil {
 			return nil, fmt.Errorf("%s: no standard input", what)
 		}
-		return readLimited(stdin, what)
+		return ReadLimited(stdin, what)
 	}
 	f, err := os.Open(name)
 	if err != nil {
@@ -48,5 +48,5 @@ func readBodyFile(name string, stdin io.Reader, what string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %v", what, err)
 	}
 	defer f.Close()
-	return readLimited(f, what)
+	return ReadLimited(f, what)
 }

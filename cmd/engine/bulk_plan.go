@@ -1,4 +1,4 @@
-package cmd
+package engine
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ import (
 
 // tally counts a checked row's requests and lookups for the dry run and
 // the ETA.
-func (j *bulkJob) tally(in Input, c *Call) {
+func (j *BulkJob) tally(in Input, c *Call) {
 	bc := j.bc
 	count := func(method, path, note string) int {
 		k := method + " " + path + " " + note
@@ -33,18 +33,18 @@ func (j *bulkJob) tally(in Input, c *Call) {
 	}
 	pts := 0
 	for _, r := range c.Reads {
-		pts += count(r.Method, j.op.Path, "reads the current state first")
+		pts += count(r.Method, j.Op.Path, "reads the current state first")
 	}
-	path := j.op.Path
+	path := j.Op.Path
 	if c.Path != "" {
 		path = c.Path
 	}
-	pts += count(j.op.Method, path, "")
+	pts += count(j.Op.Method, path, "")
 	for _, t := range c.Then {
 		pts += count("", t.Path, t.What)
 	}
 	j.points += pts
-	for _, r := range j.op.nameRefs(in) {
+	for _, r := range j.Op.NameRefs(in) {
 		set := j.names[r.Kind.Name]
 		if set == nil {
 			set = map[uint64]bool{}
@@ -52,7 +52,7 @@ func (j *bulkJob) tally(in Input, c *Call) {
 		}
 		set[maphash.String(keySeed, strings.ToLower(r.Text))] = true
 	}
-	if ex := j.op.Exists; ex != nil && ex.Shared != nil {
+	if ex := j.Op.Exists; ex != nil && ex.Shared != nil {
 		if s := ex.Shared(in); s != "" {
 			j.shared[maphash.String(keySeed, s)] = true
 		}
@@ -62,10 +62,10 @@ func (j *bulkJob) tally(in Input, c *Call) {
 // lookups are the reads the job sends besides the rows' own requests:
 // names (one filtered request per user, one list per other kind), the
 // lists a family without conflicts is checked against, and shared reads.
-func (j *bulkJob) lookups() []requestTally {
+func (j *BulkJob) lookups() []requestTally {
 	bc := j.bc
 	var out []requestTally
-	kinds := sortedKeys(j.names)
+	kinds := SortedKeys(j.names)
 	for _, k := range kinds {
 		kd := resolve.Kinds[k]
 		n := 1
@@ -75,7 +75,7 @@ func (j *bulkJob) lookups() []requestTally {
 		}
 		out = append(out, requestTally{method: http.MethodGet, path: kd.List, note: note, n: n, cost: bc.Cost(kd.List)})
 	}
-	if ex := j.op.Exists; ex != nil {
+	if ex := j.Op.Exists; ex != nil {
 		switch {
 		case ex.Check != nil && len(j.shared) > 0:
 			out = append(out, requestTally{method: http.MethodGet, path: ex.CheckPath, note: "looks for what is already there",
@@ -92,7 +92,7 @@ func (j *bulkJob) lookups() []requestTally {
 
 // dryRun prints how many requests the rows would send, their points and
 // how long the budget would take, and sends nothing.
-func (j *bulkJob) dryRun() error {
+func (j *BulkJob) dryRun() error {
 	var earlier int
 	prior := j.priorState()
 	if prior != nil {
@@ -100,7 +100,7 @@ func (j *bulkJob) dryRun() error {
 			prior.Counts()[string(bulk.Deleted)] + prior.Counts()[string(bulk.Skipped)]
 	}
 	reqs := make([]requestTally, 0, len(j.requests))
-	for _, k := range sortedKeys(j.requests) {
+	for _, k := range SortedKeys(j.requests) {
 		reqs = append(reqs, *j.requests[k])
 	}
 	scale := func(n int) int { // rows an earlier run applied are skipped
@@ -124,10 +124,10 @@ func (j *bulkJob) dryRun() error {
 	eta, etaKnown, free := time.Duration(0), false, -1
 	if conn, err := j.f.Connection(); err == nil {
 		if st, err := conn.Ledger.Status(); err == nil {
-			eta, etaKnown, free = budgetETA(st, points), true, st.Free
+			eta, etaKnown, free = BudgetETA(st, points), true, st.Free
 		}
 	}
-	if j.e.printer.Opts.Structured() {
+	if j.e.Printer.Opts.Structured() {
 		doc := map[string]any{"rows": j.rows, "requests": total, "points": points, "input": j.src.name}
 		if earlier > 0 {
 			doc["applied_earlier"] = earlier
@@ -144,11 +144,11 @@ func (j *bulkJob) dryRun() error {
 		if etaKnown {
 			doc["eta_seconds"] = eta.Seconds()
 		}
-		b, err := marshalText(doc)
+		b, err := MarshalText(doc)
 		if err != nil {
 			return err
 		}
-		return j.e.printer.Print(b, nil)
+		return j.e.Printer.Print(b, nil)
 	}
 	w := j.f.IO.Out
 	fmt.Fprintf(w, "%s: %d rows, all valid\n", j.src.name, j.rows)
@@ -175,8 +175,8 @@ func (j *bulkJob) dryRun() error {
 		what, cost, _ := strings.Cut(l[1], "\x00")
 		fmt.Fprintf(w, "  %s%-*s  %s\n", l[0], width, what, cost)
 	}
-	if earlier == 0 && j.op.Exists != nil && j.op.Exists.Conflict && j.o.onExists != "fail" {
-		kd := resolve.Kinds[j.op.Exists.Kind]
+	if earlier == 0 && j.Op.Exists != nil && j.Op.Exists.Conflict && j.O.onExists != "fail" {
+		kd := resolve.Kinds[j.Op.Exists.Kind]
 		fmt.Fprintf(w, "  and for each row that already exists one lookup (GET /api/v2%s, %d points)\n", kd.List, bc.Cost(kd.List))
 	}
 	fmt.Fprintf(w, "total: %d requests, %d points\n", total, points)
@@ -184,17 +184,17 @@ func (j *bulkJob) dryRun() error {
 		fmt.Fprintf(w, "budget: %d points per %s, %d free now: about %s\n", bc.Points-bc.Reserve, bc.Window, free, output.Duration(eta))
 	} else {
 		fmt.Fprintf(w, "budget: %d points per %s: at least %s (not logged in, so the points already spent are unknown)\n",
-			bc.Points-bc.Reserve, bc.Window, output.Duration(budgetETA(ratebudget.Status{Points: bc.Points, Reserve: bc.Reserve,
+			bc.Points-bc.Reserve, bc.Window, output.Duration(BudgetETA(ratebudget.Status{Points: bc.Points, Reserve: bc.Reserve,
 				Free: bc.Points - bc.Reserve, Window: bc.Window}, points)))
 	}
 	fmt.Fprintln(w, "nothing sent (--dry-run)")
 	return nil
 }
 
-// budgetETA is how long spending points takes under the budget as it
+// BudgetETA is how long spending points takes under the budget as it
 // stands: what is free goes now, then a window's worth each time the
 // points in use expire; a block adds its remaining time.
-func budgetETA(st ratebudget.Status, points int) time.Duration {
+func BudgetETA(st ratebudget.Status, points int) time.Duration {
 	capacity := st.Points - st.Reserve
 	if capacity <= 0 || st.Window <= 0 {
 		return 0
@@ -221,13 +221,13 @@ func budgetETA(st ratebudget.Status, points int) time.Duration {
 
 // priorState is the journal of this job, if an earlier run left one and
 // the target is known (for the dry run).
-func (j *bulkJob) priorState() *bulk.State {
+func (j *BulkJob) priorState() *bulk.State {
 	conn, err := j.f.Connection()
 	if err != nil {
 		return nil
 	}
 	st, err := bulk.Load(j.store.JournalPath(j.jobID(conn.Target.BaseURL)))
-	if err != nil || j.o.restart {
+	if err != nil || j.O.restart {
 		return nil
 	}
 	return st
@@ -235,7 +235,7 @@ func (j *bulkJob) priorState() *bulk.State {
 
 // idFlags are the flags that decide a job's requests, as its identity
 // takes them: not how it runs or prints.
-func (j *bulkJob) idFlags() []string {
+func (j *BulkJob) idFlags() []string {
 	skip := map[string]bool{"from": true, "parallel": true, "report": true, "restart": true, "dry-run": true, "yes": true}
 	var out []string
 	j.cmd.LocalFlags().VisitAll(func(f *pflag.Flag) {
@@ -243,13 +243,13 @@ func (j *bulkJob) idFlags() []string {
 			out = append(out, "--"+f.Name+"="+f.Value.String())
 		}
 	})
-	for i, a := range j.base.Args {
+	for i, a := range j.Base.Args {
 		out = append(out, "arg"+strconv.Itoa(i)+"="+a)
 	}
 	sort.Strings(out)
 	return out
 }
 
-func (j *bulkJob) jobID(target string) string {
+func (j *BulkJob) jobID(target string) string {
 	return bulk.JobID(j.cmd.CommandPath(), j.idFlags(), target, j.sum)
 }

@@ -1,4 +1,4 @@
-package cmd
+package engine
 
 import (
 	"bufio"
@@ -25,17 +25,17 @@ import (
 type Engine struct {
 	f       *cli.Factory
 	cfg     *settings.Config
-	printer *output.Printer
+	Printer *output.Printer
 	names   *resolve.Resolver
 }
 
-// newEngine checks the output options before anything is sent.
-func newEngine(f *cli.Factory) (*Engine, error) {
+// New checks the output options before anything is sent.
+func New(f *cli.Factory) (*Engine, error) {
 	cfg, p, err := cli.PrinterFor(f)
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{f: f, cfg: cfg, printer: p}, nil
+	return &Engine{f: f, cfg: cfg, Printer: p}, nil
 }
 
 // splitColumns reads --columns: names separated by commas, blanks dropped.
@@ -53,10 +53,10 @@ func splitColumns(s string) []string {
 // before anything is sent. Tables whose columns come from the data, and
 // views that build their own, are checked when the answer arrives.
 func (e *Engine) checkColumns(c *Call) error {
-	if len(e.printer.Opts.Columns) == 0 || c.Op.View != nil || len(c.Columns) == 0 {
+	if len(e.Printer.Opts.Columns) == 0 || c.Op.View != nil || len(c.Columns) == 0 {
 		return nil
 	}
-	if _, err := output.SelectColumns(c.Columns, e.printer.Opts.Columns); err != nil {
+	if _, err := output.SelectColumns(c.Columns, e.Printer.Opts.Columns); err != nil {
 		return &cli.UsageError{Err: err}
 	}
 	return nil
@@ -64,8 +64,8 @@ func (e *Engine) checkColumns(c *Call) error {
 
 func (e *Engine) quiet() bool { return e.cfg.Quiet }
 
-// run confirms, then dry-runs or sends the call, then prints the answer.
-func (e *Engine) run(ctx context.Context, c *Call, o RunOptions) error {
+// Run confirms, then dry-runs or sends the call, then prints the answer.
+func (e *Engine) Run(ctx context.Context, c *Call, o RunOptions) error {
 	for _, w := range c.Warnings {
 		e.f.IO.Warn("%s", w)
 	}
@@ -73,7 +73,7 @@ func (e *Engine) run(ctx context.Context, c *Call, o RunOptions) error {
 		return err
 	}
 	if c.Op.mutating() && o.DryRun {
-		return e.dryRun(c)
+		return e.DryRun(c)
 	}
 	if c.Op.Destructive && !o.Yes {
 		if err := e.confirm(ctx, c); err != nil {
@@ -84,11 +84,11 @@ func (e *Engine) run(ctx context.Context, c *Call, o RunOptions) error {
 	if err != nil {
 		return err
 	}
-	c.names = e.namesOf(ctx)
+	c.Names = e.namesOf(ctx)
 	if err := e.print(c, resp, o); err != nil {
 		return err
 	}
-	if c.Op.writes() && !e.quiet() {
+	if c.Op.Writes() && !e.quiet() {
 		e.f.IO.Notice("✓ %s", doneLine(c, resp.Data))
 	}
 	return nil
@@ -167,24 +167,24 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call, render func(*js
 // stderr rather than showing a bare header; piped, it stays empty.
 func (e *Engine) print(c *Call, resp *client.Response, o RunOptions) error {
 	if o.JSON != nil {
-		return printSelected(e.printer, resp.Data, o.JSON)
+		return PrintSelected(e.Printer, resp.Data, o.JSON)
 	}
-	if (c.Op.List || strings.HasPrefix(c.Op.Use, "list")) && e.f.IO.OutTTY && !e.printer.Opts.Structured() && isEmptyList(resp.Data) {
+	if (c.Op.List || strings.HasPrefix(c.Op.Use, "list")) && e.f.IO.OutTTY && !e.Printer.Opts.Structured() && isEmptyList(resp.Data) {
 		if !e.quiet() && c.Op.plural != "" {
 			e.f.IO.Notice("no %s match", c.Op.plural)
 		}
 		return nil
 	}
 	if c.Op.View != nil {
-		return c.Op.View(e.printer, c, resp.Data)
+		return c.Op.View(e.Printer, c, resp.Data)
 	}
 	if x, ok := resp.Rendered(); ok {
-		return e.printer.WriteRendered(x.(*output.Rendered))
+		return e.Printer.WriteRendered(x.(*output.Rendered))
 	}
 	if data, ok := resp.CompactData(); ok {
-		return e.printer.PrintCompact(data, c.Columns)
+		return e.Printer.PrintCompact(data, c.Columns)
 	}
-	return e.printer.Print(resp.Data, c.Columns)
+	return e.Printer.Print(resp.Data, c.Columns)
 }
 
 // renderer is the print phase started early: when the main request's
@@ -198,7 +198,7 @@ func (e *Engine) renderer(c *Call, o RunOptions) func(*jsonscan.Reader) any {
 	if o.JSON != nil || c.Op.View != nil || c.All || len(c.Then) > 0 {
 		return nil
 	}
-	render := e.printer.Renderer(c.Columns)
+	render := e.Printer.Renderer(c.Columns)
 	if render == nil {
 		return nil
 	}
@@ -255,7 +255,7 @@ func (e *Engine) question(ctx context.Context, c *Call) string {
 	objs := argObjects(c)
 	kind := ""
 	if len(c.Op.Args) == 1 && len(objs) == 1 {
-		kind = c.Op.argKind(0)
+		kind = c.Op.ArgKind(0)
 		if _, named := c.ArgLabels[0]; !named {
 			if d, ok := e.describe(ctx, kind, fmt.Sprint(objs[0])); ok {
 				objs[0] = d
@@ -267,20 +267,20 @@ func (e *Engine) question(ctx context.Context, c *Call) string {
 		}
 	}
 	if c.Op.Confirm != "" {
-		return confirmQuestion(c, objs)
+		return ConfirmQuestion(c, objs)
 	}
 	verb, _, _ := strings.Cut(c.Op.Use, " ")
-	if kind != "" && kind != noCompletion && verb != "" {
-		return fmt.Sprintf("%s%s %s %s? This cannot be undone.", strings.ToUpper(verb[:1]), verb[1:], singularKind(kind), objs[0])
+	if kind != "" && kind != NoCompletion && verb != "" {
+		return fmt.Sprintf("%s%s %s %s? This cannot be undone.", strings.ToUpper(verb[:1]), verb[1:], SingularKind(kind), objs[0])
 	}
-	return confirmQuestion(c, objs)
+	return ConfirmQuestion(c, objs)
 }
 
 // describe names the object an id stands for, with one read; false when
 // the kind has no natural key or the read fails (the prompt then shows
 // the id, and the call itself reports a missing object).
 func (e *Engine) describe(ctx context.Context, kind, id string) (string, bool) {
-	rk, ok := resolveKinds[kind]
+	rk, ok := ResolveKinds[kind]
 	if !ok {
 		return "", false
 	}
@@ -295,9 +295,9 @@ func (e *Engine) describe(ctx context.Context, kind, id string) (string, bool) {
 	return o.Describe(), true
 }
 
-// confirmQuestion is the op's question about the call's objects, one per
+// ConfirmQuestion is the op's question about the call's objects, one per
 // positional argument (%s, or %[N]s for the Nth).
-func confirmQuestion(c *Call, objs []any) string {
+func ConfirmQuestion(c *Call, objs []any) string {
 	if c.Op.Confirm == "" {
 		what := c.Command
 		for _, o := range objs {
@@ -337,9 +337,9 @@ type planned struct {
 	then bool   // a follow-up built from an answer: its body is not known yet
 }
 
-// dryRun prints the requests a call would send, their cost and how long the
+// DryRun prints the requests a call would send, their cost and how long the
 // budget would make them wait, and sends nothing.
-func (e *Engine) dryRun(c *Call) error {
+func (e *Engine) DryRun(c *Call) error {
 	return e.printPlan(callPlan(nil, c), nil)
 }
 
@@ -411,7 +411,7 @@ func (e *Engine) printPlan(plan []planned, names map[string]string) error {
 		}
 		docs = append(docs, doc)
 	}
-	if e.printer.Opts.Structured() {
+	if e.Printer.Opts.Structured() {
 		var out map[string]any
 		if len(docs) == 1 {
 			out = docs[0]
@@ -421,11 +421,11 @@ func (e *Engine) printPlan(plan []planned, names map[string]string) error {
 		if waitSeconds != nil {
 			out["wait_seconds"] = *waitSeconds
 		}
-		b, err := marshalText(out)
+		b, err := MarshalText(out)
 		if err != nil {
 			return err
 		}
-		return e.printer.Print(b, nil)
+		return e.Printer.Print(b, nil)
 	}
 	w := e.f.IO.Out
 	var mainFamily any
@@ -448,7 +448,7 @@ func (e *Engine) printPlan(plan []planned, names map[string]string) error {
 			fmt.Fprintf(w, "%s %s\n", p.req.Method, target)
 		}
 		if body, ok := doc["body"]; ok {
-			b, err := marshalText(body)
+			b, err := MarshalText(body)
 			if err != nil {
 				return err
 			}

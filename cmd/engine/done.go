@@ -1,4 +1,4 @@
-package cmd
+package engine
 
 import (
 	"bytes"
@@ -122,8 +122,8 @@ func isEmptyList(data json.RawMessage) bool {
 	return strings.TrimSpace(string(data)) == "[]"
 }
 
-// idText is an id as text, whether the API sent a number or a string.
-func idText(raw json.RawMessage) string {
+// IDText is an id as text, whether the API sent a number or a string.
+func IDText(raw json.RawMessage) string {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		return s
@@ -131,8 +131,8 @@ func idText(raw json.RawMessage) string {
 	return strings.TrimSpace(string(raw))
 }
 
-// marshalText is json.Marshal without HTML escaping: actions say "Resources page > resource settings".
-func marshalText(v any) ([]byte, error) {
+// MarshalText is json.Marshal without HTML escaping: actions say "Resources page > resource settings".
+func MarshalText(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

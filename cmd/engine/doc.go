@@ -1,0 +1,16 @@
+// Package engine turns a declarative Op (path, scope, fields, columns) into
+// a cobra command, and runs it in named phases:
+//
+//	parse   (ParseFlags)       the command line into an Input of raw text
+//	build   (Op.Build)         the Input into a checked Call; nothing sent
+//	resolve (Engine.runInput)  names to ids, with one lookup per kind
+//	send    (Engine.sendWith)  reads, the request, its follow-ups, paced
+//	print   (Engine.print)     the answer in the chosen format
+//
+// The same phases run once per row of a --from file (bulk.go), where the
+// job's life cycle comes from client/bulk. Shell completion of object
+// names lives here too, since an Op's fields say which kind each takes.
+//
+// It knows no family: package families declares them with its types. It
+// must not import families or the root command package.
+package engine
