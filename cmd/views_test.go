@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -9,108 +8,7 @@ import (
 
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
-	"github.com/orgctl/orgctl/output"
 )
-
-// printer is a piped printer in a format, writing to buffers.
-func printer(format string) (*output.Printer, *bytes.Buffer, *bytes.Buffer) {
-	var out, errOut bytes.Buffer
-	return &output.Printer{IO: &output.IO{Out: &out, Err: &errOut}, Opts: output.Options{Format: format}}, &out, &errOut
-}
-
-func TestViewSettingsKeepTheAPIsOrder(t *testing.T) {
-	sandboxEnv(t)
-	out := mustRun(t, "org", "get")
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) < 5 || !strings.HasPrefix(lines[0], "ai_support_bot_disabled\tfalse") {
-		t.Fatalf("org get:\n%s", out)
-	}
-	var raw map[string]any
-	if err := json.Unmarshal([]byte(mustRun(t, "org", "get", "-o", "json")), &raw); err != nil || len(raw) != len(lines) {
-		t.Errorf("-o json has %d settings, the table %d (%v)", len(raw), len(lines), err)
-	}
-
-	// The rows follow the answer's key order, not an alphabetical one.
-	p, buf, _ := printer("table")
-	if err := settingsPrint(p, &engine.Call{}, json.RawMessage(`{"zeta":1,"alpha":{"x":true},"mid":"s"}`)); err != nil {
-		t.Fatal(err)
-	}
-	if buf.String() != "zeta\t1\nalpha\t{\"x\":true}\nmid\ts\n" {
-		t.Errorf("settings rows:\n%q", buf.String())
-	}
-	// What is not an object prints as it is.
-	p, buf, _ = printer("table")
-	settingsPrint(p, &engine.Call{}, json.RawMessage(`["a","b"]`))
-	if buf.String() != "a\nb\n" {
-		t.Errorf("non-object settings: %q", buf.String())
-	}
-}
-
-func TestViewNewTokenShownOnce(t *testing.T) {
-	api, _ := sandboxEnv(t)
-	out, errOut, err := run(t, "", "tokens", "create", "--label", "ci", "--scope", "users:read")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok := strings.TrimSuffix(out, "\n")
-	if strings.ContainsAny(tok, "\t\n ") || tok == "" {
-		t.Errorf("stdout is not the token alone: %q", out)
-	}
-	if !strings.Contains(errOut, "warning: token ") || !strings.Contains(errOut, "(ci; scopes: users:read) is shown only once: store it now") || strings.Contains(errOut, tok) {
-		t.Errorf("stderr = %q", errOut)
-	}
-	// The new token works.
-	t.Setenv("ORGCTL_TOKEN", tok)
-	mustRun(t, "users", "list")
-
-	t.Setenv("ORGCTL_TOKEN", api.AdminToken())
-	out = mustRun(t, "tokens", "create", "--label", "ci2", "--scope", "users:read", "-o", "json")
-	var answer map[string]any
-	if json.Unmarshal([]byte(out), &answer); answer["access_token"] == nil || answer["label"] != "ci2" {
-		t.Errorf("-o json = %s", out)
-	}
-
-	p, _, _ := printer("table")
-	if err := printNewToken(p, &engine.Call{}, json.RawMessage(`{"id":"t1","label":"x"}`)); err == nil || !strings.Contains(err.Error(), "carries no token value; revoke it") {
-		t.Errorf("answer without a token: %v", err)
-	}
-}
-
-func TestViewsThatUnwrapOrSummarise(t *testing.T) {
-	cols := []output.Column{{Header: "NAME", Field: "name"}}
-	data := json.RawMessage(`{"manifests":[{"name":"prod"},{"name":"staging"}],"other":1}`)
-
-	p, buf, _ := printer("table")
-	if err := printInner("manifests")(p, &engine.Call{Columns: cols}, data); err != nil || buf.String() != "prod\nstaging\n" {
-		t.Errorf("printInner table: %q %v", buf.String(), err)
-	}
-	p, buf, _ = printer("json")
-	printInner("manifests")(p, &engine.Call{Columns: cols}, data)
-	if strings.TrimSpace(buf.String()) != string(data) {
-		t.Errorf("printInner -o json changed the data: %s", buf.String())
-	}
-
-	detail := json.RawMessage(`{"overall_summary":[{"name":"Refunds"}],"weekly":[1,2]}`)
-	p, buf, _ = printer("table")
-	if err := usageDetailPrint(p, &engine.Call{Columns: cols}, detail); err != nil || buf.String() != "Refunds\n" {
-		t.Errorf("usage detail table: %q %v", buf.String(), err)
-	}
-	p, buf, _ = printer("yaml")
-	usageDetailPrint(p, &engine.Call{Columns: cols}, detail)
-	if !strings.Contains(buf.String(), "weekly:") {
-		t.Errorf("usage detail -o yaml lost the breakdowns: %s", buf.String())
-	}
-
-	if got := accessSummary([]any{
-		map[string]any{"subject": map[string]any{"id": 2.0}, "accessLevel": "edit"},
-		map[string]any{"subject": map[string]any{"id": "user_a"}, "accessLevel": "own"},
-	}); got != "2:edit user_a:own" {
-		t.Errorf("accessSummary = %q", got)
-	}
-	if accessSummary(nil) != "" {
-		t.Error("an empty access list is not empty")
-	}
-}
 
 func TestViewObservabilityTest(t *testing.T) {
 	view := findOp(t, "observability", "test").View
@@ -220,5 +118,63 @@ func TestODBCCheckCommand(t *testing.T) {
 	out = mustRun(t, "resources", "odbc-check", "--allowlist")
 	if !strings.Contains(out, "Packet Size\t") {
 		t.Errorf("allowlist:\n%s", out)
+	}
+}
+
+func TestViewSettingsKeepTheAPIsOrder(t *testing.T) {
+	sandboxEnv(t)
+	out := mustRun(t, "org", "get")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) < 5 || !strings.HasPrefix(lines[0], "ai_support_bot_disabled\tfalse") {
+		t.Fatalf("org get:\n%s", out)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal([]byte(mustRun(t, "org", "get", "-o", "json")), &raw); err != nil || len(raw) != len(lines) {
+		t.Errorf("-o json has %d settings, the table %d (%v)", len(raw), len(lines), err)
+	}
+
+	// The rows follow the answer's key order, not an alphabetical one.
+	p, buf, _ := printer("table")
+	if err := settingsPrint(p, &engine.Call{}, json.RawMessage(`{"zeta":1,"alpha":{"x":true},"mid":"s"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != "zeta\t1\nalpha\t{\"x\":true}\nmid\ts\n" {
+		t.Errorf("settings rows:\n%q", buf.String())
+	}
+	// What is not an object prints as it is.
+	p, buf, _ = printer("table")
+	settingsPrint(p, &engine.Call{}, json.RawMessage(`["a","b"]`))
+	if buf.String() != "a\nb\n" {
+		t.Errorf("non-object settings: %q", buf.String())
+	}
+}
+
+func TestViewNewTokenShownOnce(t *testing.T) {
+	api, _ := sandboxEnv(t)
+	out, errOut, err := run(t, "", "tokens", "create", "--label", "ci", "--scope", "users:read")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := strings.TrimSuffix(out, "\n")
+	if strings.ContainsAny(tok, "\t\n ") || tok == "" {
+		t.Errorf("stdout is not the token alone: %q", out)
+	}
+	if !strings.Contains(errOut, "warning: token ") || !strings.Contains(errOut, "(ci; scopes: users:read) is shown only once: store it now") || strings.Contains(errOut, tok) {
+		t.Errorf("stderr = %q", errOut)
+	}
+	// The new token works.
+	t.Setenv("ORGCTL_TOKEN", tok)
+	mustRun(t, "users", "list")
+
+	t.Setenv("ORGCTL_TOKEN", api.AdminToken())
+	out = mustRun(t, "tokens", "create", "--label", "ci2", "--scope", "users:read", "-o", "json")
+	var answer map[string]any
+	if json.Unmarshal([]byte(out), &answer); answer["access_token"] == nil || answer["label"] != "ci2" {
+		t.Errorf("-o json = %s", out)
+	}
+
+	p, _, _ := printer("table")
+	if err := printNewToken(p, &engine.Call{}, json.RawMessage(`{"id":"t1","label":"x"}`)); err == nil || !strings.Contains(err.Error(), "carries no token value; revoke it") {
+		t.Errorf("answer without a token: %v", err)
 	}
 }
