@@ -16,6 +16,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/families"
 )
 
 // apiMethods are the methods the management API uses.
@@ -437,7 +438,7 @@ func knownOp(method, path string) *engine.Op {
 		}
 		return nil
 	}
-	return walk(families())
+	return walk(families.All())
 }
 
 func templateMatches(tmpl string, segs []string) bool {

@@ -15,6 +15,7 @@ import (
 	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/credentials"
+	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 )
@@ -86,7 +87,7 @@ func testFactory(t *testing.T, kr cli.TokenStore, stdin string) (*cli.Factory, *
 	t.Helper()
 	var tio testIO
 	f := cli.NewFactory("test")
-	f.Families = calledFamilies
+	f.Families = families.Called
 	f.IO = &output.IO{In: strings.NewReader(stdin), Out: &tio.out, Err: &tio.err}
 	f.Tokens.Keyring = kr
 	f.Tokens.File = credentials.File{Dir: settings.TokenFileDir()}

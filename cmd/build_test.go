@@ -15,6 +15,7 @@ import (
 
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/families"
 )
 
 // findOp returns the declared operation at a command path below the root
@@ -47,7 +48,7 @@ func findOp(t *testing.T, path ...string) *engine.Op {
 	if len(path) < 2 {
 		t.Fatalf("findOp(%v): need a family and an operation", path)
 	}
-	op := walk(families(), path)
+	op := walk(families.All(), path)
 	if op == nil {
 		t.Fatalf("no operation %q", strings.Join(path, " "))
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -129,7 +130,7 @@ func TestBudgetETA(t *testing.T) {
 func TestEveryWriteTakesFrom(t *testing.T) {
 	root := NewRootCmd(cli.NewFactory("test"))
 	n := 0
-	for _, g := range families() {
+	for _, g := range families.All() {
 		var walk func(prefix string, g engine.Group)
 		walk = func(prefix string, g engine.Group) {
 			for i := range g.Ops {

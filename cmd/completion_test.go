@@ -18,6 +18,7 @@ import (
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -191,7 +192,7 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 			check(path, sub)
 		}
 	}
-	for _, g := range families() {
+	for _, g := range families.All() {
 		check("orgctl", g)
 	}
 	for _, k := range engine.ParamKinds {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/families"
 )
 
 // eachOp calls fn with every declared operation and its command path.
@@ -20,7 +21,7 @@ func eachOp(fn func(path string, op *engine.Op)) {
 			walk(p, g.Groups)
 		}
 	}
-	walk("orgctl", families())
+	walk("orgctl", families.All())
 }
 
 // Every operation that removes something asks first, and says truthfully

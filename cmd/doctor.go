@@ -16,6 +16,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/credentials"
+	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/cmd/settings"
 )
 
@@ -157,7 +158,7 @@ func checkConfigFile(loadErr error) doctorCheck {
 		return c
 	}
 	// The loader only warns of these; for doctor they are findings.
-	if problems := settings.UnknownKeys(doc, calledFamilies); len(problems) > 0 {
+	if problems := settings.UnknownKeys(doc, families.Called); len(problems) > 0 {
 		c.Status, c.Detail = checkFail, strings.Join(problems, "; ")
 		c.Hint = "correct or remove them with `orgctl config set KEY VALUE` / `orgctl config unset KEY`"
 		return c

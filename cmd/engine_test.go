@@ -14,6 +14,7 @@ import (
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -523,7 +524,7 @@ func TestLargeListPrintsAsAfterTheFact(t *testing.T) {
 		opts output.Options
 		cols []output.Column
 	}{
-		{nil, output.Options{}, userColumns},
+		{nil, output.Options{}, families.UserColumns},
 		{[]string{"-o", "yaml"}, output.Options{Format: "yaml"}, nil},
 		{[]string{"--jq", ".[].email"}, output.Options{JQ: ".[].email"}, nil},
 		{[]string{"--jq", ".[] | select(.is_admin) | {id}"}, output.Options{JQ: ".[] | select(.is_admin) | {id}"}, nil},

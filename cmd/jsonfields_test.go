@@ -4,12 +4,13 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/families"
 )
 
 // Every command that only reads offers --json with the fields it knows.
 func TestEveryReadingCommandOffersJSONFields(t *testing.T) {
 	n := 0
-	for _, g := range families() {
+	for _, g := range families.All() {
 		var walk func(g engine.Group, path string)
 		walk = func(g engine.Group, path string) {
 			for i := range g.Ops {

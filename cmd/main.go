@@ -14,6 +14,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -31,7 +32,7 @@ func Main(args []string) int {
 	ctx, interrupted, arm, stop := notifyContext()
 	defer stop()
 	f := cli.NewFactory(Version)
-	f.Families = calledFamilies
+	f.Families = families.Called
 	err := execute(ctx, f, args, arm)
 	return finish(f.IO.Err, err, interrupted())
 }

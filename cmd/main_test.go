@@ -19,6 +19,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -321,7 +322,7 @@ func TestRootBuildsOnlyTheNamedFamily(t *testing.T) {
 	}
 	for _, args := range [][]string{{"help"}, {"completion", "zsh"}, {cobra.ShellCompRequestCmd, ""}} {
 		root := newRoot(f, familyWord(args))
-		for _, g := range families() {
+		for _, g := range families.All() {
 			if c := sub(root, g.Name); c == nil || !c.HasSubCommands() {
 				t.Errorf("%v: family %s is not whole", args, g.Name)
 			}
@@ -358,7 +359,7 @@ func TestHelpOfEachOperationAsInTheWholeTree(t *testing.T) {
 			walk(path, sub)
 		}
 	}
-	for _, g := range families() {
+	for _, g := range families.All() {
 		walk(nil, g)
 	}
 	if n < 100 {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/families"
 )
 
 // Every kind orgctl looks names up for completes from the same list it
@@ -30,10 +31,10 @@ func TestResolveKindsMatchCompletionKinds(t *testing.T) {
 func TestNameRefsFollowKindBy(t *testing.T) {
 	op := &engine.Op{
 		Args:       []string{"objectType", "objectId"},
-		ArgsKindBy: map[int]engine.KindBy{1: {Arg: 0, Kinds: objectKinds}},
+		ArgsKindBy: map[int]engine.KindBy{1: {Arg: 0, Kinds: families.ObjectKinds}},
 		Fields: []engine.Field{
 			{Flag: "object-type", In: engine.InLocal},
-			{Flag: "object-id", In: engine.InLocal, KindBy: &engine.KindBy{Flag: "object-type", Kinds: objectKinds}},
+			{Flag: "object-id", In: engine.InLocal, KindBy: &engine.KindBy{Flag: "object-type", Kinds: families.ObjectKinds}},
 		},
 	}
 	for _, tc := range []struct {

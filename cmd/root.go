@@ -15,6 +15,7 @@ import (
 
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -104,20 +105,20 @@ Try it without an org:  orgctl --sandbox users list`,
 
 	root.AddGroup(&cobra.Group{ID: "org", Title: "Organization commands:"},
 		&cobra.Group{ID: "tool", Title: "orgctl commands:"})
-	names := func(fm family) bool { return fm.name == word || slices.Contains(fm.aliases, word) }
+	names := func(fm families.Family) bool { return fm.Name == word || slices.Contains(fm.Aliases, word) }
 	tls := tools(root)
 	// A command line that names a family or tool needs no other: the
 	// root's own help and lookup errors are the only pages that list them.
-	named := slices.ContainsFunc(registry, names) || slices.ContainsFunc(tls, func(t tool) bool { return t.name() == word })
-	for _, fm := range registry {
+	named := slices.ContainsFunc(families.List(), names) || slices.ContainsFunc(tls, func(t tool) bool { return t.name() == word })
+	for _, fm := range families.List() {
 		var c *cobra.Command
 		switch {
 		case word == allFamilies || names(fm):
-			c = fm.group().Command(f, later)
+			c = fm.Group().Command(f, later)
 		case named:
 			continue
 		default:
-			c = fm.shell()
+			c = fm.Shell()
 		}
 		c.GroupID = "org"
 		root.AddCommand(c)

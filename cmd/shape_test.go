@@ -14,6 +14,7 @@ import (
 
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/families"
 )
 
 // req is the main request of a call, with its body as JSON text.
@@ -770,5 +771,5 @@ func TestEveryShapeHandlesEmptyInput(t *testing.T) {
 			walk(p, g.Groups)
 		}
 	}
-	walk(nil, families())
+	walk(nil, families.All())
 }

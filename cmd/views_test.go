@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/families"
+	"github.com/orgctl/orgctl/output"
 )
 
 func TestViewObservabilityTest(t *testing.T) {
@@ -135,7 +138,7 @@ func TestViewSettingsKeepTheAPIsOrder(t *testing.T) {
 
 	// The rows follow the answer's key order, not an alphabetical one.
 	p, buf, _ := printer("table")
-	if err := settingsPrint(p, &engine.Call{}, json.RawMessage(`{"zeta":1,"alpha":{"x":true},"mid":"s"}`)); err != nil {
+	if err := families.SettingsPrint(p, &engine.Call{}, json.RawMessage(`{"zeta":1,"alpha":{"x":true},"mid":"s"}`)); err != nil {
 		t.Fatal(err)
 	}
 	if buf.String() != "zeta\t1\nalpha\t{\"x\":true}\nmid\ts\n" {
@@ -143,7 +146,7 @@ func TestViewSettingsKeepTheAPIsOrder(t *testing.T) {
 	}
 	// What is not an object prints as it is.
 	p, buf, _ = printer("table")
-	settingsPrint(p, &engine.Call{}, json.RawMessage(`["a","b"]`))
+	families.SettingsPrint(p, &engine.Call{}, json.RawMessage(`["a","b"]`))
 	if buf.String() != "a\nb\n" {
 		t.Errorf("non-object settings: %q", buf.String())
 	}
@@ -174,7 +177,13 @@ func TestViewNewTokenShownOnce(t *testing.T) {
 	}
 
 	p, _, _ := printer("table")
-	if err := printNewToken(p, &engine.Call{}, json.RawMessage(`{"id":"t1","label":"x"}`)); err == nil || !strings.Contains(err.Error(), "carries no token value; revoke it") {
+	if err := families.PrintNewToken(p, &engine.Call{}, json.RawMessage(`{"id":"t1","label":"x"}`)); err == nil || !strings.Contains(err.Error(), "carries no token value; revoke it") {
 		t.Errorf("answer without a token: %v", err)
 	}
+}
+
+// printer is a piped printer in a format, writing to buffers.
+func printer(format string) (*output.Printer, *bytes.Buffer, *bytes.Buffer) {
+	var out, errOut bytes.Buffer
+	return &output.Printer{IO: &output.IO{Out: &out, Err: &errOut}, Opts: output.Options{Format: format}}, &out, &errOut
 }

@@ -1,0 +1,60 @@
+package families
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/output"
+)
+
+func init() {
+	register("access-requests", []string{"access-request"},
+		"Review requests to join the organization", accessRequestsGroup)
+}
+
+// decide answers an access request with a JSON Patch of its status.
+func decide(status string) func(c *engine.Call) error {
+	return func(c *engine.Call) error {
+		b, err := json.Marshal(map[string]any{"operations": []any{
+			map[string]any{"op": "replace", "path": "/status", "value": status},
+		}})
+		c.RawBody = b
+		return err
+	}
+}
+
+func accessRequestsGroup() engine.Group {
+	return engine.Group{
+		Long: `People who ask to join the organization (when request access is enabled) wait
+as PENDING access requests until an admin approves or denies them. Access request
+ids are numbers.
+
+Gotchas:
+  - A request that was already approved or denied cannot be changed (409).
+  - list without --status shows requests of every status.`,
+		Example: `  orgctl access-requests list --status PENDING
+  orgctl access-requests approve 1
+  orgctl access-requests deny 2`,
+		Columns: []output.Column{
+			{Header: "ID", Field: "id"},
+			{Header: "EMAIL", Field: "requesting_email"},
+			{Header: "STATUS", Field: "status"},
+			{Header: "CREATED", Field: "created_at"},
+			{Header: "UPDATED BY", Field: "updated_by_id"},
+		},
+		Ops: []engine.Op{
+			{Use: "list", Short: "List access requests", Method: http.MethodGet, Path: "/access_requests", Scope: "Users > Read", List: true,
+				Example: "  orgctl access-requests list\n  orgctl access-requests list --status PENDING --jq '.[].requesting_email'",
+				Fields: []engine.Field{
+					{Flag: "status", Key: "status", In: engine.InQuery, Enum: []string{"PENDING", "APPROVED", "DENIED"}, Usage: "only requests with this status"},
+				}},
+			{Use: "get REQUEST_ID", Short: "Show an access request", Method: http.MethodGet, Path: "/access_requests/{accessRequestId}", Args: []string{"accessRequestId"}, Scope: "Users > Read",
+				Example: "  orgctl access-requests get 1"},
+			{Use: "approve REQUEST_ID", Short: "Let the requester join", Method: http.MethodPatch, Path: "/access_requests/{accessRequestId}", Args: []string{"accessRequestId"}, Scope: "Users > Write",
+				Example: "  orgctl access-requests approve 1", Shape: decide("APPROVED")},
+			{Use: "deny REQUEST_ID", Short: "Turn the request down", Method: http.MethodPatch, Path: "/access_requests/{accessRequestId}", Args: []string{"accessRequestId"}, Scope: "Users > Write",
+				Example: "  orgctl access-requests deny 2", Shape: decide("DENIED")},
+		},
+	}
+}

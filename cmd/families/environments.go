@@ -1,0 +1,59 @@
+package families
+
+import (
+	"net/http"
+
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/output"
+)
+
+func init() {
+	register("environments", []string{"environment", "env"},
+		"List, create, update and delete environments", environmentsGroup)
+}
+
+func environmentsGroup() engine.Group {
+	return engine.Group{
+		Long: `Environments (production, staging, ...) in which resources have separate
+configurations and configuration variables separate values. Ids are UUIDs.
+Creating, updating and deleting environments needs Retool 3.123.0 or later.`,
+		Example: `  orgctl environments list
+  orgctl environments create --name qa --color '#F5A623' --description "QA sign-off"
+  orgctl environments update ENV_ID --color '#3C92DC'
+  orgctl environments delete ENV_ID --yes`,
+		Columns: []output.Column{
+			{Header: "ID", Field: "id"},
+			{Header: "NAME", Field: "name"},
+			{Header: "COLOR", Field: "color"},
+			{Header: "DEFAULT", Field: "default"},
+			{Header: "DESCRIPTION", Field: "description"},
+		},
+		Ops: []engine.Op{
+			{Use: "list", Short: "List environments", Method: http.MethodGet, Path: "/environments", Scope: "Environment > Read", List: true,
+				Example: "  orgctl environments list\n  orgctl environments list --jq '.[] | select(.default) | .id'"},
+			{Use: "get ENVIRONMENT_ID", Short: "Show an environment", Method: http.MethodGet, Path: "/environments/{environmentId}", Args: []string{"environmentId"}, Scope: "Environment > Read",
+				Example: "  orgctl environments get 5a4d000f-0000-4000-8000-000000000001"},
+			{Use: "create", Short: "Create an environment", Method: http.MethodPost, Path: "/environments", Scope: "Environments > Write", Body: true,
+				Exists:  engine.ConflictKey("environments", "name", "update"),
+				Example: "  orgctl environments create --name qa --color '#F5A623'\n  orgctl environments create --name eu --color '#00AA55' --description 'EU data residency' --dry-run",
+				Fields: []engine.Field{
+					{Flag: "name", Key: "name", Required: true, Usage: "environment name"},
+					{Flag: "color", Key: "color", Required: true, Usage: "colour shown in the editor, `#RRGGBB`"},
+					{Flag: "description", Key: "description", Usage: "what the environment is for"},
+				}},
+			{Use: "update ENVIRONMENT_ID", Short: "Rename or recolour an environment", Method: http.MethodPatch, Path: "/environments/{environmentId}", Args: []string{"environmentId"}, Scope: "Environments > Write",
+				Body: true, Patch: true,
+				Long:    "Each flag becomes one JSON Patch \"replace\" operation (the only op the API takes).",
+				Example: "  orgctl environments update ENV_ID --name qa-eu\n  orgctl environments update ENV_ID --description 'Sign-off' --color '#FFFFFF'",
+				Fields: []engine.Field{
+					{Flag: "name", Key: "name", In: engine.InPatch, Usage: "new name"},
+					{Flag: "color", Key: "color", In: engine.InPatch, Usage: "new colour, `#RRGGBB`"},
+					{Flag: "description", Key: "description", In: engine.InPatch, Usage: "new description"},
+				}},
+			{Use: "delete ENVIRONMENT_ID", Short: "Delete an environment", Method: http.MethodDelete, Path: "/environments/{environmentId}", Args: []string{"environmentId"}, Scope: "Environments > Write",
+				Destructive: true,
+				Confirm:     "Delete environment %s? This cannot be undone: 'orgctl environments create' makes a new one with a new id.",
+				Example:     "  orgctl environments delete ENV_ID --yes"},
+		},
+	}
+}

@@ -1,0 +1,66 @@
+package families
+
+import (
+	"net/http"
+
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/output"
+)
+
+var folderTypes = []string{"app", "workflow", "resource", "agent", "library"}
+
+func init() {
+	register("folders", []string{"folder"},
+		"List, create, rename, move and delete folders", foldersGroup)
+}
+
+func foldersGroup() engine.Group {
+	return engine.Group{
+		Long: `Folders hold apps, workflows, resources, agents and libraries. Ids look like app_190.`,
+		Example: `  orgctl folders list
+  orgctl folders create --name Reports --type app --parent app_1
+  orgctl folders update app_190 --name "Quarterly reports"
+  orgctl folders delete app_190 --recursive --yes`,
+		Columns: []output.Column{
+			{Header: "ID", Field: "id"},
+			{Header: "NAME", Field: "name"},
+			{Header: "TYPE", Field: "folder_type"},
+			{Header: "PARENT", Field: "parent_folder_id"},
+			{Header: "SYSTEM", Field: "is_system_folder"},
+		},
+		Ops: []engine.Op{
+			{Use: "list", Short: "List folders", Method: http.MethodGet, Path: "/folders", Scope: "Folders > Read", List: true,
+				Example: "  orgctl folders list\n  orgctl folders list --jq '.[] | select(.folder_type == \"app\") | .id'"},
+			{Use: "get FOLDER_ID", Short: "Show a folder", Method: http.MethodGet, Path: "/folders/{folderId}", Args: []string{"folderId"}, Scope: "Folders > Read",
+				Example: "  orgctl folders get app_190"},
+			{
+				Use: "create", Short: "Create a folder", Method: http.MethodPost, Path: "/folders", Scope: "Folders > Write", Body: true,
+				Exists:  engine.FolderExists,
+				Example: "  orgctl folders create --name Reports --type app\n  orgctl folders create --name ETL --type workflow --parent workflow_4",
+				Fields: []engine.Field{
+					{Flag: "name", Key: "name", Required: true, Usage: "folder name"},
+					{Flag: "type", Key: "folder_type", Required: true, Enum: folderTypes, Usage: "what the folder holds"},
+					{Flag: "parent", Key: "parent_folder_id", Usage: "parent `FOLDER`, id or path (default: the root of its type)"},
+				},
+			},
+			{
+				Use: "update FOLDER_ID", Short: "Rename or move a folder", Method: http.MethodPatch, Path: "/folders/{folderId}", Args: []string{"folderId"}, Scope: "Folders > Write",
+				Body: true, Patch: true,
+				Example: "  orgctl folders update app_190 --name Archive\n  orgctl folders update app_190 --parent app_1",
+				Fields: []engine.Field{
+					{Flag: "name", Key: "name", In: engine.InPatch, Usage: "new name"},
+					{Flag: "parent", Key: "parent_folder_id", In: engine.InPatch, Usage: "move under this `FOLDER` (id or path)"},
+				},
+			},
+			{
+				Use: "delete FOLDER_ID", Short: "Delete a folder", Method: http.MethodDelete, Path: "/folders/{folderId}", Args: []string{"folderId"}, Scope: "Folders > Write",
+				Destructive: true,
+				Confirm:     "Delete folder %s? With --recursive, everything in it goes too; this cannot be undone.",
+				Example:     "  orgctl folders delete app_190 --yes\n  orgctl folders delete app_190 --recursive --yes   # with its apps",
+				Fields: []engine.Field{
+					{Flag: "recursive", Key: "recursive", In: engine.InQuery, Kind: engine.KBool, Usage: "also delete the folder's contents (app folders only)"},
+				},
+			},
+		},
+	}
+}

@@ -1,0 +1,198 @@
+package families
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/output"
+)
+
+var accessLevels = []string{"none", "use", "edit", "own"}
+
+func groupAccessFields(in engine.In) []engine.Field {
+	return []engine.Field{
+		{Flag: "universal-app-access", Key: "universal_app_access", In: in, Enum: accessLevels, Usage: "access to every app"},
+		{Flag: "universal-resource-access", Key: "universal_resource_access", In: in, Enum: accessLevels, Usage: "access to every resource"},
+		{Flag: "universal-workflow-access", Key: "universal_workflow_access", In: in, Enum: accessLevels, Usage: "access to every workflow"},
+		{Flag: "universal-query-library-access", Key: "universal_query_library_access", In: in, Enum: []string{"none", "use", "edit"}, Usage: "access to the Query Library"},
+	}
+}
+
+// membersFromFlags turns --user IDs into the API's member objects.
+func membersFromFlags(c *engine.Call) error {
+	ids := c.LocalStrings("user")
+	if len(ids) == 0 {
+		if c.Op.Method == http.MethodPost && c.Op.Path != "/groups" && c.BodyObject()["members"] == nil {
+			return cli.UsageErrorf("%s: pass at least one --user USER_ID", c.Command)
+		}
+		return nil
+	}
+	admin := c.LocalBool("admin")
+	members, _ := c.BodyObject()["members"].([]any)
+	for _, id := range ids {
+		members = append(members, map[string]any{"id": id, "is_group_admin": admin})
+	}
+	c.Body["members"] = members
+	return nil
+}
+
+// numbersIn turns a repeatable flag's ids into the JSON numbers the API wants.
+func numbersIn(key, flag string) func(c *engine.Call) error {
+	return func(c *engine.Call) error {
+		ids, _ := engine.LookupPath(c.BodyObject(), key).([]any)
+		out := make([]any, 0, len(ids))
+		for _, id := range ids {
+			s, ok := id.(string)
+			if !ok {
+				out = append(out, id) // already a number (from --body)
+				continue
+			}
+			n, err := strconv.ParseUint(s, 10, 64)
+			if err != nil {
+				return cli.UsageErrorf("invalid --%s %q: expected a number", flag, s)
+			}
+			// Re-formatted: "007" parses but is no JSON number.
+			out = append(out, json.Number(strconv.FormatUint(n, 10)))
+		}
+		engine.SetPath(c.Body, key, out)
+		return nil
+	}
+}
+
+func init() {
+	register("groups", []string{"group"},
+		"Manage permission groups and their members", groupsGroup)
+}
+
+func groupsGroup() engine.Group {
+	memberColumns := []output.Column{
+		{Header: "ID", Field: "id"},
+		{Header: "NAME", Field: "name"},
+		{Header: "MEMBERS", Value: func(r map[string]any) string {
+			m, _ := r["members"].([]any)
+			return fmt.Sprint(len(m))
+		}},
+	}
+	createFields := append([]engine.Field{
+		{Flag: "name", Key: "name", Required: true, Usage: "group name"},
+		{Flag: "user", In: engine.InLocal, Kind: engine.KStrings, Usage: "add this member `USER` (id or email; repeatable)"},
+		{Flag: "admin", In: engine.InLocal, Kind: engine.KBool, Usage: "make the --user members group admins"},
+	}, groupAccessFields(engine.InBody)...)
+	return engine.Group{
+		Long: `Permission groups of the organization or Space. Group ids are numbers.`,
+		Example: `  orgctl groups list
+  orgctl groups create --name Analysts --universal-app-access use --user user_abc
+  orgctl groups members add 7 --user user_abc --user user_def
+  orgctl groups members remove 7 user_abc --yes`,
+		Columns: []output.Column{
+			{Header: "ID", Field: "id"},
+			{Header: "NAME", Field: "name"},
+			{Header: "MEMBERS", Value: func(r map[string]any) string {
+				m, _ := r["members"].([]any)
+				return fmt.Sprint(len(m))
+			}},
+			{Header: "APP ACCESS", Field: "universal_app_access"},
+			{Header: "RESOURCE ACCESS", Field: "universal_resource_access"},
+			{Header: "WORKFLOW ACCESS", Field: "universal_workflow_access"},
+		},
+		Ops: []engine.Op{
+			{Use: "list", Short: "List groups", Method: http.MethodGet, Path: "/groups", Scope: "Groups > Read", List: true,
+				Example: "  orgctl groups list\n  orgctl groups list -o json --jq '.[].name'"},
+			{Use: "get GROUP_ID", Short: "Show a group with its members", Method: http.MethodGet, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Read",
+				Example: "  orgctl groups get 7\n  orgctl groups get 7 --exclude-disabled-users -o yaml",
+				View:    groupView,
+				Fields: []engine.Field{
+					{Flag: "exclude-disabled-users", Key: "excludeDisabledUsers", In: engine.InQuery, Kind: engine.KBool, Usage: "leave disabled users out of members"},
+				}},
+			{Use: "create", Short: "Create a group", Method: http.MethodPost, Path: "/groups", Scope: "Groups > Write", Body: true,
+				Exists:  engine.ConflictKey("groups", "name", "update"),
+				Example: "  orgctl groups create --name Analysts\n  orgctl groups create --name Ops --universal-resource-access edit --user user_abc --admin",
+				Fields:  createFields, Shape: membersFromFlags},
+			{Use: "update GROUP_ID", Short: "Change a group's fields (JSON Patch)", Method: http.MethodPatch, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Write",
+				Body: true, Patch: true,
+				Example: "  orgctl groups update 7 --name Analytics\n  orgctl groups update 7 --universal-app-access edit",
+				Fields:  append([]engine.Field{{Flag: "name", Key: "name", In: engine.InPatch, Usage: "new name"}}, groupAccessFields(engine.InPatch)...)},
+			{Use: "delete GROUP_ID", Short: "Delete a group", Method: http.MethodDelete, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Write",
+				Destructive: true,
+				Confirm:     "Delete group %s? Its members lose the access it gives them; this cannot be undone.", Example: "  orgctl groups delete 7 --yes"},
+			{Use: "replace GROUP_ID", Short: "Replace a whole group (PUT)", Method: http.MethodPut, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Write",
+				Body: true,
+				Long: `Sends the complete group: fields left out are reset by the API, and the member
+list becomes exactly --user (or the body's "members"). To change one field, use
+'groups update'. A safe round trip: 'orgctl groups get 7 -o json > g.json', edit
+g.json, then 'orgctl groups replace 7 --body g.json'.`,
+				Example: `  orgctl groups replace 7 --name Analysts --universal-app-access use --user user_abc --user user_def
+  orgctl groups get 7 -o json > g.json && orgctl groups replace 7 --body g.json`,
+				Fields: append(append([]engine.Field{
+					{Flag: "name", Key: "name", Required: true, Usage: "group name"},
+					{Flag: "user", In: engine.InLocal, Kind: engine.KStrings, Usage: "member `USER` (id or email; repeatable; the complete member list)"},
+					{Flag: "admin", In: engine.InLocal, Kind: engine.KBool, Usage: "make the --user members group admins"},
+				}, groupAccessFields(engine.InBody)...),
+					engine.Field{Flag: "user-list-access", Key: "user_list_access", Kind: engine.KBool, Usage: "may see the user list"},
+					engine.Field{Flag: "audit-log-access", Key: "audit_log_access", Kind: engine.KBool, Usage: "may see the audit log"},
+					engine.Field{Flag: "unpublished-release-access", Key: "unpublished_release_access", Kind: engine.KBool, Usage: "may use unpublished releases"},
+					engine.Field{Flag: "usage-analytics-access", Key: "usage_analytics_access", Kind: engine.KBool, Usage: "may see usage analytics"},
+					engine.Field{Flag: "theme-access", Key: "theme_access", Kind: engine.KBool, Usage: "may edit themes"},
+					engine.Field{Flag: "account-details-access", Key: "account_details_access", Kind: engine.KBool, Usage: "may see account details"},
+					engine.Field{Flag: "landing-page-app", Key: "landing_page_app_id", Usage: "landing page `APP` (UUID or name)"},
+				),
+				Shape: func(c *engine.Call) error {
+					// A body from 'groups get' carries read-only fields the PUT schema rejects or ignores.
+					for _, k := range []string{"id", "legacy_id", "created_at", "updated_at"} {
+						delete(c.BodyObject(), k)
+					}
+					if ms, ok := c.Body["members"].([]any); ok {
+						for _, m := range ms {
+							if mm, ok := m.(map[string]any); ok {
+								delete(mm, "email")
+							}
+						}
+					}
+					if c.LocalBool("admin") && !c.Has("user") {
+						return cli.UsageErrorf("%s: --admin applies to --user members; pass --user too", c.Command)
+					}
+					return membersFromFlags(c)
+				}},
+		},
+		Groups: []engine.Group{{
+			Name:    "members",
+			Short:   "Add and remove group members",
+			Columns: memberColumns,
+			Ops: []engine.Op{
+				{Use: "add GROUP_ID", Done: "Added members to group %s", Short: "Add users to a group", Method: http.MethodPost, Path: "/groups/{groupId}/members", Args: []string{"groupId"}, Scope: "Groups > Write",
+					Exists:  engine.MemberExists,
+					Body:    true,
+					Example: "  orgctl groups members add 7 --user user_abc\n  orgctl groups members add 7 --user user_abc --user user_def --admin",
+					Fields: []engine.Field{
+						{Flag: "user", In: engine.InLocal, Kind: engine.KStrings, Usage: "member `USER` to add (id or email; repeatable)"},
+						{Flag: "admin", In: engine.InLocal, Kind: engine.KBool, Usage: "make them group admins"},
+					},
+					Shape: membersFromFlags},
+				{Use: "remove GROUP_ID USER_ID", Done: "Removed %[2]s from group %[1]s", Short: "Remove a user from a group", Method: http.MethodDelete, Path: "/groups/{groupId}/members/{userSid}", Args: []string{"groupId", "userSid"}, Scope: "Groups > Write",
+					Destructive: true,
+					Confirm:     "Remove %[2]s from group %[1]s? They lose the access the group gives; 'orgctl groups members add' puts them back.", Example: "  orgctl groups members remove 7 user_abc --yes"},
+			},
+		}, {
+			Name:  "invites",
+			Short: "Add and remove pending user invites of a group",
+			Long: `An invite in a group puts the invited person in that group when they accept.
+Invite ids are numbers (see 'orgctl invites list').`,
+			Columns: memberColumns,
+			Ops: []engine.Op{
+				{Use: "add GROUP_ID", Done: "Added invites to group %s", Short: "Add user invites to a group", Method: http.MethodPost, Path: "/groups/{groupId}/user_invites", Args: []string{"groupId"}, Scope: "Groups > Write",
+					Example: "  orgctl groups invites add 7 --invite 1\n  orgctl groups invites add 7 --invite 1 --invite 2",
+					Fields: []engine.Field{
+						{Flag: "invite", Key: "userInviteIds", Kind: engine.KStrings, Required: true, Usage: "user `INVITE` to add (id or invited email; repeatable)"},
+					},
+					Shape: numbersIn("userInviteIds", "invite")},
+				{Use: "remove GROUP_ID INVITE_ID", Done: "Removed invite %[2]s from group %[1]s", Short: "Remove a user invite from a group", Method: http.MethodDelete, Path: "/groups/{groupId}/user_invites/{userInviteId}", Args: []string{"groupId", "userInviteId"}, Scope: "Groups > Write",
+					Destructive: true,
+					Confirm:     "Remove invite %[2]s from group %[1]s? 'orgctl groups invites add' puts it back.", Example: "  orgctl groups invites remove 7 1 --yes"},
+			},
+		}},
+	}
+}

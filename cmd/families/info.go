@@ -1,0 +1,40 @@
+package families
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/output"
+)
+
+func init() {
+	register("info", nil,
+		"Facts about the platform itself", infoGroup)
+}
+
+func infoGroup() engine.Group {
+	return engine.Group{
+		Example: "  orgctl info ip-allowlist",
+		Ops: []engine.Op{
+			{Use: "ip-allowlist", Short: "Show the IP addresses to allow in data-source firewalls, by region", Method: http.MethodGet, Path: "/info/ip_allowlist", Scope: "",
+				Long: `Retool Cloud connects to your data sources from these addresses. The API docs
+name no scope: any valid token works.`,
+				Example: "  orgctl info ip-allowlist\n  orgctl info ip-allowlist --jq '.ipAddresses[\"eu-central-1\"]'",
+				View: func(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+					var d struct {
+						IPs json.RawMessage `json:"ipAddresses"`
+					}
+					if p.Opts.Structured() || json.Unmarshal(data, &d) != nil || len(d.IPs) == 0 {
+						return p.Print(data, nil)
+					}
+					rows, err := settingRows(d.IPs)
+					if err != nil {
+						return p.Print(data, nil)
+					}
+					b, _ := json.Marshal(rows)
+					return p.Print(b, []output.Column{{Header: "REGION", Field: "setting"}, {Header: "ADDRESSES", Field: "value"}})
+				}},
+		},
+	}
+}

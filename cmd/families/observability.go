@@ -1,0 +1,186 @@
+package families
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/output"
+)
+
+var observabilityProviders = []string{"Sentry", "Datadog"}
+
+func observabilityFields(required bool) []engine.Field {
+	return []engine.Field{
+		{Flag: "provider", Key: "config.provider", Required: required, Enum: observabilityProviders, Usage: "where errors are sent"},
+		{Flag: "dsn", Key: "config.dsn", Usage: "Sentry DSN"},
+		{Flag: "ca-cert", In: engine.InLocal, Kind: engine.KTexts, Usage: "Sentry: trust this CA certificate `FILE` (PEM; repeatable)"},
+		{Flag: "api-key-file", In: engine.InLocal, Usage: "Datadog: read the API key from `FILE` (- for stdin); keys never go in argv"},
+		{Flag: "site", Key: "config.site", Enum: []string{"US1", "US3", "US5", "EU1", "US1-FED", "AP1"}, Usage: "Datadog site"},
+		{Flag: "enabled", Key: "enabled", Kind: engine.KBool, Usage: "send events (--enabled=false to pause)"},
+	}
+}
+
+// shapeObservability reads the secret and certificate files and checks that
+// the flags fit the provider, since the API's oneOf would only say "invalid".
+func shapeObservability(create bool) func(c *engine.Call) error {
+	return func(c *engine.Call) error {
+		cfg, _ := c.BodyObject()["config"].(map[string]any)
+		if src := c.LocalString("api-key-file"); src != "" {
+			key, err := readSecretFile(c, src)
+			if err != nil {
+				return cli.UsageErrorf("--api-key-file: %v", err)
+			}
+			if cfg == nil {
+				cfg = map[string]any{}
+			}
+			cfg["api_key"] = key
+		}
+		if files := c.LocalStrings("ca-cert"); len(files) > 0 {
+			var certs []any
+			for _, p := range files {
+				r, err := c.OpenSource(p)
+				if err != nil {
+					return cli.UsageErrorf("--ca-cert: %v", err)
+				}
+				b, err := engine.ReadLimited(r, "--ca-cert "+p)
+				r.Close()
+				if err != nil {
+					return cli.UsageErrorf("--ca-cert: %v", err)
+				}
+				certs = append(certs, string(b))
+			}
+			if cfg == nil {
+				cfg = map[string]any{}
+			}
+			cfg["ca_certs"] = certs
+		}
+		if cfg != nil {
+			c.Body["config"] = cfg
+			switch cfg["provider"] {
+			case "Sentry":
+				if cfg["dsn"] == nil {
+					return cli.UsageErrorf("--provider Sentry needs --dsn")
+				}
+				if cfg["api_key"] != nil || cfg["site"] != nil {
+					return cli.UsageErrorf("--api-key-file and --site are for Datadog, not Sentry")
+				}
+			case "Datadog":
+				if cfg["api_key"] == nil || cfg["site"] == nil {
+					return cli.UsageErrorf("--provider Datadog needs --api-key-file and --site")
+				}
+				if cfg["dsn"] != nil || cfg["ca_certs"] != nil {
+					return cli.UsageErrorf("--dsn and --ca-cert are for Sentry, not Datadog")
+				}
+			case nil:
+				return cli.UsageErrorf("provider settings need --provider (%s)", strings.Join(observabilityProviders, " or "))
+			}
+		}
+		if _, ok := c.Body["enabled"]; create && !ok {
+			c.Body["enabled"] = true
+		}
+		if !create && len(c.Body) == 0 {
+			return cli.UsageErrorf("%s: nothing to change: pass provider flags, --enabled or --body", c.Command)
+		}
+		return nil
+	}
+}
+
+// readSecretFile reads one trimmed secret from a file or stdin.
+func readSecretFile(c *engine.Call, src string) (string, error) {
+	r, err := c.OpenSource(src)
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
+	b, err := io.ReadAll(io.LimitReader(r, 64<<10))
+	if err != nil {
+		return "", err
+	}
+	s := strings.TrimSpace(string(b))
+	if s == "" {
+		return "", fmt.Errorf("%s is empty", src)
+	}
+	return s, nil
+}
+
+func init() {
+	register("observability", nil,
+		"Send the org's app errors to Sentry or Datadog", observabilityGroup)
+}
+
+func observabilityGroup() engine.Group {
+	return engine.Group{
+		Long: `Observability provider configurations: where errors from apps and workflows are
+reported. One configuration per provider; creating a second one fails.`,
+		Example: `  orgctl observability list
+  orgctl observability create --provider Sentry --dsn https://key@o1.ingest.sentry.io/42
+  orgctl observability create --provider Datadog --site EU1 --api-key-file dd.key
+  orgctl observability test Sentry`,
+		Columns: []output.Column{
+			{Header: "ID", Field: "id"},
+			{Header: "PROVIDER", Field: "config.provider"},
+			{Header: "ENABLED", Field: "enabled"},
+			{Header: "TARGET", Value: func(r map[string]any) string {
+				if s, ok := output.Lookup(r, "config.site").(string); ok {
+					return s
+				}
+				s, _ := output.Lookup(r, "config.dsn").(string)
+				return s
+			}},
+		},
+		Ops: []engine.Op{
+			{Use: "list", Short: "List observability configurations", Method: http.MethodGet, Path: "/observability/config", Scope: "Observability > Read",
+				Example: "  orgctl observability list\n  orgctl observability list -o json"},
+			{Use: "create", Short: "Configure a provider", Method: http.MethodPost, Path: "/observability/config", Scope: "Observability > Write", Body: true,
+				Long: "Enabled unless --enabled=false. Fails when the provider is already configured.",
+				Example: `  orgctl observability create --provider Sentry --dsn https://key@o1.ingest.sentry.io/42 --ca-cert corp-ca.pem
+  pass show datadog | orgctl observability create --provider Datadog --site US5 --api-key-file -`,
+				Fields: observabilityFields(true),
+				Shape:  shapeObservability(true)},
+			{Use: "update CONFIG_ID", Short: "Change a provider configuration", Method: http.MethodPut, Path: "/observability/config/{configId}", Args: []string{"configId"}, Scope: "Observability > Write", Body: true,
+				Long: "Provider settings are replaced as a whole: with any of them, pass --provider and all that provider needs.",
+				Example: `  orgctl observability update CONFIG_ID --enabled=false
+  orgctl observability update CONFIG_ID --provider Datadog --site EU1 --api-key-file new.key`,
+				Fields: observabilityFields(false),
+				Shape:  shapeObservability(false)},
+			{Use: "delete CONFIG_ID", Short: "Remove a provider configuration", Method: http.MethodDelete, Path: "/observability/config/{configId}", Args: []string{"configId"}, Scope: "Observability > Write",
+				Destructive: true,
+				Confirm:     "Remove observability configuration %s? App errors stop reaching the provider until 'orgctl observability create' sets it up again.", Example: "  orgctl observability delete CONFIG_ID --yes"},
+			{Use: "test PROVIDER", Done: "Sent a test event to %s", Short: "Send a test error event to Sentry or Datadog", Method: http.MethodPost, Path: "/observability/provider/{provider}/test", Args: []string{"provider"}, Scope: "Observability > Read",
+				Long:    "Exits 1 with the provider's message when the event could not be delivered.",
+				Example: "  orgctl observability test Sentry\n  orgctl observability test Datadog -o json",
+				Shape: func(c *engine.Call) error {
+					// The spec's enum is checked before (in any case) and after this.
+					for _, p := range observabilityProviders {
+						if strings.EqualFold(p, c.Params["provider"]) {
+							c.Params["provider"] = p
+						}
+					}
+					return nil
+				},
+				View: func(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+					var r struct {
+						Success *bool  `json:"success"`
+						Message string `json:"message"`
+					}
+					_ = json.Unmarshal(data, &r)
+					if p.Opts.Structured() {
+						if err := p.Print(data, nil); err != nil {
+							return err
+						}
+					} else if r.Success == nil || *r.Success {
+						fmt.Fprintf(p.IO.Out, "test event sent to %s\n", c.Params["provider"])
+					}
+					if r.Success != nil && !*r.Success {
+						return &cli.ExitError{Code: 1, Err: fmt.Errorf("%s did not accept the test event: %s", c.Params["provider"], r.Message)}
+					}
+					return nil
+				}},
+		},
+	}
+}

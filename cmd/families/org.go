@@ -1,0 +1,197 @@
+package families
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/output"
+)
+
+// SettingsPrint shows one settings object as SETTING/VALUE rows in the
+// order the API sent them; -o json/yaml, --jq and --template get the object.
+func SettingsPrint(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+	if p.Opts.Structured() {
+		return p.Print(data, nil)
+	}
+	rows, err := settingRows(data)
+	if err != nil {
+		return p.Print(data, nil)
+	}
+	b, _ := json.Marshal(rows)
+	return p.Print(b, []output.Column{{Header: "SETTING", Field: "setting"}, {Header: "VALUE", Field: "value"}})
+}
+
+func settingRows(data json.RawMessage) ([]map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, errNotObject
+	}
+	var rows []map[string]any
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		rows = append(rows, map[string]any{"setting": k, "value": v})
+	}
+	return rows, nil
+}
+
+var errNotObject = cli.UsageErrorf("not a JSON object")
+
+var orgSettingFields = []engine.Field{
+	{Flag: "request-access-enabled", Key: "request_access_enabled", In: engine.InPatch, Kind: engine.KBool, Usage: "let users request access to apps"},
+	{Flag: "ai-support-bot-disabled", Key: "ai_support_bot_disabled", In: engine.InPatch, Kind: engine.KBool, Usage: "hide the AI support bot"},
+	{Flag: "retool-forms-disabled", Key: "retool_forms_disabled", In: engine.InPatch, Kind: engine.KBool, Usage: "disable Retool Forms"},
+	{Flag: "release-management-enabled", Key: "release_management_enabled", In: engine.InPatch, Kind: engine.KBool, Usage: "enable release management"},
+	{Flag: "cache-queries-per-user", Key: "cache_queries_per_user", In: engine.InPatch, Kind: engine.KBool, Usage: "cache query results per user"},
+	{Flag: "apply-preloaded-css-to-homepage", Key: "apply_preloaded_css_to_homepage", In: engine.InPatch, Kind: engine.KBool, Usage: "apply the preloaded CSS to the home page too"},
+	{Flag: "preloaded-css-file", In: engine.InLocal, Usage: "CSS loaded in every app, from `FILE`"},
+	{Flag: "preloaded-javascript-file", In: engine.InLocal, Usage: "JavaScript loaded in every app, from `FILE`"},
+	{Flag: "javascript-link", Key: "javascript_links", In: engine.InPatch, Kind: engine.KStrings, Usage: "script `URL` loaded in every app (repeatable; replaces the list)"},
+	{Flag: "workflow-run-retention-mins", Key: "workflow_run_retention_period_mins", In: engine.InPatch, Kind: engine.KInt, Usage: "keep workflow runs this many `MINUTES`"},
+	{Flag: "app-owners-permissions-management", Key: "app_owners_permissions_management", In: engine.InPatch, Kind: engine.KBool, Usage: "let app owners manage permissions"},
+	{Flag: "two-factor-auth-required", Key: "two_factor_auth_required", In: engine.InPatch, Kind: engine.KBool, Usage: "require two-factor authentication"},
+	{Flag: "two-factor-auth-type", Key: "two_factor_auth_type", In: engine.InPatch, Enum: []string{"fido2", "otp"}, Usage: "second factor"},
+	{Flag: "disable-new-login-ip-notification-email", Key: "disable_new_login_ip_notification_email", In: engine.InPatch, Kind: engine.KBool, Usage: "stop emailing users about logins from new IPs"},
+}
+
+// loadPatchFiles turns the file options into "replace" operations with
+// the files' contents.
+func loadPatchFiles(c *engine.Call) error {
+	for _, f := range []struct{ flag, path string }{
+		{"preloaded-css-file", "/preloaded_css"},
+		{"preloaded-javascript-file", "/preloaded_javascript"},
+	} {
+		name := c.LocalString(f.flag)
+		if name == "" {
+			continue
+		}
+		r, err := c.OpenSource(name)
+		if err != nil {
+			return cli.UsageErrorf("--%s: %v", f.flag, err)
+		}
+		b, err := engine.ReadLimited(r, "--"+f.flag+" "+name)
+		r.Close()
+		if err != nil {
+			return cli.UsageErrorf("--%s: %v", f.flag, err)
+		}
+		c.Patch = append(c.Patch, map[string]any{"op": "replace", "path": f.path, "value": string(b)})
+	}
+	return nil
+}
+
+var aiSettingFields = []engine.Field{
+	{Flag: "retool-ai", Key: "retoolAI", Kind: engine.KBool, Usage: "Retool AI"},
+	{Flag: "ai-actions", Key: "retoolAIActions", Kind: engine.KBool, Usage: "AI actions in queries"},
+	{Flag: "vectors", Key: "retoolVector", Kind: engine.KBool, Usage: "Retool Vectors"},
+	{Flag: "ask-ai", Key: "retoolAskAI", Kind: engine.KBool, Usage: "Ask AI in the editor"},
+}
+
+// fillAISettings reads the current settings first when flags leave some
+// out, since the API replaces all four (PUT).
+func fillAISettings(c *engine.Call) error {
+	if len(c.BodyObject()) == 0 {
+		return cli.UsageErrorf("%s: nothing to change: pass --retool-ai, --ai-actions, --vectors or --ask-ai", c.Command)
+	}
+	for _, fd := range aiSettingFields {
+		if _, ok := c.Body[fd.Key]; !ok {
+			c.Reads = []client.Request{{Method: http.MethodGet, Path: "/organization/ai_settings", Scope: "Organizations > Read"}}
+			return nil
+		}
+	}
+	return nil
+}
+
+// mergeAISettings keeps the current value of every setting not given.
+func mergeAISettings(c *engine.Call, current []json.RawMessage) error {
+	var cur map[string]any
+	if err := json.Unmarshal(current[0], &cur); err != nil {
+		return fmt.Errorf("unexpected answer reading the AI settings: %w", err)
+	}
+	for k, v := range cur {
+		if _, set := c.Body[k]; !set {
+			c.Body[k] = v
+		}
+	}
+	return nil
+}
+
+func init() {
+	register("org", []string{"organization"},
+		"Organization settings, AI settings and sessions", orgGroup)
+}
+
+func orgGroup() engine.Group {
+	return engine.Group{
+		Long: `Advanced settings of the organization (or Space) the token belongs to.`,
+		Example: `  orgctl org get
+  orgctl org update --two-factor-auth-required --two-factor-auth-type fido2
+  orgctl org ai-settings set --ask-ai=false
+  orgctl org invalidate-sessions --yes`,
+		Ops: []engine.Op{
+			{Use: "get", Short: "Show the organization's advanced settings", Method: http.MethodGet, Path: "/organization/", Scope: "Organizations > Read",
+				Example: "  orgctl org get\n  orgctl org get --jq .two_factor_auth_required", View: SettingsPrint},
+			{Use: "update", Done: "Updated the organization's settings", Short: "Change advanced settings (JSON Patch replace)", Method: http.MethodPatch, Path: "/organization/", Scope: "Organizations > Write",
+				Body: true, Patch: true, Fields: orgSettingFields, Shape: loadPatchFiles, View: SettingsPrint,
+				Long: "Each flag becomes one JSON Patch \"replace\" operation; --body takes raw operations.",
+				Example: `  orgctl org update --request-access-enabled=false
+  orgctl org update --preloaded-css-file brand.css --apply-preloaded-css-to-homepage
+  orgctl org update --javascript-link https://cdn.example.com/a.js --javascript-link https://cdn.example.com/b.js`},
+			{Use: "invalidate-sessions", Done: "Signed out every user of the organization", Short: "Sign every user of the organization out", Method: http.MethodPost, Path: "/organization/invalidate_sessions/", Scope: "Organizations > Write",
+				Destructive:   true,
+				Confirm:       "Sign out every user of the organization at %s? Everyone must sign in again; sessions cannot be restored.",
+				TypeToConfirm: orgHost,
+				Long: `Invalidates all sessions of all users: everyone must sign in again.
+On a terminal it asks you to type the organization's host name first.
+The API documentation names no scope for this call; orgctl assumes "Organizations > Write".`,
+				Example: "  orgctl org invalidate-sessions\n  orgctl org invalidate-sessions --yes   # in scripts",
+				View:    func(p *output.Printer, c *engine.Call, data json.RawMessage) error { return p.Print(data, nil) }},
+			{Use: "analytics-integrations", Short: "Show the third-party analytics integrations", Method: http.MethodGet, Path: "/organization/analytics_integrations", Scope: "Organizations > Read",
+				Long:    "At most one configuration per integration type (Retool 3.175.0+).",
+				Columns: []output.Column{{Header: "TYPE", Field: "type"}, {Header: "ENABLED", Field: "enabled"}, {Header: "ID", Field: "measurement_id"}, {Header: "HOST", Field: "host"}},
+				Example: "  orgctl org analytics-integrations\n  orgctl org analytics-integrations -o json"},
+		},
+		Groups: []engine.Group{{
+			Name:    "ai-settings",
+			Short:   "Show and change the organization's AI features",
+			Long:    "Retool 3.165.0+.",
+			Example: "  orgctl org ai-settings get\n  orgctl org ai-settings set --retool-ai --ask-ai=false",
+			Ops: []engine.Op{
+				{Use: "get", Short: "Show the AI settings", Method: http.MethodGet, Path: "/organization/ai_settings", Scope: "Organizations > Read",
+					Example: "  orgctl org ai-settings get\n  orgctl org ai-settings get -o json", View: SettingsPrint},
+				{Use: "set", Done: "Set the organization's AI settings", Short: "Turn AI features on or off", Method: http.MethodPut, Path: "/organization/ai_settings", Scope: "Organizations > Write", Body: true,
+					Long: `The API replaces all four settings; orgctl reads the current ones first (one
+extra GET) so that flags you leave out keep their value.`,
+					Example: "  orgctl org ai-settings set --ask-ai=false\n  orgctl org ai-settings set --retool-ai --ai-actions --vectors --ask-ai",
+					Fields:  aiSettingFields, Shape: fillAISettings, Merge: mergeAISettings, View: SettingsPrint},
+			},
+		}},
+	}
+}
+
+// orgHost is what an org-wide action asks the user to type: the host of the
+// organization the profile points at, the name they know it by.
+func orgHost(_ context.Context, f *cli.Factory, _ *engine.Call) (string, error) {
+	conn, err := f.Connection()
+	if err != nil {
+		return "", err
+	}
+	u, err := url.Parse(conn.Client.URL(client.Request{Path: "/"}))
+	if err != nil {
+		return "", err
+	}
+	return u.Host, nil
+}

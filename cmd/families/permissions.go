@@ -1,0 +1,281 @@
+package families
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/output"
+)
+
+func init() {
+	register("permissions", []string{"permission", "perms"},
+		"See and change who can use, edit or own apps, folders and resources", permissionsGroup)
+}
+
+var subjectFields = []engine.Field{
+	{Flag: "group", In: engine.InLocal, Usage: "the subject is this `GROUP` (id or name)"},
+	{Flag: "user", In: engine.InLocal, Usage: "the subject is this `USER` (id or email)"},
+}
+
+// subjectFromFlags turns --group N / --user ID into the API's subject object.
+func subjectFromFlags(c *engine.Call) error {
+	g, hasG := c.Local["group"].(string)
+	u, hasU := c.Local["user"].(string)
+	_, fromBody := c.BodyObject()["subject"]
+	switch {
+	case hasG && hasU:
+		return cli.UsageErrorf("%s: pass --group or --user, not both", c.Command)
+	case hasG:
+		n, err := strconv.ParseUint(g, 10, 64)
+		if err != nil {
+			return cli.UsageErrorf("invalid --group %q: group ids are numbers", g)
+		}
+		// Re-formatted: "02" parses but is no JSON number.
+		c.Body["subject"] = map[string]any{"type": "group", "id": json.Number(strconv.FormatUint(n, 10))}
+	case hasU:
+		if !strings.HasPrefix(u, "user_") {
+			return cli.UsageErrorf("invalid --user %q: user ids look like user_abc123", u)
+		}
+		c.Body["subject"] = map[string]any{"type": "user", "id": u}
+	case !fromBody:
+		return cli.UsageErrorf("%s: pass --group GROUP_ID or --user USER_ID", c.Command)
+	}
+	return nil
+}
+
+var objectTypes = []string{"folder", "app", "screen", "resource", "resource_configuration"}
+
+// ObjectKinds are the object types whose names orgctl looks up; the API
+// takes a resource's name itself, and screens and configurations have none.
+var ObjectKinds = map[string]string{"folder": "folders", "app": "apps", "workflow": "workflows"}
+
+var objectFields = []engine.Field{
+	{Flag: "object-type", In: engine.InLocal, Enum: objectTypes, Usage: "kind of object"},
+	{Flag: "object-id", In: engine.InLocal, KindBy: &engine.KindBy{Flag: "object-type", Kinds: ObjectKinds},
+		Usage: "the `OBJECT`: a folder id or path (app:/Finance), an app id or name, a screen or configuration UUID, a resource UUID or name"},
+	{Flag: "app", In: engine.InLocal, Complete: "apps", Usage: "for --object-type screen: the screen's `APP` (UUID or name)"},
+}
+
+// objectFromFlags turns --object-type/--object-id/--app into the API's object.
+func objectFromFlags(c *engine.Call) error {
+	t, hasT := c.Local["object-type"].(string)
+	id, hasID := c.Local["object-id"].(string)
+	app, hasApp := c.Local["app"].(string)
+	if !hasT && !hasID && !hasApp {
+		if _, ok := c.Body["object"]; ok {
+			return nil
+		}
+		return cli.UsageErrorf("%s: pass --object-type and --object-id", c.Command)
+	}
+	if !hasT || !hasID {
+		return cli.UsageErrorf("%s: --object-type and --object-id go together", c.Command)
+	}
+	obj := map[string]any{"type": t, "id": id}
+	switch {
+	case t == "screen" && !hasApp:
+		return cli.UsageErrorf("%s: a screen needs --app APP_UUID", c.Command)
+	case t != "screen" && hasApp:
+		return cli.UsageErrorf("%s: --app is only for --object-type screen", c.Command)
+	case hasApp:
+		obj["appId"] = app
+	}
+	c.Body["object"] = obj
+	return nil
+}
+
+var objectColumns = []output.Column{
+	{Header: "TYPE", Field: "type"},
+	{Header: "ID", Field: "id"},
+	{Header: "ACCESS", Field: "access_level"},
+}
+
+var grantColumns = []output.Column{
+	{Header: "ID", Field: "id"},
+	{Header: "ROLE", Field: "role_id"},
+	{Header: "SUBJECT TYPE", Field: "subject_type"},
+	{Header: "SUBJECT", Field: "subject_id"},
+	{Header: "OBJECT TYPE", Field: "object_type"},
+	{Header: "OBJECT", Field: "object_id"},
+}
+
+var grantFields = []engine.Field{
+	{Flag: "role", Key: "role_id", Required: true, Usage: "the `ROLE` (UUID or name)"},
+	{Flag: "subject-type", Key: "subject_type", Required: true, Usage: "subject type (e.g. user, group)"},
+	{Flag: "subject-id", Key: "subject_id", Required: true, KindBy: &engine.KindBy{Flag: "subject-type", Kinds: subjectKinds},
+		Usage: "the `SUBJECT`: a user id or email, a group id or name"},
+	{Flag: "object-type", Key: "object_type", Usage: "limit to objects of this type (e.g. app, folder)"},
+	{Flag: "object-id", Key: "object_id", KindBy: &engine.KindBy{Flag: "object-type", Kinds: ObjectKinds},
+		Usage: "limit to this `OBJECT` (id; folders also by path, apps and workflows by name)"},
+}
+
+// subjectKinds name users by email and groups by name where a subject type picks.
+var subjectKinds = map[string]string{"user": "users", "group": "groups"}
+
+func permissionsGroup() engine.Group {
+	return engine.Group{
+		Long: `Permissions give a subject (a group, or a user) an access level (use, edit, own)
+on an object: a folder, app, screen, resource or resource configuration. Roles
+are named sets of scopes, handed out with role grants.
+
+Subjects and objects are named as everywhere else: a user by id or email, a
+group by id or name, a folder by id (app_N) or path (app:/Finance), an app or
+a workflow by id or name, a role by id or name; a resource by UUID or name
+(the API takes either). Screens and resource configurations take their UUID.
+
+Gotchas:
+  - grant and revoke on a folder also apply to everything in it.
+  - revoke removes the subject's direct access; access through a group or a
+    universal access level remains (see 'access-list', its "sources").
+  - User subjects need a recent API (2.7.0+); older ones take groups only.`,
+		Example: `  orgctl permissions list-objects --group 2 --type app
+  orgctl permissions access-list app 5a4d0006-0000-4000-8000-000000000001
+  orgctl permissions grant --group 2 --object-type folder --object-id app_7 --access-level edit
+  orgctl permissions grant --group support --object-type folder --object-id app:/archive --access-level use
+  orgctl permissions revoke --user ana.viewer@sandbox.example --object-type app --object-id 'Customer Lookup' --yes
+  orgctl permissions roles list`,
+		Columns: objectColumns,
+		Ops: []engine.Op{
+			{Use: "list-objects", Short: "List the objects a group or user can access", Method: http.MethodPost, Path: "/permissions/listObjects", Scope: "Permissions > Read", Body: true,
+				Long: "A read, even though it is a POST: --dry-run is offered but nothing changes.",
+				Example: `  orgctl permissions list-objects --group 2 --type folder
+  orgctl permissions list-objects --user user_abc --type app --include-inherited`,
+				Fields: append(append([]engine.Field(nil), subjectFields...),
+					engine.Field{Flag: "type", Key: "object_type", Required: true, Enum: []string{"folder", "app", "resource", "resource_configuration"}, Usage: "kind of objects"},
+					engine.Field{Flag: "include-inherited", Key: "include_inherited_access", Kind: engine.KBool, Usage: "include access inherited from folders"},
+				),
+				Shape: subjectFromFlags},
+			{Use: "access-list OBJECT_TYPE OBJECT_ID", Short: "Show who can access an object, and why", Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Args: []string{"objectType", "objectId"}, Scope: "Permissions > Read",
+				Long:       "OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps and workflows\ntake an id or name, folders an id or path (app:/Finance), resources a UUID or name.",
+				ArgsKindBy: map[int]engine.KindBy{1: {Arg: 0, Kinds: ObjectKinds}},
+				Example:    "  orgctl permissions access-list app 5a4d0006-0000-4000-8000-000000000001\n  orgctl permissions access-list folder 7 -o json",
+				View:       accessListView,
+				Columns: []output.Column{
+					{Header: "GROUPS", Value: func(r map[string]any) string { return accessSummary(r["group"]) }},
+					{Header: "USERS", Value: func(r map[string]any) string { return accessSummary(r["user"]) }},
+				},
+			},
+			{Use: "grant", Done: "Granted the access", Short: "Give a group or user access to an object", Method: http.MethodPost, Path: "/permissions/grant", Scope: "Permissions > Write", Body: true,
+				Exists: engine.GrantExists,
+				Long:   "Answers with the subject's updated list of objects of that type.",
+				Example: `  orgctl permissions grant --group 2 --object-type folder --object-id app_7 --access-level edit
+  orgctl permissions grant --user user_abc --object-type app --object-id APP_UUID --access-level use
+  orgctl permissions grant --group 2 --object-type screen --object-id SCREEN_UUID --app APP_UUID --access-level use`,
+				Fields: append(append(append([]engine.Field(nil), subjectFields...), objectFields...),
+					engine.Field{Flag: "access-level", Key: "access_level", Required: true, Enum: []string{"use", "edit", "own"}, Usage: "access to give"}),
+				Shape: subjectAndObject},
+			{Use: "revoke", Done: "Revoked the access", Short: "Take away a group's or user's access to an object", Method: http.MethodPost, Path: "/permissions/revoke", Scope: "Permissions > Write", Body: true,
+				Idempotent:  true,
+				Destructive: true,
+				Confirm:     "Revoke this access? 'orgctl permissions grant' with the same flags gives it back.",
+				Example: `  orgctl permissions revoke --group 2 --object-type folder --object-id app_7 --yes
+  orgctl permissions revoke --user user_abc --object-type app --object-id APP_UUID --yes`,
+				Fields: append(append([]engine.Field(nil), subjectFields...), objectFields...),
+				Shape:  subjectAndObject},
+		},
+		Groups: []engine.Group{
+			{
+				Name:  "roles",
+				Short: "Manage roles (named sets of scopes)",
+				Long:  "Role ids are UUIDs. Scopes are strings such as app:read or source_control:deploy.",
+				Columns: []output.Column{
+					{Header: "ID", Field: "id"},
+					{Header: "NAME", Field: "name"},
+					{Header: "DESCRIPTION", Field: "description"},
+					{Header: "OBJECT SCOPES", Field: "object_scopes"},
+					{Header: "ORG SCOPES", Field: "organization_scopes"},
+				},
+				Ops: []engine.Op{
+					{Use: "list", Short: "List roles", Method: http.MethodGet, Path: "/role_permissions/roles", Scope: "Permissions > Read",
+						Example: "  orgctl permissions roles list"},
+					{Use: "create", Short: "Create a role", Method: http.MethodPost, Path: "/role_permissions/roles", Scope: "Permissions > Write", Body: true,
+						Exists:  engine.LookFirst("roles", "name", "update"),
+						Example: "  orgctl permissions roles create --name 'Release Manager' --org-scope source_control:deploy --object-scope app:read",
+						Fields: []engine.Field{
+							{Flag: "name", Key: "name", Required: true, Usage: "role name"},
+							{Flag: "description", Key: "description", Usage: "what the role is for"},
+							{Flag: "object-scope", Key: "object_scopes", Kind: engine.KStrings, Usage: "object `SCOPE` (repeatable)"},
+							{Flag: "org-scope", Key: "organization_scopes", Kind: engine.KStrings, Usage: "organization `SCOPE` (repeatable)"},
+						},
+						Shape: func(c *engine.Call) error {
+							// Both lists are required by the API, even when empty.
+							for _, k := range []string{"object_scopes", "organization_scopes"} {
+								if c.BodyObject()[k] == nil {
+									c.Body[k] = []any{}
+								}
+							}
+							return nil
+						}},
+					{Use: "update ROLE_ID", Short: "Change a role", Method: http.MethodPatch, Path: "/role_permissions/roles/{roleId}", Args: []string{"roleId"}, Scope: "Permissions > Write", Body: true,
+						Long:    "Sends only the fields given; --object-scope and --org-scope replace the whole list.",
+						Example: "  orgctl permissions roles update ROLE_UUID --description 'Deploys and reads apps'\n  orgctl permissions roles update ROLE_UUID --org-scope source_control:deploy --org-scope source_control:read",
+						Fields: []engine.Field{
+							{Flag: "name", Key: "name", Usage: "new name"},
+							{Flag: "description", Key: "description", Usage: "new description"},
+							{Flag: "object-scope", Key: "object_scopes", Kind: engine.KStrings, Usage: "object `SCOPE` (repeatable; replaces the list)"},
+							{Flag: "org-scope", Key: "organization_scopes", Kind: engine.KStrings, Usage: "organization `SCOPE` (repeatable; replaces the list)"},
+						},
+						Shape: func(c *engine.Call) error {
+							if len(c.Body) == 0 {
+								return cli.UsageErrorf("%s: nothing to change: pass at least one flag or --body", c.Command)
+							}
+							return nil
+						}},
+					{Use: "delete ROLE_ID", Short: "Delete a role", Method: http.MethodDelete, Path: "/role_permissions/roles/{roleId}", Args: []string{"roleId"}, Scope: "Permissions > Write",
+						Destructive: true,
+						Confirm:     "Delete role %s? Everyone granted it loses it; this cannot be undone.", Example: "  orgctl permissions roles delete ROLE_UUID --yes"},
+				},
+			},
+			{
+				Name:    "role-grants",
+				Short:   "Give roles to users and groups",
+				Long:    "A role grant gives a role to a subject, optionally on one object. Grant ids are UUIDs.",
+				Columns: grantColumns,
+				Ops: []engine.Op{
+					{Use: "list", Short: "List role grants", Method: http.MethodGet, Path: "/role_permissions/role_grants", Scope: "Permissions > Read",
+						Example: "  orgctl permissions role-grants list"},
+					{Use: "get SUBJECT_TYPE SUBJECT_ID", Short: "List the role grants of one subject", Method: http.MethodGet, Path: "/role_permissions/role_grants/{subjectType}/{subjectId}", Args: []string{"subjectType", "subjectId"}, Scope: "Permissions > Read",
+						ArgsKindBy: map[int]engine.KindBy{1: {Arg: 0, Kinds: subjectKinds}},
+						Example:    "  orgctl permissions role-grants get user user_abc\n  orgctl permissions role-grants get group 2"},
+					{Use: "create", Short: "Give a role to a subject", Method: http.MethodPost, Path: "/role_permissions/role_grants", Scope: "Permissions > Write", Body: true,
+						Example: "  orgctl permissions role-grants create --role ROLE_UUID --subject-type user --subject-id user_abc\n  orgctl permissions role-grants create --role ROLE_UUID --subject-type group --subject-id 2 --object-type app --object-id APP_UUID",
+						Fields:  grantFields},
+					{Use: "delete GRANT_ID", Short: "Delete a role grant", Method: http.MethodDelete, Path: "/role_permissions/role_grants/{roleGrantId}", Args: []string{"roleGrantId"}, Scope: "Permissions > Write",
+						Destructive: true,
+						Confirm:     "Delete role grant %s? The subject loses the role; 'orgctl permissions role-grants create' gives it back.", Example: "  orgctl permissions role-grants delete GRANT_UUID --yes"},
+					{Use: "delete-for-subject", Done: "Deleted the subject's grants of the role", Short: "Delete a subject's grants of a role", Method: http.MethodPost, Path: "/role_permissions/remove_role_grants_for_subject/", Scope: "Permissions > Write", Body: true,
+						Idempotent:  true,
+						Destructive: true,
+						Confirm:     "Delete the subject's grants of this role? 'orgctl permissions role-grants create' gives them back one by one.",
+						Long:        "Removes every grant of --role to the subject; with --object-type/--object-id, only those on that object.",
+						Example:     "  orgctl permissions role-grants delete-for-subject --role ROLE_UUID --subject-type user --subject-id user_abc --yes",
+						Fields:      grantFields},
+				},
+			},
+		},
+	}
+}
+
+// subjectAndObject builds the subject and object of a grant or revoke.
+func subjectAndObject(c *engine.Call) error {
+	if err := subjectFromFlags(c); err != nil {
+		return err
+	}
+	return objectFromFlags(c)
+}
+
+// accessSummary renders an access list as "subject:level" pairs.
+func accessSummary(v any) string {
+	list, _ := v.([]any)
+	parts := make([]string, 0, len(list))
+	for _, e := range list {
+		m, _ := e.(map[string]any)
+		s, _ := m["subject"].(map[string]any)
+		parts = append(parts, fmt.Sprint(s["id"])+":"+fmt.Sprint(m["accessLevel"]))
+	}
+	return strings.Join(parts, " ")
+}

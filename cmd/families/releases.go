@@ -1,0 +1,239 @@
+package families
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/output"
+)
+
+func init() {
+	register("releases", []string{"release"},
+		"Release apps and workflows through source control", releasesGroup)
+}
+
+var (
+	semver       = engine.LazyRegexp(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$`)
+	elementTypes = []string{"PAGE", "WORKFLOW"}
+)
+
+const (
+	releasesRead  = "Source control > Releases (Read)"
+	releasesWrite = "Source control > Releases (Write)"
+	// Deprecated per-app release endpoints, reached with --app.
+	appReleasesPath = "/source_control/releases/apps/{appUuid}"
+)
+
+var commitMessage = engine.Field{Flag: "message", Key: "commit_message", Usage: "commit message (default: one the service writes)"}
+
+func checkRelease(flag string, allowLatest bool) func(c *engine.Call) error {
+	return func(c *engine.Call) error {
+		v, _ := c.BodyObject()[flag].(string)
+		if semver().MatchString(v) || (allowLatest && v == "latest") {
+			return nil
+		}
+		want := "MAJOR.MINOR.PATCH, e.g. 1.2.0"
+		if allowLatest {
+			want += `, or "latest"`
+		}
+		return cli.UsageErrorf("invalid release %q: expected %s", v, want)
+	}
+}
+
+// releaseTarget reads --element/--type or --app and points the call at the
+// element endpoint or at the deprecated app endpoint.
+func releaseTarget(c *engine.Call) error {
+	el, hasEl := c.Local["element"].(string)
+	app, hasApp := c.Local["app"].(string)
+	if len(c.Body) == 0 {
+		c.Body = nil
+	}
+	switch {
+	case hasEl && hasApp:
+		return cli.UsageErrorf("%s: pass --element or --app, not both", c.Command)
+	case hasEl:
+		if c.Query.Get("elementType") == "" {
+			return cli.UsageErrorf("%s: --element needs --type {%s}", c.Command, strings.Join(elementTypes, "|"))
+		}
+		c.Params["elementUuid"] = el
+	case hasApp:
+		if c.Query.Has("elementType") {
+			return cli.UsageErrorf("%s: --type goes with --element, not --app", c.Command)
+		}
+		c.Path = appReleasesPath
+		c.Params["appUuid"] = app
+	default:
+		return cli.UsageErrorf("%s: pass --element UUID --type {%s} (or the deprecated --app UUID)", c.Command, strings.Join(elementTypes, "|"))
+	}
+	return nil
+}
+
+func releaseCreateFields(target bool) []engine.Field {
+	fs := []engine.Field{
+		{Flag: "version", Key: "release_version", Required: true, Usage: "release version, MAJOR.MINOR.PATCH"},
+		{Flag: "description", Key: "release_description", Usage: "what changed"},
+		commitMessage,
+	}
+	if target {
+		fs = append(fs, releaseTargetFields...)
+	}
+	return fs
+}
+
+var releaseTargetFields = []engine.Field{
+	{Flag: "element", In: engine.InLocal, Usage: "page or workflow `UUID`"},
+	{Flag: "type", Key: "elementType", In: engine.InQuery, Enum: elementTypes, Usage: "the element's type"},
+	{Flag: "app", In: engine.InLocal, Complete: "apps", Usage: "the `APP` (UUID or name; deprecated endpoint; prefer --element --type PAGE)"},
+}
+
+var branchColumns = []output.Column{
+	{Header: "BRANCH", Field: "branch_name"},
+	{Header: "COMMIT", Field: "commit_sha"},
+	{Header: "PULL REQUEST URL", Field: "url"},
+}
+
+func releasesGroup() engine.Group {
+	releaseColumns := []output.Column{
+		{Header: "VERSION", Field: "release_version"},
+		{Header: "DESCRIPTION", Field: "release_description"},
+		{Header: "CREATED", Field: "created_at"},
+	}
+	createOp := func(use, path string, args []string, hidden bool) engine.Op {
+		op := engine.Op{Use: use, Short: "Create a release of an app, page or workflow", Method: http.MethodPost, Path: path, Args: args, Scope: releasesWrite, Hidden: hidden,
+			Long: `Pushes a branch that adds the release; merge its pull request (the answer's url)
+to publish it. Use --element with --type; --app uses the deprecated app endpoint.`,
+			Example: `  orgctl releases create --element 2ab90f76-c234-428e-9896-40c3a9bdbb2b --type PAGE --version 1.2.0 --description "Dark mode"
+  orgctl releases create --app 2ab90f76-c234-428e-9896-40c3a9bdbb2b --version 1.2.0`,
+			Columns: branchColumns, Fields: releaseCreateFields(!hidden)}
+		check := checkRelease("release_version", false)
+		op.Shape = func(c *engine.Call) error {
+			if err := check(c); err != nil {
+				return err
+			}
+			if hidden {
+				return nil
+			}
+			return releaseTarget(c)
+		}
+		return op
+	}
+	return engine.Group{
+		Long: `Releases are versions (MAJOR.MINOR.PATCH) of source-controlled pages and
+workflows; release manifests name which version of each element to publish.
+Every change pushes a branch to the repository and answers with its name,
+commit and a URL to open the pull request: nothing is live until it is merged.
+
+Elements are pages (apps) and workflows, named by the UUID in the repository
+(which may differ from the org's app id) plus --type PAGE|WORKFLOW. The older
+per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`,
+		Example: `  orgctl releases list --element 2ab90f76-c234-428e-9896-40c3a9bdbb2b --type PAGE
+  orgctl releases create --element 2ab90f76-c234-428e-9896-40c3a9bdbb2b --type PAGE --version 1.3.0
+  orgctl releases manifests set-element prod 2ab90f76-c234-428e-9896-40c3a9bdbb2b --type PAGE --release 1.3.0
+  orgctl releases manifests get prod`,
+		Columns: releaseColumns,
+		Ops: []engine.Op{
+			{Use: "list", Short: "List the releases of a page or workflow", Method: http.MethodGet, Path: "/source_control/releases/{elementUuid}", Scope: releasesRead,
+				Example: `  orgctl releases list --element 2ab90f76-c234-428e-9896-40c3a9bdbb2b --type PAGE
+  orgctl releases list --app 2ab90f76-c234-428e-9896-40c3a9bdbb2b --jq '.[0].release_version'`,
+				Fields: releaseTargetFields, Shape: releaseTarget},
+			createOp("create", "/source_control/releases/{elementUuid}", nil, false),
+			{Use: "list-app APP_UUID", Short: "List an app's releases (deprecated endpoint)", Method: http.MethodGet, Path: appReleasesPath, Args: []string{"appUuid"}, Scope: releasesRead, Hidden: true,
+				Example: "  orgctl releases list-app 2ab90f76-c234-428e-9896-40c3a9bdbb2b"},
+			createOp("create-app APP_UUID", appReleasesPath, []string{"appUuid"}, true),
+		},
+		Groups: []engine.Group{{
+			Name:    "manifests",
+			Aliases: []string{"manifest"},
+			Short:   "Read and change release manifests",
+			Long:    "A manifest (e.g. prod) lists apps and workflows with the release to publish; \"latest\"\nfollows the newest release. Changes push a branch, as with releases.",
+			Columns: branchColumns,
+			Ops: []engine.Op{
+				{Use: "list", Short: "List release manifests", Method: http.MethodGet, Path: "/source_control/manifests", Scope: releasesRead,
+					Example: "  orgctl releases manifests list\n  orgctl releases manifests list --jq '.manifests[].name'",
+					Columns: []output.Column{
+						{Header: "NAME", Field: "name"},
+						{Header: "APPS", Field: "apps"},
+						{Header: "WORKFLOWS", Field: "workflows"},
+					},
+					View: printInner("manifests")},
+				{Use: "get NAME", Short: "Show a release manifest", Method: http.MethodGet, Path: "/source_control/manifests/{manifestName}", Args: []string{"manifestName"}, Scope: releasesRead,
+					Example: "  orgctl releases manifests get prod -o yaml",
+					Columns: []output.Column{
+						{Header: "NAME", Field: "name"},
+						{Header: "APPS", Field: "apps"},
+						{Header: "WORKFLOWS", Field: "workflows"},
+					},
+					View: printInner("manifest")},
+				{Use: "set NAME", Short: "Create or overwrite a release manifest", Method: http.MethodPut, Path: "/source_control/manifests/{manifestName}", Args: []string{"manifestName"}, Scope: releasesWrite, Body: true,
+					Example: `  orgctl releases manifests set prod --app 2ab90f76-c234-428e-9896-40c3a9bdbb2b=latest --workflow 8079edae-d5c2-46de-b5bb-153249e8463f=1.0.5
+  orgctl releases manifests set prod --body manifest.json --message "Release 42"`,
+					Fields: []engine.Field{
+						{Flag: "app", In: engine.InLocal, Kind: engine.KStrings, KeyKind: "apps", Usage: "`APP=RELEASE`, the app by UUID or name (repeatable; RELEASE is x.y.z or latest)"},
+						{Flag: "workflow", In: engine.InLocal, Kind: engine.KStrings, KeyKind: "workflows", Usage: "`WORKFLOW=RELEASE`, the workflow by UUID or name (repeatable)"},
+						commitMessage,
+					},
+					Shape: func(c *engine.Call) error {
+						m, _ := c.BodyObject()["manifest"].(map[string]any)
+						if m == nil {
+							m = map[string]any{}
+						}
+						for _, kind := range []string{"apps", "workflows"} {
+							entries, given := c.Local[strings.TrimSuffix(kind, "s")].([]any)
+							if !given {
+								continue
+							}
+							var list []any
+							for _, e := range entries {
+								uuid, rel, ok := strings.Cut(e.(string), "=")
+								if !ok || uuid == "" || (!semver().MatchString(rel) && rel != "latest") {
+									return cli.UsageErrorf("invalid --%s %q: expected UUID=RELEASE (x.y.z or latest)", strings.TrimSuffix(kind, "s"), e)
+								}
+								list = append(list, map[string]any{"uuid": uuid, "release": rel})
+							}
+							m[kind] = list
+						}
+						if len(m) == 0 {
+							return cli.UsageErrorf("%s: pass --app/--workflow UUID=RELEASE or --body", c.Command)
+						}
+						c.Body["manifest"] = m
+						return nil
+					}},
+				{Use: "delete NAME", Short: "Delete a release manifest", Method: http.MethodPost, Path: "/source_control/manifests/{manifestName}/delete", Args: []string{"manifestName"}, Scope: releasesWrite,
+					Destructive: true,
+					Confirm:     "Delete release manifest %s? This cannot be undone.", Fields: []engine.Field{commitMessage},
+					Example: "  orgctl releases manifests delete staging --yes"},
+				{Use: "set-element NAME ELEMENT_UUID", Done: "Set %[2]s's release in manifest %[1]s", Short: "Set one page's or workflow's release in a manifest", Method: http.MethodPut, Path: "/source_control/manifests/{manifestName}/{elementUuid}", Args: []string{"manifestName", "elementUuid"}, Scope: releasesWrite,
+					Example: "  orgctl releases manifests set-element prod 2ab90f76-c234-428e-9896-40c3a9bdbb2b --type PAGE --release 1.3.0",
+					Fields: []engine.Field{
+						{Flag: "type", Key: "elementType", In: engine.InQuery, Required: true, Enum: elementTypes, Usage: "the element's type"},
+						{Flag: "release", Key: "release", Required: true, Usage: "release x.y.z or latest"},
+						commitMessage,
+					},
+					Shape: checkRelease("release", true)},
+				{Use: "remove-element NAME ELEMENT_UUID", Done: "Removed %[2]s from manifest %[1]s", Short: "Remove a page or workflow from a manifest", Method: http.MethodPost, Path: "/source_control/manifests/{manifestName}/{elementUuid}/delete", Args: []string{"manifestName", "elementUuid"}, Scope: releasesWrite,
+					Destructive: true,
+					Confirm:     "Remove %[2]s from manifest %[1]s? 'orgctl releases manifests set-element' adds it back.",
+					Example:     "  orgctl releases manifests remove-element prod 8079edae-d5c2-46de-b5bb-153249e8463f --type WORKFLOW --yes",
+					Fields: []engine.Field{
+						{Flag: "type", Key: "elementType", In: engine.InQuery, Required: true, Enum: elementTypes, Usage: "the element's type"},
+						commitMessage,
+					}},
+				{Use: "set-app NAME APP_UUID", Done: "Set app %[2]s's release in manifest %[1]s", Short: "Set one app's release in a manifest (deprecated endpoint)", Method: http.MethodPut, Path: "/source_control/manifests/{manifestName}/apps/{appUuid}", Args: []string{"manifestName", "appUuid"}, Scope: releasesWrite,
+					Long:    "Deprecated by the API: prefer set-element --type PAGE.",
+					Example: "  orgctl releases manifests set-app prod 2ab90f76-c234-428e-9896-40c3a9bdbb2b --release latest",
+					Fields: []engine.Field{
+						{Flag: "release", Key: "release", Required: true, Usage: "release x.y.z or latest"},
+						commitMessage,
+					},
+					Shape: checkRelease("release", true)},
+				{Use: "remove-app NAME APP_UUID", Done: "Removed app %[2]s from manifest %[1]s", Short: "Remove an app from a manifest (deprecated endpoint)", Method: http.MethodPost, Path: "/source_control/manifests/{manifestName}/apps/{appUuid}/delete", Args: []string{"manifestName", "appUuid"}, Scope: releasesWrite,
+					Destructive: true,
+					Confirm:     "Remove app %[2]s from manifest %[1]s? 'orgctl releases manifests set' adds it back.", Fields: []engine.Field{commitMessage},
+					Long:    "Deprecated by the API: prefer remove-element --type PAGE.",
+					Example: "  orgctl releases manifests remove-app prod 2ab90f76-c234-428e-9896-40c3a9bdbb2b --yes"},
+			},
+		}},
+	}
+}

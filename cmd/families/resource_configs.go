@@ -1,0 +1,156 @@
+package families
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/output"
+)
+
+// resourceConfigTypes is the published enum of the list's resource_type filter.
+var resourceConfigTypes = []string{"airflow", "alloydb", "asana", "athena", "basecamp", "bigid", "bigquery", "cassandra",
+	"circleci", "closeio", "cosmosdb", "couchdb", "databricks", "databricksLakebase", "datadog", "datastore", "dbServer",
+	"denodo", "dynamodb", "elasticsearch", "firebase", "front", "gcs", "github", "googleAnalytics", "googleCalendar",
+	"googleDocs", "googleMaps", "googleSearchConsole", "googlesheets", "graphql", "grpc", "hubspot", "jdbc", "jira",
+	"lambda", "launchdarkly", "microsoftTeams", "mongodb", "mssql", "mysql", "notion", "onesignal", "openAI", "openapi",
+	"oracledb", "postgresql", "presto", "redis", "redshift", "restapi", "rethinkdb", "retoolEmail", "retoolAI", "retoolDb",
+	"retoolStorage", "s3", "salesforce", "saphana", "sendgrid", "shell", "slack", "slackopenapi", "smtp", "snowflake",
+	"stripe", "twilio", "vertica"}
+
+// optionValue types a --option value: true/false/null, objects and arrays are
+// JSON; everything else (ports included: the API takes them as strings) is a string.
+func optionValue(s string) any {
+	t := strings.TrimSpace(s)
+	if t == "true" || t == "false" || t == "null" || strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+		var v any
+		if json.Unmarshal([]byte(t), &v) == nil {
+			return v
+		}
+	}
+	return s
+}
+
+// dotOptions reads repeatable KEY=VALUE flags whose keys are dot paths.
+func dotOptions(c *engine.Call, flag string) ([][2]any, error) {
+	var out [][2]any
+	for _, s := range c.LocalStrings(flag) {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok || k == "" || strings.HasPrefix(k, ".") || strings.HasSuffix(k, ".") || strings.Contains(k, "..") {
+			return nil, cli.UsageErrorf("invalid --%s %q: expected KEY=VALUE with KEY a dot path (database_options.host=db.internal)", flag, s)
+		}
+		out = append(out, [2]any{k, optionValue(v)})
+	}
+	return out, nil
+}
+
+// optionsIntoBody merges --option pairs into body.options (create).
+func optionsIntoBody(c *engine.Call) error {
+	pairs, err := dotOptions(c, "option")
+	if err != nil {
+		return err
+	}
+	c.BodyObject()
+	if len(pairs) == 0 {
+		return nil
+	}
+	opts, _ := c.Body["options"].(map[string]any)
+	if opts == nil {
+		opts = map[string]any{}
+		c.Body["options"] = opts
+	}
+	for _, p := range pairs {
+		engine.SetPath(opts, p[0].(string), p[1])
+	}
+	return nil
+}
+
+// optionsIntoPatch turns --option pairs into "replace" operations, the only
+// op resource-configuration updates accept.
+func optionsIntoPatch(c *engine.Call) error {
+	pairs, err := dotOptions(c, "option")
+	if err != nil {
+		return err
+	}
+	for _, p := range pairs {
+		var segs []string
+		for _, s := range strings.Split(p[0].(string), ".") {
+			segs = append(segs, engine.PointerEscape(s))
+		}
+		c.Patch = append(c.Patch, map[string]any{"op": "replace", "path": "/options/" + strings.Join(segs, "/"), "value": p[1]})
+	}
+	return nil
+}
+
+func init() {
+	register("resource-configs", []string{"resource-config", "resource-configurations"},
+		"Manage per-environment resource configurations", resourceConfigsGroup)
+}
+
+func resourceConfigsGroup() engine.Group {
+	return engine.Group{
+		Long: `A resource configuration holds a resource's connection options for one
+environment (host, database, credentials, ...). Ids are UUIDs. Options are
+rich JSON: give them with --options JSON or --body FILE, or key by key with
+--option KEY=VALUE where KEY is a dot path (database_options.host).
+--option values true, false, null, {...} and [...] are JSON; anything else is a
+string (the API takes ports as strings).`,
+		Example: `  orgctl resource-configs list --resource-type postgresql
+  orgctl resource-configs create --resource RES_ID --environment ENV_ID \
+      --option database_options.host=db.staging --option database_options.port=5432
+  orgctl resource-configs update CONFIG_ID --option database_options.host=db2.staging
+  orgctl resource-configs delete CONFIG_ID --yes`,
+		Columns: []output.Column{
+			{Header: "ID", Field: "id"},
+			{Header: "RESOURCE", Field: "resource.display_name"},
+			{Header: "TYPE", Field: "resource.type"},
+			{Header: "ENVIRONMENT", Field: "environment.name"},
+			{Header: "UPDATED", Field: "updated_at"},
+		},
+		Ops: []engine.Op{
+			{Use: "list", Short: "List resource configurations", Method: http.MethodGet, Path: "/resource_configurations", Scope: "Resources > Read", List: true,
+				Example: "  orgctl resource-configs list\n  orgctl resource-configs list --resource-type mssql --environment ENV_ID\n  orgctl resource-configs list --resource RES_ID -o json",
+				Fields: []engine.Field{
+					{Flag: "resource-type", Key: "resource_type", In: engine.InQuery, Enum: resourceConfigTypes, Usage: "only configurations of resources of this type"},
+					{Flag: "resource", Key: "resource_id", In: engine.InQuery, Usage: "only configurations of this resource (`ID or name`)"},
+					{Flag: "environment", Key: "environment_id", In: engine.InQuery, Usage: "only configurations for this `ENVIRONMENT` (id or name)"},
+				}},
+			{Use: "get CONFIG_ID", Short: "Show a resource configuration with its options", Method: http.MethodGet, Path: "/resource_configurations/{configurationId}", Args: []string{"configurationId"}, Scope: "Resources > Read",
+				Example: "  orgctl resource-configs get CONFIG_ID -o yaml"},
+			{Use: "create", Short: "Configure a resource for an environment", Method: http.MethodPost, Path: "/resource_configurations", Scope: "Resources > Write", Body: true,
+				Long: "Needs API 2.4.0+ (self-hosted 3.74+).",
+				Example: `  orgctl resource-configs create --resource RES_ID --environment ENV_ID --options '{"database_options":{"host":"db","port":"5432"}}'
+  orgctl resource-configs create --resource RES_ID --environment ENV_ID --body staging.json
+  orgctl resource-configs create --resource RES_ID --environment ENV_ID --option base_url=https://api.staging.example --dry-run`,
+				Fields: []engine.Field{
+					{Flag: "resource", Key: "resource_id", Required: true, Complete: "resource-ids", Usage: "the `RESOURCE` (UUID or name)"},
+					{Flag: "environment", Key: "environment_id", Required: true, Usage: "`ENVIRONMENT` (id or name)"},
+					{Flag: "options", Key: "options", Kind: engine.KJSON, Usage: "connection options as a JSON object"},
+					{Flag: "option", In: engine.InLocal, Kind: engine.KTexts, Usage: "set one option `KEY=VALUE` (KEY a dot path; repeatable)"},
+				},
+				Shape: func(c *engine.Call) error {
+					if err := optionsIntoBody(c); err != nil {
+						return err
+					}
+					if _, ok := c.Body["options"].(map[string]any); !ok {
+						return cli.UsageErrorf("%s: options are required: pass --options JSON, --option KEY=VALUE or --body FILE", c.Command)
+					}
+					return nil
+				}},
+			{Use: "update CONFIG_ID", Short: "Change a resource configuration (JSON Patch replace)", Method: http.MethodPatch, Path: "/resource_configurations/{configurationId}", Args: []string{"configurationId"}, Scope: "Resources > Write",
+				Body: true, Patch: true,
+				Long: `Each --option becomes one "replace" operation on /options/...; --body takes raw
+operations ([{"op":"replace","path":"/options/database_options/host","value":"db2"}]).`,
+				Example: "  orgctl resource-configs update CONFIG_ID --option database_options.host=db2.internal\n  orgctl resource-configs update CONFIG_ID --body ops.json",
+				Fields: []engine.Field{
+					{Flag: "option", In: engine.InLocal, Kind: engine.KTexts, Usage: "replace one option `KEY=VALUE` (KEY a dot path; repeatable)"},
+				},
+				Shape: optionsIntoPatch},
+			{Use: "delete CONFIG_ID", Short: "Delete a resource configuration", Method: http.MethodDelete, Path: "/resource_configurations/{configurationId}", Args: []string{"configurationId"}, Scope: "Resources > Write",
+				Destructive: true,
+				Confirm:     "Delete resource configuration %s? This cannot be undone.", Example: "  orgctl resource-configs delete CONFIG_ID --yes"},
+		},
+	}
+}

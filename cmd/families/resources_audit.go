@@ -1,0 +1,292 @@
+package families
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/changes"
+	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/output"
+)
+
+// auditLevels are the --fail-on thresholds, most urgent first (changes.StatusRank orders them).
+var auditLevels = []string{changes.StatusRemoved, changes.StatusBreaking, changes.StatusDeprecated, changes.StatusCheck}
+
+// optionTypes are the types whose findings depend on options, which only single reads return; for every
+// other type changes.Audit decides from the type alone (a test pins this).
+var optionTypes = map[string]bool{"mssql": true, "mongodb": true, "restapi": true, "graphql": true, "openapi": true, "grpc": true}
+
+var auditColumns = []output.Column{
+	{Header: "STATUS", Field: "status"},
+	{Header: "DEADLINE", Field: "deadline"},
+	{Header: "DAYS LEFT", Field: "days_left"},
+	{Header: "ID", Field: "resource_id"},
+	{Header: "NAME", Field: "resource_name"},
+	{Header: "TYPE", Field: "type"},
+	{Header: "CHANGE", Field: "change"},
+	{Header: "ACTION", Field: "action"},
+}
+
+// auditOptions are one audit's settings, parsed and checked.
+type auditOptions struct {
+	AsOf     time.Time
+	FailOn   string
+	ListOnly bool
+}
+
+// newAuditCmd is a report over many requests, so it has its own run
+// function: one list, then one read per resource whose options decide it.
+func newAuditCmd(f *cli.Factory) *cobra.Command {
+	var asOf, failOn string
+	var listOnly bool
+	c := &cobra.Command{
+		Use:   "audit",
+		Short: "Report resources affected by announced resource-type deprecations and removals",
+		Long: `Checks every resource against the announced changes: T-SQL connector 1.0/2.0
+(deprecated 2026-08-24, removed 2026-Q4), T-SQL Windows Auth (self-hosted,
+2027-Q2) and its ODBC params allowlist, the columnar-database (vertica) and
+data-governance (bigid) types (removed 2027-Q1), document-database server 3.4
+and earlier (mongodb), preinstalled libraries in custom auth (2027-Q2) and the
+built-in email sender on the Free plan (2027-01-01).
+
+Requests: 1 GET /resources, plus 1 GET /resources/{id} for each mssql, mongodb,
+restapi, graphql, openapi and grpc resource, since only single reads carry the
+options that decide their findings (5 points each); vertica, bigid and
+retoolEmail need no read. --list-only makes it 1 request: those findings then
+become "check".
+
+Status, most urgent first: removed (fails now), breaking (fails now or removal
+under way this quarter), deprecated (works; act before the deadline), check
+(the API does not show what decides it: look). Deadlines are the cloud dates,
+the earliest; days left count to a quarter's first day.
+
+Output: a terminal groups findings by status; piped, one finding per line:
+status, deadline, days left, id, name, type, change, action (tab-separated, no
+header); -o json gives the list of findings. --fail-on LEVEL exits 1 after
+printing when a finding at or above LEVEL exists (for CI).`,
+		Example: `  orgctl resources audit
+  orgctl resources audit --as-of 2026-12-01 -o json
+  orgctl resources audit --fail-on breaking    # in CI: exit 1 when something fails now
+  orgctl resources audit --jq '.[] | select(.change == "tsql-connector-v1-v2-removed") | .resource_name'`,
+		Args:        cli.NoArgsGroup,
+		Annotations: map[string]string{"scope": "Resources > Read", "method": http.MethodGet, "path": "/resources", "cost": "5"},
+		RunE: func(c *cobra.Command, _ []string) error {
+			o := auditOptions{FailOn: failOn, ListOnly: listOnly, AsOf: time.Now()}
+			if c.Flags().Changed("as-of") {
+				t, err := time.ParseInLocation("2006-01-02", asOf, time.Local)
+				if err != nil {
+					return cli.UsageErrorf("invalid --as-of %q: expected a date as YYYY-MM-DD", asOf)
+				}
+				o.AsOf = t
+			}
+			if failOn != "" && !slices.Contains(auditLevels, failOn) {
+				return cli.UsageErrorf("invalid value %q for --fail-on: allowed values are %s", failOn, strings.Join(auditLevels, ", "))
+			}
+			return auditRun(c.Context(), f, o)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&asOf, "as-of", "", "judge the dates as of `YYYY-MM-DD` (default: today)")
+	fl.StringVar(&failOn, "fail-on", "", "exit 1 when a finding at or above `LEVEL` exists {"+strings.Join(auditLevels, "|")+"}")
+	fl.BoolVar(&listOnly, "list-only", false, "skip the per-resource reads (1 request; option-dependent findings become check)")
+	c.RegisterFlagCompletionFunc("fail-on", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return auditLevels, cobra.ShellCompDirectiveNoFileComp
+	})
+	return c
+}
+
+// auditRun lists the resources, reads the options of those whose findings
+// depend on them, and prints the findings.
+func auditRun(ctx context.Context, f *cli.Factory, o auditOptions) error {
+	cfg, p, err := cli.PrinterFor(f)
+	if err != nil {
+		return err
+	}
+	cl, err := f.Client()
+	if err != nil {
+		return err
+	}
+	resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: "/resources", Scope: "Resources > Read"})
+	if err != nil {
+		return cli.Explain(cfg, err)
+	}
+	var listed []struct {
+		ID          string `json:"id"`
+		DisplayName string `json:"display_name"`
+		Type        string `json:"type"`
+	}
+	if err := json.Unmarshal(resp.Data, &listed); err != nil {
+		return fmt.Errorf("GET /resources: unexpected answer: %w", err)
+	}
+	reads := 0
+	for _, r := range listed {
+		if optionTypes[r.Type] && !o.ListOnly {
+			reads++
+		}
+	}
+	if reads > 0 && !cfg.Quiet {
+		f.IO.Notice("reading the options of %d resource(s): %d more request(s)", reads, reads)
+	}
+	resources := make([]changes.Resource, 0, len(listed))
+	for _, r := range listed {
+		res := changes.Resource{ID: r.ID, Name: r.DisplayName, Type: r.Type}
+		if optionTypes[r.Type] && !o.ListOnly {
+			opts, err := resourceOptions(ctx, cl, r.ID)
+			if err != nil {
+				return cli.Explain(cfg, err)
+			}
+			res.Options = opts
+		}
+		resources = append(resources, res)
+	}
+	findings := changes.Audit(resources, o.AsOf)
+	data, err := engine.MarshalText(findings)
+	if err != nil {
+		return err
+	}
+	if !p.Opts.Structured() && f.IO.OutTTY {
+		err = writeAuditReport(f.IO.Out, findings, o.AsOf, f.IO.Width)
+	} else {
+		err = p.Print(data, auditColumns)
+	}
+	if err != nil {
+		return err
+	}
+	if o.FailOn != "" {
+		n := 0
+		for _, fd := range findings {
+			if changes.StatusRank(fd.Status) >= changes.StatusRank(o.FailOn) {
+				n++
+			}
+		}
+		if n > 0 {
+			return &cli.ExitError{Code: 1, Err: fmt.Errorf("%d finding(s) at or above %q", n, o.FailOn)}
+		}
+	}
+	return nil
+}
+
+// resourceOptions reads one resource's options; a resource deleted since the list has none.
+func resourceOptions(ctx context.Context, cl *client.Client, id string) (map[string]any, error) {
+	r, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: client.Path("resources", id), Scope: "Resources > Read"})
+	var ae *client.APIError
+	if errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var one struct {
+		Options map[string]any `json:"options"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(r.Data))
+	dec.UseNumber()
+	if err := dec.Decode(&one); err != nil {
+		return nil, fmt.Errorf("GET /resources/%s: unexpected answer: %w", id, err)
+	}
+	return one.Options, nil
+}
+
+var auditHeadings = map[string]string{
+	changes.StatusRemoved:    "Removed: queries against these fail now",
+	changes.StatusBreaking:   "Breaking: failing now, or removal under way this quarter",
+	changes.StatusDeprecated: "Deprecated: still work; act before the deadline",
+	changes.StatusCheck:      "Check: the API does not show what decides these; look yourself",
+}
+
+// writeAuditReport is the terminal form: one section per status, most urgent first.
+func writeAuditReport(w io.Writer, findings []changes.Finding, asOf time.Time, width int) error {
+	var b strings.Builder
+	if len(findings) == 0 {
+		fmt.Fprintf(&b, "No resource is affected by the announced changes (as of %s).\n", asOf.Format("2006-01-02"))
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	if width <= 0 || width > 120 {
+		width = 100
+	}
+	counts := map[string]int{}
+	for _, fd := range findings {
+		counts[fd.Status]++
+	}
+	for _, status := range auditLevels {
+		if counts[status] == 0 {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%s (%d)\n", auditHeadings[status], counts[status])
+		for _, fd := range findings {
+			if fd.Status != status {
+				continue
+			}
+			fmt.Fprintf(&b, "  %s (%s, %s)  %s  %s\n", fd.ResourceName, fd.Type, fd.ResourceID, fd.Change, deadlineText(fd))
+			for _, line := range wrapWords(fd.Action, width-6) {
+				b.WriteString("      " + line + "\n")
+			}
+		}
+	}
+	var parts []string
+	for _, status := range auditLevels {
+		if counts[status] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[status], status))
+		}
+	}
+	fmt.Fprintf(&b, "\n%d finding(s) as of %s: %s\n", len(findings), asOf.Format("2006-01-02"), strings.Join(parts, ", "))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// deadlineText says when, relative to the audit date: "2026-Q4, in 40 days", "2026-08-24, 51 days ago".
+func deadlineText(fd changes.Finding) string {
+	if fd.DaysLeft == nil {
+		return "in effect now"
+	}
+	d := *fd.DaysLeft
+	switch {
+	case d == 0:
+		return fd.Deadline + ", today"
+	case d == 1:
+		return fd.Deadline + ", in 1 day"
+	case d > 1:
+		return fmt.Sprintf("%s, in %d days", fd.Deadline, d)
+	case d == -1:
+		return fd.Deadline + ", 1 day ago"
+	}
+	return fmt.Sprintf("%s, %d days ago", fd.Deadline, -d)
+}
+
+func wrapWords(s string, width int) []string {
+	if width < 20 {
+		width = 20
+	}
+	var lines []string
+	var cur strings.Builder
+	for _, word := range strings.Fields(s) {
+		if cur.Len() > 0 && cur.Len()+1+len(word) > width {
+			lines = append(lines, cur.String())
+			cur.Reset()
+		}
+		if cur.Len() > 0 {
+			cur.WriteByte(' ')
+		}
+		cur.WriteString(word)
+	}
+	if cur.Len() > 0 {
+		lines = append(lines, cur.String())
+	}
+	return lines
+}

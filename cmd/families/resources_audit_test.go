@@ -1,0 +1,56 @@
+package families
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/orgctl/orgctl/client/changes"
+)
+
+// The audit reads single resources only for optionTypes; this pins that set to the types whose findings
+// changes.Audit actually derives from options, so a change there cannot silently go unread (or cost
+// reads for nothing).
+func TestOptionTypesAreExactlyTheOptionDependentTypes(t *testing.T) {
+	asOf := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)
+	variants := []map[string]any{
+		{"connector_version": "1.0", "windows_auth": true, "params_from_connection_string": map[string]any{"Encrypt": "yes"}},
+		{"connector_version": "3.0", "windows_auth": false},
+		{"server_version": "3.4"},
+		{"server_version": "4.4"},
+		{"custom_auth": true},
+		{"custom_auth": false, "authentication_type": "oauth2"},
+	}
+	for _, typ := range resourceTypes {
+		base := changes.Audit([]changes.Resource{{ID: "r", Name: "r", Type: typ}}, asOf)
+		depends := false
+		for _, opts := range variants {
+			got := changes.Audit([]changes.Resource{{ID: "r", Name: "r", Type: typ, Options: opts}}, asOf)
+			if !reflect.DeepEqual(got, base) {
+				depends = true
+			}
+		}
+		if depends != optionTypes[typ] {
+			t.Errorf("type %s: findings depend on options = %v, but optionTypes says %v", typ, depends, optionTypes[typ])
+		}
+	}
+}
+
+func TestDeadlineText(t *testing.T) {
+	days := func(n int) *int { return &n }
+	for _, tc := range []struct {
+		f    changes.Finding
+		want string
+	}{
+		{changes.Finding{Deadline: "2026-Q4", DaysLeft: days(40)}, "2026-Q4, in 40 days"},
+		{changes.Finding{Deadline: "2026-08-24", DaysLeft: days(-51)}, "2026-08-24, 51 days ago"},
+		{changes.Finding{Deadline: "2027-01-01", DaysLeft: days(1)}, "2027-01-01, in 1 day"},
+		{changes.Finding{Deadline: "2027-01-01", DaysLeft: days(-1)}, "2027-01-01, 1 day ago"},
+		{changes.Finding{Deadline: "2027-01-01", DaysLeft: days(0)}, "2027-01-01, today"},
+		{changes.Finding{}, "in effect now"},
+	} {
+		if got := deadlineText(tc.f); got != tc.want {
+			t.Errorf("deadlineText(%+v) = %q, want %q", tc.f, got, tc.want)
+		}
+	}
+}

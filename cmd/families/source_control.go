@@ -1,0 +1,219 @@
+package families
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/output"
+)
+
+func init() {
+	register("source-control", []string{"sc"},
+		"Configure source control and deploy from it", sourceControlGroup)
+}
+
+var scProviders = []string{"GitHub", "GitLab", "AWS CodeCommit", "Bitbucket", "Azure Repos"}
+
+// scConfigFields are local options placed by needConfig, since --body may
+// be wrapped ({"config": {...}}) or bare.
+var scConfigFields = []engine.Field{
+	{Flag: "provider", In: engine.InLocal, Enum: scProviders, Usage: "source control provider"},
+	{Flag: "org", In: engine.InLocal, Usage: "user or organization owning the repository"},
+	{Flag: "repo", In: engine.InLocal, Usage: "repository name"},
+	{Flag: "default-branch", In: engine.InLocal, Usage: "default branch, e.g. main"},
+	{Flag: "repo-version", In: engine.InLocal, Usage: "2.0.0 for Toolscript repositories, 1.0.0 for legacy YAML"},
+	{Flag: "credential", In: engine.InLocal, Kind: engine.KTexts, Usage: "provider setting `KEY=VALUE` (repeatable; e.g. type=Personal, personal_access_token=...)"},
+}
+
+// needConfig wraps a bare configuration, applies the flags over it and
+// rejects it without the fields every provider needs.
+func needConfig(c *engine.Call) error {
+	inner := c.Body
+	if inner == nil {
+		inner = map[string]any{}
+	}
+	if wrapped, ok := inner["config"].(map[string]any); ok && len(inner) == 1 && wrapped["provider"] != nil {
+		inner = wrapped
+	}
+	for _, f := range []struct{ flag, key string }{
+		{"provider", "provider"}, {"org", "org"}, {"repo", "repo"}, {"default-branch", "default_branch"}, {"repo-version", "repo_version"},
+	} {
+		if v, ok := c.Local[f.flag]; ok {
+			inner[f.key] = v
+		}
+	}
+	if creds := c.LocalStrings("credential"); len(creds) > 0 {
+		cur, _ := inner["config"].(map[string]any)
+		if cur == nil {
+			cur = map[string]any{}
+		}
+		for _, kv := range creds {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || k == "" {
+				return cli.UsageErrorf("invalid --credential %q: expected KEY=VALUE", kv)
+			}
+			// Credentials are strings in every provider's schema but these two.
+			if k == "project_id" || k == "use_basic_auth" {
+				cur[k] = engine.LooseJSON(v)
+			} else {
+				cur[k] = v
+			}
+		}
+		inner["config"] = cur
+	}
+	if len(inner) == 0 {
+		return cli.UsageErrorf("%s: pass --body FILE or --provider, --org, --repo, --default-branch and --credential", c.Command)
+	}
+	names := map[string]string{"provider": "provider", "org": "org", "repo": "repo", "default_branch": "default-branch", "config": "credential"}
+	for _, k := range []string{"provider", "org", "repo", "default_branch", "config"} {
+		if inner[k] == nil {
+			return cli.UsageErrorf("%s: missing %q: pass --%s or set it in --body", c.Command, k, names[k])
+		}
+	}
+	c.Body = map[string]any{"config": inner}
+	return nil
+}
+
+var deploymentColumns = []output.Column{
+	{Header: "ID", Field: "id"},
+	{Header: "STATUS", Field: "status"},
+	{Header: "COMMIT", Field: "commit_sha"},
+	{Header: "TRIGGERED BY", Field: "triggered_by"},
+	{Header: "CREATED", Field: "created_at"},
+	{Header: "COMPLETED", Field: "completed_at"},
+}
+
+// printInner shows the array or object under key as the table, while the
+// other formats keep the raw data.
+func printInner(key string) func(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+	return func(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+		if !p.Opts.Structured() {
+			var m map[string]json.RawMessage
+			if json.Unmarshal(data, &m) == nil && m[key] != nil {
+				data = m[key]
+			}
+		}
+		return p.Print(data, c.Columns)
+	}
+}
+
+func sourceControlGroup() engine.Group {
+	return engine.Group{
+		Long: `Source control links the organization (or Space) to a Git repository: apps and
+workflows are committed there, and deploys bring the repository's state back in.
+Deployment ids are UUIDs.
+
+The configuration holds provider credentials, so keep it in a file:
+  orgctl source-control config get -o json > sc.json   # edit, then
+  orgctl source-control config set --body sc.json
+--body takes {"config": {...}} or the inner object; flags override its fields.
+Credentials passed with --credential end up in shell history; prefer --body.
+
+Gotchas:
+  - config create fails when a configuration exists; config set overwrites.
+  - settings set replaces all settings: fields you leave out are reset.
+  - deploy starts an asynchronous deployment; follow it with 'deployments get ID'.
+  - Release manifests and releases are under 'orgctl releases'.`,
+		Example: `  orgctl source-control config get
+  orgctl source-control test-connection
+  orgctl source-control deploy --jq .id
+  orgctl source-control deployments get 5a4d...-uuid
+  orgctl source-control settings set --version-control-locked --auto-branch-naming`,
+		Ops: []engine.Op{
+			{Use: "test-connection", Short: "Check that the provider can be reached", Method: http.MethodGet, Path: "/source_control/test_connection", Scope: "Source Control > Read",
+				Example: "  orgctl source-control test-connection\n  orgctl source-control test-connection --jq .success",
+				Columns: []output.Column{{Header: "SUCCESS", Field: "success"}, {Header: "MESSAGE", Field: "message"}}},
+			{Use: "test-deploy", Done: "Test deploy finished; nothing was changed", Short: "Try a deploy of a commit without changing anything", Method: http.MethodPost, Path: "/source_control/test_deploy", Scope: "Source Control > Test Deploy",
+				Example: "  orgctl source-control test-deploy --commit 3f2a9c1e...full-sha\n  orgctl source-control test-deploy --commit $(git rev-parse HEAD) --full-sync",
+				Columns: []output.Column{{Header: "SUCCESS", Field: "success"}, {Header: "MESSAGE", Field: "message"}},
+				Fields: []engine.Field{
+					{Flag: "commit", Key: "deploy_params.commit_sha", Required: true, Usage: "full commit `SHA` to test"},
+					{Flag: "full-sync", Key: "deploy_params.is_full_sync", Kind: engine.KBool, Usage: "test a full sync"},
+				}},
+			{Use: "deploy", Done: "Deployed the repository's latest changes", Short: "Deploy the repository's latest changes", Method: http.MethodPost, Path: "/source_control/deploy", Scope: "Source Control > Deploy",
+				Long:    "Starts a deployment and prints it (status PENDING_START); poll with 'deployments get'.",
+				Example: "  orgctl source-control deploy\n  id=$(orgctl source-control deploy --jq .id) && orgctl source-control deployments get $id",
+				Columns: deploymentColumns},
+		},
+		Groups: []engine.Group{
+			{
+				Name:  "config",
+				Short: "Read and write the provider configuration",
+				Columns: []output.Column{
+					{Header: "PROVIDER", Field: "provider"},
+					{Header: "ORG", Field: "org"},
+					{Header: "REPO", Field: "repo"},
+					{Header: "BRANCH", Field: "default_branch"},
+					{Header: "REPO VERSION", Field: "repo_version"},
+				},
+				Ops: []engine.Op{
+					{Use: "get", Short: "Show the provider configuration", Method: http.MethodGet, Path: "/source_control/config", Scope: "Source Control > Read",
+						Example: "  orgctl source-control config get\n  orgctl source-control config get -o json > sc.json"},
+					{Use: "create", Short: "Create the provider configuration (fails if one exists)", Method: http.MethodPost, Path: "/source_control/config", Scope: "Source Control > Write", Body: true,
+						Example: `  orgctl source-control config create --body sc.json
+  orgctl source-control config create --provider GitHub --org acme --repo retool-apps --default-branch main --credential type=Personal --credential personal_access_token=$GH_TOKEN`,
+						Fields: scConfigFields, Shape: needConfig},
+					{Use: "set", Short: "Create or overwrite the provider configuration", Method: http.MethodPut, Path: "/source_control/config", Scope: "Source Control > Write", Body: true,
+						Example: "  orgctl source-control config set --body sc.json\n  orgctl source-control config set --body sc.json --default-branch release",
+						Fields:  scConfigFields, Shape: needConfig},
+					{Use: "delete", Short: "Remove the provider configuration", Method: http.MethodDelete, Path: "/source_control/config", Scope: "Source Control > Write",
+						Destructive: true,
+						Confirm:     "Remove the source control configuration? Deploys stop until 'orgctl source-control config set' configures it again; the repository is untouched.", Example: "  orgctl source-control config delete --yes"},
+				},
+			},
+			{
+				Name:    "deployments",
+				Short:   "Follow deployments",
+				Columns: deploymentColumns,
+				Ops: []engine.Op{
+					{Use: "list", Short: "List deployments, newest first", Method: http.MethodGet, Path: "/source_control/deployments", Scope: "Source Control > Deploy",
+						Example: "  orgctl source-control deployments list\n  orgctl source-control deployments list --jq '.deployments[0].status'",
+						View:    printInner("deployments")},
+					{Use: "get DEPLOYMENT_ID", Short: "Show a deployment's status", Method: http.MethodGet, Path: "/source_control/deployment/{id}", Args: []string{"id"}, Scope: "Source Control > Deploy",
+						Example: "  orgctl source-control deployments get 5a4d0000-0000-4000-8000-000000000001 --jq .status"},
+				},
+			},
+			{
+				Name:  "settings",
+				Short: "Read and replace source control settings",
+				Ops: []engine.Op{
+					{Use: "get", Short: "Show source control settings", Method: http.MethodGet, Path: "/source_control/settings", Scope: "Source Control > Read",
+						Example: "  orgctl source-control settings get -o yaml"},
+					{Use: "set", Done: "Set the source control settings", Short: "Replace source control settings", Method: http.MethodPut, Path: "/source_control/settings", Scope: "Source Control > Write", Body: true,
+						Long: "Replaces all settings; to change one, start from 'settings get -o json' and pass it\nwith --body (bare or as {\"settings\": {...}}).",
+						Example: `  orgctl source-control settings set --version-control-locked=false --auto-branch-naming
+  orgctl source-control settings get -o json > s.json && orgctl source-control settings set --body s.json --force-uuid-mapping`,
+						Fields: []engine.Field{
+							{Flag: "auto-branch-naming", Key: "settings.auto_branch_naming_enabled", Kind: engine.KBool, Usage: "suggest branch names"},
+							{Flag: "custom-pull-request-template", Key: "settings.custom_pull_request_template", Usage: "pull request template text"},
+							{Flag: "custom-pull-request-template-enabled", Key: "settings.custom_pull_request_template_enabled", Kind: engine.KBool, Usage: "use the pull request template"},
+							{Flag: "version-control-locked", Key: "settings.version_control_locked", Kind: engine.KBool, Usage: "make the instance read-only (no app editing)"},
+							{Flag: "force-uuid-mapping", Key: "settings.force_uuid_mapping", Kind: engine.KBool, Usage: "map protected elements by uuid in the repository"},
+							{Flag: "auto-cleanup-branches", Key: "settings.auto_cleanup_branches_enabled", Kind: engine.KBool, Usage: "delete merged branches"},
+						},
+						Shape: func(c *engine.Call) error {
+							if c.Body == nil {
+								return cli.UsageErrorf("%s: nothing to set: pass setting flags or --body", c.Command)
+							}
+							if _, ok := c.Body["settings"]; !ok || len(c.Body) > 1 {
+								inner, _ := c.Body["settings"].(map[string]any)
+								if inner == nil {
+									inner = map[string]any{}
+								}
+								for k, v := range c.Body {
+									if _, set := inner[k]; k != "settings" && !set {
+										inner[k] = v
+									}
+								}
+								c.Body = map[string]any{"settings": inner}
+							}
+							return nil
+						}},
+				},
+			},
+		},
+	}
+}

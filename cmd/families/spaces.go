@@ -1,0 +1,121 @@
+package families
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/output"
+)
+
+func init() {
+	register("spaces", []string{"space"},
+		"List, create, update, delete and copy between Spaces", spacesGroup)
+}
+
+func spacesGroup() engine.Group {
+	return engine.Group{
+		Long: `Spaces are child organizations of the current one, each with its own users,
+apps, resources and tokens. Space ids are UUIDs; a Space's domain is its address
+(on the cloud, its subdomain).
+
+Gotchas:
+  - These commands act on the children of the Space the profile points at; to
+    work inside a child Space, use a profile (or token) for that Space.
+  - update is a full replacement (PUT): --name and --domain are both required.
+  - delete removes the Space and everything in it.
+  - copy copies apps, workflows, resources and Query Library queries by UUID into
+    another Space; it does not move them.`,
+		Example: `  orgctl spaces list
+  orgctl spaces create --name eng --domain eng --copy-sso-settings --copy-admin ada@example.com
+  orgctl spaces update 5a4d0004-0000-4000-8000-000000000001 --name engineering --domain eng
+  orgctl spaces copy --to 5a4d0004-0000-4000-8000-000000000001 --app 5a4d0006-0000-4000-8000-000000000001
+  orgctl spaces delete 5a4d0004-0000-4000-8000-000000000001 --yes`,
+		Columns: []output.Column{
+			{Header: "ID", Field: "id"},
+			{Header: "NAME", Field: "name"},
+			{Header: "DOMAIN", Field: "domain"},
+			{Header: "CREATED", Field: "created_at"},
+		},
+		Ops: []engine.Op{
+			{Use: "list", Short: "List child Spaces", Method: http.MethodGet, Path: "/spaces", Scope: "Spaces > Read",
+				Example: "  orgctl spaces list\n  orgctl spaces list --jq '.[].domain'"},
+			{Use: "get SPACE_ID", Short: "Show a Space", Method: http.MethodGet, Path: "/spaces/{spaceId}", Args: []string{"spaceId"}, Scope: "Spaces > Read",
+				Example: "  orgctl spaces get 5a4d0004-0000-4000-8000-000000000001"},
+			{Use: "create", Short: "Create a child Space", Method: http.MethodPost, Path: "/spaces", Scope: "Spaces > Write", Body: true,
+				Exists: engine.ConflictKey("spaces", "name", "update"),
+				Example: `  orgctl spaces create --name eng --domain eng
+  orgctl spaces create --name sales --domain sales --copy-branding-and-themes --create-admin-user`,
+				Fields: []engine.Field{
+					{Flag: "name", Key: "name", Required: true, Usage: "Space name"},
+					{Flag: "domain", Key: "domain", Required: true, Usage: "Space domain (on the cloud: its subdomain)"},
+					{Flag: "copy-sso-settings", Key: "options.copy_sso_settings", Kind: engine.KBool, Usage: "copy SSO settings from this Space"},
+					{Flag: "copy-branding-and-themes", Key: "options.copy_branding_and_themes_settings", Kind: engine.KBool, Usage: "copy branding and themes from this Space"},
+					{Flag: "copy-admin", Key: "options.users_to_copy_as_admins", Kind: engine.KStrings, Usage: "make this user `EMAIL` of this Space an admin there (repeatable)"},
+					{Flag: "create-admin-user", Key: "options.create_admin_user", Kind: engine.KBool, Usage: "create your admin user there instead of sending an invite"},
+				}},
+			{Use: "update SPACE_ID", Short: "Rename a Space or change its domain", Method: http.MethodPut, Path: "/spaces/{spaceId}", Args: []string{"spaceId"}, Scope: "Spaces > Write", Body: true,
+				Long:    "A full replacement (PUT): pass both --name and --domain, even if one stays the same.",
+				Example: "  orgctl spaces update 5a4d0004-0000-4000-8000-000000000001 --name engineering --domain eng",
+				Fields: []engine.Field{
+					{Flag: "name", Key: "name", Required: true, Usage: "Space name"},
+					{Flag: "domain", Key: "domain", Required: true, Usage: "Space domain"},
+				}},
+			{Use: "delete SPACE_ID", Short: "Delete a Space and everything in it", Method: http.MethodDelete, Path: "/spaces/{spaceId}", Args: []string{"spaceId"}, Scope: "Spaces > Write",
+				Destructive: true, TypeToConfirm: spaceName,
+				Confirm: "Delete Space %s and everything in it (apps, resources, workflows, its users' access)? This cannot be undone.",
+				Long:    "On a terminal it asks you to type the Space's name first.",
+				Example: "  orgctl spaces delete 5a4d0004-0000-4000-8000-000000000001 --yes"},
+			{Use: "copy", Done: "Copied the elements into the Space", Short: "Copy apps, workflows, resources and queries into another Space", Method: http.MethodPost, Path: "/spaces/copyElements", Scope: "Spaces > Write", Body: true,
+				Long: "Copies by UUID into --to. Resources are resource configuration UUIDs. Pass at\nleast one element; the kinds you leave out are sent as empty lists.",
+				Example: `  orgctl spaces copy --to 5a4d0004-0000-4000-8000-000000000001 --app 5a4d0006-0000-4000-8000-000000000001
+  orgctl spaces copy --to SPACE_ID --workflow WF_UUID --resource RC_UUID --query Q_UUID`,
+				Fields: []engine.Field{
+					{Flag: "to", Key: "destination_space_id", Required: true, Usage: "destination `SPACE` (id or name)"},
+					{Flag: "app", Key: "app_ids", Kind: engine.KStrings, Usage: "`APP` or module (UUID or name; repeatable)"},
+					{Flag: "workflow", Key: "workflow_ids", Kind: engine.KStrings, Usage: "`WORKFLOW` (UUID or name; repeatable)"},
+					{Flag: "resource", Key: "resource_ids", Kind: engine.KStrings, Usage: "resource configuration `UUID` (repeatable)"},
+					{Flag: "query", Key: "query_library_query_ids", Kind: engine.KStrings, Usage: "Query Library query `UUID` (repeatable)"},
+				},
+				Shape: func(c *engine.Call) error {
+					n := 0
+					// The API requires all four lists, even empty ones.
+					for _, k := range []string{"app_ids", "workflow_ids", "resource_ids", "query_library_query_ids"} {
+						l, _ := c.BodyObject()[k].([]any)
+						if l == nil {
+							l = []any{}
+						}
+						c.Body[k] = l
+						n += len(l)
+					}
+					if n == 0 {
+						return cli.UsageErrorf("%s: nothing to copy: pass --app, --workflow, --resource or --query", c.Command)
+					}
+					return nil
+				}},
+		},
+	}
+}
+
+// spaceName is what deleting a Space asks the user to type: its name, read
+// from the API (one request, sent only when someone is there to type it).
+func spaceName(ctx context.Context, f *cli.Factory, c *engine.Call) (string, error) {
+	cl, err := f.Client()
+	if err != nil {
+		return "", err
+	}
+	resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: client.Expand("/spaces/{spaceId}", c.Params), Scope: "Spaces > Read"})
+	if err != nil {
+		cfg, _ := f.Config()
+		return "", cli.Explain(cfg, err)
+	}
+	var s struct{ Name string }
+	if err := json.Unmarshal(resp.Data, &s); err != nil || s.Name == "" {
+		return "", fmt.Errorf("cannot read the Space's name from GET /spaces/%s", c.Params["spaceId"])
+	}
+	return s.Name, nil
+}

@@ -1,0 +1,117 @@
+package families
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/output"
+)
+
+func init() {
+	register("themes", []string{"theme", "app-themes"},
+		"List, create, update and delete app themes", themesGroup)
+}
+
+// themeFields are the flags of create and update; --theme takes the whole
+// theme object, --set changes single keys of it.
+var themeFields = []engine.Field{
+	{Flag: "name", Key: "name", Usage: "theme name (unique in the org)"},
+	{Flag: "theme", Key: "theme", Kind: engine.KJSON, Usage: "the theme object as `JSON`"},
+	{Flag: "set", In: engine.InLocal, Kind: engine.KKV, Usage: "set one theme key, `KEY=VALUE` (repeatable; merged into --theme)"},
+}
+
+func mergeThemeSet(c *engine.Call) {
+	set, ok := c.Local["set"].(map[string]any)
+	c.BodyObject()
+	if !ok {
+		return
+	}
+	theme, _ := c.Body["theme"].(map[string]any)
+	if theme == nil {
+		theme = map[string]any{}
+	}
+	for k, v := range set {
+		theme[k] = v
+	}
+	c.Body["theme"] = theme
+}
+
+func themesGroup() engine.Group {
+	return engine.Group{
+		Long: `App themes set the colors, fonts and shapes apps use. Theme ids are numbers;
+the theme itself is a free-form JSON object (keys such as primary, canvas).
+
+Gotchas:
+  - create fails with 409 when a theme of that name exists; update creates the
+    theme when the id is unknown ("create or update").
+  - --set KEY=VALUE changes one key; values that parse as JSON stay typed.`,
+		Example: `  orgctl themes list
+  orgctl themes create --name Brand --set primary=#3C92DC --set canvas=#FFFFFF
+  orgctl themes update 1 --name "Sandbox Dark" --theme '{"primary":"#FF6600"}'
+  orgctl themes delete 1 --yes`,
+		Columns: []output.Column{
+			{Header: "ID", Field: "id"},
+			{Header: "NAME", Field: "name"},
+			{Header: "THEME", Field: "theme"},
+			{Header: "UPDATED", Field: "updated_at"},
+		},
+		Ops: []engine.Op{
+			{Use: "list", Short: "List app themes", Method: http.MethodGet, Path: "/app_themes", Scope: "App Themes > Read",
+				Example: "  orgctl themes list\n  orgctl themes list --jq '.[].name'"},
+			{Use: "get THEME_ID", Short: "Show an app theme", Method: http.MethodGet, Path: "/app_themes/{id}", Args: []string{"id"}, Scope: "App Themes > Read",
+				Example: "  orgctl themes get 1 -o json"},
+			{Use: "create", Short: "Create an app theme", Method: http.MethodPost, Path: "/app_themes", Scope: "App Themes > Write", Body: true,
+				Exists: engine.ConflictKey("themes", "name", "update"),
+				Example: `  orgctl themes create --name Brand --theme '{"primary":"#3C92DC"}'
+  orgctl themes create --name Brand --set primary=#3C92DC --set borderRadius=4
+  orgctl themes create --body brand.json`,
+				Fields: requireFields(themeFields, "name"),
+				Shape: func(c *engine.Call) error {
+					mergeThemeSet(c)
+					if c.Body["theme"] == nil {
+						return cli.UsageErrorf("%s: pass --theme JSON or --set KEY=VALUE", c.Command)
+					}
+					return nil
+				}},
+			{Use: "update THEME_ID", Short: "Change (or create) an app theme", Method: http.MethodPut, Path: "/app_themes", Args: []string{"id"}, Scope: "App Themes > Write", Body: true,
+				Long: `A full replacement (PUT): the theme gets exactly --name and --theme. To change
+one key, start from the current theme: 'orgctl themes get 1 -o json > t.json',
+edit it, then 'orgctl themes update 1 --body t.json'.`,
+				Example: `  orgctl themes update 1 --name "Sandbox Dark" --theme '{"primary":"#FF6600","canvas":"#111111"}'
+  orgctl themes get 1 -o json > t.json && orgctl themes update 1 --body t.json --set primary=#FF6600`,
+				Fields: requireFields(themeFields, "name"),
+				Shape: func(c *engine.Call) error {
+					id, err := strconv.ParseUint(c.Params["id"], 10, 64)
+					if err != nil {
+						return cli.UsageErrorf("invalid THEME_ID %q: expected a number", c.Params["id"])
+					}
+					mergeThemeSet(c)
+					if c.Body["theme"] == nil {
+						return cli.UsageErrorf("%s: pass --theme JSON, --set KEY=VALUE or --body", c.Command)
+					}
+					c.Body["id"] = json.Number(strconv.FormatUint(id, 10))
+					delete(c.Params, "id")
+					return nil
+				}},
+			{Use: "delete THEME_ID", Short: "Delete an app theme", Method: http.MethodDelete, Path: "/app_themes/{id}", Args: []string{"id"}, Scope: "App Themes > Write",
+				Destructive: true,
+				Confirm:     "Delete theme %s? This cannot be undone.", Example: "  orgctl themes delete 1 --yes"},
+		},
+	}
+}
+
+// requireFields copies fields with the named ones required.
+func requireFields(fields []engine.Field, names ...string) []engine.Field {
+	out := append([]engine.Field(nil), fields...)
+	for i := range out {
+		for _, n := range names {
+			if out[i].Flag == n {
+				out[i].Required = true
+			}
+		}
+	}
+	return out
+}

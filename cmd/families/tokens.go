@@ -1,0 +1,108 @@
+package families
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/output"
+)
+
+func init() {
+	register("tokens", []string{"token", "access-tokens"},
+		"List and create API access tokens", tokensGroup)
+}
+
+// tokenItemPath is where the sandbox and the service answer the published
+// "/access_tokens/:accessTokenId" (a literal colon path in the spec).
+const tokenItemPath = "/access_tokens/{accessTokenId}"
+
+func tokensGroup() engine.Group {
+	return engine.Group{
+		Long: `API access tokens let scripts and tools call the management API. Token ids are
+UUIDs; listings show only the last four characters of each token.
+
+Scopes are spelled as in the token settings' API form: users:read, users:write,
+groups:write, apps:read, permissions:all:read, source_control:deploy, ...
+Unknown scopes are silently dropped by the API, so check the answer's "scopes".
+
+Gotchas:
+  - create prints the new token ONCE, alone on stdout, so
+    'TOKEN=$(orgctl tokens create ...)' captures it; it cannot be shown again.
+    orgctl never writes it anywhere else (not to --debug logs or files).
+  - Only organization admins can create tokens.`,
+		Example: `  orgctl tokens list
+  TOKEN=$(orgctl tokens create --label ci-deploy --scope source_control:deploy --scope apps:read)
+  orgctl tokens get 5a4d0009-0000-4000-8000-000000000001`,
+		Columns: []output.Column{
+			{Header: "ID", Field: "id"},
+			{Header: "LABEL", Field: "label"},
+			{Header: "LAST4", Field: "last4"},
+			{Header: "SCOPES", Value: func(r map[string]any) string {
+				ss, _ := r["scopes"].([]any)
+				parts := make([]string, len(ss))
+				for i, s := range ss {
+					parts[i] = fmt.Sprint(s)
+				}
+				return strings.Join(parts, ",")
+			}},
+			{Header: "CREATED", Field: "created_at"},
+		},
+		Ops: []engine.Op{
+			{Use: "list", Short: "List access tokens", Method: http.MethodGet, Path: "/access_tokens", Scope: "Access Tokens > Read",
+				Example: "  orgctl tokens list\n  orgctl tokens list --jq '.[] | select(.scopes | index(\"users:write\")) | .label'"},
+			{Use: "get TOKEN_ID", Short: "Show an access token (never its value)", Method: http.MethodGet, Path: "/access_tokens/:accessTokenId", Args: []string{"accessTokenId"}, Scope: "Access Tokens > Read",
+				Example: "  orgctl tokens get 5a4d0009-0000-4000-8000-000000000001",
+				Shape: func(c *engine.Call) error {
+					c.Path = tokenItemPath
+					return nil
+				}},
+			{Use: "create", Short: "Create an access token and print it once", Method: http.MethodPost, Path: "/access_tokens", Scope: "Access Tokens > Read", Body: true,
+				Long: `Prints only the token on stdout (with -o json/yaml, --jq or --template: the whole
+answer, token included) and a warning on stderr that it will not be shown again.`,
+				Example: `  orgctl tokens create --label ci --scope users:read --scope groups:read
+  TOKEN=$(orgctl tokens create --label deploy --scope source_control:deploy)
+  orgctl tokens create --label audit --scope users:read -o json > token.json`,
+				Fields: []engine.Field{
+					{Flag: "label", Key: "label", Required: true, Usage: "token name (2+ characters)"},
+					{Flag: "description", Key: "description", Usage: "what the token is for"},
+					{Flag: "scope", Key: "scopes", Kind: engine.KStrings, Required: true, Usage: "grant this `SCOPE` (repeatable or comma-separated)"},
+				},
+				Shape: func(c *engine.Call) error {
+					if s, _ := c.BodyObject()["scopes"].([]any); len(s) == 0 {
+						return cli.UsageErrorf("%s: pass at least one --scope", c.Command)
+					}
+					return nil
+				},
+				View: PrintNewToken},
+		},
+	}
+}
+
+// PrintNewToken shows the token exactly once: alone on stdout for the table
+// format (so $(...) captures it), or inside the raw answer for the others.
+func PrintNewToken(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+	var t struct {
+		ID     string   `json:"id"`
+		Label  string   `json:"label"`
+		Scopes []string `json:"scopes"`
+		Value  string   `json:"access_token"`
+	}
+	if err := json.Unmarshal(data, &t); err != nil || t.Value == "" {
+		return fmt.Errorf("the token was created but the answer carries no token value; revoke it in Settings > API and try again")
+	}
+	var err error
+	if p.Opts.Structured() {
+		err = p.Print(data, nil)
+	} else {
+		_, err = fmt.Fprintln(p.IO.Out, t.Value)
+	}
+	if err != nil {
+		return err
+	}
+	p.IO.Warn("token %s (%s; scopes: %s) is shown only once: store it now", t.ID, t.Label, strings.Join(t.Scopes, ","))
+	return nil
+}

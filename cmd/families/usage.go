@@ -1,0 +1,115 @@
+package families
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/output"
+)
+
+// usageFields are the date range and org filter every usage report takes.
+func usageFields(extra ...engine.Field) []engine.Field {
+	return append([]engine.Field{
+		{Flag: "start", Key: "start_date", In: engine.InQuery, Required: true, Usage: "first day of the range, `YYYY-MM-DD`"},
+		{Flag: "end", Key: "end_date", In: engine.InQuery, Usage: "last day, `YYYY-MM-DD` (default: start + 30 days, at most yesterday)"},
+		{Flag: "org", Key: "org_ids", In: engine.InQuery, Kind: engine.KStrings, Usage: "only this organization `ID` (repeatable; see `usage orgs`)"},
+	}, extra...)
+}
+
+// shapeUsage checks the dates and joins --org into the comma list the API takes.
+func shapeUsage(c *engine.Call) error {
+	var start, end time.Time
+	for _, k := range []string{"start_date", "end_date"} {
+		v := c.Query.Get(k)
+		if v == "" {
+			continue
+		}
+		t, err := time.Parse(time.DateOnly, v)
+		if err != nil {
+			return cli.UsageErrorf("invalid --%s %q: expected YYYY-MM-DD", map[string]string{"start_date": "start", "end_date": "end"}[k], v)
+		}
+		if k == "start_date" {
+			start = t
+		} else {
+			end = t
+		}
+	}
+	if !end.IsZero() && end.Before(start) {
+		return cli.UsageErrorf("--end %s is before --start %s", end.Format(time.DateOnly), start.Format(time.DateOnly))
+	}
+	if ids := c.Query["org_ids"]; len(ids) > 0 {
+		c.Query.Set("org_ids", strings.Join(ids, ","))
+	}
+	return nil
+}
+
+func init() {
+	register("usage", nil,
+		"Usage analytics: page views, saves and active users", usageGroup)
+}
+
+func usageGroup() engine.Group {
+	const scope = "usage"
+	const note = `Needs a token with the "usage" scope (usage:organization for this org only,
+usage:spaces for its Spaces, usage:license for every org on the license key).
+Self-hosted instances must set USAGE_API_TOKEN.`
+	return engine.Group{
+		Long: note,
+		Example: `  orgctl usage orgs
+  orgctl usage summary --start 2025-01-01 --end 2025-01-31
+  orgctl usage apps --start 2025-01-01 --org ORG_ID
+  orgctl usage user-details --start 2025-01-01 --email ada@example.com -o json`,
+		Ops: []engine.Op{
+			{Use: "orgs", Short: "List the organizations the token can report on", Method: http.MethodGet, Path: "/usage/organizations", Scope: scope, Long: note,
+				Columns: []output.Column{{Header: "ORG ID", Field: "org_id"}, {Header: "HOST", Field: "host"}, {Header: "LAST ACTIVE", Field: "last_active"}},
+				Example: "  orgctl usage orgs\n  orgctl usage orgs --jq '.[].org_id'"},
+			{Use: "summary", Short: "Totals and growth of saves, views and users", Method: http.MethodGet, Path: "/usage", Scope: scope, Long: note,
+				Columns: []output.Column{
+					{Header: "PAGE VIEWS", Field: "count_current_page_views"}, {Header: "VIEWS GROWTH %", Field: "percent_growth_page_views"},
+					{Header: "PAGE SAVES", Field: "count_current_page_saves"}, {Header: "SAVES GROWTH %", Field: "percent_growth_page_saves"},
+					{Header: "USERS", Field: "count_current_users"}, {Header: "T30 USERS", Field: "count_T30_users"},
+				},
+				Example: "  orgctl usage summary --start 2025-01-01\n  orgctl usage summary --start 2025-01-01 --jq '.daily_T30_usage[] | [.day, .mau] | @tsv'",
+				Fields:  usageFields(), Shape: shapeUsage},
+			{Use: "apps", Short: "Views, saves, viewers and editors per app", Method: http.MethodGet, Path: "/usage/app_summary", Scope: scope, Long: note,
+				Columns: []output.Column{{Header: "APP", Field: "app_name"}, {Header: "HOST", Field: "host"}, {Header: "VIEWS", Field: "count_app_views"},
+					{Header: "SAVES", Field: "count_app_saves"}, {Header: "VIEWERS", Field: "count_viewers"}, {Header: "EDITORS", Field: "count_editors"}},
+				Example: "  orgctl usage apps --start 2025-01-01 --end 2025-01-31",
+				Fields:  usageFields(), Shape: shapeUsage},
+			{Use: "app-details", Short: "One app's saves and views by week, viewer and editor", Method: http.MethodGet, Path: "/usage/app_details", Scope: scope, Long: note,
+				Columns: []output.Column{{Header: "ORG", Field: "org_id"}, {Header: "APP", Field: "app_name"}, {Header: "VIEWS", Field: "count_app_views"}, {Header: "SAVES", Field: "count_app_saves"}},
+				Example: "  orgctl usage app-details --start 2025-01-01 --app 'Refund desk' -o yaml\n  orgctl usage app-details --start 2025-01-01 --app 'Refund desk' --jq '.viewer_summary[].email'",
+				Fields:  usageFields(engine.Field{Flag: "app", Key: "app_name", In: engine.InQuery, Required: true, Usage: "app `NAME`"}),
+				Shape:   shapeUsage, View: usageDetailPrint},
+			{Use: "users", Short: "Per-user activity: apps viewed and edited, last active", Method: http.MethodGet, Path: "/usage/user_summary", Scope: scope, Long: note,
+				Columns: []output.Column{{Header: "EMAIL", Field: "email"}, {Header: "USER ID", Field: "user_id"}, {Header: "VIEWS", Field: "count_app_views"},
+					{Header: "SAVES", Field: "count_app_saves"}, {Header: "APPS", Field: "count_unique_apps"}, {Header: "LAST ACTIVE", Field: "last_active"}},
+				Example: "  orgctl usage users --start 2025-01-01\n  orgctl usage users --start 2025-01-01 --jq 'sort_by(.count_app_views) | reverse | .[0:10] | .[].email'",
+				Fields:  usageFields(), Shape: shapeUsage},
+			{Use: "user-details", Short: "One user's saves and views by week and app", Method: http.MethodGet, Path: "/usage/user_details", Scope: scope, Long: note,
+				Columns: []output.Column{{Header: "ORG", Field: "org_id"}, {Header: "USER ID", Field: "user_id"}, {Header: "VIEWS", Field: "count_app_views"}, {Header: "SAVES", Field: "count_app_saves"}},
+				Example: "  orgctl usage user-details --start 2025-01-01 --email ada@example.com",
+				Fields:  usageFields(engine.Field{Flag: "email", Key: "email", In: engine.InQuery, Required: true, Usage: "the user's email"}),
+				Shape:   shapeUsage, View: usageDetailPrint},
+		},
+	}
+}
+
+// usageDetailPrint shows the overall summary as the table (the weekly,
+// viewer and editor breakdowns are in -o json/yaml).
+func usageDetailPrint(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+	if p.Opts.Structured() {
+		return p.Print(data, nil)
+	}
+	var d struct {
+		Overall json.RawMessage `json:"overall_summary"`
+	}
+	if err := json.Unmarshal(data, &d); err != nil || len(d.Overall) == 0 {
+		return p.Print(data, nil)
+	}
+	return p.Print(d.Overall, c.Columns)
+}

@@ -1,0 +1,53 @@
+package families
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/output"
+)
+
+// printer is a piped printer in a format, writing to buffers.
+func printer(format string) (*output.Printer, *bytes.Buffer, *bytes.Buffer) {
+	var out, errOut bytes.Buffer
+	return &output.Printer{IO: &output.IO{Out: &out, Err: &errOut}, Opts: output.Options{Format: format}}, &out, &errOut
+}
+
+func TestViewsThatUnwrapOrSummarise(t *testing.T) {
+	cols := []output.Column{{Header: "NAME", Field: "name"}}
+	data := json.RawMessage(`{"manifests":[{"name":"prod"},{"name":"staging"}],"other":1}`)
+
+	p, buf, _ := printer("table")
+	if err := printInner("manifests")(p, &engine.Call{Columns: cols}, data); err != nil || buf.String() != "prod\nstaging\n" {
+		t.Errorf("printInner table: %q %v", buf.String(), err)
+	}
+	p, buf, _ = printer("json")
+	printInner("manifests")(p, &engine.Call{Columns: cols}, data)
+	if strings.TrimSpace(buf.String()) != string(data) {
+		t.Errorf("printInner -o json changed the data: %s", buf.String())
+	}
+
+	detail := json.RawMessage(`{"overall_summary":[{"name":"Refunds"}],"weekly":[1,2]}`)
+	p, buf, _ = printer("table")
+	if err := usageDetailPrint(p, &engine.Call{Columns: cols}, detail); err != nil || buf.String() != "Refunds\n" {
+		t.Errorf("usage detail table: %q %v", buf.String(), err)
+	}
+	p, buf, _ = printer("yaml")
+	usageDetailPrint(p, &engine.Call{Columns: cols}, detail)
+	if !strings.Contains(buf.String(), "weekly:") {
+		t.Errorf("usage detail -o yaml lost the breakdowns: %s", buf.String())
+	}
+
+	if got := accessSummary([]any{
+		map[string]any{"subject": map[string]any{"id": 2.0}, "accessLevel": "edit"},
+		map[string]any{"subject": map[string]any{"id": "user_a"}, "accessLevel": "own"},
+	}); got != "2:edit user_a:own" {
+		t.Errorf("accessSummary = %q", got)
+	}
+	if accessSummary(nil) != "" {
+		t.Error("an empty access list is not empty")
+	}
+}

@@ -1,0 +1,50 @@
+package families
+
+import (
+	"net/http"
+
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/output"
+)
+
+func init() {
+	register("workflows", []string{"workflow", "wf"},
+		"List workflows and inspect workflow runs", workflowsGroup)
+}
+
+func workflowsGroup() engine.Group {
+	return engine.Group{
+		Long: `Workflows of the organization or Space (read only through this API).`,
+		Example: `  orgctl workflows list
+  orgctl workflows get WORKFLOW_ID -o yaml
+  orgctl workflows runs get RUN_ID`,
+		Columns: []output.Column{
+			{Header: "ID", Field: "id"},
+			{Header: "NAME", Field: "name"},
+			{Header: "ENABLED", Field: "is_enabled"},
+			{Header: "SCHEDULE", Field: "crontab"},
+			{Header: "TIMEZONE", Field: "timezone"},
+			{Header: "FOLDER", Field: "folder_id"},
+		},
+		Ops: []engine.Op{
+			{Use: "list", Short: "List workflows", Method: http.MethodGet, Path: "/workflows", Scope: "Workflows > Read", List: true,
+				Example: "  orgctl workflows list\n  orgctl workflows list --jq '.[] | select(.crontab != null) | .name'"},
+			{Use: "get WORKFLOW_ID", Short: "Show a workflow", Method: http.MethodGet, Path: "/workflows/{workflowId}", Args: []string{"workflowId"}, Scope: "Workflows > Read",
+				Example: "  orgctl workflows get WORKFLOW_ID"},
+		},
+		Groups: []engine.Group{{
+			Name:    "runs",
+			Short:   "Inspect workflow runs",
+			Example: "  orgctl workflows runs get RUN_ID",
+			Ops: []engine.Op{
+				{Use: "get RUN_ID", Short: "Show a workflow run and its user tasks", Method: http.MethodGet, Path: "/workflow_run/{id}", Args: []string{"id"}, Scope: "Workflows > Read",
+					Long: "Needs the Workflow Runs API (closed beta; Retool 3.122+).",
+					Columns: []output.Column{
+						{Header: "ID", Field: "id"}, {Header: "WORKFLOW", Field: "workflow_id"}, {Header: "STATUS", Field: "status"},
+						{Header: "TRIGGER", Field: "trigger_type"}, {Header: "CREATED", Field: "created_at"},
+					},
+					Example: "  orgctl workflows runs get RUN_ID\n  orgctl workflows runs get RUN_ID --jq '.user_tasks[] | select(.status==\"pending\") | .id'"},
+			},
+		}},
+	}
+}
