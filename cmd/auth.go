@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"net/url"
 	"os"
 	"strings"
 
@@ -161,9 +159,9 @@ func authLogin(ctx context.Context, f *cli.Factory, o loginOptions) error {
 	}
 	where := map[string]string{cli.SourceKeyring: "OS keyring", cli.SourceFile: "0600 file " + settings.TokenFileDir()}[storeName]
 	if who := tokenOwner(ctx, cl, token); who != "" {
-		f.IO.Notice("Logged in to %s as %s, profile %q (token …%s, stored in the %s).", base, who, profile, last4(token), where)
+		f.IO.Notice("Logged in to %s as %s, profile %q (token …%s, stored in the %s).", base, who, profile, cli.Last4(token), where)
 	} else {
-		f.IO.Notice("Logged in to %s as profile %q (token …%s, stored in the %s); the API does not say whose token it is.", base, profile, last4(token), where)
+		f.IO.Notice("Logged in to %s as profile %q (token …%s, stored in the %s); the API does not say whose token it is.", base, profile, cli.Last4(token), where)
 	}
 	if os.Getenv("ORGCTL_TOKEN") != "" {
 		f.IO.Warn("ORGCTL_TOKEN is set in this environment and takes precedence over the stored token")
@@ -184,11 +182,11 @@ func tokenProblem(token string) error {
 
 // checkedClient is a client for a token the API accepted.
 func checkedClient(ctx context.Context, f *cli.Factory, cfg *settings.Config, base, token string) (*client.Client, error) {
-	cl, err := loginClient(f, cfg, &cli.Target{BaseURL: base, Token: token, Transport: f.Transport})
+	cl, err := cli.TargetClient(f, cfg, &cli.Target{BaseURL: base, Token: token, Transport: f.Transport})
 	if err != nil {
 		return nil, err
 	}
-	valid, err := checkToken(ctx, cl)
+	valid, err := cli.CheckToken(ctx, cl)
 	if err != nil {
 		return nil, explainReach(base, err)
 	}
@@ -229,47 +227,6 @@ func askToken(ctx context.Context, f *cli.Factory, cfg *settings.Config, in *buf
 	return "", nil, last
 }
 
-// verifyToken makes one cheap request: 401 rejects the token; 200 and 403
-// (a valid token without the Users scope) accept it.
-func verifyToken(ctx context.Context, f *cli.Factory, cfg *settings.Config, t *cli.Target) (bool, error) {
-	cl, err := loginClient(f, cfg, t)
-	if err != nil {
-		return false, err
-	}
-	return checkToken(ctx, cl)
-}
-
-// loginClient is a client for a token not stored yet, paced by its ledger.
-func loginClient(f *cli.Factory, cfg *settings.Config, t *cli.Target) (*client.Client, error) {
-	l, err := cli.OpenLedger(cfg, t, f.IO)
-	if err != nil {
-		return nil, err
-	}
-	return cli.NewClient(cfg, t, cli.LedgerPacer{Ledger: l}, f.Version, f.IO.Err, 0)
-}
-
-// checkToken is verifyToken's one request.
-func checkToken(ctx context.Context, cl *client.Client) (bool, error) {
-	_, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: "/users", Query: url.Values{"limit": {"1"}}, Scope: "Users > Read"})
-	var ae *client.APIError
-	switch {
-	case err == nil:
-		return true, nil
-	case errors.As(err, &ae) && ae.StatusCode == http.StatusUnauthorized:
-		return false, nil
-	case errors.As(err, &ae) && ae.StatusCode == http.StatusForbidden:
-		return true, nil
-	}
-	return false, err
-}
-
-func last4(tok string) string {
-	if len(tok) <= 4 {
-		return strings.Repeat("*", len(tok))
-	}
-	return tok[len(tok)-4:]
-}
-
 func newAuthStatusCmd(f *cli.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "status",
@@ -300,8 +257,8 @@ Exit status: 0 when the token is valid, 4 when it is missing or rejected.`,
 			} else {
 				st["base_url"] = t.BaseURL
 				st["token_source"] = t.Source
-				st["token_last4"] = last4(t.Token)
-				valid, verr := verifyToken(c.Context(), f, cfg, t)
+				st["token_last4"] = cli.Last4(t.Token)
+				valid, verr := cli.VerifyToken(c.Context(), f, cfg, t)
 				st["valid"] = valid
 				switch {
 				case verr != nil:

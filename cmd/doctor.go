@@ -327,14 +327,14 @@ func doctorToken(cfg *settings.Config, t *cli.Target, err error) doctorCheck {
 		cli.SourceEnv: "the ORGCTL_TOKEN variable", cli.SourceKeyring: "the OS keyring",
 		cli.SourceFile: "the token file (" + settings.TokenFileDir() + ")", cli.SourceSandbox: "the sandbox",
 	}[t.Source]
-	c.Status, c.Detail = checkOK, fmt.Sprintf("…%s from %s (profile %s)", last4(t.Token), from, cfg.Profile)
+	c.Status, c.Detail = checkOK, fmt.Sprintf("…%s from %s (profile %s)", cli.Last4(t.Token), from, cfg.Profile)
 	return c
 }
 
 // checkLogin spends the one 2-point request that proves the token works.
 func checkLogin(ctx context.Context, f *cli.Factory, cfg *settings.Config, t *cli.Target) doctorCheck {
 	c := doctorCheck{Name: "login"}
-	valid, err := verifyToken(ctx, f, cfg, t)
+	valid, err := cli.VerifyToken(ctx, f, cfg, t)
 	switch {
 	case err != nil:
 		c.Status, c.Detail = checkFail, err.Error()
