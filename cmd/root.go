@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/orgctl/orgctl/cmd/auth"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families"
@@ -192,7 +193,7 @@ func (t tool) name() string { name, _, _ := strings.Cut(t.use, " "); return name
 // tools lists them; root is the command completion scripts describe.
 func tools(root *cobra.Command) []tool {
 	return []tool{
-		{"auth", "Log in, check and remove API tokens per profile", "tool", newAuthCmd},
+		{"auth", "Log in, check and remove API tokens per profile", "tool", auth.NewCmd},
 		{"budget", "Show the client-side rate budget shared by every orgctl process", "tool", newBudgetCmd},
 		{"config", "Read and change orgctl's settings, and see where each comes from", "tool", newConfigCmd},
 		{"sandbox", "Run a built-in, in-memory management API with a demo organization", "tool", newSandboxCmd},

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -305,29 +304,5 @@ func TestAuthLoginToASpace(t *testing.T) {
 	err = Execute(context.Background(), f, []string{"auth", "login", "--space", "marketing", "--with-token"})
 	if ExitCode(err) != cli.ExitNotFound || !strings.Contains(err.Error(), `no space "marketing" in this organization (spaces: eng)`) {
 		t.Errorf("unknown space: %v", err)
-	}
-}
-
-func TestReadTokenFromAPipe(t *testing.T) {
-	read := func(text string) (string, error) {
-		r := strings.NewReader(text)
-		return readToken(r, bufio.NewReader(r))
-	}
-	s, err := read("  tok_1  \nrest")
-	if err != nil || s != "tok_1" {
-		t.Errorf("readToken = %q %v", s, err)
-	}
-	if s, err := read("tok_2"); err != nil || s != "tok_2" {
-		t.Errorf("without a newline: %q %v", s, err)
-	}
-	if _, err := read(""); err == nil {
-		t.Error("empty input gave no error")
-	}
-	// The line after the base URL is the token, though one reader took both in.
-	r := strings.NewReader("https://acme.example.com\ntok_3\n")
-	in := bufio.NewReader(r)
-	in.ReadString('\n')
-	if s, err := readToken(r, in); err != nil || s != "tok_3" {
-		t.Errorf("after the base URL: %q %v", s, err)
 	}
 }

@@ -1,4 +1,4 @@
-package cmd
+package auth
 
 import (
 	"bufio"
@@ -18,7 +18,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/settings"
 )
 
-func newAuthCmd(f *cli.Factory) *cobra.Command {
+func NewCmd(f *cli.Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "auth",
 		Short: "Log in, check and remove API tokens per profile",

@@ -1,4 +1,4 @@
-package cmd
+package auth
 
 import (
 	"bufio"
@@ -47,5 +47,29 @@ func TestAskYesNo(t *testing.T) {
 	var w bytes.Buffer
 	if _, err := askYesNo(&w, bufio.NewReader(strings.NewReader("")), "Use it?", false); !errors.Is(err, cli.ErrCancelled) {
 		t.Errorf("end of input: %v", err)
+	}
+}
+
+func TestReadTokenFromAPipe(t *testing.T) {
+	read := func(text string) (string, error) {
+		r := strings.NewReader(text)
+		return readToken(r, bufio.NewReader(r))
+	}
+	s, err := read("  tok_1  \nrest")
+	if err != nil || s != "tok_1" {
+		t.Errorf("readToken = %q %v", s, err)
+	}
+	if s, err := read("tok_2"); err != nil || s != "tok_2" {
+		t.Errorf("without a newline: %q %v", s, err)
+	}
+	if _, err := read(""); err == nil {
+		t.Error("empty input gave no error")
+	}
+	// The line after the base URL is the token, though one reader took both in.
+	r := strings.NewReader("https://acme.example.com\ntok_3\n")
+	in := bufio.NewReader(r)
+	in.ReadString('\n')
+	if s, err := readToken(r, in); err != nil || s != "tok_3" {
+		t.Errorf("after the base URL: %q %v", s, err)
 	}
 }
