@@ -215,7 +215,7 @@ func TestLoginKeyringUnavailableStoresNothing(t *testing.T) {
 	api, url := sandboxServer(t)
 	kr := &testKeyring{err: &credentials.KeyringError{Op: "write", Err: errors.New("no D-Bus session bus")}}
 	f, tio := testFactory(t, kr, api.AdminToken()+"\n")
-	err := Execute(context.Background(), f, []string{"auth", "login", "--with-token", "--base-url", url})
+	err := execute(context.Background(), f, []string{"auth", "login", "--with-token", "--base-url", url}, nil)
 	if err == nil {
 		t.Fatal("login succeeded without a keyring")
 	}
@@ -241,7 +241,7 @@ func TestLoginInsecureStorageThenStatusAndLogout(t *testing.T) {
 	tok := api.AdminToken()
 	kr := &testKeyring{}
 	f, tio := testFactory(t, kr, tok+"\n")
-	if err := Execute(context.Background(), f, []string{"auth", "login", "--with-token", "--insecure-storage", "--base-url", url, "--profile", "ci"}); err != nil {
+	if err := execute(context.Background(), f, []string{"auth", "login", "--with-token", "--insecure-storage", "--base-url", url, "--profile", "ci"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if kr.calls != 0 {
@@ -260,7 +260,7 @@ func TestLoginInsecureStorageThenStatusAndLogout(t *testing.T) {
 	}
 
 	f, tio = testFactory(t, kr, "")
-	if err := Execute(context.Background(), f, []string{"auth", "status", "--profile", "ci", "-o", "json"}); err != nil {
+	if err := execute(context.Background(), f, []string{"auth", "status", "--profile", "ci", "-o", "json"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	out := tio.out.String()
@@ -269,7 +269,7 @@ func TestLoginInsecureStorageThenStatusAndLogout(t *testing.T) {
 	}
 
 	f, _ = testFactory(t, kr, "")
-	if err := Execute(context.Background(), f, []string{"auth", "logout", "--profile", "ci"}); err != nil {
+	if err := execute(context.Background(), f, []string{"auth", "logout", "--profile", "ci"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.Tokens.File.Get("ci"); !errors.Is(err, credentials.ErrNotFound) {
@@ -282,7 +282,7 @@ func TestLoginRejectedTokenStoresNothing(t *testing.T) {
 	_, url := sandboxServer(t)
 	kr := &testKeyring{}
 	f, _ := testFactory(t, kr, "tok_not_valid\n")
-	err := Execute(context.Background(), f, []string{"auth", "login", "--with-token", "--base-url", url})
+	err := execute(context.Background(), f, []string{"auth", "login", "--with-token", "--base-url", url}, nil)
 	var ae *cli.AuthError
 	if !errors.As(err, &ae) || !strings.Contains(err.Error(), "nothing was stored") {
 		t.Fatalf("err = %v", err)

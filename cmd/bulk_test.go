@@ -128,7 +128,7 @@ func TestBudgetETA(t *testing.T) {
 }
 
 func TestEveryWriteTakesFrom(t *testing.T) {
-	root := NewRootCmd(cli.NewFactory("test"))
+	root := newRoot(cli.NewFactory("test"), allFamilies)
 	n := 0
 	for _, g := range families.All() {
 		var walk func(prefix string, g engine.Group)

@@ -68,7 +68,7 @@ func complete(t *testing.T, args ...string) (string, string, time.Duration) {
 	t.Helper()
 	f, tio := testFactory(t, &testKeyring{}, "")
 	start := time.Now()
-	err := Execute(context.Background(), f, append([]string{cobra.ShellCompRequestCmd}, args...))
+	err := execute(context.Background(), f, append([]string{cobra.ShellCompRequestCmd}, args...), nil)
 	took := time.Since(start)
 	if err != nil {
 		t.Fatalf("__complete %v: %v", args, err)
@@ -105,7 +105,7 @@ func TestFullBudgetNeitherSendsNorWaits(t *testing.T) {
 	t.Setenv("ORGCTL_BUDGET_POINTS", "5")
 	// Fill the ledger: 5 points of groups requests within the window.
 	f, _ := testFactory(t, &testKeyring{}, "")
-	if err := Execute(context.Background(), f, []string{"groups", "list"}); err != nil {
+	if err := execute(context.Background(), f, []string{"groups", "list"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	s.api.ResetRequests()
@@ -210,7 +210,7 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 			t.Errorf("familyIDKinds names unknown kind %q", k)
 		}
 	}
-	root := NewRootCmd(cli.NewFactory("test"))
+	root := newRoot(cli.NewFactory("test"), allFamilies)
 	for path, flags := range engine.CommandFlagKinds {
 		c, _, err := root.Find(strings.Fields(path))
 		if err != nil || c == root {

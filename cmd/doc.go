@@ -1,8 +1,11 @@
-// Package cmd is orgctl's command tree: cobra commands, flags, viper
-// configuration and profiles. Commands parse flags into a call, hand the
-// request to package client and the answer to package output.
+// Package cmd is orgctl's root: Main (signals, the exit-code contract),
+// the root command with its global flags, the start-up shortcut that
+// builds only the command a line runs, help topics, and the suggestions
+// for mistyped words. Nothing below it calls os.Exit.
 //
-// Families declare their operations as data (ops.go): path, scope, flags,
-// columns. The shared machinery turns each into a command once. Nothing here
-// calls os.Exit: errors are typed and main maps them to exit codes.
+// The rest of the tree is in its sub-packages: cli (the Factory, typed
+// errors), settings (typed configuration), engine (declarative Op to
+// command, run in phases), families (the API's families as data), and one
+// package per tool command (auth, budget, config, sandbox, api, jobs,
+// doctor, orgfiles).
 package cmd

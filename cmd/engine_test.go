@@ -41,7 +41,12 @@ func sandboxEnvWith(t *testing.T, opts sandbox.Options) (*sandbox.Server, string
 func run(t *testing.T, stdin string, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	f, tio := testFactory(t, &testKeyring{}, stdin)
-	err = Execute(context.Background(), f, args)
+	err = execute(context.Background(), f, args, nil)
+	// Whatever orgctl told the user must point at commands and flags that exist.
+	checkHints(t, strings.Join(args, " ")+" (stderr)", tio.err.String(), args...)
+	if err != nil {
+		checkHints(t, strings.Join(args, " ")+" (error)", err.Error(), args...)
+	}
 	return tio.out.String(), tio.err.String(), err
 }
 
@@ -335,7 +340,7 @@ func TestConfirmation(t *testing.T) {
 			if tc.yes {
 				args = append(args, "--yes")
 			}
-			err := Execute(context.Background(), f, args)
+			err := execute(context.Background(), f, args, nil)
 			switch {
 			case tc.sent && err != nil:
 				t.Fatalf("err = %v", err)
@@ -393,7 +398,7 @@ func TestConfirmationNamesTheObject(t *testing.T) {
 		api, _ := sandboxEnv(t)
 		f, tio := testFactory(t, &testKeyring{}, "n\n")
 		f.IO.InTTY, f.IO.ErrTTY = true, true
-		err := Execute(context.Background(), f, tc.args)
+		err := execute(context.Background(), f, tc.args, nil)
 		if !errors.Is(err, cli.ErrCancelled) {
 			t.Errorf("%v: err = %v, want cancelled", tc.args, err)
 		}

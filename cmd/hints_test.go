@@ -1,13 +1,11 @@
 package cmd
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
+	"fmt"
 	"regexp"
-	"strconv"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -16,46 +14,16 @@ import (
 	"github.com/orgctl/orgctl/cmd/cli"
 )
 
-// sourceStrings are the string literals of the non-test Go files matching glob.
-func sourceStrings(t *testing.T, glob string) map[string]string {
-	t.Helper()
-	files, err := filepath.Glob(glob)
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no files match %s: %v", glob, err)
-	}
-	out := map[string]string{}
-	fs := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") || strings.HasSuffix(name, "_gen.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fs, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-				if s, err := strconv.Unquote(lit.Value); err == nil {
-					out[s] = fs.Position(lit.Pos()).String()
-				}
-			}
-			return true
-		})
-	}
-	return out
-}
-
 var (
 	// A command line quoted in a hint: 'orgctl users update ID --active=true' or `orgctl auth login`.
 	quotedCommand = regexp.MustCompile("['`](orgctl [^'`\n]+)['`]")
 	flagMention   = regexp.MustCompile(`(?:^|[\s('"` + "`" + `])--([a-z][a-z0-9-]+)`)
 )
 
-// Every command line a hint quotes exists with every flag it passes, and
-// every flag a message mentions exists: a hint must never send the reader
-// to something orgctl does not have.
-func TestHintsNameCommandsAndFlagsThatExist(t *testing.T) {
-	root := NewRootCmd(cli.NewFactory("test"))
+// hintTree is the whole command tree, against which every hint is checked,
+// and the names of every flag any command has.
+var hintTree = sync.OnceValues(func() (*cobra.Command, map[string]bool) {
+	root := newRoot(cli.NewFactory("test"), allFamilies)
 	anyFlag := map[string]bool{}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -69,62 +37,120 @@ func TestHintsNameCommandsAndFlagsThatExist(t *testing.T) {
 	anyFlag["help"] = true // cobra adds it to each command when it runs
 	// Flags of other programs, in examples that pipe orgctl into them.
 	anyFlag["token-stdin"] = true
-	global := map[string]bool{"help": true, "version": true}
-	root.PersistentFlags().VisitAll(func(f *pflag.Flag) { global[f.Name] = true })
+	anyFlag["prefix"] = true // brew --prefix
+	return root, anyFlag
+})
 
+// checkHints fails the test when text quotes a command line that orgctl
+// does not have, or one of its flags that the command lacks, or mentions a
+// flag no command has: a hint must never send the reader to something
+// orgctl does not have. Flags the user typed (typed) may be repeated back
+// as they are. It returns how many hints it checked.
+func checkHints(t errorf, where, text string, typed ...string) int {
+	t.Helper()
+	root, anyFlag := hintTree()
 	checked := 0
-	check := func(glob string, flagOK map[string]bool) {
-		for s, pos := range sourceStrings(t, glob) {
-			for _, m := range quotedCommand.FindAllStringSubmatch(s, -1) {
-				checked++
-				words := strings.Fields(m[1])[1:]
-				if len(words) > 0 && words[0] == "help" {
-					words = words[1:] // help names a topic or a command
-					if len(words) == 1 && isHelpTopic(words[0]) {
-						continue
-					}
-				}
-				if len(words) > 0 && strings.HasPrefix(words[0], "-") {
-					if root.Flags().Lookup(strings.TrimLeft(words[0], "-")) == nil && words[0] != "--help" {
-						t.Errorf("%s: %q: orgctl has no flag %s", pos, m[1], words[0])
-					}
-					continue
-				}
-				c, rest, err := root.Find(words)
-				if err != nil || c == root {
-					t.Errorf("%s: %q: no such command", pos, m[1])
-					continue
-				}
-				for _, w := range rest {
-					if !strings.HasPrefix(w, "-") && w == strings.ToLower(w) && !strings.ContainsAny(w, "%@.=/_<0123456789") && c.HasSubCommands() {
-						t.Errorf("%s: %q: %q is not a subcommand of %s", pos, m[1], w, c.CommandPath())
-					}
-					if name, ok := strings.CutPrefix(w, "--"); ok {
-						name, _, _ = strings.Cut(name, "=")
-						if strings.Contains(name, "%") {
-							continue
-						}
-						c.InitDefaultHelpFlag()
-						if c.Flags().Lookup(name) == nil && c.InheritedFlags().Lookup(name) == nil && root.PersistentFlags().Lookup(name) == nil {
-							t.Errorf("%s: %q: %s has no flag --%s", pos, m[1], c.CommandPath(), name)
-						}
-					}
-				}
+	for _, m := range quotedCommand.FindAllStringSubmatch(text, -1) {
+		checked++
+		words := strings.Fields(m[1])[1:]
+		if len(words) > 0 && words[0] == "help" {
+			words = words[1:] // help names a topic or a command
+			if len(words) == 1 && isHelpTopic(words[0]) {
+				continue
 			}
-			for _, m := range flagMention.FindAllStringSubmatch(s, -1) {
-				checked++
-				if !flagOK[m[1]] {
-					t.Errorf("%s: %q mentions --%s, which no command that can show it has", pos, s, m[1])
+		}
+		if len(words) > 0 && strings.HasPrefix(words[0], "-") {
+			if root.Flags().Lookup(strings.TrimLeft(words[0], "-")) == nil && words[0] != "--help" {
+				t.Errorf("%s: %q: orgctl has no flag %s", where, m[1], words[0])
+			}
+			continue
+		}
+		c, rest, err := root.Find(words)
+		if err != nil || c == root {
+			t.Errorf("%s: %q: no such command", where, m[1])
+			continue
+		}
+		for _, w := range rest {
+			if !strings.HasPrefix(w, "-") && w == strings.ToLower(w) && !strings.ContainsAny(w, "%@.=/_<0123456789") && c.HasSubCommands() {
+				t.Errorf("%s: %q: %q is not a subcommand of %s", where, m[1], w, c.CommandPath())
+			}
+			if name, ok := strings.CutPrefix(w, "--"); ok {
+				name, _, _ = strings.Cut(name, "=")
+				if strings.Contains(name, "%") {
+					continue
+				}
+				c.InitDefaultHelpFlag()
+				if c.Flags().Lookup(name) == nil && c.InheritedFlags().Lookup(name) == nil && root.PersistentFlags().Lookup(name) == nil {
+					t.Errorf("%s: %q: %s has no flag --%s", where, m[1], c.CommandPath(), name)
 				}
 			}
 		}
 	}
-	check("*.go", anyFlag)
-	// The client's messages can reach any command: only global flags may be named.
-	check("../client/*.go", global)
-	check("../client/resolve/*.go", global)
+	for _, m := range flagMention.FindAllStringSubmatch(text, -1) {
+		checked++
+		if !anyFlag[m[1]] && !slices.ContainsFunc(typed, func(a string) bool { return strings.HasPrefix(a, "--"+m[1]) }) {
+			t.Errorf("%s: %q mentions --%s, which no command has", where, text, m[1])
+		}
+	}
+	return checked
+}
+
+// Every help text (each command's description, examples and flags, and
+// every help topic) names only commands and flags that exist. What
+// commands print on stderr is checked the same way by run, so every test
+// that makes orgctl give a hint checks that hint too.
+func TestHelpTextsNameCommandsAndFlagsThatExist(t *testing.T) {
+	root, _ := hintTree()
+	checked := 0
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		where := c.CommandPath()
+		checked += checkHints(t, where, c.Long+"\n"+c.Example)
+		c.Flags().VisitAll(func(f *pflag.Flag) { checked += checkHints(t, where+" --"+f.Name, f.Usage) })
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	for _, tp := range helpTopics {
+		checked += checkHints(t, "help "+tp.Name, tp.Text())
+	}
 	if checked < 100 {
-		t.Errorf("only %d hints checked: is the walk finding the messages?", checked)
+		t.Errorf("only %d hints checked: is the walk finding the texts?", checked)
+	}
+}
+
+// errorf is what checkHints needs of a test.
+type errorf interface {
+	Helper()
+	Errorf(format string, args ...any)
+}
+
+// complaints records what a check would have failed a test with.
+type complaints []string
+
+func (c *complaints) Helper() {}
+func (c *complaints) Errorf(format string, args ...any) {
+	*c = append(*c, fmt.Sprintf(format, args...))
+}
+
+// The check itself finds what it is for.
+func TestCheckHintsFindsWrongHints(t *testing.T) {
+	for _, text := range []string{
+		"run `orgctl users frobnicate` first",
+		"try 'orgctl users list --no-such-flag'",
+		"pass --no-such-flag to go on",
+		"see `orgctl nonsense`",
+	} {
+		var c complaints
+		checkHints(&c, "test", text)
+		if len(c) == 0 {
+			t.Errorf("%q passed the check", text)
+		}
+	}
+	var c complaints
+	if n := checkHints(&c, "test", "run `orgctl users list --limit 5` or pass --yes"); n != 3 || len(c) != 0 {
+		t.Errorf("checked %d hints, want 3; complaints %q", n, c)
 	}
 }
 

@@ -124,7 +124,7 @@ func TestRecordedFoldersThroughTheCommand(t *testing.T) {
 	t.Setenv("ORGCTL_TOKEN", "tok_recorded")
 
 	f, tio := testFactory(t, &testKeyring{}, "")
-	if err := Execute(context.Background(), f, []string{"folders", "list", "-o", "json"}); err != nil {
+	if err := execute(context.Background(), f, []string{"folders", "list", "-o", "json"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if tio.out.String() != string(env.Data)+"\n" {
@@ -132,7 +132,7 @@ func TestRecordedFoldersThroughTheCommand(t *testing.T) {
 	}
 
 	f, tio = testFactory(t, &testKeyring{}, "")
-	if err := Execute(context.Background(), f, []string{"folders", "list"}); err != nil {
+	if err := execute(context.Background(), f, []string{"folders", "list"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(tio.out.String(), "file_6\troot\tfile\t\ttrue\n") {
@@ -141,7 +141,7 @@ func TestRecordedFoldersThroughTheCommand(t *testing.T) {
 
 	f, tio = testFactory(t, &testKeyring{}, "")
 	f.IO.OutTTY = true
-	if err := Execute(context.Background(), f, []string{"folders", "list"}); err != nil {
+	if err := execute(context.Background(), f, []string{"folders", "list"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	found := false

@@ -13,18 +13,19 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/orgctl/orgctl/cmd/api"
 	"github.com/orgctl/orgctl/cmd/auth"
+	"github.com/orgctl/orgctl/cmd/budget"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/config"
+	"github.com/orgctl/orgctl/cmd/doctor"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families"
+	"github.com/orgctl/orgctl/cmd/jobs"
+	"github.com/orgctl/orgctl/cmd/orgfiles"
+	"github.com/orgctl/orgctl/cmd/sandbox"
 	"github.com/orgctl/orgctl/output"
 )
-
-// NewRootCmd builds the whole command tree, every family with all its
-// subcommands (help generation, completion scripts and tests walk it).
-func NewRootCmd(f *cli.Factory) *cobra.Command {
-	return newRoot(f, allFamilies)
-}
 
 // allFamilies asks newRoot for every family in full.
 const allFamilies = "*"
@@ -194,12 +195,12 @@ func (t tool) name() string { name, _, _ := strings.Cut(t.use, " "); return name
 func tools(root *cobra.Command) []tool {
 	return []tool{
 		{"auth", "Log in, check and remove API tokens per profile", "tool", auth.NewCmd},
-		{"budget", "Show the client-side rate budget shared by every orgctl process", "tool", newBudgetCmd},
-		{"config", "Read and change orgctl's settings, and see where each comes from", "tool", newConfigCmd},
-		{"sandbox", "Run a built-in, in-memory management API with a demo organization", "tool", newSandboxCmd},
-		{"api METHOD PATH", "Call any management API endpoint", "tool", newAPICmd},
-		{"jobs", "List, show and forget bulk jobs (commands run with --from)", "tool", newJobsCmd},
-		{"doctor", "Check the whole setup: config, URL, API version, token, keyring, budget, clock", "tool", newDoctorCmd},
+		{"budget", "Show the client-side rate budget shared by every orgctl process", "tool", budget.NewCmd},
+		{"config", "Read and change orgctl's settings, and see where each comes from", "tool", config.NewCmd},
+		{"sandbox", "Run a built-in, in-memory management API with a demo organization", "tool", sandbox.NewCmd},
+		{"api METHOD PATH", "Call any management API endpoint", "tool", api.NewCmd},
+		{"jobs", "List, show and forget bulk jobs (commands run with --from)", "tool", jobs.NewCmd},
+		{"doctor", "Check the whole setup: config, URL, API version, token, keyring, budget, clock", "tool", doctor.NewCmd},
 		{"export --dir DIR", "Write the org's configuration as YAML files, one per object", "org", orgCodeCmd(0)},
 		{"plan --dir DIR", "Show what apply would change in the org, and what it costs in points and time", "org", orgCodeCmd(1)},
 		{"apply --dir DIR", "Change the org to match the files, paced and resumable", "org", orgCodeCmd(2)},
@@ -210,17 +211,12 @@ func tools(root *cobra.Command) []tool {
 
 // orgCodeCmd builds one of export, plan and apply, which share their options.
 func orgCodeCmd(i int) func(f *cli.Factory) *cobra.Command {
-	return func(f *cli.Factory) *cobra.Command { return newOrgCodeCmds(f)[i] }
+	return func(f *cli.Factory) *cobra.Command { return orgfiles.NewCmds(f)[i] }
 }
 
-// Execute runs one command line and returns a typed error for Main.
-func Execute(ctx context.Context, f *cli.Factory, args []string) error {
-	return execute(ctx, f, args, nil)
-}
-
-// execute is Execute calling beforeRun, if not nil, once a command is
-// about to run: not for help, --version or a usage error found while
-// parsing.
+// execute runs one command line and returns a typed error for Main,
+// calling beforeRun, if not nil, once a command is about to run: not for
+// help, --version or a usage error found while parsing.
 func execute(ctx context.Context, f *cli.Factory, args []string, beforeRun func()) error {
 	root := rootFor(f, args)
 	root.SetArgs(args)

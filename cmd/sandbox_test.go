@@ -14,7 +14,7 @@ import (
 func sandboxState(t *testing.T) {
 	t.Helper()
 	f, _ := testFactory(t, &testKeyring{}, "")
-	if err := Execute(context.Background(), f, []string{"--sandbox", "users", "list"}); err != nil {
+	if err := execute(context.Background(), f, []string{"--sandbox", "users", "list"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(cli.SandboxStatePath()); err != nil {
@@ -31,7 +31,7 @@ func TestSandboxResetAsksOnATerminal(t *testing.T) {
 		sandboxState(t)
 		f, tio := testFactory(t, &testKeyring{}, c.answer)
 		f.IO.InTTY, f.IO.ErrTTY = true, true
-		err := Execute(context.Background(), f, []string{"sandbox", "reset"})
+		err := execute(context.Background(), f, []string{"sandbox", "reset"}, nil)
 		if !strings.Contains(tio.err.String(), "Reset the --sandbox org?") {
 			t.Errorf("answer %q: no question on stderr: %q", c.answer, tio.err.String())
 		}
@@ -52,7 +52,7 @@ func TestSandboxResetWithoutATerminalNeedsYes(t *testing.T) {
 	isolate(t)
 	sandboxState(t)
 	f, tio := testFactory(t, &testKeyring{}, "y\n") // an answer on a pipe is not a confirmation
-	err := Execute(context.Background(), f, []string{"sandbox", "reset"})
+	err := execute(context.Background(), f, []string{"sandbox", "reset"}, nil)
 	var ue *cli.UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "pass --yes") {
 		t.Fatalf("err = %v, want a UsageError naming --yes", err)
@@ -64,7 +64,7 @@ func TestSandboxResetWithoutATerminalNeedsYes(t *testing.T) {
 		t.Fatalf("the state must survive a refused reset: %v", err)
 	}
 	f, _ = testFactory(t, &testKeyring{}, "")
-	if err := Execute(context.Background(), f, []string{"sandbox", "reset", "--yes"}); err != nil {
+	if err := execute(context.Background(), f, []string{"sandbox", "reset", "--yes"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(cli.SandboxStatePath()); !errors.Is(err, os.ErrNotExist) {

@@ -13,7 +13,7 @@ import (
 // Every global flag is a setting, so it can come from the file and the
 // environment and is documented by the same table.
 func TestGlobalFlagsAreSettings(t *testing.T) {
-	root := NewRootCmd(cli.NewFactory("test"))
+	root := newRoot(cli.NewFactory("test"), allFamilies)
 	root.PersistentFlags().VisitAll(func(fl *pflag.Flag) {
 		key := strings.ReplaceAll(fl.Name, "-", "_")
 		s, ok := settings.Lookup(key)

@@ -90,7 +90,7 @@ func newTestRoot(t *testing.T) *cobra.Command {
 	t.Helper()
 	var out, errb bytes.Buffer
 	f := &cli.Factory{IO: &output.IO{In: strings.NewReader(""), Out: &out, Err: &errb}, Version: "test", Sources: settings.NewSources()}
-	return NewRootCmd(f)
+	return newRoot(f, allFamilies)
 }
 
 // apiCommands returns every command that declares an endpoint.

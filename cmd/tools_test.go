@@ -163,14 +163,14 @@ func TestAuthTokenPrintsOnlyTheToken(t *testing.T) {
 	isolate(t)
 	kr := &testKeyring{items: map[string]string{"default": "tok_from_keyring"}}
 	f, tio := testFactory(t, kr, "")
-	if err := Execute(context.Background(), f, []string{"auth", "token"}); err != nil {
+	if err := execute(context.Background(), f, []string{"auth", "token"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if tio.out.String() != "tok_from_keyring\n" || tio.err.String() != "" {
 		t.Errorf("stdout %q, stderr %q", tio.out.String(), tio.err.String())
 	}
 	f, tio = testFactory(t, &testKeyring{}, "")
-	err := Execute(context.Background(), f, []string{"auth", "token"})
+	err := execute(context.Background(), f, []string{"auth", "token"}, nil)
 	if ExitCode(err) != cli.ExitAuth || tio.out.Len() != 0 {
 		t.Errorf("not logged in: %v, stdout %q", err, tio.out.String())
 	}
@@ -188,7 +188,7 @@ func TestAuthLogout(t *testing.T) {
 	}
 	broken := &testKeyring{items: map[string]string{"work": "tok"}, err: &credentials.KeyringError{Op: "delete", Err: errors.New("locked")}}
 	f, _ := testFactory(t, broken, "")
-	err = Execute(context.Background(), f, []string{"auth", "logout", "--profile", "work"})
+	err = execute(context.Background(), f, []string{"auth", "logout", "--profile", "work"}, nil)
 	if err == nil || !strings.Contains(err.Error(), "could not remove the token from the keyring (the profile is kept)") {
 		t.Errorf("keyring failure: %v", err)
 	}
@@ -199,7 +199,7 @@ func TestAuthLogout(t *testing.T) {
 	kr := &testKeyring{items: map[string]string{"work": "tok"}}
 	t.Setenv("ORGCTL_TOKEN", "env_tok")
 	f, tio := testFactory(t, kr, "")
-	if err := Execute(context.Background(), f, []string{"auth", "logout", "--profile", "work"}); err != nil {
+	if err := execute(context.Background(), f, []string{"auth", "logout", "--profile", "work"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := kr.items["work"]; ok || testConfig(t).HasProfile("work") {
@@ -232,7 +232,7 @@ func TestAuthLoginInputs(t *testing.T) {
 	} {
 		kr := &testKeyring{}
 		f, _ := testFactory(t, kr, tc.stdin)
-		err := Execute(context.Background(), f, append([]string{"auth", "login"}, tc.args...))
+		err := execute(context.Background(), f, append([]string{"auth", "login"}, tc.args...), nil)
 		if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v (exit %d), want exit 2 with %q", tc.name, err, ExitCode(err), tc.want)
 		}
@@ -246,7 +246,7 @@ func TestAuthLoginInputs(t *testing.T) {
 	f, tio := testFactory(t, kr, tok+"\n")
 	f.IO.InTTY, f.IO.ErrTTY = true, true
 	t.Setenv("ORGCTL_TOKEN", "still_set")
-	if err := Execute(context.Background(), f, []string{"auth", "login", "--base-url", base}); err != nil {
+	if err := execute(context.Background(), f, []string{"auth", "login", "--base-url", base}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if kr.items["default"] != tok {
@@ -264,7 +264,7 @@ func TestAuthLoginInputs(t *testing.T) {
 	}
 	f, tio = testFactory(t, &testKeyring{}, "ftp://acme.example.com\n")
 	f.IO.InTTY, f.IO.ErrTTY = true, true
-	err := Execute(context.Background(), f, []string{"auth", "login", "--profile", "fresh"})
+	err := execute(context.Background(), f, []string{"auth", "login", "--profile", "fresh"}, nil)
 	if !strings.Contains(tio.err.String(), "Base URL of your organization") || ExitCode(err) != cli.ExitUsage {
 		t.Errorf("base URL prompt: %v, stderr %q", err, tio.err.String())
 	}
@@ -279,7 +279,7 @@ func TestAuthLoginToASpace(t *testing.T) {
 	api.ResetRequests()
 	kr := &testKeyring{}
 	f, tio := testFactory(t, kr, spaceTok)
-	if err := Execute(context.Background(), f, []string{"auth", "login", "--space", "eng", "--with-token"}); err != nil {
+	if err := execute(context.Background(), f, []string{"auth", "login", "--space", "eng", "--with-token"}, nil); err != nil {
 		t.Fatalf("%v\n%s", err, tio.err.String())
 	}
 	if kr.items["eng"] != spaceTok {
@@ -301,7 +301,7 @@ func TestAuthLoginToASpace(t *testing.T) {
 	}
 
 	f, _ = testFactory(t, &testKeyring{}, spaceTok)
-	err = Execute(context.Background(), f, []string{"auth", "login", "--space", "marketing", "--with-token"})
+	err = execute(context.Background(), f, []string{"auth", "login", "--space", "marketing", "--with-token"}, nil)
 	if ExitCode(err) != cli.ExitNotFound || !strings.Contains(err.Error(), `no space "marketing" in this organization (spaces: eng)`) {
 		t.Errorf("unknown space: %v", err)
 	}

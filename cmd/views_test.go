@@ -100,7 +100,7 @@ func TestODBCCheckCommand(t *testing.T) {
 		t.Errorf("empty --file -: %v", err)
 	}
 	f, tio := testFactory(t, &testKeyring{}, `{"packetsize":"4096","ApplicationIntent":"ReadOnly"}`)
-	if err := Execute(context.Background(), f, []string{"resources", "odbc-check", "--file", "-", "-o", "json"}); err != nil {
+	if err := execute(context.Background(), f, []string{"resources", "odbc-check", "--file", "-", "-o", "json"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	var rep struct {

@@ -1,4 +1,4 @@
-package cmd
+package api
 
 import (
 	"bytes"
@@ -33,7 +33,7 @@ type apiOptions struct {
 	DryRun   bool
 }
 
-func newAPICmd(f *cli.Factory) *cobra.Command {
+func NewCmd(f *cli.Factory) *cobra.Command {
 	var fields, typed []string
 	var input string
 	var paginate, dry bool

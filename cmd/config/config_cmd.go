@@ -1,4 +1,4 @@
-package cmd
+package config
 
 import (
 	"encoding/json"
@@ -17,7 +17,7 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func newConfigCmd(f *cli.Factory) *cobra.Command {
+func NewCmd(f *cli.Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "config",
 		Short: "Read and change orgctl's settings, and see where each comes from",

@@ -1,4 +1,4 @@
-package cmd
+package doctor
 
 import (
 	"net/http"

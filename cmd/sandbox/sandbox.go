@@ -1,4 +1,4 @@
-package cmd
+package sandbox
 
 import (
 	"bufio"
@@ -20,7 +20,7 @@ import (
 	"github.com/orgctl/orgctl/output/atomicfile"
 )
 
-func newSandboxCmd(f *cli.Factory) *cobra.Command {
+func NewCmd(f *cli.Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "sandbox",
 		Short: "Run a built-in, in-memory management API with a demo organization",

@@ -1,4 +1,4 @@
-package cmd
+package doctor
 
 import (
 	"context"
@@ -45,7 +45,7 @@ const maxClockSkew = 30 * time.Second
 // doctorProbeTimeout bounds each unauthenticated probe (health, spec).
 const doctorProbeTimeout = 5 * time.Second
 
-func newDoctorCmd(f *cli.Factory) *cobra.Command {
+func NewCmd(f *cli.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "doctor",
 		Short: "Check the whole setup: config, URL, API version, token, keyring, budget, clock",

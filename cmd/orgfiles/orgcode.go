@@ -1,4 +1,4 @@
-package cmd
+package orgfiles
 
 import (
 	"context"
@@ -43,7 +43,7 @@ folders/app/Finance/Reports.yaml, grants/group/support.yaml). References are by
 natural key, never by id. A secret is never written: its value is
 ${ORGCTL_SECRET_<NAME>}, which apply reads from the environment.`
 
-func newOrgCodeCmds(f *cli.Factory) []*cobra.Command {
+func NewCmds(f *cli.Factory) []*cobra.Command {
 	var o orgOptions
 	export := &cobra.Command{
 		Use:   "export --dir DIR",

@@ -1,4 +1,4 @@
-package cmd
+package jobs
 
 import (
 	"encoding/json"
@@ -17,9 +17,9 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-// newJobsCmd is `orgctl jobs`: the bulk jobs kept under
+// NewCmd is `orgctl jobs`: the bulk jobs kept under
 // $XDG_STATE_HOME/orgctl/jobs, one per command and input.
-func newJobsCmd(f *cli.Factory) *cobra.Command {
+func NewCmd(f *cli.Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "jobs",
 		Short: "List, show and forget bulk jobs (commands run with --from)",

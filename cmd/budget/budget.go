@@ -1,4 +1,4 @@
-package cmd
+package budget
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func newBudgetCmd(f *cli.Factory) *cobra.Command {
+func NewCmd(f *cli.Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "budget",
 		Short: "Show the client-side rate budget shared by every orgctl process",
