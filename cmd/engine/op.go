@@ -173,7 +173,7 @@ func (g Group) Command(f *cli.Factory, later map[*cobra.Command]func()) *cobra.C
 			continue
 		}
 		oc := op.Shell()
-		later[oc] = func() { op.complete(f, oc) }
+		later[oc] = func() { op.wire(f, oc) }
 		c.AddCommand(oc)
 	}
 	for _, sub := range g.Groups {
@@ -235,14 +235,14 @@ func (op *Op) help() string {
 }
 
 // Command is the op's command in full: its fields wired as flags and its
-// run as the four phases (see complete).
+// run as the four phases (see wire).
 func (op *Op) Command(f *cli.Factory) *cobra.Command {
 	c := op.Shell()
-	op.complete(f, c)
+	op.wire(f, c)
 	return c
 }
 
-// Shell is the op's command as its group's help lists it. Until complete
+// Shell is the op's command as its group's help lists it. Until wire
 // has run, it has no flags and running it is an error.
 func (op *Op) Shell() *cobra.Command {
 	return &cobra.Command{
@@ -255,9 +255,9 @@ func (op *Op) Shell() *cobra.Command {
 	}
 }
 
-// complete makes c, the op's shell, the op's command: its help, flags,
+// wire makes c, the op's shell, the op's command: its help, flags,
 // completion and run function.
-func (op *Op) complete(f *cli.Factory, c *cobra.Command) {
+func (op *Op) wire(f *cli.Factory, c *cobra.Command) {
 	c.Long = op.help()
 	c.Example = op.Example
 	c.Annotations = map[string]string{
