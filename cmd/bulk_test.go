@@ -4,14 +4,12 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families"
-	"github.com/orgctl/orgctl/ratebudget"
 )
 
 func testJob(t *testing.T, path string, given []string, base map[string][]string, format bulk.Format) *engine.BulkJob {
@@ -99,31 +97,6 @@ func TestRowKeys(t *testing.T) {
 	members := testJob(t, "groups members add", []string{"7"}, nil, bulk.CSV)
 	if k := members.RowKeys(engine.Input{Args: []string{"7"}, Values: map[string][]string{"user": {"a@x, b@x"}}}); len(k) != 2 {
 		t.Errorf("members: %q", k)
-	}
-}
-
-func TestBudgetETA(t *testing.T) {
-	now := time.Now()
-	st := ratebudget.Status{Points: 300, Window: 6 * time.Second}
-	for _, tc := range []struct {
-		name   string
-		free   int
-		next   time.Time
-		block  time.Time
-		points int
-		want   time.Duration
-	}{
-		{"fresh budget, 1200 points", 300, time.Time{}, time.Time{}, 1200, 18 * time.Second},
-		{"fits in what is free", 300, time.Time{}, time.Time{}, 200, 0},
-		{"window full, points back in 5s", 0, now.Add(5 * time.Second), time.Time{}, 600, 11 * time.Second},
-		{"blocked for 3s", 0, time.Time{}, now.Add(3 * time.Second), 300, 3 * time.Second},
-	} {
-		s := st
-		s.Free, s.NextFree, s.BlockedUntil = tc.free, tc.next, tc.block
-		got := engine.BudgetETA(s, tc.points)
-		if d := got - tc.want; d > 50*time.Millisecond || d < -50*time.Millisecond {
-			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
-		}
 	}
 }
 

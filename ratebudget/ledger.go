@@ -111,6 +111,34 @@ type Status struct {
 	Costs           map[string]int
 }
 
+// TimeFor is how long spending points takes under the budget as it
+// stands: what is free goes now, then a window's worth each time the
+// points in use expire; a block adds its remaining time.
+func (st Status) TimeFor(points int) time.Duration {
+	capacity := st.Points - st.Reserve
+	if capacity <= 0 || st.Window <= 0 {
+		return 0
+	}
+	now := time.Now()
+	var wait time.Duration
+	free := st.Free
+	if st.BlockedUntil.After(now) {
+		wait, free = st.BlockedUntil.Sub(now), capacity
+	}
+	need := points - free
+	if need <= 0 {
+		return wait
+	}
+	// The first points to come back are those in use now (or, if none are,
+	// those just spent, a window from now).
+	first := st.Window
+	if !st.NextFree.IsZero() && st.NextFree.After(now) {
+		first = st.NextFree.Sub(now)
+	}
+	windows := float64(need)/float64(capacity) - 1
+	return wait + first + time.Duration(max(0, windows)*float64(st.Window))
+}
+
 // Open returns the ledger for key, stored in the slot files <dir>/<key>.0 and
 // <dir>/<key>.1 and guarded by a lock on <dir>/<key>.lock; dir is created 0700
 // if missing. Zero Points, Window or Block take the defaults; MaxWait 0

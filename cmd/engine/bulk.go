@@ -470,7 +470,7 @@ func (j *BulkJob) stats() output.ProgressStats {
 	s := output.ProgressStats{Done: done, Total: j.rows, Failed: failed, Unknown: unknown, Earlier: earlier}
 	if st, err := j.conn.Ledger.Status(); err == nil && j.rows > 0 {
 		left := j.points * (j.rows - done) / j.rows
-		s.ETA, s.ETAKnown = BudgetETA(st, left), true
+		s.ETA, s.ETAKnown = st.TimeFor(left), true
 	}
 	return s
 }

@@ -124,7 +124,7 @@ func (j *BulkJob) dryRun() error {
 	eta, etaKnown, free := time.Duration(0), false, -1
 	if conn, err := j.f.Connection(); err == nil {
 		if st, err := conn.Ledger.Status(); err == nil {
-			eta, etaKnown, free = BudgetETA(st, points), true, st.Free
+			eta, etaKnown, free = st.TimeFor(points), true, st.Free
 		}
 	}
 	if j.e.Printer.Opts.Structured() {
@@ -184,39 +184,11 @@ func (j *BulkJob) dryRun() error {
 		fmt.Fprintf(w, "budget: %d points per %s, %d free now: about %s\n", bc.Points-bc.Reserve, bc.Window, free, output.Duration(eta))
 	} else {
 		fmt.Fprintf(w, "budget: %d points per %s: at least %s (not logged in, so the points already spent are unknown)\n",
-			bc.Points-bc.Reserve, bc.Window, output.Duration(BudgetETA(ratebudget.Status{Points: bc.Points, Reserve: bc.Reserve,
-				Free: bc.Points - bc.Reserve, Window: bc.Window}, points)))
+			bc.Points-bc.Reserve, bc.Window, output.Duration(ratebudget.Status{Points: bc.Points, Reserve: bc.Reserve,
+				Free: bc.Points - bc.Reserve, Window: bc.Window}.TimeFor(points)))
 	}
 	fmt.Fprintln(w, "nothing sent (--dry-run)")
 	return nil
-}
-
-// BudgetETA is how long spending points takes under the budget as it
-// stands: what is free goes now, then a window's worth each time the
-// points in use expire; a block adds its remaining time.
-func BudgetETA(st ratebudget.Status, points int) time.Duration {
-	capacity := st.Points - st.Reserve
-	if capacity <= 0 || st.Window <= 0 {
-		return 0
-	}
-	now := time.Now()
-	var wait time.Duration
-	free := st.Free
-	if st.BlockedUntil.After(now) {
-		wait, free = st.BlockedUntil.Sub(now), capacity
-	}
-	need := points - free
-	if need <= 0 {
-		return wait
-	}
-	// The first points to come back are those in use now (or, if none are,
-	// those just spent, a window from now).
-	first := st.Window
-	if !st.NextFree.IsZero() && st.NextFree.After(now) {
-		first = st.NextFree.Sub(now)
-	}
-	windows := float64(need)/float64(capacity) - 1
-	return wait + first + time.Duration(max(0, windows)*float64(st.Window))
 }
 
 // priorState is the journal of this job, if an earlier run left one and

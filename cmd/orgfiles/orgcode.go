@@ -392,7 +392,7 @@ func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 			done, failed, unknown, earlier := runner.Progress()
 			s := output.ProgressStats{Done: done, Total: len(plan.Steps), Failed: failed, Unknown: unknown, Earlier: earlier}
 			if st, err := conn.Ledger.Status(); err == nil && len(plan.Steps) > 0 {
-				s.ETA, s.ETAKnown = engine.BudgetETA(st, plan.Points*(len(plan.Steps)-done)/len(plan.Steps)), true
+				s.ETA, s.ETAKnown = st.TimeFor(plan.Points*(len(plan.Steps)-done)/len(plan.Steps)), true
 			}
 			return s
 		}}
