@@ -3,6 +3,7 @@ package bulk
 import (
 	"context"
 	"io"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -196,3 +197,7 @@ func (r *Runner) runRow(ctx context.Context, t task) Result {
 func (r *Runner) fill(res *Result, row Row) {
 	res.Row, res.Line = row.N, row.Line
 }
+
+// OneLine is a message as a result keeps it: on one line, for the results
+// table and the journal.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

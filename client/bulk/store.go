@@ -116,15 +116,15 @@ func (s Store) Keep(spooled, id string) (string, error) {
 	return dst, os.Rename(spooled, dst)
 }
 
-// Job is a job as the store knows it.
-type Job struct {
+// Entry is a job as the store knows it.
+type Entry struct {
 	*State
 	ID      string
 	Running bool
 }
 
 // List reads every job's journal, newest first. Unreadable journals are skipped.
-func (s Store) List() ([]Job, error) {
+func (s Store) List() ([]Entry, error) {
 	ents, err := os.ReadDir(s.Dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -132,7 +132,7 @@ func (s Store) List() ([]Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	var jobs []Job
+	var jobs []Entry
 	for _, e := range ents {
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
@@ -141,7 +141,7 @@ func (s Store) List() ([]Job, error) {
 		if err != nil {
 			continue
 		}
-		jobs = append(jobs, Job{State: st, ID: e.Name(), Running: s.Busy(e.Name())})
+		jobs = append(jobs, Entry{State: st, ID: e.Name(), Running: s.Busy(e.Name())})
 	}
 	sort.Slice(jobs, func(i, j int) bool { return jobs[i].Last.After(jobs[j].Last) })
 	return jobs, nil

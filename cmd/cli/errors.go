@@ -3,6 +3,8 @@ package cli
 import (
 	"errors"
 	"fmt"
+
+	"github.com/orgctl/orgctl/client/bulk"
 )
 
 // UsageError is invalid usage or input, caught before any request (exit 2).
@@ -58,3 +60,16 @@ const (
 	ExitSIGINT         = 130
 	ExitSIGTERM        = 143
 )
+
+// JobExit is the exit status of a job that ran: 6 when a row's outcome is
+// unknown, 1 when it was stopped (Main then exits 130 or 143) or a row
+// failed, 0 otherwise.
+func JobExit(sum bulk.Summary) error {
+	switch {
+	case sum.Counts[bulk.Unknown] > 0:
+		return &ExitError{Code: ExitOutcomeUnknown}
+	case sum.Stopped, sum.Counts[bulk.Failed] > 0:
+		return &ExitError{Code: ExitFailure}
+	}
+	return nil
+}

@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/url"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/credentials"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
@@ -131,11 +133,6 @@ func (f *Factory) ConnectWith(o ConnectOptions) (*Connection, error) {
 	return &Connection{Target: t, Ledger: l, Client: cl}, nil
 }
 
-// UseConnection makes c the connection every later request goes through.
-func (f *Factory) UseConnection(c *Connection) {
-	f.conn, f.connOK, f.connEr = c, true, nil
-}
-
 // Target is where requests go and with which token.
 type Target struct {
 	BaseURL   string
@@ -178,4 +175,17 @@ func hostOf(base string) string {
 func (f *Factory) Quiet() bool {
 	cfg, err := f.Config()
 	return err == nil && cfg.Quiet
+}
+
+// JobConnection is a connection for a job of many requests (a bulk job,
+// apply): its budget waits show in the job's progress rather than as
+// lines of their own, a wait for budget ends when stop is done (the
+// requests in flight still get their answers), and the pool keeps a
+// connection for each request in flight.
+func (f *Factory) JobConnection(stop context.Context, parallel int) (*Connection, error) {
+	return f.ConnectWith(ConnectOptions{
+		Notify:    func(ratebudget.Wait) {},
+		Pacer:     func(p client.Pacer) client.Pacer { return &bulk.Pacer{Next: p, Stop: stop} },
+		IdleConns: parallel + 2,
+	})
 }

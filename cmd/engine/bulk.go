@@ -16,7 +16,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
@@ -176,7 +175,7 @@ type BulkJob struct {
 	truth      *resolve.Resolver
 	onChange   func(family string)
 	lastForget atomic.Int64
-	runner     *bulk.Runner
+	progress   func() (done, failed, unknown, earlier int)
 	lk         *bulkLookups
 	snaps      sync.Map // resolve kind -> *kindSnapshot
 	changed    sync.Map // resolve kinds this run created objects of
@@ -186,6 +185,7 @@ type BulkJob struct {
 	cancel     context.CancelCauseFunc
 	out        *output.Records
 	report     *output.CSVRecords
+	reportFile *os.File
 	outMu      sync.Mutex
 }
 
@@ -274,31 +274,89 @@ var resultFields = []output.Field{
 	{Name: "message", Header: "MESSAGE"},
 }
 
-// run is the second pass: the rows run through the runner, the journal
-// records them, results go to stdout as they come.
+// run is the second pass: the rows run as one job (bulk.Run), whose
+// journal records them; results go to stdout as they come.
 func (j *BulkJob) run(parent context.Context) error {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	j.cancel = cancel
-	conn, err := j.f.ConnectWith(cli.ConnectOptions{
-		Notify:    func(ratebudget.Wait) {}, // the progress shows waits
-		Pacer:     func(p client.Pacer) client.Pacer { return &bulk.Pacer{Next: p, Stop: ctx} },
-		IdleConns: j.O.parallel + 2,
-	})
+	conn, err := j.f.JobConnection(ctx, j.O.parallel)
 	if err != nil {
 		return err
 	}
-	j.f.UseConnection(conn)
 	j.conn = conn
+	// Every request of the job, lookups included, goes through the job's
+	// connection; the caches hear of changes from noteChange, not per row.
+	j.e.client = conn.Client
+	j.onChange, j.e.onChange = j.e.onChange, nil
 	id := j.jobID(conn.Target.BaseURL)
-	unlock, err := j.store.Lock(id)
-	if errors.Is(err, bulk.ErrBusy) {
+	j.lk = &bulkLookups{client: conn.Client}
+	if j.lookup, err = j.e.resolver(); err != nil {
+		return err
+	}
+	j.truth = resolve.New(conn.Client)
+	rows, err := j.rowSource()
+	if err != nil {
+		return err
+	}
+	defer rows.close()
+	j.out = output.NewRecords(j.e.Printer, resultFields)
+	var prog *output.Progress
+	sum, err := bulk.Run(ctx, bulk.Job{
+		Store: j.store,
+		Header: bulk.Header{ID: id, Command: j.cmd.CommandPath(), Args: j.Base.Args, Flags: j.idFlags(),
+			Input: j.src.name, Format: j.O.Format, Rows: j.rows, Target: conn.Target.BaseURL, Created: time.Now().UTC()},
+		Resume:   true,
+		Restart:  j.O.restart,
+		Parallel: j.O.parallel,
+		Handler:  j,
+		Phases:   []func() (bulk.Row, error){rows.next},
+		Emit:     j.emit,
+		Ready:    func(prior *bulk.State) error { return j.ready(id, prior) },
+		Running: func(progress func() (int, int, int, int)) func() {
+			j.progress = progress
+			if j.e.quiet() {
+				return func() {}
+			}
+			prog = &output.Progress{W: j.f.IO.Err, TTY: j.f.IO.ErrTTY, Stats: j.stats}
+			if j.f.IO.ErrTTY && j.f.IO.OutTTY {
+				j.out.Around = prog.Pause
+			}
+			prog.Start()
+			return prog.Stop
+		},
+	})
+	if j.report != nil {
+		j.reportFile.Close()
+	}
+	var busy *bulk.BusyError
+	var damaged *bulk.JournalError
+	switch {
+	case errors.As(err, &busy):
 		return fmt.Errorf("job %s (this command on this input) is running in another process; wait for it, or see `orgctl jobs show %s`", id, id)
+	case errors.As(err, &damaged):
+		return fmt.Errorf("%w; `orgctl jobs rm %s` forgets it", err, id)
+	}
+	if j.onChange != nil && sum.Changed() {
+		j.onChange(ratebudget.Family(j.Op.Path))
 	}
 	if err != nil {
-		return fmt.Errorf("jobs: %w", err)
+		return err
 	}
-	defer unlock()
+	if sum.JournalErr != nil {
+		j.f.IO.Warn("the job's journal could not be written (%v): a rerun may not know which rows were applied", sum.JournalErr)
+	}
+	if fp := j.fatal.Load(); fp != nil {
+		j.summary(id, sum, true)
+		return *fp
+	}
+	j.summary(id, sum, sum.Stopped)
+	return cli.JobExit(sum)
+}
+
+// ready is the job's last step before its rows: keep stdin with the job,
+// confirm, say what an earlier run left, and open --report.
+func (j *BulkJob) ready(id string, prior *bulk.State) error {
 	if j.src.spooled {
 		kept, err := j.store.Keep(j.src.path, id)
 		if err != nil {
@@ -306,112 +364,26 @@ func (j *BulkJob) run(parent context.Context) error {
 		}
 		j.src.path, j.src.spooled = kept, false
 	}
-	if j.O.restart {
-		if err := j.store.Restart(id); err != nil {
-			return fmt.Errorf("jobs: %w", err)
-		}
-	}
-	path := j.store.JournalPath(id)
-	prior, err := bulk.Load(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("job %s: %w; `orgctl jobs rm %s` forgets it", id, err, id)
-	}
 	if j.Op.Destructive && !j.ro.Yes {
 		if err := j.confirm(); err != nil {
 			return err
 		}
 	}
-	var jr *bulk.Journal
-	if prior != nil {
-		jr, err = bulk.Reopen(path, prior)
-		if !j.e.quiet() {
-			c := prior.Counts()
-			applied := c["created"] + c["updated"] + c["deleted"] + c["skipped"]
-			j.f.IO.Notice("orgctl: resuming job %s: %d of %d rows applied by earlier runs, %d to settle by a lookup",
-				id, applied, j.rows, c["unknown"])
-		}
-	} else {
-		jr, err = bulk.Create(path, bulk.Header{ID: id, Command: j.cmd.CommandPath(), Args: j.Base.Args, Flags: j.idFlags(),
-			Input: j.src.name, Format: j.O.Format, Rows: j.rows, Target: conn.Target.BaseURL, Created: time.Now().UTC()})
+	if prior != nil && !j.e.quiet() {
+		c := prior.Counts()
+		applied := c["created"] + c["updated"] + c["deleted"] + c["skipped"]
+		j.f.IO.Notice("orgctl: resuming job %s: %d of %d rows applied by earlier runs, %d to settle by a lookup",
+			id, applied, j.rows, c["unknown"])
 	}
-	if err != nil {
-		return fmt.Errorf("job %s: %w", id, err)
-	}
-	jr.Run()
 	if j.O.report != "" {
 		rf, err := os.Create(j.O.report)
 		if err != nil {
-			jr.Close()
 			return cli.UsageErrorf("--report: %v", err)
 		}
-		defer rf.Close()
+		j.reportFile = rf
 		j.report = output.NewCSVRecords(rf, resultFields)
 	}
-	j.lk = &bulkLookups{f: j.f}
-	if j.lookup, err = j.e.resolver(); err != nil {
-		jr.Close()
-		return err
-	}
-	j.truth = resolve.New(conn.Client)
-	rows, err := j.rowSource()
-	if err != nil {
-		jr.Close()
-		return err
-	}
-	defer rows.close()
-	j.out = output.NewRecords(j.e.Printer, resultFields)
-	runner := &bulk.Runner{Parallel: j.O.parallel, Journal: jr, Prior: prior, Handler: j, Emit: j.emit}
-	j.runner = runner
-	var prog *output.Progress
-	if !j.e.quiet() {
-		prog = &output.Progress{W: j.f.IO.Err, TTY: j.f.IO.ErrTTY, Stats: j.stats}
-		if j.f.IO.ErrTTY && j.f.IO.OutTTY {
-			j.out.Around = prog.Pause
-		}
-		prog.Start()
-	}
-	j.onChange = j.f.OnChange
-	j.f.OnChange = nil // told by noteChange, not once per row
-	start := time.Now()
-	counts, stopped, runErr := runner.Run(ctx, rows.next)
-	if prog != nil {
-		prog.Stop()
-	}
-	if !stopped && runErr == nil {
-		jr.End(CountsText(counts))
-	}
-	jerr := jr.Close()
-	if j.onChange != nil && (counts[bulk.Created]+counts[bulk.Updated]+counts[bulk.Deleted]) > 0 {
-		j.onChange(ratebudget.Family(j.Op.Path))
-	}
-	if runErr != nil {
-		return runErr
-	}
-	if jerr != nil {
-		j.f.IO.Warn("the job's journal could not be written (%v): a rerun may not know which rows were applied", jerr)
-	}
-	if fp := j.fatal.Load(); fp != nil {
-		j.summary(id, counts, time.Since(start), true)
-		return *fp
-	}
-	j.summary(id, counts, time.Since(start), stopped)
-	switch {
-	case counts[bulk.Unknown] > 0:
-		return &cli.ExitError{Code: cli.ExitOutcomeUnknown}
-	case stopped:
-		return &cli.ExitError{Code: cli.ExitFailure} // main reports the signal and exits 130/143
-	case counts[bulk.Failed] > 0:
-		return &cli.ExitError{Code: cli.ExitFailure}
-	}
 	return nil
-}
-
-func CountsText(c bulk.Counts) map[string]int {
-	out := map[string]int{}
-	for k, v := range c {
-		out[string(k)] = v
-	}
-	return out
 }
 
 // rowReader is the second pass over the input.
@@ -466,7 +438,7 @@ func (j *BulkJob) confirm() error {
 // stats feed the progress display; the ETA comes from the budget, not
 // from the rate so far.
 func (j *BulkJob) stats() output.ProgressStats {
-	done, failed, unknown, earlier := j.runner.Progress()
+	done, failed, unknown, earlier := j.progress()
 	s := output.ProgressStats{Done: done, Total: j.rows, Failed: failed, Unknown: unknown, Earlier: earlier}
 	if st, err := j.conn.Ledger.Status(); err == nil && j.rows > 0 {
 		left := j.points * (j.rows - done) / j.rows
@@ -510,7 +482,8 @@ func (j *BulkJob) emit(r bulk.Result) {
 }
 
 // summary is the last word on stderr.
-func (j *BulkJob) summary(id string, c bulk.Counts, took time.Duration, stopped bool) {
+func (j *BulkJob) summary(id string, sum bulk.Summary, stopped bool) {
+	c, took := sum.Counts, sum.Took
 	if j.e.quiet() && !stopped && c[bulk.Failed] == 0 && c[bulk.Unknown] == 0 {
 		return
 	}
@@ -524,7 +497,7 @@ func (j *BulkJob) summary(id string, c bulk.Counts, took time.Duration, stopped 
 	if len(parts) == 0 {
 		parts = []string{"none finished"}
 	}
-	done, _, _, earlier := j.runner.Progress()
+	done, earlier := sum.Done, sum.Earlier
 	tail := ""
 	if earlier > 0 {
 		tail = fmt.Sprintf(" (%d of them by earlier runs)", earlier)

@@ -10,7 +10,6 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/resolve"
-	"github.com/orgctl/orgctl/cmd/cli"
 )
 
 // Existence is how a bulk job tells that what a row would create already
@@ -163,9 +162,9 @@ var GrantExists = &Existence{Flags: []string{"group", "user", "object-type", "ob
 // bulkLookups are the reads a bulk job shares between its rows: each
 // group's members and each object's access list, read once per job.
 type bulkLookups struct {
-	f  *cli.Factory
-	mu sync.Mutex
-	m  map[string]*sharedRead
+	client *client.Client
+	mu     sync.Mutex
+	m      map[string]*sharedRead
 }
 
 type sharedRead struct {
@@ -186,12 +185,7 @@ func (lk *bulkLookups) read(ctx context.Context, key string, fetch func(cl *clie
 	}
 	lk.mu.Unlock()
 	r.once.Do(func() {
-		cl, err := lk.f.Client()
-		if err != nil {
-			r.err = err
-			return
-		}
-		r.set, r.err = fetch(cl)
+		r.set, r.err = fetch(lk.client)
 	})
 	if r.err != nil {
 		lk.mu.Lock()

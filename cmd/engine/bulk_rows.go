@@ -107,10 +107,8 @@ func (j *BulkJob) failed(key string, err error) bulk.Result {
 	if fatalForJob(err) {
 		j.stop(err)
 	}
-	return bulk.Result{Outcome: bulk.Failed, Key: key, Message: OneLine(err.Error())}
+	return bulk.Result{Outcome: bulk.Failed, Key: key, Message: bulk.OneLine(err.Error())}
 }
-
-func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // build resolves a row's names (the job's one Resolver, so each list is
 // fetched once) and builds its call.
@@ -308,7 +306,7 @@ func (j *BulkJob) Settle(parent context.Context, row bulk.Row) (bulk.Result, boo
 			if fatalForJob(err) {
 				j.stop(err)
 			}
-			return bulk.Result{Outcome: bulk.Unknown, Key: key, Message: "an earlier run sent it without an answer, and looking it up failed: " + OneLine(err.Error())}, true
+			return bulk.Result{Outcome: bulk.Unknown, Key: key, Message: "an earlier run sent it without an answer, and looking it up failed: " + bulk.OneLine(err.Error())}, true
 		}
 		if exists {
 			return bulk.Result{Outcome: j.Op.bulkOutcome(), Key: key, ID: id,

@@ -27,6 +27,12 @@ type Engine struct {
 	cfg     *settings.Config
 	Printer *output.Printer
 	names   *resolve.Resolver
+	// client, when set, takes every request instead of the Factory's: a
+	// bulk job's, paced to stop waiting when the job is interrupted.
+	client *client.Client
+	// onChange is told the budget family of every successful mutation
+	// (the completion and name caches forget it).
+	onChange func(family string)
 }
 
 // New checks the output options before anything is sent.
@@ -35,7 +41,7 @@ func New(f *cli.Factory) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{f: f, cfg: cfg, Printer: p}, nil
+	return &Engine{f: f, cfg: cfg, Printer: p, onChange: f.OnChange}, nil
 }
 
 // splitColumns reads --columns: names separated by commas, blanks dropped.
@@ -104,7 +110,7 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call, render func(*js
 	if mainCtx == nil {
 		mainCtx = ctx
 	}
-	cl, err := e.f.Client()
+	cl, err := e.apiClient()
 	if err != nil {
 		return nil, err
 	}
@@ -212,8 +218,8 @@ func (e *Engine) renderer(c *Call, o RunOptions) func(*jsonscan.Reader) any {
 
 // changed tells the completion cache about every successful mutation.
 func (e *Engine) changed(c *Call) {
-	if c.Op.mutating() && e.f.OnChange != nil {
-		e.f.OnChange(ratebudget.Family(c.Op.Path))
+	if c.Op.mutating() && e.onChange != nil {
+		e.onChange(ratebudget.Family(c.Op.Path))
 	}
 }
 
@@ -525,4 +531,12 @@ func (e *Engine) namesOf(ctx context.Context) func(kind string) ([]resolve.Objec
 		}
 		return r.All(ctx, resolve.Kinds[kind])
 	}
+}
+
+// apiClient is the client the engine's requests go through.
+func (e *Engine) apiClient() (*client.Client, error) {
+	if e.client != nil {
+		return e.client, nil
+	}
+	return e.f.Client()
 }

@@ -169,7 +169,7 @@ func (e *Engine) resolver() (*resolve.Resolver, error) {
 	if e.names != nil {
 		return e.names, nil
 	}
-	cl, err := e.f.Client()
+	cl, err := e.apiClient()
 	if err != nil {
 		return nil, err
 	}

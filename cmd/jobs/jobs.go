@@ -80,7 +80,7 @@ A job is named by a hash of the command, its flags, the org and the input.`,
 			if err != nil {
 				return fmt.Errorf("job %s: %w", id, err)
 			}
-			doc := jobDoc(bulk.Job{State: st, ID: id, Running: store.Busy(id)})
+			doc := jobDoc(bulk.Entry{State: st, ID: id, Running: store.Busy(id)})
 			var rows []map[string]any
 			st.EachRow(func(n int, r bulk.RowState) {
 				if r.Status == bulk.Done {
@@ -191,7 +191,7 @@ var jobColumns = []output.Column{
 var jobFields = []string{"id", "command", "input", "target", "rows", "counts", "state", "runs", "created", "updated"}
 
 // jobDoc is a job as list and show print it.
-func jobDoc(j bulk.Job) map[string]any {
+func jobDoc(j bulk.Entry) map[string]any {
 	c := j.Counts()
 	counts := map[string]any{"done": c["created"] + c["updated"] + c["deleted"] + c["skipped"]}
 	for _, k := range []string{"created", "updated", "deleted", "skipped", "failed", "unknown", "pending"} {

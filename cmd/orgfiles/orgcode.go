@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,7 +16,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/orgcode"
 	"github.com/orgctl/orgctl/cmd/cli"
@@ -327,15 +325,10 @@ func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 	bc := cfg.Budget
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
-	conn, err := f.ConnectWith(cli.ConnectOptions{
-		Notify:    func(ratebudget.Wait) {}, // the progress shows waits
-		Pacer:     func(p client.Pacer) client.Pacer { return &bulk.Pacer{Next: p, Stop: ctx} },
-		IdleConns: o.parallel + 2,
-	})
+	conn, err := f.JobConnection(ctx, o.parallel)
 	if err != nil {
 		return err
 	}
-	f.UseConnection(conn)
 	plan, live, err := orgPlanOf(ctx, conn, files, o, bc)
 	if err != nil {
 		return err
@@ -350,7 +343,6 @@ func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 		}
 	}
 
-	store := bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")}
 	sum, err := filesSum(files)
 	if err != nil {
 		return err
@@ -360,117 +352,75 @@ func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 		flags = append(flags, "--prune")
 	}
 	id := bulk.JobID("orgctl apply", flags, conn.Target.BaseURL, sum)
-	unlock, err := store.Lock(id)
-	if errors.Is(err, bulk.ErrBusy) {
-		return fmt.Errorf("apply of %s onto this org is running in another process (job %s); wait for it", o.dir, id)
-	}
-	if err != nil {
-		return fmt.Errorf("jobs: %w", err)
-	}
-	defer unlock()
-	path := store.JournalPath(id)
-	if prior, err := bulk.Load(path); err == nil && !prior.Ended && !f.Quiet() {
-		c := prior.Counts()
-		f.IO.Notice("orgctl: resuming apply (job %s): an earlier run applied %d steps and sent %d without an answer; this plan, read afresh, is what is left",
-			id, c["created"]+c["updated"]+c["deleted"], c["unknown"])
-	}
-	// The plan is read afresh each run, so the journal describes this run's steps only.
-	if err := store.Restart(id); err != nil {
-		return fmt.Errorf("jobs: %w", err)
-	}
-	jr, err := bulk.Create(path, bulk.Header{ID: id, Command: "orgctl apply", Flags: flags, Input: o.dir,
-		Format: "orgcode", Rows: len(plan.Steps), Target: conn.Target.BaseURL, Created: time.Now().UTC()})
-	if err != nil {
-		return fmt.Errorf("job %s: %w", id, err)
-	}
-	jr.Run()
-	h := &applyHandler{f: f, conn: conn, live: live, steps: plan.Steps}
-	runner := &bulk.Runner{Parallel: o.parallel, Journal: jr, Handler: h, Emit: h.emit}
-	var prog *output.Progress
-	if !f.Quiet() {
-		prog = &output.Progress{W: f.IO.Err, TTY: f.IO.ErrTTY, Noun: "steps", Stats: func() output.ProgressStats {
-			done, failed, unknown, earlier := runner.Progress()
-			s := output.ProgressStats{Done: done, Total: len(plan.Steps), Failed: failed, Unknown: unknown, Earlier: earlier}
-			if st, err := conn.Ledger.Status(); err == nil && len(plan.Steps) > 0 {
-				s.ETA, s.ETAKnown = st.TimeFor(plan.Points*(len(plan.Steps)-done)/len(plan.Steps)), true
+	var out sync.Mutex
+	job, applier := plan.Apply(live, conn.Client, bulk.Job{
+		Store: bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")},
+		Header: bulk.Header{ID: id, Command: "orgctl apply", Flags: flags, Input: o.dir,
+			Format: "orgcode", Target: conn.Target.BaseURL, Created: time.Now().UTC()},
+		Parallel: o.parallel,
+		Emit: func(r bulk.Result) {
+			out.Lock()
+			defer out.Unlock()
+			msg := ""
+			if r.Message != "" {
+				msg = ": " + r.Message
 			}
-			return s
-		}}
-		prog.Start()
-	}
-	start := time.Now()
-	total := bulk.Counts{}
-	stopped := false
-	var runErr error
-	for _, phase := range phases(plan.Steps) {
-		i := 0
-		counts, stop, err := runner.Run(ctx, func() (bulk.Row, error) {
-			if i == len(phase) {
-				return bulk.Row{}, io.EOF
+			fmt.Fprintf(f.IO.Out, "%s\t%s%s\n", r.Outcome, r.Key, msg)
+		},
+		Ready: func(prior *bulk.State) error {
+			if prior != nil && !prior.Ended && !f.Quiet() {
+				c := prior.Counts()
+				f.IO.Notice("orgctl: resuming apply (job %s): an earlier run applied %d steps and sent %d without an answer; this plan, read afresh, is what is left",
+					id, c["created"]+c["updated"]+c["deleted"], c["unknown"])
 			}
-			n := phase[i]
-			i++
-			return bulk.Row{N: n + 1, Line: n + 1}, nil
-		})
-		for k, v := range counts {
-			total[k] += v
-		}
-		if stop || err != nil {
-			stopped, runErr = stop, err
-			break
-		}
-	}
-	if prog != nil {
-		prog.Stop()
-	}
-	if !stopped && runErr == nil {
-		jr.End(engine.CountsText(total))
-	}
-	jerr := jr.Close()
-	if f.OnChange != nil && total[bulk.Created]+total[bulk.Updated]+total[bulk.Deleted] > 0 {
-		for _, fam := range []string{"users", "groups", "folders", "permissions", "environments", "configuration_variables", "app_themes", "user_attributes"} {
+			return nil
+		},
+		Running: func(progress func() (int, int, int, int)) func() {
+			if f.Quiet() {
+				return func() {}
+			}
+			prog := &output.Progress{W: f.IO.Err, TTY: f.IO.ErrTTY, Noun: "steps", Stats: func() output.ProgressStats {
+				done, failed, unknown, earlier := progress()
+				s := output.ProgressStats{Done: done, Total: len(plan.Steps), Failed: failed, Unknown: unknown, Earlier: earlier}
+				if st, err := conn.Ledger.Status(); err == nil && len(plan.Steps) > 0 {
+					s.ETA, s.ETAKnown = st.TimeFor(plan.Points*(len(plan.Steps)-done)/len(plan.Steps)), true
+				}
+				return s
+			}}
+			prog.Start()
+			return prog.Stop
+		},
+	})
+	res, err := bulk.Run(ctx, job)
+	if f.OnChange != nil {
+		for _, fam := range applier.Changed() {
 			f.OnChange(fam)
 		}
 	}
-	if runErr != nil {
-		return runErr
+	var busy *bulk.BusyError
+	if errors.As(err, &busy) {
+		return fmt.Errorf("apply of %s onto this org is running in another process (job %s); wait for it", o.dir, id)
 	}
-	if jerr != nil {
-		f.IO.Warn("the apply's journal could not be written (%v)", jerr)
+	if err != nil {
+		return err
+	}
+	if res.JournalErr != nil {
+		f.IO.Warn("the apply's journal could not be written (%v)", res.JournalErr)
 	}
 	var parts []string
 	for _, oc := range []bulk.Outcome{bulk.Created, bulk.Updated, bulk.Deleted, bulk.Failed, bulk.Unknown} {
-		if total[oc] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", total[oc], oc))
+		if res.Counts[oc] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", res.Counts[oc], oc))
 		}
 	}
-	done, _, _, _ := runner.Progress()
-	fmt.Fprintf(f.IO.Err, "orgctl: apply: %d of %d steps: %s in %.1fs; job %s\n", done, len(plan.Steps), strings.Join(parts, ", "), time.Since(start).Seconds(), id)
-	if stopped {
+	fmt.Fprintf(f.IO.Err, "orgctl: apply: %d of %d steps: %s in %.1fs; job %s\n", res.Done, len(plan.Steps), strings.Join(parts, ", "), res.Took.Seconds(), id)
+	if res.Stopped {
 		fmt.Fprintf(f.IO.Err, "orgctl: stopped: the steps in flight finished and were recorded; to finish, run the same command again:\n  %s\n", engine.ResumeLine())
 	}
-	switch {
-	case total[bulk.Unknown] > 0:
-		fmt.Fprintf(f.IO.Err, "orgctl: %d steps were sent without an answer; run apply again: its plan, read afresh, shows what they did\n", total[bulk.Unknown])
-		return &cli.ExitError{Code: cli.ExitOutcomeUnknown}
-	case stopped:
-		return &cli.ExitError{Code: cli.ExitFailure}
-	case total[bulk.Failed] > 0:
-		return &cli.ExitError{Code: cli.ExitFailure}
+	if n := res.Counts[bulk.Unknown]; n > 0 {
+		fmt.Fprintf(f.IO.Err, "orgctl: %d steps were sent without an answer; run apply again: its plan, read afresh, shows what they did\n", n)
 	}
-	return nil
-}
-
-// phases groups step indexes by phase, in order: a phase starts when the one before has finished.
-func phases(steps []*orgcode.Step) [][]int {
-	var out [][]int
-	for i, s := range steps {
-		if i == 0 || s.Phase != steps[i-1].Phase {
-			out = append(out, nil)
-		}
-		out[len(out)-1] = append(out[len(out)-1], i)
-	}
-	return out
+	return cli.JobExit(res)
 }
 
 // filesSum names the desired state: every file's path and bytes, in order.
@@ -501,61 +451,4 @@ func confirmApply(f *cli.Factory, p *orgcode.Plan) error {
 		return nil
 	}
 	return cli.ErrCancelled
-}
-
-// applyHandler runs one step per row.
-type applyHandler struct {
-	f     *cli.Factory
-	conn  *cli.Connection
-	live  *orgcode.Live
-	steps []*orgcode.Step
-	outMu sync.Mutex
-}
-
-func (h *applyHandler) Apply(ctx context.Context, row bulk.Row, sent func()) bulk.Result {
-	s := h.steps[row.N-1]
-	key := s.Describe()
-	req, err := s.Request(h.live)
-	if err != nil {
-		return bulk.Result{Outcome: bulk.Failed, Key: key, Message: engine.OneLine(err.Error())}
-	}
-	var left bool
-	leaving := func() { left = true; sent() }
-	// A request in flight runs to its answer; the pacer ends waits for budget.
-	resp, err := h.conn.Client.Do(bulk.WithLeaving(context.WithoutCancel(ctx), leaving), req)
-	if err != nil {
-		var ou *client.OutcomeUnknownError
-		if errors.As(err, &ou) {
-			return bulk.Result{Outcome: bulk.Unknown, Key: key, Message: fmt.Sprintf("%s %s was sent but no answer came (%v)", ou.Method, ou.Path, ou.Cause)}
-		}
-		if !left && ctx.Err() != nil {
-			return bulk.Result{NotSent: true}
-		}
-		return bulk.Result{Outcome: bulk.Failed, Key: key, Message: engine.OneLine(err.Error())}
-	}
-	s.Done(h.live, resp)
-	oc := bulk.Updated
-	switch {
-	case s.Creates():
-		oc = bulk.Created
-	case s.Deletes():
-		oc = bulk.Deleted
-	}
-	return bulk.Result{Outcome: oc, Key: key}
-}
-
-// Settle is never asked: each run's journal is new, and the run's own
-// read of the org is what settles an earlier run's unanswered requests.
-func (h *applyHandler) Settle(context.Context, bulk.Row) (bulk.Result, bool) {
-	return bulk.Result{}, false
-}
-
-func (h *applyHandler) emit(r bulk.Result) {
-	h.outMu.Lock()
-	defer h.outMu.Unlock()
-	msg := ""
-	if r.Message != "" {
-		msg = ": " + r.Message
-	}
-	fmt.Fprintf(h.f.IO.Out, "%s\t%s%s\n", r.Outcome, r.Key, msg)
 }

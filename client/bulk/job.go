@@ -1,0 +1,155 @@
+package bulk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+)
+
+// Job is one run of a job: its rows, phase after phase, through a Handler,
+// each row's fate journaled so that a later run knows what is left.
+type Job struct {
+	Store Store
+	// Header describes the job in its journal; Header.ID names it.
+	Header Header
+	// Resume makes a run continue what earlier runs of the job recorded:
+	// rows they applied are not sent again, rows they sent without an
+	// answer are settled first. Without it each run's journal describes
+	// that run alone (apply, whose plan is read afresh each time).
+	Resume bool
+	// Restart forgets what earlier runs recorded.
+	Restart  bool
+	Parallel int
+	Handler  Handler
+	// Phases hold the rows in order; a phase starts when the one before
+	// has finished. Each returns io.EOF after its last row.
+	Phases []func() (Row, error)
+	// Emit receives every row's result, one at a time.
+	Emit func(Result)
+	// Ready runs once the job is locked and its journal read, before any
+	// row: it may ask for confirmation or announce a resume. prior is what
+	// earlier runs recorded (nil if none). An error ends the run, with
+	// nothing sent and no journal written.
+	Ready func(prior *State) error
+	// Running is told when the rows start, with their progress so far,
+	// and returns what to call when they end (a progress display).
+	Running func(progress func() (done, failed, unknown, earlier int)) (stop func())
+}
+
+// Summary is how a run ended.
+type Summary struct {
+	Counts Counts
+	// Stopped: the run was interrupted and rows were left for the next.
+	Stopped bool
+	// Done rows finished, Earlier of them applied by earlier runs.
+	Done, Earlier int
+	Took          time.Duration
+	// JournalErr is set when the journal could not be written: a rerun
+	// may not know which rows were applied.
+	JournalErr error
+}
+
+// Changed reports whether the run created, updated or deleted anything.
+func (o Summary) Changed() bool {
+	return o.Counts[Created]+o.Counts[Updated]+o.Counts[Deleted] > 0
+}
+
+// BusyError is a job that another process is running.
+type BusyError struct{ ID string }
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("job %s is running in another process", e.ID)
+}
+
+func (e *BusyError) Unwrap() error { return ErrBusy }
+
+// JournalError is an earlier run's journal that cannot be read.
+type JournalError struct {
+	ID  string
+	Err error
+}
+
+func (e *JournalError) Error() string { return fmt.Sprintf("job %s: %v", e.ID, e.Err) }
+func (e *JournalError) Unwrap() error { return e.Err }
+
+// Run runs a job to its end, or until ctx is done: then the rows in flight
+// finish and are recorded, and Summary.Stopped is set.
+func Run(ctx context.Context, j Job) (Summary, error) {
+	id := j.Header.ID
+	unlock, err := j.Store.Lock(id)
+	if errors.Is(err, ErrBusy) {
+		return Summary{}, &BusyError{ID: id}
+	}
+	if err != nil {
+		return Summary{}, fmt.Errorf("jobs: %w", err)
+	}
+	defer unlock()
+	if j.Restart {
+		if err := j.Store.Restart(id); err != nil {
+			return Summary{}, fmt.Errorf("jobs: %w", err)
+		}
+	}
+	path := j.Store.JournalPath(id)
+	prior, err := Load(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		if j.Resume {
+			return Summary{}, &JournalError{ID: id, Err: err}
+		}
+		prior = nil // replaced by this run's journal anyway
+	}
+	if j.Ready != nil {
+		if err := j.Ready(prior); err != nil {
+			return Summary{}, err
+		}
+	}
+	var jr *Journal
+	if j.Resume && prior != nil {
+		jr, err = Reopen(path, prior)
+	} else {
+		prior = nil
+		if err = j.Store.Restart(id); err == nil {
+			jr, err = Create(path, j.Header)
+		}
+	}
+	if err != nil {
+		return Summary{}, fmt.Errorf("job %s: %w", id, err)
+	}
+	jr.Run()
+	runner := &Runner{Parallel: j.Parallel, Journal: jr, Prior: prior, Handler: j.Handler, Emit: j.Emit}
+	stop := func() {}
+	if j.Running != nil {
+		stop = j.Running(runner.Progress)
+	}
+	start := time.Now()
+	total := Counts{}
+	stopped := false
+	var runErr error
+	for _, next := range j.Phases {
+		counts, s, err := runner.Run(ctx, next)
+		for k, v := range counts {
+			total[k] += v
+		}
+		if s || err != nil {
+			stopped, runErr = s, err
+			break
+		}
+	}
+	stop()
+	if !stopped && runErr == nil {
+		jr.End(total.text())
+	}
+	jerr := jr.Close()
+	done, _, _, earlier := runner.Progress()
+	return Summary{Counts: total, Stopped: stopped, Done: done, Earlier: earlier, Took: time.Since(start), JournalErr: jerr}, runErr
+}
+
+// text is the counts as the journal's end record keeps them.
+func (c Counts) text() map[string]int {
+	out := map[string]int{}
+	for k, v := range c {
+		out[string(k)] = v
+	}
+	return out
+}

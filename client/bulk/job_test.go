@@ -1,0 +1,143 @@
+package bulk
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"testing"
+)
+
+// rowsFrom numbers rows first..last as one phase.
+func rowsFrom(first, last int) func() (Row, error) {
+	n := first - 1
+	return func() (Row, error) {
+		if n == last {
+			return Row{}, io.EOF
+		}
+		n++
+		return Row{N: n, Line: n + 1, Values: map[string][]string{"k": {string(rune('a' + n%26))}}}, nil
+	}
+}
+
+func testJob(t *testing.T, dir string, h Handler, resume bool, phases ...func() (Row, error)) Job {
+	t.Helper()
+	return Job{Store: Store{Dir: dir}, Header: Header{ID: "job1", Command: "orgctl test", Rows: 6},
+		Resume: resume, Parallel: 2, Handler: h, Phases: phases}
+}
+
+func TestRunJournalsEveryRowAndEnds(t *testing.T) {
+	dir := t.TempDir()
+	h := newRecordingHandler()
+	var ranWith func() (int, int, int, int)
+	stopped := false
+	j := testJob(t, dir, h, true, rowsFrom(1, 3), rowsFrom(4, 6))
+	j.Running = func(p func() (int, int, int, int)) func() { ranWith = p; return func() { stopped = true } }
+	sum, err := Run(context.Background(), j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Counts[Created] != 6 || sum.Done != 6 || sum.Stopped || sum.JournalErr != nil || !sum.Changed() {
+		t.Errorf("summary %+v", sum)
+	}
+	if ranWith == nil || !stopped {
+		t.Error("Running was not told, or its stop not called")
+	}
+	st, err := Load(j.Store.JournalPath("job1"))
+	if err != nil || !st.Ended || st.Counts()["created"] != 6 {
+		t.Fatalf("journal %+v, %v", st, err)
+	}
+}
+
+// A resumed job sends nothing for rows an earlier run applied; a job that
+// does not resume starts a journal of its own every run.
+func TestRunResumesOrStartsAfresh(t *testing.T) {
+	for _, resume := range []bool{true, false} {
+		dir := t.TempDir()
+		h := newRecordingHandler()
+		ctx, cancel := context.WithCancel(context.Background())
+		// The first run stops after three rows.
+		first := rowsFrom(1, 6)
+		stopAfter := func() (Row, error) {
+			r, err := first()
+			if r.N == 4 {
+				cancel()
+			}
+			return r, err
+		}
+		j := testJob(t, dir, h, resume, stopAfter)
+		j.Parallel = 1
+		sum, err := Run(ctx, j)
+		if err != nil || !sum.Stopped {
+			t.Fatalf("first run: %+v %v", sum, err)
+		}
+		var seen *State
+		j = testJob(t, dir, h, resume, rowsFrom(1, 6))
+		j.Ready = func(prior *State) error { seen = prior; return nil }
+		sum, err = Run(context.Background(), j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen == nil || seen.Ended {
+			t.Errorf("resume %v: Ready saw %+v, want the first run's unended journal", resume, seen)
+		}
+		h.mu.Lock()
+		twice := h.applied[1]
+		h.mu.Unlock()
+		if resume && (twice != 1 || sum.Earlier == 0) {
+			t.Errorf("resumed: row 1 applied %d times, %d by earlier runs", twice, sum.Earlier)
+		}
+		if !resume && (twice != 2 || sum.Earlier != 0) {
+			t.Errorf("afresh: row 1 applied %d times, %d by earlier runs", twice, sum.Earlier)
+		}
+	}
+}
+
+// Ready's refusal sends nothing and writes no journal; Restart forgets the
+// earlier run's.
+func TestRunReadyRefusesAndRestartForgets(t *testing.T) {
+	dir := t.TempDir()
+	h := newRecordingHandler()
+	refused := errors.New("no")
+	j := testJob(t, dir, h, true, rowsFrom(1, 6))
+	j.Ready = func(*State) error { return refused }
+	if _, err := Run(context.Background(), j); !errors.Is(err, refused) {
+		t.Fatalf("err %v", err)
+	}
+	if len(h.applied) != 0 {
+		t.Errorf("applied %v after a refusal", h.applied)
+	}
+	if _, err := os.Stat(j.Store.JournalPath("job1")); !os.IsNotExist(err) {
+		t.Errorf("a journal was written: %v", err)
+	}
+	j.Ready = nil
+	j.Phases = []func() (Row, error){rowsFrom(1, 6)}
+	if _, err := Run(context.Background(), j); err != nil {
+		t.Fatal(err)
+	}
+	j.Restart = true
+	j.Phases = []func() (Row, error){rowsFrom(1, 6)}
+	var seen *State
+	j.Ready = func(prior *State) error { seen = prior; return nil }
+	if _, err := Run(context.Background(), j); err != nil {
+		t.Fatal(err)
+	}
+	if seen != nil || h.applied[1] != 2 {
+		t.Errorf("after Restart: Ready saw %+v, row 1 applied %d times", seen, h.applied[1])
+	}
+}
+
+func TestRunRefusesABusyJob(t *testing.T) {
+	dir := t.TempDir()
+	j := testJob(t, dir, newRecordingHandler(), true, rowsFrom(1, 1))
+	unlock, err := j.Store.Lock("job1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	_, err = Run(context.Background(), j)
+	var busy *BusyError
+	if !errors.As(err, &busy) || busy.ID != "job1" || !errors.Is(err, ErrBusy) {
+		t.Errorf("err %v, want a BusyError", err)
+	}
+}
