@@ -56,8 +56,12 @@ type Client struct {
 	base  *url.URL // ends in /api/v2, no trailing slash
 	token string
 	ua    string
-	rc    *retryablehttp.Client
-	retry *retryPolicy
+	// sender is the transport chain below the retry loop: pacing, debug
+	// log, attempt timeout, the network.
+	sender http.RoundTripper
+	debug  io.Writer
+	rc     *retryablehttp.Client // the retry loop for answers read after the fact
+	retry  *retryPolicy
 }
 
 // Request is one API call.
@@ -176,7 +180,6 @@ func New(o Options) (*Client, error) {
 	if o.Pacer != nil {
 		rt = &paceTransport{next: rt, pacer: o.Pacer, base: u.Path}
 	}
-	rt = &bufferTransport{next: rt}
 	retryMax := o.RetryMax
 	if retryMax == 0 {
 		retryMax = 3
@@ -188,26 +191,36 @@ func New(o Options) (*Client, error) {
 	if wmax == 0 {
 		wmax = 4 * time.Second
 	}
-	policy := &retryPolicy{retryMax: retryMax, waitMin: wmin, waitMax: wmax, maxWait: o.MaxWait, notify: o.Notify, sleepUntil: sleepCtx}
+	c := &Client{base: u, token: o.Token, ua: o.UserAgent, sender: rt, debug: o.Debug,
+		retry: &retryPolicy{retryMax: retryMax, waitMin: wmin, waitMax: wmax, maxWait: o.MaxWait, notify: o.Notify, sleepUntil: sleepCtx}}
+	c.rc = c.retrying(nil)
+	return c, nil
+}
+
+// retrying is the retry loop around the transports for requests whose
+// answer render (nil for most) reads while it arrives. Each attempt's
+// answer is read whole inside the loop (bufferTransport), so an answer cut
+// short is retried like any transport failure.
+func (c *Client) retrying(render func(*jsonscan.Reader) any) *retryablehttp.Client {
+	p := c.retry
 	rc := &retryablehttp.Client{
-		HTTPClient:   &http.Client{Transport: rt, CheckRedirect: checkRedirect},
+		HTTPClient:   &http.Client{Transport: &bufferTransport{next: c.sender, render: render}, CheckRedirect: checkRedirect},
 		Logger:       nil, // its default logger would print every request to stderr
-		RetryWaitMin: wmin,
-		RetryWaitMax: wmax,
-		RetryMax:     retryMax,
-		CheckRetry:   policy.check,
+		RetryWaitMin: p.waitMin,
+		RetryWaitMax: p.waitMax,
+		RetryMax:     p.retryMax,
+		CheckRetry:   p.check,
 		Backoff:      noBackoff,
 		ErrorHandler: retryablehttp.PassthroughErrorHandler,
 	}
-	if o.Debug != nil {
-		w := o.Debug
+	if w := c.debug; w != nil {
 		rc.RequestLogHook = func(_ retryablehttp.Logger, r *http.Request, attempt int) {
 			if attempt > 0 {
 				fmt.Fprintf(w, "* retry %d of %s %s\n", attempt, r.Method, r.URL.Redacted())
 			}
 		}
 	}
-	return &Client{base: u, token: o.Token, ua: o.UserAgent, rc: rc, retry: policy}, nil
+	return rc
 }
 
 // BaseURL is the API root, ending in /api/v2.
@@ -247,9 +260,6 @@ func (c *Client) requestURL(r Request) (*url.URL, error) {
 
 type methodKey struct{}
 
-// renderKey carries Request.Render to the transport that reads the answer.
-type renderKey struct{}
-
 // Do sends one request and decodes the envelope. Non-2xx answers become
 // *APIError; failures without an answer become *TransportError or, for a
 // POST/PATCH that may have arrived, *OutcomeUnknownError.
@@ -259,9 +269,6 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 		return nil, err
 	}
 	ctx = context.WithValue(ctx, methodKey{}, r.Method)
-	if r.Render != nil {
-		ctx = context.WithValue(ctx, renderKey{}, r.Render)
-	}
 	ctx = context.WithValue(ctx, attemptsKey{}, &attempts{method: r.Method, path: r.Path})
 	var raw any
 	if body != nil {
@@ -290,7 +297,11 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
-	resp, err := c.rc.Do(req)
+	rc := c.rc
+	if r.Render != nil {
+		rc = c.retrying(r.Render)
+	}
+	resp, err := rc.Do(req)
 	if err != nil {
 		return nil, c.transportFailure(r, err)
 	}

@@ -5,7 +5,14 @@
 // errors. Every HTTP policy lives in one chain of RoundTrippers so commands
 // just make requests.
 //
-// It knows nothing of cobra, flags or output formats: it must not import cmd
-// or output. It paces through the small Pacer interface, so the point ledger
-// (package ratebudget) stays free of HTTP.
+// It knows nothing of cobra, flags or output formats: it must not import
+// cmd or output. A caller that wants a large answer's data while it arrives
+// passes a callback (Request.Render) that reads the data value; the client
+// calls it from the attempt that reads the answer and hands back what it
+// returned (Response.Rendered), and knows nothing of what it does. The
+// answer is decoded in place with output/jsonscan, a JSON scanner that
+// knows neither the API nor any format, shared with the printer so that a
+// 30 MB list is read once; buffers that large come from output/hugepage.
+// It paces through the small Pacer interface, so the point ledger (package
+// ratebudget) stays free of HTTP.
 package client

@@ -212,7 +212,12 @@ func (t *sendTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 // buffer is the only copy: Client.Do decodes the envelope in place. A large
 // success is checked (and its data rendered, see Request.Render) while it
 // arrives, so that the work is done when its last byte is in.
-type bufferTransport struct{ next http.RoundTripper }
+type bufferTransport struct {
+	next http.RoundTripper
+	// render, when set, reads a large success's data as it arrives
+	// (Request.Render).
+	render func(*jsonscan.Reader) any
+}
 
 func (t *bufferTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(req)
@@ -222,8 +227,7 @@ func (t *bufferTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	var b []byte
 	var env *Response
 	if resp.StatusCode/100 == 2 && resp.ContentLength <= maxPresize && (resp.ContentLength >= checkWhileArriving || resp.ContentLength < 0) {
-		render, _ := req.Context().Value(renderKey{}).(func(*jsonscan.Reader) any)
-		b, env, err = readEnvelope(resp.Body, resp.ContentLength, render)
+		b, env, err = readEnvelope(resp.Body, resp.ContentLength, t.render)
 	} else {
 		b, err = readAnswer(resp.Body, resp.ContentLength)
 	}
