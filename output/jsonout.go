@@ -48,28 +48,6 @@ func indentedValue(w *bufio.Writer, r *jsonscan.Reader, end func() error) error 
 	return w.WriteByte('\n')
 }
 
-// indentedItems writes the elements of a list as indentedValue writes
-// them, each on its own lines at depth 1.
-type indentedItems struct{ started bool }
-
-func (j *indentedItems) element(w *bufio.Writer, r *jsonscan.Reader) error {
-	if j.started {
-		w.WriteByte(',')
-	} else {
-		w.WriteByte('[')
-		j.started = true
-	}
-	in := indenter{r: r, w: w}
-	in.newline(1)
-	return in.value(1)
-}
-
-func (j *indentedItems) fork() (listWriter, error) { return &indentedItems{started: true}, nil }
-
-func (*indentedItems) ended() bool { return false }
-
-func (*indentedItems) closing(bool) []byte { return []byte("\n]\n") }
-
 type indenter struct {
 	r *jsonscan.Reader
 	w *bufio.Writer

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"text/template"
 	"time"
 
@@ -170,13 +169,6 @@ func (p *Printer) Renderer(cols []Column) func(r *jsonscan.Reader) *Rendered {
 	}
 	f := p.format(cols)
 	return func(r *jsonscan.Reader) *Rendered {
-		if lw := p.listWriter(cols); lw != nil && isFilledList(r) {
-			pieces, ok := renderList(r, lw)
-			if !ok {
-				return nil
-			}
-			return &Rendered{pieces}
-		}
 		var s spool
 		w := bufio.NewWriterSize(&s, outBufferSize)
 		if err := f(w, r, func() error { return nil }); err != nil {
@@ -185,47 +177,6 @@ func (p *Printer) Renderer(cols []Column) func(r *jsonscan.Reader) *Rendered {
 		w.Flush()
 		return &Rendered{s.chunks}
 	}
-}
-
-// isFilledList reports whether r is at a list with at least one element.
-func isFilledList(r *jsonscan.Reader) bool {
-	if r.Peek() != '[' {
-		return false
-	}
-	m := r.Mark()
-	r.Pos++
-	filled := r.Peek() != ']'
-	r.Reset(m)
-	return filled
-}
-
-// listWriter is the format's listWriter when it writes the elements of a
-// list each on its own (piped TSV, YAML, JSON on a terminal, a jq filter
-// run per element); nil otherwise.
-func (p *Printer) listWriter(cols []Column) listWriter {
-	switch {
-	case p.Opts.JQ != "":
-		q, err := gojq.Parse(p.Opts.JQ)
-		if err != nil {
-			return nil
-		}
-		if je, err := p.jqEach(q); err == nil && je != nil {
-			return je
-		}
-		return nil
-	case p.Opts.Template != "":
-		return nil
-	case p.Opts.Format == "json":
-		if p.IO.OutTTY {
-			return &indentedItems{}
-		}
-		return nil // piped, the data is printed as it stands
-	case p.Opts.Format == "yaml":
-		return &yamlItems{}
-	case p.IO.OutTTY:
-		return nil
-	}
-	return &tsvRows{p: p, cols: cols}
 }
 
 // WriteRendered writes what a Renderer made.
@@ -243,32 +194,7 @@ func (p *Printer) WriteRendered(x *Rendered) error {
 // After two small pieces, pieces are backed by huge pages, so that filling
 // them costs a few page faults, not thousands.
 type spool struct {
-	// arena gives the large chunks: spools written side by side share
-	// one, and so its huge pages. A spool without one makes its own.
-	arena  *arena
 	chunks [][]byte
-	// Where take stopped: a chunk, and the bytes of it handed out.
-	takenChunk, takenBytes int
-}
-
-// take returns what was written since the last take, in pieces that stay
-// as they are whatever is written after.
-func (s *spool) take() [][]byte {
-	var out [][]byte
-	for i := s.takenChunk; i < len(s.chunks); i++ {
-		c := s.chunks[i]
-		from := 0
-		if i == s.takenChunk {
-			from = s.takenBytes
-		}
-		if len(c) > from {
-			out = append(out, c[from:len(c):len(c)])
-		}
-	}
-	if n := len(s.chunks); n > 0 {
-		s.takenChunk, s.takenBytes = n-1, len(s.chunks[n-1])
-	}
-	return out
 }
 
 func (s *spool) Write(b []byte) (int, error) {
@@ -283,10 +209,7 @@ func (s *spool) Write(b []byte) (int, error) {
 			case last == 0:
 				c = make([]byte, 0, 256<<10)
 			default:
-				if s.arena == nil {
-					s.arena = new(arena)
-				}
-				c = s.arena.piece()
+				c = hugepage.Alloc(spoolChunk)[:0]
 			}
 			s.chunks = append(s.chunks, c)
 			last++
@@ -299,28 +222,9 @@ func (s *spool) Write(b []byte) (int, error) {
 	return n, nil
 }
 
-// An arena hands out pieces of huge-page blocks to spools written side by
-// side. Memory is taken a huge page at a time, so the last chunk of each
-// spool holds up to a huge page written only in part; spools sharing an
-// arena leave at most one such page between them, and pieces of a
-// fraction of it each.
-type arena struct {
-	mu    sync.Mutex
-	block []byte
-}
-
-const arenaPiece = 512 << 10
-
-func (a *arena) piece() []byte {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if cap(a.block)-len(a.block) < arenaPiece {
-		a.block = hugepage.Alloc(8 << 20)
-	}
-	n := len(a.block)
-	a.block = a.block[:n+arenaPiece]
-	return a.block[n : n : n+arenaPiece]
-}
+// spoolChunk is the size of a spool's large pieces: a few huge pages, so
+// that a spool of a 30 MB answer's output takes a handful of allocations.
+const spoolChunk = 8 << 20
 
 // PrintCompact is Print for data known to be valid JSON with no whitespace
 // between tokens, as the client reports of an answer it has checked whole:
@@ -432,14 +336,6 @@ func (j *jqElements) element(w *bufio.Writer, r *jsonscan.Reader) error {
 	}
 	return writeJQResults(w, j.code, v)
 }
-
-// fork shares the compiled filter, which runs on several goroutines at once.
-func (j *jqElements) fork() (listWriter, error) {
-	return &jqElements{each: j.each, code: j.code, path: j.path}, nil
-}
-
-func (*jqElements) ended() bool         { return false }
-func (*jqElements) closing(bool) []byte { return nil }
 
 // perElement returns, for a filter of the form `.[] | F` or `.[].a.b`, the
 // filter to run on each element of an array instead (F, or `.a.b`); nil for

@@ -321,26 +321,19 @@ func allWays(t *testing.T, data []byte, p *Printer, cols []Column) (string, erro
 		return out, err
 	}
 	value := bytes.TrimSpace(data)
-	defer func(batch int) { listBatch = batch }(listBatch)
-	all := max(1, len(value))
-	for _, way := range []struct{ piece, batch int }{{1, 1}, {7, 7}, {all, all}, {all, 1}, {all, 7}} {
-		// The value arrives a byte at a time, a few at a time, or all
-		// at once; the elements left once it is in go to other
-		// goroutines in runs of one element, of a few, or all but the
-		// first in one.
-		piece := way.piece
-		listBatch = way.batch
+	for _, piece := range []int{1, 7, max(1, len(value))} {
+		// The value arrives a byte at a time, a few at a time, or all at once.
 		r := arriving(value, piece)
 		x := render(r)
 		if x == nil {
 			if valid && err == nil {
-				t.Fatalf("%q rendered in pieces of %d, runs of %d: failed; printed: %q", data, piece, listBatch, out)
+				t.Fatalf("%q rendered in pieces of %d: failed; printed: %q", data, piece, out)
 			}
 			continue
 		}
 		read := value[:r.Pos]
 		if !json.Valid(read) {
-			t.Fatalf("%q rendered in pieces of %d, runs of %d: rendered %q, which is not JSON", data, piece, listBatch, read)
+			t.Fatalf("%q rendered in pieces of %d: rendered %q, which is not JSON", data, piece, read)
 		}
 		want, werr := run(read, false)
 		var got bytes.Buffer
@@ -348,7 +341,7 @@ func allWays(t *testing.T, data []byte, p *Printer, cols []Column) (string, erro
 			t.Fatal(err)
 		}
 		if werr != nil || got.String() != want {
-			t.Fatalf("%q rendered in pieces of %d, runs of %d:\n got: %q\nwant: %q (%v)", data, piece, listBatch, got.String(), want, werr)
+			t.Fatalf("%q rendered in pieces of %d:\n got: %q\nwant: %q (%v)", data, piece, got.String(), want, werr)
 		}
 	}
 	return out, err

@@ -62,13 +62,6 @@ func (t *tsvRows) element(w *bufio.Writer, r *jsonscan.Reader) error {
 	return nil
 }
 
-func (t *tsvRows) fork() (listWriter, error) {
-	return &tsvRows{p: t.p, cols: t.cols, rr: newRowReader(t.cols)}, nil
-}
-
-func (*tsvRows) ended() bool         { return false }
-func (*tsvRows) closing(bool) []byte { return nil }
-
 // rowReader turns records into cells, reading each record once, in place:
 // only the fields the columns name are decoded. A column with a Value
 // function needs the whole record decoded; then every record is.

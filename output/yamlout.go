@@ -3,7 +3,6 @@ package output
 import (
 	"bufio"
 	"bytes"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -347,43 +346,6 @@ func (e *yamlEmitter) item(sh *yamlShape) error {
 	e.writeIndent()
 	e.writeIndicator("-", true, false, true)
 	return e.node(ctxSeqItem, false, sh)
-}
-
-// yamlItems writes the elements of a list as the items of the sequence
-// that is the whole document.
-type yamlItems struct {
-	e     *yamlEmitter
-	shape yamlShape
-}
-
-func (y *yamlItems) element(w *bufio.Writer, r *jsonscan.Reader) error {
-	if y.e == nil {
-		y.e = &yamlEmitter{indent: -1, whitespace: true, indention: true}
-		y.e.increaseIndent(false, ctxRoot)
-	}
-	y.e.w, y.e.r = w, r
-	return y.e.item(&y.shape)
-}
-
-// fork starts mid-line, where most items end: its first item then starts
-// with a line break, which renderList takes off again after an item that
-// ended its line (see ended).
-func (y *yamlItems) fork() (listWriter, error) {
-	return &yamlItems{e: &yamlEmitter{indent: y.e.indent, indents: slices.Clone(y.e.indents), column: 1}}, nil
-}
-
-// ended reports whether the next item's writeIndent would write no line
-// break: the last item (a literal scalar) ended its line.
-func (y *yamlItems) ended() bool {
-	return y.e.indention && y.e.column == 0 && y.e.whitespace
-}
-
-// closing is the document's end: a line break unless one was just written.
-func (y *yamlItems) closing(ended bool) []byte {
-	if ended {
-		return nil
-	}
-	return []byte("\n")
 }
 
 // stringStyle is the style yaml.v3 asks for a string scalar: double quotes
