@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/families/familytest"
 )
 
 func TestAPICommand(t *testing.T) {
@@ -56,7 +57,7 @@ func TestAPICommand(t *testing.T) {
 	var all, joined []any
 	json.Unmarshal([]byte(mustRun(t, "api", "GET", "users")), &all)
 	json.Unmarshal([]byte(mustRun(t, "api", "GET", "users", "-f", "limit=2", "--paginate")), &joined)
-	if len(all) < 3 || asJSON(t, all) != asJSON(t, joined) {
+	if len(all) < 3 || familytest.JSON(t, all) != familytest.JSON(t, joined) {
 		t.Errorf("--paginate joined %d of %d users", len(joined), len(all))
 	}
 

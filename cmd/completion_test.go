@@ -2,11 +2,8 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -15,10 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client/sandbox"
-	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
-	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -156,60 +151,9 @@ func TestCompletionChargesTheSharedBudget(t *testing.T) {
 	}
 }
 
-func TestDeclaredCompletionKindsExist(t *testing.T) {
-	var check func(path string, g engine.Group)
-	check = func(path string, g engine.Group) {
-		path += " " + g.Name
-		for _, op := range g.Ops {
-			for i, k := range op.ArgsComplete {
-				if k != "" && k != engine.NoCompletion {
-					if _, ok := engine.CompletionKinds[k]; !ok {
-						t.Errorf("%s %s: ArgsComplete[%d] names unknown kind %q", path, op.Use, i, k)
-					}
-				}
-			}
-			if len(op.ArgsComplete) > len(op.Args) {
-				t.Errorf("%s %s: ArgsComplete has more entries than Args", path, op.Use)
-			}
-			for _, fd := range op.Fields {
-				if fd.Complete != "" && fd.Complete != engine.NoCompletion {
-					if _, ok := engine.CompletionKinds[fd.Complete]; !ok {
-						t.Errorf("%s %s --%s: Complete names unknown kind %q", path, op.Use, fd.Flag, fd.Complete)
-					}
-				}
-				if fd.KindBy != nil {
-					checkKindBy(t, fmt.Sprintf("%s %s --%s", path, op.Use, fd.Flag), op, *fd.KindBy)
-				}
-			}
-			for i, kb := range op.ArgsKindBy {
-				if i >= len(op.Args) {
-					t.Errorf("%s %s: ArgsKindBy[%d] has no argument", path, op.Use, i)
-				}
-				checkKindBy(t, fmt.Sprintf("%s %s argument %d", path, op.Use, i+1), op, kb)
-			}
-		}
-		for _, sub := range g.Groups {
-			check(path, sub)
-		}
-	}
-	for _, g := range families.All() {
-		check("orgctl", g)
-	}
-	for _, k := range engine.ParamKinds {
-		if _, ok := engine.CompletionKinds[k]; !ok {
-			t.Errorf("paramKinds names unknown kind %q", k)
-		}
-	}
-	for _, k := range engine.KeyKinds {
-		if _, ok := engine.CompletionKinds[k]; !ok {
-			t.Errorf("keyKinds names unknown kind %q", k)
-		}
-	}
-	for _, k := range engine.FamilyIDKinds {
-		if _, ok := engine.CompletionKinds[k]; !ok {
-			t.Errorf("familyIDKinds names unknown kind %q", k)
-		}
-	}
+// The flags of hand-written commands that complete object names exist
+// (that their kinds exist is the engine's test).
+func TestCommandFlagKindsExist(t *testing.T) {
 	root := newRoot(cli.NewFactory("test"), allFamilies)
 	for path, flags := range engine.CommandFlagKinds {
 		c, _, err := root.Find(strings.Fields(path))
@@ -219,118 +163,8 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 		}
 		for flag, k := range flags {
 			if c.Flags().Lookup(flag) == nil {
-				t.Errorf("commandFlagKinds: %q has no --%s", path, flag)
-			}
-			if _, ok := engine.CompletionKinds[k]; !ok {
-				t.Errorf("commandFlagKinds: %s --%s names unknown kind %q", path, flag, k)
+				t.Errorf("commandFlagKinds: %q has no --%s (kind %s)", path, flag, k)
 			}
 		}
-	}
-}
-
-// checkKindBy checks that a KindBy reads an input the op has and picks
-// known kinds that orgctl resolves.
-func checkKindBy(t *testing.T, what string, op engine.Op, kb engine.KindBy) {
-	t.Helper()
-	if kb.Flag != "" {
-		found := false
-		for _, fd := range op.Fields {
-			found = found || fd.Flag == kb.Flag
-		}
-		if !found {
-			t.Errorf("%s: KindBy reads --%s, which the op does not have", what, kb.Flag)
-		}
-	} else if kb.Arg >= len(op.Args) {
-		t.Errorf("%s: KindBy reads argument %d, which the op does not have", what, kb.Arg+1)
-	}
-	for v, k := range kb.Kinds {
-		if _, ok := engine.CompletionKinds[k]; !ok {
-			t.Errorf("%s: KindBy maps %q to unknown kind %q", what, v, k)
-		}
-		if _, ok := engine.ResolveKinds[k]; !ok {
-			t.Errorf("%s: KindBy maps %q to %q, whose names orgctl does not look up", what, v, k)
-		}
-	}
-}
-
-// Each kind's list is a published GET endpoint without required parameters
-// whose items carry the fields the kind shows.
-func TestCompletionKindsMatchTheSpec(t *testing.T) {
-	b, err := os.ReadFile(sandboxtest.SharedFile(t, "api", "openapi.json"))
-	if err != nil {
-		t.Skipf("the published OpenAPI description is not available (%v)", err)
-	}
-	var doc struct {
-		Paths map[string]map[string]struct {
-			Parameters []struct {
-				Required bool `json:"required"`
-				Name     string
-			} `json:"parameters"`
-			Responses map[string]struct {
-				Content map[string]struct {
-					Schema struct {
-						Properties struct {
-							Data struct {
-								Items struct {
-									Properties map[string]json.RawMessage `json:"properties"`
-								} `json:"items"`
-							} `json:"data"`
-						} `json:"properties"`
-					} `json:"schema"`
-				} `json:"content"`
-			} `json:"responses"`
-		} `json:"paths"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
-	for name, k := range engine.CompletionKinds {
-		get, ok := doc.Paths[k.Path]["get"]
-		if !ok {
-			t.Errorf("kind %s: no GET %s in the spec", name, k.Path)
-			continue
-		}
-		for _, p := range get.Parameters {
-			if p.Required {
-				t.Errorf("kind %s: GET %s requires %s", name, k.Path, p.Name)
-			}
-		}
-		props := get.Responses["200"].Content["application/json"].Schema.Properties.Data.Items.Properties
-		for _, fl := range k.View.Fields() {
-			if _, ok := props[fl]; !ok {
-				t.Errorf("kind %s: items of GET %s have no field %q", name, k.Path, fl)
-			}
-		}
-		if k.View.List != ratebudget.Family(k.Path) {
-			t.Errorf("kind %s: list %q is not the budget family of %s", name, k.View.List, k.Path)
-		}
-	}
-}
-
-func TestInference(t *testing.T) {
-	op := engine.Op{Path: "/groups/{groupId}/members/{userSid}", Args: []string{"groupId", "userSid"}}
-	if op.ArgKind(0) != "groups" || op.ArgKind(1) != "users" || op.ArgKind(2) != "" {
-		t.Errorf("groups members remove: %q %q %q", op.ArgKind(0), op.ArgKind(1), op.ArgKind(2))
-	}
-	theme := engine.Op{Path: "/app_themes", Args: []string{"id"}}
-	if theme.ArgKind(0) != "themes" {
-		t.Errorf("themes update: %q", theme.ArgKind(0))
-	}
-	other := engine.Op{Path: "/source_control/deployment/{id}", Args: []string{"id"}}
-	if other.ArgKind(0) != "" {
-		t.Errorf("an {id} of a family without a kind inferred %q", other.ArgKind(0))
-	}
-	declared := engine.Op{Path: "/users/{userId}", Args: []string{"userId"}, ArgsComplete: []string{engine.NoCompletion}}
-	if declared.ArgKind(0) != engine.NoCompletion {
-		t.Errorf("ArgsComplete did not override inference: %q", declared.ArgKind(0))
-	}
-	for key, want := range map[string]string{"folder_id": "folders", "options.destination_space_id": "spaces", "email": "", "user": "users"} {
-		fd := engine.Field{Key: key}
-		if got := fd.ObjectKind(); got != want {
-			t.Errorf("Field{Key: %q}.kind() = %q, want %q", key, got, want)
-		}
-	}
-	if fd := (engine.Field{Key: "folder_id", Complete: "-"}); fd.ObjectKind() != engine.NoCompletion {
-		t.Errorf("Complete did not override inference")
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families"
+	"github.com/orgctl/orgctl/cmd/families/familytest"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -91,8 +92,8 @@ func TestDryRunSingleRequest(t *testing.T) {
 	}
 	wantDoc := map[string]any{"method": "DELETE", "path": "/api/v2/users/user_1", "url": base + "/api/v2/users/user_1",
 		"scope": "Users > Write", "family": "users", "cost": float64(cost("/users/user_1")), "wait_seconds": float64(0)}
-	if asJSON(t, doc) != asJSON(t, wantDoc) {
-		t.Errorf("dry run -o json = %s\nwant %s", asJSON(t, doc), asJSON(t, wantDoc))
+	if familytest.JSON(t, doc) != familytest.JSON(t, wantDoc) {
+		t.Errorf("dry run -o json = %s\nwant %s", familytest.JSON(t, doc), familytest.JSON(t, wantDoc))
 	}
 
 	// The query and body are part of the plan.
@@ -147,7 +148,7 @@ func TestDryRunSeveralRequests(t *testing.T) {
 	if plan.Cost != get+put || plan.Wait == nil || len(plan.Requests) != 2 ||
 		plan.Requests[0]["method"] != "GET" || plan.Requests[0]["note"] != "reads the current state first" ||
 		plan.Requests[0]["scope"] != "Configuration Variables > Read" ||
-		plan.Requests[1]["method"] != "PUT" || asJSON(t, plan.Requests[1]["body"]) != `{"values":[{"environment_id":"5a4d000f-0000-4000-8000-000000000001","value":"new"}]}` {
+		plan.Requests[1]["method"] != "PUT" || familytest.JSON(t, plan.Requests[1]["body"]) != `{"values":[{"environment_id":"5a4d000f-0000-4000-8000-000000000001","value":"new"}]}` {
 		t.Errorf("plan -o json = %s", out)
 	}
 
@@ -172,7 +173,7 @@ func TestDryRunSeveralRequests(t *testing.T) {
 
 func TestDryRunMultipartShowsTheSummary(t *testing.T) {
 	sandboxEnv(t)
-	zip := bodyFile(t, "PK\x03\x04")
+	zip := familytest.BodyFile(t, "PK\x03\x04")
 	out := mustRun(t, "custom-components", "revisions", "create", "LIB", "--files", zip, "--version-bump", "minor", "--dry-run", "-o", "json", "--jq", ".body")
 	if strings.TrimSpace(out) != `{"files":"@`+zip+` (4 bytes)","version_bump":"minor"}` {
 		t.Errorf("multipart dry run body = %s", out)
@@ -199,7 +200,7 @@ func TestSendUsersCreateAdmin(t *testing.T) {
 	}
 	var patch any
 	json.Unmarshal(reqs[1].Body, &patch)
-	if got := asJSON(t, patch); got != `{"operations":[{"op":"replace","path":"/is_admin","value":true}]}` {
+	if got := familytest.JSON(t, patch); got != `{"operations":[{"op":"replace","path":"/is_admin","value":true}]}` {
 		t.Errorf("PATCH body = %s", got)
 	}
 	var post map[string]any
@@ -235,7 +236,7 @@ func TestSendConfigVarsUpdateMerges(t *testing.T) {
 		v.Name, v.Values[0].Env, v.Values[0].Value, v.Values[1].Env)
 	var got any
 	json.Unmarshal(reqs[1].Body, &got)
-	if asJSON(t, got) != want {
+	if familytest.JSON(t, got) != want {
 		t.Errorf("PUT body = %s\nwant       %s", reqs[1].Body, want)
 	}
 }
@@ -256,7 +257,7 @@ func TestSendPagination(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &joined); err != nil {
 		t.Fatalf("joined pages are not one array: %v\n%s", err, out)
 	}
-	if asJSON(t, joined) != asJSON(t, all) {
+	if familytest.JSON(t, joined) != familytest.JSON(t, all) {
 		t.Errorf("--all joined %d users, want the %d of one unpaged list", len(joined), len(all))
 	}
 	pages := (len(all) + 1) / 2
@@ -295,8 +296,8 @@ func TestSendFollowUpFailure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	op := findOp(t, "users", "create")
-	c := mustBuild(t, op, in("users create", nil, "email", "x@example.com", "first-name", "X", "last-name", "Y"))
+	op := familytest.Op(t, "users", "create")
+	c := familytest.Build(t, op, familytest.Input("users create", nil, "email", "x@example.com", "first-name", "X", "last-name", "Y"))
 	c.Then = []engine.FollowUp{{What: "PATCH a user that is not there", Build: func(json.RawMessage) (client.Request, error) {
 		return client.Request{Method: http.MethodPatch, Path: "/users/user_missing", Body: map[string]any{"operations": []any{}}}, nil
 	}}}

@@ -20,6 +20,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families"
+	"github.com/orgctl/orgctl/cmd/families/familytest"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -398,7 +399,7 @@ func TestRootCompletesOnlyTheCommandRun(t *testing.T) {
 		t.Error("help: users get is a shell")
 	}
 	// A shell run by mistake says so rather than doing nothing.
-	if err := findOp(t, "users", "get").Shell().RunE(&cobra.Command{Use: "get"}, nil); err == nil || !strings.Contains(err.Error(), "before it was built") {
+	if err := familytest.Op(t, "users", "get").Shell().RunE(&cobra.Command{Use: "get"}, nil); err == nil || !strings.Contains(err.Error(), "before it was built") {
 		t.Errorf("running a shell: %v", err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/credentials"
+	"github.com/orgctl/orgctl/cmd/families/familytest"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -33,7 +34,7 @@ func TestBudgetConfig(t *testing.T) {
 	for _, k := range []string{"ORGCTL_BUDGET_POINTS", "ORGCTL_BUDGET_WINDOW", "ORGCTL_BUDGET_BLOCK", "ORGCTL_BUDGET_RESERVE", "ORGCTL_MAX_WAIT", "ORGCTL_BUDGET_COSTS_USERS"} {
 		t.Setenv(k, "")
 	}
-	if got, want := testConfig(t).Budget, ratebudget.DefaultConfig(); asJSON(t, got) != asJSON(t, want) {
+	if got, want := testConfig(t).Budget, ratebudget.DefaultConfig(); familytest.JSON(t, got) != familytest.JSON(t, want) {
 		t.Errorf("defaults = %+v, want %+v", got, want)
 	}
 

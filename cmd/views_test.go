@@ -10,11 +10,12 @@ import (
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families"
+	"github.com/orgctl/orgctl/cmd/families/familytest"
 	"github.com/orgctl/orgctl/output"
 )
 
 func TestViewObservabilityTest(t *testing.T) {
-	view := findOp(t, "observability", "test").View
+	view := familytest.Op(t, "observability", "test").View
 	c := &engine.Call{Params: map[string]string{"provider": "Sentry"}}
 
 	p, buf, _ := printer("table")
@@ -69,7 +70,7 @@ func TestODBCParamsAreCheckedBeforeSending(t *testing.T) {
 	if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "not sent: the update would fail") {
 		t.Errorf("update with a blocked key: %v", err)
 	}
-	body := bodyFile(t, `[{"op":"replace","path":"/options/params_from_connection_string/APP~1x","value":"v;Driver=x"}]`)
+	body := familytest.BodyFile(t, `[{"op":"replace","path":"/options/params_from_connection_string/APP~1x","value":"v;Driver=x"}]`)
 	_, _, err = run(t, "", "resources", "update", "hr-mssql-winauth", "--body", body)
 	if ExitCode(err) != cli.ExitUsage {
 		t.Errorf("patch op injecting an attribute: %v", err)

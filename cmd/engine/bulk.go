@@ -24,10 +24,10 @@ import (
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
-// BulkOptions are the flags of a run over a file, beside the op's own.
-type BulkOptions struct {
+// bulkOptions are the flags of a run over a file, beside the op's own.
+type bulkOptions struct {
 	from     string
-	Format   bulk.Format
+	format   bulk.Format
 	parallel int
 	onExists string
 	restart  bool
@@ -71,7 +71,7 @@ func fromFile(c *cobra.Command) bool {
 }
 
 // bulkFlags reads the --from flags; ok is false when there is no --from.
-func bulkFlags(op *Op, c *cobra.Command) (o BulkOptions, ok bool, err error) {
+func bulkFlags(op *Op, c *cobra.Command) (o bulkOptions, ok bool, err error) {
 	fl := c.Flags()
 	if !fromFile(c) {
 		for _, n := range bulkOnly {
@@ -104,11 +104,11 @@ func bulkFlags(op *Op, c *cobra.Command) (o BulkOptions, ok bool, err error) {
 		return o, true, cli.UsageErrorf("%s cannot update an existing object (the API has no such change): use --on-exists skip or fail", c.CommandPath())
 	}
 	if format != "" {
-		if o.Format, err = bulk.ParseFormat(format); err != nil {
+		if o.format, err = bulk.ParseFormat(format); err != nil {
 			return o, true, &cli.UsageError{Err: err}
 		}
 	} else {
-		o.Format = bulk.FormatOf(o.from)
+		o.format = bulk.FormatOf(o.from)
 	}
 	return o, true, nil
 }
@@ -143,17 +143,17 @@ func (op *Op) Sibling(word string) *Op {
 	return nil
 }
 
-// BulkJob is one run of an op over the rows of a file.
-type BulkJob struct {
+// bulkJob is one run of an op over the rows of a file.
+type bulkJob struct {
 	f     *cli.Factory
 	e     *Engine
-	Op    *Op
+	op    *Op
 	cmd   *cobra.Command
-	O     BulkOptions
+	o     bulkOptions
 	ro    RunOptions
-	Base  Input // the command line: its flags apply to every row
+	base  Input // the command line: its flags apply to every row
 	src   bulkSource
-	Cols  *bulkColumns
+	cols  *bulkColumns
 	upd   *Op // what --on-exists update runs
 	store bulk.Store
 	bc    ratebudget.Config // read once: viper is slow enough to matter per row
@@ -212,18 +212,18 @@ func (s *bulkSource) open() (io.ReadCloser, error) {
 }
 
 // runBulk is a command's run with --from: check every row, then run them.
-func runBulk(ctx context.Context, f *cli.Factory, op *Op, c *cobra.Command, args []string, o BulkOptions) error {
-	base, ro := ParseFlags(op, c, args)
+func runBulk(ctx context.Context, f *cli.Factory, op *Op, c *cobra.Command, args []string, o bulkOptions) error {
+	base, ro := parseFlags(op, c, args)
 	e, err := New(f)
 	if err != nil {
 		return err
 	}
-	j := &BulkJob{f: f, e: e, Op: op, cmd: c, O: o, ro: ro, Base: base,
+	j := &bulkJob{f: f, e: e, op: op, cmd: c, o: o, ro: ro, base: base,
 		store: bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")}, bc: e.cfg.Budget}
 	if op.Exists != nil && op.Exists.Check == nil && o.onExists == "update" {
 		j.upd = op.Sibling(op.Exists.Update)
 	}
-	j.Cols = NewBulkColumns(op, len(args))
+	j.cols = newBulkColumns(op, len(args))
 	if err := j.openSource(); err != nil {
 		return err
 	}
@@ -241,15 +241,15 @@ func runBulk(ctx context.Context, f *cli.Factory, op *Op, c *cobra.Command, args
 	return j.run(ctx)
 }
 
-func (j *BulkJob) openSource() error {
-	if j.O.from != "-" {
-		j.src = bulkSource{name: j.O.from, path: j.O.from}
-		fi, err := os.Stat(j.O.from)
+func (j *bulkJob) openSource() error {
+	if j.o.from != "-" {
+		j.src = bulkSource{name: j.o.from, path: j.o.from}
+		fi, err := os.Stat(j.o.from)
 		if err != nil {
 			return cli.UsageErrorf("--from: %v", err)
 		}
 		if fi.IsDir() {
-			return cli.UsageErrorf("--from %s is a directory", j.O.from)
+			return cli.UsageErrorf("--from %s is a directory", j.o.from)
 		}
 		return nil
 	}
@@ -276,11 +276,11 @@ var resultFields = []output.Field{
 
 // run is the second pass: the rows run as one job (bulk.Run), whose
 // journal records them; results go to stdout as they come.
-func (j *BulkJob) run(parent context.Context) error {
+func (j *bulkJob) run(parent context.Context) error {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	j.cancel = cancel
-	conn, err := j.f.JobConnection(ctx, j.O.parallel)
+	conn, err := j.f.JobConnection(ctx, j.o.parallel)
 	if err != nil {
 		return err
 	}
@@ -304,11 +304,11 @@ func (j *BulkJob) run(parent context.Context) error {
 	var prog *output.Progress
 	sum, err := bulk.Run(ctx, bulk.Job{
 		Store: j.store,
-		Header: bulk.Header{ID: id, Command: j.cmd.CommandPath(), Args: j.Base.Args, Flags: j.idFlags(),
-			Input: j.src.name, Format: j.O.Format, Rows: j.rows, Target: conn.Target.BaseURL, Created: time.Now().UTC()},
+		Header: bulk.Header{ID: id, Command: j.cmd.CommandPath(), Args: j.base.Args, Flags: j.idFlags(),
+			Input: j.src.name, Format: j.o.format, Rows: j.rows, Target: conn.Target.BaseURL, Created: time.Now().UTC()},
 		Resume:   true,
-		Restart:  j.O.restart,
-		Parallel: j.O.parallel,
+		Restart:  j.o.restart,
+		Parallel: j.o.parallel,
 		Handler:  j,
 		Phases:   []func() (bulk.Row, error){rows.next},
 		Emit:     j.emit,
@@ -338,7 +338,7 @@ func (j *BulkJob) run(parent context.Context) error {
 		return fmt.Errorf("%w; `orgctl jobs rm %s` forgets it", err, id)
 	}
 	if j.onChange != nil && sum.Changed() {
-		j.onChange(ratebudget.Family(j.Op.Path))
+		j.onChange(ratebudget.Family(j.op.Path))
 	}
 	if err != nil {
 		return err
@@ -356,7 +356,7 @@ func (j *BulkJob) run(parent context.Context) error {
 
 // ready is the job's last step before its rows: keep stdin with the job,
 // confirm, say what an earlier run left, and open --report.
-func (j *BulkJob) ready(id string, prior *bulk.State) error {
+func (j *bulkJob) ready(id string, prior *bulk.State) error {
 	if j.src.spooled {
 		kept, err := j.store.Keep(j.src.path, id)
 		if err != nil {
@@ -364,7 +364,7 @@ func (j *BulkJob) ready(id string, prior *bulk.State) error {
 		}
 		j.src.path, j.src.spooled = kept, false
 	}
-	if j.Op.Destructive && !j.ro.Yes {
+	if j.op.Destructive && !j.ro.Yes {
 		if err := j.confirm(); err != nil {
 			return err
 		}
@@ -375,8 +375,8 @@ func (j *BulkJob) ready(id string, prior *bulk.State) error {
 		j.f.IO.Notice("orgctl: resuming job %s: %d of %d rows applied by earlier runs, %d to settle by a lookup",
 			id, applied, j.rows, c["unknown"])
 	}
-	if j.O.report != "" {
-		rf, err := os.Create(j.O.report)
+	if j.o.report != "" {
+		rf, err := os.Create(j.o.report)
 		if err != nil {
 			return cli.UsageErrorf("--report: %v", err)
 		}
@@ -392,13 +392,13 @@ type rowReader struct {
 	rd *bulk.Reader
 }
 
-func (j *BulkJob) rowSource() (*rowReader, error) {
+func (j *bulkJob) rowSource() (*rowReader, error) {
 	rc, err := j.src.open()
 	if err != nil {
 		return nil, err
 	}
-	rd := bulk.NewReader(rc, j.O.Format)
-	if j.O.Format == bulk.CSV {
+	rd := bulk.NewReader(rc, j.o.format)
+	if j.o.format == bulk.CSV {
 		if _, _, err := rd.Header(); err != nil {
 			rc.Close()
 			return nil, err
@@ -419,7 +419,7 @@ func (r *rowReader) next() (bulk.Row, error) {
 func (r *rowReader) close() { r.rc.Close() }
 
 // confirm asks once for the whole file.
-func (j *BulkJob) confirm() error {
+func (j *bulkJob) confirm() error {
 	io := j.f.IO
 	what := fmt.Sprintf("%s on the %d rows of %s", j.cmd.CommandPath(), j.rows, j.src.name)
 	if !io.InTTY || !io.ErrTTY || j.src.name == "stdin" {
@@ -437,7 +437,7 @@ func (j *BulkJob) confirm() error {
 
 // stats feed the progress display; the ETA comes from the budget, not
 // from the rate so far.
-func (j *BulkJob) stats() output.ProgressStats {
+func (j *bulkJob) stats() output.ProgressStats {
 	done, failed, unknown, earlier := j.progress()
 	s := output.ProgressStats{Done: done, Total: j.rows, Failed: failed, Unknown: unknown, Earlier: earlier}
 	if st, err := j.conn.Ledger.Status(); err == nil && j.rows > 0 {
@@ -450,7 +450,7 @@ func (j *BulkJob) stats() output.ProgressStats {
 // noteChange tells the completion and name caches that the job changed its
 // family: at the first change, then at most every 2 s, and at the end, so
 // a killed job leaves them stale for 2 s, not for their whole TTL.
-func (j *BulkJob) noteChange() {
+func (j *bulkJob) noteChange() {
 	if j.onChange == nil {
 		return
 	}
@@ -459,11 +459,11 @@ func (j *BulkJob) noteChange() {
 		return
 	}
 	if j.lastForget.CompareAndSwap(last, now) {
-		j.onChange(ratebudget.Family(j.Op.Path))
+		j.onChange(ratebudget.Family(j.op.Path))
 	}
 }
 
-func (j *BulkJob) emit(r bulk.Result) {
+func (j *bulkJob) emit(r bulk.Result) {
 	switch r.Outcome {
 	case bulk.Created, bulk.Updated, bulk.Deleted:
 		j.noteChange()
@@ -482,7 +482,7 @@ func (j *BulkJob) emit(r bulk.Result) {
 }
 
 // summary is the last word on stderr.
-func (j *BulkJob) summary(id string, sum bulk.Summary, stopped bool) {
+func (j *bulkJob) summary(id string, sum bulk.Summary, stopped bool) {
 	c, took := sum.Counts, sum.Took
 	if j.e.quiet() && !stopped && c[bulk.Failed] == 0 && c[bulk.Unknown] == 0 {
 		return

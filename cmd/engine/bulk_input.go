@@ -28,14 +28,14 @@ type bulkColumns struct {
 }
 
 type colTarget struct {
-	Field *Field
-	Arg   int // the argument's index, when field is nil
+	field *Field
+	arg   int // the argument's index, when field is nil
 }
 
-// NewBulkColumns accepts, case-insensitively, a field's flag name (with - or
+// newBulkColumns accepts, case-insensitively, a field's flag name (with - or
 // _), its API key, and an argument's name from Use ("user-id" for USER_ID)
 // or its path parameter ("userId").
-func NewBulkColumns(op *Op, given int) *bulkColumns {
+func newBulkColumns(op *Op, given int) *bulkColumns {
 	b := &bulkColumns{op: op, given: given, names: map[string]colTarget{}, seen: map[string]colTarget{}}
 	add := func(name string, t colTarget) {
 		name = strings.ToLower(name)
@@ -45,7 +45,7 @@ func NewBulkColumns(op *Op, given int) *bulkColumns {
 	}
 	for i := range op.Fields {
 		fd := &op.Fields[i]
-		t := colTarget{Field: fd, Arg: -1}
+		t := colTarget{field: fd, arg: -1}
 		add(fd.Flag, t)
 		add(strings.ReplaceAll(fd.Flag, "-", "_"), t)
 		if fd.In != InLocal && fd.Key != "" {
@@ -59,14 +59,14 @@ func NewBulkColumns(op *Op, given int) *bulkColumns {
 			name = strings.ReplaceAll(strings.ToLower(strings.Trim(uses[i], "[]")), "_", "-")
 		}
 		b.args = append(b.args, name)
-		add(name, colTarget{Arg: i})
-		add(strings.ReplaceAll(name, "-", "_"), colTarget{Arg: i})
-		add(p, colTarget{Arg: i})
+		add(name, colTarget{arg: i})
+		add(strings.ReplaceAll(name, "-", "_"), colTarget{arg: i})
+		add(p, colTarget{arg: i})
 	}
 	return b
 }
 
-func (b *bulkColumns) Target(col string) (colTarget, bool) {
+func (b *bulkColumns) target(col string) (colTarget, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if t, ok := b.seen[col]; ok {
@@ -91,22 +91,22 @@ func (b *bulkColumns) known() string {
 	return strings.Join(names, ", ")
 }
 
-// Header checks a CSV header: every column names something, nothing is
+// header checks a CSV header: every column names something, nothing is
 // named twice, required fields and arguments are there.
-func (j *BulkJob) Header(cols []string) []string {
+func (j *bulkJob) header(cols []string) []string {
 	var probs []string
 	have := map[string]string{} // target -> column
 	for _, col := range cols {
 		if col == "" {
 			continue
 		}
-		t, ok := j.Cols.Target(col)
+		t, ok := j.cols.target(col)
 		if !ok {
-			probs = append(probs, fmt.Sprintf("unknown column %q: columns are named like the command's flags or arguments (%s) or the API's keys", col, j.Cols.known()))
+			probs = append(probs, fmt.Sprintf("unknown column %q: columns are named like the command's flags or arguments (%s) or the API's keys", col, j.cols.known()))
 			continue
 		}
-		name := j.Cols.targetName(t)
-		if t.Field == nil && t.Arg < j.Cols.given {
+		name := j.cols.targetName(t)
+		if t.field == nil && t.arg < j.cols.given {
 			probs = append(probs, fmt.Sprintf("column %q gives %s, which the command line gives already: drop one", col, name))
 			continue
 		}
@@ -116,36 +116,36 @@ func (j *BulkJob) Header(cols []string) []string {
 		}
 		have[name] = col
 	}
-	for _, fd := range j.Op.Fields {
-		if fd.Required && have[fd.Flag] == "" && len(j.Base.Values[fd.Flag]) == 0 {
+	for _, fd := range j.op.Fields {
+		if fd.Required && have[fd.Flag] == "" && len(j.base.Values[fd.Flag]) == 0 {
 			probs = append(probs, fmt.Sprintf("missing column %q: it is required (or give --%s on the command line for every row)", fd.Flag, fd.Flag))
 		}
 	}
-	for i := j.Cols.given; i < len(j.Op.Args); i++ {
-		if have[j.Cols.args[i]] == "" {
+	for i := j.cols.given; i < len(j.op.Args); i++ {
+		if have[j.cols.args[i]] == "" {
 			probs = append(probs, fmt.Sprintf("missing column %q: the %s argument (or give it on the command line for every row)",
-				j.Cols.args[i], strings.ToUpper(strings.ReplaceAll(j.Cols.args[i], "-", "_"))))
+				j.cols.args[i], strings.ToUpper(strings.ReplaceAll(j.cols.args[i], "-", "_"))))
 		}
 	}
 	return probs
 }
 
 func (b *bulkColumns) targetName(t colTarget) string {
-	if t.Field != nil {
-		return t.Field.Flag
+	if t.field != nil {
+		return t.field.Flag
 	}
-	return b.args[t.Arg]
+	return b.args[t.arg]
 }
 
-// RowInput is the Input of one row: the command line's flags and
+// rowInput is the Input of one row: the command line's flags and
 // arguments, with the row's columns added (a column overrides a flag).
 // Its problems are the row's own (a CSV's unknown columns are the
 // header's); complete is false when an argument is missing.
-func (j *BulkJob) RowInput(row bulk.Row) (in Input, probs []string, complete bool) {
-	op := j.Op
-	in = Input{Command: j.Base.Command, Args: make([]string, len(op.Args)), Values: make(map[string][]string, len(j.Base.Values)+len(row.Values))}
-	copy(in.Args, j.Base.Args)
-	for k, v := range j.Base.Values {
+func (j *bulkJob) rowInput(row bulk.Row) (in Input, probs []string, complete bool) {
+	op := j.op
+	in = Input{Command: j.base.Command, Args: make([]string, len(op.Args)), Values: make(map[string][]string, len(j.base.Values)+len(row.Values))}
+	copy(in.Args, j.base.Args)
+	for k, v := range j.base.Values {
 		in.Values[k] = v
 	}
 	complete = true
@@ -156,32 +156,32 @@ func (j *BulkJob) RowInput(row bulk.Row) (in Input, probs []string, complete boo
 	sort.Strings(cols) // problems in a stable order
 	for _, col := range cols {
 		vals := row.Values[col]
-		t, ok := j.Cols.Target(col)
+		t, ok := j.cols.target(col)
 		if !ok {
-			if j.O.Format == bulk.CSV {
+			if j.o.format == bulk.CSV {
 				continue
 			}
-			probs = append(probs, fmt.Sprintf("unknown field %q: fields are named like the command's flags or arguments (%s) or the API's keys", col, j.Cols.known()))
+			probs = append(probs, fmt.Sprintf("unknown field %q: fields are named like the command's flags or arguments (%s) or the API's keys", col, j.cols.known()))
 			continue
 		}
-		if t.Field == nil {
-			if t.Arg < j.Cols.given {
-				probs = append(probs, fmt.Sprintf("field %q gives %s, which the command line gives already", col, j.Cols.args[t.Arg]))
+		if t.field == nil {
+			if t.arg < j.cols.given {
+				probs = append(probs, fmt.Sprintf("field %q gives %s, which the command line gives already", col, j.cols.args[t.arg]))
 				continue
 			}
 			if len(vals) != 1 {
-				probs = append(probs, fmt.Sprintf("%s takes one value, got %d", j.Cols.args[t.Arg], len(vals)))
+				probs = append(probs, fmt.Sprintf("%s takes one value, got %d", j.cols.args[t.arg], len(vals)))
 				complete = false
 				continue
 			}
-			in.Args[t.Arg] = vals[0]
+			in.Args[t.arg] = vals[0]
 			continue
 		}
-		in.Values[t.Field.Flag] = expandKV(t.Field, vals)
+		in.Values[t.field.Flag] = expandKV(t.field, vals)
 	}
-	for i := j.Cols.given; i < len(op.Args); i++ {
+	for i := j.cols.given; i < len(op.Args); i++ {
 		if strings.TrimSpace(in.Args[i]) == "" && complete {
-			probs = append(probs, fmt.Sprintf("%s is missing or empty: every row needs one", j.Cols.args[i]))
+			probs = append(probs, fmt.Sprintf("%s is missing or empty: every row needs one", j.cols.args[i]))
 			complete = false
 		}
 	}
@@ -211,7 +211,7 @@ func expandKV(fd *Field, vals []string) []string {
 
 // problemText is a build error as lines of a file's problems: the
 // command's name dropped, flags named as the columns they are here.
-func (j *BulkJob) problemText(err error) []string {
+func (j *bulkJob) problemText(err error) []string {
 	var ie *inputError
 	var msgs []string
 	if errors.As(err, &ie) {
@@ -221,14 +221,14 @@ func (j *BulkJob) problemText(err error) []string {
 	}
 	out := make([]string, 0, len(msgs))
 	for _, m := range msgs {
-		m = strings.TrimPrefix(m, j.Base.Command+": ")
+		m = strings.TrimPrefix(m, j.base.Command+": ")
 		if rest, ok := strings.CutPrefix(m, "required flag "); ok {
 			m = strings.TrimPrefix(strings.TrimSuffix(rest, " not set"), "--") + " is missing or empty: it is required"
 		} else if rest, ok := strings.CutPrefix(m, "required flags "); ok {
 			m = strings.ReplaceAll(strings.TrimSuffix(rest, " not set"), "--", "") + " are missing or empty: they are required"
 		}
 		m = flagRE().ReplaceAllStringFunc(m, func(s string) string {
-			if j.Op.hasField(s[2:]) {
+			if j.op.hasField(s[2:]) {
 				return s[2:] // in a file, the flag is a column
 			}
 			return s
@@ -238,19 +238,19 @@ func (j *BulkJob) problemText(err error) []string {
 	return out
 }
 
-// CheckRow builds one row with stand-ins for names, as the command line
+// checkRow builds one row with stand-ins for names, as the command line
 // is checked, so bad values are found before any request.
-func (j *BulkJob) CheckRow(in Input) (*Call, []string) {
-	refs := j.Op.NameRefs(in)
-	c, err := j.Op.Build(substitute(in, refs, func(r nameRef) string { return r.stand }), nil)
+func (j *bulkJob) checkRow(in Input) (*Call, []string) {
+	refs := j.op.NameRefs(in)
+	c, err := j.op.Build(substitute(in, refs, func(r nameRef) string { return r.stand }), nil)
 	if err != nil {
 		return nil, j.problemText(err)
 	}
 	if j.upd != nil {
 		var probs []string
-		uin := j.updateInput(in, standIn(resolve.Kinds[j.Op.Exists.Kind], 1))
+		uin := j.updateInput(in, standIn(resolve.Kinds[j.op.Exists.Kind], 1))
 		for flag := range in.Values {
-			if !j.upd.hasField(flag) && !slices.Contains(j.Op.Exists.Flags, flag) {
+			if !j.upd.hasField(flag) && !slices.Contains(j.op.Exists.Flags, flag) {
 				probs = append(probs, fmt.Sprintf("--on-exists update cannot apply %s: `%s` has no such field", flag, j.updateCommand()))
 			}
 		}
@@ -276,13 +276,13 @@ func (op *Op) hasField(flag string) bool {
 
 func nothingToChange(err error) bool { return strings.Contains(err.Error(), "nothing to change") }
 
-func (j *BulkJob) updateCommand() string {
-	return strings.TrimSuffix(j.Base.Command, strings.Fields(j.Op.Use)[0]) + strings.Fields(j.upd.Use)[0]
+func (j *bulkJob) updateCommand() string {
+	return strings.TrimSuffix(j.base.Command, strings.Fields(j.op.Use)[0]) + strings.Fields(j.upd.Use)[0]
 }
 
 // updateInput is the Input that updates the existing object id with a
 // row's values (those the update op has).
-func (j *BulkJob) updateInput(in Input, id string) Input {
+func (j *bulkJob) updateInput(in Input, id string) Input {
 	out := Input{Command: j.updateCommand(), Args: []string{id}, Values: map[string][]string{}}
 	for flag, v := range in.Values {
 		if j.upd.hasField(flag) {
@@ -296,11 +296,11 @@ var keySeed = maphash.MakeSeed()
 
 var flagRE = LazyRegexp(`--[a-z][a-z0-9-]*`)
 
-// RowKeys are what no two rows may share: the natural keys of what a row
+// rowKeys are what no two rows may share: the natural keys of what a row
 // creates; for a change to one object (PATCH, PUT, DELETE) that object;
 // for other changes the whole row (the same line twice).
-func (j *BulkJob) RowKeys(in Input) []string {
-	op := j.Op
+func (j *bulkJob) rowKeys(in Input) []string {
+	op := j.op
 	switch {
 	case op.Exists != nil && op.Exists.Check != nil:
 		var keys []string
@@ -333,8 +333,8 @@ func (j *BulkJob) RowKeys(in Input) []string {
 // naturalKey is the text of the key fields ("ada@example.com";
 // "app Reports app_1" for a folder), lower-cased when fold is set and the
 // kind compares without case.
-func (j *BulkJob) naturalKey(in Input, fold bool) string {
-	ex := j.Op.Exists
+func (j *bulkJob) naturalKey(in Input, fold bool) string {
+	ex := j.op.Exists
 	var parts []string
 	for _, fl := range ex.Flags {
 		if v := in.Values[fl]; len(v) > 0 {
@@ -349,8 +349,8 @@ func (j *BulkJob) naturalKey(in Input, fold bool) string {
 }
 
 // displayKey names a row's object in its result.
-func (j *BulkJob) displayKey(in Input) string {
-	op := j.Op
+func (j *bulkJob) displayKey(in Input) string {
+	op := j.op
 	switch {
 	case op.Exists != nil && op.Exists.Display != nil:
 		return op.Exists.Display(in)
@@ -377,14 +377,14 @@ func (j *BulkJob) displayKey(in Input) string {
 // stand-ins for names; every problem is listed by line, and nothing is sent
 // unless there is none. It also hashes the input (the job's identity) and
 // counts the requests the rows will send.
-func (j *BulkJob) check() error {
+func (j *bulkJob) check() error {
 	rc, err := j.src.open()
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
 	h := bulk.InputHash()
-	rd := bulk.NewReader(io.TeeReader(rc, h), j.O.Format)
+	rd := bulk.NewReader(io.TeeReader(rc, h), j.o.format)
 	var probs []string
 	nprobs := 0
 	add := func(line int, msg string) {
@@ -393,7 +393,7 @@ func (j *BulkJob) check() error {
 			probs = append(probs, fmt.Sprintf("%s:%d: %s", j.src.name, line, msg))
 		}
 	}
-	if j.O.Format == bulk.CSV {
+	if j.o.format == bulk.CSV {
 		cols, hp, err := rd.Header()
 		if err != nil {
 			return cli.UsageErrorf("%s: %v", j.src.name, err)
@@ -401,7 +401,7 @@ func (j *BulkJob) check() error {
 		for _, p := range hp {
 			add(p.Line, p.Msg)
 		}
-		for _, p := range j.Header(cols) {
+		for _, p := range j.header(cols) {
 			add(1, p)
 		}
 	}
@@ -424,7 +424,7 @@ func (j *BulkJob) check() error {
 			return fmt.Errorf("reading %s: %w", j.src.name, err)
 		}
 		j.rows++
-		in, rp, complete := j.RowInput(row)
+		in, rp, complete := j.rowInput(row)
 		for _, m := range rp {
 			if strings.HasPrefix(m, "unknown field ") {
 				if unknownCol[m]++; unknownCol[m] > 1 {
@@ -436,11 +436,11 @@ func (j *BulkJob) check() error {
 		if !complete {
 			continue
 		}
-		c, bp := j.CheckRow(in)
+		c, bp := j.checkRow(in)
 		for _, m := range bp {
 			add(row.Line, m)
 		}
-		for _, k := range j.RowKeys(in) {
+		for _, k := range j.rowKeys(in) {
 			hk := maphash.String(keySeed, k)
 			if first, dup := keys[hk]; dup {
 				add(row.Line, fmt.Sprintf("duplicate key %q: line %d has it too (each object once per file)", k, first))

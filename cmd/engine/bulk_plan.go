@@ -19,7 +19,7 @@ import (
 
 // tally counts a checked row's requests and lookups for the dry run and
 // the ETA.
-func (j *BulkJob) tally(in Input, c *Call) {
+func (j *bulkJob) tally(in Input, c *Call) {
 	bc := j.bc
 	count := func(method, path, note string) int {
 		k := method + " " + path + " " + note
@@ -33,18 +33,18 @@ func (j *BulkJob) tally(in Input, c *Call) {
 	}
 	pts := 0
 	for _, r := range c.Reads {
-		pts += count(r.Method, j.Op.Path, "reads the current state first")
+		pts += count(r.Method, j.op.Path, "reads the current state first")
 	}
-	path := j.Op.Path
+	path := j.op.Path
 	if c.Path != "" {
 		path = c.Path
 	}
-	pts += count(j.Op.Method, path, "")
+	pts += count(j.op.Method, path, "")
 	for _, t := range c.Then {
 		pts += count("", t.Path, t.What)
 	}
 	j.points += pts
-	for _, r := range j.Op.NameRefs(in) {
+	for _, r := range j.op.NameRefs(in) {
 		set := j.names[r.Kind.Name]
 		if set == nil {
 			set = map[uint64]bool{}
@@ -52,7 +52,7 @@ func (j *BulkJob) tally(in Input, c *Call) {
 		}
 		set[maphash.String(keySeed, strings.ToLower(r.Text))] = true
 	}
-	if ex := j.Op.Exists; ex != nil && ex.Shared != nil {
+	if ex := j.op.Exists; ex != nil && ex.Shared != nil {
 		if s := ex.Shared(in); s != "" {
 			j.shared[maphash.String(keySeed, s)] = true
 		}
@@ -62,7 +62,7 @@ func (j *BulkJob) tally(in Input, c *Call) {
 // lookups are the reads the job sends besides the rows' own requests:
 // names (one filtered request per user, one list per other kind), the
 // lists a family without conflicts is checked against, and shared reads.
-func (j *BulkJob) lookups() []requestTally {
+func (j *bulkJob) lookups() []requestTally {
 	bc := j.bc
 	var out []requestTally
 	kinds := SortedKeys(j.names)
@@ -75,7 +75,7 @@ func (j *BulkJob) lookups() []requestTally {
 		}
 		out = append(out, requestTally{method: http.MethodGet, path: kd.List, note: note, n: n, cost: bc.Cost(kd.List)})
 	}
-	if ex := j.Op.Exists; ex != nil {
+	if ex := j.op.Exists; ex != nil {
 		switch {
 		case ex.Check != nil && len(j.shared) > 0:
 			out = append(out, requestTally{method: http.MethodGet, path: ex.CheckPath, note: "looks for what is already there",
@@ -92,7 +92,7 @@ func (j *BulkJob) lookups() []requestTally {
 
 // dryRun prints how many requests the rows would send, their points and
 // how long the budget would take, and sends nothing.
-func (j *BulkJob) dryRun() error {
+func (j *bulkJob) dryRun() error {
 	var earlier int
 	prior := j.priorState()
 	if prior != nil {
@@ -175,8 +175,8 @@ func (j *BulkJob) dryRun() error {
 		what, cost, _ := strings.Cut(l[1], "\x00")
 		fmt.Fprintf(w, "  %s%-*s  %s\n", l[0], width, what, cost)
 	}
-	if earlier == 0 && j.Op.Exists != nil && j.Op.Exists.Conflict && j.O.onExists != "fail" {
-		kd := resolve.Kinds[j.Op.Exists.Kind]
+	if earlier == 0 && j.op.Exists != nil && j.op.Exists.Conflict && j.o.onExists != "fail" {
+		kd := resolve.Kinds[j.op.Exists.Kind]
 		fmt.Fprintf(w, "  and for each row that already exists one lookup (GET /api/v2%s, %d points)\n", kd.List, bc.Cost(kd.List))
 	}
 	fmt.Fprintf(w, "total: %d requests, %d points\n", total, points)
@@ -193,13 +193,13 @@ func (j *BulkJob) dryRun() error {
 
 // priorState is the journal of this job, if an earlier run left one and
 // the target is known (for the dry run).
-func (j *BulkJob) priorState() *bulk.State {
+func (j *bulkJob) priorState() *bulk.State {
 	conn, err := j.f.Connection()
 	if err != nil {
 		return nil
 	}
 	st, err := bulk.Load(j.store.JournalPath(j.jobID(conn.Target.BaseURL)))
-	if err != nil || j.O.restart {
+	if err != nil || j.o.restart {
 		return nil
 	}
 	return st
@@ -207,7 +207,7 @@ func (j *BulkJob) priorState() *bulk.State {
 
 // idFlags are the flags that decide a job's requests, as its identity
 // takes them: not how it runs or prints.
-func (j *BulkJob) idFlags() []string {
+func (j *bulkJob) idFlags() []string {
 	skip := map[string]bool{"from": true, "parallel": true, "report": true, "restart": true, "dry-run": true, "yes": true}
 	var out []string
 	j.cmd.LocalFlags().VisitAll(func(f *pflag.Flag) {
@@ -215,13 +215,13 @@ func (j *BulkJob) idFlags() []string {
 			out = append(out, "--"+f.Name+"="+f.Value.String())
 		}
 	})
-	for i, a := range j.Base.Args {
+	for i, a := range j.base.Args {
 		out = append(out, "arg"+strconv.Itoa(i)+"="+a)
 	}
 	sort.Strings(out)
 	return out
 }
 
-func (j *BulkJob) jobID(target string) string {
+func (j *bulkJob) jobID(target string) string {
 	return bulk.JobID(j.cmd.CommandPath(), j.idFlags(), target, j.sum)
 }

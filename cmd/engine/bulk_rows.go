@@ -17,7 +17,7 @@ import (
 )
 
 // stop ends the job for an error every other row would meet too.
-func (j *BulkJob) stop(err error) {
+func (j *bulkJob) stop(err error) {
 	if j.fatal.CompareAndSwap(nil, &err) {
 		j.cancel(err)
 	}
@@ -42,7 +42,7 @@ func fatalForJob(err error) bool {
 
 // Apply runs one row: resolve its names, look for what exists where the
 // family needs a look first, send, and on a conflict follow --on-exists.
-func (j *BulkJob) Apply(ctx context.Context, row bulk.Row, sent func()) bulk.Result {
+func (j *bulkJob) Apply(ctx context.Context, row bulk.Row, sent func()) bulk.Result {
 	var left atomic.Bool
 	leaving := func() {
 		if left.CompareAndSwap(false, true) {
@@ -57,8 +57,8 @@ func (j *BulkJob) Apply(ctx context.Context, row bulk.Row, sent func()) bulk.Res
 	return res
 }
 
-func (j *BulkJob) apply(ctx context.Context, row bulk.Row, leaving func()) bulk.Result {
-	in, probs, _ := j.RowInput(row)
+func (j *bulkJob) apply(ctx context.Context, row bulk.Row, leaving func()) bulk.Result {
+	in, probs, _ := j.rowInput(row)
 	if len(probs) > 0 {
 		return bulk.Result{Outcome: bulk.Failed, Message: strings.Join(probs, "; ")}
 	}
@@ -68,7 +68,7 @@ func (j *BulkJob) apply(ctx context.Context, row bulk.Row, leaving func()) bulk.
 		return j.failed(key, err)
 	}
 	mainCtx := bulk.WithLeaving(ctx, leaving)
-	ex := j.Op.Exists
+	ex := j.op.Exists
 	if ex != nil && (ex.Check != nil || !ex.Conflict) {
 		id, exists, err := j.exists(ctx, c, false)
 		if err != nil {
@@ -87,7 +87,7 @@ func (j *BulkJob) apply(ctx context.Context, row bulk.Row, leaving func()) bulk.
 			}
 		}
 		if _, replay := j.replays.Load(row.N); replay && errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound &&
-			j.Op.bulkOutcome() == bulk.Deleted {
+			j.op.bulkOutcome() == bulk.Deleted {
 			return bulk.Result{Outcome: bulk.Deleted, Key: key, ID: j.argID(c),
 				Message: "already gone: the earlier run's request, whose answer was lost, was applied"}
 		}
@@ -96,10 +96,10 @@ func (j *BulkJob) apply(ctx context.Context, row bulk.Row, leaving func()) bulk.
 	if ex != nil && ex.Kind != "" {
 		j.changed.Store(ex.Kind, true)
 	}
-	return bulk.Result{Outcome: j.Op.bulkOutcome(), Key: key, ID: j.resultID(c, resp)}
+	return bulk.Result{Outcome: j.op.bulkOutcome(), Key: key, ID: j.resultID(c, resp)}
 }
 
-func (j *BulkJob) failed(key string, err error) bulk.Result {
+func (j *bulkJob) failed(key string, err error) bulk.Result {
 	var ou *client.OutcomeUnknownError
 	if errors.As(err, &ou) {
 		return bulk.Result{Outcome: bulk.Unknown, Key: key, Message: fmt.Sprintf("%s %s was sent but no answer came (%v)", ou.Method, ou.Path, ou.Cause)}
@@ -112,8 +112,8 @@ func (j *BulkJob) failed(key string, err error) bulk.Result {
 
 // build resolves a row's names (the job's one Resolver, so each list is
 // fetched once) and builds its call.
-func (j *BulkJob) build(ctx context.Context, in Input) (Input, *Call, error) {
-	refs := j.Op.NameRefs(in)
+func (j *bulkJob) build(ctx context.Context, in Input) (Input, *Call, error) {
+	refs := j.op.NameRefs(in)
 	if len(refs) > 0 {
 		r := j.lookup
 		j.warm(ctx, r)
@@ -134,13 +134,13 @@ func (j *BulkJob) build(ctx context.Context, in Input) (Input, *Call, error) {
 		}
 		in = substitute(in, refs, func(ref nameRef) string { return ids[ref.stand] })
 	}
-	c, err := j.Op.Build(in, nil)
+	c, err := j.op.Build(in, nil)
 	return in, c, err
 }
 
 // warm lists a kind with a filtered lookup once when the file names
 // several of its objects: one list costs what one filtered request does.
-func (j *BulkJob) warm(ctx context.Context, r *resolve.Resolver) {
+func (j *bulkJob) warm(ctx context.Context, r *resolve.Resolver) {
 	for kind, names := range j.names {
 		kd := resolve.Kinds[kind]
 		if kd.Filter == "" || len(names) < 2 {
@@ -163,8 +163,8 @@ type kindSnapshot struct {
 
 // exists looks for what a call would create. fresh asks the API again
 // (after a 409, or to settle a lost answer) instead of the job's snapshot.
-func (j *BulkJob) exists(ctx context.Context, c *Call, fresh bool) (string, bool, error) {
-	ex := j.Op.Exists
+func (j *bulkJob) exists(ctx context.Context, c *Call, fresh bool) (string, bool, error) {
+	ex := j.op.Exists
 	if ex.Check != nil {
 		return ex.Check(ctx, j.lk, c)
 	}
@@ -229,8 +229,8 @@ func ids(objs []resolve.Object) string {
 }
 
 // fieldKey is where a field's value sits in the body.
-func (j *BulkJob) fieldKey(flag string) string {
-	for _, fd := range j.Op.Fields {
+func (j *bulkJob) fieldKey(flag string) string {
+	for _, fd := range j.op.Fields {
 		if fd.Flag == flag {
 			return fd.Key
 		}
@@ -240,19 +240,19 @@ func (j *BulkJob) fieldKey(flag string) string {
 
 // onExists follows --on-exists for a row whose object exists (id; several
 // ids, comma-separated, when the API holds duplicates).
-func (j *BulkJob) onExists(ctx, mainCtx context.Context, in Input, c *Call, key, id, apiMsg string) bulk.Result {
+func (j *bulkJob) onExists(ctx, mainCtx context.Context, in Input, c *Call, key, id, apiMsg string) bulk.Result {
 	what := "already exists"
-	if j.Op.Exists.Check != nil {
+	if j.op.Exists.Check != nil {
 		what = "already in place"
 	}
 	if apiMsg != "" {
 		what += " (the API said: " + apiMsg + ")"
 	}
-	switch j.O.onExists {
+	switch j.o.onExists {
 	case "skip":
 		return bulk.Result{Outcome: bulk.Skipped, Key: key, ID: id, Message: what}
 	case "update":
-		if j.Op.Exists.Check != nil { // the request updates what is there
+		if j.op.Exists.Check != nil { // the request updates what is there
 			resp, err := j.e.sendWith(ctx, mainCtx, c, nil)
 			if err != nil {
 				return j.failed(key, err)
@@ -280,9 +280,9 @@ func (j *BulkJob) onExists(ctx, mainCtx context.Context, in Input, c *Call, key,
 // Settle decides a row an earlier run sent without an answer: found by
 // its key it was applied; provably absent, or safe to send twice, it is
 // sent again; otherwise it stays unknown and is never resent blindly.
-func (j *BulkJob) Settle(parent context.Context, row bulk.Row) (bulk.Result, bool) {
+func (j *bulkJob) Settle(parent context.Context, row bulk.Row) (bulk.Result, bool) {
 	ctx := context.WithoutCancel(parent)
-	in, probs, _ := j.RowInput(row)
+	in, probs, _ := j.rowInput(row)
 	if len(probs) > 0 {
 		return bulk.Result{Outcome: bulk.Unknown, Message: strings.Join(probs, "; ")}, true
 	}
@@ -297,7 +297,7 @@ func (j *BulkJob) Settle(parent context.Context, row bulk.Row) (bulk.Result, boo
 		res.Message = "an earlier run sent it without an answer, and it cannot be looked up now: " + res.Message
 		return res, true
 	}
-	if j.Op.Exists != nil {
+	if j.op.Exists != nil {
 		id, exists, err := j.exists(ctx, c, true)
 		if err != nil && parent.Err() != nil {
 			return bulk.Result{Untouched: true}, true // stopped before the lookup could say
@@ -309,7 +309,7 @@ func (j *BulkJob) Settle(parent context.Context, row bulk.Row) (bulk.Result, boo
 			return bulk.Result{Outcome: bulk.Unknown, Key: key, Message: "an earlier run sent it without an answer, and looking it up failed: " + bulk.OneLine(err.Error())}, true
 		}
 		if exists {
-			return bulk.Result{Outcome: j.Op.bulkOutcome(), Key: key, ID: id,
+			return bulk.Result{Outcome: j.op.bulkOutcome(), Key: key, ID: id,
 				Message: "an earlier run sent it without an answer; it is there, found by its key"}, true
 		}
 		return bulk.Result{}, false
@@ -323,11 +323,11 @@ func (j *BulkJob) Settle(parent context.Context, row bulk.Row) (bulk.Result, boo
 }
 
 // replayable: sending the call again leaves what sending it once did.
-func (j *BulkJob) replayable(c *Call) bool {
+func (j *bulkJob) replayable(c *Call) bool {
 	switch {
-	case j.Op.Idempotent, j.Op.Method == http.MethodPut, j.Op.Method == http.MethodDelete:
+	case j.op.Idempotent, j.op.Method == http.MethodPut, j.op.Method == http.MethodDelete:
 		return true
-	case j.Op.Method == http.MethodPatch && j.Op.Patch && !c.FromBody:
+	case j.op.Method == http.MethodPatch && j.op.Patch && !c.FromBody:
 		return true // replace and add-key operations built from flags
 	}
 	return false
@@ -350,11 +350,11 @@ func (op *Op) bulkOutcome() bulk.Outcome {
 
 // resultID is the id of what a row made or changed: the answer's "id",
 // else the object its arguments named.
-func (j *BulkJob) resultID(c *Call, resp *client.Response) string {
-	if ex := j.Op.Exists; ex != nil && ex.Check != nil && ex.Flags[0] == "user" {
+func (j *bulkJob) resultID(c *Call, resp *client.Response) string {
+	if ex := j.op.Exists; ex != nil && ex.Check != nil && ex.Flags[0] == "user" {
 		return strings.Join(c.LocalStrings("user"), ",") // the answer is the group
 	}
-	if resp != nil && len(resp.Data) > 0 && resp.Data[0] == '{' && (len(j.Op.Args) == 0 || j.Op.bulkOutcome() == bulk.Created) {
+	if resp != nil && len(resp.Data) > 0 && resp.Data[0] == '{' && (len(j.op.Args) == 0 || j.op.bulkOutcome() == bulk.Created) {
 		var obj struct {
 			ID any `json:"id"`
 		}
@@ -365,9 +365,9 @@ func (j *BulkJob) resultID(c *Call, resp *client.Response) string {
 	return j.argID(c)
 }
 
-func (j *BulkJob) argID(c *Call) string {
-	if len(j.Op.Args) == 0 {
+func (j *bulkJob) argID(c *Call) string {
+	if len(j.op.Args) == 0 {
 		return ""
 	}
-	return c.Params[j.Op.Args[len(j.Op.Args)-1]]
+	return c.Params[j.op.Args[len(j.op.Args)-1]]
 }

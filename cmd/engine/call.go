@@ -202,7 +202,7 @@ func (op *Op) Build(in Input, stdin io.Reader) (*Call, error) {
 		if !ok {
 			continue
 		}
-		v, err := FieldValue(fd, raw)
+		v, err := fieldValue(fd, raw)
 		if err != nil {
 			problems = append(problems, err.Error())
 			continue
@@ -340,8 +340,8 @@ func QueryText(v any) string {
 	}
 }
 
-// FieldValue converts a field's text to its JSON value, checking type and enum.
-func FieldValue(fd Field, raw []string) (any, error) {
+// fieldValue converts a field's text to its JSON value, checking type and enum.
+func fieldValue(fd Field, raw []string) (any, error) {
 	checkEnum := func(s string) error {
 		if len(fd.Enum) == 0 {
 			return nil

@@ -24,10 +24,10 @@ type objectKind struct {
 	View  completions.Kind
 }
 
-// CompletionKinds are the names Field.Complete and Op.ArgsComplete may use.
+// completionKinds are the names Field.Complete and Op.ArgsComplete may use.
 // A kind's cache list is the budget family of its path, so a mutation of
 // that family (Factory.OnChange) forgets it.
-var CompletionKinds = map[string]objectKind{
+var completionKinds = map[string]objectKind{
 	"users":             {Path: "/users", Scope: "Users > Read", View: completions.Kind{Value: "id", Label: []string{"email"}}},
 	"groups":            {Path: "/groups", Scope: "Groups > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
 	"folders":           {Path: "/folders", Scope: "Folders > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
@@ -50,26 +50,26 @@ var CompletionKinds = map[string]objectKind{
 }
 
 func init() {
-	for name, k := range CompletionKinds {
+	for name, k := range completionKinds {
 		k.View.List = ratebudget.Family(k.Path)
-		CompletionKinds[name] = k
+		completionKinds[name] = k
 	}
 }
 
-// ParamKinds infers an argument's kind from the spec's path parameter name,
+// paramKinds infers an argument's kind from the spec's path parameter name,
 // so families complete ids without declaring anything.
-var ParamKinds = map[string]string{
+var paramKinds = map[string]string{
 	"userId": "users", "userSid": "users", "groupId": "groups", "folderId": "folders",
 	"appId": "apps", "appUuid": "apps", "workflowId": "workflows", "spaceId": "spaces",
 	"environmentId": "environments", "resourceId": "resources",
 	"userInviteId": "invites", "attributeName": "attribute-names", "roleId": "roles",
 }
 
-// FamilyIDKinds covers paths whose parameter is just {id}.
-var FamilyIDKinds = map[string]string{"app_themes": "themes", "user_attributes": "user-attributes", "configuration_variables": "config-vars"}
+// familyIDKinds covers paths whose parameter is just {id}.
+var familyIDKinds = map[string]string{"app_themes": "themes", "user_attributes": "user-attributes", "configuration_variables": "config-vars"}
 
-// KeyKinds infers a flag's kind from the last segment of its Field.Key.
-var KeyKinds = map[string]string{
+// keyKinds infers a flag's kind from the last segment of its Field.Key.
+var keyKinds = map[string]string{
 	"user": "users", "user_id": "users", "user_ids": "users",
 	"group_id": "groups", "group_ids": "groups",
 	"folder_id": "folders", "parent_folder_id": "folders",
@@ -86,21 +86,21 @@ var CommandFlagKinds = map[string]map[string]string{
 	"auth login": {"space": "space-names"},
 }
 
-// NoCompletion turns inference off in Field.Complete and Op.ArgsComplete.
-const NoCompletion = "-"
+// noCompletion turns inference off in Field.Complete and Op.ArgsComplete.
+const noCompletion = "-"
 
-func (op *Op) ArgKind(i int) string {
+func (op *Op) argKind(i int) string {
 	if i < len(op.ArgsComplete) && op.ArgsComplete[i] != "" {
 		return op.ArgsComplete[i]
 	}
 	if i >= len(op.Args) {
 		return ""
 	}
-	if k, ok := ParamKinds[op.Args[i]]; ok {
+	if k, ok := paramKinds[op.Args[i]]; ok {
 		return k
 	}
 	if op.Args[i] == "id" {
-		return FamilyIDKinds[ratebudget.Family(op.Path)]
+		return familyIDKinds[ratebudget.Family(op.Path)]
 	}
 	return ""
 }
@@ -131,7 +131,7 @@ func (op *Op) argKindIn(i int, in Input) string {
 	if k, ok := op.ArgsKindBy[i]; ok {
 		return k.pick(in)
 	}
-	return op.ArgKind(i)
+	return op.argKind(i)
 }
 
 // kindIn is the field's kind in one input.
@@ -139,10 +139,10 @@ func (fd *Field) kindIn(in Input) string {
 	if fd.KindBy != nil {
 		return fd.KindBy.pick(in)
 	}
-	return fd.ObjectKind()
+	return fd.kind()
 }
 
-func (fd *Field) ObjectKind() string {
+func (fd *Field) kind() string {
 	if fd.Complete != "" {
 		return fd.Complete
 	}
@@ -153,30 +153,30 @@ func (fd *Field) ObjectKind() string {
 	if i := strings.LastIndexByte(key, '.'); i >= 0 {
 		key = key[i+1:]
 	}
-	return KeyKinds[key]
+	return keyKinds[key]
 }
 
 // wireCompletion makes positional arguments and id flags complete from the
 // org, and keeps everything else from completing file names.
 func (op *Op) wireCompletion(f *cli.Factory, c *cobra.Command) {
 	c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		in, _ := ParseFlags(op, c, args)
+		in, _ := parseFlags(op, c, args)
 		k := op.argKindIn(len(args), in)
-		if len(args) >= len(op.Args) || k == "" || k == NoCompletion {
+		if len(args) >= len(op.Args) || k == "" || k == noCompletion {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
 		return CompleteKind(f, k, toComplete)
 	}
 	for i := range op.Fields {
 		fd := &op.Fields[i]
-		k := fd.ObjectKind()
-		if len(fd.Enum) > 0 || (k == "" && fd.KindBy == nil) || k == NoCompletion || fd.Kind == KBool {
+		k := fd.kind()
+		if len(fd.Enum) > 0 || (k == "" && fd.KindBy == nil) || k == noCompletion || fd.Kind == KBool {
 			continue
 		}
 		c.RegisterFlagCompletionFunc(fd.Flag, func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			in, _ := ParseFlags(op, c, args)
+			in, _ := parseFlags(op, c, args)
 			k := fd.kindIn(in)
-			if k == "" || k == NoCompletion {
+			if k == "" || k == noCompletion {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
 			return CompleteKind(f, k, toComplete)
@@ -206,7 +206,7 @@ func CompleteKind(f *cli.Factory, kind, toComplete string) (out []string, dir co
 			out = nil
 		}
 	}()
-	ok, known := CompletionKinds[kind]
+	ok, known := completionKinds[kind]
 	if !known {
 		return nil, dir
 	}
@@ -275,7 +275,7 @@ func fetchForCompletion(ctx context.Context, f *cli.Factory, cfg *settings.Confi
 func listFields(list string) []string {
 	seen := map[string]bool{}
 	var fields []string
-	for _, k := range CompletionKinds {
+	for _, k := range completionKinds {
 		if k.View.List != list {
 			continue
 		}

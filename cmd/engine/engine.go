@@ -261,7 +261,7 @@ func (e *Engine) question(ctx context.Context, c *Call) string {
 	objs := argObjects(c)
 	kind := ""
 	if len(c.Op.Args) == 1 && len(objs) == 1 {
-		kind = c.Op.ArgKind(0)
+		kind = c.Op.argKind(0)
 		if _, named := c.ArgLabels[0]; !named {
 			if d, ok := e.describe(ctx, kind, fmt.Sprint(objs[0])); ok {
 				objs[0] = d
@@ -273,20 +273,20 @@ func (e *Engine) question(ctx context.Context, c *Call) string {
 		}
 	}
 	if c.Op.Confirm != "" {
-		return ConfirmQuestion(c, objs)
+		return confirmQuestion(c, objs)
 	}
 	verb, _, _ := strings.Cut(c.Op.Use, " ")
-	if kind != "" && kind != NoCompletion && verb != "" {
+	if kind != "" && kind != noCompletion && verb != "" {
 		return fmt.Sprintf("%s%s %s %s? This cannot be undone.", strings.ToUpper(verb[:1]), verb[1:], SingularKind(kind), objs[0])
 	}
-	return ConfirmQuestion(c, objs)
+	return confirmQuestion(c, objs)
 }
 
 // describe names the object an id stands for, with one read; false when
 // the kind has no natural key or the read fails (the prompt then shows
 // the id, and the call itself reports a missing object).
 func (e *Engine) describe(ctx context.Context, kind, id string) (string, bool) {
-	rk, ok := ResolveKinds[kind]
+	rk, ok := resolveKinds[kind]
 	if !ok {
 		return "", false
 	}
@@ -301,9 +301,9 @@ func (e *Engine) describe(ctx context.Context, kind, id string) (string, bool) {
 	return o.Describe(), true
 }
 
-// ConfirmQuestion is the op's question about the call's objects, one per
+// confirmQuestion is the op's question about the call's objects, one per
 // positional argument (%s, or %[N]s for the Nth).
-func ConfirmQuestion(c *Call, objs []any) string {
+func confirmQuestion(c *Call, objs []any) string {
 	if c.Op.Confirm == "" {
 		what := c.Command
 		for _, o := range objs {

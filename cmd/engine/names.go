@@ -11,13 +11,13 @@ import (
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
-// ResolveKinds are the completion kinds whose names orgctl turns into ids
+// resolveKinds are the completion kinds whose names orgctl turns into ids
 // (completion kind -> resolve kind). "resources" is absent: where the API
 // takes a resource's id it mostly takes its name too, so a lookup would only
 // cost points; "resource-ids" marks the few places that take only the UUID.
 // Custom component libraries have unique names, but the published list
 // requires a libraryId, so there is no list to find a name in.
-var ResolveKinds = map[string]string{
+var resolveKinds = map[string]string{
 	"users": "users", "groups": "groups", "folders": "folders", "apps": "apps", "workflows": "workflows",
 	"spaces": "spaces", "environments": "environments", "themes": "themes",
 	"user-attributes": "user-attributes", "config-vars": "config-vars",
@@ -46,7 +46,7 @@ type nameRef struct {
 func (op *Op) NameRefs(in Input) []nameRef {
 	var refs []nameRef
 	add := func(kindName string, r nameRef) {
-		rk, ok := ResolveKinds[kindName]
+		rk, ok := resolveKinds[kindName]
 		if !ok {
 			return
 		}

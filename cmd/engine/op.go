@@ -335,7 +335,7 @@ func (op *Op) wire(f *cli.Factory, c *cobra.Command) {
 				return runBulk(c.Context(), f, op, c, args, bo)
 			}
 		}
-		in, opts := ParseFlags(op, c, args)
+		in, opts := parseFlags(op, c, args)
 		var err error
 		if opts.JSON, err = JSONSelection(c); err != nil {
 			return err
@@ -375,10 +375,10 @@ type RunOptions struct {
 	JSON []string
 }
 
-// ParseFlags is the parse phase: it reads the command line into an Input
+// parseFlags is the parse phase: it reads the command line into an Input
 // (raw text per field, as a bulk file row would give it) and the engine's
 // options. It validates nothing; build does.
-func ParseFlags(op *Op, c *cobra.Command, args []string) (Input, RunOptions) {
+func parseFlags(op *Op, c *cobra.Command, args []string) (Input, RunOptions) {
 	fl := c.Flags()
 	in := Input{Command: c.CommandPath(), Args: args, Values: map[string][]string{}}
 	for _, fd := range op.Fields {

@@ -1,4 +1,4 @@
-package cmd
+package engine_test
 
 import (
 	"testing"

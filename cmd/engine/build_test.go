@@ -1,104 +1,19 @@
-package cmd
+package engine_test
 
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
-	"github.com/orgctl/orgctl/cmd/families"
+	"github.com/orgctl/orgctl/cmd/families/familytest"
 )
-
-// findOp returns the declared operation at a command path below the root
-// ("groups", "members", "add"), from a fresh copy of the declarations.
-func findOp(t *testing.T, path ...string) *engine.Op {
-	t.Helper()
-	var walk func(gs []engine.Group, rest []string) *engine.Op
-	walk = func(gs []engine.Group, rest []string) *engine.Op {
-		for _, g := range gs {
-			if g.Name != rest[0] {
-				continue
-			}
-			if len(rest) == 2 {
-				for i := range g.Ops {
-					if strings.Fields(g.Ops[i].Use)[0] == rest[1] {
-						op := g.Ops[i]
-						if op.Columns == nil {
-							op.Columns = g.Columns
-						}
-						return &op
-					}
-				}
-			}
-			if len(rest) > 2 {
-				return walk(g.Groups, rest[1:])
-			}
-		}
-		return nil
-	}
-	if len(path) < 2 {
-		t.Fatalf("findOp(%v): need a family and an operation", path)
-	}
-	op := walk(families.All(), path)
-	if op == nil {
-		t.Fatalf("no operation %q", strings.Join(path, " "))
-	}
-	return op
-}
-
-// in is an Input for a command path, with flag values given as
-// "flag", "value" pairs (a flag may repeat).
-func in(command string, args []string, pairs ...string) engine.Input {
-	v := map[string][]string{}
-	for i := 0; i+1 < len(pairs); i += 2 {
-		v[pairs[i]] = append(v[pairs[i]], pairs[i+1])
-	}
-	return engine.Input{Command: "orgctl " + command, Args: args, Values: v}
-}
-
-// mustBuild builds a call that must be valid.
-func mustBuild(t *testing.T, op *engine.Op, input engine.Input) *engine.Call {
-	t.Helper()
-	c, err := op.Build(input, strings.NewReader(""))
-	if err != nil {
-		t.Fatalf("%s: build: %v", input.Command, err)
-	}
-	return c
-}
-
-// buildErr builds a call that must be refused as bad usage (exit 2) and
-// returns the message.
-func buildErr(t *testing.T, op *engine.Op, input engine.Input) string {
-	t.Helper()
-	c, err := op.Build(input, strings.NewReader(""))
-	if err == nil {
-		t.Fatalf("%s: build accepted the input: %+v", input.Command, c.Request())
-	}
-	var ue *cli.UsageError
-	if !errors.As(err, &ue) || ExitCode(err) != cli.ExitUsage {
-		t.Fatalf("%s: err = %T %v, want a UsageError (exit 2)", input.Command, err, err)
-	}
-	return err.Error()
-}
-
-// asJSON renders v as compact JSON for comparisons that ignore Go types.
-func asJSON(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("marshal %v: %v", v, err)
-	}
-	return string(b)
-}
 
 func TestFieldValueKinds(t *testing.T) {
 	for _, tc := range []struct {
@@ -133,7 +48,7 @@ func TestFieldValueKinds(t *testing.T) {
 			if err != nil {
 				t.Fatalf("fieldValue(%q): %v", tc.raw, err)
 			}
-			if got := asJSON(t, v); got != tc.want {
+			if got := familytest.JSON(t, v); got != tc.want {
 				t.Errorf("fieldValue(%q) = %s, want %s", tc.raw, got, tc.want)
 			}
 		})
@@ -189,7 +104,7 @@ func TestBuildPlacesEveryKindAndIn(t *testing.T) {
 		{Flag: "mine-list", In: engine.InLocal, Kind: engine.KStrings},
 		{Flag: "mine-bool", In: engine.InLocal, Kind: engine.KBool},
 	}}
-	c := mustBuild(t, body, in("things create", nil,
+	c := familytest.Build(t, body, familytest.Input("things create", nil,
 		"name", "Ada", "sha", "abc123", "full", "true", "count", "3", "ratio", "0.25",
 		"tag", "a,b", "tag", "c", "line", "x,y", "meta", "n=1", "meta", "s=t", "opts", `{"k":[true]}`,
 		"mine", "local text", "mine-list", "p,q", "mine-bool", "true"))
@@ -198,7 +113,7 @@ func TestBuildPlacesEveryKindAndIn(t *testing.T) {
 		t.Errorf("request = %s %s ?%v", r.Method, r.Path, r.Query)
 	}
 	want := `{"count":3,"deploy_params":{"commit_sha":"abc123","is_full_sync":true},"lines":["x,y"],"meta":{"n":1,"s":"t"},"name":"Ada","opts":{"k":[true]},"ratio":0.25,"tags":["a","b","c"]}`
-	if got := asJSON(t, r.Body); got != want {
+	if got := familytest.JSON(t, r.Body); got != want {
 		t.Errorf("body = %s\nwant   %s", got, want)
 	}
 	if c.LocalString("mine") != "local text" || !c.LocalBool("mine-bool") || !reflect.DeepEqual(c.LocalStrings("mine-list"), []string{"p", "q"}) {
@@ -220,7 +135,7 @@ func TestBuildPlacesEveryKindAndIn(t *testing.T) {
 		{Flag: "n", Key: "n", In: engine.InQuery, Kind: engine.KInt},
 		{Flag: "meta", Key: "meta", In: engine.InQuery, Kind: engine.KKV},
 	}}
-	c = mustBuild(t, query, in("things list", nil,
+	c = familytest.Build(t, query, familytest.Input("things list", nil,
 		"email", "a+b@example.com", "status", "pending,expired", "status", "submitted", "include", "false", "n", "5", "meta", "a=1"))
 	r = c.Request()
 	wantQ := url.Values{"email": {"a+b@example.com"}, "statuses": {"pending", "expired", "submitted"}, "includeGroups": {"false"}, "n": {"5"}, "meta": {`{"a":1}`}}
@@ -238,7 +153,7 @@ func TestBuildPlacesEveryKindAndIn(t *testing.T) {
 		{Flag: "links", Key: "links", In: engine.InPatch, Kind: engine.KStrings},
 		{Flag: "meta", Key: "metadata", In: engine.InPatch, Kind: engine.KKV},
 	}}
-	c = mustBuild(t, patch, in("things update", []string{"t/1"},
+	c = familytest.Build(t, patch, familytest.Input("things update", []string{"t/1"},
 		"name", "Ada", "host", "db", "active", "false", "links", "u1,u2", "meta", "a/b=1", "meta", "x~y=z"))
 	r = c.Request()
 	if r.Path != "/things/t%2F1" {
@@ -251,7 +166,7 @@ func TestBuildPlacesEveryKindAndIn(t *testing.T) {
 		`{"op":"replace","path":"/links","value":["u1","u2"]},` +
 		`{"op":"add","path":"/metadata/a~1b","value":1},` +
 		`{"op":"add","path":"/metadata/x~0y","value":"z"}]}`
-	if got := asJSON(t, r.Body); got != wantOps {
+	if got := familytest.JSON(t, r.Body); got != wantOps {
 		t.Errorf("patch body = %s\nwant         %s", got, wantOps)
 	}
 }
@@ -261,7 +176,7 @@ func TestSetPathAndLookupPath(t *testing.T) {
 	engine.SetPath(m, "a.b.c", 1)
 	engine.SetPath(m, "a.b.d", 2)
 	engine.SetPath(m, "top", true)
-	if got := asJSON(t, m); got != `{"a":{"b":{"c":1,"d":2}},"top":true}` {
+	if got := familytest.JSON(t, m); got != `{"a":{"b":{"c":1,"d":2}},"top":true}` {
 		t.Errorf("setPath: %s (a scalar in the way must become an object)", got)
 	}
 	if engine.LookupPath(m, "a.b.d") != 2 || engine.LookupPath(m, "a.x.y") != nil || engine.LookupPath(m, "top.x") != nil {
@@ -270,8 +185,8 @@ func TestSetPathAndLookupPath(t *testing.T) {
 }
 
 func TestBuildReportsEveryProblemTogether(t *testing.T) {
-	op := findOp(t, "users", "create")
-	msg := buildErr(t, op, in("users create", nil, "user-type", "robot", "active", "yes"))
+	op := familytest.Op(t, "users", "create")
+	msg := familytest.BuildErr(t, op, familytest.Input("users create", nil, "user-type", "robot", "active", "yes"))
 	for _, want := range []string{
 		"orgctl users create: 3 problems:",
 		`invalid value "robot" for --user-type: allowed values are default, mobile, embed`,
@@ -283,101 +198,92 @@ func TestBuildReportsEveryProblemTogether(t *testing.T) {
 		}
 	}
 
-	msg = buildErr(t, op, in("users create", nil, "email", "a@b.c", "first-name", "A"))
+	msg = familytest.BuildErr(t, op, familytest.Input("users create", nil, "email", "a@b.c", "first-name", "A"))
 	if msg != "orgctl users create: required flag --last-name not set" {
 		t.Errorf("one missing flag: %q", msg)
 	}
 
 	// A value that fails to convert is reported once, not also as missing.
-	msg = buildErr(t, findOp(t, "folders", "create"), in("folders create", nil, "name", "R", "type", "dashboard"))
+	msg = familytest.BuildErr(t, familytest.Op(t, "folders", "create"), familytest.Input("folders create", nil, "name", "R", "type", "dashboard"))
 	if strings.Contains(msg, "not set") || !strings.Contains(msg, `invalid value "dashboard" for --type`) {
 		t.Errorf("bad enum on a required flag: %q", msg)
 	}
 }
 
 func TestBuildLimitAndAll(t *testing.T) {
-	op := findOp(t, "users", "list")
+	op := familytest.Op(t, "users", "list")
 	for _, bad := range []string{"0", "101", "ten", "-1", "2.5", ""} {
-		in := in("users list", nil)
+		in := familytest.Input("users list", nil)
 		in.Limit = &bad
-		msg := buildErr(t, op, in)
+		msg := familytest.BuildErr(t, op, in)
 		if !strings.Contains(msg, "--limit takes a whole number") || !strings.Contains(msg, "got") {
 			t.Errorf("--limit %q: %q", bad, msg)
 		}
 	}
 	good := " 50 "
-	input := in("users list", nil)
+	input := familytest.Input("users list", nil)
 	input.Limit = &good
-	c := mustBuild(t, op, input)
+	c := familytest.Build(t, op, input)
 	if c.Query.Get("limit") != "50" || c.All {
 		t.Errorf("--limit 50: query %v, all %v", c.Query, c.All)
 	}
 	input.All = true
-	if c := mustBuild(t, op, input); c.Query.Get("limit") != "50" || !c.All {
+	if c := familytest.Build(t, op, input); c.Query.Get("limit") != "50" || !c.All {
 		t.Errorf("--limit 50 --all: query %v, all %v", c.Query, c.All)
 	}
-	input = in("users list", nil)
+	input = familytest.Input("users list", nil)
 	input.All = true
-	if c := mustBuild(t, op, input); c.Query.Get("limit") != "100" || !c.All {
+	if c := familytest.Build(t, op, input); c.Query.Get("limit") != "100" || !c.All {
 		t.Errorf("--all alone: query %v, all %v; want the largest page", c.Query, c.All)
 	}
 	// A bad limit joins the other problems.
 	bad := "x"
-	listWithEnum := findOp(t, "access-requests", "list")
-	input = in("access-requests list", nil, "status", "OPEN")
+	listWithEnum := familytest.Op(t, "access-requests", "list")
+	input = familytest.Input("access-requests list", nil, "status", "OPEN")
 	input.Limit = &bad
-	if msg := buildErr(t, listWithEnum, input); !strings.Contains(msg, "2 problems") {
+	if msg := familytest.BuildErr(t, listWithEnum, input); !strings.Contains(msg, "2 problems") {
 		t.Errorf("bad --status and --limit: %q", msg)
 	}
 }
 
 func TestBuildRefusesEmptyArguments(t *testing.T) {
-	op := findOp(t, "groups", "members", "remove")
-	msg := buildErr(t, op, in("groups members remove", []string{"7", "  "}))
+	op := familytest.Op(t, "groups", "members", "remove")
+	msg := familytest.BuildErr(t, op, familytest.Input("groups members remove", []string{"7", "  "}))
 	if msg != "orgctl groups members remove: argument 2 (USER_ID) is empty" {
 		t.Errorf("empty argument: %q", msg)
 	}
-	msg = buildErr(t, op, in("groups members remove", []string{"", ""}))
+	msg = familytest.BuildErr(t, op, familytest.Input("groups members remove", []string{"", ""}))
 	if !strings.Contains(msg, "2 problems") || !strings.Contains(msg, "argument 1 (GROUP_ID) is empty") {
 		t.Errorf("two empty arguments: %q", msg)
 	}
 	// Without a Use naming it, the argument is called by its path parameter.
 	bare := &engine.Op{Use: "get", Method: http.MethodGet, Path: "/x/{xId}", Args: []string{"xId"}}
-	if msg := buildErr(t, bare, in("x get", []string{""})); !strings.Contains(msg, "argument 1 (xId) is empty") {
+	if msg := familytest.BuildErr(t, bare, familytest.Input("x get", []string{""})); !strings.Contains(msg, "argument 1 (xId) is empty") {
 		t.Errorf("unnamed argument: %q", msg)
 	}
 }
 
 func TestBuildPatchNeedsSomethingToChange(t *testing.T) {
-	msg := buildErr(t, findOp(t, "users", "update"), in("users update", []string{"user_1"}))
+	msg := familytest.BuildErr(t, familytest.Op(t, "users", "update"), familytest.Input("users update", []string{"user_1"}))
 	if !strings.Contains(msg, "nothing to change") || !strings.Contains(msg, "--body") {
 		t.Errorf("empty patch: %q", msg)
 	}
 	// Ops with a Shape are checked after it.
-	msg = buildErr(t, findOp(t, "resource-configs", "update"), in("resource-configs update", []string{"5a4d0099-0000-4000-8000-000000000001"}))
+	msg = familytest.BuildErr(t, familytest.Op(t, "resource-configs", "update"), familytest.Input("resource-configs update", []string{"5a4d0099-0000-4000-8000-000000000001"}))
 	if !strings.Contains(msg, "nothing to change") {
 		t.Errorf("empty patch after Shape: %q", msg)
 	}
 }
 
 // BodyObject writes content to a temp file and returns an Input naming it in --body.
-func bodyFile(t *testing.T, content string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "body.json")
-	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func TestBuildBody(t *testing.T) {
-	create := findOp(t, "users", "create")
+	create := familytest.Op(t, "users", "create")
 
 	// An object: flags override its fields, and it satisfies required flags.
-	input := in("users create", nil, "first-name", "Flag")
-	input.Body = bodyFile(t, `{"email":"a@b.c","first_name":"Body","last_name":"L","metadata":{"n":12345678901234567890}}`)
-	c := mustBuild(t, create, input)
-	if got := asJSON(t, c.Request().Body); got != `{"email":"a@b.c","first_name":"Flag","last_name":"L","metadata":{"n":12345678901234567890}}` {
+	input := familytest.Input("users create", nil, "first-name", "Flag")
+	input.Body = familytest.BodyFile(t, `{"email":"a@b.c","first_name":"Body","last_name":"L","metadata":{"n":12345678901234567890}}`)
+	c := familytest.Build(t, create, input)
+	if got := familytest.JSON(t, c.Request().Body); got != `{"email":"a@b.c","first_name":"Flag","last_name":"L","metadata":{"n":12345678901234567890}}` {
 		t.Errorf("body with a flag over it = %s (numbers must keep their digits)", got)
 	}
 	if !c.FromBody {
@@ -385,7 +291,7 @@ func TestBuildBody(t *testing.T) {
 	}
 
 	// From stdin.
-	input = in("users create", nil)
+	input = familytest.Input("users create", nil)
 	input.Body = "-"
 	c, err := create.Build(input, strings.NewReader(`{"email":"s@b.c","first_name":"S","last_name":"In"}`))
 	if err != nil || c.Body["email"] != "s@b.c" {
@@ -397,30 +303,30 @@ func TestBuildBody(t *testing.T) {
 	}
 
 	// Patch operations, as an array or as {"operations": [...]}.
-	update := findOp(t, "users", "update")
+	update := familytest.Op(t, "users", "update")
 	for _, body := range []string{
 		`[{"op":"remove","path":"/metadata/team"}]`,
 		`{"operations":[{"op":"remove","path":"/metadata/team"}]}`,
 	} {
-		input = in("users update", []string{"user_1"}, "first-name", "Ada")
-		input.Body = bodyFile(t, body)
-		c = mustBuild(t, update, input)
+		input = familytest.Input("users update", []string{"user_1"}, "first-name", "Ada")
+		input.Body = familytest.BodyFile(t, body)
+		c = familytest.Build(t, update, input)
 		want := `{"operations":[{"op":"remove","path":"/metadata/team"},{"op":"replace","path":"/first_name","value":"Ada"}]}`
-		if got := asJSON(t, c.Request().Body); got != want {
+		if got := familytest.JSON(t, c.Request().Body); got != want {
 			t.Errorf("patch --body %s: %s", body, got)
 		}
 	}
 
 	// An array where fields exist, or for a DELETE, is refused; elsewhere it is sent as is.
-	input = in("users create", nil)
-	input.Body = bodyFile(t, `[{"email":"a@b.c"}]`)
-	if msg := buildErr(t, create, input); !strings.Contains(msg, "must be a JSON object (got an array); the fields go inside it") {
+	input = familytest.Input("users create", nil)
+	input.Body = familytest.BodyFile(t, `[{"email":"a@b.c"}]`)
+	if msg := familytest.BuildErr(t, create, input); !strings.Contains(msg, "must be a JSON object (got an array); the fields go inside it") {
 		t.Errorf("array body with fields: %q", msg)
 	}
 	raw := &engine.Op{Method: http.MethodPost, Path: "/bulk", Body: true}
-	input = in("bulk", nil)
-	input.Body = bodyFile(t, `[1, 2]`)
-	c = mustBuild(t, raw, input)
+	input = familytest.Input("bulk", nil)
+	input.Body = familytest.BodyFile(t, `[1, 2]`)
+	c = familytest.Build(t, raw, input)
 	if string(c.Request().Body.(json.RawMessage)) != `[1, 2]` {
 		t.Errorf("array body without fields = %v", c.Request().Body)
 	}
@@ -438,16 +344,16 @@ func TestBuildBody(t *testing.T) {
 		{update, `"x"`, `--body must be a JSON array of JSON Patch operations`},
 		{update, `{"operations": {}}`, `--body must be a JSON array of JSON Patch operations`},
 	} {
-		input := in("x", []string{"user_1"})
-		input.Body = bodyFile(t, tc.body)
-		if msg := buildErr(t, tc.op, input); !strings.Contains(msg, tc.want) {
+		input := familytest.Input("x", []string{"user_1"})
+		input.Body = familytest.BodyFile(t, tc.body)
+		if msg := familytest.BuildErr(t, tc.op, input); !strings.Contains(msg, tc.want) {
 			t.Errorf("--body %q: %q, want %q", tc.body, msg, tc.want)
 		}
 	}
 
-	input = in("users create", nil)
+	input = familytest.Input("users create", nil)
 	input.Body = filepath.Join(t.TempDir(), "missing.json")
-	if msg := buildErr(t, create, input); !strings.Contains(msg, "--body:") || !strings.Contains(msg, "missing.json") {
+	if msg := familytest.BuildErr(t, create, input); !strings.Contains(msg, "--body:") || !strings.Contains(msg, "missing.json") {
 		t.Errorf("missing file: %q", msg)
 	}
 }
@@ -465,10 +371,10 @@ func (e endless) Read(p []byte) (int, error) {
 
 func TestBuildBodyOverSizeIsRefused(t *testing.T) {
 	// An object that never ends on stdin: refused at the limit, not cut or read forever.
-	input := in("apps create", nil, "name", "n")
+	input := familytest.Input("apps create", nil, "name", "n")
 	input.Body = "-"
-	_, err := findOp(t, "apps", "create").Build(input, io.MultiReader(strings.NewReader(`{"x":"`), endless(bytes.Repeat([]byte("a"), 64<<10))))
-	if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "--body: --body - is larger than the 16 MiB limit") {
+	_, err := familytest.Op(t, "apps", "create").Build(input, io.MultiReader(strings.NewReader(`{"x":"`), endless(bytes.Repeat([]byte("a"), 64<<10))))
+	if !familytest.IsUsage(err) || !strings.Contains(err.Error(), "--body: --body - is larger than the 16 MiB limit") {
 		t.Errorf("over-size body: %v", err)
 	}
 }
@@ -476,7 +382,7 @@ func TestBuildBodyOverSizeIsRefused(t *testing.T) {
 // parsed runs the parse phase on a command line of op's cobra command.
 func parsed(t *testing.T, op *engine.Op, argv ...string) (engine.Input, engine.RunOptions) {
 	t.Helper()
-	f, _ := testFactory(t, &testKeyring{}, "")
+	f := familytest.Factory(t)
 	c := op.Command(f)
 	if err := c.ParseFlags(argv); err != nil {
 		t.Fatalf("parse %v: %v", argv, err)
@@ -485,8 +391,7 @@ func parsed(t *testing.T, op *engine.Op, argv ...string) (engine.Input, engine.R
 }
 
 func TestParseFlagsThenBuild(t *testing.T) {
-	isolate(t)
-	op := findOp(t, "users", "create")
+	op := familytest.Op(t, "users", "create")
 	input, opts := parsed(t, op, "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "Lovelace",
 		"--active=false", "--metadata", "team=ops", "--metadata", "level=3", "--user-type", "mobile", "--admin", "--dry-run")
 	if !opts.DryRun || opts.Yes {
@@ -497,8 +402,8 @@ func TestParseFlagsThenBuild(t *testing.T) {
 	if !reflect.DeepEqual(input.Values, wantValues) {
 		t.Errorf("values = %v\nwant     %v", input.Values, wantValues)
 	}
-	c := mustBuild(t, op, input)
-	if got := asJSON(t, c.Request().Body); got != `{"active":false,"email":"ada@example.com","first_name":"Ada","last_name":"Lovelace","metadata":{"level":3,"team":"ops"},"user_type":"mobile"}` {
+	c := familytest.Build(t, op, input)
+	if got := familytest.JSON(t, c.Request().Body); got != `{"active":false,"email":"ada@example.com","first_name":"Ada","last_name":"Lovelace","metadata":{"level":3,"team":"ops"},"user_type":"mobile"}` {
 		t.Errorf("body = %s", got)
 	}
 	if len(c.Then) != 1 {
@@ -506,27 +411,27 @@ func TestParseFlagsThenBuild(t *testing.T) {
 	}
 
 	// Unset flags are absent, not empty; repeatable flags keep commas for build to split or keep.
-	op = findOp(t, "config-vars", "create")
+	op = familytest.Op(t, "config-vars", "create")
 	input, _ = parsed(t, op, "--name", "N", "--value", "env1=a,b", "--value", "env2=c")
 	if _, ok := input.Values["description"]; ok {
 		t.Error("an unset flag appears in the input")
 	}
-	c = mustBuild(t, op, input)
-	if got := asJSON(t, c.Body["values"]); got != `[{"environment_id":"env1","value":"a,b"},{"environment_id":"env2","value":"c"}]` {
+	c = familytest.Build(t, op, input)
+	if got := familytest.JSON(t, c.Body["values"]); got != `[{"environment_id":"env1","value":"a,b"},{"environment_id":"env2","value":"c"}]` {
 		t.Errorf("--value keeps commas: %s", got)
 	}
 
-	op = findOp(t, "user-tasks", "list")
+	op = familytest.Op(t, "user-tasks", "list")
 	input, _ = parsed(t, op, "--status", "pending,expired", "--status", "submitted", "--limit", "20", "--all")
 	if input.Limit == nil || *input.Limit != "20" || !input.All {
 		t.Errorf("limit %v all %v", input.Limit, input.All)
 	}
-	c = mustBuild(t, op, input)
+	c = familytest.Build(t, op, input)
 	if got := c.Query.Get("statuses"); got != "pending,expired,submitted" {
 		t.Errorf("statuses = %q", got)
 	}
 
-	op = findOp(t, "users", "delete")
+	op = familytest.Op(t, "users", "delete")
 	input, opts = parsed(t, op, "user_1", "-y")
 	if !opts.Yes || !reflect.DeepEqual(input.Args, []string{"user_1"}) {
 		t.Errorf("delete -y: %+v %+v", input, opts)
@@ -534,9 +439,8 @@ func TestParseFlagsThenBuild(t *testing.T) {
 }
 
 func TestCommandWiring(t *testing.T) {
-	isolate(t)
-	f, _ := testFactory(t, &testKeyring{}, "")
-	c := findOp(t, "users", "list").Command(f)
+	f := familytest.Factory(t)
+	c := familytest.Op(t, "users", "list").Command(f)
 	for _, flag := range []string{"limit", "all", "email"} {
 		if c.Flags().Lookup(flag) == nil {
 			t.Errorf("users list has no --%s", flag)
@@ -545,7 +449,7 @@ func TestCommandWiring(t *testing.T) {
 	if c.Flags().Lookup("dry-run") != nil || c.Flags().Lookup("yes") != nil {
 		t.Error("a read offers --dry-run or --yes")
 	}
-	c = findOp(t, "users", "delete").Command(f)
+	c = familytest.Op(t, "users", "delete").Command(f)
 	if c.Flags().Lookup("dry-run") == nil || c.Flags().ShorthandLookup("y") == nil {
 		t.Error("delete lacks --dry-run or -y")
 	}
@@ -555,15 +459,15 @@ func TestCommandWiring(t *testing.T) {
 	if !strings.Contains(c.Long, "API:    DELETE /api/v2/users/{userId}") || !strings.Contains(c.Long, "points per request") {
 		t.Errorf("help = %q", c.Long)
 	}
-	usage := findOp(t, "folders", "create").Command(f).Flags().Lookup("type").Usage
+	usage := familytest.Op(t, "folders", "create").Command(f).Flags().Lookup("type").Usage
 	if !strings.Contains(usage, "{app|workflow|resource|agent|library}") || !strings.Contains(usage, "(required)") {
 		t.Errorf("enum usage = %q", usage)
 	}
 	err := c.Args(c, nil)
-	if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "takes 1 argument(s): USER_ID, got 0") {
+	if !familytest.IsUsage(err) || !strings.Contains(err.Error(), "takes 1 argument(s): USER_ID, got 0") {
 		t.Errorf("wrong argument count: %v", err)
 	}
-	c = findOp(t, "users", "list").Command(f)
+	c = familytest.Op(t, "users", "list").Command(f)
 	if err := c.Args(c, []string{"x"}); err == nil || !strings.Contains(err.Error(), "takes no arguments, got 1") {
 		t.Errorf("argument to a list: %v", err)
 	}
@@ -574,19 +478,19 @@ func TestBuildBodyRefusesTrailingData(t *testing.T) {
 		op   *engine.Op
 		body string
 	}{
-		{findOp(t, "apps", "create"), `{"name":"a"} {"name":"b"}`},
-		{findOp(t, "apps", "create"), `{"name":"a"} trailing`},
-		{findOp(t, "users", "update"), `[{"op":"remove","path":"/a"}] ]`},
+		{familytest.Op(t, "apps", "create"), `{"name":"a"} {"name":"b"}`},
+		{familytest.Op(t, "apps", "create"), `{"name":"a"} trailing`},
+		{familytest.Op(t, "users", "update"), `[{"op":"remove","path":"/a"}] ]`},
 		{&engine.Op{Method: http.MethodPost, Path: "/bulk", Body: true}, `[1, 2] junk`},
 	} {
-		input := in("x", []string{"user_1"})
-		input.Body = bodyFile(t, tc.body)
-		if msg := buildErr(t, tc.op, input); !strings.Contains(msg, "is not valid JSON") {
+		input := familytest.Input("x", []string{"user_1"})
+		input.Body = familytest.BodyFile(t, tc.body)
+		if msg := familytest.BuildErr(t, tc.op, input); !strings.Contains(msg, "is not valid JSON") {
 			t.Errorf("--body %q: %q", tc.body, msg)
 		}
 	}
 	// Whitespace after the value is fine.
-	input := in("apps create", nil)
-	input.Body = bodyFile(t, "{\"name\":\"a\"}\n\n")
-	mustBuild(t, findOp(t, "apps", "create"), input)
+	input := familytest.Input("apps create", nil)
+	input.Body = familytest.BodyFile(t, "{\"name\":\"a\"}\n\n")
+	familytest.Build(t, familytest.Op(t, "apps", "create"), input)
 }

@@ -1,4 +1,4 @@
-package cmd
+package engine_test
 
 import (
 	"net/http"
@@ -6,29 +6,14 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/cmd/engine"
-	"github.com/orgctl/orgctl/cmd/families"
+	"github.com/orgctl/orgctl/cmd/families/familytest"
 )
-
-// eachOp calls fn with every declared operation and its command path.
-func eachOp(fn func(path string, op *engine.Op)) {
-	var walk func(prefix string, gs []engine.Group)
-	walk = func(prefix string, gs []engine.Group) {
-		for _, g := range gs {
-			p := prefix + " " + g.Name
-			for i := range g.Ops {
-				fn(p+" "+strings.Fields(g.Ops[i].Use)[0], &g.Ops[i])
-			}
-			walk(p, g.Groups)
-		}
-	}
-	walk("orgctl", families.All())
-}
 
 // Every operation that removes something asks first, and says truthfully
 // what happens in a question that formats with its arguments.
 func TestDestructiveOpsAskTheirOwnQuestion(t *testing.T) {
 	n := 0
-	eachOp(func(path string, op *engine.Op) {
+	familytest.Each(func(path string, op *engine.Op) {
 		verb := strings.Fields(op.Use)[0]
 		removes := op.Method == http.MethodDelete || strings.HasPrefix(verb, "delete") || strings.HasPrefix(verb, "remove") ||
 			verb == "revoke" || verb == "invalidate-sessions"
@@ -71,7 +56,7 @@ func TestDestructiveOpsAskTheirOwnQuestion(t *testing.T) {
 // Org-wide actions ask for a name to be typed, not y.
 func TestOrgWideActionsAskToTypeTheName(t *testing.T) {
 	for _, p := range [][]string{{"org", "invalidate-sessions"}, {"spaces", "delete"}} {
-		if findOp(t, p...).TypeToConfirm == nil {
+		if familytest.Op(t, p...).TypeToConfirm == nil {
 			t.Errorf("%s asks y/N; it should ask to type the name", strings.Join(p, " "))
 		}
 	}

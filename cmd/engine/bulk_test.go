@@ -1,4 +1,4 @@
-package cmd
+package engine_test
 
 import (
 	"reflect"
@@ -6,16 +6,12 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/client/bulk"
-	"github.com/orgctl/orgctl/client/resolve"
-	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
-	"github.com/orgctl/orgctl/cmd/families"
+	"github.com/orgctl/orgctl/cmd/families/familytest"
 )
 
 func testJob(t *testing.T, path string, given []string, base map[string][]string, format bulk.Format) *engine.BulkJob {
-	op := findOp(t, strings.Fields(path)...)
-	return &engine.BulkJob{Op: op, O: engine.BulkOptions{Format: format},
-		Base: engine.Input{Command: "orgctl " + path, Args: given, Values: base}, Cols: engine.NewBulkColumns(op, len(given))}
+	return engine.NewTestJob(familytest.Op(t, strings.Fields(path)...), "orgctl "+path, given, base, format)
 }
 
 func TestColumnsAreFlagsKeysOrArgumentNames(t *testing.T) {
@@ -32,7 +28,7 @@ func TestColumnsAreFlagsKeysOrArgumentNames(t *testing.T) {
 		t.Errorf("input %+v\nwant  %+v", in, want)
 	}
 	for _, name := range []string{"user-id", "user_id", "userId"} {
-		if tg, ok := j.Cols.Target(name); !ok || tg.Field != nil || tg.Arg != 0 {
+		if field, arg, ok := j.ColumnTarget(name); !ok || field != nil || arg != 0 {
 			t.Errorf("%q does not name the USER_ID argument", name)
 		}
 	}
@@ -64,7 +60,7 @@ func TestJSONLinesReportUnknownFieldsPerRow(t *testing.T) {
 
 func TestBuildProblemsReadAsColumns(t *testing.T) {
 	j := testJob(t, "users create", nil, nil, bulk.CSV)
-	_, probs := j.CheckRow(engine.Input{Command: j.Base.Command, Values: map[string][]string{
+	_, probs := j.CheckRow(engine.Input{Command: j.Command(), Values: map[string][]string{
 		"email": {"a@x"}, "active": {"maybe"}, "user-type": {"robot"}}})
 	want := []string{
 		`invalid value "a@x" for email: expected an email address such as ada@example.com`,
@@ -97,49 +93,5 @@ func TestRowKeys(t *testing.T) {
 	members := testJob(t, "groups members add", []string{"7"}, nil, bulk.CSV)
 	if k := members.RowKeys(engine.Input{Args: []string{"7"}, Values: map[string][]string{"user": {"a@x, b@x"}}}); len(k) != 2 {
 		t.Errorf("members: %q", k)
-	}
-}
-
-func TestEveryWriteTakesFrom(t *testing.T) {
-	root := newRoot(cli.NewFactory("test"), allFamilies)
-	n := 0
-	for _, g := range families.All() {
-		var walk func(prefix string, g engine.Group)
-		walk = func(prefix string, g engine.Group) {
-			for i := range g.Ops {
-				op := &g.Ops[i]
-				op.Siblings = g.Ops
-				path := prefix + " " + g.Name + " " + strings.Fields(op.Use)[0]
-				c, _, err := root.Find(strings.Fields(path))
-				if err != nil {
-					t.Fatal(err)
-				}
-				has := c.Flags().Lookup("from") != nil
-				if has != op.Writes() {
-					t.Errorf("%s: --from %v, writes %v", path, has, op.Writes())
-				}
-				if op.Writes() {
-					n++
-				}
-				if onExists := c.Flags().Lookup("on-exists") != nil; onExists != (op.Exists != nil) {
-					t.Errorf("%s: --on-exists offered %v, Exists declared %v", path, onExists, op.Exists != nil)
-				}
-				if ex := op.Exists; ex != nil && ex.Check == nil {
-					if _, ok := resolve.Kinds[ex.Kind]; !ok {
-						t.Errorf("%s: no resolve kind %q to look existing ones up in", path, ex.Kind)
-					}
-					if op.Sibling(ex.Update) == nil && ex.Update != "" {
-						t.Errorf("%s: no sibling %q for --on-exists update", path, ex.Update)
-					}
-				}
-			}
-			for _, s := range g.Groups {
-				walk(strings.TrimSpace(prefix+" "+g.Name), s)
-			}
-		}
-		walk("", g)
-	}
-	if n < 70 {
-		t.Errorf("only %d write commands take --from", n)
 	}
 }

@@ -1,0 +1,150 @@
+// Package familytest finds declared operations for tests: by command path,
+// or every one in turn. It is imported by tests only.
+package familytest
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/families"
+	"github.com/orgctl/orgctl/output"
+)
+
+// Op returns the declared operation at a command path below the root
+// ("groups", "members", "add"), from a fresh copy of the declarations,
+// with its group's columns when it declares none.
+func Op(t testing.TB, path ...string) *engine.Op {
+	t.Helper()
+	var walk func(gs []engine.Group, rest []string) *engine.Op
+	walk = func(gs []engine.Group, rest []string) *engine.Op {
+		for _, g := range gs {
+			if g.Name != rest[0] {
+				continue
+			}
+			if len(rest) == 2 {
+				for i := range g.Ops {
+					if strings.Fields(g.Ops[i].Use)[0] == rest[1] {
+						op := g.Ops[i]
+						if op.Columns == nil {
+							op.Columns = g.Columns
+						}
+						return &op
+					}
+				}
+			}
+			if len(rest) > 2 {
+				return walk(g.Groups, rest[1:])
+			}
+		}
+		return nil
+	}
+	if len(path) < 2 {
+		t.Fatalf("familytest.Op(%v): need a family and an operation", path)
+	}
+	op := walk(families.All(), path)
+	if op == nil {
+		t.Fatalf("no operation %q", strings.Join(path, " "))
+	}
+	return op
+}
+
+// Each calls fn with every declared operation and its command path
+// ("orgctl groups members add").
+func Each(fn func(path string, op *engine.Op)) {
+	var walk func(prefix string, gs []engine.Group)
+	walk = func(prefix string, gs []engine.Group) {
+		for _, g := range gs {
+			p := prefix + " " + g.Name
+			for i := range g.Ops {
+				fn(p+" "+strings.Fields(g.Ops[i].Use)[0], &g.Ops[i])
+			}
+			walk(p, g.Groups)
+		}
+	}
+	walk("orgctl", families.All())
+}
+
+// Input is an Input for a command path, with flag values given as
+// "flag", "value" pairs (a flag may repeat).
+func Input(command string, args []string, pairs ...string) engine.Input {
+	v := map[string][]string{}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		v[pairs[i]] = append(v[pairs[i]], pairs[i+1])
+	}
+	return engine.Input{Command: "orgctl " + command, Args: args, Values: v}
+}
+
+// Build builds a call that must be valid.
+func Build(t testing.TB, op *engine.Op, input engine.Input) *engine.Call {
+	t.Helper()
+	c, err := op.Build(input, strings.NewReader(""))
+	if err != nil {
+		t.Fatalf("%s: build: %v", input.Command, err)
+	}
+	return c
+}
+
+// BuildErr builds a call that must be refused as bad usage (exit 2) and
+// returns the message.
+func BuildErr(t testing.TB, op *engine.Op, input engine.Input) string {
+	t.Helper()
+	c, err := op.Build(input, strings.NewReader(""))
+	if err == nil {
+		t.Fatalf("%s: build accepted the input: %+v", input.Command, c.Request())
+	}
+	var ue *cli.UsageError
+	if !errors.As(err, &ue) {
+		t.Fatalf("%s: err = %T %v, want a UsageError (exit 2)", input.Command, err, err)
+	}
+	return err.Error()
+}
+
+// JSON renders v as compact JSON for comparisons that ignore Go types.
+func JSON(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("marshal %v: %v", v, err)
+	}
+	return string(b)
+}
+
+// BodyFile writes content to a file for --body and returns its path.
+func BodyFile(t testing.TB, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "body.json")
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// IsUsage reports whether err is invalid usage or input (exit 2).
+func IsUsage(err error) bool {
+	var ue *cli.UsageError
+	return errors.As(err, &ue)
+}
+
+// Factory is a Factory on empty stdin and discarded output, with every
+// orgctl directory in a fresh temp dir and no ORGCTL_* settings.
+func Factory(t testing.TB) *cli.Factory {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("HOME", dir)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
+	for _, k := range []string{"ORGCTL_TOKEN", "ORGCTL_BASE_URL", "ORGCTL_PROFILE", "ORGCTL_TOKEN_STORE", "ORGCTL_OUTPUT"} {
+		t.Setenv(k, "")
+	}
+	f := cli.NewFactory("test")
+	f.IO = &output.IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}
+	return f
+}
