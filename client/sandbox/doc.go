@@ -8,8 +8,9 @@
 // It must not import ratebudget, cmd, output or cobra: it plays the server, so its point budget is
 // deliberately independent of the client's ratebudget package, and it knows no flags or formats.
 // The one exception is the leaf output/atomicfile, which saves its state files.
-// It must not read ../shared at run time: routes, request schemas and example responses are code,
-// generated from the published OpenAPI file into spec_gen.go by internal/specgen (`go generate`).
+// It must not read ../shared at run time: routes, request schemas and example responses come from
+// package client/spec, the published description as code, whose validator checks request bodies
+// here as it checks orgctl's requests before they are sent.
 //
 // # URL layout
 //
@@ -95,6 +96,3 @@
 // gofrs/flock around load-serve-save (saved with output/atomicfile, so a crash leaves the old state
 // or the new), so concurrent processes lose no writes.
 package sandbox
-
-// The published OpenAPI file sits in ../shared beside the repository; only this generator reads it.
-//go:generate go run ./internal/specgen -spec ../../../shared/api/openapi.json -o spec_gen.go

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/orgctl/orgctl/client/changes"
+	"github.com/orgctl/orgctl/client/spec"
 )
 
 func init() {
@@ -429,7 +430,7 @@ func deleteSpace(c *call) (int, any) {
 var knownScopes = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{"data_security:read": true, "usage": true, "usage:organization": true,
 		"usage:spaces": true, "usage:license": true}
-	for _, op := range specOps {
+	for _, op := range spec.Operations() {
 		if op.Scope == "" {
 			continue
 		}

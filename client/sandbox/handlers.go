@@ -277,7 +277,8 @@ func (c *call) list(coll string, items []obj) (int, any) {
 	var sel []any
 	for _, it := range items {
 		keep := true
-		for _, qp := range c.rt.Query {
+		for _, q := range c.rt.Query {
+			qp := q.Name
 			field := qp
 			if qp == "resource_type" {
 				field = "type"

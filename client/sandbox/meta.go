@@ -3,6 +3,8 @@ package sandbox
 import (
 	"net/http"
 	"strings"
+
+	"github.com/orgctl/orgctl/client/spec"
 )
 
 // meta answers the two requests that say what the instance is rather than
@@ -27,7 +29,7 @@ func meta(r *http.Request) (status int, out any, ok bool) {
 // published file.
 func specDocument() obj {
 	paths := obj{}
-	for _, op := range specOps {
+	for _, op := range spec.Operations() {
 		item, _ := paths[op.Path].(obj)
 		if item == nil {
 			item = obj{}
@@ -37,7 +39,7 @@ func specDocument() obj {
 	}
 	return obj{
 		"openapi": "3.0.0",
-		"info":    obj{"title": "orgctl sandbox", "version": specVersion},
+		"info":    obj{"title": "orgctl sandbox", "version": spec.Version},
 		"paths":   paths,
 	}
 }

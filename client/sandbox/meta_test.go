@@ -3,6 +3,8 @@ package sandbox
 import (
 	"testing"
 	"time"
+
+	"github.com/orgctl/orgctl/client/spec"
 )
 
 // The health check and the spec answer without a token and cost nothing:
@@ -22,8 +24,8 @@ func TestHealthAndSpecAreFreeAndOpen(t *testing.T) {
 	}
 	r := send(t, s, "", "GET", "/api/v2/spec", nil)
 	info, _ := r.body["info"].(map[string]any)
-	if r.status != 200 || info["version"] != specVersion || specVersion == "" {
-		t.Errorf("spec: %d info %v, want version %q", r.status, info, specVersion)
+	if r.status != 200 || info["version"] != spec.Version || spec.Version == "" {
+		t.Errorf("spec: %d info %v, want version %q", r.status, info, spec.Version)
 	}
 	paths, _ := r.body["paths"].(map[string]any)
 	if _, ok := paths["/users/{userId}"].(map[string]any)["delete"]; !ok {

@@ -1,24 +1,19 @@
 package sandbox
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/orgctl/orgctl/client/spec"
+)
 
 // createAppOp serves POST /apps, which the service has but does not publish, so scripts can create
 // apps; with no published schema, the payload is the sandbox's choice: name, optional folder_id and
 // description.
-func createAppOp() specOp {
-	return specOp{Method: "POST", Path: "/apps", Tag: "Apps", Scope: "apps:write", Status: 200,
-		Req: `{"type":"object","properties":{"name":{"type":"string","minLength":1},"description":{"type":"string"},` +
+func createAppOp() spec.Operation {
+	return spec.Operation{Method: "POST", Path: "/apps", Tag: "Apps", Scope: "apps:write", Status: 200,
+		Schema: `{"type":"object","properties":{"name":{"type":"string","minLength":1},"description":{"type":"string"},` +
 			`"folder_id":{"type":"string","nullable":true,"pattern":"^(app|workflow|resource|agent|library)_([0-9]\\d*)$"}},"required":["name"]}`,
-		Resp: specResp("GET", "/apps/{appId}")}
-}
-
-func specResp(method, path string) string {
-	for _, op := range specOps {
-		if op.Method == method && op.Path == path {
-			return op.Resp
-		}
-	}
-	return ""
+		Example: spec.Find("GET", "/apps/{appId}").Example}
 }
 
 // applyOverrides adjusts published schemas where the sandbox must accept more than is published.
@@ -35,18 +30,12 @@ func applyOverrides(rt *route) {
 	// Creating mssql, vertica, bigid, ... resources needs the full type list; the T-SQL fields ride in
 	// options, which the published options schemas would reject.
 	if p := rt.req.Properties["type"]; p != nil {
-		p.Enum = publishedResourceTypes
+		p.Enum = nil
+		for _, t := range spec.ResourceTypes {
+			p.Enum = append(p.Enum, t)
+		}
 	}
-	rt.req.Properties["options"] = &schema{Type: "object"}
-}
-
-// specOp is one published operation as gen_spec.py derived it.
-type specOp struct {
-	Method, Path, Tag, Scope string
-	Status                   int
-	Query                    []string
-	Req                      string // request body schema subset (JSON)
-	Resp                     string // example response body satisfying the published schema (JSON)
+	rt.req.Properties["options"] = &spec.Schema{Type: "object"}
 }
 
 func init() {

@@ -8,6 +8,8 @@ import (
 	"mime/multipart"
 	"sort"
 	"time"
+
+	"github.com/orgctl/orgctl/client/spec"
 )
 
 // Custom component library revisions are uploaded as multipart/form-data; the sandbox keeps them
@@ -79,7 +81,7 @@ func createRevision(c *call) (int, any) {
 	}
 	id := uuidFor(22, c.org.next(key))
 	if v, _ := c.body["id"].(string); v != "" {
-		if !uuidRE().MatchString(v) {
+		if !spec.IsUUID(v) {
 			return 400, errBody(`"id" must be a UUID`)
 		}
 		for _, r := range revs {

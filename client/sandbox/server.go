@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/orgctl/orgctl/client/spec"
 )
 
 // Options configures a Server. Zero values take the service's documented defaults.
@@ -367,7 +369,7 @@ func (s *Server) serve(r *http.Request, body []byte, now time.Time) (int, map[st
 		if parsed == nil {
 			parsed = obj{}
 		}
-		if m := rt.req.validate(parsed, ""); m != "" {
+		if m := rt.req.Validate(parsed, ""); m != "" {
 			return fail(400, "Invalid request body: %s", m)
 		}
 	}
@@ -472,9 +474,9 @@ func (b *budget) charge(now time.Time, cost int, o Options) (time.Duration, bool
 }
 
 type route struct {
-	specOp
+	spec.Operation
 	segs      []string
-	req       *schema
+	req       *spec.Schema
 	tmpl      any
 	paginated bool
 	key       string // "METHOD /path"
@@ -485,27 +487,27 @@ type route struct {
 var routes = sync.OnceValue(buildRoutes)
 
 func buildRoutes() []*route {
-	ops := append([]specOp{}, specOps...)
+	ops := append([]spec.Operation{}, spec.Operations()...)
 	ops = append(ops, createAppOp())
 	var out []*route
 	for _, op := range ops {
-		rt := &route{specOp: op}
+		rt := &route{Operation: op}
 		rt.Path = "/" + strings.Trim(op.Path, "/")
 		rt.segs = strings.Split(strings.Trim(rt.Path, "/"), "/")
 		rt.key = op.Method + " " + rt.Path
-		if op.Req != "" {
-			rt.req = &schema{}
-			if err := json.Unmarshal([]byte(op.Req), rt.req); err != nil {
+		if op.Schema != "" {
+			rt.req = &spec.Schema{}
+			if err := json.Unmarshal([]byte(op.Schema), rt.req); err != nil {
 				panic(fmt.Sprintf("sandbox: bad schema for %s: %v", rt.key, err))
 			}
 		}
-		if op.Resp != "" {
-			if err := json.Unmarshal([]byte(op.Resp), &rt.tmpl); err != nil {
+		if op.Example != "" {
+			if err := json.Unmarshal([]byte(op.Example), &rt.tmpl); err != nil {
 				panic(fmt.Sprintf("sandbox: bad template for %s: %v", rt.key, err))
 			}
 		}
 		for _, q := range op.Query {
-			if q == "limit" {
+			if q.Name == "limit" {
 				rt.paginated = true
 			}
 		}

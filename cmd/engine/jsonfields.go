@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/client/spec"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/output"
@@ -50,7 +50,7 @@ func jsonFieldNames(endpoint, extra string) []string {
 		}
 	}
 	if method, path, ok := strings.Cut(endpoint, " "); ok {
-		for _, f := range sandbox.DataFields(method, path) {
+		for _, f := range spec.DataFields(method, path) {
 			add(f)
 		}
 	}

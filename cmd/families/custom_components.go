@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"path/filepath"
 
+	"github.com/orgctl/orgctl/client/spec"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
@@ -24,7 +25,7 @@ func revisionForm(c *engine.Call) error {
 	if bump == "specify_version" && version == "" {
 		return cli.UsageErrorf("--version-bump specify_version needs --version")
 	}
-	if id != "" && !engine.IsUUIDText(id) {
+	if id != "" && !spec.IsUUID(id) {
 		return cli.UsageErrorf("invalid --id %q: expected a UUID", id)
 	}
 	data, err := engine.ReadBodyFile(path, nil, "--files "+path)

@@ -1,46 +1,20 @@
-package sandbox
+package spec
 
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
-	"sync"
 )
 
-// DataFields names the fields of what an operation answers with (one item's
-// fields for a list), in the published spec's order, from the example
-// response the sandbox serves; nil when the spec publishes no object there.
-// orgctl's --json offers these names.
+// DataFields names the fields of what an operation answers with (one
+// item's fields for a list), in the published description's order, from
+// its example answer; nil when the operation is not published or answers
+// with no object. --json offers these names.
 func DataFields(method, path string) []string {
-	examplesOnce.Do(func() {
-		examples = make(map[string]string, len(specOps))
-		for _, op := range specOps {
-			key := op.Method + " " + pathShape(op.Path)
-			if _, dup := examples[key]; !dup {
-				examples[key] = op.Resp
-			}
-		}
-	})
-	return exampleFields(examples[method+" "+pathShape(path)])
-}
-
-// examples are the published example answers by method and path shape,
-// indexed on first use so commands that never ask pay nothing.
-var (
-	examplesOnce sync.Once
-	examples     map[string]string
-)
-
-// pathShape is a path with its parameters blanked, so "/access_tokens/:accessTokenId",
-// "/access_tokens/{id}" and "/organization/" compare as the spec means them.
-func pathShape(p string) string {
-	parts := strings.Split(strings.Trim(p, "/"), "/")
-	for i, s := range parts {
-		if strings.HasPrefix(s, "{") || strings.HasPrefix(s, ":") {
-			parts[i] = "{}"
-		}
+	o := Find(method, path)
+	if o == nil {
+		return nil
 	}
-	return "/" + strings.Join(parts, "/")
+	return exampleFields(o.Example)
 }
 
 // exampleFields reads the keys of the example's data (or of the example

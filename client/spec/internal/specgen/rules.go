@@ -1,53 +1,21 @@
-// Command specrules writes cmd/engine/spec_rules_gen.go from the published OpenAPI file: per operation
-// (method and path template), what its input may hold (path parameters, query parameters and
-// request body values, each with its type, format, pattern, enum, bounds and whether it is
-// required) and which fields its answer has. orgctl checks every call against the first before
-// sending it, and offers the second to --json and --columns.
-//
-// Run through `go generate ./cmd/engine` (see the directive in cmd/engine/validate.go). It must import only the
-// standard library; the tables it writes are plain data, so they cost nothing at start-up.
 package main
 
 import (
 	"bytes"
-	"encoding/json"
-	"flag"
 	"fmt"
-	"go/format"
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 )
 
-func main() {
-	spec := flag.String("spec", "", "the published OpenAPI `file` (openapi.json)")
-	out := flag.String("o", "spec_rules_gen.go", "write the Go source to `file`")
-	flag.Parse()
-	if *spec == "" || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: specrules -spec ../../../shared/api/openapi.json [-o spec_rules_gen.go]")
-		os.Exit(2)
-	}
-	b, err := os.ReadFile(*spec)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "specrules: %v (the published OpenAPI file lives in ../shared beside the repository)\n", err)
-		os.Exit(1)
-	}
-	src, err := generate(b)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "specrules:", err)
-		os.Exit(1)
-	}
-	if err := os.WriteFile(*out, src, 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, "specrules:", err)
-		os.Exit(1)
-	}
-}
+// This file derives the checking rules: per operation, what its input may
+// hold (path and query parameters, body values by dot path). It reads the description as plain maps (see
+// plain), since the rules do not depend on key order.
 
 type schema = map[string]any
 
-// value is one checked input value, as the generated specValue literal.
+// value is one checked input value, as the generated Value literal.
 type value struct {
 	Name                 string
 	Type, Format         string
@@ -58,120 +26,26 @@ type value struct {
 	Required, Nullable   bool
 }
 
+// operation is the rules of one operation.
 type operation struct {
 	Key           string
 	Params, Query []value
 	Body          []value
-	Fields, Times []string
 }
 
-var (
-	methods = []string{"get", "post", "put", "patch", "delete"}
-	// {userId} and the spec's literal :accessTokenId are both parameters.
-	paramRE = regexp.MustCompile(`\{[^}/]+\}|:[A-Za-z_][A-Za-z0-9_]*`)
-)
+// {userId} and the spec's literal :accessTokenId are both parameters.
+var paramRE = regexp.MustCompile(`\{[^}/]+\}|:[A-Za-z_][A-Za-z0-9_]*`)
 
 // key is how orgctl finds an operation: "GET /users/{}".
 func key(method, path string) string {
 	return strings.ToUpper(method) + " /" + strings.Trim(paramRE.ReplaceAllString(path, "{}"), "/")
 }
 
-func generate(spec []byte) ([]byte, error) {
-	var doc struct {
-		Paths map[string]map[string]json.RawMessage `json:"paths"`
-	}
-	if err := json.Unmarshal(spec, &doc); err != nil {
-		return nil, err
-	}
-	var ops []operation
-	for path, item := range doc.Paths {
-		for _, m := range methods {
-			raw, ok := item[m]
-			if !ok {
-				continue
-			}
-			var op struct {
-				Parameters  []schema `json:"parameters"`
-				RequestBody schema   `json:"requestBody"`
-				Responses   map[string]schema
-			}
-			if err := json.Unmarshal(raw, &op); err != nil {
-				return nil, fmt.Errorf("%s %s: %w", m, path, err)
-			}
-			o := operation{Key: key(m, path)}
-			params := map[string]value{}
-			for _, p := range op.Parameters {
-				name, _ := p["name"].(string)
-				s, _ := p["schema"].(schema)
-				v := scalar(name, s)
-				v.Required, _ = p["required"].(bool)
-				switch p["in"] {
-				case "path":
-					params[name] = v
-				case "query":
-					o.Query = append(o.Query, v)
-				}
-			}
-			// Path parameters in the order the path names them: arguments fill them in that order.
-			for _, m := range paramRE.FindAllString(path, -1) {
-				name := strings.Trim(m, "{}:")
-				v, ok := params[name]
-				if !ok {
-					v = value{Name: name, Type: "string"}
-				}
-				v.Required = true
-				o.Params = append(o.Params, v)
-			}
-			sort.Slice(o.Query, func(i, j int) bool { return o.Query[i].Name < o.Query[j].Name })
-			if s := lookup(op.RequestBody, "content", "application/json", "schema"); s != nil {
-				walk(s, "", false, &o.Body)
-			}
-			for code, r := range op.Responses {
-				if strings.HasPrefix(code, "2") {
-					if s := lookup(r, "content", "application/json", "schema", "properties", "data"); s != nil {
-						o.Fields, o.Times = answerFields(s)
-					}
-				}
-			}
-			ops = append(ops, o)
-		}
-	}
-	if err := correct(ops, doc.Paths); err != nil {
-		return nil, err
-	}
-	sort.Slice(ops, func(i, j int) bool { return ops[i].Key < ops[j].Key })
-	for i := 1; i < len(ops); i++ {
-		if ops[i].Key == ops[i-1].Key {
-			return nil, fmt.Errorf("two operations are %s", ops[i].Key)
-		}
-	}
-	var b bytes.Buffer
-	b.WriteString("// Code generated by specrules from the published OpenAPI file; DO NOT EDIT.\n\n")
-	b.WriteString("package engine\n\n")
-	b.WriteString("// specOps are sorted by Key.\n")
-	b.WriteString("var specOps = []specOp{\n")
-	for _, o := range ops {
-		fmt.Fprintf(&b, "{Key: %q,\n", o.Key)
-		writeValues(&b, "Params", o.Params)
-		writeValues(&b, "Query", o.Query)
-		writeValues(&b, "Body", o.Body)
-		if len(o.Fields) > 0 {
-			fmt.Fprintf(&b, "Fields: %s,\n", strs(o.Fields))
-		}
-		if len(o.Times) > 0 {
-			fmt.Fprintf(&b, "Times: %s,\n", strs(o.Times))
-		}
-		b.WriteString("},\n")
-	}
-	b.WriteString("}\n")
-	return format.Source(b.Bytes())
-}
-
 func writeValues(b *bytes.Buffer, field string, vs []value) {
 	if len(vs) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "%s: []specValue{\n", field)
+	fmt.Fprintf(b, "%s: []Value{\n", field)
 	for _, v := range vs {
 		parts := []string{fmt.Sprintf("Name: %q", v.Name)}
 		if v.Type != "" {
@@ -219,7 +93,7 @@ func strs(ss []string) string {
 	return "[]string{" + strings.Join(q, ", ") + "}"
 }
 
-func lookup(v any, keys ...string) schema {
+func lookupMap(v any, keys ...string) schema {
 	for _, k := range keys {
 		m, ok := v.(schema)
 		if !ok {
@@ -384,52 +258,14 @@ func walk(s schema, path string, required bool, out *[]value) {
 	}
 }
 
-// answerFields are the top-level fields of an answer's data (of each item
-// when it is a list), sorted, and those holding date-times.
-func answerFields(s schema) (fields, times []string) {
-	s = merged(s)
-	if s["type"] == "array" {
-		s = merged(asSchema(s["items"]))
-	}
-	seen := map[string]bool{}
-	add := func(o schema) {
-		for k, p := range asSchema(merged(o)["properties"]) {
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			fields = append(fields, k)
-			if asSchema(p)["format"] == "date-time" {
-				times = append(times, k)
-			}
-		}
-	}
-	if alts := alternatives(s); len(alts) > 0 {
-		for _, a := range alts {
-			add(a)
-		}
-	} else {
-		add(s)
-	}
-	sort.Strings(fields)
-	sort.Strings(times)
-	return fields, times
-}
-
 // correct adjusts the operations where the service accepts more than the
 // spec publishes (the sandbox makes the same exceptions): an app theme's
 // body is published as the stored theme, whose id and timestamps a create
 // cannot know; and a resource may be created with any published resource
 // type, its options shaped by the type rather than by the few published
 // variants.
-func correct(ops []operation, paths map[string]map[string]json.RawMessage) error {
-	var listing struct {
-		Responses map[string]schema
-	}
-	if err := json.Unmarshal(paths["/resources"]["get"], &listing); err != nil {
-		return fmt.Errorf("GET /resources: %w", err)
-	}
-	typ := lookup(listing.Responses["200"], "content", "application/json", "schema", "properties", "data", "items", "properties", "type")
+func correct(ops []operation, doc schema) error {
+	typ := lookupMap(doc, "paths", "/resources", "get", "responses", "200", "content", "application/json", "schema", "properties", "data", "items", "properties", "type")
 	types, _ := typ["enum"].([]any)
 	if len(types) == 0 {
 		return fmt.Errorf("no resource type enum at GET /resources data[].type")
@@ -462,4 +298,61 @@ func correct(ops []operation, paths map[string]map[string]json.RawMessage) error
 		}
 	}
 	return nil
+}
+
+// rules derives one operation's rules from its description op (plain maps)
+// at path.
+func rules(method, path string, op schema) operation {
+	o := operation{Key: key(method, path)}
+	params := map[string]value{}
+	for _, p := range asList(op["parameters"]) {
+		p := asSchema(p)
+		name, _ := p["name"].(string)
+		v := scalar(name, asSchema(p["schema"]))
+		v.Required, _ = p["required"].(bool)
+		switch p["in"] {
+		case "path":
+			params[name] = v
+		case "query":
+			o.Query = append(o.Query, v)
+		}
+	}
+	// Path parameters in the order the path names them: arguments fill them in that order.
+	for _, m := range paramRE.FindAllString(path, -1) {
+		name := strings.Trim(m, "{}:")
+		v, ok := params[name]
+		if !ok {
+			v = value{Name: name, Type: "string"}
+		}
+		v.Required = true
+		o.Params = append(o.Params, v)
+	}
+	sort.Slice(o.Query, func(i, j int) bool { return o.Query[i].Name < o.Query[j].Name })
+	if s := lookupMap(op, "requestBody", "content", "application/json", "schema"); s != nil {
+		walk(s, "", false, &o.Body)
+	}
+	return o
+}
+
+// plain is an ordered decoded value as plain maps, slices, float64
+// numbers, strings and booleans.
+func plain(v any) any {
+	switch t := v.(type) {
+	case *object:
+		m := make(schema, len(t.keys))
+		for _, k := range t.keys {
+			m[k] = plain(t.vals[k])
+		}
+		return m
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = plain(e)
+		}
+		return out
+	case number:
+		f, _ := strconv.ParseFloat(string(t), 64)
+		return f
+	}
+	return v
 }
