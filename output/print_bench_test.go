@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
@@ -79,8 +81,8 @@ func BenchmarkReadWhole(b *testing.B) {
 	}
 }
 
-// Rendering as an answer arrives in full: checked as read, a list spread
-// over the CPUs, output held in memory.
+// Rendering as an answer arrives in full: checked as read, output held in
+// memory.
 func benchRender(b *testing.B, o Options, cols []Column) {
 	render := (&Printer{IO: &IO{Out: io.Discard}, Opts: o}).Renderer(cols)
 	benchLoop(b, func(data json.RawMessage, _ []Column) error {
@@ -93,3 +95,27 @@ func benchRender(b *testing.B, o Options, cols []Column) {
 
 func BenchmarkRenderYAML(b *testing.B) { benchRender(b, Options{Format: "yaml"}, nil) }
 func BenchmarkRenderTSV(b *testing.B)  { benchRender(b, Options{}, benchColumns) }
+
+// What reading in place (jsonscan) is measured against: the first wave's
+// printers decoded the whole answer into a tree of Go values first, then
+// wrote YAML from the tree (yaml.v3) or TSV from each decoded record.
+func BenchmarkPrintYAMLViaTree(b *testing.B) {
+	benchLoop(b, func(data json.RawMessage, _ []Column) error {
+		var v any
+		if err := json.Unmarshal(data, &v); err != nil {
+			return err
+		}
+		out, err := yaml.Marshal(v)
+		if err == nil {
+			_, err = io.Discard.Write(out)
+		}
+		return err
+	}, nil)
+}
+
+func BenchmarkReadWholeViaTree(b *testing.B) {
+	benchLoop(b, func(data json.RawMessage, _ []Column) error {
+		var v any
+		return json.Unmarshal(data, &v)
+	}, nil)
+}
