@@ -312,12 +312,12 @@ func TestRootBuildsOnlyTheNamedFamily(t *testing.T) {
 	alone([]string{"perms", "roles", "list"}, "permissions") // an alias names its family
 	alone([]string{"--debug", "auth", "status"}, "auth")
 	// Without a known name, the root lists every family and tool as a
-	// shell: its help, and the error for an unknown command.
+	// stub: its help, and the error for an unknown command.
 	for _, args := range [][]string{{}, {"--version"}, {"frobnicate"}} {
 		root := newRoot(f, familyWord(args))
 		for _, name := range []string{"users", "groups", "auth", "jobs"} {
 			if c := sub(root, name); c == nil || c.HasSubCommands() {
-				t.Errorf("%v: %s is not a shell", args, name)
+				t.Errorf("%v: %s is not a stub", args, name)
 			}
 		}
 	}
@@ -369,7 +369,7 @@ func TestHelpOfEachOperationAsInTheWholeTree(t *testing.T) {
 }
 
 // A command line completes the one command it runs; its siblings stay
-// shells, which the group's help lists the same.
+// stubs, which the group's help lists the same.
 func TestRootCompletesOnlyTheCommandRun(t *testing.T) {
 	isolate(t)
 	f, _ := testFactory(t, &testKeyring{}, "")
@@ -396,15 +396,15 @@ func TestRootCompletesOnlyTheCommandRun(t *testing.T) {
 	// Help and completion see every command whole.
 	root := rootFor(f, []string{"help", "users", "list"})
 	if c, _, _ := root.Find([]string{"users", "get"}); !complete(c) {
-		t.Error("help: users get is a shell")
+		t.Error("help: users get is a stub")
 	}
-	// A shell run by mistake says so rather than doing nothing.
-	if err := familytest.Op(t, "users", "get").Shell().RunE(&cobra.Command{Use: "get"}, nil); err == nil || !strings.Contains(err.Error(), "before it was built") {
-		t.Errorf("running a shell: %v", err)
+	// A stub run by mistake says so rather than doing nothing.
+	if err := familytest.Op(t, "users", "get").Stub().RunE(&cobra.Command{Use: "get"}, nil); err == nil || !strings.Contains(err.Error(), "before it was built") {
+		t.Errorf("running a stub: %v", err)
 	}
 }
 
-// TestToolHeaders keeps each tool's shell (what the root's help lists when
+// TestToolHeaders keeps each tool's stub (what the root's help lists when
 // the tool is not built) equal to the command it builds.
 func TestToolHeaders(t *testing.T) {
 	isolate(t)

@@ -32,7 +32,7 @@ const allFamilies = "*"
 
 // newRoot builds the root command with the family (or tool) named by word
 // in full, and no other; allFamilies asks for every one. A word that names
-// none gets every family and tool as a shell with a name and a summary,
+// none gets every family and tool as a stub with a name and a summary,
 // which is all the root's help and command lookup need: building ~300
 // subcommands for a run that uses one is most of a start-up's cost.
 func newRoot(f *cli.Factory, word string) *cobra.Command {
@@ -41,8 +41,8 @@ func newRoot(f *cli.Factory, word string) *cobra.Command {
 
 // rootFor builds the tree a command line needs: the family it names, and
 // in it, the command it runs (or asks help of) in full; the family's other
-// commands are shells, completed only when run. Cobra finds the command in
-// a tree of shells as in the full tree: the words and flags it steps over
+// commands are stubs, completed only when run. Cobra finds the command in
+// a tree of stubs as in the full tree: the words and flags it steps over
 // on the way are the families' and the root's.
 func rootFor(f *cli.Factory, args []string) *cobra.Command {
 	word := familyWord(args)
@@ -59,7 +59,7 @@ func rootFor(f *cli.Factory, args []string) *cobra.Command {
 	return root
 }
 
-// buildRoot is newRoot, with the named family's operations as shells when
+// buildRoot is newRoot, with the named family's operations as stubs when
 // later is set (see Group.command).
 func buildRoot(f *cli.Factory, word string, later map[*cobra.Command]func()) *cobra.Command {
 	root := &cobra.Command{
@@ -120,7 +120,7 @@ Try it without an org:  orgctl --sandbox users list`,
 		case named:
 			continue
 		default:
-			c = fm.Shell()
+			c = fm.Stub()
 		}
 		c.GroupID = "org"
 		root.AddCommand(c)
@@ -133,7 +133,7 @@ Try it without an org:  orgctl --sandbox users list`,
 		case named:
 			continue
 		default:
-			c = engine.Group{Name: t.use, Short: t.short}.Shell()
+			c = engine.Group{Name: t.use, Short: t.short}.Stub()
 		}
 		c.GroupID = t.group
 		root.AddCommand(c)

@@ -156,11 +156,11 @@ type Group struct {
 }
 
 // Command builds the group's cobra command with every subcommand.
-// With later set, each operation's command is a shell with a name and a
+// With later set, each operation's command is a stub with a name and a
 // summary (what the group's help lists), and later holds what completes it:
 // a command line runs one of them.
 func (g Group) Command(f *cli.Factory, later map[*cobra.Command]func()) *cobra.Command {
-	c := g.Shell()
+	c := g.Stub()
 	for i := range g.Ops {
 		op := &g.Ops[i]
 		if op.Columns == nil {
@@ -172,7 +172,7 @@ func (g Group) Command(f *cli.Factory, later map[*cobra.Command]func()) *cobra.C
 			c.AddCommand(op.Command(f))
 			continue
 		}
-		oc := op.Shell()
+		oc := op.Stub()
 		later[oc] = func() { op.wire(f, oc) }
 		c.AddCommand(oc)
 	}
@@ -185,9 +185,9 @@ func (g Group) Command(f *cli.Factory, later map[*cobra.Command]func()) *cobra.C
 	return c
 }
 
-// Shell is the group's command without subcommands: enough for the root's
+// Stub is the group's command without subcommands: enough for the root's
 // help page and for finding the family a command line names.
-func (g Group) Shell() *cobra.Command {
+func (g Group) Stub() *cobra.Command {
 	c := &cobra.Command{
 		Use:     g.Name,
 		Aliases: g.Aliases,
@@ -237,14 +237,14 @@ func (op *Op) help() string {
 // Command is the op's command in full: its fields wired as flags and its
 // run as the four phases (see wire).
 func (op *Op) Command(f *cli.Factory) *cobra.Command {
-	c := op.Shell()
+	c := op.Stub()
 	op.wire(f, c)
 	return c
 }
 
-// Shell is the op's command as its group's help lists it. Until wire
+// Stub is the op's command as its group's help lists it. Until wire
 // has run, it has no flags and running it is an error.
-func (op *Op) Shell() *cobra.Command {
+func (op *Op) Stub() *cobra.Command {
 	return &cobra.Command{
 		Use:    op.Use,
 		Short:  op.Short,
@@ -255,7 +255,7 @@ func (op *Op) Shell() *cobra.Command {
 	}
 }
 
-// wire makes c, the op's shell, the op's command: its help, flags,
+// wire makes c, the op's stub, the op's command: its help, flags,
 // completion and run function.
 func (op *Op) wire(f *cli.Factory, c *cobra.Command) {
 	c.Long = op.help()

@@ -28,10 +28,10 @@ func (fm Family) Group() engine.Group {
 	return g
 }
 
-// Shell is the family's command before its subcommands are built: enough
+// Stub is the family's command before its subcommands are built: enough
 // for the root's help and for cobra to find it by name or alias.
-func (fm Family) Shell() *cobra.Command {
-	return engine.Group{Name: fm.Name, Aliases: fm.Aliases, Short: fm.short}.Shell()
+func (fm Family) Stub() *cobra.Command {
+	return engine.Group{Name: fm.Name, Aliases: fm.Aliases, Short: fm.short}.Stub()
 }
 
 // registry holds every API family, sorted by name for a stable help page;
