@@ -1,11 +1,14 @@
 // Package engine turns a declarative Op (path, scope, fields, columns) into
-// a cobra command, and runs it in named phases:
+// a cobra command (Op.wire), and runs it (Op.run) in named phases:
 //
-//	parse   (ParseFlags)       the command line into an Input of raw text
-//	build   (Op.Build)         the Input into a checked Call; nothing sent
-//	resolve (Engine.runInput)  names to ids, with one lookup per kind
-//	send    (Engine.sendWith)  reads, the request, its follow-ups, paced
-//	print   (Engine.print)     the answer in the chosen format
+//	parse   (parseFlags)            the command line into an Input of raw text
+//	build   (Op.Build)              the Input into a checked Call; nothing sent
+//	resolve (Engine.resolveNames)   names to ids, with one lookup per kind
+//	send    (Engine.sendWith)       reads, the request, its follow-ups, paced
+//	print   (Engine.print)          the answer in the chosen format
+//
+// Engine.runInput and Engine.run put the last three in order, with the
+// dry run and the confirmation between build and send.
 //
 // The same phases run once per row of a --from file (bulk.go), where the
 // job's life cycle comes from client/bulk. Shell completion of object
