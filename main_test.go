@@ -31,6 +31,12 @@ func TestMain(m *testing.M) {
 	if f := flag.Lookup("test.parallel"); f != nil && f.Value.String() == strconv.Itoa(runtime.GOMAXPROCS(0)) {
 		f.Value.Set(strconv.Itoa(max(4, runtime.GOMAXPROCS(0))))
 	}
+	// Under -race every orgctl process these tests start is this binary,
+	// and the race runtime sleeps a second before each exit to let other
+	// goroutines report (atexit_sleep_ms): hundreds of processes would wait
+	// minutes for nothing. A race is still reported when it happens, and
+	// the process still exits 66.
+	os.Setenv("GORACE", strings.TrimSpace("atexit_sleep_ms=0 "+os.Getenv("GORACE")))
 	testscript.Main(m, map[string]func(){
 		"orgctl": func() { os.Exit(cmd.Main(os.Args[1:])) },
 	})
@@ -119,6 +125,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("ORGCTL_TOKEN", ss.api.AdminToken())
 			env.Setenv("SANDBOX_URL", hs.URL)
 			env.Setenv("NO_COLOR", "1")
+			env.Setenv("GORACE", os.Getenv("GORACE"))
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

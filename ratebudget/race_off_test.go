@@ -1,0 +1,5 @@
+//go:build !race
+
+package ratebudget
+
+const raceDetector = false
