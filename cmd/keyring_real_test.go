@@ -3,11 +3,9 @@ package cmd
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,11 +14,12 @@ import (
 	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/credentials"
+	"github.com/orgctl/orgctl/cmd/credentials/keyringtest"
 	"github.com/orgctl/orgctl/output"
 )
 
 func TestRealKeyringLoginFlow(t *testing.T) {
-	needRealKeyring(t)
+	keyringtest.Need(t)
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
 	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
@@ -42,7 +41,7 @@ func TestRealKeyringLoginFlow(t *testing.T) {
 	if !strings.Contains(errOut, "stored in the OS keyring") || strings.Contains(out+errOut, tok) {
 		t.Errorf("login said %q", errOut)
 	}
-	if got, ok := secretTool(t, profile); !ok || got != tok {
+	if got, ok := keyringtest.Lookup(t, profile); !ok || got != tok {
 		t.Fatalf("secret-tool lookup service orgctl username %s: found=%v, token matches=%v", profile, ok, got == tok)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "config", "orgctl", "tokens", profile)); !os.IsNotExist(err) {
@@ -68,7 +67,7 @@ func TestRealKeyringLoginFlow(t *testing.T) {
 	if _, errOut, err := runKeyring(t, "", "auth", "logout", "--profile", profile); err != nil {
 		t.Fatalf("logout: %v\n%s", err, errOut)
 	}
-	if _, ok := secretTool(t, profile); ok {
+	if _, ok := keyringtest.Lookup(t, profile); ok {
 		t.Error("secret-tool still finds the token after logout")
 	}
 	if _, _, err := runKeyring(t, "", "auth", "token", "--profile", profile); err == nil {
@@ -84,30 +83,4 @@ func runKeyring(t *testing.T, stdin string, args ...string) (string, string, err
 	f.IO = &output.IO{In: strings.NewReader(stdin), Out: &out, Err: &errb}
 	err := execute(context.Background(), f, args, nil)
 	return out.String(), errb.String(), err
-}
-
-// needRealKeyring skips unless .ci/keyring-tests.sh runs the test inside a
-// private D-Bus session with an unlocked gnome-keyring.
-func needRealKeyring(t *testing.T) {
-	t.Helper()
-	if os.Getenv("ORGCTL_KEYRING_TEST") != "1" {
-		t.Skip("real OS keyring not requested: run .ci/keyring-tests.sh (sets ORGCTL_KEYRING_TEST=1 inside a D-Bus session with gnome-keyring)")
-	}
-	if _, err := exec.LookPath("secret-tool"); err != nil {
-		t.Fatal("secret-tool not found (install libsecret-tools): it checks what orgctl stored")
-	}
-}
-
-// secretTool looks the item up the way go-keyring stores it on Linux.
-func secretTool(t *testing.T, profile string) (string, bool) {
-	t.Helper()
-	out, err := exec.Command("secret-tool", "lookup", "service", credentials.Service, "username", profile).Output()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return "", false
-	}
-	if err != nil {
-		t.Fatalf("secret-tool: %v", err)
-	}
-	return strings.TrimSpace(string(out)), true
 }
