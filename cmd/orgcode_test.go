@@ -41,11 +41,11 @@ func TestOrgExportPlanApplyRoundTrip(t *testing.T) {
 		t.Fatalf("plan right after export: %v\n%s%s", err, out, errOut)
 	}
 
-	// A reviewed change: the plan names the field, old and new, and exits 1.
+	// A reviewed change: the plan names the field, old and new, and exits 7.
 	os.WriteFile(user, []byte(strings.Replace(string(b), "first_name: Ana\n", "first_name: Anna\n", 1)), 0o644)
 	out, errOut, err = run(t, "", "plan", "--dir", dir, "--exit-code")
-	if ExitCode(err) != cli.ExitFailure {
-		t.Fatalf("plan --exit-code with a change: exit %d (%v), want 1\n%s%s", ExitCode(err), err, out, errOut)
+	if ExitCode(err) != cli.ExitFindings {
+		t.Fatalf("plan --exit-code with a change: exit %d (%v), want 7\n%s%s", ExitCode(err), err, out, errOut)
 	}
 	if !strings.Contains(out+errOut, "first_name") || !strings.Contains(out+errOut, "Ana") || !strings.Contains(out+errOut, "Anna") {
 		t.Errorf("plan does not show first_name Ana -> Anna:\n%s%s", out, errOut)

@@ -57,6 +57,7 @@ const (
 	ExitAuth           = 4 // authentication or missing scope
 	ExitGaveUp         = 5 // the rate budget would wait past --max-wait
 	ExitOutcomeUnknown = 6 // a write may have been applied; no answer confirmed it
+	ExitFindings       = 7 // the run worked and found differences or findings (plan --exit-code, --fail-on)
 	ExitSIGINT         = 130
 	ExitSIGTERM        = 143
 )

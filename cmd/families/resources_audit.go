@@ -74,11 +74,11 @@ the earliest; days left count to a quarter's first day.
 
 Output: a terminal groups findings by status; piped, one finding per line:
 status, deadline, days left, id, name, type, change, action (tab-separated, no
-header); -o json gives the list of findings. --fail-on LEVEL exits 1 after
+header); -o json gives the list of findings. --fail-on LEVEL exits 7 after
 printing when a finding at or above LEVEL exists (for CI).`,
 		Example: `  orgctl resources audit
   orgctl resources audit --as-of 2026-12-01 -o json
-  orgctl resources audit --fail-on breaking    # in CI: exit 1 when something fails now
+  orgctl resources audit --fail-on breaking    # in CI: exit 7 when something fails now
   orgctl resources audit --jq '.[] | select(.change == "tsql-connector-v1-v2-removed") | .resource_name'`,
 		Args:        cli.NoArgsGroup,
 		Annotations: map[string]string{"scope": "Resources > Read", "method": http.MethodGet, "path": "/resources", "cost": "5"},
@@ -99,7 +99,7 @@ printing when a finding at or above LEVEL exists (for CI).`,
 	}
 	fl := c.Flags()
 	fl.StringVar(&asOf, "as-of", "", "judge the dates as of `YYYY-MM-DD` (default: today)")
-	fl.StringVar(&failOn, "fail-on", "", "exit 1 when a finding at or above `LEVEL` exists {"+strings.Join(auditLevels, "|")+"}")
+	fl.StringVar(&failOn, "fail-on", "", "exit 7 when a finding at or above `LEVEL` exists {"+strings.Join(auditLevels, "|")+"}")
 	fl.BoolVar(&listOnly, "list-only", false, "skip the per-resource reads (1 request; option-dependent findings become check)")
 	c.RegisterFlagCompletionFunc("fail-on", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return auditLevels, cobra.ShellCompDirectiveNoFileComp
@@ -172,7 +172,7 @@ func auditRun(ctx context.Context, f *cli.Factory, o auditOptions) error {
 			}
 		}
 		if n > 0 {
-			return &cli.ExitError{Code: 1, Err: fmt.Errorf("%d finding(s) at or above %q", n, o.FailOn)}
+			return &cli.ExitError{Code: cli.ExitFindings, Err: fmt.Errorf("%d finding(s) at or above %q", n, o.FailOn)}
 		}
 	}
 	return nil

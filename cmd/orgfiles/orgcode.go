@@ -27,11 +27,12 @@ import (
 
 // orgOptions are the flags of export, plan and apply.
 type orgOptions struct {
-	dir      string
-	prune    bool
-	exitCode bool
-	yes      bool
-	parallel int
+	dir           string
+	prune         bool
+	exitCode      bool
+	failUnmanaged bool
+	yes           bool
+	parallel      int
 }
 
 const orgCodeLong = `The org's configuration as files: one folder per kind (user-attributes, users,
@@ -67,8 +68,10 @@ new) and, with --prune, deleted; live objects that no file holds are listed as
 unmanaged. It ends with the requests, their points and the time the rate
 budget needs for them. It reads the org with one list request per kind, plus
 one access list per folder and app for the grants.
-With --exit-code it exits 1 when something would change (0 when nothing would),
-like git diff --exit-code.`,
+With --exit-code it exits 7 when something would change and 0 when nothing
+would, like terraform plan -detailed-exitcode; an error keeps its own status (1
+to 6), so drift never reads as a crash nor a crash as drift. With
+--fail-on-unmanaged, live objects that no file holds count as changes too.`,
 		Example: "  orgctl plan --dir org/\n  orgctl plan --dir org/ --exit-code   # in CI\n  orgctl plan --dir org/ -o json",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -100,7 +103,8 @@ so what was applied is not sent again.`,
 	for _, c := range []*cobra.Command{plan, apply} {
 		c.Flags().BoolVar(&o.prune, "prune", false, "also delete live objects that no file holds")
 	}
-	plan.Flags().BoolVar(&o.exitCode, "exit-code", false, "exit 1 when the plan has changes, 0 when it has none")
+	plan.Flags().BoolVar(&o.exitCode, "exit-code", false, "exit 7 when the plan has changes, 0 when it has none")
+	plan.Flags().BoolVar(&o.failUnmanaged, "fail-on-unmanaged", false, "exit 7 also when live objects are in no file (implies --exit-code)")
 	apply.Flags().BoolVarP(&o.yes, "yes", "y", false, "do not ask for confirmation (required when stdin is not a terminal)")
 	apply.Flags().IntVar(&o.parallel, "parallel", 4, "requests of one phase in flight at once (the rate budget still paces every request)")
 	return []*cobra.Command{export, plan, apply}
@@ -192,8 +196,8 @@ func orgPlan(ctx context.Context, f *cli.Factory, o orgOptions) error {
 	} else {
 		writePlan(f.IO, plan, cfg.Budget)
 	}
-	if o.exitCode && !plan.Empty() {
-		return &cli.ExitError{Code: cli.ExitFailure}
+	if (o.exitCode || o.failUnmanaged) && !plan.Empty() || o.failUnmanaged && len(plan.Unmanaged) > 0 {
+		return &cli.ExitError{Code: cli.ExitFindings}
 	}
 	return nil
 }
@@ -294,9 +298,14 @@ func writePlan(io *output.IO, p *orgcode.Plan, bc ratebudget.Config) {
 			fmt.Fprintf(w, "  %s %s%s\n", u.Kind, u.Key, note)
 		}
 	}
-	if p.Empty() {
+	switch {
+	case p.Empty() && len(p.Unmanaged) == 1:
+		fmt.Fprintf(w, "No changes to the objects the files hold; 1 live object is in no file (listed above).\n")
+	case p.Empty() && len(p.Unmanaged) > 1:
+		fmt.Fprintf(w, "No changes to the objects the files hold; %d live objects are in no file (listed above).\n", len(p.Unmanaged))
+	case p.Empty():
 		fmt.Fprintf(w, "No changes: the org matches the files.\n")
-	} else {
+	default:
 		fmt.Fprintf(w, "Plan: %d to create, %d to change, %d to delete.\n", counts[orgcode.Create], counts[orgcode.Update], counts[orgcode.Delete])
 	}
 	fmt.Fprintf(w, "Cost: %d requests, %d points; the budget (%d points per %s) needs at least %s for them.\n",
