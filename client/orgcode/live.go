@@ -235,8 +235,8 @@ func ReadLive(ctx context.Context, d Doer) (*Live, error) {
 		}
 		var al map[string][]struct {
 			Subject struct {
-				ID   json.Number `json:"id"`
-				Type string      `json:"type"`
+				ID   anyID  `json:"id"`
+				Type string `json:"type"`
 			} `json:"subject"`
 			Sources struct {
 				Direct bool `json:"direct"`
@@ -255,9 +255,9 @@ func ReadLive(ctx context.Context, d Doer) (*Live, error) {
 				}
 				var subj string
 				if typ == "group" {
-					subj = "group:" + orID(groupName, e.Subject.ID.String())
+					subj = "group:" + orID(groupName, string(e.Subject.ID))
 				} else {
-					subj = "user:" + strings.ToLower(orID(userEmail, e.Subject.ID.String()))
+					subj = "user:" + strings.ToLower(orID(userEmail, string(e.Subject.ID)))
 				}
 				g := grants[subj]
 				if g == nil {
@@ -355,4 +355,25 @@ func (l *Live) Documents() []*Doc {
 		out = append(out, l.Docs[k.Name]...)
 	}
 	return out
+}
+
+// anyID is an id as the API writes it: a string ("user_0a1b…", "7"), as the
+// spec says subject ids are, or a number, as older answers give groups'.
+type anyID string
+
+func (a *anyID) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*a = anyID(s)
+		return nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return fmt.Errorf("an id must be a string or a number, not %s", b)
+	}
+	*a = anyID(n.String())
+	return nil
 }

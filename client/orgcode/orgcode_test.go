@@ -2,6 +2,7 @@ package orgcode
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -182,6 +183,23 @@ func TestMinTime(t *testing.T) {
 	for points, want := range map[int]time.Duration{0: 0, 1: 0, 300: 0, 301: time.Minute, 600: time.Minute, 601: 2 * time.Minute} {
 		if got := MinTime(b, points); got != want {
 			t.Errorf("MinTime(%d) = %v, want %v", points, got, want)
+		}
+	}
+}
+
+// A subject's id is a string in the spec ("user_…", "7"); a number, as
+// older answers give a group's, reads the same.
+func TestAnyIDReadsStringsAndNumbers(t *testing.T) {
+	for in, want := range map[string]string{`"user_0a1b"`: "user_0a1b", `"7"`: "7", `7`: "7", `12345678901234567890`: "12345678901234567890"} {
+		var id anyID
+		if err := json.Unmarshal([]byte(in), &id); err != nil || string(id) != want {
+			t.Errorf("%s: %q, %v; want %q", in, id, err, want)
+		}
+	}
+	for _, in := range []string{`true`, `{}`, `[1]`} {
+		var id anyID
+		if err := json.Unmarshal([]byte(in), &id); err == nil {
+			t.Errorf("%s read as %q", in, id)
 		}
 	}
 }

@@ -814,7 +814,8 @@ func accessList(c *call) (int, any) {
 			continue
 		}
 		k := fmt.Sprint(p["subject_type"])
-		out[k] = append(out[k].([]any), obj{"subject": obj{"id": p["subject_id"], "type": k},
+		// Subject ids are strings, as the spec has them: "7" for a group.
+		out[k] = append(out[k].([]any), obj{"subject": obj{"id": fmt.Sprint(p["subject_id"]), "type": k},
 			"sources": obj{"direct": true, "universal": false, "groups": []any{}}, "accessLevel": p["access_level"]})
 	}
 	return 200, one(out)
