@@ -136,11 +136,21 @@ func Check(f *Files, l *Live) error {
 	return nil
 }
 
-// MissingSecrets names the environment variables the files' secrets come
-// from that are not set, each with where it is used.
-func MissingSecrets(f *Files) Problems {
+// MissingSecrets names the environment variables that the secrets of the
+// config vars p creates or updates come from and that are not set, each
+// with where it is used. A config var the plan does not send needs none.
+func MissingSecrets(f *Files, p *Plan) Problems {
+	sent := map[string]bool{}
+	for _, c := range p.Changes {
+		if c.Kind == "config-vars" && c.Action != Delete {
+			sent[c.Key] = true
+		}
+	}
 	var probs Problems
 	for _, d := range f.Docs["config-vars"] {
+		if !sent[d.Key] {
+			continue
+		}
 		vals, _ := d.Fields["values"].(map[string]any)
 		for _, env := range sortedKeys(vals) {
 			if m := secretRef().FindStringSubmatch(fmt.Sprint(vals[env])); m != nil {

@@ -324,9 +324,6 @@ func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 	if err != nil {
 		return err
 	}
-	if probs := orgcode.MissingSecrets(files); len(probs) > 0 {
-		return &cli.UsageError{Err: fmt.Errorf("%w\n(nothing was sent)", probs)}
-	}
 	cfg, err := f.Config()
 	if err != nil {
 		return err
@@ -341,6 +338,9 @@ func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 	plan, live, err := orgPlanOf(ctx, conn, files, o, bc)
 	if err != nil {
 		return err
+	}
+	if probs := orgcode.MissingSecrets(files, plan); len(probs) > 0 {
+		return &cli.UsageError{Err: fmt.Errorf("%w\n(nothing was changed)", probs)}
 	}
 	writePlan(f.IO, plan, bc)
 	if plan.Empty() {
