@@ -50,6 +50,8 @@ func (ps Problems) sorted() Problems {
 type Files struct {
 	Dir  string
 	Docs map[string][]*Doc // kind -> documents in key order
+	// Kinds are the kinds whose folder is in Dir, with or without files.
+	Kinds map[string]bool
 }
 
 // secretRef is how a file holds a secret: the name of the environment
@@ -81,7 +83,7 @@ func ReadDir(dir string) (*Files, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("%s is not a directory", dir)
 	}
-	out := &Files{Dir: dir, Docs: map[string][]*Doc{}}
+	out := &Files{Dir: dir, Docs: map[string][]*Doc{}, Kinds: map[string]bool{}}
 	var probs Problems
 	seen := map[string]*Doc{}
 	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -92,6 +94,9 @@ func ReadDir(dir string) (*Files, error) {
 		if d.IsDir() {
 			if path != dir && strings.HasPrefix(d.Name(), ".") {
 				return filepath.SkipDir // .git and the like
+			}
+			if k := KindNamed(rel); k != nil {
+				out.Kinds[k.Name] = true
 			}
 			return nil
 		}
@@ -494,6 +499,7 @@ func WriteDir(dir string, docs []*Doc) error {
 			return err
 		}
 	}
+	held := map[string]bool{}
 	for _, d := range docs {
 		p := filepath.Join(dir, FileName(d))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -502,6 +508,24 @@ func WriteDir(dir string, docs []*Doc) error {
 		if err := os.WriteFile(p, Encode(d), 0o644); err != nil {
 			return err
 		}
+		held[d.Kind.Name] = true
+	}
+	// Every kind's folder exists, so that a plan manages the kind even with
+	// no object of it (a grant made by hand later is then unmanaged, and
+	// seen); git keeps no empty folder, so an empty one holds a KeepFile.
+	for _, k := range Kinds() {
+		if held[k.Name] {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Join(dir, k.Name), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, k.Name, KeepFile), nil, 0o644); err != nil {
+			return err
+		}
 	}
 	return nil
 }
+
+// KeepFile marks a kind's folder that holds no object, for git.
+const KeepFile = ".keep"

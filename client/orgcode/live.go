@@ -96,12 +96,15 @@ func (l *Live) listAll(ctx context.Context, d Doer, kind string) ([]map[string]a
 	return all, err
 }
 
-// ReadLive reads the org: one list per kind (every page), then one access
-// list per folder and app for the grants.
-func ReadLive(ctx context.Context, d Doer) (*Live, error) {
+// ReadLive reads the org as r says: one list per kind it reads (every
+// page), then, when it manages grants, one access list per folder and app.
+func ReadLive(ctx context.Context, d Doer, r Reading) (*Live, error) {
 	l := &Live{Docs: map[string][]*Doc{}, Apps: map[string]string{}, SystemFolders: map[string]string{}, ids: map[string]string{}}
 	raw := map[string][]map[string]any{}
 	for _, k := range readOrder {
+		if !r.reads(k) {
+			continue
+		}
 		objs, err := l.listAll(ctx, d, k)
 		if err != nil {
 			return nil, err
@@ -269,15 +272,17 @@ func ReadLive(ctx context.Context, d Doer) (*Live, error) {
 		}
 		return nil
 	}
-	sort.Strings(folderIDs)
-	for _, id := range folderIDs {
-		if err := read("folder", id, folderPath[id], "folders"); err != nil {
-			return nil, err
+	if r.readsAccessLists() {
+		sort.Strings(folderIDs)
+		for _, id := range folderIDs {
+			if err := read("folder", id, folderPath[id], "folders"); err != nil {
+				return nil, err
+			}
 		}
-	}
-	for _, name := range sortedKeys(l.Apps) {
-		if err := read("app", l.Apps[name], name, "apps"); err != nil {
-			return nil, err
+		for _, name := range sortedKeys(l.Apps) {
+			if err := read("app", l.Apps[name], name, "apps"); err != nil {
+				return nil, err
+			}
 		}
 	}
 	for _, subj := range sortedKeys(grants) {

@@ -102,7 +102,7 @@ func TestDiff(t *testing.T) {
 			"members": map[string]any{"ada@x.example": "member", "old@x.example": "member"}}},
 	)
 	budget := ratebudget.DefaultConfig()
-	p := Diff(files, live, false, budget)
+	p := Diff(files, live, Everything(), false, budget)
 	got := map[string]Change{}
 	for _, c := range p.Changes {
 		got[c.Kind+" "+c.Key] = c
@@ -145,7 +145,7 @@ func TestDiff(t *testing.T) {
 		t.Errorf("requests %d points %d, want 6 and 21", p.Requests, p.Points)
 	}
 
-	pruned := Diff(files, live, true, budget)
+	pruned := Diff(files, live, Everything(), true, budget)
 	var deletes []string
 	for _, c := range pruned.Changes {
 		if c.Action == Delete {

@@ -69,7 +69,7 @@ func (p *Plan) Empty() bool { return len(p.Steps) == 0 }
 
 // Check finds references that name nothing: not in the files and not in
 // the live org. It runs after the live read and before any write.
-func Check(f *Files, l *Live) error {
+func Check(f *Files, l *Live, r Reading) error {
 	var probs Problems
 	has := func(kind, key string) bool {
 		for _, d := range f.Docs[kind] {
@@ -85,6 +85,9 @@ func Check(f *Files, l *Live) error {
 		return l.Exists(kind, key)
 	}
 	for _, k := range Kinds() {
+		if !r.Manages(k.Name) {
+			continue
+		}
 		for _, d := range f.Docs[k.Name] {
 			for _, fd := range k.Fields {
 				v, ok := d.Fields[fd.Name]
@@ -171,12 +174,16 @@ func folderKey(typ string, names []string) string {
 	return typ + ":/" + strings.Join(esc, "/")
 }
 
-// Diff compares the files with the live org. Objects only in the files
-// are created; objects in both are updated where a field the file gives
-// differs; objects only live are unmanaged, and deleted with prune.
-func Diff(f *Files, l *Live, prune bool, budget ratebudget.Config) *Plan {
+// Diff compares the files with the live org, for the kinds r manages.
+// Objects only in the files are created; objects in both are updated where
+// a field the file gives differs; objects only live are unmanaged, and
+// deleted with prune.
+func Diff(f *Files, l *Live, r Reading, prune bool, budget ratebudget.Config) *Plan {
 	p := &Plan{Prune: prune, Changes: []Change{}, Unmanaged: []Unmanaged{}}
 	for _, k := range Kinds() {
+		if !r.Manages(k.Name) {
+			continue // neither compared nor listed as unmanaged
+		}
 		live := map[string]*Doc{}
 		for _, d := range l.Docs[k.Name] {
 			live[foldKey(k, d.Key)] = d

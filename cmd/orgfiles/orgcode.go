@@ -31,6 +31,7 @@ type orgOptions struct {
 	prune         bool
 	exitCode      bool
 	failUnmanaged bool
+	only          []string
 	yes           bool
 	parallel      int
 }
@@ -66,8 +67,10 @@ DIR is touched).`,
 The plan lists, by kind, what would be created, changed (field by field, old ->
 new) and, with --prune, deleted; live objects that no file holds are listed as
 unmanaged. It ends with the requests, their points and the time the rate
-budget needs for them. It reads the org with one list request per kind, plus
-one access list per folder and app for the grants.
+budget needs for them. It manages the kinds whose folders DIR holds (--only
+narrows them), and reads only what they need: one list request per kind they
+are or refer to, and one access list per folder and app only when grants/ is
+managed.
 With --exit-code it exits 7 when something would change and 0 when nothing
 would, like terraform plan -detailed-exitcode; an error keeps its own status (1
 to 6), so drift never reads as a crash nor a crash as drift. With
@@ -102,6 +105,14 @@ so what was applied is not sent again.`,
 	}
 	for _, c := range []*cobra.Command{plan, apply} {
 		c.Flags().BoolVar(&o.prune, "prune", false, "also delete live objects that no file holds")
+		c.Flags().StringSliceVar(&o.only, "only", nil, "manage only these `KINDS` of the directory (groups,grants,...)")
+		c.RegisterFlagCompletionFunc("only", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			var names []string
+			for _, k := range orgcode.Kinds() {
+				names = append(names, k.Name)
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		})
 	}
 	plan.Flags().BoolVar(&o.exitCode, "exit-code", false, "exit 7 when the plan has changes, 0 when it has none")
 	plan.Flags().BoolVar(&o.failUnmanaged, "fail-on-unmanaged", false, "exit 7 also when live objects are in no file (implies --exit-code)")
@@ -121,7 +132,7 @@ func orgExport(ctx context.Context, f *cli.Factory, o orgOptions) error {
 	if err != nil {
 		return err
 	}
-	live, err := orgcode.ReadLive(ctx, conn.Client)
+	live, err := orgcode.ReadLive(ctx, conn.Client, orgcode.Everything())
 	if err != nil {
 		return err
 	}
@@ -158,14 +169,18 @@ func readOrgFiles(dir string) (*orgcode.Files, error) {
 
 // orgPlanOf reads the files, then the org, checks references and diffs.
 func orgPlanOf(ctx context.Context, conn *cli.Connection, files *orgcode.Files, o orgOptions, bc ratebudget.Config) (*orgcode.Plan, *orgcode.Live, error) {
-	live, err := orgcode.ReadLive(ctx, conn.Client)
+	r, err := orgcode.ReadingFor(files, o.only)
+	if err != nil {
+		return nil, nil, &cli.UsageError{Err: fmt.Errorf("--only: %w", err)}
+	}
+	live, err := orgcode.ReadLive(ctx, conn.Client, r)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := orgcode.Check(files, live); err != nil {
+	if err := orgcode.Check(files, live, r); err != nil {
 		return nil, nil, &cli.UsageError{Err: fmt.Errorf("%w\n(nothing was changed)", err)}
 	}
-	return orgcode.Diff(files, live, o.prune, bc), live, nil
+	return orgcode.Diff(files, live, r, o.prune, bc), live, nil
 }
 
 func orgPlan(ctx context.Context, f *cli.Factory, o orgOptions) error {
