@@ -69,17 +69,6 @@ func needs(kind string) []string {
 // Manages reports whether the reading manages a kind.
 func (r Reading) Manages(kind string) bool { return r.managed[kind] }
 
-// Managed lists the managed kinds in dependency order.
-func (r Reading) Managed() []string {
-	var out []string
-	for _, k := range Kinds() {
-		if r.managed[k.Name] {
-			out = append(out, k.Name)
-		}
-	}
-	return out
-}
-
 func (r Reading) reads(list string) bool { return r.lists[list] }
 
 func (r Reading) readsAccessLists() bool { return r.managed["grants"] }

@@ -189,3 +189,21 @@ func (f *Factory) JobConnection(stop context.Context, parallel int) (*Connection
 		IdleConns: parallel + 2,
 	})
 }
+
+// JobProgress is the progress display of a job: rows (noun, "rows" when
+// empty) done of total, failures and unknowns from progress, and an ETA the
+// budget gives for the share of points the rows left still spend. nil with
+// --quiet.
+func (f *Factory) JobProgress(conn *Connection, noun string, total, points int, progress func() (done, failed, unknown, earlier int)) *output.Progress {
+	if f.Quiet() {
+		return nil
+	}
+	return &output.Progress{W: f.IO.Err, TTY: f.IO.ErrTTY, Noun: noun, Stats: func() output.ProgressStats {
+		done, failed, unknown, earlier := progress()
+		s := output.ProgressStats{Done: done, Total: total, Failed: failed, Unknown: unknown, Earlier: earlier}
+		if st, err := conn.Ledger.Status(); err == nil && total > 0 {
+			s.ETA, s.ETAKnown = st.TimeFor(points*(total-done)/total), true
+		}
+		return s
+	}}
+}

@@ -175,7 +175,6 @@ type bulkJob struct {
 	truth      *resolve.Resolver
 	onChange   func(family string)
 	lastForget atomic.Int64
-	progress   func() (done, failed, unknown, earlier int)
 	lk         *bulkLookups
 	snaps      sync.Map // resolve kind -> *kindSnapshot
 	changed    sync.Map // resolve kinds this run created objects of
@@ -301,7 +300,6 @@ func (j *bulkJob) run(parent context.Context) error {
 	}
 	defer rows.close()
 	j.out = output.NewRecords(j.e.Printer, resultFields)
-	var prog *output.Progress
 	sum, err := bulk.Run(ctx, bulk.Job{
 		Store: j.store,
 		Header: bulk.Header{ID: id, Command: j.cmd.CommandPath(), Args: j.base.Args, Flags: j.idFlags(),
@@ -314,11 +312,10 @@ func (j *bulkJob) run(parent context.Context) error {
 		Emit:     j.emit,
 		Ready:    func(prior *bulk.State) error { return j.ready(id, prior) },
 		Running: func(progress func() (int, int, int, int)) func() {
-			j.progress = progress
-			if j.e.quiet() {
+			prog := j.f.JobProgress(conn, "", j.rows, j.points, progress)
+			if prog == nil {
 				return func() {}
 			}
-			prog = &output.Progress{W: j.f.IO.Err, TTY: j.f.IO.ErrTTY, Stats: j.stats}
 			if j.f.IO.ErrTTY && j.f.IO.OutTTY {
 				j.out.Around = prog.Pause
 			}
@@ -433,18 +430,6 @@ func (j *bulkJob) confirm() error {
 		return nil
 	}
 	return cli.ErrCancelled
-}
-
-// stats feed the progress display; the ETA comes from the budget, not
-// from the rate so far.
-func (j *bulkJob) stats() output.ProgressStats {
-	done, failed, unknown, earlier := j.progress()
-	s := output.ProgressStats{Done: done, Total: j.rows, Failed: failed, Unknown: unknown, Earlier: earlier}
-	if st, err := j.conn.Ledger.Status(); err == nil && j.rows > 0 {
-		left := j.points * (j.rows - done) / j.rows
-		s.ETA, s.ETAKnown = st.TimeFor(left), true
-	}
-	return s
 }
 
 // noteChange tells the completion and name caches that the job changed its

@@ -44,17 +44,6 @@ func New(f *cli.Factory) (*Engine, error) {
 	return &Engine{f: f, cfg: cfg, Printer: p, onChange: f.OnChange}, nil
 }
 
-// splitColumns reads --columns: names separated by commas, blanks dropped.
-func splitColumns(s string) []string {
-	var out []string
-	for _, n := range strings.Split(s, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
 // checkColumns refuses --columns names the call's table does not have,
 // before anything is sent. Tables whose columns come from the data, and
 // views that build their own, are checked when the answer arrives.

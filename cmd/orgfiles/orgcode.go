@@ -400,17 +400,10 @@ func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 			return nil
 		},
 		Running: func(progress func() (int, int, int, int)) func() {
-			if f.Quiet() {
+			prog := f.JobProgress(conn, "steps", len(plan.Steps), plan.Points, progress)
+			if prog == nil {
 				return func() {}
 			}
-			prog := &output.Progress{W: f.IO.Err, TTY: f.IO.ErrTTY, Noun: "steps", Stats: func() output.ProgressStats {
-				done, failed, unknown, earlier := progress()
-				s := output.ProgressStats{Done: done, Total: len(plan.Steps), Failed: failed, Unknown: unknown, Earlier: earlier}
-				if st, err := conn.Ledger.Status(); err == nil && len(plan.Steps) > 0 {
-					s.ETA, s.ETAKnown = st.TimeFor(plan.Points*(len(plan.Steps)-done)/len(plan.Steps)), true
-				}
-				return s
-			}}
 			prog.Start()
 			return prog.Stop
 		},
