@@ -203,7 +203,7 @@ func tools(root *cobra.Command) []tool {
 		{"doctor", "Check the whole setup: config, URL, API version, token, keyring, budget, clock", "tool", doctor.NewCmd},
 		{"export --dir DIR", "Write the org's configuration as YAML files, one per object", "org", orgCodeCmd(0)},
 		{"plan --dir DIR", "Show what apply would change in the org, and what it costs in points and time", "org", orgCodeCmd(1)},
-		{"apply --dir DIR", "Change the org to match the files, paced and resumable", "org", orgCodeCmd(2)},
+		{"apply (--dir DIR | PLANFILE)", "Change the org to match the files, paced and resumable", "org", orgCodeCmd(2)},
 		{"completion <shell>", "Print the shell completion script for bash, zsh, fish or powershell", "tool",
 			func(*cli.Factory) *cobra.Command { return newCompletionCmd(root) }},
 	}

@@ -23,7 +23,12 @@ type Problem struct {
 	Msg  string
 }
 
-func (p Problem) Error() string { return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Msg) }
+func (p Problem) Error() string {
+	if p.Line == 0 { // not from a file of the directory: a saved plan's
+		return fmt.Sprintf("%s: %s", p.File, p.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Msg)
+}
 
 // Problems are every problem found, in file and line order.
 type Problems []Problem

@@ -275,11 +275,17 @@ func ReadLive(ctx context.Context, d Doer, r Reading) (*Live, error) {
 	if r.readsAccessLists() {
 		sort.Strings(folderIDs)
 		for _, id := range folderIDs {
+			if !r.readsAccessList("folders", folderPath[id]) {
+				continue
+			}
 			if err := read("folder", id, folderPath[id], "folders"); err != nil {
 				return nil, err
 			}
 		}
 		for _, name := range sortedKeys(l.Apps) {
+			if !r.readsAccessList("apps", name) {
+				continue
+			}
 			if err := read("app", l.Apps[name], name, "apps"); err != nil {
 				return nil, err
 			}

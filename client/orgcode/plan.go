@@ -142,23 +142,22 @@ func Check(f *Files, l *Live, r Reading) error {
 // MissingSecrets names the environment variables that the secrets of the
 // config vars p creates or updates come from and that are not set, each
 // with where it is used. A config var the plan does not send needs none.
-func MissingSecrets(f *Files, p *Plan) Problems {
-	sent := map[string]bool{}
-	for _, c := range p.Changes {
-		if c.Kind == "config-vars" && c.Action != Delete {
-			sent[c.Key] = true
-		}
-	}
+func MissingSecrets(p *Plan) Problems {
 	var probs Problems
-	for _, d := range f.Docs["config-vars"] {
-		if !sent[d.Key] {
+	for _, c := range p.Changes {
+		if c.Kind != "config-vars" || c.Action == Delete || c.doc == nil {
 			continue
 		}
+		d := c.doc
 		vals, _ := d.Fields["values"].(map[string]any)
 		for _, env := range sortedKeys(vals) {
 			if m := secretRef().FindStringSubmatch(fmt.Sprint(vals[env])); m != nil {
 				if _, ok := os.LookupEnv(m[1]); !ok {
-					probs = append(probs, Problem{d.File, d.Lines["values\x00"+env], fmt.Sprintf("values: %s: the environment variable %s is not set; set it to the secret's value", env, m[1])})
+					where := d.File
+					if where == "" {
+						where = "config var " + d.Key
+					}
+					probs = append(probs, Problem{where, d.Lines["values\x00"+env], fmt.Sprintf("values: %s: the environment variable %s is not set; set it to the secret's value", env, m[1])})
 				}
 			}
 		}

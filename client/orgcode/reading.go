@@ -14,6 +14,9 @@ import (
 type Reading struct {
 	managed map[string]bool
 	lists   map[string]bool
+	// access, when set, limits the access lists read to these folders and
+	// apps ("folders.app:/Ops", "apps.Customer Lookup"): a saved plan's.
+	access map[string]bool
 }
 
 // Everything reads and manages every kind, as export does.
@@ -72,3 +75,9 @@ func (r Reading) Manages(kind string) bool { return r.managed[kind] }
 func (r Reading) reads(list string) bool { return r.lists[list] }
 
 func (r Reading) readsAccessLists() bool { return r.managed["grants"] }
+
+// readsAccessList reports whether the access list of one folder or app
+// ("folders", "app:/Ops") is read.
+func (r Reading) readsAccessList(field, key string) bool {
+	return r.access == nil || r.access[field+"."+key]
+}

@@ -40,3 +40,13 @@ func ExactArgs(n int, names string) cobra.PositionalArgs {
 		return nil
 	}
 }
+
+// MaximumArgs allows at most n positional arguments, with a usage error.
+func MaximumArgs(n int, names string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) > n {
+			return UsageErrorf("%s takes at most %s, got %d arguments\nUsage: %s", c.CommandPath(), names, len(args), c.UseLine())
+		}
+		return nil
+	}
+}

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"strings"
+
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 )
@@ -23,6 +25,9 @@ func NewPrinter(io *output.IO, cfg *settings.Config) (*output.Printer, error) {
 		JQ:       cfg.JQ,
 		Template: cfg.Template,
 		Columns:  cfg.Columns,
+	}
+	if opts.Format == "markdown" {
+		return nil, UsageErrorf("-o markdown renders plans (`orgctl plan -o markdown`); this command prints %s", strings.Join(output.Formats, ", "))
 	}
 	if err := opts.Validate(); err != nil {
 		return nil, &UsageError{err}

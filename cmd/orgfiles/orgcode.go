@@ -22,6 +22,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/output/atomicfile"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -34,6 +35,7 @@ type orgOptions struct {
 	only          []string
 	yes           bool
 	parallel      int
+	out           string
 }
 
 const orgCodeLong = `The org's configuration as files: one folder per kind (user-attributes, users,
@@ -82,7 +84,7 @@ to 6), so drift never reads as a crash nor a crash as drift. With
 		},
 	}
 	apply := &cobra.Command{
-		Use:   "apply --dir DIR",
+		Use:   "apply (--dir DIR | PLANFILE)",
 		Short: "Change the org to match the files, paced and resumable",
 		Long: orgCodeLong + `
 
@@ -91,17 +93,29 @@ terminal and without --yes it refuses), then sends the plan's requests in
 dependency order (users and groups before memberships, folders before grants),
 paced by the rate budget, with progress on stderr. Deletes happen only with
 --prune. If apply is stopped or killed, run it again: it reads the org afresh,
-so what was applied is not sent again.`,
-		Example: "  orgctl apply --dir org/\n  orgctl apply --dir org/ --prune --yes",
-		Args:    cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
+so what was applied is not sent again.
+
+apply PLANFILE applies a plan saved by plan --out: exactly its changes, as
+reviewed, with the prune and kinds it was made with. It reads the directory
+not at all and the org only for the objects the plan changes (the lists of
+their kinds; the access lists of the folders and apps whose grants change),
+and refuses, sending nothing, when one of them changed since the plan was
+made. Stopped, it can be run again: what it already made counts as done.`,
+		Example: "  orgctl apply --dir org/\n  orgctl apply --dir org/ --prune --yes\n  orgctl plan --dir org/ --out org.plan && orgctl apply org.plan --yes",
+		Args:    cli.MaximumArgs(1, "PLANFILE"),
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				return applySaved(c.Context(), f, o, args[0], c.Flags().Changed("prune") || c.Flags().Changed("only"))
+			}
 			return orgApply(c.Context(), f, o)
 		},
 	}
 	for _, c := range []*cobra.Command{export, plan, apply} {
 		c.Flags().StringVar(&o.dir, "dir", "", "the configuration's `DIR`ectory")
-		c.MarkFlagRequired("dir")
 		c.MarkFlagDirname("dir")
+		if c != apply { // apply takes a saved plan instead
+			c.MarkFlagRequired("dir")
+		}
 	}
 	for _, c := range []*cobra.Command{plan, apply} {
 		c.Flags().BoolVar(&o.prune, "prune", false, "also delete live objects that no file holds")
@@ -116,6 +130,7 @@ so what was applied is not sent again.`,
 	}
 	plan.Flags().BoolVar(&o.exitCode, "exit-code", false, "exit 7 when the plan has changes, 0 when it has none")
 	plan.Flags().BoolVar(&o.failUnmanaged, "fail-on-unmanaged", false, "exit 7 also when live objects are in no file (implies --exit-code)")
+	plan.Flags().StringVar(&o.out, "out", "", "also save the plan to `FILE`, for `orgctl apply FILE`")
 	apply.Flags().BoolVarP(&o.yes, "yes", "y", false, "do not ask for confirmation (required when stdin is not a terminal)")
 	apply.Flags().IntVar(&o.parallel, "parallel", 4, "requests of one phase in flight at once (the rate budget still paces every request)")
 	return []*cobra.Command{export, plan, apply}
@@ -188,9 +203,18 @@ func orgPlan(ctx context.Context, f *cli.Factory, o orgOptions) error {
 	if err != nil {
 		return err
 	}
-	cfg, p, err := cli.PrinterFor(f)
+	cfg, err := f.Config()
 	if err != nil {
 		return err
+	}
+	markdown := cfg.Output == "markdown"
+	var p *output.Printer
+	if !markdown {
+		if p, err = cli.NewPrinter(f.IO, cfg); err != nil {
+			return err
+		}
+	} else if cfg.JQ != "" || cfg.Template != "" || len(cfg.Columns) > 0 {
+		return cli.UsageErrorf("-o markdown renders the plan whole: leave out --jq, --template and --columns")
 	}
 	conn, err := f.Connection()
 	if err != nil {
@@ -200,7 +224,22 @@ func orgPlan(ctx context.Context, f *cli.Factory, o orgOptions) error {
 	if err != nil {
 		return err
 	}
-	if p.Opts.Format == "json" || p.Opts.Format == "yaml" || p.Opts.JQ != "" || p.Opts.Template != "" {
+	if o.out != "" {
+		b, err := plan.Save(conn.Target.BaseURL, o.dir, o.only, time.Now())
+		if err != nil {
+			return err
+		}
+		if err := atomicfile.Write(o.out, append(b, '\n'), 0o644); err != nil {
+			return fmt.Errorf("saving the plan: %w", err)
+		}
+		if !f.Quiet() {
+			f.IO.Notice("orgctl: plan saved to %s; apply exactly it with `orgctl apply %s`", o.out, o.out)
+		}
+	}
+	switch {
+	case markdown:
+		writeMarkdown(f.IO.Out, plan, cfg.Budget)
+	case p.Opts.Structured():
 		b, err := json.Marshal(planData(plan))
 		if err != nil {
 			return err
@@ -208,8 +247,8 @@ func orgPlan(ctx context.Context, f *cli.Factory, o orgOptions) error {
 		if err := p.Print(b, nil); err != nil {
 			return err
 		}
-	} else {
-		writePlan(f.IO, plan, cfg.Budget)
+	default:
+		writePlan(f.IO.Out, plan, cfg.Budget)
 	}
 	if (o.exitCode || o.failUnmanaged) && !plan.Empty() || o.failUnmanaged && len(plan.Unmanaged) > 0 {
 		return &cli.ExitError{Code: cli.ExitFindings}
@@ -257,80 +296,12 @@ func planData(p *orgcode.Plan) map[string]any {
 		"read_requests": p.ReadRequests, "read_points": p.ReadPoints}
 }
 
-func showValue(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
-}
-
-// writePlan prints the plan for people, grouped by kind.
-func writePlan(io *output.IO, p *orgcode.Plan, bc ratebudget.Config) {
-	w := io.Out
-	counts := map[orgcode.Action]int{}
-	byKind := map[string][]orgcode.Change{}
-	for _, c := range p.Changes {
-		counts[c.Action]++
-		byKind[c.Kind] = append(byKind[c.Kind], c)
-	}
-	sign := map[orgcode.Action]string{orgcode.Create: "+", orgcode.Update: "~", orgcode.Delete: "-"}
-	for _, k := range orgcode.Kinds() {
-		cs := byKind[k.Name]
-		if len(cs) == 0 {
-			continue
-		}
-		fmt.Fprintf(w, "%s:\n", k.Name)
-		for _, c := range cs {
-			note := ""
-			if c.Note != "" {
-				note = " (" + c.Note + ")"
-			}
-			fmt.Fprintf(w, "  %s %s %s%s\n", sign[c.Action], c.Action, c.Key, note)
-			for _, fc := range c.Fields {
-				switch {
-				case fc.HasOld && fc.HasNew:
-					fmt.Fprintf(w, "      %s: %s -> %s\n", fc.Field, showValue(fc.Old), showValue(fc.New))
-				case fc.HasNew:
-					fmt.Fprintf(w, "      %s: %s\n", fc.Field, showValue(fc.New))
-				default:
-					fmt.Fprintf(w, "      %s: %s -> (removed)\n", fc.Field, showValue(fc.Old))
-				}
-			}
-		}
-	}
-	if len(p.Unmanaged) > 0 {
-		what := "not counted as changes; --prune deletes them"
-		if p.Prune {
-			what = "deleted by this plan"
-		}
-		fmt.Fprintf(w, "unmanaged (live, in no file; %s):\n", what)
-		for _, u := range p.Unmanaged {
-			note := ""
-			if u.Note != "" {
-				note = " (" + u.Note + ")"
-			}
-			fmt.Fprintf(w, "  %s %s%s\n", u.Kind, u.Key, note)
-		}
-	}
-	switch {
-	case p.Empty() && len(p.Unmanaged) == 1:
-		fmt.Fprintf(w, "No changes to the objects the files hold; 1 live object is in no file (listed above).\n")
-	case p.Empty() && len(p.Unmanaged) > 1:
-		fmt.Fprintf(w, "No changes to the objects the files hold; %d live objects are in no file (listed above).\n", len(p.Unmanaged))
-	case p.Empty():
-		fmt.Fprintf(w, "No changes: the org matches the files.\n")
-	default:
-		fmt.Fprintf(w, "Plan: %d to create, %d to change, %d to delete.\n", counts[orgcode.Create], counts[orgcode.Update], counts[orgcode.Delete])
-	}
-	fmt.Fprintf(w, "Cost: %d requests, %d points; the budget (%d points per %s) needs at least %s for them.\n",
-		p.Requests, p.Points, bc.Points-bc.Reserve, bc.Window, p.Time)
-	fmt.Fprintf(w, "Reading the org for this plan: %d requests, %d points.\n", p.ReadRequests, p.ReadPoints)
-}
-
 func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 	if o.parallel < 1 || o.parallel > engine.MaxParallel {
 		return cli.UsageErrorf("invalid --parallel %d: give 1 to %d", o.parallel, engine.MaxParallel)
+	}
+	if strings.TrimSpace(o.dir) == "" {
+		return cli.UsageErrorf("apply needs --dir DIR, or a plan saved by `orgctl plan --dir DIR --out FILE`")
 	}
 	if !o.yes && (!f.IO.InTTY || !f.IO.ErrTTY) {
 		return cli.UsageErrorf("refusing to apply without confirmation: stdin is not a terminal; review `orgctl plan --dir %s`, then pass --yes", o.dir)
@@ -343,30 +314,16 @@ func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 	if err != nil {
 		return err
 	}
-	bc := cfg.Budget
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	conn, err := f.JobConnection(ctx, o.parallel)
 	if err != nil {
 		return err
 	}
-	plan, live, err := orgPlanOf(ctx, conn, files, o, bc)
+	plan, live, err := orgPlanOf(ctx, conn, files, o, cfg.Budget)
 	if err != nil {
 		return err
 	}
-	if probs := orgcode.MissingSecrets(files, plan); len(probs) > 0 {
-		return &cli.UsageError{Err: fmt.Errorf("%w\n(nothing was changed)", probs)}
-	}
-	writePlan(f.IO, plan, bc)
-	if plan.Empty() {
-		return nil
-	}
-	if !o.yes {
-		if err := confirmApply(f, plan); err != nil {
-			return err
-		}
-	}
-
 	sum, err := filesSum(files)
 	if err != nil {
 		return err
@@ -375,11 +332,98 @@ func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 	if o.prune {
 		flags = append(flags, "--prune")
 	}
-	id := bulk.JobID("orgctl apply", flags, conn.Target.BaseURL, sum)
+	if len(o.only) > 0 {
+		flags = append(flags, "--only="+strings.Join(o.only, ","))
+	}
+	return runApply(ctx, f, conn, o, cfg.Budget, plan, live, applyJob{
+		id: bulk.JobID("orgctl apply", flags, conn.Target.BaseURL, sum), flags: flags, input: o.dir,
+		resumed: "this plan, read afresh, is what is left"})
+}
+
+// applyJob names one apply's job.
+type applyJob struct {
+	id, input, resumed string
+	flags              []string
+	saved              bool // a plan saved by plan --out
+}
+
+// applySaved applies a plan saved by plan --out.
+func applySaved(parent context.Context, f *cli.Factory, o orgOptions, file string, planFlags bool) error {
+	if o.parallel < 1 || o.parallel > engine.MaxParallel {
+		return cli.UsageErrorf("invalid --parallel %d: give 1 to %d", o.parallel, engine.MaxParallel)
+	}
+	if o.dir != "" || planFlags {
+		return cli.UsageErrorf("apply %s applies the saved plan as it was made: leave out --dir, --prune and --only (they are the plan's)", file)
+	}
+	if !o.yes && (!f.IO.InTTY || !f.IO.ErrTTY) {
+		return cli.UsageErrorf("refusing to apply without confirmation: stdin is not a terminal; review the plan, then pass --yes")
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return cli.UsageErrorf("cannot read the plan: %v", err)
+	}
+	saved, err := orgcode.LoadPlan(file, b)
+	if err != nil {
+		return &cli.UsageError{Err: err}
+	}
+	cfg, err := f.Config()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancelCause(parent)
+	defer cancel(nil)
+	conn, err := f.JobConnection(ctx, o.parallel)
+	if err != nil {
+		return err
+	}
+	if saved.Target != conn.Target.BaseURL {
+		return cli.UsageErrorf("%s was planned for %s, and this profile reaches %s: apply it with the profile it was made with, or plan again", file, saved.Target, conn.Target.BaseURL)
+	}
+	live, err := orgcode.ReadLive(ctx, conn.Client, saved.Reading())
+	if err != nil {
+		return err
+	}
+	plan, done, err := saved.Replan(live, cfg.Budget)
+	var conflicts orgcode.Conflicts
+	if errors.As(err, &conflicts) {
+		return fmt.Errorf("%w\nnothing was sent: plan again (`orgctl plan --dir %s --out %s`), review, and apply the new plan", conflicts, saved.Dir, file)
+	}
+	if err != nil {
+		return err
+	}
+	if done > 0 && !f.Quiet() {
+		f.IO.Notice("orgctl: %d of the plan's %d changes are already made (by an earlier run of this apply)", done, len(saved.Changes))
+	}
+	sum := sha256.Sum256(b)
+	o.prune = saved.Prune
+	return runApply(ctx, f, conn, o, cfg.Budget, plan, live, applyJob{
+		id: bulk.JobID("orgctl apply", []string{"--plan"}, conn.Target.BaseURL, sum[:]), flags: []string{"--plan"}, input: file,
+		resumed: "the rest of the saved plan is what is left", saved: true})
+}
+
+// runApply prints the plan, confirms it and sends its steps as a job.
+func runApply(ctx context.Context, f *cli.Factory, conn *cli.Connection, o orgOptions, bc ratebudget.Config, plan *orgcode.Plan, live *orgcode.Live, j applyJob) error {
+	if probs := orgcode.MissingSecrets(plan); len(probs) > 0 {
+		return &cli.UsageError{Err: fmt.Errorf("%w\n(nothing was changed)", probs)}
+	}
+	if plan.Empty() && j.saved {
+		fmt.Fprintf(f.IO.Out, "Nothing to send: every change of %s is made.\n", j.input)
+		return nil
+	}
+	writePlan(f.IO.Out, plan, bc)
+	if plan.Empty() {
+		return nil
+	}
+	if !o.yes {
+		if err := confirmApply(f, plan); err != nil {
+			return err
+		}
+	}
+	id := j.id
 	var out sync.Mutex
 	job, applier := plan.Apply(live, conn.Client, bulk.Job{
 		Store: bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")},
-		Header: bulk.Header{ID: id, Command: "orgctl apply", Flags: flags, Input: o.dir,
+		Header: bulk.Header{ID: id, Command: "orgctl apply", Flags: j.flags, Input: j.input,
 			Format: "orgcode", Target: conn.Target.BaseURL, Created: time.Now().UTC()},
 		Parallel: o.parallel,
 		Emit: func(r bulk.Result) {
@@ -394,8 +438,8 @@ func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 		Ready: func(prior *bulk.State) error {
 			if prior != nil && !prior.Ended && !f.Quiet() {
 				c := prior.Counts()
-				f.IO.Notice("orgctl: resuming apply (job %s): an earlier run applied %d steps and sent %d without an answer; this plan, read afresh, is what is left",
-					id, c["created"]+c["updated"]+c["deleted"], c["unknown"])
+				f.IO.Notice("orgctl: resuming apply (job %s): an earlier run applied %d steps and sent %d without an answer; %s",
+					id, c["created"]+c["updated"]+c["deleted"], c["unknown"], j.resumed)
 			}
 			return nil
 		},
@@ -416,7 +460,7 @@ func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 	}
 	var busy *bulk.BusyError
 	if errors.As(err, &busy) {
-		return fmt.Errorf("apply of %s onto this org is running in another process (job %s); wait for it", o.dir, id)
+		return fmt.Errorf("apply of %s onto this org is running in another process (job %s); wait for it", j.input, id)
 	}
 	if err != nil {
 		return err
@@ -435,7 +479,7 @@ func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 		fmt.Fprintf(f.IO.Err, "orgctl: stopped: the steps in flight finished and were recorded; to finish, run the same command again:\n  %s\n", engine.ResumeLine())
 	}
 	if n := res.Counts[bulk.Unknown]; n > 0 {
-		fmt.Fprintf(f.IO.Err, "orgctl: %d steps were sent without an answer; run apply again: its plan, read afresh, shows what they did\n", n)
+		fmt.Fprintf(f.IO.Err, "orgctl: %d steps were sent without an answer; run apply again: it reads the org afresh and shows what they did\n", n)
 	}
 	return cli.JobExit(res)
 }

@@ -1,0 +1,137 @@
+package orgcode
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/orgctl/orgctl/ratebudget"
+)
+
+// savedRoundTrip plans files against live, saves the plan and loads it.
+func savedRoundTrip(t *testing.T, files map[string]string, live *Live) *Saved {
+	t.Helper()
+	f, err := ReadDir(writeFiles(t, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Diff(f, live, Everything(), false, ratebudget.DefaultConfig())
+	b, err := p.Save("https://org.example", "org", nil, time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := LoadPlan("org.plan", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func opsGroup(access string, members map[string]any) *Doc {
+	return &Doc{Kind: KindNamed("groups"), Key: "ops", ID: "7", Fields: map[string]any{"universal_app_access": access, "members": members}}
+}
+
+func ada() *Doc {
+	return &Doc{Kind: KindNamed("users"), Key: "ada@x.example", ID: "user_1", Fields: map[string]any{"first_name": "Ada", "active": true}}
+}
+
+func TestSavedPlanAppliesOnlyWhatIsLeft(t *testing.T) {
+	files := map[string]string{"groups/ops.yaml": "name: ops\nuniversal_app_access: edit\nmembers:\n  ada@x.example: admin\n"}
+	s := savedRoundTrip(t, files, liveOf(ada(), opsGroup("use", map[string]any{})))
+	if len(s.Changes) != 1 || len(s.Changes[0].Fields) != 2 {
+		t.Fatalf("saved = %+v, want one update of two fields", s.Changes)
+	}
+	budget := ratebudget.DefaultConfig()
+
+	// unchanged since: the whole change
+	p, done, err := s.Replan(liveOf(ada(), opsGroup("use", map[string]any{})), budget)
+	if err != nil || done != 0 || len(p.Changes) != 1 || len(p.Changes[0].Fields) != 2 || len(p.Steps) != 2 {
+		t.Fatalf("unchanged: %+v done %d err %v; want both fields, two steps", p, done, err)
+	}
+	// an earlier run made the access change, not the membership: one step left
+	p, _, err = s.Replan(liveOf(ada(), opsGroup("edit", map[string]any{})), budget)
+	if err != nil || len(p.Steps) != 1 || p.Steps[0].What != "add members" {
+		t.Fatalf("half made: %+v err %v; want only the members step", p, err)
+	}
+	// all made
+	p, done, err = s.Replan(liveOf(ada(), opsGroup("edit", map[string]any{"ada@x.example": "admin"})), budget)
+	if err != nil || done != 1 || !p.Empty() {
+		t.Fatalf("all made: %+v done %d err %v", p, done, err)
+	}
+	// someone else changed a field the plan changes, or one it does not
+	for name, live := range map[string]*Live{
+		"planned field": liveOf(ada(), opsGroup("own", map[string]any{})),
+		"new member":    liveOf(ada(), opsGroup("use", map[string]any{"bo@x.example": "member"})),
+		"deleted":       liveOf(ada()),
+	} {
+		_, _, err := s.Replan(live, budget)
+		var cs Conflicts
+		if !errors.As(err, &cs) || len(cs) != 1 || cs[0].Key != "ops" {
+			t.Errorf("%s: err = %v, want one conflict on ops", name, err)
+		}
+	}
+}
+
+func TestSavedPlanGrantsReadOnlyTheirObjects(t *testing.T) {
+	files := map[string]string{"grants/group/ops.yaml": "subject: group:ops\nfolders:\n  app:/Finance: use\n  app:/Ops: edit\n"}
+	grants := KindNamed("grants")
+	live := liveOf(opsGroup("use", map[string]any{}),
+		&Doc{Kind: grants, Key: "group:ops", Fields: map[string]any{"folders": map[string]any{"app:/Ops": "edit"}, "apps": map[string]any{}}})
+	s := savedRoundTrip(t, files, live)
+	r := s.Reading()
+	if !r.readsAccessList("folders", "app:/Finance") || r.readsAccessList("folders", "app:/Ops") || r.readsAccessList("apps", "Lookup") {
+		t.Errorf("the saved plan changes only app:/Finance's grants, and reads access lists %v", r.access)
+	}
+	// read again: only app:/Finance's access list, where ops has nothing yet
+	fresh := liveOf(opsGroup("use", map[string]any{}))
+	fresh.setID("folders", "app:/Finance", "app_3")
+	p, _, err := s.Replan(fresh, ratebudget.DefaultConfig())
+	if err != nil || len(p.Steps) != 1 || p.Steps[0].What != "grant" {
+		t.Fatalf("%+v %v: want one grant", p, err)
+	}
+	fresh.Docs["grants"] = []*Doc{{Kind: grants, Key: "group:ops", Fields: map[string]any{"folders": map[string]any{"app:/Finance": "own"}, "apps": map[string]any{}}}}
+	if _, _, err := s.Replan(fresh, ratebudget.DefaultConfig()); err == nil || !strings.Contains(err.Error(), `folders.app:/Finance is "own", not absent as planned`) {
+		t.Errorf("a grant made by hand since: err = %v", err)
+	}
+}
+
+func TestLoadPlanRefusesWhatIsNotOne(t *testing.T) {
+	for name, body := range map[string]string{
+		"not json":   "subject: group:ops\n",
+		"no format":  `{"changes":[]}`,
+		"other":      `{"format":"orgctl-plan/9","changes":[]}`,
+		"bad kind":   `{"format":"orgctl-plan/1","changes":[{"kind":"widgets","key":"w","action":"create","desired":{}}]}`,
+		"no desired": `{"format":"orgctl-plan/1","changes":[{"kind":"groups","key":"g","action":"create"}]}`,
+		"bad action": `{"format":"orgctl-plan/1","changes":[{"kind":"groups","key":"g","action":"rename","desired":{}}]}`,
+	} {
+		if _, err := LoadPlan("p", []byte(body)); err == nil {
+			t.Errorf("%s: loaded", name)
+		}
+	}
+}
+
+func TestRisks(t *testing.T) {
+	groups := KindNamed("groups")
+	p := &Plan{Changes: []Change{
+		{Kind: "users", Key: "a", Action: Create, Fields: []FieldChange{{Field: "admin", New: true, HasNew: true}}},
+		{Kind: "users", Key: "b", Action: Update, Fields: []FieldChange{{Field: "admin", Old: true, New: false, HasOld: true, HasNew: true}}},
+		{Kind: "groups", Key: "g", Action: Create, Fields: []FieldChange{{Field: "universal_app_access", New: "none", HasNew: true}}},
+		{Kind: "groups", Key: "h", Action: Update, Fields: []FieldChange{
+			{Field: "universal_app_access", Old: "use", New: "edit", HasOld: true, HasNew: true},
+			{Field: "universal_resource_access", Old: "own", New: "use", HasOld: true, HasNew: true},
+			{Field: "members.x", Old: "member", HasOld: true},
+			{Field: "members.y", New: "member", HasNew: true}}},
+		{Kind: "groups", Key: "old", Action: Delete, live: &Doc{Kind: groups}},
+	}}
+	got := p.RiskCounts()
+	want := map[Risk]int{RiskNewAdmin: 1, RiskUniversal: 1, RiskMemberRemoved: 1, RiskDelete: 1}
+	if len(got) != len(want) {
+		t.Fatalf("risks = %v, want %v", got, want)
+	}
+	for r, n := range want {
+		if got[r] != n {
+			t.Errorf("%s: %d, want %d (all %v)", r, got[r], n, got)
+		}
+	}
+}

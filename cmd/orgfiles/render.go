@@ -1,0 +1,285 @@
+package orgfiles
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/orgctl/orgctl/client/orgcode"
+	"github.com/orgctl/orgctl/ratebudget"
+)
+
+// unmanagedShown is how many unmanaged objects of one kind a plan names
+// before it counts the rest: an org's hand-made users must not bury the changes.
+const unmanagedShown = 5
+
+// markdownRows caps the change table of -o markdown: a pull-request
+// comment holds 65,536 characters.
+const markdownRows = 250
+
+var signs = map[orgcode.Action]string{orgcode.Create: "+", orgcode.Update: "~", orgcode.Delete: "-"}
+
+func fieldSign(fc orgcode.FieldChange) string {
+	switch {
+	case fc.HasOld && fc.HasNew:
+		return "~"
+	case fc.HasNew:
+		return "+"
+	}
+	return "-"
+}
+
+func showValue(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+func fieldText(fc orgcode.FieldChange) string {
+	switch {
+	case fc.HasOld && fc.HasNew:
+		return fmt.Sprintf("%s: %s -> %s", fc.Field, showValue(fc.Old), showValue(fc.New))
+	case fc.HasNew:
+		return fmt.Sprintf("%s: %s", fc.Field, showValue(fc.New))
+	}
+	return fmt.Sprintf("%s: %s", fc.Field, showValue(fc.Old))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// summary is the plan's first line.
+func summary(p *orgcode.Plan) string {
+	counts := map[orgcode.Action]int{}
+	for _, c := range p.Changes {
+		counts[c.Action]++
+	}
+	switch {
+	case p.Empty() && len(p.Unmanaged) > 0:
+		return fmt.Sprintf("No changes to the objects the files hold; %s in no file (listed below).",
+			plural(len(p.Unmanaged), "live object is", "live objects are"))
+	case p.Empty():
+		return "No changes: the org matches the files."
+	}
+	return fmt.Sprintf("Plan: %d to create, %d to change, %d to delete.", counts[orgcode.Create], counts[orgcode.Update], counts[orgcode.Delete])
+}
+
+func kindLine(m map[orgcode.Action]int) string {
+	var parts []string
+	for _, a := range []orgcode.Action{orgcode.Create, orgcode.Update, orgcode.Delete} {
+		if m[a] > 0 {
+			parts = append(parts, fmt.Sprintf("%d to %s", m[a], strings.Replace(string(a), "update", "change", 1)))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func riskLine(p *orgcode.Plan) (int, string) {
+	rc := p.RiskCounts()
+	total := 0
+	var parts []string
+	for _, r := range orgcode.Risks {
+		if n := rc[r]; n > 0 {
+			total += n
+			what := string(r)
+			if n > 1 {
+				what = map[orgcode.Risk]string{orgcode.RiskNewAdmin: "new admins", orgcode.RiskMemberRemoved: "members removed",
+					orgcode.RiskDelete: "deletes", orgcode.RiskUniversal: "universal accesses raised"}[r]
+			}
+			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	return total, strings.Join(parts, ", ")
+}
+
+func costLine(p *orgcode.Plan, bc ratebudget.Config) string {
+	return fmt.Sprintf("Cost: the read took %s, %d points; the changes are %s, %d points, which the budget (%d points per %s) needs at least %s to send.",
+		plural(p.ReadRequests, "request", "requests"), p.ReadPoints, plural(p.Requests, "request", "requests"), p.Points,
+		bc.Points-bc.Reserve, bc.Window, p.Time)
+}
+
+// writePlan prints the plan for people: the summary first (counts by
+// kind, risky changes, unmanaged objects, the cost), then every change
+// with a sign on each line, then the unmanaged objects, a few per kind.
+func writePlan(w io.Writer, p *orgcode.Plan, bc ratebudget.Config) {
+	fmt.Fprintln(w, summary(p))
+	kc := p.KindCounts()
+	for _, k := range orgcode.Kinds() {
+		if m := kc[k.Name]; m != nil {
+			fmt.Fprintf(w, "  %-16s %s\n", k.Name, kindLine(m))
+		}
+	}
+	if n, what := riskLine(p); n > 0 {
+		fmt.Fprintf(w, "Risky: %s (marked ! below).\n", what)
+	}
+	if len(p.Unmanaged) > 0 && !p.Empty() {
+		what := "not counted as changes; --prune deletes them"
+		if p.Prune {
+			what = "this plan deletes them"
+		}
+		fmt.Fprintf(w, "Unmanaged: %s in no file (%s; listed below).\n", plural(len(p.Unmanaged), "live object is", "live objects are"), what)
+	}
+	fmt.Fprintln(w, costLine(p, bc))
+
+	byKind := map[string][]orgcode.Change{}
+	for _, c := range p.Changes {
+		byKind[c.Kind] = append(byKind[c.Kind], c)
+	}
+	for _, k := range orgcode.Kinds() {
+		cs := byKind[k.Name]
+		if len(cs) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s:\n", k.Name)
+		for _, c := range cs {
+			tail := ""
+			if c.Note != "" {
+				tail = " (" + c.Note + ")"
+			}
+			if r := c.Risk(); r != "" {
+				tail += "  ! " + string(r)
+			}
+			fmt.Fprintf(w, "  %s %s %s%s\n", signs[c.Action], c.Action, c.Key, tail)
+			for _, fc := range c.Fields {
+				risk := ""
+				if r := c.FieldRisk(fc); r != "" {
+					risk = "  ! " + string(r)
+				}
+				fmt.Fprintf(w, "      %s %s%s\n", fieldSign(fc), fieldText(fc), risk)
+			}
+		}
+	}
+	if len(p.Unmanaged) > 0 {
+		what := "not counted as changes; --prune deletes them"
+		if p.Prune {
+			what = "this plan deletes them"
+		}
+		fmt.Fprintf(w, "\nunmanaged (live, in no file; %s):\n", what)
+		for _, group := range unmanagedByKind(p) {
+			for i, u := range group {
+				if i == unmanagedShown && len(group) > unmanagedShown+1 {
+					fmt.Fprintf(w, "  %s: and %d more (-o json lists them all)\n", u.Kind, len(group)-unmanagedShown)
+					break
+				}
+				note := ""
+				if u.Note != "" {
+					note = " (" + u.Note + ")"
+				}
+				fmt.Fprintf(w, "  %s %s%s\n", u.Kind, u.Key, note)
+			}
+		}
+	}
+}
+
+func unmanagedByKind(p *orgcode.Plan) [][]orgcode.Unmanaged {
+	by := map[string][]orgcode.Unmanaged{}
+	for _, u := range p.Unmanaged {
+		by[u.Kind] = append(by[u.Kind], u)
+	}
+	var out [][]orgcode.Unmanaged
+	for _, k := range orgcode.Kinds() {
+		if len(by[k.Name]) > 0 {
+			out = append(out, by[k.Name])
+		}
+	}
+	return out
+}
+
+// mdCell makes a value safe in a Markdown table cell.
+func mdCell(s string) string {
+	s = strings.NewReplacer("|", `\|`, "\r", "", "\n", "<br>", "`", "'").Replace(s)
+	return s
+}
+
+func mdCode(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "`" + mdCell(s) + "`"
+}
+
+// writeMarkdown renders the plan for a pull-request comment: the summary
+// and a table by kind, risky changes called out, every change as a row of
+// one table (cut at markdownRows), the unmanaged objects and the cost.
+func writeMarkdown(w io.Writer, p *orgcode.Plan, bc ratebudget.Config) {
+	fmt.Fprintf(w, "### orgctl plan\n\n**%s**\n\n", summary(p))
+	kc := p.KindCounts()
+	if len(kc) > 0 {
+		fmt.Fprintln(w, "| Kind | Create | Change | Delete |")
+		fmt.Fprintln(w, "|:--|--:|--:|--:|")
+		for _, k := range orgcode.Kinds() {
+			if m := kc[k.Name]; m != nil {
+				fmt.Fprintf(w, "| %s | %d | %d | %d |\n", k.Name, m[orgcode.Create], m[orgcode.Update], m[orgcode.Delete])
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	if n, what := riskLine(p); n > 0 {
+		fmt.Fprintf(w, "> [!WARNING]\n> **Risky changes:** %s.\n\n", what)
+	}
+	if len(p.Changes) > 0 {
+		fmt.Fprintf(w, "<details open><summary>Changes</summary>\n\n")
+		fmt.Fprintln(w, "| | Kind | Object | Field | Old | New | Risk |")
+		fmt.Fprintln(w, "|:-:|:--|:--|:--|:--|:--|:--|")
+		rows := 0
+		row := func(sign, kind, key, field, old, nw, risk string) {
+			rows++
+			if rows <= markdownRows {
+				fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", sign, kind, mdCell(key), mdCell(field), old, nw, risk)
+			}
+		}
+		for _, c := range p.Changes {
+			if len(c.Fields) == 0 || c.Risk() != "" {
+				row(signs[c.Action], c.Kind, c.Key, c.Note, "", "", string(c.Risk()))
+				if len(c.Fields) == 0 {
+					continue
+				}
+			}
+			for _, fc := range c.Fields {
+				old, nw := "", ""
+				if fc.HasOld {
+					old = mdCode(showValue(fc.Old))
+				}
+				if fc.HasNew {
+					nw = mdCode(showValue(fc.New))
+				}
+				row(fieldSign(fc), c.Kind, c.Key, fc.Field, old, nw, string(c.FieldRisk(fc)))
+			}
+		}
+		if rows > markdownRows {
+			fmt.Fprintf(w, "\n… and %d more rows: run `orgctl plan` for the whole plan.\n", rows-markdownRows)
+		}
+		fmt.Fprintf(w, "\n</details>\n\n")
+	}
+	if len(p.Unmanaged) > 0 {
+		what := "not counted as changes; `--prune` deletes them"
+		if p.Prune {
+			what = "this plan deletes them"
+		}
+		fmt.Fprintf(w, "**Unmanaged:** %s in no file (%s):", plural(len(p.Unmanaged), "live object is", "live objects are"), what)
+		for i, group := range unmanagedByKind(p) {
+			sep := ";"
+			if i == 0 {
+				sep = ""
+			}
+			var keys []string
+			for j, u := range group {
+				if j == unmanagedShown && len(group) > unmanagedShown+1 {
+					keys = append(keys, fmt.Sprintf("and %d more", len(group)-unmanagedShown))
+					break
+				}
+				keys = append(keys, mdCode(u.Key))
+			}
+			fmt.Fprintf(w, "%s %s (%d): %s", sep, group[0].Kind, len(group), strings.Join(keys, ", "))
+		}
+		fmt.Fprintf(w, ".\n\n")
+	}
+	fmt.Fprintln(w, mdCell(costLine(p, bc)))
+}
