@@ -2,6 +2,8 @@ package orgcode
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -91,11 +94,36 @@ func ReadDir(dir string) (*Files, error) {
 	out := &Files{Dir: dir, Docs: map[string][]*Doc{}, Kinds: map[string]bool{}}
 	var probs Problems
 	seen := map[string]*Doc{}
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, err
+	}
 	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, path)
+		if path != dir && strings.HasPrefix(d.Name(), interruptedPrefix) {
+			probs = append(probs, Problem{path, 1, fmt.Sprintf("an export into %s did not finish: run `orgctl export --dir %s` again before planning", dir, dir)})
+			return filepath.SkipDir
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			// A link inside the directory is read; one out of it is not:
+			// the directory is what is reviewed.
+			target, err := filepath.EvalSymlinks(path)
+			if err != nil {
+				probs = append(probs, Problem{path, 1, fmt.Sprintf("a symlink orgctl cannot follow: %v", err)})
+				return nil
+			}
+			if r, err := filepath.Rel(root, target); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+				probs = append(probs, Problem{path, 1, fmt.Sprintf("a symlink out of %s (to %s): orgctl reads only what the directory holds; copy the file in instead", dir, target)})
+				return nil
+			}
+			if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+				probs = append(probs, Problem{path, 1, "a symlinked folder: orgctl does not follow it; make it a folder"})
+				return nil
+			}
+		}
 		if d.IsDir() {
 			if path != dir && strings.HasPrefix(d.Name(), ".") {
 				return filepath.SkipDir // .git and the like
@@ -415,37 +443,83 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// FileName is where a document lives under the directory: the kind's
-// folder, then the key (folders: their type, then their path).
+// FileName is where a document would live under the directory on its
+// own: the kind's folder, then the key (folders: their type, then their
+// path). FileNames settles names that clash.
 func FileName(d *Doc) string {
 	switch d.Kind.Name {
 	case "folders":
 		typ, names, _ := splitFolder(d.Key)
-		parts := []string{"folders", safeName(typ)}
+		parts := []string{"folders", safeName(typ, typ)}
 		for _, n := range names {
-			parts = append(parts, safeName(n))
+			parts = append(parts, safeName(n, d.Key))
 		}
 		return filepath.Join(parts...) + ".yaml"
 	case "grants":
 		typ, name, _ := splitSubject(d.Key)
-		return filepath.Join("grants", typ, safeName(name)+".yaml")
+		return filepath.Join("grants", typ, safeName(name, d.Key)+".yaml")
 	}
-	return filepath.Join(d.Kind.Name, safeName(d.Key)+".yaml")
+	return filepath.Join(d.Kind.Name, safeName(d.Key, d.Key)+".yaml")
 }
 
-// safeName makes a key usable as one path element: "/" and "%" and
-// leading dots are percent-escaped, so two keys never share a file.
-func safeName(s string) string {
+// FileNames names every document's file. Names that differ only in case
+// would be one file on macOS and Windows: the first in byte order keeps
+// its name, each other one gets its key's hash, so that every object has
+// its own file wherever the directory is checked out.
+func FileNames(docs []*Doc) map[*Doc]string {
+	out := make(map[*Doc]string, len(docs))
+	byFold := map[string][]*Doc{}
+	for _, d := range docs {
+		out[d] = FileName(d)
+		f := strings.ToLower(out[d])
+		byFold[f] = append(byFold[f], d)
+	}
+	for _, ds := range byFold {
+		if len(ds) < 2 {
+			continue
+		}
+		sort.Slice(ds, func(i, j int) bool { return out[ds[i]] < out[ds[j]] })
+		for _, d := range ds[1:] {
+			out[d] = strings.TrimSuffix(out[d], ".yaml") + "~" + keyHash(d.Key) + ".yaml"
+		}
+	}
+	return out
+}
+
+func keyHash(key string) string {
+	h := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(h[:4])
+}
+
+// maxName is the longest path element written, with room for a hash and
+// ".yaml" within the 255 bytes file systems allow.
+const maxName = 200
+
+// safeName makes one name (of the object whose key is key) a path
+// element that every common file system takes: "/", "%", "\", control
+// characters, the characters Windows refuses and leading dots are
+// percent-escaped, so two keys never share a file; a name too long for
+// a file system is cut and given its key's hash.
+func safeName(s, key string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c == '/' || c == '%' || c == '\\' || c == 0 || (i == 0 && c == '.') {
+		if c < 0x20 || c == 0x7f || strings.IndexByte(`/%\<>:"|?*`, c) >= 0 || (i == 0 && c == '.') ||
+			(i == len(s)-1 && (c == ' ' || c == '.')) {
 			fmt.Fprintf(&b, "%%%02X", c)
 			continue
 		}
 		b.WriteByte(c)
 	}
-	return b.String()
+	out := b.String()
+	if len(out) > maxName {
+		cut := maxName - 9
+		for cut > 0 && !utf8.RuneStart(out[cut]) {
+			cut--
+		}
+		out = out[:cut] + "~" + keyHash(key)
+	}
+	return out
 }
 
 // Encode is a document's file: the key field, then the managed fields in
@@ -497,20 +571,29 @@ func valueNode(v any) *yaml.Node {
 }
 
 // WriteDir writes every document under dir, replacing the kinds' folders
-// so that an object gone from the org leaves no file behind.
+// so that an object gone from the org leaves no file behind; nothing else
+// in dir is touched. The new folders are written in full under a
+// temporary folder in dir first and swapped in only then: an export that
+// fails (a full disk, a name the file system refuses) leaves dir as it was.
 func WriteDir(dir string, docs []*Doc) error {
-	for _, k := range Kinds() {
-		if err := os.RemoveAll(filepath.Join(dir, k.Name)); err != nil {
-			return err
-		}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
 	}
+	if err := clearInterrupted(dir); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(dir, interruptedPrefix+"new-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
 	held := map[string]bool{}
-	for _, d := range docs {
-		p := filepath.Join(dir, FileName(d))
+	for d, name := range FileNames(docs) {
+		p := filepath.Join(tmp, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
-		if err := os.WriteFile(p, Encode(d), 0o644); err != nil {
+		if err := writeNew(p, Encode(d)); err != nil {
 			return err
 		}
 		held[d.Kind.Name] = true
@@ -522,11 +605,60 @@ func WriteDir(dir string, docs []*Doc) error {
 		if held[k.Name] {
 			continue
 		}
-		if err := os.MkdirAll(filepath.Join(dir, k.Name), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Join(tmp, k.Name), 0o755); err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(dir, k.Name, KeepFile), nil, 0o644); err != nil {
+		if err := writeNew(filepath.Join(tmp, k.Name, KeepFile), nil); err != nil {
 			return err
+		}
+	}
+	old, err := os.MkdirTemp(dir, interruptedPrefix+"old-")
+	if err != nil {
+		return err
+	}
+	for _, k := range Kinds() {
+		// A kind's folder that is a symlink is moved aside as a link: its
+		// target is never written.
+		if err := os.Rename(filepath.Join(dir, k.Name), filepath.Join(old, k.Name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if err := os.Rename(filepath.Join(tmp, k.Name), filepath.Join(dir, k.Name)); err != nil {
+			return err
+		}
+	}
+	return os.RemoveAll(old)
+}
+
+// writeNew writes a file that must not exist yet: O_EXCL never follows a
+// symlink, and two documents never share a file unseen.
+func writeNew(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// interruptedPrefix names the temporary folders of an export in progress.
+const interruptedPrefix = ".orgctl-export-"
+
+// clearInterrupted removes what an export killed mid-way left: its
+// temporary folders. One killed between moving a kind's folder aside and
+// moving the new one in leaves the kind missing, which this export writes.
+func clearInterrupted(dir string) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), interruptedPrefix) {
+			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
