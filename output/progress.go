@@ -16,6 +16,9 @@ type ProgressStats struct {
 	// Earlier rows were finished by an earlier run: they count as done but
 	// not toward the rate.
 	Earlier int
+	// Points and PointsTotal are the budget points spent and to spend in
+	// all (0: not shown).
+	Points, PointsTotal int
 	// ETA is the time left; ETAKnown false shows none.
 	ETA      time.Duration
 	ETAKnown bool
@@ -149,6 +152,9 @@ func (p *Progress) bar(s ProgressStats) string {
 		fmt.Fprintf(&b, "  %d unknown", s.Unknown)
 	}
 	fmt.Fprintf(&b, "  %.1f/s", p.rate(s))
+	if s.PointsTotal > 0 {
+		fmt.Fprintf(&b, "  %d/%d points", s.Points, s.PointsTotal)
+	}
 	if s.ETAKnown {
 		fmt.Fprintf(&b, "  ETA %s", Duration(s.ETA))
 	}
@@ -165,6 +171,9 @@ func (p *Progress) line(s ProgressStats) string {
 		fmt.Fprintf(&b, ", %d unknown", s.Unknown)
 	}
 	fmt.Fprintf(&b, ", %.1f %s/s", p.rate(s), p.noun())
+	if s.PointsTotal > 0 {
+		fmt.Fprintf(&b, ", %d of %d points", s.Points, s.PointsTotal)
+	}
 	if s.ETAKnown {
 		fmt.Fprintf(&b, ", about %s left", Duration(s.ETA))
 	}

@@ -33,8 +33,53 @@ type Live struct {
 	// Reads are the requests the read sent.
 	Reads []client.Request
 
-	mu  sync.Mutex
-	ids map[string]string // kind+"\x00"+folded key -> id
+	mu       sync.Mutex
+	ids      map[string]string // kind+"\x00"+folded key -> id
+	progress *ReadProgress
+}
+
+// ReadProgress is where a read of the org stands: requests and points
+// spent and (as far as known: the access lists are counted once the
+// lists show the folders and apps) to spend.
+type ReadProgress struct {
+	// Cost prices a request's path.
+	Cost func(path string) int
+
+	mu                  sync.Mutex
+	done, total         int
+	points, pointsTotal int
+}
+
+// Now is requests done and in all, points spent and in all.
+func (p *ReadProgress) Now() (done, total, points, pointsTotal int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.done, max(p.total, p.done), p.points, max(p.pointsTotal, p.points)
+}
+
+func (p *ReadProgress) expect(paths ...string) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, path := range paths {
+		p.total++
+		p.pointsTotal += p.Cost(path)
+	}
+}
+
+func (p *ReadProgress) sent(path string) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done++
+	p.points += p.Cost(path)
+	if p.done > p.total { // a list's further pages
+		p.total, p.pointsTotal = p.done, p.points
+	}
 }
 
 // list is the one list request per kind.
@@ -62,6 +107,7 @@ func (l *Live) record(r client.Request) {
 	l.mu.Lock()
 	l.Reads = append(l.Reads, r)
 	l.mu.Unlock()
+	l.progress.sent(r.Path)
 }
 
 func (l *Live) listAll(ctx context.Context, d Doer, kind string) ([]map[string]any, error) {
@@ -98,9 +144,15 @@ func (l *Live) listAll(ctx context.Context, d Doer, kind string) ([]map[string]a
 
 // ReadLive reads the org as r says: one list per kind it reads (every
 // page), then, when it manages grants, one access list per folder and app.
-func ReadLive(ctx context.Context, d Doer, r Reading) (*Live, error) {
-	l := &Live{Docs: map[string][]*Doc{}, Apps: map[string]string{}, SystemFolders: map[string]string{}, ids: map[string]string{}}
+// prog, when not nil, follows the read.
+func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live, error) {
+	l := &Live{Docs: map[string][]*Doc{}, Apps: map[string]string{}, SystemFolders: map[string]string{}, ids: map[string]string{}, progress: prog}
 	raw := map[string][]map[string]any{}
+	for _, k := range readOrder {
+		if r.reads(k) {
+			prog.expect(lists[k].path)
+		}
+	}
 	for _, k := range readOrder {
 		if !r.reads(k) {
 			continue
@@ -273,6 +325,16 @@ func ReadLive(ctx context.Context, d Doer, r Reading) (*Live, error) {
 		return nil
 	}
 	if r.readsAccessLists() {
+		for _, id := range folderIDs {
+			if r.readsAccessList("folders", folderPath[id]) {
+				prog.expect("/permissions/accessList/folder/" + id)
+			}
+		}
+		for name, id := range l.Apps {
+			if r.readsAccessList("apps", name) {
+				prog.expect("/permissions/accessList/app/" + id)
+			}
+		}
 		sort.Strings(folderIDs)
 		for _, id := range folderIDs {
 			if !r.readsAccessList("folders", folderPath[id]) {

@@ -151,7 +151,11 @@ func orgExport(ctx context.Context, f *cli.Factory, o orgOptions) error {
 	if err != nil {
 		return err
 	}
-	live, err := orgcode.ReadLive(ctx, conn.Client, orgcode.Everything())
+	cfg, err := f.Config()
+	if err != nil {
+		return err
+	}
+	live, err := readLive(ctx, f, conn, orgcode.Everything(), cfg.Budget)
 	if err != nil {
 		return err
 	}
@@ -166,6 +170,27 @@ func orgExport(ctx context.Context, f *cli.Factory, o orgOptions) error {
 		f.IO.Notice("orgctl: exported %d objects to %s (%d requests)", len(docs), o.dir, len(live.Reads))
 	}
 	return nil
+}
+
+// readLive reads the org as r says, with progress on stderr: requests
+// and points read of those to read, and the time the budget needs for
+// the rest.
+func readLive(ctx context.Context, f *cli.Factory, conn *cli.Connection, r orgcode.Reading, bc ratebudget.Config) (*orgcode.Live, error) {
+	if f.Quiet() {
+		return orgcode.ReadLive(ctx, conn.Client, r, nil)
+	}
+	rp := &orgcode.ReadProgress{Cost: bc.Cost}
+	prog := &output.Progress{W: f.IO.Err, TTY: f.IO.ErrTTY, Noun: "reads", Stats: func() output.ProgressStats {
+		done, total, points, pointsTotal := rp.Now()
+		s := output.ProgressStats{Done: done, Total: total, Points: points, PointsTotal: pointsTotal}
+		if st, err := conn.Ledger.Status(); err == nil {
+			s.ETA, s.ETAKnown = st.TimeFor(pointsTotal-points), true
+		}
+		return s
+	}}
+	prog.Start()
+	defer prog.Stop()
+	return orgcode.ReadLive(ctx, conn.Client, r, rp)
 }
 
 // readOrgFiles reads DIR; bad files are invalid input (exit 2).
@@ -187,12 +212,12 @@ func readOrgFiles(dir string) (*orgcode.Files, error) {
 }
 
 // orgPlanOf reads the files, then the org, checks references and diffs.
-func orgPlanOf(ctx context.Context, conn *cli.Connection, files *orgcode.Files, o orgOptions, bc ratebudget.Config) (*orgcode.Plan, *orgcode.Live, error) {
+func orgPlanOf(ctx context.Context, f *cli.Factory, conn *cli.Connection, files *orgcode.Files, o orgOptions, bc ratebudget.Config) (*orgcode.Plan, *orgcode.Live, error) {
 	r, err := orgcode.ReadingFor(files, o.only)
 	if err != nil {
 		return nil, nil, &cli.UsageError{Err: fmt.Errorf("--only: %w", err)}
 	}
-	live, err := orgcode.ReadLive(ctx, conn.Client, r)
+	live, err := readLive(ctx, f, conn, r, bc)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -224,7 +249,7 @@ func orgPlan(ctx context.Context, f *cli.Factory, o orgOptions) error {
 	if err != nil {
 		return err
 	}
-	plan, _, err := orgPlanOf(ctx, conn, files, o, cfg.Budget)
+	plan, _, err := orgPlanOf(ctx, f, conn, files, o, cfg.Budget)
 	if err != nil {
 		return err
 	}
@@ -324,7 +349,7 @@ func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 	if err != nil {
 		return err
 	}
-	plan, live, err := orgPlanOf(ctx, conn, files, o, cfg.Budget)
+	plan, live, err := orgPlanOf(ctx, f, conn, files, o, cfg.Budget)
 	if err != nil {
 		return err
 	}
@@ -383,7 +408,7 @@ func applySaved(parent context.Context, f *cli.Factory, o orgOptions, file strin
 	if saved.Target != conn.Target.BaseURL {
 		return cli.UsageErrorf("%s was planned for %s, and this profile reaches %s: apply it with the profile it was made with, or plan again", file, saved.Target, conn.Target.BaseURL)
 	}
-	live, err := orgcode.ReadLive(ctx, conn.Client, saved.Reading())
+	live, err := readLive(ctx, f, conn, saved.Reading(), cfg.Budget)
 	if err != nil {
 		return err
 	}
