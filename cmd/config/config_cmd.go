@@ -15,6 +15,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/redact"
 )
 
 func NewCmd(f *cli.Factory) *cobra.Command {
@@ -140,7 +141,12 @@ func newConfigListCmd(f *cli.Factory) *cobra.Command {
 			var rows []settingValue
 			for _, k := range configKeys(cfg, doc) {
 				s, _ := settings.Lookup(k)
-				rows = append(rows, effective(c, cfg, doc, s, k))
+				v := effective(c, cfg, doc, s, k)
+				if s.Type == settings.TypeURL {
+					// A listing lands in logs; config get KEY prints the value itself.
+					v.Value = redact.URL(v.Value)
+				}
+				rows = append(rows, v)
 			}
 			b, err := json.Marshal(rows)
 			if err != nil {

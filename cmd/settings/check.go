@@ -13,9 +13,9 @@ import (
 	"github.com/spf13/viper"
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/ratebudget"
+	"github.com/orgctl/orgctl/redact"
 )
 
 // Found is one value of a setting and where it was found.
@@ -139,7 +139,7 @@ func checkConfig(v *viper.Viper, flags *pflag.FlagSet, doc *Doc, profile string,
 // which is most likely a password.
 func ShownValue(s Setting, text string) string {
 	if s.Type == TypeURL {
-		return fmt.Sprintf("%q", client.RedactURL(text))
+		return fmt.Sprintf("%q", redact.URL(text))
 	}
 	return fmt.Sprintf("%q", text)
 }

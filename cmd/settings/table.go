@@ -142,6 +142,14 @@ func (s Setting) Parse(text string) (any, error) {
 		for _, sc := range s.Schemes {
 			known = known || (err == nil && u.Scheme == sc)
 		}
+		if err != nil {
+			for _, sc := range s.Schemes {
+				if strings.HasPrefix(t, sc+"://") && strings.Contains(t, "@") {
+					// Most often a password with '/', '?', '#' or '@' in it.
+					return nil, &badSetting{url: true, want: "not a valid URL: percent-encode '/', '?', '#', '@' and ':' in the user name and password (e.g. / as %2F)"}
+				}
+			}
+		}
 		if err != nil || u.Host == "" || !known {
 			return nil, &badSetting{url: true, want: "expected " + s.Accepts()}
 		}
