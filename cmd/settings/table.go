@@ -173,7 +173,7 @@ var table = []Setting{
 	{Key: "profile", Help: "profile to use", Default: "default", Flag: "profile"},
 	{Key: "token_store", Type: TypeEnum, Enum: []string{"keyring", "file"}, Help: "where `auth login` stored the profile's token"},
 	{Key: "space", Help: "the Space a profile was logged in to with `auth login --space`"},
-	{Key: "output", Type: TypeEnum, Enum: []string{"table", "json", "yaml"}, Default: "table", Help: "default output format", Flag: "output"},
+	{Key: "output", Type: TypeEnum, Enum: []string{"table", "json", "yaml", "csv"}, Default: "table", Help: "default output format", Flag: "output"},
 	{Key: "jq", Help: "filter JSON output with a jq expression", Flag: "jq"},
 	{Key: "template", Help: "format output with a Go text/template", Flag: "template"},
 	// Columns name one command's table, so no file or profile sets them for all.
