@@ -91,6 +91,9 @@ type Wait struct {
 	Limit    int    // usable points: Config.Points - Config.Reserve
 	Lock     string // the lock file waited for
 	Holder   string // who holds it, when the system tells ("" otherwise)
+	// Note, for ReasonWindowFull, says when points are in use only because
+	// the ledger could not be read or a shared store lost it ("" otherwise).
+	Note string
 }
 
 // Wait reasons.
@@ -109,6 +112,10 @@ type Status struct {
 	NextFree        time.Time // when used points next free up; zero if none are used
 	BlockedUntil    time.Time // zero if not blocked
 	Costs           map[string]int
+	// Note says why points are taken as used that no request of record
+	// spent: the ledger was unreadable, or a shared store lost it ("" if
+	// neither, within the window).
+	Note string
 }
 
 // TimeFor is how long spending points takes under the budget as it
@@ -424,6 +431,7 @@ func (l *Ledger) acquire(ctx context.Context, path string) (*Ticket, error) {
 					aheadOf = s.Queue[:idx]
 				}
 				w.Reason = ReasonWindowFull
+				w.Note = l.note(s)
 				at, exact = s.turn(now, aheadOf, cost, capacity, l.tm)
 			}
 			w.Until = l.local(at)
@@ -466,7 +474,7 @@ func (l *Ledger) acquire(ctx context.Context, path string) (*Ticket, error) {
 		}
 		if w.Until.After(deadline) {
 			return fail(&WaitError{Used: w.Used, Waited: w.Until.Add(-w.Duration).Sub(start),
-				RetryAt: w.Until, Blocked: w.Reason == ReasonBlocked})
+				RetryAt: w.Until, Blocked: w.Reason == ReasonBlocked, Note: w.Note})
 		}
 		if l.notify != nil && w.Duration > notifyAfter && !sameWait(told, &w) {
 			l.notify(w)
@@ -475,7 +483,7 @@ func (l *Ledger) acquire(ctx context.Context, path string) (*Ticket, error) {
 		if err := l.clock.Sleep(ctx, sleep); err != nil {
 			now := l.clock.Now()
 			return fail(&WaitError{Used: w.Used, Waited: now.Sub(start), RetryAt: w.Until,
-				Blocked: w.Reason == ReasonBlocked, Err: err})
+				Blocked: w.Reason == ReasonBlocked, Note: w.Note, Err: err})
 		}
 	}
 }
@@ -631,7 +639,26 @@ func (l *Ledger) Status() (Status, error) {
 	if s.BlockedUntil > now {
 		st.BlockedUntil = l.local(s.BlockedUntil)
 	}
+	st.Note = l.note(&s)
 	return st, nil
+}
+
+// note explains points a normalized state holds only because its ledger
+// was unreadable or lost ("" if none).
+func (l *Ledger) note(s *state) string {
+	where := "the ledger file"
+	if l.shared {
+		where = "the ledger in " + l.store.name()
+	}
+	switch {
+	case s.Unreadable != 0:
+		return fmt.Sprintf("%s could not be read at %s (damaged, or written by something else), so all %d points are taken as used until %s",
+			where, l.local(s.Unreadable).Format("15:04:05"), l.capacity(), l.local(s.Unreadable+l.tm.window).Format("15:04:05"))
+	case s.Lost != 0:
+		return fmt.Sprintf("%s was lost at %s (the store restarted empty or from an older copy); charges other processes may have made are taken as used until %s",
+			where, l.local(s.Lost).Format("15:04:05"), l.local(s.Lost+l.tm.window).Format("15:04:05"))
+	}
+	return ""
 }
 
 // snapshot reads and normalizes the state without writing it back.

@@ -106,8 +106,9 @@ func (sl *slots) read(capacity int, now time.Time) (s state, ld loaded, recovere
 		at = now
 	}
 	return state{
-		Version: fileVersion,
-		Entries: []entry{{Points: capacity, At: at.UnixNano()}},
+		Version:    fileVersion,
+		Unreadable: at.UnixNano(),
+		Entries:    []entry{{Points: capacity, At: at.UnixNano()}},
 	}, ld, true, nil
 }
 

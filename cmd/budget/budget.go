@@ -70,6 +70,7 @@ Configuration (environment, or per profile in the config file):
 				"next_free":      timeOrNil(st.NextFree),
 				"blocked_until":  timeOrNil(st.BlockedUntil),
 				"costs":          st.Costs,
+				"note":           st.Note,
 			}
 			if p.Opts.Structured() {
 				b, _ := json.Marshal(doc)
@@ -89,6 +90,9 @@ Configuration (environment, or per profile in the config file):
 			}
 			if !st.BlockedUntil.IsZero() {
 				fmt.Fprintf(out, "blocked until:\t%s\n", when(f.IO, st.BlockedUntil))
+			}
+			if st.Note != "" {
+				fmt.Fprintf(out, "note:\t%s\n", st.Note)
 			}
 			rows, _ := json.Marshal(costRows(st.Costs))
 			fmt.Fprintln(out, "costs:")
