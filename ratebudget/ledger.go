@@ -401,6 +401,11 @@ func (l *Ledger) acquire(ctx context.Context, path string) (*Ticket, error) {
 		)
 		err := l.updateCtx(ctx, func(s *state, now int64) bool {
 			t, sleep = nil, 0
+			if e, ok := s.own(id, l.pid, l.host); ok {
+				// A save whose answer was lost went through: it is ours.
+				t = &Ticket{l: l, id: id, points: e.Points, reserved: e.At, reservedAt: l.local(e.At)}
+				return false
+			}
 			idx, ahead := s.queued(id)
 			used := s.used(now)
 			w = Wait{Points: cost, Used: used, Limit: capacity}

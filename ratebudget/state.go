@@ -212,6 +212,16 @@ func (s *state) fit(now int64, cost, capacity int, tm timing) (at int64, exact b
 	return now + tm.window, false
 }
 
+// own returns the pending reservation id of this process, if s holds it.
+func (s *state) own(id uint64, pid int, host string) (entry, bool) {
+	for _, e := range s.Entries {
+		if e.ID == id && e.Pending && e.PID == pid && e.Host == host {
+			return e, true
+		}
+	}
+	return entry{}, false
+}
+
 // queued returns the index of waiter id (-1 if absent) and the points of the
 // waiters ahead of it (all of them if absent).
 func (s *state) queued(id uint64) (idx, ahead int) {

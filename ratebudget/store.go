@@ -130,6 +130,7 @@ type sharedBackend struct {
 	// seenAt is when seen was loaded (the store's time). A process that
 	// last looked a window or more ago knows no more than a new one.
 	seenAt int64
+	up     bool // the store answered the last operation
 }
 
 func (b *sharedBackend) name() string { return b.store.String() }
@@ -147,40 +148,98 @@ func (b *sharedBackend) fail(err error) error {
 func (b *sharedBackend) update(ctx context.Context, f func(s *state, now int64) bool) error {
 	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
+	var retry retrier
 	for range maxConflicts {
-		data, version, at, err := b.store.Load(ctx, b.key)
+		saved, err := b.try(ctx, f)
 		if err != nil {
+			if b.again(ctx, &retry) {
+				continue
+			}
 			return b.fail(err)
 		}
-		s, now, recovered := b.decode(data, at)
-		if !recovered && b.restore(&s, data == nil, now) {
-			recovered = true
-		}
-		if !f(&s, now) && !recovered {
-			b.remember(&s, now)
-			return nil
-		}
-		s.Seq++
-		b.buf = appendState(b.buf[:0], &s)
-		saved, err := b.store.Save(ctx, b.key, version, b.buf, b.idle())
-		if err != nil {
-			return b.fail(err)
-		}
+		b.up = true
 		if saved {
-			b.remember(&s, now)
 			return nil
 		}
 	}
 	return b.fail(fmt.Errorf("gave up after %d writes by other processes came first", maxConflicts))
 }
 
+// try is one load, compute and save; saved is false if another process
+// saved first. A save whose answer was lost is not resent: the next try
+// loads again, and each ledger operation finds its own earlier save there
+// (by the request's id) rather than add to it.
+func (b *sharedBackend) try(ctx context.Context, f func(s *state, now int64) bool) (saved bool, err error) {
+	data, version, at, err := b.store.Load(ctx, b.key)
+	if err != nil {
+		return false, err
+	}
+	s, now, recovered := b.decode(data, at)
+	if !recovered && b.restore(&s, data == nil, now) {
+		recovered = true
+	}
+	if !f(&s, now) && !recovered {
+		b.remember(&s, now)
+		return true, nil
+	}
+	s.Seq++
+	b.buf = appendState(b.buf[:0], &s)
+	saved, err = b.store.Save(ctx, b.key, version, b.buf, b.idle())
+	if err != nil {
+		return false, err
+	}
+	if saved {
+		b.remember(&s, now)
+	}
+	return saved, nil
+}
+
+// reconnectFor is how long an operation keeps trying a store that answered
+// the one before: a restart or a failover takes a moment, and failing each
+// request for it (stopping a bulk job) would cost more than the wait. A
+// store that did not answer the last operation fails at once, so a store
+// that is down costs each command no wait (nor each operation of a ledger
+// falling back to its file).
+const reconnectFor = 3 * time.Second
+
+// retrier paces the attempts of one operation.
+type retrier struct{ until time.Time }
+
+// again says whether to try the store once more after a failure, after a
+// short pause; when not, the store counts as down.
+func (b *sharedBackend) again(ctx context.Context, r *retrier) bool {
+	if !b.up || ctx.Err() != nil {
+		b.up = false
+		return false
+	}
+	if r.until.IsZero() {
+		r.until = time.Now().Add(reconnectFor)
+	}
+	if time.Now().After(r.until) {
+		b.up = false
+		return false
+	}
+	select {
+	case <-ctx.Done():
+		b.up = false
+		return false
+	case <-time.After(50 * time.Millisecond):
+		return true
+	}
+}
+
 func (b *sharedBackend) view() (state, int64, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
+	var retry retrier
 	data, _, at, err := b.store.Load(ctx, b.key)
+	for err != nil && b.again(ctx, &retry) {
+		data, _, at, err = b.store.Load(ctx, b.key)
+	}
 	if err != nil {
 		return state{}, 0, b.fail(err)
 	}
+	b.up = true
 	s, now, recovered := b.decode(data, at)
 	if !recovered { // a state taken as the whole budget spent needs nothing put back
 		b.restore(&s, data == nil, now)
