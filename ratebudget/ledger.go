@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/orgctl/orgctl/fsguard"
 )
 
 const (
@@ -148,25 +149,27 @@ func (st Status) TimeFor(points int) time.Duration {
 
 // Open returns the ledger for key, stored in the slot files <dir>/<key>.0 and
 // <dir>/<key>.1 and guarded by a lock on <dir>/<key>.lock; dir is created 0700
-// if missing. Zero Points, Window or Block take the defaults; MaxWait 0
+// if missing, and refused (*fsguard.InsecureError) unless it and the
+// directories above it are safe from other users. The files are opened
+// without following symlinks. Zero Points, Window or Block take the defaults; MaxWait 0
 // means never wait.
 func Open(dir, key string, cfg Config, opts ...Option) (*Ledger, error) {
 	l, err := newLedger(key, cfg, opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := fsguard.MkdirAll(dir); err != nil {
 		return nil, fmt.Errorf("rate budget: %w", err)
 	}
 	lockPath := filepath.Join(dir, key+".lock")
-	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE|fsguard.NoFollow, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("rate budget: %w", err)
 	}
 	f.Close()
 	l.store = &fileBackend{
 		slots:    slots{paths: [2]string{filepath.Join(dir, key+".0"), filepath.Join(dir, key+".1")}},
-		lock:     flock.New(lockPath),
+		lock:     flock.New(lockPath, flock.SetFlag(os.O_CREATE|os.O_RDONLY|fsguard.NoFollow)),
 		clock:    l.clock,
 		capacity: l.capacity(),
 		lockWait: l.cfg.MaxWait,

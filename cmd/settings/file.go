@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/orgctl/orgctl/fsguard"
 	"github.com/orgctl/orgctl/output/atomicfile"
 )
 
@@ -184,8 +186,17 @@ func (d *Doc) Save() error {
 	if err := enc.Close(); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(ConfigDir(), 0o700); err != nil {
+	if err := fsguard.MkdirAll(ConfigDir()); err != nil {
 		return err
 	}
-	return atomicfile.Write(d.path, b.Bytes(), 0o600)
+	// A config file that is a symlink (kept with dotfiles) is written
+	// through: its target is replaced atomically, and the link stays.
+	path := d.path
+	if target, err := filepath.EvalSymlinks(path); err == nil && target != path {
+		if err := fsguard.Check(filepath.Dir(target)); err != nil {
+			return err
+		}
+		path = target
+	}
+	return atomicfile.Write(path, b.Bytes(), 0o600)
 }
