@@ -218,6 +218,9 @@ func orgCodeCmd(i int) func(f *cli.Factory) *cobra.Command {
 // calling beforeRun, if not nil, once a command is about to run: not for
 // help, --version or a usage error found while parsing.
 func execute(ctx context.Context, f *cli.Factory, args []string, beforeRun func()) error {
+	if f.Context == nil {
+		f.Context = ctx
+	}
 	root := rootFor(f, args)
 	root.SetArgs(args)
 	if beforeRun != nil {

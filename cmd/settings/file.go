@@ -12,6 +12,7 @@ import (
 
 	"github.com/orgctl/orgctl/fsguard"
 	"github.com/orgctl/orgctl/output/atomicfile"
+	"github.com/orgctl/orgctl/yamlvalue"
 )
 
 // Doc is the config file as a YAML node tree, so that orgctl's own
@@ -24,7 +25,7 @@ type Doc struct {
 // LoadDoc reads the config file; a missing file is an empty one.
 func LoadDoc() (*Doc, error) {
 	d := &Doc{path: ConfigPath()}
-	b, err := os.ReadFile(d.path)
+	b, err := readCapped(d.path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
@@ -45,6 +46,20 @@ func LoadDoc() (*Doc, error) {
 }
 
 func (d *Doc) top() *yaml.Node { return d.doc.Content[0] }
+
+// maxConfigSize caps the config file: a few profiles take a few KiB, and a
+// file of many megabytes is a mistake that would only cost time.
+const maxConfigSize = 1 << 20
+
+// readCapped reads the config file, refusing one over maxConfigSize.
+func readCapped(path string) ([]byte, error) {
+	b, err := yamlvalue.ReadFile(path, maxConfigSize)
+	var tl *yamlvalue.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, &Error{fmt.Errorf("config file %w", err)}
+	}
+	return b, err
+}
 
 // section is the mapping that holds a profile's keys ("" is the top level),
 // created when create is set.
