@@ -26,6 +26,10 @@ func NewCmd(f *cli.Factory) *cobra.Command {
 profile under profiles.NAME. 'config set' and 'config unset' edit the file in
 place, keeping its comments and order, and check a value's type and range before
 writing. With --profile NAME they change that profile; without, the top level.
+A config.yaml that is a symlink (dotfiles) is written through to its target.
+
+'config list' masks the password of a URL (budget.store), since listings end
+up in logs; 'config get KEY' prints the value itself.
 
 A setting's value comes from, first found: a flag, its ORGCTL_<KEY> environment
 variable, the selected profile, the file's top level, the default.
