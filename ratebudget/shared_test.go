@@ -142,8 +142,15 @@ func TestStoreGoneFailsLoudly(t *testing.T) {
 	if !errors.As(err, &se) || se.Store != k.server.URL || !strings.Contains(err.Error(), k.server.URL) || !strings.Contains(err.Error(), "refused") {
 		t.Fatalf("Acquire with the store gone: %v, want a StoreError naming %s and the refusal", err, k.server.URL)
 	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Fatalf("failing took %v", d)
+	// It answered the operation before, so it had reconnectFor to come
+	// back (a restart); not a moment more.
+	if d := time.Since(start); d < reconnectFor || d > reconnectFor+time.Second {
+		t.Fatalf("failing took %v, want about %v", d, reconnectFor)
+	}
+	// Now that it failed, the next operation fails at once.
+	start = time.Now()
+	if _, err := l.Acquire(context.Background(), "/apps"); !errors.As(err, &se) || time.Since(start) > time.Second {
+		t.Fatalf("Acquire again: %v after %v, want a StoreError at once", err, time.Since(start))
 	}
 	if _, err := l.Status(); !errors.As(err, &se) {
 		t.Fatalf("Status: %v, want a StoreError", err)

@@ -200,7 +200,7 @@ func (b *sharedBackend) try(ctx context.Context, f func(s *state, now int64) boo
 // store that did not answer the last operation fails at once, so a store
 // that is down costs each command no wait (nor each operation of a ledger
 // falling back to its file).
-const reconnectFor = 3 * time.Second
+const reconnectFor = 2 * time.Second
 
 // retrier paces the attempts of one operation.
 type retrier struct{ until time.Time }
