@@ -415,6 +415,9 @@ func TestBudgetStoreRestartedEmptyMidJob(t *testing.T) {
 	at := <-restarted
 
 	reqs := r.api.Requests()
+	if at >= len(reqs) {
+		t.Fatalf("the restart came after the jobs' %d requests: nothing was tested", len(reqs))
+	}
 	peak, n429 := audit(t, reqs, points, window)
 	if n429 != 0 || peak > points || len(reqs) != 2*rows {
 		t.Fatalf("%d requests (restart after %d), %d answered 429, peak window %d/%d points", len(reqs), at, n429, peak, points)
