@@ -360,3 +360,68 @@ func mustRun(t *testing.T, r *budgetRig, args ...string) string {
 	}
 	return out
 }
+
+// A chaos test: two machines run bulk jobs paced through a real Redis store,
+// which is restarted empty mid-job (a failover to a replica without
+// persistence). The jobs ride through the restart and the strict sandbox
+// never answers 429 nor sees a window over budget: each process puts back
+// the charges it saw, and the budget nobody can account for is taken as
+// spent.
+func TestBudgetStoreRestartedEmptyMidJob(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two bulk jobs over ~8s")
+	}
+	// 2 jobs x 40 users x 2 points = 160 points against 40 per 2 s: the
+	// budget binds for the whole run, so a window the restart forgot would
+	// overdraw at once.
+	const points, window, rows = 40, 2 * time.Second, 40
+	rs := redistest.Start(t, redistest.Options{})
+	r := newBudgetRig(t, points, window, 5*time.Second)
+	var machines []*budgetRig
+	for m := range 2 {
+		mr := r.machine(t, "ORGCTL_BUDGET_STORE="+rs.URL)
+		var csv strings.Builder
+		csv.WriteString("email,first-name,last-name\n")
+		for i := range rows {
+			fmt.Fprintf(&csv, "chaos%d-%d@e2e.example,C,H\n", m, i)
+		}
+		if err := os.WriteFile(filepath.Join(mr.home, "users.csv"), []byte(csv.String()), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		machines = append(machines, mr)
+	}
+
+	restarted := make(chan int, 1)
+	go func() {
+		// Mid-job: once the first windows are full.
+		for len(r.api.Requests()) < 30 {
+			time.Sleep(5 * time.Millisecond)
+		}
+		rs.Restart()
+		restarted <- len(r.api.Requests())
+	}()
+	start := time.Now()
+	var wg sync.WaitGroup
+	for m, mr := range machines {
+		wg.Go(func() {
+			_, stderr, code := mr.run("users", "create", "--from", filepath.Join(mr.home, "users.csv"))
+			if code != 0 {
+				t.Errorf("machine %d: exit %d: %s", m, code, stderr)
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	at := <-restarted
+
+	reqs := r.api.Requests()
+	if at >= len(reqs) {
+		t.Fatalf("the restart came after the jobs' %d requests: nothing was tested", len(reqs))
+	}
+	peak, n429 := audit(t, reqs, points, window)
+	if n429 != 0 || peak > points || len(reqs) != 2*rows {
+		t.Fatalf("%d requests (restart after %d), %d answered 429, peak window %d/%d points", len(reqs), at, n429, peak, points)
+	}
+	t.Logf("%d requests in %v (budget minimum %v), store restarted empty after %d; peak window %d/%d, 0 x 429",
+		len(reqs), elapsed.Round(time.Millisecond), 3*window, at, peak, points)
+}

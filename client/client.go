@@ -15,6 +15,7 @@ import (
 
 	"github.com/hashicorp/go-retryablehttp"
 	"github.com/orgctl/orgctl/output/jsonscan"
+	"github.com/orgctl/orgctl/redact"
 )
 
 // Options configures a Client.
@@ -135,11 +136,11 @@ func ValidateBaseURL(raw string, insecure bool) (*url.URL, error) {
 	}
 	u, err := url.Parse(strings.TrimRight(raw, "/"))
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, &ConfigError{fmt.Sprintf("invalid base URL %q: expected https://HOST (e.g. https://acme.example.com)", RedactURL(raw))}
+		return nil, &ConfigError{fmt.Sprintf("invalid base URL %q: expected https://HOST (e.g. https://acme.example.com)", redact.URL(raw))}
 	}
 	if u.User != nil {
 		// Never echoed: the user info is most likely a password.
-		return nil, &ConfigError{fmt.Sprintf("invalid base URL %s: it carries user info (USER:PASSWORD@), which is not allowed; remove it and log in with a token", RedactURL(raw))}
+		return nil, &ConfigError{fmt.Sprintf("invalid base URL %s: it carries user info (USER:PASSWORD@), which is not allowed; remove it and log in with a token", redact.URL(raw))}
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
 		return nil, &ConfigError{fmt.Sprintf("invalid base URL %q: no query or fragment allowed", raw)}
@@ -216,7 +217,7 @@ func (c *Client) retrying(render func(*jsonscan.Reader) any) *retryablehttp.Clie
 	if w := c.debug; w != nil {
 		rc.RequestLogHook = func(_ retryablehttp.Logger, r *http.Request, attempt int) {
 			if attempt > 0 {
-				fmt.Fprintf(w, "* retry %d of %s %s\n", attempt, r.Method, r.URL.Redacted())
+				fmt.Fprintf(w, "* retry %d of %s %s\n", attempt, r.Method, redact.URL(r.URL.String()))
 			}
 		}
 	}

@@ -5,7 +5,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"unicode"
+
+	"github.com/orgctl/orgctl/redact"
 )
 
 // maxRedirects bounds a chain of same-origin redirects of one GET.
@@ -93,7 +94,7 @@ func redirectError(r Request, resp *http.Response, sent *url.URL) *RedirectError
 		e.Why = "the answer names no valid place to go"
 		return e
 	}
-	e.Location = RedactURL(to.String())
+	e.Location = redact.URL(to.String())
 	hops := 1 // requests sent so far, as len(via) counts them in checkRedirect
 	if resp.Request != nil {
 		for p := resp.Request.Response; p != nil && p.Request != nil; p = p.Request.Response {
@@ -124,56 +125,4 @@ func port(u *url.URL) string {
 		return "80"
 	}
 	return ""
-}
-
-// RedactURL drops the user info of a URL (user and password alike) for
-// messages. Text that does not parse as a URL loses whatever precedes an
-// '@' in what would be its authority, so a secret is never echoed.
-func RedactURL(raw string) string {
-	if u, err := url.Parse(raw); err == nil && u.User != nil {
-		u.User = nil
-		return u.String()
-	}
-	start := 0
-	if i := strings.Index(raw, "://"); i >= 0 {
-		start = i + 3
-	} else if t := strings.TrimLeft(raw, " \t"); strings.HasPrefix(t, "//") {
-		start = len(raw) - len(t) + 2 // scheme-relative: the user info follows the slashes
-	}
-	end := strings.IndexAny(raw[start:], "/?#")
-	if end < 0 {
-		end = len(raw) - start
-	}
-	if at := strings.LastIndex(raw[start:start+end], "@"); at >= 0 {
-		return raw[:start] + raw[start+at+1:]
-	}
-	return raw
-}
-
-// RedactURLsIn drops the user info of every URL found in free text (an
-// error message), in case some path printed one unredacted.
-func RedactURLsIn(text string) string {
-	if !strings.Contains(text, "://") {
-		return text
-	}
-	var b strings.Builder
-	for {
-		i := strings.Index(text, "://")
-		if i < 0 {
-			b.WriteString(text)
-			return b.String()
-		}
-		b.WriteString(text[:i+3])
-		text = text[i+3:]
-		end := strings.IndexFunc(text, func(r rune) bool {
-			return r == '/' || r == '?' || r == '#' || r == '"' || r == '\'' || r == '`' || r == '<' || r == '>' || unicode.IsSpace(r)
-		})
-		if end < 0 {
-			end = len(text)
-		}
-		// "redis://[user:password@]host" is a template in a message, not a secret.
-		if at := strings.LastIndex(text[:end], "@"); at >= 0 && !strings.HasPrefix(text, "[") {
-			text = text[at+1:]
-		}
-	}
 }

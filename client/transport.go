@@ -18,6 +18,7 @@ import (
 
 	"github.com/orgctl/orgctl/output/hugepage"
 	"github.com/orgctl/orgctl/output/jsonscan"
+	"github.com/orgctl/orgctl/redact"
 )
 
 // Pacer is the point budget as the client sees it.
@@ -461,13 +462,13 @@ func (t *debugTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Header.Get("Authorization") != "" {
 		auth = "Bearer [redacted]"
 	}
-	fmt.Fprintf(t.w, "> %s %s (Authorization: %s)\n", req.Method, req.URL.Redacted(), auth)
+	fmt.Fprintf(t.w, "> %s %s (Authorization: %s)\n", req.Method, redact.URL(req.URL.String()), auth)
 	resp, err := t.next.RoundTrip(req)
 	d := time.Since(start).Round(time.Millisecond)
 	if err != nil {
-		fmt.Fprintf(t.w, "< %s %s failed after %s: %v\n", req.Method, req.URL.Redacted(), d, err)
+		fmt.Fprintf(t.w, "< %s %s failed after %s: %v\n", req.Method, redact.URL(req.URL.String()), d, err)
 		return nil, err
 	}
-	fmt.Fprintf(t.w, "< %s %s %s in %s\n", req.Method, req.URL.Redacted(), resp.Status, d)
+	fmt.Fprintf(t.w, "< %s %s %s in %s\n", req.Method, redact.URL(req.URL.String()), resp.Status, d)
 	return resp, nil
 }

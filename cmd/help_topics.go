@@ -114,9 +114,14 @@ stderr, so a pipe carries nothing but the answer.
                piped: no header, tab-separated, one record per line
   -o json      the API's data exactly as received (one value)
   -o yaml      the same data as YAML
+  -o csv       the table's columns as CSV (RFC 4180) with a header row of the
+               column names, for spreadsheets; a cell starting with = + - @,
+               tab or carriage return gets a leading ' so it is never run as
+               a formula (--report files are written the same way)
   --jq EXPR    filter the JSON data with a jq expression (strings print bare)
   --template T format each answer with a Go text/template, e.g. '{{.email}}'
 
+--columns picks and orders the columns of the table, piped and CSV output.
 --jq and --template cannot be used together. An empty list prints nothing
 when piped; on a terminal it says so on stderr ("no users match").
 Set NO_COLOR to turn colour off; ORGCTL_FORCE_TTY=1 renders the terminal form

@@ -18,6 +18,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
+	"github.com/orgctl/orgctl/redact"
 )
 
 // Version is set at build time with -ldflags "-X github.com/orgctl/orgctl/cmd.Version=...".
@@ -95,7 +96,7 @@ func finish(stderr io.Writer, err error, signalled int) int {
 	var ee *cli.ExitError
 	if !errors.As(err, &ee) || ee.Err != nil {
 		// No URL's user info is ever shown, whichever path produced the error.
-		fmt.Fprintf(stderr, "orgctl: %s\n", client.RedactURLsIn(err.Error()))
+		fmt.Fprintf(stderr, "orgctl: %s\n", redact.Text(err.Error()))
 	}
 	return code
 }

@@ -218,6 +218,9 @@ func orgCodeCmd(i int) func(f *cli.Factory) *cobra.Command {
 // calling beforeRun, if not nil, once a command is about to run: not for
 // help, --version or a usage error found while parsing.
 func execute(ctx context.Context, f *cli.Factory, args []string, beforeRun func()) error {
+	if f.Context == nil {
+		f.Context = ctx
+	}
 	root := rootFor(f, args)
 	root.SetArgs(args)
 	if beforeRun != nil {
@@ -265,7 +268,7 @@ func familyWord(args []string) string {
 // flag that takes a value is stepped over without being listed twice.
 func addGlobalFlags(pf *pflag.FlagSet) {
 	pf.String("profile", "", "use the named profile from the config file (env ORGCTL_PROFILE)")
-	pf.StringP("output", "o", "table", "output format: table, json or yaml")
+	pf.StringP("output", "o", "table", "output format: table, json, yaml or csv")
 	pf.String("jq", "", "filter JSON output with a jq `EXPRESSION`")
 	pf.String("template", "", "format output with a Go text/template `TEMPLATE`")
 	pf.String("columns", "", "show only these table `COLUMNS`, in this order (a,b,c; also tab-separated output)")

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/orgctl/orgctl/fsguard"
 	"github.com/orgctl/orgctl/output/atomicfile"
 )
 
@@ -106,7 +107,7 @@ func (c *Cache) Write(profile, list string, e Entry) error {
 		return err
 	}
 	dir := filepath.Dir(p)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := fsguard.MkdirAll(dir); err != nil {
 		return err
 	}
 	return atomicfile.Write(p, b, 0o600)

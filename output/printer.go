@@ -20,7 +20,7 @@ import (
 )
 
 // Formats lists the values -o accepts.
-var Formats = []string{"table", "json", "yaml"}
+var Formats = []string{"table", "json", "yaml", "csv"}
 
 // Column is one column of a table: a header and where its value comes from.
 type Column struct {
@@ -44,13 +44,14 @@ type Options struct {
 // Validate reports a bad combination before anything is fetched.
 // Structured reports whether the user asked for data (json, yaml, jq,
 // template) rather than the table, so a view keeps the raw answer for them.
+// CSV is the table's rows for a spreadsheet, so it is not.
 func (o Options) Structured() bool {
-	return (o.Format != "table" && o.Format != "") || o.JQ != "" || o.Template != ""
+	return (o.Format != "table" && o.Format != "" && o.Format != "csv") || o.JQ != "" || o.Template != ""
 }
 
 func (o Options) Validate() error {
 	switch o.Format {
-	case "", "table", "json", "yaml":
+	case "", "table", "json", "yaml", "csv":
 	default:
 		return fmt.Errorf("invalid output format %q: use one of %s", o.Format, strings.Join(Formats, ", "))
 	}
@@ -58,7 +59,7 @@ func (o Options) Validate() error {
 		return fmt.Errorf("--jq and --template cannot be used together")
 	}
 	if len(o.Columns) > 0 && (o.Format == "json" || o.Format == "yaml" || o.JQ != "" || o.Template != "") {
-		return fmt.Errorf("--columns picks the columns of the table and tab-separated output; it does not apply to -o json, -o yaml, --jq or --template")
+		return fmt.Errorf("--columns picks the columns of the table, tab-separated and CSV output; it does not apply to -o json, -o yaml, --jq or --template")
 	}
 	if o.JQ != "" {
 		if _, err := compileJQ(o.JQ); err != nil {
@@ -142,6 +143,10 @@ func (p *Printer) format(cols []Column) format {
 		return compactValue
 	case p.Opts.Format == "yaml":
 		return yamlValue
+	case p.Opts.Format == "csv":
+		return func(w *bufio.Writer, r *jsonscan.Reader, end func() error) error {
+			return p.csvValue(w, r, cols, end)
+		}
 	}
 	if p.IO.OutTTY {
 		cols = relativeTimes(cols, time.Now())

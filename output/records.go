@@ -2,7 +2,6 @@ package output
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,12 +21,14 @@ type Field struct {
 // Records prints records one at a time as they arrive, for outputs too
 // long to gather first: on a terminal a table with fixed column widths,
 // piped tab-separated lines without a header, -o json one JSON object per
-// line (JSON Lines), -o yaml one document per record, --jq and --template
+// line (JSON Lines), -o yaml one document per record, -o csv a header row
+// of the field names then a row per record, --jq and --template
 // applied to each record.
 type Records struct {
 	p      *Printer
 	fields []Field
 	header bool
+	csv    *CSVRecords // -o csv
 	// Around, when set, wraps every write to stdout (a progress bar on the
 	// same terminal clears itself around it).
 	Around func(func())
@@ -64,6 +65,11 @@ func (r *Records) write(values []any) error {
 			return err
 		}
 		return r.p.Print(recordJSON(r.fields, values), nil)
+	case o.Format == "csv":
+		if r.csv == nil {
+			r.csv = NewCSVRecords(w, r.fields)
+		}
+		return r.csv.Write(values...)
 	case !r.p.IO.OutTTY:
 		cells := make([]string, len(values))
 		for i, v := range values {
@@ -148,17 +154,18 @@ func recordJSON(fields []Field, values []any) []byte {
 }
 
 // CSVRecords writes records as CSV with a header row (reports for
-// spreadsheets). Each record is flushed, so a report is complete up to
-// the last row finished.
+// spreadsheets), cells neutralised by CSVWriter. Each record is flushed, so
+// a report is complete up to the last row finished.
 type CSVRecords struct {
-	w      *csv.Writer
+	w      *CSVWriter
 	fields []Field
 	header bool
+	cells  []string
 }
 
 // NewCSVRecords writes to w.
 func NewCSVRecords(w io.Writer, fields []Field) *CSVRecords {
-	return &CSVRecords{w: csv.NewWriter(w), fields: fields}
+	return &CSVRecords{w: NewCSVWriter(w), fields: fields}
 }
 
 // Write writes one record.
@@ -171,16 +178,19 @@ func (c *CSVRecords) Write(values ...any) error {
 		}
 		c.w.Write(names)
 	}
-	cells := make([]string, len(values))
-	for i, v := range values {
+	c.cells = csvCells(c.cells[:0], values)
+	c.w.Write(c.cells)
+	return c.w.Flush()
+}
+
+func csvCells(cells []string, values []any) []string {
+	for _, v := range values {
 		switch t := v.(type) {
 		case int:
-			cells[i] = strconv.Itoa(t)
+			cells = append(cells, strconv.Itoa(t))
 		default:
-			cells[i] = fmt.Sprint(v)
+			cells = append(cells, fmt.Sprint(v))
 		}
 	}
-	c.w.Write(cells)
-	c.w.Flush()
-	return c.w.Error()
+	return cells
 }

@@ -133,3 +133,33 @@ func TestRecordsAsYAMLDocuments(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+func TestCSVCellNeutralisesFormulas(t *testing.T) {
+	for in, want := range map[string]string{
+		"=1+1": "'=1+1", "+SUM(1+1)": "'+SUM(1+1)", "-2+3": "'-2+3", "@A1": "'@A1",
+		"\tx": "'\tx", "\rx": "'\rx", "-": "'-", "+": "'+", "-1.": "'-1.", "--5": "'--5",
+		"-12": "-12", "+3.5": "+3.5", "12": "12", "": "", "a=b": "a=b", "plain": "plain",
+	} {
+		if got := CSVCell(in); got != want {
+			t.Errorf("CSVCell(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestCSVOutputHasTheTableColumnsAndNeutralisedCells(t *testing.T) {
+	var out bytes.Buffer
+	p := &Printer{IO: &IO{Out: &out}, Opts: Options{Format: "csv"}}
+	cols := []Column{{Header: "ID", Field: "id"}, {Header: "USER NAME", Field: "name"}}
+	data := `[{"id":1,"name":"=HYPERLINK(\"http://x\",\"y\")"},{"id":2,"name":"a,b"}]`
+	if err := p.Print([]byte(data), cols); err != nil {
+		t.Fatal(err)
+	}
+	want := "id,user-name\n1,\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"\n2,\"a,b\"\n"
+	if out.String() != want {
+		t.Errorf("got %q\nwant %q", out.String(), want)
+	}
+	out.Reset()
+	if err := p.Print([]byte(`[]`), cols); err != nil || out.String() != "id,user-name\n" {
+		t.Errorf("empty list: %q, %v", out.String(), err)
+	}
+}

@@ -13,9 +13,25 @@ import (
 func appendState(b []byte, s *state) []byte {
 	b = append(b, `{"v":`...)
 	b = strconv.AppendInt(b, int64(s.Version), 10)
+	if s.Gen != 0 {
+		b = append(b, `,"gen":`...)
+		b = strconv.AppendUint(b, s.Gen, 10)
+	}
+	if s.Seq != 0 {
+		b = append(b, `,"seq":`...)
+		b = strconv.AppendUint(b, s.Seq, 10)
+	}
 	if s.BlockedUntil != 0 {
 		b = append(b, `,"blocked_until":`...)
 		b = strconv.AppendInt(b, s.BlockedUntil, 10)
+	}
+	if s.Unreadable != 0 {
+		b = append(b, `,"unreadable":`...)
+		b = strconv.AppendInt(b, s.Unreadable, 10)
+	}
+	if s.Lost != 0 {
+		b = append(b, `,"lost":`...)
+		b = strconv.AppendInt(b, s.Lost, 10)
 	}
 	b = append(b, `,"entries":`...)
 	if s.Entries == nil {
@@ -180,8 +196,20 @@ func decodeFast(data []byte) (s state, ok bool) {
 	p := &scanner{b: data, ok: true}
 	p.lit(`{"v":`)
 	s.Version = int(p.int())
+	if p.opt(`,"gen":`) {
+		s.Gen = p.uint()
+	}
+	if p.opt(`,"seq":`) {
+		s.Seq = p.uint()
+	}
 	if p.opt(`,"blocked_until":`) {
 		s.BlockedUntil = p.int()
+	}
+	if p.opt(`,"unreadable":`) {
+		s.Unreadable = p.int()
+	}
+	if p.opt(`,"lost":`) {
+		s.Lost = p.int()
 	}
 	p.lit(`,"entries":`)
 	if !p.opt("null") {

@@ -24,7 +24,8 @@ func randomState(rng *rand.Rand) state {
 		}
 		return plain[rng.IntN(len(plain))]
 	}
-	s := state{Version: int(n()), BlockedUntil: n()}
+	s := state{Version: int(n()), BlockedUntil: n(), Unreadable: n() * int64(rng.IntN(2)), Lost: n() * int64(rng.IntN(2)),
+		Gen: rng.Uint64() * uint64(rng.IntN(2)), Seq: rng.Uint64() * uint64(rng.IntN(2))}
 	if rng.IntN(4) > 0 {
 		s.Entries = []entry{}
 	}
@@ -59,7 +60,8 @@ func TestCodecMatchesEncodingJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 		dec, err := decodeState(got)
-		if err != nil || !reflect.DeepEqual(dec, viaJSON) && !(len(dec.Queue) == 0 && len(viaJSON.Queue) == 0 && reflect.DeepEqual(dec.Entries, viaJSON.Entries)) {
+		if err != nil || !reflect.DeepEqual(dec, viaJSON) && !(len(dec.Queue) == 0 && len(viaJSON.Queue) == 0 && reflect.DeepEqual(dec.Entries, viaJSON.Entries) &&
+			dec.Gen == viaJSON.Gen && dec.Seq == viaJSON.Seq && dec.Unreadable == viaJSON.Unreadable && dec.Lost == viaJSON.Lost) {
 			t.Fatalf("case %d: decoded %+v (%v), encoding/json %+v", i, dec, err, viaJSON)
 		}
 		if _, ok := decodeFast(got); ok {

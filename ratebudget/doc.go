@@ -48,6 +48,21 @@
 // end, and its points come back one window later. A holder that was only
 // cut off re-dates the charge to its completion when it finishes.
 //
+// A shared store can also lose the state: a Redis without persistence
+// restarted by a failover or an upgrade comes back empty, one restored from
+// a snapshot comes back older. Read as it stands that is an empty window,
+// and a fleet would overdraw into a block. So the state carries a
+// generation and a sequence, every process keeps the last state it saw, and
+// the first process to find the state gone or older puts back every charge
+// it saw, charges the rest of the budget now (points other processes may
+// have spent meanwhile and cannot put back, having ended), and starts a new
+// generation; the others, seeing it, put back what they saw. This errs
+// toward waiting: at most one window, and only by what the known charges
+// fall short of a full window, so a process that was spending the whole
+// budget itself hardly waits. A wait that such a charge, or an unreadable
+// ledger, causes says so (Wait.Note, WaitError, Status.Note) instead of
+// reading as a full window.
+//
 // A shared store that fails returns *StoreError; WithFallback instead
 // continues on a local ledger, warning once, and tries the store again on
 // every operation. While it is down each machine keeps its own budget, so a

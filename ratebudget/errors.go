@@ -15,7 +15,8 @@ type WaitError struct {
 	Blocked             bool          // the server's block, not the window, is what stands in the way
 	Window              time.Duration // the sliding window Used is counted over
 	MaxWait             time.Duration
-	Err                 error // the context's error when it ended the wait, else nil
+	Note                string // see Wait.Note
+	Err                 error  // the context's error when it ended the wait, else nil
 }
 
 func (e *WaitError) Error() string {
@@ -25,6 +26,9 @@ func (e *WaitError) Error() string {
 	} else {
 		what = fmt.Sprintf("%d of %d points used in the last %s; this request needs %d",
 			e.Used, e.Limit, e.Window, e.Needed)
+		if e.Note != "" {
+			what = e.Note + "; this request needs " + fmt.Sprint(e.Needed)
+		}
 	}
 	var why string
 	switch {

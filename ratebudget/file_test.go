@@ -1,13 +1,17 @@
 package ratebudget
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/orgctl/orgctl/fsguard"
 )
 
 func readLedgerFile(t *testing.T, l *Ledger) state {
@@ -255,5 +259,49 @@ func TestLedgerFilesAndModes(t *testing.T) {
 	openTest(t, sub, smallConfig(), clk)
 	if fi, err := os.Stat(sub); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("created dir: %v, %v; want mode 0700", fi, err)
+	}
+}
+
+// A symlink planted where a slot or the lock goes (another user's, in a
+// directory they could write) is never followed: the file it points at
+// stays as it was, and the ledger fails instead.
+func TestLedgerNeverWritesThroughASymlink(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, []byte("root's file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"test-key.0", "test-key.1"} {
+		if err := os.Symlink(victim, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l := openTest(t, dir, smallConfig(), newFakeClock())
+	if _, err := l.Acquire(context.Background(), "/apps"); err == nil {
+		t.Fatal("Acquire through symlinked slots succeeded")
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "root's file\n" {
+		t.Fatalf("the symlink's target was written: %q", b)
+	}
+
+	lockDir := t.TempDir()
+	if err := os.Symlink(filepath.Join(t.TempDir(), "made-by-root"), filepath.Join(lockDir, "test-key.lock")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(lockDir, "test-key", smallConfig()); err == nil {
+		t.Fatal("Open with a symlinked lock file succeeded")
+	}
+}
+
+func TestLedgerRefusesADirectoryOthersCanWrite(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "budget")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(dir, 0o777)
+	_, err := Open(dir, "test-key", smallConfig())
+	var ie *fsguard.InsecureError
+	if !errors.As(err, &ie) || ie.Path != dir {
+		t.Fatalf("Open in a world-writable directory: %v", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/orgctl/orgctl/fsguard"
 )
 
 const (
@@ -91,6 +92,9 @@ type Wait struct {
 	Limit    int    // usable points: Config.Points - Config.Reserve
 	Lock     string // the lock file waited for
 	Holder   string // who holds it, when the system tells ("" otherwise)
+	// Note, for ReasonWindowFull, says when points are in use only because
+	// the ledger could not be read or a shared store lost it ("" otherwise).
+	Note string
 }
 
 // Wait reasons.
@@ -109,6 +113,10 @@ type Status struct {
 	NextFree        time.Time // when used points next free up; zero if none are used
 	BlockedUntil    time.Time // zero if not blocked
 	Costs           map[string]int
+	// Note says why points are taken as used that no request of record
+	// spent: the ledger was unreadable, or a shared store lost it ("" if
+	// neither, within the window).
+	Note string
 }
 
 // TimeFor is how long spending points takes under the budget as it
@@ -141,25 +149,27 @@ func (st Status) TimeFor(points int) time.Duration {
 
 // Open returns the ledger for key, stored in the slot files <dir>/<key>.0 and
 // <dir>/<key>.1 and guarded by a lock on <dir>/<key>.lock; dir is created 0700
-// if missing. Zero Points, Window or Block take the defaults; MaxWait 0
+// if missing, and refused (*fsguard.InsecureError) unless it and the
+// directories above it are safe from other users. The files are opened
+// without following symlinks. Zero Points, Window or Block take the defaults; MaxWait 0
 // means never wait.
 func Open(dir, key string, cfg Config, opts ...Option) (*Ledger, error) {
 	l, err := newLedger(key, cfg, opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := fsguard.MkdirAll(dir); err != nil {
 		return nil, fmt.Errorf("rate budget: %w", err)
 	}
 	lockPath := filepath.Join(dir, key+".lock")
-	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE|fsguard.NoFollow, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("rate budget: %w", err)
 	}
 	f.Close()
 	l.store = &fileBackend{
 		slots:    slots{paths: [2]string{filepath.Join(dir, key+".0"), filepath.Join(dir, key+".1")}},
-		lock:     flock.New(lockPath),
+		lock:     flock.New(lockPath, flock.SetFlag(os.O_CREATE|os.O_RDONLY|fsguard.NoFollow)),
 		clock:    l.clock,
 		capacity: l.capacity(),
 		lockWait: l.cfg.MaxWait,
@@ -394,6 +404,11 @@ func (l *Ledger) acquire(ctx context.Context, path string) (*Ticket, error) {
 		)
 		err := l.updateCtx(ctx, func(s *state, now int64) bool {
 			t, sleep = nil, 0
+			if e, ok := s.own(id, l.pid, l.host); ok {
+				// A save whose answer was lost went through: it is ours.
+				t = &Ticket{l: l, id: id, points: e.Points, reserved: e.At, reservedAt: l.local(e.At)}
+				return false
+			}
 			idx, ahead := s.queued(id)
 			used := s.used(now)
 			w = Wait{Points: cost, Used: used, Limit: capacity}
@@ -424,6 +439,7 @@ func (l *Ledger) acquire(ctx context.Context, path string) (*Ticket, error) {
 					aheadOf = s.Queue[:idx]
 				}
 				w.Reason = ReasonWindowFull
+				w.Note = l.note(s)
 				at, exact = s.turn(now, aheadOf, cost, capacity, l.tm)
 			}
 			w.Until = l.local(at)
@@ -466,7 +482,7 @@ func (l *Ledger) acquire(ctx context.Context, path string) (*Ticket, error) {
 		}
 		if w.Until.After(deadline) {
 			return fail(&WaitError{Used: w.Used, Waited: w.Until.Add(-w.Duration).Sub(start),
-				RetryAt: w.Until, Blocked: w.Reason == ReasonBlocked})
+				RetryAt: w.Until, Blocked: w.Reason == ReasonBlocked, Note: w.Note})
 		}
 		if l.notify != nil && w.Duration > notifyAfter && !sameWait(told, &w) {
 			l.notify(w)
@@ -475,7 +491,7 @@ func (l *Ledger) acquire(ctx context.Context, path string) (*Ticket, error) {
 		if err := l.clock.Sleep(ctx, sleep); err != nil {
 			now := l.clock.Now()
 			return fail(&WaitError{Used: w.Used, Waited: now.Sub(start), RetryAt: w.Until,
-				Blocked: w.Reason == ReasonBlocked, Err: err})
+				Blocked: w.Reason == ReasonBlocked, Note: w.Note, Err: err})
 		}
 	}
 }
@@ -631,7 +647,26 @@ func (l *Ledger) Status() (Status, error) {
 	if s.BlockedUntil > now {
 		st.BlockedUntil = l.local(s.BlockedUntil)
 	}
+	st.Note = l.note(&s)
 	return st, nil
+}
+
+// note explains points a normalized state holds only because its ledger
+// was unreadable or lost ("" if none).
+func (l *Ledger) note(s *state) string {
+	where := "the ledger file"
+	if l.shared {
+		where = "the ledger in " + l.store.name()
+	}
+	switch {
+	case s.Unreadable != 0:
+		return fmt.Sprintf("%s could not be read at %s (damaged, or written by something else), so all %d points are taken as used until %s",
+			where, l.local(s.Unreadable).Format("15:04:05"), l.capacity(), l.local(s.Unreadable+l.tm.window).Format("15:04:05"))
+	case s.Lost != 0:
+		return fmt.Sprintf("%s was lost at %s (the store restarted empty or from an older copy); charges other processes may have made are taken as used until %s",
+			where, l.local(s.Lost).Format("15:04:05"), l.local(s.Lost+l.tm.window).Format("15:04:05"))
+	}
+	return ""
 }
 
 // snapshot reads and normalizes the state without writing it back.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gomodule/redigo/redis"
 	"github.com/orgctl/orgctl/ratebudget/redisstore/redistest"
 )
 
@@ -141,8 +142,15 @@ func TestStoreGoneFailsLoudly(t *testing.T) {
 	if !errors.As(err, &se) || se.Store != k.server.URL || !strings.Contains(err.Error(), k.server.URL) || !strings.Contains(err.Error(), "refused") {
 		t.Fatalf("Acquire with the store gone: %v, want a StoreError naming %s and the refusal", err, k.server.URL)
 	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Fatalf("failing took %v", d)
+	// It answered the operation before, so it had reconnectFor to come
+	// back (a restart); not a moment more.
+	if d := time.Since(start); d < reconnectFor || d > reconnectFor+time.Second {
+		t.Fatalf("failing took %v, want about %v", d, reconnectFor)
+	}
+	// Now that it failed, the next operation fails at once.
+	start = time.Now()
+	if _, err := l.Acquire(context.Background(), "/apps"); !errors.As(err, &se) || time.Since(start) > time.Second {
+		t.Fatalf("Acquire again: %v after %v, want a StoreError at once", err, time.Since(start))
 	}
 	if _, err := l.Status(); !errors.As(err, &se) {
 		t.Fatalf("Status: %v, want a StoreError", err)
@@ -203,9 +211,11 @@ func TestStoreFallbackAndReturn(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 		st = status(t, l)
 	}
-	acquire(t, l, "/apps").Done(true)
-	if st = status(t, l); st.Store != k.server.URL || st.Used != 2 || warnings.Load() != 1 {
-		t.Fatalf("after the store came back: %+v, %d warnings; want the store used again, without another warning", st, warnings.Load())
+	// It came back empty: the 2 points charged there before it went are put
+	// back, and the rest of the budget, which other processes may have
+	// spent meanwhile, is taken as used for a window.
+	if st.Used != 10 || !strings.Contains(st.Note, "was lost") || warnings.Load() != 1 {
+		t.Fatalf("after the store came back: %+v, %d warnings; want the store used again, its loss noted, without another warning", st, warnings.Load())
 	}
 }
 
@@ -257,4 +267,135 @@ func TestGarbledSharedStateCountsAsAFullWindow(t *testing.T) {
 	if e, ok := soleEntry(t, l); !ok || e.ID != tk.id || e.Pending {
 		t.Fatalf("after the rewrite: %+v", e)
 	}
+}
+
+// A store restarted empty mid-window must not read as an empty window: each
+// process puts back the charges it saw, so nobody sends into points that
+// were spent. A process that saw every charge waits exactly until they
+// expire; one that may have missed some also counts the budget it cannot
+// account for, and says why it waits.
+func TestStoreRestartedEmptyKeepsTheWindowsCharges(t *testing.T) {
+	k := redisKind(t, redistest.Options{})
+	clk := newFakeClock()
+	place := k.place(t)
+	a := k.open(t, place, smallConfig(), clk)
+	b := k.open(t, place, smallConfig(), clk)
+	for range 3 {
+		acquire(t, a, "/apps").Done(true)
+	}
+	clk.Advance(10 * time.Second)
+	for range 2 {
+		acquire(t, b, "/apps").Done(true) // b saw all 10 points
+	}
+	k.server.Restart() // empty, as a failover to a replica without persistence
+
+	// b knows every charge: it waits until the first ones expire, 50 s on.
+	st := status(t, b)
+	if st.Used != 10 || !strings.Contains(st.Note, "was lost at") {
+		t.Fatalf("b's status after the restart: %+v, want 10 points used and the loss noted", st)
+	}
+	tk := acquire(t, b, "/apps")
+	if got := clk.Sleeps(); len(got) != 1 || got[0] != 50*time.Second {
+		t.Fatalf("b slept %v, want [50s]: until a's charges of t0 expire", got)
+	}
+	tk.Done(true)
+
+	// a saw only its own 6 points; b put all 10 back, so a finds them all
+	// in the new generation and adds its own (already there) only.
+	if st := status(t, a); st.Used != 6 {
+		t.Fatalf("a's status: %+v, want b's 4 and its own 2 points of the new window", st)
+	}
+}
+
+func TestStoreRestartedEmptyWithChargesNobodyKnowsWaitsAWindow(t *testing.T) {
+	k := redisKind(t, redistest.Options{})
+	clk := newFakeClock()
+	place := k.place(t)
+	a := k.open(t, place, smallConfig(), clk)
+	acquire(t, a, "/apps").Done(true) // a saw 2 points, then looks away
+	gone := k.open(t, place, smallConfig(), clk)
+	for range 4 {
+		acquire(t, gone, "/apps").Done(true) // a process that then ends
+	}
+	clk.Advance(5 * time.Second)
+	k.server.Restart() // empty, as a failover to a replica without persistence
+
+	// a cannot know of the 8 points; it counts the 8 it cannot account for
+	// as spent now. So it waits until its 2 known points expire, and a
+	// notice says why.
+	var told []Wait
+	a.notify = func(w Wait) { told = append(told, w) }
+	if st := status(t, a); st.Used != 10 || !strings.Contains(st.Note, "was lost at") {
+		t.Fatalf("status after the restart: %+v, want the 8 unknown points counted", st)
+	}
+	acquire(t, a, "/apps").Done(true)
+	if got := clk.Sleeps(); len(got) != 1 || got[0] != 55*time.Second {
+		t.Fatalf("slept %v, want [55s]: until the 2 known points of t0 expire", got)
+	}
+	if len(told) != 1 || !strings.Contains(told[0].Note, "was lost at") {
+		t.Fatalf("notices %+v, want one naming the loss", told)
+	}
+	// The 8 points it could not account for count until t0+65s.
+	if st := status(t, a); st.Used != 10 {
+		t.Fatalf("status at t0+60s: %+v", st)
+	}
+	clk.Advance(5 * time.Second)
+	if st := status(t, a); st.Used != 2 || st.Note != "" {
+		t.Fatalf("status at t0+65s: %+v, want only the new 2 points", st)
+	}
+}
+
+// A store rolled back to an older copy (a snapshot restored) holds the
+// generation this process saw with an older sequence: the charges made
+// since are put back the same way.
+func TestStoreRolledBackPutsBackLaterCharges(t *testing.T) {
+	k := redisKind(t, redistest.Options{})
+	clk := newFakeClock()
+	place := k.place(t)
+	l := k.open(t, place, smallConfig(), clk)
+	acquire(t, l, "/apps").Done(true)
+	key := "orgctl:budget:{" + place + "}"
+	c := k.server.Client(t)
+	old, err := redis.Values(c.Do("HMGET", key, "v", "s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 4 {
+		acquire(t, l, "/apps").Done(true)
+	}
+	if _, err := c.Do("HSET", key, "v", old[0], "s", old[1]); err != nil {
+		t.Fatal(err)
+	}
+	if st := status(t, l); st.Used != 10 || !strings.Contains(st.Note, "was lost") {
+		t.Fatalf("status after the rollback: %+v, want all 10 points", st)
+	}
+}
+
+// A ledger that cannot be read says so: a wait it causes names the damage,
+// not "10 of 10 points used".
+func TestUnreadableLedgerSaysSo(t *testing.T) {
+	eachStore(t, func(t *testing.T, k *storeKind) {
+		clk := newFakeClock()
+		place := k.place(t)
+		cfg := smallConfig()
+		cfg.MaxWait = time.Second
+		l := k.open(t, place, cfg, clk)
+		if k.store == nil {
+			writeLedgerFile(t, l, "garbage", t0)
+		} else if _, err := k.server.Client(t).Do("HSET", "orgctl:budget:{"+place+"}", "s", "garbage"); err != nil {
+			t.Fatal(err)
+		}
+		_, err := l.Acquire(context.Background(), "/apps")
+		if err == nil || !strings.Contains(err.Error(), "could not be read at") || strings.Contains(err.Error(), "10 of 10 points used") {
+			t.Fatalf("Acquire: %v; want the unreadable ledger named", err)
+		}
+		if st := status(t, l); !strings.Contains(st.Note, "could not be read") {
+			t.Fatalf("status: %+v", st)
+		}
+		clk.Advance(time.Minute)
+		acquire(t, l, "/apps").Done(true)
+		if st := status(t, l); st.Note != "" || st.Used != 2 {
+			t.Fatalf("a window later: %+v, want the note gone", st)
+		}
+	})
 }

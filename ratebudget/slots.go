@@ -3,11 +3,14 @@ package ratebudget
 import (
 	"errors"
 	"hash/crc32"
+	"io"
 	"io/fs"
 	"os"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/orgctl/orgctl/fsguard"
 )
 
 // A slot file is one header line followed by the state as JSON:
@@ -64,7 +67,7 @@ func (sl *slots) read(capacity int, now time.Time) (s state, ld loaded, recovere
 		ok   [2]bool
 	)
 	for i, p := range sl.paths {
-		b, err := os.ReadFile(p)
+		b, err := readNoFollow(p)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -98,7 +101,7 @@ func (sl *slots) read(capacity int, now time.Time) (s state, ld loaded, recovere
 	}
 	var at time.Time
 	for _, p := range sl.paths {
-		if fi, err := os.Stat(p); err == nil && fi.ModTime().After(at) {
+		if fi, err := os.Lstat(p); err == nil && fi.ModTime().After(at) {
 			at = fi.ModTime()
 		}
 	}
@@ -106,9 +109,20 @@ func (sl *slots) read(capacity int, now time.Time) (s state, ld loaded, recovere
 		at = now
 	}
 	return state{
-		Version: fileVersion,
-		Entries: []entry{{Points: capacity, At: at.UnixNano()}},
+		Version:    fileVersion,
+		Unreadable: at.UnixNano(),
+		Entries:    []entry{{Points: capacity, At: at.UnixNano()}},
 	}, ld, true, nil
+}
+
+// readNoFollow reads a slot, refusing a symlink in its place.
+func readNoFollow(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|fsguard.NoFollow, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }
 
 // verifySlot checks a slot's header and checksum and returns its sequence.
@@ -162,7 +176,7 @@ func (sl *slots) write(ld loaded, s *state) error {
 	}
 	sl.buf = appendState(append(sl.buf[:0], make([]byte, headerLen)...), s)
 	frame(sl.buf, ld.seq+1)
-	f, err := os.OpenFile(sl.paths[slot], os.O_WRONLY|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(sl.paths[slot], os.O_WRONLY|os.O_CREATE|fsguard.NoFollow, 0o600)
 	if err != nil {
 		return err
 	}

@@ -38,9 +38,20 @@ type waiter struct {
 }
 
 // state is a ledger slot's payload; times are Unix nanoseconds.
+//
+// Gen and Seq, kept in a shared store only, let a process tell that the
+// store lost the state it saw: a store restarted empty comes back without
+// it (a new Gen), one restored from an older snapshot with a lower Seq (see
+// sharedBackend.restore). Unreadable and Lost date the conservative charges
+// made when a ledger could not be read, or a store lost part of it, so that
+// a wait they cause says so instead of reading as a full window.
 type state struct {
 	Version      int      `json:"v"`
+	Gen          uint64   `json:"gen,omitempty"`
+	Seq          uint64   `json:"seq,omitempty"`
 	BlockedUntil int64    `json:"blocked_until,omitempty"`
+	Unreadable   int64    `json:"unreadable,omitempty"`
+	Lost         int64    `json:"lost,omitempty"`
 	Entries      []entry  `json:"entries"`
 	Queue        []waiter `json:"queue,omitempty"`
 }
@@ -125,6 +136,16 @@ func (s *state) normalize(now int64, tm timing, dead func(entry) bool) (changed 
 	if s.BlockedUntil != 0 && s.BlockedUntil <= now {
 		s.BlockedUntil = 0
 	}
+	// Past a window, the charges they explain have expired.
+	if s.Unreadable > now || s.Lost > now {
+		s.Unreadable, s.Lost, changed = min(s.Unreadable, now), min(s.Lost, now), true
+	}
+	if s.Unreadable != 0 && s.Unreadable+tm.window <= now {
+		s.Unreadable = 0
+	}
+	if s.Lost != 0 && s.Lost+tm.window <= now {
+		s.Lost = 0
+	}
 	return changed
 }
 
@@ -189,6 +210,16 @@ func (s *state) fit(now int64, cost, capacity int, tm timing) (at int64, exact b
 	}
 	// Only reachable when cost alone exceeds capacity, which callers reject.
 	return now + tm.window, false
+}
+
+// own returns the pending reservation id of this process, if s holds it.
+func (s *state) own(id uint64, pid int, host string) (entry, bool) {
+	for _, e := range s.Entries {
+		if e.ID == id && e.Pending && e.PID == pid && e.Host == host {
+			return e, true
+		}
+	}
+	return entry{}, false
 }
 
 // queued returns the index of waiter id (-1 if absent) and the points of the

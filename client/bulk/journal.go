@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/orgctl/orgctl/fsguard"
 )
 
 // Outcome is what became of one row.
@@ -296,7 +298,7 @@ func Create(path string, h Header) (*Journal, error) {
 // Reopen continues a journal that Load read: the torn end of a record a
 // kill cut short is cut off, so the next record starts on a line of its own.
 func Reopen(path string, st *State) (*Journal, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|fsguard.NoFollow, 0o600)
 	if err != nil {
 		return nil, err
 	}

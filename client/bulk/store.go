@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gofrs/flock"
+	"github.com/orgctl/orgctl/fsguard"
 )
 
 // Store is the directory of jobs ($XDG_STATE_HOME/orgctl/jobs): one
@@ -52,10 +53,10 @@ func (s Store) InputPath(id string) string { return filepath.Join(s.Dir, id, inp
 // process running the same job gets ErrBusy.
 func (s Store) Lock(id string) (unlock func(), err error) {
 	dir := filepath.Join(s.Dir, id)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := fsguard.MkdirAll(dir); err != nil {
 		return nil, err
 	}
-	l := flock.New(filepath.Join(dir, lockFile))
+	l := flock.New(filepath.Join(dir, lockFile), flock.SetFlag(os.O_CREATE|os.O_RDONLY|fsguard.NoFollow))
 	ok, err := l.TryLock()
 	if err != nil {
 		return nil, err
@@ -71,7 +72,7 @@ var ErrBusy = errors.New("the job is running in another process")
 
 // Busy reports whether a process holds job id's lock.
 func (s Store) Busy(id string) bool {
-	l := flock.New(filepath.Join(s.Dir, id, lockFile))
+	l := flock.New(filepath.Join(s.Dir, id, lockFile), flock.SetFlag(os.O_CREATE|os.O_RDONLY|fsguard.NoFollow))
 	ok, err := l.TryLock()
 	if err != nil || !ok {
 		return err == nil
@@ -84,7 +85,7 @@ func (s Store) Busy(id string) bool {
 // path and the hash of its bytes: stdin can be read once, a job reads its
 // input twice (check every row, then run them) and again on resume.
 func (s Store) Spool(r io.Reader) (path string, sum []byte, err error) {
-	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
+	if err := fsguard.MkdirAll(s.Dir); err != nil {
 		return "", nil, err
 	}
 	f, err := os.CreateTemp(s.Dir, ".stdin-*")
@@ -110,7 +111,7 @@ func (s Store) Keep(spooled, id string) (string, error) {
 	if _, err := os.Stat(dst); err == nil {
 		return dst, os.Remove(spooled)
 	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+	if err := fsguard.MkdirAll(filepath.Dir(dst)); err != nil {
 		return "", err
 	}
 	return dst, os.Rename(spooled, dst)

@@ -2,6 +2,7 @@ package orgcode
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -16,6 +17,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/orgctl/orgctl/yamlvalue"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -79,11 +81,16 @@ func SecretVar(name string) string {
 	return "ORGCTL_SECRET_" + b.String()
 }
 
+// maxFileSize caps one object's file: the largest (settings, a theme) take
+// a few KiB; megabytes mean a wrong file and would only cost time.
+const maxFileSize = 1 << 20
+
 // ReadDir reads every kind's folder under dir. Files that are not YAML are
 // skipped (a README beside them is fine); a YAML file outside a kind's
-// folder, bad YAML, an unknown field or a value of the wrong type is a
-// Problem. References are checked later, against the live org as well.
-func ReadDir(dir string) (*Files, error) {
+// folder, bad YAML, a file over 1 MiB, an unknown field or a value of the
+// wrong type is a Problem. References are checked later, against the live
+// org as well. A done ctx stops it between files.
+func ReadDir(ctx context.Context, dir string) (*Files, error) {
 	fi, err := os.Stat(dir)
 	if err != nil {
 		return nil, err
@@ -100,6 +107,9 @@ func ReadDir(dir string) (*Files, error) {
 	}
 	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, path)
@@ -144,7 +154,12 @@ func ReadDir(dir string) (*Files, error) {
 				parts[0], strings.Join(kindNames(), ", "))})
 			return nil
 		}
-		b, err := os.ReadFile(path)
+		b, err := yamlvalue.ReadFile(path, maxFileSize)
+		var tl *yamlvalue.TooLargeError
+		if errors.As(err, &tl) {
+			probs = append(probs, Problem{path, 1, fmt.Sprintf("larger than %d KiB, more than any object's file needs", maxFileSize>>10)})
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -347,8 +362,8 @@ func fieldValue(f *Field, n *yaml.Node) (any, string) {
 	}
 	switch f.Type {
 	case tAny:
-		var v any
-		if err := n.Decode(&v); err != nil {
+		v, err := yamlvalue.Value(n)
+		if err != nil {
 			return nil, err.Error()
 		}
 		return norm(v), ""

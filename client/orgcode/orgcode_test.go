@@ -2,6 +2,7 @@ package orgcode
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -88,7 +89,7 @@ func TestDiff(t *testing.T) {
 		"users/new.yaml":  "email: new@x.example\nfirst_name: New\nlast_name: User\nadmin: true\n",
 		"groups/ops.yaml": "name: ops\nuniversal_app_access: edit\nmembers:\n  ada@x.example: admin\n",
 	})
-	files, err := ReadDir(dir)
+	files, err := ReadDir(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +165,7 @@ func TestReadDirProblems(t *testing.T) {
 		"widgets/w.yaml": "name: w\n",
 		"README.md":      "not read",
 	})
-	_, err := ReadDir(dir)
+	_, err := ReadDir(context.Background(), dir)
 	var probs Problems
 	if !errors.As(err, &probs) || len(probs) != 3 {
 		t.Fatalf("err = %v, want 3 problems", err)

@@ -1,6 +1,7 @@
 package orgcode
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -12,7 +13,7 @@ import (
 // savedRoundTrip plans files against live, saves the plan and loads it.
 func savedRoundTrip(t *testing.T, files map[string]string, live *Live) *Saved {
 	t.Helper()
-	f, err := ReadDir(writeFiles(t, files))
+	f, err := ReadDir(context.Background(), writeFiles(t, files))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package orgcode
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -46,7 +47,7 @@ func TestFileNamesAreDistinctAndPortable(t *testing.T) {
 	if err := WriteDir(dir, docs); err != nil {
 		t.Fatal(err)
 	}
-	f, err := ReadDir(dir)
+	f, err := ReadDir(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestReadDirRefusesSymlinksOutAndInterruptedExports(t *testing.T) {
 	}
 	os.Symlink(filepath.Join(dir, "users", "in.yaml"), filepath.Join(dir, "users", "alias.yaml"))
 	os.Symlink(filepath.Join(dir, "groups"), filepath.Join(dir, "themes"))
-	_, err := ReadDir(dir)
+	_, err := ReadDir(context.Background(), dir)
 	var probs Problems
 	if !errors.As(err, &probs) || len(probs) != 3 {
 		t.Fatalf("err = %v; want the link out of the directory, the symlinked folder and the alias given twice", err)
@@ -94,7 +95,7 @@ func TestReadDirRefusesSymlinksOutAndInterruptedExports(t *testing.T) {
 
 	dir = writeFiles(t, map[string]string{"groups/ops.yaml": "name: ops\n"})
 	os.Mkdir(filepath.Join(dir, interruptedPrefix+"old-1"), 0o755)
-	if _, err := ReadDir(dir); err == nil || !strings.Contains(err.Error(), "did not finish") {
+	if _, err := ReadDir(context.Background(), dir); err == nil || !strings.Contains(err.Error(), "did not finish") {
 		t.Errorf("an interrupted export's leftovers: err = %v", err)
 	}
 }

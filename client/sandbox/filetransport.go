@@ -12,6 +12,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"github.com/orgctl/orgctl/fsguard"
 	"github.com/orgctl/orgctl/output/atomicfile"
 )
 
@@ -115,11 +116,11 @@ func (t *FileTransport) AdminToken() (string, error) {
 
 func (t *FileTransport) withState(fn func(*Server) error) error {
 	if dir := filepath.Dir(t.path); dir != "" {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return fmt.Errorf("sandbox: create state directory: %w", err)
+		if err := fsguard.MkdirAll(dir); err != nil {
+			return fmt.Errorf("sandbox: state directory: %w", err)
 		}
 	}
-	lock := flock.New(t.path + ".lock")
+	lock := flock.New(t.path+".lock", flock.SetFlag(os.O_CREATE|os.O_RDONLY|fsguard.NoFollow))
 	if err := lock.Lock(); err != nil {
 		return fmt.Errorf("sandbox: lock %s: %w", t.path+".lock", err)
 	}

@@ -13,10 +13,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families"
+	"github.com/orgctl/orgctl/redact"
 )
 
 // apiMethods are the methods the management API uses.
@@ -212,10 +212,10 @@ func splitAPIPath(s string) (path string, q url.Values, host string, err error) 
 	if strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") {
 		u, perr := url.Parse(s)
 		if perr != nil || u.Host == "" {
-			return "", nil, "", cli.UsageErrorf("invalid URL %q", client.RedactURL(s))
+			return "", nil, "", cli.UsageErrorf("invalid URL %q", redact.URL(s))
 		}
 		if u.User != nil {
-			return "", nil, "", cli.UsageErrorf("URL %q carries user info (USER:PASSWORD@), which is never sent; remove it", client.RedactURL(s))
+			return "", nil, "", cli.UsageErrorf("URL %q carries user info (USER:PASSWORD@), which is never sent; remove it", redact.URL(s))
 		}
 		host = u.Host
 		s = u.EscapedPath()
@@ -223,7 +223,7 @@ func splitAPIPath(s string) (path string, q url.Values, host string, err error) 
 			s += "?" + u.RawQuery
 		}
 		if !strings.HasPrefix(s, "/api/v2/") && s != "/api/v2" {
-			return "", nil, "", cli.UsageErrorf("URL %q is not under /api/v2", client.RedactURL(u.String()))
+			return "", nil, "", cli.UsageErrorf("URL %q is not under /api/v2", redact.URL(u.String()))
 		}
 	}
 	s, rawQuery, _ := strings.Cut(s, "?")
@@ -269,7 +269,7 @@ func splitAPIPath(s string) (path string, q url.Values, host string, err error) 
 // invisible characters (a pasted newline), a backslash (some servers read
 // it as '/'), surrounding spaces, and text that is not UTF-8.
 func checkTypedPath(s string) error {
-	shown := client.RedactURL(s) // a pasted URL may carry a password
+	shown := redact.URL(s) // a pasted URL may carry a password
 	// at is a byte's position in the PATH as shown, without the user info.
 	at := func(i int) int { return i + 1 - (len(s) - len(shown)) }
 	if !utf8.ValidString(s) {

@@ -24,7 +24,11 @@ process on this machine, and waits for room instead of being blocked.
 The budget belongs to the token, not to the machine: when several machines (CI
 runners, laptops) use one token, point budget.store at a Redis server they all
 reach, and they share one ledger there. If the store is unreachable, commands
-fail (exit 1) unless budget.store_fallback is file.
+fail (exit 1) unless budget.store_fallback is file; a --from job stops at once
+and resumes when run again. A store restarted empty keeps the window's charges:
+each process puts back those it saw, and what no one can account for counts as
+used for one window ("note:" below says so, as does a wait it causes). So does
+a ledger that cannot be read.
 
 Configuration (environment, or per profile in the config file):
   ORGCTL_BUDGET_POINTS   budget.points    points per window (300)
@@ -70,6 +74,7 @@ Configuration (environment, or per profile in the config file):
 				"next_free":      timeOrNil(st.NextFree),
 				"blocked_until":  timeOrNil(st.BlockedUntil),
 				"costs":          st.Costs,
+				"note":           st.Note,
 			}
 			if p.Opts.Structured() {
 				b, _ := json.Marshal(doc)
@@ -89,6 +94,9 @@ Configuration (environment, or per profile in the config file):
 			}
 			if !st.BlockedUntil.IsZero() {
 				fmt.Fprintf(out, "blocked until:\t%s\n", when(f.IO, st.BlockedUntil))
+			}
+			if st.Note != "" {
+				fmt.Fprintf(out, "note:\t%s\n", st.Note)
 			}
 			rows, _ := json.Marshal(costRows(st.Costs))
 			fmt.Fprintln(out, "costs:")

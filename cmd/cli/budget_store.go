@@ -120,7 +120,8 @@ func (e *budgetStoreError) Unwrap() error { return e.err }
 // ExplainStoreError adds what to do to a shared store's failure.
 func ExplainStoreError(err error) error {
 	var se *ratebudget.StoreError
-	if errors.As(err, &se) {
+	var explained *budgetStoreError
+	if errors.As(err, &se) && !errors.As(err, &explained) {
 		return &budgetStoreError{err}
 	}
 	return err

@@ -42,6 +42,9 @@ type Factory struct {
 	Families func() []string
 	// ConfigWarn prints the config check's warnings (nil: on IO).
 	ConfigWarn func(string)
+	// Context is the run's: a signal cancels it, and Config stops
+	// waiting for the config file then (nil: never).
+	Context context.Context
 }
 
 // NewFactory returns a factory on the process's real streams.
@@ -61,9 +64,33 @@ func (f *Factory) Config() (*settings.Config, error) {
 		if warn == nil {
 			warn = func(msg string) { f.IO.Warn("%s", msg) }
 		}
-		f.cfg, f.cfgErr = f.Sources.Load(settings.LoadOptions{Warn: warn, NewProfile: f.NewProfile, Families: f.Families})
+		f.cfg, f.cfgErr = f.loadConfig(settings.LoadOptions{Warn: warn, NewProfile: f.NewProfile, Families: f.Families})
 	}
 	return f.cfg, f.cfgErr
+}
+
+// loadConfig loads the config, or returns the context's error as soon as a
+// signal cancels it: reading a config file (a slow mount, a pipe) and
+// parsing it cannot be interrupted, and Ctrl-C must not wait for them.
+func (f *Factory) loadConfig(o settings.LoadOptions) (*settings.Config, error) {
+	if f.Context == nil {
+		return f.Sources.Load(o)
+	}
+	type loaded struct {
+		cfg *settings.Config
+		err error
+	}
+	done := make(chan loaded, 1)
+	go func() {
+		cfg, err := f.Sources.Load(o)
+		done <- loaded{cfg, err}
+	}()
+	select {
+	case l := <-done:
+		return l.cfg, l.err
+	case <-f.Context.Done():
+		return nil, f.Context.Err()
+	}
 }
 
 // Client returns the API client of the selected profile, paced by its

@@ -35,6 +35,9 @@ func WaitAnnouncer(io *output.IO) func(ratebudget.Wait) {
 		if w.Reason == ratebudget.ReasonBlocked {
 			why = "the server blocked this token"
 		}
+		if w.Note != "" {
+			why = w.Note
+		}
 		if !io.ErrTTY {
 			fmt.Fprintf(io.Err, "orgctl: rate budget: waiting %s (%s); resuming at %s\n",
 				w.Duration.Round(100*time.Millisecond), why, w.Until.Format("15:04:05"))

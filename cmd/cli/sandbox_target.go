@@ -2,11 +2,11 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/cmd/settings"
+	"github.com/orgctl/orgctl/fsguard"
 )
 
 // SandboxBaseURL is the in-process sandbox's address: a .localhost name is
@@ -51,7 +51,7 @@ func SandboxTarget(cfg *settings.Config) (*Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(settings.StateDir(), 0o700); err != nil {
+	if err := fsguard.MkdirAll(settings.StateDir()); err != nil {
 		return nil, err
 	}
 	ft := sandbox.NewFileTransport(SandboxStatePath(), opts)

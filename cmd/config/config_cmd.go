@@ -15,6 +15,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/redact"
 )
 
 func NewCmd(f *cli.Factory) *cobra.Command {
@@ -25,6 +26,10 @@ func NewCmd(f *cli.Factory) *cobra.Command {
 profile under profiles.NAME. 'config set' and 'config unset' edit the file in
 place, keeping its comments and order, and check a value's type and range before
 writing. With --profile NAME they change that profile; without, the top level.
+A config.yaml that is a symlink (dotfiles) is written through to its target.
+
+'config list' masks the password of a URL (budget.store), since listings end
+up in logs; 'config get KEY' prints the value itself.
 
 A setting's value comes from, first found: a flag, its ORGCTL_<KEY> environment
 variable, the selected profile, the file's top level, the default.
@@ -140,7 +145,12 @@ func newConfigListCmd(f *cli.Factory) *cobra.Command {
 			var rows []settingValue
 			for _, k := range configKeys(cfg, doc) {
 				s, _ := settings.Lookup(k)
-				rows = append(rows, effective(c, cfg, doc, s, k))
+				v := effective(c, cfg, doc, s, k)
+				if s.Type == settings.TypeURL {
+					// A listing lands in logs; config get KEY prints the value itself.
+					v.Value = redact.URL(v.Value)
+				}
+				rows = append(rows, v)
 			}
 			b, err := json.Marshal(rows)
 			if err != nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/zalando/go-keyring"
 
+	"github.com/orgctl/orgctl/fsguard"
 	"github.com/orgctl/orgctl/output/atomicfile"
 )
 
@@ -179,7 +180,7 @@ func (f File) Set(profile, token string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(f.Dir, 0o700); err != nil {
+	if err := fsguard.MkdirAll(f.Dir); err != nil {
 		return err
 	}
 	return atomicfile.Write(p, []byte(token+"\n"), 0o600)

@@ -18,6 +18,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/credentials"
 	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/cmd/settings"
+	"github.com/orgctl/orgctl/fsguard"
 )
 
 // Check outcomes. A skipped check does not apply here (the keyring when the
@@ -383,6 +384,11 @@ func checkKeyring(cfg *settings.Config, stores cli.TokenStores, t *cli.Target) d
 func checkBudget(cfg *settings.Config, f *cli.Factory, t *cli.Target) doctorCheck {
 	c := doctorCheck{Name: "budget"}
 	l, err := cli.OpenLedger(cfg, t, f.IO)
+	var insecure *fsguard.InsecureError
+	if errors.As(err, &insecure) {
+		c.Status, c.Detail, c.Hint = checkFail, insecure.Path+": it "+insecure.Why, insecure.Fix
+		return c
+	}
 	if err != nil {
 		c.Status, c.Detail = checkFail, cli.ExplainStoreError(err).Error()
 		c.Hint = "check budget.store (`orgctl config get budget.store`)"
@@ -402,6 +408,9 @@ func checkBudget(cfg *settings.Config, f *cli.Factory, t *cli.Target) doctorChec
 	}
 	c.Status = checkOK
 	c.Detail = fmt.Sprintf("%d of %d points used in the last %s, %d free (%s store)", st.Used, st.Points, st.Window, st.Free, st.Store)
+	if st.Note != "" {
+		c.Detail += "; " + st.Note
+	}
 	return c
 }
 

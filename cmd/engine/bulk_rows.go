@@ -13,23 +13,29 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // stop ends the job for an error every other row would meet too.
 func (j *bulkJob) stop(err error) {
+	err = cli.ExplainStoreError(err)
 	if j.fatal.CompareAndSwap(nil, &err) {
 		j.cancel(err)
 	}
 }
 
 // fatalForJob reports errors no row can succeed after: authentication, a
-// missing scope, a budget wait past --max-wait, a bad setting.
+// missing scope, a budget wait past --max-wait, a bad setting, a budget
+// store that fails.
 func fatalForJob(err error) bool {
 	var ae *client.APIError
 	var we *ratebudget.WaitError
 	var ce *client.ConfigError
+	var se *ratebudget.StoreError
 	switch {
+	case errors.As(err, &se):
+		return true
 	case errors.As(err, &ae):
 		return ae.StatusCode == http.StatusUnauthorized || ae.StatusCode == http.StatusForbidden
 	case errors.As(err, &we):
@@ -103,6 +109,13 @@ func (j *bulkJob) failed(key string, err error) bulk.Result {
 	var ou *client.OutcomeUnknownError
 	if errors.As(err, &ou) {
 		return bulk.Result{Outcome: bulk.Unknown, Key: key, Message: fmt.Sprintf("%s %s was sent but no answer came (%v)", ou.Method, ou.Path, ou.Cause)}
+	}
+	var se *ratebudget.StoreError
+	if errors.As(err, &se) {
+		// The budget store fails before anything is sent, and will for
+		// every row: stop with one message; the row stays to run on resume.
+		j.stop(err)
+		return bulk.Result{NotSent: true}
 	}
 	if fatalForJob(err) {
 		j.stop(err)

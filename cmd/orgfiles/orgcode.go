@@ -194,13 +194,15 @@ func readLive(ctx context.Context, f *cli.Factory, conn *cli.Connection, r orgco
 }
 
 // readOrgFiles reads DIR; bad files are invalid input (exit 2).
-func readOrgFiles(dir string) (*orgcode.Files, error) {
+func readOrgFiles(ctx context.Context, dir string) (*orgcode.Files, error) {
 	if strings.TrimSpace(dir) == "" {
 		return nil, cli.UsageErrorf("--dir needs a directory")
 	}
-	files, err := orgcode.ReadDir(dir)
+	files, err := orgcode.ReadDir(ctx, dir)
 	var probs orgcode.Problems
 	switch {
+	case ctx.Err() != nil:
+		return nil, ctx.Err() // interrupted: the signal's exit status
 	case errors.As(err, &probs):
 		return nil, &cli.UsageError{Err: fmt.Errorf("%w\n(%d problems in %s; nothing was sent)", probs, len(probs), dir)}
 	case errors.Is(err, fs.ErrNotExist):
@@ -228,7 +230,7 @@ func orgPlanOf(ctx context.Context, f *cli.Factory, conn *cli.Connection, files 
 }
 
 func orgPlan(ctx context.Context, f *cli.Factory, o orgOptions) error {
-	files, err := readOrgFiles(o.dir)
+	files, err := readOrgFiles(ctx, o.dir)
 	if err != nil {
 		return err
 	}
@@ -335,7 +337,7 @@ func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 	if !o.yes && (!f.IO.InTTY || !f.IO.ErrTTY) {
 		return cli.UsageErrorf("refusing to apply without confirmation: stdin is not a terminal; review `orgctl plan --dir %s`, then pass --yes", o.dir)
 	}
-	files, err := readOrgFiles(o.dir)
+	files, err := readOrgFiles(parent, o.dir)
 	if err != nil {
 		return err
 	}

@@ -13,9 +13,9 @@ import (
 	"github.com/spf13/viper"
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/ratebudget"
+	"github.com/orgctl/orgctl/redact"
 )
 
 // Found is one value of a setting and where it was found.
@@ -139,7 +139,7 @@ func checkConfig(v *viper.Viper, flags *pflag.FlagSet, doc *Doc, profile string,
 // which is most likely a password.
 func ShownValue(s Setting, text string) string {
 	if s.Type == TypeURL {
-		return fmt.Sprintf("%q", client.RedactURL(text))
+		return fmt.Sprintf("%q", redact.URL(text))
 	}
 	return fmt.Sprintf("%q", text)
 }
@@ -182,6 +182,7 @@ func familyKeys(s Setting, doc *Doc, profile string) []string {
 // each key orgctl does not read there.
 func UnknownKeys(doc *Doc, families func() []string) []string {
 	var out []string
+	unknown := 0
 	var walk func(m *yaml.Node, prefix, profile string)
 	walk = func(m *yaml.Node, prefix, profile string) {
 		for i := 0; i+1 < len(m.Content); i += 2 {
@@ -222,6 +223,9 @@ func UnknownKeys(doc *Doc, families func() []string) []string {
 				walk(val, key+".", profile)
 				continue
 			}
+			if unknown++; unknown > maxUnknownShown {
+				continue
+			}
 			msg := fmt.Sprintf("%s: unknown setting %q is ignored", where, key)
 			if near := nearestSetting(key, profile == ""); near != "" {
 				msg += fmt.Sprintf("; did you mean %q?", near)
@@ -230,8 +234,15 @@ func UnknownKeys(doc *Doc, families func() []string) []string {
 		}
 	}
 	walk(doc.top(), "", "")
+	if more := unknown - maxUnknownShown; more > 0 {
+		out = append(out, fmt.Sprintf("%s: %d more unknown settings are ignored", doc.path, more))
+	}
 	return out
 }
+
+// maxUnknownShown bounds the unknown settings named one by one: a file of
+// thousands (the wrong file, a generated one) needs one line, not thousands.
+const maxUnknownShown = 20
 
 // isSection reports whether key is a prefix of settings (budget, completion).
 func isSection(key string) bool {

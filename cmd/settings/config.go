@@ -19,6 +19,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/completions"
 	"github.com/orgctl/orgctl/ratebudget"
+	"github.com/orgctl/orgctl/yamlvalue"
 )
 
 // Directories follow the XDG base directory spec.
@@ -137,18 +138,37 @@ type LoadOptions struct {
 // configFile is the YAML on disk. Profiles keep their names' case, which
 // viper would fold, so the file is read and written with yaml directly.
 func readConfigFile() (map[string]any, error) {
-	b, err := os.ReadFile(ConfigPath())
+	b, err := readCapped(ConfigPath())
 	if errors.Is(err, os.ErrNotExist) {
 		return map[string]any{}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	m := map[string]any{}
-	if err := yaml.Unmarshal(b, &m); err != nil {
+	var n yaml.Node
+	err = yaml.Unmarshal(b, &n)
+	var m map[string]any
+	if err == nil {
+		m, err = yamlvalue.Map(&n)
+	}
+	if err != nil {
 		return nil, &Error{fmt.Errorf("config file %s is not valid YAML: %v", ConfigPath(), err)}
 	}
 	return m, nil
+}
+
+// known is the part of a file section viper needs: the settings and the
+// sections that hold them. Unknown keys are only warned about (see
+// UnknownKeys), and viper merges each key by comparing it with every key
+// merged before, so a file of many unknown keys cost quadratic time.
+func known(section map[string]any) map[string]any {
+	out := make(map[string]any, len(table))
+	for k, val := range section {
+		if _, ok := Lookup(k); ok || isSection(k) {
+			out[k] = val
+		}
+	}
+	return out
 }
 
 func profilesOf(m map[string]any) map[string]any {
@@ -168,17 +188,11 @@ func (s *Sources) Load(o LoadOptions) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	file := map[string]any{}
-	if err := doc.doc.Decode(&file); err != nil {
+	file, err := yamlvalue.Map(doc.doc)
+	if err != nil {
 		return nil, &Error{fmt.Errorf("config file %s: %v", doc.path, err)}
 	}
-	top := map[string]any{}
-	for k, val := range file {
-		if k != "profiles" {
-			top[k] = val
-		}
-	}
-	if err := v.MergeConfigMap(top); err != nil {
+	if err := v.MergeConfigMap(known(file)); err != nil {
 		return nil, err
 	}
 	name := v.GetString("profile")
@@ -190,7 +204,7 @@ func (s *Sources) Load(o LoadOptions) (*Config, error) {
 	}
 	p, ok := profilesOf(file)[name].(map[string]any)
 	if ok {
-		if err := v.MergeConfigMap(p); err != nil {
+		if err := v.MergeConfigMap(known(p)); err != nil {
 			return nil, err
 		}
 	} else if name != "default" && !o.NewProfile {

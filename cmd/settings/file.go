@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/orgctl/orgctl/fsguard"
 	"github.com/orgctl/orgctl/output/atomicfile"
+	"github.com/orgctl/orgctl/yamlvalue"
 )
 
 // Doc is the config file as a YAML node tree, so that orgctl's own
@@ -22,7 +25,7 @@ type Doc struct {
 // LoadDoc reads the config file; a missing file is an empty one.
 func LoadDoc() (*Doc, error) {
 	d := &Doc{path: ConfigPath()}
-	b, err := os.ReadFile(d.path)
+	b, err := readCapped(d.path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
@@ -43,6 +46,20 @@ func LoadDoc() (*Doc, error) {
 }
 
 func (d *Doc) top() *yaml.Node { return d.doc.Content[0] }
+
+// maxConfigSize caps the config file: a few profiles take a few KiB, and a
+// file of many megabytes is a mistake that would only cost time.
+const maxConfigSize = 1 << 20
+
+// readCapped reads the config file, refusing one over maxConfigSize.
+func readCapped(path string) ([]byte, error) {
+	b, err := yamlvalue.ReadFile(path, maxConfigSize)
+	var tl *yamlvalue.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, &Error{fmt.Errorf("config file %w", err)}
+	}
+	return b, err
+}
 
 // section is the mapping that holds a profile's keys ("" is the top level),
 // created when create is set.
@@ -184,8 +201,17 @@ func (d *Doc) Save() error {
 	if err := enc.Close(); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(ConfigDir(), 0o700); err != nil {
+	if err := fsguard.MkdirAll(ConfigDir()); err != nil {
 		return err
 	}
-	return atomicfile.Write(d.path, b.Bytes(), 0o600)
+	// A config file that is a symlink (kept with dotfiles) is written
+	// through: its target is replaced atomically, and the link stays.
+	path := d.path
+	if target, err := filepath.EvalSymlinks(path); err == nil && target != path {
+		if err := fsguard.Check(filepath.Dir(target)); err != nil {
+			return err
+		}
+		path = target
+	}
+	return atomicfile.Write(path, b.Bytes(), 0o600)
 }

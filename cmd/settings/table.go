@@ -142,6 +142,14 @@ func (s Setting) Parse(text string) (any, error) {
 		for _, sc := range s.Schemes {
 			known = known || (err == nil && u.Scheme == sc)
 		}
+		if err != nil {
+			for _, sc := range s.Schemes {
+				if strings.HasPrefix(t, sc+"://") && strings.Contains(t, "@") {
+					// Most often a password with '/', '?', '#' or '@' in it.
+					return nil, &badSetting{url: true, want: "not a valid URL: percent-encode '/', '?', '#', '@' and ':' in the user name and password (e.g. / as %2F)"}
+				}
+			}
+		}
 		if err != nil || u.Host == "" || !known {
 			return nil, &badSetting{url: true, want: "expected " + s.Accepts()}
 		}
@@ -165,7 +173,7 @@ var table = []Setting{
 	{Key: "profile", Help: "profile to use", Default: "default", Flag: "profile"},
 	{Key: "token_store", Type: TypeEnum, Enum: []string{"keyring", "file"}, Help: "where `auth login` stored the profile's token"},
 	{Key: "space", Help: "the Space a profile was logged in to with `auth login --space`"},
-	{Key: "output", Type: TypeEnum, Enum: []string{"table", "json", "yaml", "markdown"}, Default: "table", Help: "default output format (markdown: plans only)", Flag: "output"},
+	{Key: "output", Type: TypeEnum, Enum: []string{"table", "json", "yaml", "csv", "markdown"}, Default: "table", Help: "default output format (markdown: plans only)", Flag: "output"},
 	{Key: "jq", Help: "filter JSON output with a jq expression", Flag: "jq"},
 	{Key: "template", Help: "format output with a Go text/template", Flag: "template"},
 	// Columns name one command's table, so no file or profile sets them for all.

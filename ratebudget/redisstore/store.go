@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gomodule/redigo/redis"
+	"github.com/orgctl/orgctl/redact"
 )
 
 // loadSrc returns the server's TIME (seconds, microseconds), the version
@@ -57,15 +58,15 @@ const timeout = 2 * time.Second
 func Open(rawURL string, tlsConfig *tls.Config) (*Store, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
-		return nil, fmt.Errorf("%q is not a Redis URL: want redis://[user:password@]host:port/db, or rediss:// for TLS", Redact(rawURL))
+		return nil, fmt.Errorf("%q is not a Redis URL: want redis://[user:password@]host:port/db, or rediss:// for TLS", redact.URL(rawURL))
 	}
 	if db := strings.TrimPrefix(u.Path, "/"); db != "" {
 		if n, err := strconv.Atoi(db); err != nil || n < 0 {
-			return nil, fmt.Errorf("Redis URL %s: the path must be a database number, not %q", Redact(rawURL), db)
+			return nil, fmt.Errorf("Redis URL %s: the path must be a database number, not %q", redact.URL(rawURL), db)
 		}
 	}
 	if u.RawQuery != "" {
-		return nil, fmt.Errorf("Redis URL %s: options after ? are not supported", Redact(rawURL))
+		return nil, fmt.Errorf("Redis URL %s: options after ? are not supported", redact.URL(rawURL))
 	}
 	opts := []redis.DialOption{
 		redis.DialConnectTimeout(timeout), redis.DialReadTimeout(timeout), redis.DialWriteTimeout(timeout),
@@ -76,19 +77,10 @@ func Open(rawURL string, tlsConfig *tls.Config) (*Store, error) {
 	return &Store{
 		url:  rawURL,
 		opts: opts,
-		name: Redact(rawURL),
+		name: redact.URL(rawURL),
 		load: redis.NewScript(1, loadSrc),
 		save: redis.NewScript(1, saveSrc),
 	}, nil
-}
-
-// Redact hides a URL's password, for messages.
-func Redact(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	return u.Redacted()
 }
 
 // String is the URL with its password hidden.

@@ -1,0 +1,130 @@
+package output
+
+import (
+	"bufio"
+	"encoding/csv"
+	"io"
+
+	"github.com/orgctl/orgctl/output/jsonscan"
+)
+
+// CSV is written for spreadsheets, which run a cell that starts with = + -
+// or @ as a formula (=HYPERLINK(...) sends data away) and treat a leading
+// tab or carriage return alike. Cells come from the API and from input
+// files, written by other people, so every CSV orgctl writes goes through
+// CSVWriter, which prefixes such a cell with a single quote, as OWASP
+// recommends. A plain number such as -12 or +3.5 is left as it is: no
+// spreadsheet runs it, and quoting it would turn it into text.
+
+// CSVCell is the cell as CSVWriter writes it, before quoting.
+func CSVCell(s string) string {
+	if s == "" || !formulaStart(s[0]) || plainNumber(s) {
+		return s
+	}
+	return "'" + s
+}
+
+func formulaStart(c byte) bool {
+	return c == '=' || c == '+' || c == '-' || c == '@' || c == '\t' || c == '\r'
+}
+
+// plainNumber reports a signed decimal number: [+-]digits[.digits].
+func plainNumber(s string) bool {
+	i := 0
+	if s[0] == '+' || s[0] == '-' {
+		i++
+	}
+	digits, dot := 0, false
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' && !dot && digits > 0:
+			dot = true
+			if i == len(s)-1 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return digits > 0
+}
+
+// CSVWriter writes RFC 4180 CSV (fields with commas, quotes or line breaks
+// quoted, quotes doubled; lines end in LF, which every spreadsheet reads)
+// with every cell passed through CSVCell.
+type CSVWriter struct {
+	w     *csv.Writer
+	cells []string
+}
+
+// NewCSVWriter writes to w; call Flush at the end (or after each row that
+// must be on disk).
+func NewCSVWriter(w io.Writer) *CSVWriter { return &CSVWriter{w: csv.NewWriter(w)} }
+
+// Write writes one row.
+func (c *CSVWriter) Write(row []string) error {
+	c.cells = c.cells[:0]
+	for _, s := range row {
+		c.cells = append(c.cells, CSVCell(s))
+	}
+	return c.w.Write(c.cells)
+}
+
+// Flush writes what is buffered and returns the first error met.
+func (c *CSVWriter) Flush() error {
+	c.w.Flush()
+	return c.w.Error()
+}
+
+// csvValue writes the records at r as CSV: a header row of the column names
+// (as --columns takes them), then a row per record, the same columns as the
+// table.
+func (p *Printer) csvValue(w *bufio.Writer, r *jsonscan.Reader, cols []Column, end func() error) error {
+	cw := NewCSVWriter(w)
+	var rr *rowReader
+	row := []string{}
+	header := func(cols []Column) error {
+		names := make([]string, len(cols))
+		for i, c := range cols {
+			names[i] = ColumnName(c)
+		}
+		return cw.Write(names)
+	}
+	err := eachRecord(r, func() error {
+		if rr == nil {
+			picked, err := p.columnsAt(r, cols)
+			if err != nil {
+				return err
+			}
+			cols, rr = picked, newRowReader(picked)
+			if err := header(cols); err != nil {
+				return err
+			}
+		}
+		if err := rr.row(r); err != nil {
+			return err
+		}
+		row = row[:0]
+		for _, c := range rr.cells {
+			row = append(row, string(c))
+		}
+		return cw.Write(row)
+	})
+	if err == nil {
+		err = end()
+	}
+	if err == nil && rr == nil && len(cols) > 0 {
+		// No records: the header still says what the columns would be.
+		picked, serr := SelectColumns(cols, p.Opts.Columns)
+		if serr != nil {
+			return serr
+		}
+		err = header(picked)
+	}
+	if ferr := cw.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
