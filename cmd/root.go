@@ -24,7 +24,6 @@ import (
 	"github.com/orgctl/orgctl/cmd/jobs"
 	"github.com/orgctl/orgctl/cmd/orgfiles"
 	"github.com/orgctl/orgctl/cmd/sandbox"
-	"github.com/orgctl/orgctl/output"
 )
 
 // allFamilies asks newRoot for every family in full.
@@ -101,8 +100,9 @@ Try it without an org:  orgctl --sandbox users list`,
 	pf := root.PersistentFlags()
 	addGlobalFlags(pf)
 	root.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return output.Formats, cobra.ShellCompDirectiveNoFileComp
+		return outputFormats(), cobra.ShellCompDirectiveNoFileComp
 	})
+	root.RegisterFlagCompletionFunc("columns", completeColumns)
 	f.Sources.BindFlags(pf)
 
 	root.AddGroup(&cobra.Group{ID: "org", Title: "Organization commands:"},

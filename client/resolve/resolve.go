@@ -371,6 +371,16 @@ func Text(v any) string {
 	return fmt.Sprint(v)
 }
 
+// ListItems reduces a list answer to the items a Store keeps (id, key and
+// labels), so a list fetched elsewhere (for completions) serves lookups.
+func ListItems(k Kind, data json.RawMessage) ([]map[string]string, error) {
+	objs, err := objects(k, data)
+	if err != nil {
+		return nil, err
+	}
+	return toItems(k, objs), nil
+}
+
 func toItems(k Kind, objs []Object) []map[string]string {
 	items := make([]map[string]string, 0, len(objs))
 	for _, o := range objs {

@@ -255,6 +255,18 @@ func (op *Op) Stub() *cobra.Command {
 	}
 }
 
+// ColumnsAnnotation holds a command's table column names (a,b,c), which
+// --columns completes.
+const ColumnsAnnotation = "columns"
+
+func columnNames(cols []output.Column) string {
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = output.ColumnName(c)
+	}
+	return strings.Join(names, ",")
+}
+
 // wire makes c, the op's stub, the op's command: its help, flags,
 // completion and run function.
 func (op *Op) wire(f *cli.Factory, c *cobra.Command) {
@@ -265,6 +277,9 @@ func (op *Op) wire(f *cli.Factory, c *cobra.Command) {
 		"method": op.Method,
 		"path":   op.Path,
 		"cost":   strconv.Itoa(op.Cost()),
+	}
+	if names := columnNames(op.Columns); names != "" {
+		c.Annotations[ColumnsAnnotation] = names
 	}
 	c.Args = func(c *cobra.Command, args []string) error {
 		if fromFile(c) && len(args) <= len(op.Args) {
