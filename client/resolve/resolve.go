@@ -54,10 +54,19 @@ func (o Object) Describe() string {
 // NotFoundError is a name that matches no object.
 type NotFoundError struct {
 	Kind, Name string
+	// Near are the kind's names closest to Name, offered as "did you mean".
+	Near []string
 }
 
 func (e *NotFoundError) Error() string {
-	return fmt.Sprintf("no %s named %q", singular(e.Kind), e.Name)
+	msg := fmt.Sprintf("no %s named %q", singular(e.Kind), e.Name)
+	switch len(e.Near) {
+	case 0:
+		return msg
+	case 1:
+		return msg + "; did you mean " + e.Near[0] + "?"
+	}
+	return msg + "; did you mean " + strings.Join(e.Near[:len(e.Near)-1], ", ") + " or " + e.Near[len(e.Near)-1] + "?"
 }
 
 // AmbiguousError is a name that matches several objects.
@@ -102,6 +111,7 @@ type listState struct {
 	once sync.Once
 	objs []Object
 	err  error
+	done bool // objs is the list (guarded by Resolver.mu)
 }
 
 // New returns a resolver sending through d.
@@ -238,6 +248,9 @@ func (r *Resolver) All(ctx context.Context, k Kind) ([]Object, error) {
 			r.Store.Save(k.Name, toItems(k, st.objs))
 		}
 	})
+	r.mu.Lock()
+	st.done = st.err == nil
+	r.mu.Unlock()
 	if st.err != nil {
 		// A failed fetch is not kept: the next call may try again.
 		r.mu.Lock()
@@ -247,6 +260,29 @@ func (r *Resolver) All(ctx context.Context, k Kind) ([]Object, error) {
 		r.mu.Unlock()
 	}
 	return st.objs, st.err
+}
+
+// Known are the keys of the kind's objects when the resolver has the list
+// at hand (it fetched it, or the Store has it fresh), without sending
+// anything; nil otherwise.
+func (r *Resolver) Known(k Kind) []string {
+	r.mu.Lock()
+	st := r.lists[k.Name]
+	var objs []Object
+	if st != nil && st.done {
+		objs = st.objs
+	}
+	r.mu.Unlock()
+	if objs == nil && r.Store != nil {
+		if items, ok := r.Store.Load(k.Name); ok {
+			objs = fromItems(k, items)
+		}
+	}
+	keys := make([]string, 0, len(objs))
+	for _, o := range objs {
+		keys = append(keys, o.Key)
+	}
+	return keys
 }
 
 // DescribeRequest is the request Describe sends for an id: one GET of the
