@@ -81,6 +81,9 @@ type Call struct {
 	// ArgLabels describe positional arguments that were looked up by name
 	// ("ada@example.com (Ada Lovelace)"), for prompts and messages.
 	ArgLabels map[int]string
+	// ArgKeys are those arguments' natural keys alone (an email, a group
+	// name), for commands a message suggests.
+	ArgKeys map[int]string
 	// stdin is where "-" sources read from.
 	stdin io.Reader
 	// Names lists every object of a kind (one request per kind at most),

@@ -252,12 +252,13 @@ func (e *Engine) question(ctx context.Context, c *Call) string {
 	if len(c.Op.Args) == 1 && len(objs) == 1 {
 		kind = c.Op.argKind(0)
 		if _, named := c.ArgLabels[0]; !named {
-			if d, ok := e.describe(ctx, kind, fmt.Sprint(objs[0])); ok {
-				objs[0] = d
+			if o, ok := e.describe(ctx, kind, fmt.Sprint(objs[0])); ok {
+				objs[0] = o.Describe()
 				if c.ArgLabels == nil {
 					c.ArgLabels = map[int]string{}
 				}
-				c.ArgLabels[0] = d
+				c.ArgLabels[0] = o.Describe()
+				c.setArgKey(0, o.Key)
 			}
 		}
 	}
@@ -274,25 +275,29 @@ func (e *Engine) question(ctx context.Context, c *Call) string {
 // describe names the object an id stands for, with one read; false when
 // the kind has no natural key or the read fails (the prompt then shows
 // the id, and the call itself reports a missing object).
-func (e *Engine) describe(ctx context.Context, kind, id string) (string, bool) {
+func (e *Engine) describe(ctx context.Context, kind, id string) (resolve.Object, bool) {
 	rk, ok := resolveKinds[kind]
 	if !ok {
-		return "", false
+		return resolve.Object{}, false
 	}
 	r, err := e.resolver()
 	if err != nil {
-		return "", false
+		return resolve.Object{}, false
 	}
 	o, err := r.Describe(ctx, resolve.Kinds[rk], id)
 	if err != nil || o.Key == "" || o.Key == id {
-		return "", false
+		return resolve.Object{}, false
 	}
-	return o.Describe(), true
+	return o, true
 }
 
 // confirmQuestion is the op's question about the call's objects, one per
-// positional argument (%s, or %[N]s for the Nth).
+// positional argument (%s, or %[N]s for the Nth); after them come the
+// arguments' natural keys (argKeys), which hints quote.
 func confirmQuestion(c *Call, objs []any) string {
+	if strings.Contains(c.Op.Confirm, "%[") {
+		objs = append(objs, argKeys(c)...)
+	}
 	if c.Op.Confirm == "" {
 		what := c.Command
 		for _, o := range objs {

@@ -300,6 +300,7 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 				call.ArgLabels = map[int]string{}
 			}
 			call.ArgLabels[ref.Arg] = found[ref.stand].Describe()
+			call.setArgKey(ref.Arg, found[ref.stand].Key)
 		}
 	}
 	return e.Run(ctx, call, o)

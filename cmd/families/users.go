@@ -90,9 +90,23 @@ user disables it; the API keeps the record.`,
 				},
 			},
 			{
+				Use: "disable USER", Done: "Disabled user %s", Short: "Disable a user (they can no longer sign in)", Method: http.MethodPatch, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Write",
+				Body: true, Patch: true, Destructive: true,
+				Long:    "Sets the user inactive; the record and its groups stay. 'orgctl users enable' undoes it.",
+				Confirm: "Disable user %[1]s? They can no longer sign in; 'orgctl users enable %[2]s' enables them again.",
+				Example: "  orgctl users disable ana.viewer@sandbox.example\n  orgctl users disable ana.viewer@sandbox.example --yes   # in scripts",
+				Shape:   setActive(false),
+			},
+			{
+				Use: "enable USER", Done: "Enabled user %s", Short: "Enable a disabled user again", Method: http.MethodPatch, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Write",
+				Body: true, Patch: true,
+				Example: "  orgctl users enable former.employee@sandbox.example",
+				Shape:   setActive(true),
+			},
+			{
 				Use: "delete USER_ID", Done: "Disabled user %s", Short: "Disable a user", Method: http.MethodDelete, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Write",
 				Destructive: true,
-				Confirm:     "Disable user %s? They can no longer sign in; 'orgctl users update ID --active=true' enables them again.",
+				Confirm:     "Disable user %[1]s? They can no longer sign in; 'orgctl users enable %[2]s' enables them again.",
 				Example:     "  orgctl users delete user_abc\n  orgctl users delete user_abc --yes   # in scripts",
 			},
 			{
@@ -103,6 +117,15 @@ user disables it; the API keeps the record.`,
 		},
 		Groups: []engine.Group{attributesGroup("user", "USER_ID", "/users/{userId}", "userId", "Users > Write",
 			"a user", "user_0000000000000000005a4d0000000002")},
+	}
+}
+
+// setActive is the body of users disable and enable: one JSON Patch
+// operation on active.
+func setActive(active bool) func(c *engine.Call) error {
+	return func(c *engine.Call) error {
+		c.Patch = []any{map[string]any{"op": "replace", "path": "/active", "value": active}}
+		return nil
 	}
 }
 
