@@ -235,6 +235,9 @@ func execute(ctx context.Context, f *cli.Factory, args []string, beforeRun func(
 	if err == nil {
 		return nil
 	}
+	if cfg, cerr := f.Config(); cerr == nil {
+		err = cli.ExplainUnreachable(cfg, err)
+	}
 	var ue *cli.UsageError
 	if !errors.As(err, &ue) && isCobraUsageError(err) {
 		ue = &cli.UsageError{Err: err}
