@@ -152,7 +152,7 @@ Gotchas:
 			{Use: "access-list OBJECT_TYPE OBJECT_ID", Short: "Show who can access an object, and why", Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Args: []string{"objectType", "objectId"}, Scope: "Permissions > Read",
 				Long:       "OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps and workflows\ntake an id or name, folders an id or path (app:/Finance), resources a UUID or name.",
 				ArgsKindBy: map[int]engine.KindBy{1: {Arg: 0, Kinds: ObjectKinds}},
-				Example:    "  orgctl permissions access-list app 5a4d0006-0000-4000-8000-000000000001\n  orgctl permissions access-list folder 7 -o json",
+				Example:    "  orgctl permissions access-list app 5a4d0006-0000-4000-8000-000000000001\n  orgctl permissions access-list folder app:/Finance -o json",
 				View:       accessListView,
 				Columns: []output.Column{
 					{Header: "GROUPS", Value: func(r map[string]any) string { return accessSummary(r["group"]) }},
