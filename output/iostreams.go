@@ -75,6 +75,12 @@ func (s *IO) Warn(format string, args ...any) {
 	s.notice("33", "warning: ", format, args...)
 }
 
+// Success writes a line that confirms a change to stderr, after a ✓ that is
+// green when colour is allowed.
+func (s *IO) Success(format string, args ...any) {
+	s.notice("32", "✓ ", format, args...)
+}
+
 // Notice writes an informational line to stderr.
 func (s *IO) Notice(format string, args ...any) {
 	s.notice("", "", format, args...)

@@ -84,7 +84,7 @@ func (e *Engine) Run(ctx context.Context, c *Call, o RunOptions) error {
 		return err
 	}
 	if c.Op.Writes() && !e.quiet() {
-		e.f.IO.Notice("✓ %s", doneLine(c, resp.Data))
+		e.f.IO.Success("%s", doneLine(c, resp.Data))
 	}
 	return nil
 }
