@@ -51,6 +51,11 @@ var nameKeys = []string{"email", "name", "display_name", "label", "title", "invi
 // doneLine is the one line a write command prints on stderr once it has
 // succeeded: what it did to which object ("Disabled user ana@example.com").
 func doneLine(c *Call, data json.RawMessage) string {
+	if c.Op.Said != nil {
+		if s := c.Op.Said(c); s != "" {
+			return s
+		}
+	}
 	what := objectName(c, data)
 	if c.Op.Done != "" {
 		if strings.Contains(c.Op.Done, "%[") {

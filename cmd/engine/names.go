@@ -286,6 +286,7 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 			return err
 		}
 	}
+	typed := in.Values
 	in, found, err := e.resolveNames(ctx, in, refs)
 	if err != nil {
 		return err
@@ -294,6 +295,7 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 	if err != nil {
 		return err
 	}
+	call.Typed = typed
 	for _, ref := range refs {
 		if ref.Flag == "" {
 			if call.ArgLabels == nil {

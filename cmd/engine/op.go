@@ -130,6 +130,9 @@ type Op struct {
 	// Done is the line a write prints on stderr once it succeeded, with %s
 	// for the object ("Disabled user %s"); empty: the verb and the noun.
 	Done string
+	// Said, when set, words that line from the call's values as typed
+	// ("Added dev.lee@example.com to group support"); "" falls back to Done.
+	Said func(c *Call) string
 	// noun is what one object of the op's group is called, plural the
 	// group's objects: "user", "users".
 	noun, plural string

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
@@ -23,6 +24,30 @@ func groupAccessFields(in engine.In) []engine.Field {
 }
 
 // membersFromFlags turns --user IDs into the API's member objects.
+// membersAdded names who joined which group: "Added dev.lee@example.com
+// to group support".
+func membersAdded(c *engine.Call) string {
+	users := c.TypedList("user")
+	if len(users) == 0 {
+		return "" // --body: the generic line
+	}
+	who := fmt.Sprintf("%d users", len(users))
+	switch {
+	case len(users) == 1:
+		who = users[0]
+	case len(users) <= 3:
+		who = strings.Join(users[:len(users)-1], ", ") + " and " + users[len(users)-1]
+	}
+	as := ""
+	if c.LocalBool("admin") {
+		as = " as group admins"
+		if len(users) == 1 {
+			as = " as a group admin"
+		}
+	}
+	return "Added " + who + " to group " + c.ArgKey(0) + as
+}
+
 func membersFromFlags(c *engine.Call) error {
 	ids := c.LocalStrings("user")
 	if len(ids) == 0 {
@@ -171,7 +196,7 @@ g.json, then 'orgctl groups replace 7 --body g.json'.`,
 						{Flag: "user", In: engine.InLocal, Kind: engine.KStrings, Usage: "member `USER` to add (id or email; repeatable)"},
 						{Flag: "admin", In: engine.InLocal, Kind: engine.KBool, Usage: "make them group admins"},
 					},
-					Shape: membersFromFlags},
+					Shape: membersFromFlags, Said: membersAdded},
 				{Use: "remove GROUP_ID USER_ID", Done: "Removed %[2]s from group %[1]s", Short: "Remove a user from a group", Method: http.MethodDelete, Path: "/groups/{groupId}/members/{userSid}", Args: []string{"groupId", "userSid"}, Scope: "Groups > Write",
 					Destructive: true,
 					Confirm:     "Remove %[2]s from group %[1]s? They lose the access the group gives; 'orgctl groups members add' puts them back.", Example: "  orgctl groups members remove 7 user_abc --yes"},

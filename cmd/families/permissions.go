@@ -22,6 +22,27 @@ var subjectFields = []engine.Field{
 	{Flag: "user", In: engine.InLocal, Usage: "the subject is this `USER` (id or email)"},
 }
 
+// accessSaid words a grant or revoke from its flags as typed: "Granted use
+// on folder app:/Finance to group support"; "" (the generic line) when the
+// body came from --body.
+func accessSaid(verb, prep string) func(c *engine.Call) string {
+	return func(c *engine.Call) string {
+		typ, obj := c.TypedList("object-type"), c.TypedList("object-id")
+		subjType, subj := "group", c.TypedList("group")
+		if len(subj) == 0 {
+			subjType, subj = "user", c.TypedList("user")
+		}
+		if len(typ) == 0 || len(obj) == 0 || len(subj) == 0 {
+			return ""
+		}
+		what := "access"
+		if lvl, ok := c.BodyObject()["access_level"].(string); ok && verb == "Granted" {
+			what = lvl
+		}
+		return fmt.Sprintf("%s %s on %s %s %s %s %s", verb, what, typ[0], obj[0], prep, subjType, subj[0])
+	}
+}
+
 // subjectFromFlags turns --group N / --user ID into the API's subject object.
 func subjectFromFlags(c *engine.Call) error {
 	g, hasG := c.Local["group"].(string)
@@ -167,7 +188,7 @@ Gotchas:
   orgctl permissions grant --group 2 --object-type screen --object-id SCREEN_UUID --app APP_UUID --access-level use`,
 				Fields: append(append(append([]engine.Field(nil), subjectFields...), objectFields...),
 					engine.Field{Flag: "access-level", Key: "access_level", Required: true, Enum: []string{"use", "edit", "own"}, Usage: "access to give"}),
-				Shape: subjectAndObject},
+				Shape: subjectAndObject, Said: accessSaid("Granted", "to")},
 			{Use: "revoke", Done: "Revoked the access", Short: "Take away a group's or user's access to an object", Method: http.MethodPost, Path: "/permissions/revoke", Scope: "Permissions > Write", Body: true,
 				Idempotent:  true,
 				Destructive: true,
@@ -175,7 +196,7 @@ Gotchas:
 				Example: `  orgctl permissions revoke --group 2 --object-type folder --object-id app_7 --yes
   orgctl permissions revoke --user user_abc --object-type app --object-id APP_UUID --yes`,
 				Fields: append(append([]engine.Field(nil), subjectFields...), objectFields...),
-				Shape:  subjectAndObject},
+				Shape:  subjectAndObject, Said: accessSaid("Revoked", "from")},
 		},
 		Groups: []engine.Group{
 			{

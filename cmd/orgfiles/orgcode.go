@@ -274,7 +274,9 @@ func writePlan(io *output.IO, p *orgcode.Plan, bc ratebudget.Config) {
 		counts[c.Action]++
 		byKind[c.Kind] = append(byKind[c.Kind], c)
 	}
-	sign := map[orgcode.Action]string{orgcode.Create: "+", orgcode.Update: "~", orgcode.Delete: "-"}
+	on := io.ColorOut
+	sign := map[orgcode.Action]string{orgcode.Create: output.Paint(on, output.Green, "+"), orgcode.Update: output.Paint(on, output.Yellow, "~"),
+		orgcode.Delete: output.Paint(on, output.Red, "-")}
 	for _, k := range orgcode.Kinds() {
 		cs := byKind[k.Name]
 		if len(cs) == 0 {
@@ -377,6 +379,12 @@ func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 	}
 	id := bulk.JobID("orgctl apply", flags, conn.Target.BaseURL, sum)
 	var out sync.Mutex
+	// On a terminal each step reads as a sentence; piped, the outcome and
+	// the step's record stay tab-separated for scripts.
+	sentences := make(map[string]string, len(plan.Steps))
+	for _, s := range plan.Steps {
+		sentences[s.Describe()] = s.Sentence()
+	}
 	job, applier := plan.Apply(live, conn.Client, bulk.Job{
 		Store: bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")},
 		Header: bulk.Header{ID: id, Command: "orgctl apply", Flags: flags, Input: o.dir,
@@ -389,7 +397,19 @@ func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 			if r.Message != "" {
 				msg = ": " + r.Message
 			}
-			fmt.Fprintf(f.IO.Out, "%s\t%s%s\n", r.Outcome, r.Key, msg)
+			if !f.IO.OutTTY {
+				fmt.Fprintf(f.IO.Out, "%s\t%s%s\n", r.Outcome, r.Key, msg)
+				return
+			}
+			on := f.IO.ColorOut
+			switch r.Outcome {
+			case bulk.Failed:
+				fmt.Fprintf(f.IO.Out, "%s Failed: %s%s\n", output.Paint(on, output.Red, "✗"), r.Key, msg)
+			case bulk.Unknown:
+				fmt.Fprintf(f.IO.Out, "%s Unknown: %s%s\n", output.Paint(on, output.Yellow, "?"), r.Key, msg)
+			default:
+				fmt.Fprintf(f.IO.Out, "%s %s%s\n", output.Paint(on, output.Green, "✓"), sentences[r.Key], msg)
+			}
 		},
 		Ready: func(prior *bulk.State) error {
 			if prior != nil && !prior.Ended && !f.Quiet() {
