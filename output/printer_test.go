@@ -2,9 +2,9 @@ package output
 
 import (
 	"bytes"
-	"os"
 	"encoding/json"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
