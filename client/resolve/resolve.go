@@ -262,6 +262,30 @@ func (r *Resolver) All(ctx context.Context, k Kind) ([]Object, error) {
 	return st.objs, st.err
 }
 
+// Seed gives the resolver a kind's whole list, as an answer fetched for
+// another purpose holds it (data: the list request's JSON array). It
+// replaces nothing the resolver already has; a list that does not decode
+// is ignored.
+func (r *Resolver) Seed(k Kind, data json.RawMessage) {
+	objs, err := objects(k, data)
+	if err != nil {
+		return
+	}
+	st := &listState{objs: objs, done: true}
+	st.once.Do(func() {})
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.lists == nil {
+		r.lists = map[string]*listState{}
+	}
+	if r.lists[k.Name] == nil {
+		r.lists[k.Name] = st
+		if r.Store != nil {
+			r.Store.Save(k.Name, toItems(k, objs))
+		}
+	}
+}
+
 // Known are the keys of the kind's objects when the resolver has the list
 // at hand (it fetched it, or the Store has it fresh), without sending
 // anything; nil otherwise.

@@ -150,7 +150,7 @@ checks their logins).`,
 			if err != nil {
 				return err
 			}
-			if err := p.Print(b, []output.Column{{Header: "KEY", Field: "key"}, {Header: "VALUE", Field: "value"}, {Header: "SOURCE", Field: "source"}}); err != nil {
+			if err := p.Print(b, []output.Column{{Header: "KEY", Field: "key", Key: true}, {Header: "VALUE", Field: "value"}, {Header: "SOURCE", Field: "source"}}); err != nil {
 				return err
 			}
 			if p.Opts.Structured() || !f.IO.OutTTY || len(p.Opts.Columns) > 0 {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -80,6 +81,10 @@ func (e *Engine) Run(ctx context.Context, c *Call, o RunOptions) error {
 		return err
 	}
 	c.Names = e.namesOf(ctx)
+	if e.namesShown(c) {
+		e.seedNames(c, resp)
+		e.Printer.NameOf = e.nameOf(ctx)
+	}
 	if err := e.print(c, resp, o); err != nil {
 		return err
 	}
@@ -190,7 +195,7 @@ func (e *Engine) print(c *Call, resp *client.Response, o RunOptions) error {
 // nothing. nil when print does something else: selects fields, shows a
 // view, or prints pages joined (--all) or a follow-up's answer.
 func (e *Engine) renderer(c *Call, o RunOptions) func(*jsonscan.Reader) any {
-	if o.JSON != nil || c.Op.View != nil || c.All || len(c.Then) > 0 {
+	if o.JSON != nil || c.Op.View != nil || c.All || len(c.Then) > 0 || e.namesShown(c) {
 		return nil
 	}
 	render := e.Printer.Renderer(c.Columns)
@@ -517,6 +522,67 @@ func showNamesIn(v any, names map[string]string) any {
 
 // namesOf lists every object of a kind through the engine's resolver: one
 // request per kind at most, none when the name cache has the list.
+// namesShown reports a terminal table with columns of ids that show as
+// names (output.Column.Names, also through Terminal).
+func (e *Engine) namesShown(c *Call) bool {
+	if !e.f.IO.OutTTY || e.Printer.Opts.Structured() {
+		return false
+	}
+	for _, col := range c.Columns {
+		if col.Terminal != nil {
+			col = *col.Terminal
+		}
+		if col.Names != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// seedNames gives the resolver the list a call just fetched whole (a list
+// of folders names the folders' parents), so naming ids costs nothing.
+func (e *Engine) seedNames(c *Call, resp *client.Response) {
+	req := c.Request()
+	if req.Method != http.MethodGet || len(req.Query) > 0 || c.All {
+		return
+	}
+	for _, k := range resolve.Kinds {
+		if k.List == req.Path {
+			if r, err := e.resolver(); err == nil {
+				r.Seed(k, resp.Data)
+			}
+			return
+		}
+	}
+}
+
+// nameOf names ids for a terminal table: from the lists the resolver has
+// (this answer, the names cache), else one list request per kind. A list
+// that cannot be had leaves the ids, with one warning.
+func (e *Engine) nameOf(ctx context.Context) func(kind, id string) (string, bool) {
+	names := map[string]map[string]string{}
+	return func(kind, id string) (string, bool) {
+		m, ok := names[kind]
+		if !ok {
+			m = map[string]string{}
+			names[kind] = m
+			r, err := e.resolver()
+			var objs []resolve.Object
+			if err == nil {
+				objs, err = r.All(ctx, resolve.Kinds[kind])
+			}
+			if err != nil {
+				e.f.IO.Warn("could not look up %s names, showing ids: %v", SingularKind(kind), err)
+			}
+			for _, o := range objs {
+				m[o.ID] = o.Key
+			}
+		}
+		n := m[id]
+		return n, n != ""
+	}
+}
+
 func (e *Engine) namesOf(ctx context.Context) func(kind string) ([]resolve.Object, error) {
 	return func(kind string) ([]resolve.Object, error) {
 		r, err := e.resolver()

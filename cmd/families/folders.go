@@ -23,9 +23,10 @@ func foldersGroup() engine.Group {
   orgctl folders delete app_190 --recursive --yes`,
 		Columns: []output.Column{
 			{Header: "ID", Field: "id"},
-			{Header: "NAME", Field: "name"},
+			// On a terminal a folder is its path, as admins name it (app:/Finance).
+			{Header: "NAME", Field: "name", Terminal: &output.Column{Header: "PATH", Field: "id", Names: "folders", Key: true}},
 			{Header: "TYPE", Field: "folder_type"},
-			{Header: "PARENT", Field: "parent_folder_id"},
+			{Header: "PARENT", Field: "parent_folder_id", Names: "folders"},
 			{Header: "SYSTEM", Field: "is_system_folder"},
 		},
 		Ops: []engine.Op{

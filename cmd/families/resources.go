@@ -27,7 +27,7 @@ var resourceColumns = []output.Column{
 	{Header: "ID", Field: "id"},
 	{Header: "NAME", Field: "display_name"},
 	{Header: "TYPE", Field: "type"},
-	{Header: "FOLDER", Field: "folder_id"},
+	{Header: "FOLDER", Field: "folder_id", Names: "folders"},
 	{Header: "PROTECTED", Field: "protected"},
 	{Header: "UPDATED", Field: "updated_at"},
 }

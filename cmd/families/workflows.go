@@ -24,7 +24,7 @@ func workflowsGroup() engine.Group {
 			{Header: "ENABLED", Field: "is_enabled"},
 			{Header: "SCHEDULE", Field: "crontab"},
 			{Header: "TIMEZONE", Field: "timezone"},
-			{Header: "FOLDER", Field: "folder_id"},
+			{Header: "FOLDER", Field: "folder_id", Names: "folders"},
 		},
 		Ops: []engine.Op{
 			{Use: "list", Short: "List workflows", Method: http.MethodGet, Path: "/workflows", Scope: "Workflows > Read", List: true,
