@@ -164,7 +164,7 @@ Gotchas:
 			{Use: "list-objects", Short: "List the objects a group or user can access", Method: http.MethodPost, Path: "/permissions/listObjects", Scope: "Permissions > Read", Body: true,
 				Long: "A read, even though it is a POST: --dry-run is offered but nothing changes.",
 				Example: `  orgctl permissions list-objects --group 2 --type folder
-  orgctl permissions list-objects --user user_abc --type app --include-inherited`,
+  orgctl permissions list-objects --user ana.viewer@sandbox.example --type app --include-inherited`,
 				Fields: append(append([]engine.Field(nil), subjectFields...),
 					engine.Field{Flag: "type", Key: "object_type", Required: true, Enum: []string{"folder", "app", "resource", "resource_configuration"}, Usage: "kind of objects"},
 					engine.Field{Flag: "include-inherited", Key: "include_inherited_access", Kind: engine.KBool, Usage: "include access inherited from folders"},
@@ -184,8 +184,8 @@ Gotchas:
 				Exists: engine.GrantExists,
 				Long:   "Answers with the subject's updated list of objects of that type.",
 				Example: `  orgctl permissions grant --group 2 --object-type folder --object-id app_7 --access-level edit
-  orgctl permissions grant --user user_abc --object-type app --object-id APP_UUID --access-level use
-  orgctl permissions grant --group 2 --object-type screen --object-id SCREEN_UUID --app APP_UUID --access-level use`,
+  orgctl permissions grant --user ana.viewer@sandbox.example --object-type app --object-id 'Customer Lookup' --access-level use
+  orgctl permissions grant --group 2 --object-type screen --object-id SCREEN_UUID --app 'Customer Lookup' --access-level use`,
 				Fields: append(append(append([]engine.Field(nil), subjectFields...), objectFields...),
 					engine.Field{Flag: "access-level", Key: "access_level", Required: true, Enum: []string{"use", "edit", "own"}, Usage: "access to give"}),
 				Shape: subjectAndObject, Said: accessSaid("Granted", "to")},
@@ -194,7 +194,7 @@ Gotchas:
 				Destructive: true,
 				Confirm:     "Revoke this access? 'orgctl permissions grant' with the same flags gives it back.",
 				Example: `  orgctl permissions revoke --group 2 --object-type folder --object-id app_7 --yes
-  orgctl permissions revoke --user user_abc --object-type app --object-id APP_UUID --yes`,
+  orgctl permissions revoke --user ana.viewer@sandbox.example --object-type app --object-id 'Customer Lookup' --yes`,
 				Fields: append(append([]engine.Field(nil), subjectFields...), objectFields...),
 				Shape:  subjectAndObject, Said: accessSaid("Revoked", "from")},
 		},
@@ -233,7 +233,7 @@ Gotchas:
 						}},
 					{Use: "update ROLE_ID", Short: "Change a role", Method: http.MethodPatch, Path: "/role_permissions/roles/{roleId}", Args: []string{"roleId"}, Scope: "Permissions > Write", Body: true,
 						Long:    "Sends only the fields given; --object-scope and --org-scope replace the whole list.",
-						Example: "  orgctl permissions roles update ROLE_UUID --description 'Deploys and reads apps'\n  orgctl permissions roles update ROLE_UUID --org-scope source_control:deploy --org-scope source_control:read",
+						Example: "  orgctl permissions roles update 'Release Manager' --description 'Deploys and reads apps'\n  orgctl permissions roles update 'Release Manager' --org-scope source_control:deploy --org-scope source_control:read",
 						Fields: []engine.Field{
 							{Flag: "name", Key: "name", Usage: "new name"},
 							{Flag: "description", Key: "description", Usage: "new description"},
@@ -248,7 +248,7 @@ Gotchas:
 						}},
 					{Use: "delete ROLE_ID", Short: "Delete a role", Method: http.MethodDelete, Path: "/role_permissions/roles/{roleId}", Args: []string{"roleId"}, Scope: "Permissions > Write",
 						Destructive: true,
-						Confirm:     "Delete role %s? Everyone granted it loses it; this cannot be undone.", Example: "  orgctl permissions roles delete ROLE_UUID --yes"},
+						Confirm:     "Delete role %s? Everyone granted it loses it; this cannot be undone.", Example: "  orgctl permissions roles delete 'Release Manager' --yes"},
 				},
 			},
 			{
@@ -261,9 +261,9 @@ Gotchas:
 						Example: "  orgctl permissions role-grants list"},
 					{Use: "get SUBJECT_TYPE SUBJECT_ID", Short: "List the role grants of one subject", Method: http.MethodGet, Path: "/role_permissions/role_grants/{subjectType}/{subjectId}", Args: []string{"subjectType", "subjectId"}, Scope: "Permissions > Read",
 						ArgsKindBy: map[int]engine.KindBy{1: {Arg: 0, Kinds: subjectKinds}},
-						Example:    "  orgctl permissions role-grants get user user_abc\n  orgctl permissions role-grants get group 2"},
+						Example:    "  orgctl permissions role-grants get user ana.viewer@sandbox.example\n  orgctl permissions role-grants get group 2"},
 					{Use: "create", Short: "Give a role to a subject", Method: http.MethodPost, Path: "/role_permissions/role_grants", Scope: "Permissions > Write", Body: true,
-						Example: "  orgctl permissions role-grants create --role ROLE_UUID --subject-type user --subject-id user_abc\n  orgctl permissions role-grants create --role ROLE_UUID --subject-type group --subject-id 2 --object-type app --object-id APP_UUID",
+						Example: "  orgctl permissions role-grants create --role 'Release Manager' --subject-type user --subject-id ana.viewer@sandbox.example\n  orgctl permissions role-grants create --role 'Release Manager' --subject-type group --subject-id 2 --object-type app --object-id 'Customer Lookup'",
 						Fields:  grantFields},
 					{Use: "delete GRANT_ID", Short: "Delete a role grant", Method: http.MethodDelete, Path: "/role_permissions/role_grants/{roleGrantId}", Args: []string{"roleGrantId"}, Scope: "Permissions > Write",
 						Destructive: true,
@@ -273,7 +273,7 @@ Gotchas:
 						Destructive: true,
 						Confirm:     "Delete the subject's grants of this role? 'orgctl permissions role-grants create' gives them back one by one.",
 						Long:        "Removes every grant of --role to the subject; with --object-type/--object-id, only those on that object.",
-						Example:     "  orgctl permissions role-grants delete-for-subject --role ROLE_UUID --subject-type user --subject-id user_abc --yes",
+						Example:     "  orgctl permissions role-grants delete-for-subject --role 'Release Manager' --subject-type user --subject-id ana.viewer@sandbox.example --yes",
 						Fields:      grantFields},
 				},
 			},

@@ -130,7 +130,7 @@ is sent. The resource is not read first, to save its points.`,
 				Use: "delete RESOURCE", Short: "Delete a resource", Method: http.MethodDelete, Path: "/resources/{resourceId}",
 				Args: []string{"resourceId"}, Scope: "Resources > Write", Destructive: true,
 				Confirm: "Delete resource %s? Queries that use it stop working, and with --delete-underlying-db its database goes too; this cannot be undone.",
-				Example: "  orgctl resources delete billing-api\n  orgctl resources delete scratch-db --delete-underlying-db --yes",
+				Example: "  orgctl resources delete billing-api\n  orgctl resources delete archive-mongodb --delete-underlying-db --yes",
 				Fields: []engine.Field{
 					{Flag: "delete-underlying-db", Key: "deleteUnderlyingDB", In: engine.InQuery, Kind: engine.KBool, Usage: "also delete the underlying Retool Database"},
 				},

@@ -31,7 +31,7 @@ Gotchas:
   - copy copies apps, workflows, resources and Query Library queries by UUID into
     another Space; it does not move them.`,
 		Example: `  orgctl spaces list
-  orgctl spaces create --name eng --domain eng --copy-sso-settings --copy-admin ada@example.com
+  orgctl spaces create --name marketing --domain marketing --copy-sso-settings --copy-admin ada@example.com
   orgctl spaces update org_5a4d0004000000000000000000000001 --name engineering --domain eng
   orgctl spaces copy --to org_5a4d0004000000000000000000000001 --app 5a4d0006-0000-4000-8000-000000000001
   orgctl spaces delete org_5a4d0004000000000000000000000001 --yes`,
@@ -48,7 +48,7 @@ Gotchas:
 				Example: "  orgctl spaces get org_5a4d0004000000000000000000000001"},
 			{Use: "create", Short: "Create a child Space", Method: http.MethodPost, Path: "/spaces", Scope: "Spaces > Write", Body: true,
 				Exists: engine.ConflictKey("spaces", "name", "update"),
-				Example: `  orgctl spaces create --name eng --domain eng
+				Example: `  orgctl spaces create --name marketing --domain marketing
   orgctl spaces create --name sales --domain sales --copy-branding-and-themes --create-admin-user`,
 				Fields: []engine.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "Space name"},
@@ -73,7 +73,7 @@ Gotchas:
 			{Use: "copy", Done: "Copied the elements into the Space", Short: "Copy apps, workflows, resources and queries into another Space", Method: http.MethodPost, Path: "/spaces/copyElements", Scope: "Spaces > Write", Body: true,
 				Long: "Copies by UUID into --to. Resources are resource configuration UUIDs. Pass at\nleast one element; the kinds you leave out are sent as empty lists.",
 				Example: `  orgctl spaces copy --to org_5a4d0004000000000000000000000001 --app 5a4d0006-0000-4000-8000-000000000001
-  orgctl spaces copy --to SPACE_ID --workflow WF_UUID --resource RC_UUID --query Q_UUID`,
+  orgctl spaces copy --to eng --workflow WF_UUID --resource RC_UUID --query Q_UUID`,
 				Fields: []engine.Field{
 					{Flag: "to", Key: "destination_space_id", Required: true, Usage: "destination `SPACE` (id or name)"},
 					{Flag: "app", Key: "app_ids", Kind: engine.KStrings, Usage: "`APP` or module (UUID or name; repeatable)"},

@@ -16,7 +16,7 @@ func workflowsGroup() engine.Group {
 	return engine.Group{
 		Long: `Workflows of the organization or Space (read only through this API).`,
 		Example: `  orgctl workflows list
-  orgctl workflows get WORKFLOW_ID -o yaml
+  orgctl workflows get 'Nightly invoice sync' -o yaml
   orgctl workflows runs get RUN_ID`,
 		Columns: []output.Column{
 			{Header: "ID", Field: "id"},
@@ -30,7 +30,7 @@ func workflowsGroup() engine.Group {
 			{Use: "list", Short: "List workflows", Method: http.MethodGet, Path: "/workflows", Scope: "Workflows > Read", List: true,
 				Example: "  orgctl workflows list\n  orgctl workflows list --jq '.[] | select(.crontab != null) | .name'"},
 			{Use: "get WORKFLOW_ID", Short: "Show a workflow", Method: http.MethodGet, Path: "/workflows/{workflowId}", Args: []string{"workflowId"}, Scope: "Workflows > Read",
-				Example: "  orgctl workflows get WORKFLOW_ID"},
+				Example: "  orgctl workflows get 'Nightly invoice sync'"},
 		},
 		Groups: []engine.Group{{
 			Name:    "runs",
