@@ -16,6 +16,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/api"
 	"github.com/orgctl/orgctl/cmd/auth"
 	"github.com/orgctl/orgctl/cmd/budget"
+	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/config"
 	"github.com/orgctl/orgctl/cmd/doctor"
@@ -235,8 +236,11 @@ func execute(ctx context.Context, f *cli.Factory, args []string, beforeRun func(
 	if err == nil {
 		return nil
 	}
-	if cfg, cerr := f.Config(); cerr == nil {
-		err = cli.ExplainUnreachable(cfg, err)
+	var te *client.TransportError
+	if errors.As(err, &te) {
+		if cfg, cerr := f.Config(); cerr == nil {
+			err = cli.ExplainUnreachable(cfg, err)
+		}
 	}
 	var ue *cli.UsageError
 	if !errors.As(err, &ue) && isCobraUsageError(err) {
