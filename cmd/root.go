@@ -13,10 +13,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/api"
 	"github.com/orgctl/orgctl/cmd/auth"
 	"github.com/orgctl/orgctl/cmd/budget"
-	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/config"
 	"github.com/orgctl/orgctl/cmd/doctor"
