@@ -33,9 +33,10 @@ type Column struct {
 	// path, a job id): a table fitted to the terminal keeps it whole. A
 	// table without one keeps its EMAIL, else NAME, else PATH column whole.
 	Key bool
-	// Names is the kind ("folders", "groups", "users") of the ids the
-	// column holds: on a terminal they show as that kind's names (a folder
-	// as its path) when Printer.NameOf knows them. Piped output keeps ids.
+	// Names is the kind ("folders", "groups", "users"; or several, comma-
+	// separated) of the ids the column holds: on a terminal they show as
+	// that kind's names (a folder as its path) when Printer.NameOf knows
+	// them. Piped output keeps ids.
 	Names string
 	// Terminal, when set, replaces the column on a terminal (folders
 	// list: NAME becomes PATH); --columns still picks it by its own name.

@@ -557,30 +557,44 @@ func (e *Engine) seedNames(c *Call, resp *client.Response) {
 }
 
 // nameOf names ids for a terminal table: from the lists the resolver has
-// (this answer, the names cache), else one list request per kind. A list
-// that cannot be had leaves the ids, with one warning.
-func (e *Engine) nameOf(ctx context.Context) func(kind, id string) (string, bool) {
+// (this answer, the names cache), else one list request per kind. kinds
+// may list several ("groups,users"): only a kind whose ids look like this
+// one is asked. A list that cannot be had leaves the ids, with one warning.
+func (e *Engine) nameOf(ctx context.Context) func(kinds, id string) (string, bool) {
 	names := map[string]map[string]string{}
-	return func(kind, id string) (string, bool) {
-		m, ok := names[kind]
-		if !ok {
-			m = map[string]string{}
-			names[kind] = m
-			r, err := e.resolver()
-			var objs []resolve.Object
-			if err == nil {
-				objs, err = r.All(ctx, resolve.Kinds[kind])
+	return func(kinds, id string) (string, bool) {
+		for _, kind := range strings.Split(kinds, ",") {
+			k, known := resolve.Kinds[kind]
+			if !known || (k.IsID != nil && !k.IsID(id)) {
+				continue
 			}
-			if err != nil {
-				e.f.IO.Warn("could not look up %s names, showing ids: %v", SingularKind(kind), err)
-			}
-			for _, o := range objs {
-				m[o.ID] = o.Key
+			if n := e.nameIn(ctx, names, kind, id); n != "" {
+				return n, true
 			}
 		}
-		n := m[id]
-		return n, n != ""
+		return "", false
 	}
+}
+
+// nameIn is the name of id in kind's list, fetched into names once.
+func (e *Engine) nameIn(ctx context.Context, names map[string]map[string]string, kind, id string) string {
+	m, ok := names[kind]
+	if !ok {
+		m = map[string]string{}
+		names[kind] = m
+		r, err := e.resolver()
+		var objs []resolve.Object
+		if err == nil {
+			objs, err = r.All(ctx, resolve.Kinds[kind])
+		}
+		if err != nil {
+			e.f.IO.Warn("could not look up %s names, showing ids: %v", SingularKind(kind), err)
+		}
+		for _, o := range objs {
+			m[o.ID] = o.Key
+		}
+	}
+	return m[id]
 }
 
 func (e *Engine) namesOf(ctx context.Context) func(kind string) ([]resolve.Object, error) {

@@ -117,9 +117,9 @@ var objectColumns = []output.Column{
 
 var grantColumns = []output.Column{
 	{Header: "ID", Field: "id"},
-	{Header: "ROLE", Field: "role_id"},
+	{Header: "ROLE", Field: "role_id", Names: "roles"},
 	{Header: "SUBJECT TYPE", Field: "subject_type"},
-	{Header: "SUBJECT", Field: "subject_id"},
+	{Header: "SUBJECT", Field: "subject_id", Names: "groups,users"},
 	{Header: "OBJECT TYPE", Field: "object_type"},
 	{Header: "OBJECT", Field: "object_id"},
 }
