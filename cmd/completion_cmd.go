@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -10,6 +11,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/completions"
+	"github.com/orgctl/orgctl/output"
 )
 
 // wireCompletions adds what op declarations cannot: profile names and the
@@ -59,12 +61,14 @@ func newCompletionCmd(root *cobra.Command) *cobra.Command {
 		Use:   "completion <shell>",
 		Short: "Print the shell completion script for bash, zsh, fish or powershell",
 		Long: `Print the script that makes your shell complete orgctl's commands, flags and
-arguments, including ids from your organization with a label beside each
-(user ids with their email, group ids with their name, ...) and profile names.
+arguments, including names from your organization with the id beside each
+(user emails, group names, folder paths such as app:/Finance, app names, ...;
+ids when you start typing one), profile names, --columns names and --output
+formats.
 
-Ids come from the API at most once a minute per profile (completion.cache_ttl,
+Names come from the API at most once a minute per profile (completion.cache_ttl,
 ORGCTL_COMPLETION_CACHE_TTL) and are cached under $XDG_CACHE_HOME/orgctl/completions
-(ids and labels only). A completion never waits for the rate budget and gives up
+(ids, names and labels only). A completion never waits for the rate budget and gives up
 after a second (completion.timeout, ORGCTL_COMPLETION_TIMEOUT); it then offers
 the last list it saw, or nothing.
 
@@ -89,4 +93,37 @@ Run 'orgctl completion <shell> --help' for how to install it in that shell.`,
 		})
 	}
 	return c
+}
+
+// outputFormats are the values -o completes: the printer's formats, and csv
+// always, which scripts reach for first.
+func outputFormats() []string {
+	if slices.Contains(output.Formats, "csv") {
+		return output.Formats
+	}
+	return append(slices.Clip(output.Formats), "csv")
+}
+
+// completeColumns completes --columns with the command's column names
+// (engine.ColumnsAnnotation), one more after each comma already typed.
+func completeColumns(c *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	names := strings.Split(c.Annotations[engine.ColumnsAnnotation], ",")
+	if len(names) == 0 || names[0] == "" {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	done, last := "", toComplete
+	if i := strings.LastIndexByte(toComplete, ','); i >= 0 {
+		done, last = toComplete[:i+1], toComplete[i+1:]
+	}
+	taken := map[string]bool{}
+	for _, n := range strings.Split(done, ",") {
+		taken[strings.TrimSpace(n)] = true
+	}
+	var out []string
+	for _, n := range names {
+		if !taken[n] && strings.HasPrefix(n, last) {
+			out = append(out, done+n)
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 }

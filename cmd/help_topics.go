@@ -124,8 +124,9 @@ stderr, so a pipe carries nothing but the answer.
 --columns picks and orders the columns of the table, piped and CSV output.
 --jq and --template cannot be used together. An empty list prints nothing
 when piped; on a terminal it says so on stderr ("no users match").
-Set NO_COLOR to turn colour off; ORGCTL_FORCE_TTY=1 renders the terminal form
-through a pipe (tests, recordings).
+Colour only on a terminal: set NO_COLOR to turn it off, CLICOLOR_FORCE=1 to keep
+it through a pipe; ORGCTL_FORCE_TTY=1 renders the terminal form through a pipe
+(tests, recordings).
 
 Examples:
   orgctl users list -o json --jq '.[] | select(.active) | .email'

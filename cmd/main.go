@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -96,9 +97,25 @@ func finish(stderr io.Writer, err error, signalled int) int {
 	var ee *cli.ExitError
 	if !errors.As(err, &ee) || ee.Err != nil {
 		// No URL's user info is ever shown, whichever path produced the error.
-		fmt.Fprintf(stderr, "orgctl: %s\n", redact.Text(err.Error()))
+		fmt.Fprintf(stderr, "orgctl: %s\n", oneOrgctl(redact.Text(err.Error())))
 	}
 	return code
+}
+
+// oneOrgctl keeps a message from repeating the program's name after the
+// "orgctl: " it is printed with: messages that name the command
+// ("orgctl users get takes 1 argument") read "orgctl: users get takes ...".
+func oneOrgctl(msg string) string {
+	for {
+		switch {
+		case strings.HasPrefix(msg, "orgctl: "):
+			msg = msg[len("orgctl: "):]
+		case strings.HasPrefix(msg, "orgctl ") && !strings.HasPrefix(msg, "orgctl  "):
+			msg = msg[len("orgctl "):]
+		default:
+			return msg
+		}
+	}
 }
 
 // ExitCode maps typed errors to exit statuses in this one place.

@@ -87,6 +87,9 @@ func TestFinish(t *testing.T) {
 		{"SIGINT", fmt.Errorf("GET /users: %w", context.Canceled), cli.ExitSIGINT, cli.ExitSIGINT, "orgctl: interrupted (SIGINT)\n"},
 		{"SIGTERM", fmt.Errorf("GET /users: %w", context.Canceled), cli.ExitSIGTERM, cli.ExitSIGTERM, "orgctl: interrupted (SIGTERM)\n"},
 		{"outcome unknown wins over the signal", unknown, cli.ExitSIGTERM, cli.ExitOutcomeUnknown, "orgctl: " + unknown.Error() + "\n"},
+		// one "orgctl:" however the message begins
+		{"message naming the command", cli.UsageErrorf("orgctl users get takes 1 argument(s)"), 0, cli.ExitUsage, "orgctl: users get takes 1 argument(s)\n"},
+		{"message with its own prefix", errors.New("orgctl: orgctl groups get: boom"), 0, 1, "orgctl: groups get: boom\n"},
 	} {
 		var stderr bytes.Buffer
 		if code := finish(&stderr, tc.err, tc.signalled); code != tc.code || stderr.String() != tc.stderr {
@@ -178,7 +181,7 @@ func TestMain_ExitStatusAndStreams(t *testing.T) {
 	isolate(t)
 	var code int
 	stdout, stderr := captureStd(t, func() { code = Main([]string{"users", "list", "--limit", "0"}) })
-	if code != cli.ExitUsage || stdout != "" || stderr != "orgctl: orgctl users list: --limit takes a whole number from 1 to 100, got 0\n" {
+	if code != cli.ExitUsage || stdout != "" || stderr != "orgctl: users list: --limit takes a whole number from 1 to 100, got 0\n" {
 		t.Errorf("bad --limit: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	stdout, stderr = captureStd(t, func() { code = Main([]string{"--version"}) })

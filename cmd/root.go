@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/api"
 	"github.com/orgctl/orgctl/cmd/auth"
 	"github.com/orgctl/orgctl/cmd/budget"
@@ -24,7 +25,6 @@ import (
 	"github.com/orgctl/orgctl/cmd/jobs"
 	"github.com/orgctl/orgctl/cmd/orgfiles"
 	"github.com/orgctl/orgctl/cmd/sandbox"
-	"github.com/orgctl/orgctl/output"
 )
 
 // allFamilies asks newRoot for every family in full.
@@ -101,8 +101,9 @@ Try it without an org:  orgctl --sandbox users list`,
 	pf := root.PersistentFlags()
 	addGlobalFlags(pf)
 	root.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return output.Formats, cobra.ShellCompDirectiveNoFileComp
+		return outputFormats(), cobra.ShellCompDirectiveNoFileComp
 	})
+	root.RegisterFlagCompletionFunc("columns", completeColumns)
 	f.Sources.BindFlags(pf)
 
 	root.AddGroup(&cobra.Group{ID: "org", Title: "Organization commands:"},
@@ -237,6 +238,12 @@ func execute(ctx context.Context, f *cli.Factory, args []string, beforeRun func(
 	c, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return nil
+	}
+	var te *client.TransportError
+	if errors.As(err, &te) {
+		if cfg, cerr := f.Config(); cerr == nil {
+			err = cli.ExplainUnreachable(cfg, err)
+		}
 	}
 	var ue *cli.UsageError
 	if !errors.As(err, &ue) && isCobraUsageError(err) {

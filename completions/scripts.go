@@ -16,7 +16,12 @@ var Shells = []string{"bash", "zsh", "fish", "powershell"}
 func Script(w io.Writer, root *cobra.Command, shell string) error {
 	switch shell {
 	case "bash":
-		return root.GenBashCompletionV2(w, true)
+		var b strings.Builder
+		if err := root.GenBashCompletionV2(&b, true); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, standaloneBash(b.String(), root.Name()))
+		return err
 	case "zsh":
 		return root.GenZshCompletion(w)
 	case "fish":
@@ -27,13 +32,56 @@ func Script(w io.Writer, root *cobra.Command, shell string) error {
 	return fmt.Errorf("unsupported shell %q: use one of %s", shell, strings.Join(Shells, ", "))
 }
 
+// standaloneBash makes cobra's bash script work without the
+// bash-completion package: its fallback for _init_completion still calls
+// that package's _get_comp_words_by_ref, and it leaves the part before a
+// ':' in a completion (folder paths: app:/Finance) to that package too.
+func standaloneBash(script, program string) string {
+	script = strings.Replace(script, `    _get_comp_words_by_ref "$@" cur prev words cword
+`, `    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref "$@" cur prev words cword
+        return
+    fi
+    # The words bash split, with the '=' and ':' it splits at joined back
+    # to the word before them, as _get_comp_words_by_ref -n =: does.
+    local i w n
+    words=()
+    cword=0
+    for ((i = 0; i < ${#COMP_WORDS[@]}; i++)); do
+        w=${COMP_WORDS[i]}
+        n=${#words[@]}
+        if ((n > 1)) && [[ $w == [=:]* || ${words[n-1]} == *[=:] ]]; then
+            words[n-1]+=$w
+        else
+            words+=("$w")
+        fi
+        if ((i == COMP_CWORD)); then
+            cword=$((${#words[@]} - 1))
+        fi
+    done
+    cur=${words[cword]}
+    prev=${words[cword-1]}
+`, 1)
+	return strings.Replace(script, `    __`+program+`_process_completion_results
+}`, `    __`+program+`_process_completion_results
+
+    # Bash replaces only what follows the last ':' in the word.
+    if [[ $cur == *:* && $COMP_WORDBREAKS == *:* ]]; then
+        local colon=${cur%"${cur##*:}"} j
+        for j in "${!COMPREPLY[@]}"; do
+            COMPREPLY[j]=${COMPREPLY[j]#"$colon"}
+        done
+    fi
+}`, 1)
+}
+
 // Install says how to load the script of program in shell, for help pages
 // and the README.
 func Install(program, shell string) string {
 	p := program
 	switch shell {
 	case "bash":
-		return fmt.Sprintf(`Needs the bash-completion package (v2; "brew install bash-completion@2" on macOS).
+		return fmt.Sprintf(`Works with or without the bash-completion package.
 
 Current shell only:
   source <(%[1]s completion bash)

@@ -30,7 +30,7 @@ func printAt(t *testing.T, width int, tty bool, names ...string) string {
 
 func TestTableFitsTheTerminal(t *testing.T) {
 	wide := printAt(t, 0, true)
-	for _, width := range []int{60, 100, 200} {
+	for _, width := range []int{30, 40, 60, 80, 100, 200} {
 		got := printAt(t, width, true)
 		lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
 		if len(lines) != 4 {
@@ -38,11 +38,8 @@ func TestTableFitsTheTerminal(t *testing.T) {
 		}
 		for _, l := range lines {
 			if w := runewidth.StringWidth(l); w > width {
-				t.Errorf("width %d: line of %d columns: %q", width, w, l)
+				t.Errorf("width %d: line of %d columns (it would wrap): %q", width, w, l)
 			}
-		}
-		if !strings.HasPrefix(lines[0], "ID ") || !regexpOrder(lines[0], "ID", "EMAIL", "FIRST NAME", "NOTE", "ACTIVE") {
-			t.Errorf("width %d: header %q lost the column order", width, lines[0])
 		}
 		if runewidth.StringWidth(strings.Split(wide, "\n")[0]) <= width {
 			if got != wide {
@@ -50,14 +47,80 @@ func TestTableFitsTheTerminal(t *testing.T) {
 			}
 			continue
 		}
-		if !strings.Contains(got, "…") {
+		// the key column, EMAIL, stays whole while anything else can give
+		if width >= 40 && !strings.Contains(got, "former.employee@sandbox.example") {
+			t.Errorf("width %d: the email was cut:\n%s", width, got)
+		}
+		if !strings.Contains(got, "…") && strings.Contains(lines[0], "ID") {
 			t.Errorf("width %d: cut without an ellipsis:\n%s", width, got)
 		}
-		// ids keep their kind's prefix and their distinguishing tail
-		if !strings.HasPrefix(lines[3], "user_") || !strings.Contains(strings.Fields(lines[3])[0], "…") ||
-			!strings.HasSuffix(strings.Fields(lines[3])[0], "05") {
-			t.Errorf("width %d: id cell %q not cut in the middle", width, strings.Fields(lines[3])[0])
+		// the columns kept keep their order
+		if !regexpOrder(lines[0], "EMAIL") {
+			t.Errorf("width %d: header %q lost the key column", width, lines[0])
 		}
+		switch first := strings.Fields(lines[3])[0]; {
+		case strings.HasPrefix(lines[0], "ID "):
+			// ids keep their kind's prefix and their distinguishing tail
+			if !strings.HasPrefix(first, "user_") || !strings.Contains(first, "…") || !strings.HasSuffix(first, "05") {
+				t.Errorf("width %d: id cell %q not cut in the middle", width, first)
+			}
+		case width >= 100:
+			t.Errorf("width %d: the id column was left out while text could give:\n%s", width, got)
+		}
+	}
+}
+
+func TestFitOrder(t *testing.T) {
+	// 100: ids cut to their floor, the note cut to a readable width, nothing left out
+	got := printAt(t, 100, true)
+	if !strings.HasPrefix(got, "ID  ") || !strings.Contains(got, "user_…000001  admin@sandbox.example") {
+		t.Errorf("width 100: ids not cut first:\n%s", got)
+	}
+	// 60: the ids go, the email stays whole, the note is cut
+	got = printAt(t, 60, true)
+	if strings.Contains(got, "user_") || !strings.HasPrefix(got, "EMAIL ") || !strings.Contains(got, "former.employee@sandbox.example  ") {
+		t.Errorf("width 60: want the ids left out and the email whole:\n%s", got)
+	}
+	// --columns keeps what was asked for: cut, never left out
+	got = printAt(t, 40, true, "id", "email")
+	if !strings.HasPrefix(got, "ID") {
+		t.Errorf("width 40 with --columns id,email: the id column was left out:\n%s", got)
+	}
+	// a declared key wins over the guess
+	cols := append([]Column(nil), fitColumns...)
+	cols[0].Key = true
+	var out bytes.Buffer
+	p := &Printer{IO: &IO{Out: &out, OutTTY: true, Width: 50}}
+	if err := p.Print([]byte(fitData), cols); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "user_0000000000000000005a4d0000000005") {
+		t.Errorf("a key id column was cut:\n%s", out.String())
+	}
+}
+
+// Columns with Names show names on a terminal, ids when piped; Terminal
+// swaps a column on a terminal only.
+func TestNamesOnATerminal(t *testing.T) {
+	data := `[{"id":"a1","name":"Customer Lookup","folder_id":"app_7"},{"id":"a2","name":"Header","folder_id":"app_99"}]`
+	cols := []Column{{Header: "NAME", Field: "name", Terminal: &Column{Header: "NAME", Field: "name", Key: true}},
+		{Header: "FOLDER", Field: "folder_id", Names: "folders"}}
+	asked := 0
+	nameOf := func(kind, id string) (string, bool) {
+		asked++
+		if kind == "folders" && id == "app_7" {
+			return "app:/Operations", true
+		}
+		return "", false
+	}
+	var tty, piped bytes.Buffer
+	(&Printer{IO: &IO{Out: &tty, OutTTY: true}, NameOf: nameOf}).Print([]byte(data), cols)
+	(&Printer{IO: &IO{Out: &piped}, NameOf: nameOf}).Print([]byte(data), cols)
+	if !strings.Contains(tty.String(), "Customer Lookup  app:/Operations") || !strings.Contains(tty.String(), "Header           app_99") {
+		t.Errorf("terminal:\n%s", tty.String())
+	}
+	if piped.String() != "Customer Lookup\tapp_7\nHeader\tapp_99\n" {
+		t.Errorf("piped: %q", piped.String())
 	}
 }
 

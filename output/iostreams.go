@@ -19,8 +19,11 @@ type IO struct {
 	InTTY  bool
 	OutTTY bool
 	ErrTTY bool
-	// Color is true when stderr is a terminal and NO_COLOR is unset.
-	Color bool
+	// Color allows colour on stderr, ColorOut on stdout: each when that
+	// stream is a terminal (or CLICOLOR_FORCE is set), NO_COLOR is unset
+	// and TERM is not dumb.
+	Color    bool
+	ColorOut bool
 	// Width of the terminal on stdout; 0 when unknown or piped.
 	Width int
 }
@@ -39,8 +42,7 @@ func System() *IO {
 			io.InTTY = true
 		}
 	}
-	_, noColor := os.LookupEnv("NO_COLOR")
-	io.Color = io.ErrTTY && !noColor && os.Getenv("TERM") != "dumb"
+	io.Color, io.ColorOut = colorAllowed(io.ErrTTY), colorAllowed(io.OutTTY)
 	if io.OutTTY {
 		io.Width = terminalWidth(os.Stdout)
 	}
@@ -68,11 +70,46 @@ func envWidth(name string) int {
 	return w
 }
 
+// colorAllowed follows the conventions of no-color.org and bixense.com/clicolors:
+// NO_COLOR (any value) turns colour off, CLICOLOR_FORCE (not 0) turns it on
+// through a pipe, CLICOLOR=0 and TERM=dumb turn it off on a terminal.
+func colorAllowed(tty bool) bool {
+	if v, ok := os.LookupEnv("NO_COLOR"); ok && v != "" {
+		return false
+	}
+	if v := os.Getenv("CLICOLOR_FORCE"); v != "" && v != "0" {
+		return true
+	}
+	return tty && os.Getenv("CLICOLOR") != "0" && os.Getenv("TERM") != "dumb"
+}
+
+// ANSI colours orgctl uses: green for done and ✓, red for ✗ and removals,
+// yellow for warnings and changes.
+const (
+	Green  = "32"
+	Red    = "31"
+	Yellow = "33"
+)
+
+// Paint wraps text in a colour when on is true.
+func Paint(on bool, color, text string) string {
+	if !on || color == "" || text == "" {
+		return text
+	}
+	return "\x1b[" + color + "m" + text + "\x1b[0m"
+}
+
 func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
 // Warn writes a warning line to stderr, in yellow when colour is allowed.
 func (s *IO) Warn(format string, args ...any) {
-	s.notice("33", "warning: ", format, args...)
+	s.notice(Yellow, "warning: ", format, args...)
+}
+
+// Success writes a line that confirms a change to stderr, after a ✓ that is
+// green when colour is allowed.
+func (s *IO) Success(format string, args ...any) {
+	s.notice(Green, "✓ ", format, args...)
 }
 
 // Notice writes an informational line to stderr.
@@ -81,8 +118,6 @@ func (s *IO) Notice(format string, args ...any) {
 }
 
 func (s *IO) notice(color, prefix, format string, args ...any) {
-	if s.Color && color != "" {
-		prefix = "\x1b[" + color + "m" + prefix + "\x1b[0m"
-	}
+	prefix = Paint(s.Color, color, prefix)
 	fprintf(s.Err, prefix+format+"\n", args...)
 }

@@ -29,6 +29,18 @@ type Column struct {
 	Field string
 	// Value, when set, computes the cell instead of Field.
 	Value func(rec map[string]any) string
+	// Key marks the column people identify a row by (an email, a name, a
+	// path, a job id): a table fitted to the terminal keeps it whole. A
+	// table without one keeps its EMAIL, else NAME, else PATH column whole.
+	Key bool
+	// Names is the kind ("folders", "groups", "users"; or several, comma-
+	// separated) of the ids the column holds: on a terminal they show as
+	// that kind's names (a folder as its path) when Printer.NameOf knows
+	// them. Piped output keeps ids.
+	Names string
+	// Terminal, when set, replaces the column on a terminal (folders
+	// list: NAME becomes PATH); --columns still picks it by its own name.
+	Terminal *Column
 }
 
 // Options selects the format. At most one of JQ and Template is set.
@@ -86,6 +98,8 @@ func (o Options) Validate() error {
 type Printer struct {
 	IO   *IO
 	Opts Options
+	// NameOf names an id of a kind for Column.Names; false leaves the id.
+	NameOf func(kind, id string) (string, bool)
 }
 
 // outBufferSize is the write buffer: large enough that writes to a pipe or

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -426,5 +427,45 @@ func TestSpoolKeepsEveryByteAcrossPieces(t *testing.T) {
 	}
 	if !bytes.Equal(got.Bytes(), want.Bytes()) {
 		t.Fatal("the spool's bytes differ from those written")
+	}
+}
+
+func TestColourOnlyWhereAllowed(t *testing.T) {
+	var on, off bytes.Buffer
+	(&IO{Err: &on, Color: true}).Warn("low on %s", "points")
+	(&IO{Err: &on, Color: true}).Success("Added %s", "ana")
+	(&IO{Err: &off}).Warn("low on %s", "points")
+	(&IO{Err: &off}).Success("Added %s", "ana")
+	if want := "\x1b[33mwarning: \x1b[0mlow on points\n\x1b[32m✓ \x1b[0mAdded ana\n"; on.String() != want {
+		t.Errorf("with colour: %q, want %q", on.String(), want)
+	}
+	if want := "warning: low on points\n✓ Added ana\n"; off.String() != want {
+		t.Errorf("without colour: %q, want %q", off.String(), want)
+	}
+	for _, c := range []struct {
+		env  map[string]string
+		tty  bool
+		want bool
+	}{
+		{map[string]string{}, true, true},
+		{map[string]string{}, false, false},
+		{map[string]string{"NO_COLOR": "1"}, true, false},
+		{map[string]string{"NO_COLOR": ""}, true, true}, // empty: not set (no-color.org)
+		{map[string]string{"CLICOLOR_FORCE": "1"}, false, true},
+		{map[string]string{"CLICOLOR_FORCE": "0"}, false, false},
+		{map[string]string{"CLICOLOR_FORCE": "1", "NO_COLOR": "1"}, false, false},
+		{map[string]string{"TERM": "dumb"}, true, false},
+		{map[string]string{"CLICOLOR": "0"}, true, false},
+	} {
+		for _, k := range []string{"NO_COLOR", "CLICOLOR_FORCE", "CLICOLOR", "TERM"} {
+			t.Setenv(k, "")
+			os.Unsetenv(k)
+		}
+		for k, v := range c.env {
+			t.Setenv(k, v)
+		}
+		if got := colorAllowed(c.tty); got != c.want {
+			t.Errorf("env %v, terminal %v: colour %v, want %v", c.env, c.tty, got, c.want)
+		}
 	}
 }

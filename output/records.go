@@ -16,6 +16,9 @@ type Field struct {
 	Name   string // JSON and CSV key: "outcome"
 	Header string // table header: "OUTCOME"
 	Width  int
+	// Optional fields are left out of a terminal too narrow for every
+	// field (an id is first cut in the middle), so that no line wraps.
+	Optional bool
 }
 
 // Records prints records one at a time as they arrive, for outputs too
@@ -29,6 +32,9 @@ type Records struct {
 	fields []Field
 	header bool
 	csv    *CSVRecords // -o csv
+	// widths are the terminal table's column widths, fitted on the first
+	// line; 0 leaves a field out.
+	widths []int
 	// Around, when set, wraps every write to stdout (a progress bar on the
 	// same terminal clears itself around it).
 	Around func(func())
@@ -92,9 +98,49 @@ func (r *Records) write(values []any) error {
 	return err
 }
 
-// row lays out one table line; a value wider than its column is cut with "…".
+// lastWidth is the least the last field (a message) is given before the
+// others give way.
+const lastWidth = 20
+
+// fit sets the columns' widths for a terminal of the given width: the
+// fields' own, when they fit with room for the last; else ids are cut in
+// the middle down to idFloor, then optional fields are left out.
+func (r *Records) fit(width int) {
+	r.widths = make([]int, len(r.fields))
+	for i, f := range r.fields {
+		r.widths[i] = f.Width
+	}
+	used := func() int {
+		u := 0
+		for i := 0; i < len(r.widths)-1; i++ {
+			if r.widths[i] > 0 {
+				u += r.widths[i] + 2
+			}
+		}
+		return u
+	}
+	if width <= 0 {
+		return
+	}
+	for i, f := range r.fields[:len(r.fields)-1] {
+		if over := used() + lastWidth - width; over > 0 && isIDColumn(Column{Header: f.Header}) {
+			r.widths[i] = max(idFloor, r.widths[i]-over)
+		}
+	}
+	for i := len(r.fields) - 2; i >= 0 && used()+lastWidth > width; i-- {
+		if r.fields[i].Optional {
+			r.widths[i] = 0
+		}
+	}
+}
+
+// row lays out one table line; a value wider than its column is cut with
+// "…" (an id in the middle), and the last takes what is left of the width.
 func (r *Records) row(b *strings.Builder, values []any) {
 	width := r.p.IO.Width
+	if r.widths == nil {
+		r.fit(width)
+	}
 	used := 0
 	for i, v := range values {
 		s := oneLine(fmt.Sprint(v), " ")
@@ -106,9 +152,19 @@ func (r *Records) row(b *strings.Builder, values []any) {
 			break
 		}
 		wd := r.fields[i].Width
-		s = cut(s, wd)
+		if i < len(r.widths) {
+			wd = r.widths[i]
+		}
+		if wd == 0 {
+			continue
+		}
+		if utf8.RuneCountInString(s) > wd && isIDColumn(Column{Header: r.fields[i].Header}) {
+			s = cutMiddle(s, wd)
+		} else {
+			s = cut(s, wd)
+		}
 		b.WriteString(s)
-		b.WriteString(strings.Repeat(" ", wd-utf8.RuneCountInString(s)+2))
+		b.WriteString(strings.Repeat(" ", max(wd-utf8.RuneCountInString(s), 0)+2))
 		used += wd + 2
 	}
 	b.WriteString("\n")

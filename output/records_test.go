@@ -163,3 +163,43 @@ func TestCSVOutputHasTheTableColumnsAndNeutralisedCells(t *testing.T) {
 		t.Errorf("empty list: %q, %v", out.String(), err)
 	}
 }
+
+// A job's results on a narrow terminal: the id is cut in the middle, then
+// the optional fields go, so that no line wraps; the key keeps its width.
+func TestRecordsFitANarrowTerminal(t *testing.T) {
+	fields := []Field{
+		{Name: "row", Header: "ROW", Width: 5},
+		{Name: "line", Header: "LINE", Width: 6, Optional: true},
+		{Name: "key", Header: "KEY", Width: 28},
+		{Name: "outcome", Header: "OUTCOME", Width: 8},
+		{Name: "id", Header: "ID", Width: 37, Optional: true},
+		{Name: "message", Header: "MESSAGE"},
+	}
+	write := func(width int) string {
+		var out bytes.Buffer
+		r := NewRecords(&Printer{IO: &IO{Out: &out, OutTTY: true, Width: width}}, fields)
+		r.Write(1, 2, "former.employee@sandbox.example", "created", "user_0000000000000000005a4d0000000005", "")
+		r.Write(2, 3, "ana.viewer@sandbox.example", "failed", "", "HTTP 409: a user with this email already exists")
+		return out.String()
+	}
+	for _, width := range []int{60, 80, 100} {
+		got := write(width)
+		for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+			if n := len([]rune(l)); n > width {
+				t.Errorf("width %d: a line of %d: %q", width, n, l)
+			}
+		}
+		if !strings.Contains(got, "former.employee@sandbox.exa…") || !strings.Contains(got, "ana.viewer@sandbox.example ") {
+			t.Errorf("width %d: the key lost its width:\n%s", width, got)
+		}
+	}
+	if got := write(100); !strings.Contains(got, "user_000000…d0000000005") || !strings.Contains(got, "LINE") {
+		t.Errorf("width 100: want the id cut in the middle and the line kept:\n%s", got)
+	}
+	if got := write(60); strings.Contains(got, "user_") || strings.Contains(got, "LINE") {
+		t.Errorf("width 60: want the id and line left out:\n%s", got)
+	}
+	if got := write(0); !strings.Contains(got, "user_0000000000000000005a4d0000000005") {
+		t.Errorf("unknown width: fields keep their widths:\n%s", got)
+	}
+}

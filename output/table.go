@@ -226,7 +226,8 @@ func (p *Printer) tableValue(w *bufio.Writer, r *jsonscan.Reader, cols []Column,
 			if err != nil {
 				return err
 			}
-			cols, rr = picked, newRowReader(picked)
+			cols = terminalColumns(picked)
+			rr = newRowReader(cols)
 		}
 		if err := rr.row(r); err != nil {
 			return err
@@ -234,6 +235,11 @@ func (p *Printer) tableValue(w *bufio.Writer, r *jsonscan.Reader, cols []Column,
 		row := make([]string, len(rr.cells))
 		for i, c := range rr.cells {
 			row[i] = string(c)
+			if i < len(cols) && cols[i].Names != "" && p.NameOf != nil && len(c) > 0 {
+				if name, ok := p.NameOf(cols[i].Names, row[i]); ok {
+					row[i] = name
+				}
+			}
 		}
 		rows = append(rows, row)
 		return nil
@@ -251,8 +257,20 @@ func (p *Printer) tableValue(w *bufio.Writer, r *jsonscan.Reader, cols []Column,
 	for i, c := range cols {
 		headers[i] = c.Header
 	}
-	headers, rows = fitTable(cols, headers, rows, p.IO.Width)
+	headers, rows = fitTable(cols, headers, rows, p.IO.Width, len(p.Opts.Columns) == 0)
 	return writeTable(w, headers, rows)
+}
+
+// terminalColumns are cols as a terminal shows them (Column.Terminal).
+func terminalColumns(cols []Column) []Column {
+	out := make([]Column, len(cols))
+	for i, c := range cols {
+		if c.Terminal != nil {
+			c = *c.Terminal
+		}
+		out[i] = c
+	}
+	return out
 }
 
 func rowOf(r any, cols []Column) []string {
@@ -407,18 +425,48 @@ func SelectColumns(cols []Column, names []string) ([]Column, error) {
 // the prefix that names the kind and the tail that tells ids apart.
 func isIDColumn(c Column) bool {
 	h := strings.ToUpper(strings.TrimSpace(c.Header))
-	return h == "ID" || strings.HasSuffix(h, " ID")
+	return !c.Key && (h == "ID" || strings.HasSuffix(h, " ID"))
+}
+
+// keyColumn is the index of the column a fitted table keeps whole, or -1.
+func keyColumn(cols []Column) int {
+	for i, c := range cols {
+		if c.Key {
+			return i
+		}
+	}
+	for _, h := range []string{"EMAIL", "NAME", "PATH"} {
+		for i, c := range cols {
+			if strings.ToUpper(strings.TrimSpace(c.Header)) == h {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // minColumnWidth is the narrowest a column is cut to: room for a few
 // characters and the ellipsis.
 const minColumnWidth = 5
 
-// fitTable cuts cells so that the aligned table is at most width columns
-// wide: the widest column gives up one character at a time (so the widest
-// end up equal), none below minColumnWidth or its header. Order and the
-// other columns stay as they are. width <= 0 leaves the table as it is.
-func fitTable(cols []Column, headers []string, rows [][]string, width int) ([]string, [][]string) {
+// comfortable is how far text is cut before ids are left out: enough to
+// read most names and notes.
+const comfortable = 20
+
+// idFloor is the narrowest an id is cut to: its kind's prefix and enough
+// of its tail to tell rows apart ("user_…000001").
+const idFloor = 12
+
+// fitTable makes the aligned table at most width columns wide, so that no
+// row wraps. The key column (keyColumn) stays whole. Ids give way first:
+// cut in the middle down to idFloor. Then other text is cut (the widest
+// first) to a comfortable width; then, when drop allows it (the user did
+// not pick the columns) and the table has a key column, ids are left out.
+// Then text is cut further, none below minColumnWidth or its header; last,
+// with drop, columns are left out from the right, and only then is the
+// key cut. Order stays as it is. width <= 0
+// leaves the table as it is.
+func fitTable(cols []Column, headers []string, rows [][]string, width int, drop bool) ([]string, [][]string) {
 	if width <= 0 || len(headers) == 0 {
 		return headers, rows
 	}
@@ -434,46 +482,91 @@ func fitTable(cols []Column, headers []string, rows [][]string, width int) ([]st
 			widths[i] = max(widths[i], runewidth.StringWidth(strings.TrimSpace(flatten(r[i]))))
 		}
 	}
-	total := 2 * (n - 1)
-	for _, w := range widths {
-		total += w
+	key := keyColumn(cols)
+	if key >= n {
+		key = -1
 	}
-	if total <= width {
-		return headers, rows
+	isID := func(i int) bool { return i < len(cols) && isIDColumn(cols[i]) }
+	keep := make([]bool, n)
+	for i := range keep {
+		keep[i] = true
 	}
 	limit := append([]int(nil), widths...)
-	for total > width {
-		widest := -1
+	total := func() int {
+		t, shown := 0, 0
 		for i := range limit {
-			if limit[i] > floor[i] && (widest < 0 || limit[i] > limit[widest]) {
-				widest = i
+			if keep[i] {
+				t += limit[i]
+				shown++
 			}
 		}
-		if widest < 0 {
-			break // every column at its floor: the rows wrap rather than lose all meaning
+		return t + 2*max(shown-1, 0)
+	}
+	// shrink cuts the widest of the columns ok allows, one character at a
+	// time, down to their floors; false when none can give more.
+	shrink := func(ok func(i int) bool, floorOf func(i int) int) bool {
+		for total() > width {
+			widest := -1
+			for i := range limit {
+				if keep[i] && ok(i) && limit[i] > floorOf(i) && (widest < 0 || limit[i] > limit[widest]) {
+					widest = i
+				}
+			}
+			if widest < 0 {
+				return false
+			}
+			limit[widest]--
 		}
-		limit[widest]--
-		total--
+		return true
+	}
+	idFloorOf := func(i int) int { return max(floor[i], min(widths[i], idFloor)) }
+	other := func(i int) bool { return i != key && !isID(i) }
+	fitted := shrink(isID, idFloorOf) ||
+		shrink(other, func(i int) int { return max(floor[i], min(widths[i], comfortable)) })
+	if !fitted && drop && key >= 0 {
+		for i := range keep {
+			if isID(i) && i != key {
+				keep[i] = false
+			}
+		}
+		fitted = total() <= width
+	}
+	if !fitted {
+		fitted = shrink(func(i int) bool { return i != key }, func(i int) int { return floor[i] })
+	}
+	for i := n - 1; !fitted && drop && i >= 0; i-- {
+		if i != key && keep[i] && (key >= 0 || i > 0) {
+			keep[i] = false
+			fitted = total() <= width
+		}
+	}
+	if !fitted {
+		shrink(func(int) bool { return true }, func(int) int { return 1 })
 	}
 	out := make([][]string, len(rows))
 	for ri, r := range rows {
-		cells := make([]string, len(r))
+		cells := make([]string, 0, n)
 		for i, c := range r {
+			if i < n && !keep[i] {
+				continue
+			}
 			c = strings.TrimSpace(flatten(c))
 			if i < n && runewidth.StringWidth(c) > limit[i] {
-				if i < len(cols) && isIDColumn(cols[i]) {
+				if isID(i) {
 					c = cutMiddle(c, limit[i])
 				} else {
 					c = runewidth.Truncate(c, limit[i], "…")
 				}
 			}
-			cells[i] = c
+			cells = append(cells, c)
 		}
 		out[ri] = cells
 	}
-	hs := make([]string, n)
+	hs := make([]string, 0, n)
 	for i, h := range headers {
-		hs[i] = runewidth.Truncate(strings.TrimSpace(h), limit[i], "…")
+		if keep[i] {
+			hs = append(hs, runewidth.Truncate(strings.TrimSpace(h), limit[i], "…"))
+		}
 	}
 	return hs, out
 }

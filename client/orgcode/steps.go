@@ -29,10 +29,37 @@ type Step struct {
 
 	build func(l *Live) (client.Request, error)
 	done  func(l *Live, resp *client.Response)
+	// says is the step's sentence where Sentence cannot build it from
+	// What, Kind and Key (grants name the access level).
+	says string
 }
 
-// Describe is the step for people: "create users ada@example.com".
+// Describe is the step for records and scripts: "create users ada@example.com".
 func (s *Step) Describe() string { return s.What + " " + s.Kind + " " + s.Key }
+
+// Sentence is the step done, for people: "Created user ada@example.com",
+// "Added members to group support", "Granted use on folder app:/Finance
+// to group support".
+func (s *Step) Sentence() string {
+	if s.says != "" {
+		return s.says
+	}
+	noun := strings.ReplaceAll(strings.TrimSuffix(s.Kind, "s"), "-", " ")
+	switch s.What {
+	case "create", "update", "delete", "disable":
+		return pastOf[s.What] + " " + noun + " " + s.Key
+	case "make admin":
+		return "Made " + noun + " " + s.Key + " an admin"
+	case "add members":
+		return "Added members to group " + s.Key
+	case "remove member":
+		group, email, _ := strings.Cut(s.Key, " ")
+		return "Removed " + email + " from group " + group
+	}
+	return s.Describe()
+}
+
+var pastOf = map[string]string{"create": "Created", "update": "Updated", "delete": "Deleted", "disable": "Disabled"}
 
 // Request is the step's request, with the ids it needs looked up now.
 func (s *Step) Request(l *Live) (client.Request, error) { return s.build(l) }
@@ -383,7 +410,11 @@ func grantSteps(c Change, add func(*Step)) {
 				phase = phaseRevoke
 			}
 		}
-		add(&Step{Phase: phase, Kind: c.Kind, Key: c.Key + " " + objType + ":" + obj, What: what, Method: http.MethodPost, Path: path,
+		says := fmt.Sprintf("Granted %v on %s %s to %s %s", fc.New, objType, obj, typ, name)
+		if what == "revoke" {
+			says = fmt.Sprintf("Revoked %v on %s %s from %s %s", fc.Old, objType, obj, typ, name)
+		}
+		add(&Step{Phase: phase, Kind: c.Kind, Key: c.Key + " " + objType + ":" + obj, What: what, Method: http.MethodPost, Path: path, says: says,
 			build: func(l *Live) (client.Request, error) {
 				var subj map[string]any
 				sid, err := needID(l, typ+"s", name)

@@ -14,12 +14,14 @@ var idShapes = []struct {
 	{"uuid", regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`), isUUID},
 	{"user id", regexp.MustCompile(`^user_[0-9a-zA-Z]+$`), isUserID},
 	{"folder id", regexp.MustCompile(`^[a-z]+_[0-9]+$`), isFolderID},
+	{"space id", regexp.MustCompile(`^(org_[0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$`), isSpaceID},
 }
 
 var idSamples = []string{
 	"", "5a4d0004-0000-4000-8000-000000000001", "5A4D0004-0000-4000-8000-00000000000F", "5a4d0004-0000-4000-8000-00000000000g",
 	"5a4d0004-0000-4000-8000-0000000000011", "5a4d00040000-4000-8000-000000000001-", "user_", "user_0000000000000000005a4d0000000004",
 	"user_a-b", "User_1", "user_1\n", "app_12", "app_", "_12", "App_12", "app_1x", "app_12_3", "resource_007", "support", "ana@example.com",
+	"org_df0f66ed6173458e85b339d240171487", "org_df0f66ed6173458e85b339d24017148", "org_df0f66ed6173458e85b339d2401714877", "org_df0f66ed6173458e85b339d24017148g", "org_", "eng",
 }
 
 func TestIDShapesMatchTheirPatterns(t *testing.T) {

@@ -92,6 +92,24 @@ func isFolderID(s string) bool {
 	return true
 }
 
+// isSpaceID matches the API's Space ids: "org_" and 32 hex digits. A
+// UUID is taken too, as older Spaces and some recordings carry them.
+func isSpaceID(s string) bool {
+	rest, ok := strings.CutPrefix(s, "org_")
+	if !ok {
+		return isUUID(s)
+	}
+	if len(rest) != 32 {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		if !isHex(rest[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 func isNumber(s string) bool {
 	_, err := strconv.ParseUint(s, 10, 64)
 	return err == nil
@@ -112,7 +130,7 @@ var Kinds = map[string]Kind{
 	"environments": {Name: "environments", List: "/environments", Scope: "Environment > Read", Key: "name", IsID: isUUID,
 		Get: "/environments/{id}"},
 	"themes": {Name: "themes", List: "/app_themes", Scope: "App Themes > Read", Key: "name", IsID: isNumber, Get: "/app_themes/{id}"},
-	"spaces": {Name: "spaces", List: "/spaces", Scope: "Spaces > Read", Key: "name", IsID: isUUID, Label: []string{"domain"},
+	"spaces": {Name: "spaces", List: "/spaces", Scope: "Spaces > Read", Key: "name", IsID: isSpaceID, Label: []string{"domain"},
 		Get: "/spaces/{id}"},
 	"user-attributes": {Name: "user-attributes", List: "/user_attributes", Scope: "User Attributes > Read", Key: "name", IsID: isUUID},
 	"config-vars": {Name: "config-vars", List: "/configuration_variables", Scope: "Configuration Variables > Read", Key: "name",

@@ -54,10 +54,19 @@ func (o Object) Describe() string {
 // NotFoundError is a name that matches no object.
 type NotFoundError struct {
 	Kind, Name string
+	// Near are the kind's names closest to Name, offered as "did you mean".
+	Near []string
 }
 
 func (e *NotFoundError) Error() string {
-	return fmt.Sprintf("no %s named %q", singular(e.Kind), e.Name)
+	msg := fmt.Sprintf("no %s named %q", singular(e.Kind), e.Name)
+	switch len(e.Near) {
+	case 0:
+		return msg
+	case 1:
+		return msg + "; did you mean " + e.Near[0] + "?"
+	}
+	return msg + "; did you mean " + strings.Join(e.Near[:len(e.Near)-1], ", ") + " or " + e.Near[len(e.Near)-1] + "?"
 }
 
 // AmbiguousError is a name that matches several objects.
@@ -102,6 +111,7 @@ type listState struct {
 	once sync.Once
 	objs []Object
 	err  error
+	done bool // objs is the list (guarded by Resolver.mu)
 }
 
 // New returns a resolver sending through d.
@@ -238,6 +248,9 @@ func (r *Resolver) All(ctx context.Context, k Kind) ([]Object, error) {
 			r.Store.Save(k.Name, toItems(k, st.objs))
 		}
 	})
+	r.mu.Lock()
+	st.done = st.err == nil
+	r.mu.Unlock()
 	if st.err != nil {
 		// A failed fetch is not kept: the next call may try again.
 		r.mu.Lock()
@@ -247,6 +260,53 @@ func (r *Resolver) All(ctx context.Context, k Kind) ([]Object, error) {
 		r.mu.Unlock()
 	}
 	return st.objs, st.err
+}
+
+// Seed gives the resolver a kind's whole list, as an answer fetched for
+// another purpose holds it (data: the list request's JSON array). It
+// replaces nothing the resolver already has; a list that does not decode
+// is ignored.
+func (r *Resolver) Seed(k Kind, data json.RawMessage) {
+	objs, err := objects(k, data)
+	if err != nil {
+		return
+	}
+	st := &listState{objs: objs, done: true}
+	st.once.Do(func() {})
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.lists == nil {
+		r.lists = map[string]*listState{}
+	}
+	if r.lists[k.Name] == nil {
+		r.lists[k.Name] = st
+		if r.Store != nil {
+			r.Store.Save(k.Name, toItems(k, objs))
+		}
+	}
+}
+
+// Known are the keys of the kind's objects when the resolver has the list
+// at hand (it fetched it, or the Store has it fresh), without sending
+// anything; nil otherwise.
+func (r *Resolver) Known(k Kind) []string {
+	r.mu.Lock()
+	st := r.lists[k.Name]
+	var objs []Object
+	if st != nil && st.done {
+		objs = st.objs
+	}
+	r.mu.Unlock()
+	if objs == nil && r.Store != nil {
+		if items, ok := r.Store.Load(k.Name); ok {
+			objs = fromItems(k, items)
+		}
+	}
+	keys := make([]string, 0, len(objs))
+	for _, o := range objs {
+		keys = append(keys, o.Key)
+	}
+	return keys
 }
 
 // DescribeRequest is the request Describe sends for an id: one GET of the
@@ -369,6 +429,16 @@ func Text(v any) string {
 		return strconv.FormatFloat(t, 'f', -1, 64)
 	}
 	return fmt.Sprint(v)
+}
+
+// ListItems reduces a list answer to the items a Store keeps (id, key and
+// labels), so a list fetched elsewhere (for completions) serves lookups.
+func ListItems(k Kind, data json.RawMessage) ([]map[string]string, error) {
+	objs, err := objects(k, data)
+	if err != nil {
+		return nil, err
+	}
+	return toItems(k, objs), nil
 }
 
 func toItems(k Kind, objs []Object) []map[string]string {

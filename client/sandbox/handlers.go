@@ -31,11 +31,8 @@ func errBody(format string, args ...any) obj {
 func one(v any) obj { return obj{"success": true, "data": v} }
 
 // collections lists the generic stores: list/create at the key, get/patch/put/delete at key/{id}.
-// kind seeds deterministic uuids; intID marks collections whose ids are numbers.
-var collections = map[string]struct {
-	kind  int
-	intID bool
-}{
+// kind seeds deterministic ids; intID marks collections whose ids are numbers.
+var collections = map[string]collection{
 	"/users": {1, false}, "/groups": {2, true}, "/folders": {3, false}, "/spaces": {4, false},
 	"/app_themes": {5, true}, "/apps": {6, false}, "/user_attributes": {7, false},
 	"/role_permissions/roles": {8, false}, "/access_tokens": {9, false},
@@ -44,6 +41,23 @@ var collections = map[string]struct {
 	"/environments": {15, false}, "/custom_component_libraries": {16, false},
 	"/configuration_variables": {17, false}, "/observability/config": {18, false},
 	"/workflows": {19, false}, "/user_tasks": {20, false}, "/organization/analytics_integrations": {21, false},
+}
+
+type collection struct {
+	kind  int
+	intID bool
+}
+
+// id is the n-th id of coll, shaped as the real API shapes that family's
+// ids: numbers, Spaces "org_" and 32 hex digits, the others UUIDs.
+func (c collection) id(coll string, n int) any {
+	switch {
+	case c.intID:
+		return float64(n)
+	case coll == "/spaces":
+		return fmt.Sprintf("org_%08x%024x", 0x5a4d0000+c.kind, n)
+	}
+	return uuidFor(c.kind, n)
 }
 
 // singletons are per-org objects read and written at a fixed path.
@@ -171,13 +185,8 @@ func (c *call) newObject(coll string, tmplKey string, body obj) obj {
 			o[k] = v
 		}
 	}
-	spec := collections[coll]
 	n := c.org.next(coll)
-	if spec.intID {
-		o["id"] = float64(n)
-	} else {
-		o["id"] = uuidFor(spec.kind, n)
-	}
+	o["id"] = collections[coll].id(coll, n)
 	if _, ok := o["legacy_id"]; ok {
 		o["legacy_id"] = float64(n)
 	}

@@ -104,13 +104,8 @@ func (o *org) join(group string, u obj, admin bool) {
 // add stores an object built from the example of the operation key, with fields overriding it.
 func (o *org) add(coll, key string, fields obj) obj {
 	it := templateData(key)
-	spec := collections[coll]
 	n := o.next(coll)
-	if spec.intID {
-		it["id"] = float64(n)
-	} else {
-		it["id"] = uuidFor(spec.kind, n)
-	}
+	it["id"] = collections[coll].id(coll, n)
 	if _, ok := it["legacy_id"]; ok {
 		it["legacy_id"] = float64(n)
 	}

@@ -59,9 +59,9 @@ next_token and joins the pages' arrays.`,
 		Example: `  orgctl api GET users -f email=ada@example.com
   orgctl api GET /groups --paginate -f limit=100 --jq '.[].name'
   orgctl api POST folders -f name=Reports -f folder_type=app
-  orgctl api PATCH /users/user_abc -F 'operations[][op]=replace' -F 'operations[][path]=/active' -F 'operations[][value]=false'
+  orgctl api PATCH /users/user_0000000000000000005a4d0000000004 -F 'operations[][op]=replace' -F 'operations[][path]=/active' -F 'operations[][value]=false'
   orgctl api PUT /organization/ai_settings --input ai.json
-  orgctl api DELETE /folders/app_190 --dry-run`,
+  orgctl api DELETE /folders/app_8 --dry-run`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) != 2 {
 				return cli.UsageErrorf("api takes 2 arguments: METHOD PATH, got %d\nUsage: %s", len(args), c.UseLine())

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +17,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/credentials"
 	"github.com/orgctl/orgctl/cmd/settings"
+	"github.com/orgctl/orgctl/output"
 )
 
 func NewCmd(f *cli.Factory) *cobra.Command {
@@ -30,7 +32,7 @@ Token resolution order: ORGCTL_TOKEN > keyring > --insecure-storage file.`,
 		Args: cli.NoArgsGroup,
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
-	c.AddCommand(newAuthLoginCmd(f), newAuthStatusCmd(f), newAuthLogoutCmd(f), newAuthTokenCmd(f))
+	c.AddCommand(newAuthLoginCmd(f), newAuthStatusCmd(f), newAuthSwitchCmd(f), newAuthLogoutCmd(f), newAuthTokenCmd(f))
 	return c
 }
 
@@ -72,7 +74,7 @@ names the profile and base URL.`,
 	fl.StringVar(&o.BaseURL, "base-url", "", "instance `URL`, e.g. https://acme.example.com (/api/v2 is added)")
 	fl.BoolVar(&o.WithToken, "with-token", false, "read the token from stdin")
 	fl.BoolVar(&o.InsecureStorage, "insecure-storage", false, "store the token in a 0600 file instead of the OS keyring")
-	fl.StringVar(&o.Space, "space", "", "log in to the Space `NAME`, looked up through the current profile (GET /spaces)")
+	fl.StringVar(&o.Space, "space", "", "log in to the Space `NAME` (looked up through the current profile, GET /spaces) as a profile of its own: NAME, or --profile")
 	return c
 }
 
@@ -93,13 +95,30 @@ func authLogin(ctx context.Context, f *cli.Factory, o loginOptions) error {
 		base = cfg.BaseURL
 	}
 	if o.Space != "" {
-		spaceBase, err := spaceBaseURL(ctx, f, cfg, o.Space)
+		target, lookup, err := spaceProfiles(cfg, o.Space)
 		if err != nil {
 			return err
 		}
-		base = spaceBase
-		if !cfg.ProfileGiven {
-			profile = o.Space
+		profile = target
+		base = o.BaseURL
+		if base == "" && settings.ProfileSetting(target, "space") == o.Space {
+			base = settings.ProfileSetting(target, "base_url") // logging in again: no lookup
+		}
+		if base == "" {
+			lcfg := cfg
+			if lookup != cfg.Profile {
+				if lcfg, err = f.Sources.LoadProfile(lookup, settings.LoadOptions{Families: f.Families}); err != nil {
+					return err
+				}
+			}
+			if base, err = spaceBaseURL(ctx, f, lcfg, o.Space); err != nil {
+				return err
+			}
+		}
+		// The Space's profile is added beside the others: the current
+		// profile stays current, and no other profile changes.
+		if err := settings.KeepCurrentProfile(); err != nil {
+			return err
 		}
 	}
 	in := bufio.NewReader(f.IO.In)
@@ -228,69 +247,162 @@ func askToken(ctx context.Context, f *cli.Factory, cfg *settings.Config, in *buf
 }
 
 func newAuthStatusCmd(f *cli.Factory) *cobra.Command {
-	return &cobra.Command{
+	var all bool
+	c := &cobra.Command{
 		Use:   "status",
 		Short: "Show the profile, base URL, token source and whether the token works",
 		Long: `Show which profile, base URL and token orgctl would use, and check the token
 with one request (2 points). Only the token's last 4 characters are shown.
+--all does so for every profile in the config file (one request each), the
+current one marked with *.
 
-Exit status: 0 when the token is valid, 4 when it is missing or rejected.`,
-		Example: "  orgctl auth status\n  orgctl auth status --profile staging -o json",
+Exit status: 0 when the token is valid (with --all: every token), 4 when one
+is missing or rejected.`,
+		Example: "  orgctl auth status\n  orgctl auth status --profile staging -o json\n  orgctl auth status --all",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			cfg, p, err := cli.PrinterFor(f)
 			if err != nil {
 				return err
 			}
-			st := map[string]any{
-				"profile":      cfg.Profile,
-				"base_url":     cfg.BaseURL,
-				"token_source": nil,
-				"token_last4":  nil,
-				"valid":        false,
+			if !all {
+				st, result := profileStatus(c.Context(), f, cfg)
+				if p.Opts.Structured() {
+					b, _ := json.Marshal(st)
+					if err := p.Print(b, nil); err != nil {
+						return err
+					}
+				} else {
+					out := f.IO.Out
+					fmt.Fprintf(out, "profile:\t%s\n", st["profile"])
+					fmt.Fprintf(out, "base url:\t%s\n", orDash(st["base_url"]))
+					fmt.Fprintf(out, "token source:\t%s\n", orDash(st["token_source"]))
+					if st["token_last4"] != nil {
+						fmt.Fprintf(out, "token:\t…%s\n", st["token_last4"])
+					}
+					fmt.Fprintf(out, "valid:\t%v\n", st["valid"])
+				}
+				return statusExit(result)
 			}
-			var result error
-			t, err := cli.ResolveTarget(cfg, f.Tokens, f.Transport)
-			if err != nil {
-				st["error"] = err.Error()
-				result = err
-			} else {
-				st["base_url"] = t.BaseURL
-				st["token_source"] = t.Source
-				st["token_last4"] = cli.Last4(t.Token)
-				valid, verr := cli.VerifyToken(c.Context(), f, cfg, t)
-				st["valid"] = valid
-				switch {
-				case verr != nil:
-					st["error"] = verr.Error()
-					result = verr
-				case !valid:
-					st["error"] = "token rejected (HTTP 401)"
-					result = &cli.AuthError{Err: fmt.Errorf("token for profile %q rejected (HTTP 401): log in again with `orgctl auth login --profile %s`", cfg.Profile, cfg.Profile)}
+			names := settings.ProfileNames()
+			if len(names) == 0 {
+				return &cli.NotFoundError{Err: fmt.Errorf("no profiles in %s: log in with `orgctl auth login`", settings.ConfigPath())}
+			}
+			current := cfg.Profile
+			var rows []map[string]any
+			var firstErr error
+			for _, name := range names {
+				pcfg := cfg
+				if name != cfg.Profile {
+					if pcfg, err = f.Sources.LoadProfile(name, settings.LoadOptions{Families: f.Families}); err != nil {
+						rows = append(rows, map[string]any{"profile": name, "current": false, "valid": false, "error": err.Error()})
+						firstErr = cmp.Or(firstErr, err)
+						continue
+					}
+				}
+				st, result := profileStatus(c.Context(), f, pcfg)
+				st["current"] = name == current
+				if st["current"] == true {
+					st["mark"] = "*"
+				}
+				rows = append(rows, st)
+				if result != nil && firstErr == nil {
+					firstErr = result
 				}
 			}
+			b, _ := json.Marshal(rows)
 			if p.Opts.Structured() {
-				b, _ := json.Marshal(st)
-				if err := p.Print(b, nil); err != nil {
-					return err
+				for _, r := range rows {
+					delete(r, "mark")
 				}
-			} else {
-				out := f.IO.Out
-				fmt.Fprintf(out, "profile:\t%s\n", st["profile"])
-				fmt.Fprintf(out, "base url:\t%s\n", orDash(st["base_url"]))
-				fmt.Fprintf(out, "token source:\t%s\n", orDash(st["token_source"]))
-				if st["token_last4"] != nil {
-					fmt.Fprintf(out, "token:\t…%s\n", st["token_last4"])
-				}
-				fmt.Fprintf(out, "valid:\t%v\n", st["valid"])
+				b, _ = json.Marshal(rows)
 			}
-			if result != nil {
-				var ae *cli.AuthError
-				var ce *client.ConfigError
-				if !errors.As(result, &ae) && !errors.As(result, &ce) {
-					return result
+			if err := p.Print(b, []output.Column{{Header: " ", Field: "mark"}, {Header: "PROFILE", Field: "profile"},
+				{Header: "BASE URL", Field: "base_url"}, {Header: "TOKEN", Field: "token_source"}, {Header: "VALID", Field: "valid"},
+				{Header: "ERROR", Field: "error"}}); err != nil {
+				return err
+			}
+			return statusExit(firstErr)
+		},
+	}
+	c.Flags().BoolVar(&all, "all", false, "show every profile in the config file")
+	return c
+}
+
+// profileStatus checks one profile's token (one request) and describes it.
+func profileStatus(ctx context.Context, f *cli.Factory, cfg *settings.Config) (map[string]any, error) {
+	st := map[string]any{
+		"profile":      cfg.Profile,
+		"base_url":     cfg.BaseURL,
+		"token_source": nil,
+		"token_last4":  nil,
+		"valid":        false,
+	}
+	var result error
+	t, err := cli.ResolveTarget(cfg, f.Tokens, f.Transport)
+	if err != nil {
+		st["error"] = err.Error()
+		return st, err
+	}
+	st["base_url"] = t.BaseURL
+	st["token_source"] = t.Source
+	st["token_last4"] = cli.Last4(t.Token)
+	valid, verr := cli.VerifyToken(ctx, f, cfg, t)
+	st["valid"] = valid
+	switch {
+	case verr != nil:
+		st["error"] = verr.Error()
+		result = verr
+	case !valid:
+		st["error"] = "token rejected (HTTP 401)"
+		result = &cli.AuthError{Err: fmt.Errorf("token for profile %q rejected (HTTP 401): log in again with `orgctl auth login --profile %s`", cfg.Profile, cfg.Profile)}
+	}
+	return st, result
+}
+
+// statusExit is auth status's verdict: 4 for a missing or rejected token
+// (or a profile that cannot be used), the error itself otherwise.
+func statusExit(result error) error {
+	if result == nil {
+		return nil
+	}
+	var ae *cli.AuthError
+	var ce *client.ConfigError
+	var se *settings.Error
+	if !errors.As(result, &ae) && !errors.As(result, &ce) && !errors.As(result, &se) {
+		return result
+	}
+	return &cli.ExitError{Code: 4, Err: result}
+}
+
+func newAuthSwitchCmd(f *cli.Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "switch PROFILE",
+		Short: "Make another profile the current one",
+		Long: `Make PROFILE the one commands use when neither --profile nor ORGCTL_PROFILE
+names one (the config file's top-level profile key). Nothing is sent.`,
+		Example: "  orgctl auth switch staging\n  orgctl auth status --all",
+		Args:    cli.ExactArgs(1, "PROFILE"),
+		ValidArgsFunction: func(_ *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			var out []string
+			for _, n := range settings.ProfileNames() {
+				if strings.HasPrefix(n, toComplete) {
+					out = append(out, n)
 				}
-				return &cli.ExitError{Code: 4, Err: result}
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			name := args[0]
+			if err := settings.SwitchProfile(name); err != nil {
+				return err
+			}
+			f.IO.Success("Switched to profile %s (%s)", name, orDash(settings.ProfileSetting(name, "base_url")))
+			if env := os.Getenv("ORGCTL_PROFILE"); env != "" && env != name {
+				f.IO.Warn("ORGCTL_PROFILE=%s is set in this environment and takes precedence", env)
 			}
 			return nil
 		},

@@ -13,14 +13,38 @@ import (
 	"github.com/orgctl/orgctl/cmd/settings"
 )
 
-// spaceBaseURL looks a Space's domain up through the current profile.
-func spaceBaseURL(ctx context.Context, f *cli.Factory, cfg *settings.Config, name string) (string, error) {
-	conn, err := f.Connection()
-	if err != nil {
-		return "", fmt.Errorf("--space looks the space up through the current profile: %w", err)
+// spaceProfiles picks the profile a login to a Space writes (target) and
+// the one whose login looks the Space up (lookup). --profile names the
+// target when that profile is new or already the Space's (the help's
+// "auth login --space eng --profile eng"); a --profile of another org is
+// where the lookup starts, and the target is then named after the Space.
+// Neither way is any profile but the Space's own changed.
+func spaceProfiles(cfg *settings.Config, space string) (target, lookup string, err error) {
+	target, lookup = space, cfg.Profile
+	if cfg.ProfileGiven && (!cfg.HasProfile(cfg.Profile) || settings.ProfileSetting(cfg.Profile, "space") == space) {
+		target, lookup = cfg.Profile, settings.CurrentProfile()
+		if lookup == target {
+			lookup = "default"
+		}
 	}
-	t := conn.Target
-	resp, err := conn.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/spaces", Scope: "Spaces > Read"})
+	if cfg.HasProfile(target) && settings.ProfileSetting(target, "space") != space {
+		return "", "", cli.UsageErrorf("profile %q already exists for %s, not for the Space %q: name the Space's profile with --profile NAME (a new name)",
+			target, orDash(settings.ProfileSetting(target, "base_url")), space)
+	}
+	return target, lookup, nil
+}
+
+// spaceBaseURL looks a Space's domain up through the profile cfg.
+func spaceBaseURL(ctx context.Context, f *cli.Factory, cfg *settings.Config, name string) (string, error) {
+	t, err := cli.ResolveTarget(cfg, f.Tokens, f.Transport)
+	if err != nil {
+		return "", fmt.Errorf("--space looks the Space up through the profile %q: %w", cfg.Profile, err)
+	}
+	cl, err := cli.TargetClient(f, cfg, t)
+	if err != nil {
+		return "", err
+	}
+	resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: "/spaces", Scope: "Spaces > Read"})
 	if err != nil {
 		return "", cli.Explain(cfg, err)
 	}

@@ -125,8 +125,12 @@ func configKeys(cfg *settings.Config, doc *settings.Doc) []string {
 
 func newConfigListCmd(f *cli.Factory) *cobra.Command {
 	return &cobra.Command{
-		Use:     "list",
-		Short:   "Show every setting's value and where it comes from",
+		Use:   "list",
+		Short: "Show every setting's value and where it comes from, and the profiles",
+		Long: `Show every setting's value for the selected profile and where it comes from.
+On a terminal, the profiles in the config file follow, the one in use marked
+with * ('orgctl auth switch PROFILE' changes it; 'orgctl auth status --all'
+checks their logins).`,
 		Example: "  orgctl config list\n  orgctl config list --profile prod -o json",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -156,9 +160,40 @@ func newConfigListCmd(f *cli.Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return p.Print(b, []output.Column{{Header: "KEY", Field: "key"}, {Header: "VALUE", Field: "value"}, {Header: "SOURCE", Field: "source"}})
+			if err := p.Print(b, []output.Column{{Header: "KEY", Field: "key", Key: true}, {Header: "VALUE", Field: "value"}, {Header: "SOURCE", Field: "source"}}); err != nil {
+				return err
+			}
+			if p.Opts.Structured() || !f.IO.OutTTY || len(p.Opts.Columns) > 0 {
+				return nil // scripts get the settings alone; 'auth status --all -o json' lists profiles
+			}
+			return printProfiles(f, p, cfg)
 		},
 	}
+}
+
+// printProfiles lists the config file's profiles under the settings on a
+// terminal, the one in use marked with *.
+func printProfiles(f *cli.Factory, p *output.Printer, cfg *settings.Config) error {
+	names := settings.ProfileNames()
+	if len(names) == 0 {
+		return nil
+	}
+	rows := make([]map[string]string, 0, len(names))
+	for _, n := range names {
+		mark := ""
+		if n == cfg.Profile {
+			mark = "*"
+		}
+		rows = append(rows, map[string]string{"mark": mark, "profile": n,
+			"base_url": settings.ProfileSetting(n, "base_url"), "space": settings.ProfileSetting(n, "space")})
+	}
+	b, err := json.Marshal(rows)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(f.IO.Out)
+	return p.Print(b, []output.Column{{Header: " ", Field: "mark"}, {Header: "PROFILE", Field: "profile"},
+		{Header: "BASE URL", Field: "base_url"}, {Header: "SPACE", Field: "space"}})
 }
 
 // knownKey finds a key's setting, or says what is known instead.
@@ -262,7 +297,7 @@ func newConfigSetCmd(f *cli.Factory) *cobra.Command {
 				where = "profile " + profile
 			}
 			if !f.Quiet() {
-				f.IO.Notice("✓ Set %s to %v in %s (%s)", key, v, where, settings.ConfigPath())
+				f.IO.Success("Set %s to %v in %s (%s)", key, v, where, settings.ConfigPath())
 			}
 			return nil
 		},
@@ -294,7 +329,7 @@ func newConfigUnsetCmd(f *cli.Factory) *cobra.Command {
 				return err
 			}
 			if !f.Quiet() {
-				f.IO.Notice("✓ Removed %s from %s", args[0], settings.ConfigPath())
+				f.IO.Success("Removed %s from %s", args[0], settings.ConfigPath())
 			}
 			return nil
 		},

@@ -19,6 +19,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/fsguard"
+	"github.com/orgctl/orgctl/output"
 )
 
 // Check outcomes. A skipped check does not apply here (the keyring when the
@@ -427,7 +428,8 @@ func printDoctor(f *cli.Factory, checks []doctorCheck) error {
 			return p.Print(b, nil)
 		}
 	}
-	mark := map[string]string{checkOK: "✓", checkFail: "✗", checkSkip: "-"}
+	on := f.IO.ColorOut
+	mark := map[string]string{checkOK: output.Paint(on, output.Green, "✓"), checkFail: output.Paint(on, output.Red, "✗"), checkSkip: "-"}
 	width := 0
 	for _, c := range checks {
 		width = max(width, len(c.Name))

@@ -266,10 +266,10 @@ func (j *bulkJob) openSource() error {
 // resultFields are the columns of a job's results, on stdout and in --report.
 var resultFields = []output.Field{
 	{Name: "row", Header: "ROW", Width: 5},
-	{Name: "line", Header: "LINE", Width: 6},
+	{Name: "line", Header: "LINE", Width: 6, Optional: true},
 	{Name: "key", Header: "KEY", Width: 28},
 	{Name: "outcome", Header: "OUTCOME", Width: 8},
-	{Name: "id", Header: "ID", Width: 37}, // user ids are 37 characters
+	{Name: "id", Header: "ID", Width: 37, Optional: true}, // user ids are 37 characters
 	{Name: "message", Header: "MESSAGE"},
 }
 

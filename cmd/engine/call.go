@@ -81,6 +81,12 @@ type Call struct {
 	// ArgLabels describe positional arguments that were looked up by name
 	// ("ada@example.com (Ada Lovelace)"), for prompts and messages.
 	ArgLabels map[int]string
+	// ArgKeys are those arguments' natural keys alone (an email, a group
+	// name), for commands a message suggests.
+	ArgKeys map[int]string
+	// Typed are the flags' values as the user typed them: names where
+	// Values went on with the ids found for them.
+	Typed map[string][]string
 	// stdin is where "-" sources read from.
 	stdin io.Reader
 	// Names lists every object of a kind (one request per kind at most),
@@ -94,6 +100,32 @@ type FollowUp struct {
 	What  string
 	Path  string // for pricing in the dry run
 	Build func(answer json.RawMessage) (client.Request, error)
+}
+
+// TypedList is a flag's values as typed, each occurrence split at commas
+// and trimmed.
+func (c *Call) TypedList(flag string) []string {
+	var out []string
+	for _, v := range c.Typed[flag] {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// ArgKey is positional argument i by its natural key where one was found
+// (a group's name), else as given.
+func (c *Call) ArgKey(i int) string {
+	if k, ok := c.ArgKeys[i]; ok {
+		return k
+	}
+	if i < len(c.Op.Args) {
+		return c.Params[c.Op.Args[i]]
+	}
+	return ""
 }
 
 // Has reports whether the user set the field with this flag name.
@@ -171,7 +203,7 @@ const MaxBodyBytes = 16 << 20
 // reads only files the user named; it sends nothing.
 func (op *Op) Build(in Input, stdin io.Reader) (*Call, error) {
 	c := &Call{Op: op, Command: in.Command, Params: map[string]string{}, Query: url.Values{}, Local: map[string]any{},
-		Given: map[string]bool{}, Columns: op.Columns, stdin: stdin}
+		Given: map[string]bool{}, Columns: op.Columns, stdin: stdin, Typed: in.Values}
 	var problems []string
 	for i, name := range op.Args {
 		if i >= len(in.Args) {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/completions"
@@ -221,10 +222,44 @@ func CompleteKind(f *cli.Factory, kind, toComplete string) (out []string, dir co
 		Origin:   completionOrigin(cfg),
 		Deadline: deadline,
 	}
+	if rk, named := resolveKinds[kind]; named {
+		// What orgctl resolves, it completes by name: the email, group name
+		// or folder path the user would type, with the id beside it. The
+		// list is the one name lookups keep, so either fills it for the other.
+		k := resolve.Kinds[rk]
+		view := completions.Kind{List: nameList(rk), Value: "key", Label: []string{"id"}}
+		items := src.Items(context.Background(), view.List, func(ctx context.Context) ([]completions.Item, error) {
+			return fetchNamesForCompletion(ctx, f, cfg, k, deadline)
+		})
+		if out := view.Candidates(items, toComplete); out != nil {
+			return out, dir
+		}
+		// Typing an id still completes one.
+		ids := completions.Kind{List: view.List, Value: "id", Label: []string{"key"}}
+		return ids.Candidates(items, toComplete), dir
+	}
 	items := src.Items(context.Background(), ok.View.List, func(ctx context.Context) ([]completions.Item, error) {
 		return fetchForCompletion(ctx, f, cfg, ok, deadline)
 	})
 	return ok.View.Candidates(items, toComplete), dir
+}
+
+// fetchNamesForCompletion lists a kind's objects as name lookups keep them
+// (id, key and labels), under the same limits as fetchForCompletion.
+func fetchNamesForCompletion(ctx context.Context, f *cli.Factory, cfg *settings.Config, k resolve.Kind, deadline time.Duration) ([]completions.Item, error) {
+	data, err := completionGet(ctx, f, cfg, k.List, k.Scope, deadline)
+	if err != nil {
+		return nil, err
+	}
+	list, err := resolve.ListItems(k, data)
+	if err != nil {
+		return nil, err
+	}
+	items := make([]completions.Item, len(list))
+	for i, it := range list {
+		items[i] = it
+	}
+	return items, nil
 }
 
 // completionOrigin names the org a list belongs to without resolving the
@@ -240,6 +275,15 @@ func completionOrigin(cfg *settings.Config) string {
 // attempt timeout of the completion deadline, and a budget ledger with
 // MaxWait 0, which reserves points only when there is room right now.
 func fetchForCompletion(ctx context.Context, f *cli.Factory, cfg *settings.Config, k objectKind, deadline time.Duration) ([]completions.Item, error) {
+	data, err := completionGet(ctx, f, cfg, k.Path, k.Scope, deadline)
+	if err != nil {
+		return nil, err
+	}
+	return completions.ItemsFromJSON(data, listFields(k.View.List))
+}
+
+// completionGet sends the one GET a completion may send.
+func completionGet(ctx context.Context, f *cli.Factory, cfg *settings.Config, path, scope string, deadline time.Duration) ([]byte, error) {
 	t, err := cli.ResolveTarget(cfg, f.Tokens, f.Transport)
 	if err != nil {
 		return nil, err
@@ -263,11 +307,11 @@ func fetchForCompletion(ctx context.Context, f *cli.Factory, cfg *settings.Confi
 	if err != nil {
 		return nil, err
 	}
-	resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: k.Path, Scope: k.Scope})
+	resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Scope: scope})
 	if err != nil {
 		return nil, err
 	}
-	return completions.ItemsFromJSON(resp.Data, listFields(k.View.List))
+	return resp.Data, nil
 }
 
 // listFields are the fields every kind of one list needs, so one fetch

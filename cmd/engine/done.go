@@ -51,10 +51,15 @@ var nameKeys = []string{"email", "name", "display_name", "label", "title", "invi
 // doneLine is the one line a write command prints on stderr once it has
 // succeeded: what it did to which object ("Disabled user ana@example.com").
 func doneLine(c *Call, data json.RawMessage) string {
+	if c.Op.Said != nil {
+		if s := c.Op.Said(c); s != "" {
+			return s
+		}
+	}
 	what := objectName(c, data)
 	if c.Op.Done != "" {
 		if strings.Contains(c.Op.Done, "%[") {
-			return fmt.Sprintf(c.Op.Done, argObjects(c)...)
+			return fmt.Sprintf(c.Op.Done, append(argObjects(c), argKeys(c)...)...)
 		}
 		if strings.Contains(c.Op.Done, "%s") {
 			return strings.TrimSpace(fmt.Sprintf(c.Op.Done, what))
@@ -85,6 +90,30 @@ func argObjects(c *Call) []any {
 		}
 	}
 	return objs
+}
+
+// argKeys are the call's positional arguments by their natural key alone
+// (ana@example.com, support) where one was found, else as given.
+func argKeys(c *Call) []any {
+	keys := make([]any, 0, len(c.Op.Args))
+	for i, a := range c.Op.Args {
+		if k, ok := c.ArgKeys[i]; ok {
+			keys = append(keys, k)
+		} else {
+			keys = append(keys, c.Params[a])
+		}
+	}
+	return keys
+}
+
+func (c *Call) setArgKey(i int, key string) {
+	if key == "" {
+		return
+	}
+	if c.ArgKeys == nil {
+		c.ArgKeys = map[int]string{}
+	}
+	c.ArgKeys[i] = key
 }
 
 // objectName names the object a call acted on: the name the user gave

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -80,11 +81,15 @@ func (e *Engine) Run(ctx context.Context, c *Call, o RunOptions) error {
 		return err
 	}
 	c.Names = e.namesOf(ctx)
+	if e.namesShown(c) {
+		e.seedNames(c, resp)
+		e.Printer.NameOf = e.nameOf(ctx)
+	}
 	if err := e.print(c, resp, o); err != nil {
 		return err
 	}
 	if c.Op.Writes() && !e.quiet() {
-		e.f.IO.Notice("✓ %s", doneLine(c, resp.Data))
+		e.f.IO.Success("%s", doneLine(c, resp.Data))
 	}
 	return nil
 }
@@ -190,7 +195,7 @@ func (e *Engine) print(c *Call, resp *client.Response, o RunOptions) error {
 // nothing. nil when print does something else: selects fields, shows a
 // view, or prints pages joined (--all) or a follow-up's answer.
 func (e *Engine) renderer(c *Call, o RunOptions) func(*jsonscan.Reader) any {
-	if o.JSON != nil || c.Op.View != nil || c.All || len(c.Then) > 0 {
+	if o.JSON != nil || c.Op.View != nil || c.All || len(c.Then) > 0 || e.namesShown(c) {
 		return nil
 	}
 	render := e.Printer.Renderer(c.Columns)
@@ -252,12 +257,13 @@ func (e *Engine) question(ctx context.Context, c *Call) string {
 	if len(c.Op.Args) == 1 && len(objs) == 1 {
 		kind = c.Op.argKind(0)
 		if _, named := c.ArgLabels[0]; !named {
-			if d, ok := e.describe(ctx, kind, fmt.Sprint(objs[0])); ok {
-				objs[0] = d
+			if o, ok := e.describe(ctx, kind, fmt.Sprint(objs[0])); ok {
+				objs[0] = o.Describe()
 				if c.ArgLabels == nil {
 					c.ArgLabels = map[int]string{}
 				}
-				c.ArgLabels[0] = d
+				c.ArgLabels[0] = o.Describe()
+				c.setArgKey(0, o.Key)
 			}
 		}
 	}
@@ -274,25 +280,29 @@ func (e *Engine) question(ctx context.Context, c *Call) string {
 // describe names the object an id stands for, with one read; false when
 // the kind has no natural key or the read fails (the prompt then shows
 // the id, and the call itself reports a missing object).
-func (e *Engine) describe(ctx context.Context, kind, id string) (string, bool) {
+func (e *Engine) describe(ctx context.Context, kind, id string) (resolve.Object, bool) {
 	rk, ok := resolveKinds[kind]
 	if !ok {
-		return "", false
+		return resolve.Object{}, false
 	}
 	r, err := e.resolver()
 	if err != nil {
-		return "", false
+		return resolve.Object{}, false
 	}
 	o, err := r.Describe(ctx, resolve.Kinds[rk], id)
 	if err != nil || o.Key == "" || o.Key == id {
-		return "", false
+		return resolve.Object{}, false
 	}
-	return o.Describe(), true
+	return o, true
 }
 
 // confirmQuestion is the op's question about the call's objects, one per
-// positional argument (%s, or %[N]s for the Nth).
+// positional argument (%s, or %[N]s for the Nth); after them come the
+// arguments' natural keys (argKeys), which hints quote.
 func confirmQuestion(c *Call, objs []any) string {
+	if strings.Contains(c.Op.Confirm, "%[") {
+		objs = append(objs, argKeys(c)...)
+	}
 	if c.Op.Confirm == "" {
 		what := c.Command
 		for _, o := range objs {
@@ -512,6 +522,81 @@ func showNamesIn(v any, names map[string]string) any {
 
 // namesOf lists every object of a kind through the engine's resolver: one
 // request per kind at most, none when the name cache has the list.
+// namesShown reports a terminal table with columns of ids that show as
+// names (output.Column.Names, also through Terminal).
+func (e *Engine) namesShown(c *Call) bool {
+	if !e.f.IO.OutTTY || e.Printer.Opts.Structured() {
+		return false
+	}
+	for _, col := range c.Columns {
+		if col.Terminal != nil {
+			col = *col.Terminal
+		}
+		if col.Names != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// seedNames gives the resolver the list a call just fetched whole (a list
+// of folders names the folders' parents), so naming ids costs nothing.
+func (e *Engine) seedNames(c *Call, resp *client.Response) {
+	req := c.Request()
+	if req.Method != http.MethodGet || len(req.Query) > 0 || c.All {
+		return
+	}
+	for _, k := range resolve.Kinds {
+		if k.List == req.Path {
+			if r, err := e.resolver(); err == nil {
+				r.Seed(k, resp.Data)
+			}
+			return
+		}
+	}
+}
+
+// nameOf names ids for a terminal table: from the lists the resolver has
+// (this answer, the names cache), else one list request per kind. kinds
+// may list several ("groups,users"): only a kind whose ids look like this
+// one is asked. A list that cannot be had leaves the ids, with one warning.
+func (e *Engine) nameOf(ctx context.Context) func(kinds, id string) (string, bool) {
+	names := map[string]map[string]string{}
+	return func(kinds, id string) (string, bool) {
+		for _, kind := range strings.Split(kinds, ",") {
+			k, known := resolve.Kinds[kind]
+			if !known || (k.IsID != nil && !k.IsID(id)) {
+				continue
+			}
+			if n := e.nameIn(ctx, names, kind, id); n != "" {
+				return n, true
+			}
+		}
+		return "", false
+	}
+}
+
+// nameIn is the name of id in kind's list, fetched into names once.
+func (e *Engine) nameIn(ctx context.Context, names map[string]map[string]string, kind, id string) string {
+	m, ok := names[kind]
+	if !ok {
+		m = map[string]string{}
+		names[kind] = m
+		r, err := e.resolver()
+		var objs []resolve.Object
+		if err == nil {
+			objs, err = r.All(ctx, resolve.Kinds[kind])
+		}
+		if err != nil {
+			e.f.IO.Warn("could not look up %s names, showing ids: %v", SingularKind(kind), err)
+		}
+		for _, o := range objs {
+			m[o.ID] = o.Key
+		}
+	}
+	return m[id]
+}
+
 func (e *Engine) namesOf(ctx context.Context) func(kind string) ([]resolve.Object, error) {
 	return func(kind string) ([]resolve.Object, error) {
 		r, err := e.resolver()

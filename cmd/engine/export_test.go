@@ -41,3 +41,5 @@ func (j *bulkJob) ColumnTarget(name string) (field *Field, arg int, ok bool) {
 	t, ok := j.cols.target(name)
 	return t.field, t.arg, ok
 }
+
+var NearNames = nearNames

@@ -2,11 +2,15 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/completions"
 	"github.com/orgctl/orgctl/ratebudget"
 )
@@ -157,11 +161,51 @@ func (e *Engine) resolveNames(ctx context.Context, in Input, refs []nameRef) (In
 	for _, ref := range refs {
 		o, err := r.One(ctx, ref.Kind, ref.Text)
 		if err != nil {
+			var nf *resolve.NotFoundError
+			if errors.As(err, &nf) && len(nf.Near) == 0 {
+				nf.Near = nearNames(ref.Kind, ref.Text, r.Known(ref.Kind))
+			}
 			return in, nil, e.explain(err)
 		}
 		found[ref.stand] = o
 	}
 	return substitute(in, refs, func(ref nameRef) string { return found[ref.stand].ID }), found, nil
+}
+
+// nearNames are up to three of a kind's names closest to a mistyped one,
+// nearest first: within a typo's distance (and one edit of the best), or
+// names it is the start of.
+func nearNames(k resolve.Kind, typed string, names []string) []string {
+	type cand struct {
+		name string
+		d    int
+	}
+	want := typed
+	if k.Fold {
+		want = strings.ToLower(want)
+	}
+	var cs []cand
+	for _, n := range names {
+		have := n
+		if k.Fold {
+			have = strings.ToLower(have)
+		}
+		d := suggest.Distance(want, have)
+		if d <= suggest.Typo(len(want)) || (len(want) >= 3 && strings.HasPrefix(have, want)) {
+			cs = append(cs, cand{n, d})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
+	var out []string
+	for _, c := range cs {
+		if len(out) == 3 || c.d > cs[0].d+1 {
+			break // a much worse guess only adds noise
+		}
+		if !slices.Contains(out, c.name) {
+			out = append(out, c.name)
+		}
+	}
+	return out
 }
 
 // resolver is the engine's one Resolver, on the paced client.
@@ -242,6 +286,7 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 			return err
 		}
 	}
+	typed := in.Values
 	in, found, err := e.resolveNames(ctx, in, refs)
 	if err != nil {
 		return err
@@ -250,12 +295,14 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 	if err != nil {
 		return err
 	}
+	call.Typed = typed
 	for _, ref := range refs {
 		if ref.Flag == "" {
 			if call.ArgLabels == nil {
 				call.ArgLabels = map[int]string{}
 			}
 			call.ArgLabels[ref.Arg] = found[ref.stand].Describe()
+			call.setArgKey(ref.Arg, found[ref.stand].Key)
 		}
 	}
 	return e.Run(ctx, call, o)

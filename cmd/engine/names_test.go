@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/orgctl/orgctl/client/resolve"
@@ -59,5 +60,29 @@ func TestNameRefsFollowKindBy(t *testing.T) {
 		if len(got) != len(tc.want) || (len(got) > 0 && got[0] != tc.want[0]) {
 			t.Errorf("args %q flags %v: refs of kinds %q, want %q", tc.args, tc.flags, got, tc.want)
 		}
+	}
+}
+
+func TestNearNames(t *testing.T) {
+	groups := resolve.Kinds["groups"]
+	names := []string{"admin", "editor", "viewer", "All Users", "support", "supply"}
+	for _, c := range []struct {
+		typed string
+		want  []string
+	}{
+		{"supprt", []string{"support", "supply"}}, // nearest first
+		{"suppl", []string{"supply"}},
+		{"viewers", []string{"viewer"}},
+		{"zzzzzzzz", nil},
+		{"Support", []string{"support"}}, // one edit: the case of a letter
+	} {
+		if got := engine.NearNames(groups, c.typed, names); !slices.Equal(got, c.want) {
+			t.Errorf("NearNames(%q) = %q, want %q", c.typed, got, c.want)
+		}
+	}
+	users := resolve.Kinds["users"]
+	emails := []string{"admin@sandbox.example", "ana.viewer@sandbox.example", "dev.lee@sandbox.example"}
+	if got := engine.NearNames(users, "Ana.Viewr@sandbox.example", emails); !slices.Equal(got, []string{"ana.viewer@sandbox.example"}) {
+		t.Errorf("emails fold case: got %q", got)
 	}
 }

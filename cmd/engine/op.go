@@ -130,6 +130,9 @@ type Op struct {
 	// Done is the line a write prints on stderr once it succeeded, with %s
 	// for the object ("Disabled user %s"); empty: the verb and the noun.
 	Done string
+	// Said, when set, words that line from the call's values as typed
+	// ("Added dev.lee@example.com to group support"); "" falls back to Done.
+	Said func(c *Call) string
 	// noun is what one object of the op's group is called, plural the
 	// group's objects: "user", "users".
 	noun, plural string
@@ -255,6 +258,18 @@ func (op *Op) Stub() *cobra.Command {
 	}
 }
 
+// ColumnsAnnotation holds a command's table column names (a,b,c), which
+// --columns completes.
+const ColumnsAnnotation = "columns"
+
+func columnNames(cols []output.Column) string {
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = output.ColumnName(c)
+	}
+	return strings.Join(names, ",")
+}
+
 // wire makes c, the op's stub, the op's command: its help, flags,
 // completion and run function.
 func (op *Op) wire(f *cli.Factory, c *cobra.Command) {
@@ -265,6 +280,9 @@ func (op *Op) wire(f *cli.Factory, c *cobra.Command) {
 		"method": op.Method,
 		"path":   op.Path,
 		"cost":   strconv.Itoa(op.Cost()),
+	}
+	if names := columnNames(op.Columns); names != "" {
+		c.Annotations[ColumnsAnnotation] = names
 	}
 	c.Args = func(c *cobra.Command, args []string) error {
 		if fromFile(c) && len(args) <= len(op.Args) {

@@ -41,7 +41,7 @@ Gotchas:
 			{Header: "EMAIL", Field: "requesting_email"},
 			{Header: "STATUS", Field: "status"},
 			{Header: "CREATED", Field: "created_at"},
-			{Header: "UPDATED BY", Field: "updated_by_id"},
+			{Header: "UPDATED BY", Field: "updated_by_id", Names: "users"},
 		},
 		Ops: []engine.Op{
 			{Use: "list", Short: "List access requests", Method: http.MethodGet, Path: "/access_requests", Scope: "Users > Read", List: true,

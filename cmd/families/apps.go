@@ -43,7 +43,7 @@ Gotchas:
 		Columns: []output.Column{
 			{Header: "ID", Field: "id"},
 			{Header: "NAME", Field: "name"},
-			{Header: "FOLDER", Field: "folder_id"},
+			{Header: "FOLDER", Field: "folder_id", Names: "folders"},
 			{Header: "MODULE", Field: "is_module"},
 			{Header: "MOBILE", Field: "is_mobile_app"},
 			{Header: "PROTECTED", Field: "protected"},

@@ -116,9 +116,9 @@ per environment. Secret variables' values can be read back only by the API.
 Values come from --value ENVIRONMENT_ID=VALUE (repeatable); argv is visible to
 other local users (ps), so pass secret values with --body FILE or --body - instead.`,
 		Example: `  orgctl config-vars list
-  orgctl config-vars create --name SUPPORT_EMAIL --value PROD_ENV_ID=help@example.com
+  orgctl config-vars create --name SUPPORT_EMAIL --value production=help@example.com
   echo '{"name":"STRIPE_KEY","secret":true,"values":[{"environment_id":"PROD_ENV_ID","value":"sk_live_..."}]}' | orgctl config-vars create --body -
-  orgctl config-vars update VAR_ID --value STAGING_ENV_ID=qa@example.com`,
+  orgctl config-vars update SUPPORT_EMAIL --value staging=qa@example.com`,
 		Columns: []output.Column{
 			{Header: "ID", Field: "id"},
 			{Header: "NAME", Field: "name"},
@@ -142,10 +142,10 @@ other local users (ps), so pass secret values with --body FILE or --body - inste
 			{Use: "list", Short: "List configuration variables with their values", Method: http.MethodGet, Path: "/configuration_variables", Scope: "Configuration Variables > Read",
 				Example: "  orgctl config-vars list\n  orgctl config-vars list --jq '.[] | select(.name==\"SUPPORT_EMAIL\") | .values'"},
 			{Use: "get VARIABLE_ID", Short: "Show a configuration variable and its values", Method: http.MethodGet, Path: "/configuration_variables/{id}", Args: []string{"id"}, Scope: "Configuration Variables > Read",
-				Example: "  orgctl config-vars get VAR_ID -o yaml"},
+				Example: "  orgctl config-vars get SUPPORT_EMAIL -o yaml"},
 			{Use: "create", Short: "Create a configuration variable", Method: http.MethodPost, Path: "/configuration_variables", Scope: "Configuration Variables > Write", Body: true,
 				Exists: engine.LookFirst("config-vars", "name", "update"),
-				Example: `  orgctl config-vars create --name SUPPORT_EMAIL --value PROD_ENV_ID=help@example.com --value STAGING_ENV_ID=qa@example.com
+				Example: `  orgctl config-vars create --name SUPPORT_EMAIL --value production=help@example.com --value staging=qa@example.com
   orgctl config-vars create --body stripe-key.json`,
 				Fields: []engine.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "variable name"},
@@ -170,9 +170,9 @@ other local users (ps), so pass secret values with --body FILE or --body - inste
 				Long: `The API replaces the whole variable (PUT). orgctl first reads the current one
 (one extra GET) and changes only what the flags say; --value replaces that
 environment's value and keeps the others. With --body the body is sent as is.`,
-				Example: `  orgctl config-vars update VAR_ID --value STAGING_ENV_ID=qa2@example.com
-  orgctl config-vars update VAR_ID --description "Support inbox" --secret=false
-  orgctl config-vars update VAR_ID --body full.json`,
+				Example: `  orgctl config-vars update SUPPORT_EMAIL --value staging=qa2@example.com
+  orgctl config-vars update SUPPORT_EMAIL --description "Support inbox" --secret=false
+  orgctl config-vars update SUPPORT_EMAIL --body full.json`,
 				Fields: []engine.Field{
 					{Flag: "name", Key: "name", Usage: "new name"},
 					{Flag: "description", Key: "description", Usage: "new description"},
@@ -182,7 +182,7 @@ environment's value and keeps the others. With --body the body is sent as is.`,
 				Shape: updateConfigVar, Merge: mergeConfigVar},
 			{Use: "delete VARIABLE_ID", Short: "Delete a configuration variable and its values", Method: http.MethodDelete, Path: "/configuration_variables/{id}", Args: []string{"id"}, Scope: "Configuration Variables > Write",
 				Destructive: true,
-				Confirm:     "Delete configuration variable %s and its value in every environment? This cannot be undone.", Example: "  orgctl config-vars delete VAR_ID --yes"},
+				Confirm:     "Delete configuration variable %s and its value in every environment? This cannot be undone.", Example: "  orgctl config-vars delete SUPPORT_EMAIL --yes"},
 		},
 	}
 }

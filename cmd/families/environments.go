@@ -19,8 +19,8 @@ configurations and configuration variables separate values. Ids are UUIDs.
 Creating, updating and deleting environments needs Retool 3.123.0 or later.`,
 		Example: `  orgctl environments list
   orgctl environments create --name qa --color '#F5A623' --description "QA sign-off"
-  orgctl environments update ENV_ID --color '#3C92DC'
-  orgctl environments delete ENV_ID --yes`,
+  orgctl environments update staging --color '#3C92DC'
+  orgctl environments delete staging --yes`,
 		Columns: []output.Column{
 			{Header: "ID", Field: "id"},
 			{Header: "NAME", Field: "name"},
@@ -44,7 +44,7 @@ Creating, updating and deleting environments needs Retool 3.123.0 or later.`,
 			{Use: "update ENVIRONMENT_ID", Short: "Rename or recolour an environment", Method: http.MethodPatch, Path: "/environments/{environmentId}", Args: []string{"environmentId"}, Scope: "Environments > Write",
 				Body: true, Patch: true,
 				Long:    "Each flag becomes one JSON Patch \"replace\" operation (the only op the API takes).",
-				Example: "  orgctl environments update ENV_ID --name qa-eu\n  orgctl environments update ENV_ID --description 'Sign-off' --color '#FFFFFF'",
+				Example: "  orgctl environments update staging --name qa-eu\n  orgctl environments update staging --description 'Sign-off' --color '#FFFFFF'",
 				Fields: []engine.Field{
 					{Flag: "name", Key: "name", In: engine.InPatch, Usage: "new name"},
 					{Flag: "color", Key: "color", In: engine.InPatch, Usage: "new colour, `#RRGGBB`"},
@@ -53,7 +53,7 @@ Creating, updating and deleting environments needs Retool 3.123.0 or later.`,
 			{Use: "delete ENVIRONMENT_ID", Short: "Delete an environment", Method: http.MethodDelete, Path: "/environments/{environmentId}", Args: []string{"environmentId"}, Scope: "Environments > Write",
 				Destructive: true,
 				Confirm:     "Delete environment %s? This cannot be undone: 'orgctl environments create' makes a new one with a new id.",
-				Example:     "  orgctl environments delete ENV_ID --yes"},
+				Example:     "  orgctl environments delete staging --yes"},
 		},
 	}
 }

@@ -19,20 +19,21 @@ func foldersGroup() engine.Group {
 		Long: `Folders hold apps, workflows, resources, agents and libraries. Ids look like app_190.`,
 		Example: `  orgctl folders list
   orgctl folders create --name Reports --type app --parent app_1
-  orgctl folders update app_190 --name "Quarterly reports"
-  orgctl folders delete app_190 --recursive --yes`,
+  orgctl folders update app:/Finance --name "Quarterly reports"
+  orgctl folders delete app:/Finance --recursive --yes`,
 		Columns: []output.Column{
 			{Header: "ID", Field: "id"},
-			{Header: "NAME", Field: "name"},
+			// On a terminal a folder is its path, as admins name it (app:/Finance).
+			{Header: "NAME", Field: "name", Terminal: &output.Column{Header: "PATH", Field: "id", Names: "folders", Key: true}},
 			{Header: "TYPE", Field: "folder_type"},
-			{Header: "PARENT", Field: "parent_folder_id"},
+			{Header: "PARENT", Field: "parent_folder_id", Names: "folders"},
 			{Header: "SYSTEM", Field: "is_system_folder"},
 		},
 		Ops: []engine.Op{
 			{Use: "list", Short: "List folders", Method: http.MethodGet, Path: "/folders", Scope: "Folders > Read", List: true,
 				Example: "  orgctl folders list\n  orgctl folders list --jq '.[] | select(.folder_type == \"app\") | .id'"},
 			{Use: "get FOLDER_ID", Short: "Show a folder", Method: http.MethodGet, Path: "/folders/{folderId}", Args: []string{"folderId"}, Scope: "Folders > Read",
-				Example: "  orgctl folders get app_190"},
+				Example: "  orgctl folders get app:/Finance"},
 			{
 				Use: "create", Short: "Create a folder", Method: http.MethodPost, Path: "/folders", Scope: "Folders > Write", Body: true,
 				Exists:  engine.FolderExists,
@@ -46,7 +47,7 @@ func foldersGroup() engine.Group {
 			{
 				Use: "update FOLDER_ID", Short: "Rename or move a folder", Method: http.MethodPatch, Path: "/folders/{folderId}", Args: []string{"folderId"}, Scope: "Folders > Write",
 				Body: true, Patch: true,
-				Example: "  orgctl folders update app_190 --name Archive\n  orgctl folders update app_190 --parent app_1",
+				Example: "  orgctl folders update app:/Finance --name Archive\n  orgctl folders update app:/Finance --parent app_1",
 				Fields: []engine.Field{
 					{Flag: "name", Key: "name", In: engine.InPatch, Usage: "new name"},
 					{Flag: "parent", Key: "parent_folder_id", In: engine.InPatch, Usage: "move under this `FOLDER` (id or path)"},
@@ -56,7 +57,7 @@ func foldersGroup() engine.Group {
 				Use: "delete FOLDER_ID", Short: "Delete a folder", Method: http.MethodDelete, Path: "/folders/{folderId}", Args: []string{"folderId"}, Scope: "Folders > Write",
 				Destructive: true,
 				Confirm:     "Delete folder %s? With --recursive, everything in it goes too; this cannot be undone.",
-				Example:     "  orgctl folders delete app_190 --yes\n  orgctl folders delete app_190 --recursive --yes   # with its apps",
+				Example:     "  orgctl folders delete app:/Finance --yes\n  orgctl folders delete app:/Finance --recursive --yes   # with its apps",
 				Fields: []engine.Field{
 					{Flag: "recursive", Key: "recursive", In: engine.InQuery, Kind: engine.KBool, Usage: "also delete the folder's contents (app folders only)"},
 				},

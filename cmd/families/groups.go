@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
@@ -23,6 +24,30 @@ func groupAccessFields(in engine.In) []engine.Field {
 }
 
 // membersFromFlags turns --user IDs into the API's member objects.
+// membersAdded names who joined which group: "Added dev.lee@example.com
+// to group support".
+func membersAdded(c *engine.Call) string {
+	users := c.TypedList("user")
+	if len(users) == 0 {
+		return "" // --body: the generic line
+	}
+	who := fmt.Sprintf("%d users", len(users))
+	switch {
+	case len(users) == 1:
+		who = users[0]
+	case len(users) <= 3:
+		who = strings.Join(users[:len(users)-1], ", ") + " and " + users[len(users)-1]
+	}
+	as := ""
+	if c.LocalBool("admin") {
+		as = " as group admins"
+		if len(users) == 1 {
+			as = " as a group admin"
+		}
+	}
+	return "Added " + who + " to group " + c.ArgKey(0) + as
+}
+
 func membersFromFlags(c *engine.Call) error {
 	ids := c.LocalStrings("user")
 	if len(ids) == 0 {
@@ -85,9 +110,9 @@ func groupsGroup() engine.Group {
 	return engine.Group{
 		Long: `Permission groups of the organization or Space. Group ids are numbers.`,
 		Example: `  orgctl groups list
-  orgctl groups create --name Analysts --universal-app-access use --user user_abc
-  orgctl groups members add 7 --user user_abc --user user_def
-  orgctl groups members remove 7 user_abc --yes`,
+  orgctl groups create --name Analysts --universal-app-access use --user ana.viewer@sandbox.example
+  orgctl groups members add support --user ana.viewer@sandbox.example --user dev.lee@sandbox.example
+  orgctl groups members remove support ana.viewer@sandbox.example --yes`,
 		Columns: []output.Column{
 			{Header: "ID", Field: "id"},
 			{Header: "NAME", Field: "name"},
@@ -103,30 +128,30 @@ func groupsGroup() engine.Group {
 			{Use: "list", Short: "List groups", Method: http.MethodGet, Path: "/groups", Scope: "Groups > Read", List: true,
 				Example: "  orgctl groups list\n  orgctl groups list -o json --jq '.[].name'"},
 			{Use: "get GROUP_ID", Short: "Show a group with its members", Method: http.MethodGet, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Read",
-				Example: "  orgctl groups get 7\n  orgctl groups get 7 --exclude-disabled-users -o yaml",
+				Example: "  orgctl groups get support\n  orgctl groups get support --exclude-disabled-users -o yaml",
 				View:    groupView,
 				Fields: []engine.Field{
 					{Flag: "exclude-disabled-users", Key: "excludeDisabledUsers", In: engine.InQuery, Kind: engine.KBool, Usage: "leave disabled users out of members"},
 				}},
 			{Use: "create", Short: "Create a group", Method: http.MethodPost, Path: "/groups", Scope: "Groups > Write", Body: true,
 				Exists:  engine.ConflictKey("groups", "name", "update"),
-				Example: "  orgctl groups create --name Analysts\n  orgctl groups create --name Ops --universal-resource-access edit --user user_abc --admin",
+				Example: "  orgctl groups create --name Analysts\n  orgctl groups create --name Ops --universal-resource-access edit --user ana.viewer@sandbox.example --admin",
 				Fields:  createFields, Shape: membersFromFlags},
 			{Use: "update GROUP_ID", Short: "Change a group's fields (JSON Patch)", Method: http.MethodPatch, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Write",
 				Body: true, Patch: true,
-				Example: "  orgctl groups update 7 --name Analytics\n  orgctl groups update 7 --universal-app-access edit",
+				Example: "  orgctl groups update support --name Analytics\n  orgctl groups update support --universal-app-access edit",
 				Fields:  append([]engine.Field{{Flag: "name", Key: "name", In: engine.InPatch, Usage: "new name"}}, groupAccessFields(engine.InPatch)...)},
 			{Use: "delete GROUP_ID", Short: "Delete a group", Method: http.MethodDelete, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Write",
 				Destructive: true,
-				Confirm:     "Delete group %s? Its members lose the access it gives them; this cannot be undone.", Example: "  orgctl groups delete 7 --yes"},
+				Confirm:     "Delete group %s? Its members lose the access it gives them; this cannot be undone.", Example: "  orgctl groups delete support --yes"},
 			{Use: "replace GROUP_ID", Short: "Replace a whole group (PUT)", Method: http.MethodPut, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Write",
 				Body: true,
 				Long: `Sends the complete group: fields left out are reset by the API, and the member
 list becomes exactly --user (or the body's "members"). To change one field, use
-'groups update'. A safe round trip: 'orgctl groups get 7 -o json > g.json', edit
-g.json, then 'orgctl groups replace 7 --body g.json'.`,
-				Example: `  orgctl groups replace 7 --name Analysts --universal-app-access use --user user_abc --user user_def
-  orgctl groups get 7 -o json > g.json && orgctl groups replace 7 --body g.json`,
+'groups update'. A safe round trip: 'orgctl groups get support -o json > g.json', edit
+g.json, then 'orgctl groups replace support --body g.json'.`,
+				Example: `  orgctl groups replace support --name Analysts --universal-app-access use --user ana.viewer@sandbox.example --user dev.lee@sandbox.example
+  orgctl groups get support -o json > g.json && orgctl groups replace support --body g.json`,
 				Fields: append(append([]engine.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "group name"},
 					{Flag: "user", In: engine.InLocal, Kind: engine.KStrings, Usage: "member `USER` (id or email; repeatable; the complete member list)"},
@@ -166,15 +191,15 @@ g.json, then 'orgctl groups replace 7 --body g.json'.`,
 				{Use: "add GROUP_ID", Done: "Added members to group %s", Short: "Add users to a group", Method: http.MethodPost, Path: "/groups/{groupId}/members", Args: []string{"groupId"}, Scope: "Groups > Write",
 					Exists:  engine.MemberExists,
 					Body:    true,
-					Example: "  orgctl groups members add 7 --user user_abc\n  orgctl groups members add 7 --user user_abc --user user_def --admin",
+					Example: "  orgctl groups members add support --user ana.viewer@sandbox.example\n  orgctl groups members add support --user ana.viewer@sandbox.example --user dev.lee@sandbox.example --admin",
 					Fields: []engine.Field{
 						{Flag: "user", In: engine.InLocal, Kind: engine.KStrings, Usage: "member `USER` to add (id or email; repeatable)"},
 						{Flag: "admin", In: engine.InLocal, Kind: engine.KBool, Usage: "make them group admins"},
 					},
-					Shape: membersFromFlags},
+					Shape: membersFromFlags, Said: membersAdded},
 				{Use: "remove GROUP_ID USER_ID", Done: "Removed %[2]s from group %[1]s", Short: "Remove a user from a group", Method: http.MethodDelete, Path: "/groups/{groupId}/members/{userSid}", Args: []string{"groupId", "userSid"}, Scope: "Groups > Write",
 					Destructive: true,
-					Confirm:     "Remove %[2]s from group %[1]s? They lose the access the group gives; 'orgctl groups members add' puts them back.", Example: "  orgctl groups members remove 7 user_abc --yes"},
+					Confirm:     "Remove %[2]s from group %[1]s? They lose the access the group gives; 'orgctl groups members add' puts them back.", Example: "  orgctl groups members remove support ana.viewer@sandbox.example --yes"},
 			},
 		}, {
 			Name:  "invites",
@@ -184,14 +209,14 @@ Invite ids are numbers (see 'orgctl invites list').`,
 			Columns: memberColumns,
 			Ops: []engine.Op{
 				{Use: "add GROUP_ID", Done: "Added invites to group %s", Short: "Add user invites to a group", Method: http.MethodPost, Path: "/groups/{groupId}/user_invites", Args: []string{"groupId"}, Scope: "Groups > Write",
-					Example: "  orgctl groups invites add 7 --invite 1\n  orgctl groups invites add 7 --invite 1 --invite 2",
+					Example: "  orgctl groups invites add support --invite 1\n  orgctl groups invites add support --invite invitee@sandbox.example",
 					Fields: []engine.Field{
 						{Flag: "invite", Key: "userInviteIds", Kind: engine.KStrings, Required: true, Usage: "user `INVITE` to add (id or invited email; repeatable)"},
 					},
 					Shape: numbersIn("userInviteIds", "invite")},
 				{Use: "remove GROUP_ID INVITE_ID", Done: "Removed invite %[2]s from group %[1]s", Short: "Remove a user invite from a group", Method: http.MethodDelete, Path: "/groups/{groupId}/user_invites/{userInviteId}", Args: []string{"groupId", "userInviteId"}, Scope: "Groups > Write",
 					Destructive: true,
-					Confirm:     "Remove invite %[2]s from group %[1]s? 'orgctl groups invites add' puts it back.", Example: "  orgctl groups invites remove 7 1 --yes"},
+					Confirm:     "Remove invite %[2]s from group %[1]s? 'orgctl groups invites add' puts it back.", Example: "  orgctl groups invites remove support 1 --yes"},
 			},
 		}},
 	}

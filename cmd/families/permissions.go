@@ -22,6 +22,27 @@ var subjectFields = []engine.Field{
 	{Flag: "user", In: engine.InLocal, Usage: "the subject is this `USER` (id or email)"},
 }
 
+// accessSaid words a grant or revoke from its flags as typed: "Granted use
+// on folder app:/Finance to group support"; "" (the generic line) when the
+// body came from --body.
+func accessSaid(verb, prep string) func(c *engine.Call) string {
+	return func(c *engine.Call) string {
+		typ, obj := c.TypedList("object-type"), c.TypedList("object-id")
+		subjType, subj := "group", c.TypedList("group")
+		if len(subj) == 0 {
+			subjType, subj = "user", c.TypedList("user")
+		}
+		if len(typ) == 0 || len(obj) == 0 || len(subj) == 0 {
+			return ""
+		}
+		what := "access"
+		if lvl, ok := c.BodyObject()["access_level"].(string); ok && verb == "Granted" {
+			what = lvl
+		}
+		return fmt.Sprintf("%s %s on %s %s %s %s %s", verb, what, typ[0], obj[0], prep, subjType, subj[0])
+	}
+}
+
 // subjectFromFlags turns --group N / --user ID into the API's subject object.
 func subjectFromFlags(c *engine.Call) error {
 	g, hasG := c.Local["group"].(string)
@@ -96,9 +117,9 @@ var objectColumns = []output.Column{
 
 var grantColumns = []output.Column{
 	{Header: "ID", Field: "id"},
-	{Header: "ROLE", Field: "role_id"},
+	{Header: "ROLE", Field: "role_id", Names: "roles"},
 	{Header: "SUBJECT TYPE", Field: "subject_type"},
-	{Header: "SUBJECT", Field: "subject_id"},
+	{Header: "SUBJECT", Field: "subject_id", Names: "groups,users"},
 	{Header: "OBJECT TYPE", Field: "object_type"},
 	{Header: "OBJECT", Field: "object_id"},
 }
@@ -143,7 +164,7 @@ Gotchas:
 			{Use: "list-objects", Short: "List the objects a group or user can access", Method: http.MethodPost, Path: "/permissions/listObjects", Scope: "Permissions > Read", Body: true,
 				Long: "A read, even though it is a POST: --dry-run is offered but nothing changes.",
 				Example: `  orgctl permissions list-objects --group 2 --type folder
-  orgctl permissions list-objects --user user_abc --type app --include-inherited`,
+  orgctl permissions list-objects --user ana.viewer@sandbox.example --type app --include-inherited`,
 				Fields: append(append([]engine.Field(nil), subjectFields...),
 					engine.Field{Flag: "type", Key: "object_type", Required: true, Enum: []string{"folder", "app", "resource", "resource_configuration"}, Usage: "kind of objects"},
 					engine.Field{Flag: "include-inherited", Key: "include_inherited_access", Kind: engine.KBool, Usage: "include access inherited from folders"},
@@ -152,7 +173,7 @@ Gotchas:
 			{Use: "access-list OBJECT_TYPE OBJECT_ID", Short: "Show who can access an object, and why", Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Args: []string{"objectType", "objectId"}, Scope: "Permissions > Read",
 				Long:       "OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps and workflows\ntake an id or name, folders an id or path (app:/Finance), resources a UUID or name.",
 				ArgsKindBy: map[int]engine.KindBy{1: {Arg: 0, Kinds: ObjectKinds}},
-				Example:    "  orgctl permissions access-list app 5a4d0006-0000-4000-8000-000000000001\n  orgctl permissions access-list folder 7 -o json",
+				Example:    "  orgctl permissions access-list app 5a4d0006-0000-4000-8000-000000000001\n  orgctl permissions access-list folder app:/Finance -o json",
 				View:       accessListView,
 				Columns: []output.Column{
 					{Header: "GROUPS", Value: func(r map[string]any) string { return accessSummary(r["group"]) }},
@@ -163,19 +184,19 @@ Gotchas:
 				Exists: engine.GrantExists,
 				Long:   "Answers with the subject's updated list of objects of that type.",
 				Example: `  orgctl permissions grant --group 2 --object-type folder --object-id app_7 --access-level edit
-  orgctl permissions grant --user user_abc --object-type app --object-id APP_UUID --access-level use
-  orgctl permissions grant --group 2 --object-type screen --object-id SCREEN_UUID --app APP_UUID --access-level use`,
+  orgctl permissions grant --user ana.viewer@sandbox.example --object-type app --object-id 'Customer Lookup' --access-level use
+  orgctl permissions grant --group 2 --object-type screen --object-id SCREEN_UUID --app 'Customer Lookup' --access-level use`,
 				Fields: append(append(append([]engine.Field(nil), subjectFields...), objectFields...),
 					engine.Field{Flag: "access-level", Key: "access_level", Required: true, Enum: []string{"use", "edit", "own"}, Usage: "access to give"}),
-				Shape: subjectAndObject},
+				Shape: subjectAndObject, Said: accessSaid("Granted", "to")},
 			{Use: "revoke", Done: "Revoked the access", Short: "Take away a group's or user's access to an object", Method: http.MethodPost, Path: "/permissions/revoke", Scope: "Permissions > Write", Body: true,
 				Idempotent:  true,
 				Destructive: true,
 				Confirm:     "Revoke this access? 'orgctl permissions grant' with the same flags gives it back.",
 				Example: `  orgctl permissions revoke --group 2 --object-type folder --object-id app_7 --yes
-  orgctl permissions revoke --user user_abc --object-type app --object-id APP_UUID --yes`,
+  orgctl permissions revoke --user ana.viewer@sandbox.example --object-type app --object-id 'Customer Lookup' --yes`,
 				Fields: append(append([]engine.Field(nil), subjectFields...), objectFields...),
-				Shape:  subjectAndObject},
+				Shape:  subjectAndObject, Said: accessSaid("Revoked", "from")},
 		},
 		Groups: []engine.Group{
 			{
@@ -212,7 +233,7 @@ Gotchas:
 						}},
 					{Use: "update ROLE_ID", Short: "Change a role", Method: http.MethodPatch, Path: "/role_permissions/roles/{roleId}", Args: []string{"roleId"}, Scope: "Permissions > Write", Body: true,
 						Long:    "Sends only the fields given; --object-scope and --org-scope replace the whole list.",
-						Example: "  orgctl permissions roles update ROLE_UUID --description 'Deploys and reads apps'\n  orgctl permissions roles update ROLE_UUID --org-scope source_control:deploy --org-scope source_control:read",
+						Example: "  orgctl permissions roles update 'Release Manager' --description 'Deploys and reads apps'\n  orgctl permissions roles update 'Release Manager' --org-scope source_control:deploy --org-scope source_control:read",
 						Fields: []engine.Field{
 							{Flag: "name", Key: "name", Usage: "new name"},
 							{Flag: "description", Key: "description", Usage: "new description"},
@@ -227,7 +248,7 @@ Gotchas:
 						}},
 					{Use: "delete ROLE_ID", Short: "Delete a role", Method: http.MethodDelete, Path: "/role_permissions/roles/{roleId}", Args: []string{"roleId"}, Scope: "Permissions > Write",
 						Destructive: true,
-						Confirm:     "Delete role %s? Everyone granted it loses it; this cannot be undone.", Example: "  orgctl permissions roles delete ROLE_UUID --yes"},
+						Confirm:     "Delete role %s? Everyone granted it loses it; this cannot be undone.", Example: "  orgctl permissions roles delete 'Release Manager' --yes"},
 				},
 			},
 			{
@@ -240,9 +261,9 @@ Gotchas:
 						Example: "  orgctl permissions role-grants list"},
 					{Use: "get SUBJECT_TYPE SUBJECT_ID", Short: "List the role grants of one subject", Method: http.MethodGet, Path: "/role_permissions/role_grants/{subjectType}/{subjectId}", Args: []string{"subjectType", "subjectId"}, Scope: "Permissions > Read",
 						ArgsKindBy: map[int]engine.KindBy{1: {Arg: 0, Kinds: subjectKinds}},
-						Example:    "  orgctl permissions role-grants get user user_abc\n  orgctl permissions role-grants get group 2"},
+						Example:    "  orgctl permissions role-grants get user ana.viewer@sandbox.example\n  orgctl permissions role-grants get group 2"},
 					{Use: "create", Short: "Give a role to a subject", Method: http.MethodPost, Path: "/role_permissions/role_grants", Scope: "Permissions > Write", Body: true,
-						Example: "  orgctl permissions role-grants create --role ROLE_UUID --subject-type user --subject-id user_abc\n  orgctl permissions role-grants create --role ROLE_UUID --subject-type group --subject-id 2 --object-type app --object-id APP_UUID",
+						Example: "  orgctl permissions role-grants create --role 'Release Manager' --subject-type user --subject-id ana.viewer@sandbox.example\n  orgctl permissions role-grants create --role 'Release Manager' --subject-type group --subject-id 2 --object-type app --object-id 'Customer Lookup'",
 						Fields:  grantFields},
 					{Use: "delete GRANT_ID", Short: "Delete a role grant", Method: http.MethodDelete, Path: "/role_permissions/role_grants/{roleGrantId}", Args: []string{"roleGrantId"}, Scope: "Permissions > Write",
 						Destructive: true,
@@ -252,7 +273,7 @@ Gotchas:
 						Destructive: true,
 						Confirm:     "Delete the subject's grants of this role? 'orgctl permissions role-grants create' gives them back one by one.",
 						Long:        "Removes every grant of --role to the subject; with --object-type/--object-id, only those on that object.",
-						Example:     "  orgctl permissions role-grants delete-for-subject --role ROLE_UUID --subject-type user --subject-id user_abc --yes",
+						Example:     "  orgctl permissions role-grants delete-for-subject --role 'Release Manager' --subject-type user --subject-id ana.viewer@sandbox.example --yes",
 						Fields:      grantFields},
 				},
 			},

@@ -98,7 +98,7 @@ rich JSON: give them with --options JSON or --body FILE, or key by key with
 --option values true, false, null, {...} and [...] are JSON; anything else is a
 string (the API takes ports as strings).`,
 		Example: `  orgctl resource-configs list --resource-type postgresql
-  orgctl resource-configs create --resource RES_ID --environment ENV_ID \
+  orgctl resource-configs create --resource RES_ID --environment staging \
       --option database_options.host=db.staging --option database_options.port=5432
   orgctl resource-configs update CONFIG_ID --option database_options.host=db2.staging
   orgctl resource-configs delete CONFIG_ID --yes`,
@@ -111,7 +111,7 @@ string (the API takes ports as strings).`,
 		},
 		Ops: []engine.Op{
 			{Use: "list", Short: "List resource configurations", Method: http.MethodGet, Path: "/resource_configurations", Scope: "Resources > Read", List: true,
-				Example: "  orgctl resource-configs list\n  orgctl resource-configs list --resource-type mssql --environment ENV_ID\n  orgctl resource-configs list --resource RES_ID -o json",
+				Example: "  orgctl resource-configs list\n  orgctl resource-configs list --resource-type mssql --environment staging\n  orgctl resource-configs list --resource RES_ID -o json",
 				Fields: []engine.Field{
 					{Flag: "resource-type", Key: "resource_type", In: engine.InQuery, Enum: resourceConfigTypes, Usage: "only configurations of resources of this type"},
 					{Flag: "resource", Key: "resource_id", In: engine.InQuery, Usage: "only configurations of this resource (`ID or name`)"},
@@ -121,9 +121,9 @@ string (the API takes ports as strings).`,
 				Example: "  orgctl resource-configs get CONFIG_ID -o yaml"},
 			{Use: "create", Short: "Configure a resource for an environment", Method: http.MethodPost, Path: "/resource_configurations", Scope: "Resources > Write", Body: true,
 				Long: "Needs API 2.4.0+ (self-hosted 3.74+).",
-				Example: `  orgctl resource-configs create --resource RES_ID --environment ENV_ID --options '{"database_options":{"host":"db","port":"5432"}}'
-  orgctl resource-configs create --resource RES_ID --environment ENV_ID --body staging.json
-  orgctl resource-configs create --resource RES_ID --environment ENV_ID --option base_url=https://api.staging.example --dry-run`,
+				Example: `  orgctl resource-configs create --resource RES_ID --environment staging --options '{"database_options":{"host":"db","port":"5432"}}'
+  orgctl resource-configs create --resource RES_ID --environment staging --body staging.json
+  orgctl resource-configs create --resource RES_ID --environment staging --option base_url=https://api.staging.example --dry-run`,
 				Fields: []engine.Field{
 					{Flag: "resource", Key: "resource_id", Required: true, Complete: "resource-ids", Usage: "the `RESOURCE` (UUID or name)"},
 					{Flag: "environment", Key: "environment_id", Required: true, Usage: "`ENVIRONMENT` (id or name)"},

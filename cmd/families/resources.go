@@ -27,7 +27,7 @@ var resourceColumns = []output.Column{
 	{Header: "ID", Field: "id"},
 	{Header: "NAME", Field: "display_name"},
 	{Header: "TYPE", Field: "type"},
-	{Header: "FOLDER", Field: "folder_id"},
+	{Header: "FOLDER", Field: "folder_id", Names: "folders"},
 	{Header: "PROTECTED", Field: "protected"},
 	{Header: "UPDATED", Field: "updated_at"},
 }
@@ -130,7 +130,7 @@ is sent. The resource is not read first, to save its points.`,
 				Use: "delete RESOURCE", Short: "Delete a resource", Method: http.MethodDelete, Path: "/resources/{resourceId}",
 				Args: []string{"resourceId"}, Scope: "Resources > Write", Destructive: true,
 				Confirm: "Delete resource %s? Queries that use it stop working, and with --delete-underlying-db its database goes too; this cannot be undone.",
-				Example: "  orgctl resources delete billing-api\n  orgctl resources delete scratch-db --delete-underlying-db --yes",
+				Example: "  orgctl resources delete billing-api\n  orgctl resources delete archive-mongodb --delete-underlying-db --yes",
 				Fields: []engine.Field{
 					{Flag: "delete-underlying-db", Key: "deleteUnderlyingDB", In: engine.InQuery, Kind: engine.KBool, Usage: "also delete the underlying Retool Database"},
 				},

@@ -31,10 +31,10 @@ Gotchas:
   - copy copies apps, workflows, resources and Query Library queries by UUID into
     another Space; it does not move them.`,
 		Example: `  orgctl spaces list
-  orgctl spaces create --name eng --domain eng --copy-sso-settings --copy-admin ada@example.com
-  orgctl spaces update 5a4d0004-0000-4000-8000-000000000001 --name engineering --domain eng
-  orgctl spaces copy --to 5a4d0004-0000-4000-8000-000000000001 --app 5a4d0006-0000-4000-8000-000000000001
-  orgctl spaces delete 5a4d0004-0000-4000-8000-000000000001 --yes`,
+  orgctl spaces create --name marketing --domain marketing --copy-sso-settings --copy-admin ada@example.com
+  orgctl spaces update org_5a4d0004000000000000000000000001 --name engineering --domain eng
+  orgctl spaces copy --to org_5a4d0004000000000000000000000001 --app 5a4d0006-0000-4000-8000-000000000001
+  orgctl spaces delete org_5a4d0004000000000000000000000001 --yes`,
 		Columns: []output.Column{
 			{Header: "ID", Field: "id"},
 			{Header: "NAME", Field: "name"},
@@ -45,10 +45,10 @@ Gotchas:
 			{Use: "list", Short: "List child Spaces", Method: http.MethodGet, Path: "/spaces", Scope: "Spaces > Read",
 				Example: "  orgctl spaces list\n  orgctl spaces list --jq '.[].domain'"},
 			{Use: "get SPACE_ID", Short: "Show a Space", Method: http.MethodGet, Path: "/spaces/{spaceId}", Args: []string{"spaceId"}, Scope: "Spaces > Read",
-				Example: "  orgctl spaces get 5a4d0004-0000-4000-8000-000000000001"},
+				Example: "  orgctl spaces get org_5a4d0004000000000000000000000001"},
 			{Use: "create", Short: "Create a child Space", Method: http.MethodPost, Path: "/spaces", Scope: "Spaces > Write", Body: true,
 				Exists: engine.ConflictKey("spaces", "name", "update"),
-				Example: `  orgctl spaces create --name eng --domain eng
+				Example: `  orgctl spaces create --name marketing --domain marketing
   orgctl spaces create --name sales --domain sales --copy-branding-and-themes --create-admin-user`,
 				Fields: []engine.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "Space name"},
@@ -60,7 +60,7 @@ Gotchas:
 				}},
 			{Use: "update SPACE_ID", Short: "Rename a Space or change its domain", Method: http.MethodPut, Path: "/spaces/{spaceId}", Args: []string{"spaceId"}, Scope: "Spaces > Write", Body: true,
 				Long:    "A full replacement (PUT): pass both --name and --domain, even if one stays the same.",
-				Example: "  orgctl spaces update 5a4d0004-0000-4000-8000-000000000001 --name engineering --domain eng",
+				Example: "  orgctl spaces update org_5a4d0004000000000000000000000001 --name engineering --domain eng",
 				Fields: []engine.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "Space name"},
 					{Flag: "domain", Key: "domain", Required: true, Usage: "Space domain"},
@@ -69,11 +69,11 @@ Gotchas:
 				Destructive: true, TypeToConfirm: spaceName,
 				Confirm: "Delete Space %s and everything in it (apps, resources, workflows, its users' access)? This cannot be undone.",
 				Long:    "On a terminal it asks you to type the Space's name first.",
-				Example: "  orgctl spaces delete 5a4d0004-0000-4000-8000-000000000001 --yes"},
+				Example: "  orgctl spaces delete org_5a4d0004000000000000000000000001 --yes"},
 			{Use: "copy", Done: "Copied the elements into the Space", Short: "Copy apps, workflows, resources and queries into another Space", Method: http.MethodPost, Path: "/spaces/copyElements", Scope: "Spaces > Write", Body: true,
 				Long: "Copies by UUID into --to. Resources are resource configuration UUIDs. Pass at\nleast one element; the kinds you leave out are sent as empty lists.",
-				Example: `  orgctl spaces copy --to 5a4d0004-0000-4000-8000-000000000001 --app 5a4d0006-0000-4000-8000-000000000001
-  orgctl spaces copy --to SPACE_ID --workflow WF_UUID --resource RC_UUID --query Q_UUID`,
+				Example: `  orgctl spaces copy --to org_5a4d0004000000000000000000000001 --app 5a4d0006-0000-4000-8000-000000000001
+  orgctl spaces copy --to eng --workflow WF_UUID --resource RC_UUID --query Q_UUID`,
 				Fields: []engine.Field{
 					{Flag: "to", Key: "destination_space_id", Required: true, Usage: "destination `SPACE` (id or name)"},
 					{Flag: "app", Key: "app_ids", Kind: engine.KStrings, Usage: "`APP` or module (UUID or name; repeatable)"},

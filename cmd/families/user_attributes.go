@@ -26,7 +26,7 @@ Gotchas:
   - update can rename a label or change the default; --update-existing applies
     the change to users who already have a value.`,
 		Example: `  orgctl user-attributes list
-  orgctl user-attributes create --name department --label Department --type string --default Sales
+  orgctl user-attributes create --name region --label Region --type string --default EMEA
   orgctl user-attributes update 5a4d0007-0000-4000-8000-000000000001 --label Dept
   orgctl user-attributes delete 5a4d0007-0000-4000-8000-000000000001 --update-existing-users --yes`,
 		Columns: []output.Column{

@@ -60,13 +60,13 @@ func userTasksGroup() engine.Group {
 --email names the user on whose behalf a task is submitted, cancelled or reassigned.`,
 		Example: `  orgctl user-tasks list --status pending
   orgctl user-tasks submit TASK_ID --email ada@example.com --data approved=true --data note="looks good"
-  orgctl user-tasks reassign TASK_ID --email ada@example.com --group 7 --user user_abc
+  orgctl user-tasks reassign TASK_ID --email ada@example.com --group 7 --user ana.viewer@sandbox.example
   orgctl user-tasks cancel TASK_ID --email ada@example.com`,
 		Columns: under("user_task", userTaskColumns),
 		Ops: []engine.Op{
 			{Use: "list", Short: "List user tasks", Method: http.MethodGet, Path: "/user_tasks", Scope: "User Tasks > Read", List: true,
 				Columns: userTaskColumns,
-				Example: "  orgctl user-tasks list --status pending --status expired\n  orgctl user-tasks list --assigned-to user_abc --workflow WF_ID\n  orgctl user-tasks list --limit 20 --starting-after TASK_ID",
+				Example: "  orgctl user-tasks list --status pending --status expired\n  orgctl user-tasks list --assigned-to ana.viewer@sandbox.example --workflow WF_ID\n  orgctl user-tasks list --limit 20 --starting-after TASK_ID",
 				Fields: []engine.Field{
 					{Flag: "assigned-to", Key: "assigned_to_users", In: engine.InQuery, Kind: engine.KStrings, Usage: "only tasks assigned to this `USER` (id or email; repeatable)"},
 					{Flag: "status", Key: "statuses", In: engine.InQuery, Kind: engine.KStrings, Enum: []string{"submitted", "pending", "cancelled", "expired"}, Usage: "only tasks in this status (repeatable)"},
@@ -88,7 +88,7 @@ func userTasksGroup() engine.Group {
 				}},
 			{Use: "reassign TASK_ID", Short: "Reassign a user task to users or groups", Method: http.MethodPatch, Path: "/user_tasks/{taskId}/reassign", Args: []string{"taskId"}, Scope: "User Tasks > Write", Body: true,
 				Long:    "The assignees replace the current ones.",
-				Example: "  orgctl user-tasks reassign TASK_ID --email ada@example.com --user user_abc\n  orgctl user-tasks reassign TASK_ID --email ada@example.com --group 7 --group 9",
+				Example: "  orgctl user-tasks reassign TASK_ID --email ada@example.com --user ana.viewer@sandbox.example\n  orgctl user-tasks reassign TASK_ID --email ada@example.com --group 7 --group 9",
 				Fields: []engine.Field{actorField(),
 					{Flag: "user", In: engine.InLocal, Kind: engine.KStrings, Usage: "assign to this `USER` (id or email; repeatable)"},
 					{Flag: "group", In: engine.InLocal, Kind: engine.KStrings, Usage: "assign to this `GROUP` (id or name; repeatable)"},

@@ -32,8 +32,8 @@ user disables it; the API keeps the record.`,
 		Example: `  orgctl users list
   orgctl users list --email ada@example.com -o json
   orgctl users create --email ada@example.com --first-name Ada --last-name Lovelace
-  orgctl users update user_abc --last-name Byron --active=false
-  orgctl users delete user_abc --yes`,
+  orgctl users update ana.viewer@sandbox.example --last-name Byron --active=false
+  orgctl users delete ana.viewer@sandbox.example --yes`,
 		Columns: UserColumns,
 		Ops: []engine.Op{
 			{
@@ -47,7 +47,7 @@ user disables it; the API keeps the record.`,
 			},
 			{
 				Use: "get USER_ID", Short: "Show a user", Method: http.MethodGet, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Read",
-				Example: "  orgctl users get user_abc\n  orgctl users get user_abc --include-groups -o json",
+				Example: "  orgctl users get ana.viewer@sandbox.example\n  orgctl users get ana.viewer@sandbox.example --include-groups -o json",
 				View:    detailView,
 				Fields: []engine.Field{
 					{Flag: "include-groups", Key: "includeGroups", In: engine.InQuery, Kind: engine.KBool, Usage: "include the user's groups"},
@@ -75,10 +75,10 @@ user disables it; the API keeps the record.`,
 				Use: "update USER_ID", Short: "Change a user's fields", Method: http.MethodPatch, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Write",
 				Body: true, Patch: true,
 				Long: "Each flag becomes one JSON Patch operation; --body takes raw operations\n([{\"op\":\"replace\",\"path\":\"/first_name\",\"value\":\"Ada\"}]).",
-				Example: `  orgctl users update user_abc --first-name Ada
-  orgctl users update user_abc --active=false
-  orgctl users update user_abc --metadata team=data --metadata level=3
-  echo '[{"op":"remove","path":"/metadata/team"}]' | orgctl users update user_abc --body -`,
+				Example: `  orgctl users update ana.viewer@sandbox.example --first-name Ada
+  orgctl users update ana.viewer@sandbox.example --active=false
+  orgctl users update ana.viewer@sandbox.example --metadata team=data --metadata level=3
+  echo '[{"op":"remove","path":"/metadata/team"}]' | orgctl users update ana.viewer@sandbox.example --body -`,
 				Fields: []engine.Field{
 					{Flag: "email", Key: "email", In: engine.InPatch, Usage: "new email"},
 					{Flag: "first-name", Key: "first_name", In: engine.InPatch, Usage: "new first name"},
@@ -90,19 +90,42 @@ user disables it; the API keeps the record.`,
 				},
 			},
 			{
+				Use: "disable USER", Done: "Disabled user %s", Short: "Disable a user (they can no longer sign in)", Method: http.MethodPatch, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Write",
+				Body: true, Patch: true, Destructive: true,
+				Long:    "Sets the user inactive; the record and its groups stay. 'orgctl users enable' undoes it.",
+				Confirm: "Disable user %[1]s? They can no longer sign in; 'orgctl users enable %[2]s' enables them again.",
+				Example: "  orgctl users disable ana.viewer@sandbox.example\n  orgctl users disable ana.viewer@sandbox.example --yes   # in scripts",
+				Shape:   setActive(false),
+			},
+			{
+				Use: "enable USER", Done: "Enabled user %s", Short: "Enable a disabled user again", Method: http.MethodPatch, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Write",
+				Body: true, Patch: true,
+				Example: "  orgctl users enable former.employee@sandbox.example",
+				Shape:   setActive(true),
+			},
+			{
 				Use: "delete USER_ID", Done: "Disabled user %s", Short: "Disable a user", Method: http.MethodDelete, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Write",
 				Destructive: true,
-				Confirm:     "Disable user %s? They can no longer sign in; 'orgctl users update ID --active=true' enables them again.",
-				Example:     "  orgctl users delete user_abc\n  orgctl users delete user_abc --yes   # in scripts",
+				Confirm:     "Disable user %[1]s? They can no longer sign in; 'orgctl users enable %[2]s' enables them again.",
+				Example:     "  orgctl users delete ana.viewer@sandbox.example\n  orgctl users delete ana.viewer@sandbox.example --yes   # in scripts",
 			},
 			{
 				Use: "reset-2fa USER_ID", Done: "Turned off two-factor authentication for user %s", Short: "Turn off a user's two-factor authentication", Method: http.MethodPut, Path: "/users/reset2fa/{userId}", Args: []string{"userId"}, Scope: "Users > Write",
 				Long:    "Removes the user's 2FA settings so they can sign in with their password and\nenroll again (e.g. after losing their device). Prints nothing on success.",
-				Example: "  orgctl users reset-2fa user_abc",
+				Example: "  orgctl users reset-2fa ana.viewer@sandbox.example",
 			},
 		},
 		Groups: []engine.Group{attributesGroup("user", "USER_ID", "/users/{userId}", "userId", "Users > Write",
-			"a user", "user_0000000000000000005a4d0000000002")},
+			"a user", "user_0000000000000000005a4d0000000003")},
+	}
+}
+
+// setActive is the body of users disable and enable: one JSON Patch
+// operation on active.
+func setActive(active bool) func(c *engine.Call) error {
+	return func(c *engine.Call) error {
+		c.Patch = []any{map[string]any{"op": "replace", "path": "/active", "value": active}}
+		return nil
 	}
 }
 

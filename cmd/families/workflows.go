@@ -16,7 +16,7 @@ func workflowsGroup() engine.Group {
 	return engine.Group{
 		Long: `Workflows of the organization or Space (read only through this API).`,
 		Example: `  orgctl workflows list
-  orgctl workflows get WORKFLOW_ID -o yaml
+  orgctl workflows get 'Nightly invoice sync' -o yaml
   orgctl workflows runs get RUN_ID`,
 		Columns: []output.Column{
 			{Header: "ID", Field: "id"},
@@ -24,13 +24,13 @@ func workflowsGroup() engine.Group {
 			{Header: "ENABLED", Field: "is_enabled"},
 			{Header: "SCHEDULE", Field: "crontab"},
 			{Header: "TIMEZONE", Field: "timezone"},
-			{Header: "FOLDER", Field: "folder_id"},
+			{Header: "FOLDER", Field: "folder_id", Names: "folders"},
 		},
 		Ops: []engine.Op{
 			{Use: "list", Short: "List workflows", Method: http.MethodGet, Path: "/workflows", Scope: "Workflows > Read", List: true,
 				Example: "  orgctl workflows list\n  orgctl workflows list --jq '.[] | select(.crontab != null) | .name'"},
 			{Use: "get WORKFLOW_ID", Short: "Show a workflow", Method: http.MethodGet, Path: "/workflows/{workflowId}", Args: []string{"workflowId"}, Scope: "Workflows > Read",
-				Example: "  orgctl workflows get WORKFLOW_ID"},
+				Example: "  orgctl workflows get 'Nightly invoice sync'"},
 		},
 		Groups: []engine.Group{{
 			Name:    "runs",

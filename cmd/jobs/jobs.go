@@ -124,7 +124,7 @@ A job is named by a hash of the command, its flags, the org and the input.`,
 			fmt.Fprintln(w)
 			b, _ := json.Marshal(rows)
 			return p.Print(b, []output.Column{{Header: "ROW", Field: "row"}, {Header: "OUTCOME", Field: "outcome"},
-				{Header: "KEY", Field: "key"}, {Header: "MESSAGE", Field: "message"}})
+				{Header: "KEY", Field: "key", Key: true}, {Header: "MESSAGE", Field: "message"}})
 		},
 	}
 	engine.AddJSONFields(show, "", strings.Join(jobFields, ",")+",problem_rows")
@@ -176,7 +176,7 @@ func findJob(store bulk.Store, id string) (string, error) {
 }
 
 var jobColumns = []output.Column{
-	{Header: "ID", Field: "id"},
+	{Header: "ID", Field: "id", Key: true}, // typed into jobs show/resume: never cut
 	{Header: "COMMAND", Field: "command"},
 	{Header: "INPUT", Field: "input"},
 	{Header: "ROWS", Field: "rows"},

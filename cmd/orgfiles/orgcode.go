@@ -279,7 +279,7 @@ func orgPlan(ctx context.Context, f *cli.Factory, o orgOptions) error {
 			return err
 		}
 	default:
-		writePlan(f.IO.Out, plan, cfg.Budget)
+		writePlan(f.IO.Out, plan, cfg.Budget, f.IO.ColorOut)
 	}
 	if (o.exitCode || o.failUnmanaged) && !plan.Empty() || o.failUnmanaged && len(plan.Unmanaged) > 0 {
 		return &cli.ExitError{Code: cli.ExitFindings}
@@ -441,7 +441,7 @@ func runApply(ctx context.Context, f *cli.Factory, conn *cli.Connection, o orgOp
 		fmt.Fprintf(f.IO.Out, "Nothing to send: every change of %s is made.\n", j.input)
 		return nil
 	}
-	writePlan(f.IO.Out, plan, bc)
+	writePlan(f.IO.Out, plan, bc, f.IO.ColorOut)
 	if plan.Empty() {
 		return nil
 	}
@@ -452,6 +452,12 @@ func runApply(ctx context.Context, f *cli.Factory, conn *cli.Connection, o orgOp
 	}
 	id := j.id
 	var out sync.Mutex
+	// On a terminal each step reads as a sentence; piped, the outcome and
+	// the step's record stay tab-separated for scripts.
+	sentences := make(map[string]string, len(plan.Steps))
+	for _, s := range plan.Steps {
+		sentences[s.Describe()] = s.Sentence()
+	}
 	job, applier := plan.Apply(live, conn.Client, bulk.Job{
 		Store: bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")},
 		Header: bulk.Header{ID: id, Command: "orgctl apply", Flags: j.flags, Input: j.input,
@@ -464,7 +470,19 @@ func runApply(ctx context.Context, f *cli.Factory, conn *cli.Connection, o orgOp
 			if r.Message != "" {
 				msg = ": " + r.Message
 			}
-			fmt.Fprintf(f.IO.Out, "%s\t%s%s\n", r.Outcome, r.Key, msg)
+			if !f.IO.OutTTY {
+				fmt.Fprintf(f.IO.Out, "%s\t%s%s\n", r.Outcome, r.Key, msg)
+				return
+			}
+			on := f.IO.ColorOut
+			switch r.Outcome {
+			case bulk.Failed:
+				fmt.Fprintf(f.IO.Out, "%s Failed: %s%s\n", output.Paint(on, output.Red, "✗"), r.Key, msg)
+			case bulk.Unknown:
+				fmt.Fprintf(f.IO.Out, "%s Unknown: %s%s\n", output.Paint(on, output.Yellow, "?"), r.Key, msg)
+			default:
+				fmt.Fprintf(f.IO.Out, "%s %s%s\n", output.Paint(on, output.Green, "✓"), sentences[r.Key], msg)
+			}
 		},
 		Ready: func(prior *bulk.State) error {
 			if prior != nil && !prior.Ended && !f.Quiet() {

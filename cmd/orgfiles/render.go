@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/client/orgcode"
+	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -108,7 +109,10 @@ func costLine(p *orgcode.Plan, bc ratebudget.Config) string {
 // writePlan prints the plan for people: the summary first (counts by
 // kind, risky changes, unmanaged objects, the cost), then every change
 // with a sign on each line, then the unmanaged objects, a few per kind.
-func writePlan(w io.Writer, p *orgcode.Plan, bc ratebudget.Config) {
+// On a colour terminal the signs are green, yellow and red, the risk marks red.
+func writePlan(w io.Writer, p *orgcode.Plan, bc ratebudget.Config, colour bool) {
+	paint := map[string]string{"+": output.Green, "~": output.Yellow, "-": output.Red, "!": output.Red}
+	mark := func(sign string) string { return output.Paint(colour, paint[sign], sign) }
 	fmt.Fprintln(w, summary(p))
 	kc := p.KindCounts()
 	for _, k := range orgcode.Kinds() {
@@ -144,15 +148,15 @@ func writePlan(w io.Writer, p *orgcode.Plan, bc ratebudget.Config) {
 				tail = " (" + c.Note + ")"
 			}
 			if r := c.Risk(); r != "" {
-				tail += "  ! " + string(r)
+				tail += "  " + mark("!") + " " + string(r)
 			}
-			fmt.Fprintf(w, "  %s %s %s%s\n", signs[c.Action], c.Action, c.Key, tail)
+			fmt.Fprintf(w, "  %s %s %s%s\n", mark(signs[c.Action]), c.Action, c.Key, tail)
 			for _, fc := range c.Fields {
 				risk := ""
 				if r := c.FieldRisk(fc); r != "" {
-					risk = "  ! " + string(r)
+					risk = "  " + mark("!") + " " + string(r)
 				}
-				fmt.Fprintf(w, "      %s %s%s\n", fieldSign(fc), fieldText(fc), risk)
+				fmt.Fprintf(w, "      %s %s%s\n", mark(fieldSign(fc)), fieldText(fc), risk)
 			}
 		}
 	}

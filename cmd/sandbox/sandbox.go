@@ -148,7 +148,7 @@ confirmation; where stdin is not a terminal it refuses unless --yes is given.`,
 				return err
 			}
 			if !f.Quiet() {
-				f.IO.Notice("✓ Reset the --sandbox org: the next --sandbox command starts from a fresh one")
+				f.IO.Success("Reset the --sandbox org: the next --sandbox command starts from a fresh one")
 			}
 			return nil
 		},

@@ -133,6 +133,8 @@ type LoadOptions struct {
 	// Families lists the budget families orgctl's commands call, for the
 	// check of budget.costs.FAMILY keys; asked only when one is set.
 	Families func() []string
+	// Profile, when set, is loaded instead of the selected profile.
+	Profile string
 }
 
 // configFile is the YAML on disk. Profiles keep their names' case, which
@@ -196,6 +198,9 @@ func (s *Sources) Load(o LoadOptions) (*Config, error) {
 		return nil, err
 	}
 	name := v.GetString("profile")
+	if o.Profile != "" {
+		name = o.Profile
+	}
 	if name == "" {
 		name = "default"
 	}
@@ -306,6 +311,79 @@ func splitColumns(s string) []string {
 func (c *Config) profileMap(name string) map[string]any {
 	p, _ := profilesOf(c.file)[name].(map[string]any)
 	return p
+}
+
+// LoadProfile loads the settings of the named profile as Load does for the
+// selected one (same flags and environment), leaving s as it was.
+func (s *Sources) LoadProfile(name string, o LoadOptions) (*Config, error) {
+	other := NewSources()
+	if s.flags != nil {
+		other.BindFlags(s.flags)
+	}
+	o.Profile = name
+	return other.Load(o)
+}
+
+// CurrentProfile is the profile commands use when neither --profile nor
+// ORGCTL_PROFILE names one: the file's top-level profile, else "default".
+func CurrentProfile() string {
+	file, err := readConfigFile()
+	if err != nil {
+		return "default"
+	}
+	if p, _ := file["profile"].(string); p != "" {
+		return p
+	}
+	return "default"
+}
+
+// SwitchProfile makes name the current profile (the file's top-level
+// profile key); it must be defined in the file.
+func SwitchProfile(name string) error {
+	file, err := readConfigFile()
+	if err != nil {
+		return err
+	}
+	if _, ok := profilesOf(file)[name].(map[string]any); !ok {
+		return unknownProfile(name, file)
+	}
+	d, err := LoadDoc()
+	if err != nil {
+		return err
+	}
+	if err := d.Set("", "profile", name); err != nil {
+		return err
+	}
+	return d.Save()
+}
+
+// KeepCurrentProfile writes the current profile into the file's top level
+// when the file names none, so a profile saved next stays beside it
+// (SaveProfile makes the first profile saved the current one).
+func KeepCurrentProfile() error {
+	d, err := LoadDoc()
+	if err != nil {
+		return err
+	}
+	if _, has := d.Get("", "profile"); has {
+		return nil
+	}
+	if err := d.Set("", "profile", CurrentProfile()); err != nil {
+		return err
+	}
+	return d.Save()
+}
+
+// ProfileSetting is one key of a profile as the file records it ("" when
+// the profile or the key is absent).
+func ProfileSetting(profile, key string) string {
+	file, err := readConfigFile()
+	if err != nil {
+		return ""
+	}
+	p, _ := profilesOf(file)[profile].(map[string]any)
+	v, _ := p[key].(string)
+	return v
 }
 
 // HasProfile reports whether the config file defines the profile.

@@ -199,7 +199,8 @@ var table = []Setting{
 	{Key: "sandbox_block", Type: TypeDuration, Min: int64(time.Millisecond), Default: "60s", Help: "--sandbox: how long exceeding the sandbox's budget blocks"},
 	{Key: "force_tty", EnvOnly: true, Type: TypeBool, Help: "render the terminal form even when piped (tests, recordings)"},
 	{Key: "width", EnvOnly: true, Type: TypeInt, Min: 1, Help: "terminal width tables fit on (default: the terminal's, else COLUMNS)"},
-	{Key: "no_color", EnvOnly: true, EnvName: "NO_COLOR", Help: "set (to anything) for no colour"},
+	{Key: "no_color", EnvOnly: true, EnvName: "NO_COLOR", Help: "set (not empty) for no colour"},
+	{Key: "clicolor_force", EnvOnly: true, EnvName: "CLICOLOR_FORCE", Help: "set (not 0) for colour even when piped; NO_COLOR wins"},
 }
 
 // Lookup finds a key's setting; budget.costs.<family> matches the
