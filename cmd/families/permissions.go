@@ -2,7 +2,6 @@ package families
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -149,15 +148,32 @@ Gotchas:
 					engine.Field{Flag: "include-inherited", Key: "include_inherited_access", Kind: engine.KBool, Usage: "include access inherited from folders"},
 				),
 				Shape: subjectFromFlags},
-			{Use: "access-list OBJECT_TYPE OBJECT_ID", Short: "Show who can access an object, and why", Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Args: []string{"objectType", "objectId"}, Scope: "Permissions > Read",
-				Long:       "OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps and workflows\ntake an id or name, folders an id or path (app:/Finance), resources a UUID or name.",
+			{Use: "access-list OBJECT_TYPE OBJECT", Short: "Show who can access an object, and why", Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Args: []string{"objectType", "objectId"}, Scope: "Permissions > Read",
+				Long: `OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps and workflows
+take an id or name, folders an id or path (app:/Finance), resources a UUID or name.
+
+One row per subject: SUBJECT (a group's name, a user's email), KIND, LEVEL (the
+effective level: the highest any source gives) and VIA, where it comes from:
+  direct                   a grant on the object itself
+  universal                the group's universal access to every object of the kind
+  universal through GROUP  a user's group whose universal access reaches it
+  member of GROUP          a user's group granted on it (or on a folder above)
+  inherited from PATH      a grant on a folder above it, at any depth
+Every group is listed, and the users with grants of their own; --expand lists
+every user behind the groups too (and pending invites). -o json prints the
+API's answer as received, "sources" included.
+
+Requests: the access list (10 points), then the lists that name its ids
+(groups, users, folders: one each, cached for a while).`,
 				ArgsKindBy: map[int]engine.KindBy{1: {Arg: 0, Kinds: ObjectKinds}},
-				Example:    "  orgctl permissions access-list app 5a4d0006-0000-4000-8000-000000000001\n  orgctl permissions access-list folder 7 -o json",
-				View:       accessListView,
-				Columns: []output.Column{
-					{Header: "GROUPS", Value: func(r map[string]any) string { return accessSummary(r["group"]) }},
-					{Header: "USERS", Value: func(r map[string]any) string { return accessSummary(r["user"]) }},
+				Example: `  orgctl permissions access-list app "Customer Lookup"
+  orgctl permissions access-list folder app:/Operations --expand
+  orgctl permissions access-list app "Customer Lookup" -o json --jq '.user[] | select(.sources.direct)'`,
+				Fields: []engine.Field{
+					{Flag: "expand", In: engine.InLocal, Kind: engine.KBool, Usage: "list every user behind the groups, and pending invites"},
 				},
+				View:    accessListView,
+				Columns: accessListColumns,
 			},
 			{Use: "grant", Done: "Granted the access", Short: "Give a group or user access to an object", Method: http.MethodPost, Path: "/permissions/grant", Scope: "Permissions > Write", Body: true,
 				Exists: engine.GrantExists,
@@ -266,16 +282,4 @@ func subjectAndObject(c *engine.Call) error {
 		return err
 	}
 	return objectFromFlags(c)
-}
-
-// accessSummary renders an access list as "subject:level" pairs.
-func accessSummary(v any) string {
-	list, _ := v.([]any)
-	parts := make([]string, 0, len(list))
-	for _, e := range list {
-		m, _ := e.(map[string]any)
-		s, _ := m["subject"].(map[string]any)
-		parts = append(parts, fmt.Sprint(s["id"])+":"+fmt.Sprint(m["accessLevel"]))
-	}
-	return strings.Join(parts, " ")
 }
