@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
@@ -131,23 +133,15 @@ Gotchas:
   - revoke removes the subject's direct access; access through a group or a
     universal access level remains (see 'access-list', its "sources").
   - User subjects need a recent API (2.7.0+); older ones take groups only.`,
-		Example: `  orgctl permissions list-objects --group 2 --type app
-  orgctl permissions access-list app 5a4d0006-0000-4000-8000-000000000001
+		Example: `  orgctl permissions list-objects --user ana.viewer@sandbox.example
+  orgctl permissions access-list app "Customer Lookup"
   orgctl permissions grant --group 2 --object-type folder --object-id app_7 --access-level edit
   orgctl permissions grant --group support --object-type folder --object-id app:/archive --access-level use
   orgctl permissions revoke --user ana.viewer@sandbox.example --object-type app --object-id 'Customer Lookup' --yes
   orgctl permissions roles list`,
 		Columns: objectColumns,
+		Extra:   []func(f *cli.Factory) *cobra.Command{newListObjectsCmd},
 		Ops: []engine.Op{
-			{Use: "list-objects", Short: "List the objects a group or user can access", Method: http.MethodPost, Path: "/permissions/listObjects", Scope: "Permissions > Read", Body: true,
-				Long: "A read, even though it is a POST: --dry-run is offered but nothing changes.",
-				Example: `  orgctl permissions list-objects --group 2 --type folder
-  orgctl permissions list-objects --user user_abc --type app --include-inherited`,
-				Fields: append(append([]engine.Field(nil), subjectFields...),
-					engine.Field{Flag: "type", Key: "object_type", Required: true, Enum: []string{"folder", "app", "resource", "resource_configuration"}, Usage: "kind of objects"},
-					engine.Field{Flag: "include-inherited", Key: "include_inherited_access", Kind: engine.KBool, Usage: "include access inherited from folders"},
-				),
-				Shape: subjectFromFlags},
 			{Use: "access-list OBJECT_TYPE OBJECT", Short: "Show who can access an object, and why", Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Args: []string{"objectType", "objectId"}, Scope: "Permissions > Read",
 				Long: `OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps and workflows
 take an id or name, folders an id or path (app:/Finance), resources a UUID or name.

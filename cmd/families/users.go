@@ -50,7 +50,7 @@ user disables it; the API keeps the record.`,
 				View: userListView, ViewColumns: true,
 			},
 			{
-				Use: "get USER", Short: "Show a user and their groups", Method: http.MethodGet, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Read",
+				Use: "get USER_ID", Short: "Show a user and their groups", Method: http.MethodGet, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Read",
 				Long:    "USER is an id or an email. The table view adds the user's groups, read from\nGET /groups (one request: groups carry their members); -o json is the user as\nthe API gives it (--include-groups asks the API to add its \"groups\").",
 				Example: "  orgctl users get ana.viewer@sandbox.example\n  orgctl users get user_abc --include-groups -o json",
 				View:    userView,
