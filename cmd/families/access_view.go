@@ -51,7 +51,7 @@ func (n *namer) name(kind, id string) string {
 // accessVia says where one subject's access comes from: direct; universal
 // (a group's own universal access level); universal through GROUP or member
 // of GROUP (a user's groups); inherited from FOLDER PATH.
-func accessVia(e accessEntry, groupEntries map[string]accessEntry, n *namer) string {
+func accessVia(e accessEntry, groupEntries map[string]accessEntry, n interface{ name(kind, id string) string }) string {
 	var via []string
 	s := e.Sources
 	if s.Direct {

@@ -140,7 +140,7 @@ Gotchas:
   orgctl permissions revoke --user ana.viewer@sandbox.example --object-type app --object-id 'Customer Lookup' --yes
   orgctl permissions roles list`,
 		Columns: objectColumns,
-		Extra:   []func(f *cli.Factory) *cobra.Command{newListObjectsCmd},
+		Extra:   []func(f *cli.Factory) *cobra.Command{newListObjectsCmd, newReportCmd},
 		Ops: []engine.Op{
 			{Use: "access-list OBJECT_TYPE OBJECT", Short: "Show who can access an object, and why", Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Args: []string{"objectType", "objectId"}, Scope: "Permissions > Read",
 				Long: `OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps and workflows
