@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/spf13/cobra"
+
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
@@ -35,6 +37,7 @@ user disables it; the API keeps the record.`,
   orgctl users update user_abc --last-name Byron --active=false
   orgctl users delete user_abc --yes`,
 		Columns: UserColumns,
+		Extra:   []func(f *cli.Factory) *cobra.Command{newOffboardCmd},
 		Ops: []engine.Op{
 			{
 				Use: "list", Short: "List users", Method: http.MethodGet, Path: "/users", Scope: "Users > Read", List: true,
