@@ -36,6 +36,45 @@ func seedLoadUsers(o *org, n int) {
 	}
 }
 
+// seedLoadAccess adds groups and app folders for load rehearsals of access
+// reviews: folder i sits in folder i-1 unless i is a multiple of ten (so
+// inheritance runs ten deep) and holds one app; group g has every
+// synthetic user whose number is g modulo the group count, and use on
+// folder g modulo the folder count.
+func seedLoadAccess(o *org, groups, folders int) {
+	var fs []obj
+	root := o.rootFolder("app")
+	for i := range folders {
+		parent := root
+		if i%10 != 0 {
+			parent = fs[i-1]["id"]
+		}
+		f := o.addFolder(fmt.Sprintf("load-folder-%04d", i), "app", parent, false, fixedTime)
+		fs = append(fs, f)
+		o.add("/apps", "GET /apps/{appId}", obj{"name": fmt.Sprintf("load-app-%04d", i), "description": "",
+			"folder_id": f["id"], "is_module": false, "shortlink": nil, "release_version": ""})
+	}
+	var gs []obj
+	for g := range groups {
+		gs = append(gs, o.addGroup(fmt.Sprintf("load-group-%03d", g), "none", "none", "none", "none", false, false, false, false, fixedTime))
+		if folders > 0 {
+			o.grantTo("group", gs[g]["id"], "folder", fs[g%folders]["id"], "use")
+		}
+	}
+	if groups == 0 {
+		return
+	}
+	for _, u := range o.Collections["/users"] {
+		email, _ := u["email"].(string)
+		var n int
+		if _, err := fmt.Sscanf(email, "user%06d@load.example", &n); err != nil {
+			continue
+		}
+		g := gs[n%groups]
+		g["members"] = append(g["members"].([]any), obj{"id": u["id"], "email": u["email"], "is_group_admin": false})
+	}
+}
+
 func orgSettings(id string) obj {
 	s := templateData("GET /organization")
 	s["id"] = id

@@ -11,6 +11,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -158,7 +159,7 @@ func reportRun(parent context.Context, f *cli.Factory, o reportOptions) error {
 	}
 	wait := "?"
 	if st, err := conn.Ledger.Status(); err == nil {
-		wait = st.TimeFor(points).String()
+		wait = st.TimeFor(points).Round(100 * time.Millisecond).String()
 	}
 	bc := cfg.Budget
 	if !f.Quiet() || o.dryRun {
