@@ -190,3 +190,36 @@ func TestListObjectsIncludesInheritedAccessOnlyWhenAsked(t *testing.T) {
 		t.Errorf("viewer's folders = %v, want Escalations (nested in Operations) at use", folders)
 	}
 }
+
+// The load org's access: groups share the synthetic users, folders nest ten
+// deep, and a group's grant on a folder reaches the folders and apps below.
+func TestLoadAccessNestsAndInherits(t *testing.T) {
+	router := specRouter(t)
+	s := New(Options{Points: 1 << 30, Users: 30, Groups: 3, Folders: 12})
+	g0 := idOf(t, s, "/groups", "name", "load-group-000")
+	top := idOf(t, s, "/folders", "name", "load-folder-0000")
+	deep := idOf(t, s, "/folders", "name", "load-folder-0009")
+	al := conformingCall(t, s, router, "GET", "/permissions/accessList/folder/"+deep, nil)
+	e := entry(al, "group", g0)
+	if e == nil || e["accessLevel"] != "use" || e["sources"].(map[string]any)["inherited"].(map[string]any)["id"] != top {
+		t.Fatalf("load-group-000 on load-folder-0009 = %v, want use inherited from %s", e, top)
+	}
+	through := 0
+	for _, u := range al.(map[string]any)["user"].([]any) {
+		for _, g := range u.(map[string]any)["sources"].(map[string]any)["groups"].([]any) {
+			if g.(map[string]any)["id"] == g0 {
+				through++
+			}
+		}
+	}
+	if through != 10 { // user000003, 6, ..., 30
+		t.Errorf("%d users reach load-folder-0009 through load-group-000, want its 10 members", through)
+	}
+	app := idOf(t, s, "/apps", "name", "load-app-0009")
+	if e := entry(conformingCall(t, s, router, "GET", "/permissions/accessList/app/"+app, nil), "group", g0); e == nil {
+		t.Errorf("the app in load-folder-0009 does not inherit load-group-000's access")
+	}
+	if e := entry(conformingCall(t, s, router, "GET", "/permissions/accessList/folder/"+idOf(t, s, "/folders", "name", "load-folder-0010"), nil), "group", g0); e != nil {
+		t.Errorf("load-folder-0010 starts a new chain, yet inherits %v", e)
+	}
+}
