@@ -128,16 +128,26 @@ group by id or name, a folder by id (app_N) or path (app:/Finance), an app or
 a workflow by id or name, a role by id or name; a resource by UUID or name
 (the API takes either). Screens and resource configurations take their UUID.
 
+Effective access is the highest level any source gives: a grant on the
+object, a grant on a folder above it (at any depth), a group's universal
+access, and for a user each of their groups. 'access-list' says who reaches
+an object and through what, 'list-objects' what a user or group reaches,
+'report' the whole org (one row per user and object; see "Access reviews"
+in the README).
+
 Gotchas:
   - grant and revoke on a folder also apply to everything in it.
   - revoke removes the subject's direct access; access through a group or a
     universal access level remains (see 'access-list', its "sources").
+  - An access list's level is the effective one: a direct grant below a
+    group's universal level shows at the higher level.
   - User subjects need a recent API (2.7.0+); older ones take groups only.`,
 		Example: `  orgctl permissions list-objects --user ana.viewer@sandbox.example
   orgctl permissions access-list app "Customer Lookup"
   orgctl permissions grant --group 2 --object-type folder --object-id app_7 --access-level edit
   orgctl permissions grant --group support --object-type folder --object-id app:/archive --access-level use
   orgctl permissions revoke --user ana.viewer@sandbox.example --object-type app --object-id 'Customer Lookup' --yes
+  orgctl permissions report --csv > access.csv
   orgctl permissions roles list`,
 		Columns: objectColumns,
 		Extra:   []func(f *cli.Factory) *cobra.Command{newListObjectsCmd, newReportCmd},
