@@ -13,6 +13,7 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -64,7 +65,11 @@ other. 'permissions access-list' says why a subject has its access.`,
 					return cli.UsageErrorf("invalid --type %q: allowed values are %s", t, strings.Join(listObjectTypes, ", "))
 				}
 			}
-			return listObjectsRun(c.Context(), f, user, group, types, direct)
+			sel, err := engine.JSONSelection(c)
+			if err != nil {
+				return err
+			}
+			return listObjectsRun(c.Context(), f, user, group, types, direct, sel)
 		},
 	}
 	fl := c.Flags()
@@ -72,6 +77,7 @@ other. 'permissions access-list' says why a subject has its access.`,
 	fl.StringVar(&group, "group", "", "the subject is this `GROUP` (name or id)")
 	fl.StringSliceVar(&types, "type", nil, "only objects of this `TYPE` (repeatable): "+strings.Join(listObjectTypes, ", "))
 	fl.BoolVar(&direct, "direct", false, "only the subject's own grants (no groups, universal access or folders)")
+	engine.AddJSONFields(c, "POST /permissions/listObjects", "")
 	return c
 }
 
@@ -129,7 +135,7 @@ type listedObject struct {
 	Level string          `json:"access_level"`
 }
 
-func listObjectsRun(ctx context.Context, f *cli.Factory, user, group string, types []string, direct bool) error {
+func listObjectsRun(ctx context.Context, f *cli.Factory, user, group string, types []string, direct bool, sel []string) error {
 	cfg, p, err := cli.PrinterFor(f)
 	if err != nil {
 		return err
@@ -151,10 +157,16 @@ func listObjectsRun(ctx context.Context, f *cli.Factory, user, group string, typ
 		}
 		all = append(all, items...)
 	}
-	if p.Opts.Structured() {
+	if p.Opts.Structured() || sel != nil {
+		if all == nil {
+			all = []json.RawMessage{}
+		}
 		b, err := json.Marshal(all)
 		if err != nil {
 			return err
+		}
+		if sel != nil {
+			return engine.PrintSelected(p, b, sel)
 		}
 		return p.Print(b, objectRowColumns)
 	}
