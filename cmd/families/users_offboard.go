@@ -375,7 +375,8 @@ func runOffboard(ctx context.Context, f *cli.Factory, conn *cli.Connection, emai
 		Ready: func(prior *bulk.State) error {
 			if prior != nil && !prior.Ended && !f.Quiet() {
 				c := prior.Counts()
-				f.IO.Notice("orgctl: resuming offboarding (job %s): an earlier run did %d steps; the user, read afresh, needs the steps above", id, c["deleted"]+c["updated"])
+				f.IO.Notice("orgctl: resuming offboarding (job %s): an earlier run did %d steps and sent %d without an answer; the user, read afresh, needs the steps above",
+					id, c["deleted"]+c["updated"], c["unknown"])
 			}
 			return nil
 		},
