@@ -41,13 +41,14 @@ type accessUser struct {
 	IsAdmin bool   `json:"is_admin"`
 }
 
-// listPaths are the lists that name each object type; folders read as
-// paths. Workflows come last: listObjects does not cover them.
+// objectLists are the lists that name each object type; folders read as
+// paths.
 var objectLists = []struct{ typ, path, scope, key string }{
 	{"folder", "/folders", "Folders > Read", ""},
 	{"app", "/apps", "Apps > Read", "name"},
 	{"resource", "/resources", "Resources > Read", "display_name"},
 	{"workflow", "/workflows", "Workflows > Read", "name"},
+	{"resource_configuration", "/resource_configurations", "Resources > Read", ""},
 }
 
 func newAccessOrg(cl *client.Client) *accessOrg {
@@ -129,6 +130,11 @@ func (o *accessOrg) loadObjects(ctx context.Context, types ...string) error {
 				if it["parent_folder_id"] == nil || !creatableFolderType[resolve.Text(it["folder_type"])] {
 					continue
 				}
+			} else if l.typ == "resource_configuration" {
+				// No name of its own: its resource's, and its environment's.
+				res, _ := it["resource"].(map[string]any)
+				env, _ := it["environment"].(map[string]any)
+				names[id] = resolve.Text(res["display_name"]) + " (" + resolve.Text(env["name"]) + ")"
 			} else {
 				names[id] = resolve.Text(it[l.key])
 			}

@@ -40,9 +40,12 @@ func newListObjectsCmd(f *cli.Factory) *cobra.Command {
 grants, its groups (for a user), universal access and the folders above an
 object. --direct keeps only the subject's own grants.
 
-USER is an email or id, GROUP a name or id. By default every type the API lists
-(folder, app, resource); --type narrows (repeatable; resource_configuration too).
-Objects are named: folders by path (app:/Finance), apps and resources by name.
+USER is an email or id, GROUP a name or id. By default every type listObjects
+answers for (folder, app, resource, resource_configuration); --type narrows
+(repeatable). Objects are named: folders by path (app:/Finance), apps and
+resources by name, resource configurations by resource and environment.
+Workflows are not among the types listObjects answers for: 'access-list
+workflow NAME' says who reaches one.
 
 Requests: one POST /permissions/listObjects per type (10 points each), the
 subject's list if named (users 2, groups 5) and one list per type to name the
@@ -58,7 +61,7 @@ other. 'permissions access-list' says why a subject has its access.`,
 				return cli.UsageErrorf("%s: pass --user USER or --group GROUP (one of them)", c.CommandPath())
 			}
 			if len(types) == 0 {
-				types = []string{"folder", "app", "resource"}
+				types = listObjectTypes
 			}
 			for _, t := range types {
 				if !contains(listObjectTypes, t) {
