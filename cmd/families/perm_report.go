@@ -265,6 +265,9 @@ func (o *accessOrg) listObjectsReads() []readReq {
 // kindOf is the kind whose universal access reaches an object: a folder's
 // own type (app_7 is an app folder), else the object's type.
 func kindOf(typ, id string) string {
+	if typ == "resource_configuration" {
+		return "resource"
+	}
 	if typ == "folder" {
 		k, _, _ := strings.Cut(id, "_")
 		return k

@@ -49,8 +49,8 @@ func newOffboardCmd(f *cli.Factory) *cobra.Command {
 		Use:   "offboard EMAIL",
 		Short: "Disable a user, remove them from every group and revoke their direct grants",
 		Long: `Offboarding in one step: the user is disabled (DELETE /users/{id}), removed from
-every group they are in, and their direct grants (on folders, apps, resources)
-are revoked. Before anything changes, orgctl prints what the user can reach
+every group they are in, and their direct grants (on folders, apps, resources,
+resource configurations) are revoked. Before anything changes, orgctl prints what the user can reach
 (STAGE before: TYPE, OBJECT, LEVEL, VIA, access through the universal access of
 a group such as All Users named as "universal through All Users"), the steps
 and their cost; after, what still remains (STAGE after).
@@ -61,9 +61,10 @@ does only what is left. --dry-run prints the reach and the steps and stops.
 Without a terminal, --yes is needed. --from FILE offboards every "email" of a
 CSV (with a header row) or JSON Lines file.
 
-Requests: the lists of users, groups, folders, apps and resources; per user, six
-POST /permissions/listObjects (effective and direct, per type) before and three
-after; then 2 points to disable, 5 per group, 10 per grant revoked.`,
+Requests: the lists of users, groups, folders, apps, resources and resource
+configurations; per user, eight POST /permissions/listObjects (effective and
+direct, per type) before and four after; then 2 points to disable, 5 per group,
+10 per grant revoked.`,
 		Example: `  orgctl users offboard former.employee@sandbox.example --dry-run
   orgctl users offboard former.employee@sandbox.example --yes
   orgctl users offboard --from leavers.csv --yes`,
@@ -143,7 +144,7 @@ type offboardStep struct {
 func (o *accessOrg) reach(ctx context.Context, u *accessUser, stage string) (rows []reportRow, direct []listedObject, err error) {
 	subject := map[string]any{"type": "user", "id": u.ID}
 	groups := o.groupsOfUser(u.ID)
-	for _, t := range listObjectsTypes {
+	for _, t := range listObjectTypes {
 		eff, err := o.listObjects(ctx, subject, t, true)
 		if err != nil {
 			return nil, nil, err
@@ -187,7 +188,7 @@ func (o *accessOrg) reach(ctx context.Context, u *accessUser, stage string) (row
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		if rows[i]["type"] != rows[j]["type"] {
-			return indexOf(listObjectsTypes, rows[i]["type"]) < indexOf(listObjectsTypes, rows[j]["type"])
+			return indexOf(listObjectTypes, rows[i]["type"]) < indexOf(listObjectTypes, rows[j]["type"])
 		}
 		return rows[i]["object"] < rows[j]["object"]
 	})
@@ -207,7 +208,7 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 	}
 	org := newAccessOrg(conn.Client)
 	for _, load := range []func(context.Context) error{org.loadUsers, org.loadGroups,
-		func(ctx context.Context) error { return org.loadObjects(ctx, listObjectsTypes...) }} {
+		func(ctx context.Context) error { return org.loadObjects(ctx, listObjectTypes...) }} {
 		if err := load(ctx); err != nil {
 			return cli.Explain(cfg, err)
 		}
@@ -298,7 +299,7 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 		after = append(after, rows...)
 	}
 	if len(after) == 0 && !f.Quiet() {
-		fmt.Fprintf(w, "Nothing remains: %s can reach no folder, app or resource.\n", strings.Join(o.emails, ", "))
+		fmt.Fprintf(w, "Nothing remains: %s can reach no folder, app, resource or resource configuration.\n", strings.Join(o.emails, ", "))
 		return nil
 	}
 	return printRows(p, false, after, reachColumns)
