@@ -81,6 +81,14 @@ other. 'permissions access-list' says why a subject has its access.`,
 	fl.StringSliceVar(&types, "type", nil, "only objects of this `TYPE` (repeatable): "+strings.Join(listObjectTypes, ", "))
 	fl.BoolVar(&direct, "direct", false, "only the subject's own grants (no groups, universal access or folders)")
 	engine.AddJSONFields(c, "POST /permissions/listObjects", "")
+	for flag, kind := range map[string]string{"user": "users", "group": "groups"} {
+		c.RegisterFlagCompletionFunc(flag, func(_ *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
+			return engine.CompleteKind(f, kind, typed)
+		})
+	}
+	c.RegisterFlagCompletionFunc("type", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return listObjectTypes, cobra.ShellCompDirectiveNoFileComp
+	})
 	return c
 }
 

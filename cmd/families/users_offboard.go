@@ -95,6 +95,12 @@ direct, per type) before and four after; then 2 points to disable, 5 per group,
 	fl.StringVar(&o.from, "from", "", "offboard every email of this `FILE` (CSV with an email column, or JSON Lines)")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "print what the user reaches and the steps, change nothing")
 	fl.BoolVar(&o.yes, "yes", false, "do not ask for confirmation")
+	c.ValidArgsFunction = func(_ *cobra.Command, args []string, typed string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return engine.CompleteKind(f, "users", typed)
+	}
 	return c
 }
 
