@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 
@@ -108,7 +109,7 @@ func groupID(g listedGroup) string { return engine.IDText(g.ID) }
 // loadObjects reads the list of each type asked for.
 func (o *accessOrg) loadObjects(ctx context.Context, types ...string) error {
 	for _, l := range objectLists {
-		if o.names[l.typ] != nil || !contains(types, l.typ) {
+		if o.names[l.typ] != nil || !slices.Contains(types, l.typ) {
 			continue
 		}
 		data, err := o.get(ctx, l.path, l.scope)
@@ -196,15 +197,6 @@ func (g *listedGroup) universal(typ string) string {
 		return g.Wf
 	}
 	return "none"
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 var levelRank = map[string]int{"none": 0, "use": 1, "edit": 2, "own": 3}

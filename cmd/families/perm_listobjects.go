@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -64,7 +65,7 @@ other. 'permissions access-list' says why a subject has its access.`,
 				types = listObjectTypes
 			}
 			for _, t := range types {
-				if !contains(listObjectTypes, t) {
+				if !slices.Contains(listObjectTypes, t) {
 					return cli.UsageErrorf("invalid --type %q: allowed values are %s", t, strings.Join(listObjectTypes, ", "))
 				}
 			}
@@ -197,7 +198,7 @@ func listObjectsRun(ctx context.Context, f *cli.Factory, user, group string, typ
 	sort.SliceStable(rows, func(i, j int) bool {
 		ti, tj := rows[i]["type"].(string), rows[j]["type"].(string)
 		if ti != tj {
-			return indexOf(types, ti) < indexOf(types, tj)
+			return slices.Index(types, ti) < slices.Index(types, tj)
 		}
 		return rows[i]["object"].(string) < rows[j]["object"].(string)
 	})
@@ -212,13 +213,4 @@ func listObjectsRun(ctx context.Context, f *cli.Factory, user, group string, typ
 		return err
 	}
 	return p.Print(b, objectRowColumns)
-}
-
-func indexOf(list []string, s string) int {
-	for i, x := range list {
-		if x == s {
-			return i
-		}
-	}
-	return len(list)
 }

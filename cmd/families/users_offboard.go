@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -194,7 +195,7 @@ func (o *accessOrg) reach(ctx context.Context, u *accessUser, stage string) (row
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		if rows[i]["type"] != rows[j]["type"] {
-			return indexOf(listObjectTypes, rows[i]["type"]) < indexOf(listObjectTypes, rows[j]["type"])
+			return slices.Index(listObjectTypes, rows[i]["type"]) < slices.Index(listObjectTypes, rows[j]["type"])
 		}
 		return rows[i]["object"] < rows[j]["object"]
 	})
