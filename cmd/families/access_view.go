@@ -3,8 +3,8 @@ package families
 import (
 	"encoding/json"
 	"sort"
-	"strings"
 
+	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
@@ -24,7 +24,7 @@ type namer struct {
 	names map[string]map[string]string
 }
 
-func (n *namer) name(kind, id string) string {
+func (n *namer) Name(kind, id string) string {
 	if n.names == nil {
 		n.names = map[string]map[string]string{}
 	}
@@ -48,46 +48,6 @@ func (n *namer) name(kind, id string) string {
 	return id
 }
 
-// accessVia says where one subject's access comes from: direct; universal
-// (a group's own universal access level); universal through GROUP or member
-// of GROUP (a user's groups); inherited from FOLDER PATH.
-func accessVia(e accessEntry, groupEntries map[string]accessEntry, n interface{ name(kind, id string) string }) string {
-	var via []string
-	s := e.Sources
-	if s.Direct {
-		via = append(via, "direct")
-	}
-	if s.Universal && len(s.Groups) == 0 {
-		via = append(via, "universal")
-	}
-	for _, g := range s.Groups {
-		id := engine.IDText(g.ID)
-		ge, ok := groupEntries[id]
-		if ok && ge.Sources.Universal && !ge.Sources.Direct && ge.Sources.Inherited == nil {
-			via = append(via, "universal through "+n.name("groups", id))
-		} else {
-			via = append(via, "member of "+n.name("groups", id))
-		}
-	}
-	if s.Inherited != nil && len(s.Inherited.ID) > 0 {
-		from := engine.IDText(s.Inherited.ID)
-		if s.Inherited.Type == "folder" || s.Inherited.Type == "" {
-			from = n.name("folders", from)
-		}
-		via = append(via, "inherited from "+from)
-	}
-	if len(via) == 0 {
-		return "-"
-	}
-	return strings.Join(via, "; ")
-}
-
-// ownGrant: a user reached through a grant of their own, not only through
-// groups; without --expand those are the users an access list shows.
-func ownGrant(e accessEntry) bool {
-	return e.Sources.Direct || (e.Sources.Inherited != nil && len(e.Sources.Inherited.ID) > 0)
-}
-
 // accessListView prints one row per subject that reaches the object: every
 // group, and the users with grants of their own (--expand: every user and
 // invite, through whichever group). The raw answer is left alone for -o
@@ -96,28 +56,28 @@ func accessListView(p *output.Printer, c *engine.Call, data json.RawMessage) err
 	if p.Opts.Structured() {
 		return p.Print(data, nil)
 	}
-	var lists map[string][]accessEntry
+	var lists map[string][]access.Entry
 	if err := json.Unmarshal(data, &lists); err != nil {
 		return p.Print(data, nil)
 	}
 	expand := c.LocalBool("expand")
 	n := &namer{p: p, c: c}
-	groupEntries := map[string]accessEntry{}
+	groupEntries := map[string]access.Entry{}
 	for _, e := range lists["group"] {
 		groupEntries[engine.IDText(e.Subject.ID)] = e
 	}
 	var rows []map[string]any
-	add := func(subject, kind string, e accessEntry) {
+	add := func(subject, kind string, e access.Entry) {
 		rows = append(rows, map[string]any{"subject": subject, "kind": kind, "level": e.AccessLevel,
-			"via": accessVia(e, groupEntries, n)})
+			"via": access.Via(e, groupEntries, n)})
 	}
 	for _, e := range lists["group"] {
-		add(n.name("groups", engine.IDText(e.Subject.ID)), "group", e)
+		add(n.Name("groups", engine.IDText(e.Subject.ID)), "group", e)
 	}
 	var users []map[string]any
 	for _, e := range lists["user"] {
-		if expand || ownGrant(e) {
-			add(n.name("users", engine.IDText(e.Subject.ID)), "user", e)
+		if expand || access.OwnGrant(e) {
+			add(n.Name("users", engine.IDText(e.Subject.ID)), "user", e)
 			users = append(users, rows[len(rows)-1])
 		}
 	}

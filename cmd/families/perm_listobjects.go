@@ -3,23 +3,18 @@ package families
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
-
-// listObjectTypes are the types POST /permissions/listObjects answers for.
-var listObjectTypes = []string{"folder", "app", "resource", "resource_configuration"}
 
 var objectRowColumns = []output.Column{
 	{Header: "TYPE", Field: "type"},
@@ -62,11 +57,11 @@ other. 'permissions access-list' says why a subject has its access.`,
 				return cli.UsageErrorf("%s: pass --user USER or --group GROUP (one of them)", c.CommandPath())
 			}
 			if len(types) == 0 {
-				types = listObjectTypes
+				types = access.ObjectTypes
 			}
 			for _, t := range types {
-				if !slices.Contains(listObjectTypes, t) {
-					return cli.UsageErrorf("invalid --type %q: allowed values are %s", t, strings.Join(listObjectTypes, ", "))
+				if !slices.Contains(access.ObjectTypes, t) {
+					return cli.UsageErrorf("invalid --type %q: allowed values are %s", t, strings.Join(access.ObjectTypes, ", "))
 				}
 			}
 			sel, err := engine.JSONSelection(c)
@@ -79,7 +74,7 @@ other. 'permissions access-list' says why a subject has its access.`,
 	fl := c.Flags()
 	fl.StringVar(&user, "user", "", "the subject is this `USER` (email or id)")
 	fl.StringVar(&group, "group", "", "the subject is this `GROUP` (name or id)")
-	fl.StringSliceVar(&types, "type", nil, "only objects of this `TYPE` (repeatable): "+strings.Join(listObjectTypes, ", "))
+	fl.StringSliceVar(&types, "type", nil, "only objects of this `TYPE` (repeatable): "+strings.Join(access.ObjectTypes, ", "))
 	fl.BoolVar(&direct, "direct", false, "only the subject's own grants (no groups, universal access or folders)")
 	engine.AddJSONFields(c, "POST /permissions/listObjects", "")
 	for flag, kind := range map[string]string{"user": "users", "group": "groups"} {
@@ -88,63 +83,9 @@ other. 'permissions access-list' says why a subject has its access.`,
 		})
 	}
 	c.RegisterFlagCompletionFunc("type", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return listObjectTypes, cobra.ShellCompDirectiveNoFileComp
+		return access.ObjectTypes, cobra.ShellCompDirectiveNoFileComp
 	})
 	return c
-}
-
-// subjectOf resolves --user/--group into the API's subject object.
-func (o *accessOrg) subjectOf(ctx context.Context, user, group string) (map[string]any, string, error) {
-	if user != "" {
-		if strings.HasPrefix(user, "user_") {
-			return map[string]any{"type": "user", "id": user}, user, nil
-		}
-		if err := o.loadUsers(ctx); err != nil {
-			return nil, "", err
-		}
-		u := o.userByMail[strings.ToLower(user)]
-		if u == nil {
-			return nil, "", &cli.NotFoundError{Err: fmt.Errorf("no user with email %q", user)}
-		}
-		return map[string]any{"type": "user", "id": u.ID}, u.Email, nil
-	}
-	if n, err := strconv.ParseUint(group, 10, 64); err == nil {
-		return map[string]any{"type": "group", "id": json.Number(strconv.FormatUint(n, 10))}, group, nil
-	}
-	if err := o.loadGroups(ctx); err != nil {
-		return nil, "", err
-	}
-	for _, g := range o.groups {
-		if strings.EqualFold(g.Name, group) {
-			return map[string]any{"type": "group", "id": json.Number(groupID(g))}, g.Name, nil
-		}
-	}
-	return nil, "", &cli.NotFoundError{Err: fmt.Errorf("no group named %q", group)}
-}
-
-// listObjects sends one listObjects and returns its items as received.
-func (o *accessOrg) listObjects(ctx context.Context, subject map[string]any, typ string, inherited bool) ([]json.RawMessage, error) {
-	body := map[string]any{"subject": subject, "object_type": typ}
-	if inherited {
-		body["include_inherited_access"] = true
-	}
-	o.reqs++
-	o.points += 10
-	r, err := o.cl.Do(ctx, client.Request{Method: http.MethodPost, Path: "/permissions/listObjects", Scope: "Permissions > Read", Body: body})
-	if err != nil {
-		return nil, err
-	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(r.Data, &items); err != nil {
-		return nil, fmt.Errorf("POST /permissions/listObjects: unexpected answer: %w", err)
-	}
-	return items, nil
-}
-
-type listedObject struct {
-	Type  string          `json:"type"`
-	ID    json.RawMessage `json:"id"`
-	Level string          `json:"access_level"`
 }
 
 func listObjectsRun(ctx context.Context, f *cli.Factory, user, group string, types []string, direct bool, sel []string) error {
@@ -156,14 +97,14 @@ func listObjectsRun(ctx context.Context, f *cli.Factory, user, group string, typ
 	if err != nil {
 		return err
 	}
-	o := newAccessOrg(cl)
-	subject, _, err := o.subjectOf(ctx, user, group)
+	o := access.NewOrg(cl)
+	subject, _, err := o.Subject(ctx, user, group)
 	if err != nil {
 		return cli.Explain(cfg, err)
 	}
 	var all []json.RawMessage
 	for _, t := range types {
-		items, err := o.listObjects(ctx, subject, t, !direct)
+		items, err := o.ListObjects(ctx, subject, t, !direct)
 		if err != nil {
 			return cli.Explain(cfg, err)
 		}
@@ -182,18 +123,18 @@ func listObjectsRun(ctx context.Context, f *cli.Factory, user, group string, typ
 		}
 		return p.Print(b, objectRowColumns)
 	}
-	if err := o.loadObjects(ctx, types...); err != nil {
+	if err := o.LoadObjects(ctx, types...); err != nil {
 		p.IO.Warn("could not list the objects' names, showing ids: %v", firstLine(cli.Explain(cfg, err).Error()))
 	}
 	rows := make([]map[string]any, 0, len(all))
 	for _, raw := range all {
-		var it listedObject
+		var it access.Object
 		if json.Unmarshal(raw, &it) != nil {
 			continue
 		}
 		id := string(it.ID)
 		json.Unmarshal(it.ID, &id)
-		rows = append(rows, map[string]any{"type": it.Type, "object": o.name(it.Type, id), "level": it.Level})
+		rows = append(rows, map[string]any{"type": it.Type, "object": o.Name(it.Type, id), "level": it.Level})
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		ti, tj := rows[i]["type"].(string), rows[j]["type"].(string)

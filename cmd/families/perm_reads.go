@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/settings"
@@ -25,7 +25,7 @@ import (
 // reads afresh.
 type readJob struct {
 	command string
-	reqs    []readReq
+	reqs    []access.Read
 	points  int
 	conn    *cli.Connection
 	f       *cli.Factory
@@ -33,15 +33,6 @@ type readJob struct {
 	mu      sync.Mutex
 	answers map[int]json.RawMessage
 	out     *os.File
-}
-
-type readReq struct {
-	key string
-	req client.Request
-	// what was read: an object's access list, or a subject's objects of a type
-	typ, id          string
-	subjType, subjID string
-	inherited        bool
 }
 
 type readLine struct {
@@ -53,12 +44,12 @@ func (j *readJob) Apply(ctx context.Context, row bulk.Row, _ func()) bulk.Result
 	r := j.reqs[row.N-1]
 	// A read changes nothing: it never reports itself sent, so a stopped or
 	// killed read is simply read again.
-	resp, err := j.conn.Client.Do(context.WithoutCancel(ctx), r.req)
+	resp, err := j.conn.Client.Do(context.WithoutCancel(ctx), r.Req)
 	if err != nil {
 		if ctx.Err() != nil {
 			return bulk.Result{NotSent: true}
 		}
-		return bulk.Result{Outcome: bulk.Failed, Key: r.key, Message: bulk.OneLine(err.Error())}
+		return bulk.Result{Outcome: bulk.Failed, Key: r.Key, Message: bulk.OneLine(err.Error())}
 	}
 	b, _ := json.Marshal(readLine{N: row.N, Data: resp.Data})
 	j.mu.Lock()
@@ -68,9 +59,9 @@ func (j *readJob) Apply(ctx context.Context, row bulk.Row, _ func()) bulk.Result
 		err = j.out.Sync() // before the journal says the row is done
 	}
 	if err != nil {
-		return bulk.Result{Outcome: bulk.Failed, Key: r.key, Message: "could not keep the answer: " + err.Error()}
+		return bulk.Result{Outcome: bulk.Failed, Key: r.Key, Message: "could not keep the answer: " + err.Error()}
 	}
-	return bulk.Result{Outcome: bulk.Skipped, Key: r.key}
+	return bulk.Result{Outcome: bulk.Skipped, Key: r.Key}
 }
 
 func (j *readJob) Settle(context.Context, bulk.Row) (bulk.Result, bool) { return bulk.Result{}, false }
@@ -114,7 +105,7 @@ func (j *readJob) run(ctx context.Context, id string, flags []string) ([]json.Ra
 				return bulk.Row{}, io.EOF
 			}
 			n++
-			return bulk.Row{N: n, Line: n, Values: map[string][]string{"key": {j.reqs[n-1].key}}}, nil
+			return bulk.Row{N: n, Line: n, Values: map[string][]string{"key": {j.reqs[n-1].Key}}}, nil
 		}},
 		Ready: func(prior *bulk.State) error {
 			var err error
@@ -160,7 +151,7 @@ func (j *readJob) run(ctx context.Context, id string, flags []string) ([]json.Ra
 	for i := range out {
 		a, ok := j.answers[i+1]
 		if !ok {
-			return nil, fmt.Errorf("the answer of read %d (%s) was not kept; run the same command again", i+1, j.reqs[i].key)
+			return nil, fmt.Errorf("the answer of read %d (%s) was not kept; run the same command again", i+1, j.reqs[i].Key)
 		}
 		out[i] = a
 	}
@@ -172,11 +163,11 @@ func (j *readJob) run(ctx context.Context, id string, flags []string) ([]json.Ra
 }
 
 // jobSum names a job by what it reads, in order.
-func jobSum(reqs []readReq) []byte {
+func jobSum(reqs []access.Read) []byte {
 	h := bulk.InputHash()
 	for _, r := range reqs {
-		b, _ := json.Marshal(r.req.Body)
-		fmt.Fprintf(h, "%s %s %s\n", r.req.Method, r.req.Path, b)
+		b, _ := json.Marshal(r.Req.Body)
+		fmt.Fprintf(h, "%s %s %s\n", r.Req.Method, r.Req.Path, b)
 	}
 	return h.Sum(nil)
 }

@@ -3,7 +3,6 @@ package families
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,7 +10,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -20,23 +18,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/orgcode"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/settings"
-	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
-var reachColumns = []output.Column{
-	{Header: "STAGE", Field: "stage"},
-	{Header: "USER", Field: "user"},
-	{Header: "TYPE", Field: "type"},
-	{Header: "OBJECT", Field: "object"},
-	{Header: "LEVEL", Field: "level"},
-	{Header: "VIA", Field: "via"},
-}
+// reachFields are the columns of what a user reaches, before and after.
+var reachFields = []access.Field{{Header: "STAGE", Key: "stage"}, {Header: "USER", Key: "user"}, {Header: "TYPE", Key: "type"},
+	{Header: "OBJECT", Key: "object"}, {Header: "LEVEL", Key: "level"}, {Header: "VIA", Key: "via"}}
 
 type offboardOptions struct {
 	from        string
@@ -146,62 +139,6 @@ type offboardStep struct {
 	points int
 }
 
-// reach reads what a user can reach (effective, per type) and their own
-// grants, and says where each access comes from as far as the lists tell.
-func (o *accessOrg) reach(ctx context.Context, u *accessUser, stage string) (rows []reportRow, direct []listedObject, err error) {
-	subject := map[string]any{"type": "user", "id": u.ID}
-	groups := o.groupsOfUser(u.ID)
-	for _, t := range listObjectTypes {
-		eff, err := o.listObjects(ctx, subject, t, true)
-		if err != nil {
-			return nil, nil, err
-		}
-		own := map[string]string{}
-		if stage == "before" {
-			dir, err := o.listObjects(ctx, subject, t, false)
-			if err != nil {
-				return nil, nil, err
-			}
-			for _, raw := range dir {
-				var ob listedObject
-				if json.Unmarshal(raw, &ob) == nil {
-					ob.Type = t
-					direct = append(direct, ob)
-					own[engine.IDText(ob.ID)] = ob.Level
-				}
-			}
-		}
-		for _, raw := range eff {
-			var ob listedObject
-			if json.Unmarshal(raw, &ob) != nil {
-				continue
-			}
-			id := engine.IDText(ob.ID)
-			var via []string
-			best := 0
-			if l, ok := own[id]; ok {
-				via, best = append(via, "direct"), levelRank[l]
-			}
-			for _, g := range groups {
-				if ul := g.universal(kindOf(t, id)); levelRank[ul] > 0 {
-					via, best = append(via, "universal through "+g.Name), max(best, levelRank[ul])
-				}
-			}
-			if levelRank[ob.Level] > best {
-				via = append(via, "a group's or a folder's grant")
-			}
-			rows = append(rows, reportRow{"stage": stage, "user": u.Email, "type": t, "object": o.name(t, id), "level": ob.Level, "via": strings.Join(via, "; ")})
-		}
-	}
-	sort.SliceStable(rows, func(i, j int) bool {
-		if rows[i]["type"] != rows[j]["type"] {
-			return slices.Index(listObjectTypes, rows[i]["type"]) < slices.Index(listObjectTypes, rows[j]["type"])
-		}
-		return rows[i]["object"] < rows[j]["object"]
-	})
-	return rows, direct, nil
-}
-
 func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) error {
 	cfg, p, err := cli.PrinterFor(f)
 	if err != nil {
@@ -213,25 +150,25 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 	if err != nil {
 		return err
 	}
-	org := newAccessOrg(conn.Client)
-	for _, load := range []func(context.Context) error{org.loadUsers, org.loadGroups,
-		func(ctx context.Context) error { return org.loadObjects(ctx, listObjectTypes...) }} {
+	org := access.NewOrg(conn.Client)
+	for _, load := range []func(context.Context) error{org.LoadUsers, org.LoadGroups,
+		func(ctx context.Context) error { return org.LoadObjects(ctx, access.ObjectTypes...) }} {
 		if err := load(ctx); err != nil {
 			return cli.Explain(cfg, err)
 		}
 	}
-	var users []*accessUser
+	var users []*access.User
 	for _, e := range o.emails {
-		u := org.userByMail[strings.ToLower(e)]
+		u := org.ByEmail[strings.ToLower(e)]
 		if u == nil {
 			return &cli.NotFoundError{Err: fmt.Errorf("no user with email %q (nothing was changed)", e)}
 		}
 		users = append(users, u)
 	}
-	var before []reportRow
+	var before []access.Row
 	var steps []offboardStep
 	for _, u := range users {
-		rows, direct, err := org.reach(ctx, u, "before")
+		rows, direct, err := org.Reach(ctx, u, "before")
 		if err != nil {
 			return cli.Explain(cfg, err)
 		}
@@ -240,13 +177,13 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 			steps = append(steps, offboardStep{key: "disable " + u.Email,
 				req: client.Request{Method: http.MethodDelete, Path: "/users/" + url.PathEscape(u.ID), Scope: "Users > Write"}})
 		}
-		for _, g := range org.groupsOfUser(u.ID) {
+		for _, g := range org.GroupsOf(u.ID) {
 			steps = append(steps, offboardStep{key: fmt.Sprintf("remove %s from group %s", u.Email, g.Name),
-				req: client.Request{Method: http.MethodDelete, Path: "/groups/" + url.PathEscape(groupID(*g)) + "/members/" + url.PathEscape(u.ID), Scope: "Groups > Write"}})
+				req: client.Request{Method: http.MethodDelete, Path: "/groups/" + url.PathEscape(access.GroupID(*g)) + "/members/" + url.PathEscape(u.ID), Scope: "Groups > Write"}})
 		}
 		for _, d := range direct {
 			id := engine.IDText(d.ID)
-			steps = append(steps, offboardStep{key: fmt.Sprintf("revoke %s's direct %s on %s %s", u.Email, d.Level, d.Type, org.name(d.Type, id)),
+			steps = append(steps, offboardStep{key: fmt.Sprintf("revoke %s's direct %s on %s %s", u.Email, d.Level, d.Type, org.Name(d.Type, id)),
 				req: client.Request{Method: http.MethodPost, Path: "/permissions/revoke", Scope: "Permissions > Write",
 					Body: map[string]any{"subject": map[string]any{"type": "user", "id": u.ID}, "object": map[string]any{"type": d.Type, "id": id}}}})
 		}
@@ -256,7 +193,7 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 		steps[i].points = ratebudget.DefaultConfig().Cost(steps[i].req.Path)
 		points += steps[i].points
 	}
-	if err := printRows(p, false, before, reachColumns); err != nil {
+	if err := printRows(p, false, before, reachFields); err != nil {
 		return err
 	}
 	w := f.IO.Err
@@ -294,12 +231,12 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 		return cli.JobExit(res)
 	}
 	// What remains, read afresh with the groups as they are now.
-	if err := org.reloadGroups(ctx); err != nil {
+	if err := org.ReloadGroups(ctx); err != nil {
 		return cli.Explain(cfg, err)
 	}
-	var after []reportRow
+	var after []access.Row
 	for _, u := range users {
-		rows, _, err := org.reach(ctx, u, "after")
+		rows, _, err := org.Reach(ctx, u, "after")
 		if err != nil {
 			return cli.Explain(cfg, err)
 		}
@@ -309,12 +246,7 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 		fmt.Fprintf(w, "Nothing remains: %s can reach no folder, app, resource or resource configuration.\n", strings.Join(o.emails, ", "))
 		return nil
 	}
-	return printRows(p, false, after, reachColumns)
-}
-
-func (o *accessOrg) reloadGroups(ctx context.Context) error {
-	o.groupByID = nil
-	return o.loadGroups(ctx)
+	return printRows(p, false, after, reachFields)
 }
 
 // offboardJob sends the steps as one bulk job.

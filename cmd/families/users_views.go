@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
@@ -45,26 +46,8 @@ func userListView(p *output.Printer, c *engine.Call, data json.RawMessage) error
 	return p.Print(b, c.Columns)
 }
 
-// groupMember is one member as GET /groups gives it.
-type groupMember struct {
-	ID    string `json:"id"`
-	Email string `json:"email"`
-	Admin bool   `json:"is_group_admin"`
-}
-
-// listedGroup is a group as GET /groups gives it, with what the access
-// commands read.
-type listedGroup struct {
-	ID      json.RawMessage `json:"id"`
-	Name    string          `json:"name"`
-	Members []groupMember   `json:"members"`
-	App     string          `json:"universal_app_access"`
-	Res     string          `json:"universal_resource_access"`
-	Wf      string          `json:"universal_workflow_access"`
-}
-
 // groupsOf names the groups whose members include the user.
-func groupsOf(groups []listedGroup, userID string) []string {
+func groupsOf(groups []access.Group, userID string) []string {
 	var out []string
 	for _, g := range groups {
 		for _, m := range g.Members {
@@ -94,7 +77,7 @@ func userView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
 		ID string `json:"id"`
 	}
 	json.Unmarshal(data, &u)
-	var groups []listedGroup
+	var groups []access.Group
 	raw, err := c.Get("/groups", "Groups > Read")
 	if err == nil {
 		err = json.Unmarshal(raw, &groups)

@@ -69,26 +69,6 @@ func groupView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
 	return p.PrintEntries(entries)
 }
 
-// accessEntry is one subject of an access list as the API describes it.
-type accessEntry struct {
-	Subject struct {
-		ID   json.RawMessage `json:"id"`
-		Type string          `json:"type"`
-	} `json:"subject"`
-	Sources struct {
-		Direct    bool `json:"direct"`
-		Universal bool `json:"universal"`
-		Groups    []struct {
-			ID json.RawMessage `json:"id"`
-		} `json:"groups"`
-		Inherited *struct {
-			ID   json.RawMessage `json:"id"`
-			Type string          `json:"type"`
-		} `json:"inherited"`
-	} `json:"sources"`
-	AccessLevel string `json:"accessLevel"`
-}
-
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
@@ -42,17 +43,17 @@ func TestViewsThatUnwrapOrSummarise(t *testing.T) {
 	}
 
 	// VIA names each source: a user's universal group apart from a granted one.
-	var lists map[string][]accessEntry
+	var lists map[string][]access.Entry
 	json.Unmarshal([]byte(`{"group":[
 		{"subject":{"id":"2","type":"group"},"sources":{"universal":true},"accessLevel":"edit"},
 		{"subject":{"id":"3","type":"group"},"sources":{"universal":true,"inherited":{"id":"app_7","type":"folder"}},"accessLevel":"use"}],
 	  "user":[{"subject":{"id":"user_a","type":"user"},"sources":{"direct":true,"groups":[{"id":"2","type":"group"},{"id":"3","type":"group"}]},"accessLevel":"edit"}]}`), &lists)
-	groups := map[string]accessEntry{"2": lists["group"][0], "3": lists["group"][1]}
+	groups := map[string]access.Entry{"2": lists["group"][0], "3": lists["group"][1]}
 	n := &namer{c: &engine.Call{}, names: map[string]map[string]string{"groups": {"2": "All Users", "3": "viewer"}, "folders": {"app_7": "app:/Operations"}}}
-	if got := accessVia(lists["user"][0], groups, n); got != "direct; universal through All Users; member of viewer" {
+	if got := access.Via(lists["user"][0], groups, n); got != "direct; universal through All Users; member of viewer" {
 		t.Errorf("user VIA = %q", got)
 	}
-	if got := accessVia(lists["group"][1], groups, n); got != "universal; inherited from app:/Operations" {
+	if got := access.Via(lists["group"][1], groups, n); got != "universal; inherited from app:/Operations" {
 		t.Errorf("group VIA = %q", got)
 	}
 }

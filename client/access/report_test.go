@@ -1,4 +1,4 @@
-package families
+package access
 
 import (
 	"bytes"
@@ -8,25 +8,25 @@ import (
 	"testing"
 )
 
-func row(user, active, admin, typ, obj, level, via string) reportRow {
-	return reportRow{"user": user, "active": active, "admin": admin, "object_type": typ, "object": obj, "level": level, "via": via}
+func row(user, active, admin, typ, obj, level, via string) Row {
+	return Row{"user": user, "active": active, "admin": admin, "object_type": typ, "object": obj, "level": level, "via": via}
 }
 
 // Every kind of change between two reviews is named, with who and what.
 func TestReportChangesNamesEveryKind(t *testing.T) {
-	prev := []reportRow{
+	prev := []Row{
 		row("a@x", "true", "false", "app", "Lookup", "use", "member of support"),
 		row("a@x", "true", "false", "app", "Refunds", "edit", "direct"),
 		row("b@x", "true", "false", "folder", "app:/Ops", "use", "direct; member of viewer"),
 		row("c@x", "true", "false", "", "", "none", ""),
 	}
-	now := []reportRow{
+	now := []Row{
 		row("a@x", "true", "true", "app", "Lookup", "own", "member of support"),
 		row("b@x", "false", "false", "folder", "app:/Ops", "use", "member of viewer"),
 		row("c@x", "true", "false", "app", "Refunds", "use", "direct"),
 	}
 	var got []string
-	for _, c := range reportChanges(prev, now) {
+	for _, c := range Changes(prev, now) {
 		got = append(got, strings.Join([]string{c["change"], c["user"], c["object_type"], c["object"], c["before"], c["after"]}, "|"))
 	}
 	want := []string{
@@ -40,19 +40,19 @@ func TestReportChangesNamesEveryKind(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("changes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if len(reportChanges(now, now)) != 0 {
+	if len(Changes(now, now)) != 0 {
 		t.Error("a report compared with itself has changes")
 	}
 }
 
 // The CSV a review writes reads back as it was, formula cells included.
 func TestReportCSVRoundTripsAndDisarmsFormulas(t *testing.T) {
-	rows := []reportRow{
+	rows := []Row{
 		row("a@x", "true", "false", "resource", `=HYPERLINK("http://x","y")`, "own", "universal through All Users"),
 		row("b@x", "false", "false", "app", "+1 Console", "use", "@group, \"quoted\""),
 	}
 	var buf bytes.Buffer
-	if err := writeCSV(&buf, reportColumns, rows); err != nil {
+	if err := WriteCSV(&buf, ReportFields, rows); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
@@ -66,14 +66,14 @@ func TestReportCSVRoundTripsAndDisarmsFormulas(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "r.csv")
 	os.WriteFile(path, buf.Bytes(), 0o600)
-	back, err := readReportCSV(path)
+	back, err := ReadCSV(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(back) != 2 || back[0]["object"] != rows[0]["object"] || back[1]["via"] != rows[1]["via"] || back[1]["object"] != "+1 Console" {
 		t.Errorf("read back %v, want %v", back, rows)
 	}
-	if len(reportChanges(rows, back)) != 0 {
+	if len(Changes(rows, back)) != 0 {
 		t.Error("a report read back from its CSV differs from itself")
 	}
 }
