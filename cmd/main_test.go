@@ -388,7 +388,9 @@ func TestRootCompletesOnlyTheCommandRun(t *testing.T) {
 		}
 		users, _, _ := root.Find([]string{"users"})
 		for _, c := range users.Commands() {
-			if c.HasSubCommands() {
+			// offboard is a command of its own (Group.Extra), not an
+			// operation: it is built whole, which costs a few strings.
+			if c.HasSubCommands() || c.Name() == "offboard" {
 				continue
 			}
 			if want := c == target; complete(c) != want {

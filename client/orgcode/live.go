@@ -281,6 +281,7 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 
 	// Grants: one access list per folder and per app.
 	grants := map[string]map[string]any{} // subject -> {"folders": {...}, "apps": {...}}
+	ambiguous := map[string]*directRead{}
 	read := func(objType, id, key, field string) error {
 		req := client.Request{Method: http.MethodGet, Path: "/permissions/accessList/" + objType + "/" + url.PathEscape(id), Scope: "Permissions > Read"}
 		l.record(req)
@@ -294,7 +295,10 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 				Type string `json:"type"`
 			} `json:"subject"`
 			Sources struct {
-				Direct bool `json:"direct"`
+				Direct    bool            `json:"direct"`
+				Universal bool            `json:"universal"`
+				Groups    []any           `json:"groups"`
+				Inherited json.RawMessage `json:"inherited"`
 			} `json:"sources"`
 			AccessLevel string `json:"accessLevel"`
 		}
@@ -320,6 +324,44 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 					grants[subj] = g
 				}
 				g[field].(map[string]any)[key] = e.AccessLevel
+				// accessLevel is the effective level: with another source
+				// beside the grant, the grant's own level may be lower.
+				inherited := len(e.Sources.Inherited) > 0 && string(e.Sources.Inherited) != "null"
+				if e.Sources.Universal || len(e.Sources.Groups) > 0 || inherited {
+					k := subj + " " + objType
+					if ambiguous[k] == nil {
+						ambiguous[k] = &directRead{subj: subj, typ: typ, id: string(e.Subject.ID), objType: objType, field: field, keys: map[string]string{}}
+					}
+					ambiguous[k].keys[id] = key
+				}
+			}
+		}
+		return nil
+	}
+	// directLevels reads a subject's own grants (listObjects without inherited
+	// access) where an access list could not tell them from the effective level.
+	directLevels := func(a *directRead) error {
+		var sid any = a.id
+		if a.typ == "group" {
+			sid = json.Number(a.id)
+		}
+		req := client.Request{Method: http.MethodPost, Path: "/permissions/listObjects", Scope: "Permissions > Read",
+			Body: map[string]any{"subject": map[string]any{"type": a.typ, "id": sid}, "object_type": a.objType}}
+		l.record(req)
+		resp, err := d.Do(ctx, req)
+		if err != nil {
+			return err
+		}
+		var objs []struct {
+			ID          anyID  `json:"id"`
+			AccessLevel string `json:"access_level"`
+		}
+		if err := json.Unmarshal(resp.Data, &objs); err != nil {
+			return fmt.Errorf("POST %s: %w", req.Path, err)
+		}
+		for _, o := range objs {
+			if key, ok := a.keys[string(o.ID)]; ok {
+				grants[a.subj][a.field].(map[string]any)[key] = o.AccessLevel
 			}
 		}
 		return nil
@@ -349,6 +391,11 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 				continue
 			}
 			if err := read("app", l.Apps[name], name, "apps"); err != nil {
+				return nil, err
+			}
+		}
+		for _, k := range sortedKeys(ambiguous) {
+			if err := directLevels(ambiguous[k]); err != nil {
 				return nil, err
 			}
 		}
@@ -432,6 +479,13 @@ func (l *Live) Documents() []*Doc {
 
 // anyID is an id as the API writes it: a string ("user_0a1b…", "7"), as the
 // spec says subject ids are, or a number, as older answers give groups'.
+// directRead is one subject's grants on one kind of object whose levels an
+// access list left open, by object id to the key the files use.
+type directRead struct {
+	subj, typ, id, objType, field string
+	keys                          map[string]string
+}
+
 type anyID string
 
 func (a *anyID) UnmarshalJSON(b []byte) error {

@@ -80,12 +80,28 @@
 // vertica, bigid, mongodb of unknown and 3.4 server version, retoolEmail, jdbc: every announced change
 // of client/changes gives a finding), resource configurations, SSO,
 // source control config and settings, config vars, user attributes, pending access requests, a user
-// invite, a role, a workflow, and a space "eng" with its own admin (eng.lead@sandbox.example) and data.
-// The primary admin is admin@sandbox.example and is also an admin of "eng".
+// invite (in the support group), a role, a workflow, and a space "eng" with its own admin
+// (eng.lead@sandbox.example) and data. The primary admin is admin@sandbox.example and is also an
+// admin of "eng". It has every kind of access: group grants on folders (Operations, and
+// Operations/Escalations nested in it) and on an app, direct user grants (dev.lee on Refund
+// Console, the disabled former.employee on Finance), the default groups' universal access and
+// support's; the disabled user is still in groups.
+//
+// # Access
+//
+// GET /permissions/accessList and POST /permissions/listObjects with include_inherited_access
+// answer effective access as the spec describes it (access.go): a subject's level is the highest of
+// its direct grant, the grants on every folder above the object, its groups' universal access to
+// the object's kind and, for users and invites, their groups' levels; "sources" names each
+// (direct, universal, groups, inherited: the nearest folder giving the highest inherited level).
+// Users are listed whether active or not; subject ids are strings. Without
+// include_inherited_access, listObjects answers the subject's own grants.
 //
 // # Rehearsals
 //
 // Options.Users adds that many synthetic users to the primary org (user000001@load.example, ...);
+// Options.Groups and Options.Folders add groups sharing them and app folders nested ten deep, an app
+// in each, each group granted use on one folder (seedLoadAccess), for access-review rehearsals;
 // Options.Latency holds every answer back (the request has taken effect; a client that leaves first
 // gets none). Requests reports the most recent Options.RequestLog requests, so a long-running
 // server's memory stays bounded.

@@ -798,7 +798,11 @@ func listObjects(c *call) (int, any) {
 	if msg := c.checkSubject(subj); msg != "" {
 		return 404, errBody("%s", msg)
 	}
-	return c.page(c.objectsFor(subj, fmt.Sprint(c.body["object_type"])))
+	typ := fmt.Sprint(c.body["object_type"])
+	if c.body["include_inherited_access"] == true {
+		return c.page(c.effectiveObjects(subj, typ))
+	}
+	return c.page(c.objectsFor(subj, typ))
 }
 
 func accessList(c *call) (int, any) {
@@ -807,16 +811,14 @@ func accessList(c *call) (int, any) {
 	if msg := c.checkObject(o); msg != "" {
 		return 404, errBody("%s", msg)
 	}
-	id = fmt.Sprint(o["id"])
-	out := obj{"group": []any{}, "user": []any{}, "userInvite": []any{}}
-	for _, p := range c.org.Collections["/permissions"] {
-		if p["type"] != typ || p["id"] != id {
-			continue
-		}
-		k := fmt.Sprint(p["subject_type"])
-		// Subject ids are strings, as the spec has them: "7" for a group.
-		out[k] = append(out[k].([]any), obj{"subject": obj{"id": fmt.Sprint(p["subject_id"]), "type": k},
-			"sources": obj{"direct": true, "universal": false, "groups": []any{}}, "accessLevel": p["access_level"]})
+	coll := objectColls[typ]
+	if coll == "" {
+		return 200, one(obj{"group": []any{}, "user": []any{}, "userInvite": []any{}})
 	}
-	return 200, one(out)
+	_, it := c.org.find(coll, fmt.Sprint(o["id"]))
+	if it == nil {
+		return notFound(coll, id)
+	}
+	ix := c.org.accessIndex()
+	return 200, one(ix.accessList(ix.object(typ, it)))
 }

@@ -36,6 +36,45 @@ func seedLoadUsers(o *org, n int) {
 	}
 }
 
+// seedLoadAccess adds groups and app folders for load rehearsals of access
+// reviews: folder i sits in folder i-1 unless i is a multiple of ten (so
+// inheritance runs ten deep) and holds one app; group g has every
+// synthetic user whose number is g modulo the group count, and use on
+// folder g modulo the folder count.
+func seedLoadAccess(o *org, groups, folders int) {
+	var fs []obj
+	root := o.rootFolder("app")
+	for i := range folders {
+		parent := root
+		if i%10 != 0 {
+			parent = fs[i-1]["id"]
+		}
+		f := o.addFolder(fmt.Sprintf("load-folder-%04d", i), "app", parent, false, fixedTime)
+		fs = append(fs, f)
+		o.add("/apps", "GET /apps/{appId}", obj{"name": fmt.Sprintf("load-app-%04d", i), "description": "",
+			"folder_id": f["id"], "is_module": false, "shortlink": nil, "release_version": ""})
+	}
+	var gs []obj
+	for g := range groups {
+		gs = append(gs, o.addGroup(fmt.Sprintf("load-group-%03d", g), "none", "none", "none", "none", false, false, false, false, fixedTime))
+		if folders > 0 {
+			o.grantTo("group", gs[g]["id"], "folder", fs[g%folders]["id"], "use")
+		}
+	}
+	if groups == 0 {
+		return
+	}
+	for _, u := range o.Collections["/users"] {
+		email, _ := u["email"].(string)
+		var n int
+		if _, err := fmt.Sscanf(email, "user%06d@load.example", &n); err != nil {
+			continue
+		}
+		g := gs[n%groups]
+		g["members"] = append(g["members"].([]any), obj{"id": u["id"], "email": u["email"], "is_group_admin": false})
+	}
+}
+
 func orgSettings(id string) obj {
 	s := templateData("GET /organization")
 	s["id"] = id
@@ -96,6 +135,21 @@ func (o *org) groupByName(name string) obj {
 	return nil
 }
 
+func (o *org) appByName(name string) obj {
+	for _, a := range o.Collections["/apps"] {
+		if a["name"] == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// grantTo stores a grant as POST /permissions/grant does.
+func (o *org) grantTo(subjType string, subjID any, typ string, id any, level string) {
+	o.Collections["/permissions"] = append(o.Collections["/permissions"], obj{"subject_type": subjType,
+		"subject_id": fmt.Sprint(subjID), "type": typ, "id": fmt.Sprint(id), "access_level": level})
+}
+
 func (o *org) join(group string, u obj, admin bool) {
 	g := o.groupByName(group)
 	g["members"] = append(g["members"].([]any), obj{"id": u["id"], "email": u["email"], "is_group_admin": admin})
@@ -144,11 +198,13 @@ func seedDemo(st *state) {
 	o.addGroup("app_admin_group", "own", "none", "none", "none", false, false, false, false, at)
 	o.addGroup("support", "use", "use", "none", "use", false, false, false, false, at)
 	o.join("support", ana, false)
+	// Disabled, yet still a member: what offboarding and access reviews must catch.
+	o.join("support", gone, false)
 
 	appRoot := o.rootFolder("app")
 	ops_ := o.addFolder("Operations", "app", appRoot, false, at)
-	o.addFolder("Finance", "app", appRoot, false, at)
-	o.addFolder("Databases", "resource", o.rootFolder("resource"), false, at)
+	finance := o.addFolder("Finance", "app", appRoot, false, at)
+	dbs := o.addFolder("Databases", "resource", o.rootFolder("resource"), false, at)
 	o.addFolder("Nightly jobs", "workflow", o.rootFolder("workflow"), false, at)
 	o.addFolder("Shared files", "file", o.rootFolder("file"), false, at)
 
@@ -164,6 +220,17 @@ func seedDemo(st *state) {
 		o.add("/apps", "GET /apps/{appId}", obj{"name": a.name, "description": a.desc, "folder_id": a.folder,
 			"is_module": a.module, "shortlink": nil, "release_version": ""})
 	}
+	// Every kind of access: group grants on a folder (inherited by what is in
+	// it, nested folders too) and on an app, direct user grants, and the
+	// universal access of the default groups and of support.
+	escalations := o.addFolder("Escalations", "app", ops_["id"], false, at)
+	refunds := o.appByName("Refund Console")
+	o.grantTo("group", o.groupByName("viewer")["id"], "folder", ops_["id"], "use")
+	o.grantTo("group", o.groupByName("support")["id"], "folder", escalations["id"], "edit")
+	o.grantTo("group", o.groupByName("editor")["id"], "app", refunds["id"], "own")
+	o.grantTo("group", o.groupByName("support")["id"], "folder", dbs["id"], "edit")
+	o.grantTo("user", dev["id"], "app", refunds["id"], "edit")
+	o.grantTo("user", gone["id"], "folder", finance["id"], "use")
 	o.add("/app_themes", "GET /app_themes/{id}", obj{"name": "Sandbox Dark", "theme": obj{"primary": "#3C92DC", "canvas": "#1B1B1F"}})
 
 	staging := o.addEnv("staging", "An environment to define the staging configuration of your resources", "#E9AB11", false, at)
@@ -223,6 +290,10 @@ func seedDemo(st *state) {
 		"invited_email": "invitee@sandbox.example", "expires_at": "2025-11-13T17:00:11.000Z", "claimed_by": nil,
 		"claimed_at": nil, "metadata": obj{}, "groups": []any{}})
 	inv["invite_link"] = fmt.Sprintf("https://sandbox.example/invite/%v", inv["id"])
+	// Invited into support: the invite reaches what support reaches once accepted.
+	support := o.groupByName("support")
+	inv["groups"] = []any{obj{"id": support["id"], "legacy_id": support["legacy_id"], "name": support["name"]}}
+	support["user_invites"] = []any{deepCopy(inv)}
 	o.add("/role_permissions/roles", "GET /role_permissions/roles", obj{"organization_id": "org_primary",
 		"name": "Release Manager", "description": "Can deploy releases", "object_scopes": []any{"app:read"},
 		"organization_scopes": []any{"source_control:deploy"}, "added_dependent_scopes": []any{}})

@@ -26,6 +26,10 @@ type Options struct {
 	Now    func() time.Time // nil -> time.Now
 	Empty  bool             // true: no demo org, just the primary org with its admin and admin token
 	Users  int              // synthetic users added to the primary org (user000001@load.example, ...)
+	// Groups and Folders add synthetic groups (each with a share of the
+	// synthetic users and a grant on a folder) and app folders (nested ten
+	// deep, an app in each), so access reviews rehearse on an org's shape.
+	Groups, Folders int
 	// Latency delays every answer: the request takes effect at arrival and its answer is written
 	// Latency later (sooner if the client goes away), so tests can stop a client mid-request.
 	Latency time.Duration
@@ -106,6 +110,7 @@ func New(opts Options) *Server {
 	s := &Server{opts: opts.withDefaults()}
 	s.st = newState(s.opts.Empty)
 	seedLoadUsers(s.st.Orgs[""], s.opts.Users)
+	seedLoadAccess(s.st.Orgs[""], s.opts.Groups, s.opts.Folders)
 	return s
 }
 

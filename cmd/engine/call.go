@@ -92,6 +92,9 @@ type Call struct {
 	// Names lists every object of a kind (one request per kind at most),
 	// for views that show names beside the ids an answer holds.
 	Names func(kind string) ([]resolve.Object, error)
+	// Get reads one more list for a view that joins it to the answer (a
+	// user's groups from GET /groups): its data, through the same client.
+	Get func(path, scope string) (json.RawMessage, error)
 }
 
 // FollowUp is a request built from the previous answer's data.

@@ -49,7 +49,7 @@ func New(f *cli.Factory) (*Engine, error) {
 // before anything is sent. Tables whose columns come from the data, and
 // views that build their own, are checked when the answer arrives.
 func (e *Engine) checkColumns(c *Call) error {
-	if len(e.Printer.Opts.Columns) == 0 || c.Op.View != nil || len(c.Columns) == 0 {
+	if len(e.Printer.Opts.Columns) == 0 || (c.Op.View != nil && !c.Op.ViewColumns) || len(c.Columns) == 0 {
 		return nil
 	}
 	if _, err := output.SelectColumns(c.Columns, e.Printer.Opts.Columns); err != nil {
@@ -84,6 +84,17 @@ func (e *Engine) Run(ctx context.Context, c *Call, o RunOptions) error {
 	if e.namesShown(c) {
 		e.seedNames(c, resp)
 		e.Printer.NameOf = e.nameOf(ctx)
+	}
+	c.Get = func(path, scope string) (json.RawMessage, error) {
+		cl, err := e.apiClient()
+		if err != nil {
+			return nil, err
+		}
+		r, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Scope: scope})
+		if err != nil {
+			return nil, e.explain(err)
+		}
+		return r.Data, nil
 	}
 	if err := e.print(c, resp, o); err != nil {
 		return err

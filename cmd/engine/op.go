@@ -118,6 +118,9 @@ type Op struct {
 	Merge func(c *Call, current []json.RawMessage) error
 	// View prints the answer where the default formats do not fit.
 	View func(p *output.Printer, c *Call, data json.RawMessage) error
+	// ViewColumns: the View prints the op's Columns (a filtered list), so
+	// --columns is checked before any request, as without a View.
+	ViewColumns bool
 
 	// Exists says how a bulk job tells that what a row would create is
 	// already there, and what --on-exists can do about it (see bulk_exists.go).

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
@@ -148,37 +150,56 @@ group by id or name, a folder by id (app_N) or path (app:/Finance), an app or
 a workflow by id or name, a role by id or name; a resource by UUID or name
 (the API takes either). Screens and resource configurations take their UUID.
 
+Effective access is the highest level any source gives: a grant on the
+object, a grant on a folder above it (at any depth), a group's universal
+access, and for a user each of their groups. 'access-list' says who reaches
+an object and through what, 'list-objects' what a user or group reaches,
+'report' the whole org (one row per user and object; see "Access reviews"
+in the README).
+
 Gotchas:
   - grant and revoke on a folder also apply to everything in it.
   - revoke removes the subject's direct access; access through a group or a
     universal access level remains (see 'access-list', its "sources").
+  - An access list's level is the effective one: a direct grant below a
+    group's universal level shows at the higher level.
   - User subjects need a recent API (2.7.0+); older ones take groups only.`,
-		Example: `  orgctl permissions list-objects --group 2 --type app
-  orgctl permissions access-list app 5a4d0006-0000-4000-8000-000000000001
+		Example: `  orgctl permissions list-objects --user ana.viewer@sandbox.example
+  orgctl permissions access-list app "Customer Lookup"
   orgctl permissions grant --group 2 --object-type folder --object-id app_7 --access-level edit
   orgctl permissions grant --group support --object-type folder --object-id app:/archive --access-level use
   orgctl permissions revoke --user ana.viewer@sandbox.example --object-type app --object-id 'Customer Lookup' --yes
+  orgctl permissions report --csv > access.csv
   orgctl permissions roles list`,
 		Columns: objectColumns,
+		Extra:   []func(f *cli.Factory) *cobra.Command{newListObjectsCmd, newReportCmd},
 		Ops: []engine.Op{
-			{Use: "list-objects", Short: "List the objects a group or user can access", Method: http.MethodPost, Path: "/permissions/listObjects", Scope: "Permissions > Read", Body: true,
-				Long: "A read, even though it is a POST: --dry-run is offered but nothing changes.",
-				Example: `  orgctl permissions list-objects --group 2 --type folder
-  orgctl permissions list-objects --user ana.viewer@sandbox.example --type app --include-inherited`,
-				Fields: append(append([]engine.Field(nil), subjectFields...),
-					engine.Field{Flag: "type", Key: "object_type", Required: true, Enum: []string{"folder", "app", "resource", "resource_configuration"}, Usage: "kind of objects"},
-					engine.Field{Flag: "include-inherited", Key: "include_inherited_access", Kind: engine.KBool, Usage: "include access inherited from folders"},
-				),
-				Shape: subjectFromFlags},
-			{Use: "access-list OBJECT_TYPE OBJECT_ID", Short: "Show who can access an object, and why", Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Args: []string{"objectType", "objectId"}, Scope: "Permissions > Read",
-				Long:       "OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps and workflows\ntake an id or name, folders an id or path (app:/Finance), resources a UUID or name.",
+			{Use: "access-list OBJECT_TYPE OBJECT", Short: "Show who can access an object, and why", Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Args: []string{"objectType", "objectId"}, Scope: "Permissions > Read",
+				Long: `OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps and workflows
+take an id or name, folders an id or path (app:/Finance), resources a UUID or name.
+
+One row per subject: SUBJECT (a group's name, a user's email), KIND, LEVEL (the
+effective level: the highest any source gives) and VIA, where it comes from:
+  direct                   a grant on the object itself
+  universal                the group's universal access to every object of the kind
+  universal through GROUP  a user's group whose universal access reaches it
+  member of GROUP          a user's group granted on it (or on a folder above)
+  inherited from PATH      a grant on a folder above it, at any depth
+Every group is listed, and the users with grants of their own; --expand lists
+every user behind the groups too (and pending invites). -o json prints the
+API's answer as received, "sources" included.
+
+Requests: the access list (10 points), then the lists that name its ids
+(groups, users, folders: one each, cached for a while).`,
 				ArgsKindBy: map[int]engine.KindBy{1: {Arg: 0, Kinds: ObjectKinds}},
-				Example:    "  orgctl permissions access-list app 5a4d0006-0000-4000-8000-000000000001\n  orgctl permissions access-list folder app:/Finance -o json",
-				View:       accessListView,
-				Columns: []output.Column{
-					{Header: "GROUPS", Value: func(r map[string]any) string { return accessSummary(r["group"]) }},
-					{Header: "USERS", Value: func(r map[string]any) string { return accessSummary(r["user"]) }},
+				Example: `  orgctl permissions access-list app "Customer Lookup"
+  orgctl permissions access-list folder app:/Operations --expand
+  orgctl permissions access-list app "Customer Lookup" -o json --jq '.user[] | select(.sources.direct)'`,
+				Fields: []engine.Field{
+					{Flag: "expand", In: engine.InLocal, Kind: engine.KBool, Usage: "list every user behind the groups, and pending invites"},
 				},
+				View:    accessListView,
+				Columns: accessListColumns,
 			},
 			{Use: "grant", Done: "Granted the access", Short: "Give a group or user access to an object", Method: http.MethodPost, Path: "/permissions/grant", Scope: "Permissions > Write", Body: true,
 				Exists: engine.GrantExists,
@@ -287,16 +308,4 @@ func subjectAndObject(c *engine.Call) error {
 		return err
 	}
 	return objectFromFlags(c)
-}
-
-// accessSummary renders an access list as "subject:level" pairs.
-func accessSummary(v any) string {
-	list, _ := v.([]any)
-	parts := make([]string, 0, len(list))
-	for _, e := range list {
-		m, _ := e.(map[string]any)
-		s, _ := m["subject"].(map[string]any)
-		parts = append(parts, fmt.Sprint(s["id"])+":"+fmt.Sprint(m["accessLevel"]))
-	}
-	return strings.Join(parts, " ")
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/spf13/cobra"
+
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
@@ -35,20 +37,26 @@ user disables it; the API keeps the record.`,
   orgctl users update ana.viewer@sandbox.example --last-name Byron --active=false
   orgctl users delete ana.viewer@sandbox.example --yes`,
 		Columns: UserColumns,
+		Extra:   []func(f *cli.Factory) *cobra.Command{newOffboardCmd},
 		Ops: []engine.Op{
 			{
 				Use: "list", Short: "List users", Method: http.MethodGet, Path: "/users", Scope: "Users > Read", List: true,
-				Example: "  orgctl users list\n  orgctl users list --first-name Ada\n  orgctl users list --limit 50 --all",
+				Long:    "--active and --admin filter the list orgctl receives (the API has no such filter):\n--active=false lists the disabled users, --admin the admins.",
+				Example: "  orgctl users list\n  orgctl users list --first-name Ada\n  orgctl users list --active=false\n  orgctl users list --admin\n  orgctl users list --limit 50 --all",
 				Fields: []engine.Field{
 					{Flag: "email", Key: "email", In: engine.InQuery, Usage: "only the user with this email"},
 					{Flag: "first-name", Key: "first_name", In: engine.InQuery, Usage: "only users with this first name"},
 					{Flag: "last-name", Key: "last_name", In: engine.InQuery, Usage: "only users with this last name"},
+					{Flag: "active", In: engine.InLocal, Kind: engine.KBool, Usage: "only enabled users (--active=false: only disabled ones)"},
+					{Flag: "admin", In: engine.InLocal, Kind: engine.KBool, Usage: "only admins (--admin=false: only non-admins)"},
 				},
+				View: userListView, ViewColumns: true,
 			},
 			{
-				Use: "get USER_ID", Short: "Show a user", Method: http.MethodGet, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Read",
+				Use: "get USER_ID", Short: "Show a user and their groups", Method: http.MethodGet, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Read",
+				Long:    "USER is an id or an email. The table view adds the user's groups, read from\nGET /groups (one request: groups carry their members); -o json is the user as\nthe API gives it (--include-groups asks the API to add its \"groups\").",
 				Example: "  orgctl users get ana.viewer@sandbox.example\n  orgctl users get ana.viewer@sandbox.example --include-groups -o json",
-				View:    detailView,
+				View:    userView,
 				Fields: []engine.Field{
 					{Flag: "include-groups", Key: "includeGroups", In: engine.InQuery, Kind: engine.KBool, Usage: "include the user's groups"},
 				},

@@ -10,8 +10,8 @@ import (
 	"github.com/orgctl/orgctl/cmd/engine"
 )
 
-// An access list says why each subject has access, with one list of each
-// kind of name at most.
+// An access list names each subject and says where its access comes from,
+// with one list of each kind of name at most.
 func TestAccessListNamesSubjectsAndSaysWhy(t *testing.T) {
 	data := json.RawMessage(`{
 	  "group": [
@@ -26,13 +26,15 @@ func TestAccessListNamesSubjectsAndSaysWhy(t *testing.T) {
 	    {"subject":{"id":12,"type":"userInvite"},"sources":{"direct":true,"universal":false,"groups":[]},"accessLevel":"use"}
 	  ]}`)
 	calls := map[string]int{}
-	c := &engine.Call{Params: map[string]string{"objectType": "app", "objectId": "x"}, Names: func(kind string) ([]resolve.Object, error) {
+	c := &engine.Call{Params: map[string]string{"objectType": "app", "objectId": "x"}, Local: map[string]any{"expand": true}, Names: func(kind string) ([]resolve.Object, error) {
 		calls[kind]++
 		switch kind {
 		case "groups":
 			return []resolve.Object{{ID: "2", Key: "editor"}, {ID: "4", Key: "All Users"}}, nil
 		case "users":
 			return []resolve.Object{{ID: "user_a", Key: "a@example.com", Labels: []string{"Ada", "L"}}}, nil
+		case "folders":
+			return []resolve.Object{{ID: "app_7", Key: "app:/Operations"}}, nil
 		}
 		return nil, errors.New("unexpected kind " + kind)
 	}}
@@ -40,19 +42,27 @@ func TestAccessListNamesSubjectsAndSaysWhy(t *testing.T) {
 	if err := accessListView(p, c, data); err != nil {
 		t.Fatal(err)
 	}
-	want := "group\t2\teditor\tedit\tgranted directly\n" +
-		"group\t4\tAll Users\tuse\tthe group's universal access level\n" +
-		"user\tuser_a\ta@example.com (Ada L)\town\tmember of editor, group 9; inherited from folder app_7\n" +
-		"user\tuser_b\t\tuse\ta group's universal access level\n" +
-		"userInvite\t12\t\tuse\tgranted directly\n"
+	want := "editor\tgroup\tedit\tdirect\n" +
+		"All Users\tgroup\tuse\tuniversal\n" +
+		"a@example.com\tuser\town\tmember of editor; member of 9; inherited from app:/Operations\n" +
+		"user_b\tuser\tuse\tuniversal\n" +
+		"invite 12\tinvite\tuse\tdirect\n"
 	if out.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}
-	if calls["groups"] != 1 || calls["users"] != 1 || len(calls) != 2 {
+	if calls["groups"] != 1 || calls["users"] != 1 || calls["folders"] != 1 || len(calls) != 3 {
 		t.Errorf("name lists fetched: %v, want one per kind", calls)
 	}
 	if errOut.Len() != 0 {
 		t.Errorf("stderr: %s", errOut.String())
+	}
+
+	// Without --expand, users reached only through groups are left out.
+	c.Local = nil
+	p, out, _ = printer("table")
+	accessListView(p, c, data)
+	if strings.Contains(out.String(), "user_b") || !strings.Contains(out.String(), "a@example.com") {
+		t.Errorf("without --expand:\n%s", out.String())
 	}
 
 	// Only groups in the answer: no user list is fetched.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
@@ -41,13 +42,18 @@ func TestViewsThatUnwrapOrSummarise(t *testing.T) {
 		t.Errorf("usage detail -o yaml lost the breakdowns: %s", buf.String())
 	}
 
-	if got := accessSummary([]any{
-		map[string]any{"subject": map[string]any{"id": 2.0}, "accessLevel": "edit"},
-		map[string]any{"subject": map[string]any{"id": "user_a"}, "accessLevel": "own"},
-	}); got != "2:edit user_a:own" {
-		t.Errorf("accessSummary = %q", got)
+	// VIA names each source: a user's universal group apart from a granted one.
+	var lists map[string][]access.Entry
+	json.Unmarshal([]byte(`{"group":[
+		{"subject":{"id":"2","type":"group"},"sources":{"universal":true},"accessLevel":"edit"},
+		{"subject":{"id":"3","type":"group"},"sources":{"universal":true,"inherited":{"id":"app_7","type":"folder"}},"accessLevel":"use"}],
+	  "user":[{"subject":{"id":"user_a","type":"user"},"sources":{"direct":true,"groups":[{"id":"2","type":"group"},{"id":"3","type":"group"}]},"accessLevel":"edit"}]}`), &lists)
+	groups := map[string]access.Entry{"2": lists["group"][0], "3": lists["group"][1]}
+	n := &namer{c: &engine.Call{}, names: map[string]map[string]string{"groups": {"2": "All Users", "3": "viewer"}, "folders": {"app_7": "app:/Operations"}}}
+	if got := access.Via(lists["user"][0], groups, n); got != "direct; universal through All Users; member of viewer" {
+		t.Errorf("user VIA = %q", got)
 	}
-	if accessSummary(nil) != "" {
-		t.Error("an empty access list is not empty")
+	if got := access.Via(lists["group"][1], groups, n); got != "universal; inherited from app:/Operations" {
+		t.Errorf("group VIA = %q", got)
 	}
 }

@@ -40,7 +40,7 @@ state is created, so run ` + "`orgctl sandbox reset`" + ` first to switch.`,
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	var addr, state, orgName string
-	var points, users int
+	var points, users, groups, folders int
 	var window, block, latency time.Duration
 	serve := &cobra.Command{
 		Use:   "serve",
@@ -48,11 +48,12 @@ state is created, so run ` + "`orgctl sandbox reset`" + ` first to switch.`,
 		Long: `Serve the sandbox over HTTP. The first two lines on stdout are shell exports
 for ORGCTL_BASE_URL and ORGCTL_TOKEN (an all-scope admin token of the demo org),
 so that ` + "`eval \"$(orgctl sandbox serve | head -2)\"`" + ` style setups work.
-With --state, the org is loaded from and saved to FILE; --org and --users
-apply only when FILE does not exist yet.`,
+With --state, the org is loaded from and saved to FILE; --org, --users,
+--groups and --folders apply only when FILE does not exist yet.`,
 		Example: `  orgctl sandbox serve --addr 127.0.0.1:8080
   orgctl sandbox serve --points 300 --window 6s   # a fast budget for rehearsals
   orgctl sandbox serve --org empty --users 100000 # a large org for load rehearsals
+  orgctl sandbox serve --users 5000 --groups 300 --folders 400   # an access review's scale
   orgctl sandbox serve --latency 2s               # slow answers, to interrupt clients mid-request`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -64,8 +65,13 @@ apply only when FILE does not exist yet.`,
 			if err != nil {
 				return cli.UsageErrorf("invalid --org: %v", err)
 			}
-			if users < 0 {
-				return cli.UsageErrorf("invalid --users %d: expected a count of 0 or more", users)
+			for _, n := range []struct {
+				flag string
+				n    int
+			}{{"users", users}, {"groups", groups}, {"folders", folders}} {
+				if n.n < 0 {
+					return cli.UsageErrorf("invalid --%s %d: expected a count of 0 or more", n.flag, n.n)
+				}
 			}
 			if latency < 0 {
 				return cli.UsageErrorf("invalid --latency %v: expected a duration of 0 or more", latency)
@@ -74,14 +80,14 @@ apply only when FILE does not exist yet.`,
 				f.IO.Warn("serving the sandbox on %s: it is reachable from other machines", addr)
 			}
 			srv := sandbox.New(sandbox.Options{Points: points, Window: window, Block: block,
-				Empty: empty, Users: users, Latency: latency})
+				Empty: empty, Users: users, Groups: groups, Folders: folders, Latency: latency})
 			if state != "" {
 				if b, err := os.ReadFile(state); err == nil {
 					if err := srv.UnmarshalState(b); err != nil {
 						return fmt.Errorf("--state %s: %w", state, err)
 					}
-					if c.Flags().Changed("org") || c.Flags().Changed("users") {
-						f.IO.Warn("--org and --users are ignored: the org is loaded from %s", state)
+					if c.Flags().Changed("org") || c.Flags().Changed("users") || c.Flags().Changed("groups") || c.Flags().Changed("folders") {
+						f.IO.Warn("--org, --users, --groups and --folders are ignored: the org is loaded from %s", state)
 					}
 				} else if !errors.Is(err, os.ErrNotExist) {
 					return err
@@ -128,6 +134,8 @@ apply only when FILE does not exist yet.`,
 	serve.Flags().DurationVar(&block, "block", 60*time.Second, "how long exceeding the budget blocks every call")
 	serve.Flags().StringVar(&orgName, "org", "demo", "seed the `demo` org or an `empty` one (only its admin and admin token)")
 	serve.Flags().IntVar(&users, "users", 0, "add `N` synthetic users (user000001@load.example, ...) for load rehearsals")
+	serve.Flags().IntVar(&groups, "groups", 0, "add `N` synthetic groups (load-group-000, ...), the synthetic users spread over them")
+	serve.Flags().IntVar(&folders, "folders", 0, "add `N` synthetic app folders, nested ten deep, an app in each; each group gets use on one")
 	serve.Flags().DurationVar(&latency, "latency", 0, "delay every answer by `DURATION` (the request takes effect at once)")
 	var yes bool
 	reset := &cobra.Command{

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Prints what `orgctl permissions report` spends on an org of 5,000 users,
+# 300 groups and 400 folders (`orgctl sandbox serve --users --groups
+# --folders`, on loopback): its points against the least the API allows for
+# that org, and its wall time against the least the budget allows for the
+# points it spent. The points are counted from the requests orgctl logs
+# (--debug), priced by the service's list, not from the report's own
+# arithmetic. The minimum is the lists that name users, groups and objects,
+# plus one access list per object (the cheaper of the two ways here; the
+# report prints both).
+#
+# The budget is the real one's 300 points, over a shorter window
+# (WINDOW, default 3s rather than 60s) so that the run takes minutes, not
+# half an hour: the time ratio is the same at any window. USERS, GROUPS and
+# FOLDERS change the org's size.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+users=${USERS:-5000} groups=${GROUPS_N:-300} folders=${FOLDERS:-400} window=${WINDOW:-3s} points=300
+tmp=$(mktemp -d)
+pid=
+cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; rm -rf "$tmp"; }
+trap cleanup EXIT
+go build -o "$tmp/orgctl" .
+export HOME="$tmp" XDG_CONFIG_HOME="$tmp/config" XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache"
+"$tmp/orgctl" sandbox serve --users "$users" --groups "$groups" --folders "$folders" \
+  --points "$points" --window "$window" --block "$window" >"$tmp/env" 2>/dev/null &
+pid=$!
+for _ in $(seq 200); do [ "$(wc -l <"$tmp/env" 2>/dev/null || echo 0)" -ge 2 ] && break; sleep 0.05; done
+set -a; . "$tmp/env"; set +a
+export ORGCTL_BUDGET_POINTS=$points ORGCTL_BUDGET_WINDOW=$window
+
+start=$(date +%s.%N)
+"$tmp/orgctl" --debug permissions report --csv >"$tmp/report.csv" 2>"$tmp/report.err"
+end=$(date +%s.%N)
+
+# points spent: every request the report sent, priced by family
+spent=$(awk '/^> (GET|POST|PUT|PATCH|DELETE) / {
+    split($3, u, "/api/v2/"); split(u[2], seg, /[\/?]/); fam = seg[1]
+    c = 10
+    if (fam == "users" || fam == "apps" || fam == "folders") c = 2
+    else if (fam == "groups" || fam == "resources") c = 5
+    n++; p += c
+  } END { print n, p }' "$tmp/report.err")
+set -- $spent
+sent_req=$1 sent_pts=$2
+
+# the least the API allows: the same lists once, and one access list per object
+count() { "$tmp/orgctl" "$@" 2>/dev/null; }
+n_folders=$(count folders list -o json --jq '[.[] | select(.parent_folder_id != null and (.folder_type == "app" or .folder_type == "resource" or .folder_type == "workflow"))] | length')
+n_apps=$(count apps list -o json --jq 'length')
+n_res=$(count resources list -o json --jq 'length')
+n_wf=$(count workflows list -o json --jq 'length')
+objects=$(( n_folders + n_apps + n_res + n_wf ))
+lists=$(( 2 + 5 + 2 + 2 + 5 + 10 ))  # users, groups, folders, apps, resources, workflows
+min_pts=$(( lists + 10 * objects ))
+secs=${window%s}
+min_time=$(( (sent_pts - 1) / points * secs ))
+
+rows=$(( $(wc -l <"$tmp/report.csv") - 1 ))
+echo "org: $users users (+5 demo), $groups groups (+6), $objects objects ($n_folders folders, $n_apps apps, $n_res resources, $n_wf workflows)"
+grep -E '^(  access-lists|reading by)' "$tmp/report.err" | sed 's/^/report said: /'
+echo "report: $rows rows; sent $sent_req requests, $sent_pts points"
+awk -v s="$sent_pts" -v m="$min_pts" 'BEGIN { printf "points: %d spent / %d minimum for this org = %.3fx (goal: at most 1.05x)\n", s, m, s/m }'
+awk -v st="$start" -v en="$end" -v m="$min_time" -v p="$points" -v w="$window" 'BEGIN {
+  e = en - st; printf "time: %.1fs elapsed / %ds budget minimum for those points at %d per %s = %.3fx\n", e, m, p, w, e/m }'

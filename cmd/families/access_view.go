@@ -1,0 +1,102 @@
+package families
+
+import (
+	"encoding/json"
+	"sort"
+
+	"github.com/orgctl/orgctl/client/access"
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/output"
+)
+
+var accessListColumns = []output.Column{
+	{Header: "SUBJECT", Field: "subject"},
+	{Header: "KIND", Field: "kind"},
+	{Header: "LEVEL", Field: "level"},
+	{Header: "VIA", Field: "via"},
+}
+
+// namer turns the ids of an access answer into names, listing each kind at
+// most once; an id whose kind cannot be listed stays an id, with a warning.
+type namer struct {
+	p     *output.Printer
+	c     *engine.Call
+	names map[string]map[string]string
+}
+
+func (n *namer) Name(kind, id string) string {
+	if n.names == nil {
+		n.names = map[string]map[string]string{}
+	}
+	m, ok := n.names[kind]
+	if !ok {
+		m = map[string]string{}
+		n.names[kind] = m
+		if n.c.Names != nil {
+			objs, err := n.c.Names(kind)
+			if err != nil {
+				n.p.IO.Warn("could not look up %s names, showing ids: %v", engine.SingularKind(kind), firstLine(err.Error()))
+			}
+			for _, o := range objs {
+				m[o.ID] = o.Key
+			}
+		}
+	}
+	if s := m[id]; s != "" {
+		return s
+	}
+	return id
+}
+
+// accessListView prints one row per subject that reaches the object: every
+// group, and the users with grants of their own (--expand: every user and
+// invite, through whichever group). The raw answer is left alone for -o
+// json, yaml, --jq and --template.
+func accessListView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+	if p.Opts.Structured() {
+		return p.Print(data, nil)
+	}
+	var lists map[string][]access.Entry
+	if err := json.Unmarshal(data, &lists); err != nil {
+		return p.Print(data, nil)
+	}
+	expand := c.LocalBool("expand")
+	n := &namer{p: p, c: c}
+	groupEntries := map[string]access.Entry{}
+	for _, e := range lists["group"] {
+		groupEntries[engine.IDText(e.Subject.ID)] = e
+	}
+	var rows []map[string]any
+	add := func(subject, kind string, e access.Entry) {
+		rows = append(rows, map[string]any{"subject": subject, "kind": kind, "level": e.AccessLevel,
+			"via": access.Via(e, groupEntries, n)})
+	}
+	for _, e := range lists["group"] {
+		add(n.Name("groups", engine.IDText(e.Subject.ID)), "group", e)
+	}
+	var users []map[string]any
+	for _, e := range lists["user"] {
+		if expand || access.OwnGrant(e) {
+			add(n.Name("users", engine.IDText(e.Subject.ID)), "user", e)
+			users = append(users, rows[len(rows)-1])
+		}
+	}
+	sort.SliceStable(users, func(i, j int) bool { return users[i]["subject"].(string) < users[j]["subject"].(string) })
+	copy(rows[len(rows)-len(users):], users)
+	if expand {
+		for _, e := range lists["userInvite"] {
+			add("invite "+engine.IDText(e.Subject.ID), "invite", e)
+		}
+	}
+	if len(rows) == 0 {
+		if p.IO.ErrTTY {
+			p.IO.Notice("no group or user has access to %s %s", c.Params["objectType"], c.Params["objectId"])
+		}
+		return nil
+	}
+	b, err := json.Marshal(rows)
+	if err != nil {
+		return err
+	}
+	return p.Print(b, accessListColumns)
+}

@@ -1,0 +1,344 @@
+package families
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/access"
+	"github.com/orgctl/orgctl/client/bulk"
+	"github.com/orgctl/orgctl/client/orgcode"
+	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/settings"
+	"github.com/orgctl/orgctl/ratebudget"
+)
+
+// reachFields are the columns of what a user reaches, before and after.
+var reachFields = []access.Field{{Header: "STAGE", Key: "stage"}, {Header: "USER", Key: "user"}, {Header: "TYPE", Key: "type"},
+	{Header: "OBJECT", Key: "object"}, {Header: "LEVEL", Key: "level"}, {Header: "VIA", Key: "via"}}
+
+type offboardOptions struct {
+	from        string
+	dryRun, yes bool
+	emails      []string
+}
+
+func newOffboardCmd(f *cli.Factory) *cobra.Command {
+	var o offboardOptions
+	c := &cobra.Command{
+		Use:   "offboard EMAIL",
+		Short: "Disable a user, remove them from every group and revoke their direct grants",
+		Long: `Offboarding in one step: the user is disabled (DELETE /users/{id}), removed from
+every group they are in, and their direct grants (on folders, apps, resources,
+resource configurations) are revoked. Before anything changes, orgctl prints what the user can reach
+(STAGE before: TYPE, OBJECT, LEVEL, VIA, access through the universal access of
+a group such as All Users named as "universal through All Users"), the steps
+and their cost; after, what still remains (STAGE after).
+
+It is a job: each step is journaled; a run stopped by Ctrl-C or a kill is
+finished by running the same command again, which reads the user afresh and
+does only what is left. --dry-run prints the reach and the steps and stops.
+Without a terminal, --yes is needed. --from FILE offboards every "email" of a
+CSV (with a header row) or JSON Lines file.
+
+Requests: the lists of users, groups, folders, apps, resources and resource
+configurations; per user, eight POST /permissions/listObjects (effective and
+direct, per type) before and four after; then 2 points to disable, 5 per group,
+10 per grant revoked.`,
+		Example: `  orgctl users offboard former.employee@sandbox.example --dry-run
+  orgctl users offboard former.employee@sandbox.example --yes
+  orgctl users offboard --from leavers.csv --yes`,
+		Args:        cobra.MaximumNArgs(1),
+		Annotations: map[string]string{"scope": "Users > Write", "method": http.MethodDelete, "path": "/users/{userId}", "cost": "2"},
+		RunE: func(c *cobra.Command, args []string) error {
+			switch {
+			case len(args) == 1 && o.from != "":
+				return cli.UsageErrorf("%s: pass EMAIL or --from FILE, not both", c.CommandPath())
+			case len(args) == 1:
+				o.emails = args
+			case o.from != "":
+				emails, err := emailsFrom(o.from)
+				if err != nil {
+					return &cli.UsageError{Err: err}
+				}
+				o.emails = emails
+			default:
+				return cli.UsageErrorf("%s: pass the EMAIL of the user to offboard, or --from FILE", c.CommandPath())
+			}
+			if !o.dryRun && !o.yes && (!f.IO.InTTY || !f.IO.ErrTTY) {
+				return cli.UsageErrorf("refusing to offboard without confirmation: stdin is not a terminal; review with --dry-run, then pass --yes")
+			}
+			return offboardRun(c.Context(), f, o)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&o.from, "from", "", "offboard every email of this `FILE` (CSV with an email column, or JSON Lines)")
+	fl.BoolVar(&o.dryRun, "dry-run", false, "print what the user reaches and the steps, change nothing")
+	fl.BoolVar(&o.yes, "yes", false, "do not ask for confirmation")
+	c.ValidArgsFunction = func(_ *cobra.Command, args []string, typed string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return engine.CompleteKind(f, "users", typed)
+	}
+	return c
+}
+
+// emailsFrom reads the "email" column of a CSV or JSON Lines file.
+func emailsFrom(path string) ([]string, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--from: %w", err)
+	}
+	defer fh.Close()
+	r := bulk.NewReader(fh, bulk.FormatOf(path))
+	if _, probs, err := r.Header(); err != nil {
+		return nil, fmt.Errorf("--from %s: %w", path, err)
+	} else if len(probs) > 0 {
+		return nil, fmt.Errorf("--from %s: %w", path, probs[0])
+	}
+	var out []string
+	for {
+		row, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--from %s: %w", path, err)
+		}
+		e := row.Values["email"]
+		if len(e) == 0 || strings.TrimSpace(e[0]) == "" {
+			return nil, fmt.Errorf("--from %s: line %d: no email (the file needs an \"email\" column)", path, row.Line)
+		}
+		out = append(out, strings.TrimSpace(e[0]))
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--from %s: no user to offboard", path)
+	}
+	return out, nil
+}
+
+// offboardStep is one change of an offboarding.
+type offboardStep struct {
+	key    string
+	req    client.Request
+	points int
+}
+
+func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) error {
+	cfg, p, err := cli.PrinterFor(f)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancelCause(parent)
+	defer cancel(nil)
+	conn, err := f.JobConnection(ctx, 1)
+	if err != nil {
+		return err
+	}
+	org := access.NewOrg(conn.Client)
+	for _, load := range []func(context.Context) error{org.LoadUsers, org.LoadGroups,
+		func(ctx context.Context) error { return org.LoadObjects(ctx, access.ObjectTypes...) }} {
+		if err := load(ctx); err != nil {
+			return cli.Explain(cfg, err)
+		}
+	}
+	var users []*access.User
+	for _, e := range o.emails {
+		u := org.ByEmail[strings.ToLower(e)]
+		if u == nil {
+			return &cli.NotFoundError{Err: fmt.Errorf("no user with email %q (nothing was changed)", e)}
+		}
+		users = append(users, u)
+	}
+	var before []access.Row
+	var steps []offboardStep
+	for _, u := range users {
+		rows, direct, err := org.Reach(ctx, u, "before")
+		if err != nil {
+			return cli.Explain(cfg, err)
+		}
+		before = append(before, rows...)
+		if u.Active {
+			steps = append(steps, offboardStep{key: "disable " + u.Email,
+				req: client.Request{Method: http.MethodDelete, Path: "/users/" + url.PathEscape(u.ID), Scope: "Users > Write"}})
+		}
+		for _, g := range org.GroupsOf(u.ID) {
+			steps = append(steps, offboardStep{key: fmt.Sprintf("remove %s from group %s", u.Email, g.Name),
+				req: client.Request{Method: http.MethodDelete, Path: "/groups/" + url.PathEscape(access.GroupID(*g)) + "/members/" + url.PathEscape(u.ID), Scope: "Groups > Write"}})
+		}
+		for _, d := range direct {
+			id := engine.IDText(d.ID)
+			steps = append(steps, offboardStep{key: fmt.Sprintf("revoke %s's direct %s on %s %s", u.Email, d.Level, d.Type, org.Name(d.Type, id)),
+				req: client.Request{Method: http.MethodPost, Path: "/permissions/revoke", Scope: "Permissions > Write",
+					Body: map[string]any{"subject": map[string]any{"type": "user", "id": u.ID}, "object": map[string]any{"type": d.Type, "id": id}}}})
+		}
+	}
+	points := 0
+	for i := range steps {
+		steps[i].points = ratebudget.DefaultConfig().Cost(steps[i].req.Path)
+		points += steps[i].points
+	}
+	if err := printRows(p, false, before, reachFields); err != nil {
+		return err
+	}
+	w := f.IO.Err
+	if len(steps) == 0 {
+		fmt.Fprintf(w, "Nothing to do: %s disabled, in no group, with no direct grant.\n", strings.Join(o.emails, ", "))
+		return nil
+	}
+	fmt.Fprintf(w, "Offboarding %s:\n", strings.Join(o.emails, ", "))
+	for _, s := range steps {
+		fmt.Fprintf(w, "  - %s\n", s.key)
+	}
+	bc := cfg.Budget
+	fmt.Fprintf(w, "Cost: %d requests, %d points; the budget (%d points per %s) needs at least %s for them.\n",
+		len(steps), points, bc.Points-bc.Reserve, bc.Window, orgcode.MinTime(bc, points))
+	if o.dryRun {
+		return nil
+	}
+	if !o.yes {
+		fmt.Fprintf(w, "Offboard (%d requests, %d points)? [y/N] ", len(steps), points)
+		var line string
+		fmt.Fscanln(f.IO.In, &line)
+		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+			return cli.ErrCancelled
+		}
+	}
+	res, err := runOffboard(ctx, f, conn, o.emails, steps, points)
+	if err != nil {
+		return err
+	}
+	if f.OnChange != nil {
+		f.OnChange("users")
+		f.OnChange("groups")
+	}
+	if res.Stopped || res.Counts[bulk.Failed]+res.Counts[bulk.Unknown] > 0 {
+		return cli.JobExit(res)
+	}
+	// What remains, read afresh with the groups as they are now.
+	if err := org.ReloadGroups(ctx); err != nil {
+		return cli.Explain(cfg, err)
+	}
+	var after []access.Row
+	for _, u := range users {
+		rows, _, err := org.Reach(ctx, u, "after")
+		if err != nil {
+			return cli.Explain(cfg, err)
+		}
+		after = append(after, rows...)
+	}
+	if len(after) == 0 && !f.Quiet() {
+		fmt.Fprintf(w, "Nothing remains: %s can reach no folder, app, resource or resource configuration.\n", strings.Join(o.emails, ", "))
+		return nil
+	}
+	return printRows(p, false, after, reachFields)
+}
+
+// offboardJob sends the steps as one bulk job.
+type offboardJob struct {
+	steps []offboardStep
+	cl    *client.Client
+}
+
+func (j *offboardJob) Apply(ctx context.Context, row bulk.Row, sent func()) bulk.Result {
+	s := j.steps[row.N-1]
+	var left bool
+	leaving := func() { left = true; sent() }
+	_, err := j.cl.Do(bulk.WithLeaving(context.WithoutCancel(ctx), leaving), s.req)
+	if err != nil {
+		var ou *client.OutcomeUnknownError
+		if errors.As(err, &ou) {
+			return bulk.Result{Outcome: bulk.Unknown, Key: s.key, Message: "sent, but no answer came; run the same command again: it reads the user afresh"}
+		}
+		if !left && ctx.Err() != nil {
+			return bulk.Result{NotSent: true}
+		}
+		return bulk.Result{Outcome: bulk.Failed, Key: s.key, Message: bulk.OneLine(err.Error())}
+	}
+	oc := bulk.Deleted
+	if s.req.Method == http.MethodPost {
+		oc = bulk.Updated
+	}
+	return bulk.Result{Outcome: oc, Key: s.key}
+}
+
+// Settle: a step sent without an answer is judged by the next run, which
+// reads the user afresh.
+func (j *offboardJob) Settle(context.Context, bulk.Row) (bulk.Result, bool) {
+	return bulk.Result{Outcome: bulk.Unknown, Message: "sent by an earlier run without an answer"}, true
+}
+
+func runOffboard(ctx context.Context, f *cli.Factory, conn *cli.Connection, emails []string, steps []offboardStep, points int) (bulk.Summary, error) {
+	sorted := append([]string(nil), emails...)
+	sort.Strings(sorted)
+	h := sha256.Sum256([]byte(strings.ToLower(strings.Join(sorted, "\n"))))
+	id := bulk.JobID("orgctl users offboard", nil, conn.Target.BaseURL, h[:])
+	n := 0
+	var out sync.Mutex
+	start := time.Now()
+	res, err := bulk.Run(ctx, bulk.Job{
+		Store: bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")},
+		Header: bulk.Header{ID: id, Command: "orgctl users offboard", Input: strings.Join(sorted, ","), Format: "offboard",
+			Rows: len(steps), Target: conn.Target.BaseURL, Created: time.Now().UTC()},
+		Handler: &offboardJob{steps: steps, cl: conn.Client},
+		Phases: []func() (bulk.Row, error){func() (bulk.Row, error) {
+			if n >= len(steps) {
+				return bulk.Row{}, io.EOF
+			}
+			n++
+			return bulk.Row{N: n, Line: n}, nil
+		}},
+		Emit: func(r bulk.Result) {
+			out.Lock()
+			defer out.Unlock()
+			msg := ""
+			if r.Message != "" {
+				msg = ": " + r.Message
+			}
+			fmt.Fprintf(f.IO.Err, "%s\t%s%s\n", r.Outcome, r.Key, msg)
+		},
+		Ready: func(prior *bulk.State) error {
+			if prior != nil && !prior.Ended && !f.Quiet() {
+				c := prior.Counts()
+				f.IO.Notice("orgctl: resuming offboarding (job %s): an earlier run did %d steps and sent %d without an answer; the user, read afresh, needs the steps above",
+					id, c["deleted"]+c["updated"], c["unknown"])
+			}
+			return nil
+		},
+		Running: func(progress func() (int, int, int, int)) func() {
+			prog := f.JobProgress(conn, "steps", len(steps), points, progress)
+			if prog == nil {
+				return func() {}
+			}
+			prog.Start()
+			return prog.Stop
+		},
+	})
+	var busy *bulk.BusyError
+	if errors.As(err, &busy) {
+		return res, fmt.Errorf("an offboarding of %s is running in another process (job %s); wait for it", strings.Join(emails, ", "), id)
+	}
+	if err != nil {
+		return res, err
+	}
+	fmt.Fprintf(f.IO.Err, "orgctl: offboard: %d of %d steps in %.1fs; job %s\n", res.Done, len(steps), time.Since(start).Seconds(), id)
+	if res.Stopped {
+		fmt.Fprintf(f.IO.Err, "orgctl: stopped: the steps in flight finished and were recorded; to finish, run the same command again:\n  %s\n", engine.ResumeLine())
+	}
+	return res, nil
+}
