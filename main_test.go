@@ -192,13 +192,21 @@ func TestScripts(t *testing.T) {
 				s.mu.Unlock()
 				ts.Setenv("ORGCTL_TOKEN", s.api.AdminToken())
 			},
-			// org demo|empty [POINTS WINDOW]: replace the sandbox's org with a
-			// fresh demo or empty one (budget: POINTS per WINDOW, blocked for WINDOW).
+			// org demo|empty [POINTS WINDOW] [users=N]: replace the sandbox's
+			// org with a fresh demo or empty one (budget: POINTS per WINDOW,
+			// blocked for WINDOW), with N synthetic users (as sandbox serve --users).
 			"org": func(ts *testscript.TestScript, neg bool, args []string) {
-				if len(args) != 1 && len(args) != 3 {
-					ts.Fatalf("usage: org demo|empty [POINTS WINDOW]")
+				o := sandbox.Options{}
+				if n := len(args); n > 0 && strings.HasPrefix(args[n-1], "users=") {
+					var err error
+					o.Users, err = strconv.Atoi(strings.TrimPrefix(args[n-1], "users="))
+					ts.Check(err)
+					args = args[:n-1]
 				}
-				o := sandbox.Options{Empty: args[0] == "empty"}
+				if len(args) != 1 && len(args) != 3 {
+					ts.Fatalf("usage: org demo|empty [POINTS WINDOW] [users=N]")
+				}
+				o.Empty = args[0] == "empty"
 				if len(args) == 3 {
 					var err error
 					o.Points, err = strconv.Atoi(args[1])

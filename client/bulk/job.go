@@ -36,6 +36,9 @@ type Job struct {
 	// Running is told when the rows start, with their progress so far,
 	// and returns what to call when they end (a progress display).
 	Running func(progress func() (done, failed, unknown, earlier int)) (stop func())
+	// Abort is told at once when the journal cannot be written, so the
+	// caller can end waits for budget: nothing more is sent.
+	Abort func(error)
 }
 
 // Summary is how a run ended.
@@ -46,9 +49,11 @@ type Summary struct {
 	// Done rows finished, Earlier of them applied by earlier runs.
 	Done, Earlier int
 	Took          time.Duration
-	// JournalErr is set when the journal could not be written: a rerun
-	// may not know which rows were applied.
+	// JournalErr is set when the journal could not be written: the run
+	// stopped at once, and Unrecorded are the rows it had sent whose
+	// outcomes the journal does not hold.
 	JournalErr error
+	Unrecorded []Result
 }
 
 // Changed reports whether the run created, updated or deleted anything.
@@ -117,7 +122,11 @@ func Run(ctx context.Context, j Job) (Summary, error) {
 		return Summary{}, fmt.Errorf("job %s: %w", id, err)
 	}
 	jr.Run()
-	runner := &Runner{Parallel: j.Parallel, Journal: jr, Prior: prior, Handler: j.Handler, Emit: j.Emit}
+	if err := jr.Err(); err != nil {
+		jr.Close()
+		return Summary{JournalErr: err}, fmt.Errorf("job %s: %w: %w; nothing was sent", id, ErrJournal, err)
+	}
+	runner := &Runner{Parallel: j.Parallel, Journal: jr, Prior: prior, Handler: j.Handler, Emit: j.Emit, Abort: j.Abort}
 	stop := func() {}
 	if j.Running != nil {
 		stop = j.Running(runner.Progress)
@@ -141,8 +150,16 @@ func Run(ctx context.Context, j Job) (Summary, error) {
 		jr.End(total.text())
 	}
 	jerr := jr.Close()
+	ferr, unrecorded := runner.JournalFailure()
+	if ferr != nil {
+		jerr, stopped = ferr, true
+		if errors.Is(runErr, ErrJournal) {
+			runErr = nil // told by JournalErr
+		}
+	}
 	done, _, _, earlier := runner.Progress()
-	return Summary{Counts: total, Stopped: stopped, Done: done, Earlier: earlier, Took: time.Since(start), JournalErr: jerr}, runErr
+	return Summary{Counts: total, Stopped: stopped, Done: done, Earlier: earlier, Took: time.Since(start),
+		JournalErr: jerr, Unrecorded: unrecorded}, runErr
 }
 
 // text is the counts as the journal's end record keeps them.

@@ -33,6 +33,9 @@ type Object struct {
 	Key string
 	// Fields are the object as listed (nil when it came from a Store).
 	Fields map[string]any
+	// Raw is the object as the list answered it, byte for byte (nil when
+	// it came from a Store or a single read).
+	Raw json.RawMessage
 	// Labels are the kind's label fields, for messages.
 	Labels []string
 }
@@ -326,15 +329,23 @@ func match(k Kind, objs []Object, key string) []Object {
 
 // objects decodes a list answer into the kind's objects.
 func objects(k Kind, data json.RawMessage) ([]Object, error) {
-	var all []map[string]any
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&all); err != nil {
+	var raws []json.RawMessage
+	if err := json.Unmarshal(data, &raws); err != nil {
 		return nil, fmt.Errorf("GET %s: expected a list: %w", k.List, err)
 	}
+	all := make([]map[string]any, len(raws))
+	for i, raw := range raws {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		if err := dec.Decode(&all[i]); err != nil {
+			return nil, fmt.Errorf("GET %s: expected a list of objects: %w", k.List, err)
+		}
+	}
 	out := make([]Object, 0, len(all))
-	for _, m := range all {
-		out = append(out, object(k, m, all))
+	for i, m := range all {
+		o := object(k, m, all)
+		o.Raw = raws[i]
+		out = append(out, o)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out, nil

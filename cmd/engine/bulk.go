@@ -165,6 +165,7 @@ type bulkJob struct {
 	requests map[string]*requestTally
 	names    map[string]map[uint64]bool // resolve kind -> distinct names
 	shared   map[uint64]bool            // distinct reads Existence.Check shares
+	batched  map[string]int             // rows per batch (arguments), for ops whose rows share a request
 
 	// while running
 	conn   *cli.Connection
@@ -289,11 +290,11 @@ func (j *bulkJob) run(parent context.Context) error {
 	j.e.client = conn.Client
 	j.onChange, j.e.onChange = j.e.onChange, nil
 	id := j.jobID(conn.Target.BaseURL)
-	j.lk = &bulkLookups{client: conn.Client}
 	if j.lookup, err = j.e.resolver(); err != nil {
 		return err
 	}
 	j.truth = resolve.New(conn.Client)
+	j.lk = &bulkLookups{client: conn.Client, truth: j.truth}
 	rows, err := j.rowSource()
 	if err != nil {
 		return err
@@ -311,6 +312,7 @@ func (j *bulkJob) run(parent context.Context) error {
 		Phases:   []func() (bulk.Row, error){rows.next},
 		Emit:     j.emit,
 		Ready:    func(prior *bulk.State) error { return j.ready(id, prior) },
+		Abort:    func(err error) { cancel(err) },
 		Running: func(progress func() (int, int, int, int)) func() {
 			prog := j.f.JobProgress(conn, "", j.rows, j.points, progress)
 			if prog == nil {
@@ -341,7 +343,7 @@ func (j *bulkJob) run(parent context.Context) error {
 		return err
 	}
 	if sum.JournalErr != nil {
-		j.f.IO.Warn("the job's journal could not be written (%v): a rerun may not know which rows were applied", sum.JournalErr)
+		return j.journalFailed(id, sum)
 	}
 	if fp := j.fatal.Load(); fp != nil {
 		j.summary(id, sum, true)
@@ -349,6 +351,27 @@ func (j *bulkJob) run(parent context.Context) error {
 	}
 	j.summary(id, sum, sum.Stopped)
 	return cli.JobExit(sum)
+}
+
+// journalFailed ends a job whose journal could not be written: it stopped
+// before sending more, and the rows it sent without recording their
+// outcomes are named, since a rerun cannot know what became of them.
+func (j *bulkJob) journalFailed(id string, sum bulk.Summary) error {
+	j.summary(id, sum, true)
+	msg := fmt.Sprintf("job %s stopped: its journal could not be written (%v), so nothing more was sent", id, sum.JournalErr)
+	if len(sum.Unrecorded) == 0 {
+		return errors.New(msg + "; every request sent is recorded")
+	}
+	var rows []string
+	for i, r := range sum.Unrecorded {
+		if i == 10 {
+			rows = append(rows, fmt.Sprintf("and %d more", len(sum.Unrecorded)-i))
+			break
+		}
+		rows = append(rows, fmt.Sprintf("line %d (%s: %s)", r.Line, r.Key, r.Outcome))
+	}
+	return fmt.Errorf("%s; sent but not recorded: %s (a rerun looks these up, or reports them unknown, before sending them again)",
+		msg, strings.Join(rows, ", "))
 }
 
 // ready is the job's last step before its rows: keep stdin with the job,

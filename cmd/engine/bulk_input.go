@@ -408,6 +408,7 @@ func (j *bulkJob) check() error {
 	j.requests = map[string]*requestTally{}
 	j.names = map[string]map[uint64]bool{}
 	j.shared = map[uint64]bool{}
+	j.batched = map[string]int{}
 	keys := map[uint64]int{}
 	unknownCol := map[string]int{} // JSON Lines: an unknown field is reported once, with how often
 	for {

@@ -39,7 +39,15 @@ func (j *bulkJob) tally(in Input, c *Call) {
 	if c.Path != "" {
 		path = c.Path
 	}
-	pts += count(j.op.Method, path, "")
+	if ex := j.op.Exists; ex != nil && ex.Array != "" {
+		// rows with the same arguments share a request, bulk.MaxBatch at most
+		k := strings.Join(in.Args, "\x00")
+		if j.batched[k]++; j.batched[k]%bulk.MaxBatch == 1 || bulk.MaxBatch == 1 {
+			pts += count(j.op.Method, j.op.Path, "one for the rows of each "+argNoun(j.op))
+		}
+	} else {
+		pts += count(j.op.Method, path, "")
+	}
 	for _, t := range c.Then {
 		pts += count("", t.Path, t.What)
 	}
@@ -59,6 +67,15 @@ func (j *bulkJob) tally(in Input, c *Call) {
 	}
 }
 
+// argNoun names what an op's arguments name, for the dry run ("group").
+func argNoun(op *Op) string {
+	if len(op.Args) == 0 {
+		return "job"
+	}
+	a := strings.TrimSuffix(op.Args[0], "Id")
+	return strings.ToLower(a)
+}
+
 // lookups are the reads the job sends besides the rows' own requests:
 // names (one filtered request per user, one list per other kind), the
 // lists a family without conflicts is checked against, and shared reads.
@@ -75,8 +92,13 @@ func (j *bulkJob) lookups() []requestTally {
 		}
 		out = append(out, requestTally{method: http.MethodGet, path: kd.List, note: note, n: n, cost: bc.Cost(kd.List)})
 	}
-	if ex := j.op.Exists; ex != nil {
+	if ex := j.op.Exists; ex != nil && !j.upsert() {
 		switch {
+		case ex.ListKind != "":
+			if _, listed := j.names[ex.ListKind]; !listed {
+				kd := resolve.Kinds[ex.ListKind]
+				out = append(out, requestTally{method: http.MethodGet, path: kd.List, note: "looks for what is already there (one list)", n: 1, cost: bc.Cost(kd.List)})
+			}
 		case ex.Check != nil && len(j.shared) > 0:
 			out = append(out, requestTally{method: http.MethodGet, path: ex.CheckPath, note: "looks for what is already there",
 				n: len(j.shared), cost: bc.Cost(ex.CheckPath)})

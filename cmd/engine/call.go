@@ -240,10 +240,9 @@ func (op *Op) Build(in Input, stdin io.Reader) (*Call, error) {
 		}
 	}
 	if in.All && op.List {
+		// Without --limit the API answers every item at once: --all then
+		// follows next_token only if an answer still has one.
 		c.All = true
-		if !c.Query.Has("limit") {
-			c.Query.Set("limit", "100") // the largest page: fewest requests
-		}
 	}
 	if len(problems) > 0 {
 		return nil, inputProblems(in.Command, problems)
