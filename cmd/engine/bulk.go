@@ -389,6 +389,9 @@ func (j *bulkJob) ready(id string, prior *bulk.State) error {
 			return err
 		}
 	}
+	if note := prior.DamageNote(); note != "" {
+		j.f.IO.Warn("job %s: %s", id, note)
+	}
 	if prior != nil && !j.e.quiet() {
 		c := prior.Counts()
 		applied := c["created"] + c["updated"] + c["deleted"] + c["skipped"]

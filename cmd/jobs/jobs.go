@@ -115,8 +115,8 @@ A job is named by a hash of the command, its flags, the org and the input.`,
 				fmt.Fprintf(w, "%-9s %v\n", k+":", v)
 			}
 			fmt.Fprintf(w, "%-9s %s\n", "counts:", countsLine(st.Counts()))
-			if st.Damaged > 0 {
-				fmt.Fprintf(w, "%-9s %d unreadable records in the journal\n", "damaged:", st.Damaged)
+			if note := st.DamageNote(); note != "" {
+				fmt.Fprintf(w, "%-9s %s\n", "damaged:", note)
 			}
 			if len(rows) == 0 {
 				return nil
