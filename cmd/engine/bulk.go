@@ -26,12 +26,16 @@ import (
 
 // bulkOptions are the flags of a run over a file, beside the op's own.
 type bulkOptions struct {
-	from     string
-	format   bulk.Format
-	parallel int
-	onExists string
-	restart  bool
-	report   string
+	from          string
+	format        bulk.Format
+	parallel      int
+	onExists      string
+	restart       bool
+	report        string
+	maps          []string
+	ignoreUnknown bool
+	skipInvalid   bool
+	failed        string
 }
 
 const (
@@ -44,7 +48,7 @@ const (
 var onExistsModes = []string{"fail", "skip", "update"}
 
 // bulkOnly are the flags that mean something only with --from.
-var bulkOnly = []string{"from-format", "parallel", "restart", "report", "on-exists"}
+var bulkOnly = []string{"from-format", "parallel", "restart", "report", "on-exists", "map", "ignore-unknown", "skip-invalid", "failed"}
 
 // addBulkFlags gives a write command its --from flags.
 func addBulkFlags(op *Op, c *cobra.Command) {
@@ -54,6 +58,10 @@ func addBulkFlags(op *Op, c *cobra.Command) {
 	fl.Int("parallel", defaultParallel, "with --from, rows in flight at once (the rate budget still paces every request)")
 	fl.Bool("restart", false, "with --from, forget what earlier runs of the same job recorded and start over")
 	fl.String("report", "", "with --from, also write each row's result to `FILE` as CSV")
+	fl.StringArray("map", nil, "with --from, read the file's `COLUMN=FLAG` as that flag or argument (metadata.KEY: one metadata key; repeatable)")
+	fl.Bool("ignore-unknown", false, "with --from, leave out columns that name no flag (they are named on stderr)")
+	fl.Bool("skip-invalid", false, "with --from, send the valid rows and report the invalid ones as failed (exit 1), instead of refusing the file")
+	fl.String("failed", "", "with --from, write the failed and invalid rows to `FILE`, in the input's columns plus a reason, to fix and rerun")
 	c.RegisterFlagCompletionFunc("from-format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return bulk.Formats, cobra.ShellCompDirectiveNoFileComp
 	})
@@ -85,6 +93,10 @@ func bulkFlags(op *Op, c *cobra.Command) (o bulkOptions, ok bool, err error) {
 	o.parallel, _ = fl.GetInt("parallel")
 	o.restart, _ = fl.GetBool("restart")
 	o.report, _ = fl.GetString("report")
+	o.maps, _ = fl.GetStringArray("map")
+	o.ignoreUnknown, _ = fl.GetBool("ignore-unknown")
+	o.skipInvalid, _ = fl.GetBool("skip-invalid")
+	o.failed, _ = fl.GetString("failed")
 	o.onExists = "fail"
 	if op.Exists != nil {
 		o.onExists, _ = fl.GetString("on-exists")
@@ -159,6 +171,8 @@ type bulkJob struct {
 	bc    ratebudget.Config // read once: viper is slow enough to matter per row
 
 	// learned by the check pass
+	ignored  sync.Map       // column -> true: unknown, left out (--ignore-unknown)
+	invalid  map[int]string // row -> what is wrong with it (--skip-invalid)
 	rows     int
 	sum      []byte
 	points   int // the rows' own requests (main, reads, follow-ups)
@@ -187,7 +201,11 @@ type bulkJob struct {
 	report     *output.CSVRecords
 	reportFile *os.File
 	outMu      sync.Mutex
+	failedRows map[int]string // row -> reason, for --failed
 }
+
+// ignore notes an unknown column left out by --ignore-unknown.
+func (j *bulkJob) ignore(col string) { j.ignored.Store(col, true) }
 
 // requestTally counts one kind of request for the dry run.
 type requestTally struct {
@@ -224,6 +242,9 @@ func runBulk(ctx context.Context, f *cli.Factory, op *Op, c *cobra.Command, args
 		j.upd = op.Sibling(op.Exists.Update)
 	}
 	j.cols = newBulkColumns(op, len(args))
+	if err := j.cols.mapColumns(o.maps); err != nil {
+		return err
+	}
 	if err := j.openSource(); err != nil {
 		return err
 	}
@@ -328,6 +349,11 @@ func (j *bulkJob) run(parent context.Context) error {
 	if j.report != nil {
 		j.reportFile.Close()
 	}
+	if j.failedRows != nil {
+		if ferr := j.writeFailed(); ferr != nil {
+			j.f.IO.Warn("--failed %s: %v", j.o.failed, ferr)
+		}
+	}
 	var busy *bulk.BusyError
 	var damaged *bulk.JournalError
 	switch {
@@ -397,6 +423,15 @@ func (j *bulkJob) ready(id string, prior *bulk.State) error {
 		applied := c["created"] + c["updated"] + c["deleted"] + c["skipped"]
 		j.f.IO.Notice("orgctl: resuming job %s: %d of %d rows applied by earlier runs, %d to settle by a lookup",
 			id, applied, j.rows, c["unknown"])
+	}
+	if j.o.failed != "" {
+		// created before any row, so a path that cannot be written stops the job unsent
+		f, err := os.Create(j.o.failed)
+		if err != nil {
+			return cli.UsageErrorf("--failed: %v", err)
+		}
+		f.Close()
+		j.failedRows = map[int]string{}
 	}
 	if j.o.report != "" {
 		rf, err := os.Create(j.o.report)
@@ -489,6 +524,9 @@ func (j *bulkJob) emit(r bulk.Result) {
 	}
 	if j.report != nil {
 		j.report.Write(vals...)
+	}
+	if j.failedRows != nil && r.Outcome == bulk.Failed {
+		j.failedRows[r.Row] = r.Message
 	}
 }
 

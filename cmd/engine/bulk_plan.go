@@ -173,7 +173,11 @@ func (j *bulkJob) dryRun() error {
 		return j.e.Printer.Print(b, nil)
 	}
 	w := j.f.IO.Out
-	fmt.Fprintf(w, "%s: %d rows, all valid\n", j.src.name, j.rows)
+	if n := len(j.invalid); n > 0 {
+		fmt.Fprintf(w, "%s: %d rows, %d invalid (not sent: --skip-invalid)\n", j.src.name, j.rows, n)
+	} else {
+		fmt.Fprintf(w, "%s: %d rows, all valid\n", j.src.name, j.rows)
+	}
 	if earlier > 0 {
 		fmt.Fprintf(w, "%d rows were applied by an earlier run of this job and would be skipped\n", earlier)
 	}
@@ -230,7 +234,7 @@ func (j *bulkJob) priorState() *bulk.State {
 // idFlags are the flags that decide a job's requests, as its identity
 // takes them: not how it runs or prints.
 func (j *bulkJob) idFlags() []string {
-	skip := map[string]bool{"from": true, "parallel": true, "report": true, "restart": true, "dry-run": true, "yes": true}
+	skip := map[string]bool{"from": true, "parallel": true, "report": true, "failed": true, "restart": true, "dry-run": true, "yes": true}
 	var out []string
 	j.cmd.LocalFlags().VisitAll(func(f *pflag.Flag) {
 		if f.Changed && !skip[f.Name] {

@@ -59,6 +59,9 @@ func (j *bulkJob) Apply(ctx context.Context, row bulk.Row, sent func() error) bu
 }
 
 func (j *bulkJob) apply(ctx context.Context, row bulk.Row, leaving func() error) bulk.Result {
+	if res, bad := j.invalidRow(row); bad {
+		return res
+	}
 	in, probs, _ := j.rowInput(row)
 	if len(probs) > 0 {
 		return bulk.Result{Outcome: bulk.Failed, Message: strings.Join(probs, "; ")}
@@ -100,6 +103,17 @@ func (j *bulkJob) apply(ctx context.Context, row bulk.Row, leaving func() error)
 	return bulk.Result{Outcome: j.outcome(), Key: key, ID: j.resultID(c, resp)}
 }
 
+// invalidRow is the result of a row the check found invalid, which
+// --skip-invalid lets the job leave unsent.
+func (j *bulkJob) invalidRow(row bulk.Row) (bulk.Result, bool) {
+	msg, bad := j.invalid[row.N]
+	if !bad {
+		return bulk.Result{}, false
+	}
+	in, _, _ := j.rowInput(row)
+	return bulk.Result{Outcome: bulk.Failed, Key: j.displayKey(in), Message: "invalid, not sent: " + msg}, true
+}
+
 // upsert: the row's write replaces what is there (--on-exists update of a
 // membership or a grant), so nothing is read first.
 func (j *bulkJob) upsert() bool {
@@ -122,6 +136,9 @@ func (j *bulkJob) outcome() bulk.Outcome {
 func (j *bulkJob) BatchKey(row bulk.Row) string {
 	if j.op.Exists == nil || j.op.Exists.Array == "" {
 		return ""
+	}
+	if _, bad := j.invalid[row.N]; bad {
+		return "" // fails alone, unsent
 	}
 	in, probs, _ := j.rowInput(row)
 	if len(probs) > 0 {
