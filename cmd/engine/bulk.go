@@ -15,6 +15,10 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
 
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/resolve"
@@ -36,6 +40,18 @@ type bulkOptions struct {
 	ignoreUnknown bool
 	skipInvalid   bool
 	failed        string
+	encoding      encoding.Encoding // nil: UTF-8
+}
+
+// encodings are what --encoding reads besides UTF-8: the encodings
+// spreadsheets export in (Excel's "CSV" is Windows-1252 on Western
+// Windows, its "Unicode text" UTF-16 with a byte-order mark).
+var encodings = map[string]encoding.Encoding{
+	"windows-1252": charmap.Windows1252,
+	"cp1252":       charmap.Windows1252,
+	"latin1":       charmap.ISO8859_1,
+	"iso-8859-1":   charmap.ISO8859_1,
+	"utf-16":       unicode.UTF16(unicode.LittleEndian, unicode.UseBOM),
 }
 
 const (
@@ -48,13 +64,17 @@ const (
 var onExistsModes = []string{"fail", "skip", "update"}
 
 // bulkOnly are the flags that mean something only with --from.
-var bulkOnly = []string{"from-format", "parallel", "restart", "report", "on-exists", "map", "ignore-unknown", "skip-invalid", "failed"}
+var bulkOnly = []string{"encoding", "from-format", "parallel", "restart", "report", "on-exists", "map", "ignore-unknown", "skip-invalid", "failed"}
 
 // addBulkFlags gives a write command its --from flags.
 func addBulkFlags(op *Op, c *cobra.Command) {
 	fl := c.Flags()
 	fl.String("from", "", "run the command once per row of `FILE`: CSV with a header row naming flags or arguments, or JSON Lines (- for stdin)")
 	fl.String("from-format", "", "format of --from: csv or jsonl (default: by the file's extension, else csv)")
+	fl.String("encoding", "utf-8", "with --from, the file's `ENCODING`: utf-8, windows-1252, latin1 or utf-16")
+	c.RegisterFlagCompletionFunc("encoding", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"utf-8", "windows-1252", "latin1", "utf-16"}, cobra.ShellCompDirectiveNoFileComp
+	})
 	fl.Int("parallel", defaultParallel, "with --from, rows in flight at once (the rate budget still paces every request)")
 	fl.Bool("restart", false, "with --from, forget what earlier runs of the same job recorded and start over")
 	fl.String("report", "", "with --from, also write each row's result to `FILE` as CSV")
@@ -97,6 +117,11 @@ func bulkFlags(op *Op, c *cobra.Command) (o bulkOptions, ok bool, err error) {
 	o.ignoreUnknown, _ = fl.GetBool("ignore-unknown")
 	o.skipInvalid, _ = fl.GetBool("skip-invalid")
 	o.failed, _ = fl.GetString("failed")
+	if enc, _ := fl.GetString("encoding"); !strings.EqualFold(enc, "utf-8") && !strings.EqualFold(enc, "utf8") {
+		if o.encoding = encodings[strings.ToLower(enc)]; o.encoding == nil {
+			return o, true, cli.UsageErrorf("invalid --encoding %q: use utf-8, windows-1252, latin1 or utf-16", enc)
+		}
+	}
 	o.onExists = "fail"
 	if op.Exists != nil {
 		o.onExists, _ = fl.GetString("on-exists")
@@ -219,6 +244,7 @@ type bulkSource struct {
 	path    string
 	spooled bool
 	sum     []byte // known before reading for stdin
+	enc     encoding.Encoding
 }
 
 func (s *bulkSource) open() (io.ReadCloser, error) {
@@ -226,7 +252,13 @@ func (s *bulkSource) open() (io.ReadCloser, error) {
 	if err != nil {
 		return nil, cli.UsageErrorf("--from: %v", err)
 	}
-	return f, nil
+	if s.enc == nil {
+		return f, nil
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{transform.NewReader(f, s.enc.NewDecoder()), f}, nil
 }
 
 // runBulk is a command's run with --from: check every row, then run them.
@@ -272,6 +304,20 @@ func (j *bulkJob) openSource() error {
 		if fi.IsDir() {
 			return cli.UsageErrorf("--from %s is a directory", j.o.from)
 		}
+		if !fi.Mode().IsRegular() {
+			// A pipe (<(...), a FIFO) can be read once: it is kept like stdin.
+			f, err := os.Open(j.o.from)
+			if err != nil {
+				return cli.UsageErrorf("--from: %v", err)
+			}
+			defer f.Close()
+			path, sum, err := j.store.Spool(f)
+			if err != nil {
+				return fmt.Errorf("reading %s: %w", j.o.from, err)
+			}
+			j.src = bulkSource{name: j.o.from, path: path, spooled: true, sum: sum, enc: j.o.encoding}
+		}
+		j.src.enc = j.o.encoding
 		return nil
 	}
 	if j.f.IO.InTTY {
@@ -281,7 +327,7 @@ func (j *bulkJob) openSource() error {
 	if err != nil {
 		return fmt.Errorf("reading stdin: %w", err)
 	}
-	j.src = bulkSource{name: "stdin", path: path, spooled: true, sum: sum}
+	j.src = bulkSource{name: "stdin", path: path, spooled: true, sum: sum, enc: j.o.encoding}
 	return nil
 }
 

@@ -214,9 +214,21 @@ func (j *bulkJob) rowInput(row bulk.Row) (in Input, probs []string, complete boo
 		cols = append(cols, col)
 	}
 	sort.Strings(cols) // problems in a stable order
+	var gives map[string]string // target -> the field that gave it (JSON Lines)
 	for _, col := range cols {
 		vals := row.Values[col]
 		t, ok := j.cols.target(col)
+		if ok && j.o.format == bulk.JSONL {
+			name := j.cols.targetName(t) + "." + t.kv
+			if gives == nil {
+				gives = map[string]string{}
+			}
+			if prev, dup := gives[name]; dup {
+				probs = append(probs, fmt.Sprintf("fields %q and %q both give %s: give it once", prev, col, strings.TrimSuffix(name, ".")))
+				continue
+			}
+			gives[name] = col
+		}
 		if !ok {
 			if j.o.format == bulk.CSV {
 				continue
