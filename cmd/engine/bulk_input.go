@@ -213,7 +213,7 @@ func (j *bulkJob) rowInput(row bulk.Row) (in Input, probs []string, complete boo
 	for col := range row.Values {
 		cols = append(cols, col)
 	}
-	sort.Strings(cols) // problems in a stable order
+	sort.Strings(cols)          // problems in a stable order
 	var gives map[string]string // target -> the field that gave it (JSON Lines)
 	for _, col := range cols {
 		vals := row.Values[col]
