@@ -105,6 +105,10 @@ type listState struct {
 	once sync.Once
 	objs []Object
 	err  error
+	// byKey indexes objs by folded key, built on the first lookup, so a
+	// job that looks up a name per row does not scan the list per row.
+	idxOnce sync.Once
+	byKey   map[string][]Object
 }
 
 // New returns a resolver sending through d.
@@ -192,11 +196,18 @@ func (r *Resolver) Find(ctx context.Context, k Kind, key string) ([]Object, erro
 			return matches, nil
 		}
 	}
-	objs, err := r.All(ctx, k)
-	if err != nil {
-		return nil, err
+	st := r.list(ctx, k)
+	if st.err != nil {
+		return nil, st.err
 	}
-	return match(k, objs, key), nil
+	st.idxOnce.Do(func() {
+		st.byKey = make(map[string][]Object, len(st.objs))
+		for _, o := range st.objs {
+			f := fold(k, o.Key)
+			st.byKey[f] = append(st.byKey[f], o)
+		}
+	})
+	return st.byKey[fold(k, key)], nil
 }
 
 func (r *Resolver) filtered(ctx context.Context, k Kind, key string) ([]Object, error) {
@@ -214,6 +225,12 @@ func (r *Resolver) filtered(ctx context.Context, k Kind, key string) ([]Object, 
 // All lists every object of the kind: one request per Resolver (or none,
 // when the Store has the list).
 func (r *Resolver) All(ctx context.Context, k Kind) ([]Object, error) {
+	st := r.list(ctx, k)
+	return st.objs, st.err
+}
+
+// list is the kind's list as All reads it.
+func (r *Resolver) list(ctx context.Context, k Kind) *listState {
 	r.mu.Lock()
 	if r.lists == nil {
 		r.lists = map[string]*listState{}
@@ -249,7 +266,7 @@ func (r *Resolver) All(ctx context.Context, k Kind) ([]Object, error) {
 		}
 		r.mu.Unlock()
 	}
-	return st.objs, st.err
+	return st
 }
 
 // DescribeRequest is the request Describe sends for an id: one GET of the
