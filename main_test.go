@@ -258,8 +258,9 @@ func TestScripts(t *testing.T) {
 			},
 			// drop METHOD PATH: process such requests but cut the connection
 			// before answering. hang METHOD PATH: never answer.
-			"drop": func(ts *testscript.TestScript, neg bool, args []string) { setMode(ts, "drop", args) },
-			"hang": func(ts *testscript.TestScript, neg bool, args []string) { setMode(ts, "hang", args) },
+			// (! drop / ! hang answer such requests again.)
+			"drop": func(ts *testscript.TestScript, neg bool, args []string) { setMode(ts, "drop", args, neg) },
+			"hang": func(ts *testscript.TestScript, neg bool, args []string) { setMode(ts, "hang", args, neg) },
 			// redis start [PASSWORD] | stop | restart: a redis-server of the
 			// script's own; start points ORGCTL_BUDGET_STORE and $REDIS_URL at it.
 			"redis": scriptRedis,
@@ -323,7 +324,7 @@ func scriptRedis(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-func setMode(ts *testscript.TestScript, mode string, args []string) {
+func setMode(ts *testscript.TestScript, mode string, args []string, off bool) {
 	if len(args) != 2 {
 		ts.Fatalf("usage: %s METHOD PATH", mode)
 	}
@@ -334,5 +335,5 @@ func setMode(ts *testscript.TestScript, mode string, args []string) {
 	if mode == "hang" {
 		m = s.hang
 	}
-	m[args[0]+" "+args[1]] = true
+	m[args[0]+" "+args[1]] = !off
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sort"
 	"time"
 )
 
@@ -36,6 +37,13 @@ type Job struct {
 	// Running is told when the rows start, with their progress so far,
 	// and returns what to call when they end (a progress display).
 	Running func(progress func() (done, failed, unknown, earlier int)) (stop func())
+	// Carry, for a new job, is what an earlier job of the same command on
+	// an earlier version of the input knew, by this input's row numbers:
+	// written to the new journal before any row, so rows it applied are
+	// not sent again and rows it sent without an answer are settled first.
+	Carry map[int]RowState
+	// Carried is called once Carry is safely in the new journal.
+	Carried func()
 	// Abort is told at once when the journal cannot be written, so the
 	// caller can end waits for budget: nothing more is sent.
 	Abort func(error)
@@ -116,6 +124,22 @@ func Run(ctx context.Context, j Job) (Summary, error) {
 		prior = nil
 		if err = j.Store.Restart(id); err == nil {
 			jr, err = Create(path, j.Header)
+		}
+		if err == nil && len(j.Carry) > 0 {
+			ns := make([]int, 0, len(j.Carry))
+			for n := range j.Carry {
+				ns = append(ns, n)
+			}
+			sort.Ints(ns)
+			for _, n := range ns {
+				jr.Carry(n, j.Carry[n])
+			}
+			if err = jr.Sync(); err == nil {
+				prior, err = Load(path)
+			}
+			if err == nil && j.Carried != nil {
+				j.Carried()
+			}
 		}
 	}
 	if err != nil {

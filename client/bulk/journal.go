@@ -39,13 +39,16 @@ func (o Outcome) Applied() bool {
 
 // Header describes a job; it is the journal's first record.
 type Header struct {
-	ID      string    `json:"id"`
-	Command string    `json:"command"`
-	Args    []string  `json:"args,omitempty"`
-	Flags   []string  `json:"flags,omitempty"`
-	Input   string    `json:"input"`
-	Format  Format    `json:"format"`
-	Rows    int       `json:"rows"`
+	ID      string   `json:"id"`
+	Command string   `json:"command"`
+	Args    []string `json:"args,omitempty"`
+	Flags   []string `json:"flags,omitempty"`
+	Input   string   `json:"input"`
+	Format  Format   `json:"format"`
+	Rows    int      `json:"rows"`
+	// Path is the input file's absolute path ("" for stdin): a later job
+	// of the same command on an edited file finds this one by it.
+	Path    string    `json:"path,omitempty"`
 	Target  string    `json:"target"`
 	Created time.Time `json:"created"`
 }
@@ -327,7 +330,11 @@ func (s *State) apply(r record) {
 		s.Ended = true
 	case "sent":
 		prev := s.Row(r.Row)
-		s.set(r.Row, RowState{Status: Sent, Key: prev.Key})
+		key := r.Key
+		if key == "" {
+			key = prev.Key
+		}
+		s.set(r.Row, RowState{Status: Sent, Key: key})
 	case "done":
 		s.set(r.Row, RowState{Status: Done, Outcome: r.Outcome, ID: r.ID, Key: r.Key, Msg: r.Msg})
 	case "failed":
@@ -448,8 +455,28 @@ func (j *Journal) Run() {
 }
 
 // Sent records that row n's change is about to leave: from now on its
-// outcome is unknown until Record.
-func (j *Journal) Sent(n int) { j.write(record{T: "sent", Row: n}) }
+// outcome is unknown until Record. key, when known, is the row's natural
+// key, by which a job on an edited input finds the row again.
+func (j *Journal) Sent(n int, key ...string) {
+	r := record{T: "sent", Row: n}
+	if len(key) > 0 {
+		r.Key = key[0]
+	}
+	j.write(r)
+}
+
+// Carry writes what an earlier job knew of a row, as this job's row n.
+func (j *Journal) Carry(n int, rs RowState) {
+	switch rs.Status {
+	case Done:
+		j.write(record{T: "done", Row: n, Outcome: rs.Outcome, ID: rs.ID, Key: rs.Key, Msg: rs.Msg})
+	case Sent:
+		j.write(record{T: "sent", Row: n, Key: rs.Key})
+		if rs.Outcome == Unknown {
+			j.write(record{T: "unknown", Row: n, Key: rs.Key, Msg: rs.Msg})
+		}
+	}
+}
 
 // Record writes a row's result.
 func (j *Journal) Record(r Result) {

@@ -44,6 +44,12 @@ type Handler interface {
 	Settle(ctx context.Context, row Row) (r Result, ok bool)
 }
 
+// Keyer is a Handler that names a row's natural key before it is sent,
+// so the journal's "sent" record carries it.
+type Keyer interface {
+	RowKey(row Row) string
+}
+
 // Batcher is a Handler whose rows can share one request, because the API
 // takes an array (a group's members): rows with the same batch key are
 // held until the input ends, or MaxBatch of them are waiting, and then
@@ -306,8 +312,13 @@ func (r *Runner) sentFor(rows []Row, refused *bool) func() error {
 		if r.Journal == nil {
 			return nil
 		}
+		keyer, _ := r.Handler.(Keyer)
 		for _, row := range rows {
-			r.Journal.Sent(row.N)
+			if keyer != nil {
+				r.Journal.Sent(row.N, keyer.RowKey(row))
+			} else {
+				r.Journal.Sent(row.N)
+			}
 		}
 		if err := r.Journal.Err(); err != nil {
 			*refused = true

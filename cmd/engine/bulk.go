@@ -368,10 +368,19 @@ func (j *bulkJob) run(parent context.Context) error {
 	}
 	defer rows.close()
 	j.out = output.NewRecords(j.e.Printer, resultFields)
+	carry, earlierID, err := j.carry(id, conn.Target.BaseURL)
+	if err != nil {
+		return err
+	}
 	sum, err := bulk.Run(ctx, bulk.Job{
 		Store: j.store,
 		Header: bulk.Header{ID: id, Command: j.cmd.CommandPath(), Args: j.base.Args, Flags: j.idFlags(),
-			Input: j.src.name, Format: j.o.format, Rows: j.rows, Target: conn.Target.BaseURL, Created: time.Now().UTC()},
+			Input: j.src.name, Path: j.inputPath(), Format: j.o.format, Rows: j.rows, Target: conn.Target.BaseURL, Created: time.Now().UTC()},
+		Carry: carry,
+		Carried: func() {
+			// what it knew lives on in this job's journal
+			j.store.Remove(earlierID)
+		},
 		Resume:   true,
 		Restart:  j.o.restart,
 		Parallel: j.o.parallel,
