@@ -229,6 +229,15 @@ type bulkJob struct {
 	failedRows map[int]string // row -> reason, for --failed
 }
 
+// rowRequests counts the requests the rows send (as tallied for the dry run).
+func (j *bulkJob) rowRequests() int {
+	n := 0
+	for _, t := range j.requests {
+		n += t.n
+	}
+	return n
+}
+
 // ignore notes an unknown column left out by --ignore-unknown.
 func (j *bulkJob) ignore(col string) { j.ignored.Store(col, true) }
 
@@ -390,7 +399,7 @@ func (j *bulkJob) run(parent context.Context) error {
 		Ready:    func(prior *bulk.State) error { return j.ready(id, prior) },
 		Abort:    func(err error) { cancel(err) },
 		Running: func(progress func() (int, int, int, int)) func() {
-			prog := j.f.JobProgress(conn, "", j.rows, j.points, progress)
+			prog := j.f.JobProgress(conn, "", j.rows, j.points, j.rowRequests(), progress)
 			if prog == nil {
 				return func() {}
 			}
@@ -572,13 +581,16 @@ func (j *bulkJob) emit(r bulk.Result) {
 	j.outMu.Lock()
 	defer j.outMu.Unlock()
 	vals := []any{r.Row, r.Line, r.Key, string(r.Outcome), r.ID, r.Message}
+	if j.report != nil {
+		j.report.Write(vals...) // the report is the whole job, earlier runs' rows too
+	}
+	if r.Earlier {
+		return // the resume's one line on stderr counts them
+	}
 	if err := j.out.Write(vals...); err != nil && j.fatal.Load() == nil {
 		err = fmt.Errorf("writing results: %w", err)
 		j.fatal.Store(&err)
 		j.cancel(err)
-	}
-	if j.report != nil {
-		j.report.Write(vals...)
 	}
 	if j.failedRows != nil && r.Outcome == bulk.Failed {
 		j.failedRows[r.Row] = r.Message

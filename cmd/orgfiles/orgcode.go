@@ -400,7 +400,7 @@ func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 			return nil
 		},
 		Running: func(progress func() (int, int, int, int)) func() {
-			prog := f.JobProgress(conn, "steps", len(plan.Steps), plan.Points, progress)
+			prog := f.JobProgress(conn, "steps", len(plan.Steps), plan.Points, len(plan.Steps), progress)
 			if prog == nil {
 				return func() {}
 			}
