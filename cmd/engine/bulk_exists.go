@@ -61,9 +61,6 @@ type Existence struct {
 	// cache) Check looks in, instead of a read per Shared key; names of
 	// that kind are looked up in the same list.
 	ListKind string
-	// Array is the body's array that rows with the same arguments share:
-	// the API takes them in one request (a group's members).
-	Array string
 	// Display names a row's object in results when the key fields joined
 	// do not read well (a folder: app:/Finance/Reports).
 	Display func(in Input) string
@@ -116,7 +113,7 @@ var FolderExists = &Existence{Kind: "folders", Flags: []string{"type", "parent",
 // the API says nothing; orgctl looks in the one list of groups (each group
 // listed carries its members), which the group's name was looked up in
 // anyway. The endpoint takes an array, so a group's rows go in one request.
-var MemberExists = &Existence{Flags: []string{"user"}, ListKind: "groups", Array: "members",
+var MemberExists = &Existence{Flags: []string{"user"}, ListKind: "groups",
 	Check: func(ctx context.Context, lk *bulkLookups, c *Call) (string, bool, error) {
 		members, err := lk.members(ctx, c.Params["groupId"])
 		if err != nil {

@@ -39,7 +39,7 @@ func (j *bulkJob) tally(in Input, c *Call) {
 	if c.Path != "" {
 		path = c.Path
 	}
-	if ex := j.op.Exists; ex != nil && ex.Array != "" {
+	if j.op.Batch != "" {
 		// rows with the same arguments share a request, bulk.MaxBatch at most
 		k := strings.Join(in.Args, "\x00")
 		if j.batched[k]++; j.batched[k]%bulk.MaxBatch == 1 || bulk.MaxBatch == 1 {

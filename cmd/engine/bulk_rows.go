@@ -134,7 +134,7 @@ func (j *bulkJob) outcome() bulk.Outcome {
 // body is an array the API takes whole; the arguments as written (a name
 // and an id of one group make two batches, which is merely one request more).
 func (j *bulkJob) BatchKey(row bulk.Row) string {
-	if j.op.Exists == nil || j.op.Exists.Array == "" {
+	if j.op.Batch == "" {
 		return ""
 	}
 	if _, bad := j.invalid[row.N]; bad {
@@ -169,7 +169,7 @@ func (j *bulkJob) ApplyBatch(parent context.Context, rows []bulk.Row, sent func(
 			out[i] = j.failed(key, err)
 			continue
 		}
-		if !j.upsert() {
+		if j.op.Exists != nil && (j.op.Exists.Check != nil || !j.op.Exists.Conflict) && !j.upsert() {
 			id, exists, err := j.exists(ctx, c, false)
 			if err != nil {
 				out[i] = j.failed(key, fmt.Errorf("looking for an existing one: %w", err))
@@ -187,7 +187,7 @@ func (j *bulkJob) ApplyBatch(parent context.Context, rows []bulk.Row, sent func(
 	if len(calls) == 0 {
 		return out
 	}
-	arr := j.op.Exists.Array
+	arr := j.op.Batch
 	var items []any
 	for _, c := range calls {
 		v, _ := c.Body[arr].([]any)

@@ -165,6 +165,7 @@ g.json, then 'orgctl groups replace 7 --body g.json'.`,
 			Ops: []engine.Op{
 				{Use: "add GROUP_ID", Done: "Added members to group %s", Short: "Add users to a group", Method: http.MethodPost, Path: "/groups/{groupId}/members", Args: []string{"groupId"}, Scope: "Groups > Write",
 					Exists:  engine.MemberExists,
+					Batch:   "members",
 					Body:    true,
 					Example: "  orgctl groups members add 7 --user user_abc\n  orgctl groups members add 7 --user user_abc --user user_def --admin",
 					Fields: []engine.Field{
@@ -188,7 +189,7 @@ Invite ids are numbers (see 'orgctl invites list').`,
 					Fields: []engine.Field{
 						{Flag: "invite", Key: "userInviteIds", Kind: engine.KStrings, Required: true, Usage: "user `INVITE` to add (id or invited email; repeatable)"},
 					},
-					Shape: numbersIn("userInviteIds", "invite")},
+					Shape: numbersIn("userInviteIds", "invite"), Batch: "userInviteIds"},
 				{Use: "remove GROUP_ID INVITE_ID", Done: "Removed invite %[2]s from group %[1]s", Short: "Remove a user invite from a group", Method: http.MethodDelete, Path: "/groups/{groupId}/user_invites/{userInviteId}", Args: []string{"groupId", "userInviteId"}, Scope: "Groups > Write",
 					Destructive: true,
 					Confirm:     "Remove invite %[2]s from group %[1]s? 'orgctl groups invites add' puts it back.", Example: "  orgctl groups invites remove 7 1 --yes"},
