@@ -229,7 +229,9 @@ func (f *Factory) JobProgress(conn *Connection, noun string, total, points, requ
 			s.ETA, s.ETAKnown = eta+far, true
 		}
 		if st.Free < each || st.BlockedUntil.After(time.Now()) {
-			s.ResumeAt = time.Now().Add(st.TimeFor(each))
+			wait := st.TimeFor(each)
+			s.ResumeAt = time.Now().Add(wait)
+			s.ETA = max(s.ETA, wait) // what is left cannot end before it starts
 		}
 		return s
 	}}
