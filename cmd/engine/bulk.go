@@ -254,6 +254,7 @@ type bulkSource struct {
 	spooled bool
 	sum     []byte // known before reading for stdin
 	enc     encoding.Encoding
+	pipe    bool // not a regular file: its path names no file for a later run
 }
 
 func (s *bulkSource) open() (io.ReadCloser, error) {
@@ -324,7 +325,7 @@ func (j *bulkJob) openSource() error {
 			if err != nil {
 				return fmt.Errorf("reading %s: %w", j.o.from, err)
 			}
-			j.src = bulkSource{name: j.o.from, path: path, spooled: true, sum: sum, enc: j.o.encoding}
+			j.src = bulkSource{name: j.o.from, path: path, spooled: true, sum: sum, pipe: true}
 		}
 		j.src.enc = j.o.encoding
 		return nil

@@ -14,9 +14,10 @@ import (
 )
 
 // inputPath is the input file's absolute path, by which a job on an
-// edited file finds the earlier job on it ("" for stdin).
+// edited file finds the earlier job on it ("" for stdin and pipes: the
+// /dev/fd/63 of one <(...) says nothing of the next).
 func (j *bulkJob) inputPath() string {
-	if j.o.from == "-" {
+	if j.o.from == "-" || j.src.pipe {
 		return ""
 	}
 	abs, err := filepath.Abs(j.o.from)
