@@ -121,7 +121,7 @@ var MemberExists = &Existence{Flags: []string{"user"}, ListKind: "groups",
 		}
 		users := c.LocalStrings("user")
 		for _, u := range users {
-			if !members[u] {
+			if _, in := members[u]; !in {
 				return "", false, nil
 			}
 		}
@@ -200,25 +200,29 @@ func (lk *bulkLookups) read(ctx context.Context, key string, fetch func(cl *clie
 	return r.set, r.err
 }
 
-// members is the set of a group's member ids, from the list of groups.
-func (lk *bulkLookups) members(ctx context.Context, group string) (map[string]bool, error) {
-	groups, err := lk.truth.All(ctx, resolve.Kinds["groups"])
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]bool{}
-	for _, g := range groups {
-		if g.ID != group {
-			continue
+// members is the set of a group's member ids (to "member"), from the
+// list of groups, worked out once per group.
+func (lk *bulkLookups) members(ctx context.Context, group string) (map[string]string, error) {
+	set, err := lk.read(ctx, "members of "+group, func(*client.Client) (map[string]string, error) {
+		groups, err := lk.truth.All(ctx, resolve.Kinds["groups"])
+		if err != nil {
+			return nil, err
 		}
-		ms, _ := g.Fields["members"].([]any)
-		for _, m := range ms {
-			if mm, ok := m.(map[string]any); ok {
-				out[resolve.Text(mm["id"])] = true
+		out := map[string]string{}
+		for _, g := range groups {
+			if g.ID != group {
+				continue
+			}
+			ms, _ := g.Fields["members"].([]any)
+			for _, m := range ms {
+				if mm, ok := m.(map[string]any); ok {
+					out[resolve.Text(mm["id"])] = "member"
+				}
 			}
 		}
-	}
-	return out, nil
+		return out, nil
+	})
+	return set, err
 }
 
 // access maps "group/ID" and "user/ID" to the access level each subject
