@@ -205,6 +205,7 @@ type bulkJob struct {
 	names    map[string]map[uint64]bool // resolve kind -> distinct names
 	shared   map[uint64]bool            // distinct reads Existence.Check shares
 	batched  map[string]int             // rows per batch (arguments), for ops whose rows share a request
+	joinKeys map[string]bool            // follow-ups joined across rows, by path and object
 
 	// while running
 	conn   *cli.Connection
@@ -227,6 +228,11 @@ type bulkJob struct {
 	reportFile *os.File
 	outMu      sync.Mutex
 	failedRows map[int]string // row -> reason, for --failed
+	// follow-ups joined across rows (a group's new members)
+	joinable   bool
+	joinMu     sync.Mutex
+	joins      joinQueue
+	earlierIDs map[int]string // rows earlier runs created -> id
 }
 
 // rowRequests counts the requests the rows send (as tallied for the dry run).
@@ -441,6 +447,12 @@ func (j *bulkJob) run(parent context.Context) error {
 		return *fp
 	}
 	j.summary(id, sum, sum.Stopped)
+	if j.joinable && !sum.Stopped {
+		j.requeueEarlier(ctx)
+		if err := j.sendJoins(ctx); err != nil {
+			return err
+		}
+	}
 	return cli.JobExit(sum)
 }
 
@@ -586,6 +598,12 @@ func (j *bulkJob) emit(r bulk.Result) {
 		j.report.Write(vals...) // the report is the whole job, earlier runs' rows too
 	}
 	if r.Earlier {
+		if j.joinable && r.ID != "" && (r.Outcome == bulk.Created || r.Outcome == bulk.Updated) {
+			if j.earlierIDs == nil {
+				j.earlierIDs = map[int]string{}
+			}
+			j.earlierIDs[r.Row] = r.ID
+		}
 		return // the resume's one line on stderr counts them
 	}
 	if err := j.out.Write(vals...); err != nil && j.fatal.Load() == nil {

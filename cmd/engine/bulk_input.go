@@ -495,6 +495,7 @@ func (j *bulkJob) check() error {
 	j.names = map[string]map[uint64]bool{}
 	j.shared = map[uint64]bool{}
 	j.batched = map[string]int{}
+	j.joinKeys = map[string]bool{}
 	j.invalid = map[int]string{}
 	keys := map[uint64]int{}
 	unknownCol := map[string]int{} // JSON Lines: an unknown field is reported once, with how often

@@ -49,6 +49,23 @@ func (j *bulkJob) tally(in Input, c *Call) {
 		pts += count(j.op.Method, path, "")
 	}
 	for _, t := range c.Then {
+		if t.Join != "" {
+			// rows share one request per object: counted once per object named
+			j.joinable = true
+			obj := t.JoinKey
+			for _, r := range j.op.NameRefs(in) {
+				if r.stand == obj { // checked with stand-ins: the name as written
+					obj = strings.ToLower(r.Text)
+				}
+			}
+			k := t.Path + "\x00" + obj
+			if j.joinKeys[k] {
+				continue
+			}
+			j.joinKeys[k] = true
+			pts += count("", t.Path, "one for the new rows of each: "+t.What)
+			continue
+		}
 		pts += count("", t.Path, t.What)
 	}
 	j.points += pts

@@ -72,6 +72,7 @@ func (j *bulkJob) apply(ctx context.Context, row bulk.Row, leaving func() error)
 		return j.failed(key, err)
 	}
 	mainCtx := bulk.WithLeaving(ctx, leaving)
+	joins := j.holdJoins(c)
 	ex := j.op.Exists
 	if ex != nil && (ex.Check != nil || !ex.Conflict) && !j.upsert() {
 		id, exists, err := j.exists(ctx, c, false)
@@ -100,7 +101,11 @@ func (j *bulkJob) apply(ctx context.Context, row bulk.Row, leaving func() error)
 	if ex != nil && ex.Kind != "" {
 		j.changed.Store(ex.Kind, true)
 	}
-	return bulk.Result{Outcome: j.outcome(), Key: key, ID: j.resultID(c, resp)}
+	res := bulk.Result{Outcome: j.outcome(), Key: key, ID: j.resultID(c, resp)}
+	if msg := j.queueJoins(joins, resp.Data); msg != "" {
+		res.Message = msg
+	}
+	return res
 }
 
 // invalidRow is the result of a row the check found invalid, which
@@ -440,6 +445,10 @@ func (j *bulkJob) Settle(parent context.Context, row bulk.Row) (bulk.Result, boo
 			return bulk.Result{Outcome: bulk.Unknown, Key: key, Message: "an earlier run sent it without an answer, and looking it up failed: " + bulk.OneLine(err.Error())}, true
 		}
 		if exists {
+			if joins := j.holdJoins(c); len(joins) > 0 && !strings.Contains(id, ",") {
+				answer, _ := json.Marshal(map[string]string{"id": id})
+				j.queueJoins(joins, answer)
+			}
 			return bulk.Result{Outcome: j.outcome(), Key: key, ID: id,
 				Message: "an earlier run sent it without an answer; it is there, found by its key"}, true
 		}

@@ -146,8 +146,12 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call, render func(*js
 	}
 	for _, next := range c.Then {
 		r2, err := next.Build(resp.Data)
+		var r2resp *client.Response
 		if err == nil {
-			resp, err = cl.Do(ctx, r2)
+			r2resp, err = cl.Do(ctx, r2)
+		}
+		if err == nil && !next.Keep {
+			resp = r2resp
 		}
 		if err != nil {
 			e.changed(c)
