@@ -192,13 +192,21 @@ func TestScripts(t *testing.T) {
 				s.mu.Unlock()
 				ts.Setenv("ORGCTL_TOKEN", s.api.AdminToken())
 			},
-			// org demo|empty [POINTS WINDOW]: replace the sandbox's org with a
-			// fresh demo or empty one (budget: POINTS per WINDOW, blocked for WINDOW).
+			// org demo|empty [POINTS WINDOW] [users=N]: replace the sandbox's
+			// org with a fresh demo or empty one (budget: POINTS per WINDOW,
+			// blocked for WINDOW), with N synthetic users (as sandbox serve --users).
 			"org": func(ts *testscript.TestScript, neg bool, args []string) {
-				if len(args) != 1 && len(args) != 3 {
-					ts.Fatalf("usage: org demo|empty [POINTS WINDOW]")
+				o := sandbox.Options{}
+				if n := len(args); n > 0 && strings.HasPrefix(args[n-1], "users=") {
+					var err error
+					o.Users, err = strconv.Atoi(strings.TrimPrefix(args[n-1], "users="))
+					ts.Check(err)
+					args = args[:n-1]
 				}
-				o := sandbox.Options{Empty: args[0] == "empty"}
+				if len(args) != 1 && len(args) != 3 {
+					ts.Fatalf("usage: org demo|empty [POINTS WINDOW] [users=N]")
+				}
+				o.Empty = args[0] == "empty"
 				if len(args) == 3 {
 					var err error
 					o.Points, err = strconv.Atoi(args[1])
@@ -250,8 +258,9 @@ func TestScripts(t *testing.T) {
 			},
 			// drop METHOD PATH: process such requests but cut the connection
 			// before answering. hang METHOD PATH: never answer.
-			"drop": func(ts *testscript.TestScript, neg bool, args []string) { setMode(ts, "drop", args) },
-			"hang": func(ts *testscript.TestScript, neg bool, args []string) { setMode(ts, "hang", args) },
+			// (! drop / ! hang answer such requests again.)
+			"drop": func(ts *testscript.TestScript, neg bool, args []string) { setMode(ts, "drop", args, neg) },
+			"hang": func(ts *testscript.TestScript, neg bool, args []string) { setMode(ts, "hang", args, neg) },
 			// redis start [PASSWORD] | stop | restart: a redis-server of the
 			// script's own; start points ORGCTL_BUDGET_STORE and $REDIS_URL at it.
 			"redis": scriptRedis,
@@ -315,7 +324,7 @@ func scriptRedis(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-func setMode(ts *testscript.TestScript, mode string, args []string) {
+func setMode(ts *testscript.TestScript, mode string, args []string, off bool) {
 	if len(args) != 2 {
 		ts.Fatalf("usage: %s METHOD PATH", mode)
 	}
@@ -326,5 +335,5 @@ func setMode(ts *testscript.TestScript, mode string, args []string) {
 	if mode == "hang" {
 		m = s.hang
 	}
-	m[args[0]+" "+args[1]] = true
+	m[args[0]+" "+args[1]] = !off
 }

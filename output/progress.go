@@ -19,9 +19,14 @@ type ProgressStats struct {
 	// Points and PointsTotal are the budget points spent and to spend in
 	// all (0: not shown).
 	Points, PointsTotal int
-	// ETA is the time left; ETAKnown false shows none.
+	// ETA is the time left as the budget sees it; ETAKnown false shows
+	// none. A server slower than the budget makes the ETA the observed
+	// pace's instead.
 	ETA      time.Duration
 	ETAKnown bool
+	// ResumeAt, when set, is when the budget lets the next request go:
+	// the job is waiting for it.
+	ResumeAt time.Time
 }
 
 // Progress shows a long job's progress on stderr: on a terminal a bar
@@ -155,10 +160,25 @@ func (p *Progress) bar(s ProgressStats) string {
 	if s.PointsTotal > 0 {
 		fmt.Fprintf(&b, "  %d/%d points", s.Points, s.PointsTotal)
 	}
-	if s.ETAKnown {
-		fmt.Fprintf(&b, "  ETA %s", Duration(s.ETA))
+	if eta, ok := p.eta(s); ok {
+		fmt.Fprintf(&b, "  ETA %s", Duration(eta))
+	}
+	if !s.ResumeAt.IsZero() {
+		fmt.Fprintf(&b, "  waiting for the budget, resuming at %s", s.ResumeAt.Format("15:04:05"))
 	}
 	return b.String()
+}
+
+// eta is the slower of the budget's ETA and the pace observed so far
+// (once there is one to observe): the budget alone says 0s against a
+// server that takes seconds to answer.
+func (p *Progress) eta(s ProgressStats) (time.Duration, bool) {
+	eta, ok := s.ETA, s.ETAKnown
+	if r := p.rate(s); r > 0 && time.Since(p.start) >= 2*time.Second && s.Total > s.Done {
+		observed := time.Duration(float64(s.Total-s.Done) / r * float64(time.Second))
+		eta, ok = max(eta, observed), true
+	}
+	return eta, ok
 }
 
 func (p *Progress) line(s ProgressStats) string {
@@ -174,8 +194,11 @@ func (p *Progress) line(s ProgressStats) string {
 	if s.PointsTotal > 0 {
 		fmt.Fprintf(&b, ", %d of %d points", s.Points, s.PointsTotal)
 	}
-	if s.ETAKnown {
-		fmt.Fprintf(&b, ", about %s left", Duration(s.ETA))
+	if eta, ok := p.eta(s); ok {
+		fmt.Fprintf(&b, ", about %s left", Duration(eta))
+	}
+	if !s.ResumeAt.IsZero() {
+		fmt.Fprintf(&b, "; waiting for the budget, resuming at %s", s.ResumeAt.Format("15:04:05"))
 	}
 	return b.String()
 }

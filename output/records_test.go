@@ -203,3 +203,26 @@ func TestRecordsFitANarrowTerminal(t *testing.T) {
 		t.Errorf("unknown width: fields keep their widths:\n%s", got)
 	}
 }
+
+// While the budget holds the job back the line says so and until when; a
+// server slower than the budget makes the observed pace the ETA.
+func TestProgressSaysWhenItWaitsAndTrustsTheSlowerPace(t *testing.T) {
+	at := time.Date(2026, 11, 26, 17, 45, 12, 0, time.Local)
+	p := &Progress{Stats: func() ProgressStats { return ProgressStats{} }}
+	p.start = time.Now().Add(-10 * time.Second)
+	line := p.line(ProgressStats{Done: 10, Total: 110, ETA: 0, ETAKnown: true, ResumeAt: at})
+	if !strings.HasSuffix(line, "; waiting for the budget, resuming at 17:45:12") {
+		t.Errorf("waiting: %q", line)
+	}
+	// 10 rows in 10 s, 100 left: 1m40s at the pace seen, though the budget says 0s
+	if line := p.line(ProgressStats{Done: 10, Total: 110, ETA: 0, ETAKnown: true}); !strings.HasSuffix(line, "about 1m40s left") {
+		t.Errorf("slow server: %q", line)
+	}
+	// the budget slower than the pace seen: the budget's ETA stands
+	if line := p.line(ProgressStats{Done: 10, Total: 110, ETA: 5 * time.Minute, ETAKnown: true}); !strings.HasSuffix(line, "about 5m00s left") {
+		t.Errorf("slow budget: %q", line)
+	}
+	if bar := p.bar(ProgressStats{Done: 10, Total: 110, ResumeAt: at}); !strings.Contains(bar, "waiting for the budget, resuming at 17:45:12") {
+		t.Errorf("bar: %q", bar)
+	}
+}

@@ -685,9 +685,22 @@ func (l *Ledger) snapshot() (state, int64, error) {
 // the current ledger (for --dry-run), without reserving anything. It assumes
 // each request completes the moment it is sent and in-flight ones complete now.
 func (l *Ledger) Estimate(paths []string) (time.Duration, error) {
+	costs := make([]int, len(paths))
+	for i, p := range paths {
+		costs[i] = l.cfg.Cost(p)
+		if costs[i] > l.capacity() {
+			return 0, fmt.Errorf("%w: %s costs %d points, %d usable", ErrTooCostly, p, costs[i], l.capacity())
+		}
+	}
+	return l.EstimateCosts(costs)
+}
+
+// EstimateCosts is Estimate for requests known by their costs (a job's
+// progress: the requests it has left, each at the job's average cost).
+func (l *Ledger) EstimateCosts(costs []int) (time.Duration, error) {
 	s, now, err := l.snapshot()
 	if fb := l.fallbackFor(err); fb != nil {
-		return fb.Estimate(paths)
+		return fb.EstimateCosts(costs)
 	}
 	if err != nil {
 		return 0, err
@@ -701,12 +714,9 @@ func (l *Ledger) Estimate(paths []string) (time.Duration, error) {
 		}
 	}
 	t := max(now, s.BlockedUntil)
-	for _, p := range paths {
-		cost := l.cfg.Cost(p)
-		if cost > capacity {
-			return 0, fmt.Errorf("%w: %s costs %d points, %d usable", ErrTooCostly, p, cost, capacity)
-		}
-		if cost == 0 {
+	for _, cost := range costs {
+		cost = min(cost, capacity)
+		if cost <= 0 {
 			continue
 		}
 		t, _ = s.fit(t, cost, capacity, l.tm)

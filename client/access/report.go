@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -296,19 +297,12 @@ func WriteCSV(w io.Writer, cols []Field, rows []Row) error {
 	cw.Write(rec)
 	for _, r := range rows {
 		for i, c := range cols {
-			rec[i] = inertCell(r[c.Key])
+			rec[i] = output.CSVCell(r[c.Key])
 		}
 		cw.Write(rec)
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-func inertCell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
 }
 
 // ReadCSV reads a report written by --csv (or --write), by its header.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sort"
 	"time"
 )
 
@@ -36,6 +37,16 @@ type Job struct {
 	// Running is told when the rows start, with their progress so far,
 	// and returns what to call when they end (a progress display).
 	Running func(progress func() (done, failed, unknown, earlier int)) (stop func())
+	// Carry, for a new job, is what an earlier job of the same command on
+	// an earlier version of the input knew, by this input's row numbers:
+	// written to the new journal before any row, so rows it applied are
+	// not sent again and rows it sent without an answer are settled first.
+	Carry map[int]RowState
+	// Carried is called once Carry is safely in the new journal.
+	Carried func()
+	// Abort is told at once when the journal cannot be written, so the
+	// caller can end waits for budget: nothing more is sent.
+	Abort func(error)
 }
 
 // Summary is how a run ended.
@@ -46,9 +57,11 @@ type Summary struct {
 	// Done rows finished, Earlier of them applied by earlier runs.
 	Done, Earlier int
 	Took          time.Duration
-	// JournalErr is set when the journal could not be written: a rerun
-	// may not know which rows were applied.
+	// JournalErr is set when the journal could not be written: the run
+	// stopped at once, and Unrecorded are the rows it had sent whose
+	// outcomes the journal does not hold.
 	JournalErr error
+	Unrecorded []Result
 }
 
 // Changed reports whether the run created, updated or deleted anything.
@@ -112,12 +125,32 @@ func Run(ctx context.Context, j Job) (Summary, error) {
 		if err = j.Store.Restart(id); err == nil {
 			jr, err = Create(path, j.Header)
 		}
+		if err == nil && len(j.Carry) > 0 {
+			ns := make([]int, 0, len(j.Carry))
+			for n := range j.Carry {
+				ns = append(ns, n)
+			}
+			sort.Ints(ns)
+			for _, n := range ns {
+				jr.Carry(n, j.Carry[n])
+			}
+			if err = jr.Sync(); err == nil {
+				prior, err = Load(path)
+			}
+			if err == nil && j.Carried != nil {
+				j.Carried()
+			}
+		}
 	}
 	if err != nil {
 		return Summary{}, fmt.Errorf("job %s: %w", id, err)
 	}
 	jr.Run()
-	runner := &Runner{Parallel: j.Parallel, Journal: jr, Prior: prior, Handler: j.Handler, Emit: j.Emit}
+	if err := jr.Err(); err != nil {
+		jr.Close()
+		return Summary{JournalErr: err}, fmt.Errorf("job %s: %w: %w; nothing was sent", id, ErrJournal, err)
+	}
+	runner := &Runner{Parallel: j.Parallel, Journal: jr, Prior: prior, Handler: j.Handler, Emit: j.Emit, Abort: j.Abort}
 	stop := func() {}
 	if j.Running != nil {
 		stop = j.Running(runner.Progress)
@@ -141,8 +174,16 @@ func Run(ctx context.Context, j Job) (Summary, error) {
 		jr.End(total.text())
 	}
 	jerr := jr.Close()
+	ferr, unrecorded := runner.JournalFailure()
+	if ferr != nil {
+		jerr, stopped = ferr, true
+		if errors.Is(runErr, ErrJournal) {
+			runErr = nil // told by JournalErr
+		}
+	}
 	done, _, _, earlier := runner.Progress()
-	return Summary{Counts: total, Stopped: stopped, Done: done, Earlier: earlier, Took: time.Since(start), JournalErr: jerr}, runErr
+	return Summary{Counts: total, Stopped: stopped, Done: done, Earlier: earlier, Took: time.Since(start),
+		JournalErr: jerr, Unrecorded: unrecorded}, runErr
 }
 
 // text is the counts as the journal's end record keeps them.

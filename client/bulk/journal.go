@@ -2,12 +2,14 @@ package bulk
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -39,13 +41,16 @@ func (o Outcome) Applied() bool {
 
 // Header describes a job; it is the journal's first record.
 type Header struct {
-	ID      string    `json:"id"`
-	Command string    `json:"command"`
-	Args    []string  `json:"args,omitempty"`
-	Flags   []string  `json:"flags,omitempty"`
-	Input   string    `json:"input"`
-	Format  Format    `json:"format"`
-	Rows    int       `json:"rows"`
+	ID      string   `json:"id"`
+	Command string   `json:"command"`
+	Args    []string `json:"args,omitempty"`
+	Flags   []string `json:"flags,omitempty"`
+	Input   string   `json:"input"`
+	Format  Format   `json:"format"`
+	Rows    int      `json:"rows"`
+	// Path is the input file's absolute path ("" for stdin): a later job
+	// of the same command on an edited file finds this one by it.
+	Path    string    `json:"path,omitempty"`
 	Target  string    `json:"target"`
 	Created time.Time `json:"created"`
 }
@@ -100,6 +105,13 @@ type State struct {
 	// Damaged counts unreadable records before the last (a torn last
 	// record, from a kill mid-write, is expected and not counted).
 	Damaged int
+	// DamagedLines are their line numbers in the journal, and DamagedRows
+	// the rows those that still name one were about: each such row that
+	// was not known applied is taken as sent without an answer, so a
+	// resume looks it up (or reports it unknown) instead of sending it
+	// blindly a second time.
+	DamagedLines []int
+	DamagedRows  []int
 
 	rows []RowState // by row number - 1
 	good int64      // length of the readable prefix
@@ -199,15 +211,18 @@ func Load(path string) (*State, error) {
 	}
 	br := bufio.NewReaderSize(f, 64<<10)
 	var off int64
-	bad := 0
+	type damage struct{ line, row int }
+	var bad []damage
 	first := true
+	lineNo := 0
 	for {
 		line, err := br.ReadBytes('\n')
 		if len(line) > 0 && line[len(line)-1] == '\n' {
 			off += int64(len(line))
+			lineNo++
 			r, ok := decode(line[:len(line)-1])
 			if !ok {
-				bad++
+				bad = append(bad, damage{lineNo, damagedRow(line)})
 				continue
 			}
 			if first {
@@ -219,8 +234,18 @@ func Load(path string) (*State, error) {
 				st.good = off
 				continue
 			}
-			st.Damaged += bad // only unreadable records followed by good ones are damage
-			bad = 0
+			// Only unreadable records followed by good ones are damage.
+			for _, d := range bad {
+				st.Damaged++
+				st.DamagedLines = append(st.DamagedLines, d.line)
+				if d.row > 0 {
+					st.DamagedRows = append(st.DamagedRows, d.row)
+					if prev := st.Row(d.row); prev.Status == Pending || prev.Status == FailedRow {
+						st.set(d.row, RowState{Status: Sent, Key: prev.Key})
+					}
+				}
+			}
+			bad = bad[:0]
 			st.apply(r)
 			st.good = off
 		}
@@ -237,6 +262,67 @@ func Load(path string) (*State, error) {
 	return st, nil
 }
 
+// DamageNote says what the journal's damaged records mean for a resume
+// ("" when there are none), for a warning naming the job.
+func (s *State) DamageNote() string {
+	if s == nil || s.Damaged == 0 {
+		return ""
+	}
+	lines := make([]string, len(s.DamagedLines))
+	for i, l := range s.DamagedLines {
+		lines[i] = strconv.Itoa(l)
+	}
+	recs := "records"
+	if s.Damaged == 1 {
+		recs = "record"
+	}
+	msg := fmt.Sprintf("%d damaged %s in the middle of its journal (%s %s)", s.Damaged, recs, plural(len(lines), "line"), strings.Join(lines, ", "))
+	if n := len(s.DamagedRows); n > 0 {
+		var rows []string
+		seen := map[int]bool{}
+		for _, r := range s.DamagedRows {
+			if !seen[r] {
+				seen[r] = true
+				rows = append(rows, strconv.Itoa(r))
+			}
+		}
+		msg += fmt.Sprintf("; %s %s, which they were about, %s taken as sent without an answer: looked up before anything is sent again, or reported unknown",
+			plural(len(rows), "row"), strings.Join(rows, ", "), map[bool]string{true: "is", false: "are"}[len(rows) == 1])
+	}
+	if lost := s.Damaged - len(s.DamagedRows); lost > 0 {
+		msg += fmt.Sprintf("; %d name no readable row: what they recorded is lost, so a row they marked applied runs again", lost)
+	}
+	return msg
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// damagedRow is the row a damaged record still names ("row":N intact), or 0.
+func damagedRow(line []byte) int {
+	i := bytes.Index(line, []byte(`"row":`))
+	if i < 0 {
+		return 0
+	}
+	j := i + len(`"row":`)
+	k := j
+	for k < len(line) && line[k] >= '0' && line[k] <= '9' {
+		k++
+	}
+	if k == j || k-j > 8 || k >= len(line) || (line[k] != ',' && line[k] != '}') {
+		return 0
+	}
+	n, err := strconv.Atoi(string(line[j:k]))
+	if err != nil || n > 1<<26 {
+		return 0
+	}
+	return n
+}
+
 func (s *State) apply(r record) {
 	switch r.T {
 	case "run":
@@ -246,7 +332,11 @@ func (s *State) apply(r record) {
 		s.Ended = true
 	case "sent":
 		prev := s.Row(r.Row)
-		s.set(r.Row, RowState{Status: Sent, Key: prev.Key})
+		key := r.Key
+		if key == "" {
+			key = prev.Key
+		}
+		s.set(r.Row, RowState{Status: Sent, Key: key})
 	case "done":
 		s.set(r.Row, RowState{Status: Done, Outcome: r.Outcome, ID: r.ID, Key: r.Key, Msg: r.Msg})
 	case "failed":
@@ -367,8 +457,28 @@ func (j *Journal) Run() {
 }
 
 // Sent records that row n's change is about to leave: from now on its
-// outcome is unknown until Record.
-func (j *Journal) Sent(n int) { j.write(record{T: "sent", Row: n}) }
+// outcome is unknown until Record. key, when known, is the row's natural
+// key, by which a job on an edited input finds the row again.
+func (j *Journal) Sent(n int, key ...string) {
+	r := record{T: "sent", Row: n}
+	if len(key) > 0 {
+		r.Key = key[0]
+	}
+	j.write(r)
+}
+
+// Carry writes what an earlier job knew of a row, as this job's row n.
+func (j *Journal) Carry(n int, rs RowState) {
+	switch rs.Status {
+	case Done:
+		j.write(record{T: "done", Row: n, Outcome: rs.Outcome, ID: rs.ID, Key: rs.Key, Msg: rs.Msg})
+	case Sent:
+		j.write(record{T: "sent", Row: n, Key: rs.Key})
+		if rs.Outcome == Unknown {
+			j.write(record{T: "unknown", Row: n, Key: rs.Key, Msg: rs.Msg})
+		}
+	}
+}
 
 // Record writes a row's result.
 func (j *Journal) Record(r Result) {

@@ -21,7 +21,8 @@ type leavingKey struct{}
 
 // WithLeaving returns ctx carrying fn, which Pacer calls when a request sent
 // with that context gets its budget.
-func WithLeaving(ctx context.Context, fn func()) context.Context {
+// An error from fn keeps the request from leaving.
+func WithLeaving(ctx context.Context, fn func() error) context.Context {
 	return context.WithValue(ctx, leavingKey{}, fn)
 }
 
@@ -32,8 +33,11 @@ func (p *Pacer) Acquire(ctx context.Context, path string) (client.Ticket, error)
 	defer context.AfterFunc(p.Stop, cancel)()
 	t, err := p.Next.Acquire(wctx, path)
 	if err == nil {
-		if leaving, ok := ctx.Value(leavingKey{}).(func()); ok {
-			leaving()
+		if leaving, ok := ctx.Value(leavingKey{}).(func() error); ok {
+			if lerr := leaving(); lerr != nil {
+				t.Done(false) // never sent: its points are refunded
+				return nil, lerr
+			}
 		}
 	}
 	return t, err

@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Format is how a bulk file spells its rows.
@@ -219,6 +221,16 @@ func (r *Reader) csvRow(rec []string, start int) (Row, *Problem) {
 	if len(rec) != len(r.header) {
 		return Row{}, &Problem{Line: start, Msg: fmt.Sprintf("%d values, but the header row names %d columns", len(rec), len(r.header))}
 	}
+	size := 0
+	for i, v := range rec {
+		size += len(v) + 1
+		if msg := cellProblem(r.header[i], v); msg != "" {
+			return Row{}, &Problem{Line: start, Msg: msg}
+		}
+	}
+	if size > maxLine {
+		return Row{}, &Problem{Line: start, Msg: fmt.Sprintf("line longer than %d MiB", maxLine>>20)}
+	}
 	r.n++
 	row := Row{N: r.n, Line: start, Values: make(map[string][]string, len(rec))}
 	for i, v := range rec {
@@ -228,6 +240,25 @@ func (r *Reader) csvRow(rec []string, start int) (Row, *Problem) {
 		row.Values[r.header[i]] = []string{v}
 	}
 	return row, nil
+}
+
+// cellProblem is what makes a cell unfit to send: bytes that are not
+// UTF-8 (a file in another encoding, which would arrive as U+FFFD), a
+// control character (NUL and the like; tabs and line breaks are text), or
+// a size past what a JSON Lines line may hold.
+func cellProblem(col, v string) string {
+	if len(v) > maxLine {
+		return fmt.Sprintf("column %q holds more than %d MiB: a value may hold at most %d MiB", col, maxLine>>20, maxLine>>20)
+	}
+	if !utf8.ValidString(v) {
+		return fmt.Sprintf("bytes that are not UTF-8 in column %q: the file is in another encoding; read it with --encoding windows-1252, latin1 or utf-16", col)
+	}
+	for _, c := range v {
+		if c == 0x7f || (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+			return fmt.Sprintf("control character U+%04X in column %q: remove it", c, col)
+		}
+	}
+	return ""
 }
 
 // blankBefore reports the blank lines between the previous record and a
@@ -312,9 +343,19 @@ func (r *Reader) nextJSON() (Row, error) {
 		if len(t) == 0 {
 			return Row{}, &Problem{Line: r.line, Msg: "blank line: remove it (every line must be a JSON object)"}
 		}
+		if !utf8.Valid(t) {
+			return Row{}, &Problem{Line: r.line, Msg: "bytes that are not UTF-8: the file is in another encoding; read it with --encoding windows-1252, latin1 or utf-16"}
+		}
 		values, msg := jsonValues(t)
 		if msg != "" {
 			return Row{}, &Problem{Line: r.line, Msg: msg}
+		}
+		for _, k := range sortedKeys(values) {
+			for _, v := range values[k] {
+				if msg := cellProblem(k, v); msg != "" {
+					return Row{}, &Problem{Line: r.line, Msg: msg}
+				}
+			}
 		}
 		r.n++
 		return Row{N: r.n, Line: r.line, Values: values}, nil
@@ -357,6 +398,9 @@ func (r *Reader) readLine() ([]byte, bool, error) {
 // are, numbers and booleans as their JSON text, arrays as repeated values,
 // objects as JSON text; null leaves the column out.
 func jsonValues(b []byte) (map[string][]string, string) {
+	if k := repeatedKey(b); k != "" {
+		return nil, fmt.Sprintf("key %q is given twice: give each field once", k)
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var obj map[string]any
@@ -390,6 +434,41 @@ func jsonValues(b []byte) (map[string][]string, string) {
 		}
 	}
 	return out, ""
+}
+
+// repeatedKey is a key the object on the line gives twice ("" if none):
+// decoding would silently keep the last.
+func repeatedKey(b []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		k, _ := t.(string)
+		if seen[k] {
+			return k
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return ""
+		}
+	}
+	return ""
+}
+
+func sortedKeys(m map[string][]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func jsonText(v any) string {

@@ -2,6 +2,7 @@ package bulk
 
 import (
 	"context"
+	"errors"
 	"io"
 	"strings"
 	"sync"
@@ -33,14 +34,43 @@ type Result struct {
 type Handler interface {
 	// Apply runs a row. It calls sent just before the first request that
 	// may change something, so the journal knows the row's fate is out of
-	// its hands from then on.
-	Apply(ctx context.Context, row Row, sent func()) Result
+	// its hands from then on; when sent returns an error (the journal
+	// cannot be written) the request must not be sent.
+	Apply(ctx context.Context, row Row, sent func() error) Result
 	// Settle decides a row that an earlier run sent without learning its
 	// outcome. ok=false: the row was provably not applied (or sending it
 	// again changes nothing), so the runner applies it; otherwise the
 	// result stands, Unknown when nothing could prove either.
 	Settle(ctx context.Context, row Row) (r Result, ok bool)
 }
+
+// Keyer is a Handler that names a row's natural key before it is sent,
+// so the journal's "sent" record carries it.
+type Keyer interface {
+	RowKey(row Row) string
+}
+
+// Batcher is a Handler whose rows can share one request, because the API
+// takes an array (a group's members): rows with the same batch key are
+// held until the input ends, or MaxBatch of them are waiting, and then
+// applied together.
+type Batcher interface {
+	Handler
+	// BatchKey names the batch a row joins; "" runs the row alone (Apply).
+	BatchKey(row Row) string
+	// ApplyBatch runs rows that share a key and returns one result per row,
+	// in their order. It calls sent just before a request that may change
+	// them leaves (as Apply does); every row of the batch counts as sent.
+	ApplyBatch(ctx context.Context, rows []Row, sent func() error) []Result
+}
+
+const (
+	// MaxBatch bounds the rows one batched request carries.
+	MaxBatch = 500
+	// maxHeld bounds the rows held back for batches across all keys: past
+	// it the fullest batch goes, so a file of any length is never held whole.
+	maxHeld = 20000
+)
 
 // Runner runs rows with Parallel workers.
 type Runner struct {
@@ -52,8 +82,16 @@ type Runner struct {
 	Handler Handler
 	// Emit receives every row's result, one at a time.
 	Emit func(Result)
+	// Abort, when set, is told at once when the journal cannot be written:
+	// the job must send nothing more (requests waiting for budget too).
+	Abort func(error)
 
 	done, failed, unknown, earlier atomic.Int64
+
+	jmu        sync.Mutex
+	jerr       error
+	unrecorded []Result
+	cancel     context.CancelCauseFunc
 }
 
 // Counts tallies a run's results by outcome, plus "earlier" for rows an
@@ -66,16 +104,34 @@ func (r *Runner) Progress() (done, failed, unknown, earlier int) {
 	return int(r.done.Load()), int(r.failed.Load()), int(r.unknown.Load()), int(r.earlier.Load())
 }
 
+// JournalFailure is the first error writing the journal (nil when none),
+// and the rows whose requests were sent but whose outcomes could not be
+// recorded: a rerun does not know what became of them.
+func (r *Runner) JournalFailure() (error, []Result) {
+	r.jmu.Lock()
+	defer r.jmu.Unlock()
+	return r.jerr, r.unrecorded
+}
+
 type task struct {
 	row   Row
 	prior RowState
+	batch []task // several rows for one ApplyBatch
 }
+
+// ErrJournal ends a run whose journal cannot be written.
+var ErrJournal = errors.New("the journal cannot be written")
 
 // Run takes rows from next until io.EOF or until ctx is done, and returns
 // when every row taken has finished. Once ctx is done no new row starts;
 // rows already running finish (the handler decides what ctx means to a
 // request in flight). stopped reports whether rows were left untaken.
-func (r *Runner) Run(ctx context.Context, next func() (Row, error)) (counts Counts, stopped bool, err error) {
+func (r *Runner) Run(parent context.Context, next func() (Row, error)) (counts Counts, stopped bool, err error) {
+	ctx, cancel := context.WithCancelCause(parent)
+	defer cancel(nil)
+	r.jmu.Lock()
+	r.cancel = cancel
+	r.jmu.Unlock()
 	n := max(1, r.Parallel)
 	tasks := make(chan task, n)
 	results := make(chan Result, n)
@@ -104,23 +160,42 @@ func (r *Runner) Run(ctx context.Context, next func() (Row, error)) (counts Coun
 					skipped.Store(true) // taken before the stop, never started
 					continue
 				}
-				res := r.runRow(ctx, t)
-				if res.Untouched {
-					skipped.Store(true)
-					continue
+				var out []Result
+				if t.batch != nil {
+					out = r.runBatch(ctx, t.batch)
+				} else {
+					out = []Result{r.runRow(ctx, t)}
 				}
-				if res.NotSent {
-					if r.Journal != nil {
-						r.Journal.Record(res)
+				for _, res := range out {
+					if res.Untouched || res.NotSent {
+						skipped.Store(true)
+						continue
 					}
-					continue
+					r.finished(res)
+					results <- res
 				}
-				r.finished(res)
-				results <- res
 			}
 		})
 	}
 
+	batcher, _ := r.Handler.(Batcher)
+	held := map[string][]task{}
+	var order []string
+	nheld := 0
+	send := func(t task) bool {
+		select {
+		case tasks <- t:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	flush := func(key string) bool {
+		ts := held[key]
+		delete(held, key)
+		nheld -= len(ts)
+		return send(task{batch: ts})
+	}
 	for {
 		if ctx.Err() != nil {
 			stopped = true
@@ -142,20 +217,61 @@ func (r *Runner) Run(ctx context.Context, next func() (Row, error)) (counts Coun
 			results <- res
 			continue
 		}
-		select {
-		case tasks <- task{row: row, prior: prior}:
-		case <-ctx.Done():
-			stopped = true
+		t := task{row: row, prior: prior}
+		if batcher != nil {
+			if key := batcher.BatchKey(row); key != "" {
+				if _, ok := held[key]; !ok {
+					order = append(order, key)
+				}
+				held[key] = append(held[key], t)
+				nheld++
+				ok := true
+				if len(held[key]) >= MaxBatch {
+					ok = flush(key)
+				} else if nheld >= maxHeld {
+					ok = flush(fullest(held))
+				}
+				if !ok {
+					stopped = true
+					break
+				}
+				continue
+			}
 		}
-		if stopped {
+		if !send(t) {
+			stopped = true
 			break
 		}
+	}
+	if !stopped && err == nil {
+		for _, key := range order {
+			if _, ok := held[key]; ok && !flush(key) {
+				stopped = true
+				break
+			}
+		}
+	}
+	if len(held) > 0 {
+		stopped = true // rows held for a batch that never went stay pending
 	}
 	close(tasks)
 	workers.Wait()
 	close(results)
 	emitted.Wait()
+	if jerr, _ := r.JournalFailure(); jerr != nil && err == nil {
+		err = ErrJournal
+	}
 	return counts, stopped || skipped.Load(), err
+}
+
+func fullest(held map[string][]task) string {
+	best, n := "", -1
+	for k, ts := range held {
+		if len(ts) > n {
+			best, n = k, len(ts)
+		}
+	}
+	return best
 }
 
 func (r *Runner) finished(res Result) {
@@ -168,30 +284,131 @@ func (r *Runner) finished(res Result) {
 	}
 }
 
-func (r *Runner) runRow(ctx context.Context, t task) Result {
-	if t.prior.Status == Sent {
-		res, ok := r.Handler.Settle(ctx, t.row)
-		if res.Untouched {
-			return res
+// journalFailed stops the run for good: nothing more may be sent once the
+// journal cannot say what was.
+func (r *Runner) journalFailed(err error) {
+	r.jmu.Lock()
+	first := r.jerr == nil
+	if first {
+		r.jerr = err
+	}
+	cancel := r.cancel
+	r.jmu.Unlock()
+	if !first {
+		return
+	}
+	if cancel != nil {
+		cancel(err)
+	}
+	if r.Abort != nil {
+		r.Abort(err)
+	}
+}
+
+// sentFor is the sent callback for rows: each is journaled as sent, and a
+// journal that failed refuses the request.
+func (r *Runner) sentFor(rows []Row, refused *bool) func() error {
+	return func() error {
+		if r.Journal == nil {
+			return nil
 		}
-		if ok {
-			r.fill(&res, t.row)
-			if r.Journal != nil {
-				r.Journal.Record(res)
+		keyer, _ := r.Handler.(Keyer)
+		for _, row := range rows {
+			if keyer != nil {
+				r.Journal.Sent(row.N, keyer.RowKey(row))
+			} else {
+				r.Journal.Sent(row.N)
 			}
-			return res
+		}
+		if err := r.Journal.Err(); err != nil {
+			*refused = true
+			r.journalFailed(err)
+			return err
+		}
+		return nil
+	}
+}
+
+// record journals a row's result; a result that cannot be written is
+// kept to be named, when its request was sent.
+func (r *Runner) record(res Result) {
+	if r.Journal == nil {
+		return
+	}
+	r.Journal.Record(res)
+	if err := r.Journal.Err(); err != nil {
+		r.journalFailed(err)
+		if !res.NotSent && !res.Untouched {
+			r.jmu.Lock()
+			r.unrecorded = append(r.unrecorded, res)
+			r.jmu.Unlock()
 		}
 	}
-	res := r.Handler.Apply(ctx, t.row, func() {
-		if r.Journal != nil {
-			r.Journal.Sent(t.row.N)
-		}
-	})
+}
+
+// settle decides a row an earlier run sent: done (with the result to keep)
+// or to be applied again.
+func (r *Runner) settle(ctx context.Context, t task) (Result, bool) {
+	if t.prior.Status != Sent {
+		return Result{}, false
+	}
+	res, ok := r.Handler.Settle(ctx, t.row)
+	if res.Untouched {
+		return res, true
+	}
+	if ok {
+		r.fill(&res, t.row)
+		r.record(res)
+	}
+	return res, ok
+}
+
+func (r *Runner) runRow(ctx context.Context, t task) Result {
+	if res, done := r.settle(ctx, t); done {
+		return res
+	}
+	refused := false
+	res := r.Handler.Apply(ctx, t.row, r.sentFor([]Row{t.row}, &refused))
+	if refused {
+		return Result{Row: t.row.N, Line: t.row.Line, Untouched: true}
+	}
 	r.fill(&res, t.row)
-	if r.Journal != nil {
-		r.Journal.Record(res)
-	}
+	r.record(res)
 	return res
+}
+
+func (r *Runner) runBatch(ctx context.Context, ts []task) []Result {
+	var out []Result
+	var rows []Row
+	for _, t := range ts {
+		if res, done := r.settle(ctx, t); done {
+			out = append(out, res)
+			continue
+		}
+		rows = append(rows, t.row)
+	}
+	if len(rows) == 0 || ctx.Err() != nil {
+		for _, row := range rows {
+			out = append(out, Result{Row: row.N, Line: row.Line, Untouched: true})
+		}
+		return out
+	}
+	refused := false
+	results := r.Handler.(Batcher).ApplyBatch(ctx, rows, r.sentFor(rows, &refused))
+	for i, row := range rows {
+		if refused {
+			out = append(out, Result{Row: row.N, Line: row.Line, Untouched: true})
+			continue
+		}
+		res := Result{Outcome: Failed, Message: "the batch gave no result for this row"}
+		if i < len(results) {
+			res = results[i]
+		}
+		r.fill(&res, row)
+		r.record(res)
+		out = append(out, res)
+	}
+	return out
 }
 
 func (r *Runner) fill(res *Result, row Row) {

@@ -26,7 +26,7 @@ func newRecordingHandler() *recordingHandler {
 	return &recordingHandler{applied: map[int]int{}, settled: map[int]int{}}
 }
 
-func (h *recordingHandler) Apply(ctx context.Context, row Row, sent func()) Result {
+func (h *recordingHandler) Apply(ctx context.Context, row Row, sent func() error) Result {
 	n := h.running.Add(1)
 	defer h.running.Add(-1)
 	for {

@@ -63,7 +63,7 @@ type Applier struct {
 
 // Apply sends row's step. A request in flight runs to its answer; the
 // pacer ends waits for budget when the job is stopped.
-func (a *Applier) Apply(ctx context.Context, row bulk.Row, sent func()) bulk.Result {
+func (a *Applier) Apply(ctx context.Context, row bulk.Row, sent func() error) bulk.Result {
 	s := a.steps[row.N-1]
 	key := s.Describe()
 	req, err := s.Request(a.live)
@@ -71,7 +71,7 @@ func (a *Applier) Apply(ctx context.Context, row bulk.Row, sent func()) bulk.Res
 		return bulk.Result{Outcome: bulk.Failed, Key: key, Message: bulk.OneLine(err.Error())}
 	}
 	var left bool
-	leaving := func() { left = true; sent() }
+	leaving := func() error { left = true; return sent() }
 	resp, err := a.do.Do(bulk.WithLeaving(context.WithoutCancel(ctx), leaving), req)
 	if err != nil {
 		var ou *client.OutcomeUnknownError

@@ -33,6 +33,9 @@ type Object struct {
 	Key string
 	// Fields are the object as listed (nil when it came from a Store).
 	Fields map[string]any
+	// Raw is the object as the list answered it, byte for byte (nil when
+	// it came from a Store or a single read).
+	Raw json.RawMessage
 	// Labels are the kind's label fields, for messages.
 	Labels []string
 }
@@ -112,6 +115,10 @@ type listState struct {
 	objs []Object
 	err  error
 	done bool // objs is the list (guarded by Resolver.mu)
+	// byKey indexes objs by folded key, built on the first lookup, so a
+	// job that looks up a name per row does not scan the list per row.
+	idxOnce sync.Once
+	byKey   map[string][]Object
 }
 
 // New returns a resolver sending through d.
@@ -199,11 +206,18 @@ func (r *Resolver) Find(ctx context.Context, k Kind, key string) ([]Object, erro
 			return matches, nil
 		}
 	}
-	objs, err := r.All(ctx, k)
-	if err != nil {
-		return nil, err
+	st := r.list(ctx, k)
+	if st.err != nil {
+		return nil, st.err
 	}
-	return match(k, objs, key), nil
+	st.idxOnce.Do(func() {
+		st.byKey = make(map[string][]Object, len(st.objs))
+		for _, o := range st.objs {
+			f := fold(k, o.Key)
+			st.byKey[f] = append(st.byKey[f], o)
+		}
+	})
+	return st.byKey[fold(k, key)], nil
 }
 
 func (r *Resolver) filtered(ctx context.Context, k Kind, key string) ([]Object, error) {
@@ -221,6 +235,12 @@ func (r *Resolver) filtered(ctx context.Context, k Kind, key string) ([]Object, 
 // All lists every object of the kind: one request per Resolver (or none,
 // when the Store has the list).
 func (r *Resolver) All(ctx context.Context, k Kind) ([]Object, error) {
+	st := r.list(ctx, k)
+	return st.objs, st.err
+}
+
+// list is the kind's list as All reads it.
+func (r *Resolver) list(ctx context.Context, k Kind) *listState {
 	r.mu.Lock()
 	if r.lists == nil {
 		r.lists = map[string]*listState{}
@@ -259,7 +279,7 @@ func (r *Resolver) All(ctx context.Context, k Kind) ([]Object, error) {
 		}
 		r.mu.Unlock()
 	}
-	return st.objs, st.err
+	return st
 }
 
 // Seed gives the resolver a kind's whole list, as an answer fetched for
@@ -386,15 +406,23 @@ func match(k Kind, objs []Object, key string) []Object {
 
 // objects decodes a list answer into the kind's objects.
 func objects(k Kind, data json.RawMessage) ([]Object, error) {
-	var all []map[string]any
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&all); err != nil {
+	var raws []json.RawMessage
+	if err := json.Unmarshal(data, &raws); err != nil {
 		return nil, fmt.Errorf("GET %s: expected a list: %w", k.List, err)
 	}
+	all := make([]map[string]any, len(raws))
+	for i, raw := range raws {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		if err := dec.Decode(&all[i]); err != nil {
+			return nil, fmt.Errorf("GET %s: expected a list of objects: %w", k.List, err)
+		}
+	}
 	out := make([]Object, 0, len(all))
-	for _, m := range all {
-		out = append(out, object(k, m, all))
+	for i, m := range all {
+		o := object(k, m, all)
+		o.Raw = raws[i]
+		out = append(out, o)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out, nil

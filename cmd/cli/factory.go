@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/bulk"
@@ -219,17 +220,45 @@ func (f *Factory) JobConnection(stop context.Context, parallel int) (*Connection
 
 // JobProgress is the progress display of a job: rows (noun, "rows" when
 // empty) done of total, failures and unknowns from progress, and an ETA the
-// budget gives for the share of points the rows left still spend. nil with
-// --quiet.
-func (f *Factory) JobProgress(conn *Connection, noun string, total, points int, progress func() (done, failed, unknown, earlier int)) *output.Progress {
+// budget gives for the requests the rows left still send (requests of
+// points in all), worked out request by request against the ledger, so
+// the last window is right; while the budget holds the requests back it
+// says until when. nil with --quiet.
+func (f *Factory) JobProgress(conn *Connection, noun string, total, points, requests int, progress func() (done, failed, unknown, earlier int)) *output.Progress {
 	if f.Quiet() {
 		return nil
+	}
+	each := 1
+	if requests > 0 {
+		each = max(1, (points+requests-1)/requests)
 	}
 	return &output.Progress{W: f.IO.Err, TTY: f.IO.ErrTTY, Noun: noun, Stats: func() output.ProgressStats {
 		done, failed, unknown, earlier := progress()
 		s := output.ProgressStats{Done: done, Total: total, Failed: failed, Unknown: unknown, Earlier: earlier}
-		if st, err := conn.Ledger.Status(); err == nil && total > 0 {
-			s.ETA, s.ETAKnown = st.TimeFor(points*(total-done)/total), true
+		if total == 0 || done >= total {
+			return s
+		}
+		st, err := conn.Ledger.Status()
+		if err != nil {
+			return s
+		}
+		// Request by request for the next two windows (where the ledger's
+		// charges decide); beyond them the budget's steady pace.
+		left := requests * (total - done) / total
+		capacity := max(1, st.Points-st.Reserve)
+		near := min(left, 2*capacity/each+1)
+		costs := make([]int, near)
+		for i := range costs {
+			costs[i] = each
+		}
+		if eta, err := conn.Ledger.EstimateCosts(costs); err == nil {
+			far := time.Duration(float64((left-near)*each) / float64(capacity) * float64(st.Window))
+			s.ETA, s.ETAKnown = eta+far, true
+		}
+		if st.Free < each || st.BlockedUntil.After(time.Now()) {
+			wait := st.TimeFor(each)
+			s.ResumeAt = time.Now().Add(wait)
+			s.ETA = max(s.ETA, wait) // what is left cannot end before it starts
 		}
 		return s
 	}}

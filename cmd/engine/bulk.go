@@ -15,6 +15,10 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
 
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/resolve"
@@ -26,12 +30,28 @@ import (
 
 // bulkOptions are the flags of a run over a file, beside the op's own.
 type bulkOptions struct {
-	from     string
-	format   bulk.Format
-	parallel int
-	onExists string
-	restart  bool
-	report   string
+	from          string
+	format        bulk.Format
+	parallel      int
+	onExists      string
+	restart       bool
+	report        string
+	maps          []string
+	ignoreUnknown bool
+	skipInvalid   bool
+	failed        string
+	encoding      encoding.Encoding // nil: UTF-8
+}
+
+// encodings are what --encoding reads besides UTF-8: the encodings
+// spreadsheets export in (Excel's "CSV" is Windows-1252 on Western
+// Windows, its "Unicode text" UTF-16 with a byte-order mark).
+var encodings = map[string]encoding.Encoding{
+	"windows-1252": charmap.Windows1252,
+	"cp1252":       charmap.Windows1252,
+	"latin1":       charmap.ISO8859_1,
+	"iso-8859-1":   charmap.ISO8859_1,
+	"utf-16":       unicode.UTF16(unicode.LittleEndian, unicode.UseBOM),
 }
 
 const (
@@ -44,16 +64,24 @@ const (
 var onExistsModes = []string{"fail", "skip", "update"}
 
 // bulkOnly are the flags that mean something only with --from.
-var bulkOnly = []string{"from-format", "parallel", "restart", "report", "on-exists"}
+var bulkOnly = []string{"encoding", "from-format", "parallel", "restart", "report", "on-exists", "map", "ignore-unknown", "skip-invalid", "failed"}
 
 // addBulkFlags gives a write command its --from flags.
 func addBulkFlags(op *Op, c *cobra.Command) {
 	fl := c.Flags()
 	fl.String("from", "", "run the command once per row of `FILE`: CSV with a header row naming flags or arguments, or JSON Lines (- for stdin)")
 	fl.String("from-format", "", "format of --from: csv or jsonl (default: by the file's extension, else csv)")
+	fl.String("encoding", "utf-8", "with --from, the file's `ENCODING`: utf-8, windows-1252, latin1 or utf-16")
+	c.RegisterFlagCompletionFunc("encoding", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"utf-8", "windows-1252", "latin1", "utf-16"}, cobra.ShellCompDirectiveNoFileComp
+	})
 	fl.Int("parallel", defaultParallel, "with --from, rows in flight at once (the rate budget still paces every request)")
 	fl.Bool("restart", false, "with --from, forget what earlier runs of the same job recorded and start over")
 	fl.String("report", "", "with --from, also write each row's result to `FILE` as CSV")
+	fl.StringArray("map", nil, "with --from, read the file's `COLUMN=FLAG` as that flag or argument (metadata.KEY: one metadata key; repeatable)")
+	fl.Bool("ignore-unknown", false, "with --from, leave out columns that name no flag (they are named on stderr)")
+	fl.Bool("skip-invalid", false, "with --from, send the valid rows and report the invalid ones as failed (exit 1), instead of refusing the file")
+	fl.String("failed", "", "with --from, write the failed and invalid rows to `FILE`, in the input's columns plus a reason, to fix and rerun")
 	c.RegisterFlagCompletionFunc("from-format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return bulk.Formats, cobra.ShellCompDirectiveNoFileComp
 	})
@@ -85,6 +113,15 @@ func bulkFlags(op *Op, c *cobra.Command) (o bulkOptions, ok bool, err error) {
 	o.parallel, _ = fl.GetInt("parallel")
 	o.restart, _ = fl.GetBool("restart")
 	o.report, _ = fl.GetString("report")
+	o.maps, _ = fl.GetStringArray("map")
+	o.ignoreUnknown, _ = fl.GetBool("ignore-unknown")
+	o.skipInvalid, _ = fl.GetBool("skip-invalid")
+	o.failed, _ = fl.GetString("failed")
+	if enc, _ := fl.GetString("encoding"); !strings.EqualFold(enc, "utf-8") && !strings.EqualFold(enc, "utf8") {
+		if o.encoding = encodings[strings.ToLower(enc)]; o.encoding == nil {
+			return o, true, cli.UsageErrorf("invalid --encoding %q: use utf-8, windows-1252, latin1 or utf-16", enc)
+		}
+	}
 	o.onExists = "fail"
 	if op.Exists != nil {
 		o.onExists, _ = fl.GetString("on-exists")
@@ -159,12 +196,16 @@ type bulkJob struct {
 	bc    ratebudget.Config // read once: viper is slow enough to matter per row
 
 	// learned by the check pass
+	ignored  sync.Map       // column -> true: unknown, left out (--ignore-unknown)
+	invalid  map[int]string // row -> what is wrong with it (--skip-invalid)
 	rows     int
 	sum      []byte
 	points   int // the rows' own requests (main, reads, follow-ups)
 	requests map[string]*requestTally
 	names    map[string]map[uint64]bool // resolve kind -> distinct names
 	shared   map[uint64]bool            // distinct reads Existence.Check shares
+	batched  map[string]int             // rows per batch (arguments), for ops whose rows share a request
+	joinKeys map[string]bool            // follow-ups joined across rows, by path and object
 
 	// while running
 	conn   *cli.Connection
@@ -186,7 +227,25 @@ type bulkJob struct {
 	report     *output.CSVRecords
 	reportFile *os.File
 	outMu      sync.Mutex
+	failedRows map[int]string // row -> reason, for --failed
+	// follow-ups joined across rows (a group's new members)
+	joinable   bool
+	joinMu     sync.Mutex
+	joins      joinQueue
+	earlierIDs map[int]string // rows earlier runs created -> id
 }
+
+// rowRequests counts the requests the rows send (as tallied for the dry run).
+func (j *bulkJob) rowRequests() int {
+	n := 0
+	for _, t := range j.requests {
+		n += t.n
+	}
+	return n
+}
+
+// ignore notes an unknown column left out by --ignore-unknown.
+func (j *bulkJob) ignore(col string) { j.ignored.Store(col, true) }
 
 // requestTally counts one kind of request for the dry run.
 type requestTally struct {
@@ -200,6 +259,8 @@ type bulkSource struct {
 	path    string
 	spooled bool
 	sum     []byte // known before reading for stdin
+	enc     encoding.Encoding
+	pipe    bool // not a regular file: its path names no file for a later run
 }
 
 func (s *bulkSource) open() (io.ReadCloser, error) {
@@ -207,7 +268,13 @@ func (s *bulkSource) open() (io.ReadCloser, error) {
 	if err != nil {
 		return nil, cli.UsageErrorf("--from: %v", err)
 	}
-	return f, nil
+	if s.enc == nil {
+		return f, nil
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{transform.NewReader(f, s.enc.NewDecoder()), f}, nil
 }
 
 // runBulk is a command's run with --from: check every row, then run them.
@@ -223,6 +290,9 @@ func runBulk(ctx context.Context, f *cli.Factory, op *Op, c *cobra.Command, args
 		j.upd = op.Sibling(op.Exists.Update)
 	}
 	j.cols = newBulkColumns(op, len(args))
+	if err := j.cols.mapColumns(o.maps); err != nil {
+		return err
+	}
 	if err := j.openSource(); err != nil {
 		return err
 	}
@@ -250,6 +320,20 @@ func (j *bulkJob) openSource() error {
 		if fi.IsDir() {
 			return cli.UsageErrorf("--from %s is a directory", j.o.from)
 		}
+		if !fi.Mode().IsRegular() {
+			// A pipe (<(...), a FIFO) can be read once: it is kept like stdin.
+			f, err := os.Open(j.o.from)
+			if err != nil {
+				return cli.UsageErrorf("--from: %v", err)
+			}
+			defer f.Close()
+			path, sum, err := j.store.Spool(f)
+			if err != nil {
+				return fmt.Errorf("reading %s: %w", j.o.from, err)
+			}
+			j.src = bulkSource{name: j.o.from, path: path, spooled: true, sum: sum, pipe: true}
+		}
+		j.src.enc = j.o.encoding
 		return nil
 	}
 	if j.f.IO.InTTY {
@@ -259,7 +343,7 @@ func (j *bulkJob) openSource() error {
 	if err != nil {
 		return fmt.Errorf("reading stdin: %w", err)
 	}
-	j.src = bulkSource{name: "stdin", path: path, spooled: true, sum: sum}
+	j.src = bulkSource{name: "stdin", path: path, spooled: true, sum: sum, enc: j.o.encoding}
 	return nil
 }
 
@@ -289,21 +373,30 @@ func (j *bulkJob) run(parent context.Context) error {
 	j.e.client = conn.Client
 	j.onChange, j.e.onChange = j.e.onChange, nil
 	id := j.jobID(conn.Target.BaseURL)
-	j.lk = &bulkLookups{client: conn.Client}
 	if j.lookup, err = j.e.resolver(); err != nil {
 		return err
 	}
 	j.truth = resolve.New(conn.Client)
+	j.lk = &bulkLookups{client: conn.Client, truth: j.truth}
 	rows, err := j.rowSource()
 	if err != nil {
 		return err
 	}
 	defer rows.close()
 	j.out = output.NewRecords(j.e.Printer, resultFields)
+	carry, earlierID, err := j.carry(id, conn.Target.BaseURL)
+	if err != nil {
+		return err
+	}
 	sum, err := bulk.Run(ctx, bulk.Job{
 		Store: j.store,
 		Header: bulk.Header{ID: id, Command: j.cmd.CommandPath(), Args: j.base.Args, Flags: j.idFlags(),
-			Input: j.src.name, Format: j.o.format, Rows: j.rows, Target: conn.Target.BaseURL, Created: time.Now().UTC()},
+			Input: j.src.name, Path: j.inputPath(), Format: j.o.format, Rows: j.rows, Target: conn.Target.BaseURL, Created: time.Now().UTC()},
+		Carry: carry,
+		Carried: func() {
+			// what it knew lives on in this job's journal
+			j.store.Remove(earlierID)
+		},
 		Resume:   true,
 		Restart:  j.o.restart,
 		Parallel: j.o.parallel,
@@ -311,8 +404,9 @@ func (j *bulkJob) run(parent context.Context) error {
 		Phases:   []func() (bulk.Row, error){rows.next},
 		Emit:     j.emit,
 		Ready:    func(prior *bulk.State) error { return j.ready(id, prior) },
+		Abort:    func(err error) { cancel(err) },
 		Running: func(progress func() (int, int, int, int)) func() {
-			prog := j.f.JobProgress(conn, "", j.rows, j.points, progress)
+			prog := j.f.JobProgress(conn, "", j.rows, j.points, j.rowRequests(), progress)
 			if prog == nil {
 				return func() {}
 			}
@@ -325,6 +419,11 @@ func (j *bulkJob) run(parent context.Context) error {
 	})
 	if j.report != nil {
 		j.reportFile.Close()
+	}
+	if j.failedRows != nil {
+		if ferr := j.writeFailed(); ferr != nil {
+			j.f.IO.Warn("--failed %s: %v", j.o.failed, ferr)
+		}
 	}
 	var busy *bulk.BusyError
 	var damaged *bulk.JournalError
@@ -341,14 +440,41 @@ func (j *bulkJob) run(parent context.Context) error {
 		return err
 	}
 	if sum.JournalErr != nil {
-		j.f.IO.Warn("the job's journal could not be written (%v): a rerun may not know which rows were applied", sum.JournalErr)
+		return j.journalFailed(id, sum)
 	}
 	if fp := j.fatal.Load(); fp != nil {
 		j.summary(id, sum, true)
 		return *fp
 	}
 	j.summary(id, sum, sum.Stopped)
+	if j.joinable && !sum.Stopped {
+		j.requeueEarlier(ctx)
+		if err := j.sendJoins(ctx); err != nil {
+			return err
+		}
+	}
 	return cli.JobExit(sum)
+}
+
+// journalFailed ends a job whose journal could not be written: it stopped
+// before sending more, and the rows it sent without recording their
+// outcomes are named, since a rerun cannot know what became of them.
+func (j *bulkJob) journalFailed(id string, sum bulk.Summary) error {
+	j.summary(id, sum, true)
+	msg := fmt.Sprintf("job %s stopped: its journal could not be written (%v), so nothing more was sent", id, sum.JournalErr)
+	if len(sum.Unrecorded) == 0 {
+		return errors.New(msg + "; every request sent is recorded")
+	}
+	var rows []string
+	for i, r := range sum.Unrecorded {
+		if i == 10 {
+			rows = append(rows, fmt.Sprintf("and %d more", len(sum.Unrecorded)-i))
+			break
+		}
+		rows = append(rows, fmt.Sprintf("line %d (%s: %s)", r.Line, r.Key, r.Outcome))
+	}
+	return fmt.Errorf("%s; sent but not recorded: %s (a rerun looks these up, or reports them unknown, before sending them again)",
+		msg, strings.Join(rows, ", "))
 }
 
 // ready is the job's last step before its rows: keep stdin with the job,
@@ -366,11 +492,23 @@ func (j *bulkJob) ready(id string, prior *bulk.State) error {
 			return err
 		}
 	}
+	if note := prior.DamageNote(); note != "" {
+		j.f.IO.Warn("job %s: %s", id, note)
+	}
 	if prior != nil && !j.e.quiet() {
 		c := prior.Counts()
 		applied := c["created"] + c["updated"] + c["deleted"] + c["skipped"]
 		j.f.IO.Notice("orgctl: resuming job %s: %d of %d rows applied by earlier runs, %d to settle by a lookup",
 			id, applied, j.rows, c["unknown"])
+	}
+	if j.o.failed != "" {
+		// created before any row, so a path that cannot be written stops the job unsent
+		f, err := os.Create(j.o.failed)
+		if err != nil {
+			return cli.UsageErrorf("--failed: %v", err)
+		}
+		f.Close()
+		j.failedRows = map[int]string{}
 	}
 	if j.o.report != "" {
 		rf, err := os.Create(j.o.report)
@@ -456,13 +594,25 @@ func (j *bulkJob) emit(r bulk.Result) {
 	j.outMu.Lock()
 	defer j.outMu.Unlock()
 	vals := []any{r.Row, r.Line, r.Key, string(r.Outcome), r.ID, r.Message}
+	if j.report != nil {
+		j.report.Write(vals...) // the report is the whole job, earlier runs' rows too
+	}
+	if r.Earlier {
+		if j.joinable && r.ID != "" && (r.Outcome == bulk.Created || r.Outcome == bulk.Updated) {
+			if j.earlierIDs == nil {
+				j.earlierIDs = map[int]string{}
+			}
+			j.earlierIDs[r.Row] = r.ID
+		}
+		return // the resume's one line on stderr counts them
+	}
 	if err := j.out.Write(vals...); err != nil && j.fatal.Load() == nil {
 		err = fmt.Errorf("writing results: %w", err)
 		j.fatal.Store(&err)
 		j.cancel(err)
 	}
-	if j.report != nil {
-		j.report.Write(vals...)
+	if j.failedRows != nil && r.Outcome == bulk.Failed {
+		j.failedRows[r.Row] = r.Message
 	}
 }
 

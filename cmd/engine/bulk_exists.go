@@ -27,8 +27,9 @@ import (
 //     409). orgctl lists the kind once per job and
 //     looks there before sending each row;
 //   - a merge: adding what is already there changes nothing visible (a
-//     group member, a permission grant). orgctl reads the group (or the
-//     object's access list) once per job and looks there.
+//     group member, a permission grant). orgctl looks in the one list of
+//     groups (or reads the object's access list once per job); with
+//     --on-exists update it reads nothing, as the write replaces anyway.
 //
 // The same lookups are the name resolution of client/resolve: one
 // filtered request for a user, one list per kind for the rest.
@@ -53,9 +54,13 @@ type Existence struct {
 	// sends the row as it is.
 	Check func(ctx context.Context, lk *bulkLookups, c *Call) (id string, exists bool, err error)
 	// Shared names, for a row's Input, the one read Check shares with other
-	// rows (the group, the object), and CheckPath prices that read.
+	// rows (the object), and CheckPath prices that read.
 	Shared    func(in Input) string
 	CheckPath string
+	// ListKind is the kind whose one list (read from the API, never from a
+	// cache) Check looks in, instead of a read per Shared key; names of
+	// that kind are looked up in the same list.
+	ListKind string
 	// Display names a row's object in results when the key fields joined
 	// do not read well (a folder: app:/Finance/Reports).
 	Display func(in Input) string
@@ -105,14 +110,10 @@ var FolderExists = &Existence{Kind: "folders", Flags: []string{"type", "parent",
 	}}
 
 // MemberExists: adding a member who is already there changes nothing, so
-// the API says nothing; orgctl reads each group once per job.
-var MemberExists = &Existence{Flags: []string{"user"}, CheckPath: "/groups/{groupId}",
-	Shared: func(in Input) string {
-		if len(in.Args) > 0 {
-			return in.Args[0]
-		}
-		return ""
-	},
+// the API says nothing; orgctl looks in the one list of groups (each group
+// listed carries its members), which the group's name was looked up in
+// anyway. The endpoint takes an array, so a group's rows go in one request.
+var MemberExists = &Existence{Flags: []string{"user"}, ListKind: "groups",
 	Check: func(ctx context.Context, lk *bulkLookups, c *Call) (string, bool, error) {
 		members, err := lk.members(ctx, c.Params["groupId"])
 		if err != nil {
@@ -120,7 +121,7 @@ var MemberExists = &Existence{Flags: []string{"user"}, CheckPath: "/groups/{grou
 		}
 		users := c.LocalStrings("user")
 		for _, u := range users {
-			if !members[u] {
+			if _, in := members[u]; !in {
 				return "", false, nil
 			}
 		}
@@ -159,10 +160,12 @@ var GrantExists = &Existence{Flags: []string{"group", "user", "object-type", "ob
 		return fmt.Sprintf("%s/%s (%s)", typ, id, level), true, nil
 	}}
 
-// bulkLookups are the reads a bulk job shares between its rows: each
-// group's members and each object's access list, read once per job.
+// bulkLookups are the reads a bulk job shares between its rows: the list
+// of groups with their members, and each object's access list, read once
+// per job.
 type bulkLookups struct {
 	client *client.Client
+	truth  *resolve.Resolver
 	mu     sync.Mutex
 	m      map[string]*sharedRead
 }
@@ -197,33 +200,29 @@ func (lk *bulkLookups) read(ctx context.Context, key string, fetch func(cl *clie
 	return r.set, r.err
 }
 
-// members is the set of a group's member ids.
-func (lk *bulkLookups) members(ctx context.Context, group string) (map[string]bool, error) {
-	set, err := lk.read(ctx, "group "+group, func(cl *client.Client) (map[string]string, error) {
-		resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: client.Path("groups", group), Scope: "Groups > Read"})
+// members is the set of a group's member ids (to "member"), from the
+// list of groups, worked out once per group.
+func (lk *bulkLookups) members(ctx context.Context, group string) (map[string]string, error) {
+	set, err := lk.read(ctx, "members of "+group, func(*client.Client) (map[string]string, error) {
+		groups, err := lk.truth.All(ctx, resolve.Kinds["groups"])
 		if err != nil {
 			return nil, err
 		}
-		var g struct {
-			Members []map[string]any `json:"members"`
-		}
-		if err := json.Unmarshal(resp.Data, &g); err != nil {
-			return nil, fmt.Errorf("GET /groups/%s: %w", group, err)
-		}
 		out := map[string]string{}
-		for _, m := range g.Members {
-			out[resolve.Text(m["id"])] = "member"
+		for _, g := range groups {
+			if g.ID != group {
+				continue
+			}
+			ms, _ := g.Fields["members"].([]any)
+			for _, m := range ms {
+				if mm, ok := m.(map[string]any); ok {
+					out[resolve.Text(mm["id"])] = "member"
+				}
+			}
 		}
 		return out, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]bool, len(set))
-	for k := range set {
-		out[k] = true
-	}
-	return out, nil
+	return set, err
 }
 
 // access maps "group/ID" and "user/ID" to the access level each subject

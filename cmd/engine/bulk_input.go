@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -25,11 +26,59 @@ type bulkColumns struct {
 	args  []string // how each argument is named as a column ("user-id")
 	mu    sync.Mutex
 	seen  map[string]colTarget // columns as spelled
+	// mapped are the columns --map names, by lower-case name: they win
+	// over the names the op gives its columns.
+	mapped map[string]colTarget
+}
+
+// mapColumns reads --map COLUMN=FLAG (FLAG.KEY for a KEY=VALUE field).
+func (b *bulkColumns) mapColumns(maps []string) error {
+	b.mapped = map[string]colTarget{}
+	for _, m := range maps {
+		i := strings.LastIndex(m, "=")
+		if i <= 0 || i == len(m)-1 {
+			return cli.UsageErrorf("invalid --map %q: give COLUMN=FLAG (the file's column, then the flag or argument it gives; metadata.KEY for a metadata field)", m)
+		}
+		col, to := strings.TrimSpace(m[:i]), strings.TrimPrefix(strings.TrimSpace(m[i+1:]), "--")
+		flag, key, isKV := strings.Cut(to, ".")
+		t, ok := b.names[strings.ToLower(flag)]
+		switch {
+		case !ok:
+			return cli.UsageErrorf("invalid --map %q: %s has no flag or argument %q; its columns are %s", m, b.op.Use, flag, b.known())
+		case isKV && (t.field == nil || t.field.Kind != KKV || key == ""):
+			return cli.UsageErrorf("invalid --map %q: %s.KEY needs a KEY=VALUE flag (%s)", m, flag, b.kvFlags())
+		}
+		if isKV {
+			t.kv = key
+		}
+		if _, dup := b.mapped[strings.ToLower(col)]; dup {
+			return cli.UsageErrorf("--map names column %q twice", col)
+		}
+		b.mapped[strings.ToLower(col)] = t
+	}
+	return nil
+}
+
+// kvFlags names the op's KEY=VALUE flags, for --map's errors.
+func (b *bulkColumns) kvFlags() string {
+	var out []string
+	for _, fd := range b.op.Fields {
+		if fd.Kind == KKV {
+			out = append(out, fd.Flag+".KEY")
+		}
+	}
+	if len(out) == 0 {
+		return "this command has none"
+	}
+	return strings.Join(out, ", ")
 }
 
 type colTarget struct {
 	field *Field
 	arg   int // the argument's index, when field is nil
+	// kv is the key a column gives of a KEY=VALUE field (--map
+	// Department=metadata.department): the cell is the value.
+	kv string
 }
 
 // newBulkColumns accepts, case-insensitively, a field's flag name (with - or
@@ -72,7 +121,10 @@ func (b *bulkColumns) target(col string) (colTarget, bool) {
 	if t, ok := b.seen[col]; ok {
 		return t, true
 	}
-	t, ok := b.names[strings.ToLower(strings.TrimSpace(col))]
+	t, ok := b.mapped[strings.ToLower(strings.TrimSpace(col))]
+	if !ok {
+		t, ok = b.names[strings.ToLower(strings.TrimSpace(col))]
+	}
 	if ok {
 		b.seen[col] = t
 	}
@@ -102,10 +154,18 @@ func (j *bulkJob) header(cols []string) []string {
 		}
 		t, ok := j.cols.target(col)
 		if !ok {
-			probs = append(probs, fmt.Sprintf("unknown column %q: columns are named like the command's flags or arguments (%s) or the API's keys", col, j.cols.known()))
+			if j.o.ignoreUnknown {
+				j.ignore(col)
+				continue
+			}
+			probs = append(probs, fmt.Sprintf("unknown column %q: columns are named like the command's flags or arguments (%s) or the API's keys; "+
+				"--map %q=FLAG reads it as one of them, --ignore-unknown leaves it out", col, j.cols.known(), col))
 			continue
 		}
 		name := j.cols.targetName(t)
+		if t.kv != "" {
+			name += "." + t.kv
+		}
 		if t.field == nil && t.arg < j.cols.given {
 			probs = append(probs, fmt.Sprintf("column %q gives %s, which the command line gives already: drop one", col, name))
 			continue
@@ -153,15 +213,41 @@ func (j *bulkJob) rowInput(row bulk.Row) (in Input, probs []string, complete boo
 	for col := range row.Values {
 		cols = append(cols, col)
 	}
-	sort.Strings(cols) // problems in a stable order
+	sort.Strings(cols)          // problems in a stable order
+	var gives map[string]string // target -> the field that gave it (JSON Lines)
 	for _, col := range cols {
 		vals := row.Values[col]
 		t, ok := j.cols.target(col)
+		if ok && j.o.format == bulk.JSONL {
+			name := j.cols.targetName(t) + "." + t.kv
+			if gives == nil {
+				gives = map[string]string{}
+			}
+			if prev, dup := gives[name]; dup {
+				probs = append(probs, fmt.Sprintf("fields %q and %q both give %s: give it once", prev, col, strings.TrimSuffix(name, ".")))
+				continue
+			}
+			gives[name] = col
+		}
 		if !ok {
 			if j.o.format == bulk.CSV {
 				continue
 			}
-			probs = append(probs, fmt.Sprintf("unknown field %q: fields are named like the command's flags or arguments (%s) or the API's keys", col, j.cols.known()))
+			if j.o.ignoreUnknown {
+				j.ignore(col)
+				continue
+			}
+			probs = append(probs, fmt.Sprintf("unknown field %q: fields are named like the command's flags or arguments (%s) or the API's keys; "+
+				"--map %q=FLAG reads it as one of them, --ignore-unknown leaves it out", col, j.cols.known(), col))
+			continue
+		}
+		if t.kv != "" {
+			// a column of one metadata key: its cell is the value
+			cur := slices.Clip(in.Values[t.field.Flag])
+			for _, v := range vals {
+				cur = append(cur, t.kv+"="+v)
+			}
+			in.Values[t.field.Flag] = cur
 			continue
 		}
 		if t.field == nil {
@@ -408,6 +494,9 @@ func (j *bulkJob) check() error {
 	j.requests = map[string]*requestTally{}
 	j.names = map[string]map[uint64]bool{}
 	j.shared = map[uint64]bool{}
+	j.batched = map[string]int{}
+	j.joinKeys = map[string]bool{}
+	j.invalid = map[int]string{}
 	keys := map[uint64]int{}
 	unknownCol := map[string]int{} // JSON Lines: an unknown field is reported once, with how often
 	for {
@@ -424,6 +513,7 @@ func (j *bulkJob) check() error {
 			return fmt.Errorf("reading %s: %w", j.src.name, err)
 		}
 		j.rows++
+		var rowProbs []string
 		in, rp, complete := j.rowInput(row)
 		for _, m := range rp {
 			if strings.HasPrefix(m, "unknown field ") {
@@ -431,24 +521,30 @@ func (j *bulkJob) check() error {
 					continue
 				}
 			}
-			add(row.Line, m)
+			rowProbs = append(rowProbs, m)
 		}
-		if !complete {
+		var c *Call
+		if complete {
+			var bp []string
+			c, bp = j.checkRow(in)
+			rowProbs = append(rowProbs, bp...)
+			for _, k := range j.rowKeys(in) {
+				hk := maphash.String(keySeed, k)
+				if first, dup := keys[hk]; dup {
+					rowProbs = append(rowProbs, fmt.Sprintf("duplicate key %q: line %d has it too (each object once per file)", k, first))
+					continue
+				}
+				keys[hk] = row.Line
+			}
+		}
+		if len(rowProbs) > 0 && j.o.skipInvalid {
+			j.invalid[row.N] = strings.Join(rowProbs, "; ")
 			continue
 		}
-		c, bp := j.checkRow(in)
-		for _, m := range bp {
+		for _, m := range rowProbs {
 			add(row.Line, m)
 		}
-		for _, k := range j.rowKeys(in) {
-			hk := maphash.String(keySeed, k)
-			if first, dup := keys[hk]; dup {
-				add(row.Line, fmt.Sprintf("duplicate key %q: line %d has it too (each object once per file)", k, first))
-				continue
-			}
-			keys[hk] = row.Line
-		}
-		if c != nil {
+		if c != nil && len(rowProbs) == 0 {
 			j.tally(in, c)
 		}
 	}
@@ -478,6 +574,16 @@ func (j *bulkJob) check() error {
 	}
 	if j.rows == 0 {
 		return cli.UsageErrorf("%s has no rows: nothing to do", j.src.name)
+	}
+	var ignored []string
+	j.ignored.Range(func(k, _ any) bool { ignored = append(ignored, k.(string)); return true })
+	if len(ignored) > 0 && !j.e.quiet() {
+		sort.Strings(ignored)
+		q := make([]string, len(ignored))
+		for i, c := range ignored {
+			q[i] = strconv.Quote(c)
+		}
+		j.f.IO.Notice("orgctl: %s: ignoring %s %s (--ignore-unknown)", j.src.name, map[bool]string{true: "column", false: "columns"}[len(q) == 1], strings.Join(q, ", "))
 	}
 	return nil
 }

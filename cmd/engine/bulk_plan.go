@@ -39,8 +39,33 @@ func (j *bulkJob) tally(in Input, c *Call) {
 	if c.Path != "" {
 		path = c.Path
 	}
-	pts += count(j.op.Method, path, "")
+	if j.op.Batch != "" {
+		// rows with the same arguments share a request, bulk.MaxBatch at most
+		k := strings.Join(in.Args, "\x00")
+		if j.batched[k]++; j.batched[k]%bulk.MaxBatch == 1 || bulk.MaxBatch == 1 {
+			pts += count(j.op.Method, j.op.Path, "one for the rows of each "+argNoun(j.op))
+		}
+	} else {
+		pts += count(j.op.Method, path, "")
+	}
 	for _, t := range c.Then {
+		if t.Join != "" {
+			// rows share one request per object: counted once per object named
+			j.joinable = true
+			obj := t.JoinKey
+			for _, r := range j.op.NameRefs(in) {
+				if r.stand == obj { // checked with stand-ins: the name as written
+					obj = strings.ToLower(r.Text)
+				}
+			}
+			k := t.Path + "\x00" + obj
+			if j.joinKeys[k] {
+				continue
+			}
+			j.joinKeys[k] = true
+			pts += count("", t.Path, "one for the new rows of each: "+t.What)
+			continue
+		}
 		pts += count("", t.Path, t.What)
 	}
 	j.points += pts
@@ -59,6 +84,15 @@ func (j *bulkJob) tally(in Input, c *Call) {
 	}
 }
 
+// argNoun names what an op's arguments name, for the dry run ("group").
+func argNoun(op *Op) string {
+	if len(op.Args) == 0 {
+		return "job"
+	}
+	a := strings.TrimSuffix(op.Args[0], "Id")
+	return strings.ToLower(a)
+}
+
 // lookups are the reads the job sends besides the rows' own requests:
 // names (one filtered request per user, one list per other kind), the
 // lists a family without conflicts is checked against, and shared reads.
@@ -75,8 +109,13 @@ func (j *bulkJob) lookups() []requestTally {
 		}
 		out = append(out, requestTally{method: http.MethodGet, path: kd.List, note: note, n: n, cost: bc.Cost(kd.List)})
 	}
-	if ex := j.op.Exists; ex != nil {
+	if ex := j.op.Exists; ex != nil && !j.upsert() {
 		switch {
+		case ex.ListKind != "":
+			if _, listed := j.names[ex.ListKind]; !listed {
+				kd := resolve.Kinds[ex.ListKind]
+				out = append(out, requestTally{method: http.MethodGet, path: kd.List, note: "looks for what is already there (one list)", n: 1, cost: bc.Cost(kd.List)})
+			}
 		case ex.Check != nil && len(j.shared) > 0:
 			out = append(out, requestTally{method: http.MethodGet, path: ex.CheckPath, note: "looks for what is already there",
 				n: len(j.shared), cost: bc.Cost(ex.CheckPath)})
@@ -151,7 +190,11 @@ func (j *bulkJob) dryRun() error {
 		return j.e.Printer.Print(b, nil)
 	}
 	w := j.f.IO.Out
-	fmt.Fprintf(w, "%s: %d rows, all valid\n", j.src.name, j.rows)
+	if n := len(j.invalid); n > 0 {
+		fmt.Fprintf(w, "%s: %d rows, %d invalid (not sent: --skip-invalid)\n", j.src.name, j.rows, n)
+	} else {
+		fmt.Fprintf(w, "%s: %d rows, all valid\n", j.src.name, j.rows)
+	}
 	if earlier > 0 {
 		fmt.Fprintf(w, "%d rows were applied by an earlier run of this job and would be skipped\n", earlier)
 	}
@@ -208,7 +251,7 @@ func (j *bulkJob) priorState() *bulk.State {
 // idFlags are the flags that decide a job's requests, as its identity
 // takes them: not how it runs or prints.
 func (j *bulkJob) idFlags() []string {
-	skip := map[string]bool{"from": true, "parallel": true, "report": true, "restart": true, "dry-run": true, "yes": true}
+	skip := map[string]bool{"from": true, "parallel": true, "report": true, "failed": true, "restart": true, "dry-run": true, "yes": true}
 	var out []string
 	j.cmd.LocalFlags().VisitAll(func(f *pflag.Flag) {
 		if f.Changed && !skip[f.Name] {

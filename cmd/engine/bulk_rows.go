@@ -48,12 +48,13 @@ func fatalForJob(err error) bool {
 
 // Apply runs one row: resolve its names, look for what exists where the
 // family needs a look first, send, and on a conflict follow --on-exists.
-func (j *bulkJob) Apply(ctx context.Context, row bulk.Row, sent func()) bulk.Result {
+func (j *bulkJob) Apply(ctx context.Context, row bulk.Row, sent func() error) bulk.Result {
 	var left atomic.Bool
-	leaving := func() {
+	leaving := func() error {
 		if left.CompareAndSwap(false, true) {
-			sent()
+			return sent()
 		}
+		return nil
 	}
 	// Requests in flight run to their answer; the pacer ends waits for budget.
 	res := j.apply(context.WithoutCancel(ctx), row, leaving)
@@ -63,7 +64,10 @@ func (j *bulkJob) Apply(ctx context.Context, row bulk.Row, sent func()) bulk.Res
 	return res
 }
 
-func (j *bulkJob) apply(ctx context.Context, row bulk.Row, leaving func()) bulk.Result {
+func (j *bulkJob) apply(ctx context.Context, row bulk.Row, leaving func() error) bulk.Result {
+	if res, bad := j.invalidRow(row); bad {
+		return res
+	}
 	in, probs, _ := j.rowInput(row)
 	if len(probs) > 0 {
 		return bulk.Result{Outcome: bulk.Failed, Message: strings.Join(probs, "; ")}
@@ -74,8 +78,9 @@ func (j *bulkJob) apply(ctx context.Context, row bulk.Row, leaving func()) bulk.
 		return j.failed(key, err)
 	}
 	mainCtx := bulk.WithLeaving(ctx, leaving)
+	joins := j.holdJoins(c)
 	ex := j.op.Exists
-	if ex != nil && (ex.Check != nil || !ex.Conflict) {
+	if ex != nil && (ex.Check != nil || !ex.Conflict) && !j.upsert() {
 		id, exists, err := j.exists(ctx, c, false)
 		if err != nil {
 			return j.failed(key, fmt.Errorf("looking for an existing one: %w", err))
@@ -102,7 +107,132 @@ func (j *bulkJob) apply(ctx context.Context, row bulk.Row, leaving func()) bulk.
 	if ex != nil && ex.Kind != "" {
 		j.changed.Store(ex.Kind, true)
 	}
-	return bulk.Result{Outcome: j.op.bulkOutcome(), Key: key, ID: j.resultID(c, resp)}
+	res := bulk.Result{Outcome: j.outcome(), Key: key, ID: j.resultID(c, resp)}
+	if msg := j.queueJoins(joins, resp.Data); msg != "" {
+		res.Message = msg
+	}
+	return res
+}
+
+// invalidRow is the result of a row the check found invalid, which
+// --skip-invalid lets the job leave unsent.
+func (j *bulkJob) invalidRow(row bulk.Row) (bulk.Result, bool) {
+	msg, bad := j.invalid[row.N]
+	if !bad {
+		return bulk.Result{}, false
+	}
+	in, _, _ := j.rowInput(row)
+	return bulk.Result{Outcome: bulk.Failed, Key: j.displayKey(in), Message: "invalid, not sent: " + msg}, true
+}
+
+// upsert: the row's write replaces what is there (--on-exists update of a
+// membership or a grant), so nothing is read first.
+func (j *bulkJob) upsert() bool {
+	ex := j.op.Exists
+	return ex != nil && ex.Check != nil && j.o.onExists == "update"
+}
+
+// outcome is what a row that was sent did; an upsert's row is "updated"
+// whether or not it was there before, since nothing was read to tell.
+func (j *bulkJob) outcome() bulk.Outcome {
+	if j.upsert() {
+		return bulk.Updated
+	}
+	return j.op.bulkOutcome()
+}
+
+// BatchKey puts rows with the same arguments in one batch when the op's
+// body is an array the API takes whole; the arguments as written (a name
+// and an id of one group make two batches, which is merely one request more).
+func (j *bulkJob) BatchKey(row bulk.Row) string {
+	if j.op.Batch == "" {
+		return ""
+	}
+	if _, bad := j.invalid[row.N]; bad {
+		return "" // fails alone, unsent
+	}
+	in, probs, _ := j.rowInput(row)
+	if len(probs) > 0 {
+		return "" // fails alone, as Apply reports it
+	}
+	return "args\x00" + strings.Join(in.Args, "\x00")
+}
+
+// ApplyBatch runs rows that share their arguments as one request: each
+// row's names are resolved and its existence looked at as Apply does, and
+// the rows still to send have their arrays joined. The request's answer
+// is every sent row's outcome: refused, each row fails with the API's
+// reason; unanswered, each is unknown.
+func (j *bulkJob) ApplyBatch(parent context.Context, rows []bulk.Row, sent func() error) []bulk.Result {
+	ctx := context.WithoutCancel(parent)
+	out := make([]bulk.Result, len(rows))
+	var idx []int
+	var calls []*Call
+	for i, row := range rows {
+		in, probs, _ := j.rowInput(row)
+		if len(probs) > 0 {
+			out[i] = bulk.Result{Outcome: bulk.Failed, Message: strings.Join(probs, "; ")}
+			continue
+		}
+		key := j.displayKey(in)
+		in, c, err := j.build(ctx, in)
+		if err != nil {
+			out[i] = j.failed(key, err)
+			continue
+		}
+		if j.op.Exists != nil && (j.op.Exists.Check != nil || !j.op.Exists.Conflict) && !j.upsert() {
+			id, exists, err := j.exists(ctx, c, false)
+			if err != nil {
+				out[i] = j.failed(key, fmt.Errorf("looking for an existing one: %w", err))
+				continue
+			}
+			if exists {
+				out[i] = j.onExists(ctx, ctx, in, c, key, id, "")
+				continue
+			}
+		}
+		out[i].Key = key
+		idx = append(idx, i)
+		calls = append(calls, c)
+	}
+	if len(calls) == 0 {
+		return out
+	}
+	arr := j.op.Batch
+	var items []any
+	for _, c := range calls {
+		v, _ := c.Body[arr].([]any)
+		items = append(items, v...)
+	}
+	joined := *calls[0]
+	joined.Body = make(map[string]any, len(calls[0].Body))
+	for k, v := range calls[0].Body {
+		joined.Body[k] = v
+	}
+	joined.Body[arr] = items
+	var left atomic.Bool
+	leaving := func() error {
+		if left.CompareAndSwap(false, true) {
+			return sent()
+		}
+		return nil
+	}
+	resp, err := j.e.sendWith(ctx, bulk.WithLeaving(ctx, leaving), &joined, nil)
+	for k, i := range idx {
+		key := out[i].Key
+		switch {
+		case err != nil && !left.Load() && parent.Err() != nil:
+			out[i] = bulk.Result{NotSent: true}
+		case err != nil:
+			out[i] = j.failed(key, err)
+			if out[i].Outcome == bulk.Failed && len(idx) > 1 {
+				out[i].Message = fmt.Sprintf("the request for the %d rows of this batch was refused: %s", len(idx), out[i].Message)
+			}
+		default:
+			out[i] = bulk.Result{Outcome: j.outcome(), Key: key, ID: j.resultID(calls[k], resp)}
+		}
+	}
+	return out
 }
 
 func (j *bulkJob) failed(key string, err error) bulk.Result {
@@ -128,10 +258,13 @@ func (j *bulkJob) failed(key string, err error) bulk.Result {
 func (j *bulkJob) build(ctx context.Context, in Input) (Input, *Call, error) {
 	refs := j.op.NameRefs(in)
 	if len(refs) > 0 {
-		r := j.lookup
-		j.warm(ctx, r)
+		j.warm(ctx, j.lookup)
 		ids := make(map[string]string, len(refs))
 		for _, ref := range refs {
+			r := j.lookup
+			if ex := j.op.Exists; ex != nil && ex.ListKind == ref.Kind.Name && !j.upsert() {
+				r = j.truth // the list existence is checked against serves the name too
+			}
 			o, err := r.One(ctx, ref.Kind, ref.Text)
 			var nf *resolve.NotFoundError
 			if errors.As(err, &nf) {
@@ -310,6 +443,9 @@ func (j *bulkJob) Settle(parent context.Context, row bulk.Row) (bulk.Result, boo
 		res.Message = "an earlier run sent it without an answer, and it cannot be looked up now: " + res.Message
 		return res, true
 	}
+	if j.upsert() {
+		return bulk.Result{}, false // sending it again leaves what sending it once did
+	}
 	if j.op.Exists != nil {
 		id, exists, err := j.exists(ctx, c, true)
 		if err != nil && parent.Err() != nil {
@@ -322,7 +458,11 @@ func (j *bulkJob) Settle(parent context.Context, row bulk.Row) (bulk.Result, boo
 			return bulk.Result{Outcome: bulk.Unknown, Key: key, Message: "an earlier run sent it without an answer, and looking it up failed: " + bulk.OneLine(err.Error())}, true
 		}
 		if exists {
-			return bulk.Result{Outcome: j.op.bulkOutcome(), Key: key, ID: id,
+			if joins := j.holdJoins(c); len(joins) > 0 && !strings.Contains(id, ",") {
+				answer, _ := json.Marshal(map[string]string{"id": id})
+				j.queueJoins(joins, answer)
+			}
+			return bulk.Result{Outcome: j.outcome(), Key: key, ID: id,
 				Message: "an earlier run sent it without an answer; it is there, found by its key"}, true
 		}
 		return bulk.Result{}, false

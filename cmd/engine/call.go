@@ -103,6 +103,14 @@ type FollowUp struct {
 	What  string
 	Path  string // for pricing in the dry run
 	Build func(answer json.RawMessage) (client.Request, error)
+	// Keep prints the main answer, not the follow-up's (adding the new
+	// user to a group answers with the group).
+	Keep bool
+	// Join is the body's array that a bulk job joins across rows whose
+	// follow-ups go to the same path (one request per group for all the
+	// new users); JoinKey names that path's object as the row gives it,
+	// for the dry run's count.
+	Join, JoinKey string
 }
 
 // TypedList is a flag's values as typed, each occurrence split at commas
@@ -275,10 +283,9 @@ func (op *Op) Build(in Input, stdin io.Reader) (*Call, error) {
 		}
 	}
 	if in.All && op.List {
+		// Without --limit the API answers every item at once: --all then
+		// follows next_token only if an answer still has one.
 		c.All = true
-		if !c.Query.Has("limit") {
-			c.Query.Set("limit", "100") // the largest page: fewest requests
-		}
 	}
 	if len(problems) > 0 {
 		return nil, inputProblems(in.Command, problems)

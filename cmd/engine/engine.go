@@ -85,7 +85,20 @@ func (e *Engine) Run(ctx context.Context, c *Call, o RunOptions) error {
 		e.seedNames(c, resp)
 		e.Printer.NameOf = e.nameOf(ctx)
 	}
-	c.Get = func(path, scope string) (json.RawMessage, error) {
+	c.Get = e.getter(ctx)
+	if err := e.print(c, resp, o); err != nil {
+		return err
+	}
+	if c.Op.Writes() && !e.quiet() {
+		e.f.IO.Success("%s", doneLine(c, resp.Data))
+	}
+	return nil
+}
+
+// getter lets a view read one more list (a user's groups from GET /groups)
+// through the engine's client.
+func (e *Engine) getter(ctx context.Context) func(path, scope string) (json.RawMessage, error) {
+	return func(path, scope string) (json.RawMessage, error) {
 		cl, err := e.apiClient()
 		if err != nil {
 			return nil, err
@@ -96,13 +109,6 @@ func (e *Engine) Run(ctx context.Context, c *Call, o RunOptions) error {
 		}
 		return r.Data, nil
 	}
-	if err := e.print(c, resp, o); err != nil {
-		return err
-	}
-	if c.Op.Writes() && !e.quiet() {
-		e.f.IO.Success("%s", doneLine(c, resp.Data))
-	}
-	return nil
 }
 
 // sendWith is the send phase: the call's reads and Merge, the main request
@@ -162,8 +168,12 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call, render func(*js
 	}
 	for _, next := range c.Then {
 		r2, err := next.Build(resp.Data)
+		var r2resp *client.Response
 		if err == nil {
-			resp, err = cl.Do(ctx, r2)
+			r2resp, err = cl.Do(ctx, r2)
+		}
+		if err == nil && !next.Keep {
+			resp = r2resp
 		}
 		if err != nil {
 			e.changed(c)

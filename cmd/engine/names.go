@@ -2,12 +2,16 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/orgctl/orgctl/client"
 
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
@@ -296,6 +300,12 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 		return err
 	}
 	call.Typed = typed
+	if raw := foundObject(call, refs, found); raw != nil {
+		// The lookup's answer holds the object the get would read again.
+		call.Names = e.namesOf(ctx)
+		call.Get = e.getter(ctx)
+		return e.print(call, &client.Response{Data: raw}, o)
+	}
 	for _, ref := range refs {
 		if ref.Flag == "" {
 			if call.ArgLabels == nil {
@@ -307,6 +317,24 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 	}
 	return e.Run(ctx, call, o)
 }
+
+// foundObject is the object a lookup answered when the call reads that
+// very object, by the id the lookup found, with nothing else asked of the
+// read (no query, no follow-up): printing it saves the second request.
+func foundObject(c *Call, refs []nameRef, found map[string]resolve.Object) json.RawMessage {
+	op := c.Op
+	if op.Method != http.MethodGet || op.List || len(refs) != 1 || len(c.Reads) > 0 || len(c.Then) > 0 || c.All ||
+		len(c.Query) > 0 || c.Path != "" {
+		return nil
+	}
+	ref := refs[0]
+	if ref.Flag != "" || ref.Arg != len(op.Args)-1 || ref.Kind.Get == "" || placeholders().ReplaceAllString(ref.Kind.Get, "{}") != placeholders().ReplaceAllString(op.Path, "{}") {
+		return nil
+	}
+	return found[ref.stand].Raw
+}
+
+var placeholders = LazyRegexp(`\{[^}]*\}`)
 
 // dryRunNames lists the lookups first, then the call with each name where
 // its id will go.

@@ -125,6 +125,9 @@ type Op struct {
 	// Exists says how a bulk job tells that what a row would create is
 	// already there, and what --on-exists can do about it (see bulk_exists.go).
 	Exists *Existence
+	// Batch is the body's array that a bulk job's rows with the same
+	// arguments share: the API takes them in one request (a group's members).
+	Batch string
 	// Idempotent: sending the request twice leaves what sending it once
 	// does, so a bulk job resends it when an earlier run lost the answer.
 	// PUT, DELETE and JSON Patch built from flags are so without saying.

@@ -16,6 +16,7 @@ import (
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/settings"
+	"github.com/orgctl/orgctl/fsguard"
 )
 
 // readJob runs many reads as one bulk job: journaled, resumable, with
@@ -40,7 +41,7 @@ type readLine struct {
 	Data json.RawMessage `json:"data"`
 }
 
-func (j *readJob) Apply(ctx context.Context, row bulk.Row, _ func()) bulk.Result {
+func (j *readJob) Apply(ctx context.Context, row bulk.Row, _ func() error) bulk.Result {
 	r := j.reqs[row.N-1]
 	// A read changes nothing: it never reports itself sent, so a stopped or
 	// killed read is simply read again.
@@ -112,7 +113,7 @@ func (j *readJob) run(ctx context.Context, id string, flags []string) ([]json.Ra
 			if j.answers, err = loadAnswers(keep); err != nil {
 				return err
 			}
-			if j.out, err = os.OpenFile(keep, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err != nil {
+			if j.out, err = os.OpenFile(keep, os.O_CREATE|os.O_WRONLY|os.O_APPEND|fsguard.NoFollow, 0o600); err != nil {
 				return err
 			}
 			if prior != nil && !prior.Ended && !j.f.Quiet() {
@@ -121,7 +122,7 @@ func (j *readJob) run(ctx context.Context, id string, flags []string) ([]json.Ra
 			return nil
 		},
 		Running: func(progress func() (int, int, int, int)) func() {
-			prog := j.f.JobProgress(j.conn, "reads", len(j.reqs), j.points, progress)
+			prog := j.f.JobProgress(j.conn, "reads", len(j.reqs), j.points, len(j.reqs), progress)
 			if prog == nil {
 				return func() {}
 			}

@@ -76,8 +76,9 @@ user disables it; the API keeps the record.`,
 					{Flag: "user-type", Key: "user_type", Enum: []string{"default", "mobile", "embed"}, Usage: "user type"},
 					{Flag: "metadata", Key: "metadata", Kind: engine.KKV, Usage: "metadata `KEY=VALUE` (repeatable)"},
 					{Flag: "admin", In: engine.InLocal, Kind: engine.KBool, Usage: "make the user an admin"},
+					{Flag: "group", In: engine.InLocal, Kind: engine.KStrings, Usage: "add the new user to `GROUP` (id or name; repeatable; with --from, one request per group for all the new users)"},
 				},
-				Shape: adminAfterCreate,
+				Shape: afterCreate,
 			},
 			{
 				Use: "update USER_ID", Short: "Change a user's fields", Method: http.MethodPatch, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Write",
@@ -178,6 +179,29 @@ here they get a value for one ` + noun + `. The answer is the ` + noun + `'s upd
 				Example:     fmt.Sprintf("  orgctl %ss attributes delete %s department --yes", noun, exampleID)},
 		},
 	}
+}
+
+// afterCreate makes --admin and --group follow-ups, since the create call
+// takes neither.
+func afterCreate(c *engine.Call) error {
+	if err := adminAfterCreate(c); err != nil {
+		return err
+	}
+	for _, g := range c.LocalStrings("group") {
+		c.Then = append(c.Then, engine.FollowUp{What: "add the new user to its --group", Path: "/groups/{groupId}/members",
+			Keep: true, Join: "members", JoinKey: g,
+			Build: func(created json.RawMessage) (client.Request, error) {
+				var u struct {
+					ID string `json:"id"`
+				}
+				if err := json.Unmarshal(created, &u); err != nil || u.ID == "" {
+					return client.Request{}, fmt.Errorf("user created, but its id is missing from the answer; add it with `orgctl groups members add %s --user ID`", g)
+				}
+				return client.Request{Method: http.MethodPost, Path: client.Path("groups", g, "members"), Scope: "Groups > Write",
+					Body: map[string]any{"members": []any{map[string]any{"id": u.ID, "is_group_admin": false}}}}, nil
+			}})
+	}
+	return nil
 }
 
 // adminAfterCreate makes --admin a follow-up PATCH, since the create call

@@ -255,10 +255,10 @@ type offboardJob struct {
 	cl    *client.Client
 }
 
-func (j *offboardJob) Apply(ctx context.Context, row bulk.Row, sent func()) bulk.Result {
+func (j *offboardJob) Apply(ctx context.Context, row bulk.Row, sent func() error) bulk.Result {
 	s := j.steps[row.N-1]
 	var left bool
-	leaving := func() { left = true; sent() }
+	leaving := func() error { left = true; return sent() }
 	_, err := j.cl.Do(bulk.WithLeaving(context.WithoutCancel(ctx), leaving), s.req)
 	if err != nil {
 		var ou *client.OutcomeUnknownError
@@ -321,7 +321,7 @@ func runOffboard(ctx context.Context, f *cli.Factory, conn *cli.Connection, emai
 			return nil
 		},
 		Running: func(progress func() (int, int, int, int)) func() {
-			prog := f.JobProgress(conn, "steps", len(steps), points, progress)
+			prog := f.JobProgress(conn, "steps", len(steps), points, len(steps), progress)
 			if prog == nil {
 				return func() {}
 			}

@@ -26,7 +26,9 @@ func NewCmd(f *cli.Factory) *cobra.Command {
 		Long: `A command run with --from FILE is a job: orgctl journals each row's outcome
 under $XDG_STATE_HOME/orgctl/jobs, and running the same command on the same
 input again resumes it (rows already applied are skipped without a request).
-A job is named by a hash of the command, its flags, the org and the input.`,
+A job is named by a hash of the command, its flags, the org and the input; a
+run on the same file after an edit continues the earlier job on it, matching
+rows by natural key (--restart starts over).`,
 		Example: `  orgctl jobs list
   orgctl jobs show 3f2a9c1b7d40
   orgctl jobs rm 3f2a`,
@@ -115,8 +117,8 @@ A job is named by a hash of the command, its flags, the org and the input.`,
 				fmt.Fprintf(w, "%-9s %v\n", k+":", v)
 			}
 			fmt.Fprintf(w, "%-9s %s\n", "counts:", countsLine(st.Counts()))
-			if st.Damaged > 0 {
-				fmt.Fprintf(w, "%-9s %d unreadable records in the journal\n", "damaged:", st.Damaged)
+			if note := st.DamageNote(); note != "" {
+				fmt.Fprintf(w, "%-9s %s\n", "damaged:", note)
 			}
 			if len(rows) == 0 {
 				return nil

@@ -493,7 +493,7 @@ func runApply(ctx context.Context, f *cli.Factory, conn *cli.Connection, o orgOp
 			return nil
 		},
 		Running: func(progress func() (int, int, int, int)) func() {
-			prog := f.JobProgress(conn, "steps", len(plan.Steps), plan.Points, progress)
+			prog := f.JobProgress(conn, "steps", len(plan.Steps), plan.Points, len(plan.Steps), progress)
 			if prog == nil {
 				return func() {}
 			}

@@ -1,0 +1,136 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/orgctl/orgctl/client/bulk"
+	"github.com/orgctl/orgctl/cmd/cli"
+)
+
+// inputPath is the input file's absolute path, by which a job on an
+// edited file finds the earlier job on it ("" for stdin and pipes: the
+// /dev/fd/63 of one <(...) says nothing of the next).
+func (j *bulkJob) inputPath() string {
+	if j.o.from == "-" || j.src.pipe {
+		return ""
+	}
+	abs, err := filepath.Abs(j.o.from)
+	if err != nil {
+		return ""
+	}
+	return abs
+}
+
+// RowKey is a row's natural key, for its journal's "sent" record.
+func (j *bulkJob) RowKey(row bulk.Row) string {
+	in, _, _ := j.rowInput(row)
+	return j.displayKey(in)
+}
+
+// carry finds the earlier job of this command, flags and org on this
+// file before it was edited (the file's bytes name a job, so an edited
+// file is a new job) and matches its rows to this file's by natural key:
+// rows it applied are not sent again, rows it sent without an answer are
+// settled first, so an invite is never sent twice. Rows it cannot match
+// for certain make the run refuse, saying how to choose. The earlier job
+// is forgotten once its knowledge is in the new journal.
+func (j *bulkJob) carry(id, target string) (map[int]bulk.RowState, string, error) {
+	path := j.inputPath()
+	if j.o.restart || path == "" {
+		return nil, "", nil
+	}
+	if _, err := os.Stat(j.store.JournalPath(id)); err == nil {
+		return nil, "", nil // this very job: a resume
+	}
+	jobs, err := j.store.List()
+	if err != nil {
+		return nil, "", nil
+	}
+	flags := j.idFlags()
+	for _, e := range jobs {
+		h := e.Header
+		if e.ID == id || h.Path != path || h.Command != j.cmd.CommandPath() || h.Target != target || !slices.Equal(h.Flags, flags) {
+			continue
+		}
+		if e.Running {
+			return nil, "", fmt.Errorf("job %s, this command on %s before it was edited, is running in another process; wait for it to end", e.ID, j.src.name)
+		}
+		known := map[string]bulk.RowState{}
+		var unmatched []string
+		e.EachRow(func(n int, r bulk.RowState) {
+			if r.Status != bulk.Done && r.Status != bulk.Sent {
+				return // failed or pending: run again anyway
+			}
+			k := strings.ToLower(r.Key)
+			if _, dup := known[k]; dup || k == "" {
+				unmatched = append(unmatched, fmt.Sprintf("row %d", n))
+				return
+			}
+			known[k] = r
+		})
+		if len(unmatched) > 0 {
+			return nil, "", cli.UsageErrorf("job %s ran this command on %s before it was edited, and %s of it cannot be matched to this file's rows by key: "+
+				"`--restart` runs every row of the file as a new job (what job %s applied may be sent again; `orgctl jobs show %s` lists it), "+
+				"or run the file as it was to finish that job", e.ID, j.src.name, strings.Join(unmatched, ", "), e.ID, e.ID)
+		}
+		out, err := j.matchRows(known)
+		if err != nil {
+			return nil, "", err
+		}
+		applied, unsettled := 0, 0
+		for _, r := range out {
+			if r.Status == bulk.Done {
+				applied++
+			} else {
+				unsettled++
+			}
+		}
+		if !j.e.quiet() {
+			j.f.IO.Notice("orgctl: %s changed since job %s ran this command on it; by their keys, %d of this file's rows were applied then and are not sent again, %d were sent without an answer and are looked up first (--restart ignores that job)",
+				j.src.name, e.ID, applied, unsettled)
+		}
+		for k, r := range known {
+			if r.Status == bulk.Sent {
+				j.f.IO.Warn("job %s sent %q without an answer, and the file no longer has it: check it by hand", e.ID, k)
+			}
+		}
+		return out, e.ID, nil
+	}
+	return nil, "", nil
+}
+
+// matchRows reads the input again and gives each row the state that
+// known holds for its key (taking each out of known).
+func (j *bulkJob) matchRows(known map[string]bulk.RowState) (map[int]bulk.RowState, error) {
+	rc, err := j.src.open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	rd := bulk.NewReader(rc, j.o.format)
+	out := map[int]bulk.RowState{}
+	for {
+		row, err := rd.Next()
+		if err == io.EOF {
+			return out, nil
+		}
+		var p *bulk.Problem
+		if errors.As(err, &p) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		k := strings.ToLower(j.RowKey(row))
+		if r, ok := known[k]; ok {
+			out[row.N] = r
+			delete(known, k)
+		}
+	}
+}

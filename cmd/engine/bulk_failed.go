@@ -1,0 +1,98 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+
+	"github.com/orgctl/orgctl/client/bulk"
+	"github.com/orgctl/orgctl/output"
+)
+
+// writeFailed writes --failed: the rows that failed or were invalid, read
+// again from the input, in its own columns plus a reason, so the file can
+// be fixed and run again (with --ignore-unknown, as "reason" names no flag).
+func (j *bulkJob) writeFailed() error {
+	out, err := os.Create(j.o.failed)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	w := bufio.NewWriter(out)
+	in, err := j.src.open()
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	rd := bulk.NewReader(in, j.o.format)
+	var cw *csv.Writer
+	var header []string
+	if j.o.format == bulk.CSV {
+		if header, _, err = rd.Header(); err != nil {
+			return err
+		}
+		cw = csv.NewWriter(w)
+		cw.Write(append(neutralized(header), "reason"))
+	}
+	for len(j.failedRows) > 0 {
+		row, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		var p *bulk.Problem
+		if errors.As(err, &p) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		reason, failed := j.failedRows[row.N]
+		if !failed {
+			continue
+		}
+		delete(j.failedRows, row.N)
+		if cw != nil {
+			cells := make([]string, len(header))
+			for i, h := range header {
+				if v := row.Values[h]; len(v) > 0 {
+					cells[i] = v[0]
+				}
+			}
+			cw.Write(append(neutralized(cells), output.CSVCell(reason)))
+			continue
+		}
+		obj := map[string]any{}
+		for k, v := range row.Values {
+			if len(v) == 1 {
+				obj[k] = v[0]
+			} else {
+				obj[k] = v
+			}
+		}
+		obj["reason"] = reason
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.Encode(obj)
+		w.Write(b.Bytes())
+	}
+	if cw != nil {
+		cw.Flush()
+		if err := cw.Error(); err != nil {
+			return err
+		}
+	}
+	return w.Flush()
+}
+
+func neutralized(cells []string) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = output.CSVCell(c)
+	}
+	return out
+}

@@ -1,0 +1,131 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/bulk"
+	"github.com/orgctl/orgctl/cmd/cli"
+)
+
+// joinQueue holds the follow-ups a bulk job joins across rows: per path
+// (a group's members), the array items of every row that asked.
+type joinQueue struct {
+	req   map[string]client.Request
+	key   map[string]string // the body's array
+	items map[string][]any
+}
+
+// holdJoins takes the follow-ups rows share a request for out of the
+// row's call: the job sends them joined, after the rows.
+func (j *bulkJob) holdJoins(c *Call) []FollowUp {
+	var keep, joins []FollowUp
+	for _, t := range c.Then {
+		if t.Join != "" {
+			joins = append(joins, t)
+		} else {
+			keep = append(keep, t)
+		}
+	}
+	c.Then = keep
+	return joins
+}
+
+// queueJoins builds a row's held follow-ups from its answer and queues
+// their items; the message says what could not be queued.
+func (j *bulkJob) queueJoins(joins []FollowUp, answer json.RawMessage) string {
+	var probs []string
+	j.joinMu.Lock()
+	defer j.joinMu.Unlock()
+	if j.joins.req == nil {
+		j.joins = joinQueue{req: map[string]client.Request{}, key: map[string]string{}, items: map[string][]any{}}
+	}
+	for _, t := range joins {
+		r, err := t.Build(answer)
+		if err != nil {
+			probs = append(probs, err.Error())
+			continue
+		}
+		body, _ := r.Body.(map[string]any)
+		items, _ := body[t.Join].([]any)
+		if _, ok := j.joins.req[r.Path]; !ok {
+			j.joins.req[r.Path], j.joins.key[r.Path] = r, t.Join
+		}
+		j.joins.items[r.Path] = append(j.joins.items[r.Path], items...)
+	}
+	return strings.Join(probs, "; ")
+}
+
+// requeueEarlier queues the held follow-ups of rows earlier runs created,
+// from the ids their journal kept: adding a member again changes nothing,
+// and a run killed before its joined requests left must still send them.
+func (j *bulkJob) requeueEarlier(ctx context.Context) {
+	if len(j.earlierIDs) == 0 {
+		return
+	}
+	rows, err := j.rowSource()
+	if err != nil {
+		return
+	}
+	defer rows.close()
+	for {
+		row, err := rows.next()
+		if err != nil {
+			return
+		}
+		id, ok := j.earlierIDs[row.N]
+		if !ok {
+			continue
+		}
+		in, probs, _ := j.rowInput(row)
+		if len(probs) > 0 {
+			continue
+		}
+		_, c, err := j.build(ctx, in)
+		if err != nil {
+			continue
+		}
+		if joins := j.holdJoins(c); len(joins) > 0 {
+			answer, _ := json.Marshal(map[string]string{"id": id})
+			j.queueJoins(joins, answer)
+		}
+	}
+}
+
+// sendJoins sends the joined follow-ups, one request per path and
+// bulk.MaxBatch items; a failure is named with the rows it leaves out.
+func (j *bulkJob) sendJoins(ctx context.Context) error {
+	paths := make([]string, 0, len(j.joins.req))
+	for p := range j.joins.req {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var failed []string
+	for _, p := range paths {
+		items := j.joins.items[p]
+		for len(items) > 0 {
+			n := min(len(items), bulk.MaxBatch)
+			r := j.joins.req[p]
+			body := map[string]any{}
+			for k, v := range r.Body.(map[string]any) {
+				body[k] = v
+			}
+			body[j.joins.key[p]] = items[:n]
+			r.Body = body
+			if _, err := j.conn.Client.Do(ctx, r); err != nil {
+				failed = append(failed, fmt.Sprintf("%s %s for %d rows: %v", r.Method, r.Path, n, bulk.OneLine(err.Error())))
+			} else if !j.e.quiet() {
+				j.f.IO.Notice("orgctl: %s %s: %d of the rows' follow-ups in one request", r.Method, r.Path, n)
+			}
+			items = items[n:]
+		}
+	}
+	if len(failed) > 0 {
+		return &cli.ExitError{Code: 1, Err: fmt.Errorf("the rows were applied, but %s; rerun the command to send it again", strings.Join(failed, "; "))}
+	}
+	return nil
+}
