@@ -30,7 +30,7 @@ set -a; . "$tmp/env"; set +a
 export ORGCTL_BUDGET_POINTS=$points ORGCTL_BUDGET_WINDOW=$window
 
 start=$(date +%s.%N)
-"$tmp/orgctl" --debug permissions report --csv >"$tmp/report.csv" 2>"$tmp/report.err"
+"$tmp/orgctl" --debug permissions report -o csv >"$tmp/report.csv" 2>"$tmp/report.err"
 end=$(date +%s.%N)
 
 # points spent: every request the report sent, priced by family

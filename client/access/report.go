@@ -305,7 +305,7 @@ func WriteCSV(w io.Writer, cols []Field, rows []Row) error {
 	return cw.Error()
 }
 
-// ReadCSV reads a report written by --csv (or --write), by its header.
+// ReadCSV reads a report written by -o csv (or --write), by its header.
 func ReadCSV(path string) ([]Row, error) {
 	fh, err := os.Open(path)
 	if err != nil {
@@ -317,7 +317,7 @@ func ReadCSV(path string) ([]Row, error) {
 		return nil, fmt.Errorf("--since %s: not a CSV report: %w", path, err)
 	}
 	if len(recs) == 0 {
-		return nil, fmt.Errorf("--since %s: empty file: expected a report written by 'orgctl permissions report --csv'", path)
+		return nil, fmt.Errorf("--since %s: empty file: expected a report written by 'orgctl permissions report -o csv'", path)
 	}
 	field := map[string]string{}
 	for _, c := range ReportFields {
@@ -331,7 +331,7 @@ func ReadCSV(path string) ([]Row, error) {
 	}
 	for _, c := range ReportFields {
 		if !seen[c.Key] && c.Key != "via" {
-			return nil, fmt.Errorf("--since %s: no %s column in the header: expected a report written by 'orgctl permissions report --csv'", path, c.Header)
+			return nil, fmt.Errorf("--since %s: no %s column in the header: expected a report written by 'orgctl permissions report -o csv'", path, c.Header)
 		}
 	}
 	rows := make([]Row, 0, len(recs)-1)

@@ -31,7 +31,7 @@ func columnsOf(fs []access.Field) []output.Column {
 
 type reportOptions struct {
 	since, write, method  string
-	csv, exitCode, dryRun bool
+	exitCode, dryRun bool
 }
 
 func newReportCmd(f *cli.Factory) *cobra.Command {
@@ -57,13 +57,13 @@ The reads run as a job: progress on stderr, and a run stopped by Ctrl-C or a
 kill goes on from what it already read when run again with the same command
 (see 'orgctl jobs list'). A finished run forgets its reads.
 
---csv writes RFC 4180 CSV with a header row, cells a spreadsheet would read as
+-o csv writes RFC 4180 CSV with a header row, cells a spreadsheet would read as
 a formula made inert (a leading '), for auditors. --since PREVIOUS.csv reads an
 earlier report and prints what changed instead: granted, revoked, level changed,
 via changed (the same level another way: a direct grant revoked that a group
 still covers), new admin, disabled; --write FILE keeps this run's report as CSV at the same
 time, and --exit-code exits 7 when anything changed.`,
-		Example: `  orgctl permissions report --csv > access-2026-q3.csv
+		Example: `  orgctl permissions report -o csv > access-2026-q3.csv
   orgctl permissions report --dry-run
   orgctl permissions report --since access-2026-q2.csv --write access-2026-q3.csv --exit-code`,
 		Args:        cli.NoArgsGroup,
@@ -78,7 +78,7 @@ time, and --exit-code exits 7 when anything changed.`,
 				return cli.UsageErrorf("--exit-code needs --since PREVIOUS.csv: it says whether anything changed since then")
 			}
 			if o.write != "" && o.since == "" {
-				return cli.UsageErrorf("--write goes with --since (without it, --csv prints the report: redirect it to a file)")
+				return cli.UsageErrorf("--write goes with --since (without it, -o csv prints the report: redirect it to a file)")
 			}
 			return reportRun(c.Context(), f, o)
 		},
@@ -87,7 +87,6 @@ time, and --exit-code exits 7 when anything changed.`,
 	fl.StringVar(&o.since, "since", "", "print the changes since this earlier report (`PREVIOUS.csv`)")
 	fl.StringVar(&o.write, "write", "", "with --since: also write this run's report as CSV to `FILE`")
 	fl.BoolVar(&o.exitCode, "exit-code", false, "with --since: exit 7 when anything changed")
-	fl.BoolVar(&o.csv, "csv", false, "print CSV (RFC 4180, header row, formula cells made inert)")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "say what the report would read and cost, and stop")
 	fl.StringVar(&o.method, "method", "auto", "how to read: auto (the cheaper), access-lists or list-objects")
 	return c
@@ -163,7 +162,7 @@ func reportRun(parent context.Context, f *cli.Factory, o reportOptions) error {
 		return err
 	}
 	if o.since == "" {
-		return printRows(p, o.csv, rows, access.ReportFields)
+		return printRows(p, rows, access.ReportFields)
 	}
 	if o.write != "" {
 		fh, err := os.Create(o.write)
@@ -185,7 +184,7 @@ func reportRun(parent context.Context, f *cli.Factory, o reportOptions) error {
 		}
 		return nil
 	}
-	if err := printRows(p, o.csv, changes, access.ChangeFields); err != nil {
+	if err := printRows(p, changes, access.ChangeFields); err != nil {
 		return err
 	}
 	if o.exitCode {
@@ -194,8 +193,8 @@ func reportRun(parent context.Context, f *cli.Factory, o reportOptions) error {
 	return nil
 }
 
-func printRows(p *output.Printer, asCSV bool, rows []access.Row, fields []access.Field) error {
-	if asCSV || p.Opts.Format == "csv" {
+func printRows(p *output.Printer, rows []access.Row, fields []access.Field) error {
+	if p.Opts.Format == "csv" {
 		return access.WriteCSV(p.IO.Out, fields, rows)
 	}
 	if rows == nil {

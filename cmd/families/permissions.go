@@ -169,7 +169,7 @@ Gotchas:
   orgctl permissions grant --group 2 --object-type folder --object-id app_7 --access-level edit
   orgctl permissions grant --group support --object-type folder --object-id app:/archive --access-level use
   orgctl permissions revoke --user ana.viewer@sandbox.example --object-type app --object-id 'Customer Lookup' --yes
-  orgctl permissions report --csv > access.csv
+  orgctl permissions report -o csv > access.csv
   orgctl permissions roles list`,
 		Columns: objectColumns,
 		Extra:   []func(f *cli.Factory) *cobra.Command{newListObjectsCmd, newReportCmd},

@@ -193,7 +193,7 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 		steps[i].points = ratebudget.DefaultConfig().Cost(steps[i].req.Path)
 		points += steps[i].points
 	}
-	if err := printRows(p, false, before, reachFields); err != nil {
+	if err := printRows(p, before, reachFields); err != nil {
 		return err
 	}
 	w := f.IO.Err
@@ -246,7 +246,7 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 		fmt.Fprintf(w, "Nothing remains: %s can reach no folder, app, resource or resource configuration.\n", strings.Join(o.emails, ", "))
 		return nil
 	}
-	return printRows(p, false, after, reachFields)
+	return printRows(p, after, reachFields)
 }
 
 // offboardJob sends the steps as one bulk job.
