@@ -42,6 +42,9 @@ type Input struct {
 // before any request. Local options live in Local, never in the body.
 type Call struct {
 	Op *Op
+	// Answer is the main request's answer, for the confirmation line (a
+	// group given by id is named by the name the answer carries).
+	Answer json.RawMessage
 	// Command is the command path, for messages ("orgctl users create").
 	Command string
 	Params  map[string]string

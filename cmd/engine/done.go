@@ -51,6 +51,7 @@ var nameKeys = []string{"email", "name", "display_name", "label", "title", "invi
 // doneLine is the one line a write command prints on stderr once it has
 // succeeded: what it did to which object ("Disabled user ana@example.com").
 func doneLine(c *Call, data json.RawMessage) string {
+	c.Answer = data
 	if c.Op.Said != nil {
 		if s := c.Op.Said(c); s != "" {
 			return s

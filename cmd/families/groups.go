@@ -45,7 +45,14 @@ func membersAdded(c *engine.Call) string {
 			as = " as a group admin"
 		}
 	}
-	return "Added " + who + " to group " + c.ArgKey(0) + as
+	group := c.ArgKey(0)
+	var answer struct {
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(c.Answer, &answer) == nil && answer.Name != "" {
+		group = answer.Name // the group as named, though given by id
+	}
+	return "Added " + who + " to group " + group + as
 }
 
 func membersFromFlags(c *engine.Call) error {
