@@ -30,8 +30,8 @@ func columnsOf(fs []access.Field) []output.Column {
 }
 
 type reportOptions struct {
-	since, write, method  string
-	exitCode, dryRun bool
+	since, write, method string
+	exitCode, dryRun     bool
 }
 
 func newReportCmd(f *cli.Factory) *cobra.Command {
