@@ -65,6 +65,12 @@ type Row struct {
 type Problem struct {
 	Line int
 	Msg  string
+	// Row, when not 0, is the number of the row the problem is in: a line
+	// read whole but unfit to send (a wrong number of values, a control
+	// character, not JSON), which --skip-invalid can leave unsent. Record
+	// is what the line holds: its values (CSV) or its text (JSON Lines).
+	Row    int
+	Record []string
 }
 
 func (p *Problem) Error() string { return fmt.Sprintf("line %d: %s", p.Line, p.Msg) }
@@ -218,18 +224,22 @@ func (r *Reader) csvRow(rec []string, start int) (Row, *Problem) {
 	if allBlank {
 		return Row{}, &Problem{Line: start, Msg: "blank line: remove it (every line after the header must be a row)"}
 	}
+	bad := func(msg string) (Row, *Problem) {
+		r.n++
+		return Row{}, &Problem{Line: start, Msg: msg, Row: r.n, Record: append([]string(nil), rec...)}
+	}
 	if len(rec) != len(r.header) {
-		return Row{}, &Problem{Line: start, Msg: fmt.Sprintf("%d values, but the header row names %d columns", len(rec), len(r.header))}
+		return bad(fmt.Sprintf("%d values, but the header row names %d columns", len(rec), len(r.header)))
 	}
 	size := 0
 	for i, v := range rec {
 		size += len(v) + 1
 		if msg := cellProblem(r.header[i], v); msg != "" {
-			return Row{}, &Problem{Line: start, Msg: msg}
+			return bad(msg)
 		}
 	}
 	if size > maxLine {
-		return Row{}, &Problem{Line: start, Msg: fmt.Sprintf("line longer than %d MiB", maxLine>>20)}
+		return bad(fmt.Sprintf("line longer than %d MiB", maxLine>>20))
 	}
 	r.n++
 	row := Row{N: r.n, Line: start, Values: make(map[string][]string, len(rec))}
@@ -343,17 +353,21 @@ func (r *Reader) nextJSON() (Row, error) {
 		if len(t) == 0 {
 			return Row{}, &Problem{Line: r.line, Msg: "blank line: remove it (every line must be a JSON object)"}
 		}
+		bad := func(msg string) (Row, error) {
+			r.n++
+			return Row{}, &Problem{Line: r.line, Msg: msg, Row: r.n, Record: []string{string(t)}}
+		}
 		if !utf8.Valid(t) {
-			return Row{}, &Problem{Line: r.line, Msg: "bytes that are not UTF-8: the file is in another encoding; read it with --encoding windows-1252, latin1 or utf-16"}
+			return bad("bytes that are not UTF-8: the file is in another encoding; read it with --encoding windows-1252, latin1 or utf-16")
 		}
 		values, msg := jsonValues(t)
 		if msg != "" {
-			return Row{}, &Problem{Line: r.line, Msg: msg}
+			return bad(msg)
 		}
 		for _, k := range sortedKeys(values) {
 			for _, v := range values[k] {
 				if msg := cellProblem(k, v); msg != "" {
-					return Row{}, &Problem{Line: r.line, Msg: msg}
+					return bad(msg)
 				}
 			}
 		}

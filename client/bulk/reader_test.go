@@ -91,7 +91,9 @@ func TestCSVProblemsAreReportedWithTheirLinesAndReadingGoesOn(t *testing.T) {
 	for _, r := range rows {
 		got = append(got, fmt.Sprintf("%d@%d", r.N, r.Line))
 	}
-	if strings.Join(got, " ") != "1@2 2@6 3@8" {
+	// a line read whole but unfit (line 4) is a row all the same, which
+	// --skip-invalid can leave unsent: the rows after it count it
+	if strings.Join(got, " ") != "1@2 3@6 4@8" {
 		t.Errorf("rows %v", got)
 	}
 }
@@ -139,7 +141,8 @@ func TestJSONLinesValues(t *testing.T) {
 	if !reflect.DeepEqual(problems, want) {
 		t.Errorf("problems:\n%s", strings.Join(problems, "\n"))
 	}
-	if len(rows) != 2 || rows[1].N != 2 || rows[1].Line != 6 {
+	// lines 3 to 5 are rows unfit to send (rows 2 to 4); line 2 is no row
+	if len(rows) != 2 || rows[1].N != 5 || rows[1].Line != 6 {
 		t.Fatalf("rows %+v", rows)
 	}
 	wantVals := map[string][]string{"email": {"a@x"}, "active": {"false"}, "n": {"12.50"}, "user": {"u1", "u2"},

@@ -523,8 +523,9 @@ func (j *bulkJob) ready(id string, prior *bulk.State) error {
 
 // rowReader is the second pass over the input.
 type rowReader struct {
-	rc io.ReadCloser
-	rd *bulk.Reader
+	rc      io.ReadCloser
+	rd      *bulk.Reader
+	invalid map[int]string // rows the check found unfit (--skip-invalid)
 }
 
 func (j *bulkJob) rowSource() (*rowReader, error) {
@@ -539,13 +540,18 @@ func (j *bulkJob) rowSource() (*rowReader, error) {
 			return nil, err
 		}
 	}
-	return &rowReader{rc: rc, rd: rd}, nil
+	return &rowReader{rc: rc, rd: rd, invalid: j.invalid}, nil
 }
 
 func (r *rowReader) next() (bulk.Row, error) {
 	row, err := r.rd.Next()
 	var p *bulk.Problem
 	if errors.As(err, &p) {
+		if _, skipped := r.invalid[p.Row]; p.Row > 0 && skipped {
+			// The check found the row unfit and --skip-invalid let it
+			// through: it is the job's, reported failed and never sent.
+			return bulk.Row{N: p.Row, Line: p.Line}, nil
+		}
 		return row, fmt.Errorf("the input changed after it was checked (line %d: %s); nothing more was sent", p.Line, p.Msg)
 	}
 	return row, err

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/output"
@@ -45,6 +46,20 @@ func (j *bulkJob) writeFailed() error {
 		}
 		var p *bulk.Problem
 		if errors.As(err, &p) {
+			// A row unfit to send: written as the line held it.
+			if reason, failed := j.failedRows[p.Row]; p.Row > 0 && failed {
+				delete(j.failedRows, p.Row)
+				if cw != nil {
+					cells := append([]string(nil), p.Record...)
+					for len(cells) < len(header) {
+						cells = append(cells, "")
+					}
+					cw.Write(append(neutralized(cells), output.CSVCell(reason)))
+				} else {
+					b, _ := json.Marshal(map[string]string{"line": strings.Join(p.Record, ""), "reason": reason})
+					w.Write(append(b, '\n'))
+				}
+			}
 			continue
 		}
 		if err != nil {

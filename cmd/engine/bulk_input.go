@@ -506,6 +506,11 @@ func (j *bulkJob) check() error {
 		}
 		var p *bulk.Problem
 		if errors.As(err, &p) {
+			if p.Row > 0 && j.o.skipInvalid { // a row, unfit to send: left unsent
+				j.rows++
+				j.invalid[p.Row] = p.Msg
+				continue
+			}
 			add(p.Line, p.Msg)
 			continue
 		}
