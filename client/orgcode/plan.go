@@ -243,6 +243,13 @@ func Diff(f *Files, l *Live, r Reading, prune bool, budget ratebudget.Config) *P
 			}
 		}
 	}
+	p.price(l, budget)
+	return p
+}
+
+// price makes the plan's steps from its changes and prices them, and the
+// read of l that the plan was made from.
+func (p *Plan) price(l *Live, budget ratebudget.Config) {
 	p.Steps = steps(p.Changes, l)
 	for _, s := range p.Steps {
 		p.Requests++
@@ -254,7 +261,6 @@ func Diff(f *Files, l *Live, r Reading, prune bool, budget ratebudget.Config) *P
 		p.ReadRequests++
 		p.ReadPoints += budget.Cost(r.Path)
 	}
-	return p
 }
 
 // MinTime is the least time a budget needs to spend points, starting

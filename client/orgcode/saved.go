@@ -195,17 +195,7 @@ func (s *Saved) Replan(l *Live, budget ratebudget.Config) (*Plan, int, error) {
 	if len(conflicts) > 0 {
 		return nil, done, conflicts
 	}
-	p.Steps = steps(p.Changes, l)
-	for _, st := range p.Steps {
-		p.Requests++
-		p.Points += budget.Cost(st.Path)
-	}
-	p.Time = MinTime(budget, p.Points)
-	p.Seconds = p.Time.Seconds()
-	for _, r := range l.Reads {
-		p.ReadRequests++
-		p.ReadPoints += budget.Cost(r.Path)
-	}
+	p.price(l, budget)
 	return p, done, nil
 }
 
