@@ -37,7 +37,8 @@ func readEverything(t *testing.T, r *Reader, limit int) []readItem {
 	return nil
 }
 
-// checkRows asserts what the runner and its journal rely on: rows are
+// checkRows asserts what the runner and its journal rely on: rows, the
+// ones read and the ones unfit to send (a problem with a row number), are
 // numbered 1, 2, 3... in file order, and rows and problems come in the
 // order of their lines, each within the file.
 func checkRows(t *testing.T, items []readItem, firstLine, lines int) {
@@ -55,6 +56,12 @@ func checkRows(t *testing.T, items []readItem, firstLine, lines int) {
 			line = it.problem.Line
 			if it.problem.Msg == "" {
 				t.Fatalf("a problem on line %d says nothing", line)
+			}
+			if it.problem.Row != 0 {
+				n++
+				if it.problem.Row != n || it.problem.Record == nil {
+					t.Fatalf("row %d, unfit to send, numbered %d with record %q", n, it.problem.Row, it.problem.Record)
+				}
 			}
 		}
 		if line < firstLine || line > lines || line < last {
