@@ -327,15 +327,24 @@ func planData(p *orgcode.Plan) map[string]any {
 		"read_requests": p.ReadRequests, "read_points": p.ReadPoints}
 }
 
-func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
+// applyChecks are what either form of apply refuses before reading
+// anything: a --parallel out of range, no confirmation possible.
+func applyChecks(f *cli.Factory, o orgOptions, review string) error {
 	if o.parallel < 1 || o.parallel > engine.MaxParallel {
 		return cli.UsageErrorf("invalid --parallel %d: give 1 to %d", o.parallel, engine.MaxParallel)
 	}
+	if !o.yes && (!f.IO.InTTY || !f.IO.ErrTTY) {
+		return cli.UsageErrorf("refusing to apply without confirmation: stdin is not a terminal; review %s, then pass --yes", review)
+	}
+	return nil
+}
+
+func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 	if strings.TrimSpace(o.dir) == "" {
 		return cli.UsageErrorf("apply needs --dir DIR, or a plan saved by `orgctl plan --dir DIR --out FILE`")
 	}
-	if !o.yes && (!f.IO.InTTY || !f.IO.ErrTTY) {
-		return cli.UsageErrorf("refusing to apply without confirmation: stdin is not a terminal; review `orgctl plan --dir %s`, then pass --yes", o.dir)
+	if err := applyChecks(f, o, fmt.Sprintf("`orgctl plan --dir %s`", o.dir)); err != nil {
+		return err
 	}
 	files, err := readOrgFiles(parent, o.dir)
 	if err != nil {
@@ -380,14 +389,11 @@ type applyJob struct {
 
 // applySaved applies a plan saved by plan --out.
 func applySaved(parent context.Context, f *cli.Factory, o orgOptions, file string, planFlags bool) error {
-	if o.parallel < 1 || o.parallel > engine.MaxParallel {
-		return cli.UsageErrorf("invalid --parallel %d: give 1 to %d", o.parallel, engine.MaxParallel)
-	}
 	if o.dir != "" || planFlags {
 		return cli.UsageErrorf("apply %s applies the saved plan as it was made: leave out --dir, --prune and --only (they are the plan's)", file)
 	}
-	if !o.yes && (!f.IO.InTTY || !f.IO.ErrTTY) {
-		return cli.UsageErrorf("refusing to apply without confirmation: stdin is not a terminal; review the plan, then pass --yes")
+	if err := applyChecks(f, o, "the plan"); err != nil {
+		return err
 	}
 	b, err := os.ReadFile(file)
 	if err != nil {
