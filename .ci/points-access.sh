@@ -34,13 +34,7 @@ start=$(date +%s.%N)
 end=$(date +%s.%N)
 
 # points spent: every request the report sent, priced by family
-spent=$(awk '/^> (GET|POST|PUT|PATCH|DELETE) / {
-    split($3, u, "/api/v2/"); split(u[2], seg, /[\/?]/); fam = seg[1]
-    c = 10
-    if (fam == "users" || fam == "apps" || fam == "folders") c = 2
-    else if (fam == "groups" || fam == "resources") c = 5
-    n++; p += c
-  } END { print n, p }' "$tmp/report.err")
+spent=$(awk -f .ci/price.awk "$tmp/report.err")
 set -- $spent
 sent_req=$1 sent_pts=$2
 

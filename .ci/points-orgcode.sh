@@ -50,13 +50,7 @@ nusers=$(count users '"email"')
 echo "org: $nusers users, $(count groups '"universal_app_access"') groups, $nfolders folders, $napps apps, $NGRANTS grants added"
 
 # points of a command's requests, from its --debug log
-price() { awk '
-  /^< [A-Z]+ / { split($3, u, "/api/v2/"); split(u[2], seg, "[/?]"); f = seg[1]
-    p = 10
-    if (f ~ /^(apps|folders|users)$/) p = 2
-    if (f ~ /^(access_requests|app_themes|environments|groups|resources|resource_configurations|source_control|spaces|sso|user_attributes|user_invites)$/) p = 5
-    n++; pts += p }
-  END { printf "%d %d", n, pts }' "$1"; }
+price() { awk -f .ci/price.awk "$1"; }
 measure() { # label, minimum points, command...
   local label=$1 min=$2; shift 2
   "$@" --debug >"$tmp/out" 2>"$tmp/log" || [ $? -eq 7 ]
