@@ -58,7 +58,6 @@ type Plan struct {
 	Requests int           `json:"requests"`
 	Points   int           `json:"points"`
 	Time     time.Duration `json:"-"`
-	Seconds  float64       `json:"seconds"`
 	// ReadRequests and ReadPoints are what reading the live org cost.
 	ReadRequests int `json:"read_requests"`
 	ReadPoints   int `json:"read_points"`
@@ -256,7 +255,6 @@ func (p *Plan) price(l *Live, budget ratebudget.Config) {
 		p.Points += budget.Cost(s.Path)
 	}
 	p.Time = MinTime(budget, p.Points)
-	p.Seconds = p.Time.Seconds()
 	for _, r := range l.Reads {
 		p.ReadRequests++
 		p.ReadPoints += budget.Cost(r.Path)
