@@ -289,7 +289,7 @@ var (
 // would take for a formula (= + - @, or a tab or carriage return first) gets
 // a leading ' so that it stays text.
 func WriteCSV(w io.Writer, cols []Field, rows []Row) error {
-	cw := csv.NewWriter(w)
+	cw := output.NewCSVWriter(w)
 	rec := make([]string, len(cols))
 	for i, c := range cols {
 		rec[i] = c.Header
@@ -297,12 +297,11 @@ func WriteCSV(w io.Writer, cols []Field, rows []Row) error {
 	cw.Write(rec)
 	for _, r := range rows {
 		for i, c := range cols {
-			rec[i] = output.CSVCell(r[c.Key])
+			rec[i] = r[c.Key]
 		}
 		cw.Write(rec)
 	}
-	cw.Flush()
-	return cw.Error()
+	return cw.Flush()
 }
 
 // ReadCSV reads a report written by -o csv (or --write), by its header.

@@ -3,7 +3,6 @@ package engine
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"io"
@@ -30,14 +29,14 @@ func (j *bulkJob) writeFailed() error {
 	}
 	defer in.Close()
 	rd := bulk.NewReader(in, j.o.format)
-	var cw *csv.Writer
+	var cw *output.CSVWriter
 	var header []string
 	if j.o.format == bulk.CSV {
 		if header, _, err = rd.Header(); err != nil {
 			return err
 		}
-		cw = csv.NewWriter(w)
-		cw.Write(append(neutralized(header), "reason"))
+		cw = output.NewCSVWriter(w)
+		cw.Write(append(append([]string(nil), header...), "reason"))
 	}
 	for len(j.failedRows) > 0 {
 		row, err := rd.Next()
@@ -54,7 +53,7 @@ func (j *bulkJob) writeFailed() error {
 					for len(cells) < len(header) {
 						cells = append(cells, "")
 					}
-					cw.Write(append(neutralized(cells), output.CSVCell(reason)))
+					cw.Write(append(cells, reason))
 				} else {
 					b, _ := json.Marshal(map[string]string{"line": strings.Join(p.Record, ""), "reason": reason})
 					w.Write(append(b, '\n'))
@@ -77,7 +76,7 @@ func (j *bulkJob) writeFailed() error {
 					cells[i] = v[0]
 				}
 			}
-			cw.Write(append(neutralized(cells), output.CSVCell(reason)))
+			cw.Write(append(cells, reason))
 			continue
 		}
 		obj := map[string]any{}
@@ -96,18 +95,9 @@ func (j *bulkJob) writeFailed() error {
 		w.Write(b.Bytes())
 	}
 	if cw != nil {
-		cw.Flush()
-		if err := cw.Error(); err != nil {
+		if err := cw.Flush(); err != nil {
 			return err
 		}
 	}
 	return w.Flush()
-}
-
-func neutralized(cells []string) []string {
-	out := make([]string, len(cells))
-	for i, c := range cells {
-		out[i] = output.CSVCell(c)
-	}
-	return out
 }
