@@ -15,7 +15,7 @@ import (
 
 	"github.com/hashicorp/go-retryablehttp"
 	"github.com/orgctl/orgctl/output/jsonscan"
-	"github.com/orgctl/orgctl/redact"
+	"github.com/orgctl/orgctl/output/redact"
 )
 
 // Options configures a Client.

@@ -6,7 +6,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/orgctl/orgctl/redact"
+	"github.com/orgctl/orgctl/output/redact"
 )
 
 // maxRedirects bounds a chain of same-origin redirects of one GET.

@@ -18,7 +18,7 @@ import (
 
 	"github.com/orgctl/orgctl/output/hugepage"
 	"github.com/orgctl/orgctl/output/jsonscan"
-	"github.com/orgctl/orgctl/redact"
+	"github.com/orgctl/orgctl/output/redact"
 )
 
 // Pacer is the point budget as the client sees it.

@@ -18,8 +18,8 @@ import (
 	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/output/redact"
 	"github.com/orgctl/orgctl/ratebudget"
-	"github.com/orgctl/orgctl/redact"
 )
 
 // Version is set at build time with -ldflags "-X github.com/orgctl/orgctl/cmd.Version=...".

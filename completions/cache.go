@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/orgctl/orgctl/fsguard"
 	"github.com/orgctl/orgctl/output/atomicfile"
+	"github.com/orgctl/orgctl/output/fsguard"
 )
 
 // DefaultTTL is how long a fetched list serves completions without asking

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/orgctl/orgctl/fsguard"
+	"github.com/orgctl/orgctl/output/fsguard"
 )
 
 func readLedgerFile(t *testing.T, l *Ledger) state {

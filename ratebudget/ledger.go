@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
-	"github.com/orgctl/orgctl/fsguard"
+	"github.com/orgctl/orgctl/output/fsguard"
 )
 
 const (

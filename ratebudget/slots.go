@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/orgctl/orgctl/fsguard"
+	"github.com/orgctl/orgctl/output/fsguard"
 )
 
 // A slot file is one header line followed by the state as JSON:

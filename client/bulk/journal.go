@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/orgctl/orgctl/fsguard"
+	"github.com/orgctl/orgctl/output/fsguard"
 )
 
 // Outcome is what became of one row.

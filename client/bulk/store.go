@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/gofrs/flock"
-	"github.com/orgctl/orgctl/fsguard"
+	"github.com/orgctl/orgctl/output/fsguard"
 )
 
 // Store is the directory of jobs ($XDG_STATE_HOME/orgctl/jobs): one

@@ -17,7 +17,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/orgctl/orgctl/yamlvalue"
+	"github.com/orgctl/orgctl/output/yamlvalue"
 	"go.yaml.in/yaml/v3"
 )
 

@@ -12,8 +12,8 @@ import (
 
 	"github.com/gofrs/flock"
 
-	"github.com/orgctl/orgctl/fsguard"
 	"github.com/orgctl/orgctl/output/atomicfile"
+	"github.com/orgctl/orgctl/output/fsguard"
 )
 
 // FileTransport serves each request in-process against state persisted in a JSON file, so that

@@ -16,7 +16,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families"
-	"github.com/orgctl/orgctl/redact"
+	"github.com/orgctl/orgctl/output/redact"
 )
 
 // apiMethods are the methods the management API uses.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/cmd/settings"
-	"github.com/orgctl/orgctl/fsguard"
+	"github.com/orgctl/orgctl/output/fsguard"
 )
 
 // SandboxBaseURL is the in-process sandbox's address: a .localhost name is

@@ -18,8 +18,8 @@ import (
 
 	"github.com/zalando/go-keyring"
 
-	"github.com/orgctl/orgctl/fsguard"
 	"github.com/orgctl/orgctl/output/atomicfile"
+	"github.com/orgctl/orgctl/output/fsguard"
 )
 
 // Service is the keyring service name; the profile is the item's user.

@@ -18,8 +18,8 @@ import (
 	"github.com/orgctl/orgctl/cmd/credentials"
 	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/cmd/settings"
-	"github.com/orgctl/orgctl/fsguard"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/output/fsguard"
 )
 
 // Check outcomes. A skipped check does not apply here (the keyring when the

@@ -16,7 +16,7 @@ import (
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/settings"
-	"github.com/orgctl/orgctl/fsguard"
+	"github.com/orgctl/orgctl/output/fsguard"
 )
 
 // readJob runs many reads as one bulk job: journaled, resumable, with

@@ -14,8 +14,8 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
+	"github.com/orgctl/orgctl/output/redact"
 	"github.com/orgctl/orgctl/ratebudget"
-	"github.com/orgctl/orgctl/redact"
 )
 
 // Found is one value of a setting and where it was found.

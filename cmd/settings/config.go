@@ -18,8 +18,8 @@ import (
 	"github.com/orgctl/orgctl/cmd/credentials"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/completions"
+	"github.com/orgctl/orgctl/output/yamlvalue"
 	"github.com/orgctl/orgctl/ratebudget"
-	"github.com/orgctl/orgctl/yamlvalue"
 )
 
 // Directories follow the XDG base directory spec.

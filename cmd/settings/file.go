@@ -10,9 +10,9 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/orgctl/orgctl/fsguard"
 	"github.com/orgctl/orgctl/output/atomicfile"
-	"github.com/orgctl/orgctl/yamlvalue"
+	"github.com/orgctl/orgctl/output/fsguard"
+	"github.com/orgctl/orgctl/output/yamlvalue"
 )
 
 // Doc is the config file as a YAML node tree, so that orgctl's own

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/gomodule/redigo/redis"
-	"github.com/orgctl/orgctl/redact"
+	"github.com/orgctl/orgctl/output/redact"
 )
 
 // loadSrc returns the server's TIME (seconds, microseconds), the version
