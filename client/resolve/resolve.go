@@ -8,12 +8,15 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/kinds"
 )
+
+// Kind is a kind of object as the registry in client/kinds describes it.
+type Kind = kinds.Kind
 
 // Doer sends one request: the orgctl client, paced by the budget.
 type Doer interface {
@@ -431,33 +434,15 @@ func objects(k Kind, data json.RawMessage) ([]Object, error) {
 // object is one decoded object of the kind; all is its whole list, for
 // keys derived from it.
 func object(k Kind, m map[string]any, all []map[string]any) Object {
-	o := Object{ID: Text(m["id"]), Fields: m}
-	if k.KeyOf != nil {
-		o.Key = k.KeyOf(m, all)
-	} else {
-		o.Key = Text(m[k.Key])
-	}
+	o := Object{ID: Text(m["id"]), Fields: m, Key: k.KeyOfObject(m, all)}
 	for _, l := range k.Label {
 		o.Labels = append(o.Labels, Text(m[l]))
 	}
 	return o
 }
 
-// Text is a decoded JSON scalar as a key or label: numbers as written,
-// null as "".
-func Text(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return t
-	case json.Number:
-		return t.String()
-	case float64:
-		return strconv.FormatFloat(t, 'f', -1, 64)
-	}
-	return fmt.Sprint(v)
-}
+// Text is a decoded JSON scalar as a key or label (see kinds.Text).
+func Text(v any) string { return kinds.Text(v) }
 
 // ListItems reduces a list answer to the items a Store keeps (id, key and
 // labels), so a list fetched elsewhere (for completions) serves lookups.

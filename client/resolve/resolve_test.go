@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/sandbox"
 )
 
@@ -42,7 +43,7 @@ func sandboxResolver(t *testing.T) (*Resolver, *countingDoer) {
 func TestUsersResolveByEmailWithOneFilteredRequest(t *testing.T) {
 	r, d := sandboxResolver(t)
 	ctx := context.Background()
-	o, err := r.One(ctx, Kinds["users"], "ADMIN@sandbox.example")
+	o, err := r.One(ctx, kinds.ByName["users"], "ADMIN@sandbox.example")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,11 +54,11 @@ func TestUsersResolveByEmailWithOneFilteredRequest(t *testing.T) {
 	if len(d.sent) != 2 || d.sent[0] != "GET /users?email=ADMIN%40sandbox.example" || d.sent[1] != "GET /users?email=admin%40sandbox.example" {
 		t.Errorf("sent %q, want the filtered list as typed, then in lower case", d.sent)
 	}
-	if _, err := r.ID(ctx, Kinds["users"], "ana.viewer@sandbox.example"); err != nil || len(d.sent) != 3 {
+	if _, err := r.ID(ctx, kinds.ByName["users"], "ana.viewer@sandbox.example"); err != nil || len(d.sent) != 3 {
 		t.Errorf("a lower-case key: %v, sent %q, want one request", err, d.sent)
 	}
 	// The same key again costs nothing.
-	if _, err := r.ID(ctx, Kinds["users"], "ADMIN@sandbox.example"); err != nil || len(d.sent) != 3 {
+	if _, err := r.ID(ctx, kinds.ByName["users"], "ADMIN@sandbox.example"); err != nil || len(d.sent) != 3 {
 		t.Errorf("second lookup: %v, sent %q", err, d.sent)
 	}
 }
@@ -68,7 +69,7 @@ func TestIDsAreUsedWithoutARequest(t *testing.T) {
 		"users": "user_0000000000000000005a4d0000000004", "groups": "6", "folders": "app_7",
 		"apps": "5a4d0006-0000-4000-8000-000000000001", "themes": "1",
 	} {
-		got, err := r.ID(context.Background(), Kinds[kind], id)
+		got, err := r.ID(context.Background(), kinds.ByName[kind], id)
 		if err != nil || got != id {
 			t.Errorf("%s %s: got %q, %v", kind, id, got, err)
 		}
@@ -85,7 +86,7 @@ func TestNamesResolveFromOneListPerKind(t *testing.T) {
 		{"groups", "support"}, {"groups", "admin"}, {"apps", "Customer Lookup"},
 		{"resources", "orders-postgres"}, {"environments", "production"}, {"spaces", "eng"},
 	} {
-		id, err := r.ID(ctx, Kinds[tc.kind], tc.name)
+		id, err := r.ID(ctx, kinds.ByName[tc.kind], tc.name)
 		if err != nil || id == "" || id == tc.name {
 			t.Errorf("%s %q: got %q, %v", tc.kind, tc.name, id, err)
 		}
@@ -107,7 +108,7 @@ func TestNamesResolveFromOneListPerKind(t *testing.T) {
 func TestFoldersResolveByPath(t *testing.T) {
 	r, _ := sandboxResolver(t)
 	ctx := context.Background()
-	all, err := r.All(ctx, Kinds["folders"])
+	all, err := r.All(ctx, kinds.ByName["folders"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,31 +119,15 @@ func TestFoldersResolveByPath(t *testing.T) {
 	if keys["app:/"] != "app_1" || keys["app:/archive"] != "app_2" || keys["resource:/"] != "resource_3" {
 		t.Errorf("folder paths: %v", keys)
 	}
-	id, err := r.ID(ctx, Kinds["folders"], "app:/archive")
+	id, err := r.ID(ctx, kinds.ByName["folders"], "app:/archive")
 	if err != nil || id != "app_2" {
 		t.Errorf("app:/archive -> %q, %v", id, err)
 	}
 }
 
-func TestFolderPathEscapesSlashesAndSurvivesCycles(t *testing.T) {
-	all := []map[string]any{
-		{"id": "app_1", "folder_type": "app", "name": "root", "parent_folder_id": nil},
-		{"id": "app_2", "folder_type": "app", "name": "A/B", "parent_folder_id": "app_1"},
-		{"id": "app_3", "folder_type": "app", "name": "C", "parent_folder_id": "app_2"},
-		{"id": "app_8", "folder_type": "app", "name": "x", "parent_folder_id": "app_9"},
-		{"id": "app_9", "folder_type": "app", "name": "y", "parent_folder_id": "app_8"},
-	}
-	if got := FolderPath(all[2], all); got != `app:/A\/B/C` {
-		t.Errorf("got %q", got)
-	}
-	if got := FolderPath(all[3], all); got == "" {
-		t.Error("cycle gave no path")
-	}
-}
-
 func TestNoMatchAndAmbiguity(t *testing.T) {
 	r, _ := sandboxResolver(t)
-	_, err := r.ID(context.Background(), Kinds["groups"], "no such group")
+	_, err := r.ID(context.Background(), kinds.ByName["groups"], "no such group")
 	var nf *NotFoundError
 	if !errors.As(err, &nf) || !strings.Contains(err.Error(), `no group named "no such group"`) {
 		t.Errorf("err = %v", err)
@@ -168,7 +153,7 @@ func TestStoreSavesListsAcrossResolvers(t *testing.T) {
 	r1, d1 := sandboxResolver(t)
 	st := memStore{}
 	r1.Store = st
-	if _, err := r1.ID(context.Background(), Kinds["groups"], "support"); err != nil {
+	if _, err := r1.ID(context.Background(), kinds.ByName["groups"], "support"); err != nil {
 		t.Fatal(err)
 	}
 	for _, it := range st["groups"] {
@@ -181,7 +166,7 @@ func TestStoreSavesListsAcrossResolvers(t *testing.T) {
 	r2 := New(d1)
 	r2.Store = st
 	before := len(d1.sent)
-	if id, err := r2.ID(context.Background(), Kinds["groups"], "support"); err != nil || id != "6" {
+	if id, err := r2.ID(context.Background(), kinds.ByName["groups"], "support"); err != nil || id != "6" {
 		t.Errorf("from the store: %q, %v", id, err)
 	}
 	if len(d1.sent) != before {
@@ -191,10 +176,10 @@ func TestStoreSavesListsAcrossResolvers(t *testing.T) {
 
 func TestPlanNamesTheRequest(t *testing.T) {
 	r, d := sandboxResolver(t)
-	if p := r.Plan(Kinds["users"], "user_abc"); p != nil {
+	if p := r.Plan(kinds.ByName["users"], "user_abc"); p != nil {
 		t.Errorf("an id planned %+v", p)
 	}
-	p := r.Plan(Kinds["users"], "ada@example.com")
+	p := r.Plan(kinds.ByName["users"], "ada@example.com")
 	if p == nil || p.Request.Path != "/users" || p.Request.Query.Get("email") != "ada@example.com" {
 		t.Errorf("plan %+v", p)
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 )
 
@@ -204,7 +205,7 @@ func (lk *bulkLookups) read(ctx context.Context, key string, fetch func(cl *clie
 // list of groups, worked out once per group.
 func (lk *bulkLookups) members(ctx context.Context, group string) (map[string]string, error) {
 	set, err := lk.read(ctx, "members of "+group, func(*client.Client) (map[string]string, error) {
-		groups, err := lk.truth.All(ctx, resolve.Kinds["groups"])
+		groups, err := lk.truth.All(ctx, kinds.ByName["groups"])
 		if err != nil {
 			return nil, err
 		}

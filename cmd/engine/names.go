@@ -13,25 +13,12 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/completions"
 	"github.com/orgctl/orgctl/ratebudget"
 )
-
-// resolveKinds are the completion kinds whose names orgctl turns into ids
-// (completion kind -> resolve kind). "resources" is absent: where the API
-// takes a resource's id it mostly takes its name too, so a lookup would only
-// cost points; "resource-ids" marks the few places that take only the UUID.
-// Custom component libraries have unique names, but the published list
-// requires a libraryId, so there is no list to find a name in.
-var resolveKinds = map[string]string{
-	"users": "users", "groups": "groups", "folders": "folders", "apps": "apps", "workflows": "workflows",
-	"spaces": "spaces", "environments": "environments", "themes": "themes",
-	"user-attributes": "user-attributes", "config-vars": "config-vars",
-	"roles": "roles", "invites": "invites",
-	"resource-ids": "resources",
-}
 
 // nameRef is one value of an Input that names an object instead of giving
 // its id: an argument (Flag "") or one element of a field's values.
@@ -58,7 +45,7 @@ func (op *Op) NameRefs(in Input) []nameRef {
 		if !ok {
 			return
 		}
-		k := resolve.Kinds[rk]
+		k := kinds.ByName[rk]
 		if strings.TrimSpace(r.Text) == "" || resolve.LooksLikeID(k, r.Text) {
 			return
 		}
@@ -237,7 +224,7 @@ type nameStore struct {
 
 // nameList is the cache list of a kind's names.
 func nameList(kind string) string {
-	return "names-" + ratebudget.Family(resolve.Kinds[kind].List)
+	return "names-" + ratebudget.Family(kinds.ByName[kind].List)
 }
 
 func (s nameStore) Load(kind string) ([]map[string]string, bool) {

@@ -4,30 +4,10 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families"
 )
-
-// Every kind orgctl looks names up for completes from the same list it
-// resolves from, so the completion cache serves both.
-func TestResolveKindsMatchCompletionKinds(t *testing.T) {
-	for ck, rk := range engine.ResolveKinds {
-		c, ok := engine.CompletionKinds[ck]
-		if !ok {
-			t.Errorf("resolveKinds: %q is no completion kind", ck)
-			continue
-		}
-		k, ok := resolve.Kinds[rk]
-		if !ok {
-			t.Errorf("resolveKinds: %q resolves as unknown kind %q", ck, rk)
-			continue
-		}
-		if c.Path != k.List {
-			t.Errorf("%s completes from %s but resolves from %s", ck, c.Path, k.List)
-		}
-	}
-}
 
 func TestNameRefsFollowKindBy(t *testing.T) {
 	op := &engine.Op{
@@ -64,7 +44,7 @@ func TestNameRefsFollowKindBy(t *testing.T) {
 }
 
 func TestNearNames(t *testing.T) {
-	groups := resolve.Kinds["groups"]
+	groups := kinds.ByName["groups"]
 	names := []string{"admin", "editor", "viewer", "All Users", "support", "supply"}
 	for _, c := range []struct {
 		typed string
@@ -80,7 +60,7 @@ func TestNearNames(t *testing.T) {
 			t.Errorf("NearNames(%q) = %q, want %q", c.typed, got, c.want)
 		}
 	}
-	users := resolve.Kinds["users"]
+	users := kinds.ByName["users"]
 	emails := []string{"admin@sandbox.example", "ana.viewer@sandbox.example", "dev.lee@sandbox.example"}
 	if got := engine.NearNames(users, "Ana.Viewr@sandbox.example", emails); !slices.Equal(got, []string{"ana.viewer@sandbox.example"}) {
 		t.Errorf("emails fold case: got %q", got)
