@@ -207,6 +207,7 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 		}
 		f["members"] = members
 		d := l.add("groups", resolve.Text(g["id"]), resolve.Text(g["name"]), f)
+		d.Builtin = kinds.Of("groups").Protected(g)
 		groupName[d.ID] = d.Key
 	}
 	var folderIDs []string

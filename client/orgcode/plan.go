@@ -47,6 +47,10 @@ type Unmanaged struct {
 	Note string `json:"note,omitempty"`
 }
 
+// NoteBuiltin is the note of an unmanaged object the org cannot do
+// without (a built-in group): prune leaves it.
+const NoteBuiltin = "built in: never deleted"
+
 // Plan is what apply would do.
 type Plan struct {
 	Changes   []Change    `json:"changes"`
@@ -224,8 +228,11 @@ func Diff(f *Files, l *Live, r Reading, prune bool, budget ratebudget.Config) *P
 			if k.Singleton {
 				u.Note = "the org's own: never deleted"
 			}
+			if d.Builtin != "" {
+				u.Note = NoteBuiltin
+			}
 			p.Unmanaged = append(p.Unmanaged, u)
-			if prune && !d.Inactive && !k.Singleton {
+			if prune && !d.Inactive && !k.Singleton && d.Builtin == "" {
 				c := Change{Kind: k.Name, Key: d.Key, Action: Delete, live: d}
 				if k.Name == "users" {
 					c.Note = "disabled: the API keeps a deleted user's record"
