@@ -41,6 +41,9 @@ type Object struct {
 	Raw json.RawMessage
 	// Labels are the kind's label fields, for messages.
 	Labels []string
+	// Protected says why the org cannot do without the object ("" for an
+	// ordinary one), as the registry tells from the listed object.
+	Protected string
 }
 
 // Describe is the key with its labels, for messages: "ada@example.com (Ada Lovelace)".
@@ -434,7 +437,7 @@ func objects(k Kind, data json.RawMessage) ([]Object, error) {
 // object is one decoded object of the kind; all is its whole list, for
 // keys derived from it.
 func object(k Kind, m map[string]any, all []map[string]any) Object {
-	o := Object{ID: Text(m["id"]), Fields: m, Key: k.KeyOfObject(m, all)}
+	o := Object{ID: Text(m["id"]), Fields: m, Key: k.KeyOfObject(m, all), Protected: k.Protected(m)}
 	for _, l := range k.Label {
 		o.Labels = append(o.Labels, Text(m[l]))
 	}
@@ -454,10 +457,16 @@ func ListItems(k Kind, data json.RawMessage) ([]map[string]string, error) {
 	return toItems(k, objs), nil
 }
 
+// protectedItem is the item field that keeps Object.Protected in a Store.
+const protectedItem = "protected"
+
 func toItems(k Kind, objs []Object) []map[string]string {
 	items := make([]map[string]string, 0, len(objs))
 	for _, o := range objs {
 		it := map[string]string{"id": o.ID, "key": o.Key}
+		if o.Protected != "" {
+			it[protectedItem] = o.Protected
+		}
 		for i, l := range k.Label {
 			if i < len(o.Labels) {
 				it[l] = o.Labels[i]
@@ -471,7 +480,7 @@ func toItems(k Kind, objs []Object) []map[string]string {
 func fromItems(k Kind, items []map[string]string) []Object {
 	out := make([]Object, 0, len(items))
 	for _, it := range items {
-		o := Object{ID: it["id"], Key: it["key"]}
+		o := Object{ID: it["id"], Key: it["key"], Protected: it[protectedItem]}
 		for _, l := range k.Label {
 			o.Labels = append(o.Labels, it[l])
 		}

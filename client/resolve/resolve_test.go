@@ -158,8 +158,8 @@ func TestStoreSavesListsAcrossResolvers(t *testing.T) {
 	}
 	for _, it := range st["groups"] {
 		for k := range it {
-			if k != "id" && k != "key" {
-				t.Errorf("stored field %q: only ids, keys and labels may be kept", k)
+			if k != "id" && k != "key" && k != protectedItem {
+				t.Errorf("stored field %q: only ids, keys, labels and what is built in may be kept", k)
 			}
 		}
 	}
@@ -171,6 +171,13 @@ func TestStoreSavesListsAcrossResolvers(t *testing.T) {
 	}
 	if len(d1.sent) != before {
 		t.Error("a stored list was fetched again")
+	}
+	// What the org cannot do without is known from the stored list too.
+	for name, want := range map[string]bool{"admin": true, "All Users": true, "support": false} {
+		o, err := r2.One(context.Background(), kinds.ByName["groups"], name)
+		if err != nil || (o.Protected != "") != want {
+			t.Errorf("stored group %s: protected %q, want %v (%v)", name, o.Protected, want, err)
+		}
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/completions"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -260,6 +261,9 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 	if err := e.checkColumns(checked); err != nil {
 		return err // before any lookup is spent
 	}
+	if err := refuseBuiltin(op, refs, nil); err != nil {
+		return err
+	}
 	if op.mutating() && o.DryRun {
 		return e.dryRunNames(checked, refs)
 	}
@@ -280,6 +284,9 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 	typed := in.Values
 	in, found, err := e.resolveNames(ctx, in, refs)
 	if err != nil {
+		return err
+	}
+	if err := refuseBuiltin(op, refs, found); err != nil {
 		return err
 	}
 	call, err := op.Build(in, nil)
@@ -303,6 +310,34 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 		}
 	}
 	return e.Run(ctx, call, o)
+}
+
+// refuseBuiltin refuses a call that deletes an object the org cannot do
+// without (a built-in group, a system folder), before anything is sent:
+// from the name where the name decides it, else (found not nil) from the
+// object as the lookup listed it.
+func refuseBuiltin(op *Op, refs []nameRef, found map[string]resolve.Object) error {
+	for _, ref := range refs {
+		if !deletesObject(op, ref) {
+			continue
+		}
+		why := ref.Kind.ProtectedKey(ref.Text)
+		if why == "" && found != nil {
+			why = found[ref.stand].Protected
+		}
+		if why != "" {
+			return cli.UsageErrorf("refusing to delete %s %s: %s, and the org cannot do without it (nothing was sent)",
+				SingularKind(ref.Kind.Name), ref.Text, why)
+		}
+	}
+	return nil
+}
+
+// deletesObject reports a call that deletes the very object ref names
+// (DELETE /groups/{id}), not something inside it (a member of the group).
+func deletesObject(op *Op, ref nameRef) bool {
+	return op.Method == http.MethodDelete && ref.Flag == "" && ref.Arg == len(op.Args)-1 &&
+		placeholders().ReplaceAllString(op.Path, "{}") == ref.Kind.List+"/{}"
 }
 
 // foundObject is the object a lookup answered when the call reads that
