@@ -43,6 +43,8 @@ type User struct {
 	Email   string `json:"email"`
 	Active  bool   `json:"active"`
 	IsAdmin bool   `json:"is_admin"`
+	// LegacyID is the number tokens name their owner by.
+	LegacyID json.RawMessage `json:"legacy_id"`
 }
 
 // objectTypes are the object types whose lists name what a review

@@ -55,8 +55,11 @@ does only what is left. --dry-run prints the reach and the steps and stops.
 Without a terminal, --yes is needed. --from FILE offboards every "email" of a
 CSV (with a header row) or JSON Lines file.
 
-Requests: the lists of users, groups, folders, apps, resources and resource
-configurations; per user, eight POST /permissions/listObjects (effective and
+The token's own user and the org's last active admin are never offboarded:
+orgctl refuses (exit 2) before changing anything.
+
+Requests: the lists of users, access tokens (whose token this is), groups,
+folders, apps, resources and resource configurations; per user, eight POST /permissions/listObjects (effective and
 direct, per type) before and four after; then 2 points to disable, 5 per group,
 10 per grant revoked.`,
 		Example: `  orgctl users offboard former.employee@sandbox.example --dry-run
@@ -151,11 +154,8 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 		return err
 	}
 	org := access.NewOrg(conn.Client)
-	for _, load := range []func(context.Context) error{org.LoadUsers, org.LoadGroups,
-		func(ctx context.Context) error { return org.LoadObjects(ctx, access.ObjectTypes...) }} {
-		if err := load(ctx); err != nil {
-			return cli.Explain(cfg, err)
-		}
+	if err := org.LoadUsers(ctx); err != nil {
+		return cli.Explain(cfg, err)
 	}
 	var users []*access.User
 	for _, e := range o.emails {
@@ -164,6 +164,15 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 			return &cli.NotFoundError{Err: fmt.Errorf("no user with email %q (nothing was changed)", e)}
 		}
 		users = append(users, u)
+	}
+	if err := org.RefuseOffboarding(users, access.TokenOwner(ctx, conn.Client, conn.Target.Token)); err != nil {
+		return &cli.UsageError{Err: err}
+	}
+	for _, load := range []func(context.Context) error{org.LoadGroups,
+		func(ctx context.Context) error { return org.LoadObjects(ctx, access.ObjectTypes...) }} {
+		if err := load(ctx); err != nil {
+			return cli.Explain(cfg, err)
+		}
 	}
 	var before []access.Row
 	var steps []offboardStep
