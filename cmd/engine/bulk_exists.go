@@ -87,9 +87,9 @@ var FolderExists = &Existence{Kind: "folders", Flags: []string{"type", "parent",
 			return false
 		}
 		parent, _ := c.Body["parent_folder_id"].(string)
-		if parent == "" { // the root of the type: the one folder of the type without a parent
+		if parent == "" { // the root of the type (personalRoot has no parent either)
 			for _, r := range all {
-				if resolve.Text(r.Fields["folder_type"]) == typ && r.Fields["parent_folder_id"] == nil {
+				if resolve.Text(r.Fields["folder_type"]) == typ && kinds.IsRoot(r.Key) {
 					parent = r.ID
 				}
 			}
