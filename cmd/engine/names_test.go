@@ -73,8 +73,8 @@ func TestNearNames(t *testing.T) {
 // the one the create would clash with.
 func TestFolderExistsLooksUnderTheRootNotPersonalRoot(t *testing.T) {
 	raw := []map[string]any{
-		{"id": "app_3", "name": "personalRoot", "folder_type": "app", "parent_folder_id": nil, "is_system_folder": true},
 		{"id": "app_1", "name": "root", "folder_type": "app", "parent_folder_id": nil, "is_system_folder": true},
+		{"id": "app_3", "name": "personalRoot", "folder_type": "app", "parent_folder_id": nil, "is_system_folder": true},
 		{"id": "app_7", "name": "Reports", "folder_type": "app", "parent_folder_id": "app_3"},
 		{"id": "app_9", "name": "Reports", "folder_type": "app", "parent_folder_id": "app_1"},
 	}
