@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http/httptest"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 )
 
 // countingDoer sends through the real client and counts what it sends.
@@ -192,5 +194,63 @@ func TestPlanNamesTheRequest(t *testing.T) {
 	}
 	if len(d.sent) != 0 {
 		t.Error("Plan sent a request")
+	}
+}
+
+// answerDoer answers each GET path with a recorded data array.
+type answerDoer map[string]json.RawMessage
+
+func (d answerDoer) Do(_ context.Context, r client.Request) (*client.Response, error) {
+	data, ok := d[r.Path]
+	if !ok {
+		return nil, errors.New("no recorded answer for " + r.Path)
+	}
+	return &client.Response{Data: data}, nil
+}
+
+// A live org's folders, as recorded: the root and personalRoot both have
+// no parent, yet each path names one folder, so app:/ is the root and a
+// user's Drafts is found outside it; completion's items keep both.
+func TestRecordedFoldersResolveOnePathEach(t *testing.T) {
+	var data json.RawMessage
+	for _, c := range sandboxtest.LoadCassettes(t, "TestAccFoldersDataSource") {
+		for _, in := range c.Interactions {
+			if data == nil && in.Request.Method == "GET" && strings.HasSuffix(in.Request.URL, "/api/v2/folders") {
+				var env struct{ Data json.RawMessage }
+				if err := json.Unmarshal([]byte(in.Response.Body), &env); err != nil {
+					t.Fatal(err)
+				}
+				data = env.Data
+			}
+		}
+	}
+	if data == nil {
+		t.Skip("skipping: the recording holds no GET /folders answer")
+	}
+	r := New(answerDoer{"/folders": data})
+	folders := kinds.ByName["folders"]
+	for path, want := range map[string]string{"app:/": "app_1", "app:~/": "app_3", "app:~/(1) Luke Wright's Drafts": "app_7",
+		"app:/archive": "app_2", "file:/": "file_6"} {
+		o, err := r.One(context.Background(), folders, path)
+		if err != nil || o.ID != want {
+			t.Errorf("%s -> %q, %v; want %s", path, o.ID, err, want)
+		}
+	}
+	if _, err := r.One(context.Background(), folders, "app:/(1) Luke Wright's Drafts"); !errors.As(err, new(*NotFoundError)) {
+		t.Errorf("a user's Drafts is found under the root: %v", err)
+	}
+	items, err := ListItems(folders, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	for _, it := range items {
+		if keys[it["key"]] {
+			t.Errorf("completion offers %q twice", it["key"])
+		}
+		keys[it["key"]] = true
+	}
+	if !keys["app:/"] || !keys["app:~/"] {
+		t.Errorf("completion lacks the root or personalRoot: %v", keys)
 	}
 }
