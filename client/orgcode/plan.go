@@ -112,6 +112,10 @@ func Check(f *Files, l *Live, r Reading) error {
 			}
 			switch k.Name {
 			case "folders":
+				if _, system := l.SystemFolders[d.Key]; system {
+					probs = append(probs, Problem{d.File, d.Lines["folder"], fmt.Sprintf("folder %q is a system folder, which org as code refers to but never creates, renames or deletes: remove this file", d.Key)})
+					continue
+				}
 				typ, names, _ := splitFolder(d.Key)
 				if len(names) > 1 {
 					parent := folderKey(typ, names[:len(names)-1])
