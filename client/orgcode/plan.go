@@ -112,10 +112,6 @@ func Check(f *Files, l *Live, r Reading) error {
 			}
 			switch k.Name {
 			case "folders":
-				if _, system := l.SystemFolders[d.Key]; system {
-					probs = append(probs, Problem{d.File, d.Lines["folder"], fmt.Sprintf("folder %q is a system folder, which org as code refers to but never creates, renames or deletes: remove this file", d.Key)})
-					continue
-				}
 				typ, names, _ := splitFolder(d.Key)
 				if len(names) > 1 {
 					parent := folderKey(typ, names[:len(names)-1])
@@ -140,10 +136,26 @@ func Check(f *Files, l *Live, r Reading) error {
 			}
 		}
 	}
+	probs = append(probs, systemFolderFiles(f, l, r)...)
 	if len(probs) > 0 {
 		return probs.sorted()
 	}
 	return nil
+}
+
+// systemFolderFiles are the files that declare a system folder, which
+// every org has and org as code only refers to.
+func systemFolderFiles(f *Files, l *Live, r Reading) Problems {
+	var probs Problems
+	if !r.Manages("folders") {
+		return nil
+	}
+	for _, d := range f.Docs["folders"] {
+		if _, system := l.SystemFolders[d.Key]; system {
+			probs = append(probs, Problem{d.File, d.Lines["folder"], fmt.Sprintf("folder %q is a system folder, which org as code refers to but never creates, renames or deletes: remove this file", d.Key)})
+		}
+	}
+	return probs
 }
 
 // MissingSecrets names the environment variables that the secrets of the

@@ -142,6 +142,26 @@ type offboardStep struct {
 	points int
 }
 
+// offboardUsers reads the users to offboard, and refuses (before anything
+// else is read or changed) the token's own user and the last active admin.
+func offboardUsers(ctx context.Context, cfg *settings.Config, conn *cli.Connection, org *access.Org, emails []string) ([]*access.User, error) {
+	if err := org.LoadUsers(ctx); err != nil {
+		return nil, cli.Explain(cfg, err)
+	}
+	var users []*access.User
+	for _, e := range emails {
+		u := org.ByEmail[strings.ToLower(e)]
+		if u == nil {
+			return nil, &cli.NotFoundError{Err: fmt.Errorf("no user with email %q (nothing was changed)", e)}
+		}
+		users = append(users, u)
+	}
+	if err := org.RefuseOffboarding(users, access.TokenOwner(ctx, conn.Client, conn.Target.Token)); err != nil {
+		return nil, &cli.UsageError{Err: err}
+	}
+	return users, nil
+}
+
 func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) error {
 	cfg, p, err := cli.PrinterFor(f)
 	if err != nil {
@@ -154,19 +174,9 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 		return err
 	}
 	org := access.NewOrg(conn.Client)
-	if err := org.LoadUsers(ctx); err != nil {
-		return cli.Explain(cfg, err)
-	}
-	var users []*access.User
-	for _, e := range o.emails {
-		u := org.ByEmail[strings.ToLower(e)]
-		if u == nil {
-			return &cli.NotFoundError{Err: fmt.Errorf("no user with email %q (nothing was changed)", e)}
-		}
-		users = append(users, u)
-	}
-	if err := org.RefuseOffboarding(users, access.TokenOwner(ctx, conn.Client, conn.Target.Token)); err != nil {
-		return &cli.UsageError{Err: err}
+	users, err := offboardUsers(ctx, cfg, conn, org, o.emails)
+	if err != nil {
+		return err
 	}
 	for _, load := range []func(context.Context) error{org.LoadGroups,
 		func(ctx context.Context) error { return org.LoadObjects(ctx, access.ObjectTypes...) }} {
