@@ -328,6 +328,9 @@ func (j *bulkJob) problemText(err error) []string {
 // is checked, so bad values are found before any request.
 func (j *bulkJob) checkRow(in Input) (*Call, []string) {
 	refs := j.op.NameRefs(in)
+	if err := refuseBuiltin(j.op, refs, nil); err != nil {
+		return nil, []string{err.Error()}
+	}
 	c, err := j.op.Build(substitute(in, refs, func(r nameRef) string { return r.stand }), nil)
 	if err != nil {
 		return nil, j.problemText(err)

@@ -277,6 +277,9 @@ func (j *bulkJob) build(ctx context.Context, in Input) (Input, *Call, error) {
 			if err != nil {
 				return in, nil, err
 			}
+			if o.Protected != "" && deletesObject(j.op, ref) {
+				return in, nil, builtinRefusal(ref, o.Protected)
+			}
 			ids[ref.stand] = o.ID
 		}
 		in = substitute(in, refs, func(ref nameRef) string { return ids[ref.stand] })

@@ -326,11 +326,15 @@ func refuseBuiltin(op *Op, refs []nameRef, found map[string]resolve.Object) erro
 			why = found[ref.stand].Protected
 		}
 		if why != "" {
-			return cli.UsageErrorf("refusing to delete %s %s: %s, and the org cannot do without it (nothing was sent)",
-				SingularKind(ref.Kind.Name), ref.Text, why)
+			return builtinRefusal(ref, why)
 		}
 	}
 	return nil
+}
+
+func builtinRefusal(ref nameRef, why string) error {
+	return cli.UsageErrorf("refusing to delete %s %s: %s, and the org cannot do without it (nothing was sent)",
+		SingularKind(ref.Kind.Name), ref.Text, why)
 }
 
 // deletesObject reports a call that deletes the very object ref names
