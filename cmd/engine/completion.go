@@ -36,6 +36,19 @@ var completionKinds = map[string]objectKind{}
 // (completion kind -> registry kind).
 var resolveKinds = map[string]string{}
 
+// ObjectTypeKinds are the permission API's object types whose names
+// orgctl looks up ("folder" -> "folders"): the registry's kinds of an
+// object type whose own view looks names up.
+func ObjectTypeKinds() map[string]string {
+	out := map[string]string{}
+	for name, k := range kinds.ByName {
+		if v, ok := kinds.Views[name]; ok && v.Names && k.ObjectType != "" {
+			out[k.ObjectType] = name
+		}
+	}
+	return out
+}
+
 func init() {
 	for name, v := range kinds.Views {
 		k := kinds.Of(v.Kind)

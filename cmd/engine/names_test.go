@@ -90,3 +90,18 @@ func TestFolderExistsLooksUnderTheRootNotPersonalRoot(t *testing.T) {
 		}
 	}
 }
+
+// The object types whose names are looked up come from the registry: a
+// resource's name the API takes itself.
+func TestObjectTypeKinds(t *testing.T) {
+	got := engine.ObjectTypeKinds()
+	want := map[string]string{"folder": "folders", "app": "apps", "workflow": "workflows"}
+	if len(got) != len(want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	for typ, k := range want {
+		if got[typ] != k {
+			t.Errorf("%s: got %q, want %q", typ, got[typ], k)
+		}
+	}
+}
