@@ -129,9 +129,10 @@ func (o *Org) LoadObjects(ctx context.Context, types ...string) error {
 		}
 		names := map[string]string{}
 		var ids []string
-		for _, it := range items {
+		keys := k.Keys(items)
+		for i, it := range items {
 			id := resolve.Text(it["id"])
-			names[id] = k.KeyOfObject(it, items)
+			names[id] = keys[i]
 			// Roots hold everything of their type and are granted
 			// nothing of their own; file folders have no access lists.
 			if typ == "folder" && (it["parent_folder_id"] == nil || !kinds.CreatableFolderType(resolve.Text(it["folder_type"]))) {

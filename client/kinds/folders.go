@@ -25,17 +25,37 @@ const (
 // FolderPath is a folder's natural key, its path (see above), derived from
 // the whole list of folders all.
 func FolderPath(obj map[string]any, all []map[string]any) string {
+	return folderPath(obj, foldersByID(all), len(all))
+}
+
+// FolderPaths are the paths of every folder of a list, in its order: one
+// index for all, where FolderPath builds one per folder (a live org has
+// a Drafts and a Trash per user, so its list runs to thousands).
+func FolderPaths(all []map[string]any) []string {
+	byID := foldersByID(all)
+	out := make([]string, len(all))
+	for i, o := range all {
+		out[i] = folderPath(o, byID, len(all))
+	}
+	return out
+}
+
+func foldersByID(all []map[string]any) map[string]map[string]any {
 	byID := make(map[string]map[string]any, len(all))
 	for _, o := range all {
 		if id, ok := o["id"].(string); ok {
 			byID[id] = o
 		}
 	}
+	return byID
+}
+
+func folderPath(obj map[string]any, byID map[string]map[string]any, n int) string {
 	var names []string
 	// top is the parentless folder the path starts from, when not the root.
 	top, underRoot := "", true
 	cur := obj
-	for range len(all) + 1 { // a cycle in the data must not loop forever
+	for range n + 1 { // a cycle in the data must not loop forever
 		name, _ := cur["name"].(string)
 		parent, _ := cur["parent_folder_id"].(string)
 		if parent == "" {

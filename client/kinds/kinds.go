@@ -20,6 +20,9 @@ type Kind struct {
 	// KeyOf derives the natural key of an object from the whole list
 	// (folders: the path through their parents).
 	KeyOf func(obj map[string]any, all []map[string]any) string
+	// KeysOf, when set, derives every object's key of a whole list at
+	// once, as KeyOf would one by one, for long lists.
+	KeysOf func(all []map[string]any) []string
 	// Filter is the list's query parameter that selects by key ("email"),
 	// so one key costs one small request instead of the whole list.
 	Filter string
@@ -55,6 +58,18 @@ func (k Kind) KeyOfObject(obj map[string]any, all []map[string]any) string {
 		return k.KeyOf(obj, all)
 	}
 	return Text(obj[k.Key])
+}
+
+// Keys are the natural keys of every object of a list, in its order.
+func (k Kind) Keys(all []map[string]any) []string {
+	if k.KeysOf != nil {
+		return k.KeysOf(all)
+	}
+	out := make([]string, len(all))
+	for i, o := range all {
+		out[i] = k.KeyOfObject(o, all)
+	}
+	return out
 }
 
 // Protected says why the object, as listed, is one the org cannot do
@@ -111,7 +126,7 @@ var ByName = map[string]Kind{
 	"groups": {Name: "groups", List: "/groups", Scope: "Groups > Read", Key: "name", IsID: isNumber, Get: "/groups/{id}",
 		Builtin:    func(obj map[string]any) string { return builtinGroupName(Text(obj["name"])) },
 		BuiltinKey: builtinGroupName},
-	"folders": {Name: "folders", List: "/folders", Scope: "Folders > Read", KeyOf: FolderPath,
+	"folders": {Name: "folders", List: "/folders", Scope: "Folders > Read", KeyOf: FolderPath, KeysOf: FolderPaths,
 		IsID: isFolderID, Label: []string{"folder_type"}, ObjectType: "folder",
 		Builtin: systemFolder, BuiltinKey: systemFolderKey},
 	"apps": {Name: "apps", List: "/apps", Scope: "Apps > Read", Key: "name", IsID: isUUID, Label: []string{"folder_id"},

@@ -150,3 +150,24 @@ func TestRegistryIsWhole(t *testing.T) {
 		}
 	}
 }
+
+// Keys of a whole list are each object's key, however they are worked out.
+func TestKeysAreEachObjectsKey(t *testing.T) {
+	all := []map[string]any{
+		{"id": "app_1", "folder_type": "app", "name": "root", "parent_folder_id": nil},
+		{"id": "app_3", "folder_type": "app", "name": "personalRoot", "parent_folder_id": nil},
+		{"id": "app_7", "folder_type": "app", "name": "(1) Ada's Drafts", "parent_folder_id": "app_3"},
+		{"id": "app_8", "folder_type": "app", "name": "A/B", "parent_folder_id": "app_1"},
+		{"id": "x_8", "folder_type": "app", "name": "x", "parent_folder_id": "x_9"},
+		{"id": "x_9", "folder_type": "app", "name": "y", "parent_folder_id": "x_8"},
+	}
+	for _, name := range []string{"folders", "groups"} {
+		k := Of(name)
+		keys := k.Keys(all)
+		for i, o := range all {
+			if want := k.KeyOfObject(o, all); keys[i] != want {
+				t.Errorf("%s %s: Keys gave %q, KeyOfObject %q", name, o["id"], keys[i], want)
+			}
+		}
+	}
+}

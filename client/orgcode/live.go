@@ -213,8 +213,9 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 	var folderIDs []string
 	folderPath := map[string]string{}
 	folders := kinds.Of("folders")
-	for _, fo := range raw["folders"] {
-		path := folders.KeyOfObject(fo, raw["folders"])
+	paths := folders.Keys(raw["folders"])
+	for i, fo := range raw["folders"] {
+		path := paths[i]
 		id := resolve.Text(fo["id"])
 		folderIDs = append(folderIDs, id)
 		folderPath[id] = path

@@ -425,8 +425,9 @@ func objects(k Kind, data json.RawMessage) ([]Object, error) {
 		}
 	}
 	out := make([]Object, 0, len(all))
+	keys := k.Keys(all)
 	for i, m := range all {
-		o := object(k, m, all)
+		o := objectKeyed(k, m, keys[i])
 		o.Raw = raws[i]
 		out = append(out, o)
 	}
@@ -437,7 +438,11 @@ func objects(k Kind, data json.RawMessage) ([]Object, error) {
 // object is one decoded object of the kind; all is its whole list, for
 // keys derived from it.
 func object(k Kind, m map[string]any, all []map[string]any) Object {
-	o := Object{ID: Text(m["id"]), Fields: m, Key: k.KeyOfObject(m, all), Protected: k.Protected(m)}
+	return objectKeyed(k, m, k.KeyOfObject(m, all))
+}
+
+func objectKeyed(k Kind, m map[string]any, key string) Object {
+	o := Object{ID: Text(m["id"]), Fields: m, Key: key, Protected: k.Protected(m)}
 	for _, l := range k.Label {
 		o.Labels = append(o.Labels, Text(m[l]))
 	}
