@@ -333,7 +333,7 @@ func refuseBuiltin(op *Op, refs []nameRef, found map[string]resolve.Object) erro
 }
 
 func builtinRefusal(ref nameRef, why string) error {
-	return cli.UsageErrorf("refusing to delete %s %s: %s, and the org cannot do without it (nothing was sent)",
+	return cli.UsageErrorf("refusing to delete %s %s: %s, and the org cannot do without it (nothing was changed)",
 		SingularKind(ref.Kind.Name), ref.Text, why)
 }
 

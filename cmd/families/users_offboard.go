@@ -59,9 +59,9 @@ The token's own user and the org's last active admin are never offboarded:
 orgctl refuses (exit 2) before changing anything.
 
 Requests: the lists of users, access tokens (whose token this is), groups,
-folders, apps, resources and resource configurations; per user, eight POST /permissions/listObjects (effective and
-direct, per type) before and four after; then 2 points to disable, 5 per group,
-10 per grant revoked.`,
+folders, apps, resources and resource configurations; per user, eight POST
+/permissions/listObjects (effective and direct, per type) before and four
+after; then 2 points to disable, 5 per group, 10 per grant revoked.`,
 		Example: `  orgctl users offboard former.employee@sandbox.example --dry-run
   orgctl users offboard former.employee@sandbox.example --yes
   orgctl users offboard --from leavers.csv --yes`,
