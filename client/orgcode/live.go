@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 )
 
@@ -82,23 +83,6 @@ func (p *ReadProgress) sent(path string) {
 	}
 }
 
-// list is the one list request per kind.
-type list struct {
-	path, scope string
-}
-
-var lists = map[string]list{
-	"user-attributes": {"/user_attributes", "User Attributes > Read"},
-	"users":           {"/users", "Users > Read"},
-	"groups":          {"/groups", "Groups > Read"},
-	"folders":         {"/folders", "Folders > Read"},
-	"apps":            {"/apps", "Apps > Read"},
-	"environments":    {"/environments", "Environment > Read"},
-	"config-vars":     {"/configuration_variables", "Configuration Variables > Read"},
-	"themes":          {"/app_themes", "App Themes > Read"},
-	"organization":    {"/organization/", "Organizations > Read"},
-}
-
 // readOrder is the order of the list requests; grants come after, one
 // access list per folder and app (the API lists grants no other way).
 var readOrder = []string{"user-attributes", "users", "groups", "folders", "apps", "environments", "config-vars", "themes", "organization"}
@@ -111,8 +95,8 @@ func (l *Live) record(r client.Request) {
 }
 
 func (l *Live) listAll(ctx context.Context, d Doer, kind string) ([]map[string]any, error) {
-	li := lists[kind]
-	req := client.Request{Method: http.MethodGet, Path: li.path, Scope: li.scope}
+	li := kinds.Of(kind)
+	req := client.Request{Method: http.MethodGet, Path: li.List, Scope: li.Scope}
 	if KindNamed(kind) != nil && KindNamed(kind).Singleton {
 		l.record(req)
 		resp, err := d.Do(ctx, req)
@@ -123,7 +107,7 @@ func (l *Live) listAll(ctx context.Context, d Doer, kind string) ([]map[string]a
 		dec := json.NewDecoder(bytes.NewReader(resp.Data))
 		dec.UseNumber()
 		if err := dec.Decode(&one); err != nil {
-			return nil, fmt.Errorf("GET %s: expected an object: %w", li.path, err)
+			return nil, fmt.Errorf("GET %s: expected an object: %w", li.List, err)
 		}
 		return []map[string]any{one}, nil
 	}
@@ -134,7 +118,7 @@ func (l *Live) listAll(ctx context.Context, d Doer, kind string) ([]map[string]a
 		dec := json.NewDecoder(bytes.NewReader(resp.Data))
 		dec.UseNumber()
 		if err := dec.Decode(&page); err != nil {
-			return fmt.Errorf("GET %s: expected a list: %w", li.path, err)
+			return fmt.Errorf("GET %s: expected a list: %w", li.List, err)
 		}
 		all = append(all, page...)
 		return nil
@@ -150,7 +134,7 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 	raw := map[string][]map[string]any{}
 	for _, k := range readOrder {
 		if r.reads(k) {
-			prog.expect(lists[k].path)
+			prog.expect(kinds.Of(k).List)
 		}
 	}
 	for _, k := range readOrder {
@@ -223,23 +207,26 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 		}
 		f["members"] = members
 		d := l.add("groups", resolve.Text(g["id"]), resolve.Text(g["name"]), f)
+		d.Builtin = kinds.Of("groups").Protected(g)
 		groupName[d.ID] = d.Key
 	}
 	var folderIDs []string
-	for _, fo := range raw["folders"] {
-		path := resolve.FolderPath(fo, raw["folders"])
+	folderPath := map[string]string{}
+	folders := kinds.Of("folders")
+	paths := folders.Keys(raw["folders"])
+	for i, fo := range raw["folders"] {
+		path := paths[i]
 		id := resolve.Text(fo["id"])
 		folderIDs = append(folderIDs, id)
+		folderPath[id] = path
 		l.setID("folders", path, id)
-		if fo["is_system_folder"] == true || !creatableFolder[resolve.Text(fo["folder_type"])] {
+		// Users' personal folders and the org's system folders are
+		// referred to, never managed.
+		if folders.Protected(fo) != "" || !kinds.UnderRoot(path) || !kinds.CreatableFolderType(resolve.Text(fo["folder_type"])) {
 			l.SystemFolders[path] = id
 			continue
 		}
 		l.add("folders", id, path, map[string]any{})
-	}
-	folderPath := map[string]string{}
-	for _, fo := range raw["folders"] {
-		folderPath[resolve.Text(fo["id"])] = resolve.FolderPath(fo, raw["folders"])
 	}
 	for _, e := range raw["environments"] {
 		l.add("environments", resolve.Text(e["id"]), resolve.Text(e["name"]), map[string]any{
@@ -408,10 +395,6 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 	}
 	return l, nil
 }
-
-// creatableFolder are the folder types the API creates; others (file
-// folders) are read for references but not managed.
-var creatableFolder = map[string]bool{"app": true, "workflow": true, "resource": true, "agent": true, "library": true}
 
 // orID is the name an id maps to, or the id itself when the map lacks it
 // (an object the lists did not show).

@@ -47,6 +47,10 @@ type Unmanaged struct {
 	Note string `json:"note,omitempty"`
 }
 
+// NoteBuiltin is the note of an unmanaged object the org cannot do
+// without (a built-in group): prune leaves it.
+const NoteBuiltin = "built in: never deleted"
+
 // Plan is what apply would do.
 type Plan struct {
 	Changes   []Change    `json:"changes"`
@@ -132,10 +136,26 @@ func Check(f *Files, l *Live, r Reading) error {
 			}
 		}
 	}
+	probs = append(probs, systemFolderFiles(f, l, r)...)
 	if len(probs) > 0 {
 		return probs.sorted()
 	}
 	return nil
+}
+
+// systemFolderFiles are the files that declare a system folder, which
+// every org has and org as code only refers to.
+func systemFolderFiles(f *Files, l *Live, r Reading) Problems {
+	var probs Problems
+	if !r.Manages("folders") {
+		return nil
+	}
+	for _, d := range f.Docs["folders"] {
+		if _, system := l.SystemFolders[d.Key]; system {
+			probs = append(probs, Problem{d.File, d.Lines["folder"], fmt.Sprintf("folder %q is a system folder, which org as code refers to but never creates, renames or deletes: remove this file", d.Key)})
+		}
+	}
+	return probs
 }
 
 // MissingSecrets names the environment variables that the secrets of the
@@ -224,8 +244,11 @@ func Diff(f *Files, l *Live, r Reading, prune bool, budget ratebudget.Config) *P
 			if k.Singleton {
 				u.Note = "the org's own: never deleted"
 			}
+			if d.Builtin != "" {
+				u.Note = NoteBuiltin
+			}
 			p.Unmanaged = append(p.Unmanaged, u)
-			if prune && !d.Inactive && !k.Singleton {
+			if prune && !d.Inactive && !k.Singleton && d.Builtin == "" {
 				c := Change{Kind: k.Name, Key: d.Key, Action: Delete, live: d}
 				if k.Name == "users" {
 					c.Note = "disabled: the API keeps a deleted user's record"

@@ -8,12 +8,15 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/kinds"
 )
+
+// Kind is a kind of object as the registry in client/kinds describes it.
+type Kind = kinds.Kind
 
 // Doer sends one request: the orgctl client, paced by the budget.
 type Doer interface {
@@ -38,6 +41,9 @@ type Object struct {
 	Raw json.RawMessage
 	// Labels are the kind's label fields, for messages.
 	Labels []string
+	// Protected says why the org cannot do without the object ("" for an
+	// ordinary one), as the registry tells from the listed object.
+	Protected string
 }
 
 // Describe is the key with its labels, for messages: "ada@example.com (Ada Lovelace)".
@@ -419,8 +425,9 @@ func objects(k Kind, data json.RawMessage) ([]Object, error) {
 		}
 	}
 	out := make([]Object, 0, len(all))
+	keys := k.Keys(all)
 	for i, m := range all {
-		o := object(k, m, all)
+		o := objectKeyed(k, m, keys[i])
 		o.Raw = raws[i]
 		out = append(out, o)
 	}
@@ -431,33 +438,19 @@ func objects(k Kind, data json.RawMessage) ([]Object, error) {
 // object is one decoded object of the kind; all is its whole list, for
 // keys derived from it.
 func object(k Kind, m map[string]any, all []map[string]any) Object {
-	o := Object{ID: Text(m["id"]), Fields: m}
-	if k.KeyOf != nil {
-		o.Key = k.KeyOf(m, all)
-	} else {
-		o.Key = Text(m[k.Key])
-	}
+	return objectKeyed(k, m, k.KeyOfObject(m, all))
+}
+
+func objectKeyed(k Kind, m map[string]any, key string) Object {
+	o := Object{ID: Text(m["id"]), Fields: m, Key: key, Protected: k.Protected(m)}
 	for _, l := range k.Label {
 		o.Labels = append(o.Labels, Text(m[l]))
 	}
 	return o
 }
 
-// Text is a decoded JSON scalar as a key or label: numbers as written,
-// null as "".
-func Text(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return t
-	case json.Number:
-		return t.String()
-	case float64:
-		return strconv.FormatFloat(t, 'f', -1, 64)
-	}
-	return fmt.Sprint(v)
-}
+// Text is a decoded JSON scalar as a key or label (see kinds.Text).
+func Text(v any) string { return kinds.Text(v) }
 
 // ListItems reduces a list answer to the items a Store keeps (id, key and
 // labels), so a list fetched elsewhere (for completions) serves lookups.
@@ -469,10 +462,16 @@ func ListItems(k Kind, data json.RawMessage) ([]map[string]string, error) {
 	return toItems(k, objs), nil
 }
 
+// protectedItem is the item field that keeps Object.Protected in a Store.
+const protectedItem = "protected"
+
 func toItems(k Kind, objs []Object) []map[string]string {
 	items := make([]map[string]string, 0, len(objs))
 	for _, o := range objs {
 		it := map[string]string{"id": o.ID, "key": o.Key}
+		if o.Protected != "" {
+			it[protectedItem] = o.Protected
+		}
 		for i, l := range k.Label {
 			if i < len(o.Labels) {
 				it[l] = o.Labels[i]
@@ -486,7 +485,7 @@ func toItems(k Kind, objs []Object) []map[string]string {
 func fromItems(k Kind, items []map[string]string) []Object {
 	out := make([]Object, 0, len(items))
 	for _, it := range items {
-		o := Object{ID: it["id"], Key: it["key"]}
+		o := Object{ID: it["id"], Key: it["key"], Protected: it[protectedItem]}
 		for _, l := range k.Label {
 			o.Labels = append(o.Labels, it[l])
 		}

@@ -19,6 +19,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/access"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 )
@@ -173,37 +175,15 @@ func readToken(stdin io.Reader, in *bufio.Reader) (string, error) {
 	return strings.TrimSpace(line), nil
 }
 
-// tokenOwner asks the API whose token this is: the access token ending in
-// the same 4 characters names its owner's legacy id, and the user list
-// names that user. "" when the API does not say: the token may not read
-// tokens or users, or two tokens of different owners end alike.
+// tokenOwner asks the API whose token this is (access.TokenOwner), and
+// the user list names that user. "" when the API does not say.
 func tokenOwner(ctx context.Context, cl *client.Client, token string) string {
-	resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: "/access_tokens", Scope: "Access Tokens > Read"})
-	if err != nil {
+	owner := access.TokenOwner(ctx, cl, token)
+	if owner == "" {
 		return ""
 	}
-	var tokens []struct {
-		Last4 string          `json:"last4"`
-		Owner json.RawMessage `json:"owner_legacy_id"`
-	}
-	if json.Unmarshal(resp.Data, &tokens) != nil {
-		return ""
-	}
-	owner := ""
-	for _, t := range tokens {
-		if t.Last4 == "" || !strings.HasSuffix(token, t.Last4) || len(t.Owner) == 0 {
-			continue
-		}
-		id := engine.IDText(t.Owner)
-		if owner != "" && owner != id {
-			return ""
-		}
-		owner = id
-	}
-	if owner == "" || owner == "null" {
-		return ""
-	}
-	resp, err = cl.Do(ctx, client.Request{Method: http.MethodGet, Path: "/users", Scope: "Users > Read"})
+	k := kinds.Of("users")
+	resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: k.List, Scope: k.Scope})
 	if err != nil {
 		return ""
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 )
 
@@ -86,9 +87,9 @@ var FolderExists = &Existence{Kind: "folders", Flags: []string{"type", "parent",
 			return false
 		}
 		parent, _ := c.Body["parent_folder_id"].(string)
-		if parent == "" { // the root of the type: the one folder of the type without a parent
+		if parent == "" { // the root of the type (personalRoot has no parent either)
 			for _, r := range all {
-				if resolve.Text(r.Fields["folder_type"]) == typ && r.Fields["parent_folder_id"] == nil {
+				if resolve.Text(r.Fields["folder_type"]) == typ && kinds.IsRoot(r.Key) {
 					parent = r.ID
 				}
 			}
@@ -204,7 +205,7 @@ func (lk *bulkLookups) read(ctx context.Context, key string, fetch func(cl *clie
 // list of groups, worked out once per group.
 func (lk *bulkLookups) members(ctx context.Context, group string) (map[string]string, error) {
 	set, err := lk.read(ctx, "members of "+group, func(*client.Client) (map[string]string, error) {
-		groups, err := lk.truth.All(ctx, resolve.Kinds["groups"])
+		groups, err := lk.truth.All(ctx, kinds.ByName["groups"])
 		if err != nil {
 			return nil, err
 		}

@@ -14,7 +14,7 @@ import (
 	"sync"
 
 	"github.com/orgctl/orgctl/client/bulk"
-	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/cli"
 )
 
@@ -328,13 +328,16 @@ func (j *bulkJob) problemText(err error) []string {
 // is checked, so bad values are found before any request.
 func (j *bulkJob) checkRow(in Input) (*Call, []string) {
 	refs := j.op.NameRefs(in)
+	if err := refuseBuiltin(j.op, refs, nil); err != nil {
+		return nil, []string{err.Error()}
+	}
 	c, err := j.op.Build(substitute(in, refs, func(r nameRef) string { return r.stand }), nil)
 	if err != nil {
 		return nil, j.problemText(err)
 	}
 	if j.upd != nil {
 		var probs []string
-		uin := j.updateInput(in, standIn(resolve.Kinds[j.op.Exists.Kind], 1))
+		uin := j.updateInput(in, standIn(kinds.ByName[j.op.Exists.Kind], 1))
 		for flag := range in.Values {
 			if !j.upd.hasField(flag) && !slices.Contains(j.op.Exists.Flags, flag) {
 				probs = append(probs, fmt.Sprintf("--on-exists update cannot apply %s: `%s` has no such field", flag, j.updateCommand()))
@@ -428,7 +431,7 @@ func (j *bulkJob) naturalKey(in Input, fold bool) string {
 		}
 	}
 	k := strings.Join(parts, " ")
-	if fold && resolve.Kinds[ex.Kind].Fold {
+	if fold && kinds.ByName[ex.Kind].Fold {
 		k = strings.ToLower(k)
 	}
 	return k

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/orgctl/orgctl/client/bulk"
-	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
@@ -99,9 +99,8 @@ func argNoun(op *Op) string {
 func (j *bulkJob) lookups() []requestTally {
 	bc := j.bc
 	var out []requestTally
-	kinds := SortedKeys(j.names)
-	for _, k := range kinds {
-		kd := resolve.Kinds[k]
+	for _, k := range SortedKeys(j.names) {
+		kd := kinds.ByName[k]
 		n := 1
 		note := "looks up names (one list)"
 		if kd.Filter != "" && len(j.names[k]) == 1 {
@@ -113,14 +112,14 @@ func (j *bulkJob) lookups() []requestTally {
 		switch {
 		case ex.ListKind != "":
 			if _, listed := j.names[ex.ListKind]; !listed {
-				kd := resolve.Kinds[ex.ListKind]
+				kd := kinds.ByName[ex.ListKind]
 				out = append(out, requestTally{method: http.MethodGet, path: kd.List, note: "looks for what is already there (one list)", n: 1, cost: bc.Cost(kd.List)})
 			}
 		case ex.Check != nil && len(j.shared) > 0:
 			out = append(out, requestTally{method: http.MethodGet, path: ex.CheckPath, note: "looks for what is already there",
 				n: len(j.shared), cost: bc.Cost(ex.CheckPath)})
 		case ex.Check == nil && !ex.Conflict:
-			kd := resolve.Kinds[ex.Kind]
+			kd := kinds.ByName[ex.Kind]
 			if _, listed := j.names[ex.Kind]; !listed {
 				out = append(out, requestTally{method: http.MethodGet, path: kd.List, note: "looks for existing ones (one list)", n: 1, cost: bc.Cost(kd.List)})
 			}
@@ -219,7 +218,7 @@ func (j *bulkJob) dryRun() error {
 		fmt.Fprintf(w, "  %s%-*s  %s\n", l[0], width, what, cost)
 	}
 	if earlier == 0 && j.op.Exists != nil && j.op.Exists.Conflict && j.o.onExists != "fail" {
-		kd := resolve.Kinds[j.op.Exists.Kind]
+		kd := kinds.ByName[j.op.Exists.Kind]
 		fmt.Fprintf(w, "  and for each row that already exists one lookup (GET /api/v2%s, %d points)\n", kd.List, bc.Cost(kd.List))
 	}
 	fmt.Fprintf(w, "total: %d requests, %d points\n", total, points)

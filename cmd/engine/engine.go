@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/settings"
@@ -310,7 +311,7 @@ func (e *Engine) describe(ctx context.Context, kind, id string) (resolve.Object,
 	if err != nil {
 		return resolve.Object{}, false
 	}
-	o, err := r.Describe(ctx, resolve.Kinds[rk], id)
+	o, err := r.Describe(ctx, kinds.ByName[rk], id)
 	if err != nil || o.Key == "" || o.Key == id {
 		return resolve.Object{}, false
 	}
@@ -567,7 +568,7 @@ func (e *Engine) seedNames(c *Call, resp *client.Response) {
 	if req.Method != http.MethodGet || len(req.Query) > 0 || c.All {
 		return
 	}
-	for _, k := range resolve.Kinds {
+	for _, k := range kinds.ByName {
 		if k.List == req.Path {
 			if r, err := e.resolver(); err == nil {
 				r.Seed(k, resp.Data)
@@ -583,9 +584,9 @@ func (e *Engine) seedNames(c *Call, resp *client.Response) {
 // one is asked. A list that cannot be had leaves the ids, with one warning.
 func (e *Engine) nameOf(ctx context.Context) func(kinds, id string) (string, bool) {
 	names := map[string]map[string]string{}
-	return func(kinds, id string) (string, bool) {
-		for _, kind := range strings.Split(kinds, ",") {
-			k, known := resolve.Kinds[kind]
+	return func(kindList, id string) (string, bool) {
+		for _, kind := range strings.Split(kindList, ",") {
+			k, known := kinds.ByName[kind]
 			if !known || (k.IsID != nil && !k.IsID(id)) {
 				continue
 			}
@@ -606,7 +607,7 @@ func (e *Engine) nameIn(ctx context.Context, names map[string]map[string]string,
 		r, err := e.resolver()
 		var objs []resolve.Object
 		if err == nil {
-			objs, err = r.All(ctx, resolve.Kinds[kind])
+			objs, err = r.All(ctx, kinds.ByName[kind])
 		}
 		if err != nil {
 			e.f.IO.Warn("could not look up %s names, showing ids: %v", SingularKind(kind), err)
@@ -624,7 +625,7 @@ func (e *Engine) namesOf(ctx context.Context) func(kind string) ([]resolve.Objec
 		if err != nil {
 			return nil, err
 		}
-		return r.All(ctx, resolve.Kinds[kind])
+		return r.All(ctx, kinds.ByName[kind])
 	}
 }
 

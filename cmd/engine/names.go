@@ -13,25 +13,13 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/completions"
 	"github.com/orgctl/orgctl/ratebudget"
 )
-
-// resolveKinds are the completion kinds whose names orgctl turns into ids
-// (completion kind -> resolve kind). "resources" is absent: where the API
-// takes a resource's id it mostly takes its name too, so a lookup would only
-// cost points; "resource-ids" marks the few places that take only the UUID.
-// Custom component libraries have unique names, but the published list
-// requires a libraryId, so there is no list to find a name in.
-var resolveKinds = map[string]string{
-	"users": "users", "groups": "groups", "folders": "folders", "apps": "apps", "workflows": "workflows",
-	"spaces": "spaces", "environments": "environments", "themes": "themes",
-	"user-attributes": "user-attributes", "config-vars": "config-vars",
-	"roles": "roles", "invites": "invites",
-	"resource-ids": "resources",
-}
 
 // nameRef is one value of an Input that names an object instead of giving
 // its id: an argument (Flag "") or one element of a field's values.
@@ -58,7 +46,7 @@ func (op *Op) NameRefs(in Input) []nameRef {
 		if !ok {
 			return
 		}
-		k := resolve.Kinds[rk]
+		k := kinds.ByName[rk]
 		if strings.TrimSpace(r.Text) == "" || resolve.LooksLikeID(k, r.Text) {
 			return
 		}
@@ -237,7 +225,7 @@ type nameStore struct {
 
 // nameList is the cache list of a kind's names.
 func nameList(kind string) string {
-	return "names-" + ratebudget.Family(resolve.Kinds[kind].List)
+	return "names-" + ratebudget.Family(kinds.ByName[kind].List)
 }
 
 func (s nameStore) Load(kind string) ([]map[string]string, bool) {
@@ -273,6 +261,9 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 	if err := e.checkColumns(checked); err != nil {
 		return err // before any lookup is spent
 	}
+	if err := refuseBuiltin(op, refs, nil); err != nil {
+		return err
+	}
 	if op.mutating() && o.DryRun {
 		return e.dryRunNames(checked, refs)
 	}
@@ -293,6 +284,9 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 	typed := in.Values
 	in, found, err := e.resolveNames(ctx, in, refs)
 	if err != nil {
+		return err
+	}
+	if err := refuseBuiltin(op, refs, found); err != nil {
 		return err
 	}
 	call, err := op.Build(in, nil)
@@ -316,6 +310,38 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 		}
 	}
 	return e.Run(ctx, call, o)
+}
+
+// refuseBuiltin refuses a call that deletes an object the org cannot do
+// without (a built-in group, a system folder), before anything is sent:
+// from the name where the name decides it, else (found not nil) from the
+// object as the lookup listed it.
+func refuseBuiltin(op *Op, refs []nameRef, found map[string]resolve.Object) error {
+	for _, ref := range refs {
+		if !deletesObject(op, ref) {
+			continue
+		}
+		why := ref.Kind.ProtectedKey(ref.Text)
+		if why == "" && found != nil {
+			why = found[ref.stand].Protected
+		}
+		if why != "" {
+			return builtinRefusal(ref, why)
+		}
+	}
+	return nil
+}
+
+func builtinRefusal(ref nameRef, why string) error {
+	return cli.UsageErrorf("refusing to delete %s %s: %s, and the org cannot do without it (nothing was changed)",
+		SingularKind(ref.Kind.Name), ref.Text, why)
+}
+
+// deletesObject reports a call that deletes the very object ref names
+// (DELETE /groups/{id}), not something inside it (a member of the group).
+func deletesObject(op *Op, ref nameRef) bool {
+	return op.Method == http.MethodDelete && ref.Flag == "" && ref.Arg == len(op.Args)-1 &&
+		placeholders().ReplaceAllString(op.Path, "{}") == ref.Kind.List+"/{}"
 }
 
 // foundObject is the object a lookup answered when the call reads that

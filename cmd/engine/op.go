@@ -54,7 +54,7 @@ type Field struct {
 	// Default is only the flag's shown default.
 	Default string
 	// Complete names the object kind the value completes from ("users",
-	// "groups": see completionKinds); "" infers it from Key, "-" turns it off.
+	// "groups": see kinds.Views); "" infers it from Key, "-" turns it off.
 	Complete string
 	// Into is the body path an InLocal field's values end up at once the
 	// op's Shape has placed them ("members[].id"): they are checked against

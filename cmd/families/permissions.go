@@ -75,7 +75,7 @@ var objectTypes = []string{"folder", "app", "screen", "resource", "resource_conf
 
 // ObjectKinds are the object types whose names orgctl looks up; the API
 // takes a resource's name itself, and screens and configurations have none.
-var ObjectKinds = map[string]string{"folder": "folders", "app": "apps", "workflow": "workflows"}
+var ObjectKinds = engine.ObjectTypeKinds()
 
 var objectFields = []engine.Field{
 	{Flag: "object-type", In: engine.InLocal, Enum: objectTypes, Usage: "kind of object"},

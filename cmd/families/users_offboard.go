@@ -55,10 +55,13 @@ does only what is left. --dry-run prints the reach and the steps and stops.
 Without a terminal, --yes is needed. --from FILE offboards every "email" of a
 CSV (with a header row) or JSON Lines file.
 
-Requests: the lists of users, groups, folders, apps, resources and resource
-configurations; per user, eight POST /permissions/listObjects (effective and
-direct, per type) before and four after; then 2 points to disable, 5 per group,
-10 per grant revoked.`,
+The token's own user and the org's last active admin are never offboarded:
+orgctl refuses (exit 2) before changing anything.
+
+Requests: the lists of users, access tokens (whose token this is), groups,
+folders, apps, resources and resource configurations; per user, eight POST
+/permissions/listObjects (effective and direct, per type) before and four
+after; then 2 points to disable, 5 per group, 10 per grant revoked.`,
 		Example: `  orgctl users offboard former.employee@sandbox.example --dry-run
   orgctl users offboard former.employee@sandbox.example --yes
   orgctl users offboard --from leavers.csv --yes`,
@@ -139,6 +142,26 @@ type offboardStep struct {
 	points int
 }
 
+// offboardUsers reads the users to offboard, and refuses (before anything
+// else is read or changed) the token's own user and the last active admin.
+func offboardUsers(ctx context.Context, cfg *settings.Config, conn *cli.Connection, org *access.Org, emails []string) ([]*access.User, error) {
+	if err := org.LoadUsers(ctx); err != nil {
+		return nil, cli.Explain(cfg, err)
+	}
+	var users []*access.User
+	for _, e := range emails {
+		u := org.ByEmail[strings.ToLower(e)]
+		if u == nil {
+			return nil, &cli.NotFoundError{Err: fmt.Errorf("no user with email %q (nothing was changed)", e)}
+		}
+		users = append(users, u)
+	}
+	if err := org.RefuseOffboarding(users, access.TokenOwner(ctx, conn.Client, conn.Target.Token)); err != nil {
+		return nil, &cli.UsageError{Err: err}
+	}
+	return users, nil
+}
+
 func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) error {
 	cfg, p, err := cli.PrinterFor(f)
 	if err != nil {
@@ -151,19 +174,15 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 		return err
 	}
 	org := access.NewOrg(conn.Client)
-	for _, load := range []func(context.Context) error{org.LoadUsers, org.LoadGroups,
+	users, err := offboardUsers(ctx, cfg, conn, org, o.emails)
+	if err != nil {
+		return err
+	}
+	for _, load := range []func(context.Context) error{org.LoadGroups,
 		func(ctx context.Context) error { return org.LoadObjects(ctx, access.ObjectTypes...) }} {
 		if err := load(ctx); err != nil {
 			return cli.Explain(cfg, err)
 		}
-	}
-	var users []*access.User
-	for _, e := range o.emails {
-		u := org.ByEmail[strings.ToLower(e)]
-		if u == nil {
-			return &cli.NotFoundError{Err: fmt.Errorf("no user with email %q (nothing was changed)", e)}
-		}
-		users = append(users, u)
 	}
 	var before []access.Row
 	var steps []offboardStep

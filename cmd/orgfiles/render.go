@@ -127,6 +127,9 @@ func writePlan(w io.Writer, p *orgcode.Plan, bc ratebudget.Config, colour bool) 
 		what := "not counted as changes; --prune deletes them"
 		if p.Prune {
 			what = "this plan deletes them"
+			if n := builtins(p); n > 0 {
+				what = fmt.Sprintf("this plan deletes them but %s, which prune leaves", plural(n, "built-in object", "built-in objects"))
+			}
 		}
 		fmt.Fprintf(w, "Unmanaged: %s in no file (%s; listed below).\n", plural(len(p.Unmanaged), "live object is", "live objects are"), what)
 	}
@@ -180,6 +183,17 @@ func writePlan(w io.Writer, p *orgcode.Plan, bc ratebudget.Config, colour bool) 
 			}
 		}
 	}
+}
+
+// builtins counts the unmanaged objects the org cannot do without.
+func builtins(p *orgcode.Plan) int {
+	n := 0
+	for _, u := range p.Unmanaged {
+		if u.Note == orgcode.NoteBuiltin {
+			n++
+		}
+	}
+	return n
 }
 
 func unmanagedByKind(p *orgcode.Plan) [][]orgcode.Unmanaged {
