@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -34,12 +35,14 @@ type Saved struct {
 // Saving is one change as saved: what it does, field by field, and the
 // document it moves the object to (none for a delete).
 type Saving struct {
-	Kind    string           `json:"kind"`
-	Key     string           `json:"key"`
-	Action  Action           `json:"action"`
-	Note    string           `json:"note,omitempty"`
-	Fields  []savedField     `json:"fields"`
-	Desired map[string]any   `json:"desired,omitempty"`
+	Kind   string       `json:"kind"`
+	Key    string       `json:"key"`
+	Action Action       `json:"action"`
+	Note   string       `json:"note,omitempty"`
+	Fields []savedField `json:"fields"`
+	// Desired is never left out for a create or an update, even empty: a
+	// group file holding only its name wants the group and nothing more.
+	Desired map[string]any   `json:"desired"`
 	Live    *json.RawMessage `json:"live,omitempty"`
 }
 
@@ -164,12 +167,34 @@ func (cs Conflicts) Error() string {
 	return "the org changed since the plan was made:\n" + strings.Join(lines, "\n")
 }
 
+// Earlier are the steps earlier runs of one saved plan's apply sent
+// (answered or not), by Step.Describe: what tells an object this plan
+// created or deleted from one someone else did since the plan.
+type Earlier map[string]bool
+
+// EarlierSteps are the steps a journal of a saved plan's apply records
+// as sent: made, or sent without an answer (a killed run's).
+func EarlierSteps(st *bulk.State) Earlier {
+	out := Earlier{}
+	if st == nil {
+		return out
+	}
+	st.EachRow(func(_ int, r bulk.RowState) {
+		if r.Key != "" && (r.Status == bulk.Sent || r.Status == bulk.Done && r.Outcome.Applied()) {
+			out[r.Key] = true
+		}
+	})
+	return out
+}
+
+func (e Earlier) sent(what, kind, key string) bool { return e[what+" "+kind+" "+key] }
+
 // Replan checks the saved changes against a fresh read of the objects
 // they change and returns the plan of what is left to send: a change (or
-// a field of one) already made, by an earlier run of this apply, is done;
-// one whose object changed otherwise since the plan is a conflict, and
-// then nothing is to be sent.
-func (s *Saved) Replan(l *Live, budget ratebudget.Config) (*Plan, int, error) {
+// a field of one) already made by an earlier run of this apply (earlier)
+// is done; an object someone else created, changed or deleted since the
+// plan is a conflict, and then nothing is to be sent.
+func (s *Saved) Replan(l *Live, earlier Earlier, budget ratebudget.Config) (*Plan, int, error) {
 	p := &Plan{Prune: s.Prune, Changes: []Change{}, Unmanaged: []Unmanaged{}}
 	var conflicts Conflicts
 	done := 0
@@ -182,7 +207,7 @@ func (s *Saved) Replan(l *Live, budget ratebudget.Config) (*Plan, int, error) {
 				break
 			}
 		}
-		c, fin, what := replanOne(k, sv, ld)
+		c, fin, what := replanOne(k, sv, ld, earlier)
 		switch {
 		case what != "":
 			conflicts = append(conflicts, Conflict{k.Name, sv.Key, what})
@@ -201,7 +226,7 @@ func (s *Saved) Replan(l *Live, budget ratebudget.Config) (*Plan, int, error) {
 
 // replanOne is one saved change against the object's fresh state: the
 // change left to make, whether it is all made, or what conflicts.
-func replanOne(k *Kind, sv Saving, ld *Doc) (Change, bool, string) {
+func replanOne(k *Kind, sv Saving, ld *Doc, earlier Earlier) (Change, bool, string) {
 	c := Change{Kind: k.Name, Key: sv.Key, Action: sv.Action, Note: sv.Note, live: ld}
 	if sv.Desired != nil {
 		c.doc = &Doc{Kind: k, Key: sv.Key, Fields: sv.Desired}
@@ -213,8 +238,11 @@ func replanOne(k *Kind, sv Saving, ld *Doc) (Change, bool, string) {
 	gone := ld == nil || (k.Name == "users" && ld.Inactive && sv.Action == Delete)
 	switch {
 	case sv.Action == Delete && k.Name != "grants":
-		if gone {
+		if gone && (earlier.sent("delete", k.Name, sv.Key) || earlier.sent("disable", k.Name, sv.Key)) {
 			return c, true, ""
+		}
+		if gone {
+			return c, false, "deleted since the plan"
 		}
 		if sv.Live != nil && !equal(ld.Fields, mustUnraw(sv.Live)) {
 			return c, false, "changed since the plan; it would be deleted as it is now"
@@ -224,6 +252,10 @@ func replanOne(k *Kind, sv Saving, ld *Doc) (Change, bool, string) {
 		return restore(c, sv), false, ""
 	case sv.Action == Update && ld == nil && k.Name != "grants":
 		return c, false, "deleted since the plan"
+	case sv.Action == Create && k.Name != "grants" && !earlier.sent("create", k.Name, sv.Key):
+		// The plan was reviewed as a create; updating an object someone
+		// else made is not what was reviewed.
+		return c, false, "created since the plan"
 	}
 	if sv.Action == Update && k.Name != "grants" && sv.Live != nil {
 		// Fields the plan does not change must be as they were: the

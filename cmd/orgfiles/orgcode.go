@@ -416,11 +416,18 @@ func applySaved(parent context.Context, f *cli.Factory, o orgOptions, file strin
 	if saved.Target != conn.Target.BaseURL {
 		return cli.UsageErrorf("%s was planned for %s, and this profile reaches %s: apply it with the profile it was made with, or plan again", file, saved.Target, conn.Target.BaseURL)
 	}
+	sum := sha256.Sum256(b)
+	id := bulk.JobID("orgctl apply", []string{"--plan"}, conn.Target.BaseURL, sum[:])
+	store := bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")}
+	earlier, err := earlierSteps(store, id)
+	if err != nil {
+		return err
+	}
 	live, err := readLive(ctx, f, conn, saved.Reading(), cfg.Budget)
 	if err != nil {
 		return err
 	}
-	plan, done, err := saved.Replan(live, cfg.Budget)
+	plan, done, err := saved.Replan(live, earlier, cfg.Budget)
 	var conflicts orgcode.Conflicts
 	if errors.As(err, &conflicts) {
 		return fmt.Errorf("%w\nnothing was sent: plan again (`orgctl plan --dir %s --out %s`), review, and apply the new plan", conflicts, saved.Dir, file)
@@ -431,11 +438,57 @@ func applySaved(parent context.Context, f *cli.Factory, o orgOptions, file strin
 	if done > 0 && !f.Quiet() {
 		f.IO.Notice("orgctl: %d of the plan's %d changes are already made (by an earlier run of this apply)", done, len(saved.Changes))
 	}
-	sum := sha256.Sum256(b)
 	o.prune = saved.Prune
 	return runApply(ctx, f, conn, o, cfg.Budget, plan, live, applyJob{
-		id: bulk.JobID("orgctl apply", []string{"--plan"}, conn.Target.BaseURL, sum[:]), flags: []string{"--plan"}, input: file,
+		id: id, flags: []string{"--plan"}, input: file,
 		resumed: "the rest of the saved plan is what is left", saved: true})
+}
+
+// sentFile, in a saved apply's job directory, lists every step its runs
+// sent: each run's journal is new and holds that run's steps only.
+const sentFile = "sent"
+
+// earlierSteps are the steps earlier runs of saved apply id sent: those
+// sentFile keeps and those the last run's journal records, which it
+// keeps from now on.
+func earlierSteps(store bulk.Store, id string) (orgcode.Earlier, error) {
+	path := filepath.Join(store.Dir, id, sentFile)
+	earlier := orgcode.Earlier{}
+	if b, err := os.ReadFile(path); err == nil {
+		var keys []string
+		if err := json.Unmarshal(b, &keys); err != nil {
+			return nil, fmt.Errorf("%s is damaged (%v): plan again", path, err)
+		}
+		for _, k := range keys {
+			earlier[k] = true
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	st, err := bulk.Load(store.JournalPath(id))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("the journal of job %s cannot be read (%v): plan again", id, err)
+	}
+	n := len(earlier)
+	for k := range orgcode.EarlierSteps(st) {
+		earlier[k] = true
+	}
+	if len(earlier) == n {
+		return earlier, nil
+	}
+	keys := make([]string, 0, len(earlier))
+	for k := range earlier {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b, _ := json.Marshal(keys)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, err
+	}
+	if err := atomicfile.Write(path, b, 0o600); err != nil {
+		return nil, fmt.Errorf("recording what earlier runs sent: %w", err)
+	}
+	return earlier, nil
 }
 
 // runApply prints the plan, confirms it and sends its steps as a job.
