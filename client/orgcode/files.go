@@ -19,6 +19,7 @@ import (
 
 	"github.com/orgctl/orgctl/output/yamlvalue"
 	"go.yaml.in/yaml/v3"
+	unorm "golang.org/x/text/unicode/norm"
 )
 
 // Problem is something wrong in a file, at a line.
@@ -478,15 +479,16 @@ func FileName(d *Doc) string {
 }
 
 // FileNames names every document's file. Names that differ only in case
-// would be one file on macOS and Windows: the first in byte order keeps
-// its name, each other one gets its key's hash, so that every object has
-// its own file wherever the directory is checked out.
+// or in Unicode normalisation (Café as one code point é or as e and a
+// combining accent) would be one file on macOS and Windows: the first in
+// byte order keeps its name, each other one gets its key's hash, so that
+// every object has its own file wherever the directory is checked out.
 func FileNames(docs []*Doc) map[*Doc]string {
 	out := make(map[*Doc]string, len(docs))
 	byFold := map[string][]*Doc{}
 	for _, d := range docs {
 		out[d] = FileName(d)
-		f := strings.ToLower(out[d])
+		f := PortableFold(out[d])
 		byFold[f] = append(byFold[f], d)
 	}
 	for _, ds := range byFold {
@@ -501,6 +503,28 @@ func FileNames(docs []*Doc) map[*Doc]string {
 	return out
 }
 
+// PortableFold is a path as a case-insensitive, normalising file system
+// (macOS's, Windows') compares it: two paths of one fold are one file there.
+func PortableFold(path string) string { return strings.ToLower(unorm.NFC.String(path)) }
+
+// reservedName reports a name Windows takes for a device whatever its
+// extension or case: CON, PRN, AUX, NUL, COM1-9, LPT1-9 ("aux.txt", "nul").
+func reservedName(name string) bool {
+	base, _, _ := strings.Cut(name, ".")
+	base = strings.ToUpper(strings.TrimRight(base, " "))
+	switch base {
+	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
+		return true
+	}
+	if len(base) > 3 && (strings.HasPrefix(base, "COM") || strings.HasPrefix(base, "LPT")) {
+		switch base[3:] {
+		case "1", "2", "3", "4", "5", "6", "7", "8", "9", "¹", "²", "³":
+			return true
+		}
+	}
+	return false
+}
+
 func keyHash(key string) string {
 	h := sha256.Sum256([]byte(key))
 	return hex.EncodeToString(h[:4])
@@ -513,13 +537,15 @@ const maxName = 200
 // safeName makes one name (of the object whose key is key) a path
 // element that every common file system takes: "/", "%", "\", control
 // characters, the characters Windows refuses and leading dots are
-// percent-escaped, so two keys never share a file; a name too long for
-// a file system is cut and given its key's hash.
+// percent-escaped, so two keys never share a file, and so is the first
+// letter of a name Windows keeps for a device (CON, aux.txt); a name too
+// long for a file system is cut and given its key's hash.
 func safeName(s, key string) string {
 	var b strings.Builder
+	reserved := reservedName(s)
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c < 0x20 || c == 0x7f || strings.IndexByte(`/%\<>:"|?*`, c) >= 0 || (i == 0 && c == '.') ||
+		if c < 0x20 || c == 0x7f || strings.IndexByte(`/%\<>:"|?*`, c) >= 0 || (i == 0 && (c == '.' || reserved)) ||
 			(i == len(s)-1 && (c == ' ' || c == '.')) {
 			fmt.Fprintf(&b, "%%%02X", c)
 			continue

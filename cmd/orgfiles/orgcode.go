@@ -56,9 +56,10 @@ Export twice and the files are byte for byte the same; an object gone from the
 org leaves no file behind (the kinds' folders are rewritten, nothing else in
 DIR is touched). The new folders are written in full first and swapped in only
 then: a failed export leaves DIR as it was. A name no file system takes as a
-file name (too long, control characters, one that differs from another only in
-case) gets a distinct, stable file name; the file holds the real name. Export,
-plan and apply never follow a symlink out of DIR.`,
+file name (too long, control characters, a Windows device name such as CON or
+aux.txt, one that differs from another only in case or in Unicode
+normalisation) gets a distinct, stable file name; the file holds the real
+name. Export, plan and apply never follow a symlink out of DIR.`,
 		Example: "  orgctl export --dir org/\n  git -C org diff",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
