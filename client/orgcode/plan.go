@@ -51,8 +51,11 @@ type Unmanaged struct {
 type Plan struct {
 	Changes   []Change    `json:"changes"`
 	Unmanaged []Unmanaged `json:"unmanaged"`
-	Steps     []*Step     `json:"-"`
-	Prune     bool        `json:"prune"`
+	// Blocked are the field changes the org cannot take yet; Changes
+	// hold the rest.
+	Blocked []Blocked `json:"blocked"`
+	Steps   []*Step   `json:"-"`
+	Prune   bool      `json:"prune"`
 	// Requests, Points and Time sum the steps; Time is the least the budget
 	// needs for Points with a full window to start with.
 	Requests int           `json:"requests"`
@@ -63,8 +66,8 @@ type Plan struct {
 	ReadPoints   int `json:"read_points"`
 }
 
-// Empty reports a plan with nothing to do.
-func (p *Plan) Empty() bool { return len(p.Steps) == 0 }
+// Empty reports a plan with nothing to do, and nothing blocked.
+func (p *Plan) Empty() bool { return len(p.Steps) == 0 && len(p.Blocked) == 0 }
 
 // Check finds references that name nothing: not in the files and not in
 // the live org. It runs after the live read and before any write.
@@ -81,7 +84,9 @@ func Check(f *Files, l *Live, r Reading) error {
 				return true
 			}
 		}
-		return l.Exists(kind, key)
+		// What only the live org can hold and it lacks blocks a change,
+		// which the plan shows: the files are not wrong for it.
+		return l.Exists(kind, key) || blockable(kind, key)
 	}
 	for _, k := range Kinds() {
 		if !r.Manages(k.Name) {
@@ -177,7 +182,7 @@ func folderKey(typ string, names []string) string {
 // a field the file gives differs; objects only live are unmanaged, and
 // deleted with prune.
 func Diff(f *Files, l *Live, r Reading, prune bool, budget ratebudget.Config) *Plan {
-	p := &Plan{Prune: prune, Changes: []Change{}, Unmanaged: []Unmanaged{}}
+	p := &Plan{Prune: prune, Changes: []Change{}, Unmanaged: []Unmanaged{}, Blocked: []Blocked{}}
 	for _, k := range Kinds() {
 		if !r.Manages(k.Name) {
 			continue // neither compared nor listed as unmanaged
@@ -206,11 +211,11 @@ func Diff(f *Files, l *Live, r Reading, prune bool, budget ratebudget.Config) *P
 					}
 					c.Fields = append(c.Fields, FieldChange{Field: fd.Name, New: v, HasNew: true})
 				}
-				p.Changes = append(p.Changes, c)
+				p.add(c, l)
 				continue
 			}
 			if fcs := diffFields(k, d, ld); len(fcs) > 0 {
-				p.Changes = append(p.Changes, Change{Kind: k.Name, Key: d.Key, Action: Update, Fields: fcs, doc: d, live: ld})
+				p.add(Change{Kind: k.Name, Key: d.Key, Action: Update, Fields: fcs, doc: d, live: ld}, l)
 			}
 		}
 		for _, d := range l.Docs[k.Name] {
@@ -244,6 +249,15 @@ func Diff(f *Files, l *Live, r Reading, prune bool, budget ratebudget.Config) *P
 	}
 	p.price(l, budget)
 	return p
+}
+
+// add adds c to the plan, less its blocked fields.
+func (p *Plan) add(c Change, l *Live) {
+	b, keep := block(&c, l)
+	p.Blocked = append(p.Blocked, b...)
+	if keep {
+		p.Changes = append(p.Changes, c)
+	}
 }
 
 // price makes the plan's steps from its changes and prices them, and the

@@ -27,6 +27,8 @@ type Saved struct {
 	Prune   bool      `json:"prune"`
 	Only    []string  `json:"only,omitempty"`
 	Changes []Saving  `json:"changes"`
+	// Blocked are the plan's blocked changes: never sent by this plan.
+	Blocked []Blocked `json:"blocked,omitempty"`
 	// Points and Requests are the writes the plan priced.
 	Requests int `json:"requests"`
 	Points   int `json:"points"`
@@ -79,7 +81,7 @@ func unraw(r *json.RawMessage) (any, bool) {
 // Save is the plan as a file for the org at target, made from dir.
 func (p *Plan) Save(target, dir string, only []string, now time.Time) ([]byte, error) {
 	s := Saved{Format: SavedFormat, Target: target, Created: now.UTC(), Dir: dir, Prune: p.Prune, Only: only,
-		Requests: p.Requests, Points: p.Points, Changes: []Saving{}}
+		Requests: p.Requests, Points: p.Points, Changes: []Saving{}, Blocked: p.Blocked}
 	for _, c := range p.Changes {
 		sv := Saving{Kind: c.Kind, Key: c.Key, Action: c.Action, Note: c.Note, Fields: []savedField{}}
 		for _, fc := range c.Fields {
@@ -124,6 +126,11 @@ func LoadPlan(name string, b []byte) (*Saved, error) {
 		}
 		if c.Desired != nil {
 			s.Changes[i].Desired = norm(c.Desired).(map[string]any)
+		}
+	}
+	for i, b := range s.Blocked {
+		if KindNamed(b.Kind) == nil || b.Key == "" || b.Field == "" || b.Needs == "" {
+			return nil, fmt.Errorf("%s: blocked change %d (%s %s %s) is not one orgctl makes: the file was edited or damaged; plan again", name, i+1, b.Kind, b.Key, b.Field)
 		}
 	}
 	return &s, nil
@@ -195,7 +202,10 @@ func (e Earlier) sent(what, kind, key string) bool { return e[what+" "+kind+" "+
 // is done; an object someone else created, changed or deleted since the
 // plan is a conflict, and then nothing is to be sent.
 func (s *Saved) Replan(l *Live, earlier Earlier, budget ratebudget.Config) (*Plan, int, error) {
-	p := &Plan{Prune: s.Prune, Changes: []Change{}, Unmanaged: []Unmanaged{}}
+	p := &Plan{Prune: s.Prune, Changes: []Change{}, Unmanaged: []Unmanaged{}, Blocked: s.Blocked}
+	if p.Blocked == nil {
+		p.Blocked = []Blocked{}
+	}
 	var conflicts Conflicts
 	done := 0
 	for _, sv := range s.Changes {

@@ -190,3 +190,66 @@ func TestSavedDeleteOfAGoneObject(t *testing.T) {
 		t.Errorf("deleted by an earlier run: %+v done %d err %v", p, done, err)
 	}
 }
+
+func TestMissingAppBlocksOnlyItsFields(t *testing.T) {
+	files := map[string]string{
+		"groups/ops.yaml":        "name: ops\nuniversal_app_access: use\nlanding_page_app: Lookup\n",
+		"grants/group/ops.yaml":  "subject: group:ops\nfolders:\n  app:/Ops: use\napps:\n  Lookup: edit\n  Here: use\n",
+		"grants/group/only.yaml": "subject: group:ops2\napps:\n  Lookup: own\n",
+		"groups/ops2.yaml":       "name: ops2\n",
+	}
+	f, err := ReadDir(context.Background(), writeFiles(t, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := liveOf()
+	live.Apps["Here"] = "app_9"
+	live.setID("folders", "app:/Ops", "f_1")
+	if err := Check(f, live, Everything()); err != nil {
+		t.Fatalf("a missing app is no problem of the files: %v", err)
+	}
+	p := Diff(f, live, Everything(), false, ratebudget.DefaultConfig())
+	var blocked []string
+	for _, b := range p.Blocked {
+		blocked = append(blocked, b.Kind+" "+b.Key+" "+b.Field+" "+b.Needs)
+	}
+	want := `groups ops landing_page_app app "Lookup"|grants group:ops apps.Lookup app "Lookup"|grants group:ops2 apps.Lookup app "Lookup"`
+	if got := strings.Join(blocked, "|"); got != want {
+		t.Errorf("blocked = %s\nwant      %s", got, want)
+	}
+	var steps []string
+	for _, s := range p.Steps {
+		steps = append(steps, s.Describe())
+	}
+	// ops2's only grant is blocked: no change of its grants is left
+	wantSteps := "create groups ops|create groups ops2|grant grants group:ops folder:app:/Ops|grant grants group:ops app:Here"
+	if got := strings.Join(steps, "|"); got != wantSteps {
+		t.Errorf("steps = %s\nwant    %s", got, wantSteps)
+	}
+	// the group's create leaves the landing page out
+	for _, s := range p.Steps {
+		if s.Describe() == "create groups ops" {
+			live.setID("users", "x", "u")
+			req, err := s.Request(live)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := req.Body.(map[string]any)["landing_page_app_id"]; ok {
+				t.Errorf("create sends a landing page: %v", req.Body)
+			}
+		}
+	}
+	// a saved plan carries them, and its apply sends none of them
+	b, err := p.Save("https://org.example", "org", nil, time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := LoadPlan("p", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _, err := s.Replan(live, nil, ratebudget.DefaultConfig())
+	if err != nil || len(again.Blocked) != 3 || len(again.Steps) != 4 {
+		t.Fatalf("saved: %d blocked, %d steps, err %v; want 3 and 4", len(again.Blocked), len(again.Steps), err)
+	}
+}

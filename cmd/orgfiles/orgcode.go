@@ -78,9 +78,15 @@ budget needs for them. It manages the kinds whose folders DIR holds (--only
 narrows them), and reads only what they need: one list request per kind they
 are or refer to, and one access list per folder and app only when grants/ is
 managed.
-With --exit-code it exits 7 when something would change and 0 when nothing
-would, like terraform plan -detailed-exitcode; an error keeps its own status (1
-to 6), so drift never reads as a crash nor a crash as drift. With
+
+A change that needs what the org lacks and this API cannot create (a grant on
+an app, or a landing page, promoted from another Space: apps reach a Space
+through source control) is blocked, not an error: the plan lists blocked
+changes under a heading of their own and counts them, and apply sends the rest.
+
+With --exit-code it exits 7 when something would change or is blocked and 0
+when nothing would, like terraform plan -detailed-exitcode; an error keeps its
+own status (1 to 6), so drift never reads as a crash nor a crash as drift. With
 --fail-on-unmanaged, live objects that no file holds count as changes too.`,
 		Example: "  orgctl plan --dir org/\n  orgctl plan --dir org/ --exit-code   # in CI\n  orgctl plan --dir org/ -o json",
 		Args:    cobra.NoArgs,
@@ -98,14 +104,17 @@ terminal and without --yes it refuses), then sends the plan's requests in
 dependency order (users and groups before memberships, folders before grants),
 paced by the rate budget, with progress on stderr. Deletes happen only with
 --prune. If apply is stopped or killed, run it again: it reads the org afresh,
-so what was applied is not sent again.
+so what was applied is not sent again. Blocked changes (see plan --help) are
+not sent: apply sends the rest, names each blocked change and exits 1; once
+what they need is in the org, the next apply sends them.
 
 apply PLANFILE applies a plan saved by plan --out: exactly its changes, as
 reviewed, with the prune and kinds it was made with. It reads the directory
 not at all and the org only for the objects the plan changes (the lists of
 their kinds; the access lists of the folders and apps whose grants change),
-and refuses, sending nothing, when one of them changed since the plan was
-made. Stopped, it can be run again: what it already made counts as done.`,
+and refuses, exit 1, sending nothing, naming each object someone else created,
+changed or deleted since the plan was made. Stopped, it can be run again: what
+its earlier runs made counts as done.`,
 		Example: "  orgctl apply --dir org/\n  orgctl apply --dir org/ --prune --yes\n  orgctl plan --dir org/ --out org.plan && orgctl apply org.plan --yes",
 		Args:    cli.MaximumArgs(1, "PLANFILE"),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -133,7 +142,7 @@ made. Stopped, it can be run again: what it already made counts as done.`,
 			return names, cobra.ShellCompDirectiveNoFileComp
 		})
 	}
-	plan.Flags().BoolVar(&o.exitCode, "exit-code", false, "exit 7 when the plan has changes, 0 when it has none")
+	plan.Flags().BoolVar(&o.exitCode, "exit-code", false, "exit 7 when the plan has changes (or blocked ones), 0 when it has none")
 	plan.Flags().BoolVar(&o.failUnmanaged, "fail-on-unmanaged", false, "exit 7 also when live objects are in no file (implies --exit-code)")
 	plan.Flags().StringVar(&o.out, "out", "", "also save the plan to `FILE`, for `orgctl apply FILE`")
 	apply.Flags().BoolVarP(&o.yes, "yes", "y", false, "do not ask for confirmation (required when stdin is not a terminal)")
@@ -323,7 +332,11 @@ func planData(p *orgcode.Plan) map[string]any {
 		}
 		unmanaged = append(unmanaged, m)
 	}
-	return map[string]any{"changes": changes, "unmanaged": unmanaged, "steps": steps, "prune": p.Prune,
+	blocked := []any{}
+	for _, b := range p.Blocked {
+		blocked = append(blocked, map[string]any{"kind": b.Kind, "key": b.Key, "field": b.Field, "new": b.New, "needs": b.Needs, "reason": b.Reason})
+	}
+	return map[string]any{"changes": changes, "unmanaged": unmanaged, "blocked": blocked, "steps": steps, "prune": p.Prune,
 		"requests": p.Requests, "points": p.Points, "seconds": p.Time.Seconds(),
 		"read_requests": p.ReadRequests, "read_points": p.ReadPoints}
 }
@@ -502,8 +515,11 @@ func runApply(ctx context.Context, f *cli.Factory, conn *cli.Connection, o orgOp
 		return nil
 	}
 	writePlan(f.IO.Out, plan, bc, f.IO.ColorOut)
-	if plan.Empty() {
-		return nil
+	if len(plan.Steps) == 0 {
+		if len(plan.Blocked) > 0 {
+			fmt.Fprintln(f.IO.Out, "Nothing to send: every change left is blocked.")
+		}
+		return blockedExit(f, plan)
 	}
 	if !o.yes {
 		if err := confirmApply(f, plan); err != nil {
@@ -590,7 +606,25 @@ func runApply(ctx context.Context, f *cli.Factory, conn *cli.Connection, o orgOp
 	if n := res.Counts[bulk.Unknown]; n > 0 {
 		fmt.Fprintf(f.IO.Err, "orgctl: %d steps were sent without an answer; run apply again: it reads the org afresh and shows what they did\n", n)
 	}
-	return cli.JobExit(res)
+	if err := cli.JobExit(res); err != nil {
+		blockedExit(f, plan)
+		return err
+	}
+	return blockedExit(f, plan)
+}
+
+// blockedExit names the plan's blocked changes, which apply did not send:
+// the org is not yet as the files say, so the apply did not succeed.
+func blockedExit(f *cli.Factory, p *orgcode.Plan) error {
+	if len(p.Blocked) == 0 {
+		return nil
+	}
+	fmt.Fprintf(f.IO.Err, "orgctl: %s blocked and %s not sent:\n", plural(len(p.Blocked), "change is", "changes are"), map[bool]string{true: "was", false: "were"}[len(p.Blocked) == 1])
+	for _, b := range p.Blocked {
+		fmt.Fprintf(f.IO.Err, "  %s %s %s: needs %s\n", b.Kind, b.Key, b.Field, b.Needs)
+	}
+	fmt.Fprintln(f.IO.Err, "orgctl: once what they need is in this org, plan and apply again: they are sent then")
+	return &cli.ExitError{Code: cli.ExitFailure}
 }
 
 // filesSum names the desired state: every file's path and bytes, in order.
