@@ -163,6 +163,17 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 		}
 		raw[k] = objs
 	}
+	for _, k := range readOrder {
+		if r.reads(k) || !r.lazy[k] || !r.wants(k, raw) {
+			continue
+		}
+		prog.expect(lists[k].path)
+		objs, err := l.listAll(ctx, d, k)
+		if err != nil {
+			return nil, err
+		}
+		raw[k] = objs
+	}
 	for _, a := range raw["apps"] {
 		l.Apps[resolve.Text(a["name"])] = resolve.Text(a["id"])
 	}
@@ -220,6 +231,9 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 				role = "admin"
 			}
 			members[strings.ToLower(email)] = role
+			if _, known := l.ID("users", email); !known && email != "" {
+				l.setID("users", email, resolve.Text(mm["id"])) // the users list, unread, would say the same
+			}
 		}
 		f["members"] = members
 		d := l.add("groups", resolve.Text(g["id"]), resolve.Text(g["name"]), f)

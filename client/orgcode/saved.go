@@ -140,17 +140,47 @@ func LoadPlan(name string, b []byte) (*Saved, error) {
 // kinds it changes and of those they refer to, and the access lists of
 // just the folders and apps whose grants it changes.
 func (s *Saved) Reading() Reading {
-	r := Reading{managed: map[string]bool{}, lists: map[string]bool{}, access: map[string]bool{}}
+	r := newReading()
+	r.access = map[string]bool{}
 	for _, c := range s.Changes {
 		r.managed[c.Kind] = true
-		for _, l := range needs(c.Kind) {
-			r.lists[l] = true
-		}
-		if c.Kind == "grants" {
+		r.lists[c.Kind] = true
+		switch c.Kind {
+		case "grants":
+			// the subject's list names it in the access lists; the objects'
+			// lists give the ids of the access lists to read
+			typ, _, _ := splitSubject(c.Key)
+			r.lists[typ+"s"] = true
 			for _, f := range c.Fields {
 				r.access[f.Field] = true // "folders.app:/Ops", "apps.Customer Lookup"
+				field, _, _ := strings.Cut(f.Field, ".")
+				r.lists[field] = true
 			}
+		case "config-vars":
+			r.lists["environments"] = true
+		case "groups":
+			// members added need their ids, a landing page its app's
+			r.lazy["users"], r.lazy["apps"] = true, true
+			fields := map[string]any{}
+			for _, f := range c.Fields {
+				name, entry, isEntry := strings.Cut(f.Field, ".")
+				switch {
+				case isEntry && name == "members" && f.New != nil:
+					m, _ := fields["members"].(map[string]any)
+					if m == nil {
+						m = map[string]any{}
+						fields["members"] = m
+					}
+					m[entry] = true
+				case name == "landing_page_app":
+					if v, ok := unraw(f.New); ok {
+						fields[name] = v
+					}
+				}
+			}
+			r.refer(KindNamed("groups"), fields, nil)
 		}
+		// a user change names attributes by name: no list of them is needed
 	}
 	return r
 }
