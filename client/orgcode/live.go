@@ -144,7 +144,8 @@ func (l *Live) listAll(ctx context.Context, d Doer, kind string) ([]map[string]a
 
 // ReadLive reads the org as r says: one list per kind it reads (every
 // page), then, when it manages grants, one access list per folder and app.
-// prog, when not nil, follows the read.
+// A reading of files checks their references (Check) between the two,
+// and returns its Problems. prog, when not nil, follows the read.
 func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live, error) {
 	l := &Live{Docs: map[string][]*Doc{}, Apps: map[string]string{}, SystemFolders: map[string]string{}, ids: map[string]string{}, progress: prog}
 	raw := map[string][]map[string]any{}
@@ -291,6 +292,12 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 			}
 		}
 		l.add("organization", "", orgKey, f)
+	}
+
+	if r.files != nil {
+		if err := Check(r.files, l, r); err != nil {
+			return nil, err
+		}
 	}
 
 	// Grants: one access list per folder and per app.

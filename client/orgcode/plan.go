@@ -69,8 +69,34 @@ type Plan struct {
 // Empty reports a plan with nothing to do, and nothing blocked.
 func (p *Plan) Empty() bool { return len(p.Steps) == 0 && len(p.Blocked) == 0 }
 
+// CheckFiles finds what is wrong in the files of the kinds r manages
+// that no read of the org can change: it runs before any request.
+func CheckFiles(f *Files, r Reading) error {
+	var probs Problems
+	if r.Manages("config-vars") {
+		for _, d := range f.Docs["config-vars"] {
+			if d.Fields["secret"] != true {
+				continue
+			}
+			vals, _ := d.Fields["values"].(map[string]any)
+			for env, v := range vals {
+				if !secretRef().MatchString(fmt.Sprint(v)) {
+					probs = append(probs, Problem{File: d.File, Line: d.Lines["values\x00"+env], Msg: fmt.Sprintf("values: %s: a secret's value is written as ${ORGCTL_SECRET_NAME}, never as the value", env)})
+				}
+			}
+		}
+	}
+	if len(probs) > 0 {
+		return probs.sorted()
+	}
+	return nil
+}
+
 // Check finds references that name nothing: not in the files and not in
-// the live org. It runs after the live read and before any write.
+// the live org. A reference to an object of the files needs no read; one
+// to an object in no file can only be checked against the live org, so
+// ReadLive runs Check once the lists are read, before the access lists
+// (most of a read's points) and any write.
 func Check(f *Files, l *Live, r Reading) error {
 	var probs Problems
 	has := func(kind, key string) bool {
@@ -101,12 +127,12 @@ func Check(f *Files, l *Live, r Reading) error {
 				switch fd.Type {
 				case tRef:
 					if s, ok := v.(string); ok && !has(fd.Ref, s) {
-						probs = append(probs, Problem{d.File, d.Lines[fd.Name], fmt.Sprintf("%s: no %s named %q in the files or the live org", fd.Name, singular(fd.Ref), s)})
+						probs = append(probs, Problem{File: d.File, Line: d.Lines[fd.Name], Msg: fmt.Sprintf("%s: no %s named %q in the files or the live org", fd.Name, singular(fd.Ref), s)})
 					}
 				case tLevelMap, tEnvMap, tScalarMap:
 					for key := range v.(map[string]any) {
 						if !has(fd.Ref, key) {
-							probs = append(probs, Problem{d.File, d.Lines[fd.Name+"\x00"+key], fmt.Sprintf("%s: no %s named %q in the files or the live org", fd.Name, singular(fd.Ref), key)})
+							probs = append(probs, Problem{File: d.File, Line: d.Lines[fd.Name+"\x00"+key], Msg: fmt.Sprintf("%s: no %s named %q in the files or the live org", fd.Name, singular(fd.Ref), key)})
 						}
 					}
 				}
@@ -117,22 +143,13 @@ func Check(f *Files, l *Live, r Reading) error {
 				if len(names) > 1 {
 					parent := folderKey(typ, names[:len(names)-1])
 					if !has("folders", parent) {
-						probs = append(probs, Problem{d.File, d.Lines["folder"], fmt.Sprintf("folder %q: its parent %q is neither in the files nor in the live org", d.Key, parent)})
+						probs = append(probs, Problem{File: d.File, Line: d.Lines["folder"], Msg: fmt.Sprintf("folder %q: its parent %q is neither in the files nor in the live org", d.Key, parent)})
 					}
 				}
 			case "grants":
 				typ, name, _ := splitSubject(d.Key)
 				if !has(typ+"s", name) {
-					probs = append(probs, Problem{d.File, d.Lines["subject"], fmt.Sprintf("subject: no %s named %q in the files or the live org", typ, name)})
-				}
-			case "config-vars":
-				if d.Fields["secret"] == true {
-					vals, _ := d.Fields["values"].(map[string]any)
-					for env, v := range vals {
-						if !secretRef().MatchString(fmt.Sprint(v)) {
-							probs = append(probs, Problem{d.File, d.Lines["values\x00"+env], fmt.Sprintf("values: %s: a secret's value is written as ${ORGCTL_SECRET_NAME}, never as the value", env)})
-						}
-					}
+					probs = append(probs, Problem{File: d.File, Line: d.Lines["subject"], Msg: fmt.Sprintf("subject: no %s named %q in the files or the live org", typ, name)})
 				}
 			}
 		}
@@ -161,7 +178,7 @@ func MissingSecrets(p *Plan) Problems {
 					if where == "" {
 						where = "config var " + d.Key
 					}
-					probs = append(probs, Problem{where, d.Lines["values\x00"+env], fmt.Sprintf("values: %s: the environment variable %s is not set; set it to the secret's value", env, m[1])})
+					probs = append(probs, Problem{File: where, Line: d.Lines["values\x00"+env], Msg: fmt.Sprintf("values: %s: the environment variable %s is not set; set it to the secret's value", env, m[1])})
 				}
 			}
 		}

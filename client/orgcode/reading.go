@@ -29,6 +29,8 @@ type Reading struct {
 	// access, when set, limits the access lists read to these folders and
 	// apps ("folders.app:/Ops", "apps.Customer Lookup"): a saved plan's.
 	access map[string]bool
+	// files, when set, are checked (Check) as soon as the lists are read.
+	files *Files
 }
 
 func newReading() Reading {
@@ -57,6 +59,7 @@ func ReadingFor(f *Files, only []string) (Reading, error) {
 		}
 	}
 	r := newReading()
+	r.files = f
 	for _, k := range Kinds() {
 		if (f.Kinds[k.Name] || len(f.Docs[k.Name]) > 0) && (len(only) == 0 || slices.Contains(only, k.Name)) {
 			r.managed[k.Name] = true

@@ -20,6 +20,7 @@ import (
 	"github.com/orgctl/orgctl/client/orgcode"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/output/atomicfile"
@@ -78,6 +79,12 @@ budget needs for them. It manages the kinds whose folders DIR holds (--only
 narrows them), and reads only what they need: one list request per kind they
 are or refer to, and one access list per folder and app only when grants/ is
 managed.
+
+Bad files exit 2 before any request, each problem as FILE:LINE with a
+did-you-mean for a misspelt field, kind or value. A reference to an object of
+the files needs no request; one to an object in no file can only be checked
+against the live org, so when it names nothing, plan exits 2 after reading
+the lists (before the access lists and any write).
 
 A change that needs what the org lacks and this API cannot create (a grant on
 an app, or a landing page, promoted from another Space: apps reach a Space
@@ -214,7 +221,10 @@ func readOrgFiles(ctx context.Context, dir string) (*orgcode.Files, error) {
 	case ctx.Err() != nil:
 		return nil, ctx.Err() // interrupted: the signal's exit status
 	case errors.As(err, &probs):
-		return nil, &cli.UsageError{Err: fmt.Errorf("%w\n(%d problems in %s; nothing was sent)", probs, len(probs), dir)}
+		probs = probs.WithSuggestions(func(word string, known []string) string {
+			return suggest.Nearest(word, known, suggest.Typo(len(word)))
+		})
+		return nil, &cli.UsageError{Err: fmt.Errorf("%w\n(%s in %s; nothing was sent)", probs, plural(len(probs), "problem", "problems"), dir)}
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, cli.UsageErrorf("--dir %s does not exist: run `orgctl export --dir %s` first", dir, dir)
 	case err != nil:
@@ -229,12 +239,18 @@ func orgPlanOf(ctx context.Context, f *cli.Factory, conn *cli.Connection, files 
 	if err != nil {
 		return nil, nil, &cli.UsageError{Err: fmt.Errorf("--only: %w", err)}
 	}
+	if err := orgcode.CheckFiles(files, r); err != nil {
+		return nil, nil, &cli.UsageError{Err: fmt.Errorf("%w\n(nothing was sent)", err)}
+	}
 	live, err := readLive(ctx, f, conn, r, bc)
+	var probs orgcode.Problems
+	if errors.As(err, &probs) {
+		// references to objects in no file: the lists were read to check
+		// them, the access lists were not
+		return nil, nil, &cli.UsageError{Err: fmt.Errorf("%w\n(nothing was changed)", err)}
+	}
 	if err != nil {
 		return nil, nil, err
-	}
-	if err := orgcode.Check(files, live, r); err != nil {
-		return nil, nil, &cli.UsageError{Err: fmt.Errorf("%w\n(nothing was changed)", err)}
 	}
 	return orgcode.Diff(files, live, r, o.prune, bc), live, nil
 }
