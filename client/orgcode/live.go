@@ -148,32 +148,9 @@ func (l *Live) listAll(ctx context.Context, d Doer, kind string) ([]map[string]a
 // and returns its Problems. prog, when not nil, follows the read.
 func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live, error) {
 	l := &Live{Docs: map[string][]*Doc{}, Apps: map[string]string{}, SystemFolders: map[string]string{}, ids: map[string]string{}, progress: prog}
-	raw := map[string][]map[string]any{}
-	for _, k := range readOrder {
-		if r.reads(k) {
-			prog.expect(lists[k].path)
-		}
-	}
-	for _, k := range readOrder {
-		if !r.reads(k) {
-			continue
-		}
-		objs, err := l.listAll(ctx, d, k)
-		if err != nil {
-			return nil, err
-		}
-		raw[k] = objs
-	}
-	for _, k := range readOrder {
-		if r.reads(k) || !r.lazy[k] || !r.wants(k, raw) {
-			continue
-		}
-		prog.expect(lists[k].path)
-		objs, err := l.listAll(ctx, d, k)
-		if err != nil {
-			return nil, err
-		}
-		raw[k] = objs
+	raw, err := l.readLists(ctx, d, r)
+	if err != nil {
+		return nil, err
 	}
 	for _, a := range raw["apps"] {
 		l.Apps[resolve.Text(a["name"])] = resolve.Text(a["id"])
@@ -428,6 +405,38 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 		sort.Slice(docs, func(i, j int) bool { return docs[i].Key < docs[j].Key })
 	}
 	return l, nil
+}
+
+// readLists reads the lists r reads, then the lazy ones those ask for,
+// each in readOrder, by kind.
+func (l *Live) readLists(ctx context.Context, d Doer, r Reading) (map[string][]map[string]any, error) {
+	raw := map[string][]map[string]any{}
+	for _, k := range readOrder {
+		if r.reads(k) {
+			l.progress.expect(lists[k].path)
+		}
+	}
+	read := func(k string) error {
+		objs, err := l.listAll(ctx, d, k)
+		raw[k] = objs
+		return err
+	}
+	for _, k := range readOrder {
+		if r.reads(k) {
+			if err := read(k); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, k := range readOrder {
+		if !r.reads(k) && r.lazy[k] && r.wants(k, raw) {
+			l.progress.expect(lists[k].path)
+			if err := read(k); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return raw, nil
 }
 
 // creatableFolder are the folder types the API creates; others (file

@@ -275,27 +275,11 @@ func replanOne(k *Kind, sv Saving, ld *Doc, earlier Earlier) (Change, bool, stri
 	for _, f := range sv.Fields {
 		saved[f.Field] = f
 	}
-	gone := ld == nil || (k.Name == "users" && ld.Inactive && sv.Action == Delete)
-	switch {
-	case sv.Action == Delete && k.Name != "grants":
-		if gone && (earlier.sent("delete", k.Name, sv.Key) || earlier.sent("disable", k.Name, sv.Key)) {
-			return c, true, ""
+	if fin, what, decided := objectFate(k, sv, ld, earlier); decided {
+		if sv.Action == Create && ld == nil {
+			c = restore(c, sv)
 		}
-		if gone {
-			return c, false, "deleted since the plan"
-		}
-		if sv.Live != nil && !equal(ld.Fields, mustUnraw(sv.Live)) {
-			return c, false, "changed since the plan; it would be deleted as it is now"
-		}
-		return c, false, ""
-	case sv.Action == Create && ld == nil:
-		return restore(c, sv), false, ""
-	case sv.Action == Update && ld == nil && k.Name != "grants":
-		return c, false, "deleted since the plan"
-	case sv.Action == Create && k.Name != "grants" && !earlier.sent("create", k.Name, sv.Key):
-		// The plan was reviewed as a create; updating an object someone
-		// else made is not what was reviewed.
-		return c, false, "created since the plan"
+		return c, fin, what
 	}
 	if sv.Action == Update && k.Name != "grants" && sv.Live != nil {
 		// Fields the plan does not change must be as they were: the
@@ -345,6 +329,36 @@ func replanOne(k *Kind, sv Saving, ld *Doc, earlier Earlier) (Change, bool, stri
 	}
 	c.Fields = left
 	return c, false, ""
+}
+
+// objectFate is what becomes of a saved change as a whole, from whether
+// its object is there and who made or removed it: all made, a conflict,
+// or (a create of a missing object, a delete) to send whole; decided is
+// false when the fields are to be compared.
+func objectFate(k *Kind, sv Saving, ld *Doc, earlier Earlier) (fin bool, what string, decided bool) {
+	gone := ld == nil || (k.Name == "users" && ld.Inactive && sv.Action == Delete)
+	switch {
+	case sv.Action == Delete && k.Name != "grants":
+		if gone && (earlier.sent("delete", k.Name, sv.Key) || earlier.sent("disable", k.Name, sv.Key)) {
+			return true, "", true
+		}
+		if gone {
+			return false, "deleted since the plan", true
+		}
+		if sv.Live != nil && !equal(ld.Fields, mustUnraw(sv.Live)) {
+			return false, "changed since the plan; it would be deleted as it is now", true
+		}
+		return false, "", true
+	case sv.Action == Create && ld == nil:
+		return false, "", true
+	case sv.Action == Update && ld == nil && k.Name != "grants":
+		return false, "deleted since the plan", true
+	case sv.Action == Create && k.Name != "grants" && !earlier.sent("create", k.Name, sv.Key):
+		// The plan was reviewed as a create; updating an object someone
+		// else made is not what was reviewed.
+		return false, "created since the plan", true
+	}
+	return false, "", false
 }
 
 // restore is a create as planned.

@@ -532,10 +532,7 @@ func runApply(ctx context.Context, f *cli.Factory, conn *cli.Connection, o orgOp
 	}
 	writePlan(f.IO.Out, plan, bc, f.IO.ColorOut)
 	if len(plan.Steps) == 0 {
-		if len(plan.Blocked) > 0 {
-			fmt.Fprintln(f.IO.Out, "Nothing to send: every change left is blocked.")
-		}
-		return blockedExit(f, plan)
+		return nothingToSend(f, plan)
 	}
 	if !o.yes {
 		if err := confirmApply(f, plan); err != nil {
@@ -622,11 +619,24 @@ func runApply(ctx context.Context, f *cli.Factory, conn *cli.Connection, o orgOp
 	if n := res.Counts[bulk.Unknown]; n > 0 {
 		fmt.Fprintf(f.IO.Err, "orgctl: %d steps were sent without an answer; run apply again: it reads the org afresh and shows what they did\n", n)
 	}
-	if err := cli.JobExit(res); err != nil {
-		blockedExit(f, plan)
-		return err
+	return worst(cli.JobExit(res), blockedExit(f, plan))
+}
+
+// worst is the first error, else the second: a failed or unknown step's
+// status outranks the blocked changes' (named all the same).
+func worst(job, blocked error) error {
+	if job != nil {
+		return job
 	}
-	return blockedExit(f, plan)
+	return blocked
+}
+
+// nothingToSend ends an apply whose plan has no step: done, or blocked.
+func nothingToSend(f *cli.Factory, p *orgcode.Plan) error {
+	if len(p.Blocked) > 0 {
+		fmt.Fprintln(f.IO.Out, "Nothing to send: every change left is blocked.")
+	}
+	return blockedExit(f, p)
 }
 
 // blockedExit names the plan's blocked changes, which apply did not send:
