@@ -77,8 +77,9 @@ new) and, with --prune, deleted; live objects that no file holds are listed as
 unmanaged. It ends with the requests, their points and the time the rate
 budget needs for them. It manages the kinds whose folders DIR holds (--only
 narrows them), and reads only what they need: one list request per kind they
-are or refer to, and one access list per folder and app only when grants/ is
-managed.
+are, one per kind they refer to only when the references need it (a groups
+list names the members: the users list is read only for a member no group
+shows), and one access list per folder and app only when grants/ is managed.
 
 Bad files exit 2 before any request, each problem as FILE:LINE with a
 did-you-mean for a misspelt field, kind or value. A reference to an object of
