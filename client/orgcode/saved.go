@@ -137,8 +137,9 @@ func LoadPlan(name string, b []byte) (*Saved, error) {
 }
 
 // Reading is what applying the plan must read again: the lists of the
-// kinds it changes and of those they refer to, and the access lists of
-// just the folders and apps whose grants it changes.
+// kinds it changes and those its changes need (a grant's subject and
+// object, a new member's id, a landing page's app), and the access lists
+// of just the folders and apps whose grants it changes.
 func (s *Saved) Reading() Reading {
 	r := newReading()
 	r.access = map[string]bool{}
