@@ -17,7 +17,12 @@ func savedRoundTrip(t *testing.T, files map[string]string, live *Live) *Saved {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := Diff(f, live, Everything(), false, ratebudget.DefaultConfig())
+	return saveAndLoad(t, Diff(f, live, Everything(), false, ratebudget.DefaultConfig()))
+}
+
+// saveAndLoad saves p as plan --out does and loads it back.
+func saveAndLoad(t *testing.T, p *Plan) *Saved {
+	t.Helper()
 	b, err := p.Save("https://org.example", "org", nil, time.Unix(0, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -175,13 +180,9 @@ func TestSavedDeleteOfAGoneObject(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, _ := ReadingFor(f, nil)
-	b, err := Diff(f, liveOf(old), r, true, ratebudget.DefaultConfig()).Save("https://org.example", "org", nil, time.Unix(0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := LoadPlan("p", b)
-	if err != nil || len(s.Changes) != 1 || s.Changes[0].Action != Delete {
-		t.Fatalf("%+v %v: want one delete", s, err)
+	s := saveAndLoad(t, Diff(f, liveOf(old), r, true, ratebudget.DefaultConfig()))
+	if len(s.Changes) != 1 || s.Changes[0].Action != Delete {
+		t.Fatalf("%+v: want one delete", s)
 	}
 	if _, _, err := s.Replan(liveOf(), nil, ratebudget.DefaultConfig()); err == nil || !strings.Contains(err.Error(), "groups old: deleted since the plan") {
 		t.Errorf("deleted by someone else: err = %v", err)
@@ -240,15 +241,7 @@ func TestMissingAppBlocksOnlyItsFields(t *testing.T) {
 		}
 	}
 	// a saved plan carries them, and its apply sends none of them
-	b, err := p.Save("https://org.example", "org", nil, time.Unix(0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := LoadPlan("p", b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	again, _, err := s.Replan(live, nil, ratebudget.DefaultConfig())
+	again, _, err := saveAndLoad(t, p).Replan(live, nil, ratebudget.DefaultConfig())
 	if err != nil || len(again.Blocked) != 3 || len(again.Steps) != 4 {
 		t.Fatalf("saved: %d blocked, %d steps, err %v; want 3 and 4", len(again.Blocked), len(again.Steps), err)
 	}

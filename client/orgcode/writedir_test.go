@@ -43,6 +43,15 @@ func TestFileNamesAreDistinctAndPortable(t *testing.T) {
 		}
 	}
 	// each file reads back its real name
+	if back := writeAndReadBack(t, docs); len(back) != len(docs) {
+		t.Errorf("read back %d groups, want %d", len(back), len(docs))
+	}
+}
+
+// writeAndReadBack exports docs to a new directory and reads it back: the
+// keys read, by kind and key.
+func writeAndReadBack(t *testing.T, docs []*Doc) map[string]bool {
+	t.Helper()
 	dir := t.TempDir()
 	if err := WriteDir(dir, docs); err != nil {
 		t.Fatal(err)
@@ -51,9 +60,13 @@ func TestFileNamesAreDistinctAndPortable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(f.Docs["groups"]) != len(docs) {
-		t.Errorf("read back %d groups, want %d", len(f.Docs["groups"]), len(docs))
+	out := map[string]bool{}
+	for kind, ds := range f.Docs {
+		for _, d := range ds {
+			out[kind+" "+d.Key] = true
+		}
 	}
+	return out
 }
 
 func TestFailedExportLeavesTheDirectoryAsItWas(t *testing.T) {
@@ -163,22 +176,9 @@ func TestFileNamesOfTwinsAndDeviceNamesArePortable(t *testing.T) {
 		}
 	}
 	// each file reads back its real name, byte for byte
-	dir := t.TempDir()
-	if err := WriteDir(dir, docs); err != nil {
-		t.Fatal(err)
-	}
-	f, err := ReadDir(context.Background(), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]bool{}
-	for _, k := range []string{"groups", "folders"} {
-		for _, d := range f.Docs[k] {
-			got[d.Key] = true
-		}
-	}
+	back := writeAndReadBack(t, docs)
 	for _, d := range docs {
-		if !got[d.Key] {
+		if !back[d.Kind.Name+" "+d.Key] {
 			t.Errorf("%q did not read back", d.Key)
 		}
 	}
