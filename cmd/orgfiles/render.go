@@ -86,17 +86,11 @@ func writeBlocked(w io.Writer, p *orgcode.Plan, mark string) {
 		return
 	}
 	fmt.Fprintf(w, "\nblocked (%s):\n", blockedWhy)
-	var needs []string
-	why := map[string]string{}
 	for _, b := range p.Blocked {
 		fmt.Fprintf(w, "  %s %s %s %s: %s  needs %s\n", mark, b.Kind, b.Key, b.Field, showValue(b.New), b.Needs)
-		if _, seen := why[b.Needs]; !seen {
-			needs = append(needs, b.Needs)
-		}
-		why[b.Needs] = b.Reason
 	}
-	for _, n := range needs {
-		fmt.Fprintf(w, "  (%s: %s)\n", n, why[n])
+	for _, n := range blockedNeeds(p) {
+		fmt.Fprintf(w, "  (%s: %s)\n", n[0], n[1])
 	}
 }
 
@@ -115,7 +109,25 @@ func writeMarkdownBlocked(w io.Writer, p *orgcode.Plan) {
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", b.Kind, mdCell(b.Key), mdCell(b.Field), mdCode(showValue(b.New)), mdCell(b.Needs))
 	}
+	fmt.Fprintln(w)
+	for _, n := range blockedNeeds(p) {
+		fmt.Fprintf(w, "- %s: %s\n", mdCell(n[0]), mdCell(n[1]))
+	}
 	fmt.Fprintf(w, "\n</details>\n\n")
+}
+
+// blockedNeeds is each thing the blocked changes need, once, with why
+// the plan cannot make it, in the order the changes first name them.
+func blockedNeeds(p *orgcode.Plan) [][2]string {
+	var out [][2]string
+	seen := map[string]bool{}
+	for _, b := range p.Blocked {
+		if !seen[b.Needs] {
+			seen[b.Needs] = true
+			out = append(out, [2]string{b.Needs, b.Reason})
+		}
+	}
+	return out
 }
 
 // blockedLine is the summary's line on blocked changes ("" for none).
