@@ -56,6 +56,15 @@ func blockable(ref, key string) bool {
 	return false
 }
 
+// add adds c to the plan, less its blocked fields.
+func (p *Plan) add(c Change, l *Live) {
+	b, keep := block(&c, l)
+	p.Blocked = append(p.Blocked, b...)
+	if keep {
+		p.Changes = append(p.Changes, c)
+	}
+}
+
 // block takes from c the field changes that need what the org lacks and
 // this API cannot create, and returns them; c's desired document loses
 // them too, so that no step asks for them. keep is false when nothing of

@@ -268,15 +268,6 @@ func Diff(f *Files, l *Live, r Reading, prune bool, budget ratebudget.Config) *P
 	return p
 }
 
-// add adds c to the plan, less its blocked fields.
-func (p *Plan) add(c Change, l *Live) {
-	b, keep := block(&c, l)
-	p.Blocked = append(p.Blocked, b...)
-	if keep {
-		p.Changes = append(p.Changes, c)
-	}
-}
-
 // price makes the plan's steps from its changes and prices them, and the
 // read of l that the plan was made from.
 func (p *Plan) price(l *Live, budget ratebudget.Config) {
