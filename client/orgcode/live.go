@@ -128,24 +128,13 @@ func (l *Live) listAll(ctx context.Context, d Doer, kind string) ([]map[string]a
 
 // ReadLive reads the org as r says: one list per kind it reads (every
 // page), then, when it manages grants, one access list per folder and app.
-// prog, when not nil, follows the read.
+// A reading of files checks their references (Check) between the two,
+// and returns its Problems. prog, when not nil, follows the read.
 func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live, error) {
 	l := &Live{Docs: map[string][]*Doc{}, Apps: map[string]string{}, SystemFolders: map[string]string{}, ids: map[string]string{}, progress: prog}
-	raw := map[string][]map[string]any{}
-	for _, k := range readOrder {
-		if r.reads(k) {
-			prog.expect(kinds.Of(k).List)
-		}
-	}
-	for _, k := range readOrder {
-		if !r.reads(k) {
-			continue
-		}
-		objs, err := l.listAll(ctx, d, k)
-		if err != nil {
-			return nil, err
-		}
-		raw[k] = objs
+	raw, err := l.readLists(ctx, d, r)
+	if err != nil {
+		return nil, err
 	}
 	for _, a := range raw["apps"] {
 		l.Apps[resolve.Text(a["name"])] = resolve.Text(a["id"])
@@ -204,6 +193,9 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 				role = "admin"
 			}
 			members[strings.ToLower(email)] = role
+			if _, known := l.ID("users", email); !known && email != "" {
+				l.setID("users", email, resolve.Text(mm["id"])) // the users list, unread, would say the same
+			}
 		}
 		f["members"] = members
 		d := l.add("groups", resolve.Text(g["id"]), resolve.Text(g["name"]), f)
@@ -264,6 +256,12 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 			}
 		}
 		l.add("organization", "", orgKey, f)
+	}
+
+	if r.files != nil {
+		if err := Check(r.files, l, r); err != nil {
+			return nil, err
+		}
 	}
 
 	// Grants: one access list per folder and per app.
@@ -394,6 +392,38 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 		sort.Slice(docs, func(i, j int) bool { return docs[i].Key < docs[j].Key })
 	}
 	return l, nil
+}
+
+// readLists reads the lists r reads, then the lazy ones those ask for,
+// each in readOrder, by kind.
+func (l *Live) readLists(ctx context.Context, d Doer, r Reading) (map[string][]map[string]any, error) {
+	raw := map[string][]map[string]any{}
+	for _, k := range readOrder {
+		if r.reads(k) {
+			l.progress.expect(kinds.Of(k).List)
+		}
+	}
+	read := func(k string) error {
+		objs, err := l.listAll(ctx, d, k)
+		raw[k] = objs
+		return err
+	}
+	for _, k := range readOrder {
+		if r.reads(k) {
+			if err := read(k); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, k := range readOrder {
+		if !r.reads(k) && r.lazy[k] && r.wants(k, raw) {
+			l.progress.expect(kinds.Of(k).List)
+			if err := read(k); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return raw, nil
 }
 
 // orID is the name an id maps to, or the id itself when the map lacks it

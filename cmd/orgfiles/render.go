@@ -69,7 +69,74 @@ func summary(p *orgcode.Plan) string {
 	case p.Empty():
 		return "No changes: the org matches the files."
 	}
-	return fmt.Sprintf("Plan: %d to create, %d to change, %d to delete.", counts[orgcode.Create], counts[orgcode.Update], counts[orgcode.Delete])
+	blocked := ""
+	if n := len(p.Blocked); n > 0 {
+		blocked = fmt.Sprintf(", %d blocked", n)
+	}
+	return fmt.Sprintf("Plan: %d to create, %d to change, %d to delete%s.", counts[orgcode.Create], counts[orgcode.Update], counts[orgcode.Delete], blocked)
+}
+
+// blockedWhy is the heading of a plan's blocked changes.
+const blockedWhy = "apply sends the rest; plan again once what they need is there"
+
+// writeBlocked lists the blocked changes, then once each thing they need
+// and why the plan cannot make it.
+func writeBlocked(w io.Writer, p *orgcode.Plan, mark string) {
+	if len(p.Blocked) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nblocked (%s):\n", blockedWhy)
+	for _, b := range p.Blocked {
+		fmt.Fprintf(w, "  %s %s %s %s: %s  needs %s\n", mark, b.Kind, b.Key, b.Field, showValue(b.New), b.Needs)
+	}
+	for _, n := range blockedNeeds(p) {
+		fmt.Fprintf(w, "  (%s: %s)\n", n[0], n[1])
+	}
+}
+
+// writeMarkdownBlocked is writeBlocked for a pull-request comment.
+func writeMarkdownBlocked(w io.Writer, p *orgcode.Plan) {
+	if len(p.Blocked) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "<details open><summary>Blocked (%s)</summary>\n\n", blockedWhy)
+	fmt.Fprintln(w, "| Kind | Object | Field | New | Needs |")
+	fmt.Fprintln(w, "|:--|:--|:--|:--|:--|")
+	for i, b := range p.Blocked {
+		if i == markdownRows {
+			fmt.Fprintf(w, "\n… and %d more: run `orgctl plan` for the whole plan.\n", len(p.Blocked)-markdownRows)
+			break
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", b.Kind, mdCell(b.Key), mdCell(b.Field), mdCode(showValue(b.New)), mdCell(b.Needs))
+	}
+	fmt.Fprintln(w)
+	for _, n := range blockedNeeds(p) {
+		fmt.Fprintf(w, "- %s: %s\n", mdCell(n[0]), mdCell(n[1]))
+	}
+	fmt.Fprintf(w, "\n</details>\n\n")
+}
+
+// blockedNeeds is each thing the blocked changes need, once, with why
+// the plan cannot make it, in the order the changes first name them.
+func blockedNeeds(p *orgcode.Plan) [][2]string {
+	var out [][2]string
+	seen := map[string]bool{}
+	for _, b := range p.Blocked {
+		if !seen[b.Needs] {
+			seen[b.Needs] = true
+			out = append(out, [2]string{b.Needs, b.Reason})
+		}
+	}
+	return out
+}
+
+// blockedLine is the summary's line on blocked changes ("" for none).
+func blockedLine(p *orgcode.Plan) string {
+	if len(p.Blocked) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Blocked: %s what this org lacks and this API cannot create (listed below).",
+		plural(len(p.Blocked), "change needs", "changes need"))
 }
 
 func kindLine(m map[orgcode.Action]int) string {
@@ -123,6 +190,9 @@ func writePlan(w io.Writer, p *orgcode.Plan, bc ratebudget.Config, colour bool) 
 	if n, what := riskLine(p); n > 0 {
 		fmt.Fprintf(w, "Risky: %s (marked ! below).\n", what)
 	}
+	if b := blockedLine(p); b != "" {
+		fmt.Fprintln(w, b)
+	}
 	if len(p.Unmanaged) > 0 && !p.Empty() {
 		what := "not counted as changes; --prune deletes them"
 		if p.Prune {
@@ -163,6 +233,7 @@ func writePlan(w io.Writer, p *orgcode.Plan, bc ratebudget.Config, colour bool) 
 			}
 		}
 	}
+	writeBlocked(w, p, mark("!"))
 	if len(p.Unmanaged) > 0 {
 		what := "not counted as changes; --prune deletes them"
 		if p.Prune {
@@ -276,6 +347,7 @@ func writeMarkdown(w io.Writer, p *orgcode.Plan, bc ratebudget.Config) {
 		}
 		fmt.Fprintf(w, "\n</details>\n\n")
 	}
+	writeMarkdownBlocked(w, p)
 	if len(p.Unmanaged) > 0 {
 		what := "not counted as changes; `--prune` deletes them"
 		if p.Prune {
