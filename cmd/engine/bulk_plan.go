@@ -210,7 +210,7 @@ func (j *bulkJob) dryRun() error {
 			what += " (" + r.note + ")"
 		}
 		width = max(width, len(what))
-		lines = append(lines, [2]string{fmt.Sprintf("%6d x ", r.n), what + "\x00" + fmt.Sprintf("%2d points each = %d", r.cost, r.n*r.cost)})
+		lines = append(lines, [2]string{fmt.Sprintf("%6d x ", r.n), what + "\x00" + fmt.Sprintf("%2d %s each = %d", r.cost, map[bool]string{true: "point", false: "points"}[r.cost == 1], r.n*r.cost)})
 	}
 	for _, l := range lines {
 		what, cost, _ := strings.Cut(l[1], "\x00")
