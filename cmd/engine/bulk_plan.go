@@ -210,7 +210,7 @@ func (j *bulkJob) dryRun() error {
 			what += " (" + r.note + ")"
 		}
 		width = max(width, len(what))
-		lines = append(lines, [2]string{fmt.Sprintf("%6d x ", r.n), what + "\x00" + fmt.Sprintf("%2d %s each = %d", r.cost, map[bool]string{true: "point", false: "points"}[r.cost == 1], r.n*r.cost)})
+		lines = append(lines, [2]string{fmt.Sprintf("%6d x ", r.n), what + "\x00" + eachCost(r.cost, r.n)})
 	}
 	for _, l := range lines {
 		what, cost, _ := strings.Cut(l[1], "\x00")
@@ -227,6 +227,15 @@ func (j *bulkJob) dryRun() error {
 	}
 	fmt.Fprintln(w, "nothing sent (--dry-run)")
 	return nil
+}
+
+// eachCost is a dry run's price of n requests of cost points each.
+func eachCost(cost, n int) string {
+	unit := "points"
+	if cost == 1 {
+		unit = "point"
+	}
+	return fmt.Sprintf("%2d %s each = %d", cost, unit, n*cost)
 }
 
 // priorState is the journal of this job, if an earlier run left one and
