@@ -27,7 +27,7 @@ the service's price list with budget.costs applied. Prints requests and points
 by family, and on stderr the total and the least time the budget needs for it
 from an idle window. Nothing is sent and no login is needed.`,
 		Example: `  orgctl --debug groups members add --from members.csv 2>run.log
-  orgctl budget price run.log
+  orgctl budget price < run.log
   orgctl budget price -o json --jq '"\(.requests) \(.points)"' < run.log`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
