@@ -52,7 +52,7 @@ apply_on() { # org, budget points (0: the real one)
 }
 t_fast=$(apply_on fast 1000000)
 t_real=$(apply_on empty 0)
-set -- $(sed -nE 's/^Cost: the read took ([0-9]+) requests?, ([0-9]+) points; the changes are ([0-9]+) requests?, ([0-9]+) points.*/\3 \4 \1 \2/p' "$tmp/empty.out")
+set -- $(sed -nE 's/^Cost: the read took ([0-9]+) requests?, ([0-9]+) points?; the changes are ([0-9]+) requests?, ([0-9]+) points?.*/\3 \4 \1 \2/p' "$tmp/empty.out")
 total=$(( $2 + $4 ))
 min=$(( (total - 1) / 300 * 60 ))
 echo "apply onto the empty org: $1 write requests ($2 points) after a read of $3 requests ($4 points): $total points"

@@ -4,7 +4,7 @@
 # (5,000), NGROUPS groups (300), NFOLDERS folders (400) and NGRANTS direct
 # grants (500: to groups and to users), built with bulk jobs against
 # `orgctl sandbox serve` on loopback. Every request orgctl sends is counted
-# from its --debug log and priced with the service's price list; the
+# from its --debug log and priced with `orgctl budget price`; the
 # minimum is worked out from the org's shape, read with curl:
 #   a read of the org   one list per kind (the API returns every item
 #                       without a limit) and one access list per folder
@@ -51,7 +51,7 @@ nusers=$(count users '"email"')
 echo "org: $nusers users, $(count groups '"universal_app_access"') groups, $nfolders folders, $napps apps, $NGRANTS grants added"
 
 # points of a command's requests, from its --debug log
-price() { awk -f .ci/price.awk "$1"; }
+price() { "$o" budget price -o json --jq '"\(.requests) \(.points)"' "$1"; }
 measure() { # label, minimum points, command...
   local label=$1 min=$2; shift 2
   "$@" --debug >"$tmp/out" 2>"$tmp/log" || [ $? -eq 7 ]

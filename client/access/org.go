@@ -21,8 +21,10 @@ import (
 // the objects with access lists. Each list is one request.
 type Org struct {
 	cl *client.Client
-	// Reqs and Points count what the reads through Org cost.
+	// Reqs and Points count what the reads through Org cost, priced by
+	// Prices (the zero Config: the service's list).
 	Reqs, Points int
+	Prices       ratebudget.Config
 
 	Users    []User
 	userByID map[string]*User
@@ -58,7 +60,7 @@ func NewOrg(cl *client.Client) *Org {
 
 func (o *Org) get(ctx context.Context, path, scope string) (json.RawMessage, error) {
 	o.Reqs++
-	o.Points += ratebudget.DefaultConfig().Cost(path)
+	o.Points += o.Prices.Cost(path)
 	r, err := o.cl.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Scope: scope})
 	if err != nil {
 		return nil, err
@@ -242,7 +244,7 @@ func (o *Org) ListObjects(ctx context.Context, subject map[string]any, typ strin
 		body["include_inherited_access"] = true
 	}
 	o.Reqs++
-	o.Points += 10
+	o.Points += o.Prices.Cost("/permissions/listObjects")
 	r, err := o.cl.Do(ctx, client.Request{Method: http.MethodPost, Path: "/permissions/listObjects", Scope: "Permissions > Read", Body: body})
 	if err != nil {
 		return nil, err

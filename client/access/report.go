@@ -13,7 +13,6 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/output"
-	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // Read is one request of a review: an object's access list (ObjType, ObjID),
@@ -38,9 +37,6 @@ var ListObjectsTypes = []string{"folder", "app", "resource"}
 // Row is one row of a review (or of the changes between two), by the keys
 // of ReportFields (or ChangeFields).
 type Row map[string]string
-
-// Cost is the read's price in points.
-func (r Read) Cost() int { return ratebudget.DefaultConfig().Cost(r.Req.Path) }
 
 func (o *Org) accessListReq(typ, id string) Read {
 	return Read{Key: typ + " " + o.Name(typ, id), ObjType: typ, ObjID: id,

@@ -299,21 +299,11 @@ func (p *Plan) price(l *Live, budget ratebudget.Config) {
 		p.Requests++
 		p.Points += budget.Cost(s.Path)
 	}
-	p.Time = MinTime(budget, p.Points)
+	p.Time = budget.Idle().TimeFor(p.Points)
 	for _, r := range l.Reads {
 		p.ReadRequests++
 		p.ReadPoints += budget.Cost(r.Path)
 	}
-}
-
-// MinTime is the least time a budget needs to spend points, starting
-// with a full window: each window's capacity at once, the next a window later.
-func MinTime(b ratebudget.Config, points int) time.Duration {
-	capacity := b.Points - b.Reserve
-	if points <= 0 || capacity <= 0 {
-		return 0
-	}
-	return time.Duration((points-1)/capacity) * b.Window
 }
 
 // diffFields lists the fields the file gives that differ from live; map

@@ -5,9 +5,10 @@
 // end-to-end tests run the real binary against it. Hooks that only tests need live in export_test.go
 // (this package's tests) and in the sandboxtest sub-package (other packages' tests), never here.
 //
-// It must not import ratebudget, cmd, output or cobra: it plays the server, so its point budget is
-// deliberately independent of the client's ratebudget package, and it knows no flags or formats.
-// The one exception is the leaf output/atomicfile, which saves its state files.
+// It must not import cmd, output or cobra: it plays the server and knows no flags or formats. The
+// one exception is the leaf output/atomicfile, which saves its state files. Of ratebudget it uses
+// only the price list (ListPrice), the service's, kept once; its point budget's accounting is its
+// own, deliberately independent of the client's ledger.
 // It must not read ../shared at run time: routes, request schemas and example responses come from
 // package client/spec, the published description as code, whose validator checks request bodies
 // here as it checks orgctl's requests before they are sent.
@@ -55,9 +56,9 @@
 // # Point budget
 //
 // One budget per sandbox (the primary org and all its spaces share it): Options.Points per sliding
-// Options.Window, charged at arrival after authentication. Cost by OpenAPI tag: Apps, Folders, Users 2;
-// Permissions 10; Access Request, App Themes, Environments, Groups, Resources, Resource Configurations,
-// Source Control, Release Management, Spaces, SSO, User Attributes, User Invite 5; others 10. A call
+// Options.Window, charged at arrival after authentication, at ratebudget.ListPrice of the matched
+// route's path (Apps, Folders, Users 2; Permissions 10; the other listed families 5); a family the
+// list lacks, or a request that matches no route, costs ratebudget.UnknownCost (10). A call
 // that would exceed it gets 429 {"success":false,"message":"Rate limit exceeded..."} with Retry-After
 // (seconds) and starts a block: every call for Options.Block gets 429 and is not processed.
 //

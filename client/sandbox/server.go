@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/orgctl/orgctl/client/spec"
+	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // Options configures a Server. Zero values take the service's documented defaults.
@@ -333,9 +334,10 @@ func (s *Server) serve(r *http.Request, body []byte, now time.Time) (int, map[st
 	if status != 0 {
 		return fail(status, "%s", msg)
 	}
-	cost := 10
+	// A request that matches no published route pays an unlisted family's price.
+	cost := ratebudget.UnknownCost
 	if rt != nil {
-		cost = familyCost(rt.Tag)
+		cost = ratebudget.ListPrice(rt.Path)
 	}
 	if wait, blocked := s.st.Budget.charge(now, cost, s.opts); blocked {
 		secs := int(math.Ceil(wait.Seconds()))
@@ -429,20 +431,6 @@ func hasScope(have []string, need string) bool {
 		}
 	}
 	return false
-}
-
-// familyCost prices a request by its endpoint family (OpenAPI tag), as the service's budget does.
-func familyCost(tag string) int {
-	switch tag {
-	case "Apps", "Folders", "Users":
-		return 2
-	case "Permissions":
-		return 10
-	case "Access Request", "App Themes", "Environments", "Groups", "Resources", "Resource Configurations",
-		"Source Control", "Release Management", "Spaces", "SSO", "User Attributes", "User Invite":
-		return 5
-	}
-	return 10
 }
 
 type budget struct {

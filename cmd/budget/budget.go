@@ -104,7 +104,7 @@ Configuration (environment, or per profile in the config file):
 				[]output.Column{{Header: "FAMILY", Field: "family"}, {Header: "POINTS", Field: "points"}})
 		},
 	}
-	c.AddCommand(status)
+	c.AddCommand(status, newCmdPrice(f))
 	return c
 }
 

@@ -219,11 +219,10 @@ func (f *Factory) JobConnection(stop context.Context, parallel int) (*Connection
 }
 
 // JobProgress is the progress display of a job: rows (noun, "rows" when
-// empty) done of total, failures and unknowns from progress, and an ETA the
-// budget gives for the requests the rows left still send (requests of
-// points in all), worked out request by request against the ledger, so
-// the last window is right; while the budget holds the requests back it
-// says until when. nil with --quiet.
+// empty) done of total, failures and unknowns from progress, and an ETA:
+// the least time the budget as it stands needs for the points the rows
+// left still spend (requests of points in all); while the budget holds
+// the requests back it says until when. nil with --quiet.
 func (f *Factory) JobProgress(conn *Connection, noun string, total, points, requests int, progress func() (done, failed, unknown, earlier int)) *output.Progress {
 	if f.Quiet() {
 		return nil
@@ -242,19 +241,7 @@ func (f *Factory) JobProgress(conn *Connection, noun string, total, points, requ
 		if err != nil {
 			return s
 		}
-		// Request by request for the next two windows (where the ledger's
-		// charges decide); beyond them the budget's steady pace.
-		left := requests * (total - done) / total
-		capacity := max(1, st.Points-st.Reserve)
-		near := min(left, 2*capacity/each+1)
-		costs := make([]int, near)
-		for i := range costs {
-			costs[i] = each
-		}
-		if eta, err := conn.Ledger.EstimateCosts(costs); err == nil {
-			far := time.Duration(float64((left-near)*each) / float64(capacity) * float64(st.Window))
-			s.ETA, s.ETAKnown = eta+far, true
-		}
+		s.ETA, s.ETAKnown = st.TimeFor(max(each, points*(total-done)/total)), true
 		if st.Free < each || st.BlockedUntil.After(time.Now()) {
 			wait := st.TimeFor(each)
 			s.ResumeAt = time.Now().Add(wait)

@@ -7,13 +7,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/kinds"
-	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -159,10 +157,10 @@ func (j *bulkJob) dryRun() error {
 		points += r.n * r.cost
 	}
 	bc := j.bc
-	eta, etaKnown, free := time.Duration(0), false, -1
+	var now *ratebudget.Status
 	if conn, err := j.f.Connection(); err == nil {
 		if st, err := conn.Ledger.Status(); err == nil {
-			eta, etaKnown, free = st.TimeFor(points), true, st.Free
+			now = &st
 		}
 	}
 	if j.e.Printer.Opts.Structured() {
@@ -179,8 +177,8 @@ func (j *bulkJob) dryRun() error {
 			list = append(list, e)
 		}
 		doc["by_request"] = list
-		if etaKnown {
-			doc["eta_seconds"] = eta.Seconds()
+		if now != nil {
+			doc["eta_seconds"] = now.TimeFor(points).Seconds()
 		}
 		b, err := MarshalText(doc)
 		if err != nil {
@@ -211,7 +209,7 @@ func (j *bulkJob) dryRun() error {
 			what += " (" + r.note + ")"
 		}
 		width = max(width, len(what))
-		lines = append(lines, [2]string{fmt.Sprintf("%6d x ", r.n), what + "\x00" + fmt.Sprintf("%2d points each = %d", r.cost, r.n*r.cost)})
+		lines = append(lines, [2]string{fmt.Sprintf("%6d x ", r.n), what + "\x00" + eachCost(r.cost, r.n)})
 	}
 	for _, l := range lines {
 		what, cost, _ := strings.Cut(l[1], "\x00")
@@ -221,16 +219,22 @@ func (j *bulkJob) dryRun() error {
 		kd := kinds.ByName[j.op.Exists.Kind]
 		fmt.Fprintf(w, "  and for each row that already exists one lookup (GET /api/v2%s, %d points)\n", kd.List, bc.Cost(kd.List))
 	}
-	fmt.Fprintf(w, "total: %d requests, %d points\n", total, points)
-	if etaKnown {
-		fmt.Fprintf(w, "budget: %d points per %s, %d free now: about %s\n", bc.Points-bc.Reserve, bc.Window, free, output.Duration(eta))
+	if now != nil {
+		fmt.Fprintf(w, "total: %s\n", bc.CostSentence(total, points, now))
 	} else {
-		fmt.Fprintf(w, "budget: %d points per %s: at least %s (not logged in, so the points already spent are unknown)\n",
-			bc.Points-bc.Reserve, bc.Window, output.Duration(ratebudget.Status{Points: bc.Points, Reserve: bc.Reserve,
-				Free: bc.Points - bc.Reserve, Window: bc.Window}.TimeFor(points)))
+		fmt.Fprintf(w, "total: %s (not logged in, so the points already spent are unknown)\n", bc.CostSentence(total, points, nil))
 	}
 	fmt.Fprintln(w, "nothing sent (--dry-run)")
 	return nil
+}
+
+// eachCost is a dry run's price of n requests of cost points each.
+func eachCost(cost, n int) string {
+	unit := "points"
+	if cost == 1 {
+		unit = "point"
+	}
+	return fmt.Sprintf("%2d %s each = %d", cost, unit, n*cost)
 }
 
 // priorState is the journal of this job, if an earlier run left one and

@@ -219,8 +219,9 @@ func (op *Op) Writes() bool {
 	return op.mutating() && !strings.HasPrefix(op.Use, "list")
 }
 
-// Cost is the operation's price under the default budget.
-func (op *Op) Cost() int { return ratebudget.DefaultConfig().Cost(op.Path) }
+// Cost is the operation's price on the service's list (budget.costs may
+// change what orgctl paces by; help states the list).
+func (op *Op) Cost() int { return ratebudget.ListPrice(op.Path) }
 
 func (op *Op) help() string {
 	var b strings.Builder

@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/bulk"
-	"github.com/orgctl/orgctl/client/orgcode"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // reportColumns and changeColumns print access.ReportFields and
@@ -110,7 +109,9 @@ func reportRun(parent context.Context, f *cli.Factory, o reportOptions) error {
 	if err != nil {
 		return err
 	}
+	bc := cfg.Budget
 	org := access.NewOrg(conn.Client)
+	org.Prices = bc
 	if err := org.LoadUsers(ctx); err != nil {
 		return cli.Explain(cfg, err)
 	}
@@ -124,7 +125,7 @@ func reportRun(parent context.Context, f *cli.Factory, o reportOptions) error {
 	byLists, byObjects := org.AccessListReads(access.ReportTypes), org.ListObjectsReads()
 	cost := func(reads []access.Read) (points int) {
 		for _, r := range reads {
-			points += r.Cost()
+			points += bc.Cost(r.Req.Path)
 		}
 		return points
 	}
@@ -137,16 +138,14 @@ func reportRun(parent context.Context, f *cli.Factory, o reportOptions) error {
 	for _, t := range access.ReportTypes {
 		nObjects += len(org.Objects[t])
 	}
-	wait := "?"
+	var now *ratebudget.Status
 	if st, err := conn.Ledger.Status(); err == nil {
-		wait = st.TimeFor(points).Round(100 * time.Millisecond).String()
+		now = &st
 	}
-	bc := cfg.Budget
 	if !f.Quiet() || o.dryRun {
-		f.IO.Notice("permissions report: %d users, %d groups, %d objects; read so far: %d requests, %d points", len(org.Users), len(org.Groups), nObjects, org.Reqs, org.Points)
-		f.IO.Notice("  access-lists: %d requests, %d points; list-objects: %d requests, %d points", len(byLists), cost(byLists), len(byObjects), cost(byObjects))
-		f.IO.Notice("reading by %s: %d requests, %d points; the budget (%d points per %s) needs at least %s for them, %s as it stands", method, len(reads), points,
-			bc.Points-bc.Reserve, bc.Window, orgcode.MinTime(bc, points), wait)
+		f.IO.Notice("permissions report: %d users, %d groups, %d objects; read so far: %s", len(org.Users), len(org.Groups), nObjects, ratebudget.Tally(org.Reqs, org.Points))
+		f.IO.Notice("  access-lists: %s; list-objects: %s", ratebudget.Tally(len(byLists), cost(byLists)), ratebudget.Tally(len(byObjects), cost(byObjects)))
+		f.IO.Notice("reading by %s: %s", method, bc.CostSentence(len(reads), points, now))
 	}
 	if o.dryRun {
 		return nil

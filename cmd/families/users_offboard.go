@@ -20,7 +20,6 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/bulk"
-	"github.com/orgctl/orgctl/client/orgcode"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/settings"
@@ -207,9 +206,10 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 					Body: map[string]any{"subject": map[string]any{"type": "user", "id": u.ID}, "object": map[string]any{"type": d.Type, "id": id}}}})
 		}
 	}
+	bc := cfg.Budget
 	points := 0
 	for i := range steps {
-		steps[i].points = ratebudget.DefaultConfig().Cost(steps[i].req.Path)
+		steps[i].points = bc.Cost(steps[i].req.Path)
 		points += steps[i].points
 	}
 	if err := printRows(p, before, reachFields); err != nil {
@@ -224,14 +224,12 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 	for _, s := range steps {
 		fmt.Fprintf(w, "  - %s\n", s.key)
 	}
-	bc := cfg.Budget
-	fmt.Fprintf(w, "Cost: %d requests, %d points; the budget (%d points per %s) needs at least %s for them.\n",
-		len(steps), points, bc.Points-bc.Reserve, bc.Window, orgcode.MinTime(bc, points))
+	fmt.Fprintf(w, "Cost: %s.\n", bc.CostSentence(len(steps), points, nil))
 	if o.dryRun {
 		return nil
 	}
 	if !o.yes {
-		fmt.Fprintf(w, "Offboard (%d requests, %d points)? [y/N] ", len(steps), points)
+		fmt.Fprintf(w, "Offboard (%s)? [y/N] ", ratebudget.Tally(len(steps), points))
 		var line string
 		fmt.Fscanln(f.IO.In, &line)
 		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {

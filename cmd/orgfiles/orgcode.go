@@ -674,7 +674,7 @@ func filesSum(files *orgcode.Files) ([]byte, error) {
 }
 
 func confirmApply(f *cli.Factory, p *orgcode.Plan) error {
-	fmt.Fprintf(f.IO.Err, "Apply these changes (%d requests, %d points)? [y/N] ", p.Requests, p.Points)
+	fmt.Fprintf(f.IO.Err, "Apply these changes (%s)? [y/N] ", ratebudget.Tally(p.Requests, p.Points))
 	var line string
 	fmt.Fscanln(f.IO.In, &line)
 	switch strings.ToLower(strings.TrimSpace(line)) {

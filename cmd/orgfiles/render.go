@@ -168,9 +168,8 @@ func riskLine(p *orgcode.Plan) (int, string) {
 }
 
 func costLine(p *orgcode.Plan, bc ratebudget.Config) string {
-	return fmt.Sprintf("Cost: the read took %s, %d points; the changes are %s, %d points, which the budget (%d points per %s) needs at least %s to send.",
-		plural(p.ReadRequests, "request", "requests"), p.ReadPoints, plural(p.Requests, "request", "requests"), p.Points,
-		bc.Points-bc.Reserve, bc.Window, p.Time)
+	return fmt.Sprintf("Cost: the read took %s; the changes are %s.",
+		ratebudget.Tally(p.ReadRequests, p.ReadPoints), bc.CostSentence(p.Requests, p.Points, nil))
 }
 
 // writePlan prints the plan for people: the summary first (counts by
