@@ -41,6 +41,7 @@ type bulkOptions struct {
 	skipInvalid   bool
 	failed        string
 	encoding      encoding.Encoding // nil: UTF-8
+	delimiter     rune              // 0: read from the header row
 }
 
 // encodings are what --encoding reads besides UTF-8: the encodings
@@ -64,7 +65,7 @@ const (
 var onExistsModes = []string{"fail", "skip", "update"}
 
 // bulkOnly are the flags that mean something only with --from.
-var bulkOnly = []string{"encoding", "from-format", "parallel", "restart", "report", "on-exists", "map", "ignore-unknown", "skip-invalid", "failed"}
+var bulkOnly = []string{"encoding", "delimiter", "from-format", "parallel", "restart", "report", "on-exists", "map", "ignore-unknown", "skip-invalid", "failed"}
 
 // addBulkFlags gives a write command its --from flags.
 func addBulkFlags(op *Op, c *cobra.Command) {
@@ -74,6 +75,10 @@ func addBulkFlags(op *Op, c *cobra.Command) {
 	fl.String("encoding", "utf-8", "with --from, the file's `ENCODING`: utf-8, windows-1252, latin1 or utf-16")
 	c.RegisterFlagCompletionFunc("encoding", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"utf-8", "windows-1252", "latin1", "utf-16"}, cobra.ShellCompDirectiveNoFileComp
+	})
+	fl.String("delimiter", "", "with --from, the CSV's separator: comma, semicolon or tab (default: read from the header row)")
+	c.RegisterFlagCompletionFunc("delimiter", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"comma", "semicolon", "tab"}, cobra.ShellCompDirectiveNoFileComp
 	})
 	fl.Int("parallel", defaultParallel, "with --from, rows in flight at once (the rate budget still paces every request)")
 	fl.Bool("restart", false, "with --from, forget what earlier runs of the same job recorded and start over")
@@ -122,6 +127,11 @@ func bulkFlags(op *Op, c *cobra.Command) (o bulkOptions, ok bool, err error) {
 			return o, true, cli.UsageErrorf("invalid --encoding %q: use utf-8, windows-1252, latin1 or utf-16", enc)
 		}
 	}
+	if d, _ := fl.GetString("delimiter"); fl.Changed("delimiter") {
+		if o.delimiter, err = ParseDelimiter(d); err != nil {
+			return o, true, err
+		}
+	}
 	o.onExists = "fail"
 	if op.Exists != nil {
 		o.onExists, _ = fl.GetString("on-exists")
@@ -150,10 +160,38 @@ func bulkFlags(op *Op, c *cobra.Command) (o bulkOptions, ok bool, err error) {
 	return o, true, nil
 }
 
+// ParseDelimiter reads --delimiter: a name or the character itself.
+func ParseDelimiter(s string) (rune, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case ",", "comma":
+		return ',', nil
+	case ";", "semicolon":
+		return ';', nil
+	case "tab", `\t`, "\t":
+		return '\t', nil
+	}
+	if s == "\t" {
+		return '\t', nil
+	}
+	return 0, cli.UsageErrorf("invalid --delimiter %q: use comma, semicolon or tab", s)
+}
+
+// reader reads the job's input, with the separator --delimiter gives.
+func (j *bulkJob) reader(r io.Reader) *bulk.Reader {
+	rd := bulk.NewReader(r, j.o.format)
+	if j.o.delimiter != 0 {
+		rd.SetDelimiter(j.o.delimiter)
+	}
+	return rd
+}
+
 // bulkColumnsExample names a few of an op's columns for its help.
 func bulkColumnsExample(op *Op) string {
 	var names []string
-	for _, a := range argNames(op.Use) {
+	for i, a := range argNames(op.Use) {
+		if op.argKind(i) == "users" {
+			a = userColumn
+		}
 		names = append(names, strings.ReplaceAll(strings.ToLower(a), "_", "-"))
 	}
 	for _, fd := range op.Fields {
@@ -165,6 +203,16 @@ func bulkColumnsExample(op *Op) string {
 		names = append(names, op.Fields[0].Flag)
 	}
 	return strings.Join(names, ",")
+}
+
+// hasUserColumn: a file for op names a user (an argument or a --user).
+func (op *Op) hasUserColumn() bool {
+	for i := range op.Args {
+		if op.argKind(i) == "users" {
+			return true
+		}
+	}
+	return op.hasField(userColumn)
 }
 
 // Sibling is the op of the same group whose Use starts with word.
@@ -533,7 +581,7 @@ func (j *bulkJob) rowSource() (*rowReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	rd := bulk.NewReader(rc, j.o.format)
+	rd := j.reader(rc)
 	if j.o.format == bulk.CSV {
 		if _, _, err := rd.Header(); err != nil {
 			rc.Close()
@@ -562,7 +610,7 @@ func (r *rowReader) close() { r.rc.Close() }
 // confirm asks once for the whole file.
 func (j *bulkJob) confirm() error {
 	io := j.f.IO
-	what := fmt.Sprintf("%s on the %d rows of %s", j.cmd.CommandPath(), j.rows, j.src.name)
+	what := fmt.Sprintf("%s on the %s of %s", j.cmd.CommandPath(), nounFor(j.rows, "1 row", fmt.Sprintf("%d rows", j.rows)), j.src.name)
 	if !io.InTTY || !io.ErrTTY || j.src.name == "stdin" {
 		return cli.UsageErrorf("refusing to run `%s` without confirmation: pass --yes", what)
 	}

@@ -40,6 +40,11 @@ func (b *bulkColumns) mapColumns(maps []string) error {
 			return cli.UsageErrorf("invalid --map %q: give COLUMN=FLAG (the file's column, then the flag or argument it gives; metadata.KEY for a metadata field)", m)
 		}
 		col, to := strings.TrimSpace(m[:i]), strings.TrimPrefix(strings.TrimSpace(m[i+1:]), "--")
+		if _, known := b.names[strings.ToLower(mapTarget(to))]; !known {
+			if _, known := b.names[strings.ToLower(mapTarget(col))]; known {
+				col, to = to, strings.TrimPrefix(col, "--") // FLAG=COLUMN: the side that names a flag is the flag
+			}
+		}
 		flag, key, isKV := strings.Cut(to, ".")
 		t, ok := b.names[strings.ToLower(flag)]
 		switch {
@@ -57,6 +62,12 @@ func (b *bulkColumns) mapColumns(maps []string) error {
 		b.mapped[strings.ToLower(col)] = t
 	}
 	return nil
+}
+
+// mapTarget is the flag part of a --map side ("metadata" of metadata.team).
+func mapTarget(s string) string {
+	flag, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(s), "--"), ".")
+	return flag
 }
 
 // kvFlags names the op's KEY=VALUE flags, for --map's errors.
@@ -81,6 +92,13 @@ type colTarget struct {
 	kv string
 }
 
+// userColumn is what a file calls the column of a user, in every command:
+// an email or an id. userAliases are read as it too: the names commands
+// gave it before ("email" in users offboard, "user-id" in users delete).
+const userColumn = "user"
+
+var userAliases = []string{"email", "user-id", "user_id", "userid"}
+
 // newBulkColumns accepts, case-insensitively, a field's flag name (with - or
 // _), its API key, and an argument's name from Use ("user-id" for USER_ID)
 // or its path parameter ("userId").
@@ -102,15 +120,36 @@ func newBulkColumns(op *Op, given int) *bulkColumns {
 		}
 	}
 	uses := argNames(op.Use)
+	var userArgs []int
 	for i, p := range op.Args {
 		name := p
 		if i < len(uses) {
 			name = strings.ReplaceAll(strings.ToLower(strings.Trim(uses[i], "[]")), "_", "-")
 		}
-		b.args = append(b.args, name)
+		if op.argKind(i) == "users" {
+			// every file names a user the same way, whatever the command calls it
+			add(userColumn, colTarget{arg: i})
+			userArgs = append(userArgs, i)
+			b.args = append(b.args, userColumn)
+		} else {
+			b.args = append(b.args, name)
+		}
 		add(name, colTarget{arg: i})
 		add(strings.ReplaceAll(name, "-", "_"), colTarget{arg: i})
 		add(p, colTarget{arg: i})
+	}
+	// the older names of a user column, read as it
+	for i := range op.Fields {
+		if fd := &op.Fields[i]; fd.Flag == userColumn {
+			for _, alias := range userAliases {
+				add(alias, colTarget{field: fd, arg: -1})
+			}
+		}
+	}
+	for _, i := range userArgs {
+		for _, alias := range userAliases {
+			add(alias, colTarget{arg: i})
+		}
 	}
 	return b
 }
@@ -141,53 +180,6 @@ func (b *bulkColumns) known() string {
 		names = append(names, b.args[i])
 	}
 	return strings.Join(names, ", ")
-}
-
-// header checks a CSV header: every column names something, nothing is
-// named twice, required fields and arguments are there.
-func (j *bulkJob) header(cols []string) []string {
-	var probs []string
-	have := map[string]string{} // target -> column
-	for _, col := range cols {
-		if col == "" {
-			continue
-		}
-		t, ok := j.cols.target(col)
-		if !ok {
-			if j.o.ignoreUnknown {
-				j.ignore(col)
-				continue
-			}
-			probs = append(probs, fmt.Sprintf("unknown column %q: columns are named like the command's flags or arguments (%s) or the API's keys; "+
-				"--map %q=FLAG reads it as one of them, --ignore-unknown leaves it out", col, j.cols.known(), col))
-			continue
-		}
-		name := j.cols.targetName(t)
-		if t.kv != "" {
-			name += "." + t.kv
-		}
-		if t.field == nil && t.arg < j.cols.given {
-			probs = append(probs, fmt.Sprintf("column %q gives %s, which the command line gives already: drop one", col, name))
-			continue
-		}
-		if prev, dup := have[name]; dup {
-			probs = append(probs, fmt.Sprintf("columns %q and %q both give %s: drop one", prev, col, name))
-			continue
-		}
-		have[name] = col
-	}
-	for _, fd := range j.op.Fields {
-		if fd.Required && have[fd.Flag] == "" && len(j.base.Values[fd.Flag]) == 0 {
-			probs = append(probs, fmt.Sprintf("missing column %q: it is required (or give --%s on the command line for every row)", fd.Flag, fd.Flag))
-		}
-	}
-	for i := j.cols.given; i < len(j.op.Args); i++ {
-		if have[j.cols.args[i]] == "" {
-			probs = append(probs, fmt.Sprintf("missing column %q: the %s argument (or give it on the command line for every row)",
-				j.cols.args[i], strings.ToUpper(strings.ReplaceAll(j.cols.args[i], "-", "_"))))
-		}
-	}
-	return probs
 }
 
 func (b *bulkColumns) targetName(t colTarget) string {
@@ -470,7 +462,7 @@ func (j *bulkJob) check() error {
 	}
 	defer rc.Close()
 	h := bulk.InputHash()
-	rd := bulk.NewReader(io.TeeReader(rc, h), j.o.format)
+	rd := j.reader(io.TeeReader(rc, h))
 	var probs []string
 	nprobs := 0
 	add := func(line int, msg string) {
@@ -487,8 +479,24 @@ func (j *bulkJob) check() error {
 		for _, p := range hp {
 			add(p.Line, p.Msg)
 		}
-		for _, p := range j.header(cols) {
+		h := j.header(cols)
+		for _, p := range h.probs {
 			add(1, p)
+		}
+		if !h.fits() {
+			// the rows would each repeat what the header says
+			w := j.f.IO.Err
+			for _, p := range probs {
+				fmt.Fprintln(w, p)
+			}
+			for _, l := range j.headerLines(h) {
+				fmt.Fprintln(w, l)
+			}
+			how := ""
+			if d := rd.Delimiter(); d != ',' && len(cols) > 1 || len(cols) == 1 && strings.ContainsAny(cols[0], ",;\t|") {
+				how = fmt.Sprintf(" (read as %s-separated; --delimiter sets the separator)", bulk.DelimiterName(d))
+			}
+			return cli.UsageErrorf("%s: the header row does not fit the command%s; nothing was sent", j.src.name, how)
 		}
 	}
 	j.requests = map[string]*requestTally{}
@@ -569,7 +577,7 @@ func (j *bulkJob) check() error {
 			fmt.Fprintln(w, strings.Replace(p, ":0: (", ": (", 1))
 		}
 		if nprobs > len(probs) {
-			fmt.Fprintf(w, "%s: ... and %d more problems\n", j.src.name, nprobs-len(probs))
+			fmt.Fprintf(w, "%s: ... and %s more\n", j.src.name, countOf(nprobs-len(probs), "problem"))
 		}
 		noun := "problems"
 		if nprobs == 1 {

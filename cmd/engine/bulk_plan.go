@@ -191,12 +191,14 @@ func (j *bulkJob) dryRun() error {
 	}
 	w := j.f.IO.Out
 	if n := len(j.invalid); n > 0 {
-		fmt.Fprintf(w, "%s: %d rows, %d invalid (not sent: --skip-invalid)\n", j.src.name, j.rows, n)
+		fmt.Fprintf(w, "%s: %s, %d invalid (not sent: --skip-invalid)\n", j.src.name, countOf(j.rows, "row"), n)
+	} else if j.rows == 1 {
+		fmt.Fprintf(w, "%s: 1 row, valid\n", j.src.name)
 	} else {
 		fmt.Fprintf(w, "%s: %d rows, all valid\n", j.src.name, j.rows)
 	}
 	if earlier > 0 {
-		fmt.Fprintf(w, "%d rows were applied by an earlier run of this job and would be skipped\n", earlier)
+		fmt.Fprintf(w, "%s applied by an earlier run of this job and would be skipped\n", nounFor(earlier, "1 row was", fmt.Sprintf("%d rows were", earlier)))
 	}
 	fmt.Fprintln(w, "would send:")
 	var lines [][2]string
@@ -222,7 +224,7 @@ func (j *bulkJob) dryRun() error {
 		kd := resolve.Kinds[j.op.Exists.Kind]
 		fmt.Fprintf(w, "  and for each row that already exists one lookup (GET /api/v2%s, %d points)\n", kd.List, bc.Cost(kd.List))
 	}
-	fmt.Fprintf(w, "total: %d requests, %d points\n", total, points)
+	fmt.Fprintf(w, "total: %s, %s\n", countOf(total, "request"), countOf(points, "point"))
 	if etaKnown {
 		fmt.Fprintf(w, "budget: %d points per %s, %d free now: about %s\n", bc.Points-bc.Reserve, bc.Window, free, output.Duration(eta))
 	} else {

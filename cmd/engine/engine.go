@@ -495,7 +495,7 @@ func (e *Engine) printPlan(plan []planned, names map[string]string) error {
 	if len(plan) == 1 {
 		fmt.Fprintf(w, "cost: %d points (%s); %s; nothing sent (--dry-run)\n", total, mainFamily, wait)
 	} else {
-		fmt.Fprintf(w, "cost: %d points in %d requests; %s; nothing sent (--dry-run)\n", total, len(plan), wait)
+		fmt.Fprintf(w, "cost: %s in %d requests; %s; nothing sent (--dry-run)\n", countOf(total, "point"), len(plan), wait)
 	}
 	if len(names) > 0 {
 		fmt.Fprintln(w, "<NAME> stands for the id its lookup finds when the command runs")

@@ -15,6 +15,7 @@ import (
 	"github.com/orgctl/orgctl/client/orgcode"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // reportColumns and changeColumns print access.ReportFields and
@@ -137,16 +138,15 @@ func reportRun(parent context.Context, f *cli.Factory, o reportOptions) error {
 	for _, t := range access.ReportTypes {
 		nObjects += len(org.Objects[t])
 	}
-	wait := "?"
+	wait := time.Duration(-1)
 	if st, err := conn.Ledger.Status(); err == nil {
-		wait = st.TimeFor(points).Round(100 * time.Millisecond).String()
+		wait = st.TimeFor(points).Round(100 * time.Millisecond)
 	}
 	bc := cfg.Budget
 	if !f.Quiet() || o.dryRun {
 		f.IO.Notice("permissions report: %d users, %d groups, %d objects; read so far: %d requests, %d points", len(org.Users), len(org.Groups), nObjects, org.Reqs, org.Points)
 		f.IO.Notice("  access-lists: %d requests, %d points; list-objects: %d requests, %d points", len(byLists), cost(byLists), len(byObjects), cost(byObjects))
-		f.IO.Notice("reading by %s: %d requests, %d points; the budget (%d points per %s) needs at least %s for them, %s as it stands", method, len(reads), points,
-			bc.Points-bc.Reserve, bc.Window, orgcode.MinTime(bc, points), wait)
+		f.IO.Notice("reading by %s: %d requests, %d points; %s", method, len(reads), points, budgetTime(bc, points, wait))
 	}
 	if o.dryRun {
 		return nil
@@ -205,4 +205,23 @@ func printRows(p *output.Printer, rows []access.Row, fields []access.Field) erro
 		return err
 	}
 	return p.Print(b, columnsOf(fields))
+}
+
+// budgetTime says how long the budget needs for points: the least time
+// (none when they fit in one window) and, when known (wait >= 0), when
+// it has room for them as it stands.
+func budgetTime(bc ratebudget.Config, points int, wait time.Duration) string {
+	least := orgcode.MinTime(bc, points)
+	budget := fmt.Sprintf("the budget (%d points per %s)", bc.Points-bc.Reserve, bc.Window)
+	switch {
+	case least == 0 && wait == 0:
+		return "they fit in " + budget + " now"
+	case least == 0 && wait > 0:
+		return fmt.Sprintf("they fit in one window of %s, which has room for them in %s", budget, wait)
+	case least == 0:
+		return "they fit in one window of " + budget
+	case wait >= 0:
+		return fmt.Sprintf("%s needs at least %s for them, %s as it stands", budget, least, wait)
+	}
+	return fmt.Sprintf("%s needs at least %s for them", budget, least)
 }

@@ -204,7 +204,7 @@ func readOrgFiles(ctx context.Context, dir string) (*orgcode.Files, error) {
 	case ctx.Err() != nil:
 		return nil, ctx.Err() // interrupted: the signal's exit status
 	case errors.As(err, &probs):
-		return nil, &cli.UsageError{Err: fmt.Errorf("%w\n(%d problems in %s; nothing was sent)", probs, len(probs), dir)}
+		return nil, &cli.UsageError{Err: fmt.Errorf("%w\n(%s in %s; nothing was sent)", probs, map[bool]string{true: "1 problem", false: fmt.Sprintf("%d problems", len(probs))}[len(probs) == 1], dir)}
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, cli.UsageErrorf("--dir %s does not exist: run `orgctl export --dir %s` first", dir, dir)
 	case err != nil:
