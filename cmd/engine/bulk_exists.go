@@ -64,6 +64,11 @@ type Existence struct {
 	// Display names a row's object in results when the key fields joined
 	// do not read well (a folder: app:/Finance/Reports).
 	Display func(in Input) string
+	// Already, when set, makes a single command line look too (Check, with
+	// its one read of ListKind) and, when the change is in place, say this
+	// line and send nothing: the API would answer a repeat as if it had
+	// done something. object is the name of the object it is in place on.
+	Already func(c *Call, object string) string
 }
 
 // ConflictKey is a family that answers a duplicate create with 409.
@@ -120,12 +125,28 @@ var MemberExists = &Existence{Flags: []string{"user"}, ListKind: "groups",
 			return "", false, err
 		}
 		users := c.LocalStrings("user")
+		admin := c.LocalBool("admin")
 		for _, u := range users {
-			if _, in := members[u]; !in {
+			// a member made a group admin is a change
+			if role, in := members[u]; !in || admin && role != "admin" {
 				return "", false, nil
 			}
 		}
 		return strings.Join(users, ","), len(users) > 0, nil
+	},
+	Already: func(c *Call, group string) string {
+		users := c.TypedList("user")
+		if len(users) == 0 {
+			users = c.LocalStrings("user")
+		}
+		who, are := strings.Join(users, ", "), "are already members"
+		if len(users) == 1 {
+			are = "is already a member"
+		}
+		if c.LocalBool("admin") {
+			are += map[bool]string{true: " and a group admin", false: " and group admins"}[len(users) == 1]
+		}
+		return fmt.Sprintf("%s %s of group %s; nothing sent", who, are, group)
 	}}
 
 // GrantExists: a grant to a subject that already has access replaces the
@@ -159,6 +180,44 @@ var GrantExists = &Existence{Flags: []string{"group", "user", "object-type", "ob
 		}
 		return fmt.Sprintf("%s/%s (%s)", typ, id, level), true, nil
 	}}
+
+// inPlace is a single command line's look before a change the API would
+// accept twice without a word (Existence.Already): when it is in place,
+// it says so, prints the object as it stands, and sends nothing. A look
+// that fails leaves the decision to the write.
+func (e *Engine) inPlace(ctx context.Context, c *Call) bool {
+	ex := c.Op.Exists
+	if ex == nil || ex.Already == nil || ex.Check == nil || ex.ListKind == "" || c.RawBody != nil {
+		return false
+	}
+	cl, err := e.apiClient()
+	if err != nil {
+		return false
+	}
+	lk := &bulkLookups{client: cl, truth: resolve.New(cl)}
+	if r := e.fetched(ex.ListKind); r != nil {
+		lk.truth = r // the group's name was looked up in this very list
+	}
+	if _, exists, err := ex.Check(ctx, lk, c); err != nil || !exists {
+		return false
+	}
+	name := c.ArgKey(0)
+	if objs, err := lk.truth.All(ctx, resolve.Kinds[ex.ListKind]); err == nil {
+		for _, o := range objs {
+			if o.ID == c.Params[c.Op.Args[0]] {
+				name = o.Key
+				if o.Raw != nil {
+					e.Printer.Print(o.Raw, c.Columns) // the object as it stands, as the write would answer
+				}
+				break
+			}
+		}
+	}
+	if !e.quiet() {
+		e.f.IO.Success("%s", ex.Already(c, name))
+	}
+	return true
+}
 
 // bulkLookups are the reads a bulk job shares between its rows: the list
 // of groups with their members, and each object's access list, read once
@@ -200,7 +259,8 @@ func (lk *bulkLookups) read(ctx context.Context, key string, fetch func(cl *clie
 	return r.set, r.err
 }
 
-// members is the set of a group's member ids (to "member"), from the
+// members is the set of a group's member ids (to "member", or "admin"
+// for a group admin), from the
 // list of groups, worked out once per group.
 func (lk *bulkLookups) members(ctx context.Context, group string) (map[string]string, error) {
 	set, err := lk.read(ctx, "members of "+group, func(*client.Client) (map[string]string, error) {
@@ -217,6 +277,9 @@ func (lk *bulkLookups) members(ctx context.Context, group string) (map[string]st
 			for _, m := range ms {
 				if mm, ok := m.(map[string]any); ok {
 					out[resolve.Text(mm["id"])] = "member"
+					if admin, _ := mm["is_group_admin"].(bool); admin {
+						out[resolve.Text(mm["id"])] = "admin"
+					}
 				}
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/orgctl/orgctl/client"
@@ -28,6 +29,7 @@ type Engine struct {
 	cfg     *settings.Config
 	Printer *output.Printer
 	names   *resolve.Resolver
+	cached  sync.Map // kinds whose names came from the cache, not the API
 	// client, when set, takes every request instead of the Factory's: a
 	// bulk job's, paced to stop waiting when the job is interrupted.
 	client *client.Client
@@ -75,6 +77,9 @@ func (e *Engine) Run(ctx context.Context, c *Call, o RunOptions) error {
 		if err := e.confirm(ctx, c); err != nil {
 			return err
 		}
+	}
+	if e.inPlace(ctx, c) {
+		return nil
 	}
 	resp, err := e.sendWith(ctx, nil, c, e.renderer(c, o))
 	if err != nil {
