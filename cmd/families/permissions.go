@@ -111,9 +111,11 @@ func objectFromFlags(c *engine.Call) error {
 	return nil
 }
 
+// objectColumns are a subject's objects; on a terminal each is named as
+// every other table names it (a folder by its path, an app by its name).
 var objectColumns = []output.Column{
 	{Header: "TYPE", Field: "type"},
-	{Header: "ID", Field: "id"},
+	{Header: "ID", Field: "id", Terminal: &output.Column{Header: "OBJECT", Field: "id", Names: "folders,apps,workflows", Key: true}},
 	{Header: "ACCESS", Field: "access_level"},
 }
 
