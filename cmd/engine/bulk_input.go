@@ -137,6 +137,9 @@ func newBulkColumns(op *Op, given int) *bulkColumns {
 		add(name, colTarget{arg: i})
 		add(strings.ReplaceAll(name, "-", "_"), colTarget{arg: i})
 		add(p, colTarget{arg: i})
+		if k := op.argKind(i); k != "" && k != noCompletion {
+			add(SingularKind(k), colTarget{arg: i}) // "group" for GROUP_ID: a name or an id
+		}
 	}
 	// the older names of a user column, read as it
 	for i := range op.Fields {
