@@ -252,8 +252,11 @@ type bulkJob struct {
 	requests map[string]*requestTally
 	names    map[string]map[uint64]bool // resolve kind -> distinct names
 	shared   map[uint64]bool            // distinct reads Existence.Check shares
-	batched  map[string]int             // rows per batch (arguments), for ops whose rows share a request
-	joinKeys map[string]bool            // follow-ups joined across rows, by path and object
+	subjects map[uint64]bool            // distinct reads Existence.BySubject names
+	// bySubject: every row has a BySubject read, and they are fewer
+	bySubject, notBySubject bool
+	batched                 map[string]int  // rows per batch (arguments), for ops whose rows share a request
+	joinKeys                map[string]bool // follow-ups joined across rows, by path and object
 
 	// while running
 	conn   *cli.Connection
@@ -425,7 +428,7 @@ func (j *bulkJob) run(parent context.Context) error {
 		return err
 	}
 	j.truth = resolve.New(conn.Client)
-	j.lk = &bulkLookups{client: conn.Client, truth: j.truth}
+	j.lk = &bulkLookups{client: conn.Client, truth: j.truth, bySubject: j.bySubject}
 	rows, err := j.rowSource()
 	if err != nil {
 		return err

@@ -57,6 +57,12 @@ type Existence struct {
 	// rows (the object), and CheckPath prices that read.
 	Shared    func(in Input) string
 	CheckPath string
+	// BySubject names, for a row's Input, another read that answers Check
+	// as well (a subject's direct grants of one type, at SubjectPath); ""
+	// when it cannot for that row. A job sends whichever reads are fewer:
+	// one per Shared key, or one per BySubject key.
+	BySubject   func(in Input) string
+	SubjectPath string
 	// ListKind is the kind whose one list (read from the API, never from a
 	// cache) Check looks in, instead of a read per Shared key; names of
 	// that kind are looked up in the same list.
@@ -150,8 +156,12 @@ var MemberExists = &Existence{Flags: []string{"user"}, ListKind: "groups",
 	}}
 
 // GrantExists: a grant to a subject that already has access replaces the
-// level, so the API says nothing; orgctl reads each object's access list
-// once per job (one request serves "a folder to 40 groups").
+// level, and the API answers it as it answers the first (with the
+// subject's objects), so only a read tells a grant in place. That read
+// costs what the grant does (10 points), so a job reads as few as it can:
+// each object's access list once (one serves "a folder to 40 groups"), or
+// each subject's direct grants of a type once (one listObjects serves "40
+// folders to a group"), whichever the file needs fewer of.
 var GrantExists = &Existence{Flags: []string{"group", "user", "object-type", "object-id"},
 	CheckPath: "/permissions/accessList/{objectType}/{objectId}",
 	Shared: func(in Input) string {
@@ -161,10 +171,34 @@ var GrantExists = &Existence{Flags: []string{"group", "user", "object-type", "ob
 		}
 		return t[len(t)-1] + "/" + id[len(id)-1]
 	},
+	SubjectPath: "/permissions/listObjects",
+	BySubject: func(in Input) string {
+		t := in.Values["object-type"]
+		if len(t) == 0 || !listsObjects[t[len(t)-1]] {
+			return ""
+		}
+		for _, flag := range []string{"group", "user"} {
+			if v := in.Values[flag]; len(v) > 0 {
+				return flag + "/" + strings.ToLower(v[len(v)-1]) + "/" + t[len(t)-1]
+			}
+		}
+		return ""
+	},
 	Check: func(ctx context.Context, lk *bulkLookups, c *Call) (string, bool, error) {
 		obj, _ := c.Body["object"].(map[string]any)
 		subj, _ := c.Body["subject"].(map[string]any)
 		typ, id := resolve.Text(obj["type"]), resolve.Text(obj["id"])
+		if lk.bySubject && listsObjects[typ] {
+			have, err := lk.direct(ctx, subj, typ)
+			if err != nil {
+				return "", false, err
+			}
+			level, ok := have[id]
+			if !ok {
+				return "", false, nil
+			}
+			return fmt.Sprintf("%s/%s (%s)", typ, id, level), true, nil
+		}
 		switch typ {
 		case "app", "folder", "resource", "workflow", "agent":
 		default:
@@ -180,6 +214,9 @@ var GrantExists = &Existence{Flags: []string{"group", "user", "object-type", "ob
 		}
 		return fmt.Sprintf("%s/%s (%s)", typ, id, level), true, nil
 	}}
+
+// listsObjects are the object types POST /permissions/listObjects answers for.
+var listsObjects = map[string]bool{"folder": true, "app": true, "resource": true, "resource_configuration": true}
 
 // inPlace is a single command line's look before a change the API would
 // accept twice without a word (Existence.Already): when it is in place,
@@ -225,8 +262,10 @@ func (e *Engine) inPlace(ctx context.Context, c *Call) bool {
 type bulkLookups struct {
 	client *client.Client
 	truth  *resolve.Resolver
-	mu     sync.Mutex
-	m      map[string]*sharedRead
+	// bySubject: Check reads subjects' direct grants, not objects' access lists.
+	bySubject bool
+	mu        sync.Mutex
+	m         map[string]*sharedRead
 }
 
 type sharedRead struct {
@@ -322,6 +361,32 @@ func (lk *bulkLookups) access(ctx context.Context, typ, id string) (map[string]s
 				}
 				out[t+"/"+resolve.Text(e.Subject.ID)] = e.Level
 			}
+		}
+		return out, nil
+	})
+}
+
+// direct maps the ids of the objects of typ a subject has a grant on
+// itself to the level it gives: one POST /permissions/listObjects without
+// include_inherited_access, read once per job.
+func (lk *bulkLookups) direct(ctx context.Context, subj map[string]any, typ string) (map[string]string, error) {
+	key := "direct " + resolve.Text(subj["type"]) + "/" + resolve.Text(subj["id"]) + "/" + typ
+	return lk.read(ctx, key, func(cl *client.Client) (map[string]string, error) {
+		resp, err := cl.Do(ctx, client.Request{Method: http.MethodPost, Path: "/permissions/listObjects", Scope: "Permissions > Read",
+			Body: map[string]any{"subject": subj, "object_type": typ}})
+		if err != nil {
+			return nil, err
+		}
+		var items []struct {
+			ID    any    `json:"id"`
+			Level string `json:"access_level"`
+		}
+		if err := json.Unmarshal(resp.Data, &items); err != nil {
+			return nil, fmt.Errorf("POST /permissions/listObjects: %w", err)
+		}
+		out := make(map[string]string, len(items))
+		for _, it := range items {
+			out[resolve.Text(it.ID)] = it.Level
 		}
 		return out, nil
 	})

@@ -505,6 +505,7 @@ func (j *bulkJob) check() error {
 	j.requests = map[string]*requestTally{}
 	j.names = map[string]map[uint64]bool{}
 	j.shared = map[uint64]bool{}
+	j.subjects = map[uint64]bool{}
 	j.batched = map[string]int{}
 	j.joinKeys = map[string]bool{}
 	j.invalid = map[int]string{}
@@ -569,6 +570,7 @@ func (j *bulkJob) check() error {
 			add(0, fmt.Sprintf("(%s on %d lines in all)", m, n))
 		}
 	}
+	j.bySubject = !j.notBySubject && len(j.subjects) > 0 && len(j.subjects) < len(j.shared)
 	if j.src.sum != nil {
 		j.sum = j.src.sum
 	} else {

@@ -82,6 +82,13 @@ func (j *bulkJob) tally(in Input, c *Call) {
 			j.shared[maphash.String(keySeed, s)] = true
 		}
 	}
+	if ex := j.op.Exists; ex != nil && ex.BySubject != nil {
+		if s := ex.BySubject(in); s != "" {
+			j.subjects[maphash.String(keySeed, s)] = true
+		} else {
+			j.notBySubject = true
+		}
+	}
 }
 
 // argNoun names what an op's arguments name, for the dry run ("group").
@@ -116,8 +123,15 @@ func (j *bulkJob) lookups() []requestTally {
 				kd := resolve.Kinds[ex.ListKind]
 				out = append(out, requestTally{method: http.MethodGet, path: kd.List, note: "looks for what is already there (one list)", n: 1, cost: bc.Cost(kd.List)})
 			}
+		case ex.Check != nil && j.bySubject:
+			out = append(out, requestTally{method: http.MethodPost, path: ex.SubjectPath, n: len(j.subjects), cost: bc.Cost(ex.SubjectPath),
+				note: fmt.Sprintf("looks for grants in place: one per subject and type, fewer than the %d access lists of one per object", len(j.shared))})
 		case ex.Check != nil && len(j.shared) > 0:
-			out = append(out, requestTally{method: http.MethodGet, path: ex.CheckPath, note: "looks for what is already there",
+			note := "looks for what is already there"
+			if ex.BySubject != nil && len(j.subjects) > 0 && !j.notBySubject {
+				note = fmt.Sprintf("looks for grants in place: one per object, no more than the %d lists of one per subject and type", len(j.subjects))
+			}
+			out = append(out, requestTally{method: http.MethodGet, path: ex.CheckPath, note: note,
 				n: len(j.shared), cost: bc.Cost(ex.CheckPath)})
 		case ex.Check == nil && !ex.Conflict:
 			kd := resolve.Kinds[ex.Kind]
