@@ -549,8 +549,8 @@ func (j *bulkJob) ready(id string, prior *bulk.State) error {
 	if prior != nil && !j.e.quiet() {
 		c := prior.Counts()
 		applied := c["created"] + c["updated"] + c["deleted"] + c["skipped"]
-		j.f.IO.Notice("orgctl: resuming job %s: %d of %d rows applied by earlier runs, %d to settle by a lookup",
-			id, applied, j.rows, c["unknown"])
+		j.f.IO.Notice("orgctl: resuming job %s: %d of %s applied by earlier runs, %d to settle by a lookup",
+			id, applied, countOf(j.rows, "row"), c["unknown"])
 	}
 	if j.o.failed != "" {
 		// created before any row, so a path that cannot be written stops the job unsent
@@ -694,7 +694,7 @@ func (j *bulkJob) summary(id string, sum bulk.Summary, stopped bool) {
 	if earlier > 0 {
 		tail = fmt.Sprintf(" (%d of them by earlier runs)", earlier)
 	}
-	fmt.Fprintf(io.Err, "orgctl: %d of %d rows of %s: %s%s in %.1fs; job %s\n", done, j.rows, j.src.name, strings.Join(parts, ", "),
+	fmt.Fprintf(io.Err, "orgctl: %d of %s of %s: %s%s in %.1fs; job %s\n", done, countOf(j.rows, "row"), j.src.name, strings.Join(parts, ", "),
 		tail, took.Seconds(), id)
 	again := "run the same command again"
 	if j.src.name == "stdin" {

@@ -101,9 +101,12 @@ func riskLine(p *orgcode.Plan) (int, string) {
 }
 
 func costLine(p *orgcode.Plan, bc ratebudget.Config) string {
-	return fmt.Sprintf("Cost: the read took %s, %d points; the changes are %s, %d points, which the budget (%d points per %s) needs at least %s to send.",
-		plural(p.ReadRequests, "request", "requests"), p.ReadPoints, plural(p.Requests, "request", "requests"), p.Points,
-		bc.Points-bc.Reserve, bc.Window, p.Time)
+	send := fmt.Sprintf("which the budget (%d points per %s) needs at least %s to send", bc.Points-bc.Reserve, bc.Window, p.Time)
+	if p.Time == 0 {
+		send = fmt.Sprintf("which fit in one window of the budget (%d points per %s)", bc.Points-bc.Reserve, bc.Window)
+	}
+	return fmt.Sprintf("Cost: the read took %s, %d points; the changes are %s, %d points, %s.",
+		plural(p.ReadRequests, "request", "requests"), p.ReadPoints, plural(p.Requests, "request", "requests"), p.Points, send)
 }
 
 // writePlan prints the plan for people: the summary first (counts by
