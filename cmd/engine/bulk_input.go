@@ -454,6 +454,96 @@ func (j *bulkJob) displayKey(in Input) string {
 	return ""
 }
 
+// problemList gathers a file's problems by line, listing at most
+// maxProblems and counting the rest.
+type problemList struct {
+	name  string
+	lines []string
+	n     int
+}
+
+func (pl *problemList) add(line int, msg string) {
+	pl.n++
+	if len(pl.lines) < maxProblems {
+		pl.lines = append(pl.lines, fmt.Sprintf("%s:%d: %s", pl.name, line, msg))
+	}
+}
+
+// report writes the problems and is the error that ends the check, or nil.
+func (pl *problemList) report(w io.Writer) error {
+	if pl.n == 0 {
+		return nil
+	}
+	for _, p := range pl.lines {
+		fmt.Fprintln(w, strings.Replace(p, ":0: (", ": (", 1))
+	}
+	if pl.n > len(pl.lines) {
+		fmt.Fprintf(w, "%s: ... and %s more\n", pl.name, countOf(pl.n-len(pl.lines), "problem"))
+	}
+	return cli.UsageErrorf("%s: %s; nothing was sent", pl.name, countOf(pl.n, "problem"))
+}
+
+// checkHeader checks a CSV's header row. When its columns do not fit the
+// command, it says so in a few lines and ends the check: every row would
+// only repeat what the header says.
+func (j *bulkJob) checkHeader(rd *bulk.Reader, pl *problemList) error {
+	cols, hp, err := rd.Header()
+	if err != nil {
+		return cli.UsageErrorf("%s: %v", j.src.name, err)
+	}
+	for _, p := range hp {
+		pl.add(p.Line, p.Msg)
+	}
+	h := j.header(cols)
+	for _, p := range h.probs {
+		pl.add(1, p)
+	}
+	if h.fits() {
+		return nil
+	}
+	w := j.f.IO.Err
+	for _, p := range pl.lines {
+		fmt.Fprintln(w, p)
+	}
+	for _, l := range j.headerLines(h) {
+		fmt.Fprintln(w, l)
+	}
+	how := ""
+	if len(cols) == 1 && strings.ContainsAny(cols[0], ",;\t|") {
+		how = fmt.Sprintf(" (read as %s-separated; --delimiter sets the separator)", bulk.DelimiterName(rd.Delimiter()))
+	}
+	return cli.UsageErrorf("%s: the header row does not fit the command%s; nothing was sent", j.src.name, how)
+}
+
+// rowProblems are what is wrong with one row: its values, its build with
+// stand-ins, a key an earlier row has (keys: key -> its first line).
+func (j *bulkJob) rowProblems(row bulk.Row, keys map[uint64]int, unknownCol map[string]int) (Input, *Call, []string) {
+	var probs []string
+	in, rp, complete := j.rowInput(row)
+	for _, m := range rp {
+		if strings.HasPrefix(m, "unknown field ") {
+			if unknownCol[m]++; unknownCol[m] > 1 {
+				continue
+			}
+		}
+		probs = append(probs, m)
+	}
+	if !complete {
+		return in, nil, probs
+	}
+	c, bp := j.checkRow(in)
+	probs = append(probs, bp...)
+	for _, k := range j.rowKeys(in) {
+		hk := maphash.String(keySeed, k)
+		if first, dup := keys[hk]; dup {
+			probs = append(probs, fmt.Sprintf("duplicate key %q: line %d has it too (each object once per file)", k, first))
+			continue
+		}
+		keys[hk] = row.Line
+	}
+	return in, c, probs
+}
+
 // check is the first pass: every row is read, mapped and built with
 // stand-ins for names; every problem is listed by line, and nothing is sent
 // unless there is none. It also hashes the input (the job's identity) and
@@ -466,40 +556,10 @@ func (j *bulkJob) check() error {
 	defer rc.Close()
 	h := bulk.InputHash()
 	rd := j.reader(io.TeeReader(rc, h))
-	var probs []string
-	nprobs := 0
-	add := func(line int, msg string) {
-		nprobs++
-		if len(probs) < maxProblems {
-			probs = append(probs, fmt.Sprintf("%s:%d: %s", j.src.name, line, msg))
-		}
-	}
+	pl := &problemList{name: j.src.name}
 	if j.o.format == bulk.CSV {
-		cols, hp, err := rd.Header()
-		if err != nil {
-			return cli.UsageErrorf("%s: %v", j.src.name, err)
-		}
-		for _, p := range hp {
-			add(p.Line, p.Msg)
-		}
-		h := j.header(cols)
-		for _, p := range h.probs {
-			add(1, p)
-		}
-		if !h.fits() {
-			// the rows would each repeat what the header says
-			w := j.f.IO.Err
-			for _, p := range probs {
-				fmt.Fprintln(w, p)
-			}
-			for _, l := range j.headerLines(h) {
-				fmt.Fprintln(w, l)
-			}
-			how := ""
-			if d := rd.Delimiter(); d != ',' && len(cols) > 1 || len(cols) == 1 && strings.ContainsAny(cols[0], ",;\t|") {
-				how = fmt.Sprintf(" (read as %s-separated; --delimiter sets the separator)", bulk.DelimiterName(d))
-			}
-			return cli.UsageErrorf("%s: the header row does not fit the command%s; nothing was sent", j.src.name, how)
+		if err := j.checkHeader(rd, pl); err != nil {
+			return err
 		}
 	}
 	j.requests = map[string]*requestTally{}
@@ -523,43 +583,20 @@ func (j *bulkJob) check() error {
 				j.invalid[p.Row] = p.Msg
 				continue
 			}
-			add(p.Line, p.Msg)
+			pl.add(p.Line, p.Msg)
 			continue
 		}
 		if err != nil {
 			return fmt.Errorf("reading %s: %w", j.src.name, err)
 		}
 		j.rows++
-		var rowProbs []string
-		in, rp, complete := j.rowInput(row)
-		for _, m := range rp {
-			if strings.HasPrefix(m, "unknown field ") {
-				if unknownCol[m]++; unknownCol[m] > 1 {
-					continue
-				}
-			}
-			rowProbs = append(rowProbs, m)
-		}
-		var c *Call
-		if complete {
-			var bp []string
-			c, bp = j.checkRow(in)
-			rowProbs = append(rowProbs, bp...)
-			for _, k := range j.rowKeys(in) {
-				hk := maphash.String(keySeed, k)
-				if first, dup := keys[hk]; dup {
-					rowProbs = append(rowProbs, fmt.Sprintf("duplicate key %q: line %d has it too (each object once per file)", k, first))
-					continue
-				}
-				keys[hk] = row.Line
-			}
-		}
+		in, c, rowProbs := j.rowProblems(row, keys, unknownCol)
 		if len(rowProbs) > 0 && j.o.skipInvalid {
 			j.invalid[row.N] = strings.Join(rowProbs, "; ")
 			continue
 		}
 		for _, m := range rowProbs {
-			add(row.Line, m)
+			pl.add(row.Line, m)
 		}
 		if c != nil && len(rowProbs) == 0 {
 			j.tally(in, c)
@@ -567,7 +604,7 @@ func (j *bulkJob) check() error {
 	}
 	for m, n := range unknownCol {
 		if n > 1 {
-			add(0, fmt.Sprintf("(%s on %d lines in all)", m, n))
+			pl.add(0, fmt.Sprintf("(%s on %d lines in all)", m, n))
 		}
 	}
 	j.bySubject = !j.notBySubject && len(j.subjects) > 0 && len(j.subjects) < len(j.shared)
@@ -576,32 +613,27 @@ func (j *bulkJob) check() error {
 	} else {
 		j.sum = h.Sum(nil)
 	}
-	if nprobs > 0 {
-		w := j.f.IO.Err
-		for _, p := range probs {
-			fmt.Fprintln(w, strings.Replace(p, ":0: (", ": (", 1))
-		}
-		if nprobs > len(probs) {
-			fmt.Fprintf(w, "%s: ... and %s more\n", j.src.name, countOf(nprobs-len(probs), "problem"))
-		}
-		noun := "problems"
-		if nprobs == 1 {
-			noun = "problem"
-		}
-		return cli.UsageErrorf("%s: %d %s; nothing was sent", j.src.name, nprobs, noun)
+	if err := pl.report(j.f.IO.Err); err != nil {
+		return err
 	}
 	if j.rows == 0 {
 		return cli.UsageErrorf("%s has no rows: nothing to do", j.src.name)
 	}
+	j.noteIgnored()
+	return nil
+}
+
+// noteIgnored names the columns --ignore-unknown left out.
+func (j *bulkJob) noteIgnored() {
 	var ignored []string
 	j.ignored.Range(func(k, _ any) bool { ignored = append(ignored, k.(string)); return true })
-	if len(ignored) > 0 && !j.e.quiet() {
-		sort.Strings(ignored)
-		q := make([]string, len(ignored))
-		for i, c := range ignored {
-			q[i] = strconv.Quote(c)
-		}
-		j.f.IO.Notice("orgctl: %s: ignoring %s %s (--ignore-unknown)", j.src.name, map[bool]string{true: "column", false: "columns"}[len(q) == 1], strings.Join(q, ", "))
+	if len(ignored) == 0 || j.e.quiet() {
+		return
 	}
-	return nil
+	sort.Strings(ignored)
+	q := make([]string, len(ignored))
+	for i, c := range ignored {
+		q[i] = strconv.Quote(c)
+	}
+	j.f.IO.Notice("orgctl: %s: ignoring %s %s (--ignore-unknown)", j.src.name, map[bool]string{true: "column", false: "columns"}[len(q) == 1], strings.Join(q, ", "))
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/settings"
+	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -231,14 +232,19 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 		}
 		after = append(after, rows...)
 	}
-	if len(after) == 0 && !f.Quiet() {
-		fmt.Fprintf(w, "Nothing remains: %s can reach no folder, app, resource or resource configuration.\n", strings.Join(o.emails, ", "))
-		return o.finish(f, failedRows, res)
-	}
-	if err := printRows(p, after, reachFields); err != nil {
+	if err := printAfter(f, p, o.emails, after); err != nil {
 		return err
 	}
 	return o.finish(f, failedRows, res)
+}
+
+// printAfter prints what the users still reach, or that nothing remains.
+func printAfter(f *cli.Factory, p *output.Printer, emails []string, after []access.Row) error {
+	if len(after) == 0 && !f.Quiet() {
+		fmt.Fprintf(f.IO.Err, "Nothing remains: %s can reach no folder, app, resource or resource configuration.\n", strings.Join(emails, ", "))
+		return nil
+	}
+	return printRows(p, after, reachFields)
 }
 
 // offboardJob sends the steps as one bulk job.
