@@ -267,7 +267,8 @@ func (j *bulkJob) priorState() *bulk.State {
 // idFlags are the flags that decide a job's requests, as its identity
 // takes them: not how it runs or prints.
 func (j *bulkJob) idFlags() []string {
-	skip := map[string]bool{"from": true, "parallel": true, "report": true, "failed": true, "restart": true, "dry-run": true, "yes": true}
+	skip := map[string]bool{"from": true, "parallel": true, "report": true, "failed": true, "restart": true, "dry-run": true, "yes": true,
+		"delimiter": true} // a file read right either way sends the same; read wrong, it fails the check
 	var out []string
 	j.cmd.LocalFlags().VisitAll(func(f *pflag.Flag) {
 		if f.Changed && !skip[f.Name] {
