@@ -534,6 +534,9 @@ func (j *bulkJob) rowProblems(row bulk.Row, keys map[uint64]int, unknownCol map[
 	c, bp := j.checkRow(in)
 	probs = append(probs, bp...)
 	for _, k := range j.rowKeys(in) {
+		if strings.TrimSpace(k) == "" {
+			continue // no key: the row's own problem says what is missing
+		}
 		hk := maphash.String(keySeed, k)
 		if first, dup := keys[hk]; dup {
 			probs = append(probs, fmt.Sprintf("duplicate key %q: line %d has it too (each object once per file)", k, first))
