@@ -67,29 +67,84 @@ var onExistsModes = []string{"fail", "skip", "update"}
 // bulkOnly are the flags that mean something only with --from.
 var bulkOnly = []string{"encoding", "delimiter", "from-format", "parallel", "restart", "report", "on-exists", "map", "ignore-unknown", "skip-invalid", "failed"}
 
-// addBulkFlags gives a write command its --from flags.
-func addBulkFlags(op *Op, c *cobra.Command) {
+// fileFlagUsage words the file options for one kind of command: what
+// --from does, what --map reads, what --skip-invalid does with valid rows.
+type fileFlagUsage struct{ from, mapTo, ignore, valid string }
+
+var declaredFileFlags = fileFlagUsage{
+	from:   "run the command once per row of `FILE`: CSV with a header row naming flags or arguments, or JSON Lines (- for stdin)",
+	mapTo:  "read the file's `COLUMN=FLAG` as that flag or argument (metadata.KEY: one metadata key; repeatable)",
+	ignore: "leave out columns that name no flag (they are named on stderr)",
+	valid:  "send the valid rows",
+}
+
+// addFileFlags gives a command --from and the options that say how to
+// read its file, the same for every command that reads one.
+func addFileFlags(c *cobra.Command, u fileFlagUsage) {
 	fl := c.Flags()
-	fl.String("from", "", "run the command once per row of `FILE`: CSV with a header row naming flags or arguments, or JSON Lines (- for stdin)")
+	fl.String("from", "", u.from)
 	fl.String("from-format", "", "format of --from: csv or jsonl (default: by the file's extension, else csv)")
 	fl.String("encoding", "utf-8", "with --from, the file's `ENCODING`: utf-8, windows-1252, latin1 or utf-16")
-	c.RegisterFlagCompletionFunc("encoding", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"utf-8", "windows-1252", "latin1", "utf-16"}, cobra.ShellCompDirectiveNoFileComp
-	})
-	fl.String("delimiter", "", "with --from, the CSV's separator: comma, semicolon or tab (default: read from the header row)")
-	c.RegisterFlagCompletionFunc("delimiter", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"comma", "semicolon", "tab"}, cobra.ShellCompDirectiveNoFileComp
-	})
+	fl.String("delimiter", "", "with --from, the CSV's `SEPARATOR`: comma, semicolon or tab (default: read from the header row)")
+	fl.StringArray("map", nil, "with --from, "+u.mapTo)
+	fl.Bool("ignore-unknown", false, "with --from, "+u.ignore)
+	fl.Bool("skip-invalid", false, "with --from, "+u.valid+" and report the invalid ones as failed (exit 1), instead of refusing the file")
+	fl.String("failed", "", "with --from, write the failed and invalid rows to `FILE`, in the input's columns plus a reason, to fix and rerun")
+	for name, values := range map[string][]string{"encoding": {"utf-8", "windows-1252", "latin1", "utf-16"},
+		"delimiter": {"comma", "semicolon", "tab"}, "from-format": bulk.Formats} {
+		c.RegisterFlagCompletionFunc(name, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return values, cobra.ShellCompDirectiveNoFileComp
+		})
+	}
+}
+
+// fileOptions reads what addFileFlags added, once --from is given.
+func fileOptions(c *cobra.Command) (o bulkOptions, err error) {
+	fl := c.Flags()
+	o.from, _ = fl.GetString("from")
+	o.maps, _ = fl.GetStringArray("map")
+	o.ignoreUnknown, _ = fl.GetBool("ignore-unknown")
+	o.skipInvalid, _ = fl.GetBool("skip-invalid")
+	o.failed, _ = fl.GetString("failed")
+	if strings.TrimSpace(o.from) == "" {
+		return o, cli.UsageErrorf("--from needs a file name, or - for stdin")
+	}
+	if enc, _ := fl.GetString("encoding"); !strings.EqualFold(enc, "utf-8") && !strings.EqualFold(enc, "utf8") {
+		if o.encoding = encodings[strings.ToLower(enc)]; o.encoding == nil {
+			return o, cli.UsageErrorf("invalid --encoding %q: use utf-8, windows-1252, latin1 or utf-16", enc)
+		}
+	}
+	if d, _ := fl.GetString("delimiter"); fl.Changed("delimiter") {
+		if o.delimiter, err = ParseDelimiter(d); err != nil {
+			return o, err
+		}
+	}
+	o.format = bulk.FormatOf(o.from)
+	if format, _ := fl.GetString("from-format"); format != "" {
+		if o.format, err = bulk.ParseFormat(format); err != nil {
+			return o, &cli.UsageError{Err: err}
+		}
+	}
+	return o, nil
+}
+
+// fileOnly refuses a file option given without --from.
+func fileOnly(c *cobra.Command, names []string) error {
+	for _, n := range names {
+		if f := c.Flags().Lookup(n); f != nil && f.Changed {
+			return cli.UsageErrorf("--%s goes with --from FILE", n)
+		}
+	}
+	return nil
+}
+
+// addBulkFlags gives a write command its --from flags.
+func addBulkFlags(op *Op, c *cobra.Command) {
+	addFileFlags(c, declaredFileFlags)
+	fl := c.Flags()
 	fl.Int("parallel", defaultParallel, "with --from, rows in flight at once (the rate budget still paces every request)")
 	fl.Bool("restart", false, "with --from, forget what earlier runs of the same job recorded and start over")
 	fl.String("report", "", "with --from, also write each row's result to `FILE` as CSV")
-	fl.StringArray("map", nil, "with --from, read the file's `COLUMN=FLAG` as that flag or argument (metadata.KEY: one metadata key; repeatable)")
-	fl.Bool("ignore-unknown", false, "with --from, leave out columns that name no flag (they are named on stderr)")
-	fl.Bool("skip-invalid", false, "with --from, send the valid rows and report the invalid ones as failed (exit 1), instead of refusing the file")
-	fl.String("failed", "", "with --from, write the failed and invalid rows to `FILE`, in the input's columns plus a reason, to fix and rerun")
-	c.RegisterFlagCompletionFunc("from-format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return bulk.Formats, cobra.ShellCompDirectiveNoFileComp
-	})
 	if op.Exists != nil {
 		fl.String("on-exists", "fail", "with --from, a row whose object already exists: fail (report it), skip, or update it")
 		c.RegisterFlagCompletionFunc("on-exists", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -107,39 +162,19 @@ func fromFile(c *cobra.Command) bool {
 func bulkFlags(op *Op, c *cobra.Command) (o bulkOptions, ok bool, err error) {
 	fl := c.Flags()
 	if !fromFile(c) {
-		for _, n := range bulkOnly {
-			if f := fl.Lookup(n); f != nil && f.Changed {
-				return o, false, cli.UsageErrorf("--%s goes with --from FILE", n)
-			}
-		}
-		return o, false, nil
+		return o, false, fileOnly(c, bulkOnly)
 	}
-	o.from, _ = fl.GetString("from")
+	if o, err = fileOptions(c); err != nil {
+		return o, true, err
+	}
 	o.parallel, _ = fl.GetInt("parallel")
 	o.restart, _ = fl.GetBool("restart")
 	o.report, _ = fl.GetString("report")
-	o.maps, _ = fl.GetStringArray("map")
-	o.ignoreUnknown, _ = fl.GetBool("ignore-unknown")
-	o.skipInvalid, _ = fl.GetBool("skip-invalid")
-	o.failed, _ = fl.GetString("failed")
-	if enc, _ := fl.GetString("encoding"); !strings.EqualFold(enc, "utf-8") && !strings.EqualFold(enc, "utf8") {
-		if o.encoding = encodings[strings.ToLower(enc)]; o.encoding == nil {
-			return o, true, cli.UsageErrorf("invalid --encoding %q: use utf-8, windows-1252, latin1 or utf-16", enc)
-		}
-	}
-	if d, _ := fl.GetString("delimiter"); fl.Changed("delimiter") {
-		if o.delimiter, err = ParseDelimiter(d); err != nil {
-			return o, true, err
-		}
-	}
 	o.onExists = "fail"
 	if op.Exists != nil {
 		o.onExists, _ = fl.GetString("on-exists")
 	}
-	format, _ := fl.GetString("from-format")
 	switch {
-	case strings.TrimSpace(o.from) == "":
-		return o, true, cli.UsageErrorf("--from needs a file name, or - for stdin")
 	case o.parallel < 1 || o.parallel > MaxParallel:
 		return o, true, cli.UsageErrorf("invalid --parallel %d: give 1 to %d", o.parallel, MaxParallel)
 	case !slices.Contains(onExistsModes, o.onExists):
@@ -149,13 +184,6 @@ func bulkFlags(op *Op, c *cobra.Command) (o bulkOptions, ok bool, err error) {
 	}
 	if op.Exists != nil && op.Exists.Check == nil && o.onExists == "update" && op.Sibling(op.Exists.Update) == nil {
 		return o, true, cli.UsageErrorf("%s cannot update an existing object (the API has no such change): use --on-exists skip or fail", c.CommandPath())
-	}
-	if format != "" {
-		if o.format, err = bulk.ParseFormat(format); err != nil {
-			return o, true, &cli.UsageError{Err: err}
-		}
-	} else {
-		o.format = bulk.FormatOf(o.from)
 	}
 	return o, true, nil
 }

@@ -45,62 +45,25 @@ var userFileFlags = []string{"from-format", "encoding", "delimiter", "map", "ign
 // AddUserFileFlags gives a hand-written command --from FILE and the file
 // options of declared commands; what says what a row does ("offboard").
 func AddUserFileFlags(c *cobra.Command, what string) {
-	fl := c.Flags()
-	fl.String("from", "", what+" every user of `FILE`: CSV with a header row and a user column (an email or id), or JSON Lines (- for stdin)")
-	fl.String("from-format", "", "format of --from: csv or jsonl (default: by the file's extension, else csv)")
-	fl.String("encoding", "utf-8", "with --from, the file's `ENCODING`: utf-8, windows-1252, latin1 or utf-16")
-	fl.String("delimiter", "", "with --from, the CSV's separator: comma, semicolon or tab (default: read from the header row)")
-	fl.StringArray("map", nil, "with --from, read the file's `COLUMN=user` as the user column")
-	fl.Bool("ignore-unknown", false, "with --from, leave out columns other than the user's (they are named on stderr)")
-	fl.Bool("skip-invalid", false, "with --from, act on the valid rows and report the invalid ones as failed (exit 1), instead of refusing the file")
-	fl.String("failed", "", "with --from, write the failed and invalid rows to `FILE`, in the input's columns plus a reason, to fix and rerun")
-	for name, values := range map[string][]string{"encoding": {"utf-8", "windows-1252", "latin1", "utf-16"},
-		"delimiter": {"comma", "semicolon", "tab"}, "from-format": bulk.Formats} {
-		c.RegisterFlagCompletionFunc(name, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-			return values, cobra.ShellCompDirectiveNoFileComp
-		})
-	}
+	addFileFlags(c, fileFlagUsage{
+		from:   what + " every user of `FILE`: CSV with a header row and a user column (an email or id), or JSON Lines (- for stdin)",
+		mapTo:  "read the file's `COLUMN=user` as the user column",
+		ignore: "leave out columns other than the user's (they are named on stderr)",
+		valid:  what + " the users of the valid rows",
+	})
 }
 
 // ReadUserFile reads and checks --from whole: every problem is listed by
 // line and nothing is acted on unless there is none (or --skip-invalid
 // leaves the invalid rows out). ok is false without --from.
 func ReadUserFile(f *cli.Factory, c *cobra.Command) (uf *UserFile, ok bool, err error) {
-	fl := c.Flags()
 	if !fromFile(c) {
-		for _, n := range userFileFlags {
-			if fl.Changed(n) {
-				return nil, false, cli.UsageErrorf("--%s goes with --from FILE", n)
-			}
-		}
-		return nil, false, nil
+		return nil, false, fileOnly(c, userFileFlags)
 	}
 	op := userFileOp
-	var o bulkOptions
-	o.from, _ = fl.GetString("from")
-	o.maps, _ = fl.GetStringArray("map")
-	o.ignoreUnknown, _ = fl.GetBool("ignore-unknown")
-	o.skipInvalid, _ = fl.GetBool("skip-invalid")
-	o.failed, _ = fl.GetString("failed")
-	if strings.TrimSpace(o.from) == "" {
-		return nil, true, cli.UsageErrorf("--from needs a file name, or - for stdin")
-	}
-	if enc, _ := fl.GetString("encoding"); !strings.EqualFold(enc, "utf-8") && !strings.EqualFold(enc, "utf8") {
-		if o.encoding = encodings[strings.ToLower(enc)]; o.encoding == nil {
-			return nil, true, cli.UsageErrorf("invalid --encoding %q: use utf-8, windows-1252, latin1 or utf-16", enc)
-		}
-	}
-	if fl.Changed("delimiter") {
-		d, _ := fl.GetString("delimiter")
-		if o.delimiter, err = ParseDelimiter(d); err != nil {
-			return nil, true, err
-		}
-	}
-	o.format = bulk.FormatOf(o.from)
-	if format, _ := fl.GetString("from-format"); format != "" {
-		if o.format, err = bulk.ParseFormat(format); err != nil {
-			return nil, true, &cli.UsageError{Err: err}
-		}
+	o, err := fileOptions(c)
+	if err != nil {
+		return nil, true, err
 	}
 	e, err := New(f)
 	if err != nil {
