@@ -73,6 +73,9 @@ func (j *bulkJob) headerLines(h headerCheck) []string {
 	name := j.src.name
 	var out []string
 	maps := j.cols.likelyMaps(h.unknown, h.have)
+	if len(maps) == 0 && len(h.have) == 0 && len(h.unknown) == 1 && len(h.missing) == 1 && !strings.ContainsAny(h.unknown[0], ",;\t|") {
+		maps[h.unknown[0]] = h.missing[0] // a file of one column, for a command that wants one
+	}
 	covered := map[string]bool{}
 	var guesses, unmatched []string
 	for _, col := range h.unknown {
@@ -93,7 +96,7 @@ func (j *bulkJob) headerLines(h headerCheck) []string {
 		if len(unmatched) > 0 {
 			tail = ", and --ignore-unknown to leave out " + strings.Join(unmatched, ", ")
 		}
-		out = append(out, fmt.Sprintf("%s: to read them, add %s%s", name, strings.Join(guesses, " "), tail))
+		out = append(out, fmt.Sprintf("%s: to read %s, add %s%s", name, nounFor(len(guesses), "it", "them"), strings.Join(guesses, " "), tail))
 	} else if len(h.unknown) > 0 {
 		out = append(out, fmt.Sprintf("%s: name the columns like the flags, or read one with --map COLUMN=FLAG; --ignore-unknown leaves unknown columns out", name))
 	}
@@ -113,10 +116,11 @@ func (j *bulkJob) headerLines(h headerCheck) []string {
 // flagsOf names how the command line gives these columns instead.
 func (b *bulkColumns) flagsOf(cols []string) string {
 	out := make([]string, len(cols))
+	uses := argNames(b.op.Use)
 	for i, c := range cols {
 		out[i] = "--" + c
-		if t, ok := b.names[c]; ok && t.field == nil {
-			out[i] = strings.ToUpper(strings.ReplaceAll(c, "-", "_"))
+		if t, ok := b.names[c]; ok && t.field == nil && t.arg < len(uses) {
+			out[i] = strings.Trim(uses[t.arg], "[]") // the argument as the usage line names it
 		}
 	}
 	return strings.Join(out, ", ")
