@@ -205,6 +205,10 @@ g.json, then 'orgctl groups replace support --body g.json'.`,
 					},
 					View: membersView},
 				{Use: "add GROUP_ID", Done: "Added members to group %s", Short: "Add users to a group", Method: http.MethodPost, Path: "/groups/{groupId}/members", Args: []string{"groupId"}, Scope: "Groups > Write",
+					Long: `The API answers adding a member who is one already as if it added them, so
+orgctl looks in the list of groups first (the list a group's name is looked up
+in: no second request then) and, when every --user is a member already (and a
+group admin, with --admin), says so and sends nothing.`,
 					Exists:  engine.MemberExists,
 					Batch:   "members",
 					Body:    true,
