@@ -199,7 +199,7 @@ func tools(root *cobra.Command) []tool {
 		{"budget", "Show the client-side rate budget shared by every orgctl process", "tool", budget.NewCmd},
 		{"config", "Read and change orgctl's settings, and see where each comes from", "tool", config.NewCmd},
 		{"sandbox", "Run a built-in, in-memory management API with a demo organization", "tool", sandbox.NewCmd},
-		{"api METHOD PATH", "Call any management API endpoint", "tool", api.NewCmd},
+		{"api [METHOD] PATH", "Call any management API endpoint", "tool", api.NewCmd},
 		{"jobs", "List, show and forget bulk jobs (commands run with --from)", "tool", jobs.NewCmd},
 		{"doctor", "Check the whole setup: config, URL, API version, token, keyring, budget, clock", "tool", doctor.NewCmd},
 		{"export --dir DIR", "Write the org's configuration as YAML files, one per object", "org", orgCodeCmd(0)},

@@ -106,22 +106,37 @@ func Tally(requests, points int) string {
 }
 
 // CostSentence states what a job of requests costing points spends and
-// the least time the budget c needs for it, starting idle:
-// "3 requests, 20 points; the budget (300 points per 1m0s) needs at least
-// 0s for them". With now, it adds the least time as the ledger stands
-// ("…, 12.4s as it stands").
+// the least time the budget c needs for it, starting idle: "3 requests,
+// 20 points; the budget (300 points per 1m0s) needs at least 1m0s for
+// them". With now, it adds the least time as the ledger stands ("…, 12.4s
+// as it stands"). A job that fits in one window says so rather than
+// "needs at least 0s".
 func (c Config) CostSentence(requests, points int, now *Status) string {
-	them := "them"
+	them, they, fit := "them", "they", "fit"
 	if requests == 1 {
-		them = "it"
+		them, they, fit = "it", "it", "fits"
 	}
 	usable := c.Points - c.Reserve
-	s := fmt.Sprintf("%s; the budget (%d %s per %s) needs at least %s for %s", Tally(requests, points),
-		usable, plural(usable, "point", "points"), c.Window, ShowDuration(c.Idle().TimeFor(points)), them)
+	budget := fmt.Sprintf("the budget (%d %s per %s)", usable, plural(usable, "point", "points"), c.Window)
+	least := c.Idle().TimeFor(points)
+	wait := time.Duration(-1)
 	if now != nil {
-		s += fmt.Sprintf(", %s as it stands", ShowDuration(now.TimeFor(points)))
+		wait = now.TimeFor(points)
 	}
-	return s
+	var s string
+	switch {
+	case least > 0 && wait >= 0:
+		s = fmt.Sprintf("%s needs at least %s for %s, %s as it stands", budget, ShowDuration(least), them, ShowDuration(wait))
+	case least > 0:
+		s = fmt.Sprintf("%s needs at least %s for %s", budget, ShowDuration(least), them)
+	case wait == 0:
+		s = fmt.Sprintf("%s %s in %s now", they, fit, budget)
+	case wait > 0:
+		s = fmt.Sprintf("%s %s in one window of %s, which has room for %s in %s", they, fit, budget, them, ShowDuration(wait))
+	default:
+		s = fmt.Sprintf("%s %s in one window of %s", they, fit, budget)
+	}
+	return Tally(requests, points) + "; " + s
 }
 
 // ShowDuration is a time the budget needs as a person reads it: tenths of

@@ -117,17 +117,26 @@ func TestTallyAndCostSentence(t *testing.T) {
 		}
 	}
 	c := DefaultConfig()
-	if got, want := c.CostSentence(3, 20, nil), "3 requests, 20 points; the budget (300 points per 1m0s) needs at least 0s for them"; got != want {
+	if got, want := c.CostSentence(3, 20, nil), "3 requests, 20 points; they fit in one window of the budget (300 points per 1m0s)"; got != want {
 		t.Errorf("CostSentence = %q, want %q", got, want)
 	}
 	c.Reserve = 100
-	if got, want := c.CostSentence(1, 10, nil), "1 request, 10 points; the budget (200 points per 1m0s) needs at least 0s for it"; got != want {
+	if got, want := c.CostSentence(1, 10, nil), "1 request, 10 points; it fits in one window of the budget (200 points per 1m0s)"; got != want {
 		t.Errorf("CostSentence of one request = %q, want %q", got, want)
 	}
 	now := time.Now()
 	st := Status{Points: 300, Reserve: 100, Window: time.Minute, At: now, Releases: []Release{{At: now.Add(12400 * time.Millisecond), Points: 200}}}
 	if got, want := c.CostSentence(101, 202, &st), "101 requests, 202 points; the budget (200 points per 1m0s) needs at least 1m0s for them, 1m12.4s as it stands"; got != want {
 		t.Errorf("CostSentence as it stands = %q, want %q", got, want)
+	}
+	// A job that fits in one window says so, never "needs at least 0s".
+	free := Status{Points: 300, Reserve: 100, Free: 200, Window: time.Minute, At: now}
+	if got, want := c.CostSentence(2, 20, &free), "2 requests, 20 points; they fit in the budget (200 points per 1m0s) now"; got != want {
+		t.Errorf("CostSentence with room now = %q, want %q", got, want)
+	}
+	busy := Status{Points: 300, Reserve: 100, Window: time.Minute, At: now, Releases: []Release{{At: now.Add(5 * time.Second), Points: 200}}}
+	if got, want := c.CostSentence(2, 20, &busy), "2 requests, 20 points; they fit in one window of the budget (200 points per 1m0s), which has room for them in 5s"; got != want {
+		t.Errorf("CostSentence with room later = %q, want %q", got, want)
 	}
 }
 

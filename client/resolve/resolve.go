@@ -113,7 +113,16 @@ type Resolver struct {
 
 	mu    sync.Mutex
 	lists map[string]*listState
-	keys  map[string][]Object // kind+"\x00"+key -> filtered lookups
+	keys  map[string]*keyLookup // kind+"\x00"+key -> filtered lookups
+}
+
+// keyLookup is one filtered lookup: callers that ask for the same key
+// while it is in flight (a bulk job's workers) wait for its answer
+// instead of sending their own.
+type keyLookup struct {
+	done    chan struct{}
+	matches []Object
+	err     error
 }
 
 type listState struct {
@@ -187,29 +196,44 @@ func (r *Resolver) One(ctx context.Context, k Kind, text string) (Object, error)
 // where the API allows duplicates).
 func (r *Resolver) Find(ctx context.Context, k Kind, key string) ([]Object, error) {
 	if k.Filter != "" {
+		id := k.Name + "\x00" + fold(k, key)
 		r.mu.Lock()
 		st := r.lists[k.Name]
-		cached, ok := r.keys[k.Name+"\x00"+fold(k, key)]
-		r.mu.Unlock()
-		if ok {
-			return cached, nil
-		}
-		if st == nil {
-			matches, err := r.filtered(ctx, k, key)
-			if err == nil && len(matches) == 0 && k.Fold && strings.ToLower(key) != key {
-				// The API may filter case-sensitively while keys are stored in lower case.
-				matches, err = r.filtered(ctx, k, strings.ToLower(key))
-			}
-			if err != nil {
-				return nil, err
-			}
-			r.mu.Lock()
+		kl, ok := r.keys[id]
+		if !ok && st == nil {
 			if r.keys == nil {
-				r.keys = map[string][]Object{}
+				r.keys = map[string]*keyLookup{}
 			}
-			r.keys[k.Name+"\x00"+fold(k, key)] = matches
-			r.mu.Unlock()
-			return matches, nil
+			kl = &keyLookup{done: make(chan struct{})}
+			r.keys[id] = kl
+		}
+		r.mu.Unlock()
+		switch {
+		case ok:
+			select {
+			case <-kl.done:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			if kl.err == nil {
+				return kl.matches, nil
+			}
+			return r.Find(ctx, k, key) // it failed, and was forgotten: ask again
+		case st == nil:
+			kl.matches, kl.err = r.filtered(ctx, k, key)
+			if kl.err == nil && len(kl.matches) == 0 && k.Fold && strings.ToLower(key) != key {
+				// The API may filter case-sensitively while keys are stored in lower case.
+				kl.matches, kl.err = r.filtered(ctx, k, strings.ToLower(key))
+			}
+			if kl.err != nil {
+				r.mu.Lock()
+				if r.keys[id] == kl {
+					delete(r.keys, id) // a failed lookup is not kept: the next asks again
+				}
+				r.mu.Unlock()
+			}
+			close(kl.done)
+			return kl.matches, kl.err
 		}
 	}
 	st := r.list(ctx, k)

@@ -254,3 +254,47 @@ func TestRecordedFoldersResolveOnePathEach(t *testing.T) {
 		t.Errorf("completion lacks the root or personalRoot: %v", keys)
 	}
 }
+
+// gateDoer holds every request until open is closed, counting them.
+type gateDoer struct {
+	countingDoer
+	open chan struct{}
+}
+
+func (d *gateDoer) Do(ctx context.Context, r client.Request) (*client.Response, error) {
+	d.mu.Lock()
+	d.sent = append(d.sent, r.Method+" "+r.Path+"?"+r.Query.Encode())
+	d.mu.Unlock()
+	<-d.open
+	return d.c.Do(ctx, r)
+}
+
+// Workers that ask for the same name while its lookup is in flight wait
+// for that answer: one request, not one per worker.
+func TestOneLookupPerNameWhateverTheWorkers(t *testing.T) {
+	_, cd := sandboxResolver(t)
+	d := &gateDoer{countingDoer: countingDoer{c: cd.c}, open: make(chan struct{})}
+	r := New(d)
+	var started, done sync.WaitGroup
+	ids := make([]string, 8)
+	for i := range ids {
+		started.Add(1)
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			started.Done()
+			ids[i], _ = r.ID(context.Background(), kinds.ByName["users"], "dev.lee@sandbox.example")
+		}()
+	}
+	started.Wait()
+	close(d.open)
+	done.Wait()
+	if len(d.sent) != 1 {
+		t.Errorf("sent %q, want one lookup", d.sent)
+	}
+	for _, id := range ids {
+		if id != ids[0] || !strings.HasPrefix(id, "user_") {
+			t.Errorf("ids %q", ids)
+		}
+	}
+}

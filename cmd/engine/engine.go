@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/orgctl/orgctl/client"
@@ -29,6 +30,7 @@ type Engine struct {
 	cfg     *settings.Config
 	Printer *output.Printer
 	names   *resolve.Resolver
+	cached  sync.Map // kinds whose names came from the cache, not the API
 	// client, when set, takes every request instead of the Factory's: a
 	// bulk job's, paced to stop waiting when the job is interrupted.
 	client *client.Client
@@ -76,6 +78,9 @@ func (e *Engine) Run(ctx context.Context, c *Call, o RunOptions) error {
 		if err := e.confirm(ctx, c); err != nil {
 			return err
 		}
+	}
+	if e.inPlace(ctx, c) {
+		return nil
 	}
 	resp, err := e.sendWith(ctx, nil, c, e.renderer(c, o))
 	if err != nil {
@@ -496,7 +501,7 @@ func (e *Engine) printPlan(plan []planned, names map[string]string) error {
 	if len(plan) == 1 {
 		fmt.Fprintf(w, "cost: %d points (%s); %s; nothing sent (--dry-run)\n", total, mainFamily, wait)
 	} else {
-		fmt.Fprintf(w, "cost: %d points in %d requests; %s; nothing sent (--dry-run)\n", total, len(plan), wait)
+		fmt.Fprintf(w, "cost: %s in %d requests; %s; nothing sent (--dry-run)\n", countOf(total, "point"), len(plan), wait)
 	}
 	if len(names) > 0 {
 		fmt.Fprintln(w, "<NAME> stands for the id its lookup finds when the command runs")

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/orgctl/orgctl/client"
@@ -210,8 +211,23 @@ func (e *Engine) resolver() (*resolve.Resolver, error) {
 		return nil, err
 	}
 	e.names = resolve.New(cl)
-	e.names.Store = nameStore{cache: completionCache(e.cfg.CompletionCacheTTL), profile: e.cfg.Profile, origin: completionOrigin(e.cfg)}
+	e.names.Store = nameStore{cache: completionCache(e.cfg.CompletionCacheTTL), profile: e.cfg.Profile, origin: completionOrigin(e.cfg),
+		served: &e.cached}
 	return e.names, nil
+}
+
+// fetched is the engine's resolver when it read kind's list from the API
+// in this process (never from the cache, which may be older than a change
+// made elsewhere); nil otherwise.
+func (e *Engine) fetched(kind string) *resolve.Resolver {
+	if e.names == nil {
+		return nil
+	}
+	known := e.names.Known(kinds.ByName[kind]) // may load the cache, which marks it
+	if _, cached := e.cached.Load(kind); cached || len(known) == 0 {
+		return nil
+	}
+	return e.names
 }
 
 // nameStore keeps the resolver's lists in the completion cache, beside the
@@ -221,6 +237,7 @@ type nameStore struct {
 	cache   *completions.Cache
 	profile string
 	origin  string
+	served  *sync.Map // kinds whose list came from the cache
 }
 
 // nameList is the cache list of a kind's names.
@@ -236,6 +253,9 @@ func (s nameStore) Load(kind string) ([]map[string]string, bool) {
 	items := make([]map[string]string, len(e.Items))
 	for i, it := range e.Items {
 		items[i] = it
+	}
+	if s.served != nil {
+		s.served.Store(kind, true)
 	}
 	return items, true
 }

@@ -205,3 +205,4 @@ func printRows(p *output.Printer, rows []access.Row, fields []access.Field) erro
 	}
 	return p.Print(b, columnsOf(fields))
 }
+
