@@ -205,4 +205,3 @@ func printRows(p *output.Printer, rows []access.Row, fields []access.Field) erro
 	}
 	return p.Print(b, columnsOf(fields))
 }
-
