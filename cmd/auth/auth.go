@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"bufio"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -121,17 +120,25 @@ func authLogin(ctx context.Context, f *cli.Factory, o loginOptions) error {
 			return err
 		}
 	}
-	in := bufio.NewReader(f.IO.In)
 	insecure := cfg.InsecureHTTP
 	if base == "" {
 		if !interactive {
 			return cli.UsageErrorf("no base URL: pass --base-url https://acme.example.com (or set ORGCTL_BASE_URL)")
 		}
-		if base, err = askBaseURL(ctx, f, in, insecure); err != nil {
+		if base, err = askBaseURL(ctx, f, insecure); err != nil {
 			return err
 		}
-	} else if _, err := client.ValidateBaseURL(base, insecure); err != nil {
-		return err
+	} else {
+		where := "--base-url"
+		if o.BaseURL == "" {
+			where = cfg.Origin("base_url")
+		}
+		if err := cli.CheckBaseURLText(base, where); err != nil {
+			return err
+		}
+		if _, err := client.ValidateBaseURL(base, insecure); err != nil {
+			return err
+		}
 	}
 	store, storeName := f.Tokens.Keyring, cli.SourceKeyring
 	if o.InsecureStorage {
@@ -146,7 +153,7 @@ func authLogin(ctx context.Context, f *cli.Factory, o loginOptions) error {
 	var token string
 	var cl *client.Client
 	if o.WithToken {
-		b, err := io.ReadAll(io.LimitReader(in, 64<<10))
+		b, err := io.ReadAll(io.LimitReader(f.IO.In, 64<<10))
 		if err != nil {
 			return err
 		}
@@ -157,7 +164,7 @@ func authLogin(ctx context.Context, f *cli.Factory, o loginOptions) error {
 		if cl, err = checkedClient(ctx, f, cfg, base, token); err != nil {
 			return err
 		}
-	} else if token, cl, err = askToken(ctx, f, cfg, in, base); err != nil {
+	} else if token, cl, err = askToken(ctx, f, cfg, base); err != nil {
 		return err
 	}
 	if err := store.Set(profile, token); err != nil {
@@ -193,6 +200,9 @@ func tokenProblem(token string) error {
 	if token == "" {
 		return cli.UsageErrorf("empty token: nothing to store")
 	}
+	if err := cli.CheckTokenText(token, "the token read from stdin", "paste only the token"); err != nil {
+		return err
+	}
 	if strings.ContainsAny(token, " \t\r\n") {
 		return cli.UsageErrorf("the token contains whitespace; paste only the token")
 	}
@@ -217,13 +227,11 @@ func checkedClient(ctx context.Context, f *cli.Factory, cfg *settings.Config, ba
 
 // askToken asks on the terminal until the API accepts a token: an empty
 // answer, one with spaces or one the API rejects is asked for again.
-func askToken(ctx context.Context, f *cli.Factory, cfg *settings.Config, in *bufio.Reader, base string) (string, *client.Client, error) {
+func askToken(ctx context.Context, f *cli.Factory, cfg *settings.Config, base string) (string, *client.Client, error) {
 	w := f.IO.Err
 	var last error
 	for range loginAttempts {
-		fmt.Fprintf(w, "API token for %s (input hidden; create one under Settings > API): ", base)
-		token, err := readToken(f.IO.In, in)
-		fmt.Fprintln(w)
+		token, err := f.Ask().Password(fmt.Sprintf("API token for %s (input hidden; create one under Settings > API): ", base))
 		if err != nil && token == "" {
 			if last != nil {
 				return "", nil, last

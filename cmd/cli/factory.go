@@ -46,6 +46,8 @@ type Factory struct {
 	// Context is the run's: a signal cancels it, and Config stops
 	// waiting for the config file then (nil: never).
 	Context context.Context
+	// Prompter asks the person at the terminal (nil: on IO; see Ask).
+	Prompter Prompter
 }
 
 // NewFactory returns a factory on the process's real streams.

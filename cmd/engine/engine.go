@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -243,27 +242,19 @@ func (e *Engine) confirm(ctx context.Context, c *Call) error {
 	if err := e.refuseUnattended(c); err != nil {
 		return err
 	}
-	in := bufio.NewReader(e.f.IO.In)
 	if c.Op.TypeToConfirm != nil {
 		name, err := c.Op.TypeToConfirm(ctx, e.f, c)
 		if err != nil {
 			return err
 		}
 		question := fmt.Sprintf(c.Op.Confirm, name) // the one object, by the name to type
-		fmt.Fprintf(e.f.IO.Err, "%s\nType %s to confirm: ", question, name)
-		line, _ := in.ReadString('\n')
-		if strings.TrimSpace(line) != name {
+		typed, _ := e.f.Ask().Input(fmt.Sprintf("%s\nType %s to confirm: ", question, name))
+		if typed != name {
 			return fmt.Errorf("%w: what was typed is not %s", cli.ErrCancelled, name)
 		}
 		return nil
 	}
-	fmt.Fprintf(e.f.IO.Err, "%s [y/N] ", e.question(ctx, c))
-	line, _ := in.ReadString('\n')
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return nil
-	}
-	return cli.ErrCancelled
+	return cli.ConfirmOrCancel(e.f.Ask(), e.question(ctx, c))
 }
 
 // question is what a confirmation asks: the op's own question about the

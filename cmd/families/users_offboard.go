@@ -212,11 +212,8 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 		return nil
 	}
 	if !o.yes {
-		fmt.Fprintf(w, "Offboard (%d requests, %d points)? [y/N] ", len(steps), points)
-		var line string
-		fmt.Fscanln(f.IO.In, &line)
-		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
-			return cli.ErrCancelled
+		if err := cli.ConfirmOrCancel(f.Ask(), fmt.Sprintf("Offboard (%d requests, %d points)?", len(steps), points)); err != nil {
+			return err
 		}
 	}
 	res, err := runOffboard(ctx, f, conn, o.emails, steps, points)

@@ -559,12 +559,5 @@ func filesSum(files *orgcode.Files) ([]byte, error) {
 }
 
 func confirmApply(f *cli.Factory, p *orgcode.Plan) error {
-	fmt.Fprintf(f.IO.Err, "Apply these changes (%d requests, %d points)? [y/N] ", p.Requests, p.Points)
-	var line string
-	fmt.Fscanln(f.IO.In, &line)
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return nil
-	}
-	return cli.ErrCancelled
+	return cli.ConfirmOrCancel(f.Ask(), fmt.Sprintf("Apply these changes (%d requests, %d points)?", p.Requests, p.Points))
 }
