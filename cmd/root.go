@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/api"
 	"github.com/orgctl/orgctl/cmd/auth"
 	"github.com/orgctl/orgctl/cmd/budget"
@@ -238,12 +237,6 @@ func execute(ctx context.Context, f *cli.Factory, args []string, beforeRun func(
 	c, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return nil
-	}
-	var te *client.TransportError
-	if errors.As(err, &te) {
-		if cfg, cerr := f.Config(); cerr == nil {
-			err = cli.ExplainUnreachable(cfg, err)
-		}
 	}
 	var ue *cli.UsageError
 	if !errors.As(err, &ue) && isCobraUsageError(err) {

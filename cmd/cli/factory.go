@@ -72,6 +72,11 @@ func (f *Factory) Config() (*settings.Config, error) {
 	return f.cfg, f.cfgErr
 }
 
+// LoadedConfig is the configuration Config read, or nil when the run has
+// not read it (or could not): Main explains errors with it, without
+// reading the file for a run that never needed it.
+func (f *Factory) LoadedConfig() *settings.Config { return f.cfg }
+
 // loadConfig loads the config, or returns the context's error as soon as a
 // signal cancels it: reading a config file (a slow mount, a pipe) and
 // parsing it cannot be interrupted, and Ctrl-C must not wait for them.

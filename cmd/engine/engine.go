@@ -104,7 +104,7 @@ func (e *Engine) getter(ctx context.Context) func(path, scope string) (json.RawM
 		}
 		r, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Scope: scope})
 		if err != nil {
-			return nil, e.explain(err)
+			return nil, err
 		}
 		return r.Data, nil
 	}
@@ -129,7 +129,7 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call, render func(*js
 		for _, r := range c.Reads {
 			resp, err := cl.Do(ctx, r)
 			if err != nil {
-				return nil, e.explain(err)
+				return nil, err
 			}
 			current = append(current, resp.Data)
 		}
@@ -163,7 +163,7 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call, render func(*js
 		}
 	}
 	if err != nil {
-		return nil, e.explain(err)
+		return nil, err
 	}
 	for _, next := range c.Then {
 		r2, err := next.Build(resp.Data)
@@ -176,7 +176,7 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call, render func(*js
 		}
 		if err != nil {
 			e.changed(c)
-			return nil, fmt.Errorf("%s %s succeeded, but the follow-up request (%s) failed: %w", req.Method, req.Path, next.What, e.explain(err))
+			return nil, fmt.Errorf("%s %s succeeded, but the follow-up request (%s) failed: %w", req.Method, req.Path, next.What, err)
 		}
 	}
 	e.changed(c)
@@ -344,8 +344,6 @@ func (e *Engine) refuseUnattended(c *Call) error {
 	return cli.UsageErrorf("refusing to run `%s` without confirmation: stdin is not a terminal; pass --yes", what)
 }
 
-// explain adds what to do next to API errors.
-func (e *Engine) explain(err error) error { return cli.Explain(e.cfg, err) }
 
 // planned is one request of a dry run.
 type planned struct {

@@ -112,13 +112,13 @@ func reportRun(parent context.Context, f *cli.Factory, o reportOptions) error {
 	}
 	org := access.NewOrg(conn.Client)
 	if err := org.LoadUsers(ctx); err != nil {
-		return cli.Explain(cfg, err)
+		return err
 	}
 	if err := org.LoadGroups(ctx); err != nil {
-		return cli.Explain(cfg, err)
+		return err
 	}
 	if err := org.LoadObjects(ctx, access.ReportTypes...); err != nil {
-		return cli.Explain(cfg, err)
+		return err
 	}
 
 	byLists, byObjects := org.AccessListReads(access.ReportTypes), org.ListObjectsReads()
