@@ -344,7 +344,6 @@ func (e *Engine) refuseUnattended(c *Call) error {
 	return cli.UsageErrorf("refusing to run `%s` without confirmation: stdin is not a terminal; pass --yes", what)
 }
 
-
 // planned is one request of a dry run.
 type planned struct {
 	req  client.Request

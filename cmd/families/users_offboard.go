@@ -154,7 +154,7 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 	for _, load := range []func(context.Context) error{org.LoadUsers, org.LoadGroups,
 		func(ctx context.Context) error { return org.LoadObjects(ctx, access.ObjectTypes...) }} {
 		if err := load(ctx); err != nil {
-			return cli.Explain(cfg, err)
+			return err
 		}
 	}
 	var users []*access.User
@@ -170,7 +170,7 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 	for _, u := range users {
 		rows, direct, err := org.Reach(ctx, u, "before")
 		if err != nil {
-			return cli.Explain(cfg, err)
+			return err
 		}
 		before = append(before, rows...)
 		if u.Active {
@@ -229,13 +229,13 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 	}
 	// What remains, read afresh with the groups as they are now.
 	if err := org.ReloadGroups(ctx); err != nil {
-		return cli.Explain(cfg, err)
+		return err
 	}
 	var after []access.Row
 	for _, u := range users {
 		rows, _, err := org.Reach(ctx, u, "after")
 		if err != nil {
-			return cli.Explain(cfg, err)
+			return err
 		}
 		after = append(after, rows...)
 	}
