@@ -30,7 +30,12 @@ func Explain(cfg *settings.Config, err error) error {
 	var ae *client.APIError
 	if errors.As(err, &ae) {
 		explainAPI(cfg, ae)
-		return err
+		// A wrapper made with fmt.Errorf keeps the text it had when it was
+		// made, without the hint: the hint then follows the whole message.
+		if ae.Hint == "" || strings.Contains(err.Error(), ae.Hint) {
+			return err
+		}
+		return &hinted{err, ae.Hint}
 	}
 	if werr := explainWait(cfg, err); werr != err {
 		return werr
