@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/orgctl/orgctl/cmd/internal/ctlchar"
 )
 
 // Type is how a setting's text is read.
@@ -129,6 +131,10 @@ func (s Setting) Parse(text string) (any, error) {
 		}
 		return bad()
 	case TypeURL:
+		if c, bad := ctlchar.Find(text); bad {
+			// Refused rather than trimmed: a URL is sent in every request.
+			return nil, &badSetting{url: true, want: "it holds a control character (" + c + "); set it to the address alone, e.g. https://acme.example.com"}
+		}
 		if t == "" {
 			return t, nil
 		}
