@@ -78,7 +78,7 @@ func (f *Factory) Config() (*settings.Config, error) {
 func (f *Factory) LoadedConfig() *settings.Config { return f.cfg }
 
 // loadConfig loads the config, or returns the context's error as soon as a
-// signal cancels it: reading a config file (a slow mount, a pipe) and
+// signal cancels it: reading a config file (on a slow or hung mount) and
 // parsing it cannot be interrupted, and Ctrl-C must not wait for them.
 func (f *Factory) loadConfig(o settings.LoadOptions) (*settings.Config, error) {
 	if f.Context == nil {
