@@ -32,8 +32,8 @@ func tokenWhere(source, profile, fileDir string) (what, fix string) {
 }
 
 // CheckBaseURLText refuses a base URL that holds a control character;
-// where names where it came from ("ORGCTL_BASE_URL", "--base-url", the
-// profile's key in the file).
+// where names where it came from ("--base-url"). A base URL from the
+// environment or the config file is checked with the other settings.
 func CheckBaseURLText(base, where string) error {
 	name, bad := ctlchar.Find(base)
 	if !bad {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"os"
 	"strings"
 	"testing"
 
@@ -51,13 +50,15 @@ func TestResolveTokenRefusesControlCharacters(t *testing.T) {
 	}
 }
 
-func TestResolveTargetRefusesABaseURLWithControlCharacters(t *testing.T) {
-	t.Setenv("ORGCTL_TOKEN", "good_token")
-	t.Setenv("ORGCTL_BASE_URL", "https://acme.example.com\r\nX: 1")
-	cfg := &settings.Config{Profile: "default", BaseURL: os.Getenv("ORGCTL_BASE_URL")}
-	_, err := ResolveTarget(cfg, TokenStores{Keyring: oneToken{}, File: oneToken{}}, nil)
+// A base URL given to login (--base-url, not a setting) is checked here;
+// one from the environment or the file is checked with the settings.
+func TestCheckBaseURLText(t *testing.T) {
+	err := CheckBaseURLText("https://acme.example.com\r\nX: 1", "--base-url")
 	var ue *UsageError
-	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "the base URL from ORGCTL_BASE_URL holds a control character (CR)") {
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "the base URL from --base-url holds a control character (CR)") {
 		t.Errorf("err = %v", err)
+	}
+	if err := CheckBaseURLText("https://acme.example.com", "--base-url"); err != nil {
+		t.Errorf("a good URL: %v", err)
 	}
 }

@@ -82,9 +82,6 @@ func ResolveTarget(cfg *settings.Config, stores TokenStores, transport http.Roun
 		return SandboxTarget(cfg)
 	}
 	base := cfg.BaseURL
-	if err := CheckBaseURLText(base, cfg.Origin("base_url")); err != nil {
-		return nil, err
-	}
 	if _, err := client.ValidateBaseURL(base, cfg.InsecureHTTP); err != nil {
 		return nil, err
 	}
