@@ -42,7 +42,7 @@ func sandboxEnvWith(t *testing.T, opts sandbox.Options) (*sandbox.Server, string
 func run(t *testing.T, stdin string, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	f, tio := testFactory(t, &testKeyring{}, stdin)
-	err = execute(context.Background(), f, args, nil)
+	err = explain(f, execute(context.Background(), f, args, nil))
 	// Whatever orgctl told the user must point at commands and flags that exist.
 	checkHints(t, strings.Join(args, " ")+" (stderr)", tio.err.String(), args...)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/cmd/settings"
+	"github.com/orgctl/orgctl/output"
 )
 
 // exitCodes are what each exit status means: the contract scripts rely on.
@@ -197,7 +198,7 @@ Examples:
 
 // newHelpCmd is `orgctl help [COMMAND|TOPIC]`: a topic, a command's help,
 // or, for anything else, exit 2 with the nearest topics and commands.
-func newHelpCmd(root *cobra.Command) *cobra.Command {
+func newHelpCmd(root *cobra.Command, width int) *cobra.Command {
 	var names []string
 	for _, t := range helpTopics {
 		names = append(names, t.Name)
@@ -223,7 +224,7 @@ func newHelpCmd(root *cobra.Command) *cobra.Command {
 			if len(args) == 1 {
 				for _, t := range helpTopics {
 					if t.Name == args[0] {
-						fmt.Fprint(c.OutOrStdout(), t.Text())
+						fmt.Fprint(c.OutOrStdout(), output.WrapHelp(t.Text(), width))
 						return nil
 					}
 				}

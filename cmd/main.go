@@ -35,8 +35,14 @@ func Main(args []string) int {
 	defer stop()
 	f := cli.NewFactory(Version)
 	f.Families = families.Called
-	err := execute(ctx, f, args, arm)
+	err := explain(f, execute(ctx, f, args, arm))
 	return finish(f.IO.Err, err, interrupted())
+}
+
+// explain adds what to do next to the run's error, in this one place, with
+// the configuration the run read (none when it never read one).
+func explain(f *cli.Factory, err error) error {
+	return cli.Explain(f.LoadedConfig(), err)
 }
 
 // notifyContext is the root context, cancelled by SIGINT or SIGTERM once

@@ -46,6 +46,8 @@ type Factory struct {
 	// Context is the run's: a signal cancels it, and Config stops
 	// waiting for the config file then (nil: never).
 	Context context.Context
+	// Prompter asks the person at the terminal (nil: on IO; see Ask).
+	Prompter Prompter
 }
 
 // NewFactory returns a factory on the process's real streams.
@@ -70,8 +72,13 @@ func (f *Factory) Config() (*settings.Config, error) {
 	return f.cfg, f.cfgErr
 }
 
+// LoadedConfig is the configuration Config read, or nil when the run has
+// not read it (or could not): Main explains errors with it, without
+// reading the file for a run that never needed it.
+func (f *Factory) LoadedConfig() *settings.Config { return f.cfg }
+
 // loadConfig loads the config, or returns the context's error as soon as a
-// signal cancels it: reading a config file (a slow mount, a pipe) and
+// signal cancels it: reading a config file (on a slow or hung mount) and
 // parsing it cannot be interrupted, and Ctrl-C must not wait for them.
 func (f *Factory) loadConfig(o settings.LoadOptions) (*settings.Config, error) {
 	if f.Context == nil {

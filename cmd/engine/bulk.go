@@ -645,14 +645,7 @@ func (j *bulkJob) confirm() error {
 	if !io.InTTY || !io.ErrTTY || j.src.name == "stdin" {
 		return cli.UsageErrorf("refusing to run `%s` without confirmation: pass --yes", what)
 	}
-	fmt.Fprintf(io.Err, "Run `%s`? This cannot be undone. [y/N] ", what)
-	var line string
-	fmt.Fscanln(io.In, &line)
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return nil
-	}
-	return cli.ErrCancelled
+	return cli.ConfirmOrCancel(j.f.Ask(), fmt.Sprintf("Run `%s`? This cannot be undone.", what))
 }
 
 // noteChange tells the completion and name caches that the job changed its

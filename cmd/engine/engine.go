@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -111,7 +110,7 @@ func (e *Engine) getter(ctx context.Context) func(path, scope string) (json.RawM
 		}
 		r, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Scope: scope})
 		if err != nil {
-			return nil, e.explain(err)
+			return nil, err
 		}
 		return r.Data, nil
 	}
@@ -136,7 +135,7 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call, render func(*js
 		for _, r := range c.Reads {
 			resp, err := cl.Do(ctx, r)
 			if err != nil {
-				return nil, e.explain(err)
+				return nil, err
 			}
 			current = append(current, resp.Data)
 		}
@@ -170,7 +169,7 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call, render func(*js
 		}
 	}
 	if err != nil {
-		return nil, e.explain(err)
+		return nil, err
 	}
 	for _, next := range c.Then {
 		r2, err := next.Build(resp.Data)
@@ -183,7 +182,7 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call, render func(*js
 		}
 		if err != nil {
 			e.changed(c)
-			return nil, fmt.Errorf("%s %s succeeded, but the follow-up request (%s) failed: %w", req.Method, req.Path, next.What, e.explain(err))
+			return nil, fmt.Errorf("%s %s succeeded, but the follow-up request (%s) failed: %w", req.Method, req.Path, next.What, err)
 		}
 	}
 	e.changed(c)
@@ -249,27 +248,19 @@ func (e *Engine) confirm(ctx context.Context, c *Call) error {
 	if err := e.refuseUnattended(c); err != nil {
 		return err
 	}
-	in := bufio.NewReader(e.f.IO.In)
 	if c.Op.TypeToConfirm != nil {
 		name, err := c.Op.TypeToConfirm(ctx, e.f, c)
 		if err != nil {
 			return err
 		}
 		question := fmt.Sprintf(c.Op.Confirm, name) // the one object, by the name to type
-		fmt.Fprintf(e.f.IO.Err, "%s\nType %s to confirm: ", question, name)
-		line, _ := in.ReadString('\n')
-		if strings.TrimSpace(line) != name {
+		typed, _ := e.f.Ask().Input(fmt.Sprintf("%s\nType %s to confirm: ", question, name))
+		if typed != name {
 			return fmt.Errorf("%w: what was typed is not %s", cli.ErrCancelled, name)
 		}
 		return nil
 	}
-	fmt.Fprintf(e.f.IO.Err, "%s [y/N] ", e.question(ctx, c))
-	line, _ := in.ReadString('\n')
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return nil
-	}
-	return cli.ErrCancelled
+	return cli.ConfirmOrCancel(e.f.Ask(), e.question(ctx, c))
 }
 
 // question is what a confirmation asks: the op's own question about the
@@ -358,9 +349,6 @@ func (e *Engine) refuseUnattended(c *Call) error {
 	}
 	return cli.UsageErrorf("refusing to run `%s` without confirmation: stdin is not a terminal; pass --yes", what)
 }
-
-// explain adds what to do next to API errors.
-func (e *Engine) explain(err error) error { return cli.Explain(e.cfg, err) }
 
 // planned is one request of a dry run.
 type planned struct {

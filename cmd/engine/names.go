@@ -158,7 +158,7 @@ func (e *Engine) resolveNames(ctx context.Context, in Input, refs []nameRef) (In
 			if errors.As(err, &nf) && len(nf.Near) == 0 {
 				nf.Near = nearNames(ref.Kind, ref.Text, r.Known(ref.Kind))
 			}
-			return in, nil, e.explain(err)
+			return in, nil, err
 		}
 		found[ref.stand] = o
 	}

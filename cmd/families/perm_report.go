@@ -113,13 +113,13 @@ func reportRun(parent context.Context, f *cli.Factory, o reportOptions) error {
 	org := access.NewOrg(conn.Client)
 	org.Prices = bc
 	if err := org.LoadUsers(ctx); err != nil {
-		return cli.Explain(cfg, err)
+		return err
 	}
 	if err := org.LoadGroups(ctx); err != nil {
-		return cli.Explain(cfg, err)
+		return err
 	}
 	if err := org.LoadObjects(ctx, access.ReportTypes...); err != nil {
-		return cli.Explain(cfg, err)
+		return err
 	}
 
 	byLists, byObjects := org.AccessListReads(access.ReportTypes), org.ListObjectsReads()

@@ -132,9 +132,9 @@ type offboardStep struct {
 // offboardees reads the users to offboard (by email or id, as rows of a
 // file may name them), and refuses (before anything else is read or
 // changed) the token's own user and the last active admin.
-func offboardees(ctx context.Context, f *cli.Factory, cfg *settings.Config, conn *cli.Connection, org *access.Org, o *offboardOptions) ([]*access.User, map[int]string, error) {
+func offboardees(ctx context.Context, f *cli.Factory, conn *cli.Connection, org *access.Org, o *offboardOptions) ([]*access.User, map[int]string, error) {
 	if err := org.LoadUsers(ctx); err != nil {
-		return nil, nil, cli.Explain(cfg, err)
+		return nil, nil, err
 	}
 	users, failed, err := offboardUsers(f, org, o)
 	if err != nil || len(users) == 0 {
@@ -158,7 +158,7 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 		return err
 	}
 	org := access.NewOrg(conn.Client)
-	users, failedRows, err := offboardees(ctx, f, cfg, conn, org, &o)
+	users, failedRows, err := offboardees(ctx, f, conn, org, &o)
 	if err != nil {
 		return err
 	}
@@ -168,7 +168,7 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 	for _, load := range []func(context.Context) error{org.LoadGroups,
 		func(ctx context.Context) error { return org.LoadObjects(ctx, access.ObjectTypes...) }} {
 		if err := load(ctx); err != nil {
-			return cli.Explain(cfg, err)
+			return err
 		}
 	}
 	var before []access.Row
@@ -176,7 +176,7 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 	for _, u := range users {
 		rows, direct, err := org.Reach(ctx, u, "before")
 		if err != nil {
-			return cli.Explain(cfg, err)
+			return err
 		}
 		before = append(before, rows...)
 		row := o.rowOf[u.ID]
@@ -220,11 +220,8 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 		return o.finish(f, nil, bulk.Summary{})
 	}
 	if !o.yes {
-		fmt.Fprintf(w, "Offboard (%s)? [y/N] ", ratebudget.Tally(len(steps), points))
-		var line string
-		fmt.Fscanln(f.IO.In, &line)
-		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
-			return cli.ErrCancelled
+		if err := cli.ConfirmOrCancel(f.Ask(), fmt.Sprintf("Offboard (%s)?", ratebudget.Tally(len(steps), points))); err != nil {
+			return err
 		}
 	}
 	res, err := runOffboard(ctx, f, conn, o.emails, steps, points, failedRows)
@@ -240,13 +237,13 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 	}
 	// What remains, read afresh with the groups as they are now.
 	if err := org.ReloadGroups(ctx); err != nil {
-		return cli.Explain(cfg, err)
+		return err
 	}
 	var after []access.Row
 	for _, u := range users {
 		rows, _, err := org.Reach(ctx, u, "after")
 		if err != nil {
-			return cli.Explain(cfg, err)
+			return err
 		}
 		after = append(after, rows...)
 	}

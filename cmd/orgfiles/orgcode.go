@@ -674,12 +674,5 @@ func filesSum(files *orgcode.Files) ([]byte, error) {
 }
 
 func confirmApply(f *cli.Factory, p *orgcode.Plan) error {
-	fmt.Fprintf(f.IO.Err, "Apply these changes (%s)? [y/N] ", ratebudget.Tally(p.Requests, p.Points))
-	var line string
-	fmt.Fscanln(f.IO.In, &line)
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return nil
-	}
-	return cli.ErrCancelled
+	return cli.ConfirmOrCancel(f.Ask(), fmt.Sprintf("Apply these changes (%s)?", ratebudget.Tally(p.Requests, p.Points)))
 }
