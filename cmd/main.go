@@ -36,7 +36,9 @@ func Main(args []string) int {
 	f := cli.NewFactory(Version)
 	f.Families = families.Called
 	err := execute(ctx, f, args, arm)
-	return finish(f.IO.Err, err, interrupted())
+	code := finish(f.IO.Err, err, interrupted())
+	f.IO.Flush()
+	return code
 }
 
 // notifyContext is the root context, cancelled by SIGINT or SIGTERM once

@@ -45,8 +45,19 @@ func System() *IO {
 	io.Color, io.ColorOut = colorAllowed(io.ErrTTY), colorAllowed(io.OutTTY)
 	if io.OutTTY {
 		io.Width = terminalWidth(os.Stdout)
+		io.Out = NewTerminalWriter(io.Out)
+	}
+	if io.ErrTTY {
+		io.Err = NewTerminalWriter(io.Err)
 	}
 	return io
+}
+
+// Flush writes what a terminal stream still holds back (the start of a
+// sequence that was never completed), escaped.
+func (s *IO) Flush() {
+	FlushTerminal(s.Out)
+	FlushTerminal(s.Err)
 }
 
 // terminalWidth is the width tables fit on: ORGCTL_WIDTH when set (tests
@@ -117,7 +128,23 @@ func (s *IO) Notice(format string, args ...any) {
 	s.notice("", "", format, args...)
 }
 
+// notice shows the arguments as Safe shows them: they name objects of the
+// org, and the format is orgctl's own.
 func (s *IO) notice(color, prefix, format string, args ...any) {
 	prefix = Paint(s.Color, color, prefix)
-	fprintf(s.Err, prefix+format+"\n", args...)
+	fprintf(s.Err, prefix+format+"\n", safeArgs(args)...)
+}
+
+// safeArgs makes each string argument of a message Safe; errors, which
+// may span lines, and the rest are left to the terminal stream's filter.
+func safeArgs(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		if v, ok := a.(string); ok {
+			out[i] = Safe(v)
+		} else {
+			out[i] = a
+		}
+	}
+	return out
 }

@@ -240,6 +240,7 @@ func (p *Printer) tableValue(w *bufio.Writer, r *jsonscan.Reader, cols []Column,
 					row[i] = name
 				}
 			}
+			row[i] = Safe(flatten(row[i]))
 		}
 		rows = append(rows, row)
 		return nil
@@ -255,7 +256,7 @@ func (p *Printer) tableValue(w *bufio.Writer, r *jsonscan.Reader, cols []Column,
 	}
 	headers := make([]string, len(cols))
 	for i, c := range cols {
-		headers[i] = c.Header
+		headers[i] = Safe(c.Header)
 	}
 	headers, rows = fitTable(cols, headers, rows, p.IO.Width, len(p.Opts.Columns) == 0)
 	return writeTable(w, headers, rows)

@@ -1,0 +1,276 @@
+package output
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Text from an org (names, messages, file contents) is written by many
+// people and read on the terminal of the one with the most power: a name
+// holding ESC ] 52 could write to the admin's clipboard, ESC [ 2 J clear
+// the screen, U+202E reverse what is read. Safe is the one rule for such
+// text on a terminal: what could act is shown, escaped, instead.
+
+// Safe returns s with every character that could act on a terminal or
+// change how the text around it reads shown visibly escaped: C0 controls
+// and DEL as \x1b, \n, \t, \r; C1 controls, bidi controls and other
+// invisible format characters as \u202e; invalid UTF-8 bytes as \xff.
+// Printable text, including emoji joined by U+200D, is unchanged.
+func Safe(s string) string {
+	i := 0
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if unsafeRune(r, n) {
+			break
+		}
+		i += n
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	b.WriteString(s[:i])
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if unsafeRune(r, n) {
+			writeEscaped(&b, s[i:i+n], r)
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// SafeAll is Safe applied to each string.
+func SafeAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = Safe(s)
+	}
+	return out
+}
+
+// unsafeRune reports a rune (of n bytes, RuneError with n 1 for a byte
+// that is not UTF-8) that Safe escapes.
+func unsafeRune(r rune, n int) bool {
+	switch {
+	case r < 0x20 || r == 0x7f:
+		return true
+	case r < 0x80:
+		return false
+	case r == utf8.RuneError && n == 1:
+		return true
+	case r <= 0x9f: // C1: 8-bit CSI, OSC and the like
+		return true
+	}
+	return invisibleFormat(r)
+}
+
+// invisibleFormat reports format characters (Unicode's Cf: bidi marks,
+// overrides and isolates, zero-width spaces, the BOM) and the line and
+// paragraph separators. Zero-width joiners and tag characters are left:
+// scripts and emoji sequences need them, and they move no text.
+func invisibleFormat(r rune) bool {
+	switch {
+	case r == '\u200c' || r == '\u200d':
+		return false
+	case r >= 0xe0020 && r <= 0xe007f:
+		return false
+	case r == '\u2028' || r == '\u2029':
+		return true
+	}
+	return unicode.Is(unicode.Cf, r)
+}
+
+func writeEscaped(b *strings.Builder, raw string, r rune) {
+	switch {
+	case r == '\n':
+		b.WriteString(`\n`)
+	case r == '\t':
+		b.WriteString(`\t`)
+	case r == '\r':
+		b.WriteString(`\r`)
+	case r == utf8.RuneError && len(raw) == 1:
+		fmt.Fprintf(b, `\x%02x`, raw[0])
+	case r < 0x80:
+		fmt.Fprintf(b, `\x%02x`, r)
+	case r <= 0xffff:
+		fmt.Fprintf(b, `\u%04x`, r)
+	default:
+		fmt.Fprintf(b, `\U%08x`, r)
+	}
+}
+
+// terminalWriter is a terminal stream that lets through only what orgctl
+// itself draws with: line breaks, tabs, colours (ESC [ digits m) and the
+// progress line's clearing (CR ESC [ K). Anything else that could act on
+// the terminal is written as Safe shows it. Text printed through a
+// Printer has been made Safe already; this catches what a command prints
+// by hand, so that no path to the terminal can forget the rule.
+type terminalWriter struct {
+	mu    sync.Mutex
+	w     io.Writer
+	carry []byte // an incomplete rune or sequence at the end of a write
+}
+
+// NewTerminalWriter wraps a stream that is a terminal.
+func NewTerminalWriter(w io.Writer) io.Writer {
+	if _, ok := w.(*terminalWriter); ok {
+		return w
+	}
+	return &terminalWriter{w: w}
+}
+
+// maxCarry bounds what waits for the next write: the longest sequence
+// orgctl draws, and the longest rune.
+const maxCarry = 16
+
+func (t *terminalWriter) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	data := p
+	if len(t.carry) > 0 {
+		data = append(t.carry, p...)
+		t.carry = nil
+	}
+	out, rest := filterTerminal(data)
+	if len(rest) > 0 {
+		t.carry = append([]byte(nil), rest...)
+	}
+	if _, err := t.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush writes what waits for a write that never came, escaped.
+func (t *terminalWriter) Flush() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.carry) == 0 {
+		return nil
+	}
+	s := Safe(string(t.carry))
+	t.carry = nil
+	_, err := io.WriteString(t.w, s)
+	return err
+}
+
+// FlushTerminal flushes w when it is a terminal stream that holds back
+// the start of a sequence.
+func FlushTerminal(w io.Writer) error {
+	if t, ok := w.(*terminalWriter); ok {
+		return t.Flush()
+	}
+	return nil
+}
+
+// filterTerminal returns p as it may reach the terminal, and the bytes at
+// its end that may be the start of a rune or sequence the next write
+// completes.
+func filterTerminal(p []byte) (out, rest []byte) {
+	i := 0
+	for i < len(p) {
+		c := p[i]
+		if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' {
+			i++
+			continue
+		}
+		if c < 0x80 {
+			break
+		}
+		r, n := utf8.DecodeRune(p[i:])
+		if r == utf8.RuneError && n == 1 && !utf8.FullRune(p[i:]) && len(p)-i < utf8.UTFMax {
+			break
+		}
+		if unsafeRune(r, n) {
+			break
+		}
+		i += n
+	}
+	if i == len(p) {
+		return p, nil
+	}
+	var b strings.Builder
+	b.Grow(len(p) + 16)
+	b.Write(p[:i])
+	for i < len(p) {
+		c := p[i]
+		switch {
+		case c >= 0x20 && c < 0x7f || c == '\n' || c == '\t':
+			b.WriteByte(c)
+			i++
+		case c == 0x1b || c == '\r':
+			n, complete := ownSequence(p[i:])
+			if n > 0 {
+				b.Write(p[i : i+n])
+				i += n
+				continue
+			}
+			if !complete && len(p)-i < maxCarry {
+				return []byte(b.String()), p[i:]
+			}
+			writeEscaped(&b, string(c), rune(c))
+			i++
+		case c < 0x80:
+			writeEscaped(&b, string(c), rune(c))
+			i++
+		default:
+			r, n := utf8.DecodeRune(p[i:])
+			if r == utf8.RuneError && n == 1 && !utf8.FullRune(p[i:]) {
+				return []byte(b.String()), p[i:]
+			}
+			if unsafeRune(r, n) {
+				writeEscaped(&b, string(p[i:i+n]), r)
+			} else {
+				b.Write(p[i : i+n])
+			}
+			i += n
+		}
+	}
+	return []byte(b.String()), nil
+}
+
+// ownSequence returns the length of the sequence orgctl draws with at the
+// start of p (ESC [ digits-and-semicolons m, ESC [ K, CR ESC [ K), 0 if
+// there is none; complete is false when p ends before one could be told.
+func ownSequence(p []byte) (n int, complete bool) {
+	i := 0
+	if p[0] == '\r' {
+		if len(p) < 4 {
+			return 0, false
+		}
+		if p[1] != 0x1b || p[2] != '[' || p[3] != 'K' {
+			return 0, true
+		}
+		return 4, true
+	}
+	if len(p) < 2 {
+		return 0, false
+	}
+	if p[1] != '[' {
+		return 0, true
+	}
+	for i = 2; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c >= '0' && c <= '9' || c == ';':
+			if i > 12 {
+				return 0, true
+			}
+		case c == 'm':
+			return i + 1, true
+		case c == 'K' && i == 2:
+			return 3, true
+		default:
+			return 0, true
+		}
+	}
+	return 0, false
+}
