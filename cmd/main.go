@@ -19,6 +19,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/output/redact"
+	"github.com/orgctl/orgctl/output/safetext"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -99,7 +100,8 @@ func finish(stderr io.Writer, err error, signalled int) int {
 	var ee *cli.ExitError
 	if !errors.As(err, &ee) || ee.Err != nil {
 		// No URL's user info is ever shown, whichever path produced the error.
-		fmt.Fprintf(stderr, "orgctl: %s\n", oneOrgctl(redact.Text(err.Error())))
+		// Errors quote names and the server's words: shown as safetext does.
+		fmt.Fprintf(stderr, "orgctl: %s\n", safetext.Lines(oneOrgctl(redact.Text(err.Error()))))
 	}
 	return code
 }

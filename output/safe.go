@@ -1,51 +1,18 @@
 package output
 
 import (
-	"fmt"
 	"io"
 	"strings"
 	"sync"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/orgctl/orgctl/output/safetext"
 )
 
-// Text from an org (names, messages, file contents) is written by many
-// people and read on the terminal of the one with the most power: a name
-// holding ESC ] 52 could write to the admin's clipboard, ESC [ 2 J clear
-// the screen, U+202E reverse what is read. Safe is the one rule for such
-// text on a terminal: what could act is shown, escaped, instead.
-
-// Safe returns s with every character that could act on a terminal or
-// change how the text around it reads shown visibly escaped: C0 controls
-// and DEL as \x1b, \n, \t, \r; C1 controls, bidi controls and other
-// invisible format characters as \u202e; invalid UTF-8 bytes as \xff.
-// Printable text, including emoji joined by U+200D, is unchanged.
-func Safe(s string) string {
-	i := 0
-	for i < len(s) {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if unsafeRune(r, n) {
-			break
-		}
-		i += n
-	}
-	if i == len(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	b.WriteString(s[:i])
-	for i < len(s) {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if unsafeRune(r, n) {
-			writeEscaped(&b, s[i:i+n], r)
-		} else {
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
+// Safe is the one rule for text from an org on a terminal (see safetext):
+// C0 and C1 controls, bidi controls and other invisible format characters
+// are shown escaped (\x1b, \u202e), never passed through.
+func Safe(s string) string { return safetext.Safe(s) }
 
 // SafeAll is Safe applied to each string.
 func SafeAll(ss []string) []string {
@@ -54,57 +21,6 @@ func SafeAll(ss []string) []string {
 		out[i] = Safe(s)
 	}
 	return out
-}
-
-// unsafeRune reports a rune (of n bytes, RuneError with n 1 for a byte
-// that is not UTF-8) that Safe escapes.
-func unsafeRune(r rune, n int) bool {
-	switch {
-	case r < 0x20 || r == 0x7f:
-		return true
-	case r < 0x80:
-		return false
-	case r == utf8.RuneError && n == 1:
-		return true
-	case r <= 0x9f: // C1: 8-bit CSI, OSC and the like
-		return true
-	}
-	return invisibleFormat(r)
-}
-
-// invisibleFormat reports format characters (Unicode's Cf: bidi marks,
-// overrides and isolates, zero-width spaces, the BOM) and the line and
-// paragraph separators. Zero-width joiners and tag characters are left:
-// scripts and emoji sequences need them, and they move no text.
-func invisibleFormat(r rune) bool {
-	switch {
-	case r == '\u200c' || r == '\u200d':
-		return false
-	case r >= 0xe0020 && r <= 0xe007f:
-		return false
-	case r == '\u2028' || r == '\u2029':
-		return true
-	}
-	return unicode.Is(unicode.Cf, r)
-}
-
-func writeEscaped(b *strings.Builder, raw string, r rune) {
-	switch {
-	case r == '\n':
-		b.WriteString(`\n`)
-	case r == '\t':
-		b.WriteString(`\t`)
-	case r == '\r':
-		b.WriteString(`\r`)
-	case r == utf8.RuneError && len(raw) == 1:
-		fmt.Fprintf(b, `\x%02x`, raw[0])
-	case r < 0x80:
-		fmt.Fprintf(b, `\x%02x`, r)
-	case r <= 0xffff:
-		fmt.Fprintf(b, `\u%04x`, r)
-	default:
-		fmt.Fprintf(b, `\U%08x`, r)
-	}
 }
 
 // terminalWriter is a terminal stream that lets through only what orgctl
@@ -189,7 +105,7 @@ func filterTerminal(p []byte) (out, rest []byte) {
 		if r == utf8.RuneError && n == 1 && !utf8.FullRune(p[i:]) && len(p)-i < utf8.UTFMax {
 			break
 		}
-		if unsafeRune(r, n) {
+		if safetext.Unsafe(r, n) {
 			break
 		}
 		i += n
@@ -216,18 +132,18 @@ func filterTerminal(p []byte) (out, rest []byte) {
 			if !complete && len(p)-i < maxCarry {
 				return []byte(b.String()), p[i:]
 			}
-			writeEscaped(&b, string(c), rune(c))
+			safetext.WriteEscaped(&b, string(c), rune(c))
 			i++
 		case c < 0x80:
-			writeEscaped(&b, string(c), rune(c))
+			safetext.WriteEscaped(&b, string(c), rune(c))
 			i++
 		default:
 			r, n := utf8.DecodeRune(p[i:])
 			if r == utf8.RuneError && n == 1 && !utf8.FullRune(p[i:]) {
 				return []byte(b.String()), p[i:]
 			}
-			if unsafeRune(r, n) {
-				writeEscaped(&b, string(p[i:i+n]), r)
+			if safetext.Unsafe(r, n) {
+				safetext.WriteEscaped(&b, string(p[i:i+n]), r)
 			} else {
 				b.Write(p[i : i+n])
 			}

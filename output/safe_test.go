@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/orgctl/orgctl/output/safetext"
 )
 
 // hostile is what a member of an org can put in a name: a clipboard write
@@ -121,6 +123,12 @@ func TestNoticeArgumentsAreSafe(t *testing.T) {
 	s := &IO{Err: &errb}
 	s.Success("Created group %s", "ops\x1b]0;t\x07")
 	if got, want := errb.String(), "✓ Created group ops\\x1b]0;t\\x07\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestSafeLinesKeepsLayout(t *testing.T) {
+	if got, want := safetext.Lines("no group \"x\x1b[2J\"\n  try:\tsupport\u202e"), "no group \"x\\x1b[2J\"\n  try:\tsupport\\u202e"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
