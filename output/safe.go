@@ -32,7 +32,8 @@ func SafeAll(ss []string) []string {
 type terminalWriter struct {
 	mu    sync.Mutex
 	w     io.Writer
-	carry []byte // an incomplete rune or sequence at the end of a write
+	carry []byte   // an incomplete rune or sequence at the end of a write
+	bar   *barSlot // a progress bar to clear before writing
 }
 
 // NewTerminalWriter wraps a stream that is a terminal.
@@ -48,6 +49,7 @@ func NewTerminalWriter(w io.Writer) io.Writer {
 const maxCarry = 16
 
 func (t *terminalWriter) Write(p []byte) (int, error) {
+	t.bar.clear()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	data := p
