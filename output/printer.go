@@ -41,6 +41,11 @@ type Column struct {
 	// Terminal, when set, replaces the column on a terminal (folders
 	// list: NAME becomes PATH); --columns still picks it by its own name.
 	Terminal *Column
+	// Shorten, when set, shortens a cell to at most width display columns
+	// by its structure ("universal through All Users" -> "universal (All
+	// Users)" -> "universal") where a table fitted to the terminal must
+	// cut it; what it returns wider than width is then cut at a word.
+	Shorten func(s string, width int) string
 }
 
 // Options selects the format. At most one of JQ and Template is set.

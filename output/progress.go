@@ -37,7 +37,7 @@ type ProgressStats struct {
 // 1.0-1.2 ms a run, 83 packages to initialise and 3.2 MB; neither drops a
 // line's parts in an order of importance to fit the width, and both would
 // draw beside, not through, the terminal filter that clears the bar
-// before other output. The whole bar is 200 lines.
+// before other output.
 //
 // Progress shows a long job's progress on stderr: on a terminal a bar
 // redrawn in place a few times a second, fitted to the terminal's width

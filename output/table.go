@@ -553,9 +553,12 @@ func fitTable(cols []Column, headers []string, rows [][]string, width int, drop 
 			}
 			c = strings.TrimSpace(flatten(c))
 			if i < n && runewidth.StringWidth(c) > limit[i] {
-				if isID(i) {
+				switch {
+				case isID(i):
 					c = cutMiddle(c, limit[i])
-				} else {
+				case i < len(cols) && cols[i].Shorten != nil:
+					c = CutAtWord(cols[i].Shorten(c, limit[i]), limit[i])
+				default:
 					c = runewidth.Truncate(c, limit[i], "…")
 				}
 			}
@@ -570,6 +573,23 @@ func fitTable(cols []Column, headers []string, rows [][]string, width int, drop 
 		}
 	}
 	return hs, out
+}
+
+// CutAtWord shortens s to width display columns, cutting after the last
+// whole word that fits and marking the cut with "…"; a first word wider
+// than width is cut where it must.
+func CutAtWord(s string, width int) string {
+	if runewidth.StringWidth(s) <= width {
+		return s
+	}
+	cut := runewidth.Truncate(s, width, "…")
+	body := strings.TrimSuffix(cut, "…")
+	if i := strings.LastIndexAny(body, " ;,("); i > 0 {
+		if next := s[len(body):]; next != "" && !strings.ContainsAny(next[:1], " ;,)") {
+			body = strings.TrimRight(body[:i], " ;,(")
+		}
+	}
+	return body + "…"
 }
 
 // cutMiddle shortens s to width display columns with an ellipsis in the
