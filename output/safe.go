@@ -93,6 +93,25 @@ func FlushTerminal(w io.Writer) error {
 // its end that may be the start of a rune or sequence the next write
 // completes.
 func filterTerminal(p []byte) (out, rest []byte) {
+	i := cleanPrefix(p)
+	if i == len(p) {
+		return p, nil
+	}
+	var b strings.Builder
+	b.Grow(len(p) + 16)
+	b.Write(p[:i])
+	for i < len(p) {
+		n, held := filterOne(&b, p[i:])
+		if held {
+			return []byte(b.String()), p[i:]
+		}
+		i += n
+	}
+	return []byte(b.String()), nil
+}
+
+// cleanPrefix is the length of p's start that passes as it is.
+func cleanPrefix(p []byte) int {
 	i := 0
 	for i < len(p) {
 		c := p[i]
@@ -101,58 +120,51 @@ func filterTerminal(p []byte) (out, rest []byte) {
 			continue
 		}
 		if c < 0x80 {
-			break
+			return i
 		}
 		r, n := utf8.DecodeRune(p[i:])
-		if r == utf8.RuneError && n == 1 && !utf8.FullRune(p[i:]) && len(p)-i < utf8.UTFMax {
-			break
-		}
-		if safetext.Unsafe(r, n) {
-			break
+		if r == utf8.RuneError && n == 1 && !utf8.FullRune(p[i:]) || safetext.Unsafe(r, n) {
+			return i
 		}
 		i += n
 	}
-	if i == len(p) {
-		return p, nil
-	}
-	var b strings.Builder
-	b.Grow(len(p) + 16)
-	b.Write(p[:i])
-	for i < len(p) {
-		c := p[i]
-		switch {
-		case c >= 0x20 && c < 0x7f || c == '\n' || c == '\t':
-			b.WriteByte(c)
-			i++
-		case c == 0x1b || c == '\r':
-			n, complete := ownSequence(p[i:])
-			if n > 0 {
-				b.Write(p[i : i+n])
-				i += n
-				continue
-			}
-			if !complete && len(p)-i < maxCarry {
-				return []byte(b.String()), p[i:]
-			}
-			safetext.WriteEscaped(&b, string(c), rune(c))
-			i++
-		case c < 0x80:
-			safetext.WriteEscaped(&b, string(c), rune(c))
-			i++
-		default:
-			r, n := utf8.DecodeRune(p[i:])
-			if r == utf8.RuneError && n == 1 && !utf8.FullRune(p[i:]) {
-				return []byte(b.String()), p[i:]
-			}
-			if safetext.Unsafe(r, n) {
-				safetext.WriteEscaped(&b, string(p[i:i+n]), r)
-			} else {
-				b.Write(p[i : i+n])
-			}
-			i += n
+	return i
+}
+
+// filterOne writes the first character or sequence of p as it may reach
+// the terminal and returns its length; held says p ends before it can be
+// told, and nothing was written.
+func filterOne(b *strings.Builder, p []byte) (n int, held bool) {
+	c := p[0]
+	switch {
+	case c >= 0x20 && c < 0x7f || c == '\n' || c == '\t':
+		b.WriteByte(c)
+		return 1, false
+	case c == 0x1b || c == '\r':
+		n, complete := ownSequence(p)
+		if n > 0 {
+			b.Write(p[:n])
+			return n, false
 		}
+		if !complete && len(p) < maxCarry {
+			return 0, true
+		}
+		safetext.WriteEscaped(b, string(c), rune(c))
+		return 1, false
+	case c < 0x80:
+		safetext.WriteEscaped(b, string(c), rune(c))
+		return 1, false
 	}
-	return []byte(b.String()), nil
+	r, n := utf8.DecodeRune(p)
+	if r == utf8.RuneError && n == 1 && !utf8.FullRune(p) {
+		return 0, true
+	}
+	if safetext.Unsafe(r, n) {
+		safetext.WriteEscaped(b, string(p[:n]), r)
+	} else {
+		b.Write(p[:n])
+	}
+	return n, false
 }
 
 // ownSequence returns the length of the sequence orgctl draws with at the

@@ -553,14 +553,7 @@ func fitTable(cols []Column, headers []string, rows [][]string, width int, drop 
 			}
 			c = strings.TrimSpace(flatten(c))
 			if i < n && runewidth.StringWidth(c) > limit[i] {
-				switch {
-				case isID(i):
-					c = cutMiddle(c, limit[i])
-				case i < len(cols) && cols[i].Shorten != nil:
-					c = CutAtWord(cols[i].Shorten(c, limit[i]), limit[i])
-				default:
-					c = runewidth.Truncate(c, limit[i], "…")
-				}
+				c = cutCell(cols, i, c, limit[i])
 			}
 			cells = append(cells, c)
 		}
@@ -573,6 +566,18 @@ func fitTable(cols []Column, headers []string, rows [][]string, width int, drop 
 		}
 	}
 	return hs, out
+}
+
+// cutCell cuts a cell of column i to width: an id in the middle, a
+// column that knows its structure by it, other text at the end.
+func cutCell(cols []Column, i int, c string, width int) string {
+	switch {
+	case i < len(cols) && isIDColumn(cols[i]):
+		return cutMiddle(c, width)
+	case i < len(cols) && cols[i].Shorten != nil:
+		return CutAtWord(cols[i].Shorten(c, width), width)
+	}
+	return runewidth.Truncate(c, width, "…")
 }
 
 // CutAtWord shortens s to width display columns, cutting after the last
