@@ -46,6 +46,10 @@ type Column struct {
 	// Users)" -> "universal") where a table fitted to the terminal must
 	// cut it; what it returns wider than width is then cut at a word.
 	Shorten func(s string, width int) string
+	// Optional columns are left out of a terminal too narrow for the
+	// table before other text is cut below a comfortable width (the
+	// report's ADMIN, repeated on every row of a user, before its VIA).
+	Optional bool
 }
 
 // Options selects the format. At most one of JQ and Template is set.

@@ -31,6 +31,8 @@ func columnsOf(fs []access.Field) []output.Column {
 			out[i].Key = true // the row is about this user: shown whole, as lists show theirs
 		case "via", "via_before", "via_after":
 			out[i].Shorten = access.ShortVia
+		case "admin":
+			out[i].Optional = true // repeated on each of a user's rows: the first to go
 		}
 	}
 	return out
