@@ -35,7 +35,9 @@ func scriptPTY(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: pty [-cols N] CMD [ARGS...]")
 	}
 	master, slave, err := openPTY(cols, 24)
-	ts.Check(err)
+	if err != nil {
+		ts.Fatalf("pty: no pseudo-terminal (/dev/ptmx): %v", err)
+	}
 	defer master.Close()
 	path := args[0]
 	for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
