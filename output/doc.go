@@ -8,7 +8,7 @@
 // Text from the org is untrusted (a name can hold ESC ] 52, a clipboard
 // write, or U+202E): on a terminal it is shown as Safe (output/safetext)
 // shows it, escaped. The table, records, detail views and notices apply
-// Safe to each value; and a terminal stream is wrapped (NewTerminalWriter)
+// Safe to each value; and a terminal stream is wrapped (terminalWriter)
 // so that only orgctl's own colours and line clearing pass, whatever a
 // command prints by hand. -o json and -o yaml on a terminal go through the
 // same stream: their control characters are JSON-escaped already, and a

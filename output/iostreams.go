@@ -128,8 +128,8 @@ func System() *IO {
 // Flush writes what a terminal stream still holds back (the start of a
 // sequence that was never completed), escaped.
 func (s *IO) Flush() {
-	FlushTerminal(s.Out)
-	FlushTerminal(s.Err)
+	flushTerminal(s.Out)
+	flushTerminal(s.Err)
 }
 
 // terminalWidth is the width tables fit on: ORGCTL_WIDTH when set (tests

@@ -14,15 +14,6 @@ import (
 // are shown escaped (\x1b, \u202e), never passed through.
 func Safe(s string) string { return safetext.Safe(s) }
 
-// SafeAll is Safe applied to each string.
-func SafeAll(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = Safe(s)
-	}
-	return out
-}
-
 // terminalWriter is a terminal stream that lets through only what orgctl
 // itself draws with: line breaks, tabs, colours (ESC [ digits m) and the
 // progress line's clearing (CR ESC [ K). Anything else that could act on
@@ -36,13 +27,8 @@ type terminalWriter struct {
 	bar   *barSlot // a progress bar to clear before writing
 }
 
-// NewTerminalWriter wraps a stream that is a terminal.
-func NewTerminalWriter(w io.Writer) io.Writer {
-	if _, ok := w.(*terminalWriter); ok {
-		return w
-	}
-	return &terminalWriter{w: w}
-}
+// newTerminalWriter wraps a stream that is a terminal.
+func newTerminalWriter(w io.Writer) io.Writer { return &terminalWriter{w: w} }
 
 // maxCarry bounds what waits for the next write: the longest sequence
 // orgctl draws, and the longest rune.
@@ -80,9 +66,9 @@ func (t *terminalWriter) Flush() error {
 	return err
 }
 
-// FlushTerminal flushes w when it is a terminal stream that holds back
+// flushTerminal flushes w when it is a terminal stream that holds back
 // the start of a sequence.
-func FlushTerminal(w io.Writer) error {
+func flushTerminal(w io.Writer) error {
 	if t, ok := w.(*terminalWriter); ok {
 		return t.Flush()
 	}

@@ -42,7 +42,7 @@ func TestSafeKeepsText(t *testing.T) {
 
 func TestTerminalWriterLetsOnlyOwnSequences(t *testing.T) {
 	var b bytes.Buffer
-	w := NewTerminalWriter(&b)
+	w := newTerminalWriter(&b)
 	own := "\x1b[32m✓\x1b[0m done\n\r\x1b[K[###---] 1/2\r\x1b[K"
 	w.Write([]byte(own))
 	if b.String() != own {
@@ -50,7 +50,7 @@ func TestTerminalWriterLetsOnlyOwnSequences(t *testing.T) {
 	}
 	b.Reset()
 	w.Write([]byte(hostile + "\n"))
-	FlushTerminal(w)
+	flushTerminal(w)
 	if got, want := b.String(), Safe(hostile)+"\n"; got != want {
 		t.Errorf("hostile text:\n got %q\nwant %q", got, want)
 	}
@@ -60,12 +60,12 @@ func TestTerminalWriterLetsOnlyOwnSequences(t *testing.T) {
 // boundary) arrives whole; one never completed is escaped at Flush.
 func TestTerminalWriterAcrossWrites(t *testing.T) {
 	var b bytes.Buffer
-	w := NewTerminalWriter(&b)
+	w := newTerminalWriter(&b)
 	text := "é\x1b[31mred\x1b[0m\u202e"
 	for i := 0; i < len(text); i++ {
 		w.Write([]byte{text[i]})
 	}
-	FlushTerminal(w)
+	flushTerminal(w)
 	if got, want := b.String(), "é\x1b[31mred\x1b[0m\\u202e"; got != want {
 		t.Errorf("byte by byte: got %q, want %q", got, want)
 	}
@@ -74,13 +74,13 @@ func TestTerminalWriterAcrossWrites(t *testing.T) {
 	if b.String() != "end" {
 		t.Errorf("an ESC at the end of a write is held back: got %q", b.String())
 	}
-	FlushTerminal(w)
+	flushTerminal(w)
 	if got := b.String(); got != `end\x1b` {
 		t.Errorf("flushed: got %q", got)
 	}
 	b.Reset()
 	w.Write([]byte("x\xe2\x80"))
-	FlushTerminal(w)
+	flushTerminal(w)
 	if got := b.String(); got != `x\xe2\x80` {
 		t.Errorf("cut rune flushed: got %q", got)
 	}
