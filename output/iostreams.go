@@ -61,8 +61,8 @@ func (s *IO) setProgress(p *Progress) {
 	s.bar.mu.Unlock()
 }
 
-// ProgressShown reports whether a progress bar is drawn on the terminal
-// now: a wait it shows need not be announced on a line of its own.
+// ProgressShown reports whether a progress display is running: a budget
+// wait it shows need not be announced on a line of its own.
 func (s *IO) ProgressShown() bool {
 	if s.bar == nil {
 		return false
