@@ -19,6 +19,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/output/redact"
+	"github.com/orgctl/orgctl/output/safetext"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -36,7 +37,9 @@ func Main(args []string) int {
 	f := cli.NewFactory(Version)
 	f.Families = families.Called
 	err := explain(f, execute(ctx, f, args, arm))
-	return finish(f.IO.Err, err, interrupted())
+	code := finish(f.IO.Err, err, interrupted())
+	f.IO.Flush()
+	return code
 }
 
 // explain adds what to do next to the run's error, in this one place, with
@@ -103,7 +106,8 @@ func finish(stderr io.Writer, err error, signalled int) int {
 	var ee *cli.ExitError
 	if !errors.As(err, &ee) || ee.Err != nil {
 		// No URL's user info is ever shown, whichever path produced the error.
-		fmt.Fprintf(stderr, "orgctl: %s\n", oneOrgctl(redact.Text(err.Error())))
+		// Errors quote names and the server's words: shown as safetext does.
+		fmt.Fprintf(stderr, "orgctl: %s\n", safetext.Lines(oneOrgctl(redact.Text(err.Error()))))
 	}
 	return code
 }

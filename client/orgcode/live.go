@@ -49,6 +49,7 @@ type ReadProgress struct {
 	mu                  sync.Mutex
 	done, total         int
 	points, pointsTotal int
+	unexpected          int // requests sent before they were expected (further pages)
 }
 
 // Now is requests done and in all, points spent and in all.
@@ -80,6 +81,7 @@ func (p *ReadProgress) sent(path string) {
 	p.points += p.Cost(path)
 	if p.done > p.total { // a list's further pages
 		p.total, p.pointsTotal = p.done, p.points
+		p.unexpected++
 	}
 }
 
@@ -316,6 +318,8 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 					k := subj + " " + objType
 					if ambiguous[k] == nil {
 						ambiguous[k] = &directRead{subj: subj, typ: typ, id: string(e.Subject.ID), objType: objType, field: field, keys: map[string]string{}}
+						// its own read follows the access lists: counted once known
+						prog.expect("/permissions/listObjects")
 					}
 					ambiguous[k].keys[id] = key
 				}

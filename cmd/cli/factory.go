@@ -238,7 +238,7 @@ func (f *Factory) JobProgress(conn *Connection, noun string, total, points, requ
 	if requests > 0 {
 		each = max(1, (points+requests-1)/requests)
 	}
-	return &output.Progress{W: f.IO.Err, TTY: f.IO.ErrTTY, Noun: noun, Stats: func() output.ProgressStats {
+	return &output.Progress{IO: f.IO, Noun: noun, Stats: func() output.ProgressStats {
 		done, failed, unknown, earlier := progress()
 		s := output.ProgressStats{Done: done, Total: total, Failed: failed, Unknown: unknown, Earlier: earlier}
 		if total == 0 || done >= total {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/output/redact"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -24,6 +26,14 @@ func columnsOf(fs []access.Field) []output.Column {
 	out := make([]output.Column, len(fs))
 	for i, f := range fs {
 		out[i] = output.Column{Header: f.Header, Field: f.Key}
+		switch f.Key {
+		case "user":
+			out[i].Key = true // the row is about this user: shown whole, as lists show theirs
+		case "via", "via_before", "via_after":
+			out[i].Shorten = access.ShortVia
+		case "admin":
+			out[i].Optional = true // repeated on each of a user's rows: the first to go
+		}
 	}
 	return out
 }
@@ -160,15 +170,18 @@ func reportRun(parent context.Context, f *cli.Factory, o reportOptions) error {
 	if err != nil {
 		return err
 	}
+	// the auditor's CSV says when, of which org and by which orgctl
+	prov := &access.Provenance{At: time.Now(), Org: redact.URL(conn.Target.BaseURL), Version: f.Version}
 	if o.since == "" {
-		return printRows(p, rows, access.ReportFields)
+		return printReport(p, rows, access.ReportFields, prov)
 	}
 	if o.write != "" {
 		fh, err := os.Create(o.write)
 		if err != nil {
 			return err
 		}
-		err = access.WriteCSV(fh, access.ReportFields, rows)
+		fields, stamped := prov.Stamp(access.ReportFields, rows)
+		err = access.WriteCSV(fh, fields, stamped)
 		if cerr := fh.Close(); err == nil {
 			err = cerr
 		}
@@ -183,7 +196,7 @@ func reportRun(parent context.Context, f *cli.Factory, o reportOptions) error {
 		}
 		return nil
 	}
-	if err := printRows(p, changes, access.ChangeFields); err != nil {
+	if err := printReport(p, changes, access.ChangeFields, prov); err != nil {
 		return err
 	}
 	if o.exitCode {
@@ -193,7 +206,16 @@ func reportRun(parent context.Context, f *cli.Factory, o reportOptions) error {
 }
 
 func printRows(p *output.Printer, rows []access.Row, fields []access.Field) error {
+	return printReport(p, rows, fields, nil)
+}
+
+// printReport is printRows with CSV that says where it came from (prov,
+// when not nil).
+func printReport(p *output.Printer, rows []access.Row, fields []access.Field, prov *access.Provenance) error {
 	if p.Opts.Format == "csv" {
+		if prov != nil {
+			fields, rows = prov.Stamp(fields, rows)
+		}
 		return access.WriteCSV(p.IO.Out, fields, rows)
 	}
 	if rows == nil {

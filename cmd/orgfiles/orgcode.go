@@ -198,11 +198,18 @@ func readLive(ctx context.Context, f *cli.Factory, conn *cli.Connection, r orgco
 		return orgcode.ReadLive(ctx, conn.Client, r, nil)
 	}
 	rp := &orgcode.ReadProgress{Cost: bc.Cost}
-	prog := &output.Progress{W: f.IO.Err, TTY: f.IO.ErrTTY, Noun: "reads", Stats: func() output.ProgressStats {
+	prog := &output.Progress{IO: f.IO, Noun: "reads", Stats: func() output.ProgressStats {
 		done, total, points, pointsTotal := rp.Now()
 		s := output.ProgressStats{Done: done, Total: total, Points: points, PointsTotal: pointsTotal}
 		if st, err := conn.Ledger.Status(); err == nil {
 			s.ETA, s.ETAKnown = st.TimeFor(pointsTotal-points), true
+			// the bar says while the budget holds the read back
+			if done < total {
+				each := max(1, (pointsTotal-points+total-done-1)/(total-done)) // a read's price, on average
+				if st.Free < each || st.BlockedUntil.After(time.Now()) {
+					s.ResumeAt = time.Now().Add(st.TimeFor(each))
+				}
+			}
 		}
 		return s
 	}}

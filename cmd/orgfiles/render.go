@@ -217,18 +217,18 @@ func writePlan(w io.Writer, p *orgcode.Plan, bc ratebudget.Config, colour bool) 
 		for _, c := range cs {
 			tail := ""
 			if c.Note != "" {
-				tail = " (" + c.Note + ")"
+				tail = " (" + output.Safe(c.Note) + ")"
 			}
 			if r := c.Risk(); r != "" {
 				tail += "  " + mark("!") + " " + string(r)
 			}
-			fmt.Fprintf(w, "  %s %s %s%s\n", mark(signs[c.Action]), c.Action, c.Key, tail)
+			fmt.Fprintf(w, "  %s %s %s%s\n", mark(signs[c.Action]), c.Action, output.Safe(c.Key), tail)
 			for _, fc := range c.Fields {
 				risk := ""
 				if r := c.FieldRisk(fc); r != "" {
 					risk = "  " + mark("!") + " " + string(r)
 				}
-				fmt.Fprintf(w, "      %s %s%s\n", mark(fieldSign(fc)), fieldText(fc), risk)
+				fmt.Fprintf(w, "      %s %s%s\n", mark(fieldSign(fc)), output.Safe(fieldText(fc)), risk)
 			}
 		}
 	}
@@ -247,9 +247,9 @@ func writePlan(w io.Writer, p *orgcode.Plan, bc ratebudget.Config, colour bool) 
 				}
 				note := ""
 				if u.Note != "" {
-					note = " (" + u.Note + ")"
+					note = " (" + output.Safe(u.Note) + ")"
 				}
-				fmt.Fprintf(w, "  %s %s%s\n", u.Kind, u.Key, note)
+				fmt.Fprintf(w, "  %s %s%s\n", u.Kind, output.Safe(u.Key), note)
 			}
 		}
 	}
@@ -280,24 +280,73 @@ func unmanagedByKind(p *orgcode.Plan) [][]orgcode.Unmanaged {
 	return out
 }
 
-// mdCell makes a value safe in a Markdown table cell.
+// mdCell makes text from the org or its files safe in a Markdown table
+// cell of a pull-request comment: shown as output.Safe shows it on a
+// terminal, HTML escaped (no tracking pixel, no </details> break-out),
+// brackets, backticks and backslashes escaped (no link, image or code
+// span; emphasis, which only styles, is left), and mentions and
+// issue references (@team, #123, owner/repo#123) neutralised with a zero-
+// width space written as an entity, as Dependabot and Renovate do, so the
+// text reads the same and notifies nobody.
 func mdCell(s string) string {
-	s = strings.NewReplacer("|", `\|`, "\r", "", "\n", "<br>", "`", "'").Replace(s)
-	return s
+	s = output.Safe(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s))
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '"':
+			b.WriteString("&quot;")
+		case '|', '\\', '[', ']', '`':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '@':
+			b.WriteByte('@')
+			if i == 0 || !wordByte(s[i-1]) {
+				b.WriteString(zeroWidth)
+			}
+		case '#':
+			b.WriteByte('#')
+			if i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' {
+				b.WriteString(zeroWidth)
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
+// zeroWidth is U+200B as an HTML entity: it breaks a mention or an issue
+// reference without a character a reader sees.
+const zeroWidth = "&#8203;"
+
+// wordByte reports an ASCII letter or digit: an @ after one is part of a
+// word (an email), which is no mention.
+func wordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// mdCode shows a value as code: nothing in it is Markdown, HTML or a
+// mention; only the cell border, the backtick and line breaks need care.
 func mdCode(s string) string {
 	if s == "" {
 		return ""
 	}
-	return "`" + mdCell(s) + "`"
+	s = output.Safe(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s))
+	return "`" + strings.NewReplacer("|", `\|`, "`", "'").Replace(s) + "`"
 }
 
 // writeMarkdown renders the plan for a pull-request comment: the summary
 // and a table by kind, risky changes called out, every change as a row of
 // one table (cut at markdownRows), the unmanaged objects and the cost.
 func writeMarkdown(w io.Writer, p *orgcode.Plan, bc ratebudget.Config) {
-	fmt.Fprintf(w, "### orgctl plan\n\n**%s**\n\n", summary(p))
+	fmt.Fprintf(w, "### orgctl plan\n\n**%s**\n\n", mdCell(summary(p)))
 	kc := p.KindCounts()
 	if len(kc) > 0 {
 		fmt.Fprintln(w, "| Kind | Create | Change | Delete |")
@@ -320,7 +369,7 @@ func writeMarkdown(w io.Writer, p *orgcode.Plan, bc ratebudget.Config) {
 		row := func(sign, kind, key, field, old, nw, risk string) {
 			rows++
 			if rows <= markdownRows {
-				fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", sign, kind, mdCell(key), mdCell(field), old, nw, risk)
+				fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", sign, mdCell(kind), mdCell(key), mdCell(field), old, nw, mdCell(risk))
 			}
 		}
 		for _, c := range p.Changes {
@@ -364,9 +413,9 @@ func writeMarkdown(w io.Writer, p *orgcode.Plan, bc ratebudget.Config) {
 					keys = append(keys, fmt.Sprintf("and %d more", len(group)-unmanagedShown))
 					break
 				}
-				keys = append(keys, mdCode(u.Key))
+				keys = append(keys, mdCell(u.Key))
 			}
-			fmt.Fprintf(w, "%s %s (%d): %s", sep, group[0].Kind, len(group), strings.Join(keys, ", "))
+			fmt.Fprintf(w, "%s %s (%d): %s", sep, mdCell(group[0].Kind), len(group), strings.Join(keys, ", "))
 		}
 		fmt.Fprintf(w, ".\n\n")
 	}
