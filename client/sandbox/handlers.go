@@ -109,7 +109,7 @@ func (c *call) template() any {
 }
 
 func deepCopy(v any) any {
-	b, _ := json.Marshal(v)
+	b, _ := encode(v)
 	var out any
 	_ = json.Unmarshal(b, &out)
 	return out

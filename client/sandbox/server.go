@@ -193,7 +193,7 @@ func (l *requestLog) list() []Request {
 func (s *Server) MarshalState() ([]byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return json.Marshal(s.st)
+	return encode(s.st)
 }
 
 // UnmarshalState replaces the whole state with one produced by MarshalState.
@@ -268,7 +268,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if out != nil {
 		// Encoded under the lock: the answer may share maps with the state
 		// that the next request changes.
-		b, _ = json.Marshal(out)
+		b, _ = encode(out)
 	}
 	s.mu.Unlock()
 	if err := delay(r.Context(), s.opts.Latency); err != nil {
@@ -284,6 +284,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
+}
+
+// encode writes v as the live API does: `R&D`, `<` and `>` as themselves
+// (encoding/json's default HTML escaping would send `R\u0026D`) and no
+// newline after the closing brace, as the recorded bodies end.
+func encode(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // delay waits d, or until ctx ends (then it returns ctx's error).

@@ -572,3 +572,30 @@ func TestCreateGroupStoresMembersWithEmails(t *testing.T) {
 		t.Errorf("POST /groups with an unknown member: %d, want 404", r.status)
 	}
 }
+
+// The live API sends `&`, `<` and `>` unescaped and ends a body at its closing
+// brace; so must the sandbox, answers and saved state alike.
+func TestJSONAsTheLiveAPIEncodesIt(t *testing.T) {
+	s := New(Options{Empty: true})
+	if r := send(t, s, s.AdminToken(), "POST", "/api/v2/groups", map[string]any{"name": "R&D <core>"}); r.status != 200 {
+		t.Fatalf("create group: %d %v", r.status, r.body)
+	}
+	req := httptest.NewRequest("GET", "http://sandbox.test/api/v2/groups", nil)
+	req.Header.Set("Authorization", "Bearer "+s.AdminToken())
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	body := rec.Body.String()
+	if !strings.Contains(body, `"name":"R&D <core>"`) || strings.Contains(body, `\u00`) {
+		t.Errorf("body escapes HTML: %s", body)
+	}
+	if !strings.HasSuffix(body, "}") {
+		t.Errorf("body ends %q, want the closing brace as recorded", body[len(body)-3:])
+	}
+	st, err := s.MarshalState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(st, []byte(`"R&D <core>"`)) {
+		t.Error("saved state escapes HTML")
+	}
+}
