@@ -391,3 +391,68 @@ func TestDiffShapesFindsWhatDiffers(t *testing.T) {
 		t.Errorf("a recorded key the sandbox lacks is not reported:\n%s", got)
 	}
 }
+
+// folderRole names what a system folder is, the user's name left out: "app personalRoot",
+// "app Drafts in personalRoot", "app Trash in Drafts".
+func folderRole(f map[string]any, byID map[string]map[string]any) string {
+	role := func(f map[string]any) string {
+		name := fmt.Sprint(f["name"])
+		if m := regexp.MustCompile(`^\(\d+\) .+'s (Drafts|Trash)$`).FindStringSubmatch(name); m != nil {
+			return m[1]
+		}
+		return name
+	}
+	r := fmt.Sprint(f["folder_type"]) + " " + role(f)
+	if p := byID[fmt.Sprint(f["parent_folder_id"])]; p != nil {
+		r += " in " + role(p)
+	}
+	return r
+}
+
+func systemFolderRoles(t *testing.T, folders []any) map[string]bool {
+	t.Helper()
+	byID := map[string]map[string]any{}
+	for _, f := range folders {
+		m := f.(map[string]any)
+		byID[fmt.Sprint(m["id"])] = m
+	}
+	roles := map[string]bool{}
+	idRE := regexp.MustCompile(`^(app|resource|workflow|file)_\d+$`)
+	for _, m := range byID {
+		if m["is_system_folder"] != true {
+			continue
+		}
+		if !idRE.MatchString(fmt.Sprint(m["id"])) || m["legacy_id"] != m["id"] || !strings.HasPrefix(fmt.Sprint(m["id"]), fmt.Sprint(m["folder_type"])+"_") {
+			t.Errorf("system folder %v: id %v, legacy_id %v, want TYPE_N twice", m["name"], m["id"], m["legacy_id"])
+		}
+		roles[folderRole(m, byID)] = true
+	}
+	return roles
+}
+
+// The demo org has every system folder the recorded live org has: each type's root, archive under
+// the app and workflow roots, personalRoot, and a signed-in user's Drafts and its Trash.
+func TestSystemFoldersAsRecorded(t *testing.T) {
+	cs := sandboxtest.LoadCassettes(t, "TestAccFoldersDataSource")
+	var recorded struct{ Data []any }
+	if err := json.Unmarshal([]byte(cs[0].Interactions[0].Response.Body), &recorded); err != nil {
+		t.Fatal(err)
+	}
+	want := systemFolderRoles(t, recorded.Data)
+	if len(want) < 8 {
+		t.Fatalf("the recording shows %d kinds of system folder, expected root, archive, personalRoot, Drafts, Trash", len(want))
+	}
+	s := New(Options{})
+	r := send(t, s, s.AdminToken(), "GET", "/api/v2/folders", nil)
+	have := systemFolderRoles(t, r.body["data"].([]any))
+	for role := range want {
+		if !have[role] {
+			t.Errorf("the demo org lacks the recorded system folder %q", role)
+		}
+	}
+	for role := range have {
+		if !want[role] {
+			t.Errorf("the demo org has a system folder %q the recording does not show", role)
+		}
+	}
+}

@@ -26,7 +26,23 @@
 // opaque `next_token` page; no `limit` returns everything. Objects: {"success":true,"data":{...}}
 // (role routes publish bare objects and get them). Errors: {"success":false,"message":"..."}; request
 // bodies are validated against the published schema (required fields, types, enums, patterns,
-// JSON-Patch ops) and a 400 names the field. Unknown ids: 404.
+// JSON-Patch ops) and a 400 names the field. Unknown ids: 404. Bodies are encoded as the live API
+// encodes them: no HTML escaping (`R&D`, not `R\u0026D`) and no newline after the closing brace.
+//
+// # Folders
+//
+// Every org (primary, space, empty or demo) is made with the system folders the recorded live org
+// has (is_system_folder true, ids "TYPE_N" with legacy_id the same): each type's parentless `root`
+// (app, resource, workflow and "file", a folder_type outside the published enum, kept as recorded),
+// `archive` under the app and workflow roots, and `personalRoot`, a second parentless app folder.
+// Resource folders are numbered apart from the others (resource_1 beside app_1 ... file_6), as on
+// the recorded org. A user who has signed in (last_active set) has "(LEGACY_ID) First Last's Drafts"
+// under personalRoot and "(LEGACY_ID) First Last's Trash" under the Drafts, as the recorded org's
+// one signed-in user has; users who never signed in have none there, so neither here: API-created
+// users, synthetic load users (`sandbox serve --users N` adds no folders however large N is) and
+// the empty org's admin. In the demo org the admin has signed in; nobody else has.
+// listObjects lists no parentless folder (no root, no personalRoot); the Drafts and Trash it lists
+// like any folder, with the access the usual sources give.
 //
 // # Tokens and scopes
 //

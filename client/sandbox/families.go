@@ -279,12 +279,42 @@ func removeGroupInvite(c *call) (int, any) {
 }
 
 func (o *org) addFolder(name, typ string, parent any, system bool, at time.Time) obj {
-	id := fmt.Sprintf("%s_%d", typ, o.next("/folders"))
+	id := fmt.Sprintf("%s_%d", typ, o.next(folderSeq(typ)))
 	f := obj{"id": id, "legacy_id": id, "name": name, "parent_folder_id": parent, "is_system_folder": system,
 		"folder_type": typ, "created_at": stamp(at), "updated_at": stamp(at)}
 	o.Collections["/folders"] = append(o.Collections["/folders"], f)
 	return f
 }
+
+// folderSeq is the counter a folder type's ids come from: the live API numbers
+// resource folders apart (resource_1, resource_2 beside app_1 ... workflow_11).
+func folderSeq(typ string) string {
+	if typ == "resource" {
+		return resourceFolderSeq
+	}
+	return "/folders"
+}
+
+const resourceFolderSeq = "/folders:resource"
+
+// addPersonalFolders gives a user who has signed in what the live API creates
+// then: "(legacy_id) First Last's Drafts" under personalRoot, its Trash under
+// it; and the sign-in shows as last_active.
+func (o *org) addPersonalFolders(u obj, at time.Time) {
+	var root any
+	for _, f := range o.Collections["/folders"] {
+		if f["folder_type"] == "app" && f["parent_folder_id"] == nil && f["name"] == personalRootName {
+			root = f["id"]
+		}
+	}
+	owner := fmt.Sprintf("(%v) %v %v's", u["legacy_id"], u["first_name"], u["last_name"])
+	drafts := o.addFolder(owner+" Drafts", "app", root, true, at)
+	o.addFolder(owner+" Trash", "app", drafts["id"], true, at)
+	u["last_active"] = stamp(at)
+}
+
+// personalRootName is the parentless app folder that holds every user's Drafts.
+const personalRootName = "personalRoot"
 
 func (o *org) rootFolder(typ string) any {
 	for _, f := range o.Collections["/folders"] {

@@ -215,6 +215,10 @@ func (s *Server) UnmarshalState(b []byte) error {
 		if o.Seq == nil {
 			o.Seq = map[string]int{}
 		}
+		if _, ok := o.Seq[resourceFolderSeq]; !ok {
+			// Saved when every folder type shared one counter: continue past its ids.
+			o.Seq[resourceFolderSeq] = o.Seq["/folders"]
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

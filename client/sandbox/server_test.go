@@ -599,3 +599,51 @@ func TestJSONAsTheLiveAPIEncodesIt(t *testing.T) {
 		t.Error("saved state escapes HTML")
 	}
 }
+
+// Drafts and Trash exist for users who have signed in (last_active set), as on the live API,
+// where a user who never signed in has none; so a load org of thousands adds no folder a user.
+func TestPersonalFoldersOnlyForSignedInUsers(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		opts   Options
+		drafts []string
+	}{
+		{"demo", Options{}, []string{"(1) Sandbox Admin's Drafts"}},
+		{"load", Options{Empty: true, Users: 2000}, nil},
+	} {
+		s := New(tc.opts)
+		users := send(t, s, s.AdminToken(), "GET", "/api/v2/users", nil).body["data"].([]any)
+		signedIn := map[string]bool{}
+		for _, u := range users {
+			m := u.(map[string]any)
+			if m["last_active"] != nil {
+				signedIn[fmt.Sprintf("(%v) %v %v's Drafts", m["legacy_id"], m["first_name"], m["last_name"])] = true
+			}
+		}
+		folders := send(t, s, s.AdminToken(), "GET", "/api/v2/folders", nil).body["data"].([]any)
+		var drafts []string
+		personalRoot, parentless := "", 0
+		for _, f := range folders {
+			m := f.(map[string]any)
+			name := fmt.Sprint(m["name"])
+			if m["parent_folder_id"] == nil && m["folder_type"] == "app" {
+				parentless++
+				if name == "personalRoot" {
+					personalRoot = fmt.Sprint(m["id"])
+				}
+			}
+			if strings.HasSuffix(name, "'s Drafts") {
+				drafts = append(drafts, name)
+				if fmt.Sprint(m["parent_folder_id"]) != personalRoot || !signedIn[name] {
+					t.Errorf("%s: %s under %v; signed in: %v", tc.name, name, m["parent_folder_id"], signedIn[name])
+				}
+			}
+		}
+		if personalRoot == "" || parentless != 2 {
+			t.Errorf("%s: %d parentless app folders, personalRoot %q; want root and personalRoot", tc.name, parentless, personalRoot)
+		}
+		if fmt.Sprint(drafts) != fmt.Sprint(tc.drafts) || len(signedIn) != len(tc.drafts) {
+			t.Errorf("%s: drafts %q, signed in %v; want %q", tc.name, drafts, signedIn, tc.drafts)
+		}
+	}
+}
