@@ -41,6 +41,11 @@
 // one signed-in user has; users who never signed in have none there, so neither here: API-created
 // users, synthetic load users (`sandbox serve --users N` adds no folders however large N is) and
 // the empty org's admin. In the demo org the admin has signed in; nobody else has.
+// A system folder cannot be changed (PATCH) or deleted, and the built-in groups (admin, whose
+// members are admins, and All Users, which holds everyone) cannot be deleted or renamed: 422
+// {"success":false,"message":...}, as the published 422 "Error with folder structure"; their access
+// settings change as any group's do. editor and viewer are made with every org too, but nothing
+// recorded says the API keeps them, so they change and go as other groups do.
 // listObjects lists no parentless folder (no root, no personalRoot); the Drafts and Trash it lists
 // like any folder, with the access the usual sources give.
 //

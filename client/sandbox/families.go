@@ -35,6 +35,9 @@ func init() {
 		"DELETE /groups/{groupId}/user_invites/{userInviteId}": removeGroupInvite,
 		"POST /folders":                                        createFolder,
 		"PATCH /folders/{folderId}":                            patchFolder,
+		"PUT /groups/{groupId}":                                changeGroup,
+		"PATCH /groups/{groupId}":                              changeGroup,
+		"DELETE /groups/{groupId}":                             changeGroup,
 		"DELETE /folders/{folderId}":                           deleteFolder,
 		"DELETE /users/{userId}":                               disableUser,
 		"POST /spaces":                                         createSpace,
@@ -190,6 +193,45 @@ func createGroup(c *call) (int, any) {
 	g["landing_page_app_id"] = c.body["landing_page_app_id"]
 	c.org.Collections["/groups"] = append(c.org.Collections["/groups"], g)
 	return 200, one(g)
+}
+
+// builtinGroups are the groups every org is made with and relies on: admin
+// makes its members admins, All Users holds everyone. The API refuses to
+// delete or rename them, as it refuses to change a system folder.
+var builtinGroups = map[string]bool{"admin": true, "All Users": true}
+
+// changeGroup is PUT, PATCH and DELETE of one group, refused for a built-in
+// group when it would delete or rename it.
+func changeGroup(c *call) (int, any) {
+	_, g := c.org.find("/groups", c.params["groupId"])
+	if g != nil && builtinGroups[fmt.Sprint(g["name"])] {
+		if c.rt.Method == "DELETE" {
+			return 422, errBody("Group %q is built in and cannot be deleted", g["name"])
+		}
+		if name, renamed := newGroupName(c); renamed && name != g["name"] {
+			return 422, errBody("Group %q is built in and cannot be renamed", g["name"])
+		}
+	}
+	if c.rt.Method == "PUT" {
+		return replaceGroup(c)
+	}
+	return c.generic("/groups", "groupId")
+}
+
+// newGroupName is the name a PUT or PATCH body gives the group, if any.
+func newGroupName(c *call) (any, bool) {
+	if c.rt.Method == "PUT" {
+		name, ok := c.body["name"]
+		return name, ok
+	}
+	ops, _ := c.body["operations"].([]any)
+	for _, raw := range ops {
+		op, _ := raw.(map[string]any)
+		if op["path"] == "/name" && op["op"] != "test" {
+			return op["value"], true
+		}
+	}
+	return nil, false
 }
 
 func addMembers(c *call) (int, any) {
@@ -351,6 +393,9 @@ func patchFolder(c *call) (int, any) {
 	i, f := c.org.find("/folders", c.params["folderId"])
 	if f == nil {
 		return notFound("/folders", c.params["folderId"])
+	}
+	if f["is_system_folder"] == true {
+		return 422, errBody("System folder %q cannot be changed", f["id"])
 	}
 	next, msg := applyPatch(f, c.body)
 	if msg != "" {

@@ -647,3 +647,55 @@ func TestPersonalFoldersOnlyForSignedInUsers(t *testing.T) {
 		}
 	}
 }
+
+// Writes the API does not allow are refused as the sandbox refuses others: a status and
+// {"success":false,"message"}, nothing changed. Other groups and folders change as before.
+func TestBuiltInGroupsAndSystemFoldersRefuseChange(t *testing.T) {
+	s := New(Options{})
+	tok := s.AdminToken()
+	groupID := func(name string) string {
+		for _, g := range send(t, s, tok, "GET", "/api/v2/groups", nil).body["data"].([]any) {
+			if m := g.(map[string]any); m["name"] == name {
+				return fmt.Sprint(m["id"])
+			}
+		}
+		t.Fatalf("no group %q", name)
+		return ""
+	}
+	rename := map[string]any{"operations": []any{map[string]any{"op": "replace", "path": "/name", "value": "x"}}}
+	for _, tc := range []struct {
+		method, path string
+		body         any
+		want         string
+	}{
+		{"DELETE", "/groups/" + groupID("admin"), nil, `Group "admin" is built in and cannot be deleted`},
+		{"DELETE", "/groups/" + groupID("All Users"), nil, `Group "All Users" is built in and cannot be deleted`},
+		{"PATCH", "/groups/" + groupID("All Users"), rename, `Group "All Users" is built in and cannot be renamed`},
+		{"PUT", "/groups/" + groupID("admin"), map[string]any{"name": "admins"}, `Group "admin" is built in and cannot be renamed`},
+		{"PATCH", "/folders/app_1", rename, `System folder "app_1" cannot be changed`},
+		{"PATCH", "/folders/app_12", map[string]any{"operations": []any{map[string]any{"op": "replace", "path": "/parent_folder_id", "value": "app_7"}}}, `System folder "app_12" cannot be changed`},
+		{"DELETE", "/folders/app_3", nil, `System folder "app_3" cannot be deleted`},
+	} {
+		r := send(t, s, tok, tc.method, "/api/v2"+tc.path, tc.body)
+		if r.status != 422 || r.body["success"] != false || message(r) != tc.want {
+			t.Errorf("%s %s: %d %v, want 422 %q", tc.method, tc.path, r.status, r.body, tc.want)
+		}
+	}
+	if groupID("admin") == "" || groupID("All Users") == "" {
+		t.Fatal("a refused write changed the groups")
+	}
+	// What is allowed stays allowed: a built-in group's access, another group's name and deletion.
+	access := map[string]any{"operations": []any{map[string]any{"op": "replace", "path": "/universal_app_access", "value": "use"}}}
+	if r := send(t, s, tok, "PATCH", "/api/v2/groups/"+groupID("All Users"), access); r.status != 200 {
+		t.Errorf("All Users' access: %d %v", r.status, r.body)
+	}
+	if r := send(t, s, tok, "PATCH", "/api/v2/groups/"+groupID("support"), rename); r.status != 200 {
+		t.Errorf("rename support: %d %v", r.status, r.body)
+	}
+	if r := send(t, s, tok, "DELETE", "/api/v2/groups/"+groupID("x"), nil); r.status != 204 {
+		t.Errorf("delete support (now x): %d %v", r.status, r.body)
+	}
+	if r := send(t, s, tok, "PATCH", "/api/v2/folders/app_7", rename); r.status != 200 {
+		t.Errorf("rename Operations: %d %v", r.status, r.body)
+	}
+}
