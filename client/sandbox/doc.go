@@ -46,6 +46,8 @@
 // {"success":false,"message":...}, as the published 422 "Error with folder structure"; their access
 // settings change as any group's do. editor and viewer are made with every org too, but nothing
 // recorded says the API keeps them, so they change and go as other groups do.
+// GET /folders lists folders by id as text (app_1, app_10, app_2, ...), as recorded: a folder may
+// come before its parent.
 // listObjects lists no parentless folder (no root, no personalRoot); the Drafts and Trash it lists
 // like any folder, with the access the usual sources give.
 //

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -625,13 +626,16 @@ func TestPersonalFoldersOnlyForSignedInUsers(t *testing.T) {
 		personalRoot, parentless := "", 0
 		for _, f := range folders {
 			m := f.(map[string]any)
-			name := fmt.Sprint(m["name"])
 			if m["parent_folder_id"] == nil && m["folder_type"] == "app" {
 				parentless++
-				if name == "personalRoot" {
+				if m["name"] == "personalRoot" {
 					personalRoot = fmt.Sprint(m["id"])
 				}
 			}
+		}
+		for _, f := range folders { // listed by id as text: a Drafts (app_12) before personalRoot (app_3)
+			m := f.(map[string]any)
+			name := fmt.Sprint(m["name"])
 			if strings.HasSuffix(name, "'s Drafts") {
 				drafts = append(drafts, name)
 				if fmt.Sprint(m["parent_folder_id"]) != personalRoot || !signedIn[name] {
@@ -697,5 +701,27 @@ func TestBuiltInGroupsAndSystemFoldersRefuseChange(t *testing.T) {
 	}
 	if r := send(t, s, tok, "PATCH", "/api/v2/folders/app_7", rename); r.status != 200 {
 		t.Errorf("rename Operations: %d %v", r.status, r.body)
+	}
+}
+
+// GET /folders lists by id as text, as the recorded live API does (app_1, app_10, app_2, ...),
+// so a client that needs a parent before its children must not count on the order.
+func TestFoldersListedByIDAsText(t *testing.T) {
+	s := New(Options{Folders: 12})
+	folders := send(t, s, s.AdminToken(), "GET", "/api/v2/folders", nil).body["data"].([]any)
+	var ids []string
+	for _, f := range folders {
+		ids = append(ids, fmt.Sprint(f.(map[string]any)["id"]))
+	}
+	if !sort.StringsAreSorted(ids) {
+		t.Errorf("folders not listed by id as text: %v", ids)
+	}
+	if len(ids) < 3 || ids[0] != "app_1" || ids[1] != "app_11" {
+		t.Errorf("folders begin %v, want app_1, app_11, ...: by text, not by number", ids[:min(3, len(ids))])
+	}
+	r := send(t, s, s.AdminToken(), "GET", "/api/v2/folders?limit=2", nil)
+	page := r.body["data"].([]any)
+	if fmt.Sprint(page[1].(map[string]any)["id"]) != ids[1] {
+		t.Errorf("a page follows another order: %v", page)
 	}
 }
