@@ -308,6 +308,9 @@ func TestConformanceCassettes(t *testing.T) {
 				t.Errorf("%s #%d %s %s: no sandbox route", c.Name, n, it.Request.Method, p)
 				continue
 			}
+			if rb := it.Response.Body; rb != "" && (len(got) == 0 || got[len(got)-1] != rb[len(rb)-1]) {
+				t.Errorf("%s #%d %s %s: the body ends %q, recorded %q", c.Name, n, it.Request.Method, p, got[max(0, len(got)-2):], rb[len(rb)-2:])
+			}
 			op := fmt.Sprintf("%s %d", rt.key, rec.Code)
 			want.add(op, it.Response.Body)
 			have.add(op, string(got))
