@@ -343,14 +343,8 @@ const resourceFolderSeq = "/folders:resource"
 // then: "(legacy_id) First Last's Drafts" under personalRoot, its Trash under
 // it; and the sign-in shows as last_active.
 func (o *org) addPersonalFolders(u obj, at time.Time) {
-	var root any
-	for _, f := range o.Collections["/folders"] {
-		if f["folder_type"] == "app" && f["parent_folder_id"] == nil && f["name"] == personalRootName {
-			root = f["id"]
-		}
-	}
 	owner := fmt.Sprintf("(%v) %v %v's", u["legacy_id"], u["first_name"], u["last_name"])
-	drafts := o.addFolder(owner+" Drafts", "app", root, true, at)
+	drafts := o.addFolder(owner+" Drafts", "app", o.topFolder("app", personalRootName), true, at)
 	o.addFolder(owner+" Trash", "app", drafts["id"], true, at)
 	u["last_active"] = stamp(at)
 }
@@ -358,9 +352,12 @@ func (o *org) addPersonalFolders(u obj, at time.Time) {
 // personalRootName is the parentless app folder that holds every user's Drafts.
 const personalRootName = "personalRoot"
 
-func (o *org) rootFolder(typ string) any {
+func (o *org) rootFolder(typ string) any { return o.topFolder(typ, "root") }
+
+// topFolder is the id of the parentless folder of a type with that name (root, personalRoot).
+func (o *org) topFolder(typ, name string) any {
 	for _, f := range o.Collections["/folders"] {
-		if f["folder_type"] == typ && f["parent_folder_id"] == nil && f["name"] == "root" {
+		if f["folder_type"] == typ && f["parent_folder_id"] == nil && f["name"] == name {
 			return f["id"]
 		}
 	}

@@ -308,7 +308,9 @@ func (c *call) list(coll string, items []obj) (int, any) {
 		// The live API lists folders by id as text (app_1, app_10, app_2, ...): a folder
 		// can come before its parent, and clients must not count on the opposite.
 		sort.SliceStable(sel, func(i, j int) bool {
-			return fmt.Sprint(sel[i].(obj)["id"]) < fmt.Sprint(sel[j].(obj)["id"])
+			a, _ := sel[i].(obj)["id"].(string)
+			b, _ := sel[j].(obj)["id"].(string)
+			return a < b
 		})
 	}
 	// Only the page is presented (deep-copied): a list of 100,000 users must not copy them all.
