@@ -136,8 +136,10 @@ func (o *Org) LoadObjects(ctx context.Context, types ...string) error {
 			id := resolve.Text(it["id"])
 			names[id] = keys[i]
 			// Roots hold everything of their type and are granted
-			// nothing of their own; file folders have no access lists.
-			if typ == "folder" && (it["parent_folder_id"] == nil || !kinds.CreatableFolderType(resolve.Text(it["folder_type"]))) {
+			// nothing of their own; file folders have no access lists;
+			// users' personal folders (Drafts, Trash) are theirs, not the
+			// org's, and one access list each would cost more than the org.
+			if typ == "folder" && (it["parent_folder_id"] == nil || !kinds.UnderRoot(keys[i]) || !kinds.CreatableFolderType(resolve.Text(it["folder_type"]))) {
 				continue
 			}
 			ids = append(ids, id)

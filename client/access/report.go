@@ -155,12 +155,24 @@ func (o *Org) Rows(reads []Read, answers []json.RawMessage) ([]Row, error) {
 			direct[k] = m
 		}
 	}
+	// A review covers the objects it lists (o.Objects): listObjects may
+	// also answer users' personal folders, which the access lists leave out.
+	covered := map[string]map[string]bool{}
+	for t, ids := range o.Objects {
+		covered[t] = map[string]bool{}
+		for _, id := range ids {
+			covered[t][id] = true
+		}
+	}
 	// listObjects says no "why": it is told from the user's own grants and
 	// what each of the user's groups reaches.
 	for _, u := range o.Users {
 		groups := o.GroupsOf(u.ID)
 		for _, t := range ListObjectsTypes {
 			for id, l := range eff["user/"+u.ID+"/"+t] {
+				if covered[t] != nil && !covered[t][id] {
+					continue
+				}
 				var parts []string
 				if _, ok := direct["user/"+u.ID+"/"+t][id]; ok {
 					parts = append(parts, "direct")

@@ -211,7 +211,12 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 	for i, fo := range raw["folders"] {
 		path := paths[i]
 		id := resolve.Text(fo["id"])
-		folderIDs = append(folderIDs, id)
+		// A user's personal folders (Drafts, Trash) are theirs, not the
+		// org's: their grants are no org setting, and reading one access
+		// list per signed-in user would cost more than the rest of the org.
+		if kinds.UnderRoot(path) {
+			folderIDs = append(folderIDs, id)
+		}
 		folderPath[id] = path
 		l.setID("folders", path, id)
 		// Users' personal folders and the org's system folders are

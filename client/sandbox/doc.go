@@ -27,7 +27,37 @@
 // opaque `next_token` page; no `limit` returns everything. Objects: {"success":true,"data":{...}}
 // (role routes publish bare objects and get them). Errors: {"success":false,"message":"..."}; request
 // bodies are validated against the published schema (required fields, types, enums, patterns,
-// JSON-Patch ops) and a 400 names the field. Unknown ids: 404.
+// JSON-Patch ops) and a 400 names the field. Unknown ids: 404. Bodies are encoded as the live API
+// encodes them: no HTML escaping (`R&D`, not `R\u0026D`) and no newline after the closing brace.
+// One difference remains: an object's keys come in alphabetical order, not in the live API's order.
+// The recordings in ../shared/api/recordings are the reference: a test replays each in order and
+// compares every answer's shape (each key path, nested and in arrays, with its JSON type) per
+// operation.
+//
+// # Folders
+//
+// Every org (primary, space, empty or demo) is made with the system folders the recorded live org
+// has (is_system_folder true, ids "TYPE_N" with legacy_id the same): each type's parentless `root`
+// (app, resource, workflow and "file", a folder_type outside the published enum, kept as recorded),
+// `archive` under the app and workflow roots, and `personalRoot`, a second parentless app folder.
+// Resource folders are numbered apart from the others (resource_1 beside app_1 ... file_6), as on
+// the recorded org. GET /folders lists by id as text (app_1, app_10, app_2, ...), as recorded: a
+// folder may come before its parent.
+//
+// A user who has signed in (last_active set) has "(LEGACY_ID) First Last's Drafts" under
+// personalRoot and "(LEGACY_ID) First Last's Trash" under the Drafts. On the recorded org only the
+// user who has signed in has them, so here users who never signed in have none: API-created users,
+// synthetic load users (`sandbox serve --users N` adds no folder however large N is) and the empty
+// org's admin. In the demo org the admin has signed in (its folders come after the demo's, whose
+// ids stay put); nobody else has. listObjects lists no parentless folder (no root, no
+// personalRoot), as an access review reads none; Drafts and Trash it lists like any folder, with
+// the access the usual sources give.
+//
+// A system folder cannot be changed (PATCH) or deleted, and the built-in groups (admin, whose
+// members are admins, and All Users, which holds everyone) cannot be deleted or renamed: 422
+// {"success":false,"message":...}, as the published 422 "Error with folder structure"; their access
+// settings change as any group's do. editor and viewer are made with every org too, but nothing
+// recorded says the API keeps them, so they change and go as other groups do.
 //
 // # Tokens and scopes
 //

@@ -194,7 +194,7 @@ func (l *requestLog) list() []Request {
 func (s *Server) MarshalState() ([]byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return json.Marshal(s.st)
+	return encode(s.st)
 }
 
 // UnmarshalState replaces the whole state with one produced by MarshalState.
@@ -215,6 +215,10 @@ func (s *Server) UnmarshalState(b []byte) error {
 		}
 		if o.Seq == nil {
 			o.Seq = map[string]int{}
+		}
+		if _, ok := o.Seq[resourceFolderSeq]; !ok {
+			// Saved when every folder type shared one counter: continue past its ids.
+			o.Seq[resourceFolderSeq] = o.Seq["/folders"]
 		}
 	}
 	s.mu.Lock()
@@ -269,7 +273,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if out != nil {
 		// Encoded under the lock: the answer may share maps with the state
 		// that the next request changes.
-		b, _ = json.Marshal(out)
+		b, _ = encode(out)
 	}
 	s.mu.Unlock()
 	if err := delay(r.Context(), s.opts.Latency); err != nil {
@@ -285,6 +289,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
+}
+
+// encode writes v as the live API does: `R&D`, `<` and `>` as themselves
+// (encoding/json's default HTML escaping would send `R\u0026D`) and no
+// newline after the closing brace, as the recorded bodies end.
+func encode(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // delay waits d, or until ctx ends (then it returns ctx's error).
