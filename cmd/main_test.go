@@ -21,6 +21,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/cmd/families/familytest"
+	"github.com/orgctl/orgctl/cmd/version"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -185,7 +186,7 @@ func TestMain_ExitStatusAndStreams(t *testing.T) {
 		t.Errorf("bad --limit: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	stdout, stderr = captureStd(t, func() { code = Main([]string{"--version"}) })
-	if code != cli.ExitOK || stdout != "orgctl "+Version+"\n" || stderr != "" {
+	if code != cli.ExitOK || stdout != version.Get().String() || stderr != "" {
 		t.Errorf("--version: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	stdout, stderr = captureStd(t, func() { code = Main([]string{"users", "list"}) })
