@@ -9,9 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -96,36 +94,6 @@ func TestFinish(t *testing.T) {
 		if code := finish(&stderr, tc.err, tc.signalled); code != tc.code || stderr.String() != tc.stderr {
 			t.Errorf("%s: finish = %d, stderr %q; want %d, %q", tc.name, code, stderr.String(), tc.code, tc.stderr)
 		}
-	}
-}
-
-func TestNotifyContextMapsSignalsToExitCodes(t *testing.T) {
-	for _, tc := range []struct {
-		sig  syscall.Signal
-		want int
-	}{{syscall.SIGINT, cli.ExitSIGINT}, {syscall.SIGTERM, cli.ExitSIGTERM}} {
-		ctx, interrupted, arm, stop := notifyContext()
-		arm()
-		arm() // twice is once
-		if interrupted() != 0 || ctx.Err() != nil {
-			t.Fatalf("%v: interrupted before any signal", tc.sig)
-		}
-		if err := syscall.Kill(syscall.Getpid(), tc.sig); err != nil {
-			t.Fatal(err)
-		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(30 * time.Second):
-			t.Fatalf("%v did not cancel the context", tc.sig)
-		}
-		// The status is recorded just after the cancellation.
-		for deadline := time.Now().Add(30 * time.Second); interrupted() == 0 && time.Now().Before(deadline); {
-			time.Sleep(time.Millisecond)
-		}
-		if got := interrupted(); got != tc.want {
-			t.Errorf("%v: interrupted() = %d, want %d", tc.sig, got, tc.want)
-		}
-		stop()
 	}
 }
 
