@@ -357,3 +357,12 @@ func isCobraUsageError(err error) bool {
 	}
 	return false
 }
+
+// CommandTree is the whole command tree, every family and tool built in
+// full, for generators of documentation such as man pages. Nothing in it
+// has run, and building it reads no configuration.
+func CommandTree() *cobra.Command {
+	f := cli.NewFactory(version.Get().Version)
+	f.Families = families.Called
+	return newRoot(f, allFamilies)
+}
