@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -17,7 +18,7 @@ func TestWritesAPagePerCommandAndTheCompletions(t *testing.T) {
 	dir := t.TempDir()
 	man, comp := filepath.Join(dir, "man"), filepath.Join(dir, "completions")
 	root := cmd.CommandTree()
-	if err := write(root, man, comp); err != nil {
+	if err := write(root, man, comp, nil); err != nil {
 		t.Fatal(err)
 	}
 	var walk func(c *cobra.Command)
@@ -56,12 +57,22 @@ func TestWritesAPagePerCommandAndTheCompletions(t *testing.T) {
 		}
 	}
 
+	// -date dates the pages.
+	dated := filepath.Join(dir, "dated")
+	day := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
+	if err := write(cmd.CommandTree(), dated, "", &day); err != nil {
+		t.Fatal(err)
+	}
+
 	// A second run on the same commit writes the same bytes.
 	again := filepath.Join(dir, "again")
-	if err := write(cmd.CommandTree(), filepath.Join(again, "man"), filepath.Join(again, "completions")); err != nil {
+	if err := write(cmd.CommandTree(), filepath.Join(again, "man"), filepath.Join(again, "completions"), nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, sub := range []string{"man", "completions"} {
+		if sub == "man" && !bytes.Contains(read(t, filepath.Join(dated, "orgctl.1")), []byte(`"Mar 2024"`)) {
+			t.Errorf("-date did not date the pages")
+		}
 		entries, _ := os.ReadDir(filepath.Join(dir, sub))
 		for _, e := range entries {
 			a, _ := os.ReadFile(filepath.Join(dir, sub, e.Name()))
@@ -71,4 +82,13 @@ func TestWritesAPagePerCommandAndTheCompletions(t *testing.T) {
 			}
 		}
 	}
+}
+
+func read(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
