@@ -20,6 +20,13 @@ trap 'rm -rf "$tools"' EXIT
 GOBIN="$tools" go install "$cyclonedx"
 export PATH="$tools:$PATH"
 
+# goreleaser reads the commit and its date only where `git ls-remote
+# --get-url` names a remote; a clone without one gets the project's URL
+# from the environment (this process only, the repository is untouched).
+if [ -z "$(git remote)" ]; then
+  export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=https://github.com/orgctl/orgctl.git
+fi
+
 go run "$goreleaser" release --snapshot --clean "$@"
 
 if [ "$(cat go.mod go.sum | sha256sum)" != "$mod_before" ]; then
