@@ -349,3 +349,50 @@ func idText(raw json.RawMessage) string {
 	}
 	return string(raw)
 }
+
+// After works out what a user still reaches once the steps taken are
+// done, from what they reached before: a row stays only through what is
+// left of its sources (a group the user is still in, a direct grant not
+// revoked). Reading the access again would cost as much as reading it the
+// first time, and tells nothing the steps taken do not.
+//
+// left are the user's groups that were not removed; revoked says whether
+// every direct grant was revoked. A row reached through "a group's or a
+// folder's grant" stays while any group is left or a direct grant stays,
+// since either may be its source.
+func After(before []Row, left []*Group, revoked bool) []Row {
+	kept := map[string]bool{}
+	for _, g := range left {
+		kept[g.Name] = true
+	}
+	var out []Row
+	for _, r := range before {
+		var via []string
+		for _, part := range strings.Split(r["via"], "; ") {
+			switch {
+			case part == "direct":
+				if !revoked {
+					via = append(via, part)
+				}
+			case strings.HasPrefix(part, "universal through "):
+				if kept[strings.TrimPrefix(part, "universal through ")] {
+					via = append(via, part)
+				}
+			case part == "a group's or a folder's grant":
+				if len(kept) > 0 || !revoked {
+					via = append(via, part)
+				}
+			}
+		}
+		if len(via) == 0 {
+			continue
+		}
+		after := Row{}
+		for k, v := range r {
+			after[k] = v
+		}
+		after["stage"], after["via"] = "after", strings.Join(via, "; ")
+		out = append(out, after)
+	}
+	return out
+}

@@ -58,10 +58,13 @@ CSV (with a header row) or JSON Lines file.
 The token's own user and the org's last active admin are never offboarded:
 orgctl refuses (exit 2) before changing anything.
 
-Requests: the lists of users, access tokens (whose token this is), groups,
-folders, apps, resources and resource configurations; per user, eight POST
-/permissions/listObjects (effective and direct, per type) before and four
-after; then 2 points to disable, 5 per group, 10 per grant revoked.`,
+Requests: the lists of users, access tokens (whose token this is) and groups;
+per user, eight POST /permissions/listObjects (effective and direct, per
+type); then 2 points to disable, 5 per group, 10 per grant revoked. What
+remains after is worked out from what the user reached before and what was
+removed, not read again. On a terminal the lists of folders, apps, resources
+and resource configurations name the objects (14 points); piped, and with -o
+json/yaml/csv, objects are named by id and those lists are not read.`,
 		Example: `  orgctl users offboard former.employee@sandbox.example --dry-run
   orgctl users offboard former.employee@sandbox.example --yes
   orgctl users offboard --from leavers.csv --yes`,
@@ -178,9 +181,14 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 	if err != nil {
 		return err
 	}
-	for _, load := range []func(context.Context) error{org.LoadGroups,
-		func(ctx context.Context) error { return org.LoadObjects(ctx, access.ObjectTypes...) }} {
-		if err := load(ctx); err != nil {
+	if err := org.LoadGroups(ctx); err != nil {
+		return cli.Explain(cfg, err)
+	}
+	// The lists that name objects cost points the offboarding itself does
+	// not need: they are read for a person at a terminal, and output for
+	// programs names objects by id, as the API does.
+	if f.IO.OutTTY && !p.Opts.Structured() {
+		if err := org.LoadObjects(ctx, access.ObjectTypes...); err != nil {
 			return cli.Explain(cfg, err)
 		}
 	}
@@ -249,17 +257,17 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 	if res.Stopped || res.Counts[bulk.Failed]+res.Counts[bulk.Unknown] > 0 {
 		return cli.JobExit(res)
 	}
-	// What remains, read afresh with the groups as they are now.
-	if err := org.ReloadGroups(ctx); err != nil {
-		return cli.Explain(cfg, err)
-	}
+	// What remains follows from what the user reached and what was removed:
+	// every group and every direct grant, once all steps succeeded.
 	var after []access.Row
 	for _, u := range users {
-		rows, _, err := org.Reach(ctx, u, "after")
-		if err != nil {
-			return cli.Explain(cfg, err)
+		var rows []access.Row
+		for _, r := range before {
+			if r["user"] == u.Email {
+				rows = append(rows, r)
+			}
 		}
-		after = append(after, rows...)
+		after = append(after, access.After(rows, nil, true)...)
 	}
 	if len(after) == 0 && !f.Quiet() {
 		fmt.Fprintf(w, "Nothing remains: %s can reach no folder, app, resource or resource configuration.\n", strings.Join(o.emails, ", "))
