@@ -133,9 +133,12 @@ func (o *Org) LoadObjects(ctx context.Context, types ...string) error {
 		for i, it := range items {
 			id := resolve.Text(it["id"])
 			names[id] = keys[i]
-			// Roots hold everything of their type and are granted
-			// nothing of their own; file folders have no access lists.
-			if typ == "folder" && (it["parent_folder_id"] == nil || !kinds.CreatableFolderType(resolve.Text(it["folder_type"]))) {
+			// A type's root is reviewed like any folder: universal access
+			// reaches it and it can be granted directly. Personal trees
+			// (personalRoot, each user's Drafts and Trash) are left out:
+			// they are one user's own, not shared; file folders have no
+			// access lists.
+			if typ == "folder" && (!kinds.UnderRoot(keys[i]) || !kinds.CreatableFolderType(resolve.Text(it["folder_type"]))) {
 				continue
 			}
 			ids = append(ids, id)

@@ -43,13 +43,18 @@ func newReportCmd(f *cli.Factory) *cobra.Command {
 OBJECT (name, or path for folders), LEVEL (effective) and VIA (direct; universal
 through GROUP; member of GROUP; inherited from FOLDER PATH). Every user is in
 it, disabled ones too (ACTIVE false); a user who reaches nothing has one row
-with LEVEL none. Objects: folders, apps, resources and workflows.
+with LEVEL none. Objects: folders, apps, resources and workflows. Folders
+include each type's root (app:/, resource:/, workflow:/), which universal
+access reaches and which can be granted directly; personal folders
+(personalRoot, app:~/, with each user's Drafts and Trash) are left out: they
+belong to one user and are not shared.
 
 The API allows two ways to read it; the report picks the cheaper for this org
 and says what both cost, and the wait, before it starts (--dry-run stops there):
   access-lists  one GET /permissions/accessList per object
   list-objects  per type, one POST /permissions/listObjects per user (effective
                 and direct) and per group, plus one access list per workflow
+                and per root folder
 Both cost 10 points a request; the lists that name users, groups and objects
 come first (a few points). --method forces one.
 
