@@ -231,6 +231,15 @@ func execute(ctx context.Context, f *cli.Factory, args []string, beforeRun func(
 			}
 		}
 	}
+	// --profiles runs the command once per profile: it takes over once the
+	// command line is parsed (acrossProfiles).
+	pre := root.PersistentPreRun
+	root.PersistentPreRunE = func(c *cobra.Command, a []string) error {
+		if pre != nil {
+			pre(c, a)
+		}
+		return acrossProfiles(f, c, args)
+	}
 	if isCompletionRequest(args) {
 		root.SetErr(io.Discard) // cobra reports the directive there; the shell shows stderr
 		f.ConfigWarn = func(string) {}
@@ -275,6 +284,7 @@ func familyWord(args []string) string {
 // flag that takes a value is stepped over without being listed twice.
 func addGlobalFlags(pf *pflag.FlagSet) {
 	pf.String("profile", "", "use the named profile from the config file (env ORGCTL_PROFILE)")
+	pf.String("profiles", "", profilesHelp)
 	pf.StringP("output", "o", "table", "output format: table, json, yaml or csv")
 	pf.String("jq", "", "filter JSON output with a jq `EXPRESSION`")
 	pf.String("template", "", "format output with a Go text/template `TEMPLATE`")

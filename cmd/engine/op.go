@@ -146,7 +146,19 @@ type Op struct {
 	// Siblings are the other operations of the op's group (--on-exists update
 	// runs one of them).
 	Siblings []Op
+
+	// AcrossProfiles lets a write run in several profiles' Spaces at once
+	// (--profiles); reads always may.
+	AcrossProfiles bool
 }
+
+// ProfilesAnnotation says whether and how a command runs across profiles
+// (--profiles): ProfilesRead or ProfilesWrite.
+const (
+	ProfilesAnnotation = "profiles"
+	ProfilesRead       = "read"
+	ProfilesWrite      = "write"
+)
 
 // Group is a command family (or a sub-group such as "groups members").
 type Group struct {
@@ -289,6 +301,12 @@ func (op *Op) wire(f *cli.Factory, c *cobra.Command) {
 	}
 	if names := columnNames(op.Columns); names != "" {
 		c.Annotations[ColumnsAnnotation] = names
+	}
+	switch {
+	case op.Method == http.MethodGet:
+		c.Annotations[ProfilesAnnotation] = ProfilesRead
+	case op.AcrossProfiles:
+		c.Annotations[ProfilesAnnotation] = ProfilesWrite
 	}
 	c.Args = func(c *cobra.Command, args []string) error {
 		if fromFile(c) && len(args) <= len(op.Args) {

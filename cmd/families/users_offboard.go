@@ -68,8 +68,9 @@ json/yaml/csv, objects are named by id and those lists are not read.`,
 		Example: `  orgctl users offboard former.employee@sandbox.example --dry-run
   orgctl users offboard former.employee@sandbox.example --yes
   orgctl users offboard --from leavers.csv --yes`,
-		Args:        cobra.MaximumNArgs(1),
-		Annotations: map[string]string{"scope": "Users > Write", "method": http.MethodDelete, "path": "/users/{userId}", "cost": "2"},
+		Args: cobra.MaximumNArgs(1),
+		Annotations: map[string]string{"scope": "Users > Write", "method": http.MethodDelete, "path": "/users/{userId}", "cost": "2",
+			engine.ProfilesAnnotation: engine.ProfilesWrite},
 		RunE: func(c *cobra.Command, args []string) error {
 			switch {
 			case len(args) == 1 && o.from != "":
