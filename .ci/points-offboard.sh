@@ -79,3 +79,45 @@ awk -v s="$2" -v r="$1" -v m="$min" 'BEGIN { printf "  sent %d requests, %d poin
 echo "  GET /access_tokens priced at $tokens by .ci/price.awk"
 
 [ "$spaces" -ge 2 ] || exit 0
+
+# Two Spaces, each a sandbox org and a profile, at once: each Space's
+# requests are priced from its own lines of the log ("[eng] > GET ...").
+serve ops --users "$users" --groups "$groups" --folders "$folders"
+prepare ops
+for name in eng ops; do
+  ( set -a; . "$tmp/$name.env"; set +a
+    printf %s "$ORGCTL_TOKEN" | ORGCTL_TOKEN= ORGCTL_BASE_URL= "$tmp/orgctl" auth login --profile "$name" \
+      --with-token --insecure-storage --base-url "$ORGCTL_BASE_URL" >/dev/null 2>&1 )
+done
+# eng's leaver was offboarded above: put them back in its groups and grants
+on eng users enable "$leaver" >/dev/null 2>&1
+prepare eng
+# space NAME LOG: the requests and points of NAME's lines of LOG
+space() { sed -n "s/^\[$1\] //p" "$2" | price; }
+report_min() {
+  local name=$1 f a r w
+  f=$(on "$name" folders list -o json --jq "$(cat .ci/report-folders.jq)" 2>/dev/null)
+  a=$(on "$name" apps list -o json --jq 'length' 2>/dev/null)
+  r=$(on "$name" resources list -o json --jq 'length' 2>/dev/null)
+  w=$(on "$name" workflows list -o json --jq 'length' 2>/dev/null)
+  echo $(( 2 + 5 + 2 + 2 + 5 + 10 + 10 * (f + a + r + w) ))
+}
+declare -A omin rmin
+for name in eng ops; do
+  set -- $(minimum "$name"); omin[$name]=$3
+  rmin[$name]=$(report_min "$name")
+done
+"$tmp/orgctl" --debug permissions report --profiles eng,ops -o csv >"$tmp/rep2.csv" 2>"$tmp/rep2.err"
+"$tmp/orgctl" --debug users offboard "$leaver" --profiles eng,ops --yes >"$tmp/off2.out" 2>"$tmp/off2.err"
+for job in report offboard; do
+  log=$tmp/rep2.err; [ "$job" = offboard ] && log=$tmp/off2.err
+  total=0 totmin=0
+  for name in eng ops; do
+    set -- $(space "$name" "$log")
+    m=${rmin[$name]}; [ "$job" = offboard ] && m=${omin[$name]}
+    awk -v j="$job" -v n="$name" -v r="$1" -v s="$2" -v m="$m" 'BEGIN { printf "%s, two Spaces, %s: sent %d requests, %d points / %d minimum = %.3fx\n", j, n, r, s, m, s/m }'
+    total=$(( total + $2 )) totmin=$(( totmin + m ))
+  done
+  awk -v j="$job" -v s="$total" -v m="$totmin" 'BEGIN { printf "%s, two Spaces: %d points / %d, the sum of the two minima = %.3fx\n", j, s, m, s/m }'
+done
+echo "report, two Spaces: $(( $(grep -c '^eng,' "$tmp/rep2.csv") )) rows of eng, $(( $(grep -c '^ops,' "$tmp/rep2.csv") )) rows of ops"
