@@ -32,7 +32,7 @@ const (
 )
 
 // profilesHelp is what --profiles says in help.
-const profilesHelp = "run the command in each named profile (`NAME,NAME`, or all), concurrently; the profile is the first column"
+const profilesHelp = "run in each profile's Space at once (`NAME,NAME` or all); the profile leads each record (-o json: an array, \"profile\" added)"
 
 // acrossProfiles takes over a command line that names --profiles: the
 // command runs once per profile, each run a process of its own (its own
