@@ -24,6 +24,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/settings"
+	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -185,13 +186,8 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 	if err := org.LoadGroups(ctx); err != nil {
 		return cli.Explain(cfg, err)
 	}
-	// The lists that name objects cost points the offboarding itself does
-	// not need: they are read for a person at a terminal, and output for
-	// programs names objects by id, as the API does.
-	if f.IO.OutTTY && !p.Opts.Structured() {
-		if err := org.LoadObjects(ctx, access.ObjectTypes...); err != nil {
-			return cli.Explain(cfg, err)
-		}
+	if err := loadNamesForPeople(ctx, f, p, org); err != nil {
+		return cli.Explain(cfg, err)
 	}
 	var before []access.Row
 	var steps []offboardStep
@@ -258,8 +254,28 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 	if res.Stopped || res.Counts[bulk.Failed]+res.Counts[bulk.Unknown] > 0 {
 		return cli.JobExit(res)
 	}
-	// What remains follows from what the user reached and what was removed:
-	// every group and every direct grant, once all steps succeeded.
+	after := remainsAfter(users, before)
+	if len(after) == 0 && !f.Quiet() {
+		fmt.Fprintf(w, "Nothing remains: %s can reach no folder, app, resource or resource configuration.\n", strings.Join(o.emails, ", "))
+		return nil
+	}
+	return printRows(p, after, reachFields)
+}
+
+// loadNamesForPeople reads the lists that name objects when a person reads
+// the output at a terminal. They cost points the offboarding itself does
+// not need, and output for programs names objects by id, as the API does.
+func loadNamesForPeople(ctx context.Context, f *cli.Factory, p *output.Printer, org *access.Org) error {
+	if !f.IO.OutTTY || p.Opts.Structured() {
+		return nil
+	}
+	return org.LoadObjects(ctx, access.ObjectTypes...)
+}
+
+// remainsAfter is what the users still reach once every step succeeded:
+// it follows from what they reached before and what was removed (every
+// group, every direct grant), so it is not read again.
+func remainsAfter(users []*access.User, before []access.Row) []access.Row {
 	var after []access.Row
 	for _, u := range users {
 		var rows []access.Row
@@ -270,11 +286,7 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 		}
 		after = append(after, access.After(rows, nil, true)...)
 	}
-	if len(after) == 0 && !f.Quiet() {
-		fmt.Fprintf(w, "Nothing remains: %s can reach no folder, app, resource or resource configuration.\n", strings.Join(o.emails, ", "))
-		return nil
-	}
-	return printRows(p, after, reachFields)
+	return after
 }
 
 // offboardJob sends the steps as one bulk job.
