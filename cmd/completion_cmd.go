@@ -26,27 +26,6 @@ func wireCompletions(f *cli.Factory, root *cobra.Command) {
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp
 	})
-	// --profiles NAME,NAME: the names not yet given, after what was typed.
-	root.RegisterFlagCompletionFunc("profiles", func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		done, last := "", toComplete
-		if i := strings.LastIndex(toComplete, ","); i >= 0 {
-			done, last = toComplete[:i+1], toComplete[i+1:]
-		}
-		given := map[string]bool{}
-		for _, n := range strings.Split(done, ",") {
-			given[n] = true
-		}
-		var out []string
-		if done == "" && strings.HasPrefix("all", last) {
-			out = append(out, "all")
-		}
-		for _, n := range settings.ProfileNames() {
-			if !given[n] && strings.HasPrefix(n, last) {
-				out = append(out, done+n)
-			}
-		}
-		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
-	})
 	for path, flags := range engine.CommandFlagKinds {
 		c, _, err := root.Find(strings.Fields(path))
 		if err != nil || c == root {

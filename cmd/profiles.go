@@ -31,9 +31,6 @@ const (
 	profilesWrite = engine.ProfilesWrite
 )
 
-// profilesHelp is what --profiles says in help.
-const profilesHelp = "run in each profile's Space at once (`NAME,NAME` or all); the profile leads each record (-o json: an array, \"profile\" added)"
-
 // acrossProfiles takes over a command line that names --profiles: the
 // command runs once per profile, each run a process of its own (its own
 // ledger, journal and token, as if typed with --profile), at the same time,
@@ -46,9 +43,6 @@ func acrossProfiles(f *cli.Factory, c *cobra.Command, args []string) error {
 	}
 	list, _ := fl.GetString("profiles")
 	how := c.Annotations[engine.ProfilesAnnotation]
-	if how == "" {
-		return cli.UsageErrorf("%s does not run across profiles: --profiles works with list and get commands, permissions report, access-list and list-objects, and users offboard, disable and enable", c.CommandPath())
-	}
 	if fl.Changed("profile") {
 		return cli.UsageErrorf("--profiles and --profile cannot be used together: --profiles %s names every profile to run in", list)
 	}
@@ -274,7 +268,13 @@ func (r *profilesRun) print(results []*profileResult) error {
 	if header == nil {
 		return nil
 	}
-	header = append([]string{"profile"}, header...)
+	// The profile's header is spelled as the command spells its own
+	// (permissions report writes USER, users list email).
+	name := "profile"
+	if len(header) > 0 && header[0] == strings.ToUpper(header[0]) {
+		name = "PROFILE"
+	}
+	header = append([]string{name}, header...)
 	if r.format == "csv" {
 		w := output.NewCSVWriter(r.f.IO.Out)
 		w.Write(header)

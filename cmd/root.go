@@ -284,7 +284,6 @@ func familyWord(args []string) string {
 // flag that takes a value is stepped over without being listed twice.
 func addGlobalFlags(pf *pflag.FlagSet) {
 	pf.String("profile", "", "use the named profile from the config file (env ORGCTL_PROFILE)")
-	pf.String("profiles", "", profilesHelp)
 	pf.StringP("output", "o", "table", "output format: table, json, yaml or csv")
 	pf.String("jq", "", "filter JSON output with a jq `EXPRESSION`")
 	pf.String("template", "", "format output with a Go text/template `TEMPLATE`")

@@ -51,7 +51,7 @@ other. 'permissions access-list' says why a subject has its access.`,
   orgctl permissions list-objects --group support --type app
   orgctl permissions list-objects --user ana.viewer@sandbox.example --direct -o json`,
 		Args:        cli.NoArgsGroup,
-		Annotations: map[string]string{"scope": "Permissions > Read", "method": http.MethodPost, "path": "/permissions/listObjects", "cost": "10", engine.ProfilesAnnotation: engine.ProfilesRead},
+		Annotations: map[string]string{"scope": "Permissions > Read", "method": http.MethodPost, "path": "/permissions/listObjects", "cost": "10"},
 		RunE: func(c *cobra.Command, _ []string) error {
 			if (user == "") == (group == "") {
 				return cli.UsageErrorf("%s: pass --user USER or --group GROUP (one of them)", c.CommandPath())
@@ -85,6 +85,7 @@ other. 'permissions access-list' says why a subject has its access.`,
 	c.RegisterFlagCompletionFunc("type", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return access.ObjectTypes, cobra.ShellCompDirectiveNoFileComp
 	})
+	engine.AcrossProfiles(c, engine.ProfilesRead)
 	return c
 }
 

@@ -72,9 +72,8 @@ time, and --exit-code exits 7 when anything changed.`,
 		Example: `  orgctl permissions report -o csv > access-2026-q3.csv
   orgctl permissions report --dry-run
   orgctl permissions report --since access-2026-q2.csv --write access-2026-q3.csv --exit-code`,
-		Args: cli.NoArgsGroup,
-		Annotations: map[string]string{"scope": "Permissions > Read", "method": http.MethodGet, "path": "/permissions/accessList/{objectType}/{objectId}", "cost": "10",
-			engine.ProfilesAnnotation: engine.ProfilesRead},
+		Args:        cli.NoArgsGroup,
+		Annotations: map[string]string{"scope": "Permissions > Read", "method": http.MethodGet, "path": "/permissions/accessList/{objectType}/{objectId}", "cost": "10"},
 		RunE: func(c *cobra.Command, _ []string) error {
 			switch o.method {
 			case "auto", "access-lists", "list-objects":
@@ -96,6 +95,7 @@ time, and --exit-code exits 7 when anything changed.`,
 	fl.BoolVar(&o.exitCode, "exit-code", false, "with --since: exit 7 when anything changed")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "say what the report would read and cost, and stop")
 	fl.StringVar(&o.method, "method", "auto", "how to read: auto (the cheaper), access-lists or list-objects")
+	engine.AcrossProfiles(c, engine.ProfilesRead)
 	return c
 }
 

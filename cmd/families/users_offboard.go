@@ -69,9 +69,8 @@ json/yaml/csv, objects are named by id and those lists are not read.`,
 		Example: `  orgctl users offboard former.employee@sandbox.example --dry-run
   orgctl users offboard former.employee@sandbox.example --yes
   orgctl users offboard --from leavers.csv --yes`,
-		Args: cobra.MaximumNArgs(1),
-		Annotations: map[string]string{"scope": "Users > Write", "method": http.MethodDelete, "path": "/users/{userId}", "cost": "2",
-			engine.ProfilesAnnotation: engine.ProfilesWrite},
+		Args:        cobra.MaximumNArgs(1),
+		Annotations: map[string]string{"scope": "Users > Write", "method": http.MethodDelete, "path": "/users/{userId}", "cost": "2"},
 		RunE: func(c *cobra.Command, args []string) error {
 			switch {
 			case len(args) == 1 && o.from != "":
@@ -103,6 +102,7 @@ json/yaml/csv, objects are named by id and those lists are not read.`,
 		}
 		return engine.CompleteKind(f, "users", typed)
 	}
+	engine.AcrossProfiles(c, engine.ProfilesWrite)
 	return c
 }
 
