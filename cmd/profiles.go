@@ -72,6 +72,9 @@ func acrossProfiles(f *cli.Factory, c *cobra.Command, args []string) error {
 		return cli.UsageErrorf("--profiles runs in the Spaces of logged-in profiles; --sandbox has only one org")
 	}
 	run := &profilesRun{f: f, names: names, how: how, format: cfg.Output, p: p}
+	if dry, _ := fl.GetBool("dry-run"); dry && c.Annotations[engine.DryRunAnnotation] == engine.DryRunPlan && !p.Opts.Structured() {
+		run.text = true
+	}
 	c.RunE = func(c *cobra.Command, _ []string) error { return run.run(c.Context(), args) }
 	c.Run = nil
 	return nil
@@ -112,6 +115,9 @@ type profilesRun struct {
 	how    string
 	format string
 	p      *output.Printer
+	// text: the runs print text, not records (a dry run's requests); each
+	// profile's lines are printed led by its name.
+	text bool
 }
 
 // profileResult is what one profile's run left.
@@ -125,6 +131,9 @@ func (r *profilesRun) structured() bool { return r.p.Opts.Structured() }
 func (r *profilesRun) run(ctx context.Context, args []string) error {
 	childArgs := stripFlags(args, map[string]bool{"profiles": true, "output": true, "o": true, "jq": true, "template": true})
 	format := "csv"
+	if r.text {
+		format = r.format
+	}
 	if r.structured() {
 		format = "json"
 		childArgs = stripFlags(childArgs, map[string]bool{"columns": true})
@@ -220,6 +229,14 @@ func severity(code int) int {
 // the profile as the first column.
 func (r *profilesRun) print(results []*profileResult) error {
 	p := r.p
+	if r.text {
+		for i, res := range results {
+			w := &prefixWriter{w: r.f.IO.Out, mu: &sync.Mutex{}, prefix: "[" + r.names[i] + "] "}
+			w.Write(res.out.Bytes())
+			w.flush()
+		}
+		return nil
+	}
 	if r.structured() {
 		var all []json.RawMessage
 		for i, res := range results {

@@ -161,6 +161,13 @@ const (
 	ProfilesWrite      = "write"
 )
 
+// DryRunAnnotation says what a command's --dry-run prints on stdout: the
+// requests it would send (DryRunPlan), text rather than records.
+const (
+	DryRunAnnotation = "dry-run"
+	DryRunPlan       = "plan"
+)
+
 // AcrossProfiles gives c the --profiles flag: the root runs it once per
 // profile (a read prints each Space's answer, a write changes each Space).
 func AcrossProfiles(c *cobra.Command, how string) {
@@ -401,6 +408,7 @@ func (op *Op) wire(f *cli.Factory, c *cobra.Command) {
 		AcrossProfiles(c, ProfilesRead)
 	case op.AcrossProfiles:
 		AcrossProfiles(c, ProfilesWrite)
+		c.Annotations[DryRunAnnotation] = DryRunPlan
 	}
 	op.wireCompletion(f, c)
 	c.RunE = func(c *cobra.Command, args []string) error { return op.run(f, c, args) }
