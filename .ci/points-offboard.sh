@@ -71,12 +71,17 @@ serve eng --users "$users" --groups "$groups" --folders "$folders"
 prepare eng
 set -- $(minimum eng)
 g=$1 d=$2 min=$3
+# what naming objects for a person costs: the same dry run piped and at a terminal
+on eng --debug users offboard "$leaver" --dry-run >/dev/null 2>"$tmp/dry.err"
+ORGCTL_FORCE_TTY=1 on eng --debug users offboard "$leaver" --dry-run >/dev/null 2>"$tmp/drytty.err"
+named=$(( $(price "$tmp/drytty.err" | cut -d' ' -f2) - $(price "$tmp/dry.err" | cut -d' ' -f2) ))
 on eng --debug users offboard "$leaver" --yes >"$tmp/off.out" 2>"$tmp/off.err"
 [ -n "${VERBOSE:-}" ] && grep '^> ' "$tmp/off.err" >&2
 set -- $(price "$tmp/off.err")
 echo "offboard, one Space: $leaver in $g groups with $d direct grants, $users users"
 awk -v s="$2" -v r="$1" -v m="$min" 'BEGIN { printf "  sent %d requests, %d points / %d minimum = %.3fx (goal: at most 195 points with GET /access_tokens at 5)\n", r, s, m, s/m }'
 echo "  GET /access_tokens priced at $tokens by .ci/price.awk"
+echo "  at a terminal, naming the objects (lists of folders, apps, resources, resource configurations) adds $named points"
 
 [ "$spaces" -ge 2 ] || exit 0
 
