@@ -62,44 +62,6 @@ func (e *Engine) checkColumns(c *Call) error {
 
 func (e *Engine) quiet() bool { return e.cfg.Quiet }
 
-// Run confirms, then dry-runs or sends the call, then prints the answer.
-func (e *Engine) Run(ctx context.Context, c *Call, o RunOptions) error {
-	for _, w := range c.Warnings {
-		e.f.IO.Warn("%s", w)
-	}
-	if err := e.checkColumns(c); err != nil {
-		return err
-	}
-	if c.Op.mutating() && o.DryRun {
-		return e.DryRun(c)
-	}
-	if c.Op.Destructive && !o.Yes {
-		if err := e.confirm(ctx, c); err != nil {
-			return err
-		}
-	}
-	if e.inPlace(ctx, c) {
-		return nil
-	}
-	resp, err := e.sendWith(ctx, nil, c, e.renderer(c, o))
-	if err != nil {
-		return err
-	}
-	c.Names = e.namesOf(ctx)
-	if e.namesShown(c) {
-		e.seedNames(c, resp)
-		e.Printer.NameOf = e.nameOf(ctx)
-	}
-	c.Get = e.getter(ctx)
-	if err := e.print(c, resp, o); err != nil {
-		return err
-	}
-	if c.Op.Writes() && !e.quiet() {
-		e.f.IO.Success("%s", doneLine(c, resp.Data))
-	}
-	return nil
-}
-
 // getter lets a view read one more list (a user's groups from GET /groups)
 // through the engine's client.
 func (e *Engine) getter(ctx context.Context) func(path, scope string) (json.RawMessage, error) {
