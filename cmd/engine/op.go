@@ -428,42 +428,6 @@ func (op *Op) wire(f *cli.Factory, c *cobra.Command) {
 	c.RunE = func(c *cobra.Command, args []string) error { return op.run(f, c, args) }
 }
 
-// run is one command line of the op, phase by phase: parse, build (with
-// stand-ins for names, so bad input exits 2 before any lookup is sent),
-// then the engine's resolve, send and print (runInput). With --from the
-// same phases run once per row of a file, as one job (runBulk).
-func (op *Op) run(f *cli.Factory, c *cobra.Command, args []string) error {
-	args, err := op.mergeArgFlags(c, args)
-	if err != nil {
-		return err
-	}
-	if op.Writes() {
-		if bo, ok, err := bulkFlags(op, c); ok || err != nil {
-			if err != nil {
-				return err
-			}
-			return runBulk(c.Context(), f, op, c, args, bo)
-		}
-	}
-	in, opts := parseFlags(op, c, args)
-	if opts.JSON, err = JSONSelection(c); err != nil {
-		return err
-	}
-	if err := in.LoadBody(f.IO.In); err != nil {
-		return err
-	}
-	refs := op.NameRefs(in)
-	checked, err := op.Build(substitute(in, refs, func(r nameRef) string { return r.stand }), f.IO.In)
-	if err != nil {
-		return err
-	}
-	e, err := New(f)
-	if err != nil {
-		return err
-	}
-	return e.runInput(c.Context(), op, in, refs, checked, opts)
-}
-
 // addArgFlags wires ArgFlags: a string flag per argument that has one.
 func (op *Op) addArgFlags(f *cli.Factory, c *cobra.Command) {
 	uses := argNames(op.Use)
