@@ -54,7 +54,9 @@ With --state, the org is loaded from and saved to FILE; --org, --users,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			o.seedChanged = c.Flags().Changed("org") || c.Flags().Changed("users") || c.Flags().Changed("groups") || c.Flags().Changed("folders")
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			// The command's context too: a signal that arrives as soon as the
+			// exports are out is taken by Main's handler, which cancels it.
+			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return serveRun(ctx, o)
 		},
