@@ -1,8 +1,8 @@
 package config
 
 import (
-	"errors"
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
