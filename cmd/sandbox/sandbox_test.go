@@ -93,6 +93,7 @@ func TestResetWithoutATerminalNeedsYes(t *testing.T) {
 	isolate(t)
 	state := writeState(t)
 	f := factory(io.Discard, io.Discard)
+	f.IO.In = strings.NewReader("y\n") // an answer on a pipe is not a confirmation
 	p := &answering{yes: true}
 	f.Prompter = p
 	err := execute(f, "reset")
@@ -191,5 +192,35 @@ func TestServeExportsItsAddressAndTokenAndSavesTheState(t *testing.T) {
 	}
 	if fi, _ := os.Stat(state); fi.Mode().Perm() != 0o600 {
 		t.Errorf("state file mode %v, want 0600: it holds the admin token", fi.Mode().Perm())
+	}
+}
+
+// On a terminal the question is asked on stderr and answered on stdin: only
+// a yes resets; no and a bare Enter keep the org.
+func TestResetAsksOnATerminal(t *testing.T) {
+	for _, c := range []struct {
+		answer string
+		kept   bool
+	}{{"n\n", true}, {"\n", true}, {"yes\n", false}} {
+		isolate(t)
+		writeState(t)
+		var errb bytes.Buffer
+		f := factory(io.Discard, &errb)
+		f.IO.In = strings.NewReader(c.answer)
+		f.IO.InTTY, f.IO.ErrTTY = true, true
+		err := execute(f, "reset")
+		if !strings.Contains(errb.String(), "Reset the --sandbox org?") {
+			t.Errorf("answer %q: no question on stderr: %q", c.answer, errb.String())
+		}
+		_, statErr := os.Stat(cli.SandboxStatePath())
+		if kept := statErr == nil; kept != c.kept {
+			t.Errorf("answer %q: state kept = %v, want %v", c.answer, kept, c.kept)
+		}
+		if c.kept && !errors.Is(err, cli.ErrCancelled) {
+			t.Errorf("answer %q: err = %v, want ErrCancelled", c.answer, err)
+		}
+		if !c.kept && err != nil {
+			t.Errorf("answer %q: %v", c.answer, err)
+		}
 	}
 }
