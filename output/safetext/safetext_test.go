@@ -9,7 +9,7 @@ import (
 func TestSafeEscapesWhatActsOnATerminal(t *testing.T) {
 	for in, want := range map[string]string{
 		"support":                      "support",
-		"Zoë 👩‍👩‍👧 日本":                  "Zoë 👩‍👩‍👧 日本", // ZWJ sequences stay
+		"Zoë 👩‍👩‍👧 日本":                 "Zoë 👩‍👩‍👧 日本", // ZWJ sequences stay
 		"x\x1b]52;c;aGk=\x07":          `x\x1b]52;c;aGk=\x07`,
 		"clear\x1b[2J":                 `clear\x1b[2J`,
 		"a\nb\tc\rd":                   `a\nb\tc\rd`,
