@@ -1,45 +1,30 @@
 package config
 
 import (
-	"bytes"
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/cmd/settings"
-	"github.com/orgctl/orgctl/output"
 )
 
 // configRun runs `config ARGS` on a fresh Factory, as one process would,
 // in the XDG directories the test set.
 func configRun(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	f := cli.NewFactory("test")
-	f.IO = &output.IO{In: strings.NewReader(""), Out: &out, Err: &errb}
-	c := NewCmd(f)
-	c.SetArgs(args)
-	c.SetOut(&out)
-	c.SetErr(&errb)
-	c.SilenceUsage, c.SilenceErrors = true, true
-	err = c.Execute()
-	return out.String(), errb.String(), err
+	f, tio := clitest.Factory(t, &clitest.Keyring{}, "")
+	err = clitest.Execute(f, NewCmd(f), args...)
+	return tio.Out.String(), tio.Err.String(), err
 }
 
-func isolate(t *testing.T) string {
+// isolate is clitest.Isolate, with no timeout from the environment.
+func isolate(t *testing.T) {
 	t.Helper()
-	dir := t.TempDir()
-	t.Setenv("HOME", dir)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
-	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
-	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
-	for _, k := range []string{"ORGCTL_TOKEN", "ORGCTL_BASE_URL", "ORGCTL_PROFILE", "ORGCTL_TOKEN_STORE", "ORGCTL_OUTPUT", "ORGCTL_TIMEOUT"} {
-		t.Setenv(k, "")
-	}
-	return dir
+	clitest.Isolate(t)
+	t.Setenv("ORGCTL_TIMEOUT", "")
 }
 
 func TestConfigSetGetUnsetThroughTheFile(t *testing.T) {

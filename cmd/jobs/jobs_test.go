@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -12,22 +11,9 @@ import (
 
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/cmd/settings"
-	"github.com/orgctl/orgctl/output"
 )
-
-// isolate points the state directory, where jobs live, at a temp dir.
-func isolate(t *testing.T) {
-	t.Helper()
-	dir := t.TempDir()
-	t.Setenv("HOME", dir)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
-	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
-	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
-	for _, k := range []string{"ORGCTL_TOKEN", "ORGCTL_BASE_URL", "ORGCTL_PROFILE", "ORGCTL_OUTPUT"} {
-		t.Setenv(k, "")
-	}
-}
 
 // makeJob journals a job of five rows as a --from run that stopped would:
 // two created, one failed, one sent without an answer, one never run.
@@ -54,20 +40,13 @@ func makeJob(t *testing.T, id string) {
 
 func jobsRun(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	f := cli.NewFactory("test")
-	f.IO = &output.IO{In: strings.NewReader(""), Out: &out, Err: &errb}
-	c := NewCmd(f)
-	c.SetArgs(args)
-	c.SetOut(&out)
-	c.SetErr(&errb)
-	c.SilenceUsage, c.SilenceErrors = true, true
-	err = c.Execute()
-	return out.String(), errb.String(), err
+	f, tio := clitest.Factory(t, &clitest.Keyring{}, "")
+	err = clitest.Execute(f, NewCmd(f), args...)
+	return tio.Out.String(), tio.Err.String(), err
 }
 
 func TestJobsListShowsEachJobWithItsCounts(t *testing.T) {
-	isolate(t)
+	clitest.Isolate(t)
 	makeJob(t, "3f2a9c1b7d40")
 	makeJob(t, "77aa00bb11cc")
 	out, _, err := jobsRun(t, "list")
@@ -100,7 +79,7 @@ func TestJobsListShowsEachJobWithItsCounts(t *testing.T) {
 }
 
 func TestJobsShowFindsAJobByPrefixAndListsItsProblemRows(t *testing.T) {
-	isolate(t)
+	clitest.Isolate(t)
 	makeJob(t, "3f2a9c1b7d40")
 	out, _, err := jobsRun(t, "show", "3f2a")
 	if err != nil {
@@ -123,7 +102,7 @@ func TestJobsShowFindsAJobByPrefixAndListsItsProblemRows(t *testing.T) {
 }
 
 func TestJobsRmForgetsTheJob(t *testing.T) {
-	isolate(t)
+	clitest.Isolate(t)
 	makeJob(t, "3f2a9c1b7d40")
 	makeJob(t, "77aa00bb11cc")
 	if _, errOut, err := jobsRun(t, "rm", "3f2a"); err != nil || !strings.Contains(errOut, "forgot job 3f2a9c1b7d40") {

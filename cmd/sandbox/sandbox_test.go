@@ -14,17 +14,9 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/output"
 )
-
-func isolate(t *testing.T) {
-	t.Helper()
-	dir := t.TempDir()
-	t.Setenv("HOME", dir)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
-	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
-	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
-}
 
 // answering is a Prompter that gives one answer and records the questions.
 type answering struct {
@@ -46,12 +38,7 @@ func factory(stdout, stderr io.Writer) *cli.Factory {
 }
 
 func execute(f *cli.Factory, args ...string) error {
-	c := NewCmd(f)
-	c.SetArgs(args)
-	c.SetOut(io.Discard)
-	c.SetErr(io.Discard)
-	c.SilenceUsage, c.SilenceErrors = true, true
-	return c.Execute()
+	return clitest.Execute(f, NewCmd(f), args...)
 }
 
 func writeState(t *testing.T) string {
@@ -68,7 +55,7 @@ func writeState(t *testing.T) string {
 
 func TestResetAsksThroughThePrompterAndKeepsTheOrgOnNo(t *testing.T) {
 	for _, yes := range []bool{false, true} {
-		isolate(t)
+		clitest.Isolate(t)
 		state := writeState(t)
 		var errb bytes.Buffer
 		f := factory(io.Discard, &errb)
@@ -90,7 +77,7 @@ func TestResetAsksThroughThePrompterAndKeepsTheOrgOnNo(t *testing.T) {
 }
 
 func TestResetWithoutATerminalNeedsYes(t *testing.T) {
-	isolate(t)
+	clitest.Isolate(t)
 	state := writeState(t)
 	f := factory(io.Discard, io.Discard)
 	f.IO.In = strings.NewReader("y\n") // an answer on a pipe is not a confirmation
@@ -113,7 +100,7 @@ func TestResetWithoutATerminalNeedsYes(t *testing.T) {
 }
 
 func TestServeRefusesBadFlagsBeforeListening(t *testing.T) {
-	isolate(t)
+	clitest.Isolate(t)
 	for _, tc := range []struct {
 		args []string
 		says string
@@ -151,7 +138,7 @@ func (l *lines) Write(p []byte) (int, error) {
 // Serve prints the two exports first, answers on that address with that
 // token, and saves the org to --state when it stops.
 func TestServeExportsItsAddressAndTokenAndSavesTheState(t *testing.T) {
-	isolate(t)
+	clitest.Isolate(t)
 	state := filepath.Join(t.TempDir(), "org.json")
 	pr, pw := io.Pipe()
 	f := factory(&lines{w: pw}, io.Discard)
@@ -202,7 +189,7 @@ func TestResetAsksOnATerminal(t *testing.T) {
 		answer string
 		kept   bool
 	}{{"n\n", true}, {"\n", true}, {"yes\n", false}} {
-		isolate(t)
+		clitest.Isolate(t)
 		writeState(t)
 		var errb bytes.Buffer
 		f := factory(io.Discard, &errb)
