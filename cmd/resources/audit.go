@@ -1,4 +1,4 @@
-package families
+package resources
 
 import (
 	"bytes"
@@ -46,9 +46,9 @@ type auditOptions struct {
 	ListOnly bool
 }
 
-// newAuditCmd is a report over many requests, so it has its own run
+// NewAuditCmd is a report over many requests, so it has its own run
 // function: one list, then one read per resource whose options decide it.
-func newAuditCmd(f *cli.Factory) *cobra.Command {
+func NewAuditCmd(f *cli.Factory) *cobra.Command {
 	var asOf, failOn string
 	var listOnly bool
 	c := &cobra.Command{

@@ -1,4 +1,4 @@
-package families
+package access
 
 import (
 	"context"
@@ -39,7 +39,7 @@ type offboardOptions struct {
 	rows []int
 }
 
-func newOffboardCmd(f *cli.Factory) *cobra.Command {
+func NewOffboardCmd(f *cli.Factory) *cobra.Command {
 	var o offboardOptions
 	c := &cobra.Command{
 		Use:   "offboard EMAIL",

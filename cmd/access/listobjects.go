@@ -1,4 +1,4 @@
-package families
+package access
 
 import (
 	"context"
@@ -22,10 +22,10 @@ var objectRowColumns = []output.Column{
 	{Header: "LEVEL", Field: "level"},
 }
 
-// newListObjectsCmd answers "what can this person (or group) reach?": one
+// NewListObjectsCmd answers "what can this person (or group) reach?": one
 // listObjects per type, with access through groups, universal access and
 // folders included, and the ids named.
-func newListObjectsCmd(f *cli.Factory) *cobra.Command {
+func NewListObjectsCmd(f *cli.Factory) *cobra.Command {
 	var user, group string
 	var types []string
 	var direct bool

@@ -1,4 +1,4 @@
-package families
+package access
 
 import (
 	"context"
@@ -43,7 +43,7 @@ type reportOptions struct {
 	exitCode, dryRun     bool
 }
 
-func newReportCmd(f *cli.Factory) *cobra.Command {
+func NewReportCmd(f *cli.Factory) *cobra.Command {
 	var o reportOptions
 	c := &cobra.Command{
 		Use:   "report",

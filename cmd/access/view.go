@@ -1,20 +1,21 @@
-package families
+package access
 
 import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
 
-// accessListColumns: SUBJECT identifies the row and stays whole; VIA is
+// ListColumns: SUBJECT identifies the row and stays whole; VIA is
 // shortened by its structure; ACTIVE marks disabled users as the report
 // does (last, so that the tab-separated columns before it stay where
 // scripts read them).
-var accessListColumns = []output.Column{
+var ListColumns = []output.Column{
 	{Header: "SUBJECT", Field: "subject", Key: true},
 	{Header: "KIND", Field: "kind"},
 	{Header: "LEVEL", Field: "level"},
@@ -90,11 +91,11 @@ func (n *namer) Active(id string) string {
 	return n.active[id]
 }
 
-// accessListView prints one row per subject that reaches the object: every
+// ListView prints one row per subject that reaches the object: every
 // group, and the users with grants of their own (--expand: every user and
 // invite, through whichever group). The raw answer is left alone for -o
 // json, yaml, --jq and --template.
-func accessListView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+func ListView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
 	if p.Opts.Structured() {
 		return p.Print(data, nil)
 	}
@@ -148,5 +149,10 @@ func accessListView(p *output.Printer, c *engine.Call, data json.RawMessage) err
 	if err != nil {
 		return err
 	}
-	return p.Print(b, accessListColumns)
+	return p.Print(b, ListColumns)
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }

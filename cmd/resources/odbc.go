@@ -1,4 +1,4 @@
-package families
+package resources
 
 import (
 	"bytes"
@@ -18,9 +18,9 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-// precheckODBC refuses, before any request, ODBC params the service would reject for a Windows-auth
+// PrecheckODBC refuses, before any request, ODBC params the service would reject for a Windows-auth
 // T-SQL resource (and values that could inject attributes).
-func precheckODBC(raw any, create bool) error {
+func PrecheckODBC(raw any, create bool) error {
 	if raw == nil {
 		return nil
 	}
@@ -53,7 +53,7 @@ func precheckODBC(raw any, create bool) error {
 	return cli.UsageErrorf("%s", b.String())
 }
 
-func newODBCCheckCmd(f *cli.Factory) *cobra.Command {
+func NewODBCCheckCmd(f *cli.Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "odbc-check",
 		Short: "Check ODBC params for a Windows-auth T-SQL resource against the allowlist (no request)",
