@@ -43,15 +43,12 @@ resources by name, resource configurations by resource and environment.
 Workflows are not among the types listObjects answers for: 'access-list
 workflow NAME' says who reaches one.
 
-Requests: one POST /permissions/listObjects per type (10 points each), the
-subject's list if named (users 2, groups 5) and one list per type to name the
-objects. -o json prints the API's items as received, the types one after the
-other. 'permissions access-list' says why a subject has its access.`,
+-o json prints the API's items as received, the types one after the other.
+'permissions access-list' says why a subject has its access.`,
 		Example: `  orgctl permissions list-objects --user ana.viewer@sandbox.example
   orgctl permissions list-objects --group support --type app
   orgctl permissions list-objects --user ana.viewer@sandbox.example --direct -o json`,
-		Args:        cli.NoArgsGroup,
-		Annotations: map[string]string{"scope": "Permissions > Read", "method": http.MethodPost, "path": "/permissions/listObjects", "cost": "10"},
+		Args: cli.NoArgsGroup,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if (user == "") == (group == "") {
 				return cli.UsageErrorf("%s: pass --user USER or --group GROUP (one of them)", c.CommandPath())
@@ -71,6 +68,11 @@ other. 'permissions access-list' says why a subject has its access.`,
 			return listObjectsRun(c.Context(), f, user, group, types, direct, sel)
 		},
 	}
+	engine.Describe(c, engine.Facts{Method: http.MethodPost, Path: "/permissions/listObjects", Scope: "Permissions > Read",
+		Also: []string{"Users > Read or Groups > Read", "Folders > Read", "Apps > Read", "Resources > Read"},
+		Requests: `one POST /permissions/listObjects per type (10 points each), the
+subject's list if named (users 2, groups 5) and one list per type to name the
+objects.`})
 	fl := c.Flags()
 	fl.StringVar(&user, "user", "", "the subject is this `USER` (email or id)")
 	fl.StringVar(&group, "group", "", "the subject is this `GROUP` (name or id)")

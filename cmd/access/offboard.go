@@ -60,18 +60,12 @@ id ("email" and "user-id" are read as it too; --map COLUMN=user reads another
 column), with the file options of every --from (--skip-invalid, --failed...).
 
 The token's own user and the org's last active admin are never offboarded:
-orgctl refuses (exit 2) before changing anything.
-
-Requests: the lists of users, access tokens (whose token this is), groups,
-folders, apps, resources and resource configurations; per user, eight POST
-/permissions/listObjects (effective and direct, per type) before and four
-after; then 2 points to disable, 5 per group, 10 per grant revoked.`,
+orgctl refuses (exit 2) before changing anything.`,
 		Example: `  orgctl users offboard former.employee@sandbox.example --dry-run
   orgctl users offboard former.employee@sandbox.example --yes
   orgctl users offboard --from leavers.csv --yes
   orgctl users offboard --from hr-leavers.csv --map "Email Address"=user --ignore-unknown --dry-run`,
-		Args:        cobra.MaximumNArgs(1),
-		Annotations: map[string]string{"scope": "Users > Write", "method": http.MethodDelete, "path": "/users/{userId}", "cost": "2"},
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			given := c.Flags().Changed("from")
 			switch {
@@ -105,6 +99,13 @@ after; then 2 points to disable, 5 per group, 10 per grant revoked.`,
 			return offboardRun(c.Context(), f, o)
 		},
 	}
+	engine.Describe(c, engine.Facts{Method: http.MethodDelete, Path: "/users/{userId}", Scope: "Users > Write",
+		Also: []string{"Groups > Write", "Permissions > Write", "Permissions > Read", "Users > Read", "Access Tokens > Read",
+			"Groups > Read", "Folders > Read", "Apps > Read", "Resources > Read"},
+		Requests: `the lists of users, access tokens (whose token this is), groups,
+folders, apps, resources and resource configurations; per user, eight POST
+/permissions/listObjects (effective and direct, per type) before and four
+after; then 2 points to disable, 5 per group, 10 per grant revoked.`})
 	fl := c.Flags()
 	engine.AddUserFileFlags(c, "offboard")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "print what the user reaches and the steps, change nothing")

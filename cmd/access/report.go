@@ -13,6 +13,7 @@ import (
 	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/output/redact"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -75,8 +76,7 @@ time, and --exit-code exits 7 when anything changed.`,
 		Example: `  orgctl permissions report -o csv > access-2026-q3.csv
   orgctl permissions report --dry-run
   orgctl permissions report --since access-2026-q2.csv --write access-2026-q3.csv --exit-code`,
-		Args:        cli.NoArgsGroup,
-		Annotations: map[string]string{"scope": "Permissions > Read", "method": http.MethodGet, "path": "/permissions/accessList/{objectType}/{objectId}", "cost": "10"},
+		Args: cli.NoArgsGroup,
 		RunE: func(c *cobra.Command, _ []string) error {
 			switch o.method {
 			case "auto", "access-lists", "list-objects":
@@ -92,6 +92,11 @@ time, and --exit-code exits 7 when anything changed.`,
 			return reportRun(c.Context(), f, o)
 		},
 	}
+	engine.Describe(c, engine.Facts{Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Scope: "Permissions > Read",
+		Also: []string{"Users > Read", "Groups > Read", "Folders > Read", "Apps > Read", "Resources > Read", "Workflows > Read"},
+		Requests: `the lists of users, groups, folders, apps, resources and workflows,
+then the access reads of the method chosen (above); --dry-run prints their
+number and cost for this org.`})
 	fl := c.Flags()
 	fl.StringVar(&o.since, "since", "", "print the changes since this earlier report (`PREVIOUS.csv`)")
 	fl.StringVar(&o.write, "write", "", "with --since: also write this run's report as CSV to `FILE`")

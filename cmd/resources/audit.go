@@ -61,12 +61,6 @@ data-governance (bigid) types (removed 2027-Q1), document-database server 3.4
 and earlier (mongodb), preinstalled libraries in custom auth (2027-Q2) and the
 built-in email sender on the Free plan (2027-01-01).
 
-Requests: 1 GET /resources, plus 1 GET /resources/{id} for each mssql, mongodb,
-restapi, graphql, openapi and grpc resource, since only single reads carry the
-options that decide their findings (5 points each); vertica, bigid and
-retoolEmail need no read. --list-only makes it 1 request: those findings then
-become "check".
-
 Status, most urgent first: removed (fails now), breaking (fails now or removal
 under way this quarter), deprecated (works; act before the deadline), check
 (the API does not show what decides it: look). Deadlines are the cloud dates,
@@ -80,8 +74,7 @@ printing when a finding at or above LEVEL exists (for CI).`,
   orgctl resources audit --as-of 2026-12-01 -o json
   orgctl resources audit --fail-on breaking    # in CI: exit 7 when something fails now
   orgctl resources audit --jq '.[] | select(.change == "tsql-connector-v1-v2-removed") | .resource_name'`,
-		Args:        cli.NoArgsGroup,
-		Annotations: map[string]string{"scope": "Resources > Read", "method": http.MethodGet, "path": "/resources", "cost": "5"},
+		Args: cli.NoArgsGroup,
 		RunE: func(c *cobra.Command, _ []string) error {
 			o := auditOptions{FailOn: failOn, ListOnly: listOnly, AsOf: time.Now()}
 			if c.Flags().Changed("as-of") {
@@ -97,6 +90,12 @@ printing when a finding at or above LEVEL exists (for CI).`,
 			return auditRun(c.Context(), f, o)
 		},
 	}
+	engine.Describe(c, engine.Facts{Method: http.MethodGet, Path: "/resources", Scope: "Resources > Read",
+		Requests: `1 GET /resources, plus 1 GET /resources/{id} for each mssql, mongodb,
+restapi, graphql, openapi and grpc resource, since only single reads carry the
+options that decide their findings (5 points each); vertica, bigid and
+retoolEmail need no read. --list-only makes it 1 request: those findings then
+become "check".`})
 	fl := c.Flags()
 	fl.StringVar(&asOf, "as-of", "", "judge the dates as of `YYYY-MM-DD` (default: today)")
 	fl.StringVar(&failOn, "fail-on", "", "exit 7 when a finding at or above `LEVEL` exists {"+strings.Join(auditLevels, "|")+"}")
