@@ -22,13 +22,22 @@ var objectRowColumns = []output.Column{
 	{Header: "LEVEL", Field: "level"},
 }
 
-// NewListObjectsCmd answers "what can this person (or group) reach?": one
+// ListObjectsOptions are one 'permissions list-objects', parsed and
+// checked: the subject (User or Group), the types, and --json's fields.
+type ListObjectsOptions struct {
+	Factory     *cli.Factory
+	User, Group string
+	Types       []string
+	Direct      bool
+	Selection   []string
+}
+
+// NewCmdListObjects answers "what can this person (or group) reach?": one
 // listObjects per type, with access through groups, universal access and
-// folders included, and the ids named.
-func NewListObjectsCmd(f *cli.Factory) *cobra.Command {
-	var user, group string
-	var types []string
-	var direct bool
+// folders included, and the ids named. It parses into ListObjectsOptions
+// for runF (listObjectsRun when nil).
+func NewCmdListObjects(f *cli.Factory, runF func(*ListObjectsOptions) error) *cobra.Command {
+	o := &ListObjectsOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "list-objects (--user USER | --group GROUP)",
 		Short: "List the objects a user or group can access",
@@ -50,13 +59,13 @@ workflow NAME' says who reaches one.
   orgctl permissions list-objects --user ana.viewer@sandbox.example --direct -o json`,
 		Args: cli.NoArgsGroup,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if (user == "") == (group == "") {
+			if (o.User == "") == (o.Group == "") {
 				return cli.UsageErrorf("%s: pass --user USER or --group GROUP (one of them)", c.CommandPath())
 			}
-			if len(types) == 0 {
-				types = access.ObjectTypes
+			if len(o.Types) == 0 {
+				o.Types = access.ObjectTypes
 			}
-			for _, t := range types {
+			for _, t := range o.Types {
 				if !slices.Contains(access.ObjectTypes, t) {
 					return cli.UsageErrorf("invalid --type %q: allowed values are %s", t, strings.Join(access.ObjectTypes, ", "))
 				}
@@ -65,7 +74,11 @@ workflow NAME' says who reaches one.
 			if err != nil {
 				return err
 			}
-			return listObjectsRun(c.Context(), f, user, group, types, direct, sel)
+			o.Selection = sel
+			if runF != nil {
+				return runF(o)
+			}
+			return listObjectsRun(c.Context(), o)
 		},
 	}
 	engine.Describe(c, engine.Facts{Method: http.MethodPost, Path: "/permissions/listObjects", Scope: "Permissions > Read",
@@ -74,10 +87,10 @@ workflow NAME' says who reaches one.
 subject's list if named (users 2, groups 5) and one list per type to name the
 objects.`})
 	fl := c.Flags()
-	fl.StringVar(&user, "user", "", "the subject is this `USER` (email or id)")
-	fl.StringVar(&group, "group", "", "the subject is this `GROUP` (name or id)")
-	fl.StringSliceVar(&types, "type", nil, "only objects of this `TYPE` (repeatable): "+strings.Join(access.ObjectTypes, ", "))
-	fl.BoolVar(&direct, "direct", false, "only the subject's own grants (no groups, universal access or folders)")
+	fl.StringVar(&o.User, "user", "", "the subject is this `USER` (email or id)")
+	fl.StringVar(&o.Group, "group", "", "the subject is this `GROUP` (name or id)")
+	fl.StringSliceVar(&o.Types, "type", nil, "only objects of this `TYPE` (repeatable): "+strings.Join(access.ObjectTypes, ", "))
+	fl.BoolVar(&o.Direct, "direct", false, "only the subject's own grants (no groups, universal access or folders)")
 	engine.AddJSONFields(c, "POST /permissions/listObjects", "")
 	for flag, kind := range map[string]string{"user": "users", "group": "groups"} {
 		c.RegisterFlagCompletionFunc(flag, func(_ *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
@@ -90,7 +103,10 @@ objects.`})
 	return c
 }
 
-func listObjectsRun(ctx context.Context, f *cli.Factory, user, group string, types []string, direct bool, sel []string) error {
+// listObjectsRun reads what the subject reaches, type by type, and prints
+// it with the objects named.
+func listObjectsRun(ctx context.Context, o *ListObjectsOptions) error {
+	f, types, sel := o.Factory, o.Types, o.Selection
 	_, p, err := cli.PrinterFor(f)
 	if err != nil {
 		return err
@@ -99,14 +115,14 @@ func listObjectsRun(ctx context.Context, f *cli.Factory, user, group string, typ
 	if err != nil {
 		return err
 	}
-	o := access.NewOrg(cl)
-	subject, _, err := o.Subject(ctx, user, group)
+	org := access.NewOrg(cl)
+	subject, _, err := org.Subject(ctx, o.User, o.Group)
 	if err != nil {
 		return err
 	}
 	var all []json.RawMessage
 	for _, t := range types {
-		items, err := o.ListObjects(ctx, subject, t, !direct)
+		items, err := org.ListObjects(ctx, subject, t, !o.Direct)
 		if err != nil {
 			return err
 		}
@@ -125,7 +141,7 @@ func listObjectsRun(ctx context.Context, f *cli.Factory, user, group string, typ
 		}
 		return p.Print(b, objectRowColumns)
 	}
-	if err := o.LoadObjects(ctx, types...); err != nil {
+	if err := org.LoadObjects(ctx, types...); err != nil {
 		p.IO.Warn("could not list the objects' names, showing ids: %v", firstLine(err.Error()))
 	}
 	rows := make([]map[string]any, 0, len(all))
@@ -136,7 +152,7 @@ func listObjectsRun(ctx context.Context, f *cli.Factory, user, group string, typ
 		}
 		id := string(it.ID)
 		json.Unmarshal(it.ID, &id)
-		rows = append(rows, map[string]any{"type": it.Type, "object": o.Name(it.Type, id), "level": it.Level})
+		rows = append(rows, map[string]any{"type": it.Type, "object": org.Name(it.Type, id), "level": it.Level})
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		ti, tj := rows[i]["type"].(string), rows[j]["type"].(string)

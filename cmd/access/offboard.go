@@ -30,17 +30,21 @@ import (
 var reachFields = []access.Field{{Header: "STAGE", Key: "stage"}, {Header: "USER", Key: "user"}, {Header: "TYPE", Key: "type"},
 	{Header: "OBJECT", Key: "object"}, {Header: "LEVEL", Key: "level"}, {Header: "VIA", Key: "via"}}
 
-type offboardOptions struct {
-	dryRun, yes bool
-	emails      []string
-	rowOf       map[string]int // user id -> its --from row
-	// file is --from, read and checked; rows[i] is the row of emails[i].
-	file *engine.UserFile
-	rows []int
+// OffboardOptions are one offboarding, parsed and checked.
+type OffboardOptions struct {
+	Factory     *cli.Factory
+	DryRun, Yes bool
+	Emails      []string
+	// File is --from, read and checked; Rows[i] is the row of Emails[i].
+	File  *engine.UserFile
+	Rows  []int
+	rowOf map[string]int // user id -> its --from row
 }
 
-func NewOffboardCmd(f *cli.Factory) *cobra.Command {
-	var o offboardOptions
+// NewCmdOffboard parses 'users offboard' into OffboardOptions and hands
+// them to runF (offboardRun when nil).
+func NewCmdOffboard(f *cli.Factory, runF func(*OffboardOptions) error) *cobra.Command {
+	o := &OffboardOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "offboard EMAIL",
 		Short: "Disable a user, remove them from every group and revoke their direct grants",
@@ -75,28 +79,31 @@ orgctl refuses (exit 2) before changing anything.`,
 				if _, _, err := engine.ReadUserFile(f, c); err != nil {
 					return err // a file option without --from
 				}
-				o.emails = args
+				o.Emails = args
 			case given:
 				file, _, err := engine.ReadUserFile(f, c)
 				if err != nil {
 					return err
 				}
 				defer file.Close()
-				o.file = file
+				o.File = file
 				for _, r := range file.Rows {
-					o.emails = append(o.emails, r.User)
-					o.rows = append(o.rows, r.N)
+					o.Emails = append(o.Emails, r.User)
+					o.Rows = append(o.Rows, r.N)
 				}
-				if len(o.emails) == 0 {
+				if len(o.Emails) == 0 {
 					return cli.UsageErrorf("--from %s: no valid row: no user to offboard", file.Name())
 				}
 			default:
 				return cli.UsageErrorf("%s: pass the EMAIL of the user to offboard, or --from FILE", c.CommandPath())
 			}
-			if !o.dryRun && !o.yes && (!f.IO.InTTY || !f.IO.ErrTTY) {
+			if !o.DryRun && !o.Yes && (!f.IO.InTTY || !f.IO.ErrTTY) {
 				return cli.UsageErrorf("refusing to offboard without confirmation: stdin is not a terminal; review with --dry-run, then pass --yes")
 			}
-			return offboardRun(c.Context(), f, o)
+			if runF != nil {
+				return runF(o)
+			}
+			return offboardRun(c.Context(), o)
 		},
 	}
 	engine.Describe(c, engine.Facts{Method: http.MethodDelete, Path: "/users/{userId}", Scope: "Users > Write",
@@ -108,8 +115,8 @@ folders, apps, resources and resource configurations; per user, eight POST
 after; then 2 points to disable, 5 per group, 10 per grant revoked.`})
 	fl := c.Flags()
 	engine.AddUserFileFlags(c, "offboard")
-	fl.BoolVar(&o.dryRun, "dry-run", false, "print what the user reaches and the steps, change nothing")
-	fl.BoolVar(&o.yes, "yes", false, "do not ask for confirmation")
+	fl.BoolVar(&o.DryRun, "dry-run", false, "print what the user reaches and the steps, change nothing")
+	fl.BoolVar(&o.Yes, "yes", false, "do not ask for confirmation")
 	c.ValidArgsFunction = func(_ *cobra.Command, args []string, typed string) ([]string, cobra.ShellCompDirective) {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
@@ -133,7 +140,7 @@ type offboardStep struct {
 // offboardees reads the users to offboard (by email or id, as rows of a
 // file may name them), and refuses (before anything else is read or
 // changed) the token's own user and the last active admin.
-func offboardees(ctx context.Context, f *cli.Factory, conn *cli.Connection, org *access.Org, o *offboardOptions) ([]*access.User, map[int]string, error) {
+func offboardees(ctx context.Context, f *cli.Factory, conn *cli.Connection, org *access.Org, o *OffboardOptions) ([]*access.User, map[int]string, error) {
 	if err := org.LoadUsers(ctx); err != nil {
 		return nil, nil, err
 	}
@@ -147,7 +154,11 @@ func offboardees(ctx context.Context, f *cli.Factory, conn *cli.Connection, org 
 	return users, failed, nil
 }
 
-func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) error {
+// offboardRun reads the users and what they reach, prints that and the
+// steps with their cost, asks, runs the steps as one job and prints what
+// remains.
+func offboardRun(parent context.Context, o *OffboardOptions) error {
+	f := o.Factory
 	cfg, p, err := cli.PrinterFor(f)
 	if err != nil {
 		return err
@@ -159,7 +170,7 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 		return err
 	}
 	org := access.NewOrg(conn.Client)
-	users, failedRows, err := offboardees(ctx, f, conn, org, &o)
+	users, failedRows, err := offboardees(ctx, f, conn, org, o)
 	if err != nil {
 		return err
 	}
@@ -172,15 +183,66 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 			return err
 		}
 	}
+	before, steps, err := offboardSteps(ctx, org, users, o.rowOf)
+	if err != nil {
+		return err
+	}
+	bc := cfg.Budget
+	points := 0
+	for i := range steps {
+		steps[i].points = bc.Cost(steps[i].req.Path)
+		points += steps[i].points
+	}
+	if err := printRows(p, before, reachFields); err != nil {
+		return err
+	}
+	w := f.IO.Err
+	if len(steps) == 0 {
+		fmt.Fprintf(w, "Nothing to do: %s disabled, in no group, with no direct grant.\n", strings.Join(o.Emails, ", "))
+		return o.finish(f, failedRows, bulk.Summary{})
+	}
+	fmt.Fprintf(w, "Offboarding %s%s:\n", strings.Join(o.Emails, ", "), alreadyDisabled(users))
+	for _, s := range steps {
+		fmt.Fprintf(w, "  - %s\n", s.key)
+	}
+	fmt.Fprintf(w, "Cost: %s.\n", bc.CostSentence(len(steps), points, nil))
+	if o.DryRun {
+		return o.finish(f, nil, bulk.Summary{})
+	}
+	if !o.Yes {
+		if err := cli.ConfirmOrCancel(f.Ask(), fmt.Sprintf("Offboard (%s)?", ratebudget.Tally(len(steps), points))); err != nil {
+			return err
+		}
+	}
+	res, err := runOffboard(ctx, f, conn, o.Emails, steps, points, failedRows)
+	if err != nil {
+		return err
+	}
+	if f.OnChange != nil {
+		f.OnChange("users")
+		f.OnChange("groups")
+	}
+	if res.Stopped || res.Counts[bulk.Failed]+res.Counts[bulk.Unknown] > 0 {
+		return o.finish(f, failedRows, res)
+	}
+	if err := printAfter(ctx, f, p, org, o.Emails, users); err != nil {
+		return err
+	}
+	return o.finish(f, failedRows, res)
+}
+
+// offboardSteps reads what each user reaches and the changes that end it:
+// disable, leave each group, revoke each direct grant.
+func offboardSteps(ctx context.Context, org *access.Org, users []*access.User, rowOf map[string]int) ([]access.Row, []offboardStep, error) {
 	var before []access.Row
 	var steps []offboardStep
 	for _, u := range users {
 		rows, direct, err := org.Reach(ctx, u, "before")
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		before = append(before, rows...)
-		row := o.rowOf[u.ID]
+		row := rowOf[u.ID]
 		if u.Active {
 			steps = append(steps, offboardStep{key: "disable " + u.Email, row: row, user: u.Email, verb: "disable", what: u.Email,
 				req: client.Request{Method: http.MethodDelete, Path: "/users/" + url.PathEscape(u.ID), Scope: "Users > Write"}})
@@ -198,45 +260,12 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 					Body: map[string]any{"subject": map[string]any{"type": "user", "id": u.ID}, "object": map[string]any{"type": d.Type, "id": id}}}})
 		}
 	}
-	bc := cfg.Budget
-	points := 0
-	for i := range steps {
-		steps[i].points = bc.Cost(steps[i].req.Path)
-		points += steps[i].points
-	}
-	if err := printRows(p, before, reachFields); err != nil {
-		return err
-	}
-	w := f.IO.Err
-	if len(steps) == 0 {
-		fmt.Fprintf(w, "Nothing to do: %s disabled, in no group, with no direct grant.\n", strings.Join(o.emails, ", "))
-		return o.finish(f, failedRows, bulk.Summary{})
-	}
-	fmt.Fprintf(w, "Offboarding %s%s:\n", strings.Join(o.emails, ", "), alreadyDisabled(users))
-	for _, s := range steps {
-		fmt.Fprintf(w, "  - %s\n", s.key)
-	}
-	fmt.Fprintf(w, "Cost: %s.\n", bc.CostSentence(len(steps), points, nil))
-	if o.dryRun {
-		return o.finish(f, nil, bulk.Summary{})
-	}
-	if !o.yes {
-		if err := cli.ConfirmOrCancel(f.Ask(), fmt.Sprintf("Offboard (%s)?", ratebudget.Tally(len(steps), points))); err != nil {
-			return err
-		}
-	}
-	res, err := runOffboard(ctx, f, conn, o.emails, steps, points, failedRows)
-	if err != nil {
-		return err
-	}
-	if f.OnChange != nil {
-		f.OnChange("users")
-		f.OnChange("groups")
-	}
-	if res.Stopped || res.Counts[bulk.Failed]+res.Counts[bulk.Unknown] > 0 {
-		return o.finish(f, failedRows, res)
-	}
-	// What remains, read afresh with the groups as they are now.
+	return before, steps, nil
+}
+
+// printAfter prints what the users still reach, read afresh with the
+// groups as they are now, or that nothing remains.
+func printAfter(ctx context.Context, f *cli.Factory, p *output.Printer, org *access.Org, emails []string, users []*access.User) error {
 	if err := org.ReloadGroups(ctx); err != nil {
 		return err
 	}
@@ -248,14 +277,6 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 		}
 		after = append(after, rows...)
 	}
-	if err := printAfter(f, p, o.emails, after); err != nil {
-		return err
-	}
-	return o.finish(f, failedRows, res)
-}
-
-// printAfter prints what the users still reach, or that nothing remains.
-func printAfter(f *cli.Factory, p *output.Printer, emails []string, after []access.Row) error {
 	if len(after) == 0 && !f.Quiet() {
 		fmt.Fprintf(f.IO.Err, "Nothing remains: %s can reach no folder, app, resource or resource configuration.\n", strings.Join(emails, ", "))
 		return nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -78,4 +79,14 @@ func Describe(c *cobra.Command, fa Facts) {
 	}
 	c.Long = long + "\n\n" + fa.text()
 	fa.annotate(c)
+}
+
+// Workflow builds a command that is not one API operation (a report, a
+// local check, several requests as one job), with its own run function.
+type Workflow func(f *cli.Factory) *cobra.Command
+
+// Attach is the Workflow of a command built as NewCmdX(f, runF): with a
+// nil runF, the command runs its own run function.
+func Attach[O any](newCmd func(*cli.Factory, func(*O) error) *cobra.Command) Workflow {
+	return func(f *cli.Factory) *cobra.Command { return newCmd(f, nil) }
 }

@@ -164,7 +164,7 @@ type Group struct {
 	Groups  []Group
 	// Extra are commands that are not one API operation (local checks,
 	// reports that send several requests); each has its own run function.
-	Extra []func(f *cli.Factory) *cobra.Command
+	Extra []Workflow
 }
 
 // Command builds the group's cobra command with every subcommand.

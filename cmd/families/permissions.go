@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/orgctl/orgctl/cmd/access"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
@@ -175,7 +173,7 @@ Gotchas:
   orgctl permissions report -o csv > access.csv
   orgctl permissions roles list`,
 		Columns: objectColumns,
-		Extra:   []func(f *cli.Factory) *cobra.Command{access.NewListObjectsCmd, access.NewReportCmd},
+		Extra:   []engine.Workflow{engine.Attach(access.NewCmdListObjects), engine.Attach(access.NewCmdReport)},
 		Ops: []engine.Op{
 			{Use: "access-list OBJECT_TYPE OBJECT", Short: "Show who can access an object, and why", Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Args: []string{"objectType", "objectId"}, Scope: "Permissions > Read",
 				Long: `OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps and workflows

@@ -4,8 +4,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/resources"
@@ -137,7 +135,7 @@ is sent. The resource is not read first, to save its points.`,
 				},
 			},
 		},
-		Extra: []func(f *cli.Factory) *cobra.Command{resources.NewAuditCmd, resources.NewODBCCheckCmd},
+		Extra: []engine.Workflow{engine.Attach(resources.NewCmdAudit), engine.Attach(resources.NewCmdODBCCheck)},
 	}
 }
 

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/spf13/cobra"
-
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/access"
 	"github.com/orgctl/orgctl/cmd/cli"
@@ -38,7 +36,7 @@ user disables it; the API keeps the record.`,
   orgctl users update ana.viewer@sandbox.example --last-name Byron --active=false
   orgctl users delete ana.viewer@sandbox.example --yes`,
 		Columns: UserColumns,
-		Extra:   []func(f *cli.Factory) *cobra.Command{access.NewOffboardCmd},
+		Extra:   []engine.Workflow{engine.Attach(access.NewCmdOffboard)},
 		Ops: []engine.Op{
 			{
 				Use: "list", Short: "List users", Method: http.MethodGet, Path: "/users", Scope: "Users > Read", List: true,

@@ -39,16 +39,18 @@ var auditColumns = []output.Column{
 	{Header: "ACTION", Field: "action"},
 }
 
-// auditOptions are one audit's settings, parsed and checked.
-type auditOptions struct {
+// AuditOptions are one audit's settings, parsed and checked.
+type AuditOptions struct {
+	Factory  *cli.Factory
 	AsOf     time.Time
 	FailOn   string
 	ListOnly bool
 }
 
-// NewAuditCmd is a report over many requests, so it has its own run
+// NewCmdAudit is a report over many requests, so it has its own run
 // function: one list, then one read per resource whose options decide it.
-func NewAuditCmd(f *cli.Factory) *cobra.Command {
+// It parses into AuditOptions for runF (auditRun when nil).
+func NewCmdAudit(f *cli.Factory, runF func(*AuditOptions) error) *cobra.Command {
 	var asOf, failOn string
 	var listOnly bool
 	c := &cobra.Command{
@@ -76,7 +78,7 @@ printing when a finding at or above LEVEL exists (for CI).`,
   orgctl resources audit --jq '.[] | select(.change == "tsql-connector-v1-v2-removed") | .resource_name'`,
 		Args: cli.NoArgsGroup,
 		RunE: func(c *cobra.Command, _ []string) error {
-			o := auditOptions{FailOn: failOn, ListOnly: listOnly, AsOf: time.Now()}
+			o := &AuditOptions{Factory: f, FailOn: failOn, ListOnly: listOnly, AsOf: time.Now()}
 			if c.Flags().Changed("as-of") {
 				t, err := time.ParseInLocation("2006-01-02", asOf, time.Local)
 				if err != nil {
@@ -87,7 +89,10 @@ printing when a finding at or above LEVEL exists (for CI).`,
 			if failOn != "" && !slices.Contains(auditLevels, failOn) {
 				return cli.UsageErrorf("invalid value %q for --fail-on: allowed values are %s", failOn, strings.Join(auditLevels, ", "))
 			}
-			return auditRun(c.Context(), f, o)
+			if runF != nil {
+				return runF(o)
+			}
+			return auditRun(c.Context(), o)
 		},
 	}
 	engine.Describe(c, engine.Facts{Method: http.MethodGet, Path: "/resources", Scope: "Resources > Read",
@@ -108,7 +113,8 @@ become "check".`})
 
 // auditRun lists the resources, reads the options of those whose findings
 // depend on them, and prints the findings.
-func auditRun(ctx context.Context, f *cli.Factory, o auditOptions) error {
+func auditRun(ctx context.Context, o *AuditOptions) error {
+	f := o.Factory
 	cfg, p, err := cli.PrinterFor(f)
 	if err != nil {
 		return err
