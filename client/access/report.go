@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -132,10 +133,10 @@ func (o *Org) Rows(reads []Read, answers []json.RawMessage) ([]Row, error) {
 			}
 			groups := map[string]Entry{}
 			for _, e := range lists["group"] {
-				groups[idText(e.Subject.ID)] = e
+				groups[kinds.Text(e.Subject.ID)] = e
 			}
 			for _, e := range lists["user"] {
-				k := key{idText(e.Subject.ID), r.ObjType, r.ObjID}
+				k := key{kinds.Text(e.Subject.ID), r.ObjType, r.ObjID}
 				level[k], via[k] = e.AccessLevel, Via(e, groups, orgNamer{o})
 			}
 			continue
@@ -146,7 +147,7 @@ func (o *Org) Rows(reads []Read, answers []json.RawMessage) ([]Row, error) {
 		}
 		m := map[string]string{}
 		for _, ob := range objs {
-			m[idText(ob.ID)] = ob.Level
+			m[kinds.Text(ob.ID)] = ob.Level
 		}
 		k := r.SubjType + "/" + r.SubjID + "/" + r.ObjType
 		if r.Inherited {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mattn/go-runewidth"
+	"github.com/orgctl/orgctl/client/kinds"
 )
 
 // Namer names what an id stands for: kind "groups", "folders" or "users".
@@ -46,7 +47,7 @@ func Via(e Entry, groupEntries map[string]Entry, n Namer) string {
 		via = append(via, "universal")
 	}
 	for _, g := range s.Groups {
-		id := idText(g.ID)
+		id := kinds.Text(g.ID)
 		ge, ok := groupEntries[id]
 		if ok && ge.Sources.Universal && !ge.Sources.Direct && ge.Sources.Inherited == nil {
 			via = append(via, "universal through "+n.Name("groups", id))
@@ -55,7 +56,7 @@ func Via(e Entry, groupEntries map[string]Entry, n Namer) string {
 		}
 	}
 	if s.Inherited != nil && len(s.Inherited.ID) > 0 {
-		from := idText(s.Inherited.ID)
+		from := kinds.Text(s.Inherited.ID)
 		if s.Inherited.Type == "folder" || s.Inherited.Type == "" {
 			from = n.Name("folders", from)
 		}

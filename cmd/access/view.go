@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/client/access"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
@@ -44,7 +45,7 @@ func (n *namer) Name(kind, id string) string {
 		if n.c.Names != nil {
 			objs, err := n.c.Names(kind)
 			if err != nil {
-				n.p.IO.Warn("could not look up %s names, showing ids: %v", engine.SingularKind(kind), firstLine(err.Error()))
+				n.p.IO.Warn("could not look up %s names, showing ids: %v", kinds.Singular(kind), firstLine(err.Error()))
 			}
 			for _, o := range objs {
 				m[o.ID] = o.Key
@@ -83,7 +84,7 @@ func (n *namer) Active(id string) string {
 			}
 			if json.Unmarshal(data, &users) == nil {
 				for _, u := range users {
-					n.setActive(engine.IDText(u.ID), u.Active)
+					n.setActive(kinds.Text(u.ID), u.Active)
 				}
 			}
 		}
@@ -107,7 +108,7 @@ func ListView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
 	n := &namer{p: p, c: c}
 	groupEntries := map[string]access.Entry{}
 	for _, e := range lists["group"] {
-		groupEntries[engine.IDText(e.Subject.ID)] = e
+		groupEntries[kinds.Text(e.Subject.ID)] = e
 	}
 	var rows []map[string]any
 	add := func(subject, kind string, e access.Entry) {
@@ -115,12 +116,12 @@ func ListView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
 			"via": access.Via(e, groupEntries, n)})
 	}
 	for _, e := range lists["group"] {
-		add(n.Name("groups", engine.IDText(e.Subject.ID)), "group", e)
+		add(n.Name("groups", kinds.Text(e.Subject.ID)), "group", e)
 	}
 	var users []map[string]any
 	for _, e := range lists["user"] {
 		if expand || access.OwnGrant(e) {
-			id := engine.IDText(e.Subject.ID)
+			id := kinds.Text(e.Subject.ID)
 			add(n.Name("users", id), "user", e)
 			rows[len(rows)-1]["active"] = n.Active(id)
 			users = append(users, rows[len(rows)-1])
@@ -131,7 +132,7 @@ func ListView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
 	if expand {
 		for _, e := range lists["userInvite"] {
 			// an invite by its email, as people know it; its id when unlisted
-			id := engine.IDText(e.Subject.ID)
+			id := kinds.Text(e.Subject.ID)
 			subject := n.Name("invites", id)
 			if subject == id {
 				subject = "invite " + id
