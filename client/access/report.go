@@ -127,16 +127,16 @@ func (o *Org) Rows(reads []Read, answers []json.RawMessage) ([]Row, error) {
 	direct := map[string]map[string]string{}
 	for i, r := range reads {
 		if r.SubjType == "" {
-			var lists map[string][]Entry
-			if err := json.Unmarshal(answers[i], &lists); err != nil {
+			lists, err := DecodeAccessList(answers[i])
+			if err != nil {
 				return nil, fmt.Errorf("%s: unexpected answer: %w", r.Req.Path, err)
 			}
 			groups := map[string]Entry{}
 			for _, e := range lists["group"] {
-				groups[kinds.Text(e.Subject.ID)] = e
+				groups[e.SubjectID()] = e
 			}
 			for _, e := range lists["user"] {
-				k := key{kinds.Text(e.Subject.ID), r.ObjType, r.ObjID}
+				k := key{e.SubjectID(), r.ObjType, r.ObjID}
 				level[k], via[k] = e.AccessLevel, Via(e, groups, orgNamer{o})
 			}
 			continue

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 )
@@ -281,22 +282,8 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 		if err != nil {
 			return err
 		}
-		var al map[string][]struct {
-			Subject struct {
-				ID   anyID  `json:"id"`
-				Type string `json:"type"`
-			} `json:"subject"`
-			Sources struct {
-				Direct    bool            `json:"direct"`
-				Universal bool            `json:"universal"`
-				Groups    []any           `json:"groups"`
-				Inherited json.RawMessage `json:"inherited"`
-			} `json:"sources"`
-			AccessLevel string `json:"accessLevel"`
-		}
-		dec := json.NewDecoder(bytes.NewReader(resp.Data))
-		dec.UseNumber()
-		if err := dec.Decode(&al); err != nil {
+		al, err := access.DecodeAccessList(resp.Data)
+		if err != nil {
 			return fmt.Errorf("GET %s: %w", req.Path, err)
 		}
 		for _, typ := range []string{"group", "user"} {
@@ -306,9 +293,9 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 				}
 				var subj string
 				if typ == "group" {
-					subj = "group:" + orID(groupName, string(e.Subject.ID))
+					subj = "group:" + orID(groupName, e.SubjectID())
 				} else {
-					subj = "user:" + strings.ToLower(orID(userEmail, string(e.Subject.ID)))
+					subj = "user:" + strings.ToLower(orID(userEmail, e.SubjectID()))
 				}
 				g := grants[subj]
 				if g == nil {
@@ -318,11 +305,10 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 				g[field].(map[string]any)[key] = e.AccessLevel
 				// accessLevel is the effective level: with another source
 				// beside the grant, the grant's own level may be lower.
-				inherited := len(e.Sources.Inherited) > 0 && string(e.Sources.Inherited) != "null"
-				if e.Sources.Universal || len(e.Sources.Groups) > 0 || inherited {
+				if e.Sources.Universal || len(e.Sources.Groups) > 0 || e.Inherits() {
 					k := subj + " " + objType
 					if ambiguous[k] == nil {
-						ambiguous[k] = &directRead{subj: subj, typ: typ, id: string(e.Subject.ID), objType: objType, field: field, keys: map[string]string{}}
+						ambiguous[k] = &directRead{subj: subj, typ: typ, id: e.SubjectID(), objType: objType, field: field, keys: map[string]string{}}
 						// its own read follows the access lists: counted once known
 						prog.expect("/permissions/listObjects")
 					}

@@ -100,15 +100,15 @@ func ListView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
 	if p.Opts.Structured() {
 		return p.Print(data, nil)
 	}
-	var lists map[string][]access.Entry
-	if err := json.Unmarshal(data, &lists); err != nil {
+	lists, err := access.DecodeAccessList(data)
+	if err != nil {
 		return p.Print(data, nil)
 	}
 	expand := c.LocalBool("expand")
 	n := &namer{p: p, c: c}
 	groupEntries := map[string]access.Entry{}
 	for _, e := range lists["group"] {
-		groupEntries[kinds.Text(e.Subject.ID)] = e
+		groupEntries[e.SubjectID()] = e
 	}
 	var rows []map[string]any
 	add := func(subject, kind string, e access.Entry) {
@@ -116,12 +116,12 @@ func ListView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
 			"via": access.Via(e, groupEntries, n)})
 	}
 	for _, e := range lists["group"] {
-		add(n.Name("groups", kinds.Text(e.Subject.ID)), "group", e)
+		add(n.Name("groups", e.SubjectID()), "group", e)
 	}
 	var users []map[string]any
 	for _, e := range lists["user"] {
 		if expand || access.OwnGrant(e) {
-			id := kinds.Text(e.Subject.ID)
+			id := e.SubjectID()
 			add(n.Name("users", id), "user", e)
 			rows[len(rows)-1]["active"] = n.Active(id)
 			users = append(users, rows[len(rows)-1])
@@ -132,7 +132,7 @@ func ListView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
 	if expand {
 		for _, e := range lists["userInvite"] {
 			// an invite by its email, as people know it; its id when unlisted
-			id := kinds.Text(e.Subject.ID)
+			id := e.SubjectID()
 			subject := n.Name("invites", id)
 			if subject == id {
 				subject = "invite " + id
