@@ -18,7 +18,7 @@ import (
 
 var objectRowColumns = []output.Column{
 	{Header: "TYPE", Field: "type"},
-	{Header: "OBJECT", Field: "object"},
+	{Header: "OBJECT", Field: "object", Key: true}, // what the row is about: shown whole, as a list's key is
 	{Header: "LEVEL", Field: "level"},
 }
 

@@ -1,13 +1,16 @@
 package access
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/orgctl/orgctl/client/access"
+	"github.com/orgctl/orgctl/output"
 )
 
 func TestNewCmdListObjectsParsesTheSubjectAndTypes(t *testing.T) {
@@ -85,5 +88,19 @@ func TestListObjectsRunPrintsTheAPIsItemsAsJSON(t *testing.T) {
 	var items []map[string]any
 	if err := json.Unmarshal(out.Bytes(), &items); err != nil || len(items) != 1 || items[0]["access_level"] != "use" || items[0]["type"] != "folder" {
 		t.Errorf("-o json = %s (%v)", out, err)
+	}
+}
+
+// On a narrow terminal the OBJECT column, which says what the row is
+// about, stays whole, as a list's key column does.
+func TestListObjectsKeepsTheObjectWhole(t *testing.T) {
+	var out bytes.Buffer
+	p := &output.Printer{IO: &output.IO{Out: &out, Err: io.Discard, OutTTY: true, Width: 50}, Opts: output.Options{Format: "table"}}
+	long := "app:/Finance/Quarterly reports/Archive 2025"
+	if err := p.Print([]byte(`[{"type":"folder","object":"`+long+`","level":"use"}]`), objectRowColumns); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), long) {
+		t.Errorf("the object was cut at 50 columns:\n%s", out.String())
 	}
 }
