@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -84,44 +83,6 @@ func TestODBCParamsAreCheckedBeforeSending(t *testing.T) {
 	mustRun(t, "resources", "update", "hr-mssql-winauth", "--odbc-param", "Trusted_Connection=yes", "--windows-auth=false", "-q")
 	if got := sent(api); len(got) != 2 {
 		t.Errorf("accepted changes: sent %v", got)
-	}
-}
-
-func TestODBCCheckCommand(t *testing.T) {
-	isolate(t)
-	out, _, err := run(t, "", "resources", "odbc-check", "--param", "packetsize=4096", "--param", "Trusted_Connection=yes")
-	if ExitCode(err) != cli.ExitFailure {
-		t.Errorf("a rejected key: exit %d (%v)", ExitCode(err), err)
-	}
-	if !strings.Contains(out, "accepted\tpacketsize\tPacket Size\t4096\n") || !strings.Contains(out, "rejected\tTrusted_Connection\t") {
-		t.Errorf("piped report:\n%s", out)
-	}
-	out, _, err = run(t, "", "resources", "odbc-check", "--file", "-", "-o", "json")
-	if ExitCode(err) != cli.ExitUsage {
-		t.Errorf("empty --file -: %v", err)
-	}
-	f, tio := testFactory(t, &testKeyring{}, `{"packetsize":"4096","ApplicationIntent":"ReadOnly"}`)
-	if err := execute(context.Background(), f, []string{"resources", "odbc-check", "--file", "-", "-o", "json"}, nil); err != nil {
-		t.Fatal(err)
-	}
-	var rep struct {
-		Accepted []map[string]any
-		Rejected []map[string]any
-	}
-	if json.Unmarshal(tio.out.Bytes(), &rep); len(rep.Accepted) != 2 || len(rep.Rejected) != 0 {
-		t.Errorf("JSON report = %s", tio.out.String())
-	}
-	_, _, err = run(t, "", "resources", "odbc-check", "--param", "a=1", "--param", "a=2")
-	if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), `"a" given twice`) {
-		t.Errorf("duplicate key: %v", err)
-	}
-	_, _, err = run(t, "", "resources", "odbc-check")
-	if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "nothing to check") {
-		t.Errorf("no input: %v", err)
-	}
-	out = mustRun(t, "resources", "odbc-check", "--allowlist")
-	if !strings.Contains(out, "Packet Size\t") {
-		t.Errorf("allowlist:\n%s", out)
 	}
 }
 

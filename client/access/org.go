@@ -111,7 +111,7 @@ func (o *Org) LoadGroups(ctx context.Context) error {
 }
 
 // GroupID is a group's id as text.
-func GroupID(g Group) string { return idText(g.ID) }
+func GroupID(g Group) string { return kinds.Text(g.ID) }
 
 // LoadObjects reads the list of each type asked for (see ObjectTypes
 // and ReportTypes), once each.
@@ -305,7 +305,7 @@ func (o *Org) Reach(ctx context.Context, u *User, stage string) (rows []Row, dir
 				if json.Unmarshal(raw, &ob) == nil {
 					ob.Type = t
 					direct = append(direct, ob)
-					own[idText(ob.ID)] = ob.Level
+					own[kinds.Text(ob.ID)] = ob.Level
 				}
 			}
 		}
@@ -314,7 +314,7 @@ func (o *Org) Reach(ctx context.Context, u *User, stage string) (rows []Row, dir
 			if json.Unmarshal(raw, &ob) != nil {
 				continue
 			}
-			id := idText(ob.ID)
+			id := kinds.Text(ob.ID)
 			var via []string
 			best := 0
 			if l, ok := own[id]; ok {
@@ -344,15 +344,6 @@ func (o *Org) Reach(ctx context.Context, u *User, stage string) (rows []Row, dir
 func (o *Org) ReloadGroups(ctx context.Context) error {
 	o.groupByID = nil
 	return o.LoadGroups(ctx)
-}
-
-// idText is an id as text, whether the API sent it as a string or a number.
-func idText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	return string(raw)
 }
 
 // After works out what a user still reaches once the steps taken are

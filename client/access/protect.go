@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/kinds"
 )
 
 // TokenOwner is the legacy id of the user the token belongs to: the API's
@@ -31,7 +32,7 @@ func TokenOwner(ctx context.Context, cl *client.Client, token string) string {
 		if t.Last4 == "" || !strings.HasSuffix(token, t.Last4) || len(t.Owner) == 0 {
 			continue
 		}
-		id := idText(t.Owner)
+		id := kinds.Text(t.Owner)
 		if owner != "" && owner != id {
 			return ""
 		}
@@ -51,7 +52,7 @@ func (o *Org) RefuseOffboarding(users []*User, owner string) error {
 	leaving := map[string]bool{}
 	for _, u := range users {
 		leaving[u.ID] = true
-		if owner != "" && idText(u.LegacyID) == owner {
+		if owner != "" && kinds.Text(u.LegacyID) == owner {
 			return fmt.Errorf("refusing to offboard %s: the API token in use is this user's; offboard them with another admin's token (nothing was changed)", u.Email)
 		}
 	}

@@ -133,16 +133,16 @@ func (o *Org) Rows(reads []Read, answers []json.RawMessage) ([]Row, error) {
 	direct := map[string]map[string]string{}
 	for i, r := range reads {
 		if r.SubjType == "" {
-			var lists map[string][]Entry
-			if err := json.Unmarshal(answers[i], &lists); err != nil {
+			lists, err := DecodeAccessList(answers[i])
+			if err != nil {
 				return nil, fmt.Errorf("%s: unexpected answer: %w", r.Req.Path, err)
 			}
 			groups := map[string]Entry{}
 			for _, e := range lists["group"] {
-				groups[idText(e.Subject.ID)] = e
+				groups[e.SubjectID()] = e
 			}
 			for _, e := range lists["user"] {
-				k := key{idText(e.Subject.ID), r.ObjType, r.ObjID}
+				k := key{e.SubjectID(), r.ObjType, r.ObjID}
 				level[k], via[k] = e.AccessLevel, Via(e, groups, orgNamer{o})
 			}
 			continue
@@ -153,7 +153,7 @@ func (o *Org) Rows(reads []Read, answers []json.RawMessage) ([]Row, error) {
 		}
 		m := map[string]string{}
 		for _, ob := range objs {
-			m[idText(ob.ID)] = ob.Level
+			m[kinds.Text(ob.ID)] = ob.Level
 		}
 		k := r.SubjType + "/" + r.SubjID + "/" + r.ObjType
 		if r.Inherited {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mattn/go-runewidth"
+	"github.com/orgctl/orgctl/client/kinds"
 )
 
 // Namer names what an id stands for: kind "groups", "folders" or "users".
@@ -33,6 +34,29 @@ type Entry struct {
 	AccessLevel string `json:"accessLevel"`
 }
 
+// AccessList is the answer of GET /permissions/accessList/{type}/{id}: its
+// entries by subject type ("group", "user", "userInvite").
+type AccessList map[string][]Entry
+
+// DecodeAccessList reads an access list answer's data.
+func DecodeAccessList(data []byte) (AccessList, error) {
+	var al AccessList
+	if err := json.Unmarshal(data, &al); err != nil {
+		return nil, err
+	}
+	return al, nil
+}
+
+// SubjectID is the entry's subject id as text, whether sent as a string or
+// a number.
+func (e Entry) SubjectID() string { return kinds.Text(e.Subject.ID) }
+
+// Inherits reports whether the access comes (also) from a folder above
+// the object.
+func (e Entry) Inherits() bool {
+	return e.Sources.Inherited != nil && len(e.Sources.Inherited.ID) > 0
+}
+
 // Via says where one subject's access comes from: direct; universal
 // (a group's own universal access level); universal through GROUP or member
 // of GROUP (a user's groups); inherited from FOLDER PATH.
@@ -46,7 +70,7 @@ func Via(e Entry, groupEntries map[string]Entry, n Namer) string {
 		via = append(via, "universal")
 	}
 	for _, g := range s.Groups {
-		id := idText(g.ID)
+		id := kinds.Text(g.ID)
 		ge, ok := groupEntries[id]
 		if ok && ge.Sources.Universal && !ge.Sources.Direct && ge.Sources.Inherited == nil {
 			via = append(via, "universal through "+n.Name("groups", id))
@@ -54,8 +78,8 @@ func Via(e Entry, groupEntries map[string]Entry, n Namer) string {
 			via = append(via, "member of "+n.Name("groups", id))
 		}
 	}
-	if s.Inherited != nil && len(s.Inherited.ID) > 0 {
-		from := idText(s.Inherited.ID)
+	if e.Inherits() {
+		from := kinds.Text(s.Inherited.ID)
 		if s.Inherited.Type == "folder" || s.Inherited.Type == "" {
 			from = n.Name("folders", from)
 		}
@@ -70,7 +94,7 @@ func Via(e Entry, groupEntries map[string]Entry, n Namer) string {
 // OwnGrant: a user reached through a grant of their own, not only through
 // groups; without --expand those are the users an access list shows.
 func OwnGrant(e Entry) bool {
-	return e.Sources.Direct || (e.Sources.Inherited != nil && len(e.Sources.Inherited.ID) > 0)
+	return e.Sources.Direct || e.Inherits()
 }
 
 // ShortVia shortens a VIA (as Via writes it) to width display columns by

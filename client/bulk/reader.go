@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/orgctl/orgctl/client/kinds"
 )
 
 // Format is how a bulk file spells its rows.
@@ -427,12 +429,12 @@ func jsonValues(b []byte) (map[string][]string, string) {
 			vals := make([]string, 0, len(t))
 			for _, e := range t {
 				if e != nil {
-					vals = append(vals, jsonText(e))
+					vals = append(vals, kinds.Text(e))
 				}
 			}
 			out[k] = vals
 		default:
-			out[k] = []string{jsonText(v)}
+			out[k] = []string{kinds.Text(v)}
 		}
 	}
 	return out, ""
@@ -471,20 +473,4 @@ func sortedKeys(m map[string][]string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func jsonText(v any) string {
-	switch t := v.(type) {
-	case string:
-		return t
-	case json.Number:
-		return t.String()
-	case bool:
-		if t {
-			return "true"
-		}
-		return "false"
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
 }

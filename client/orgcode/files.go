@@ -17,6 +17,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/output/yamlvalue"
 	"go.yaml.in/yaml/v3"
 	unorm "golang.org/x/text/unicode/norm"
@@ -171,7 +172,7 @@ func ReadDir(ctx context.Context, dir string) (*Files, error) {
 		}
 		id := k.Name + "\x00" + foldKey(k, doc.Key)
 		if prev := seen[id]; prev != nil {
-			probs = append(probs, Problem{File: path, Line: doc.Line, Msg: fmt.Sprintf("%s %q is also defined at %s", singular(k.Name), doc.Key, prev.At(k.KeyField))})
+			probs = append(probs, Problem{File: path, Line: doc.Line, Msg: fmt.Sprintf("%s %q is also defined at %s", kinds.Singular(k.Name), doc.Key, prev.At(k.KeyField))})
 			return nil
 		}
 		seen[id] = doc
@@ -231,10 +232,6 @@ func readDoc(path, rel string) (*Doc, *Kind, Problems, error) {
 	return doc, k, ps, nil
 }
 
-func singular(kind string) string {
-	return strings.ReplaceAll(strings.TrimSuffix(kind, "s"), "-", " ")
-}
-
 func foldKey(k *Kind, key string) string {
 	if k.Fold {
 		return strings.ToLower(key)
@@ -259,7 +256,7 @@ func parseDoc(k *Kind, path string, b []byte) (*Doc, Problems) {
 		n = n.Content[0]
 	}
 	if n.Kind != yaml.MappingNode {
-		return nil, Problems{{File: path, Line: n.Line, Msg: fmt.Sprintf("expected a mapping of %s's fields (%s)", singular(k.Name), strings.Join(k.fieldNames(), ", "))}}
+		return nil, Problems{{File: path, Line: n.Line, Msg: fmt.Sprintf("expected a mapping of %s's fields (%s)", kinds.Singular(k.Name), strings.Join(k.fieldNames(), ", "))}}
 	}
 	doc := &Doc{Kind: k, File: path, Line: n.Line, Fields: map[string]any{}, Lines: map[string]int{}}
 	var probs Problems
@@ -273,7 +270,7 @@ func parseDoc(k *Kind, path string, b []byte) (*Doc, Problems) {
 		doc.Lines[name] = kn.Line
 		if name == k.KeyField {
 			if vn.Kind != yaml.ScalarNode || vn.Tag == "!!null" || strings.TrimSpace(vn.Value) == "" {
-				probs = append(probs, Problem{File: path, Line: vn.Line, Msg: fmt.Sprintf("%s must be the %s's natural key, a non-empty string", name, singular(k.Name))})
+				probs = append(probs, Problem{File: path, Line: vn.Line, Msg: fmt.Sprintf("%s must be the %s's natural key, a non-empty string", name, kinds.Singular(k.Name))})
 				continue
 			}
 			doc.Key = vn.Value
@@ -306,7 +303,7 @@ func parseDoc(k *Kind, path string, b []byte) (*Doc, Problems) {
 		}
 	}
 	if doc.Key == "" && !hasKeyProblem(probs, k) {
-		probs = append(probs, Problem{File: path, Line: n.Line, Msg: fmt.Sprintf("missing %s: every %s file names its %s", k.KeyField, singular(k.Name), k.KeyField)})
+		probs = append(probs, Problem{File: path, Line: n.Line, Msg: fmt.Sprintf("missing %s: every %s file names its %s", k.KeyField, kinds.Singular(k.Name), k.KeyField)})
 	}
 	if doc.Key != "" {
 		if msg := checkKey(k, doc.Key); msg != "" {

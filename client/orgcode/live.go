@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 )
@@ -399,21 +400,6 @@ func (g *grantReader) readAll(r Reading, folderIDs []string) error {
 	return nil
 }
 
-// accessEntry is one subject of an access list.
-type accessEntry struct {
-	Subject struct {
-		ID   anyID  `json:"id"`
-		Type string `json:"type"`
-	} `json:"subject"`
-	Sources struct {
-		Direct    bool            `json:"direct"`
-		Universal bool            `json:"universal"`
-		Groups    []any           `json:"groups"`
-		Inherited json.RawMessage `json:"inherited"`
-	} `json:"sources"`
-	AccessLevel string `json:"accessLevel"`
-}
-
 // accessList reads the access list of one object (objType and id), known
 // in the files as key under field, and takes its direct grants.
 func (g *grantReader) accessList(objType, id, key, field string) error {
@@ -423,10 +409,8 @@ func (g *grantReader) accessList(objType, id, key, field string) error {
 	if err != nil {
 		return err
 	}
-	var al map[string][]accessEntry
-	dec := json.NewDecoder(bytes.NewReader(resp.Data))
-	dec.UseNumber()
-	if err := dec.Decode(&al); err != nil {
+	al, err := access.DecodeAccessList(resp.Data)
+	if err != nil {
 		return fmt.Errorf("GET %s: %w", req.Path, err)
 	}
 	for _, typ := range []string{"group", "user"} {
@@ -440,12 +424,12 @@ func (g *grantReader) accessList(objType, id, key, field string) error {
 }
 
 // take records a direct grant of an access list.
-func (g *grantReader) take(typ string, e accessEntry, objType, id, key, field string) {
+func (g *grantReader) take(typ string, e access.Entry, objType, id, key, field string) {
 	var subj string
 	if typ == "group" {
-		subj = "group:" + orID(g.names.groupName, string(e.Subject.ID))
+		subj = "group:" + orID(g.names.groupName, e.SubjectID())
 	} else {
-		subj = "user:" + strings.ToLower(orID(g.names.userEmail, string(e.Subject.ID)))
+		subj = "user:" + strings.ToLower(orID(g.names.userEmail, e.SubjectID()))
 	}
 	gr := g.grants[subj]
 	if gr == nil {
@@ -455,13 +439,12 @@ func (g *grantReader) take(typ string, e accessEntry, objType, id, key, field st
 	gr[field].(map[string]any)[key] = e.AccessLevel
 	// accessLevel is the effective level: with another source
 	// beside the grant, the grant's own level may be lower.
-	inherited := len(e.Sources.Inherited) > 0 && string(e.Sources.Inherited) != "null"
-	if !e.Sources.Universal && len(e.Sources.Groups) == 0 && !inherited {
+	if !e.Sources.Universal && len(e.Sources.Groups) == 0 && !e.Inherits() {
 		return
 	}
 	k := subj + " " + objType
 	if g.ambiguous[k] == nil {
-		g.ambiguous[k] = &directRead{subj: subj, typ: typ, id: string(e.Subject.ID), objType: objType, field: field, keys: map[string]string{}}
+		g.ambiguous[k] = &directRead{subj: subj, typ: typ, id: e.SubjectID(), objType: objType, field: field, keys: map[string]string{}}
 		// its own read follows the access lists: counted once known
 		g.l.progress.expect("/permissions/listObjects")
 	}

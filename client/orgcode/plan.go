@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -131,12 +132,12 @@ func Check(f *Files, l *Live, r Reading) error {
 				switch fd.Type {
 				case tRef:
 					if s, ok := v.(string); ok && !has(fd.Ref, s) {
-						probs = append(probs, Problem{File: d.File, Line: d.Lines[fd.Name], Msg: fmt.Sprintf("%s: no %s named %q in the files or the live org", fd.Name, singular(fd.Ref), s)})
+						probs = append(probs, Problem{File: d.File, Line: d.Lines[fd.Name], Msg: fmt.Sprintf("%s: no %s named %q in the files or the live org", fd.Name, kinds.Singular(fd.Ref), s)})
 					}
 				case tLevelMap, tEnvMap, tScalarMap:
 					for key := range v.(map[string]any) {
 						if !has(fd.Ref, key) {
-							probs = append(probs, Problem{File: d.File, Line: d.Lines[fd.Name+"\x00"+key], Msg: fmt.Sprintf("%s: no %s named %q in the files or the live org", fd.Name, singular(fd.Ref), key)})
+							probs = append(probs, Problem{File: d.File, Line: d.Lines[fd.Name+"\x00"+key], Msg: fmt.Sprintf("%s: no %s named %q in the files or the live org", fd.Name, kinds.Singular(fd.Ref), key)})
 						}
 					}
 				}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 )
 
@@ -104,7 +105,7 @@ func needID(l *Live, kind, key string) (string, error) {
 	if id, ok := l.ID(kind, key); ok {
 		return id, nil
 	}
-	return "", fmt.Errorf("%s %q does not exist (its create failed or was not applied)", singular(kind), key)
+	return "", fmt.Errorf("%s %q does not exist (its create failed or was not applied)", kinds.Singular(kind), key)
 }
 
 func createdID(kind, key string) func(l *Live, resp *client.Response) {

@@ -68,7 +68,7 @@ type NotFoundError struct {
 }
 
 func (e *NotFoundError) Error() string {
-	msg := fmt.Sprintf("no %s named %q", singular(e.Kind), e.Name)
+	msg := fmt.Sprintf("no %s named %q", kinds.Singular(e.Kind), e.Name)
 	switch len(e.Near) {
 	case 0:
 		return msg
@@ -91,11 +91,6 @@ func (e *AmbiguousError) Error() string {
 		fmt.Fprintf(&b, "\n  %s  %s", m.ID, m.Describe())
 	}
 	return b.String()
-}
-
-// singular names one object of a kind: "themes" -> "theme", "config-vars" -> "config var".
-func singular(kind string) string {
-	return strings.ReplaceAll(strings.TrimSuffix(kind, "s"), "-", " ")
 }
 
 // Planned is a request a lookup sends, as the dry run lists it.

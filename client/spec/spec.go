@@ -14,8 +14,11 @@ type Operation struct {
 	Tag  string
 	// Scope is the scope its description says it needs ("Users > Read"), or
 	// the token scope it names ("apps:read"); "" for none.
-	Scope  string
-	Status int // the success status
+	Scope string
+	// ScopeName is the scope as the description names it ("Users > Read"),
+	// as the token settings show it; "" when the description names none.
+	ScopeName string
+	Status    int // the success status
 	// Params are the path parameters, in the path's order.
 	Params []Value
 	Query  []Value

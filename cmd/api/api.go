@@ -14,9 +14,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/orgctl/orgctl/client/spec"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
-	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/output/redact"
 )
 
@@ -215,17 +215,10 @@ func (o *apiOptions) readInput(f *cli.Factory, input string) error {
 	return nil
 }
 
-// takesObject reports whether an operation sends a JSON object body.
-func takesObject(op *engine.Op) bool {
-	if op.Body || op.Patch {
-		return true
-	}
-	for _, fd := range op.Fields {
-		if fd.In == engine.InBody || fd.In == engine.InPatch {
-			return true
-		}
-	}
-	return false
+// takesObject reports whether an operation's published body is a JSON
+// object: it has named values, or its schema is an object's.
+func takesObject(op *spec.Operation) bool {
+	return len(op.Body) > 0 || strings.HasPrefix(op.Schema, `{"type":"object"`)
 }
 
 // jsonKind names the kind of a JSON text, for messages.
@@ -472,46 +465,56 @@ func typedValue(f *cli.Factory, s string, read *int64) (any, error) {
 	return s, nil
 }
 
-// knownScope finds the scope of the command whose endpoint PATH matches, so
-// a 403 can say which scope to add.
+// knownScope is the scope the published description says PATH needs, as
+// the token settings name it, so a 403 can say which scope to add.
 func knownScope(method, path string) string {
-	if op := knownOp(method, path); op != nil {
-		return op.Scope
+	op := knownOp(method, path)
+	if op == nil {
+		return ""
 	}
-	return ""
+	if op.ScopeName != "" {
+		return op.ScopeName
+	}
+	return op.Scope
 }
 
-// knownOp is the command's operation whose endpoint PATH matches, if any.
-func knownOp(method, path string) *engine.Op {
-	want := strings.Split(strings.Trim(path, "/"), "/")
-	var walk func(gs []engine.Group) *engine.Op
-	walk = func(gs []engine.Group) *engine.Op {
-		for _, g := range gs {
-			for i := range g.Ops {
-				if op := &g.Ops[i]; op.Method == method && templateMatches(op.Path, want) {
-					return op
-				}
-			}
-			if op := walk(g.Groups); op != nil {
-				return op
-			}
+// knownOp is the published operation whose path template PATH fills; where
+// two templates fit, the one with more fixed segments ("/users/reset2fa/{id}"
+// over "/users/{id}/{name}") is the one meant.
+func knownOp(method, path string) *spec.Operation {
+	segs := strings.Split(strings.Trim(path, "/"), "/")
+	var best *spec.Operation
+	bestFixed := -1
+	ops := spec.Operations()
+	for i := range ops {
+		if ops[i].Method != method {
+			continue
 		}
-		return nil
+		if fixed, ok := templateMatches(ops[i].Path, segs); ok && fixed > bestFixed {
+			best, bestFixed = &ops[i], fixed
+		}
 	}
-	return walk(families.All())
+	return best
 }
 
-func templateMatches(tmpl string, segs []string) bool {
+// templateMatches reports whether segs fill the template, and how many of
+// its segments are fixed words rather than parameters.
+func templateMatches(tmpl string, segs []string) (int, bool) {
 	parts := strings.Split(strings.Trim(tmpl, "/"), "/")
 	if len(parts) != len(segs) {
-		return false
+		return 0, false
 	}
+	fixed := 0
 	for i, p := range parts {
-		if !(strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}")) && p != segs[i] {
-			return false
+		if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") {
+			continue
 		}
+		if p != segs[i] {
+			return 0, false
+		}
+		fixed++
 	}
-	return true
+	return fixed, true
 }
 
 // apiRun sends the typed request through the same engine as every

@@ -217,6 +217,8 @@ func TestKnownScope(t *testing.T) {
 		{"PATCH", "/users/user_abc/", "Users > Write"},
 		{"POST", "/groups/7/members", "Groups > Write"},
 		{"GET", "/role_permissions/roles", "Permissions > Read"},
+		{"PUT", "/users/reset2fa/user_abc", "Users > Write"},
+		{"POST", "/user_invites", "Users > Write"},
 		{"GET", "/no/such/endpoint", ""},
 		{"TRACE", "/users", ""},
 	} {

@@ -17,7 +17,6 @@ import (
 	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/cli"
-	"github.com/orgctl/orgctl/cmd/engine"
 )
 
 // loginAttempts bounds how often login asks again for a base URL, so a
@@ -158,7 +157,7 @@ func tokenOwner(ctx context.Context, cl *client.Client, token string) string {
 		return ""
 	}
 	for _, u := range users {
-		if engine.IDText(u.LegacyID) != owner || u.Email == "" {
+		if kinds.Text(u.LegacyID) != owner || u.Email == "" {
 			continue
 		}
 		if name := strings.TrimSpace(u.FirstName + " " + u.LastName); name != "" {

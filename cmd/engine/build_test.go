@@ -13,6 +13,7 @@ import (
 
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families/familytest"
+	"github.com/spf13/cobra"
 )
 
 func TestFieldValueKinds(t *testing.T) {
@@ -493,4 +494,28 @@ func TestBuildBodyRefusesTrailingData(t *testing.T) {
 	input := familytest.Input("apps create", nil)
 	input.Body = familytest.BodyFile(t, "{\"name\":\"a\"}\n\n")
 	familytest.Build(t, familytest.Op(t, "apps", "create"), input)
+}
+
+// A workflow described with Facts gets the help lines and annotations a
+// declared operation gets, from the same code.
+func TestDescribeGivesAWorkflowTheOpsFacts(t *testing.T) {
+	f := familytest.Factory(t)
+	op := familytest.Op(t, "users", "delete").Command(f)
+	c := &cobra.Command{Use: "offboard", Short: "Offboard a user", Long: "Does several things."}
+	engine.Describe(c, engine.Facts{Method: http.MethodDelete, Path: "/users/{userId}", Scope: "Users > Write",
+		Also: []string{"Groups > Write", "Permissions > Write"}, Requests: "one per step."})
+	for _, k := range []string{"method", "path", "scope", "cost"} {
+		if c.Annotations[k] != op.Annotations[k] {
+			t.Errorf("annotation %s = %q, the op has %q", k, c.Annotations[k], op.Annotations[k])
+		}
+	}
+	facts := op.Long[strings.Index(op.Long, "API:"):strings.Index(op.Long, "Cost:")]
+	if !strings.Contains(c.Long, facts) {
+		t.Errorf("help lacks the op's lines %q:\n%s", facts, c.Long)
+	}
+	for _, want := range []string{"Offboard a user\n\nDoes several things.\n\nAPI:", "        and Groups > Write, Permissions > Write\nCost:   2 points per request", "\n\nRequests: one per step."} {
+		if !strings.Contains(c.Long, want) {
+			t.Errorf("help lacks %q:\n%s", want, c.Long)
+		}
+	}
 }

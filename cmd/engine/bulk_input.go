@@ -138,7 +138,7 @@ func newBulkColumns(op *Op, given int) *bulkColumns {
 		add(strings.ReplaceAll(name, "-", "_"), colTarget{arg: i})
 		add(p, colTarget{arg: i})
 		if k := op.argKind(i); k != "" && k != noCompletion {
-			add(SingularKind(k), colTarget{arg: i}) // "group" for GROUP_ID: a name or an id
+			add(kinds.Singular(k), colTarget{arg: i}) // "group" for GROUP_ID: a name or an id
 		}
 	}
 	// the older names of a user column, read as it

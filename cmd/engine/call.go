@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
@@ -413,14 +414,13 @@ func PointerEscape(s string) string {
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
 
+// QueryText is a value as a query parameter spells it: as kinds.Text
+// does, and null as the word, since a query has no null of its own.
 func QueryText(v any) string {
-	switch t := v.(type) {
-	case string:
-		return t
-	default:
-		b, _ := json.Marshal(t)
-		return string(b)
+	if v == nil {
+		return "null"
 	}
+	return kinds.Text(v)
 }
 
 // fieldValue converts a field's text to its JSON value, checking type and enum.

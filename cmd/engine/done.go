@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/orgctl/orgctl/client/kinds"
 )
 
 // pastTense is how a write command's verb reads once it is done.
@@ -34,7 +36,7 @@ func singular(group string) string {
 	if n, ok := nouns[group]; ok {
 		return n
 	}
-	return strings.ReplaceAll(strings.TrimSuffix(group, "s"), "-", " ")
+	return kinds.Singular(group)
 }
 
 // plural is how an empty list names what it did not find: "no users match".
@@ -150,15 +152,6 @@ func objectName(c *Call, data json.RawMessage) string {
 // isEmptyList reports whether an answer's data is an empty array.
 func isEmptyList(data json.RawMessage) bool {
 	return strings.TrimSpace(string(data)) == "[]"
-}
-
-// IDText is an id as text, whether the API sent a number or a string.
-func IDText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	return strings.TrimSpace(string(raw))
 }
 
 // MarshalText is json.Marshal without HTML escaping: actions say "Resources page > resource settings".

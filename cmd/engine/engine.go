@@ -252,7 +252,7 @@ func (e *Engine) question(ctx context.Context, c *Call) string {
 	}
 	verb, _, _ := strings.Cut(c.Op.Use, " ")
 	if kind != "" && kind != noCompletion && verb != "" {
-		return fmt.Sprintf("%s%s %s %s? This cannot be undone.", strings.ToUpper(verb[:1]), verb[1:], SingularKind(kind), objs[0])
+		return fmt.Sprintf("%s%s %s %s? This cannot be undone.", strings.ToUpper(verb[:1]), verb[1:], kinds.Singular(kind), objs[0])
 	}
 	return confirmQuestion(c, objs)
 }
@@ -577,7 +577,7 @@ func (e *Engine) nameIn(ctx context.Context, names map[string]map[string]string,
 			objs, err = r.All(ctx, kinds.ByName[kind])
 		}
 		if err != nil {
-			e.f.IO.Warn("could not look up %s names, showing ids: %v", SingularKind(kind), err)
+			e.f.IO.Warn("could not look up %s names, showing ids: %v", kinds.Singular(kind), err)
 		}
 		for _, o := range objs {
 			m[o.ID] = o.Key

@@ -291,7 +291,7 @@ func refuseBuiltin(op *Op, refs []nameRef, found map[string]resolve.Object) erro
 
 func builtinRefusal(ref nameRef, why string) error {
 	return cli.UsageErrorf("refusing to delete %s %s: %s, and the org cannot do without it (nothing was changed)",
-		SingularKind(ref.Kind.Name), ref.Text, why)
+		kinds.Singular(ref.Kind.Name), ref.Text, why)
 }
 
 // deletesObject reports a call that deletes the very object ref names
@@ -348,7 +348,7 @@ func (e *Engine) dryRunNames(c *Call, refs []nameRef) error {
 // lookupWhat names what one lookup request finds: one name, or a kind's list.
 func lookupWhat(p *resolve.Planned, refs []nameRef) string {
 	if len(p.Request.Query) > 0 {
-		return fmt.Sprintf("%s %q", SingularKind(p.Kind), p.Name)
+		return fmt.Sprintf("%s %q", kinds.Singular(p.Kind), p.Name)
 	}
 	var ns []string
 	for _, r := range refs {
@@ -356,10 +356,5 @@ func lookupWhat(p *resolve.Planned, refs []nameRef) string {
 			ns = append(ns, fmt.Sprintf("%q", r.Text))
 		}
 	}
-	return fmt.Sprintf("%s %s (one list of all %s)", SingularKind(p.Kind), strings.Join(ns, ", "), p.Kind)
-}
-
-// SingularKind names one object of a kind ("user-attributes" -> "user attribute").
-func SingularKind(kind string) string {
-	return strings.ReplaceAll(strings.TrimSuffix(kind, "s"), "-", " ")
+	return fmt.Sprintf("%s %s (one list of all %s)", kinds.Singular(p.Kind), strings.Join(ns, ", "), p.Kind)
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
-	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // Kind is how a field's text becomes a JSON value.
@@ -219,7 +218,7 @@ type Group struct {
 	Groups  []Group
 	// Extra are commands that are not one API operation (local checks,
 	// reports that send several requests); each has its own run function.
-	Extra []func(f *cli.Factory) *cobra.Command
+	Extra []Workflow
 }
 
 // Command builds the group's cobra command with every subcommand.
@@ -279,7 +278,9 @@ func (op *Op) Writes() bool {
 
 // Cost is the operation's price on the service's list (budget.costs may
 // change what orgctl paces by; help states the list).
-func (op *Op) Cost() int { return ratebudget.ListPrice(op.Path) }
+func (op *Op) Cost() int { return op.facts().Cost() }
+
+func (op *Op) facts() Facts { return Facts{Method: op.Method, Path: op.Path, Scope: op.Scope} }
 
 func (op *Op) help() string {
 	var b strings.Builder
@@ -288,8 +289,8 @@ func (op *Op) help() string {
 		b.WriteString("\n\n")
 		b.WriteString(strings.TrimSpace(op.Long))
 	}
-	fmt.Fprintf(&b, "\n\nAPI:    %s /api/v2%s\nScope:  %s\nCost:   %d points per request (budget: %d points per minute)",
-		op.Method, op.Path, op.Scope, op.Cost(), ratebudget.DefaultConfig().Points)
+	b.WriteString("\n\n")
+	b.WriteString(op.facts().text())
 	if op.List {
 		b.WriteString("\n\nWithout --limit, one request returns every item (the cheapest in points).\n" +
 			"--limit N fetches one page; add --all to follow next_token through every page.")
@@ -344,12 +345,8 @@ func columnNames(cols []output.Column) string {
 func (op *Op) wire(f *cli.Factory, c *cobra.Command) {
 	c.Long = op.help()
 	c.Example = op.Example
-	c.Annotations = map[string]string{
-		"scope":  op.Scope,
-		"method": op.Method,
-		"path":   op.Path,
-		"cost":   strconv.Itoa(op.Cost()),
-	}
+	c.Annotations = nil
+	op.facts().annotate(c)
 	if names := columnNames(op.Columns); names != "" {
 		c.Annotations[ColumnsAnnotation] = names
 	}

@@ -7,8 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/spf13/cobra"
-
+	"github.com/orgctl/orgctl/cmd/access"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
@@ -174,7 +173,7 @@ Gotchas:
   orgctl permissions report -o csv > access.csv
   orgctl permissions roles list`,
 		Columns: objectColumns,
-		Extra:   []func(f *cli.Factory) *cobra.Command{newListObjectsCmd, newReportCmd},
+		Extra:   []engine.Workflow{engine.Attach(access.NewCmdListObjects), engine.Attach(access.NewCmdReport)},
 		Ops: []engine.Op{
 			{Use: "access-list OBJECT_TYPE OBJECT", Short: "Show who can access an object, and why", Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Args: []string{"objectType", "objectId"}, Scope: "Permissions > Read",
 				Long: `OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps and workflows
@@ -200,8 +199,8 @@ Requests: the access list (10 points), then the lists that name its ids
 				Fields: []engine.Field{
 					{Flag: "expand", In: engine.InLocal, Kind: engine.KBool, Usage: "list every user behind the groups, and pending invites"},
 				},
-				View:    accessListView,
-				Columns: accessListColumns,
+				View:    access.ListView,
+				Columns: access.ListColumns,
 			},
 			{Use: "grant", Done: "Granted the access", Short: "Give a group or user access to an object", Method: http.MethodPost, Path: "/permissions/grant", Scope: "Permissions > Write", Body: true,
 				Exists: engine.GrantExists,

@@ -4,10 +4,9 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/resources"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -136,7 +135,7 @@ is sent. The resource is not read first, to save its points.`,
 				},
 			},
 		},
-		Extra: []func(f *cli.Factory) *cobra.Command{newAuditCmd, newODBCCheckCmd},
+		Extra: []engine.Workflow{engine.Attach(resources.NewCmdAudit), engine.Attach(resources.NewCmdODBCCheck)},
 	}
 }
 
@@ -165,7 +164,7 @@ func shapeResourceCreate(c *engine.Call) error {
 	if c.Body["type"] != "mssql" || opts["windows_auth"] != true {
 		return nil
 	}
-	return precheckODBC(opts["params_from_connection_string"], true)
+	return resources.PrecheckODBC(opts["params_from_connection_string"], true)
 }
 
 func shapeResourceUpdate(c *engine.Call) error {
@@ -223,7 +222,7 @@ func shapeResourceUpdate(c *engine.Call) error {
 	if !paramsSet || windowsAuth == false {
 		return nil
 	}
-	return precheckODBC(params, false)
+	return resources.PrecheckODBC(params, false)
 }
 
 func pathOf(op map[string]any) string {

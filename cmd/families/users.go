@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/spf13/cobra"
-
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/cmd/access"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
@@ -37,7 +36,7 @@ user disables it; the API keeps the record.`,
   orgctl users update ana.viewer@sandbox.example --last-name Byron --active=false
   orgctl users delete ana.viewer@sandbox.example --yes`,
 		Columns: UserColumns,
-		Extra:   []func(f *cli.Factory) *cobra.Command{newOffboardCmd},
+		Extra:   []engine.Workflow{engine.Attach(access.NewCmdOffboard)},
 		Ops: []engine.Op{
 			{
 				Use: "list", Short: "List users", Method: http.MethodGet, Path: "/users", Scope: "Users > Read", List: true,

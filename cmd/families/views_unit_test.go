@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
@@ -40,20 +39,5 @@ func TestViewsThatUnwrapOrSummarise(t *testing.T) {
 	usageDetailPrint(p, &engine.Call{Columns: cols}, detail)
 	if !strings.Contains(buf.String(), "weekly:") {
 		t.Errorf("usage detail -o yaml lost the breakdowns: %s", buf.String())
-	}
-
-	// VIA names each source: a user's universal group apart from a granted one.
-	var lists map[string][]access.Entry
-	json.Unmarshal([]byte(`{"group":[
-		{"subject":{"id":"2","type":"group"},"sources":{"universal":true},"accessLevel":"edit"},
-		{"subject":{"id":"3","type":"group"},"sources":{"universal":true,"inherited":{"id":"app_7","type":"folder"}},"accessLevel":"use"}],
-	  "user":[{"subject":{"id":"user_a","type":"user"},"sources":{"direct":true,"groups":[{"id":"2","type":"group"},{"id":"3","type":"group"}]},"accessLevel":"edit"}]}`), &lists)
-	groups := map[string]access.Entry{"2": lists["group"][0], "3": lists["group"][1]}
-	n := &namer{c: &engine.Call{}, names: map[string]map[string]string{"groups": {"2": "All Users", "3": "viewer"}, "folders": {"app_7": "app:/Operations"}}}
-	if got := access.Via(lists["user"][0], groups, n); got != "direct; universal through All Users; member of viewer" {
-		t.Errorf("user VIA = %q", got)
-	}
-	if got := access.Via(lists["group"][1], groups, n); got != "universal; inherited from app:/Operations" {
-		t.Errorf("group VIA = %q", got)
 	}
 }

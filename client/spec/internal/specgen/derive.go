@@ -178,6 +178,24 @@ var (
 )
 
 // scope derives the scope string an operation needs from its description's `"X > Level" scope`.
+// scopeName is the scope as the description names it ("Users > Read"), the
+// words a user finds in the token settings; for the paths whose description
+// names none, the name of the scope that scope derives for them.
+func scopeName(desc, method, path string) string {
+	if m := scopeQuote.FindStringSubmatch(desc); m != nil {
+		return m[1]
+	}
+	switch {
+	case strings.HasPrefix(path, "/user_invites") && method != "get":
+		return "Users > Write"
+	case strings.HasPrefix(path, "/user_invites"):
+		return "Users > Read"
+	case strings.HasPrefix(path, "/organization"):
+		return "Organizations > Write"
+	}
+	return ""
+}
+
 func scope(desc, method, path string) (string, error) {
 	m := scopeQuote.FindStringSubmatch(desc)
 	if m == nil {

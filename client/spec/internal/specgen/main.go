@@ -61,9 +61,9 @@ func generate(doc any) ([]byte, error) {
 	flat := asSchema(plain(doc))
 	var ops []operation
 	type entry struct {
-		method, path, tag, scope string
-		status                   int
-		req, resp                any
+		method, path, tag, scope, scopeName string
+		status                              int
+		req, resp                           any
 	}
 	var entries []entry
 	paths := lookup(doc, "paths").(*object)
@@ -93,7 +93,7 @@ func generate(doc any) ([]byte, error) {
 				return nil, fmt.Errorf("%s %s: %w", method, path, err)
 			}
 			tag, _ := asList(lookup(op, "tags"))[0].(string)
-			entries = append(entries, entry{method, path, tag, sc, status, lookup(op, "requestBody", "content", "application/json", "schema"), resp})
+			entries = append(entries, entry{method, path, tag, sc, scopeName(desc, method, path), status, lookup(op, "requestBody", "content", "application/json", "schema"), resp})
 			ops = append(ops, rules(method, path, asSchema(asSchema(asSchema(flat["paths"])[path])[method])))
 		}
 	}
@@ -117,6 +117,9 @@ func generate(doc any) ([]byte, error) {
 		o := ops[i]
 		fmt.Fprintf(&b, "{Method: %s, Path: %s, Tag: %s, Scope: %s, Status: %d,\n",
 			quote(strings.ToUpper(e.method)), quote(pathParams.ReplaceAllString(e.path, "{$1}")), quote(e.tag), quote(e.scope), e.status)
+		if e.scopeName != "" {
+			fmt.Fprintf(&b, "ScopeName: %s,\n", quote(e.scopeName))
+		}
 		writeValues(&b, "Params", o.Params)
 		writeValues(&b, "Query", o.Query)
 		writeValues(&b, "Body", o.Body)

@@ -107,6 +107,7 @@ func TestGenerate(t *testing.T) {
 		"// operations are in the published description's order.\n" +
 		"var operations = []Operation{\n" +
 		"\t{Method: \"GET\", Path: \"/things/{thingId}\", Tag: \"Things\", Scope: \"things:read\", Status: 200,\n" +
+		"\t\tScopeName: \"Things > Read\",\n" +
 		"\t\tParams: []Value{\n" +
 		"\t\t\t{Name: \"thingId\", Required: true},\n" +
 		"\t\t},\n" +

@@ -1,4 +1,4 @@
-package families
+package access
 
 import (
 	"bufio"

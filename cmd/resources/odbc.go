@@ -1,4 +1,4 @@
-package families
+package resources
 
 import (
 	"bytes"
@@ -18,9 +18,9 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-// precheckODBC refuses, before any request, ODBC params the service would reject for a Windows-auth
+// PrecheckODBC refuses, before any request, ODBC params the service would reject for a Windows-auth
 // T-SQL resource (and values that could inject attributes).
-func precheckODBC(raw any, create bool) error {
+func PrecheckODBC(raw any, create bool) error {
 	if raw == nil {
 		return nil
 	}
@@ -53,7 +53,18 @@ func precheckODBC(raw any, create bool) error {
 	return cli.UsageErrorf("%s", b.String())
 }
 
-func newODBCCheckCmd(f *cli.Factory) *cobra.Command {
+// ODBCCheckOptions are one 'resources odbc-check': the params to check, or
+// Allowlist to print the accepted keys instead.
+type ODBCCheckOptions struct {
+	Factory   *cli.Factory
+	Params    []changes.Param
+	Allowlist bool
+}
+
+// NewCmdODBCCheck parses 'resources odbc-check' into ODBCCheckOptions for
+// runF (odbcCheckRun when nil). It sends no request, so its help states no
+// scope or cost.
+func NewCmdODBCCheck(f *cli.Factory, runF func(*ODBCCheckOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "odbc-check",
 		Short: "Check ODBC params for a Windows-auth T-SQL resource against the allowlist (no request)",
@@ -92,20 +103,33 @@ Exit status: 0 all accepted, 1 something rejected, 2 bad input.`,
 	fl.String("file", "", "read params from `FILE` (- for stdin): a JSON object or KEY=VALUE;KEY=VALUE")
 	fl.Bool("allowlist", false, "print the accepted keys (canonical, then alternate spellings) and exit")
 	c.RunE = func(c *cobra.Command, _ []string) error {
-		_, p, err := cli.PrinterFor(f)
-		if err != nil {
-			return err
+		o := &ODBCCheckOptions{Factory: f}
+		o.Allowlist, _ = c.Flags().GetBool("allowlist")
+		if !o.Allowlist {
+			params, err := odbcCheckInput(f, c)
+			if err != nil {
+				return err
+			}
+			o.Params = params
 		}
-		if all, _ := c.Flags().GetBool("allowlist"); all {
-			return printODBCAllowlist(f, p)
+		if runF != nil {
+			return runF(o)
 		}
-		params, err := odbcCheckInput(f, c)
-		if err != nil {
-			return err
-		}
-		return runODBCCheck(f, p, params)
+		return odbcCheckRun(o)
 	}
 	return c
+}
+
+// odbcCheckRun prints the allowlist, or checks the params against it.
+func odbcCheckRun(o *ODBCCheckOptions) error {
+	_, p, err := cli.PrinterFor(o.Factory)
+	if err != nil {
+		return err
+	}
+	if o.Allowlist {
+		return printODBCAllowlist(o.Factory, p)
+	}
+	return runODBCCheck(o.Factory, p, o.Params)
 }
 
 func printODBCAllowlist(f *cli.Factory, p *output.Printer) error {

@@ -1,4 +1,4 @@
-package families
+package access
 
 import (
 	"fmt"
@@ -12,16 +12,16 @@ import (
 // offboardUsers finds the users to offboard, by email or id. A user
 // --from names who is not there is left out with --skip-invalid (and
 // written to --failed), else nothing is changed and it exits 3.
-func offboardUsers(f *cli.Factory, org *access.Org, o *offboardOptions) ([]*access.User, map[int]string, error) {
+func offboardUsers(f *cli.Factory, org *access.Org, o *OffboardOptions) ([]*access.User, map[int]string, error) {
 	var users []*access.User
 	var emails []string
 	failed := map[int]string{}
 	o.rowOf = map[string]int{}
-	for i, e := range o.emails {
+	for i, e := range o.Emails {
 		u := findUser(org, e)
-		if u == nil && o.file != nil && o.file.SkipInvalid() {
-			failed[o.rows[i]] = "no user with this email or id"
-			f.IO.Warn("%s: no user with email or id %q: left out (--skip-invalid)", o.file.Name(), e)
+		if u == nil && o.File != nil && o.File.SkipInvalid() {
+			failed[o.Rows[i]] = "no user with this email or id"
+			f.IO.Warn("%s: no user with email or id %q: left out (--skip-invalid)", o.File.Name(), e)
 			continue
 		}
 		if u == nil {
@@ -32,13 +32,13 @@ func offboardUsers(f *cli.Factory, org *access.Org, o *offboardOptions) ([]*acce
 		}
 		users = append(users, u)
 		emails = append(emails, u.Email)
-		if o.file != nil {
-			o.rowOf[u.ID] = o.rows[i]
+		if o.File != nil {
+			o.rowOf[u.ID] = o.Rows[i]
 		}
 	}
-	o.emails = emails
-	if o.file != nil {
-		for n, why := range o.file.Invalid {
+	o.Emails = emails
+	if o.File != nil {
+		for n, why := range o.File.Invalid {
 			failed[n] = "invalid, not sent: " + why
 		}
 	}
@@ -110,9 +110,9 @@ func stepResult(f *cli.Factory, s offboardStep, r bulk.Result, many bool) {
 
 // finish writes --failed and gives the exit status: a row of the file
 // left out or failed fails the command, as in every --from job.
-func (o *offboardOptions) finish(f *cli.Factory, failed map[int]string, res bulk.Summary) error {
-	if o.file != nil {
-		if err := o.file.WriteFailed(failed); err != nil {
+func (o *OffboardOptions) finish(f *cli.Factory, failed map[int]string, res bulk.Summary) error {
+	if o.File != nil {
+		if err := o.File.WriteFailed(failed); err != nil {
 			f.IO.Warn("%v", err)
 		}
 	}

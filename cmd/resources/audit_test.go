@@ -1,4 +1,4 @@
-package families
+package resources
 
 import (
 	"reflect"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/orgctl/orgctl/client/changes"
+	"github.com/orgctl/orgctl/client/spec"
 )
 
 // The audit reads single resources only for optionTypes; this pins that set to the types whose findings
@@ -21,7 +22,7 @@ func TestOptionTypesAreExactlyTheOptionDependentTypes(t *testing.T) {
 		{"custom_auth": true},
 		{"custom_auth": false, "authentication_type": "oauth2"},
 	}
-	for _, typ := range resourceTypes {
+	for _, typ := range spec.Find("GET", "/resources").QueryValue("resource_type").Enum {
 		base := changes.Audit([]changes.Resource{{ID: "r", Name: "r", Type: typ}}, asOf)
 		depends := false
 		for _, opts := range variants {

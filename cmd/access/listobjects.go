@@ -1,4 +1,4 @@
-package families
+package access
 
 import (
 	"context"
@@ -18,17 +18,26 @@ import (
 
 var objectRowColumns = []output.Column{
 	{Header: "TYPE", Field: "type"},
-	{Header: "OBJECT", Field: "object"},
+	{Header: "OBJECT", Field: "object", Key: true}, // what the row is about: shown whole, as a list's key is
 	{Header: "LEVEL", Field: "level"},
 }
 
-// newListObjectsCmd answers "what can this person (or group) reach?": one
+// ListObjectsOptions are one 'permissions list-objects', parsed and
+// checked: the subject (User or Group), the types, and --json's fields.
+type ListObjectsOptions struct {
+	Factory     *cli.Factory
+	User, Group string
+	Types       []string
+	Direct      bool
+	Selection   []string
+}
+
+// NewCmdListObjects answers "what can this person (or group) reach?": one
 // listObjects per type, with access through groups, universal access and
-// folders included, and the ids named.
-func newListObjectsCmd(f *cli.Factory) *cobra.Command {
-	var user, group string
-	var types []string
-	var direct bool
+// folders included, and the ids named. It parses into ListObjectsOptions
+// for runF (listObjectsRun when nil).
+func NewCmdListObjects(f *cli.Factory, runF func(*ListObjectsOptions) error) *cobra.Command {
+	o := &ListObjectsOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "list-objects (--user USER | --group GROUP)",
 		Short: "List the objects a user or group can access",
@@ -43,23 +52,20 @@ resources by name, resource configurations by resource and environment.
 Workflows are not among the types listObjects answers for: 'access-list
 workflow NAME' says who reaches one.
 
-Requests: one POST /permissions/listObjects per type (10 points each), the
-subject's list if named (users 2, groups 5) and one list per type to name the
-objects. -o json prints the API's items as received, the types one after the
-other. 'permissions access-list' says why a subject has its access.`,
+-o json prints the API's items as received, the types one after the other.
+'permissions access-list' says why a subject has its access.`,
 		Example: `  orgctl permissions list-objects --user ana.viewer@sandbox.example
   orgctl permissions list-objects --group support --type app
   orgctl permissions list-objects --user ana.viewer@sandbox.example --direct -o json`,
-		Args:        cli.NoArgsGroup,
-		Annotations: map[string]string{"scope": "Permissions > Read", "method": http.MethodPost, "path": "/permissions/listObjects", "cost": "10"},
+		Args: cli.NoArgsGroup,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if (user == "") == (group == "") {
+			if (o.User == "") == (o.Group == "") {
 				return cli.UsageErrorf("%s: pass --user USER or --group GROUP (one of them)", c.CommandPath())
 			}
-			if len(types) == 0 {
-				types = access.ObjectTypes
+			if len(o.Types) == 0 {
+				o.Types = access.ObjectTypes
 			}
-			for _, t := range types {
+			for _, t := range o.Types {
 				if !slices.Contains(access.ObjectTypes, t) {
 					return cli.UsageErrorf("invalid --type %q: allowed values are %s", t, strings.Join(access.ObjectTypes, ", "))
 				}
@@ -68,14 +74,23 @@ other. 'permissions access-list' says why a subject has its access.`,
 			if err != nil {
 				return err
 			}
-			return listObjectsRun(c.Context(), f, user, group, types, direct, sel)
+			o.Selection = sel
+			if runF != nil {
+				return runF(o)
+			}
+			return listObjectsRun(c.Context(), o)
 		},
 	}
+	engine.Describe(c, engine.Facts{Method: http.MethodPost, Path: "/permissions/listObjects", Scope: "Permissions > Read",
+		Also: []string{"Users > Read or Groups > Read", "Folders > Read", "Apps > Read", "Resources > Read"},
+		Requests: `one POST /permissions/listObjects per type (10 points each), the
+subject's list if named (users 2, groups 5) and one list per type to name the
+objects.`})
 	fl := c.Flags()
-	fl.StringVar(&user, "user", "", "the subject is this `USER` (email or id)")
-	fl.StringVar(&group, "group", "", "the subject is this `GROUP` (name or id)")
-	fl.StringSliceVar(&types, "type", nil, "only objects of this `TYPE` (repeatable): "+strings.Join(access.ObjectTypes, ", "))
-	fl.BoolVar(&direct, "direct", false, "only the subject's own grants (no groups, universal access or folders)")
+	fl.StringVar(&o.User, "user", "", "the subject is this `USER` (email or id)")
+	fl.StringVar(&o.Group, "group", "", "the subject is this `GROUP` (name or id)")
+	fl.StringSliceVar(&o.Types, "type", nil, "only objects of this `TYPE` (repeatable): "+strings.Join(access.ObjectTypes, ", "))
+	fl.BoolVar(&o.Direct, "direct", false, "only the subject's own grants (no groups, universal access or folders)")
 	engine.AddJSONFields(c, "POST /permissions/listObjects", "")
 	for flag, kind := range map[string]string{"user": "users", "group": "groups"} {
 		c.RegisterFlagCompletionFunc(flag, func(_ *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
@@ -89,7 +104,10 @@ other. 'permissions access-list' says why a subject has its access.`,
 	return c
 }
 
-func listObjectsRun(ctx context.Context, f *cli.Factory, user, group string, types []string, direct bool, sel []string) error {
+// listObjectsRun reads what the subject reaches, type by type, and prints
+// it with the objects named.
+func listObjectsRun(ctx context.Context, o *ListObjectsOptions) error {
+	f, types, sel := o.Factory, o.Types, o.Selection
 	_, p, err := cli.PrinterFor(f)
 	if err != nil {
 		return err
@@ -98,14 +116,14 @@ func listObjectsRun(ctx context.Context, f *cli.Factory, user, group string, typ
 	if err != nil {
 		return err
 	}
-	o := access.NewOrg(cl)
-	subject, _, err := o.Subject(ctx, user, group)
+	org := access.NewOrg(cl)
+	subject, _, err := org.Subject(ctx, o.User, o.Group)
 	if err != nil {
 		return err
 	}
 	var all []json.RawMessage
 	for _, t := range types {
-		items, err := o.ListObjects(ctx, subject, t, !direct)
+		items, err := org.ListObjects(ctx, subject, t, !o.Direct)
 		if err != nil {
 			return err
 		}
@@ -124,7 +142,7 @@ func listObjectsRun(ctx context.Context, f *cli.Factory, user, group string, typ
 		}
 		return p.Print(b, objectRowColumns)
 	}
-	if err := o.LoadObjects(ctx, types...); err != nil {
+	if err := org.LoadObjects(ctx, types...); err != nil {
 		p.IO.Warn("could not list the objects' names, showing ids: %v", firstLine(err.Error()))
 	}
 	rows := make([]map[string]any, 0, len(all))
@@ -135,7 +153,7 @@ func listObjectsRun(ctx context.Context, f *cli.Factory, user, group string, typ
 		}
 		id := string(it.ID)
 		json.Unmarshal(it.ID, &id)
-		rows = append(rows, map[string]any{"type": it.Type, "object": o.Name(it.Type, id), "level": it.Level})
+		rows = append(rows, map[string]any{"type": it.Type, "object": org.Name(it.Type, id), "level": it.Level})
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		ti, tj := rows[i]["type"].(string), rows[j]["type"].(string)

@@ -1,20 +1,22 @@
-package families
+package access
 
 import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/orgctl/orgctl/client/access"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
 
-// accessListColumns: SUBJECT identifies the row and stays whole; VIA is
+// ListColumns: SUBJECT identifies the row and stays whole; VIA is
 // shortened by its structure; ACTIVE marks disabled users as the report
 // does (last, so that the tab-separated columns before it stay where
 // scripts read them).
-var accessListColumns = []output.Column{
+var ListColumns = []output.Column{
 	{Header: "SUBJECT", Field: "subject", Key: true},
 	{Header: "KIND", Field: "kind"},
 	{Header: "LEVEL", Field: "level"},
@@ -43,7 +45,7 @@ func (n *namer) Name(kind, id string) string {
 		if n.c.Names != nil {
 			objs, err := n.c.Names(kind)
 			if err != nil {
-				n.p.IO.Warn("could not look up %s names, showing ids: %v", engine.SingularKind(kind), firstLine(err.Error()))
+				n.p.IO.Warn("could not look up %s names, showing ids: %v", kinds.Singular(kind), firstLine(err.Error()))
 			}
 			for _, o := range objs {
 				m[o.ID] = o.Key
@@ -82,7 +84,7 @@ func (n *namer) Active(id string) string {
 			}
 			if json.Unmarshal(data, &users) == nil {
 				for _, u := range users {
-					n.setActive(engine.IDText(u.ID), u.Active)
+					n.setActive(kinds.Text(u.ID), u.Active)
 				}
 			}
 		}
@@ -90,23 +92,23 @@ func (n *namer) Active(id string) string {
 	return n.active[id]
 }
 
-// accessListView prints one row per subject that reaches the object: every
+// ListView prints one row per subject that reaches the object: every
 // group, and the users with grants of their own (--expand: every user and
 // invite, through whichever group). The raw answer is left alone for -o
 // json, yaml, --jq and --template.
-func accessListView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+func ListView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
 	if p.Opts.Structured() {
 		return p.Print(data, nil)
 	}
-	var lists map[string][]access.Entry
-	if err := json.Unmarshal(data, &lists); err != nil {
+	lists, err := access.DecodeAccessList(data)
+	if err != nil {
 		return p.Print(data, nil)
 	}
 	expand := c.LocalBool("expand")
 	n := &namer{p: p, c: c}
 	groupEntries := map[string]access.Entry{}
 	for _, e := range lists["group"] {
-		groupEntries[engine.IDText(e.Subject.ID)] = e
+		groupEntries[e.SubjectID()] = e
 	}
 	var rows []map[string]any
 	add := func(subject, kind string, e access.Entry) {
@@ -114,12 +116,12 @@ func accessListView(p *output.Printer, c *engine.Call, data json.RawMessage) err
 			"via": access.Via(e, groupEntries, n)})
 	}
 	for _, e := range lists["group"] {
-		add(n.Name("groups", engine.IDText(e.Subject.ID)), "group", e)
+		add(n.Name("groups", e.SubjectID()), "group", e)
 	}
 	var users []map[string]any
 	for _, e := range lists["user"] {
 		if expand || access.OwnGrant(e) {
-			id := engine.IDText(e.Subject.ID)
+			id := e.SubjectID()
 			add(n.Name("users", id), "user", e)
 			rows[len(rows)-1]["active"] = n.Active(id)
 			users = append(users, rows[len(rows)-1])
@@ -130,7 +132,7 @@ func accessListView(p *output.Printer, c *engine.Call, data json.RawMessage) err
 	if expand {
 		for _, e := range lists["userInvite"] {
 			// an invite by its email, as people know it; its id when unlisted
-			id := engine.IDText(e.Subject.ID)
+			id := e.SubjectID()
 			subject := n.Name("invites", id)
 			if subject == id {
 				subject = "invite " + id
@@ -148,5 +150,10 @@ func accessListView(p *output.Printer, c *engine.Call, data json.RawMessage) err
 	if err != nil {
 		return err
 	}
-	return p.Print(b, accessListColumns)
+	return p.Print(b, ListColumns)
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }

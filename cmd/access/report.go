@@ -1,4 +1,4 @@
-package families
+package access
 
 import (
 	"context"
@@ -39,13 +39,17 @@ func columnsOf(fs []access.Field) []output.Column {
 	return out
 }
 
-type reportOptions struct {
-	since, write, method string
-	exitCode, dryRun     bool
+// ReportOptions are one access report, parsed and checked.
+type ReportOptions struct {
+	Factory              *cli.Factory
+	Since, Write, Method string
+	ExitCode, DryRun     bool
 }
 
-func newReportCmd(f *cli.Factory) *cobra.Command {
-	var o reportOptions
+// NewCmdReport parses 'permissions report' into ReportOptions and hands
+// them to runF (reportRun when nil).
+func NewCmdReport(f *cli.Factory, runF func(*ReportOptions) error) *cobra.Command {
+	o := &ReportOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "report",
 		Short: "Report the whole org's effective access: one row per user and object",
@@ -81,38 +85,49 @@ time, and --exit-code exits 7 when anything changed.`,
 		Example: `  orgctl permissions report -o csv > access-2026-q3.csv
   orgctl permissions report --dry-run
   orgctl permissions report --since access-2026-q2.csv --write access-2026-q3.csv --exit-code`,
-		Args:        cli.NoArgsGroup,
-		Annotations: map[string]string{"scope": "Permissions > Read", "method": http.MethodGet, "path": "/permissions/accessList/{objectType}/{objectId}", "cost": "10"},
+		Args: cli.NoArgsGroup,
 		RunE: func(c *cobra.Command, _ []string) error {
-			switch o.method {
+			switch o.Method {
 			case "auto", "access-lists", "list-objects":
 			default:
-				return cli.UsageErrorf("invalid --method %q: allowed values are auto, access-lists, list-objects", o.method)
+				return cli.UsageErrorf("invalid --method %q: allowed values are auto, access-lists, list-objects", o.Method)
 			}
-			if o.exitCode && o.since == "" {
+			if o.ExitCode && o.Since == "" {
 				return cli.UsageErrorf("--exit-code needs --since PREVIOUS.csv: it says whether anything changed since then")
 			}
-			if o.write != "" && o.since == "" {
+			if o.Write != "" && o.Since == "" {
 				return cli.UsageErrorf("--write goes with --since (without it, -o csv prints the report: redirect it to a file)")
 			}
-			return reportRun(c.Context(), f, o)
+			if runF != nil {
+				return runF(o)
+			}
+			return reportRun(c.Context(), o)
 		},
 	}
+	engine.Describe(c, engine.Facts{Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Scope: "Permissions > Read",
+		Also: []string{"Users > Read", "Groups > Read", "Folders > Read", "Apps > Read", "Resources > Read", "Workflows > Read"},
+		Requests: `the lists of users, groups, folders, apps, resources and workflows,
+then the access reads of the method chosen (above); --dry-run prints their
+number and cost for this org.`})
 	fl := c.Flags()
-	fl.StringVar(&o.since, "since", "", "print the changes since this earlier report (`PREVIOUS.csv`)")
-	fl.StringVar(&o.write, "write", "", "with --since: also write this run's report as CSV to `FILE`")
-	fl.BoolVar(&o.exitCode, "exit-code", false, "with --since: exit 7 when anything changed")
-	fl.BoolVar(&o.dryRun, "dry-run", false, "say what the report would read and cost, and stop")
-	fl.StringVar(&o.method, "method", "auto", "how to read: auto (the cheaper), access-lists or list-objects")
+	fl.StringVar(&o.Since, "since", "", "print the changes since this earlier report (`PREVIOUS.csv`)")
+	fl.StringVar(&o.Write, "write", "", "with --since: also write this run's report as CSV to `FILE`")
+	fl.BoolVar(&o.ExitCode, "exit-code", false, "with --since: exit 7 when anything changed")
+	fl.BoolVar(&o.DryRun, "dry-run", false, "say what the report would read and cost, and stop")
+	fl.StringVar(&o.Method, "method", "auto", "how to read: auto (the cheaper), access-lists or list-objects")
 	engine.AcrossProfiles(c, engine.ProfilesRead)
 	return c
 }
 
-func reportRun(parent context.Context, f *cli.Factory, o reportOptions) error {
+// reportRun reads the org's names, picks the cheaper way to read its
+// access, reads it as a job, and prints the report or what changed since
+// an earlier one.
+func reportRun(parent context.Context, o *ReportOptions) error {
+	f := o.Factory
 	var prev []access.Row
-	if o.since != "" {
+	if o.Since != "" {
 		var err error
-		if prev, err = access.ReadCSV(o.since); err != nil {
+		if prev, err = access.ReadCSV(o.Since); err != nil {
 			return &cli.UsageError{Err: err}
 		}
 	}
@@ -139,32 +154,8 @@ func reportRun(parent context.Context, f *cli.Factory, o reportOptions) error {
 		return err
 	}
 
-	byLists, byObjects := org.AccessListReads(access.ReportTypes), org.ListObjectsReads()
-	cost := func(reads []access.Read) (points int) {
-		for _, r := range reads {
-			points += bc.Cost(r.Req.Path)
-		}
-		return points
-	}
-	reads, method := byLists, "access-lists"
-	if o.method == "list-objects" || (o.method == "auto" && cost(byObjects) < cost(byLists)) {
-		reads, method = byObjects, "list-objects"
-	}
-	points := cost(reads)
-	nObjects := 0
-	for _, t := range access.ReportTypes {
-		nObjects += len(org.Objects[t])
-	}
-	var now *ratebudget.Status
-	if st, err := conn.Ledger.Status(); err == nil {
-		now = &st
-	}
-	if !f.Quiet() || o.dryRun {
-		f.IO.Notice("permissions report: %d users, %d groups, %d objects; read so far: %s", len(org.Users), len(org.Groups), nObjects, ratebudget.Tally(org.Reqs, org.Points))
-		f.IO.Notice("  access-lists: %s; list-objects: %s", ratebudget.Tally(len(byLists), cost(byLists)), ratebudget.Tally(len(byObjects), cost(byObjects)))
-		f.IO.Notice("reading by %s: %s", method, bc.CostSentence(len(reads), points, now))
-	}
-	if o.dryRun {
+	reads, method, points := reportReads(f, conn, org, o)
+	if o.DryRun {
 		return nil
 	}
 	job := &readJob{command: "orgctl permissions report", reqs: reads, points: points, conn: conn, f: f}
@@ -179,11 +170,50 @@ func reportRun(parent context.Context, f *cli.Factory, o reportOptions) error {
 	}
 	// the auditor's CSV says when, of which org and by which orgctl
 	prov := &access.Provenance{At: time.Now(), Org: redact.URL(conn.Target.BaseURL), Version: f.Version}
-	if o.since == "" {
+	if o.Since == "" {
 		return printReport(p, rows, access.ReportFields, prov)
 	}
-	if o.write != "" {
-		fh, err := os.Create(o.write)
+	return printChanges(f, p, o, prev, rows, prov)
+}
+
+// reportReads are the reads of the cheaper way (or of --method) to read
+// the org's access, their method and their price; it says what both ways
+// cost, and the wait.
+func reportReads(f *cli.Factory, conn *cli.Connection, org *access.Org, o *ReportOptions) ([]access.Read, string, int) {
+	bc := org.Prices
+	byLists, byObjects := org.AccessListReads(access.ReportTypes), org.ListObjectsReads()
+	cost := func(reads []access.Read) (points int) {
+		for _, r := range reads {
+			points += bc.Cost(r.Req.Path)
+		}
+		return points
+	}
+	reads, method := byLists, "access-lists"
+	if o.Method == "list-objects" || (o.Method == "auto" && cost(byObjects) < cost(byLists)) {
+		reads, method = byObjects, "list-objects"
+	}
+	points := cost(reads)
+	nObjects := 0
+	for _, t := range access.ReportTypes {
+		nObjects += len(org.Objects[t])
+	}
+	var now *ratebudget.Status
+	if st, err := conn.Ledger.Status(); err == nil {
+		now = &st
+	}
+	if !f.Quiet() || o.DryRun {
+		f.IO.Notice("permissions report: %d users, %d groups, %d objects; read so far: %s", len(org.Users), len(org.Groups), nObjects, ratebudget.Tally(org.Reqs, org.Points))
+		f.IO.Notice("  access-lists: %s; list-objects: %s", ratebudget.Tally(len(byLists), cost(byLists)), ratebudget.Tally(len(byObjects), cost(byObjects)))
+		f.IO.Notice("reading by %s: %s", method, bc.CostSentence(len(reads), points, now))
+	}
+	return reads, method, points
+}
+
+// printChanges writes this run's report with --write and prints what
+// changed since the earlier one (exit 7 with --exit-code when anything did).
+func printChanges(f *cli.Factory, p *output.Printer, o *ReportOptions, prev, rows []access.Row, prov *access.Provenance) error {
+	if o.Write != "" {
+		fh, err := os.Create(o.Write)
 		if err != nil {
 			return err
 		}
@@ -193,20 +223,20 @@ func reportRun(parent context.Context, f *cli.Factory, o reportOptions) error {
 			err = cerr
 		}
 		if err != nil {
-			return fmt.Errorf("writing %s: %w", o.write, err)
+			return fmt.Errorf("writing %s: %w", o.Write, err)
 		}
 	}
 	changes := access.Changes(prev, rows)
 	if len(changes) == 0 {
 		if !f.Quiet() {
-			f.IO.Notice("no change since %s", o.since)
+			f.IO.Notice("no change since %s", o.Since)
 		}
 		return nil
 	}
 	if err := printReport(p, changes, access.ChangeFields, prov); err != nil {
 		return err
 	}
-	if o.exitCode {
+	if o.ExitCode {
 		return &cli.ExitError{Code: cli.ExitFindings}
 	}
 	return nil

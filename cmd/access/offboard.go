@@ -1,4 +1,4 @@
-package families
+package access
 
 import (
 	"context"
@@ -20,6 +20,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/bulk"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/settings"
@@ -31,17 +32,21 @@ import (
 var reachFields = []access.Field{{Header: "STAGE", Key: "stage"}, {Header: "USER", Key: "user"}, {Header: "TYPE", Key: "type"},
 	{Header: "OBJECT", Key: "object"}, {Header: "LEVEL", Key: "level"}, {Header: "VIA", Key: "via"}}
 
-type offboardOptions struct {
-	dryRun, yes bool
-	emails      []string
-	rowOf       map[string]int // user id -> its --from row
-	// file is --from, read and checked; rows[i] is the row of emails[i].
-	file *engine.UserFile
-	rows []int
+// OffboardOptions are one offboarding, parsed and checked.
+type OffboardOptions struct {
+	Factory     *cli.Factory
+	DryRun, Yes bool
+	Emails      []string
+	// File is --from, read and checked; Rows[i] is the row of Emails[i].
+	File  *engine.UserFile
+	Rows  []int
+	rowOf map[string]int // user id -> its --from row
 }
 
-func newOffboardCmd(f *cli.Factory) *cobra.Command {
-	var o offboardOptions
+// NewCmdOffboard parses 'users offboard' into OffboardOptions and hands
+// them to runF (offboardRun when nil).
+func NewCmdOffboard(f *cli.Factory, runF func(*OffboardOptions) error) *cobra.Command {
+	o := &OffboardOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "offboard EMAIL",
 		Short: "Disable a user, remove them from every group and revoke their direct grants",
@@ -74,8 +79,7 @@ json/yaml/csv, objects are named by id and those lists are not read.`,
   orgctl users offboard former.employee@sandbox.example --yes
   orgctl users offboard --from leavers.csv --yes
   orgctl users offboard --from hr-leavers.csv --map "Email Address"=user --ignore-unknown --dry-run`,
-		Args:        cobra.MaximumNArgs(1),
-		Annotations: map[string]string{"scope": "Users > Write", "method": http.MethodDelete, "path": "/users/{userId}", "cost": "2"},
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			given := c.Flags().Changed("from")
 			switch {
@@ -85,34 +89,44 @@ json/yaml/csv, objects are named by id and those lists are not read.`,
 				if _, _, err := engine.ReadUserFile(f, c); err != nil {
 					return err // a file option without --from
 				}
-				o.emails = args
+				o.Emails = args
 			case given:
 				file, _, err := engine.ReadUserFile(f, c)
 				if err != nil {
 					return err
 				}
 				defer file.Close()
-				o.file = file
+				o.File = file
 				for _, r := range file.Rows {
-					o.emails = append(o.emails, r.User)
-					o.rows = append(o.rows, r.N)
+					o.Emails = append(o.Emails, r.User)
+					o.Rows = append(o.Rows, r.N)
 				}
-				if len(o.emails) == 0 {
+				if len(o.Emails) == 0 {
 					return cli.UsageErrorf("--from %s: no valid row: no user to offboard", file.Name())
 				}
 			default:
 				return cli.UsageErrorf("%s: pass the EMAIL of the user to offboard, or --from FILE", c.CommandPath())
 			}
-			if !o.dryRun && !o.yes && (!f.IO.InTTY || !f.IO.ErrTTY) {
+			if !o.DryRun && !o.Yes && (!f.IO.InTTY || !f.IO.ErrTTY) {
 				return cli.UsageErrorf("refusing to offboard without confirmation: stdin is not a terminal; review with --dry-run, then pass --yes")
 			}
-			return offboardRun(c.Context(), f, o)
+			if runF != nil {
+				return runF(o)
+			}
+			return offboardRun(c.Context(), o)
 		},
 	}
+	engine.Describe(c, engine.Facts{Method: http.MethodDelete, Path: "/users/{userId}", Scope: "Users > Write",
+		Also: []string{"Groups > Write", "Permissions > Write", "Permissions > Read", "Users > Read", "Access Tokens > Read",
+			"Groups > Read", "Folders > Read", "Apps > Read", "Resources > Read"},
+		Requests: `the lists of users, access tokens (whose token this is), groups,
+folders, apps, resources and resource configurations; per user, eight POST
+/permissions/listObjects (effective and direct, per type) before and four
+after; then 2 points to disable, 5 per group, 10 per grant revoked.`})
 	fl := c.Flags()
 	engine.AddUserFileFlags(c, "offboard")
-	fl.BoolVar(&o.dryRun, "dry-run", false, "print what the user reaches and the steps, change nothing")
-	fl.BoolVar(&o.yes, "yes", false, "do not ask for confirmation")
+	fl.BoolVar(&o.DryRun, "dry-run", false, "print what the user reaches and the steps, change nothing")
+	fl.BoolVar(&o.Yes, "yes", false, "do not ask for confirmation")
 	c.ValidArgsFunction = func(_ *cobra.Command, args []string, typed string) ([]string, cobra.ShellCompDirective) {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
@@ -137,7 +151,7 @@ type offboardStep struct {
 // offboardees reads the users to offboard (by email or id, as rows of a
 // file may name them), and refuses (before anything else is read or
 // changed) the token's own user and the last active admin.
-func offboardees(ctx context.Context, f *cli.Factory, conn *cli.Connection, org *access.Org, o *offboardOptions) ([]*access.User, map[int]string, error) {
+func offboardees(ctx context.Context, f *cli.Factory, conn *cli.Connection, org *access.Org, o *OffboardOptions) ([]*access.User, map[int]string, error) {
 	if err := org.LoadUsers(ctx); err != nil {
 		return nil, nil, err
 	}
@@ -158,7 +172,11 @@ func offboardees(ctx context.Context, f *cli.Factory, conn *cli.Connection, org 
 	return users, failed, nil
 }
 
-func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) error {
+// offboardRun reads the users and what they reach, prints that and the
+// steps with their cost, asks, runs the steps as one job and prints what
+// remains.
+func offboardRun(parent context.Context, o *OffboardOptions) error {
+	f := o.Factory
 	cfg, p, err := cli.PrinterFor(f)
 	if err != nil {
 		return err
@@ -170,7 +188,7 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 		return err
 	}
 	org := access.NewOrg(conn.Client)
-	users, failedRows, err := offboardees(ctx, f, conn, org, &o)
+	users, failedRows, err := offboardees(ctx, f, conn, org, o)
 	if err != nil {
 		return err
 	}
@@ -183,31 +201,9 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 	if err := loadNamesForPeople(ctx, f, p, org); err != nil {
 		return err
 	}
-	var before []access.Row
-	var steps []offboardStep
-	for _, u := range users {
-		rows, direct, err := org.Reach(ctx, u, "before")
-		if err != nil {
-			return err
-		}
-		before = append(before, rows...)
-		row := o.rowOf[u.ID]
-		if u.Active {
-			steps = append(steps, offboardStep{key: "disable " + u.Email, row: row, user: u.Email, verb: "disable", what: u.Email,
-				req: client.Request{Method: http.MethodDelete, Path: "/users/" + url.PathEscape(u.ID), Scope: "Users > Write"}})
-		}
-		for _, g := range org.GroupsOf(u.ID) {
-			steps = append(steps, offboardStep{key: fmt.Sprintf("remove %s from group %s", u.Email, g.Name), row: row, user: u.Email,
-				verb: "remove", what: "from group " + g.Name,
-				req: client.Request{Method: http.MethodDelete, Path: "/groups/" + url.PathEscape(access.GroupID(*g)) + "/members/" + url.PathEscape(u.ID), Scope: "Groups > Write"}})
-		}
-		for _, d := range direct {
-			id := engine.IDText(d.ID)
-			steps = append(steps, offboardStep{key: fmt.Sprintf("revoke %s's direct %s on %s %s", u.Email, d.Level, d.Type, org.Name(d.Type, id)), row: row, user: u.Email,
-				verb: "revoke", what: fmt.Sprintf("%s on %s %s", d.Level, d.Type, org.Name(d.Type, id)),
-				req: client.Request{Method: http.MethodPost, Path: "/permissions/revoke", Scope: "Permissions > Write",
-					Body: map[string]any{"subject": map[string]any{"type": "user", "id": u.ID}, "object": map[string]any{"type": d.Type, "id": id}}}})
-		}
+	before, steps, err := offboardSteps(ctx, org, users, o.rowOf)
+	if err != nil {
+		return err
 	}
 	bc := cfg.Budget
 	points := 0
@@ -220,23 +216,23 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 	}
 	w := f.IO.Err
 	if len(steps) == 0 {
-		fmt.Fprintf(w, "Nothing to do: %s disabled, in no group, with no direct grant.\n", strings.Join(o.emails, ", "))
+		fmt.Fprintf(w, "Nothing to do: %s disabled, in no group, with no direct grant.\n", strings.Join(o.Emails, ", "))
 		return o.finish(f, failedRows, bulk.Summary{})
 	}
-	fmt.Fprintf(w, "Offboarding %s%s:\n", strings.Join(o.emails, ", "), alreadyDisabled(users))
+	fmt.Fprintf(w, "Offboarding %s%s:\n", strings.Join(o.Emails, ", "), alreadyDisabled(users))
 	for _, s := range steps {
 		fmt.Fprintf(w, "  - %s\n", s.key)
 	}
 	fmt.Fprintf(w, "Cost: %s.\n", bc.CostSentence(len(steps), points, nil))
-	if o.dryRun {
+	if o.DryRun {
 		return o.finish(f, nil, bulk.Summary{})
 	}
-	if !o.yes {
+	if !o.Yes {
 		if err := cli.ConfirmOrCancel(f.Ask(), fmt.Sprintf("Offboard (%s)?", ratebudget.Tally(len(steps), points))); err != nil {
 			return err
 		}
 	}
-	res, err := runOffboard(ctx, f, conn, o.emails, steps, points, failedRows)
+	res, err := runOffboard(ctx, f, conn, o.Emails, steps, points, failedRows)
 	if err != nil {
 		return err
 	}
@@ -247,10 +243,42 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 	if res.Stopped || res.Counts[bulk.Failed]+res.Counts[bulk.Unknown] > 0 {
 		return o.finish(f, failedRows, res)
 	}
-	if err := printAfter(f, p, o.emails, remainsAfter(users, before)); err != nil {
+	if err := printAfter(f, p, o.Emails, remainsAfter(users, before)); err != nil {
 		return err
 	}
 	return o.finish(f, failedRows, res)
+}
+
+// offboardSteps reads what each user reaches and the changes that end it:
+// disable, leave each group, revoke each direct grant.
+func offboardSteps(ctx context.Context, org *access.Org, users []*access.User, rowOf map[string]int) ([]access.Row, []offboardStep, error) {
+	var before []access.Row
+	var steps []offboardStep
+	for _, u := range users {
+		rows, direct, err := org.Reach(ctx, u, "before")
+		if err != nil {
+			return nil, nil, err
+		}
+		before = append(before, rows...)
+		row := rowOf[u.ID]
+		if u.Active {
+			steps = append(steps, offboardStep{key: "disable " + u.Email, row: row, user: u.Email, verb: "disable", what: u.Email,
+				req: client.Request{Method: http.MethodDelete, Path: "/users/" + url.PathEscape(u.ID), Scope: "Users > Write"}})
+		}
+		for _, g := range org.GroupsOf(u.ID) {
+			steps = append(steps, offboardStep{key: fmt.Sprintf("remove %s from group %s", u.Email, g.Name), row: row, user: u.Email,
+				verb: "remove", what: "from group " + g.Name,
+				req: client.Request{Method: http.MethodDelete, Path: "/groups/" + url.PathEscape(access.GroupID(*g)) + "/members/" + url.PathEscape(u.ID), Scope: "Groups > Write"}})
+		}
+		for _, d := range direct {
+			id := kinds.Text(d.ID)
+			steps = append(steps, offboardStep{key: fmt.Sprintf("revoke %s's direct %s on %s %s", u.Email, d.Level, d.Type, org.Name(d.Type, id)), row: row, user: u.Email,
+				verb: "revoke", what: fmt.Sprintf("%s on %s %s", d.Level, d.Type, org.Name(d.Type, id)),
+				req: client.Request{Method: http.MethodPost, Path: "/permissions/revoke", Scope: "Permissions > Write",
+					Body: map[string]any{"subject": map[string]any{"type": "user", "id": u.ID}, "object": map[string]any{"type": d.Type, "id": id}}}})
+		}
+	}
+	return before, steps, nil
 }
 
 // printAfter prints what the users still reach, or that nothing remains.

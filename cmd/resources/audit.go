@@ -1,4 +1,4 @@
-package families
+package resources
 
 import (
 	"bytes"
@@ -39,16 +39,18 @@ var auditColumns = []output.Column{
 	{Header: "ACTION", Field: "action"},
 }
 
-// auditOptions are one audit's settings, parsed and checked.
-type auditOptions struct {
+// AuditOptions are one audit's settings, parsed and checked.
+type AuditOptions struct {
+	Factory  *cli.Factory
 	AsOf     time.Time
 	FailOn   string
 	ListOnly bool
 }
 
-// newAuditCmd is a report over many requests, so it has its own run
+// NewCmdAudit is a report over many requests, so it has its own run
 // function: one list, then one read per resource whose options decide it.
-func newAuditCmd(f *cli.Factory) *cobra.Command {
+// It parses into AuditOptions for runF (auditRun when nil).
+func NewCmdAudit(f *cli.Factory, runF func(*AuditOptions) error) *cobra.Command {
 	var asOf, failOn string
 	var listOnly bool
 	c := &cobra.Command{
@@ -60,12 +62,6 @@ func newAuditCmd(f *cli.Factory) *cobra.Command {
 data-governance (bigid) types (removed 2027-Q1), document-database server 3.4
 and earlier (mongodb), preinstalled libraries in custom auth (2027-Q2) and the
 built-in email sender on the Free plan (2027-01-01).
-
-Requests: 1 GET /resources, plus 1 GET /resources/{id} for each mssql, mongodb,
-restapi, graphql, openapi and grpc resource, since only single reads carry the
-options that decide their findings (5 points each); vertica, bigid and
-retoolEmail need no read. --list-only makes it 1 request: those findings then
-become "check".
 
 Status, most urgent first: removed (fails now), breaking (fails now or removal
 under way this quarter), deprecated (works; act before the deadline), check
@@ -80,10 +76,9 @@ printing when a finding at or above LEVEL exists (for CI).`,
   orgctl resources audit --as-of 2026-12-01 -o json
   orgctl resources audit --fail-on breaking    # in CI: exit 7 when something fails now
   orgctl resources audit --jq '.[] | select(.change == "tsql-connector-v1-v2-removed") | .resource_name'`,
-		Args:        cli.NoArgsGroup,
-		Annotations: map[string]string{"scope": "Resources > Read", "method": http.MethodGet, "path": "/resources", "cost": "5"},
+		Args: cli.NoArgsGroup,
 		RunE: func(c *cobra.Command, _ []string) error {
-			o := auditOptions{FailOn: failOn, ListOnly: listOnly, AsOf: time.Now()}
+			o := &AuditOptions{Factory: f, FailOn: failOn, ListOnly: listOnly, AsOf: time.Now()}
 			if c.Flags().Changed("as-of") {
 				t, err := time.ParseInLocation("2006-01-02", asOf, time.Local)
 				if err != nil {
@@ -94,9 +89,18 @@ printing when a finding at or above LEVEL exists (for CI).`,
 			if failOn != "" && !slices.Contains(auditLevels, failOn) {
 				return cli.UsageErrorf("invalid value %q for --fail-on: allowed values are %s", failOn, strings.Join(auditLevels, ", "))
 			}
-			return auditRun(c.Context(), f, o)
+			if runF != nil {
+				return runF(o)
+			}
+			return auditRun(c.Context(), o)
 		},
 	}
+	engine.Describe(c, engine.Facts{Method: http.MethodGet, Path: "/resources", Scope: "Resources > Read",
+		Requests: `1 GET /resources, plus 1 GET /resources/{id} for each mssql, mongodb,
+restapi, graphql, openapi and grpc resource, since only single reads carry the
+options that decide their findings (5 points each); vertica, bigid and
+retoolEmail need no read. --list-only makes it 1 request: those findings then
+become "check".`})
 	fl := c.Flags()
 	fl.StringVar(&asOf, "as-of", "", "judge the dates as of `YYYY-MM-DD` (default: today)")
 	fl.StringVar(&failOn, "fail-on", "", "exit 7 when a finding at or above `LEVEL` exists {"+strings.Join(auditLevels, "|")+"}")
@@ -109,7 +113,8 @@ printing when a finding at or above LEVEL exists (for CI).`,
 
 // auditRun lists the resources, reads the options of those whose findings
 // depend on them, and prints the findings.
-func auditRun(ctx context.Context, f *cli.Factory, o auditOptions) error {
+func auditRun(ctx context.Context, o *AuditOptions) error {
+	f := o.Factory
 	cfg, p, err := cli.PrinterFor(f)
 	if err != nil {
 		return err

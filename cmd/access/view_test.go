@@ -1,13 +1,16 @@
-package families
+package access
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 
+	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/output"
 )
 
 // An access list names each subject and says where its access comes from,
@@ -42,7 +45,7 @@ func TestAccessListNamesSubjectsAndSaysWhy(t *testing.T) {
 		return nil, errors.New("unexpected kind " + kind)
 	}}
 	p, out, errOut := printer("table")
-	if err := accessListView(p, c, data); err != nil {
+	if err := ListView(p, c, data); err != nil {
 		t.Fatal(err)
 	}
 	// a disabled user is marked ACTIVE false; an invite is named by its email
@@ -64,7 +67,7 @@ func TestAccessListNamesSubjectsAndSaysWhy(t *testing.T) {
 	// Without --expand, users reached only through groups are left out.
 	c.Local = nil
 	p, out, _ = printer("table")
-	accessListView(p, c, data)
+	ListView(p, c, data)
 	if strings.Contains(out.String(), "user_b") || !strings.Contains(out.String(), "a@example.com") {
 		t.Errorf("without --expand:\n%s", out.String())
 	}
@@ -72,7 +75,7 @@ func TestAccessListNamesSubjectsAndSaysWhy(t *testing.T) {
 	// Only groups in the answer: no user list is fetched.
 	calls = map[string]int{}
 	p, _, _ = printer("table")
-	accessListView(p, c, json.RawMessage(`{"group":[{"subject":{"id":2,"type":"group"},"sources":{"direct":true},"accessLevel":"edit"}],"user":[]}`))
+	ListView(p, c, json.RawMessage(`{"group":[{"subject":{"id":2,"type":"group"},"sources":{"direct":true},"accessLevel":"edit"}],"user":[]}`))
 	if calls["users"] != 0 || calls["groups"] != 1 {
 		t.Errorf("name lists fetched: %v", calls)
 	}
@@ -80,8 +83,31 @@ func TestAccessListNamesSubjectsAndSaysWhy(t *testing.T) {
 	// -o json: the answer as received, and no names looked up.
 	calls = map[string]int{}
 	p, out, _ = printer("json")
-	accessListView(p, c, data)
+	ListView(p, c, data)
 	if len(calls) != 0 || !strings.Contains(out.String(), `"accessLevel":"own"`) {
 		t.Errorf("-o json: %v %s", calls, out.String())
+	}
+}
+
+// printer is a piped printer in a format, writing to buffers.
+func printer(format string) (*output.Printer, *bytes.Buffer, *bytes.Buffer) {
+	var out, errOut bytes.Buffer
+	return &output.Printer{IO: &output.IO{Out: &out, Err: &errOut}, Opts: output.Options{Format: format}}, &out, &errOut
+}
+
+func TestViaNamesEachSource(t *testing.T) {
+	// VIA names each source: a user's universal group apart from a granted one.
+	var lists map[string][]access.Entry
+	json.Unmarshal([]byte(`{"group":[
+		{"subject":{"id":"2","type":"group"},"sources":{"universal":true},"accessLevel":"edit"},
+		{"subject":{"id":"3","type":"group"},"sources":{"universal":true,"inherited":{"id":"app_7","type":"folder"}},"accessLevel":"use"}],
+	  "user":[{"subject":{"id":"user_a","type":"user"},"sources":{"direct":true,"groups":[{"id":"2","type":"group"},{"id":"3","type":"group"}]},"accessLevel":"edit"}]}`), &lists)
+	groups := map[string]access.Entry{"2": lists["group"][0], "3": lists["group"][1]}
+	n := &namer{c: &engine.Call{}, names: map[string]map[string]string{"groups": {"2": "All Users", "3": "viewer"}, "folders": {"app_7": "app:/Operations"}}}
+	if got := access.Via(lists["user"][0], groups, n); got != "direct; universal through All Users; member of viewer" {
+		t.Errorf("user VIA = %q", got)
+	}
+	if got := access.Via(lists["group"][1], groups, n); got != "universal; inherited from app:/Operations" {
+		t.Errorf("group VIA = %q", got)
 	}
 }

@@ -1,0 +1,106 @@
+package access
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/orgctl/orgctl/client/access"
+	"github.com/orgctl/orgctl/output"
+)
+
+func TestNewCmdListObjectsParsesTheSubjectAndTypes(t *testing.T) {
+	f, _, _ := testFactory(t, "")
+	for _, tc := range []struct {
+		args []string
+		want *ListObjectsOptions
+		err  string
+	}{
+		{args: []string{"--user", "ana@x.example"}, want: &ListObjectsOptions{User: "ana@x.example", Types: access.ObjectTypes}},
+		{args: []string{"--group", "support", "--type", "app", "--type", "folder", "--direct"}, want: &ListObjectsOptions{Group: "support", Types: []string{"app", "folder"}, Direct: true}},
+		{args: []string{"--user", "a", "--json", "type,access_level"}, want: &ListObjectsOptions{User: "a", Types: access.ObjectTypes, Selection: []string{"type", "access_level"}}},
+		{args: nil, err: "pass --user USER or --group GROUP"},
+		{args: []string{"--user", "a", "--group", "b"}, err: "pass --user USER or --group GROUP"},
+		{args: []string{"--user", "a", "--type", "workflow"}, err: `invalid --type "workflow"`},
+	} {
+		var got *ListObjectsOptions
+		err := parse(t, NewCmdListObjects(f, func(o *ListObjectsOptions) error { got = o; return nil }), tc.args...)
+		if tc.err != "" {
+			if !isUsage(err) || !strings.Contains(err.Error(), tc.err) || got != nil {
+				t.Errorf("%v: err %v, ran %v; want a usage error with %q and no run", tc.args, err, got != nil, tc.err)
+			}
+			continue
+		}
+		if err != nil || got == nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if got.Factory != f || got.User != tc.want.User || got.Group != tc.want.Group || !slices.Equal(got.Types, tc.want.Types) ||
+			got.Direct != tc.want.Direct || !slices.Equal(got.Selection, tc.want.Selection) {
+			t.Errorf("%v: options %+v, want %+v", tc.args, got, tc.want)
+		}
+	}
+}
+
+func TestListObjectsHelpStatesScopeAndCost(t *testing.T) {
+	f, _, _ := testFactory(t, "")
+	c := NewCmdListObjects(f, nil)
+	for _, want := range []string{"\nScope:  Permissions > Read\n", "\nCost:   10 points per request", "\n\nRequests: one POST /permissions/listObjects per type"} {
+		if !strings.Contains(c.Long, want) {
+			t.Errorf("help lacks %q:\n%s", want, c.Long)
+		}
+	}
+	if c.Annotations["scope"] != "Permissions > Read" || c.Annotations["cost"] != "10" {
+		t.Errorf("annotations = %v", c.Annotations)
+	}
+}
+
+func TestListObjectsRunNamesWhatAUserReaches(t *testing.T) {
+	f, out, errOut, _ := sandboxFactory(t, "")
+	o := &ListObjectsOptions{Factory: f, User: "former.employee@sandbox.example", Types: access.ObjectTypes}
+	if err := listObjectsRun(context.Background(), o); err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	// piped: TYPE OBJECT LEVEL, objects named, not ids
+	if !strings.Contains(out.String(), "folder\tapp:/Finance\tedit\n") || !strings.Contains(out.String(), "app\tCustomer Lookup\tedit\n") {
+		t.Errorf("stdout:\n%s", out)
+	}
+
+	out.Reset()
+	o.Direct, o.Types = true, []string{"folder"}
+	if err := listObjectsRun(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "folder\tapp:/Finance\tuse\n" {
+		t.Errorf("--direct --type folder:\n%s", out)
+	}
+}
+
+func TestListObjectsRunPrintsTheAPIsItemsAsJSON(t *testing.T) {
+	f, out, errOut, _ := sandboxFactory(t, "json")
+	o := &ListObjectsOptions{Factory: f, User: "former.employee@sandbox.example", Types: []string{"folder"}, Direct: true}
+	if err := listObjectsRun(context.Background(), o); err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	var items []map[string]any
+	if err := json.Unmarshal(out.Bytes(), &items); err != nil || len(items) != 1 || items[0]["access_level"] != "use" || items[0]["type"] != "folder" {
+		t.Errorf("-o json = %s (%v)", out, err)
+	}
+}
+
+// On a narrow terminal the OBJECT column, which says what the row is
+// about, stays whole, as a list's key column does.
+func TestListObjectsKeepsTheObjectWhole(t *testing.T) {
+	var out bytes.Buffer
+	p := &output.Printer{IO: &output.IO{Out: &out, Err: io.Discard, OutTTY: true, Width: 50}, Opts: output.Options{Format: "table"}}
+	long := "app:/Finance/Quarterly reports/Archive 2025"
+	if err := p.Print([]byte(`[{"type":"folder","object":"`+long+`","level":"use"}]`), objectRowColumns); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), long) {
+		t.Errorf("the object was cut at 50 columns:\n%s", out.String())
+	}
+}
