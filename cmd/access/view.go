@@ -77,19 +77,27 @@ func (n *namer) Active(id string) string {
 	n.Name("users", id)
 	if _, ok := n.active[id]; !ok && !n.listed && n.c.Get != nil {
 		n.listed = true
-		if data, err := n.c.Get("/users", "Users > Read"); err == nil {
-			var users []struct {
-				ID     json.RawMessage `json:"id"`
-				Active any             `json:"active"`
-			}
-			if json.Unmarshal(data, &users) == nil {
-				for _, u := range users {
-					n.setActive(kinds.Text(u.ID), u.Active)
-				}
-			}
-		}
+		n.readActive()
 	}
 	return n.active[id]
+}
+
+// readActive reads the users list once for each user's state.
+func (n *namer) readActive() {
+	k := kinds.Of("users")
+	data, err := n.c.Get(k.List, k.Scope)
+	if err != nil {
+		return
+	}
+	var users []struct {
+		ID     json.RawMessage `json:"id"`
+		Active any             `json:"active"`
+	}
+	if json.Unmarshal(data, &users) == nil {
+		for _, u := range users {
+			n.setActive(kinds.Text(u.ID), u.Active)
+		}
+	}
 }
 
 // ListView prints one row per subject that reaches the object: every

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/settings"
 )
 
@@ -32,7 +33,8 @@ func TargetClient(f *Factory, cfg *settings.Config, t *Target) (*client.Client, 
 
 // CheckToken is verifyToken's one request.
 func CheckToken(ctx context.Context, cl *client.Client) (bool, error) {
-	_, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: "/users", Query: url.Values{"limit": {"1"}}, Scope: "Users > Read"})
+	users := kinds.Of("users")
+	_, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: users.List, Query: url.Values{"limit": {"1"}}, Scope: users.Scope})
 	var ae *client.APIError
 	switch {
 	case err == nil:
