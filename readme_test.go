@@ -1,0 +1,508 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// readmeCommand is one shell command of a fenced block in README.md.
+type readmeCommand struct {
+	line    int    // where it starts in README.md
+	text    string // continuation lines joined, prompt and trailing comment removed
+	section string // the "## " heading it is under
+	block   int    // the line of its block's opening fence
+}
+
+// readmeNotRunnable are README commands a test cannot run, by what they
+// contain, with why. block: the whole block they are in cannot run.
+var readmeNotRunnable = []struct {
+	has, why string
+	block    bool
+}{
+	{"redis-server", "the fleet rehearsal needs a redis-server and a sandbox served in the background", true},
+	{"redis.internal", "needs the Redis server the block names", true},
+	{"go test ", "runs the whole test suite, this test included (its command is checked against .ci/run)", false},
+	{"go build ", "builds the binary; the test runs the same main as `orgctl`", false},
+	{"bash .ci/", "a CI script, run by CI", false},
+	{"sandbox serve", "serves until interrupted", false},
+	{"auth login", "logs in to a real instance, asking on a terminal or reading a token for acme.example.com", false},
+	{"users create ... ", "`...` stands for the flags", false},
+	{"jobs show ", "names a job of another run", false},
+	{"| source", "fish syntax", false},
+}
+
+// readmeRewrites turn a README command into the one the test runs.
+var readmeRewrites = []struct{ from, to string }{
+	{"go run . ", "orgctl "}, // the test binary's main is orgctl's, as go run . builds it
+	{"./orgctl ", "orgctl "}, // the binary built in the block above
+}
+
+// readmeFixtures are the input files the README's commands name, by
+// section: what a user would have at hand. A prep line runs before the
+// README command that contains its key.
+var readmeFixtures = map[string]struct {
+	files map[string]string
+	prep  map[string]string
+}{
+	"Bulk jobs": {files: map[string]string{
+		"people.csv":    "email,first-name,last-name\nada@example.com,Ada,Lovelace\ngrace@example.com,Grace,Hopper\n",
+		"emails.csv":    "user\ndev.lee@sandbox.example\npriya.ops@sandbox.example\n",
+		"changes.jsonl": `{"user-id":"dev.lee@sandbox.example","last_name":"Byron"}` + "\n",
+		"leavers.csv":   "user-id\nformer.employee@sandbox.example\n",
+		"groups.csv":    "group\nsupport\neditor\n",
+		"hr.csv":        "Email Address,Given Name,Family Name,Department,Badge\nalan@example.com,Alan,Turing,research,42\n",
+	}},
+	"Access reviews": {
+		files: map[string]string{"leavers.csv": "email\nformer.employee@sandbox.example\n"},
+		// the previous quarter's review, which the README's first review writes
+		prep: map[string]string{"--since access-q2.csv": "orgctl permissions report -o csv > access-q2.csv"},
+	},
+}
+
+// readmeConfig gives the README's examples the profiles they name.
+const readmeConfig = "token_store: file\nprofiles:\n  default: {}\n  staging: {}\n  prod: {}\n"
+
+// readmeFigures are figures README.md states, and how to measure them: a
+// script that ends with the output to check, and the pattern that output
+// must match, built from the figures README.md states ($1, $2...).
+// Where README.md no longer states one, it is not checked.
+var readmeFigures = []struct {
+	said    *regexp.Regexp
+	script  string
+	printed string
+}{
+	// the plan shown, of the change the README's diff makes
+	{regexp.MustCompile(`Cost: the read took (\d+) requests, (\d+) points; the changes are (\d+) requests?, (\d+) points`),
+		"exec orgctl export --dir org\n" +
+			"exec sed -i -e 's/^universal_app_access: .*/universal_app_access: own/' -e '/^members:$/a\\  dev.lee@sandbox.example: admin' org/groups/support.yaml\n" +
+			"exit 7 orgctl plan --dir org --exit-code\n",
+		`the read took $1 requests, $2 points; the changes are $3 requests?, $4 points`},
+	{regexp.MustCompile(`For the whole demo org that is (\d+) requests and (\d+) points`),
+		"exec orgctl export --dir org\nexec orgctl plan --dir org\n",
+		`the read took $1 requests, $2 points`},
+	{regexp.MustCompile(`a plan of the whole demo org reads (\d+)`),
+		"exec orgctl export --dir org\nexec orgctl plan --dir org\n",
+		`the read took \d+ requests, $1 points`},
+	{regexp.MustCompile(`a group change re-reads (\w+) lists, (\d+) points`),
+		"exec orgctl export --dir org\n" +
+			"exec sed -i 's/^universal_app_access: .*/universal_app_access: own/' org/groups/support.yaml\n" +
+			"exit 7 orgctl plan --dir org --exit-code --out org.plan\nexec orgctl apply org.plan --yes\n",
+		`the read took $1 requests, $2 points`},
+	{regexp.MustCompile("`--only groups`, reads (\\w+) lists \\(groups, and the users and apps they name: (\\d+) points\\)"),
+		"exec orgctl export --dir org\nexec orgctl plan --dir org --only groups\n",
+		`the read took $1 requests, $2 points`},
+	{regexp.MustCompile(`copying the demo org onto an empty one is (\d+) writes \((\d+) points\) after a read of (\d+) points`),
+		"exec orgctl export --dir org\norg empty 100000 1m\nenv ORGCTL_SECRET_STRIPE_KEY_PRODUCTION=figures-only\n" +
+			// an empty org has no apps, and orgctl does not create them
+			"exec rm org/grants/group/editor.yaml org/grants/user/dev.lee@sandbox.example.yaml\n" +
+			"exec orgctl apply --dir org --yes\n",
+		`the read took \d+ requests, $3 points; the changes are $1 requests, $2 points`},
+	// the console block's output, from the command above it
+	{regexp.MustCompile(`\bcost: (\d+) points in (\d+) requests`),
+		"readme above\n",
+		`cost: $1 points in $2 requests`},
+}
+
+var (
+	readmeFence   = regexp.MustCompile("^\\s*```\\s*([A-Za-z]*)")
+	readmeFuncDef = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\(\)\s*\{`)
+	// orgctl as a command word: first, after an assignment, in a pipe or a substitution
+	readmeRunsOrgctl = regexp.MustCompile(`(^|[|;&(]\s*|\$\(\s*|<\(\s*)([A-Za-z_][A-Za-z0-9_]*=\S*\s+)*orgctl(\s|$)`)
+	readmeExport     = regexp.MustCompile(`^export\s+([A-Za-z_][A-Za-z0-9_]*=[^\s$"'` + "`" + `]*\s*)+$`)
+)
+
+// readmeCommands returns the shell commands of README.md's fenced blocks in
+// order: sh, bash, shell and console blocks, and plain blocks' lines that
+// start with "$ " or "orgctl ". In console blocks only "$ " lines are
+// commands; the rest is what they print.
+func readmeCommands(readme string) (cmds []readmeCommand, otherBlocks []string) {
+	lines := strings.Split(readme, "\n")
+	section, block, lang, inBlock := "", 0, "", false
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if m := readmeFence.FindStringSubmatch(l); m != nil {
+			if inBlock {
+				inBlock = false
+				continue
+			}
+			inBlock, block, lang = true, i+1, m[1]
+			if !readmeShellLang(lang) {
+				otherBlocks = append(otherBlocks, fmt.Sprintf("README.md:%d: a %s block", i+1, lang))
+			}
+			continue
+		}
+		if !inBlock {
+			if strings.HasPrefix(l, "## ") {
+				section = strings.TrimSpace(strings.TrimPrefix(l, "## "))
+			}
+			continue
+		}
+		if !readmeShellLang(lang) {
+			continue
+		}
+		t := strings.TrimSpace(l)
+		if p, ok := strings.CutPrefix(t, "$ "); ok {
+			t = p
+		} else if lang == "console" || lang == "" && !strings.HasPrefix(t, "orgctl ") {
+			continue
+		}
+		start := i
+		if readmeFuncDef.MatchString(t) {
+			// a function runs to its closing brace, as written
+			for i+1 < len(lines) && strings.TrimSpace(lines[i]) != "}" {
+				i++
+				t += "\n" + lines[i]
+			}
+		} else {
+			for strings.HasSuffix(t, "\\") && i+1 < len(lines) {
+				i++
+				t = strings.TrimSuffix(t, "\\") + " " + strings.TrimSpace(lines[i])
+			}
+			t = strings.TrimSpace(stripShellComment(t))
+		}
+		if t != "" {
+			cmds = append(cmds, readmeCommand{line: start + 1, text: t, section: section, block: block})
+		}
+	}
+	return cmds, otherBlocks
+}
+
+func readmeShellLang(lang string) bool {
+	switch lang {
+	case "", "sh", "bash", "shell", "console":
+		return true
+	}
+	return false
+}
+
+// stripShellComment cuts a # that starts a word outside quotes, and what follows.
+func stripShellComment(s string) string {
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' {
+				i++
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '\\':
+			i++
+		case c == '#' && (i == 0 || s[i-1] == ' ' || s[i-1] == '\t'):
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// readmePlan is what the test does with one README command.
+type readmePlan struct {
+	cmd   readmeCommand
+	run   string // the command line run by bash; "" when not run
+	env   string // an export turned into the script's env
+	why   string // why it cannot run
+	wants []int  // exit codes that mean it worked
+}
+
+func planREADME(cmds []readmeCommand) []readmePlan {
+	blockWhy := map[int]string{}
+	for _, c := range cmds {
+		for _, n := range readmeNotRunnable {
+			if n.block && strings.Contains(c.text, n.has) {
+				blockWhy[c.block] = n.why
+			}
+		}
+	}
+	var plans []readmePlan
+	for _, c := range cmds {
+		p := readmePlan{cmd: c, run: c.text, wants: []int{0}}
+		for _, r := range readmeRewrites {
+			if rest, ok := strings.CutPrefix(p.run, r.from); ok {
+				p.run = r.to + rest
+			}
+		}
+		p.why = blockWhy[c.block]
+		for _, n := range readmeNotRunnable {
+			if p.why == "" && !n.block && strings.Contains(c.text, n.has) {
+				p.why = n.why
+			}
+		}
+		switch {
+		case p.why != "":
+			p.run = ""
+		case readmeExport.MatchString(p.run):
+			p.env, p.run = strings.TrimSpace(strings.TrimPrefix(p.run, "export")), ""
+		case !strings.Contains(p.run, "||") && (strings.Contains(p.run, "--exit-code") || strings.Contains(p.run, "--fail-on")):
+			// findings or changes are what such a command is for
+			p.wants = []int{0, 7}
+		}
+		plans = append(plans, p)
+	}
+	return plans
+}
+
+func sectionSlug(s string) string {
+	return strings.Trim(regexp.MustCompile(`[^a-z0-9]+`).ReplaceAllString(strings.ToLower(s), "_"), "_")
+}
+
+// readmeScriptHead starts every script: a budget that never makes it
+// wait, a terminal whose user answers yes, the profiles examples name.
+const readmeScriptHead = `org demo 100000 1m
+env ORGCTL_BUDGET_POINTS=100000
+env ORGCTL_FORCE_TTY=stdin
+env ORGCTL_WIDTH=100
+env GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com
+`
+
+// writeREADMEScripts writes one testscript per README section that has a
+// command to run, its commands in README order on a fresh demo org, and
+// one per figure README.md states.
+func writeREADMEScripts(t *testing.T, dir, readme string, plans []readmePlan) (runs map[int]readmePlan) {
+	runs = map[int]readmePlan{}
+	var order []string
+	scripts := map[string]*strings.Builder{}
+	for _, p := range plans {
+		if p.run == "" && p.env == "" {
+			continue
+		}
+		name := "readme_" + sectionSlug(p.cmd.section)
+		b := scripts[name]
+		if b == nil {
+			b = &strings.Builder{}
+			scripts[name] = b
+			order = append(order, name)
+			fmt.Fprintf(b, "# README.md, section %q: its commands in order, on a fresh demo org\n%s", p.cmd.section, readmeScriptHead)
+		}
+		if p.env != "" {
+			fmt.Fprintf(b, "# README.md:%d: %s\nenv %s\n", p.cmd.line, p.cmd.text, p.env)
+			continue
+		}
+		for key, prep := range readmeFixtures[p.cmd.section].prep {
+			if strings.Contains(p.run, key) {
+				fmt.Fprintf(b, "stdin yes\nexec bash -c %s\n", quoteScriptArg(prep))
+			}
+		}
+		runs[p.cmd.line] = p
+		fmt.Fprintf(b, "stdin yes\nreadme %d\n", p.cmd.line)
+	}
+	for _, name := range order {
+		b := scripts[name]
+		b.WriteString("-- yes --\ny\n-- .config/orgctl/config.yaml --\n" + readmeConfig)
+		section := ""
+		for _, p := range plans {
+			if "readme_"+sectionSlug(p.cmd.section) == name {
+				section = p.cmd.section
+			}
+		}
+		for f, body := range readmeFixtures[section].files {
+			fmt.Fprintf(b, "-- %s --\n%s", f, body)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+".txtar"), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return runs
+}
+
+func quoteScriptArg(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// readmeFigureChecks finds the figures README.md states (a statement may
+// run over lines) and writes a script for each; checks maps the script's
+// name to the README line and the pattern its last command must print.
+func readmeFigureChecks(t *testing.T, dir, readme string, cmds []readmeCommand) (checks map[string]readmeFigureCheck) {
+	checks = map[string]readmeFigureCheck{}
+	flat := strings.ReplaceAll(readme, "\n", " ") // the same offsets, lines joined
+	for k, f := range readmeFigures {
+		for _, m := range f.said.FindAllStringSubmatchIndex(flat, -1) {
+			line := strings.Count(readme[:m[0]], "\n") + 1
+			want := string(f.said.ExpandString(nil, f.printed, flat, m))
+			for n, w := range map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5"} {
+				want = regexp.MustCompile(`\b`+n+`\b`).ReplaceAllString(want, w)
+			}
+			name := fmt.Sprintf("readme_figure_line%d_%d", line, k)
+			c := readmeFigureCheck{line: line, said: flat[m[0]:m[1]], printed: regexp.MustCompile(want)}
+			script := f.script
+			if strings.Contains(script, "readme above") {
+				for _, cmd := range cmds {
+					if cmd.line < line {
+						c.above = cmd
+					}
+				}
+				if c.above.text == "" {
+					t.Fatalf("README.md:%d states a figure with no command above it", line)
+				}
+				script = strings.ReplaceAll(script, "readme above", "readme-figure")
+			}
+			checks[name] = c
+			body := fmt.Sprintf("# README.md:%d states: %s\n%s%ssaid\n-- yes --\ny\n", line, c.said, readmeScriptHead, script)
+			if err := os.WriteFile(filepath.Join(dir, name+".txtar"), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return checks
+}
+
+// readmeFigureCheck is one figure README.md states and what must show it.
+type readmeFigureCheck struct {
+	line    int
+	said    string
+	printed *regexp.Regexp
+	above   readmeCommand // the command whose output the README shows, for "readme above"
+}
+
+// runREADMECommand runs one README command line with bash in the script's
+// directory and environment, and fails naming the README line when it
+// exits otherwise than wanted.
+func runREADMECommand(ts *testscript.TestScript, p readmePlan) {
+	ts.Logf("README.md:%d: %s", p.cmd.line, p.cmd.text)
+	got := 0
+	if err := ts.Exec("bash", "-o", "pipefail", "-c", p.run); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("README.md:%d: %v", p.cmd.line, err)
+		}
+		got = ee.ExitCode()
+	}
+	for _, w := range p.wants {
+		if got == w {
+			return
+		}
+	}
+	ts.Fatalf("README.md:%d: `%s` exited %d, want %v (its output is above)", p.cmd.line, p.cmd.text, got, p.wants)
+}
+
+// Every command of README.md's fenced blocks runs, in README order within
+// its section, against a fresh demo org in the sandbox, with the real
+// binary and a person at the terminal who answers yes; figures the README
+// states are measured. Commands that cannot run are listed with why.
+func TestREADMEExamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every README example")
+	}
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	cmds, others := readmeCommands(readme)
+	plans := planREADME(cmds)
+	dir := t.TempDir()
+	runs := writeREADMEScripts(t, dir, readme, plans)
+	checks := readmeFigureChecks(t, dir, readme, cmds)
+
+	ran, orgctlRan := 0, 0
+	for _, p := range plans {
+		switch {
+		case p.why != "":
+			t.Logf("not run: README.md:%d: %s: %s", p.cmd.line, p.cmd.text, p.why)
+		case p.run != "":
+			ran++
+			if readmeRunsOrgctl.MatchString(p.run) {
+				orgctlRan++
+			}
+		}
+	}
+	for _, o := range others {
+		t.Logf("not shell: %s", o)
+	}
+	t.Logf("%d README commands run (%d of them orgctl's), %d figures checked", ran, orgctlRan, len(checks))
+	if orgctlRan < 40 {
+		t.Errorf("only %d orgctl commands found in README.md's blocks: is the parser finding them?", orgctlRan)
+	}
+
+	params := scriptParams(dir)
+	cmdsMap := map[string]func(*testscript.TestScript, bool, []string){}
+	for k, v := range params.Cmds {
+		cmdsMap[k] = v
+	}
+	// readme LINE: run the README command that starts at LINE.
+	cmdsMap["readme"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		p, ok := runs[readmeLine(ts, args)]
+		if !ok {
+			ts.Fatalf("no README command to run at line %s", args[0])
+		}
+		runREADMECommand(ts, p)
+	}
+	// readme-figure: run the README command whose output the figure is in.
+	cmdsMap["readme-figure"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		c := checks[scriptName(ts)].above
+		p := planREADME([]readmeCommand{c})[0]
+		if p.run == "" {
+			ts.Fatalf("README.md:%d: the command above the figure cannot run: %s", c.line, p.why)
+		}
+		runREADMECommand(ts, p)
+	}
+	// said: the last command printed what README.md says.
+	cmdsMap["said"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		c := checks[scriptName(ts)]
+		out := ts.ReadFile("stdout") + ts.ReadFile("stderr")
+		if !c.printed.MatchString(out) {
+			ts.Fatalf("README.md:%d says %q; orgctl printed no match for %q (its output is above)", c.line, c.said, c.printed)
+		}
+	}
+	params.Cmds = cmdsMap
+	testscript.Run(t, params)
+}
+
+// scriptName is the running script's name, from its work directory.
+func scriptName(ts *testscript.TestScript) string {
+	return strings.TrimPrefix(filepath.Base(ts.Getenv("WORK")), "script-")
+}
+
+func readmeLine(ts *testscript.TestScript, args []string) int {
+	if len(args) != 1 {
+		ts.Fatalf("usage: readme LINE")
+	}
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	return n
+}
+
+// The Quickstart holds the two commands a newcomer types first: orgctl's
+// main job against the built-in sandbox (TestREADMEExamples runs it), and
+// the whole test suite, as CI runs it.
+func TestREADMEQuickstart(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, err := os.ReadFile(".ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`step "go test \(the README's test command\)"\n(.+)`).FindSubmatch(ci)
+	if m == nil {
+		t.Fatal(`.ci/run has no step "go test (the README's test command)" followed by its command`)
+	}
+	suite := strings.TrimSpace(string(m[1]))
+	cmds, _ := readmeCommands(string(b))
+	var quick []string
+	hasSandbox, hasSuite := false, false
+	for _, c := range cmds {
+		if c.section != "Quickstart" {
+			continue
+		}
+		quick = append(quick, fmt.Sprintf("README.md:%d: %s", c.line, c.text))
+		hasSandbox = hasSandbox || strings.HasPrefix(c.text, "go run . --sandbox ")
+		hasSuite = hasSuite || c.text == suite
+	}
+	if !hasSandbox {
+		t.Errorf("the Quickstart has no `go run . --sandbox ...` to run orgctl against the built-in sandbox; its commands:\n%s", strings.Join(quick, "\n"))
+	}
+	if !hasSuite {
+		t.Errorf("the Quickstart does not run the test suite as CI does (%s); its commands:\n%s", suite, strings.Join(quick, "\n"))
+	}
+}
