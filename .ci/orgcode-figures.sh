@@ -31,6 +31,9 @@ serve empty --org empty
 serve fast --org empty --points 1000000 --window 60s
 
 on demo "$tmp/orgctl" export --dir "$tmp/org" 2>/dev/null
+# An empty org has no apps and orgctl does not create them: the copy leaves
+# out the grants on apps (in the demo org, files that grant nothing else).
+grep -rlZ '^apps:$' "$tmp/org/grants" | xargs -0 -r rm --
 # The export and a plan read the same lists; the plan says what its read cost.
 read_json=$(on demo "$tmp/orgctl" plan --dir "$tmp/org" -o json 2>/dev/null)
 read_req=$(echo "$read_json" | sed -E "s/.*\"read_requests\":([0-9]+).*/\1/")
