@@ -26,25 +26,44 @@ type readmeCommand struct {
 // contain, with why. block: the whole block they are in cannot run.
 var readmeNotRunnable = []struct {
 	has, why string
-	block    bool
+	block    bool // the whole block cannot run
+	is       bool // the command is has, not only contains it
 }{
-	{"redis-server", "the fleet rehearsal needs a redis-server and a sandbox served in the background", true},
-	{"redis.internal", "needs the Redis server the block names", true},
-	{"go test ", "runs the whole test suite, this test included (its command is checked against .ci/run)", false},
-	{"go build ", "builds the binary; the test runs the same main as `orgctl`", false},
-	{"bash .ci/", "a CI script, run by CI", false},
-	{"sandbox serve", "serves until interrupted", false},
-	{"auth login", "logs in to a real instance, asking on a terminal or reading a token for acme.example.com", false},
-	{"users create ... ", "`...` stands for the flags", false},
-	{"jobs show ", "names a job of another run", false},
-	{"| source", "fish syntax", false},
+	{has: "redis-server", block: true, why: "the fleet rehearsal needs a redis-server and a sandbox served in the background"},
+	{has: "redis.internal", block: true, why: "needs the Redis server the block names"},
+	{has: "go test ", why: "runs the whole test suite, this test included (TestREADMEQuickstart checks it against .ci/run)"},
+	{has: "go build ", why: "builds the binary; the test runs the same main as `orgctl`"},
+	{has: "bash .ci/", why: "a CI script, run by CI"},
+	{has: "sandbox serve --points 300 --window 6s > ", why: "leaves a server running in the background"},
+	{has: "head -2 sandbox.env", why: "reads what the server in the background wrote"},
+	{has: "orgctl auth login", is: true, why: "asks for the URL and a hidden token on a terminal"},
+	{has: "auth login --with-token", why: "stores the token in the OS keyring, which a test has not (.ci/keyring-tests.sh logs in to a real one)"},
+	{has: "users create ... ", why: "`...` stands for the flags"},
+	{has: "| source", why: "fish syntax"},
 }
 
-// readmeRewrites turn a README command into the one the test runs.
-var readmeRewrites = []struct{ from, to string }{
-	{"go run . ", "orgctl "}, // the test binary's main is orgctl's, as go run . builds it
-	{"./orgctl ", "orgctl "}, // the binary built in the block above
+// readmeRewrites turn a README command into the one the test runs: at
+// the start (from ends in a space) or anywhere (fromAny).
+var readmeRewrites = []struct{ from, fromAny, to string }{
+	{from: "go run . ", to: "orgctl "}, // the test binary's main is orgctl's, as go run . builds it
+	{from: "./orgctl ", to: "orgctl "}, // the binary built in the block above
+	// a port of its own, which no other process holds
+	{fromAny: "--addr 127.0.0.1:8080", to: "--addr 127.0.0.1:0"},
+	// the job the command above ran, whose id differs in every run
+	{fromAny: "jobs show 3f2a9c1b7d40", to: "jobs show $READMEJOB"},
 }
+
+// readmeServe runs `orgctl sandbox serve` until it has printed its first
+// two lines, which must be the exports it promises, then stops it.
+var readmeServe = regexp.MustCompile(`^orgctl sandbox serve( [^|&;<>]*)?$`)
+
+const readmeServeScript = `coproc S { exec %s; }
+read -r a <&"${S[0]}"; read -r b <&"${S[0]}"
+kill -INT "$S_PID"; wait "$S_PID"
+printf '%%s\n' "$a" "$b"
+case "$a
+$b" in "export ORGCTL_BASE_URL="*"
+export ORGCTL_TOKEN="*) ;; *) echo "the first two lines are not the exports" >&2; exit 1;; esac`
 
 // readmeFixtures are the input files the README's commands name, by
 // section: what a user would have at hand. A prep line runs before the
@@ -69,50 +88,60 @@ var readmeFixtures = map[string]struct {
 }
 
 // readmeConfig gives the README's examples the profiles they name.
-const readmeConfig = "token_store: file\nprofiles:\n  default: {}\n  staging: {}\n  prod: {}\n"
+const readmeConfig = "profiles:\n  default: {token_store: file}\n  staging: {token_store: file}\n  prod: {token_store: file}\n"
 
 // readmeFigures are figures README.md states, and how to measure them: a
 // script that ends with the output to check, and the pattern that output
 // must match, built from the figures README.md states ($1, $2...).
 // Where README.md no longer states one, it is not checked.
-var readmeFigures = []struct {
+var readmeFigures = []readmeFigure{
+	// the plan shown, of the change the README's diff makes
+	{said: regexp.MustCompile(`Cost: the read took (\d+) requests, (\d+) points; the changes are (\d+) requests?, (\d+) points`),
+		script: "exec orgctl export --dir org\n" +
+			"exec sed -i -e 's/^universal_app_access: .*/universal_app_access: own/' -e '/^members:$/a\\  dev.lee@sandbox.example: admin' org/groups/support.yaml\n" +
+			"exit 7 orgctl plan --dir org --exit-code\n",
+		printed: `the read took $1 requests, $2 points; the changes are $3 requests?, $4 points`},
+	{said: regexp.MustCompile(`For the whole demo org that is (\d+) requests and (\d+) points`),
+		script:  "exec orgctl export --dir org\nexec orgctl plan --dir org\n",
+		printed: `the read took $1 requests, $2 points`},
+	{said: regexp.MustCompile(`a plan of the whole demo org reads (\d+)`),
+		script:  "exec orgctl export --dir org\nexec orgctl plan --dir org\n",
+		printed: `the read took \d+ requests, $1 points`},
+	{said: regexp.MustCompile(`a group change re-reads (\w+) lists, (\d+) points`),
+		script: "exec orgctl export --dir org\n" +
+			"exec sed -i 's/^universal_app_access: .*/universal_app_access: own/' org/groups/support.yaml\n" +
+			"exit 7 orgctl plan --dir org --exit-code --out org.plan\nexec orgctl apply org.plan --yes\n",
+		printed: `the read took $1 requests, $2 points`},
+	{said: regexp.MustCompile("`--only groups`, reads (\\w+) lists \\(groups, and the users and apps they name: (\\d+) points\\)"),
+		script:  "exec orgctl export --dir org\nexec orgctl plan --dir org --only groups\n",
+		printed: `the read took $1 requests, $2 points`},
+	{said: regexp.MustCompile(`copying the demo org onto an empty one is (\d+) writes \((\d+) points\) after a read of (\d+) points`),
+		script:  "exec orgctl export --dir org\n" + readmeCopyToEmpty,
+		printed: `the read took \d+ requests, $3 points; the changes are $1 requests, $2 points`},
+	{said: regexp.MustCompile(`With 400 more users \(([\d,]+) points`),
+		script:  "org demo 100000 1m users=400\nexec orgctl export --dir org\n" + readmeCopyToEmpty,
+		printed: `the read took \d+ requests, (\d+) points; the changes are \d+ requests, (\d+) points`, sum: true},
+	// the console block's output, from the command above it
+	{said: regexp.MustCompile(`\bcost: (\d+) points in (\d+) requests`),
+		script:  "readme above\n",
+		printed: `cost: $1 points in $2 requests`},
+}
+
+type readmeFigure struct {
 	said    *regexp.Regexp
 	script  string
 	printed string
-}{
-	// the plan shown, of the change the README's diff makes
-	{regexp.MustCompile(`Cost: the read took (\d+) requests, (\d+) points; the changes are (\d+) requests?, (\d+) points`),
-		"exec orgctl export --dir org\n" +
-			"exec sed -i -e 's/^universal_app_access: .*/universal_app_access: own/' -e '/^members:$/a\\  dev.lee@sandbox.example: admin' org/groups/support.yaml\n" +
-			"exit 7 orgctl plan --dir org --exit-code\n",
-		`the read took $1 requests, $2 points; the changes are $3 requests?, $4 points`},
-	{regexp.MustCompile(`For the whole demo org that is (\d+) requests and (\d+) points`),
-		"exec orgctl export --dir org\nexec orgctl plan --dir org\n",
-		`the read took $1 requests, $2 points`},
-	{regexp.MustCompile(`a plan of the whole demo org reads (\d+)`),
-		"exec orgctl export --dir org\nexec orgctl plan --dir org\n",
-		`the read took \d+ requests, $1 points`},
-	{regexp.MustCompile(`a group change re-reads (\w+) lists, (\d+) points`),
-		"exec orgctl export --dir org\n" +
-			"exec sed -i 's/^universal_app_access: .*/universal_app_access: own/' org/groups/support.yaml\n" +
-			"exit 7 orgctl plan --dir org --exit-code --out org.plan\nexec orgctl apply org.plan --yes\n",
-		`the read took $1 requests, $2 points`},
-	{regexp.MustCompile("`--only groups`, reads (\\w+) lists \\(groups, and the users and apps they name: (\\d+) points\\)"),
-		"exec orgctl export --dir org\nexec orgctl plan --dir org --only groups\n",
-		`the read took $1 requests, $2 points`},
-	{regexp.MustCompile(`copying the demo org onto an empty one is (\d+) writes \((\d+) points\) after a read of (\d+) points`),
-		"exec orgctl export --dir org\norg empty 100000 1m\nenv ORGCTL_SECRET_STRIPE_KEY_PRODUCTION=figures-only\n" +
-			// an empty org has no apps, and orgctl does not create them
-			"exec rm org/grants/group/editor.yaml org/grants/user/dev.lee@sandbox.example.yaml\n" +
-			"exec orgctl apply --dir org --yes\n",
-		`the read took \d+ requests, $3 points; the changes are $1 requests, $2 points`},
-	// the console block's output, from the command above it
-	{regexp.MustCompile(`\bcost: (\d+) points in (\d+) requests`),
-		"readme above\n",
-		`cost: $1 points in $2 requests`},
+	sum     bool // the figures printed add up to the one README.md states
 }
 
+// readmeCopyToEmpty applies the exported org onto an empty one.
+const readmeCopyToEmpty = "org empty 100000 1m\nenv ORGCTL_SECRET_STRIPE_KEY_PRODUCTION=figures-only\n" +
+	// an empty org has no apps, and orgctl does not create them
+	"exec rm org/grants/group/editor.yaml org/grants/user/dev.lee@sandbox.example.yaml\n" +
+	"exec orgctl apply --dir org --yes\n"
+
 var (
+	readmeJob     = regexp.MustCompile(`\bjob ([0-9a-f]{12})\b`)
 	readmeFence   = regexp.MustCompile("^\\s*```\\s*([A-Za-z]*)")
 	readmeFuncDef = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\(\)\s*\{`)
 	// orgctl as a command word: first, after an assignment, in a pipe or a substitution
@@ -229,19 +258,23 @@ func planREADME(cmds []readmeCommand) []readmePlan {
 	for _, c := range cmds {
 		p := readmePlan{cmd: c, run: c.text, wants: []int{0}}
 		for _, r := range readmeRewrites {
-			if rest, ok := strings.CutPrefix(p.run, r.from); ok {
+			if rest, ok := strings.CutPrefix(p.run, r.from); ok && r.from != "" {
 				p.run = r.to + rest
+			} else if r.fromAny != "" {
+				p.run = strings.ReplaceAll(p.run, r.fromAny, r.to)
 			}
 		}
 		p.why = blockWhy[c.block]
 		for _, n := range readmeNotRunnable {
-			if p.why == "" && !n.block && strings.Contains(c.text, n.has) {
+			if p.why == "" && !n.block && (c.text == n.has || !n.is && strings.Contains(c.text, n.has)) {
 				p.why = n.why
 			}
 		}
 		switch {
 		case p.why != "":
 			p.run = ""
+		case readmeServe.MatchString(p.run):
+			p.run = fmt.Sprintf(readmeServeScript, p.run)
 		case readmeExport.MatchString(p.run):
 			p.env, p.run = strings.TrimSpace(strings.TrimPrefix(p.run, "export")), ""
 		case !strings.Contains(p.run, "||") && (strings.Contains(p.run, "--exit-code") || strings.Contains(p.run, "--fail-on")):
@@ -327,7 +360,16 @@ func readmeFigureChecks(t *testing.T, dir, readme string, cmds []readmeCommand) 
 	for k, f := range readmeFigures {
 		for _, m := range f.said.FindAllStringSubmatchIndex(flat, -1) {
 			line := strings.Count(readme[:m[0]], "\n") + 1
-			want := string(f.said.ExpandString(nil, f.printed, flat, m))
+			want := f.printed
+			if f.sum {
+				total, _ := strconv.Atoi(strings.ReplaceAll(flat[m[2]:m[3]], ",", ""))
+				c := readmeFigureCheck{line: line, said: flat[m[0]:m[1]], printed: regexp.MustCompile(want), sum: total}
+				name := fmt.Sprintf("readme_figure_line%d_%d", line, k)
+				checks[name] = c
+				writeFigureScript(t, dir, name, c, f.script)
+				continue
+			}
+			want = string(f.said.ExpandString(nil, want, flat, m))
 			for n, w := range map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5"} {
 				want = regexp.MustCompile(`\b`+n+`\b`).ReplaceAllString(want, w)
 			}
@@ -346,13 +388,17 @@ func readmeFigureChecks(t *testing.T, dir, readme string, cmds []readmeCommand) 
 				script = strings.ReplaceAll(script, "readme above", "readme-figure")
 			}
 			checks[name] = c
-			body := fmt.Sprintf("# README.md:%d states: %s\n%s%ssaid\n-- yes --\ny\n", line, c.said, readmeScriptHead, script)
-			if err := os.WriteFile(filepath.Join(dir, name+".txtar"), []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeFigureScript(t, dir, name, c, script)
 		}
 	}
 	return checks
+}
+
+func writeFigureScript(t *testing.T, dir, name string, c readmeFigureCheck, script string) {
+	body := fmt.Sprintf("# README.md:%d states: %s\n%s%ssaid\n-- yes --\ny\n", c.line, c.said, readmeScriptHead, script)
+	if err := os.WriteFile(filepath.Join(dir, name+".txtar"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // readmeFigureCheck is one figure README.md states and what must show it.
@@ -361,20 +407,55 @@ type readmeFigureCheck struct {
 	said    string
 	printed *regexp.Regexp
 	above   readmeCommand // the command whose output the README shows, for "readme above"
+	sum     int           // when not 0: what the figures printed add up to
 }
+
+// check says what is wrong with out, or "".
+func (c readmeFigureCheck) check(out string) string {
+	m := c.printed.FindStringSubmatch(out)
+	if m == nil {
+		return fmt.Sprintf("no match for %q", c.printed)
+	}
+	if c.sum == 0 {
+		return ""
+	}
+	total := 0
+	for _, g := range m[1:] {
+		n, _ := strconv.Atoi(g)
+		total += n
+	}
+	if total != c.sum {
+		return fmt.Sprintf("%q: %s add up to %d", m[0], strings.Join(m[1:], " and "), total)
+	}
+	return ""
+}
+
+// readmeCommandTimeout bounds one README command, in seconds.
+const readmeCommandTimeout = 300
 
 // runREADMECommand runs one README command line with bash in the script's
 // directory and environment, and fails naming the README line when it
 // exits otherwise than wanted.
 func runREADMECommand(ts *testscript.TestScript, p readmePlan) {
 	ts.Logf("README.md:%d: %s", p.cmd.line, p.cmd.text)
+	if p.run != p.cmd.text {
+		ts.Logf("run as: %s", p.run)
+	}
 	got := 0
-	if err := ts.Exec("bash", "-o", "pipefail", "-c", p.run); err != nil {
+	// an example that never ends fails here rather than at go test's timeout
+	err := ts.Exec("timeout", "-k", "10", strconv.Itoa(readmeCommandTimeout), "bash", "-o", "pipefail", "-c", p.run)
+	if m := readmeJob.FindAllStringSubmatch(ts.ReadFile("stderr"), -1); m != nil {
+		ts.Setenv("READMEJOB", m[len(m)-1][1])
+	}
+	if err != nil {
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) {
 			ts.Fatalf("README.md:%d: %v", p.cmd.line, err)
 		}
 		got = ee.ExitCode()
+	}
+	if got == 124 {
+		ts.Fatalf("README.md:%d: `%s` did not end in %d s (its output is above)", p.cmd.line, p.cmd.text, readmeCommandTimeout)
 	}
 	for _, w := range p.wants {
 		if got == w {
@@ -449,8 +530,8 @@ func TestREADMEExamples(t *testing.T) {
 	cmdsMap["said"] = func(ts *testscript.TestScript, neg bool, args []string) {
 		c := checks[scriptName(ts)]
 		out := ts.ReadFile("stdout") + ts.ReadFile("stderr")
-		if !c.printed.MatchString(out) {
-			ts.Fatalf("README.md:%d says %q; orgctl printed no match for %q (its output is above)", c.line, c.said, c.printed)
+		if wrong := c.check(out); wrong != "" {
+			ts.Fatalf("README.md:%d says %q; orgctl printed %s (its output is above)", c.line, c.said, wrong)
 		}
 	}
 	params.Cmds = cmdsMap
