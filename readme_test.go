@@ -131,6 +131,10 @@ var readmeFigures = []readmeFigure{
 	{said: regexp.MustCompile("`permissions report` has one row per user and object \\(([A-Z ,]+)\\)"),
 		script: "exec orgctl permissions report\n",
 		header: true},
+	// a lookup's price in the table of names, as a dry run of its request prints it
+	{said: regexp.MustCompile("\\| `GET (/[a-z_/]+)[^`]*` [^|]*\\| (\\d+) \\|"),
+		script:  "exec orgctl api GET $1 --dry-run\n",
+		printed: `cost: $2 points`},
 	// the console block's output, from the command above it
 	{said: regexp.MustCompile(`\bcost: (\d+) points in (\d+) requests`),
 		script:  "readme above\n",
@@ -375,7 +379,7 @@ func readmeFigureChecks(t *testing.T, dir, readme string, cmds []readmeCommand) 
 			if f.sum {
 				c.sum, _ = strconv.Atoi(strings.ReplaceAll(flat[m[2]:m[3]], ",", ""))
 			}
-			script := f.script
+			script := string(f.said.ExpandString(nil, f.script, flat, m))
 			if strings.Contains(script, "readme above") {
 				for _, cmd := range cmds {
 					if cmd.line < line {
