@@ -54,12 +54,14 @@ var readmeRewrites = []struct{ from, fromAny, to string }{
 }
 
 // readmeServe runs `orgctl sandbox serve` until it has printed its first
-// two lines, which must be the exports it promises, then stops it.
+// two lines, which must be the exports it promises, then stops it. With
+// SIGTERM: a shell starts a coprocess with SIGINT ignored, until serve
+// installs its handler after those lines.
 var readmeServe = regexp.MustCompile(`^orgctl sandbox serve( [^|&;<>]*)?$`)
 
 const readmeServeScript = `coproc S { exec %s; }
 read -r a <&"${S[0]}"; read -r b <&"${S[0]}"
-kill -INT "$S_PID"; wait "$S_PID"
+kill -TERM "$S_PID"; wait "$S_PID"
 printf '%%s\n' "$a" "$b"
 case "$a
 $b" in "export ORGCTL_BASE_URL="*"

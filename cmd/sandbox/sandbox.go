@@ -104,7 +104,9 @@ With --state, the org is loaded from and saved to FILE; --org, --users,
 			}
 			f.IO.Notice("sandbox serving on http://%s (Ctrl-C to stop)", ln.Addr())
 			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			// The command's context too: a signal that arrives as soon as the
+			// exports are out is taken by Main's handler, which cancels it.
+			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			go func() {
 				<-ctx.Done()
