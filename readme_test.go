@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,10 +17,17 @@ import (
 
 // readmeCommand is one shell command of a fenced block in README.md.
 type readmeCommand struct {
-	line    int    // where it starts in README.md
-	text    string // continuation lines joined, prompt and trailing comment removed
-	section string // the "## " heading it is under
-	block   int    // the line of its block's opening fence
+	line    int         // where it starts in README.md
+	text    string      // continuation lines joined, prompt and trailing comment removed
+	section string      // the "## " heading it is under
+	block   int         // the line of its block's opening fence
+	shown   []shownLine // in a console block: what the README shows it prints
+}
+
+// shownLine is a line of output README.md shows, and where.
+type shownLine struct {
+	line int
+	text string
 }
 
 // readmeNotRunnable are README commands a test cannot run, by what they
@@ -137,10 +145,6 @@ var readmeFigures = []readmeFigure{
 	{said: regexp.MustCompile("\\| `GET (/[a-z_/]+)[^`]*` [^|]*\\| (\\d+) \\|"),
 		script:  "exec orgctl api GET $1 --dry-run\n",
 		printed: `cost: $2 points`},
-	// the console block's output, from the command above it
-	{said: regexp.MustCompile(`\bcost: (\d+) points in (\d+) requests`),
-		script:  "readme above\n",
-		printed: `cost: $1 points in $2 requests`},
 }
 
 type readmeFigure struct {
@@ -198,7 +202,12 @@ func readmeCommands(readme string) (cmds []readmeCommand, otherBlocks []string) 
 		t := strings.TrimSpace(l)
 		if p, ok := strings.CutPrefix(t, "$ "); ok {
 			t = p
-		} else if lang == "console" || lang == "" && !strings.HasPrefix(t, "orgctl ") {
+		} else if lang == "console" {
+			if n := len(cmds); n > 0 && cmds[n-1].block == block && t != "" {
+				cmds[n-1].shown = append(cmds[n-1].shown, shownLine{i + 1, t})
+			}
+			continue
+		} else if lang == "" && !strings.HasPrefix(t, "orgctl ") {
 			continue
 		}
 		start := i
@@ -371,7 +380,7 @@ func quoteScriptArg(s string) string { return "'" + strings.ReplaceAll(s, "'", "
 // readmeFigureChecks finds the figures README.md states (a statement may
 // run over lines) and writes a script for each; checks maps the script's
 // name to the README line and what its last command must print.
-func readmeFigureChecks(t *testing.T, dir, readme string, cmds []readmeCommand) (checks map[string]readmeFigureCheck) {
+func readmeFigureChecks(t *testing.T, dir, readme string) (checks map[string]readmeFigureCheck) {
 	checks = map[string]readmeFigureCheck{}
 	flat := strings.ReplaceAll(readme, "\n", " ") // the same offsets, lines joined
 	for k, f := range readmeFigures {
@@ -382,17 +391,6 @@ func readmeFigureChecks(t *testing.T, dir, readme string, cmds []readmeCommand) 
 				c.sum, _ = strconv.Atoi(strings.ReplaceAll(flat[m[2]:m[3]], ",", ""))
 			}
 			script := string(f.said.ExpandString(nil, f.script, flat, m))
-			if strings.Contains(script, "readme above") {
-				for _, cmd := range cmds {
-					if cmd.line < line {
-						c.above = cmd
-					}
-				}
-				if c.above.text == "" {
-					t.Fatalf("README.md:%d states a figure with no command above it", line)
-				}
-				script = strings.ReplaceAll(script, "readme above", "readme-figure")
-			}
 			name := fmt.Sprintf("readme_figure_line%d_%d", line, k)
 			checks[name] = c
 			writeFigureScript(t, dir, name, c, script)
@@ -433,8 +431,7 @@ type readmeFigureCheck struct {
 	line    int
 	said    string
 	printed *regexp.Regexp
-	above   readmeCommand // the command whose output the README shows, for "readme above"
-	sum     int           // when not 0: what the figures printed add up to
+	sum     int // when not 0: what the figures printed add up to
 }
 
 // check says what is wrong with out, or "".
@@ -484,12 +481,17 @@ func runREADMECommand(ts *testscript.TestScript, p readmePlan) {
 	if got == 124 {
 		ts.Fatalf("README.md:%d: `%s` did not end in %d s (its output is above)", p.cmd.line, p.cmd.text, readmeCommandTimeout)
 	}
-	for _, w := range p.wants {
-		if got == w {
-			return
+	if !slices.Contains(p.wants, got) {
+		ts.Fatalf("README.md:%d: `%s` exited %d, want %v (its output is above)", p.cmd.line, p.cmd.text, got, p.wants)
+	}
+	// what the README shows it print, but for its own host and elisions
+	out := strings.Join(strings.Fields(ts.ReadFile("stdout")+"\n"+ts.ReadFile("stderr")), " ")
+	for _, l := range p.cmd.shown {
+		want := strings.Join(strings.Fields(strings.ReplaceAll(l.text, "https://acme.example.com", ts.Getenv("ORGCTL_BASE_URL"))), " ")
+		if want != "..." && !strings.Contains(out, want) {
+			ts.Fatalf("README.md:%d shows `%s` printing %q, which it did not print (its output is above)", l.line, p.cmd.text, l.text)
 		}
 	}
-	ts.Fatalf("README.md:%d: `%s` exited %d, want %v (its output is above)", p.cmd.line, p.cmd.text, got, p.wants)
 }
 
 // Every command of README.md's fenced blocks runs, in README order within
@@ -509,7 +511,7 @@ func TestREADMEExamples(t *testing.T) {
 	plans := planREADME(cmds)
 	dir := t.TempDir()
 	runs := writeREADMEScripts(t, dir, plans)
-	checks := readmeFigureChecks(t, dir, readme, cmds)
+	checks := readmeFigureChecks(t, dir, readme)
 
 	ran, orgctlRan := 0, 0
 	for _, p := range plans {
@@ -550,15 +552,6 @@ func TestREADMEExamples(t *testing.T) {
 		p, ok := runs[readmeLine(ts, args)]
 		if !ok {
 			ts.Fatalf("no README command to run at line %s", args[0])
-		}
-		runREADMECommand(ts, p)
-	}
-	// readme-figure: run the README command whose output the figure is in.
-	cmdsMap["readme-figure"] = func(ts *testscript.TestScript, neg bool, args []string) {
-		c := checks[scriptName(ts)].above
-		p := planREADME([]readmeCommand{c})[0]
-		if p.run == "" {
-			ts.Fatalf("README.md:%d: the command above the figure cannot run: %s", c.line, p.why)
 		}
 		runREADMECommand(ts, p)
 	}
