@@ -141,6 +141,11 @@ var readmeFigures = []readmeFigure{
 	{said: regexp.MustCompile("`permissions report` has one row per user and object \\(([A-Z ,]+)\\)"),
 		script: "exec orgctl permissions report\n",
 		header: true},
+	// the message shown for a mistyped setting in the config file
+	{said: regexp.MustCompile("```\\s+(orgctl: invalid timeout \"abc\" \\(from )\\S+(/config\\.yaml:3 \\(profile prod\\)\\): [^`]*?)\\s+```"),
+		script:  "exit 2 orgctl --profile prod users list\n",
+		files:   "-- .config/orgctl/config.yaml --\nprofiles:\n  prod:\n    timeout: abc\n",
+		printed: `$1\S+$2`},
 	// a lookup's price in the table of names, as a dry run of its request prints it
 	{said: regexp.MustCompile("\\| `GET (/[a-z_/]+)[^`]*` [^|]*\\| (\\d+) \\|"),
 		script:  "exec orgctl api GET $1 --dry-run\n",
@@ -151,8 +156,9 @@ type readmeFigure struct {
 	said    *regexp.Regexp
 	script  string
 	printed string
-	sum     bool // the figures printed add up to the one README.md states
-	header  bool // the figure is a list of columns, a table's header in that order
+	sum     bool   // the figures printed add up to the one README.md states
+	header  bool   // the figure is a list of columns, a table's header in that order
+	files   string // txtar files the script needs
 }
 
 // readmeCopyToEmpty applies the exported org onto an empty one.
@@ -385,15 +391,16 @@ func readmeFigureChecks(t *testing.T, dir, readme string) (checks map[string]rea
 	flat := strings.ReplaceAll(readme, "\n", " ") // the same offsets, lines joined
 	for k, f := range readmeFigures {
 		for _, m := range f.said.FindAllStringSubmatchIndex(flat, -1) {
-			line := strings.Count(readme[:m[0]], "\n") + 1
-			c := readmeFigureCheck{line: line, said: flat[m[0]:m[1]], printed: f.pattern(flat, m)}
+			// the line of the first figure; the statement may start a line above
+			line := strings.Count(readme[:m[2]], "\n") + 1
+			c := readmeFigureCheck{line: line, said: strings.Trim(flat[m[0]:m[1]], "` "), printed: f.pattern(flat, m)}
 			if f.sum {
 				c.sum, _ = strconv.Atoi(strings.ReplaceAll(flat[m[2]:m[3]], ",", ""))
 			}
 			script := string(f.said.ExpandString(nil, f.script, flat, m))
 			name := fmt.Sprintf("readme_figure_line%d_%d", line, k)
 			checks[name] = c
-			writeFigureScript(t, dir, name, c, script)
+			writeFigureScript(t, dir, name, c, script+"said\n-- yes --\ny\n"+f.files)
 		}
 	}
 	return checks
@@ -412,7 +419,11 @@ func (f readmeFigure) pattern(text string, m []int) *regexp.Regexp {
 	case f.sum:
 		return regexp.MustCompile(f.printed)
 	}
-	want := string(f.said.ExpandString(nil, f.printed, text, m))
+	// the figures as they are, not as patterns
+	want := f.printed
+	for i := len(m)/2 - 1; i > 0; i-- {
+		want = strings.ReplaceAll(want, "$"+strconv.Itoa(i), regexp.QuoteMeta(text[m[2*i]:m[2*i+1]]))
+	}
 	for n, w := range map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5"} {
 		want = regexp.MustCompile(`\b`+n+`\b`).ReplaceAllString(want, w)
 	}
@@ -420,7 +431,7 @@ func (f readmeFigure) pattern(text string, m []int) *regexp.Regexp {
 }
 
 func writeFigureScript(t *testing.T, dir, name string, c readmeFigureCheck, script string) {
-	body := fmt.Sprintf("# README.md:%d states: %s\n%s%ssaid\n-- yes --\ny\n", c.line, c.said, readmeScriptHead, script)
+	body := fmt.Sprintf("# README.md:%d states: %s\n%s%s", c.line, c.said, readmeScriptHead, script)
 	if err := os.WriteFile(filepath.Join(dir, name+".txtar"), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
