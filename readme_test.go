@@ -277,6 +277,9 @@ type readmePlan struct {
 	wants []int  // exit codes that mean it worked
 }
 
+// planREADME decides what the test does with each command: run it
+// (rewritten where the test's world differs), turn it into the script's
+// environment (a plain export), or leave it out, saying why.
 func planREADME(cmds []readmeCommand) []readmePlan {
 	blockWhy := map[int]string{}
 	for _, c := range cmds {
@@ -625,5 +628,43 @@ func TestREADMEQuickstart(t *testing.T) {
 	}
 	if !hasSuite {
 		t.Errorf("the Quickstart does not run the test suite as CI does (%s); its commands:\n%s", suite, strings.Join(quick, "\n"))
+	}
+}
+
+// The README's blocks read as a shell reads them: prompts, continuations,
+// comments, quoted #, function bodies, a console block's output, and no
+// commands from blocks of other languages.
+func TestREADMECommandsAreReadAsAShellWould(t *testing.T) {
+	readme := "# t\n## One\n```sh\n" +
+		"orgctl users list   # who is there\n" +
+		"orgctl users create --email a@b.c \\\n  --first-name A   # named\n" +
+		"orgctl groups get x --template '{{.name}} # not a comment'\n" +
+		"# a comment alone\n" +
+		"f() {   # a function\n  orgctl users list | wc -l\n}\n" +
+		"```\n## Two\n```console\n$ orgctl budget status --dry-run\nGET /x   (5 points)\n...\n```\n" +
+		"```yaml\norgctl: not a command\n```\n```\norgctl: an error shown\norgctl apps list\n```\n"
+	cmds, others := readmeCommands(readme)
+	type got struct {
+		line          int
+		text, section string
+		shown         []shownLine
+	}
+	var gots []got
+	for _, c := range cmds {
+		gots = append(gots, got{c.line, c.text, c.section, c.shown})
+	}
+	want := []got{
+		{4, "orgctl users list", "One", nil},
+		{5, "orgctl users create --email a@b.c  --first-name A", "One", nil},
+		{7, "orgctl groups get x --template '{{.name}} # not a comment'", "One", nil},
+		{9, "f() {   # a function\n  orgctl users list | wc -l\n}", "One", nil},
+		{15, "orgctl budget status --dry-run", "Two", []shownLine{{16, "GET /x   (5 points)"}, {17, "..."}}},
+		{24, "orgctl apps list", "Two", nil},
+	}
+	if fmt.Sprint(gots) != fmt.Sprint(want) {
+		t.Errorf("commands:\n%v\nwant:\n%v", gots, want)
+	}
+	if fmt.Sprint(others) != "[README.md:19: a yaml block]" {
+		t.Errorf("other blocks: %v", others)
 	}
 }
