@@ -270,6 +270,9 @@ func scriptParams(dir string) testscript.Params {
 			// redis start [PASSWORD] | stop | restart: a redis-server of the
 			// script's own; start points ORGCTL_BUDGET_STORE and $REDIS_URL at it.
 			"redis": scriptRedis,
+			// pty [-cols N] CMD ARGS...: run CMD on a pseudo-terminal; what
+			// it showed is in the file ptyout.
+			"pty": scriptPTY,
 		},
 	}
 }

@@ -4,7 +4,7 @@
 # --folders`, on loopback): its points against the least the API allows for
 # that org, and its wall time against the least the budget allows for the
 # points it spent. The points are counted from the requests orgctl logs
-# (--debug), priced by the service's list, not from the report's own
+# (--debug), priced by `orgctl budget price`, not from the report's own
 # arithmetic. The minimum is the lists that name users, groups and objects,
 # plus one access list per object (the cheaper of the two ways here; the
 # report prints both).
@@ -34,9 +34,8 @@ start=$(date +%s.%N)
 end=$(date +%s.%N)
 
 # points spent: every request the report sent, priced by family
-spent=$(awk -f .ci/price.awk "$tmp/report.err")
-set -- $spent
-sent_req=$1 sent_pts=$2
+set -- $("$tmp/orgctl" budget price -o json --jq '"\(.requests) \(.points) \(.least_seconds)"' "$tmp/report.err")
+sent_req=$1 sent_pts=$2 min_time=$3
 
 # the least the API allows: the same lists once, and one access list per object
 count() { "$tmp/orgctl" "$@" 2>/dev/null; }
@@ -47,8 +46,6 @@ n_wf=$(count workflows list -o json --jq 'length')
 objects=$(( n_folders + n_apps + n_res + n_wf ))
 lists=$(( 2 + 5 + 2 + 2 + 5 + 10 ))  # users, groups, folders, apps, resources, workflows
 min_pts=$(( lists + 10 * objects ))
-secs=${window%s}
-min_time=$(( (sent_pts - 1) / points * secs ))
 
 rows=$(( $(wc -l <"$tmp/report.csv") - 1 ))
 echo "org: $users users (+5 demo), $groups groups (+6), $objects objects ($n_folders folders, $n_apps apps, $n_res resources, $n_wf workflows)"
@@ -56,4 +53,4 @@ grep -E '^(  access-lists|reading by)' "$tmp/report.err" | sed 's/^/report said:
 echo "report: $rows rows; sent $sent_req requests, $sent_pts points"
 awk -v s="$sent_pts" -v m="$min_pts" 'BEGIN { printf "points: %d spent / %d minimum for this org = %.3fx (goal: at most 1.05x)\n", s, m, s/m }'
 awk -v st="$start" -v en="$end" -v m="$min_time" -v p="$points" -v w="$window" 'BEGIN {
-  e = en - st; printf "time: %.1fs elapsed / %ds budget minimum for those points at %d per %s = %.3fx\n", e, m, p, w, e/m }'
+  e = en - st; printf "time: %.1fs elapsed / %gs budget minimum for those points at %d per %s = %.3fx\n", e, m, p, w, e/m }'

@@ -10,8 +10,9 @@
 # runs at the real budget (about 55 minutes).
 #
 # Points are measured, not predicted: each job runs with --debug and every
-# request it sent is priced by .ci/price.awk, the service's price list (users, folders 2;
-# groups 5; permissions 10). The minimum is what the API cannot do without:
+# request it sent is priced by `orgctl budget price`, orgctl's one price list
+# (users, folders 2; groups 5; permissions 10), which also gives the least
+# time the budget needs for those points. The minimum is what the API cannot do without:
 # one write per row, or per group where POST /groups/{id}/members takes an
 # array, plus one list per kind of names in the file. Each job starts with
 # an empty window (the script waits one window between jobs).
@@ -44,10 +45,9 @@ job() {
   start=$(date +%s.%N)
   on "$org" "$tmp/orgctl" "$@" --debug >"$tmp/out" 2>"$tmp/err" || { echo "$label: exit $?" >&2; tail -5 "$tmp/err" >&2; exit 1; }
   end=$(date +%s.%N)
-  set -- $(awk -f .ci/price.awk "$tmp/err")
-  awk -v label="$label" -v min="$min" -v start="$start" -v end="$end" -v w="$wsec" -v n="$1" -v pts="$2" 'BEGIN {
+  set -- $("$tmp/orgctl" budget price -o json --jq '"\(.requests) \(.points) \(.least_seconds)"' "$tmp/err")
+  awk -v label="$label" -v min="$min" -v start="$start" -v end="$end" -v n="$1" -v pts="$2" -v least="$3" 'BEGIN {
       took = end - start
-      least = int((pts - 1) / 300) * w   # the first 300 points go at once
       printf "%-44s %6d requests %6d points, minimum %6d: %.3fx; ", label, n, pts, min, pts / min
       if (least > 0) printf "%7.1fs, budget minimum %6.1fs: %.3fx\n", took, least, took / least
       else printf "%7.1fs (fits in one window: no budget wait)\n", took

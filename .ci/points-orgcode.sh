@@ -4,15 +4,16 @@
 # (5,000), NGROUPS groups (300), NFOLDERS folders (400) and NGRANTS direct
 # grants (500: to groups and to users), built with bulk jobs against
 # `orgctl sandbox serve` on loopback. Every request orgctl sends is counted
-# from its --debug log and priced with the service's price list; the
+# from its --debug log and priced with `orgctl budget price`; the
 # minimum is worked out from the org's shape, read with curl:
 #   a read of the org   one list per kind (the API returns every item
 #                       without a limit) and one access list per folder
 #                       and app (the only way the API tells direct grants)
-#   a groups-only plan  the lists of groups, users (members) and apps
-#                       (landing pages)
-#   a saved apply       the lists of the kinds it changes and those they
-#                       name, then one write per change
+#   a groups-only plan  the list of groups (it names members by id and
+#                       email; no landing page is set)
+#   a saved apply       the lists of the kinds it changes and those its
+#                       changes need (a group change: groups), then one
+#                       write per change
 # The budget is set high so that the figures are points, not waits.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,7 +51,7 @@ nusers=$(count users '"email"')
 echo "org: $nusers users, $(count groups '"universal_app_access"') groups, $nfolders folders, $napps apps, $NGRANTS grants added"
 
 # points of a command's requests, from its --debug log
-price() { awk -f .ci/price.awk "$1"; }
+price() { "$o" budget price -o json --jq '"\(.requests) \(.points)"' "$1"; }
 measure() { # label, minimum points, command...
   local label=$1 min=$2; shift 2
   "$@" --debug >"$tmp/out" 2>"$tmp/log" || [ $? -eq 7 ]
@@ -62,7 +63,7 @@ read_min=$(( lists + 10 * (nfolders + napps) ))
 measure "export" "$read_min" "$o" export --dir "$tmp/org"
 measure "plan, no change" "$read_min" "$o" plan --dir "$tmp/org" --exit-code
 mkdir "$tmp/groups-only" && cp -r "$tmp/org/groups" "$tmp/groups-only/"
-measure "plan of a groups-only directory" 9 "$o" plan --dir "$tmp/groups-only" --exit-code
+measure "plan of a groups-only directory" 5 "$o" plan --dir "$tmp/groups-only" --exit-code
 for f in $(ls "$tmp/org/groups"/load-group-*.yaml | head -"$CHANGES"); do
   sed -i 's/^universal_app_access: .*/universal_app_access: use/' "$f"
 done

@@ -42,7 +42,7 @@ func TestAPICommand(t *testing.T) {
 		t.Errorf("--paginate on POST: %v", err)
 	}
 	_, _, err = run(t, "", "api", "GET")
-	if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "api takes 2 arguments: METHOD PATH, got 1") {
+	if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "api GET: PATH is missing") {
 		t.Errorf("one argument: %v", err)
 	}
 	if got := sent(api); len(got) != 0 {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families"
@@ -35,7 +35,7 @@ func TestEveryWriteTakesFrom(t *testing.T) {
 					t.Errorf("%s: --on-exists offered %v, Exists declared %v", path, onExists, op.Exists != nil)
 				}
 				if ex := op.Exists; ex != nil && ex.Check == nil {
-					if _, ok := resolve.Kinds[ex.Kind]; !ok {
+					if _, ok := kinds.ByName[ex.Kind]; !ok {
 						t.Errorf("%s: no resolve kind %q to look existing ones up in", path, ex.Kind)
 					}
 					if op.Sibling(ex.Update) == nil && ex.Update != "" {

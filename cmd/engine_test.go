@@ -42,7 +42,7 @@ func sandboxEnvWith(t *testing.T, opts sandbox.Options) (*sandbox.Server, string
 func run(t *testing.T, stdin string, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	f, tio := testFactory(t, &testKeyring{}, stdin)
-	err = execute(context.Background(), f, args, nil)
+	err = explain(f, execute(context.Background(), f, args, nil))
 	// Whatever orgctl told the user must point at commands and flags that exist.
 	checkHints(t, strings.Join(args, " ")+" (stderr)", tio.err.String(), args...)
 	if err != nil {
@@ -337,7 +337,8 @@ func TestConfirmation(t *testing.T) {
 			api, _ := sandboxEnv(t)
 			f, tio := testFactory(t, &testKeyring{}, tc.stdin)
 			f.IO.InTTY, f.IO.ErrTTY = tc.tty, tc.tty
-			args := []string{"groups", "delete", "1"}
+			// support: a built-in group (admin, All Users) the API refuses to delete.
+			args := []string{"groups", "delete", "6"}
 			if tc.yes {
 				args = append(args, "--yes")
 			}
@@ -350,24 +351,24 @@ func TestConfirmation(t *testing.T) {
 			case !tc.sent && ExitCode(err) != tc.exit:
 				t.Fatalf("err = %v, exit %d, want %d", err, ExitCode(err), tc.exit)
 			}
-			if !tc.sent && !tc.tty && !strings.Contains(err.Error(), "refusing to run `orgctl groups delete 1` without confirmation: stdin is not a terminal; pass --yes") {
+			if !tc.sent && !tc.tty && !strings.Contains(err.Error(), "refusing to run `orgctl groups delete 6` without confirmation: stdin is not a terminal; pass --yes") {
 				t.Errorf("refusal = %q", err)
 			}
 			// The prompt names the group (one read of it, only when someone is asked) and what follows.
-			prompt := "Delete group admin? Its members lose the access it gives them; this cannot be undone. [y/N] "
+			prompt := "Delete group support? Its members lose the access it gives them; this cannot be undone. [y/N] "
 			if asked := strings.Contains(tio.err.String(), prompt); asked != (tc.tty && !tc.yes) {
 				t.Errorf("prompt shown = %v, stderr %q", asked, tio.err.String())
 			}
 			reqs := sent(api)
 			asked := tc.tty && !tc.yes
 			if asked {
-				if len(reqs) == 0 || reqs[0] != "GET /api/v2/groups/1" {
+				if len(reqs) == 0 || reqs[0] != "GET /api/v2/groups/6" {
 					t.Errorf("asked without reading the group first: sent %v", reqs)
 				} else {
 					reqs = reqs[1:]
 				}
 			}
-			if tc.sent != (len(reqs) == 1 && reqs[0] == "DELETE /api/v2/groups/1") {
+			if tc.sent != (len(reqs) == 1 && reqs[0] == "DELETE /api/v2/groups/6") {
 				t.Errorf("sent %v", reqs)
 			}
 		})

@@ -7,9 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/cmd/settings"
+	"github.com/orgctl/orgctl/output"
 )
 
 // exitCodes are what each exit status means: the contract scripts rely on.
@@ -42,6 +44,66 @@ var helpTopics = []helpTopic{
 	{"environment", "Environment variables and config keys", environmentHelp},
 	{"exit-codes", "What each exit status means", exitCodesHelp},
 	{"formatting", "Output formats, --jq and --template, terminal and piped output", formattingHelp},
+	{"names", "Names that stand for ids: emails, group names, folder paths", namesHelp},
+}
+
+// namesHelp is written from the registry of kinds, so it lists what
+// resolution looks up.
+func namesHelp() string {
+	var b strings.Builder
+	b.WriteString(`Wherever a command takes an object's id, it also takes the object's name
+and looks the id up: one list request per kind (kept for the completion
+cache's TTL), or for users one filtered request per email. No match exits
+3; a name that matches several objects exits 2 listing their ids.
+
+`)
+	named := map[string]bool{}
+	for _, v := range kinds.Views {
+		if v.Names {
+			named[v.Kind] = true
+		}
+	}
+	var names []string
+	for n := range named {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		k := kinds.Of(n)
+		by := strings.ReplaceAll(k.Key, "_", " ")
+		switch {
+		case n == "folders":
+			by = "path (see below)"
+		case k.Fold:
+			by += " (any case)"
+		case n == "resources":
+			by += ", where the API takes only the UUID"
+		}
+		fmt.Fprintf(&b, "  %-17s %s\n", n, by)
+	}
+	b.WriteString(`
+Folder paths name every folder once. A path is the folder's type, then the
+names from the top down:
+
+  app:/                       the root of the app folders
+  app:/Finance/Reports        Reports, in Finance, under the root
+  app:~/                      personalRoot, which holds each user's own folders
+  app:~/(1) Ada's Drafts      a user's Drafts; their Trash is inside it
+  app:~NAME/                  any other folder without a parent, named NAME
+
+A path under the root always begins TYPE:/ and any other TYPE:~, so no
+personal or system folder can be taken for a folder under the root: a folder
+named "~" under the root is app:/~. A "/" inside a name is written \/
+(app:/A\/B is one folder named A/B). Types are app, resource, workflow,
+agent and library; file folders (file:/) are shown but not managed.
+
+What an org cannot do without is never deleted: the groups admin and All
+Users and the system folders (each type's root and archive, personalRoot, each
+user's Drafts and Trash).
+A delete of one is refused before it is sent (exit 2), and org as code's
+prune leaves them.
+`)
+	return b.String()
 }
 
 func exitCodesHelp() string {
@@ -136,7 +198,7 @@ Examples:
 
 // newHelpCmd is `orgctl help [COMMAND|TOPIC]`: a topic, a command's help,
 // or, for anything else, exit 2 with the nearest topics and commands.
-func newHelpCmd(root *cobra.Command) *cobra.Command {
+func newHelpCmd(root *cobra.Command, width int) *cobra.Command {
 	var names []string
 	for _, t := range helpTopics {
 		names = append(names, t.Name)
@@ -162,7 +224,7 @@ func newHelpCmd(root *cobra.Command) *cobra.Command {
 			if len(args) == 1 {
 				for _, t := range helpTopics {
 					if t.Name == args[0] {
-						fmt.Fprint(c.OutOrStdout(), t.Text())
+						fmt.Fprint(c.OutOrStdout(), output.WrapHelp(t.Text(), width))
 						return nil
 					}
 				}

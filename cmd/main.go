@@ -19,6 +19,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/output/redact"
+	"github.com/orgctl/orgctl/output/safetext"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -35,8 +36,16 @@ func Main(args []string) int {
 	defer stop()
 	f := cli.NewFactory(Version)
 	f.Families = families.Called
-	err := execute(ctx, f, args, arm)
-	return finish(f.IO.Err, err, interrupted())
+	err := explain(f, execute(ctx, f, args, arm))
+	code := finish(f.IO.Err, err, interrupted())
+	f.IO.Flush()
+	return code
+}
+
+// explain adds what to do next to the run's error, in this one place, with
+// the configuration the run read (none when it never read one).
+func explain(f *cli.Factory, err error) error {
+	return cli.Explain(f.LoadedConfig(), err)
 }
 
 // notifyContext is the root context, cancelled by SIGINT or SIGTERM once
@@ -97,7 +106,8 @@ func finish(stderr io.Writer, err error, signalled int) int {
 	var ee *cli.ExitError
 	if !errors.As(err, &ee) || ee.Err != nil {
 		// No URL's user info is ever shown, whichever path produced the error.
-		fmt.Fprintf(stderr, "orgctl: %s\n", oneOrgctl(redact.Text(err.Error())))
+		// Errors quote names and the server's words: shown as safetext does.
+		fmt.Fprintf(stderr, "orgctl: %s\n", safetext.Lines(oneOrgctl(redact.Text(err.Error()))))
 	}
 	return code
 }

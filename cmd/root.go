@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/api"
 	"github.com/orgctl/orgctl/cmd/auth"
 	"github.com/orgctl/orgctl/cmd/budget"
@@ -25,6 +24,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/jobs"
 	"github.com/orgctl/orgctl/cmd/orgfiles"
 	"github.com/orgctl/orgctl/cmd/sandbox"
+	"github.com/orgctl/orgctl/output"
 )
 
 // allFamilies asks newRoot for every family in full.
@@ -140,7 +140,8 @@ Try it without an org:  orgctl --sandbox users list`,
 		root.AddCommand(c)
 	}
 	root.SetUsageFunc(usageWithTopics)
-	help := newHelpCmd(root)
+	root.SetHelpFunc(helpFitting(f.IO.Width))
+	help := newHelpCmd(root, f.IO.Width)
 	help.GroupID = "tool"
 	root.SetHelpCommand(help)
 	root.SetCompletionCommandGroupID("tool")
@@ -151,6 +152,26 @@ Try it without an org:  orgctl --sandbox users list`,
 		f.OnChange = engine.ForgetCompletions
 	}
 	return root
+}
+
+// cobraHelp is cobra's own help page: the long description, then usage.
+var cobraHelp = (&cobra.Command{}).HelpFunc()
+
+// helpFitting is cobra's help page, fitted to a terminal width columns
+// wide (0: not a terminal, left as it is) by output.WrapHelp.
+func helpFitting(width int) func(*cobra.Command, []string) {
+	return func(c *cobra.Command, args []string) {
+		if width <= 0 {
+			cobraHelp(c, args)
+			return
+		}
+		w := c.OutOrStdout()
+		var b strings.Builder
+		c.SetOut(&b)
+		cobraHelp(c, args)
+		c.SetOut(w)
+		io.WriteString(w, output.WrapHelp(b.String(), width))
+	}
 }
 
 // cobraUsage is cobra's own usage text, written by a Go function. A usage
@@ -199,7 +220,7 @@ func tools(root *cobra.Command) []tool {
 		{"budget", "Show the client-side rate budget shared by every orgctl process", "tool", budget.NewCmd},
 		{"config", "Read and change orgctl's settings, and see where each comes from", "tool", config.NewCmd},
 		{"sandbox", "Run a built-in, in-memory management API with a demo organization", "tool", sandbox.NewCmd},
-		{"api METHOD PATH", "Call any management API endpoint", "tool", api.NewCmd},
+		{"api [METHOD] PATH", "Call any management API endpoint", "tool", api.NewCmd},
 		{"jobs", "List, show and forget bulk jobs (commands run with --from)", "tool", jobs.NewCmd},
 		{"doctor", "Check the whole setup: config, URL, API version, token, keyring, budget, clock", "tool", doctor.NewCmd},
 		{"export --dir DIR", "Write the org's configuration as YAML files, one per object", "org", orgCodeCmd(0)},
@@ -238,12 +259,6 @@ func execute(ctx context.Context, f *cli.Factory, args []string, beforeRun func(
 	c, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return nil
-	}
-	var te *client.TransportError
-	if errors.As(err, &te) {
-		if cfg, cerr := f.Config(); cerr == nil {
-			err = cli.ExplainUnreachable(cfg, err)
-		}
 	}
 	var ue *cli.UsageError
 	if !errors.As(err, &ue) && isCobraUsageError(err) {

@@ -122,7 +122,7 @@ func TestAuthStatus(t *testing.T) {
 	api, base := sandboxEnv(t)
 	tok := api.AdminToken()
 	out := mustRun(t, "auth", "status")
-	want := "profile:\tdefault\nbase url:\t" + base + "\ntoken source:\tORGCTL_TOKEN\ntoken:\t…" + tok[len(tok)-4:] + "\nvalid:\ttrue\n"
+	want := "profile:\tdefault\nbase url:\t" + base + "\ntoken source:\tORGCTL_TOKEN\ntoken:\t…" + tok[len(tok)-4:] + "\nuser:\tadmin@sandbox.example (Sandbox Admin)\nvalid:\ttrue\n"
 	if out != want {
 		t.Errorf("status:\n%s\nwant:\n%s", out, want)
 	}
@@ -145,11 +145,12 @@ func TestAuthStatus(t *testing.T) {
 		t.Errorf("not logged in: exit %d\n%s", ExitCode(err), out)
 	}
 
-	// A base URL orgctl refuses is a status of 4 too; an unreachable API is a failure.
+	// A base URL orgctl refuses exits 2, as it does for any command; an
+	// unreachable API is a failure.
 	t.Setenv("ORGCTL_TOKEN", "tok")
 	t.Setenv("ORGCTL_BASE_URL", "http://acme.example.com")
 	out, _, err = run(t, "", "auth", "status", "-o", "json")
-	if ExitCode(err) != cli.ExitAuth || !strings.Contains(out, `"error":`) {
+	if ExitCode(err) != cli.ExitUsage || !strings.Contains(out, `"error":`) {
 		t.Errorf("plain http: exit %d, %s", ExitCode(err), out)
 	}
 	t.Setenv("ORGCTL_BASE_URL", "http://127.0.0.1:1")
@@ -203,11 +204,20 @@ func TestAuthLogout(t *testing.T) {
 	if err := execute(context.Background(), f, []string{"auth", "logout", "--profile", "work"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := kr.items["work"]; ok || testConfig(t).HasProfile("work") {
-		t.Errorf("logout kept the token (%v) or the profile", kr.items)
+	// The token goes; the profile and its base URL stay for the next login.
+	if _, ok := kr.items["work"]; ok || !testConfig(t).HasProfile("work") || settings.ProfileSetting("work", "base_url") != "https://acme.example.com" {
+		t.Errorf("logout kept the token (%v) or lost the profile", kr.items)
 	}
-	if !strings.Contains(tio.err.String(), `Logged out of profile "work".`) || !strings.Contains(tio.err.String(), "ORGCTL_TOKEN is still set") {
+	if !strings.Contains(tio.err.String(), `Logged out of profile "work"; its settings stay (https://acme.example.com)`) || !strings.Contains(tio.err.String(), "ORGCTL_TOKEN is still set") {
 		t.Errorf("stderr = %q", tio.err.String())
+	}
+	// --forget removes the profile too, and the current profile naming it.
+	f, _ = testFactory(t, kr, "")
+	if err := execute(context.Background(), f, []string{"auth", "logout", "--profile", "work", "--forget"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if testConfig(t).HasProfile("work") {
+		t.Error("--forget kept the profile")
 	}
 	if cfg, _ := os.ReadFile(settings.ConfigPath()); strings.Contains(string(cfg), "profile: work") {
 		t.Errorf("the default profile still names the removed one:\n%s", cfg)

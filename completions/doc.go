@@ -6,7 +6,8 @@
 //
 // It imports cobra only for the script generators. It must not import cmd,
 // client, output or ratebudget: it knows no API paths, tokens or HTTP (the
-// leaf output/atomicfile, which writes its cache files, is the exception). The
+// leaves output/atomicfile, which writes its cache files, and
+// output/safetext, which makes labels safe to show, are the exceptions). The
 // caller (cmd) hands it a Fetch that sends one request without retries and
 // without waiting for the rate budget (a ledger opened with MaxWait 0
 // reserves points only when there is room now), so a completion never makes

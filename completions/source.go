@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/orgctl/orgctl/output/safetext"
 )
 
 // DefaultDeadline bounds a whole completion that has to fetch: past it the
@@ -137,8 +139,10 @@ func (k Kind) Fields() []string { return append([]string{k.Value}, k.Label...) }
 
 // Candidates formats the items whose value starts with prefix as cobra
 // completions: "value\tlabel", or "value" when no label is known. Items
-// without a value, and values with a tab or newline (which the line-based
-// protocol cannot carry), are skipped; repeated values appear once. Spaces
+// without a value, values with a tab or newline (which the line-based
+// protocol cannot carry) and values holding control or invisible format
+// characters (the shell would type them) are skipped; labels are shown as
+// safetext shows them; repeated values appear once. Spaces
 // are fine: the shell scripts escape them.
 func (k Kind) Candidates(items []Item, prefix string) []string {
 	var out []string
@@ -148,13 +152,13 @@ func (k Kind) Candidates(items []Item, prefix string) []string {
 		if v == "" || seen[v] || !strings.HasPrefix(v, prefix) {
 			continue
 		}
-		if strings.ContainsAny(v, "\t\n\r") {
-			continue
+		if strings.ContainsAny(v, "\t\n\r") || safetext.Safe(v) != v {
+			continue // a value the shell would insert with its escape sequences
 		}
 		seen[v] = true
 		label := ""
 		for _, l := range k.Label {
-			if s := oneLine(it[l]); s != "" {
+			if s := safetext.Safe(oneLine(it[l])); s != "" {
 				label = s
 				break
 			}

@@ -172,3 +172,20 @@ func TestCandidates(t *testing.T) {
 		t.Fatalf("Fields = %v", f)
 	}
 }
+
+// A completion's description reaches the terminal through the shell: a
+// name's escape sequences are shown escaped, and a value holding them,
+// which the shell would type, is not offered.
+func TestCandidatesAreSafe(t *testing.T) {
+	items := []Item{
+		{"id": "user_a", "email": "a\x1b]52;c;aGk=\x07@example.com"},
+		{"id": "ops\x1b[2J", "email": "b@example.com"},
+		{"id": "user_c", "email": "\u202eevil"},
+	}
+	k := Kind{List: "users", Value: "id", Label: []string{"email"}}
+	got := k.Candidates(items, "")
+	want := []string{`user_a` + "\t" + `a\x1b]52;c;aGk=\x07@example.com`, "user_c\t" + `\u202eevil`}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+}

@@ -47,16 +47,15 @@ func (p *Printer) PrintEntries(entries []Entry) error {
 func writeEntries(w *bufio.Writer, entries []Entry, indent string) {
 	width := 0
 	for _, e := range entries {
-		width = max(width, runewidth.StringWidth(e.Key))
+		width = max(width, runewidth.StringWidth(Safe(e.Key)))
 	}
 	for _, e := range entries {
+		key := Safe(e.Key)
 		w.WriteString(indent)
-		if e.Value == "" {
-			w.WriteString(e.Key)
-		} else {
-			w.WriteString(e.Key)
-			w.WriteString(strings.Repeat(" ", width-runewidth.StringWidth(e.Key)+2))
-			w.WriteString(flatten(e.Value))
+		w.WriteString(key)
+		if e.Value != "" {
+			w.WriteString(strings.Repeat(" ", max(0, width-runewidth.StringWidth(key))+2))
+			w.WriteString(Safe(flatten(e.Value)))
 		}
 		w.WriteByte('\n')
 		writeEntries(w, e.Sub, indent+"  ")

@@ -5,6 +5,18 @@
 // exactly as received) plus a column description, and must not import
 // client, cmd or ratebudget.
 //
+// Text from the org is untrusted (a name can hold ESC ] 52, a clipboard
+// write, or U+202E): on a terminal it is shown as Safe (output/safetext)
+// shows it, escaped. The table, records, detail views and notices apply
+// Safe to each value; and a terminal stream is wrapped (terminalWriter)
+// so that only orgctl's own colours and line clearing pass, whatever a
+// command prints by hand. -o json and -o yaml on a terminal go through the
+// same stream: their control characters are JSON-escaped already, and a
+// bidi control shows as \u202e, which in JSON (and in a YAML double-quoted
+// string) still means the same character, as kubectl does. Piped output is
+// never touched: -o json is the data as received, TSV and CSV keep their
+// own escaping.
+//
 // Answers can be large, so the JSON is read in place (jsonscan) and every
 // format except the aligned terminal table and --template is written one
 // record at a time through a buffered writer: printing costs little memory

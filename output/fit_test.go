@@ -218,3 +218,30 @@ func TestForcedTerminalWidth(t *testing.T) {
 		t.Errorf("piped stdout got width %d: piped output is never fitted", s.Width)
 	}
 }
+
+// An optional column goes before other text is cut below a comfortable
+// width, and a column that knows its structure is shortened by it, never
+// mid-word; the key column stays whole.
+func TestFitOptionalAndShorten(t *testing.T) {
+	data := `[{"user":"former.employee@sandbox.example","admin":"false","object":"Customer Lookup","via":"direct; universal through All Users; universal through support"}]`
+	short := func(s string, width int) string {
+		if width >= len("direct; universal") {
+			return "direct; universal"
+		}
+		return "direct +1"
+	}
+	cols := []Column{{Header: "USER", Field: "user", Key: true}, {Header: "ADMIN", Field: "admin", Optional: true},
+		{Header: "OBJECT", Field: "object"}, {Header: "VIA", Field: "via", Shorten: short}}
+	var out bytes.Buffer
+	p := &Printer{IO: &IO{Out: &out, OutTTY: true, Width: 72}}
+	if err := p.Print([]byte(data), cols); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	if strings.Contains(got, "ADMIN") || !strings.Contains(got, "former.employee@sandbox.example  Customer Lookup  direct; universal") {
+		t.Errorf("at 72:\n%s", got)
+	}
+	if got := CutAtWord("universal through All Users", 20); got != "universal through…" {
+		t.Errorf("CutAtWord = %q", got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/term"
 )
@@ -26,6 +27,69 @@ type IO struct {
 	ColorOut bool
 	// Width of the terminal on stdout; 0 when unknown or piped.
 	Width int
+
+	errFile *os.File  // stderr, when it is the process's own
+	bar     *barSlot  // the progress bar on the terminal, shared by Out and Err
+	errRaw  io.Writer // Err beneath its terminal filter
+}
+
+// barSlot holds the progress bar being shown, if any.
+type barSlot struct {
+	mu sync.Mutex
+	p  *Progress
+}
+
+func (b *barSlot) clear() {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	p := b.p
+	b.mu.Unlock()
+	if p != nil {
+		p.clearForOutput()
+	}
+}
+
+// setProgress makes p the bar that other output clears first (nil: none).
+func (s *IO) setProgress(p *Progress) {
+	if s.bar == nil {
+		return
+	}
+	s.bar.mu.Lock()
+	s.bar.p = p
+	s.bar.mu.Unlock()
+}
+
+// ProgressShown reports whether a progress display is running: a budget
+// wait it shows need not be announced on a line of its own.
+func (s *IO) ProgressShown() bool {
+	if s.bar == nil {
+		return false
+	}
+	s.bar.mu.Lock()
+	defer s.bar.mu.Unlock()
+	return s.bar.p != nil
+}
+
+// rawErr is stderr beneath the terminal filter, for the bar's own drawing.
+func (s *IO) rawErr() io.Writer {
+	if s.errRaw != nil {
+		return s.errRaw
+	}
+	return s.Err
+}
+
+// ErrWidth is the width of the terminal on stderr as it is now (it follows
+// resizes): ORGCTL_WIDTH when set, else the terminal's, else COLUMNS,
+// else the width found at start; 0 when none is known.
+func (s *IO) ErrWidth() int {
+	if s.errFile != nil {
+		if w := terminalWidth(s.errFile); w > 0 {
+			return w
+		}
+	}
+	return s.Width
 }
 
 // System returns the process's real streams.
@@ -43,10 +107,29 @@ func System() *IO {
 		}
 	}
 	io.Color, io.ColorOut = colorAllowed(io.ErrTTY), colorAllowed(io.OutTTY)
+	io.errFile = os.Stderr
+	io.bar = &barSlot{}
 	if io.OutTTY {
 		io.Width = terminalWidth(os.Stdout)
+		if io.ErrTTY {
+			// one screen: what stdout prints clears stderr's bar first
+			io.Out = &terminalWriter{w: io.Out, bar: io.bar}
+		} else {
+			io.Out = &terminalWriter{w: io.Out}
+		}
+	}
+	if io.ErrTTY {
+		io.errRaw = io.Err
+		io.Err = &terminalWriter{w: io.Err, bar: io.bar}
 	}
 	return io
+}
+
+// Flush writes what a terminal stream still holds back (the start of a
+// sequence that was never completed), escaped.
+func (s *IO) Flush() {
+	flushTerminal(s.Out)
+	flushTerminal(s.Err)
 }
 
 // terminalWidth is the width tables fit on: ORGCTL_WIDTH when set (tests
@@ -117,7 +200,23 @@ func (s *IO) Notice(format string, args ...any) {
 	s.notice("", "", format, args...)
 }
 
+// notice shows the arguments as Safe shows them: they name objects of the
+// org, and the format is orgctl's own.
 func (s *IO) notice(color, prefix, format string, args ...any) {
 	prefix = Paint(s.Color, color, prefix)
-	fprintf(s.Err, prefix+format+"\n", args...)
+	fprintf(s.Err, prefix+format+"\n", safeArgs(args)...)
+}
+
+// safeArgs makes each string argument of a message Safe; errors, which
+// may span lines, and the rest are left to the terminal stream's filter.
+func safeArgs(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		if v, ok := a.(string); ok {
+			out[i] = Safe(v)
+		} else {
+			out[i] = a
+		}
+	}
+	return out
 }

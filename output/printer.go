@@ -41,6 +41,15 @@ type Column struct {
 	// Terminal, when set, replaces the column on a terminal (folders
 	// list: NAME becomes PATH); --columns still picks it by its own name.
 	Terminal *Column
+	// Shorten, when set, shortens a cell to at most width display columns
+	// by its structure ("universal through All Users" -> "universal (All
+	// Users)" -> "universal") where a table fitted to the terminal must
+	// cut it; what it returns wider than width is then cut at a word.
+	Shorten func(s string, width int) string
+	// Optional columns are left out of a terminal too narrow for the
+	// table before other text is cut below a comfortable width (the
+	// report's ADMIN, repeated on every row of a user, before its VIA).
+	Optional bool
 }
 
 // Options selects the format. At most one of JQ and Template is set.

@@ -143,7 +143,7 @@ func (r *Records) row(b *strings.Builder, values []any) {
 	}
 	used := 0
 	for i, v := range values {
-		s := oneLine(fmt.Sprint(v), " ")
+		s := Safe(oneLine(fmt.Sprint(v), " "))
 		if i == len(values)-1 {
 			if width > 0 && used < width {
 				s = cut(s, max(8, width-used))

@@ -196,9 +196,15 @@ func referenceTable(data []byte, cols []Column, tty bool) (string, error) {
 		}
 		return out.String(), nil
 	}
+	// On a terminal, text from the data is shown as Safe shows it.
 	headers := make([]string, len(cols))
 	for i, c := range cols {
-		headers[i] = c.Header
+		headers[i] = Safe(c.Header)
+	}
+	for _, r := range rows {
+		for i, c := range r {
+			r[i] = Safe(flatten(c))
+		}
 	}
 	err = writeTable(&out, headers, rows)
 	return out.String(), err

@@ -240,6 +240,7 @@ func (p *Printer) tableValue(w *bufio.Writer, r *jsonscan.Reader, cols []Column,
 					row[i] = name
 				}
 			}
+			row[i] = Safe(flatten(row[i]))
 		}
 		rows = append(rows, row)
 		return nil
@@ -255,7 +256,7 @@ func (p *Printer) tableValue(w *bufio.Writer, r *jsonscan.Reader, cols []Column,
 	}
 	headers := make([]string, len(cols))
 	for i, c := range cols {
-		headers[i] = c.Header
+		headers[i] = Safe(c.Header)
 	}
 	headers, rows = fitTable(cols, headers, rows, p.IO.Width, len(p.Opts.Columns) == 0)
 	return writeTable(w, headers, rows)
@@ -461,7 +462,8 @@ const idFloor = 12
 // row wraps. The key column (keyColumn) stays whole. Ids give way first:
 // cut in the middle down to idFloor. Then other text is cut (the widest
 // first) to a comfortable width; then, when drop allows it (the user did
-// not pick the columns) and the table has a key column, ids are left out.
+// not pick the columns), Optional columns are left out, and when the table
+// has a key column, ids. A column with Shorten is cut by its structure.
 // Then text is cut further, none below minColumnWidth or its header; last,
 // with drop, columns are left out from the right, and only then is the
 // key cut. Order stays as it is. width <= 0
@@ -487,48 +489,18 @@ func fitTable(cols []Column, headers []string, rows [][]string, width int, drop 
 		key = -1
 	}
 	isID := func(i int) bool { return i < len(cols) && isIDColumn(cols[i]) }
-	keep := make([]bool, n)
-	for i := range keep {
-		keep[i] = true
-	}
-	limit := append([]int(nil), widths...)
-	total := func() int {
-		t, shown := 0, 0
-		for i := range limit {
-			if keep[i] {
-				t += limit[i]
-				shown++
-			}
-		}
-		return t + 2*max(shown-1, 0)
-	}
-	// shrink cuts the widest of the columns ok allows, one character at a
-	// time, down to their floors; false when none can give more.
-	shrink := func(ok func(i int) bool, floorOf func(i int) int) bool {
-		for total() > width {
-			widest := -1
-			for i := range limit {
-				if keep[i] && ok(i) && limit[i] > floorOf(i) && (widest < 0 || limit[i] > limit[widest]) {
-					widest = i
-				}
-			}
-			if widest < 0 {
-				return false
-			}
-			limit[widest]--
-		}
-		return true
-	}
+	f := newFit(widths, width)
+	keep, limit, total, shrink := f.keep, f.limit, f.total, f.shrink
 	idFloorOf := func(i int) int { return max(floor[i], min(widths[i], idFloor)) }
 	other := func(i int) bool { return i != key && !isID(i) }
-	fitted := shrink(isID, idFloorOf) ||
-		shrink(other, func(i int) int { return max(floor[i], min(widths[i], comfortable)) })
+	comfortably := func(i int) int { return max(floor[i], min(widths[i], comfortable)) }
+	fitted := shrink(isID, idFloorOf) || shrink(other, comfortably)
+	if !fitted && drop {
+		f.leaveOut(func(i int) bool { return i < len(cols) && cols[i].Optional && i != key })
+		fitted = total() <= width || shrink(other, comfortably)
+	}
 	if !fitted && drop && key >= 0 {
-		for i := range keep {
-			if isID(i) && i != key {
-				keep[i] = false
-			}
-		}
+		f.leaveOut(func(i int) bool { return isID(i) && i != key })
 		fitted = total() <= width
 	}
 	if !fitted {
@@ -552,11 +524,7 @@ func fitTable(cols []Column, headers []string, rows [][]string, width int, drop 
 			}
 			c = strings.TrimSpace(flatten(c))
 			if i < n && runewidth.StringWidth(c) > limit[i] {
-				if isID(i) {
-					c = cutMiddle(c, limit[i])
-				} else {
-					c = runewidth.Truncate(c, limit[i], "…")
-				}
+				c = cutCell(cols, i, c, limit[i])
 			}
 			cells = append(cells, c)
 		}
@@ -569,6 +537,90 @@ func fitTable(cols []Column, headers []string, rows [][]string, width int, drop 
 		}
 	}
 	return hs, out
+}
+
+// fit is the state of fitting a table: which columns are shown and how
+// wide each may be.
+type fit struct {
+	width int
+	keep  []bool
+	limit []int
+}
+
+func newFit(widths []int, width int) *fit {
+	f := &fit{width: width, keep: make([]bool, len(widths)), limit: append([]int(nil), widths...)}
+	for i := range f.keep {
+		f.keep[i] = true
+	}
+	return f
+}
+
+// total is the shown columns' width with two spaces between them.
+func (f *fit) total() int {
+	t, shown := 0, 0
+	for i := range f.limit {
+		if f.keep[i] {
+			t += f.limit[i]
+			shown++
+		}
+	}
+	return t + 2*max(shown-1, 0)
+}
+
+// shrink cuts the widest of the columns ok allows, one character at a
+// time, down to their floors; false when none can give more.
+func (f *fit) shrink(ok func(i int) bool, floorOf func(i int) int) bool {
+	for f.total() > f.width {
+		widest := -1
+		for i := range f.limit {
+			if f.keep[i] && ok(i) && f.limit[i] > floorOf(i) && (widest < 0 || f.limit[i] > f.limit[widest]) {
+				widest = i
+			}
+		}
+		if widest < 0 {
+			return false
+		}
+		f.limit[widest]--
+	}
+	return true
+}
+
+// leaveOut hides the columns which says.
+func (f *fit) leaveOut(which func(i int) bool) {
+	for i := range f.keep {
+		if which(i) {
+			f.keep[i] = false
+		}
+	}
+}
+
+// cutCell cuts a cell of column i to width: an id in the middle, a
+// column that knows its structure by it, other text at the end.
+func cutCell(cols []Column, i int, c string, width int) string {
+	switch {
+	case i < len(cols) && isIDColumn(cols[i]):
+		return cutMiddle(c, width)
+	case i < len(cols) && cols[i].Shorten != nil:
+		return CutAtWord(cols[i].Shorten(c, width), width)
+	}
+	return runewidth.Truncate(c, width, "…")
+}
+
+// CutAtWord shortens s to width display columns, cutting after the last
+// whole word that fits and marking the cut with "…"; a first word wider
+// than width is cut where it must.
+func CutAtWord(s string, width int) string {
+	if runewidth.StringWidth(s) <= width {
+		return s
+	}
+	cut := runewidth.Truncate(s, width, "…")
+	body := strings.TrimSuffix(cut, "…")
+	if i := strings.LastIndexAny(body, " ;,("); i > 0 {
+		if next := s[len(body):]; next != "" && !strings.ContainsAny(next[:1], " ;,)") {
+			body = strings.TrimRight(body[:i], " ;,(")
+		}
+	}
+	return body + "…"
 }
 
 // cutMiddle shortens s to width display columns with an ellipsis in the

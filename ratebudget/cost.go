@@ -108,6 +108,11 @@ func isVersion(s string) bool {
 	return true
 }
 
+// ListPrice is the service's own price of a request to path: its price
+// list, or UnknownCost for a family it does not list. The sandbox charges
+// it; orgctl paces by Config.Cost, which budget.costs may override.
+func ListPrice(path string) int { return Config{}.Cost(path) }
+
 // Cost prices a request to path in points: the override in c.Costs for its
 // family if any, else the service's price list, else UnknownCost.
 func (c Config) Cost(path string) int {

@@ -3,6 +3,14 @@
 // what a request costs, and when it may be sent so that every orgctl process
 // using one token together stays inside the budget.
 //
+// It is orgctl's one price list and its one estimate of time: Config.Cost
+// (the service's list with budget.costs applied) prices every request the
+// client paces and every estimate commands state; ListPrice is the list
+// alone, which the sandbox charges; Status.TimeFor is the least time a budget
+// needs for a number of points, from the ledger as it stands or from an idle
+// one (Config.Idle); CostSentence states a job's cost the same way
+// everywhere.
+//
 // State lives in one small ledger per host and token. By default (Open) it
 // is a pair of files shared by all processes on one machine through a file
 // lock (<key>.lock), so scripts looping over hundreds of orgctl runs and

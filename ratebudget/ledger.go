@@ -113,38 +113,15 @@ type Status struct {
 	NextFree        time.Time // when used points next free up; zero if none are used
 	BlockedUntil    time.Time // zero if not blocked
 	Costs           map[string]int
+	// Releases are the points in use and when each comes back, earliest
+	// first; a reservation still in flight counts as completing at At.
+	Releases []Release
+	// At is when the snapshot was taken (zero: take the time of reading).
+	At time.Time
 	// Note says why points are taken as used that no request of record
 	// spent: the ledger was unreadable, or a shared store lost it ("" if
 	// neither, within the window).
 	Note string
-}
-
-// TimeFor is how long spending points takes under the budget as it
-// stands: what is free goes now, then a window's worth each time the
-// points in use expire; a block adds its remaining time.
-func (st Status) TimeFor(points int) time.Duration {
-	capacity := st.Points - st.Reserve
-	if capacity <= 0 || st.Window <= 0 {
-		return 0
-	}
-	now := time.Now()
-	var wait time.Duration
-	free := st.Free
-	if st.BlockedUntil.After(now) {
-		wait, free = st.BlockedUntil.Sub(now), capacity
-	}
-	need := points - free
-	if need <= 0 {
-		return wait
-	}
-	// The first points to come back are those in use now (or, if none are,
-	// those just spent, a window from now).
-	first := st.Window
-	if !st.NextFree.IsZero() && st.NextFree.After(now) {
-		first = st.NextFree.Sub(now)
-	}
-	windows := float64(need)/float64(capacity) - 1
-	return wait + first + time.Duration(max(0, windows)*float64(st.Window))
 }
 
 // Open returns the ledger for key, stored in the slot files <dir>/<key>.0 and
@@ -639,7 +616,10 @@ func (l *Ledger) Status() (Status, error) {
 	st := Status{
 		Key: l.key, Store: l.store.name(), Points: l.cfg.Points, Reserve: l.cfg.Reserve,
 		Used: used, Free: max(0, l.capacity()-used),
-		Window: l.cfg.Window, Costs: l.cfg.CostTable(),
+		Window: l.cfg.Window, Costs: l.cfg.CostTable(), At: l.local(now),
+	}
+	for _, r := range s.releases(now, l.tm) {
+		st.Releases = append(st.Releases, Release{At: l.local(r.at), Points: r.points})
 	}
 	if nf := s.nextFree(now, l.tm); nf != 0 {
 		st.NextFree = l.local(nf)
@@ -682,46 +662,21 @@ func (l *Ledger) snapshot() (state, int64, error) {
 }
 
 // Estimate says how long sending these requests in order would take under
-// the current ledger (for --dry-run), without reserving anything. It assumes
-// each request completes the moment it is sent and in-flight ones complete now.
+// the current ledger (for --dry-run), without reserving anything: the
+// budget's least time for their points (Status.TimeFor). A request that
+// costs more than the budget can ever hold is ErrTooCostly.
 func (l *Ledger) Estimate(paths []string) (time.Duration, error) {
-	costs := make([]int, len(paths))
-	for i, p := range paths {
-		costs[i] = l.cfg.Cost(p)
-		if costs[i] > l.capacity() {
-			return 0, fmt.Errorf("%w: %s costs %d points, %d usable", ErrTooCostly, p, costs[i], l.capacity())
+	points := 0
+	for _, p := range paths {
+		cost := l.cfg.Cost(p)
+		if cost > l.capacity() {
+			return 0, fmt.Errorf("%w: %s costs %d points, %d usable", ErrTooCostly, p, cost, l.capacity())
 		}
+		points += cost
 	}
-	return l.EstimateCosts(costs)
-}
-
-// EstimateCosts is Estimate for requests known by their costs (a job's
-// progress: the requests it has left, each at the job's average cost).
-func (l *Ledger) EstimateCosts(costs []int) (time.Duration, error) {
-	s, now, err := l.snapshot()
-	if fb := l.fallbackFor(err); fb != nil {
-		return fb.EstimateCosts(costs)
-	}
+	st, err := l.Status()
 	if err != nil {
 		return 0, err
 	}
-	capacity := l.capacity()
-	for i := range s.Entries {
-		if s.Entries[i].Pending {
-			s.Entries[i].Pending = false
-			s.Entries[i].At = now
-			s.Entries[i].Expires = now + l.tm.window
-		}
-	}
-	t := max(now, s.BlockedUntil)
-	for _, cost := range costs {
-		cost = min(cost, capacity)
-		if cost <= 0 {
-			continue
-		}
-		t, _ = s.fit(t, cost, capacity, l.tm)
-		s.normalize(t, l.tm, func(entry) bool { return false })
-		s.Entries = append(s.Entries, entry{Points: cost, At: t, Expires: t + l.tm.window})
-	}
-	return time.Duration(t - now), nil
+	return st.TimeFor(points), nil
 }

@@ -408,9 +408,9 @@ func TestEstimate(t *testing.T) {
 		if got, _ := l.Estimate(paths(4, "/apps")); got != 40*time.Second {
 			t.Errorf("Estimate with 4 used = %v, want 40s (the t0 charge expires)", got)
 		}
-		// a job's progress asks by cost: the same answer, charge by charge
-		if got, _ := l.EstimateCosts([]int{2, 2, 2, 2}); got != 40*time.Second {
-			t.Errorf("EstimateCosts with 4 used = %v, want 40s", got)
+		// a job's progress asks the status for its points: the same answer
+		if got := status(t, l).TimeFor(8); got != 40*time.Second {
+			t.Errorf("Status.TimeFor(8) with 4 used = %v, want 40s", got)
 		}
 		if err := l.Blocked(30 * time.Second); err != nil {
 			t.Fatal(err)

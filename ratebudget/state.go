@@ -161,21 +161,17 @@ func (s *state) used(now int64) int {
 	return n
 }
 
-// fit returns the earliest instant, not before now, at which cost more points
-// fit under capacity, and whether that instant is exact. Charges free their
-// points exactly when they expire. A pending reservation frees its points no
-// sooner than one window from now (if it completed right now) unless it is
-// refunded, so counting on it gives only a lower bound.
-func (s *state) fit(now int64, cost, capacity int, tm timing) (at int64, exact bool) {
-	used := s.used(now)
-	if used+cost <= capacity {
-		return now, true
-	}
-	type release struct {
-		at     int64
-		points int
-		exact  bool
-	}
+// release is points in use coming back at a moment; exact unless it is a
+// pending reservation's, which frees no sooner than a window from now.
+type release struct {
+	at     int64
+	points int
+	exact  bool
+}
+
+// releases are the points in use at now and when each comes back, in
+// that order (exact ones first at the same moment).
+func (s *state) releases(now int64, tm timing) []release {
 	rs := make([]release, 0, len(s.Entries))
 	for _, e := range s.Entries {
 		switch {
@@ -200,6 +196,20 @@ func (s *state) fit(now int64, cost, capacity int, tm timing) (at int64, exact b
 		}
 		return 0
 	})
+	return rs
+}
+
+// fit returns the earliest instant, not before now, at which cost more points
+// fit under capacity, and whether that instant is exact. Charges free their
+// points exactly when they expire. A pending reservation frees its points no
+// sooner than one window from now (if it completed right now) unless it is
+// refunded, so counting on it gives only a lower bound.
+func (s *state) fit(now int64, cost, capacity int, tm timing) (at int64, exact bool) {
+	used := s.used(now)
+	if used+cost <= capacity {
+		return now, true
+	}
+	rs := s.releases(now, tm)
 	exact = true
 	for _, r := range rs {
 		used -= r.points

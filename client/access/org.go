@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/ratebudget"
 )
@@ -20,8 +21,10 @@ import (
 // the objects with access lists. Each list is one request.
 type Org struct {
 	cl *client.Client
-	// Reqs and Points count what the reads through Org cost.
+	// Reqs and Points count what the reads through Org cost, priced by
+	// Prices (the zero Config: the service's list).
 	Reqs, Points int
+	Prices       ratebudget.Config
 
 	Users    []User
 	userByID map[string]*User
@@ -42,17 +45,13 @@ type User struct {
 	Email   string `json:"email"`
 	Active  bool   `json:"active"`
 	IsAdmin bool   `json:"is_admin"`
+	// LegacyID is the number tokens name their owner by.
+	LegacyID json.RawMessage `json:"legacy_id"`
 }
 
-// objectLists are the lists that name each object type; folders read as
-// paths.
-var objectLists = []struct{ typ, path, scope, key string }{
-	{"folder", "/folders", "Folders > Read", ""},
-	{"app", "/apps", "Apps > Read", "name"},
-	{"resource", "/resources", "Resources > Read", "display_name"},
-	{"workflow", "/workflows", "Workflows > Read", "name"},
-	{"resource_configuration", "/resource_configurations", "Resources > Read", ""},
-}
+// objectTypes are the object types whose lists name what a review
+// reads, in the order they are read.
+var objectTypes = []string{"folder", "app", "resource", "workflow", "resource_configuration"}
 
 // NewOrg reads through cl; nothing is read until a Load method runs.
 func NewOrg(cl *client.Client) *Org {
@@ -61,7 +60,7 @@ func NewOrg(cl *client.Client) *Org {
 
 func (o *Org) get(ctx context.Context, path, scope string) (json.RawMessage, error) {
 	o.Reqs++
-	o.Points += ratebudget.DefaultConfig().Cost(path)
+	o.Points += o.Prices.Cost(path)
 	r, err := o.cl.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Scope: scope})
 	if err != nil {
 		return nil, err
@@ -74,12 +73,13 @@ func (o *Org) LoadUsers(ctx context.Context) error {
 	if o.userByID != nil {
 		return nil
 	}
-	data, err := o.get(ctx, "/users", "Users > Read")
+	k := kinds.Of("users")
+	data, err := o.get(ctx, k.List, k.Scope)
 	if err != nil {
 		return err
 	}
 	if err := json.Unmarshal(data, &o.Users); err != nil {
-		return fmt.Errorf("GET /users: unexpected answer: %w", err)
+		return fmt.Errorf("GET %s: unexpected answer: %w", k.List, err)
 	}
 	o.userByID, o.ByEmail = map[string]*User{}, map[string]*User{}
 	for i := range o.Users {
@@ -95,12 +95,13 @@ func (o *Org) LoadGroups(ctx context.Context) error {
 	if o.groupByID != nil {
 		return nil
 	}
-	data, err := o.get(ctx, "/groups", "Groups > Read")
+	k := kinds.Of("groups")
+	data, err := o.get(ctx, k.List, k.Scope)
 	if err != nil {
 		return err
 	}
 	if err := json.Unmarshal(data, &o.Groups); err != nil {
-		return fmt.Errorf("GET /groups: unexpected answer: %w", err)
+		return fmt.Errorf("GET %s: unexpected answer: %w", k.List, err)
 	}
 	o.groupByID = map[string]*Group{}
 	for i := range o.Groups {
@@ -115,46 +116,39 @@ func GroupID(g Group) string { return idText(g.ID) }
 // LoadObjects reads the list of each type asked for (see ObjectTypes
 // and ReportTypes), once each.
 func (o *Org) LoadObjects(ctx context.Context, types ...string) error {
-	for _, l := range objectLists {
-		if o.names[l.typ] != nil || !slices.Contains(types, l.typ) {
+	for _, typ := range objectTypes {
+		k, _ := kinds.WithObjectType(typ)
+		if o.names[typ] != nil || !slices.Contains(types, typ) {
 			continue
 		}
-		data, err := o.get(ctx, l.path, l.scope)
+		data, err := o.get(ctx, k.List, k.Scope)
 		if err != nil {
 			return err
 		}
 		var items []map[string]any
 		if err := json.Unmarshal(data, &items); err != nil {
-			return fmt.Errorf("GET %s: unexpected answer: %w", l.path, err)
+			return fmt.Errorf("GET %s: unexpected answer: %w", k.List, err)
 		}
 		names := map[string]string{}
 		var ids []string
-		for _, it := range items {
+		keys := k.Keys(items)
+		for i, it := range items {
 			id := resolve.Text(it["id"])
-			if l.typ == "folder" {
-				names[id] = resolve.FolderPath(it, items)
-				// Roots hold everything of their type and are granted
-				// nothing of their own; file folders have no access lists.
-				if it["parent_folder_id"] == nil || !creatableFolderType[resolve.Text(it["folder_type"])] {
-					continue
-				}
-			} else if l.typ == "resource_configuration" {
-				// No name of its own: its resource's, and its environment's.
-				res, _ := it["resource"].(map[string]any)
-				env, _ := it["environment"].(map[string]any)
-				names[id] = resolve.Text(res["display_name"]) + " (" + resolve.Text(env["name"]) + ")"
-			} else {
-				names[id] = resolve.Text(it[l.key])
+			names[id] = keys[i]
+			// Roots hold everything of their type and are granted
+			// nothing of their own; file folders have no access lists;
+			// users' personal folders (Drafts, Trash) are theirs, not the
+			// org's, and one access list each would cost more than the org.
+			if typ == "folder" && (it["parent_folder_id"] == nil || !kinds.UnderRoot(keys[i]) || !kinds.CreatableFolderType(resolve.Text(it["folder_type"]))) {
+				continue
 			}
 			ids = append(ids, id)
 		}
 		sort.Slice(ids, func(i, j int) bool { return names[ids[i]] < names[ids[j]] })
-		o.names[l.typ], o.Objects[l.typ] = names, ids
+		o.names[typ], o.Objects[typ] = names, ids
 	}
 	return nil
 }
-
-var creatableFolderType = map[string]bool{"app": true, "resource": true, "workflow": true, "agent": true, "library": true}
 
 // Name is what people call an object: its name or path, else its id.
 func (o *Org) Name(typ, id string) string {
@@ -252,7 +246,7 @@ func (o *Org) ListObjects(ctx context.Context, subject map[string]any, typ strin
 		body["include_inherited_access"] = true
 	}
 	o.Reqs++
-	o.Points += 10
+	o.Points += o.Prices.Cost("/permissions/listObjects")
 	r, err := o.cl.Do(ctx, client.Request{Method: http.MethodPost, Path: "/permissions/listObjects", Scope: "Permissions > Read", Body: body})
 	if err != nil {
 		return nil, err

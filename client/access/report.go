@@ -10,10 +10,10 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/output"
-	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // Read is one request of a review: an object's access list (ObjType, ObjID),
@@ -38,9 +38,6 @@ var ListObjectsTypes = []string{"folder", "app", "resource"}
 // Row is one row of a review (or of the changes between two), by the keys
 // of ReportFields (or ChangeFields).
 type Row map[string]string
-
-// Cost is the read's price in points.
-func (r Read) Cost() int { return ratebudget.DefaultConfig().Cost(r.Req.Path) }
 
 func (o *Org) accessListReq(typ, id string) Read {
 	return Read{Key: typ + " " + o.Name(typ, id), ObjType: typ, ObjID: id,
@@ -158,12 +155,24 @@ func (o *Org) Rows(reads []Read, answers []json.RawMessage) ([]Row, error) {
 			direct[k] = m
 		}
 	}
+	// A review covers the objects it lists (o.Objects): listObjects may
+	// also answer users' personal folders, which the access lists leave out.
+	covered := map[string]map[string]bool{}
+	for t, ids := range o.Objects {
+		covered[t] = map[string]bool{}
+		for _, id := range ids {
+			covered[t][id] = true
+		}
+	}
 	// listObjects says no "why": it is told from the user's own grants and
 	// what each of the user's groups reaches.
 	for _, u := range o.Users {
 		groups := o.GroupsOf(u.ID)
 		for _, t := range ListObjectsTypes {
 			for id, l := range eff["user/"+u.ID+"/"+t] {
+				if covered[t] != nil && !covered[t][id] {
+					continue
+				}
 				var parts []string
 				if _, ok := direct["user/"+u.ID+"/"+t][id]; ok {
 					parts = append(parts, "direct")
@@ -239,27 +248,29 @@ func Changes(prev, now []Row) []Row {
 	for k, l := range ng {
 		switch old, ok := pg[k]; {
 		case !ok:
-			out = append(out, Row{"change": "granted", "user": email(k, nu), "object_type": k.typ, "object": k.obj, "before": "", "after": l})
+			out = append(out, Row{"change": "granted", "user": email(k, nu), "object_type": k.typ, "object": k.obj, "level_after": l, "via_after": nv[k]})
 		case old != l:
-			out = append(out, Row{"change": "level changed", "user": email(k, nu), "object_type": k.typ, "object": k.obj, "before": old, "after": l})
+			out = append(out, Row{"change": "level changed", "user": email(k, nu), "object_type": k.typ, "object": k.obj,
+				"level_before": old, "level_after": l, "via_before": pv[k], "via_after": nv[k]})
 		case pv[k] != nv[k]:
 			// The same level another way: a revoked direct grant that a group
 			// still covers, say.
-			out = append(out, Row{"change": "via changed", "user": email(k, nu), "object_type": k.typ, "object": k.obj, "before": pv[k], "after": nv[k]})
+			out = append(out, Row{"change": "via changed", "user": email(k, nu), "object_type": k.typ, "object": k.obj,
+				"level_before": l, "level_after": l, "via_before": pv[k], "via_after": nv[k]})
 		}
 	}
 	for k, l := range pg {
 		if _, ok := ng[k]; !ok {
-			out = append(out, Row{"change": "revoked", "user": email(k, pu), "object_type": k.typ, "object": k.obj, "before": l, "after": ""})
+			out = append(out, Row{"change": "revoked", "user": email(k, pu), "object_type": k.typ, "object": k.obj, "level_before": l, "via_before": pv[k]})
 		}
 	}
 	for id, r := range nu {
 		old, known := pu[id]
 		if r["admin"] == "true" && (!known || old["admin"] != "true") {
-			out = append(out, Row{"change": "new admin", "user": r["user"], "before": old["admin"], "after": "true"})
+			out = append(out, Row{"change": "new admin", "user": r["user"]})
 		}
 		if known && old["active"] == "true" && r["active"] == "false" {
-			out = append(out, Row{"change": "disabled", "user": r["user"], "before": "true", "after": "false"})
+			out = append(out, Row{"change": "disabled", "user": r["user"]})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -281,9 +292,43 @@ type Field struct{ Header, Key string }
 var (
 	ReportFields = []Field{{"USER", "user"}, {"ACTIVE", "active"}, {"ADMIN", "admin"},
 		{"OBJECT TYPE", "object_type"}, {"OBJECT", "object"}, {"LEVEL", "level"}, {"VIA", "via"}}
+	// A change's level and its way each have their columns, before and
+	// after, so that an auditor can keep the level changes alone; a user's
+	// own change (new admin, disabled) is said by CHANGE and leaves them empty.
 	ChangeFields = []Field{{"CHANGE", "change"}, {"USER", "user"}, {"OBJECT TYPE", "object_type"},
-		{"OBJECT", "object"}, {"BEFORE", "before"}, {"AFTER", "after"}}
+		{"OBJECT", "object"}, {"LEVEL BEFORE", "level_before"}, {"LEVEL AFTER", "level_after"},
+		{"VIA BEFORE", "via_before"}, {"VIA AFTER", "via_after"}}
 )
+
+// Provenance is where and when a report was read, and by what: an
+// auditor's CSV carries it in columns of its own on every row, which keep
+// the file CSV (a leading "# comment" line is data to a spreadsheet and to
+// csv readers) and survive sorting, filtering and joining quarters, where
+// a sidecar file would be lost.
+type Provenance struct {
+	At      time.Time
+	Org     string // the base URL, without user info
+	Version string // orgctl's
+}
+
+// ProvenanceFields are the columns Stamp adds.
+var ProvenanceFields = []Field{{"REPORTED AT", "reported_at"}, {"ORG", "org"}, {"ORGCTL", "orgctl"}}
+
+// Stamp returns fields and rows with the provenance columns added.
+func (p Provenance) Stamp(fields []Field, rows []Row) ([]Field, []Row) {
+	fs := append(append([]Field(nil), fields...), ProvenanceFields...)
+	at := p.At.UTC().Format(time.RFC3339)
+	out := make([]Row, len(rows))
+	for i, r := range rows {
+		c := make(Row, len(r)+3)
+		for k, v := range r {
+			c[k] = v
+		}
+		c["reported_at"], c["org"], c["orgctl"] = at, p.Org, p.Version
+		out[i] = c
+	}
+	return fs, out
+}
 
 // WriteCSV writes RFC 4180 CSV with a header row. A cell that a spreadsheet
 // would take for a formula (= + - @, or a tab or carriage return first) gets

@@ -27,15 +27,16 @@ func TestReportChangesNamesEveryKind(t *testing.T) {
 	}
 	var got []string
 	for _, c := range Changes(prev, now) {
-		got = append(got, strings.Join([]string{c["change"], c["user"], c["object_type"], c["object"], c["before"], c["after"]}, "|"))
+		got = append(got, strings.Join([]string{c["change"], c["user"], c["object_type"], c["object"],
+			c["level_before"], c["level_after"], c["via_before"], c["via_after"]}, "|"))
 	}
 	want := []string{
-		"level changed|a@x|app|Lookup|use|own",
-		"new admin|a@x|||false|true",
-		"revoked|a@x|app|Refunds|edit|",
-		"disabled|b@x|||true|false",
-		"via changed|b@x|folder|app:/Ops|direct; member of viewer|member of viewer",
-		"granted|c@x|app|Refunds||use",
+		"level changed|a@x|app|Lookup|use|own|member of support|member of support",
+		"new admin|a@x||||||",
+		"revoked|a@x|app|Refunds|edit||direct|",
+		"disabled|b@x||||||",
+		"via changed|b@x|folder|app:/Ops|use|use|direct; member of viewer|member of viewer",
+		"granted|c@x|app|Refunds||use||direct",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("changes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -2,7 +2,10 @@ package access
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
+
+	"github.com/mattn/go-runewidth"
 )
 
 // Namer names what an id stands for: kind "groups", "folders" or "users".
@@ -69,3 +72,60 @@ func Via(e Entry, groupEntries map[string]Entry, n Namer) string {
 func OwnGrant(e Entry) bool {
 	return e.Sources.Direct || (e.Sources.Inherited != nil && len(e.Sources.Inherited.ID) > 0)
 }
+
+// ShortVia shortens a VIA (as Via writes it) to width display columns by
+// its structure, never mid-word: each way first names its source in
+// brackets ("universal through All Users" -> "universal (All Users)",
+// "member of support" -> "member (support)", "inherited from app:/Finance"
+// -> "inherited (app:/Finance)"), then only the way ("universal"), the
+// same way said once; then the first ways that fit and how many more
+// ("direct; universal +2"). What still does not fit is the caller's to cut.
+func ShortVia(s string, width int) string {
+	if viaWidth(s) <= width {
+		return s
+	}
+	parts := strings.Split(s, "; ")
+	bracketed := make([]string, len(parts))
+	bare := make([]string, 0, len(parts))
+	seen := map[string]bool{}
+	for i, p := range parts {
+		way, source := splitVia(p)
+		bracketed[i] = p
+		if source != "" {
+			bracketed[i] = way + " (" + source + ")"
+		}
+		if !seen[way] {
+			seen[way] = true
+			bare = append(bare, way)
+		}
+	}
+	if t := strings.Join(bracketed, "; "); viaWidth(t) <= width {
+		return t
+	}
+	if t := strings.Join(bare, "; "); viaWidth(t) <= width {
+		return t
+	}
+	for n := len(bare) - 1; n >= 1; n-- {
+		if t := strings.Join(bare[:n], "; ") + fmt.Sprintf(" +%d", len(bare)-n); viaWidth(t) <= width {
+			return t
+		}
+	}
+	return bare[0]
+}
+
+// viaWords are the ways Via names, each with the words before its source.
+var viaWords = []struct{ way, lead string }{
+	{"universal", "universal through "}, {"member", "member of "}, {"inherited", "inherited from "},
+}
+
+// splitVia splits one way of a VIA into the way and its source.
+func splitVia(p string) (way, source string) {
+	for _, w := range viaWords {
+		if strings.HasPrefix(p, w.lead) {
+			return w.way, strings.TrimPrefix(p, w.lead)
+		}
+	}
+	return p, ""
+}
+
+func viaWidth(s string) int { return runewidth.StringWidth(s) }

@@ -78,11 +78,9 @@ func TestCSVProblemsAreReportedWithTheirLinesAndReadingGoesOn(t *testing.T) {
 		"\n\n"
 	rows, problems := readAll(t, CSV, in)
 	want := []string{
-		"3: blank line: remove it (every line after the header must be a row)",
 		"4: 3 values, but the header row names 2 columns",
 		`5: a quote (") inside an unquoted value (column 7): quote the whole value and double the quote ("")`,
 		`7: a quote (") closes a quoted value but more text follows it (column 7): double a quote inside a quoted value ("")`,
-		"9: lines 9-10 are blank: remove them (every line after the header must be a row)",
 	}
 	if !reflect.DeepEqual(problems, want) {
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(problems, "\n"), strings.Join(want, "\n"))
@@ -95,6 +93,56 @@ func TestCSVProblemsAreReportedWithTheirLinesAndReadingGoesOn(t *testing.T) {
 	// --skip-invalid can leave unsent: the rows after it count it
 	if strings.Join(got, " ") != "1@2 3@6 4@8" {
 		t.Errorf("rows %v", got)
+	}
+}
+
+func TestEmptyRowsAreNoRowsAndNoProblems(t *testing.T) {
+	// as spreadsheets save them: a row of empty cells, blank lines, spaces
+	rows, problems := readAll(t, CSV, "email,name\r\na@x,A\r\n,\r\n\r\n , \r\nb@x,B\r\n,,\r\n\r\n")
+	if len(problems) != 0 {
+		t.Errorf("problems %q", problems)
+	}
+	var got []string
+	for _, r := range rows {
+		got = append(got, fmt.Sprintf("%d@%d", r.N, r.Line))
+	}
+	if strings.Join(got, " ") != "1@2 2@6" {
+		t.Errorf("rows %v", got)
+	}
+	rows, problems = readAll(t, JSONL, "{\"a\":1}\n\n  \n{\"a\":2}\n\n")
+	if len(problems) != 0 || len(rows) != 2 || rows[1].N != 2 || rows[1].Line != 4 {
+		t.Errorf("rows %+v problems %q", rows, problems)
+	}
+}
+
+func TestCSVDelimiterIsReadFromTheHeader(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want rune
+	}{
+		{"email;first-name;last-name\na@x;A;B\n", ';'},
+		{"email\tfirst-name\tlast-name\na@x\tA\tB\n", '\t'},
+		{"email,first-name,last-name\na@x,A,B\n", ','},
+		{"\"e;mail\",first-name,last-name\na@x,A,B\n", ','}, // a ";" in a quoted name is no separator
+		{"email,first;name,last\na@x,A,B\n", ','},           // a comma wins: it is the default
+		{"\"email;x\"\ta\tb\n1\t2\t3\n", '\t'},              // quoted semicolons do not count
+	} {
+		r := NewReader(strings.NewReader(tc.in), CSV)
+		h, hp, err := r.Header()
+		if err != nil || len(hp) != 0 || r.Delimiter() != tc.want {
+			t.Errorf("%q: delimiter %q header %q problems %v err %v", tc.in, r.Delimiter(), h, hp, err)
+			continue
+		}
+		row, err := r.Next()
+		if err != nil || len(row.Values) != 3 {
+			t.Errorf("%q: row %+v err %v", tc.in, row, err)
+		}
+	}
+	// set, it is not guessed: a semicolon header read with commas is one column
+	r := NewReader(strings.NewReader("a;b\n1;2\n"), CSV)
+	r.SetDelimiter(',')
+	if h, _, _ := r.Header(); len(h) != 1 || h[0] != "a;b" {
+		t.Errorf("header %q", h)
 	}
 }
 
@@ -133,7 +181,6 @@ func TestJSONLinesValues(t *testing.T) {
 		`{"email":"b@x"}`
 	rows, problems := readAll(t, JSONL, in)
 	want := []string{
-		"2: blank line: remove it (every line must be a JSON object)",
 		"3: expected a JSON object, found array",
 		"4: not valid JSON: unexpected EOF",
 		"5: more than one JSON value on the line: put each object on its own line",

@@ -61,6 +61,10 @@ type Applier struct {
 	changed map[string]bool // budget families of the steps that succeeded
 }
 
+// RowKey names row's step before it is sent, so that the journal of a
+// run killed mid-request still says which step it sent.
+func (a *Applier) RowKey(row bulk.Row) string { return a.steps[row.N-1].Describe() }
+
 // Apply sends row's step. A request in flight runs to its answer; the
 // pacer ends waits for budget when the job is stopped.
 func (a *Applier) Apply(ctx context.Context, row bulk.Row, sent func() error) bulk.Result {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/orgctl/orgctl/output/yamlvalue"
 	"go.yaml.in/yaml/v3"
+	unorm "golang.org/x/text/unicode/norm"
 )
 
 // Problem is something wrong in a file, at a line.
@@ -26,6 +27,33 @@ type Problem struct {
 	File string
 	Line int
 	Msg  string
+
+	// typo, when set, is a word that should have been one of a few
+	// (a field's name): WithSuggestions turns it into a did-you-mean.
+	typo *typo
+}
+
+type typo struct {
+	word  string
+	known []string
+	// says is the message once the nearest known word is found.
+	says func(near string) string
+}
+
+// WithSuggestions says, for each problem that is a word orgctl does not
+// know (a field, a kind's folder, a value), which known word was likely
+// meant, when nearest finds one close enough ("" for none). The distance
+// is the caller's: this package knows no command line.
+func (ps Problems) WithSuggestions(nearest func(word string, known []string) string) Problems {
+	for i, p := range ps {
+		if p.typo == nil {
+			continue
+		}
+		if near := nearest(p.typo.word, p.typo.known); near != "" {
+			ps[i].Msg = p.typo.says(near)
+		}
+	}
+	return ps
 }
 
 func (p Problem) Error() string {
@@ -114,7 +142,7 @@ func ReadDir(ctx context.Context, dir string) (*Files, error) {
 		}
 		rel, _ := filepath.Rel(dir, path)
 		if path != dir && strings.HasPrefix(d.Name(), interruptedPrefix) {
-			probs = append(probs, Problem{path, 1, fmt.Sprintf("an export into %s did not finish: run `orgctl export --dir %s` again before planning", dir, dir)})
+			probs = append(probs, Problem{File: path, Line: 1, Msg: fmt.Sprintf("an export into %s did not finish: run `orgctl export --dir %s` again before planning", dir, dir)})
 			return filepath.SkipDir
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
@@ -122,15 +150,15 @@ func ReadDir(ctx context.Context, dir string) (*Files, error) {
 			// the directory is what is reviewed.
 			target, err := filepath.EvalSymlinks(path)
 			if err != nil {
-				probs = append(probs, Problem{path, 1, fmt.Sprintf("a symlink orgctl cannot follow: %v", err)})
+				probs = append(probs, Problem{File: path, Line: 1, Msg: fmt.Sprintf("a symlink orgctl cannot follow: %v", err)})
 				return nil
 			}
 			if r, err := filepath.Rel(root, target); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-				probs = append(probs, Problem{path, 1, fmt.Sprintf("a symlink out of %s (to %s): orgctl reads only what the directory holds; copy the file in instead", dir, target)})
+				probs = append(probs, Problem{File: path, Line: 1, Msg: fmt.Sprintf("a symlink out of %s (to %s): orgctl reads only what the directory holds; copy the file in instead", dir, target)})
 				return nil
 			}
 			if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-				probs = append(probs, Problem{path, 1, "a symlinked folder: orgctl does not follow it; make it a folder"})
+				probs = append(probs, Problem{File: path, Line: 1, Msg: "a symlinked folder: orgctl does not follow it; make it a folder"})
 				return nil
 			}
 		}
@@ -150,14 +178,16 @@ func ReadDir(ctx context.Context, dir string) (*Files, error) {
 		parts := strings.Split(filepath.ToSlash(rel), "/")
 		k := KindNamed(parts[0])
 		if len(parts) < 2 || k == nil {
-			probs = append(probs, Problem{path, 1, fmt.Sprintf("unknown kind %q: a file goes in one of the folders %s",
-				parts[0], strings.Join(kindNames(), ", "))})
+			probs = append(probs, Problem{File: path, Line: 1, Msg: fmt.Sprintf("unknown kind %q: a file goes in one of the folders %s",
+				parts[0], strings.Join(kindNames(), ", ")), typo: &typo{word: parts[0], known: kindNames(), says: func(near string) string {
+				return fmt.Sprintf("unknown kind %q: did you mean the folder %s?", parts[0], near)
+			}}})
 			return nil
 		}
 		b, err := yamlvalue.ReadFile(path, maxFileSize)
 		var tl *yamlvalue.TooLargeError
 		if errors.As(err, &tl) {
-			probs = append(probs, Problem{path, 1, fmt.Sprintf("larger than %d KiB, more than any object's file needs", maxFileSize>>10)})
+			probs = append(probs, Problem{File: path, Line: 1, Msg: fmt.Sprintf("larger than %d KiB, more than any object's file needs", maxFileSize>>10)})
 			return nil
 		}
 		if err != nil {
@@ -170,7 +200,7 @@ func ReadDir(ctx context.Context, dir string) (*Files, error) {
 		}
 		id := k.Name + "\x00" + foldKey(k, doc.Key)
 		if prev := seen[id]; prev != nil {
-			probs = append(probs, Problem{path, doc.Line, fmt.Sprintf("%s %q is also defined at %s", singular(k.Name), doc.Key, prev.At(k.KeyField))})
+			probs = append(probs, Problem{File: path, Line: doc.Line, Msg: fmt.Sprintf("%s %q is also defined at %s", singular(k.Name), doc.Key, prev.At(k.KeyField))})
 			return nil
 		}
 		seen[id] = doc
@@ -210,14 +240,14 @@ func parseDoc(k *Kind, path string, b []byte) (*Doc, Problems) {
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
-		return nil, Problems{{path, extra.Line, "a file holds one document; put each object in its own file"}}
+		return nil, Problems{{File: path, Line: extra.Line, Msg: "a file holds one document; put each object in its own file"}}
 	}
 	n := &root
 	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
 		n = n.Content[0]
 	}
 	if n.Kind != yaml.MappingNode {
-		return nil, Problems{{path, n.Line, fmt.Sprintf("expected a mapping of %s's fields (%s)", singular(k.Name), strings.Join(k.fieldNames(), ", "))}}
+		return nil, Problems{{File: path, Line: n.Line, Msg: fmt.Sprintf("expected a mapping of %s's fields (%s)", singular(k.Name), strings.Join(k.fieldNames(), ", "))}}
 	}
 	doc := &Doc{Kind: k, File: path, Line: n.Line, Fields: map[string]any{}, Lines: map[string]int{}}
 	var probs Problems
@@ -225,13 +255,13 @@ func parseDoc(k *Kind, path string, b []byte) (*Doc, Problems) {
 		kn, vn := n.Content[i], n.Content[i+1]
 		name := kn.Value
 		if _, dup := doc.Lines[name]; dup {
-			probs = append(probs, Problem{path, kn.Line, fmt.Sprintf("field %q given twice", name)})
+			probs = append(probs, Problem{File: path, Line: kn.Line, Msg: fmt.Sprintf("field %q given twice", name)})
 			continue
 		}
 		doc.Lines[name] = kn.Line
 		if name == k.KeyField {
 			if vn.Kind != yaml.ScalarNode || vn.Tag == "!!null" || strings.TrimSpace(vn.Value) == "" {
-				probs = append(probs, Problem{path, vn.Line, fmt.Sprintf("%s must be the %s's natural key, a non-empty string", name, singular(k.Name))})
+				probs = append(probs, Problem{File: path, Line: vn.Line, Msg: fmt.Sprintf("%s must be the %s's natural key, a non-empty string", name, singular(k.Name))})
 				continue
 			}
 			doc.Key = vn.Value
@@ -239,12 +269,21 @@ func parseDoc(k *Kind, path string, b []byte) (*Doc, Problems) {
 		}
 		f := k.field(name)
 		if f == nil {
-			probs = append(probs, Problem{path, kn.Line, fmt.Sprintf("unknown field %q for %s: expected %s", name, k.Name, strings.Join(k.fieldNames(), ", "))})
+			probs = append(probs, Problem{File: path, Line: kn.Line, Msg: fmt.Sprintf("unknown field %q for %s: expected %s", name, k.Name, strings.Join(k.fieldNames(), ", ")),
+				typo: &typo{word: name, known: k.fieldNames(), says: func(near string) string {
+					return fmt.Sprintf("unknown field %q for %s: did you mean %q?", name, k.Name, near)
+				}}})
 			continue
 		}
 		v, err := fieldValue(f, vn)
 		if err != "" {
-			probs = append(probs, Problem{path, vn.Line, fmt.Sprintf("%s: %s", name, err)})
+			p := Problem{File: path, Line: vn.Line, Msg: fmt.Sprintf("%s: %s", name, err)}
+			if f.Type == tEnum && vn.Kind == yaml.ScalarNode {
+				p.typo = &typo{word: vn.Value, known: f.Enum, says: func(near string) string {
+					return fmt.Sprintf("%s: %q is not one of %s: did you mean %s?", name, vn.Value, strings.Join(f.Enum, ", "), near)
+				}}
+			}
+			probs = append(probs, p)
 			continue
 		}
 		doc.Fields[name] = v
@@ -255,11 +294,11 @@ func parseDoc(k *Kind, path string, b []byte) (*Doc, Problems) {
 		}
 	}
 	if doc.Key == "" && !hasKeyProblem(probs, k) {
-		probs = append(probs, Problem{path, n.Line, fmt.Sprintf("missing %s: every %s file names its %s", k.KeyField, singular(k.Name), k.KeyField)})
+		probs = append(probs, Problem{File: path, Line: n.Line, Msg: fmt.Sprintf("missing %s: every %s file names its %s", k.KeyField, singular(k.Name), k.KeyField)})
 	}
 	if doc.Key != "" {
 		if msg := checkKey(k, doc.Key); msg != "" {
-			probs = append(probs, Problem{path, doc.Lines[k.KeyField], msg})
+			probs = append(probs, Problem{File: path, Line: doc.Lines[k.KeyField], Msg: msg})
 		}
 	}
 	if len(probs) > 0 {
@@ -344,7 +383,7 @@ func yamlProblem(path string, err error) Problem {
 	if errors.Is(err, errEmpty) || msg == "EOF" {
 		msg = "the file is empty"
 	}
-	return Problem{path, line, "invalid YAML: " + msg}
+	return Problem{File: path, Line: line, Msg: "invalid YAML: " + msg}
 }
 
 var errEmpty = errors.New("empty")
@@ -478,15 +517,16 @@ func FileName(d *Doc) string {
 }
 
 // FileNames names every document's file. Names that differ only in case
-// would be one file on macOS and Windows: the first in byte order keeps
-// its name, each other one gets its key's hash, so that every object has
-// its own file wherever the directory is checked out.
+// or in Unicode normalisation (Café as one code point é or as e and a
+// combining accent) would be one file on macOS and Windows: the first in
+// byte order keeps its name, each other one gets its key's hash, so that
+// every object has its own file wherever the directory is checked out.
 func FileNames(docs []*Doc) map[*Doc]string {
 	out := make(map[*Doc]string, len(docs))
 	byFold := map[string][]*Doc{}
 	for _, d := range docs {
 		out[d] = FileName(d)
-		f := strings.ToLower(out[d])
+		f := PortableFold(out[d])
 		byFold[f] = append(byFold[f], d)
 	}
 	for _, ds := range byFold {
@@ -501,6 +541,28 @@ func FileNames(docs []*Doc) map[*Doc]string {
 	return out
 }
 
+// PortableFold is a path as a case-insensitive, normalising file system
+// (macOS's, Windows') compares it: two paths of one fold are one file there.
+func PortableFold(path string) string { return strings.ToLower(unorm.NFC.String(path)) }
+
+// reservedName reports a name Windows takes for a device whatever its
+// extension or case: CON, PRN, AUX, NUL, COM1-9, LPT1-9 ("aux.txt", "nul").
+func reservedName(name string) bool {
+	base, _, _ := strings.Cut(name, ".")
+	base = strings.ToUpper(strings.TrimRight(base, " "))
+	switch base {
+	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
+		return true
+	}
+	if len(base) > 3 && (strings.HasPrefix(base, "COM") || strings.HasPrefix(base, "LPT")) {
+		switch base[3:] {
+		case "1", "2", "3", "4", "5", "6", "7", "8", "9", "¹", "²", "³":
+			return true
+		}
+	}
+	return false
+}
+
 func keyHash(key string) string {
 	h := sha256.Sum256([]byte(key))
 	return hex.EncodeToString(h[:4])
@@ -513,13 +575,15 @@ const maxName = 200
 // safeName makes one name (of the object whose key is key) a path
 // element that every common file system takes: "/", "%", "\", control
 // characters, the characters Windows refuses and leading dots are
-// percent-escaped, so two keys never share a file; a name too long for
-// a file system is cut and given its key's hash.
+// percent-escaped, so two keys never share a file, and so is the first
+// letter of a name Windows keeps for a device (CON, aux.txt); a name too
+// long for a file system is cut and given its key's hash.
 func safeName(s, key string) string {
 	var b strings.Builder
+	reserved := reservedName(s)
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c < 0x20 || c == 0x7f || strings.IndexByte(`/%\<>:"|?*`, c) >= 0 || (i == 0 && c == '.') ||
+		if c < 0x20 || c == 0x7f || strings.IndexByte(`/%\<>:"|?*`, c) >= 0 || (i == 0 && (c == '.' || reserved)) ||
 			(i == len(s)-1 && (c == ' ' || c == '.')) {
 			fmt.Fprintf(&b, "%%%02X", c)
 			continue

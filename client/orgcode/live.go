@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 )
 
@@ -48,6 +49,7 @@ type ReadProgress struct {
 	mu                  sync.Mutex
 	done, total         int
 	points, pointsTotal int
+	unexpected          int // requests sent before they were expected (further pages)
 }
 
 // Now is requests done and in all, points spent and in all.
@@ -79,24 +81,8 @@ func (p *ReadProgress) sent(path string) {
 	p.points += p.Cost(path)
 	if p.done > p.total { // a list's further pages
 		p.total, p.pointsTotal = p.done, p.points
+		p.unexpected++
 	}
-}
-
-// list is the one list request per kind.
-type list struct {
-	path, scope string
-}
-
-var lists = map[string]list{
-	"user-attributes": {"/user_attributes", "User Attributes > Read"},
-	"users":           {"/users", "Users > Read"},
-	"groups":          {"/groups", "Groups > Read"},
-	"folders":         {"/folders", "Folders > Read"},
-	"apps":            {"/apps", "Apps > Read"},
-	"environments":    {"/environments", "Environment > Read"},
-	"config-vars":     {"/configuration_variables", "Configuration Variables > Read"},
-	"themes":          {"/app_themes", "App Themes > Read"},
-	"organization":    {"/organization/", "Organizations > Read"},
 }
 
 // readOrder is the order of the list requests; grants come after, one
@@ -111,8 +97,8 @@ func (l *Live) record(r client.Request) {
 }
 
 func (l *Live) listAll(ctx context.Context, d Doer, kind string) ([]map[string]any, error) {
-	li := lists[kind]
-	req := client.Request{Method: http.MethodGet, Path: li.path, Scope: li.scope}
+	li := kinds.Of(kind)
+	req := client.Request{Method: http.MethodGet, Path: li.List, Scope: li.Scope}
 	if KindNamed(kind) != nil && KindNamed(kind).Singleton {
 		l.record(req)
 		resp, err := d.Do(ctx, req)
@@ -123,7 +109,7 @@ func (l *Live) listAll(ctx context.Context, d Doer, kind string) ([]map[string]a
 		dec := json.NewDecoder(bytes.NewReader(resp.Data))
 		dec.UseNumber()
 		if err := dec.Decode(&one); err != nil {
-			return nil, fmt.Errorf("GET %s: expected an object: %w", li.path, err)
+			return nil, fmt.Errorf("GET %s: expected an object: %w", li.List, err)
 		}
 		return []map[string]any{one}, nil
 	}
@@ -134,7 +120,7 @@ func (l *Live) listAll(ctx context.Context, d Doer, kind string) ([]map[string]a
 		dec := json.NewDecoder(bytes.NewReader(resp.Data))
 		dec.UseNumber()
 		if err := dec.Decode(&page); err != nil {
-			return fmt.Errorf("GET %s: expected a list: %w", li.path, err)
+			return fmt.Errorf("GET %s: expected a list: %w", li.List, err)
 		}
 		all = append(all, page...)
 		return nil
@@ -144,24 +130,13 @@ func (l *Live) listAll(ctx context.Context, d Doer, kind string) ([]map[string]a
 
 // ReadLive reads the org as r says: one list per kind it reads (every
 // page), then, when it manages grants, one access list per folder and app.
-// prog, when not nil, follows the read.
+// A reading of files checks their references (Check) between the two,
+// and returns its Problems. prog, when not nil, follows the read.
 func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live, error) {
 	l := &Live{Docs: map[string][]*Doc{}, Apps: map[string]string{}, SystemFolders: map[string]string{}, ids: map[string]string{}, progress: prog}
-	raw := map[string][]map[string]any{}
-	for _, k := range readOrder {
-		if r.reads(k) {
-			prog.expect(lists[k].path)
-		}
-	}
-	for _, k := range readOrder {
-		if !r.reads(k) {
-			continue
-		}
-		objs, err := l.listAll(ctx, d, k)
-		if err != nil {
-			return nil, err
-		}
-		raw[k] = objs
+	raw, err := l.readLists(ctx, d, r)
+	if err != nil {
+		return nil, err
 	}
 	for _, a := range raw["apps"] {
 		l.Apps[resolve.Text(a["name"])] = resolve.Text(a["id"])
@@ -220,26 +195,37 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 				role = "admin"
 			}
 			members[strings.ToLower(email)] = role
+			if _, known := l.ID("users", email); !known && email != "" {
+				l.setID("users", email, resolve.Text(mm["id"])) // the users list, unread, would say the same
+			}
 		}
 		f["members"] = members
 		d := l.add("groups", resolve.Text(g["id"]), resolve.Text(g["name"]), f)
+		d.Builtin = kinds.Of("groups").Protected(g)
 		groupName[d.ID] = d.Key
 	}
 	var folderIDs []string
-	for _, fo := range raw["folders"] {
-		path := resolve.FolderPath(fo, raw["folders"])
+	folderPath := map[string]string{}
+	folders := kinds.Of("folders")
+	paths := folders.Keys(raw["folders"])
+	for i, fo := range raw["folders"] {
+		path := paths[i]
 		id := resolve.Text(fo["id"])
-		folderIDs = append(folderIDs, id)
+		// A user's personal folders (Drafts, Trash) are theirs, not the
+		// org's: their grants are no org setting, and reading one access
+		// list per signed-in user would cost more than the rest of the org.
+		if kinds.UnderRoot(path) {
+			folderIDs = append(folderIDs, id)
+		}
+		folderPath[id] = path
 		l.setID("folders", path, id)
-		if fo["is_system_folder"] == true || !creatableFolder[resolve.Text(fo["folder_type"])] {
+		// Users' personal folders and the org's system folders are
+		// referred to, never managed.
+		if folders.Protected(fo) != "" || !kinds.UnderRoot(path) || !kinds.CreatableFolderType(resolve.Text(fo["folder_type"])) {
 			l.SystemFolders[path] = id
 			continue
 		}
 		l.add("folders", id, path, map[string]any{})
-	}
-	folderPath := map[string]string{}
-	for _, fo := range raw["folders"] {
-		folderPath[resolve.Text(fo["id"])] = resolve.FolderPath(fo, raw["folders"])
 	}
 	for _, e := range raw["environments"] {
 		l.add("environments", resolve.Text(e["id"]), resolve.Text(e["name"]), map[string]any{
@@ -277,6 +263,12 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 			}
 		}
 		l.add("organization", "", orgKey, f)
+	}
+
+	if r.files != nil {
+		if err := Check(r.files, l, r); err != nil {
+			return nil, err
+		}
 	}
 
 	// Grants: one access list per folder and per app.
@@ -331,6 +323,8 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 					k := subj + " " + objType
 					if ambiguous[k] == nil {
 						ambiguous[k] = &directRead{subj: subj, typ: typ, id: string(e.Subject.ID), objType: objType, field: field, keys: map[string]string{}}
+						// its own read follows the access lists: counted once known
+						prog.expect("/permissions/listObjects")
 					}
 					ambiguous[k].keys[id] = key
 				}
@@ -409,9 +403,37 @@ func ReadLive(ctx context.Context, d Doer, r Reading, prog *ReadProgress) (*Live
 	return l, nil
 }
 
-// creatableFolder are the folder types the API creates; others (file
-// folders) are read for references but not managed.
-var creatableFolder = map[string]bool{"app": true, "workflow": true, "resource": true, "agent": true, "library": true}
+// readLists reads the lists r reads, then the lazy ones those ask for,
+// each in readOrder, by kind.
+func (l *Live) readLists(ctx context.Context, d Doer, r Reading) (map[string][]map[string]any, error) {
+	raw := map[string][]map[string]any{}
+	for _, k := range readOrder {
+		if r.reads(k) {
+			l.progress.expect(kinds.Of(k).List)
+		}
+	}
+	read := func(k string) error {
+		objs, err := l.listAll(ctx, d, k)
+		raw[k] = objs
+		return err
+	}
+	for _, k := range readOrder {
+		if r.reads(k) {
+			if err := read(k); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, k := range readOrder {
+		if !r.reads(k) && r.lazy[k] && r.wants(k, raw) {
+			l.progress.expect(kinds.Of(k).List)
+			if err := read(k); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return raw, nil
+}
 
 // orID is the name an id maps to, or the id itself when the map lacks it
 // (an object the lists did not show).

@@ -185,6 +185,9 @@ type Doc struct {
 	ID string
 	// Inactive marks a disabled user: deleting one changes nothing.
 	Inactive bool
+	// Builtin says why the org cannot do without the live object (a
+	// built-in group): prune leaves it.
+	Builtin string
 }
 
 // At is "FILE:LINE" for a field of a file document.

@@ -145,6 +145,12 @@ func TestDiff(t *testing.T) {
 	if p.Requests != 6 || p.Points != points || p.Points != 2+2+2+5+5+5 {
 		t.Errorf("requests %d points %d, want 6 and 21", p.Requests, p.Points)
 	}
+	// priced and timed by the budget as configured: 27 points at 10 a minute
+	tight := budget
+	tight.Points, tight.Costs = 10, map[string]int{"groups": 7}
+	if q := Diff(files, live, Everything(), false, tight); q.Points != 2+2+2+7+7+7 || q.Time != 2*time.Minute {
+		t.Errorf("with groups at 7 points and 10 per minute: %d points in %v, want 27 in 2m0s", q.Points, q.Time)
+	}
 
 	pruned := Diff(files, live, Everything(), true, budget)
 	var deletes []string
@@ -175,15 +181,6 @@ func TestReadDirProblems(t *testing.T) {
 		if !strings.HasPrefix(probs[i].Error(), filepath.Join(dir, want[:strings.Index(want, ":")])) ||
 			!strings.Contains(probs[i].Error(), want[strings.Index(want, ":"):]) {
 			t.Errorf("problem %d = %q, want %q", i, probs[i].Error(), want)
-		}
-	}
-}
-
-func TestMinTime(t *testing.T) {
-	b := ratebudget.Config{Points: 300, Window: time.Minute}
-	for points, want := range map[int]time.Duration{0: 0, 1: 0, 300: 0, 301: time.Minute, 600: time.Minute, 601: 2 * time.Minute} {
-		if got := MinTime(b, points); got != want {
-			t.Errorf("MinTime(%d) = %v, want %v", points, got, want)
 		}
 	}
 }

@@ -47,12 +47,19 @@ type Unmanaged struct {
 	Note string `json:"note,omitempty"`
 }
 
+// NoteBuiltin is the note of an unmanaged object the org cannot do
+// without (a built-in group): prune leaves it.
+const NoteBuiltin = "built in: never deleted"
+
 // Plan is what apply would do.
 type Plan struct {
 	Changes   []Change    `json:"changes"`
 	Unmanaged []Unmanaged `json:"unmanaged"`
-	Steps     []*Step     `json:"-"`
-	Prune     bool        `json:"prune"`
+	// Blocked are the field changes the org cannot take yet; Changes
+	// hold the rest.
+	Blocked []Blocked `json:"blocked"`
+	Steps   []*Step   `json:"-"`
+	Prune   bool      `json:"prune"`
 	// Requests, Points and Time sum the steps; Time is the least the budget
 	// needs for Points with a full window to start with.
 	Requests int           `json:"requests"`
@@ -63,11 +70,37 @@ type Plan struct {
 	ReadPoints   int `json:"read_points"`
 }
 
-// Empty reports a plan with nothing to do.
-func (p *Plan) Empty() bool { return len(p.Steps) == 0 }
+// Empty reports a plan with nothing to do, and nothing blocked.
+func (p *Plan) Empty() bool { return len(p.Steps) == 0 && len(p.Blocked) == 0 }
+
+// CheckFiles finds what is wrong in the files of the kinds r manages
+// that no read of the org can change: it runs before any request.
+func CheckFiles(f *Files, r Reading) error {
+	var probs Problems
+	if r.Manages("config-vars") {
+		for _, d := range f.Docs["config-vars"] {
+			if d.Fields["secret"] != true {
+				continue
+			}
+			vals, _ := d.Fields["values"].(map[string]any)
+			for env, v := range vals {
+				if !secretRef().MatchString(fmt.Sprint(v)) {
+					probs = append(probs, Problem{File: d.File, Line: d.Lines["values\x00"+env], Msg: fmt.Sprintf("values: %s: a secret's value is written as ${ORGCTL_SECRET_NAME}, never as the value", env)})
+				}
+			}
+		}
+	}
+	if len(probs) > 0 {
+		return probs.sorted()
+	}
+	return nil
+}
 
 // Check finds references that name nothing: not in the files and not in
-// the live org. It runs after the live read and before any write.
+// the live org. A reference to an object of the files needs no read; one
+// to an object in no file can only be checked against the live org, so
+// ReadLive runs Check once the lists are read, before the access lists
+// (most of a read's points) and any write.
 func Check(f *Files, l *Live, r Reading) error {
 	var probs Problems
 	has := func(kind, key string) bool {
@@ -81,7 +114,9 @@ func Check(f *Files, l *Live, r Reading) error {
 				return true
 			}
 		}
-		return l.Exists(kind, key)
+		// What only the live org can hold and it lacks blocks a change,
+		// which the plan shows: the files are not wrong for it.
+		return l.Exists(kind, key) || blockable(kind, key)
 	}
 	for _, k := range Kinds() {
 		if !r.Manages(k.Name) {
@@ -96,12 +131,12 @@ func Check(f *Files, l *Live, r Reading) error {
 				switch fd.Type {
 				case tRef:
 					if s, ok := v.(string); ok && !has(fd.Ref, s) {
-						probs = append(probs, Problem{d.File, d.Lines[fd.Name], fmt.Sprintf("%s: no %s named %q in the files or the live org", fd.Name, singular(fd.Ref), s)})
+						probs = append(probs, Problem{File: d.File, Line: d.Lines[fd.Name], Msg: fmt.Sprintf("%s: no %s named %q in the files or the live org", fd.Name, singular(fd.Ref), s)})
 					}
 				case tLevelMap, tEnvMap, tScalarMap:
 					for key := range v.(map[string]any) {
 						if !has(fd.Ref, key) {
-							probs = append(probs, Problem{d.File, d.Lines[fd.Name+"\x00"+key], fmt.Sprintf("%s: no %s named %q in the files or the live org", fd.Name, singular(fd.Ref), key)})
+							probs = append(probs, Problem{File: d.File, Line: d.Lines[fd.Name+"\x00"+key], Msg: fmt.Sprintf("%s: no %s named %q in the files or the live org", fd.Name, singular(fd.Ref), key)})
 						}
 					}
 				}
@@ -112,30 +147,37 @@ func Check(f *Files, l *Live, r Reading) error {
 				if len(names) > 1 {
 					parent := folderKey(typ, names[:len(names)-1])
 					if !has("folders", parent) {
-						probs = append(probs, Problem{d.File, d.Lines["folder"], fmt.Sprintf("folder %q: its parent %q is neither in the files nor in the live org", d.Key, parent)})
+						probs = append(probs, Problem{File: d.File, Line: d.Lines["folder"], Msg: fmt.Sprintf("folder %q: its parent %q is neither in the files nor in the live org", d.Key, parent)})
 					}
 				}
 			case "grants":
 				typ, name, _ := splitSubject(d.Key)
 				if !has(typ+"s", name) {
-					probs = append(probs, Problem{d.File, d.Lines["subject"], fmt.Sprintf("subject: no %s named %q in the files or the live org", typ, name)})
-				}
-			case "config-vars":
-				if d.Fields["secret"] == true {
-					vals, _ := d.Fields["values"].(map[string]any)
-					for env, v := range vals {
-						if !secretRef().MatchString(fmt.Sprint(v)) {
-							probs = append(probs, Problem{d.File, d.Lines["values\x00"+env], fmt.Sprintf("values: %s: a secret's value is written as ${ORGCTL_SECRET_NAME}, never as the value", env)})
-						}
-					}
+					probs = append(probs, Problem{File: d.File, Line: d.Lines["subject"], Msg: fmt.Sprintf("subject: no %s named %q in the files or the live org", typ, name)})
 				}
 			}
 		}
 	}
+	probs = append(probs, systemFolderFiles(f, l, r)...)
 	if len(probs) > 0 {
 		return probs.sorted()
 	}
 	return nil
+}
+
+// systemFolderFiles are the files that declare a system folder, which
+// every org has and org as code only refers to.
+func systemFolderFiles(f *Files, l *Live, r Reading) Problems {
+	var probs Problems
+	if !r.Manages("folders") {
+		return nil
+	}
+	for _, d := range f.Docs["folders"] {
+		if _, system := l.SystemFolders[d.Key]; system {
+			probs = append(probs, Problem{File: d.File, Line: d.Lines["folder"], Msg: fmt.Sprintf("folder %q is a system folder, which org as code refers to but never creates, renames or deletes: remove this file", d.Key)})
+		}
+	}
+	return probs
 }
 
 // MissingSecrets names the environment variables that the secrets of the
@@ -156,7 +198,7 @@ func MissingSecrets(p *Plan) Problems {
 					if where == "" {
 						where = "config var " + d.Key
 					}
-					probs = append(probs, Problem{where, d.Lines["values\x00"+env], fmt.Sprintf("values: %s: the environment variable %s is not set; set it to the secret's value", env, m[1])})
+					probs = append(probs, Problem{File: where, Line: d.Lines["values\x00"+env], Msg: fmt.Sprintf("values: %s: the environment variable %s is not set; set it to the secret's value", env, m[1])})
 				}
 			}
 		}
@@ -177,7 +219,7 @@ func folderKey(typ string, names []string) string {
 // a field the file gives differs; objects only live are unmanaged, and
 // deleted with prune.
 func Diff(f *Files, l *Live, r Reading, prune bool, budget ratebudget.Config) *Plan {
-	p := &Plan{Prune: prune, Changes: []Change{}, Unmanaged: []Unmanaged{}}
+	p := &Plan{Prune: prune, Changes: []Change{}, Unmanaged: []Unmanaged{}, Blocked: []Blocked{}}
 	for _, k := range Kinds() {
 		if !r.Manages(k.Name) {
 			continue // neither compared nor listed as unmanaged
@@ -206,11 +248,11 @@ func Diff(f *Files, l *Live, r Reading, prune bool, budget ratebudget.Config) *P
 					}
 					c.Fields = append(c.Fields, FieldChange{Field: fd.Name, New: v, HasNew: true})
 				}
-				p.Changes = append(p.Changes, c)
+				p.add(c, l)
 				continue
 			}
 			if fcs := diffFields(k, d, ld); len(fcs) > 0 {
-				p.Changes = append(p.Changes, Change{Kind: k.Name, Key: d.Key, Action: Update, Fields: fcs, doc: d, live: ld})
+				p.add(Change{Kind: k.Name, Key: d.Key, Action: Update, Fields: fcs, doc: d, live: ld}, l)
 			}
 		}
 		for _, d := range l.Docs[k.Name] {
@@ -224,8 +266,11 @@ func Diff(f *Files, l *Live, r Reading, prune bool, budget ratebudget.Config) *P
 			if k.Singleton {
 				u.Note = "the org's own: never deleted"
 			}
+			if d.Builtin != "" {
+				u.Note = NoteBuiltin
+			}
 			p.Unmanaged = append(p.Unmanaged, u)
-			if prune && !d.Inactive && !k.Singleton {
+			if prune && !d.Inactive && !k.Singleton && d.Builtin == "" {
 				c := Change{Kind: k.Name, Key: d.Key, Action: Delete, live: d}
 				if k.Name == "users" {
 					c.Note = "disabled: the API keeps a deleted user's record"
@@ -254,21 +299,11 @@ func (p *Plan) price(l *Live, budget ratebudget.Config) {
 		p.Requests++
 		p.Points += budget.Cost(s.Path)
 	}
-	p.Time = MinTime(budget, p.Points)
+	p.Time = budget.Idle().TimeFor(p.Points)
 	for _, r := range l.Reads {
 		p.ReadRequests++
 		p.ReadPoints += budget.Cost(r.Path)
 	}
-}
-
-// MinTime is the least time a budget needs to spend points, starting
-// with a full window: each window's capacity at once, the next a window later.
-func MinTime(b ratebudget.Config, points int) time.Duration {
-	capacity := b.Points - b.Reserve
-	if points <= 0 || capacity <= 0 {
-		return 0
-	}
-	return time.Duration((points-1)/capacity) * b.Window
 }
 
 // diffFields lists the fields the file gives that differ from live; map

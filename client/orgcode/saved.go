@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -26,6 +27,8 @@ type Saved struct {
 	Prune   bool      `json:"prune"`
 	Only    []string  `json:"only,omitempty"`
 	Changes []Saving  `json:"changes"`
+	// Blocked are the plan's blocked changes: never sent by this plan.
+	Blocked []Blocked `json:"blocked,omitempty"`
 	// Points and Requests are the writes the plan priced.
 	Requests int `json:"requests"`
 	Points   int `json:"points"`
@@ -34,12 +37,14 @@ type Saved struct {
 // Saving is one change as saved: what it does, field by field, and the
 // document it moves the object to (none for a delete).
 type Saving struct {
-	Kind    string           `json:"kind"`
-	Key     string           `json:"key"`
-	Action  Action           `json:"action"`
-	Note    string           `json:"note,omitempty"`
-	Fields  []savedField     `json:"fields"`
-	Desired map[string]any   `json:"desired,omitempty"`
+	Kind   string       `json:"kind"`
+	Key    string       `json:"key"`
+	Action Action       `json:"action"`
+	Note   string       `json:"note,omitempty"`
+	Fields []savedField `json:"fields"`
+	// Desired is never left out for a create or an update, even empty: a
+	// group file holding only its name wants the group and nothing more.
+	Desired map[string]any   `json:"desired"`
 	Live    *json.RawMessage `json:"live,omitempty"`
 }
 
@@ -76,7 +81,7 @@ func unraw(r *json.RawMessage) (any, bool) {
 // Save is the plan as a file for the org at target, made from dir.
 func (p *Plan) Save(target, dir string, only []string, now time.Time) ([]byte, error) {
 	s := Saved{Format: SavedFormat, Target: target, Created: now.UTC(), Dir: dir, Prune: p.Prune, Only: only,
-		Requests: p.Requests, Points: p.Points, Changes: []Saving{}}
+		Requests: p.Requests, Points: p.Points, Changes: []Saving{}, Blocked: p.Blocked}
 	for _, c := range p.Changes {
 		sv := Saving{Kind: c.Kind, Key: c.Key, Action: c.Action, Note: c.Note, Fields: []savedField{}}
 		for _, fc := range c.Fields {
@@ -123,24 +128,60 @@ func LoadPlan(name string, b []byte) (*Saved, error) {
 			s.Changes[i].Desired = norm(c.Desired).(map[string]any)
 		}
 	}
+	for i, b := range s.Blocked {
+		if KindNamed(b.Kind) == nil || b.Key == "" || b.Field == "" || b.Needs == "" {
+			return nil, fmt.Errorf("%s: blocked change %d (%s %s %s) is not one orgctl makes: the file was edited or damaged; plan again", name, i+1, b.Kind, b.Key, b.Field)
+		}
+	}
 	return &s, nil
 }
 
 // Reading is what applying the plan must read again: the lists of the
-// kinds it changes and of those they refer to, and the access lists of
-// just the folders and apps whose grants it changes.
+// kinds it changes and those its changes need (a grant's subject and
+// object, a new member's id, a landing page's app), and the access lists
+// of just the folders and apps whose grants it changes.
 func (s *Saved) Reading() Reading {
-	r := Reading{managed: map[string]bool{}, lists: map[string]bool{}, access: map[string]bool{}}
+	r := newReading()
+	r.access = map[string]bool{}
 	for _, c := range s.Changes {
 		r.managed[c.Kind] = true
-		for _, l := range needs(c.Kind) {
-			r.lists[l] = true
-		}
-		if c.Kind == "grants" {
+		r.lists[c.Kind] = true
+		switch c.Kind {
+		case "grants":
+			// the subject's list names it in the access lists; the objects'
+			// lists give the ids of the access lists to read
+			typ, _, _ := splitSubject(c.Key)
+			r.lists[typ+"s"] = true
 			for _, f := range c.Fields {
 				r.access[f.Field] = true // "folders.app:/Ops", "apps.Customer Lookup"
+				field, _, _ := strings.Cut(f.Field, ".")
+				r.lists[field] = true
 			}
+		case "config-vars":
+			r.lists["environments"] = true
+		case "groups":
+			// members added need their ids, a landing page its app's
+			r.lazy["users"], r.lazy["apps"] = true, true
+			fields := map[string]any{}
+			for _, f := range c.Fields {
+				name, entry, isEntry := strings.Cut(f.Field, ".")
+				switch {
+				case isEntry && name == "members" && f.New != nil:
+					m, _ := fields["members"].(map[string]any)
+					if m == nil {
+						m = map[string]any{}
+						fields["members"] = m
+					}
+					m[entry] = true
+				case name == "landing_page_app":
+					if v, ok := unraw(f.New); ok {
+						fields[name] = v
+					}
+				}
+			}
+			r.refer(KindNamed("groups"), fields, nil)
 		}
+		// a user change names attributes by name: no list of them is needed
 	}
 	return r
 }
@@ -164,13 +205,38 @@ func (cs Conflicts) Error() string {
 	return "the org changed since the plan was made:\n" + strings.Join(lines, "\n")
 }
 
+// Earlier are the steps earlier runs of one saved plan's apply sent
+// (answered or not), by Step.Describe: what tells an object this plan
+// created or deleted from one someone else did since the plan.
+type Earlier map[string]bool
+
+// EarlierSteps are the steps a journal of a saved plan's apply records
+// as sent: made, or sent without an answer (a killed run's).
+func EarlierSteps(st *bulk.State) Earlier {
+	out := Earlier{}
+	if st == nil {
+		return out
+	}
+	st.EachRow(func(_ int, r bulk.RowState) {
+		if r.Key != "" && (r.Status == bulk.Sent || r.Status == bulk.Done && r.Outcome.Applied()) {
+			out[r.Key] = true
+		}
+	})
+	return out
+}
+
+func (e Earlier) sent(what, kind, key string) bool { return e[what+" "+kind+" "+key] }
+
 // Replan checks the saved changes against a fresh read of the objects
 // they change and returns the plan of what is left to send: a change (or
-// a field of one) already made, by an earlier run of this apply, is done;
-// one whose object changed otherwise since the plan is a conflict, and
-// then nothing is to be sent.
-func (s *Saved) Replan(l *Live, budget ratebudget.Config) (*Plan, int, error) {
-	p := &Plan{Prune: s.Prune, Changes: []Change{}, Unmanaged: []Unmanaged{}}
+// a field of one) already made by an earlier run of this apply (earlier)
+// is done; an object someone else created, changed or deleted since the
+// plan is a conflict, and then nothing is to be sent.
+func (s *Saved) Replan(l *Live, earlier Earlier, budget ratebudget.Config) (*Plan, int, error) {
+	p := &Plan{Prune: s.Prune, Changes: []Change{}, Unmanaged: []Unmanaged{}, Blocked: s.Blocked}
+	if p.Blocked == nil {
+		p.Blocked = []Blocked{}
+	}
 	var conflicts Conflicts
 	done := 0
 	for _, sv := range s.Changes {
@@ -182,7 +248,7 @@ func (s *Saved) Replan(l *Live, budget ratebudget.Config) (*Plan, int, error) {
 				break
 			}
 		}
-		c, fin, what := replanOne(k, sv, ld)
+		c, fin, what := replanOne(k, sv, ld, earlier)
 		switch {
 		case what != "":
 			conflicts = append(conflicts, Conflict{k.Name, sv.Key, what})
@@ -201,7 +267,7 @@ func (s *Saved) Replan(l *Live, budget ratebudget.Config) (*Plan, int, error) {
 
 // replanOne is one saved change against the object's fresh state: the
 // change left to make, whether it is all made, or what conflicts.
-func replanOne(k *Kind, sv Saving, ld *Doc) (Change, bool, string) {
+func replanOne(k *Kind, sv Saving, ld *Doc, earlier Earlier) (Change, bool, string) {
 	c := Change{Kind: k.Name, Key: sv.Key, Action: sv.Action, Note: sv.Note, live: ld}
 	if sv.Desired != nil {
 		c.doc = &Doc{Kind: k, Key: sv.Key, Fields: sv.Desired}
@@ -210,20 +276,11 @@ func replanOne(k *Kind, sv Saving, ld *Doc) (Change, bool, string) {
 	for _, f := range sv.Fields {
 		saved[f.Field] = f
 	}
-	gone := ld == nil || (k.Name == "users" && ld.Inactive && sv.Action == Delete)
-	switch {
-	case sv.Action == Delete && k.Name != "grants":
-		if gone {
-			return c, true, ""
+	if fin, what, decided := objectFate(k, sv, ld, earlier); decided {
+		if sv.Action == Create && ld == nil {
+			c = restore(c, sv)
 		}
-		if sv.Live != nil && !equal(ld.Fields, mustUnraw(sv.Live)) {
-			return c, false, "changed since the plan; it would be deleted as it is now"
-		}
-		return c, false, ""
-	case sv.Action == Create && ld == nil:
-		return restore(c, sv), false, ""
-	case sv.Action == Update && ld == nil && k.Name != "grants":
-		return c, false, "deleted since the plan"
+		return c, fin, what
 	}
 	if sv.Action == Update && k.Name != "grants" && sv.Live != nil {
 		// Fields the plan does not change must be as they were: the
@@ -273,6 +330,36 @@ func replanOne(k *Kind, sv Saving, ld *Doc) (Change, bool, string) {
 	}
 	c.Fields = left
 	return c, false, ""
+}
+
+// objectFate is what becomes of a saved change as a whole, from whether
+// its object is there and who made or removed it: all made, a conflict,
+// or (a create of a missing object, a delete) to send whole; decided is
+// false when the fields are to be compared.
+func objectFate(k *Kind, sv Saving, ld *Doc, earlier Earlier) (fin bool, what string, decided bool) {
+	gone := ld == nil || (k.Name == "users" && ld.Inactive && sv.Action == Delete)
+	switch {
+	case sv.Action == Delete && k.Name != "grants":
+		if gone && (earlier.sent("delete", k.Name, sv.Key) || earlier.sent("disable", k.Name, sv.Key)) {
+			return true, "", true
+		}
+		if gone {
+			return false, "deleted since the plan", true
+		}
+		if sv.Live != nil && !equal(ld.Fields, mustUnraw(sv.Live)) {
+			return false, "changed since the plan; it would be deleted as it is now", true
+		}
+		return false, "", true
+	case sv.Action == Create && ld == nil:
+		return false, "", true
+	case sv.Action == Update && ld == nil && k.Name != "grants":
+		return false, "deleted since the plan", true
+	case sv.Action == Create && k.Name != "grants" && !earlier.sent("create", k.Name, sv.Key):
+		// The plan was reviewed as a create; updating an object someone
+		// else made is not what was reviewed.
+		return false, "created since the plan", true
+	}
+	return false, "", false
 }
 
 // restore is a create as planned.

@@ -43,6 +43,15 @@ func TestFileNamesAreDistinctAndPortable(t *testing.T) {
 		}
 	}
 	// each file reads back its real name
+	if back := writeAndReadBack(t, docs); len(back) != len(docs) {
+		t.Errorf("read back %d groups, want %d", len(back), len(docs))
+	}
+}
+
+// writeAndReadBack exports docs to a new directory and reads it back: the
+// keys read, by kind and key.
+func writeAndReadBack(t *testing.T, docs []*Doc) map[string]bool {
+	t.Helper()
 	dir := t.TempDir()
 	if err := WriteDir(dir, docs); err != nil {
 		t.Fatal(err)
@@ -51,9 +60,13 @@ func TestFileNamesAreDistinctAndPortable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(f.Docs["groups"]) != len(docs) {
-		t.Errorf("read back %d groups, want %d", len(f.Docs["groups"]), len(docs))
+	out := map[string]bool{}
+	for kind, ds := range f.Docs {
+		for _, d := range ds {
+			out[kind+" "+d.Key] = true
+		}
 	}
+	return out
 }
 
 func TestFailedExportLeavesTheDirectoryAsItWas(t *testing.T) {
@@ -118,4 +131,55 @@ func tree(t *testing.T, dir string) string {
 		return nil
 	})
 	return b.String()
+}
+
+func TestFileNamesOfTwinsAndDeviceNamesArePortable(t *testing.T) {
+	groups, folders := KindNamed("groups"), KindNamed("folders")
+	nfc, nfd := "Caf\u00e9", "Cafe\u0301"
+	var docs []*Doc
+	for _, k := range []string{nfc, nfd, "caf\u00e9", "CON", "con", "nul", "aux.txt", "COM1", "lpt9.tar.gz", "Prn ", "COM10", "console", "LPT"} {
+		docs = append(docs, &Doc{Kind: groups, Key: k, Fields: map[string]any{}})
+	}
+	docs = append(docs, &Doc{Kind: folders, Key: "app:/AUX/" + nfd, Fields: map[string]any{}},
+		&Doc{Kind: folders, Key: "app:/AUX/" + nfc, Fields: map[string]any{}})
+	names := FileNames(docs)
+	// a case-insensitive, normalising file system holds each in its own file
+	held := map[string]*Doc{}
+	for d, n := range names {
+		f := PortableFold(n)
+		if prev := held[f]; prev != nil {
+			t.Errorf("%q and %q share the file %s on macOS and Windows", prev.Key, d.Key, n)
+		}
+		held[f] = d
+		for _, el := range strings.Split(filepath.ToSlash(n), "/") {
+			if reservedName(el) {
+				t.Errorf("%q: path element %q is a device on Windows", d.Key, el)
+			}
+		}
+	}
+	for _, d := range docs[10:13] { // not device names: kept as they are
+		if want := filepath.Join("groups", d.Key+".yaml"); names[d] != want {
+			t.Errorf("%q: %q, want %q", d.Key, names[d], want)
+		}
+	}
+	if names[docs[3]] != filepath.Join("groups", "%43ON.yaml") {
+		t.Errorf("CON: %q, want groups/%%43ON.yaml", names[docs[3]])
+	}
+	// stable in any order
+	rev := append([]*Doc(nil), docs...)
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
+	}
+	for d, n := range FileNames(rev) {
+		if names[d] != n {
+			t.Errorf("%q: %q, then %q", d.Key, names[d], n)
+		}
+	}
+	// each file reads back its real name, byte for byte
+	back := writeAndReadBack(t, docs)
+	for _, d := range docs {
+		if !back[d.Kind.Name+" "+d.Key] {
+			t.Errorf("%q did not read back", d.Key)
+		}
+	}
 }

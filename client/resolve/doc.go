@@ -1,7 +1,8 @@
 // Package resolve owns natural keys: how people name the objects of each
 // kind (users by email, groups by name, folders by path such as
 // app:/Finance/Reports, apps and resources by name) and how such a name
-// becomes the id the API takes, with the fewest points.
+// becomes the id the API takes, with the fewest points. What each kind is
+// (its list, key, id shape) is the registry's, in client/kinds.
 //
 // One Resolver serves every caller that needs it: names typed on the
 // command line, columns of a bulk file, lookups that decide whether a bulk

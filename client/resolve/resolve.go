@@ -8,12 +8,15 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/kinds"
 )
+
+// Kind is a kind of object as the registry in client/kinds describes it.
+type Kind = kinds.Kind
 
 // Doer sends one request: the orgctl client, paced by the budget.
 type Doer interface {
@@ -38,6 +41,9 @@ type Object struct {
 	Raw json.RawMessage
 	// Labels are the kind's label fields, for messages.
 	Labels []string
+	// Protected says why the org cannot do without the object ("" for an
+	// ordinary one), as the registry tells from the listed object.
+	Protected string
 }
 
 // Describe is the key with its labels, for messages: "ada@example.com (Ada Lovelace)".
@@ -107,7 +113,16 @@ type Resolver struct {
 
 	mu    sync.Mutex
 	lists map[string]*listState
-	keys  map[string][]Object // kind+"\x00"+key -> filtered lookups
+	keys  map[string]*keyLookup // kind+"\x00"+key -> filtered lookups
+}
+
+// keyLookup is one filtered lookup: callers that ask for the same key
+// while it is in flight (a bulk job's workers) wait for its answer
+// instead of sending their own.
+type keyLookup struct {
+	done    chan struct{}
+	matches []Object
+	err     error
 }
 
 type listState struct {
@@ -181,29 +196,44 @@ func (r *Resolver) One(ctx context.Context, k Kind, text string) (Object, error)
 // where the API allows duplicates).
 func (r *Resolver) Find(ctx context.Context, k Kind, key string) ([]Object, error) {
 	if k.Filter != "" {
+		id := k.Name + "\x00" + fold(k, key)
 		r.mu.Lock()
 		st := r.lists[k.Name]
-		cached, ok := r.keys[k.Name+"\x00"+fold(k, key)]
-		r.mu.Unlock()
-		if ok {
-			return cached, nil
-		}
-		if st == nil {
-			matches, err := r.filtered(ctx, k, key)
-			if err == nil && len(matches) == 0 && k.Fold && strings.ToLower(key) != key {
-				// The API may filter case-sensitively while keys are stored in lower case.
-				matches, err = r.filtered(ctx, k, strings.ToLower(key))
-			}
-			if err != nil {
-				return nil, err
-			}
-			r.mu.Lock()
+		kl, ok := r.keys[id]
+		if !ok && st == nil {
 			if r.keys == nil {
-				r.keys = map[string][]Object{}
+				r.keys = map[string]*keyLookup{}
 			}
-			r.keys[k.Name+"\x00"+fold(k, key)] = matches
-			r.mu.Unlock()
-			return matches, nil
+			kl = &keyLookup{done: make(chan struct{})}
+			r.keys[id] = kl
+		}
+		r.mu.Unlock()
+		switch {
+		case ok:
+			select {
+			case <-kl.done:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			if kl.err == nil {
+				return kl.matches, nil
+			}
+			return r.Find(ctx, k, key) // it failed, and was forgotten: ask again
+		case st == nil:
+			kl.matches, kl.err = r.filtered(ctx, k, key)
+			if kl.err == nil && len(kl.matches) == 0 && k.Fold && strings.ToLower(key) != key {
+				// The API may filter case-sensitively while keys are stored in lower case.
+				kl.matches, kl.err = r.filtered(ctx, k, strings.ToLower(key))
+			}
+			if kl.err != nil {
+				r.mu.Lock()
+				if r.keys[id] == kl {
+					delete(r.keys, id) // a failed lookup is not kept: the next asks again
+				}
+				r.mu.Unlock()
+			}
+			close(kl.done)
+			return kl.matches, kl.err
 		}
 	}
 	st := r.list(ctx, k)
@@ -419,8 +449,9 @@ func objects(k Kind, data json.RawMessage) ([]Object, error) {
 		}
 	}
 	out := make([]Object, 0, len(all))
+	keys := k.Keys(all)
 	for i, m := range all {
-		o := object(k, m, all)
+		o := objectKeyed(k, m, keys[i])
 		o.Raw = raws[i]
 		out = append(out, o)
 	}
@@ -431,33 +462,19 @@ func objects(k Kind, data json.RawMessage) ([]Object, error) {
 // object is one decoded object of the kind; all is its whole list, for
 // keys derived from it.
 func object(k Kind, m map[string]any, all []map[string]any) Object {
-	o := Object{ID: Text(m["id"]), Fields: m}
-	if k.KeyOf != nil {
-		o.Key = k.KeyOf(m, all)
-	} else {
-		o.Key = Text(m[k.Key])
-	}
+	return objectKeyed(k, m, k.KeyOfObject(m, all))
+}
+
+func objectKeyed(k Kind, m map[string]any, key string) Object {
+	o := Object{ID: Text(m["id"]), Fields: m, Key: key, Protected: k.Protected(m)}
 	for _, l := range k.Label {
 		o.Labels = append(o.Labels, Text(m[l]))
 	}
 	return o
 }
 
-// Text is a decoded JSON scalar as a key or label: numbers as written,
-// null as "".
-func Text(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return t
-	case json.Number:
-		return t.String()
-	case float64:
-		return strconv.FormatFloat(t, 'f', -1, 64)
-	}
-	return fmt.Sprint(v)
-}
+// Text is a decoded JSON scalar as a key or label (see kinds.Text).
+func Text(v any) string { return kinds.Text(v) }
 
 // ListItems reduces a list answer to the items a Store keeps (id, key and
 // labels), so a list fetched elsewhere (for completions) serves lookups.
@@ -469,10 +486,16 @@ func ListItems(k Kind, data json.RawMessage) ([]map[string]string, error) {
 	return toItems(k, objs), nil
 }
 
+// protectedItem is the item field that keeps Object.Protected in a Store.
+const protectedItem = "protected"
+
 func toItems(k Kind, objs []Object) []map[string]string {
 	items := make([]map[string]string, 0, len(objs))
 	for _, o := range objs {
 		it := map[string]string{"id": o.ID, "key": o.Key}
+		if o.Protected != "" {
+			it[protectedItem] = o.Protected
+		}
 		for i, l := range k.Label {
 			if i < len(o.Labels) {
 				it[l] = o.Labels[i]
@@ -486,7 +509,7 @@ func toItems(k Kind, objs []Object) []map[string]string {
 func fromItems(k Kind, items []map[string]string) []Object {
 	out := make([]Object, 0, len(items))
 	for _, it := range items {
-		o := Object{ID: it["id"], Key: it["key"]}
+		o := Object{ID: it["id"], Key: it["key"], Protected: it[protectedItem]}
 		for _, l := range k.Label {
 			o.Labels = append(o.Labels, it[l])
 		}

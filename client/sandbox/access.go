@@ -219,8 +219,8 @@ func (c *call) effectiveObjects(subj map[string]any, typ string) []any {
 	st, sid := fmt.Sprint(subj["type"]), fmt.Sprint(subj["id"])
 	out := []any{}
 	for _, it := range c.org.Collections[coll] {
-		if typ == "folder" && it["is_system_folder"] == true && it["name"] == "root" {
-			continue // the service lists no root folders
+		if typ == "folder" && it["is_system_folder"] == true && it["parent_folder_id"] == nil {
+			continue // the service lists no root folders: each type's root, personalRoot
 		}
 		if l := ix.levelOf(ix.object(typ, it), st, sid); l != "none" {
 			out = append(out, obj{"type": typ, "id": it["id"], "access_level": l})

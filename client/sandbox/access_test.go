@@ -223,3 +223,25 @@ func TestLoadAccessNestsAndInherits(t *testing.T) {
 		t.Errorf("load-folder-0010 starts a new chain, yet inherits %v", e)
 	}
 }
+
+// listObjects lists no root folder of any kind (each type's root, personalRoot), as an access list
+// review skips them, so both ways of reading an org's access agree; the folders below them it lists.
+func TestListObjectsSkipsEveryRootFolder(t *testing.T) {
+	s := New(Options{})
+	r := send(t, s, s.AdminToken(), "POST", "/api/v2/permissions/listObjects", map[string]any{
+		"subject": map[string]any{"type": "user", "id": userID(1)}, "object_type": "folder", "include_inherited_access": true})
+	listed := map[string]bool{}
+	for _, it := range r.body["data"].([]any) {
+		listed[fmt.Sprint(it.(map[string]any)["id"])] = true
+	}
+	for _, id := range []string{"app_1", "app_3", "resource_1", "workflow_4"} {
+		if listed[id] {
+			t.Errorf("root folder %s listed", id)
+		}
+	}
+	for _, id := range []string{"app_2", "app_7", "app_12", "app_13"} { // archive, Operations, the admin's Drafts and Trash
+		if !listed[id] {
+			t.Errorf("folder %s not listed", id)
+		}
+	}
+}

@@ -162,78 +162,163 @@ func jsonType(v any) string {
 	return "object"
 }
 
-// shape is the set of top-level data fields with their JSON types (first item for lists).
-func shape(body string) map[string]string {
-	var env map[string]any
-	if json.Unmarshal([]byte(body), &env) != nil {
-		return nil
+// shapes collects, per operation and status ("GET /folders/{folderId} 200"), every key path of the
+// answers' bodies with the JSON types seen there: `data[].members[].email` is a key of an element of
+// the members array of an element of data. A null value only says the key is there.
+type shapes map[string]map[string]map[string]bool
+
+func (sh shapes) add(op, body string) {
+	var v any
+	if json.Unmarshal([]byte(body), &v) != nil {
+		return
 	}
-	d := env["data"]
-	if l, ok := d.([]any); ok {
-		if len(l) == 0 {
-			return nil
+	if sh[op] == nil {
+		sh[op] = map[string]map[string]bool{}
+	}
+	walkShape(sh[op], "", v)
+}
+
+func walkShape(into map[string]map[string]bool, path string, v any) {
+	if into[path] == nil {
+		into[path] = map[string]bool{}
+	}
+	into[path][jsonType(v)] = true
+	if strings.HasSuffix(path, ".metadata") {
+		return // a user's attributes: its keys are the org's data, not the API's shape
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			walkShape(into, path+"."+k, e)
 		}
-		d = l[0]
+	case []any:
+		for _, e := range x {
+			walkShape(into, path+"[]", e)
+		}
 	}
-	m, ok := d.(map[string]any)
-	if !ok {
-		return nil
+}
+
+// parent is the path that holds p: the object a key belongs to, the array an element belongs to.
+func parent(p string) string {
+	if s, ok := strings.CutSuffix(p, "[]"); ok {
+		return s
 	}
-	out := map[string]string{}
-	for k, v := range m {
-		out[k] = jsonType(v)
+	return p[:strings.LastIndex(p, ".")]
+}
+
+// diffShapes lists how the sandbox's answers (have) differ from the recorded ones (want) for the
+// operations both answered: a recorded key the sandbox lacks, a key of another type, and a key the
+// sandbox adds to an object whose keys the recording shows.
+func diffShapes(want, have shapes) []string {
+	var out []string
+	for op, w := range want {
+		h := have[op]
+		if h == nil {
+			out = append(out, fmt.Sprintf("%s: the sandbox never answered so", op))
+			continue
+		}
+		for p, wt := range w {
+			ht, ok := h[p]
+			switch {
+			case !ok:
+				out = append(out, fmt.Sprintf("%s: %s missing (recorded %s)", op, p, typeList(wt)))
+			case !typesAgree(wt, ht):
+				out = append(out, fmt.Sprintf("%s: %s is %s, recorded %s", op, p, typeList(ht), typeList(wt)))
+			}
+		}
+		for p := range h {
+			if _, ok := w[p]; ok || p == "" {
+				continue
+			}
+			if pt, known := w[parent(p)]; known && pt["object"] {
+				out = append(out, fmt.Sprintf("%s: %s not in the recording", op, p))
+			}
+		}
 	}
+	sort.Strings(out)
 	return out
 }
 
+// typesAgree: every non-null type recorded is one the sandbox sent, unless the sandbox only sent null there.
+func typesAgree(want, have map[string]bool) bool {
+	onlyNull := true
+	for t := range have {
+		if t != "null" {
+			onlyNull = false
+		}
+	}
+	if onlyNull {
+		return true
+	}
+	for t := range want {
+		if t != "null" && !have[t] {
+			return false
+		}
+	}
+	return true
+}
+
+func typeList(ts map[string]bool) string {
+	var l []string
+	for t := range ts {
+		l = append(l, t)
+	}
+	sort.Strings(l)
+	return strings.Join(l, "|")
+}
+
+// TestConformanceCassettes replays every recorded exchange, in order, against a demo sandbox (a new
+// one per recording, so what one recording creates the next does not see) and compares the shape of
+// the sandbox's answers with the recorded ones, per operation.
 func TestConformanceCassettes(t *testing.T) {
 	cs := sandboxtest.LoadCassettes(t)
+	want, have := shapes{}, shapes{}
+	replayed := 0
 	for _, c := range cs {
-		t.Run(c.Name, func(t *testing.T) {
-			s := New(Options{Points: 1 << 30})
-			idmap := recordedNames(t, s, cs)
-			defer func() { t.Logf("replayed %d interactions", len(c.Interactions)) }()
-			for n, it := range c.Interactions {
-				u := it.Request.URL
-				p := u[strings.Index(u, "/api/v2"):]
-				body := it.Request.Body
-				for from, to := range idmap {
-					p = replaceID(p, from, to)
-					body = strings.ReplaceAll(body, `"`+from+`"`, `"`+to+`"`)
-				}
-				req := httptest.NewRequest(it.Request.Method, "http://sandbox.test"+p, strings.NewReader(body))
-				req.Header.Set("Authorization", "Bearer "+s.AdminToken())
-				rec := httptest.NewRecorder()
-				s.ServeHTTP(rec, req)
-				got, _ := io.ReadAll(rec.Body)
-				if rec.Code != it.Response.Code {
-					t.Errorf("#%d %s %s: status %d, recorded %d (%s)", n, it.Request.Method, p, rec.Code, it.Response.Code, firstLine(string(got)))
-					continue
-				}
-				if it.Request.Method == "POST" {
-					rid := dataID(it.Response.Body)
-					sid := dataID(string(got))
-					if rid != "" && sid != "" {
-						idmap[rid] = sid
-					}
-				}
-				want, have := shape(it.Response.Body), shape(string(got))
-				for k, wt := range want {
-					ht, ok := have[k]
-					switch {
-					case !ok:
-						t.Errorf("#%d %s %s: data.%s missing", n, it.Request.Method, p, k)
-					case wt != ht && wt != "null" && ht != "null":
-						t.Errorf("#%d %s %s: data.%s is %s, recorded %s", n, it.Request.Method, p, k, ht, wt)
-					}
-				}
-				for k := range have {
-					if _, ok := want[k]; !ok && want != nil {
-						t.Errorf("#%d %s %s: data.%s not in the recording", n, it.Request.Method, p, k)
-					}
+		s := New(Options{Points: 1 << 30})
+		idmap := recordedNames(t, s, cs)
+		for n, it := range c.Interactions {
+			u := it.Request.URL
+			p := u[strings.Index(u, "/api/v2"):]
+			body := it.Request.Body
+			for from, to := range idmap {
+				p = replaceID(p, from, to)
+				body = strings.ReplaceAll(body, `"`+from+`"`, `"`+to+`"`)
+			}
+			req := httptest.NewRequest(it.Request.Method, "http://sandbox.test"+p, strings.NewReader(body))
+			req.Header.Set("Authorization", "Bearer "+s.AdminToken())
+			rec := httptest.NewRecorder()
+			s.ServeHTTP(rec, req)
+			replayed++
+			got, _ := io.ReadAll(rec.Body)
+			if rec.Code != it.Response.Code {
+				t.Errorf("%s #%d %s %s: status %d, recorded %d (%s)", c.Name, n, it.Request.Method, p, rec.Code, it.Response.Code, firstLine(string(got)))
+				continue
+			}
+			if it.Request.Method == "POST" {
+				rid := dataID(it.Response.Body)
+				sid := dataID(string(got))
+				if rid != "" && sid != "" {
+					idmap[rid] = sid
 				}
 			}
-		})
+			apiPath, _, _ := strings.Cut(strings.TrimPrefix(p, "/api/v2"), "?")
+			rt, _ := matchRoute(it.Request.Method, apiPath)
+			if rt == nil {
+				t.Errorf("%s #%d %s %s: no sandbox route", c.Name, n, it.Request.Method, p)
+				continue
+			}
+			if rb := it.Response.Body; rb != "" && (len(got) == 0 || got[len(got)-1] != rb[len(rb)-1]) {
+				t.Errorf("%s #%d %s %s: the body ends %q, recorded %q", c.Name, n, it.Request.Method, p, got[max(0, len(got)-2):], rb[len(rb)-2:])
+			}
+			op := fmt.Sprintf("%s %d", rt.key, rec.Code)
+			want.add(op, it.Response.Body)
+			have.add(op, string(got))
+		}
+	}
+	t.Logf("replayed %d interactions of %d recordings over %d operations", replayed, len(cs), len(want))
+	for _, d := range diffShapes(want, have) {
+		t.Error(d)
 	}
 }
 
@@ -282,4 +367,95 @@ func recordedNames(t *testing.T, s *Server, cs []sandboxtest.Cassette) map[strin
 		}
 	}
 	return out
+}
+
+func TestDiffShapesFindsWhatDiffers(t *testing.T) {
+	want, have := shapes{}, shapes{}
+	want.add("GET /x 200", `{"data":[{"id":"a","n":1,"tags":[{"k":"v"}],"meta":null,"metadata":{"team":"x"}}]}`)
+	have.add("GET /x 200", `{"data":[{"id":"a","n":"1","tags":[{"k":"v","extra":true}],"meta":{"a":1},"metadata":{}}]}`)
+	want.add("GET /y 200", `{"data":{}}`)
+	got := strings.Join(diffShapes(want, have), "\n")
+	for _, w := range []string{
+		"GET /x 200: .data[].n is string, recorded number",
+		"GET /x 200: .data[].tags[].extra not in the recording",
+		"GET /y 200: the sandbox never answered so",
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("diff lacks %q; got:\n%s", w, got)
+		}
+	}
+	for _, unwanted := range []string{".meta.a", "metadata"} {
+		if strings.Contains(got, unwanted) {
+			t.Errorf("diff reports %s (null recorded; free-form attributes):\n%s", unwanted, got)
+		}
+	}
+	delete(have["GET /x 200"], ".data[].id")
+	if got := strings.Join(diffShapes(want, have), "\n"); !strings.Contains(got, ".data[].id missing (recorded string)") {
+		t.Errorf("a recorded key the sandbox lacks is not reported:\n%s", got)
+	}
+}
+
+// folderRole names what a system folder is, the user's name left out: "app personalRoot",
+// "app Drafts in personalRoot", "app Trash in Drafts".
+func folderRole(f map[string]any, byID map[string]map[string]any) string {
+	role := func(f map[string]any) string {
+		name := fmt.Sprint(f["name"])
+		if m := regexp.MustCompile(`^\(\d+\) .+'s (Drafts|Trash)$`).FindStringSubmatch(name); m != nil {
+			return m[1]
+		}
+		return name
+	}
+	r := fmt.Sprint(f["folder_type"]) + " " + role(f)
+	if p := byID[fmt.Sprint(f["parent_folder_id"])]; p != nil {
+		r += " in " + role(p)
+	}
+	return r
+}
+
+func systemFolderRoles(t *testing.T, folders []any) map[string]bool {
+	t.Helper()
+	byID := map[string]map[string]any{}
+	for _, f := range folders {
+		m := f.(map[string]any)
+		byID[fmt.Sprint(m["id"])] = m
+	}
+	roles := map[string]bool{}
+	idRE := regexp.MustCompile(`^(app|resource|workflow|file)_\d+$`)
+	for _, m := range byID {
+		if m["is_system_folder"] != true {
+			continue
+		}
+		if !idRE.MatchString(fmt.Sprint(m["id"])) || m["legacy_id"] != m["id"] || !strings.HasPrefix(fmt.Sprint(m["id"]), fmt.Sprint(m["folder_type"])+"_") {
+			t.Errorf("system folder %v: id %v, legacy_id %v, want TYPE_N twice", m["name"], m["id"], m["legacy_id"])
+		}
+		roles[folderRole(m, byID)] = true
+	}
+	return roles
+}
+
+// The demo org has every system folder the recorded live org has: each type's root, archive under
+// the app and workflow roots, personalRoot, and a signed-in user's Drafts and its Trash.
+func TestSystemFoldersAsRecorded(t *testing.T) {
+	cs := sandboxtest.LoadCassettes(t, "TestAccFoldersDataSource")
+	var recorded struct{ Data []any }
+	if err := json.Unmarshal([]byte(cs[0].Interactions[0].Response.Body), &recorded); err != nil {
+		t.Fatal(err)
+	}
+	want := systemFolderRoles(t, recorded.Data)
+	if len(want) < 8 {
+		t.Fatalf("the recording shows %d kinds of system folder, expected root, archive, personalRoot, Drafts, Trash", len(want))
+	}
+	s := New(Options{})
+	r := send(t, s, s.AdminToken(), "GET", "/api/v2/folders", nil)
+	have := systemFolderRoles(t, r.body["data"].([]any))
+	for role := range want {
+		if !have[role] {
+			t.Errorf("the demo org lacks the recorded system folder %q", role)
+		}
+	}
+	for role := range have {
+		if !want[role] {
+			t.Errorf("the demo org has a system folder %q the recording does not show", role)
+		}
+	}
 }

@@ -5,9 +5,10 @@
 // end-to-end tests run the real binary against it. Hooks that only tests need live in export_test.go
 // (this package's tests) and in the sandboxtest sub-package (other packages' tests), never here.
 //
-// It must not import ratebudget, cmd, output or cobra: it plays the server, so its point budget is
-// deliberately independent of the client's ratebudget package, and it knows no flags or formats.
-// The one exception is the leaf output/atomicfile, which saves its state files.
+// It must not import cmd, output or cobra: it plays the server and knows no flags or formats. The
+// one exception is the leaf output/atomicfile, which saves its state files. Of ratebudget it uses
+// only the price list (ListPrice), the service's, kept once; its point budget's accounting is its
+// own, deliberately independent of the client's ledger.
 // It must not read ../shared at run time: routes, request schemas and example responses come from
 // package client/spec, the published description as code, whose validator checks request bodies
 // here as it checks orgctl's requests before they are sent.
@@ -26,7 +27,37 @@
 // opaque `next_token` page; no `limit` returns everything. Objects: {"success":true,"data":{...}}
 // (role routes publish bare objects and get them). Errors: {"success":false,"message":"..."}; request
 // bodies are validated against the published schema (required fields, types, enums, patterns,
-// JSON-Patch ops) and a 400 names the field. Unknown ids: 404.
+// JSON-Patch ops) and a 400 names the field. Unknown ids: 404. Bodies are encoded as the live API
+// encodes them: no HTML escaping (`R&D`, not `R\u0026D`) and no newline after the closing brace.
+// One difference remains: an object's keys come in alphabetical order, not in the live API's order.
+// The recordings in ../shared/api/recordings are the reference: a test replays each in order and
+// compares every answer's shape (each key path, nested and in arrays, with its JSON type) per
+// operation.
+//
+// # Folders
+//
+// Every org (primary, space, empty or demo) is made with the system folders the recorded live org
+// has (is_system_folder true, ids "TYPE_N" with legacy_id the same): each type's parentless `root`
+// (app, resource, workflow and "file", a folder_type outside the published enum, kept as recorded),
+// `archive` under the app and workflow roots, and `personalRoot`, a second parentless app folder.
+// Resource folders are numbered apart from the others (resource_1 beside app_1 ... file_6), as on
+// the recorded org. GET /folders lists by id as text (app_1, app_10, app_2, ...), as recorded: a
+// folder may come before its parent.
+//
+// A user who has signed in (last_active set) has "(LEGACY_ID) First Last's Drafts" under
+// personalRoot and "(LEGACY_ID) First Last's Trash" under the Drafts. On the recorded org only the
+// user who has signed in has them, so here users who never signed in have none: API-created users,
+// synthetic load users (`sandbox serve --users N` adds no folder however large N is) and the empty
+// org's admin. In the demo org the admin has signed in (its folders come after the demo's, whose
+// ids stay put); nobody else has. listObjects lists no parentless folder (no root, no
+// personalRoot), as an access review reads none; Drafts and Trash it lists like any folder, with
+// the access the usual sources give.
+//
+// A system folder cannot be changed (PATCH) or deleted, and the built-in groups (admin, whose
+// members are admins, and All Users, which holds everyone) cannot be deleted or renamed: 422
+// {"success":false,"message":...}, as the published 422 "Error with folder structure"; their access
+// settings change as any group's do. editor and viewer are made with every org too, but nothing
+// recorded says the API keeps them, so they change and go as other groups do.
 //
 // # Tokens and scopes
 //
@@ -55,9 +86,9 @@
 // # Point budget
 //
 // One budget per sandbox (the primary org and all its spaces share it): Options.Points per sliding
-// Options.Window, charged at arrival after authentication. Cost by OpenAPI tag: Apps, Folders, Users 2;
-// Permissions 10; Access Request, App Themes, Environments, Groups, Resources, Resource Configurations,
-// Source Control, Release Management, Spaces, SSO, User Attributes, User Invite 5; others 10. A call
+// Options.Window, charged at arrival after authentication, at ratebudget.ListPrice of the matched
+// route's path (Apps, Folders, Users 2; Permissions 10; the other listed families 5); a family the
+// list lacks, or a request that matches no route, costs ratebudget.UnknownCost (10). A call
 // that would exceed it gets 429 {"success":false,"message":"Rate limit exceeded..."} with Retry-After
 // (seconds) and starts a block: every call for Options.Block gets 429 and is not processed.
 //

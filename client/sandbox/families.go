@@ -35,6 +35,9 @@ func init() {
 		"DELETE /groups/{groupId}/user_invites/{userInviteId}": removeGroupInvite,
 		"POST /folders":                                        createFolder,
 		"PATCH /folders/{folderId}":                            patchFolder,
+		"PUT /groups/{groupId}":                                changeGroup,
+		"PATCH /groups/{groupId}":                              changeGroup,
+		"DELETE /groups/{groupId}":                             changeGroup,
 		"DELETE /folders/{folderId}":                           deleteFolder,
 		"DELETE /users/{userId}":                               disableUser,
 		"POST /spaces":                                         createSpace,
@@ -192,6 +195,45 @@ func createGroup(c *call) (int, any) {
 	return 200, one(g)
 }
 
+// builtinGroups are the groups every org is made with and relies on: admin
+// makes its members admins, All Users holds everyone. The API refuses to
+// delete or rename them, as it refuses to change a system folder.
+var builtinGroups = map[string]bool{"admin": true, "All Users": true}
+
+// changeGroup is PUT, PATCH and DELETE of one group, refused for a built-in
+// group when it would delete or rename it.
+func changeGroup(c *call) (int, any) {
+	_, g := c.org.find("/groups", c.params["groupId"])
+	if g != nil && builtinGroups[fmt.Sprint(g["name"])] {
+		if c.rt.Method == "DELETE" {
+			return 422, errBody("Group %q is built in and cannot be deleted", g["name"])
+		}
+		if name, renamed := newGroupName(c); renamed && name != g["name"] {
+			return 422, errBody("Group %q is built in and cannot be renamed", g["name"])
+		}
+	}
+	if c.rt.Method == "PUT" {
+		return replaceGroup(c)
+	}
+	return c.generic("/groups", "groupId")
+}
+
+// newGroupName is the name a PUT or PATCH body gives the group, if any.
+func newGroupName(c *call) (any, bool) {
+	if c.rt.Method == "PUT" {
+		name, ok := c.body["name"]
+		return name, ok
+	}
+	ops, _ := c.body["operations"].([]any)
+	for _, raw := range ops {
+		op, _ := raw.(map[string]any)
+		if op["path"] == "/name" && op["op"] != "test" {
+			return op["value"], true
+		}
+	}
+	return nil, false
+}
+
 func addMembers(c *call) (int, any) {
 	_, g := c.org.find("/groups", c.params["groupId"])
 	if g == nil {
@@ -279,16 +321,43 @@ func removeGroupInvite(c *call) (int, any) {
 }
 
 func (o *org) addFolder(name, typ string, parent any, system bool, at time.Time) obj {
-	id := fmt.Sprintf("%s_%d", typ, o.next("/folders"))
+	id := fmt.Sprintf("%s_%d", typ, o.next(folderSeq(typ)))
 	f := obj{"id": id, "legacy_id": id, "name": name, "parent_folder_id": parent, "is_system_folder": system,
 		"folder_type": typ, "created_at": stamp(at), "updated_at": stamp(at)}
 	o.Collections["/folders"] = append(o.Collections["/folders"], f)
 	return f
 }
 
-func (o *org) rootFolder(typ string) any {
+// folderSeq is the counter a folder type's ids come from: the live API numbers
+// resource folders apart (resource_1, resource_2 beside app_1 ... workflow_11).
+func folderSeq(typ string) string {
+	if typ == "resource" {
+		return resourceFolderSeq
+	}
+	return "/folders"
+}
+
+const resourceFolderSeq = "/folders:resource"
+
+// addPersonalFolders gives a user who has signed in what the live API creates
+// then: "(legacy_id) First Last's Drafts" under personalRoot, its Trash under
+// it; and the sign-in shows as last_active.
+func (o *org) addPersonalFolders(u obj, at time.Time) {
+	owner := fmt.Sprintf("(%v) %v %v's", u["legacy_id"], u["first_name"], u["last_name"])
+	drafts := o.addFolder(owner+" Drafts", "app", o.topFolder("app", personalRootName), true, at)
+	o.addFolder(owner+" Trash", "app", drafts["id"], true, at)
+	u["last_active"] = stamp(at)
+}
+
+// personalRootName is the parentless app folder that holds every user's Drafts.
+const personalRootName = "personalRoot"
+
+func (o *org) rootFolder(typ string) any { return o.topFolder(typ, "root") }
+
+// topFolder is the id of the parentless folder of a type with that name (root, personalRoot).
+func (o *org) topFolder(typ, name string) any {
 	for _, f := range o.Collections["/folders"] {
-		if f["folder_type"] == typ && f["parent_folder_id"] == nil && f["name"] == "root" {
+		if f["folder_type"] == typ && f["parent_folder_id"] == nil && f["name"] == name {
 			return f["id"]
 		}
 	}
@@ -321,6 +390,9 @@ func patchFolder(c *call) (int, any) {
 	i, f := c.org.find("/folders", c.params["folderId"])
 	if f == nil {
 		return notFound("/folders", c.params["folderId"])
+	}
+	if f["is_system_folder"] == true {
+		return 422, errBody("System folder %q cannot be changed", f["id"])
 	}
 	next, msg := applyPatch(f, c.body)
 	if msg != "" {

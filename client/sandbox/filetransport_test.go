@@ -57,7 +57,8 @@ func countFolders(t *testing.T, path, prefix string) int {
 	}
 	n := 0
 	for _, f := range body.Data {
-		if name, _ := f["name"].(string); len(name) > len(prefix) && name[:len(prefix)] == prefix {
+		// System folders (personalRoot) are not the ones the processes made.
+		if name, _ := f["name"].(string); f["is_system_folder"] == false && len(name) > len(prefix) && name[:len(prefix)] == prefix {
 			n++
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -109,7 +110,7 @@ func (c *call) template() any {
 }
 
 func deepCopy(v any) any {
-	b, _ := json.Marshal(v)
+	b, _ := encode(v)
 	var out any
 	_ = json.Unmarshal(b, &out)
 	return out
@@ -302,6 +303,15 @@ func (c *call) list(coll string, items []obj) (int, any) {
 		if keep {
 			sel = append(sel, it)
 		}
+	}
+	if coll == "/folders" {
+		// The live API lists folders by id as text (app_1, app_10, app_2, ...): a folder
+		// can come before its parent, and clients must not count on the opposite.
+		sort.SliceStable(sel, func(i, j int) bool {
+			a, _ := sel[i].(obj)["id"].(string)
+			b, _ := sel[j].(obj)["id"].(string)
+			return a < b
+		})
 	}
 	// Only the page is presented (deep-copied): a list of 100,000 users must not copy them all.
 	status, out := c.page(sel)

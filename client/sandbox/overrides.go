@@ -47,7 +47,6 @@ func init() {
 	custom["POST /source_control/config"] = saveSourceControlConfig
 	custom["PUT /source_control/config"] = saveSourceControlConfig
 	custom["POST /sso/config"] = setSSO
-	custom["PUT /groups/{groupId}"] = replaceGroup
 }
 
 // setSSO replaces the configuration: merging a google one into an oidc one would match no published variant.

@@ -91,6 +91,9 @@ func seedOrgBasics(o *org, at time.Time) {
 		if typ == "app" || typ == "workflow" {
 			o.addFolder("archive", typ, root["id"], true, at)
 		}
+		if typ == "app" {
+			o.addFolder(personalRootName, typ, nil, true, at)
+		}
 	}
 	for _, g := range []struct {
 		name                     string
@@ -314,6 +317,10 @@ func seedDemo(st *state) {
 	o.Singletons["/source_control/settings"]["custom_pull_request_template"] = ""
 	o.Singletons["/sso/config"] = templateData("GET /sso/config")
 	o.Singletons["/organization/ai_settings"] = templateData("GET /organization/ai_settings")
+
+	// The admin has signed in (once the demo was set up, so the demo's folder
+	// ids stay put); the others have not, so only the admin has Drafts.
+	o.addPersonalFolders(admin, at.Add(19*time.Second))
 
 	// The eng space: its own admin (who is not a primary admin) and data; the primary admin is also its admin.
 	o.add("/spaces", "GET /spaces/{spaceId}", obj{"name": demoSpace, "domain": demoSpace})

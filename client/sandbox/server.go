@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/orgctl/orgctl/client/spec"
+	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // Options configures a Server. Zero values take the service's documented defaults.
@@ -193,7 +194,7 @@ func (l *requestLog) list() []Request {
 func (s *Server) MarshalState() ([]byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return json.Marshal(s.st)
+	return encode(s.st)
 }
 
 // UnmarshalState replaces the whole state with one produced by MarshalState.
@@ -214,6 +215,10 @@ func (s *Server) UnmarshalState(b []byte) error {
 		}
 		if o.Seq == nil {
 			o.Seq = map[string]int{}
+		}
+		if _, ok := o.Seq[resourceFolderSeq]; !ok {
+			// Saved when every folder type shared one counter: continue past its ids.
+			o.Seq[resourceFolderSeq] = o.Seq["/folders"]
 		}
 	}
 	s.mu.Lock()
@@ -268,7 +273,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if out != nil {
 		// Encoded under the lock: the answer may share maps with the state
 		// that the next request changes.
-		b, _ = json.Marshal(out)
+		b, _ = encode(out)
 	}
 	s.mu.Unlock()
 	if err := delay(r.Context(), s.opts.Latency); err != nil {
@@ -284,6 +289,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
+}
+
+// encode writes v as the live API does: `R&D`, `<` and `>` as themselves
+// (encoding/json's default HTML escaping would send `R\u0026D`) and no
+// newline after the closing brace, as the recorded bodies end.
+func encode(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // delay waits d, or until ctx ends (then it returns ctx's error).
@@ -333,9 +351,10 @@ func (s *Server) serve(r *http.Request, body []byte, now time.Time) (int, map[st
 	if status != 0 {
 		return fail(status, "%s", msg)
 	}
-	cost := 10
+	// A request that matches no published route pays an unlisted family's price.
+	cost := ratebudget.UnknownCost
 	if rt != nil {
-		cost = familyCost(rt.Tag)
+		cost = ratebudget.ListPrice(rt.Path)
 	}
 	if wait, blocked := s.st.Budget.charge(now, cost, s.opts); blocked {
 		secs := int(math.Ceil(wait.Seconds()))
@@ -429,20 +448,6 @@ func hasScope(have []string, need string) bool {
 		}
 	}
 	return false
-}
-
-// familyCost prices a request by its endpoint family (OpenAPI tag), as the service's budget does.
-func familyCost(tag string) int {
-	switch tag {
-	case "Apps", "Folders", "Users":
-		return 2
-	case "Permissions":
-		return 10
-	case "Access Request", "App Themes", "Environments", "Groups", "Resources", "Resource Configurations",
-		"Source Control", "Release Management", "Spaces", "SSO", "User Attributes", "User Invite":
-		return 5
-	}
-	return 10
 }
 
 type budget struct {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -570,5 +571,157 @@ func TestCreateGroupStoresMembersWithEmails(t *testing.T) {
 		"members": []any{map[string]any{"id": "user_0000", "is_group_admin": false}}})
 	if r.status != 404 {
 		t.Errorf("POST /groups with an unknown member: %d, want 404", r.status)
+	}
+}
+
+// The live API sends `&`, `<` and `>` unescaped and ends a body at its closing
+// brace; so must the sandbox, answers and saved state alike.
+func TestJSONAsTheLiveAPIEncodesIt(t *testing.T) {
+	s := New(Options{Empty: true})
+	if r := send(t, s, s.AdminToken(), "POST", "/api/v2/groups", map[string]any{"name": "R&D <core>"}); r.status != 200 {
+		t.Fatalf("create group: %d %v", r.status, r.body)
+	}
+	req := httptest.NewRequest("GET", "http://sandbox.test/api/v2/groups", nil)
+	req.Header.Set("Authorization", "Bearer "+s.AdminToken())
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	body := rec.Body.String()
+	if !strings.Contains(body, `"name":"R&D <core>"`) || strings.Contains(body, `\u00`) {
+		t.Errorf("body escapes HTML: %s", body)
+	}
+	if !strings.HasSuffix(body, "}") {
+		t.Errorf("body ends %q, want the closing brace as recorded", body[len(body)-3:])
+	}
+	st, err := s.MarshalState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(st, []byte(`"R&D <core>"`)) {
+		t.Error("saved state escapes HTML")
+	}
+}
+
+// Drafts and Trash exist for users who have signed in (last_active set), as on the live API,
+// where a user who never signed in has none; so a load org of thousands adds no folder a user.
+func TestPersonalFoldersOnlyForSignedInUsers(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		opts   Options
+		drafts []string
+	}{
+		{"demo", Options{}, []string{"(1) Sandbox Admin's Drafts"}},
+		{"load", Options{Empty: true, Users: 2000}, nil},
+	} {
+		s := New(tc.opts)
+		users := send(t, s, s.AdminToken(), "GET", "/api/v2/users", nil).body["data"].([]any)
+		signedIn := map[string]bool{}
+		for _, u := range users {
+			m := u.(map[string]any)
+			if m["last_active"] != nil {
+				signedIn[fmt.Sprintf("(%v) %v %v's Drafts", m["legacy_id"], m["first_name"], m["last_name"])] = true
+			}
+		}
+		folders := send(t, s, s.AdminToken(), "GET", "/api/v2/folders", nil).body["data"].([]any)
+		var drafts []string
+		personalRoot, parentless := "", 0
+		for _, f := range folders {
+			m := f.(map[string]any)
+			if m["parent_folder_id"] == nil && m["folder_type"] == "app" {
+				parentless++
+				if m["name"] == "personalRoot" {
+					personalRoot = fmt.Sprint(m["id"])
+				}
+			}
+		}
+		for _, f := range folders { // listed by id as text: a Drafts (app_12) before personalRoot (app_3)
+			m := f.(map[string]any)
+			name := fmt.Sprint(m["name"])
+			if strings.HasSuffix(name, "'s Drafts") {
+				drafts = append(drafts, name)
+				if fmt.Sprint(m["parent_folder_id"]) != personalRoot || !signedIn[name] {
+					t.Errorf("%s: %s under %v; signed in: %v", tc.name, name, m["parent_folder_id"], signedIn[name])
+				}
+			}
+		}
+		if personalRoot == "" || parentless != 2 {
+			t.Errorf("%s: %d parentless app folders, personalRoot %q; want root and personalRoot", tc.name, parentless, personalRoot)
+		}
+		if fmt.Sprint(drafts) != fmt.Sprint(tc.drafts) || len(signedIn) != len(tc.drafts) {
+			t.Errorf("%s: drafts %q, signed in %v; want %q", tc.name, drafts, signedIn, tc.drafts)
+		}
+	}
+}
+
+// Writes the API does not allow are refused as the sandbox refuses others: a status and
+// {"success":false,"message"}, nothing changed. Other groups and folders change as before.
+func TestBuiltInGroupsAndSystemFoldersRefuseChange(t *testing.T) {
+	s := New(Options{})
+	tok := s.AdminToken()
+	groupID := func(name string) string {
+		for _, g := range send(t, s, tok, "GET", "/api/v2/groups", nil).body["data"].([]any) {
+			if m := g.(map[string]any); m["name"] == name {
+				return fmt.Sprint(m["id"])
+			}
+		}
+		t.Fatalf("no group %q", name)
+		return ""
+	}
+	rename := map[string]any{"operations": []any{map[string]any{"op": "replace", "path": "/name", "value": "x"}}}
+	for _, tc := range []struct {
+		method, path string
+		body         any
+		want         string
+	}{
+		{"DELETE", "/groups/" + groupID("admin"), nil, `Group "admin" is built in and cannot be deleted`},
+		{"DELETE", "/groups/" + groupID("All Users"), nil, `Group "All Users" is built in and cannot be deleted`},
+		{"PATCH", "/groups/" + groupID("All Users"), rename, `Group "All Users" is built in and cannot be renamed`},
+		{"PUT", "/groups/" + groupID("admin"), map[string]any{"name": "admins"}, `Group "admin" is built in and cannot be renamed`},
+		{"PATCH", "/folders/app_1", rename, `System folder "app_1" cannot be changed`},
+		{"PATCH", "/folders/app_12", map[string]any{"operations": []any{map[string]any{"op": "replace", "path": "/parent_folder_id", "value": "app_7"}}}, `System folder "app_12" cannot be changed`},
+		{"DELETE", "/folders/app_3", nil, `System folder "app_3" cannot be deleted`},
+	} {
+		r := send(t, s, tok, tc.method, "/api/v2"+tc.path, tc.body)
+		if r.status != 422 || r.body["success"] != false || message(r) != tc.want {
+			t.Errorf("%s %s: %d %v, want 422 %q", tc.method, tc.path, r.status, r.body, tc.want)
+		}
+	}
+	if groupID("admin") == "" || groupID("All Users") == "" {
+		t.Fatal("a refused write changed the groups")
+	}
+	// What is allowed stays allowed: a built-in group's access, another group's name and deletion.
+	access := map[string]any{"operations": []any{map[string]any{"op": "replace", "path": "/universal_app_access", "value": "use"}}}
+	if r := send(t, s, tok, "PATCH", "/api/v2/groups/"+groupID("All Users"), access); r.status != 200 {
+		t.Errorf("All Users' access: %d %v", r.status, r.body)
+	}
+	if r := send(t, s, tok, "PATCH", "/api/v2/groups/"+groupID("support"), rename); r.status != 200 {
+		t.Errorf("rename support: %d %v", r.status, r.body)
+	}
+	if r := send(t, s, tok, "DELETE", "/api/v2/groups/"+groupID("x"), nil); r.status != 204 {
+		t.Errorf("delete support (now x): %d %v", r.status, r.body)
+	}
+	if r := send(t, s, tok, "PATCH", "/api/v2/folders/app_7", rename); r.status != 200 {
+		t.Errorf("rename Operations: %d %v", r.status, r.body)
+	}
+}
+
+// GET /folders lists by id as text, as the recorded live API does (app_1, app_10, app_2, ...),
+// so a client that needs a parent before its children must not count on the order.
+func TestFoldersListedByIDAsText(t *testing.T) {
+	s := New(Options{Folders: 12})
+	folders := send(t, s, s.AdminToken(), "GET", "/api/v2/folders", nil).body["data"].([]any)
+	var ids []string
+	for _, f := range folders {
+		ids = append(ids, fmt.Sprint(f.(map[string]any)["id"]))
+	}
+	if !sort.StringsAreSorted(ids) {
+		t.Errorf("folders not listed by id as text: %v", ids)
+	}
+	if len(ids) < 3 || ids[0] != "app_1" || ids[1] != "app_11" {
+		t.Errorf("folders begin %v, want app_1, app_11, ...: by text, not by number", ids[:min(3, len(ids))])
+	}
+	r := send(t, s, s.AdminToken(), "GET", "/api/v2/folders?limit=2", nil)
+	page := r.body["data"].([]any)
+	if fmt.Sprint(page[1].(map[string]any)["id"]) != ids[1] {
+		t.Errorf("a page follows another order: %v", page)
 	}
 }

@@ -37,11 +37,14 @@ func NewCmd(f *cli.Factory) *cobra.Command {
 	var fields, typed []string
 	var input string
 	var paginate, dry bool
+	var method string
 	c := &cobra.Command{
-		Use:   "api METHOD PATH",
+		Use:   "api [METHOD] PATH",
 		Short: "Call any management API endpoint",
 		Long: `Send one request to any endpoint of the management API and print its data, like
-gh api. PATH is relative to /api/v2 (users, /users/user_abc); a path starting
+gh api. Without METHOD (or -X METHOD) the request is a GET: 'orgctl api /users'
+lists users; fields do not turn it into a POST, as they do in gh (GET fields are
+query parameters here). PATH is relative to /api/v2 (users, /users/user_abc); a path starting
 /api/v2 or a full URL on the profile's host is accepted too. PATH is sent as
 typed: escape special characters yourself; ".." segments are refused.
 
@@ -55,21 +58,26 @@ The request is paced and priced like every other command (see orgctl budget
 status). The scope it needs depends on the endpoint: orgctl names it in errors
 when PATH matches an endpoint it has a command for. The answer's data is printed
 as JSON unless -o, --jq or --template say otherwise; --paginate follows
-next_token and joins the pages' arrays.`,
-		Example: `  orgctl api GET users -f email=ada@example.com
-  orgctl api GET /groups --paginate -f limit=100 --jq '.[].name'
+next_token and joins the pages' arrays into one (each page is paced and priced).`,
+		Example: `  orgctl api /users
+  orgctl api users -f email=ada@example.com
+  orgctl api /groups --paginate -f limit=100 --jq '.[].name'
   orgctl api POST folders -f name=Reports -f folder_type=app
   orgctl api PATCH /users/user_0000000000000000005a4d0000000004 -F 'operations[][op]=replace' -F 'operations[][path]=/active' -F 'operations[][value]=false'
   orgctl api PUT /organization/ai_settings --input ai.json
   orgctl api DELETE /folders/app_8 --dry-run`,
 		Args: func(c *cobra.Command, args []string) error {
-			if len(args) != 2 {
-				return cli.UsageErrorf("api takes 2 arguments: METHOD PATH, got %d\nUsage: %s", len(args), c.UseLine())
+			if len(args) < 1 || len(args) > 2 {
+				return cli.UsageErrorf("api takes PATH, or METHOD PATH; got %d arguments\nUsage: %s", len(args), c.UseLine())
 			}
 			return nil
 		},
 		RunE: func(c *cobra.Command, args []string) error {
-			opts, err := parseAPI(f, args[0], args[1], fields, typed, input)
+			m, path, err := methodAndPath(args, method, c.Flags().Changed("method"))
+			if err != nil {
+				return err
+			}
+			opts, err := parseAPI(f, m, path, fields, typed, input)
 			if err != nil {
 				return err
 			}
@@ -81,6 +89,10 @@ next_token and joins the pages' arrays.`,
 		},
 	}
 	fl := c.Flags()
+	fl.StringVarP(&method, "method", "X", http.MethodGet, "the HTTP `METHOD`, as gh api takes it (or give METHOD before PATH)")
+	c.RegisterFlagCompletionFunc("method", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return apiMethods, cobra.ShellCompDirectiveNoFileComp
+	})
 	fl.StringArrayVarP(&fields, "raw-field", "f", nil, "add a string field `KEY=VALUE` (repeatable)")
 	fl.StringArrayVarP(&typed, "field", "F", nil, "add a typed field `KEY=VALUE`: true/false/null/numbers as JSON, @FILE reads a file (repeatable)")
 	fl.StringVar(&input, "input", "", "send the JSON body from `FILE` (- for stdin); fields then go in the query")
@@ -88,12 +100,36 @@ next_token and joins the pages' arrays.`,
 	fl.BoolVar(&dry, "dry-run", false, "print the request, its point cost and the expected wait; send nothing")
 	c.RegisterFlagCompletionFunc("raw-field", cobra.NoFileCompletions)
 	c.ValidArgsFunction = func(c *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
-		if len(args) == 0 {
+		if len(args) == 0 && !c.Flags().Changed("method") {
 			return apiMethods, cobra.ShellCompDirectiveNoFileComp
 		}
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	return c
+}
+
+// methodAndPath reads the arguments: PATH alone (a GET, or -X), or
+// METHOD PATH as before.
+func methodAndPath(args []string, flagMethod string, flagGiven bool) (string, string, error) {
+	if len(args) == 1 {
+		if isMethod(args[0]) {
+			return "", "", cli.UsageErrorf("api %s: PATH is missing (orgctl api %s /users)", args[0], strings.ToUpper(args[0]))
+		}
+		return flagMethod, args[0], nil
+	}
+	if flagGiven && !strings.EqualFold(flagMethod, args[0]) {
+		return "", "", cli.UsageErrorf("api: the method is given twice (%s and -X %s): pass it once", args[0], flagMethod)
+	}
+	return args[0], args[1], nil
+}
+
+func isMethod(s string) bool {
+	for _, m := range apiMethods {
+		if strings.EqualFold(m, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // parseAPI validates everything the user typed; nothing is sent on error.

@@ -1,4 +1,4 @@
-// Package api is `orgctl api METHOD PATH`: any endpoint of the management
+// Package api is `orgctl api [METHOD] PATH`: any endpoint of the management
 // API, with -f/-F fields, --input and --paginate, sent through the same
 // engine (pacing, dry run, printing) as every declared operation.
 //

@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"bufio"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -16,6 +15,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/credentials"
+	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 )
@@ -89,48 +89,19 @@ func authLogin(ctx context.Context, f *cli.Factory, o loginOptions) error {
 	if err != nil {
 		return err
 	}
-	profile := cfg.Profile
-	base := o.BaseURL
-	if base == "" {
-		base = cfg.BaseURL
+	profile, base, err := loginTarget(ctx, f, cfg, o)
+	if err != nil {
+		return err
 	}
-	if o.Space != "" {
-		target, lookup, err := spaceProfiles(cfg, o.Space)
-		if err != nil {
-			return err
-		}
-		profile = target
-		base = o.BaseURL
-		if base == "" && settings.ProfileSetting(target, "space") == o.Space {
-			base = settings.ProfileSetting(target, "base_url") // logging in again: no lookup
-		}
-		if base == "" {
-			lcfg := cfg
-			if lookup != cfg.Profile {
-				if lcfg, err = f.Sources.LoadProfile(lookup, settings.LoadOptions{Families: f.Families}); err != nil {
-					return err
-				}
-			}
-			if base, err = spaceBaseURL(ctx, f, lcfg, o.Space); err != nil {
-				return err
-			}
-		}
-		// The Space's profile is added beside the others: the current
-		// profile stays current, and no other profile changes.
-		if err := settings.KeepCurrentProfile(); err != nil {
-			return err
-		}
-	}
-	in := bufio.NewReader(f.IO.In)
 	insecure := cfg.InsecureHTTP
 	if base == "" {
 		if !interactive {
 			return cli.UsageErrorf("no base URL: pass --base-url https://acme.example.com (or set ORGCTL_BASE_URL)")
 		}
-		if base, err = askBaseURL(ctx, f, in, insecure); err != nil {
+		if base, err = askBaseURL(ctx, f, insecure); err != nil {
 			return err
 		}
-	} else if _, err := client.ValidateBaseURL(base, insecure); err != nil {
+	} else if err := checkGivenBaseURL(o, cfg, base); err != nil {
 		return err
 	}
 	store, storeName := f.Tokens.Keyring, cli.SourceKeyring
@@ -143,21 +114,12 @@ func authLogin(ctx context.Context, f *cli.Factory, o loginOptions) error {
 			return fmt.Errorf("nowhere to store the token: %w", err)
 		}
 	}
-	var token string
-	var cl *client.Client
+	read := askToken
 	if o.WithToken {
-		b, err := io.ReadAll(io.LimitReader(in, 64<<10))
-		if err != nil {
-			return err
-		}
-		token = strings.TrimSpace(string(b))
-		if err := tokenProblem(token); err != nil {
-			return err
-		}
-		if cl, err = checkedClient(ctx, f, cfg, base, token); err != nil {
-			return err
-		}
-	} else if token, cl, err = askToken(ctx, f, cfg, in, base); err != nil {
+		read = pipedToken
+	}
+	token, cl, err := read(ctx, f, cfg, base)
+	if err != nil {
 		return err
 	}
 	if err := store.Set(profile, token); err != nil {
@@ -188,10 +150,62 @@ func authLogin(ctx context.Context, f *cli.Factory, o loginOptions) error {
 	return nil
 }
 
+// loginTarget is the profile a login writes and its base URL, if known
+// without asking: --base-url, the profile's, or the Space's (looked up
+// through another profile, one request).
+func loginTarget(ctx context.Context, f *cli.Factory, cfg *settings.Config, o loginOptions) (profile, base string, err error) {
+	profile, base = cfg.Profile, cmp.Or(o.BaseURL, cfg.BaseURL)
+	if o.Space == "" {
+		return profile, base, nil
+	}
+	target, lookup, err := spaceProfiles(cfg, o.Space)
+	if err != nil {
+		return "", "", err
+	}
+	base = o.BaseURL
+	if base == "" && settings.ProfileSetting(target, "space") == o.Space {
+		base = settings.ProfileSetting(target, "base_url") // logging in again: no lookup
+	}
+	if base == "" {
+		lcfg := cfg
+		if lookup != cfg.Profile {
+			if lcfg, err = f.Sources.LoadProfile(lookup, settings.LoadOptions{Families: f.Families}); err != nil {
+				return "", "", err
+			}
+		}
+		if base, err = spaceBaseURL(ctx, f, lcfg, o.Space); err != nil {
+			return "", "", err
+		}
+	}
+	// The Space's profile is added beside the others: the current
+	// profile stays current, and no other profile changes.
+	if err := settings.KeepCurrentProfile(); err != nil {
+		return "", "", err
+	}
+	return target, base, nil
+}
+
+// checkGivenBaseURL checks a base URL login did not ask for, naming where
+// it came from.
+func checkGivenBaseURL(o loginOptions, cfg *settings.Config, base string) error {
+	where := "--base-url"
+	if o.BaseURL == "" {
+		where = cfg.Origin("base_url")
+	}
+	if err := cli.CheckBaseURLText(base, where); err != nil {
+		return err
+	}
+	_, err := client.ValidateBaseURL(base, cfg.InsecureHTTP)
+	return err
+}
+
 // tokenProblem rejects text that cannot be a token, before it is sent.
 func tokenProblem(token string) error {
 	if token == "" {
 		return cli.UsageErrorf("empty token: nothing to store")
+	}
+	if err := cli.CheckTokenText(token, "the token read from stdin", "paste only the token"); err != nil {
+		return err
 	}
 	if strings.ContainsAny(token, " \t\r\n") {
 		return cli.UsageErrorf("the token contains whitespace; paste only the token")
@@ -215,15 +229,30 @@ func checkedClient(ctx context.Context, f *cli.Factory, cfg *settings.Config, ba
 	return cl, nil
 }
 
+// pipedToken reads the token from stdin (--with-token) and checks it.
+func pipedToken(ctx context.Context, f *cli.Factory, cfg *settings.Config, base string) (string, *client.Client, error) {
+	b, err := io.ReadAll(io.LimitReader(f.IO.In, 64<<10))
+	if err != nil {
+		return "", nil, err
+	}
+	token := strings.TrimSpace(string(b))
+	if err := tokenProblem(token); err != nil {
+		return "", nil, err
+	}
+	cl, err := checkedClient(ctx, f, cfg, base, token)
+	if err != nil {
+		return "", nil, err
+	}
+	return token, cl, nil
+}
+
 // askToken asks on the terminal until the API accepts a token: an empty
 // answer, one with spaces or one the API rejects is asked for again.
-func askToken(ctx context.Context, f *cli.Factory, cfg *settings.Config, in *bufio.Reader, base string) (string, *client.Client, error) {
+func askToken(ctx context.Context, f *cli.Factory, cfg *settings.Config, base string) (string, *client.Client, error) {
 	w := f.IO.Err
 	var last error
 	for range loginAttempts {
-		fmt.Fprintf(w, "API token for %s (input hidden; create one under Settings > API): ", base)
-		token, err := readToken(f.IO.In, in)
-		fmt.Fprintln(w)
+		token, err := f.Ask().Password(fmt.Sprintf("API token for %s (input hidden; create one under Settings > API): ", base))
 		if err != nil && token == "" {
 			if last != nil {
 				return "", nil, last
@@ -253,11 +282,14 @@ func newAuthStatusCmd(f *cli.Factory) *cobra.Command {
 		Short: "Show the profile, base URL, token source and whether the token works",
 		Long: `Show which profile, base URL and token orgctl would use, and check the token
 with one request (2 points). Only the token's last 4 characters are shown.
---all does so for every profile in the config file (one request each), the
+Then, as login does, name the user the token belongs to when the token may
+list access tokens and users (GET /access_tokens and GET /users, one request
+each). --all checks every profile in the config file (one request each), the
 current one marked with *.
 
 Exit status: 0 when the token is valid (with --all: every token), 4 when one
-is missing or rejected.`,
+is missing or rejected, 2 when a profile's settings cannot be used (no base
+URL, an invalid value), as for any command.`,
 		Example: "  orgctl auth status\n  orgctl auth status --profile staging -o json\n  orgctl auth status --all",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -266,23 +298,16 @@ is missing or rejected.`,
 				return err
 			}
 			if !all {
-				st, result := profileStatus(c.Context(), f, cfg)
+				st, result := profileStatus(c.Context(), f, cfg, true)
 				if p.Opts.Structured() {
 					b, _ := json.Marshal(st)
 					if err := p.Print(b, nil); err != nil {
 						return err
 					}
-				} else {
-					out := f.IO.Out
-					fmt.Fprintf(out, "profile:\t%s\n", st["profile"])
-					fmt.Fprintf(out, "base url:\t%s\n", orDash(st["base_url"]))
-					fmt.Fprintf(out, "token source:\t%s\n", orDash(st["token_source"]))
-					if st["token_last4"] != nil {
-						fmt.Fprintf(out, "token:\t…%s\n", st["token_last4"])
-					}
-					fmt.Fprintf(out, "valid:\t%v\n", st["valid"])
+				} else if err := printStatus(f, st); err != nil {
+					return err
 				}
-				return statusExit(result)
+				return result
 			}
 			names := settings.ProfileNames()
 			if len(names) == 0 {
@@ -300,7 +325,7 @@ is missing or rejected.`,
 						continue
 					}
 				}
-				st, result := profileStatus(c.Context(), f, pcfg)
+				st, result := profileStatus(c.Context(), f, pcfg, false)
 				st["current"] = name == current
 				if st["current"] == true {
 					st["mark"] = "*"
@@ -322,15 +347,35 @@ is missing or rejected.`,
 				{Header: "ERROR", Field: "error"}}); err != nil {
 				return err
 			}
-			return statusExit(firstErr)
+			return firstErr
 		},
 	}
 	c.Flags().BoolVar(&all, "all", false, "show every profile in the config file")
 	return c
 }
 
-// profileStatus checks one profile's token (one request) and describes it.
-func profileStatus(ctx context.Context, f *cli.Factory, cfg *settings.Config) (map[string]any, error) {
+// printStatus writes one profile's status as key: value lines.
+func printStatus(f *cli.Factory, st map[string]any) error {
+	pairs := []cli.Pair{
+		{Key: "profile", Value: fmt.Sprint(st["profile"])},
+		{Key: "base url", Value: orDash(st["base_url"])},
+		{Key: "token source", Value: orDash(st["token_source"])},
+	}
+	if st["token_last4"] != nil {
+		pairs = append(pairs, cli.Pair{Key: "token", Value: fmt.Sprintf("…%s", st["token_last4"])})
+	}
+	if user, ok := st["user"].(string); ok {
+		pairs = append(pairs, cli.Pair{Key: "user", Value: user})
+	}
+	pairs = append(pairs, cli.Pair{Key: "valid", Value: fmt.Sprint(st["valid"])})
+	return cli.PrintPairs(f.IO, pairs)
+}
+
+// profileStatus checks one profile's token (one request) and describes
+// it; withUser also names the token's user, as login does (two more).
+// The error is the verdict: an AuthError (exit 4) for a missing or
+// rejected token, a settings or base URL error (exit 2) as elsewhere.
+func profileStatus(ctx context.Context, f *cli.Factory, cfg *settings.Config, withUser bool) (map[string]any, error) {
 	st := map[string]any{
 		"profile":      cfg.Profile,
 		"base_url":     cfg.BaseURL,
@@ -347,8 +392,18 @@ func profileStatus(ctx context.Context, f *cli.Factory, cfg *settings.Config) (m
 	st["base_url"] = t.BaseURL
 	st["token_source"] = t.Source
 	st["token_last4"] = cli.Last4(t.Token)
-	valid, verr := cli.VerifyToken(ctx, f, cfg, t)
+	cl, err := cli.TargetClient(f, cfg, t)
+	if err != nil {
+		st["error"] = err.Error()
+		return st, err
+	}
+	valid, verr := cli.CheckToken(ctx, cl)
 	st["valid"] = valid
+	if valid && withUser {
+		if who := tokenOwner(ctx, cl, t.Token); who != "" {
+			st["user"] = who
+		}
+	}
 	switch {
 	case verr != nil:
 		st["error"] = verr.Error()
@@ -358,21 +413,6 @@ func profileStatus(ctx context.Context, f *cli.Factory, cfg *settings.Config) (m
 		result = &cli.AuthError{Err: fmt.Errorf("token for profile %q rejected (HTTP 401): log in again with `orgctl auth login --profile %s`", cfg.Profile, cfg.Profile)}
 	}
 	return st, result
-}
-
-// statusExit is auth status's verdict: 4 for a missing or rejected token
-// (or a profile that cannot be used), the error itself otherwise.
-func statusExit(result error) error {
-	if result == nil {
-		return nil
-	}
-	var ae *cli.AuthError
-	var ce *client.ConfigError
-	var se *settings.Error
-	if !errors.As(result, &ae) && !errors.As(result, &ce) && !errors.As(result, &se) {
-		return result
-	}
-	return &cli.ExitError{Code: 4, Err: result}
 }
 
 func newAuthSwitchCmd(f *cli.Factory) *cobra.Command {
@@ -398,7 +438,7 @@ names one (the config file's top-level profile key). Nothing is sent.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			name := args[0]
 			if err := settings.SwitchProfile(name); err != nil {
-				return err
+				return unknownSwitch(name, err)
 			}
 			f.IO.Success("Switched to profile %s (%s)", name, orDash(settings.ProfileSetting(name, "base_url")))
 			if env := os.Getenv("ORGCTL_PROFILE"); env != "" && env != name {
@@ -409,6 +449,27 @@ names one (the config file's top-level profile key). Nothing is sent.`,
 	}
 }
 
+// unknownSwitch rewrites the config's "unknown profile" for auth switch:
+// the suggestion is the switch that works, not a --profile flag.
+func unknownSwitch(name string, err error) error {
+	var se *settings.Error
+	if !errors.As(err, &se) || !strings.HasPrefix(err.Error(), "unknown profile ") {
+		return err
+	}
+	names := settings.ProfileNames()
+	msg := fmt.Sprintf("unknown profile %q", name)
+	if near := suggest.Nearest(name, names, suggest.Typo(len(name))); near != "" {
+		msg += fmt.Sprintf(": did you mean `orgctl auth switch %s`?", near)
+	}
+	if len(names) == 0 {
+		msg += fmt.Sprintf("\nNo profiles are defined yet (%s): create one with `orgctl auth login --profile %s`.", settings.ConfigPath(), name)
+	} else {
+		msg += fmt.Sprintf("\nProfiles in %s: %s.\nSwitch to one of them, or create this one with `orgctl auth login --profile %s`.",
+			settings.ConfigPath(), strings.Join(names, ", "), name)
+	}
+	return &settings.Error{Err: errors.New(msg)}
+}
+
 func orDash(v any) string {
 	if s, ok := v.(string); ok && s != "" {
 		return s
@@ -417,10 +478,14 @@ func orDash(v any) string {
 }
 
 func newAuthLogoutCmd(f *cli.Factory) *cobra.Command {
-	return &cobra.Command{
-		Use:     "logout",
-		Short:   "Remove a profile's stored token and settings",
-		Example: "  orgctl auth logout\n  orgctl auth logout --profile staging",
+	var forget bool
+	c := &cobra.Command{
+		Use:   "logout",
+		Short: "Remove a profile's stored token",
+		Long: `Delete the profile's stored token (keyring or file). The profile's settings
+(its base URL and the rest) stay in the config file, so that logging in again
+needs only a token; --forget removes them too. Nothing is sent.`,
+		Example: "  orgctl auth logout\n  orgctl auth logout --profile staging\n  orgctl auth logout --profile old --forget",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			f.NewProfile = true // logout says itself when there is nothing to log out of
@@ -442,16 +507,24 @@ func newAuthLogoutCmd(f *cli.Factory) *cobra.Command {
 			if kerr != nil {
 				return fmt.Errorf("could not remove the token from the keyring (the profile is kept): %w", kerr)
 			}
-			if err := settings.DeleteProfile(cfg.Profile); err != nil {
-				return err
+			if forget {
+				if err := settings.DeleteProfile(cfg.Profile); err != nil {
+					return err
+				}
+				f.IO.Notice("Logged out of profile %q and removed its settings.", cfg.Profile)
+			} else if base := settings.ProfileSetting(cfg.Profile, "base_url"); base != "" {
+				f.IO.Notice("Logged out of profile %q; its settings stay (%s): `orgctl auth login --profile %s` logs in again.", cfg.Profile, base, cfg.Profile)
+			} else {
+				f.IO.Notice("Logged out of profile %q.", cfg.Profile)
 			}
-			f.IO.Notice("Logged out of profile %q.", cfg.Profile)
 			if os.Getenv("ORGCTL_TOKEN") != "" {
 				f.IO.Warn("ORGCTL_TOKEN is still set in this environment")
 			}
 			return nil
 		},
 	}
+	c.Flags().BoolVar(&forget, "forget", false, "also remove the profile's settings from the config file")
+	return c
 }
 
 func newAuthTokenCmd(f *cli.Factory) *cobra.Command {

@@ -1,24 +1,21 @@
 package auth
 
 import (
-	"bufio"
 	"context"
 	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"syscall"
 	"time"
 
-	"golang.org/x/term"
-
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/access"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 )
@@ -33,23 +30,25 @@ const reachTimeout = 5 * time.Second
 // askBaseURL asks on the terminal until the answer is a base URL orgctl
 // can use and whose host answers: a host without a scheme is offered with
 // https://, and a host that cannot be reached is explained in words.
-func askBaseURL(ctx context.Context, f *cli.Factory, in *bufio.Reader, insecure bool) (string, error) {
+func askBaseURL(ctx context.Context, f *cli.Factory, insecure bool) (string, error) {
 	w := f.IO.Err
+	ask := f.Ask()
 	for range loginAttempts {
-		fmt.Fprint(w, "Base URL of your organization (e.g. https://acme.example.com): ")
-		line, err := in.ReadString('\n')
-		text := strings.TrimSpace(line)
+		text, err := ask.Input("Base URL of your organization (e.g. https://acme.example.com): ")
 		if text == "" {
 			if err != nil {
-				fmt.Fprintln(w)
 				return "", cli.UsageErrorf("no base URL given: pass --base-url https://acme.example.com")
 			}
 			fmt.Fprintln(w, "A base URL is needed: the address you open the platform at.")
 			continue
 		}
+		if err := cli.CheckBaseURLText(text, ""); err != nil {
+			fmt.Fprintf(w, "%v\n", err)
+			continue
+		}
 		if !strings.Contains(text, "://") {
 			guess := "https://" + strings.TrimLeft(text, "/")
-			yes, err := askYesNo(w, in, fmt.Sprintf("%s has no scheme. Use %s?", text, guess), true)
+			yes, err := ask.Confirm(fmt.Sprintf("%s has no scheme. Use %s?", text, guess), true)
 			if err != nil {
 				return "", err
 			}
@@ -71,27 +70,6 @@ func askBaseURL(ctx context.Context, f *cli.Factory, in *bufio.Reader, insecure 
 		return strings.TrimRight(text, "/"), nil
 	}
 	return "", cli.UsageErrorf("no usable base URL after %d tries: pass --base-url https://acme.example.com", loginAttempts)
-}
-
-// askYesNo asks a question whose answer is def on a bare Enter.
-func askYesNo(w io.Writer, in *bufio.Reader, question string, def bool) (bool, error) {
-	hint := "[y/N]"
-	if def {
-		hint = "[Y/n]"
-	}
-	fmt.Fprintf(w, "%s %s ", question, hint)
-	line, err := in.ReadString('\n')
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "":
-		if err != nil {
-			fmt.Fprintln(w)
-			return false, cli.ErrCancelled
-		}
-		return def, nil
-	case "y", "yes":
-		return true, nil
-	}
-	return false, nil
 }
 
 // reachable opens (and closes) a connection to the base URL's host, or to
@@ -158,52 +136,15 @@ func explainReach(base string, err error) error {
 	return unreachable(base, te.Cause)
 }
 
-// readToken reads the token: without echo from a real terminal, else one
-// line from in (the reader the base URL came through, so nothing typed
-// ahead is lost).
-func readToken(stdin io.Reader, in *bufio.Reader) (string, error) {
-	if file, ok := stdin.(*os.File); ok && term.IsTerminal(int(file.Fd())) && in.Buffered() == 0 {
-		b, err := term.ReadPassword(int(file.Fd()))
-		return strings.TrimSpace(string(b)), err
-	}
-	line, err := in.ReadString('\n')
-	if err != nil && line == "" {
-		return "", err
-	}
-	return strings.TrimSpace(line), nil
-}
-
-// tokenOwner asks the API whose token this is: the access token ending in
-// the same 4 characters names its owner's legacy id, and the user list
-// names that user. "" when the API does not say: the token may not read
-// tokens or users, or two tokens of different owners end alike.
+// tokenOwner asks the API whose token this is (access.TokenOwner), and
+// the user list names that user. "" when the API does not say.
 func tokenOwner(ctx context.Context, cl *client.Client, token string) string {
-	resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: "/access_tokens", Scope: "Access Tokens > Read"})
-	if err != nil {
+	owner := access.TokenOwner(ctx, cl, token)
+	if owner == "" {
 		return ""
 	}
-	var tokens []struct {
-		Last4 string          `json:"last4"`
-		Owner json.RawMessage `json:"owner_legacy_id"`
-	}
-	if json.Unmarshal(resp.Data, &tokens) != nil {
-		return ""
-	}
-	owner := ""
-	for _, t := range tokens {
-		if t.Last4 == "" || !strings.HasSuffix(token, t.Last4) || len(t.Owner) == 0 {
-			continue
-		}
-		id := engine.IDText(t.Owner)
-		if owner != "" && owner != id {
-			return ""
-		}
-		owner = id
-	}
-	if owner == "" || owner == "null" {
-		return ""
-	}
-	resp, err = cl.Do(ctx, client.Request{Method: http.MethodGet, Path: "/users", Scope: "Users > Read"})
+	k := kinds.Of("users")
+	resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: k.List, Scope: k.Scope})
 	if err != nil {
 		return ""
 	}

@@ -46,7 +46,7 @@ func spaceBaseURL(ctx context.Context, f *cli.Factory, cfg *settings.Config, nam
 	}
 	resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: "/spaces", Scope: "Spaces > Read"})
 	if err != nil {
-		return "", cli.Explain(cfg, err)
+		return "", &cli.ProfileError{Config: cfg, Err: err}
 	}
 	var spaces []struct {
 		ID     string `json:"id"`

@@ -81,22 +81,27 @@ Configuration (environment, or per profile in the config file):
 				return p.Print(b, nil)
 			}
 			out := f.IO.Out
-			fmt.Fprintf(out, "key:\t%s\n", st.Key)
-			fmt.Fprintf(out, "store:\t%s\n", st.Store)
 			window := st.Window.String()
 			if f.IO.OutTTY {
 				window = output.Span(st.Window)
 			}
-			fmt.Fprintf(out, "used:\t%d of %d points in the last %s (reserve %d)\n", st.Used, st.Points, window, st.Reserve)
-			fmt.Fprintf(out, "free:\t%d points\n", st.Free)
+			pairs := []cli.Pair{
+				{Key: "key", Value: st.Key},
+				{Key: "store", Value: st.Store},
+				{Key: "used", Value: fmt.Sprintf("%d of %d points in the last %s (reserve %d)", st.Used, st.Points, window, st.Reserve)},
+				{Key: "free", Value: fmt.Sprintf("%d points", st.Free)},
+			}
 			if !st.NextFree.IsZero() {
-				fmt.Fprintf(out, "next free:\t%s\n", when(f.IO, st.NextFree))
+				pairs = append(pairs, cli.Pair{Key: "next free", Value: when(f.IO, st.NextFree)})
 			}
 			if !st.BlockedUntil.IsZero() {
-				fmt.Fprintf(out, "blocked until:\t%s\n", when(f.IO, st.BlockedUntil))
+				pairs = append(pairs, cli.Pair{Key: "blocked until", Value: when(f.IO, st.BlockedUntil)})
 			}
 			if st.Note != "" {
-				fmt.Fprintf(out, "note:\t%s\n", st.Note)
+				pairs = append(pairs, cli.Pair{Key: "note", Value: st.Note})
+			}
+			if err := cli.PrintPairs(f.IO, pairs); err != nil {
+				return err
 			}
 			rows, _ := json.Marshal(costRows(st.Costs))
 			fmt.Fprintln(out, "costs:")
@@ -104,7 +109,7 @@ Configuration (environment, or per profile in the config file):
 				[]output.Column{{Header: "FAMILY", Field: "family"}, {Header: "POINTS", Field: "points"}})
 		},
 	}
-	c.AddCommand(status)
+	c.AddCommand(status, newCmdPrice(f))
 	return c
 }
 

@@ -1,8 +1,11 @@
 // Package cli holds what every command of orgctl shares: the Factory that
 // makes, on first use, the settings, the printer and the paced connection
-// (target, token, budget ledger, client); the typed errors and exit
-// statuses that Main maps in one place; and the few cobra helpers every
-// command uses (argument checks, the printer from -o/--jq/--template).
+// (target, token, budget ledger, client); the one Prompter every question
+// goes through (a Factory field tests replace); the typed errors and exit
+// statuses that Main maps in one place, and Explain, which Main calls once
+// to add what to do next; the checks of a token and base URL before
+// anything is sent; and the few helpers every command uses (argument
+// checks, the printer from -o/--jq/--template, key: value status views).
 //
 // It must not import the command tree (cmd and its command packages): they
 // import it.

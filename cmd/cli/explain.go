@@ -13,31 +13,72 @@ import (
 	"github.com/orgctl/orgctl/cmd/settings"
 )
 
+// Explain adds what to do next to an error, once, where Main prints it:
+// the hint for a rejected token or a missing scope (and the Space token
+// rule on a space profile), the setting that bounds a wait given up on,
+// and where the base URL of a request that got no answer came from. cfg
+// is the run's configuration, nil when the run never read it. Other
+// errors pass as they are.
 func Explain(cfg *settings.Config, err error) error {
-	var ae *client.APIError
-	if !errors.As(err, &ae) {
-		return explainWait(cfg, err)
+	if err == nil {
+		return nil
 	}
+	var pe *ProfileError
+	if errors.As(err, &pe) {
+		cfg = pe.Config
+	}
+	var ae *client.APIError
+	if errors.As(err, &ae) {
+		explainAPI(cfg, ae)
+		// A wrapper made with fmt.Errorf keeps the text it had when it was
+		// made, without the hint: the hint then follows the whole message.
+		if ae.Hint == "" || strings.Contains(err.Error(), ae.Hint) {
+			return err
+		}
+		return &hinted{err, ae.Hint}
+	}
+	if werr := explainWait(cfg, err); werr != err {
+		return werr
+	}
+	return explainUnreachable(cfg, err)
+}
+
+// ProfileError is an error met on the connection of another profile than
+// the run's (auth login --space looks the Space up through one): Explain's
+// hints name that profile.
+type ProfileError struct {
+	Config *settings.Config
+	Err    error
+}
+
+func (e *ProfileError) Error() string { return e.Err.Error() }
+func (e *ProfileError) Unwrap() error { return e.Err }
+
+// explainAPI sets the hint of an API error; a second call sets the same.
+func explainAPI(cfg *settings.Config, ae *client.APIError) {
 	profile := "default"
 	if cfg != nil {
 		profile = cfg.Profile
 	}
+	hint := ""
 	switch ae.StatusCode {
 	case http.StatusUnauthorized:
 		if os.Getenv("ORGCTL_TOKEN") != "" {
-			ae.Hint = "The token in ORGCTL_TOKEN was rejected: check it, or unset it to use the stored login."
+			hint = "The token in ORGCTL_TOKEN was rejected: check it, or unset it to use the stored login."
 		} else {
-			ae.Hint = fmt.Sprintf("Log in again with `orgctl auth login --profile %s`, or set ORGCTL_TOKEN.", profile)
+			hint = fmt.Sprintf("Log in again with `orgctl auth login --profile %s`, or set ORGCTL_TOKEN.", profile)
 		}
 	case http.StatusForbidden:
 		if ae.Scope != "" {
-			ae.Hint = fmt.Sprintf("Create a token with the %q scope (Settings > API) and log in with it.", ae.Scope)
+			hint = fmt.Sprintf("Create a token with the %q scope (Settings > API) and log in with it.", ae.Scope)
 		}
 	}
 	if h := spaceHint(cfg, ae); h != "" {
-		ae.Hint = strings.TrimSpace(ae.Hint + "\n" + h)
+		hint = strings.TrimSpace(hint + "\n" + h)
 	}
-	return ae
+	if hint != "" {
+		ae.Hint = hint
+	}
 }
 
 // spaceHint explains the Space token rule when a space profile is refused.
@@ -55,39 +96,69 @@ func spaceHint(cfg *settings.Config, ae *client.APIError) string {
 }
 
 // UnreachableError is a request that got no answer at all: the host of the
-// profile's base URL refused, timed out or could not be found.
+// base URL refused, timed out or could not be found. Origin says where the
+// base URL came from (Config.Origin), so the message points at what to fix.
 type UnreachableError struct {
-	Host, Profile string
-	Err           *client.TransportError
+	Host, Profile, Origin string
+	Err                   *client.TransportError
 }
 
 func (e *UnreachableError) Error() string {
-	return fmt.Sprintf("cannot reach %s (profile %q): %s %s: %v\n"+
-		"Is the host or port right? Check the profile's base_url with `orgctl config list`, and run `orgctl doctor` to test the connection and the login.",
-		e.Host, e.Profile, e.Err.Method, e.Err.Path, e.Err.Cause)
+	return fmt.Sprintf("cannot reach %s (%s): %s %s: %v\nIs the host or port right? %s, and run `orgctl doctor` to test the connection and the login.",
+		e.Host, e.from(), e.Err.Method, e.Err.Path, e.Err.Cause, e.check())
+}
+
+func (e *UnreachableError) from() string {
+	if e.Origin == "" {
+		return fmt.Sprintf("profile %q", e.Profile)
+	}
+	return fmt.Sprintf("profile %q, base URL from %s", e.Profile, e.Origin)
+}
+
+func (e *UnreachableError) check() string {
+	switch {
+	case e.Origin == "":
+		return "Check the base URL with `orgctl config list`"
+	case strings.HasPrefix(e.Origin, "ORGCTL_"):
+		return "Check " + e.Origin + " (or unset it to use the profile's base_url)"
+	}
+	return "Check " + e.Origin + " (`orgctl config list` shows it)"
 }
 
 func (e *UnreachableError) Unwrap() error { return e.Err }
 
-// ExplainUnreachable names the host and profile of a request that got no
-// answer, and what to do next; other errors pass as they are.
-func ExplainUnreachable(cfg *settings.Config, err error) error {
+// hinted is an error with what to do next on a line of its own; Explain
+// leaves an error that already has one as it is.
+type hinted struct {
+	err  error
+	hint string
+}
+
+func (e *hinted) Error() string { return e.err.Error() + "\n" + e.hint }
+func (e *hinted) Unwrap() error { return e.err }
+
+// explainUnreachable names the host and profile of a request that got no
+// answer, where its base URL came from, and what to do next.
+func explainUnreachable(cfg *settings.Config, err error) error {
 	var te *client.TransportError
 	var ue *UnreachableError
-	if cfg == nil || !errors.As(err, &te) || errors.As(err, &ue) || errors.Is(err, context.Canceled) {
+	var h *hinted
+	if cfg == nil || !errors.As(err, &te) || errors.As(err, &ue) || errors.As(err, &h) || errors.Is(err, context.Canceled) {
 		return err
 	}
 	host := cfg.BaseURL
 	if u, perr := url.Parse(cfg.BaseURL); perr == nil && u.Host != "" {
 		host = u.Host
 	}
+	origin := cfg.Origin("base_url")
 	if cfg.Sandbox {
-		host = "the --sandbox org"
+		host, origin = "the --sandbox org", ""
 	}
 	if err == error(te) {
-		return &UnreachableError{Host: host, Profile: cfg.Profile, Err: te}
+		return &UnreachableError{Host: host, Profile: cfg.Profile, Origin: origin, Err: te}
 	}
 	// The transport error is wrapped in context ("... succeeded, but the
 	// follow-up failed: ..."): keep it, and add the next step.
-	return fmt.Errorf("%w\n%s", err, "Is "+host+" (profile \""+cfg.Profile+"\") right? Run `orgctl doctor` to test the connection and the login.")
+	ue = &UnreachableError{Host: host, Profile: cfg.Profile, Origin: origin}
+	return &hinted{err, fmt.Sprintf("Is %s (%s) right? %s, and run `orgctl doctor` to test the connection and the login.", host, ue.from(), ue.check())}
 }

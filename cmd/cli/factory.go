@@ -46,6 +46,8 @@ type Factory struct {
 	// Context is the run's: a signal cancels it, and Config stops
 	// waiting for the config file then (nil: never).
 	Context context.Context
+	// Prompter asks the person at the terminal (nil: on IO; see Ask).
+	Prompter Prompter
 }
 
 // NewFactory returns a factory on the process's real streams.
@@ -70,8 +72,13 @@ func (f *Factory) Config() (*settings.Config, error) {
 	return f.cfg, f.cfgErr
 }
 
+// LoadedConfig is the configuration Config read, or nil when the run has
+// not read it (or could not): Main explains errors with it, without
+// reading the file for a run that never needed it.
+func (f *Factory) LoadedConfig() *settings.Config { return f.cfg }
+
 // loadConfig loads the config, or returns the context's error as soon as a
-// signal cancels it: reading a config file (a slow mount, a pipe) and
+// signal cancels it: reading a config file (on a slow or hung mount) and
 // parsing it cannot be interrupted, and Ctrl-C must not wait for them.
 func (f *Factory) loadConfig(o settings.LoadOptions) (*settings.Config, error) {
 	if f.Context == nil {
@@ -219,11 +226,10 @@ func (f *Factory) JobConnection(stop context.Context, parallel int) (*Connection
 }
 
 // JobProgress is the progress display of a job: rows (noun, "rows" when
-// empty) done of total, failures and unknowns from progress, and an ETA the
-// budget gives for the requests the rows left still send (requests of
-// points in all), worked out request by request against the ledger, so
-// the last window is right; while the budget holds the requests back it
-// says until when. nil with --quiet.
+// empty) done of total, failures and unknowns from progress, and an ETA:
+// the least time the budget as it stands needs for the points the rows
+// left still spend (requests of points in all); while the budget holds
+// the requests back it says until when. nil with --quiet.
 func (f *Factory) JobProgress(conn *Connection, noun string, total, points, requests int, progress func() (done, failed, unknown, earlier int)) *output.Progress {
 	if f.Quiet() {
 		return nil
@@ -232,7 +238,7 @@ func (f *Factory) JobProgress(conn *Connection, noun string, total, points, requ
 	if requests > 0 {
 		each = max(1, (points+requests-1)/requests)
 	}
-	return &output.Progress{W: f.IO.Err, TTY: f.IO.ErrTTY, Noun: noun, Stats: func() output.ProgressStats {
+	return &output.Progress{IO: f.IO, Noun: noun, Stats: func() output.ProgressStats {
 		done, failed, unknown, earlier := progress()
 		s := output.ProgressStats{Done: done, Total: total, Failed: failed, Unknown: unknown, Earlier: earlier}
 		if total == 0 || done >= total {
@@ -242,19 +248,7 @@ func (f *Factory) JobProgress(conn *Connection, noun string, total, points, requ
 		if err != nil {
 			return s
 		}
-		// Request by request for the next two windows (where the ledger's
-		// charges decide); beyond them the budget's steady pace.
-		left := requests * (total - done) / total
-		capacity := max(1, st.Points-st.Reserve)
-		near := min(left, 2*capacity/each+1)
-		costs := make([]int, near)
-		for i := range costs {
-			costs[i] = each
-		}
-		if eta, err := conn.Ledger.EstimateCosts(costs); err == nil {
-			far := time.Duration(float64((left-near)*each) / float64(capacity) * float64(st.Window))
-			s.ETA, s.ETAKnown = eta+far, true
-		}
+		s.ETA, s.ETAKnown = st.TimeFor(max(each, points*(total-done)/total)), true
 		if st.Free < each || st.BlockedUntil.After(time.Now()) {
 			wait := st.TimeFor(each)
 			s.ResumeAt = time.Now().Add(wait)

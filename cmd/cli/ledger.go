@@ -43,6 +43,9 @@ func WaitAnnouncer(io *output.IO) func(ratebudget.Wait) {
 				w.Duration.Round(100*time.Millisecond), why, w.Until.Format("15:04:05"))
 			return
 		}
+		if io.ProgressShown() {
+			return // the bar says until when
+		}
 		go func() {
 			for {
 				left := time.Until(w.Until)

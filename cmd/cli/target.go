@@ -33,8 +33,21 @@ const (
 )
 
 // ResolveToken finds the profile's token: ORGCTL_TOKEN > keyring > the
-// explicit insecure file.
+// explicit insecure file. A token that holds a control character is
+// refused (exit 2), naming where it came from.
 func ResolveToken(cfg *settings.Config, stores TokenStores) (token, source string, err error) {
+	token, source, err = findToken(cfg, stores)
+	if err != nil {
+		return "", "", err
+	}
+	what, fix := tokenWhere(source, cfg.Profile, settings.TokenFileDir())
+	if err := CheckTokenText(token, what, fix); err != nil {
+		return "", "", err
+	}
+	return token, source, nil
+}
+
+func findToken(cfg *settings.Config, stores TokenStores) (token, source string, err error) {
 	if t := os.Getenv("ORGCTL_TOKEN"); t != "" {
 		return t, SourceEnv, nil
 	}

@@ -37,7 +37,10 @@ func explainWait(cfg *settings.Config, err error) error {
 		lock   *ratebudget.LockError
 		limit  string
 	)
+	var h *hinted
 	switch {
+	case errors.As(err, &h):
+		return err
 	case errors.As(err, &we):
 		limit = we.MaxWait.String()
 	case errors.As(err, &budget) && budget.Err == nil:
@@ -47,7 +50,7 @@ func explainWait(cfg *settings.Config, err error) error {
 	default:
 		return err
 	}
-	return fmt.Errorf("%w\nWaits are bounded by --max-wait (%s here; ORGCTL_MAX_WAIT, max_wait); raise it to wait longer", err, limit)
+	return &hinted{err, fmt.Sprintf("Waits are bounded by --max-wait (%s here; ORGCTL_MAX_WAIT, max_wait); raise it to wait longer", limit)}
 }
 
 // announceLockWait says that another process holds the budget ledger's

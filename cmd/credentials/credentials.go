@@ -18,6 +18,7 @@ import (
 
 	"github.com/zalando/go-keyring"
 
+	"github.com/orgctl/orgctl/cmd/internal/ctlchar"
 	"github.com/orgctl/orgctl/output/atomicfile"
 	"github.com/orgctl/orgctl/output/fsguard"
 )
@@ -42,7 +43,11 @@ func ValidProfile(name string) error {
 		ok = alnum || i > 0 && (c == '.' || c == '_' || c == '-')
 	}
 	if !ok {
-		return fmt.Errorf("invalid profile name %q: use letters, digits, '.', '_' or '-' (at most 64)", name)
+		control := ""
+		if c, bad := ctlchar.Find(name); bad {
+			control = "it holds a control character (" + c + "); "
+		}
+		return fmt.Errorf("invalid profile name %q: %suse letters, digits, '.', '_' or '-' (at most 64)", name, control)
 	}
 	return nil
 }

@@ -434,12 +434,19 @@ func printDoctor(f *cli.Factory, checks []doctorCheck) error {
 	for _, c := range checks {
 		width = max(width, len(c.Name))
 	}
+	// On a terminal the text wraps under itself: the mark, the name and
+	// two spaces before it.
+	indent := 1 + 1 + width + 2
 	for _, c := range checks {
-		line := fmt.Sprintf("%s %-*s  %s", mark[c.Status], width, c.Name, c.Detail)
+		text := c.Detail
 		if c.Hint != "" {
-			line += "; " + c.Hint
+			text += "; " + c.Hint
 		}
-		fmt.Fprintln(f.IO.Out, line)
+		lines := []string{text}
+		if f.IO.Width > indent+20 {
+			lines = output.WrapWords(text, f.IO.Width-indent)
+		}
+		fmt.Fprintf(f.IO.Out, "%s %-*s  %s\n", mark[c.Status], width, c.Name, strings.Join(lines, "\n"+strings.Repeat(" ", indent)))
 	}
 	return nil
 }

@@ -41,6 +41,7 @@ type bulkOptions struct {
 	skipInvalid   bool
 	failed        string
 	encoding      encoding.Encoding // nil: UTF-8
+	delimiter     rune              // 0: read from the header row
 }
 
 // encodings are what --encoding reads besides UTF-8: the encodings
@@ -64,27 +65,86 @@ const (
 var onExistsModes = []string{"fail", "skip", "update"}
 
 // bulkOnly are the flags that mean something only with --from.
-var bulkOnly = []string{"encoding", "from-format", "parallel", "restart", "report", "on-exists", "map", "ignore-unknown", "skip-invalid", "failed"}
+var bulkOnly = []string{"encoding", "delimiter", "from-format", "parallel", "restart", "report", "on-exists", "map", "ignore-unknown", "skip-invalid", "failed"}
+
+// fileFlagUsage words the file options for one kind of command: what
+// --from does, what --map reads, what --skip-invalid does with valid rows.
+type fileFlagUsage struct{ from, mapTo, ignore, valid string }
+
+var declaredFileFlags = fileFlagUsage{
+	from:   "run the command once per row of `FILE`: CSV with a header row naming flags or arguments, or JSON Lines (- for stdin)",
+	mapTo:  "read the file's `COLUMN=FLAG` as that flag or argument (metadata.KEY: one metadata key; repeatable)",
+	ignore: "leave out columns that name no flag (they are named on stderr)",
+	valid:  "send the valid rows",
+}
+
+// addFileFlags gives a command --from and the options that say how to
+// read its file, the same for every command that reads one.
+func addFileFlags(c *cobra.Command, u fileFlagUsage) {
+	fl := c.Flags()
+	fl.String("from", "", u.from)
+	fl.String("from-format", "", "format of --from: csv or jsonl (default: by the file's extension, else csv)")
+	fl.String("encoding", "utf-8", "with --from, the file's `ENCODING`: utf-8, windows-1252, latin1 or utf-16")
+	fl.String("delimiter", "", "with --from, the CSV's `SEPARATOR`: comma, semicolon or tab (default: read from the header row)")
+	fl.StringArray("map", nil, "with --from, "+u.mapTo)
+	fl.Bool("ignore-unknown", false, "with --from, "+u.ignore)
+	fl.Bool("skip-invalid", false, "with --from, "+u.valid+" and report the invalid ones as failed (exit 1), instead of refusing the file")
+	fl.String("failed", "", "with --from, write the failed and invalid rows to `FILE`, in the input's columns plus a reason, to fix and rerun")
+	for name, values := range map[string][]string{"encoding": {"utf-8", "windows-1252", "latin1", "utf-16"},
+		"delimiter": {"comma", "semicolon", "tab"}, "from-format": bulk.Formats} {
+		c.RegisterFlagCompletionFunc(name, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return values, cobra.ShellCompDirectiveNoFileComp
+		})
+	}
+}
+
+// fileOptions reads what addFileFlags added, once --from is given.
+func fileOptions(c *cobra.Command) (o bulkOptions, err error) {
+	fl := c.Flags()
+	o.from, _ = fl.GetString("from")
+	o.maps, _ = fl.GetStringArray("map")
+	o.ignoreUnknown, _ = fl.GetBool("ignore-unknown")
+	o.skipInvalid, _ = fl.GetBool("skip-invalid")
+	o.failed, _ = fl.GetString("failed")
+	if strings.TrimSpace(o.from) == "" {
+		return o, cli.UsageErrorf("--from needs a file name, or - for stdin")
+	}
+	if enc, _ := fl.GetString("encoding"); !strings.EqualFold(enc, "utf-8") && !strings.EqualFold(enc, "utf8") {
+		if o.encoding = encodings[strings.ToLower(enc)]; o.encoding == nil {
+			return o, cli.UsageErrorf("invalid --encoding %q: use utf-8, windows-1252, latin1 or utf-16", enc)
+		}
+	}
+	if d, _ := fl.GetString("delimiter"); fl.Changed("delimiter") {
+		if o.delimiter, err = ParseDelimiter(d); err != nil {
+			return o, err
+		}
+	}
+	o.format = bulk.FormatOf(o.from)
+	if format, _ := fl.GetString("from-format"); format != "" {
+		if o.format, err = bulk.ParseFormat(format); err != nil {
+			return o, &cli.UsageError{Err: err}
+		}
+	}
+	return o, nil
+}
+
+// fileOnly refuses a file option given without --from.
+func fileOnly(c *cobra.Command, names []string) error {
+	for _, n := range names {
+		if f := c.Flags().Lookup(n); f != nil && f.Changed {
+			return cli.UsageErrorf("--%s goes with --from FILE", n)
+		}
+	}
+	return nil
+}
 
 // addBulkFlags gives a write command its --from flags.
 func addBulkFlags(op *Op, c *cobra.Command) {
+	addFileFlags(c, declaredFileFlags)
 	fl := c.Flags()
-	fl.String("from", "", "run the command once per row of `FILE`: CSV with a header row naming flags or arguments, or JSON Lines (- for stdin)")
-	fl.String("from-format", "", "format of --from: csv or jsonl (default: by the file's extension, else csv)")
-	fl.String("encoding", "utf-8", "with --from, the file's `ENCODING`: utf-8, windows-1252, latin1 or utf-16")
-	c.RegisterFlagCompletionFunc("encoding", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"utf-8", "windows-1252", "latin1", "utf-16"}, cobra.ShellCompDirectiveNoFileComp
-	})
 	fl.Int("parallel", defaultParallel, "with --from, rows in flight at once (the rate budget still paces every request)")
 	fl.Bool("restart", false, "with --from, forget what earlier runs of the same job recorded and start over")
 	fl.String("report", "", "with --from, also write each row's result to `FILE` as CSV")
-	fl.StringArray("map", nil, "with --from, read the file's `COLUMN=FLAG` as that flag or argument (metadata.KEY: one metadata key; repeatable)")
-	fl.Bool("ignore-unknown", false, "with --from, leave out columns that name no flag (they are named on stderr)")
-	fl.Bool("skip-invalid", false, "with --from, send the valid rows and report the invalid ones as failed (exit 1), instead of refusing the file")
-	fl.String("failed", "", "with --from, write the failed and invalid rows to `FILE`, in the input's columns plus a reason, to fix and rerun")
-	c.RegisterFlagCompletionFunc("from-format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return bulk.Formats, cobra.ShellCompDirectiveNoFileComp
-	})
 	if op.Exists != nil {
 		fl.String("on-exists", "fail", "with --from, a row whose object already exists: fail (report it), skip, or update it")
 		c.RegisterFlagCompletionFunc("on-exists", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -102,34 +162,19 @@ func fromFile(c *cobra.Command) bool {
 func bulkFlags(op *Op, c *cobra.Command) (o bulkOptions, ok bool, err error) {
 	fl := c.Flags()
 	if !fromFile(c) {
-		for _, n := range bulkOnly {
-			if f := fl.Lookup(n); f != nil && f.Changed {
-				return o, false, cli.UsageErrorf("--%s goes with --from FILE", n)
-			}
-		}
-		return o, false, nil
+		return o, false, fileOnly(c, bulkOnly)
 	}
-	o.from, _ = fl.GetString("from")
+	if o, err = fileOptions(c); err != nil {
+		return o, true, err
+	}
 	o.parallel, _ = fl.GetInt("parallel")
 	o.restart, _ = fl.GetBool("restart")
 	o.report, _ = fl.GetString("report")
-	o.maps, _ = fl.GetStringArray("map")
-	o.ignoreUnknown, _ = fl.GetBool("ignore-unknown")
-	o.skipInvalid, _ = fl.GetBool("skip-invalid")
-	o.failed, _ = fl.GetString("failed")
-	if enc, _ := fl.GetString("encoding"); !strings.EqualFold(enc, "utf-8") && !strings.EqualFold(enc, "utf8") {
-		if o.encoding = encodings[strings.ToLower(enc)]; o.encoding == nil {
-			return o, true, cli.UsageErrorf("invalid --encoding %q: use utf-8, windows-1252, latin1 or utf-16", enc)
-		}
-	}
 	o.onExists = "fail"
 	if op.Exists != nil {
 		o.onExists, _ = fl.GetString("on-exists")
 	}
-	format, _ := fl.GetString("from-format")
 	switch {
-	case strings.TrimSpace(o.from) == "":
-		return o, true, cli.UsageErrorf("--from needs a file name, or - for stdin")
 	case o.parallel < 1 || o.parallel > MaxParallel:
 		return o, true, cli.UsageErrorf("invalid --parallel %d: give 1 to %d", o.parallel, MaxParallel)
 	case !slices.Contains(onExistsModes, o.onExists):
@@ -140,20 +185,41 @@ func bulkFlags(op *Op, c *cobra.Command) (o bulkOptions, ok bool, err error) {
 	if op.Exists != nil && op.Exists.Check == nil && o.onExists == "update" && op.Sibling(op.Exists.Update) == nil {
 		return o, true, cli.UsageErrorf("%s cannot update an existing object (the API has no such change): use --on-exists skip or fail", c.CommandPath())
 	}
-	if format != "" {
-		if o.format, err = bulk.ParseFormat(format); err != nil {
-			return o, true, &cli.UsageError{Err: err}
-		}
-	} else {
-		o.format = bulk.FormatOf(o.from)
-	}
 	return o, true, nil
+}
+
+// ParseDelimiter reads --delimiter: a name or the character itself.
+func ParseDelimiter(s string) (rune, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case ",", "comma":
+		return ',', nil
+	case ";", "semicolon":
+		return ';', nil
+	case "tab", `\t`, "\t":
+		return '\t', nil
+	}
+	if s == "\t" {
+		return '\t', nil
+	}
+	return 0, cli.UsageErrorf("invalid --delimiter %q: use comma, semicolon or tab", s)
+}
+
+// reader reads the job's input, with the separator --delimiter gives.
+func (j *bulkJob) reader(r io.Reader) *bulk.Reader {
+	rd := bulk.NewReader(r, j.o.format)
+	if j.o.delimiter != 0 {
+		rd.SetDelimiter(j.o.delimiter)
+	}
+	return rd
 }
 
 // bulkColumnsExample names a few of an op's columns for its help.
 func bulkColumnsExample(op *Op) string {
 	var names []string
-	for _, a := range argNames(op.Use) {
+	for i, a := range argNames(op.Use) {
+		if op.argKind(i) == "users" {
+			a = userColumn
+		}
 		names = append(names, strings.ReplaceAll(strings.ToLower(a), "_", "-"))
 	}
 	for _, fd := range op.Fields {
@@ -165,6 +231,16 @@ func bulkColumnsExample(op *Op) string {
 		names = append(names, op.Fields[0].Flag)
 	}
 	return strings.Join(names, ",")
+}
+
+// hasUserColumn: a file for op names a user (an argument or a --user).
+func (op *Op) hasUserColumn() bool {
+	for i := range op.Args {
+		if op.argKind(i) == "users" {
+			return true
+		}
+	}
+	return op.hasField(userColumn)
 }
 
 // Sibling is the op of the same group whose Use starts with word.
@@ -204,8 +280,11 @@ type bulkJob struct {
 	requests map[string]*requestTally
 	names    map[string]map[uint64]bool // resolve kind -> distinct names
 	shared   map[uint64]bool            // distinct reads Existence.Check shares
-	batched  map[string]int             // rows per batch (arguments), for ops whose rows share a request
-	joinKeys map[string]bool            // follow-ups joined across rows, by path and object
+	subjects map[uint64]bool            // distinct reads Existence.BySubject names
+	// bySubject: every row has a BySubject read, and they are fewer
+	bySubject, notBySubject bool
+	batched                 map[string]int  // rows per batch (arguments), for ops whose rows share a request
+	joinKeys                map[string]bool // follow-ups joined across rows, by path and object
 
 	// while running
 	conn   *cli.Connection
@@ -377,7 +456,7 @@ func (j *bulkJob) run(parent context.Context) error {
 		return err
 	}
 	j.truth = resolve.New(conn.Client)
-	j.lk = &bulkLookups{client: conn.Client, truth: j.truth}
+	j.lk = &bulkLookups{client: conn.Client, truth: j.truth, bySubject: j.bySubject}
 	rows, err := j.rowSource()
 	if err != nil {
 		return err
@@ -498,8 +577,8 @@ func (j *bulkJob) ready(id string, prior *bulk.State) error {
 	if prior != nil && !j.e.quiet() {
 		c := prior.Counts()
 		applied := c["created"] + c["updated"] + c["deleted"] + c["skipped"]
-		j.f.IO.Notice("orgctl: resuming job %s: %d of %d rows applied by earlier runs, %d to settle by a lookup",
-			id, applied, j.rows, c["unknown"])
+		j.f.IO.Notice("orgctl: resuming job %s: %d of %s applied by earlier runs, %d to settle by a lookup",
+			id, applied, countOf(j.rows, "row"), c["unknown"])
 	}
 	if j.o.failed != "" {
 		// created before any row, so a path that cannot be written stops the job unsent
@@ -533,7 +612,7 @@ func (j *bulkJob) rowSource() (*rowReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	rd := bulk.NewReader(rc, j.o.format)
+	rd := j.reader(rc)
 	if j.o.format == bulk.CSV {
 		if _, _, err := rd.Header(); err != nil {
 			rc.Close()
@@ -562,18 +641,11 @@ func (r *rowReader) close() { r.rc.Close() }
 // confirm asks once for the whole file.
 func (j *bulkJob) confirm() error {
 	io := j.f.IO
-	what := fmt.Sprintf("%s on the %d rows of %s", j.cmd.CommandPath(), j.rows, j.src.name)
+	what := fmt.Sprintf("%s on the %s of %s", j.cmd.CommandPath(), nounFor(j.rows, "1 row", fmt.Sprintf("%d rows", j.rows)), j.src.name)
 	if !io.InTTY || !io.ErrTTY || j.src.name == "stdin" {
 		return cli.UsageErrorf("refusing to run `%s` without confirmation: pass --yes", what)
 	}
-	fmt.Fprintf(io.Err, "Run `%s`? This cannot be undone. [y/N] ", what)
-	var line string
-	fmt.Fscanln(io.In, &line)
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return nil
-	}
-	return cli.ErrCancelled
+	return cli.ConfirmOrCancel(j.f.Ask(), fmt.Sprintf("Run `%s`? This cannot be undone.", what))
 }
 
 // noteChange tells the completion and name caches that the job changed its
@@ -643,7 +715,7 @@ func (j *bulkJob) summary(id string, sum bulk.Summary, stopped bool) {
 	if earlier > 0 {
 		tail = fmt.Sprintf(" (%d of them by earlier runs)", earlier)
 	}
-	fmt.Fprintf(io.Err, "orgctl: %d of %d rows of %s: %s%s in %.1fs; job %s\n", done, j.rows, j.src.name, strings.Join(parts, ", "),
+	fmt.Fprintf(io.Err, "orgctl: %d of %s of %s: %s%s in %.1fs; job %s\n", done, countOf(j.rows, "row"), j.src.name, strings.Join(parts, ", "),
 		tail, took.Seconds(), id)
 	again := "run the same command again"
 	if j.src.name == "stdin" {

@@ -113,7 +113,7 @@ func (j *bulkJob) matchRows(known map[string]bulk.RowState) (map[int]bulk.RowSta
 		return nil, err
 	}
 	defer rc.Close()
-	rd := bulk.NewReader(rc, j.o.format)
+	rd := j.reader(rc)
 	out := map[int]bulk.RowState{}
 	for {
 		row, err := rd.Next()

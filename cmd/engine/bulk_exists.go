@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 )
 
@@ -57,6 +58,12 @@ type Existence struct {
 	// rows (the object), and CheckPath prices that read.
 	Shared    func(in Input) string
 	CheckPath string
+	// BySubject names, for a row's Input, another read that answers Check
+	// as well (a subject's direct grants of one type, at SubjectPath); ""
+	// when it cannot for that row. A job sends whichever reads are fewer:
+	// one per Shared key, or one per BySubject key.
+	BySubject   func(in Input) string
+	SubjectPath string
 	// ListKind is the kind whose one list (read from the API, never from a
 	// cache) Check looks in, instead of a read per Shared key; names of
 	// that kind are looked up in the same list.
@@ -64,6 +71,11 @@ type Existence struct {
 	// Display names a row's object in results when the key fields joined
 	// do not read well (a folder: app:/Finance/Reports).
 	Display func(in Input) string
+	// Already, when set, makes a single command line look too (Check, with
+	// its one read of ListKind) and, when the change is in place, say this
+	// line and send nothing: the API would answer a repeat as if it had
+	// done something. object is the name of the object it is in place on.
+	Already func(c *Call, object string) string
 }
 
 // ConflictKey is a family that answers a duplicate create with 409.
@@ -86,9 +98,9 @@ var FolderExists = &Existence{Kind: "folders", Flags: []string{"type", "parent",
 			return false
 		}
 		parent, _ := c.Body["parent_folder_id"].(string)
-		if parent == "" { // the root of the type: the one folder of the type without a parent
+		if parent == "" { // the root of the type (personalRoot has no parent either)
 			for _, r := range all {
-				if resolve.Text(r.Fields["folder_type"]) == typ && r.Fields["parent_folder_id"] == nil {
+				if resolve.Text(r.Fields["folder_type"]) == typ && kinds.IsRoot(r.Key) {
 					parent = r.ID
 				}
 			}
@@ -120,17 +132,37 @@ var MemberExists = &Existence{Flags: []string{"user"}, ListKind: "groups",
 			return "", false, err
 		}
 		users := c.LocalStrings("user")
+		admin := c.LocalBool("admin")
 		for _, u := range users {
-			if _, in := members[u]; !in {
+			// a member made a group admin is a change
+			if role, in := members[u]; !in || admin && role != "admin" {
 				return "", false, nil
 			}
 		}
 		return strings.Join(users, ","), len(users) > 0, nil
+	},
+	Already: func(c *Call, group string) string {
+		users := c.TypedList("user")
+		if len(users) == 0 {
+			users = c.LocalStrings("user")
+		}
+		who, are := strings.Join(users, ", "), "are already members"
+		if len(users) == 1 {
+			are = "is already a member"
+		}
+		if c.LocalBool("admin") {
+			are += map[bool]string{true: " and a group admin", false: " and group admins"}[len(users) == 1]
+		}
+		return fmt.Sprintf("%s %s of group %s; nothing sent", who, are, group)
 	}}
 
 // GrantExists: a grant to a subject that already has access replaces the
-// level, so the API says nothing; orgctl reads each object's access list
-// once per job (one request serves "a folder to 40 groups").
+// level, and the API answers it as it answers the first (with the
+// subject's objects), so only a read tells a grant in place. That read
+// costs what the grant does (10 points), so a job reads as few as it can:
+// each object's access list once (one serves "a folder to 40 groups"), or
+// each subject's direct grants of a type once (one listObjects serves "40
+// folders to a group"), whichever the file needs fewer of.
 var GrantExists = &Existence{Flags: []string{"group", "user", "object-type", "object-id"},
 	CheckPath: "/permissions/accessList/{objectType}/{objectId}",
 	Shared: func(in Input) string {
@@ -140,10 +172,34 @@ var GrantExists = &Existence{Flags: []string{"group", "user", "object-type", "ob
 		}
 		return t[len(t)-1] + "/" + id[len(id)-1]
 	},
+	SubjectPath: "/permissions/listObjects",
+	BySubject: func(in Input) string {
+		t := in.Values["object-type"]
+		if len(t) == 0 || !listsObjects[t[len(t)-1]] {
+			return ""
+		}
+		for _, flag := range []string{"group", "user"} {
+			if v := in.Values[flag]; len(v) > 0 {
+				return flag + "/" + strings.ToLower(v[len(v)-1]) + "/" + t[len(t)-1]
+			}
+		}
+		return ""
+	},
 	Check: func(ctx context.Context, lk *bulkLookups, c *Call) (string, bool, error) {
 		obj, _ := c.Body["object"].(map[string]any)
 		subj, _ := c.Body["subject"].(map[string]any)
 		typ, id := resolve.Text(obj["type"]), resolve.Text(obj["id"])
+		if lk.bySubject && listsObjects[typ] {
+			have, err := lk.direct(ctx, subj, typ)
+			if err != nil {
+				return "", false, err
+			}
+			level, ok := have[id]
+			if !ok {
+				return "", false, nil
+			}
+			return fmt.Sprintf("%s/%s (%s)", typ, id, level), true, nil
+		}
 		switch typ {
 		case "app", "folder", "resource", "workflow", "agent":
 		default:
@@ -160,14 +216,57 @@ var GrantExists = &Existence{Flags: []string{"group", "user", "object-type", "ob
 		return fmt.Sprintf("%s/%s (%s)", typ, id, level), true, nil
 	}}
 
+// listsObjects are the object types POST /permissions/listObjects answers for.
+var listsObjects = map[string]bool{"folder": true, "app": true, "resource": true, "resource_configuration": true}
+
+// inPlace is a single command line's look before a change the API would
+// accept twice without a word (Existence.Already): when it is in place,
+// it says so, prints the object as it stands, and sends nothing. A look
+// that fails leaves the decision to the write.
+func (e *Engine) inPlace(ctx context.Context, c *Call) bool {
+	ex := c.Op.Exists
+	if ex == nil || ex.Already == nil || ex.Check == nil || ex.ListKind == "" || c.RawBody != nil {
+		return false
+	}
+	cl, err := e.apiClient()
+	if err != nil {
+		return false
+	}
+	lk := &bulkLookups{client: cl, truth: resolve.New(cl)}
+	if r := e.fetched(ex.ListKind); r != nil {
+		lk.truth = r // the group's name was looked up in this very list
+	}
+	if _, exists, err := ex.Check(ctx, lk, c); err != nil || !exists {
+		return false
+	}
+	name := c.ArgKey(0)
+	if objs, err := lk.truth.All(ctx, kinds.ByName[ex.ListKind]); err == nil {
+		for _, o := range objs {
+			if o.ID == c.Params[c.Op.Args[0]] {
+				name = o.Key
+				if o.Raw != nil {
+					e.Printer.Print(o.Raw, c.Columns) // the object as it stands, as the write would answer
+				}
+				break
+			}
+		}
+	}
+	if !e.quiet() {
+		e.f.IO.Success("%s", ex.Already(c, name))
+	}
+	return true
+}
+
 // bulkLookups are the reads a bulk job shares between its rows: the list
 // of groups with their members, and each object's access list, read once
 // per job.
 type bulkLookups struct {
 	client *client.Client
 	truth  *resolve.Resolver
-	mu     sync.Mutex
-	m      map[string]*sharedRead
+	// bySubject: Check reads subjects' direct grants, not objects' access lists.
+	bySubject bool
+	mu        sync.Mutex
+	m         map[string]*sharedRead
 }
 
 type sharedRead struct {
@@ -200,11 +299,12 @@ func (lk *bulkLookups) read(ctx context.Context, key string, fetch func(cl *clie
 	return r.set, r.err
 }
 
-// members is the set of a group's member ids (to "member"), from the
+// members is the set of a group's member ids (to "member", or "admin"
+// for a group admin), from the
 // list of groups, worked out once per group.
 func (lk *bulkLookups) members(ctx context.Context, group string) (map[string]string, error) {
 	set, err := lk.read(ctx, "members of "+group, func(*client.Client) (map[string]string, error) {
-		groups, err := lk.truth.All(ctx, resolve.Kinds["groups"])
+		groups, err := lk.truth.All(ctx, kinds.ByName["groups"])
 		if err != nil {
 			return nil, err
 		}
@@ -217,6 +317,9 @@ func (lk *bulkLookups) members(ctx context.Context, group string) (map[string]st
 			for _, m := range ms {
 				if mm, ok := m.(map[string]any); ok {
 					out[resolve.Text(mm["id"])] = "member"
+					if admin, _ := mm["is_group_admin"].(bool); admin {
+						out[resolve.Text(mm["id"])] = "admin"
+					}
 				}
 			}
 		}
@@ -259,6 +362,32 @@ func (lk *bulkLookups) access(ctx context.Context, typ, id string) (map[string]s
 				}
 				out[t+"/"+resolve.Text(e.Subject.ID)] = e.Level
 			}
+		}
+		return out, nil
+	})
+}
+
+// direct maps the ids of the objects of typ a subject has a grant on
+// itself to the level it gives: one POST /permissions/listObjects without
+// include_inherited_access, read once per job.
+func (lk *bulkLookups) direct(ctx context.Context, subj map[string]any, typ string) (map[string]string, error) {
+	key := "direct " + resolve.Text(subj["type"]) + "/" + resolve.Text(subj["id"]) + "/" + typ
+	return lk.read(ctx, key, func(cl *client.Client) (map[string]string, error) {
+		resp, err := cl.Do(ctx, client.Request{Method: http.MethodPost, Path: "/permissions/listObjects", Scope: "Permissions > Read",
+			Body: map[string]any{"subject": subj, "object_type": typ}})
+		if err != nil {
+			return nil, err
+		}
+		var items []struct {
+			ID    any    `json:"id"`
+			Level string `json:"access_level"`
+		}
+		if err := json.Unmarshal(resp.Data, &items); err != nil {
+			return nil, fmt.Errorf("POST /permissions/listObjects: %w", err)
+		}
+		out := make(map[string]string, len(items))
+		for _, it := range items {
+			out[resolve.Text(it.ID)] = it.Level
 		}
 		return out, nil
 	})

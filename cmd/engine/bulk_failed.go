@@ -28,7 +28,7 @@ func (j *bulkJob) writeFailed() error {
 		return err
 	}
 	defer in.Close()
-	rd := bulk.NewReader(in, j.o.format)
+	rd := j.reader(in)
 	var cw *output.CSVWriter
 	var header []string
 	if j.o.format == bulk.CSV {

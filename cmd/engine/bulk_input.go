@@ -14,7 +14,7 @@ import (
 	"sync"
 
 	"github.com/orgctl/orgctl/client/bulk"
-	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/cli"
 )
 
@@ -40,6 +40,11 @@ func (b *bulkColumns) mapColumns(maps []string) error {
 			return cli.UsageErrorf("invalid --map %q: give COLUMN=FLAG (the file's column, then the flag or argument it gives; metadata.KEY for a metadata field)", m)
 		}
 		col, to := strings.TrimSpace(m[:i]), strings.TrimPrefix(strings.TrimSpace(m[i+1:]), "--")
+		if _, known := b.names[strings.ToLower(mapTarget(to))]; !known {
+			if _, known := b.names[strings.ToLower(mapTarget(col))]; known {
+				col, to = to, strings.TrimPrefix(col, "--") // FLAG=COLUMN: the side that names a flag is the flag
+			}
+		}
 		flag, key, isKV := strings.Cut(to, ".")
 		t, ok := b.names[strings.ToLower(flag)]
 		switch {
@@ -57,6 +62,12 @@ func (b *bulkColumns) mapColumns(maps []string) error {
 		b.mapped[strings.ToLower(col)] = t
 	}
 	return nil
+}
+
+// mapTarget is the flag part of a --map side ("metadata" of metadata.team).
+func mapTarget(s string) string {
+	flag, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(s), "--"), ".")
+	return flag
 }
 
 // kvFlags names the op's KEY=VALUE flags, for --map's errors.
@@ -81,6 +92,13 @@ type colTarget struct {
 	kv string
 }
 
+// userColumn is what a file calls the column of a user, in every command:
+// an email or an id. userAliases are read as it too: the names commands
+// gave it before ("email" in users offboard, "user-id" in users delete).
+const userColumn = "user"
+
+var userAliases = []string{"email", "user-id", "user_id", "userid"}
+
 // newBulkColumns accepts, case-insensitively, a field's flag name (with - or
 // _), its API key, and an argument's name from Use ("user-id" for USER_ID)
 // or its path parameter ("userId").
@@ -102,15 +120,39 @@ func newBulkColumns(op *Op, given int) *bulkColumns {
 		}
 	}
 	uses := argNames(op.Use)
+	var userArgs []int
 	for i, p := range op.Args {
 		name := p
 		if i < len(uses) {
 			name = strings.ReplaceAll(strings.ToLower(strings.Trim(uses[i], "[]")), "_", "-")
 		}
-		b.args = append(b.args, name)
+		if op.argKind(i) == "users" {
+			// every file names a user the same way, whatever the command calls it
+			add(userColumn, colTarget{arg: i})
+			userArgs = append(userArgs, i)
+			b.args = append(b.args, userColumn)
+		} else {
+			b.args = append(b.args, name)
+		}
 		add(name, colTarget{arg: i})
 		add(strings.ReplaceAll(name, "-", "_"), colTarget{arg: i})
 		add(p, colTarget{arg: i})
+		if k := op.argKind(i); k != "" && k != noCompletion {
+			add(SingularKind(k), colTarget{arg: i}) // "group" for GROUP_ID: a name or an id
+		}
+	}
+	// the older names of a user column, read as it
+	for i := range op.Fields {
+		if fd := &op.Fields[i]; fd.Flag == userColumn {
+			for _, alias := range userAliases {
+				add(alias, colTarget{field: fd, arg: -1})
+			}
+		}
+	}
+	for _, i := range userArgs {
+		for _, alias := range userAliases {
+			add(alias, colTarget{arg: i})
+		}
 	}
 	return b
 }
@@ -141,53 +183,6 @@ func (b *bulkColumns) known() string {
 		names = append(names, b.args[i])
 	}
 	return strings.Join(names, ", ")
-}
-
-// header checks a CSV header: every column names something, nothing is
-// named twice, required fields and arguments are there.
-func (j *bulkJob) header(cols []string) []string {
-	var probs []string
-	have := map[string]string{} // target -> column
-	for _, col := range cols {
-		if col == "" {
-			continue
-		}
-		t, ok := j.cols.target(col)
-		if !ok {
-			if j.o.ignoreUnknown {
-				j.ignore(col)
-				continue
-			}
-			probs = append(probs, fmt.Sprintf("unknown column %q: columns are named like the command's flags or arguments (%s) or the API's keys; "+
-				"--map %q=FLAG reads it as one of them, --ignore-unknown leaves it out", col, j.cols.known(), col))
-			continue
-		}
-		name := j.cols.targetName(t)
-		if t.kv != "" {
-			name += "." + t.kv
-		}
-		if t.field == nil && t.arg < j.cols.given {
-			probs = append(probs, fmt.Sprintf("column %q gives %s, which the command line gives already: drop one", col, name))
-			continue
-		}
-		if prev, dup := have[name]; dup {
-			probs = append(probs, fmt.Sprintf("columns %q and %q both give %s: drop one", prev, col, name))
-			continue
-		}
-		have[name] = col
-	}
-	for _, fd := range j.op.Fields {
-		if fd.Required && have[fd.Flag] == "" && len(j.base.Values[fd.Flag]) == 0 {
-			probs = append(probs, fmt.Sprintf("missing column %q: it is required (or give --%s on the command line for every row)", fd.Flag, fd.Flag))
-		}
-	}
-	for i := j.cols.given; i < len(j.op.Args); i++ {
-		if have[j.cols.args[i]] == "" {
-			probs = append(probs, fmt.Sprintf("missing column %q: the %s argument (or give it on the command line for every row)",
-				j.cols.args[i], strings.ToUpper(strings.ReplaceAll(j.cols.args[i], "-", "_"))))
-		}
-	}
-	return probs
 }
 
 func (b *bulkColumns) targetName(t colTarget) string {
@@ -328,13 +323,16 @@ func (j *bulkJob) problemText(err error) []string {
 // is checked, so bad values are found before any request.
 func (j *bulkJob) checkRow(in Input) (*Call, []string) {
 	refs := j.op.NameRefs(in)
+	if err := refuseBuiltin(j.op, refs, nil); err != nil {
+		return nil, []string{err.Error()}
+	}
 	c, err := j.op.Build(substitute(in, refs, func(r nameRef) string { return r.stand }), nil)
 	if err != nil {
 		return nil, j.problemText(err)
 	}
 	if j.upd != nil {
 		var probs []string
-		uin := j.updateInput(in, standIn(resolve.Kinds[j.op.Exists.Kind], 1))
+		uin := j.updateInput(in, standIn(kinds.ByName[j.op.Exists.Kind], 1))
 		for flag := range in.Values {
 			if !j.upd.hasField(flag) && !slices.Contains(j.op.Exists.Flags, flag) {
 				probs = append(probs, fmt.Sprintf("--on-exists update cannot apply %s: `%s` has no such field", flag, j.updateCommand()))
@@ -428,7 +426,7 @@ func (j *bulkJob) naturalKey(in Input, fold bool) string {
 		}
 	}
 	k := strings.Join(parts, " ")
-	if fold && resolve.Kinds[ex.Kind].Fold {
+	if fold && kinds.ByName[ex.Kind].Fold {
 		k = strings.ToLower(k)
 	}
 	return k
@@ -459,6 +457,99 @@ func (j *bulkJob) displayKey(in Input) string {
 	return ""
 }
 
+// problemList gathers a file's problems by line, listing at most
+// maxProblems and counting the rest.
+type problemList struct {
+	name  string
+	lines []string
+	n     int
+}
+
+func (pl *problemList) add(line int, msg string) {
+	pl.n++
+	if len(pl.lines) < maxProblems {
+		pl.lines = append(pl.lines, fmt.Sprintf("%s:%d: %s", pl.name, line, msg))
+	}
+}
+
+// report writes the problems and is the error that ends the check, or nil.
+func (pl *problemList) report(w io.Writer) error {
+	if pl.n == 0 {
+		return nil
+	}
+	for _, p := range pl.lines {
+		fmt.Fprintln(w, strings.Replace(p, ":0: (", ": (", 1))
+	}
+	if pl.n > len(pl.lines) {
+		fmt.Fprintf(w, "%s: ... and %s more\n", pl.name, countOf(pl.n-len(pl.lines), "problem"))
+	}
+	return cli.UsageErrorf("%s: %s; nothing was sent", pl.name, countOf(pl.n, "problem"))
+}
+
+// checkHeader checks a CSV's header row. When its columns do not fit the
+// command, it says so in a few lines and ends the check: every row would
+// only repeat what the header says.
+func (j *bulkJob) checkHeader(rd *bulk.Reader, pl *problemList) error {
+	cols, hp, err := rd.Header()
+	if err != nil {
+		return cli.UsageErrorf("%s: %v", j.src.name, err)
+	}
+	for _, p := range hp {
+		pl.add(p.Line, p.Msg)
+	}
+	h := j.header(cols)
+	for _, p := range h.probs {
+		pl.add(1, p)
+	}
+	if h.fits() {
+		return nil
+	}
+	w := j.f.IO.Err
+	for _, p := range pl.lines {
+		fmt.Fprintln(w, p)
+	}
+	for _, l := range j.headerLines(h) {
+		fmt.Fprintln(w, l)
+	}
+	how := ""
+	if len(cols) == 1 && strings.ContainsAny(cols[0], ",;\t|") {
+		how = fmt.Sprintf(" (read as %s-separated; --delimiter sets the separator)", bulk.DelimiterName(rd.Delimiter()))
+	}
+	return cli.UsageErrorf("%s: the header row does not fit the command%s; nothing was sent", j.src.name, how)
+}
+
+// rowProblems are what is wrong with one row: its values, its build with
+// stand-ins, a key an earlier row has (keys: key -> its first line).
+func (j *bulkJob) rowProblems(row bulk.Row, keys map[uint64]int, unknownCol map[string]int) (Input, *Call, []string) {
+	var probs []string
+	in, rp, complete := j.rowInput(row)
+	for _, m := range rp {
+		if strings.HasPrefix(m, "unknown field ") {
+			if unknownCol[m]++; unknownCol[m] > 1 {
+				continue
+			}
+		}
+		probs = append(probs, m)
+	}
+	if !complete {
+		return in, nil, probs
+	}
+	c, bp := j.checkRow(in)
+	probs = append(probs, bp...)
+	for _, k := range j.rowKeys(in) {
+		if strings.TrimSpace(k) == "" {
+			continue // no key: the row's own problem says what is missing
+		}
+		hk := maphash.String(keySeed, k)
+		if first, dup := keys[hk]; dup {
+			probs = append(probs, fmt.Sprintf("duplicate key %q: line %d has it too (each object once per file)", k, first))
+			continue
+		}
+		keys[hk] = row.Line
+	}
+	return in, c, probs
+}
+
 // check is the first pass: every row is read, mapped and built with
 // stand-ins for names; every problem is listed by line, and nothing is sent
 // unless there is none. It also hashes the input (the job's identity) and
@@ -470,30 +561,17 @@ func (j *bulkJob) check() error {
 	}
 	defer rc.Close()
 	h := bulk.InputHash()
-	rd := bulk.NewReader(io.TeeReader(rc, h), j.o.format)
-	var probs []string
-	nprobs := 0
-	add := func(line int, msg string) {
-		nprobs++
-		if len(probs) < maxProblems {
-			probs = append(probs, fmt.Sprintf("%s:%d: %s", j.src.name, line, msg))
-		}
-	}
+	rd := j.reader(io.TeeReader(rc, h))
+	pl := &problemList{name: j.src.name}
 	if j.o.format == bulk.CSV {
-		cols, hp, err := rd.Header()
-		if err != nil {
-			return cli.UsageErrorf("%s: %v", j.src.name, err)
-		}
-		for _, p := range hp {
-			add(p.Line, p.Msg)
-		}
-		for _, p := range j.header(cols) {
-			add(1, p)
+		if err := j.checkHeader(rd, pl); err != nil {
+			return err
 		}
 	}
 	j.requests = map[string]*requestTally{}
 	j.names = map[string]map[uint64]bool{}
 	j.shared = map[uint64]bool{}
+	j.subjects = map[uint64]bool{}
 	j.batched = map[string]int{}
 	j.joinKeys = map[string]bool{}
 	j.invalid = map[int]string{}
@@ -511,43 +589,20 @@ func (j *bulkJob) check() error {
 				j.invalid[p.Row] = p.Msg
 				continue
 			}
-			add(p.Line, p.Msg)
+			pl.add(p.Line, p.Msg)
 			continue
 		}
 		if err != nil {
 			return fmt.Errorf("reading %s: %w", j.src.name, err)
 		}
 		j.rows++
-		var rowProbs []string
-		in, rp, complete := j.rowInput(row)
-		for _, m := range rp {
-			if strings.HasPrefix(m, "unknown field ") {
-				if unknownCol[m]++; unknownCol[m] > 1 {
-					continue
-				}
-			}
-			rowProbs = append(rowProbs, m)
-		}
-		var c *Call
-		if complete {
-			var bp []string
-			c, bp = j.checkRow(in)
-			rowProbs = append(rowProbs, bp...)
-			for _, k := range j.rowKeys(in) {
-				hk := maphash.String(keySeed, k)
-				if first, dup := keys[hk]; dup {
-					rowProbs = append(rowProbs, fmt.Sprintf("duplicate key %q: line %d has it too (each object once per file)", k, first))
-					continue
-				}
-				keys[hk] = row.Line
-			}
-		}
+		in, c, rowProbs := j.rowProblems(row, keys, unknownCol)
 		if len(rowProbs) > 0 && j.o.skipInvalid {
 			j.invalid[row.N] = strings.Join(rowProbs, "; ")
 			continue
 		}
 		for _, m := range rowProbs {
-			add(row.Line, m)
+			pl.add(row.Line, m)
 		}
 		if c != nil && len(rowProbs) == 0 {
 			j.tally(in, c)
@@ -555,40 +610,36 @@ func (j *bulkJob) check() error {
 	}
 	for m, n := range unknownCol {
 		if n > 1 {
-			add(0, fmt.Sprintf("(%s on %d lines in all)", m, n))
+			pl.add(0, fmt.Sprintf("(%s on %d lines in all)", m, n))
 		}
 	}
+	j.bySubject = !j.notBySubject && len(j.subjects) > 0 && len(j.subjects) < len(j.shared)
 	if j.src.sum != nil {
 		j.sum = j.src.sum
 	} else {
 		j.sum = h.Sum(nil)
 	}
-	if nprobs > 0 {
-		w := j.f.IO.Err
-		for _, p := range probs {
-			fmt.Fprintln(w, strings.Replace(p, ":0: (", ": (", 1))
-		}
-		if nprobs > len(probs) {
-			fmt.Fprintf(w, "%s: ... and %d more problems\n", j.src.name, nprobs-len(probs))
-		}
-		noun := "problems"
-		if nprobs == 1 {
-			noun = "problem"
-		}
-		return cli.UsageErrorf("%s: %d %s; nothing was sent", j.src.name, nprobs, noun)
+	if err := pl.report(j.f.IO.Err); err != nil {
+		return err
 	}
 	if j.rows == 0 {
 		return cli.UsageErrorf("%s has no rows: nothing to do", j.src.name)
 	}
+	j.noteIgnored()
+	return nil
+}
+
+// noteIgnored names the columns --ignore-unknown left out.
+func (j *bulkJob) noteIgnored() {
 	var ignored []string
 	j.ignored.Range(func(k, _ any) bool { ignored = append(ignored, k.(string)); return true })
-	if len(ignored) > 0 && !j.e.quiet() {
-		sort.Strings(ignored)
-		q := make([]string, len(ignored))
-		for i, c := range ignored {
-			q[i] = strconv.Quote(c)
-		}
-		j.f.IO.Notice("orgctl: %s: ignoring %s %s (--ignore-unknown)", j.src.name, map[bool]string{true: "column", false: "columns"}[len(q) == 1], strings.Join(q, ", "))
+	if len(ignored) == 0 || j.e.quiet() {
+		return
 	}
-	return nil
+	sort.Strings(ignored)
+	q := make([]string, len(ignored))
+	for i, c := range ignored {
+		q[i] = strconv.Quote(c)
+	}
+	j.f.IO.Notice("orgctl: %s: ignoring %s %s (--ignore-unknown)", j.src.name, map[bool]string{true: "column", false: "columns"}[len(q) == 1], strings.Join(q, ", "))
 }

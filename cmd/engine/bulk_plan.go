@@ -7,13 +7,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/orgctl/orgctl/client/bulk"
-	"github.com/orgctl/orgctl/client/resolve"
-	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -82,6 +80,13 @@ func (j *bulkJob) tally(in Input, c *Call) {
 			j.shared[maphash.String(keySeed, s)] = true
 		}
 	}
+	if ex := j.op.Exists; ex != nil && ex.BySubject != nil {
+		if s := ex.BySubject(in); s != "" {
+			j.subjects[maphash.String(keySeed, s)] = true
+		} else {
+			j.notBySubject = true
+		}
+	}
 }
 
 // argNoun names what an op's arguments name, for the dry run ("group").
@@ -99,9 +104,8 @@ func argNoun(op *Op) string {
 func (j *bulkJob) lookups() []requestTally {
 	bc := j.bc
 	var out []requestTally
-	kinds := SortedKeys(j.names)
-	for _, k := range kinds {
-		kd := resolve.Kinds[k]
+	for _, k := range SortedKeys(j.names) {
+		kd := kinds.ByName[k]
 		n := 1
 		note := "looks up names (one list)"
 		if kd.Filter != "" && len(j.names[k]) == 1 {
@@ -113,14 +117,21 @@ func (j *bulkJob) lookups() []requestTally {
 		switch {
 		case ex.ListKind != "":
 			if _, listed := j.names[ex.ListKind]; !listed {
-				kd := resolve.Kinds[ex.ListKind]
+				kd := kinds.ByName[ex.ListKind]
 				out = append(out, requestTally{method: http.MethodGet, path: kd.List, note: "looks for what is already there (one list)", n: 1, cost: bc.Cost(kd.List)})
 			}
+		case ex.Check != nil && j.bySubject:
+			out = append(out, requestTally{method: http.MethodPost, path: ex.SubjectPath, n: len(j.subjects), cost: bc.Cost(ex.SubjectPath),
+				note: fmt.Sprintf("looks for grants in place: one per subject and type, fewer than the %d access lists of one per object", len(j.shared))})
 		case ex.Check != nil && len(j.shared) > 0:
-			out = append(out, requestTally{method: http.MethodGet, path: ex.CheckPath, note: "looks for what is already there",
+			note := "looks for what is already there"
+			if ex.BySubject != nil && len(j.subjects) > 0 && !j.notBySubject {
+				note = fmt.Sprintf("looks for grants in place: one per object, no more than the %d lists of one per subject and type", len(j.subjects))
+			}
+			out = append(out, requestTally{method: http.MethodGet, path: ex.CheckPath, note: note,
 				n: len(j.shared), cost: bc.Cost(ex.CheckPath)})
 		case ex.Check == nil && !ex.Conflict:
-			kd := resolve.Kinds[ex.Kind]
+			kd := kinds.ByName[ex.Kind]
 			if _, listed := j.names[ex.Kind]; !listed {
 				out = append(out, requestTally{method: http.MethodGet, path: kd.List, note: "looks for existing ones (one list)", n: 1, cost: bc.Cost(kd.List)})
 			}
@@ -160,10 +171,10 @@ func (j *bulkJob) dryRun() error {
 		points += r.n * r.cost
 	}
 	bc := j.bc
-	eta, etaKnown, free := time.Duration(0), false, -1
+	var now *ratebudget.Status
 	if conn, err := j.f.Connection(); err == nil {
 		if st, err := conn.Ledger.Status(); err == nil {
-			eta, etaKnown, free = st.TimeFor(points), true, st.Free
+			now = &st
 		}
 	}
 	if j.e.Printer.Opts.Structured() {
@@ -180,8 +191,8 @@ func (j *bulkJob) dryRun() error {
 			list = append(list, e)
 		}
 		doc["by_request"] = list
-		if etaKnown {
-			doc["eta_seconds"] = eta.Seconds()
+		if now != nil {
+			doc["eta_seconds"] = now.TimeFor(points).Seconds()
 		}
 		b, err := MarshalText(doc)
 		if err != nil {
@@ -191,12 +202,14 @@ func (j *bulkJob) dryRun() error {
 	}
 	w := j.f.IO.Out
 	if n := len(j.invalid); n > 0 {
-		fmt.Fprintf(w, "%s: %d rows, %d invalid (not sent: --skip-invalid)\n", j.src.name, j.rows, n)
+		fmt.Fprintf(w, "%s: %s, %d invalid (not sent: --skip-invalid)\n", j.src.name, countOf(j.rows, "row"), n)
+	} else if j.rows == 1 {
+		fmt.Fprintf(w, "%s: 1 row, valid\n", j.src.name)
 	} else {
 		fmt.Fprintf(w, "%s: %d rows, all valid\n", j.src.name, j.rows)
 	}
 	if earlier > 0 {
-		fmt.Fprintf(w, "%d rows were applied by an earlier run of this job and would be skipped\n", earlier)
+		fmt.Fprintf(w, "%s applied by an earlier run of this job and would be skipped\n", nounFor(earlier, "1 row was", fmt.Sprintf("%d rows were", earlier)))
 	}
 	fmt.Fprintln(w, "would send:")
 	var lines [][2]string
@@ -212,26 +225,32 @@ func (j *bulkJob) dryRun() error {
 			what += " (" + r.note + ")"
 		}
 		width = max(width, len(what))
-		lines = append(lines, [2]string{fmt.Sprintf("%6d x ", r.n), what + "\x00" + fmt.Sprintf("%2d points each = %d", r.cost, r.n*r.cost)})
+		lines = append(lines, [2]string{fmt.Sprintf("%6d x ", r.n), what + "\x00" + eachCost(r.cost, r.n)})
 	}
 	for _, l := range lines {
 		what, cost, _ := strings.Cut(l[1], "\x00")
 		fmt.Fprintf(w, "  %s%-*s  %s\n", l[0], width, what, cost)
 	}
 	if earlier == 0 && j.op.Exists != nil && j.op.Exists.Conflict && j.o.onExists != "fail" {
-		kd := resolve.Kinds[j.op.Exists.Kind]
+		kd := kinds.ByName[j.op.Exists.Kind]
 		fmt.Fprintf(w, "  and for each row that already exists one lookup (GET /api/v2%s, %d points)\n", kd.List, bc.Cost(kd.List))
 	}
-	fmt.Fprintf(w, "total: %d requests, %d points\n", total, points)
-	if etaKnown {
-		fmt.Fprintf(w, "budget: %d points per %s, %d free now: about %s\n", bc.Points-bc.Reserve, bc.Window, free, output.Duration(eta))
+	if now != nil {
+		fmt.Fprintf(w, "total: %s\n", bc.CostSentence(total, points, now))
 	} else {
-		fmt.Fprintf(w, "budget: %d points per %s: at least %s (not logged in, so the points already spent are unknown)\n",
-			bc.Points-bc.Reserve, bc.Window, output.Duration(ratebudget.Status{Points: bc.Points, Reserve: bc.Reserve,
-				Free: bc.Points - bc.Reserve, Window: bc.Window}.TimeFor(points)))
+		fmt.Fprintf(w, "total: %s (not logged in, so the points already spent are unknown)\n", bc.CostSentence(total, points, nil))
 	}
 	fmt.Fprintln(w, "nothing sent (--dry-run)")
 	return nil
+}
+
+// eachCost is a dry run's price of n requests of cost points each.
+func eachCost(cost, n int) string {
+	unit := "points"
+	if cost == 1 {
+		unit = "point"
+	}
+	return fmt.Sprintf("%2d %s each = %d", cost, unit, n*cost)
 }
 
 // priorState is the journal of this job, if an earlier run left one and
@@ -251,7 +270,8 @@ func (j *bulkJob) priorState() *bulk.State {
 // idFlags are the flags that decide a job's requests, as its identity
 // takes them: not how it runs or prints.
 func (j *bulkJob) idFlags() []string {
-	skip := map[string]bool{"from": true, "parallel": true, "report": true, "failed": true, "restart": true, "dry-run": true, "yes": true}
+	skip := map[string]bool{"from": true, "parallel": true, "report": true, "failed": true, "restart": true, "dry-run": true, "yes": true,
+		"delimiter": true} // a file read right either way sends the same; read wrong, it fails the check
 	var out []string
 	j.cmd.LocalFlags().VisitAll(func(f *pflag.Flag) {
 		if f.Changed && !skip[f.Name] {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/bulk"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -276,6 +277,9 @@ func (j *bulkJob) build(ctx context.Context, in Input) (Input, *Call, error) {
 			if err != nil {
 				return in, nil, err
 			}
+			if o.Protected != "" && deletesObject(j.op, ref) {
+				return in, nil, builtinRefusal(ref, o.Protected)
+			}
 			ids[ref.stand] = o.ID
 		}
 		in = substitute(in, refs, func(ref nameRef) string { return ids[ref.stand] })
@@ -288,7 +292,7 @@ func (j *bulkJob) build(ctx context.Context, in Input) (Input, *Call, error) {
 // several of its objects: one list costs what one filtered request does.
 func (j *bulkJob) warm(ctx context.Context, r *resolve.Resolver) {
 	for kind, names := range j.names {
-		kd := resolve.Kinds[kind]
+		kd := kinds.ByName[kind]
 		if kd.Filter == "" || len(names) < 2 {
 			continue
 		}
@@ -314,7 +318,7 @@ func (j *bulkJob) exists(ctx context.Context, c *Call, fresh bool) (string, bool
 	if ex.Check != nil {
 		return ex.Check(ctx, j.lk, c)
 	}
-	kd := resolve.Kinds[ex.Kind]
+	kd := kinds.ByName[ex.Kind]
 	r := j.truth
 	var all []resolve.Object
 	var err error

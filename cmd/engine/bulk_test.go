@@ -27,7 +27,7 @@ func TestColumnsAreFlagsKeysOrArgumentNames(t *testing.T) {
 	if !reflect.DeepEqual(in, want) {
 		t.Errorf("input %+v\nwant  %+v", in, want)
 	}
-	for _, name := range []string{"user-id", "user_id", "userId"} {
+	for _, name := range []string{"user", "user-id", "user_id", "userId"} {
 		if field, arg, ok := j.ColumnTarget(name); !ok || field != nil || arg != 0 {
 			t.Errorf("%q does not name the USER_ID argument", name)
 		}
@@ -39,14 +39,46 @@ func TestArgumentsFromTheCommandLineAndTheFile(t *testing.T) {
 	if p := j.Header([]string{"user-id"}); len(p) != 0 {
 		t.Errorf("header problems %q", p)
 	}
-	p := j.Header([]string{"group-id", "user"})
+	p := j.Header([]string{"group-id", "nickname"})
 	if len(p) != 3 || !strings.Contains(p[0], `column "group-id" gives group-id, which the command line gives already`) ||
-		!strings.Contains(p[1], `unknown column "user"`) || !strings.Contains(p[2], `missing column "user-id"`) {
+		p[1] != `unknown column "nickname"` || p[2] != `missing column "user"` {
 		t.Errorf("header problems %q", p)
 	}
 	in, probs, ok := j.RowInput(bulk.Row{Values: map[string][]string{}})
-	if ok || len(probs) != 1 || probs[0] != "user-id is missing or empty: every row needs one" || in.Args[0] != "7" {
-		t.Errorf("row without user-id: %q %v %+v", probs, ok, in)
+	if ok || len(probs) != 1 || probs[0] != "user is missing or empty: every row needs one" || in.Args[0] != "7" {
+		t.Errorf("row without user: %q %v %+v", probs, ok, in)
+	}
+}
+
+// A user column is "user" in every command, its older names read as it.
+func TestAUserColumnIsUserEverywhere(t *testing.T) {
+	for _, path := range []string{"users delete", "groups members remove", "groups members add"} {
+		j := testJob(t, path, nil, nil, bulk.CSV)
+		for _, name := range []string{"user", "User", "email", "user-id", "user_id"} {
+			if _, _, ok := j.ColumnTarget(name); !ok {
+				t.Errorf("%s: column %q names nothing", path, name)
+			}
+		}
+	}
+	// where a command has a field of its own called email, the column is that field
+	for _, path := range []string{"users create", "users update"} {
+		j := testJob(t, path, nil, nil, bulk.CSV)
+		if field, _, ok := j.ColumnTarget("email"); !ok || field == nil || field.Flag != "email" {
+			t.Errorf("%s: email is %+v", path, field)
+		}
+	}
+}
+
+func TestLikelyMapsOfAnHRHeader(t *testing.T) {
+	j := testJob(t, "users create", nil, nil, bulk.CSV)
+	got := j.LikelyMaps([]string{"Email Address", "Given Name", "Surname", "Cost Center", "email;first-name"})
+	want := map[string]string{"Email Address": "email", "Given Name": "first-name", "Surname": "last-name"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("users create: %q", got)
+	}
+	m := testJob(t, "groups members add", []string{"support"}, nil, bulk.CSV)
+	if got := m.LikelyMaps([]string{"Work E-mail", "Admin?"}); !reflect.DeepEqual(got, map[string]string{"Work E-mail": "user", "Admin?": "admin"}) {
+		t.Errorf("groups members add: %q", got)
 	}
 }
 

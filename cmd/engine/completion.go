@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/settings"
@@ -25,35 +26,37 @@ type objectKind struct {
 	View  completions.Kind
 }
 
-// completionKinds are the names Field.Complete and Op.ArgsComplete may use.
-// A kind's cache list is the budget family of its path, so a mutation of
-// that family (Factory.OnChange) forgets it.
-var completionKinds = map[string]objectKind{
-	"users":             {Path: "/users", Scope: "Users > Read", View: completions.Kind{Value: "id", Label: []string{"email"}}},
-	"groups":            {Path: "/groups", Scope: "Groups > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
-	"folders":           {Path: "/folders", Scope: "Folders > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
-	"apps":              {Path: "/apps", Scope: "Apps > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
-	"workflows":         {Path: "/workflows", Scope: "Workflows > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
-	"spaces":            {Path: "/spaces", Scope: "Spaces > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
-	"space-names":       {Path: "/spaces", Scope: "Spaces > Read", View: completions.Kind{Value: "name", Label: []string{"domain"}}},
-	"environments":      {Path: "/environments", Scope: "Environment > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
-	"environment-names": {Path: "/environments", Scope: "Environment > Read", View: completions.Kind{Value: "name", Label: []string{"description"}}},
-	"resources":         {Path: "/resources", Scope: "Resources > Read", View: completions.Kind{Value: "id", Label: []string{"display_name"}}},
-	"themes":            {Path: "/app_themes", Scope: "App Themes > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
-	"invites":           {Path: "/user_invites", Scope: "Users > Read", View: completions.Kind{Value: "id", Label: []string{"invited_email"}}},
-	"user-attributes":   {Path: "/user_attributes", Scope: "User Attributes > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
-	"attribute-names":   {Path: "/user_attributes", Scope: "User Attributes > Read", View: completions.Kind{Value: "name", Label: []string{"label"}}},
-	"config-vars":       {Path: "/configuration_variables", Scope: "Configuration Variables > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
-	"roles":             {Path: "/role_permissions/roles", Scope: "Permissions > Read", View: completions.Kind{Value: "id", Label: []string{"name"}}},
-	// resource-ids are resources where the API takes only the UUID, so a
-	// name given there is looked up (elsewhere the API takes the name itself).
-	"resource-ids": {Path: "/resources", Scope: "Resources > Read", View: completions.Kind{Value: "id", Label: []string{"display_name"}}},
+// completionKinds are the names Field.Complete and Op.ArgsComplete may use:
+// the registry's views, each with its kind's list. A kind's cache list is
+// the budget family of its path, so a mutation of that family
+// (Factory.OnChange) forgets it.
+var completionKinds = map[string]objectKind{}
+
+// resolveKinds are the completion kinds whose names orgctl turns into ids
+// (completion kind -> registry kind).
+var resolveKinds = map[string]string{}
+
+// ObjectTypeKinds are the permission API's object types whose names
+// orgctl looks up ("folder" -> "folders"): the registry's kinds of an
+// object type whose own view looks names up.
+func ObjectTypeKinds() map[string]string {
+	out := map[string]string{}
+	for name, k := range kinds.ByName {
+		if v, ok := kinds.Views[name]; ok && v.Names && k.ObjectType != "" {
+			out[k.ObjectType] = name
+		}
+	}
+	return out
 }
 
 func init() {
-	for name, k := range completionKinds {
-		k.View.List = ratebudget.Family(k.Path)
-		completionKinds[name] = k
+	for name, v := range kinds.Views {
+		k := kinds.Of(v.Kind)
+		completionKinds[name] = objectKind{Path: k.List, Scope: k.Scope,
+			View: completions.Kind{List: ratebudget.Family(k.List), Value: v.Value, Label: v.Label}}
+		if v.Names {
+			resolveKinds[name] = v.Kind
+		}
 	}
 }
 
@@ -226,7 +229,7 @@ func CompleteKind(f *cli.Factory, kind, toComplete string) (out []string, dir co
 		// What orgctl resolves, it completes by name: the email, group name
 		// or folder path the user would type, with the id beside it. The
 		// list is the one name lookups keep, so either fills it for the other.
-		k := resolve.Kinds[rk]
+		k := kinds.Of(rk)
 		view := completions.Kind{List: nameList(rk), Value: "key", Label: []string{"id"}}
 		items := src.Items(context.Background(), view.List, func(ctx context.Context) ([]completions.Item, error) {
 			return fetchNamesForCompletion(ctx, f, cfg, k, deadline)

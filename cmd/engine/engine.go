@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -9,9 +8,11 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/settings"
@@ -28,6 +29,7 @@ type Engine struct {
 	cfg     *settings.Config
 	Printer *output.Printer
 	names   *resolve.Resolver
+	cached  sync.Map // kinds whose names came from the cache, not the API
 	// client, when set, takes every request instead of the Factory's: a
 	// bulk job's, paced to stop waiting when the job is interrupted.
 	client *client.Client
@@ -76,6 +78,9 @@ func (e *Engine) Run(ctx context.Context, c *Call, o RunOptions) error {
 			return err
 		}
 	}
+	if e.inPlace(ctx, c) {
+		return nil
+	}
 	resp, err := e.sendWith(ctx, nil, c, e.renderer(c, o))
 	if err != nil {
 		return err
@@ -105,7 +110,7 @@ func (e *Engine) getter(ctx context.Context) func(path, scope string) (json.RawM
 		}
 		r, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Scope: scope})
 		if err != nil {
-			return nil, e.explain(err)
+			return nil, err
 		}
 		return r.Data, nil
 	}
@@ -130,7 +135,7 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call, render func(*js
 		for _, r := range c.Reads {
 			resp, err := cl.Do(ctx, r)
 			if err != nil {
-				return nil, e.explain(err)
+				return nil, err
 			}
 			current = append(current, resp.Data)
 		}
@@ -164,7 +169,7 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call, render func(*js
 		}
 	}
 	if err != nil {
-		return nil, e.explain(err)
+		return nil, err
 	}
 	for _, next := range c.Then {
 		r2, err := next.Build(resp.Data)
@@ -177,7 +182,7 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call, render func(*js
 		}
 		if err != nil {
 			e.changed(c)
-			return nil, fmt.Errorf("%s %s succeeded, but the follow-up request (%s) failed: %w", req.Method, req.Path, next.What, e.explain(err))
+			return nil, fmt.Errorf("%s %s succeeded, but the follow-up request (%s) failed: %w", req.Method, req.Path, next.What, err)
 		}
 	}
 	e.changed(c)
@@ -243,27 +248,19 @@ func (e *Engine) confirm(ctx context.Context, c *Call) error {
 	if err := e.refuseUnattended(c); err != nil {
 		return err
 	}
-	in := bufio.NewReader(e.f.IO.In)
 	if c.Op.TypeToConfirm != nil {
 		name, err := c.Op.TypeToConfirm(ctx, e.f, c)
 		if err != nil {
 			return err
 		}
 		question := fmt.Sprintf(c.Op.Confirm, name) // the one object, by the name to type
-		fmt.Fprintf(e.f.IO.Err, "%s\nType %s to confirm: ", question, name)
-		line, _ := in.ReadString('\n')
-		if strings.TrimSpace(line) != name {
+		typed, _ := e.f.Ask().Input(fmt.Sprintf("%s\nType %s to confirm: ", question, name))
+		if typed != name {
 			return fmt.Errorf("%w: what was typed is not %s", cli.ErrCancelled, name)
 		}
 		return nil
 	}
-	fmt.Fprintf(e.f.IO.Err, "%s [y/N] ", e.question(ctx, c))
-	line, _ := in.ReadString('\n')
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return nil
-	}
-	return cli.ErrCancelled
+	return cli.ConfirmOrCancel(e.f.Ask(), e.question(ctx, c))
 }
 
 // question is what a confirmation asks: the op's own question about the
@@ -310,7 +307,7 @@ func (e *Engine) describe(ctx context.Context, kind, id string) (resolve.Object,
 	if err != nil {
 		return resolve.Object{}, false
 	}
-	o, err := r.Describe(ctx, resolve.Kinds[rk], id)
+	o, err := r.Describe(ctx, kinds.ByName[rk], id)
 	if err != nil || o.Key == "" || o.Key == id {
 		return resolve.Object{}, false
 	}
@@ -352,9 +349,6 @@ func (e *Engine) refuseUnattended(c *Call) error {
 	}
 	return cli.UsageErrorf("refusing to run `%s` without confirmation: stdin is not a terminal; pass --yes", what)
 }
-
-// explain adds what to do next to API errors.
-func (e *Engine) explain(err error) error { return cli.Explain(e.cfg, err) }
 
 // planned is one request of a dry run.
 type planned struct {
@@ -495,7 +489,7 @@ func (e *Engine) printPlan(plan []planned, names map[string]string) error {
 	if len(plan) == 1 {
 		fmt.Fprintf(w, "cost: %d points (%s); %s; nothing sent (--dry-run)\n", total, mainFamily, wait)
 	} else {
-		fmt.Fprintf(w, "cost: %d points in %d requests; %s; nothing sent (--dry-run)\n", total, len(plan), wait)
+		fmt.Fprintf(w, "cost: %s in %d requests; %s; nothing sent (--dry-run)\n", countOf(total, "point"), len(plan), wait)
 	}
 	if len(names) > 0 {
 		fmt.Fprintln(w, "<NAME> stands for the id its lookup finds when the command runs")
@@ -567,7 +561,7 @@ func (e *Engine) seedNames(c *Call, resp *client.Response) {
 	if req.Method != http.MethodGet || len(req.Query) > 0 || c.All {
 		return
 	}
-	for _, k := range resolve.Kinds {
+	for _, k := range kinds.ByName {
 		if k.List == req.Path {
 			if r, err := e.resolver(); err == nil {
 				r.Seed(k, resp.Data)
@@ -583,9 +577,9 @@ func (e *Engine) seedNames(c *Call, resp *client.Response) {
 // one is asked. A list that cannot be had leaves the ids, with one warning.
 func (e *Engine) nameOf(ctx context.Context) func(kinds, id string) (string, bool) {
 	names := map[string]map[string]string{}
-	return func(kinds, id string) (string, bool) {
-		for _, kind := range strings.Split(kinds, ",") {
-			k, known := resolve.Kinds[kind]
+	return func(kindList, id string) (string, bool) {
+		for _, kind := range strings.Split(kindList, ",") {
+			k, known := kinds.ByName[kind]
 			if !known || (k.IsID != nil && !k.IsID(id)) {
 				continue
 			}
@@ -606,7 +600,7 @@ func (e *Engine) nameIn(ctx context.Context, names map[string]map[string]string,
 		r, err := e.resolver()
 		var objs []resolve.Object
 		if err == nil {
-			objs, err = r.All(ctx, resolve.Kinds[kind])
+			objs, err = r.All(ctx, kinds.ByName[kind])
 		}
 		if err != nil {
 			e.f.IO.Warn("could not look up %s names, showing ids: %v", SingularKind(kind), err)
@@ -624,7 +618,7 @@ func (e *Engine) namesOf(ctx context.Context) func(kind string) ([]resolve.Objec
 		if err != nil {
 			return nil, err
 		}
-		return r.All(ctx, resolve.Kinds[kind])
+		return r.All(ctx, kinds.ByName[kind])
 	}
 }
 

@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/orgctl/orgctl/client/bulk"
+import (
+	"strconv"
+
+	"github.com/orgctl/orgctl/client/bulk"
+)
 
 // What the engine's external tests, which read real families' operations
 // (package families imports this one), need of its unexported parts.
@@ -28,7 +32,6 @@ func NewTestJob(op *Op, command string, given []string, flags map[string][]strin
 }
 
 func (j *bulkJob) Command() string                               { return j.base.Command }
-func (j *bulkJob) Header(cols []string) []string                 { return j.header(cols) }
 func (j *bulkJob) RowInput(row bulk.Row) (Input, []string, bool) { return j.rowInput(row) }
 func (j *bulkJob) CheckRow(in Input) (*Call, []string)           { return j.checkRow(in) }
 func (j *bulkJob) RowKeys(in Input) []string                     { return j.rowKeys(in) }
@@ -43,3 +46,22 @@ func (j *bulkJob) ColumnTarget(name string) (field *Field, arg int, ok bool) {
 }
 
 var NearNames = nearNames
+
+// Header is what the header row cols says: its problems, then its
+// unknown and missing columns.
+func (j *bulkJob) Header(cols []string) []string {
+	h := j.header(cols)
+	out := h.probs
+	for _, c := range h.unknown {
+		out = append(out, "unknown column "+strconv.Quote(c))
+	}
+	for _, c := range h.missing {
+		out = append(out, "missing column "+strconv.Quote(c))
+	}
+	return out
+}
+
+// LikelyMaps is the --map guessed for each unknown column.
+func (j *bulkJob) LikelyMaps(unknown []string) map[string]string {
+	return j.cols.likelyMaps(unknown, j.header(unknown).have)
+}

@@ -9,29 +9,18 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/orgctl/orgctl/client"
 
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/completions"
 	"github.com/orgctl/orgctl/ratebudget"
 )
-
-// resolveKinds are the completion kinds whose names orgctl turns into ids
-// (completion kind -> resolve kind). "resources" is absent: where the API
-// takes a resource's id it mostly takes its name too, so a lookup would only
-// cost points; "resource-ids" marks the few places that take only the UUID.
-// Custom component libraries have unique names, but the published list
-// requires a libraryId, so there is no list to find a name in.
-var resolveKinds = map[string]string{
-	"users": "users", "groups": "groups", "folders": "folders", "apps": "apps", "workflows": "workflows",
-	"spaces": "spaces", "environments": "environments", "themes": "themes",
-	"user-attributes": "user-attributes", "config-vars": "config-vars",
-	"roles": "roles", "invites": "invites",
-	"resource-ids": "resources",
-}
 
 // nameRef is one value of an Input that names an object instead of giving
 // its id: an argument (Flag "") or one element of a field's values.
@@ -58,7 +47,7 @@ func (op *Op) NameRefs(in Input) []nameRef {
 		if !ok {
 			return
 		}
-		k := resolve.Kinds[rk]
+		k := kinds.ByName[rk]
 		if strings.TrimSpace(r.Text) == "" || resolve.LooksLikeID(k, r.Text) {
 			return
 		}
@@ -169,7 +158,7 @@ func (e *Engine) resolveNames(ctx context.Context, in Input, refs []nameRef) (In
 			if errors.As(err, &nf) && len(nf.Near) == 0 {
 				nf.Near = nearNames(ref.Kind, ref.Text, r.Known(ref.Kind))
 			}
-			return in, nil, e.explain(err)
+			return in, nil, err
 		}
 		found[ref.stand] = o
 	}
@@ -222,8 +211,23 @@ func (e *Engine) resolver() (*resolve.Resolver, error) {
 		return nil, err
 	}
 	e.names = resolve.New(cl)
-	e.names.Store = nameStore{cache: completionCache(e.cfg.CompletionCacheTTL), profile: e.cfg.Profile, origin: completionOrigin(e.cfg)}
+	e.names.Store = nameStore{cache: completionCache(e.cfg.CompletionCacheTTL), profile: e.cfg.Profile, origin: completionOrigin(e.cfg),
+		served: &e.cached}
 	return e.names, nil
+}
+
+// fetched is the engine's resolver when it read kind's list from the API
+// in this process (never from the cache, which may be older than a change
+// made elsewhere); nil otherwise.
+func (e *Engine) fetched(kind string) *resolve.Resolver {
+	if e.names == nil {
+		return nil
+	}
+	known := e.names.Known(kinds.ByName[kind]) // may load the cache, which marks it
+	if _, cached := e.cached.Load(kind); cached || len(known) == 0 {
+		return nil
+	}
+	return e.names
 }
 
 // nameStore keeps the resolver's lists in the completion cache, beside the
@@ -233,11 +237,12 @@ type nameStore struct {
 	cache   *completions.Cache
 	profile string
 	origin  string
+	served  *sync.Map // kinds whose list came from the cache
 }
 
 // nameList is the cache list of a kind's names.
 func nameList(kind string) string {
-	return "names-" + ratebudget.Family(resolve.Kinds[kind].List)
+	return "names-" + ratebudget.Family(kinds.ByName[kind].List)
 }
 
 func (s nameStore) Load(kind string) ([]map[string]string, bool) {
@@ -248,6 +253,9 @@ func (s nameStore) Load(kind string) ([]map[string]string, bool) {
 	items := make([]map[string]string, len(e.Items))
 	for i, it := range e.Items {
 		items[i] = it
+	}
+	if s.served != nil {
+		s.served.Store(kind, true)
 	}
 	return items, true
 }
@@ -273,6 +281,9 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 	if err := e.checkColumns(checked); err != nil {
 		return err // before any lookup is spent
 	}
+	if err := refuseBuiltin(op, refs, nil); err != nil {
+		return err
+	}
 	if op.mutating() && o.DryRun {
 		return e.dryRunNames(checked, refs)
 	}
@@ -293,6 +304,9 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 	typed := in.Values
 	in, found, err := e.resolveNames(ctx, in, refs)
 	if err != nil {
+		return err
+	}
+	if err := refuseBuiltin(op, refs, found); err != nil {
 		return err
 	}
 	call, err := op.Build(in, nil)
@@ -316,6 +330,38 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 		}
 	}
 	return e.Run(ctx, call, o)
+}
+
+// refuseBuiltin refuses a call that deletes an object the org cannot do
+// without (a built-in group, a system folder), before anything is sent:
+// from the name where the name decides it, else (found not nil) from the
+// object as the lookup listed it.
+func refuseBuiltin(op *Op, refs []nameRef, found map[string]resolve.Object) error {
+	for _, ref := range refs {
+		if !deletesObject(op, ref) {
+			continue
+		}
+		why := ref.Kind.ProtectedKey(ref.Text)
+		if why == "" && found != nil {
+			why = found[ref.stand].Protected
+		}
+		if why != "" {
+			return builtinRefusal(ref, why)
+		}
+	}
+	return nil
+}
+
+func builtinRefusal(ref nameRef, why string) error {
+	return cli.UsageErrorf("refusing to delete %s %s: %s, and the org cannot do without it (nothing was changed)",
+		SingularKind(ref.Kind.Name), ref.Text, why)
+}
+
+// deletesObject reports a call that deletes the very object ref names
+// (DELETE /groups/{id}), not something inside it (a member of the group).
+func deletesObject(op *Op, ref nameRef) bool {
+	return op.Method == http.MethodDelete && ref.Flag == "" && ref.Arg == len(op.Args)-1 &&
+		placeholders().ReplaceAllString(op.Path, "{}") == ref.Kind.List+"/{}"
 }
 
 // foundObject is the object a lookup answered when the call reads that

@@ -4,30 +4,11 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families"
 )
-
-// Every kind orgctl looks names up for completes from the same list it
-// resolves from, so the completion cache serves both.
-func TestResolveKindsMatchCompletionKinds(t *testing.T) {
-	for ck, rk := range engine.ResolveKinds {
-		c, ok := engine.CompletionKinds[ck]
-		if !ok {
-			t.Errorf("resolveKinds: %q is no completion kind", ck)
-			continue
-		}
-		k, ok := resolve.Kinds[rk]
-		if !ok {
-			t.Errorf("resolveKinds: %q resolves as unknown kind %q", ck, rk)
-			continue
-		}
-		if c.Path != k.List {
-			t.Errorf("%s completes from %s but resolves from %s", ck, c.Path, k.List)
-		}
-	}
-}
 
 func TestNameRefsFollowKindBy(t *testing.T) {
 	op := &engine.Op{
@@ -64,7 +45,7 @@ func TestNameRefsFollowKindBy(t *testing.T) {
 }
 
 func TestNearNames(t *testing.T) {
-	groups := resolve.Kinds["groups"]
+	groups := kinds.ByName["groups"]
 	names := []string{"admin", "editor", "viewer", "All Users", "support", "supply"}
 	for _, c := range []struct {
 		typed string
@@ -80,9 +61,47 @@ func TestNearNames(t *testing.T) {
 			t.Errorf("NearNames(%q) = %q, want %q", c.typed, got, c.want)
 		}
 	}
-	users := resolve.Kinds["users"]
+	users := kinds.ByName["users"]
 	emails := []string{"admin@sandbox.example", "ana.viewer@sandbox.example", "dev.lee@sandbox.example"}
 	if got := engine.NearNames(users, "Ana.Viewr@sandbox.example", emails); !slices.Equal(got, []string{"ana.viewer@sandbox.example"}) {
 		t.Errorf("emails fold case: got %q", got)
+	}
+}
+
+// A folder created without a parent goes under its type's root, not under
+// personalRoot, which has no parent either: an existing folder there is
+// the one the create would clash with.
+func TestFolderExistsLooksUnderTheRootNotPersonalRoot(t *testing.T) {
+	raw := []map[string]any{
+		{"id": "app_1", "name": "root", "folder_type": "app", "parent_folder_id": nil, "is_system_folder": true},
+		{"id": "app_3", "name": "personalRoot", "folder_type": "app", "parent_folder_id": nil, "is_system_folder": true},
+		{"id": "app_7", "name": "Reports", "folder_type": "app", "parent_folder_id": "app_3"},
+		{"id": "app_9", "name": "Reports", "folder_type": "app", "parent_folder_id": "app_1"},
+	}
+	k := kinds.Of("folders")
+	var all []resolve.Object
+	for _, m := range raw {
+		all = append(all, resolve.Object{ID: m["id"].(string), Key: k.KeyOfObject(m, raw), Fields: m})
+	}
+	c := &engine.Call{Body: map[string]any{"folder_type": "app", "name": "Reports"}}
+	for _, o := range all {
+		if got, want := engine.FolderExists.Match(c, o, all), o.ID == "app_9"; got != want {
+			t.Errorf("%s (%s): matches %v, want %v", o.ID, o.Key, got, want)
+		}
+	}
+}
+
+// The object types whose names are looked up come from the registry: a
+// resource's name the API takes itself.
+func TestObjectTypeKinds(t *testing.T) {
+	got := engine.ObjectTypeKinds()
+	want := map[string]string{"folder": "folders", "app": "apps", "workflow": "workflows"}
+	if len(got) != len(want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	for typ, k := range want {
+		if got[typ] != k {
+			t.Errorf("%s: got %q, want %q", typ, got[typ], k)
+		}
 	}
 }

@@ -54,7 +54,7 @@ type Field struct {
 	// Default is only the flag's shown default.
 	Default string
 	// Complete names the object kind the value completes from ("users",
-	// "groups": see completionKinds); "" infers it from Key, "-" turns it off.
+	// "groups": see kinds.Views); "" infers it from Key, "-" turns it off.
 	Complete string
 	// Into is the body path an InLocal field's values end up at once the
 	// op's Shape has placed them ("members[].id"): they are checked against
@@ -107,6 +107,10 @@ type Op struct {
 	// ArgsKindBy picks the kind of the argument at an index from another
 	// input (access-list OBJECT_TYPE OBJECT_ID).
 	ArgsKindBy map[int]KindBy
+	// ArgFlags name, per positional argument, a flag that may give it
+	// instead ("" for none), so that a remove takes the --user its add
+	// takes: `groups members remove support --user ana@example.com`.
+	ArgFlags []string
 
 	// Shape is the op's own part of the build phase: it moves local options
 	// into the request, fills defaults and rejects combinations that single
@@ -219,8 +223,9 @@ func (op *Op) Writes() bool {
 	return op.mutating() && !strings.HasPrefix(op.Use, "list")
 }
 
-// Cost is the operation's price under the default budget.
-func (op *Op) Cost() int { return ratebudget.DefaultConfig().Cost(op.Path) }
+// Cost is the operation's price on the service's list (budget.costs may
+// change what orgctl paces by; help states the list).
+func (op *Op) Cost() int { return ratebudget.ListPrice(op.Path) }
 
 func (op *Op) help() string {
 	var b strings.Builder
@@ -238,7 +243,11 @@ func (op *Op) help() string {
 	if op.Writes() {
 		b.WriteString("\n\n--from FILE runs this once per row of a CSV file (a header row naming the flags\n" +
 			"and arguments, e.g. " + bulkColumnsExample(op) + ") or a JSON Lines file, checked whole\n" +
-			"before anything is sent and resumable: see 'orgctl jobs --help'.")
+			"before anything is sent and resumable: see 'orgctl jobs --help'.\n" +
+			"A CSV's separator (comma, semicolon or tab) is read from its header row;\n--delimiter sets it.")
+		if op.hasUserColumn() {
+			b.WriteString(" A user column is named user: an email or an id (email and\nuser-id are read as it too).")
+		}
 	}
 	return b.String()
 }
@@ -291,6 +300,10 @@ func (op *Op) wire(f *cli.Factory, c *cobra.Command) {
 		c.Annotations[ColumnsAnnotation] = names
 	}
 	c.Args = func(c *cobra.Command, args []string) error {
+		if flagged := op.argFlagsGiven(c); flagged > 0 {
+			_, err := op.mergeArgFlags(c, args)
+			return err
+		}
 		if fromFile(c) && len(args) <= len(op.Args) {
 			return nil // the file's columns give the rest
 		}
@@ -330,6 +343,7 @@ func (op *Op) wire(f *cli.Factory, c *cobra.Command) {
 			})
 		}
 	}
+	op.addArgFlags(f, c)
 	if op.Body {
 		fl.String("body", "", "JSON request body from `FILE` (- for stdin); flags override its fields")
 	}
@@ -358,6 +372,10 @@ func (op *Op) wire(f *cli.Factory, c *cobra.Command) {
 // then the engine's resolve, send and print (runInput). With --from the
 // same phases run once per row of a file, as one job (runBulk).
 func (op *Op) run(f *cli.Factory, c *cobra.Command, args []string) error {
+	args, err := op.mergeArgFlags(c, args)
+	if err != nil {
+		return err
+	}
 	if op.Writes() {
 		if bo, ok, err := bulkFlags(op, c); ok || err != nil {
 			if err != nil {
@@ -367,7 +385,6 @@ func (op *Op) run(f *cli.Factory, c *cobra.Command, args []string) error {
 		}
 	}
 	in, opts := parseFlags(op, c, args)
-	var err error
 	if opts.JSON, err = JSONSelection(c); err != nil {
 		return err
 	}
@@ -384,6 +401,88 @@ func (op *Op) run(f *cli.Factory, c *cobra.Command, args []string) error {
 		return err
 	}
 	return e.runInput(c.Context(), op, in, refs, checked, opts)
+}
+
+// addArgFlags wires ArgFlags: a string flag per argument that has one.
+func (op *Op) addArgFlags(f *cli.Factory, c *cobra.Command) {
+	uses := argNames(op.Use)
+	for i, name := range op.ArgFlags {
+		if name == "" || i >= len(uses) {
+			continue
+		}
+		what := "`" + strings.ToUpper(name) + "`"
+		if k := op.argKind(i); k == "users" {
+			what += " (id or email)"
+		} else if k != "" {
+			what += " (id or name)"
+		}
+		c.Flags().String(name, "", fmt.Sprintf("the %s argument as a flag: %s", strings.Trim(uses[i], "[]"), what))
+		if k := op.argKind(i); k != "" && k != noCompletion {
+			c.RegisterFlagCompletionFunc(name, func(_ *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
+				return CompleteKind(f, k, typed)
+			})
+		}
+	}
+}
+
+// argFlagsGiven counts the ArgFlags on the command line.
+func (op *Op) argFlagsGiven(c *cobra.Command) int {
+	n := 0
+	for _, name := range op.ArgFlags {
+		if fl := c.Flags().Lookup(name); name != "" && fl != nil && fl.Changed {
+			n++
+		}
+	}
+	return n
+}
+
+// mergeArgFlags puts the arguments given as flags in their places among
+// the positional ones.
+func (op *Op) mergeArgFlags(c *cobra.Command, args []string) ([]string, error) {
+	if op.argFlagsGiven(c) == 0 {
+		return args, nil
+	}
+	uses := argNames(op.Use)
+	out := make([]string, 0, len(op.Args))
+	rest := args
+	for i := range op.Args {
+		name := ""
+		if i < len(op.ArgFlags) {
+			name = op.ArgFlags[i]
+		}
+		if fl := c.Flags().Lookup(name); name != "" && fl != nil && fl.Changed {
+			if len(out) < i {
+				return nil, cli.UsageErrorf("%s: --%s gives %s, but %s is missing before it\nUsage: %s", c.CommandPath(), name, uses[i], uses[len(out)], c.UseLine())
+			}
+			out = append(out, fl.Value.String())
+			continue
+		}
+		if len(rest) == 0 {
+			if fromFile(c) {
+				continue // the file's columns give it
+			}
+			return nil, cli.UsageErrorf("%s: missing %s\nUsage: %s", c.CommandPath(), uses[i], c.UseLine())
+		}
+		if len(out) < i {
+			break
+		}
+		out, rest = append(out, rest[0]), rest[1:]
+	}
+	if len(rest) > 0 {
+		return nil, cli.UsageErrorf("%s: %s given twice, as an argument and as a flag; pass it once\nUsage: %s",
+			c.CommandPath(), strings.Join(flaggedUses(op, uses, c), " and "), c.UseLine())
+	}
+	return out, nil
+}
+
+func flaggedUses(op *Op, uses []string, c *cobra.Command) []string {
+	var out []string
+	for i, name := range op.ArgFlags {
+		if fl := c.Flags().Lookup(name); name != "" && fl != nil && fl.Changed && i < len(uses) {
+			out = append(out, uses[i]+" (--"+name+")")
+		}
+	}
+	return out
 }
 
 func argNames(use string) []string {

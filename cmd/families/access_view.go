@@ -2,6 +2,7 @@ package families
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 
 	"github.com/orgctl/orgctl/client/access"
@@ -9,19 +10,26 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
+// accessListColumns: SUBJECT identifies the row and stays whole; VIA is
+// shortened by its structure; ACTIVE marks disabled users as the report
+// does (last, so that the tab-separated columns before it stay where
+// scripts read them).
 var accessListColumns = []output.Column{
-	{Header: "SUBJECT", Field: "subject"},
+	{Header: "SUBJECT", Field: "subject", Key: true},
 	{Header: "KIND", Field: "kind"},
 	{Header: "LEVEL", Field: "level"},
-	{Header: "VIA", Field: "via"},
+	{Header: "VIA", Field: "via", Shorten: access.ShortVia},
+	{Header: "ACTIVE", Field: "active"},
 }
 
 // namer turns the ids of an access answer into names, listing each kind at
 // most once; an id whose kind cannot be listed stays an id, with a warning.
 type namer struct {
-	p     *output.Printer
-	c     *engine.Call
-	names map[string]map[string]string
+	p      *output.Printer
+	c      *engine.Call
+	names  map[string]map[string]string
+	active map[string]string // user id -> "true" or "false", as listed
+	listed bool              // the users list was read for their states
 }
 
 func (n *namer) Name(kind, id string) string {
@@ -39,6 +47,9 @@ func (n *namer) Name(kind, id string) string {
 			}
 			for _, o := range objs {
 				m[o.ID] = o.Key
+				if kind == "users" && o.Fields != nil {
+					n.setActive(o.ID, o.Fields["active"])
+				}
 			}
 		}
 	}
@@ -46,6 +57,37 @@ func (n *namer) Name(kind, id string) string {
 		return s
 	}
 	return id
+}
+
+func (n *namer) setActive(id string, v any) {
+	if n.active == nil {
+		n.active = map[string]string{}
+	}
+	if b, ok := v.(bool); ok {
+		n.active[id] = fmt.Sprint(b)
+	}
+}
+
+// Active is whether a user can sign in, as the users list says: "true",
+// "false", or "" when it cannot be read. Names from the completion cache
+// carry no state: then the list is read once more.
+func (n *namer) Active(id string) string {
+	n.Name("users", id)
+	if _, ok := n.active[id]; !ok && !n.listed && n.c.Get != nil {
+		n.listed = true
+		if data, err := n.c.Get("/users", "Users > Read"); err == nil {
+			var users []struct {
+				ID     json.RawMessage `json:"id"`
+				Active any             `json:"active"`
+			}
+			if json.Unmarshal(data, &users) == nil {
+				for _, u := range users {
+					n.setActive(engine.IDText(u.ID), u.Active)
+				}
+			}
+		}
+	}
+	return n.active[id]
 }
 
 // accessListView prints one row per subject that reaches the object: every
@@ -77,7 +119,9 @@ func accessListView(p *output.Printer, c *engine.Call, data json.RawMessage) err
 	var users []map[string]any
 	for _, e := range lists["user"] {
 		if expand || access.OwnGrant(e) {
-			add(n.Name("users", engine.IDText(e.Subject.ID)), "user", e)
+			id := engine.IDText(e.Subject.ID)
+			add(n.Name("users", id), "user", e)
+			rows[len(rows)-1]["active"] = n.Active(id)
 			users = append(users, rows[len(rows)-1])
 		}
 	}
@@ -85,7 +129,13 @@ func accessListView(p *output.Printer, c *engine.Call, data json.RawMessage) err
 	copy(rows[len(rows)-len(users):], users)
 	if expand {
 		for _, e := range lists["userInvite"] {
-			add("invite "+engine.IDText(e.Subject.ID), "invite", e)
+			// an invite by its email, as people know it; its id when unlisted
+			id := engine.IDText(e.Subject.ID)
+			subject := n.Name("invites", id)
+			if subject == id {
+				subject = "invite " + id
+			}
+			add(subject, "invite", e)
 		}
 	}
 	if len(rows) == 0 {

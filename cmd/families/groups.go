@@ -205,6 +205,10 @@ g.json, then 'orgctl groups replace support --body g.json'.`,
 					},
 					View: membersView},
 				{Use: "add GROUP_ID", Done: "Added members to group %s", Short: "Add users to a group", Method: http.MethodPost, Path: "/groups/{groupId}/members", Args: []string{"groupId"}, Scope: "Groups > Write",
+					Long: `The API answers adding a member who is one already as if it added them, so
+orgctl looks in the list of groups first (the list a group's name is looked up
+in: no second request then) and, when every --user is a member already (and a
+group admin, with --admin), says so and sends nothing.`,
 					Exists:  engine.MemberExists,
 					Batch:   "members",
 					Body:    true,
@@ -215,8 +219,10 @@ g.json, then 'orgctl groups replace support --body g.json'.`,
 					},
 					Shape: membersFromFlags, Said: membersAdded},
 				{Use: "remove GROUP_ID USER_ID", Done: "Removed %[2]s from group %[1]s", Short: "Remove a user from a group", Method: http.MethodDelete, Path: "/groups/{groupId}/members/{userSid}", Args: []string{"groupId", "userSid"}, Scope: "Groups > Write",
+					ArgFlags:    []string{"", "user"},
 					Destructive: true,
-					Confirm:     "Remove %[2]s from group %[1]s? They lose the access the group gives; 'orgctl groups members add' puts them back.", Example: "  orgctl groups members remove support ana.viewer@sandbox.example --yes"},
+					Confirm:     "Remove %[2]s from group %[1]s? They lose the access the group gives; 'orgctl groups members add' puts them back.",
+					Example:     "  orgctl groups members remove support ana.viewer@sandbox.example --yes\n  orgctl groups members remove support --user ana.viewer@sandbox.example --yes"},
 			},
 		}, {
 			Name:  "invites",

@@ -89,7 +89,7 @@ other. 'permissions access-list' says why a subject has its access.`,
 }
 
 func listObjectsRun(ctx context.Context, f *cli.Factory, user, group string, types []string, direct bool, sel []string) error {
-	cfg, p, err := cli.PrinterFor(f)
+	_, p, err := cli.PrinterFor(f)
 	if err != nil {
 		return err
 	}
@@ -100,13 +100,13 @@ func listObjectsRun(ctx context.Context, f *cli.Factory, user, group string, typ
 	o := access.NewOrg(cl)
 	subject, _, err := o.Subject(ctx, user, group)
 	if err != nil {
-		return cli.Explain(cfg, err)
+		return err
 	}
 	var all []json.RawMessage
 	for _, t := range types {
 		items, err := o.ListObjects(ctx, subject, t, !direct)
 		if err != nil {
-			return cli.Explain(cfg, err)
+			return err
 		}
 		all = append(all, items...)
 	}
@@ -124,7 +124,7 @@ func listObjectsRun(ctx context.Context, f *cli.Factory, user, group string, typ
 		return p.Print(b, objectRowColumns)
 	}
 	if err := o.LoadObjects(ctx, types...); err != nil {
-		p.IO.Warn("could not list the objects' names, showing ids: %v", firstLine(cli.Explain(cfg, err).Error()))
+		p.IO.Warn("could not list the objects' names, showing ids: %v", firstLine(err.Error()))
 	}
 	rows := make([]map[string]any, 0, len(all))
 	for _, raw := range all {

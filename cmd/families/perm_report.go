@@ -12,9 +12,10 @@ import (
 
 	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/bulk"
-	"github.com/orgctl/orgctl/client/orgcode"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/output/redact"
+	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // reportColumns and changeColumns print access.ReportFields and
@@ -25,6 +26,14 @@ func columnsOf(fs []access.Field) []output.Column {
 	out := make([]output.Column, len(fs))
 	for i, f := range fs {
 		out[i] = output.Column{Header: f.Header, Field: f.Key}
+		switch f.Key {
+		case "user":
+			out[i].Key = true // the row is about this user: shown whole, as lists show theirs
+		case "via", "via_before", "via_after":
+			out[i].Shorten = access.ShortVia
+		case "admin":
+			out[i].Optional = true // repeated on each of a user's rows: the first to go
+		}
 	}
 	return out
 }
@@ -110,21 +119,23 @@ func reportRun(parent context.Context, f *cli.Factory, o reportOptions) error {
 	if err != nil {
 		return err
 	}
+	bc := cfg.Budget
 	org := access.NewOrg(conn.Client)
+	org.Prices = bc
 	if err := org.LoadUsers(ctx); err != nil {
-		return cli.Explain(cfg, err)
+		return err
 	}
 	if err := org.LoadGroups(ctx); err != nil {
-		return cli.Explain(cfg, err)
+		return err
 	}
 	if err := org.LoadObjects(ctx, access.ReportTypes...); err != nil {
-		return cli.Explain(cfg, err)
+		return err
 	}
 
 	byLists, byObjects := org.AccessListReads(access.ReportTypes), org.ListObjectsReads()
 	cost := func(reads []access.Read) (points int) {
 		for _, r := range reads {
-			points += r.Cost()
+			points += bc.Cost(r.Req.Path)
 		}
 		return points
 	}
@@ -137,16 +148,14 @@ func reportRun(parent context.Context, f *cli.Factory, o reportOptions) error {
 	for _, t := range access.ReportTypes {
 		nObjects += len(org.Objects[t])
 	}
-	wait := "?"
+	var now *ratebudget.Status
 	if st, err := conn.Ledger.Status(); err == nil {
-		wait = st.TimeFor(points).Round(100 * time.Millisecond).String()
+		now = &st
 	}
-	bc := cfg.Budget
 	if !f.Quiet() || o.dryRun {
-		f.IO.Notice("permissions report: %d users, %d groups, %d objects; read so far: %d requests, %d points", len(org.Users), len(org.Groups), nObjects, org.Reqs, org.Points)
-		f.IO.Notice("  access-lists: %d requests, %d points; list-objects: %d requests, %d points", len(byLists), cost(byLists), len(byObjects), cost(byObjects))
-		f.IO.Notice("reading by %s: %d requests, %d points; the budget (%d points per %s) needs at least %s for them, %s as it stands", method, len(reads), points,
-			bc.Points-bc.Reserve, bc.Window, orgcode.MinTime(bc, points), wait)
+		f.IO.Notice("permissions report: %d users, %d groups, %d objects; read so far: %s", len(org.Users), len(org.Groups), nObjects, ratebudget.Tally(org.Reqs, org.Points))
+		f.IO.Notice("  access-lists: %s; list-objects: %s", ratebudget.Tally(len(byLists), cost(byLists)), ratebudget.Tally(len(byObjects), cost(byObjects)))
+		f.IO.Notice("reading by %s: %s", method, bc.CostSentence(len(reads), points, now))
 	}
 	if o.dryRun {
 		return nil
@@ -161,15 +170,18 @@ func reportRun(parent context.Context, f *cli.Factory, o reportOptions) error {
 	if err != nil {
 		return err
 	}
+	// the auditor's CSV says when, of which org and by which orgctl
+	prov := &access.Provenance{At: time.Now(), Org: redact.URL(conn.Target.BaseURL), Version: f.Version}
 	if o.since == "" {
-		return printRows(p, rows, access.ReportFields)
+		return printReport(p, rows, access.ReportFields, prov)
 	}
 	if o.write != "" {
 		fh, err := os.Create(o.write)
 		if err != nil {
 			return err
 		}
-		err = access.WriteCSV(fh, access.ReportFields, rows)
+		fields, stamped := prov.Stamp(access.ReportFields, rows)
+		err = access.WriteCSV(fh, fields, stamped)
 		if cerr := fh.Close(); err == nil {
 			err = cerr
 		}
@@ -184,7 +196,7 @@ func reportRun(parent context.Context, f *cli.Factory, o reportOptions) error {
 		}
 		return nil
 	}
-	if err := printRows(p, changes, access.ChangeFields); err != nil {
+	if err := printReport(p, changes, access.ChangeFields, prov); err != nil {
 		return err
 	}
 	if o.exitCode {
@@ -194,7 +206,16 @@ func reportRun(parent context.Context, f *cli.Factory, o reportOptions) error {
 }
 
 func printRows(p *output.Printer, rows []access.Row, fields []access.Field) error {
+	return printReport(p, rows, fields, nil)
+}
+
+// printReport is printRows with CSV that says where it came from (prov,
+// when not nil).
+func printReport(p *output.Printer, rows []access.Row, fields []access.Field, prov *access.Provenance) error {
 	if p.Opts.Format == "csv" {
+		if prov != nil {
+			fields, rows = prov.Stamp(fields, rows)
+		}
 		return access.WriteCSV(p.IO.Out, fields, rows)
 	}
 	if rows == nil {

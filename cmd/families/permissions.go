@@ -75,7 +75,7 @@ var objectTypes = []string{"folder", "app", "screen", "resource", "resource_conf
 
 // ObjectKinds are the object types whose names orgctl looks up; the API
 // takes a resource's name itself, and screens and configurations have none.
-var ObjectKinds = map[string]string{"folder": "folders", "app": "apps", "workflow": "workflows"}
+var ObjectKinds = engine.ObjectTypeKinds()
 
 var objectFields = []engine.Field{
 	{Flag: "object-type", In: engine.InLocal, Enum: objectTypes, Usage: "kind of object"},
@@ -111,9 +111,11 @@ func objectFromFlags(c *engine.Call) error {
 	return nil
 }
 
+// objectColumns are a subject's objects; on a terminal each is named as
+// every other table names it (a folder by its path, an app by its name).
 var objectColumns = []output.Column{
 	{Header: "TYPE", Field: "type"},
-	{Header: "ID", Field: "id"},
+	{Header: "ID", Field: "id", Terminal: &output.Column{Header: "OBJECT", Field: "id", Names: "folders,apps,workflows", Key: true}},
 	{Header: "ACCESS", Field: "access_level"},
 }
 
@@ -203,7 +205,14 @@ Requests: the access list (10 points), then the lists that name its ids
 			},
 			{Use: "grant", Done: "Granted the access", Short: "Give a group or user access to an object", Method: http.MethodPost, Path: "/permissions/grant", Scope: "Permissions > Write", Body: true,
 				Exists: engine.GrantExists,
-				Long:   "Answers with the subject's updated list of objects of that type.",
+				Long: `Answers with the subject's updated list of objects of that type (on a terminal,
+named as every table names them).
+
+The API answers a repeated grant as it answers the first, so a --from job
+that must report grants already in place (--on-exists fail, the default, or
+skip) reads them first: one list-objects per subject and object type, or one
+access list per object, whichever the file needs fewer of (the dry run says
+which). --on-exists update reads nothing: the grant replaces the level.`,
 				Example: `  orgctl permissions grant --group 2 --object-type folder --object-id app_7 --access-level edit
   orgctl permissions grant --user ana.viewer@sandbox.example --object-type app --object-id 'Customer Lookup' --access-level use
   orgctl permissions grant --group 2 --object-type screen --object-id SCREEN_UUID --app 'Customer Lookup' --access-level use`,

@@ -120,7 +120,7 @@ func auditRun(ctx context.Context, f *cli.Factory, o auditOptions) error {
 	}
 	resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: "/resources", Scope: "Resources > Read"})
 	if err != nil {
-		return cli.Explain(cfg, err)
+		return err
 	}
 	var listed []struct {
 		ID          string `json:"id"`
@@ -145,7 +145,7 @@ func auditRun(ctx context.Context, f *cli.Factory, o auditOptions) error {
 		if optionTypes[r.Type] && !o.ListOnly {
 			opts, err := resourceOptions(ctx, cl, r.ID)
 			if err != nil {
-				return cli.Explain(cfg, err)
+				return err
 			}
 			res.Options = opts
 		}

@@ -110,8 +110,7 @@ func spaceName(ctx context.Context, f *cli.Factory, c *engine.Call) (string, err
 	}
 	resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: client.Expand("/spaces/{spaceId}", c.Params), Scope: "Spaces > Read"})
 	if err != nil {
-		cfg, _ := f.Config()
-		return "", cli.Explain(cfg, err)
+		return "", err
 	}
 	var s struct{ Name string }
 	if err := json.Unmarshal(resp.Data, &s); err != nil || s.Name == "" {

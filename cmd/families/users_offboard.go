@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -20,10 +19,10 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/bulk"
-	"github.com/orgctl/orgctl/client/orgcode"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/settings"
+	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -32,9 +31,12 @@ var reachFields = []access.Field{{Header: "STAGE", Key: "stage"}, {Header: "USER
 	{Header: "OBJECT", Key: "object"}, {Header: "LEVEL", Key: "level"}, {Header: "VIA", Key: "via"}}
 
 type offboardOptions struct {
-	from        string
 	dryRun, yes bool
 	emails      []string
+	rowOf       map[string]int // user id -> its --from row
+	// file is --from, read and checked; rows[i] is the row of emails[i].
+	file *engine.UserFile
+	rows []int
 }
 
 func newOffboardCmd(f *cli.Factory) *cobra.Command {
@@ -52,30 +54,48 @@ and their cost; after, what still remains (STAGE after).
 It is a job: each step is journaled; a run stopped by Ctrl-C or a kill is
 finished by running the same command again, which reads the user afresh and
 does only what is left. --dry-run prints the reach and the steps and stops.
-Without a terminal, --yes is needed. --from FILE offboards every "email" of a
-CSV (with a header row) or JSON Lines file.
+Without a terminal, --yes is needed. --from FILE offboards every user of a
+CSV (with a header row) or JSON Lines file: its "user" column, an email or an
+id ("email" and "user-id" are read as it too; --map COLUMN=user reads another
+column), with the file options of every --from (--skip-invalid, --failed...).
 
-Requests: the lists of users, groups, folders, apps, resources and resource
-configurations; per user, eight POST /permissions/listObjects (effective and
-direct, per type) before and four after; then 2 points to disable, 5 per group,
-10 per grant revoked.`,
+The token's own user and the org's last active admin are never offboarded:
+orgctl refuses (exit 2) before changing anything.
+
+Requests: the lists of users, access tokens (whose token this is), groups,
+folders, apps, resources and resource configurations; per user, eight POST
+/permissions/listObjects (effective and direct, per type) before and four
+after; then 2 points to disable, 5 per group, 10 per grant revoked.`,
 		Example: `  orgctl users offboard former.employee@sandbox.example --dry-run
   orgctl users offboard former.employee@sandbox.example --yes
-  orgctl users offboard --from leavers.csv --yes`,
+  orgctl users offboard --from leavers.csv --yes
+  orgctl users offboard --from hr-leavers.csv --map "Email Address"=user --ignore-unknown --dry-run`,
 		Args:        cobra.MaximumNArgs(1),
 		Annotations: map[string]string{"scope": "Users > Write", "method": http.MethodDelete, "path": "/users/{userId}", "cost": "2"},
 		RunE: func(c *cobra.Command, args []string) error {
+			given := c.Flags().Changed("from")
 			switch {
-			case len(args) == 1 && o.from != "":
+			case len(args) == 1 && given:
 				return cli.UsageErrorf("%s: pass EMAIL or --from FILE, not both", c.CommandPath())
 			case len(args) == 1:
-				o.emails = args
-			case o.from != "":
-				emails, err := emailsFrom(o.from)
-				if err != nil {
-					return &cli.UsageError{Err: err}
+				if _, _, err := engine.ReadUserFile(f, c); err != nil {
+					return err // a file option without --from
 				}
-				o.emails = emails
+				o.emails = args
+			case given:
+				file, _, err := engine.ReadUserFile(f, c)
+				if err != nil {
+					return err
+				}
+				defer file.Close()
+				o.file = file
+				for _, r := range file.Rows {
+					o.emails = append(o.emails, r.User)
+					o.rows = append(o.rows, r.N)
+				}
+				if len(o.emails) == 0 {
+					return cli.UsageErrorf("--from %s: no valid row: no user to offboard", file.Name())
+				}
 			default:
 				return cli.UsageErrorf("%s: pass the EMAIL of the user to offboard, or --from FILE", c.CommandPath())
 			}
@@ -86,7 +106,7 @@ direct, per type) before and four after; then 2 points to disable, 5 per group,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&o.from, "from", "", "offboard every email of this `FILE` (CSV with an email column, or JSON Lines)")
+	engine.AddUserFileFlags(c, "offboard")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "print what the user reaches and the steps, change nothing")
 	fl.BoolVar(&o.yes, "yes", false, "do not ask for confirmation")
 	c.ValidArgsFunction = func(_ *cobra.Command, args []string, typed string) ([]string, cobra.ShellCompDirective) {
@@ -98,45 +118,32 @@ direct, per type) before and four after; then 2 points to disable, 5 per group,
 	return c
 }
 
-// emailsFrom reads the "email" column of a CSV or JSON Lines file.
-func emailsFrom(path string) ([]string, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("--from: %w", err)
-	}
-	defer fh.Close()
-	r := bulk.NewReader(fh, bulk.FormatOf(path))
-	if _, probs, err := r.Header(); err != nil {
-		return nil, fmt.Errorf("--from %s: %w", path, err)
-	} else if len(probs) > 0 {
-		return nil, fmt.Errorf("--from %s: %w", path, probs[0])
-	}
-	var out []string
-	for {
-		row, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("--from %s: %w", path, err)
-		}
-		e := row.Values["email"]
-		if len(e) == 0 || strings.TrimSpace(e[0]) == "" {
-			return nil, fmt.Errorf("--from %s: line %d: no email (the file needs an \"email\" column)", path, row.Line)
-		}
-		out = append(out, strings.TrimSpace(e[0]))
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("--from %s: no user to offboard", path)
-	}
-	return out, nil
-}
-
 // offboardStep is one change of an offboarding.
 type offboardStep struct {
 	key    string
 	req    client.Request
 	points int
+	// row is the --from row of the step's user (0 without --from); user,
+	// verb and what word its result: "Removed from group All Users".
+	row              int
+	user, verb, what string
+}
+
+// offboardees reads the users to offboard (by email or id, as rows of a
+// file may name them), and refuses (before anything else is read or
+// changed) the token's own user and the last active admin.
+func offboardees(ctx context.Context, f *cli.Factory, conn *cli.Connection, org *access.Org, o *offboardOptions) ([]*access.User, map[int]string, error) {
+	if err := org.LoadUsers(ctx); err != nil {
+		return nil, nil, err
+	}
+	users, failed, err := offboardUsers(f, org, o)
+	if err != nil || len(users) == 0 {
+		return users, failed, err
+	}
+	if err := org.RefuseOffboarding(users, access.TokenOwner(ctx, conn.Client, conn.Target.Token)); err != nil {
+		return nil, nil, &cli.UsageError{Err: err}
+	}
+	return users, failed, nil
 }
 
 func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) error {
@@ -151,46 +158,49 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 		return err
 	}
 	org := access.NewOrg(conn.Client)
-	for _, load := range []func(context.Context) error{org.LoadUsers, org.LoadGroups,
+	users, failedRows, err := offboardees(ctx, f, conn, org, &o)
+	if err != nil {
+		return err
+	}
+	if len(users) == 0 {
+		return o.finish(f, failedRows, bulk.Summary{})
+	}
+	for _, load := range []func(context.Context) error{org.LoadGroups,
 		func(ctx context.Context) error { return org.LoadObjects(ctx, access.ObjectTypes...) }} {
 		if err := load(ctx); err != nil {
-			return cli.Explain(cfg, err)
+			return err
 		}
-	}
-	var users []*access.User
-	for _, e := range o.emails {
-		u := org.ByEmail[strings.ToLower(e)]
-		if u == nil {
-			return &cli.NotFoundError{Err: fmt.Errorf("no user with email %q (nothing was changed)", e)}
-		}
-		users = append(users, u)
 	}
 	var before []access.Row
 	var steps []offboardStep
 	for _, u := range users {
 		rows, direct, err := org.Reach(ctx, u, "before")
 		if err != nil {
-			return cli.Explain(cfg, err)
+			return err
 		}
 		before = append(before, rows...)
+		row := o.rowOf[u.ID]
 		if u.Active {
-			steps = append(steps, offboardStep{key: "disable " + u.Email,
+			steps = append(steps, offboardStep{key: "disable " + u.Email, row: row, user: u.Email, verb: "disable", what: u.Email,
 				req: client.Request{Method: http.MethodDelete, Path: "/users/" + url.PathEscape(u.ID), Scope: "Users > Write"}})
 		}
 		for _, g := range org.GroupsOf(u.ID) {
-			steps = append(steps, offboardStep{key: fmt.Sprintf("remove %s from group %s", u.Email, g.Name),
+			steps = append(steps, offboardStep{key: fmt.Sprintf("remove %s from group %s", u.Email, g.Name), row: row, user: u.Email,
+				verb: "remove", what: "from group " + g.Name,
 				req: client.Request{Method: http.MethodDelete, Path: "/groups/" + url.PathEscape(access.GroupID(*g)) + "/members/" + url.PathEscape(u.ID), Scope: "Groups > Write"}})
 		}
 		for _, d := range direct {
 			id := engine.IDText(d.ID)
-			steps = append(steps, offboardStep{key: fmt.Sprintf("revoke %s's direct %s on %s %s", u.Email, d.Level, d.Type, org.Name(d.Type, id)),
+			steps = append(steps, offboardStep{key: fmt.Sprintf("revoke %s's direct %s on %s %s", u.Email, d.Level, d.Type, org.Name(d.Type, id)), row: row, user: u.Email,
+				verb: "revoke", what: fmt.Sprintf("%s on %s %s", d.Level, d.Type, org.Name(d.Type, id)),
 				req: client.Request{Method: http.MethodPost, Path: "/permissions/revoke", Scope: "Permissions > Write",
 					Body: map[string]any{"subject": map[string]any{"type": "user", "id": u.ID}, "object": map[string]any{"type": d.Type, "id": id}}}})
 		}
 	}
+	bc := cfg.Budget
 	points := 0
 	for i := range steps {
-		steps[i].points = ratebudget.DefaultConfig().Cost(steps[i].req.Path)
+		steps[i].points = bc.Cost(steps[i].req.Path)
 		points += steps[i].points
 	}
 	if err := printRows(p, before, reachFields); err != nil {
@@ -199,27 +209,22 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 	w := f.IO.Err
 	if len(steps) == 0 {
 		fmt.Fprintf(w, "Nothing to do: %s disabled, in no group, with no direct grant.\n", strings.Join(o.emails, ", "))
-		return nil
+		return o.finish(f, failedRows, bulk.Summary{})
 	}
-	fmt.Fprintf(w, "Offboarding %s:\n", strings.Join(o.emails, ", "))
+	fmt.Fprintf(w, "Offboarding %s%s:\n", strings.Join(o.emails, ", "), alreadyDisabled(users))
 	for _, s := range steps {
 		fmt.Fprintf(w, "  - %s\n", s.key)
 	}
-	bc := cfg.Budget
-	fmt.Fprintf(w, "Cost: %d requests, %d points; the budget (%d points per %s) needs at least %s for them.\n",
-		len(steps), points, bc.Points-bc.Reserve, bc.Window, orgcode.MinTime(bc, points))
+	fmt.Fprintf(w, "Cost: %s.\n", bc.CostSentence(len(steps), points, nil))
 	if o.dryRun {
-		return nil
+		return o.finish(f, nil, bulk.Summary{})
 	}
 	if !o.yes {
-		fmt.Fprintf(w, "Offboard (%d requests, %d points)? [y/N] ", len(steps), points)
-		var line string
-		fmt.Fscanln(f.IO.In, &line)
-		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
-			return cli.ErrCancelled
+		if err := cli.ConfirmOrCancel(f.Ask(), fmt.Sprintf("Offboard (%s)?", ratebudget.Tally(len(steps), points))); err != nil {
+			return err
 		}
 	}
-	res, err := runOffboard(ctx, f, conn, o.emails, steps, points)
+	res, err := runOffboard(ctx, f, conn, o.emails, steps, points, failedRows)
 	if err != nil {
 		return err
 	}
@@ -228,22 +233,30 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 		f.OnChange("groups")
 	}
 	if res.Stopped || res.Counts[bulk.Failed]+res.Counts[bulk.Unknown] > 0 {
-		return cli.JobExit(res)
+		return o.finish(f, failedRows, res)
 	}
 	// What remains, read afresh with the groups as they are now.
 	if err := org.ReloadGroups(ctx); err != nil {
-		return cli.Explain(cfg, err)
+		return err
 	}
 	var after []access.Row
 	for _, u := range users {
 		rows, _, err := org.Reach(ctx, u, "after")
 		if err != nil {
-			return cli.Explain(cfg, err)
+			return err
 		}
 		after = append(after, rows...)
 	}
+	if err := printAfter(f, p, o.emails, after); err != nil {
+		return err
+	}
+	return o.finish(f, failedRows, res)
+}
+
+// printAfter prints what the users still reach, or that nothing remains.
+func printAfter(f *cli.Factory, p *output.Printer, emails []string, after []access.Row) error {
 	if len(after) == 0 && !f.Quiet() {
-		fmt.Fprintf(w, "Nothing remains: %s can reach no folder, app, resource or resource configuration.\n", strings.Join(o.emails, ", "))
+		fmt.Fprintf(f.IO.Err, "Nothing remains: %s can reach no folder, app, resource or resource configuration.\n", strings.Join(emails, ", "))
 		return nil
 	}
 	return printRows(p, after, reachFields)
@@ -283,7 +296,7 @@ func (j *offboardJob) Settle(context.Context, bulk.Row) (bulk.Result, bool) {
 	return bulk.Result{Outcome: bulk.Unknown, Message: "sent by an earlier run without an answer"}, true
 }
 
-func runOffboard(ctx context.Context, f *cli.Factory, conn *cli.Connection, emails []string, steps []offboardStep, points int) (bulk.Summary, error) {
+func runOffboard(ctx context.Context, f *cli.Factory, conn *cli.Connection, emails []string, steps []offboardStep, points int, failedRows map[int]string) (bulk.Summary, error) {
 	sorted := append([]string(nil), emails...)
 	sort.Strings(sorted)
 	h := sha256.Sum256([]byte(strings.ToLower(strings.Join(sorted, "\n"))))
@@ -306,11 +319,14 @@ func runOffboard(ctx context.Context, f *cli.Factory, conn *cli.Connection, emai
 		Emit: func(r bulk.Result) {
 			out.Lock()
 			defer out.Unlock()
-			msg := ""
-			if r.Message != "" {
-				msg = ": " + r.Message
+			if r.Row < 1 || r.Row > len(steps) {
+				return
 			}
-			fmt.Fprintf(f.IO.Err, "%s\t%s%s\n", r.Outcome, r.Key, msg)
+			s := steps[r.Row-1]
+			if r.Outcome == bulk.Failed || r.Outcome == bulk.Unknown {
+				failedRows[s.row] = stepSentence(s, r, len(emails) > 1)
+			}
+			stepResult(f, s, r, len(emails) > 1)
 		},
 		Ready: func(prior *bulk.State) error {
 			if prior != nil && !prior.Ended && !f.Quiet() {

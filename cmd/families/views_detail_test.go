@@ -32,9 +32,12 @@ func TestAccessListNamesSubjectsAndSaysWhy(t *testing.T) {
 		case "groups":
 			return []resolve.Object{{ID: "2", Key: "editor"}, {ID: "4", Key: "All Users"}}, nil
 		case "users":
-			return []resolve.Object{{ID: "user_a", Key: "a@example.com", Labels: []string{"Ada", "L"}}}, nil
+			return []resolve.Object{{ID: "user_a", Key: "a@example.com", Labels: []string{"Ada", "L"}, Fields: map[string]any{"active": false}},
+				{ID: "user_b", Key: "", Fields: map[string]any{"active": true}}}, nil
 		case "folders":
 			return []resolve.Object{{ID: "app_7", Key: "app:/Operations"}}, nil
+		case "invites":
+			return []resolve.Object{{ID: "12", Key: "new.hire@example.com"}}, nil
 		}
 		return nil, errors.New("unexpected kind " + kind)
 	}}
@@ -42,15 +45,16 @@ func TestAccessListNamesSubjectsAndSaysWhy(t *testing.T) {
 	if err := accessListView(p, c, data); err != nil {
 		t.Fatal(err)
 	}
-	want := "editor\tgroup\tedit\tdirect\n" +
-		"All Users\tgroup\tuse\tuniversal\n" +
-		"a@example.com\tuser\town\tmember of editor; member of 9; inherited from app:/Operations\n" +
-		"user_b\tuser\tuse\tuniversal\n" +
-		"invite 12\tinvite\tuse\tdirect\n"
+	// a disabled user is marked ACTIVE false; an invite is named by its email
+	want := "editor\tgroup\tedit\tdirect\t\n" +
+		"All Users\tgroup\tuse\tuniversal\t\n" +
+		"a@example.com\tuser\town\tmember of editor; member of 9; inherited from app:/Operations\tfalse\n" +
+		"user_b\tuser\tuse\tuniversal\ttrue\n" +
+		"new.hire@example.com\tinvite\tuse\tdirect\t\n"
 	if out.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}
-	if calls["groups"] != 1 || calls["users"] != 1 || calls["folders"] != 1 || len(calls) != 3 {
+	if calls["groups"] != 1 || calls["users"] != 1 || calls["folders"] != 1 || calls["invites"] != 1 || len(calls) != 4 {
 		t.Errorf("name lists fetched: %v, want one per kind", calls)
 	}
 	if errOut.Len() != 0 {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mattn/go-runewidth"
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client/bulk"
@@ -29,37 +30,17 @@ input again resumes it (rows already applied are skipped without a request).
 A job is named by a hash of the command, its flags, the org and the input; a
 run on the same file after an edit continues the earlier job on it, matching
 rows by natural key (--restart starts over).`,
-		Example: `  orgctl jobs list
+		Example: `  orgctl jobs
   orgctl jobs show 3f2a9c1b7d40
   orgctl jobs rm 3f2a`,
 		Args: cli.NoArgsGroup,
-		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
+		// as gh's and doctl's groups do not, but what a user typing it wants
+		RunE: func(c *cobra.Command, _ []string) error { return listRun(f, c) },
 	}
+	engine.AddJSONFields(c, "", strings.Join(jobFields, ","))
 	list := &cobra.Command{
-		Use: "list", Short: "List jobs, newest first, with their counts", Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			sel, err := engine.JSONSelection(c)
-			if err != nil {
-				return err
-			}
-			p, store, err := jobsSetup(f)
-			if err != nil {
-				return err
-			}
-			jobs, err := store.List()
-			if err != nil {
-				return err
-			}
-			docs := make([]map[string]any, 0, len(jobs))
-			for _, j := range jobs {
-				docs = append(docs, jobDoc(j))
-			}
-			b, _ := json.Marshal(docs)
-			if sel != nil {
-				return engine.PrintSelected(p, b, sel)
-			}
-			return p.Print(b, jobColumns)
-		},
+		Use: "list", Short: "List jobs, newest first, with their counts (also plain 'orgctl jobs')", Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return listRun(f, c) },
 	}
 	engine.AddJSONFields(list, "", strings.Join(jobFields, ","))
 	c.AddCommand(list)
@@ -155,6 +136,109 @@ rows by natural key (--restart starts over).`,
 		},
 	})
 	return c
+}
+
+// listRun lists the jobs, newest first.
+func listRun(f *cli.Factory, c *cobra.Command) error {
+	sel, err := engine.JSONSelection(c)
+	if err != nil {
+		return err
+	}
+	p, store, err := jobsSetup(f)
+	if err != nil {
+		return err
+	}
+	jobs, err := store.List()
+	if err != nil {
+		return err
+	}
+	docs := make([]map[string]any, 0, len(jobs))
+	for _, j := range jobs {
+		docs = append(docs, jobDoc(j))
+	}
+	b, _ := json.Marshal(docs)
+	if sel != nil {
+		return engine.PrintSelected(p, b, sel)
+	}
+	cols := jobColumns
+	if f.IO.OutTTY && f.IO.Width > 0 && len(p.Opts.Columns) == 0 && (p.Opts.Format == "" || p.Opts.Format == "table") {
+		cols = fitJobColumns(docs, f.IO.Width)
+	}
+	return p.Print(b, cols)
+}
+
+// jobDrops are the columns a narrow terminal leaves out, in order, before
+// the table would cut COMMAND, which says what the job is: first counts
+// that are 0 in every job, then the time, the input, the other counts.
+var jobDrops = []struct {
+	header string
+	ifZero bool
+}{{"UNKNOWN", true}, {"FAILED", true}, {"UPDATED", false}, {"INPUT", false}, {"UNKNOWN", false}, {"DONE", false}, {"FAILED", false}}
+
+// fitJobColumns are the job columns that fit width whole, the ID and
+// COMMAND always among them (the table cuts COMMAND only when those two
+// alone are too wide).
+func fitJobColumns(docs []map[string]any, width int) []output.Column {
+	widths := make([]int, len(jobColumns))
+	zero := make([]bool, len(jobColumns))
+	for i, c := range jobColumns {
+		widths[i], zero[i] = len(c.Header), true
+		if c.Field == "updated" {
+			widths[i] = max(widths[i], len("59 minutes ago")) // shown relative on a terminal
+			zero[i] = false
+			continue
+		}
+		for _, d := range docs {
+			v := lookup(d, c.Field)
+			widths[i] = max(widths[i], runewidth.StringWidth(fmt.Sprint(v)))
+			if n, ok := v.(int); !ok || n != 0 {
+				zero[i] = false
+			}
+		}
+	}
+	keep := make([]bool, len(jobColumns))
+	for i := range keep {
+		keep[i] = true
+	}
+	total := func() int {
+		t, n := 0, 0
+		for i, k := range keep {
+			if k {
+				t, n = t+widths[i], n+1
+			}
+		}
+		return t + 2*(n-1)
+	}
+	for _, d := range jobDrops {
+		if total() <= width {
+			break
+		}
+		for i, c := range jobColumns {
+			if c.Header == d.header && keep[i] && (!d.ifZero || zero[i]) {
+				keep[i] = false
+			}
+		}
+	}
+	var out []output.Column
+	for i, c := range jobColumns {
+		if keep[i] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// lookup is a dot path's value in a job document.
+func lookup(d map[string]any, path string) any {
+	var cur any = d
+	for _, k := range strings.Split(path, ".") {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = m[k]
+	}
+	return cur
 }
 
 func jobsSetup(f *cli.Factory) (*output.Printer, bulk.Store, error) {

@@ -20,6 +20,7 @@ import (
 	"github.com/orgctl/orgctl/client/orgcode"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/output/atomicfile"
@@ -56,9 +57,10 @@ Export twice and the files are byte for byte the same; an object gone from the
 org leaves no file behind (the kinds' folders are rewritten, nothing else in
 DIR is touched). The new folders are written in full first and swapped in only
 then: a failed export leaves DIR as it was. A name no file system takes as a
-file name (too long, control characters, one that differs from another only in
-case) gets a distinct, stable file name; the file holds the real name. Export,
-plan and apply never follow a symlink out of DIR.`,
+file name (too long, control characters, a Windows device name such as CON or
+aux.txt, one that differs from another only in case or in Unicode
+normalisation) gets a distinct, stable file name; the file holds the real
+name. Export, plan and apply never follow a symlink out of DIR.`,
 		Example: "  orgctl export --dir org/\n  git -C org diff",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -75,11 +77,24 @@ new) and, with --prune, deleted; live objects that no file holds are listed as
 unmanaged. It ends with the requests, their points and the time the rate
 budget needs for them. It manages the kinds whose folders DIR holds (--only
 narrows them), and reads only what they need: one list request per kind they
-are or refer to, and one access list per folder and app only when grants/ is
-managed.
-With --exit-code it exits 7 when something would change and 0 when nothing
-would, like terraform plan -detailed-exitcode; an error keeps its own status (1
-to 6), so drift never reads as a crash nor a crash as drift. With
+are, one per kind they refer to only when the references need it (a groups
+list names the members: the users list is read only for a member no group
+shows), and one access list per folder and app only when grants/ is managed.
+
+Bad files exit 2 before any request, each problem as FILE:LINE with a
+did-you-mean for a misspelt field, kind or value. A reference to an object of
+the files needs no request; one to an object in no file can only be checked
+against the live org, so when it names nothing, plan exits 2 after reading
+the lists (before the access lists and any write).
+
+A change that needs what the org lacks and this API cannot create (a grant on
+an app, or a landing page, promoted from another Space: apps reach a Space
+through source control) is blocked, not an error: the plan lists blocked
+changes under a heading of their own and counts them, and apply sends the rest.
+
+With --exit-code it exits 7 when something would change or is blocked and 0
+when nothing would, like terraform plan -detailed-exitcode; an error keeps its
+own status (1 to 6), so drift never reads as a crash nor a crash as drift. With
 --fail-on-unmanaged, live objects that no file holds count as changes too.`,
 		Example: "  orgctl plan --dir org/\n  orgctl plan --dir org/ --exit-code   # in CI\n  orgctl plan --dir org/ -o json",
 		Args:    cobra.NoArgs,
@@ -97,14 +112,17 @@ terminal and without --yes it refuses), then sends the plan's requests in
 dependency order (users and groups before memberships, folders before grants),
 paced by the rate budget, with progress on stderr. Deletes happen only with
 --prune. If apply is stopped or killed, run it again: it reads the org afresh,
-so what was applied is not sent again.
+so what was applied is not sent again. Blocked changes (see plan --help) are
+not sent: apply sends the rest, names each blocked change and exits 1; once
+what they need is in the org, the next apply sends them.
 
 apply PLANFILE applies a plan saved by plan --out: exactly its changes, as
 reviewed, with the prune and kinds it was made with. It reads the directory
 not at all and the org only for the objects the plan changes (the lists of
 their kinds; the access lists of the folders and apps whose grants change),
-and refuses, sending nothing, when one of them changed since the plan was
-made. Stopped, it can be run again: what it already made counts as done.`,
+and refuses, exit 1, sending nothing, naming each object someone else created,
+changed or deleted since the plan was made. Stopped, it can be run again: what
+its earlier runs made counts as done.`,
 		Example: "  orgctl apply --dir org/\n  orgctl apply --dir org/ --prune --yes\n  orgctl plan --dir org/ --out org.plan && orgctl apply org.plan --yes",
 		Args:    cli.MaximumArgs(1, "PLANFILE"),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -132,7 +150,7 @@ made. Stopped, it can be run again: what it already made counts as done.`,
 			return names, cobra.ShellCompDirectiveNoFileComp
 		})
 	}
-	plan.Flags().BoolVar(&o.exitCode, "exit-code", false, "exit 7 when the plan has changes, 0 when it has none")
+	plan.Flags().BoolVar(&o.exitCode, "exit-code", false, "exit 7 when the plan has changes (or blocked ones), 0 when it has none")
 	plan.Flags().BoolVar(&o.failUnmanaged, "fail-on-unmanaged", false, "exit 7 also when live objects are in no file (implies --exit-code)")
 	plan.Flags().StringVar(&o.out, "out", "", "also save the plan to `FILE`, for `orgctl apply FILE`")
 	apply.Flags().BoolVarP(&o.yes, "yes", "y", false, "do not ask for confirmation (required when stdin is not a terminal)")
@@ -180,11 +198,18 @@ func readLive(ctx context.Context, f *cli.Factory, conn *cli.Connection, r orgco
 		return orgcode.ReadLive(ctx, conn.Client, r, nil)
 	}
 	rp := &orgcode.ReadProgress{Cost: bc.Cost}
-	prog := &output.Progress{W: f.IO.Err, TTY: f.IO.ErrTTY, Noun: "reads", Stats: func() output.ProgressStats {
+	prog := &output.Progress{IO: f.IO, Noun: "reads", Stats: func() output.ProgressStats {
 		done, total, points, pointsTotal := rp.Now()
 		s := output.ProgressStats{Done: done, Total: total, Points: points, PointsTotal: pointsTotal}
 		if st, err := conn.Ledger.Status(); err == nil {
 			s.ETA, s.ETAKnown = st.TimeFor(pointsTotal-points), true
+			// the bar says while the budget holds the read back
+			if done < total {
+				each := max(1, (pointsTotal-points+total-done-1)/(total-done)) // a read's price, on average
+				if st.Free < each || st.BlockedUntil.After(time.Now()) {
+					s.ResumeAt = time.Now().Add(st.TimeFor(each))
+				}
+			}
 		}
 		return s
 	}}
@@ -204,7 +229,10 @@ func readOrgFiles(ctx context.Context, dir string) (*orgcode.Files, error) {
 	case ctx.Err() != nil:
 		return nil, ctx.Err() // interrupted: the signal's exit status
 	case errors.As(err, &probs):
-		return nil, &cli.UsageError{Err: fmt.Errorf("%w\n(%d problems in %s; nothing was sent)", probs, len(probs), dir)}
+		probs = probs.WithSuggestions(func(word string, known []string) string {
+			return suggest.Nearest(word, known, suggest.Typo(len(word)))
+		})
+		return nil, &cli.UsageError{Err: fmt.Errorf("%w\n(%s in %s; nothing was sent)", probs, plural(len(probs), "problem", "problems"), dir)}
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, cli.UsageErrorf("--dir %s does not exist: run `orgctl export --dir %s` first", dir, dir)
 	case err != nil:
@@ -219,12 +247,18 @@ func orgPlanOf(ctx context.Context, f *cli.Factory, conn *cli.Connection, files 
 	if err != nil {
 		return nil, nil, &cli.UsageError{Err: fmt.Errorf("--only: %w", err)}
 	}
+	if err := orgcode.CheckFiles(files, r); err != nil {
+		return nil, nil, &cli.UsageError{Err: fmt.Errorf("%w\n(nothing was sent)", err)}
+	}
 	live, err := readLive(ctx, f, conn, r, bc)
+	var probs orgcode.Problems
+	if errors.As(err, &probs) {
+		// references to objects in no file: the lists were read to check
+		// them, the access lists were not
+		return nil, nil, &cli.UsageError{Err: fmt.Errorf("%w\n(nothing was changed)", err)}
+	}
 	if err != nil {
 		return nil, nil, err
-	}
-	if err := orgcode.Check(files, live, r); err != nil {
-		return nil, nil, &cli.UsageError{Err: fmt.Errorf("%w\n(nothing was changed)", err)}
 	}
 	return orgcode.Diff(files, live, r, o.prune, bc), live, nil
 }
@@ -322,7 +356,11 @@ func planData(p *orgcode.Plan) map[string]any {
 		}
 		unmanaged = append(unmanaged, m)
 	}
-	return map[string]any{"changes": changes, "unmanaged": unmanaged, "steps": steps, "prune": p.Prune,
+	blocked := []any{}
+	for _, b := range p.Blocked {
+		blocked = append(blocked, map[string]any{"kind": b.Kind, "key": b.Key, "field": b.Field, "new": b.New, "needs": b.Needs, "reason": b.Reason})
+	}
+	return map[string]any{"changes": changes, "unmanaged": unmanaged, "blocked": blocked, "steps": steps, "prune": p.Prune,
 		"requests": p.Requests, "points": p.Points, "seconds": p.Time.Seconds(),
 		"read_requests": p.ReadRequests, "read_points": p.ReadPoints}
 }
@@ -416,11 +454,18 @@ func applySaved(parent context.Context, f *cli.Factory, o orgOptions, file strin
 	if saved.Target != conn.Target.BaseURL {
 		return cli.UsageErrorf("%s was planned for %s, and this profile reaches %s: apply it with the profile it was made with, or plan again", file, saved.Target, conn.Target.BaseURL)
 	}
+	sum := sha256.Sum256(b)
+	id := bulk.JobID("orgctl apply", []string{"--plan"}, conn.Target.BaseURL, sum[:])
+	store := bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")}
+	earlier, err := earlierSteps(store, id)
+	if err != nil {
+		return err
+	}
 	live, err := readLive(ctx, f, conn, saved.Reading(), cfg.Budget)
 	if err != nil {
 		return err
 	}
-	plan, done, err := saved.Replan(live, cfg.Budget)
+	plan, done, err := saved.Replan(live, earlier, cfg.Budget)
 	var conflicts orgcode.Conflicts
 	if errors.As(err, &conflicts) {
 		return fmt.Errorf("%w\nnothing was sent: plan again (`orgctl plan --dir %s --out %s`), review, and apply the new plan", conflicts, saved.Dir, file)
@@ -431,11 +476,57 @@ func applySaved(parent context.Context, f *cli.Factory, o orgOptions, file strin
 	if done > 0 && !f.Quiet() {
 		f.IO.Notice("orgctl: %d of the plan's %d changes are already made (by an earlier run of this apply)", done, len(saved.Changes))
 	}
-	sum := sha256.Sum256(b)
 	o.prune = saved.Prune
 	return runApply(ctx, f, conn, o, cfg.Budget, plan, live, applyJob{
-		id: bulk.JobID("orgctl apply", []string{"--plan"}, conn.Target.BaseURL, sum[:]), flags: []string{"--plan"}, input: file,
+		id: id, flags: []string{"--plan"}, input: file,
 		resumed: "the rest of the saved plan is what is left", saved: true})
+}
+
+// sentFile, in a saved apply's job directory, lists every step its runs
+// sent: each run's journal is new and holds that run's steps only.
+const sentFile = "sent"
+
+// earlierSteps are the steps earlier runs of saved apply id sent: those
+// sentFile keeps and those the last run's journal records, which it
+// keeps from now on.
+func earlierSteps(store bulk.Store, id string) (orgcode.Earlier, error) {
+	path := filepath.Join(store.Dir, id, sentFile)
+	earlier := orgcode.Earlier{}
+	if b, err := os.ReadFile(path); err == nil {
+		var keys []string
+		if err := json.Unmarshal(b, &keys); err != nil {
+			return nil, fmt.Errorf("%s is damaged (%v): plan again", path, err)
+		}
+		for _, k := range keys {
+			earlier[k] = true
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	st, err := bulk.Load(store.JournalPath(id))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("the journal of job %s cannot be read (%v): plan again", id, err)
+	}
+	n := len(earlier)
+	for k := range orgcode.EarlierSteps(st) {
+		earlier[k] = true
+	}
+	if len(earlier) == n {
+		return earlier, nil
+	}
+	keys := make([]string, 0, len(earlier))
+	for k := range earlier {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b, _ := json.Marshal(keys)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, err
+	}
+	if err := atomicfile.Write(path, b, 0o600); err != nil {
+		return nil, fmt.Errorf("recording what earlier runs sent: %w", err)
+	}
+	return earlier, nil
 }
 
 // runApply prints the plan, confirms it and sends its steps as a job.
@@ -448,8 +539,8 @@ func runApply(ctx context.Context, f *cli.Factory, conn *cli.Connection, o orgOp
 		return nil
 	}
 	writePlan(f.IO.Out, plan, bc, f.IO.ColorOut)
-	if plan.Empty() {
-		return nil
+	if len(plan.Steps) == 0 {
+		return nothingToSend(f, plan)
 	}
 	if !o.yes {
 		if err := confirmApply(f, plan); err != nil {
@@ -536,7 +627,38 @@ func runApply(ctx context.Context, f *cli.Factory, conn *cli.Connection, o orgOp
 	if n := res.Counts[bulk.Unknown]; n > 0 {
 		fmt.Fprintf(f.IO.Err, "orgctl: %d steps were sent without an answer; run apply again: it reads the org afresh and shows what they did\n", n)
 	}
-	return cli.JobExit(res)
+	return worst(cli.JobExit(res), blockedExit(f, plan))
+}
+
+// worst is the first error, else the second: a failed or unknown step's
+// status outranks the blocked changes' (named all the same).
+func worst(job, blocked error) error {
+	if job != nil {
+		return job
+	}
+	return blocked
+}
+
+// nothingToSend ends an apply whose plan has no step: done, or blocked.
+func nothingToSend(f *cli.Factory, p *orgcode.Plan) error {
+	if len(p.Blocked) > 0 {
+		fmt.Fprintln(f.IO.Out, "Nothing to send: every change left is blocked.")
+	}
+	return blockedExit(f, p)
+}
+
+// blockedExit names the plan's blocked changes, which apply did not send:
+// the org is not yet as the files say, so the apply did not succeed.
+func blockedExit(f *cli.Factory, p *orgcode.Plan) error {
+	if len(p.Blocked) == 0 {
+		return nil
+	}
+	fmt.Fprintf(f.IO.Err, "orgctl: %s blocked and %s not sent:\n", plural(len(p.Blocked), "change is", "changes are"), map[bool]string{true: "was", false: "were"}[len(p.Blocked) == 1])
+	for _, b := range p.Blocked {
+		fmt.Fprintf(f.IO.Err, "  %s %s %s: needs %s\n", b.Kind, b.Key, b.Field, b.Needs)
+	}
+	fmt.Fprintln(f.IO.Err, "orgctl: once what they need is in this org, plan and apply again: they are sent then")
+	return &cli.ExitError{Code: cli.ExitFailure}
 }
 
 // filesSum names the desired state: every file's path and bytes, in order.
@@ -559,12 +681,5 @@ func filesSum(files *orgcode.Files) ([]byte, error) {
 }
 
 func confirmApply(f *cli.Factory, p *orgcode.Plan) error {
-	fmt.Fprintf(f.IO.Err, "Apply these changes (%d requests, %d points)? [y/N] ", p.Requests, p.Points)
-	var line string
-	fmt.Fscanln(f.IO.In, &line)
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return nil
-	}
-	return cli.ErrCancelled
+	return cli.ConfirmOrCancel(f.Ask(), fmt.Sprintf("Apply these changes (%s)?", ratebudget.Tally(p.Requests, p.Points)))
 }

@@ -69,7 +69,74 @@ func summary(p *orgcode.Plan) string {
 	case p.Empty():
 		return "No changes: the org matches the files."
 	}
-	return fmt.Sprintf("Plan: %d to create, %d to change, %d to delete.", counts[orgcode.Create], counts[orgcode.Update], counts[orgcode.Delete])
+	blocked := ""
+	if n := len(p.Blocked); n > 0 {
+		blocked = fmt.Sprintf(", %d blocked", n)
+	}
+	return fmt.Sprintf("Plan: %d to create, %d to change, %d to delete%s.", counts[orgcode.Create], counts[orgcode.Update], counts[orgcode.Delete], blocked)
+}
+
+// blockedWhy is the heading of a plan's blocked changes.
+const blockedWhy = "apply sends the rest; plan again once what they need is there"
+
+// writeBlocked lists the blocked changes, then once each thing they need
+// and why the plan cannot make it.
+func writeBlocked(w io.Writer, p *orgcode.Plan, mark string) {
+	if len(p.Blocked) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nblocked (%s):\n", blockedWhy)
+	for _, b := range p.Blocked {
+		fmt.Fprintf(w, "  %s %s %s %s: %s  needs %s\n", mark, b.Kind, b.Key, b.Field, showValue(b.New), b.Needs)
+	}
+	for _, n := range blockedNeeds(p) {
+		fmt.Fprintf(w, "  (%s: %s)\n", n[0], n[1])
+	}
+}
+
+// writeMarkdownBlocked is writeBlocked for a pull-request comment.
+func writeMarkdownBlocked(w io.Writer, p *orgcode.Plan) {
+	if len(p.Blocked) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "<details open><summary>Blocked (%s)</summary>\n\n", blockedWhy)
+	fmt.Fprintln(w, "| Kind | Object | Field | New | Needs |")
+	fmt.Fprintln(w, "|:--|:--|:--|:--|:--|")
+	for i, b := range p.Blocked {
+		if i == markdownRows {
+			fmt.Fprintf(w, "\n… and %d more: run `orgctl plan` for the whole plan.\n", len(p.Blocked)-markdownRows)
+			break
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", b.Kind, mdCell(b.Key), mdCell(b.Field), mdCode(showValue(b.New)), mdCell(b.Needs))
+	}
+	fmt.Fprintln(w)
+	for _, n := range blockedNeeds(p) {
+		fmt.Fprintf(w, "- %s: %s\n", mdCell(n[0]), mdCell(n[1]))
+	}
+	fmt.Fprintf(w, "\n</details>\n\n")
+}
+
+// blockedNeeds is each thing the blocked changes need, once, with why
+// the plan cannot make it, in the order the changes first name them.
+func blockedNeeds(p *orgcode.Plan) [][2]string {
+	var out [][2]string
+	seen := map[string]bool{}
+	for _, b := range p.Blocked {
+		if !seen[b.Needs] {
+			seen[b.Needs] = true
+			out = append(out, [2]string{b.Needs, b.Reason})
+		}
+	}
+	return out
+}
+
+// blockedLine is the summary's line on blocked changes ("" for none).
+func blockedLine(p *orgcode.Plan) string {
+	if len(p.Blocked) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Blocked: %s what this org lacks and this API cannot create (listed below).",
+		plural(len(p.Blocked), "change needs", "changes need"))
 }
 
 func kindLine(m map[orgcode.Action]int) string {
@@ -101,9 +168,8 @@ func riskLine(p *orgcode.Plan) (int, string) {
 }
 
 func costLine(p *orgcode.Plan, bc ratebudget.Config) string {
-	return fmt.Sprintf("Cost: the read took %s, %d points; the changes are %s, %d points, which the budget (%d points per %s) needs at least %s to send.",
-		plural(p.ReadRequests, "request", "requests"), p.ReadPoints, plural(p.Requests, "request", "requests"), p.Points,
-		bc.Points-bc.Reserve, bc.Window, p.Time)
+	return fmt.Sprintf("Cost: the read took %s; the changes are %s.",
+		ratebudget.Tally(p.ReadRequests, p.ReadPoints), bc.CostSentence(p.Requests, p.Points, nil))
 }
 
 // writePlan prints the plan for people: the summary first (counts by
@@ -123,10 +189,16 @@ func writePlan(w io.Writer, p *orgcode.Plan, bc ratebudget.Config, colour bool) 
 	if n, what := riskLine(p); n > 0 {
 		fmt.Fprintf(w, "Risky: %s (marked ! below).\n", what)
 	}
+	if b := blockedLine(p); b != "" {
+		fmt.Fprintln(w, b)
+	}
 	if len(p.Unmanaged) > 0 && !p.Empty() {
 		what := "not counted as changes; --prune deletes them"
 		if p.Prune {
 			what = "this plan deletes them"
+			if n := builtins(p); n > 0 {
+				what = fmt.Sprintf("this plan deletes them but %s, which prune leaves", plural(n, "built-in object", "built-in objects"))
+			}
 		}
 		fmt.Fprintf(w, "Unmanaged: %s in no file (%s; listed below).\n", plural(len(p.Unmanaged), "live object is", "live objects are"), what)
 	}
@@ -145,21 +217,22 @@ func writePlan(w io.Writer, p *orgcode.Plan, bc ratebudget.Config, colour bool) 
 		for _, c := range cs {
 			tail := ""
 			if c.Note != "" {
-				tail = " (" + c.Note + ")"
+				tail = " (" + output.Safe(c.Note) + ")"
 			}
 			if r := c.Risk(); r != "" {
 				tail += "  " + mark("!") + " " + string(r)
 			}
-			fmt.Fprintf(w, "  %s %s %s%s\n", mark(signs[c.Action]), c.Action, c.Key, tail)
+			fmt.Fprintf(w, "  %s %s %s%s\n", mark(signs[c.Action]), c.Action, output.Safe(c.Key), tail)
 			for _, fc := range c.Fields {
 				risk := ""
 				if r := c.FieldRisk(fc); r != "" {
 					risk = "  " + mark("!") + " " + string(r)
 				}
-				fmt.Fprintf(w, "      %s %s%s\n", mark(fieldSign(fc)), fieldText(fc), risk)
+				fmt.Fprintf(w, "      %s %s%s\n", mark(fieldSign(fc)), output.Safe(fieldText(fc)), risk)
 			}
 		}
 	}
+	writeBlocked(w, p, mark("!"))
 	if len(p.Unmanaged) > 0 {
 		what := "not counted as changes; --prune deletes them"
 		if p.Prune {
@@ -174,12 +247,23 @@ func writePlan(w io.Writer, p *orgcode.Plan, bc ratebudget.Config, colour bool) 
 				}
 				note := ""
 				if u.Note != "" {
-					note = " (" + u.Note + ")"
+					note = " (" + output.Safe(u.Note) + ")"
 				}
-				fmt.Fprintf(w, "  %s %s%s\n", u.Kind, u.Key, note)
+				fmt.Fprintf(w, "  %s %s%s\n", u.Kind, output.Safe(u.Key), note)
 			}
 		}
 	}
+}
+
+// builtins counts the unmanaged objects the org cannot do without.
+func builtins(p *orgcode.Plan) int {
+	n := 0
+	for _, u := range p.Unmanaged {
+		if u.Note == orgcode.NoteBuiltin {
+			n++
+		}
+	}
+	return n
 }
 
 func unmanagedByKind(p *orgcode.Plan) [][]orgcode.Unmanaged {
@@ -196,24 +280,73 @@ func unmanagedByKind(p *orgcode.Plan) [][]orgcode.Unmanaged {
 	return out
 }
 
-// mdCell makes a value safe in a Markdown table cell.
+// mdCell makes text from the org or its files safe in a Markdown table
+// cell of a pull-request comment: shown as output.Safe shows it on a
+// terminal, HTML escaped (no tracking pixel, no </details> break-out),
+// brackets, backticks and backslashes escaped (no link, image or code
+// span; emphasis, which only styles, is left), and mentions and
+// issue references (@team, #123, owner/repo#123) neutralised with a zero-
+// width space written as an entity, as Dependabot and Renovate do, so the
+// text reads the same and notifies nobody.
 func mdCell(s string) string {
-	s = strings.NewReplacer("|", `\|`, "\r", "", "\n", "<br>", "`", "'").Replace(s)
-	return s
+	s = output.Safe(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s))
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '"':
+			b.WriteString("&quot;")
+		case '|', '\\', '[', ']', '`':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '@':
+			b.WriteByte('@')
+			if i == 0 || !wordByte(s[i-1]) {
+				b.WriteString(zeroWidth)
+			}
+		case '#':
+			b.WriteByte('#')
+			if i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' {
+				b.WriteString(zeroWidth)
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
+// zeroWidth is U+200B as an HTML entity: it breaks a mention or an issue
+// reference without a character a reader sees.
+const zeroWidth = "&#8203;"
+
+// wordByte reports an ASCII letter or digit: an @ after one is part of a
+// word (an email), which is no mention.
+func wordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// mdCode shows a value as code: nothing in it is Markdown, HTML or a
+// mention; only the cell border, the backtick and line breaks need care.
 func mdCode(s string) string {
 	if s == "" {
 		return ""
 	}
-	return "`" + mdCell(s) + "`"
+	s = output.Safe(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s))
+	return "`" + strings.NewReplacer("|", `\|`, "`", "'").Replace(s) + "`"
 }
 
 // writeMarkdown renders the plan for a pull-request comment: the summary
 // and a table by kind, risky changes called out, every change as a row of
 // one table (cut at markdownRows), the unmanaged objects and the cost.
 func writeMarkdown(w io.Writer, p *orgcode.Plan, bc ratebudget.Config) {
-	fmt.Fprintf(w, "### orgctl plan\n\n**%s**\n\n", summary(p))
+	fmt.Fprintf(w, "### orgctl plan\n\n**%s**\n\n", mdCell(summary(p)))
 	kc := p.KindCounts()
 	if len(kc) > 0 {
 		fmt.Fprintln(w, "| Kind | Create | Change | Delete |")
@@ -236,7 +369,7 @@ func writeMarkdown(w io.Writer, p *orgcode.Plan, bc ratebudget.Config) {
 		row := func(sign, kind, key, field, old, nw, risk string) {
 			rows++
 			if rows <= markdownRows {
-				fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", sign, kind, mdCell(key), mdCell(field), old, nw, risk)
+				fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", sign, mdCell(kind), mdCell(key), mdCell(field), old, nw, mdCell(risk))
 			}
 		}
 		for _, c := range p.Changes {
@@ -262,6 +395,7 @@ func writeMarkdown(w io.Writer, p *orgcode.Plan, bc ratebudget.Config) {
 		}
 		fmt.Fprintf(w, "\n</details>\n\n")
 	}
+	writeMarkdownBlocked(w, p)
 	if len(p.Unmanaged) > 0 {
 		what := "not counted as changes; `--prune` deletes them"
 		if p.Prune {
@@ -279,9 +413,9 @@ func writeMarkdown(w io.Writer, p *orgcode.Plan, bc ratebudget.Config) {
 					keys = append(keys, fmt.Sprintf("and %d more", len(group)-unmanagedShown))
 					break
 				}
-				keys = append(keys, mdCode(u.Key))
+				keys = append(keys, mdCell(u.Key))
 			}
-			fmt.Fprintf(w, "%s %s (%d): %s", sep, group[0].Kind, len(group), strings.Join(keys, ", "))
+			fmt.Fprintf(w, "%s %s (%d): %s", sep, mdCell(group[0].Kind), len(group), strings.Join(keys, ", "))
 		}
 		fmt.Fprintf(w, ".\n\n")
 	}

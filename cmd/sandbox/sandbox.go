@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -171,14 +169,8 @@ confirmation; where stdin is not a terminal it refuses unless --yes is given.`,
 // confirmSandboxReset asks on the terminal; without one it refuses, since a script must not wipe
 // the org by accident.
 func confirmSandboxReset(f *cli.Factory) error {
-	if !f.IO.InTTY || !f.IO.ErrTTY {
+	if !f.CanPrompt() {
 		return cli.UsageErrorf("refusing to reset the sandbox without confirmation: stdin is not a terminal; pass --yes")
 	}
-	fmt.Fprintf(f.IO.Err, "Reset the --sandbox org? Every change kept in %s is lost. [y/N] ", cli.SandboxStatePath())
-	line, _ := bufio.NewReader(f.IO.In).ReadString('\n')
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return nil
-	}
-	return cli.ErrCancelled
+	return cli.ConfirmOrCancel(f.Ask(), fmt.Sprintf("Reset the --sandbox org? Every change kept in %s is lost.", cli.SandboxStatePath()))
 }

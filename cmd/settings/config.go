@@ -457,3 +457,21 @@ func unknownProfile(name string, file map[string]any) error {
 	}
 	return &Error{errors.New(msg)}
 }
+
+// Origin says where the value of key came from, for messages: its
+// environment variable, the profile's key in the file, or the file's top
+// level; "" when it is the default.
+func (c *Config) Origin(key string) string {
+	if s, ok := Lookup(key); ok {
+		if os.Getenv(s.Env()) != "" {
+			return s.Env()
+		}
+	}
+	if _, ok := c.profileMap(c.Profile)[key]; ok {
+		return fmt.Sprintf("profile %s's %s in %s", c.Profile, key, ConfigPath())
+	}
+	if _, ok := c.file[key]; ok {
+		return fmt.Sprintf("%s in %s", key, ConfigPath())
+	}
+	return ""
+}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/orgctl/orgctl/cmd/internal/ctlchar"
 )
 
 // Type is how a setting's text is read.
@@ -98,6 +100,14 @@ func (e *badSetting) Error() string {
 
 // Parse reads a value of the setting from text, checking type and range.
 func (s Setting) Parse(text string) (any, error) {
+	if c, bad := ctlchar.Find(text); bad && s.Type == TypeURL {
+		// Refused rather than trimmed: a URL is sent in every request.
+		return nil, &badSetting{url: true, want: "it holds a control character (" + c + "); set it to the address alone, e.g. https://acme.example.com"}
+	}
+	return s.parse(text)
+}
+
+func (s Setting) parse(text string) (any, error) {
 	t := strings.TrimSpace(text)
 	bad := func() (any, error) {
 		return nil, &badSetting{value: text, want: "expected " + s.Accepts()}

@@ -1,0 +1,221 @@
+package kinds
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// Kind says how objects of one kind are listed, read, named and found.
+type Kind struct {
+	// Name is the kind's name ("users"), as commands and files use it.
+	Name string
+	// List is the endpoint that lists every object of the kind, in one
+	// request when sent without a limit.
+	List  string
+	Scope string
+	// Key is the field holding the natural key ("email"); ignored when
+	// KeyOf is set.
+	Key string
+	// KeyOf derives the natural key of an object from the whole list
+	// (folders: the path through their parents).
+	KeyOf func(obj map[string]any, all []map[string]any) string
+	// KeysOf, when set, derives every object's key of a whole list at
+	// once, as KeyOf would one by one, for long lists.
+	KeysOf func(all []map[string]any) []string
+	// Filter is the list's query parameter that selects by key ("email"),
+	// so one key costs one small request instead of the whole list.
+	Filter string
+	// Fold compares keys without regard to case (emails).
+	Fold bool
+	// IsID reports text that is already an id of this kind.
+	IsID func(s string) bool
+	// Label are fields shown beside candidates ("first_name", ...).
+	Label []string
+	// Get reads one object by id ("/users/{id}"); "" when the API has no
+	// such endpoint or the key needs the whole list (folder paths).
+	Get string
+	// ObjectType is the kind's type in the permission API ("folder"); ""
+	// when its objects have no access list.
+	ObjectType string
+	// Singleton kinds have one object, the org's own (its settings).
+	Singleton bool
+	// Builtin says why an object of this kind is one the org cannot do
+	// without ("" for an ordinary object), from the object as listed.
+	Builtin func(obj map[string]any) string
+	// BuiltinKey says the same from the natural key alone, where the key
+	// decides it, so a command can refuse before any request.
+	BuiltinKey func(key string) string
+}
+
+// Named reports a kind whose objects have a natural key to find them by.
+func (k Kind) Named() bool { return k.Key != "" || k.KeyOf != nil }
+
+// KeyOfObject is an object's natural key; all is its whole list, for keys
+// derived from it.
+func (k Kind) KeyOfObject(obj map[string]any, all []map[string]any) string {
+	if k.KeyOf != nil {
+		return k.KeyOf(obj, all)
+	}
+	return Text(obj[k.Key])
+}
+
+// Keys are the natural keys of every object of a list, in its order.
+func (k Kind) Keys(all []map[string]any) []string {
+	if k.KeysOf != nil {
+		return k.KeysOf(all)
+	}
+	out := make([]string, len(all))
+	for i, o := range all {
+		out[i] = k.KeyOfObject(o, all)
+	}
+	return out
+}
+
+// Protected says why the object, as listed, is one the org cannot do
+// without ("" when it is not).
+func (k Kind) Protected(obj map[string]any) string {
+	if k.Builtin == nil {
+		return ""
+	}
+	return k.Builtin(obj)
+}
+
+// ProtectedKey says why the object with this natural key is one the org
+// cannot do without, where the key alone decides it ("" otherwise).
+func (k Kind) ProtectedKey(key string) string {
+	if k.BuiltinKey == nil {
+		return ""
+	}
+	return k.BuiltinKey(key)
+}
+
+// Text is a decoded JSON scalar as a key or label: numbers as written,
+// null as "".
+func Text(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return t
+	case json.Number:
+		return t.String()
+	case float64:
+		return strconv.FormatFloat(t, 'f', -1, 64)
+	}
+	return fmt.Sprint(v)
+}
+
+// BuiltinGroups are the groups every org has and cannot do without: the
+// admins' group and the one every user is in.
+var BuiltinGroups = []string{"admin", "All Users"}
+
+func builtinGroupName(name string) string {
+	for _, g := range BuiltinGroups {
+		if name == g {
+			return fmt.Sprintf("%q is a built-in group every org has", name)
+		}
+	}
+	return ""
+}
+
+// ByName are every kind, by name.
+var ByName = map[string]Kind{
+	"users": {Name: "users", List: "/users", Scope: "Users > Read", Key: "email", Filter: "email", Fold: true,
+		IsID: isUserID, Label: []string{"first_name", "last_name"}, Get: "/users/{id}"},
+	"groups": {Name: "groups", List: "/groups", Scope: "Groups > Read", Key: "name", IsID: isNumber, Get: "/groups/{id}",
+		Builtin:    func(obj map[string]any) string { return builtinGroupName(Text(obj["name"])) },
+		BuiltinKey: builtinGroupName},
+	"folders": {Name: "folders", List: "/folders", Scope: "Folders > Read", KeyOf: FolderPath, KeysOf: FolderPaths,
+		IsID: isFolderID, Label: []string{"folder_type"}, ObjectType: "folder",
+		Builtin: systemFolder, BuiltinKey: systemFolderKey},
+	"apps": {Name: "apps", List: "/apps", Scope: "Apps > Read", Key: "name", IsID: isUUID, Label: []string{"folder_id"},
+		Get: "/apps/{id}", ObjectType: "app"},
+	"workflows": {Name: "workflows", List: "/workflows", Scope: "Workflows > Read", Key: "name", IsID: isUUID, Get: "/workflows/{id}",
+		ObjectType: "workflow"},
+	"resources": {Name: "resources", List: "/resources", Scope: "Resources > Read", Key: "display_name", IsID: isUUID,
+		Label: []string{"type"}, Get: "/resources/{id}", ObjectType: "resource"},
+	// A resource configuration has no name of its own: its resource's and
+	// its environment's name it, and two may name it alike.
+	"resource-configs": {Name: "resource-configs", List: "/resource_configurations", Scope: "Resources > Read",
+		KeyOf: resourceConfigName, IsID: isUUID, Get: "/resource_configurations/{id}", ObjectType: "resource_configuration"},
+	"environments": {Name: "environments", List: "/environments", Scope: "Environment > Read", Key: "name", IsID: isUUID,
+		Get: "/environments/{id}"},
+	"themes": {Name: "themes", List: "/app_themes", Scope: "App Themes > Read", Key: "name", IsID: isNumber, Get: "/app_themes/{id}"},
+	"spaces": {Name: "spaces", List: "/spaces", Scope: "Spaces > Read", Key: "name", IsID: isSpaceID, Label: []string{"domain"},
+		Get: "/spaces/{id}"},
+	"user-attributes": {Name: "user-attributes", List: "/user_attributes", Scope: "User Attributes > Read", Key: "name", IsID: isUUID},
+	"config-vars": {Name: "config-vars", List: "/configuration_variables", Scope: "Configuration Variables > Read", Key: "name",
+		IsID: isUUID, Get: "/configuration_variables/{id}"},
+	"roles": {Name: "roles", List: "/role_permissions/roles", Scope: "Permissions > Read", Key: "name", IsID: isUUID},
+	"custom-components": {Name: "custom-components", List: "/custom_component_libraries", Scope: "CustomComponent > Read",
+		Key: "name", IsID: isUUID},
+	// Invites are named by the invitee's email; a claimed invite stays listed,
+	// so an email can match two (the candidates then show which).
+	"invites": {Name: "invites", List: "/user_invites", Scope: "Users > Read", Key: "invited_email", Fold: true, IsID: isNumber,
+		Label: []string{"claimed_by"}, Get: "/user_invites/{id}"},
+	"organization": {Name: "organization", List: "/organization/", Scope: "Organizations > Read", Singleton: true},
+}
+
+// Of is the kind named name; it panics on a name the registry lacks, which
+// only a mistake in the code can give.
+func Of(name string) Kind {
+	k, ok := ByName[name]
+	if !ok {
+		panic("kinds: no kind " + strconv.Quote(name))
+	}
+	return k
+}
+
+// WithObjectType is the kind whose access lists the permission API calls
+// typ ("folder"); false when none.
+func WithObjectType(typ string) (Kind, bool) {
+	for _, k := range ByName {
+		if k.ObjectType != "" && k.ObjectType == typ {
+			return k, true
+		}
+	}
+	return Kind{}, false
+}
+
+func resourceConfigName(obj map[string]any, _ []map[string]any) string {
+	res, _ := obj["resource"].(map[string]any)
+	env, _ := obj["environment"].(map[string]any)
+	return Text(res["display_name"]) + " (" + Text(env["name"]) + ")"
+}
+
+// View is one way completion offers a kind's objects: the field typed
+// (Value) and those shown beside it (Label).
+type View struct {
+	Kind  string
+	Value string
+	Label []string
+	// Names marks a view completed by natural key with the id beside it,
+	// whose names commands look up where the API takes an id.
+	Names bool
+}
+
+// Views are the completion views by the name Field.Complete and
+// Op.ArgsComplete use.
+var Views = map[string]View{
+	"users":             {Kind: "users", Value: "id", Label: []string{"email"}, Names: true},
+	"groups":            {Kind: "groups", Value: "id", Label: []string{"name"}, Names: true},
+	"folders":           {Kind: "folders", Value: "id", Label: []string{"name"}, Names: true},
+	"apps":              {Kind: "apps", Value: "id", Label: []string{"name"}, Names: true},
+	"workflows":         {Kind: "workflows", Value: "id", Label: []string{"name"}, Names: true},
+	"spaces":            {Kind: "spaces", Value: "id", Label: []string{"name"}, Names: true},
+	"space-names":       {Kind: "spaces", Value: "name", Label: []string{"domain"}},
+	"environments":      {Kind: "environments", Value: "id", Label: []string{"name"}, Names: true},
+	"environment-names": {Kind: "environments", Value: "name", Label: []string{"description"}},
+	// Where the API takes a resource's id it mostly takes its name too,
+	// so a lookup would only cost points; resource-ids marks the few
+	// places that take only the UUID.
+	"resources":       {Kind: "resources", Value: "id", Label: []string{"display_name"}},
+	"resource-ids":    {Kind: "resources", Value: "id", Label: []string{"display_name"}, Names: true},
+	"themes":          {Kind: "themes", Value: "id", Label: []string{"name"}, Names: true},
+	"invites":         {Kind: "invites", Value: "id", Label: []string{"invited_email"}, Names: true},
+	"user-attributes": {Kind: "user-attributes", Value: "id", Label: []string{"name"}, Names: true},
+	"attribute-names": {Kind: "user-attributes", Value: "name", Label: []string{"label"}},
+	"config-vars":     {Kind: "config-vars", Value: "id", Label: []string{"name"}, Names: true},
+	"roles":           {Kind: "roles", Value: "id", Label: []string{"name"}, Names: true},
+}

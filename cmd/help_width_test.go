@@ -1,0 +1,66 @@
+package cmd
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mattn/go-runewidth"
+	"github.com/spf13/cobra"
+)
+
+// Every help page and topic fits the terminal it is shown on: no line is
+// wider than 80 or 100 columns.
+func TestHelpFitsTheTerminal(t *testing.T) {
+	isolate(t)
+	for _, width := range []int{80, 100} {
+		f, tio := testFactory(t, &testKeyring{}, "")
+		f.IO.OutTTY, f.IO.Width = true, width
+		root := newRoot(f, allFamilies)
+		pages := 0
+		var walk func(c *cobra.Command)
+		walk = func(c *cobra.Command) {
+			tio.out.Reset()
+			c.HelpFunc()(c, nil)
+			pages++
+			for i, line := range strings.Split(tio.out.String(), "\n") {
+				if w := runewidth.StringWidth(line); w > width {
+					t.Errorf("%s --help at %d columns, line %d is %d wide:\n%s", c.CommandPath(), width, i+1, w, line)
+				}
+			}
+			for _, sub := range c.Commands() {
+				walk(sub)
+			}
+		}
+		walk(root)
+		for _, topic := range helpTopics {
+			tio.out.Reset()
+			root.SetArgs([]string{"help", topic.Name})
+			if err := root.Execute(); err != nil {
+				t.Fatal(err)
+			}
+			for _, line := range strings.Split(tio.out.String(), "\n") {
+				if w := runewidth.StringWidth(line); w > width {
+					t.Errorf("help %s at %d columns: a line %d wide:\n%s", topic.Name, width, w, line)
+				}
+			}
+		}
+		if pages < 100 {
+			t.Errorf("only %d help pages looked at", pages)
+		}
+	}
+}
+
+// Piped (no terminal width known), help is left as written: one line per
+// flag, for grep.
+func TestHelpPipedIsNotWrapped(t *testing.T) {
+	isolate(t)
+	f, tio := testFactory(t, &testKeyring{}, "")
+	root := newRoot(f, allFamilies)
+	root.SetArgs([]string{"auth", "login", "--help"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(tio.out.String(), "--space NAME         log in to the Space NAME (looked up through the current profile, GET /spaces) as a profile of its own: NAME, or --profile\n") {
+		t.Errorf("piped help was changed:\n%s", tio.out.String())
+	}
+}
