@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -52,10 +51,7 @@ func (r *budgetRig) runTimed(t testing.TB, args ...string) (elapsed time.Duratio
 	if err != nil {
 		t.Fatalf("orgctl %s: %v\n%s", strings.Join(args, " "), err, errb.String())
 	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rssMiB = float64(ru.Maxrss) / 1024 // Linux reports KiB
-	}
-	return elapsed, rssMiB, errb.String(), start
+	return elapsed, maxRSSMiB(cmd.ProcessState), errb.String(), start
 }
 
 // BenchmarkBulkUsersCreate is the bulk job's budget figure: one process

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -150,8 +149,7 @@ func measure(b *testing.B, name string, args, env []string) (time.Duration, int6
 		b.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, stderr.String())
 	}
 	elapsed := time.Since(start)
-	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	return elapsed, ru.Maxrss * 1024 // Linux reports kilobytes
+	return elapsed, int64(maxRSSMiB(cmd.ProcessState) * (1 << 20))
 }
 
 // writeUsersEnvelope writes a list answer shaped like the sandbox's GET

@@ -1,3 +1,8 @@
+//go:build unix
+
+// Unix only: the tests send SIGINT and SIGTERM to a running orgctl, which
+// os.Process.Signal cannot do on Windows.
+
 package main
 
 import (

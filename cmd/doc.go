@@ -7,5 +7,6 @@
 // errors), settings (typed configuration), engine (declarative Op to
 // command, run in phases), families (the API's families as data), and one
 // package per tool command (auth, budget, config, sandbox, api, jobs,
-// doctor, orgfiles).
+// doctor, orgfiles, version). cmd/internal/releasefiles writes the man
+// pages and completion scripts that release packages carry.
 package cmd

@@ -17,14 +17,12 @@ import (
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/cmd/settings"
+	"github.com/orgctl/orgctl/cmd/version"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/output/redact"
 	"github.com/orgctl/orgctl/output/safetext"
 	"github.com/orgctl/orgctl/ratebudget"
 )
-
-// Version is set at build time with -ldflags "-X github.com/orgctl/orgctl/cmd.Version=...".
-var Version = "dev"
 
 // Main runs orgctl on args and returns its exit status. Ctrl-C (SIGINT) or
 // SIGTERM cancels the command's context: the request in flight is
@@ -34,7 +32,7 @@ var Version = "dev"
 func Main(args []string) int {
 	ctx, interrupted, arm, stop := notifyContext()
 	defer stop()
-	f := cli.NewFactory(Version)
+	f := cli.NewFactory(version.Get().Version)
 	f.Families = families.Called
 	err := explain(f, execute(ctx, f, args, arm))
 	code := finish(f.IO.Err, err, interrupted())

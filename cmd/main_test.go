@@ -9,9 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -21,6 +19,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/cmd/families/familytest"
+	"github.com/orgctl/orgctl/cmd/version"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -98,36 +97,6 @@ func TestFinish(t *testing.T) {
 	}
 }
 
-func TestNotifyContextMapsSignalsToExitCodes(t *testing.T) {
-	for _, tc := range []struct {
-		sig  syscall.Signal
-		want int
-	}{{syscall.SIGINT, cli.ExitSIGINT}, {syscall.SIGTERM, cli.ExitSIGTERM}} {
-		ctx, interrupted, arm, stop := notifyContext()
-		arm()
-		arm() // twice is once
-		if interrupted() != 0 || ctx.Err() != nil {
-			t.Fatalf("%v: interrupted before any signal", tc.sig)
-		}
-		if err := syscall.Kill(syscall.Getpid(), tc.sig); err != nil {
-			t.Fatal(err)
-		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(30 * time.Second):
-			t.Fatalf("%v did not cancel the context", tc.sig)
-		}
-		// The status is recorded just after the cancellation.
-		for deadline := time.Now().Add(30 * time.Second); interrupted() == 0 && time.Now().Before(deadline); {
-			time.Sleep(time.Millisecond)
-		}
-		if got := interrupted(); got != tc.want {
-			t.Errorf("%v: interrupted() = %d, want %d", tc.sig, got, tc.want)
-		}
-		stop()
-	}
-}
-
 // Signal handlers are installed only for a command that runs: help,
 // --version and usage errors leave them alone.
 func TestSignalsArmedOnlyForCommandsThatRun(t *testing.T) {
@@ -185,7 +154,7 @@ func TestMain_ExitStatusAndStreams(t *testing.T) {
 		t.Errorf("bad --limit: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	stdout, stderr = captureStd(t, func() { code = Main([]string{"--version"}) })
-	if code != cli.ExitOK || stdout != "orgctl "+Version+"\n" || stderr != "" {
+	if code != cli.ExitOK || stdout != version.Get().String() || stderr != "" {
 		t.Errorf("--version: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	stdout, stderr = captureStd(t, func() { code = Main([]string{"users", "list"}) })

@@ -24,6 +24,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/jobs"
 	"github.com/orgctl/orgctl/cmd/orgfiles"
 	"github.com/orgctl/orgctl/cmd/sandbox"
+	"github.com/orgctl/orgctl/cmd/version"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -86,7 +87,7 @@ Try it without an org:  orgctl --sandbox users list`,
 		},
 		RunE: func(c *cobra.Command, _ []string) error {
 			if v, _ := c.Flags().GetBool("version"); v {
-				_, err := fmt.Fprintf(c.OutOrStdout(), "orgctl %s\n", f.Version)
+				_, err := io.WriteString(c.OutOrStdout(), version.Get().String())
 				return err
 			}
 			return c.Help()
@@ -222,6 +223,7 @@ func tools(root *cobra.Command) []tool {
 		{"sandbox", "Run a built-in, in-memory management API with a demo organization", "tool", sandbox.NewCmd},
 		{"api [METHOD] PATH", "Call any management API endpoint", "tool", api.NewCmd},
 		{"jobs", "List, show and forget bulk jobs (commands run with --from)", "tool", jobs.NewCmd},
+		{"version", "Show orgctl's version, commit, build date, Go version and platform", "tool", version.NewCmd},
 		{"doctor", "Check the whole setup: config, URL, API version, token, keyring, budget, clock", "tool", doctor.NewCmd},
 		{"export --dir DIR", "Write the org's configuration as YAML files, one per object", "org", orgCodeCmd(0)},
 		{"plan --dir DIR", "Show what apply would change in the org, and what it costs in points and time", "org", orgCodeCmd(1)},
@@ -369,4 +371,13 @@ func isCobraUsageError(err error) bool {
 		}
 	}
 	return false
+}
+
+// CommandTree is the whole command tree, every family and tool built in
+// full, for generators of documentation such as man pages. Nothing in it
+// has run, and building it reads no configuration.
+func CommandTree() *cobra.Command {
+	f := cli.NewFactory(version.Get().Version)
+	f.Families = families.Called
+	return newRoot(f, allFamilies)
 }

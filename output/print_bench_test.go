@@ -54,6 +54,7 @@ var benchColumns = []Column{{Header: "ID", Field: "id"}, {Header: "EMAIL", Field
 func BenchmarkPrintJSON(b *testing.B)         { benchPrint(b, false, Options{Format: "json"}, nil) }
 func BenchmarkPrintJSONIndented(b *testing.B) { benchPrint(b, true, Options{Format: "json"}, nil) }
 func BenchmarkPrintTSV(b *testing.B)          { benchPrint(b, false, Options{}, benchColumns) }
+func BenchmarkPrintTable(b *testing.B)        { benchPrint(b, true, Options{}, benchColumns) }
 func BenchmarkPrintYAML(b *testing.B)         { benchPrint(b, false, Options{Format: "yaml"}, nil) }
 func BenchmarkPrintJQField(b *testing.B)      { benchPrint(b, false, Options{JQ: ".[].email"}, nil) }
 func BenchmarkPrintJQFilter(b *testing.B) {

@@ -8,12 +8,16 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"text/template"
 	"time"
 
 	"github.com/itchyny/gojq"
 	"github.com/mattn/go-runewidth"
 	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/orgctl/orgctl/output/hugepage"
 	"github.com/orgctl/orgctl/output/jsonscan"
@@ -579,6 +583,14 @@ func (p *Printer) templateValue(w *bufio.Writer, r *jsonscan.Reader, end func() 
 	return t.Execute(w, v)
 }
 
+// columnGap pads every cell on its right: two spaces between columns.
+var columnGap = tw.Padding{Right: "  ", Overwrite: true}
+
+// noWidthCache turns off the table library's cache of text widths: a
+// table's cells are mostly distinct, and keeping the cache costs more
+// than measuring them again.
+var noWidthCache = sync.OnceFunc(func() { twwidth.SetCacheCapacity(0) })
+
 // writeTable is the terminal form: a header, then columns aligned on
 // display width, two spaces apart, no borders or rules, nothing wrapped.
 func writeTable(w io.Writer, headers []string, rows [][]string) error {
@@ -588,31 +600,50 @@ func writeTable(w io.Writer, headers []string, rows [][]string) error {
 	// Ambiguous-width characters (±, →, ①) count as narrow whatever the
 	// locale, as they always have in this table.
 	runewidth.DefaultCondition.EastAsianWidth = false
+	noWidthCache()
 	var buf bytes.Buffer
-	t := tablewriter.NewWriter(&buf)
-	t.SetAutoFormatHeaders(false)
-	t.SetAutoWrapText(false)
-	t.SetHeaderAlignment(tablewriter.ALIGN_LEFT)
-	t.SetAlignment(tablewriter.ALIGN_LEFT)
-	t.SetBorder(false)
-	t.SetHeaderLine(false)
-	t.SetNoWhiteSpace(true)
-	t.SetTablePadding("  ")
+	t := tablewriter.NewTable(&buf,
+		tablewriter.WithEastAsian(tw.Off),
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
+			Borders: tw.BorderNone,
+			Symbols: tw.NewSymbols(tw.StyleNone),
+			Settings: tw.Settings{
+				Lines:      tw.LinesNone,
+				Separators: tw.SeparatorsNone,
+			},
+		})),
+		tablewriter.WithConfig(tablewriter.Config{
+			Header: tw.CellConfig{
+				Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone},
+				Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
+				Padding:    tw.CellPadding{Global: columnGap},
+			},
+			Row: tw.CellConfig{
+				Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone},
+				Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
+				Padding:    tw.CellPadding{Global: columnGap},
+			},
+		}),
+	)
 	// Cells and headers are trimmed, and tabs in headers widened, as the
 	// table has always shown them: padding carries the alignment.
 	h := make([]string, len(headers))
 	for i, s := range headers {
 		h[i] = strings.ReplaceAll(strings.TrimSpace(s), "\t", "    ")
 	}
-	t.SetHeader(h)
+	t.Header(h)
 	for _, r := range rows {
 		cells := make([]string, len(r))
 		for i, c := range r {
 			cells[i] = strings.TrimSpace(flatten(c))
 		}
-		t.Append(cells)
+		if err := t.Append(cells); err != nil {
+			return err
+		}
 	}
-	t.Render()
+	if err := t.Render(); err != nil {
+		return err
+	}
 	// Lines end in padding; trailing blanks only hurt copy-paste.
 	var out strings.Builder
 	for _, line := range strings.SplitAfter(buf.String(), "\n") {
