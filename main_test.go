@@ -227,6 +227,28 @@ func scriptParams(dir string) testscript.Params {
 				s.mu.Unlock()
 				ts.Setenv("ORGCTL_TOKEN", s.api.AdminToken())
 			},
+			// sandbox2 URLVAR TOKENVAR [POINTS WINDOW]: another demo org
+			// (another Space) on loopback for the rest of the script: its
+			// base URL and admin token in the two variables.
+			"sandbox2": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 2 && len(args) != 4 {
+					ts.Fatalf("usage: sandbox2 URLVAR TOKENVAR [POINTS WINDOW]")
+				}
+				o := sandbox.Options{}
+				if len(args) == 4 {
+					var err error
+					o.Points, err = strconv.Atoi(args[2])
+					ts.Check(err)
+					o.Window, err = time.ParseDuration(args[3])
+					ts.Check(err)
+					o.Block = o.Window
+				}
+				api := sandbox.New(o)
+				hs := httptest.NewServer(api)
+				ts.Defer(hs.Close)
+				ts.Setenv(args[0], hs.URL)
+				ts.Setenv(args[1], api.AdminToken())
+			},
 			// envout VAR: set VAR to the last command's stdout, trimmed.
 			"envout": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 1 {

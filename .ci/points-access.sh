@@ -39,7 +39,9 @@ sent_req=$1 sent_pts=$2 min_time=$3
 
 # the least the API allows: the same lists once, and one access list per object
 count() { "$tmp/orgctl" "$@" 2>/dev/null; }
-n_folders=$(count folders list -o json --jq '[.[] | select(.parent_folder_id != null and (.folder_type == "app" or .folder_type == "resource" or .folder_type == "workflow"))] | length')
+# folders the report covers: each type's root and every folder under it
+# (personal trees and file folders are left out)
+n_folders=$(count folders list -o json --jq "$(cat .ci/report-folders.jq)")
 n_apps=$(count apps list -o json --jq 'length')
 n_res=$(count resources list -o json --jq 'length')
 n_wf=$(count workflows list -o json --jq 'length')

@@ -13,7 +13,6 @@ import (
 	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/cmd/cli"
-	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/cmd/families/familytest"
 	"github.com/orgctl/orgctl/cmd/settings"
@@ -286,31 +285,6 @@ func TestSendPagination(t *testing.T) {
 	_, errOut, _ = run(t, "", "users", "list", "--limit", "100")
 	if errOut != "" {
 		t.Errorf("a complete page printed %q", errOut)
-	}
-}
-
-func TestSendFollowUpFailure(t *testing.T) {
-	api, _ := sandboxEnv(t)
-	f, tio := testFactory(t, &testKeyring{}, "")
-	e, err := engine.New(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	op := familytest.Op(t, "users", "create")
-	c := familytest.Build(t, op, familytest.Input("users create", nil, "email", "x@example.com", "first-name", "X", "last-name", "Y"))
-	c.Then = []engine.FollowUp{{What: "PATCH a user that is not there", Build: func(json.RawMessage) (client.Request, error) {
-		return client.Request{Method: http.MethodPatch, Path: "/users/user_missing", Body: map[string]any{"operations": []any{}}}, nil
-	}}}
-	err = e.Run(context.Background(), c, engine.RunOptions{})
-	if err == nil || !strings.Contains(err.Error(), "POST /users succeeded, but the follow-up request (PATCH a user that is not there) failed") ||
-		ExitCode(err) != cli.ExitNotFound {
-		t.Errorf("follow-up failure: %v (exit %d)", err, ExitCode(err))
-	}
-	if got := sent(api); len(got) != 2 {
-		t.Errorf("sent %v", got)
-	}
-	if tio.out.Len() != 0 {
-		t.Errorf("printed %q after a failed follow-up", tio.out.String())
 	}
 }
 

@@ -254,6 +254,15 @@ func execute(ctx context.Context, f *cli.Factory, args []string, beforeRun func(
 			}
 		}
 	}
+	// --profiles runs the command once per profile: it takes over once the
+	// command line is parsed (acrossProfiles).
+	pre := root.PersistentPreRun
+	root.PersistentPreRunE = func(c *cobra.Command, a []string) error {
+		if pre != nil {
+			pre(c, a)
+		}
+		return acrossProfiles(f, c, args)
+	}
 	if isCompletionRequest(args) {
 		root.SetErr(io.Discard) // cobra reports the directive there; the shell shows stderr
 		f.ConfigWarn = func(string) {}

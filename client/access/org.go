@@ -135,11 +135,12 @@ func (o *Org) LoadObjects(ctx context.Context, types ...string) error {
 		for i, it := range items {
 			id := resolve.Text(it["id"])
 			names[id] = keys[i]
-			// Roots hold everything of their type and are granted
-			// nothing of their own; file folders have no access lists;
-			// users' personal folders (Drafts, Trash) are theirs, not the
-			// org's, and one access list each would cost more than the org.
-			if typ == "folder" && (it["parent_folder_id"] == nil || !kinds.UnderRoot(keys[i]) || !kinds.CreatableFolderType(resolve.Text(it["folder_type"]))) {
+			// A type's root is reviewed like any folder: universal access
+			// reaches it and it can be granted directly. Personal trees
+			// (personalRoot, each user's Drafts and Trash) are left out:
+			// they are one user's own, not shared; file folders have no
+			// access lists.
+			if typ == "folder" && (!kinds.UnderRoot(keys[i]) || !kinds.CreatableFolderType(resolve.Text(it["folder_type"]))) {
 				continue
 			}
 			ids = append(ids, id)
@@ -352,4 +353,51 @@ func idText(raw json.RawMessage) string {
 		return s
 	}
 	return string(raw)
+}
+
+// After works out what a user still reaches once the steps taken are
+// done, from what they reached before: a row stays only through what is
+// left of its sources (a group the user is still in, a direct grant not
+// revoked). Reading the access again would cost as much as reading it the
+// first time, and tells nothing the steps taken do not.
+//
+// left are the user's groups that were not removed; revoked says whether
+// every direct grant was revoked. A row reached through "a group's or a
+// folder's grant" stays while any group is left or a direct grant stays,
+// since either may be its source.
+func After(before []Row, left []*Group, revoked bool) []Row {
+	kept := map[string]bool{}
+	for _, g := range left {
+		kept[g.Name] = true
+	}
+	var out []Row
+	for _, r := range before {
+		var via []string
+		for _, part := range strings.Split(r["via"], "; ") {
+			switch {
+			case part == "direct":
+				if !revoked {
+					via = append(via, part)
+				}
+			case strings.HasPrefix(part, "universal through "):
+				if kept[strings.TrimPrefix(part, "universal through ")] {
+					via = append(via, part)
+				}
+			case part == "a group's or a folder's grant":
+				if len(kept) > 0 || !revoked {
+					via = append(via, part)
+				}
+			}
+		}
+		if len(via) == 0 {
+			continue
+		}
+		after := Row{}
+		for k, v := range r {
+			after[k] = v
+		}
+		after["stage"], after["via"] = "after", strings.Join(via, "; ")
+		out = append(out, after)
+	}
+	return out
 }

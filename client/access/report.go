@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -57,7 +58,7 @@ func (o *Org) AccessListReads(types []string) []Read {
 
 // listObjectsReads reads per subject: each user's effective and direct
 // objects and each group's effective objects, type by type, and the access
-// list of each workflow (listObjects has no workflows).
+// list of each workflow and each type's root (listObjects has neither).
 func (o *Org) ListObjectsReads() []Read {
 	var out []Read
 	add := func(st, sid string, id any, t string, inherited bool) {
@@ -83,6 +84,12 @@ func (o *Org) ListObjectsReads() []Read {
 	}
 	for _, id := range o.Objects["workflow"] {
 		out = append(out, o.accessListReq("workflow", id))
+	}
+	// listObjects leaves the types' roots out: their access lists say it.
+	for _, id := range o.Objects["folder"] {
+		if kinds.IsRoot(o.Name("folder", id)) {
+			out = append(out, o.accessListReq("folder", id))
+		}
 	}
 	return out
 }

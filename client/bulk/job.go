@@ -99,49 +99,16 @@ func Run(ctx context.Context, j Job) (Summary, error) {
 		return Summary{}, fmt.Errorf("jobs: %w", err)
 	}
 	defer unlock()
-	if j.Restart {
-		if err := j.Store.Restart(id); err != nil {
-			return Summary{}, fmt.Errorf("jobs: %w", err)
-		}
-	}
-	path := j.Store.JournalPath(id)
-	prior, err := Load(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		if j.Resume {
-			return Summary{}, &JournalError{ID: id, Err: err}
-		}
-		prior = nil // replaced by this run's journal anyway
+	prior, err := j.prior()
+	if err != nil {
+		return Summary{}, err
 	}
 	if j.Ready != nil {
 		if err := j.Ready(prior); err != nil {
 			return Summary{}, err
 		}
 	}
-	var jr *Journal
-	if j.Resume && prior != nil {
-		jr, err = Reopen(path, prior)
-	} else {
-		prior = nil
-		if err = j.Store.Restart(id); err == nil {
-			jr, err = Create(path, j.Header)
-		}
-		if err == nil && len(j.Carry) > 0 {
-			ns := make([]int, 0, len(j.Carry))
-			for n := range j.Carry {
-				ns = append(ns, n)
-			}
-			sort.Ints(ns)
-			for _, n := range ns {
-				jr.Carry(n, j.Carry[n])
-			}
-			if err = jr.Sync(); err == nil {
-				prior, err = Load(path)
-			}
-			if err == nil && j.Carried != nil {
-				j.Carried()
-			}
-		}
-	}
+	jr, prior, err := j.journal(prior)
 	if err != nil {
 		return Summary{}, fmt.Errorf("job %s: %w", id, err)
 	}
@@ -156,19 +123,7 @@ func Run(ctx context.Context, j Job) (Summary, error) {
 		stop = j.Running(runner.Progress)
 	}
 	start := time.Now()
-	total := Counts{}
-	stopped := false
-	var runErr error
-	for _, next := range j.Phases {
-		counts, s, err := runner.Run(ctx, next)
-		for k, v := range counts {
-			total[k] += v
-		}
-		if s || err != nil {
-			stopped, runErr = s, err
-			break
-		}
-	}
+	total, stopped, runErr := j.runPhases(ctx, runner)
 	stop()
 	if !stopped && runErr == nil {
 		jr.End(total.text())
@@ -184,6 +139,74 @@ func Run(ctx context.Context, j Job) (Summary, error) {
 	done, _, _, earlier := runner.Progress()
 	return Summary{Counts: total, Stopped: stopped, Done: done, Earlier: earlier, Took: time.Since(start),
 		JournalErr: jerr, Unrecorded: unrecorded}, runErr
+}
+
+// prior is what earlier runs of the job recorded (nil if none), once
+// Restart has forgotten it if asked.
+func (j *Job) prior() (*State, error) {
+	id := j.Header.ID
+	if j.Restart {
+		if err := j.Store.Restart(id); err != nil {
+			return nil, fmt.Errorf("jobs: %w", err)
+		}
+	}
+	prior, err := Load(j.Store.JournalPath(id))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		if j.Resume {
+			return nil, &JournalError{ID: id, Err: err}
+		}
+		return nil, nil // replaced by this run's journal anyway
+	}
+	return prior, nil
+}
+
+// journal opens this run's journal: the earlier one reopened when the job
+// resumes, else a new one holding what Carry knew. It returns what the
+// run starts from.
+func (j *Job) journal(prior *State) (*Journal, *State, error) {
+	path := j.Store.JournalPath(j.Header.ID)
+	if j.Resume && prior != nil {
+		jr, err := Reopen(path, prior)
+		return jr, prior, err
+	}
+	if err := j.Store.Restart(j.Header.ID); err != nil {
+		return nil, nil, err
+	}
+	jr, err := Create(path, j.Header)
+	if err != nil || len(j.Carry) == 0 {
+		return jr, nil, err
+	}
+	ns := make([]int, 0, len(j.Carry))
+	for n := range j.Carry {
+		ns = append(ns, n)
+	}
+	sort.Ints(ns)
+	for _, n := range ns {
+		jr.Carry(n, j.Carry[n])
+	}
+	if err := jr.Sync(); err != nil {
+		return jr, nil, err
+	}
+	prior, err = Load(path)
+	if err == nil && j.Carried != nil {
+		j.Carried()
+	}
+	return jr, prior, err
+}
+
+// runPhases runs the phases in order, each once the one before finished.
+func (j *Job) runPhases(ctx context.Context, runner *Runner) (Counts, bool, error) {
+	total := Counts{}
+	for _, next := range j.Phases {
+		counts, stopped, err := runner.Run(ctx, next)
+		for k, v := range counts {
+			total[k] += v
+		}
+		if stopped || err != nil {
+			return total, stopped, err
+		}
+	}
+	return total, false, nil
 }
 
 // text is the counts as the journal's end record keeps them.

@@ -140,8 +140,7 @@ func (r *Runner) Run(parent context.Context, next func() (Row, error)) (counts C
 	var emitted sync.WaitGroup
 	emitted.Go(func() {
 		for res := range results {
-			c := res.Outcome
-			counts[c]++
+			counts[res.Outcome]++
 			if res.Earlier {
 				r.earlier.Add(1)
 			}
@@ -154,50 +153,98 @@ func (r *Runner) Run(parent context.Context, next func() (Row, error)) (counts C
 	var workers sync.WaitGroup
 	var skipped atomic.Bool
 	for range n {
-		workers.Go(func() {
-			for t := range tasks {
-				if ctx.Err() != nil {
-					skipped.Store(true) // taken before the stop, never started
-					continue
-				}
-				var out []Result
-				if t.batch != nil {
-					out = r.runBatch(ctx, t.batch)
-				} else {
-					out = []Result{r.runRow(ctx, t)}
-				}
-				for _, res := range out {
-					if res.Untouched || res.NotSent {
-						skipped.Store(true)
-						continue
-					}
-					r.finished(res)
-					results <- res
-				}
-			}
-		})
+		workers.Go(func() { r.work(ctx, tasks, results, &skipped) })
 	}
 
 	batcher, _ := r.Handler.(Batcher)
-	held := map[string][]task{}
-	var order []string
-	nheld := 0
-	send := func(t task) bool {
-		select {
-		case tasks <- t:
-			return true
-		case <-ctx.Done():
-			return false
+	d := &dispatcher{ctx: ctx, tasks: tasks, batcher: batcher, held: map[string][]task{}}
+	stopped, err = d.feed(r, next, results)
+	close(tasks)
+	workers.Wait()
+	close(results)
+	emitted.Wait()
+	if jerr, _ := r.JournalFailure(); jerr != nil && err == nil {
+		err = ErrJournal
+	}
+	return counts, stopped || skipped.Load(), err
+}
+
+// work runs the tasks it is handed until there are no more; once ctx is
+// done it starts none, and says so in skipped.
+func (r *Runner) work(ctx context.Context, tasks <-chan task, results chan<- Result, skipped *atomic.Bool) {
+	for t := range tasks {
+		if ctx.Err() != nil {
+			skipped.Store(true) // taken before the stop, never started
+			continue
+		}
+		var out []Result
+		if t.batch != nil {
+			out = r.runBatch(ctx, t.batch)
+		} else {
+			out = []Result{r.runRow(ctx, t)}
+		}
+		for _, res := range out {
+			if res.Untouched || res.NotSent {
+				skipped.Store(true)
+				continue
+			}
+			r.finished(res)
+			results <- res
 		}
 	}
-	flush := func(key string) bool {
-		ts := held[key]
-		delete(held, key)
-		nheld -= len(ts)
-		return send(task{batch: ts})
+}
+
+// dispatcher hands rows to the workers in order, holding back the rows
+// that share a batch until the batch is full or the input ends.
+type dispatcher struct {
+	ctx     context.Context
+	tasks   chan<- task
+	batcher Batcher
+	held    map[string][]task
+	order   []string
+	nheld   int
+}
+
+func (d *dispatcher) send(t task) bool {
+	select {
+	case d.tasks <- t:
+		return true
+	case <-d.ctx.Done():
+		return false
 	}
+}
+
+func (d *dispatcher) flush(key string) bool {
+	ts := d.held[key]
+	delete(d.held, key)
+	d.nheld -= len(ts)
+	return d.send(task{batch: ts})
+}
+
+// hold keeps a row back for its batch, sending the batch when it is full
+// or the fullest one when too many rows are held; false when the run
+// stopped before it could.
+func (d *dispatcher) hold(key string, t task) bool {
+	if _, ok := d.held[key]; !ok {
+		d.order = append(d.order, key)
+	}
+	d.held[key] = append(d.held[key], t)
+	d.nheld++
+	if len(d.held[key]) >= MaxBatch {
+		return d.flush(key)
+	}
+	if d.nheld >= maxHeld {
+		return d.flush(fullest(d.held))
+	}
+	return true
+}
+
+// feed takes rows from next until io.EOF, an error or the stop: rows an
+// earlier run applied are reported at once, the others go to the workers
+// (alone or in batches). stopped reports rows left untaken.
+func (d *dispatcher) feed(r *Runner, next func() (Row, error), results chan<- Result) (stopped bool, err error) {
 	for {
-		if ctx.Err() != nil {
+		if d.ctx.Err() != nil {
 			stopped = true
 			break
 		}
@@ -218,50 +265,32 @@ func (r *Runner) Run(parent context.Context, next func() (Row, error)) (counts C
 			continue
 		}
 		t := task{row: row, prior: prior}
-		if batcher != nil {
-			if key := batcher.BatchKey(row); key != "" {
-				if _, ok := held[key]; !ok {
-					order = append(order, key)
-				}
-				held[key] = append(held[key], t)
-				nheld++
-				ok := true
-				if len(held[key]) >= MaxBatch {
-					ok = flush(key)
-				} else if nheld >= maxHeld {
-					ok = flush(fullest(held))
-				}
-				if !ok {
+		if d.batcher != nil {
+			if key := d.batcher.BatchKey(row); key != "" {
+				if !d.hold(key, t) {
 					stopped = true
 					break
 				}
 				continue
 			}
 		}
-		if !send(t) {
+		if !d.send(t) {
 			stopped = true
 			break
 		}
 	}
 	if !stopped && err == nil {
-		for _, key := range order {
-			if _, ok := held[key]; ok && !flush(key) {
+		for _, key := range d.order {
+			if _, ok := d.held[key]; ok && !d.flush(key) {
 				stopped = true
 				break
 			}
 		}
 	}
-	if len(held) > 0 {
+	if len(d.held) > 0 {
 		stopped = true // rows held for a batch that never went stay pending
 	}
-	close(tasks)
-	workers.Wait()
-	close(results)
-	emitted.Wait()
-	if jerr, _ := r.JournalFailure(); jerr != nil && err == nil {
-		err = ErrJournal
-	}
-	return counts, stopped || skipped.Load(), err
+	return stopped, err
 }
 
 func fullest(held map[string][]task) string {

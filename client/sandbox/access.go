@@ -218,13 +218,36 @@ func (c *call) effectiveObjects(subj map[string]any, typ string) []any {
 	ix := c.org.accessIndex()
 	st, sid := fmt.Sprint(subj["type"]), fmt.Sprint(subj["id"])
 	out := []any{}
+	var byID map[string]obj
+	if typ == "folder" {
+		byID = map[string]obj{}
+		for _, f := range c.org.Collections[coll] {
+			byID[fmt.Sprint(f["id"])] = f
+		}
+	}
 	for _, it := range c.org.Collections[coll] {
-		if typ == "folder" && it["is_system_folder"] == true && it["parent_folder_id"] == nil {
-			continue // the service lists no root folders: each type's root, personalRoot
+		if typ == "folder" && (it["parent_folder_id"] == nil || !underRoot(it, byID)) {
+			// The service lists no parentless folder (each type's root,
+			// personalRoot), nor what lies in a user's personal tree
+			// (Drafts, Trash): those are one user's own, not shared.
+			continue
 		}
 		if l := ix.levelOf(ix.object(typ, it), st, sid); l != "none" {
 			out = append(out, obj{"type": typ, "id": it["id"], "access_level": l})
 		}
 	}
 	return out
+}
+
+// underRoot reports a folder whose topmost ancestor is its type's root,
+// not personalRoot.
+func underRoot(f obj, byID map[string]obj) bool {
+	for depth := 0; f["parent_folder_id"] != nil && depth < 1000; depth++ {
+		parent, ok := byID[fmt.Sprint(f["parent_folder_id"])]
+		if !ok {
+			return false
+		}
+		f = parent
+	}
+	return f["name"] == "root"
 }

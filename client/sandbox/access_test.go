@@ -224,8 +224,9 @@ func TestLoadAccessNestsAndInherits(t *testing.T) {
 	}
 }
 
-// listObjects lists no root folder of any kind (each type's root, personalRoot), as an access list
-// review skips them, so both ways of reading an org's access agree; the folders below them it lists.
+// listObjects lists no root folder of any kind (each type's root, personalRoot) and nothing of a
+// user's personal tree, as an access-list review skips them, so both ways of reading an org's
+// access agree; the folders below a type's root it lists.
 func TestListObjectsSkipsEveryRootFolder(t *testing.T) {
 	s := New(Options{})
 	r := send(t, s, s.AdminToken(), "POST", "/api/v2/permissions/listObjects", map[string]any{
@@ -239,7 +240,12 @@ func TestListObjectsSkipsEveryRootFolder(t *testing.T) {
 			t.Errorf("root folder %s listed", id)
 		}
 	}
-	for _, id := range []string{"app_2", "app_7", "app_12", "app_13"} { // archive, Operations, the admin's Drafts and Trash
+	for _, id := range []string{"app_12", "app_13"} { // the admin's Drafts and Trash
+		if listed[id] {
+			t.Errorf("personal folder %s listed", id)
+		}
+	}
+	for _, id := range []string{"app_2", "app_7"} { // archive, Operations
 		if !listed[id] {
 			t.Errorf("folder %s not listed", id)
 		}

@@ -50,8 +50,8 @@
 // synthetic load users (`sandbox serve --users N` adds no folder however large N is) and the empty
 // org's admin. In the demo org the admin has signed in (its folders come after the demo's, whose
 // ids stay put); nobody else has. listObjects lists no parentless folder (no root, no
-// personalRoot), as an access review reads none; Drafts and Trash it lists like any folder, with
-// the access the usual sources give.
+// personalRoot), and nothing of a user's personal tree (Drafts, Trash): those are one user's own,
+// not shared, and an access review covers none of them.
 //
 // A system folder cannot be changed (PATCH) or deleted, and the built-in groups (admin, whose
 // members are admins, and All Users, which holds everyone) cannot be deleted or renamed: 422

@@ -258,6 +258,7 @@ func (op *Op) Sibling(word string) *Op {
 
 // bulkJob is one run of an op over the rows of a file.
 type bulkJob struct {
+	// what the command line gave
 	f     *cli.Factory
 	e     *Engine
 	op    *Op
@@ -271,7 +272,13 @@ type bulkJob struct {
 	store bulk.Store
 	bc    ratebudget.Config // read once: viper is slow enough to matter per row
 
-	// learned by the check pass
+	bulkChecked
+	bulkRunning
+}
+
+// bulkChecked is what the check pass learned of the whole file, before
+// any request: the dry run prints it and the run starts from it.
+type bulkChecked struct {
 	ignored  sync.Map       // column -> true: unknown, left out (--ignore-unknown)
 	invalid  map[int]string // row -> what is wrong with it (--skip-invalid)
 	rows     int
@@ -285,8 +292,11 @@ type bulkJob struct {
 	bySubject, notBySubject bool
 	batched                 map[string]int  // rows per batch (arguments), for ops whose rows share a request
 	joinKeys                map[string]bool // follow-ups joined across rows, by path and object
+}
 
-	// while running
+// bulkRunning is what the run's workers share: the connection, the
+// lookups, what the job changed, the output and the joined follow-ups.
+type bulkRunning struct {
 	conn   *cli.Connection
 	lookup *resolve.Resolver // names, as every command resolves them; made before the workers start
 	// truth answers "does it exist?" from the API itself: never from the
@@ -315,7 +325,7 @@ type bulkJob struct {
 }
 
 // rowRequests counts the requests the rows send (as tallied for the dry run).
-func (j *bulkJob) rowRequests() int {
+func (j *bulkChecked) rowRequests() int {
 	n := 0
 	for _, t := range j.requests {
 		n += t.n
@@ -324,7 +334,7 @@ func (j *bulkJob) rowRequests() int {
 }
 
 // ignore notes an unknown column left out by --ignore-unknown.
-func (j *bulkJob) ignore(col string) { j.ignored.Store(col, true) }
+func (j *bulkChecked) ignore(col string) { j.ignored.Store(col, true) }
 
 // requestTally counts one kind of request for the dry run.
 type requestTally struct {

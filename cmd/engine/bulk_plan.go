@@ -170,36 +170,58 @@ func (j *bulkJob) dryRun() error {
 		total += r.n
 		points += r.n * r.cost
 	}
-	bc := j.bc
 	var now *ratebudget.Status
 	if conn, err := j.f.Connection(); err == nil {
 		if st, err := conn.Ledger.Status(); err == nil {
 			now = &st
 		}
 	}
+	p := bulkPlan{reqs: append(reqs, look...), total: total, points: points, earlier: earlier, now: now}
 	if j.e.Printer.Opts.Structured() {
-		doc := map[string]any{"rows": j.rows, "requests": total, "points": points, "input": j.src.name}
-		if earlier > 0 {
-			doc["applied_earlier"] = earlier
-		}
-		var list []map[string]any
-		for _, r := range append(reqs, look...) {
-			e := map[string]any{"method": r.method, "path": "/api/v2" + r.path, "count": r.n, "points": r.n * r.cost}
-			if r.note != "" {
-				e["note"] = r.note
-			}
-			list = append(list, e)
-		}
-		doc["by_request"] = list
-		if now != nil {
-			doc["eta_seconds"] = now.TimeFor(points).Seconds()
-		}
-		b, err := MarshalText(doc)
-		if err != nil {
-			return err
-		}
-		return j.e.Printer.Print(b, nil)
+		return j.printPlanDoc(p)
 	}
+	return j.printPlanText(p)
+}
+
+// bulkPlan is what a bulk dry run found: the requests by kind, their
+// count and points, the rows an earlier run applied, the budget now.
+type bulkPlan struct {
+	reqs          []requestTally
+	total, points int
+	earlier       int
+	now           *ratebudget.Status
+}
+
+// printPlanDoc prints a bulk dry run as one structured document.
+func (j *bulkJob) printPlanDoc(p bulkPlan) error {
+	total, points, earlier, now := p.total, p.points, p.earlier, p.now
+	doc := map[string]any{"rows": j.rows, "requests": total, "points": points, "input": j.src.name}
+	if earlier > 0 {
+		doc["applied_earlier"] = earlier
+	}
+	var list []map[string]any
+	for _, r := range p.reqs {
+		e := map[string]any{"method": r.method, "path": "/api/v2" + r.path, "count": r.n, "points": r.n * r.cost}
+		if r.note != "" {
+			e["note"] = r.note
+		}
+		list = append(list, e)
+	}
+	doc["by_request"] = list
+	if now != nil {
+		doc["eta_seconds"] = now.TimeFor(points).Seconds()
+	}
+	b, err := MarshalText(doc)
+	if err != nil {
+		return err
+	}
+	return j.e.Printer.Print(b, nil)
+}
+
+// printPlanText prints a bulk dry run for a person.
+func (j *bulkJob) printPlanText(p bulkPlan) error {
+	bc := j.bc
+	total, points, earlier, now := p.total, p.points, p.earlier, p.now
 	w := j.f.IO.Out
 	if n := len(j.invalid); n > 0 {
 		fmt.Fprintf(w, "%s: %s, %d invalid (not sent: --skip-invalid)\n", j.src.name, countOf(j.rows, "row"), n)
@@ -214,7 +236,7 @@ func (j *bulkJob) dryRun() error {
 	fmt.Fprintln(w, "would send:")
 	var lines [][2]string
 	width := 0
-	for _, r := range append(reqs, look...) {
+	for _, r := range p.reqs {
 		if r.n == 0 {
 			continue
 		}

@@ -218,21 +218,7 @@ const MaxBodyBytes = 16 << 20
 func (op *Op) Build(in Input, stdin io.Reader) (*Call, error) {
 	c := &Call{Op: op, Command: in.Command, Params: map[string]string{}, Query: url.Values{}, Local: map[string]any{},
 		Given: map[string]bool{}, Columns: op.Columns, stdin: stdin, Typed: in.Values}
-	var problems []string
-	for i, name := range op.Args {
-		if i >= len(in.Args) {
-			break
-		}
-		a := in.Args[i]
-		if strings.TrimSpace(a) == "" {
-			problems = append(problems, fmt.Sprintf("argument %d (%s) is empty", i+1, argLabel(op, i)))
-			continue
-		}
-		if p := op.argProblem(i, a); p != "" {
-			problems = append(problems, p)
-		}
-		c.Params[name] = a
-	}
+	problems := c.placeArgs(in.Args)
 	if in.Body != "" {
 		if in.BodyData == nil {
 			if err := in.LoadBody(stdin); err != nil {
@@ -243,46 +229,11 @@ func (op *Op) Build(in Input, stdin io.Reader) (*Call, error) {
 			return nil, err
 		}
 	}
-	for _, fd := range op.Fields {
-		raw, ok := in.Values[fd.Flag]
-		if !ok {
-			continue
-		}
-		v, err := fieldValue(fd, raw)
-		if err != nil {
-			problems = append(problems, err.Error())
-			continue
-		}
-		if p := op.fieldProblem(fd, v); p != "" {
-			problems = append(problems, p)
-			continue
-		}
-		c.Given[fd.Flag] = true
-		c.place(fd, v)
-	}
-	var missing []string
-	for _, fd := range op.Fields {
-		if !fd.Required || c.Given[fd.Flag] || len(in.Values[fd.Flag]) > 0 {
-			continue
-		}
-		if fd.In == InBody && c.Body != nil && LookupPath(c.Body, fd.Key) != nil {
-			continue
-		}
-		missing = append(missing, "--"+fd.Flag)
-	}
-	if len(missing) == 1 {
-		problems = append(problems, fmt.Sprintf("required flag %s not set", missing[0]))
-	} else if len(missing) > 1 {
-		problems = append(problems, fmt.Sprintf("required flags %s not set", strings.Join(missing, ", ")))
-	}
+	problems = append(problems, c.placeFields(in.Values)...)
+	problems = append(problems, c.missingRequired(in.Values)...)
 	if in.Limit != nil {
-		n, err := strconv.Atoi(strings.TrimSpace(*in.Limit))
-		if err != nil {
-			problems = append(problems, fmt.Sprintf("--limit takes a whole number, got %s", cli.ShownArg(*in.Limit)))
-		} else if n < 1 || n > 100 {
-			problems = append(problems, fmt.Sprintf("--limit takes a whole number from 1 to 100, got %d", n))
-		} else {
-			c.Query.Set("limit", strconv.Itoa(n))
+		if p := c.setLimit(*in.Limit); p != "" {
+			problems = append(problems, p)
 		}
 	}
 	if in.All && op.List {
@@ -293,22 +244,109 @@ func (op *Op) Build(in Input, stdin io.Reader) (*Call, error) {
 	if len(problems) > 0 {
 		return nil, inputProblems(in.Command, problems)
 	}
-	if op.Patch && len(c.Patch) == 0 && op.Shape == nil {
-		return nil, cli.UsageErrorf("%s: nothing to change: pass at least one field flag or --body with JSON Patch operations", c.Command)
-	}
-	if op.Shape != nil {
-		if err := op.Shape(c); err != nil {
-			return nil, err
-		}
-	}
-	if op.Patch && len(c.Patch) == 0 && c.RawBody == nil {
-		return nil, cli.UsageErrorf("%s: nothing to change: pass at least one field flag or --body with JSON Patch operations", c.Command)
+	if err := c.shape(); err != nil {
+		return nil, err
 	}
 	// The request as Shape built it, --body included, against the spec.
 	if problems := c.specProblems(); len(problems) > 0 {
 		return nil, inputProblems(in.Command, problems)
 	}
 	return c, nil
+}
+
+// placeArgs puts the positional arguments into the path's parameters.
+func (c *Call) placeArgs(args []string) []string {
+	var problems []string
+	for i, name := range c.Op.Args {
+		if i >= len(args) {
+			break
+		}
+		a := args[i]
+		if strings.TrimSpace(a) == "" {
+			problems = append(problems, fmt.Sprintf("argument %d (%s) is empty", i+1, argLabel(c.Op, i)))
+			continue
+		}
+		if p := c.Op.argProblem(i, a); p != "" {
+			problems = append(problems, p)
+		}
+		c.Params[name] = a
+	}
+	return problems
+}
+
+// placeFields converts and checks every given field and puts its value
+// where the field says.
+func (c *Call) placeFields(values map[string][]string) []string {
+	var problems []string
+	for _, fd := range c.Op.Fields {
+		raw, ok := values[fd.Flag]
+		if !ok {
+			continue
+		}
+		v, err := fieldValue(fd, raw)
+		if err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		if p := c.Op.fieldProblem(fd, v); p != "" {
+			problems = append(problems, p)
+			continue
+		}
+		c.Given[fd.Flag] = true
+		c.place(fd, v)
+	}
+	return problems
+}
+
+// missingRequired names the required fields neither a flag nor --body gave.
+func (c *Call) missingRequired(values map[string][]string) []string {
+	var missing []string
+	for _, fd := range c.Op.Fields {
+		if !fd.Required || c.Given[fd.Flag] || len(values[fd.Flag]) > 0 {
+			continue
+		}
+		if fd.In == InBody && c.Body != nil && LookupPath(c.Body, fd.Key) != nil {
+			continue
+		}
+		missing = append(missing, "--"+fd.Flag)
+	}
+	switch {
+	case len(missing) == 1:
+		return []string{fmt.Sprintf("required flag %s not set", missing[0])}
+	case len(missing) > 1:
+		return []string{fmt.Sprintf("required flags %s not set", strings.Join(missing, ", "))}
+	}
+	return nil
+}
+
+// setLimit checks --limit's text and sets the query's limit.
+func (c *Call) setLimit(text string) string {
+	n, err := strconv.Atoi(strings.TrimSpace(text))
+	switch {
+	case err != nil:
+		return fmt.Sprintf("--limit takes a whole number, got %s", cli.ShownArg(text))
+	case n < 1 || n > 100:
+		return fmt.Sprintf("--limit takes a whole number from 1 to 100, got %d", n)
+	}
+	c.Query.Set("limit", strconv.Itoa(n))
+	return ""
+}
+
+// shape runs the op's Shape, refusing a JSON Patch with nothing to change.
+func (c *Call) shape() error {
+	op := c.Op
+	if op.Patch && len(c.Patch) == 0 && op.Shape == nil {
+		return cli.UsageErrorf("%s: nothing to change: pass at least one field flag or --body with JSON Patch operations", c.Command)
+	}
+	if op.Shape != nil {
+		if err := op.Shape(c); err != nil {
+			return err
+		}
+	}
+	if op.Patch && len(c.Patch) == 0 && c.RawBody == nil {
+		return cli.UsageErrorf("%s: nothing to change: pass at least one field flag or --body with JSON Patch operations", c.Command)
+	}
+	return nil
 }
 
 // inputProblems reports every problem of one input in one usage error.
@@ -387,65 +425,15 @@ func QueryText(v any) string {
 
 // fieldValue converts a field's text to its JSON value, checking type and enum.
 func fieldValue(fd Field, raw []string) (any, error) {
-	checkEnum := func(s string) error {
-		if len(fd.Enum) == 0 {
-			return nil
-		}
-		for _, e := range fd.Enum {
-			if s == e {
-				return nil
-			}
-		}
-		return fmt.Errorf("invalid value %q for --%s: allowed values are %s", s, fd.Flag, strings.Join(fd.Enum, ", "))
-	}
 	switch fd.Kind {
-	case KBool:
-		s := ""
-		if len(raw) > 0 {
-			s = raw[len(raw)-1]
-		}
-		b, err := strconv.ParseBool(strings.TrimSpace(s))
-		if err != nil {
-			return nil, fmt.Errorf("invalid value %q for --%s: expected true or false", s, fd.Flag)
-		}
-		return b, nil
-	case KStrings:
-		out := make([]any, 0, len(raw))
-		for _, s := range raw {
-			for _, part := range strings.Split(s, ",") {
-				part = strings.TrimSpace(part)
-				if part == "" {
-					continue
-				}
-				if err := checkEnum(part); err != nil {
-					return nil, err
-				}
-				out = append(out, part)
-			}
-		}
-		return out, nil
-	case KTexts:
-		out := make([]any, 0, len(raw))
-		for _, s := range raw {
-			out = append(out, s)
-		}
-		return out, nil
-	case KKV:
-		out := map[string]any{}
-		for _, s := range raw {
-			k, v, ok := strings.Cut(s, "=")
-			if !ok || k == "" {
-				return nil, fmt.Errorf("invalid --%s %q: expected KEY=VALUE", fd.Flag, s)
-			}
-			out[k] = LooseJSON(v)
-		}
-		return out, nil
+	case KBool, KStrings, KTexts, KKV:
+		return repeatableValue(fd, raw)
 	}
 	s := ""
 	if len(raw) > 0 {
 		s = raw[len(raw)-1]
 	}
-	if err := checkEnum(s); err != nil {
+	if err := checkEnum(fd, s); err != nil {
 		return nil, err
 	}
 	switch fd.Kind {
@@ -469,6 +457,66 @@ func fieldValue(fd Field, raw []string) (any, error) {
 		return v, nil
 	}
 	return s, nil
+}
+
+// checkEnum refuses a value outside the field's allowed values.
+func checkEnum(fd Field, s string) error {
+	if len(fd.Enum) == 0 {
+		return nil
+	}
+	for _, e := range fd.Enum {
+		if s == e {
+			return nil
+		}
+	}
+	return fmt.Errorf("invalid value %q for --%s: allowed values are %s", s, fd.Flag, strings.Join(fd.Enum, ", "))
+}
+
+// repeatableValue converts the kinds whose value is not one text alone:
+// booleans (the last occurrence), lists and KEY=VALUE objects.
+func repeatableValue(fd Field, raw []string) (any, error) {
+	switch fd.Kind {
+	case KBool:
+		s := ""
+		if len(raw) > 0 {
+			s = raw[len(raw)-1]
+		}
+		b, err := strconv.ParseBool(strings.TrimSpace(s))
+		if err != nil {
+			return nil, fmt.Errorf("invalid value %q for --%s: expected true or false", s, fd.Flag)
+		}
+		return b, nil
+	case KStrings:
+		out := make([]any, 0, len(raw))
+		for _, s := range raw {
+			for _, part := range strings.Split(s, ",") {
+				part = strings.TrimSpace(part)
+				if part == "" {
+					continue
+				}
+				if err := checkEnum(fd, part); err != nil {
+					return nil, err
+				}
+				out = append(out, part)
+			}
+		}
+		return out, nil
+	case KTexts:
+		out := make([]any, 0, len(raw))
+		for _, s := range raw {
+			out = append(out, s)
+		}
+		return out, nil
+	}
+	out := map[string]any{}
+	for _, s := range raw {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("invalid --%s %q: expected KEY=VALUE", fd.Flag, s)
+		}
+		out[k] = LooseJSON(v)
+	}
+	return out, nil
 }
 
 // LooseJSON keeps numbers, booleans, null, objects and arrays typed in

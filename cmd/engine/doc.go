@@ -7,8 +7,9 @@
 //	send    (Engine.sendWith)       reads, the request, its follow-ups, paced
 //	print   (Engine.print)          the answer in the chosen format
 //
-// Engine.runInput and Engine.run put the last three in order, with the
-// dry run and the confirmation between build and send.
+// One call's phases read top to bottom in run.go: Op.run parses and
+// builds, Engine.runInput resolves names, and Engine.runCall puts the dry
+// run or the confirmation between build and send, then prints.
 //
 // The same phases run once per row of a --from file (bulk.go), where the
 // job's life cycle comes from client/bulk. Shell completion of object

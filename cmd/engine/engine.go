@@ -62,44 +62,6 @@ func (e *Engine) checkColumns(c *Call) error {
 
 func (e *Engine) quiet() bool { return e.cfg.Quiet }
 
-// Run confirms, then dry-runs or sends the call, then prints the answer.
-func (e *Engine) Run(ctx context.Context, c *Call, o RunOptions) error {
-	for _, w := range c.Warnings {
-		e.f.IO.Warn("%s", w)
-	}
-	if err := e.checkColumns(c); err != nil {
-		return err
-	}
-	if c.Op.mutating() && o.DryRun {
-		return e.DryRun(c)
-	}
-	if c.Op.Destructive && !o.Yes {
-		if err := e.confirm(ctx, c); err != nil {
-			return err
-		}
-	}
-	if e.inPlace(ctx, c) {
-		return nil
-	}
-	resp, err := e.sendWith(ctx, nil, c, e.renderer(c, o))
-	if err != nil {
-		return err
-	}
-	c.Names = e.namesOf(ctx)
-	if e.namesShown(c) {
-		e.seedNames(c, resp)
-		e.Printer.NameOf = e.nameOf(ctx)
-	}
-	c.Get = e.getter(ctx)
-	if err := e.print(c, resp, o); err != nil {
-		return err
-	}
-	if c.Op.Writes() && !e.quiet() {
-		e.f.IO.Success("%s", doneLine(c, resp.Data))
-	}
-	return nil
-}
-
 // getter lets a view read one more list (a user's groups from GET /groups)
 // through the engine's client.
 func (e *Engine) getter(ctx context.Context) func(path, scope string) (json.RawMessage, error) {
@@ -382,7 +344,6 @@ func callPlan(plan []planned, c *Call) []planned {
 // printPlan prices and prints a dry run's requests; names maps the
 // stand-in ids of names not yet looked up to how they are shown.
 func (e *Engine) printPlan(plan []planned, names map[string]string) error {
-	bc := e.cfg.Budget
 	wait := "unknown (not logged in)"
 	var waitSeconds *float64
 	var cl *client.Client
@@ -401,8 +362,31 @@ func (e *Engine) printPlan(plan []planned, names map[string]string) error {
 			}
 		}
 	}
-	total := 0
-	docs := make([]map[string]any, 0, len(plan))
+	docs, total := e.planDocs(plan, names, cl)
+	if e.Printer.Opts.Structured() {
+		var out map[string]any
+		if len(docs) == 1 {
+			out = docs[0]
+		} else {
+			out = map[string]any{"requests": docs, "cost": total}
+		}
+		if waitSeconds != nil {
+			out["wait_seconds"] = *waitSeconds
+		}
+		b, err := MarshalText(out)
+		if err != nil {
+			return err
+		}
+		return e.Printer.Print(b, nil)
+	}
+	return e.printPlanText(plan, docs, total, wait, len(names) > 0)
+}
+
+// planDocs describes each planned request as the structured dry run prints
+// it, with its price; total is the plan's cost.
+func (e *Engine) planDocs(plan []planned, names map[string]string, cl *client.Client) (docs []map[string]any, total int) {
+	bc := e.cfg.Budget
+	docs = make([]map[string]any, 0, len(plan))
 	for _, p := range plan {
 		cost := bc.Cost(p.req.Path)
 		total += cost
@@ -431,22 +415,12 @@ func (e *Engine) printPlan(plan []planned, names map[string]string) error {
 		}
 		docs = append(docs, doc)
 	}
-	if e.Printer.Opts.Structured() {
-		var out map[string]any
-		if len(docs) == 1 {
-			out = docs[0]
-		} else {
-			out = map[string]any{"requests": docs, "cost": total}
-		}
-		if waitSeconds != nil {
-			out["wait_seconds"] = *waitSeconds
-		}
-		b, err := MarshalText(out)
-		if err != nil {
-			return err
-		}
-		return e.Printer.Print(b, nil)
-	}
+	return docs, total
+}
+
+// printPlanText prints a dry run for a person: each request, its body,
+// the main request's scope, then the cost and the wait.
+func (e *Engine) printPlanText(plan []planned, docs []map[string]any, total int, wait string, named bool) error {
 	w := e.f.IO.Out
 	var mainFamily any
 	for i, p := range plan {
@@ -491,7 +465,7 @@ func (e *Engine) printPlan(plan []planned, names map[string]string) error {
 	} else {
 		fmt.Fprintf(w, "cost: %s in %d requests; %s; nothing sent (--dry-run)\n", countOf(total, "point"), len(plan), wait)
 	}
-	if len(names) > 0 {
+	if named {
 		fmt.Fprintln(w, "<NAME> stands for the id its lookup finds when the command runs")
 	}
 	return nil

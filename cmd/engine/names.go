@@ -12,8 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/orgctl/orgctl/client"
-
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
@@ -269,67 +267,6 @@ func (s nameStore) Save(kind string, items []map[string]string) {
 		entry.Items[i] = it
 	}
 	_ = s.cache.Write(s.profile, nameList(kind), entry)
-}
-
-// runInput resolves the names of an Input that build has already checked
-// with stand-ins, builds the call again with the ids, and runs it. A dry
-// run resolves nothing: it lists the lookups it would send.
-func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef, checked *Call, o RunOptions) error {
-	if len(refs) == 0 {
-		return e.Run(ctx, checked, o)
-	}
-	if err := e.checkColumns(checked); err != nil {
-		return err // before any lookup is spent
-	}
-	if err := refuseBuiltin(op, refs, nil); err != nil {
-		return err
-	}
-	if op.mutating() && o.DryRun {
-		return e.dryRunNames(checked, refs)
-	}
-	if op.Destructive && !o.Yes {
-		// Refuse an unattended run before any lookup is spent on it.
-		for _, ref := range refs {
-			if ref.Flag == "" {
-				if checked.ArgLabels == nil {
-					checked.ArgLabels = map[int]string{}
-				}
-				checked.ArgLabels[ref.Arg] = ref.Text
-			}
-		}
-		if err := e.refuseUnattended(checked); err != nil {
-			return err
-		}
-	}
-	typed := in.Values
-	in, found, err := e.resolveNames(ctx, in, refs)
-	if err != nil {
-		return err
-	}
-	if err := refuseBuiltin(op, refs, found); err != nil {
-		return err
-	}
-	call, err := op.Build(in, nil)
-	if err != nil {
-		return err
-	}
-	call.Typed = typed
-	if raw := foundObject(call, refs, found); raw != nil {
-		// The lookup's answer holds the object the get would read again.
-		call.Names = e.namesOf(ctx)
-		call.Get = e.getter(ctx)
-		return e.print(call, &client.Response{Data: raw}, o)
-	}
-	for _, ref := range refs {
-		if ref.Flag == "" {
-			if call.ArgLabels == nil {
-				call.ArgLabels = map[int]string{}
-			}
-			call.ArgLabels[ref.Arg] = found[ref.stand].Describe()
-			call.setArgKey(ref.Arg, found[ref.stand].Key)
-		}
-	}
-	return e.Run(ctx, call, o)
 }
 
 // refuseBuiltin refuses a call that deletes an object the org cannot do

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
@@ -150,6 +151,59 @@ type Op struct {
 	// Siblings are the other operations of the op's group (--on-exists update
 	// runs one of them).
 	Siblings []Op
+
+	// AcrossProfiles lets a write run in several profiles' Spaces at once
+	// (--profiles); reads always may.
+	AcrossProfiles bool
+}
+
+// ProfilesAnnotation says whether and how a command runs across profiles
+// (--profiles): ProfilesRead or ProfilesWrite.
+const (
+	ProfilesAnnotation = "profiles"
+	ProfilesRead       = "read"
+	ProfilesWrite      = "write"
+)
+
+// DryRunAnnotation says what a command's --dry-run prints on stdout: the
+// requests it would send (DryRunPlan), text rather than records.
+const (
+	DryRunAnnotation = "dry-run"
+	DryRunPlan       = "plan"
+)
+
+// AcrossProfiles gives c the --profiles flag: the root runs it once per
+// profile (a read prints each Space's answer, a write changes each Space).
+func AcrossProfiles(c *cobra.Command, how string) {
+	if c.Annotations == nil {
+		c.Annotations = map[string]string{}
+	}
+	c.Annotations[ProfilesAnnotation] = how
+	c.Flags().String("profiles", "", "run in each profile's Space at once (`NAME,NAME` or all); the profile leads each record (-o json: an array, \"profile\" added)")
+	c.RegisterFlagCompletionFunc("profiles", completeProfiles)
+}
+
+// completeProfiles completes --profiles NAME,NAME: the profiles not yet
+// named, after what was typed.
+func completeProfiles(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	done, last := "", toComplete
+	if i := strings.LastIndex(toComplete, ","); i >= 0 {
+		done, last = toComplete[:i+1], toComplete[i+1:]
+	}
+	given := map[string]bool{}
+	for _, n := range strings.Split(done, ",") {
+		given[n] = true
+	}
+	var out []string
+	if done == "" && strings.HasPrefix("all", last) {
+		out = append(out, "all")
+	}
+	for _, n := range settings.ProfileNames() {
+		if !given[n] && strings.HasPrefix(n, last) {
+			out = append(out, done+n)
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 }
 
 // Group is a command family (or a sub-group such as "groups members").
@@ -363,44 +417,15 @@ func (op *Op) wire(f *cli.Factory, c *cobra.Command) {
 	if op.Reads() {
 		addJSONFlag(op, c)
 	}
+	switch {
+	case op.Method == http.MethodGet:
+		AcrossProfiles(c, ProfilesRead)
+	case op.AcrossProfiles:
+		AcrossProfiles(c, ProfilesWrite)
+		c.Annotations[DryRunAnnotation] = DryRunPlan
+	}
 	op.wireCompletion(f, c)
 	c.RunE = func(c *cobra.Command, args []string) error { return op.run(f, c, args) }
-}
-
-// run is one command line of the op, phase by phase: parse, build (with
-// stand-ins for names, so bad input exits 2 before any lookup is sent),
-// then the engine's resolve, send and print (runInput). With --from the
-// same phases run once per row of a file, as one job (runBulk).
-func (op *Op) run(f *cli.Factory, c *cobra.Command, args []string) error {
-	args, err := op.mergeArgFlags(c, args)
-	if err != nil {
-		return err
-	}
-	if op.Writes() {
-		if bo, ok, err := bulkFlags(op, c); ok || err != nil {
-			if err != nil {
-				return err
-			}
-			return runBulk(c.Context(), f, op, c, args, bo)
-		}
-	}
-	in, opts := parseFlags(op, c, args)
-	if opts.JSON, err = JSONSelection(c); err != nil {
-		return err
-	}
-	if err := in.LoadBody(f.IO.In); err != nil {
-		return err
-	}
-	refs := op.NameRefs(in)
-	checked, err := op.Build(substitute(in, refs, func(r nameRef) string { return r.stand }), f.IO.In)
-	if err != nil {
-		return err
-	}
-	e, err := New(f)
-	if err != nil {
-		return err
-	}
-	return e.runInput(c.Context(), op, in, refs, checked, opts)
 }
 
 // addArgFlags wires ArgFlags: a string flag per argument that has one.

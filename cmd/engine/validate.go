@@ -101,7 +101,17 @@ func (c *Call) specProblems() []string {
 	if s == nil {
 		return nil
 	}
-	var problems, missing []string
+	problems := c.paramProblems(s, path)
+	problems = append(problems, c.queryProblems(s)...)
+	if c.Body == nil || c.Op.Patch {
+		return problems
+	}
+	return append(problems, c.bodyProblems(s)...)
+}
+
+// paramProblems checks the path's parameters the arguments filled.
+func (c *Call) paramProblems(s *spec.Operation, path string) []string {
+	var problems []string
 	for i, name := range c.Op.Args {
 		if v, ok := c.Params[name]; ok {
 			if r := s.Param(path, name); r != nil && !r.Check(v, true) {
@@ -109,6 +119,12 @@ func (c *Call) specProblems() []string {
 			}
 		}
 	}
+	return problems
+}
+
+// queryProblems checks the query's parameters, but the paging ones of a list.
+func (c *Call) queryProblems(s *spec.Operation) []string {
+	var problems []string
 	for i := range s.Query {
 		r := &s.Query[i]
 		vs, ok := c.Query[r.Name]
@@ -128,9 +144,12 @@ func (c *Call) specProblems() []string {
 			}
 		}
 	}
-	if c.Body == nil || c.Op.Patch {
-		return problems
-	}
+	return problems
+}
+
+// bodyProblems checks the body's values and the ones it requires.
+func (c *Call) bodyProblems(s *spec.Operation) []string {
+	var problems, missing []string
 	// Merge completes a body from what Reads find: its required values may come from there.
 	merging := c.Op.Merge != nil && len(c.Reads) > 0
 	for i := range s.Body {

@@ -85,6 +85,7 @@ other. 'permissions access-list' says why a subject has its access.`,
 	c.RegisterFlagCompletionFunc("type", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return access.ObjectTypes, cobra.ShellCompDirectiveNoFileComp
 	})
+	engine.AcrossProfiles(c, engine.ProfilesRead)
 	return c
 }
 

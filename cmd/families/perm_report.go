@@ -13,6 +13,7 @@ import (
 	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/output/redact"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -52,13 +53,18 @@ func newReportCmd(f *cli.Factory) *cobra.Command {
 OBJECT (name, or path for folders), LEVEL (effective) and VIA (direct; universal
 through GROUP; member of GROUP; inherited from FOLDER PATH). Every user is in
 it, disabled ones too (ACTIVE false); a user who reaches nothing has one row
-with LEVEL none. Objects: folders, apps, resources and workflows.
+with LEVEL none. Objects: folders, apps, resources and workflows. Folders
+include each type's root (app:/, resource:/, workflow:/), which universal
+access reaches and which can be granted directly; personal folders
+(personalRoot, app:~/, with each user's Drafts and Trash) are left out: they
+belong to one user and are not shared.
 
 The API allows two ways to read it; the report picks the cheaper for this org
 and says what both cost, and the wait, before it starts (--dry-run stops there):
   access-lists  one GET /permissions/accessList per object
   list-objects  per type, one POST /permissions/listObjects per user (effective
                 and direct) and per group, plus one access list per workflow
+                and per root folder
 Both cost 10 points a request; the lists that name users, groups and objects
 come first (a few points). --method forces one.
 
@@ -98,6 +104,7 @@ time, and --exit-code exits 7 when anything changed.`,
 	fl.BoolVar(&o.exitCode, "exit-code", false, "with --since: exit 7 when anything changed")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "say what the report would read and cost, and stop")
 	fl.StringVar(&o.method, "method", "auto", "how to read: auto (the cheaper), access-lists or list-objects")
+	engine.AcrossProfiles(c, engine.ProfilesRead)
 	return c
 }
 

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -62,10 +63,13 @@ column), with the file options of every --from (--skip-invalid, --failed...).
 The token's own user and the org's last active admin are never offboarded:
 orgctl refuses (exit 2) before changing anything.
 
-Requests: the lists of users, access tokens (whose token this is), groups,
-folders, apps, resources and resource configurations; per user, eight POST
-/permissions/listObjects (effective and direct, per type) before and four
-after; then 2 points to disable, 5 per group, 10 per grant revoked.`,
+Requests: the lists of users, access tokens (whose token this is) and groups;
+per user, eight POST /permissions/listObjects (effective and direct, per
+type); then 2 points to disable, 5 per group, 10 per grant revoked. What
+remains after is worked out from what the user reached before and what was
+removed, not read again. On a terminal the lists of folders, apps, resources
+and resource configurations name the objects (14 points); piped, and with -o
+json/yaml/csv, objects are named by id and those lists are not read.`,
 		Example: `  orgctl users offboard former.employee@sandbox.example --dry-run
   orgctl users offboard former.employee@sandbox.example --yes
   orgctl users offboard --from leavers.csv --yes
@@ -115,6 +119,7 @@ after; then 2 points to disable, 5 per group, 10 per grant revoked.`,
 		}
 		return engine.CompleteKind(f, "users", typed)
 	}
+	engine.AcrossProfiles(c, engine.ProfilesWrite)
 	return c
 }
 
@@ -140,7 +145,14 @@ func offboardees(ctx context.Context, f *cli.Factory, conn *cli.Connection, org 
 	if err != nil || len(users) == 0 {
 		return users, failed, err
 	}
-	if err := org.RefuseOffboarding(users, access.TokenOwner(ctx, conn.Client, conn.Target.Token)); err != nil {
+	// Only admins create tokens, so the token can be one of these users'
+	// only when one of them is an admin: otherwise its owner is not read
+	// (10 points an offboarding of a non-admin does not need).
+	owner := ""
+	if slices.ContainsFunc(users, func(u *access.User) bool { return u.IsAdmin }) {
+		owner = access.TokenOwner(ctx, conn.Client, conn.Target.Token)
+	}
+	if err := org.RefuseOffboarding(users, owner); err != nil {
 		return nil, nil, &cli.UsageError{Err: err}
 	}
 	return users, failed, nil
@@ -165,11 +177,11 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 	if len(users) == 0 {
 		return o.finish(f, failedRows, bulk.Summary{})
 	}
-	for _, load := range []func(context.Context) error{org.LoadGroups,
-		func(ctx context.Context) error { return org.LoadObjects(ctx, access.ObjectTypes...) }} {
-		if err := load(ctx); err != nil {
-			return err
-		}
+	if err := org.LoadGroups(ctx); err != nil {
+		return err
+	}
+	if err := loadNamesForPeople(ctx, f, p, org); err != nil {
+		return err
 	}
 	var before []access.Row
 	var steps []offboardStep
@@ -235,19 +247,7 @@ func offboardRun(parent context.Context, f *cli.Factory, o offboardOptions) erro
 	if res.Stopped || res.Counts[bulk.Failed]+res.Counts[bulk.Unknown] > 0 {
 		return o.finish(f, failedRows, res)
 	}
-	// What remains, read afresh with the groups as they are now.
-	if err := org.ReloadGroups(ctx); err != nil {
-		return err
-	}
-	var after []access.Row
-	for _, u := range users {
-		rows, _, err := org.Reach(ctx, u, "after")
-		if err != nil {
-			return err
-		}
-		after = append(after, rows...)
-	}
-	if err := printAfter(f, p, o.emails, after); err != nil {
+	if err := printAfter(f, p, o.emails, remainsAfter(users, before)); err != nil {
 		return err
 	}
 	return o.finish(f, failedRows, res)
@@ -260,6 +260,33 @@ func printAfter(f *cli.Factory, p *output.Printer, emails []string, after []acce
 		return nil
 	}
 	return printRows(p, after, reachFields)
+}
+
+// loadNamesForPeople reads the lists that name objects when a person reads
+// the output at a terminal. They cost points the offboarding itself does
+// not need, and output for programs names objects by id, as the API does.
+func loadNamesForPeople(ctx context.Context, f *cli.Factory, p *output.Printer, org *access.Org) error {
+	if !f.IO.OutTTY || p.Opts.Structured() {
+		return nil
+	}
+	return org.LoadObjects(ctx, access.ObjectTypes...)
+}
+
+// remainsAfter is what the users still reach once every step succeeded:
+// it follows from what they reached before and what was removed (every
+// group, every direct grant), so it is not read again.
+func remainsAfter(users []*access.User, before []access.Row) []access.Row {
+	var after []access.Row
+	for _, u := range users {
+		var rows []access.Row
+		for _, r := range before {
+			if r["user"] == u.Email {
+				rows = append(rows, r)
+			}
+		}
+		after = append(after, access.After(rows, nil, true)...)
+	}
+	return after
 }
 
 // offboardJob sends the steps as one bulk job.

@@ -1,0 +1,465 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/settings"
+	"github.com/orgctl/orgctl/output"
+)
+
+// A command runs across profiles (--profiles) when it says how: a read
+// prints what each profile's Space answers, a write changes each Space and
+// treats a user one Space lacks as nothing to do there.
+const (
+	profilesRead  = engine.ProfilesRead
+	profilesWrite = engine.ProfilesWrite
+)
+
+// acrossProfiles takes over a command line that names --profiles: the
+// command runs once per profile, each run a process of its own (its own
+// ledger, journal and token, as if typed with --profile), at the same time,
+// and their outputs are printed as one, each record led by its profile.
+// Everything that can be refused is refused here, before any request.
+func acrossProfiles(f *cli.Factory, c *cobra.Command, args []string) error {
+	fl := c.Flags()
+	if fl.Lookup("profiles") == nil || !fl.Changed("profiles") {
+		return nil
+	}
+	list, _ := fl.GetString("profiles")
+	how := c.Annotations[engine.ProfilesAnnotation]
+	if fl.Changed("profile") {
+		return cli.UsageErrorf("--profiles and --profile cannot be used together: --profiles %s names every profile to run in", list)
+	}
+	for _, v := range []string{"ORGCTL_TOKEN", "ORGCTL_BASE_URL"} {
+		if os.Getenv(v) != "" {
+			return cli.UsageErrorf("--profiles: %s is set, and would apply to every profile; unset it so that each profile uses its own login", v)
+		}
+	}
+	if how == profilesWrite && fl.Lookup("yes") != nil {
+		yes, _ := fl.GetBool("yes")
+		dry, _ := fl.GetBool("dry-run")
+		if !yes && !dry {
+			return cli.UsageErrorf("%s --profiles changes several Spaces at once and asks no questions: review with --dry-run, then pass --yes", c.CommandPath())
+		}
+	}
+	names, err := profileNames(f, list)
+	if err != nil {
+		return err
+	}
+	cfg, p, err := cli.PrinterFor(f)
+	if err != nil {
+		return err
+	}
+	// Each profile's run picks the columns; the joined table keeps them.
+	p.Opts.Columns = nil
+	if cfg.Sandbox {
+		return cli.UsageErrorf("--profiles runs in the Spaces of logged-in profiles; --sandbox has only one org")
+	}
+	run := &profilesRun{f: f, names: names, how: how, format: cfg.Output, p: p}
+	if dry, _ := fl.GetBool("dry-run"); dry && c.Annotations[engine.DryRunAnnotation] == engine.DryRunPlan && !p.Opts.Structured() {
+		run.text = true
+	}
+	c.RunE = func(c *cobra.Command, _ []string) error { return run.run(c.Context(), args) }
+	c.Run = nil
+	return nil
+}
+
+// profileNames reads --profiles: "all" is every profile of the config
+// file; each name must be one (exit 2 otherwise, naming it).
+func profileNames(f *cli.Factory, list string) ([]string, error) {
+	var names []string
+	if strings.TrimSpace(list) == "all" {
+		names = settings.ProfileNames()
+		if len(names) == 0 {
+			return nil, cli.UsageErrorf("--profiles all: no profiles are defined yet; log in to each Space with `orgctl auth login --space NAME`")
+		}
+		return names, nil
+	}
+	seen := map[string]bool{}
+	for _, n := range strings.Split(list, ",") {
+		if n = strings.TrimSpace(n); n != "" && !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return nil, cli.UsageErrorf("--profiles: name the profiles to run in (NAME,NAME), or all")
+	}
+	for _, n := range names {
+		if _, err := f.Sources.LoadProfile(n, settings.LoadOptions{Families: f.Families, Warn: func(string) {}}); err != nil {
+			return nil, fmt.Errorf("--profiles: %w", err)
+		}
+	}
+	return names, nil
+}
+
+type profilesRun struct {
+	f      *cli.Factory
+	names  []string
+	how    string
+	format string
+	p      *output.Printer
+	// text: the runs print text, not records (a dry run's requests); each
+	// profile's lines are printed led by its name.
+	text bool
+}
+
+// profileResult is what one profile's run left.
+type profileResult struct {
+	out  bytes.Buffer
+	code int
+}
+
+func (r *profilesRun) structured() bool { return r.p.Opts.Structured() }
+
+func (r *profilesRun) run(ctx context.Context, args []string) error {
+	childArgs := stripFlags(args, map[string]bool{"profiles": true, "output": true, "o": true, "jq": true, "template": true})
+	format := "csv"
+	if r.text {
+		format = r.format
+	}
+	if r.structured() {
+		format = "json"
+		childArgs = stripFlags(childArgs, map[string]bool{"columns": true})
+	}
+	exe, err := self()
+	if err != nil {
+		return err
+	}
+	results := make([]*profileResult, len(r.names))
+	var errMu sync.Mutex
+	var wg sync.WaitGroup
+	for i, name := range r.names {
+		res := &profileResult{}
+		results[i] = res
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := exec.CommandContext(ctx, exe, append([]string{"--profile", name, "-o", format}, childArgs...)...)
+			cmd.Env = childEnv()
+			cmd.Stdout = &res.out
+			cmd.Stderr = &prefixWriter{w: r.f.IO.Err, mu: &errMu, prefix: "[" + name + "] "}
+			cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+			err := cmd.Run()
+			cmd.Stderr.(*prefixWriter).flush()
+			var ee *exec.ExitError
+			switch {
+			case err == nil:
+			case errors.As(err, &ee):
+				res.code = ee.ExitCode()
+				if res.code < 0 {
+					res.code = cli.ExitFailure
+				}
+			default:
+				res.code = cli.ExitFailure
+				fmt.Fprintf(&prefixWriter{w: r.f.IO.Err, mu: &errMu, prefix: "[" + name + "] "}, "orgctl: %v\n", err)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := r.print(results); err != nil {
+		return err
+	}
+	return r.verdict(results)
+}
+
+// verdict is the worst exit status of the profiles', with one line for
+// each profile that failed. A write's user that one Space lacks (exit 3)
+// is nothing to do there; only a user no Space has is not found.
+func (r *profilesRun) verdict(results []*profileResult) error {
+	worst, absent := 0, 0
+	for i, res := range results {
+		code := res.code
+		if code == cli.ExitNotFound && r.how == profilesWrite {
+			absent++
+			if !r.f.Quiet() {
+				r.f.IO.Notice("orgctl: profile %s: not there, nothing to do in that Space", r.names[i])
+			}
+			continue
+		}
+		if code != 0 && code != cli.ExitFindings {
+			fmt.Fprintf(r.f.IO.Err, "orgctl: profile %s failed (exit %d)\n", r.names[i], code)
+		}
+		if severity(code) > severity(worst) {
+			worst = code
+		}
+	}
+	if absent == len(results) {
+		worst = cli.ExitNotFound
+	}
+	if worst == 0 {
+		return nil
+	}
+	return &cli.ExitError{Code: worst}
+}
+
+// severityOrder ranks exit statuses, least severe first: findings, then
+// refusals before anything was sent, then failures of growing weight, an
+// outcome unknown (a write may have been applied) and interruptions last.
+var severityOrder = []int{cli.ExitOK, cli.ExitFindings, cli.ExitUsage, cli.ExitNotFound, cli.ExitAuth,
+	cli.ExitGaveUp, cli.ExitFailure, cli.ExitOutcomeUnknown, cli.ExitSIGTERM, cli.ExitSIGINT}
+
+func severity(code int) int {
+	for i, c := range severityOrder {
+		if c == code {
+			return i
+		}
+	}
+	return len(severityOrder) // an unknown status: as bad as it gets
+}
+
+// print joins the profiles' outputs: for data, one JSON array of every
+// profile's records, each with "profile" added first; for tables and CSV,
+// the profile as the first column.
+func (r *profilesRun) print(results []*profileResult) error {
+	p := r.p
+	if r.text {
+		for i, res := range results {
+			w := &prefixWriter{w: r.f.IO.Out, mu: &sync.Mutex{}, prefix: "[" + r.names[i] + "] "}
+			w.Write(res.out.Bytes())
+			w.flush()
+		}
+		return nil
+	}
+	if r.structured() {
+		var all []json.RawMessage
+		for i, res := range results {
+			recs, err := withProfile(r.names[i], res.out.Bytes())
+			if err != nil {
+				return fmt.Errorf("profile %s: %w", r.names[i], err)
+			}
+			all = append(all, recs...)
+		}
+		if all == nil {
+			all = []json.RawMessage{}
+		}
+		b, err := json.Marshal(all)
+		if err != nil {
+			return err
+		}
+		return p.Print(b, nil)
+	}
+	var header []string
+	var rows [][]string
+	for i, res := range results {
+		recs, err := csv.NewReader(bytes.NewReader(res.out.Bytes())).ReadAll()
+		if err != nil {
+			var pe *csv.ParseError
+			if !errors.As(err, &pe) {
+				return err
+			}
+			// Records of differing lengths (a command that prints two
+			// tables): read them leniently.
+			cr := csv.NewReader(bytes.NewReader(res.out.Bytes()))
+			cr.FieldsPerRecord = -1
+			if recs, err = cr.ReadAll(); err != nil {
+				return fmt.Errorf("profile %s: %w", r.names[i], err)
+			}
+		}
+		for j, rec := range recs {
+			if j == 0 || slicesEqual(rec, header) {
+				if header == nil {
+					header = rec
+				}
+				continue
+			}
+			rows = append(rows, append([]string{r.names[i]}, rec...))
+		}
+	}
+	if header == nil {
+		return nil
+	}
+	// The profile's header is spelled as the command spells its own
+	// (permissions report writes USER, users list email).
+	name := "profile"
+	if len(header) > 0 && header[0] == strings.ToUpper(header[0]) {
+		name = "PROFILE"
+	}
+	header = append([]string{name}, header...)
+	if r.format == "csv" {
+		w := output.NewCSVWriter(r.f.IO.Out)
+		w.Write(header)
+		for _, row := range rows {
+			w.Write(row)
+		}
+		return w.Flush()
+	}
+	cols := make([]output.Column, len(header))
+	for i, h := range header {
+		cols[i] = output.Column{Header: strings.ToUpper(strings.ReplaceAll(h, "-", " ")), Field: fmt.Sprintf("c%d", i)}
+	}
+	objs := make([]map[string]string, len(rows))
+	for i, row := range rows {
+		o := map[string]string{}
+		for j, v := range row {
+			o[fmt.Sprintf("c%d", j)] = v
+		}
+		objs[i] = o
+	}
+	b, err := json.Marshal(objs)
+	if err != nil {
+		return err
+	}
+	return p.Print(b, cols)
+}
+
+func slicesEqual(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// withProfile reads a stream of JSON values (a command may print more
+// than one, as offboarding prints before and after) into records with
+// "profile" first: an array's objects each, an object itself, and any
+// other value as {"profile": ..., "value": ...}.
+func withProfile(name string, out []byte) ([]json.RawMessage, error) {
+	prof, _ := json.Marshal(name)
+	dec := json.NewDecoder(bytes.NewReader(out))
+	dec.UseNumber()
+	var recs []json.RawMessage
+	add := func(v json.RawMessage) {
+		t := bytes.TrimSpace(v)
+		if len(t) > 0 && t[0] == '{' {
+			rest := bytes.TrimSpace(t[1:])
+			sep := ","
+			if len(rest) > 0 && rest[0] == '}' {
+				sep = ""
+			}
+			recs = append(recs, json.RawMessage(`{"profile":`+string(prof)+sep+string(rest)))
+			return
+		}
+		recs = append(recs, json.RawMessage(`{"profile":`+string(prof)+`,"value":`+string(t)+`}`))
+	}
+	for {
+		var v json.RawMessage
+		if err := dec.Decode(&v); err == io.EOF {
+			return recs, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("unexpected output: %w", err)
+		}
+		var items []json.RawMessage
+		if bytes.HasPrefix(bytes.TrimSpace(v), []byte("[")) && json.Unmarshal(v, &items) == nil {
+			for _, it := range items {
+				add(it)
+			}
+			continue
+		}
+		add(v)
+	}
+}
+
+// stripFlags drops the named flags (long --name, --name=v, --name v;
+// short -o v, -ov) from a command line; each takes a value.
+func stripFlags(args []string, names map[string]bool) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if strings.HasPrefix(a, "--") {
+			name, _, hasValue := strings.Cut(a[2:], "=")
+			if names[name] {
+				if !hasValue {
+					i++
+				}
+				continue
+			}
+		} else if len(a) >= 2 && a[0] == '-' && names[a[1:2]] {
+			if len(a) == 2 {
+				i++
+			}
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// self is this program, to run once per profile. Under a test harness
+// that runs the test binary by another name, the name it was run by.
+func self() (string, error) {
+	arg0 := os.Args[0]
+	if strings.ContainsRune(arg0, filepath.Separator) {
+		return arg0, nil
+	}
+	if p, err := exec.LookPath(arg0); err == nil {
+		return p, nil
+	}
+	return os.Executable()
+}
+
+// childEnv is the environment of a profile's run: the caller's, without
+// what would make its output a terminal's or pick another profile.
+func childEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "ORGCTL_FORCE_TTY", "ORGCTL_PROFILE", "ORGCTL_OUTPUT", "ORGCTL_JQ", "ORGCTL_TEMPLATE":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
+}
+
+// prefixWriter writes whole lines, each led by a prefix, so that the
+// lines of runs at the same time do not mix.
+type prefixWriter struct {
+	w      io.Writer
+	mu     *sync.Mutex
+	prefix string
+	buf    []byte
+}
+
+func (p *prefixWriter) Write(b []byte) (int, error) {
+	p.buf = append(p.buf, b...)
+	for {
+		i := bytes.IndexByte(p.buf, '\n')
+		if i < 0 {
+			return len(b), nil
+		}
+		p.line(p.buf[:i+1])
+		p.buf = p.buf[i+1:]
+	}
+}
+
+func (p *prefixWriter) line(l []byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	sc := bufio.NewScanner(bytes.NewReader(l))
+	for sc.Scan() {
+		fmt.Fprintf(p.w, "%s%s\n", p.prefix, sc.Text())
+	}
+}
+
+func (p *prefixWriter) flush() {
+	if len(p.buf) > 0 {
+		p.line(append(p.buf, '\n'))
+		p.buf = nil
+	}
+}

@@ -1,0 +1,90 @@
+package cmd
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/orgctl/orgctl/cmd/cli"
+)
+
+// The flags a profile's run must not see are dropped in every spelling,
+// values too; the rest of the line stays in order.
+func TestStripFlagsDropsEverySpelling(t *testing.T) {
+	in := []string{"users", "list", "--profiles", "eng,ops", "-o", "table", "--jq=.x", "--columns", "email", "-ojson", "--quiet", "--", "-o"}
+	got := stripFlags(in, map[string]bool{"profiles": true, "output": true, "o": true, "jq": true})
+	want := []string{"users", "list", "--columns", "email", "--quiet", "--", "-o"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+// Each record gets "profile" first, from arrays, objects and a stream of
+// several values (offboarding prints before and after).
+func TestWithProfileLeadsEveryRecord(t *testing.T) {
+	recs, err := withProfile("eng", []byte("[{\"id\":1},{}]\n{\"a\":\"b\"}\n[]\n\"x\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range recs {
+		if !json.Valid(r) {
+			t.Fatalf("not JSON: %s", r)
+		}
+		got = append(got, string(r))
+	}
+	want := []string{`{"profile":"eng","id":1}`, `{"profile":"eng"}`, `{"profile":"eng","a":"b"}`, `{"profile":"eng","value":"x"}`}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+	if _, err := withProfile("eng", []byte("[{")); err == nil || !strings.Contains(err.Error(), "unexpected output") {
+		t.Fatalf("cut output: got %v", err)
+	}
+}
+
+// The worst status wins by the contract's weight, not by its number; a
+// user one Space lacks is nothing to do there, and not found only when no
+// Space has them.
+func TestVerdictIsTheWorstProfile(t *testing.T) {
+	f := cli.NewFactory("test")
+	var errs strings.Builder
+	f.IO.Err = &errs
+	run := func(how string, codes ...int) int {
+		r := &profilesRun{f: f, how: how}
+		var res []*profileResult
+		for i, c := range codes {
+			r.names = append(r.names, string(rune('a'+i)))
+			res = append(res, &profileResult{code: c})
+		}
+		err := r.verdict(res)
+		if err == nil {
+			return 0
+		}
+		return err.(*cli.ExitError).Code
+	}
+	cases := []struct {
+		how   string
+		codes []int
+		want  int
+	}{
+		{profilesRead, []int{0, 0}, 0},
+		{profilesRead, []int{7, 0}, 7},
+		{profilesRead, []int{4, 1}, 1},
+		{profilesRead, []int{6, 1}, 6},
+		{profilesRead, []int{3, 5}, 5},
+		{profilesRead, []int{130, 6}, 130},
+		{profilesRead, []int{3, 0}, 3},
+		{profilesWrite, []int{3, 0}, 0},
+		{profilesWrite, []int{3, 3}, 3},
+		{profilesWrite, []int{3, 4}, 4},
+	}
+	for _, c := range cases {
+		if got := run(c.how, c.codes...); got != c.want {
+			t.Errorf("%s %v: exit %d, want %d", c.how, c.codes, got, c.want)
+		}
+	}
+	if !strings.Contains(errs.String(), "orgctl: profile b failed (exit 1)") {
+		t.Errorf("no line naming the failed profile:\n%s", errs.String())
+	}
+}
