@@ -44,6 +44,7 @@ var readmeNotRunnable = []struct {
 	{has: "bash .ci/", why: "a CI script, run by CI"},
 	{has: "head -2 sandbox.env", why: "reads what the server in the background wrote"},
 	{has: "orgctl auth login", is: true, why: "asks for the URL and a hidden token on a terminal"},
+	{has: "auth login --space", why: "stores the token in the OS keyring, which a test has not (the section's Spaces are logged in with --insecure-storage instead)"},
 	{has: "auth login --with-token", why: "stores the token in the OS keyring, which a test has not (.ci/keyring-tests.sh logs in to a real one)"},
 	{has: "users create ... ", why: "`...` stands for the flags"},
 	{has: "| source", why: "fish syntax"},
@@ -85,6 +86,7 @@ export ORGCTL_TOKEN="*) ;; *) echo "the first two lines are not the exports" >&2
 // README command that contains its key; wants gives such a command the
 // exit codes the README promises it after the prep.
 var readmeFixtures = map[string]struct {
+	setup string // script lines that start the section
 	files map[string]string
 	prep  map[string]string
 	wants map[string][]int
@@ -97,6 +99,15 @@ var readmeFixtures = map[string]struct {
 		"groups.csv":    "group\nsupport\neditor\n",
 		"hr.csv":        "Email Address,Given Name,Family Name,Department,Badge\nalan@example.com,Alan,Turing,research,42\n",
 	}},
+	"Many Spaces": {
+		// three Spaces, each a sandbox org of its own, each a profile logged
+		// in without a keyring, and no login in the environment
+		setup: "rm .config/orgctl/config.yaml\nsandbox2 ENG_URL ENG_TOKEN 100000 1m\nsandbox2 OPS_URL OPS_TOKEN 100000 1m\n" +
+			"exec bash -c 'login() { printf %s \"$2\" | ORGCTL_TOKEN= orgctl auth login --with-token --insecure-storage --base-url \"$3\" --profile $1; }; " +
+			"login default \"$ORGCTL_TOKEN\" \"$ORGCTL_BASE_URL\" && login eng \"$ENG_TOKEN\" \"$ENG_URL\" && login ops \"$OPS_TOKEN\" \"$OPS_URL\"'\n" +
+			"env ORGCTL_TOKEN=\nenv ORGCTL_BASE_URL=\n",
+		prep: map[string]string{"offboard leaver@example.com --profiles all --dry-run": "orgctl users create --email leaver@example.com --first-name Lea --last-name Ver --profile default"},
+	},
 	"Install": {files: map[string]string{
 		// a download and its release's checksums
 		"orgctl_1.2.3_linux_amd64.tar.gz": "x\n",
@@ -376,7 +387,7 @@ func writeREADMEScripts(t *testing.T, dir string, plans []readmePlan) (runs map[
 			b = &strings.Builder{}
 			scripts[p.cmd.section] = b
 			sections = append(sections, p.cmd.section)
-			fmt.Fprintf(b, "# README.md, section %q: its commands in order, on a fresh demo org\n%s", p.cmd.section, readmeScriptHead)
+			fmt.Fprintf(b, "# README.md, section %q: its commands in order, on a fresh demo org\n%s%s", p.cmd.section, readmeScriptHead, readmeFixtures[p.cmd.section].setup)
 		}
 		if p.env != "" {
 			fmt.Fprintf(b, "# README.md:%d: %s\nenv %s\n", p.cmd.line, p.cmd.text, p.env)
