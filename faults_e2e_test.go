@@ -719,10 +719,7 @@ func TestFaultKilledWaiterReleasesItsPlace(t *testing.T) {
 	if err := waiter.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(waitErr.String(), "waiting") && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond) // until it has queued and announced its wait
-	}
+	waitErr.waitFor("waiting", nil, 10*time.Second) // until it has queued and announced its wait
 	waiter.Process.Kill()
 	waiter.Wait()
 	// Queued behind the dead waiter, this one would wait two windows, past
@@ -735,14 +732,46 @@ func TestFaultKilledWaiterReleasesItsPlace(t *testing.T) {
 // lockedBuffer is a child's stderr that the test may read while the child
 // writes to it.
 type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	wrote chan struct{}
 }
 
 func (b *lockedBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	select {
+	case b.signal() <- struct{}{}:
+	default: // a signal is already pending; the waiter rereads the buffer
+	}
 	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) signal() chan struct{} {
+	if b.wrote == nil {
+		b.wrote = make(chan struct{}, 1)
+	}
+	return b.wrote
+}
+
+// waitFor returns once s has been written, or false when the process
+// ended (done closed) or failsafe passed without it: a test waits on the
+// process's own announcement, never on a guess of how long it takes.
+func (b *lockedBuffer) waitFor(s string, done <-chan struct{}, failsafe time.Duration) bool {
+	b.mu.Lock()
+	wrote := b.signal()
+	b.mu.Unlock()
+	give := time.After(failsafe)
+	for !strings.Contains(b.String(), s) {
+		select {
+		case <-wrote:
+		case <-done:
+			return strings.Contains(b.String(), s)
+		case <-give:
+			return false
+		}
+	}
+	return true
 }
 
 func (b *lockedBuffer) String() string {

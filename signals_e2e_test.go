@@ -31,6 +31,9 @@ type hangRig struct {
 	hang    string // "METHOD /api/v2/path"
 	env     []string
 	bin     string
+	// of the process started last: its stderr, and closed when it ended
+	stderr *lockedBuffer
+	exited chan struct{}
 }
 
 func newHangRig(t *testing.T, hang string, points int) *hangRig {
@@ -68,14 +71,29 @@ func (r *hangRig) start(t *testing.T, args ...string) (cmd *exec.Cmd, wait func(
 	t.Helper()
 	cmd = exec.Command(r.bin, args...)
 	cmd.Env = r.env
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &bytes.Buffer{}, &stderr
+	r.stderr = &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = &bytes.Buffer{}, r.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	return cmd, func() (int, string) {
+	r.exited = make(chan struct{})
+	exited := r.exited
+	go func() {
 		cmd.Wait()
-		return cmd.ProcessState.ExitCode(), stderr.String()
+		close(exited)
+	}()
+	return cmd, func() (int, string) {
+		<-exited
+		return cmd.ProcessState.ExitCode(), r.stderr.String()
+	}
+}
+
+// awaitStderr waits until the process started last has written s on
+// stderr.
+func (r *hangRig) awaitStderr(t *testing.T, s string) {
+	t.Helper()
+	if !r.stderr.waitFor(s, r.exited, 20*time.Second) {
+		t.Fatalf("the process never wrote %q; stderr %q", s, r.stderr.String())
 	}
 }
 
@@ -162,8 +180,8 @@ func TestSignalWhileWaitingForBudgetChargesNothing(t *testing.T) {
 	}
 	before := len(r.api.Requests())
 	cmd, wait := r.start(t, "users", "list")
-	// The wait is announced on stderr; give the process time to queue.
-	time.Sleep(time.Second)
+	// The wait is announced on stderr once the process has queued.
+	r.awaitStderr(t, "waiting")
 	cmd.Process.Signal(os.Interrupt)
 	code, stderr := wait()
 	if code != 130 {

@@ -28,18 +28,26 @@ type recorder struct {
 	reqs []*http.Request
 	body [][]byte
 	n    atomic.Int32
+	// arrived has a value each time a request reaches the handler (as
+	// many as are not yet taken, up to its capacity).
+	arrived chan struct{}
 }
 
 func serve(t *testing.T, h func(n int, w http.ResponseWriter, r *http.Request)) *recorder {
 	t.Helper()
-	rec := &recorder{}
+	rec := &recorder{arrived: make(chan struct{}, 64)}
 	rec.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		rec.mu.Lock()
 		rec.reqs = append(rec.reqs, r)
 		rec.body = append(rec.body, b)
 		rec.mu.Unlock()
-		h(int(rec.n.Add(1)), w, r)
+		n := int(rec.n.Add(1))
+		select {
+		case rec.arrived <- struct{}{}:
+		default:
+		}
+		h(n, w, r)
 	}))
 	t.Cleanup(rec.Close)
 	return rec
@@ -439,12 +447,18 @@ func TestTimeoutPerAttempt(t *testing.T) {
 	})
 }
 
-// waitCount returns the number of requests srv saw once it has seen n, or
-// after two seconds: an attempt's handler may start after the client has
-// given up on it, on a loaded machine.
+// waitCount returns the number of requests srv saw once it has seen n:
+// an attempt's handler may start after the client has given up on it, on
+// a loaded machine. It waits on the arrivals themselves; the two seconds
+// only keep a test that would fail from hanging.
 func waitCount(srv *recorder, n int) int {
-	for deadline := time.Now().Add(2 * time.Second); srv.count() < n && time.Now().Before(deadline); {
-		time.Sleep(5 * time.Millisecond)
+	failsafe := time.After(2 * time.Second)
+	for srv.count() < n {
+		select {
+		case <-srv.arrived:
+		case <-failsafe:
+			return srv.count()
+		}
 	}
 	return srv.count()
 }

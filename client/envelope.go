@@ -112,6 +112,12 @@ func scanEnvelope(r *jsonscan.Reader, render func(*jsonscan.Reader) any) (*Respo
 			out.compact = out.Data
 		}
 	}
+	out.paging(&env)
+	return out, nil
+}
+
+// paging takes the envelope's paging members, those it has.
+func (out *Response) paging(env *envelope) {
 	if env.TotalCount != nil {
 		if n, err := env.TotalCount.Int64(); err == nil {
 			out.TotalCount = n
@@ -125,7 +131,6 @@ func scanEnvelope(r *jsonscan.Reader, render func(*jsonscan.Reader) any) (*Respo
 	if env.HasMore != nil {
 		out.HasMore = *env.HasMore
 	}
-	return out, nil
 }
 
 // renderData has render read a data member's value, and returns what it

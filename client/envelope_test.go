@@ -142,28 +142,36 @@ func checkArriving(t *testing.T, body []byte) {
 			if got == nil {
 				continue
 			}
-			gc, gok := got.CompactData()
-			wc, wok := want.CompactData()
-			if name == "reading" && !gok {
-				// Rendered data is taken to hold whitespace: never compact.
-				wok, wc = false, want.Data
-			}
-			if !bytes.Equal(got.Data, want.Data) || (got.Data == nil) != (want.Data == nil) || gok != wok || !bytes.Equal(gc, wc) ||
-				got.TotalCount != want.TotalCount || got.NextToken != want.NextToken || got.HasMore != want.HasMore {
-				t.Fatalf("%q in pieces of %d (renderer %s): %+v (data %q); whole: %+v (data %q)", body, size, name, got, got.Data, want, want.Data)
-			}
-			x, ok := got.Rendered()
-			if name != "reading" && ok {
-				t.Fatalf("%q (renderer %s): rendered %v", body, name, x)
-			}
-			if ok && x != "rendered "+string(got.Data) {
-				t.Fatalf("%q in pieces of %d: rendered %q for data %q", body, size, x, got.Data)
-			}
-			// Data shorter than the body is a data member's value.
-			if name == "reading" && !ok && len(got.Data) > 0 && len(got.Data) < len(bytes.TrimSpace(body)) {
-				t.Fatalf("%q in pieces of %d: data %q not rendered", body, size, got.Data)
-			}
+			compareArrived(t, body, size, name, got, want)
 		}
+	}
+}
+
+// compareArrived fails t unless the envelope decoded while body arrived
+// in pieces of size is the one decoded from the whole, rendered only by
+// the renderer that reads.
+func compareArrived(t *testing.T, body []byte, size int, name string, got, want *Response) {
+	t.Helper()
+	gc, gok := got.CompactData()
+	wc, wok := want.CompactData()
+	if name == "reading" && !gok {
+		// Rendered data is taken to hold whitespace: never compact.
+		wok, wc = false, want.Data
+	}
+	if !bytes.Equal(got.Data, want.Data) || (got.Data == nil) != (want.Data == nil) || gok != wok || !bytes.Equal(gc, wc) ||
+		got.TotalCount != want.TotalCount || got.NextToken != want.NextToken || got.HasMore != want.HasMore {
+		t.Fatalf("%q in pieces of %d (renderer %s): %+v (data %q); whole: %+v (data %q)", body, size, name, got, got.Data, want, want.Data)
+	}
+	x, ok := got.Rendered()
+	if name != "reading" && ok {
+		t.Fatalf("%q (renderer %s): rendered %v", body, name, x)
+	}
+	if ok && x != "rendered "+string(got.Data) {
+		t.Fatalf("%q in pieces of %d: rendered %q for data %q", body, size, x, got.Data)
+	}
+	// Data shorter than the body is a data member's value.
+	if name == "reading" && !ok && len(got.Data) > 0 && len(got.Data) < len(bytes.TrimSpace(body)) {
+		t.Fatalf("%q in pieces of %d: data %q not rendered", body, size, got.Data)
 	}
 }
 

@@ -12,16 +12,11 @@ import (
 	"sync/atomic"
 	"syscall"
 
-	"github.com/orgctl/orgctl/client"
-	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/families"
-	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/cmd/version"
-	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/output/redact"
 	"github.com/orgctl/orgctl/output/safetext"
-	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // Main runs orgctl on args and returns its exit status. Ctrl-C (SIGINT) or
@@ -126,50 +121,5 @@ func oneOrgctl(msg string) string {
 	}
 }
 
-// ExitCode maps typed errors to exit statuses in this one place.
-func ExitCode(err error) int {
-	var (
-		ee      *cli.ExitError
-		usage   *cli.UsageError
-		cfgErr  *client.ConfigError
-		setting *settings.Error
-		auth    *cli.AuthError
-		nf      *cli.NotFoundError
-		api     *client.APIError
-		wait    *ratebudget.WaitError
-		retry   *client.WaitError
-		lock    *ratebudget.LockError
-		unknown *client.OutcomeUnknownError
-		noName  *resolve.NotFoundError
-		twoName *resolve.AmbiguousError
-		columns *output.UnknownColumnsError
-	)
-	switch {
-	case err == nil:
-		return cli.ExitOK
-	case errors.As(err, &ee):
-		return ee.Code
-	case errors.As(err, &unknown):
-		return cli.ExitOutcomeUnknown
-	case errors.As(err, &wait), errors.As(err, &retry), errors.As(err, &lock):
-		return cli.ExitGaveUp
-	case errors.As(err, &noName):
-		return cli.ExitNotFound
-	case errors.As(err, &usage), errors.As(err, &cfgErr), errors.As(err, &setting), errors.As(err, &twoName), errors.As(err, &columns):
-		return cli.ExitUsage
-	case errors.As(err, &auth):
-		return cli.ExitAuth
-	case errors.As(err, &nf):
-		return cli.ExitNotFound
-	case errors.As(err, &api):
-		switch api.StatusCode {
-		case 401, 403:
-			return cli.ExitAuth
-		case 404:
-			return cli.ExitNotFound
-		case 429:
-			return cli.ExitGaveUp
-		}
-	}
-	return cli.ExitFailure
-}
+// ExitCode is the exit status of err (cli.ExitCode).
+func ExitCode(err error) int { return cli.ExitCode(err) }

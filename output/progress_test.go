@@ -81,9 +81,7 @@ func TestOutputClearsTheBarFirst(t *testing.T) {
 		OutTTY: true, ErrTTY: true, bar: bar, Width: 80}
 	p := &Progress{IO: io, Stats: func() ProgressStats { return ProgressStats{Done: 1, Total: 4} }}
 	p.Start()
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(screen.String(), "rows") && time.Now().Before(deadline); {
-		time.Sleep(redraw / 4)
-	}
+	screen.waitFor(func(s string) bool { return strings.Contains(s, "rows") })
 	if !io.ProgressShown() {
 		t.Error("ProgressShown is false while the bar is drawn")
 	}

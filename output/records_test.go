@@ -64,16 +64,39 @@ func TestCSVRecordsHaveAHeader(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for the progress goroutine and the test.
+// syncBuffer is a bytes.Buffer safe for the progress goroutine and the
+// test, which can wait for what it expects to be written: a test waits on
+// the writes themselves, never on a guess of how long they take.
 type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu    sync.Mutex
+	b     bytes.Buffer
+	wrote chan struct{}
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.wrote == nil {
+		s.wrote = make(chan struct{}, 1)
+	}
+	select {
+	case s.wrote <- struct{}{}:
+	default: // a signal is already pending; the waiter rereads the buffer
+	}
 	return s.b.Write(p)
+}
+
+// waitFor returns once ok holds for what has been written.
+func (s *syncBuffer) waitFor(ok func(string) bool) {
+	s.mu.Lock()
+	if s.wrote == nil {
+		s.wrote = make(chan struct{}, 1)
+	}
+	wrote := s.wrote
+	s.mu.Unlock()
+	for !ok(s.String()) {
+		<-wrote
+	}
 }
 
 func (s *syncBuffer) String() string {
@@ -88,7 +111,7 @@ func TestProgressPrintsPlainLinesWhenPiped(t *testing.T) {
 		return ProgressStats{Done: 120, Total: 600, Failed: 2, ETA: 14 * time.Second, ETAKnown: true}
 	}}
 	p.Start()
-	time.Sleep(100 * time.Millisecond)
+	w.waitFor(func(s string) bool { return strings.Count(s, "\n") >= 2 })
 	p.Stop()
 	lines := strings.Split(strings.TrimSpace(w.String()), "\n")
 	if len(lines) < 2 || !strings.HasPrefix(lines[0], "orgctl: 120/600 rows done, 2 failed, ") || !strings.HasSuffix(lines[0], ", about 14s left") {
@@ -105,9 +128,7 @@ func TestProgressBarClearsAroundOtherOutput(t *testing.T) {
 	p.Start()
 	// Wait for the first drawing, however long a loaded machine takes to
 	// schedule it: the point is what Pause does to a bar on screen.
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(w.String(), "rows") && time.Now().Before(deadline); {
-		time.Sleep(redraw / 4)
-	}
+	w.waitFor(func(s string) bool { return strings.Contains(s, "rows") })
 	p.Pause(func() { w.Write([]byte("result\n")) })
 	p.Stop()
 	s := w.String()

@@ -473,24 +473,14 @@ func fitTable(cols []Column, headers []string, rows [][]string, width int, drop 
 		return headers, rows
 	}
 	n := len(headers)
-	widths := make([]int, n)
-	floor := make([]int, n)
-	for i, h := range headers {
-		widths[i] = runewidth.StringWidth(strings.TrimSpace(h))
-		floor[i] = max(min(widths[i], 12), minColumnWidth)
-	}
-	for _, r := range rows {
-		for i := 0; i < n && i < len(r); i++ {
-			widths[i] = max(widths[i], runewidth.StringWidth(strings.TrimSpace(flatten(r[i]))))
-		}
-	}
+	widths, floor := columnWidths(headers, rows)
 	key := keyColumn(cols)
 	if key >= n {
 		key = -1
 	}
 	isID := func(i int) bool { return i < len(cols) && isIDColumn(cols[i]) }
 	f := newFit(widths, width)
-	keep, limit, total, shrink := f.keep, f.limit, f.total, f.shrink
+	total, shrink := f.total, f.shrink
 	idFloorOf := func(i int) int { return max(floor[i], min(widths[i], idFloor)) }
 	other := func(i int) bool { return i != key && !isID(i) }
 	comfortably := func(i int) int { return max(floor[i], min(widths[i], comfortable)) }
@@ -506,25 +496,61 @@ func fitTable(cols []Column, headers []string, rows [][]string, width int, drop 
 	if !fitted {
 		fitted = shrink(func(i int) bool { return i != key }, func(i int) int { return floor[i] })
 	}
-	for i := n - 1; !fitted && drop && i >= 0; i-- {
-		if i != key && keep[i] && (key >= 0 || i > 0) {
-			keep[i] = false
-			fitted = total() <= width
-		}
+	if !fitted && drop {
+		fitted = f.dropFromRight(key)
 	}
 	if !fitted {
 		shrink(func(int) bool { return true }, func(int) int { return 1 })
 	}
+	return f.cut(cols, headers, rows)
+}
+
+// dropFromRight leaves out columns from the right, never the key (nor
+// the first column when there is no key), until the rest fit; it reports
+// whether they do.
+func (f *fit) dropFromRight(key int) bool {
+	for i := len(f.keep) - 1; i >= 0; i-- {
+		if i != key && f.keep[i] && (key >= 0 || i > 0) {
+			f.keep[i] = false
+			if f.total() <= f.width {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// columnWidths are each column's widest cell (its header included), and
+// the width below which it is not narrowed while others can be.
+func columnWidths(headers []string, rows [][]string) (widths, floor []int) {
+	n := len(headers)
+	widths, floor = make([]int, n), make([]int, n)
+	for i, h := range headers {
+		widths[i] = runewidth.StringWidth(strings.TrimSpace(h))
+		floor[i] = max(min(widths[i], 12), minColumnWidth)
+	}
+	for _, r := range rows {
+		for i := 0; i < n && i < len(r); i++ {
+			widths[i] = max(widths[i], runewidth.StringWidth(strings.TrimSpace(flatten(r[i]))))
+		}
+	}
+	return widths, floor
+}
+
+// cut is the table as fitted: the kept columns, each cell and header cut
+// to its column's limit.
+func (f *fit) cut(cols []Column, headers []string, rows [][]string) ([]string, [][]string) {
+	n := len(headers)
 	out := make([][]string, len(rows))
 	for ri, r := range rows {
 		cells := make([]string, 0, n)
 		for i, c := range r {
-			if i < n && !keep[i] {
+			if i < n && !f.keep[i] {
 				continue
 			}
 			c = strings.TrimSpace(flatten(c))
-			if i < n && runewidth.StringWidth(c) > limit[i] {
-				c = cutCell(cols, i, c, limit[i])
+			if i < n && runewidth.StringWidth(c) > f.limit[i] {
+				c = cutCell(cols, i, c, f.limit[i])
 			}
 			cells = append(cells, c)
 		}
@@ -532,8 +558,8 @@ func fitTable(cols []Column, headers []string, rows [][]string, width int, drop 
 	}
 	hs := make([]string, 0, n)
 	for i, h := range headers {
-		if keep[i] {
-			hs = append(hs, runewidth.Truncate(strings.TrimSpace(h), limit[i], "…"))
+		if f.keep[i] {
+			hs = append(hs, runewidth.Truncate(strings.TrimSpace(h), f.limit[i], "…"))
 		}
 	}
 	return hs, out

@@ -180,25 +180,8 @@ func (o *Org) Rows(reads []Read, answers []json.RawMessage) ([]Row, error) {
 				if covered[t] != nil && !covered[t][id] {
 					continue
 				}
-				var parts []string
-				if _, ok := direct["user/"+u.ID+"/"+t][id]; ok {
-					parts = append(parts, "direct")
-				}
-				for _, g := range groups {
-					gl, ok := eff["group/"+GroupID(*g)+"/"+t][id]
-					switch {
-					case !ok:
-					case LevelRank[g.Universal(KindOf(t, id))] >= LevelRank[gl]:
-						parts = append(parts, "universal through "+g.Name)
-					default:
-						parts = append(parts, "member of "+g.Name)
-					}
-				}
-				if len(parts) == 0 {
-					parts = append(parts, "inherited from a folder")
-				}
 				k := key{u.ID, t, id}
-				level[k], via[k] = l, strings.Join(parts, "; ")
+				level[k], via[k] = l, why(u.ID, groups, t, id, eff, direct)
 			}
 		}
 	}
@@ -217,6 +200,36 @@ func (o *Org) Rows(reads []Read, answers []json.RawMessage) ([]Row, error) {
 			rows = append(rows, o.userRow(u, Row{"object_type": "", "object": "", "level": "none", "via": ""}))
 		}
 	}
+	sortRows(rows)
+	return rows, nil
+}
+
+// why tells how a user reaches object id of type t, which listObjects
+// does not say: from the user's own grants (direct) and what each of the
+// user's groups reaches (eff).
+func why(userID string, groups []*Group, t, id string, eff, direct map[string]map[string]string) string {
+	var parts []string
+	if _, ok := direct["user/"+userID+"/"+t][id]; ok {
+		parts = append(parts, "direct")
+	}
+	for _, g := range groups {
+		gl, ok := eff["group/"+GroupID(*g)+"/"+t][id]
+		switch {
+		case !ok:
+		case LevelRank[g.Universal(KindOf(t, id))] >= LevelRank[gl]:
+			parts = append(parts, "universal through "+g.Name)
+		default:
+			parts = append(parts, "member of "+g.Name)
+		}
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "inherited from a folder")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// sortRows orders a report by user, then object type and object.
+func sortRows(rows []Row) {
 	sort.Slice(rows, func(i, j int) bool {
 		for _, f := range []string{"user", "object_type", "object"} {
 			if rows[i][f] != rows[j][f] {
@@ -225,7 +238,6 @@ func (o *Org) Rows(reads []Read, answers []json.RawMessage) ([]Row, error) {
 		}
 		return false
 	})
-	return rows, nil
 }
 
 func (o *Org) userRow(u *User, r Row) Row {

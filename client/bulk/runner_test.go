@@ -7,7 +7,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 )
 
 // recordingHandler applies rows by remembering them; block, when set,
@@ -131,8 +130,9 @@ func TestRunnerStopsTakingRowsButFinishesThoseInFlight(t *testing.T) {
 	for range 3 {
 		<-h.started
 	}
+	// cancel returns once the runner's own context, made from ctx, is
+	// done: the stop is seen before any row in flight can finish.
 	cancel()
-	time.Sleep(20 * time.Millisecond)
 	close(h.block)
 	o := <-res
 	j.Close()

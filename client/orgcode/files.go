@@ -146,19 +146,8 @@ func ReadDir(ctx context.Context, dir string) (*Files, error) {
 			return filepath.SkipDir
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
-			// A link inside the directory is read; one out of it is not:
-			// the directory is what is reviewed.
-			target, err := filepath.EvalSymlinks(path)
-			if err != nil {
-				probs = append(probs, Problem{File: path, Line: 1, Msg: fmt.Sprintf("a symlink orgctl cannot follow: %v", err)})
-				return nil
-			}
-			if r, err := filepath.Rel(root, target); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-				probs = append(probs, Problem{File: path, Line: 1, Msg: fmt.Sprintf("a symlink out of %s (to %s): orgctl reads only what the directory holds; copy the file in instead", dir, target)})
-				return nil
-			}
-			if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-				probs = append(probs, Problem{File: path, Line: 1, Msg: "a symlinked folder: orgctl does not follow it; make it a folder"})
+			if msg := linkProblem(dir, root, path); msg != "" {
+				probs = append(probs, Problem{File: path, Line: 1, Msg: msg})
 				return nil
 			}
 		}
@@ -175,28 +164,10 @@ func ReadDir(ctx context.Context, dir string) (*Files, error) {
 		if ext != ".yaml" && ext != ".yml" {
 			return nil
 		}
-		parts := strings.Split(filepath.ToSlash(rel), "/")
-		k := KindNamed(parts[0])
-		if len(parts) < 2 || k == nil {
-			probs = append(probs, Problem{File: path, Line: 1, Msg: fmt.Sprintf("unknown kind %q: a file goes in one of the folders %s",
-				parts[0], strings.Join(kindNames(), ", ")), typo: &typo{word: parts[0], known: kindNames(), says: func(near string) string {
-				return fmt.Sprintf("unknown kind %q: did you mean the folder %s?", parts[0], near)
-			}}})
-			return nil
-		}
-		b, err := yamlvalue.ReadFile(path, maxFileSize)
-		var tl *yamlvalue.TooLargeError
-		if errors.As(err, &tl) {
-			probs = append(probs, Problem{File: path, Line: 1, Msg: fmt.Sprintf("larger than %d KiB, more than any object's file needs", maxFileSize>>10)})
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		doc, ps := parseDoc(k, path, b)
+		doc, k, ps, err := readDoc(path, rel)
 		probs = append(probs, ps...)
-		if doc == nil {
-			return nil
+		if err != nil || doc == nil {
+			return err
 		}
 		id := k.Name + "\x00" + foldKey(k, doc.Key)
 		if prev := seen[id]; prev != nil {
@@ -217,6 +188,47 @@ func ReadDir(ctx context.Context, dir string) (*Files, error) {
 		sort.Slice(docs, func(i, j int) bool { return docs[i].Key < docs[j].Key })
 	}
 	return out, nil
+}
+
+// linkProblem says why the symlink at path is not read, "" when it is: a
+// link inside the directory is read; one out of it is not, since the
+// directory is what is reviewed.
+func linkProblem(dir, root, path string) string {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return fmt.Sprintf("a symlink orgctl cannot follow: %v", err)
+	}
+	if r, err := filepath.Rel(root, target); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return fmt.Sprintf("a symlink out of %s (to %s): orgctl reads only what the directory holds; copy the file in instead", dir, target)
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return "a symlinked folder: orgctl does not follow it; make it a folder"
+	}
+	return ""
+}
+
+// readDoc reads the object file at path (rel in the directory) as a
+// document of the kind its folder names, or says why not; err is an error
+// reading it that ends the whole read.
+func readDoc(path, rel string) (*Doc, *Kind, Problems, error) {
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	k := KindNamed(parts[0])
+	if len(parts) < 2 || k == nil {
+		return nil, nil, Problems{{File: path, Line: 1, Msg: fmt.Sprintf("unknown kind %q: a file goes in one of the folders %s",
+			parts[0], strings.Join(kindNames(), ", ")), typo: &typo{word: parts[0], known: kindNames(), says: func(near string) string {
+			return fmt.Sprintf("unknown kind %q: did you mean the folder %s?", parts[0], near)
+		}}}}, nil
+	}
+	b, err := yamlvalue.ReadFile(path, maxFileSize)
+	var tl *yamlvalue.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, nil, Problems{{File: path, Line: 1, Msg: fmt.Sprintf("larger than %d KiB, more than any object's file needs", maxFileSize>>10)}}, nil
+	}
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	doc, ps := parseDoc(k, path, b)
+	return doc, k, ps, nil
 }
 
 func singular(kind string) string {
@@ -389,16 +401,6 @@ func yamlProblem(path string, err error) Problem {
 var errEmpty = errors.New("empty")
 
 func fieldValue(f *Field, n *yaml.Node) (any, string) {
-	scalar := func() (any, string) {
-		if n.Kind != yaml.ScalarNode {
-			return nil, "expected a single value"
-		}
-		var v any
-		if err := n.Decode(&v); err != nil {
-			return nil, err.Error()
-		}
-		return norm(v), ""
-	}
 	switch f.Type {
 	case tAny:
 		v, err := yamlvalue.Value(n)
@@ -407,33 +409,21 @@ func fieldValue(f *Field, n *yaml.Node) (any, string) {
 		}
 		return norm(v), ""
 	case tString, tSecret:
-		v, e := scalar()
-		if e != "" {
-			return nil, e
-		}
-		if v == nil {
-			return "", ""
-		}
-		if f.Type == tSecret {
-			if s, _ := v.(string); !secretRef().MatchString(s) {
-				return nil, "a secret is written as ${ORGCTL_SECRET_NAME}, never as its value"
-			}
-		}
-		return n.Value, ""
+		return stringValue(f, n)
 	case tBool:
-		v, e := scalar()
+		v, e := scalarValue(n)
 		if b, ok := v.(bool); ok && e == "" {
 			return b, ""
 		}
 		return nil, "expected true or false"
 	case tEnum:
-		v, e := scalar()
+		v, e := scalarValue(n)
 		if s, ok := v.(string); ok && e == "" && contains(f.Enum, s) {
 			return s, ""
 		}
 		return nil, "expected one of " + strings.Join(f.Enum, ", ")
 	case tRef:
-		v, e := scalar()
+		v, e := scalarValue(n)
 		if e != "" {
 			return nil, e
 		}
@@ -442,50 +432,90 @@ func fieldValue(f *Field, n *yaml.Node) (any, string) {
 		}
 		return n.Value, ""
 	case tScalarMap, tLevelMap, tEnvMap:
-		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
-			return map[string]any{}, ""
-		}
-		if n.Kind != yaml.MappingNode {
-			return nil, "expected a mapping"
-		}
-		m := map[string]any{}
-		for j := 0; j+1 < len(n.Content); j += 2 {
-			kn, vn := n.Content[j], n.Content[j+1]
-			if _, dup := m[kn.Value]; dup {
-				return nil, fmt.Sprintf("%q given twice", kn.Value)
-			}
-			if vn.Kind != yaml.ScalarNode {
-				if f.Type == tScalarMap && vn.Kind == yaml.MappingNode {
-					sub, e := fieldValue(&Field{Type: tScalarMap}, vn)
-					if e != "" {
-						return nil, e
-					}
-					m[kn.Value] = sub
-					continue
-				}
-				return nil, fmt.Sprintf("%s: expected a single value", kn.Value)
-			}
-			var v any
-			if err := vn.Decode(&v); err != nil {
-				return nil, err.Error()
-			}
-			v = norm(v)
-			switch f.Type {
-			case tLevelMap:
-				if s, ok := v.(string); !ok || !contains(f.Enum, s) {
-					return nil, fmt.Sprintf("%s: expected one of %s", kn.Value, strings.Join(f.Enum, ", "))
-				}
-			case tEnvMap:
-				if v == nil {
-					v = ""
-				}
-				v = fmt.Sprint(v)
-			}
-			m[kn.Value] = v
-		}
-		return m, ""
+		return mapValue(f, n)
 	}
 	return nil, "unsupported field"
+}
+
+// scalarValue is a single value's decoding, or why it is not one.
+func scalarValue(n *yaml.Node) (any, string) {
+	if n.Kind != yaml.ScalarNode {
+		return nil, "expected a single value"
+	}
+	var v any
+	if err := n.Decode(&v); err != nil {
+		return nil, err.Error()
+	}
+	return norm(v), ""
+}
+
+// stringValue is a text field's value as written; a secret's must name
+// a variable, never be the secret.
+func stringValue(f *Field, n *yaml.Node) (any, string) {
+	v, e := scalarValue(n)
+	if e != "" {
+		return nil, e
+	}
+	if v == nil {
+		return "", ""
+	}
+	if f.Type == tSecret {
+		if s, _ := v.(string); !secretRef().MatchString(s) {
+			return nil, "a secret is written as ${ORGCTL_SECRET_NAME}, never as its value"
+		}
+	}
+	return n.Value, ""
+}
+
+// mapValue is a mapping field's value: of single values (a scalar map's
+// may nest), of access levels, or of text per environment.
+func mapValue(f *Field, n *yaml.Node) (any, string) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return map[string]any{}, ""
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, "expected a mapping"
+	}
+	m := map[string]any{}
+	for j := 0; j+1 < len(n.Content); j += 2 {
+		kn, vn := n.Content[j], n.Content[j+1]
+		if _, dup := m[kn.Value]; dup {
+			return nil, fmt.Sprintf("%q given twice", kn.Value)
+		}
+		v, e := mapEntry(f, kn, vn)
+		if e != "" {
+			return nil, e
+		}
+		m[kn.Value] = v
+	}
+	return m, ""
+}
+
+// mapEntry is the value of one entry (kn: vn) of a mapping field.
+func mapEntry(f *Field, kn, vn *yaml.Node) (any, string) {
+	if vn.Kind != yaml.ScalarNode {
+		if f.Type == tScalarMap && vn.Kind == yaml.MappingNode {
+			return fieldValue(&Field{Type: tScalarMap}, vn)
+		}
+		return nil, fmt.Sprintf("%s: expected a single value", kn.Value)
+	}
+	var v any
+	if err := vn.Decode(&v); err != nil {
+		return nil, err.Error()
+	}
+	v = norm(v)
+	switch f.Type {
+	case tLevelMap:
+		if s, ok := v.(string); !ok || !contains(f.Enum, s) {
+			return nil, fmt.Sprintf("%s: expected one of %s", kn.Value, strings.Join(f.Enum, ", "))
+		}
+	case tEnvMap:
+		if v == nil {
+			v = ""
+		}
+		v = fmt.Sprint(v)
+	}
+	return v, ""
 }
 
 func contains(list []string, s string) bool {

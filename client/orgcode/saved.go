@@ -283,13 +283,8 @@ func replanOne(k *Kind, sv Saving, ld *Doc, earlier Earlier) (Change, bool, stri
 		return c, fin, what
 	}
 	if sv.Action == Update && k.Name != "grants" && sv.Live != nil {
-		// Fields the plan does not change must be as they were: the
-		// object is otherwise not the one the plan was reviewed against.
-		was, _ := mustUnraw(sv.Live).(map[string]any)
-		for _, name := range sortedKeys(ld.Fields) {
-			if !equal(was[name], ld.Fields[name]) && !touches(sv.Fields, name) {
-				return c, false, fmt.Sprintf("%s changed since the plan", name)
-			}
+		if name := changedAside(sv, ld); name != "" {
+			return c, false, fmt.Sprintf("%s changed since the plan", name)
 		}
 	}
 	// The fields left to change: each either still as the plan found it
@@ -330,6 +325,19 @@ func replanOne(k *Kind, sv Saving, ld *Doc, earlier Earlier) (Change, bool, stri
 	}
 	c.Fields = left
 	return c, false, ""
+}
+
+// changedAside is the first field the plan does not change that is no
+// longer as it was ("" when none): the object is otherwise not the one the
+// plan was reviewed against.
+func changedAside(sv Saving, ld *Doc) string {
+	was, _ := mustUnraw(sv.Live).(map[string]any)
+	for _, name := range sortedKeys(ld.Fields) {
+		if !equal(was[name], ld.Fields[name]) && !touches(sv.Fields, name) {
+			return name
+		}
+	}
+	return ""
 }
 
 // objectFate is what becomes of a saved change as a whole, from whether

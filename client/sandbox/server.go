@@ -377,25 +377,9 @@ func (s *Server) serve(r *http.Request, body []byte, now time.Time) (int, map[st
 			return fail(400, `"limit" must be an integer between 1 and 100`)
 		}
 	}
-	var parsed any
-	if ct := r.Header.Get("Content-Type"); strings.HasPrefix(ct, "multipart/form-data") && r.Method == http.MethodPost {
-		form, msg := formFields(ct, body)
-		if msg != "" {
-			return fail(400, "Invalid multipart body: %s", msg)
-		}
-		parsed = form
-	} else if len(bytes.TrimSpace(body)) > 0 && r.Method != http.MethodGet && r.Method != http.MethodDelete {
-		if err := json.Unmarshal(body, &parsed); err != nil {
-			return fail(400, "Request body is not valid JSON: %v", err)
-		}
-	}
-	if rt.req != nil {
-		if parsed == nil {
-			parsed = obj{}
-		}
-		if m := rt.req.Validate(parsed, ""); m != "" {
-			return fail(400, "Invalid request body: %s", m)
-		}
+	parsed, bad := requestBody(r, rt, body)
+	if bad != "" {
+		return fail(400, "%s", bad)
 	}
 	c := &call{s: s, org: o, space: space, rt: rt, params: params, q: q, host: r.Host, tok: tok, now: now}
 	if m, ok := parsed.(map[string]any); ok {
@@ -405,6 +389,32 @@ func (s *Server) serve(r *http.Request, body []byte, now time.Time) (int, map[st
 	}
 	st, out := dispatch(c)
 	return st, nil, out
+}
+
+// requestBody is the request's body decoded (a form, JSON, or nil), or the
+// message of the 400 that refuses it: not readable, or not what the
+// route's published schema asks for.
+func requestBody(r *http.Request, rt *route, body []byte) (parsed any, bad string) {
+	if ct := r.Header.Get("Content-Type"); strings.HasPrefix(ct, "multipart/form-data") && r.Method == http.MethodPost {
+		form, msg := formFields(ct, body)
+		if msg != "" {
+			return nil, "Invalid multipart body: " + msg
+		}
+		parsed = form
+	} else if len(bytes.TrimSpace(body)) > 0 && r.Method != http.MethodGet && r.Method != http.MethodDelete {
+		if err := json.Unmarshal(body, &parsed); err != nil {
+			return nil, fmt.Sprintf("Request body is not valid JSON: %v", err)
+		}
+	}
+	if rt.req != nil {
+		if parsed == nil {
+			parsed = obj{}
+		}
+		if m := rt.req.Validate(parsed, ""); m != "" {
+			return nil, "Invalid request body: " + m
+		}
+	}
+	return parsed, ""
 }
 
 // authenticate applies the space rule: a space token only works on its space; a primary-org token works

@@ -62,58 +62,75 @@ func (s *Schema) Validate(v any, field string) string {
 	if m := s.scalar().message(v, name); m != "" {
 		return m
 	}
-	switch s.Type {
-	case "array":
-		arr, ok := v.([]any)
-		if !ok {
-			return fmt.Sprintf("%s must be an array", quoteField(name))
-		}
-		if s.MinItems != nil && len(arr) < *s.MinItems {
-			return fmt.Sprintf("%s must have at least %d items", quoteField(name), *s.MinItems)
-		}
-		if s.MaxItems != nil && len(arr) > *s.MaxItems {
-			return fmt.Sprintf("%s must have at most %d items", quoteField(name), *s.MaxItems)
-		}
-		for i, it := range arr {
-			if m := s.Items.Validate(it, fmt.Sprintf("%s[%d]", field, i)); m != "" {
-				return m
-			}
+	if s.Type == "array" {
+		if m := s.validateArray(v, field, name); m != "" {
+			return m
 		}
 	}
 	if s.Type == "object" || s.Properties != nil {
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return fmt.Sprintf("%s must be an object", quoteField(name))
+		return s.validateObject(v, field, name)
+	}
+	return ""
+}
+
+// validateArray is Validate's message for an array value.
+func (s *Schema) validateArray(v any, field, name string) string {
+	arr, ok := v.([]any)
+	if !ok {
+		return fmt.Sprintf("%s must be an array", quoteField(name))
+	}
+	if s.MinItems != nil && len(arr) < *s.MinItems {
+		return fmt.Sprintf("%s must have at least %d items", quoteField(name), *s.MinItems)
+	}
+	if s.MaxItems != nil && len(arr) > *s.MaxItems {
+		return fmt.Sprintf("%s must have at most %d items", quoteField(name), *s.MaxItems)
+	}
+	for i, it := range arr {
+		if m := s.Items.Validate(it, fmt.Sprintf("%s[%d]", field, i)); m != "" {
+			return m
 		}
-		for _, r := range s.Required {
-			if _, ok := obj[r]; !ok {
-				return fmt.Sprintf("%s is required", quoteField(join(field, r)))
-			}
+	}
+	return ""
+}
+
+// validateObject is Validate's message for an object value: its required
+// members, then each member in key order.
+func (s *Schema) validateObject(v any, field, name string) string {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Sprintf("%s must be an object", quoteField(name))
+	}
+	for _, r := range s.Required {
+		if _, ok := obj[r]; !ok {
+			return fmt.Sprintf("%s is required", quoteField(join(field, r)))
 		}
-		keys := make([]string, 0, len(obj))
-		for k := range obj {
-			keys = append(keys, k)
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if m := s.validateMember(obj[k], k, field); m != "" {
+			return m
 		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			ps, known := s.Properties[k]
-			if !known {
-				if string(s.AdditionalProperties) == "false" {
-					return fmt.Sprintf("%s is not an allowed field", quoteField(join(field, k)))
-				}
-				if len(s.AdditionalProperties) > 0 && s.AdditionalProperties[0] == '{' {
-					var ap Schema
-					if json.Unmarshal(s.AdditionalProperties, &ap) == nil {
-						if m := ap.Validate(obj[k], join(field, k)); m != "" {
-							return m
-						}
-					}
-				}
-				continue
-			}
-			if m := ps.Validate(obj[k], join(field, k)); m != "" {
-				return m
-			}
+	}
+	return ""
+}
+
+// validateMember is the message for member k of an object, by its
+// property's schema or, for an unknown one, additionalProperties.
+func (s *Schema) validateMember(v any, k, field string) string {
+	if ps, known := s.Properties[k]; known {
+		return ps.Validate(v, join(field, k))
+	}
+	if string(s.AdditionalProperties) == "false" {
+		return fmt.Sprintf("%s is not an allowed field", quoteField(join(field, k)))
+	}
+	if len(s.AdditionalProperties) > 0 && s.AdditionalProperties[0] == '{' {
+		var ap Schema
+		if json.Unmarshal(s.AdditionalProperties, &ap) == nil {
+			return ap.Validate(v, join(field, k))
 		}
 	}
 	return ""

@@ -66,18 +66,9 @@ func (r *Value) Broken(v any, text bool) Rule {
 		return RuleNull
 	}
 	if s, ok := v.(string); ok && text {
-		switch r.Type {
-		case "integer", "number":
-			if _, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil {
-				return RuleType
-			}
-			v = json.Number(strings.TrimSpace(s))
-		case "boolean":
-			b, err := strconv.ParseBool(s)
-			if err != nil {
-				return RuleType
-			}
-			v = b
+		var parsed bool
+		if v, parsed = r.fromText(s); !parsed {
+			return RuleType
 		}
 	}
 	if len(r.Enum) > 0 && !r.inEnum(v) {
@@ -91,17 +82,7 @@ func (r *Value) Broken(v any, text bool) Rule {
 		}
 		return r.brokenString(s)
 	case "integer", "number":
-		f, ok := number(v)
-		switch {
-		case !ok:
-			return RuleType
-		case r.Type == "integer" && f != float64(int64(f)):
-			return RuleInteger
-		case r.HasMin && f < r.Min:
-			return RuleMinimum
-		case r.HasMax && f > r.Max:
-			return RuleMaximum
-		}
+		return r.brokenNumber(v)
 	case "boolean":
 		if _, ok := v.(bool); !ok {
 			return RuleType
@@ -114,6 +95,42 @@ func (r *Value) Broken(v any, text bool) Rule {
 		if _, ok := v.(map[string]any); !ok {
 			return RuleType
 		}
+	}
+	return Fine
+}
+
+// fromText is a value that arrived as text as the value's type reads it:
+// a number or boolean parsed, other text as it is; false when it does not
+// parse.
+func (r *Value) fromText(s string) (any, bool) {
+	switch r.Type {
+	case "integer", "number":
+		if _, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil {
+			return nil, false
+		}
+		return json.Number(strings.TrimSpace(s)), true
+	case "boolean":
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			return nil, false
+		}
+		return b, true
+	}
+	return s, true
+}
+
+// brokenNumber is the first rule of a number value that v breaks.
+func (r *Value) brokenNumber(v any) Rule {
+	f, ok := number(v)
+	switch {
+	case !ok:
+		return RuleType
+	case r.Type == "integer" && f != float64(int64(f)):
+		return RuleInteger
+	case r.HasMin && f < r.Min:
+		return RuleMinimum
+	case r.HasMax && f > r.Max:
+		return RuleMaximum
 	}
 	return Fine
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -135,11 +136,7 @@ func isMethod(s string) bool {
 // parseAPI validates everything the user typed; nothing is sent on error.
 func parseAPI(f *cli.Factory, method, path string, raw, typed []string, input string) (*apiOptions, error) {
 	o := &apiOptions{Method: strings.ToUpper(method), Query: url.Values{}}
-	valid := false
-	for _, m := range apiMethods {
-		valid = valid || m == o.Method
-	}
-	if !valid {
+	if !slices.Contains(apiMethods, o.Method) {
 		return nil, cli.UsageErrorf("invalid method %q: expected one of %s", method, strings.Join(apiMethods, ", "))
 	}
 	p, q, host, err := splitAPIPath(path)
@@ -190,22 +187,32 @@ func parseAPI(f *cli.Factory, method, path string, raw, typed []string, input st
 		o.Body = body
 	}
 	if input != "" {
-		b, err := engine.ReadBodyFile(input, f.IO.In, "--input "+input)
-		if err != nil {
-			return nil, cli.UsageErrorf("%v", err)
-		}
-		b = bytes.TrimSpace(b)
-		if len(b) > 0 {
-			if !json.Valid(b) {
-				return nil, cli.UsageErrorf("--input %s is not valid JSON", input)
-			}
-			if op := knownOp(o.Method, o.Path); b[0] != '{' && op != nil && takesObject(op) {
-				return nil, cli.UsageErrorf("--input %s must be a JSON object: %s %s takes one, and %s would replace it", input, o.Method, o.Path, jsonKind(b))
-			}
-			o.Body = json.RawMessage(b)
+		if err := o.readInput(f, input); err != nil {
+			return nil, err
 		}
 	}
 	return o, nil
+}
+
+// readInput makes the body the JSON of --input FILE ("-": stdin); an empty
+// file leaves the body as the fields made it.
+func (o *apiOptions) readInput(f *cli.Factory, input string) error {
+	b, err := engine.ReadBodyFile(input, f.IO.In, "--input "+input)
+	if err != nil {
+		return cli.UsageErrorf("%v", err)
+	}
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return nil
+	}
+	if !json.Valid(b) {
+		return cli.UsageErrorf("--input %s is not valid JSON", input)
+	}
+	if op := knownOp(o.Method, o.Path); b[0] != '{' && op != nil && takesObject(op) {
+		return cli.UsageErrorf("--input %s must be a JSON object: %s %s takes one, and %s would replace it", input, o.Method, o.Path, jsonKind(b))
+	}
+	o.Body = json.RawMessage(b)
+	return nil
 }
 
 // takesObject reports whether an operation sends a JSON object body.
@@ -246,20 +253,8 @@ func splitAPIPath(s string) (path string, q url.Values, host string, err error) 
 		return "", nil, "", err
 	}
 	if strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") {
-		u, perr := url.Parse(s)
-		if perr != nil || u.Host == "" {
-			return "", nil, "", cli.UsageErrorf("invalid URL %q", redact.URL(s))
-		}
-		if u.User != nil {
-			return "", nil, "", cli.UsageErrorf("URL %q carries user info (USER:PASSWORD@), which is never sent; remove it", redact.URL(s))
-		}
-		host = u.Host
-		s = u.EscapedPath()
-		if u.RawQuery != "" {
-			s += "?" + u.RawQuery
-		}
-		if !strings.HasPrefix(s, "/api/v2/") && s != "/api/v2" {
-			return "", nil, "", cli.UsageErrorf("URL %q is not under /api/v2", redact.URL(u.String()))
+		if s, host, err = underAPI(s); err != nil {
+			return "", nil, "", err
 		}
 	}
 	s, rawQuery, _ := strings.Cut(s, "?")
@@ -276,28 +271,57 @@ func splitAPIPath(s string) (path string, q url.Values, host string, err error) 
 	if s == "" || s == "/" {
 		return "", nil, "", cli.UsageErrorf("PATH names no endpoint")
 	}
+	if err := checkSegments(s); err != nil {
+		return "", nil, "", err
+	}
+	return s, q, host, nil
+}
+
+// underAPI reduces a full URL to its escaped path and query, which must be
+// under /api/v2, and its host.
+func underAPI(s string) (path, host string, err error) {
+	u, perr := url.Parse(s)
+	if perr != nil || u.Host == "" {
+		return "", "", cli.UsageErrorf("invalid URL %q", redact.URL(s))
+	}
+	if u.User != nil {
+		return "", "", cli.UsageErrorf("URL %q carries user info (USER:PASSWORD@), which is never sent; remove it", redact.URL(s))
+	}
+	path = u.EscapedPath()
+	if u.RawQuery != "" {
+		path += "?" + u.RawQuery
+	}
+	if !strings.HasPrefix(path, "/api/v2/") && path != "/api/v2" {
+		return "", "", cli.UsageErrorf("URL %q is not under /api/v2", redact.URL(u.String()))
+	}
+	return path, u.Host, nil
+}
+
+// checkSegments refuses a path whose segments a server could read as
+// another path.
+func checkSegments(s string) error {
 	segs := strings.Split(s, "/")
 	for i, seg := range segs {
 		dec, _ := url.PathUnescape(seg)
 		if dec == ".." || dec == "." {
-			return "", nil, "", cli.UsageErrorf("PATH %q: %q segments are not allowed", s, seg)
+			return cli.UsageErrorf("PATH %q: %q segments are not allowed", s, seg)
 		}
 		// A server that decodes %2F sees the parts: none may climb or fold.
 		if strings.Contains(dec, "/") {
 			for _, part := range strings.Split(dec, "/") {
 				if part == "" || part == "." || part == ".." {
-					return "", nil, "", cli.UsageErrorf("PATH %q: segment %q decodes to %q, which a server may read as another path; escape it differently or leave it out", s, seg, dec)
+					return cli.UsageErrorf("PATH %q: segment %q decodes to %q, which a server may read as another path; escape it differently or leave it out", s, seg, dec)
 				}
 			}
 		}
 		if strings.ContainsAny(seg, "#") {
-			return "", nil, "", cli.UsageErrorf("PATH %q: escape '#' as %%23", s)
+			return cli.UsageErrorf("PATH %q: escape '#' as %%23", s)
 		}
 		if seg == "" && i > 0 && i < len(segs)-1 {
-			return "", nil, "", cli.UsageErrorf("PATH %q has an empty segment (//), which servers may fold into another endpoint", s)
+			return cli.UsageErrorf("PATH %q has an empty segment (//), which servers may fold into another endpoint", s)
 		}
 	}
-	return s, q, host, nil
+	return nil
 }
 
 // checkTypedPath refuses what would make the request go elsewhere than the

@@ -34,38 +34,7 @@ func FuzzAPIPath(f *testing.F) {
 			}
 			return
 		}
-		if !strings.HasPrefix(p, "/") || p == "/" {
-			t.Fatalf("accepted %q as path %q", typed, p)
-		}
-		for _, r := range p {
-			if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\\' || r == '#' || r == '?' {
-				t.Fatalf("accepted %q: path %q holds %U", typed, p, r)
-			}
-		}
-		base := "https://acme.example/api/v2"
-		u, err := url.Parse(base + p)
-		if err != nil {
-			t.Fatalf("accepted %q, but %q is no URL: %v", typed, base+p, err)
-		}
-		if u.RawQuery != "" || u.Fragment != "" || u.Host != "acme.example" {
-			t.Fatalf("accepted %q: %q reaches host %q query %q fragment %q", typed, base+p, u.Host, u.RawQuery, u.Fragment)
-		}
-		if dec, err := url.PathUnescape(p); err != nil || u.Path != "/api/v2"+dec {
-			t.Fatalf("accepted %q: sent as %q, not %q (%v)", typed, u.Path, "/api/v2"+dec, err)
-		}
-		if clean := path.Clean(u.Path); !strings.HasPrefix(clean, "/api/v2/") || clean == "/api/v2/" {
-			t.Fatalf("accepted %q: %q reaches %q, outside the API's endpoints", typed, u.Path, clean)
-		}
-		// Decoded (as a server that decodes %2F would), the path is already
-		// clean: no normalization can turn it into another endpoint.
-		if clean := path.Clean(u.Path); clean != strings.TrimSuffix(u.Path, "/") {
-			t.Fatalf("accepted %q: %q may be read as %q", typed, u.Path, clean)
-		}
-		for _, seg := range strings.Split(u.Path, "/") {
-			if seg == "." || seg == ".." {
-				t.Fatalf("accepted %q: dot segment in %q", typed, u.Path)
-			}
-		}
+		checkSentPath(t, typed, p)
 		if host != "" && !strings.HasPrefix(typed, "http") {
 			t.Fatalf("accepted %q with host %q", typed, host)
 		}
@@ -73,6 +42,44 @@ func FuzzAPIPath(f *testing.F) {
 			t.Fatalf("accepted %q: query %q does not read back: %v", typed, q.Encode(), err)
 		}
 	})
+}
+
+// checkSentPath fails t unless the accepted path p reaches exactly one
+// endpoint under /api/v2, sent as typed, with nothing smuggled into it.
+func checkSentPath(t *testing.T, typed, p string) {
+	t.Helper()
+	if !strings.HasPrefix(p, "/") || p == "/" {
+		t.Fatalf("accepted %q as path %q", typed, p)
+	}
+	for _, r := range p {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\\' || r == '#' || r == '?' {
+			t.Fatalf("accepted %q: path %q holds %U", typed, p, r)
+		}
+	}
+	base := "https://acme.example/api/v2"
+	u, err := url.Parse(base + p)
+	if err != nil {
+		t.Fatalf("accepted %q, but %q is no URL: %v", typed, base+p, err)
+	}
+	if u.RawQuery != "" || u.Fragment != "" || u.Host != "acme.example" {
+		t.Fatalf("accepted %q: %q reaches host %q query %q fragment %q", typed, base+p, u.Host, u.RawQuery, u.Fragment)
+	}
+	if dec, err := url.PathUnescape(p); err != nil || u.Path != "/api/v2"+dec {
+		t.Fatalf("accepted %q: sent as %q, not %q (%v)", typed, u.Path, "/api/v2"+dec, err)
+	}
+	if clean := path.Clean(u.Path); !strings.HasPrefix(clean, "/api/v2/") || clean == "/api/v2/" {
+		t.Fatalf("accepted %q: %q reaches %q, outside the API's endpoints", typed, u.Path, clean)
+	}
+	// Decoded (as a server that decodes %2F would), the path is already
+	// clean: no normalization can turn it into another endpoint.
+	if clean := path.Clean(u.Path); clean != strings.TrimSuffix(u.Path, "/") {
+		t.Fatalf("accepted %q: %q may be read as %q", typed, u.Path, clean)
+	}
+	for _, seg := range strings.Split(u.Path, "/") {
+		if seg == "." || seg == ".." {
+			t.Fatalf("accepted %q: dot segment in %q", typed, u.Path)
+		}
+	}
 }
 
 // userInfo is what stands between "://" and the last "@" of the authority

@@ -4,7 +4,12 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/bulk"
+	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/cmd/settings"
+	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // UsageError is invalid usage or input, caught before any request (exit 2).
@@ -73,4 +78,53 @@ func JobExit(sum bulk.Summary) error {
 		return &ExitError{Code: ExitFailure}
 	}
 	return nil
+}
+
+// ExitCode maps typed errors to exit statuses in this one place: Main
+// exits with it, and a test of any command reads the status it would give.
+func ExitCode(err error) int {
+	var (
+		ee      *ExitError
+		usage   *UsageError
+		cfgErr  *client.ConfigError
+		setting *settings.Error
+		auth    *AuthError
+		nf      *NotFoundError
+		api     *client.APIError
+		wait    *ratebudget.WaitError
+		retry   *client.WaitError
+		lock    *ratebudget.LockError
+		unknown *client.OutcomeUnknownError
+		noName  *resolve.NotFoundError
+		twoName *resolve.AmbiguousError
+		columns *output.UnknownColumnsError
+	)
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &ee):
+		return ee.Code
+	case errors.As(err, &unknown):
+		return ExitOutcomeUnknown
+	case errors.As(err, &wait), errors.As(err, &retry), errors.As(err, &lock):
+		return ExitGaveUp
+	case errors.As(err, &noName):
+		return ExitNotFound
+	case errors.As(err, &usage), errors.As(err, &cfgErr), errors.As(err, &setting), errors.As(err, &twoName), errors.As(err, &columns):
+		return ExitUsage
+	case errors.As(err, &auth):
+		return ExitAuth
+	case errors.As(err, &nf):
+		return ExitNotFound
+	case errors.As(err, &api):
+		switch api.StatusCode {
+		case 401, 403:
+			return ExitAuth
+		case 404:
+			return ExitNotFound
+		case 429:
+			return ExitGaveUp
+		}
+	}
+	return ExitFailure
 }

@@ -37,9 +37,7 @@ state is created, so run ` + "`orgctl sandbox reset`" + ` first to switch.`,
 		Args: cli.NoArgsGroup,
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
-	var addr, state, orgName string
-	var points, users, groups, folders int
-	var window, block, latency time.Duration
+	o := &serveOptions{f: f}
 	serve := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the sandbox API over HTTP until interrupted",
@@ -55,88 +53,24 @@ With --state, the org is loaded from and saved to FILE; --org, --users,
   orgctl sandbox serve --latency 2s               # slow answers, to interrupt clients mid-request`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			host, _, err := net.SplitHostPort(addr)
-			if err != nil {
-				return cli.UsageErrorf("invalid --addr %q: expected HOST:PORT (e.g. 127.0.0.1:8080)", addr)
-			}
-			empty, err := cli.SandboxOrgEmpty(orgName)
-			if err != nil {
-				return cli.UsageErrorf("invalid --org: %v", err)
-			}
-			for _, n := range []struct {
-				flag string
-				n    int
-			}{{"users", users}, {"groups", groups}, {"folders", folders}} {
-				if n.n < 0 {
-					return cli.UsageErrorf("invalid --%s %d: expected a count of 0 or more", n.flag, n.n)
-				}
-			}
-			if latency < 0 {
-				return cli.UsageErrorf("invalid --latency %v: expected a duration of 0 or more", latency)
-			}
-			if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-				f.IO.Warn("serving the sandbox on %s: it is reachable from other machines", addr)
-			}
-			srv := sandbox.New(sandbox.Options{Points: points, Window: window, Block: block,
-				Empty: empty, Users: users, Groups: groups, Folders: folders, Latency: latency})
-			if state != "" {
-				if b, err := os.ReadFile(state); err == nil {
-					if err := srv.UnmarshalState(b); err != nil {
-						return fmt.Errorf("--state %s: %w", state, err)
-					}
-					if c.Flags().Changed("org") || c.Flags().Changed("users") || c.Flags().Changed("groups") || c.Flags().Changed("folders") {
-						f.IO.Warn("--org, --users, --groups and --folders are ignored: the org is loaded from %s", state)
-					}
-				} else if !errors.Is(err, os.ErrNotExist) {
-					return err
-				}
-			}
-			ln, err := net.Listen("tcp", addr)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(f.IO.Out, "export ORGCTL_BASE_URL=http://%s\n", ln.Addr())
-			fmt.Fprintf(f.IO.Out, "export ORGCTL_TOKEN=%s\n", srv.AdminToken())
-			if fl, ok := f.IO.Out.(interface{ Sync() error }); ok {
-				fl.Sync()
-			}
-			f.IO.Notice("sandbox serving on http://%s (Ctrl-C to stop)", ln.Addr())
-			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+			o.seedChanged = c.Flags().Changed("org") || c.Flags().Changed("users") || c.Flags().Changed("groups") || c.Flags().Changed("folders")
 			// The command's context too: a signal that arrives as soon as the
 			// exports are out is taken by Main's handler, which cancels it.
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			go func() {
-				<-ctx.Done()
-				sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-				defer cancel()
-				hs.Shutdown(sctx)
-			}()
-			if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				return err
-			}
-			if state != "" {
-				b, err := srv.MarshalState()
-				if err != nil {
-					return err
-				}
-				if err := atomicfile.Write(state, b, 0o600); err != nil {
-					return err
-				}
-			}
-			return nil
+			return serveRun(ctx, o)
 		},
 	}
-	serve.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "listen on `HOST:PORT` (port 0 picks a free one)")
-	serve.Flags().StringVar(&state, "state", "", "load the org from and save it to `FILE`")
-	serve.Flags().IntVar(&points, "points", 300, "budget points per window")
-	serve.Flags().DurationVar(&window, "window", 60*time.Second, "budget window")
-	serve.Flags().DurationVar(&block, "block", 60*time.Second, "how long exceeding the budget blocks every call")
-	serve.Flags().StringVar(&orgName, "org", "demo", "seed the `demo` org or an `empty` one (only its admin and admin token)")
-	serve.Flags().IntVar(&users, "users", 0, "add `N` synthetic users (user000001@load.example, ...) for load rehearsals")
-	serve.Flags().IntVar(&groups, "groups", 0, "add `N` synthetic groups (load-group-000, ...), the synthetic users spread over them")
-	serve.Flags().IntVar(&folders, "folders", 0, "add `N` synthetic app folders, nested ten deep, an app in each; each group gets use on one")
-	serve.Flags().DurationVar(&latency, "latency", 0, "delay every answer by `DURATION` (the request takes effect at once)")
+	serve.Flags().StringVar(&o.addr, "addr", "127.0.0.1:0", "listen on `HOST:PORT` (port 0 picks a free one)")
+	serve.Flags().StringVar(&o.state, "state", "", "load the org from and save it to `FILE`")
+	serve.Flags().IntVar(&o.points, "points", 300, "budget points per window")
+	serve.Flags().DurationVar(&o.window, "window", 60*time.Second, "budget window")
+	serve.Flags().DurationVar(&o.block, "block", 60*time.Second, "how long exceeding the budget blocks every call")
+	serve.Flags().StringVar(&o.orgName, "org", "demo", "seed the `demo` org or an `empty` one (only its admin and admin token)")
+	serve.Flags().IntVar(&o.users, "users", 0, "add `N` synthetic users (user000001@load.example, ...) for load rehearsals")
+	serve.Flags().IntVar(&o.groups, "groups", 0, "add `N` synthetic groups (load-group-000, ...), the synthetic users spread over them")
+	serve.Flags().IntVar(&o.folders, "folders", 0, "add `N` synthetic app folders, nested ten deep, an app in each; each group gets use on one")
+	serve.Flags().DurationVar(&o.latency, "latency", 0, "delay every answer by `DURATION` (the request takes effect at once)")
 	var yes bool
 	reset := &cobra.Command{
 		Use:   "reset",
@@ -173,4 +107,100 @@ func confirmSandboxReset(f *cli.Factory) error {
 		return cli.UsageErrorf("refusing to reset the sandbox without confirmation: stdin is not a terminal; pass --yes")
 	}
 	return cli.ConfirmOrCancel(f.Ask(), fmt.Sprintf("Reset the --sandbox org? Every change kept in %s is lost.", cli.SandboxStatePath()))
+}
+
+// serveOptions are sandbox serve's flags.
+type serveOptions struct {
+	f *cli.Factory
+
+	addr, state, orgName   string
+	points                 int
+	users, groups, folders int
+	window, block, latency time.Duration
+	// seedChanged: a flag that seeds a new org was given
+	seedChanged bool
+}
+
+// sandbox checks the flags, before anything is served, and makes the
+// server they describe.
+func (o *serveOptions) sandbox() (*sandbox.Server, error) {
+	host, _, err := net.SplitHostPort(o.addr)
+	if err != nil {
+		return nil, cli.UsageErrorf("invalid --addr %q: expected HOST:PORT (e.g. 127.0.0.1:8080)", o.addr)
+	}
+	empty, err := cli.SandboxOrgEmpty(o.orgName)
+	if err != nil {
+		return nil, cli.UsageErrorf("invalid --org: %v", err)
+	}
+	for _, n := range []struct {
+		flag string
+		n    int
+	}{{"users", o.users}, {"groups", o.groups}, {"folders", o.folders}} {
+		if n.n < 0 {
+			return nil, cli.UsageErrorf("invalid --%s %d: expected a count of 0 or more", n.flag, n.n)
+		}
+	}
+	if o.latency < 0 {
+		return nil, cli.UsageErrorf("invalid --latency %v: expected a duration of 0 or more", o.latency)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		o.f.IO.Warn("serving the sandbox on %s: it is reachable from other machines", o.addr)
+	}
+	srv := sandbox.New(sandbox.Options{Points: o.points, Window: o.window, Block: o.block,
+		Empty: empty, Users: o.users, Groups: o.groups, Folders: o.folders, Latency: o.latency})
+	if o.state == "" {
+		return srv, nil
+	}
+	b, err := os.ReadFile(o.state)
+	if errors.Is(err, os.ErrNotExist) {
+		return srv, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := srv.UnmarshalState(b); err != nil {
+		return nil, fmt.Errorf("--state %s: %w", o.state, err)
+	}
+	if o.seedChanged {
+		o.f.IO.Warn("--org, --users, --groups and --folders are ignored: the org is loaded from %s", o.state)
+	}
+	return srv, nil
+}
+
+// serveRun serves the sandbox until ctx is done, then saves its state
+// when --state asks for it.
+func serveRun(ctx context.Context, o *serveOptions) error {
+	f := o.f
+	srv, err := o.sandbox()
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(f.IO.Out, "export ORGCTL_BASE_URL=http://%s\n", ln.Addr())
+	fmt.Fprintf(f.IO.Out, "export ORGCTL_TOKEN=%s\n", srv.AdminToken())
+	if fl, ok := f.IO.Out.(interface{ Sync() error }); ok {
+		fl.Sync()
+	}
+	f.IO.Notice("sandbox serving on http://%s (Ctrl-C to stop)", ln.Addr())
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		hs.Shutdown(sctx)
+	}()
+	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	if o.state == "" {
+		return nil
+	}
+	b, err := srv.MarshalState()
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(o.state, b, 0o600)
 }

@@ -31,58 +31,75 @@ func FuzzSettingParse(f *testing.F) {
 		s := table[int(which)%len(table)]
 		v, err := s.Parse(text)
 		if err != nil {
-			want := WhatIsAccepted(err)
-			if s.Type != TypeURL && want != "expected "+s.Accepts() {
-				t.Fatalf("%s %q: the message says %q, not what is accepted", s.Key, text, want)
-			}
-			shown := ShownValue(s, text) + " " + want
-			if s.Type == TypeURL {
-				if u, perr := url.Parse(strings.TrimSpace(text)); perr == nil && u.User != nil {
-					// A password that the rest of the value also holds
-					// ("//:CRET@0CRET", "//:0000@:0000") cannot be told apart
-					// from it. Otherwise what gives it away is the password still
-					// in place, after a colon or before an @: the rest, escaped,
-					// may make new runs of its characters ("\x80000" shown as
-					// "%80000").
-					if pw, ok := u.User.Password(); ok && len(pw) > 3 && !strings.Contains(s.Key+s.Accepts(), pw) &&
-						!strings.Contains(strings.Replace(text, pw, "", 1), pw) &&
-						(strings.Contains(shown, ":"+pw) || strings.Contains(shown, pw+"@")) {
-						t.Fatalf("%s %q: the message %q shows the password", s.Key, text, shown)
-					}
-				}
-			}
+			checkRefusal(t, s, text, err)
 			return
 		}
-		switch s.Type {
-		case TypeDuration:
-			d, ok := v.(time.Duration)
-			if !ok || int64(d) < s.Min || (s.Max > 0 && int64(d) > s.Max) {
-				t.Fatalf("%s %q accepted as %v (%T)", s.Key, text, v, v)
-			}
-		case TypeInt:
-			n, ok := v.(int64)
-			if !ok || n < s.Min || (s.Max > 0 && n > s.Max) {
-				t.Fatalf("%s %q accepted as %v (%T)", s.Key, text, v, v)
-			}
-		case TypeBool:
-			if _, ok := v.(bool); !ok {
-				t.Fatalf("%s %q accepted as %v (%T)", s.Key, text, v, v)
-			}
-		case TypeEnum:
-			found := false
-			for _, e := range s.Enum {
-				found = found || v == e
-			}
-			if !found {
-				t.Fatalf("%s %q accepted as %v, not one of %v", s.Key, text, v, s.Enum)
-			}
-		case TypeURL:
-			str, _ := v.(string)
-			if u, err := url.Parse(str); err == nil && u.User != nil && (u.Scheme == "http" || u.Scheme == "https") {
-				t.Fatalf("%s %q accepted with user info", s.Key, text)
-			}
-		}
+		checkAccepted(t, s, text, v)
 	})
+}
+
+// checkRefusal fails t unless a refused value's message says what is
+// accepted and does not show a URL's password.
+func checkRefusal(t *testing.T, s Setting, text string, err error) {
+	t.Helper()
+	want := WhatIsAccepted(err)
+	if s.Type != TypeURL && want != "expected "+s.Accepts() {
+		t.Fatalf("%s %q: the message says %q, not what is accepted", s.Key, text, want)
+	}
+	if s.Type != TypeURL {
+		return
+	}
+	shown := ShownValue(s, text) + " " + want
+	u, perr := url.Parse(strings.TrimSpace(text))
+	if perr != nil || u.User == nil {
+		return
+	}
+	// A password that the rest of the value also holds
+	// ("//:CRET@0CRET", "//:0000@:0000") cannot be told apart
+	// from it. Otherwise what gives it away is the password still
+	// in place, after a colon or before an @: the rest, escaped,
+	// may make new runs of its characters ("\x80000" shown as
+	// "%80000").
+	if pw, ok := u.User.Password(); ok && len(pw) > 3 && !strings.Contains(s.Key+s.Accepts(), pw) &&
+		!strings.Contains(strings.Replace(text, pw, "", 1), pw) &&
+		(strings.Contains(shown, ":"+pw) || strings.Contains(shown, pw+"@")) {
+		t.Fatalf("%s %q: the message %q shows the password", s.Key, text, shown)
+	}
+}
+
+// checkAccepted fails t unless an accepted value has the setting's type
+// and range.
+func checkAccepted(t *testing.T, s Setting, text string, v any) {
+	t.Helper()
+	switch s.Type {
+	case TypeDuration:
+		d, ok := v.(time.Duration)
+		if !ok || int64(d) < s.Min || (s.Max > 0 && int64(d) > s.Max) {
+			t.Fatalf("%s %q accepted as %v (%T)", s.Key, text, v, v)
+		}
+	case TypeInt:
+		n, ok := v.(int64)
+		if !ok || n < s.Min || (s.Max > 0 && n > s.Max) {
+			t.Fatalf("%s %q accepted as %v (%T)", s.Key, text, v, v)
+		}
+	case TypeBool:
+		if _, ok := v.(bool); !ok {
+			t.Fatalf("%s %q accepted as %v (%T)", s.Key, text, v, v)
+		}
+	case TypeEnum:
+		found := false
+		for _, e := range s.Enum {
+			found = found || v == e
+		}
+		if !found {
+			t.Fatalf("%s %q accepted as %v, not one of %v", s.Key, text, v, s.Enum)
+		}
+	case TypeURL:
+		str, _ := v.(string)
+		if u, err := url.Parse(str); err == nil && u.User != nil && (u.Scheme == "http" || u.Scheme == "https") {
+			t.Fatalf("%s %q accepted with user info", s.Key, text)
+		}
+	}
 }
 
 // FuzzConfigFile reads any YAML as the config file: every unknown key is

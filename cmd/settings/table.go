@@ -3,6 +3,7 @@ package settings
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -132,44 +133,39 @@ func (s Setting) parse(text string) (any, error) {
 		}
 		return d, nil
 	case TypeEnum:
-		for _, e := range s.Enum {
-			if t == e {
-				return t, nil
-			}
+		if slices.Contains(s.Enum, t) {
+			return t, nil
 		}
 		return bad()
 	case TypeURL:
-		if t == "" {
-			return t, nil
-		}
-		for _, w := range s.Words {
-			if t == w {
-				return t, nil
-			}
-		}
-		u, err := url.Parse(t)
-		known := false
-		for _, sc := range s.Schemes {
-			known = known || (err == nil && u.Scheme == sc)
-		}
-		if err != nil {
-			for _, sc := range s.Schemes {
-				if strings.HasPrefix(t, sc+"://") && strings.Contains(t, "@") {
-					// Most often a password with '/', '?', '#' or '@' in it.
-					return nil, &badSetting{url: true, want: "not a valid URL: percent-encode '/', '?', '#', '@' and ':' in the user name and password (e.g. / as %2F)"}
-				}
-			}
-		}
-		if err != nil || u.Host == "" || !known {
-			return nil, &badSetting{url: true, want: "expected " + s.Accepts()}
-		}
-		if u.User != nil && (u.Scheme == "http" || u.Scheme == "https") {
-			// Never echoed: most likely a password. A Redis URL may carry one.
-			return nil, &badSetting{url: true, want: "user info (USER:PASSWORD@) is not allowed; the API takes a token"}
-		}
-		return t, nil
+		return s.parseURL(t)
 	}
 	return text, nil
+}
+
+// parseURL reads a URL setting: empty, one of its words, or a URL of one
+// of its schemes without user info where the API takes a token.
+func (s Setting) parseURL(t string) (any, error) {
+	if t == "" || slices.Contains(s.Words, t) {
+		return t, nil
+	}
+	u, err := url.Parse(t)
+	if err != nil {
+		for _, sc := range s.Schemes {
+			if strings.HasPrefix(t, sc+"://") && strings.Contains(t, "@") {
+				// Most often a password with '/', '?', '#' or '@' in it.
+				return nil, &badSetting{url: true, want: "not a valid URL: percent-encode '/', '?', '#', '@' and ':' in the user name and password (e.g. / as %2F)"}
+			}
+		}
+	}
+	if err != nil || u.Host == "" || !slices.Contains(s.Schemes, u.Scheme) {
+		return nil, &badSetting{url: true, want: "expected " + s.Accepts()}
+	}
+	if u.User != nil && (u.Scheme == "http" || u.Scheme == "https") {
+		// Never echoed: most likely a password. A Redis URL may carry one.
+		return nil, &badSetting{url: true, want: "user info (USER:PASSWORD@) is not allowed; the API takes a token"}
+	}
+	return t, nil
 }
 
 // All is every setting, in the order `orgctl help environment` shows them.

@@ -1,10 +1,12 @@
 package sandboxtest_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -64,6 +66,67 @@ func TestSharedDirIsBesideTheModuleRoot(t *testing.T) {
 	got, err := sandboxtest.SharedDir()
 	if err != nil || filepath.Clean(got) != filepath.Join(root, "shared") {
 		t.Fatalf("SharedDir() = %q, %v; want %s", got, err, filepath.Join(root, "shared"))
+	}
+}
+
+// skipRecorder is a test whose Skipf is recorded; it ends the goroutine
+// as the real one does.
+type skipRecorder struct {
+	testing.TB
+	skipped string
+}
+
+func (r *skipRecorder) Helper() {}
+
+func (r *skipRecorder) Skipf(format string, args ...any) {
+	r.skipped = fmt.Sprintf(format, args...)
+	runtime.Goexit()
+}
+
+// sharedFile calls SharedFile as a test would, and returns the path and
+// the skip message ("" when it did not skip).
+func sharedFile(t *testing.T, elem ...string) (path, skipped string) {
+	r := &skipRecorder{TB: t}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		path = sandboxtest.SharedFile(r, elem...)
+	}()
+	<-done
+	return path, r.skipped
+}
+
+func TestSharedFileSaysWhatItSkipsFor(t *testing.T) {
+	root := t.TempDir()
+	repo := filepath.Join(root, "repo")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(repo)
+	// no go.mod above: the module root cannot be found
+	if _, msg := sharedFile(t, "api", "openapi.json"); !strings.Contains(msg, filepath.Join("shared", "api", "openapi.json")) || !strings.Contains(msg, "go.mod") {
+		t.Errorf("without a module root: skip message %q, want the file and why", msg)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "go.mod"), []byte("module x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// no ../shared
+	if _, msg := sharedFile(t, "api", "openapi.json"); !strings.Contains(msg, filepath.Join("shared", "api", "openapi.json")) || !strings.Contains(msg, "absent") {
+		t.Errorf("without ../shared: skip message %q, want the file and why", msg)
+	}
+	// ../shared without the file
+	if err := os.MkdirAll(filepath.Join(root, "shared", "api"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, msg := sharedFile(t, "api", "openapi.json"); !strings.Contains(msg, filepath.Join(root, "shared", "api", "openapi.json")) {
+		t.Errorf("without the file: skip message %q, want its path", msg)
+	}
+	// present: no skip, its path
+	if err := os.WriteFile(filepath.Join(root, "shared", "api", "openapi.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if p, msg := sharedFile(t, "api", "openapi.json"); msg != "" || filepath.Clean(p) != filepath.Join(root, "shared", "api", "openapi.json") {
+		t.Errorf("with the file: %q, skipped %q", p, msg)
 	}
 }
 

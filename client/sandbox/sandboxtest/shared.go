@@ -33,16 +33,20 @@ func SharedDir() (string, error) {
 }
 
 // SharedFile returns the path of a file under ../shared (elem joined), skipping the test with a
-// message when it is absent: the reference material is not part of the repository.
+// message that names the file when it cannot be had: the reference material is not part of the
+// repository, so a run without it skips, and says what it skipped for.
 func SharedFile(t testing.TB, elem ...string) string {
 	t.Helper()
+	want := filepath.Join(append([]string{"..", "shared"}, elem...)...)
 	shared, err := SharedDir()
 	if err != nil {
-		t.Skipf("skipping: %v", err)
+		t.Skipf("skipping: needs the reference file %s: %v", want, err)
+		return ""
 	}
 	p := filepath.Join(append([]string{shared}, elem...)...)
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("skipping: reference file absent: %v", err)
+		t.Skipf("skipping: needs the reference file %s, absent: %v", p, err)
+		return ""
 	}
 	return p
 }
