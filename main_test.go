@@ -103,8 +103,14 @@ func (s *scriptServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func TestScripts(t *testing.T) {
 	t.Cleanup(func() { scriptRequests.report(t) })
-	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata/script",
+	testscript.Run(t, scriptParams("testdata/script"))
+}
+
+// scriptParams runs the scripts in dir, each against its own sandbox on
+// loopback, with the commands below.
+func scriptParams(dir string) testscript.Params {
+	return testscript.Params{
+		Dir:                 dir,
 		RequireExplicitExec: false,
 		Setup: func(env *testscript.Env) error {
 			ss := &scriptServer{api: sandbox.New(sandbox.Options{}), drop: map[string]bool{}, hang: map[string]bool{},
@@ -290,7 +296,7 @@ func TestScripts(t *testing.T) {
 			// it showed is in the file ptyout.
 			"pty": scriptPTY,
 		},
-	})
+	}
 }
 
 func srv(ts *testscript.TestScript) *scriptServer { return ts.Value("server").(*scriptServer) }
