@@ -326,12 +326,6 @@ var globalValueFlags = sync.OnceValue(func() map[string]bool {
 
 // firstWord is the first argument that is not a global flag or its value.
 func firstWord(args []string) string {
-	if !slices.ContainsFunc(args, isWord) {
-		// Only flags (--version, --help): no word to find, and no need to
-		// define the global flags a second time to step over their values.
-		return ""
-	}
-	values := globalValueFlags()
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -341,7 +335,13 @@ func firstWord(args []string) string {
 			return ""
 		}
 		if strings.HasPrefix(a, "-") {
-			if takesNextWord(a, values) {
+			if !slices.ContainsFunc(args[i+1:], isWord) {
+				// Only flags from here on (--version, --help): no word to
+				// find, and no need to define the global flags a second
+				// time to step over their values.
+				return ""
+			}
+			if takesNextWord(a, globalValueFlags()) {
 				i++
 			}
 			continue
