@@ -2,7 +2,9 @@
 # Prints orgctl's start-up time for `--version` and `users list --help` as a
 # multiple of the floor: a cobra+viper program with 150 commands kept in
 # ../shared/bench/floor, built in a temporary directory (never in the repo).
-# Beside them, what linking an HTTPS client alone adds to the floor. Then
+# Beside them, what linking an HTTPS client alone adds to the floor; with
+# valgrind installed, the same two ratios in instructions executed, a
+# figure a busy machine does not blur. Then
 # lists the packages whose init costs orgctl most, which is where the rest
 # of the gap lies. Uses hyperfine when installed (apt-get install -y
 # hyperfine), otherwise the Go benchmark BenchmarkStartup.
@@ -65,6 +67,30 @@ ratio() { # name, orgctl command, floor command
 ratio "--version" "$tmp/orgctl --version" "$tmp/floor --version"
 ratio "users list --help" "$tmp/orgctl users list --help" "$tmp/floor fam1 op1 --help"
 ratio "floor + HTTPS client" "$tmp/floor-https --version" "$tmp/floor --version" | sed 's|orgctl / floor|    it / floor|'
+
+# The same pairs counted in instructions executed, which the machine's load
+# hardly changes (apt-get install -y valgrind): each round runs both under
+# cachegrind, and the figure is the median of the rounds' ratios. Go's
+# asynchronous preemption is turned off for the count: under valgrind's
+# slowdown its signals would fire at random points and add noise.
+instructions() {
+  GODEBUG=asyncpreemptoff=1 valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+    awk '/I +refs/ { gsub(",", "", $NF); print $NF }'
+}
+iratio() { # name, orgctl command, floor command
+  local rounds=${IROUNDS:-7}
+  for _ in $(seq "$rounds"); do
+    echo "$(instructions $2) $(instructions $3)"
+  done | awk '{ print $1/$2, $1, $2 }' | sort -n | awk -v name="$1" -v n="$rounds" -v k="$(( (rounds + 1) / 2 ))" '
+    NR == 1 { lo = $1 } NR == k { r = $1; a = $2; b = $3 } NR == n { hi = $1 }
+    END { printf "%-20s orgctl / floor = %.2fx in instructions, median of %d rounds (%.2fx-%.2fx; %.2fM / %.2fM)\n", name, r, n, lo, hi, a/1e6, b/1e6 }'
+}
+if command -v valgrind >/dev/null 2>&1; then
+  iratio "--version" "$tmp/orgctl --version" "$tmp/floor --version"
+  iratio "users list --help" "$tmp/orgctl users list --help" "$tmp/floor fam1 op1 --help"
+else
+  echo "instructions: skipped, valgrind is not installed (apt-get install -y valgrind)"
+fi
 
 # Where orgctl's start-up goes beyond the floor's: the packages whose init
 # costs most, each its minimum over 20 runs (GODEBUG=inittrace=1 prints one

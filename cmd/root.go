@@ -148,7 +148,11 @@ Try it without an org:  orgctl --sandbox users list`,
 	root.SetCompletionCommandGroupID("tool")
 	// orgctl's own completion command replaces cobra's: install help per shell.
 	root.CompletionOptions.DisableDefaultCmd = true
-	wireCompletions(f, root)
+	if word == allFamilies {
+		// Flag completions serve only completion requests, which build
+		// every family: any other command line would wire them for nothing.
+		wireCompletions(f, root)
+	}
 	if f.OnChange == nil {
 		f.OnChange = engine.ForgetCompletions
 	}
@@ -333,7 +337,6 @@ var globalValueFlags = sync.OnceValue(func() map[string]bool {
 
 // firstWord is the first argument that is not a global flag or its value.
 func firstWord(args []string) string {
-	values := globalValueFlags()
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -343,7 +346,13 @@ func firstWord(args []string) string {
 			return ""
 		}
 		if strings.HasPrefix(a, "-") {
-			if takesNextWord(a, values) {
+			if !slices.ContainsFunc(args[i+1:], isWord) {
+				// Only flags from here on (--version, --help): no word to
+				// find, and no need to define the global flags a second
+				// time to step over their values.
+				return ""
+			}
+			if takesNextWord(a, globalValueFlags()) {
 				i++
 			}
 			continue
@@ -352,6 +361,10 @@ func firstWord(args []string) string {
 	}
 	return ""
 }
+
+// isWord says whether a is a word rather than a flag: "--" counts as a
+// word, since what follows it is one.
+func isWord(a string) bool { return !strings.HasPrefix(a, "-") || a == "--" }
 
 // takesNextWord reports whether the flag argument a leaves its value to
 // the next word: "--output" and "-o" do, "--output=json" and "-ojson" do

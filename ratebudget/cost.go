@@ -86,14 +86,25 @@ func Family(path string) string {
 			path = ""
 		}
 	}
-	segs := strings.FieldsFunc(path, func(r rune) bool { return r == '/' })
-	if len(segs) >= 2 && strings.EqualFold(segs[0], "api") && isVersion(segs[1]) {
-		segs = segs[2:]
+	// Only the first segment or three are looked at: splitting the whole
+	// path would allocate, and Family runs for every kind at start-up.
+	first, rest := nextSegment(path)
+	if strings.EqualFold(first, "api") {
+		if second, after := nextSegment(rest); isVersion(second) {
+			first, _ = nextSegment(after)
+		}
 	}
-	if len(segs) == 0 {
+	if first == "" {
 		return ""
 	}
-	return normalizeFamily(segs[0])
+	return normalizeFamily(first)
+}
+
+// nextSegment is path's first non-empty segment between slashes, and what
+// follows it.
+func nextSegment(path string) (seg, rest string) {
+	seg, rest, _ = strings.Cut(strings.TrimLeft(path, "/"), "/")
+	return seg, rest
 }
 
 func isVersion(s string) bool {

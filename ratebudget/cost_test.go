@@ -29,6 +29,11 @@ func TestFamily(t *testing.T) {
 		"/":                                             "",
 		"":                                              "",
 		"?a=b":                                          "",
+		"/api/v2":                                       "",
+		"/api":                                          "api",
+		"/api/latest/users":                             "api",
+		"//users//u_1":                                  "users",
+		"/API/V2/Apps":                                  "apps",
 	}
 	for in, want := range cases {
 		if got := Family(in); got != want {

@@ -11,7 +11,8 @@ import (
 	"github.com/orgctl/orgctl/client/spec"
 )
 
-func init() {
+// addFamilyHandlers adds the families' own handlers to custom.
+func addFamilyHandlers(custom map[string]handler) {
 	for k, h := range map[string]handler{
 		"POST /users":                  createUser,
 		"PUT /users/reset2fa/{userId}": reset2FA,

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -69,10 +70,27 @@ var singletons = map[string]bool{
 
 type handler func(c *call) (int, any)
 
-var custom = map[string]handler{}
+// custom holds the handlers of requests the generic collections do not
+// serve, built on the first request: a command line that never reaches the
+// sandbox would otherwise pay for the table at start-up.
+var (
+	custom     map[string]handler
+	customOnce sync.Once
+)
+
+func customHandler(key string) (handler, bool) {
+	customOnce.Do(func() {
+		custom = map[string]handler{}
+		addFamilyHandlers(custom)
+		addOverrideHandlers(custom)
+		addRevisionHandlers(custom)
+	})
+	h, ok := custom[key]
+	return h, ok
+}
 
 func dispatch(c *call) (int, any) {
-	if h, ok := custom[c.rt.key]; ok {
+	if h, ok := customHandler(c.rt.key); ok {
 		return h(c)
 	}
 	if coll, id, ok := collectionOf(c.rt); ok {

@@ -15,7 +15,8 @@ import (
 // Custom component library revisions are uploaded as multipart/form-data; the sandbox keeps them
 // per library with their files so list and files answer with what was uploaded.
 
-func init() {
+// addRevisionHandlers adds the handlers of library revisions.
+func addRevisionHandlers(custom map[string]handler) {
 	custom["POST /custom_component_libraries/{libraryId}/revisions"] = createRevision
 	custom["GET /custom_component_libraries/{libraryId}/revisions"] = listRevisions
 	custom["GET /custom_component_libraries/{libraryId}/revisions/{revisionId}/files"] = revisionFiles

@@ -3,6 +3,7 @@ package families
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -34,18 +35,25 @@ func (fm Family) Stub() *cobra.Command {
 	return engine.Group{Name: fm.Name, Aliases: fm.Aliases, Short: fm.short}.Stub()
 }
 
-// registry holds every API family, sorted by name for a stable help page;
-// each family file adds itself in init, so adding a family touches no
-// shared file.
-var registry []Family
+// registry holds every API family; each family file adds itself in init,
+// so adding a family touches no shared file. It is sorted by name, for a
+// stable help page, once on first use rather than kept sorted by every
+// insertion while the program starts.
+var (
+	registry     []Family
+	sortRegistry = sync.OnceFunc(func() {
+		slices.SortFunc(registry, func(a, b Family) int { return strings.Compare(a.Name, b.Name) })
+	})
+)
 
 // List is every family, sorted by name, without building any.
-func List() []Family { return registry }
+func List() []Family {
+	sortRegistry()
+	return registry
+}
 
 func register(name string, aliases []string, short string, build func() engine.Group) {
-	fm := Family{name, aliases, short, build}
-	i, _ := slices.BinarySearchFunc(registry, name, func(e Family, n string) int { return strings.Compare(e.Name, n) })
-	registry = slices.Insert(registry, i, fm)
+	registry = append(registry, Family{name, aliases, short, build})
 }
 
 // Called are the budget families of every operation's path.
@@ -66,8 +74,9 @@ func Called() []string {
 
 // All returns every family's full declaration, sorted by name.
 func All() []engine.Group {
-	gs := make([]engine.Group, 0, len(registry))
-	for _, fm := range registry {
+	fams := List()
+	gs := make([]engine.Group, 0, len(fams))
+	for _, fm := range fams {
 		gs = append(gs, fm.Group())
 	}
 	return gs
