@@ -27,7 +27,8 @@ import (
 func Main(args []string) int {
 	ctx, interrupted, arm, stop := notifyContext()
 	defer stop()
-	f := cli.NewFactory(version.Get().Version)
+	f := cli.NewFactory("")
+	f.VersionOf = func() string { return version.Get().Version }
 	f.Families = families.Called
 	err := explain(f, execute(ctx, f, args, arm))
 	code := finish(f.IO.Err, err, interrupted())

@@ -399,7 +399,8 @@ func isCobraUsageError(err error) bool {
 // full, for generators of documentation such as man pages. Nothing in it
 // has run, and building it reads no configuration.
 func CommandTree() *cobra.Command {
-	f := cli.NewFactory(version.Get().Version)
+	f := cli.NewFactory("")
+	f.VersionOf = func() string { return version.Get().Version }
 	f.Families = families.Called
 	return newRoot(f, allFamilies)
 }

@@ -89,7 +89,7 @@ func endpointKey(method, path string) string {
 func newTestRoot(t *testing.T) *cobra.Command {
 	t.Helper()
 	var out, errb bytes.Buffer
-	f := &cli.Factory{IO: &output.IO{In: strings.NewReader(""), Out: &out, Err: &errb}, Version: "test", Sources: settings.NewSources()}
+	f := &cli.Factory{IO: &output.IO{In: strings.NewReader(""), Out: &out, Err: &errb}, VersionOf: func() string { return "test" }, Sources: settings.NewSources()}
 	return newRoot(f, allFamilies)
 }
 

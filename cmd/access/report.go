@@ -169,7 +169,7 @@ func reportRun(parent context.Context, o *ReportOptions) error {
 		return err
 	}
 	// the auditor's CSV says when, of which org and by which orgctl
-	prov := &access.Provenance{At: time.Now(), Org: redact.URL(conn.Target.BaseURL), Version: f.Version}
+	prov := &access.Provenance{At: time.Now(), Org: redact.URL(conn.Target.BaseURL), Version: f.Version()}
 	if o.Since == "" {
 		return printReport(p, rows, access.ReportFields, prov)
 	}

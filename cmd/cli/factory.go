@@ -19,8 +19,12 @@ import (
 // IO streams, the configuration, and the API client. A command that needs
 // no token never reads the config or opens the keyring.
 type Factory struct {
-	IO      *output.IO
-	Version string
+	IO *output.IO
+	// VersionOf says orgctl's version when first asked (nil: the one
+	// NewFactory was given): reading the build info costs every run
+	// start-up time that only a request's User-Agent needs.
+	VersionOf func() string
+	version   string
 
 	Sources *settings.Sources
 	cfg     *settings.Config
@@ -50,11 +54,19 @@ type Factory struct {
 	Prompter Prompter
 }
 
+// Version is orgctl's version, for the User-Agent and reports.
+func (f *Factory) Version() string {
+	if f.VersionOf != nil {
+		return f.VersionOf()
+	}
+	return f.version
+}
+
 // NewFactory returns a factory on the process's real streams.
 func NewFactory(version string) *Factory {
 	return &Factory{
 		IO:      output.System(),
-		Version: version,
+		version: version,
 		Sources: settings.NewSources(),
 		Tokens:  TokenStores{Keyring: credentials.Keyring{}, File: credentials.File{Dir: settings.TokenFileDir()}},
 	}
@@ -161,7 +173,7 @@ func (f *Factory) ConnectWith(o ConnectOptions) (*Connection, error) {
 	if o.Pacer != nil {
 		pacer = o.Pacer(pacer)
 	}
-	cl, err := NewClient(cfg, t, pacer, f.Version, f.IO.Err, o.IdleConns)
+	cl, err := NewClient(cfg, t, pacer, f.Version(), f.IO.Err, o.IdleConns)
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@ func TargetClient(f *Factory, cfg *settings.Config, t *Target) (*client.Client, 
 	if err != nil {
 		return nil, err
 	}
-	return NewClient(cfg, t, LedgerPacer{Ledger: l}, f.Version, f.IO.Err, 0)
+	return NewClient(cfg, t, LedgerPacer{Ledger: l}, f.Version(), f.IO.Err, 0)
 }
 
 // CheckToken is verifyToken's one request.

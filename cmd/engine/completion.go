@@ -300,7 +300,7 @@ func completionGet(ctx context.Context, f *cli.Factory, cfg *settings.Config, pa
 	cl, err := client.New(client.Options{
 		BaseURL:      t.BaseURL,
 		Token:        t.Token,
-		UserAgent:    "orgctl/" + f.Version + " (completion)",
+		UserAgent:    "orgctl/" + f.Version() + " (completion)",
 		Timeout:      deadline,
 		Pacer:        cli.LedgerPacer{Ledger: l},
 		Transport:    t.Transport,
