@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -16,18 +14,6 @@ import (
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/output"
 )
-
-// replay serves one recorded body for any request.
-func replay(t *testing.T, code int, body string) string {
-	t.Helper()
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		w.WriteHeader(code)
-		io.WriteString(w, body)
-	}))
-	t.Cleanup(hs.Close)
-	return hs.URL
-}
 
 // TestRecordedPayloadsSurviveByteForByte feeds every recorded answer of the
 // users, folders and groups cassettes through the client and -o json
@@ -43,7 +29,7 @@ func TestRecordedPayloadsSurviveByteForByte(t *testing.T) {
 				t.Fatalf("%s #%d: %v", name, i, err)
 			}
 			path := strings.TrimPrefix(u.EscapedPath(), "/api/v2")
-			base := replay(t, in.Response.Code, in.Response.Body)
+			base := sandboxtest.Replay(t, in.Response.Code, in.Response.Body)
 			cl, err := client.New(client.Options{BaseURL: base, Token: "t", RetryMax: -1})
 			if err != nil {
 				t.Fatal(err)

@@ -3,26 +3,12 @@ package cmd
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 )
-
-// replay serves one recorded body for any request.
-func replay(t *testing.T, code int, body string) string {
-	t.Helper()
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		w.WriteHeader(code)
-		io.WriteString(w, body)
-	}))
-	t.Cleanup(hs.Close)
-	return hs.URL
-}
 
 // TestRecordedFoldersThroughTheCommand runs `folders list` against the
 // recorded answer, which holds folder_type "file" (outside the published
@@ -46,7 +32,7 @@ func TestRecordedFoldersThroughTheCommand(t *testing.T) {
 	json.Unmarshal([]byte(body), &env)
 
 	isolate(t)
-	base := replay(t, 200, body)
+	base := sandboxtest.Replay(t, 200, body)
 	t.Setenv("ORGCTL_BASE_URL", base)
 	t.Setenv("ORGCTL_TOKEN", "tok_recorded")
 

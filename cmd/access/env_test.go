@@ -4,34 +4,23 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"net/http/httptest"
-	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/cmd/cli"
-	"github.com/orgctl/orgctl/output"
-	"github.com/spf13/cobra"
+	"github.com/orgctl/orgctl/cmd/cli/clitest"
 )
 
 // testFactory is a Factory on stdin, with its output in buffers, every
-// orgctl directory in a fresh temp dir and no ORGCTL_* settings: nothing
-// it does can reach a network or the user's files.
+// orgctl directory in a fresh temp dir, an in-memory keyring and no
+// ORGCTL_* settings: nothing it does can reach a network or the user's files.
 func testFactory(t *testing.T, stdin string) (*cli.Factory, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
-	dir := t.TempDir()
-	t.Setenv("HOME", dir)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
-	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
-	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
-	for _, k := range []string{"ORGCTL_TOKEN", "ORGCTL_BASE_URL", "ORGCTL_PROFILE", "ORGCTL_TOKEN_STORE", "ORGCTL_OUTPUT"} {
-		t.Setenv(k, "")
-	}
-	var out, errOut bytes.Buffer
-	f := cli.NewFactory("test")
-	f.IO = &output.IO{In: io.NopCloser(strings.NewReader(stdin)), Out: &out, Err: &errOut}
-	return f, &out, &errOut
+	clitest.Isolate(t)
+	f, tio := clitest.Factory(t, &clitest.Keyring{}, stdin)
+	return f, &tio.Out, &tio.Err
 }
 
 // sandboxFactory is testFactory against a fresh demo org on loopback, with
@@ -40,10 +29,8 @@ func testFactory(t *testing.T, stdin string) (*cli.Factory, *bytes.Buffer, *byte
 func sandboxFactory(t *testing.T, format string) (*cli.Factory, *bytes.Buffer, *bytes.Buffer, *sandbox.Server) {
 	t.Helper()
 	f, out, errOut := testFactory(t, "")
-	api := sandbox.New(sandbox.Options{Points: 100000})
-	hs := httptest.NewServer(api)
-	t.Cleanup(hs.Close)
-	t.Setenv("ORGCTL_BASE_URL", hs.URL)
+	api, u := clitest.Sandbox(t, sandbox.Options{Points: 100000})
+	t.Setenv("ORGCTL_BASE_URL", u)
 	t.Setenv("ORGCTL_TOKEN", api.AdminToken())
 	t.Setenv("ORGCTL_OUTPUT", format)
 	t.Setenv("ORGCTL_BUDGET_POINTS", "100000")
