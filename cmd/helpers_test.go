@@ -6,7 +6,6 @@ package cmd
 import (
 	"bytes"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/orgctl/orgctl/client/sandbox"
@@ -18,52 +17,8 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-// testKeyring is an in-memory tokenStore standing in for the OS keyring.
-type testKeyring struct {
-	mu    sync.Mutex
-	items map[string]string
-	err   error // returned by every call when set
-	calls int
-}
-
-func (k *testKeyring) Get(p string) (string, error) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	k.calls++
-	if k.err != nil {
-		return "", k.err
-	}
-	t, ok := k.items[p]
-	if !ok {
-		return "", credentials.ErrNotFound
-	}
-	return t, nil
-}
-
-func (k *testKeyring) Set(p, t string) error {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	k.calls++
-	if k.err != nil {
-		return k.err
-	}
-	if k.items == nil {
-		k.items = map[string]string{}
-	}
-	k.items[p] = t
-	return nil
-}
-
-func (k *testKeyring) Delete(p string) error {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	k.calls++
-	if k.err != nil {
-		return k.err
-	}
-	delete(k.items, p)
-	return nil
-}
+// testKeyring is an in-memory token store standing in for the OS keyring.
+type testKeyring = clitest.Keyring
 
 // isolate points every orgctl directory and variable at a fresh temp dir.
 func isolate(t *testing.T) string {

@@ -189,7 +189,7 @@ func fitJobColumns(docs []map[string]any, width int) []output.Column {
 			continue
 		}
 		for _, d := range docs {
-			v := lookup(d, c.Field)
+			v := output.Lookup(d, c.Field)
 			widths[i] = max(widths[i], runewidth.StringWidth(fmt.Sprint(v)))
 			if n, ok := v.(int); !ok || n != 0 {
 				zero[i] = false
@@ -226,19 +226,6 @@ func fitJobColumns(docs []map[string]any, width int) []output.Column {
 		}
 	}
 	return out
-}
-
-// lookup is a dot path's value in a job document.
-func lookup(d map[string]any, path string) any {
-	var cur any = d
-	for _, k := range strings.Split(path, ".") {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = m[k]
-	}
-	return cur
 }
 
 func jobsSetup(f *cli.Factory) (*output.Printer, bulk.Store, error) {
