@@ -13,6 +13,7 @@ import (
 	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/cmd/families/familytest"
 	"github.com/orgctl/orgctl/cmd/settings"
@@ -56,19 +57,6 @@ func mustRun(t *testing.T, args ...string) string {
 	out, errOut, err := run(t, "", args...)
 	if err != nil {
 		t.Fatalf("%v: %v\nstderr: %s", args, err, errOut)
-	}
-	return out
-}
-
-// sent lists the sandbox's requests as "METHOD /path?query".
-func sent(api *sandbox.Server) []string {
-	var out []string
-	for _, r := range api.Requests() {
-		s := r.Method + " " + r.Path
-		if r.Query != "" {
-			s += "?" + r.Query
-		}
-		out = append(out, s)
 	}
 	return out
 }
@@ -184,7 +172,7 @@ func TestSendUsersCreateAdmin(t *testing.T) {
 	out := mustRun(t, "users", "create", "--email", "new@example.com", "--first-name", "New", "--last-name", "Admin", "--admin", "-o", "json")
 	reqs := api.Requests()
 	if len(reqs) != 2 || reqs[0].Method != http.MethodPost || reqs[0].Path != "/api/v2/users" || reqs[1].Method != http.MethodPatch {
-		t.Fatalf("sent %v", sent(api))
+		t.Fatalf("sent %v", clitest.Sent(api))
 	}
 	var created struct {
 		ID      string `json:"id"`
@@ -195,7 +183,7 @@ func TestSendUsersCreateAdmin(t *testing.T) {
 		t.Fatal(err)
 	}
 	if created.Email != "new@example.com" || !created.IsAdmin || reqs[1].Path != "/api/v2/users/"+created.ID {
-		t.Errorf("printed %s after %v", out, sent(api))
+		t.Errorf("printed %s after %v", out, clitest.Sent(api))
 	}
 	var patch any
 	json.Unmarshal(reqs[1].Body, &patch)
@@ -229,7 +217,7 @@ func TestSendConfigVarsUpdateMerges(t *testing.T) {
 	reqs := api.Requests()
 	if len(reqs) != 2 || reqs[0].Method != http.MethodGet || reqs[1].Method != http.MethodPut ||
 		reqs[0].Path != "/api/v2/configuration_variables/"+v.ID || reqs[1].Path != reqs[0].Path {
-		t.Fatalf("sent %v", sent(api))
+		t.Fatalf("sent %v", clitest.Sent(api))
 	}
 	want := fmt.Sprintf(`{"description":"new text","name":%q,"secret":false,"values":[{"environment_id":%q,"value":%q},{"environment_id":%q,"value":"changed"}]}`,
 		v.Name, v.Values[0].Env, v.Values[0].Value, v.Values[1].Env)
@@ -260,7 +248,7 @@ func TestSendPagination(t *testing.T) {
 		t.Errorf("--all joined %d users, want the %d of one unpaged list", len(joined), len(all))
 	}
 	pages := (len(all) + 1) / 2
-	reqs := sent(api)
+	reqs := clitest.Sent(api)
 	if len(reqs) != pages || !strings.Contains(reqs[0], "limit=2") || !strings.Contains(reqs[len(reqs)-1], "next_token=") {
 		t.Errorf("requests %v, want %d pages of 2", reqs, pages)
 	}
@@ -333,7 +321,7 @@ func TestConfirmation(t *testing.T) {
 			if asked := strings.Contains(tio.err.String(), prompt); asked != (tc.tty && !tc.yes) {
 				t.Errorf("prompt shown = %v, stderr %q", asked, tio.err.String())
 			}
-			reqs := sent(api)
+			reqs := clitest.Sent(api)
 			asked := tc.tty && !tc.yes
 			if asked {
 				if len(reqs) == 0 || reqs[0] != "GET /api/v2/groups/6" {
@@ -381,7 +369,7 @@ func TestConfirmationNamesTheObject(t *testing.T) {
 		if !strings.Contains(tio.err.String(), tc.prompt) {
 			t.Errorf("%v: stderr %q, want the prompt %q", tc.args, tio.err.String(), tc.prompt)
 		}
-		if got := sent(api); strings.Join(got, "\n") != strings.Join(tc.reads, "\n") {
+		if got := clitest.Sent(api); strings.Join(got, "\n") != strings.Join(tc.reads, "\n") {
 			t.Errorf("%v: sent %v, want %v", tc.args, got, tc.reads)
 		}
 	}

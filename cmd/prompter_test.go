@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/cli/clitest"
 )
 
 // answering is a Prompter a test sets on the Factory: it records the
@@ -42,7 +43,7 @@ func TestConfirmationsGoThroughThePrompter(t *testing.T) {
 		if len(p.questions) != 1 || !strings.HasPrefix(p.questions[0], "Delete group support? ") || strings.Contains(p.questions[0], "[y/N]") {
 			t.Fatalf("asked %q", p.questions)
 		}
-		deleted := strings.Contains(strings.Join(sent(api), "\n"), "DELETE /api/v2/groups/")
+		deleted := strings.Contains(strings.Join(clitest.Sent(api), "\n"), "DELETE /api/v2/groups/")
 		switch {
 		case yes && (err != nil || !deleted):
 			t.Errorf("yes: err %v, deleted %v", err, deleted)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/cmd/families/familytest"
@@ -74,14 +75,14 @@ func TestODBCParamsAreCheckedBeforeSending(t *testing.T) {
 	if ExitCode(err) != cli.ExitUsage {
 		t.Errorf("patch op injecting an attribute: %v", err)
 	}
-	if got := sent(api); len(got) != 0 {
+	if got := clitest.Sent(api); len(got) != 0 {
 		t.Errorf("refused changes sent %v", got)
 	}
 
 	// Accepted params, or Windows auth turned off, go through.
 	mustRun(t, "resources", "update", "hr-mssql-winauth", "--odbc-param", "Packet Size=4096", "-q")
 	mustRun(t, "resources", "update", "hr-mssql-winauth", "--odbc-param", "Trusted_Connection=yes", "--windows-auth=false", "-q")
-	if got := sent(api); len(got) != 2 {
+	if got := clitest.Sent(api); len(got) != 2 {
 		t.Errorf("accepted changes: sent %v", got)
 	}
 }

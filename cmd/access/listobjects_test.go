@@ -10,11 +10,12 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/client/access"
+	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/output"
 )
 
 func TestNewCmdListObjectsParsesTheSubjectAndTypes(t *testing.T) {
-	f, _, _ := testFactory(t, "")
+	f, _, _ := clitest.Buffered(t, "")
 	for _, tc := range []struct {
 		args []string
 		want *ListObjectsOptions
@@ -28,9 +29,9 @@ func TestNewCmdListObjectsParsesTheSubjectAndTypes(t *testing.T) {
 		{args: []string{"--user", "a", "--type", "workflow"}, err: `invalid --type "workflow"`},
 	} {
 		var got *ListObjectsOptions
-		err := parse(t, NewCmdListObjects(f, func(o *ListObjectsOptions) error { got = o; return nil }), tc.args...)
+		err := clitest.Parse(NewCmdListObjects(f, func(o *ListObjectsOptions) error { got = o; return nil }), tc.args...)
 		if tc.err != "" {
-			if !isUsage(err) || !strings.Contains(err.Error(), tc.err) || got != nil {
+			if !clitest.IsUsage(err) || !strings.Contains(err.Error(), tc.err) || got != nil {
 				t.Errorf("%v: err %v, ran %v; want a usage error with %q and no run", tc.args, err, got != nil, tc.err)
 			}
 			continue
@@ -46,7 +47,7 @@ func TestNewCmdListObjectsParsesTheSubjectAndTypes(t *testing.T) {
 }
 
 func TestListObjectsHelpStatesScopeAndCost(t *testing.T) {
-	f, _, _ := testFactory(t, "")
+	f, _, _ := clitest.Buffered(t, "")
 	c := NewCmdListObjects(f, nil)
 	for _, want := range []string{"\nScope:  Permissions > Read\n", "\nCost:   10 points per request", "\n\nRequests: one POST /permissions/listObjects per type"} {
 		if !strings.Contains(c.Long, want) {
@@ -59,7 +60,7 @@ func TestListObjectsHelpStatesScopeAndCost(t *testing.T) {
 }
 
 func TestListObjectsRunNamesWhatAUserReaches(t *testing.T) {
-	f, out, errOut, _ := sandboxFactory(t, "")
+	f, out, errOut, _ := clitest.SandboxFactory(t, "")
 	o := &ListObjectsOptions{Factory: f, User: "former.employee@sandbox.example", Types: access.ObjectTypes}
 	if err := listObjectsRun(context.Background(), o); err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
@@ -80,7 +81,7 @@ func TestListObjectsRunNamesWhatAUserReaches(t *testing.T) {
 }
 
 func TestListObjectsRunPrintsTheAPIsItemsAsJSON(t *testing.T) {
-	f, out, errOut, _ := sandboxFactory(t, "json")
+	f, out, errOut, _ := clitest.SandboxFactory(t, "json")
 	o := &ListObjectsOptions{Factory: f, User: "former.employee@sandbox.example", Types: []string{"folder"}, Direct: true}
 	if err := listObjectsRun(context.Background(), o); err != nil {
 		t.Fatalf("%v\n%s", err, errOut)

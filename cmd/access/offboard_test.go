@@ -9,10 +9,11 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/client/access"
+	"github.com/orgctl/orgctl/cmd/cli/clitest"
 )
 
 func TestNewCmdOffboardParsesOneUserOrAFile(t *testing.T) {
-	f, _, _ := testFactory(t, "")
+	f, _, _ := clitest.Buffered(t, "")
 	dir := t.TempDir()
 	csv := filepath.Join(dir, "leavers.csv")
 	if err := os.WriteFile(csv, []byte("Email Address,Team\nana@x.example,ops\nuser_b1,dev\n"), 0o600); err != nil {
@@ -35,9 +36,9 @@ func TestNewCmdOffboardParsesOneUserOrAFile(t *testing.T) {
 		{args: []string{"--from", csv, "--yes"}, err: "the header row does not fit the command"},
 	} {
 		var got *OffboardOptions
-		err := parse(t, NewCmdOffboard(f, func(o *OffboardOptions) error { got = o; return nil }), tc.args...)
+		err := clitest.Parse(NewCmdOffboard(f, func(o *OffboardOptions) error { got = o; return nil }), tc.args...)
 		if tc.err != "" {
-			if !isUsage(err) || !strings.Contains(err.Error(), tc.err) || got != nil {
+			if !clitest.IsUsage(err) || !strings.Contains(err.Error(), tc.err) || got != nil {
 				t.Errorf("%v: err %v, ran %v; want a usage error with %q and no run", tc.args, err, got != nil, tc.err)
 			}
 			continue
@@ -53,7 +54,7 @@ func TestNewCmdOffboardParsesOneUserOrAFile(t *testing.T) {
 
 // Offboarding's --from takes the file options every --from takes.
 func TestOffboardFromHasTheFileOptions(t *testing.T) {
-	f, _, _ := testFactory(t, "")
+	f, _, _ := clitest.Buffered(t, "")
 	c := NewCmdOffboard(f, nil)
 	for _, name := range []string{"from", "map", "ignore-unknown", "skip-invalid", "failed", "delimiter", "encoding"} {
 		if c.Flags().Lookup(name) == nil {
@@ -66,7 +67,7 @@ func TestOffboardFromHasTheFileOptions(t *testing.T) {
 }
 
 func TestOffboardRunShowsTheReachThenEndsIt(t *testing.T) {
-	f, out, errOut, _ := sandboxFactory(t, "")
+	f, out, errOut, _ := clitest.SandboxFactory(t, "")
 	o := &OffboardOptions{Factory: f, Emails: []string{"former.employee@sandbox.example"}, DryRun: true}
 	if err := offboardRun(context.Background(), o); err != nil {
 		t.Fatalf("dry run: %v\n%s", err, errOut)

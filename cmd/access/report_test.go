@@ -9,10 +9,11 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/cli/clitest"
 )
 
 func TestNewCmdReportParsesAndChecksItsFlags(t *testing.T) {
-	f, _, _ := testFactory(t, "")
+	f, _, _ := clitest.Buffered(t, "")
 	for _, tc := range []struct {
 		args []string
 		want ReportOptions
@@ -26,9 +27,9 @@ func TestNewCmdReportParsesAndChecksItsFlags(t *testing.T) {
 		{args: []string{"--write", "q3.csv"}, err: "--write goes with --since"},
 	} {
 		var got *ReportOptions
-		err := parse(t, NewCmdReport(f, func(o *ReportOptions) error { got = o; return nil }), tc.args...)
+		err := clitest.Parse(NewCmdReport(f, func(o *ReportOptions) error { got = o; return nil }), tc.args...)
 		if tc.err != "" {
-			if !isUsage(err) || !strings.Contains(err.Error(), tc.err) || got != nil {
+			if !clitest.IsUsage(err) || !strings.Contains(err.Error(), tc.err) || got != nil {
 				t.Errorf("%v: err %v, ran %v; want a usage error with %q and no run", tc.args, err, got != nil, tc.err)
 			}
 			continue
@@ -44,7 +45,7 @@ func TestNewCmdReportParsesAndChecksItsFlags(t *testing.T) {
 }
 
 func TestReportRunDryRunSaysWhatItWouldRead(t *testing.T) {
-	f, out, errOut, _ := sandboxFactory(t, "")
+	f, out, errOut, _ := clitest.SandboxFactory(t, "")
 	if err := reportRun(context.Background(), &ReportOptions{Factory: f, Method: "auto", DryRun: true}); err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
@@ -59,7 +60,7 @@ func TestReportRunDryRunSaysWhatItWouldRead(t *testing.T) {
 }
 
 func TestReportRunThenWhatChangedSince(t *testing.T) {
-	f, out, errOut, _ := sandboxFactory(t, "csv")
+	f, out, errOut, _ := clitest.SandboxFactory(t, "csv")
 	if err := reportRun(context.Background(), &ReportOptions{Factory: f, Method: "auto"}); err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
 	}

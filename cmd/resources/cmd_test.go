@@ -10,10 +10,11 @@ import (
 
 	"github.com/orgctl/orgctl/client/changes"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/cli/clitest"
 )
 
 func TestNewCmdAuditParsesAndChecksItsFlags(t *testing.T) {
-	f, _, _ := testFactory(t, "")
+	f, _, _ := clitest.Buffered(t, "")
 	for _, tc := range []struct {
 		args []string
 		want AuditOptions
@@ -25,9 +26,9 @@ func TestNewCmdAuditParsesAndChecksItsFlags(t *testing.T) {
 		{args: []string{"--fail-on", "bad"}, err: `invalid value "bad" for --fail-on`},
 	} {
 		var got *AuditOptions
-		err := parse(t, NewCmdAudit(f, func(o *AuditOptions) error { got = o; return nil }), tc.args...)
+		err := clitest.Parse(NewCmdAudit(f, func(o *AuditOptions) error { got = o; return nil }), tc.args...)
 		if tc.err != "" {
-			if !isUsage(err) || !strings.Contains(err.Error(), tc.err) || got != nil {
+			if !clitest.IsUsage(err) || !strings.Contains(err.Error(), tc.err) || got != nil {
 				t.Errorf("%v: err %v, ran %v; want a usage error with %q and no run", tc.args, err, got != nil, tc.err)
 			}
 			continue
@@ -42,7 +43,7 @@ func TestNewCmdAuditParsesAndChecksItsFlags(t *testing.T) {
 	}
 	// without --as-of, today
 	var got *AuditOptions
-	if err := parse(t, NewCmdAudit(f, func(o *AuditOptions) error { got = o; return nil })); err != nil || time.Since(got.AsOf) > time.Hour || got.AsOf.After(time.Now()) {
+	if err := clitest.Parse(NewCmdAudit(f, func(o *AuditOptions) error { got = o; return nil })); err != nil || time.Since(got.AsOf) > time.Hour || got.AsOf.After(time.Now()) {
 		t.Errorf("default --as-of: %v %+v", err, got)
 	}
 	c := NewCmdAudit(f, nil)
@@ -52,7 +53,7 @@ func TestNewCmdAuditParsesAndChecksItsFlags(t *testing.T) {
 }
 
 func TestAuditRunFindsAndFails(t *testing.T) {
-	f, out, errOut, _ := sandboxFactory(t, "json")
+	f, out, errOut, _ := clitest.SandboxFactory(t, "json")
 	asOf := time.Date(2026, 9, 1, 0, 0, 0, 0, time.Local)
 	if err := auditRun(context.Background(), &AuditOptions{Factory: f, AsOf: asOf}); err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
@@ -85,10 +86,10 @@ func TestAuditRunFindsAndFails(t *testing.T) {
 }
 
 func TestNewCmdODBCCheckParsesParamsAndFiles(t *testing.T) {
-	f, _, _ := testFactory(t, `{"packetsize":"4096","ApplicationIntent":"ReadOnly"}`)
+	f, _, _ := clitest.Buffered(t, `{"packetsize":"4096","ApplicationIntent":"ReadOnly"}`)
 	var got *ODBCCheckOptions
 	run := func(o *ODBCCheckOptions) error { got = o; return nil }
-	if err := parse(t, NewCmdODBCCheck(f, run), "--param", "Encrypt=yes", "--file", "-"); err != nil {
+	if err := clitest.Parse(NewCmdODBCCheck(f, run), "--param", "Encrypt=yes", "--file", "-"); err != nil {
 		t.Fatal(err)
 	}
 	want := []changes.Param{{Key: "Encrypt", Value: "yes"}, {Key: "packetsize", Value: "4096"}, {Key: "ApplicationIntent", Value: "ReadOnly"}}
@@ -96,7 +97,7 @@ func TestNewCmdODBCCheckParsesParamsAndFiles(t *testing.T) {
 		t.Errorf("options %+v, want params %v", got, want)
 	}
 	got = nil
-	if err := parse(t, NewCmdODBCCheck(f, run), "--allowlist"); err != nil || got == nil || !got.Allowlist || got.Params != nil {
+	if err := clitest.Parse(NewCmdODBCCheck(f, run), "--allowlist"); err != nil || got == nil || !got.Allowlist || got.Params != nil {
 		t.Errorf("--allowlist: %v %+v", err, got)
 	}
 	for _, tc := range []struct {
@@ -108,8 +109,8 @@ func TestNewCmdODBCCheckParsesParamsAndFiles(t *testing.T) {
 		{nil, "nothing to check"},
 	} {
 		got = nil
-		err := parse(t, NewCmdODBCCheck(f, run), tc.args...)
-		if !isUsage(err) || !strings.Contains(err.Error(), tc.err) || got != nil {
+		err := clitest.Parse(NewCmdODBCCheck(f, run), tc.args...)
+		if !clitest.IsUsage(err) || !strings.Contains(err.Error(), tc.err) || got != nil {
 			t.Errorf("%v: %v (ran %v), want a usage error with %q", tc.args, err, got != nil, tc.err)
 		}
 	}
@@ -119,7 +120,7 @@ func TestNewCmdODBCCheckParsesParamsAndFiles(t *testing.T) {
 }
 
 func TestODBCCheckRunReportsEachKey(t *testing.T) {
-	f, out, _ := testFactory(t, "")
+	f, out, _ := clitest.Buffered(t, "")
 	params := []changes.Param{{Key: "packetsize", Value: "4096"}, {Key: "Trusted_Connection", Value: "yes"}}
 	err := odbcCheckRun(&ODBCCheckOptions{Factory: f, Params: params})
 	var exit *cli.ExitError
@@ -135,7 +136,7 @@ func TestODBCCheckRunReportsEachKey(t *testing.T) {
 		t.Errorf("allowlist: %v\n%s", err, out)
 	}
 
-	f, out, _ = testFactory(t, "")
+	f, out, _ = clitest.Buffered(t, "")
 	t.Setenv("ORGCTL_OUTPUT", "json")
 	if err := odbcCheckRun(&ODBCCheckOptions{Factory: f, Params: params[:1]}); err != nil {
 		t.Fatal(err)

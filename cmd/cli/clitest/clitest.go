@@ -7,6 +7,8 @@ package clitest
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
@@ -141,4 +143,43 @@ func Sent(api *sandbox.Server) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// Buffered isolates the test and returns a Factory reading stdin, with an
+// in-memory keyring and its output in the two buffers returned.
+func Buffered(t testing.TB, stdin string) (*cli.Factory, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	Isolate(t)
+	f, tio := Factory(t, &Keyring{}, stdin)
+	return f, &tio.Out, &tio.Err
+}
+
+// SandboxFactory is Buffered against a fresh demo org on loopback, with its
+// admin's token, printing in format. Its budget is large, so that no test
+// waits for a window to pass.
+func SandboxFactory(t testing.TB, format string) (*cli.Factory, *bytes.Buffer, *bytes.Buffer, *sandbox.Server) {
+	t.Helper()
+	f, out, errOut := Buffered(t, "")
+	api, u := Sandbox(t, sandbox.Options{Points: 100000})
+	t.Setenv("ORGCTL_BASE_URL", u)
+	t.Setenv("ORGCTL_TOKEN", api.AdminToken())
+	t.Setenv("ORGCTL_OUTPUT", format)
+	t.Setenv("ORGCTL_BUDGET_POINTS", "100000")
+	return f, out, errOut, api
+}
+
+// Parse runs c on args as the root would, its own output discarded:
+// flag parsing, checks, then its run.
+func Parse(c *cobra.Command, args ...string) error {
+	c.SetArgs(args)
+	c.SetOut(io.Discard)
+	c.SetErr(io.Discard)
+	c.SilenceUsage, c.SilenceErrors = true, true
+	return c.Execute()
+}
+
+// IsUsage reports whether err is invalid usage or input (exit 2).
+func IsUsage(err error) bool {
+	var ue *cli.UsageError
+	return errors.As(err, &ue)
 }

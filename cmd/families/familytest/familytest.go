@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/output"
@@ -127,23 +128,13 @@ func BodyFile(t testing.TB, content string) string {
 }
 
 // IsUsage reports whether err is invalid usage or input (exit 2).
-func IsUsage(err error) bool {
-	var ue *cli.UsageError
-	return errors.As(err, &ue)
-}
+func IsUsage(err error) bool { return clitest.IsUsage(err) }
 
 // Factory is a Factory on empty stdin and discarded output, with every
 // orgctl directory in a fresh temp dir and no ORGCTL_* settings.
 func Factory(t testing.TB) *cli.Factory {
 	t.Helper()
-	dir := t.TempDir()
-	t.Setenv("HOME", dir)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
-	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
-	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
-	for _, k := range []string{"ORGCTL_TOKEN", "ORGCTL_BASE_URL", "ORGCTL_PROFILE", "ORGCTL_TOKEN_STORE", "ORGCTL_OUTPUT"} {
-		t.Setenv(k, "")
-	}
+	clitest.Isolate(t)
 	f := cli.NewFactory("test")
 	f.IO = &output.IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}
 	return f
