@@ -133,14 +133,14 @@ func (o *Org) LoadObjects(ctx context.Context, types ...string) error {
 		var ids []string
 		keys := k.Keys(items)
 		for i, it := range items {
-			id := resolve.Text(it["id"])
+			id := kinds.Text(it["id"])
 			names[id] = keys[i]
 			// A type's root is reviewed like any folder: universal access
 			// reaches it and it can be granted directly. Personal trees
 			// (personalRoot, each user's Drafts and Trash) are left out:
 			// they are one user's own, not shared; file folders have no
 			// access lists.
-			if typ == "folder" && (!kinds.UnderRoot(keys[i]) || !kinds.CreatableFolderType(resolve.Text(it["folder_type"]))) {
+			if typ == "folder" && (!kinds.UnderRoot(keys[i]) || !kinds.CreatableFolderType(kinds.Text(it["folder_type"]))) {
 				continue
 			}
 			ids = append(ids, id)

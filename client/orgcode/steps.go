@@ -12,7 +12,6 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/kinds"
-	"github.com/orgctl/orgctl/client/resolve"
 )
 
 // Step is one request of a plan. Steps of one phase are independent of
@@ -113,8 +112,8 @@ func createdID(kind, key string) func(l *Live, resp *client.Response) {
 		var o map[string]any
 		dec := json.NewDecoder(bytes.NewReader(resp.Data))
 		dec.UseNumber()
-		if dec.Decode(&o) == nil && resolve.Text(o["id"]) != "" {
-			l.setID(kind, key, resolve.Text(o["id"]))
+		if dec.Decode(&o) == nil && kinds.Text(o["id"]) != "" {
+			l.setID(kind, key, kinds.Text(o["id"]))
 		}
 	}
 }

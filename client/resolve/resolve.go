@@ -461,15 +461,12 @@ func object(k Kind, m map[string]any, all []map[string]any) Object {
 }
 
 func objectKeyed(k Kind, m map[string]any, key string) Object {
-	o := Object{ID: Text(m["id"]), Fields: m, Key: key, Protected: k.Protected(m)}
+	o := Object{ID: kinds.Text(m["id"]), Fields: m, Key: key, Protected: k.Protected(m)}
 	for _, l := range k.Label {
-		o.Labels = append(o.Labels, Text(m[l]))
+		o.Labels = append(o.Labels, kinds.Text(m[l]))
 	}
 	return o
 }
-
-// Text is a decoded JSON scalar as a key or label (see kinds.Text).
-func Text(v any) string { return kinds.Text(v) }
 
 // ListItems reduces a list answer to the items a Store keeps (id, key and
 // labels), so a list fetched elsewhere (for completions) serves lookups.

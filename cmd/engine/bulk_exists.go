@@ -94,18 +94,18 @@ var FolderExists = &Existence{Kind: "folders", Flags: []string{"type", "parent",
 	Match: func(c *Call, o resolve.Object, all []resolve.Object) bool {
 		typ, _ := c.Body["folder_type"].(string)
 		name, _ := c.Body["name"].(string)
-		if resolve.Text(o.Fields["name"]) != name || resolve.Text(o.Fields["folder_type"]) != typ {
+		if kinds.Text(o.Fields["name"]) != name || kinds.Text(o.Fields["folder_type"]) != typ {
 			return false
 		}
 		parent, _ := c.Body["parent_folder_id"].(string)
 		if parent == "" { // the root of the type (personalRoot has no parent either)
 			for _, r := range all {
-				if resolve.Text(r.Fields["folder_type"]) == typ && kinds.IsRoot(r.Key) {
+				if kinds.Text(r.Fields["folder_type"]) == typ && kinds.IsRoot(r.Key) {
 					parent = r.ID
 				}
 			}
 		}
-		return resolve.Text(o.Fields["parent_folder_id"]) == parent
+		return kinds.Text(o.Fields["parent_folder_id"]) == parent
 	},
 	Display: func(in Input) string {
 		last := func(f string) string {
@@ -188,7 +188,7 @@ var GrantExists = &Existence{Flags: []string{"group", "user", "object-type", "ob
 	Check: func(ctx context.Context, lk *bulkLookups, c *Call) (string, bool, error) {
 		obj, _ := c.Body["object"].(map[string]any)
 		subj, _ := c.Body["subject"].(map[string]any)
-		typ, id := resolve.Text(obj["type"]), resolve.Text(obj["id"])
+		typ, id := kinds.Text(obj["type"]), kinds.Text(obj["id"])
 		if lk.bySubject && listsObjects[typ] {
 			have, err := lk.direct(ctx, subj, typ)
 			if err != nil {
@@ -209,7 +209,7 @@ var GrantExists = &Existence{Flags: []string{"group", "user", "object-type", "ob
 		if err != nil {
 			return "", false, err
 		}
-		level, ok := have[resolve.Text(subj["type"])+"/"+resolve.Text(subj["id"])]
+		level, ok := have[kinds.Text(subj["type"])+"/"+kinds.Text(subj["id"])]
 		if !ok {
 			return "", false, nil
 		}
@@ -316,9 +316,9 @@ func (lk *bulkLookups) members(ctx context.Context, group string) (map[string]st
 			ms, _ := g.Fields["members"].([]any)
 			for _, m := range ms {
 				if mm, ok := m.(map[string]any); ok {
-					out[resolve.Text(mm["id"])] = "member"
+					out[kinds.Text(mm["id"])] = "member"
 					if admin, _ := mm["is_group_admin"].(bool); admin {
-						out[resolve.Text(mm["id"])] = "admin"
+						out[kinds.Text(mm["id"])] = "admin"
 					}
 				}
 			}
@@ -360,7 +360,7 @@ func (lk *bulkLookups) access(ctx context.Context, typ, id string) (map[string]s
 				if t == "" {
 					t = kind
 				}
-				out[t+"/"+resolve.Text(e.Subject.ID)] = e.Level
+				out[t+"/"+kinds.Text(e.Subject.ID)] = e.Level
 			}
 		}
 		return out, nil
@@ -371,7 +371,7 @@ func (lk *bulkLookups) access(ctx context.Context, typ, id string) (map[string]s
 // itself to the level it gives: one POST /permissions/listObjects without
 // include_inherited_access, read once per job.
 func (lk *bulkLookups) direct(ctx context.Context, subj map[string]any, typ string) (map[string]string, error) {
-	key := "direct " + resolve.Text(subj["type"]) + "/" + resolve.Text(subj["id"]) + "/" + typ
+	key := "direct " + kinds.Text(subj["type"]) + "/" + kinds.Text(subj["id"]) + "/" + typ
 	return lk.read(ctx, key, func(cl *client.Client) (map[string]string, error) {
 		resp, err := cl.Do(ctx, client.Request{Method: http.MethodPost, Path: "/permissions/listObjects", Scope: "Permissions > Read",
 			Body: map[string]any{"subject": subj, "object_type": typ}})
@@ -387,7 +387,7 @@ func (lk *bulkLookups) direct(ctx context.Context, subj map[string]any, typ stri
 		}
 		out := make(map[string]string, len(items))
 		for _, it := range items {
-			out[resolve.Text(it.ID)] = it.Level
+			out[kinds.Text(it.ID)] = it.Level
 		}
 		return out, nil
 	})

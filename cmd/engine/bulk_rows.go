@@ -324,7 +324,7 @@ func (j *bulkJob) exists(ctx context.Context, c *Call, fresh bool) (string, bool
 	var err error
 	switch {
 	case ex.Match == nil && fresh:
-		key := resolve.Text(LookupPath(c.Body, j.fieldKey(ex.Flags[0])))
+		key := kinds.Text(LookupPath(c.Body, j.fieldKey(ex.Flags[0])))
 		matches, err := r.Find(ctx, kd, key)
 		if err == nil && len(matches) == 0 {
 			r.Forget(kd.Name) // the miss may be an answer kept from before this run's changes
@@ -357,7 +357,7 @@ func (j *bulkJob) exists(ctx context.Context, c *Call, fresh bool) (string, bool
 			}
 		}
 	} else {
-		want := resolve.Text(LookupPath(c.Body, j.fieldKey(ex.Flags[0])))
+		want := kinds.Text(LookupPath(c.Body, j.fieldKey(ex.Flags[0])))
 		for _, o := range all {
 			if o.Key == want || (kd.Fold && strings.EqualFold(o.Key, want)) {
 				found = append(found, o)
@@ -516,7 +516,7 @@ func (j *bulkJob) resultID(c *Call, resp *client.Response) string {
 			ID any `json:"id"`
 		}
 		if json.Unmarshal(resp.Data, &obj) == nil && obj.ID != nil {
-			return resolve.Text(obj.ID)
+			return kinds.Text(obj.ID)
 		}
 	}
 	return j.argID(c)
