@@ -5,10 +5,12 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/cmd/credentials"
@@ -48,4 +50,54 @@ func sandboxServer(t *testing.T) (*sandbox.Server, string) {
 func sandboxWith(t *testing.T, opts sandbox.Options) (*sandbox.Server, string) {
 	t.Helper()
 	return clitest.Sandbox(t, opts)
+}
+
+// sandboxEnv isolates the test and points orgctl at a fresh demo sandbox on
+// loopback through ORGCTL_BASE_URL and ORGCTL_TOKEN.
+func sandboxEnv(t *testing.T) (*sandbox.Server, string) {
+	t.Helper()
+	return sandboxEnvWith(t, sandbox.Options{})
+}
+
+// sandboxEnvWith is sandboxEnv with options.
+func sandboxEnvWith(t *testing.T, opts sandbox.Options) (*sandbox.Server, string) {
+	t.Helper()
+	isolate(t)
+	api, u := sandboxWith(t, opts)
+	t.Setenv("ORGCTL_BASE_URL", u)
+	t.Setenv("ORGCTL_TOKEN", api.AdminToken())
+	return api, u
+}
+
+// run executes one command line with stdin and returns its output.
+func run(t *testing.T, stdin string, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	f, tio := testFactory(t, &testKeyring{}, stdin)
+	err = explain(f, execute(context.Background(), f, args, nil))
+	// Whatever orgctl told the user must point at commands and flags that exist.
+	checkHints(t, strings.Join(args, " ")+" (stderr)", tio.err.String(), args...)
+	if err != nil {
+		checkHints(t, strings.Join(args, " ")+" (error)", err.Error(), args...)
+	}
+	return tio.out.String(), tio.err.String(), err
+}
+
+// mustRun executes a command line that must succeed.
+func mustRun(t *testing.T, args ...string) string {
+	t.Helper()
+	out, errOut, err := run(t, "", args...)
+	if err != nil {
+		t.Fatalf("%v: %v\nstderr: %s", args, err, errOut)
+	}
+	return out
+}
+
+// mustMint is a primary-org token with exactly these scopes.
+func mustMint(t *testing.T, api *sandbox.Server, scopes ...string) string {
+	t.Helper()
+	tok, err := sandboxtest.MintToken(api, scopes...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
 }
