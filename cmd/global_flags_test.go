@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/orgctl/orgctl/cmd/cli"
-	"github.com/orgctl/orgctl/cmd/families/familytest"
+	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/cmd/settings"
 )
 
@@ -30,9 +30,9 @@ func TestGlobalFlagsAreSettings(t *testing.T) {
 	})
 }
 
-// The packages below cmd run their commands under familytest's root, which
+// The packages below cmd run their commands under clitest's root, which
 // must carry the same global flags as the real one.
-func TestFamilytestRootHasTheGlobalFlags(t *testing.T) {
+func TestClitestRootHasTheGlobalFlags(t *testing.T) {
 	describe := func(fs *pflag.FlagSet) map[string]string {
 		m := map[string]string{}
 		fs.VisitAll(func(fl *pflag.Flag) {
@@ -42,9 +42,9 @@ func TestFamilytestRootHasTheGlobalFlags(t *testing.T) {
 	}
 	real := describe(newRoot(cli.NewFactory("test"), allFamilies).PersistentFlags())
 	fs := pflag.NewFlagSet("familytest", pflag.ContinueOnError)
-	familytest.GlobalFlags(fs)
+	clitest.GlobalFlags(fs)
 	copied := describe(fs)
 	if !maps.Equal(real, copied) {
-		t.Errorf("familytest.GlobalFlags differs from the root's global flags:\n root: %q\ncopy: %q", real, copied)
+		t.Errorf("clitest.GlobalFlags differs from the root's global flags:\n root: %q\ncopy: %q", real, copied)
 	}
 }
