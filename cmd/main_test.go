@@ -267,7 +267,7 @@ func TestHelpOfEachOperationAsInTheWholeTree(t *testing.T) {
 		if err := r.Execute(); err != nil {
 			t.Fatalf("%v: %v", args, err)
 		}
-		return tio.out.String()
+		return tio.Out.String()
 	}
 	whole := func(f *cli.Factory, _ []string) *cobra.Command { return newRoot(f, allFamilies) }
 	var walk func(path []string, g engine.Group)
