@@ -98,7 +98,9 @@ func checkHints(t errorf, where, text string, typed ...string) int {
 // Every help text (each command's description, examples and flags, and
 // every help topic) names only commands and flags that exist. What
 // commands print on stderr is checked the same way by run, so every test
-// that makes orgctl give a hint checks that hint too.
+// of this package that makes orgctl give a hint checks that hint too, and
+// TestMessagesNameCommandsAndFlagsThatExist runs the lines whose messages
+// the packages below test.
 func TestHelpTextsNameCommandsAndFlagsThatExist(t *testing.T) {
 	root, _ := hintTree()
 	checked := 0
