@@ -140,7 +140,7 @@ func TestHelpExamplesRunAgainstTheSandbox(t *testing.T) {
 				code = 0
 			}
 			if code != 0 {
-				t.Errorf("exit %d: %v\nstderr: %s", code, err, tio.err.String())
+				t.Errorf("exit %d: %v\nstderr: %s", code, err, tio.Err.String())
 			}
 		})
 	}

@@ -19,10 +19,10 @@ func TestHelpFitsTheTerminal(t *testing.T) {
 		pages := 0
 		var walk func(c *cobra.Command)
 		walk = func(c *cobra.Command) {
-			tio.out.Reset()
+			tio.Out.Reset()
 			c.HelpFunc()(c, nil)
 			pages++
-			for i, line := range strings.Split(tio.out.String(), "\n") {
+			for i, line := range strings.Split(tio.Out.String(), "\n") {
 				if w := runewidth.StringWidth(line); w > width {
 					t.Errorf("%s --help at %d columns, line %d is %d wide:\n%s", c.CommandPath(), width, i+1, w, line)
 				}
@@ -33,12 +33,12 @@ func TestHelpFitsTheTerminal(t *testing.T) {
 		}
 		walk(root)
 		for _, topic := range helpTopics {
-			tio.out.Reset()
+			tio.Out.Reset()
 			root.SetArgs([]string{"help", topic.Name})
 			if err := root.Execute(); err != nil {
 				t.Fatal(err)
 			}
-			for _, line := range strings.Split(tio.out.String(), "\n") {
+			for _, line := range strings.Split(tio.Out.String(), "\n") {
 				if w := runewidth.StringWidth(line); w > width {
 					t.Errorf("help %s at %d columns: a line %d wide:\n%s", topic.Name, width, w, line)
 				}
@@ -60,7 +60,7 @@ func TestHelpPipedIsNotWrapped(t *testing.T) {
 	if err := root.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(tio.out.String(), "--space NAME         log in to the Space NAME (looked up through the current profile, GET /spaces) as a profile of its own: NAME, or --profile\n") {
-		t.Errorf("piped help was changed:\n%s", tio.out.String())
+	if !strings.Contains(tio.Out.String(), "--space NAME         log in to the Space NAME (looked up through the current profile, GET /spaces) as a profile of its own: NAME, or --profile\n") {
+		t.Errorf("piped help was changed:\n%s", tio.Out.String())
 	}
 }

@@ -4,17 +4,15 @@ package cmd
 // test of one command's package uses cmd/cli/clitest instead.
 
 import (
-	"bytes"
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/cli/clitest"
-	"github.com/orgctl/orgctl/cmd/credentials"
 	"github.com/orgctl/orgctl/cmd/families"
-	"github.com/orgctl/orgctl/cmd/settings"
-	"github.com/orgctl/orgctl/output"
 )
 
 // testKeyring is an in-memory token store standing in for the OS keyring.
@@ -26,26 +24,42 @@ func isolate(t *testing.T) string {
 	return clitest.Isolate(t)
 }
 
-type testIO struct{ out, err bytes.Buffer }
-
-func testFactory(t *testing.T, kr cli.TokenStore, stdin string) (*cli.Factory, *testIO) {
+// testFactory is clitest's Factory with the families' budget names, as
+// Main makes it.
+func testFactory(t *testing.T, kr cli.TokenStore, stdin string) (*cli.Factory, *clitest.IO) {
 	t.Helper()
-	var tio testIO
-	f := cli.NewFactory("test")
+	f, tio := clitest.Factory(t, kr, stdin)
 	f.Families = families.Called
-	f.IO = &output.IO{In: strings.NewReader(stdin), Out: &tio.out, Err: &tio.err}
-	f.Tokens.Keyring = kr
-	f.Tokens.File = credentials.File{Dir: settings.TokenFileDir()}
-	return f, &tio
+	return f, tio
 }
 
-func sandboxServer(t *testing.T) (*sandbox.Server, string) {
+// sandboxEnv isolates the test and points orgctl at a fresh demo sandbox on
+// loopback through ORGCTL_BASE_URL and ORGCTL_TOKEN.
+func sandboxEnv(t *testing.T) (*sandbox.Server, string) {
 	t.Helper()
-	return sandboxWith(t, sandbox.Options{})
+	return clitest.SandboxEnv(t, sandbox.Options{})
 }
 
-// sandboxWith is sandboxServer with options.
-func sandboxWith(t *testing.T, opts sandbox.Options) (*sandbox.Server, string) {
+// run executes one command line with stdin, as Main does, and returns its
+// output.
+func run(t *testing.T, stdin string, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	return clitest.Sandbox(t, opts)
+	f, tio := testFactory(t, &testKeyring{}, stdin)
+	err = explain(f, execute(context.Background(), f, args, nil))
+	// Whatever orgctl told the user must point at commands and flags that exist.
+	checkHints(t, strings.Join(args, " ")+" (stderr)", tio.Err.String(), args...)
+	if err != nil {
+		checkHints(t, strings.Join(args, " ")+" (error)", err.Error(), args...)
+	}
+	return tio.Out.String(), tio.Err.String(), err
+}
+
+// mustMint is a primary-org token with exactly these scopes.
+func mustMint(t *testing.T, api *sandbox.Server, scopes ...string) string {
+	t.Helper()
+	tok, err := sandboxtest.MintToken(api, scopes...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
 }

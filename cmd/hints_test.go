@@ -98,7 +98,9 @@ func checkHints(t errorf, where, text string, typed ...string) int {
 // Every help text (each command's description, examples and flags, and
 // every help topic) names only commands and flags that exist. What
 // commands print on stderr is checked the same way by run, so every test
-// that makes orgctl give a hint checks that hint too.
+// of this package that makes orgctl give a hint checks that hint too, and
+// TestMessagesNameCommandsAndFlagsThatExist runs the lines whose messages
+// the packages below test.
 func TestHelpTextsNameCommandsAndFlagsThatExist(t *testing.T) {
 	root, _ := hintTree()
 	checked := 0
@@ -161,4 +163,51 @@ func isHelpTopic(name string) bool {
 		}
 	}
 	return false
+}
+
+// What commands print when they refuse, fail, warn or stop short names
+// only commands and flags that exist. These lines are the ones the tests
+// of the engine and the families run for their messages; here they run
+// through the whole tree, which the check needs.
+func TestMessagesNameCommandsAndFlagsThatExist(t *testing.T) {
+	api, _ := sandboxEnv(t)
+	lines := [][]string{
+		{"users", "list", "--limit", "2"},
+		{"api", "GET", "users", "-f", "limit=2"},
+		{"groups", "delete", "6"},
+		{"users", "delete", "user_1", "--dry-run"},
+		{"users", "create", "--email", "a@b.c", "--first-name", "A", "--last-name", "L", "--admin", "--dry-run"},
+		{"users", "list", "-o", "xml"},
+		{"users", "list", "--jq", ".["},
+		{"users", "get", "user_missing"},
+		{"resources", "create", "--name", "hr", "--type", "mssql", "--options", `{"windows_auth":true}`, "--odbc-param", "Trusted_Connection=yes"},
+		{"resources", "update", "hr-mssql-winauth", "--odbc-param", "Driver={x}"},
+		{"observability", "test", "sentry"},
+		{"org", "invalidate-sessions", "--yes"},
+		{"tokens", "create", "--label", "ci", "--scope", "users:read"},
+	}
+	checked := 0
+	for _, args := range lines {
+		// run fails the test on a wrong hint; the count says the check saw them.
+		_, errOut, err := run(t, "", args...)
+		var c complaints
+		checked += checkHints(&c, "", errOut, args...)
+		if err != nil {
+			checked += checkHints(&c, "", err.Error(), args...)
+		}
+	}
+	for _, tok := range []string{mustMint(t, api, "users:read"), "tok_not_valid"} {
+		t.Setenv("ORGCTL_TOKEN", tok)
+		for _, args := range [][]string{{"groups", "list"}, {"users", "list"}} {
+			_, _, err := run(t, "", args...)
+			if err != nil {
+				var c complaints
+				checked += checkHints(&c, "", err.Error(), args...)
+			}
+		}
+	}
+	t.Logf("%d hints checked", checked)
+	if checked < 5 {
+		t.Errorf("only %d hints checked: do the lines still give their hints?", checked)
+	}
 }

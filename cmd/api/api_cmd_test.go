@@ -96,3 +96,16 @@ func TestAPICommand(t *testing.T) {
 		t.Errorf("api 403: %v", err)
 	}
 }
+
+// A page that is not the last says how to fetch the rest: with api's own
+// flag, --paginate, not the lists' --all.
+func TestAPIPageNoticeNamesPaginate(t *testing.T) {
+	clitest.SandboxEnv(t, sandbox.Options{})
+	f, tio := clitest.Factory(t, &clitest.Keyring{}, "")
+	if err := clitest.Execute(f, api.NewCmd(f), "GET", "users", "-f", "limit=2"); err != nil {
+		t.Fatal(err)
+	}
+	if got := tio.Err.String(); got != "more results available: add --paginate to fetch every page\n" {
+		t.Errorf("api notice = %q", got)
+	}
+}

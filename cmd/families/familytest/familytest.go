@@ -1,5 +1,6 @@
 // Package familytest finds declared operations for tests: by command path,
-// or every one in turn. It is imported by tests only.
+// or every one in turn; and runs a family's command line as Main would,
+// under clitest's root. It is imported by tests only.
 package familytest
 
 import (

@@ -1,4 +1,8 @@
-package cmd
+package auth_test
+
+// The login flow against a real Secret Service (.ci/keyring-tests.sh runs
+// it): the token goes to the keyring, never to a file, and other commands
+// find it there.
 
 import (
 	"bytes"
@@ -12,9 +16,12 @@ import (
 	"time"
 
 	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/cmd/auth"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/cmd/credentials"
 	"github.com/orgctl/orgctl/cmd/credentials/keyringtest"
+	"github.com/orgctl/orgctl/cmd/families/familytest"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -75,12 +82,20 @@ func TestRealKeyringLoginFlow(t *testing.T) {
 	}
 }
 
-// runKeyring executes one command line with the Factory's real keyring.
+// runKeyring executes one command line of auth, or of a family, with the
+// Factory's real keyring.
 func runKeyring(t *testing.T, stdin string, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	f := cli.NewFactory("test")
 	f.IO = &output.IO{In: strings.NewReader(stdin), Out: &out, Err: &errb}
-	err := execute(context.Background(), f, args, nil)
+	var err error
+	if args[0] == "auth" {
+		root := clitest.Root(f, auth.NewCmd(f))
+		root.SetArgs(args)
+		err = root.ExecuteContext(context.Background())
+	} else {
+		err = familytest.Run(f, args...)
+	}
 	return out.String(), errb.String(), err
 }

@@ -1,7 +1,10 @@
-package cmd
+package engine_test
+
+// Declared operations run through their commands against the sandbox: the
+// dry run's plan, what is sent, the confirmation, the output options and
+// the streamed list, as the engine gives them to every family.
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,14 +12,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/sandbox"
-	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/cmd/families/familytest"
-	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
@@ -25,30 +25,16 @@ import (
 // loopback through ORGCTL_BASE_URL and ORGCTL_TOKEN.
 func sandboxEnv(t *testing.T) (*sandbox.Server, string) {
 	t.Helper()
-	return sandboxEnvWith(t, sandbox.Options{})
+	return clitest.SandboxEnv(t, sandbox.Options{})
 }
 
-// sandboxEnvWith is sandboxEnv with options.
-func sandboxEnvWith(t *testing.T, opts sandbox.Options) (*sandbox.Server, string) {
-	t.Helper()
-	isolate(t)
-	api, u := sandboxWith(t, opts)
-	t.Setenv("ORGCTL_BASE_URL", u)
-	t.Setenv("ORGCTL_TOKEN", api.AdminToken())
-	return api, u
-}
-
-// run executes one command line with stdin and returns its output.
+// run executes one command line of a family with stdin and returns its
+// output, its error explained as Main explains it.
 func run(t *testing.T, stdin string, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	f, tio := testFactory(t, &testKeyring{}, stdin)
-	err = explain(f, execute(context.Background(), f, args, nil))
-	// Whatever orgctl told the user must point at commands and flags that exist.
-	checkHints(t, strings.Join(args, " ")+" (stderr)", tio.err.String(), args...)
-	if err != nil {
-		checkHints(t, strings.Join(args, " ")+" (error)", err.Error(), args...)
-	}
-	return tio.out.String(), tio.err.String(), err
+	f, tio := clitest.Factory(t, &clitest.Keyring{}, stdin)
+	err = familytest.Run(f, args...)
+	return tio.Out.String(), tio.Err.String(), err
 }
 
 // mustRun executes a command line that must succeed.
@@ -98,7 +84,7 @@ func TestDryRunSingleRequest(t *testing.T) {
 }
 
 func TestDryRunWithoutLogin(t *testing.T) {
-	isolate(t)
+	clitest.Isolate(t)
 	out := mustRun(t, "users", "delete", "user_1", "--dry-run")
 	want := fmt.Sprintf("DELETE /api/v2/users/user_1\nscope: Users > Write\ncost: %d points (users); unknown (not logged in); nothing sent (--dry-run)\n", cost("/users/user_1"))
 	if out != want {
@@ -265,10 +251,6 @@ func TestSendPagination(t *testing.T) {
 	if errOut != "" {
 		t.Errorf("--quiet still printed %q", errOut)
 	}
-	_, errOut, _ = run(t, "", "api", "GET", "users", "-f", "limit=2")
-	if errOut != "more results available: add --paginate to fetch every page\n" {
-		t.Errorf("api notice = %q", errOut)
-	}
 	// A list that fits in its page says nothing.
 	_, errOut, _ = run(t, "", "users", "list", "--limit", "100")
 	if errOut != "" {
@@ -297,29 +279,29 @@ func TestConfirmation(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			api, _ := sandboxEnv(t)
-			f, tio := testFactory(t, &testKeyring{}, tc.stdin)
+			f, tio := clitest.Factory(t, &clitest.Keyring{}, tc.stdin)
 			f.IO.InTTY, f.IO.ErrTTY = tc.tty, tc.tty
 			// support: a built-in group (admin, All Users) the API refuses to delete.
 			args := []string{"groups", "delete", "6"}
 			if tc.yes {
 				args = append(args, "--yes")
 			}
-			err := execute(context.Background(), f, args, nil)
+			err := familytest.Run(f, args...)
 			switch {
 			case tc.sent && err != nil:
 				t.Fatalf("err = %v", err)
 			case tc.err != nil && !errors.Is(err, tc.err):
 				t.Fatalf("err = %v, want %v", err, tc.err)
-			case !tc.sent && ExitCode(err) != tc.exit:
-				t.Fatalf("err = %v, exit %d, want %d", err, ExitCode(err), tc.exit)
+			case !tc.sent && cli.ExitCode(err) != tc.exit:
+				t.Fatalf("err = %v, exit %d, want %d", err, cli.ExitCode(err), tc.exit)
 			}
 			if !tc.sent && !tc.tty && !strings.Contains(err.Error(), "refusing to run `orgctl groups delete 6` without confirmation: stdin is not a terminal; pass --yes") {
 				t.Errorf("refusal = %q", err)
 			}
 			// The prompt names the group (one read of it, only when someone is asked) and what follows.
 			prompt := "Delete group support? Its members lose the access it gives them; this cannot be undone. [y/N] "
-			if asked := strings.Contains(tio.err.String(), prompt); asked != (tc.tty && !tc.yes) {
-				t.Errorf("prompt shown = %v, stderr %q", asked, tio.err.String())
+			if asked := strings.Contains(tio.Err.String(), prompt); asked != (tc.tty && !tc.yes) {
+				t.Errorf("prompt shown = %v, stderr %q", asked, tio.Err.String())
 			}
 			reqs := clitest.Sent(api)
 			asked := tc.tty && !tc.yes
@@ -360,14 +342,14 @@ func TestConfirmationNamesTheObject(t *testing.T) {
 			[]string{"GET /api/v2/folders"}},
 	} {
 		api, _ := sandboxEnv(t)
-		f, tio := testFactory(t, &testKeyring{}, "n\n")
+		f, tio := clitest.Factory(t, &clitest.Keyring{}, "n\n")
 		f.IO.InTTY, f.IO.ErrTTY = true, true
-		err := execute(context.Background(), f, tc.args, nil)
+		err := familytest.Run(f, tc.args...)
 		if !errors.Is(err, cli.ErrCancelled) {
 			t.Errorf("%v: err = %v, want cancelled", tc.args, err)
 		}
-		if !strings.Contains(tio.err.String(), tc.prompt) {
-			t.Errorf("%v: stderr %q, want the prompt %q", tc.args, tio.err.String(), tc.prompt)
+		if !strings.Contains(tio.Err.String(), tc.prompt) {
+			t.Errorf("%v: stderr %q, want the prompt %q", tc.args, tio.Err.String(), tc.prompt)
 		}
 		if got := clitest.Sent(api); strings.Join(got, "\n") != strings.Join(tc.reads, "\n") {
 			t.Errorf("%v: sent %v, want %v", tc.args, got, tc.reads)
@@ -375,115 +357,26 @@ func TestConfirmationNamesTheObject(t *testing.T) {
 	}
 }
 
-func TestExplainHints(t *testing.T) {
-	isolate(t)
-	f, _ := testFactory(t, &testKeyring{}, "")
-	cfg, err := f.Config()
-	if err != nil {
-		t.Fatal(err)
-	}
-	e401 := func() error { return &client.APIError{StatusCode: 401, Method: "GET", Path: "/users"} }
-
-	t.Setenv("ORGCTL_TOKEN", "tok")
-	if err := cli.Explain(cfg, e401()); !strings.Contains(err.Error(), "token rejected (HTTP 401)\nThe token in ORGCTL_TOKEN was rejected: check it, or unset it to use the stored login.") {
-		t.Errorf("401 with ORGCTL_TOKEN: %q", err)
-	}
-	t.Setenv("ORGCTL_TOKEN", "")
-	if err := cli.Explain(cfg, e401()); !strings.HasSuffix(err.Error(), "\nLog in again with `orgctl auth login --profile default`, or set ORGCTL_TOKEN.") {
-		t.Errorf("401 without ORGCTL_TOKEN: %q", err)
-	}
-	if err := cli.Explain(nil, e401()); !strings.Contains(err.Error(), "--profile default") {
-		t.Errorf("401 without a config: %q", err)
-	}
-	err = cli.Explain(cfg, &client.APIError{StatusCode: 403, Scope: "Groups > Write"})
-	if !strings.HasSuffix(err.Error(), "\nCreate a token with the \"Groups > Write\" scope (Settings > API) and log in with it.") {
-		t.Errorf("403 with a scope: %q", err)
-	}
-	if err := cli.Explain(cfg, &client.APIError{StatusCode: 403}); strings.Contains(err.Error(), "\n") {
-		t.Errorf("403 without a scope has a hint: %q", err)
-	}
-	if err := cli.Explain(cfg, &client.APIError{StatusCode: 500, Method: "GET", Path: "/x"}); strings.Contains(err.Error(), "\n") {
-		t.Errorf("500 has a hint: %q", err)
-	}
-	plain := errors.New("dial tcp: refused")
-	if err := cli.Explain(cfg, plain); err != plain {
-		t.Errorf("a non-API error was changed: %v", err)
-	}
-
-	// A profile that targets a space adds the space token rule to 401 and 403.
-	if err := settings.SaveProfile("eng", map[string]any{"base_url": "https://eng.example.com", "space": "eng"}, false); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("ORGCTL_PROFILE", "eng")
-	f, _ = testFactory(t, &testKeyring{}, "")
-	spaceCfg, err := f.Config()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, code := range []int{401, 403} {
-		err := cli.Explain(spaceCfg, &client.APIError{StatusCode: code, Scope: "Users > Read"})
-		msg := err.Error()
-		if !strings.Contains(msg, `Profile "eng" targets the space "eng".`) || !strings.Contains(msg, "orgctl auth login --profile eng --base-url <space URL>") {
-			t.Errorf("%d on a space profile: %q", code, msg)
-		}
-		if code == 401 && !strings.Contains(msg, "Log in again with `orgctl auth login --profile eng`") {
-			t.Errorf("401 on a space profile lost the login hint: %q", msg)
-		}
-	}
-	if err := cli.Explain(spaceCfg, &client.APIError{StatusCode: 404, Method: "GET", Path: "/x"}); strings.Contains(err.Error(), "space") {
-		t.Errorf("404 on a space profile: %q", err)
-	}
-}
-
-func TestExplainedErrorsFromTheSandbox(t *testing.T) {
-	api, _ := sandboxEnv(t)
-	t.Setenv("ORGCTL_TOKEN", mustMint(t, api, "users:read"))
-	_, _, err := run(t, "", "groups", "list")
-	if ExitCode(err) != cli.ExitAuth || !strings.Contains(err.Error(), `Create a token with the "Groups > Read" scope`) {
-		t.Errorf("missing scope: %v (exit %d)", err, ExitCode(err))
-	}
-	t.Setenv("ORGCTL_TOKEN", "tok_not_valid")
-	_, _, err = run(t, "", "users", "list")
-	if ExitCode(err) != cli.ExitAuth || !strings.Contains(err.Error(), "The token in ORGCTL_TOKEN was rejected") {
-		t.Errorf("rejected token: %v (exit %d)", err, ExitCode(err))
-	}
-	t.Setenv("ORGCTL_TOKEN", api.AdminToken())
-	_, _, err = run(t, "", "users", "get", "user_missing")
-	if ExitCode(err) != cli.ExitNotFound {
-		t.Errorf("unknown user: %v (exit %d)", err, ExitCode(err))
-	}
-}
-
 func TestOutputOptionsAreCheckedBeforeSending(t *testing.T) {
 	api, _ := sandboxEnv(t)
 	_, _, err := run(t, "", "users", "list", "-o", "xml")
-	if ExitCode(err) != cli.ExitUsage {
-		t.Errorf("-o xml: %v (exit %d)", err, ExitCode(err))
+	if cli.ExitCode(err) != cli.ExitUsage {
+		t.Errorf("-o xml: %v (exit %d)", err, cli.ExitCode(err))
 	}
 	_, _, err = run(t, "", "users", "list", "--jq", ".[")
-	if ExitCode(err) != cli.ExitUsage {
-		t.Errorf("bad --jq: %v (exit %d)", err, ExitCode(err))
+	if cli.ExitCode(err) != cli.ExitUsage {
+		t.Errorf("bad --jq: %v (exit %d)", err, cli.ExitCode(err))
 	}
 	if n := len(api.Requests()); n != 0 {
 		t.Errorf("%d requests sent with bad output options", n)
 	}
 }
 
-// mustMint is a primary-org token with exactly these scopes.
-func mustMint(t *testing.T, api *sandbox.Server, scopes ...string) string {
-	t.Helper()
-	tok, err := sandboxtest.MintToken(api, scopes...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tok
-}
-
 // A list large enough to be rendered while it arrives prints exactly what
 // printing it after the fact prints, in every format that renders: per
 // element or over the whole list.
 func TestLargeListPrintsAsAfterTheFact(t *testing.T) {
-	sandboxEnvWith(t, sandbox.Options{Users: 3000})
+	clitest.SandboxEnv(t, sandbox.Options{Users: 3000})
 	data := mustRun(t, "users", "list", "-o", "json")
 	if len(data) < 512<<10 {
 		t.Fatalf("the list is %d bytes: too small to be rendered while it arrives", len(data))

@@ -1,13 +1,14 @@
-package cmd
+package families_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
+	"github.com/orgctl/orgctl/cmd/cli/clitest"
+	"github.com/orgctl/orgctl/cmd/families/familytest"
 )
 
 // TestRecordedFoldersThroughTheCommand runs `folders list` against the
@@ -31,39 +32,39 @@ func TestRecordedFoldersThroughTheCommand(t *testing.T) {
 	}
 	json.Unmarshal([]byte(body), &env)
 
-	isolate(t)
+	clitest.Isolate(t)
 	base := sandboxtest.Replay(t, 200, body)
 	t.Setenv("ORGCTL_BASE_URL", base)
 	t.Setenv("ORGCTL_TOKEN", "tok_recorded")
 
-	f, tio := testFactory(t, &testKeyring{}, "")
-	if err := execute(context.Background(), f, []string{"folders", "list", "-o", "json"}, nil); err != nil {
+	f, tio := clitest.Factory(t, &clitest.Keyring{}, "")
+	if err := familytest.Run(f, "folders", "list", "-o", "json"); err != nil {
 		t.Fatal(err)
 	}
-	if tio.out.String() != string(env.Data)+"\n" {
-		t.Errorf("-o json differs from the recorded data:\n%s", tio.out.String())
+	if tio.Out.String() != string(env.Data)+"\n" {
+		t.Errorf("-o json differs from the recorded data:\n%s", tio.Out.String())
 	}
 
-	f, tio = testFactory(t, &testKeyring{}, "")
-	if err := execute(context.Background(), f, []string{"folders", "list"}, nil); err != nil {
+	f, tio = clitest.Factory(t, &clitest.Keyring{}, "")
+	if err := familytest.Run(f, "folders", "list"); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(tio.out.String(), "file_6\troot\tfile\t\ttrue\n") {
-		t.Errorf("piped table lacks the file folder:\n%s", tio.out.String())
+	if !strings.Contains(tio.Out.String(), "file_6\troot\tfile\t\ttrue\n") {
+		t.Errorf("piped table lacks the file folder:\n%s", tio.Out.String())
 	}
 
-	f, tio = testFactory(t, &testKeyring{}, "")
+	f, tio = clitest.Factory(t, &clitest.Keyring{}, "")
 	f.IO.OutTTY = true
-	if err := execute(context.Background(), f, []string{"folders", "list"}, nil); err != nil {
+	if err := familytest.Run(f, "folders", "list"); err != nil {
 		t.Fatal(err)
 	}
 	found := false
-	for _, l := range strings.Split(tio.out.String(), "\n") {
+	for _, l := range strings.Split(tio.Out.String(), "\n") {
 		if fs := strings.Fields(l); len(fs) >= 3 && fs[0] == "file_6" && fs[2] == "file" {
 			found = true
 		}
 	}
-	if !found || !strings.HasPrefix(tio.out.String(), "ID") {
-		t.Errorf("terminal table lacks the file folder:\n%s", tio.out.String())
+	if !found || !strings.HasPrefix(tio.Out.String(), "ID") {
+		t.Errorf("terminal table lacks the file folder:\n%s", tio.Out.String())
 	}
 }

@@ -1,4 +1,7 @@
-package cmd
+package families_test
+
+// The families' own views, called directly and through their commands
+// against the sandbox.
 
 import (
 	"bytes"
@@ -6,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/cmd/engine"
@@ -24,25 +28,25 @@ func TestViewObservabilityTest(t *testing.T) {
 	}
 	p, buf, _ = printer("table")
 	err := view(p, c, json.RawMessage(`{"success":false,"message":"DSN rejected"}`))
-	if ExitCode(err) != cli.ExitFailure || err.Error() != "Sentry did not accept the test event: DSN rejected" || buf.Len() != 0 {
+	if cli.ExitCode(err) != cli.ExitFailure || err.Error() != "Sentry did not accept the test event: DSN rejected" || buf.Len() != 0 {
 		t.Errorf("failure: %v, printed %q", err, buf.String())
 	}
 	p, buf, _ = printer("json")
 	err = view(p, c, json.RawMessage(`{"success":false,"message":"no"}`))
-	if ExitCode(err) != cli.ExitFailure || !strings.Contains(buf.String(), `"success":false`) {
+	if cli.ExitCode(err) != cli.ExitFailure || !strings.Contains(buf.String(), `"success":false`) {
 		t.Errorf("failure -o json: %v, printed %q", err, buf.String())
 	}
 
 	// Through the sandbox, whose canned answer is a failure.
-	sandboxEnv(t)
+	clitest.SandboxEnv(t, sandbox.Options{})
 	_, _, err = run(t, "", "observability", "test", "sentry")
-	if ExitCode(err) != cli.ExitFailure || !strings.HasPrefix(err.Error(), "Sentry did not accept the test event") {
+	if cli.ExitCode(err) != cli.ExitFailure || !strings.HasPrefix(err.Error(), "Sentry did not accept the test event") {
 		t.Errorf("sandbox test: %v", err)
 	}
 }
 
 func TestViewsThroughTheSandbox(t *testing.T) {
-	sandboxEnv(t)
+	clitest.SandboxEnv(t, sandbox.Options{})
 	out := mustRun(t, "info", "ip-allowlist")
 	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 		if region, _, ok := strings.Cut(line, "\t"); !ok || !strings.Contains(region, "-") {
@@ -59,20 +63,20 @@ func TestViewsThroughTheSandbox(t *testing.T) {
 }
 
 func TestODBCParamsAreCheckedBeforeSending(t *testing.T) {
-	api, _ := sandboxEnv(t)
+	api, _ := clitest.SandboxEnv(t, sandbox.Options{})
 	_, _, err := run(t, "", "resources", "create", "--name", "hr", "--type", "mssql", "--options", `{"windows_auth":true}`,
 		"--odbc-param", "Trusted_Connection=yes")
-	if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "not sent: the create would fail for a Windows-auth T-SQL resource") ||
+	if cli.ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "not sent: the create would fail for a Windows-auth T-SQL resource") ||
 		!strings.Contains(err.Error(), "Trusted_Connection") {
 		t.Errorf("create with a blocked key: %v", err)
 	}
 	_, _, err = run(t, "", "resources", "update", "hr-mssql-winauth", "--odbc-param", "Packet Size=4096", "--odbc-param", "Driver={x}")
-	if ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "not sent: the update would fail") {
+	if cli.ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "not sent: the update would fail") {
 		t.Errorf("update with a blocked key: %v", err)
 	}
 	body := familytest.BodyFile(t, `[{"op":"replace","path":"/options/params_from_connection_string/APP~1x","value":"v;Driver=x"}]`)
 	_, _, err = run(t, "", "resources", "update", "hr-mssql-winauth", "--body", body)
-	if ExitCode(err) != cli.ExitUsage {
+	if cli.ExitCode(err) != cli.ExitUsage {
 		t.Errorf("patch op injecting an attribute: %v", err)
 	}
 	if got := clitest.Sent(api); len(got) != 0 {
@@ -88,7 +92,7 @@ func TestODBCParamsAreCheckedBeforeSending(t *testing.T) {
 }
 
 func TestViewSettingsKeepTheAPIsOrder(t *testing.T) {
-	sandboxEnv(t)
+	clitest.SandboxEnv(t, sandbox.Options{})
 	out := mustRun(t, "org", "get")
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if len(lines) < 5 || !strings.HasPrefix(lines[0], "ai_support_bot_disabled\tfalse") {
@@ -116,7 +120,7 @@ func TestViewSettingsKeepTheAPIsOrder(t *testing.T) {
 }
 
 func TestViewNewTokenShownOnce(t *testing.T) {
-	api, _ := sandboxEnv(t)
+	api, _ := clitest.SandboxEnv(t, sandbox.Options{})
 	out, errOut, err := run(t, "", "tokens", "create", "--label", "ci", "--scope", "users:read")
 	if err != nil {
 		t.Fatal(err)
@@ -149,4 +153,23 @@ func TestViewNewTokenShownOnce(t *testing.T) {
 func printer(format string) (*output.Printer, *bytes.Buffer, *bytes.Buffer) {
 	var out, errOut bytes.Buffer
 	return &output.Printer{IO: &output.IO{Out: &out, Err: &errOut}, Opts: output.Options{Format: format}}, &out, &errOut
+}
+
+// run executes one command line of a family and returns its output, its
+// error explained as Main explains it.
+func run(t *testing.T, stdin string, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	f, tio := clitest.Factory(t, &clitest.Keyring{}, stdin)
+	err = familytest.Run(f, args...)
+	return tio.Out.String(), tio.Err.String(), err
+}
+
+// mustRun executes a command line that must succeed.
+func mustRun(t *testing.T, args ...string) string {
+	t.Helper()
+	out, errOut, err := run(t, "", args...)
+	if err != nil {
+		t.Fatalf("%v: %v\nstderr: %s", args, err, errOut)
+	}
+	return out
 }
