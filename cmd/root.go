@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -100,7 +99,7 @@ Try it without an org:  orgctl --sandbox users list`,
 	root.SetFlagErrorFunc(flagError)
 
 	pf := root.PersistentFlags()
-	addGlobalFlags(pf)
+	cli.AddGlobalFlags(pf)
 	root.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return outputFormats(), cobra.ShellCompDirectiveNoFileComp
 	})
@@ -300,28 +299,11 @@ func familyWord(args []string) string {
 	}
 }
 
-// addGlobalFlags defines the root's persistent flags. The start-up
-// shortcut reads the same definitions (globalValueFlags), so a new global
-// flag that takes a value is stepped over without being listed twice.
-func addGlobalFlags(pf *pflag.FlagSet) {
-	pf.String("profile", "", "use the named profile from the config file (env ORGCTL_PROFILE)")
-	pf.StringP("output", "o", "table", "output format: table, json, yaml or csv")
-	pf.String("jq", "", "filter JSON output with a jq `EXPRESSION`")
-	pf.String("template", "", "format output with a Go text/template `TEMPLATE`")
-	pf.String("columns", "", "show only these table `COLUMNS`, in this order (a,b,c; also tab-separated output)")
-	pf.BoolP("quiet", "q", false, "print no notices on stderr (errors and warnings still show)")
-	pf.Bool("debug", false, "log each HTTP request (method, URL, status, timing) to stderr; the token is never shown")
-	pf.Bool("sandbox", false, "run against the built-in local demo org instead of a real one")
-	pf.Duration("max-wait", 10*time.Minute, "give up (exit 5) when the rate budget would make a request wait longer than this")
-	pf.Duration("timeout", 30*time.Second, "time limit for each HTTP attempt")
-	pf.Bool("insecure-http", false, "allow plain http:// to a non-loopback host (the token is sent unencrypted)")
-}
-
 // globalValueFlags are the global flags that take the next word as their
 // value when written without "=": "--name" and, for a shorthand, "-x".
 var globalValueFlags = sync.OnceValue(func() map[string]bool {
 	fs := pflag.NewFlagSet("orgctl", pflag.ContinueOnError)
-	addGlobalFlags(fs)
+	cli.AddGlobalFlags(fs)
 	m := map[string]bool{}
 	fs.VisitAll(func(fl *pflag.Flag) {
 		if fl.NoOptDefVal != "" { // a boolean: its value, if any, follows "="

@@ -15,10 +15,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/cmd/cli"
@@ -187,23 +185,6 @@ func IsUsage(err error) bool {
 	return errors.As(err, &ue)
 }
 
-// GlobalFlags defines the root's persistent flags as orgctl's root does, so
-// that a family's commands can run without the root package (which tests
-// of the packages below it cannot import). cmd's tests keep the two equal.
-func GlobalFlags(pf *pflag.FlagSet) {
-	pf.String("profile", "", "use the named profile from the config file (env ORGCTL_PROFILE)")
-	pf.StringP("output", "o", "table", "output format: table, json, yaml or csv")
-	pf.String("jq", "", "filter JSON output with a jq `EXPRESSION`")
-	pf.String("template", "", "format output with a Go text/template `TEMPLATE`")
-	pf.String("columns", "", "show only these table `COLUMNS`, in this order (a,b,c; also tab-separated output)")
-	pf.BoolP("quiet", "q", false, "print no notices on stderr (errors and warnings still show)")
-	pf.Bool("debug", false, "log each HTTP request (method, URL, status, timing) to stderr; the token is never shown")
-	pf.Bool("sandbox", false, "run against the built-in local demo org instead of a real one")
-	pf.Duration("max-wait", 10*time.Minute, "give up (exit 5) when the rate budget would make a request wait longer than this")
-	pf.Duration("timeout", 30*time.Second, "time limit for each HTTP attempt")
-	pf.Bool("insecure-http", false, "allow plain http:// to a non-loopback host (the token is sent unencrypted)")
-}
-
 // Root is a root command with the global flags, bound to f's settings as
 // the real root binds them, on f's streams, holding cmds.
 func Root(f *cli.Factory, cmds ...*cobra.Command) *cobra.Command {
@@ -212,7 +193,7 @@ func Root(f *cli.Factory, cmds ...*cobra.Command) *cobra.Command {
 	root.SetErr(f.IO.Err)
 	root.SetIn(f.IO.In)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &cli.UsageError{Err: err} })
-	GlobalFlags(root.PersistentFlags())
+	cli.AddGlobalFlags(root.PersistentFlags())
 	f.Sources.BindFlags(root.PersistentFlags())
 	root.AddCommand(cmds...)
 	return root
