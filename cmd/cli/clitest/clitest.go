@@ -1,8 +1,8 @@
 // Package clitest runs commands the way a test of one package needs to:
 // on a Factory with in-memory streams and token store, in private XDG
 // directories, against the sandbox on loopback, under a root that carries
-// the global flags (which cmd's tests keep equal to the real root's). It
-// is imported by tests only.
+// the same global flags as the real one (cli.AddGlobalFlags). It is
+// imported by tests only.
 package clitest
 
 import (
