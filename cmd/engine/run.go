@@ -50,7 +50,7 @@ func run(op *Op, f *cli.Factory, c *cobra.Command, args []string) error {
 }
 
 // runInput resolves the names of an Input that build has already checked
-// with stand-ins, builds the call again with the ids, and runs it. A dry
+// with stand-ins, binds the ids found into that call, and runs it. A dry
 // run resolves nothing: it lists the lookups it would send.
 func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef, checked *Call, o RunOptions) error {
 	if len(refs) == 0 {
@@ -79,19 +79,16 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 			return err
 		}
 	}
-	typed := in.Values
-	in, found, err := e.resolveNames(ctx, in, refs)
+	found, err := e.resolveNames(ctx, refs)
 	if err != nil {
 		return err
 	}
 	if err := refuseBuiltin(op, refs, found); err != nil {
 		return err
 	}
-	call, err := op.Build(in, nil)
-	if err != nil {
-		return err
-	}
-	call.Typed = typed
+	call := checked
+	call.Bind(foundIDs(found))
+	call.Typed = in.Values
 	if raw := foundObject(call, refs, found); raw != nil {
 		// The lookup's answer holds the object the get would read again.
 		call.Names = e.namesOf(ctx)
