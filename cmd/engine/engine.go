@@ -153,7 +153,9 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call, render func(*js
 
 // print is the print phase. An empty list on a terminal says so on
 // stderr rather than showing a bare header; piped, it stays empty.
-func (e *Engine) print(c *Call, resp *client.Response, o RunOptions) error {
+func (e *Engine) print(ctx context.Context, c *Call, resp *client.Response, o RunOptions) error {
+	c.Names = e.namesOf(ctx)
+	c.Get = e.getter(ctx)
 	if o.JSON != nil {
 		return PrintSelected(e.Printer, resp.Data, o.JSON)
 	}
@@ -205,11 +207,9 @@ func (e *Engine) changed(c *Call) {
 	}
 }
 
-// confirm asks on a terminal and refuses elsewhere.
+// confirm asks the person at the terminal (call has refused an
+// unattended run already).
 func (e *Engine) confirm(ctx context.Context, c *Call) error {
-	if err := e.refuseUnattended(c); err != nil {
-		return err
-	}
 	if c.Op.TypeToConfirm != nil {
 		name, err := c.Op.TypeToConfirm(ctx, org{e}, c)
 		if err != nil {
@@ -319,13 +319,22 @@ func confirmQuestion(c *Call, objs []any) string {
 }
 
 // refuseUnattended refuses a destructive call that nobody can confirm.
-func (e *Engine) refuseUnattended(c *Call) error {
+// Arguments given by name (refs not yet looked up) are shown as typed.
+func (e *Engine) refuseUnattended(c *Call, refs []nameRef) error {
 	if e.f.IO.InTTY && e.f.IO.ErrTTY {
 		return nil
 	}
+	typed := map[int]string{}
+	for _, ref := range refs {
+		if ref.Flag == "" {
+			typed[ref.Arg] = ref.Text
+		}
+	}
 	what := c.Command
 	for i, a := range c.Op.Args {
-		if l, ok := c.ArgLabels[i]; ok {
+		if l, ok := typed[i]; ok {
+			what += " " + l
+		} else if l, ok := c.ArgLabels[i]; ok {
 			what += " " + l
 		} else if v, ok := c.Params[a]; ok {
 			what += " " + v
