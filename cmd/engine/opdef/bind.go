@@ -3,6 +3,7 @@ package opdef
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -94,40 +95,41 @@ func (b binder) value(v any) any {
 		for _, e := range t {
 			b.value(e)
 		}
-	case json.Number:
-		if id, ok := b[t.String()]; ok {
-			return json.Number(id)
-		}
-	case int64:
-		if id, ok := b[strconv.FormatInt(t, 10)]; ok {
-			if n, err := strconv.ParseInt(id, 10, 64); err == nil {
-				return n
-			}
-			return id
-		}
-	case int:
-		if id, ok := b[strconv.Itoa(t)]; ok {
-			if n, err := strconv.Atoi(id); err == nil {
-				return n
-			}
-			return id
-		}
-	case uint64:
-		if id, ok := b[strconv.FormatUint(t, 10)]; ok {
-			if n, err := strconv.ParseUint(id, 10, 64); err == nil {
-				return n
-			}
-			return id
-		}
-	case float64:
-		if id, ok := b[strconv.FormatFloat(t, 'f', -1, 64)]; ok {
-			if n, err := strconv.ParseFloat(id, 64); err == nil {
-				return n
-			}
-			return id
-		}
+	case json.Number, int64, int, uint64, float64:
+		return b.number(t)
 	}
 	return v
+}
+
+// number is a number that was a stand-in as the id, in the number's own
+// type where the id parses as one.
+func (b binder) number(v any) any {
+	text := fmt.Sprint(v)
+	if f, isFloat := v.(float64); isFloat {
+		text = strconv.FormatFloat(f, 'f', -1, 64) // as JSON spells it, not 9e+08
+	}
+	id, ok := b[text]
+	if !ok {
+		return v
+	}
+	var n any
+	var err error
+	switch v.(type) {
+	case json.Number:
+		return json.Number(id)
+	case int64:
+		n, err = strconv.ParseInt(id, 10, 64)
+	case int:
+		n, err = strconv.Atoi(id)
+	case uint64:
+		n, err = strconv.ParseUint(id, 10, 64)
+	case float64:
+		n, err = strconv.ParseFloat(id, 64)
+	}
+	if err != nil {
+		return id
+	}
+	return n
 }
 
 func (b binder) query(q map[string][]string) {

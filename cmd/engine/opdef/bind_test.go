@@ -23,6 +23,7 @@ func TestBindPutsIDsWhereTheStandInsAre(t *testing.T) {
 			"members": []any{map[string]any{"id": "user_2resolve"}, map[string]any{"id": "user_kept"}},
 			"group":   json.Number("900000001"),
 			"count":   int64(900000001),
+			"float":   float64(900000001),
 			"name":    "user_2resolve and more",
 		},
 		Local:    map[string]any{"user": []any{"user_2resolve", "user_3resolve"}},
@@ -51,6 +52,7 @@ func TestBindPutsIDsWhereTheStandInsAre(t *testing.T) {
 		"members": []any{map[string]any{"id": "user_ada"}, map[string]any{"id": "user_kept"}},
 		"group":   json.Number("7"),
 		"count":   int64(7),
+		"float":   float64(7),
 		"name":    "user_2resolve and more",
 	}
 	if !reflect.DeepEqual(c.Body, wantBody) {
