@@ -2,26 +2,23 @@ package engine
 
 import "github.com/orgctl/orgctl/cmd/engine/opdef"
 
-// What an operation is lives in package opdef; these names keep the
-// engine's users compiling while they move to opdef's own.
+// What an operation is lives in package opdef. The names below are the ones
+// the engine's users (families, workflows, tool commands) still reach it by;
+// new code uses opdef's own.
 
 type (
-	Op        = opdef.Op
-	Field     = opdef.Field
-	Kind      = opdef.Kind
-	In        = opdef.In
-	KindBy    = opdef.KindBy
-	Input     = opdef.Input
-	Call      = opdef.Call
-	FollowUp  = opdef.FollowUp
-	Existence = opdef.Existence
-	Org       = opdef.Org
+	Op       = opdef.Op
+	Field    = opdef.Field
+	In       = opdef.In
+	KindBy   = opdef.KindBy
+	Input    = opdef.Input
+	Call     = opdef.Call
+	FollowUp = opdef.FollowUp
+	Org      = opdef.Org
 )
 
 const (
-	KString  = opdef.KString
 	KInt     = opdef.KInt
-	KNumber  = opdef.KNumber
 	KBool    = opdef.KBool
 	KStrings = opdef.KStrings
 	KKV      = opdef.KKV

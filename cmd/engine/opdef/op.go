@@ -157,6 +157,9 @@ type Org interface {
 	Get(ctx context.Context, path, scope string) (json.RawMessage, error)
 }
 
+// Name is the operation's command name, the first word of its Use.
+func (op *Op) Name() string { name, _, _ := strings.Cut(op.Use, " "); return name }
+
 // Mutating reports whether the op sends anything but a GET.
 func (op *Op) Mutating() bool { return op.Method != "GET" }
 
