@@ -62,10 +62,9 @@ type Field struct {
 	KeyKind string
 }
 
-// Op declares one API operation as a command. The engine turns it into a
-// command whose run is four named phases: parse (flags into an Input), build
-// (Input into a Call, nothing sent), send (the Call's requests through the
-// client) and print.
+// Op declares one API operation as a command. Build turns an Input into a
+// checked Call; package cmd/engine turns the Op into a command and runs the
+// Call (see its doc for the phases).
 type Op struct {
 	Use     string // "get USER_ID"
 	Short   string
