@@ -15,4 +15,7 @@
 // 30 MB list is read once; buffers that large come from output/hugepage.
 // It paces through the small Pacer interface, so the point ledger (package
 // ratebudget) stays free of HTTP.
+//
+// A Request is declared in the leaf client/request, with the path escaping,
+// so that what only declares or checks requests needs no network code.
 package client

@@ -7,6 +7,9 @@
 // anything is sent; and the few helpers every command uses (argument
 // checks, the printer from -o/--jq/--template, key: value status views).
 //
+// UsageError is declared in the leaf cmd/cli/usage, so that what must
+// stay free of the network (cmd/engine/opdef) can return it.
+//
 // It must not import the command tree (cmd and its command packages): they
 // import it.
 package cli

@@ -16,6 +16,7 @@ import (
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 )
 
 // bulkColumns maps a file's column names to the op's fields and arguments.
@@ -126,7 +127,7 @@ func newBulkColumns(op *Op, given int) *bulkColumns {
 		if i < len(uses) {
 			name = strings.ReplaceAll(strings.ToLower(strings.Trim(uses[i], "[]")), "_", "-")
 		}
-		if op.argKind(i) == "users" {
+		if op.ArgKind(i) == "users" {
 			// every file names a user the same way, whatever the command calls it
 			add(userColumn, colTarget{arg: i})
 			userArgs = append(userArgs, i)
@@ -137,7 +138,7 @@ func newBulkColumns(op *Op, given int) *bulkColumns {
 		add(name, colTarget{arg: i})
 		add(strings.ReplaceAll(name, "-", "_"), colTarget{arg: i})
 		add(p, colTarget{arg: i})
-		if k := op.argKind(i); k != "" && k != noCompletion {
+		if k := op.ArgKind(i); k != "" && k != noCompletion {
 			add(kinds.Singular(k), colTarget{arg: i}) // "group" for GROUP_ID: a name or an id
 		}
 	}
@@ -293,10 +294,10 @@ func expandKV(fd *Field, vals []string) []string {
 // problemText is a build error as lines of a file's problems: the
 // command's name dropped, flags named as the columns they are here.
 func (j *bulkJob) problemText(err error) []string {
-	var ie *inputError
+	var ie *opdef.InputError
 	var msgs []string
 	if errors.As(err, &ie) {
-		msgs = ie.problems
+		msgs = ie.Problems()
 	} else {
 		msgs = []string{err.Error()}
 	}
@@ -309,7 +310,7 @@ func (j *bulkJob) problemText(err error) []string {
 			m = strings.ReplaceAll(strings.TrimSuffix(rest, " not set"), "--", "") + " are missing or empty: they are required"
 		}
 		m = flagRE().ReplaceAllStringFunc(m, func(s string) string {
-			if j.op.hasField(s[2:]) {
+			if j.op.HasField(s[2:]) {
 				return s[2:] // in a file, the flag is a column
 			}
 			return s
@@ -322,7 +323,7 @@ func (j *bulkJob) problemText(err error) []string {
 // checkRow builds one row with stand-ins for names, as the command line
 // is checked, so bad values are found before any request.
 func (j *bulkJob) checkRow(in Input) (*Call, []string) {
-	refs := j.op.NameRefs(in)
+	refs := nameRefs(j.op, in)
 	if err := refuseBuiltin(j.op, refs, nil); err != nil {
 		return nil, []string{err.Error()}
 	}
@@ -334,28 +335,19 @@ func (j *bulkJob) checkRow(in Input) (*Call, []string) {
 		var probs []string
 		uin := j.updateInput(in, standIn(kinds.ByName[j.op.Exists.Kind], 1))
 		for flag := range in.Values {
-			if !j.upd.hasField(flag) && !slices.Contains(j.op.Exists.Flags, flag) {
+			if !j.upd.HasField(flag) && !slices.Contains(j.op.Exists.Flags, flag) {
 				probs = append(probs, fmt.Sprintf("--on-exists update cannot apply %s: `%s` has no such field", flag, j.updateCommand()))
 			}
 		}
 		if len(probs) > 0 {
 			return nil, probs
 		}
-		urefs := j.upd.NameRefs(uin)
+		urefs := nameRefs(j.upd, uin)
 		if _, err := j.upd.Build(substitute(uin, urefs, func(r nameRef) string { return r.stand }), nil); err != nil && !nothingToChange(err) {
 			return nil, j.problemText(err)
 		}
 	}
 	return c, nil
-}
-
-func (op *Op) hasField(flag string) bool {
-	for _, fd := range op.Fields {
-		if fd.Flag == flag {
-			return true
-		}
-	}
-	return false
 }
 
 func nothingToChange(err error) bool { return strings.Contains(err.Error(), "nothing to change") }
@@ -369,7 +361,7 @@ func (j *bulkJob) updateCommand() string {
 func (j *bulkJob) updateInput(in Input, id string) Input {
 	out := Input{Command: j.updateCommand(), Args: []string{id}, Values: map[string][]string{}}
 	for flag, v := range in.Values {
-		if j.upd.hasField(flag) {
+		if j.upd.HasField(flag) {
 			out.Values[flag] = v
 		}
 	}

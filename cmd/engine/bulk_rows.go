@@ -99,7 +99,7 @@ func (j *bulkJob) apply(ctx context.Context, row bulk.Row, leaving func() error)
 			}
 		}
 		if _, replay := j.replays.Load(row.N); replay && errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound &&
-			j.op.bulkOutcome() == bulk.Deleted {
+			bulkOutcome(j.op) == bulk.Deleted {
 			return bulk.Result{Outcome: bulk.Deleted, Key: key, ID: j.argID(c),
 				Message: "already gone: the earlier run's request, whose answer was lost, was applied"}
 		}
@@ -139,7 +139,7 @@ func (j *bulkJob) outcome() bulk.Outcome {
 	if j.upsert() {
 		return bulk.Updated
 	}
-	return j.op.bulkOutcome()
+	return bulkOutcome(j.op)
 }
 
 // BatchKey puts rows with the same arguments in one batch when the op's
@@ -257,7 +257,7 @@ func (j *bulkJob) failed(key string, err error) bulk.Result {
 // build resolves a row's names (the job's one Resolver, so each list is
 // fetched once) and builds its call.
 func (j *bulkJob) build(ctx context.Context, in Input) (Input, *Call, error) {
-	refs := j.op.NameRefs(in)
+	refs := nameRefs(j.op, in)
 	if len(refs) > 0 {
 		j.warm(ctx, j.lookup)
 		ids := make(map[string]string, len(refs))
@@ -491,7 +491,7 @@ func (j *bulkJob) replayable(c *Call) bool {
 }
 
 // bulkOutcome is what a successful row of the op did.
-func (op *Op) bulkOutcome() bulk.Outcome {
+func bulkOutcome(op *Op) bulk.Outcome {
 	if op.Method == http.MethodDelete || op.Destructive {
 		return bulk.Deleted
 	}
@@ -511,7 +511,7 @@ func (j *bulkJob) resultID(c *Call, resp *client.Response) string {
 	if ex := j.op.Exists; ex != nil && ex.Check != nil && ex.Flags[0] == "user" {
 		return strings.Join(c.LocalStrings("user"), ",") // the answer is the group
 	}
-	if resp != nil && len(resp.Data) > 0 && resp.Data[0] == '{' && (len(j.op.Args) == 0 || j.op.bulkOutcome() == bulk.Created) {
+	if resp != nil && len(resp.Data) > 0 && resp.Data[0] == '{' && (len(j.op.Args) == 0 || bulkOutcome(j.op) == bulk.Created) {
 		var obj struct {
 			ID any `json:"id"`
 		}

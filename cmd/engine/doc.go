@@ -1,15 +1,18 @@
-// Package engine turns a declarative Op (path, scope, fields, columns) into
-// a cobra command (Op.wire), and runs it (Op.run) in named phases:
+// Package engine turns a declared operation (package opdef: path, scope,
+// fields, columns, and the build phase) into a cobra command (wire), and
+// runs it. One call's phases read top to bottom in run.go: run parses the
+// command line and builds the call once, and Engine.call takes the built
+// call through the rest:
 //
-//	parse   (parseFlags)            the command line into an Input of raw text
-//	build   (Op.Build)              the Input into a checked Call; nothing sent
-//	resolve (Engine.resolveNames)   names to ids, with one lookup per kind
-//	send    (Engine.sendWith)       reads, the request, its follow-ups, paced
-//	print   (Engine.print)          the answer in the chosen format
-//
-// One call's phases read top to bottom in run.go: Op.run parses and
-// builds, Engine.runInput resolves names, and Engine.runCall puts the dry
-// run or the confirmation between build and send, then prints.
+//	parse   (parseFlags)             the command line into an Input of raw text
+//	build   (opdef.Op.Build)         the Input into a checked Call, a stand-in id for each name
+//	check   (checkColumns, refuseBuiltin)  what can be refused before any request
+//	dry run (DryRun, dryRunNames)    the lookups and requests, priced; nothing sent
+//	confirm (refuseUnattended, confirm)  refused unattended before any lookup, asked after
+//	resolve (Engine.resolveNames)    names to ids, one lookup per kind
+//	bind    (opdef.Call.Bind)        the ids put where the stand-ins are
+//	send    (Engine.sendWith)        reads, the request, its follow-ups, paced
+//	print   (Engine.print)           the answer in the chosen format
 //
 // The same phases run once per row of a --from file (bulk.go), where the
 // job's life cycle comes from client/bulk. Shell completion of object

@@ -36,9 +36,9 @@ type nameRef struct {
 	stand string
 }
 
-// NameRefs finds the names in an Input: values of arguments and fields of
+// nameRefs finds the names in an Input: values of arguments and fields of
 // an object kind that do not look like an id of that kind.
-func (op *Op) NameRefs(in Input) []nameRef {
+func nameRefs(op *Op, in Input) []nameRef {
 	var refs []nameRef
 	add := func(kindName string, r nameRef) {
 		rk, ok := resolveKinds[kindName]
@@ -55,7 +55,7 @@ func (op *Op) NameRefs(in Input) []nameRef {
 	}
 	for i, a := range in.Args {
 		if i < len(op.Args) {
-			add(op.argKindIn(i, in), nameRef{Text: a, Arg: i})
+			add(op.ArgKindIn(i, in), nameRef{Text: a, Arg: i})
 		}
 	}
 	for _, fd := range op.Fields {
@@ -63,7 +63,7 @@ func (op *Op) NameRefs(in Input) []nameRef {
 		if !ok {
 			continue
 		}
-		kind := fd.kindIn(in)
+		kind := fd.KindIn(in)
 		for e, v := range vals {
 			if fd.KeyKind != "" {
 				parts := []string{v}
@@ -138,15 +138,15 @@ func substitute(in Input, refs []nameRef, value func(nameRef) string) Input {
 	return out
 }
 
-// resolveNames looks every ref up (the resolve phase) and returns the
-// input with ids in place of names, and the objects found.
-func (e *Engine) resolveNames(ctx context.Context, in Input, refs []nameRef) (Input, map[string]resolve.Object, error) {
+// resolveNames looks every ref up (the resolve phase): the object found
+// for each, by the ref's stand-in.
+func (e *Engine) resolveNames(ctx context.Context, refs []nameRef) (map[string]resolve.Object, error) {
 	if len(refs) == 0 {
-		return in, nil, nil
+		return nil, nil
 	}
 	r, err := e.resolver()
 	if err != nil {
-		return in, nil, err
+		return nil, err
 	}
 	found := make(map[string]resolve.Object, len(refs))
 	for _, ref := range refs {
@@ -156,11 +156,20 @@ func (e *Engine) resolveNames(ctx context.Context, in Input, refs []nameRef) (In
 			if errors.As(err, &nf) && len(nf.Near) == 0 {
 				nf.Near = nearNames(ref.Kind, ref.Text, r.Known(ref.Kind))
 			}
-			return in, nil, err
+			return nil, err
 		}
 		found[ref.stand] = o
 	}
-	return substitute(in, refs, func(ref nameRef) string { return found[ref.stand].ID }), found, nil
+	return found, nil
+}
+
+// foundIDs maps each stand-in to the id of the object found for it.
+func foundIDs(found map[string]resolve.Object) map[string]string {
+	ids := make(map[string]string, len(found))
+	for stand, o := range found {
+		ids[stand] = o.ID
+	}
+	return ids
 }
 
 // nearNames are up to three of a kind's names closest to a mistyped one,

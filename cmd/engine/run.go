@@ -6,19 +6,21 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
 )
 
 // This file is one call of an operation, phase by phase, top to bottom:
-// Op.run parses and builds, Engine.runInput resolves names, and
-// Engine.runCall confirms, sends and prints.
+// run takes the command line to a built call (parse, build), and
+// Engine.call takes a built call to its printed answer (check, dry run,
+// confirm, resolve, bind, send, print). With --from the same phases run
+// once per row of a file, as one job (runBulk).
 
-// run is one command line of the op, phase by phase: parse, build (with
-// stand-ins for names, so bad input exits 2 before any lookup is sent),
-// then the engine's resolve, send and print (runInput). With --from the
-// same phases run once per row of a file, as one job (runBulk).
-func (op *Op) run(f *cli.Factory, c *cobra.Command, args []string) error {
-	args, err := op.mergeArgFlags(c, args)
+// run is one command line of the op: parse and build, then the built
+// call's phases (Engine.call).
+func run(op *Op, f *cli.Factory, c *cobra.Command, args []string) error {
+	// parse: the command line into an Input of raw text, or a --from job.
+	args, err := mergeArgFlags(op, c, args)
 	if err != nil {
 		return err
 	}
@@ -30,129 +32,112 @@ func (op *Op) run(f *cli.Factory, c *cobra.Command, args []string) error {
 			return runBulk(c.Context(), f, op, c, args, bo)
 		}
 	}
-	in, opts := parseFlags(op, c, args)
-	if opts.JSON, err = JSONSelection(c); err != nil {
+	in, o := parseFlags(op, c, args)
+	if o.JSON, err = JSONSelection(c); err != nil {
 		return err
 	}
 	if err := in.LoadBody(f.IO.In); err != nil {
 		return err
 	}
-	refs := op.NameRefs(in)
-	checked, err := op.Build(substitute(in, refs, func(r nameRef) string { return r.stand }), f.IO.In)
+	// build: once, with a stand-in id for each name, so that bad input
+	// exits 2 before any lookup is sent; resolve binds the ids in later.
+	refs := nameRefs(op, in)
+	call, err := op.Build(substitute(in, refs, func(r nameRef) string { return r.stand }), f.IO.In)
 	if err != nil {
 		return err
 	}
+	call.Typed = in.Values
 	e, err := New(f)
 	if err != nil {
 		return err
 	}
-	return e.runInput(c.Context(), op, in, refs, checked, opts)
+	return e.call(c.Context(), call, refs, o)
 }
 
-// runInput resolves the names of an Input that build has already checked
-// with stand-ins, builds the call again with the ids, and runs it. A dry
-// run resolves nothing: it lists the lookups it would send.
-func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef, checked *Call, o RunOptions) error {
-	if len(refs) == 0 {
-		return e.Run(ctx, checked, o)
-	}
-	if err := e.checkColumns(checked); err != nil {
-		return err // before any lookup is spent
-	}
-	if err := refuseBuiltin(op, refs, nil); err != nil {
-		return err
-	}
-	if op.mutating() && o.DryRun {
-		return e.dryRunNames(checked, refs)
-	}
-	if op.Destructive && !o.Yes {
-		// Refuse an unattended run before any lookup is spent on it.
-		for _, ref := range refs {
-			if ref.Flag == "" {
-				if checked.ArgLabels == nil {
-					checked.ArgLabels = map[int]string{}
-				}
-				checked.ArgLabels[ref.Arg] = ref.Text
-			}
-		}
-		if err := e.refuseUnattended(checked); err != nil {
-			return err
-		}
-	}
-	typed := in.Values
-	in, found, err := e.resolveNames(ctx, in, refs)
-	if err != nil {
-		return err
-	}
-	if err := refuseBuiltin(op, refs, found); err != nil {
-		return err
-	}
-	call, err := op.Build(in, nil)
-	if err != nil {
-		return err
-	}
-	call.Typed = typed
-	if raw := foundObject(call, refs, found); raw != nil {
-		// The lookup's answer holds the object the get would read again.
-		call.Names = e.namesOf(ctx)
-		call.Get = e.getter(ctx)
-		return e.print(call, &client.Response{Data: raw}, o)
-	}
-	for _, ref := range refs {
-		if ref.Flag == "" {
-			if call.ArgLabels == nil {
-				call.ArgLabels = map[int]string{}
-			}
-			call.ArgLabels[ref.Arg] = found[ref.stand].Describe()
-			call.setArgKey(ref.Arg, found[ref.stand].Key)
-		}
-	}
-	return e.runCall(ctx, call, o, true)
-}
-
-// Run confirms, then dry-runs or sends the call, then prints the answer.
+// Run is the phases of a built call that names nothing by name.
 func (e *Engine) Run(ctx context.Context, c *Call, o RunOptions) error {
-	return e.runCall(ctx, c, o, false)
+	return e.call(ctx, c, nil, o)
 }
 
-// runCall is the rest of a built call's phases: the warnings, --columns
-// (unless the build with stand-ins had them checked before any lookup),
-// the dry run or the confirmation, the send and the print.
-func (e *Engine) runCall(ctx context.Context, c *Call, o RunOptions, columnsChecked bool) error {
+// call is a built call's phases, in order; refs are the names its stand-ins
+// stand for. Whatever can refuse the call does so before anything is sent,
+// and whatever can refuse it without lookups does so before them.
+func (e *Engine) call(ctx context.Context, c *Call, refs []nameRef, o RunOptions) error {
+	// check: --columns, and deleting what the org cannot do without, as far
+	// as the names alone tell.
+	if err := e.checkColumns(c); err != nil {
+		return err
+	}
+	if err := refuseBuiltin(c.Op, refs, nil); err != nil {
+		return err
+	}
 	for _, w := range c.Warnings {
 		e.f.IO.Warn("%s", w)
 	}
-	if !columnsChecked {
-		if err := e.checkColumns(c); err != nil {
+	// dry run: the lookups and requests it would send, with their cost.
+	if c.Op.Mutating() && o.DryRun {
+		if len(refs) > 0 {
+			return e.dryRunNames(c, refs)
+		}
+		return e.DryRun(c)
+	}
+	// confirm, part one: refuse an unattended run before any lookup.
+	if c.Op.Destructive && !o.Yes {
+		if err := e.refuseUnattended(c, refs); err != nil {
 			return err
 		}
 	}
-	if c.Op.mutating() && o.DryRun {
-		return e.DryRun(c)
+	// resolve and bind: names to ids, put where the stand-ins are.
+	found, err := e.resolveNames(ctx, refs)
+	if err != nil {
+		return err
 	}
+	if err := refuseBuiltin(c.Op, refs, found); err != nil {
+		return err
+	}
+	c.Bind(foundIDs(found))
+	if raw := foundObject(c, refs, found); raw != nil {
+		// The lookup's answer holds the object the get would read again.
+		return e.print(ctx, c, &client.Response{Data: raw}, o)
+	}
+	labelArgs(c, refs, found)
+	// confirm, part two: ask, naming the objects found.
 	if c.Op.Destructive && !o.Yes {
 		if err := e.confirm(ctx, c); err != nil {
 			return err
 		}
 	}
 	if e.inPlace(ctx, c) {
-		return nil
+		return nil // the change is there already: nothing sent
 	}
+	// send, then print.
 	resp, err := e.sendWith(ctx, nil, c, e.renderer(c, o))
 	if err != nil {
 		return err
 	}
-	c.Names = e.namesOf(ctx)
 	if e.namesShown(c) {
 		e.seedNames(c, resp)
 		e.Printer.NameOf = e.nameOf(ctx)
 	}
-	c.Get = e.getter(ctx)
-	if err := e.print(c, resp, o); err != nil {
+	if err := e.print(ctx, c, resp, o); err != nil {
 		return err
 	}
 	if c.Op.Writes() && !e.quiet() {
 		e.f.IO.Success("%s", doneLine(c, resp.Data))
 	}
 	return nil
+}
+
+// labelArgs names the arguments that were looked up by the objects found,
+// for the prompt and the line that confirms the write.
+func labelArgs(c *Call, refs []nameRef, found map[string]resolve.Object) {
+	for _, ref := range refs {
+		if ref.Flag == "" {
+			if c.ArgLabels == nil {
+				c.ArgLabels = map[int]string{}
+			}
+			c.ArgLabels[ref.Arg] = found[ref.stand].Describe()
+			c.SetArgKey(ref.Arg, found[ref.stand].Key)
+		}
+	}
 }
