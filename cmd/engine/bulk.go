@@ -473,7 +473,7 @@ func (j *bulkJob) run(parent context.Context) error {
 	}
 	defer rows.close()
 	j.out = output.NewRecords(j.e.Printer, resultFields)
-	carry, earlierID, err := j.carry(id, conn.Target.BaseURL)
+	carry, err := j.carry(id, conn.Target.BaseURL)
 	if err != nil {
 		return err
 	}
@@ -481,30 +481,13 @@ func (j *bulkJob) run(parent context.Context) error {
 		Store: j.store,
 		Header: bulk.Header{ID: id, Command: j.cmd.CommandPath(), Args: j.base.Args, Flags: j.idFlags(),
 			Input: j.src.name, Path: j.inputPath(), Format: j.o.format, Rows: j.rows, Target: conn.Target.BaseURL, Created: time.Now().UTC()},
-		Carry: carry,
-		Carried: func() {
-			// what it knew lives on in this job's journal
-			j.store.Remove(earlierID)
-		},
+		Carry:    carry,
 		Resume:   true,
 		Restart:  j.o.restart,
 		Parallel: j.o.parallel,
 		Handler:  j,
-		Phases:   []func() (bulk.Row, error){rows.next},
-		Emit:     j.emit,
-		Ready:    func(prior *bulk.State) error { return j.ready(id, prior) },
-		Abort:    func(err error) { cancel(err) },
-		Running: func(progress func() (int, int, int, int)) func() {
-			prog := j.f.JobProgress(conn, "", j.rows, j.points, j.rowRequests(), progress)
-			if prog == nil {
-				return func() {}
-			}
-			if j.f.IO.ErrTTY && j.f.IO.OutTTY {
-				j.out.Around = prog.Pause
-			}
-			prog.Start()
-			return prog.Stop
-		},
+		Phases:   []bulk.Source{rows},
+		Observer: &jobObserver{j: j, id: id},
 	})
 	if j.report != nil {
 		j.reportFile.Close()
@@ -543,6 +526,31 @@ func (j *bulkJob) run(parent context.Context) error {
 		}
 	}
 	return cli.JobExit(sum)
+}
+
+// jobObserver is what the job hears of its run from bulk.Run.
+type jobObserver struct {
+	j  *bulkJob
+	id string
+}
+
+func (o *jobObserver) Ready(prior *bulk.State) error { return o.j.ready(o.id, prior) }
+func (o *jobObserver) Result(r bulk.Result)          { o.j.emit(r) }
+
+// Abort ends the job's waits for budget: its journal cannot be written.
+func (o *jobObserver) Abort(err error) { o.j.cancel(err) }
+
+func (o *jobObserver) Started(progress bulk.Progress) func() {
+	j := o.j
+	prog := j.f.JobProgress(j.conn, "", j.rows, j.points, j.rowRequests(), progress)
+	if prog == nil {
+		return func() {}
+	}
+	if j.f.IO.ErrTTY && j.f.IO.OutTTY {
+		j.out.Around = prog.Pause
+	}
+	prog.Start()
+	return prog.Stop
 }
 
 // journalFailed ends a job whose journal could not be written: it stopped
@@ -632,7 +640,7 @@ func (j *bulkJob) rowSource() (*rowReader, error) {
 	return &rowReader{rc: rc, rd: rd, invalid: j.invalid}, nil
 }
 
-func (r *rowReader) next() (bulk.Row, error) {
+func (r *rowReader) Next() (bulk.Row, error) {
 	row, err := r.rd.Next()
 	var p *bulk.Problem
 	if errors.As(err, &p) {

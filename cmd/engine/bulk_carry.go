@@ -40,17 +40,17 @@ func (j *bulkJob) RowKey(row bulk.Row) string {
 // settled first, so an invite is never sent twice. Rows it cannot match
 // for certain make the run refuse, saying how to choose. The earlier job
 // is forgotten once its knowledge is in the new journal.
-func (j *bulkJob) carry(id, target string) (map[int]bulk.RowState, string, error) {
+func (j *bulkJob) carry(id, target string) (bulk.Carry, error) {
 	path := j.inputPath()
 	if j.o.restart || path == "" {
-		return nil, "", nil
+		return bulk.Carry{}, nil
 	}
 	if _, err := os.Stat(j.store.JournalPath(id)); err == nil {
-		return nil, "", nil // this very job: a resume
+		return bulk.Carry{}, nil // this very job: a resume
 	}
 	jobs, err := j.store.List()
 	if err != nil {
-		return nil, "", nil
+		return bulk.Carry{}, nil
 	}
 	flags := j.idFlags()
 	for _, e := range jobs {
@@ -59,7 +59,7 @@ func (j *bulkJob) carry(id, target string) (map[int]bulk.RowState, string, error
 			continue
 		}
 		if e.Running {
-			return nil, "", fmt.Errorf("job %s, this command on %s before it was edited, is running in another process; wait for it to end", e.ID, j.src.name)
+			return bulk.Carry{}, fmt.Errorf("job %s, this command on %s before it was edited, is running in another process; wait for it to end", e.ID, j.src.name)
 		}
 		known := map[string]bulk.RowState{}
 		var unmatched []string
@@ -75,13 +75,13 @@ func (j *bulkJob) carry(id, target string) (map[int]bulk.RowState, string, error
 			known[k] = r
 		})
 		if len(unmatched) > 0 {
-			return nil, "", cli.UsageErrorf("job %s ran this command on %s before it was edited, and %s of it cannot be matched to this file's rows by key: "+
+			return bulk.Carry{}, cli.UsageErrorf("job %s ran this command on %s before it was edited, and %s of it cannot be matched to this file's rows by key: "+
 				"`--restart` runs every row of the file as a new job (what job %s applied may be sent again; `orgctl jobs show %s` lists it), "+
 				"or run the file as it was to finish that job", e.ID, j.src.name, strings.Join(unmatched, ", "), e.ID, e.ID)
 		}
 		out, err := j.matchRows(known)
 		if err != nil {
-			return nil, "", err
+			return bulk.Carry{}, err
 		}
 		applied, unsettled := 0, 0
 		for _, r := range out {
@@ -100,9 +100,9 @@ func (j *bulkJob) carry(id, target string) (map[int]bulk.RowState, string, error
 				j.f.IO.Warn("job %s sent %q without an answer, and the file no longer has it: check it by hand", e.ID, k)
 			}
 		}
-		return out, e.ID, nil
+		return bulk.Carry{From: e.ID, Rows: out}, nil
 	}
-	return nil, "", nil
+	return bulk.Carry{}, nil
 }
 
 // matchRows reads the input again and gives each row the state that

@@ -73,7 +73,7 @@ func (j *bulkJob) requeueEarlier(ctx context.Context) {
 	}
 	defer rows.close()
 	for {
-		row, err := rows.next()
+		row, err := rows.Next()
 		if err != nil {
 			return
 		}

@@ -93,7 +93,7 @@ func ReadUserFile(f *cli.Factory, c *cobra.Command) (uf *UserFile, ok bool, err 
 	}
 	defer rows.close()
 	for {
-		row, err := rows.next()
+		row, err := rows.Next()
 		if err == io.EOF {
 			break
 		}
