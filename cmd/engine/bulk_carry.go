@@ -5,33 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/cli"
 )
-
-// inputPath is the input file's absolute path, by which a job on an
-// edited file finds the earlier job on it ("" for stdin and pipes: the
-// /dev/fd/63 of one <(...) says nothing of the next).
-func (j *bulkJob) inputPath() string {
-	if j.o.from == "-" || j.src.pipe {
-		return ""
-	}
-	abs, err := filepath.Abs(j.o.from)
-	if err != nil {
-		return ""
-	}
-	return abs
-}
-
-// RowKey is a row's natural key, for its journal's "sent" record.
-func (j *bulkJob) RowKey(row bulk.Row) string {
-	in, _, _ := j.rowInput(row)
-	return j.displayKey(in)
-}
 
 // carry finds the earlier job of this command, flags and org on this
 // file before it was edited (the file's bytes name a job, so an edited
@@ -41,7 +20,7 @@ func (j *bulkJob) RowKey(row bulk.Row) string {
 // for certain make the run refuse, saying how to choose. The earlier job
 // is forgotten once its knowledge is in the new journal.
 func (j *bulkJob) carry(id, target string) (bulk.Carry, error) {
-	path := j.inputPath()
+	path := j.in.inputPath()
 	if j.o.restart || path == "" {
 		return bulk.Carry{}, nil
 	}
@@ -59,7 +38,7 @@ func (j *bulkJob) carry(id, target string) (bulk.Carry, error) {
 			continue
 		}
 		if e.Running {
-			return bulk.Carry{}, fmt.Errorf("job %s, this command on %s before it was edited, is running in another process; wait for it to end", e.ID, j.src.name)
+			return bulk.Carry{}, fmt.Errorf("job %s, this command on %s before it was edited, is running in another process; wait for it to end", e.ID, j.in.src.name)
 		}
 		known := map[string]bulk.RowState{}
 		var unmatched []string
@@ -77,9 +56,9 @@ func (j *bulkJob) carry(id, target string) (bulk.Carry, error) {
 		if len(unmatched) > 0 {
 			return bulk.Carry{}, cli.UsageErrorf("job %s ran this command on %s before it was edited, and %s of it cannot be matched to this file's rows by key: "+
 				"`--restart` runs every row of the file as a new job (what job %s applied may be sent again; `orgctl jobs show %s` lists it), "+
-				"or run the file as it was to finish that job", e.ID, j.src.name, strings.Join(unmatched, ", "), e.ID, e.ID)
+				"or run the file as it was to finish that job", e.ID, j.in.src.name, strings.Join(unmatched, ", "), e.ID, e.ID)
 		}
-		out, err := j.matchRows(known)
+		out, err := j.in.matchRows(known)
 		if err != nil {
 			return bulk.Carry{}, err
 		}
@@ -91,9 +70,9 @@ func (j *bulkJob) carry(id, target string) (bulk.Carry, error) {
 				unsettled++
 			}
 		}
-		if !j.e.quiet() {
+		if !j.quiet {
 			j.f.IO.Notice("orgctl: %s changed since job %s ran this command on it; by their keys, %d of this file's rows were applied then and are not sent again, %d were sent without an answer and are looked up first (--restart ignores that job)",
-				j.src.name, e.ID, applied, unsettled)
+				j.in.src.name, e.ID, applied, unsettled)
 		}
 		for k, r := range known {
 			if r.Status == bulk.Sent {
@@ -107,7 +86,7 @@ func (j *bulkJob) carry(id, target string) (bulk.Carry, error) {
 
 // matchRows reads the input again and gives each row the state that
 // known holds for its key (taking each out of known).
-func (j *bulkJob) matchRows(known map[string]bulk.RowState) (map[int]bulk.RowState, error) {
+func (j *fileInput) matchRows(known map[string]bulk.RowState) (map[int]bulk.RowState, error) {
 	rc, err := j.src.open()
 	if err != nil {
 		return nil, err
@@ -127,7 +106,7 @@ func (j *bulkJob) matchRows(known map[string]bulk.RowState) (map[int]bulk.RowSta
 		if err != nil {
 			return nil, err
 		}
-		k := strings.ToLower(j.RowKey(row))
+		k := strings.ToLower(j.rowKey(row))
 		if r, ok := known[k]; ok {
 			out[row.N] = r
 			delete(known, k)

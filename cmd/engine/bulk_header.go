@@ -23,7 +23,7 @@ func (h headerCheck) fits() bool { return len(h.unknown) == 0 && len(h.missing) 
 
 // header checks a CSV header: every column names something, nothing is
 // named twice, required fields and arguments are there.
-func (j *bulkJob) header(cols []string) headerCheck {
+func (j *fileInput) header(cols []string) headerCheck {
 	h := headerCheck{have: map[string]string{}} // target -> column
 	for _, col := range cols {
 		if col == "" {
@@ -69,7 +69,7 @@ func (j *bulkJob) header(cols []string) headerCheck {
 // unknown columns with the --map that likely reads each, and the required
 // columns still missing then. One message for the file, not one per row:
 // every row of such a file would repeat the header's problem.
-func (j *bulkJob) headerLines(h headerCheck) []string {
+func (j *fileInput) headerLines(h headerCheck) []string {
 	name := j.src.name
 	var out []string
 	maps := j.cols.likelyMaps(h.unknown, h.have)

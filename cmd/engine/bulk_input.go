@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io"
-	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -16,7 +16,148 @@ import (
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/output"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/transform"
 )
+
+// bulkSource is the input file, or stdin spooled to one.
+type bulkSource struct {
+	name    string // as shown in messages: the path given, or "stdin"
+	path    string
+	spooled bool
+	sum     []byte // known before reading for stdin
+	enc     encoding.Encoding
+	pipe    bool // not a regular file: its path names no file for a later run
+}
+
+func (s *bulkSource) open() (io.ReadCloser, error) {
+	f, err := os.Open(s.path)
+	if err != nil {
+		return nil, cli.UsageErrorf("--from: %v", err)
+	}
+	if s.enc == nil {
+		return f, nil
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{transform.NewReader(f, s.enc.NewDecoder()), f}, nil
+}
+
+// fileInput is the job's input: the file (stdin spooled to one), how its
+// columns map to the op's flags and arguments, and each row as an Input.
+type fileInput struct {
+	*jobSpec
+	src     bulkSource
+	cols    *bulkColumns
+	ignored sync.Map // column -> true: unknown, left out (--ignore-unknown)
+}
+
+func (j *fileInput) openSource(io *output.IO, store bulk.Store) error {
+	if j.o.from != "-" {
+		j.src = bulkSource{name: j.o.from, path: j.o.from}
+		fi, err := os.Stat(j.o.from)
+		if err != nil {
+			return cli.UsageErrorf("--from: %v", err)
+		}
+		if fi.IsDir() {
+			return cli.UsageErrorf("--from %s is a directory", j.o.from)
+		}
+		if !fi.Mode().IsRegular() {
+			// A pipe (<(...), a FIFO) can be read once: it is kept like stdin.
+			f, err := os.Open(j.o.from)
+			if err != nil {
+				return cli.UsageErrorf("--from: %v", err)
+			}
+			defer f.Close()
+			path, sum, err := store.Spool(f)
+			if err != nil {
+				return fmt.Errorf("reading %s: %w", j.o.from, err)
+			}
+			j.src = bulkSource{name: j.o.from, path: path, spooled: true, sum: sum, pipe: true}
+		}
+		j.src.enc = j.o.encoding
+		return nil
+	}
+	if io.InTTY {
+		return cli.UsageErrorf("--from -: stdin is a terminal; pipe the rows in (orgctl ... --from - < people.csv)")
+	}
+	path, sum, err := store.Spool(io.In)
+	if err != nil {
+		return fmt.Errorf("reading stdin: %w", err)
+	}
+	j.src = bulkSource{name: "stdin", path: path, spooled: true, sum: sum, enc: j.o.encoding}
+	return nil
+}
+
+// close removes stdin's spool.
+func (j *fileInput) close() {
+	if j.src.spooled {
+		os.Remove(j.src.path)
+	}
+}
+
+// reader reads the job's input, with the separator --delimiter gives.
+func (j *fileInput) reader(r io.Reader) *bulk.Reader {
+	rd := bulk.NewReader(r, j.o.format)
+	if j.o.delimiter != 0 {
+		rd.SetDelimiter(j.o.delimiter)
+	}
+	return rd
+}
+
+// inputPath is the input file's absolute path, by which a job on an
+// edited file finds the earlier job on it ("" for stdin and pipes: the
+// /dev/fd/63 of one <(...) says nothing of the next).
+func (j *fileInput) inputPath() string {
+	if j.o.from == "-" || j.src.pipe {
+		return ""
+	}
+	abs, err := filepath.Abs(j.o.from)
+	if err != nil {
+		return ""
+	}
+	return abs
+}
+
+// rowReader is the second pass over the input.
+type rowReader struct {
+	rc      io.ReadCloser
+	rd      *bulk.Reader
+	invalid map[int]string // rows the check found unfit (--skip-invalid)
+}
+
+func (j *fileInput) rowSource(invalid map[int]string) (*rowReader, error) {
+	rc, err := j.src.open()
+	if err != nil {
+		return nil, err
+	}
+	rd := j.reader(rc)
+	if j.o.format == bulk.CSV {
+		if _, _, err := rd.Header(); err != nil {
+			rc.Close()
+			return nil, err
+		}
+	}
+	return &rowReader{rc: rc, rd: rd, invalid: invalid}, nil
+}
+
+func (r *rowReader) Next() (bulk.Row, error) {
+	row, err := r.rd.Next()
+	var p *bulk.Problem
+	if errors.As(err, &p) {
+		if _, skipped := r.invalid[p.Row]; p.Row > 0 && skipped {
+			// The check found the row unfit and --skip-invalid let it
+			// through: it is the job's, reported failed and never sent.
+			return bulk.Row{N: p.Row, Line: p.Line}, nil
+		}
+		return row, fmt.Errorf("the input changed after it was checked (line %d: %s); nothing more was sent", p.Line, p.Msg)
+	}
+	return row, err
+}
+
+func (r *rowReader) close() { r.rc.Close() }
 
 // bulkColumns maps a file's column names to the op's fields and arguments.
 type bulkColumns struct {
@@ -196,7 +337,7 @@ func (b *bulkColumns) targetName(t colTarget) string {
 // arguments, with the row's columns added (a column overrides a flag).
 // Its problems are the row's own (a CSV's unknown columns are the
 // header's); complete is false when an argument is missing.
-func (j *bulkJob) rowInput(row bulk.Row) (in Input, probs []string, complete bool) {
+func (j *fileInput) rowInput(row bulk.Row) (in Input, probs []string, complete bool) {
 	op := j.op
 	in = Input{Command: j.base.Command, Args: make([]string, len(op.Args)), Values: make(map[string][]string, len(j.base.Values)+len(row.Values))}
 	copy(in.Args, j.base.Args)
@@ -269,6 +410,12 @@ func (j *bulkJob) rowInput(row bulk.Row) (in Input, probs []string, complete boo
 	return in, probs, complete
 }
 
+// rowKey is a row's natural key as its results name it.
+func (j *fileInput) rowKey(row bulk.Row) string {
+	in, _, _ := j.rowInput(row)
+	return j.displayKey(in)
+}
+
 // expandKV lets a KEY=VALUE field take a JSON object ({"team":"ops"}) in one cell.
 func expandKV(fd *Field, vals []string) []string {
 	if fd.Kind != KKV || len(vals) != 1 || !strings.HasPrefix(strings.TrimSpace(vals[0]), "{") {
@@ -290,350 +437,14 @@ func expandKV(fd *Field, vals []string) []string {
 	return out
 }
 
-// problemText is a build error as lines of a file's problems: the
-// command's name dropped, flags named as the columns they are here.
-func (j *bulkJob) problemText(err error) []string {
-	var ie *inputError
-	var msgs []string
-	if errors.As(err, &ie) {
-		msgs = ie.problems
-	} else {
-		msgs = []string{err.Error()}
-	}
-	out := make([]string, 0, len(msgs))
-	for _, m := range msgs {
-		m = strings.TrimPrefix(m, j.base.Command+": ")
-		if rest, ok := strings.CutPrefix(m, "required flag "); ok {
-			m = strings.TrimPrefix(strings.TrimSuffix(rest, " not set"), "--") + " is missing or empty: it is required"
-		} else if rest, ok := strings.CutPrefix(m, "required flags "); ok {
-			m = strings.ReplaceAll(strings.TrimSuffix(rest, " not set"), "--", "") + " are missing or empty: they are required"
-		}
-		m = flagRE().ReplaceAllStringFunc(m, func(s string) string {
-			if j.op.hasField(s[2:]) {
-				return s[2:] // in a file, the flag is a column
-			}
-			return s
-		})
-		out = append(out, m)
-	}
-	return out
-}
-
-// checkRow builds one row with stand-ins for names, as the command line
-// is checked, so bad values are found before any request.
-func (j *bulkJob) checkRow(in Input) (*Call, []string) {
-	refs := j.op.NameRefs(in)
-	if err := refuseBuiltin(j.op, refs, nil); err != nil {
-		return nil, []string{err.Error()}
-	}
-	c, err := j.op.Build(substitute(in, refs, func(r nameRef) string { return r.stand }), nil)
-	if err != nil {
-		return nil, j.problemText(err)
-	}
-	if j.upd != nil {
-		var probs []string
-		uin := j.updateInput(in, standIn(kinds.ByName[j.op.Exists.Kind], 1))
-		for flag := range in.Values {
-			if !j.upd.hasField(flag) && !slices.Contains(j.op.Exists.Flags, flag) {
-				probs = append(probs, fmt.Sprintf("--on-exists update cannot apply %s: `%s` has no such field", flag, j.updateCommand()))
-			}
-		}
-		if len(probs) > 0 {
-			return nil, probs
-		}
-		urefs := j.upd.NameRefs(uin)
-		if _, err := j.upd.Build(substitute(uin, urefs, func(r nameRef) string { return r.stand }), nil); err != nil && !nothingToChange(err) {
-			return nil, j.problemText(err)
-		}
-	}
-	return c, nil
-}
-
-func (op *Op) hasField(flag string) bool {
-	for _, fd := range op.Fields {
-		if fd.Flag == flag {
-			return true
-		}
-	}
-	return false
-}
-
-func nothingToChange(err error) bool { return strings.Contains(err.Error(), "nothing to change") }
-
-func (j *bulkJob) updateCommand() string {
-	return strings.TrimSuffix(j.base.Command, strings.Fields(j.op.Use)[0]) + strings.Fields(j.upd.Use)[0]
-}
-
-// updateInput is the Input that updates the existing object id with a
-// row's values (those the update op has).
-func (j *bulkJob) updateInput(in Input, id string) Input {
-	out := Input{Command: j.updateCommand(), Args: []string{id}, Values: map[string][]string{}}
-	for flag, v := range in.Values {
-		if j.upd.hasField(flag) {
-			out.Values[flag] = v
-		}
-	}
-	return out
-}
-
-var keySeed = maphash.MakeSeed()
-
-var flagRE = LazyRegexp(`--[a-z][a-z0-9-]*`)
-
-// rowKeys are what no two rows may share: the natural keys of what a row
-// creates; for a change to one object (PATCH, PUT, DELETE) that object;
-// for other changes the whole row (the same line twice).
-func (j *bulkJob) rowKeys(in Input) []string {
-	op := j.op
-	switch {
-	case op.Exists != nil && op.Exists.Check != nil:
-		var keys []string
-		prefix := strings.Join(in.Args, " ")
-		for _, fl := range op.Exists.Flags {
-			for _, v := range in.Values[fl] {
-				for _, part := range strings.Split(v, ",") {
-					if p := strings.TrimSpace(part); p != "" {
-						keys = append(keys, strings.TrimSpace(prefix+" "+fl+"="+strings.ToLower(p)))
-					}
-				}
-			}
-		}
-		if len(keys) > 1 && op.Exists.Flags[0] != "user" {
-			return []string{strings.Join(keys, " ")} // a grant: subject and object together
-		}
-		return keys
-	case op.Exists != nil:
-		return []string{j.naturalKey(in, true)}
-	case len(op.Args) > 0 && (op.Method == http.MethodPatch || op.Method == http.MethodPut || op.Method == http.MethodDelete):
-		return []string{strings.ToLower(strings.Join(in.Args, " "))}
-	}
-	parts := append([]string(nil), in.Args...)
-	for _, k := range SortedKeys(in.Values) {
-		parts = append(parts, k+"="+strings.Join(in.Values[k], ","))
-	}
-	return []string{strings.Join(parts, " ")}
-}
-
-// naturalKey is the text of the key fields ("ada@example.com";
-// "app Reports app_1" for a folder), lower-cased when fold is set and the
-// kind compares without case.
-func (j *bulkJob) naturalKey(in Input, fold bool) string {
-	ex := j.op.Exists
-	var parts []string
-	for _, fl := range ex.Flags {
-		if v := in.Values[fl]; len(v) > 0 {
-			parts = append(parts, v[len(v)-1])
-		}
-	}
-	k := strings.Join(parts, " ")
-	if fold && kinds.ByName[ex.Kind].Fold {
-		k = strings.ToLower(k)
-	}
-	return k
-}
-
-// displayKey names a row's object in its result.
-func (j *bulkJob) displayKey(in Input) string {
-	op := j.op
-	switch {
-	case op.Exists != nil && op.Exists.Display != nil:
-		return op.Exists.Display(in)
-	case op.Exists != nil && op.Exists.Check == nil:
-		return j.naturalKey(in, false)
-	case op.Exists != nil:
-		parts := append([]string(nil), in.Args...)
-		for _, fl := range op.Exists.Flags {
-			parts = append(parts, in.Values[fl]...)
-		}
-		return strings.Join(parts, " ")
-	case len(in.Args) > 0:
-		return strings.Join(in.Args, " ")
-	}
-	for _, fd := range op.Fields {
-		if v := in.Values[fd.Flag]; fd.Required && len(v) > 0 {
-			return v[len(v)-1]
-		}
-	}
-	return ""
-}
-
-// problemList gathers a file's problems by line, listing at most
-// maxProblems and counting the rest.
-type problemList struct {
-	name  string
-	lines []string
-	n     int
-}
-
-func (pl *problemList) add(line int, msg string) {
-	pl.n++
-	if len(pl.lines) < maxProblems {
-		pl.lines = append(pl.lines, fmt.Sprintf("%s:%d: %s", pl.name, line, msg))
-	}
-}
-
-// report writes the problems and is the error that ends the check, or nil.
-func (pl *problemList) report(w io.Writer) error {
-	if pl.n == 0 {
-		return nil
-	}
-	for _, p := range pl.lines {
-		fmt.Fprintln(w, strings.Replace(p, ":0: (", ": (", 1))
-	}
-	if pl.n > len(pl.lines) {
-		fmt.Fprintf(w, "%s: ... and %s more\n", pl.name, countOf(pl.n-len(pl.lines), "problem"))
-	}
-	return cli.UsageErrorf("%s: %s; nothing was sent", pl.name, countOf(pl.n, "problem"))
-}
-
-// checkHeader checks a CSV's header row. When its columns do not fit the
-// command, it says so in a few lines and ends the check: every row would
-// only repeat what the header says.
-func (j *bulkJob) checkHeader(rd *bulk.Reader, pl *problemList) error {
-	cols, hp, err := rd.Header()
-	if err != nil {
-		return cli.UsageErrorf("%s: %v", j.src.name, err)
-	}
-	for _, p := range hp {
-		pl.add(p.Line, p.Msg)
-	}
-	h := j.header(cols)
-	for _, p := range h.probs {
-		pl.add(1, p)
-	}
-	if h.fits() {
-		return nil
-	}
-	w := j.f.IO.Err
-	for _, p := range pl.lines {
-		fmt.Fprintln(w, p)
-	}
-	for _, l := range j.headerLines(h) {
-		fmt.Fprintln(w, l)
-	}
-	how := ""
-	if len(cols) == 1 && strings.ContainsAny(cols[0], ",;\t|") {
-		how = fmt.Sprintf(" (read as %s-separated; --delimiter sets the separator)", bulk.DelimiterName(rd.Delimiter()))
-	}
-	return cli.UsageErrorf("%s: the header row does not fit the command%s; nothing was sent", j.src.name, how)
-}
-
-// rowProblems are what is wrong with one row: its values, its build with
-// stand-ins, a key an earlier row has (keys: key -> its first line).
-func (j *bulkJob) rowProblems(row bulk.Row, keys map[uint64]int, unknownCol map[string]int) (Input, *Call, []string) {
-	var probs []string
-	in, rp, complete := j.rowInput(row)
-	for _, m := range rp {
-		if strings.HasPrefix(m, "unknown field ") {
-			if unknownCol[m]++; unknownCol[m] > 1 {
-				continue
-			}
-		}
-		probs = append(probs, m)
-	}
-	if !complete {
-		return in, nil, probs
-	}
-	c, bp := j.checkRow(in)
-	probs = append(probs, bp...)
-	for _, k := range j.rowKeys(in) {
-		if strings.TrimSpace(k) == "" {
-			continue // no key: the row's own problem says what is missing
-		}
-		hk := maphash.String(keySeed, k)
-		if first, dup := keys[hk]; dup {
-			probs = append(probs, fmt.Sprintf("duplicate key %q: line %d has it too (each object once per file)", k, first))
-			continue
-		}
-		keys[hk] = row.Line
-	}
-	return in, c, probs
-}
-
-// check is the first pass: every row is read, mapped and built with
-// stand-ins for names; every problem is listed by line, and nothing is sent
-// unless there is none. It also hashes the input (the job's identity) and
-// counts the requests the rows will send.
-func (j *bulkJob) check() error {
-	rc, err := j.src.open()
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	h := bulk.InputHash()
-	rd := j.reader(io.TeeReader(rc, h))
-	pl := &problemList{name: j.src.name}
-	if j.o.format == bulk.CSV {
-		if err := j.checkHeader(rd, pl); err != nil {
-			return err
-		}
-	}
-	j.requests = map[string]*requestTally{}
-	j.names = map[string]map[uint64]bool{}
-	j.shared = map[uint64]bool{}
-	j.subjects = map[uint64]bool{}
-	j.batched = map[string]int{}
-	j.joinKeys = map[string]bool{}
-	j.invalid = map[int]string{}
-	keys := map[uint64]int{}
-	unknownCol := map[string]int{} // JSON Lines: an unknown field is reported once, with how often
-	for {
-		row, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		var p *bulk.Problem
-		if errors.As(err, &p) {
-			if p.Row > 0 && j.o.skipInvalid { // a row, unfit to send: left unsent
-				j.rows++
-				j.invalid[p.Row] = p.Msg
-				continue
-			}
-			pl.add(p.Line, p.Msg)
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("reading %s: %w", j.src.name, err)
-		}
-		j.rows++
-		in, c, rowProbs := j.rowProblems(row, keys, unknownCol)
-		if len(rowProbs) > 0 && j.o.skipInvalid {
-			j.invalid[row.N] = strings.Join(rowProbs, "; ")
-			continue
-		}
-		for _, m := range rowProbs {
-			pl.add(row.Line, m)
-		}
-		if c != nil && len(rowProbs) == 0 {
-			j.tally(in, c)
-		}
-	}
-	for m, n := range unknownCol {
-		if n > 1 {
-			pl.add(0, fmt.Sprintf("(%s on %d lines in all)", m, n))
-		}
-	}
-	j.bySubject = !j.notBySubject && len(j.subjects) > 0 && len(j.subjects) < len(j.shared)
-	if j.src.sum != nil {
-		j.sum = j.src.sum
-	} else {
-		j.sum = h.Sum(nil)
-	}
-	if err := pl.report(j.f.IO.Err); err != nil {
-		return err
-	}
-	if j.rows == 0 {
-		return cli.UsageErrorf("%s has no rows: nothing to do", j.src.name)
-	}
-	j.noteIgnored()
-	return nil
-}
+// ignore notes an unknown column left out by --ignore-unknown.
+func (j *fileInput) ignore(col string) { j.ignored.Store(col, true) }
 
 // noteIgnored names the columns --ignore-unknown left out.
-func (j *bulkJob) noteIgnored() {
+func (j *fileInput) noteIgnored(io *output.IO, quiet bool) {
 	var ignored []string
 	j.ignored.Range(func(k, _ any) bool { ignored = append(ignored, k.(string)); return true })
-	if len(ignored) == 0 || j.e.quiet() {
+	if len(ignored) == 0 || quiet {
 		return
 	}
 	sort.Strings(ignored)
@@ -641,5 +452,5 @@ func (j *bulkJob) noteIgnored() {
 	for i, c := range ignored {
 		q[i] = strconv.Quote(c)
 	}
-	j.f.IO.Notice("orgctl: %s: ignoring %s %s (--ignore-unknown)", j.src.name, map[bool]string{true: "column", false: "columns"}[len(q) == 1], strings.Join(q, ", "))
+	io.Notice("orgctl: %s: ignoring %s %s (--ignore-unknown)", j.src.name, map[bool]string{true: "column", false: "columns"}[len(q) == 1], strings.Join(q, ", "))
 }
