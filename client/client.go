@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
+	"github.com/orgctl/orgctl/client/request"
 	"github.com/orgctl/orgctl/output/jsonscan"
 	"github.com/orgctl/orgctl/output/redact"
 )
@@ -65,26 +66,8 @@ type Client struct {
 	retry  *retryPolicy
 }
 
-// Request is one API call.
-type Request struct {
-	Method string
-	// Path is relative to /api/v2 and already escaped (see Path, Expand).
-	Path  string
-	Query url.Values
-	// Body is nil, raw JSON ([]byte or json.RawMessage), or a value to marshal.
-	Body any
-	// Scope is the scope the operation needs, named in 403 errors.
-	Scope string
-	// ContentType of the body; default application/json.
-	ContentType string
-	// Render, when set, is given a large success's data while the answer
-	// arrives, so that work on it overlaps the wait for the rest: r is at
-	// the data value, and Render reads that value whole (r.More waits for
-	// bytes still on the way) and returns what it made of it, or nil when
-	// it could not (then the value is checked as usual). It is called once
-	// per attempt. Response.Rendered gives the result.
-	Render func(r *jsonscan.Reader) any
-}
+// Request is one API call (declared in client/request, which knows no network).
+type Request = request.Request
 
 // Response is a decoded envelope. Data is kept exactly as received.
 type Response struct {

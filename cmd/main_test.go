@@ -373,7 +373,7 @@ func TestRootCompletesOnlyTheCommandRun(t *testing.T) {
 		t.Error("help: users get is a stub")
 	}
 	// A stub run by mistake says so rather than doing nothing.
-	if err := familytest.Op(t, "users", "get").Stub().RunE(&cobra.Command{Use: "get"}, nil); err == nil || !strings.Contains(err.Error(), "before it was built") {
+	if err := engine.Stub(familytest.Op(t, "users", "get")).RunE(&cobra.Command{Use: "get"}, nil); err == nil || !strings.Contains(err.Error(), "before it was built") {
 		t.Errorf("running a stub: %v", err)
 	}
 }

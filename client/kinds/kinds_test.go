@@ -205,3 +205,20 @@ func TestSingular(t *testing.T) {
 		}
 	}
 }
+
+func TestObjectDescribeAddsLabelsThatAreSet(t *testing.T) {
+	cases := []struct {
+		o    Object
+		want string
+	}{
+		{Object{Key: "ada@example.com", Labels: []string{"Ada", "Lovelace"}}, "ada@example.com (Ada Lovelace)"},
+		{Object{Key: "ada@example.com", Labels: []string{"", "Lovelace"}}, "ada@example.com (Lovelace)"},
+		{Object{Key: "Analysts", Labels: []string{""}}, "Analysts"},
+		{Object{Key: "Analysts"}, "Analysts"},
+	}
+	for _, tc := range cases {
+		if got := tc.o.Describe(); got != tc.want {
+			t.Errorf("Describe(%+v) = %q, want %q", tc.o, got, tc.want)
+		}
+	}
+}

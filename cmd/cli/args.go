@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/orgctl/orgctl/cmd/cli/usage"
 )
 
 // NoArgsGroup is the Args check of commands that only group others: a word
@@ -24,12 +26,7 @@ func NoArgsGroup(c *cobra.Command, args []string) error {
 }
 
 // ShownArg quotes a value only where it would otherwise be hard to read.
-func ShownArg(s string) string {
-	if s == "" || strings.ContainsAny(s, " \t\"'") {
-		return fmt.Sprintf("%q", s)
-	}
-	return s
-}
+func ShownArg(s string) string { return usage.Shown(s) }
 
 // ExactArgs checks the number of positional arguments with a usage error.
 func ExactArgs(n int, names string) cobra.PositionalArgs {

@@ -81,7 +81,7 @@ func OpenLedgerWith(cfg *settings.Config, t *Target, bc ratebudget.Config, io *o
 	if bs.url == "" {
 		l, err := ratebudget.Open(dir, key, bc, opts...)
 		if err != nil {
-			return nil, &UsageError{err}
+			return nil, &UsageError{Err: err}
 		}
 		return l, nil
 	}
@@ -92,7 +92,7 @@ func OpenLedgerWith(cfg *settings.Config, t *Target, bc ratebudget.Config, io *o
 	if bs.fallback {
 		local, err := ratebudget.Open(dir, key, bc, opts...)
 		if err != nil {
-			return nil, &UsageError{err}
+			return nil, &UsageError{Err: err}
 		}
 		warn := func(err error) {
 			io.Warn("%v; using this machine's own ledger (budget.store_fallback: file) until the store answers again", err)
@@ -101,7 +101,7 @@ func OpenLedgerWith(cfg *settings.Config, t *Target, bc ratebudget.Config, io *o
 	}
 	l, err := ratebudget.OpenStore(st, key, bc, opts...)
 	if err != nil {
-		return nil, &UsageError{err}
+		return nil, &UsageError{Err: err}
 	}
 	return l, nil
 }

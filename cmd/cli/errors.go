@@ -7,19 +7,17 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/cmd/cli/usage"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // UsageError is invalid usage or input, caught before any request (exit 2).
-type UsageError struct{ Err error }
-
-func (e *UsageError) Error() string { return e.Err.Error() }
-func (e *UsageError) Unwrap() error { return e.Err }
+type UsageError = usage.Error
 
 func UsageErrorf(format string, args ...any) error {
-	return &UsageError{fmt.Errorf(format, args...)}
+	return usage.Errorf(format, args...)
 }
 
 // AuthError is a missing or unusable credential found before sending (exit 4).

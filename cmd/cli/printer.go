@@ -30,7 +30,7 @@ func NewPrinter(io *output.IO, cfg *settings.Config) (*output.Printer, error) {
 		return nil, UsageErrorf("-o markdown renders plans (`orgctl plan -o markdown`); this command prints %s", strings.Join(output.Formats, ", "))
 	}
 	if err := opts.Validate(); err != nil {
-		return nil, &UsageError{err}
+		return nil, &UsageError{Err: err}
 	}
 	return &output.Printer{IO: io, Opts: opts}, nil
 }

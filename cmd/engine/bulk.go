@@ -203,7 +203,7 @@ func ParseDelimiter(s string) (rune, error) {
 func bulkColumnsExample(op *Op) string {
 	var names []string
 	for i, a := range argNames(op.Use) {
-		if op.argKind(i) == "users" {
+		if op.ArgKind(i) == "users" {
 			a = userColumn
 		}
 		names = append(names, strings.ReplaceAll(strings.ToLower(a), "_", "-"))
@@ -220,26 +220,13 @@ func bulkColumnsExample(op *Op) string {
 }
 
 // hasUserColumn: a file for op names a user (an argument or a --user).
-func (op *Op) hasUserColumn() bool {
+func hasUserColumn(op *Op) bool {
 	for i := range op.Args {
-		if op.argKind(i) == "users" {
+		if op.ArgKind(i) == "users" {
 			return true
 		}
 	}
-	return op.hasField(userColumn)
-}
-
-// Sibling is the op of the same group whose Use starts with word.
-func (op *Op) Sibling(word string) *Op {
-	if word == "" {
-		return nil
-	}
-	for i := range op.Siblings {
-		if w := strings.Fields(op.Siblings[i].Use); len(w) > 0 && w[0] == word {
-			return &op.Siblings[i]
-		}
-	}
-	return nil
+	return op.HasField(userColumn)
 }
 
 // Sender is all a --from job asks of the engine that runs one command:

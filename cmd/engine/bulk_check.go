@@ -147,7 +147,7 @@ func (j *checkPass) rowProblems(row bulk.Row, keys map[uint64]int, unknownCol ma
 // checkRow builds one row with stand-ins for names, as the command line
 // is checked, so bad values are found before any request.
 func (j *checkPass) checkRow(in Input) (*Call, []string) {
-	refs := j.op.NameRefs(in)
+	refs := nameRefs(j.op, in)
 	if err := refuseBuiltin(j.op, refs, nil); err != nil {
 		return nil, []string{err.Error()}
 	}
@@ -159,14 +159,14 @@ func (j *checkPass) checkRow(in Input) (*Call, []string) {
 		var probs []string
 		uin := j.updateInput(in, standIn(kinds.ByName[j.op.Exists.Kind], 1))
 		for flag := range in.Values {
-			if !j.upd.hasField(flag) && !slices.Contains(j.op.Exists.Flags, flag) {
+			if !j.upd.HasField(flag) && !slices.Contains(j.op.Exists.Flags, flag) {
 				probs = append(probs, fmt.Sprintf("--on-exists update cannot apply %s: `%s` has no such field", flag, j.updateCommand()))
 			}
 		}
 		if len(probs) > 0 {
 			return nil, probs
 		}
-		urefs := j.upd.NameRefs(uin)
+		urefs := nameRefs(j.upd, uin)
 		if _, err := j.upd.Build(substitute(uin, urefs, func(r nameRef) string { return r.stand }), nil); err != nil && !nothingToChange(err) {
 			return nil, j.problemText(err)
 		}

@@ -5,219 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 	"sync"
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 )
-
-// Existence is how a bulk job tells that what a row would create already
-// exists. The API says it in one of three ways, and each family declares
-// which (the README's "Bulk jobs" section has the table):
-//
-//   - a conflict: the create is refused with 409 (users by email, groups by
-//     name, folders by name in their parent, environments, themes, Spaces,
-//     user attributes).
-//     orgctl sends the create and looks the key up only after a 409, or to
-//     settle a create whose answer was lost;
-//   - nothing: the API accepts a second object with the same natural key
-//     (apps, configuration variables, resources; and in the sandbox also
-//     roles and custom component libraries, whose published API promises a
-//     409). orgctl lists the kind once per job and
-//     looks there before sending each row;
-//   - a merge: adding what is already there changes nothing visible (a
-//     group member, a permission grant). orgctl looks in the one list of
-//     groups (or reads the object's access list once per job); with
-//     --on-exists update it reads nothing, as the write replaces anyway.
-//
-// The same lookups are the name resolution of client/resolve: one
-// filtered request for a user, one list per kind for the rest.
-type Existence struct {
-	// Kind is the resolve kind of the object the op creates.
-	Kind string
-	// Flags are the fields whose values make the natural key, in order.
-	Flags []string
-	// Conflict: the API refuses a duplicate with 409, so orgctl does not
-	// look before sending. Otherwise it looks first.
-	Conflict bool
-	// Update is the Use word of the sibling op that --on-exists update runs
-	// on the existing object ("update"); "" when the family has none.
-	Update string
-	// Match says whether a listed object is the one the call would create,
-	// when the key is not one field of the kind (folders: name, type and
-	// parent). Nil compares the kind's key with the first flag's value.
-	Match func(c *Call, o resolve.Object, all []resolve.Object) bool
-	// Check replaces the lookup for changes that are not objects of a kind
-	// (a membership, a grant): is the call's change already in place, and
-	// which id to report. Such ops update in place, so --on-exists update
-	// sends the row as it is.
-	Check func(ctx context.Context, lk *bulkLookups, c *Call) (id string, exists bool, err error)
-	// Shared names, for a row's Input, the one read Check shares with other
-	// rows (the object), and CheckPath prices that read.
-	Shared    func(in Input) string
-	CheckPath string
-	// BySubject names, for a row's Input, another read that answers Check
-	// as well (a subject's direct grants of one type, at SubjectPath); ""
-	// when it cannot for that row. A job sends whichever reads are fewer:
-	// one per Shared key, or one per BySubject key.
-	BySubject   func(in Input) string
-	SubjectPath string
-	// ListKind is the kind whose one list (read from the API, never from a
-	// cache) Check looks in, instead of a read per Shared key; names of
-	// that kind are looked up in the same list.
-	ListKind string
-	// Display names a row's object in results when the key fields joined
-	// do not read well (a folder: app:/Finance/Reports).
-	Display func(in Input) string
-	// Already, when set, makes a single command line look too (Check, with
-	// its one read of ListKind) and, when the change is in place, say this
-	// line and send nothing: the API would answer a repeat as if it had
-	// done something. object is the name of the object it is in place on.
-	Already func(c *Call, object string) string
-}
-
-// ConflictKey is a family that answers a duplicate create with 409.
-func ConflictKey(kind, flag, update string) *Existence {
-	return &Existence{Kind: kind, Flags: []string{flag}, Conflict: true, Update: update}
-}
-
-// LookFirst is a family that accepts duplicates: orgctl looks before sending.
-func LookFirst(kind, flag, update string) *Existence {
-	return &Existence{Kind: kind, Flags: []string{flag}, Update: update}
-}
-
-// FolderExists: a folder is known by its type, its parent and its name;
-// the API refuses a second one in the same parent with 409.
-var FolderExists = &Existence{Kind: "folders", Flags: []string{"type", "parent", "name"}, Conflict: true,
-	Match: func(c *Call, o resolve.Object, all []resolve.Object) bool {
-		typ, _ := c.Body["folder_type"].(string)
-		name, _ := c.Body["name"].(string)
-		if kinds.Text(o.Fields["name"]) != name || kinds.Text(o.Fields["folder_type"]) != typ {
-			return false
-		}
-		parent, _ := c.Body["parent_folder_id"].(string)
-		if parent == "" { // the root of the type (personalRoot has no parent either)
-			for _, r := range all {
-				if kinds.Text(r.Fields["folder_type"]) == typ && kinds.IsRoot(r.Key) {
-					parent = r.ID
-				}
-			}
-		}
-		return kinds.Text(o.Fields["parent_folder_id"]) == parent
-	},
-	Display: func(in Input) string {
-		last := func(f string) string {
-			if v := in.Values[f]; len(v) > 0 {
-				return v[len(v)-1]
-			}
-			return ""
-		}
-		name := strings.ReplaceAll(last("name"), "/", `\/`)
-		if p := last("parent"); p != "" {
-			return strings.TrimSuffix(p, "/") + "/" + name
-		}
-		return last("type") + ":/" + name
-	}}
-
-// MemberExists: adding a member who is already there changes nothing, so
-// the API says nothing; orgctl looks in the one list of groups (each group
-// listed carries its members), which the group's name was looked up in
-// anyway. The endpoint takes an array, so a group's rows go in one request.
-var MemberExists = &Existence{Flags: []string{"user"}, ListKind: "groups",
-	Check: func(ctx context.Context, lk *bulkLookups, c *Call) (string, bool, error) {
-		members, err := lk.members(ctx, c.Params["groupId"])
-		if err != nil {
-			return "", false, err
-		}
-		users := c.LocalStrings("user")
-		admin := c.LocalBool("admin")
-		for _, u := range users {
-			// a member made a group admin is a change
-			if role, in := members[u]; !in || admin && role != "admin" {
-				return "", false, nil
-			}
-		}
-		return strings.Join(users, ","), len(users) > 0, nil
-	},
-	Already: func(c *Call, group string) string {
-		users := c.TypedList("user")
-		if len(users) == 0 {
-			users = c.LocalStrings("user")
-		}
-		who, are := strings.Join(users, ", "), "are already members"
-		if len(users) == 1 {
-			are = "is already a member"
-		}
-		if c.LocalBool("admin") {
-			are += map[bool]string{true: " and a group admin", false: " and group admins"}[len(users) == 1]
-		}
-		return fmt.Sprintf("%s %s of group %s; nothing sent", who, are, group)
-	}}
-
-// GrantExists: a grant to a subject that already has access replaces the
-// level, and the API answers it as it answers the first (with the
-// subject's objects), so only a read tells a grant in place. That read
-// costs what the grant does (10 points), so a job reads as few as it can:
-// each object's access list once (one serves "a folder to 40 groups"), or
-// each subject's direct grants of a type once (one listObjects serves "40
-// folders to a group"), whichever the file needs fewer of.
-var GrantExists = &Existence{Flags: []string{"group", "user", "object-type", "object-id"},
-	CheckPath: "/permissions/accessList/{objectType}/{objectId}",
-	Shared: func(in Input) string {
-		t, id := in.Values["object-type"], in.Values["object-id"]
-		if len(t) == 0 || len(id) == 0 {
-			return ""
-		}
-		return t[len(t)-1] + "/" + id[len(id)-1]
-	},
-	SubjectPath: "/permissions/listObjects",
-	BySubject: func(in Input) string {
-		t := in.Values["object-type"]
-		if len(t) == 0 || !listsObjects[t[len(t)-1]] {
-			return ""
-		}
-		for _, flag := range []string{"group", "user"} {
-			if v := in.Values[flag]; len(v) > 0 {
-				return flag + "/" + strings.ToLower(v[len(v)-1]) + "/" + t[len(t)-1]
-			}
-		}
-		return ""
-	},
-	Check: func(ctx context.Context, lk *bulkLookups, c *Call) (string, bool, error) {
-		obj, _ := c.Body["object"].(map[string]any)
-		subj, _ := c.Body["subject"].(map[string]any)
-		typ, id := kinds.Text(obj["type"]), kinds.Text(obj["id"])
-		if lk.bySubject && listsObjects[typ] {
-			have, err := lk.direct(ctx, subj, typ)
-			if err != nil {
-				return "", false, err
-			}
-			level, ok := have[id]
-			if !ok {
-				return "", false, nil
-			}
-			return fmt.Sprintf("%s/%s (%s)", typ, id, level), true, nil
-		}
-		switch typ {
-		case "app", "folder", "resource", "workflow", "agent":
-		default:
-			return "", false, nil // no access list to look in: the grant replaces any earlier one
-		}
-		have, err := lk.access(ctx, typ, id)
-		if err != nil {
-			return "", false, err
-		}
-		level, ok := have[kinds.Text(subj["type"])+"/"+kinds.Text(subj["id"])]
-		if !ok {
-			return "", false, nil
-		}
-		return fmt.Sprintf("%s/%s (%s)", typ, id, level), true, nil
-	}}
-
-// listsObjects are the object types POST /permissions/listObjects answers for.
-var listsObjects = map[string]bool{"folder": true, "app": true, "resource": true, "resource_configuration": true}
 
 // inPlace is a single command line's look before a change the API would
 // accept twice without a word (Existence.Already): when it is in place,
@@ -269,6 +62,9 @@ type bulkLookups struct {
 	m         map[string]*sharedRead
 }
 
+// BySubject implements opdef.Lookups.
+func (lk *bulkLookups) BySubject() bool { return lk.bySubject }
+
 type sharedRead struct {
 	once sync.Once
 	set  map[string]string
@@ -299,10 +95,10 @@ func (lk *bulkLookups) read(ctx context.Context, key string, fetch func(cl *clie
 	return r.set, r.err
 }
 
-// members is the set of a group's member ids (to "member", or "admin"
+// Members is the set of a group's member ids (to "member", or "admin"
 // for a group admin), from the
 // list of groups, worked out once per group.
-func (lk *bulkLookups) members(ctx context.Context, group string) (map[string]string, error) {
+func (lk *bulkLookups) Members(ctx context.Context, group string) (map[string]string, error) {
 	set, err := lk.read(ctx, "members of "+group, func(*client.Client) (map[string]string, error) {
 		groups, err := lk.truth.All(ctx, kinds.ByName["groups"])
 		if err != nil {
@@ -328,9 +124,9 @@ func (lk *bulkLookups) members(ctx context.Context, group string) (map[string]st
 	return set, err
 }
 
-// access maps "group/ID" and "user/ID" to the access level each subject
+// Access maps "group/ID" and "user/ID" to the access level each subject
 // has on an object directly (not through a group or a universal level).
-func (lk *bulkLookups) access(ctx context.Context, typ, id string) (map[string]string, error) {
+func (lk *bulkLookups) Access(ctx context.Context, typ, id string) (map[string]string, error) {
 	return lk.read(ctx, "access "+typ+"/"+id, func(cl *client.Client) (map[string]string, error) {
 		resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: client.Path("permissions", "accessList", typ, id),
 			Scope: "Permissions > Read"})
@@ -367,10 +163,10 @@ func (lk *bulkLookups) access(ctx context.Context, typ, id string) (map[string]s
 	})
 }
 
-// direct maps the ids of the objects of typ a subject has a grant on
+// Direct maps the ids of the objects of typ a subject has a grant on
 // itself to the level it gives: one POST /permissions/listObjects without
 // include_inherited_access, read once per job.
-func (lk *bulkLookups) direct(ctx context.Context, subj map[string]any, typ string) (map[string]string, error) {
+func (lk *bulkLookups) Direct(ctx context.Context, subj map[string]any, typ string) (map[string]string, error) {
 	key := "direct " + kinds.Text(subj["type"]) + "/" + kinds.Text(subj["id"]) + "/" + typ
 	return lk.read(ctx, key, func(cl *client.Client) (map[string]string, error) {
 		resp, err := cl.Do(ctx, client.Request{Method: http.MethodPost, Path: "/permissions/listObjects", Scope: "Permissions > Read",

@@ -267,7 +267,7 @@ func newBulkColumns(op *Op, given int) *bulkColumns {
 		if i < len(uses) {
 			name = strings.ReplaceAll(strings.ToLower(strings.Trim(uses[i], "[]")), "_", "-")
 		}
-		if op.argKind(i) == "users" {
+		if op.ArgKind(i) == "users" {
 			// every file names a user the same way, whatever the command calls it
 			add(userColumn, colTarget{arg: i})
 			userArgs = append(userArgs, i)
@@ -278,7 +278,7 @@ func newBulkColumns(op *Op, given int) *bulkColumns {
 		add(name, colTarget{arg: i})
 		add(strings.ReplaceAll(name, "-", "_"), colTarget{arg: i})
 		add(p, colTarget{arg: i})
-		if k := op.argKind(i); k != "" && k != noCompletion {
+		if k := op.ArgKind(i); k != "" && k != noCompletion {
 			add(kinds.Singular(k), colTarget{arg: i}) // "group" for GROUP_ID: a name or an id
 		}
 	}

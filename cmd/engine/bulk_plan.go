@@ -49,7 +49,7 @@ func (j *checkPass) tally(in Input, c *Call) {
 			// rows share one request per object: counted once per object named
 			j.joinable = true
 			obj := t.JoinKey
-			for _, r := range j.op.NameRefs(in) {
+			for _, r := range nameRefs(j.op, in) {
 				if r.stand == obj { // checked with stand-ins: the name as written
 					obj = strings.ToLower(r.Text)
 				}
@@ -65,7 +65,7 @@ func (j *checkPass) tally(in Input, c *Call) {
 		pts += count("", t.Path, t.What)
 	}
 	j.points += pts
-	for _, r := range j.op.NameRefs(in) {
+	for _, r := range nameRefs(j.op, in) {
 		set := j.names[r.Kind.Name]
 		if set == nil {
 			set = map[uint64]bool{}

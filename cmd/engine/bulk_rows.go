@@ -136,7 +136,7 @@ func (j *rowRunner) apply(ctx context.Context, row bulk.Row, leaving func() erro
 			}
 		}
 		if _, replay := j.replays.Load(row.N); replay && errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound &&
-			j.op.bulkOutcome() == bulk.Deleted {
+			bulkOutcome(j.op) == bulk.Deleted {
 			return bulk.Result{Outcome: bulk.Deleted, Key: key, ID: j.argID(c),
 				Message: "already gone: the earlier run's request, whose answer was lost, was applied"}
 		}
@@ -278,7 +278,7 @@ func (j *rowRunner) failed(key string, err error) bulk.Result {
 // build resolves a row's names (the job's one Resolver, so each list is
 // fetched once) and builds its call.
 func (j *rowRunner) build(ctx context.Context, in Input) (Input, *Call, error) {
-	refs := j.op.NameRefs(in)
+	refs := nameRefs(j.op, in)
 	if len(refs) > 0 {
 		j.warm(ctx, j.lookup)
 		ids := make(map[string]string, len(refs))

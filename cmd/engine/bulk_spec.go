@@ -12,6 +12,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/kinds"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/spf13/pflag"
 )
 
@@ -28,11 +29,11 @@ func (j *jobSpec) outcome() bulk.Outcome {
 	if j.upsert() {
 		return bulk.Updated
 	}
-	return j.op.bulkOutcome()
+	return bulkOutcome(j.op)
 }
 
 // bulkOutcome is what a successful row of the op did.
-func (op *Op) bulkOutcome() bulk.Outcome {
+func bulkOutcome(op *Op) bulk.Outcome {
 	if op.Method == http.MethodDelete || op.Destructive {
 		return bulk.Deleted
 	}
@@ -55,7 +56,7 @@ func (j *jobSpec) updateCommand() string {
 func (j *jobSpec) updateInput(in Input, id string) Input {
 	out := Input{Command: j.updateCommand(), Args: []string{id}, Values: map[string][]string{}}
 	for flag, v := range in.Values {
-		if j.upd.hasField(flag) {
+		if j.upd.HasField(flag) {
 			out.Values[flag] = v
 		}
 	}
@@ -168,7 +169,7 @@ func (j *jobSpec) resultID(c *Call, resp *client.Response) string {
 	if ex := j.op.Exists; ex != nil && ex.Check != nil && ex.Flags[0] == "user" {
 		return strings.Join(c.LocalStrings("user"), ",") // the answer is the group
 	}
-	if resp != nil && len(resp.Data) > 0 && resp.Data[0] == '{' && (len(j.op.Args) == 0 || j.op.bulkOutcome() == bulk.Created) {
+	if resp != nil && len(resp.Data) > 0 && resp.Data[0] == '{' && (len(j.op.Args) == 0 || bulkOutcome(j.op) == bulk.Created) {
 		var obj struct {
 			ID any `json:"id"`
 		}
@@ -191,10 +192,10 @@ var flagRE = LazyRegexp(`--[a-z][a-z0-9-]*`)
 // problemText is a build error as lines of a file's problems: the
 // command's name dropped, flags named as the columns they are here.
 func (j *jobSpec) problemText(err error) []string {
-	var ie *inputError
+	var ie *opdef.InputError
 	var msgs []string
 	if errors.As(err, &ie) {
-		msgs = ie.problems
+		msgs = ie.Problems()
 	} else {
 		msgs = []string{err.Error()}
 	}
@@ -207,7 +208,7 @@ func (j *jobSpec) problemText(err error) []string {
 			m = strings.ReplaceAll(strings.TrimSuffix(rest, " not set"), "--", "") + " are missing or empty: they are required"
 		}
 		m = flagRE().ReplaceAllStringFunc(m, func(s string) string {
-			if j.op.hasField(s[2:]) {
+			if j.op.HasField(s[2:]) {
 				return s[2:] // in a file, the flag is a column
 			}
 			return s
@@ -215,15 +216,6 @@ func (j *jobSpec) problemText(err error) []string {
 		out = append(out, m)
 	}
 	return out
-}
-
-func (op *Op) hasField(flag string) bool {
-	for _, fd := range op.Fields {
-		if fd.Flag == flag {
-			return true
-		}
-	}
-	return false
 }
 
 func nothingToChange(err error) bool { return strings.Contains(err.Error(), "nothing to change") }

@@ -13,6 +13,7 @@ import (
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/completions"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -60,30 +61,6 @@ func init() {
 	}
 }
 
-// paramKinds infers an argument's kind from the spec's path parameter name,
-// so families complete ids without declaring anything.
-var paramKinds = map[string]string{
-	"userId": "users", "userSid": "users", "groupId": "groups", "folderId": "folders",
-	"appId": "apps", "appUuid": "apps", "workflowId": "workflows", "spaceId": "spaces",
-	"environmentId": "environments", "resourceId": "resources",
-	"userInviteId": "invites", "attributeName": "attribute-names", "roleId": "roles",
-}
-
-// familyIDKinds covers paths whose parameter is just {id}.
-var familyIDKinds = map[string]string{"app_themes": "themes", "user_attributes": "user-attributes", "configuration_variables": "config-vars"}
-
-// keyKinds infers a flag's kind from the last segment of its Field.Key.
-var keyKinds = map[string]string{
-	"user": "users", "user_id": "users", "user_ids": "users",
-	"group_id": "groups", "group_ids": "groups",
-	"folder_id": "folders", "parent_folder_id": "folders",
-	"app_id": "apps", "app_ids": "apps", "landing_page_app_id": "apps", "workflow_id": "workflows", "workflow_ids": "workflows",
-	"space_id": "spaces", "destination_space_id": "spaces",
-	"environment_id": "environments", "resource_id": "resources", "theme_id": "themes",
-	"group": "groups", "defaultGroupIds": "groups", "assigned_to_users": "users", "role_id": "roles",
-	"userInviteIds": "invites",
-}
-
 // CommandFlagKinds wires flags of commands that are not declared Ops
 // ("command path" -> flag -> kind).
 var CommandFlagKinds = map[string]map[string]string{
@@ -91,81 +68,14 @@ var CommandFlagKinds = map[string]map[string]string{
 }
 
 // noCompletion turns inference off in Field.Complete and Op.ArgsComplete.
-const noCompletion = "-"
-
-func (op *Op) argKind(i int) string {
-	if i < len(op.ArgsComplete) && op.ArgsComplete[i] != "" {
-		return op.ArgsComplete[i]
-	}
-	if i >= len(op.Args) {
-		return ""
-	}
-	if k, ok := paramKinds[op.Args[i]]; ok {
-		return k
-	}
-	if op.Args[i] == "id" {
-		return familyIDKinds[ratebudget.Family(op.Path)]
-	}
-	return ""
-}
-
-// KindBy picks an input's object kind from the value of another input: a
-// flag, or (Flag "") the argument at index Arg.
-type KindBy struct {
-	Flag  string
-	Arg   int
-	Kinds map[string]string // that value -> kind; a value not listed names no kind
-}
-
-func (k KindBy) pick(in Input) string {
-	var v string
-	if k.Flag != "" {
-		if vs := in.Values[k.Flag]; len(vs) > 0 {
-			v = vs[len(vs)-1]
-		}
-	} else if k.Arg < len(in.Args) {
-		v = in.Args[k.Arg]
-	}
-	return k.Kinds[strings.TrimSpace(v)]
-}
-
-// argKindIn is the argument's kind in one input: ArgsKindBy when the
-// argument has one, else the declared or inferred kind.
-func (op *Op) argKindIn(i int, in Input) string {
-	if k, ok := op.ArgsKindBy[i]; ok {
-		return k.pick(in)
-	}
-	return op.argKind(i)
-}
-
-// kindIn is the field's kind in one input.
-func (fd *Field) kindIn(in Input) string {
-	if fd.KindBy != nil {
-		return fd.KindBy.pick(in)
-	}
-	return fd.kind()
-}
-
-func (fd *Field) kind() string {
-	if fd.Complete != "" {
-		return fd.Complete
-	}
-	key := fd.Key
-	if fd.In == InLocal {
-		key = strings.ReplaceAll(fd.Flag, "-", "_")
-	}
-	if i := strings.LastIndexByte(key, '.'); i >= 0 {
-		key = key[i+1:]
-	}
-	return keyKinds[key]
-}
+const noCompletion = opdef.NoCompletion
 
 // wireCompletion makes positional arguments and id flags complete from the
 // org, and keeps everything else from completing file names.
-func (op *Op) wireCompletion(f *cli.Factory, c *cobra.Command) {
+func wireCompletion(op *Op, f *cli.Factory, c *cobra.Command) {
 	c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		in, _ := parseFlags(op, c, args)
-		k := op.argKindIn(len(args), in)
+		k := op.ArgKindIn(len(args), in)
 		if len(args) >= len(op.Args) || k == "" || k == noCompletion {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
@@ -173,13 +83,13 @@ func (op *Op) wireCompletion(f *cli.Factory, c *cobra.Command) {
 	}
 	for i := range op.Fields {
 		fd := &op.Fields[i]
-		k := fd.kind()
+		k := fd.ObjectKind()
 		if len(fd.Enum) > 0 || (k == "" && fd.KindBy == nil) || k == noCompletion || fd.Kind == KBool {
 			continue
 		}
 		c.RegisterFlagCompletionFunc(fd.Flag, func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			in, _ := parseFlags(op, c, args)
-			k := fd.kindIn(in)
+			k := fd.KindIn(in)
 			if k == "" || k == noCompletion {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}

@@ -1,8 +1,9 @@
-// Package engine turns a declarative Op (path, scope, fields, columns) into
-// a cobra command (Op.wire), and runs it (Op.run) in named phases:
+// Package engine turns a declarative Op (package opdef: path, scope,
+// fields, columns) into a cobra command (wire), and runs it (run) in named
+// phases:
 //
 //	parse   (parseFlags)            the command line into an Input of raw text
-//	build   (Op.Build)              the Input into a checked Call; nothing sent
+//	build   (opdef.Op.Build)        the Input into a checked Call; nothing sent
 //	resolve (Engine.resolveNames)   names to ids, with one lookup per kind
 //	send    (Engine.sendWith)       reads, the request, its follow-ups, paced
 //	print   (Engine.print)          the answer in the chosen format

@@ -78,7 +78,7 @@ func doneLine(c *Call, data json.RawMessage) string {
 		past = "Done:"
 		return strings.TrimSpace(past + " " + c.Command + " " + what)
 	}
-	return strings.TrimSpace(past + " " + c.Op.noun + " " + what)
+	return strings.TrimSpace(past + " " + c.Op.Noun + " " + what)
 }
 
 // argObjects are the call's positional arguments as a message shows them:
@@ -107,16 +107,6 @@ func argKeys(c *Call) []any {
 		}
 	}
 	return keys
-}
-
-func (c *Call) setArgKey(i int, key string) {
-	if key == "" {
-		return
-	}
-	if c.ArgKeys == nil {
-		c.ArgKeys = map[int]string{}
-	}
-	c.ArgKeys[i] = key
 }
 
 // objectName names the object a call acted on: the name the user gave

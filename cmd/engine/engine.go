@@ -158,8 +158,8 @@ func (e *Engine) print(c *Call, resp *client.Response, o RunOptions) error {
 		return PrintSelected(e.Printer, resp.Data, o.JSON)
 	}
 	if (c.Op.List || strings.HasPrefix(c.Op.Use, "list")) && e.f.IO.OutTTY && !e.Printer.Opts.Structured() && isEmptyList(resp.Data) {
-		if !e.quiet() && c.Op.plural != "" {
-			e.f.IO.Notice("no %s match", c.Op.plural)
+		if !e.quiet() && c.Op.Plural != "" {
+			e.f.IO.Notice("no %s match", c.Op.Plural)
 		}
 		return nil
 	}
@@ -200,7 +200,7 @@ func (e *Engine) renderer(c *Call, o RunOptions) func(*jsonscan.Reader) any {
 
 // changed tells the completion cache about every successful mutation.
 func (e *Engine) changed(c *Call) {
-	if c.Op.mutating() && e.onChange != nil {
+	if c.Op.Mutating() && e.onChange != nil {
 		e.onChange(ratebudget.Family(c.Op.Path))
 	}
 }
@@ -211,7 +211,7 @@ func (e *Engine) confirm(ctx context.Context, c *Call) error {
 		return err
 	}
 	if c.Op.TypeToConfirm != nil {
-		name, err := c.Op.TypeToConfirm(ctx, e.f, c)
+		name, err := c.Op.TypeToConfirm(ctx, org{e}, c)
 		if err != nil {
 			return err
 		}
@@ -225,6 +225,28 @@ func (e *Engine) confirm(ctx context.Context, c *Call) error {
 	return cli.ConfirmOrCancel(e.f.Ask(), e.question(ctx, c))
 }
 
+// org is what a type-to-confirm question reads of the org, through the
+// engine's client.
+type org struct{ e *Engine }
+
+// Host is the host name of the org the profile targets.
+func (o org) Host() (string, error) {
+	conn, err := o.e.f.Connection()
+	if err != nil {
+		return "", err
+	}
+	u, err := url.Parse(conn.Client.URL(client.Request{Path: "/"}))
+	if err != nil {
+		return "", err
+	}
+	return u.Host, nil
+}
+
+// Get reads one object's data.
+func (o org) Get(ctx context.Context, path, scope string) (json.RawMessage, error) {
+	return o.e.getter(ctx)(path, scope)
+}
+
 // question is what a confirmation asks: the op's own question about the
 // call's objects. A call on one object names it by its natural key and
 // labels ("Disable user ana@x (Ana Souza)?"): the resolve phase found a
@@ -235,7 +257,7 @@ func (e *Engine) question(ctx context.Context, c *Call) string {
 	objs := argObjects(c)
 	kind := ""
 	if len(c.Op.Args) == 1 && len(objs) == 1 {
-		kind = c.Op.argKind(0)
+		kind = c.Op.ArgKind(0)
 		if _, named := c.ArgLabels[0]; !named {
 			if o, ok := e.describe(ctx, kind, fmt.Sprint(objs[0])); ok {
 				objs[0] = o.Describe()
@@ -243,7 +265,7 @@ func (e *Engine) question(ctx context.Context, c *Call) string {
 					c.ArgLabels = map[int]string{}
 				}
 				c.ArgLabels[0] = o.Describe()
-				c.setArgKey(0, o.Key)
+				c.SetArgKey(0, o.Key)
 			}
 		}
 	}

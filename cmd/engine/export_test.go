@@ -12,11 +12,6 @@ import (
 var (
 	CompletionKinds = completionKinds
 	ConfirmQuestion = confirmQuestion
-	FamilyIDKinds   = familyIDKinds
-	FieldValue      = fieldValue
-	KeyKinds        = keyKinds
-	NoCompletion    = noCompletion
-	ParamKinds      = paramKinds
 	ParseFlags      = parseFlags
 	ResolveKinds    = resolveKinds
 )
@@ -35,8 +30,6 @@ func (j *checkPass) Command() string                               { return j.ba
 func (j *checkPass) RowInput(row bulk.Row) (Input, []string, bool) { return j.rowInput(row) }
 func (j *checkPass) CheckRow(in Input) (*Call, []string)           { return j.checkRow(in) }
 func (j *checkPass) RowKeys(in Input) []string                     { return j.rowKeys(in) }
-func (op *Op) ArgKind(i int) string                                { return op.argKind(i) }
-func (fd *Field) ObjectKind() string                               { return fd.kind() }
 
 // ColumnTarget is what a column named name gives: a field, or the
 // argument at index arg when field is nil.
@@ -65,3 +58,6 @@ func (j *checkPass) Header(cols []string) []string {
 func (j *checkPass) LikelyMaps(unknown []string) map[string]string {
 	return j.cols.likelyMaps(unknown, j.header(unknown).have)
 }
+
+// NameRefs are the names in an Input that resolution looks up.
+func NameRefs(op *Op, in Input) []nameRef { return nameRefs(op, in) }

@@ -3,62 +3,16 @@ package engine
 import (
 	"fmt"
 	"io"
-	"net/http"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/orgctl/orgctl/client/spec"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/output"
 )
-
-// Reads reports whether the op fetches data without changing anything: a
-// get, a list, or a query sent as a POST (permissions list-objects).
-func (op *Op) Reads() bool {
-	return op.Method == http.MethodGet || strings.HasPrefix(op.Use, "list")
-}
-
-// JSONFields are the names --json selects from: the fields the published
-// spec gives the answer, then any the command's columns read beyond them.
-func (op *Op) JSONFields() []string {
-	return jsonFieldNames(op.Method+" "+op.Path, columnFields(op.Columns))
-}
-
-// columnFields are the top-level fields columns read.
-func columnFields(cols []output.Column) string {
-	var out []string
-	for _, c := range cols {
-		if top, _, _ := strings.Cut(c.Field, "."); top != "" {
-			out = append(out, top)
-		}
-	}
-	return strings.Join(out, ",")
-}
-
-// jsonFieldNames merges the spec's fields for "METHOD PATH" (none for "")
-// with extra comma-separated names, in order, without repeats.
-func jsonFieldNames(endpoint, extra string) []string {
-	var out []string
-	seen := map[string]bool{}
-	add := func(name string) {
-		if name != "" && !seen[name] {
-			seen[name] = true
-			out = append(out, name)
-		}
-	}
-	if method, path, ok := strings.Cut(endpoint, " "); ok {
-		for _, f := range spec.DataFields(method, path) {
-			add(f)
-		}
-	}
-	for _, f := range strings.Split(extra, ",") {
-		add(f)
-	}
-	return out
-}
 
 // Annotations that say where a command's --json fields come from; they are
 // worked out only when --json is used, so building commands stays cheap.
@@ -69,7 +23,7 @@ const (
 
 // addJSONFlag gives a reading command --json FIELDS.
 func addJSONFlag(op *Op, c *cobra.Command) {
-	AddJSONFields(c, op.Method+" "+op.Path, columnFields(op.Columns))
+	AddJSONFields(c, op.Method+" "+op.Path, opdef.ColumnFields(op.Columns))
 }
 
 // AddJSONFields gives a command --json FIELDS: the spec's fields of
@@ -106,7 +60,7 @@ func commandJSONFields(c *cobra.Command) []string {
 	if !ok {
 		return nil
 	}
-	return jsonFieldNames(endpoint, c.Annotations[jsonExtraAnnotation])
+	return opdef.JSONFieldNames(endpoint, c.Annotations[jsonExtraAnnotation])
 }
 
 func cutLast(s, sep string) (before, after string) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/ratebudget"
 )
@@ -18,7 +19,7 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 		path += " " + g.Name
 		for _, op := range g.Ops {
 			for i, k := range op.ArgsComplete {
-				if k != "" && k != engine.NoCompletion {
+				if k != "" && k != opdef.NoCompletion {
 					if _, ok := engine.CompletionKinds[k]; !ok {
 						t.Errorf("%s %s: ArgsComplete[%d] names unknown kind %q", path, op.Use, i, k)
 					}
@@ -28,7 +29,7 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 				t.Errorf("%s %s: ArgsComplete has more entries than Args", path, op.Use)
 			}
 			for _, fd := range op.Fields {
-				if fd.Complete != "" && fd.Complete != engine.NoCompletion {
+				if fd.Complete != "" && fd.Complete != opdef.NoCompletion {
 					if _, ok := engine.CompletionKinds[fd.Complete]; !ok {
 						t.Errorf("%s %s --%s: Complete names unknown kind %q", path, op.Use, fd.Flag, fd.Complete)
 					}
@@ -51,17 +52,17 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 	for _, g := range families.All() {
 		check("orgctl", g)
 	}
-	for _, k := range engine.ParamKinds {
+	for _, k := range opdef.ParamKinds {
 		if _, ok := engine.CompletionKinds[k]; !ok {
 			t.Errorf("paramKinds names unknown kind %q", k)
 		}
 	}
-	for _, k := range engine.KeyKinds {
+	for _, k := range opdef.KeyKinds {
 		if _, ok := engine.CompletionKinds[k]; !ok {
 			t.Errorf("keyKinds names unknown kind %q", k)
 		}
 	}
-	for _, k := range engine.FamilyIDKinds {
+	for _, k := range opdef.FamilyIDKinds {
 		if _, ok := engine.CompletionKinds[k]; !ok {
 			t.Errorf("familyIDKinds names unknown kind %q", k)
 		}
@@ -151,33 +152,5 @@ func TestCompletionKindsMatchTheSpec(t *testing.T) {
 		if k.View.List != ratebudget.Family(k.Path) {
 			t.Errorf("kind %s: list %q is not the budget family of %s", name, k.View.List, k.Path)
 		}
-	}
-}
-
-func TestInference(t *testing.T) {
-	op := engine.Op{Path: "/groups/{groupId}/members/{userSid}", Args: []string{"groupId", "userSid"}}
-	if op.ArgKind(0) != "groups" || op.ArgKind(1) != "users" || op.ArgKind(2) != "" {
-		t.Errorf("groups members remove: %q %q %q", op.ArgKind(0), op.ArgKind(1), op.ArgKind(2))
-	}
-	theme := engine.Op{Path: "/app_themes", Args: []string{"id"}}
-	if theme.ArgKind(0) != "themes" {
-		t.Errorf("themes update: %q", theme.ArgKind(0))
-	}
-	other := engine.Op{Path: "/source_control/deployment/{id}", Args: []string{"id"}}
-	if other.ArgKind(0) != "" {
-		t.Errorf("an {id} of a family without a kind inferred %q", other.ArgKind(0))
-	}
-	declared := engine.Op{Path: "/users/{userId}", Args: []string{"userId"}, ArgsComplete: []string{engine.NoCompletion}}
-	if declared.ArgKind(0) != engine.NoCompletion {
-		t.Errorf("ArgsComplete did not override inference: %q", declared.ArgKind(0))
-	}
-	for key, want := range map[string]string{"folder_id": "folders", "options.destination_space_id": "spaces", "email": "", "user": "users"} {
-		fd := engine.Field{Key: key}
-		if got := fd.ObjectKind(); got != want {
-			t.Errorf("Field{Key: %q}.ObjectKind() = %q, want %q", key, got, want)
-		}
-	}
-	if fd := (engine.Field{Key: "folder_id", Complete: "-"}); fd.ObjectKind() != engine.NoCompletion {
-		t.Errorf("Complete did not override inference")
 	}
 }

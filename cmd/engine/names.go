@@ -36,9 +36,9 @@ type nameRef struct {
 	stand string
 }
 
-// NameRefs finds the names in an Input: values of arguments and fields of
+// nameRefs finds the names in an Input: values of arguments and fields of
 // an object kind that do not look like an id of that kind.
-func (op *Op) NameRefs(in Input) []nameRef {
+func nameRefs(op *Op, in Input) []nameRef {
 	var refs []nameRef
 	add := func(kindName string, r nameRef) {
 		rk, ok := resolveKinds[kindName]
@@ -55,7 +55,7 @@ func (op *Op) NameRefs(in Input) []nameRef {
 	}
 	for i, a := range in.Args {
 		if i < len(op.Args) {
-			add(op.argKindIn(i, in), nameRef{Text: a, Arg: i})
+			add(op.ArgKindIn(i, in), nameRef{Text: a, Arg: i})
 		}
 	}
 	for _, fd := range op.Fields {
@@ -63,7 +63,7 @@ func (op *Op) NameRefs(in Input) []nameRef {
 		if !ok {
 			continue
 		}
-		kind := fd.kindIn(in)
+		kind := fd.KindIn(in)
 		for e, v := range vals {
 			if fd.KeyKind != "" {
 				parts := []string{v}

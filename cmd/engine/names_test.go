@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/client/kinds"
-	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families"
 )
@@ -33,7 +32,7 @@ func TestNameRefsFollowKindBy(t *testing.T) {
 		{flags: map[string][]string{"object-id": {"Nightly invoice sync"}}}, // no type: no kind
 	} {
 		in := engine.Input{Args: tc.args, Values: tc.flags}
-		refs := op.NameRefs(in)
+		refs := engine.NameRefs(op, in)
 		var got []string
 		for _, r := range refs {
 			got = append(got, r.Kind.Name)
@@ -65,29 +64,6 @@ func TestNearNames(t *testing.T) {
 	emails := []string{"admin@sandbox.example", "ana.viewer@sandbox.example", "dev.lee@sandbox.example"}
 	if got := engine.NearNames(users, "Ana.Viewr@sandbox.example", emails); !slices.Equal(got, []string{"ana.viewer@sandbox.example"}) {
 		t.Errorf("emails fold case: got %q", got)
-	}
-}
-
-// A folder created without a parent goes under its type's root, not under
-// personalRoot, which has no parent either: an existing folder there is
-// the one the create would clash with.
-func TestFolderExistsLooksUnderTheRootNotPersonalRoot(t *testing.T) {
-	raw := []map[string]any{
-		{"id": "app_1", "name": "root", "folder_type": "app", "parent_folder_id": nil, "is_system_folder": true},
-		{"id": "app_3", "name": "personalRoot", "folder_type": "app", "parent_folder_id": nil, "is_system_folder": true},
-		{"id": "app_7", "name": "Reports", "folder_type": "app", "parent_folder_id": "app_3"},
-		{"id": "app_9", "name": "Reports", "folder_type": "app", "parent_folder_id": "app_1"},
-	}
-	k := kinds.Of("folders")
-	var all []resolve.Object
-	for _, m := range raw {
-		all = append(all, resolve.Object{ID: m["id"].(string), Key: k.KeyOfObject(m, raw), Fields: m})
-	}
-	c := &engine.Call{Body: map[string]any{"folder_type": "app", "name": "Reports"}}
-	for _, o := range all {
-		if got, want := engine.FolderExists.Match(c, o, all), o.ID == "app_9"; got != want {
-			t.Errorf("%s (%s): matches %v, want %v", o.ID, o.Key, got, want)
-		}
 	}
 }
 

@@ -1,11 +1,8 @@
 package engine
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -15,146 +12,6 @@ import (
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 )
-
-// Kind is how a field's text becomes a JSON value.
-type Kind int
-
-const (
-	KString  Kind = iota
-	KInt          // integer
-	KNumber       // any JSON number
-	KBool         // true/false
-	KStrings      // repeatable, comma-separated -> array of strings
-	KKV           // repeatable key=value -> object (values parsed as JSON when they are JSON, else strings)
-	KJSON         // a JSON value given inline
-	KTexts        // repeatable -> array of strings, each occurrence whole (values may hold commas)
-)
-
-// In says where a field's value goes.
-type In int
-
-const (
-	InBody  In = iota // request body key (dot path for nesting)
-	InQuery           // query parameter
-	InPatch           // a JSON-Patch "replace" operation on /Key
-	InLocal           // an option of orgctl's own: kept in Call.Local under the flag name, never sent as is
-)
-
-// Field is one input of an operation: a flag on the command line, or a
-// column of a bulk file.
-type Field struct {
-	Flag     string
-	Key      string // where the value goes (body dot path, query name, patch path); unused for InLocal
-	In       In
-	Kind     Kind
-	Required bool
-	Enum     []string
-	Usage    string
-	Short    string
-	// Default is only the flag's shown default.
-	Default string
-	// Complete names the object kind the value completes from ("users",
-	// "groups": see kinds.Views); "" infers it from Key, "-" turns it off.
-	Complete string
-	// Into is the body path an InLocal field's values end up at once the
-	// op's Shape has placed them ("members[].id"): they are checked against
-	// the spec's rule for it, and problems there name the flag.
-	Into string
-	// KindBy, when set, picks the kind from another input instead
-	// (--object-id is a folder or an app by --object-type).
-	KindBy *KindBy
-	// KeyKind is the object kind named by the KEY of KEY=VALUE values
-	// (--value ENVIRONMENT=VALUE), whose names are looked up like any other.
-	KeyKind string
-}
-
-// Op declares one API operation as a command. The engine turns it into a
-// command whose run is four named phases: parse (flags into an Input), build
-// (Input into a Call, nothing sent), send (the Call's requests through the
-// client) and print.
-type Op struct {
-	Use     string // "get USER_ID"
-	Short   string
-	Long    string
-	Example string
-	Method  string
-	Path    string   // "/users/{userId}"
-	Args    []string // path parameters filled from positional args, in order
-	Scope   string   // "Users > Read", as the API docs name it
-	Fields  []Field
-	Columns []output.Column
-	// List adds --limit and --all (next_token pagination).
-	List bool
-	// Body adds --body FILE|- for JSON too rich for flags.
-	Body bool
-	// Patch: the API takes {"operations":[...]} (JSON Patch).
-	Patch bool
-	// Destructive asks for confirmation (or --yes).
-	Destructive bool
-	// Confirm is the question a destructive op asks, with %s for what it
-	// acts on; it says truthfully what happens and whether it can be undone.
-	// Empty: "Run `COMMAND`? This cannot be undone."
-	Confirm string
-	// TypeToConfirm, for org-wide actions, is the name the user must type
-	// at the prompt instead of answering y.
-	TypeToConfirm func(ctx context.Context, f *cli.Factory, c *Call) (string, error)
-	// Hidden keeps a command out of help (deprecated endpoints reached through a flag).
-	Hidden bool
-	// ArgsComplete names, per positional argument, the object kind it
-	// completes from; missing or "" entries are inferred from the path
-	// parameter's name, "-" turns completion off.
-	ArgsComplete []string
-	// ArgsKindBy picks the kind of the argument at an index from another
-	// input (access-list OBJECT_TYPE OBJECT_ID).
-	ArgsKindBy map[int]KindBy
-	// ArgFlags name, per positional argument, a flag that may give it
-	// instead ("" for none), so that a remove takes the --user its add
-	// takes: `groups members remove support --user ana@example.com`.
-	ArgFlags []string
-
-	// Shape is the op's own part of the build phase: it moves local options
-	// into the request, fills defaults and rejects combinations that single
-	// fields cannot. It may read files the user named; it sends nothing.
-	Shape func(c *Call) error
-	// Merge completes the request from the answers to Call.Reads, for
-	// endpoints that replace a whole object (read, merge, write). The send
-	// phase calls it between the reads and the request.
-	Merge func(c *Call, current []json.RawMessage) error
-	// View prints the answer where the default formats do not fit.
-	View func(p *output.Printer, c *Call, data json.RawMessage) error
-	// ViewColumns: the View prints the op's Columns (a filtered list), so
-	// --columns is checked before any request, as without a View.
-	ViewColumns bool
-
-	// Exists says how a bulk job tells that what a row would create is
-	// already there, and what --on-exists can do about it (see bulk_exists.go).
-	Exists *Existence
-	// Batch is the body's array that a bulk job's rows with the same
-	// arguments share: the API takes them in one request (a group's members).
-	Batch string
-	// Idempotent: sending the request twice leaves what sending it once
-	// does, so a bulk job resends it when an earlier run lost the answer.
-	// PUT, DELETE and JSON Patch built from flags are so without saying.
-	Idempotent bool
-
-	// Done is the line a write prints on stderr once it succeeded, with %s
-	// for the object ("Disabled user %s"); empty: the verb and the noun.
-	Done string
-	// Said, when set, words that line from the call's values as typed
-	// ("Added dev.lee@example.com to group support"); "" falls back to Done.
-	Said func(c *Call) string
-	// noun is what one object of the op's group is called, plural the
-	// group's objects: "user", "users".
-	noun, plural string
-
-	// Siblings are the other operations of the op's group (--on-exists update
-	// runs one of them).
-	Siblings []Op
-
-	// AcrossProfiles lets a write run in several profiles' Spaces at once
-	// (--profiles); reads always may.
-	AcrossProfiles bool
-}
 
 // ProfilesAnnotation says whether and how a command runs across profiles
 // (--profiles): ProfilesRead or ProfilesWrite.
@@ -233,13 +90,13 @@ func (g Group) Command(f *cli.Factory, later map[*cobra.Command]func()) *cobra.C
 			op.Columns = g.Columns
 		}
 		op.Siblings = g.Ops
-		op.noun, op.plural = singular(g.Name), plural(g.Name)
+		op.Noun, op.Plural = singular(g.Name), plural(g.Name)
 		if later == nil {
-			c.AddCommand(op.Command(f))
+			c.AddCommand(Command(op, f))
 			continue
 		}
-		oc := op.Stub()
-		later[oc] = func() { op.wire(f, oc) }
+		oc := Stub(op)
+		later[oc] = func() { wire(op, f, oc) }
 		c.AddCommand(oc)
 	}
 	for _, sub := range g.Groups {
@@ -268,21 +125,10 @@ func (g Group) Stub() *cobra.Command {
 	return c
 }
 
-func (op *Op) mutating() bool { return op.Method != http.MethodGet }
+// facts are what the op's help states.
+func facts(op *Op) Facts { return Facts{Method: op.Method, Path: op.Path, Scope: op.Scope} }
 
-// Writes reports whether the op changes something: a POST that lists
-// (permissions list-objects) is a query.
-func (op *Op) Writes() bool {
-	return op.mutating() && !strings.HasPrefix(op.Use, "list")
-}
-
-// Cost is the operation's price on the service's list (budget.costs may
-// change what orgctl paces by; help states the list).
-func (op *Op) Cost() int { return op.facts().Cost() }
-
-func (op *Op) facts() Facts { return Facts{Method: op.Method, Path: op.Path, Scope: op.Scope} }
-
-func (op *Op) help() string {
+func help(op *Op) string {
 	var b strings.Builder
 	b.WriteString(op.Short)
 	if op.Long != "" {
@@ -290,7 +136,7 @@ func (op *Op) help() string {
 		b.WriteString(strings.TrimSpace(op.Long))
 	}
 	b.WriteString("\n\n")
-	b.WriteString(op.facts().text())
+	b.WriteString(facts(op).text())
 	if op.List {
 		b.WriteString("\n\nWithout --limit, one request returns every item (the cheapest in points).\n" +
 			"--limit N fetches one page; add --all to follow next_token through every page.")
@@ -300,7 +146,7 @@ func (op *Op) help() string {
 			"and arguments, e.g. " + bulkColumnsExample(op) + ") or a JSON Lines file, checked whole\n" +
 			"before anything is sent and resumable: see 'orgctl jobs --help'.\n" +
 			"A CSV's separator (comma, semicolon or tab) is read from its header row;\n--delimiter sets it.")
-		if op.hasUserColumn() {
+		if hasUserColumn(op) {
 			b.WriteString(" A user column is named user: an email or an id (email and\nuser-id are read as it too).")
 		}
 	}
@@ -308,16 +154,16 @@ func (op *Op) help() string {
 }
 
 // Command is the op's command in full: its fields wired as flags and its
-// run as the four phases (see wire).
-func (op *Op) Command(f *cli.Factory) *cobra.Command {
-	c := op.Stub()
-	op.wire(f, c)
+// run as the phases (see wire).
+func Command(op *Op, f *cli.Factory) *cobra.Command {
+	c := Stub(op)
+	wire(op, f, c)
 	return c
 }
 
 // Stub is the op's command as its group's help lists it. Until wire
 // has run, it has no flags and running it is an error.
-func (op *Op) Stub() *cobra.Command {
+func Stub(op *Op) *cobra.Command {
 	return &cobra.Command{
 		Use:    op.Use,
 		Short:  op.Short,
@@ -342,17 +188,17 @@ func columnNames(cols []output.Column) string {
 
 // wire makes c, the op's stub, the op's command: its help, flags,
 // completion and run function.
-func (op *Op) wire(f *cli.Factory, c *cobra.Command) {
-	c.Long = op.help()
+func wire(op *Op, f *cli.Factory, c *cobra.Command) {
+	c.Long = help(op)
 	c.Example = op.Example
 	c.Annotations = nil
-	op.facts().annotate(c)
+	facts(op).annotate(c)
 	if names := columnNames(op.Columns); names != "" {
 		c.Annotations[ColumnsAnnotation] = names
 	}
 	c.Args = func(c *cobra.Command, args []string) error {
-		if flagged := op.argFlagsGiven(c); flagged > 0 {
-			_, err := op.mergeArgFlags(c, args)
+		if flagged := argFlagsGiven(op, c); flagged > 0 {
+			_, err := mergeArgFlags(op, c, args)
 			return err
 		}
 		if fromFile(c) && len(args) <= len(op.Args) {
@@ -394,7 +240,7 @@ func (op *Op) wire(f *cli.Factory, c *cobra.Command) {
 			})
 		}
 	}
-	op.addArgFlags(f, c)
+	addArgFlags(op, f, c)
 	if op.Body {
 		fl.String("body", "", "JSON request body from `FILE` (- for stdin); flags override its fields")
 	}
@@ -402,7 +248,7 @@ func (op *Op) wire(f *cli.Factory, c *cobra.Command) {
 		fl.String("limit", "", "fetch one page of at most `N` items (1-100)")
 		fl.Bool("all", false, "with --limit, follow next_token through every page")
 	}
-	if op.mutating() {
+	if op.Mutating() {
 		fl.Bool("dry-run", false, "print the request, its point cost and the expected wait; send nothing")
 	}
 	if op.Destructive {
@@ -421,25 +267,25 @@ func (op *Op) wire(f *cli.Factory, c *cobra.Command) {
 		AcrossProfiles(c, ProfilesWrite)
 		c.Annotations[DryRunAnnotation] = DryRunPlan
 	}
-	op.wireCompletion(f, c)
-	c.RunE = func(c *cobra.Command, args []string) error { return op.run(f, c, args) }
+	wireCompletion(op, f, c)
+	c.RunE = func(c *cobra.Command, args []string) error { return run(op, f, c, args) }
 }
 
 // addArgFlags wires ArgFlags: a string flag per argument that has one.
-func (op *Op) addArgFlags(f *cli.Factory, c *cobra.Command) {
+func addArgFlags(op *Op, f *cli.Factory, c *cobra.Command) {
 	uses := argNames(op.Use)
 	for i, name := range op.ArgFlags {
 		if name == "" || i >= len(uses) {
 			continue
 		}
 		what := "`" + strings.ToUpper(name) + "`"
-		if k := op.argKind(i); k == "users" {
+		if k := op.ArgKind(i); k == "users" {
 			what += " (id or email)"
 		} else if k != "" {
 			what += " (id or name)"
 		}
 		c.Flags().String(name, "", fmt.Sprintf("the %s argument as a flag: %s", strings.Trim(uses[i], "[]"), what))
-		if k := op.argKind(i); k != "" && k != noCompletion {
+		if k := op.ArgKind(i); k != "" && k != noCompletion {
 			c.RegisterFlagCompletionFunc(name, func(_ *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
 				return CompleteKind(f, k, typed)
 			})
@@ -448,7 +294,7 @@ func (op *Op) addArgFlags(f *cli.Factory, c *cobra.Command) {
 }
 
 // argFlagsGiven counts the ArgFlags on the command line.
-func (op *Op) argFlagsGiven(c *cobra.Command) int {
+func argFlagsGiven(op *Op, c *cobra.Command) int {
 	n := 0
 	for _, name := range op.ArgFlags {
 		if fl := c.Flags().Lookup(name); name != "" && fl != nil && fl.Changed {
@@ -460,8 +306,8 @@ func (op *Op) argFlagsGiven(c *cobra.Command) int {
 
 // mergeArgFlags puts the arguments given as flags in their places among
 // the positional ones.
-func (op *Op) mergeArgFlags(c *cobra.Command, args []string) ([]string, error) {
-	if op.argFlagsGiven(c) == 0 {
+func mergeArgFlags(op *Op, c *cobra.Command, args []string) ([]string, error) {
+	if argFlagsGiven(op, c) == 0 {
 		return args, nil
 	}
 	uses := argNames(op.Use)
@@ -507,14 +353,6 @@ func flaggedUses(op *Op, uses []string, c *cobra.Command) []string {
 	return out
 }
 
-func argNames(use string) []string {
-	parts := strings.Fields(use)
-	if len(parts) <= 1 {
-		return nil
-	}
-	return parts[1:]
-}
-
 // RunOptions are the engine's own flags of one command line: how to send
 // and confirm, not what.
 type RunOptions struct {
@@ -557,14 +395,4 @@ func parseFlags(op *Op, c *cobra.Command, args []string) (Input, RunOptions) {
 	o.DryRun, _ = fl.GetBool("dry-run")
 	o.Yes, _ = fl.GetBool("yes")
 	return in, o
-}
-
-// SortedKeys is used where map order would make output unstable.
-func SortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -17,8 +17,8 @@ import (
 // stand-ins for names, so bad input exits 2 before any lookup is sent),
 // then the engine's resolve, send and print (runInput). With --from the
 // same phases run once per row of a file, as one job (runBulk).
-func (op *Op) run(f *cli.Factory, c *cobra.Command, args []string) error {
-	args, err := op.mergeArgFlags(c, args)
+func run(op *Op, f *cli.Factory, c *cobra.Command, args []string) error {
+	args, err := mergeArgFlags(op, c, args)
 	if err != nil {
 		return err
 	}
@@ -37,7 +37,7 @@ func (op *Op) run(f *cli.Factory, c *cobra.Command, args []string) error {
 	if err := in.LoadBody(f.IO.In); err != nil {
 		return err
 	}
-	refs := op.NameRefs(in)
+	refs := nameRefs(op, in)
 	checked, err := op.Build(substitute(in, refs, func(r nameRef) string { return r.stand }), f.IO.In)
 	if err != nil {
 		return err
@@ -62,7 +62,7 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 	if err := refuseBuiltin(op, refs, nil); err != nil {
 		return err
 	}
-	if op.mutating() && o.DryRun {
+	if op.Mutating() && o.DryRun {
 		return e.dryRunNames(checked, refs)
 	}
 	if op.Destructive && !o.Yes {
@@ -104,7 +104,7 @@ func (e *Engine) runInput(ctx context.Context, op *Op, in Input, refs []nameRef,
 				call.ArgLabels = map[int]string{}
 			}
 			call.ArgLabels[ref.Arg] = found[ref.stand].Describe()
-			call.setArgKey(ref.Arg, found[ref.stand].Key)
+			call.SetArgKey(ref.Arg, found[ref.stand].Key)
 		}
 	}
 	return e.runCall(ctx, call, o, true)
@@ -127,7 +127,7 @@ func (e *Engine) runCall(ctx context.Context, c *Call, o RunOptions, columnsChec
 			return err
 		}
 	}
-	if c.Op.mutating() && o.DryRun {
+	if c.Op.Mutating() && o.DryRun {
 		return e.DryRun(c)
 	}
 	if c.Op.Destructive && !o.Yes {

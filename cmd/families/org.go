@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/cli"
@@ -184,14 +183,6 @@ extra GET) so that flags you leave out keep their value.`,
 
 // orgHost is what an org-wide action asks the user to type: the host of the
 // organization the profile points at, the name they know it by.
-func orgHost(_ context.Context, f *cli.Factory, _ *engine.Call) (string, error) {
-	conn, err := f.Connection()
-	if err != nil {
-		return "", err
-	}
-	u, err := url.Parse(conn.Client.URL(client.Request{Path: "/"}))
-	if err != nil {
-		return "", err
-	}
-	return u.Host, nil
+func orgHost(_ context.Context, org engine.Org, _ *engine.Call) (string, error) {
+	return org.Host()
 }

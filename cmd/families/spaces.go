@@ -103,17 +103,13 @@ Gotchas:
 
 // spaceName is what deleting a Space asks the user to type: its name, read
 // from the API (one request, sent only when someone is there to type it).
-func spaceName(ctx context.Context, f *cli.Factory, c *engine.Call) (string, error) {
-	cl, err := f.Client()
-	if err != nil {
-		return "", err
-	}
-	resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: client.Expand("/spaces/{spaceId}", c.Params), Scope: "Spaces > Read"})
+func spaceName(ctx context.Context, org engine.Org, c *engine.Call) (string, error) {
+	data, err := org.Get(ctx, client.Expand("/spaces/{spaceId}", c.Params), "Spaces > Read")
 	if err != nil {
 		return "", err
 	}
 	var s struct{ Name string }
-	if err := json.Unmarshal(resp.Data, &s); err != nil || s.Name == "" {
+	if err := json.Unmarshal(data, &s); err != nil || s.Name == "" {
 		return "", fmt.Errorf("cannot read the Space's name from GET /spaces/%s", c.Params["spaceId"])
 	}
 	return s.Name, nil

@@ -1,20 +1,18 @@
-package engine
+package opdef
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"os"
 	"strconv"
 	"strings"
 
-	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/kinds"
-	"github.com/orgctl/orgctl/client/resolve"
-	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/client/request"
+	"github.com/orgctl/orgctl/cmd/cli/usage"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -74,7 +72,7 @@ type Call struct {
 	PageFlag string
 	// Reads are requests sent before the main one; their answers go to
 	// Op.Merge (read-merge-write). The dry run lists them and sends none.
-	Reads []client.Request
+	Reads []request.Request
 	// Then are follow-up requests built from the main answer.
 	Then []FollowUp
 	// Warnings are printed on stderr before the request is sent (or dry-run).
@@ -95,7 +93,7 @@ type Call struct {
 	stdin io.Reader
 	// Names lists every object of a kind (one request per kind at most),
 	// for views that show names beside the ids an answer holds.
-	Names func(kind string) ([]resolve.Object, error)
+	Names func(kind string) ([]kinds.Object, error)
 	// Get reads one more list for a view that joins it to the answer (a
 	// user's groups from GET /groups): its data, through the same client.
 	Get func(path, scope string) (json.RawMessage, error)
@@ -106,7 +104,7 @@ type FollowUp struct {
 	// What says what the follow-up does, for the dry run.
 	What  string
 	Path  string // for pricing in the dry run
-	Build func(answer json.RawMessage) (client.Request, error)
+	Build func(answer json.RawMessage) (request.Request, error)
 	// Keep prints the main answer, not the follow-up's (adding the new
 	// user to a group answers with the group).
 	Keep bool
@@ -182,17 +180,17 @@ func (c *Call) BodyObject() map[string]any {
 }
 
 // Request is the main request the call sends.
-func (c *Call) Request() client.Request {
+func (c *Call) Request() request.Request {
 	path := c.Op.Path
 	if c.Path != "" {
 		path = c.Path
 	}
 	if c.RawPath == "" {
-		path = client.Expand(path, c.Params)
+		path = request.Expand(path, c.Params)
 	} else {
 		path = c.RawPath
 	}
-	r := client.Request{
+	r := request.Request{
 		Method:      c.Op.Method,
 		Path:        path,
 		Query:       c.Query,
@@ -264,7 +262,7 @@ func (c *Call) placeArgs(args []string) []string {
 		}
 		a := args[i]
 		if strings.TrimSpace(a) == "" {
-			problems = append(problems, fmt.Sprintf("argument %d (%s) is empty", i+1, argLabel(c.Op, i)))
+			problems = append(problems, fmt.Sprintf("argument %d (%s) is empty", i+1, ArgLabel(c.Op, i)))
 			continue
 		}
 		if p := c.Op.argProblem(i, a); p != "" {
@@ -325,7 +323,7 @@ func (c *Call) setLimit(text string) string {
 	n, err := strconv.Atoi(strings.TrimSpace(text))
 	switch {
 	case err != nil:
-		return fmt.Sprintf("--limit takes a whole number, got %s", cli.ShownArg(text))
+		return fmt.Sprintf("--limit takes a whole number, got %s", usage.Shown(text))
 	case n < 1 || n > 100:
 		return fmt.Sprintf("--limit takes a whole number from 1 to 100, got %d", n)
 	}
@@ -337,7 +335,7 @@ func (c *Call) setLimit(text string) string {
 func (c *Call) shape() error {
 	op := c.Op
 	if op.Patch && len(c.Patch) == 0 && op.Shape == nil {
-		return cli.UsageErrorf("%s: nothing to change: pass at least one field flag or --body with JSON Patch operations", c.Command)
+		return usage.Errorf("%s: nothing to change: pass at least one field flag or --body with JSON Patch operations", c.Command)
 	}
 	if op.Shape != nil {
 		if err := op.Shape(c); err != nil {
@@ -345,24 +343,24 @@ func (c *Call) shape() error {
 		}
 	}
 	if op.Patch && len(c.Patch) == 0 && c.RawBody == nil {
-		return cli.UsageErrorf("%s: nothing to change: pass at least one field flag or --body with JSON Patch operations", c.Command)
+		return usage.Errorf("%s: nothing to change: pass at least one field flag or --body with JSON Patch operations", c.Command)
 	}
 	return nil
 }
 
 // inputProblems reports every problem of one input in one usage error.
 func inputProblems(command string, problems []string) error {
-	return &cli.UsageError{Err: &inputError{command: command, problems: problems}}
+	return &usage.Error{Err: &InputError{command: command, problems: problems}}
 }
 
-// inputError keeps an input's problems apart, so a bulk file can list
+// InputError keeps an input's problems apart, so a bulk file can list
 // each under its line.
-type inputError struct {
+type InputError struct {
 	command  string
 	problems []string
 }
 
-func (e *inputError) Error() string {
+func (e *InputError) Error() string {
 	prefix := ""
 	if e.command != "" {
 		prefix = e.command + ": "
@@ -373,12 +371,8 @@ func (e *inputError) Error() string {
 	return fmt.Sprintf("%s%d problems:\n  %s", prefix, len(e.problems), strings.Join(e.problems, "\n  "))
 }
 
-func argLabel(op *Op, i int) string {
-	if names := argNames(op.Use); i < len(names) {
-		return names[i]
-	}
-	return op.Args[i]
-}
+// Problems are the input's problems, one line each.
+func (e *InputError) Problems() []string { return e.problems }
 
 // place puts one converted value where its field says.
 func (c *Call) place(fd Field, v any) {
@@ -593,16 +587,16 @@ func (in *Input) LoadBody(stdin io.Reader) error {
 	if in.Body != "-" {
 		f, err := os.Open(in.Body)
 		if err != nil {
-			return cli.UsageErrorf("--body: %v", err)
+			return usage.Errorf("--body: %v", err)
 		}
 		defer f.Close()
 		r = f
 	} else if stdin == nil {
-		return cli.UsageErrorf("--body -: no standard input")
+		return usage.Errorf("--body -: no standard input")
 	}
 	b, err := ReadLimited(r, "--body "+in.Body)
 	if err != nil {
-		return cli.UsageErrorf("--body: %v", err)
+		return usage.Errorf("--body: %v", err)
 	}
 	if b == nil {
 		b = []byte{}
@@ -618,11 +612,11 @@ func (c *Call) parseBody(src string, b []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	if err := dec.Decode(&v); err != nil {
-		return cli.UsageErrorf("--body %s is not valid JSON: %v", src, err)
+		return usage.Errorf("--body %s is not valid JSON: %v", src, err)
 	}
 	// Decode stops after the first value: what follows would be dropped (or, for an array, sent raw).
 	if _, err := dec.Token(); err != io.EOF {
-		return cli.UsageErrorf("--body %s is not valid JSON: data after the first value", src)
+		return usage.Errorf("--body %s is not valid JSON: data after the first value", src)
 	}
 	c.FromBody = true
 	if c.Op.Patch {
@@ -632,11 +626,11 @@ func (c *Call) parseBody(src string, b []byte) error {
 		case map[string]any:
 			ops, ok := t["operations"].([]any)
 			if !ok {
-				return cli.UsageErrorf("--body must be a JSON array of JSON Patch operations or {\"operations\": [...]}")
+				return usage.Errorf("--body must be a JSON array of JSON Patch operations or {\"operations\": [...]}")
 			}
 			c.Patch = ops
 		default:
-			return cli.UsageErrorf("--body must be a JSON array of JSON Patch operations or {\"operations\": [...]}")
+			return usage.Errorf("--body must be a JSON array of JSON Patch operations or {\"operations\": [...]}")
 		}
 		return nil
 	}
@@ -644,12 +638,23 @@ func (c *Call) parseBody(src string, b []byte) error {
 	case map[string]any:
 		c.Body = t
 	case []any:
-		if c.Op.Method == http.MethodDelete || len(c.Op.Fields) > 0 {
-			return cli.UsageErrorf("--body %s must be a JSON object (got an array); the fields go inside it", src)
+		if c.Op.Method == "DELETE" || len(c.Op.Fields) > 0 {
+			return usage.Errorf("--body %s must be a JSON object (got an array); the fields go inside it", src)
 		}
 		c.RawBody = json.RawMessage(b)
 	default:
-		return cli.UsageErrorf("--body %s must be a JSON object", src)
+		return usage.Errorf("--body %s must be a JSON object", src)
 	}
 	return nil
+}
+
+// SetArgKey records positional argument i's natural key, found by a lookup.
+func (c *Call) SetArgKey(i int, key string) {
+	if key == "" {
+		return
+	}
+	if c.ArgKeys == nil {
+		c.ArgKeys = map[int]string{}
+	}
+	c.ArgKeys[i] = key
 }

@@ -1,4 +1,4 @@
-package engine
+package opdef
 
 // The build phase checks each request against the published rules (package
 // client/spec): what a flag sets, then the request as a whole.
@@ -19,7 +19,7 @@ func (op *Op) argProblem(i int, a string) string {
 	if r == nil || r.Loosely(a, true) {
 		return ""
 	}
-	return r.Invalid(a, argLabel(op, i))
+	return r.Invalid(a, ArgLabel(op, i))
 }
 
 // fieldRules are the spec's rules for a field's value as a whole and for
@@ -115,7 +115,7 @@ func (c *Call) paramProblems(s *spec.Operation, path string) []string {
 	for i, name := range c.Op.Args {
 		if v, ok := c.Params[name]; ok {
 			if r := s.Param(path, name); r != nil && !r.Check(v, true) {
-				problems = append(problems, r.Invalid(v, argLabel(c.Op, i)))
+				problems = append(problems, r.Invalid(v, ArgLabel(c.Op, i)))
 			}
 		}
 	}

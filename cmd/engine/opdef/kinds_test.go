@@ -1,0 +1,35 @@
+package opdef_test
+
+import (
+	"testing"
+
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
+)
+
+func TestInference(t *testing.T) {
+	op := opdef.Op{Path: "/groups/{groupId}/members/{userSid}", Args: []string{"groupId", "userSid"}}
+	if op.ArgKind(0) != "groups" || op.ArgKind(1) != "users" || op.ArgKind(2) != "" {
+		t.Errorf("groups members remove: %q %q %q", op.ArgKind(0), op.ArgKind(1), op.ArgKind(2))
+	}
+	theme := opdef.Op{Path: "/app_themes", Args: []string{"id"}}
+	if theme.ArgKind(0) != "themes" {
+		t.Errorf("themes update: %q", theme.ArgKind(0))
+	}
+	other := opdef.Op{Path: "/source_control/deployment/{id}", Args: []string{"id"}}
+	if other.ArgKind(0) != "" {
+		t.Errorf("an {id} of a family without a kind inferred %q", other.ArgKind(0))
+	}
+	declared := opdef.Op{Path: "/users/{userId}", Args: []string{"userId"}, ArgsComplete: []string{opdef.NoCompletion}}
+	if declared.ArgKind(0) != opdef.NoCompletion {
+		t.Errorf("ArgsComplete did not override inference: %q", declared.ArgKind(0))
+	}
+	for key, want := range map[string]string{"folder_id": "folders", "options.destination_space_id": "spaces", "email": "", "user": "users"} {
+		fd := opdef.Field{Key: key}
+		if got := fd.ObjectKind(); got != want {
+			t.Errorf("Field{Key: %q}.ObjectKind() = %q, want %q", key, got, want)
+		}
+	}
+	if fd := (opdef.Field{Key: "folder_id", Complete: "-"}); fd.ObjectKind() != opdef.NoCompletion {
+		t.Errorf("Complete did not override inference")
+	}
+}
