@@ -12,7 +12,8 @@
 // builds, Engine.runInput resolves names, and Engine.runCall puts the dry
 // run or the confirmation between build and send, then prints.
 //
-// The same phases run once per row of a --from file (bulk.go), where the
+// The same phases run once per row of a --from file in package bulkjob,
+// which asks them of the engine through bulkjob.Engine (bulk.go); the
 // job's life cycle comes from client/bulk. Shell completion of object
 // names lives here too, since an Op's fields say which kind each takes.
 //

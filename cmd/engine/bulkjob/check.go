@@ -1,4 +1,4 @@
-package engine
+package bulkjob
 
 import (
 	"errors"
@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/client/bulk"
-	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/ratebudget"
 )
@@ -20,7 +19,8 @@ import (
 // run prints and the run starts from.
 type checkPass struct {
 	*fileInput
-	bc ratebudget.Config // read once: viper is slow enough to matter per row
+	namer Namer
+	bc    ratebudget.Config // read once: viper is slow enough to matter per row
 
 	invalid  map[int]string // row -> what is wrong with it (--skip-invalid)
 	rows     int
@@ -76,9 +76,9 @@ func (pl *problemList) report(w io.Writer) error {
 		fmt.Fprintln(w, strings.Replace(p, ":0: (", ": (", 1))
 	}
 	if pl.n > len(pl.lines) {
-		fmt.Fprintf(w, "%s: ... and %s more\n", pl.name, countOf(pl.n-len(pl.lines), "problem"))
+		fmt.Fprintf(w, "%s: ... and %s more\n", pl.name, CountOf(pl.n-len(pl.lines), "problem"))
 	}
-	return cli.UsageErrorf("%s: %s; nothing was sent", pl.name, countOf(pl.n, "problem"))
+	return cli.UsageErrorf("%s: %s; nothing was sent", pl.name, CountOf(pl.n, "problem"))
 }
 
 // checkHeader checks a CSV's header row. When its columns do not fit the
@@ -147,17 +147,16 @@ func (j *checkPass) rowProblems(row bulk.Row, keys map[uint64]int, unknownCol ma
 // checkRow builds one row with stand-ins for names, as the command line
 // is checked, so bad values are found before any request.
 func (j *checkPass) checkRow(in Input) (*Call, []string) {
-	refs := nameRefs(j.op, in)
-	if err := refuseBuiltin(j.op, refs, nil); err != nil {
+	if err := j.namer.Refuse(j.op, in, nil); err != nil {
 		return nil, []string{err.Error()}
 	}
-	c, err := j.op.Build(substitute(in, refs, func(r nameRef) string { return r.stand }), nil)
+	c, err := j.op.Build(j.namer.Fill(j.op, in, nil), nil)
 	if err != nil {
 		return nil, j.problemText(err)
 	}
 	if j.upd != nil {
 		var probs []string
-		uin := j.updateInput(in, standIn(kinds.ByName[j.op.Exists.Kind], 1))
+		uin := j.updateInput(in, j.namer.StandIn(j.op.Exists.Kind))
 		for flag := range in.Values {
 			if !j.upd.HasField(flag) && !slices.Contains(j.op.Exists.Flags, flag) {
 				probs = append(probs, fmt.Sprintf("--on-exists update cannot apply %s: `%s` has no such field", flag, j.updateCommand()))
@@ -166,8 +165,7 @@ func (j *checkPass) checkRow(in Input) (*Call, []string) {
 		if len(probs) > 0 {
 			return nil, probs
 		}
-		urefs := nameRefs(j.upd, uin)
-		if _, err := j.upd.Build(substitute(uin, urefs, func(r nameRef) string { return r.stand }), nil); err != nil && !nothingToChange(err) {
+		if _, err := j.upd.Build(j.namer.Fill(j.upd, uin, nil), nil); err != nil && !nothingToChange(err) {
 			return nil, j.problemText(err)
 		}
 	}

@@ -1,13 +1,15 @@
-package engine
+package bulkjob
 
 import (
 	"encoding/json"
 	"errors"
 	"hash/maphash"
 	"net/http"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/bulk"
@@ -103,7 +105,7 @@ func (j *jobSpec) rowKeys(in Input) []string {
 		return []string{strings.ToLower(strings.Join(in.Args, " "))}
 	}
 	parts := append([]string(nil), in.Args...)
-	for _, k := range SortedKeys(in.Values) {
+	for _, k := range opdef.SortedKeys(in.Values) {
 		parts = append(parts, k+"="+strings.Join(in.Values[k], ","))
 	}
 	return []string{strings.Join(parts, " ")}
@@ -187,7 +189,7 @@ func (j *jobSpec) argID(c *Call) string {
 	return c.Params[j.op.Args[len(j.op.Args)-1]]
 }
 
-var flagRE = LazyRegexp(`--[a-z][a-z0-9-]*`)
+var flagRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`--[a-z][a-z0-9-]*`) })
 
 // problemText is a build error as lines of a file's problems: the
 // command's name dropped, flags named as the columns they are here.

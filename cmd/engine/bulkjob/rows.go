@@ -1,4 +1,4 @@
-package engine
+package bulkjob
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -25,7 +26,7 @@ import (
 type rowRunner struct {
 	*fileInput
 	checked *checkPass
-	send    Sender
+	send    Engine
 	halt    *jobStop
 	client  *client.Client
 	lookup  *resolve.Resolver // names, as every command resolves them; made before the workers start
@@ -33,7 +34,7 @@ type rowRunner struct {
 	// completion cache's lists, which another process may have filled
 	// before this job's changes (a killed job's, say).
 	truth   *resolve.Resolver
-	lk      *bulkLookups
+	lk      *Lookups
 	snaps   sync.Map // resolve kind -> *kindSnapshot
 	changed sync.Map // resolve kinds this run created objects of
 	replays sync.Map // row -> true: resent because an earlier run lost its answer
@@ -43,14 +44,14 @@ type rowRunner struct {
 	joins  joinQueue
 }
 
-func newRowRunner(in *fileInput, checked *checkPass, send Sender, halt *jobStop, cl *client.Client) (*rowRunner, error) {
+func newRowRunner(in *fileInput, checked *checkPass, send Engine, halt *jobStop, cl *client.Client) (*rowRunner, error) {
 	lookup, err := send.Resolver()
 	if err != nil {
 		return nil, err
 	}
 	truth := resolve.New(cl)
 	return &rowRunner{fileInput: in, checked: checked, send: send, halt: halt, client: cl, lookup: lookup, truth: truth,
-		lk: &bulkLookups{client: cl, truth: truth, bySubject: checked.bySubject}}, nil
+		lk: NewLookups(cl, truth, checked.bySubject)}, nil
 }
 
 // stop ends the job for an error every other row would meet too.
@@ -278,7 +279,7 @@ func (j *rowRunner) failed(key string, err error) bulk.Result {
 // build resolves a row's names (the job's one Resolver, so each list is
 // fetched once) and builds its call.
 func (j *rowRunner) build(ctx context.Context, in Input) (Input, *Call, error) {
-	refs := nameRefs(j.op, in)
+	refs := j.send.Names(j.op, in)
 	if len(refs) > 0 {
 		j.warm(ctx, j.lookup)
 		ids := make(map[string]string, len(refs))
@@ -298,12 +299,12 @@ func (j *rowRunner) build(ctx context.Context, in Input) (Input, *Call, error) {
 			if err != nil {
 				return in, nil, err
 			}
-			if o.Protected != "" && deletesObject(j.op, ref) {
-				return in, nil, builtinRefusal(ref, o.Protected)
+			if o.Protected != "" && ref.Deletes {
+				return in, nil, j.send.Refuse(j.op, in, map[string]resolve.Object{ref.Stand: o})
 			}
-			ids[ref.stand] = o.ID
+			ids[ref.Stand] = o.ID
 		}
-		in = substitute(in, refs, func(ref nameRef) string { return ids[ref.stand] })
+		in = j.send.Fill(j.op, in, ids)
 	}
 	c, err := j.op.Build(in, nil)
 	return in, c, err
@@ -345,7 +346,7 @@ func (j *rowRunner) exists(ctx context.Context, c *Call, fresh bool) (string, bo
 	var err error
 	switch {
 	case ex.Match == nil && fresh:
-		key := kinds.Text(LookupPath(c.Body, j.fieldKey(ex.Flags[0])))
+		key := kinds.Text(opdef.LookupPath(c.Body, j.fieldKey(ex.Flags[0])))
 		matches, err := r.Find(ctx, kd, key)
 		if err == nil && len(matches) == 0 {
 			r.Forget(kd.Name) // the miss may be an answer kept from before this run's changes
@@ -378,7 +379,7 @@ func (j *rowRunner) exists(ctx context.Context, c *Call, fresh bool) (string, bo
 			}
 		}
 	} else {
-		want := kinds.Text(LookupPath(c.Body, j.fieldKey(ex.Flags[0])))
+		want := kinds.Text(opdef.LookupPath(c.Body, j.fieldKey(ex.Flags[0])))
 		for _, o := range all {
 			if o.Key == want || (kd.Fold && strings.EqualFold(o.Key, want)) {
 				found = append(found, o)

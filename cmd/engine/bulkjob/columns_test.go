@@ -1,4 +1,4 @@
-package engine_test
+package bulkjob_test
 
 import (
 	"reflect"
@@ -7,11 +7,19 @@ import (
 
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/bulkjob"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/families/familytest"
 )
 
-func testJob(t *testing.T, path string, given []string, base map[string][]string, format bulk.Format) *engine.BulkJob {
-	return engine.NewTestJob(familytest.Op(t, strings.Fields(path)...), "orgctl "+path, given, base, format)
+// testJob is a job of the real family command path, whose names the
+// engine finds as it does for a command line.
+func testJob(t *testing.T, path string, given []string, base map[string][]string, format bulk.Format) *bulkjob.BulkJob {
+	e, err := engine.New(familytest.Factory(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bulkjob.NewTestJob(e, familytest.Op(t, strings.Fields(path)...), "orgctl "+path, given, base, format)
 }
 
 func TestColumnsAreFlagsKeysOrArgumentNames(t *testing.T) {
@@ -22,7 +30,7 @@ func TestColumnsAreFlagsKeysOrArgumentNames(t *testing.T) {
 	if len(probs) != 0 || !ok {
 		t.Fatalf("problems %q", probs)
 	}
-	want := engine.Input{Command: "orgctl users update", Args: []string{"ada@example.com"}, Values: map[string][]string{
+	want := opdef.Input{Command: "orgctl users update", Args: []string{"ada@example.com"}, Values: map[string][]string{
 		"active": {"false"}, "first-name": {"Ada"}, "admin": {"true"}, "metadata": {"level=3", "team=ops"}}}
 	if !reflect.DeepEqual(in, want) {
 		t.Errorf("input %+v\nwant  %+v", in, want)
@@ -92,7 +100,7 @@ func TestJSONLinesReportUnknownFieldsPerRow(t *testing.T) {
 
 func TestBuildProblemsReadAsColumns(t *testing.T) {
 	j := testJob(t, "users create", nil, nil, bulk.CSV)
-	_, probs := j.CheckRow(engine.Input{Command: j.Command(), Values: map[string][]string{
+	_, probs := j.CheckRow(opdef.Input{Command: j.Command(), Values: map[string][]string{
 		"email": {"a@x"}, "active": {"maybe"}, "user-type": {"robot"}}})
 	want := []string{
 		`invalid value "a@x" for email: expected an email address such as ada@example.com`,
@@ -107,23 +115,23 @@ func TestBuildProblemsReadAsColumns(t *testing.T) {
 
 func TestRowKeys(t *testing.T) {
 	users := testJob(t, "users create", nil, nil, bulk.CSV)
-	if k := users.RowKeys(engine.Input{Values: map[string][]string{"email": {"Ada@Example.com"}}}); !reflect.DeepEqual(k, []string{"ada@example.com"}) {
+	if k := users.RowKeys(opdef.Input{Values: map[string][]string{"email": {"Ada@Example.com"}}}); !reflect.DeepEqual(k, []string{"ada@example.com"}) {
 		t.Errorf("users: %q", k)
 	}
 	upd := testJob(t, "users update", nil, nil, bulk.CSV)
-	a := upd.RowKeys(engine.Input{Args: []string{"user_1"}, Values: map[string][]string{"first-name": {"A"}}})
-	b := upd.RowKeys(engine.Input{Args: []string{"user_1"}, Values: map[string][]string{"last-name": {"B"}}})
+	a := upd.RowKeys(opdef.Input{Args: []string{"user_1"}, Values: map[string][]string{"first-name": {"A"}}})
+	b := upd.RowKeys(opdef.Input{Args: []string{"user_1"}, Values: map[string][]string{"last-name": {"B"}}})
 	if !reflect.DeepEqual(a, b) {
 		t.Errorf("two changes to one user must collide: %q %q", a, b)
 	}
 	set := testJob(t, "users attributes set", nil, nil, bulk.CSV)
-	a = set.RowKeys(engine.Input{Args: []string{"user_1"}, Values: map[string][]string{"name": {"dept"}, "value": {"x"}}})
-	b = set.RowKeys(engine.Input{Args: []string{"user_1"}, Values: map[string][]string{"name": {"title"}, "value": {"x"}}})
+	a = set.RowKeys(opdef.Input{Args: []string{"user_1"}, Values: map[string][]string{"name": {"dept"}, "value": {"x"}}})
+	b = set.RowKeys(opdef.Input{Args: []string{"user_1"}, Values: map[string][]string{"name": {"title"}, "value": {"x"}}})
 	if reflect.DeepEqual(a, b) {
 		t.Errorf("two attributes of one user are different rows: %q", a)
 	}
 	members := testJob(t, "groups members add", []string{"7"}, nil, bulk.CSV)
-	if k := members.RowKeys(engine.Input{Args: []string{"7"}, Values: map[string][]string{"user": {"a@x, b@x"}}}); len(k) != 2 {
+	if k := members.RowKeys(opdef.Input{Args: []string{"7"}, Values: map[string][]string{"user": {"a@x, b@x"}}}); len(k) != 2 {
 		t.Errorf("members: %q", k)
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package bulkjob
 
 import (
 	"errors"
@@ -152,7 +152,7 @@ func (j *jobOutput) summary(id string, sum bulk.Summary, stopped bool) {
 	if earlier > 0 {
 		tail = fmt.Sprintf(" (%d of them by earlier runs)", earlier)
 	}
-	fmt.Fprintf(io.Err, "orgctl: %d of %s of %s: %s%s in %.1fs; job %s\n", done, countOf(j.checked.rows, "row"), j.in.src.name, strings.Join(parts, ", "),
+	fmt.Fprintf(io.Err, "orgctl: %d of %s of %s: %s%s in %.1fs; job %s\n", done, CountOf(j.checked.rows, "row"), j.in.src.name, strings.Join(parts, ", "),
 		tail, took.Seconds(), id)
 	again := "run the same command again"
 	if j.in.src.name == "stdin" {

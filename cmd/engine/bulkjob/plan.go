@@ -1,4 +1,4 @@
-package engine
+package bulkjob
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/kinds"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
@@ -17,6 +18,7 @@ import (
 // the ETA.
 func (j *checkPass) tally(in Input, c *Call) {
 	bc := j.bc
+	names := j.namer.Names(j.op, in)
 	count := func(method, path, note string) int {
 		k := method + " " + path + " " + note
 		t := j.requests[k]
@@ -49,8 +51,8 @@ func (j *checkPass) tally(in Input, c *Call) {
 			// rows share one request per object: counted once per object named
 			j.joinable = true
 			obj := t.JoinKey
-			for _, r := range nameRefs(j.op, in) {
-				if r.stand == obj { // checked with stand-ins: the name as written
+			for _, r := range names {
+				if r.Stand == obj { // checked with stand-ins: the name as written
 					obj = strings.ToLower(r.Text)
 				}
 			}
@@ -65,7 +67,7 @@ func (j *checkPass) tally(in Input, c *Call) {
 		pts += count("", t.Path, t.What)
 	}
 	j.points += pts
-	for _, r := range nameRefs(j.op, in) {
+	for _, r := range names {
 		set := j.names[r.Kind.Name]
 		if set == nil {
 			set = map[uint64]bool{}
@@ -102,7 +104,7 @@ func argNoun(op *Op) string {
 func (j *checkPass) lookups() []requestTally {
 	bc := j.bc
 	var out []requestTally
-	for _, k := range SortedKeys(j.names) {
+	for _, k := range opdef.SortedKeys(j.names) {
 		kd := kinds.ByName[k]
 		n := 1
 		note := "looks up names (one list)"
@@ -149,7 +151,7 @@ func (j *bulkJob) dryRun() error {
 	}
 	ck := j.checked
 	reqs := make([]requestTally, 0, len(ck.requests))
-	for _, k := range SortedKeys(ck.requests) {
+	for _, k := range opdef.SortedKeys(ck.requests) {
 		reqs = append(reqs, *ck.requests[k])
 	}
 	scale := func(n int) int { // rows an earlier run applied are skipped
@@ -210,7 +212,7 @@ func (j *checkPass) printPlanDoc(printer *output.Printer, p bulkPlan) error {
 	if now != nil {
 		doc["eta_seconds"] = now.TimeFor(points).Seconds()
 	}
-	b, err := MarshalText(doc)
+	b, err := output.MarshalText(doc)
 	if err != nil {
 		return err
 	}
@@ -222,7 +224,7 @@ func (j *checkPass) printPlanText(w io.Writer, p bulkPlan) error {
 	bc := j.bc
 	total, points, earlier, now := p.total, p.points, p.earlier, p.now
 	if n := len(j.invalid); n > 0 {
-		fmt.Fprintf(w, "%s: %s, %d invalid (not sent: --skip-invalid)\n", j.src.name, countOf(j.rows, "row"), n)
+		fmt.Fprintf(w, "%s: %s, %d invalid (not sent: --skip-invalid)\n", j.src.name, CountOf(j.rows, "row"), n)
 	} else if j.rows == 1 {
 		fmt.Fprintf(w, "%s: 1 row, valid\n", j.src.name)
 	} else {

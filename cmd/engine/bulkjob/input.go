@@ -1,4 +1,4 @@
-package engine
+package bulkjob
 
 import (
 	"encoding/json"
@@ -16,6 +16,7 @@ import (
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/transform"
@@ -191,7 +192,7 @@ func (b *bulkColumns) mapColumns(maps []string) error {
 		switch {
 		case !ok:
 			return cli.UsageErrorf("invalid --map %q: %s has no flag or argument %q; its columns are %s", m, b.op.Use, flag, b.known())
-		case isKV && (t.field == nil || t.field.Kind != KKV || key == ""):
+		case isKV && (t.field == nil || t.field.Kind != opdef.KKV || key == ""):
 			return cli.UsageErrorf("invalid --map %q: %s.KEY needs a KEY=VALUE flag (%s)", m, flag, b.kvFlags())
 		}
 		if isKV {
@@ -215,7 +216,7 @@ func mapTarget(s string) string {
 func (b *bulkColumns) kvFlags() string {
 	var out []string
 	for _, fd := range b.op.Fields {
-		if fd.Kind == KKV {
+		if fd.Kind == opdef.KKV {
 			out = append(out, fd.Flag+".KEY")
 		}
 	}
@@ -256,11 +257,11 @@ func newBulkColumns(op *Op, given int) *bulkColumns {
 		t := colTarget{field: fd, arg: -1}
 		add(fd.Flag, t)
 		add(strings.ReplaceAll(fd.Flag, "-", "_"), t)
-		if fd.In != InLocal && fd.Key != "" {
+		if fd.In != opdef.InLocal && fd.Key != "" {
 			add(fd.Key, t)
 		}
 	}
-	uses := argNames(op.Use)
+	uses := opdef.ArgNames(op.Use)
 	var userArgs []int
 	for i, p := range op.Args {
 		name := p
@@ -278,7 +279,7 @@ func newBulkColumns(op *Op, given int) *bulkColumns {
 		add(name, colTarget{arg: i})
 		add(strings.ReplaceAll(name, "-", "_"), colTarget{arg: i})
 		add(p, colTarget{arg: i})
-		if k := op.ArgKind(i); k != "" && k != noCompletion {
+		if k := op.ArgKind(i); k != "" && k != opdef.NoCompletion {
 			add(kinds.Singular(k), colTarget{arg: i}) // "group" for GROUP_ID: a name or an id
 		}
 	}
@@ -418,7 +419,7 @@ func (j *fileInput) rowKey(row bulk.Row) string {
 
 // expandKV lets a KEY=VALUE field take a JSON object ({"team":"ops"}) in one cell.
 func expandKV(fd *Field, vals []string) []string {
-	if fd.Kind != KKV || len(vals) != 1 || !strings.HasPrefix(strings.TrimSpace(vals[0]), "{") {
+	if fd.Kind != opdef.KKV || len(vals) != 1 || !strings.HasPrefix(strings.TrimSpace(vals[0]), "{") {
 		return vals
 	}
 	var m map[string]json.RawMessage
@@ -426,7 +427,7 @@ func expandKV(fd *Field, vals []string) []string {
 		return vals
 	}
 	out := make([]string, 0, len(m))
-	for _, k := range SortedKeys(m) {
+	for _, k := range opdef.SortedKeys(m) {
 		v := string(m[k])
 		var s string
 		if json.Unmarshal(m[k], &s) == nil {

@@ -1,4 +1,4 @@
-package engine
+package bulkjob
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 )
 
@@ -116,7 +117,7 @@ func (j *fileInput) headerLines(h headerCheck) []string {
 // flagsOf names how the command line gives these columns instead.
 func (b *bulkColumns) flagsOf(cols []string) string {
 	out := make([]string, len(cols))
-	uses := argNames(b.op.Use)
+	uses := opdef.ArgNames(b.op.Use)
 	for i, c := range cols {
 		out[i] = "--" + c
 		if t, ok := b.names[c]; ok && t.field == nil && t.arg < len(uses) {
@@ -232,8 +233,8 @@ func shellWord(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`").Replace(s) + `"`
 }
 
-// countOf is n and the noun, plural by an s when n is not 1: "1 row", "2 rows".
-func countOf(n int, noun string) string {
+// CountOf is n and the noun, plural by an s when n is not 1: "1 row", "2 rows".
+func CountOf(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}

@@ -1,4 +1,4 @@
-package engine
+package bulkjob
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/settings"
 )
 
 // UserFile is a --from file whose rows each name a user, for a
@@ -53,9 +54,11 @@ func AddUserFileFlags(c *cobra.Command, what string) {
 
 // ReadUserFile reads and checks --from whole: every problem is listed by
 // line and nothing is acted on unless there is none (or --skip-invalid
-// leaves the invalid rows out). ok is false without --from.
-func ReadUserFile(f *cli.Factory, c *cobra.Command) (uf *UserFile, ok bool, err error) {
-	if !fromFile(c) {
+// leaves the invalid rows out). ok is false without --from. engine makes
+// what the rows' users are looked up through, once the file options are
+// read.
+func ReadUserFile(f *cli.Factory, c *cobra.Command, engine func() (Engine, *settings.Config, error)) (uf *UserFile, ok bool, err error) {
+	if !FromFile(c) {
 		return nil, false, fileOnly(c, userFileFlags)
 	}
 	op := userFileOp
@@ -63,11 +66,11 @@ func ReadUserFile(f *cli.Factory, c *cobra.Command) (uf *UserFile, ok bool, err 
 	if err != nil {
 		return nil, true, err
 	}
-	e, err := New(f)
+	e, cfg, err := engine()
 	if err != nil {
 		return nil, true, err
 	}
-	j, err := newBulkJob(f, e, &op, c, Input{Command: c.CommandPath(), Values: map[string][]string{}}, RunOptions{}, o)
+	j, err := newBulkJob(f, e, nil, cfg, &op, c, Input{Command: c.CommandPath(), Values: map[string][]string{}}, false, o)
 	if err != nil {
 		return nil, true, err
 	}
