@@ -1,0 +1,50 @@
+package engine_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/orgctl/orgctl/client/kinds"
+	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/bulkjob"
+	"github.com/orgctl/orgctl/cmd/families/familytest"
+)
+
+// The engine finds a row's names for a --from job as it finds a command
+// line's: the same names, stand-ins in their place until the lookups
+// answer, then the ids; and the same refusal to delete a built-in object.
+func TestEngineFindsAJobsNamesAsACommandLines(t *testing.T) {
+	e, err := engine.New(familytest.Factory(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var namer bulkjob.Namer = e
+	op := familytest.Op(t, "groups", "delete")
+	in := familytest.Input("orgctl groups delete", []string{"support"})
+	names := namer.Names(op, in)
+	if len(names) != 1 || names[0].Text != "support" || names[0].Kind.Name != "groups" || !names[0].Deletes || names[0].Stand == "" {
+		t.Fatalf("names %+v", names)
+	}
+	if got := namer.Fill(op, in, nil); !reflect.DeepEqual(got.Args, []string{names[0].Stand}) {
+		t.Errorf("filled with stand-ins: %q", got.Args)
+	}
+	if got := namer.Fill(op, in, map[string]string{names[0].Stand: "42"}); !reflect.DeepEqual(got.Args, []string{"42"}) || in.Args[0] != "support" {
+		t.Errorf("filled with ids: %q (the row's own input: %q)", got.Args, in.Args)
+	}
+	if err := namer.Refuse(op, in, nil); err != nil {
+		t.Errorf("support refused: %v", err)
+	}
+	found := map[string]resolve.Object{names[0].Stand: {ID: "42", Key: "support", Protected: "a built-in group"}}
+	if err := namer.Refuse(op, in, found); err == nil || !strings.Contains(err.Error(), "refusing to delete group support") {
+		t.Errorf("a built-in group found by its lookup: %v", err)
+	}
+	builtin := familytest.Input("orgctl groups delete", []string{kinds.BuiltinGroups[0]})
+	if err := namer.Refuse(op, builtin, nil); err == nil {
+		t.Errorf("%s: not refused by its name", kinds.BuiltinGroups[0])
+	}
+	if s := namer.StandIn("users"); !resolve.LooksLikeID(kinds.ByName["users"], s) {
+		t.Errorf("stand-in %q is no user id", s)
+	}
+}
