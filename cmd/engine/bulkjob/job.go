@@ -37,7 +37,7 @@ type jobSpec struct {
 type bulkJob struct {
 	*jobSpec
 	f       *cli.Factory
-	send    Engine
+	eng     Engine
 	printer *output.Printer
 	quiet   bool
 	store   bulk.Store
@@ -78,7 +78,7 @@ func newBulkJob(f *cli.Factory, e Engine, printer *output.Printer, cfg *settings
 	if op.Exists != nil && op.Exists.Check == nil && o.onExists == "update" {
 		spec.upd = op.Sibling(op.Exists.Update)
 	}
-	j := &bulkJob{jobSpec: spec, f: f, send: e, printer: printer, quiet: cfg.Quiet,
+	j := &bulkJob{jobSpec: spec, f: f, eng: e, printer: printer, quiet: cfg.Quiet,
 		store: bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")}}
 	j.in = &fileInput{jobSpec: spec, cols: newBulkColumns(op, len(base.Args))}
 	if err := j.in.cols.mapColumns(o.maps); err != nil {
@@ -133,9 +133,9 @@ func (j *bulkJob) run(parent context.Context) error {
 	j.conn = conn
 	// Every request of the job, lookups included, goes through the job's
 	// connection; the caches hear of changes from the output, not per row.
-	onChange := j.send.Through(conn.Client)
+	onChange := j.eng.Through(conn.Client)
 	id := j.jobID(conn.Target.BaseURL)
-	if j.runner, err = newRowRunner(j.in, j.checked, j.send, j.halt, conn.Client); err != nil {
+	if j.runner, err = newRowRunner(j.in, j.checked, j.eng, j.halt, conn.Client); err != nil {
 		return err
 	}
 	rows, err := j.in.rowSource(j.checked.invalid)

@@ -26,7 +26,7 @@ import (
 type rowRunner struct {
 	*fileInput
 	checked *checkPass
-	send    Engine
+	eng     Engine
 	halt    *jobStop
 	client  *client.Client
 	lookup  *resolve.Resolver // names, as every command resolves them; made before the workers start
@@ -44,13 +44,13 @@ type rowRunner struct {
 	joins  joinQueue
 }
 
-func newRowRunner(in *fileInput, checked *checkPass, send Engine, halt *jobStop, cl *client.Client) (*rowRunner, error) {
-	lookup, err := send.Resolver()
+func newRowRunner(in *fileInput, checked *checkPass, eng Engine, halt *jobStop, cl *client.Client) (*rowRunner, error) {
+	lookup, err := eng.Resolver()
 	if err != nil {
 		return nil, err
 	}
 	truth := resolve.New(cl)
-	return &rowRunner{fileInput: in, checked: checked, send: send, halt: halt, client: cl, lookup: lookup, truth: truth,
+	return &rowRunner{fileInput: in, checked: checked, eng: eng, halt: halt, client: cl, lookup: lookup, truth: truth,
 		lk: NewLookups(cl, truth, checked.bySubject)}, nil
 }
 
@@ -128,7 +128,7 @@ func (j *rowRunner) apply(ctx context.Context, row bulk.Row, leaving func() erro
 			return j.onExists(ctx, mainCtx, in, c, key, id, "")
 		}
 	}
-	resp, err := j.send.Send(ctx, mainCtx, c)
+	resp, err := j.eng.Send(ctx, mainCtx, c)
 	if err != nil {
 		var ae *client.APIError
 		if ex != nil && ex.Check == nil && errors.As(err, &ae) && ae.StatusCode == http.StatusConflict {
@@ -240,7 +240,7 @@ func (j *rowRunner) ApplyBatch(parent context.Context, rows []bulk.Row, sent fun
 		}
 		return nil
 	}
-	resp, err := j.send.Send(ctx, bulk.WithLeaving(ctx, leaving), &joined)
+	resp, err := j.eng.Send(ctx, bulk.WithLeaving(ctx, leaving), &joined)
 	for k, i := range idx {
 		key := out[i].Key
 		switch {
@@ -279,7 +279,7 @@ func (j *rowRunner) failed(key string, err error) bulk.Result {
 // build resolves a row's names (the job's one Resolver, so each list is
 // fetched once) and builds its call.
 func (j *rowRunner) build(ctx context.Context, in Input) (Input, *Call, error) {
-	refs := j.send.Names(j.op, in)
+	refs := j.eng.Names(j.op, in)
 	if len(refs) > 0 {
 		j.warm(ctx, j.lookup)
 		ids := make(map[string]string, len(refs))
@@ -300,11 +300,11 @@ func (j *rowRunner) build(ctx context.Context, in Input) (Input, *Call, error) {
 				return in, nil, err
 			}
 			if o.Protected != "" && ref.Deletes {
-				return in, nil, j.send.Refuse(j.op, in, map[string]resolve.Object{ref.Stand: o})
+				return in, nil, j.eng.Refuse(j.op, in, map[string]resolve.Object{ref.Stand: o})
 			}
 			ids[ref.Stand] = o.ID
 		}
-		in = j.send.Fill(j.op, in, ids)
+		in = j.eng.Fill(j.op, in, ids)
 	}
 	c, err := j.op.Build(in, nil)
 	return in, c, err
@@ -415,7 +415,7 @@ func (j *rowRunner) onExists(ctx, mainCtx context.Context, in Input, c *Call, ke
 		return bulk.Result{Outcome: bulk.Skipped, Key: key, ID: id, Message: what}
 	case "update":
 		if j.op.Exists.Check != nil { // the request updates what is there
-			resp, err := j.send.Send(ctx, mainCtx, c)
+			resp, err := j.eng.Send(ctx, mainCtx, c)
 			if err != nil {
 				return j.failed(key, err)
 			}
@@ -431,7 +431,7 @@ func (j *rowRunner) onExists(ctx, mainCtx context.Context, in Input, c *Call, ke
 			}
 			return j.failed(key, err)
 		}
-		if _, err := j.send.Send(ctx, mainCtx, uc); err != nil {
+		if _, err := j.eng.Send(ctx, mainCtx, uc); err != nil {
 			return j.failed(key, err)
 		}
 		return bulk.Result{Outcome: bulk.Updated, Key: key, ID: id}
