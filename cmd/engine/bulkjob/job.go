@@ -32,8 +32,8 @@ type jobSpec struct {
 // do one thing: in reads the file, checked is what the check pass learned
 // of it (and what the dry run prints), runner sends each row (the job's
 // bulk.Handler), out reports the results; carry-over from an edited
-// file's earlier job is in bulk_carry.go. bulk.Run drives the rows and
-// tells the job (its bulk.Observer) what happens.
+// file's earlier job is in carry.go. bulk.Run drives the rows and
+// tells the job what happens through jobObserver, its bulk.Observer.
 type bulkJob struct {
 	*jobSpec
 	f       *cli.Factory
