@@ -2,6 +2,8 @@ package output
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 
 	"github.com/orgctl/orgctl/output/jsonscan"
 )
@@ -110,4 +112,16 @@ func (in *indenter) value(depth int) error {
 		_, err = w.Write(text)
 		return err
 	}
+}
+
+// MarshalText is json.Marshal without HTML escaping, for documents orgctl
+// writes itself: actions say "Resources page > resource settings".
+func MarshalText(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }

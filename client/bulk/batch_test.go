@@ -41,15 +41,15 @@ func (h *batchHandler) ApplyBatch(ctx context.Context, rows []Row, sent func() e
 	return out
 }
 
-func groupedRows(n, groups int) func() (Row, error) {
+func groupedRows(n, groups int) Source {
 	i := 0
-	return func() (Row, error) {
+	return SourceFunc(func() (Row, error) {
 		if i == n {
 			return Row{}, io.EOF
 		}
 		i++
 		return Row{N: i, Line: i + 1, Values: map[string][]string{"k": {string(rune('a' + i%26))}, "g": {string(rune('A' + i%groups))}}}, nil
-	}
+	})
 }
 
 // Rows with the same batch key go in one ApplyBatch, however the file
@@ -169,7 +169,7 @@ func TestRunnerStopsAtOnceWhenTheJournalCannotBeWritten(t *testing.T) {
 		}
 		h := &breakingHandler{recordingHandler: newRecordingHandler(), j: j, at: 3, afterSent: afterSent}
 		aborted := 0
-		r := &Runner{Parallel: 1, Handler: applyFunc{h.recordingHandler, h.apply(t)}, Journal: j, Abort: func(error) { aborted++ }}
+		r := &Runner{Parallel: 1, Handler: applyFunc{h.recordingHandler, h.apply(t)}, Journal: j, Observer: &watcher{abort: func(error) { aborted++ }}}
 		_, stopped, err := r.Run(context.Background(), rowsOf(10))
 		j.Close()
 		if !errors.Is(err, ErrJournal) || !stopped || aborted != 1 {

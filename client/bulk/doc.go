@@ -9,8 +9,10 @@
 // leaves, then its outcome), from which a later run of the same job learns
 // which rows to skip, which to run, and which to settle by a lookup first.
 //
-// What a row means (which request it becomes, how its natural key is
-// looked up) is the caller's: a Handler. The package knows rows, outcomes,
+// A command brings three things to a Job and Run drives them: its rows,
+// phase by phase (Source), what a row means (Handler: which request it
+// becomes, how its natural key is looked up) and what it hears of the run
+// (Observer: ready to start, progress, each row's result). The package knows rows, outcomes,
 // workers, journals and job directories; it knows no flags and no formats
 // of output. It must not import cobra, cmd or output.
 package bulk

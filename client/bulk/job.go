@@ -4,13 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"time"
 )
 
 // Job is one run of a job: its rows, phase after phase, through a Handler,
-// each row's fate journaled so that a later run knows what is left.
+// each row's fate journaled so that a later run knows what is left. The
+// command brings the rows (Phases), what a row means (Handler) and where
+// results go (Observer); Run drives everything else.
 type Job struct {
 	Store Store
 	// Header describes the job in its journal; Header.ID names it.
@@ -25,28 +28,72 @@ type Job struct {
 	Parallel int
 	Handler  Handler
 	// Phases hold the rows in order; a phase starts when the one before
-	// has finished. Each returns io.EOF after its last row.
-	Phases []func() (Row, error)
-	// Emit receives every row's result, one at a time.
-	Emit func(Result)
+	// has finished.
+	Phases []Source
+	// Observer hears what the run does; nil hears nothing.
+	Observer Observer
+	// Carry, for a new job, is what an earlier job of the same command on
+	// an earlier version of the input knew.
+	Carry Carry
+}
+
+// Carry is what an earlier job knew, by this input's row numbers: written
+// to the new journal before any row, so rows it applied are not sent again
+// and rows it sent without an answer are settled first. Once that is
+// safely in the new journal, the earlier job (From) is removed: what it
+// knew lives on in the new one.
+type Carry struct {
+	From string
+	Rows map[int]RowState
+}
+
+// Source yields one phase's rows in order, and io.EOF after the last.
+type Source interface {
+	Next() (Row, error)
+}
+
+// SourceFunc is a function that yields rows as a Source.
+type SourceFunc func() (Row, error)
+
+// Next calls f.
+func (f SourceFunc) Next() (Row, error) { return f() }
+
+// Rows is a phase whose rows are known in advance, yielded in order.
+func Rows(rows ...Row) Source {
+	i := 0
+	return SourceFunc(func() (Row, error) {
+		if i == len(rows) {
+			return Row{}, io.EOF
+		}
+		i++
+		return rows[i-1], nil
+	})
+}
+
+// Progress is how many rows have finished so far (earlier runs' included),
+// failed and ended unknown, and how many earlier runs applied.
+type Progress func() (done, failed, unknown, earlier int)
+
+// Observer is what a command hears of its job, in this order: Ready once,
+// Started when the rows start, Result once per row (one at a time), and
+// the stop Started returned when the rows end.
+type Observer interface {
 	// Ready runs once the job is locked and its journal read, before any
 	// row: it may ask for confirmation or announce a resume. prior is what
 	// earlier runs recorded (nil if none). An error ends the run, with
 	// nothing sent and no journal written.
-	Ready func(prior *State) error
-	// Running is told when the rows start, with their progress so far,
+	Ready(prior *State) error
+	// Started is told when the rows start, with their progress so far,
 	// and returns what to call when they end (a progress display).
-	Running func(progress func() (done, failed, unknown, earlier int)) (stop func())
-	// Carry, for a new job, is what an earlier job of the same command on
-	// an earlier version of the input knew, by this input's row numbers:
-	// written to the new journal before any row, so rows it applied are
-	// not sent again and rows it sent without an answer are settled first.
-	Carry map[int]RowState
-	// Carried is called once Carry is safely in the new journal.
-	Carried func()
-	// Abort is told at once when the journal cannot be written, so the
-	// caller can end waits for budget: nothing more is sent.
-	Abort func(error)
+	Started(progress Progress) (stop func())
+	// Result receives every row's result, one at a time.
+	Result(Result)
+}
+
+// Aborter is an Observer told at once when the journal cannot be written,
+// so it can end its waits for budget: nothing more is sent.
+type Aborter interface {
+	Abort(err error)
 }
 
 // Summary is how a run ended.
@@ -103,8 +150,8 @@ func Run(ctx context.Context, j Job) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	if j.Ready != nil {
-		if err := j.Ready(prior); err != nil {
+	if j.Observer != nil {
+		if err := j.Observer.Ready(prior); err != nil {
 			return Summary{}, err
 		}
 	}
@@ -117,10 +164,10 @@ func Run(ctx context.Context, j Job) (Summary, error) {
 		jr.Close()
 		return Summary{JournalErr: err}, fmt.Errorf("job %s: %w: %w; nothing was sent", id, ErrJournal, err)
 	}
-	runner := &Runner{Parallel: j.Parallel, Journal: jr, Prior: prior, Handler: j.Handler, Emit: j.Emit, Abort: j.Abort}
+	runner := &Runner{Parallel: j.Parallel, Journal: jr, Prior: prior, Handler: j.Handler, Observer: j.Observer}
 	stop := func() {}
-	if j.Running != nil {
-		stop = j.Running(runner.Progress)
+	if j.Observer != nil {
+		stop = j.Observer.Started(runner.Progress)
 	}
 	start := time.Now()
 	total, stopped, runErr := j.runPhases(ctx, runner)
@@ -161,8 +208,8 @@ func (j *Job) prior() (*State, error) {
 }
 
 // journal opens this run's journal: the earlier one reopened when the job
-// resumes, else a new one holding what Carry knew. It returns what the
-// run starts from.
+// resumes, else a new one holding what Carry knew (the earlier job is
+// removed once that is written). It returns what the run starts from.
 func (j *Job) journal(prior *State) (*Journal, *State, error) {
 	path := j.Store.JournalPath(j.Header.ID)
 	if j.Resume && prior != nil {
@@ -173,23 +220,23 @@ func (j *Job) journal(prior *State) (*Journal, *State, error) {
 		return nil, nil, err
 	}
 	jr, err := Create(path, j.Header)
-	if err != nil || len(j.Carry) == 0 {
+	if err != nil || len(j.Carry.Rows) == 0 {
 		return jr, nil, err
 	}
-	ns := make([]int, 0, len(j.Carry))
-	for n := range j.Carry {
+	ns := make([]int, 0, len(j.Carry.Rows))
+	for n := range j.Carry.Rows {
 		ns = append(ns, n)
 	}
 	sort.Ints(ns)
 	for _, n := range ns {
-		jr.Carry(n, j.Carry[n])
+		jr.Carry(n, j.Carry.Rows[n])
 	}
 	if err := jr.Sync(); err != nil {
 		return jr, nil, err
 	}
 	prior, err = Load(path)
-	if err == nil && j.Carried != nil {
-		j.Carried()
+	if err == nil && j.Carry.From != "" {
+		j.Store.Remove(j.Carry.From)
 	}
 	return jr, prior, err
 }
@@ -197,8 +244,8 @@ func (j *Job) journal(prior *State) (*Journal, *State, error) {
 // runPhases runs the phases in order, each once the one before finished.
 func (j *Job) runPhases(ctx context.Context, runner *Runner) (Counts, bool, error) {
 	total := Counts{}
-	for _, next := range j.Phases {
-		counts, stopped, err := runner.Run(ctx, next)
+	for _, rows := range j.Phases {
+		counts, stopped, err := runner.Run(ctx, rows)
 		for k, v := range counts {
 			total[k] += v
 		}

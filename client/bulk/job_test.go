@@ -9,7 +9,7 @@ import (
 )
 
 // rowsFrom numbers rows first..last as one phase.
-func rowsFrom(first, last int) func() (Row, error) {
+func rowsFrom(first, last int) SourceFunc {
 	n := first - 1
 	return func() (Row, error) {
 		if n == last {
@@ -20,19 +20,19 @@ func rowsFrom(first, last int) func() (Row, error) {
 	}
 }
 
-func testJob(t *testing.T, dir string, h Handler, resume bool, phases ...func() (Row, error)) Job {
+func testJob(t *testing.T, dir string, h Handler, resume bool, phases ...Source) Job {
 	t.Helper()
 	return Job{Store: Store{Dir: dir}, Header: Header{ID: "job1", Command: "orgctl test", Rows: 6},
-		Resume: resume, Parallel: 2, Handler: h, Phases: phases}
+		Resume: resume, Parallel: 2, Handler: h, Phases: phases, Observer: &watcher{}}
 }
 
 func TestRunJournalsEveryRowAndEnds(t *testing.T) {
 	dir := t.TempDir()
 	h := newRecordingHandler()
-	var ranWith func() (int, int, int, int)
+	var ranWith Progress
 	stopped := false
 	j := testJob(t, dir, h, true, rowsFrom(1, 3), rowsFrom(4, 6))
-	j.Running = func(p func() (int, int, int, int)) func() { ranWith = p; return func() { stopped = true } }
+	j.Observer = &watcher{started: func(p Progress) func() { ranWith = p; return func() { stopped = true } }}
 	sum, err := Run(context.Background(), j)
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +41,7 @@ func TestRunJournalsEveryRowAndEnds(t *testing.T) {
 		t.Errorf("summary %+v", sum)
 	}
 	if ranWith == nil || !stopped {
-		t.Error("Running was not told, or its stop not called")
+		t.Error("Started was not told, or its stop not called")
 	}
 	st, err := Load(j.Store.JournalPath("job1"))
 	if err != nil || !st.Ended || st.Counts()["created"] != 6 {
@@ -58,13 +58,13 @@ func TestRunResumesOrStartsAfresh(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		// The first run stops after three rows.
 		first := rowsFrom(1, 6)
-		stopAfter := func() (Row, error) {
+		stopAfter := SourceFunc(func() (Row, error) {
 			r, err := first()
 			if r.N == 4 {
 				cancel()
 			}
 			return r, err
-		}
+		})
 		j := testJob(t, dir, h, resume, stopAfter)
 		j.Parallel = 1
 		sum, err := Run(ctx, j)
@@ -73,7 +73,7 @@ func TestRunResumesOrStartsAfresh(t *testing.T) {
 		}
 		var seen *State
 		j = testJob(t, dir, h, resume, rowsFrom(1, 6))
-		j.Ready = func(prior *State) error { seen = prior; return nil }
+		j.Observer = &watcher{ready: func(prior *State) error { seen = prior; return nil }}
 		sum, err = Run(context.Background(), j)
 		if err != nil {
 			t.Fatal(err)
@@ -100,7 +100,7 @@ func TestRunReadyRefusesAndRestartForgets(t *testing.T) {
 	h := newRecordingHandler()
 	refused := errors.New("no")
 	j := testJob(t, dir, h, true, rowsFrom(1, 6))
-	j.Ready = func(*State) error { return refused }
+	j.Observer = &watcher{ready: func(*State) error { return refused }}
 	if _, err := Run(context.Background(), j); !errors.Is(err, refused) {
 		t.Fatalf("err %v", err)
 	}
@@ -110,15 +110,15 @@ func TestRunReadyRefusesAndRestartForgets(t *testing.T) {
 	if _, err := os.Stat(j.Store.JournalPath("job1")); !os.IsNotExist(err) {
 		t.Errorf("a journal was written: %v", err)
 	}
-	j.Ready = nil
-	j.Phases = []func() (Row, error){rowsFrom(1, 6)}
+	j.Observer = nil
+	j.Phases = []Source{rowsFrom(1, 6)}
 	if _, err := Run(context.Background(), j); err != nil {
 		t.Fatal(err)
 	}
 	j.Restart = true
-	j.Phases = []func() (Row, error){rowsFrom(1, 6)}
+	j.Phases = []Source{rowsFrom(1, 6)}
 	var seen *State
-	j.Ready = func(prior *State) error { seen = prior; return nil }
+	j.Observer = &watcher{ready: func(prior *State) error { seen = prior; return nil }}
 	if _, err := Run(context.Background(), j); err != nil {
 		t.Fatal(err)
 	}
@@ -139,5 +139,68 @@ func TestRunRefusesABusyJob(t *testing.T) {
 	var busy *BusyError
 	if !errors.As(err, &busy) || busy.ID != "job1" || !errors.Is(err, ErrBusy) {
 		t.Errorf("err %v, want a BusyError", err)
+	}
+}
+
+// watcher is an Observer whose parts a test sets.
+type watcher struct {
+	ready   func(*State) error
+	started func(Progress) func()
+	result  func(Result)
+	abort   func(error)
+}
+
+func (w *watcher) Ready(prior *State) error {
+	if w.ready == nil {
+		return nil
+	}
+	return w.ready(prior)
+}
+
+func (w *watcher) Started(p Progress) func() {
+	if w.started == nil {
+		return func() {}
+	}
+	return w.started(p)
+}
+
+func (w *watcher) Result(r Result) {
+	if w.result != nil {
+		w.result(r)
+	}
+}
+
+func (w *watcher) Abort(err error) {
+	if w.abort != nil {
+		w.abort(err)
+	}
+}
+
+// What an earlier job knew is in the new journal before any row: its
+// applied rows are not sent, its unanswered ones are settled first, and
+// the earlier job is gone once that is written.
+func TestRunCarriesAnEarlierJobAndRemovesIt(t *testing.T) {
+	dir := t.TempDir()
+	h := newRecordingHandler()
+	old := testJob(t, dir, h, true, rowsFrom(1, 2))
+	old.Header.ID = "old"
+	if _, err := Run(context.Background(), old); err != nil {
+		t.Fatal(err)
+	}
+	h = newRecordingHandler()
+	j := testJob(t, dir, h, true, rowsFrom(1, 6))
+	j.Carry = Carry{From: "old", Rows: map[int]RowState{
+		2: {Status: Done, Outcome: Created, ID: "x", Key: "b"},
+		4: {Status: Sent, Key: "d"},
+	}}
+	sum, err := Run(context.Background(), j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.applied[2] != 0 || h.settled[4] != 1 || h.applied[4] != 0 || sum.Earlier != 1 {
+		t.Errorf("applied %v, settled %v, earlier %d", h.applied, h.settled, sum.Earlier)
+	}
+	if _, err := os.Stat(j.Store.JournalPath("old")); !os.IsNotExist(err) {
+		t.Errorf("the earlier job is still there: %v", err)
 	}
 }

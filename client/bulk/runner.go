@@ -80,11 +80,10 @@ type Runner struct {
 	// Prior is what earlier runs of the job recorded (nil for a new job).
 	Prior   *State
 	Handler Handler
-	// Emit receives every row's result, one at a time.
-	Emit func(Result)
-	// Abort, when set, is told at once when the journal cannot be written:
-	// the job must send nothing more (requests waiting for budget too).
-	Abort func(error)
+	// Observer, when set, receives every row's result, one at a time, and
+	// (an Aborter) is told at once when the journal cannot be written: the
+	// job must send nothing more (requests waiting for budget too).
+	Observer Observer
 
 	done, failed, unknown, earlier atomic.Int64
 
@@ -122,11 +121,11 @@ type task struct {
 // ErrJournal ends a run whose journal cannot be written.
 var ErrJournal = errors.New("the journal cannot be written")
 
-// Run takes rows from next until io.EOF or until ctx is done, and returns
+// Run takes rows from rows until io.EOF or until ctx is done, and returns
 // when every row taken has finished. Once ctx is done no new row starts;
 // rows already running finish (the handler decides what ctx means to a
 // request in flight). stopped reports whether rows were left untaken.
-func (r *Runner) Run(parent context.Context, next func() (Row, error)) (counts Counts, stopped bool, err error) {
+func (r *Runner) Run(parent context.Context, rows Source) (counts Counts, stopped bool, err error) {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	r.jmu.Lock()
@@ -144,8 +143,8 @@ func (r *Runner) Run(parent context.Context, next func() (Row, error)) (counts C
 			if res.Earlier {
 				r.earlier.Add(1)
 			}
-			if r.Emit != nil {
-				r.Emit(res)
+			if r.Observer != nil {
+				r.Observer.Result(res)
 			}
 		}
 	})
@@ -158,7 +157,7 @@ func (r *Runner) Run(parent context.Context, next func() (Row, error)) (counts C
 
 	batcher, _ := r.Handler.(Batcher)
 	d := &dispatcher{ctx: ctx, tasks: tasks, batcher: batcher, held: map[string][]task{}}
-	stopped, err = d.feed(r, next, results)
+	stopped, err = d.feed(r, rows, results)
 	close(tasks)
 	workers.Wait()
 	close(results)
@@ -239,16 +238,16 @@ func (d *dispatcher) hold(key string, t task) bool {
 	return true
 }
 
-// feed takes rows from next until io.EOF, an error or the stop: rows an
+// feed takes rows until io.EOF, an error or the stop: rows an
 // earlier run applied are reported at once, the others go to the workers
 // (alone or in batches). stopped reports rows left untaken.
-func (d *dispatcher) feed(r *Runner, next func() (Row, error), results chan<- Result) (stopped bool, err error) {
+func (d *dispatcher) feed(r *Runner, rows Source, results chan<- Result) (stopped bool, err error) {
 	for {
 		if d.ctx.Err() != nil {
 			stopped = true
 			break
 		}
-		row, rerr := next()
+		row, rerr := rows.Next()
 		if rerr == io.EOF {
 			break
 		}
@@ -329,8 +328,8 @@ func (r *Runner) journalFailed(err error) {
 	if cancel != nil {
 		cancel(err)
 	}
-	if r.Abort != nil {
-		r.Abort(err)
+	if a, ok := r.Observer.(Aborter); ok {
+		a.Abort(err)
 	}
 }
 

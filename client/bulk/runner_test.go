@@ -58,7 +58,7 @@ func (h *recordingHandler) Settle(ctx context.Context, row Row) (Result, bool) {
 	return Result{}, false
 }
 
-func rowsOf(n int) func() (Row, error) {
+func rowsOf(n int) SourceFunc {
 	i := 0
 	return func() (Row, error) {
 		if i == n {
@@ -73,7 +73,7 @@ func TestRunnerRunsEveryRowOnceWithParallelWorkers(t *testing.T) {
 	h := newRecordingHandler()
 	var mu sync.Mutex
 	var emitted []Result
-	r := &Runner{Parallel: 4, Handler: h, Emit: func(res Result) { mu.Lock(); emitted = append(emitted, res); mu.Unlock() }}
+	r := &Runner{Parallel: 4, Handler: h, Observer: &watcher{result: func(res Result) { mu.Lock(); emitted = append(emitted, res); mu.Unlock() }}}
 	h.block = make(chan struct{})
 	h.started = make(chan int, 100)
 	done := make(chan Counts)
@@ -166,11 +166,11 @@ func TestRunnerResumesFromTheJournal(t *testing.T) {
 	j, _ = Reopen(path, prior)
 	h := newRecordingHandler()
 	var earlier []int
-	r := &Runner{Parallel: 2, Handler: h, Journal: j, Prior: prior, Emit: func(res Result) {
+	r := &Runner{Parallel: 2, Handler: h, Journal: j, Prior: prior, Observer: &watcher{result: func(res Result) {
 		if res.Earlier {
 			earlier = append(earlier, res.Row)
 		}
-	}}
+	}}}
 	c, _, err := r.Run(context.Background(), rowsOf(6))
 	j.Close()
 	if err != nil {
@@ -209,7 +209,7 @@ func TestRunnerKeepsARowToSettleWhenStoppedBeforeTheLookup(t *testing.T) {
 	j, _ = Reopen(path, prior)
 	h := &untouchedHandler{newRecordingHandler()}
 	emitted := 0
-	r := &Runner{Parallel: 1, Handler: h, Journal: j, Prior: prior, Emit: func(Result) { emitted++ }}
+	r := &Runner{Parallel: 1, Handler: h, Journal: j, Prior: prior, Observer: &watcher{result: func(Result) { emitted++ }}}
 	_, stopped, _ := r.Run(context.Background(), rowsOf(1))
 	j.Close()
 	st, _ := Load(path)

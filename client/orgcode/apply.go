@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"sync"
 
@@ -16,7 +15,7 @@ import (
 // Apply is a plan's steps as a bulk job: one row per step, a phase per
 // step phase (users and groups before memberships, folders before
 // grants), each sent through d. job brings the rest (store, header,
-// parallelism, what to print); Apply fills in the rows and the handler.
+// parallelism, its Observer); Apply fills in the rows and the handler.
 // Each run's journal is its own: the plan is read afresh every run, so
 // what an earlier run applied is simply no longer in it.
 func (p *Plan) Apply(live *Live, d Doer, job bulk.Job) (bulk.Job, *Applier) {
@@ -26,15 +25,11 @@ func (p *Plan) Apply(live *Live, d Doer, job bulk.Job) (bulk.Job, *Applier) {
 	job.Header.Rows = len(p.Steps)
 	job.Phases = nil
 	for _, phase := range phases(p.Steps) {
-		i := 0
-		job.Phases = append(job.Phases, func() (bulk.Row, error) {
-			if i == len(phase) {
-				return bulk.Row{}, io.EOF
-			}
-			n := phase[i]
-			i++
-			return bulk.Row{N: n + 1, Line: n + 1}, nil
-		})
+		rows := make([]bulk.Row, len(phase))
+		for i, n := range phase {
+			rows[i] = bulk.Row{N: n + 1, Line: n + 1}
+		}
+		job.Phases = append(job.Phases, bulk.Rows(rows...))
 	}
 	return job, a
 }

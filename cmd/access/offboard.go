@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -351,54 +350,62 @@ func (j *offboardJob) Settle(context.Context, bulk.Row) (bulk.Result, bool) {
 	return bulk.Result{Outcome: bulk.Unknown, Message: "sent by an earlier run without an answer"}, true
 }
 
+// offboardOutput prints each step's outcome as the job reports it, and
+// keeps the failed ones for --failed.
+type offboardOutput struct {
+	f          *cli.Factory
+	conn       *cli.Connection
+	id         string
+	steps      []offboardStep
+	points     int
+	many       bool // several users: each step names its user
+	failedRows map[int]string
+	mu         sync.Mutex
+}
+
+func (o *offboardOutput) Ready(prior *bulk.State) error {
+	if prior != nil && !prior.Ended && !o.f.Quiet() {
+		c := prior.Counts()
+		o.f.IO.Notice("orgctl: resuming offboarding (job %s): an earlier run did %d steps and sent %d without an answer; the user, read afresh, needs the steps above",
+			o.id, c["deleted"]+c["updated"], c["unknown"])
+	}
+	return nil
+}
+
+func (o *offboardOutput) Started(progress bulk.Progress) func() {
+	return o.f.ShowProgress(o.conn, "steps", len(o.steps), o.points, len(o.steps), progress)
+}
+
+func (o *offboardOutput) Result(r bulk.Result) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if r.Row < 1 || r.Row > len(o.steps) {
+		return
+	}
+	s := o.steps[r.Row-1]
+	if r.Outcome == bulk.Failed || r.Outcome == bulk.Unknown {
+		o.failedRows[s.row] = stepSentence(s, r, o.many)
+	}
+	stepResult(o.f, s, r, o.many)
+}
+
 func runOffboard(ctx context.Context, f *cli.Factory, conn *cli.Connection, emails []string, steps []offboardStep, points int, failedRows map[int]string) (bulk.Summary, error) {
 	sorted := append([]string(nil), emails...)
 	sort.Strings(sorted)
 	h := sha256.Sum256([]byte(strings.ToLower(strings.Join(sorted, "\n"))))
 	id := bulk.JobID("orgctl users offboard", nil, conn.Target.BaseURL, h[:])
-	n := 0
-	var out sync.Mutex
 	start := time.Now()
+	rows := make([]bulk.Row, len(steps))
+	for i := range rows {
+		rows[i] = bulk.Row{N: i + 1, Line: i + 1}
+	}
 	res, err := bulk.Run(ctx, bulk.Job{
 		Store: bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")},
 		Header: bulk.Header{ID: id, Command: "orgctl users offboard", Input: strings.Join(sorted, ","), Format: "offboard",
 			Rows: len(steps), Target: conn.Target.BaseURL, Created: time.Now().UTC()},
-		Handler: &offboardJob{steps: steps, cl: conn.Client},
-		Phases: []func() (bulk.Row, error){func() (bulk.Row, error) {
-			if n >= len(steps) {
-				return bulk.Row{}, io.EOF
-			}
-			n++
-			return bulk.Row{N: n, Line: n}, nil
-		}},
-		Emit: func(r bulk.Result) {
-			out.Lock()
-			defer out.Unlock()
-			if r.Row < 1 || r.Row > len(steps) {
-				return
-			}
-			s := steps[r.Row-1]
-			if r.Outcome == bulk.Failed || r.Outcome == bulk.Unknown {
-				failedRows[s.row] = stepSentence(s, r, len(emails) > 1)
-			}
-			stepResult(f, s, r, len(emails) > 1)
-		},
-		Ready: func(prior *bulk.State) error {
-			if prior != nil && !prior.Ended && !f.Quiet() {
-				c := prior.Counts()
-				f.IO.Notice("orgctl: resuming offboarding (job %s): an earlier run did %d steps and sent %d without an answer; the user, read afresh, needs the steps above",
-					id, c["deleted"]+c["updated"], c["unknown"])
-			}
-			return nil
-		},
-		Running: func(progress func() (int, int, int, int)) func() {
-			prog := f.JobProgress(conn, "steps", len(steps), points, len(steps), progress)
-			if prog == nil {
-				return func() {}
-			}
-			prog.Start()
-			return prog.Stop
-		},
+		Handler:  &offboardJob{steps: steps, cl: conn.Client},
+		Phases:   []bulk.Source{bulk.Rows(rows...)},
+		Observer: &offboardOutput{f: f, conn: conn, id: id, steps: steps, points: points, many: len(emails) > 1, failedRows: failedRows},
 	})
 	var busy *bulk.BusyError
 	if errors.As(err, &busy) {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -89,46 +88,52 @@ func loadAnswers(path string) (map[int]json.RawMessage, error) {
 	return out, sc.Err()
 }
 
+// readsStart opens the file of answers before the reads start, and says
+// what an earlier run left; the answers themselves are kept by Apply.
+type readsStart struct {
+	j        *readJob
+	id, keep string
+}
+
+func (r *readsStart) Ready(prior *bulk.State) error {
+	j := r.j
+	var err error
+	if j.answers, err = loadAnswers(r.keep); err != nil {
+		return err
+	}
+	if j.out, err = os.OpenFile(r.keep, os.O_CREATE|os.O_WRONLY|os.O_APPEND|fsguard.NoFollow, 0o600); err != nil {
+		return err
+	}
+	if prior != nil && !prior.Ended && !j.f.Quiet() {
+		j.f.IO.Notice("orgctl: resuming %s (job %s): %d of %d reads were done by an earlier run", j.command, r.id, prior.Counts()[string(bulk.Skipped)], len(j.reqs))
+	}
+	return nil
+}
+
+func (r *readsStart) Started(progress bulk.Progress) func() {
+	j := r.j
+	return j.f.ShowProgress(j.conn, "reads", len(j.reqs), j.points, len(j.reqs), progress)
+}
+
+func (r *readsStart) Result(bulk.Result) {}
+
 // run reads every request (or what earlier runs left) and returns the
 // answers by position.
 func (j *readJob) run(ctx context.Context, id string, flags []string) ([]json.RawMessage, error) {
 	store := bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")}
 	keep := filepath.Join(store.Dir, id, "reads.jsonl")
-	n := 0
+	rows := make([]bulk.Row, len(j.reqs))
+	for i, r := range j.reqs {
+		rows[i] = bulk.Row{N: i + 1, Line: i + 1, Values: map[string][]string{"key": {r.Key}}}
+	}
 	job := bulk.Job{
 		Store: store,
 		Header: bulk.Header{ID: id, Command: j.command, Flags: flags, Input: "-", Format: "reads",
 			Rows: len(j.reqs), Target: j.conn.Target.BaseURL, Created: time.Now().UTC()},
-		Resume:  true,
-		Handler: j,
-		Phases: []func() (bulk.Row, error){func() (bulk.Row, error) {
-			if n >= len(j.reqs) {
-				return bulk.Row{}, io.EOF
-			}
-			n++
-			return bulk.Row{N: n, Line: n, Values: map[string][]string{"key": {j.reqs[n-1].Key}}}, nil
-		}},
-		Ready: func(prior *bulk.State) error {
-			var err error
-			if j.answers, err = loadAnswers(keep); err != nil {
-				return err
-			}
-			if j.out, err = os.OpenFile(keep, os.O_CREATE|os.O_WRONLY|os.O_APPEND|fsguard.NoFollow, 0o600); err != nil {
-				return err
-			}
-			if prior != nil && !prior.Ended && !j.f.Quiet() {
-				j.f.IO.Notice("orgctl: resuming %s (job %s): %d of %d reads were done by an earlier run", j.command, id, prior.Counts()[string(bulk.Skipped)], len(j.reqs))
-			}
-			return nil
-		},
-		Running: func(progress func() (int, int, int, int)) func() {
-			prog := j.f.JobProgress(j.conn, "reads", len(j.reqs), j.points, len(j.reqs), progress)
-			if prog == nil {
-				return func() {}
-			}
-			prog.Start()
-			return prog.Stop
-		},
+		Resume:   true,
+		Handler:  j,
+		Phases:   []bulk.Source{bulk.Rows(rows...)},
+		Observer: &readsStart{j: j, id: id, keep: keep},
 	}
 	res, err := bulk.Run(ctx, job)
 	if j.out != nil {

@@ -237,6 +237,17 @@ func (f *Factory) JobConnection(stop context.Context, parallel int) (*Connection
 	})
 }
 
+// ShowProgress starts JobProgress's display and returns what stops it
+// (nothing to stop with --quiet).
+func (f *Factory) ShowProgress(conn *Connection, noun string, total, points, requests int, progress func() (done, failed, unknown, earlier int)) (stop func()) {
+	prog := f.JobProgress(conn, noun, total, points, requests, progress)
+	if prog == nil {
+		return func() {}
+	}
+	prog.Start()
+	return prog.Stop
+}
+
 // JobProgress is the progress display of a job: rows (noun, "rows" when
 // empty) done of total, failures and unknowns from progress, and an ETA:
 // the least time the budget as it stands needs for the points the rows

@@ -14,7 +14,8 @@
 //	send    (Engine.sendWith)        reads, the request, its follow-ups, paced
 //	print   (Engine.print)           the answer in the chosen format
 //
-// The same phases run once per row of a --from file (bulk.go), where the
+// The same phases run once per row of a --from file in package bulkjob,
+// which asks them of the engine through bulkjob.Engine (bulk.go); the
 // job's life cycle comes from client/bulk. Shell completion of object
 // names lives here too, since an Op's fields say which kind each takes.
 //

@@ -1,12 +1,12 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/orgctl/orgctl/client/kinds"
+	"github.com/orgctl/orgctl/output"
 )
 
 // pastTense is how a write command's verb reads once it is done.
@@ -144,13 +144,5 @@ func isEmptyList(data json.RawMessage) bool {
 	return strings.TrimSpace(string(data)) == "[]"
 }
 
-// MarshalText is json.Marshal without HTML escaping: actions say "Resources page > resource settings".
-func MarshalText(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
-}
+// MarshalText is json.Marshal without HTML escaping (output.MarshalText).
+func MarshalText(v any) ([]byte, error) { return output.MarshalText(v) }

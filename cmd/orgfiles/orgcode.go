@@ -548,55 +548,12 @@ func runApply(ctx context.Context, f *cli.Factory, conn *cli.Connection, o orgOp
 		}
 	}
 	id := j.id
-	var out sync.Mutex
-	// On a terminal each step reads as a sentence; piped, the outcome and
-	// the step's record stay tab-separated for scripts.
-	sentences := make(map[string]string, len(plan.Steps))
-	for _, s := range plan.Steps {
-		sentences[s.Describe()] = s.Sentence()
-	}
 	job, applier := plan.Apply(live, conn.Client, bulk.Job{
 		Store: bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")},
 		Header: bulk.Header{ID: id, Command: "orgctl apply", Flags: j.flags, Input: j.input,
 			Format: "orgcode", Target: conn.Target.BaseURL, Created: time.Now().UTC()},
 		Parallel: o.parallel,
-		Emit: func(r bulk.Result) {
-			out.Lock()
-			defer out.Unlock()
-			msg := ""
-			if r.Message != "" {
-				msg = ": " + r.Message
-			}
-			if !f.IO.OutTTY {
-				fmt.Fprintf(f.IO.Out, "%s\t%s%s\n", r.Outcome, r.Key, msg)
-				return
-			}
-			on := f.IO.ColorOut
-			switch r.Outcome {
-			case bulk.Failed:
-				fmt.Fprintf(f.IO.Out, "%s Failed: %s%s\n", output.Paint(on, output.Red, "✗"), r.Key, msg)
-			case bulk.Unknown:
-				fmt.Fprintf(f.IO.Out, "%s Unknown: %s%s\n", output.Paint(on, output.Yellow, "?"), r.Key, msg)
-			default:
-				fmt.Fprintf(f.IO.Out, "%s %s%s\n", output.Paint(on, output.Green, "✓"), sentences[r.Key], msg)
-			}
-		},
-		Ready: func(prior *bulk.State) error {
-			if prior != nil && !prior.Ended && !f.Quiet() {
-				c := prior.Counts()
-				f.IO.Notice("orgctl: resuming apply (job %s): an earlier run applied %d steps and sent %d without an answer; %s",
-					id, c["created"]+c["updated"]+c["deleted"], c["unknown"], j.resumed)
-			}
-			return nil
-		},
-		Running: func(progress func() (int, int, int, int)) func() {
-			prog := f.JobProgress(conn, "steps", len(plan.Steps), plan.Points, len(plan.Steps), progress)
-			if prog == nil {
-				return func() {}
-			}
-			prog.Start()
-			return prog.Stop
-		},
+		Observer: newApplyOutput(f, conn, plan, id, j.resumed),
 	})
 	res, err := bulk.Run(ctx, job)
 	if f.OnChange != nil {
@@ -628,6 +585,64 @@ func runApply(ctx context.Context, f *cli.Factory, conn *cli.Connection, o orgOp
 		fmt.Fprintf(f.IO.Err, "orgctl: %d steps were sent without an answer; run apply again: it reads the org afresh and shows what they did\n", n)
 	}
 	return worst(cli.JobExit(res), blockedExit(f, plan))
+}
+
+// applyOutput prints each step's outcome as the job reports it: on a
+// terminal a sentence, piped the outcome and the step's record
+// tab-separated for scripts.
+type applyOutput struct {
+	f         *cli.Factory
+	conn      *cli.Connection
+	plan      *orgcode.Plan
+	id        string
+	resumed   string
+	sentences map[string]string
+	mu        sync.Mutex
+}
+
+func newApplyOutput(f *cli.Factory, conn *cli.Connection, plan *orgcode.Plan, id, resumed string) *applyOutput {
+	sentences := make(map[string]string, len(plan.Steps))
+	for _, s := range plan.Steps {
+		sentences[s.Describe()] = s.Sentence()
+	}
+	return &applyOutput{f: f, conn: conn, plan: plan, id: id, resumed: resumed, sentences: sentences}
+}
+
+func (a *applyOutput) Ready(prior *bulk.State) error {
+	if prior != nil && !prior.Ended && !a.f.Quiet() {
+		c := prior.Counts()
+		a.f.IO.Notice("orgctl: resuming apply (job %s): an earlier run applied %d steps and sent %d without an answer; %s",
+			a.id, c["created"]+c["updated"]+c["deleted"], c["unknown"], a.resumed)
+	}
+	return nil
+}
+
+func (a *applyOutput) Started(progress bulk.Progress) func() {
+	n := len(a.plan.Steps)
+	return a.f.ShowProgress(a.conn, "steps", n, a.plan.Points, n, progress)
+}
+
+func (a *applyOutput) Result(r bulk.Result) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	f := a.f
+	msg := ""
+	if r.Message != "" {
+		msg = ": " + r.Message
+	}
+	if !f.IO.OutTTY {
+		fmt.Fprintf(f.IO.Out, "%s\t%s%s\n", r.Outcome, r.Key, msg)
+		return
+	}
+	on := f.IO.ColorOut
+	switch r.Outcome {
+	case bulk.Failed:
+		fmt.Fprintf(f.IO.Out, "%s Failed: %s%s\n", output.Paint(on, output.Red, "✗"), r.Key, msg)
+	case bulk.Unknown:
+		fmt.Fprintf(f.IO.Out, "%s Unknown: %s%s\n", output.Paint(on, output.Yellow, "?"), r.Key, msg)
+	default:
+		fmt.Fprintf(f.IO.Out, "%s %s%s\n", output.Paint(on, output.Green, "✓"), a.sentences[r.Key], msg)
+	}
 }
 
 // worst is the first error, else the second: a failed or unknown step's

@@ -1,4 +1,4 @@
-package engine
+package bulkjob
 
 import (
 	"bufio"
@@ -16,7 +16,7 @@ import (
 // writeFailed writes --failed: the rows that failed or were invalid, read
 // again from the input, in its own columns plus a reason, so the file can
 // be fixed and run again (with --ignore-unknown, as "reason" names no flag).
-func (j *bulkJob) writeFailed() error {
+func (j *fileInput) writeFailed(failedRows map[int]string) error {
 	out, err := os.Create(j.o.failed)
 	if err != nil {
 		return err
@@ -38,7 +38,7 @@ func (j *bulkJob) writeFailed() error {
 		cw = output.NewCSVWriter(w)
 		cw.Write(append(append([]string(nil), header...), "reason"))
 	}
-	for len(j.failedRows) > 0 {
+	for len(failedRows) > 0 {
 		row, err := rd.Next()
 		if err == io.EOF {
 			break
@@ -46,8 +46,8 @@ func (j *bulkJob) writeFailed() error {
 		var p *bulk.Problem
 		if errors.As(err, &p) {
 			// A row unfit to send: written as the line held it.
-			if reason, failed := j.failedRows[p.Row]; p.Row > 0 && failed {
-				delete(j.failedRows, p.Row)
+			if reason, failed := failedRows[p.Row]; p.Row > 0 && failed {
+				delete(failedRows, p.Row)
 				if cw != nil {
 					cells := append([]string(nil), p.Record...)
 					for len(cells) < len(header) {
@@ -64,11 +64,11 @@ func (j *bulkJob) writeFailed() error {
 		if err != nil {
 			return err
 		}
-		reason, failed := j.failedRows[row.N]
+		reason, failed := failedRows[row.N]
 		if !failed {
 			continue
 		}
-		delete(j.failedRows, row.N)
+		delete(failedRows, row.N)
 		if cw != nil {
 			cells := make([]string, len(header))
 			for i, h := range header {

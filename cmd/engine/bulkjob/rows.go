@@ -1,4 +1,4 @@
-package engine
+package bulkjob
 
 import (
 	"context"
@@ -15,15 +15,48 @@ import (
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
-// stop ends the job for an error every other row would meet too.
-func (j *bulkJob) stop(err error) {
-	err = cli.ExplainStoreError(err)
-	if j.fatal.CompareAndSwap(nil, &err) {
-		j.cancel(err)
+// rowRunner sends the rows: it is the job's bulk.Handler. Each row is
+// resolved with the job's one Resolver, looked for where its family needs
+// a look first, sent through the engine, and on a conflict --on-exists is
+// followed; rows an earlier run sent without an answer are settled first.
+type rowRunner struct {
+	*fileInput
+	checked *checkPass
+	eng     Engine
+	halt    *jobStop
+	client  *client.Client
+	lookup  *resolve.Resolver // names, as every command resolves them; made before the workers start
+	// truth answers "does it exist?" from the API itself: never from the
+	// completion cache's lists, which another process may have filled
+	// before this job's changes (a killed job's, say).
+	truth   *resolve.Resolver
+	lk      *Lookups
+	snaps   sync.Map // resolve kind -> *kindSnapshot
+	changed sync.Map // resolve kinds this run created objects of
+	replays sync.Map // row -> true: resent because an earlier run lost its answer
+	warmed  sync.Map // resolve kinds listed whole for the names of many rows
+	// follow-ups joined across rows (a group's new members)
+	joinMu sync.Mutex
+	joins  joinQueue
+}
+
+func newRowRunner(in *fileInput, checked *checkPass, eng Engine, halt *jobStop, cl *client.Client) (*rowRunner, error) {
+	lookup, err := eng.Resolver()
+	if err != nil {
+		return nil, err
 	}
+	truth := resolve.New(cl)
+	return &rowRunner{fileInput: in, checked: checked, eng: eng, halt: halt, client: cl, lookup: lookup, truth: truth,
+		lk: NewLookups(cl, truth, checked.bySubject)}, nil
+}
+
+// stop ends the job for an error every other row would meet too.
+func (j *rowRunner) stop(err error) {
+	j.halt.fail(cli.ExplainStoreError(err))
 }
 
 // fatalForJob reports errors no row can succeed after: authentication, a
@@ -47,9 +80,14 @@ func fatalForJob(err error) bool {
 	return false
 }
 
+// RowKey is a row's natural key, for its journal's "sent" record.
+func (j *rowRunner) RowKey(row bulk.Row) string {
+	return j.rowKey(row)
+}
+
 // Apply runs one row: resolve its names, look for what exists where the
 // family needs a look first, send, and on a conflict follow --on-exists.
-func (j *bulkJob) Apply(ctx context.Context, row bulk.Row, sent func() error) bulk.Result {
+func (j *rowRunner) Apply(ctx context.Context, row bulk.Row, sent func() error) bulk.Result {
 	var left atomic.Bool
 	leaving := func() error {
 		if left.CompareAndSwap(false, true) {
@@ -65,7 +103,7 @@ func (j *bulkJob) Apply(ctx context.Context, row bulk.Row, sent func() error) bu
 	return res
 }
 
-func (j *bulkJob) apply(ctx context.Context, row bulk.Row, leaving func() error) bulk.Result {
+func (j *rowRunner) apply(ctx context.Context, row bulk.Row, leaving func() error) bulk.Result {
 	if res, bad := j.invalidRow(row); bad {
 		return res
 	}
@@ -90,7 +128,7 @@ func (j *bulkJob) apply(ctx context.Context, row bulk.Row, leaving func() error)
 			return j.onExists(ctx, mainCtx, in, c, key, id, "")
 		}
 	}
-	resp, err := j.e.sendWith(ctx, mainCtx, c, nil)
+	resp, err := j.eng.Send(ctx, mainCtx, c)
 	if err != nil {
 		var ae *client.APIError
 		if ex != nil && ex.Check == nil && errors.As(err, &ae) && ae.StatusCode == http.StatusConflict {
@@ -117,8 +155,8 @@ func (j *bulkJob) apply(ctx context.Context, row bulk.Row, leaving func() error)
 
 // invalidRow is the result of a row the check found invalid, which
 // --skip-invalid lets the job leave unsent.
-func (j *bulkJob) invalidRow(row bulk.Row) (bulk.Result, bool) {
-	msg, bad := j.invalid[row.N]
+func (j *rowRunner) invalidRow(row bulk.Row) (bulk.Result, bool) {
+	msg, bad := j.checked.invalid[row.N]
 	if !bad {
 		return bulk.Result{}, false
 	}
@@ -126,30 +164,14 @@ func (j *bulkJob) invalidRow(row bulk.Row) (bulk.Result, bool) {
 	return bulk.Result{Outcome: bulk.Failed, Key: j.displayKey(in), Message: "invalid, not sent: " + msg}, true
 }
 
-// upsert: the row's write replaces what is there (--on-exists update of a
-// membership or a grant), so nothing is read first.
-func (j *bulkJob) upsert() bool {
-	ex := j.op.Exists
-	return ex != nil && ex.Check != nil && j.o.onExists == "update"
-}
-
-// outcome is what a row that was sent did; an upsert's row is "updated"
-// whether or not it was there before, since nothing was read to tell.
-func (j *bulkJob) outcome() bulk.Outcome {
-	if j.upsert() {
-		return bulk.Updated
-	}
-	return bulkOutcome(j.op)
-}
-
 // BatchKey puts rows with the same arguments in one batch when the op's
 // body is an array the API takes whole; the arguments as written (a name
 // and an id of one group make two batches, which is merely one request more).
-func (j *bulkJob) BatchKey(row bulk.Row) string {
+func (j *rowRunner) BatchKey(row bulk.Row) string {
 	if j.op.Batch == "" {
 		return ""
 	}
-	if _, bad := j.invalid[row.N]; bad {
+	if _, bad := j.checked.invalid[row.N]; bad {
 		return "" // fails alone, unsent
 	}
 	in, probs, _ := j.rowInput(row)
@@ -164,7 +186,7 @@ func (j *bulkJob) BatchKey(row bulk.Row) string {
 // the rows still to send have their arrays joined. The request's answer
 // is every sent row's outcome: refused, each row fails with the API's
 // reason; unanswered, each is unknown.
-func (j *bulkJob) ApplyBatch(parent context.Context, rows []bulk.Row, sent func() error) []bulk.Result {
+func (j *rowRunner) ApplyBatch(parent context.Context, rows []bulk.Row, sent func() error) []bulk.Result {
 	ctx := context.WithoutCancel(parent)
 	out := make([]bulk.Result, len(rows))
 	var idx []int
@@ -218,7 +240,7 @@ func (j *bulkJob) ApplyBatch(parent context.Context, rows []bulk.Row, sent func(
 		}
 		return nil
 	}
-	resp, err := j.e.sendWith(ctx, bulk.WithLeaving(ctx, leaving), &joined, nil)
+	resp, err := j.eng.Send(ctx, bulk.WithLeaving(ctx, leaving), &joined)
 	for k, i := range idx {
 		key := out[i].Key
 		switch {
@@ -236,7 +258,7 @@ func (j *bulkJob) ApplyBatch(parent context.Context, rows []bulk.Row, sent func(
 	return out
 }
 
-func (j *bulkJob) failed(key string, err error) bulk.Result {
+func (j *rowRunner) failed(key string, err error) bulk.Result {
 	var ou *client.OutcomeUnknownError
 	if errors.As(err, &ou) {
 		return bulk.Result{Outcome: bulk.Unknown, Key: key, Message: fmt.Sprintf("%s %s was sent but no answer came (%v)", ou.Method, ou.Path, ou.Cause)}
@@ -256,8 +278,8 @@ func (j *bulkJob) failed(key string, err error) bulk.Result {
 
 // build resolves a row's names (the job's one Resolver, so each list is
 // fetched once) and builds its call.
-func (j *bulkJob) build(ctx context.Context, in Input) (Input, *Call, error) {
-	refs := nameRefs(j.op, in)
+func (j *rowRunner) build(ctx context.Context, in Input) (Input, *Call, error) {
+	refs := j.eng.Names(j.op, in)
 	if len(refs) > 0 {
 		j.warm(ctx, j.lookup)
 		ids := make(map[string]string, len(refs))
@@ -277,12 +299,12 @@ func (j *bulkJob) build(ctx context.Context, in Input) (Input, *Call, error) {
 			if err != nil {
 				return in, nil, err
 			}
-			if o.Protected != "" && deletesObject(j.op, ref) {
-				return in, nil, builtinRefusal(ref, o.Protected)
+			if o.Protected != "" && ref.Deletes {
+				return in, nil, j.eng.Refuse(j.op, in, map[string]resolve.Object{ref.Stand: o})
 			}
-			ids[ref.stand] = o.ID
+			ids[ref.Stand] = o.ID
 		}
-		in = substitute(in, refs, func(ref nameRef) string { return ids[ref.stand] })
+		in = j.eng.Fill(j.op, in, ids)
 	}
 	c, err := j.op.Build(in, nil)
 	return in, c, err
@@ -290,8 +312,8 @@ func (j *bulkJob) build(ctx context.Context, in Input) (Input, *Call, error) {
 
 // warm lists a kind with a filtered lookup once when the file names
 // several of its objects: one list costs what one filtered request does.
-func (j *bulkJob) warm(ctx context.Context, r *resolve.Resolver) {
-	for kind, names := range j.names {
+func (j *rowRunner) warm(ctx context.Context, r *resolve.Resolver) {
+	for kind, names := range j.checked.names {
 		kd := kinds.ByName[kind]
 		if kd.Filter == "" || len(names) < 2 {
 			continue
@@ -313,7 +335,7 @@ type kindSnapshot struct {
 
 // exists looks for what a call would create. fresh asks the API again
 // (after a 409, or to settle a lost answer) instead of the job's snapshot.
-func (j *bulkJob) exists(ctx context.Context, c *Call, fresh bool) (string, bool, error) {
+func (j *rowRunner) exists(ctx context.Context, c *Call, fresh bool) (string, bool, error) {
 	ex := j.op.Exists
 	if ex.Check != nil {
 		return ex.Check(ctx, j.lk, c)
@@ -324,7 +346,7 @@ func (j *bulkJob) exists(ctx context.Context, c *Call, fresh bool) (string, bool
 	var err error
 	switch {
 	case ex.Match == nil && fresh:
-		key := kinds.Text(LookupPath(c.Body, j.fieldKey(ex.Flags[0])))
+		key := kinds.Text(opdef.LookupPath(c.Body, j.fieldKey(ex.Flags[0])))
 		matches, err := r.Find(ctx, kd, key)
 		if err == nil && len(matches) == 0 {
 			r.Forget(kd.Name) // the miss may be an answer kept from before this run's changes
@@ -357,7 +379,7 @@ func (j *bulkJob) exists(ctx context.Context, c *Call, fresh bool) (string, bool
 			}
 		}
 	} else {
-		want := kinds.Text(LookupPath(c.Body, j.fieldKey(ex.Flags[0])))
+		want := kinds.Text(opdef.LookupPath(c.Body, j.fieldKey(ex.Flags[0])))
 		for _, o := range all {
 			if o.Key == want || (kd.Fold && strings.EqualFold(o.Key, want)) {
 				found = append(found, o)
@@ -378,19 +400,9 @@ func ids(objs []resolve.Object) string {
 	return strings.Join(out, ",")
 }
 
-// fieldKey is where a field's value sits in the body.
-func (j *bulkJob) fieldKey(flag string) string {
-	for _, fd := range j.op.Fields {
-		if fd.Flag == flag {
-			return fd.Key
-		}
-	}
-	return flag
-}
-
 // onExists follows --on-exists for a row whose object exists (id; several
 // ids, comma-separated, when the API holds duplicates).
-func (j *bulkJob) onExists(ctx, mainCtx context.Context, in Input, c *Call, key, id, apiMsg string) bulk.Result {
+func (j *rowRunner) onExists(ctx, mainCtx context.Context, in Input, c *Call, key, id, apiMsg string) bulk.Result {
 	what := "already exists"
 	if j.op.Exists.Check != nil {
 		what = "already in place"
@@ -403,7 +415,7 @@ func (j *bulkJob) onExists(ctx, mainCtx context.Context, in Input, c *Call, key,
 		return bulk.Result{Outcome: bulk.Skipped, Key: key, ID: id, Message: what}
 	case "update":
 		if j.op.Exists.Check != nil { // the request updates what is there
-			resp, err := j.e.sendWith(ctx, mainCtx, c, nil)
+			resp, err := j.eng.Send(ctx, mainCtx, c)
 			if err != nil {
 				return j.failed(key, err)
 			}
@@ -419,7 +431,7 @@ func (j *bulkJob) onExists(ctx, mainCtx context.Context, in Input, c *Call, key,
 			}
 			return j.failed(key, err)
 		}
-		if _, err := j.e.sendWith(ctx, mainCtx, uc, nil); err != nil {
+		if _, err := j.eng.Send(ctx, mainCtx, uc); err != nil {
 			return j.failed(key, err)
 		}
 		return bulk.Result{Outcome: bulk.Updated, Key: key, ID: id}
@@ -430,7 +442,7 @@ func (j *bulkJob) onExists(ctx, mainCtx context.Context, in Input, c *Call, key,
 // Settle decides a row an earlier run sent without an answer: found by
 // its key it was applied; provably absent, or safe to send twice, it is
 // sent again; otherwise it stays unknown and is never resent blindly.
-func (j *bulkJob) Settle(parent context.Context, row bulk.Row) (bulk.Result, bool) {
+func (j *rowRunner) Settle(parent context.Context, row bulk.Row) (bulk.Result, bool) {
 	ctx := context.WithoutCancel(parent)
 	in, probs, _ := j.rowInput(row)
 	if len(probs) > 0 {
@@ -477,54 +489,4 @@ func (j *bulkJob) Settle(parent context.Context, row bulk.Row) (bulk.Result, boo
 	}
 	return bulk.Result{Outcome: bulk.Unknown, Key: key,
 		Message: "an earlier run sent it without an answer, and orgctl has no way to look it up, so it is not sent again: check it by hand"}, true
-}
-
-// replayable: sending the call again leaves what sending it once did.
-func (j *bulkJob) replayable(c *Call) bool {
-	switch {
-	case j.op.Idempotent, j.op.Method == http.MethodPut, j.op.Method == http.MethodDelete:
-		return true
-	case j.op.Method == http.MethodPatch && j.op.Patch && !c.FromBody:
-		return true // replace and add-key operations built from flags
-	}
-	return false
-}
-
-// bulkOutcome is what a successful row of the op did.
-func bulkOutcome(op *Op) bulk.Outcome {
-	if op.Method == http.MethodDelete || op.Destructive {
-		return bulk.Deleted
-	}
-	if op.Exists != nil {
-		return bulk.Created
-	}
-	switch strings.Fields(op.Use)[0] {
-	case "create", "create-app", "clone", "add", "grant":
-		return bulk.Created
-	}
-	return bulk.Updated
-}
-
-// resultID is the id of what a row made or changed: the answer's "id",
-// else the object its arguments named.
-func (j *bulkJob) resultID(c *Call, resp *client.Response) string {
-	if ex := j.op.Exists; ex != nil && ex.Check != nil && ex.Flags[0] == "user" {
-		return strings.Join(c.LocalStrings("user"), ",") // the answer is the group
-	}
-	if resp != nil && len(resp.Data) > 0 && resp.Data[0] == '{' && (len(j.op.Args) == 0 || bulkOutcome(j.op) == bulk.Created) {
-		var obj struct {
-			ID any `json:"id"`
-		}
-		if json.Unmarshal(resp.Data, &obj) == nil && obj.ID != nil {
-			return kinds.Text(obj.ID)
-		}
-	}
-	return j.argID(c)
-}
-
-func (j *bulkJob) argID(c *Call) string {
-	if len(j.op.Args) == 0 {
-		return ""
-	}
-	return c.Params[j.op.Args[len(j.op.Args)-1]]
 }

@@ -1,4 +1,4 @@
-package engine
+package bulkjob
 
 import (
 	"context"
@@ -12,48 +12,12 @@ import (
 	"github.com/orgctl/orgctl/client/resolve"
 )
 
-// inPlace is a single command line's look before a change the API would
-// accept twice without a word (Existence.Already): when it is in place,
-// it says so, prints the object as it stands, and sends nothing. A look
-// that fails leaves the decision to the write.
-func (e *Engine) inPlace(ctx context.Context, c *Call) bool {
-	ex := c.Op.Exists
-	if ex == nil || ex.Already == nil || ex.Check == nil || ex.ListKind == "" || c.RawBody != nil {
-		return false
-	}
-	cl, err := e.apiClient()
-	if err != nil {
-		return false
-	}
-	lk := &bulkLookups{client: cl, truth: resolve.New(cl)}
-	if r := e.fetched(ex.ListKind); r != nil {
-		lk.truth = r // the group's name was looked up in this very list
-	}
-	if _, exists, err := ex.Check(ctx, lk, c); err != nil || !exists {
-		return false
-	}
-	name := c.ArgKey(0)
-	if objs, err := lk.truth.All(ctx, kinds.ByName[ex.ListKind]); err == nil {
-		for _, o := range objs {
-			if o.ID == c.Params[c.Op.Args[0]] {
-				name = o.Key
-				if o.Raw != nil {
-					e.Printer.Print(o.Raw, c.Columns) // the object as it stands, as the write would answer
-				}
-				break
-			}
-		}
-	}
-	if !e.quiet() {
-		e.f.IO.Success("%s", ex.Already(c, name))
-	}
-	return true
-}
-
-// bulkLookups are the reads a bulk job shares between its rows: the list
-// of groups with their members, and each object's access list, read once
-// per job.
-type bulkLookups struct {
+// Lookups are the reads a bulk job shares between its rows (the list of
+// groups with their members, each object's access list, each subject's
+// direct grants), each read once per job: opdef.Lookups on the client. A
+// single command line's look before a change (Existence.Already) uses them
+// too.
+type Lookups struct {
 	client *client.Client
 	truth  *resolve.Resolver
 	// bySubject: Check reads subjects' direct grants, not objects' access lists.
@@ -62,8 +26,15 @@ type bulkLookups struct {
 	m         map[string]*sharedRead
 }
 
+// NewLookups reads through cl; truth is the resolver whose lists of groups
+// it reads (never a cache's); bySubject reads subjects' direct grants
+// rather than objects' access lists.
+func NewLookups(cl *client.Client, truth *resolve.Resolver, bySubject bool) *Lookups {
+	return &Lookups{client: cl, truth: truth, bySubject: bySubject}
+}
+
 // BySubject implements opdef.Lookups.
-func (lk *bulkLookups) BySubject() bool { return lk.bySubject }
+func (lk *Lookups) BySubject() bool { return lk.bySubject }
 
 type sharedRead struct {
 	once sync.Once
@@ -71,7 +42,7 @@ type sharedRead struct {
 	err  error
 }
 
-func (lk *bulkLookups) read(ctx context.Context, key string, fetch func(cl *client.Client) (map[string]string, error)) (map[string]string, error) {
+func (lk *Lookups) read(ctx context.Context, key string, fetch func(cl *client.Client) (map[string]string, error)) (map[string]string, error) {
 	lk.mu.Lock()
 	if lk.m == nil {
 		lk.m = map[string]*sharedRead{}
@@ -98,7 +69,7 @@ func (lk *bulkLookups) read(ctx context.Context, key string, fetch func(cl *clie
 // Members is the set of a group's member ids (to "member", or "admin"
 // for a group admin), from the
 // list of groups, worked out once per group.
-func (lk *bulkLookups) Members(ctx context.Context, group string) (map[string]string, error) {
+func (lk *Lookups) Members(ctx context.Context, group string) (map[string]string, error) {
 	set, err := lk.read(ctx, "members of "+group, func(*client.Client) (map[string]string, error) {
 		groups, err := lk.truth.All(ctx, kinds.ByName["groups"])
 		if err != nil {
@@ -126,7 +97,7 @@ func (lk *bulkLookups) Members(ctx context.Context, group string) (map[string]st
 
 // Access maps "group/ID" and "user/ID" to the access level each subject
 // has on an object directly (not through a group or a universal level).
-func (lk *bulkLookups) Access(ctx context.Context, typ, id string) (map[string]string, error) {
+func (lk *Lookups) Access(ctx context.Context, typ, id string) (map[string]string, error) {
 	return lk.read(ctx, "access "+typ+"/"+id, func(cl *client.Client) (map[string]string, error) {
 		resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: client.Path("permissions", "accessList", typ, id),
 			Scope: "Permissions > Read"})
@@ -166,7 +137,7 @@ func (lk *bulkLookups) Access(ctx context.Context, typ, id string) (map[string]s
 // Direct maps the ids of the objects of typ a subject has a grant on
 // itself to the level it gives: one POST /permissions/listObjects without
 // include_inherited_access, read once per job.
-func (lk *bulkLookups) Direct(ctx context.Context, subj map[string]any, typ string) (map[string]string, error) {
+func (lk *Lookups) Direct(ctx context.Context, subj map[string]any, typ string) (map[string]string, error) {
 	key := "direct " + kinds.Text(subj["type"]) + "/" + kinds.Text(subj["id"]) + "/" + typ
 	return lk.read(ctx, key, func(cl *client.Client) (map[string]string, error) {
 		resp, err := cl.Do(ctx, client.Request{Method: http.MethodPost, Path: "/permissions/listObjects", Scope: "Permissions > Read",

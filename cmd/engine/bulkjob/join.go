@@ -1,4 +1,4 @@
-package engine
+package bulkjob
 
 import (
 	"context"
@@ -22,7 +22,7 @@ type joinQueue struct {
 
 // holdJoins takes the follow-ups rows share a request for out of the
 // row's call: the job sends them joined, after the rows.
-func (j *bulkJob) holdJoins(c *Call) []FollowUp {
+func (j *rowRunner) holdJoins(c *Call) []FollowUp {
 	var keep, joins []FollowUp
 	for _, t := range c.Then {
 		if t.Join != "" {
@@ -37,7 +37,7 @@ func (j *bulkJob) holdJoins(c *Call) []FollowUp {
 
 // queueJoins builds a row's held follow-ups from its answer and queues
 // their items; the message says what could not be queued.
-func (j *bulkJob) queueJoins(joins []FollowUp, answer json.RawMessage) string {
+func (j *rowRunner) queueJoins(joins []FollowUp, answer json.RawMessage) string {
 	var probs []string
 	j.joinMu.Lock()
 	defer j.joinMu.Unlock()
@@ -63,21 +63,21 @@ func (j *bulkJob) queueJoins(joins []FollowUp, answer json.RawMessage) string {
 // requeueEarlier queues the held follow-ups of rows earlier runs created,
 // from the ids their journal kept: adding a member again changes nothing,
 // and a run killed before its joined requests left must still send them.
-func (j *bulkJob) requeueEarlier(ctx context.Context) {
-	if len(j.earlierIDs) == 0 {
+func (j *rowRunner) requeueEarlier(ctx context.Context, earlierIDs map[int]string) {
+	if len(earlierIDs) == 0 {
 		return
 	}
-	rows, err := j.rowSource()
+	rows, err := j.rowSource(j.checked.invalid)
 	if err != nil {
 		return
 	}
 	defer rows.close()
 	for {
-		row, err := rows.next()
+		row, err := rows.Next()
 		if err != nil {
 			return
 		}
-		id, ok := j.earlierIDs[row.N]
+		id, ok := earlierIDs[row.N]
 		if !ok {
 			continue
 		}
@@ -99,26 +99,27 @@ func (j *bulkJob) requeueEarlier(ctx context.Context) {
 // sendJoins sends the joined follow-ups, one request per path and
 // bulk.MaxBatch items; a failure is named with the rows it leaves out.
 func (j *bulkJob) sendJoins(ctx context.Context) error {
-	paths := make([]string, 0, len(j.joins.req))
-	for p := range j.joins.req {
+	q := &j.runner.joins
+	paths := make([]string, 0, len(q.req))
+	for p := range q.req {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
 	var failed []string
 	for _, p := range paths {
-		items := j.joins.items[p]
+		items := q.items[p]
 		for len(items) > 0 {
 			n := min(len(items), bulk.MaxBatch)
-			r := j.joins.req[p]
+			r := q.req[p]
 			body := map[string]any{}
 			for k, v := range r.Body.(map[string]any) {
 				body[k] = v
 			}
-			body[j.joins.key[p]] = items[:n]
+			body[q.key[p]] = items[:n]
 			r.Body = body
 			if _, err := j.conn.Client.Do(ctx, r); err != nil {
 				failed = append(failed, fmt.Sprintf("%s %s for %d rows: %v", r.Method, r.Path, n, bulk.OneLine(err.Error())))
-			} else if !j.e.quiet() {
+			} else if !j.quiet {
 				j.f.IO.Notice("orgctl: %s %s: %d of the rows' follow-ups in one request", r.Method, r.Path, n)
 			}
 			items = items[n:]

@@ -1,37 +1,16 @@
-package engine
+package bulkjob
 
 import (
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/cli"
 )
-
-// inputPath is the input file's absolute path, by which a job on an
-// edited file finds the earlier job on it ("" for stdin and pipes: the
-// /dev/fd/63 of one <(...) says nothing of the next).
-func (j *bulkJob) inputPath() string {
-	if j.o.from == "-" || j.src.pipe {
-		return ""
-	}
-	abs, err := filepath.Abs(j.o.from)
-	if err != nil {
-		return ""
-	}
-	return abs
-}
-
-// RowKey is a row's natural key, for its journal's "sent" record.
-func (j *bulkJob) RowKey(row bulk.Row) string {
-	in, _, _ := j.rowInput(row)
-	return j.displayKey(in)
-}
 
 // carry finds the earlier job of this command, flags and org on this
 // file before it was edited (the file's bytes name a job, so an edited
@@ -40,17 +19,17 @@ func (j *bulkJob) RowKey(row bulk.Row) string {
 // settled first, so an invite is never sent twice. Rows it cannot match
 // for certain make the run refuse, saying how to choose. The earlier job
 // is forgotten once its knowledge is in the new journal.
-func (j *bulkJob) carry(id, target string) (map[int]bulk.RowState, string, error) {
-	path := j.inputPath()
+func (j *bulkJob) carry(id, target string) (bulk.Carry, error) {
+	path := j.in.inputPath()
 	if j.o.restart || path == "" {
-		return nil, "", nil
+		return bulk.Carry{}, nil
 	}
 	if _, err := os.Stat(j.store.JournalPath(id)); err == nil {
-		return nil, "", nil // this very job: a resume
+		return bulk.Carry{}, nil // this very job: a resume
 	}
 	jobs, err := j.store.List()
 	if err != nil {
-		return nil, "", nil
+		return bulk.Carry{}, nil
 	}
 	flags := j.idFlags()
 	for _, e := range jobs {
@@ -59,7 +38,7 @@ func (j *bulkJob) carry(id, target string) (map[int]bulk.RowState, string, error
 			continue
 		}
 		if e.Running {
-			return nil, "", fmt.Errorf("job %s, this command on %s before it was edited, is running in another process; wait for it to end", e.ID, j.src.name)
+			return bulk.Carry{}, fmt.Errorf("job %s, this command on %s before it was edited, is running in another process; wait for it to end", e.ID, j.in.src.name)
 		}
 		known := map[string]bulk.RowState{}
 		var unmatched []string
@@ -75,13 +54,13 @@ func (j *bulkJob) carry(id, target string) (map[int]bulk.RowState, string, error
 			known[k] = r
 		})
 		if len(unmatched) > 0 {
-			return nil, "", cli.UsageErrorf("job %s ran this command on %s before it was edited, and %s of it cannot be matched to this file's rows by key: "+
+			return bulk.Carry{}, cli.UsageErrorf("job %s ran this command on %s before it was edited, and %s of it cannot be matched to this file's rows by key: "+
 				"`--restart` runs every row of the file as a new job (what job %s applied may be sent again; `orgctl jobs show %s` lists it), "+
-				"or run the file as it was to finish that job", e.ID, j.src.name, strings.Join(unmatched, ", "), e.ID, e.ID)
+				"or run the file as it was to finish that job", e.ID, j.in.src.name, strings.Join(unmatched, ", "), e.ID, e.ID)
 		}
-		out, err := j.matchRows(known)
+		out, err := j.in.matchRows(known)
 		if err != nil {
-			return nil, "", err
+			return bulk.Carry{}, err
 		}
 		applied, unsettled := 0, 0
 		for _, r := range out {
@@ -91,23 +70,23 @@ func (j *bulkJob) carry(id, target string) (map[int]bulk.RowState, string, error
 				unsettled++
 			}
 		}
-		if !j.e.quiet() {
+		if !j.quiet {
 			j.f.IO.Notice("orgctl: %s changed since job %s ran this command on it; by their keys, %d of this file's rows were applied then and are not sent again, %d were sent without an answer and are looked up first (--restart ignores that job)",
-				j.src.name, e.ID, applied, unsettled)
+				j.in.src.name, e.ID, applied, unsettled)
 		}
 		for k, r := range known {
 			if r.Status == bulk.Sent {
 				j.f.IO.Warn("job %s sent %q without an answer, and the file no longer has it: check it by hand", e.ID, k)
 			}
 		}
-		return out, e.ID, nil
+		return bulk.Carry{From: e.ID, Rows: out}, nil
 	}
-	return nil, "", nil
+	return bulk.Carry{}, nil
 }
 
 // matchRows reads the input again and gives each row the state that
 // known holds for its key (taking each out of known).
-func (j *bulkJob) matchRows(known map[string]bulk.RowState) (map[int]bulk.RowState, error) {
+func (j *fileInput) matchRows(known map[string]bulk.RowState) (map[int]bulk.RowState, error) {
 	rc, err := j.src.open()
 	if err != nil {
 		return nil, err
@@ -127,7 +106,7 @@ func (j *bulkJob) matchRows(known map[string]bulk.RowState) (map[int]bulk.RowSta
 		if err != nil {
 			return nil, err
 		}
-		k := strings.ToLower(j.RowKey(row))
+		k := strings.ToLower(j.rowKey(row))
 		if r, ok := known[k]; ok {
 			out[row.N] = r
 			delete(known, k)

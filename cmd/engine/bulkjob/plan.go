@@ -1,24 +1,24 @@
-package engine
+package bulkjob
 
 import (
 	"fmt"
 	"hash/maphash"
+	"io"
 	"net/http"
-	"sort"
-	"strconv"
 	"strings"
-
-	"github.com/spf13/pflag"
 
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/kinds"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
+	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // tally counts a checked row's requests and lookups for the dry run and
 // the ETA.
-func (j *bulkJob) tally(in Input, c *Call) {
+func (j *checkPass) tally(in Input, c *Call) {
 	bc := j.bc
+	names := j.namer.Names(j.op, in)
 	count := func(method, path, note string) int {
 		k := method + " " + path + " " + note
 		t := j.requests[k]
@@ -51,8 +51,8 @@ func (j *bulkJob) tally(in Input, c *Call) {
 			// rows share one request per object: counted once per object named
 			j.joinable = true
 			obj := t.JoinKey
-			for _, r := range nameRefs(j.op, in) {
-				if r.stand == obj { // checked with stand-ins: the name as written
+			for _, r := range names {
+				if r.Stand == obj { // checked with stand-ins: the name as written
 					obj = strings.ToLower(r.Text)
 				}
 			}
@@ -67,7 +67,7 @@ func (j *bulkJob) tally(in Input, c *Call) {
 		pts += count("", t.Path, t.What)
 	}
 	j.points += pts
-	for _, r := range nameRefs(j.op, in) {
+	for _, r := range names {
 		set := j.names[r.Kind.Name]
 		if set == nil {
 			set = map[uint64]bool{}
@@ -101,10 +101,10 @@ func argNoun(op *Op) string {
 // lookups are the reads the job sends besides the rows' own requests:
 // names (one filtered request per user, one list per other kind), the
 // lists a family without conflicts is checked against, and shared reads.
-func (j *bulkJob) lookups() []requestTally {
+func (j *checkPass) lookups() []requestTally {
 	bc := j.bc
 	var out []requestTally
-	for _, k := range SortedKeys(j.names) {
+	for _, k := range opdef.SortedKeys(j.names) {
 		kd := kinds.ByName[k]
 		n := 1
 		note := "looks up names (one list)"
@@ -149,17 +149,18 @@ func (j *bulkJob) dryRun() error {
 		earlier = prior.Counts()[string(bulk.Created)] + prior.Counts()[string(bulk.Updated)] +
 			prior.Counts()[string(bulk.Deleted)] + prior.Counts()[string(bulk.Skipped)]
 	}
-	reqs := make([]requestTally, 0, len(j.requests))
-	for _, k := range SortedKeys(j.requests) {
-		reqs = append(reqs, *j.requests[k])
+	ck := j.checked
+	reqs := make([]requestTally, 0, len(ck.requests))
+	for _, k := range opdef.SortedKeys(ck.requests) {
+		reqs = append(reqs, *ck.requests[k])
 	}
 	scale := func(n int) int { // rows an earlier run applied are skipped
-		if earlier == 0 || j.rows == 0 {
+		if earlier == 0 || ck.rows == 0 {
 			return n
 		}
-		return n * (j.rows - earlier) / j.rows
+		return n * (ck.rows - earlier) / ck.rows
 	}
-	look := j.lookups()
+	look := ck.lookups()
 	total, points := 0, 0
 	for i := range reqs {
 		reqs[i].n = scale(reqs[i].n)
@@ -177,10 +178,10 @@ func (j *bulkJob) dryRun() error {
 		}
 	}
 	p := bulkPlan{reqs: append(reqs, look...), total: total, points: points, earlier: earlier, now: now}
-	if j.e.Printer.Opts.Structured() {
-		return j.printPlanDoc(p)
+	if j.printer.Opts.Structured() {
+		return ck.printPlanDoc(j.printer, p)
 	}
-	return j.printPlanText(p)
+	return ck.printPlanText(j.f.IO.Out, p)
 }
 
 // bulkPlan is what a bulk dry run found: the requests by kind, their
@@ -193,7 +194,7 @@ type bulkPlan struct {
 }
 
 // printPlanDoc prints a bulk dry run as one structured document.
-func (j *bulkJob) printPlanDoc(p bulkPlan) error {
+func (j *checkPass) printPlanDoc(printer *output.Printer, p bulkPlan) error {
 	total, points, earlier, now := p.total, p.points, p.earlier, p.now
 	doc := map[string]any{"rows": j.rows, "requests": total, "points": points, "input": j.src.name}
 	if earlier > 0 {
@@ -211,20 +212,19 @@ func (j *bulkJob) printPlanDoc(p bulkPlan) error {
 	if now != nil {
 		doc["eta_seconds"] = now.TimeFor(points).Seconds()
 	}
-	b, err := MarshalText(doc)
+	b, err := output.MarshalText(doc)
 	if err != nil {
 		return err
 	}
-	return j.e.Printer.Print(b, nil)
+	return printer.Print(b, nil)
 }
 
 // printPlanText prints a bulk dry run for a person.
-func (j *bulkJob) printPlanText(p bulkPlan) error {
+func (j *checkPass) printPlanText(w io.Writer, p bulkPlan) error {
 	bc := j.bc
 	total, points, earlier, now := p.total, p.points, p.earlier, p.now
-	w := j.f.IO.Out
 	if n := len(j.invalid); n > 0 {
-		fmt.Fprintf(w, "%s: %s, %d invalid (not sent: --skip-invalid)\n", j.src.name, countOf(j.rows, "row"), n)
+		fmt.Fprintf(w, "%s: %s, %d invalid (not sent: --skip-invalid)\n", j.src.name, CountOf(j.rows, "row"), n)
 	} else if j.rows == 1 {
 		fmt.Fprintf(w, "%s: 1 row, valid\n", j.src.name)
 	} else {
@@ -289,24 +289,6 @@ func (j *bulkJob) priorState() *bulk.State {
 	return st
 }
 
-// idFlags are the flags that decide a job's requests, as its identity
-// takes them: not how it runs or prints.
-func (j *bulkJob) idFlags() []string {
-	skip := map[string]bool{"from": true, "parallel": true, "report": true, "failed": true, "restart": true, "dry-run": true, "yes": true,
-		"delimiter": true} // a file read right either way sends the same; read wrong, it fails the check
-	var out []string
-	j.cmd.LocalFlags().VisitAll(func(f *pflag.Flag) {
-		if f.Changed && !skip[f.Name] {
-			out = append(out, "--"+f.Name+"="+f.Value.String())
-		}
-	})
-	for i, a := range j.base.Args {
-		out = append(out, "arg"+strconv.Itoa(i)+"="+a)
-	}
-	sort.Strings(out)
-	return out
-}
-
 func (j *bulkJob) jobID(target string) string {
-	return bulk.JobID(j.cmd.CommandPath(), j.idFlags(), target, j.sum)
+	return bulk.JobID(j.cmd.CommandPath(), j.idFlags(), target, j.checked.sum)
 }

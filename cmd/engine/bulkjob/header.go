@@ -1,4 +1,4 @@
-package engine
+package bulkjob
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 )
 
@@ -23,7 +24,7 @@ func (h headerCheck) fits() bool { return len(h.unknown) == 0 && len(h.missing) 
 
 // header checks a CSV header: every column names something, nothing is
 // named twice, required fields and arguments are there.
-func (j *bulkJob) header(cols []string) headerCheck {
+func (j *fileInput) header(cols []string) headerCheck {
 	h := headerCheck{have: map[string]string{}} // target -> column
 	for _, col := range cols {
 		if col == "" {
@@ -69,7 +70,7 @@ func (j *bulkJob) header(cols []string) headerCheck {
 // unknown columns with the --map that likely reads each, and the required
 // columns still missing then. One message for the file, not one per row:
 // every row of such a file would repeat the header's problem.
-func (j *bulkJob) headerLines(h headerCheck) []string {
+func (j *fileInput) headerLines(h headerCheck) []string {
 	name := j.src.name
 	var out []string
 	maps := j.cols.likelyMaps(h.unknown, h.have)
@@ -116,7 +117,7 @@ func (j *bulkJob) headerLines(h headerCheck) []string {
 // flagsOf names how the command line gives these columns instead.
 func (b *bulkColumns) flagsOf(cols []string) string {
 	out := make([]string, len(cols))
-	uses := argNames(b.op.Use)
+	uses := opdef.ArgNames(b.op.Use)
 	for i, c := range cols {
 		out[i] = "--" + c
 		if t, ok := b.names[c]; ok && t.field == nil && t.arg < len(uses) {
@@ -232,8 +233,8 @@ func shellWord(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`").Replace(s) + `"`
 }
 
-// countOf is n and the noun, plural by an s when n is not 1: "1 row", "2 rows".
-func countOf(n int, noun string) string {
+// CountOf is n and the noun, plural by an s when n is not 1: "1 row", "2 rows".
+func CountOf(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}

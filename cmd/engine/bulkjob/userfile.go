@@ -1,16 +1,14 @@
-package engine
+package bulkjob
 
 import (
 	"errors"
 	"io"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/settings"
 )
@@ -25,7 +23,8 @@ type UserFile struct {
 	// Invalid are the rows --skip-invalid left out, by row number, with
 	// what is wrong with each.
 	Invalid map[int]string
-	j       *bulkJob
+	in      *fileInput
+	checked *checkPass
 }
 
 // UserRow is one row: the user as the file names them (an email or an id).
@@ -55,9 +54,11 @@ func AddUserFileFlags(c *cobra.Command, what string) {
 
 // ReadUserFile reads and checks --from whole: every problem is listed by
 // line and nothing is acted on unless there is none (or --skip-invalid
-// leaves the invalid rows out). ok is false without --from.
-func ReadUserFile(f *cli.Factory, c *cobra.Command) (uf *UserFile, ok bool, err error) {
-	if !fromFile(c) {
+// leaves the invalid rows out). ok is false without --from. engine makes
+// what the rows' users are looked up through, once the file options are
+// read.
+func ReadUserFile(f *cli.Factory, c *cobra.Command, engine func() (Engine, *settings.Config, error)) (uf *UserFile, ok bool, err error) {
+	if !FromFile(c) {
 		return nil, false, fileOnly(c, userFileFlags)
 	}
 	op := userFileOp
@@ -65,35 +66,31 @@ func ReadUserFile(f *cli.Factory, c *cobra.Command) (uf *UserFile, ok bool, err 
 	if err != nil {
 		return nil, true, err
 	}
-	e, err := New(f)
+	e, cfg, err := engine()
 	if err != nil {
 		return nil, true, err
 	}
-	j := &bulkJob{f: f, e: e, op: &op, cmd: c, o: o, base: Input{Command: c.CommandPath(), Values: map[string][]string{}},
-		store: bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")}, bc: e.cfg.Budget}
-	j.cols = newBulkColumns(&op, 0)
-	if err := j.cols.mapColumns(o.maps); err != nil {
+	j, err := newBulkJob(f, e, nil, cfg, &op, c, Input{Command: c.CommandPath(), Values: map[string][]string{}}, false, o)
+	if err != nil {
 		return nil, true, err
 	}
-	if err := j.openSource(); err != nil {
-		return nil, true, err
-	}
-	uf = &UserFile{j: j, Invalid: map[int]string{}}
-	if err := j.check(); err != nil {
+	uf = &UserFile{in: j.in, checked: j.checked, Invalid: map[int]string{}}
+	if err := j.checked.check(f.IO.Err); err != nil {
 		uf.Close()
 		return nil, true, err
 	}
-	for n, why := range j.invalid {
+	j.in.noteIgnored(f.IO, j.quiet)
+	for n, why := range j.checked.invalid {
 		uf.Invalid[n] = why
 	}
-	rows, err := j.rowSource()
+	rows, err := j.in.rowSource(j.checked.invalid)
 	if err != nil {
 		uf.Close()
 		return nil, true, err
 	}
 	defer rows.close()
 	for {
-		row, err := rows.next()
+		row, err := rows.Next()
 		if err == io.EOF {
 			break
 		}
@@ -101,50 +98,46 @@ func ReadUserFile(f *cli.Factory, c *cobra.Command) (uf *UserFile, ok bool, err 
 			uf.Close()
 			return nil, true, err
 		}
-		if _, bad := j.invalid[row.N]; bad {
+		if _, bad := j.checked.invalid[row.N]; bad {
 			continue
 		}
-		in, _, _ := j.rowInput(row)
+		in, _, _ := j.in.rowInput(row)
 		uf.Rows = append(uf.Rows, UserRow{N: row.N, Line: row.Line, User: strings.TrimSpace(in.Args[0])})
 	}
 	return uf, true, nil
 }
 
 // SkipInvalid: --skip-invalid was given; a row naming no user is left out too.
-func (u *UserFile) SkipInvalid() bool { return u.j.o.skipInvalid }
+func (u *UserFile) SkipInvalid() bool { return u.in.o.skipInvalid }
 
 // Name is the file as messages name it ("stdin" for -).
-func (u *UserFile) Name() string { return u.j.src.name }
+func (u *UserFile) Name() string { return u.in.src.name }
 
 // Key is the file's identity for a job: a hash of its bytes.
-func (u *UserFile) Key() []byte { return u.j.sum }
+func (u *UserFile) Key() []byte { return u.checked.sum }
 
 // WriteFailed writes --failed, when asked: the rows of reasons (the
 // invalid ones and those that failed), in the input's columns plus a reason.
 func (u *UserFile) WriteFailed(reasons map[int]string) error {
-	if u.j.o.failed == "" {
+	if u.in.o.failed == "" {
 		return nil
 	}
-	u.j.failedRows = map[int]string{}
+	failedRows := map[int]string{}
 	for n, why := range u.Invalid {
-		u.j.failedRows[n] = "invalid, not sent: " + why
+		failedRows[n] = "invalid, not sent: " + why
 	}
 	for n, why := range reasons {
-		u.j.failedRows[n] = why
+		failedRows[n] = why
 	}
-	if len(u.j.failedRows) == 0 {
+	if len(failedRows) == 0 {
 		// nothing failed: an empty file says so, rather than an old one staying
-		return os.WriteFile(u.j.o.failed, nil, 0o600)
+		return os.WriteFile(u.in.o.failed, nil, 0o600)
 	}
-	if err := u.j.writeFailed(); err != nil {
-		return errors.New("--failed " + u.j.o.failed + ": " + err.Error())
+	if err := u.in.writeFailed(failedRows); err != nil {
+		return errors.New("--failed " + u.in.o.failed + ": " + err.Error())
 	}
 	return nil
 }
 
 // Close removes stdin's spool.
-func (u *UserFile) Close() {
-	if u.j.src.spooled {
-		os.Remove(u.j.src.path)
-	}
-}
+func (u *UserFile) Close() { u.in.close() }

@@ -1,0 +1,22 @@
+// Package bulkjob runs a declared operation once per row of a --from
+// file, as one job of client/bulk. It owns the file's options and flags,
+// reading the file (columns to flags and arguments, --map, encodings), the
+// check pass that lists every problem before anything is sent, the dry
+// run's count of requests and points, each row's run (names resolved once
+// per kind, what already exists looked for, --on-exists followed, a row an
+// earlier run sent without an answer settled before it is sent again),
+// follow-ups joined across rows, the results on stdout, in --report and
+// --failed, and the carry-over from a job on an earlier version of the
+// file.
+//
+// The job is parts with one purpose each: jobSpec (what the command line
+// asked), fileInput (the file), checkPass (what the check pass learned),
+// rowRunner (the bulk.Handler), jobOutput (the results); bulkJob holds
+// them and is told by bulk.Run what happens (its Observer).
+//
+// What it needs of the engine that runs one command (send a built call
+// paced by the budget, find and resolve the names in an Input) it asks
+// through Engine, which cmd/engine implements and hands it. It imports
+// opdef for what an operation is; it must not import cmd/engine (which
+// imports it), families or the root command package.
+package bulkjob

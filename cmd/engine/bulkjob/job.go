@@ -1,0 +1,255 @@
+package bulkjob
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync/atomic"
+	"time"
+
+	"github.com/orgctl/orgctl/client/bulk"
+	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/settings"
+	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/ratebudget"
+	"github.com/spf13/cobra"
+)
+
+// jobSpec is what the command line asked of a --from job: the op, its
+// flags and arguments, the file options. Every part of the job reads it;
+// none changes it.
+type jobSpec struct {
+	op   *Op
+	upd  *Op // what --on-exists update runs
+	cmd  *cobra.Command
+	o    Options
+	yes  bool  // --yes: no confirmation
+	base Input // the command line: its flags apply to every row
+}
+
+// bulkJob is one run of an op over the rows of a file, in parts that each
+// do one thing: in reads the file, checked is what the check pass learned
+// of it (and what the dry run prints), runner sends each row (the job's
+// bulk.Handler), out reports the results; carry-over from an edited
+// file's earlier job is in carry.go. bulk.Run drives the rows and
+// tells the job what happens through jobObserver, its bulk.Observer.
+type bulkJob struct {
+	*jobSpec
+	f       *cli.Factory
+	eng     Engine
+	printer *output.Printer
+	quiet   bool
+	store   bulk.Store
+
+	in      *fileInput
+	checked *checkPass
+	runner  *rowRunner
+	out     *jobOutput
+	halt    *jobStop
+	conn    *cli.Connection
+}
+
+// jobStop ends a job for an error every other row would meet too.
+type jobStop struct {
+	fatal  atomic.Pointer[error]
+	cancel context.CancelCauseFunc
+}
+
+// fail stops the job with err, unless an earlier error did.
+func (s *jobStop) fail(err error) {
+	if s.fatal.CompareAndSwap(nil, &err) {
+		s.cancel(err)
+	}
+}
+
+// err is the error that stopped the job, or nil.
+func (s *jobStop) err() error {
+	if p := s.fatal.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// newBulkJob reads the command line's part of a job over a file: its
+// columns and its input (stdin spooled), not yet checked.
+func newBulkJob(f *cli.Factory, e Engine, printer *output.Printer, cfg *settings.Config, op *Op, c *cobra.Command, base Input, yes bool, o Options) (*bulkJob, error) {
+	spec := &jobSpec{op: op, cmd: c, o: o, yes: yes, base: base}
+	if op.Exists != nil && op.Exists.Check == nil && o.onExists == "update" {
+		spec.upd = op.Sibling(op.Exists.Update)
+	}
+	j := &bulkJob{jobSpec: spec, f: f, eng: e, printer: printer, quiet: cfg.Quiet,
+		store: bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")}}
+	j.in = &fileInput{jobSpec: spec, cols: newBulkColumns(op, len(base.Args))}
+	if err := j.in.cols.mapColumns(o.maps); err != nil {
+		return nil, err
+	}
+	if err := j.in.openSource(f.IO, j.store); err != nil {
+		return nil, err
+	}
+	j.checked = &checkPass{fileInput: j.in, namer: e, bc: cfg.Budget}
+	return j, nil
+}
+
+// Command is a command line with --from: the op, the command, the flags
+// and arguments every row shares, and the file's options.
+type Command struct {
+	Op          *Op
+	Cmd         *cobra.Command
+	Base        Input
+	Yes, DryRun bool
+	Options     Options
+}
+
+// Run is a command's run with --from: check every row, then run them,
+// each through e. printer and cfg are what the command's output options
+// and settings made.
+func Run(ctx context.Context, f *cli.Factory, e Engine, printer *output.Printer, cfg *settings.Config, c Command) error {
+	j, err := newBulkJob(f, e, printer, cfg, c.Op, c.Cmd, c.Base, c.Yes, c.Options)
+	if err != nil {
+		return err
+	}
+	defer j.in.close()
+	if err := j.checked.check(f.IO.Err); err != nil {
+		return err
+	}
+	j.in.noteIgnored(f.IO, j.quiet)
+	if c.DryRun {
+		return j.dryRun()
+	}
+	return j.run(ctx)
+}
+
+// run is the second pass: the rows run as one job (bulk.Run), whose
+// journal records them; results go to stdout as they come.
+func (j *bulkJob) run(parent context.Context) error {
+	ctx, cancel := context.WithCancelCause(parent)
+	defer cancel(nil)
+	j.halt = &jobStop{cancel: cancel}
+	conn, err := j.f.JobConnection(ctx, j.o.parallel)
+	if err != nil {
+		return err
+	}
+	j.conn = conn
+	// Every request of the job, lookups included, goes through the job's
+	// connection; the caches hear of changes from the output, not per row.
+	onChange := j.eng.Through(conn.Client)
+	id := j.jobID(conn.Target.BaseURL)
+	if j.runner, err = newRowRunner(j.in, j.checked, j.eng, j.halt, conn.Client); err != nil {
+		return err
+	}
+	rows, err := j.in.rowSource(j.checked.invalid)
+	if err != nil {
+		return err
+	}
+	defer rows.close()
+	j.out = newJobOutput(j.in, j.f.IO, j.printer, j.quiet, j.halt, onChange, j.checked)
+	carry, err := j.carry(id, conn.Target.BaseURL)
+	if err != nil {
+		return err
+	}
+	sum, err := bulk.Run(ctx, bulk.Job{
+		Store: j.store,
+		Header: bulk.Header{ID: id, Command: j.cmd.CommandPath(), Args: j.base.Args, Flags: j.idFlags(),
+			Input: j.in.src.name, Path: j.in.inputPath(), Format: j.o.format, Rows: j.checked.rows, Target: conn.Target.BaseURL, Created: time.Now().UTC()},
+		Carry:    carry,
+		Resume:   true,
+		Restart:  j.o.restart,
+		Parallel: j.o.parallel,
+		Handler:  j.runner,
+		Phases:   []bulk.Source{rows},
+		Observer: &jobObserver{j: j, id: id},
+	})
+	j.out.close()
+	var busy *bulk.BusyError
+	var damaged *bulk.JournalError
+	switch {
+	case errors.As(err, &busy):
+		return fmt.Errorf("job %s (this command on this input) is running in another process; wait for it, or see `orgctl jobs show %s`", id, id)
+	case errors.As(err, &damaged):
+		return fmt.Errorf("%w; `orgctl jobs rm %s` forgets it", err, id)
+	}
+	if onChange != nil && sum.Changed() {
+		onChange(ratebudget.Family(j.op.Path))
+	}
+	if err != nil {
+		return err
+	}
+	if sum.JournalErr != nil {
+		return j.out.journalFailed(id, sum)
+	}
+	if err := j.halt.err(); err != nil {
+		j.out.summary(id, sum, true)
+		return err
+	}
+	j.out.summary(id, sum, sum.Stopped)
+	if j.checked.joinable && !sum.Stopped {
+		j.runner.requeueEarlier(ctx, j.out.earlierIDs)
+		if err := j.sendJoins(ctx); err != nil {
+			return err
+		}
+	}
+	return cli.JobExit(sum)
+}
+
+// jobObserver is what the job hears of its run from bulk.Run.
+type jobObserver struct {
+	j  *bulkJob
+	id string
+}
+
+// Ready is the job's last step before its rows: keep stdin with the job,
+// confirm, say what an earlier run left, and open --report and --failed.
+func (o *jobObserver) Ready(prior *bulk.State) error {
+	j, id := o.j, o.id
+	if j.in.src.spooled {
+		kept, err := j.store.Keep(j.in.src.path, id)
+		if err != nil {
+			return fmt.Errorf("keeping stdin for job %s: %w", id, err)
+		}
+		j.in.src.path, j.in.src.spooled = kept, false
+	}
+	if j.op.Destructive && !j.yes {
+		if err := j.confirm(); err != nil {
+			return err
+		}
+	}
+	if note := prior.DamageNote(); note != "" {
+		j.f.IO.Warn("job %s: %s", id, note)
+	}
+	if prior != nil && !j.quiet {
+		c := prior.Counts()
+		applied := c["created"] + c["updated"] + c["deleted"] + c["skipped"]
+		j.f.IO.Notice("orgctl: resuming job %s: %d of %s applied by earlier runs, %d to settle by a lookup",
+			id, applied, CountOf(j.checked.rows, "row"), c["unknown"])
+	}
+	return j.out.open()
+}
+
+func (o *jobObserver) Result(r bulk.Result) { o.j.out.result(r) }
+
+// Abort ends the job's waits for budget: its journal cannot be written.
+func (o *jobObserver) Abort(err error) { o.j.halt.cancel(err) }
+
+func (o *jobObserver) Started(progress bulk.Progress) func() {
+	j := o.j
+	prog := j.f.JobProgress(j.conn, "", j.checked.rows, j.checked.points, j.checked.rowRequests(), progress)
+	if prog == nil {
+		return func() {}
+	}
+	if j.f.IO.ErrTTY && j.f.IO.OutTTY {
+		j.out.records.Around = prog.Pause
+	}
+	prog.Start()
+	return prog.Stop
+}
+
+// confirm asks once for the whole file.
+func (j *bulkJob) confirm() error {
+	io := j.f.IO
+	what := fmt.Sprintf("%s on the %s of %s", j.cmd.CommandPath(), nounFor(j.checked.rows, "1 row", fmt.Sprintf("%d rows", j.checked.rows)), j.in.src.name)
+	if !io.InTTY || !io.ErrTTY || j.in.src.name == "stdin" {
+		return cli.UsageErrorf("refusing to run `%s` without confirmation: pass --yes", what)
+	}
+	return cli.ConfirmOrCancel(j.f.Ask(), fmt.Sprintf("Run `%s`? This cannot be undone.", what))
+}
