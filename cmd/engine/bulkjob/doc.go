@@ -14,6 +14,11 @@
 // rowRunner (the bulk.Handler), jobOutput (the results); bulkJob holds
 // them and is told by bulk.Run what happens (its Observer).
 //
+// A row is built twice, on purpose: the check pass builds every row with
+// stand-ins for its names and keeps none of the calls, so a file of a
+// hundred thousand rows is checked whole in the memory of one row; the row
+// is built again, with its ids, only when it is sent.
+//
 // What it needs of the engine that runs one command (send a built call
 // paced by the budget, find and resolve the names in an Input) it asks
 // through Engine, which cmd/engine implements and hands it. It imports
