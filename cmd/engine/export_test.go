@@ -10,7 +10,7 @@ import (
 // (package families imports this one), need of its unexported parts.
 
 var (
-	CompletionKinds = completionKinds
+	CompletionKinds = completionKinds()
 	ConfirmQuestion = confirmQuestion
 	FamilyIDKinds   = familyIDKinds
 	FieldValue      = fieldValue
@@ -18,7 +18,7 @@ var (
 	NoCompletion    = noCompletion
 	ParamKinds      = paramKinds
 	ParseFlags      = parseFlags
-	ResolveKinds    = resolveKinds
+	ResolveKinds    = resolveKinds()
 )
 
 // BulkJob is a bulk job over rows of a file, as the check pass sees it.
