@@ -159,51 +159,21 @@ Try it without an org:  orgctl --sandbox users list`,
 	return root
 }
 
-// cobraHelp is cobra's own help page: the long description, then usage.
-var cobraHelp = (&cobra.Command{}).HelpFunc()
-
-// helpFitting is cobra's help page, fitted to a terminal width columns
-// wide (0: not a terminal, left as it is) by output.WrapHelp.
+// helpFitting writes helpPage, fitted to a terminal width columns wide
+// (0: not a terminal, left as it is) by output.WrapHelp.
 func helpFitting(width int) func(*cobra.Command, []string) {
-	return func(c *cobra.Command, args []string) {
-		if width <= 0 {
-			cobraHelp(c, args)
-			return
+	return func(c *cobra.Command, _ []string) {
+		text := helpPage(c)
+		if width > 0 {
+			text = output.WrapHelp(text, width)
 		}
-		w := c.OutOrStdout()
-		var b strings.Builder
-		c.SetOut(&b)
-		cobraHelp(c, args)
-		c.SetOut(w)
-		io.WriteString(w, output.WrapHelp(b.String(), width))
+		io.WriteString(c.OutOrStdout(), text)
 	}
 }
 
-// cobraUsage is cobra's own usage text, written by a Go function. A usage
-// template would be parsed again for every help page and usage error.
-var cobraUsage = (&cobra.Command{}).UsageFunc()
-
-// usageWithTopics is cobra's usage text, with the help topics listed on the
-// root's, before its last line. Topics are listed, not added as commands:
-// "environment" stays the Environments family's alias.
+// usageWithTopics writes usageText where cobra writes usage.
 func usageWithTopics(c *cobra.Command) error {
-	if c.HasParent() {
-		return cobraUsage(c)
-	}
-	// Cobra writes usage to OutOrStderr, which for the root is always a
-	// writer of its own (set in newRoot, or UsageString's buffer).
-	w := c.OutOrStderr()
-	var b strings.Builder
-	c.SetOut(&b)
-	err := cobraUsage(c)
-	c.SetOut(w)
-	text := b.String()
-	if i := strings.LastIndex(text, "\n\nUse \""); i >= 0 {
-		text = text[:i] + "\n\nHelp topics (orgctl help TOPIC):\n" + strings.TrimRight(topicList(), "\n") + text[i:]
-	}
-	if _, werr := io.WriteString(w, text); err == nil {
-		err = werr
-	}
+	_, err := io.WriteString(c.OutOrStderr(), usageText(c))
 	return err
 }
 

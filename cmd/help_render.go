@@ -1,0 +1,310 @@
+package cmd
+
+import (
+	"reflect"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// helpPage is the help page cobra's default help function writes for c
+// (its long description, then its usage), byte for byte, with the help
+// topics on the root's. Cobra's own builds two new flag sets for the local
+// and inherited flags, twice each, and formats each flag with fmt: that
+// was most of what `--help` cost beyond building the command.
+// TestHelpRendererMatchesCobra holds the two equal for every command.
+func helpPage(c *cobra.Command) string {
+	var b strings.Builder
+	about := c.Long
+	if about == "" {
+		about = c.Short
+	}
+	if about = trimRightSpace(about); about != "" {
+		b.WriteString(about)
+		b.WriteString("\n\n")
+	}
+	if c.Runnable() || c.HasSubCommands() {
+		writeUsage(&b, c)
+	}
+	return b.String()
+}
+
+// usageText is cobra's default usage text for c, with the help topics
+// listed on the root's, before its last line. Topics are listed, not added
+// as commands: "environment" stays the Environments family's alias.
+func usageText(c *cobra.Command) string {
+	var b strings.Builder
+	writeUsage(&b, c)
+	return b.String()
+}
+
+// writeUsage writes what cobra's defaultUsageFunc writes, and the topics.
+func writeUsage(b *strings.Builder, c *cobra.Command) {
+	local, inherited := splitFlags(c)
+	hasLocal, hasInherited := anyVisible(local), anyVisible(inherited)
+	subs := c.HasAvailableSubCommands()
+	b.WriteString("Usage:")
+	if c.Runnable() {
+		b.WriteString("\n  ")
+		b.WriteString(useLine(c, hasLocal || hasInherited))
+	}
+	if subs {
+		b.WriteString("\n  " + c.CommandPath() + " [command]")
+	}
+	if len(c.Aliases) > 0 {
+		b.WriteString("\n\nAliases:\n  " + c.NameAndAliases())
+	}
+	if c.HasExample() {
+		b.WriteString("\n\nExamples:\n" + c.Example)
+	}
+	if subs {
+		writeSubcommands(b, c)
+	}
+	if hasLocal {
+		b.WriteString("\n\nFlags:\n")
+		b.WriteString(trimRightSpace(flagUsages(local)))
+	}
+	if hasInherited {
+		b.WriteString("\n\nGlobal Flags:\n")
+		b.WriteString(trimRightSpace(flagUsages(inherited)))
+	}
+	if c.HasHelpSubCommands() {
+		b.WriteString("\n\nAdditional help topics:")
+		for _, sub := range c.Commands() {
+			if sub.IsAdditionalHelpTopicCommand() {
+				b.WriteString("\n  " + rpad(sub.CommandPath(), sub.CommandPathPadding()) + " " + sub.Short)
+			}
+		}
+	}
+	if subs {
+		if !c.HasParent() {
+			b.WriteString("\n\nHelp topics (orgctl help TOPIC):\n")
+			b.WriteString(strings.TrimRight(topicList(), "\n"))
+		}
+		b.WriteString("\n\nUse \"" + c.CommandPath() + " [command] --help\" for more information about a command.")
+	}
+	b.WriteString("\n")
+}
+
+// writeSubcommands lists c's commands, by group when c has groups.
+func writeSubcommands(b *strings.Builder, c *cobra.Command) {
+	cmds := c.Commands()
+	listed := func(sub *cobra.Command) bool { return sub.IsAvailableCommand() || sub.Name() == "help" }
+	line := func(sub *cobra.Command) {
+		b.WriteString("\n  " + rpad(sub.Name(), sub.NamePadding()) + " " + sub.Short)
+	}
+	if len(c.Groups()) == 0 {
+		b.WriteString("\n\nAvailable Commands:")
+		for _, sub := range cmds {
+			if listed(sub) {
+				line(sub)
+			}
+		}
+		return
+	}
+	for _, g := range c.Groups() {
+		b.WriteString("\n\n" + g.Title)
+		for _, sub := range cmds {
+			if sub.GroupID == g.ID && listed(sub) {
+				line(sub)
+			}
+		}
+	}
+	if !c.AllChildCommandsHaveGroup() {
+		b.WriteString("\n\nAdditional Commands:")
+		for _, sub := range cmds {
+			if sub.GroupID == "" && listed(sub) {
+				line(sub)
+			}
+		}
+	}
+}
+
+// useLine is cobra's UseLine, told whether c has a flag to show (cobra
+// asks its merged flag set, which holds the same flags as local and
+// inherited together).
+func useLine(c *cobra.Command, flags bool) string {
+	line := strings.Replace(c.Use, c.Name(), c.DisplayName(), 1)
+	if c.HasParent() {
+		line = c.Parent().CommandPath() + " " + line
+	}
+	if !c.DisableFlagsInUseLine && flags && !strings.Contains(line, "[flags]") {
+		line += " [flags]"
+	}
+	return line
+}
+
+// splitFlags is c's local flags (its own, and those shadowing a parent's)
+// and the persistent flags it inherits, in the order cobra's LocalFlags
+// and InheritedFlags list them, without building either flag set.
+func splitFlags(c *cobra.Command) (local, inherited []*pflag.Flag) {
+	// The parents' persistent flags, the nearest parent's first: a name
+	// already taken is not taken again.
+	var parents []*pflag.Flag
+	for p := c.Parent(); p != nil; p = p.Parent() {
+		p.PersistentFlags().VisitAll(func(fl *pflag.Flag) {
+			if findFlag(parents, fl.Name) == nil {
+				parents = append(parents, fl)
+			}
+		})
+	}
+	add := func(fl *pflag.Flag) {
+		if findFlag(local, fl.Name) == nil && fl != findFlag(parents, fl.Name) {
+			local = append(local, fl)
+		}
+	}
+	c.Flags().VisitAll(add)
+	c.PersistentFlags().VisitAll(add)
+	if c.Flags().SortFlags {
+		sortFlags(local)
+	}
+	for _, fl := range parents {
+		if findFlag(local, fl.Name) == nil {
+			inherited = append(inherited, fl)
+		}
+	}
+	sortFlags(inherited)
+	return local, inherited
+}
+
+func findFlag(flags []*pflag.Flag, name string) *pflag.Flag {
+	for _, fl := range flags {
+		if fl.Name == name {
+			return fl
+		}
+	}
+	return nil
+}
+
+// sortFlags sorts by name; a command has a few dozen flags at most.
+func sortFlags(flags []*pflag.Flag) {
+	for i := 1; i < len(flags); i++ {
+		for j := i; j > 0 && flags[j].Name < flags[j-1].Name; j-- {
+			flags[j], flags[j-1] = flags[j-1], flags[j]
+		}
+	}
+}
+
+func anyVisible(flags []*pflag.Flag) bool {
+	for _, fl := range flags {
+		if !fl.Hidden {
+			return true
+		}
+	}
+	return false
+}
+
+// flagUsages is pflag's FlagUsages of a flag set holding flags.
+func flagUsages(flags []*pflag.Flag) string {
+	heads := make([]string, 0, len(flags))
+	maxlen := 0
+	for _, fl := range flags {
+		if fl.Hidden {
+			continue
+		}
+		h := flagHead(fl)
+		heads = append(heads, h)
+		maxlen = max(maxlen, len(h)+1)
+	}
+	var b strings.Builder
+	i := 0
+	for _, fl := range flags {
+		if fl.Hidden {
+			continue
+		}
+		h := heads[i]
+		i++
+		b.WriteString(h)
+		b.WriteByte(' ')
+		b.WriteString(strings.Repeat(" ", maxlen-len(h)))
+		b.WriteByte(' ')
+		b.WriteString(strings.ReplaceAll(flagAbout(fl), "\n", "\n"+strings.Repeat(" ", maxlen+2)))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// flagHead is a flag's names, its value's name and its optional value.
+func flagHead(fl *pflag.Flag) string {
+	h := "      --" + fl.Name
+	if fl.Shorthand != "" && fl.ShorthandDeprecated == "" {
+		h = "  -" + fl.Shorthand + ", --" + fl.Name
+	}
+	if name, _ := pflag.UnquoteUsage(fl); name != "" {
+		h += " " + name
+	}
+	if fl.NoOptDefVal != "" {
+		switch fl.Value.Type() {
+		case "string":
+			h += "[=\"" + fl.NoOptDefVal + "\"]"
+		case "bool", "boolfunc":
+			if fl.NoOptDefVal != "true" {
+				h += "[=" + fl.NoOptDefVal + "]"
+			}
+		case "count":
+			if fl.NoOptDefVal != "+1" {
+				h += "[=" + fl.NoOptDefVal + "]"
+			}
+		default:
+			h += "[=" + fl.NoOptDefVal + "]"
+		}
+	}
+	return h
+}
+
+// flagAbout is a flag's usage, its default and whether it is deprecated.
+func flagAbout(fl *pflag.Flag) string {
+	_, about := pflag.UnquoteUsage(fl)
+	if !defaultIsZero(fl) {
+		if fl.Value.Type() == "string" {
+			about += " (default " + strconv.Quote(fl.DefValue) + ")"
+		} else {
+			about += " (default " + fl.DefValue + ")"
+		}
+	}
+	if fl.Deprecated != "" {
+		about += " (DEPRECATED: " + fl.Deprecated + ")"
+	}
+	return about
+}
+
+// defaultIsZero is pflag's unexported Flag.defaultIsZeroValue, which
+// tells pflag's own value types apart by their Go type.
+func defaultIsZero(fl *pflag.Flag) bool {
+	if _, ok := fl.Value.(interface{ IsBoolFlag() bool }); ok {
+		return fl.DefValue == "false" || fl.DefValue == ""
+	}
+	switch reflect.TypeOf(fl.Value).String() {
+	case "*pflag.durationValue":
+		return fl.DefValue == "0" || fl.DefValue == "0s"
+	case "*pflag.intValue", "*pflag.int8Value", "*pflag.int32Value", "*pflag.int64Value",
+		"*pflag.uintValue", "*pflag.uint8Value", "*pflag.uint16Value", "*pflag.uint32Value", "*pflag.uint64Value",
+		"*pflag.countValue", "*pflag.float32Value", "*pflag.float64Value":
+		return fl.DefValue == "0"
+	case "*pflag.stringValue":
+		return fl.DefValue == ""
+	case "*pflag.ipValue", "*pflag.ipMaskValue", "*pflag.ipNetValue":
+		return fl.DefValue == "<nil>"
+	case "*pflag.intSliceValue", "*pflag.stringSliceValue", "*pflag.stringArrayValue":
+		return fl.DefValue == "[]"
+	}
+	switch fl.DefValue {
+	case "false", "<nil>", "", "0":
+		return true
+	}
+	return false
+}
+
+// rpad pads s with spaces to width runes, as fmt's %-*s does.
+func rpad(s string, width int) string {
+	if n := utf8.RuneCountInString(s); n < width {
+		return s + strings.Repeat(" ", width-n)
+	}
+	return s
+}
+
+func trimRightSpace(s string) string { return strings.TrimRightFunc(s, unicode.IsSpace) }
