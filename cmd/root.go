@@ -28,8 +28,24 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-// allFamilies asks newRoot for every family in full.
-const allFamilies = "*"
+// allFamilies asks newRoot for every family in full, rootAlone for none:
+// neither can be a command line's first word.
+const (
+	allFamilies = "*"
+	rootAlone   = "-"
+)
+
+// onlyVersion reports whether args only ask for the version ("--version",
+// "-v"): the root prints it and no family or tool is reachable, so the
+// root is built alone.
+func onlyVersion(args []string) bool {
+	for _, a := range args {
+		if a != "--version" && a != "-v" {
+			return false
+		}
+	}
+	return len(args) > 0
+}
 
 // newRoot builds the root command with the family (or tool) named by word
 // in full, and no other; allFamilies asks for every one. A word that names
@@ -46,6 +62,9 @@ func newRoot(f *cli.Factory, word string) *cobra.Command {
 // a tree of stubs as in the full tree: the words and flags it steps over
 // on the way are the families' and the root's.
 func rootFor(f *cli.Factory, args []string) *cobra.Command {
+	if onlyVersion(args) {
+		return buildRoot(f, rootAlone, nil)
+	}
 	word := familyWord(args)
 	if word == allFamilies {
 		return newRoot(f, word)
@@ -107,6 +126,14 @@ Try it without an org:  orgctl --sandbox users list`,
 	root.RegisterFlagCompletionFunc("columns", completeColumns)
 	f.Sources.BindFlags(pf)
 
+	root.SetUsageFunc(usageWithTopics)
+	root.SetHelpFunc(helpFitting(f.IO.Width))
+	if f.OnChange == nil {
+		f.OnChange = engine.ForgetCompletions
+	}
+	if word == rootAlone {
+		return root
+	}
 	root.AddGroup(&cobra.Group{ID: "org", Title: "Organization commands:"},
 		&cobra.Group{ID: "tool", Title: "orgctl commands:"})
 	names := func(fm families.Family) bool { return fm.Name == word || slices.Contains(fm.Aliases, word) }
@@ -140,8 +167,6 @@ Try it without an org:  orgctl --sandbox users list`,
 		c.GroupID = t.group
 		root.AddCommand(c)
 	}
-	root.SetUsageFunc(usageWithTopics)
-	root.SetHelpFunc(helpFitting(f.IO.Width))
 	help := newHelpCmd(root, f.IO.Width)
 	help.GroupID = "tool"
 	root.SetHelpCommand(help)
@@ -152,9 +177,6 @@ Try it without an org:  orgctl --sandbox users list`,
 		// Flag completions serve only completion requests, which build
 		// every family: any other command line would wire them for nothing.
 		wireCompletions(f, root)
-	}
-	if f.OnChange == nil {
-		f.OnChange = engine.ForgetCompletions
 	}
 	return root
 }
