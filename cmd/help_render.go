@@ -19,6 +19,7 @@ import (
 // TestHelpRendererMatchesCobra holds the two equal for every command.
 func helpPage(c *cobra.Command) string {
 	var b strings.Builder
+	b.Grow(4096)
 	about := c.Long
 	if about == "" {
 		about = c.Short
@@ -198,67 +199,112 @@ func anyVisible(flags []*pflag.Flag) bool {
 	return false
 }
 
-// flagUsages is pflag's FlagUsages of a flag set holding flags.
+// flagUsages is pflag's FlagUsages of a flag set holding flags, written
+// straight into one buffer: the column of descriptions is where the
+// longest head ends, and a head's length is known without writing it.
 func flagUsages(flags []*pflag.Flag) string {
-	heads := make([]string, 0, len(flags))
-	maxlen := 0
+	maxlen, size := 0, 0
+	for _, fl := range flags {
+		if !fl.Hidden {
+			n := len(flagHead(nil, fl))
+			maxlen = max(maxlen, n+1)
+			size += n + len(fl.Usage) + len(fl.DefValue) + 16
+		}
+	}
+	b := make([]byte, 0, size+len(flags)*(maxlen+2))
 	for _, fl := range flags {
 		if fl.Hidden {
 			continue
 		}
-		h := flagHead(fl)
-		heads = append(heads, h)
-		maxlen = max(maxlen, len(h)+1)
+		start := len(b)
+		b = flagHead(b, fl)
+		b = append(b, ' ')
+		b = appendSpaces(b, maxlen-(len(b)-start)+1)
+		b = append(b, ' ')
+		b = appendIndented(b, flagAbout(fl), maxlen+2)
+		b = append(b, '\n')
 	}
-	var b strings.Builder
-	i := 0
-	for _, fl := range flags {
-		if fl.Hidden {
-			continue
-		}
-		h := heads[i]
-		i++
-		b.WriteString(h)
-		b.WriteByte(' ')
-		b.WriteString(strings.Repeat(" ", maxlen-len(h)))
-		b.WriteByte(' ')
-		b.WriteString(strings.ReplaceAll(flagAbout(fl), "\n", "\n"+strings.Repeat(" ", maxlen+2)))
-		b.WriteByte('\n')
-	}
-	return b.String()
+	return string(b)
 }
 
-// flagHead is a flag's names, its value's name and its optional value.
-func flagHead(fl *pflag.Flag) string {
-	h := "      --" + fl.Name
+// flagHead appends a flag's names, its value's name and its optional
+// value to b (with b nil, only its length matters).
+func flagHead(b []byte, fl *pflag.Flag) []byte {
 	if fl.Shorthand != "" && fl.ShorthandDeprecated == "" {
-		h = "  -" + fl.Shorthand + ", --" + fl.Name
+		b = append(b, "  -"...)
+		b = append(b, fl.Shorthand...)
+		b = append(b, ", --"...)
+	} else {
+		b = append(b, "      --"...)
 	}
-	if name, _ := pflag.UnquoteUsage(fl); name != "" {
-		h += " " + name
+	b = append(b, fl.Name...)
+	if name, _ := valueName(fl); name != "" {
+		b = append(b, ' ')
+		b = append(b, name...)
 	}
-	if fl.NoOptDefVal != "" {
-		switch fl.Value.Type() {
-		case "string":
-			h += "[=\"" + fl.NoOptDefVal + "\"]"
-		case "bool", "boolfunc":
-			if fl.NoOptDefVal != "true" {
-				h += "[=" + fl.NoOptDefVal + "]"
-			}
-		case "count":
-			if fl.NoOptDefVal != "+1" {
-				h += "[=" + fl.NoOptDefVal + "]"
-			}
-		default:
-			h += "[=" + fl.NoOptDefVal + "]"
+	if fl.NoOptDefVal == "" {
+		return b
+	}
+	switch fl.Value.Type() {
+	case "string":
+		b = append(b, "[=\""...)
+		b = append(b, fl.NoOptDefVal...)
+		return append(b, "\"]"...)
+	case "bool", "boolfunc":
+		if fl.NoOptDefVal == "true" {
+			return b
+		}
+	case "count":
+		if fl.NoOptDefVal == "+1" {
+			return b
 		}
 	}
-	return h
+	b = append(b, "[="...)
+	b = append(b, fl.NoOptDefVal...)
+	return append(b, ']')
 }
 
-// flagAbout is a flag's usage, its default and whether it is deprecated.
+// valueName is pflag.UnquoteUsage's name, and where in the usage the
+// back-quoted name is (-1 when it has none), without building the new
+// usage.
+func valueName(fl *pflag.Flag) (string, int) {
+	u := fl.Usage
+	if i := strings.IndexByte(u, '`'); i >= 0 {
+		if j := strings.IndexByte(u[i+1:], '`'); j >= 0 {
+			return u[i+1 : i+1+j], i
+		}
+	}
+	switch name := fl.Value.Type(); name {
+	case "bool", "boolfunc":
+		return "", -1
+	case "func":
+		return "value", -1
+	case "float64":
+		return "float", -1
+	case "int64":
+		return "int", -1
+	case "uint64":
+		return "uint", -1
+	case "stringSlice":
+		return "strings", -1
+	case "intSlice":
+		return "ints", -1
+	case "uintSlice":
+		return "uints", -1
+	case "boolSlice":
+		return "bools", -1
+	default:
+		return name, -1
+	}
+}
+
+// flagAbout is a flag's usage (its value's name unquoted), its default
+// and whether it is deprecated.
 func flagAbout(fl *pflag.Flag) string {
-	_, about := pflag.UnquoteUsage(fl)
+	about := fl.Usage
+	if name, i := valueName(fl); i >= 0 {
+		about = about[:i] + name + about[i+len(name)+2:]
+	}
 	if !defaultIsZero(fl) {
 		if fl.Value.Type() == "string" {
 			about += " (default " + strconv.Quote(fl.DefValue) + ")"
@@ -270,6 +316,29 @@ func flagAbout(fl *pflag.Flag) string {
 		about += " (DEPRECATED: " + fl.Deprecated + ")"
 	}
 	return about
+}
+
+// appendIndented appends s with every line after its first indented.
+func appendIndented(b []byte, s string, indent int) []byte {
+	for {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			return append(b, s...)
+		}
+		b = append(b, s[:i+1]...)
+		b = appendSpaces(b, indent)
+		s = s[i+1:]
+	}
+}
+
+const spaces = "                                                                "
+
+func appendSpaces(b []byte, n int) []byte {
+	for n > len(spaces) {
+		b = append(b, spaces...)
+		n -= len(spaces)
+	}
+	return append(b, spaces[:max(n, 0)]...)
 }
 
 // defaultIsZero is pflag's unexported Flag.defaultIsZeroValue, which
