@@ -70,7 +70,7 @@ func rootFor(f *cli.Factory, args []string) *cobra.Command {
 		return newRoot(f, word)
 	}
 	later := map[*cobra.Command]func(){}
-	root := buildRoot(f, word, later)
+	root := buildRootOf(f, word, opWord(args), later)
 	if c, _, err := root.Find(args); err == nil {
 		if complete := later[c]; complete != nil {
 			complete()
@@ -82,6 +82,12 @@ func rootFor(f *cli.Factory, args []string) *cobra.Command {
 // buildRoot is newRoot, with the named family's operations as stubs when
 // later is set (see Group.command).
 func buildRoot(f *cli.Factory, word string, later map[*cobra.Command]func()) *cobra.Command {
+	return buildRootOf(f, word, "", later)
+}
+
+// buildRootOf is buildRoot, with only the operation named op in the named
+// family when op names one (see Group.CommandOf).
+func buildRootOf(f *cli.Factory, word, op string, later map[*cobra.Command]func()) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "orgctl <command> <subcommand> [flags]",
 		Short: "Administer an organization through its management API",
@@ -145,7 +151,7 @@ Try it without an org:  orgctl --sandbox users list`,
 		var c *cobra.Command
 		switch {
 		case word == allFamilies || names(fm):
-			c = fm.Group().Command(f, later)
+			c = fm.Group().CommandOf(f, later, op)
 		case named:
 			continue
 		default:
@@ -329,29 +335,49 @@ var globalValueFlags = sync.OnceValue(func() map[string]bool {
 
 // firstWord is the first argument that is not a global flag or its value.
 func firstWord(args []string) string {
+	if i := firstWordAt(args); i >= 0 {
+		return args[i]
+	}
+	return ""
+}
+
+// firstWordAt is the index of firstWord, -1 when there is none.
+func firstWordAt(args []string) int {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
 			if i+1 < len(args) {
-				return args[i+1]
+				return i + 1
 			}
-			return ""
+			return -1
 		}
 		if strings.HasPrefix(a, "-") {
 			if !slices.ContainsFunc(args[i+1:], isWord) {
 				// Only flags from here on (--version, --help): no word to
 				// find, and no need to define the global flags a second
 				// time to step over their values.
-				return ""
+				return -1
 			}
 			if takesNextWord(a, globalValueFlags()) {
 				i++
 			}
 			continue
 		}
-		return a
+		return i
 	}
-	return ""
+	return -1
+}
+
+// opWord is the word right after the first one ("list" in "users list
+// --help"): the operation the line runs, if the family has one of that
+// name. "" when a flag or "--" comes first, where cobra might read the
+// words differently.
+func opWord(args []string) string {
+	i := firstWordAt(args)
+	if i < 0 || i+1 >= len(args) || slices.Contains(args[:i], "--") || !isWord(args[i+1]) || args[i+1] == "--" {
+		return ""
+	}
+	return args[i+1]
 }
 
 // isWord says whether a is a word rather than a flag: "--" counts as a

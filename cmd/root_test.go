@@ -43,3 +43,32 @@ func versionOutput(t *testing.T, args []string, whole bool) string {
 	}
 	return tio.out.String()
 }
+
+// A line that names a family's operation right after the family builds
+// that operation alone in it; otherwise every command of the family is
+// there (stubs but for the one run).
+func TestRootBuildsOnlyTheNamedOperation(t *testing.T) {
+	isolate(t)
+	names := func(args []string) []string {
+		f, _ := testFactory(t, &testKeyring{}, "")
+		users, _, err := rootFor(f, args).Find([]string{"users"})
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		var out []string
+		for _, c := range users.Commands() {
+			out = append(out, c.Name())
+		}
+		return out
+	}
+	for op, args := range map[string][]string{"list": {"users", "list", "--help"}, "create": {"-o", "json", "users", "create"}, "get": {"user", "get", "x"}} {
+		if got := names(args); len(got) != 1 || got[0] != op {
+			t.Errorf("%v: users holds %v, want only %s", args, got, op)
+		}
+	}
+	for _, args := range [][]string{{"users"}, {"users", "--limit", "5", "list"}, {"users", "offboard"}, {"users", "attributes", "list"}, {"users", "lisst"}} {
+		if got := names(args); len(got) < 5 {
+			t.Errorf("%v: users holds only %v", args, got)
+		}
+	}
+}

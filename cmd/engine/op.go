@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -226,6 +227,18 @@ type Group struct {
 // summary (what the group's help lists), and later holds what completes it:
 // a command line runs one of them.
 func (g Group) Command(f *cli.Factory, later map[*cobra.Command]func()) *cobra.Command {
+	return g.CommandOf(f, later, "")
+}
+
+// CommandOf is Command for a command line that runs (or asks help of)
+// the operation named only: with later set and only naming one of the
+// group's operations, the group holds that operation's stub and no other
+// command, since nothing on such a line reaches them. Otherwise it is
+// Command.
+func (g Group) CommandOf(f *cli.Factory, later map[*cobra.Command]func(), only string) *cobra.Command {
+	if later == nil || !slices.ContainsFunc(g.Ops, func(op Op) bool { return op.Name() == only }) {
+		only = ""
+	}
 	c := g.Stub()
 	for i := range g.Ops {
 		op := &g.Ops[i]
@@ -238,9 +251,15 @@ func (g Group) Command(f *cli.Factory, later map[*cobra.Command]func()) *cobra.C
 			c.AddCommand(op.Command(f))
 			continue
 		}
+		if only != "" && op.Name() != only {
+			continue
+		}
 		oc := op.Stub()
 		later[oc] = func() { op.wire(f, oc) }
 		c.AddCommand(oc)
+	}
+	if only != "" {
+		return c
 	}
 	for _, sub := range g.Groups {
 		c.AddCommand(sub.Command(f, later))
@@ -250,6 +269,9 @@ func (g Group) Command(f *cli.Factory, later map[*cobra.Command]func()) *cobra.C
 	}
 	return c
 }
+
+// Name is the operation's command name, the first word of its Use.
+func (op *Op) Name() string { name, _, _ := strings.Cut(op.Use, " "); return name }
 
 // Stub is the group's command without subcommands: enough for the root's
 // help page and for finding the family a command line names.
