@@ -70,7 +70,16 @@ func rootFor(f *cli.Factory, args []string) *cobra.Command {
 		return newRoot(f, word)
 	}
 	later := map[*cobra.Command]func(){}
-	root := buildRootOf(f, word, opWord(args), later)
+	op := opWord(args)
+	root := buildRootOf(f, word, op, later)
+	for c, complete := range later {
+		if len(later) == 1 && c.Name() == op {
+			// The family holds the operation the line names and nothing
+			// else: it is the command cobra finds, without a search.
+			complete()
+			return root
+		}
+	}
 	if c, _, err := root.Find(args); err == nil {
 		if complete := later[c]; complete != nil {
 			complete()
