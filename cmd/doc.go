@@ -11,12 +11,17 @@
 // pages and completion scripts that release packages carry.
 //
 // Start-up, against the floor of .ci/bench-startup.sh (cobra and viper
-// with 150 commands), in instructions executed (cachegrind, median of 9
-// rounds): --version 1.21x, users list --help 1.33x. The tree is built
-// only as far as the command line needs it, and nothing is computed before
-// main that a short run does not use (the sandbox's handlers, the flag
-// completions, the sorted family list). Most of what remains is the
-// libraries' own init, each measured as the floor with it linked in:
+// with 150 commands), in instructions executed (cachegrind, median of 5
+// rounds): --version FIGV, users list --help FIGH. The tree is built
+// only as far as the command line needs it: --version alone builds the
+// root alone, and a line naming a family's operation builds that
+// operation alone in its family. Help and usage are written by
+// help_render.go rather than by cobra, whose default builds the local and
+// inherited flag sets twice per page. Nothing is computed before main
+// that a short run does not use (the sandbox's handlers, the flag
+// completions, the completion and name-resolution tables, the sorted
+// family list). Most of what remains is the libraries' own init, each
+// measured as the floor with it linked in:
 //   - gojq (--jq): +0.64M instructions, 22% of the floor, 2,278
 //     allocations building its builtin definitions; no option avoids it.
 //   - tablewriter v0.0.5: +0.20M (7%), its regular expressions; v1.1.5

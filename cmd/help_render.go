@@ -158,9 +158,15 @@ func splitFlags(c *cobra.Command) (local, inherited []*pflag.Flag) {
 			local = append(local, fl)
 		}
 	}
-	c.Flags().VisitAll(add)
+	// Visited in the order defined, then sorted here: pflag would sort a
+	// copy of the set's names each time a flag has been added since.
+	own := c.Flags()
+	sorted := own.SortFlags
+	own.SortFlags = false
+	own.VisitAll(add)
+	own.SortFlags = sorted
 	c.PersistentFlags().VisitAll(add)
-	if c.Flags().SortFlags {
+	if sorted {
 		sortFlags(local)
 	}
 	for _, fl := range parents {
@@ -204,11 +210,12 @@ func anyVisible(flags []*pflag.Flag) bool {
 // longest head ends, and a head's length is known without writing it.
 func flagUsages(flags []*pflag.Flag) string {
 	maxlen, size := 0, 0
+	var scratch []byte
 	for _, fl := range flags {
 		if !fl.Hidden {
-			n := len(flagHead(nil, fl))
-			maxlen = max(maxlen, n+1)
-			size += n + len(fl.Usage) + len(fl.DefValue) + 16
+			scratch = flagHead(scratch[:0], fl)
+			maxlen = max(maxlen, len(scratch)+1)
+			size += len(scratch) + len(fl.Usage) + len(fl.DefValue) + 16
 		}
 	}
 	b := make([]byte, 0, size+len(flags)*(maxlen+2))
@@ -344,10 +351,11 @@ func appendSpaces(b []byte, n int) []byte {
 // defaultIsZero is pflag's unexported Flag.defaultIsZeroValue, which
 // tells pflag's own value types apart by their Go type.
 func defaultIsZero(fl *pflag.Flag) bool {
-	if _, ok := fl.Value.(interface{ IsBoolFlag() bool }); ok {
-		return fl.DefValue == "false" || fl.DefValue == ""
-	}
+	// pflag asks first whether the value is a boolean; of its own types
+	// only these two are, so the question is left for the others.
 	switch reflect.TypeOf(fl.Value).String() {
+	case "*pflag.boolValue", "pflag.boolfuncValue":
+		return fl.DefValue == "false" || fl.DefValue == ""
 	case "*pflag.durationValue":
 		return fl.DefValue == "0" || fl.DefValue == "0s"
 	case "*pflag.intValue", "*pflag.int8Value", "*pflag.int32Value", "*pflag.int64Value",
@@ -360,6 +368,9 @@ func defaultIsZero(fl *pflag.Flag) bool {
 		return fl.DefValue == "<nil>"
 	case "*pflag.intSliceValue", "*pflag.stringSliceValue", "*pflag.stringArrayValue":
 		return fl.DefValue == "[]"
+	}
+	if _, ok := fl.Value.(interface{ IsBoolFlag() bool }); ok {
+		return fl.DefValue == "false" || fl.DefValue == ""
 	}
 	switch fl.DefValue {
 	case "false", "<nil>", "", "0":

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -153,6 +154,12 @@ func TestHelpRendererMatchesCobraOnEveryShape(t *testing.T) {
 	fs.Int("hidden", 3, "not shown")
 	_ = fs.MarkHidden("hidden")
 	fs.IntP("old", "o", 1, "old shorthand")
+	fs.BoolFunc("hook", "a boolean func", func(string) error { return nil })
+	fs.Func("each-hook", "a func", func(string) error { return nil })
+	fs.Lookup("each-hook").DefValue = "0s"
+	fs.Var(&customBool{}, "custom", "a boolean of its own `KIND`")
+	fs.Lookup("custom").DefValue = "0"
+	fs.Lookup("hook").DefValue = "0"
 	_ = fs.MarkShorthandDeprecated("old", "use --old")
 	bare := &cobra.Command{Use: "bare", Short: "flags only from its parents", DisableFlagsInUseLine: true,
 		Run: func(*cobra.Command, []string) {}}
@@ -164,3 +171,11 @@ func TestHelpRendererMatchesCobraOnEveryShape(t *testing.T) {
 		samePages(t, c, "with --help")
 	}
 }
+
+// customBool is a value of no pflag type that says it is a boolean.
+type customBool struct{ on bool }
+
+func (b *customBool) String() string   { return strconv.FormatBool(b.on) }
+func (b *customBool) Set(string) error { b.on = true; return nil }
+func (b *customBool) Type() string     { return "custom" }
+func (b *customBool) IsBoolFlag() bool { return true }
