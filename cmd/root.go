@@ -36,8 +36,8 @@ const (
 )
 
 // onlyVersion reports whether args only ask for the version ("--version",
-// "-v"): the root prints it and no family or tool is reachable, so the
-// root is built alone.
+// "-v"): the root prints it and no family, tool or global flag is
+// reachable, so the root is built alone.
 func onlyVersion(args []string) bool {
 	for _, a := range args {
 		if a != "--version" && a != "-v" {
@@ -132,6 +132,12 @@ Try it without an org:  orgctl --sandbox users list`,
 	root.SetErr(f.IO.Err)
 	root.SetIn(f.IO.In)
 	root.SetFlagErrorFunc(flagError)
+	if word == rootAlone {
+		// Nothing but --version is on the line: no global flag to define.
+		root.SetUsageFunc(usageWithTopics)
+		root.SetHelpFunc(helpFitting(f.IO.Width))
+		return root
+	}
 
 	pf := root.PersistentFlags()
 	addGlobalFlags(pf)
@@ -145,9 +151,6 @@ Try it without an org:  orgctl --sandbox users list`,
 	root.SetHelpFunc(helpFitting(f.IO.Width))
 	if f.OnChange == nil {
 		f.OnChange = engine.ForgetCompletions
-	}
-	if word == rootAlone {
-		return root
 	}
 	root.AddGroup(&cobra.Group{ID: "org", Title: "Organization commands:"},
 		&cobra.Group{ID: "tool", Title: "orgctl commands:"})
