@@ -62,22 +62,29 @@ func newRoot(f *cli.Factory, word string) *cobra.Command {
 // a tree of stubs as in the full tree: the words and flags it steps over
 // on the way are the families' and the root's.
 func rootFor(f *cli.Factory, args []string) *cobra.Command {
+	root, _ := rootAndOp(f, args)
+	return root
+}
+
+// rootAndOp is rootFor, and the operation's command when the named family
+// holds that operation alone (see Group.CommandOf), else nil.
+func rootAndOp(f *cli.Factory, args []string) (root, named *cobra.Command) {
 	if onlyVersion(args) {
-		return buildRoot(f, rootAlone, nil)
+		return buildRoot(f, rootAlone, nil), nil
 	}
 	word := familyWord(args)
 	if word == allFamilies {
-		return newRoot(f, word)
+		return newRoot(f, word), nil
 	}
 	later := map[*cobra.Command]func(){}
 	op := opWord(args)
-	root := buildRootOf(f, word, op, later)
+	root = buildRootOf(f, word, op, later)
 	for c, complete := range later {
 		if len(later) == 1 && c.Name() == op {
 			// The family holds the operation the line names and nothing
 			// else: it is the command cobra finds, without a search.
 			complete()
-			return root
+			return root, c
 		}
 	}
 	if c, _, err := root.Find(args); err == nil {
@@ -85,7 +92,14 @@ func rootFor(f *cli.Factory, args []string) *cobra.Command {
 			complete()
 		}
 	}
-	return root
+	return root, nil
+}
+
+// isOpHelp reports whether args are exactly "FAMILY OPERATION --help" (or
+// -h): help, whatever else cobra would have done, for which cobra would
+// search the tree twice and parse the flags only to print the page.
+func isOpHelp(args []string) bool {
+	return len(args) == 3 && isWord(args[0]) && isWord(args[1]) && (args[2] == "--help" || args[2] == "-h")
 }
 
 // buildRoot is newRoot, with the named family's operations as stubs when
@@ -259,7 +273,17 @@ func execute(ctx context.Context, f *cli.Factory, args []string, beforeRun func(
 	if f.Context == nil {
 		f.Context = ctx
 	}
-	root := rootFor(f, args)
+	root, op := rootAndOp(f, args)
+	if op != nil && isOpHelp(args) {
+		// What cobra does for --help: define the flag (so the page lists
+		// it), parse it, then print the page.
+		op.InitDefaultHelpFlag()
+		fs := op.Flags()
+		if h := fs.Lookup("help"); h != nil && h.Value.Type() == "bool" && (args[2] == "--help" || fs.ShorthandLookup("h") == h) {
+			op.HelpFunc()(op, args)
+			return nil
+		}
+	}
 	root.SetArgs(args)
 	if beforeRun != nil {
 		root.PersistentPreRun = func(c *cobra.Command, _ []string) {

@@ -2,7 +2,11 @@ package cmd
 
 import (
 	"context"
+	"slices"
 	"testing"
+
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/families"
 )
 
 // A command line that only asks for the version builds the root alone and
@@ -70,5 +74,59 @@ func TestRootBuildsOnlyTheNamedOperation(t *testing.T) {
 		if got := names(args); len(got) < 5 {
 			t.Errorf("%v: users holds only %v", args, got)
 		}
+	}
+}
+
+// "FAMILY OPERATION --help" (and -h), which prints the page without
+// cobra's search, prints what the whole tree prints through cobra, piped
+// and on a terminal, for every operation; so do the lines that take the
+// usual path (an operation of a subgroup).
+func TestOperationHelpAsCobraPrintsIt(t *testing.T) {
+	isolate(t)
+	page := func(args []string, whole bool, width int) string {
+		f, tio := testFactory(t, &testKeyring{}, "")
+		f.IO.OutTTY, f.IO.Width = width > 0, width
+		var err error
+		if whole {
+			root := newRoot(f, allFamilies)
+			root.SetArgs(args)
+			err = root.Execute()
+		} else {
+			err = execute(context.Background(), f, args, nil)
+		}
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		return tio.out.String()
+	}
+	n := 0
+	var walk func(path []string, g engine.Group)
+	walk = func(path []string, g engine.Group) {
+		path = append(slices.Clip(path), g.Name)
+		for _, op := range g.Ops {
+			for _, flag := range []string{"--help", "-h"} {
+				args := append(slices.Clip(path), op.Name(), flag)
+				if f, _ := testFactory(t, &testKeyring{}, ""); len(path) == 1 {
+					if _, named := rootAndOp(f, args); named == nil || !isOpHelp(args) {
+						t.Errorf("%v: not printed without cobra's search", args)
+					}
+				}
+				for _, width := range []int{0, 80} {
+					if got, want := page(args, false, width), page(args, true, width); got != want || got == "" {
+						t.Errorf("%v at width %d:\n got: %q\nwant: %q", args, width, got, want)
+					}
+				}
+				n++
+			}
+		}
+		for _, sub := range g.Groups {
+			walk(path, sub)
+		}
+	}
+	for _, g := range families.All() {
+		walk(nil, g)
+	}
+	if n < 200 {
+		t.Fatalf("compared %d help pages; the tree has more", n)
 	}
 }
