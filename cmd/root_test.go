@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families"
 )
@@ -129,4 +130,19 @@ func TestOperationHelpAsCobraPrintsIt(t *testing.T) {
 	if n < 200 {
 		t.Fatalf("compared %d help pages; the tree has more", n)
 	}
+}
+
+// The help command a named line gets in place of the real one has the
+// same name and summary.
+func TestHelpStubIsTheHelpCommand(t *testing.T) {
+	isolate(t)
+	stub, real := helpStub(), newHelpCmd(newRoot(newTestFactory(t), allFamilies), 0)
+	if stub.Use != real.Use || stub.Short != real.Short {
+		t.Errorf("help stub %q / %q, but the help command says %q / %q", stub.Use, stub.Short, real.Use, real.Short)
+	}
+}
+
+func newTestFactory(t *testing.T) *cli.Factory {
+	f, _ := testFactory(t, &testKeyring{}, "")
+	return f
 }
