@@ -291,9 +291,18 @@ func execute(ctx context.Context, f *cli.Factory, args []string, beforeRun func(
 	root, op := rootAndOp(f, args)
 	if op != nil && isOpHelp(args) {
 		// What cobra does for --help: define the flag (so the page lists
-		// it), parse it, then print the page.
-		op.InitDefaultHelpFlag()
+		// it), parse it, then print the page. Cobra's InitDefaultHelpFlag
+		// would first merge the global flags into the operation's own,
+		// which the page does not need.
 		fs := op.Flags()
+		if fs.Lookup("help") == nil {
+			name := op.DisplayName()
+			if name == "" {
+				name = "this command"
+			}
+			fs.BoolP("help", "h", false, "help for "+name)
+			_ = fs.SetAnnotation("help", cobra.FlagSetByCobraAnnotation, []string{"true"})
+		}
 		if h := fs.Lookup("help"); h != nil && h.Value.Type() == "bool" && (args[2] == "--help" || fs.ShorthandLookup("h") == h) {
 			op.HelpFunc()(op, args)
 			return nil
