@@ -207,28 +207,33 @@ func anyVisible(flags []*pflag.Flag) bool {
 
 // flagUsages is pflag's FlagUsages of a flag set holding flags, written
 // straight into one buffer: the column of descriptions is where the
-// longest head ends, and a head's length is known without writing it.
+// longest head ends, so the heads are written first, side by side.
 func flagUsages(flags []*pflag.Flag) string {
+	var heads []byte
+	ends := make([]int, 0, len(flags))
 	maxlen, size := 0, 0
-	var scratch []byte
 	for _, fl := range flags {
 		if !fl.Hidden {
-			scratch = flagHead(scratch[:0], fl)
-			maxlen = max(maxlen, len(scratch)+1)
-			size += len(scratch) + len(fl.Usage) + len(fl.DefValue) + 16
+			start := len(heads)
+			heads = flagHead(heads, fl)
+			ends = append(ends, len(heads))
+			maxlen = max(maxlen, len(heads)-start+1)
+			size += len(fl.Usage) + len(fl.DefValue) + 16
 		}
 	}
-	b := make([]byte, 0, size+len(flags)*(maxlen+2))
+	b := make([]byte, 0, size+len(ends)*(maxlen+2))
+	start := 0
 	for _, fl := range flags {
 		if fl.Hidden {
 			continue
 		}
-		start := len(b)
-		b = flagHead(b, fl)
+		h := heads[start:ends[0]]
+		start, ends = ends[0], ends[1:]
+		b = append(b, h...)
 		b = append(b, ' ')
-		b = appendSpaces(b, maxlen-(len(b)-start)+1)
+		b = appendSpaces(b, maxlen-len(h))
 		b = append(b, ' ')
-		b = appendIndented(b, flagAbout(fl), maxlen+2)
+		b = appendAbout(b, fl, maxlen+2)
 		b = append(b, '\n')
 	}
 	return string(b)
@@ -305,24 +310,32 @@ func valueName(fl *pflag.Flag) (string, int) {
 	}
 }
 
-// flagAbout is a flag's usage (its value's name unquoted), its default
-// and whether it is deprecated.
-func flagAbout(fl *pflag.Flag) string {
-	about := fl.Usage
+// appendAbout appends a flag's usage (its value's name unquoted), its
+// default and whether it is deprecated, every line after the first
+// indented.
+func appendAbout(b []byte, fl *pflag.Flag, indent int) []byte {
+	u := fl.Usage
 	if name, i := valueName(fl); i >= 0 {
-		about = about[:i] + name + about[i+len(name)+2:]
+		b = appendIndented(b, u[:i], indent)
+		b = appendIndented(b, name, indent)
+		u = u[i+len(name)+2:]
 	}
+	b = appendIndented(b, u, indent)
 	if !defaultIsZero(fl) {
+		b = append(b, " (default "...)
 		if fl.Value.Type() == "string" {
-			about += " (default " + strconv.Quote(fl.DefValue) + ")"
+			b = strconv.AppendQuote(b, fl.DefValue) // no newline left in it
 		} else {
-			about += " (default " + fl.DefValue + ")"
+			b = appendIndented(b, fl.DefValue, indent)
 		}
+		b = append(b, ')')
 	}
 	if fl.Deprecated != "" {
-		about += " (DEPRECATED: " + fl.Deprecated + ")"
+		b = append(b, " (DEPRECATED: "...)
+		b = appendIndented(b, fl.Deprecated, indent)
+		b = append(b, ')')
 	}
-	return about
+	return b
 }
 
 // appendIndented appends s with every line after its first indented.
