@@ -289,7 +289,7 @@ func execute(ctx context.Context, f *cli.Factory, args []string, beforeRun func(
 		f.Context = ctx
 	}
 	root, op := rootAndOp(f, args)
-	if op != nil && isOpHelp(args) {
+	if op != nil && isOpHelp(args) && !op.DisableFlagParsing && op.Deprecated == "" {
 		// What cobra does for --help: define the flag (so the page lists
 		// it), parse it, then print the page. Cobra's InitDefaultHelpFlag
 		// would first merge the global flags into the operation's own,
