@@ -95,6 +95,34 @@ func rootAndOp(f *cli.Factory, args []string) (root, named *cobra.Command) {
 	return root, nil
 }
 
+// printedHelp prints op's help page for "FAMILY OPERATION --help" as
+// cobra's execute does: it defines the help flag (so the page lists it),
+// finds it set, and prints the page. Cobra's InitDefaultHelpFlag would
+// first merge the global flags into the operation's own, which the page
+// does not need. False, having printed nothing, where cobra would do
+// something else: the operation parses no flags (--help is an argument),
+// is deprecated (a notice comes first), or -h is not the help flag.
+func printedHelp(op *cobra.Command, args []string) bool {
+	if op.DisableFlagParsing || op.Deprecated != "" {
+		return false
+	}
+	fs := op.Flags()
+	if fs.Lookup("help") == nil {
+		name := op.DisplayName()
+		if name == "" {
+			name = "this command"
+		}
+		fs.BoolP("help", "h", false, "help for "+name)
+		_ = fs.SetAnnotation("help", cobra.FlagSetByCobraAnnotation, []string{"true"})
+	}
+	h := fs.Lookup("help")
+	if h == nil || h.Value.Type() != "bool" || args[2] != "--help" && fs.ShorthandLookup("h") != h {
+		return false
+	}
+	op.HelpFunc()(op, args)
+	return true
+}
+
 // isOpHelp reports whether args are exactly "FAMILY OPERATION --help" (or
 // -h): help, whatever else cobra would have done, for which cobra would
 // search the tree twice and parse the flags only to print the page.
@@ -289,24 +317,8 @@ func execute(ctx context.Context, f *cli.Factory, args []string, beforeRun func(
 		f.Context = ctx
 	}
 	root, op := rootAndOp(f, args)
-	if op != nil && isOpHelp(args) && !op.DisableFlagParsing && op.Deprecated == "" {
-		// What cobra does for --help: define the flag (so the page lists
-		// it), parse it, then print the page. Cobra's InitDefaultHelpFlag
-		// would first merge the global flags into the operation's own,
-		// which the page does not need.
-		fs := op.Flags()
-		if fs.Lookup("help") == nil {
-			name := op.DisplayName()
-			if name == "" {
-				name = "this command"
-			}
-			fs.BoolP("help", "h", false, "help for "+name)
-			_ = fs.SetAnnotation("help", cobra.FlagSetByCobraAnnotation, []string{"true"})
-		}
-		if h := fs.Lookup("help"); h != nil && h.Value.Type() == "bool" && (args[2] == "--help" || fs.ShorthandLookup("h") == h) {
-			op.HelpFunc()(op, args)
-			return nil
-		}
+	if op != nil && isOpHelp(args) && printedHelp(op, args) {
+		return nil
 	}
 	root.SetArgs(args)
 	if beforeRun != nil {
@@ -430,8 +442,8 @@ func firstWordAt(args []string) int {
 
 // opWord is the word right after the first one ("list" in "users list
 // --help"): the operation the line runs, if the family has one of that
-// name. "" when a flag or "--" comes first, where cobra might read the
-// words differently.
+// name. "" when a flag or "--" comes right after the first word, or "--"
+// before it, where cobra might read the words differently.
 func opWord(args []string) string {
 	i := firstWordAt(args)
 	if i < 0 || i+1 >= len(args) || slices.Contains(args[:i], "--") || !isWord(args[i+1]) || args[i+1] == "--" {
