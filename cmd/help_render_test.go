@@ -46,12 +46,12 @@ func cobraUsageText(c *cobra.Command) error {
 // cobraUsage is cobraUsageText's text.
 func cobraUsage(c *cobra.Command) string {
 	var b bytes.Buffer
-	w := c.OutOrStderr()
-	c.SetErr(&b)
-	defer c.SetErr(w)
+	out, errOut := c.OutOrStdout(), c.OutOrStderr()
 	c.SetOut(&b)
-	defer c.SetOut(c.OutOrStdout())
+	c.SetErr(&b)
 	_ = cobraUsageText(c)
+	c.SetOut(out)
+	c.SetErr(errOut)
 	return b.String()
 }
 
