@@ -12,11 +12,21 @@
 //
 // Start-up, against the floor of .ci/bench-startup.sh (cobra and viper
 // with 150 commands), in instructions executed (cachegrind, median of 9
-// rounds): --version 1.21x, users list --help 1.33x. The tree is built
-// only as far as the command line needs it, and nothing is computed before
-// main that a short run does not use (the sandbox's handlers, the flag
-// completions, the sorted family list). Most of what remains is the
-// libraries' own init, each measured as the floor with it linked in:
+// rounds): --version 1.22x, users list --help 1.22x. The tree is built
+// only as far as the command line needs it: --version alone builds the
+// root alone, without the global flags; a line naming a family's
+// operation builds that operation alone in its family, and for "FAMILY
+// OPERATION --help" prints its page without cobra's two searches of the
+// tree. Help and usage are written by help_render.go rather than by
+// cobra, whose default builds the local and inherited flag sets twice per
+// page. In wall-clock time the ratios are higher (1.28x and 1.35x, median
+// of 5 hyperfine rounds): the difference is system time, ~300 more page
+// faults than the floor's for a binary four times its size and the
+// libraries' init-time allocations. Nothing is computed before main
+// that a short run does not use (the sandbox's handlers, the flag
+// completions, the completion and name-resolution tables, the sorted
+// family list). Most of what remains is the libraries' own init, each
+// measured as the floor with it linked in:
 //   - gojq (--jq): +0.64M instructions, 22% of the floor, 2,278
 //     allocations building its builtin definitions; no option avoids it.
 //   - tablewriter v0.0.5: +0.20M (7%), its regular expressions; v1.1.5

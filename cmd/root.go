@@ -27,8 +27,24 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-// allFamilies asks newRoot for every family in full.
-const allFamilies = "*"
+// allFamilies asks newRoot for every family in full, rootAlone for none:
+// neither can be a command line's first word.
+const (
+	allFamilies = "*"
+	rootAlone   = "-"
+)
+
+// onlyVersion reports whether args only ask for the version ("--version",
+// "-v"): the root prints it and no family, tool or global flag is
+// reachable, so the root is built alone.
+func onlyVersion(args []string) bool {
+	for _, a := range args {
+		if a != "--version" && a != "-v" {
+			return false
+		}
+	}
+	return len(args) > 0
+}
 
 // newRoot builds the root command with the family (or tool) named by word
 // in full, and no other; allFamilies asks for every one. A word that names
@@ -45,23 +61,83 @@ func newRoot(f *cli.Factory, word string) *cobra.Command {
 // a tree of stubs as in the full tree: the words and flags it steps over
 // on the way are the families' and the root's.
 func rootFor(f *cli.Factory, args []string) *cobra.Command {
+	root, _ := rootAndOp(f, args)
+	return root
+}
+
+// rootAndOp is rootFor, and the operation's command when the named family
+// holds that operation alone (see Group.CommandOf), else nil.
+func rootAndOp(f *cli.Factory, args []string) (root, named *cobra.Command) {
+	if onlyVersion(args) {
+		return buildRoot(f, rootAlone, nil), nil
+	}
 	word := familyWord(args)
 	if word == allFamilies {
-		return newRoot(f, word)
+		return newRoot(f, word), nil
 	}
 	later := map[*cobra.Command]func(){}
-	root := buildRoot(f, word, later)
+	op := opWord(args)
+	root = buildRootOf(f, word, op, later)
+	for c, complete := range later {
+		if len(later) == 1 && c.Name() == op {
+			// The family holds the operation the line names and nothing
+			// else: it is the command cobra finds, without a search.
+			complete()
+			return root, c
+		}
+	}
 	if c, _, err := root.Find(args); err == nil {
 		if complete := later[c]; complete != nil {
 			complete()
 		}
 	}
-	return root
+	return root, nil
+}
+
+// printedHelp prints op's help page for "FAMILY OPERATION --help" as
+// cobra's execute does: it defines the help flag (so the page lists it),
+// finds it set, and prints the page. Cobra's InitDefaultHelpFlag would
+// first merge the global flags into the operation's own, which the page
+// does not need. False, having printed nothing, where cobra would do
+// something else: the operation parses no flags (--help is an argument),
+// is deprecated (a notice comes first), or -h is not the help flag.
+func printedHelp(op *cobra.Command, args []string) bool {
+	if op.DisableFlagParsing || op.Deprecated != "" {
+		return false
+	}
+	fs := op.Flags()
+	if fs.Lookup("help") == nil {
+		name := op.DisplayName()
+		if name == "" {
+			name = "this command"
+		}
+		fs.BoolP("help", "h", false, "help for "+name)
+		_ = fs.SetAnnotation("help", cobra.FlagSetByCobraAnnotation, []string{"true"})
+	}
+	h := fs.Lookup("help")
+	if h == nil || h.Value.Type() != "bool" || args[2] != "--help" && fs.ShorthandLookup("h") != h {
+		return false
+	}
+	op.HelpFunc()(op, args)
+	return true
+}
+
+// isOpHelp reports whether args are exactly "FAMILY OPERATION --help" (or
+// -h): help, whatever else cobra would have done, for which cobra would
+// search the tree twice and parse the flags only to print the page.
+func isOpHelp(args []string) bool {
+	return len(args) == 3 && isWord(args[0]) && isWord(args[1]) && (args[2] == "--help" || args[2] == "-h")
 }
 
 // buildRoot is newRoot, with the named family's operations as stubs when
 // later is set (see Group.command).
 func buildRoot(f *cli.Factory, word string, later map[*cobra.Command]func()) *cobra.Command {
+	return buildRootOf(f, word, "", later)
+}
+
+// buildRootOf is buildRoot, with only the operation named op in the named
+// family when op names one (see Group.CommandOf).
+func buildRootOf(f *cli.Factory, word, op string, later map[*cobra.Command]func()) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "orgctl <command> <subcommand> [flags]",
 		Short: "Administer an organization through its management API",
@@ -97,6 +173,12 @@ Try it without an org:  orgctl --sandbox users list`,
 	root.SetErr(f.IO.Err)
 	root.SetIn(f.IO.In)
 	root.SetFlagErrorFunc(flagError)
+	if word == rootAlone {
+		// Nothing but --version is on the line: no global flag to define.
+		root.SetUsageFunc(usageWithTopics)
+		root.SetHelpFunc(helpFitting(f.IO.Width))
+		return root
+	}
 
 	pf := root.PersistentFlags()
 	cli.AddGlobalFlags(pf)
@@ -106,6 +188,11 @@ Try it without an org:  orgctl --sandbox users list`,
 	root.RegisterFlagCompletionFunc("columns", completeColumns)
 	f.Sources.BindFlags(pf)
 
+	root.SetUsageFunc(usageWithTopics)
+	root.SetHelpFunc(helpFitting(f.IO.Width))
+	if f.OnChange == nil {
+		f.OnChange = engine.ForgetCompletions
+	}
 	root.AddGroup(&cobra.Group{ID: "org", Title: "Organization commands:"},
 		&cobra.Group{ID: "tool", Title: "orgctl commands:"})
 	names := func(fm families.Family) bool { return fm.Name == word || slices.Contains(fm.Aliases, word) }
@@ -117,7 +204,7 @@ Try it without an org:  orgctl --sandbox users list`,
 		var c *cobra.Command
 		switch {
 		case word == allFamilies || names(fm):
-			c = fm.Group().Command(f, later)
+			c = fm.Group().CommandOf(f, later, op)
 		case named:
 			continue
 		default:
@@ -139,9 +226,15 @@ Try it without an org:  orgctl --sandbox users list`,
 		c.GroupID = t.group
 		root.AddCommand(c)
 	}
-	root.SetUsageFunc(usageWithTopics)
-	root.SetHelpFunc(helpFitting(f.IO.Width))
-	help := newHelpCmd(root, f.IO.Width)
+	var help *cobra.Command
+	if named {
+		// The help command is the root's: a line that names a family or
+		// tool never reaches it, and the root's page, which lists it, is
+		// not printed. TestHelpStubIsTheHelpCommand keeps the two alike.
+		help = helpStub()
+	} else {
+		help = newHelpCmd(root, f.IO.Width)
+	}
 	help.GroupID = "tool"
 	root.SetHelpCommand(help)
 	root.SetCompletionCommandGroupID("tool")
@@ -152,57 +245,24 @@ Try it without an org:  orgctl --sandbox users list`,
 		// every family: any other command line would wire them for nothing.
 		wireCompletions(f, root)
 	}
-	if f.OnChange == nil {
-		f.OnChange = engine.ForgetCompletions
-	}
 	return root
 }
 
-// cobraHelp is cobra's own help page: the long description, then usage.
-var cobraHelp = (&cobra.Command{}).HelpFunc()
-
-// helpFitting is cobra's help page, fitted to a terminal width columns
-// wide (0: not a terminal, left as it is) by output.WrapHelp.
+// helpFitting writes helpPage, fitted to a terminal width columns wide
+// (0: not a terminal, left as it is) by output.WrapHelp.
 func helpFitting(width int) func(*cobra.Command, []string) {
-	return func(c *cobra.Command, args []string) {
-		if width <= 0 {
-			cobraHelp(c, args)
-			return
+	return func(c *cobra.Command, _ []string) {
+		text := helpPage(c)
+		if width > 0 {
+			text = output.WrapHelp(text, width)
 		}
-		w := c.OutOrStdout()
-		var b strings.Builder
-		c.SetOut(&b)
-		cobraHelp(c, args)
-		c.SetOut(w)
-		io.WriteString(w, output.WrapHelp(b.String(), width))
+		io.WriteString(c.OutOrStdout(), text)
 	}
 }
 
-// cobraUsage is cobra's own usage text, written by a Go function. A usage
-// template would be parsed again for every help page and usage error.
-var cobraUsage = (&cobra.Command{}).UsageFunc()
-
-// usageWithTopics is cobra's usage text, with the help topics listed on the
-// root's, before its last line. Topics are listed, not added as commands:
-// "environment" stays the Environments family's alias.
+// usageWithTopics writes usageText where cobra writes usage.
 func usageWithTopics(c *cobra.Command) error {
-	if c.HasParent() {
-		return cobraUsage(c)
-	}
-	// Cobra writes usage to OutOrStderr, which for the root is always a
-	// writer of its own (set in newRoot, or UsageString's buffer).
-	w := c.OutOrStderr()
-	var b strings.Builder
-	c.SetOut(&b)
-	err := cobraUsage(c)
-	c.SetOut(w)
-	text := b.String()
-	if i := strings.LastIndex(text, "\n\nUse \""); i >= 0 {
-		text = text[:i] + "\n\nHelp topics (orgctl help TOPIC):\n" + strings.TrimRight(topicList(), "\n") + text[i:]
-	}
-	if _, werr := io.WriteString(w, text); err == nil {
-		err = werr
-	}
+	_, err := io.WriteString(c.OutOrStderr(), usageText(c))
 	return err
 }
 
@@ -236,6 +296,13 @@ func tools(root *cobra.Command) []tool {
 	}
 }
 
+// helpStub is the help command's name and summary, without its topics'
+// pages and completions.
+func helpStub() *cobra.Command {
+	return &cobra.Command{Use: "help [COMMAND | TOPIC]",
+		Short: "Help about any command, or a topic: environment, exit-codes, formatting, names"}
+}
+
 // orgCodeCmd builds one of export, plan and apply, which share their options.
 func orgCodeCmd(i int) func(f *cli.Factory) *cobra.Command {
 	return func(f *cli.Factory) *cobra.Command { return orgfiles.NewCmds(f)[i] }
@@ -248,7 +315,10 @@ func execute(ctx context.Context, f *cli.Factory, args []string, beforeRun func(
 	if f.Context == nil {
 		f.Context = ctx
 	}
-	root := rootFor(f, args)
+	root, op := rootAndOp(f, args)
+	if op != nil && isOpHelp(args) && printedHelp(op, args) {
+		return nil
+	}
 	root.SetArgs(args)
 	if beforeRun != nil {
 		root.PersistentPreRun = func(c *cobra.Command, _ []string) {
@@ -319,29 +389,49 @@ var globalValueFlags = sync.OnceValue(func() map[string]bool {
 
 // firstWord is the first argument that is not a global flag or its value.
 func firstWord(args []string) string {
+	if i := firstWordAt(args); i >= 0 {
+		return args[i]
+	}
+	return ""
+}
+
+// firstWordAt is the index of firstWord, -1 when there is none.
+func firstWordAt(args []string) int {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
 			if i+1 < len(args) {
-				return args[i+1]
+				return i + 1
 			}
-			return ""
+			return -1
 		}
 		if strings.HasPrefix(a, "-") {
 			if !slices.ContainsFunc(args[i+1:], isWord) {
 				// Only flags from here on (--version, --help): no word to
 				// find, and no need to define the global flags a second
 				// time to step over their values.
-				return ""
+				return -1
 			}
 			if takesNextWord(a, globalValueFlags()) {
 				i++
 			}
 			continue
 		}
-		return a
+		return i
 	}
-	return ""
+	return -1
+}
+
+// opWord is the word right after the first one ("list" in "users list
+// --help"): the operation the line runs, if the family has one of that
+// name. "" when a flag or "--" comes right after the first word, or "--"
+// before it, where cobra might read the words differently.
+func opWord(args []string) string {
+	i := firstWordAt(args)
+	if i < 0 || i+1 >= len(args) || slices.Contains(args[:i], "--") || !isWord(args[i+1]) || args[i+1] == "--" {
+		return ""
+	}
+	return args[i+1]
 }
 
 // isWord says whether a is a word rather than a flag: "--" counts as a

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -31,11 +32,11 @@ type objectKind struct {
 // the registry's views, each with its kind's list. A kind's cache list is
 // the budget family of its path, so a mutation of that family
 // (Factory.OnChange) forgets it.
-var completionKinds = map[string]objectKind{}
+func completionKinds() map[string]objectKind { return completionTables().kinds }
 
 // resolveKinds are the completion kinds whose names orgctl turns into ids
 // (completion kind -> registry kind).
-var resolveKinds = map[string]string{}
+func resolveKinds() map[string]string { return completionTables().resolve }
 
 // ObjectTypeKinds are the permission API's object types whose names
 // orgctl looks up ("folder" -> "folders"): the registry's kinds of an
@@ -50,16 +51,24 @@ func ObjectTypeKinds() map[string]string {
 	return out
 }
 
-func init() {
+// completionTables are built on first use rather than at init: most
+// command lines (help, --version, a list) never complete or resolve a name.
+var completionTables = sync.OnceValue(func() (t struct {
+	kinds   map[string]objectKind
+	resolve map[string]string
+}) {
+	t.kinds = map[string]objectKind{}
+	t.resolve = map[string]string{}
 	for name, v := range kinds.Views {
 		k := kinds.Of(v.Kind)
-		completionKinds[name] = objectKind{Path: k.List, Scope: k.Scope,
+		t.kinds[name] = objectKind{Path: k.List, Scope: k.Scope,
 			View: completions.Kind{List: ratebudget.Family(k.List), Value: v.Value, Label: v.Label}}
 		if v.Names {
-			resolveKinds[name] = v.Kind
+			t.resolve[name] = v.Kind
 		}
 	}
-}
+	return t
+})
 
 // CommandFlagKinds wires flags of commands that are not declared Ops
 // ("command path" -> flag -> kind).
@@ -120,7 +129,7 @@ func CompleteKind(f *cli.Factory, kind, toComplete string) (out []string, dir co
 			out = nil
 		}
 	}()
-	ok, known := completionKinds[kind]
+	ok, known := completionKinds()[kind]
 	if !known {
 		return nil, dir
 	}
@@ -135,7 +144,7 @@ func CompleteKind(f *cli.Factory, kind, toComplete string) (out []string, dir co
 		Origin:   completionOrigin(cfg),
 		Deadline: deadline,
 	}
-	if rk, named := resolveKinds[kind]; named {
+	if rk, named := resolveKinds()[kind]; named {
 		// What orgctl resolves, it completes by name: the email, group name
 		// or folder path the user would type, with the id beside it. The
 		// list is the one name lookups keep, so either fills it for the other.
@@ -232,7 +241,7 @@ func completionGet(ctx context.Context, f *cli.Factory, cfg *settings.Config, pa
 func listFields(list string) []string {
 	seen := map[string]bool{}
 	var fields []string
-	for _, k := range completionKinds {
+	for _, k := range completionKinds() {
 		if k.View.List != list {
 			continue
 		}

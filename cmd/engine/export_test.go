@@ -4,10 +4,10 @@ package engine
 // (package families imports this one), need of its unexported parts.
 
 var (
-	CompletionKinds = completionKinds
+	CompletionKinds = completionKinds()
 	ConfirmQuestion = confirmQuestion
 	ParseFlags      = parseFlags
-	ResolveKinds    = resolveKinds
+	ResolveKinds    = resolveKinds()
 )
 
 var NearNames = nearNames

@@ -41,7 +41,7 @@ type nameRef struct {
 func nameRefs(op *Op, in Input) []nameRef {
 	var refs []nameRef
 	add := func(kindName string, r nameRef) {
-		rk, ok := resolveKinds[kindName]
+		rk, ok := resolveKinds()[kindName]
 		if !ok {
 			return
 		}

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -83,6 +84,18 @@ type Group struct {
 // summary (what the group's help lists), and later holds what completes it:
 // a command line runs one of them.
 func (g Group) Command(f *cli.Factory, later map[*cobra.Command]func()) *cobra.Command {
+	return g.CommandOf(f, later, "")
+}
+
+// CommandOf is Command for a command line that runs (or asks help of)
+// the operation named only: with later set and only naming one of the
+// group's operations, the group holds that operation's stub and no other
+// command, since nothing on such a line reaches them. Otherwise it is
+// Command.
+func (g Group) CommandOf(f *cli.Factory, later map[*cobra.Command]func(), only string) *cobra.Command {
+	if later == nil || !slices.ContainsFunc(g.Ops, func(op Op) bool { return op.Name() == only }) {
+		only = ""
+	}
 	c := g.Stub()
 	for i := range g.Ops {
 		op := &g.Ops[i]
@@ -95,9 +108,15 @@ func (g Group) Command(f *cli.Factory, later map[*cobra.Command]func()) *cobra.C
 			c.AddCommand(Command(op, f))
 			continue
 		}
+		if only != "" && op.Name() != only {
+			continue
+		}
 		oc := Stub(op)
 		later[oc] = func() { wire(op, f, oc) }
 		c.AddCommand(oc)
+	}
+	if only != "" {
+		return c
 	}
 	for _, sub := range g.Groups {
 		c.AddCommand(sub.Command(f, later))
