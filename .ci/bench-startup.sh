@@ -43,6 +43,27 @@ func init() {
 }
 EOF
 (cd "$tmp/floor-src" && go build -o "$tmp/floor-https" .)
+# A third: the floor with every third-party package orgctl links imported
+# for its init alone, at orgctl's versions. orgctl over this reference is
+# what orgctl's own code adds; this over the floor is what its
+# dependencies' init costs before orgctl runs a line.
+mod=$(go list -m)
+go list -deps -f '{{if and .Module (ne .Module.Path "'"$mod"'")}}{{.ImportPath}} {{.Module.Path}}@{{.Module.Version}}{{end}}' . |
+  grep -v '/internal\(/\| \)' >"$tmp/deps"
+cp -r "$tmp/floor-src" "$tmp/floor-deps-src"
+rm "$tmp/floor-deps-src/https.go"
+{
+  echo "package main"
+  echo "import ("
+  awk '{ print "\t_ \"" $1 "\"" }' "$tmp/deps"
+  echo ")"
+} >"$tmp/floor-deps-src/deps.go"
+(
+  cd "$tmp/floor-deps-src"
+  awk '{ print $2 }' "$tmp/deps" | sort -u | sed 's/^/-require=/' | xargs go mod edit
+  cat "$OLDPWD/go.sum" >>go.sum
+  GOFLAGS=-mod=mod go build -o "$tmp/floor-deps" .
+)
 export HOME="$tmp" XDG_CONFIG_HOME="$tmp/config" XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache"
 ratio() { # name, orgctl command, floor command
   # Rounds of a few runs each, orgctl's then the floor's, so that a slow
@@ -67,6 +88,7 @@ ratio() { # name, orgctl command, floor command
 ratio "--version" "$tmp/orgctl --version" "$tmp/floor --version"
 ratio "users list --help" "$tmp/orgctl users list --help" "$tmp/floor fam1 op1 --help"
 ratio "floor + HTTPS client" "$tmp/floor-https --version" "$tmp/floor --version" | sed 's|orgctl / floor|    it / floor|'
+ratio "floor + orgctl's deps" "$tmp/floor-deps --version" "$tmp/floor --version" | sed 's|orgctl / floor|    it / floor|'
 
 # The same pairs counted in instructions executed, which the machine's load
 # hardly changes (apt-get install -y valgrind): each round runs both under
@@ -88,6 +110,7 @@ iratio() { # name, orgctl command, floor command
 if command -v valgrind >/dev/null 2>&1; then
   iratio "--version" "$tmp/orgctl --version" "$tmp/floor --version"
   iratio "users list --help" "$tmp/orgctl users list --help" "$tmp/floor fam1 op1 --help"
+  iratio "floor + orgctl's deps" "$tmp/floor-deps --version" "$tmp/floor --version" | sed 's|orgctl / floor|    it / floor|'
 else
   echo "instructions: skipped, valgrind is not installed (apt-get install -y valgrind)"
 fi

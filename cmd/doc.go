@@ -19,9 +19,11 @@
 // OPERATION --help" prints its page without cobra's two searches of the
 // tree. Help and usage are written by help_render.go rather than by
 // cobra, whose default builds the local and inherited flag sets twice per
-// page. In wall-clock time the ratios are higher (1.28x and 1.35x, median
-// of 5 hyperfine rounds): the difference is system time, ~300 more page
-// faults than the floor's for a binary four times its size and the
+// page. In wall-clock time the ratios are higher (--version 1.24x, users
+// list --help 1.27x, median of 5 hyperfine rounds of 80 runs), and the
+// floor with orgctl's dependencies linked in for their init alone is as
+// slow as orgctl (1.24x; the script prints it): the difference is system
+// time, ~300 more page faults than the floor's, nearly all from the
 // libraries' init-time allocations. Nothing is computed before main
 // that a short run does not use (the sandbox's handlers, the flag
 // completions, the completion and name-resolution tables, the sorted
