@@ -28,37 +28,18 @@ func sandboxEnv(t *testing.T) (*sandbox.Server, string) {
 	return clitest.SandboxEnv(t, sandbox.Options{})
 }
 
-// run executes one command line of a family with stdin and returns its
-// output, its error explained as Main explains it.
-func run(t *testing.T, stdin string, args ...string) (stdout, stderr string, err error) {
-	t.Helper()
-	f, tio := clitest.Factory(t, &clitest.Keyring{}, stdin)
-	err = familytest.Run(f, args...)
-	return tio.Out.String(), tio.Err.String(), err
-}
-
-// mustRun executes a command line that must succeed.
-func mustRun(t *testing.T, args ...string) string {
-	t.Helper()
-	out, errOut, err := run(t, "", args...)
-	if err != nil {
-		t.Fatalf("%v: %v\nstderr: %s", args, err, errOut)
-	}
-	return out
-}
-
 func cost(path string) int { return ratebudget.DefaultConfig().Cost(path) }
 
 func TestDryRunSingleRequest(t *testing.T) {
 	api, base := sandboxEnv(t)
-	out := mustRun(t, "users", "delete", "user_1", "--dry-run")
+	out := familytest.MustExec(t, "users", "delete", "user_1", "--dry-run")
 	want := fmt.Sprintf("DELETE %s/api/v2/users/user_1\nscope: Users > Write\ncost: %d points (users); would be sent now; nothing sent (--dry-run)\n",
 		base, cost("/users/user_1"))
 	if out != want {
 		t.Errorf("dry run:\n%s\nwant:\n%s", out, want)
 	}
 
-	out = mustRun(t, "users", "delete", "user_1", "--dry-run", "-o", "json")
+	out = familytest.MustExec(t, "users", "delete", "user_1", "--dry-run", "-o", "json")
 	var doc map[string]any
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("-o json: %v\n%s", err, out)
@@ -70,11 +51,11 @@ func TestDryRunSingleRequest(t *testing.T) {
 	}
 
 	// The query and body are part of the plan.
-	out = mustRun(t, "folders", "delete", "app_9", "--recursive", "--dry-run", "-o", "json", "--jq", ".path")
+	out = familytest.MustExec(t, "folders", "delete", "app_9", "--recursive", "--dry-run", "-o", "json", "--jq", ".path")
 	if strings.TrimSpace(out) != "/api/v2/folders/app_9?recursive=true" {
 		t.Errorf("path with query = %s", out)
 	}
-	out = mustRun(t, "folders", "create", "--name", "R", "--type", "app", "--dry-run")
+	out = familytest.MustExec(t, "folders", "create", "--name", "R", "--type", "app", "--dry-run")
 	if !strings.Contains(out, "POST "+base+"/api/v2/folders\n{\n  \"folder_type\": \"app\",\n  \"name\": \"R\"\n}\n") {
 		t.Errorf("body in the plan:\n%s", out)
 	}
@@ -85,12 +66,12 @@ func TestDryRunSingleRequest(t *testing.T) {
 
 func TestDryRunWithoutLogin(t *testing.T) {
 	clitest.Isolate(t)
-	out := mustRun(t, "users", "delete", "user_1", "--dry-run")
+	out := familytest.MustExec(t, "users", "delete", "user_1", "--dry-run")
 	want := fmt.Sprintf("DELETE /api/v2/users/user_1\nscope: Users > Write\ncost: %d points (users); unknown (not logged in); nothing sent (--dry-run)\n", cost("/users/user_1"))
 	if out != want {
 		t.Errorf("dry run without login:\n%s\nwant:\n%s", out, want)
 	}
-	out = mustRun(t, "users", "delete", "user_1", "--dry-run", "-o", "json")
+	out = familytest.MustExec(t, "users", "delete", "user_1", "--dry-run", "-o", "json")
 	if strings.Contains(out, "wait_seconds") || strings.Contains(out, `"url"`) {
 		t.Errorf("dry run -o json without login claims a wait or URL: %s", out)
 	}
@@ -98,7 +79,7 @@ func TestDryRunWithoutLogin(t *testing.T) {
 
 func TestDryRunSeveralRequests(t *testing.T) {
 	api, base := sandboxEnv(t)
-	out := mustRun(t, "config-vars", "update", "5a4d000b-0000-4000-8000-000000000001", "--value", "5a4d000f-0000-4000-8000-000000000001=new", "--dry-run")
+	out := familytest.MustExec(t, "config-vars", "update", "5a4d000b-0000-4000-8000-000000000001", "--value", "5a4d000f-0000-4000-8000-000000000001=new", "--dry-run")
 	get, put := cost("/configuration_variables/5a4d000b-0000-4000-8000-000000000001"), cost("/configuration_variables/5a4d000b-0000-4000-8000-000000000001")
 	want := fmt.Sprintf("GET %[1]s/api/v2/configuration_variables/5a4d000b-0000-4000-8000-000000000001   (reads the current state first; %[3]d points)\n"+
 		"PUT %[1]s/api/v2/configuration_variables/5a4d000b-0000-4000-8000-000000000001\n"+
@@ -109,7 +90,7 @@ func TestDryRunSeveralRequests(t *testing.T) {
 		t.Errorf("read-merge-write plan:\n%s\nwant:\n%s", out, want)
 	}
 
-	out = mustRun(t, "config-vars", "update", "5a4d000b-0000-4000-8000-000000000001", "--value", "5a4d000f-0000-4000-8000-000000000001=new", "--dry-run", "-o", "json")
+	out = familytest.MustExec(t, "config-vars", "update", "5a4d000b-0000-4000-8000-000000000001", "--value", "5a4d000f-0000-4000-8000-000000000001=new", "--dry-run", "-o", "json")
 	var plan struct {
 		Cost     int
 		Wait     *float64 `json:"wait_seconds"`
@@ -125,13 +106,13 @@ func TestDryRunSeveralRequests(t *testing.T) {
 		t.Errorf("plan -o json = %s", out)
 	}
 
-	out = mustRun(t, "users", "create", "--email", "a@b.c", "--first-name", "A", "--last-name", "L", "--admin", "--dry-run")
+	out = familytest.MustExec(t, "users", "create", "--email", "a@b.c", "--first-name", "A", "--last-name", "L", "--admin", "--dry-run")
 	total := cost("/users") + cost("/users/{userId}")
 	if !strings.Contains(out, fmt.Sprintf("then: PATCH the new user's is_admin (%d points, built from the answer)\n", cost("/users/{userId}"))) ||
 		!strings.HasSuffix(out, fmt.Sprintf("scope: Users > Write\ncost: %d points in 2 requests; would be sent now; nothing sent (--dry-run)\n", total)) {
 		t.Errorf("plan with a follow-up:\n%s", out)
 	}
-	out = mustRun(t, "users", "create", "--email", "a@b.c", "--first-name", "A", "--last-name", "L", "--admin", "--dry-run", "-o", "json")
+	out = familytest.MustExec(t, "users", "create", "--email", "a@b.c", "--first-name", "A", "--last-name", "L", "--admin", "--dry-run", "-o", "json")
 	plan.Requests = nil
 	if err := json.Unmarshal([]byte(out), &plan); err != nil {
 		t.Fatal(err)
@@ -147,7 +128,7 @@ func TestDryRunSeveralRequests(t *testing.T) {
 func TestDryRunMultipartShowsTheSummary(t *testing.T) {
 	sandboxEnv(t)
 	zip := familytest.BodyFile(t, "PK\x03\x04")
-	out := mustRun(t, "custom-components", "revisions", "create", "LIB", "--files", zip, "--version-bump", "minor", "--dry-run", "-o", "json", "--jq", ".body")
+	out := familytest.MustExec(t, "custom-components", "revisions", "create", "LIB", "--files", zip, "--version-bump", "minor", "--dry-run", "-o", "json", "--jq", ".body")
 	if strings.TrimSpace(out) != `{"files":"@`+zip+` (4 bytes)","version_bump":"minor"}` {
 		t.Errorf("multipart dry run body = %s", out)
 	}
@@ -155,7 +136,7 @@ func TestDryRunMultipartShowsTheSummary(t *testing.T) {
 
 func TestSendUsersCreateAdmin(t *testing.T) {
 	api, _ := sandboxEnv(t)
-	out := mustRun(t, "users", "create", "--email", "new@example.com", "--first-name", "New", "--last-name", "Admin", "--admin", "-o", "json")
+	out := familytest.MustExec(t, "users", "create", "--email", "new@example.com", "--first-name", "New", "--last-name", "Admin", "--admin", "-o", "json")
 	reqs := api.Requests()
 	if len(reqs) != 2 || reqs[0].Method != http.MethodPost || reqs[0].Path != "/api/v2/users" || reqs[1].Method != http.MethodPatch {
 		t.Fatalf("sent %v", clitest.Sent(api))
@@ -193,13 +174,13 @@ func TestSendConfigVarsUpdateMerges(t *testing.T) {
 			Value string `json:"value"`
 		} `json:"values"`
 	}
-	json.Unmarshal([]byte(mustRun(t, "config-vars", "list", "-o", "json")), &vars)
+	json.Unmarshal([]byte(familytest.MustExec(t, "config-vars", "list", "-o", "json")), &vars)
 	if len(vars) == 0 || len(vars[0].Values) < 2 {
 		t.Fatalf("the demo org has no variable with two values: %+v", vars)
 	}
 	v := vars[0]
 	api.ResetRequests()
-	mustRun(t, "config-vars", "update", v.ID, "--value", v.Values[1].Env+"=changed", "--description", "new text", "-q")
+	familytest.MustExec(t, "config-vars", "update", v.ID, "--value", v.Values[1].Env+"=changed", "--description", "new text", "-q")
 	reqs := api.Requests()
 	if len(reqs) != 2 || reqs[0].Method != http.MethodGet || reqs[1].Method != http.MethodPut ||
 		reqs[0].Path != "/api/v2/configuration_variables/"+v.ID || reqs[1].Path != reqs[0].Path {
@@ -217,12 +198,12 @@ func TestSendConfigVarsUpdateMerges(t *testing.T) {
 func TestSendPagination(t *testing.T) {
 	api, _ := sandboxEnv(t)
 	var all []map[string]any
-	json.Unmarshal([]byte(mustRun(t, "users", "list", "-o", "json")), &all)
+	json.Unmarshal([]byte(familytest.MustExec(t, "users", "list", "-o", "json")), &all)
 	if len(all) < 3 {
 		t.Fatalf("the demo org has %d users; the test needs 3 or more", len(all))
 	}
 	api.ResetRequests()
-	out, errOut, err := run(t, "", "users", "list", "--limit", "2", "--all", "-o", "json")
+	out, errOut, err := familytest.Exec(t, "", "users", "list", "--limit", "2", "--all", "-o", "json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,17 +223,17 @@ func TestSendPagination(t *testing.T) {
 		t.Errorf("--all printed a notice: %q", errOut)
 	}
 
-	out, errOut, err = run(t, "", "users", "list", "--limit", "2", "-o", "json")
+	out, errOut, err = familytest.Exec(t, "", "users", "list", "--limit", "2", "-o", "json")
 	json.Unmarshal([]byte(out), &joined)
 	if err != nil || len(joined) != 2 || errOut != "more results available: add --all to fetch every page\n" {
 		t.Errorf("one page: %d users, stderr %q, err %v", len(joined), errOut, err)
 	}
-	_, errOut, _ = run(t, "", "users", "list", "--limit", "2", "--quiet")
+	_, errOut, _ = familytest.Exec(t, "", "users", "list", "--limit", "2", "--quiet")
 	if errOut != "" {
 		t.Errorf("--quiet still printed %q", errOut)
 	}
 	// A list that fits in its page says nothing.
-	_, errOut, _ = run(t, "", "users", "list", "--limit", "100")
+	_, errOut, _ = familytest.Exec(t, "", "users", "list", "--limit", "100")
 	if errOut != "" {
 		t.Errorf("a complete page printed %q", errOut)
 	}
@@ -359,11 +340,11 @@ func TestConfirmationNamesTheObject(t *testing.T) {
 
 func TestOutputOptionsAreCheckedBeforeSending(t *testing.T) {
 	api, _ := sandboxEnv(t)
-	_, _, err := run(t, "", "users", "list", "-o", "xml")
+	_, _, err := familytest.Exec(t, "", "users", "list", "-o", "xml")
 	if cli.ExitCode(err) != cli.ExitUsage {
 		t.Errorf("-o xml: %v (exit %d)", err, cli.ExitCode(err))
 	}
-	_, _, err = run(t, "", "users", "list", "--jq", ".[")
+	_, _, err = familytest.Exec(t, "", "users", "list", "--jq", ".[")
 	if cli.ExitCode(err) != cli.ExitUsage {
 		t.Errorf("bad --jq: %v (exit %d)", err, cli.ExitCode(err))
 	}
@@ -377,7 +358,7 @@ func TestOutputOptionsAreCheckedBeforeSending(t *testing.T) {
 // element or over the whole list.
 func TestLargeListPrintsAsAfterTheFact(t *testing.T) {
 	clitest.SandboxEnv(t, sandbox.Options{Users: 3000})
-	data := mustRun(t, "users", "list", "-o", "json")
+	data := familytest.MustExec(t, "users", "list", "-o", "json")
 	if len(data) < 512<<10 {
 		t.Fatalf("the list is %d bytes: too small to be rendered while it arrives", len(data))
 	}
@@ -398,7 +379,7 @@ func TestLargeListPrintsAsAfterTheFact(t *testing.T) {
 		if err := p.Print(json.RawMessage(data), c.cols); err != nil {
 			t.Fatal(err)
 		}
-		if got := mustRun(t, append([]string{"users", "list"}, c.args...)...); got != want.String() {
+		if got := familytest.MustExec(t, append([]string{"users", "list"}, c.args...)...); got != want.String() {
 			t.Errorf("users list %v: %d bytes, after the fact %d bytes; first difference at %d", c.args, len(got), want.Len(), firstDiff(got, want.String()))
 		}
 	}

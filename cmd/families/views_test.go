@@ -39,7 +39,7 @@ func TestViewObservabilityTest(t *testing.T) {
 
 	// Through the sandbox, whose canned answer is a failure.
 	clitest.SandboxEnv(t, sandbox.Options{})
-	_, _, err = run(t, "", "observability", "test", "sentry")
+	_, _, err = familytest.Exec(t, "", "observability", "test", "sentry")
 	if cli.ExitCode(err) != cli.ExitFailure || !strings.HasPrefix(err.Error(), "Sentry did not accept the test event") {
 		t.Errorf("sandbox test: %v", err)
 	}
@@ -47,16 +47,16 @@ func TestViewObservabilityTest(t *testing.T) {
 
 func TestViewsThroughTheSandbox(t *testing.T) {
 	clitest.SandboxEnv(t, sandbox.Options{})
-	out := mustRun(t, "info", "ip-allowlist")
+	out := familytest.MustExec(t, "info", "ip-allowlist")
 	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 		if region, _, ok := strings.Cut(line, "\t"); !ok || !strings.Contains(region, "-") {
 			t.Errorf("ip-allowlist row %q is not REGION<TAB>ADDRESSES", line)
 		}
 	}
-	if out := mustRun(t, "info", "ip-allowlist", "-o", "json"); !strings.HasPrefix(out, `{"ipAddresses":`) {
+	if out := familytest.MustExec(t, "info", "ip-allowlist", "-o", "json"); !strings.HasPrefix(out, `{"ipAddresses":`) {
 		t.Errorf("ip-allowlist -o json = %s", out)
 	}
-	out, errOut, err := run(t, "", "org", "invalidate-sessions", "--yes")
+	out, errOut, err := familytest.Exec(t, "", "org", "invalidate-sessions", "--yes")
 	if err != nil || errOut != "✓ Signed out every user of the organization\n" {
 		t.Errorf("invalidate-sessions: %v, stderr %q, stdout %q", err, errOut, out)
 	}
@@ -64,18 +64,18 @@ func TestViewsThroughTheSandbox(t *testing.T) {
 
 func TestODBCParamsAreCheckedBeforeSending(t *testing.T) {
 	api, _ := clitest.SandboxEnv(t, sandbox.Options{})
-	_, _, err := run(t, "", "resources", "create", "--name", "hr", "--type", "mssql", "--options", `{"windows_auth":true}`,
+	_, _, err := familytest.Exec(t, "", "resources", "create", "--name", "hr", "--type", "mssql", "--options", `{"windows_auth":true}`,
 		"--odbc-param", "Trusted_Connection=yes")
 	if cli.ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "not sent: the create would fail for a Windows-auth T-SQL resource") ||
 		!strings.Contains(err.Error(), "Trusted_Connection") {
 		t.Errorf("create with a blocked key: %v", err)
 	}
-	_, _, err = run(t, "", "resources", "update", "hr-mssql-winauth", "--odbc-param", "Packet Size=4096", "--odbc-param", "Driver={x}")
+	_, _, err = familytest.Exec(t, "", "resources", "update", "hr-mssql-winauth", "--odbc-param", "Packet Size=4096", "--odbc-param", "Driver={x}")
 	if cli.ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "not sent: the update would fail") {
 		t.Errorf("update with a blocked key: %v", err)
 	}
 	body := familytest.BodyFile(t, `[{"op":"replace","path":"/options/params_from_connection_string/APP~1x","value":"v;Driver=x"}]`)
-	_, _, err = run(t, "", "resources", "update", "hr-mssql-winauth", "--body", body)
+	_, _, err = familytest.Exec(t, "", "resources", "update", "hr-mssql-winauth", "--body", body)
 	if cli.ExitCode(err) != cli.ExitUsage {
 		t.Errorf("patch op injecting an attribute: %v", err)
 	}
@@ -84,8 +84,8 @@ func TestODBCParamsAreCheckedBeforeSending(t *testing.T) {
 	}
 
 	// Accepted params, or Windows auth turned off, go through.
-	mustRun(t, "resources", "update", "hr-mssql-winauth", "--odbc-param", "Packet Size=4096", "-q")
-	mustRun(t, "resources", "update", "hr-mssql-winauth", "--odbc-param", "Trusted_Connection=yes", "--windows-auth=false", "-q")
+	familytest.MustExec(t, "resources", "update", "hr-mssql-winauth", "--odbc-param", "Packet Size=4096", "-q")
+	familytest.MustExec(t, "resources", "update", "hr-mssql-winauth", "--odbc-param", "Trusted_Connection=yes", "--windows-auth=false", "-q")
 	if got := clitest.Sent(api); len(got) != 2 {
 		t.Errorf("accepted changes: sent %v", got)
 	}
@@ -93,13 +93,13 @@ func TestODBCParamsAreCheckedBeforeSending(t *testing.T) {
 
 func TestViewSettingsKeepTheAPIsOrder(t *testing.T) {
 	clitest.SandboxEnv(t, sandbox.Options{})
-	out := mustRun(t, "org", "get")
+	out := familytest.MustExec(t, "org", "get")
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if len(lines) < 5 || !strings.HasPrefix(lines[0], "ai_support_bot_disabled\tfalse") {
 		t.Fatalf("org get:\n%s", out)
 	}
 	var raw map[string]any
-	if err := json.Unmarshal([]byte(mustRun(t, "org", "get", "-o", "json")), &raw); err != nil || len(raw) != len(lines) {
+	if err := json.Unmarshal([]byte(familytest.MustExec(t, "org", "get", "-o", "json")), &raw); err != nil || len(raw) != len(lines) {
 		t.Errorf("-o json has %d settings, the table %d (%v)", len(raw), len(lines), err)
 	}
 
@@ -121,7 +121,7 @@ func TestViewSettingsKeepTheAPIsOrder(t *testing.T) {
 
 func TestViewNewTokenShownOnce(t *testing.T) {
 	api, _ := clitest.SandboxEnv(t, sandbox.Options{})
-	out, errOut, err := run(t, "", "tokens", "create", "--label", "ci", "--scope", "users:read")
+	out, errOut, err := familytest.Exec(t, "", "tokens", "create", "--label", "ci", "--scope", "users:read")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,10 +134,10 @@ func TestViewNewTokenShownOnce(t *testing.T) {
 	}
 	// The new token works.
 	t.Setenv("ORGCTL_TOKEN", tok)
-	mustRun(t, "users", "list")
+	familytest.MustExec(t, "users", "list")
 
 	t.Setenv("ORGCTL_TOKEN", api.AdminToken())
-	out = mustRun(t, "tokens", "create", "--label", "ci2", "--scope", "users:read", "-o", "json")
+	out = familytest.MustExec(t, "tokens", "create", "--label", "ci2", "--scope", "users:read", "-o", "json")
 	var answer map[string]any
 	if json.Unmarshal([]byte(out), &answer); answer["access_token"] == nil || answer["label"] != "ci2" {
 		t.Errorf("-o json = %s", out)
@@ -153,23 +153,4 @@ func TestViewNewTokenShownOnce(t *testing.T) {
 func printer(format string) (*output.Printer, *bytes.Buffer, *bytes.Buffer) {
 	var out, errOut bytes.Buffer
 	return &output.Printer{IO: &output.IO{Out: &out, Err: &errOut}, Opts: output.Options{Format: format}}, &out, &errOut
-}
-
-// run executes one command line of a family and returns its output, its
-// error explained as Main explains it.
-func run(t *testing.T, stdin string, args ...string) (stdout, stderr string, err error) {
-	t.Helper()
-	f, tio := clitest.Factory(t, &clitest.Keyring{}, stdin)
-	err = familytest.Run(f, args...)
-	return tio.Out.String(), tio.Err.String(), err
-}
-
-// mustRun executes a command line that must succeed.
-func mustRun(t *testing.T, args ...string) string {
-	t.Helper()
-	out, errOut, err := run(t, "", args...)
-	if err != nil {
-		t.Fatalf("%v: %v\nstderr: %s", args, err, errOut)
-	}
-	return out
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"slices"
+	"testing"
 
 	"github.com/spf13/cobra"
 
@@ -53,4 +54,23 @@ func Run(f *cli.Factory, args ...string) error {
 	root.SetArgs(args)
 	_, err := root.ExecuteContextC(f.Context)
 	return cli.Explain(f.LoadedConfig(), err)
+}
+
+// Exec runs one command line of a family on a fresh Factory with stdin,
+// as Run does, and returns what it printed and its error.
+func Exec(t testing.TB, stdin string, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	f, tio := clitest.Factory(t, &clitest.Keyring{}, stdin)
+	err = Run(f, args...)
+	return tio.Out.String(), tio.Err.String(), err
+}
+
+// MustExec runs a command line that must succeed and returns its stdout.
+func MustExec(t testing.TB, args ...string) string {
+	t.Helper()
+	out, errOut, err := Exec(t, "", args...)
+	if err != nil {
+		t.Fatalf("%v: %v\nstderr: %s", args, err, errOut)
+	}
+	return out
 }
