@@ -2,11 +2,12 @@
 # Prints orgctl's start-up time for `--version` and `users list --help` as a
 # multiple of the floor: a cobra+viper program with 150 commands kept in
 # ../shared/bench/floor, built in a temporary directory (never in the repo).
-# Beside them, what linking an HTTPS client alone adds to the floor; with
-# valgrind installed, the same two ratios in instructions executed, a
-# figure a busy machine does not blur. Then
-# lists the packages whose init costs orgctl most, which is where the rest
-# of the gap lies. Uses hyperfine when installed (apt-get install -y
+# Beside them, two references: the floor with an HTTPS client linked in,
+# and the floor with every library orgctl links imported for its init
+# alone. With valgrind installed, the same ratios in instructions
+# executed, a figure a busy machine does not blur, and what each library
+# orgctl requires adds to the floor alone (instructions and page faults).
+# Then the packages whose init costs orgctl most. Uses hyperfine when installed (apt-get install -y
 # hyperfine), otherwise the Go benchmark BenchmarkStartup.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,20 +51,25 @@ EOF
 mod=$(go list -m)
 go list -deps -f '{{if and .Module (ne .Module.Path "'"$mod"'")}}{{.ImportPath}} {{.Module.Path}}@{{.Module.Version}}{{end}}' . |
   grep -v '/internal\(/\| \)' >"$tmp/deps"
-cp -r "$tmp/floor-src" "$tmp/floor-deps-src"
-rm "$tmp/floor-deps-src/https.go"
-{
-  echo "package main"
-  echo "import ("
-  awk '{ print "\t_ \"" $1 "\"" }' "$tmp/deps"
-  echo ")"
-} >"$tmp/floor-deps-src/deps.go"
-(
-  cd "$tmp/floor-deps-src"
-  awk '{ print $2 }' "$tmp/deps" | sort -u | sed 's/^/-require=/' | xargs go mod edit
-  cat "$OLDPWD/go.sum" >>go.sum
-  GOFLAGS=-mod=mod go build -o "$tmp/floor-deps" .
-)
+floor_with() { # binary name, then a grep pattern for the deps' lines to import
+  local src="$tmp/$1-src"
+  cp -r "$tmp/floor-src" "$src"
+  rm "$src/https.go"
+  grep -e "$2" "$tmp/deps" >"$src/deps.txt"
+  {
+    echo "package main"
+    echo "import ("
+    awk '{ print "\t_ \"" $1 "\"" }' "$src/deps.txt"
+    echo ")"
+  } >"$src/deps.go"
+  (
+    cd "$src"
+    awk '{ print $2 }' deps.txt | sort -u | sed 's/^/-require=/' | xargs go mod edit
+    cat "$OLDPWD/go.sum" >>go.sum
+    GOFLAGS=-mod=mod go build -o "$tmp/$1" .
+  )
+}
+floor_with floor-deps .
 export HOME="$tmp" XDG_CONFIG_HOME="$tmp/config" XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache"
 ratio() { # name, orgctl command, floor command
   # Rounds of a few runs each, orgctl's then the floor's, so that a slow
@@ -95,6 +101,12 @@ ratio "floor + orgctl's deps" "$tmp/floor-deps --version" "$tmp/floor --version"
 # cachegrind, and the figure is the median of the rounds' ratios. Go's
 # asynchronous preemption is turned off for the count: under valgrind's
 # slowdown its signals would fire at random points and add noise.
+# The fewest minor page faults in 5 runs (GNU time's %R), or nothing
+# where /usr/bin/time is missing.
+faults() {
+  [ -x /usr/bin/time ] || return 0
+  for _ in 1 2 3 4 5; do /usr/bin/time -f %R "$@" 2>&1 >/dev/null | tail -1; done | sort -n | head -1
+}
 instructions() {
   GODEBUG=asyncpreemptoff=1 valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
     awk '/I +refs/ { gsub(",", "", $NF); print $NF }'
@@ -111,6 +123,24 @@ if command -v valgrind >/dev/null 2>&1; then
   iratio "--version" "$tmp/orgctl --version" "$tmp/floor --version"
   iratio "users list --help" "$tmp/orgctl users list --help" "$tmp/floor fam1 op1 --help"
   iratio "floor + orgctl's deps" "$tmp/floor-deps --version" "$tmp/floor --version" | sed 's|orgctl / floor|    it / floor|'
+  # Each library orgctl adds to the floor's, linked alone: what its init
+  # costs in instructions (median of 3) and in page faults (the fewest of
+  # 5 runs), the part of start-up a busy machine makes dearest.
+  echo "each library alone, over the floor:"
+  base=$(for _ in 1 2 3; do instructions "$tmp/floor" --version; done | sort -n | sed -n 2p)
+  basepf=$(faults "$tmp/floor" --version)
+  # orgctl's direct requirements that it links and the floor does not
+  # have; each is linked with what it needs in turn.
+  go list -m -f '{{if not .Indirect}}{{.Path}}{{end}}' all | sort >"$tmp/direct"
+  (cd "$tmp/floor-src" && go list -m all | cut -d' ' -f1 | sort) >"$tmp/floormods"
+  grep -o ' [^ ]*@' "$tmp/deps" | tr -d ' @' | sort -u | comm -12 - "$tmp/direct" | comm -23 - "$tmp/floormods" |
+    while read -r m; do
+      n=floor-$(echo "$m" | tr '/.' '__')
+        floor_with "$n" " $m@" >/dev/null 2>&1 || continue
+      i=$(for _ in 1 2 3; do instructions "$tmp/$n" --version; done | sort -n | sed -n 2p)
+      awk -v m="$m" -v i="$i" -v b="$base" -v pf="$(faults "$tmp/$n" --version)" -v bpf="$basepf" \
+        'BEGIN { printf "  %+6.2fM instructions (%+3.0f%%), %+4s page faults  %s\n", (i-b)/1e6, 100*(i-b)/b, (pf == "" ? "?" : pf-bpf), m }'
+    done | sort -rn
 else
   echo "instructions: skipped, valgrind is not installed (apt-get install -y valgrind)"
 fi
