@@ -230,7 +230,7 @@ Try it without an org:  orgctl --sandbox users list`,
 	if named {
 		// The help command is the root's: a line that names a family or
 		// tool never reaches it, and the root's page, which lists it, is
-		// not printed. TestHelpStubIsTheHelpCommand keeps the two alike.
+		// not printed.
 		help = helpStub()
 	} else {
 		help = newHelpCmd(root, f.IO.Width)
@@ -294,13 +294,6 @@ func tools(root *cobra.Command) []tool {
 		{"completion <shell>", "Print the shell completion script for bash, zsh, fish or powershell", "tool",
 			func(*cli.Factory) *cobra.Command { return newCompletionCmd(root) }},
 	}
-}
-
-// helpStub is the help command's name and summary, without its topics'
-// pages and completions.
-func helpStub() *cobra.Command {
-	return &cobra.Command{Use: "help [COMMAND | TOPIC]",
-		Short: "Help about any command, or a topic: environment, exit-codes, formatting, names"}
 }
 
 // orgCodeCmd builds one of export, plan and apply, which share their options.
