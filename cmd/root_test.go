@@ -108,7 +108,7 @@ func TestOperationHelpAsCobraPrintsIt(t *testing.T) {
 			for _, flag := range []string{"--help", "-h"} {
 				args := append(slices.Clip(path), op.Name(), flag)
 				if f, _ := testFactory(t, &testKeyring{}, ""); len(path) == 1 {
-					if _, named := rootAndOp(f, args); named == nil || !isOpHelp(args) {
+					if _, named := rootAndOp(f, args); named == nil || !printedHelp(named, args) {
 						t.Errorf("%v: not printed without cobra's search", args)
 					}
 				}
