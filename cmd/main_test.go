@@ -269,43 +269,6 @@ func TestRootBuildsOnlyTheNamedFamily(t *testing.T) {
 	}
 }
 
-// Every operation's help page reads the same whether the tree holds it
-// alone or every command whole (as help and completion build it).
-func TestHelpOfEachOperationAsInTheWholeTree(t *testing.T) {
-	isolate(t)
-	help := func(root func(*cli.Factory, []string) *cobra.Command, args []string) string {
-		f, tio := testFactory(t, &testKeyring{}, "")
-		r := root(f, args)
-		r.SetArgs(args)
-		if err := r.Execute(); err != nil {
-			t.Fatalf("%v: %v", args, err)
-		}
-		return tio.Out.String()
-	}
-	whole := func(f *cli.Factory, _ []string) *cobra.Command { return newRoot(f, allFamilies) }
-	var walk func(path []string, g engine.Group)
-	n := 0
-	walk = func(path []string, g engine.Group) {
-		path = append(slices.Clip(path), g.Name)
-		for _, op := range g.Ops {
-			args := append(slices.Clip(path), strings.Fields(op.Use)[0], "--help")
-			if got, want := help(rootFor, args), help(whole, args); got != want {
-				t.Errorf("%v:\n got: %q\nwant: %q", args, got, want)
-			}
-			n++
-		}
-		for _, sub := range g.Groups {
-			walk(path, sub)
-		}
-	}
-	for _, g := range families.All() {
-		walk(nil, g)
-	}
-	if n < 100 {
-		t.Fatalf("compared %d help pages; the tree has more", n)
-	}
-}
-
 // A command line completes the one command it runs; its siblings stay
 // stubs, which the group's help lists the same.
 func TestRootCompletesOnlyTheCommandRun(t *testing.T) {
