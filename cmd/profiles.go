@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/csv"
@@ -448,13 +447,13 @@ func (p *prefixWriter) Write(b []byte) (int, error) {
 	}
 }
 
+// line writes l, one line ending in a newline, led by the prefix; a
+// carriage return before the newline is dropped.
 func (p *prefixWriter) line(l []byte) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	sc := bufio.NewScanner(bytes.NewReader(l))
-	for sc.Scan() {
-		fmt.Fprintf(p.w, "%s%s\n", p.prefix, sc.Text())
-	}
+	l = bytes.TrimSuffix(l[:len(l)-1], []byte("\r"))
+	fmt.Fprintf(p.w, "%s%s\n", p.prefix, l)
 }
 
 func (p *prefixWriter) flush() {

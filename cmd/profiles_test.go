@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/orgctl/orgctl/cmd/cli"
@@ -86,5 +87,24 @@ func TestVerdictIsTheWorstProfile(t *testing.T) {
 	}
 	if !strings.Contains(errs.String(), "orgctl: profile b failed (exit 1)") {
 		t.Errorf("no line naming the failed profile:\n%s", errs.String())
+	}
+}
+
+// Every line a profile's run writes comes out whole, led by the profile,
+// however long (a dry run's request body can be one long line) and whether
+// or not it ends in a newline.
+func TestPrefixWriterWritesEveryLine(t *testing.T) {
+	long := strings.Repeat("x", 100_000)
+	var out strings.Builder
+	w := &prefixWriter{w: &out, mu: &sync.Mutex{}, prefix: "[eng] "}
+	for _, s := range []string{"one\n\ntw", "o\n" + long + "\nlast"} {
+		if n, err := w.Write([]byte(s)); n != len(s) || err != nil {
+			t.Fatalf("Write(%d bytes) = %d, %v", len(s), n, err)
+		}
+	}
+	w.flush()
+	want := "[eng] one\n[eng] \n[eng] two\n[eng] " + long + "\n[eng] last\n"
+	if got := out.String(); got != want {
+		t.Errorf("got %d bytes %.80q..., want %d bytes %.80q...", len(got), got, len(want), want)
 	}
 }
