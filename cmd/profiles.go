@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -20,14 +21,6 @@ import (
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
-)
-
-// A command runs across profiles (--profiles) when it says how: a read
-// prints what each profile's Space answers, a write changes each Space and
-// treats a user one Space lacks as nothing to do there.
-const (
-	profilesRead  = engine.ProfilesRead
-	profilesWrite = engine.ProfilesWrite
 )
 
 // acrossProfiles takes over a command line that names --profiles: the
@@ -50,7 +43,7 @@ func acrossProfiles(f *cli.Factory, c *cobra.Command, args []string) error {
 			return cli.UsageErrorf("--profiles: %s is set, and would apply to every profile; unset it so that each profile uses its own login", v)
 		}
 	}
-	if how == profilesWrite && fl.Lookup("yes") != nil {
+	if how == engine.ProfilesWrite && fl.Lookup("yes") != nil {
 		yes, _ := fl.GetBool("yes")
 		dry, _ := fl.GetBool("dry-run")
 		if !yes && !dry {
@@ -153,10 +146,11 @@ func (r *profilesRun) run(ctx context.Context, args []string) error {
 			cmd := exec.CommandContext(ctx, exe, append([]string{"--profile", name, "-o", format}, childArgs...)...)
 			cmd.Env = childEnv()
 			cmd.Stdout = &res.out
-			cmd.Stderr = &prefixWriter{w: r.f.IO.Err, mu: &errMu, prefix: "[" + name + "] "}
+			stderr := &prefixWriter{w: r.f.IO.Err, mu: &errMu, prefix: "[" + name + "] "}
+			cmd.Stderr = stderr
 			cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 			err := cmd.Run()
-			cmd.Stderr.(*prefixWriter).flush()
+			stderr.flush()
 			var ee *exec.ExitError
 			switch {
 			case err == nil:
@@ -167,7 +161,7 @@ func (r *profilesRun) run(ctx context.Context, args []string) error {
 				}
 			default:
 				res.code = cli.ExitFailure
-				fmt.Fprintf(&prefixWriter{w: r.f.IO.Err, mu: &errMu, prefix: "[" + name + "] "}, "orgctl: %v\n", err)
+				fmt.Fprintf(stderr, "orgctl: %v\n", err)
 			}
 		}()
 	}
@@ -185,7 +179,7 @@ func (r *profilesRun) verdict(results []*profileResult) error {
 	worst, absent := 0, 0
 	for i, res := range results {
 		code := res.code
-		if code == cli.ExitNotFound && r.how == profilesWrite {
+		if code == cli.ExitNotFound && r.how == engine.ProfilesWrite {
 			absent++
 			if !r.f.Quiet() {
 				r.f.IO.Notice("orgctl: profile %s: not there, nothing to do in that Space", r.names[i])
@@ -272,7 +266,7 @@ func (r *profilesRun) print(results []*profileResult) error {
 			}
 		}
 		for j, rec := range recs {
-			if j == 0 || slicesEqual(rec, header) {
+			if j == 0 || slices.Equal(rec, header) {
 				if header == nil {
 					header = rec
 				}
@@ -316,18 +310,6 @@ func (r *profilesRun) print(results []*profileResult) error {
 		return err
 	}
 	return p.Print(b, cols)
-}
-
-func slicesEqual(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // withProfile reads a stream of JSON values (a command may print more

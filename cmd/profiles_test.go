@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 )
 
 // The flags a profile's run must not see are dropped in every spelling,
@@ -69,16 +70,16 @@ func TestVerdictIsTheWorstProfile(t *testing.T) {
 		codes []int
 		want  int
 	}{
-		{profilesRead, []int{0, 0}, 0},
-		{profilesRead, []int{7, 0}, 7},
-		{profilesRead, []int{4, 1}, 1},
-		{profilesRead, []int{6, 1}, 6},
-		{profilesRead, []int{3, 5}, 5},
-		{profilesRead, []int{130, 6}, 130},
-		{profilesRead, []int{3, 0}, 3},
-		{profilesWrite, []int{3, 0}, 0},
-		{profilesWrite, []int{3, 3}, 3},
-		{profilesWrite, []int{3, 4}, 4},
+		{engine.ProfilesRead, []int{0, 0}, 0},
+		{engine.ProfilesRead, []int{7, 0}, 7},
+		{engine.ProfilesRead, []int{4, 1}, 1},
+		{engine.ProfilesRead, []int{6, 1}, 6},
+		{engine.ProfilesRead, []int{3, 5}, 5},
+		{engine.ProfilesRead, []int{130, 6}, 130},
+		{engine.ProfilesRead, []int{3, 0}, 3},
+		{engine.ProfilesWrite, []int{3, 0}, 0},
+		{engine.ProfilesWrite, []int{3, 3}, 3},
+		{engine.ProfilesWrite, []int{3, 4}, 4},
 	}
 	for _, c := range cases {
 		if got := run(c.how, c.codes...); got != c.want {
