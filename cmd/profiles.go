@@ -63,7 +63,11 @@ func acrossProfiles(f *cli.Factory, c *cobra.Command, args []string) error {
 	if cfg.Sandbox {
 		return cli.UsageErrorf("--profiles runs in the Spaces of logged-in profiles; --sandbox has only one org")
 	}
-	run := &profilesRun{f: f, names: names, how: how, format: cfg.Output, p: p}
+	run := &profilesRun{f: f, names: names, how: how, format: cfg.Output, p: p,
+		takesValue: func(short string) bool {
+			v := fl.ShorthandLookup(short)
+			return v != nil && v.NoOptDefVal == ""
+		}}
 	if dry, _ := fl.GetBool("dry-run"); dry && c.Annotations[engine.DryRunAnnotation] == engine.DryRunPlan && !p.Opts.Structured() {
 		run.text = true
 	}
@@ -102,11 +106,14 @@ func profileNames(f *cli.Factory, list string) ([]string, error) {
 }
 
 type profilesRun struct {
-	f      *cli.Factory
-	names  []string
-	how    string
-	format string
-	p      *output.Printer
+	f *cli.Factory
+	// takesValue says whether the command's shorthand flag short takes a
+	// value (see stripFlags).
+	takesValue func(short string) bool
+	names      []string
+	how        string
+	format     string
+	p          *output.Printer
 	// text: the runs print text, not records (a dry run's requests); each
 	// profile's lines are printed led by its name.
 	text bool
@@ -121,14 +128,14 @@ type profileResult struct {
 func (r *profilesRun) structured() bool { return r.p.Opts.Structured() }
 
 func (r *profilesRun) run(ctx context.Context, args []string) error {
-	childArgs := stripFlags(args, map[string]bool{"profiles": true, "output": true, "o": true, "jq": true, "template": true})
+	childArgs := stripFlags(args, map[string]bool{"profiles": true, "output": true, "o": true, "jq": true, "template": true}, r.takesValue)
 	format := "csv"
 	if r.text {
 		format = r.format
 	}
 	if r.structured() {
 		format = "json"
-		childArgs = stripFlags(childArgs, map[string]bool{"columns": true})
+		childArgs = stripFlags(childArgs, map[string]bool{"columns": true}, r.takesValue)
 	}
 	exe, err := self()
 	if err != nil {
@@ -353,8 +360,10 @@ func withProfile(name string, out []byte) ([]json.RawMessage, error) {
 }
 
 // stripFlags drops the named flags (long --name, --name=v, --name v;
-// short -o v, -ov) from a command line; each takes a value.
-func stripFlags(args []string, names map[string]bool) []string {
+// short -o v, -ov, and at the end of a cluster of shorthands, -qo v,
+// -qov) from a command line; each takes a value. takesValue says which
+// other shorthands take one: the rest of the cluster is its value.
+func stripFlags(args []string, names map[string]bool, takesValue func(short string) bool) []string {
 	var out []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -369,11 +378,23 @@ func stripFlags(args []string, names map[string]bool) []string {
 				}
 				continue
 			}
-		} else if len(a) >= 2 && a[0] == '-' && names[a[1:2]] {
-			if len(a) == 2 {
-				i++
+		} else if len(a) >= 2 && a[0] == '-' {
+			for j := 1; j < len(a); j++ {
+				short := a[j : j+1]
+				if names[short] {
+					if j == len(a)-1 {
+						i++
+					}
+					a = a[:j] // the shorthands before it stay
+					break
+				}
+				if takesValue(short) {
+					break
+				}
 			}
-			continue
+			if a == "-" {
+				continue
+			}
 		}
 		out = append(out, a)
 	}

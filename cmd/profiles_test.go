@@ -14,9 +14,13 @@ import (
 // The flags a profile's run must not see are dropped in every spelling,
 // values too; the rest of the line stays in order.
 func TestStripFlagsDropsEverySpelling(t *testing.T) {
-	in := []string{"users", "list", "--profiles", "eng,ops", "-o", "table", "--jq=.x", "--columns", "email", "-ojson", "--quiet", "--", "-o"}
-	got := stripFlags(in, map[string]bool{"profiles": true, "output": true, "o": true, "jq": true})
-	want := []string{"users", "list", "--columns", "email", "--quiet", "--", "-o"}
+	in := []string{"users", "list", "--profiles", "eng,ops", "-o", "table", "--jq=.x", "--columns", "email", "-ojson", "--quiet",
+		"-qo", "yaml", "-qoyaml", "-no", "-qno", "-q", "--", "-o"}
+	// -n stands for a flag of the command's that takes a value: "o" after
+	// it is that value.
+	takesValue := func(short string) bool { return short == "n" || short == "o" }
+	got := stripFlags(in, map[string]bool{"profiles": true, "output": true, "o": true, "jq": true}, takesValue)
+	want := []string{"users", "list", "--columns", "email", "--quiet", "-q", "-q", "-no", "-qno", "-q", "--", "-o"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
