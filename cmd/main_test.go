@@ -348,8 +348,8 @@ func TestExecuteHelpAndUsageErrors(t *testing.T) {
 		{"users", "list", "extra"},
 	} {
 		_, _, err := run(t, "", args...)
-		if ExitCode(err) != cli.ExitUsage {
-			t.Errorf("%v: err %v, exit %d, want 2", args, err, ExitCode(err))
+		if cli.ExitCode(err) != cli.ExitUsage {
+			t.Errorf("%v: err %v, exit %d, want 2", args, err, cli.ExitCode(err))
 		}
 	}
 	_, _, err = run(t, "", "users", "bogus")
