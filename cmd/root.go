@@ -189,15 +189,14 @@ Try it without an org:  orgctl --sandbox users list`,
 	}
 	root.AddGroup(&cobra.Group{ID: "org", Title: "Organization commands:"},
 		&cobra.Group{ID: "tool", Title: "orgctl commands:"})
-	names := func(fm families.Family) bool { return fm.Name == word || slices.Contains(fm.Aliases, word) }
 	tls := tools(root)
 	// A command line that names a family or tool needs no other: the
 	// root's own help and lookup errors are the only pages that list them.
-	named := slices.ContainsFunc(families.List(), names) || slices.ContainsFunc(tls, func(t tool) bool { return t.name() == word })
+	named := slices.ContainsFunc(families.List(), func(fm families.Family) bool { return fm.IsNamed(word) }) || slices.ContainsFunc(tls, func(t tool) bool { return t.name() == word })
 	for _, fm := range families.List() {
 		var c *cobra.Command
 		switch {
-		case word == allFamilies || names(fm):
+		case word == allFamilies || fm.IsNamed(word):
 			c = fm.Group().CommandOf(f, later, op)
 		case named:
 			continue
