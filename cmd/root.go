@@ -55,18 +55,13 @@ func newRoot(f *cli.Factory, word string) *cobra.Command {
 	return buildRoot(f, word, "", nil)
 }
 
-// rootFor builds the tree a command line needs: the family it names, and
-// in it, the command it runs (or asks help of) in full; the family's other
-// commands are stubs, completed only when run. Cobra finds the command in
-// a tree of stubs as in the full tree: the words and flags it steps over
-// on the way are the families' and the root's.
-func rootFor(f *cli.Factory, args []string) *cobra.Command {
-	root, _ := rootAndOp(f, args)
-	return root
-}
-
-// rootAndOp is rootFor, and the operation's command when the named family
-// holds that operation alone (see Group.CommandOf), else nil.
+// rootAndOp builds the tree a command line needs: the family it names,
+// and in it, the command it runs (or asks help of) in full; the family's
+// other commands are stubs, completed only when run. Cobra finds the
+// command in a tree of stubs as in the full tree: the words and flags it
+// steps over on the way are the families' and the root's. named is the
+// operation's command when the named family holds that operation alone
+// (see Group.CommandOf), else nil.
 func rootAndOp(f *cli.Factory, args []string) (root, named *cobra.Command) {
 	if onlyVersion(args) {
 		return newRoot(f, rootAlone), nil

@@ -12,6 +12,12 @@ import (
 	"github.com/orgctl/orgctl/cmd/families"
 )
 
+// rootFor is the tree rootAndOp builds for args.
+func rootFor(f *cli.Factory, args []string) *cobra.Command {
+	root, _ := rootAndOp(f, args)
+	return root
+}
+
 // A command line that only asks for the version builds the root alone and
 // prints what the whole tree prints; any other word or flag beside it
 // builds the tree as before.
