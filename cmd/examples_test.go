@@ -135,7 +135,7 @@ func TestHelpExamplesRunAgainstTheSandbox(t *testing.T) {
 			f, tio := testFactory(t, &testKeyring{}, "y\n")
 			f.IO.InTTY, f.IO.ErrTTY = true, true
 			err := execute(t.Context(), f, args[1:], nil)
-			code := ExitCode(err)
+			code := cli.ExitCode(err)
 			if code == cli.ExitFindings && (strings.Contains(line, "--exit-code") || strings.Contains(line, "--fail-on")) {
 				code = 0
 			}

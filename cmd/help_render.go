@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -187,13 +188,9 @@ func findFlag(flags []*pflag.Flag, name string) *pflag.Flag {
 	return nil
 }
 
-// sortFlags sorts by name; a command has a few dozen flags at most.
+// sortFlags sorts by name, which no two flags of a list share.
 func sortFlags(flags []*pflag.Flag) {
-	for i := 1; i < len(flags); i++ {
-		for j := i; j > 0 && flags[j].Name < flags[j-1].Name; j-- {
-			flags[j], flags[j-1] = flags[j-1], flags[j]
-		}
-	}
+	slices.SortFunc(flags, func(a, b *pflag.Flag) int { return strings.Compare(a.Name, b.Name) })
 }
 
 func anyVisible(flags []*pflag.Flag) bool {
@@ -240,7 +237,7 @@ func flagUsages(flags []*pflag.Flag) string {
 }
 
 // flagHead appends a flag's names, its value's name and its optional
-// value to b (with b nil, only its length matters).
+// value to b.
 func flagHead(b []byte, fl *pflag.Flag) []byte {
 	if fl.Shorthand != "" && fl.ShorthandDeprecated == "" {
 		b = append(b, "  -"...)

@@ -199,43 +199,54 @@ Examples:
 // newHelpCmd is `orgctl help [COMMAND|TOPIC]`: a topic, a command's help,
 // or, for anything else, exit 2 with the nearest topics and commands.
 func newHelpCmd(root *cobra.Command, width int) *cobra.Command {
-	var names []string
+	c := helpStub()
+	c.Long = "Help about any command, or one of these topics:\n\n" + topicList() +
+		"\nExample: orgctl help exit-codes"
+	c.ValidArgsFunction = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		out := topicNames()
+		for _, c := range root.Commands() {
+			if c.IsAvailableCommand() {
+				out = append(out, c.Name())
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+	c.RunE = func(c *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return root.Help()
+		}
+		if len(args) == 1 {
+			for _, t := range helpTopics {
+				if t.Name == args[0] {
+					fmt.Fprint(c.OutOrStdout(), output.WrapHelp(t.Text(), width))
+					return nil
+				}
+			}
+		}
+		target, rest, err := root.Find(args)
+		if err == nil && target != root && len(rest) == 0 {
+			return target.Help()
+		}
+		return unknownTopic(root, strings.Join(args, " "), topicNames())
+	}
+	return c
+}
+
+// helpStub is the help command's name and summary, without its topics'
+// pages and completions: all a command line that names a family or tool
+// needs of it.
+func helpStub() *cobra.Command {
+	return &cobra.Command{Use: "help [COMMAND | TOPIC]",
+		Short: "Help about any command, or a topic: " + strings.Join(topicNames(), ", ")}
+}
+
+// topicNames are the help topics' names, in their order.
+func topicNames() []string {
+	names := make([]string, 0, len(helpTopics))
 	for _, t := range helpTopics {
 		names = append(names, t.Name)
 	}
-	return &cobra.Command{
-		Use:   "help [COMMAND | TOPIC]",
-		Short: "Help about any command, or a topic: " + strings.Join(names, ", "),
-		Long: "Help about any command, or one of these topics:\n\n" + topicList() +
-			"\nExample: orgctl help exit-codes",
-		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-			out := append([]string(nil), names...)
-			for _, c := range root.Commands() {
-				if c.IsAvailableCommand() {
-					out = append(out, c.Name())
-				}
-			}
-			return out, cobra.ShellCompDirectiveNoFileComp
-		},
-		RunE: func(c *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return root.Help()
-			}
-			if len(args) == 1 {
-				for _, t := range helpTopics {
-					if t.Name == args[0] {
-						fmt.Fprint(c.OutOrStdout(), output.WrapHelp(t.Text(), width))
-						return nil
-					}
-				}
-			}
-			target, rest, err := root.Find(args)
-			if err == nil && target != root && len(rest) == 0 {
-				return target.Help()
-			}
-			return unknownTopic(root, strings.Join(args, " "), names)
-		},
-	}
+	return names
 }
 
 func topicList() string {

@@ -88,7 +88,7 @@ func finish(stderr io.Writer, err error, signalled int) int {
 	if err == nil {
 		return cli.ExitOK
 	}
-	code := ExitCode(err)
+	code := cli.ExitCode(err)
 	if signalled != 0 && code != cli.ExitOutcomeUnknown {
 		name := "SIGINT"
 		if signalled == cli.ExitSIGTERM {
@@ -121,6 +121,3 @@ func oneOrgctl(msg string) string {
 		}
 	}
 }
-
-// ExitCode is the exit status of err (cli.ExitCode).
-func ExitCode(err error) int { return cli.ExitCode(err) }

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/csv"
@@ -12,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -21,14 +21,6 @@ import (
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
-)
-
-// A command runs across profiles (--profiles) when it says how: a read
-// prints what each profile's Space answers, a write changes each Space and
-// treats a user one Space lacks as nothing to do there.
-const (
-	profilesRead  = engine.ProfilesRead
-	profilesWrite = engine.ProfilesWrite
 )
 
 // acrossProfiles takes over a command line that names --profiles: the
@@ -51,7 +43,7 @@ func acrossProfiles(f *cli.Factory, c *cobra.Command, args []string) error {
 			return cli.UsageErrorf("--profiles: %s is set, and would apply to every profile; unset it so that each profile uses its own login", v)
 		}
 	}
-	if how == profilesWrite && fl.Lookup("yes") != nil {
+	if how == engine.ProfilesWrite && fl.Lookup("yes") != nil {
 		yes, _ := fl.GetBool("yes")
 		dry, _ := fl.GetBool("dry-run")
 		if !yes && !dry {
@@ -71,7 +63,11 @@ func acrossProfiles(f *cli.Factory, c *cobra.Command, args []string) error {
 	if cfg.Sandbox {
 		return cli.UsageErrorf("--profiles runs in the Spaces of logged-in profiles; --sandbox has only one org")
 	}
-	run := &profilesRun{f: f, names: names, how: how, format: cfg.Output, p: p}
+	run := &profilesRun{f: f, names: names, how: how, format: cfg.Output, p: p,
+		takesValue: func(short string) bool {
+			v := fl.ShorthandLookup(short)
+			return v != nil && v.NoOptDefVal == ""
+		}}
 	if dry, _ := fl.GetBool("dry-run"); dry && c.Annotations[engine.DryRunAnnotation] == engine.DryRunPlan && !p.Opts.Structured() {
 		run.text = true
 	}
@@ -110,11 +106,14 @@ func profileNames(f *cli.Factory, list string) ([]string, error) {
 }
 
 type profilesRun struct {
-	f      *cli.Factory
-	names  []string
-	how    string
-	format string
-	p      *output.Printer
+	f *cli.Factory
+	// takesValue says whether the command's shorthand flag short takes a
+	// value (see stripFlags).
+	takesValue func(short string) bool
+	names      []string
+	how        string
+	format     string
+	p          *output.Printer
 	// text: the runs print text, not records (a dry run's requests); each
 	// profile's lines are printed led by its name.
 	text bool
@@ -129,14 +128,14 @@ type profileResult struct {
 func (r *profilesRun) structured() bool { return r.p.Opts.Structured() }
 
 func (r *profilesRun) run(ctx context.Context, args []string) error {
-	childArgs := stripFlags(args, map[string]bool{"profiles": true, "output": true, "o": true, "jq": true, "template": true})
+	childArgs := stripFlags(args, map[string]bool{"profiles": true, "output": true, "o": true, "jq": true, "template": true}, r.takesValue)
 	format := "csv"
 	if r.text {
 		format = r.format
 	}
 	if r.structured() {
 		format = "json"
-		childArgs = stripFlags(childArgs, map[string]bool{"columns": true})
+		childArgs = stripFlags(childArgs, map[string]bool{"columns": true}, r.takesValue)
 	}
 	exe, err := self()
 	if err != nil {
@@ -154,10 +153,11 @@ func (r *profilesRun) run(ctx context.Context, args []string) error {
 			cmd := exec.CommandContext(ctx, exe, append([]string{"--profile", name, "-o", format}, childArgs...)...)
 			cmd.Env = childEnv()
 			cmd.Stdout = &res.out
-			cmd.Stderr = &prefixWriter{w: r.f.IO.Err, mu: &errMu, prefix: "[" + name + "] "}
+			stderr := &prefixWriter{w: r.f.IO.Err, mu: &errMu, prefix: "[" + name + "] "}
+			cmd.Stderr = stderr
 			cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 			err := cmd.Run()
-			cmd.Stderr.(*prefixWriter).flush()
+			stderr.flush()
 			var ee *exec.ExitError
 			switch {
 			case err == nil:
@@ -168,7 +168,7 @@ func (r *profilesRun) run(ctx context.Context, args []string) error {
 				}
 			default:
 				res.code = cli.ExitFailure
-				fmt.Fprintf(&prefixWriter{w: r.f.IO.Err, mu: &errMu, prefix: "[" + name + "] "}, "orgctl: %v\n", err)
+				fmt.Fprintf(stderr, "orgctl: %v\n", err)
 			}
 		}()
 	}
@@ -186,7 +186,7 @@ func (r *profilesRun) verdict(results []*profileResult) error {
 	worst, absent := 0, 0
 	for i, res := range results {
 		code := res.code
-		if code == cli.ExitNotFound && r.how == profilesWrite {
+		if code == cli.ExitNotFound && r.how == engine.ProfilesWrite {
 			absent++
 			if !r.f.Quiet() {
 				r.f.IO.Notice("orgctl: profile %s: not there, nothing to do in that Space", r.names[i])
@@ -273,7 +273,7 @@ func (r *profilesRun) print(results []*profileResult) error {
 			}
 		}
 		for j, rec := range recs {
-			if j == 0 || slicesEqual(rec, header) {
+			if j == 0 || slices.Equal(rec, header) {
 				if header == nil {
 					header = rec
 				}
@@ -319,18 +319,6 @@ func (r *profilesRun) print(results []*profileResult) error {
 	return p.Print(b, cols)
 }
 
-func slicesEqual(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // withProfile reads a stream of JSON values (a command may print more
 // than one, as offboarding prints before and after) into records with
 // "profile" first: an array's objects each, an object itself, and any
@@ -372,8 +360,10 @@ func withProfile(name string, out []byte) ([]json.RawMessage, error) {
 }
 
 // stripFlags drops the named flags (long --name, --name=v, --name v;
-// short -o v, -ov) from a command line; each takes a value.
-func stripFlags(args []string, names map[string]bool) []string {
+// short -o v, -ov, and at the end of a cluster of shorthands, -qo v,
+// -qov) from a command line; each takes a value. takesValue says which
+// other shorthands take one: the rest of the cluster is its value.
+func stripFlags(args []string, names map[string]bool, takesValue func(short string) bool) []string {
 	var out []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -388,11 +378,23 @@ func stripFlags(args []string, names map[string]bool) []string {
 				}
 				continue
 			}
-		} else if len(a) >= 2 && a[0] == '-' && names[a[1:2]] {
-			if len(a) == 2 {
-				i++
+		} else if len(a) >= 2 && a[0] == '-' {
+			for j := 1; j < len(a); j++ {
+				short := a[j : j+1]
+				if names[short] {
+					if j == len(a)-1 {
+						i++
+					}
+					a = a[:j] // the shorthands before it stay
+					break
+				}
+				if takesValue(short) {
+					break
+				}
 			}
-			continue
+			if a == "-" {
+				continue
+			}
 		}
 		out = append(out, a)
 	}
@@ -448,13 +450,13 @@ func (p *prefixWriter) Write(b []byte) (int, error) {
 	}
 }
 
+// line writes l, one line ending in a newline, led by the prefix; a
+// carriage return before the newline is dropped.
 func (p *prefixWriter) line(l []byte) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	sc := bufio.NewScanner(bytes.NewReader(l))
-	for sc.Scan() {
-		fmt.Fprintf(p.w, "%s%s\n", p.prefix, sc.Text())
-	}
+	l = bytes.TrimSuffix(l[:len(l)-1], []byte("\r"))
+	fmt.Fprintf(p.w, "%s%s\n", p.prefix, l)
 }
 
 func (p *prefixWriter) flush() {

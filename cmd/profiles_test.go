@@ -4,17 +4,23 @@ import (
 	"encoding/json"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
 )
 
 // The flags a profile's run must not see are dropped in every spelling,
 // values too; the rest of the line stays in order.
 func TestStripFlagsDropsEverySpelling(t *testing.T) {
-	in := []string{"users", "list", "--profiles", "eng,ops", "-o", "table", "--jq=.x", "--columns", "email", "-ojson", "--quiet", "--", "-o"}
-	got := stripFlags(in, map[string]bool{"profiles": true, "output": true, "o": true, "jq": true})
-	want := []string{"users", "list", "--columns", "email", "--quiet", "--", "-o"}
+	in := []string{"users", "list", "--profiles", "eng,ops", "-o", "table", "--jq=.x", "--columns", "email", "-ojson", "--quiet",
+		"-qo", "yaml", "-qoyaml", "-no", "-qno", "-q", "--", "-o"}
+	// -n stands for a flag of the command's that takes a value: "o" after
+	// it is that value.
+	takesValue := func(short string) bool { return short == "n" || short == "o" }
+	got := stripFlags(in, map[string]bool{"profiles": true, "output": true, "o": true, "jq": true}, takesValue)
+	want := []string{"users", "list", "--columns", "email", "--quiet", "-q", "-q", "-no", "-qno", "-q", "--", "-o"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
@@ -68,16 +74,16 @@ func TestVerdictIsTheWorstProfile(t *testing.T) {
 		codes []int
 		want  int
 	}{
-		{profilesRead, []int{0, 0}, 0},
-		{profilesRead, []int{7, 0}, 7},
-		{profilesRead, []int{4, 1}, 1},
-		{profilesRead, []int{6, 1}, 6},
-		{profilesRead, []int{3, 5}, 5},
-		{profilesRead, []int{130, 6}, 130},
-		{profilesRead, []int{3, 0}, 3},
-		{profilesWrite, []int{3, 0}, 0},
-		{profilesWrite, []int{3, 3}, 3},
-		{profilesWrite, []int{3, 4}, 4},
+		{engine.ProfilesRead, []int{0, 0}, 0},
+		{engine.ProfilesRead, []int{7, 0}, 7},
+		{engine.ProfilesRead, []int{4, 1}, 1},
+		{engine.ProfilesRead, []int{6, 1}, 6},
+		{engine.ProfilesRead, []int{3, 5}, 5},
+		{engine.ProfilesRead, []int{130, 6}, 130},
+		{engine.ProfilesRead, []int{3, 0}, 3},
+		{engine.ProfilesWrite, []int{3, 0}, 0},
+		{engine.ProfilesWrite, []int{3, 3}, 3},
+		{engine.ProfilesWrite, []int{3, 4}, 4},
 	}
 	for _, c := range cases {
 		if got := run(c.how, c.codes...); got != c.want {
@@ -86,5 +92,24 @@ func TestVerdictIsTheWorstProfile(t *testing.T) {
 	}
 	if !strings.Contains(errs.String(), "orgctl: profile b failed (exit 1)") {
 		t.Errorf("no line naming the failed profile:\n%s", errs.String())
+	}
+}
+
+// Every line a profile's run writes comes out whole, led by the profile,
+// however long (a dry run's request body can be one long line) and whether
+// or not it ends in a newline.
+func TestPrefixWriterWritesEveryLine(t *testing.T) {
+	long := strings.Repeat("x", 100_000)
+	var out strings.Builder
+	w := &prefixWriter{w: &out, mu: &sync.Mutex{}, prefix: "[eng] "}
+	for _, s := range []string{"one\n\ntw", "o\n" + long + "\nlast"} {
+		if n, err := w.Write([]byte(s)); n != len(s) || err != nil {
+			t.Fatalf("Write(%d bytes) = %d, %v", len(s), n, err)
+		}
+	}
+	w.flush()
+	want := "[eng] one\n[eng] \n[eng] two\n[eng] " + long + "\n[eng] last\n"
+	if got := out.String(); got != want {
+		t.Errorf("got %d bytes %.80q..., want %d bytes %.80q...", len(got), got, len(want), want)
 	}
 }

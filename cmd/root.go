@@ -52,38 +52,35 @@ func onlyVersion(args []string) bool {
 // which is all the root's help and command lookup need: building ~300
 // subcommands for a run that uses one is most of a start-up's cost.
 func newRoot(f *cli.Factory, word string) *cobra.Command {
-	return buildRoot(f, word, nil)
+	return buildRoot(f, word, "", nil)
 }
 
-// rootFor builds the tree a command line needs: the family it names, and
-// in it, the command it runs (or asks help of) in full; the family's other
-// commands are stubs, completed only when run. Cobra finds the command in
-// a tree of stubs as in the full tree: the words and flags it steps over
-// on the way are the families' and the root's.
-func rootFor(f *cli.Factory, args []string) *cobra.Command {
-	root, _ := rootAndOp(f, args)
-	return root
-}
-
-// rootAndOp is rootFor, and the operation's command when the named family
-// holds that operation alone (see Group.CommandOf), else nil.
+// rootAndOp builds the tree a command line needs: the family it names,
+// and in it, the command it runs (or asks help of) in full; the family's
+// other commands are stubs, completed only when run. Cobra finds the
+// command in a tree of stubs as in the full tree: the words and flags it
+// steps over on the way are the families' and the root's. named is the
+// operation's command when the named family holds that operation alone
+// (see Group.CommandOf), else nil.
 func rootAndOp(f *cli.Factory, args []string) (root, named *cobra.Command) {
 	if onlyVersion(args) {
-		return buildRoot(f, rootAlone, nil), nil
+		return newRoot(f, rootAlone), nil
 	}
-	word := familyWord(args)
+	word, op := lineWords(args)
 	if word == allFamilies {
 		return newRoot(f, word), nil
 	}
 	later := map[*cobra.Command]func(){}
-	op := opWord(args)
-	root = buildRootOf(f, word, op, later)
-	for c, complete := range later {
-		if len(later) == 1 && c.Name() == op {
-			// The family holds the operation the line names and nothing
-			// else: it is the command cobra finds, without a search.
-			complete()
-			return root, c
+	root = buildRoot(f, word, op, later)
+	if len(later) == 1 {
+		for c, complete := range later {
+			if c.Name() == op {
+				// The family holds the operation the line names and
+				// nothing else: it is the command cobra finds, without a
+				// search.
+				complete()
+				return root, c
+			}
 		}
 	}
 	if c, _, err := root.Find(args); err == nil {
@@ -94,15 +91,19 @@ func rootAndOp(f *cli.Factory, args []string) (root, named *cobra.Command) {
 	return root, nil
 }
 
-// printedHelp prints op's help page for "FAMILY OPERATION --help" as
+// printedHelp prints op's help page when args are exactly "FAMILY
+// OPERATION --help" (or -h), op being the operation rootAndOp found, as
 // cobra's execute does: it defines the help flag (so the page lists it),
-// finds it set, and prints the page. Cobra's InitDefaultHelpFlag would
-// first merge the global flags into the operation's own, which the page
-// does not need. False, having printed nothing, where cobra would do
-// something else: the operation parses no flags (--help is an argument),
-// is deprecated (a notice comes first), or -h is not the help flag.
+// finds it set, and prints the page. Cobra would search the tree twice,
+// and its InitDefaultHelpFlag would first merge the global flags into the
+// operation's own, which the page does not need. False, having printed
+// nothing, for any other line, and where cobra would do something else:
+// the operation parses no flags (--help is an argument), is deprecated (a
+// notice comes first), or -h is not the help flag.
 func printedHelp(op *cobra.Command, args []string) bool {
-	if op.DisableFlagParsing || op.Deprecated != "" {
+	// rootAndOp found op only where the line's first two words are the
+	// family and the operation.
+	if len(args) != 3 || args[2] != "--help" && args[2] != "-h" || op.DisableFlagParsing || op.Deprecated != "" {
 		return false
 	}
 	fs := op.Flags()
@@ -122,22 +123,10 @@ func printedHelp(op *cobra.Command, args []string) bool {
 	return true
 }
 
-// isOpHelp reports whether args are exactly "FAMILY OPERATION --help" (or
-// -h): help, whatever else cobra would have done, for which cobra would
-// search the tree twice and parse the flags only to print the page.
-func isOpHelp(args []string) bool {
-	return len(args) == 3 && isWord(args[0]) && isWord(args[1]) && (args[2] == "--help" || args[2] == "-h")
-}
-
 // buildRoot is newRoot, with the named family's operations as stubs when
-// later is set (see Group.command).
-func buildRoot(f *cli.Factory, word string, later map[*cobra.Command]func()) *cobra.Command {
-	return buildRootOf(f, word, "", later)
-}
-
-// buildRootOf is buildRoot, with only the operation named op in the named
-// family when op names one (see Group.CommandOf).
-func buildRootOf(f *cli.Factory, word, op string, later map[*cobra.Command]func()) *cobra.Command {
+// later is set (see Group.command), and only the operation named op in it
+// when op names one (see Group.CommandOf).
+func buildRoot(f *cli.Factory, word, op string, later map[*cobra.Command]func()) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "orgctl <command> <subcommand> [flags]",
 		Short: "Administer an organization through its management API",
@@ -195,15 +184,14 @@ Try it without an org:  orgctl --sandbox users list`,
 	}
 	root.AddGroup(&cobra.Group{ID: "org", Title: "Organization commands:"},
 		&cobra.Group{ID: "tool", Title: "orgctl commands:"})
-	names := func(fm families.Family) bool { return fm.Name == word || slices.Contains(fm.Aliases, word) }
 	tls := tools(root)
 	// A command line that names a family or tool needs no other: the
 	// root's own help and lookup errors are the only pages that list them.
-	named := slices.ContainsFunc(families.List(), names) || slices.ContainsFunc(tls, func(t tool) bool { return t.name() == word })
+	named := slices.ContainsFunc(families.List(), func(fm families.Family) bool { return fm.IsNamed(word) }) || slices.ContainsFunc(tls, func(t tool) bool { return t.name() == word })
 	for _, fm := range families.List() {
 		var c *cobra.Command
 		switch {
-		case word == allFamilies || names(fm):
+		case word == allFamilies || fm.IsNamed(word):
 			c = fm.Group().CommandOf(f, later, op)
 		case named:
 			continue
@@ -230,7 +218,7 @@ Try it without an org:  orgctl --sandbox users list`,
 	if named {
 		// The help command is the root's: a line that names a family or
 		// tool never reaches it, and the root's page, which lists it, is
-		// not printed. TestHelpStubIsTheHelpCommand keeps the two alike.
+		// not printed.
 		help = helpStub()
 	} else {
 		help = newHelpCmd(root, f.IO.Width)
@@ -296,13 +284,6 @@ func tools(root *cobra.Command) []tool {
 	}
 }
 
-// helpStub is the help command's name and summary, without its topics'
-// pages and completions.
-func helpStub() *cobra.Command {
-	return &cobra.Command{Use: "help [COMMAND | TOPIC]",
-		Short: "Help about any command, or a topic: environment, exit-codes, formatting, names"}
-}
-
 // orgCodeCmd builds one of export, plan and apply, which share their options.
 func orgCodeCmd(i int) func(f *cli.Factory) *cobra.Command {
 	return func(f *cli.Factory) *cobra.Command { return orgfiles.NewCmds(f)[i] }
@@ -316,7 +297,7 @@ func execute(ctx context.Context, f *cli.Factory, args []string, beforeRun func(
 		f.Context = ctx
 	}
 	root, op := rootAndOp(f, args)
-	if op != nil && isOpHelp(args) && printedHelp(op, args) {
+	if op != nil && printedHelp(op, args) {
 		return nil
 	}
 	root.SetArgs(args)
@@ -357,16 +338,26 @@ func execute(ctx context.Context, f *cli.Factory, args []string, beforeRun func(
 	return err
 }
 
-// familyWord is the word that names the family a command line needs in
-// full: its first word, or allFamilies for help and completion requests,
-// which look at the whole tree.
-func familyWord(args []string) string {
-	switch w := firstWord(args); w {
-	case "help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
-		return allFamilies
-	default:
-		return w
+// lineWords are the words a command line's tree is built for, read in one
+// pass. family names the family (or tool) the line needs in full: its
+// first word, or allFamilies for help and completion requests, which look
+// at the whole tree. op is the word right after the first ("list" in
+// "users list --help"): the operation the line runs, if the family has one
+// of that name; "" when a flag or "--" comes right after the first word,
+// or "--" before it, where cobra might read the words differently.
+func lineWords(args []string) (family, op string) {
+	i := firstWordAt(args)
+	if i < 0 {
+		return "", ""
 	}
+	switch family = args[i]; family {
+	case "help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
+		return allFamilies, ""
+	}
+	if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && !slices.Contains(args[:i], "--") {
+		op = args[i+1]
+	}
+	return family, op
 }
 
 // globalValueFlags are the global flags that take the next word as their
@@ -387,15 +378,8 @@ var globalValueFlags = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
-// firstWord is the first argument that is not a global flag or its value.
-func firstWord(args []string) string {
-	if i := firstWordAt(args); i >= 0 {
-		return args[i]
-	}
-	return ""
-}
-
-// firstWordAt is the index of firstWord, -1 when there is none.
+// firstWordAt is the index of the first argument that is not a global
+// flag or its value, -1 when there is none.
 func firstWordAt(args []string) int {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -420,18 +404,6 @@ func firstWordAt(args []string) int {
 		return i
 	}
 	return -1
-}
-
-// opWord is the word right after the first one ("list" in "users list
-// --help"): the operation the line runs, if the family has one of that
-// name. "" when a flag or "--" comes right after the first word, or "--"
-// before it, where cobra might read the words differently.
-func opWord(args []string) string {
-	i := firstWordAt(args)
-	if i < 0 || i+1 >= len(args) || slices.Contains(args[:i], "--") || !isWord(args[i+1]) || args[i+1] == "--" {
-		return ""
-	}
-	return args[i+1]
 }
 
 // isWord says whether a is a word rather than a flag: "--" counts as a

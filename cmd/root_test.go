@@ -5,10 +5,18 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families"
 )
+
+// rootFor is the tree rootAndOp builds for args.
+func rootFor(f *cli.Factory, args []string) *cobra.Command {
+	root, _ := rootAndOp(f, args)
+	return root
+}
 
 // A command line that only asks for the version builds the root alone and
 // prints what the whole tree prints; any other word or flag beside it
@@ -81,19 +89,32 @@ func TestRootBuildsOnlyTheNamedOperation(t *testing.T) {
 // "FAMILY OPERATION --help" (and -h), which prints the page without
 // cobra's search, prints what the whole tree prints through cobra, piped
 // and on a terminal, for every operation; so do the lines that take the
-// usual path (an operation of a subgroup).
+// usual path (an operation of a subgroup), and cobra run on the tree
+// rootFor builds (the path a line with a global flag before the family
+// takes).
 func TestOperationHelpAsCobraPrintsIt(t *testing.T) {
 	isolate(t)
-	page := func(args []string, whole bool, width int) string {
+	const (
+		viaExecute = iota
+		viaRootFor
+		viaWhole
+	)
+	page := func(args []string, via, width int) string {
 		f, tio := testFactory(t, &testKeyring{}, "")
 		f.IO.OutTTY, f.IO.Width = width > 0, width
 		var err error
-		if whole {
-			root := newRoot(f, allFamilies)
+		switch via {
+		case viaExecute:
+			err = execute(context.Background(), f, args, nil)
+		case viaRootFor, viaWhole:
+			var root *cobra.Command
+			if via == viaWhole {
+				root = newRoot(f, allFamilies)
+			} else {
+				root = rootFor(f, args)
+			}
 			root.SetArgs(args)
 			err = root.Execute()
-		} else {
-			err = execute(context.Background(), f, args, nil)
 		}
 		if err != nil {
 			t.Fatalf("%v: %v", args, err)
@@ -108,13 +129,16 @@ func TestOperationHelpAsCobraPrintsIt(t *testing.T) {
 			for _, flag := range []string{"--help", "-h"} {
 				args := append(slices.Clip(path), op.Name(), flag)
 				if f, _ := testFactory(t, &testKeyring{}, ""); len(path) == 1 {
-					if _, named := rootAndOp(f, args); named == nil || !isOpHelp(args) {
+					if _, named := rootAndOp(f, args); named == nil || !printedHelp(named, args) {
 						t.Errorf("%v: not printed without cobra's search", args)
 					}
 				}
 				for _, width := range []int{0, 80} {
-					if got, want := page(args, false, width), page(args, true, width); got != want || got == "" {
-						t.Errorf("%v at width %d:\n got: %q\nwant: %q", args, width, got, want)
+					want := page(args, viaWhole, width)
+					for _, via := range []int{viaExecute, viaRootFor} {
+						if got := page(args, via, width); got != want || got == "" {
+							t.Errorf("%v at width %d (path %d):\n got: %q\nwant: %q", args, width, via, got, want)
+						}
 					}
 				}
 				n++

@@ -29,6 +29,12 @@ func (fm Family) Group() engine.Group {
 	return g
 }
 
+// IsNamed reports whether word is the family's name or one of its aliases,
+// as cobra finds its command.
+func (fm Family) IsNamed(word string) bool {
+	return fm.Name == word || slices.Contains(fm.Aliases, word)
+}
+
 // Stub is the family's command before its subcommands are built: enough
 // for the root's help and for cobra to find it by name or alias.
 func (fm Family) Stub() *cobra.Command {

@@ -47,11 +47,7 @@ rows by natural key (--restart starts over).`,
 	show := &cobra.Command{
 		Use: "show ID", Short: "Show a job's counts and the rows that failed or are unknown", Args: cli.ExactArgs(1, "ID"),
 		RunE: func(c *cobra.Command, args []string) error {
-			sel, err := engine.JSONSelection(c)
-			if err != nil {
-				return err
-			}
-			p, store, err := jobsSetup(f)
+			p, store, sel, err := jobsSetup(f, c)
 			if err != nil {
 				return err
 			}
@@ -115,7 +111,7 @@ rows by natural key (--restart starts over).`,
 	c.AddCommand(&cobra.Command{
 		Use: "rm ID", Short: "Forget a job (the next run of its command starts over)", Args: cli.ExactArgs(1, "ID"),
 		RunE: func(c *cobra.Command, args []string) error {
-			_, store, err := jobsSetup(f)
+			_, store, _, err := jobsSetup(f, c)
 			if err != nil {
 				return err
 			}
@@ -140,11 +136,7 @@ rows by natural key (--restart starts over).`,
 
 // listRun lists the jobs, newest first.
 func listRun(f *cli.Factory, c *cobra.Command) error {
-	sel, err := engine.JSONSelection(c)
-	if err != nil {
-		return err
-	}
-	p, store, err := jobsSetup(f)
+	p, store, sel, err := jobsSetup(f, c)
 	if err != nil {
 		return err
 	}
@@ -228,12 +220,18 @@ func fitJobColumns(docs []map[string]any, width int) []output.Column {
 	return out
 }
 
-func jobsSetup(f *cli.Factory) (*output.Printer, bulk.Store, error) {
+// jobsSetup is what every jobs command starts from: c's --json fields (nil
+// without --json), the printer and the job store.
+func jobsSetup(f *cli.Factory, c *cobra.Command) (*output.Printer, bulk.Store, []string, error) {
+	sel, err := engine.JSONSelection(c)
+	if err != nil {
+		return nil, bulk.Store{}, nil, err
+	}
 	_, p, err := cli.PrinterFor(f)
 	if err != nil {
-		return nil, bulk.Store{}, err
+		return nil, bulk.Store{}, nil, err
 	}
-	return p, bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")}, nil
+	return p, bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")}, sel, nil
 }
 
 func findJob(store bulk.Store, id string) (string, error) {

@@ -19,7 +19,7 @@ import (
 func Root(f *cli.Factory, names ...string) *cobra.Command {
 	root := clitest.Root(f)
 	for _, fm := range families.List() {
-		if slices.Contains(names, fm.Name) || slices.ContainsFunc(fm.Aliases, func(a string) bool { return slices.Contains(names, a) }) {
+		if slices.ContainsFunc(names, fm.IsNamed) {
 			root.AddCommand(fm.Group().Command(f, nil))
 		}
 	}
