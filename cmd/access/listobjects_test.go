@@ -28,16 +28,9 @@ func TestNewCmdListObjectsParsesTheSubjectAndTypes(t *testing.T) {
 		{args: []string{"--user", "a", "--group", "b"}, err: "pass --user USER or --group GROUP"},
 		{args: []string{"--user", "a", "--type", "workflow"}, err: `invalid --type "workflow"`},
 	} {
-		var got *ListObjectsOptions
-		err := clitest.Parse(NewCmdListObjects(f, func(o *ListObjectsOptions) error { got = o; return nil }), tc.args...)
+		got := clitest.ParseOptions(t, f, NewCmdListObjects, tc.err, tc.args...)
 		if tc.err != "" {
-			if !clitest.IsUsage(err) || !strings.Contains(err.Error(), tc.err) || got != nil {
-				t.Errorf("%v: err %v, ran %v; want a usage error with %q and no run", tc.args, err, got != nil, tc.err)
-			}
 			continue
-		}
-		if err != nil || got == nil {
-			t.Fatalf("%v: %v", tc.args, err)
 		}
 		if got.Factory != f || got.User != tc.want.User || got.Group != tc.want.Group || !slices.Equal(got.Types, tc.want.Types) ||
 			got.Direct != tc.want.Direct || !slices.Equal(got.Selection, tc.want.Selection) {

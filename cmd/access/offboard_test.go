@@ -35,16 +35,9 @@ func TestNewCmdOffboardParsesOneUserOrAFile(t *testing.T) {
 		{args: []string{"gone@x.example", "--map", "a=user", "--yes"}, err: "--from"},
 		{args: []string{"--from", csv, "--yes"}, err: "the header row does not fit the command"},
 	} {
-		var got *OffboardOptions
-		err := clitest.Parse(NewCmdOffboard(f, func(o *OffboardOptions) error { got = o; return nil }), tc.args...)
+		got := clitest.ParseOptions(t, f, NewCmdOffboard, tc.err, tc.args...)
 		if tc.err != "" {
-			if !clitest.IsUsage(err) || !strings.Contains(err.Error(), tc.err) || got != nil {
-				t.Errorf("%v: err %v, ran %v; want a usage error with %q and no run", tc.args, err, got != nil, tc.err)
-			}
 			continue
-		}
-		if err != nil || got == nil {
-			t.Fatalf("%v: %v", tc.args, err)
 		}
 		if !slices.Equal(got.Emails, tc.emails) || !slices.Equal(got.Rows, tc.rows) || got.DryRun != tc.dry || got.Yes == tc.dry || (got.File != nil) != (tc.rows != nil) {
 			t.Errorf("%v: options %+v", tc.args, got)

@@ -26,16 +26,9 @@ func TestNewCmdReportParsesAndChecksItsFlags(t *testing.T) {
 		{args: []string{"--exit-code"}, err: "--exit-code needs --since"},
 		{args: []string{"--write", "q3.csv"}, err: "--write goes with --since"},
 	} {
-		var got *ReportOptions
-		err := clitest.Parse(NewCmdReport(f, func(o *ReportOptions) error { got = o; return nil }), tc.args...)
+		got := clitest.ParseOptions(t, f, NewCmdReport, tc.err, tc.args...)
 		if tc.err != "" {
-			if !clitest.IsUsage(err) || !strings.Contains(err.Error(), tc.err) || got != nil {
-				t.Errorf("%v: err %v, ran %v; want a usage error with %q and no run", tc.args, err, got != nil, tc.err)
-			}
 			continue
-		}
-		if err != nil || got == nil {
-			t.Fatalf("%v: %v", tc.args, err)
 		}
 		tc.want.Factory = f
 		if *got != tc.want {
