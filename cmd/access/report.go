@@ -19,10 +19,7 @@ import (
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
-// reportColumns and changeColumns print access.ReportFields and
-// access.ChangeFields.
-var reportColumns, changeColumns = columnsOf(access.ReportFields), columnsOf(access.ChangeFields)
-
+// columnsOf is how a table shows fields.
 func columnsOf(fs []access.Field) []output.Column {
 	out := make([]output.Column, len(fs))
 	for i, f := range fs {
