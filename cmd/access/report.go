@@ -3,9 +3,8 @@ package access
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+	"io"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,6 +14,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/output/atomicfile"
 	"github.com/orgctl/orgctl/output/redact"
 	"github.com/orgctl/orgctl/ratebudget"
 )
@@ -210,17 +210,10 @@ func reportReads(f *cli.Factory, conn *cli.Connection, org *access.Org, o *Repor
 // changed since the earlier one (exit 7 with --exit-code when anything did).
 func printChanges(f *cli.Factory, p *output.Printer, o *ReportOptions, prev, rows []access.Row, prov *access.Provenance) error {
 	if o.Write != "" {
-		fh, err := os.Create(o.Write)
-		if err != nil {
-			return err
-		}
+		// replaced whole or not at all: --write may name the --since file
 		fields, stamped := prov.Stamp(access.ReportFields, rows)
-		err = access.WriteCSV(fh, fields, stamped)
-		if cerr := fh.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("writing %s: %w", o.Write, err)
+		if err := atomicfile.WriteFunc(o.Write, 0o644, func(w io.Writer) error { return access.WriteCSV(w, fields, stamped) }); err != nil {
+			return err
 		}
 	}
 	changes := access.Changes(prev, rows)

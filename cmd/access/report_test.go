@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/cli/clitest"
 )
@@ -86,5 +87,22 @@ func TestReportRunThenWhatChangedSince(t *testing.T) {
 	if len(changes) != 2 || !strings.HasPrefix(changes[0], "CHANGE,USER,") ||
 		!strings.HasPrefix(changes[1], "granted,former.employee@sandbox.example,folder,app:/Finance,,edit,") {
 		t.Errorf("changes:\n%s", out)
+	}
+
+	// --write may name the --since file, as a rolling baseline: read
+	// first, then replaced whole, with no temporary file left beside it
+	out.Reset()
+	if err := reportRun(context.Background(), &ReportOptions{Factory: f, Method: "auto", Since: prev, Write: prev}); err != nil {
+		t.Fatalf("--since and --write the same file: %v\n%s", err, errOut)
+	}
+	if !strings.Contains(out.String(), "granted,former.employee@sandbox.example,folder,app:/Finance,") {
+		t.Errorf("changes against the file before it was replaced:\n%s", out)
+	}
+	written, err := access.ReadCSV(prev)
+	if err != nil || len(written) != len(lines)-1 {
+		t.Errorf("--write kept %d rows (%v), want the %d of the whole report", len(written), err, len(lines)-1)
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(prev)); len(ents) != 1 {
+		t.Errorf("beside the report: %v", ents)
 	}
 }
