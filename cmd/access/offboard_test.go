@@ -57,6 +57,12 @@ func TestOffboardFromHasTheFileOptions(t *testing.T) {
 	if !strings.Contains(c.Long, "\nScope:  Users > Write\n") || !strings.Contains(c.Long, "Permissions > Write") || c.Annotations["cost"] != "2" {
 		t.Errorf("help or annotations lack the facts: %v\n%s", c.Annotations, c.Long)
 	}
+	// what is sent is said once, and as the run sends it: the reach after
+	// is worked out, not read (offboard.txtar counts the reads)
+	if strings.Count(c.Long, "Requests: ") != 1 || !strings.Contains(c.Long, "eight POST\n/permissions/listObjects (effective and direct, per type); then") ||
+		!strings.Contains(c.Long, "not read again") {
+		t.Errorf("help on the requests:\n%s", c.Long)
+	}
 }
 
 func TestOffboardRunShowsTheReachThenEndsIt(t *testing.T) {
