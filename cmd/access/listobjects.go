@@ -85,8 +85,8 @@ workflow NAME' says who reaches one.
 	engine.Describe(c, engine.Facts{Method: http.MethodPost, Path: "/permissions/listObjects", Scope: "Permissions > Read",
 		Also: []string{"Users > Read or Groups > Read", "Folders > Read", "Apps > Read", "Resources > Read"},
 		Requests: `one POST /permissions/listObjects per type (10 points each), the
-subject's list if named (users 2, groups 5) and one list per type to name the
-objects.`})
+subject's list if named (users 2, groups 5) and, for a table, one list per
+type to name the objects (-o json, yaml and --json print ids, as the API does).`})
 	fl := c.Flags()
 	fl.StringVar(&o.User, "user", "", "the subject is this `USER` (email or id)")
 	fl.StringVar(&o.Group, "group", "", "the subject is this `GROUP` (name or id)")

@@ -74,7 +74,7 @@ func TestListObjectsRunNamesWhatAUserReaches(t *testing.T) {
 }
 
 func TestListObjectsRunPrintsTheAPIsItemsAsJSON(t *testing.T) {
-	f, out, errOut, _ := clitest.SandboxFactory(t, "json")
+	f, out, errOut, api := clitest.SandboxFactory(t, "json")
 	o := &ListObjectsOptions{Factory: f, User: "former.employee@sandbox.example", Types: []string{"folder"}, Direct: true}
 	if err := listObjectsRun(context.Background(), o); err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
@@ -82,6 +82,10 @@ func TestListObjectsRunPrintsTheAPIsItemsAsJSON(t *testing.T) {
 	var items []map[string]any
 	if err := json.Unmarshal(out.Bytes(), &items); err != nil || len(items) != 1 || items[0]["access_level"] != "use" || items[0]["type"] != "folder" {
 		t.Errorf("-o json = %s (%v)", out, err)
+	}
+	// ids, as the API gives them: no list is read to name the objects
+	if sent := clitest.Sent(api); slices.Contains(sent, "GET /api/v2/folders") {
+		t.Errorf("-o json read the folders to name them: %v", sent)
 	}
 }
 
