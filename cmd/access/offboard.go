@@ -170,14 +170,12 @@ func offboardees(ctx context.Context, f *cli.Factory, conn *cli.Connection, org 
 // offboardRun reads the users and what they reach, prints that and the
 // steps with their cost, asks, runs the steps as one job and prints what
 // remains.
-func offboardRun(parent context.Context, o *OffboardOptions) error {
+func offboardRun(ctx context.Context, o *OffboardOptions) error {
 	f := o.Factory
 	cfg, p, err := cli.PrinterFor(f)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithCancelCause(parent)
-	defer cancel(nil)
 	conn, err := f.JobConnection(ctx, 1)
 	if err != nil {
 		return err

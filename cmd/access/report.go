@@ -119,7 +119,7 @@ number and cost for this org.`})
 // reportRun reads the org's names, picks the cheaper way to read its
 // access, reads it as a job, and prints the report or what changed since
 // an earlier one.
-func reportRun(parent context.Context, o *ReportOptions) error {
+func reportRun(ctx context.Context, o *ReportOptions) error {
 	f := o.Factory
 	var prev []access.Row
 	if o.Since != "" {
@@ -132,8 +132,6 @@ func reportRun(parent context.Context, o *ReportOptions) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithCancelCause(parent)
-	defer cancel(nil)
 	conn, err := f.JobConnection(ctx, 1)
 	if err != nil {
 		return err
