@@ -8,6 +8,7 @@
 // Org reads the lists that turn the answers' ids into names: users, groups
 // with their members, folders as paths, and the objects with access lists.
 // It sends through client.Client and knows no command line: package
-// families wires the commands (permissions access-list, list-objects,
-// report; users offboard) and runs a review's reads as a bulk job.
+// cmd/access holds the commands (permissions access-list's view,
+// list-objects, report; users offboard) and runs a review's reads as a
+// bulk job.
 package access

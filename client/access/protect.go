@@ -29,17 +29,14 @@ func TokenOwner(ctx context.Context, cl *client.Client, token string) string {
 	}
 	owner := ""
 	for _, t := range tokens {
-		if t.Last4 == "" || !strings.HasSuffix(token, t.Last4) || len(t.Owner) == 0 {
+		id := kinds.Text(t.Owner) // "" when absent or null
+		if t.Last4 == "" || !strings.HasSuffix(token, t.Last4) || id == "" {
 			continue
 		}
-		id := kinds.Text(t.Owner)
 		if owner != "" && owner != id {
 			return ""
 		}
 		owner = id
-	}
-	if owner == "null" {
-		return ""
 	}
 	return owner
 }

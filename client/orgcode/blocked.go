@@ -2,8 +2,9 @@ package orgcode
 
 import (
 	"fmt"
-	"github.com/orgctl/orgctl/client/kinds"
 	"strings"
+
+	"github.com/orgctl/orgctl/client/kinds"
 )
 
 // Blocked is one field of a change that the org cannot take yet: it needs
@@ -42,19 +43,6 @@ func uncreatable(l *Live, ref, key string) (needs, reason string) {
 		return fmt.Sprintf("folder %q", key), fmt.Sprintf("this org has no such folder, and the API creates no %s folders", typ)
 	}
 	return "", ""
-}
-
-// blockable reports a reference that, missing, blocks a change instead of
-// making the files wrong: one to what only the live org can hold.
-func blockable(ref, key string) bool {
-	switch ref {
-	case "apps":
-		return true
-	case "folders":
-		typ, _, ok := splitFolder(key)
-		return ok && !kinds.CreatableFolderType(typ)
-	}
-	return false
 }
 
 // add adds c to the plan, less its blocked fields.

@@ -99,7 +99,7 @@ func (l *Live) record(r client.Request) {
 func (l *Live) listAll(ctx context.Context, d Doer, kind string) ([]map[string]any, error) {
 	li := kinds.Of(kind)
 	req := client.Request{Method: http.MethodGet, Path: li.List, Scope: li.Scope}
-	if KindNamed(kind) != nil && KindNamed(kind).Singleton {
+	if li.Singleton {
 		l.record(req)
 		resp, err := d.Do(ctx, req)
 		if err != nil {

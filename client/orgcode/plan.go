@@ -117,7 +117,8 @@ func Check(f *Files, l *Live, r Reading) error {
 		}
 		// What only the live org can hold and it lacks blocks a change,
 		// which the plan shows: the files are not wrong for it.
-		return l.Exists(kind, key) || blockable(kind, key)
+		needs, _ := uncreatable(l, kind, key)
+		return l.Exists(kind, key) || needs != ""
 	}
 	for _, k := range Kinds() {
 		if !r.Manages(k.Name) {

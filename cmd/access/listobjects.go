@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client/access"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
@@ -84,8 +85,8 @@ workflow NAME' says who reaches one.
 	engine.Describe(c, engine.Facts{Method: http.MethodPost, Path: "/permissions/listObjects", Scope: "Permissions > Read",
 		Also: []string{"Users > Read or Groups > Read", "Folders > Read", "Apps > Read", "Resources > Read"},
 		Requests: `one POST /permissions/listObjects per type (10 points each), the
-subject's list if named (users 2, groups 5) and one list per type to name the
-objects.`})
+subject's list if named (users 2, groups 5) and, for a table, one list per
+type to name the objects (-o json, yaml and --json print ids, as the API does).`})
 	fl := c.Flags()
 	fl.StringVar(&o.User, "user", "", "the subject is this `USER` (email or id)")
 	fl.StringVar(&o.Group, "group", "", "the subject is this `GROUP` (name or id)")
@@ -151,9 +152,7 @@ func listObjectsRun(ctx context.Context, o *ListObjectsOptions) error {
 		if json.Unmarshal(raw, &it) != nil {
 			continue
 		}
-		id := string(it.ID)
-		json.Unmarshal(it.ID, &id)
-		rows = append(rows, map[string]any{"type": it.Type, "object": org.Name(it.Type, id), "level": it.Level})
+		rows = append(rows, map[string]any{"type": it.Type, "object": org.Name(it.Type, kinds.Text(it.ID)), "level": it.Level})
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		ti, tj := rows[i]["type"].(string), rows[j]["type"].(string)

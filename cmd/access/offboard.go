@@ -65,15 +65,7 @@ id ("email" and "user-id" are read as it too; --map COLUMN=user reads another
 column), with the file options of every --from (--skip-invalid, --failed...).
 
 The token's own user and the org's last active admin are never offboarded:
-orgctl refuses (exit 2) before changing anything.
-
-Requests: the lists of users, access tokens (whose token this is) and groups;
-per user, eight POST /permissions/listObjects (effective and direct, per
-type); then 2 points to disable, 5 per group, 10 per grant revoked. What
-remains after is worked out from what the user reached before and what was
-removed, not read again. On a terminal the lists of folders, apps, resources
-and resource configurations name the objects (14 points); piped, and with -o
-json/yaml/csv, objects are named by id and those lists are not read.`,
+orgctl refuses (exit 2) before changing anything.`,
 		Example: `  orgctl users offboard former.employee@sandbox.example --dry-run
   orgctl users offboard former.employee@sandbox.example --yes
   orgctl users offboard --from leavers.csv --yes
@@ -118,10 +110,14 @@ json/yaml/csv, objects are named by id and those lists are not read.`,
 	engine.Describe(c, engine.Facts{Method: http.MethodDelete, Path: "/users/{userId}", Scope: "Users > Write",
 		Also: []string{"Groups > Write", "Permissions > Write", "Permissions > Read", "Users > Read", "Access Tokens > Read",
 			"Groups > Read", "Folders > Read", "Apps > Read", "Resources > Read"},
-		Requests: `the lists of users, access tokens (whose token this is), groups,
-folders, apps, resources and resource configurations; per user, eight POST
-/permissions/listObjects (effective and direct, per type) before and four
-after; then 2 points to disable, 5 per group, 10 per grant revoked.`})
+		Requests: `the lists of users and groups, and of access tokens when an admin
+is among the users (whose token this is); per user, eight POST
+/permissions/listObjects (effective and direct, per type); then 2 points to
+disable, 5 per group, 10 per grant revoked. What remains after is worked out
+from what the user reached before and what was removed, not read again. On a
+terminal the lists of folders, apps, resources and resource configurations
+name the objects (14 points); piped, and with -o json/yaml/csv, objects are
+named by id and those lists are not read.`})
 	fl := c.Flags()
 	engine.AddUserFileFlags(c, "offboard")
 	fl.BoolVar(&o.DryRun, "dry-run", false, "print what the user reaches and the steps, change nothing")
@@ -174,14 +170,12 @@ func offboardees(ctx context.Context, f *cli.Factory, conn *cli.Connection, org 
 // offboardRun reads the users and what they reach, prints that and the
 // steps with their cost, asks, runs the steps as one job and prints what
 // remains.
-func offboardRun(parent context.Context, o *OffboardOptions) error {
+func offboardRun(ctx context.Context, o *OffboardOptions) error {
 	f := o.Factory
 	cfg, p, err := cli.PrinterFor(f)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithCancelCause(parent)
-	defer cancel(nil)
 	conn, err := f.JobConnection(ctx, 1)
 	if err != nil {
 		return err

@@ -3,9 +3,8 @@ package access
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+	"io"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,14 +14,12 @@ import (
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/output/atomicfile"
 	"github.com/orgctl/orgctl/output/redact"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
-// reportColumns and changeColumns print access.ReportFields and
-// access.ChangeFields.
-var reportColumns, changeColumns = columnsOf(access.ReportFields), columnsOf(access.ChangeFields)
-
+// columnsOf is how a table shows fields.
 func columnsOf(fs []access.Field) []output.Column {
 	out := make([]output.Column, len(fs))
 	for i, f := range fs {
@@ -122,7 +119,7 @@ number and cost for this org.`})
 // reportRun reads the org's names, picks the cheaper way to read its
 // access, reads it as a job, and prints the report or what changed since
 // an earlier one.
-func reportRun(parent context.Context, o *ReportOptions) error {
+func reportRun(ctx context.Context, o *ReportOptions) error {
 	f := o.Factory
 	var prev []access.Row
 	if o.Since != "" {
@@ -135,8 +132,6 @@ func reportRun(parent context.Context, o *ReportOptions) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithCancelCause(parent)
-	defer cancel(nil)
 	conn, err := f.JobConnection(ctx, 1)
 	if err != nil {
 		return err
@@ -213,17 +208,10 @@ func reportReads(f *cli.Factory, conn *cli.Connection, org *access.Org, o *Repor
 // changed since the earlier one (exit 7 with --exit-code when anything did).
 func printChanges(f *cli.Factory, p *output.Printer, o *ReportOptions, prev, rows []access.Row, prov *access.Provenance) error {
 	if o.Write != "" {
-		fh, err := os.Create(o.Write)
-		if err != nil {
-			return err
-		}
+		// replaced whole or not at all: --write may name the --since file
 		fields, stamped := prov.Stamp(access.ReportFields, rows)
-		err = access.WriteCSV(fh, fields, stamped)
-		if cerr := fh.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("writing %s: %w", o.Write, err)
+		if err := atomicfile.WriteFunc(o.Write, 0o644, func(w io.Writer) error { return access.WriteCSV(w, fields, stamped) }); err != nil {
+			return err
 		}
 	}
 	changes := access.Changes(prev, rows)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/cli/clitest"
 )
@@ -26,16 +27,9 @@ func TestNewCmdReportParsesAndChecksItsFlags(t *testing.T) {
 		{args: []string{"--exit-code"}, err: "--exit-code needs --since"},
 		{args: []string{"--write", "q3.csv"}, err: "--write goes with --since"},
 	} {
-		var got *ReportOptions
-		err := clitest.Parse(NewCmdReport(f, func(o *ReportOptions) error { got = o; return nil }), tc.args...)
+		got := clitest.ParseOptions(t, f, NewCmdReport, tc.err, tc.args...)
 		if tc.err != "" {
-			if !clitest.IsUsage(err) || !strings.Contains(err.Error(), tc.err) || got != nil {
-				t.Errorf("%v: err %v, ran %v; want a usage error with %q and no run", tc.args, err, got != nil, tc.err)
-			}
 			continue
-		}
-		if err != nil || got == nil {
-			t.Fatalf("%v: %v", tc.args, err)
 		}
 		tc.want.Factory = f
 		if *got != tc.want {
@@ -93,5 +87,22 @@ func TestReportRunThenWhatChangedSince(t *testing.T) {
 	if len(changes) != 2 || !strings.HasPrefix(changes[0], "CHANGE,USER,") ||
 		!strings.HasPrefix(changes[1], "granted,former.employee@sandbox.example,folder,app:/Finance,,edit,") {
 		t.Errorf("changes:\n%s", out)
+	}
+
+	// --write may name the --since file, as a rolling baseline: read
+	// first, then replaced whole, with no temporary file left beside it
+	out.Reset()
+	if err := reportRun(context.Background(), &ReportOptions{Factory: f, Method: "auto", Since: prev, Write: prev}); err != nil {
+		t.Fatalf("--since and --write the same file: %v\n%s", err, errOut)
+	}
+	if !strings.Contains(out.String(), "granted,former.employee@sandbox.example,folder,app:/Finance,") {
+		t.Errorf("changes against the file before it was replaced:\n%s", out)
+	}
+	written, err := access.ReadCSV(prev)
+	if err != nil || len(written) != len(lines)-1 {
+		t.Errorf("--write kept %d rows (%v), want the %d of the whole report", len(written), err, len(lines)-1)
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(prev)); len(ents) != 1 {
+		t.Errorf("beside the report: %v", ents)
 	}
 }

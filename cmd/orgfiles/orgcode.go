@@ -377,14 +377,14 @@ func applyChecks(f *cli.Factory, o orgOptions, review string) error {
 	return nil
 }
 
-func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
+func orgApply(ctx context.Context, f *cli.Factory, o orgOptions) error {
 	if strings.TrimSpace(o.dir) == "" {
 		return cli.UsageErrorf("apply needs --dir DIR, or a plan saved by `orgctl plan --dir DIR --out FILE`")
 	}
 	if err := applyChecks(f, o, fmt.Sprintf("`orgctl plan --dir %s`", o.dir)); err != nil {
 		return err
 	}
-	files, err := readOrgFiles(parent, o.dir)
+	files, err := readOrgFiles(ctx, o.dir)
 	if err != nil {
 		return err
 	}
@@ -392,8 +392,6 @@ func orgApply(parent context.Context, f *cli.Factory, o orgOptions) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithCancelCause(parent)
-	defer cancel(nil)
 	conn, err := f.JobConnection(ctx, o.parallel)
 	if err != nil {
 		return err
@@ -426,7 +424,7 @@ type applyJob struct {
 }
 
 // applySaved applies a plan saved by plan --out.
-func applySaved(parent context.Context, f *cli.Factory, o orgOptions, file string, planFlags bool) error {
+func applySaved(ctx context.Context, f *cli.Factory, o orgOptions, file string, planFlags bool) error {
 	if o.dir != "" || planFlags {
 		return cli.UsageErrorf("apply %s applies the saved plan as it was made: leave out --dir, --prune and --only (they are the plan's)", file)
 	}
@@ -445,8 +443,6 @@ func applySaved(parent context.Context, f *cli.Factory, o orgOptions, file strin
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithCancelCause(parent)
-	defer cancel(nil)
 	conn, err := f.JobConnection(ctx, o.parallel)
 	if err != nil {
 		return err

@@ -289,7 +289,7 @@ func unmanagedByKind(p *orgcode.Plan) [][]orgcode.Unmanaged {
 // width space written as an entity, as Dependabot and Renovate do, so the
 // text reads the same and notifies nobody.
 func mdCell(s string) string {
-	s = output.Safe(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s))
+	s = oneLine(s)
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -322,6 +322,13 @@ func mdCell(s string) string {
 	return b.String()
 }
 
+// lineBreaks turns each line break into a space: a table cell is one line.
+var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
+
+// oneLine is text from the org or its files on one line, as output.Safe
+// shows it.
+func oneLine(s string) string { return output.Safe(lineBreaks.Replace(s)) }
+
 // zeroWidth is U+200B as an HTML entity: it breaks a mention or an issue
 // reference without a character a reader sees.
 const zeroWidth = "&#8203;"
@@ -338,7 +345,7 @@ func mdCode(s string) string {
 	if s == "" {
 		return ""
 	}
-	s = output.Safe(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s))
+	s = oneLine(s)
 	return "`" + strings.NewReplacer("|", `\|`, "`", "'").Replace(s) + "`"
 }
 

@@ -239,7 +239,7 @@ func writeAuditReport(w io.Writer, findings []changes.Finding, asOf time.Time, w
 				continue
 			}
 			fmt.Fprintf(&b, "  %s (%s, %s)  %s  %s\n", fd.ResourceName, fd.Type, fd.ResourceID, fd.Change, deadlineText(fd))
-			for _, line := range wrapWords(fd.Action, width-6) {
+			for _, line := range output.WrapWords(fd.Action, max(width-6, 20)) {
 				b.WriteString("      " + line + "\n")
 			}
 		}
@@ -272,26 +272,4 @@ func deadlineText(fd changes.Finding) string {
 		return fd.Deadline + ", 1 day ago"
 	}
 	return fmt.Sprintf("%s, %d days ago", fd.Deadline, -d)
-}
-
-func wrapWords(s string, width int) []string {
-	if width < 20 {
-		width = 20
-	}
-	var lines []string
-	var cur strings.Builder
-	for _, word := range strings.Fields(s) {
-		if cur.Len() > 0 && cur.Len()+1+len(word) > width {
-			lines = append(lines, cur.String())
-			cur.Reset()
-		}
-		if cur.Len() > 0 {
-			cur.WriteByte(' ')
-		}
-		cur.WriteString(word)
-	}
-	if cur.Len() > 0 {
-		lines = append(lines, cur.String())
-	}
-	return lines
 }

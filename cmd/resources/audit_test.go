@@ -2,6 +2,7 @@ package resources
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,5 +54,32 @@ func TestDeadlineText(t *testing.T) {
 		if got := deadlineText(tc.f); got != tc.want {
 			t.Errorf("deadlineText(%+v) = %q, want %q", tc.f, got, tc.want)
 		}
+	}
+}
+
+// The terminal report wraps each action under its finding, inside the width.
+func TestWriteAuditReportWrapsActions(t *testing.T) {
+	days := 40
+	fd := changes.Finding{ResourceID: "r1", ResourceName: "legacy", Type: "mssql", Change: "tsql-connector-v1-v2-removed",
+		Status: changes.StatusDeprecated, Deadline: "2026-Q4", DaysLeft: &days,
+		Action: "Move the resource to connector 3.0 in its settings before the removal, then test every query that uses it."}
+	var b strings.Builder
+	if err := writeAuditReport(&b, []changes.Finding{fd}, time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC), 50); err != nil {
+		t.Fatal(err)
+	}
+	var action []string
+	for _, line := range strings.Split(b.String(), "\n") {
+		if rest, ok := strings.CutPrefix(line, "      "); ok {
+			if len(line) > 50 {
+				t.Errorf("line wider than 50 columns: %q", line)
+			}
+			action = append(action, rest)
+		}
+	}
+	if len(action) < 2 || strings.Join(action, " ") != fd.Action {
+		t.Errorf("action lines %q, want %q wrapped\n%s", action, fd.Action, b.String())
+	}
+	if !strings.Contains(b.String(), "  legacy (mssql, r1)  tsql-connector-v1-v2-removed  2026-Q4, in 40 days\n") {
+		t.Errorf("report:\n%s", b.String())
 	}
 }

@@ -25,16 +25,9 @@ func TestNewCmdAuditParsesAndChecksItsFlags(t *testing.T) {
 		{args: []string{"--as-of", "1 Sept"}, err: `invalid --as-of "1 Sept"`},
 		{args: []string{"--fail-on", "bad"}, err: `invalid value "bad" for --fail-on`},
 	} {
-		var got *AuditOptions
-		err := clitest.Parse(NewCmdAudit(f, func(o *AuditOptions) error { got = o; return nil }), tc.args...)
+		got := clitest.ParseOptions(t, f, NewCmdAudit, tc.err, tc.args...)
 		if tc.err != "" {
-			if !clitest.IsUsage(err) || !strings.Contains(err.Error(), tc.err) || got != nil {
-				t.Errorf("%v: err %v, ran %v; want a usage error with %q and no run", tc.args, err, got != nil, tc.err)
-			}
 			continue
-		}
-		if err != nil || got == nil {
-			t.Fatalf("%v: %v", tc.args, err)
 		}
 		tc.want.Factory = f
 		if !got.AsOf.Equal(tc.want.AsOf) || got.FailOn != tc.want.FailOn || got.ListOnly != tc.want.ListOnly || got.Factory != f {
@@ -42,9 +35,8 @@ func TestNewCmdAuditParsesAndChecksItsFlags(t *testing.T) {
 		}
 	}
 	// without --as-of, today
-	var got *AuditOptions
-	if err := clitest.Parse(NewCmdAudit(f, func(o *AuditOptions) error { got = o; return nil })); err != nil || time.Since(got.AsOf) > time.Hour || got.AsOf.After(time.Now()) {
-		t.Errorf("default --as-of: %v %+v", err, got)
+	if got := clitest.ParseOptions(t, f, NewCmdAudit, ""); time.Since(got.AsOf) > time.Hour || got.AsOf.After(time.Now()) {
+		t.Errorf("default --as-of: %+v", got)
 	}
 	c := NewCmdAudit(f, nil)
 	if !strings.Contains(c.Long, "\nScope:  Resources > Read\nCost:   5 points per request") || !strings.Contains(c.Long, "\n\nRequests: 1 GET /resources, plus") {
@@ -87,18 +79,13 @@ func TestAuditRunFindsAndFails(t *testing.T) {
 
 func TestNewCmdODBCCheckParsesParamsAndFiles(t *testing.T) {
 	f, _, _ := clitest.Buffered(t, `{"packetsize":"4096","ApplicationIntent":"ReadOnly"}`)
-	var got *ODBCCheckOptions
-	run := func(o *ODBCCheckOptions) error { got = o; return nil }
-	if err := clitest.Parse(NewCmdODBCCheck(f, run), "--param", "Encrypt=yes", "--file", "-"); err != nil {
-		t.Fatal(err)
-	}
+	got := clitest.ParseOptions(t, f, NewCmdODBCCheck, "", "--param", "Encrypt=yes", "--file", "-")
 	want := []changes.Param{{Key: "Encrypt", Value: "yes"}, {Key: "packetsize", Value: "4096"}, {Key: "ApplicationIntent", Value: "ReadOnly"}}
-	if got == nil || len(got.Params) != 3 || got.Params[0] != want[0] || got.Allowlist {
+	if len(got.Params) != 3 || got.Params[0] != want[0] || got.Allowlist {
 		t.Errorf("options %+v, want params %v", got, want)
 	}
-	got = nil
-	if err := clitest.Parse(NewCmdODBCCheck(f, run), "--allowlist"); err != nil || got == nil || !got.Allowlist || got.Params != nil {
-		t.Errorf("--allowlist: %v %+v", err, got)
+	if got := clitest.ParseOptions(t, f, NewCmdODBCCheck, "", "--allowlist"); !got.Allowlist || got.Params != nil {
+		t.Errorf("--allowlist: %+v", got)
 	}
 	for _, tc := range []struct {
 		args []string
@@ -108,11 +95,7 @@ func TestNewCmdODBCCheckParsesParamsAndFiles(t *testing.T) {
 		{[]string{"--param", "flag"}, `invalid --param "flag": expected KEY=VALUE`},
 		{nil, "nothing to check"},
 	} {
-		got = nil
-		err := clitest.Parse(NewCmdODBCCheck(f, run), tc.args...)
-		if !clitest.IsUsage(err) || !strings.Contains(err.Error(), tc.err) || got != nil {
-			t.Errorf("%v: %v (ran %v), want a usage error with %q", tc.args, err, got != nil, tc.err)
-		}
+		clitest.ParseOptions(t, f, NewCmdODBCCheck, tc.err, tc.args...)
 	}
 	if c := NewCmdODBCCheck(f, nil); c.Annotations["scope"] != "" {
 		t.Errorf("odbc-check sends no request but declares a scope: %v", c.Annotations)

@@ -301,7 +301,7 @@ func runODBCCheck(f *cli.Factory, p *output.Printer, params []changes.Param) err
 		return err
 	}
 	if len(report.Rejected) > 0 {
-		return &cli.ExitError{Code: 1, Err: fmt.Errorf("%d of %d ODBC parameter(s) rejected", len(report.Rejected), len(params))}
+		return &cli.ExitError{Code: cli.ExitFailure, Err: fmt.Errorf("%d of %d ODBC parameter(s) rejected", len(report.Rejected), len(params))}
 	}
 	return nil
 }
