@@ -16,26 +16,13 @@ import (
 // A command line with --from runs as a job of package bulkjob, which
 // sends each row through this engine (bulkjob.Engine).
 
-type bulkOptions = bulkjob.Options
-
 // MaxParallel bounds --parallel.
 const MaxParallel = bulkjob.MaxParallel
 
-type (
-	// UserFile is a --from file whose rows each name a user.
-	UserFile = bulkjob.UserFile
-	// UserRow is one row of a UserFile.
-	UserRow = bulkjob.UserRow
-)
+// UserFile is a --from file whose rows each name a user.
+type UserFile = bulkjob.UserFile
 
 var (
-	addBulkFlags       = bulkjob.AddFlags
-	bulkFlags          = bulkjob.ReadFlags
-	fromFile           = bulkjob.FromFile
-	bulkColumnsExample = bulkjob.ColumnsExample
-	hasUserColumn      = bulkjob.HasUserColumn
-	countOf            = bulkjob.CountOf
-
 	// ResumeLine is this process's command line, quoted for a shell.
 	ResumeLine = bulkjob.ResumeLine
 	// AddUserFileFlags gives a hand-written command --from FILE and the
@@ -44,7 +31,7 @@ var (
 )
 
 // runBulk is a command's run with --from: check every row, then run them.
-func runBulk(ctx context.Context, f *cli.Factory, op *Op, c *cobra.Command, args []string, o bulkOptions) error {
+func runBulk(ctx context.Context, f *cli.Factory, op *Op, c *cobra.Command, args []string, o bulkjob.Options) error {
 	base, ro := parseFlags(op, c, args)
 	e, err := New(f)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine/bulkjob"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 )
@@ -162,10 +163,10 @@ func help(op *Op) string {
 	}
 	if op.Writes() {
 		b.WriteString("\n\n--from FILE runs this once per row of a CSV file (a header row naming the flags\n" +
-			"and arguments, e.g. " + bulkColumnsExample(op) + ") or a JSON Lines file, checked whole\n" +
+			"and arguments, e.g. " + bulkjob.ColumnsExample(op) + ") or a JSON Lines file, checked whole\n" +
 			"before anything is sent and resumable: see 'orgctl jobs --help'.\n" +
 			"A CSV's separator (comma, semicolon or tab) is read from its header row;\n--delimiter sets it.")
-		if hasUserColumn(op) {
+		if bulkjob.HasUserColumn(op) {
 			b.WriteString(" A user column is named user: an email or an id (email and\nuser-id are read as it too).")
 		}
 	}
@@ -220,7 +221,7 @@ func wire(op *Op, f *cli.Factory, c *cobra.Command) {
 			_, err := mergeArgFlags(op, c, args)
 			return err
 		}
-		if fromFile(c) && len(args) <= len(op.Args) {
+		if bulkjob.FromFile(c) && len(args) <= len(op.Args) {
 			return nil // the file's columns give the rest
 		}
 		if listsJSONFields(c) {
@@ -274,7 +275,7 @@ func wire(op *Op, f *cli.Factory, c *cobra.Command) {
 		fl.BoolP("yes", "y", false, "do not ask for confirmation (required when stdin is not a terminal)")
 	}
 	if op.Writes() {
-		addBulkFlags(op, c)
+		bulkjob.AddFlags(op, c)
 	}
 	if op.Reads() {
 		addJSONFlag(op, c)
@@ -345,7 +346,7 @@ func mergeArgFlags(op *Op, c *cobra.Command, args []string) ([]string, error) {
 			continue
 		}
 		if len(rest) == 0 {
-			if fromFile(c) {
+			if bulkjob.FromFile(c) {
 				continue // the file's columns give it
 			}
 			return nil, cli.UsageErrorf("%s: missing %s\nUsage: %s", c.CommandPath(), uses[i], c.UseLine())
