@@ -11,6 +11,7 @@ import (
 
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine/bulkjob"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 )
@@ -230,7 +231,7 @@ func wire(op *Op, f *cli.Factory, c *cobra.Command) {
 		if len(args) != len(op.Args) {
 			want := "no arguments"
 			if len(op.Args) > 0 {
-				want = fmt.Sprintf("%d argument(s): %s", len(op.Args), strings.Join(argNames(c.Use), " "))
+				want = fmt.Sprintf("%d argument(s): %s", len(op.Args), strings.Join(opdef.ArgNames(c.Use), " "))
 			}
 			return cli.UsageErrorf("%s takes %s, got %d\nUsage: %s", c.CommandPath(), want, len(args), c.UseLine())
 		}
@@ -293,7 +294,7 @@ func wire(op *Op, f *cli.Factory, c *cobra.Command) {
 
 // addArgFlags wires ArgFlags: a string flag per argument that has one.
 func addArgFlags(op *Op, f *cli.Factory, c *cobra.Command) {
-	uses := argNames(op.Use)
+	uses := opdef.ArgNames(op.Use)
 	for i, name := range op.ArgFlags {
 		if name == "" || i >= len(uses) {
 			continue
@@ -330,7 +331,7 @@ func mergeArgFlags(op *Op, c *cobra.Command, args []string) ([]string, error) {
 	if argFlagsGiven(op, c) == 0 {
 		return args, nil
 	}
-	uses := argNames(op.Use)
+	uses := opdef.ArgNames(op.Use)
 	out := make([]string, 0, len(op.Args))
 	rest := args
 	for i := range op.Args {
