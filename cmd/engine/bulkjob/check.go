@@ -10,6 +10,7 @@ import (
 
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -114,7 +115,7 @@ func (j *checkPass) checkHeader(rd *bulk.Reader, pl *problemList, w io.Writer) e
 
 // rowProblems are what is wrong with one row: its values, its build with
 // stand-ins, a key an earlier row has (keys: key -> its first line).
-func (j *checkPass) rowProblems(row bulk.Row, keys map[uint64]int, unknownCol map[string]int) (Input, *Call, []string) {
+func (j *checkPass) rowProblems(row bulk.Row, keys map[uint64]int, unknownCol map[string]int) (opdef.Input, *opdef.Call, []string) {
 	var probs []string
 	in, rp, complete := j.rowInput(row)
 	for _, m := range rp {
@@ -146,7 +147,7 @@ func (j *checkPass) rowProblems(row bulk.Row, keys map[uint64]int, unknownCol ma
 
 // checkRow builds one row with stand-ins for names, as the command line
 // is checked, so bad values are found before any request.
-func (j *checkPass) checkRow(in Input) (*Call, []string) {
+func (j *checkPass) checkRow(in opdef.Input) (*opdef.Call, []string) {
 	if err := j.namer.Refuse(j.op, in, nil); err != nil {
 		return nil, []string{err.Error()}
 	}

@@ -124,7 +124,7 @@ func fileOnly(c *cobra.Command, names []string) error {
 }
 
 // AddFlags gives a write command its --from flags.
-func AddFlags(op *Op, c *cobra.Command) {
+func AddFlags(op *opdef.Op, c *cobra.Command) {
 	addFileFlags(c, declaredFileFlags)
 	fl := c.Flags()
 	fl.Int("parallel", defaultParallel, "with --from, rows in flight at once (the rate budget still paces every request)")
@@ -145,7 +145,7 @@ func FromFile(c *cobra.Command) bool {
 }
 
 // ReadFlags reads the --from flags; ok is false when there is no --from.
-func ReadFlags(op *Op, c *cobra.Command) (o Options, ok bool, err error) {
+func ReadFlags(op *opdef.Op, c *cobra.Command) (o Options, ok bool, err error) {
 	fl := c.Flags()
 	if !FromFile(c) {
 		return o, false, fileOnly(c, bulkOnly)
@@ -191,7 +191,7 @@ func ParseDelimiter(s string) (rune, error) {
 }
 
 // ColumnsExample names a few of an op's columns for its help.
-func ColumnsExample(op *Op) string {
+func ColumnsExample(op *opdef.Op) string {
 	var names []string
 	for i, a := range opdef.ArgNames(op.Use) {
 		if op.ArgKind(i) == "users" {
@@ -211,7 +211,7 @@ func ColumnsExample(op *Op) string {
 }
 
 // HasUserColumn: a file for op names a user (an argument or a --user).
-func HasUserColumn(op *Op) bool {
+func HasUserColumn(op *opdef.Op) bool {
 	for i := range op.Args {
 		if op.ArgKind(i) == "users" {
 			return true

@@ -16,7 +16,7 @@ import (
 
 // tally counts a checked row's requests and lookups for the dry run and
 // the ETA.
-func (j *checkPass) tally(in Input, c *Call) {
+func (j *checkPass) tally(in opdef.Input, c *opdef.Call) {
 	bc := j.bc
 	names := j.namer.Names(j.op, in)
 	count := func(method, path, note string) int {
@@ -90,7 +90,7 @@ func (j *checkPass) tally(in Input, c *Call) {
 }
 
 // argNoun names what an op's arguments name, for the dry run ("group").
-func argNoun(op *Op) string {
+func argNoun(op *opdef.Op) string {
 	if len(op.Args) == 0 {
 		return "job"
 	}
