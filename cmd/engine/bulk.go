@@ -69,18 +69,28 @@ func (e *Engine) Send(ctx, mainCtx context.Context, c *Call) (*client.Response, 
 }
 
 // Names are the names in in, as the resolve phase finds them.
-func (e *Engine) Names(op *Op, in Input) []bulkjob.Name {
-	refs := nameRefs(op, in)
-	out := make([]bulkjob.Name, len(refs))
-	for i, r := range refs {
-		out[i] = bulkjob.Name{Kind: r.Kind, Text: r.Text, Stand: r.stand, Deletes: deletesObject(op, r)}
+func (e *Engine) Names(op *Op, in Input) bulkjob.RowNames {
+	return inputNames{op: op, in: in, refs: nameRefs(op, in)}
+}
+
+// inputNames are one Input's names, found once.
+type inputNames struct {
+	op   *Op
+	in   Input
+	refs []nameRef
+}
+
+func (n inputNames) List() []bulkjob.Name {
+	out := make([]bulkjob.Name, len(n.refs))
+	for i, r := range n.refs {
+		out[i] = bulkjob.Name{Kind: r.Kind, Text: r.Text, Stand: r.stand, Deletes: deletesObject(n.op, r)}
 	}
 	return out
 }
 
-// Fill is in with its names replaced by ids, or by their stand-ins.
-func (e *Engine) Fill(op *Op, in Input, ids map[string]string) Input {
-	return substitute(in, nameRefs(op, in), func(r nameRef) string {
+// Fill is the input with its names replaced by ids, or by their stand-ins.
+func (n inputNames) Fill(ids map[string]string) Input {
+	return substitute(n.in, n.refs, func(r nameRef) string {
 		if id, ok := ids[r.stand]; ok {
 			return id
 		}
@@ -89,8 +99,8 @@ func (e *Engine) Fill(op *Op, in Input, ids map[string]string) Input {
 }
 
 // Refuse is the refusal to delete a built-in object, as a command line gets it.
-func (e *Engine) Refuse(op *Op, in Input, found map[string]resolve.Object) error {
-	return refuseBuiltin(op, nameRefs(op, in), found)
+func (n inputNames) Refuse(found map[string]resolve.Object) error {
+	return refuseBuiltin(n.op, n.refs, found)
 }
 
 // StandIn is the first stand-in id of kind.

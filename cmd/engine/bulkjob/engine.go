@@ -34,18 +34,25 @@ type Sender interface {
 // Namer finds the values of an Input that name an object instead of
 // giving its id, and puts ids in their place.
 type Namer interface {
-	// Names are the names in in, each with a stand-in id unique in it.
-	Names(op *opdef.Op, in opdef.Input) []Name
-	// Fill is in with each name replaced by ids[its stand-in], or by the
-	// stand-in itself when ids has none (to check the rest of the input
-	// before any lookup).
-	Fill(op *opdef.Op, in opdef.Input, ids map[string]string) opdef.Input
+	// Names finds the names in in, once per row and pass: the row's ids
+	// are filled in and its refusal found from what it returns.
+	Names(op *opdef.Op, in opdef.Input) RowNames
+	// StandIn is a syntactically valid id of kind, never a real object's.
+	StandIn(kind string) string
+}
+
+// RowNames are the names of one Input, as the engine found them.
+type RowNames interface {
+	// List is each name, with a stand-in id unique in the input.
+	List() []Name
+	// Fill is the input with each name replaced by ids[its stand-in], or
+	// by the stand-in itself when ids has none (to check the rest of the
+	// input before any lookup).
+	Fill(ids map[string]string) opdef.Input
 	// Refuse is the error for a call that deletes an object the org
 	// cannot do without, known from its name or, in found (by stand-in),
 	// from the object a lookup listed; nil when there is none.
-	Refuse(op *opdef.Op, in opdef.Input, found map[string]resolve.Object) error
-	// StandIn is a syntactically valid id of kind, never a real object's.
-	StandIn(kind string) string
+	Refuse(found map[string]resolve.Object) error
 }
 
 // Name is one value of an Input that names an object.

@@ -279,8 +279,8 @@ func (j *rowRunner) failed(key string, err error) bulk.Result {
 // build resolves a row's names (the job's one Resolver, so each list is
 // fetched once) and builds its call.
 func (j *rowRunner) build(ctx context.Context, in opdef.Input) (opdef.Input, *opdef.Call, error) {
-	refs := j.eng.Names(j.op, in)
-	if len(refs) > 0 {
+	names := j.eng.Names(j.op, in)
+	if refs := names.List(); len(refs) > 0 {
 		j.warm(ctx, j.lookup)
 		ids := make(map[string]string, len(refs))
 		for _, ref := range refs {
@@ -300,11 +300,11 @@ func (j *rowRunner) build(ctx context.Context, in opdef.Input) (opdef.Input, *op
 				return in, nil, err
 			}
 			if o.Protected != "" && ref.Deletes {
-				return in, nil, j.eng.Refuse(j.op, in, map[string]resolve.Object{ref.Stand: o})
+				return in, nil, names.Refuse(map[string]resolve.Object{ref.Stand: o})
 			}
 			ids[ref.Stand] = o.ID
 		}
-		in = j.eng.Fill(j.op, in, ids)
+		in = names.Fill(ids)
 	}
 	c, err := j.op.Build(in, nil)
 	return in, c, err
