@@ -167,3 +167,16 @@ func TestCheckingARowFindsItsNamesOnce(t *testing.T) {
 		t.Errorf("the row's names were found %d times, want once", cn.n)
 	}
 }
+
+func TestDelimiterByNameOrCharacter(t *testing.T) {
+	for in, want := range map[string]rune{",": ',', " Comma ": ',', ";": ';', "semicolon": ';', "tab": '\t', "TAB": '\t', `\t`: '\t', "\t": '\t'} {
+		if got, err := bulkjob.ParseDelimiter(in); err != nil || got != want {
+			t.Errorf("--delimiter %q: %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "|", "pipe", " \t "} {
+		if got, err := bulkjob.ParseDelimiter(in); err == nil || !strings.Contains(err.Error(), "use comma, semicolon or tab") {
+			t.Errorf("--delimiter %q: %q, %v; want it refused", in, got, err)
+		}
+	}
+}

@@ -174,18 +174,17 @@ func ReadFlags(op *opdef.Op, c *cobra.Command) (o Options, ok bool, err error) {
 	return o, true, nil
 }
 
-// ParseDelimiter reads --delimiter: a name or the character itself.
+// ParseDelimiter reads --delimiter: one of bulk.Delimiters, by its name or
+// the character itself (a tab also as \t).
 func ParseDelimiter(s string) (rune, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case ",", "comma":
-		return ',', nil
-	case ";", "semicolon":
-		return ';', nil
-	case "tab", `\t`, "\t":
+	name := strings.ToLower(strings.TrimSpace(s))
+	if name == `\t` {
 		return '\t', nil
 	}
-	if s == "\t" {
-		return '\t', nil
+	for _, c := range bulk.Delimiters {
+		if s == string(c) || name == string(c) || name == bulk.DelimiterName(c) {
+			return c, nil
+		}
 	}
 	return 0, cli.UsageErrorf("invalid --delimiter %q: use comma, semicolon or tab", s)
 }
