@@ -90,12 +90,7 @@ func (n inputNames) List() []bulkjob.Name {
 
 // Fill is the input with its names replaced by ids, or by their stand-ins.
 func (n inputNames) Fill(ids map[string]string) Input {
-	return substitute(n.in, n.refs, func(r nameRef) string {
-		if id, ok := ids[r.stand]; ok {
-			return id
-		}
-		return r.stand
-	})
+	return substitute(n.in, n.refs, ids)
 }
 
 // Refuse is the refusal to delete a built-in object, as a command line gets it.

@@ -43,7 +43,7 @@ func run(op *Op, f *cli.Factory, c *cobra.Command, args []string) error {
 	// build: once, with a stand-in id for each name, so that bad input
 	// exits 2 before any lookup is sent; resolve binds the ids in later.
 	refs := nameRefs(op, in)
-	call, err := op.Build(substitute(in, refs, func(r nameRef) string { return r.stand }), f.IO.In)
+	call, err := op.Build(substitute(in, refs, nil), f.IO.In)
 	if err != nil {
 		return err
 	}
