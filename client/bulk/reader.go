@@ -121,7 +121,7 @@ func NewReader(r io.Reader, f Format) *Reader {
 }
 
 // Delimiters are the separators a CSV's header row is searched for, and
-// what SetDelimiter accepts.
+// the ones --delimiter names.
 var Delimiters = []rune{',', ';', '\t'}
 
 // SetDelimiter fixes the CSV's separator, instead of reading it from the

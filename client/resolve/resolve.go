@@ -369,7 +369,7 @@ func (r *Resolver) Describe(ctx context.Context, k Kind, id string) (Object, err
 	if err := dec.Decode(&m); err != nil {
 		return Object{}, fmt.Errorf("GET %s: expected an object: %w", k.Get, err)
 	}
-	return object(k, m, nil), nil
+	return object(k, m, k.KeyOfObject(m, nil)), nil
 }
 
 // Forget drops what the resolver knows of a kind (after a change to it).
@@ -419,7 +419,7 @@ func objects(k Kind, data json.RawMessage) ([]Object, error) {
 	out := make([]Object, 0, len(all))
 	keys := k.Keys(all)
 	for i, m := range all {
-		o := objectKeyed(k, m, keys[i])
+		o := object(k, m, keys[i])
 		o.Raw = raws[i]
 		out = append(out, o)
 	}
@@ -427,13 +427,8 @@ func objects(k Kind, data json.RawMessage) ([]Object, error) {
 	return out, nil
 }
 
-// object is one decoded object of the kind; all is its whole list, for
-// keys derived from it.
-func object(k Kind, m map[string]any, all []map[string]any) Object {
-	return objectKeyed(k, m, k.KeyOfObject(m, all))
-}
-
-func objectKeyed(k Kind, m map[string]any, key string) Object {
+// object is one decoded object of the kind, whose natural key is key.
+func object(k Kind, m map[string]any, key string) Object {
 	o := Object{ID: kinds.Text(m["id"]), Fields: m, Key: key, Protected: k.Protected(m)}
 	for _, l := range k.Label {
 		o.Labels = append(o.Labels, kinds.Text(m[l]))

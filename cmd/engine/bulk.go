@@ -16,26 +16,13 @@ import (
 // A command line with --from runs as a job of package bulkjob, which
 // sends each row through this engine (bulkjob.Engine).
 
-type bulkOptions = bulkjob.Options
-
 // MaxParallel bounds --parallel.
 const MaxParallel = bulkjob.MaxParallel
 
-type (
-	// UserFile is a --from file whose rows each name a user.
-	UserFile = bulkjob.UserFile
-	// UserRow is one row of a UserFile.
-	UserRow = bulkjob.UserRow
-)
+// UserFile is a --from file whose rows each name a user.
+type UserFile = bulkjob.UserFile
 
 var (
-	addBulkFlags       = bulkjob.AddFlags
-	bulkFlags          = bulkjob.ReadFlags
-	fromFile           = bulkjob.FromFile
-	bulkColumnsExample = bulkjob.ColumnsExample
-	hasUserColumn      = bulkjob.HasUserColumn
-	countOf            = bulkjob.CountOf
-
 	// ResumeLine is this process's command line, quoted for a shell.
 	ResumeLine = bulkjob.ResumeLine
 	// AddUserFileFlags gives a hand-written command --from FILE and the
@@ -44,7 +31,7 @@ var (
 )
 
 // runBulk is a command's run with --from: check every row, then run them.
-func runBulk(ctx context.Context, f *cli.Factory, op *Op, c *cobra.Command, args []string, o bulkOptions) error {
+func runBulk(ctx context.Context, f *cli.Factory, op *Op, c *cobra.Command, args []string, o bulkjob.Options) error {
 	base, ro := parseFlags(op, c, args)
 	e, err := New(f)
 	if err != nil {
@@ -82,28 +69,33 @@ func (e *Engine) Send(ctx, mainCtx context.Context, c *Call) (*client.Response, 
 }
 
 // Names are the names in in, as the resolve phase finds them.
-func (e *Engine) Names(op *Op, in Input) []bulkjob.Name {
-	refs := nameRefs(op, in)
-	out := make([]bulkjob.Name, len(refs))
-	for i, r := range refs {
-		out[i] = bulkjob.Name{Kind: r.Kind, Text: r.Text, Stand: r.stand, Deletes: deletesObject(op, r)}
+func (e *Engine) Names(op *Op, in Input) bulkjob.RowNames {
+	return inputNames{op: op, in: in, refs: nameRefs(op, in)}
+}
+
+// inputNames are one Input's names, found once.
+type inputNames struct {
+	op   *Op
+	in   Input
+	refs []nameRef
+}
+
+func (n inputNames) List() []bulkjob.Name {
+	out := make([]bulkjob.Name, len(n.refs))
+	for i, r := range n.refs {
+		out[i] = bulkjob.Name{Kind: r.Kind, Text: r.Text, Stand: r.stand, Deletes: deletesObject(n.op, r)}
 	}
 	return out
 }
 
-// Fill is in with its names replaced by ids, or by their stand-ins.
-func (e *Engine) Fill(op *Op, in Input, ids map[string]string) Input {
-	return substitute(in, nameRefs(op, in), func(r nameRef) string {
-		if id, ok := ids[r.stand]; ok {
-			return id
-		}
-		return r.stand
-	})
+// Fill is the input with its names replaced by ids, or by their stand-ins.
+func (n inputNames) Fill(ids map[string]string) Input {
+	return substitute(n.in, n.refs, ids)
 }
 
 // Refuse is the refusal to delete a built-in object, as a command line gets it.
-func (e *Engine) Refuse(op *Op, in Input, found map[string]resolve.Object) error {
-	return refuseBuiltin(op, nameRefs(op, in), found)
+func (n inputNames) Refuse(found map[string]resolve.Object) error {
+	return refuseBuiltin(n.op, n.refs, found)
 }
 
 // StandIn is the first stand-in id of kind.

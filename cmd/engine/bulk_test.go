@@ -23,25 +23,26 @@ func TestEngineFindsAJobsNamesAsACommandLines(t *testing.T) {
 	var namer bulkjob.Namer = e
 	op := familytest.Op(t, "groups", "delete")
 	in := familytest.Input("orgctl groups delete", []string{"support"})
-	names := namer.Names(op, in)
+	rn := namer.Names(op, in)
+	names := rn.List()
 	if len(names) != 1 || names[0].Text != "support" || names[0].Kind.Name != "groups" || !names[0].Deletes || names[0].Stand == "" {
 		t.Fatalf("names %+v", names)
 	}
-	if got := namer.Fill(op, in, nil); !reflect.DeepEqual(got.Args, []string{names[0].Stand}) {
+	if got := rn.Fill(nil); !reflect.DeepEqual(got.Args, []string{names[0].Stand}) {
 		t.Errorf("filled with stand-ins: %q", got.Args)
 	}
-	if got := namer.Fill(op, in, map[string]string{names[0].Stand: "42"}); !reflect.DeepEqual(got.Args, []string{"42"}) || in.Args[0] != "support" {
+	if got := rn.Fill(map[string]string{names[0].Stand: "42"}); !reflect.DeepEqual(got.Args, []string{"42"}) || in.Args[0] != "support" {
 		t.Errorf("filled with ids: %q (the row's own input: %q)", got.Args, in.Args)
 	}
-	if err := namer.Refuse(op, in, nil); err != nil {
+	if err := rn.Refuse(nil); err != nil {
 		t.Errorf("support refused: %v", err)
 	}
 	found := map[string]resolve.Object{names[0].Stand: {ID: "42", Key: "support", Protected: "a built-in group"}}
-	if err := namer.Refuse(op, in, found); err == nil || !strings.Contains(err.Error(), "refusing to delete group support") {
+	if err := rn.Refuse(found); err == nil || !strings.Contains(err.Error(), "refusing to delete group support") {
 		t.Errorf("a built-in group found by its lookup: %v", err)
 	}
 	builtin := familytest.Input("orgctl groups delete", []string{kinds.BuiltinGroups[0]})
-	if err := namer.Refuse(op, builtin, nil); err == nil {
+	if err := namer.Names(op, builtin).Refuse(nil); err == nil {
 		t.Errorf("%s: not refused by its name", kinds.BuiltinGroups[0])
 	}
 	if s := namer.StandIn("users"); !resolve.LooksLikeID(kinds.ByName["users"], s) {

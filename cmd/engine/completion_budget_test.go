@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/cmd/families/familytest"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -129,18 +130,23 @@ func TestFullBudgetNeitherSendsNorWaits(t *testing.T) {
 		t.Errorf("%d requests sent with a full budget", n)
 	}
 	// The refusal must not have queued or charged anything.
+	if used := ledgerUsed(t, f); used != 5 {
+		t.Errorf("ledger used %d points after the refused completion, want the 5 of groups list", used)
+	}
+}
+
+// ledgerUsed is the points f's budget ledger holds as used.
+func ledgerUsed(t *testing.T, f *cli.Factory) int {
+	t.Helper()
 	conn, err := f.Connection()
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := conn.Ledger
-	st, err := l.Status()
+	st, err := conn.Ledger.Status()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Used != 5 {
-		t.Errorf("ledger used %d points after the refused completion, want the 5 of groups list", st.Used)
-	}
+	return st.Used
 }
 
 func TestCompletionChargesTheSharedBudget(t *testing.T) {
@@ -148,16 +154,7 @@ func TestCompletionChargesTheSharedBudget(t *testing.T) {
 	complete(t, "users", "get", "")
 	complete(t, "users", "get", "")
 	f, _ := clitest.Factory(t, &clitest.Keyring{}, "")
-	conn, err := f.Connection()
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := conn.Ledger
-	st, err := l.Status()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := ratebudget.DefaultConfig().Cost("/users"); st.Used != want {
-		t.Errorf("ledger used %d after two completions, want one users request (%d)", st.Used, want)
+	if want, used := ratebudget.DefaultConfig().Cost("/users"), ledgerUsed(t, f); used != want {
+		t.Errorf("ledger used %d after two completions, want one users request (%d)", used, want)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine/bulkjob"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/output/jsonscan"
@@ -494,7 +495,7 @@ func (e *Engine) printPlanText(plan []planned, docs []map[string]any, total int,
 	if len(plan) == 1 {
 		fmt.Fprintf(w, "cost: %d points (%s); %s; nothing sent (--dry-run)\n", total, mainFamily, wait)
 	} else {
-		fmt.Fprintf(w, "cost: %s in %d requests; %s; nothing sent (--dry-run)\n", countOf(total, "point"), len(plan), wait)
+		fmt.Fprintf(w, "cost: %s in %d requests; %s; nothing sent (--dry-run)\n", bulkjob.CountOf(total, "point"), len(plan), wait)
 	}
 	if named {
 		fmt.Fprintln(w, "<NAME> stands for the id its lookup finds when the command runs")

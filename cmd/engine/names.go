@@ -107,8 +107,16 @@ func standIn(k resolve.Kind, n int) string {
 	return fmt.Sprintf("resolve%d", n)
 }
 
-// substitute returns a copy of in with each ref's value replaced by value(ref).
-func substitute(in Input, refs []nameRef, value func(nameRef) string) Input {
+// substitute returns a copy of in with each ref's value replaced by
+// ids[its stand-in], or by the stand-in itself when ids has none (to build
+// and check the call before any lookup).
+func substitute(in Input, refs []nameRef, ids map[string]string) Input {
+	value := func(r nameRef) string {
+		if id, ok := ids[r.stand]; ok {
+			return id
+		}
+		return r.stand
+	}
 	out := in
 	out.Args = append([]string(nil), in.Args...)
 	out.Values = make(map[string][]string, len(in.Values))

@@ -10,6 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine/bulkjob"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 )
@@ -162,10 +164,10 @@ func help(op *Op) string {
 	}
 	if op.Writes() {
 		b.WriteString("\n\n--from FILE runs this once per row of a CSV file (a header row naming the flags\n" +
-			"and arguments, e.g. " + bulkColumnsExample(op) + ") or a JSON Lines file, checked whole\n" +
+			"and arguments, e.g. " + bulkjob.ColumnsExample(op) + ") or a JSON Lines file, checked whole\n" +
 			"before anything is sent and resumable: see 'orgctl jobs --help'.\n" +
 			"A CSV's separator (comma, semicolon or tab) is read from its header row;\n--delimiter sets it.")
-		if hasUserColumn(op) {
+		if bulkjob.HasUserColumn(op) {
 			b.WriteString(" A user column is named user: an email or an id (email and\nuser-id are read as it too).")
 		}
 	}
@@ -220,7 +222,7 @@ func wire(op *Op, f *cli.Factory, c *cobra.Command) {
 			_, err := mergeArgFlags(op, c, args)
 			return err
 		}
-		if fromFile(c) && len(args) <= len(op.Args) {
+		if bulkjob.FromFile(c) && len(args) <= len(op.Args) {
 			return nil // the file's columns give the rest
 		}
 		if listsJSONFields(c) {
@@ -229,7 +231,7 @@ func wire(op *Op, f *cli.Factory, c *cobra.Command) {
 		if len(args) != len(op.Args) {
 			want := "no arguments"
 			if len(op.Args) > 0 {
-				want = fmt.Sprintf("%d argument(s): %s", len(op.Args), strings.Join(argNames(c.Use), " "))
+				want = fmt.Sprintf("%d argument(s): %s", len(op.Args), strings.Join(opdef.ArgNames(c.Use), " "))
 			}
 			return cli.UsageErrorf("%s takes %s, got %d\nUsage: %s", c.CommandPath(), want, len(args), c.UseLine())
 		}
@@ -274,7 +276,7 @@ func wire(op *Op, f *cli.Factory, c *cobra.Command) {
 		fl.BoolP("yes", "y", false, "do not ask for confirmation (required when stdin is not a terminal)")
 	}
 	if op.Writes() {
-		addBulkFlags(op, c)
+		bulkjob.AddFlags(op, c)
 	}
 	if op.Reads() {
 		addJSONFlag(op, c)
@@ -292,7 +294,7 @@ func wire(op *Op, f *cli.Factory, c *cobra.Command) {
 
 // addArgFlags wires ArgFlags: a string flag per argument that has one.
 func addArgFlags(op *Op, f *cli.Factory, c *cobra.Command) {
-	uses := argNames(op.Use)
+	uses := opdef.ArgNames(op.Use)
 	for i, name := range op.ArgFlags {
 		if name == "" || i >= len(uses) {
 			continue
@@ -329,7 +331,7 @@ func mergeArgFlags(op *Op, c *cobra.Command, args []string) ([]string, error) {
 	if argFlagsGiven(op, c) == 0 {
 		return args, nil
 	}
-	uses := argNames(op.Use)
+	uses := opdef.ArgNames(op.Use)
 	out := make([]string, 0, len(op.Args))
 	rest := args
 	for i := range op.Args {
@@ -345,7 +347,7 @@ func mergeArgFlags(op *Op, c *cobra.Command, args []string) ([]string, error) {
 			continue
 		}
 		if len(rest) == 0 {
-			if fromFile(c) {
+			if bulkjob.FromFile(c) {
 				continue // the file's columns give it
 			}
 			return nil, cli.UsageErrorf("%s: missing %s\nUsage: %s", c.CommandPath(), uses[i], c.UseLine())

@@ -52,5 +52,3 @@ var (
 
 // SortedKeys is used where map order would make output unstable.
 func SortedKeys[V any](m map[string]V) []string { return opdef.SortedKeys(m) }
-
-func argNames(use string) []string { return opdef.ArgNames(use) }

@@ -8,6 +8,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine/bulkjob"
 )
 
 // This file is one call of an operation, phase by phase, top to bottom:
@@ -25,7 +26,7 @@ func run(op *Op, f *cli.Factory, c *cobra.Command, args []string) error {
 		return err
 	}
 	if op.Writes() {
-		if bo, ok, err := bulkFlags(op, c); ok || err != nil {
+		if bo, ok, err := bulkjob.ReadFlags(op, c); ok || err != nil {
 			if err != nil {
 				return err
 			}
@@ -42,7 +43,7 @@ func run(op *Op, f *cli.Factory, c *cobra.Command, args []string) error {
 	// build: once, with a stand-in id for each name, so that bad input
 	// exits 2 before any lookup is sent; resolve binds the ids in later.
 	refs := nameRefs(op, in)
-	call, err := op.Build(substitute(in, refs, func(r nameRef) string { return r.stand }), f.IO.In)
+	call, err := op.Build(substitute(in, refs, nil), f.IO.In)
 	if err != nil {
 		return err
 	}

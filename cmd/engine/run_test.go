@@ -1,34 +1,24 @@
 package engine_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/orgctl/orgctl/client"
-	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families/familytest"
-	"github.com/orgctl/orgctl/output"
 )
 
 // A follow-up that fails after the main request succeeded says that the
 // main request went through, carries the follow-up's own error, and prints
 // nothing on stdout.
 func TestSendFollowUpFailure(t *testing.T) {
-	f := familytest.Factory(t)
-	api := sandbox.New(sandbox.Options{})
-	hs := httptest.NewServer(api)
-	t.Cleanup(hs.Close)
-	t.Setenv("ORGCTL_BASE_URL", hs.URL)
-	t.Setenv("ORGCTL_TOKEN", api.AdminToken())
-	var out, errOut bytes.Buffer
-	f.IO = &output.IO{In: strings.NewReader(""), Out: &out, Err: &errOut}
+	f, out, _, api := clitest.SandboxFactory(t, "json")
 	e, err := engine.New(f)
 	if err != nil {
 		t.Fatal(err)
@@ -44,11 +34,7 @@ func TestSendFollowUpFailure(t *testing.T) {
 		!errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusNotFound {
 		t.Errorf("follow-up failure: %v", err)
 	}
-	var sent []string
-	for _, r := range api.Requests() {
-		sent = append(sent, r.Method+" "+r.Path)
-	}
-	if len(sent) != 2 || !strings.HasPrefix(sent[0], "POST ") || !strings.HasPrefix(sent[1], "PATCH ") {
+	if sent := clitest.Sent(api); len(sent) != 2 || !strings.HasPrefix(sent[0], "POST ") || !strings.HasPrefix(sent[1], "PATCH ") {
 		t.Errorf("sent %v", sent)
 	}
 	if out.Len() != 0 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -114,7 +115,7 @@ func (j *checkPass) checkHeader(rd *bulk.Reader, pl *problemList, w io.Writer) e
 
 // rowProblems are what is wrong with one row: its values, its build with
 // stand-ins, a key an earlier row has (keys: key -> its first line).
-func (j *checkPass) rowProblems(row bulk.Row, keys map[uint64]int, unknownCol map[string]int) (Input, *Call, []string) {
+func (j *checkPass) rowProblems(row bulk.Row, keys map[uint64]int, unknownCol map[string]int) (opdef.Input, *opdef.Call, []Name, []string) {
 	var probs []string
 	in, rp, complete := j.rowInput(row)
 	for _, m := range rp {
@@ -126,9 +127,9 @@ func (j *checkPass) rowProblems(row bulk.Row, keys map[uint64]int, unknownCol ma
 		probs = append(probs, m)
 	}
 	if !complete {
-		return in, nil, probs
+		return in, nil, nil, probs
 	}
-	c, bp := j.checkRow(in)
+	c, names, bp := j.checkRow(in)
 	probs = append(probs, bp...)
 	for _, k := range j.rowKeys(in) {
 		if strings.TrimSpace(k) == "" {
@@ -141,18 +142,20 @@ func (j *checkPass) rowProblems(row bulk.Row, keys map[uint64]int, unknownCol ma
 		}
 		keys[hk] = row.Line
 	}
-	return in, c, probs
+	return in, c, names, probs
 }
 
 // checkRow builds one row with stand-ins for names, as the command line
-// is checked, so bad values are found before any request.
-func (j *checkPass) checkRow(in Input) (*Call, []string) {
-	if err := j.namer.Refuse(j.op, in, nil); err != nil {
-		return nil, []string{err.Error()}
+// is checked, so bad values are found before any request; and the row's
+// names, for the tally.
+func (j *checkPass) checkRow(in opdef.Input) (*opdef.Call, []Name, []string) {
+	names := j.namer.Names(j.op, in)
+	if err := names.Refuse(nil); err != nil {
+		return nil, nil, []string{err.Error()}
 	}
-	c, err := j.op.Build(j.namer.Fill(j.op, in, nil), nil)
+	c, err := j.op.Build(names.Fill(nil), nil)
 	if err != nil {
-		return nil, j.problemText(err)
+		return nil, nil, j.problemText(err)
 	}
 	if j.upd != nil {
 		var probs []string
@@ -163,13 +166,13 @@ func (j *checkPass) checkRow(in Input) (*Call, []string) {
 			}
 		}
 		if len(probs) > 0 {
-			return nil, probs
+			return nil, nil, probs
 		}
-		if _, err := j.upd.Build(j.namer.Fill(j.upd, uin, nil), nil); err != nil && !nothingToChange(err) {
-			return nil, j.problemText(err)
+		if _, err := j.upd.Build(j.namer.Names(j.upd, uin).Fill(nil), nil); err != nil && !nothingToChange(err) {
+			return nil, nil, j.problemText(err)
 		}
 	}
-	return c, nil
+	return c, names.List(), nil
 }
 
 // check is the first pass: every row is read, mapped and built with
@@ -218,7 +221,7 @@ func (j *checkPass) check(errOut io.Writer) error {
 			return fmt.Errorf("reading %s: %w", j.src.name, err)
 		}
 		j.rows++
-		in, c, rowProbs := j.rowProblems(row, keys, unknownCol)
+		in, c, names, rowProbs := j.rowProblems(row, keys, unknownCol)
 		if len(rowProbs) > 0 && j.o.skipInvalid {
 			j.invalid[row.N] = strings.Join(rowProbs, "; ")
 			continue
@@ -227,7 +230,7 @@ func (j *checkPass) check(errOut io.Writer) error {
 			pl.add(row.Line, m)
 		}
 		if c != nil && len(rowProbs) == 0 {
-			j.tally(in, c)
+			j.tally(in, c, names)
 		}
 	}
 	for m, n := range unknownCol {

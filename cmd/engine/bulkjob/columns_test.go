@@ -135,3 +135,48 @@ func TestRowKeys(t *testing.T) {
 		t.Errorf("members: %q", k)
 	}
 }
+
+// countingNamer counts the times a job finds an input's names.
+type countingNamer struct {
+	bulkjob.Namer
+	n int
+}
+
+func (c *countingNamer) Names(op *opdef.Op, in opdef.Input) bulkjob.RowNames {
+	c.n++
+	return c.Namer.Names(op, in)
+}
+
+// Checking a row finds its names once: the refusal to delete a built-in
+// and the build with stand-ins both work from what was found.
+func TestCheckingARowFindsItsNamesOnce(t *testing.T) {
+	e, err := engine.New(familytest.Factory(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cn := &countingNamer{Namer: e}
+	j := bulkjob.NewTestJob(cn, familytest.Op(t, "groups", "delete"), "orgctl groups delete", nil, nil, bulk.CSV)
+	c, probs := j.CheckRow(familytest.Input("orgctl groups delete", []string{"support"}))
+	if c == nil || len(probs) != 0 {
+		t.Fatalf("call %v, problems %q", c, probs)
+	}
+	if id := c.Params["groupId"]; id == "" || id == "support" {
+		t.Errorf("built for group %q: want the name's stand-in in its place", id)
+	}
+	if cn.n != 1 {
+		t.Errorf("the row's names were found %d times, want once", cn.n)
+	}
+}
+
+func TestDelimiterByNameOrCharacter(t *testing.T) {
+	for in, want := range map[string]rune{",": ',', " Comma ": ',', ";": ';', "semicolon": ';', "tab": '\t', "TAB": '\t', `\t`: '\t', "\t": '\t'} {
+		if got, err := bulkjob.ParseDelimiter(in); err != nil || got != want {
+			t.Errorf("--delimiter %q: %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "|", "pipe", " \t "} {
+		if got, err := bulkjob.ParseDelimiter(in); err == nil || !strings.Contains(err.Error(), "use comma, semicolon or tab") {
+			t.Errorf("--delimiter %q: %q, %v; want it refused", in, got, err)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 )
 
 // Engine is all a --from job asks of the engine that runs one command: it
@@ -27,24 +28,31 @@ type Sender interface {
 	// Send sends one built call: its reads, the request, its follow-ups.
 	// mainCtx is the main request's own context, so the job hears when
 	// that request gets its budget (bulk.WithLeaving).
-	Send(ctx, mainCtx context.Context, c *Call) (*client.Response, error)
+	Send(ctx, mainCtx context.Context, c *opdef.Call) (*client.Response, error)
 }
 
 // Namer finds the values of an Input that name an object instead of
 // giving its id, and puts ids in their place.
 type Namer interface {
-	// Names are the names in in, each with a stand-in id unique in it.
-	Names(op *Op, in Input) []Name
-	// Fill is in with each name replaced by ids[its stand-in], or by the
-	// stand-in itself when ids has none (to check the rest of the input
-	// before any lookup).
-	Fill(op *Op, in Input, ids map[string]string) Input
+	// Names finds the names in in, once per row and pass: the row's ids
+	// are filled in and its refusal found from what it returns.
+	Names(op *opdef.Op, in opdef.Input) RowNames
+	// StandIn is a syntactically valid id of kind, never a real object's.
+	StandIn(kind string) string
+}
+
+// RowNames are the names of one Input, as the engine found them.
+type RowNames interface {
+	// List is each name, with a stand-in id unique in the input.
+	List() []Name
+	// Fill is the input with each name replaced by ids[its stand-in], or
+	// by the stand-in itself when ids has none (to check the rest of the
+	// input before any lookup).
+	Fill(ids map[string]string) opdef.Input
 	// Refuse is the error for a call that deletes an object the org
 	// cannot do without, known from its name or, in found (by stand-in),
 	// from the object a lookup listed; nil when there is none.
-	Refuse(op *Op, in Input, found map[string]resolve.Object) error
-	// StandIn is a syntactically valid id of kind, never a real object's.
-	StandIn(kind string) string
+	Refuse(found map[string]resolve.Object) error
 }
 
 // Name is one value of an Input that names an object.

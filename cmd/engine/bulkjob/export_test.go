@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/orgctl/orgctl/client/bulk"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 )
 
 // What the package's external tests, which read real families' operations
@@ -15,19 +16,22 @@ type BulkJob = checkPass
 
 // NewTestJob is a job of op run as command with the given arguments and
 // flags on the command line, over a file of format.
-func NewTestJob(names Namer, op *Op, command string, given []string, flags map[string][]string, format bulk.Format) *BulkJob {
-	spec := &jobSpec{op: op, o: Options{format: format}, base: Input{Command: command, Args: given, Values: flags}}
+func NewTestJob(names Namer, op *opdef.Op, command string, given []string, flags map[string][]string, format bulk.Format) *BulkJob {
+	spec := &jobSpec{op: op, o: Options{format: format}, base: opdef.Input{Command: command, Args: given, Values: flags}}
 	return &checkPass{fileInput: &fileInput{jobSpec: spec, cols: newBulkColumns(op, len(given))}, namer: names}
 }
 
-func (j *checkPass) Command() string                               { return j.base.Command }
-func (j *checkPass) RowInput(row bulk.Row) (Input, []string, bool) { return j.rowInput(row) }
-func (j *checkPass) CheckRow(in Input) (*Call, []string)           { return j.checkRow(in) }
-func (j *checkPass) RowKeys(in Input) []string                     { return j.rowKeys(in) }
+func (j *checkPass) Command() string                                     { return j.base.Command }
+func (j *checkPass) RowInput(row bulk.Row) (opdef.Input, []string, bool) { return j.rowInput(row) }
+func (j *checkPass) CheckRow(in opdef.Input) (*opdef.Call, []string) {
+	c, _, probs := j.checkRow(in)
+	return c, probs
+}
+func (j *checkPass) RowKeys(in opdef.Input) []string { return j.rowKeys(in) }
 
 // ColumnTarget is what a column named name gives: a field, or the
 // argument at index arg when field is nil.
-func (j *checkPass) ColumnTarget(name string) (field *Field, arg int, ok bool) {
+func (j *checkPass) ColumnTarget(name string) (field *opdef.Field, arg int, ok bool) {
 	t, ok := j.cols.target(name)
 	return t.field, t.arg, ok
 }

@@ -124,7 +124,7 @@ func fileOnly(c *cobra.Command, names []string) error {
 }
 
 // AddFlags gives a write command its --from flags.
-func AddFlags(op *Op, c *cobra.Command) {
+func AddFlags(op *opdef.Op, c *cobra.Command) {
 	addFileFlags(c, declaredFileFlags)
 	fl := c.Flags()
 	fl.Int("parallel", defaultParallel, "with --from, rows in flight at once (the rate budget still paces every request)")
@@ -145,7 +145,7 @@ func FromFile(c *cobra.Command) bool {
 }
 
 // ReadFlags reads the --from flags; ok is false when there is no --from.
-func ReadFlags(op *Op, c *cobra.Command) (o Options, ok bool, err error) {
+func ReadFlags(op *opdef.Op, c *cobra.Command) (o Options, ok bool, err error) {
 	fl := c.Flags()
 	if !FromFile(c) {
 		return o, false, fileOnly(c, bulkOnly)
@@ -174,24 +174,23 @@ func ReadFlags(op *Op, c *cobra.Command) (o Options, ok bool, err error) {
 	return o, true, nil
 }
 
-// ParseDelimiter reads --delimiter: a name or the character itself.
+// ParseDelimiter reads --delimiter: one of bulk.Delimiters, by its name or
+// the character itself (a tab also as \t).
 func ParseDelimiter(s string) (rune, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case ",", "comma":
-		return ',', nil
-	case ";", "semicolon":
-		return ';', nil
-	case "tab", `\t`, "\t":
+	name := strings.ToLower(strings.TrimSpace(s))
+	if name == `\t` {
 		return '\t', nil
 	}
-	if s == "\t" {
-		return '\t', nil
+	for _, c := range bulk.Delimiters {
+		if s == string(c) || name == string(c) || name == bulk.DelimiterName(c) {
+			return c, nil
+		}
 	}
 	return 0, cli.UsageErrorf("invalid --delimiter %q: use comma, semicolon or tab", s)
 }
 
 // ColumnsExample names a few of an op's columns for its help.
-func ColumnsExample(op *Op) string {
+func ColumnsExample(op *opdef.Op) string {
 	var names []string
 	for i, a := range opdef.ArgNames(op.Use) {
 		if op.ArgKind(i) == "users" {
@@ -211,7 +210,7 @@ func ColumnsExample(op *Op) string {
 }
 
 // HasUserColumn: a file for op names a user (an argument or a --user).
-func HasUserColumn(op *Op) bool {
+func HasUserColumn(op *opdef.Op) bool {
 	for i := range op.Args {
 		if op.ArgKind(i) == "users" {
 			return true

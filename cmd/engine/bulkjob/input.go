@@ -162,7 +162,7 @@ func (r *rowReader) close() { r.rc.Close() }
 
 // bulkColumns maps a file's column names to the op's fields and arguments.
 type bulkColumns struct {
-	op    *Op
+	op    *opdef.Op
 	given int // positional arguments given on the command line
 	names map[string]colTarget
 	args  []string // how each argument is named as a column ("user-id")
@@ -227,7 +227,7 @@ func (b *bulkColumns) kvFlags() string {
 }
 
 type colTarget struct {
-	field *Field
+	field *opdef.Field
 	arg   int // the argument's index, when field is nil
 	// kv is the key a column gives of a KEY=VALUE field (--map
 	// Department=metadata.department): the cell is the value.
@@ -244,7 +244,7 @@ var userAliases = []string{"email", "user-id", "user_id", "userid"}
 // newBulkColumns accepts, case-insensitively, a field's flag name (with - or
 // _), its API key, and an argument's name from Use ("user-id" for USER_ID)
 // or its path parameter ("userId").
-func newBulkColumns(op *Op, given int) *bulkColumns {
+func newBulkColumns(op *opdef.Op, given int) *bulkColumns {
 	b := &bulkColumns{op: op, given: given, names: map[string]colTarget{}, seen: map[string]colTarget{}}
 	add := func(name string, t colTarget) {
 		name = strings.ToLower(name)
@@ -338,9 +338,9 @@ func (b *bulkColumns) targetName(t colTarget) string {
 // arguments, with the row's columns added (a column overrides a flag).
 // Its problems are the row's own (a CSV's unknown columns are the
 // header's); complete is false when an argument is missing.
-func (j *fileInput) rowInput(row bulk.Row) (in Input, probs []string, complete bool) {
+func (j *fileInput) rowInput(row bulk.Row) (in opdef.Input, probs []string, complete bool) {
 	op := j.op
-	in = Input{Command: j.base.Command, Args: make([]string, len(op.Args)), Values: make(map[string][]string, len(j.base.Values)+len(row.Values))}
+	in = opdef.Input{Command: j.base.Command, Args: make([]string, len(op.Args)), Values: make(map[string][]string, len(j.base.Values)+len(row.Values))}
 	copy(in.Args, j.base.Args)
 	for k, v := range j.base.Values {
 		in.Values[k] = v
@@ -418,7 +418,7 @@ func (j *fileInput) rowKey(row bulk.Row) string {
 }
 
 // expandKV lets a KEY=VALUE field take a JSON object ({"team":"ops"}) in one cell.
-func expandKV(fd *Field, vals []string) []string {
+func expandKV(fd *opdef.Field, vals []string) []string {
 	if fd.Kind != opdef.KKV || len(vals) != 1 || !strings.HasPrefix(strings.TrimSpace(vals[0]), "{") {
 		return vals
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -20,12 +21,12 @@ import (
 // flags and arguments, the file options. Every part of the job reads it;
 // none changes it.
 type jobSpec struct {
-	op   *Op
-	upd  *Op // what --on-exists update runs
+	op   *opdef.Op
+	upd  *opdef.Op // what --on-exists update runs
 	cmd  *cobra.Command
 	o    Options
-	yes  bool  // --yes: no confirmation
-	base Input // the command line: its flags apply to every row
+	yes  bool        // --yes: no confirmation
+	base opdef.Input // the command line: its flags apply to every row
 }
 
 // bulkJob is one run of an op over the rows of a file, in parts that each
@@ -73,7 +74,7 @@ func (s *jobStop) err() error {
 
 // newBulkJob reads the command line's part of a job over a file: its
 // columns and its input (stdin spooled), not yet checked.
-func newBulkJob(f *cli.Factory, e Engine, printer *output.Printer, cfg *settings.Config, op *Op, c *cobra.Command, base Input, yes bool, o Options) (*bulkJob, error) {
+func newBulkJob(f *cli.Factory, e Engine, printer *output.Printer, cfg *settings.Config, op *opdef.Op, c *cobra.Command, base opdef.Input, yes bool, o Options) (*bulkJob, error) {
 	spec := &jobSpec{op: op, cmd: c, o: o, yes: yes, base: base}
 	if op.Exists != nil && op.Exists.Check == nil && o.onExists == "update" {
 		spec.upd = op.Sibling(op.Exists.Update)
@@ -94,9 +95,9 @@ func newBulkJob(f *cli.Factory, e Engine, printer *output.Printer, cfg *settings
 // Command is a command line with --from: the op, the command, the flags
 // and arguments every row shares, and the file's options.
 type Command struct {
-	Op          *Op
+	Op          *opdef.Op
 	Cmd         *cobra.Command
-	Base        Input
+	Base        opdef.Input
 	Yes, DryRun bool
 	Options     Options
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 )
 
 // joinQueue holds the follow-ups a bulk job joins across rows: per path
@@ -22,8 +23,8 @@ type joinQueue struct {
 
 // holdJoins takes the follow-ups rows share a request for out of the
 // row's call: the job sends them joined, after the rows.
-func (j *rowRunner) holdJoins(c *Call) []FollowUp {
-	var keep, joins []FollowUp
+func (j *rowRunner) holdJoins(c *opdef.Call) []opdef.FollowUp {
+	var keep, joins []opdef.FollowUp
 	for _, t := range c.Then {
 		if t.Join != "" {
 			joins = append(joins, t)
@@ -37,7 +38,7 @@ func (j *rowRunner) holdJoins(c *Call) []FollowUp {
 
 // queueJoins builds a row's held follow-ups from its answer and queues
 // their items; the message says what could not be queued.
-func (j *rowRunner) queueJoins(joins []FollowUp, answer json.RawMessage) string {
+func (j *rowRunner) queueJoins(joins []opdef.FollowUp, answer json.RawMessage) string {
 	var probs []string
 	j.joinMu.Lock()
 	defer j.joinMu.Unlock()

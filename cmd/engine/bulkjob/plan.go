@@ -14,11 +14,10 @@ import (
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
-// tally counts a checked row's requests and lookups for the dry run and
-// the ETA.
-func (j *checkPass) tally(in Input, c *Call) {
+// tally counts a checked row's requests and lookups (names, as checkRow
+// found them) for the dry run and the ETA.
+func (j *checkPass) tally(in opdef.Input, c *opdef.Call, names []Name) {
 	bc := j.bc
-	names := j.namer.Names(j.op, in)
 	count := func(method, path, note string) int {
 		k := method + " " + path + " " + note
 		t := j.requests[k]
@@ -90,7 +89,7 @@ func (j *checkPass) tally(in Input, c *Call) {
 }
 
 // argNoun names what an op's arguments name, for the dry run ("group").
-func argNoun(op *Op) string {
+func argNoun(op *opdef.Op) string {
 	if len(op.Args) == 0 {
 		return "job"
 	}

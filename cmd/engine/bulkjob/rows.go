@@ -190,7 +190,7 @@ func (j *rowRunner) ApplyBatch(parent context.Context, rows []bulk.Row, sent fun
 	ctx := context.WithoutCancel(parent)
 	out := make([]bulk.Result, len(rows))
 	var idx []int
-	var calls []*Call
+	var calls []*opdef.Call
 	for i, row := range rows {
 		in, probs, _ := j.rowInput(row)
 		if len(probs) > 0 {
@@ -278,9 +278,9 @@ func (j *rowRunner) failed(key string, err error) bulk.Result {
 
 // build resolves a row's names (the job's one Resolver, so each list is
 // fetched once) and builds its call.
-func (j *rowRunner) build(ctx context.Context, in Input) (Input, *Call, error) {
-	refs := j.eng.Names(j.op, in)
-	if len(refs) > 0 {
+func (j *rowRunner) build(ctx context.Context, in opdef.Input) (opdef.Input, *opdef.Call, error) {
+	names := j.eng.Names(j.op, in)
+	if refs := names.List(); len(refs) > 0 {
 		j.warm(ctx, j.lookup)
 		ids := make(map[string]string, len(refs))
 		for _, ref := range refs {
@@ -300,11 +300,11 @@ func (j *rowRunner) build(ctx context.Context, in Input) (Input, *Call, error) {
 				return in, nil, err
 			}
 			if o.Protected != "" && ref.Deletes {
-				return in, nil, j.eng.Refuse(j.op, in, map[string]resolve.Object{ref.Stand: o})
+				return in, nil, names.Refuse(map[string]resolve.Object{ref.Stand: o})
 			}
 			ids[ref.Stand] = o.ID
 		}
-		in = j.eng.Fill(j.op, in, ids)
+		in = names.Fill(ids)
 	}
 	c, err := j.op.Build(in, nil)
 	return in, c, err
@@ -335,7 +335,7 @@ type kindSnapshot struct {
 
 // exists looks for what a call would create. fresh asks the API again
 // (after a 409, or to settle a lost answer) instead of the job's snapshot.
-func (j *rowRunner) exists(ctx context.Context, c *Call, fresh bool) (string, bool, error) {
+func (j *rowRunner) exists(ctx context.Context, c *opdef.Call, fresh bool) (string, bool, error) {
 	ex := j.op.Exists
 	if ex.Check != nil {
 		return ex.Check(ctx, j.lk, c)
@@ -402,7 +402,7 @@ func ids(objs []resolve.Object) string {
 
 // onExists follows --on-exists for a row whose object exists (id; several
 // ids, comma-separated, when the API holds duplicates).
-func (j *rowRunner) onExists(ctx, mainCtx context.Context, in Input, c *Call, key, id, apiMsg string) bulk.Result {
+func (j *rowRunner) onExists(ctx, mainCtx context.Context, in opdef.Input, c *opdef.Call, key, id, apiMsg string) bulk.Result {
 	what := "already exists"
 	if j.op.Exists.Check != nil {
 		what = "already in place"

@@ -35,7 +35,7 @@ func (j *jobSpec) outcome() bulk.Outcome {
 }
 
 // bulkOutcome is what a successful row of the op did.
-func bulkOutcome(op *Op) bulk.Outcome {
+func bulkOutcome(op *opdef.Op) bulk.Outcome {
 	if op.Method == http.MethodDelete || op.Destructive {
 		return bulk.Deleted
 	}
@@ -55,8 +55,8 @@ func (j *jobSpec) updateCommand() string {
 
 // updateInput is the Input that updates the existing object id with a
 // row's values (those the update op has).
-func (j *jobSpec) updateInput(in Input, id string) Input {
-	out := Input{Command: j.updateCommand(), Args: []string{id}, Values: map[string][]string{}}
+func (j *jobSpec) updateInput(in opdef.Input, id string) opdef.Input {
+	out := opdef.Input{Command: j.updateCommand(), Args: []string{id}, Values: map[string][]string{}}
 	for flag, v := range in.Values {
 		if j.upd.HasField(flag) {
 			out.Values[flag] = v
@@ -80,7 +80,7 @@ var keySeed = maphash.MakeSeed()
 // rowKeys are what no two rows may share: the natural keys of what a row
 // creates; for a change to one object (PATCH, PUT, DELETE) that object;
 // for other changes the whole row (the same line twice).
-func (j *jobSpec) rowKeys(in Input) []string {
+func (j *jobSpec) rowKeys(in opdef.Input) []string {
 	op := j.op
 	switch {
 	case op.Exists != nil && op.Exists.Check != nil:
@@ -114,7 +114,7 @@ func (j *jobSpec) rowKeys(in Input) []string {
 // naturalKey is the text of the key fields ("ada@example.com";
 // "app Reports app_1" for a folder), lower-cased when fold is set and the
 // kind compares without case.
-func (j *jobSpec) naturalKey(in Input, fold bool) string {
+func (j *jobSpec) naturalKey(in opdef.Input, fold bool) string {
 	ex := j.op.Exists
 	var parts []string
 	for _, fl := range ex.Flags {
@@ -130,7 +130,7 @@ func (j *jobSpec) naturalKey(in Input, fold bool) string {
 }
 
 // displayKey names a row's object in its result.
-func (j *jobSpec) displayKey(in Input) string {
+func (j *jobSpec) displayKey(in opdef.Input) string {
 	op := j.op
 	switch {
 	case op.Exists != nil && op.Exists.Display != nil:
@@ -155,7 +155,7 @@ func (j *jobSpec) displayKey(in Input) string {
 }
 
 // replayable: sending the call again leaves what sending it once did.
-func (j *jobSpec) replayable(c *Call) bool {
+func (j *jobSpec) replayable(c *opdef.Call) bool {
 	switch {
 	case j.op.Idempotent, j.op.Method == http.MethodPut, j.op.Method == http.MethodDelete:
 		return true
@@ -167,7 +167,7 @@ func (j *jobSpec) replayable(c *Call) bool {
 
 // resultID is the id of what a row made or changed: the answer's "id",
 // else the object its arguments named.
-func (j *jobSpec) resultID(c *Call, resp *client.Response) string {
+func (j *jobSpec) resultID(c *opdef.Call, resp *client.Response) string {
 	if ex := j.op.Exists; ex != nil && ex.Check != nil && ex.Flags[0] == "user" {
 		return strings.Join(c.LocalStrings("user"), ",") // the answer is the group
 	}
@@ -182,7 +182,7 @@ func (j *jobSpec) resultID(c *Call, resp *client.Response) string {
 	return j.argID(c)
 }
 
-func (j *jobSpec) argID(c *Call) string {
+func (j *jobSpec) argID(c *opdef.Call) string {
 	if len(j.op.Args) == 0 {
 		return ""
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/settings"
 )
 
@@ -35,7 +36,7 @@ type UserRow struct {
 
 // userFileOp is what a row of a user file is, to the checks a declared
 // command's file goes through: one user, by email or id.
-var userFileOp = Op{Use: "offboard USER", Method: http.MethodDelete, Path: "/users/{userId}", Args: []string{"userId"}}
+var userFileOp = opdef.Op{Use: "offboard USER", Method: http.MethodDelete, Path: "/users/{userId}", Args: []string{"userId"}}
 
 // userFileFlags are the file options a user file takes, as a declared
 // command's --from does (they mean nothing without --from).
@@ -70,7 +71,7 @@ func ReadUserFile(f *cli.Factory, c *cobra.Command, engine func() (Engine, *sett
 	if err != nil {
 		return nil, true, err
 	}
-	j, err := newBulkJob(f, e, nil, cfg, &op, c, Input{Command: c.CommandPath(), Values: map[string][]string{}}, false, o)
+	j, err := newBulkJob(f, e, nil, cfg, &op, c, opdef.Input{Command: c.CommandPath(), Values: map[string][]string{}}, false, o)
 	if err != nil {
 		return nil, true, err
 	}

@@ -7,12 +7,6 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-// JSONFields are the names --json selects from: the fields the published
-// spec gives the answer, then any the command's columns read beyond them.
-func (op *Op) JSONFields() []string {
-	return JSONFieldNames(op.Method+" "+op.Path, ColumnFields(op.Columns))
-}
-
 // ColumnFields are the top-level fields columns read.
 func ColumnFields(cols []output.Column) string {
 	var out []string
