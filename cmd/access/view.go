@@ -8,7 +8,7 @@ import (
 
 	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/kinds"
-	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -28,7 +28,7 @@ var ListColumns = []output.Column{
 // most once; an id whose kind cannot be listed stays an id, with a warning.
 type namer struct {
 	p      *output.Printer
-	c      *engine.Call
+	c      *opdef.Call
 	names  map[string]map[string]string
 	active map[string]string // user id -> "true" or "false", as listed
 	listed bool              // the users list was read for their states
@@ -104,7 +104,7 @@ func (n *namer) readActive() {
 // group, and the users with grants of their own (--expand: every user and
 // invite, through whichever group). The raw answer is left alone for -o
 // json, yaml, --jq and --template.
-func ListView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+func ListView(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
 	if p.Opts.Structured() {
 		return p.Print(data, nil)
 	}

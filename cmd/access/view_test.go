@@ -9,7 +9,7 @@ import (
 
 	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/resolve"
-	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -29,7 +29,7 @@ func TestAccessListNamesSubjectsAndSaysWhy(t *testing.T) {
 	    {"subject":{"id":12,"type":"userInvite"},"sources":{"direct":true,"universal":false,"groups":[]},"accessLevel":"use"}
 	  ]}`)
 	calls := map[string]int{}
-	c := &engine.Call{Params: map[string]string{"objectType": "app", "objectId": "x"}, Local: map[string]any{"expand": true}, Names: func(kind string) ([]resolve.Object, error) {
+	c := &opdef.Call{Params: map[string]string{"objectType": "app", "objectId": "x"}, Local: map[string]any{"expand": true}, Names: func(kind string) ([]resolve.Object, error) {
 		calls[kind]++
 		switch kind {
 		case "groups":
@@ -103,7 +103,7 @@ func TestViaNamesEachSource(t *testing.T) {
 		{"subject":{"id":"3","type":"group"},"sources":{"universal":true,"inherited":{"id":"app_7","type":"folder"}},"accessLevel":"use"}],
 	  "user":[{"subject":{"id":"user_a","type":"user"},"sources":{"direct":true,"groups":[{"id":"2","type":"group"},{"id":"3","type":"group"}]},"accessLevel":"edit"}]}`), &lists)
 	groups := map[string]access.Entry{"2": lists["group"][0], "3": lists["group"][1]}
-	n := &namer{c: &engine.Call{}, names: map[string]map[string]string{"groups": {"2": "All Users", "3": "viewer"}, "folders": {"app_7": "app:/Operations"}}}
+	n := &namer{c: &opdef.Call{}, names: map[string]map[string]string{"groups": {"2": "All Users", "3": "viewer"}, "folders": {"app_7": "app:/Operations"}}}
 	if got := access.Via(lists["user"][0], groups, n); got != "direct; universal through All Users; member of viewer" {
 		t.Errorf("user VIA = %q", got)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/orgctl/orgctl/client/spec"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output/redact"
 )
 
@@ -164,7 +165,7 @@ func parseAPI(f *cli.Factory, method, path string, raw, typed []string, input st
 			if len(keys) > 2 || (len(keys) == 2 && keys[1] != "") {
 				return cli.UsageErrorf("field %q: nested keys need a JSON body (not GET, no --input)", k)
 			}
-			o.Query.Add(keys[0], engine.QueryText(val))
+			o.Query.Add(keys[0], opdef.QueryText(val))
 			return nil
 		}
 		if body == nil {
@@ -197,7 +198,7 @@ func parseAPI(f *cli.Factory, method, path string, raw, typed []string, input st
 // readInput makes the body the JSON of --input FILE ("-": stdin); an empty
 // file leaves the body as the fields made it.
 func (o *apiOptions) readInput(f *cli.Factory, input string) error {
-	b, err := engine.ReadBodyFile(input, f.IO.In, "--input "+input)
+	b, err := opdef.ReadBodyFile(input, f.IO.In, "--input "+input)
 	if err != nil {
 		return cli.UsageErrorf("%v", err)
 	}
@@ -450,12 +451,12 @@ func typedValue(f *cli.Factory, s string, read *int64) (any, error) {
 		return nil, nil
 	}
 	if name, ok := strings.CutPrefix(s, "@"); ok {
-		b, err := engine.ReadBodyFile(name, f.IO.In, "-F "+s)
+		b, err := opdef.ReadBodyFile(name, f.IO.In, "-F "+s)
 		if err != nil {
 			return nil, cli.UsageErrorf("%v", err)
 		}
-		if *read += int64(len(b)); *read > engine.MaxBodyBytes {
-			return nil, cli.UsageErrorf("%v", engine.BodyTooLarge("the body from -F KEY=@FILE files", *read))
+		if *read += int64(len(b)); *read > opdef.MaxBodyBytes {
+			return nil, cli.UsageErrorf("%v", opdef.BodyTooLarge("the body from -F KEY=@FILE files", *read))
 		}
 		return strings.TrimSuffix(string(b), "\n"), nil
 	}
@@ -524,8 +525,8 @@ func apiRun(ctx context.Context, f *cli.Factory, c *cobra.Command, o *apiOptions
 	if err != nil {
 		return err
 	}
-	op := &engine.Op{Method: o.Method, Path: o.Path, Scope: knownScope(o.Method, o.Path), List: o.Method == http.MethodGet}
-	call := &engine.Call{Op: op, Command: c.CommandPath(), RawPath: o.Path, Query: o.Query, All: o.Paginate, PageFlag: "--paginate"}
+	op := &opdef.Op{Method: o.Method, Path: o.Path, Scope: knownScope(o.Method, o.Path), List: o.Method == http.MethodGet}
+	call := &opdef.Call{Op: op, Command: c.CommandPath(), RawPath: o.Path, Query: o.Query, All: o.Paginate, PageFlag: "--paginate"}
 	switch b := o.Body.(type) {
 	case map[string]any:
 		call.Body = b

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/cmd/cli"
-	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -180,9 +180,9 @@ func TestParseAPI(t *testing.T) {
 	// Sparse files: their size is refused before a byte is read.
 	big, half := filepath.Join(dir, "big.bin"), filepath.Join(dir, "half.bin")
 	os.WriteFile(big, nil, 0o600)
-	os.Truncate(big, engine.MaxBodyBytes+1)
+	os.Truncate(big, opdef.MaxBodyBytes+1)
 	os.WriteFile(half, nil, 0o600)
-	os.Truncate(half, engine.MaxBodyBytes/2+1)
+	os.Truncate(half, opdef.MaxBodyBytes/2+1)
 	for _, tc := range []struct {
 		method, path string
 		raw, typed   []string

@@ -7,6 +7,7 @@ import (
 
 	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/families/familytest"
 )
 
@@ -18,7 +19,7 @@ func TestNamesAreBoundIntoTheOneBuiltCall(t *testing.T) {
 	op := familytest.Op(t, "groups", "members", "add")
 	shapes := 0
 	shape := op.Shape
-	op.Shape = func(c *engine.Call) error {
+	op.Shape = func(c *opdef.Call) error {
 		shapes++
 		if shape == nil {
 			return nil

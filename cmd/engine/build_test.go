@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/families/familytest"
 	"github.com/spf13/cobra"
 )
 
 // parsed runs the parse phase on a command line of op's cobra command.
-func parsed(t *testing.T, op *engine.Op, argv ...string) (engine.Input, engine.RunOptions) {
+func parsed(t *testing.T, op *opdef.Op, argv ...string) (opdef.Input, engine.RunOptions) {
 	t.Helper()
 	f := familytest.Factory(t)
 	c := engine.Command(op, f)

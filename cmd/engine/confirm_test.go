@@ -10,6 +10,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/families/familytest"
 )
 
@@ -17,7 +18,7 @@ import (
 // what happens in a question that formats with its arguments.
 func TestDestructiveOpsAskTheirOwnQuestion(t *testing.T) {
 	n := 0
-	familytest.Each(func(path string, op *engine.Op) {
+	familytest.Each(func(path string, op *opdef.Op) {
 		verb := strings.Fields(op.Use)[0]
 		removes := op.Method == http.MethodDelete || strings.HasPrefix(verb, "delete") || strings.HasPrefix(verb, "remove") ||
 			verb == "revoke" || verb == "invalidate-sessions"
@@ -39,7 +40,7 @@ func TestDestructiveOpsAskTheirOwnQuestion(t *testing.T) {
 		if op.TypeToConfirm != nil {
 			objs = []any{"NAME"}
 		}
-		q := engine.ConfirmQuestion(&engine.Call{Op: op}, objs)
+		q := engine.ConfirmQuestion(&opdef.Call{Op: op}, objs)
 		if strings.Contains(q, "%!") {
 			t.Errorf("%s: question does not format with its %d argument(s): %q", path, len(objs), q)
 		}

@@ -78,7 +78,7 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 
 // checkKindBy checks that a KindBy reads an input the op has and picks
 // known kinds that orgctl resolves.
-func checkKindBy(t *testing.T, what string, op engine.Op, kb engine.KindBy) {
+func checkKindBy(t *testing.T, what string, op opdef.Op, kb opdef.KindBy) {
 	t.Helper()
 	if kb.Flag != "" {
 		found := false

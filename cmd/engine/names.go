@@ -15,6 +15,7 @@ import (
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/completions"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -28,7 +29,7 @@ type nameRef struct {
 	Arg  int    // index in Input.Args, when Flag is ""
 	Flag string // the field's flag
 	Elem int    // index in Input.Values[Flag]
-	Part int    // index among the comma-separated parts of that value (KStrings)
+	Part int    // index among the comma-separated parts of that value (opdef.KStrings)
 	// KeyOnly marks the KEY of a KEY=VALUE value (Field.KeyKind).
 	KeyOnly bool
 	// stand is a syntactically valid id of the kind, unique in the call,
@@ -67,12 +68,12 @@ func nameRefs(op *Op, in Input) []nameRef {
 		for e, v := range vals {
 			if fd.KeyKind != "" {
 				parts := []string{v}
-				if fd.Kind == KStrings {
+				if fd.Kind == opdef.KStrings {
 					parts = strings.Split(v, ",")
 				}
 				for p, text := range parts {
 					part := -1
-					if fd.Kind == KStrings {
+					if fd.Kind == opdef.KStrings {
 						part = p
 					}
 					if key, _, ok := strings.Cut(text, "="); ok {
@@ -81,7 +82,7 @@ func nameRefs(op *Op, in Input) []nameRef {
 				}
 				continue
 			}
-			if fd.Kind == KStrings {
+			if fd.Kind == opdef.KStrings {
 				for p, part := range strings.Split(v, ",") {
 					add(kind, nameRef{Text: strings.TrimSpace(part), Flag: fd.Flag, Elem: e, Part: p})
 				}

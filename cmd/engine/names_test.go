@@ -6,16 +6,17 @@ import (
 
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/families"
 )
 
 func TestNameRefsFollowKindBy(t *testing.T) {
-	op := &engine.Op{
+	op := &opdef.Op{
 		Args:       []string{"objectType", "objectId"},
-		ArgsKindBy: map[int]engine.KindBy{1: {Arg: 0, Kinds: families.ObjectKinds}},
-		Fields: []engine.Field{
-			{Flag: "object-type", In: engine.InLocal},
-			{Flag: "object-id", In: engine.InLocal, KindBy: &engine.KindBy{Flag: "object-type", Kinds: families.ObjectKinds}},
+		ArgsKindBy: map[int]opdef.KindBy{1: {Arg: 0, Kinds: families.ObjectKinds}},
+		Fields: []opdef.Field{
+			{Flag: "object-type", In: opdef.InLocal},
+			{Flag: "object-id", In: opdef.InLocal, KindBy: &opdef.KindBy{Flag: "object-type", Kinds: families.ObjectKinds}},
 		},
 	}
 	for _, tc := range []struct {
@@ -31,7 +32,7 @@ func TestNameRefsFollowKindBy(t *testing.T) {
 		{flags: map[string][]string{"object-type": {"workflow"}, "object-id": {"Nightly invoice sync"}}, want: []string{"workflows"}},
 		{flags: map[string][]string{"object-id": {"Nightly invoice sync"}}}, // no type: no kind
 	} {
-		in := engine.Input{Args: tc.args, Values: tc.flags}
+		in := opdef.Input{Args: tc.args, Values: tc.flags}
 		refs := engine.NameRefs(op, in)
 		var got []string
 		for _, r := range refs {

@@ -247,9 +247,9 @@ func wire(op *Op, f *cli.Factory, c *cobra.Command) {
 			usage += " (required)"
 		}
 		switch fd.Kind {
-		case KBool:
+		case opdef.KBool:
 			fl.BoolP(fd.Flag, fd.Short, false, usage)
-		case KStrings, KKV, KTexts:
+		case opdef.KStrings, opdef.KKV, opdef.KTexts:
 			fl.StringArrayP(fd.Flag, fd.Short, nil, usage)
 		default:
 			fl.StringP(fd.Flag, fd.Short, fd.Default, usage)
@@ -394,10 +394,10 @@ func parseFlags(op *Op, c *cobra.Command, args []string) (Input, RunOptions) {
 			continue
 		}
 		switch fd.Kind {
-		case KBool:
+		case opdef.KBool:
 			b, _ := fl.GetBool(fd.Flag)
 			in.Values[fd.Flag] = []string{strconv.FormatBool(b)}
-		case KStrings, KKV, KTexts:
+		case opdef.KStrings, opdef.KKV, opdef.KTexts:
 			in.Values[fd.Flag], _ = fl.GetStringArray(fd.Flag)
 		default:
 			s, _ := fl.GetString(fd.Flag)

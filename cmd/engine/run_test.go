@@ -11,6 +11,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/families/familytest"
 )
 
@@ -25,7 +26,7 @@ func TestSendFollowUpFailure(t *testing.T) {
 	}
 	op := familytest.Op(t, "users", "create")
 	c := familytest.Build(t, op, familytest.Input("users create", nil, "email", "x@example.com", "first-name", "X", "last-name", "Y"))
-	c.Then = []engine.FollowUp{{What: "PATCH a user that is not there", Build: func(json.RawMessage) (client.Request, error) {
+	c.Then = []opdef.FollowUp{{What: "PATCH a user that is not there", Build: func(json.RawMessage) (client.Request, error) {
 		return client.Request{Method: http.MethodPatch, Path: "/users/user_missing", Body: map[string]any{"operations": []any{}}}, nil
 	}}}
 	err = e.Run(context.Background(), c, engine.RunOptions{})

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -14,8 +15,8 @@ func init() {
 }
 
 // decide answers an access request with a JSON Patch of its status.
-func decide(status string) func(c *engine.Call) error {
-	return func(c *engine.Call) error {
+func decide(status string) func(c *opdef.Call) error {
+	return func(c *opdef.Call) error {
 		b, err := json.Marshal(map[string]any{"operations": []any{
 			map[string]any{"op": "replace", "path": "/status", "value": status},
 		}})
@@ -43,11 +44,11 @@ Gotchas:
 			{Header: "CREATED", Field: "created_at"},
 			{Header: "UPDATED BY", Field: "updated_by_id", Names: "users"},
 		},
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "list", Short: "List access requests", Method: http.MethodGet, Path: "/access_requests", Scope: "Users > Read", List: true,
 				Example: "  orgctl access-requests list\n  orgctl access-requests list --status PENDING --jq '.[].requesting_email'",
-				Fields: []engine.Field{
-					{Flag: "status", Key: "status", In: engine.InQuery, Enum: []string{"PENDING", "APPROVED", "DENIED"}, Usage: "only requests with this status"},
+				Fields: []opdef.Field{
+					{Flag: "status", Key: "status", In: opdef.InQuery, Enum: []string{"PENDING", "APPROVED", "DENIED"}, Usage: "only requests with this status"},
 				}},
 			{Use: "get REQUEST_ID", Short: "Show an access request", Method: http.MethodGet, Path: "/access_requests/{accessRequestId}", Args: []string{"accessRequestId"}, Scope: "Users > Read",
 				Example: "  orgctl access-requests get 1"},

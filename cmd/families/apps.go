@@ -4,14 +4,15 @@ import (
 	"net/http"
 
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
 // argToBody moves a positional argument into the request body, for
 // operations whose target id travels in the body instead of the path.
-func argToBody(param, key string) func(c *engine.Call) error {
-	return func(c *engine.Call) error {
-		engine.SetPath(c.BodyObject(), key, c.Params[param])
+func argToBody(param, key string) func(c *opdef.Call) error {
+	return func(c *opdef.Call) error {
+		opdef.SetPath(c.BodyObject(), key, c.Params[param])
 		delete(c.Params, param)
 		return nil
 	}
@@ -49,18 +50,18 @@ Gotchas:
 			{Header: "PROTECTED", Field: "protected"},
 			{Header: "UPDATED", Field: "updated_at"},
 		},
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "list", Short: "List apps", Method: http.MethodGet, Path: "/apps", Scope: "Apps > Read",
 				Example: "  orgctl apps list\n  orgctl apps list --jq '.[] | select(.folder_id == \"app_7\") | .name'"},
 			{Use: "get APP_ID", Short: "Show an app", Method: http.MethodGet, Path: "/apps/{appId}", Args: []string{"appId"}, Scope: "Apps > Read",
 				Example: "  orgctl apps get 5a4d0006-0000-4000-8000-000000000001\n  orgctl apps get 5a4d0006-0000-4000-8000-000000000001 -o yaml"},
 			{Use: "create", Short: "Create an app", Method: http.MethodPost, Path: "/apps", Scope: "Apps > Write", Body: true,
-				Exists: engine.LookFirst("apps", "name", ""),
+				Exists: opdef.LookFirst("apps", "name", ""),
 				Long:   "The JSON body comes from --body (FILE or - for stdin); --name, --folder and\n--description override its fields.",
 				Example: `  orgctl apps create --name "Refund Console"
   orgctl apps create --name Reports --folder app_7 --description "Quarterly numbers"
   echo '{"name":"From stdin"}' | orgctl apps create --body -`,
-				Fields: []engine.Field{
+				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "app name"},
 					{Flag: "folder", Key: "folder_id", Usage: "`FOLDER` id (app_N) or path (app:/Finance); default: the root app folder"},
 					{Flag: "description", Key: "description", Usage: "app description"},
@@ -70,10 +71,10 @@ Gotchas:
 				Confirm:     "Delete app %s? It is removed with its releases and history; this cannot be undone.",
 				Example:     "  orgctl apps delete 5a4d0006-0000-4000-8000-000000000001\n  orgctl apps delete 5a4d0006-0000-4000-8000-000000000001 --yes   # in scripts"},
 			{Use: "clone APP_ID", Short: "Copy an app under a new name", Method: http.MethodPost, Path: "/apps/cloneApp", Args: []string{"appId"}, Scope: "Apps > Write",
-				Exists: engine.LookFirst("apps", "name", ""),
+				Exists: opdef.LookFirst("apps", "name", ""),
 				Example: `  orgctl apps clone 5a4d0006-0000-4000-8000-000000000001 --name "Refund Console v2"
   orgctl apps clone 5a4d0006-0000-4000-8000-000000000001 --name Copy --folder app_2 --jq .id`,
-				Fields: []engine.Field{
+				Fields: []opdef.Field{
 					{Flag: "name", Key: "new_app_name", Required: true, Usage: "name of the new app"},
 					{Flag: "folder", Key: "folder_id", Usage: "put the copy in this `FOLDER` (id or path; default: root)"},
 				},

@@ -10,11 +10,12 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
 // configValues turns --value ENV_ID=VALUE flags into the API's values array.
-func configValues(c *engine.Call) ([]any, error) {
+func configValues(c *opdef.Call) ([]any, error) {
 	seen := map[string]bool{}
 	var out []any
 	for _, s := range c.LocalStrings("value") {
@@ -32,7 +33,7 @@ func configValues(c *engine.Call) ([]any, error) {
 }
 
 // shapeConfigVar moves --value pairs into body.values.
-func shapeConfigVar(c *engine.Call) ([]any, error) {
+func shapeConfigVar(c *opdef.Call) ([]any, error) {
 	vals, err := configValues(c)
 	if err != nil {
 		return nil, err
@@ -45,7 +46,7 @@ func shapeConfigVar(c *engine.Call) ([]any, error) {
 
 // updateConfigVar sends only the changed fields in the dry run and, since
 // the API replaces the whole variable, reads the current one first.
-func updateConfigVar(c *engine.Call) error {
+func updateConfigVar(c *opdef.Call) error {
 	upd, err := shapeConfigVar(c)
 	if err != nil {
 		return err
@@ -62,7 +63,7 @@ func updateConfigVar(c *engine.Call) error {
 }
 
 // mergeConfigVar overlays the changed fields and values on the current variable.
-func mergeConfigVar(c *engine.Call, current []json.RawMessage) error {
+func mergeConfigVar(c *opdef.Call, current []json.RawMessage) error {
 	var cur map[string]any
 	if err := json.Unmarshal(current[0], &cur); err != nil {
 		return fmt.Errorf("unexpected answer reading the variable: %w", err)
@@ -138,22 +139,22 @@ other local users (ps), so pass secret values with --body FILE or --body - inste
 			}},
 			{Header: "DESCRIPTION", Field: "description"},
 		},
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "list", Short: "List configuration variables with their values", Method: http.MethodGet, Path: "/configuration_variables", Scope: "Configuration Variables > Read",
 				Example: "  orgctl config-vars list\n  orgctl config-vars list --jq '.[] | select(.name==\"SUPPORT_EMAIL\") | .values'"},
 			{Use: "get VARIABLE_ID", Short: "Show a configuration variable and its values", Method: http.MethodGet, Path: "/configuration_variables/{id}", Args: []string{"id"}, Scope: "Configuration Variables > Read",
 				Example: "  orgctl config-vars get SUPPORT_EMAIL -o yaml"},
 			{Use: "create", Short: "Create a configuration variable", Method: http.MethodPost, Path: "/configuration_variables", Scope: "Configuration Variables > Write", Body: true,
-				Exists: engine.LookFirst("config-vars", "name", "update"),
+				Exists: opdef.LookFirst("config-vars", "name", "update"),
 				Example: `  orgctl config-vars create --name SUPPORT_EMAIL --value production=help@example.com --value staging=qa@example.com
   orgctl config-vars create --body stripe-key.json`,
-				Fields: []engine.Field{
+				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "variable name"},
 					{Flag: "description", Key: "description", Usage: "what the variable is for"},
-					{Flag: "secret", Key: "secret", Kind: engine.KBool, Usage: "hide the values in the editor"},
-					{Flag: "value", In: engine.InLocal, Kind: engine.KTexts, KeyKind: "environments", Usage: "value for one environment, `ENVIRONMENT=VALUE` (the environment's id or name; repeatable)"},
+					{Flag: "secret", Key: "secret", Kind: opdef.KBool, Usage: "hide the values in the editor"},
+					{Flag: "value", In: opdef.InLocal, Kind: opdef.KTexts, KeyKind: "environments", Usage: "value for one environment, `ENVIRONMENT=VALUE` (the environment's id or name; repeatable)"},
 				},
-				Shape: func(c *engine.Call) error {
+				Shape: func(c *opdef.Call) error {
 					vals, err := shapeConfigVar(c)
 					if err != nil {
 						return err
@@ -173,11 +174,11 @@ environment's value and keeps the others. With --body the body is sent as is.`,
 				Example: `  orgctl config-vars update SUPPORT_EMAIL --value staging=qa2@example.com
   orgctl config-vars update SUPPORT_EMAIL --description "Support inbox" --secret=false
   orgctl config-vars update SUPPORT_EMAIL --body full.json`,
-				Fields: []engine.Field{
+				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Usage: "new name"},
 					{Flag: "description", Key: "description", Usage: "new description"},
-					{Flag: "secret", Key: "secret", Kind: engine.KBool, Usage: "make the values secret or not"},
-					{Flag: "value", In: engine.InLocal, Kind: engine.KTexts, KeyKind: "environments", Usage: "set one environment's value, `ENVIRONMENT=VALUE` (the environment's id or name; repeatable)"},
+					{Flag: "secret", Key: "secret", Kind: opdef.KBool, Usage: "make the values secret or not"},
+					{Flag: "value", In: opdef.InLocal, Kind: opdef.KTexts, KeyKind: "environments", Usage: "set one environment's value, `ENVIRONMENT=VALUE` (the environment's id or name; repeatable)"},
 				},
 				Shape: updateConfigVar, Merge: mergeConfigVar},
 			{Use: "delete VARIABLE_ID", Short: "Delete a configuration variable and its values", Method: http.MethodDelete, Path: "/configuration_variables/{id}", Args: []string{"id"}, Scope: "Configuration Variables > Write",

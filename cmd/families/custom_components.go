@@ -10,11 +10,12 @@ import (
 	"github.com/orgctl/orgctl/client/spec"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
 // revisionForm builds the multipart body of a new revision from the flags.
-func revisionForm(c *engine.Call) error {
+func revisionForm(c *opdef.Call) error {
 	path := c.LocalString("files")
 	bump := c.LocalString("version-bump")
 	version := c.LocalString("version")
@@ -28,7 +29,7 @@ func revisionForm(c *engine.Call) error {
 	if id != "" && !spec.IsUUID(id) {
 		return cli.UsageErrorf("invalid --id %q: expected a UUID", id)
 	}
-	data, err := engine.ReadBodyFile(path, nil, "--files "+path)
+	data, err := opdef.ReadBodyFile(path, nil, "--files "+path)
 	if err != nil {
 		return cli.UsageErrorf("%v", err)
 	}
@@ -84,28 +85,28 @@ components for apps. A library has revisions; each revision is a set of files.`,
 			{Header: "DESCRIPTION", Field: "description"},
 			{Header: "UPDATED", Field: "updated_at"},
 		},
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "list", Short: "List custom component libraries", Method: http.MethodGet, Path: "/custom_component_libraries", Scope: "CustomComponent > Read",
 				Long: `The published API marks a libraryId query parameter as required on this list;
 orgctl sends it only when --library-id is given.`,
 				Example: "  orgctl custom-components list\n  orgctl custom-components list --library-id LIB_ID -o json",
-				Fields: []engine.Field{
-					{Flag: "library-id", Key: "libraryId", In: engine.InQuery, Usage: "only this library `UUID`"},
+				Fields: []opdef.Field{
+					{Flag: "library-id", Key: "libraryId", In: opdef.InQuery, Usage: "only this library `UUID`"},
 				}},
 			{Use: "get LIBRARY_ID", Short: "Show a custom component library", Method: http.MethodGet, Path: "/custom_component_libraries/{libraryId}", Args: []string{"libraryId"}, Scope: "CustomComponent > Read",
 				Example: "  orgctl custom-components get LIB_ID"},
 			{Use: "create", Short: "Create a custom component library", Method: http.MethodPost, Path: "/custom_component_libraries", Scope: "CustomComponent > Write", Body: true,
-				Exists: engine.LookFirst("custom-components", "name", ""),
+				Exists: opdef.LookFirst("custom-components", "name", ""),
 				Long:   "--name is how code refers to the library, --label how the editor shows it.",
 				Example: `  orgctl custom-components create --name charts --label Charts
   orgctl custom-components create --name charts --label Charts --description "Shared charts" --id 0b9f6c1e-2f1a-4c62-9a57-4f0f0f5a3b11`,
-				Fields: []engine.Field{
+				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "name used in code"},
 					{Flag: "label", Key: "label", Required: true, Usage: "human-readable name shown in the editor"},
 					{Flag: "description", Key: "description", Usage: "description (default: none)"},
 					{Flag: "id", Key: "id", Usage: "use this `UUID` (to keep ids in sync across instances)"},
 				},
-				Shape: func(c *engine.Call) error {
+				Shape: func(c *opdef.Call) error {
 					// description is required but nullable: absent means "none".
 					if _, ok := c.BodyObject()["description"]; !ok {
 						c.Body["description"] = nil
@@ -123,7 +124,7 @@ orgctl sends it only when --library-id is given.`,
 				{Header: "CREATED", Field: "created_at"},
 			},
 			Example: "  orgctl custom-components revisions list LIB_ID\n  orgctl custom-components revisions create LIB_ID --files dist.zip --version-bump minor",
-			Ops: []engine.Op{
+			Ops: []opdef.Op{
 				{Use: "list LIBRARY_ID", Short: "List a library's revisions", Method: http.MethodGet, Path: "/custom_component_libraries/{libraryId}/revisions", Args: []string{"libraryId"}, Scope: "CustomComponent > Read",
 					Example: "  orgctl custom-components revisions list LIB_ID\n  orgctl custom-components revisions list LIB_ID --jq 'map(.version)'"},
 				{Use: "create LIBRARY_ID", Short: "Upload a new revision (multipart/form-data)", Method: http.MethodPost, Path: "/custom_component_libraries/{libraryId}/revisions", Args: []string{"libraryId"}, Scope: "CustomComponent > Write",
@@ -131,11 +132,11 @@ orgctl sends it only when --library-id is given.`,
 the version: minor, major, dev, or specify_version with --version.`,
 					Example: `  orgctl custom-components revisions create LIB_ID --files dist.zip --version-bump minor
   orgctl custom-components revisions create LIB_ID --files dist.zip --version-bump specify_version --version 2.0.0`,
-					Fields: []engine.Field{
-						{Flag: "files", In: engine.InLocal, Required: true, Usage: "the revision's files, a `FILE` uploaded as is"},
-						{Flag: "version-bump", In: engine.InLocal, Required: true, Enum: []string{"minor", "major", "dev", "specify_version"}, Usage: "how the version changes"},
-						{Flag: "version", In: engine.InLocal, Usage: "exact version tag (with --version-bump specify_version)"},
-						{Flag: "id", In: engine.InLocal, Usage: "use this revision `UUID`"},
+					Fields: []opdef.Field{
+						{Flag: "files", In: opdef.InLocal, Required: true, Usage: "the revision's files, a `FILE` uploaded as is"},
+						{Flag: "version-bump", In: opdef.InLocal, Required: true, Enum: []string{"minor", "major", "dev", "specify_version"}, Usage: "how the version changes"},
+						{Flag: "version", In: opdef.InLocal, Usage: "exact version tag (with --version-bump specify_version)"},
+						{Flag: "id", In: opdef.InLocal, Usage: "use this revision `UUID`"},
 					},
 					Shape: revisionForm},
 				{Use: "files LIBRARY_ID REVISION_ID", Short: "Show the files of a revision", Method: http.MethodGet, Path: "/custom_component_libraries/{libraryId}/revisions/{revisionId}/files", Args: []string{"libraryId", "revisionId"}, Scope: "CustomComponent > Read",

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -28,15 +29,15 @@ Creating, updating and deleting environments needs Retool 3.123.0 or later.`,
 			{Header: "DEFAULT", Field: "default"},
 			{Header: "DESCRIPTION", Field: "description"},
 		},
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "list", Short: "List environments", Method: http.MethodGet, Path: "/environments", Scope: "Environment > Read", List: true,
 				Example: "  orgctl environments list\n  orgctl environments list --jq '.[] | select(.default) | .id'"},
 			{Use: "get ENVIRONMENT_ID", Short: "Show an environment", Method: http.MethodGet, Path: "/environments/{environmentId}", Args: []string{"environmentId"}, Scope: "Environment > Read",
 				Example: "  orgctl environments get 5a4d000f-0000-4000-8000-000000000001"},
 			{Use: "create", Short: "Create an environment", Method: http.MethodPost, Path: "/environments", Scope: "Environments > Write", Body: true,
-				Exists:  engine.ConflictKey("environments", "name", "update"),
+				Exists:  opdef.ConflictKey("environments", "name", "update"),
 				Example: "  orgctl environments create --name qa --color '#F5A623'\n  orgctl environments create --name eu --color '#00AA55' --description 'EU data residency' --dry-run",
-				Fields: []engine.Field{
+				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "environment name"},
 					{Flag: "color", Key: "color", Required: true, Usage: "colour shown in the editor, `#RRGGBB`"},
 					{Flag: "description", Key: "description", Usage: "what the environment is for"},
@@ -45,10 +46,10 @@ Creating, updating and deleting environments needs Retool 3.123.0 or later.`,
 				Body: true, Patch: true,
 				Long:    "Each flag becomes one JSON Patch \"replace\" operation (the only op the API takes).",
 				Example: "  orgctl environments update staging --name qa-eu\n  orgctl environments update staging --description 'Sign-off' --color '#FFFFFF'",
-				Fields: []engine.Field{
-					{Flag: "name", Key: "name", In: engine.InPatch, Usage: "new name"},
-					{Flag: "color", Key: "color", In: engine.InPatch, Usage: "new colour, `#RRGGBB`"},
-					{Flag: "description", Key: "description", In: engine.InPatch, Usage: "new description"},
+				Fields: []opdef.Field{
+					{Flag: "name", Key: "name", In: opdef.InPatch, Usage: "new name"},
+					{Flag: "color", Key: "color", In: opdef.InPatch, Usage: "new colour, `#RRGGBB`"},
+					{Flag: "description", Key: "description", In: opdef.InPatch, Usage: "new description"},
 				}},
 			{Use: "delete ENVIRONMENT_ID", Short: "Delete an environment", Method: http.MethodDelete, Path: "/environments/{environmentId}", Args: []string{"environmentId"}, Scope: "Environments > Write",
 				Destructive: true,

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -29,16 +30,16 @@ func foldersGroup() engine.Group {
 			{Header: "PARENT", Field: "parent_folder_id", Names: "folders"},
 			{Header: "SYSTEM", Field: "is_system_folder"},
 		},
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "list", Short: "List folders", Method: http.MethodGet, Path: "/folders", Scope: "Folders > Read", List: true,
 				Example: "  orgctl folders list\n  orgctl folders list --jq '.[] | select(.folder_type == \"app\") | .id'"},
 			{Use: "get FOLDER_ID", Short: "Show a folder", Method: http.MethodGet, Path: "/folders/{folderId}", Args: []string{"folderId"}, Scope: "Folders > Read",
 				Example: "  orgctl folders get app:/Finance"},
 			{
 				Use: "create", Short: "Create a folder", Method: http.MethodPost, Path: "/folders", Scope: "Folders > Write", Body: true,
-				Exists:  engine.FolderExists,
+				Exists:  opdef.FolderExists,
 				Example: "  orgctl folders create --name Reports --type app\n  orgctl folders create --name ETL --type workflow --parent workflow_4",
-				Fields: []engine.Field{
+				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "folder name"},
 					{Flag: "type", Key: "folder_type", Required: true, Enum: folderTypes, Usage: "what the folder holds"},
 					{Flag: "parent", Key: "parent_folder_id", Usage: "parent `FOLDER`, id or path (default: the root of its type)"},
@@ -48,9 +49,9 @@ func foldersGroup() engine.Group {
 				Use: "update FOLDER_ID", Short: "Rename or move a folder", Method: http.MethodPatch, Path: "/folders/{folderId}", Args: []string{"folderId"}, Scope: "Folders > Write",
 				Body: true, Patch: true,
 				Example: "  orgctl folders update app:/Finance --name Archive\n  orgctl folders update app:/Finance --parent app_1",
-				Fields: []engine.Field{
-					{Flag: "name", Key: "name", In: engine.InPatch, Usage: "new name"},
-					{Flag: "parent", Key: "parent_folder_id", In: engine.InPatch, Usage: "move under this `FOLDER` (id or path)"},
+				Fields: []opdef.Field{
+					{Flag: "name", Key: "name", In: opdef.InPatch, Usage: "new name"},
+					{Flag: "parent", Key: "parent_folder_id", In: opdef.InPatch, Usage: "move under this `FOLDER` (id or path)"},
 				},
 			},
 			{
@@ -58,8 +59,8 @@ func foldersGroup() engine.Group {
 				Destructive: true,
 				Confirm:     "Delete folder %s? With --recursive, everything in it goes too; this cannot be undone.",
 				Example:     "  orgctl folders delete app:/Finance --yes\n  orgctl folders delete app:/Finance --recursive --yes   # with its apps",
-				Fields: []engine.Field{
-					{Flag: "recursive", Key: "recursive", In: engine.InQuery, Kind: engine.KBool, Usage: "also delete the folder's contents (app folders only)"},
+				Fields: []opdef.Field{
+					{Flag: "recursive", Key: "recursive", In: opdef.InQuery, Kind: opdef.KBool, Usage: "also delete the folder's contents (app folders only)"},
 				},
 			},
 		},

@@ -9,13 +9,14 @@ import (
 
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
 var accessLevels = []string{"none", "use", "edit", "own"}
 
-func groupAccessFields(in engine.In) []engine.Field {
-	return []engine.Field{
+func groupAccessFields(in opdef.In) []opdef.Field {
+	return []opdef.Field{
 		{Flag: "universal-app-access", Key: "universal_app_access", In: in, Enum: accessLevels, Usage: "access to every app"},
 		{Flag: "universal-resource-access", Key: "universal_resource_access", In: in, Enum: accessLevels, Usage: "access to every resource"},
 		{Flag: "universal-workflow-access", Key: "universal_workflow_access", In: in, Enum: accessLevels, Usage: "access to every workflow"},
@@ -26,7 +27,7 @@ func groupAccessFields(in engine.In) []engine.Field {
 // membersFromFlags turns --user IDs into the API's member objects.
 // membersAdded names who joined which group: "Added dev.lee@example.com
 // to group support".
-func membersAdded(c *engine.Call) string {
+func membersAdded(c *opdef.Call) string {
 	users := c.TypedList("user")
 	if len(users) == 0 {
 		return "" // --body: the generic line
@@ -55,7 +56,7 @@ func membersAdded(c *engine.Call) string {
 	return "Added " + who + " to group " + group + as
 }
 
-func membersFromFlags(c *engine.Call) error {
+func membersFromFlags(c *opdef.Call) error {
 	ids := c.LocalStrings("user")
 	if len(ids) == 0 {
 		if c.Op.Method == http.MethodPost && c.Op.Path != "/groups" && c.BodyObject()["members"] == nil {
@@ -73,9 +74,9 @@ func membersFromFlags(c *engine.Call) error {
 }
 
 // numbersIn turns a repeatable flag's ids into the JSON numbers the API wants.
-func numbersIn(key, flag string) func(c *engine.Call) error {
-	return func(c *engine.Call) error {
-		ids, _ := engine.LookupPath(c.BodyObject(), key).([]any)
+func numbersIn(key, flag string) func(c *opdef.Call) error {
+	return func(c *opdef.Call) error {
+		ids, _ := opdef.LookupPath(c.BodyObject(), key).([]any)
 		out := make([]any, 0, len(ids))
 		for _, id := range ids {
 			s, ok := id.(string)
@@ -90,7 +91,7 @@ func numbersIn(key, flag string) func(c *engine.Call) error {
 			// Re-formatted: "007" parses but is no JSON number.
 			out = append(out, json.Number(strconv.FormatUint(n, 10)))
 		}
-		engine.SetPath(c.Body, key, out)
+		opdef.SetPath(c.Body, key, out)
 		return nil
 	}
 }
@@ -109,11 +110,11 @@ func groupsGroup() engine.Group {
 			return fmt.Sprint(len(m))
 		}},
 	}
-	createFields := append([]engine.Field{
+	createFields := append([]opdef.Field{
 		{Flag: "name", Key: "name", Required: true, Usage: "group name"},
-		{Flag: "user", In: engine.InLocal, Kind: engine.KStrings, Usage: "add this member `USER` (id or email; repeatable)"},
-		{Flag: "admin", In: engine.InLocal, Kind: engine.KBool, Usage: "make the --user members group admins"},
-	}, groupAccessFields(engine.InBody)...)
+		{Flag: "user", In: opdef.InLocal, Kind: opdef.KStrings, Usage: "add this member `USER` (id or email; repeatable)"},
+		{Flag: "admin", In: opdef.InLocal, Kind: opdef.KBool, Usage: "make the --user members group admins"},
+	}, groupAccessFields(opdef.InBody)...)
 	return engine.Group{
 		Long: `Permission groups of the organization or Space. Group ids are numbers.`,
 		Example: `  orgctl groups list
@@ -131,23 +132,23 @@ func groupsGroup() engine.Group {
 			{Header: "RESOURCE ACCESS", Field: "universal_resource_access"},
 			{Header: "WORKFLOW ACCESS", Field: "universal_workflow_access"},
 		},
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "list", Short: "List groups", Method: http.MethodGet, Path: "/groups", Scope: "Groups > Read", List: true,
 				Example: "  orgctl groups list\n  orgctl groups list -o json --jq '.[].name'"},
 			{Use: "get GROUP_ID", Short: "Show a group with its members", Method: http.MethodGet, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Read",
 				Example: "  orgctl groups get support\n  orgctl groups get support --exclude-disabled-users -o yaml",
 				View:    groupView,
-				Fields: []engine.Field{
-					{Flag: "exclude-disabled-users", Key: "excludeDisabledUsers", In: engine.InQuery, Kind: engine.KBool, Usage: "leave disabled users out of members"},
+				Fields: []opdef.Field{
+					{Flag: "exclude-disabled-users", Key: "excludeDisabledUsers", In: opdef.InQuery, Kind: opdef.KBool, Usage: "leave disabled users out of members"},
 				}},
 			{Use: "create", Short: "Create a group", Method: http.MethodPost, Path: "/groups", Scope: "Groups > Write", Body: true,
-				Exists:  engine.ConflictKey("groups", "name", "update"),
+				Exists:  opdef.ConflictKey("groups", "name", "update"),
 				Example: "  orgctl groups create --name Analysts\n  orgctl groups create --name Ops --universal-resource-access edit --user ana.viewer@sandbox.example --admin",
 				Fields:  createFields, Shape: membersFromFlags},
 			{Use: "update GROUP_ID", Short: "Change a group's fields (JSON Patch)", Method: http.MethodPatch, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Write",
 				Body: true, Patch: true,
 				Example: "  orgctl groups update support --name Analytics\n  orgctl groups update support --universal-app-access edit",
-				Fields:  append([]engine.Field{{Flag: "name", Key: "name", In: engine.InPatch, Usage: "new name"}}, groupAccessFields(engine.InPatch)...)},
+				Fields:  append([]opdef.Field{{Flag: "name", Key: "name", In: opdef.InPatch, Usage: "new name"}}, groupAccessFields(opdef.InPatch)...)},
 			{Use: "delete GROUP_ID", Short: "Delete a group", Method: http.MethodDelete, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Write",
 				Destructive: true,
 				Confirm:     "Delete group %s? Its members lose the access it gives them; this cannot be undone.", Example: "  orgctl groups delete support --yes"},
@@ -159,20 +160,20 @@ list becomes exactly --user (or the body's "members"). To change one field, use
 g.json, then 'orgctl groups replace support --body g.json'.`,
 				Example: `  orgctl groups replace support --name Analysts --universal-app-access use --user ana.viewer@sandbox.example --user dev.lee@sandbox.example
   orgctl groups get support -o json > g.json && orgctl groups replace support --body g.json`,
-				Fields: append(append([]engine.Field{
+				Fields: append(append([]opdef.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "group name"},
-					{Flag: "user", In: engine.InLocal, Kind: engine.KStrings, Usage: "member `USER` (id or email; repeatable; the complete member list)"},
-					{Flag: "admin", In: engine.InLocal, Kind: engine.KBool, Usage: "make the --user members group admins"},
-				}, groupAccessFields(engine.InBody)...),
-					engine.Field{Flag: "user-list-access", Key: "user_list_access", Kind: engine.KBool, Usage: "may see the user list"},
-					engine.Field{Flag: "audit-log-access", Key: "audit_log_access", Kind: engine.KBool, Usage: "may see the audit log"},
-					engine.Field{Flag: "unpublished-release-access", Key: "unpublished_release_access", Kind: engine.KBool, Usage: "may use unpublished releases"},
-					engine.Field{Flag: "usage-analytics-access", Key: "usage_analytics_access", Kind: engine.KBool, Usage: "may see usage analytics"},
-					engine.Field{Flag: "theme-access", Key: "theme_access", Kind: engine.KBool, Usage: "may edit themes"},
-					engine.Field{Flag: "account-details-access", Key: "account_details_access", Kind: engine.KBool, Usage: "may see account details"},
-					engine.Field{Flag: "landing-page-app", Key: "landing_page_app_id", Usage: "landing page `APP` (UUID or name)"},
+					{Flag: "user", In: opdef.InLocal, Kind: opdef.KStrings, Usage: "member `USER` (id or email; repeatable; the complete member list)"},
+					{Flag: "admin", In: opdef.InLocal, Kind: opdef.KBool, Usage: "make the --user members group admins"},
+				}, groupAccessFields(opdef.InBody)...),
+					opdef.Field{Flag: "user-list-access", Key: "user_list_access", Kind: opdef.KBool, Usage: "may see the user list"},
+					opdef.Field{Flag: "audit-log-access", Key: "audit_log_access", Kind: opdef.KBool, Usage: "may see the audit log"},
+					opdef.Field{Flag: "unpublished-release-access", Key: "unpublished_release_access", Kind: opdef.KBool, Usage: "may use unpublished releases"},
+					opdef.Field{Flag: "usage-analytics-access", Key: "usage_analytics_access", Kind: opdef.KBool, Usage: "may see usage analytics"},
+					opdef.Field{Flag: "theme-access", Key: "theme_access", Kind: opdef.KBool, Usage: "may edit themes"},
+					opdef.Field{Flag: "account-details-access", Key: "account_details_access", Kind: opdef.KBool, Usage: "may see account details"},
+					opdef.Field{Flag: "landing-page-app", Key: "landing_page_app_id", Usage: "landing page `APP` (UUID or name)"},
 				),
-				Shape: func(c *engine.Call) error {
+				Shape: func(c *opdef.Call) error {
 					// A body from 'groups get' carries read-only fields the PUT schema rejects or ignores.
 					for _, k := range []string{"id", "legacy_id", "created_at", "updated_at"} {
 						delete(c.BodyObject(), k)
@@ -194,7 +195,7 @@ g.json, then 'orgctl groups replace support --body g.json'.`,
 			Name:    "members",
 			Short:   "Add and remove group members",
 			Columns: memberColumns,
-			Ops: []engine.Op{
+			Ops: []opdef.Op{
 				{Use: "list GROUP", Short: "List a group's members", Method: http.MethodGet, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Read",
 					Long:    "GROUP is an id or a name. One row per member: email, id, group admin. -o json\nis the group as the API gives it (its \"members\" field holds the list).",
 					Example: "  orgctl groups members list support\n  orgctl groups members list support -o json --jq '.members[].email'",
@@ -209,13 +210,13 @@ g.json, then 'orgctl groups replace support --body g.json'.`,
 orgctl looks in the list of groups first (the list a group's name is looked up
 in: no second request then) and, when every --user is a member already (and a
 group admin, with --admin), says so and sends nothing.`,
-					Exists:  engine.MemberExists,
+					Exists:  opdef.MemberExists,
 					Batch:   "members",
 					Body:    true,
 					Example: "  orgctl groups members add support --user ana.viewer@sandbox.example\n  orgctl groups members add support --user ana.viewer@sandbox.example --user dev.lee@sandbox.example --admin",
-					Fields: []engine.Field{
-						{Flag: "user", In: engine.InLocal, Kind: engine.KStrings, Usage: "member `USER` to add (id or email; repeatable)"},
-						{Flag: "admin", In: engine.InLocal, Kind: engine.KBool, Usage: "make them group admins"},
+					Fields: []opdef.Field{
+						{Flag: "user", In: opdef.InLocal, Kind: opdef.KStrings, Usage: "member `USER` to add (id or email; repeatable)"},
+						{Flag: "admin", In: opdef.InLocal, Kind: opdef.KBool, Usage: "make them group admins"},
 					},
 					Shape: membersFromFlags, Said: membersAdded},
 				{Use: "remove GROUP_ID USER_ID", Done: "Removed %[2]s from group %[1]s", Short: "Remove a user from a group", Method: http.MethodDelete, Path: "/groups/{groupId}/members/{userSid}", Args: []string{"groupId", "userSid"}, Scope: "Groups > Write",
@@ -230,11 +231,11 @@ group admin, with --admin), says so and sends nothing.`,
 			Long: `An invite in a group puts the invited person in that group when they accept.
 Invite ids are numbers (see 'orgctl invites list').`,
 			Columns: memberColumns,
-			Ops: []engine.Op{
+			Ops: []opdef.Op{
 				{Use: "add GROUP_ID", Done: "Added invites to group %s", Short: "Add user invites to a group", Method: http.MethodPost, Path: "/groups/{groupId}/user_invites", Args: []string{"groupId"}, Scope: "Groups > Write",
 					Example: "  orgctl groups invites add support --invite 1\n  orgctl groups invites add support --invite invitee@sandbox.example",
-					Fields: []engine.Field{
-						{Flag: "invite", Key: "userInviteIds", Kind: engine.KStrings, Required: true, Usage: "user `INVITE` to add (id or invited email; repeatable)"},
+					Fields: []opdef.Field{
+						{Flag: "invite", Key: "userInviteIds", Kind: opdef.KStrings, Required: true, Usage: "user `INVITE` to add (id or invited email; repeatable)"},
 					},
 					Shape: numbersIn("userInviteIds", "invite"), Batch: "userInviteIds"},
 				{Use: "remove GROUP_ID INVITE_ID", Done: "Removed invite %[2]s from group %[1]s", Short: "Remove a user invite from a group", Method: http.MethodDelete, Path: "/groups/{groupId}/user_invites/{userInviteId}", Args: []string{"groupId", "userInviteId"}, Scope: "Groups > Write",

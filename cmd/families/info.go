@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -16,12 +17,12 @@ func init() {
 func infoGroup() engine.Group {
 	return engine.Group{
 		Example: "  orgctl info ip-allowlist",
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "ip-allowlist", Short: "Show the IP addresses to allow in data-source firewalls, by region", Method: http.MethodGet, Path: "/info/ip_allowlist", Scope: "",
 				Long: `Retool Cloud connects to your data sources from these addresses. The API docs
 name no scope: any valid token works.`,
 				Example: "  orgctl info ip-allowlist\n  orgctl info ip-allowlist --jq '.ipAddresses[\"eu-central-1\"]'",
-				View: func(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+				View: func(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
 					var d struct {
 						IPs json.RawMessage `json:"ipAddresses"`
 					}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -36,19 +37,19 @@ Gotchas:
 			{Header: "CLAIMED BY", Field: "claimed_by"},
 			{Header: "LINK", Field: "invite_link"},
 		},
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "list", Short: "List user invites", Method: http.MethodGet, Path: "/user_invites", Scope: "Users > Read",
 				Example: "  orgctl invites list\n  orgctl invites list --jq '.[] | select(.claimed_by == null) | .invited_email'"},
 			{Use: "get INVITE_ID", Short: "Show a user invite", Method: http.MethodGet, Path: "/user_invites/{userInviteId}", Args: []string{"userInviteId"}, Scope: "Users > Read",
 				Example: "  orgctl invites get 1 -o json"},
 			{Use: "create", Short: "Invite someone by email", Method: http.MethodPost, Path: "/user_invites", Scope: "Users > Write", Body: true,
 				Example: "  orgctl invites create --email ada@example.com\n  orgctl invites create --email ada@example.com --group 2 --group 3 --metadata level=3 --jq .invite_link",
-				Fields: []engine.Field{
+				Fields: []opdef.Field{
 					{Flag: "email", Key: "email", Required: true, Usage: "invitee's email"},
-					{Flag: "group", Key: "defaultGroupIds", Kind: engine.KStrings, Usage: "add the invitee to this `GROUP` (id or name; repeatable)"},
-					{Flag: "metadata", Key: "metadata", Kind: engine.KKV, Usage: "metadata `KEY=VALUE` (repeatable)"},
+					{Flag: "group", Key: "defaultGroupIds", Kind: opdef.KStrings, Usage: "add the invitee to this `GROUP` (id or name; repeatable)"},
+					{Flag: "metadata", Key: "metadata", Kind: opdef.KKV, Usage: "metadata `KEY=VALUE` (repeatable)"},
 				},
-				Shape: func(c *engine.Call) error {
+				Shape: func(c *opdef.Call) error {
 					if c.Body["defaultGroupIds"] == nil {
 						return nil
 					}

@@ -9,26 +9,27 @@ import (
 
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
 var observabilityProviders = []string{"Sentry", "Datadog"}
 
-func observabilityFields(required bool) []engine.Field {
-	return []engine.Field{
+func observabilityFields(required bool) []opdef.Field {
+	return []opdef.Field{
 		{Flag: "provider", Key: "config.provider", Required: required, Enum: observabilityProviders, Usage: "where errors are sent"},
 		{Flag: "dsn", Key: "config.dsn", Usage: "Sentry DSN"},
-		{Flag: "ca-cert", In: engine.InLocal, Kind: engine.KTexts, Usage: "Sentry: trust this CA certificate `FILE` (PEM; repeatable)"},
-		{Flag: "api-key-file", In: engine.InLocal, Usage: "Datadog: read the API key from `FILE` (- for stdin); keys never go in argv"},
+		{Flag: "ca-cert", In: opdef.InLocal, Kind: opdef.KTexts, Usage: "Sentry: trust this CA certificate `FILE` (PEM; repeatable)"},
+		{Flag: "api-key-file", In: opdef.InLocal, Usage: "Datadog: read the API key from `FILE` (- for stdin); keys never go in argv"},
 		{Flag: "site", Key: "config.site", Enum: []string{"US1", "US3", "US5", "EU1", "US1-FED", "AP1"}, Usage: "Datadog site"},
-		{Flag: "enabled", Key: "enabled", Kind: engine.KBool, Usage: "send events (--enabled=false to pause)"},
+		{Flag: "enabled", Key: "enabled", Kind: opdef.KBool, Usage: "send events (--enabled=false to pause)"},
 	}
 }
 
 // shapeObservability reads the secret and certificate files and checks that
 // the flags fit the provider, since the API's oneOf would only say "invalid".
-func shapeObservability(create bool) func(c *engine.Call) error {
-	return func(c *engine.Call) error {
+func shapeObservability(create bool) func(c *opdef.Call) error {
+	return func(c *opdef.Call) error {
 		cfg, _ := c.BodyObject()["config"].(map[string]any)
 		if src := c.LocalString("api-key-file"); src != "" {
 			key, err := readSecretFile(c, src)
@@ -47,7 +48,7 @@ func shapeObservability(create bool) func(c *engine.Call) error {
 				if err != nil {
 					return cli.UsageErrorf("--ca-cert: %v", err)
 				}
-				b, err := engine.ReadLimited(r, "--ca-cert "+p)
+				b, err := opdef.ReadLimited(r, "--ca-cert "+p)
 				r.Close()
 				if err != nil {
 					return cli.UsageErrorf("--ca-cert: %v", err)
@@ -91,7 +92,7 @@ func shapeObservability(create bool) func(c *engine.Call) error {
 }
 
 // readSecretFile reads one trimmed secret from a file or stdin.
-func readSecretFile(c *engine.Call, src string) (string, error) {
+func readSecretFile(c *opdef.Call, src string) (string, error) {
 	r, err := c.OpenSource(src)
 	if err != nil {
 		return "", err
@@ -133,7 +134,7 @@ reported. One configuration per provider; creating a second one fails.`,
 				return s
 			}},
 		},
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "list", Short: "List observability configurations", Method: http.MethodGet, Path: "/observability/config", Scope: "Observability > Read",
 				Example: "  orgctl observability list\n  orgctl observability list -o json"},
 			{Use: "create", Short: "Configure a provider", Method: http.MethodPost, Path: "/observability/config", Scope: "Observability > Write", Body: true,
@@ -154,7 +155,7 @@ reported. One configuration per provider; creating a second one fails.`,
 			{Use: "test PROVIDER", Done: "Sent a test event to %s", Short: "Send a test error event to Sentry or Datadog", Method: http.MethodPost, Path: "/observability/provider/{provider}/test", Args: []string{"provider"}, Scope: "Observability > Read",
 				Long:    "Exits 1 with the provider's message when the event could not be delivered.",
 				Example: "  orgctl observability test Sentry\n  orgctl observability test Datadog -o json",
-				Shape: func(c *engine.Call) error {
+				Shape: func(c *opdef.Call) error {
 					// The spec's enum is checked before (in any case) and after this.
 					for _, p := range observabilityProviders {
 						if strings.EqualFold(p, c.Params["provider"]) {
@@ -163,7 +164,7 @@ reported. One configuration per provider; creating a second one fails.`,
 					}
 					return nil
 				},
-				View: func(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+				View: func(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
 					var r struct {
 						Success *bool  `json:"success"`
 						Message string `json:"message"`

@@ -10,12 +10,13 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
 // SettingsPrint shows one settings object as SETTING/VALUE rows in the
 // order the API sent them; -o json/yaml, --jq and --template get the object.
-func SettingsPrint(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+func SettingsPrint(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
 	if p.Opts.Structured() {
 		return p.Print(data, nil)
 	}
@@ -50,26 +51,26 @@ func settingRows(data json.RawMessage) ([]map[string]any, error) {
 
 var errNotObject = cli.UsageErrorf("not a JSON object")
 
-var orgSettingFields = []engine.Field{
-	{Flag: "request-access-enabled", Key: "request_access_enabled", In: engine.InPatch, Kind: engine.KBool, Usage: "let users request access to apps"},
-	{Flag: "ai-support-bot-disabled", Key: "ai_support_bot_disabled", In: engine.InPatch, Kind: engine.KBool, Usage: "hide the AI support bot"},
-	{Flag: "retool-forms-disabled", Key: "retool_forms_disabled", In: engine.InPatch, Kind: engine.KBool, Usage: "disable Retool Forms"},
-	{Flag: "release-management-enabled", Key: "release_management_enabled", In: engine.InPatch, Kind: engine.KBool, Usage: "enable release management"},
-	{Flag: "cache-queries-per-user", Key: "cache_queries_per_user", In: engine.InPatch, Kind: engine.KBool, Usage: "cache query results per user"},
-	{Flag: "apply-preloaded-css-to-homepage", Key: "apply_preloaded_css_to_homepage", In: engine.InPatch, Kind: engine.KBool, Usage: "apply the preloaded CSS to the home page too"},
-	{Flag: "preloaded-css-file", In: engine.InLocal, Usage: "CSS loaded in every app, from `FILE`"},
-	{Flag: "preloaded-javascript-file", In: engine.InLocal, Usage: "JavaScript loaded in every app, from `FILE`"},
-	{Flag: "javascript-link", Key: "javascript_links", In: engine.InPatch, Kind: engine.KStrings, Usage: "script `URL` loaded in every app (repeatable; replaces the list)"},
-	{Flag: "workflow-run-retention-mins", Key: "workflow_run_retention_period_mins", In: engine.InPatch, Kind: engine.KInt, Usage: "keep workflow runs this many `MINUTES`"},
-	{Flag: "app-owners-permissions-management", Key: "app_owners_permissions_management", In: engine.InPatch, Kind: engine.KBool, Usage: "let app owners manage permissions"},
-	{Flag: "two-factor-auth-required", Key: "two_factor_auth_required", In: engine.InPatch, Kind: engine.KBool, Usage: "require two-factor authentication"},
-	{Flag: "two-factor-auth-type", Key: "two_factor_auth_type", In: engine.InPatch, Enum: []string{"fido2", "otp"}, Usage: "second factor"},
-	{Flag: "disable-new-login-ip-notification-email", Key: "disable_new_login_ip_notification_email", In: engine.InPatch, Kind: engine.KBool, Usage: "stop emailing users about logins from new IPs"},
+var orgSettingFields = []opdef.Field{
+	{Flag: "request-access-enabled", Key: "request_access_enabled", In: opdef.InPatch, Kind: opdef.KBool, Usage: "let users request access to apps"},
+	{Flag: "ai-support-bot-disabled", Key: "ai_support_bot_disabled", In: opdef.InPatch, Kind: opdef.KBool, Usage: "hide the AI support bot"},
+	{Flag: "retool-forms-disabled", Key: "retool_forms_disabled", In: opdef.InPatch, Kind: opdef.KBool, Usage: "disable Retool Forms"},
+	{Flag: "release-management-enabled", Key: "release_management_enabled", In: opdef.InPatch, Kind: opdef.KBool, Usage: "enable release management"},
+	{Flag: "cache-queries-per-user", Key: "cache_queries_per_user", In: opdef.InPatch, Kind: opdef.KBool, Usage: "cache query results per user"},
+	{Flag: "apply-preloaded-css-to-homepage", Key: "apply_preloaded_css_to_homepage", In: opdef.InPatch, Kind: opdef.KBool, Usage: "apply the preloaded CSS to the home page too"},
+	{Flag: "preloaded-css-file", In: opdef.InLocal, Usage: "CSS loaded in every app, from `FILE`"},
+	{Flag: "preloaded-javascript-file", In: opdef.InLocal, Usage: "JavaScript loaded in every app, from `FILE`"},
+	{Flag: "javascript-link", Key: "javascript_links", In: opdef.InPatch, Kind: opdef.KStrings, Usage: "script `URL` loaded in every app (repeatable; replaces the list)"},
+	{Flag: "workflow-run-retention-mins", Key: "workflow_run_retention_period_mins", In: opdef.InPatch, Kind: opdef.KInt, Usage: "keep workflow runs this many `MINUTES`"},
+	{Flag: "app-owners-permissions-management", Key: "app_owners_permissions_management", In: opdef.InPatch, Kind: opdef.KBool, Usage: "let app owners manage permissions"},
+	{Flag: "two-factor-auth-required", Key: "two_factor_auth_required", In: opdef.InPatch, Kind: opdef.KBool, Usage: "require two-factor authentication"},
+	{Flag: "two-factor-auth-type", Key: "two_factor_auth_type", In: opdef.InPatch, Enum: []string{"fido2", "otp"}, Usage: "second factor"},
+	{Flag: "disable-new-login-ip-notification-email", Key: "disable_new_login_ip_notification_email", In: opdef.InPatch, Kind: opdef.KBool, Usage: "stop emailing users about logins from new IPs"},
 }
 
 // loadPatchFiles turns the file options into "replace" operations with
 // the files' contents.
-func loadPatchFiles(c *engine.Call) error {
+func loadPatchFiles(c *opdef.Call) error {
 	for _, f := range []struct{ flag, path string }{
 		{"preloaded-css-file", "/preloaded_css"},
 		{"preloaded-javascript-file", "/preloaded_javascript"},
@@ -82,7 +83,7 @@ func loadPatchFiles(c *engine.Call) error {
 		if err != nil {
 			return cli.UsageErrorf("--%s: %v", f.flag, err)
 		}
-		b, err := engine.ReadLimited(r, "--"+f.flag+" "+name)
+		b, err := opdef.ReadLimited(r, "--"+f.flag+" "+name)
 		r.Close()
 		if err != nil {
 			return cli.UsageErrorf("--%s: %v", f.flag, err)
@@ -92,16 +93,16 @@ func loadPatchFiles(c *engine.Call) error {
 	return nil
 }
 
-var aiSettingFields = []engine.Field{
-	{Flag: "retool-ai", Key: "retoolAI", Kind: engine.KBool, Usage: "Retool AI"},
-	{Flag: "ai-actions", Key: "retoolAIActions", Kind: engine.KBool, Usage: "AI actions in queries"},
-	{Flag: "vectors", Key: "retoolVector", Kind: engine.KBool, Usage: "Retool Vectors"},
-	{Flag: "ask-ai", Key: "retoolAskAI", Kind: engine.KBool, Usage: "Ask AI in the editor"},
+var aiSettingFields = []opdef.Field{
+	{Flag: "retool-ai", Key: "retoolAI", Kind: opdef.KBool, Usage: "Retool AI"},
+	{Flag: "ai-actions", Key: "retoolAIActions", Kind: opdef.KBool, Usage: "AI actions in queries"},
+	{Flag: "vectors", Key: "retoolVector", Kind: opdef.KBool, Usage: "Retool Vectors"},
+	{Flag: "ask-ai", Key: "retoolAskAI", Kind: opdef.KBool, Usage: "Ask AI in the editor"},
 }
 
 // fillAISettings reads the current settings first when flags leave some
 // out, since the API replaces all four (PUT).
-func fillAISettings(c *engine.Call) error {
+func fillAISettings(c *opdef.Call) error {
 	if len(c.BodyObject()) == 0 {
 		return cli.UsageErrorf("%s: nothing to change: pass --retool-ai, --ai-actions, --vectors or --ask-ai", c.Command)
 	}
@@ -115,7 +116,7 @@ func fillAISettings(c *engine.Call) error {
 }
 
 // mergeAISettings keeps the current value of every setting not given.
-func mergeAISettings(c *engine.Call, current []json.RawMessage) error {
+func mergeAISettings(c *opdef.Call, current []json.RawMessage) error {
 	var cur map[string]any
 	if err := json.Unmarshal(current[0], &cur); err != nil {
 		return fmt.Errorf("unexpected answer reading the AI settings: %w", err)
@@ -140,7 +141,7 @@ func orgGroup() engine.Group {
   orgctl org update --two-factor-auth-required --two-factor-auth-type fido2
   orgctl org ai-settings set --ask-ai=false
   orgctl org invalidate-sessions --yes`,
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "get", Short: "Show the organization's advanced settings", Method: http.MethodGet, Path: "/organization/", Scope: "Organizations > Read",
 				Example: "  orgctl org get\n  orgctl org get --jq .two_factor_auth_required", View: SettingsPrint},
 			{Use: "update", Done: "Updated the organization's settings", Short: "Change advanced settings (JSON Patch replace)", Method: http.MethodPatch, Path: "/organization/", Scope: "Organizations > Write",
@@ -157,7 +158,7 @@ func orgGroup() engine.Group {
 On a terminal it asks you to type the organization's host name first.
 The API documentation names no scope for this call; orgctl assumes "Organizations > Write".`,
 				Example: "  orgctl org invalidate-sessions\n  orgctl org invalidate-sessions --yes   # in scripts",
-				View:    func(p *output.Printer, c *engine.Call, data json.RawMessage) error { return p.Print(data, nil) }},
+				View:    func(p *output.Printer, c *opdef.Call, data json.RawMessage) error { return p.Print(data, nil) }},
 			{Use: "analytics-integrations", Short: "Show the third-party analytics integrations", Method: http.MethodGet, Path: "/organization/analytics_integrations", Scope: "Organizations > Read",
 				Long:    "At most one configuration per integration type (Retool 3.175.0+).",
 				Columns: []output.Column{{Header: "TYPE", Field: "type"}, {Header: "ENABLED", Field: "enabled"}, {Header: "ID", Field: "measurement_id"}, {Header: "HOST", Field: "host"}},
@@ -168,7 +169,7 @@ The API documentation names no scope for this call; orgctl assumes "Organization
 			Short:   "Show and change the organization's AI features",
 			Long:    "Retool 3.165.0+.",
 			Example: "  orgctl org ai-settings get\n  orgctl org ai-settings set --retool-ai --ask-ai=false",
-			Ops: []engine.Op{
+			Ops: []opdef.Op{
 				{Use: "get", Short: "Show the AI settings", Method: http.MethodGet, Path: "/organization/ai_settings", Scope: "Organizations > Read",
 					Example: "  orgctl org ai-settings get\n  orgctl org ai-settings get -o json", View: SettingsPrint},
 				{Use: "set", Done: "Set the organization's AI settings", Short: "Turn AI features on or off", Method: http.MethodPut, Path: "/organization/ai_settings", Scope: "Organizations > Write", Body: true,
@@ -183,6 +184,6 @@ extra GET) so that flags you leave out keep their value.`,
 
 // orgHost is what an org-wide action asks the user to type: the host of the
 // organization the profile points at, the name they know it by.
-func orgHost(_ context.Context, org engine.Org, _ *engine.Call) (string, error) {
+func orgHost(_ context.Context, org opdef.Org, _ *opdef.Call) (string, error) {
 	return org.Host()
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/access"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -18,16 +19,16 @@ func init() {
 		"See and change who can use, edit or own apps, folders and resources", permissionsGroup)
 }
 
-var subjectFields = []engine.Field{
-	{Flag: "group", In: engine.InLocal, Usage: "the subject is this `GROUP` (id or name)"},
-	{Flag: "user", In: engine.InLocal, Usage: "the subject is this `USER` (id or email)"},
+var subjectFields = []opdef.Field{
+	{Flag: "group", In: opdef.InLocal, Usage: "the subject is this `GROUP` (id or name)"},
+	{Flag: "user", In: opdef.InLocal, Usage: "the subject is this `USER` (id or email)"},
 }
 
 // accessSaid words a grant or revoke from its flags as typed: "Granted use
 // on folder app:/Finance to group support"; "" (the generic line) when the
 // body came from --body.
-func accessSaid(verb, prep string) func(c *engine.Call) string {
-	return func(c *engine.Call) string {
+func accessSaid(verb, prep string) func(c *opdef.Call) string {
+	return func(c *opdef.Call) string {
 		typ, obj := c.TypedList("object-type"), c.TypedList("object-id")
 		subjType, subj := "group", c.TypedList("group")
 		if len(subj) == 0 {
@@ -45,7 +46,7 @@ func accessSaid(verb, prep string) func(c *engine.Call) string {
 }
 
 // subjectFromFlags turns --group N / --user ID into the API's subject object.
-func subjectFromFlags(c *engine.Call) error {
+func subjectFromFlags(c *opdef.Call) error {
 	g, hasG := c.Local["group"].(string)
 	u, hasU := c.Local["user"].(string)
 	_, fromBody := c.BodyObject()["subject"]
@@ -76,15 +77,15 @@ var objectTypes = []string{"folder", "app", "screen", "resource", "resource_conf
 // takes a resource's name itself, and screens and configurations have none.
 var ObjectKinds = engine.ObjectTypeKinds()
 
-var objectFields = []engine.Field{
-	{Flag: "object-type", In: engine.InLocal, Enum: objectTypes, Usage: "kind of object"},
-	{Flag: "object-id", In: engine.InLocal, KindBy: &engine.KindBy{Flag: "object-type", Kinds: ObjectKinds},
+var objectFields = []opdef.Field{
+	{Flag: "object-type", In: opdef.InLocal, Enum: objectTypes, Usage: "kind of object"},
+	{Flag: "object-id", In: opdef.InLocal, KindBy: &opdef.KindBy{Flag: "object-type", Kinds: ObjectKinds},
 		Usage: "the `OBJECT`: a folder id or path (app:/Finance), an app id or name, a screen or configuration UUID, a resource UUID or name"},
-	{Flag: "app", In: engine.InLocal, Complete: "apps", Usage: "for --object-type screen: the screen's `APP` (UUID or name)"},
+	{Flag: "app", In: opdef.InLocal, Complete: "apps", Usage: "for --object-type screen: the screen's `APP` (UUID or name)"},
 }
 
 // objectFromFlags turns --object-type/--object-id/--app into the API's object.
-func objectFromFlags(c *engine.Call) error {
+func objectFromFlags(c *opdef.Call) error {
 	t, hasT := c.Local["object-type"].(string)
 	id, hasID := c.Local["object-id"].(string)
 	app, hasApp := c.Local["app"].(string)
@@ -127,13 +128,13 @@ var grantColumns = []output.Column{
 	{Header: "OBJECT", Field: "object_id"},
 }
 
-var grantFields = []engine.Field{
+var grantFields = []opdef.Field{
 	{Flag: "role", Key: "role_id", Required: true, Usage: "the `ROLE` (UUID or name)"},
 	{Flag: "subject-type", Key: "subject_type", Required: true, Usage: "subject type (e.g. user, group)"},
-	{Flag: "subject-id", Key: "subject_id", Required: true, KindBy: &engine.KindBy{Flag: "subject-type", Kinds: subjectKinds},
+	{Flag: "subject-id", Key: "subject_id", Required: true, KindBy: &opdef.KindBy{Flag: "subject-type", Kinds: subjectKinds},
 		Usage: "the `SUBJECT`: a user id or email, a group id or name"},
 	{Flag: "object-type", Key: "object_type", Usage: "limit to objects of this type (e.g. app, folder)"},
-	{Flag: "object-id", Key: "object_id", KindBy: &engine.KindBy{Flag: "object-type", Kinds: ObjectKinds},
+	{Flag: "object-id", Key: "object_id", KindBy: &opdef.KindBy{Flag: "object-type", Kinds: ObjectKinds},
 		Usage: "limit to this `OBJECT` (id; folders also by path, apps and workflows by name)"},
 }
 
@@ -174,7 +175,7 @@ Gotchas:
   orgctl permissions roles list`,
 		Columns: objectColumns,
 		Extra:   []engine.Workflow{engine.Attach(access.NewCmdListObjects), engine.Attach(access.NewCmdReport)},
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "access-list OBJECT_TYPE OBJECT", Short: "Show who can access an object, and why", Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Args: []string{"objectType", "objectId"}, Scope: "Permissions > Read",
 				Long: `OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps and workflows
 take an id or name, folders an id or path (app:/Finance), resources a UUID or name.
@@ -192,18 +193,18 @@ API's answer as received, "sources" included.
 
 Requests: the access list (10 points), then the lists that name its ids
 (groups, users, folders: one each, cached for a while).`,
-				ArgsKindBy: map[int]engine.KindBy{1: {Arg: 0, Kinds: ObjectKinds}},
+				ArgsKindBy: map[int]opdef.KindBy{1: {Arg: 0, Kinds: ObjectKinds}},
 				Example: `  orgctl permissions access-list app "Customer Lookup"
   orgctl permissions access-list folder app:/Operations --expand
   orgctl permissions access-list app "Customer Lookup" -o json --jq '.user[] | select(.sources.direct)'`,
-				Fields: []engine.Field{
-					{Flag: "expand", In: engine.InLocal, Kind: engine.KBool, Usage: "list every user behind the groups, and pending invites"},
+				Fields: []opdef.Field{
+					{Flag: "expand", In: opdef.InLocal, Kind: opdef.KBool, Usage: "list every user behind the groups, and pending invites"},
 				},
 				View:    access.ListView,
 				Columns: access.ListColumns,
 			},
 			{Use: "grant", Done: "Granted the access", Short: "Give a group or user access to an object", Method: http.MethodPost, Path: "/permissions/grant", Scope: "Permissions > Write", Body: true,
-				Exists: engine.GrantExists,
+				Exists: opdef.GrantExists,
 				Long: `Answers with the subject's updated list of objects of that type (on a terminal,
 named as every table names them).
 
@@ -215,8 +216,8 @@ which). --on-exists update reads nothing: the grant replaces the level.`,
 				Example: `  orgctl permissions grant --group 2 --object-type folder --object-id app_7 --access-level edit
   orgctl permissions grant --user ana.viewer@sandbox.example --object-type app --object-id 'Customer Lookup' --access-level use
   orgctl permissions grant --group 2 --object-type screen --object-id SCREEN_UUID --app 'Customer Lookup' --access-level use`,
-				Fields: append(append(append([]engine.Field(nil), subjectFields...), objectFields...),
-					engine.Field{Flag: "access-level", Key: "access_level", Required: true, Enum: []string{"use", "edit", "own"}, Usage: "access to give"}),
+				Fields: append(append(append([]opdef.Field(nil), subjectFields...), objectFields...),
+					opdef.Field{Flag: "access-level", Key: "access_level", Required: true, Enum: []string{"use", "edit", "own"}, Usage: "access to give"}),
 				Shape: subjectAndObject, Said: accessSaid("Granted", "to")},
 			{Use: "revoke", Done: "Revoked the access", Short: "Take away a group's or user's access to an object", Method: http.MethodPost, Path: "/permissions/revoke", Scope: "Permissions > Write", Body: true,
 				Idempotent:  true,
@@ -224,7 +225,7 @@ which). --on-exists update reads nothing: the grant replaces the level.`,
 				Confirm:     "Revoke this access? 'orgctl permissions grant' with the same flags gives it back.",
 				Example: `  orgctl permissions revoke --group 2 --object-type folder --object-id app_7 --yes
   orgctl permissions revoke --user ana.viewer@sandbox.example --object-type app --object-id 'Customer Lookup' --yes`,
-				Fields: append(append([]engine.Field(nil), subjectFields...), objectFields...),
+				Fields: append(append([]opdef.Field(nil), subjectFields...), objectFields...),
 				Shape:  subjectAndObject, Said: accessSaid("Revoked", "from")},
 		},
 		Groups: []engine.Group{
@@ -239,19 +240,19 @@ which). --on-exists update reads nothing: the grant replaces the level.`,
 					{Header: "OBJECT SCOPES", Field: "object_scopes"},
 					{Header: "ORG SCOPES", Field: "organization_scopes"},
 				},
-				Ops: []engine.Op{
+				Ops: []opdef.Op{
 					{Use: "list", Short: "List roles", Method: http.MethodGet, Path: "/role_permissions/roles", Scope: "Permissions > Read",
 						Example: "  orgctl permissions roles list"},
 					{Use: "create", Short: "Create a role", Method: http.MethodPost, Path: "/role_permissions/roles", Scope: "Permissions > Write", Body: true,
-						Exists:  engine.LookFirst("roles", "name", "update"),
+						Exists:  opdef.LookFirst("roles", "name", "update"),
 						Example: "  orgctl permissions roles create --name 'Release Manager' --org-scope source_control:deploy --object-scope app:read",
-						Fields: []engine.Field{
+						Fields: []opdef.Field{
 							{Flag: "name", Key: "name", Required: true, Usage: "role name"},
 							{Flag: "description", Key: "description", Usage: "what the role is for"},
-							{Flag: "object-scope", Key: "object_scopes", Kind: engine.KStrings, Usage: "object `SCOPE` (repeatable)"},
-							{Flag: "org-scope", Key: "organization_scopes", Kind: engine.KStrings, Usage: "organization `SCOPE` (repeatable)"},
+							{Flag: "object-scope", Key: "object_scopes", Kind: opdef.KStrings, Usage: "object `SCOPE` (repeatable)"},
+							{Flag: "org-scope", Key: "organization_scopes", Kind: opdef.KStrings, Usage: "organization `SCOPE` (repeatable)"},
 						},
-						Shape: func(c *engine.Call) error {
+						Shape: func(c *opdef.Call) error {
 							// Both lists are required by the API, even when empty.
 							for _, k := range []string{"object_scopes", "organization_scopes"} {
 								if c.BodyObject()[k] == nil {
@@ -263,13 +264,13 @@ which). --on-exists update reads nothing: the grant replaces the level.`,
 					{Use: "update ROLE_ID", Short: "Change a role", Method: http.MethodPatch, Path: "/role_permissions/roles/{roleId}", Args: []string{"roleId"}, Scope: "Permissions > Write", Body: true,
 						Long:    "Sends only the fields given; --object-scope and --org-scope replace the whole list.",
 						Example: "  orgctl permissions roles update 'Release Manager' --description 'Deploys and reads apps'\n  orgctl permissions roles update 'Release Manager' --org-scope source_control:deploy --org-scope source_control:read",
-						Fields: []engine.Field{
+						Fields: []opdef.Field{
 							{Flag: "name", Key: "name", Usage: "new name"},
 							{Flag: "description", Key: "description", Usage: "new description"},
-							{Flag: "object-scope", Key: "object_scopes", Kind: engine.KStrings, Usage: "object `SCOPE` (repeatable; replaces the list)"},
-							{Flag: "org-scope", Key: "organization_scopes", Kind: engine.KStrings, Usage: "organization `SCOPE` (repeatable; replaces the list)"},
+							{Flag: "object-scope", Key: "object_scopes", Kind: opdef.KStrings, Usage: "object `SCOPE` (repeatable; replaces the list)"},
+							{Flag: "org-scope", Key: "organization_scopes", Kind: opdef.KStrings, Usage: "organization `SCOPE` (repeatable; replaces the list)"},
 						},
-						Shape: func(c *engine.Call) error {
+						Shape: func(c *opdef.Call) error {
 							if len(c.Body) == 0 {
 								return cli.UsageErrorf("%s: nothing to change: pass at least one flag or --body", c.Command)
 							}
@@ -285,11 +286,11 @@ which). --on-exists update reads nothing: the grant replaces the level.`,
 				Short:   "Give roles to users and groups",
 				Long:    "A role grant gives a role to a subject, optionally on one object. Grant ids are UUIDs.",
 				Columns: grantColumns,
-				Ops: []engine.Op{
+				Ops: []opdef.Op{
 					{Use: "list", Short: "List role grants", Method: http.MethodGet, Path: "/role_permissions/role_grants", Scope: "Permissions > Read",
 						Example: "  orgctl permissions role-grants list"},
 					{Use: "get SUBJECT_TYPE SUBJECT_ID", Short: "List the role grants of one subject", Method: http.MethodGet, Path: "/role_permissions/role_grants/{subjectType}/{subjectId}", Args: []string{"subjectType", "subjectId"}, Scope: "Permissions > Read",
-						ArgsKindBy: map[int]engine.KindBy{1: {Arg: 0, Kinds: subjectKinds}},
+						ArgsKindBy: map[int]opdef.KindBy{1: {Arg: 0, Kinds: subjectKinds}},
 						Example:    "  orgctl permissions role-grants get user ana.viewer@sandbox.example\n  orgctl permissions role-grants get group 2"},
 					{Use: "create", Short: "Give a role to a subject", Method: http.MethodPost, Path: "/role_permissions/role_grants", Scope: "Permissions > Write", Body: true,
 						Example: "  orgctl permissions role-grants create --role 'Release Manager' --subject-type user --subject-id ana.viewer@sandbox.example\n  orgctl permissions role-grants create --role 'Release Manager' --subject-type group --subject-id 2 --object-type app --object-id 'Customer Lookup'",
@@ -311,7 +312,7 @@ which). --on-exists update reads nothing: the grant replaces the level.`,
 }
 
 // subjectAndObject builds the subject and object of a grant or revoke.
-func subjectAndObject(c *engine.Call) error {
+func subjectAndObject(c *opdef.Call) error {
 	if err := subjectFromFlags(c); err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -26,10 +27,10 @@ const (
 	appReleasesPath = "/source_control/releases/apps/{appUuid}"
 )
 
-var commitMessage = engine.Field{Flag: "message", Key: "commit_message", Usage: "commit message (default: one the service writes)"}
+var commitMessage = opdef.Field{Flag: "message", Key: "commit_message", Usage: "commit message (default: one the service writes)"}
 
-func checkRelease(flag string, allowLatest bool) func(c *engine.Call) error {
-	return func(c *engine.Call) error {
+func checkRelease(flag string, allowLatest bool) func(c *opdef.Call) error {
+	return func(c *opdef.Call) error {
 		v, _ := c.BodyObject()[flag].(string)
 		if semver().MatchString(v) || (allowLatest && v == "latest") {
 			return nil
@@ -44,7 +45,7 @@ func checkRelease(flag string, allowLatest bool) func(c *engine.Call) error {
 
 // releaseTarget reads --element/--type or --app and points the call at the
 // element endpoint or at the deprecated app endpoint.
-func releaseTarget(c *engine.Call) error {
+func releaseTarget(c *opdef.Call) error {
 	el, hasEl := c.Local["element"].(string)
 	app, hasApp := c.Local["app"].(string)
 	if len(c.Body) == 0 {
@@ -70,8 +71,8 @@ func releaseTarget(c *engine.Call) error {
 	return nil
 }
 
-func releaseCreateFields(target bool) []engine.Field {
-	fs := []engine.Field{
+func releaseCreateFields(target bool) []opdef.Field {
+	fs := []opdef.Field{
 		{Flag: "version", Key: "release_version", Required: true, Usage: "release version, MAJOR.MINOR.PATCH"},
 		{Flag: "description", Key: "release_description", Usage: "what changed"},
 		commitMessage,
@@ -82,10 +83,10 @@ func releaseCreateFields(target bool) []engine.Field {
 	return fs
 }
 
-var releaseTargetFields = []engine.Field{
-	{Flag: "element", In: engine.InLocal, Usage: "page or workflow `UUID`"},
-	{Flag: "type", Key: "elementType", In: engine.InQuery, Enum: elementTypes, Usage: "the element's type"},
-	{Flag: "app", In: engine.InLocal, Complete: "apps", Usage: "the `APP` (UUID or name; deprecated endpoint; prefer --element --type PAGE)"},
+var releaseTargetFields = []opdef.Field{
+	{Flag: "element", In: opdef.InLocal, Usage: "page or workflow `UUID`"},
+	{Flag: "type", Key: "elementType", In: opdef.InQuery, Enum: elementTypes, Usage: "the element's type"},
+	{Flag: "app", In: opdef.InLocal, Complete: "apps", Usage: "the `APP` (UUID or name; deprecated endpoint; prefer --element --type PAGE)"},
 }
 
 var branchColumns = []output.Column{
@@ -100,15 +101,15 @@ func releasesGroup() engine.Group {
 		{Header: "DESCRIPTION", Field: "release_description"},
 		{Header: "CREATED", Field: "created_at"},
 	}
-	createOp := func(use, path string, args []string, hidden bool) engine.Op {
-		op := engine.Op{Use: use, Short: "Create a release of an app, page or workflow", Method: http.MethodPost, Path: path, Args: args, Scope: releasesWrite, Hidden: hidden,
+	createOp := func(use, path string, args []string, hidden bool) opdef.Op {
+		op := opdef.Op{Use: use, Short: "Create a release of an app, page or workflow", Method: http.MethodPost, Path: path, Args: args, Scope: releasesWrite, Hidden: hidden,
 			Long: `Pushes a branch that adds the release; merge its pull request (the answer's url)
 to publish it. Use --element with --type; --app uses the deprecated app endpoint.`,
 			Example: `  orgctl releases create --element 2ab90f76-c234-428e-9896-40c3a9bdbb2b --type PAGE --version 1.2.0 --description "Dark mode"
   orgctl releases create --app 2ab90f76-c234-428e-9896-40c3a9bdbb2b --version 1.2.0`,
 			Columns: branchColumns, Fields: releaseCreateFields(!hidden)}
 		check := checkRelease("release_version", false)
-		op.Shape = func(c *engine.Call) error {
+		op.Shape = func(c *opdef.Call) error {
 			if err := check(c); err != nil {
 				return err
 			}
@@ -133,7 +134,7 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
   orgctl releases manifests set-element prod 2ab90f76-c234-428e-9896-40c3a9bdbb2b --type PAGE --release 1.3.0
   orgctl releases manifests get prod`,
 		Columns: releaseColumns,
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "list", Short: "List the releases of a page or workflow", Method: http.MethodGet, Path: "/source_control/releases/{elementUuid}", Scope: releasesRead,
 				Example: `  orgctl releases list --element 2ab90f76-c234-428e-9896-40c3a9bdbb2b --type PAGE
   orgctl releases list --app 2ab90f76-c234-428e-9896-40c3a9bdbb2b --jq '.[0].release_version'`,
@@ -149,7 +150,7 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 			Short:   "Read and change release manifests",
 			Long:    "A manifest (e.g. prod) lists apps and workflows with the release to publish; \"latest\"\nfollows the newest release. Changes push a branch, as with releases.",
 			Columns: branchColumns,
-			Ops: []engine.Op{
+			Ops: []opdef.Op{
 				{Use: "list", Short: "List release manifests", Method: http.MethodGet, Path: "/source_control/manifests", Scope: releasesRead,
 					Example: "  orgctl releases manifests list\n  orgctl releases manifests list --jq '.manifests[].name'",
 					Columns: []output.Column{
@@ -169,12 +170,12 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 				{Use: "set NAME", Short: "Create or overwrite a release manifest", Method: http.MethodPut, Path: "/source_control/manifests/{manifestName}", Args: []string{"manifestName"}, Scope: releasesWrite, Body: true,
 					Example: `  orgctl releases manifests set prod --app 2ab90f76-c234-428e-9896-40c3a9bdbb2b=latest --workflow 8079edae-d5c2-46de-b5bb-153249e8463f=1.0.5
   orgctl releases manifests set prod --body manifest.json --message "Release 42"`,
-					Fields: []engine.Field{
-						{Flag: "app", In: engine.InLocal, Kind: engine.KStrings, KeyKind: "apps", Usage: "`APP=RELEASE`, the app by UUID or name (repeatable; RELEASE is x.y.z or latest)"},
-						{Flag: "workflow", In: engine.InLocal, Kind: engine.KStrings, KeyKind: "workflows", Usage: "`WORKFLOW=RELEASE`, the workflow by UUID or name (repeatable)"},
+					Fields: []opdef.Field{
+						{Flag: "app", In: opdef.InLocal, Kind: opdef.KStrings, KeyKind: "apps", Usage: "`APP=RELEASE`, the app by UUID or name (repeatable; RELEASE is x.y.z or latest)"},
+						{Flag: "workflow", In: opdef.InLocal, Kind: opdef.KStrings, KeyKind: "workflows", Usage: "`WORKFLOW=RELEASE`, the workflow by UUID or name (repeatable)"},
 						commitMessage,
 					},
-					Shape: func(c *engine.Call) error {
+					Shape: func(c *opdef.Call) error {
 						m, _ := c.BodyObject()["manifest"].(map[string]any)
 						if m == nil {
 							m = map[string]any{}
@@ -202,12 +203,12 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 					}},
 				{Use: "delete NAME", Short: "Delete a release manifest", Method: http.MethodPost, Path: "/source_control/manifests/{manifestName}/delete", Args: []string{"manifestName"}, Scope: releasesWrite,
 					Destructive: true,
-					Confirm:     "Delete release manifest %s? This cannot be undone.", Fields: []engine.Field{commitMessage},
+					Confirm:     "Delete release manifest %s? This cannot be undone.", Fields: []opdef.Field{commitMessage},
 					Example: "  orgctl releases manifests delete staging --yes"},
 				{Use: "set-element NAME ELEMENT_UUID", Done: "Set %[2]s's release in manifest %[1]s", Short: "Set one page's or workflow's release in a manifest", Method: http.MethodPut, Path: "/source_control/manifests/{manifestName}/{elementUuid}", Args: []string{"manifestName", "elementUuid"}, Scope: releasesWrite,
 					Example: "  orgctl releases manifests set-element prod 2ab90f76-c234-428e-9896-40c3a9bdbb2b --type PAGE --release 1.3.0",
-					Fields: []engine.Field{
-						{Flag: "type", Key: "elementType", In: engine.InQuery, Required: true, Enum: elementTypes, Usage: "the element's type"},
+					Fields: []opdef.Field{
+						{Flag: "type", Key: "elementType", In: opdef.InQuery, Required: true, Enum: elementTypes, Usage: "the element's type"},
 						{Flag: "release", Key: "release", Required: true, Usage: "release x.y.z or latest"},
 						commitMessage,
 					},
@@ -216,21 +217,21 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 					Destructive: true,
 					Confirm:     "Remove %[2]s from manifest %[1]s? 'orgctl releases manifests set-element' adds it back.",
 					Example:     "  orgctl releases manifests remove-element prod 8079edae-d5c2-46de-b5bb-153249e8463f --type WORKFLOW --yes",
-					Fields: []engine.Field{
-						{Flag: "type", Key: "elementType", In: engine.InQuery, Required: true, Enum: elementTypes, Usage: "the element's type"},
+					Fields: []opdef.Field{
+						{Flag: "type", Key: "elementType", In: opdef.InQuery, Required: true, Enum: elementTypes, Usage: "the element's type"},
 						commitMessage,
 					}},
 				{Use: "set-app NAME APP_UUID", Done: "Set app %[2]s's release in manifest %[1]s", Short: "Set one app's release in a manifest (deprecated endpoint)", Method: http.MethodPut, Path: "/source_control/manifests/{manifestName}/apps/{appUuid}", Args: []string{"manifestName", "appUuid"}, Scope: releasesWrite,
 					Long:    "Deprecated by the API: prefer set-element --type PAGE.",
 					Example: "  orgctl releases manifests set-app prod 2ab90f76-c234-428e-9896-40c3a9bdbb2b --release latest",
-					Fields: []engine.Field{
+					Fields: []opdef.Field{
 						{Flag: "release", Key: "release", Required: true, Usage: "release x.y.z or latest"},
 						commitMessage,
 					},
 					Shape: checkRelease("release", true)},
 				{Use: "remove-app NAME APP_UUID", Done: "Removed app %[2]s from manifest %[1]s", Short: "Remove an app from a manifest (deprecated endpoint)", Method: http.MethodPost, Path: "/source_control/manifests/{manifestName}/apps/{appUuid}/delete", Args: []string{"manifestName", "appUuid"}, Scope: releasesWrite,
 					Destructive: true,
-					Confirm:     "Remove app %[2]s from manifest %[1]s? 'orgctl releases manifests set' adds it back.", Fields: []engine.Field{commitMessage},
+					Confirm:     "Remove app %[2]s from manifest %[1]s? 'orgctl releases manifests set' adds it back.", Fields: []opdef.Field{commitMessage},
 					Long:    "Deprecated by the API: prefer remove-element --type PAGE.",
 					Example: "  orgctl releases manifests remove-app prod 2ab90f76-c234-428e-9896-40c3a9bdbb2b --yes"},
 			},

@@ -7,6 +7,7 @@ import (
 
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -34,7 +35,7 @@ func optionValue(s string) any {
 }
 
 // dotOptions reads repeatable KEY=VALUE flags whose keys are dot paths.
-func dotOptions(c *engine.Call, flag string) ([][2]any, error) {
+func dotOptions(c *opdef.Call, flag string) ([][2]any, error) {
 	var out [][2]any
 	for _, s := range c.LocalStrings(flag) {
 		k, v, ok := strings.Cut(s, "=")
@@ -47,7 +48,7 @@ func dotOptions(c *engine.Call, flag string) ([][2]any, error) {
 }
 
 // optionsIntoBody merges --option pairs into body.options (create).
-func optionsIntoBody(c *engine.Call) error {
+func optionsIntoBody(c *opdef.Call) error {
 	pairs, err := dotOptions(c, "option")
 	if err != nil {
 		return err
@@ -62,14 +63,14 @@ func optionsIntoBody(c *engine.Call) error {
 		c.Body["options"] = opts
 	}
 	for _, p := range pairs {
-		engine.SetPath(opts, p[0].(string), p[1])
+		opdef.SetPath(opts, p[0].(string), p[1])
 	}
 	return nil
 }
 
 // optionsIntoPatch turns --option pairs into "replace" operations, the only
 // op resource-configuration updates accept.
-func optionsIntoPatch(c *engine.Call) error {
+func optionsIntoPatch(c *opdef.Call) error {
 	pairs, err := dotOptions(c, "option")
 	if err != nil {
 		return err
@@ -77,7 +78,7 @@ func optionsIntoPatch(c *engine.Call) error {
 	for _, p := range pairs {
 		var segs []string
 		for _, s := range strings.Split(p[0].(string), ".") {
-			segs = append(segs, engine.PointerEscape(s))
+			segs = append(segs, opdef.PointerEscape(s))
 		}
 		c.Patch = append(c.Patch, map[string]any{"op": "replace", "path": "/options/" + strings.Join(segs, "/"), "value": p[1]})
 	}
@@ -109,13 +110,13 @@ string (the API takes ports as strings).`,
 			{Header: "ENVIRONMENT", Field: "environment.name"},
 			{Header: "UPDATED", Field: "updated_at"},
 		},
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "list", Short: "List resource configurations", Method: http.MethodGet, Path: "/resource_configurations", Scope: "Resources > Read", List: true,
 				Example: "  orgctl resource-configs list\n  orgctl resource-configs list --resource-type mssql --environment staging\n  orgctl resource-configs list --resource RES_ID -o json",
-				Fields: []engine.Field{
-					{Flag: "resource-type", Key: "resource_type", In: engine.InQuery, Enum: resourceConfigTypes, Usage: "only configurations of resources of this type"},
-					{Flag: "resource", Key: "resource_id", In: engine.InQuery, Usage: "only configurations of this resource (`ID or name`)"},
-					{Flag: "environment", Key: "environment_id", In: engine.InQuery, Usage: "only configurations for this `ENVIRONMENT` (id or name)"},
+				Fields: []opdef.Field{
+					{Flag: "resource-type", Key: "resource_type", In: opdef.InQuery, Enum: resourceConfigTypes, Usage: "only configurations of resources of this type"},
+					{Flag: "resource", Key: "resource_id", In: opdef.InQuery, Usage: "only configurations of this resource (`ID or name`)"},
+					{Flag: "environment", Key: "environment_id", In: opdef.InQuery, Usage: "only configurations for this `ENVIRONMENT` (id or name)"},
 				}},
 			{Use: "get CONFIG_ID", Short: "Show a resource configuration with its options", Method: http.MethodGet, Path: "/resource_configurations/{configurationId}", Args: []string{"configurationId"}, Scope: "Resources > Read",
 				Example: "  orgctl resource-configs get CONFIG_ID -o yaml"},
@@ -124,13 +125,13 @@ string (the API takes ports as strings).`,
 				Example: `  orgctl resource-configs create --resource RES_ID --environment staging --options '{"database_options":{"host":"db","port":"5432"}}'
   orgctl resource-configs create --resource RES_ID --environment staging --body staging.json
   orgctl resource-configs create --resource RES_ID --environment staging --option base_url=https://api.staging.example --dry-run`,
-				Fields: []engine.Field{
+				Fields: []opdef.Field{
 					{Flag: "resource", Key: "resource_id", Required: true, Complete: "resource-ids", Usage: "the `RESOURCE` (UUID or name)"},
 					{Flag: "environment", Key: "environment_id", Required: true, Usage: "`ENVIRONMENT` (id or name)"},
-					{Flag: "options", Key: "options", Kind: engine.KJSON, Usage: "connection options as a JSON object"},
-					{Flag: "option", In: engine.InLocal, Kind: engine.KTexts, Usage: "set one option `KEY=VALUE` (KEY a dot path; repeatable)"},
+					{Flag: "options", Key: "options", Kind: opdef.KJSON, Usage: "connection options as a JSON object"},
+					{Flag: "option", In: opdef.InLocal, Kind: opdef.KTexts, Usage: "set one option `KEY=VALUE` (KEY a dot path; repeatable)"},
 				},
-				Shape: func(c *engine.Call) error {
+				Shape: func(c *opdef.Call) error {
 					if err := optionsIntoBody(c); err != nil {
 						return err
 					}
@@ -144,8 +145,8 @@ string (the API takes ports as strings).`,
 				Long: `Each --option becomes one "replace" operation on /options/...; --body takes raw
 operations ([{"op":"replace","path":"/options/database_options/host","value":"db2"}]).`,
 				Example: "  orgctl resource-configs update CONFIG_ID --option database_options.host=db2.internal\n  orgctl resource-configs update CONFIG_ID --body ops.json",
-				Fields: []engine.Field{
-					{Flag: "option", In: engine.InLocal, Kind: engine.KTexts, Usage: "replace one option `KEY=VALUE` (KEY a dot path; repeatable)"},
+				Fields: []opdef.Field{
+					{Flag: "option", In: opdef.InLocal, Kind: opdef.KTexts, Usage: "replace one option `KEY=VALUE` (KEY a dot path; repeatable)"},
 				},
 				Shape: optionsIntoPatch},
 			{Use: "delete CONFIG_ID", Short: "Delete a resource configuration", Method: http.MethodDelete, Path: "/resource_configurations/{configurationId}", Args: []string{"configurationId"}, Scope: "Resources > Write",

@@ -6,6 +6,7 @@ import (
 
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/resources"
 	"github.com/orgctl/orgctl/output"
 )
@@ -60,13 +61,13 @@ removals affect, when, and what to do.`,
   orgctl resources audit --fail-on breaking
   orgctl resources odbc-check --param packetsize=4096 --param Encrypt=yes`,
 		Columns: resourceColumns,
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{
 				Use: "list", Short: "List resources", Method: http.MethodGet, Path: "/resources", Scope: "Resources > Read", List: true,
 				Long:    "The list does not carry options (connector version, Windows auth, ...); 'resources get' does.",
 				Example: "  orgctl resources list\n  orgctl resources list --type mssql --jq '.[].display_name'\n  orgctl resources list --limit 50 --all",
-				Fields: []engine.Field{
-					{Flag: "type", Key: "resource_type", In: engine.InQuery, Enum: resourceTypes, Usage: "only resources of this `TYPE`"},
+				Fields: []opdef.Field{
+					{Flag: "type", Key: "resource_type", In: opdef.InQuery, Enum: resourceTypes, Usage: "only resources of this `TYPE`"},
 				},
 			},
 			{
@@ -76,7 +77,7 @@ removals affect, when, and what to do.`,
 			},
 			{
 				Use: "create", Short: "Create a resource", Method: http.MethodPost, Path: "/resources", Scope: "Resources > Write", Body: true,
-				Exists: engine.LookFirst("resources", "name", "update"),
+				Exists: opdef.LookFirst("resources", "name", "update"),
 				Long: `Options are type-specific (database_options for databases, base_url for REST
 APIs, ...): give them with --options JSON or a whole request with --body FILE|-;
 the T-SQL flags set options keys and override both.
@@ -89,13 +90,13 @@ and nothing is sent.`,
 				Example: `  orgctl resources create --name orders --type postgresql --options '{"database_options":{"host":"pg.internal","port":"5432","name":"orders"}}'
   orgctl resources create --name hr-sql --type mssql --connector-version 3.0 --windows-auth --odbc-param ApplicationIntent=ReadOnly --odbc-param "Packet Size=8192"
   orgctl resources create --body resource.json --dry-run`,
-				Fields: []engine.Field{
+				Fields: []opdef.Field{
 					{Flag: "name", Key: "display_name", Required: true, Usage: "display name"},
 					{Flag: "type", Key: "type", Required: true, Enum: resourceTypes, Usage: "resource `TYPE`"},
-					{Flag: "options", Key: "options", Kind: engine.KJSON, Required: true, Usage: "type-specific options as a JSON object"},
+					{Flag: "options", Key: "options", Kind: opdef.KJSON, Required: true, Usage: "type-specific options as a JSON object"},
 					{Flag: "connector-version", Key: "options.connector_version", Enum: connectorVersions, Usage: "T-SQL connector version"},
-					{Flag: "windows-auth", Key: "options.windows_auth", Kind: engine.KBool, Usage: "T-SQL: connect using Windows Auth (self-hosted)"},
-					{Flag: "odbc-param", In: engine.InLocal, Kind: engine.KTexts, Usage: "T-SQL: ODBC attribute `KEY=VALUE` (repeatable)"},
+					{Flag: "windows-auth", Key: "options.windows_auth", Kind: opdef.KBool, Usage: "T-SQL: connect using Windows Auth (self-hosted)"},
+					{Flag: "odbc-param", In: opdef.InLocal, Kind: opdef.KTexts, Usage: "T-SQL: ODBC attribute `KEY=VALUE` (repeatable)"},
 				},
 				Shape: shapeResourceCreate,
 			},
@@ -116,12 +117,12 @@ is sent. The resource is not read first, to save its points.`,
   orgctl resources update payroll-mssql-winauth --odbc-param "Packet Size=4096" --odbc-param ConnectRetryCount=3
   orgctl resources update payroll-mssql-winauth --windows-auth=false
   orgctl resources update billing-api --name billing-api-v2 --folder resource_7`,
-				Fields: []engine.Field{
-					{Flag: "name", Key: "display_name", In: engine.InPatch, Usage: "new display name"},
-					{Flag: "folder", Key: "folder_id", In: engine.InPatch, Usage: "move into this `FOLDER` (id or path)"},
-					{Flag: "connector-version", Key: "options.connector_version", In: engine.InPatch, Enum: connectorVersions, Usage: "T-SQL connector version"},
-					{Flag: "windows-auth", Key: "options.windows_auth", In: engine.InPatch, Kind: engine.KBool, Usage: "T-SQL: connect using Windows Auth (--windows-auth=false turns it off)"},
-					{Flag: "odbc-param", In: engine.InLocal, Kind: engine.KTexts, Usage: "T-SQL: ODBC attribute `KEY=VALUE` (repeatable; replaces the whole set)"},
+				Fields: []opdef.Field{
+					{Flag: "name", Key: "display_name", In: opdef.InPatch, Usage: "new display name"},
+					{Flag: "folder", Key: "folder_id", In: opdef.InPatch, Usage: "move into this `FOLDER` (id or path)"},
+					{Flag: "connector-version", Key: "options.connector_version", In: opdef.InPatch, Enum: connectorVersions, Usage: "T-SQL connector version"},
+					{Flag: "windows-auth", Key: "options.windows_auth", In: opdef.InPatch, Kind: opdef.KBool, Usage: "T-SQL: connect using Windows Auth (--windows-auth=false turns it off)"},
+					{Flag: "odbc-param", In: opdef.InLocal, Kind: opdef.KTexts, Usage: "T-SQL: ODBC attribute `KEY=VALUE` (repeatable; replaces the whole set)"},
 				},
 				Shape: shapeResourceUpdate,
 			},
@@ -130,8 +131,8 @@ is sent. The resource is not read first, to save its points.`,
 				Args: []string{"resourceId"}, Scope: "Resources > Write", Destructive: true,
 				Confirm: "Delete resource %s? Queries that use it stop working, and with --delete-underlying-db its database goes too; this cannot be undone.",
 				Example: "  orgctl resources delete billing-api\n  orgctl resources delete archive-mongodb --delete-underlying-db --yes",
-				Fields: []engine.Field{
-					{Flag: "delete-underlying-db", Key: "deleteUnderlyingDB", In: engine.InQuery, Kind: engine.KBool, Usage: "also delete the underlying Retool Database"},
+				Fields: []opdef.Field{
+					{Flag: "delete-underlying-db", Key: "deleteUnderlyingDB", In: opdef.InQuery, Kind: opdef.KBool, Usage: "also delete the underlying Retool Database"},
 				},
 			},
 		},
@@ -142,7 +143,7 @@ is sent. The resource is not read first, to save its points.`,
 // odbcParamsPointer is where T-SQL ODBC params live in a resource (JSON Pointer).
 const odbcParamsPointer = "/options/params_from_connection_string"
 
-func shapeResourceCreate(c *engine.Call) error {
+func shapeResourceCreate(c *opdef.Call) error {
 	if c.Body == nil {
 		return nil
 	}
@@ -155,7 +156,7 @@ func shapeResourceCreate(c *engine.Call) error {
 		if err != nil {
 			return err
 		}
-		engine.SetPath(c.Body, "options.params_from_connection_string", params)
+		opdef.SetPath(c.Body, "options.params_from_connection_string", params)
 	}
 	opts, _ := c.Body["options"].(map[string]any)
 	if v, ok := opts["connector_version"]; ok {
@@ -167,7 +168,7 @@ func shapeResourceCreate(c *engine.Call) error {
 	return resources.PrecheckODBC(opts["params_from_connection_string"], true)
 }
 
-func shapeResourceUpdate(c *engine.Call) error {
+func shapeResourceUpdate(c *opdef.Call) error {
 	if c.Has("odbc-param") {
 		params, err := odbcParamFlags(c)
 		if err != nil {
@@ -241,7 +242,7 @@ func pointerUnescape(s string) string {
 }
 
 // odbcParamFlags reads --odbc-param as given: ODBC attribute values are strings.
-func odbcParamFlags(c *engine.Call) (map[string]any, error) {
+func odbcParamFlags(c *opdef.Call) (map[string]any, error) {
 	out := map[string]any{}
 	for _, s := range c.LocalStrings("odbc-param") {
 		k, v, ok := strings.Cut(s, "=")
@@ -257,7 +258,7 @@ func odbcParamFlags(c *engine.Call) (map[string]any, error) {
 }
 
 // warnConnectorVersion tells what moving to a connector version means.
-func warnConnectorVersion(c *engine.Call, v any) {
+func warnConnectorVersion(c *opdef.Call, v any) {
 	switch v {
 	case "3.0":
 		c.Warnings = append(c.Warnings, "T-SQL connector 3.0 does not support object query parameters (convert them to strings first), "+

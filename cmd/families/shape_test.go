@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/cmd/families/familytest"
 )
@@ -22,7 +23,7 @@ type req struct {
 	Method, Path, Query, Body string
 }
 
-func requestOf(t *testing.T, c *engine.Call) req {
+func requestOf(t *testing.T, c *opdef.Call) req {
 	t.Helper()
 	r := c.Request()
 	out := req{Method: r.Method, Path: r.Path, Query: r.Query.Encode()}
@@ -41,7 +42,7 @@ func requestOf(t *testing.T, c *engine.Call) req {
 type shapeCase struct {
 	name  string
 	op    []string // command path below the root
-	in    engine.Input
+	in    opdef.Input
 	stdin string
 	want  req    // when wantErr is ""
 	err   string // a substring of the exit-2 message
@@ -72,7 +73,7 @@ func runShapeCases(t *testing.T, cases []shapeCase) {
 	}
 }
 
-func withBody(input engine.Input, path string) engine.Input {
+func withBody(input opdef.Input, path string) opdef.Input {
 	input.Body = path
 	return input
 }
@@ -106,7 +107,7 @@ func TestShapeUsers(t *testing.T) {
 func TestShapeUsersCreateAdminFollowUp(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		input engine.Input
+		input opdef.Input
 		want  any
 	}{
 		{"--admin", familytest.Input("users create", nil, "email", "a@b.c", "first-name", "A", "last-name", "L", "admin", "true"), true},
@@ -754,7 +755,7 @@ func TestEveryShapeHandlesEmptyInput(t *testing.T) {
 				for j := range args {
 					args[j] = "1"
 				}
-				c, err := op.Build(engine.Input{Command: strings.Join(p, " "), Args: args, Values: map[string][]string{}}, strings.NewReader(""))
+				c, err := op.Build(opdef.Input{Command: strings.Join(p, " "), Args: args, Values: map[string][]string{}}, strings.NewReader(""))
 				if err != nil && !familytest.IsUsage(err) {
 					t.Errorf("%s %s: err %T %v, want a usage error", strings.Join(p, " "), op.Use, err, err)
 				}

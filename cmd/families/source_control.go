@@ -7,6 +7,7 @@ import (
 
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -19,18 +20,18 @@ var scProviders = []string{"GitHub", "GitLab", "AWS CodeCommit", "Bitbucket", "A
 
 // scConfigFields are local options placed by needConfig, since --body may
 // be wrapped ({"config": {...}}) or bare.
-var scConfigFields = []engine.Field{
-	{Flag: "provider", In: engine.InLocal, Enum: scProviders, Usage: "source control provider"},
-	{Flag: "org", In: engine.InLocal, Usage: "user or organization owning the repository"},
-	{Flag: "repo", In: engine.InLocal, Usage: "repository name"},
-	{Flag: "default-branch", In: engine.InLocal, Usage: "default branch, e.g. main"},
-	{Flag: "repo-version", In: engine.InLocal, Usage: "2.0.0 for Toolscript repositories, 1.0.0 for legacy YAML"},
-	{Flag: "credential", In: engine.InLocal, Kind: engine.KTexts, Usage: "provider setting `KEY=VALUE` (repeatable; e.g. type=Personal, personal_access_token=...)"},
+var scConfigFields = []opdef.Field{
+	{Flag: "provider", In: opdef.InLocal, Enum: scProviders, Usage: "source control provider"},
+	{Flag: "org", In: opdef.InLocal, Usage: "user or organization owning the repository"},
+	{Flag: "repo", In: opdef.InLocal, Usage: "repository name"},
+	{Flag: "default-branch", In: opdef.InLocal, Usage: "default branch, e.g. main"},
+	{Flag: "repo-version", In: opdef.InLocal, Usage: "2.0.0 for Toolscript repositories, 1.0.0 for legacy YAML"},
+	{Flag: "credential", In: opdef.InLocal, Kind: opdef.KTexts, Usage: "provider setting `KEY=VALUE` (repeatable; e.g. type=Personal, personal_access_token=...)"},
 }
 
 // needConfig wraps a bare configuration, applies the flags over it and
 // rejects it without the fields every provider needs.
-func needConfig(c *engine.Call) error {
+func needConfig(c *opdef.Call) error {
 	inner := c.Body
 	if inner == nil {
 		inner = map[string]any{}
@@ -57,7 +58,7 @@ func needConfig(c *engine.Call) error {
 			}
 			// Credentials are strings in every provider's schema but these two.
 			if k == "project_id" || k == "use_basic_auth" {
-				cur[k] = engine.LooseJSON(v)
+				cur[k] = opdef.LooseJSON(v)
 			} else {
 				cur[k] = v
 			}
@@ -88,8 +89,8 @@ var deploymentColumns = []output.Column{
 
 // printInner shows the array or object under key as the table, while the
 // other formats keep the raw data.
-func printInner(key string) func(p *output.Printer, c *engine.Call, data json.RawMessage) error {
-	return func(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+func printInner(key string) func(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
+	return func(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
 		if !p.Opts.Structured() {
 			var m map[string]json.RawMessage
 			if json.Unmarshal(data, &m) == nil && m[key] != nil {
@@ -122,16 +123,16 @@ Gotchas:
   orgctl source-control deploy --jq .id
   orgctl source-control deployments get 5a4d...-uuid
   orgctl source-control settings set --version-control-locked --auto-branch-naming`,
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "test-connection", Short: "Check that the provider can be reached", Method: http.MethodGet, Path: "/source_control/test_connection", Scope: "Source Control > Read",
 				Example: "  orgctl source-control test-connection\n  orgctl source-control test-connection --jq .success",
 				Columns: []output.Column{{Header: "SUCCESS", Field: "success"}, {Header: "MESSAGE", Field: "message"}}},
 			{Use: "test-deploy", Done: "Test deploy finished; nothing was changed", Short: "Try a deploy of a commit without changing anything", Method: http.MethodPost, Path: "/source_control/test_deploy", Scope: "Source Control > Test Deploy",
 				Example: "  orgctl source-control test-deploy --commit 3f2a9c1e...full-sha\n  orgctl source-control test-deploy --commit $(git rev-parse HEAD) --full-sync",
 				Columns: []output.Column{{Header: "SUCCESS", Field: "success"}, {Header: "MESSAGE", Field: "message"}},
-				Fields: []engine.Field{
+				Fields: []opdef.Field{
 					{Flag: "commit", Key: "deploy_params.commit_sha", Required: true, Usage: "full commit `SHA` to test"},
-					{Flag: "full-sync", Key: "deploy_params.is_full_sync", Kind: engine.KBool, Usage: "test a full sync"},
+					{Flag: "full-sync", Key: "deploy_params.is_full_sync", Kind: opdef.KBool, Usage: "test a full sync"},
 				}},
 			{Use: "deploy", Done: "Deployed the repository's latest changes", Short: "Deploy the repository's latest changes", Method: http.MethodPost, Path: "/source_control/deploy", Scope: "Source Control > Deploy",
 				Long:    "Starts a deployment and prints it (status PENDING_START); poll with 'deployments get'.",
@@ -149,7 +150,7 @@ Gotchas:
 					{Header: "BRANCH", Field: "default_branch"},
 					{Header: "REPO VERSION", Field: "repo_version"},
 				},
-				Ops: []engine.Op{
+				Ops: []opdef.Op{
 					{Use: "get", Short: "Show the provider configuration", Method: http.MethodGet, Path: "/source_control/config", Scope: "Source Control > Read",
 						Example: "  orgctl source-control config get\n  orgctl source-control config get -o json > sc.json"},
 					{Use: "create", Short: "Create the provider configuration (fails if one exists)", Method: http.MethodPost, Path: "/source_control/config", Scope: "Source Control > Write", Body: true,
@@ -168,7 +169,7 @@ Gotchas:
 				Name:    "deployments",
 				Short:   "Follow deployments",
 				Columns: deploymentColumns,
-				Ops: []engine.Op{
+				Ops: []opdef.Op{
 					{Use: "list", Short: "List deployments, newest first", Method: http.MethodGet, Path: "/source_control/deployments", Scope: "Source Control > Deploy",
 						Example: "  orgctl source-control deployments list\n  orgctl source-control deployments list --jq '.deployments[0].status'",
 						View:    printInner("deployments")},
@@ -179,22 +180,22 @@ Gotchas:
 			{
 				Name:  "settings",
 				Short: "Read and replace source control settings",
-				Ops: []engine.Op{
+				Ops: []opdef.Op{
 					{Use: "get", Short: "Show source control settings", Method: http.MethodGet, Path: "/source_control/settings", Scope: "Source Control > Read",
 						Example: "  orgctl source-control settings get -o yaml"},
 					{Use: "set", Done: "Set the source control settings", Short: "Replace source control settings", Method: http.MethodPut, Path: "/source_control/settings", Scope: "Source Control > Write", Body: true,
 						Long: "Replaces all settings; to change one, start from 'settings get -o json' and pass it\nwith --body (bare or as {\"settings\": {...}}).",
 						Example: `  orgctl source-control settings set --version-control-locked=false --auto-branch-naming
   orgctl source-control settings get -o json > s.json && orgctl source-control settings set --body s.json --force-uuid-mapping`,
-						Fields: []engine.Field{
-							{Flag: "auto-branch-naming", Key: "settings.auto_branch_naming_enabled", Kind: engine.KBool, Usage: "suggest branch names"},
+						Fields: []opdef.Field{
+							{Flag: "auto-branch-naming", Key: "settings.auto_branch_naming_enabled", Kind: opdef.KBool, Usage: "suggest branch names"},
 							{Flag: "custom-pull-request-template", Key: "settings.custom_pull_request_template", Usage: "pull request template text"},
-							{Flag: "custom-pull-request-template-enabled", Key: "settings.custom_pull_request_template_enabled", Kind: engine.KBool, Usage: "use the pull request template"},
-							{Flag: "version-control-locked", Key: "settings.version_control_locked", Kind: engine.KBool, Usage: "make the instance read-only (no app editing)"},
-							{Flag: "force-uuid-mapping", Key: "settings.force_uuid_mapping", Kind: engine.KBool, Usage: "map protected elements by uuid in the repository"},
-							{Flag: "auto-cleanup-branches", Key: "settings.auto_cleanup_branches_enabled", Kind: engine.KBool, Usage: "delete merged branches"},
+							{Flag: "custom-pull-request-template-enabled", Key: "settings.custom_pull_request_template_enabled", Kind: opdef.KBool, Usage: "use the pull request template"},
+							{Flag: "version-control-locked", Key: "settings.version_control_locked", Kind: opdef.KBool, Usage: "make the instance read-only (no app editing)"},
+							{Flag: "force-uuid-mapping", Key: "settings.force_uuid_mapping", Kind: opdef.KBool, Usage: "map protected elements by uuid in the repository"},
+							{Flag: "auto-cleanup-branches", Key: "settings.auto_cleanup_branches_enabled", Kind: opdef.KBool, Usage: "delete merged branches"},
 						},
-						Shape: func(c *engine.Call) error {
+						Shape: func(c *opdef.Call) error {
 							if c.Body == nil {
 								return cli.UsageErrorf("%s: nothing to set: pass setting flags or --body", c.Command)
 							}

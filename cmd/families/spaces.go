@@ -9,6 +9,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -41,27 +42,27 @@ Gotchas:
 			{Header: "DOMAIN", Field: "domain"},
 			{Header: "CREATED", Field: "created_at"},
 		},
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "list", Short: "List child Spaces", Method: http.MethodGet, Path: "/spaces", Scope: "Spaces > Read",
 				Example: "  orgctl spaces list\n  orgctl spaces list --jq '.[].domain'"},
 			{Use: "get SPACE_ID", Short: "Show a Space", Method: http.MethodGet, Path: "/spaces/{spaceId}", Args: []string{"spaceId"}, Scope: "Spaces > Read",
 				Example: "  orgctl spaces get org_5a4d0004000000000000000000000001"},
 			{Use: "create", Short: "Create a child Space", Method: http.MethodPost, Path: "/spaces", Scope: "Spaces > Write", Body: true,
-				Exists: engine.ConflictKey("spaces", "name", "update"),
+				Exists: opdef.ConflictKey("spaces", "name", "update"),
 				Example: `  orgctl spaces create --name marketing --domain marketing
   orgctl spaces create --name sales --domain sales --copy-branding-and-themes --create-admin-user`,
-				Fields: []engine.Field{
+				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "Space name"},
 					{Flag: "domain", Key: "domain", Required: true, Usage: "Space domain (on the cloud: its subdomain)"},
-					{Flag: "copy-sso-settings", Key: "options.copy_sso_settings", Kind: engine.KBool, Usage: "copy SSO settings from this Space"},
-					{Flag: "copy-branding-and-themes", Key: "options.copy_branding_and_themes_settings", Kind: engine.KBool, Usage: "copy branding and themes from this Space"},
-					{Flag: "copy-admin", Key: "options.users_to_copy_as_admins", Kind: engine.KStrings, Usage: "make this user `EMAIL` of this Space an admin there (repeatable)"},
-					{Flag: "create-admin-user", Key: "options.create_admin_user", Kind: engine.KBool, Usage: "create your admin user there instead of sending an invite"},
+					{Flag: "copy-sso-settings", Key: "options.copy_sso_settings", Kind: opdef.KBool, Usage: "copy SSO settings from this Space"},
+					{Flag: "copy-branding-and-themes", Key: "options.copy_branding_and_themes_settings", Kind: opdef.KBool, Usage: "copy branding and themes from this Space"},
+					{Flag: "copy-admin", Key: "options.users_to_copy_as_admins", Kind: opdef.KStrings, Usage: "make this user `EMAIL` of this Space an admin there (repeatable)"},
+					{Flag: "create-admin-user", Key: "options.create_admin_user", Kind: opdef.KBool, Usage: "create your admin user there instead of sending an invite"},
 				}},
 			{Use: "update SPACE_ID", Short: "Rename a Space or change its domain", Method: http.MethodPut, Path: "/spaces/{spaceId}", Args: []string{"spaceId"}, Scope: "Spaces > Write", Body: true,
 				Long:    "A full replacement (PUT): pass both --name and --domain, even if one stays the same.",
 				Example: "  orgctl spaces update org_5a4d0004000000000000000000000001 --name engineering --domain eng",
-				Fields: []engine.Field{
+				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "Space name"},
 					{Flag: "domain", Key: "domain", Required: true, Usage: "Space domain"},
 				}},
@@ -74,14 +75,14 @@ Gotchas:
 				Long: "Copies by UUID into --to. Resources are resource configuration UUIDs. Pass at\nleast one element; the kinds you leave out are sent as empty lists.",
 				Example: `  orgctl spaces copy --to org_5a4d0004000000000000000000000001 --app 5a4d0006-0000-4000-8000-000000000001
   orgctl spaces copy --to eng --workflow WF_UUID --resource RC_UUID --query Q_UUID`,
-				Fields: []engine.Field{
+				Fields: []opdef.Field{
 					{Flag: "to", Key: "destination_space_id", Required: true, Usage: "destination `SPACE` (id or name)"},
-					{Flag: "app", Key: "app_ids", Kind: engine.KStrings, Usage: "`APP` or module (UUID or name; repeatable)"},
-					{Flag: "workflow", Key: "workflow_ids", Kind: engine.KStrings, Usage: "`WORKFLOW` (UUID or name; repeatable)"},
-					{Flag: "resource", Key: "resource_ids", Kind: engine.KStrings, Usage: "resource configuration `UUID` (repeatable)"},
-					{Flag: "query", Key: "query_library_query_ids", Kind: engine.KStrings, Usage: "Query Library query `UUID` (repeatable)"},
+					{Flag: "app", Key: "app_ids", Kind: opdef.KStrings, Usage: "`APP` or module (UUID or name; repeatable)"},
+					{Flag: "workflow", Key: "workflow_ids", Kind: opdef.KStrings, Usage: "`WORKFLOW` (UUID or name; repeatable)"},
+					{Flag: "resource", Key: "resource_ids", Kind: opdef.KStrings, Usage: "resource configuration `UUID` (repeatable)"},
+					{Flag: "query", Key: "query_library_query_ids", Kind: opdef.KStrings, Usage: "Query Library query `UUID` (repeatable)"},
 				},
-				Shape: func(c *engine.Call) error {
+				Shape: func(c *opdef.Call) error {
 					n := 0
 					// The API requires all four lists, even empty ones.
 					for _, k := range []string{"app_ids", "workflow_ids", "resource_ids", "query_library_query_ids"} {
@@ -103,7 +104,7 @@ Gotchas:
 
 // spaceName is what deleting a Space asks the user to type: its name, read
 // from the API (one request, sent only when someone is there to type it).
-func spaceName(ctx context.Context, org engine.Org, c *engine.Call) (string, error) {
+func spaceName(ctx context.Context, org opdef.Org, c *opdef.Call) (string, error) {
 	data, err := org.Get(ctx, client.Expand("/spaces/{spaceId}", c.Params), "Spaces > Read")
 	if err != nil {
 		return "", err

@@ -5,6 +5,7 @@ import (
 
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 )
 
 func init() {
@@ -15,11 +16,11 @@ func init() {
 var ssoTypes = []string{"google", "oidc", "google & oidc", "saml", "google & saml"}
 
 func ssoGroup() engine.Group {
-	f := func(flag, key, usage string) engine.Field {
-		return engine.Field{Flag: flag, Key: "data." + key, Usage: usage}
+	f := func(flag, key, usage string) opdef.Field {
+		return opdef.Field{Flag: flag, Key: "data." + key, Usage: usage}
 	}
-	b := func(flag, key, usage string) engine.Field {
-		return engine.Field{Flag: flag, Key: "data." + key, Kind: engine.KBool, Usage: usage}
+	b := func(flag, key, usage string) opdef.Field {
+		return opdef.Field{Flag: flag, Key: "data." + key, Kind: opdef.KBool, Usage: usage}
 	}
 	return engine.Group{
 		Long: `Single sign-on for the organization or Space: Google, OIDC, SAML, or Google
@@ -42,14 +43,14 @@ Gotchas:
   orgctl sso set --type google --google-client-id ID --google-client-secret "$SECRET" --disable-email-password-login=false
   orgctl sso set --body sso.json
   orgctl sso delete --yes`,
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "get", Short: "Show the SSO configuration", Method: http.MethodGet, Path: "/sso/config", Scope: "Spaces > Read",
 				Example: "  orgctl sso get\n  orgctl sso get -o json > sso.json"},
 			{Use: "set", Done: "Set the SSO configuration", Short: "Set (replace) the SSO configuration", Method: http.MethodPost, Path: "/sso/config", Scope: "Spaces > Write", Body: true,
 				Example: `  orgctl sso set --body sso.json
   orgctl sso set --body sso.json --jit-enabled=false
   orgctl sso set --type google --google-client-id 123.apps.googleusercontent.com --google-client-secret S --disable-email-password-login=false`,
-				Fields: []engine.Field{
+				Fields: []opdef.Field{
 					{Flag: "type", Key: "data.config_type", Enum: ssoTypes, Usage: "kind of SSO"},
 					f("google-client-id", "google_client_id", "Google OAuth client id"),
 					f("google-client-secret", "google_client_secret", "Google OAuth client secret"),
@@ -75,7 +76,7 @@ Gotchas:
 					b("trigger-login-automatically", "trigger_login_automatically", "go straight to the IdP on the login page"),
 					b("disable-email-password-login", "disable_email_password_login", "turn off email/password sign-in"),
 				},
-				Shape: func(c *engine.Call) error {
+				Shape: func(c *opdef.Call) error {
 					if c.Body == nil {
 						return cli.UsageErrorf("%s: pass --body FILE or --type with its fields", c.Command)
 					}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -17,13 +18,13 @@ func init() {
 
 // themeFields are the flags of create and update; --theme takes the whole
 // theme object, --set changes single keys of it.
-var themeFields = []engine.Field{
+var themeFields = []opdef.Field{
 	{Flag: "name", Key: "name", Usage: "theme name (unique in the org)"},
-	{Flag: "theme", Key: "theme", Kind: engine.KJSON, Usage: "the theme object as `JSON`"},
-	{Flag: "set", In: engine.InLocal, Kind: engine.KKV, Usage: "set one theme key, `KEY=VALUE` (repeatable; merged into --theme)"},
+	{Flag: "theme", Key: "theme", Kind: opdef.KJSON, Usage: "the theme object as `JSON`"},
+	{Flag: "set", In: opdef.InLocal, Kind: opdef.KKV, Usage: "set one theme key, `KEY=VALUE` (repeatable; merged into --theme)"},
 }
 
-func mergeThemeSet(c *engine.Call) {
+func mergeThemeSet(c *opdef.Call) {
 	set, ok := c.Local["set"].(map[string]any)
 	c.BodyObject()
 	if !ok {
@@ -58,18 +59,18 @@ Gotchas:
 			{Header: "THEME", Field: "theme"},
 			{Header: "UPDATED", Field: "updated_at"},
 		},
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "list", Short: "List app themes", Method: http.MethodGet, Path: "/app_themes", Scope: "App Themes > Read",
 				Example: "  orgctl themes list\n  orgctl themes list --jq '.[].name'"},
 			{Use: "get THEME_ID", Short: "Show an app theme", Method: http.MethodGet, Path: "/app_themes/{id}", Args: []string{"id"}, Scope: "App Themes > Read",
 				Example: "  orgctl themes get 1 -o json"},
 			{Use: "create", Short: "Create an app theme", Method: http.MethodPost, Path: "/app_themes", Scope: "App Themes > Write", Body: true,
-				Exists: engine.ConflictKey("themes", "name", "update"),
+				Exists: opdef.ConflictKey("themes", "name", "update"),
 				Example: `  orgctl themes create --name Brand --theme '{"primary":"#3C92DC"}'
   orgctl themes create --name Brand --set primary=#3C92DC --set borderRadius=4
   orgctl themes create --body brand.json`,
 				Fields: requireFields(themeFields, "name"),
-				Shape: func(c *engine.Call) error {
+				Shape: func(c *opdef.Call) error {
 					mergeThemeSet(c)
 					if c.Body["theme"] == nil {
 						return cli.UsageErrorf("%s: pass --theme JSON or --set KEY=VALUE", c.Command)
@@ -83,7 +84,7 @@ edit it, then 'orgctl themes update 1 --body t.json'.`,
 				Example: `  orgctl themes update 1 --name "Sandbox Dark" --theme '{"primary":"#FF6600","canvas":"#111111"}'
   orgctl themes get 1 -o json > t.json && orgctl themes update 1 --body t.json --set primary=#FF6600`,
 				Fields: requireFields(themeFields, "name"),
-				Shape: func(c *engine.Call) error {
+				Shape: func(c *opdef.Call) error {
 					id, err := strconv.ParseUint(c.Params["id"], 10, 64)
 					if err != nil {
 						return cli.UsageErrorf("invalid THEME_ID %q: expected a number", c.Params["id"])
@@ -104,8 +105,8 @@ edit it, then 'orgctl themes update 1 --body t.json'.`,
 }
 
 // requireFields copies fields with the named ones required.
-func requireFields(fields []engine.Field, names ...string) []engine.Field {
-	out := append([]engine.Field(nil), fields...)
+func requireFields(fields []opdef.Field, names ...string) []opdef.Field {
+	out := append([]opdef.Field(nil), fields...)
 	for i := range out {
 		for _, n := range names {
 			if out[i].Flag == n {

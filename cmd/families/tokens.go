@@ -8,6 +8,7 @@ import (
 
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -51,12 +52,12 @@ Gotchas:
 			}},
 			{Header: "CREATED", Field: "created_at"},
 		},
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "list", Short: "List access tokens", Method: http.MethodGet, Path: "/access_tokens", Scope: "Access Tokens > Read",
 				Example: "  orgctl tokens list\n  orgctl tokens list --jq '.[] | select(.scopes | index(\"users:write\")) | .label'"},
 			{Use: "get TOKEN_ID", Short: "Show an access token (never its value)", Method: http.MethodGet, Path: "/access_tokens/:accessTokenId", Args: []string{"accessTokenId"}, Scope: "Access Tokens > Read",
 				Example: "  orgctl tokens get 5a4d0009-0000-4000-8000-000000000001",
-				Shape: func(c *engine.Call) error {
+				Shape: func(c *opdef.Call) error {
 					c.Path = tokenItemPath
 					return nil
 				}},
@@ -66,12 +67,12 @@ answer, token included) and a warning on stderr that it will not be shown again.
 				Example: `  orgctl tokens create --label ci --scope users:read --scope groups:read
   TOKEN=$(orgctl tokens create --label deploy --scope source_control:deploy)
   orgctl tokens create --label audit --scope users:read -o json > token.json`,
-				Fields: []engine.Field{
+				Fields: []opdef.Field{
 					{Flag: "label", Key: "label", Required: true, Usage: "token name (2+ characters)"},
 					{Flag: "description", Key: "description", Usage: "what the token is for"},
-					{Flag: "scope", Key: "scopes", Kind: engine.KStrings, Required: true, Usage: "grant this `SCOPE` (repeatable or comma-separated)"},
+					{Flag: "scope", Key: "scopes", Kind: opdef.KStrings, Required: true, Usage: "grant this `SCOPE` (repeatable or comma-separated)"},
 				},
-				Shape: func(c *engine.Call) error {
+				Shape: func(c *opdef.Call) error {
 					if s, _ := c.BodyObject()["scopes"].([]any); len(s) == 0 {
 						return cli.UsageErrorf("%s: pass at least one --scope", c.Command)
 					}
@@ -84,7 +85,7 @@ answer, token included) and a warning on stderr that it will not be shown again.
 
 // PrintNewToken shows the token exactly once: alone on stdout for the table
 // format (so $(...) captures it), or inside the raw answer for the others.
-func PrintNewToken(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+func PrintNewToken(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
 	var t struct {
 		ID     string   `json:"id"`
 		Label  string   `json:"label"`

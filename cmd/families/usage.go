@@ -8,20 +8,21 @@ import (
 
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
 // usageFields are the date range and org filter every usage report takes.
-func usageFields(extra ...engine.Field) []engine.Field {
-	return append([]engine.Field{
-		{Flag: "start", Key: "start_date", In: engine.InQuery, Required: true, Usage: "first day of the range, `YYYY-MM-DD`"},
-		{Flag: "end", Key: "end_date", In: engine.InQuery, Usage: "last day, `YYYY-MM-DD` (default: start + 30 days, at most yesterday)"},
-		{Flag: "org", Key: "org_ids", In: engine.InQuery, Kind: engine.KStrings, Usage: "only this organization `ID` (repeatable; see `usage orgs`)"},
+func usageFields(extra ...opdef.Field) []opdef.Field {
+	return append([]opdef.Field{
+		{Flag: "start", Key: "start_date", In: opdef.InQuery, Required: true, Usage: "first day of the range, `YYYY-MM-DD`"},
+		{Flag: "end", Key: "end_date", In: opdef.InQuery, Usage: "last day, `YYYY-MM-DD` (default: start + 30 days, at most yesterday)"},
+		{Flag: "org", Key: "org_ids", In: opdef.InQuery, Kind: opdef.KStrings, Usage: "only this organization `ID` (repeatable; see `usage orgs`)"},
 	}, extra...)
 }
 
 // shapeUsage checks the dates and joins --org into the comma list the API takes.
-func shapeUsage(c *engine.Call) error {
+func shapeUsage(c *opdef.Call) error {
 	var start, end time.Time
 	for _, k := range []string{"start_date", "end_date"} {
 		v := c.Query.Get(k)
@@ -63,7 +64,7 @@ Self-hosted instances must set USAGE_API_TOKEN.`
   orgctl usage summary --start 2025-01-01 --end 2025-01-31
   orgctl usage apps --start 2025-01-01 --org ORG_ID
   orgctl usage user-details --start 2025-01-01 --email ada@example.com -o json`,
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "orgs", Short: "List the organizations the token can report on", Method: http.MethodGet, Path: "/usage/organizations", Scope: scope, Long: note,
 				Columns: []output.Column{{Header: "ORG ID", Field: "org_id"}, {Header: "HOST", Field: "host"}, {Header: "LAST ACTIVE", Field: "last_active"}},
 				Example: "  orgctl usage orgs\n  orgctl usage orgs --jq '.[].org_id'"},
@@ -83,7 +84,7 @@ Self-hosted instances must set USAGE_API_TOKEN.`
 			{Use: "app-details", Short: "One app's saves and views by week, viewer and editor", Method: http.MethodGet, Path: "/usage/app_details", Scope: scope, Long: note,
 				Columns: []output.Column{{Header: "ORG", Field: "org_id"}, {Header: "APP", Field: "app_name"}, {Header: "VIEWS", Field: "count_app_views"}, {Header: "SAVES", Field: "count_app_saves"}},
 				Example: "  orgctl usage app-details --start 2025-01-01 --app 'Refund desk' -o yaml\n  orgctl usage app-details --start 2025-01-01 --app 'Refund desk' --jq '.viewer_summary[].email'",
-				Fields:  usageFields(engine.Field{Flag: "app", Key: "app_name", In: engine.InQuery, Required: true, Usage: "app `NAME`"}),
+				Fields:  usageFields(opdef.Field{Flag: "app", Key: "app_name", In: opdef.InQuery, Required: true, Usage: "app `NAME`"}),
 				Shape:   shapeUsage, View: usageDetailPrint},
 			{Use: "users", Short: "Per-user activity: apps viewed and edited, last active", Method: http.MethodGet, Path: "/usage/user_summary", Scope: scope, Long: note,
 				Columns: []output.Column{{Header: "EMAIL", Field: "email"}, {Header: "USER ID", Field: "user_id"}, {Header: "VIEWS", Field: "count_app_views"},
@@ -93,7 +94,7 @@ Self-hosted instances must set USAGE_API_TOKEN.`
 			{Use: "user-details", Short: "One user's saves and views by week and app", Method: http.MethodGet, Path: "/usage/user_details", Scope: scope, Long: note,
 				Columns: []output.Column{{Header: "ORG", Field: "org_id"}, {Header: "USER ID", Field: "user_id"}, {Header: "VIEWS", Field: "count_app_views"}, {Header: "SAVES", Field: "count_app_saves"}},
 				Example: "  orgctl usage user-details --start 2025-01-01 --email ada@example.com",
-				Fields:  usageFields(engine.Field{Flag: "email", Key: "email", In: engine.InQuery, Required: true, Usage: "the user's email"}),
+				Fields:  usageFields(opdef.Field{Flag: "email", Key: "email", In: opdef.InQuery, Required: true, Usage: "the user's email"}),
 				Shape:   shapeUsage, View: usageDetailPrint},
 		},
 	}
@@ -101,7 +102,7 @@ Self-hosted instances must set USAGE_API_TOKEN.`
 
 // usageDetailPrint shows the overall summary as the table (the weekly,
 // viewer and editor breakdowns are in -o json/yaml).
-func usageDetailPrint(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+func usageDetailPrint(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
 	if p.Opts.Structured() {
 		return p.Print(data, nil)
 	}

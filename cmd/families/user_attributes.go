@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -36,13 +37,13 @@ Gotchas:
 			{Header: "TYPE", Field: "data_type"},
 			{Header: "DEFAULT", Field: "default_value"},
 		},
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "list", Short: "List user attributes", Method: http.MethodGet, Path: "/user_attributes", Scope: "User Attributes > Read",
 				Example: "  orgctl user-attributes list\n  orgctl user-attributes list --jq '.[].name'"},
 			{Use: "create", Short: "Declare a user attribute", Method: http.MethodPost, Path: "/user_attributes", Scope: "User Attributes > Write", Body: true,
-				Exists:  engine.ConflictKey("user-attributes", "name", "update"),
+				Exists:  opdef.ConflictKey("user-attributes", "name", "update"),
 				Example: "  orgctl user-attributes create --name region --label Region --type string\n  orgctl user-attributes create --name quota --label \"Monthly quota\" --type number --default 100",
-				Fields: []engine.Field{
+				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "attribute name (a-z, 0-9, _)"},
 					{Flag: "label", Key: "label", Required: true, Usage: "short description shown in the UI (2+ characters)"},
 					{Flag: "type", Key: "dataType", Required: true, Enum: []string{"string", "json", "number"}, Usage: "data type"},
@@ -53,13 +54,13 @@ Gotchas:
 				Long: "Each flag becomes one JSON Patch \"replace\" operation; --body takes raw operations.",
 				Example: `  orgctl user-attributes update 5a4d0007-0000-4000-8000-000000000001 --label Dept
   orgctl user-attributes update 5a4d0007-0000-4000-8000-000000000001 --default Sales --update-existing`,
-				Fields: []engine.Field{
-					{Flag: "label", Key: "label", In: engine.InPatch, Usage: "new label"},
-					{Flag: "type", Key: "data_type", In: engine.InPatch, Enum: []string{"string", "json", "number"}, Usage: "new data type"},
-					{Flag: "default", Key: "default_value", In: engine.InPatch, Usage: "new default value"},
-					{Flag: "update-existing", Key: "update_existing", In: engine.InQuery, Kind: engine.KBool, Usage: "apply the change to users that already have the attribute"},
+				Fields: []opdef.Field{
+					{Flag: "label", Key: "label", In: opdef.InPatch, Usage: "new label"},
+					{Flag: "type", Key: "data_type", In: opdef.InPatch, Enum: []string{"string", "json", "number"}, Usage: "new data type"},
+					{Flag: "default", Key: "default_value", In: opdef.InPatch, Usage: "new default value"},
+					{Flag: "update-existing", Key: "update_existing", In: opdef.InQuery, Kind: opdef.KBool, Usage: "apply the change to users that already have the attribute"},
 				},
-				Shape: func(c *engine.Call) error {
+				Shape: func(c *opdef.Call) error {
 					// update_existing sits beside "operations" in the body, not in the query;
 					// without operations build refuses the call, as for any empty patch.
 					if !c.Query.Has("update_existing") || len(c.Patch) == 0 {
@@ -75,8 +76,8 @@ Gotchas:
 				Destructive: true,
 				Confirm:     "Delete user attribute %s? With --update-existing-users, its values on every user go too; this cannot be undone.",
 				Example:     "  orgctl user-attributes delete 5a4d0007-0000-4000-8000-000000000001 --yes\n  orgctl user-attributes delete 5a4d0007-0000-4000-8000-000000000001 --update-existing-users --yes",
-				Fields: []engine.Field{
-					{Flag: "update-existing-users", Key: "update_existing_users", In: engine.InQuery, Kind: engine.KBool, Usage: "also remove the attribute's values from users"},
+				Fields: []opdef.Field{
+					{Flag: "update-existing-users", Key: "update_existing_users", In: opdef.InQuery, Kind: opdef.KBool, Usage: "also remove the attribute's values from users"},
 				}},
 		},
 	}

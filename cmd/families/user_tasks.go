@@ -8,6 +8,7 @@ import (
 
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -34,8 +35,8 @@ func under(prefix string, cols []output.Column) []output.Column {
 }
 
 // joinQuery sends a repeatable filter as the comma-separated list the API takes.
-func joinQuery(keys ...string) func(c *engine.Call) error {
-	return func(c *engine.Call) error {
+func joinQuery(keys ...string) func(c *opdef.Call) error {
+	return func(c *opdef.Call) error {
 		for _, k := range keys {
 			if vs := c.Query[k]; len(vs) > 1 {
 				c.Query.Set(k, strings.Join(vs, ","))
@@ -45,8 +46,8 @@ func joinQuery(keys ...string) func(c *engine.Call) error {
 	}
 }
 
-func actorField() engine.Field {
-	return engine.Field{Flag: "email", Key: "email", Required: true, Usage: "email of the user acting on the task"}
+func actorField() opdef.Field {
+	return opdef.Field{Flag: "email", Key: "email", Required: true, Usage: "email of the user acting on the task"}
 }
 
 func init() {
@@ -63,37 +64,37 @@ func userTasksGroup() engine.Group {
   orgctl user-tasks reassign TASK_ID --email ada@example.com --group 7 --user ana.viewer@sandbox.example
   orgctl user-tasks cancel TASK_ID --email ada@example.com`,
 		Columns: under("user_task", userTaskColumns),
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "list", Short: "List user tasks", Method: http.MethodGet, Path: "/user_tasks", Scope: "User Tasks > Read", List: true,
 				Columns: userTaskColumns,
 				Example: "  orgctl user-tasks list --status pending --status expired\n  orgctl user-tasks list --assigned-to ana.viewer@sandbox.example --workflow WF_ID\n  orgctl user-tasks list --limit 20 --starting-after TASK_ID",
-				Fields: []engine.Field{
-					{Flag: "assigned-to", Key: "assigned_to_users", In: engine.InQuery, Kind: engine.KStrings, Usage: "only tasks assigned to this `USER` (id or email; repeatable)"},
-					{Flag: "status", Key: "statuses", In: engine.InQuery, Kind: engine.KStrings, Enum: []string{"submitted", "pending", "cancelled", "expired"}, Usage: "only tasks in this status (repeatable)"},
-					{Flag: "workflow", Key: "workflow_ids", In: engine.InQuery, Kind: engine.KStrings, Usage: "only tasks of this `WORKFLOW` (id or name; repeatable)"},
-					{Flag: "starting-after", Key: "starting_after", In: engine.InQuery, Usage: "only tasks after this task `ID`"},
-					{Flag: "ending-before", Key: "ending_before", In: engine.InQuery, Usage: "only tasks before this task `ID`"},
+				Fields: []opdef.Field{
+					{Flag: "assigned-to", Key: "assigned_to_users", In: opdef.InQuery, Kind: opdef.KStrings, Usage: "only tasks assigned to this `USER` (id or email; repeatable)"},
+					{Flag: "status", Key: "statuses", In: opdef.InQuery, Kind: opdef.KStrings, Enum: []string{"submitted", "pending", "cancelled", "expired"}, Usage: "only tasks in this status (repeatable)"},
+					{Flag: "workflow", Key: "workflow_ids", In: opdef.InQuery, Kind: opdef.KStrings, Usage: "only tasks of this `WORKFLOW` (id or name; repeatable)"},
+					{Flag: "starting-after", Key: "starting_after", In: opdef.InQuery, Usage: "only tasks after this task `ID`"},
+					{Flag: "ending-before", Key: "ending_before", In: opdef.InQuery, Usage: "only tasks before this task `ID`"},
 				},
 				Shape: joinQuery("statuses", "workflow_ids")},
 			{Use: "submit TASK_ID", Short: "Submit a user task with its output", Method: http.MethodPatch, Path: "/user_tasks/{taskId}/submit", Args: []string{"taskId"}, Scope: "User Tasks > Write", Body: true,
 				Long:    "The output is the task's form data: --data KEY=VALUE pairs (values are JSON when they parse as JSON) or {\"output\": {...}} in --body.",
 				Example: "  orgctl user-tasks submit TASK_ID --email ada@example.com --data approved=true\n  orgctl user-tasks submit TASK_ID --email ada@example.com --body answer.json",
-				Fields: []engine.Field{actorField(),
-					{Flag: "data", Key: "output", Kind: engine.KKV, Required: true, Usage: "output field `KEY=VALUE` (repeatable)"},
+				Fields: []opdef.Field{actorField(),
+					{Flag: "data", Key: "output", Kind: opdef.KKV, Required: true, Usage: "output field `KEY=VALUE` (repeatable)"},
 				}},
 			{Use: "cancel TASK_ID", Short: "Cancel a user task", Method: http.MethodPatch, Path: "/user_tasks/{taskId}/cancel", Args: []string{"taskId"}, Scope: "User Tasks > Write", Body: true,
 				Example: "  orgctl user-tasks cancel TASK_ID --email ada@example.com\n  orgctl user-tasks cancel TASK_ID --email ada@example.com --data reason=duplicate",
-				Fields: []engine.Field{actorField(),
-					{Flag: "data", Key: "output", Kind: engine.KKV, Usage: "output field `KEY=VALUE`, e.g. reason=duplicate (repeatable)"},
+				Fields: []opdef.Field{actorField(),
+					{Flag: "data", Key: "output", Kind: opdef.KKV, Usage: "output field `KEY=VALUE`, e.g. reason=duplicate (repeatable)"},
 				}},
 			{Use: "reassign TASK_ID", Short: "Reassign a user task to users or groups", Method: http.MethodPatch, Path: "/user_tasks/{taskId}/reassign", Args: []string{"taskId"}, Scope: "User Tasks > Write", Body: true,
 				Long:    "The assignees replace the current ones.",
 				Example: "  orgctl user-tasks reassign TASK_ID --email ada@example.com --user ana.viewer@sandbox.example\n  orgctl user-tasks reassign TASK_ID --email ada@example.com --group 7 --group 9",
-				Fields: []engine.Field{actorField(),
-					{Flag: "user", In: engine.InLocal, Kind: engine.KStrings, Usage: "assign to this `USER` (id or email; repeatable)"},
-					{Flag: "group", In: engine.InLocal, Kind: engine.KStrings, Usage: "assign to this `GROUP` (id or name; repeatable)"},
+				Fields: []opdef.Field{actorField(),
+					{Flag: "user", In: opdef.InLocal, Kind: opdef.KStrings, Usage: "assign to this `USER` (id or email; repeatable)"},
+					{Flag: "group", In: opdef.InLocal, Kind: opdef.KStrings, Usage: "assign to this `GROUP` (id or name; repeatable)"},
 				},
-				Shape: func(c *engine.Call) error {
+				Shape: func(c *opdef.Call) error {
 					users, _ := c.Local["user"].([]any)
 					groups, _ := c.Local["group"].([]any)
 					as, _ := c.BodyObject()["assignees"].([]any)

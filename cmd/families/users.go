@@ -9,6 +9,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/access"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -37,17 +38,17 @@ user disables it; the API keeps the record.`,
   orgctl users delete ana.viewer@sandbox.example --yes`,
 		Columns: UserColumns,
 		Extra:   []engine.Workflow{engine.Attach(access.NewCmdOffboard)},
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{
 				Use: "list", Short: "List users", Method: http.MethodGet, Path: "/users", Scope: "Users > Read", List: true,
 				Long:    "--active and --admin filter the list orgctl receives (the API has no such filter):\n--active=false lists the disabled users, --admin the admins.",
 				Example: "  orgctl users list\n  orgctl users list --first-name Ada\n  orgctl users list --active=false\n  orgctl users list --admin\n  orgctl users list --limit 50 --all",
-				Fields: []engine.Field{
-					{Flag: "email", Key: "email", In: engine.InQuery, Usage: "only the user with this email"},
-					{Flag: "first-name", Key: "first_name", In: engine.InQuery, Usage: "only users with this first name"},
-					{Flag: "last-name", Key: "last_name", In: engine.InQuery, Usage: "only users with this last name"},
-					{Flag: "active", In: engine.InLocal, Kind: engine.KBool, Usage: "only enabled users (--active=false: only disabled ones)"},
-					{Flag: "admin", In: engine.InLocal, Kind: engine.KBool, Usage: "only admins (--admin=false: only non-admins)"},
+				Fields: []opdef.Field{
+					{Flag: "email", Key: "email", In: opdef.InQuery, Usage: "only the user with this email"},
+					{Flag: "first-name", Key: "first_name", In: opdef.InQuery, Usage: "only users with this first name"},
+					{Flag: "last-name", Key: "last_name", In: opdef.InQuery, Usage: "only users with this last name"},
+					{Flag: "active", In: opdef.InLocal, Kind: opdef.KBool, Usage: "only enabled users (--active=false: only disabled ones)"},
+					{Flag: "admin", In: opdef.InLocal, Kind: opdef.KBool, Usage: "only admins (--admin=false: only non-admins)"},
 				},
 				View: userListView, ViewColumns: true,
 			},
@@ -56,26 +57,26 @@ user disables it; the API keeps the record.`,
 				Long:    "USER is an id or an email. The table view adds the user's groups, read from\nGET /groups (one request: groups carry their members); -o json is the user as\nthe API gives it (--include-groups asks the API to add its \"groups\").",
 				Example: "  orgctl users get ana.viewer@sandbox.example\n  orgctl users get ana.viewer@sandbox.example --include-groups -o json",
 				View:    userView,
-				Fields: []engine.Field{
-					{Flag: "include-groups", Key: "includeGroups", In: engine.InQuery, Kind: engine.KBool, Usage: "include the user's groups"},
+				Fields: []opdef.Field{
+					{Flag: "include-groups", Key: "includeGroups", In: opdef.InQuery, Kind: opdef.KBool, Usage: "include the user's groups"},
 				},
 			},
 			{
 				Use: "create", Short: "Create a user", Method: http.MethodPost, Path: "/users", Scope: "Users > Write", Body: true,
-				Exists: engine.ConflictKey("users", "email", "update"),
+				Exists: opdef.ConflictKey("users", "email", "update"),
 				Long:   "--admin makes the new user an admin with a second request (PATCH, 2 points), since\nthe create call takes no admin field.",
 				Example: `  orgctl users create --email ada@example.com --first-name Ada --last-name Lovelace
   orgctl users create --email bot@example.com --first-name CI --last-name Bot --user-type mobile --metadata team=ops
   orgctl users create --email ada@example.com --first-name Ada --last-name L --dry-run`,
-				Fields: []engine.Field{
+				Fields: []opdef.Field{
 					{Flag: "email", Key: "email", Required: true, Usage: "email address"},
 					{Flag: "first-name", Key: "first_name", Required: true, Usage: "first name"},
 					{Flag: "last-name", Key: "last_name", Required: true, Usage: "last name"},
-					{Flag: "active", Key: "active", Kind: engine.KBool, Usage: "create enabled (default true; --active=false to create disabled)"},
+					{Flag: "active", Key: "active", Kind: opdef.KBool, Usage: "create enabled (default true; --active=false to create disabled)"},
 					{Flag: "user-type", Key: "user_type", Enum: []string{"default", "mobile", "embed"}, Usage: "user type"},
-					{Flag: "metadata", Key: "metadata", Kind: engine.KKV, Usage: "metadata `KEY=VALUE` (repeatable)"},
-					{Flag: "admin", In: engine.InLocal, Kind: engine.KBool, Usage: "make the user an admin"},
-					{Flag: "group", In: engine.InLocal, Kind: engine.KStrings, Usage: "add the new user to `GROUP` (id or name; repeatable; with --from, one request per group for all the new users)"},
+					{Flag: "metadata", Key: "metadata", Kind: opdef.KKV, Usage: "metadata `KEY=VALUE` (repeatable)"},
+					{Flag: "admin", In: opdef.InLocal, Kind: opdef.KBool, Usage: "make the user an admin"},
+					{Flag: "group", In: opdef.InLocal, Kind: opdef.KStrings, Usage: "add the new user to `GROUP` (id or name; repeatable; with --from, one request per group for all the new users)"},
 				},
 				Shape: afterCreate,
 			},
@@ -87,14 +88,14 @@ user disables it; the API keeps the record.`,
   orgctl users update ana.viewer@sandbox.example --active=false
   orgctl users update ana.viewer@sandbox.example --metadata team=data --metadata level=3
   echo '[{"op":"remove","path":"/metadata/team"}]' | orgctl users update ana.viewer@sandbox.example --body -`,
-				Fields: []engine.Field{
-					{Flag: "email", Key: "email", In: engine.InPatch, Usage: "new email"},
-					{Flag: "first-name", Key: "first_name", In: engine.InPatch, Usage: "new first name"},
-					{Flag: "last-name", Key: "last_name", In: engine.InPatch, Usage: "new last name"},
-					{Flag: "active", Key: "active", In: engine.InPatch, Kind: engine.KBool, Usage: "enable or disable"},
-					{Flag: "admin", Key: "is_admin", In: engine.InPatch, Kind: engine.KBool, Usage: "grant or revoke admin"},
-					{Flag: "user-type", Key: "user_type", In: engine.InPatch, Enum: []string{"default", "mobile", "embed"}, Usage: "user type"},
-					{Flag: "metadata", Key: "metadata", In: engine.InPatch, Kind: engine.KKV, Usage: "set metadata `KEY=VALUE` (repeatable)"},
+				Fields: []opdef.Field{
+					{Flag: "email", Key: "email", In: opdef.InPatch, Usage: "new email"},
+					{Flag: "first-name", Key: "first_name", In: opdef.InPatch, Usage: "new first name"},
+					{Flag: "last-name", Key: "last_name", In: opdef.InPatch, Usage: "new last name"},
+					{Flag: "active", Key: "active", In: opdef.InPatch, Kind: opdef.KBool, Usage: "enable or disable"},
+					{Flag: "admin", Key: "is_admin", In: opdef.InPatch, Kind: opdef.KBool, Usage: "grant or revoke admin"},
+					{Flag: "user-type", Key: "user_type", In: opdef.InPatch, Enum: []string{"default", "mobile", "embed"}, Usage: "user type"},
+					{Flag: "metadata", Key: "metadata", In: opdef.InPatch, Kind: opdef.KKV, Usage: "set metadata `KEY=VALUE` (repeatable)"},
 				},
 			},
 			{
@@ -130,8 +131,8 @@ user disables it; the API keeps the record.`,
 
 // setActive is the body of users disable and enable: one JSON Patch
 // operation on active.
-func setActive(active bool) func(c *engine.Call) error {
-	return func(c *engine.Call) error {
+func setActive(active bool) func(c *opdef.Call) error {
+	return func(c *opdef.Call) error {
 		c.Patch = []any{map[string]any{"op": "replace", "path": "/active", "value": active}}
 		return nil
 	}
@@ -149,17 +150,17 @@ here they get a value for one ` + noun + `. The answer is the ` + noun + `'s upd
 		Example: fmt.Sprintf("  orgctl %ss attributes set %s --name department --value Finance\n  orgctl %ss attributes delete %s department --yes",
 			noun, exampleID, noun, exampleID),
 		Columns: []output.Column{{Header: "METADATA", Field: "metadata"}},
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "set " + idName, Short: "Set one attribute's value", Done: "Set an attribute of " + noun + " %s", Method: http.MethodPost, Path: base + "/user_attributes", Args: []string{param}, Scope: scope,
 				Idempotent: true,
 				Example: fmt.Sprintf("  orgctl %ss attributes set %s --name department --value Finance\n  orgctl %ss attributes set %s --name department --null",
 					noun, exampleID, noun, exampleID),
-				Fields: []engine.Field{
+				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "attribute name (must exist: see 'orgctl user-attributes list')"},
 					{Flag: "value", Key: "value", Usage: "the value (text; JSON and numbers as their text)"},
-					{Flag: "null", In: engine.InLocal, Kind: engine.KBool, Usage: "set the value to null instead of --value"},
+					{Flag: "null", In: opdef.InLocal, Kind: opdef.KBool, Usage: "set the value to null instead of --value"},
 				},
-				Shape: func(c *engine.Call) error {
+				Shape: func(c *opdef.Call) error {
 					null := c.LocalBool("null")
 					_, hasValue := c.BodyObject()["value"]
 					switch {
@@ -182,12 +183,12 @@ here they get a value for one ` + noun + `. The answer is the ` + noun + `'s upd
 
 // afterCreate makes --admin and --group follow-ups, since the create call
 // takes neither.
-func afterCreate(c *engine.Call) error {
+func afterCreate(c *opdef.Call) error {
 	if err := adminAfterCreate(c); err != nil {
 		return err
 	}
 	for _, g := range c.LocalStrings("group") {
-		c.Then = append(c.Then, engine.FollowUp{What: "add the new user to its --group", Path: "/groups/{groupId}/members",
+		c.Then = append(c.Then, opdef.FollowUp{What: "add the new user to its --group", Path: "/groups/{groupId}/members",
 			Keep: true, Join: "members", JoinKey: g,
 			Build: func(created json.RawMessage) (client.Request, error) {
 				var u struct {
@@ -205,7 +206,7 @@ func afterCreate(c *engine.Call) error {
 
 // adminAfterCreate makes --admin a follow-up PATCH, since the create call
 // takes no admin field.
-func adminAfterCreate(c *engine.Call) error {
+func adminAfterCreate(c *opdef.Call) error {
 	var admin any
 	if v, ok := c.Body["is_admin"]; ok { // from --body
 		delete(c.Body, "is_admin")
@@ -217,7 +218,7 @@ func adminAfterCreate(c *engine.Call) error {
 	if admin == nil {
 		return nil
 	}
-	c.Then = append(c.Then, engine.FollowUp{What: "PATCH the new user's is_admin", Path: "/users/{userId}",
+	c.Then = append(c.Then, opdef.FollowUp{What: "PATCH the new user's is_admin", Path: "/users/{userId}",
 		Build: func(created json.RawMessage) (client.Request, error) {
 			var u struct {
 				ID string `json:"id"`

@@ -6,13 +6,13 @@ import (
 	"time"
 
 	"github.com/orgctl/orgctl/client/access"
-	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
 // userListView keeps the users that --active and --admin ask for; without
 // them it prints the list as received.
-func userListView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+func userListView(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
 	if !c.Has("active") && !c.Has("admin") {
 		return p.Print(data, c.Columns)
 	}
@@ -65,7 +65,7 @@ func groupsOf(groups []access.Group, userID string) []string {
 }
 
 // userView is the detail view with the user's groups, from one GET /groups.
-func userView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+func userView(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
 	if !terminalView(p) || c.Get == nil {
 		return p.Print(data, c.Columns)
 	}
@@ -106,7 +106,7 @@ func userView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
 }
 
 // membersView prints a group's members, one row each.
-func membersView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+func membersView(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
 	if p.Opts.Structured() {
 		return p.Print(data, nil)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -20,7 +20,7 @@ func terminalView(p *output.Printer) bool {
 // detailView shows one object as key/value lines on a terminal, every
 // field the API returned; piped and in other formats the answer prints as
 // any other.
-func detailView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+func detailView(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
 	if !terminalView(p) {
 		return p.Print(data, c.Columns)
 	}
@@ -33,7 +33,7 @@ func detailView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
 
 // groupView is detailView with the members listed by email, group admins
 // marked.
-func groupView(p *output.Printer, c *engine.Call, data json.RawMessage) error {
+func groupView(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
 	if !terminalView(p) {
 		return p.Print(data, c.Columns)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/cli/clitest"
-	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/cmd/families/familytest"
 	"github.com/orgctl/orgctl/output"
@@ -20,7 +20,7 @@ import (
 
 func TestViewObservabilityTest(t *testing.T) {
 	view := familytest.Op(t, "observability", "test").View
-	c := &engine.Call{Params: map[string]string{"provider": "Sentry"}}
+	c := &opdef.Call{Params: map[string]string{"provider": "Sentry"}}
 
 	p, buf, _ := printer("table")
 	if err := view(p, c, json.RawMessage(`{"success":true}`)); err != nil || buf.String() != "test event sent to Sentry\n" {
@@ -105,7 +105,7 @@ func TestViewSettingsKeepTheAPIsOrder(t *testing.T) {
 
 	// The rows follow the answer's key order, not an alphabetical one.
 	p, buf, _ := printer("table")
-	if err := families.SettingsPrint(p, &engine.Call{}, json.RawMessage(`{"zeta":1,"alpha":{"x":true},"mid":"s"}`)); err != nil {
+	if err := families.SettingsPrint(p, &opdef.Call{}, json.RawMessage(`{"zeta":1,"alpha":{"x":true},"mid":"s"}`)); err != nil {
 		t.Fatal(err)
 	}
 	if buf.String() != "zeta\t1\nalpha\t{\"x\":true}\nmid\ts\n" {
@@ -113,7 +113,7 @@ func TestViewSettingsKeepTheAPIsOrder(t *testing.T) {
 	}
 	// What is not an object prints as it is.
 	p, buf, _ = printer("table")
-	families.SettingsPrint(p, &engine.Call{}, json.RawMessage(`["a","b"]`))
+	families.SettingsPrint(p, &opdef.Call{}, json.RawMessage(`["a","b"]`))
 	if buf.String() != "a\nb\n" {
 		t.Errorf("non-object settings: %q", buf.String())
 	}
@@ -144,7 +144,7 @@ func TestViewNewTokenShownOnce(t *testing.T) {
 	}
 
 	p, _, _ := printer("table")
-	if err := families.PrintNewToken(p, &engine.Call{}, json.RawMessage(`{"id":"t1","label":"x"}`)); err == nil || !strings.Contains(err.Error(), "carries no token value; revoke it") {
+	if err := families.PrintNewToken(p, &opdef.Call{}, json.RawMessage(`{"id":"t1","label":"x"}`)); err == nil || !strings.Contains(err.Error(), "carries no token value; revoke it") {
 		t.Errorf("answer without a token: %v", err)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -21,22 +21,22 @@ func TestViewsThatUnwrapOrSummarise(t *testing.T) {
 	data := json.RawMessage(`{"manifests":[{"name":"prod"},{"name":"staging"}],"other":1}`)
 
 	p, buf, _ := printer("table")
-	if err := printInner("manifests")(p, &engine.Call{Columns: cols}, data); err != nil || buf.String() != "prod\nstaging\n" {
+	if err := printInner("manifests")(p, &opdef.Call{Columns: cols}, data); err != nil || buf.String() != "prod\nstaging\n" {
 		t.Errorf("printInner table: %q %v", buf.String(), err)
 	}
 	p, buf, _ = printer("json")
-	printInner("manifests")(p, &engine.Call{Columns: cols}, data)
+	printInner("manifests")(p, &opdef.Call{Columns: cols}, data)
 	if strings.TrimSpace(buf.String()) != string(data) {
 		t.Errorf("printInner -o json changed the data: %s", buf.String())
 	}
 
 	detail := json.RawMessage(`{"overall_summary":[{"name":"Refunds"}],"weekly":[1,2]}`)
 	p, buf, _ = printer("table")
-	if err := usageDetailPrint(p, &engine.Call{Columns: cols}, detail); err != nil || buf.String() != "Refunds\n" {
+	if err := usageDetailPrint(p, &opdef.Call{Columns: cols}, detail); err != nil || buf.String() != "Refunds\n" {
 		t.Errorf("usage detail table: %q %v", buf.String(), err)
 	}
 	p, buf, _ = printer("yaml")
-	usageDetailPrint(p, &engine.Call{Columns: cols}, detail)
+	usageDetailPrint(p, &opdef.Call{Columns: cols}, detail)
 	if !strings.Contains(buf.String(), "weekly:") {
 		t.Errorf("usage detail -o yaml lost the breakdowns: %s", buf.String())
 	}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -26,7 +27,7 @@ func workflowsGroup() engine.Group {
 			{Header: "TIMEZONE", Field: "timezone"},
 			{Header: "FOLDER", Field: "folder_id", Names: "folders"},
 		},
-		Ops: []engine.Op{
+		Ops: []opdef.Op{
 			{Use: "list", Short: "List workflows", Method: http.MethodGet, Path: "/workflows", Scope: "Workflows > Read", List: true,
 				Example: "  orgctl workflows list\n  orgctl workflows list --jq '.[] | select(.crontab != null) | .name'"},
 			{Use: "get WORKFLOW_ID", Short: "Show a workflow", Method: http.MethodGet, Path: "/workflows/{workflowId}", Args: []string{"workflowId"}, Scope: "Workflows > Read",
@@ -36,7 +37,7 @@ func workflowsGroup() engine.Group {
 			Name:    "runs",
 			Short:   "Inspect workflow runs",
 			Example: "  orgctl workflows runs get RUN_ID",
-			Ops: []engine.Op{
+			Ops: []opdef.Op{
 				{Use: "get RUN_ID", Short: "Show a workflow run and its user tasks", Method: http.MethodGet, Path: "/workflow_run/{id}", Args: []string{"id"}, Scope: "Workflows > Read",
 					Long: "Needs the Workflow Runs API (closed beta; Retool 3.122+).",
 					Columns: []output.Column{

@@ -15,6 +15,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/output"
 )
@@ -22,10 +23,10 @@ import (
 // Op returns the declared operation at a command path below the root
 // ("groups", "members", "add"), from a fresh copy of the declarations,
 // with its group's columns when it declares none.
-func Op(t testing.TB, path ...string) *engine.Op {
+func Op(t testing.TB, path ...string) *opdef.Op {
 	t.Helper()
-	var walk func(gs []engine.Group, rest []string) *engine.Op
-	walk = func(gs []engine.Group, rest []string) *engine.Op {
+	var walk func(gs []engine.Group, rest []string) *opdef.Op
+	walk = func(gs []engine.Group, rest []string) *opdef.Op {
 		for _, g := range gs {
 			if g.Name != rest[0] {
 				continue
@@ -59,7 +60,7 @@ func Op(t testing.TB, path ...string) *engine.Op {
 
 // Each calls fn with every declared operation and its command path
 // ("orgctl groups members add").
-func Each(fn func(path string, op *engine.Op)) {
+func Each(fn func(path string, op *opdef.Op)) {
 	var walk func(prefix string, gs []engine.Group)
 	walk = func(prefix string, gs []engine.Group) {
 		for _, g := range gs {
@@ -75,16 +76,16 @@ func Each(fn func(path string, op *engine.Op)) {
 
 // Input is an Input for a command path, with flag values given as
 // "flag", "value" pairs (a flag may repeat).
-func Input(command string, args []string, pairs ...string) engine.Input {
+func Input(command string, args []string, pairs ...string) opdef.Input {
 	v := map[string][]string{}
 	for i := 0; i+1 < len(pairs); i += 2 {
 		v[pairs[i]] = append(v[pairs[i]], pairs[i+1])
 	}
-	return engine.Input{Command: "orgctl " + command, Args: args, Values: v}
+	return opdef.Input{Command: "orgctl " + command, Args: args, Values: v}
 }
 
 // Build builds a call that must be valid.
-func Build(t testing.TB, op *engine.Op, input engine.Input) *engine.Call {
+func Build(t testing.TB, op *opdef.Op, input opdef.Input) *opdef.Call {
 	t.Helper()
 	c, err := op.Build(input, strings.NewReader(""))
 	if err != nil {
@@ -95,7 +96,7 @@ func Build(t testing.TB, op *engine.Op, input engine.Input) *engine.Call {
 
 // BuildErr builds a call that must be refused as bad usage (exit 2) and
 // returns the message.
-func BuildErr(t testing.TB, op *engine.Op, input engine.Input) string {
+func BuildErr(t testing.TB, op *opdef.Op, input opdef.Input) string {
 	t.Helper()
 	c, err := op.Build(input, strings.NewReader(""))
 	if err == nil {
