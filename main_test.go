@@ -214,12 +214,7 @@ func scriptParams(dir string) testscript.Params {
 				}
 				o.Empty = args[0] == "empty"
 				if len(args) == 3 {
-					var err error
-					o.Points, err = strconv.Atoi(args[1])
-					ts.Check(err)
-					o.Window, err = time.ParseDuration(args[2])
-					ts.Check(err)
-					o.Block = o.Window
+					scriptBudget(ts, &o, args[1], args[2])
 				}
 				s := srv(ts)
 				s.mu.Lock()
@@ -236,12 +231,7 @@ func scriptParams(dir string) testscript.Params {
 				}
 				o := sandbox.Options{}
 				if len(args) == 4 {
-					var err error
-					o.Points, err = strconv.Atoi(args[2])
-					ts.Check(err)
-					o.Window, err = time.ParseDuration(args[3])
-					ts.Check(err)
-					o.Block = o.Window
+					scriptBudget(ts, &o, args[2], args[3])
 				}
 				api := sandbox.New(o)
 				hs := httptest.NewServer(api)
@@ -300,6 +290,17 @@ func scriptParams(dir string) testscript.Params {
 }
 
 func srv(ts *testscript.TestScript) *scriptServer { return ts.Value("server").(*scriptServer) }
+
+// scriptBudget gives a sandbox the budget of a script command's POINTS
+// and WINDOW arguments: POINTS per WINDOW, blocked for WINDOW after a 429.
+func scriptBudget(ts *testscript.TestScript, o *sandbox.Options, points, window string) {
+	var err error
+	o.Points, err = strconv.Atoi(points)
+	ts.Check(err)
+	o.Window, err = time.ParseDuration(window)
+	ts.Check(err)
+	o.Block = o.Window
+}
 
 // countRequests counts the served requests with this method ("*": any)
 // and path (relative to /api/v2; a trailing * matches a prefix).

@@ -325,23 +325,8 @@ func planREADME(cmds []readmeCommand) []readmePlan {
 				p.cmd.shown, p.shownWhy = nil, u.why
 			}
 		}
-		for _, r := range readmeRewrites {
-			if rest, ok := strings.CutPrefix(p.run, r.from); ok && r.from != "" {
-				p.run = r.to + rest
-			} else if r.fromAny != "" {
-				p.run = strings.ReplaceAll(p.run, r.fromAny, r.to)
-			}
-		}
-		p.why = blockWhy[c.block]
-		if strings.HasSuffix(c.text, "&") && !strings.HasSuffix(c.text, "&&") {
-			// it would outlive the test, and hold its output open
-			p.why = "runs in the background"
-		}
-		for _, n := range readmeNotRunnable {
-			if p.why == "" && !n.block && (c.text == n.has || !n.is && strings.Contains(c.text, n.has)) {
-				p.why = n.why
-			}
-		}
+		p.run = rewriteREADME(p.run)
+		p.why = notRunnable(c, blockWhy[c.block])
 		switch {
 		case p.why != "":
 			p.run = ""
@@ -356,6 +341,35 @@ func planREADME(cmds []readmeCommand) []readmePlan {
 		plans = append(plans, p)
 	}
 	return plans
+}
+
+// rewriteREADME is a README command as the test runs it (readmeRewrites).
+func rewriteREADME(run string) string {
+	for _, r := range readmeRewrites {
+		if rest, ok := strings.CutPrefix(run, r.from); ok && r.from != "" {
+			run = r.to + rest
+		} else if r.fromAny != "" {
+			run = strings.ReplaceAll(run, r.fromAny, r.to)
+		}
+	}
+	return run
+}
+
+// notRunnable says why a command cannot run: its block's reason
+// (blockWhy), running in the background, or readmeNotRunnable's; "" when
+// it can.
+func notRunnable(c readmeCommand, blockWhy string) string {
+	why := blockWhy
+	if strings.HasSuffix(c.text, "&") && !strings.HasSuffix(c.text, "&&") {
+		// it would outlive the test, and hold its output open
+		why = "runs in the background"
+	}
+	for _, n := range readmeNotRunnable {
+		if why == "" && !n.block && (c.text == n.has || !n.is && strings.Contains(c.text, n.has)) {
+			why = n.why
+		}
+	}
+	return why
 }
 
 func sectionSlug(s string) string {

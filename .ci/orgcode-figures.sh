@@ -9,22 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 users=${USERS:-0}
-tmp=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"; }
-trap cleanup EXIT
-go build -o "$tmp/orgctl" .
-export HOME="$tmp" XDG_CONFIG_HOME="$tmp/config" XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache"
+. .ci/sandbox-lib.sh
 export ORGCTL_SECRET_STRIPE_KEY_PRODUCTION=figures-only
-
-serve() { # name, then serve's flags
-  local name=$1; shift
-  "$tmp/orgctl" sandbox serve "$@" >"$tmp/$name.env" 2>/dev/null &
-  pids+=($!)
-  for _ in $(seq 100); do [ "$(wc -l <"$tmp/$name.env")" -ge 2 ] && return; sleep 0.05; done
-  echo "sandbox $name did not start" >&2; exit 1
-}
-on() { ( set -a; . "$tmp/$1.env"; set +a; shift; "$@" ); }
 
 serve demo --users "$users"
 serve empty --org empty

@@ -16,17 +16,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 users=${USERS:-5000} groups=${GROUPS_N:-300} folders=${FOLDERS:-400} window=${WINDOW:-3s} points=300
-tmp=$(mktemp -d)
-pid=
-cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; rm -rf "$tmp"; }
-trap cleanup EXIT
-go build -o "$tmp/orgctl" .
-export HOME="$tmp" XDG_CONFIG_HOME="$tmp/config" XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache"
-"$tmp/orgctl" sandbox serve --users "$users" --groups "$groups" --folders "$folders" \
-  --points "$points" --window "$window" --block "$window" >"$tmp/env" 2>/dev/null &
-pid=$!
-for _ in $(seq 200); do [ "$(wc -l <"$tmp/env" 2>/dev/null || echo 0)" -ge 2 ] && break; sleep 0.05; done
-set -a; . "$tmp/env"; set +a
+. .ci/sandbox-lib.sh
+serve org --users "$users" --groups "$groups" --folders "$folders" \
+  --points "$points" --window "$window" --block "$window"
+set -a; . "$tmp/org.env"; set +a
 export ORGCTL_BUDGET_POINTS=$points ORGCTL_BUDGET_WINDOW=$window
 
 start=$(date +%s.%N)
@@ -34,7 +27,7 @@ start=$(date +%s.%N)
 end=$(date +%s.%N)
 
 # points spent: every request the report sent, priced by family
-set -- $("$tmp/orgctl" budget price -o json --jq '"\(.requests) \(.points) \(.least_seconds)"' "$tmp/report.err")
+set -- $(price "$tmp/report.err")
 sent_req=$1 sent_pts=$2 min_time=$3
 
 # the least the API allows: the same lists once, and one access list per object

@@ -20,22 +20,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 window=${WINDOW:-6s}
 wsec=${window%s}
-tmp=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"; }
-trap cleanup EXIT
-go build -o "$tmp/orgctl" .
-export HOME="$tmp" XDG_CONFIG_HOME="$tmp/config" XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache"
+. .ci/sandbox-lib.sh
 export ORGCTL_BUDGET_POINTS=300 ORGCTL_BUDGET_WINDOW=$window ORGCTL_COMPLETION_CACHE_TTL=0
-
-serve() { # name, then serve's flags
-  local name=$1; shift
-  "$tmp/orgctl" sandbox serve "$@" >"$tmp/$name.env" 2>/dev/null &
-  pids+=($!)
-  for _ in $(seq 100); do [ "$(wc -l <"$tmp/$name.env")" -ge 2 ] && return; sleep 0.05; done
-  echo "sandbox $name did not start" >&2; exit 1
-}
-on() { ( set -a; . "$tmp/$1.env"; set +a; shift; "$@" ); }
 
 # job ORG LABEL MINIMUM ORGCTL-ARGS...: run one job, print its figures
 job() {
@@ -45,7 +31,7 @@ job() {
   start=$(date +%s.%N)
   on "$org" "$tmp/orgctl" "$@" --debug >"$tmp/out" 2>"$tmp/err" || { echo "$label: exit $?" >&2; tail -5 "$tmp/err" >&2; exit 1; }
   end=$(date +%s.%N)
-  set -- $("$tmp/orgctl" budget price -o json --jq '"\(.requests) \(.points) \(.least_seconds)"' "$tmp/err")
+  set -- $(price "$tmp/err")
   awk -v label="$label" -v min="$min" -v start="$start" -v end="$end" -v n="$1" -v pts="$2" -v least="$3" 'BEGIN {
       took = end - start
       printf "%-44s %6d requests %6d points, minimum %6d: %.3fx; ", label, n, pts, min, pts / min

@@ -20,64 +20,47 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 users=${USERS:-5000} groups=${GROUPS_N:-300} folders=${FOLDERS:-400} spaces=${SPACES:-2}
-tmp=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"; }
-trap cleanup EXIT
-go build -o "$tmp/orgctl" .
-export HOME="$tmp" XDG_CONFIG_HOME="$tmp/config" XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache"
+. .ci/sandbox-lib.sh
 export ORGCTL_BUDGET_POINTS=100000
-# price [LOG]: "REQUESTS POINTS" of a --debug log (or stdin), by orgctl's one price list
-price() { "$tmp/orgctl" budget price -o json --jq '"\(.requests) \(.points)"' "$@" 2>/dev/null; }
 # GET /access_tokens as the price list prices it (the seed lists no family
 # for it, and an unlisted family is priced at the highest)
 tokens=$(printf '> GET http://h/api/v2/access_tokens\n' | price | cut -d' ' -f2)
 
-# serve NAME ARGS...: a sandbox whose exports land in $tmp/NAME.env
-serve() {
-  local name=$1; shift
-  "$tmp/orgctl" sandbox serve --points 100000 "$@" >"$tmp/$name.env" 2>/dev/null &
-  pids+=($!)
-  for _ in $(seq 400); do [ "$(wc -l <"$tmp/$name.env" 2>/dev/null || echo 0)" -ge 2 ] && break; sleep 0.05; done
-}
-# on NAME CMD...: run orgctl against sandbox NAME
-on() {
-  local name=$1; shift
-  ( set -a; . "$tmp/$name.env"; set +a; "$tmp/orgctl" "$@" )
-}
+# oc NAME ARGS...: run orgctl against sandbox NAME
+oc() { on "$1" "$tmp/orgctl" "${@:2}"; }
 # prepare NAME: put the leaver in 10 groups with 5 direct grants
 leaver=user000042@load.example
 prepare() {
   local name=$1
   local have
-  have=$(on "$name" groups list -o json --jq "[.[] | select(.members | map(.email) | index(\"$leaver\"))] | length" 2>/dev/null)
-  on "$name" groups list -o json --jq ".[] | select(.name | startswith(\"load-group-\")) | select(.members | map(.email) | index(\"$leaver\") | not) | .name" 2>/dev/null |
+  have=$(oc "$name" groups list -o json --jq "[.[] | select(.members | map(.email) | index(\"$leaver\"))] | length" 2>/dev/null)
+  oc "$name" groups list -o json --jq ".[] | select(.name | startswith(\"load-group-\")) | select(.members | map(.email) | index(\"$leaver\") | not) | .name" 2>/dev/null |
     head -$(( 10 - have )) >"$tmp/groups"
   while read -r g; do
-    on "$name" groups members add "$g" --user "$leaver" >/dev/null 2>&1 || true
+    oc "$name" groups members add "$g" --user "$leaver" >/dev/null 2>&1 || true
   done <"$tmp/groups"
-  on "$name" folders list -o json --jq '.[] | select(.parent_folder_id != null and .folder_type == "app") | .id' 2>/dev/null | head -5 >"$tmp/folders"
+  oc "$name" folders list -o json --jq '.[] | select(.parent_folder_id != null and .folder_type == "app") | .id' 2>/dev/null | head -5 >"$tmp/folders"
   while read -r id; do
-    on "$name" permissions grant --user "$leaver" --object-type folder --object-id "$id" --access-level edit >/dev/null 2>&1
+    oc "$name" permissions grant --user "$leaver" --object-type folder --object-id "$id" --access-level edit >/dev/null 2>&1
   done <"$tmp/folders"
 }
 # minimum NAME: the least the API allows to offboard the leaver in NAME
 minimum() {
   local name=$1 g d
-  g=$(on "$name" groups list -o json --jq "[.[] | select(.members | map(.email) | index(\"$leaver\"))] | length" 2>/dev/null)
-  d=$(on "$name" permissions list-objects --user "$leaver" --direct -o json --jq 'length' 2>/dev/null)
+  g=$(oc "$name" groups list -o json --jq "[.[] | select(.members | map(.email) | index(\"$leaver\"))] | length" 2>/dev/null)
+  d=$(oc "$name" permissions list-objects --user "$leaver" --direct -o json --jq 'length' 2>/dev/null)
   echo "$g $d $(( 2 + 5 + 40 + 40 + 2 + 5 * g + 10 * d ))"
 }
 
-serve eng --users "$users" --groups "$groups" --folders "$folders"
+serve eng --points 100000 --users "$users" --groups "$groups" --folders "$folders"
 prepare eng
 set -- $(minimum eng)
 g=$1 d=$2 min=$3
 # what naming objects for a person costs: the same dry run piped and at a terminal
-on eng --debug users offboard "$leaver" --dry-run >/dev/null 2>"$tmp/dry.err"
-ORGCTL_FORCE_TTY=1 on eng --debug users offboard "$leaver" --dry-run >/dev/null 2>"$tmp/drytty.err"
+oc eng --debug users offboard "$leaver" --dry-run >/dev/null 2>"$tmp/dry.err"
+ORGCTL_FORCE_TTY=1 oc eng --debug users offboard "$leaver" --dry-run >/dev/null 2>"$tmp/drytty.err"
 named=$(( $(price "$tmp/drytty.err" | cut -d' ' -f2) - $(price "$tmp/dry.err" | cut -d' ' -f2) ))
-on eng --debug users offboard "$leaver" --yes >"$tmp/off.out" 2>"$tmp/off.err"
+oc eng --debug users offboard "$leaver" --yes >"$tmp/off.out" 2>"$tmp/off.err"
 [ -n "${VERBOSE:-}" ] && grep '^> ' "$tmp/off.err" >&2
 set -- $(price "$tmp/off.err")
 echo "offboard, one Space: $leaver in $g groups with $d direct grants, $users users"
@@ -89,7 +72,7 @@ echo "  at a terminal, naming the objects (lists of folders, apps, resources, re
 
 # Two Spaces, each a sandbox org and a profile, at once: each Space's
 # requests are priced from its own lines of the log ("[eng] > GET ...").
-serve ops --users "$users" --groups "$groups" --folders "$folders"
+serve ops --points 100000 --users "$users" --groups "$groups" --folders "$folders"
 prepare ops
 for name in eng ops; do
   ( set -a; . "$tmp/$name.env"; set +a
@@ -97,16 +80,16 @@ for name in eng ops; do
       --with-token --insecure-storage --base-url "$ORGCTL_BASE_URL" >/dev/null 2>&1 )
 done
 # eng's leaver was offboarded above: put them back in its groups and grants
-on eng users enable "$leaver" >/dev/null 2>&1
+oc eng users enable "$leaver" >/dev/null 2>&1
 prepare eng
 # space NAME LOG: the requests and points of NAME's lines of LOG
 space() { sed -n "s/^\[$1\] //p" "$2" | price; }
 report_min() {
   local name=$1 f a r w
-  f=$(on "$name" folders list -o json --jq "$(cat .ci/report-folders.jq)" 2>/dev/null)
-  a=$(on "$name" apps list -o json --jq 'length' 2>/dev/null)
-  r=$(on "$name" resources list -o json --jq 'length' 2>/dev/null)
-  w=$(on "$name" workflows list -o json --jq 'length' 2>/dev/null)
+  f=$(oc "$name" folders list -o json --jq "$(cat .ci/report-folders.jq)" 2>/dev/null)
+  a=$(oc "$name" apps list -o json --jq 'length' 2>/dev/null)
+  r=$(oc "$name" resources list -o json --jq 'length' 2>/dev/null)
+  w=$(oc "$name" workflows list -o json --jq 'length' 2>/dev/null)
   echo $(( 2 + 5 + 2 + 2 + 5 + 10 + 10 * (f + a + r + w) ))
 }
 declare -A omin rmin

@@ -18,18 +18,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NUSERS=${NUSERS:-5000} NGROUPS=${NGROUPS:-300} NFOLDERS=${NFOLDERS:-400} NGRANTS=${NGRANTS:-500} CHANGES=${CHANGES:-50}
-tmp=$(mktemp -d)
-pid=
-cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"; }
-trap cleanup EXIT
-go build -o "$tmp/orgctl" .
+. .ci/sandbox-lib.sh
 o="$tmp/orgctl"
-export HOME="$tmp" XDG_CONFIG_HOME="$tmp/config" XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache"
 export ORGCTL_BUDGET_POINTS=100000000 ORGCTL_SECRET_STRIPE_KEY_PRODUCTION=figures-only
-"$o" sandbox serve --users "$NUSERS" --points 100000000 >"$tmp/env" 2>/dev/null &
-pid=$!
-for _ in $(seq 200); do [ "$(wc -l <"$tmp/env" 2>/dev/null || echo 0)" -ge 2 ] && break; sleep 0.05; done
-set -a; . "$tmp/env"; set +a
+serve org --users "$NUSERS" --points 100000000
+set -a; . "$tmp/org.env"; set +a
 
 # the org
 { echo name; for i in $(seq "$NGROUPS"); do printf 'load-group-%03d\n' "$i"; done; } >"$tmp/groups.csv"
@@ -50,8 +43,6 @@ napps=$(count apps '"uuid"\|"id":"[0-9a-f]\{8\}-')
 nusers=$(count users '"email"')
 echo "org: $nusers users, $(count groups '"universal_app_access"') groups, $nfolders folders, $napps apps, $NGRANTS grants added"
 
-# points of a command's requests, from its --debug log
-price() { "$o" budget price -o json --jq '"\(.requests) \(.points)"' "$1"; }
 measure() { # label, minimum points, command...
   local label=$1 min=$2; shift 2
   "$@" --debug >"$tmp/out" 2>"$tmp/log" || [ $? -eq 7 ]

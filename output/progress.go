@@ -222,33 +222,46 @@ var barLayouts = []barLayout{
 // to fit before it is left out, and as a last resort the line cut. The
 // last column stays free: a line that fills it wraps on some terminals.
 func (p *Progress) fitBar(s ProgressStats, width int) string {
+	// The figures once per redraw, for every layout tried: the ETA also
+	// marks where the pace after a wait starts.
+	t := barText{s: s, noun: p.noun(), rate: p.rate(s)}
+	t.eta, t.etaKnown = p.eta(s)
+	line := t.line
 	if width <= 0 {
-		return p.barLine(s, barLayouts[0], barWidth)
+		return line(barLayouts[0], barWidth)
 	}
 	room := width - 1
 	for _, l := range barLayouts {
 		if !l.bar {
-			if line := p.barLine(s, l, 0); runewidth.StringWidth(line) <= room {
-				return line
+			if text := line(l, 0); runewidth.StringWidth(text) <= room {
+				return text
 			}
 			continue
 		}
-		line := p.barLine(s, l, barWidth)
-		over := runewidth.StringWidth(line) - room
+		text := line(l, barWidth)
+		over := runewidth.StringWidth(text) - room
 		if over <= 0 {
-			return line
+			return text
 		}
 		if barWidth-over >= minBar {
-			return p.barLine(s, l, barWidth-over)
+			return line(l, barWidth-over)
 		}
 	}
-	return runewidth.Truncate(p.barLine(s, barLayouts[len(barLayouts)-1], 0), room, "…")
+	return runewidth.Truncate(line(barLayouts[len(barLayouts)-1], 0), room, "…")
 }
 
-// bar is the whole terminal line, as on a terminal wide enough.
-func (p *Progress) bar(s ProgressStats) string { return p.barLine(s, barLayouts[0], barWidth) }
+// barText is what a redraw of the terminal line shows, whichever layout.
+type barText struct {
+	s        ProgressStats
+	noun     string
+	rate     float64
+	eta      time.Duration
+	etaKnown bool
+}
 
-func (p *Progress) barLine(s ProgressStats, l barLayout, width int) string {
+// line is the terminal line in layout l with a bar width wide (0: none).
+func (t barText) line(l barLayout, width int) string {
+	s := t.s
 	var b strings.Builder
 	if l.bar && width > 0 {
 		fill := 0
@@ -257,7 +270,7 @@ func (p *Progress) barLine(s ProgressStats, l barLayout, width int) string {
 		}
 		b.WriteString("[" + strings.Repeat("#", fill) + strings.Repeat("-", width-fill) + "] ")
 	}
-	fmt.Fprintf(&b, "%d/%d %s", s.Done, s.Total, p.noun())
+	fmt.Fprintf(&b, "%d/%d %s", s.Done, s.Total, t.noun)
 	if s.Failed > 0 {
 		fmt.Fprintf(&b, "  %d failed", s.Failed)
 	}
@@ -265,13 +278,13 @@ func (p *Progress) barLine(s ProgressStats, l barLayout, width int) string {
 		fmt.Fprintf(&b, "  %d unknown", s.Unknown)
 	}
 	if l.rate {
-		fmt.Fprintf(&b, "  %.1f/s", p.rate(s))
+		fmt.Fprintf(&b, "  %.1f/s", t.rate)
 	}
 	if l.points && s.PointsTotal > 0 {
 		fmt.Fprintf(&b, "  %d/%d points", s.Points, s.PointsTotal)
 	}
-	if eta, ok := p.eta(s); ok && l.eta {
-		fmt.Fprintf(&b, "  ETA %s", Duration(eta))
+	if t.etaKnown && l.eta {
+		fmt.Fprintf(&b, "  ETA %s", Duration(t.eta))
 	}
 	if !s.ResumeAt.IsZero() {
 		if l.shortWait {

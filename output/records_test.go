@@ -245,7 +245,7 @@ func TestProgressSaysWhenItWaitsAndTrustsTheSlowerPace(t *testing.T) {
 	if line := p.line(ProgressStats{Done: 10, Total: 110, ETA: 5 * time.Minute, ETAKnown: true}); !strings.HasSuffix(line, "about 5m00s left") {
 		t.Errorf("slow budget: %q", line)
 	}
-	if bar := p.bar(ProgressStats{Done: 10, Total: 110, ResumeAt: at}); !strings.Contains(bar, "waiting for the budget, resuming at 17:45:12") {
+	if bar := p.fitBar(ProgressStats{Done: 10, Total: 110, ResumeAt: at}, 0); !strings.Contains(bar, "waiting for the budget, resuming at 17:45:12") {
 		t.Errorf("bar: %q", bar)
 	}
 }

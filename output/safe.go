@@ -27,9 +27,6 @@ type terminalWriter struct {
 	bar   *barSlot // a progress bar to clear before writing
 }
 
-// newTerminalWriter wraps a stream that is a terminal.
-func newTerminalWriter(w io.Writer) io.Writer { return &terminalWriter{w: w} }
-
 // maxCarry bounds what waits for the next write: the longest sequence
 // orgctl draws, and the longest rune.
 const maxCarry = 16

@@ -42,7 +42,7 @@ func TestSafeKeepsText(t *testing.T) {
 
 func TestTerminalWriterLetsOnlyOwnSequences(t *testing.T) {
 	var b bytes.Buffer
-	w := newTerminalWriter(&b)
+	w := &terminalWriter{w: &b}
 	own := "\x1b[32m✓\x1b[0m done\n\r\x1b[K[###---] 1/2\r\x1b[K"
 	w.Write([]byte(own))
 	if b.String() != own {
@@ -60,7 +60,7 @@ func TestTerminalWriterLetsOnlyOwnSequences(t *testing.T) {
 // boundary) arrives whole; one never completed is escaped at Flush.
 func TestTerminalWriterAcrossWrites(t *testing.T) {
 	var b bytes.Buffer
-	w := newTerminalWriter(&b)
+	w := &terminalWriter{w: &b}
 	text := "é\x1b[31mred\x1b[0m\u202e"
 	for i := 0; i < len(text); i++ {
 		w.Write([]byte{text[i]})

@@ -57,7 +57,8 @@ func splitLong(words []string, width int) []string {
 // prose wraps under its own indent; a line of two columns (a flag and its
 // usage, a topic and its summary) wraps under its second column; in the
 // Examples section a shell command wraps at spaces outside quotes with a
-// trailing backslash, so that it still runs when pasted. width 0 (not a
+// trailing backslash, and a comment into comment lines, so that what is
+// pasted still runs as it would whole. width 0 (not a
 // terminal) or too narrow to help leaves the text as it is.
 func WrapHelp(text string, width int) string {
 	if width < minWrapWidth {
@@ -82,7 +83,9 @@ func WrapHelp(text string, width int) string {
 		}
 		indent := len(line) - len(strings.TrimLeft(line, " "))
 		switch {
-		case examples && !strings.HasPrefix(trimmed, "#"):
+		case examples && strings.HasPrefix(trimmed, "#"):
+			b.WriteString(wrapComment(line[:indent], trimmed, width))
+		case examples:
 			b.WriteString(wrapCommand(line[:indent], trimmed, width))
 		default:
 			b.WriteString(wrapColumns(line, indent, width))
@@ -141,10 +144,42 @@ func hang(head, body string, width int) string {
 	return head + strings.Join(WrapWords(body, width-len(pad)), "\n"+pad)
 }
 
+// wrapComment wraps a shell comment into lines that each start with "#":
+// a line of it without one would run as a command when pasted.
+func wrapComment(indent, comment string, width int) string {
+	lead := indent + "# "
+	text := strings.TrimSpace(strings.TrimPrefix(comment, "#"))
+	return lead + strings.Join(WrapWords(text, width-runewidth.StringWidth(lead)), "\n"+lead)
+}
+
 // wrapCommand breaks a shell command at spaces outside quotes, ending each
-// line but the last with " \" and indenting the rest under the command.
+// line but the last with " \" and indenting the rest under the command. A
+// comment after it stays on its last line when it fits there, or else
+// follows as comment lines of its own: a " \" inside a comment continues
+// nothing, so the comment's next line would run as a command.
 func wrapCommand(indent, cmd string, width int) string {
 	words := shellWords(cmd)
+	var comment []string
+	for i, w := range words {
+		if strings.HasPrefix(w, "#") {
+			words, comment = words[:i], words[i:]
+			break
+		}
+	}
+	out := wrapWordsOfCommand(indent, words, width)
+	if len(comment) == 0 {
+		return out
+	}
+	text := strings.Join(comment, " ")
+	last := out[strings.LastIndexByte(out, '\n')+1:]
+	if runewidth.StringWidth(last)+1+runewidth.StringWidth(text) <= width {
+		return out + " " + text
+	}
+	return out + "\n" + wrapComment(indent+"    ", text, width)
+}
+
+// wrapWordsOfCommand lays out a command's words as wrapCommand does.
+func wrapWordsOfCommand(indent string, words []string, width int) string {
 	pad := indent + "    "
 	var b strings.Builder
 	b.WriteString(indent)

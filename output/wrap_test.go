@@ -53,8 +53,24 @@ func TestWrapHelpExamplesStillRun(t *testing.T) {
 		"      --with-token --base-url \\\n" +
 		"      https://acme.example.com\n" +
 		"  # a comment that is long enough to need wrapping\n" +
-		"  at this width, really\n" +
+		"  # at this width, really\n" +
 		"\nFlags:"
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	// A comment after a command: on the command's last line when it fits,
+	// else on comment lines of its own; never a " \" inside a comment,
+	// which would leave its next line to run as a command.
+	in = "Examples:\n" +
+		"  orgctl sandbox serve --users 5000 --groups 300 --folders 400   # an access review's scale\n" +
+		"  orgctl sandbox serve --latency 2s               # slow answers, to interrupt clients mid-request"
+	got = WrapHelp(in, 50)
+	want = "Examples:\n" +
+		"  orgctl sandbox serve --users 5000 --groups 300 \\\n" +
+		"      --folders 400 # an access review's scale\n" +
+		"  orgctl sandbox serve --latency 2s\n" +
+		"      # slow answers, to interrupt clients\n" +
+		"      # mid-request"
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}

@@ -6,9 +6,10 @@
 // (this package's tests) and in the sandboxtest sub-package (other packages' tests), never here.
 //
 // It must not import cmd, output or cobra: it plays the server and knows no flags or formats. The
-// one exception is the leaf output/atomicfile, which saves its state files. Of ratebudget it uses
-// only the price list (ListPrice), the service's, kept once; its point budget's accounting is its
-// own, deliberately independent of the client's ledger.
+// exceptions are two leaves for its state files: output/atomicfile, which saves them, and
+// output/fsguard, which refuses a directory others could write and a symlinked lock. Of ratebudget
+// it uses only the price list (ListPrice and UnknownCost), the service's, kept once; its point
+// budget's accounting is its own, deliberately independent of the client's ledger.
 // It must not read ../shared at run time: routes, request schemas and example responses come from
 // package client/spec, the published description as code, whose validator checks request bodies
 // here as it checks orgctl's requests before they are sent.

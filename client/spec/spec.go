@@ -15,8 +15,10 @@ type Operation struct {
 	// Scope is the scope its description says it needs ("Users > Read"), or
 	// the token scope it names ("apps:read"); "" for none.
 	Scope string
-	// ScopeName is the scope as the description names it ("Users > Read"),
-	// as the token settings show it; "" when the description names none.
+	// ScopeName is the scope as the token settings show it ("Users > Read"):
+	// as the description names it, or for the few paths whose description
+	// names none, the name of the scope derived for them; "" when there is
+	// none to name.
 	ScopeName string
 	Status    int // the success status
 	// Params are the path parameters, in the path's order.

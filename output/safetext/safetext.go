@@ -97,6 +97,11 @@ func invisibleFormat(r rune) bool {
 	return unicode.Is(unicode.Cf, r)
 }
 
+// WriteEscaped writes r (raw: its bytes as they came) as Safe shows a
+// character it escapes: \n, \t, \r; \xNN for the other C0 controls, DEL
+// and a byte that is not UTF-8 (\x1b); \uNNNN or \UNNNNNNNN above
+// (\u202e). The terminal stream's filter writes with it too, so that both
+// show a character alike.
 func WriteEscaped(b *strings.Builder, raw string, r rune) {
 	switch {
 	case r == '\n':

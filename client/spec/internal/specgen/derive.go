@@ -177,7 +177,6 @@ var (
 		"CustomComponent": "custom_component_libraries"}
 )
 
-// scope derives the scope string an operation needs from its description's `"X > Level" scope`.
 // scopeName is the scope as the description names it ("Users > Read"), the
 // words a user finds in the token settings; for the paths whose description
 // names none, the name of the scope that scope derives for them.
@@ -185,32 +184,33 @@ func scopeName(desc, method, path string) string {
 	if m := scopeQuote.FindStringSubmatch(desc); m != nil {
 		return m[1]
 	}
-	switch {
-	case strings.HasPrefix(path, "/user_invites") && method != "get":
-		return "Users > Write"
-	case strings.HasPrefix(path, "/user_invites"):
-		return "Users > Read"
-	case strings.HasPrefix(path, "/organization"):
-		return "Organizations > Write"
-	}
-	return ""
+	name, _ := undescribedScope(method, path)
+	return name
 }
 
+// undescribedScope is the scope of a path whose description names none, by
+// its name in the token settings ("" for usage, which has none there) and
+// as a token scope.
+func undescribedScope(method, path string) (name, scope string) {
+	switch {
+	case strings.HasPrefix(path, "/user_invites") && method != "get":
+		return "Users > Write", "users:write"
+	case strings.HasPrefix(path, "/user_invites"):
+		return "Users > Read", "users:read"
+	case strings.HasPrefix(path, "/usage"):
+		return "", "usage"
+	case strings.HasPrefix(path, "/organization"):
+		return "Organizations > Write", "organizations:write"
+	}
+	return "", ""
+}
+
+// scope derives the scope string an operation needs from its description's `"X > Level" scope`.
 func scope(desc, method, path string) (string, error) {
 	m := scopeQuote.FindStringSubmatch(desc)
 	if m == nil {
-		switch {
-		case strings.HasPrefix(path, "/user_invites"):
-			if method != "get" {
-				return "users:write", nil
-			}
-			return "users:read", nil
-		case strings.HasPrefix(path, "/usage"):
-			return "usage", nil
-		case strings.HasPrefix(path, "/organization"):
-			return "organizations:write", nil
-		}
-		return "", nil
+		_, s := undescribedScope(method, path)
+		return s, nil
 	}
 	s := m[1]
 	if rel := releaseScope.FindStringSubmatch(s); rel != nil {

@@ -1,0 +1,27 @@
+# Sourced (not run) by the .ci scripts that measure orgctl against
+# `orgctl sandbox serve` on loopback, so that they set up, start sandboxes
+# and clean up the same way: the binary and a private HOME in $tmp, every
+# sandbox stopped and $tmp removed on exit. The sourcing script is at the
+# repository root (it cd's there first) and runs with set -euo pipefail.
+tmp=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"; }
+trap cleanup EXIT
+go build -o "$tmp/orgctl" .
+export HOME="$tmp" XDG_CONFIG_HOME="$tmp/config" XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache"
+
+# serve NAME FLAGS...: start a sandbox in the background whose two export
+# lines land in $tmp/NAME.env, and wait for them (a large seeded org takes
+# a few seconds)
+serve() {
+  local name=$1; shift
+  "$tmp/orgctl" sandbox serve "$@" >"$tmp/$name.env" 2>/dev/null &
+  pids+=($!)
+  for _ in $(seq 400); do [ -s "$tmp/$name.env" ] && [ "$(wc -l <"$tmp/$name.env")" -ge 2 ] && return; sleep 0.05; done
+  echo "sandbox $name did not start" >&2; exit 1
+}
+# on NAME CMD...: run CMD with sandbox NAME's exports
+on() { ( set -a; . "$tmp/$1.env"; set +a; shift; "$@" ); }
+# price [LOG]: "REQUESTS POINTS LEAST_SECONDS" of a --debug log (or stdin),
+# by orgctl's one price list (`orgctl budget price`)
+price() { "$tmp/orgctl" budget price -o json --jq '"\(.requests) \(.points) \(.least_seconds)"' "$@"; }
