@@ -225,6 +225,10 @@ func readDoc(path, rel string) (*Doc, *Kind, Problems, error) {
 	if errors.As(err, &tl) {
 		return nil, nil, Problems{{File: path, Line: 1, Msg: fmt.Sprintf("larger than %d KiB, more than any object's file needs", maxFileSize>>10)}}, nil
 	}
+	var nr *yamlvalue.NotRegularError
+	if errors.As(err, &nr) {
+		return nil, nil, Problems{{File: path, Line: 1, Msg: nr.Kind + ", not a regular file: an object's file is a plain file"}}, nil
+	}
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -53,49 +51,19 @@ func (d *Doc) top() *yaml.Node { return d.doc.Content[0] }
 // file of many megabytes is a mistake that would only cost time.
 const maxConfigSize = 1 << 20
 
-// readCapped reads the config file, refusing one over maxConfigSize and
-// one that is not a regular file (a symlink to one is fine). It opens
-// without blocking and looks at what it opened: a FIFO would block the
-// open, and then every read, until something writes to it; a device or a
-// directory is no config either.
+// readCapped reads the config file: a regular file of at most
+// maxConfigSize bytes.
 func readCapped(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, &Error{fmt.Errorf("config file %s is %s, not a regular file: move it away, or set XDG_CONFIG_HOME to a directory whose orgctl/config.yaml is a file", path, fileKind(st.Mode()))}
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxConfigSize {
-		return nil, &Error{fmt.Errorf("config file %w", &yamlvalue.TooLargeError{Path: path, Limit: maxConfigSize})}
-	}
-	return b, nil
-}
-
-// fileKind names what a path that is not a regular file is.
-func fileKind(m os.FileMode) string {
+	b, err := yamlvalue.ReadFile(path, maxConfigSize)
+	var nr *yamlvalue.NotRegularError
+	var tl *yamlvalue.TooLargeError
 	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m&os.ModeCharDevice != 0:
-		return "a character device"
-	case m&os.ModeDevice != 0:
-		return "a device"
+	case errors.As(err, &nr):
+		return nil, &Error{fmt.Errorf("config file %s is %s, not a regular file: move it away, or set XDG_CONFIG_HOME to a directory whose orgctl/config.yaml is a file", path, nr.Kind)}
+	case errors.As(err, &tl):
+		return nil, &Error{fmt.Errorf("config file %w", tl)}
 	}
-	return "not a regular file (" + m.Type().String() + ")"
+	return b, err
 }
 
 // section is the mapping that holds a profile's keys ("" is the top level),

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -19,14 +20,34 @@ func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("%s is larger than %d KiB, more than any such file needs; is it the right file?", e.Path, e.Limit>>10)
 }
 
+// NotRegularError is a path that names a directory, a named pipe, a device
+// or the like, where a file was expected.
+type NotRegularError struct {
+	Path string
+	Kind string // "a directory", "a named pipe (FIFO)", ...
+}
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("%s is %s, not a regular file", e.Path, e.Kind)
+}
+
 // ReadFile reads path, refusing a file over limit bytes without reading
-// more than that.
+// more than that, and anything but a regular file without waiting on it:
+// it opens without blocking, as opening a named pipe would wait for a
+// writer that may never come.
 func ReadFile(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &NotRegularError{Path: path, Kind: fileKind(st.Mode())}
+	}
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, err
@@ -35,6 +56,23 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 		return nil, &TooLargeError{Path: path, Limit: limit}
 	}
 	return b, nil
+}
+
+// fileKind names what a path that is not a regular file is.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file (" + m.Type().String() + ")"
 }
 
 // ErrAliases is a document whose aliases expand to far more nodes than it
