@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/cli/usage"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 )
@@ -25,7 +26,7 @@ func flagError(c *cobra.Command, err error) error {
 	var none *pflag.ValueRequiredError
 	switch {
 	case errors.As(err, &bad):
-		msg = fmt.Sprintf("--%s takes %s, got %s", bad.GetFlag().Name, flagAccepts(bad.GetFlag()), cli.ShownArg(bad.GetValue()))
+		msg = fmt.Sprintf("--%s takes %s, got %s", bad.GetFlag().Name, flagAccepts(bad.GetFlag()), usage.Shown(bad.GetValue()))
 	case errors.As(err, &none):
 		msg = fmt.Sprintf("--%s needs a value: %s", none.GetFlag().Name, flagAccepts(none.GetFlag()))
 		if none.GetFlag().Value.Type() == "string" && none.GetFlag().Usage != "" {

@@ -3,12 +3,13 @@ package budget
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/cmd/cli"
-	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -115,7 +116,7 @@ Configuration (environment, or per profile in the config file):
 
 func costRows(costs map[string]int) []map[string]any {
 	var rows []map[string]any
-	for _, k := range opdef.SortedKeys(costs) {
+	for _, k := range slices.Sorted(maps.Keys(costs)) {
 		rows = append(rows, map[string]any{"family": k, "points": costs[k]})
 	}
 	return rows

@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-
-	"github.com/orgctl/orgctl/cmd/cli/usage"
 )
 
 // NoArgsGroup is the Args check of commands that only group others: a word
@@ -24,9 +22,6 @@ func NoArgsGroup(c *cobra.Command, args []string) error {
 	}
 	return UsageErrorf("%s\nRun '%s --help' for the list of commands.", msg, c.CommandPath())
 }
-
-// ShownArg quotes a value only where it would otherwise be hard to read.
-func ShownArg(s string) string { return usage.Shown(s) }
 
 // ExactArgs checks the number of positional arguments with a usage error.
 func ExactArgs(n int, names string) cobra.PositionalArgs {

@@ -76,7 +76,7 @@ func membersFromFlags(c *opdef.Call) error {
 // numbersIn turns a repeatable flag's ids into the JSON numbers the API wants.
 func numbersIn(key, flag string) func(c *opdef.Call) error {
 	return func(c *opdef.Call) error {
-		ids, _ := opdef.LookupPath(c.BodyObject(), key).([]any)
+		ids, _ := output.Lookup(c.BodyObject(), key).([]any)
 		out := make([]any, 0, len(ids))
 		for _, id := range ids {
 			s, ok := id.(string)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -427,7 +428,7 @@ func expandKV(fd *opdef.Field, vals []string) []string {
 		return vals
 	}
 	out := make([]string, 0, len(m))
-	for _, k := range opdef.SortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v := string(m[k])
 		var s string
 		if json.Unmarshal(m[k], &s) == nil {

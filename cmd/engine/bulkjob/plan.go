@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/orgctl/orgctl/client/bulk"
@@ -103,7 +105,7 @@ func argNoun(op *opdef.Op) string {
 func (j *checkPass) lookups() []requestTally {
 	bc := j.bc
 	var out []requestTally
-	for _, k := range opdef.SortedKeys(j.names) {
+	for _, k := range slices.Sorted(maps.Keys(j.names)) {
 		kd := kinds.ByName[k]
 		n := 1
 		note := "looks up names (one list)"
@@ -150,7 +152,7 @@ func (j *bulkJob) dryRun() error {
 	}
 	ck := j.checked
 	reqs := make([]requestTally, 0, len(ck.requests))
-	for _, k := range opdef.SortedKeys(ck.requests) {
+	for _, k := range slices.Sorted(maps.Keys(ck.requests)) {
 		reqs = append(reqs, *ck.requests[k])
 	}
 	scale := func(n int) int { // rows an earlier run applied are skipped

@@ -16,6 +16,7 @@ import (
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
+	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -346,7 +347,7 @@ func (j *rowRunner) exists(ctx context.Context, c *opdef.Call, fresh bool) (stri
 	var err error
 	switch {
 	case ex.Match == nil && fresh:
-		key := kinds.Text(opdef.LookupPath(c.Body, j.fieldKey(ex.Flags[0])))
+		key := kinds.Text(output.Lookup(c.Body, j.fieldKey(ex.Flags[0])))
 		matches, err := r.Find(ctx, kd, key)
 		if err == nil && len(matches) == 0 {
 			r.Forget(kd.Name) // the miss may be an answer kept from before this run's changes
@@ -379,7 +380,7 @@ func (j *rowRunner) exists(ctx context.Context, c *opdef.Call, fresh bool) (stri
 			}
 		}
 	} else {
-		want := kinds.Text(opdef.LookupPath(c.Body, j.fieldKey(ex.Flags[0])))
+		want := kinds.Text(output.Lookup(c.Body, j.fieldKey(ex.Flags[0])))
 		for _, o := range all {
 			if o.Key == want || (kd.Fold && strings.EqualFold(o.Key, want)) {
 				found = append(found, o)

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"hash/maphash"
+	"maps"
 	"net/http"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -105,7 +107,7 @@ func (j *jobSpec) rowKeys(in opdef.Input) []string {
 		return []string{strings.ToLower(strings.Join(in.Args, " "))}
 	}
 	parts := append([]string(nil), in.Args...)
-	for _, k := range opdef.SortedKeys(in.Values) {
+	for _, k := range slices.Sorted(maps.Keys(in.Values)) {
 		parts = append(parts, k+"="+strings.Join(in.Values[k], ","))
 	}
 	return []string{strings.Join(parts, " ")}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/families/familytest"
+	"github.com/orgctl/orgctl/output"
 )
 
 func TestFieldValueKinds(t *testing.T) {
@@ -171,7 +172,7 @@ func TestBuildPlacesEveryKindAndIn(t *testing.T) {
 	}
 }
 
-func TestSetPathAndLookupPath(t *testing.T) {
+func TestSetPathThenLookup(t *testing.T) {
 	m := map[string]any{"a": "scalar"}
 	opdef.SetPath(m, "a.b.c", 1)
 	opdef.SetPath(m, "a.b.d", 2)
@@ -179,7 +180,7 @@ func TestSetPathAndLookupPath(t *testing.T) {
 	if got := familytest.JSON(t, m); got != `{"a":{"b":{"c":1,"d":2}},"top":true}` {
 		t.Errorf("setPath: %s (a scalar in the way must become an object)", got)
 	}
-	if opdef.LookupPath(m, "a.b.d") != 2 || opdef.LookupPath(m, "a.x.y") != nil || opdef.LookupPath(m, "top.x") != nil {
+	if output.Lookup(m, "a.b.d") != 2 || output.Lookup(m, "a.x.y") != nil || output.Lookup(m, "top.x") != nil {
 		t.Errorf("lookupPath misreads %v", m)
 	}
 }

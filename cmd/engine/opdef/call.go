@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -304,7 +306,7 @@ func (c *Call) missingRequired(values map[string][]string) []string {
 		if !fd.Required || c.Given[fd.Flag] || len(values[fd.Flag]) > 0 {
 			continue
 		}
-		if fd.In == InBody && c.Body != nil && LookupPath(c.Body, fd.Key) != nil {
+		if fd.In == InBody && c.Body != nil && output.Lookup(c.Body, fd.Key) != nil {
 			continue
 		}
 		missing = append(missing, "--"+fd.Flag)
@@ -392,7 +394,7 @@ func (c *Call) place(fd Field, v any) {
 		base := "/" + strings.ReplaceAll(fd.Key, ".", "/")
 		if kv, ok := v.(map[string]any); ok && fd.Kind == KKV {
 			// One "add" per key keeps the object's other keys.
-			for _, k := range SortedKeys(kv) {
+			for _, k := range slices.Sorted(maps.Keys(kv)) {
 				c.Patch = append(c.Patch, map[string]any{"op": "add", "path": base + "/" + PointerEscape(k), "value": kv[k]})
 			}
 			return
@@ -536,19 +538,6 @@ func SetPath(m map[string]any, path string, v any) {
 		m = next
 	}
 	m[keys[len(keys)-1]] = v
-}
-
-// LookupPath reads a dot path; missing is nil.
-func LookupPath(m map[string]any, path string) any {
-	var cur any = m
-	for _, k := range strings.Split(path, ".") {
-		mm, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = mm[k]
-	}
-	return cur
 }
 
 // OpenSource opens a file argument, "-" meaning stdin.

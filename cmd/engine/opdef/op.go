@@ -3,7 +3,6 @@ package opdef
 import (
 	"context"
 	"encoding/json"
-	"sort"
 	"strings"
 
 	"github.com/orgctl/orgctl/output"
@@ -218,14 +217,4 @@ func ArgLabel(op *Op, i int) string {
 		return names[i]
 	}
 	return op.Args[i]
-}
-
-// SortedKeys is used where map order would make output unstable.
-func SortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
