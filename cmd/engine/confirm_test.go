@@ -67,26 +67,6 @@ func TestOrgWideActionsAskToTypeTheName(t *testing.T) {
 	}
 }
 
-// answering is a Prompter a test sets on the Factory: it records the
-// questions and gives one answer, without a terminal.
-type answering struct {
-	yes       bool
-	questions []string
-}
-
-func (a *answering) Confirm(q string, _ bool) (bool, error) {
-	a.questions = append(a.questions, q)
-	return a.yes, nil
-}
-func (a *answering) Input(q string) (string, error) {
-	a.questions = append(a.questions, q)
-	return "", nil
-}
-func (a *answering) Password(q string) (string, error) {
-	a.questions = append(a.questions, q)
-	return "", nil
-}
-
 // Every confirmation goes through the Factory's prompter: the test answers
 // it, and nothing is read from stdin.
 func TestConfirmationsGoThroughThePrompter(t *testing.T) {
@@ -94,11 +74,11 @@ func TestConfirmationsGoThroughThePrompter(t *testing.T) {
 		api, _ := clitest.SandboxEnv(t, sandbox.Options{})
 		f, tio := clitest.Factory(t, &clitest.Keyring{}, "y\n")
 		f.IO.InTTY, f.IO.ErrTTY = true, true
-		p := &answering{yes: yes}
+		p := &clitest.Prompter{Yes: yes}
 		f.Prompter = p
 		err := familytest.Run(f, "groups", "delete", "support")
-		if len(p.questions) != 1 || !strings.HasPrefix(p.questions[0], "Delete group support? ") || strings.Contains(p.questions[0], "[y/N]") {
-			t.Fatalf("asked %q", p.questions)
+		if len(p.Questions) != 1 || !strings.HasPrefix(p.Questions[0], "Delete group support? ") || strings.Contains(p.Questions[0], "[y/N]") {
+			t.Fatalf("asked %q", p.Questions)
 		}
 		deleted := strings.Contains(strings.Join(clitest.Sent(api), "\n"), "DELETE /api/v2/groups/")
 		switch {

@@ -18,19 +18,6 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-// answering is a Prompter that gives one answer and records the questions.
-type answering struct {
-	yes       bool
-	questions []string
-}
-
-func (a *answering) Confirm(q string, _ bool) (bool, error) {
-	a.questions = append(a.questions, q)
-	return a.yes, nil
-}
-func (a *answering) Input(q string) (string, error)    { return "", errors.New("not asked") }
-func (a *answering) Password(q string) (string, error) { return "", errors.New("not asked") }
-
 func factory(stdout, stderr io.Writer) *cli.Factory {
 	f := cli.NewFactory("test")
 	f.IO = &output.IO{In: strings.NewReader(""), Out: stdout, Err: stderr}
@@ -60,11 +47,11 @@ func TestResetAsksThroughThePrompterAndKeepsTheOrgOnNo(t *testing.T) {
 		var errb bytes.Buffer
 		f := factory(io.Discard, &errb)
 		f.IO.InTTY, f.IO.ErrTTY = true, true
-		p := &answering{yes: yes}
+		p := &clitest.Prompter{Yes: yes}
 		f.Prompter = p
 		err := execute(f, "reset")
-		if len(p.questions) != 1 || !strings.Contains(p.questions[0], "Reset the --sandbox org?") || !strings.Contains(p.questions[0], state) {
-			t.Fatalf("asked %q", p.questions)
+		if len(p.Questions) != 1 || !strings.Contains(p.Questions[0], "Reset the --sandbox org?") || !strings.Contains(p.Questions[0], state) {
+			t.Fatalf("asked %q", p.Questions)
 		}
 		_, statErr := os.Stat(state)
 		switch {
@@ -81,12 +68,12 @@ func TestResetWithoutATerminalNeedsYes(t *testing.T) {
 	state := writeState(t)
 	f := factory(io.Discard, io.Discard)
 	f.IO.In = strings.NewReader("y\n") // an answer on a pipe is not a confirmation
-	p := &answering{yes: true}
+	p := &clitest.Prompter{Yes: true}
 	f.Prompter = p
 	err := execute(f, "reset")
 	var usage *cli.UsageError
-	if !errors.As(err, &usage) || !strings.Contains(err.Error(), "--yes") || len(p.questions) != 0 {
-		t.Fatalf("no terminal: %v, asked %q; want a usage error naming --yes, nobody asked", err, p.questions)
+	if !errors.As(err, &usage) || !strings.Contains(err.Error(), "--yes") || len(p.Questions) != 0 {
+		t.Fatalf("no terminal: %v, asked %q; want a usage error naming --yes, nobody asked", err, p.Questions)
 	}
 	if _, err := os.Stat(state); err != nil {
 		t.Fatalf("the state went without confirmation: %v", err)
