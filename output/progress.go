@@ -32,12 +32,11 @@ type ProgressStats struct {
 }
 
 // The bar is drawn here, not with vbauerster/mpb v8 or schollz/progressbar
-// v3: measured on this machine (a program importing each, 300 runs,
-// GODEBUG=inittrace=1), mpb adds 0.24 ms of init and 0.5 MB, progressbar
-// 1.0-1.2 ms a run, 83 packages to initialise and 3.2 MB; neither drops a
-// line's parts in an order of importance to fit the width, and both would
-// draw beside, not through, the terminal filter that clears the bar
-// before other output.
+// v3: neither drops a line's parts in an order of importance to fit the
+// width, both would draw beside, not through, the terminal filter that
+// clears the bar before other output, and each would add its packages'
+// init to every start (.ci/bench-startup.sh shows what a library linked
+// into the floor costs).
 //
 // Progress shows a long job's progress on stderr: on a terminal a bar
 // redrawn in place a few times a second, fitted to the terminal's width
