@@ -423,11 +423,15 @@ func TestRefusedConnectionWithoutPacer(t *testing.T) {
 
 func TestTimeoutPerAttempt(t *testing.T) {
 	hang := func(_ int, w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }
+	// Long enough for each attempt's request to reach the server on a
+	// loaded machine before the client gives up on it, so the server's
+	// count is the client's attempts.
+	const attempt = 250 * time.Millisecond
 	t.Run("GET retried", func(t *testing.T) {
 		srv := serve(t, hang)
-		_, err := newClient(t, srv.URL, func(o *Options) { o.Timeout = 20 * time.Millisecond }).Do(context.Background(), Request{Method: http.MethodGet, Path: "/x"})
+		_, err := newClient(t, srv.URL, func(o *Options) { o.Timeout = attempt }).Do(context.Background(), Request{Method: http.MethodGet, Path: "/x"})
 		var te *TransportError
-		if !errors.As(err, &te) || !strings.Contains(err.Error(), "no answer within 20ms") {
+		if !errors.As(err, &te) || !strings.Contains(err.Error(), "no answer within 250ms") {
 			t.Fatalf("err = %T %v", err, err)
 		}
 		if waitCount(srv, 3) != 3 {
@@ -436,7 +440,7 @@ func TestTimeoutPerAttempt(t *testing.T) {
 	})
 	t.Run("POST not retried", func(t *testing.T) {
 		srv := serve(t, hang)
-		_, err := newClient(t, srv.URL, func(o *Options) { o.Timeout = 20 * time.Millisecond }).Do(context.Background(), Request{Method: http.MethodPost, Path: "/x"})
+		_, err := newClient(t, srv.URL, func(o *Options) { o.Timeout = attempt }).Do(context.Background(), Request{Method: http.MethodPost, Path: "/x"})
 		var ou *OutcomeUnknownError
 		if !errors.As(err, &ou) {
 			t.Fatalf("err = %T %v", err, err)
