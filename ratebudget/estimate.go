@@ -18,6 +18,20 @@ func (c Config) Idle() Status {
 		Window: c.Window, Costs: c.CostTable()}
 }
 
+// HeldUntil is when a request of each points can go, if the budget holds
+// it back now (too few points free, or a block): what a progress display
+// says while a job waits on the budget.
+func (st Status) HeldUntil(each int) (time.Time, bool) {
+	now := st.At
+	if now.IsZero() {
+		now = time.Now()
+	}
+	if st.Free >= each && !st.BlockedUntil.After(now) {
+		return time.Time{}, false
+	}
+	return now.Add(st.TimeFor(each)), true
+}
+
 // TimeFor is the least time the budget needs to spend points from st.At:
 // what is free goes at once, then the points in use as they come back, and
 // every point spent comes back a window after it went; a block first waits

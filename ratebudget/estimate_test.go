@@ -163,3 +163,28 @@ func TestStatusReleases(t *testing.T) {
 		}
 	})
 }
+
+// A request is held back while too few points are free or the budget is
+// blocked, until the time the budget needs for its points.
+func TestHeldUntil(t *testing.T) {
+	now := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name string
+		st   Status
+		each int
+		want time.Duration // from now; -1: not held
+	}{
+		{"points free", Status{Points: 300, Free: 10, Window: time.Minute, At: now}, 10, -1},
+		{"too few free", Status{Points: 300, Free: 5, Window: time.Minute, At: now, Releases: []Release{{now.Add(4 * time.Second), 295}}}, 10, 4 * time.Second},
+		{"blocked, points free", Status{Points: 300, Free: 300, Window: time.Minute, At: now, BlockedUntil: now.Add(30 * time.Second)}, 10, 30 * time.Second},
+		{"a block that ended", Status{Points: 300, Free: 300, Window: time.Minute, At: now, BlockedUntil: now.Add(-time.Second)}, 10, -1},
+	} {
+		at, held := tc.st.HeldUntil(tc.each)
+		switch {
+		case tc.want < 0 && held:
+			t.Errorf("%s: held until %v, want not held", tc.name, at)
+		case tc.want >= 0 && (!held || !at.Equal(now.Add(tc.want))):
+			t.Errorf("%s: held %v until %v, want until now+%v", tc.name, held, at, tc.want)
+		}
+	}
+}

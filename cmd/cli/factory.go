@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"time"
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/bulk"
@@ -272,10 +271,9 @@ func (f *Factory) JobProgress(conn *Connection, noun string, total, points, requ
 			return s
 		}
 		s.ETA, s.ETAKnown = st.TimeFor(max(each, points*(total-done)/total)), true
-		if st.Free < each || st.BlockedUntil.After(time.Now()) {
-			wait := st.TimeFor(each)
-			s.ResumeAt = time.Now().Add(wait)
-			s.ETA = max(s.ETA, wait) // what is left cannot end before it starts
+		if at, held := st.HeldUntil(each); held {
+			s.ResumeAt = at
+			s.ETA = max(s.ETA, st.TimeFor(each)) // what is left cannot end before it starts
 		}
 		return s
 	}}

@@ -206,9 +206,7 @@ func readLive(ctx context.Context, f *cli.Factory, conn *cli.Connection, r orgco
 			// the bar says while the budget holds the read back
 			if done < total {
 				each := max(1, (pointsTotal-points+total-done-1)/(total-done)) // a read's price, on average
-				if st.Free < each || st.BlockedUntil.After(time.Now()) {
-					s.ResumeAt = time.Now().Add(st.TimeFor(each))
-				}
+				s.ResumeAt, _ = st.HeldUntil(each)
 			}
 		}
 		return s
