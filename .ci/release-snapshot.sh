@@ -9,8 +9,7 @@
 # Extra arguments go to goreleaser (for example --parallelism 1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-goreleaser=github.com/goreleaser/goreleaser/v2@v2.15.1
-cyclonedx=github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@v1.10.0
+. .ci/release-tools.sh
 start=$SECONDS
 mod_before=$(cat go.mod go.sum | sha256sum)
 
