@@ -46,7 +46,7 @@ func nameRefs(op *Op, in Input) []nameRef {
 		if !ok {
 			return
 		}
-		k := kinds.ByName[rk]
+		k := kinds.Of(rk)
 		if strings.TrimSpace(r.Text) == "" || resolve.LooksLikeID(k, r.Text) {
 			return
 		}
@@ -239,7 +239,8 @@ func (e *Engine) fetched(kind string) *resolve.Resolver {
 	if e.names == nil {
 		return nil
 	}
-	known := e.names.Known(kinds.ByName[kind]) // may load the cache, which marks it
+	k, _ := kinds.Lookup(kind)
+	known := e.names.Known(k) // may load the cache, which marks it
 	if _, cached := e.cached.Load(kind); cached || len(known) == 0 {
 		return nil
 	}
@@ -258,7 +259,8 @@ type nameStore struct {
 
 // nameList is the cache list of a kind's names.
 func nameList(kind string) string {
-	return "names-" + ratebudget.Family(kinds.ByName[kind].List)
+	k, _ := kinds.Lookup(kind)
+	return "names-" + ratebudget.Family(k.List)
 }
 
 func (s nameStore) Load(kind string) ([]map[string]string, bool) {

@@ -125,7 +125,7 @@ func (j *jobSpec) naturalKey(in opdef.Input, fold bool) string {
 		}
 	}
 	k := strings.Join(parts, " ")
-	if fold && kinds.ByName[ex.Kind].Fold {
+	if kd, _ := kinds.Lookup(ex.Kind); fold && kd.Fold {
 		k = strings.ToLower(k)
 	}
 	return k
