@@ -26,19 +26,15 @@ func wireCompletions(f *cli.Factory, root *cobra.Command) {
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp
 	})
-	for path, flags := range engine.CommandFlagKinds {
-		c, _, err := root.Find(strings.Fields(path))
-		if err != nil || c == root {
+	for _, fk := range engine.CommandFlagKinds {
+		c, _, err := root.Find(strings.Fields(fk.Path))
+		if err != nil || c == root || c.Flags().Lookup(fk.Flag) == nil {
 			continue
 		}
-		for flag, k := range flags {
-			if c.Flags().Lookup(flag) == nil {
-				continue
-			}
-			c.RegisterFlagCompletionFunc(flag, func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-				return engine.CompleteKind(f, k, toComplete)
-			})
-		}
+		k := fk.Kind
+		c.RegisterFlagCompletionFunc(fk.Flag, func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			return engine.CompleteKind(f, k, toComplete)
+		})
 	}
 }
 

@@ -85,10 +85,18 @@ func loadCompletionTables() *completionTable {
 	return &completionTables
 }
 
-// CommandFlagKinds wires flags of commands that are not declared Ops
-// ("command path" -> flag -> kind).
-var CommandFlagKinds = map[string]map[string]string{
-	"auth login": {"space": "space-names"},
+// CommandFlagKind wires a flag of a command that is not a declared Op to
+// the completion kind it names.
+type CommandFlagKind struct {
+	Path string // the command's path below the root ("auth login")
+	Flag string
+	Kind string
+}
+
+// CommandFlagKinds are the flags of commands that are not declared Ops that
+// complete object names.
+var CommandFlagKinds = []CommandFlagKind{
+	{Path: "auth login", Flag: "space", Kind: "space-names"},
 }
 
 // noCompletion turns inference off in Field.Complete and Op.ArgsComplete.

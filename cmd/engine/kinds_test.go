@@ -67,11 +67,9 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 			t.Errorf("familyIDKinds names unknown kind %q", k)
 		}
 	}
-	for path, flags := range engine.CommandFlagKinds {
-		for flag, k := range flags {
-			if _, ok := engine.CompletionKinds[k]; !ok {
-				t.Errorf("commandFlagKinds: %s --%s names unknown kind %q", path, flag, k)
-			}
+	for _, fk := range engine.CommandFlagKinds {
+		if _, ok := engine.CompletionKinds[fk.Kind]; !ok {
+			t.Errorf("commandFlagKinds: %s --%s names unknown kind %q", fk.Path, fk.Flag, fk.Kind)
 		}
 	}
 }

@@ -318,7 +318,7 @@ func builtinRefusal(ref nameRef, why string) error {
 // (DELETE /groups/{id}), not something inside it (a member of the group).
 func deletesObject(op *Op, ref nameRef) bool {
 	return op.Method == http.MethodDelete && ref.Flag == "" && ref.Arg == len(op.Args)-1 &&
-		placeholders().ReplaceAllString(op.Path, "{}") == ref.Kind.List+"/{}"
+		placeholders.Get().ReplaceAllString(op.Path, "{}") == ref.Kind.List+"/{}"
 }
 
 // foundObject is the object a lookup answered when the call reads that
@@ -331,13 +331,13 @@ func foundObject(c *Call, refs []nameRef, found map[string]resolve.Object) json.
 		return nil
 	}
 	ref := refs[0]
-	if ref.Flag != "" || ref.Arg != len(op.Args)-1 || ref.Kind.Get == "" || placeholders().ReplaceAllString(ref.Kind.Get, "{}") != placeholders().ReplaceAllString(op.Path, "{}") {
+	if ref.Flag != "" || ref.Arg != len(op.Args)-1 || ref.Kind.Get == "" || placeholders.Get().ReplaceAllString(ref.Kind.Get, "{}") != placeholders.Get().ReplaceAllString(op.Path, "{}") {
 		return nil
 	}
 	return found[ref.stand].Raw
 }
 
-var placeholders = LazyRegexp(`\{[^}]*\}`)
+var placeholders = LazyRegexp{Expr: `\{[^}]*\}`}
 
 // dryRunNames lists the lookups first, then the call with each name where
 // its id will go.
