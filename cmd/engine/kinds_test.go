@@ -52,17 +52,20 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 	for _, g := range families.All() {
 		check("orgctl", g)
 	}
-	for _, k := range opdef.ParamKinds {
+	for _, p := range opdef.ParamKinds {
+		k := p[1]
 		if _, ok := engine.CompletionKinds[k]; !ok {
 			t.Errorf("paramKinds names unknown kind %q", k)
 		}
 	}
-	for _, k := range opdef.KeyKinds {
+	for _, p := range opdef.KeyKinds {
+		k := p[1]
 		if _, ok := engine.CompletionKinds[k]; !ok {
 			t.Errorf("keyKinds names unknown kind %q", k)
 		}
 	}
-	for _, k := range opdef.FamilyIDKinds {
+	for _, p := range opdef.FamilyIDKinds {
+		k := p[1]
 		if _, ok := engine.CompletionKinds[k]; !ok {
 			t.Errorf("familyIDKinds names unknown kind %q", k)
 		}

@@ -188,7 +188,7 @@ var GrantExists = &Existence{Flags: []string{"group", "user", "object-type", "ob
 	SubjectPath: "/permissions/listObjects",
 	BySubject: func(in Input) string {
 		t := in.Values["object-type"]
-		if len(t) == 0 || !listsObjects[t[len(t)-1]] {
+		if len(t) == 0 || !listsObjects(t[len(t)-1]) {
 			return ""
 		}
 		for _, flag := range []string{"group", "user"} {
@@ -202,7 +202,7 @@ var GrantExists = &Existence{Flags: []string{"group", "user", "object-type", "ob
 		obj, _ := c.Body["object"].(map[string]any)
 		subj, _ := c.Body["subject"].(map[string]any)
 		typ, id := kinds.Text(obj["type"]), kinds.Text(obj["id"])
-		if lk.BySubject() && listsObjects[typ] {
+		if lk.BySubject() && listsObjects(typ) {
 			have, err := lk.Direct(ctx, subj, typ)
 			if err != nil {
 				return "", false, err
@@ -229,5 +229,11 @@ var GrantExists = &Existence{Flags: []string{"group", "user", "object-type", "ob
 		return fmt.Sprintf("%s/%s (%s)", typ, id, level), true, nil
 	}}
 
-// listsObjects are the object types POST /permissions/listObjects answers for.
-var listsObjects = map[string]bool{"folder": true, "app": true, "resource": true, "resource_configuration": true}
+// listsObjects reports the object types POST /permissions/listObjects answers for.
+func listsObjects(typ string) bool {
+	switch typ {
+	case "folder", "app", "resource", "resource_configuration":
+		return true
+	}
+	return false
+}
