@@ -129,11 +129,6 @@ func mergeAISettings(c *opdef.Call, current []json.RawMessage) error {
 	return nil
 }
 
-func init() {
-	register("org", []string{"organization"},
-		"Organization settings, AI settings and sessions", orgGroup)
-}
-
 func orgGroup() engine.Group {
 	return engine.Group{
 		Long: `Advanced settings of the organization (or Space) the token belongs to.`,

@@ -14,11 +14,6 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() {
-	register("permissions", []string{"permission", "perms"},
-		"See and change who can use, edit or own apps, folders and resources", permissionsGroup)
-}
-
 var subjectFields = []opdef.Field{
 	{Flag: "group", In: opdef.InLocal, Usage: "the subject is this `GROUP` (id or name)"},
 	{Flag: "user", In: opdef.InLocal, Usage: "the subject is this `USER` (id or email)"},

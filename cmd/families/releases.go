@@ -10,11 +10,6 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() {
-	register("releases", []string{"release"},
-		"Release apps and workflows through source control", releasesGroup)
-}
-
 var (
 	semver       = engine.LazyRegexp{Expr: `^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$`}
 	elementTypes = []string{"PAGE", "WORKFLOW"}

@@ -38,11 +38,6 @@ var resourceGetColumns = append(append([]output.Column(nil), resourceColumns...)
 	output.Column{Header: "WINDOWS AUTH", Field: "options.windows_auth"},
 )
 
-func init() {
-	register("resources", []string{"resource"},
-		"List, create, update and delete resources; audit them against announced type changes", resourcesGroup)
-}
-
 func resourcesGroup() engine.Group {
 	return engine.Group{
 		Long: `Resources are the connections apps and workflows query (databases, APIs, ...).
