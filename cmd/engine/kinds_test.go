@@ -92,7 +92,7 @@ func checkKindBy(t *testing.T, what string, op opdef.Op, kb opdef.KindBy) {
 	} else if kb.Arg >= len(op.Args) {
 		t.Errorf("%s: KindBy reads argument %d, which the op does not have", what, kb.Arg+1)
 	}
-	for v, k := range kb.Kinds {
+	for v, k := range kb.Kinds() {
 		if _, ok := engine.CompletionKinds[k]; !ok {
 			t.Errorf("%s: KindBy maps %q to unknown kind %q", what, v, k)
 		}

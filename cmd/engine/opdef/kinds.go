@@ -72,9 +72,12 @@ func (op *Op) ArgKind(i int) string {
 // KindBy picks an input's object kind from the value of another input: a
 // flag, or (Flag "") the argument at index Arg.
 type KindBy struct {
-	Flag  string
-	Arg   int
-	Kinds map[string]string // that value -> kind; a value not listed names no kind
+	Flag string
+	Arg  int
+	// Kinds maps that value to a kind; a value not listed names no kind. A
+	// function, so a table declared at package level costs nothing until a
+	// command reads it.
+	Kinds func() map[string]string
 }
 
 // Pick is the kind the other input's value in one Input selects.
@@ -87,7 +90,7 @@ func (k KindBy) Pick(in Input) string {
 	} else if k.Arg < len(in.Args) {
 		v = in.Args[k.Arg]
 	}
-	return k.Kinds[strings.TrimSpace(v)]
+	return k.Kinds()[strings.TrimSpace(v)]
 }
 
 // ArgKindIn is the argument's kind in one input: ArgsKindBy when the
