@@ -26,19 +26,15 @@ func wireCompletions(f *cli.Factory, root *cobra.Command) {
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp
 	})
-	for path, flags := range engine.CommandFlagKinds {
-		c, _, err := root.Find(strings.Fields(path))
-		if err != nil || c == root {
+	for _, fk := range engine.CommandFlagKinds {
+		c, _, err := root.Find(strings.Fields(fk.Path))
+		if err != nil || c == root || c.Flags().Lookup(fk.Flag) == nil {
 			continue
 		}
-		for flag, k := range flags {
-			if c.Flags().Lookup(flag) == nil {
-				continue
-			}
-			c.RegisterFlagCompletionFunc(flag, func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-				return engine.CompleteKind(f, k, toComplete)
-			})
-		}
+		k := fk.Kind
+		c.RegisterFlagCompletionFunc(fk.Flag, func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			return engine.CompleteKind(f, k, toComplete)
+		})
 	}
 }
 
@@ -49,11 +45,18 @@ func isCompletionRequest(args []string) bool {
 }
 
 // loadNow is the one-line way to load the script in the current shell.
-var loadNow = map[string]string{
-	"bash":       "source <(orgctl completion bash)",
-	"zsh":        "source <(orgctl completion zsh)",
-	"fish":       "orgctl completion fish | source",
-	"powershell": "orgctl completion powershell | Out-String | Invoke-Expression",
+func loadNow(shell string) string {
+	switch shell {
+	case "bash":
+		return "source <(orgctl completion bash)"
+	case "zsh":
+		return "source <(orgctl completion zsh)"
+	case "fish":
+		return "orgctl completion fish | source"
+	case "powershell":
+		return "orgctl completion powershell | Out-String | Invoke-Expression"
+	}
+	return ""
 }
 
 func newCompletionCmd(root *cobra.Command) *cobra.Command {
@@ -83,7 +86,7 @@ Run 'orgctl completion <shell> --help' for how to install it in that shell.`,
 			Use:                   sh,
 			Short:                 fmt.Sprintf("Print the %s completion script", sh),
 			Long:                  fmt.Sprintf("Print the %s completion script (with descriptions).\n\n%s", sh, completions.Install(root.Name(), sh)),
-			Example:               "  " + loadNow[sh],
+			Example:               "  " + loadNow(sh),
 			Args:                  cobra.NoArgs,
 			DisableFlagsInUseLine: true,
 			ValidArgsFunction:     cobra.NoFileCompletions,

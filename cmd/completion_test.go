@@ -12,16 +12,14 @@ import (
 // (that their kinds exist is the engine's test).
 func TestCommandFlagKindsExist(t *testing.T) {
 	root := newRoot(cli.NewFactory("test"), allFamilies)
-	for path, flags := range engine.CommandFlagKinds {
-		c, _, err := root.Find(strings.Fields(path))
+	for _, fk := range engine.CommandFlagKinds {
+		c, _, err := root.Find(strings.Fields(fk.Path))
 		if err != nil || c == root {
-			t.Errorf("commandFlagKinds: no command %q", path)
+			t.Errorf("commandFlagKinds: no command %q", fk.Path)
 			continue
 		}
-		for flag, k := range flags {
-			if c.Flags().Lookup(flag) == nil {
-				t.Errorf("commandFlagKinds: %q has no --%s (kind %s)", path, flag, k)
-			}
+		if c.Flags().Lookup(fk.Flag) == nil {
+			t.Errorf("commandFlagKinds: %q has no --%s (kind %s)", fk.Path, fk.Flag, fk.Kind)
 		}
 	}
 }

@@ -58,7 +58,7 @@ cache's TTL), or for users one filtered request per email. No match exits
 
 `)
 	named := map[string]bool{}
-	for _, v := range kinds.Views {
+	for _, v := range kinds.Views() {
 		if v.Names {
 			named[v.Kind] = true
 		}

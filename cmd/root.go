@@ -362,21 +362,31 @@ func lineWords(args []string) (family, op string) {
 
 // globalValueFlags are the global flags that take the next word as their
 // value when written without "=": "--name" and, for a shorthand, "-x".
-var globalValueFlags = sync.OnceValue(func() map[string]bool {
-	fs := pflag.NewFlagSet("orgctl", pflag.ContinueOnError)
-	cli.AddGlobalFlags(fs)
-	m := map[string]bool{}
-	fs.VisitAll(func(fl *pflag.Flag) {
-		if fl.NoOptDefVal != "" { // a boolean: its value, if any, follows "="
-			return
-		}
-		m["--"+fl.Name] = true
-		if fl.Shorthand != "" {
-			m["-"+fl.Shorthand] = true
-		}
+// Worked out on first use under a zero sync.Once, not a package-level
+// sync.OnceValue, so nothing of it runs before main.
+func globalValueFlags() map[string]bool {
+	globalValueFlagsOnce.Do(func() {
+		fs := pflag.NewFlagSet("orgctl", pflag.ContinueOnError)
+		cli.AddGlobalFlags(fs)
+		m := map[string]bool{}
+		fs.VisitAll(func(fl *pflag.Flag) {
+			if fl.NoOptDefVal != "" { // a boolean: its value, if any, follows "="
+				return
+			}
+			m["--"+fl.Name] = true
+			if fl.Shorthand != "" {
+				m["-"+fl.Shorthand] = true
+			}
+		})
+		globalValueFlagsSet = m
 	})
-	return m
-})
+	return globalValueFlagsSet
+}
+
+var (
+	globalValueFlagsOnce sync.Once
+	globalValueFlagsSet  map[string]bool
+)
 
 // firstWordAt is the index of the first argument that is not a global
 // flag or its value, -1 when there is none.

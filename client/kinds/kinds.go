@@ -160,48 +160,61 @@ func builtinGroupName(name string) string {
 	return ""
 }
 
-// ByName are every kind, by name.
-var ByName = map[string]Kind{
-	"users": {Name: "users", List: "/users", Scope: "Users > Read", Key: "email", Filter: "email", Fold: true,
-		IsID: isUserID, Label: []string{"first_name", "last_name"}, Get: "/users/{id}"},
-	"groups": {Name: "groups", List: "/groups", Scope: "Groups > Read", Key: "name", IsID: isNumber, Get: "/groups/{id}",
-		Builtin:    func(obj map[string]any) string { return builtinGroupName(Text(obj["name"])) },
-		BuiltinKey: builtinGroupName},
-	"folders": {Name: "folders", List: "/folders", Scope: "Folders > Read", KeyOf: FolderPath, KeysOf: FolderPaths,
+// all are every kind, sorted by name. A slice rather than a map: it is laid
+// out by the compiler, so no code runs for it before main.
+var all = []Kind{
+	{Name: "apps", List: "/apps", Scope: "Apps > Read", Key: "name", IsID: isUUID, Label: []string{"folder_id"},
+		Get: "/apps/{id}", ObjectType: "app"},
+	{Name: "config-vars", List: "/configuration_variables", Scope: "Configuration Variables > Read", Key: "name",
+		IsID: isUUID, Get: "/configuration_variables/{id}"},
+	{Name: "custom-components", List: "/custom_component_libraries", Scope: "CustomComponent > Read",
+		Key: "name", IsID: isUUID},
+	{Name: "environments", List: "/environments", Scope: "Environment > Read", Key: "name", IsID: isUUID,
+		Get: "/environments/{id}"},
+	{Name: "folders", List: "/folders", Scope: "Folders > Read", KeyOf: FolderPath, KeysOf: FolderPaths,
 		IsID: isFolderID, Label: []string{"folder_type"}, ObjectType: "folder",
 		Builtin: systemFolder, BuiltinKey: systemFolderKey},
-	"apps": {Name: "apps", List: "/apps", Scope: "Apps > Read", Key: "name", IsID: isUUID, Label: []string{"folder_id"},
-		Get: "/apps/{id}", ObjectType: "app"},
-	"workflows": {Name: "workflows", List: "/workflows", Scope: "Workflows > Read", Key: "name", IsID: isUUID, Get: "/workflows/{id}",
-		ObjectType: "workflow"},
-	"resources": {Name: "resources", List: "/resources", Scope: "Resources > Read", Key: "display_name", IsID: isUUID,
-		Label: []string{"type"}, Get: "/resources/{id}", ObjectType: "resource"},
-	// A resource configuration has no name of its own: its resource's and
-	// its environment's name it, and two may name it alike.
-	"resource-configs": {Name: "resource-configs", List: "/resource_configurations", Scope: "Resources > Read",
-		KeyOf: resourceConfigName, IsID: isUUID, Get: "/resource_configurations/{id}", ObjectType: "resource_configuration"},
-	"environments": {Name: "environments", List: "/environments", Scope: "Environment > Read", Key: "name", IsID: isUUID,
-		Get: "/environments/{id}"},
-	"themes": {Name: "themes", List: "/app_themes", Scope: "App Themes > Read", Key: "name", IsID: isNumber, Get: "/app_themes/{id}"},
-	"spaces": {Name: "spaces", List: "/spaces", Scope: "Spaces > Read", Key: "name", IsID: isSpaceID, Label: []string{"domain"},
-		Get: "/spaces/{id}"},
-	"user-attributes": {Name: "user-attributes", List: "/user_attributes", Scope: "User Attributes > Read", Key: "name", IsID: isUUID},
-	"config-vars": {Name: "config-vars", List: "/configuration_variables", Scope: "Configuration Variables > Read", Key: "name",
-		IsID: isUUID, Get: "/configuration_variables/{id}"},
-	"roles": {Name: "roles", List: "/role_permissions/roles", Scope: "Permissions > Read", Key: "name", IsID: isUUID},
-	"custom-components": {Name: "custom-components", List: "/custom_component_libraries", Scope: "CustomComponent > Read",
-		Key: "name", IsID: isUUID},
+	{Name: "groups", List: "/groups", Scope: "Groups > Read", Key: "name", IsID: isNumber, Get: "/groups/{id}",
+		Builtin: builtinGroup, BuiltinKey: builtinGroupName},
 	// Invites are named by the invitee's email; a claimed invite stays listed,
 	// so an email can match two (the candidates then show which).
-	"invites": {Name: "invites", List: "/user_invites", Scope: "Users > Read", Key: "invited_email", Fold: true, IsID: isNumber,
+	{Name: "invites", List: "/user_invites", Scope: "Users > Read", Key: "invited_email", Fold: true, IsID: isNumber,
 		Label: []string{"claimed_by"}, Get: "/user_invites/{id}"},
-	"organization": {Name: "organization", List: "/organization/", Scope: "Organizations > Read", Singleton: true},
+	{Name: "organization", List: "/organization/", Scope: "Organizations > Read", Singleton: true},
+	// A resource configuration has no name of its own: its resource's and
+	// its environment's name it, and two may name it alike.
+	{Name: "resource-configs", List: "/resource_configurations", Scope: "Resources > Read",
+		KeyOf: resourceConfigName, IsID: isUUID, Get: "/resource_configurations/{id}", ObjectType: "resource_configuration"},
+	{Name: "resources", List: "/resources", Scope: "Resources > Read", Key: "display_name", IsID: isUUID,
+		Label: []string{"type"}, Get: "/resources/{id}", ObjectType: "resource"},
+	{Name: "roles", List: "/role_permissions/roles", Scope: "Permissions > Read", Key: "name", IsID: isUUID},
+	{Name: "spaces", List: "/spaces", Scope: "Spaces > Read", Key: "name", IsID: isSpaceID, Label: []string{"domain"},
+		Get: "/spaces/{id}"},
+	{Name: "themes", List: "/app_themes", Scope: "App Themes > Read", Key: "name", IsID: isNumber, Get: "/app_themes/{id}"},
+	{Name: "user-attributes", List: "/user_attributes", Scope: "User Attributes > Read", Key: "name", IsID: isUUID},
+	{Name: "users", List: "/users", Scope: "Users > Read", Key: "email", Filter: "email", Fold: true,
+		IsID: isUserID, Label: []string{"first_name", "last_name"}, Get: "/users/{id}"},
+	{Name: "workflows", List: "/workflows", Scope: "Workflows > Read", Key: "name", IsID: isUUID, Get: "/workflows/{id}",
+		ObjectType: "workflow"},
+}
+
+// All are every kind, sorted by name; the caller must not change them.
+func All() []Kind { return all }
+
+// Lookup is the kind named name; false when the registry has none.
+func Lookup(name string) (Kind, bool) {
+	for _, k := range all {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return Kind{}, false
 }
 
 // Of is the kind named name; it panics on a name the registry lacks, which
 // only a mistake in the code can give.
 func Of(name string) Kind {
-	k, ok := ByName[name]
+	k, ok := Lookup(name)
 	if !ok {
 		panic("kinds: no kind " + strconv.Quote(name))
 	}
@@ -211,13 +224,15 @@ func Of(name string) Kind {
 // WithObjectType is the kind whose access lists the permission API calls
 // typ ("folder"); false when none.
 func WithObjectType(typ string) (Kind, bool) {
-	for _, k := range ByName {
+	for _, k := range all {
 		if k.ObjectType != "" && k.ObjectType == typ {
 			return k, true
 		}
 	}
 	return Kind{}, false
 }
+
+func builtinGroup(obj map[string]any) string { return builtinGroupName(Text(obj["name"])) }
 
 func resourceConfigName(obj map[string]any, _ []map[string]any) string {
 	res, _ := obj["resource"].(map[string]any)
@@ -228,6 +243,8 @@ func resourceConfigName(obj map[string]any, _ []map[string]any) string {
 // View is one way completion offers a kind's objects: the field typed
 // (Value) and those shown beside it (Label).
 type View struct {
+	// Name is the view's name, as Field.Complete and Op.ArgsComplete use it.
+	Name  string
 	Kind  string
 	Value string
 	Label []string
@@ -236,27 +253,41 @@ type View struct {
 	Names bool
 }
 
-// Views are the completion views by the name Field.Complete and
-// Op.ArgsComplete use.
-var Views = map[string]View{
-	"users":             {Kind: "users", Value: "id", Label: []string{"email"}, Names: true},
-	"groups":            {Kind: "groups", Value: "id", Label: []string{"name"}, Names: true},
-	"folders":           {Kind: "folders", Value: "id", Label: []string{"name"}, Names: true},
-	"apps":              {Kind: "apps", Value: "id", Label: []string{"name"}, Names: true},
-	"workflows":         {Kind: "workflows", Value: "id", Label: []string{"name"}, Names: true},
-	"spaces":            {Kind: "spaces", Value: "id", Label: []string{"name"}, Names: true},
-	"space-names":       {Kind: "spaces", Value: "name", Label: []string{"domain"}},
-	"environments":      {Kind: "environments", Value: "id", Label: []string{"name"}, Names: true},
-	"environment-names": {Kind: "environments", Value: "name", Label: []string{"description"}},
+// views are the completion views by the name Field.Complete and
+// Op.ArgsComplete use, sorted by that name.
+var views = []View{
+	{Name: "apps", Kind: "apps", Value: "id", Label: []string{"name"}, Names: true},
+	{Name: "attribute-names", Kind: "user-attributes", Value: "name", Label: []string{"label"}},
+	{Name: "config-vars", Kind: "config-vars", Value: "id", Label: []string{"name"}, Names: true},
+	{Name: "environment-names", Kind: "environments", Value: "name", Label: []string{"description"}},
+	{Name: "environments", Kind: "environments", Value: "id", Label: []string{"name"}, Names: true},
+	{Name: "folders", Kind: "folders", Value: "id", Label: []string{"name"}, Names: true},
+	{Name: "groups", Kind: "groups", Value: "id", Label: []string{"name"}, Names: true},
+	{Name: "invites", Kind: "invites", Value: "id", Label: []string{"invited_email"}, Names: true},
 	// Where the API takes a resource's id it mostly takes its name too,
 	// so a lookup would only cost points; resource-ids marks the few
 	// places that take only the UUID.
-	"resources":       {Kind: "resources", Value: "id", Label: []string{"display_name"}},
-	"resource-ids":    {Kind: "resources", Value: "id", Label: []string{"display_name"}, Names: true},
-	"themes":          {Kind: "themes", Value: "id", Label: []string{"name"}, Names: true},
-	"invites":         {Kind: "invites", Value: "id", Label: []string{"invited_email"}, Names: true},
-	"user-attributes": {Kind: "user-attributes", Value: "id", Label: []string{"name"}, Names: true},
-	"attribute-names": {Kind: "user-attributes", Value: "name", Label: []string{"label"}},
-	"config-vars":     {Kind: "config-vars", Value: "id", Label: []string{"name"}, Names: true},
-	"roles":           {Kind: "roles", Value: "id", Label: []string{"name"}, Names: true},
+	{Name: "resource-ids", Kind: "resources", Value: "id", Label: []string{"display_name"}, Names: true},
+	{Name: "resources", Kind: "resources", Value: "id", Label: []string{"display_name"}},
+	{Name: "roles", Kind: "roles", Value: "id", Label: []string{"name"}, Names: true},
+	{Name: "space-names", Kind: "spaces", Value: "name", Label: []string{"domain"}},
+	{Name: "spaces", Kind: "spaces", Value: "id", Label: []string{"name"}, Names: true},
+	{Name: "themes", Kind: "themes", Value: "id", Label: []string{"name"}, Names: true},
+	{Name: "user-attributes", Kind: "user-attributes", Value: "id", Label: []string{"name"}, Names: true},
+	{Name: "users", Kind: "users", Value: "id", Label: []string{"email"}, Names: true},
+	{Name: "workflows", Kind: "workflows", Value: "id", Label: []string{"name"}, Names: true},
+}
+
+// Views are every completion view, sorted by name; the caller must not
+// change them.
+func Views() []View { return views }
+
+// ViewOf is the completion view named name; false when there is none.
+func ViewOf(name string) (View, bool) {
+	for _, v := range views {
+		if v.Name == name {
+			return v, true
+		}
+	}
+	return View{}, false
 }

@@ -119,9 +119,13 @@ func TestProtectedByKey(t *testing.T) {
 
 func TestRegistryIsWhole(t *testing.T) {
 	lists := map[string]string{}
-	for name, k := range ByName {
-		if k.Name != name {
-			t.Errorf("%s: Name %q", name, k.Name)
+	for i, k := range All() {
+		name := k.Name
+		if i > 0 && All()[i-1].Name >= name {
+			t.Errorf("%s: after %s, not sorted by name or named twice", name, All()[i-1].Name)
+		}
+		if got, ok := Lookup(name); !ok || got.Name != name {
+			t.Errorf("Lookup(%q) = %q, %v", name, got.Name, ok)
 		}
 		if k.List == "" || k.Scope == "" {
 			t.Errorf("%s: no list or scope", name)
@@ -134,8 +138,15 @@ func TestRegistryIsWhole(t *testing.T) {
 			t.Errorf("%s: named, but no id shape to tell ids from names", name)
 		}
 	}
-	for name, v := range Views {
-		k, ok := ByName[v.Kind]
+	for i, v := range Views() {
+		name := v.Name
+		if i > 0 && Views()[i-1].Name >= name {
+			t.Errorf("view %s: after %s, not sorted by name or named twice", name, Views()[i-1].Name)
+		}
+		if got, ok := ViewOf(name); !ok || got.Name != name || got.Kind != v.Kind {
+			t.Errorf("ViewOf(%q) = %+v, %v", name, got, ok)
+		}
+		k, ok := Lookup(v.Kind)
 		if !ok {
 			t.Errorf("view %s: no kind %q", name, v.Kind)
 			continue

@@ -45,7 +45,7 @@ func sandboxResolver(t *testing.T) (*Resolver, *countingDoer) {
 func TestUsersResolveByEmailWithOneFilteredRequest(t *testing.T) {
 	r, d := sandboxResolver(t)
 	ctx := context.Background()
-	o, err := r.One(ctx, kinds.ByName["users"], "ADMIN@sandbox.example")
+	o, err := r.One(ctx, kinds.Of("users"), "ADMIN@sandbox.example")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,11 +56,11 @@ func TestUsersResolveByEmailWithOneFilteredRequest(t *testing.T) {
 	if len(d.sent) != 2 || d.sent[0] != "GET /users?email=ADMIN%40sandbox.example" || d.sent[1] != "GET /users?email=admin%40sandbox.example" {
 		t.Errorf("sent %q, want the filtered list as typed, then in lower case", d.sent)
 	}
-	if _, err := r.ID(ctx, kinds.ByName["users"], "ana.viewer@sandbox.example"); err != nil || len(d.sent) != 3 {
+	if _, err := r.ID(ctx, kinds.Of("users"), "ana.viewer@sandbox.example"); err != nil || len(d.sent) != 3 {
 		t.Errorf("a lower-case key: %v, sent %q, want one request", err, d.sent)
 	}
 	// The same key again costs nothing.
-	if _, err := r.ID(ctx, kinds.ByName["users"], "ADMIN@sandbox.example"); err != nil || len(d.sent) != 3 {
+	if _, err := r.ID(ctx, kinds.Of("users"), "ADMIN@sandbox.example"); err != nil || len(d.sent) != 3 {
 		t.Errorf("second lookup: %v, sent %q", err, d.sent)
 	}
 }
@@ -71,7 +71,7 @@ func TestIDsAreUsedWithoutARequest(t *testing.T) {
 		"users": "user_0000000000000000005a4d0000000004", "groups": "6", "folders": "app_7",
 		"apps": "5a4d0006-0000-4000-8000-000000000001", "themes": "1",
 	} {
-		got, err := r.ID(context.Background(), kinds.ByName[kind], id)
+		got, err := r.ID(context.Background(), kinds.Of(kind), id)
 		if err != nil || got != id {
 			t.Errorf("%s %s: got %q, %v", kind, id, got, err)
 		}
@@ -88,7 +88,7 @@ func TestNamesResolveFromOneListPerKind(t *testing.T) {
 		{"groups", "support"}, {"groups", "admin"}, {"apps", "Customer Lookup"},
 		{"resources", "orders-postgres"}, {"environments", "production"}, {"spaces", "eng"},
 	} {
-		id, err := r.ID(ctx, kinds.ByName[tc.kind], tc.name)
+		id, err := r.ID(ctx, kinds.Of(tc.kind), tc.name)
 		if err != nil || id == "" || id == tc.name {
 			t.Errorf("%s %q: got %q, %v", tc.kind, tc.name, id, err)
 		}
@@ -110,7 +110,7 @@ func TestNamesResolveFromOneListPerKind(t *testing.T) {
 func TestFoldersResolveByPath(t *testing.T) {
 	r, _ := sandboxResolver(t)
 	ctx := context.Background()
-	all, err := r.All(ctx, kinds.ByName["folders"])
+	all, err := r.All(ctx, kinds.Of("folders"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestFoldersResolveByPath(t *testing.T) {
 	if keys["app:/archive"] != "app_2" || keys["resource:/"] != "resource_1" {
 		t.Errorf("folder paths: %v", keys)
 	}
-	id, err := r.ID(ctx, kinds.ByName["folders"], "app:/archive")
+	id, err := r.ID(ctx, kinds.Of("folders"), "app:/archive")
 	if err != nil || id != "app_2" {
 		t.Errorf("app:/archive -> %q, %v", id, err)
 	}
@@ -135,7 +135,7 @@ func TestFoldersResolveByPath(t *testing.T) {
 
 func TestNoMatchAndAmbiguity(t *testing.T) {
 	r, _ := sandboxResolver(t)
-	_, err := r.ID(context.Background(), kinds.ByName["groups"], "no such group")
+	_, err := r.ID(context.Background(), kinds.Of("groups"), "no such group")
 	var nf *NotFoundError
 	if !errors.As(err, &nf) || !strings.Contains(err.Error(), `no group named "no such group"`) {
 		t.Errorf("err = %v", err)
@@ -161,7 +161,7 @@ func TestStoreSavesListsAcrossResolvers(t *testing.T) {
 	r1, d1 := sandboxResolver(t)
 	st := memStore{}
 	r1.Store = st
-	if _, err := r1.ID(context.Background(), kinds.ByName["groups"], "support"); err != nil {
+	if _, err := r1.ID(context.Background(), kinds.Of("groups"), "support"); err != nil {
 		t.Fatal(err)
 	}
 	for _, it := range st["groups"] {
@@ -174,7 +174,7 @@ func TestStoreSavesListsAcrossResolvers(t *testing.T) {
 	r2 := New(d1)
 	r2.Store = st
 	before := len(d1.sent)
-	if id, err := r2.ID(context.Background(), kinds.ByName["groups"], "support"); err != nil || id != "6" {
+	if id, err := r2.ID(context.Background(), kinds.Of("groups"), "support"); err != nil || id != "6" {
 		t.Errorf("from the store: %q, %v", id, err)
 	}
 	if len(d1.sent) != before {
@@ -182,7 +182,7 @@ func TestStoreSavesListsAcrossResolvers(t *testing.T) {
 	}
 	// What the org cannot do without is known from the stored list too.
 	for name, want := range map[string]bool{"admin": true, "All Users": true, "support": false} {
-		o, err := r2.One(context.Background(), kinds.ByName["groups"], name)
+		o, err := r2.One(context.Background(), kinds.Of("groups"), name)
 		if err != nil || (o.Protected != "") != want {
 			t.Errorf("stored group %s: protected %q, want %v (%v)", name, o.Protected, want, err)
 		}
@@ -191,10 +191,10 @@ func TestStoreSavesListsAcrossResolvers(t *testing.T) {
 
 func TestPlanNamesTheRequest(t *testing.T) {
 	r, d := sandboxResolver(t)
-	if p := r.Plan(kinds.ByName["users"], "user_abc"); p != nil {
+	if p := r.Plan(kinds.Of("users"), "user_abc"); p != nil {
 		t.Errorf("an id planned %+v", p)
 	}
-	p := r.Plan(kinds.ByName["users"], "ada@example.com")
+	p := r.Plan(kinds.Of("users"), "ada@example.com")
 	if p == nil || p.Request.Path != "/users" || p.Request.Query.Get("email") != "ada@example.com" {
 		t.Errorf("plan %+v", p)
 	}
@@ -234,7 +234,7 @@ func TestRecordedFoldersResolveOnePathEach(t *testing.T) {
 		t.Skip("skipping: the recording holds no GET /folders answer")
 	}
 	r := New(answerDoer{"/folders": data})
-	folders := kinds.ByName["folders"]
+	folders := kinds.Of("folders")
 	for path, want := range map[string]string{"app:/": "app_1", "app:~/": "app_3", "app:~/(1) Luke Wright's Drafts": "app_7",
 		"app:/archive": "app_2", "file:/": "file_6"} {
 		o, err := r.One(context.Background(), folders, path)
@@ -289,7 +289,7 @@ func TestOneLookupPerNameWhateverTheWorkers(t *testing.T) {
 		go func() {
 			defer done.Done()
 			started.Done()
-			ids[i], _ = r.ID(context.Background(), kinds.ByName["users"], "dev.lee@sandbox.example")
+			ids[i], _ = r.ID(context.Background(), kinds.Of("users"), "dev.lee@sandbox.example")
 		}()
 	}
 	started.Wait()

@@ -99,4 +99,7 @@ func (n inputNames) Refuse(found map[string]resolve.Object) error {
 }
 
 // StandIn is the first stand-in id of kind.
-func (e *Engine) StandIn(kind string) string { return standIn(kinds.ByName[kind], 1) }
+func (e *Engine) StandIn(kind string) string {
+	k, _ := kinds.Lookup(kind)
+	return standIn(k, 1)
+}

@@ -45,7 +45,7 @@ func TestEngineFindsAJobsNamesAsACommandLines(t *testing.T) {
 	if err := namer.Names(op, builtin).Refuse(nil); err == nil {
 		t.Errorf("%s: not refused by its name", kinds.BuiltinGroups[0])
 	}
-	if s := namer.StandIn("users"); !resolve.LooksLikeID(kinds.ByName["users"], s) {
+	if s := namer.StandIn("users"); !resolve.LooksLikeID(kinds.Of("users"), s) {
 		t.Errorf("stand-in %q is no user id", s)
 	}
 }

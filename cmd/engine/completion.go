@@ -32,48 +32,71 @@ type objectKind struct {
 // the registry's views, each with its kind's list. A kind's cache list is
 // the budget family of its path, so a mutation of that family
 // (Factory.OnChange) forgets it.
-func completionKinds() map[string]objectKind { return completionTables().kinds }
+func completionKinds() map[string]objectKind { return loadCompletionTables().kinds }
 
 // resolveKinds are the completion kinds whose names orgctl turns into ids
 // (completion kind -> registry kind).
-func resolveKinds() map[string]string { return completionTables().resolve }
+func resolveKinds() map[string]string { return loadCompletionTables().resolve }
 
 // ObjectTypeKinds are the permission API's object types whose names
 // orgctl looks up ("folder" -> "folders"): the registry's kinds of an
 // object type whose own view looks names up.
 func ObjectTypeKinds() map[string]string {
 	out := map[string]string{}
-	for name, k := range kinds.ByName {
-		if v, ok := kinds.Views[name]; ok && v.Names && k.ObjectType != "" {
-			out[k.ObjectType] = name
+	for _, k := range kinds.All() {
+		if v, ok := kinds.ViewOf(k.Name); ok && v.Names && k.ObjectType != "" {
+			out[k.ObjectType] = k.Name
 		}
 	}
 	return out
 }
 
-// completionTables are built on first use rather than at init: most
-// command lines (help, --version, a list) never complete or resolve a name.
-var completionTables = sync.OnceValue(func() (t struct {
+// completionTable is what completion and resolution read of the registry's
+// views: the completion kinds by name, and the registry kind each one that
+// looks names up resolves to.
+type completionTable struct {
 	kinds   map[string]objectKind
 	resolve map[string]string
-}) {
-	t.kinds = map[string]objectKind{}
-	t.resolve = map[string]string{}
-	for name, v := range kinds.Views {
-		k := kinds.Of(v.Kind)
-		t.kinds[name] = objectKind{Path: k.List, Scope: k.Scope,
-			View: completions.Kind{List: ratebudget.Family(k.List), Value: v.Value, Label: v.Label}}
-		if v.Names {
-			t.resolve[name] = v.Kind
-		}
-	}
-	return t
-})
+}
 
-// CommandFlagKinds wires flags of commands that are not declared Ops
-// ("command path" -> flag -> kind).
-var CommandFlagKinds = map[string]map[string]string{
-	"auth login": {"space": "space-names"},
+// completionTables are built on first use rather than at init: most
+// command lines (help, --version, a list) never complete or resolve a name.
+// A zero sync.Once, not a package-level sync.OnceValue, so nothing of it
+// runs before main.
+var (
+	completionTablesOnce sync.Once
+	completionTables     completionTable
+)
+
+func loadCompletionTables() *completionTable {
+	completionTablesOnce.Do(func() {
+		t := &completionTables
+		t.kinds = map[string]objectKind{}
+		t.resolve = map[string]string{}
+		for _, v := range kinds.Views() {
+			k := kinds.Of(v.Kind)
+			t.kinds[v.Name] = objectKind{Path: k.List, Scope: k.Scope,
+				View: completions.Kind{List: ratebudget.Family(k.List), Value: v.Value, Label: v.Label}}
+			if v.Names {
+				t.resolve[v.Name] = v.Kind
+			}
+		}
+	})
+	return &completionTables
+}
+
+// CommandFlagKind wires a flag of a command that is not a declared Op to
+// the completion kind it names.
+type CommandFlagKind struct {
+	Path string // the command's path below the root ("auth login")
+	Flag string
+	Kind string
+}
+
+// CommandFlagKinds are the flags of commands that are not declared Ops that
+// complete object names.
+var CommandFlagKinds = []CommandFlagKind{
+	{Path: "auth login", Flag: "space", Kind: "space-names"},
 }
 
 // noCompletion turns inference off in Field.Complete and Op.ArgsComplete.

@@ -9,31 +9,42 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-// pastTense is how a write command's verb reads once it is done.
-var pastTense = map[string]string{
-	"create": "Created", "update": "Updated", "delete": "Deleted", "add": "Added", "remove": "Removed",
-	"set": "Set", "grant": "Granted", "revoke": "Revoked", "clone": "Cloned", "move": "Moved",
-	"rename": "Renamed", "copy": "Copied", "approve": "Approved", "deny": "Denied", "submit": "Submitted",
-	"cancel": "Cancelled", "reassign": "Reassigned", "deploy": "Deployed", "release": "Released",
-	"enable": "Enabled", "disable": "Disabled", "replace": "Replaced", "upload": "Uploaded",
+// pastTense is how a write command's verb reads once it is done. Pairs
+// rather than a map, so that no code builds it before main.
+var pastTense = [...][2]string{
+	{"create", "Created"}, {"update", "Updated"}, {"delete", "Deleted"}, {"add", "Added"}, {"remove", "Removed"},
+	{"set", "Set"}, {"grant", "Granted"}, {"revoke", "Revoked"}, {"clone", "Cloned"}, {"move", "Moved"},
+	{"rename", "Renamed"}, {"copy", "Copied"}, {"approve", "Approved"}, {"deny", "Denied"}, {"submit", "Submitted"},
+	{"cancel", "Cancelled"}, {"reassign", "Reassigned"}, {"deploy", "Deployed"}, {"release", "Released"},
+	{"enable", "Enabled"}, {"disable", "Disabled"}, {"replace", "Replaced"}, {"upload", "Uploaded"},
 }
 
 // nouns are what a family's objects are called where its name is not simply
 // their plural.
-var nouns = map[string]string{
-	"config-vars":      "configuration variable",
-	"resource-configs": "resource configuration",
-	"spaces":           "Space",
-	"sso":              "SSO configuration",
-	"observability":    "observability configuration",
-	"org":              "organization settings",
-	"ai-settings":      "AI settings",
-	"config":           "source control configuration",
+var nouns = [...][2]string{
+	{"config-vars", "configuration variable"},
+	{"resource-configs", "resource configuration"},
+	{"spaces", "Space"},
+	{"sso", "SSO configuration"},
+	{"observability", "observability configuration"},
+	{"org", "organization settings"},
+	{"ai-settings", "AI settings"},
+	{"config", "source control configuration"},
+}
+
+// pairValue is the value paired with key in pairs; false when none is.
+func pairValue(pairs [][2]string, key string) (string, bool) {
+	for _, p := range pairs {
+		if p[0] == key {
+			return p[1], true
+		}
+	}
+	return "", false
 }
 
 // singular is what one object of a group is called: "user-attributes" -> "user attribute".
 func singular(group string) string {
-	if n, ok := nouns[group]; ok {
+	if n, ok := pairValue(nouns[:], group); ok {
 		return n
 	}
 	return kinds.Singular(group)
@@ -41,7 +52,7 @@ func singular(group string) string {
 
 // plural is how an empty list names what it did not find: "no users match".
 func plural(group string) string {
-	if n, ok := nouns[group]; ok && !strings.HasSuffix(n, "s") {
+	if n, ok := pairValue(nouns[:], group); ok && !strings.HasSuffix(n, "s") {
 		return n + "s"
 	}
 	return strings.ReplaceAll(group, "-", " ")
@@ -73,7 +84,7 @@ func doneLine(c *Call, data json.RawMessage) string {
 		return fmt.Sprintf("%s %s", c.Op.Method, c.Request().Path) // orgctl api: the request is the object
 	}
 	verb := strings.Fields(c.Op.Use)[0]
-	past, ok := pastTense[verb]
+	past, ok := pairValue(pastTense[:], verb)
 	if !ok {
 		past = "Done:"
 		return strings.TrimSpace(past + " " + c.Command + " " + what)

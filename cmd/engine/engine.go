@@ -292,7 +292,7 @@ func (e *Engine) describe(ctx context.Context, kind, id string) (resolve.Object,
 	if err != nil {
 		return resolve.Object{}, false
 	}
-	o, err := r.Describe(ctx, kinds.ByName[rk], id)
+	o, err := r.Describe(ctx, kinds.Of(rk), id)
 	if err != nil || o.Key == "" || o.Key == id {
 		return resolve.Object{}, false
 	}
@@ -567,7 +567,7 @@ func (e *Engine) seedNames(c *Call, resp *client.Response) {
 	if req.Method != http.MethodGet || len(req.Query) > 0 || c.All {
 		return
 	}
-	for _, k := range kinds.ByName {
+	for _, k := range kinds.All() {
 		if k.List == req.Path {
 			if r, err := e.resolver(); err == nil {
 				r.Seed(k, resp.Data)
@@ -585,7 +585,7 @@ func (e *Engine) nameOf(ctx context.Context) func(kinds, id string) (string, boo
 	names := map[string]map[string]string{}
 	return func(kindList, id string) (string, bool) {
 		for _, kind := range strings.Split(kindList, ",") {
-			k, known := kinds.ByName[kind]
+			k, known := kinds.Lookup(kind)
 			if !known || (k.IsID != nil && !k.IsID(id)) {
 				continue
 			}
@@ -606,7 +606,8 @@ func (e *Engine) nameIn(ctx context.Context, names map[string]map[string]string,
 		r, err := e.resolver()
 		var objs []resolve.Object
 		if err == nil {
-			objs, err = r.All(ctx, kinds.ByName[kind])
+			k, _ := kinds.Lookup(kind)
+			objs, err = r.All(ctx, k)
 		}
 		if err != nil {
 			e.f.IO.Warn("could not look up %s names, showing ids: %v", kinds.Singular(kind), err)
@@ -624,7 +625,8 @@ func (e *Engine) namesOf(ctx context.Context) func(kind string) ([]resolve.Objec
 		if err != nil {
 			return nil, err
 		}
-		return r.All(ctx, kinds.ByName[kind])
+		k, _ := kinds.Lookup(kind)
+		return r.All(ctx, k)
 	}
 }
 

@@ -39,7 +39,7 @@ func TestEveryWriteTakesFrom(t *testing.T) {
 				t.Errorf("%s: --on-exists offered %v, Exists declared %v", at, onExists, op.Exists != nil)
 			}
 			if ex := op.Exists; ex != nil && ex.Check == nil {
-				if _, ok := kinds.ByName[ex.Kind]; !ok {
+				if _, ok := kinds.Lookup(ex.Kind); !ok {
 					t.Errorf("%s: no resolve kind %q to look existing ones up in", at, ex.Kind)
 				}
 				if op.Sibling(ex.Update) == nil && ex.Update != "" {

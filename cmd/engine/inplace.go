@@ -30,7 +30,8 @@ func (e *Engine) inPlace(ctx context.Context, c *Call) bool {
 		return false
 	}
 	name := c.ArgKey(0)
-	if objs, err := truth.All(ctx, kinds.ByName[ex.ListKind]); err == nil {
+	listKind, _ := kinds.Lookup(ex.ListKind)
+	if objs, err := truth.All(ctx, listKind); err == nil {
 		for _, o := range objs {
 			if o.ID == c.Params[c.Op.Args[0]] {
 				name = o.Key

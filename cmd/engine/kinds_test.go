@@ -52,26 +52,27 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 	for _, g := range families.All() {
 		check("orgctl", g)
 	}
-	for _, k := range opdef.ParamKinds {
+	for _, p := range opdef.ParamKinds {
+		k := p[1]
 		if _, ok := engine.CompletionKinds[k]; !ok {
 			t.Errorf("paramKinds names unknown kind %q", k)
 		}
 	}
-	for _, k := range opdef.KeyKinds {
+	for _, p := range opdef.KeyKinds {
+		k := p[1]
 		if _, ok := engine.CompletionKinds[k]; !ok {
 			t.Errorf("keyKinds names unknown kind %q", k)
 		}
 	}
-	for _, k := range opdef.FamilyIDKinds {
+	for _, p := range opdef.FamilyIDKinds {
+		k := p[1]
 		if _, ok := engine.CompletionKinds[k]; !ok {
 			t.Errorf("familyIDKinds names unknown kind %q", k)
 		}
 	}
-	for path, flags := range engine.CommandFlagKinds {
-		for flag, k := range flags {
-			if _, ok := engine.CompletionKinds[k]; !ok {
-				t.Errorf("commandFlagKinds: %s --%s names unknown kind %q", path, flag, k)
-			}
+	for _, fk := range engine.CommandFlagKinds {
+		if _, ok := engine.CompletionKinds[fk.Kind]; !ok {
+			t.Errorf("commandFlagKinds: %s --%s names unknown kind %q", fk.Path, fk.Flag, fk.Kind)
 		}
 	}
 }
@@ -91,7 +92,7 @@ func checkKindBy(t *testing.T, what string, op opdef.Op, kb opdef.KindBy) {
 	} else if kb.Arg >= len(op.Args) {
 		t.Errorf("%s: KindBy reads argument %d, which the op does not have", what, kb.Arg+1)
 	}
-	for v, k := range kb.Kinds {
+	for v, k := range kb.Kinds() {
 		if _, ok := engine.CompletionKinds[k]; !ok {
 			t.Errorf("%s: KindBy maps %q to unknown kind %q", what, v, k)
 		}

@@ -46,7 +46,7 @@ func nameRefs(op *Op, in Input) []nameRef {
 		if !ok {
 			return
 		}
-		k := kinds.ByName[rk]
+		k := kinds.Of(rk)
 		if strings.TrimSpace(r.Text) == "" || resolve.LooksLikeID(k, r.Text) {
 			return
 		}
@@ -239,7 +239,8 @@ func (e *Engine) fetched(kind string) *resolve.Resolver {
 	if e.names == nil {
 		return nil
 	}
-	known := e.names.Known(kinds.ByName[kind]) // may load the cache, which marks it
+	k, _ := kinds.Lookup(kind)
+	known := e.names.Known(k) // may load the cache, which marks it
 	if _, cached := e.cached.Load(kind); cached || len(known) == 0 {
 		return nil
 	}
@@ -258,7 +259,8 @@ type nameStore struct {
 
 // nameList is the cache list of a kind's names.
 func nameList(kind string) string {
-	return "names-" + ratebudget.Family(kinds.ByName[kind].List)
+	k, _ := kinds.Lookup(kind)
+	return "names-" + ratebudget.Family(k.List)
 }
 
 func (s nameStore) Load(kind string) ([]map[string]string, bool) {
@@ -316,7 +318,7 @@ func builtinRefusal(ref nameRef, why string) error {
 // (DELETE /groups/{id}), not something inside it (a member of the group).
 func deletesObject(op *Op, ref nameRef) bool {
 	return op.Method == http.MethodDelete && ref.Flag == "" && ref.Arg == len(op.Args)-1 &&
-		placeholders().ReplaceAllString(op.Path, "{}") == ref.Kind.List+"/{}"
+		placeholders.Get().ReplaceAllString(op.Path, "{}") == ref.Kind.List+"/{}"
 }
 
 // foundObject is the object a lookup answered when the call reads that
@@ -329,13 +331,13 @@ func foundObject(c *Call, refs []nameRef, found map[string]resolve.Object) json.
 		return nil
 	}
 	ref := refs[0]
-	if ref.Flag != "" || ref.Arg != len(op.Args)-1 || ref.Kind.Get == "" || placeholders().ReplaceAllString(ref.Kind.Get, "{}") != placeholders().ReplaceAllString(op.Path, "{}") {
+	if ref.Flag != "" || ref.Arg != len(op.Args)-1 || ref.Kind.Get == "" || placeholders.Get().ReplaceAllString(ref.Kind.Get, "{}") != placeholders.Get().ReplaceAllString(op.Path, "{}") {
 		return nil
 	}
 	return found[ref.stand].Raw
 }
 
-var placeholders = LazyRegexp(`\{[^}]*\}`)
+var placeholders = LazyRegexp{Expr: `\{[^}]*\}`}
 
 // dryRunNames lists the lookups first, then the call with each name where
 // its id will go.

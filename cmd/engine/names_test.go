@@ -45,7 +45,7 @@ func TestNameRefsFollowKindBy(t *testing.T) {
 }
 
 func TestNearNames(t *testing.T) {
-	groups := kinds.ByName["groups"]
+	groups := kinds.Of("groups")
 	names := []string{"admin", "editor", "viewer", "All Users", "support", "supply"}
 	for _, c := range []struct {
 		typed string
@@ -61,7 +61,7 @@ func TestNearNames(t *testing.T) {
 			t.Errorf("NearNames(%q) = %q, want %q", c.typed, got, c.want)
 		}
 	}
-	users := kinds.ByName["users"]
+	users := kinds.Of("users")
 	emails := []string{"admin@sandbox.example", "ana.viewer@sandbox.example", "dev.lee@sandbox.example"}
 	if got := engine.NearNames(users, "Ana.Viewr@sandbox.example", emails); !slices.Equal(got, []string{"ana.viewer@sandbox.example"}) {
 		t.Errorf("emails fold case: got %q", got)

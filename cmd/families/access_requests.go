@@ -9,11 +9,6 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() {
-	register("access-requests", []string{"access-request"},
-		"Review requests to join the organization", accessRequestsGroup)
-}
-
 // decide answers an access request with a JSON Patch of its status.
 func decide(status string) func(c *opdef.Call) error {
 	return func(c *opdef.Call) error {

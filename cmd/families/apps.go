@@ -18,11 +18,6 @@ func argToBody(param, key string) func(c *opdef.Call) error {
 	}
 }
 
-func init() {
-	register("apps", []string{"app"},
-		"List, create, clone and delete apps", appsGroup)
-}
-
 func appsGroup() engine.Group {
 	return engine.Group{
 		Long: `Apps of the organization (or of the Space a profile points at). App ids are

@@ -105,11 +105,6 @@ func mergeValues(cur, upd []any) []any {
 	return out
 }
 
-func init() {
-	register("config-vars", []string{"config-var", "configuration-variables"},
-		"Manage configuration variables and their per-environment values", configVarsGroup)
-}
-
 func configVarsGroup() engine.Group {
 	return engine.Group{
 		Long: `Configuration variables (Retool 3.42+, when enabled for the org) hold one value

@@ -65,11 +65,6 @@ func revisionForm(c *opdef.Call) error {
 	return nil
 }
 
-func init() {
-	register("custom-components", []string{"custom-component", "ccl"},
-		"Manage custom component libraries and their revisions", customComponentsGroup)
-}
-
 func customComponentsGroup() engine.Group {
 	return engine.Group{
 		Long: `Custom component libraries (Retool Cloud, self-hosted 3.41.0+) package React

@@ -3,8 +3,9 @@
 // (path, scope, fields, columns, and the few hooks an endpoint needs), the
 // views that are the family's own, and where a workflow (cmd/access,
 // cmd/resources) is attached, as engine.Attach(NewCmdX). It builds no
-// command itself. Each file registers its family in init; List gives them
-// to the root, sorted.
+// command itself. Each file declares its family's build function; the
+// registry table (registry.go) names every family, sorted, and List gives
+// them to the root.
 //
 // It must not import the root command package or a tool command.
 package families

@@ -8,11 +8,6 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() {
-	register("environments", []string{"environment", "env"},
-		"List, create, update and delete environments", environmentsGroup)
-}
-
 func environmentsGroup() engine.Group {
 	return engine.Group{
 		Long: `Environments (production, staging, ...) in which resources have separate

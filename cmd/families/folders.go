@@ -10,11 +10,6 @@ import (
 
 var folderTypes = []string{"app", "workflow", "resource", "agent", "library"}
 
-func init() {
-	register("folders", []string{"folder"},
-		"List, create, rename, move and delete folders", foldersGroup)
-}
-
 func foldersGroup() engine.Group {
 	return engine.Group{
 		Long: `Folders hold apps, workflows, resources, agents and libraries. Ids look like app_190.`,

@@ -96,11 +96,6 @@ func numbersIn(key, flag string) func(c *opdef.Call) error {
 	}
 }
 
-func init() {
-	register("groups", []string{"group"},
-		"Manage permission groups and their members", groupsGroup)
-}
-
 func groupsGroup() engine.Group {
 	memberColumns := []output.Column{
 		{Header: "ID", Field: "id"},

@@ -9,11 +9,6 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() {
-	register("info", nil,
-		"Facts about the platform itself", infoGroup)
-}
-
 func infoGroup() engine.Group {
 	return engine.Group{
 		Example: "  orgctl info ip-allowlist",

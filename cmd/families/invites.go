@@ -8,11 +8,6 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() {
-	register("invites", []string{"invite", "user-invites"},
-		"Invite people and manage pending invites", invitesGroup)
-}
-
 func invitesGroup() engine.Group {
 	g := attributesGroup("invite", "INVITE_ID", "/user_invites/{userInviteId}", "userInviteId", "Users > Write",
 		"a pending invite", "1")

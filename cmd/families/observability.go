@@ -109,11 +109,6 @@ func readSecretFile(c *opdef.Call, src string) (string, error) {
 	return s, nil
 }
 
-func init() {
-	register("observability", nil,
-		"Send the org's app errors to Sentry or Datadog", observabilityGroup)
-}
-
 func observabilityGroup() engine.Group {
 	return engine.Group{
 		Long: `Observability provider configurations: where errors from apps and workflows are

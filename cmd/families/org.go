@@ -32,7 +32,7 @@ func settingRows(data json.RawMessage) ([]map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, errNotObject
+		return nil, cli.UsageErrorf("not a JSON object")
 	}
 	var rows []map[string]any
 	for dec.More() {
@@ -48,8 +48,6 @@ func settingRows(data json.RawMessage) ([]map[string]any, error) {
 	}
 	return rows, nil
 }
-
-var errNotObject = cli.UsageErrorf("not a JSON object")
 
 var orgSettingFields = []opdef.Field{
 	{Flag: "request-access-enabled", Key: "request_access_enabled", In: opdef.InPatch, Kind: opdef.KBool, Usage: "let users request access to apps"},
@@ -127,11 +125,6 @@ func mergeAISettings(c *opdef.Call, current []json.RawMessage) error {
 		}
 	}
 	return nil
-}
-
-func init() {
-	register("org", []string{"organization"},
-		"Organization settings, AI settings and sessions", orgGroup)
 }
 
 func orgGroup() engine.Group {

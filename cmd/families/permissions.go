@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/orgctl/orgctl/cmd/access"
 	"github.com/orgctl/orgctl/cmd/cli"
@@ -13,11 +14,6 @@ import (
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
-
-func init() {
-	register("permissions", []string{"permission", "perms"},
-		"See and change who can use, edit or own apps, folders and resources", permissionsGroup)
-}
 
 var subjectFields = []opdef.Field{
 	{Flag: "group", In: opdef.InLocal, Usage: "the subject is this `GROUP` (id or name)"},
@@ -75,7 +71,16 @@ var objectTypes = []string{"folder", "app", "screen", "resource", "resource_conf
 
 // ObjectKinds are the object types whose names orgctl looks up; the API
 // takes a resource's name itself, and screens and configurations have none.
-var ObjectKinds = engine.ObjectTypeKinds()
+// Worked out from the registry on first use, not at init.
+func ObjectKinds() map[string]string {
+	objectKindsOnce.Do(func() { objectKinds = engine.ObjectTypeKinds() })
+	return objectKinds
+}
+
+var (
+	objectKindsOnce sync.Once
+	objectKinds     map[string]string
+)
 
 var objectFields = []opdef.Field{
 	{Flag: "object-type", In: opdef.InLocal, Enum: objectTypes, Usage: "kind of object"},
@@ -139,7 +144,7 @@ var grantFields = []opdef.Field{
 }
 
 // subjectKinds name users by email and groups by name where a subject type picks.
-var subjectKinds = map[string]string{"user": "users", "group": "groups"}
+func subjectKinds() map[string]string { return map[string]string{"user": "users", "group": "groups"} }
 
 func permissionsGroup() engine.Group {
 	return engine.Group{

@@ -10,13 +10,8 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() {
-	register("releases", []string{"release"},
-		"Release apps and workflows through source control", releasesGroup)
-}
-
 var (
-	semver       = engine.LazyRegexp(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$`)
+	semver       = engine.LazyRegexp{Expr: `^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$`}
 	elementTypes = []string{"PAGE", "WORKFLOW"}
 )
 
@@ -32,7 +27,7 @@ var commitMessage = opdef.Field{Flag: "message", Key: "commit_message", Usage: "
 func checkRelease(flag string, allowLatest bool) func(c *opdef.Call) error {
 	return func(c *opdef.Call) error {
 		v, _ := c.BodyObject()[flag].(string)
-		if semver().MatchString(v) || (allowLatest && v == "latest") {
+		if semver.Get().MatchString(v) || (allowLatest && v == "latest") {
 			return nil
 		}
 		want := "MAJOR.MINOR.PATCH, e.g. 1.2.0"
@@ -188,7 +183,7 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 							var list []any
 							for _, e := range entries {
 								uuid, rel, ok := strings.Cut(e.(string), "=")
-								if !ok || uuid == "" || (!semver().MatchString(rel) && rel != "latest") {
+								if !ok || uuid == "" || (!semver.Get().MatchString(rel) && rel != "latest") {
 									return cli.UsageErrorf("invalid --%s %q: expected UUID=RELEASE (x.y.z or latest)", strings.TrimSuffix(kind, "s"), e)
 								}
 								list = append(list, map[string]any{"uuid": uuid, "release": rel})

@@ -85,11 +85,6 @@ func optionsIntoPatch(c *opdef.Call) error {
 	return nil
 }
 
-func init() {
-	register("resource-configs", []string{"resource-config", "resource-configurations"},
-		"Manage per-environment resource configurations", resourceConfigsGroup)
-}
-
 func resourceConfigsGroup() engine.Group {
 	return engine.Group{
 		Long: `A resource configuration holds a resource's connection options for one

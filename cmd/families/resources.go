@@ -32,15 +32,13 @@ var resourceColumns = []output.Column{
 	{Header: "UPDATED", Field: "updated_at"},
 }
 
-// resourceGetColumns add the T-SQL settings that only single reads carry.
-var resourceGetColumns = append(append([]output.Column(nil), resourceColumns...),
-	output.Column{Header: "CONNECTOR", Field: "options.connector_version"},
-	output.Column{Header: "WINDOWS AUTH", Field: "options.windows_auth"},
-)
-
-func init() {
-	register("resources", []string{"resource"},
-		"List, create, update and delete resources; audit them against announced type changes", resourcesGroup)
+// resourceGetColumns add the T-SQL settings that only single reads carry;
+// made when a family is built, not at init.
+func resourceGetColumns() []output.Column {
+	return append(append([]output.Column(nil), resourceColumns...),
+		output.Column{Header: "CONNECTOR", Field: "options.connector_version"},
+		output.Column{Header: "WINDOWS AUTH", Field: "options.windows_auth"},
+	)
 }
 
 func resourcesGroup() engine.Group {
@@ -72,7 +70,7 @@ removals affect, when, and what to do.`,
 			},
 			{
 				Use: "get RESOURCE", Short: "Show a resource (with its options)", Method: http.MethodGet, Path: "/resources/{resourceId}",
-				Args: []string{"resourceId"}, Scope: "Resources > Read", Columns: resourceGetColumns,
+				Args: []string{"resourceId"}, Scope: "Resources > Read", Columns: resourceGetColumns(),
 				Example: "  orgctl resources get legacy-mssql\n  orgctl resources get legacy-mssql --jq .options.connector_version",
 			},
 			{
@@ -103,7 +101,7 @@ and nothing is sent.`,
 			{
 				Use: "update RESOURCE", Short: "Change a resource's name, folder or T-SQL settings", Method: http.MethodPatch,
 				Path: "/resources/{resourceId}", Args: []string{"resourceId"}, Scope: "Resources > Write", Body: true, Patch: true,
-				Columns: resourceGetColumns,
+				Columns: resourceGetColumns(),
 				Long: `Each flag becomes one JSON Patch "replace" operation (the only operation the
 API publishes for resources); --body takes raw operations
 ([{"op":"replace","path":"/options/connector_version","value":"3.0"}]).

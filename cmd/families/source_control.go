@@ -11,11 +11,6 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() {
-	register("source-control", []string{"sc"},
-		"Configure source control and deploy from it", sourceControlGroup)
-}
-
 var scProviders = []string{"GitHub", "GitLab", "AWS CodeCommit", "Bitbucket", "Azure Repos"}
 
 // scConfigFields are local options placed by needConfig, since --body may

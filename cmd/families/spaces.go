@@ -13,11 +13,6 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() {
-	register("spaces", []string{"space"},
-		"List, create, update, delete and copy between Spaces", spacesGroup)
-}
-
 func spacesGroup() engine.Group {
 	return engine.Group{
 		Long: `Spaces are child organizations of the current one, each with its own users,

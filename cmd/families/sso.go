@@ -8,11 +8,6 @@ import (
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 )
 
-func init() {
-	register("sso", nil,
-		"Read, set and remove the SSO configuration", ssoGroup)
-}
-
 var ssoTypes = []string{"google", "oidc", "google & oidc", "saml", "google & saml"}
 
 func ssoGroup() engine.Group {

@@ -11,11 +11,6 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() {
-	register("themes", []string{"theme", "app-themes"},
-		"List, create, update and delete app themes", themesGroup)
-}
-
 // themeFields are the flags of create and update; --theme takes the whole
 // theme object, --set changes single keys of it.
 var themeFields = []opdef.Field{

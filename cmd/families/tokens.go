@@ -12,11 +12,6 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() {
-	register("tokens", []string{"token", "access-tokens"},
-		"List and create API access tokens", tokensGroup)
-}
-
 // tokenItemPath is where the sandbox and the service answer the published
 // "/access_tokens/:accessTokenId" (a literal colon path in the spec).
 const tokenItemPath = "/access_tokens/{accessTokenId}"

@@ -48,11 +48,6 @@ func shapeUsage(c *opdef.Call) error {
 	return nil
 }
 
-func init() {
-	register("usage", nil,
-		"Usage analytics: page views, saves and active users", usageGroup)
-}
-
 func usageGroup() engine.Group {
 	const scope = "usage"
 	const note = `Needs a token with the "usage" scope (usage:organization for this org only,

@@ -9,11 +9,6 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() {
-	register("user-attributes", []string{"user-attribute"},
-		"Declare the user attributes of the organization", userAttributesGroup)
-}
-
 func userAttributesGroup() engine.Group {
 	return engine.Group{
 		Long: `User attributes are named, typed values on every user (department, region...)

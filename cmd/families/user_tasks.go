@@ -50,11 +50,6 @@ func actorField() opdef.Field {
 	return opdef.Field{Flag: "email", Key: "email", Required: true, Usage: "email of the user acting on the task"}
 }
 
-func init() {
-	register("user-tasks", []string{"user-task", "tasks"},
-		"List, submit, cancel and reassign workflow user tasks", userTasksGroup)
-}
-
 func userTasksGroup() engine.Group {
 	return engine.Group{
 		Long: `User tasks are workflow steps waiting for a person (closed beta; Retool 3.114+).

@@ -22,11 +22,6 @@ var UserColumns = []output.Column{
 	{Header: "ADMIN", Field: "is_admin"},
 }
 
-func init() {
-	register("users", []string{"user"},
-		"List, create, update and disable users", usersGroup)
-}
-
 func usersGroup() engine.Group {
 	return engine.Group{
 		Long: `Users of the organization (or of the Space a profile points at). Deleting a

@@ -8,11 +8,6 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-func init() {
-	register("workflows", []string{"workflow", "wf"},
-		"List workflows and inspect workflow runs", workflowsGroup)
-}
-
 func workflowsGroup() engine.Group {
 	return engine.Group{
 		Long: `Workflows of the organization or Space (read only through this API).`,

@@ -29,15 +29,21 @@ type Options struct {
 	delimiter     rune              // 0: read from the header row
 }
 
-// encodings are what --encoding reads besides UTF-8: the encodings
-// spreadsheets export in (Excel's "CSV" is Windows-1252 on Western
-// Windows, its "Unicode text" UTF-16 with a byte-order mark).
-var encodings = map[string]encoding.Encoding{
-	"windows-1252": charmap.Windows1252,
-	"cp1252":       charmap.Windows1252,
-	"latin1":       charmap.ISO8859_1,
-	"iso-8859-1":   charmap.ISO8859_1,
-	"utf-16":       unicode.UTF16(unicode.LittleEndian, unicode.UseBOM),
+// encodingNamed is what --encoding reads besides UTF-8 (nil for another
+// name): the encodings spreadsheets export in (Excel's "CSV" is
+// Windows-1252 on Western Windows, its "Unicode text" UTF-16 with a
+// byte-order mark). A switch rather than a map, so nothing is built before
+// main.
+func encodingNamed(name string) encoding.Encoding {
+	switch name {
+	case "windows-1252", "cp1252":
+		return charmap.Windows1252
+	case "latin1", "iso-8859-1":
+		return charmap.ISO8859_1
+	case "utf-16":
+		return unicode.UTF16(unicode.LittleEndian, unicode.UseBOM)
+	}
+	return nil
 }
 
 const (
@@ -95,7 +101,7 @@ func fileOptions(c *cobra.Command) (o Options, err error) {
 		return o, cli.UsageErrorf("--from needs a file name, or - for stdin")
 	}
 	if enc, _ := fl.GetString("encoding"); !strings.EqualFold(enc, "utf-8") && !strings.EqualFold(enc, "utf8") {
-		if o.encoding = encodings[strings.ToLower(enc)]; o.encoding == nil {
+		if o.encoding = encodingNamed(strings.ToLower(enc)); o.encoding == nil {
 			return o, cli.UsageErrorf("invalid --encoding %q: use utf-8, windows-1252, latin1 or utf-16", enc)
 		}
 	}

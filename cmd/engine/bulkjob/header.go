@@ -127,14 +127,23 @@ func (b *bulkColumns) flagsOf(cols []string) string {
 	return strings.Join(out, ", ")
 }
 
-// columnSynonyms are what people's files (HR exports, spreadsheets) call
-// the columns that commands name otherwise, in normal form (see norm).
-var columnSynonyms = map[string]string{
-	"emailaddress": "email", "mail": "email", "mailaddress": "email", "workemail": "email", "useremail": "email",
-	"first": "first-name", "firstname": "first-name", "givenname": "first-name", "forename": "first-name",
-	"last": "last-name", "lastname": "last-name", "surname": "last-name", "familyname": "last-name",
-	"username": "user", "login": "user", "member": "user", "employee": "user",
-	"groupname": "group", "team": "group",
+// columnSynonym is the name commands give a column that people's files
+// (HR exports, spreadsheets) call n, in normal form (see norm); "" when n
+// is no known synonym.
+func columnSynonym(n string) string {
+	switch n {
+	case "emailaddress", "mail", "mailaddress", "workemail", "useremail":
+		return "email"
+	case "first", "firstname", "givenname", "forename":
+		return "first-name"
+	case "last", "lastname", "surname", "familyname":
+		return "last-name"
+	case "username", "login", "member", "employee":
+		return "user"
+	case "groupname", "team":
+		return "group"
+	}
+	return ""
 }
 
 // norm is a column's name without case, spaces or punctuation.
@@ -180,8 +189,8 @@ func (b *bulkColumns) likelyMaps(unknown []string, have map[string]string) map[s
 		switch {
 		case byNorm[n] != "":
 			guess = byNorm[n]
-		case columnSynonyms[n] != "" && byNorm[norm(columnSynonyms[n])] != "":
-			guess = byNorm[norm(columnSynonyms[n])]
+		case columnSynonym(n) != "" && byNorm[norm(columnSynonym(n))] != "":
+			guess = byNorm[norm(columnSynonym(n))]
 		default:
 			guess = containing(n, norms, byNorm)
 		}

@@ -71,7 +71,7 @@ func (lk *Lookups) read(ctx context.Context, key string, fetch func(cl *client.C
 // list of groups, worked out once per group.
 func (lk *Lookups) Members(ctx context.Context, group string) (map[string]string, error) {
 	set, err := lk.read(ctx, "members of "+group, func(*client.Client) (map[string]string, error) {
-		groups, err := lk.truth.All(ctx, kinds.ByName["groups"])
+		groups, err := lk.truth.All(ctx, kinds.Of("groups"))
 		if err != nil {
 			return nil, err
 		}

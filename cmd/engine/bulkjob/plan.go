@@ -74,16 +74,16 @@ func (j *checkPass) tally(in opdef.Input, c *opdef.Call, names []Name) {
 			set = map[uint64]bool{}
 			j.names[r.Kind.Name] = set
 		}
-		set[maphash.String(keySeed, strings.ToLower(r.Text))] = true
+		set[maphash.String(keySeed(), strings.ToLower(r.Text))] = true
 	}
 	if ex := j.op.Exists; ex != nil && ex.Shared != nil {
 		if s := ex.Shared(in); s != "" {
-			j.shared[maphash.String(keySeed, s)] = true
+			j.shared[maphash.String(keySeed(), s)] = true
 		}
 	}
 	if ex := j.op.Exists; ex != nil && ex.BySubject != nil {
 		if s := ex.BySubject(in); s != "" {
-			j.subjects[maphash.String(keySeed, s)] = true
+			j.subjects[maphash.String(keySeed(), s)] = true
 		} else {
 			j.notBySubject = true
 		}
@@ -106,7 +106,7 @@ func (j *checkPass) lookups() []requestTally {
 	bc := j.bc
 	var out []requestTally
 	for _, k := range slices.Sorted(maps.Keys(j.names)) {
-		kd := kinds.ByName[k]
+		kd, _ := kinds.Lookup(k)
 		n := 1
 		note := "looks up names (one list)"
 		if kd.Filter != "" && len(j.names[k]) == 1 {
@@ -118,7 +118,7 @@ func (j *checkPass) lookups() []requestTally {
 		switch {
 		case ex.ListKind != "":
 			if _, listed := j.names[ex.ListKind]; !listed {
-				kd := kinds.ByName[ex.ListKind]
+				kd, _ := kinds.Lookup(ex.ListKind)
 				out = append(out, requestTally{method: http.MethodGet, path: kd.List, note: "looks for what is already there (one list)", n: 1, cost: bc.Cost(kd.List)})
 			}
 		case ex.Check != nil && j.bySubject:
@@ -132,7 +132,7 @@ func (j *checkPass) lookups() []requestTally {
 			out = append(out, requestTally{method: http.MethodGet, path: ex.CheckPath, note: note,
 				n: len(j.shared), cost: bc.Cost(ex.CheckPath)})
 		case ex.Check == nil && !ex.Conflict:
-			kd := kinds.ByName[ex.Kind]
+			kd, _ := kinds.Lookup(ex.Kind)
 			if _, listed := j.names[ex.Kind]; !listed {
 				out = append(out, requestTally{method: http.MethodGet, path: kd.List, note: "looks for existing ones (one list)", n: 1, cost: bc.Cost(kd.List)})
 			}
@@ -255,7 +255,7 @@ func (j *checkPass) printPlanText(w io.Writer, p bulkPlan) error {
 		fmt.Fprintf(w, "  %s%-*s  %s\n", l[0], width, what, cost)
 	}
 	if earlier == 0 && j.op.Exists != nil && j.op.Exists.Conflict && j.o.onExists != "fail" {
-		kd := kinds.ByName[j.op.Exists.Kind]
+		kd, _ := kinds.Lookup(j.op.Exists.Kind)
 		fmt.Fprintf(w, "  and for each row that already exists one lookup (GET /api/v2%s, %d points)\n", kd.List, bc.Cost(kd.List))
 	}
 	if now != nil {

@@ -315,7 +315,7 @@ func (j *rowRunner) build(ctx context.Context, in opdef.Input) (opdef.Input, *op
 // several of its objects: one list costs what one filtered request does.
 func (j *rowRunner) warm(ctx context.Context, r *resolve.Resolver) {
 	for kind, names := range j.checked.names {
-		kd := kinds.ByName[kind]
+		kd, _ := kinds.Lookup(kind)
 		if kd.Filter == "" || len(names) < 2 {
 			continue
 		}
@@ -341,7 +341,7 @@ func (j *rowRunner) exists(ctx context.Context, c *opdef.Call, fresh bool) (stri
 	if ex.Check != nil {
 		return ex.Check(ctx, j.lk, c)
 	}
-	kd := kinds.ByName[ex.Kind]
+	kd, _ := kinds.Lookup(ex.Kind)
 	r := j.truth
 	var all []resolve.Object
 	var err error

@@ -77,7 +77,17 @@ func (j *jobSpec) fieldKey(flag string) string {
 	return flag
 }
 
-var keySeed = maphash.MakeSeed()
+// keySeed hashes the keys a job compares rows by; made on first use, as
+// a seed made at init would cost every command's start-up.
+func keySeed() maphash.Seed {
+	keySeedOnce.Do(func() { keySeedValue = maphash.MakeSeed() })
+	return keySeedValue
+}
+
+var (
+	keySeedOnce  sync.Once
+	keySeedValue maphash.Seed
+)
 
 // rowKeys are what no two rows may share: the natural keys of what a row
 // creates; for a change to one object (PATCH, PUT, DELETE) that object;
@@ -125,7 +135,7 @@ func (j *jobSpec) naturalKey(in opdef.Input, fold bool) string {
 		}
 	}
 	k := strings.Join(parts, " ")
-	if fold && kinds.ByName[ex.Kind].Fold {
+	if kd, _ := kinds.Lookup(ex.Kind); fold && kd.Fold {
 		k = strings.ToLower(k)
 	}
 	return k
@@ -191,7 +201,17 @@ func (j *jobSpec) argID(c *opdef.Call) string {
 	return c.Params[j.op.Args[len(j.op.Args)-1]]
 }
 
-var flagRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`--[a-z][a-z0-9-]*`) })
+// flagRE finds flags in a message; compiled on first use, as a regexp
+// compiled at init would cost every command's start-up.
+func flagRE() *regexp.Regexp {
+	flagREOnce.Do(func() { flagREValue = regexp.MustCompile(`--[a-z][a-z0-9-]*`) })
+	return flagREValue
+}
+
+var (
+	flagREOnce  sync.Once
+	flagREValue *regexp.Regexp
+)
 
 // problemText is a build error as lines of a file's problems: the
 // command's name dropped, flags named as the columns they are here.

@@ -104,70 +104,80 @@ func LookFirst(kind, flag, update string) *Existence {
 // FolderExists: a folder is known by its type, its parent and its name;
 // the API refuses a second one in the same parent with 409.
 var FolderExists = &Existence{Kind: "folders", Flags: []string{"type", "parent", "name"}, Conflict: true,
-	Match: func(c *Call, o kinds.Object, all []kinds.Object) bool {
-		typ, _ := c.Body["folder_type"].(string)
-		name, _ := c.Body["name"].(string)
-		if kinds.Text(o.Fields["name"]) != name || kinds.Text(o.Fields["folder_type"]) != typ {
-			return false
-		}
-		parent, _ := c.Body["parent_folder_id"].(string)
-		if parent == "" { // the root of the type (personalRoot has no parent either)
-			for _, r := range all {
-				if kinds.Text(r.Fields["folder_type"]) == typ && kinds.IsRoot(r.Key) {
-					parent = r.ID
-				}
+	Match: folderMatch, Display: folderDisplay}
+
+// folderMatch: the folder of the call's type and name, in its parent.
+func folderMatch(c *Call, o kinds.Object, all []kinds.Object) bool {
+	typ, _ := c.Body["folder_type"].(string)
+	name, _ := c.Body["name"].(string)
+	if kinds.Text(o.Fields["name"]) != name || kinds.Text(o.Fields["folder_type"]) != typ {
+		return false
+	}
+	parent, _ := c.Body["parent_folder_id"].(string)
+	if parent == "" { // the root of the type (personalRoot has no parent either)
+		for _, r := range all {
+			if kinds.Text(r.Fields["folder_type"]) == typ && kinds.IsRoot(r.Key) {
+				parent = r.ID
 			}
 		}
-		return kinds.Text(o.Fields["parent_folder_id"]) == parent
-	},
-	Display: func(in Input) string {
-		last := func(f string) string {
-			if v := in.Values[f]; len(v) > 0 {
-				return v[len(v)-1]
-			}
-			return ""
+	}
+	return kinds.Text(o.Fields["parent_folder_id"]) == parent
+}
+
+// folderDisplay names a row's folder by its path.
+func folderDisplay(in Input) string {
+	last := func(f string) string {
+		if v := in.Values[f]; len(v) > 0 {
+			return v[len(v)-1]
 		}
-		name := strings.ReplaceAll(last("name"), "/", `\/`)
-		if p := last("parent"); p != "" {
-			return strings.TrimSuffix(p, "/") + "/" + name
-		}
-		return last("type") + ":/" + name
-	}}
+		return ""
+	}
+	name := strings.ReplaceAll(last("name"), "/", `\/`)
+	if p := last("parent"); p != "" {
+		return strings.TrimSuffix(p, "/") + "/" + name
+	}
+	return last("type") + ":/" + name
+}
 
 // MemberExists: adding a member who is already there changes nothing, so
 // the API says nothing; orgctl looks in the one list of groups (each group
 // listed carries its members), which the group's name was looked up in
 // anyway. The endpoint takes an array, so a group's rows go in one request.
 var MemberExists = &Existence{Flags: []string{"user"}, ListKind: "groups",
-	Check: func(ctx context.Context, lk Lookups, c *Call) (string, bool, error) {
-		members, err := lk.Members(ctx, c.Params["groupId"])
-		if err != nil {
-			return "", false, err
+	Check: memberCheck, Already: memberAlready}
+
+// memberCheck looks for the call's users among the group's members.
+func memberCheck(ctx context.Context, lk Lookups, c *Call) (string, bool, error) {
+	members, err := lk.Members(ctx, c.Params["groupId"])
+	if err != nil {
+		return "", false, err
+	}
+	users := c.LocalStrings("user")
+	admin := c.LocalBool("admin")
+	for _, u := range users {
+		// a member made a group admin is a change
+		if role, in := members[u]; !in || admin && role != "admin" {
+			return "", false, nil
 		}
-		users := c.LocalStrings("user")
-		admin := c.LocalBool("admin")
-		for _, u := range users {
-			// a member made a group admin is a change
-			if role, in := members[u]; !in || admin && role != "admin" {
-				return "", false, nil
-			}
-		}
-		return strings.Join(users, ","), len(users) > 0, nil
-	},
-	Already: func(c *Call, group string) string {
-		users := c.TypedList("user")
-		if len(users) == 0 {
-			users = c.LocalStrings("user")
-		}
-		who, are := strings.Join(users, ", "), "are already members"
-		if len(users) == 1 {
-			are = "is already a member"
-		}
-		if c.LocalBool("admin") {
-			are += map[bool]string{true: " and a group admin", false: " and group admins"}[len(users) == 1]
-		}
-		return fmt.Sprintf("%s %s of group %s; nothing sent", who, are, group)
-	}}
+	}
+	return strings.Join(users, ","), len(users) > 0, nil
+}
+
+// memberAlready says who is already a member of group.
+func memberAlready(c *Call, group string) string {
+	users := c.TypedList("user")
+	if len(users) == 0 {
+		users = c.LocalStrings("user")
+	}
+	who, are := strings.Join(users, ", "), "are already members"
+	if len(users) == 1 {
+		are = "is already a member"
+	}
+	if c.LocalBool("admin") {
+		are += map[bool]string{true: " and a group admin", false: " and group admins"}[len(users) == 1]
+	}
+	return fmt.Sprintf("%s %s of group %s; nothing sent", who, are, group)
+}
 
 // GrantExists: a grant to a subject that already has access replaces the
 // level, and the API answers it as it answers the first (with the
@@ -177,57 +187,76 @@ var MemberExists = &Existence{Flags: []string{"user"}, ListKind: "groups",
 // each subject's direct grants of a type once (one listObjects serves "40
 // folders to a group"), whichever the file needs fewer of.
 var GrantExists = &Existence{Flags: []string{"group", "user", "object-type", "object-id"},
-	CheckPath: "/permissions/accessList/{objectType}/{objectId}",
-	Shared: func(in Input) string {
-		t, id := in.Values["object-type"], in.Values["object-id"]
-		if len(t) == 0 || len(id) == 0 {
-			return ""
-		}
-		return t[len(t)-1] + "/" + id[len(id)-1]
-	},
+	CheckPath:   "/permissions/accessList/{objectType}/{objectId}",
+	Shared:      grantShared,
 	SubjectPath: "/permissions/listObjects",
-	BySubject: func(in Input) string {
-		t := in.Values["object-type"]
-		if len(t) == 0 || !listsObjects[t[len(t)-1]] {
-			return ""
-		}
-		for _, flag := range []string{"group", "user"} {
-			if v := in.Values[flag]; len(v) > 0 {
-				return flag + "/" + strings.ToLower(v[len(v)-1]) + "/" + t[len(t)-1]
-			}
-		}
+	BySubject:   grantBySubject,
+	Check:       grantCheck,
+}
+
+// grantShared is the object whose access list a row's grant is checked
+// against ("folder/app_1"); "" when the row names none.
+func grantShared(in Input) string {
+	t, id := in.Values["object-type"], in.Values["object-id"]
+	if len(t) == 0 || len(id) == 0 {
 		return ""
-	},
-	Check: func(ctx context.Context, lk Lookups, c *Call) (string, bool, error) {
-		obj, _ := c.Body["object"].(map[string]any)
-		subj, _ := c.Body["subject"].(map[string]any)
-		typ, id := kinds.Text(obj["type"]), kinds.Text(obj["id"])
-		if lk.BySubject() && listsObjects[typ] {
-			have, err := lk.Direct(ctx, subj, typ)
-			if err != nil {
-				return "", false, err
-			}
-			level, ok := have[id]
-			if !ok {
-				return "", false, nil
-			}
-			return fmt.Sprintf("%s/%s (%s)", typ, id, level), true, nil
+	}
+	return t[len(t)-1] + "/" + id[len(id)-1]
+}
+
+// grantBySubject is the subject and type whose direct grants a row's grant
+// is checked against ("group/support/folder"); "" when listObjects cannot
+// tell.
+func grantBySubject(in Input) string {
+	t := in.Values["object-type"]
+	if len(t) == 0 || !listsObjects(t[len(t)-1]) {
+		return ""
+	}
+	for _, flag := range []string{"group", "user"} {
+		if v := in.Values[flag]; len(v) > 0 {
+			return flag + "/" + strings.ToLower(v[len(v)-1]) + "/" + t[len(t)-1]
 		}
-		switch typ {
-		case "app", "folder", "resource", "workflow", "agent":
-		default:
-			return "", false, nil // no access list to look in: the grant replaces any earlier one
-		}
-		have, err := lk.Access(ctx, typ, id)
+	}
+	return ""
+}
+
+// grantCheck looks for the call's grant among those in place.
+func grantCheck(ctx context.Context, lk Lookups, c *Call) (string, bool, error) {
+	obj, _ := c.Body["object"].(map[string]any)
+	subj, _ := c.Body["subject"].(map[string]any)
+	typ, id := kinds.Text(obj["type"]), kinds.Text(obj["id"])
+	if lk.BySubject() && listsObjects(typ) {
+		have, err := lk.Direct(ctx, subj, typ)
 		if err != nil {
 			return "", false, err
 		}
-		level, ok := have[kinds.Text(subj["type"])+"/"+kinds.Text(subj["id"])]
+		level, ok := have[id]
 		if !ok {
 			return "", false, nil
 		}
 		return fmt.Sprintf("%s/%s (%s)", typ, id, level), true, nil
-	}}
+	}
+	switch typ {
+	case "app", "folder", "resource", "workflow", "agent":
+	default:
+		return "", false, nil // no access list to look in: the grant replaces any earlier one
+	}
+	have, err := lk.Access(ctx, typ, id)
+	if err != nil {
+		return "", false, err
+	}
+	level, ok := have[kinds.Text(subj["type"])+"/"+kinds.Text(subj["id"])]
+	if !ok {
+		return "", false, nil
+	}
+	return fmt.Sprintf("%s/%s (%s)", typ, id, level), true, nil
+}
 
-// listsObjects are the object types POST /permissions/listObjects answers for.
-var listsObjects = map[string]bool{"folder": true, "app": true, "resource": true, "resource_configuration": true}
+// listsObjects reports the object types POST /permissions/listObjects answers for.
+func listsObjects(typ string) bool {
+	switch typ {
+	case "folder", "app", "resource", "resource_configuration":
+		return true
+	}
+	return false
+}

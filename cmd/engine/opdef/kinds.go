@@ -10,28 +10,41 @@ import (
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
+// The tables below are (name, kind) pairs rather than maps, so that no
+// code builds them before main; they are searched linearly.
+
 // ParamKinds infers an argument's kind from the spec's path parameter name,
 // so families complete ids without declaring anything.
-var ParamKinds = map[string]string{
-	"userId": "users", "userSid": "users", "groupId": "groups", "folderId": "folders",
-	"appId": "apps", "appUuid": "apps", "workflowId": "workflows", "spaceId": "spaces",
-	"environmentId": "environments", "resourceId": "resources",
-	"userInviteId": "invites", "attributeName": "attribute-names", "roleId": "roles",
+var ParamKinds = [...][2]string{
+	{"userId", "users"}, {"userSid", "users"}, {"groupId", "groups"}, {"folderId", "folders"},
+	{"appId", "apps"}, {"appUuid", "apps"}, {"workflowId", "workflows"}, {"spaceId", "spaces"},
+	{"environmentId", "environments"}, {"resourceId", "resources"},
+	{"userInviteId", "invites"}, {"attributeName", "attribute-names"}, {"roleId", "roles"},
 }
 
 // FamilyIDKinds covers paths whose parameter is just {id}.
-var FamilyIDKinds = map[string]string{"app_themes": "themes", "user_attributes": "user-attributes", "configuration_variables": "config-vars"}
+var FamilyIDKinds = [...][2]string{{"app_themes", "themes"}, {"user_attributes", "user-attributes"}, {"configuration_variables", "config-vars"}}
 
 // KeyKinds infers a flag's kind from the last segment of its Field.Key.
-var KeyKinds = map[string]string{
-	"user": "users", "user_id": "users", "user_ids": "users",
-	"group_id": "groups", "group_ids": "groups",
-	"folder_id": "folders", "parent_folder_id": "folders",
-	"app_id": "apps", "app_ids": "apps", "landing_page_app_id": "apps", "workflow_id": "workflows", "workflow_ids": "workflows",
-	"space_id": "spaces", "destination_space_id": "spaces",
-	"environment_id": "environments", "resource_id": "resources", "theme_id": "themes",
-	"group": "groups", "defaultGroupIds": "groups", "assigned_to_users": "users", "role_id": "roles",
-	"userInviteIds": "invites",
+var KeyKinds = [...][2]string{
+	{"user", "users"}, {"user_id", "users"}, {"user_ids", "users"},
+	{"group_id", "groups"}, {"group_ids", "groups"},
+	{"folder_id", "folders"}, {"parent_folder_id", "folders"},
+	{"app_id", "apps"}, {"app_ids", "apps"}, {"landing_page_app_id", "apps"}, {"workflow_id", "workflows"}, {"workflow_ids", "workflows"},
+	{"space_id", "spaces"}, {"destination_space_id", "spaces"},
+	{"environment_id", "environments"}, {"resource_id", "resources"}, {"theme_id", "themes"},
+	{"group", "groups"}, {"defaultGroupIds", "groups"}, {"assigned_to_users", "users"}, {"role_id", "roles"},
+	{"userInviteIds", "invites"},
+}
+
+// kindIn is the kind paired with name in table; false when none is.
+func kindIn(table [][2]string, name string) (string, bool) {
+	for _, p := range table {
+		if p[0] == name {
+			return p[1], true
+		}
+	}
+	return "", false
 }
 
 // NoCompletion turns inference off in Field.Complete and Op.ArgsComplete.
@@ -46,11 +59,12 @@ func (op *Op) ArgKind(i int) string {
 	if i >= len(op.Args) {
 		return ""
 	}
-	if k, ok := ParamKinds[op.Args[i]]; ok {
+	if k, ok := kindIn(ParamKinds[:], op.Args[i]); ok {
 		return k
 	}
 	if op.Args[i] == "id" {
-		return FamilyIDKinds[ratebudget.Family(op.Path)]
+		k, _ := kindIn(FamilyIDKinds[:], ratebudget.Family(op.Path))
+		return k
 	}
 	return ""
 }
@@ -58,9 +72,12 @@ func (op *Op) ArgKind(i int) string {
 // KindBy picks an input's object kind from the value of another input: a
 // flag, or (Flag "") the argument at index Arg.
 type KindBy struct {
-	Flag  string
-	Arg   int
-	Kinds map[string]string // that value -> kind; a value not listed names no kind
+	Flag string
+	Arg  int
+	// Kinds maps that value to a kind; a value not listed names no kind. A
+	// function, so a table declared at package level costs nothing until a
+	// command reads it.
+	Kinds func() map[string]string
 }
 
 // Pick is the kind the other input's value in one Input selects.
@@ -73,7 +90,7 @@ func (k KindBy) Pick(in Input) string {
 	} else if k.Arg < len(in.Args) {
 		v = in.Args[k.Arg]
 	}
-	return k.Kinds[strings.TrimSpace(v)]
+	return k.Kinds()[strings.TrimSpace(v)]
 }
 
 // ArgKindIn is the argument's kind in one input: ArgsKindBy when the
@@ -106,5 +123,6 @@ func (fd *Field) ObjectKind() string {
 	if i := strings.LastIndexByte(key, '.'); i >= 0 {
 		key = key[i+1:]
 	}
-	return KeyKinds[key]
+	k, _ := kindIn(KeyKinds[:], key)
+	return k
 }
