@@ -104,47 +104,18 @@ const (
 func blockedCategory(folded string) string {
 	switch folded {
 	// Encryption and certificate trust: the resource's SSL/TLS settings own these.
-	case "encrypt",
-		"trustservercertificate",
-		"servercertificate",
-		"useencryptionfordata",
-		"clientcertificate",
-		"clientkey",
-		"ssl",
-		"sslmode",
-		"tls":
+	case "encrypt", "trustservercertificate", "servercertificate", "useencryptionfordata",
+		"clientcertificate", "clientkey", "ssl", "sslmode", "tls":
 		return CategoryEncryption
-	case "loginretrycount",
-		"loginretryinterval":
+	case "loginretrycount", "loginretryinterval":
 		return CategoryLoginRetry
-	case "uid",
-		"pwd",
-		"user",
-		"userid",
-		"username",
-		"password",
-		"accesstoken",
-		"keystoreauthentication",
-		"keystoreprincipalid",
-		"keystoresecret":
+	case "uid", "pwd", "user", "userid", "username", "password", "accesstoken",
+		"keystoreauthentication", "keystoreprincipalid", "keystoresecret":
 		return CategoryCredentials
 	// Set by the service from the resource's own fields (where to connect and how to log in).
-	case "driver",
-		"dsn",
-		"filedsn",
-		"savefile",
-		"trustedconnection",
-		"integratedsecurity",
-		"authentication",
-		"server",
-		"address",
-		"addr",
-		"datasource",
-		"network",
-		"net",
-		"database",
-		"initialcatalog",
-		"attachdbfilename":
+	case "driver", "dsn", "filedsn", "savefile", "trustedconnection", "integratedsecurity",
+		"authentication", "server", "address", "addr", "datasource", "network", "net",
+		"database", "initialcatalog", "attachdbfilename":
 		return CategoryServiceManaged
 	}
 	return ""
