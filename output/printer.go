@@ -426,8 +426,6 @@ func fieldPath(q *gojq.Query) []string {
 	return path
 }
 
-var jsonNull = []byte("null")
-
 // followPath reads the value at r's position and finds path in it as jq's
 // `.a.b` would: a missing field or a null on the way gives null. ok is
 // false when something on the way is neither an object nor null, where jq
@@ -467,7 +465,7 @@ func followPath(r *jsonscan.Reader, path []string, scratch *[]byte) (v [2]int, o
 func writeJQField(w *bufio.Writer, v []byte, scratch *[]byte) error {
 	switch {
 	case len(v) == 0:
-		w.Write(jsonNull)
+		w.WriteString("null")
 	case v[0] == '"':
 		raw, plain, err := (&jsonscan.Reader{Data: v}).Str()
 		if err != nil {
@@ -588,8 +586,11 @@ var columnGap = tw.Padding{Right: "  ", Overwrite: true}
 
 // noWidthCache turns off the table library's cache of text widths: a
 // table's cells are mostly distinct, and keeping the cache costs more
-// than measuring them again.
-var noWidthCache = sync.OnceFunc(func() { twwidth.SetCacheCapacity(0) })
+// than measuring them again. A zero sync.Once, not sync.OnceFunc, whose call
+// would run before every orgctl command.
+var widthCacheOff sync.Once
+
+func noWidthCache() { widthCacheOff.Do(func() { twwidth.SetCacheCapacity(0) }) }
 
 // writeTable is the terminal form: a header, then columns aligned on
 // display width, two spaces apart, no borders or rules, nothing wrapped.

@@ -361,9 +361,21 @@ func orderedKeys(obj []byte) []string {
 	return keys
 }
 
-var flattener = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
-
-func flatten(s string) string { return flattener.Replace(s) }
+// flatten puts a value on one line: tabs, line feeds and carriage returns
+// become spaces. A loop rather than a strings.Replacer, which would be built
+// before every orgctl command.
+func flatten(s string) string {
+	if !strings.ContainsAny(s, "\t\n\r") {
+		return s
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if c == '\t' || c == '\n' || c == '\r' {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
 
 // ColumnName is how --columns names a column: its header in lower case,
 // spaces as dashes ("USER ID" -> "user-id").

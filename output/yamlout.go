@@ -609,28 +609,32 @@ type scalarAnalysis struct {
 // plainScalar is the analysis of text that may be written in any style.
 var plainScalar = scalarAnalysis{blockPlain: true, singleQuoted: true, block: true}
 
-// plainByte marks printable ASCII that is no indicator anywhere in a
+// plainByte reports printable ASCII that is no indicator anywhere in a
 // scalar; plainFirst, that is none at its start either.
-var plainByte, plainFirst = func() (rest, first [256]bool) {
-	for c := 0x20; c < 0x7F; c++ {
-		rest[c] = c != '#' && c != ':'
-		first[c] = c != ' ' && !strings.ContainsRune("#,[]{}&*!|>'\"%@`?:-", rune(c))
+func plainByte(c byte) bool {
+	return c >= 0x20 && c < 0x7f && c != '#' && c != ':'
+}
+
+func plainFirst(c byte) bool {
+	switch c {
+	case ' ', '#', ',', '[', ']', '{', '}', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', '?', ':', '-':
+		return false
 	}
-	return
-}()
+	return c >= 0x20 && c < 0x7f
+}
 
 // isPlainText recognizes, in one pass, the common text that needs no
 // further analysis: printable ASCII with no indicator, no ": " or " #", no
 // space at either end.
 func isPlainText(v []byte) bool {
-	if len(v) == 0 || !plainFirst[v[0]] || v[len(v)-1] == ' ' {
+	if len(v) == 0 || !plainFirst(v[0]) || v[len(v)-1] == ' ' {
 		return false
 	}
 	if len(v) >= 3 && v[0] == '.' && v[1] == '.' && v[2] == '.' {
 		return false
 	}
 	for i := 1; i < len(v); i++ {
-		if c := v[i]; !plainByte[c] {
+		if c := v[i]; !plainByte(c) {
 			if c != ':' || i+1 == len(v) || v[i+1] == ' ' {
 				return false
 			}

@@ -32,39 +32,61 @@ func DefaultConfig() Config {
 // is the highest listed price so that an unlisted family never overdraws.
 const UnknownCost = 10
 
-// defaultCosts is the service's price list by family (path segment under /api/v2).
-var defaultCosts = map[string]int{
-	"apps":                    2,
-	"folders":                 2,
-	"users":                   2,
-	"access_requests":         5,
-	"app_themes":              5,
-	"environments":            5,
-	"groups":                  5,
-	"resources":               5,
-	"resource_configurations": 5,
-	"source_control":          5,
-	"spaces":                  5,
-	"sso":                     5,
-	"user_attributes":         5,
-	"user_invites":            5,
-	"permissions":             10,
+// defaultCosts is the service's price list by family (path segment under
+// /api/v2). A slice rather than a map: a map literal is built at start-up by
+// every orgctl command, and sixteen entries are searched as fast as hashed.
+var defaultCosts = []struct {
+	family string
+	points int
+}{
+	{"apps", 2},
+	{"folders", 2},
+	{"users", 2},
+	{"access_requests", 5},
+	{"app_themes", 5},
+	{"environments", 5},
+	{"groups", 5},
+	{"resources", 5},
+	{"resource_configurations", 5},
+	{"source_control", 5},
+	{"spaces", 5},
+	{"sso", 5},
+	{"user_attributes", 5},
+	{"user_invites", 5},
+	{"permissions", 10},
 }
 
-// familyAliases folds path segments and singular spellings of family names
+// listedCost is fam's price on the service's list, if it is listed.
+func listedCost(fam string) (int, bool) {
+	for _, c := range defaultCosts {
+		if c.family == fam {
+			return c.points, true
+		}
+	}
+	return 0, false
+}
+
+// familyAlias folds path segments and singular spellings of family names
 // into the family whose price they pay.
-var familyAliases = map[string]string{
-	"role_permissions": "permissions",
-	"environment":      "environments",
-	"user_invite":      "user_invites",
-	"access_request":   "access_requests",
+func familyAlias(name string) (string, bool) {
+	switch name {
+	case "role_permissions":
+		return "permissions", true
+	case "environment":
+		return "environments", true
+	case "user_invite":
+		return "user_invites", true
+	case "access_request":
+		return "access_requests", true
+	}
+	return "", false
 }
 
 func normalizeFamily(name string) string {
 	name = strings.ToLower(strings.TrimSpace(name))
 	name = strings.ReplaceAll(name, " ", "_")
 	name = strings.ReplaceAll(name, "-", "_")
-	if a, ok := familyAliases[name]; ok {
+	if a, ok := familyAlias(name); ok {
 		return a
 	}
 	return name
@@ -139,7 +161,7 @@ func (c Config) familyCost(fam string) int {
 			return v
 		}
 	}
-	if v, ok := defaultCosts[fam]; ok {
+	if v, ok := listedCost(fam); ok {
 		return v
 	}
 	return UnknownCost
@@ -149,8 +171,8 @@ func (c Config) familyCost(fam string) int {
 // plus every overridden one.
 func (c Config) CostTable() map[string]int {
 	t := make(map[string]int, len(defaultCosts)+len(c.Costs))
-	for fam := range defaultCosts {
-		t[fam] = c.familyCost(fam)
+	for _, listed := range defaultCosts {
+		t[listed.family] = c.familyCost(listed.family)
 	}
 	for k := range c.Costs {
 		fam := normalizeFamily(k)

@@ -31,8 +31,17 @@ const (
 )
 
 // castagnoli is made on first use: building it costs every orgctl command
-// startup time, and most never touch the ledger.
-var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
+// startup time, and most never touch the ledger. A zero sync.Once rather
+// than sync.OnceValue, whose call would itself run at start-up.
+var (
+	castagnoliOnce  sync.Once
+	castagnoliTable *crc32.Table
+)
+
+func castagnoli() *crc32.Table {
+	castagnoliOnce.Do(func() { castagnoliTable = crc32.MakeTable(crc32.Castagnoli) })
+	return castagnoliTable
+}
 
 // slots is the ledger's pair of slot files. Every write goes in place into
 // the slot not holding the newest valid state, so a process killed mid-write

@@ -169,8 +169,17 @@ func (s *State) set(n int, r RowState) {
 }
 
 // crcTable is built on first use: building it at init would cost every
-// command, bulk or not, a fifth of a millisecond.
-var crcTable = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
+// command, bulk or not, a fifth of a millisecond. A zero sync.Once, as a
+// sync.OnceValue call would itself run at init.
+var (
+	crcOnce sync.Once
+	crcTab  *crc32.Table
+)
+
+func crcTable() *crc32.Table {
+	crcOnce.Do(func() { crcTab = crc32.MakeTable(crc32.Castagnoli) })
+	return crcTab
+}
 
 // encode frames a record as "<crc32c of the JSON, 8 hex digits> <JSON>\n",
 // so a line cut short by a kill mid-write is recognised and ignored.

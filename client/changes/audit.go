@@ -63,35 +63,47 @@ const (
 	ChangeFreePlanEmail    = "builtin-email-free-plan-removed"
 )
 
-// milestone is an announced date: a day, or a quarter that starts on its first day.
+// milestone is an announced date: a day, or a quarter that starts on its first day. It holds
+// the date's parts rather than a time.Time, so the table of milestones below is laid out by the
+// compiler instead of computed when every orgctl command starts.
 type milestone struct {
-	start   time.Time // UTC midnight
-	quarter bool
+	year  int
+	month time.Month // a day's month; unset for a quarter
+	day   int        // a day's day of the month; unset for a quarter
+	q     int        // a quarter's number, 1 to 4; 0 for a day
 }
 
 func day(y int, m time.Month, d int) milestone {
-	return milestone{start: time.Date(y, m, d, 0, 0, 0, 0, time.UTC)}
+	return milestone{year: y, month: m, day: d}
 }
 
 func quarter(y, q int) milestone {
-	return milestone{start: time.Date(y, time.Month(3*q-2), 1, 0, 0, 0, 0, time.UTC), quarter: true}
+	return milestone{year: y, q: q}
+}
+
+// start is the milestone's first day, UTC midnight.
+func (m milestone) start() time.Time {
+	if m.q > 0 {
+		return time.Date(m.year, time.Month(3*m.q-2), 1, 0, 0, 0, 0, time.UTC)
+	}
+	return time.Date(m.year, m.month, m.day, 0, 0, 0, 0, time.UTC)
 }
 
 // label is how a finding names the milestone: 2026-08-24 or 2026-Q4. It is
 // made when asked for, not for every milestone when the program starts.
 func (m milestone) label() string {
-	if m.quarter {
-		return fmt.Sprintf("%d-Q%d", m.start.Year(), (int(m.start.Month())+2)/3)
+	if m.q > 0 {
+		return fmt.Sprintf("%d-Q%d", m.year, m.q)
 	}
-	return m.start.Format("2006-01-02")
+	return m.start().Format("2006-01-02")
 }
 
 // end is the first day after the milestone (the next quarter for a quarter, the next day for a day).
 func (m milestone) end() time.Time {
-	if m.quarter {
-		return m.start.AddDate(0, 3, 0)
+	if m.q > 0 {
+		return m.start().AddDate(0, 3, 0)
 	}
-	return m.start.AddDate(0, 0, 1)
+	return m.start().AddDate(0, 0, 1)
 }
 
 // The announced milestones, as cloud dates: self-hosted follows later, so these are the earliest.
@@ -114,7 +126,14 @@ const (
 	typeBuiltinEmail   = "retoolEmail"
 )
 
-var customAuthTypes = map[string]bool{"restapi": true, "graphql": true, "openapi": true, "grpc": true}
+// customAuthType reports whether a resource type can run custom auth code.
+func customAuthType(t string) bool {
+	switch t {
+	case "restapi", "graphql", "openapi", "grpc":
+		return true
+	}
+	return false
+}
 
 // Audit reports, for each resource, the announced changes that affect or may affect it, as of the
 // calendar day of asOf in asOf's location. Findings are sorted by urgency (StatusRank descending,
@@ -161,14 +180,14 @@ func (a *auditor) add(r Resource, change, status string, deadline *milestone, ac
 	f := Finding{ResourceID: r.ID, ResourceName: r.Name, Type: r.Type, Change: change, Status: status, Action: action}
 	if deadline != nil {
 		f.Deadline = deadline.label()
-		days := int(deadline.start.Sub(a.today).Hours() / 24)
+		days := int(deadline.start().Sub(a.today).Hours() / 24)
 		f.DaysLeft = &days
 	}
 	a.findings = append(a.findings, f)
 }
 
 // reached reports whether the milestone's first day has come.
-func (a *auditor) reached(m milestone) bool { return !a.today.Before(m.start) }
+func (a *auditor) reached(m milestone) bool { return !a.today.Before(m.start()) }
 
 // over reports whether the whole milestone (a day, or every day of a quarter) has passed.
 func (a *auditor) over(m milestone) bool { return !a.today.Before(m.end()) }
@@ -184,7 +203,7 @@ func (a *auditor) resource(r Resource) {
 		a.removedType(r, ChangeDataGovernance, dataGovernanceAction)
 	case r.Type == typeDocumentDB:
 		a.documentDB(r)
-	case customAuthTypes[r.Type]:
+	case customAuthType(r.Type):
 		a.customAuth(r)
 	case r.Type == typeBuiltinEmail:
 		a.add(r, ChangeFreePlanEmail, StatusCheck, &freePlanEmail,

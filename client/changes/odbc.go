@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -44,28 +43,38 @@ var odbcAllowlist = []ODBCAttribute{
 	{"WSID", []string{"wsid"}},
 }
 
-// odbcCanonical maps every accepted spelling (canonical and alternates) to the canonical name.
-// It and odbcFolded are built on first use, not when every orgctl command starts.
-var odbcCanonical = sync.OnceValue(func() map[string]string {
-	m := make(map[string]string)
+// odbcCanonical is the canonical name of an accepted spelling (canonical or alternate). The
+// allowlist is searched in place: a map of it would be built when every orgctl command starts, or
+// need a guard, for two dozen entries.
+func odbcCanonical(key string) (string, bool) {
 	for _, a := range odbcAllowlist {
-		m[a.Canonical] = a.Canonical
+		if a.Canonical == key {
+			return a.Canonical, true
+		}
 		for _, alt := range a.Alternates {
-			m[alt] = a.Canonical
+			if alt == key {
+				return a.Canonical, true
+			}
 		}
 	}
-	return m
-})
+	return "", false
+}
 
-// odbcFolded maps a folded allowlist spelling to its canonical name, only to suggest the right
-// spelling for a near miss; acceptance never uses it.
-var odbcFolded = sync.OnceValue(func() map[string]string {
-	m := make(map[string]string)
-	for spelling, canonical := range odbcCanonical() {
-		m[foldODBCKey(spelling)] = canonical
+// odbcFolded is the canonical name of the allowlist spelling that folds (see foldODBCKey) to
+// folded, only to suggest the right spelling for a near miss; acceptance never uses it.
+func odbcFolded(folded string) (string, bool) {
+	for _, a := range odbcAllowlist {
+		if foldODBCKey(a.Canonical) == folded {
+			return a.Canonical, true
+		}
+		for _, alt := range a.Alternates {
+			if foldODBCKey(alt) == folded {
+				return a.Canonical, true
+			}
+		}
 	}
-	return m
-})
+	return "", false
+}
 
 // Rejection categories, one per category the service blocks plus "not-allowed" for the rest.
 const (
@@ -89,51 +98,27 @@ const (
 	replaceValueControl   = "the value contains control or invisible characters: remove them"
 )
 
-// blockedKeys classifies well-known blocked attributes by folded name (see foldODBCKey), so that
-// "encrypt", "Trust_Server_Certificate" and "TrustServerCertificate" get the same advice.
-var blockedKeys = map[string]string{
+// blockedCategory classifies well-known blocked attributes by folded name (see foldODBCKey), so
+// that "encrypt", "Trust_Server_Certificate" and "TrustServerCertificate" get the same advice; ""
+// for any other name.
+func blockedCategory(folded string) string {
+	switch folded {
 	// Encryption and certificate trust: the resource's SSL/TLS settings own these.
-	"encrypt":                CategoryEncryption,
-	"trustservercertificate": CategoryEncryption,
-	"servercertificate":      CategoryEncryption,
-	"useencryptionfordata":   CategoryEncryption,
-	"clientcertificate":      CategoryEncryption,
-	"clientkey":              CategoryEncryption,
-	"ssl":                    CategoryEncryption,
-	"sslmode":                CategoryEncryption,
-	"tls":                    CategoryEncryption,
-
-	"loginretrycount":    CategoryLoginRetry,
-	"loginretryinterval": CategoryLoginRetry,
-
-	"uid":                    CategoryCredentials,
-	"pwd":                    CategoryCredentials,
-	"user":                   CategoryCredentials,
-	"userid":                 CategoryCredentials,
-	"username":               CategoryCredentials,
-	"password":               CategoryCredentials,
-	"accesstoken":            CategoryCredentials,
-	"keystoreauthentication": CategoryCredentials,
-	"keystoreprincipalid":    CategoryCredentials,
-	"keystoresecret":         CategoryCredentials,
-
+	case "encrypt", "trustservercertificate", "servercertificate", "useencryptionfordata",
+		"clientcertificate", "clientkey", "ssl", "sslmode", "tls":
+		return CategoryEncryption
+	case "loginretrycount", "loginretryinterval":
+		return CategoryLoginRetry
+	case "uid", "pwd", "user", "userid", "username", "password", "accesstoken",
+		"keystoreauthentication", "keystoreprincipalid", "keystoresecret":
+		return CategoryCredentials
 	// Set by the service from the resource's own fields (where to connect and how to log in).
-	"driver":             CategoryServiceManaged,
-	"dsn":                CategoryServiceManaged,
-	"filedsn":            CategoryServiceManaged,
-	"savefile":           CategoryServiceManaged,
-	"trustedconnection":  CategoryServiceManaged,
-	"integratedsecurity": CategoryServiceManaged,
-	"authentication":     CategoryServiceManaged,
-	"server":             CategoryServiceManaged,
-	"address":            CategoryServiceManaged,
-	"addr":               CategoryServiceManaged,
-	"datasource":         CategoryServiceManaged,
-	"network":            CategoryServiceManaged,
-	"net":                CategoryServiceManaged,
-	"database":           CategoryServiceManaged,
-	"initialcatalog":     CategoryServiceManaged,
-	"attachdbfilename":   CategoryServiceManaged,
+	case "driver", "dsn", "filedsn", "savefile", "trustedconnection", "integratedsecurity",
+		"authentication", "server", "address", "addr", "datasource", "network", "net",
+		"database", "initialcatalog", "attachdbfilename":
+		return CategoryServiceManaged
+	}
+	return ""
 }
 
 // CheckODBCKey applies the allowlist of paramsFromConnectionString keys for Windows-auth T-SQL
@@ -142,8 +127,7 @@ var blockedKeys = map[string]string{
 // listed alternates (the service accepts exactly those spellings, so folding case here would pass keys it
 // rejects).
 func CheckODBCKey(key string) (canonical string, ok bool) {
-	canonical, ok = odbcCanonical()[key]
-	return canonical, ok
+	return odbcCanonical(key)
 }
 
 // ODBCAllowlist returns the allowlist in the service's order; the caller owns the returned slice.
@@ -215,7 +199,7 @@ func CheckODBCParams(params map[string]string) (accepted map[string]string, reje
 // classifyBlockedKey gives a well-shaped key that is not on the allowlist its category and advice.
 func classifyBlockedKey(key string) Rejection {
 	folded := foldODBCKey(key)
-	switch cat := blockedKeys[folded]; cat {
+	switch cat := blockedCategory(folded); cat {
 	case CategoryEncryption:
 		return Rejection{Key: key, Category: cat, Replacement: replaceEncryption}
 	case CategoryLoginRetry:
@@ -223,7 +207,7 @@ func classifyBlockedKey(key string) Rejection {
 	case CategoryCredentials, CategoryServiceManaged:
 		return Rejection{Key: key, Category: cat, Replacement: replaceServiceManaged}
 	}
-	if canonical, near := odbcFolded()[folded]; near {
+	if canonical, near := odbcFolded(folded); near {
 		return Rejection{Key: key, Category: CategoryNotAllowed,
 			Replacement: fmt.Sprintf("spelling not accepted; use %q", canonical)}
 	}

@@ -94,8 +94,17 @@ type Files struct {
 }
 
 // secretRef is how a file holds a secret: the name of the environment
-// variable apply reads it from (compiled on first use: start-up pays for no regexp).
-var secretRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\{(ORGCTL_SECRET_[A-Z0-9_]+)\}$`) })
+// variable apply reads it from (compiled on first use: start-up pays for no regexp;
+// a zero sync.Once, as a sync.OnceValue call would itself run at start-up).
+var (
+	secretRefOnce sync.Once
+	secretRefRE   *regexp.Regexp
+)
+
+func secretRef() *regexp.Regexp {
+	secretRefOnce.Do(func() { secretRefRE = regexp.MustCompile(`^\$\{(ORGCTL_SECRET_[A-Z0-9_]+)\}$`) })
+	return secretRefRE
+}
 
 // SecretVar is the environment variable a secret of this name comes from.
 func SecretVar(name string) string {

@@ -47,7 +47,7 @@ func (s *Step) Sentence() string {
 	noun := strings.ReplaceAll(strings.TrimSuffix(s.Kind, "s"), "-", " ")
 	switch s.What {
 	case "create", "update", "delete", "disable":
-		return pastOf[s.What] + " " + noun + " " + s.Key
+		return pastOf(s.What) + " " + noun + " " + s.Key
 	case "make admin":
 		return "Made " + noun + " " + s.Key + " an admin"
 	case "add members":
@@ -59,7 +59,20 @@ func (s *Step) Sentence() string {
 	return s.Describe()
 }
 
-var pastOf = map[string]string{"create": "Created", "update": "Updated", "delete": "Deleted", "disable": "Disabled"}
+// pastOf is a step's verb in the past tense.
+func pastOf(what string) string {
+	switch what {
+	case "create":
+		return "Created"
+	case "update":
+		return "Updated"
+	case "delete":
+		return "Deleted"
+	case "disable":
+		return "Disabled"
+	}
+	return ""
+}
 
 // Request is the step's request, with the ids it needs looked up now.
 func (s *Step) Request(l *Live) (client.Request, error) { return s.build(l) }

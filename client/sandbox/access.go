@@ -9,12 +9,34 @@ import (
 // the object (through every level of nesting), its groups' universal access
 // to the object's kind and, for users and invites, what their groups have.
 
-var levelRank = map[string]int{"none": 0, "use": 1, "edit": 2, "own": 3}
-
+// levelName names the access levels, lowest first; levelRank is the
+// reverse, 0 for anything else.
 var levelName = []string{"none", "use", "edit", "own"}
 
-// objectColls are the collections whose objects have access lists.
-var objectColls = map[string]string{"app": "/apps", "folder": "/folders", "resource": "/resources", "workflow": "/workflows"}
+func levelRank(level string) int {
+	for i, n := range levelName {
+		if n == level {
+			return i
+		}
+	}
+	return 0
+}
+
+// objectColl is the collection of an object type whose objects have access
+// lists; "" for any other type.
+func objectColl(typ string) string {
+	switch typ {
+	case "app":
+		return "/apps"
+	case "folder":
+		return "/folders"
+	case "resource":
+		return "/resources"
+	case "workflow":
+		return "/workflows"
+	}
+	return ""
+}
 
 // universalField is the group field giving access to every object of a kind.
 func universalField(kind string) string {
@@ -101,9 +123,9 @@ func (ix *accessIndex) object(typ string, it obj) object {
 // grantSources is what a subject's own grants give it on ob: the direct
 // level, and the highest level inherited with the (nearest) folder giving it.
 func (ix *accessIndex) grantSources(ob object, subject string) (direct, inherited int, from string) {
-	direct = levelRank[ix.grants[ob.typ+"/"+ob.id][subject]]
+	direct = levelRank(ix.grants[ob.typ+"/"+ob.id][subject])
 	for _, f := range ob.above {
-		if l := levelRank[ix.grants["folder/"+f][subject]]; l > inherited {
+		if l := levelRank(ix.grants["folder/"+f][subject]); l > inherited {
 			inherited, from = l, f
 		}
 	}
@@ -121,7 +143,7 @@ func (ix *accessIndex) groupEntry(ob object, g obj) (map[string]any, groupAccess
 	direct, inh, from := ix.grantSources(ob, "group/"+id)
 	uni := 0
 	if f := universalField(ob.kind); f != "" {
-		uni = levelRank[fmt.Sprint(g[f])]
+		uni = levelRank(fmt.Sprint(g[f]))
 	}
 	level := max(direct, inh, uni)
 	sources := obj{"direct": direct > 0, "universal": uni > 0, "groups": []any{}}
@@ -211,7 +233,7 @@ func (ix *accessIndex) levelOf(ob object, subjType, subjID string) string {
 // effectiveObjects lists every object of typ the subject reaches by any
 // source: listObjects with include_inherited_access.
 func (c *call) effectiveObjects(subj map[string]any, typ string) []any {
-	coll := objectColls[typ]
+	coll := objectColl(typ)
 	if coll == "" {
 		return c.objectsFor(subj, typ)
 	}

@@ -14,7 +14,7 @@ func (s *Server) MintToken(space, ownerEmail string, scopes ...string) string {
 		s.st.Orgs[space] = o
 	}
 	if o.userByEmail(ownerEmail) == nil {
-		o.addUser(ownerEmail, "Test", "Owner", false, true, fixedTime)
+		o.addUser(ownerEmail, "Test", "Owner", false, true, fixedTime())
 	}
 	return o.mint("test token", nil, ownerEmail, scopes, s.opts.Now()).Value
 }
@@ -30,7 +30,7 @@ func (s *Server) SetSpaceAdmin(space, email string, admin bool) {
 	}
 	u := o.userByEmail(email)
 	if u == nil {
-		u = o.addUser(email, "Space", "Member", admin, true, fixedTime)
+		u = o.addUser(email, "Space", "Member", admin, true, fixedTime())
 	}
 	u["is_admin"] = admin
 }

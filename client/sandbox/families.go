@@ -196,16 +196,16 @@ func createGroup(c *call) (int, any) {
 	return 200, one(g)
 }
 
-// builtinGroups are the groups every org is made with and relies on: admin
+// builtinGroup tells the groups every org is made with and relies on: admin
 // makes its members admins, All Users holds everyone. The API refuses to
 // delete or rename them, as it refuses to change a system folder.
-var builtinGroups = map[string]bool{"admin": true, "All Users": true}
+func builtinGroup(name string) bool { return name == "admin" || name == "All Users" }
 
 // changeGroup is PUT, PATCH and DELETE of one group, refused for a built-in
 // group when it would delete or rename it.
 func changeGroup(c *call) (int, any) {
 	_, g := c.org.find("/groups", c.params["groupId"])
-	if g != nil && builtinGroups[fmt.Sprint(g["name"])] {
+	if g != nil && builtinGroup(fmt.Sprint(g["name"])) {
 		if c.rt.Method == "DELETE" {
 			return 422, errBody("Group %q is built in and cannot be deleted", g["name"])
 		}
@@ -500,20 +500,29 @@ func deleteSpace(c *call) (int, any) {
 }
 
 // knownScopes are the scope strings tokens may carry; others are ignored at creation, as published.
-var knownScopes = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{"data_security:read": true, "usage": true, "usage:organization": true,
-		"usage:spaces": true, "usage:license": true}
-	for _, op := range spec.Operations() {
-		if op.Scope == "" {
-			continue
+// Built on first use by a zero sync.Once: sync.OnceValue's call would run before every orgctl command.
+var (
+	knownScopesOnce sync.Once
+	knownScopesSet  map[string]bool
+)
+
+func knownScopes() map[string]bool {
+	knownScopesOnce.Do(func() {
+		m := map[string]bool{"data_security:read": true, "usage": true, "usage:organization": true,
+			"usage:spaces": true, "usage:license": true}
+		for _, op := range spec.Operations() {
+			if op.Scope == "" {
+				continue
+			}
+			m[op.Scope] = true
+			if base, ok := strings.CutSuffix(op.Scope, ":read"); ok {
+				m[base+":write"] = true
+			}
 		}
-		m[op.Scope] = true
-		if base, ok := strings.CutSuffix(op.Scope, ":read"); ok {
-			m[base+":write"] = true
-		}
-	}
-	return m
-})
+		knownScopesSet = m
+	})
+	return knownScopesSet
+}
 
 // AllScopes lists every scope string the sandbox knows, sorted.
 func AllScopes() []string {
@@ -758,7 +767,7 @@ func cloneApp(c *call) (int, any) {
 		folder = f
 	}
 	a := deepCopy(src).(map[string]any)
-	a["id"] = uuidFor(collections["/apps"].kind, c.org.next("/apps"))
+	a["id"] = uuidFor(collectionAt("/apps").kind, c.org.next("/apps"))
 	a["name"], a["folder_id"], a["protected"], a["synced"] = c.body["new_app_name"], folder, false, false
 	a["created_at"], a["updated_at"] = stamp(c.now), stamp(c.now)
 	c.org.Collections["/apps"] = append(c.org.Collections["/apps"], a)
@@ -884,7 +893,7 @@ func accessList(c *call) (int, any) {
 	if msg := c.checkObject(o); msg != "" {
 		return 404, errBody("%s", msg)
 	}
-	coll := objectColls[typ]
+	coll := objectColl(typ)
 	if coll == "" {
 		return 200, one(obj{"group": []any{}, "user": []any{}, "userInvite": []any{}})
 	}

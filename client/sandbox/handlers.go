@@ -32,22 +32,40 @@ func errBody(format string, args ...any) obj {
 
 func one(v any) obj { return obj{"success": true, "data": v} }
 
-// collections lists the generic stores: list/create at the key, get/patch/put/delete at key/{id}.
-// kind seeds deterministic ids; intID marks collections whose ids are numbers.
-var collections = map[string]collection{
-	"/users": {1, false}, "/groups": {2, true}, "/folders": {3, false}, "/spaces": {4, false},
-	"/app_themes": {5, true}, "/apps": {6, false}, "/user_attributes": {7, false},
-	"/role_permissions/roles": {8, false}, "/access_tokens": {9, false},
-	"/role_permissions/role_grants": {10, false}, "/access_requests": {11, true},
-	"/user_invites": {12, true}, "/resources": {13, false}, "/resource_configurations": {14, false},
-	"/environments": {15, false}, "/custom_component_libraries": {16, false},
-	"/configuration_variables": {17, false}, "/observability/config": {18, false},
-	"/workflows": {19, false}, "/user_tasks": {20, false}, "/organization/analytics_integrations": {21, false},
+// collections lists the generic stores: list/create at the path, get/patch/put/delete at path/{id}.
+// kind seeds deterministic ids; intID marks collections whose ids are numbers. A table searched in
+// place, not a map: a map literal would be built before every orgctl command.
+var collections = []collection{
+	{"/users", 1, false}, {"/groups", 2, true}, {"/folders", 3, false}, {"/spaces", 4, false},
+	{"/app_themes", 5, true}, {"/apps", 6, false}, {"/user_attributes", 7, false},
+	{"/role_permissions/roles", 8, false}, {"/access_tokens", 9, false},
+	{"/role_permissions/role_grants", 10, false}, {"/access_requests", 11, true},
+	{"/user_invites", 12, true}, {"/resources", 13, false}, {"/resource_configurations", 14, false},
+	{"/environments", 15, false}, {"/custom_component_libraries", 16, false},
+	{"/configuration_variables", 17, false}, {"/observability/config", 18, false},
+	{"/workflows", 19, false}, {"/user_tasks", 20, false}, {"/organization/analytics_integrations", 21, false},
 }
 
 type collection struct {
+	path  string
 	kind  int
 	intID bool
+}
+
+// lookupCollection is the generic store at path, if there is one.
+func lookupCollection(path string) (collection, bool) {
+	for _, c := range collections {
+		if c.path == path {
+			return c, true
+		}
+	}
+	return collection{}, false
+}
+
+// collectionAt is the generic store at path; the zero collection if there is none.
+func collectionAt(path string) collection {
+	c, _ := lookupCollection(path)
+	return c
 }
 
 // id is the n-th id of coll, shaped as the real API shapes that family's
@@ -62,10 +80,14 @@ func (c collection) id(coll string, n int) any {
 	return uuidFor(c.kind, n)
 }
 
-// singletons are per-org objects read and written at a fixed path.
-var singletons = map[string]bool{
-	"/source_control/config": true, "/source_control/settings": true, "/sso/config": true,
-	"/organization": true, "/organization/ai_settings": true,
+// singleton tells the per-org objects read and written at a fixed path.
+func singleton(path string) bool {
+	switch path {
+	case "/source_control/config", "/source_control/settings", "/sso/config",
+		"/organization", "/organization/ai_settings":
+		return true
+	}
+	return false
 }
 
 type handler func(c *call) (int, any)
@@ -96,7 +118,7 @@ func dispatch(c *call) (int, any) {
 	if coll, id, ok := collectionOf(c.rt); ok {
 		return c.generic(coll, id)
 	}
-	if singletons[c.rt.Path] {
+	if singleton(c.rt.Path) {
 		return c.singleton(c.rt.Path)
 	}
 	return c.rt.Status, c.template()
@@ -104,12 +126,12 @@ func dispatch(c *call) (int, any) {
 
 // collectionOf maps a route to its collection and, for item routes, the id parameter name.
 func collectionOf(rt *route) (string, string, bool) {
-	if _, ok := collections[rt.Path]; ok {
+	if _, ok := lookupCollection(rt.Path); ok {
 		return rt.Path, "", true
 	}
 	i := strings.LastIndex(rt.Path, "/")
 	if i > 0 && strings.HasPrefix(rt.Path[i+1:], "{") {
-		if _, ok := collections[rt.Path[:i]]; ok {
+		if _, ok := lookupCollection(rt.Path[:i]); ok {
 			return rt.Path[:i], strings.Trim(rt.Path[i+1:], "{}"), true
 		}
 	}
@@ -205,7 +227,7 @@ func (c *call) newObject(coll string, tmplKey string, body obj) obj {
 		}
 	}
 	n := c.org.next(coll)
-	o["id"] = collections[coll].id(coll, n)
+	o["id"] = collectionAt(coll).id(coll, n)
 	if _, ok := o["legacy_id"]; ok {
 		o["legacy_id"] = float64(n)
 	}

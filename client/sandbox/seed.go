@@ -15,10 +15,10 @@ const (
 
 func seedEmpty(st *state) {
 	o := newOrg("")
-	seedOrgBasics(o, fixedTime)
-	o.addUser(primaryAdminEmail, "Sandbox", "Admin", true, true, fixedTime)
+	seedOrgBasics(o, fixedTime())
+	o.addUser(primaryAdminEmail, "Sandbox", "Admin", true, true, fixedTime())
 	o.Singletons["/organization"] = orgSettings("org_primary")
-	o.mint(adminTokenLabel, strp("all scopes, created by the sandbox"), primaryAdminEmail, AllScopes(), fixedTime)
+	o.mint(adminTokenLabel, strp("all scopes, created by the sandbox"), primaryAdminEmail, AllScopes(), fixedTime())
 	st.Orgs[""] = o
 }
 
@@ -32,7 +32,7 @@ func seedLoadUsers(o *org, n int) {
 	}
 	o.Collections["/users"] = slices.Grow(o.Collections["/users"], n)
 	for i := 1; i <= n; i++ {
-		o.addUser(fmt.Sprintf("user%06d@load.example", i), "Load", fmt.Sprintf("User%06d", i), false, true, fixedTime)
+		o.addUser(fmt.Sprintf("user%06d@load.example", i), "Load", fmt.Sprintf("User%06d", i), false, true, fixedTime())
 	}
 }
 
@@ -49,14 +49,14 @@ func seedLoadAccess(o *org, groups, folders int) {
 		if i%10 != 0 {
 			parent = fs[i-1]["id"]
 		}
-		f := o.addFolder(fmt.Sprintf("load-folder-%04d", i), "app", parent, false, fixedTime)
+		f := o.addFolder(fmt.Sprintf("load-folder-%04d", i), "app", parent, false, fixedTime())
 		fs = append(fs, f)
 		o.add("/apps", "GET /apps/{appId}", obj{"name": fmt.Sprintf("load-app-%04d", i), "description": "",
 			"folder_id": f["id"], "is_module": false, "shortlink": nil, "release_version": ""})
 	}
 	var gs []obj
 	for g := range groups {
-		gs = append(gs, o.addGroup(fmt.Sprintf("load-group-%03d", g), "none", "none", "none", "none", false, false, false, false, fixedTime))
+		gs = append(gs, o.addGroup(fmt.Sprintf("load-group-%03d", g), "none", "none", "none", "none", false, false, false, false, fixedTime()))
 		if folders > 0 {
 			o.grantTo("group", gs[g]["id"], "folder", fs[g%folders]["id"], "use")
 		}
@@ -123,7 +123,7 @@ func (o *org) addGroup(name, app, res, wf, ql string, users, audit, unpub, usage
 }
 
 func (o *org) addEnv(name, desc, color string, def bool, at time.Time) obj {
-	e := obj{"id": uuidFor(collections["/environments"].kind, o.next("/environments")), "name": name,
+	e := obj{"id": uuidFor(collectionAt("/environments").kind, o.next("/environments")), "name": name,
 		"description": desc, "color": color, "default": def, "created_at": stamp(at), "updated_at": stamp(at)}
 	o.Collections["/environments"] = append(o.Collections["/environments"], e)
 	return e
@@ -162,13 +162,13 @@ func (o *org) join(group string, u obj, admin bool) {
 func (o *org) add(coll, key string, fields obj) obj {
 	it := templateData(key)
 	n := o.next(coll)
-	it["id"] = collections[coll].id(coll, n)
+	it["id"] = collectionAt(coll).id(coll, n)
 	if _, ok := it["legacy_id"]; ok {
 		it["legacy_id"] = float64(n)
 	}
 	for _, k := range []string{"created_at", "updated_at"} {
 		if _, ok := it[k]; ok {
-			it[k] = stamp(fixedTime)
+			it[k] = stamp(fixedTime())
 		}
 	}
 	for k, v := range fields {
@@ -181,7 +181,7 @@ func (o *org) add(coll, key string, fields obj) obj {
 func seedDemo(st *state) {
 	seedEmpty(st)
 	o := st.Orgs[""]
-	at := fixedTime
+	at := fixedTime()
 	admin := o.userByEmail(primaryAdminEmail)
 	o.join("admin", admin, false)
 	o.join("All Users", admin, false)
@@ -304,7 +304,7 @@ func seedDemo(st *state) {
 		"description": "Pushes invoices to the ledger", "crontab": "0 2 * * *", "timezone": "UTC",
 		"is_enabled": true, "folder_id": o.rootFolder("workflow"), "created_by": admin["legacy_id"]})
 	charts := o.add("/custom_component_libraries", "GET /custom_component_libraries/{libraryId}", obj{"name": "sandbox-charts"})
-	o.addRevision(charts["id"].(string), "1.0.0", "index.js", "export const Chart = () => null\n", fixedTime)
+	o.addRevision(charts["id"].(string), "1.0.0", "index.js", "export const Chart = () => null\n", fixedTime())
 	o.add("/observability/config", "GET /observability/config", obj{})
 	o.add("/user_tasks", "GET /user_tasks", obj{})
 	o.add("/organization/analytics_integrations", "GET /organization/analytics_integrations", obj{})

@@ -257,7 +257,9 @@ func uuidFor(kind, n int) string {
 	return fmt.Sprintf("%08x-0000-4000-8000-%012x", 0x5a4d0000+kind, n)
 }
 
-var fixedTime = time.Date(2025, 11, 6, 17, 0, 11, 0, time.UTC)
+// fixedTime is when the sandbox's seeded objects were made. A function, as
+// a var set by time.Date would be computed before every orgctl command.
+func fixedTime() time.Time { return time.Date(2025, 11, 6, 17, 0, 11, 0, time.UTC) }
 
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
@@ -504,7 +506,16 @@ type route struct {
 
 // routes are parsed on first use: orgctl links this package for --sandbox,
 // and parsing every schema at init would slow every orgctl start.
-var routes = sync.OnceValue(buildRoutes)
+// A zero sync.Once, not sync.OnceValue, whose call would itself run at init.
+var (
+	routesOnce  sync.Once
+	routesTable []*route
+)
+
+func routes() []*route {
+	routesOnce.Do(func() { routesTable = buildRoutes() })
+	return routesTable
+}
 
 func buildRoutes() []*route {
 	ops := append([]spec.Operation{}, spec.Operations()...)

@@ -84,15 +84,24 @@ type keyed struct {
 	op  *Operation
 }
 
-// byKey indexes the operations by Key, sorted, once asked.
-var byKey = sync.OnceValue(func() []keyed {
-	idx := make([]keyed, len(operations))
-	for i := range operations {
-		idx[i] = keyed{Key(operations[i].Method, operations[i].Path), &operations[i]}
-	}
-	sort.Slice(idx, func(i, j int) bool { return idx[i].key < idx[j].key })
-	return idx
-})
+// byKey indexes the operations by Key, sorted, once asked. A zero sync.Once,
+// not sync.OnceValue, whose call would run before every orgctl command.
+var (
+	byKeyOnce sync.Once
+	byKeyIdx  []keyed
+)
+
+func byKey() []keyed {
+	byKeyOnce.Do(func() {
+		idx := make([]keyed, len(operations))
+		for i := range operations {
+			idx[i] = keyed{Key(operations[i].Method, operations[i].Path), &operations[i]}
+		}
+		sort.Slice(idx, func(i, j int) bool { return idx[i].key < idx[j].key })
+		byKeyIdx = idx
+	})
+	return byKeyIdx
+}
 
 // Find is the published operation of a method and path; nil when it is
 // not published.

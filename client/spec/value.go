@@ -265,23 +265,38 @@ func isURL(s string) bool {
 	return ok && scheme != "" && rest != "" && !strings.ContainsAny(s, " \t\r\n")
 }
 
-// patternWords say in words what the spec's id patterns accept.
-var patternWords = map[string]string{
-	`user_([a-z0-9]+)`: "a user id such as user_0a1b2c3d (user_ then lowercase letters and digits)",
-	`^\d+$`:            "a number such as 7",
-	`^(app|workflow|resource|agent|library)_([0-9]\d*)$`: "a folder id such as app_7 (app_, workflow_, resource_, agent_ or library_, then a number)",
-	`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$`:         "a version such as 1.2.0",
-	`^#[A-Fa-f0-9]{6}$`: "a colour such as #3C92DC",
-	`^[a-z0-9\_]+$`:     "lowercase letters, digits and _ only",
+// patternWords say in words what the spec's id patterns accept. Tables of
+// pairs rather than maps, so that nothing is built before every orgctl
+// command.
+var patternWords = []wording{
+	{`user_([a-z0-9]+)`, "a user id such as user_0a1b2c3d (user_ then lowercase letters and digits)"},
+	{`^\d+$`, "a number such as 7"},
+	{`^(app|workflow|resource|agent|library)_([0-9]\d*)$`, "a folder id such as app_7 (app_, workflow_, resource_, agent_ or library_, then a number)"},
+	{`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$`, "a version such as 1.2.0"},
+	{`^#[A-Fa-f0-9]{6}$`, "a colour such as #3C92DC"},
+	{`^[a-z0-9\_]+$`, "lowercase letters, digits and _ only"},
 }
 
 // formatWords say what the spec's string formats accept.
-var formatWords = map[string]string{
-	"email":     "an email address such as ada@example.com",
-	"uuid":      "a UUID such as 5a4d0006-0000-4000-8000-000000000001",
-	"date-time": "a date and time such as 2025-01-15T10:00:00Z (RFC 3339)",
-	"uri":       "a URL such as https://example.com",
-	"date":      "a date such as 2025-01-15",
+var formatWords = []wording{
+	{"email", "an email address such as ada@example.com"},
+	{"uuid", "a UUID such as 5a4d0006-0000-4000-8000-000000000001"},
+	{"date-time", "a date and time such as 2025-01-15T10:00:00Z (RFC 3339)"},
+	{"uri", "a URL such as https://example.com"},
+	{"date", "a date such as 2025-01-15"},
+}
+
+// wording is what a pattern or format (key) accepts, in words.
+type wording struct{ key, words string }
+
+// wordsFor is the words of key in table; "" when it has none.
+func wordsFor(table []wording, key string) string {
+	for _, w := range table {
+		if w.key == key {
+			return w.words
+		}
+	}
+	return ""
 }
 
 // Accepts says in words what the value takes, for messages.
@@ -290,12 +305,12 @@ func (r *Value) Accepts() string {
 	case len(r.Enum) > 0:
 		return "one of " + strings.Join(r.Enum, ", ")
 	case r.Pattern != "":
-		if w, ok := patternWords[r.Pattern]; ok {
+		if w := wordsFor(patternWords, r.Pattern); w != "" {
 			return w
 		}
 		return "text matching the pattern " + r.Pattern
-	case formatWords[r.Format] != "":
-		return formatWords[r.Format]
+	case wordsFor(formatWords, r.Format) != "":
+		return wordsFor(formatWords, r.Format)
 	}
 	bounds := func(what string) string {
 		switch {

@@ -87,7 +87,7 @@ func stepSentence(s offboardStep, r bulk.Result, many bool) string {
 	case bulk.Unknown:
 		line = fmt.Sprintf("Sent without an answer, so perhaps done: %s %s (%s)", s.verb, s.what, r.Message)
 	default:
-		line = stepDone[s.verb] + " " + s.what
+		line = stepDone(s.verb) + " " + s.what
 	}
 	if many && s.verb != "disable" {
 		line = s.user + ": " + line
@@ -95,7 +95,18 @@ func stepSentence(s offboardStep, r bulk.Result, many bool) string {
 	return line
 }
 
-var stepDone = map[string]string{"disable": "Disabled", "remove": "Removed", "revoke": "Revoked"}
+// stepDone is a step's verb in the past tense.
+func stepDone(verb string) string {
+	switch verb {
+	case "disable":
+		return "Disabled"
+	case "remove":
+		return "Removed"
+	case "revoke":
+		return "Revoked"
+	}
+	return ""
+}
 
 // stepResult prints a step's result line on stderr.
 func stepResult(f *cli.Factory, s offboardStep, r bulk.Result, many bool) {

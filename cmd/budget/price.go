@@ -83,9 +83,15 @@ type familyBill struct {
 	Points   int    `json:"points"`
 }
 
-// sentMethods are the methods of the "> METHOD URL" lines the client's
+// sentMethod tells the methods of the "> METHOD URL" lines the client's
 // debug log writes for each request it sends.
-var sentMethods = map[string]bool{"GET": true, "POST": true, "PUT": true, "PATCH": true, "DELETE": true}
+func sentMethod(m string) bool {
+	switch m {
+	case "GET", "POST", "PUT", "PATCH", "DELETE":
+		return true
+	}
+	return false
+}
 
 // priceLog prices each request line of a --debug log by c.
 func priceLog(r io.Reader, c ratebudget.Config) (bill, error) {
@@ -138,7 +144,7 @@ func sentPath(line string) (string, bool) {
 	}
 	method, rest, _ := strings.Cut(rest, " ")
 	u, _, _ := strings.Cut(strings.TrimRight(rest, "\r\n"), " ")
-	if !sentMethods[method] || u == "" {
+	if !sentMethod(method) || u == "" {
 		return "", false
 	}
 	if i := strings.Index(u, "/api/v2/"); i >= 0 {

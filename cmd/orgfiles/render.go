@@ -19,7 +19,18 @@ const unmanagedShown = 5
 // comment holds 65,536 characters.
 const markdownRows = 250
 
-var signs = map[orgcode.Action]string{orgcode.Create: "+", orgcode.Update: "~", orgcode.Delete: "-"}
+// sign marks a change's action in the plan: + create, ~ update, - delete.
+func sign(a orgcode.Action) string {
+	switch a {
+	case orgcode.Create:
+		return "+"
+	case orgcode.Update:
+		return "~"
+	case orgcode.Delete:
+		return "-"
+	}
+	return ""
+}
 
 func fieldSign(fc orgcode.FieldChange) string {
 	switch {
@@ -222,7 +233,7 @@ func writePlan(w io.Writer, p *orgcode.Plan, bc ratebudget.Config, colour bool) 
 			if r := c.Risk(); r != "" {
 				tail += "  " + mark("!") + " " + string(r)
 			}
-			fmt.Fprintf(w, "  %s %s %s%s\n", mark(signs[c.Action]), c.Action, output.Safe(c.Key), tail)
+			fmt.Fprintf(w, "  %s %s %s%s\n", mark(sign(c.Action)), c.Action, output.Safe(c.Key), tail)
 			for _, fc := range c.Fields {
 				risk := ""
 				if r := c.FieldRisk(fc); r != "" {
@@ -322,12 +333,33 @@ func mdCell(s string) string {
 	return b.String()
 }
 
-// lineBreaks turns each line break into a space: a table cell is one line.
-var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
-
 // oneLine is text from the org or its files on one line, as output.Safe
 // shows it.
-func oneLine(s string) string { return output.Safe(lineBreaks.Replace(s)) }
+func oneLine(s string) string { return output.Safe(lineBreaks(s)) }
+
+// lineBreaks turns each line break (CR LF, LF or CR) into a space: a table
+// cell is one line. A loop rather than a strings.Replacer, which would be
+// built before every orgctl command.
+func lineBreaks(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\r':
+			if i+1 < len(s) && s[i+1] == '\n' {
+				i++
+			}
+			b = append(b, ' ')
+		case '\n':
+			b = append(b, ' ')
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
 
 // zeroWidth is U+200B as an HTML entity: it breaks a mention or an issue
 // reference without a character a reader sees.
@@ -381,7 +413,7 @@ func writeMarkdown(w io.Writer, p *orgcode.Plan, bc ratebudget.Config) {
 		}
 		for _, c := range p.Changes {
 			if len(c.Fields) == 0 || c.Risk() != "" {
-				row(signs[c.Action], c.Kind, c.Key, c.Note, "", "", string(c.Risk()))
+				row(sign(c.Action), c.Kind, c.Key, c.Note, "", "", string(c.Risk()))
 				if len(c.Fields) == 0 {
 					continue
 				}

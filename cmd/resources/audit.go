@@ -24,9 +24,15 @@ import (
 // auditLevels are the --fail-on thresholds, most urgent first (changes.StatusRank orders them).
 var auditLevels = []string{changes.StatusRemoved, changes.StatusBreaking, changes.StatusDeprecated, changes.StatusCheck}
 
-// optionTypes are the types whose findings depend on options, which only single reads return; for every
-// other type changes.Audit decides from the type alone (a test pins this).
-var optionTypes = map[string]bool{"mssql": true, "mongodb": true, "restapi": true, "graphql": true, "openapi": true, "grpc": true}
+// optionTypes reports the types whose findings depend on options, which only single reads return; for
+// every other type changes.Audit decides from the type alone (a test pins this).
+func optionTypes(typ string) bool {
+	switch typ {
+	case "mssql", "mongodb", "restapi", "graphql", "openapi", "grpc":
+		return true
+	}
+	return false
+}
 
 var auditColumns = []output.Column{
 	{Header: "STATUS", Field: "status"},
@@ -137,7 +143,7 @@ func auditRun(ctx context.Context, o *AuditOptions) error {
 	}
 	reads := 0
 	for _, r := range listed {
-		if optionTypes[r.Type] && !o.ListOnly {
+		if optionTypes(r.Type) && !o.ListOnly {
 			reads++
 		}
 	}
@@ -147,7 +153,7 @@ func auditRun(ctx context.Context, o *AuditOptions) error {
 	resources := make([]changes.Resource, 0, len(listed))
 	for _, r := range listed {
 		res := changes.Resource{ID: r.ID, Name: r.DisplayName, Type: r.Type}
-		if optionTypes[r.Type] && !o.ListOnly {
+		if optionTypes(r.Type) && !o.ListOnly {
 			opts, err := resourceOptions(ctx, cl, r.ID)
 			if err != nil {
 				return err
@@ -204,11 +210,19 @@ func resourceOptions(ctx context.Context, cl *client.Client, id string) (map[str
 	return one.Options, nil
 }
 
-var auditHeadings = map[string]string{
-	changes.StatusRemoved:    "Removed: queries against these fail now",
-	changes.StatusBreaking:   "Breaking: failing now, or removal under way this quarter",
-	changes.StatusDeprecated: "Deprecated: still work; act before the deadline",
-	changes.StatusCheck:      "Check: the API does not show what decides these; look yourself",
+// auditHeading introduces a status's section of the terminal report.
+func auditHeading(status string) string {
+	switch status {
+	case changes.StatusRemoved:
+		return "Removed: queries against these fail now"
+	case changes.StatusBreaking:
+		return "Breaking: failing now, or removal under way this quarter"
+	case changes.StatusDeprecated:
+		return "Deprecated: still work; act before the deadline"
+	case changes.StatusCheck:
+		return "Check: the API does not show what decides these; look yourself"
+	}
+	return ""
 }
 
 // writeAuditReport is the terminal form: one section per status, most urgent first.
@@ -233,7 +247,7 @@ func writeAuditReport(w io.Writer, findings []changes.Finding, asOf time.Time, w
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
-		fmt.Fprintf(&b, "%s (%d)\n", auditHeadings[status], counts[status])
+		fmt.Fprintf(&b, "%s (%d)\n", auditHeading(status), counts[status])
 		for _, fd := range findings {
 			if fd.Status != status {
 				continue

@@ -32,8 +32,8 @@ func TestOptionTypesAreExactlyTheOptionDependentTypes(t *testing.T) {
 				depends = true
 			}
 		}
-		if depends != optionTypes[typ] {
-			t.Errorf("type %s: findings depend on options = %v, but optionTypes says %v", typ, depends, optionTypes[typ])
+		if depends != optionTypes(typ) {
+			t.Errorf("type %s: findings depend on options = %v, but optionTypes says %v", typ, depends, optionTypes(typ))
 		}
 	}
 }

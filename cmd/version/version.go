@@ -42,11 +42,21 @@ type Info struct {
 	Platform  string `json:"platform"`
 }
 
+// Read once by a zero sync.Once: a sync.OnceValue call would itself run
+// before every orgctl command.
+var (
+	infoOnce sync.Once
+	built    Info
+)
+
 // Get is this binary's Info.
-var Get = sync.OnceValue(func() Info {
-	bi, _ := debug.ReadBuildInfo()
-	return fromBuild(bi, version, commit, date)
-})
+func Get() Info {
+	infoOnce.Do(func() {
+		bi, _ := debug.ReadBuildInfo()
+		built = fromBuild(bi, version, commit, date)
+	})
+	return built
+}
 
 // fromBuild combines the link-time values with the build info (nil when
 // the binary has none); a link-time value wins.

@@ -105,14 +105,11 @@ func (r *Reader) End() error {
 	return nil
 }
 
-// strPlain marks string bytes that need no attention: printable ASCII
+// strPlain reports string bytes that need no attention: printable ASCII
 // other than the quote and the backslash.
-var strPlain = func() (t [256]bool) {
-	for c := 0x20; c < 0x80; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
+func strPlain(c byte) bool {
+	return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'
+}
 
 // Str reads a string at Pos (which must be '"') and returns its raw
 // contents between the quotes. plain is true when the contents are the
@@ -132,7 +129,7 @@ func (r *Reader) Str() (raw []byte, plain bool, err error) {
 			}
 			i += 8
 		}
-		for i < len(d) && strPlain[d[i]] {
+		for i < len(d) && strPlain(d[i]) {
 			i++
 		}
 		if i >= len(d) {

@@ -26,14 +26,21 @@ func Find(s string) (string, bool) {
 	return "", false
 }
 
-var names = map[rune]string{
-	0x00: "NUL", 0x07: "BEL", 0x08: "BS", 0x09: "TAB", 0x0a: "LF", 0x0b: "VT",
-	0x0c: "FF", 0x0d: "CR", 0x1b: "ESC", 0x7f: "DEL",
+// names are the usual names of control characters. A slice searched in place,
+// not a map: a map literal would be built before every orgctl command.
+var names = []struct {
+	r    rune
+	name string
+}{
+	{0x00, "NUL"}, {0x07, "BEL"}, {0x08, "BS"}, {0x09, "TAB"}, {0x0a, "LF"}, {0x0b, "VT"},
+	{0x0c, "FF"}, {0x0d, "CR"}, {0x1b, "ESC"}, {0x7f, "DEL"},
 }
 
 func name(r rune) string {
-	if n, ok := names[r]; ok {
-		return n
+	for _, n := range names {
+		if n.r == r {
+			return n.name
+		}
 	}
 	return fmt.Sprintf("U+%04X", r)
 }
