@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -609,32 +610,38 @@ type scalarAnalysis struct {
 // plainScalar is the analysis of text that may be written in any style.
 var plainScalar = scalarAnalysis{blockPlain: true, singleQuoted: true, block: true}
 
-// plainByte reports printable ASCII that is no indicator anywhere in a
-// scalar; plainFirst, that is none at its start either.
-func plainByte(c byte) bool {
-	return c >= 0x20 && c < 0x7f && c != '#' && c != ':'
+// plainBytes marks, for each byte, printable ASCII that is no indicator
+// anywhere in a scalar (rest) and none at its start either (first). A
+// table, as it is read for every byte of the common scalar; built on the
+// first YAML output rather than before main.
+var plainBytes struct {
+	once        sync.Once
+	rest, first [256]bool
 }
 
-func plainFirst(c byte) bool {
-	switch c {
-	case ' ', '#', ',', '[', ']', '{', '}', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', '?', ':', '-':
-		return false
-	}
-	return c >= 0x20 && c < 0x7f
+func plainTables() (rest, first *[256]bool) {
+	plainBytes.once.Do(func() {
+		for c := 0x20; c < 0x7F; c++ {
+			plainBytes.rest[c] = c != '#' && c != ':'
+			plainBytes.first[c] = c != ' ' && !strings.ContainsRune("#,[]{}&*!|>'\"%@`?:-", rune(c))
+		}
+	})
+	return &plainBytes.rest, &plainBytes.first
 }
 
 // isPlainText recognizes, in one pass, the common text that needs no
 // further analysis: printable ASCII with no indicator, no ": " or " #", no
 // space at either end.
 func isPlainText(v []byte) bool {
-	if len(v) == 0 || !plainFirst(v[0]) || v[len(v)-1] == ' ' {
+	plainByte, plainFirst := plainTables()
+	if len(v) == 0 || !plainFirst[v[0]] || v[len(v)-1] == ' ' {
 		return false
 	}
 	if len(v) >= 3 && v[0] == '.' && v[1] == '.' && v[2] == '.' {
 		return false
 	}
 	for i := 1; i < len(v); i++ {
-		if c := v[i]; !plainByte(c) {
+		if c := v[i]; !plainByte[c] {
 			if c != ':' || i+1 == len(v) || v[i+1] == ' ' {
 				return false
 			}

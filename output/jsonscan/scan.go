@@ -106,10 +106,13 @@ func (r *Reader) End() error {
 }
 
 // strPlain reports string bytes that need no attention: printable ASCII
-// other than the quote and the backslash.
-func strPlain(c byte) bool {
-	return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'
-}
+// other than the quote and the backslash. A bitmap (bit c%64 of word c/64)
+// rather than comparisons, as the loop over a string's bytes runs for
+// every byte of an answer; a constant rather than a table built at start,
+// so nothing runs before main. TestStrPlainBits holds it to its definition.
+func strPlain(c byte) bool { return strPlainBits[c>>6]&(1<<(c&63)) != 0 }
+
+var strPlainBits = [4]uint64{0xfffffffb00000000, 0xffffffffefffffff, 0, 0}
 
 // Str reads a string at Pos (which must be '"') and returns its raw
 // contents between the quotes. plain is true when the contents are the
