@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/orgctl/orgctl/output/fsguard"
@@ -29,19 +28,6 @@ const (
 	crcAt     = lenAt + 8 + 1
 	headerLen = crcAt + 8 + 1
 )
-
-// castagnoli is made on first use: building it costs every orgctl command
-// startup time, and most never touch the ledger. A zero sync.Once rather
-// than sync.OnceValue, whose call would itself run at start-up.
-var (
-	castagnoliOnce  sync.Once
-	castagnoliTable *crc32.Table
-)
-
-func castagnoli() *crc32.Table {
-	castagnoliOnce.Do(func() { castagnoliTable = crc32.MakeTable(crc32.Castagnoli) })
-	return castagnoliTable
-}
 
 // slots is the ledger's pair of slot files. Every write goes in place into
 // the slot not holding the newest valid state, so a process killed mid-write
@@ -146,7 +132,8 @@ func verifySlot(data []byte) (seq uint64, ok bool) {
 	if err1 != nil || err2 != nil || err3 != nil || n > uint64(len(data)-headerLen) {
 		return 0, false
 	}
-	crc := crc32.Update(crc32.Checksum(data[:crcAt], castagnoli()), castagnoli(), data[headerLen:headerLen+int(n)])
+	tab := crc32.MakeTable(crc32.Castagnoli) // made once by hash/crc32, on first use
+	crc := crc32.Update(crc32.Checksum(data[:crcAt], tab), tab, data[headerLen:headerLen+int(n)])
 	return seq, crc == uint32(sum)
 }
 
@@ -164,7 +151,8 @@ func frame(slot []byte, seq uint64) {
 	h = append(h, ' ')
 	h = appendHex(h, uint64(len(slot)-headerLen), 8)
 	h = append(h, ' ')
-	crc := crc32.Update(crc32.Checksum(h, castagnoli()), castagnoli(), slot[headerLen:])
+	tab := crc32.MakeTable(crc32.Castagnoli)
+	crc := crc32.Update(crc32.Checksum(h, tab), tab, slot[headerLen:])
 	h = appendHex(h, uint64(crc), 8)
 	_ = append(h, '\n')
 }

@@ -168,25 +168,12 @@ func (s *State) set(n int, r RowState) {
 	s.rows[n-1] = r
 }
 
-// crcTable is built on first use: building it at init would cost every
-// command, bulk or not, a fifth of a millisecond. A zero sync.Once, as a
-// sync.OnceValue call would itself run at init.
-var (
-	crcOnce sync.Once
-	crcTab  *crc32.Table
-)
-
-func crcTable() *crc32.Table {
-	crcOnce.Do(func() { crcTab = crc32.MakeTable(crc32.Castagnoli) })
-	return crcTab
-}
-
 // encode frames a record as "<crc32c of the JSON, 8 hex digits> <JSON>\n",
 // so a line cut short by a kill mid-write is recognised and ignored.
 func encode(r record) []byte {
 	js, _ := json.Marshal(r)
 	out := make([]byte, 0, len(js)+10)
-	out = fmt.Appendf(out, "%08x ", crc32.Checksum(js, crcTable()))
+	out = fmt.Appendf(out, "%08x ", crc32.Checksum(js, crc32.MakeTable(crc32.Castagnoli)))
 	out = append(out, js...)
 	return append(out, '\n')
 }
@@ -198,7 +185,7 @@ func decode(line []byte) (record, bool) {
 		return r, false
 	}
 	sum, err := strconv.ParseUint(string(line[:8]), 16, 32)
-	if err != nil || uint32(sum) != crc32.Checksum(line[9:], crcTable()) {
+	if err != nil || uint32(sum) != crc32.Checksum(line[9:], crc32.MakeTable(crc32.Castagnoli)) {
 		return r, false
 	}
 	if json.Unmarshal(line[9:], &r) != nil {
