@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -79,4 +80,35 @@ func timeRun(b *testing.B, argv, env []string) time.Duration {
 		b.Fatalf("%v: %v\n%s", argv, err, out)
 	}
 	return time.Since(start)
+}
+
+// TestNothingOfOrgctlRunsBeforeMain holds orgctl's own packages to having
+// no init work: every package whose init runs touches its code, data and
+// heap pages on every command, --version included, which is most of what
+// start-up costs beyond the libraries'. The runtime reports each package
+// init that does work (GODEBUG=inittrace=1); tables that must be computed
+// are built on first use instead.
+func TestNothingOfOrgctlRunsBeforeMain(t *testing.T) {
+	bin := buildOrgctl(t)
+	cmd := exec.Command(bin, "--version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("orgctl --version: %v\n%s", err, stderr.String())
+	}
+	traced := 0
+	for line := range strings.Lines(stderr.String()) {
+		f := strings.Fields(line)
+		if len(f) < 2 || f[0] != "init" {
+			continue
+		}
+		traced++
+		if f[1] == "github.com/orgctl/orgctl" || strings.HasPrefix(f[1], "github.com/orgctl/orgctl/") {
+			t.Errorf("%s has init work, which runs before every command: %s", f[1], strings.TrimSpace(line))
+		}
+	}
+	if traced == 0 {
+		t.Fatalf("no init trace in orgctl's stderr, so nothing was checked:\n%s", stderr.String())
+	}
 }

@@ -18,9 +18,12 @@
 // "FAMILY OPERATION --help" prints its page without cobra's two searches
 // of the tree. Help and usage are written by help_render.go rather than
 // by cobra, whose default builds the local and inherited flag sets twice
-// per page. Nothing is computed before main that a short run does not use
-// (the sandbox's handlers, the flag completions, the completion and
-// name-resolution tables, the sorted family list). What remains beyond
+// per page. No package of orgctl's own does init work
+// (TestNothingOfOrgctlRunsBeforeMain): its tables are laid out by the
+// compiler (slices and switches, not map literals) or built on first use
+// behind a zero sync.Once, since a package-level map literal, regexp,
+// strings.Replacer or sync.OnceValue call runs before every command,
+// --version included. What remains beyond
 // the floor is mostly the libraries' own init (gojq's builtin
 // definitions, tablewriter's width cache, go-retryablehttp's regular
 // expressions), which the script prints library by library, next to the
