@@ -70,6 +70,20 @@ floor_with() { # binary name, then a grep pattern for the deps' lines to import
   )
 }
 floor_with floor-deps .
+# A fourth: orgctl built against a copy of tablewriter (in the temporary
+# directory, never the repo) whose package init makes no width cache.
+# tablewriter v1 makes an 8,192-entry cache at init, whatever the command,
+# and orgctl turns it off before its first table; this shows what that
+# one line of the library costs every orgctl start.
+tw=$(go list -m -f '{{.Dir}}' github.com/olekukonko/tablewriter)
+cp -r "$tw" "$tmp/tw" && chmod -R u+w "$tmp/tw"
+sed -i 's|^\twidthCache = twcache.NewLRU\[cacheKey, int\](cacheCapacity)$|\t_ = twcache.NewLRU[cacheKey, int] // no cache at init|' "$tmp/tw/pkg/twwidth/width.go"
+if grep -q 'no cache at init' "$tmp/tw/pkg/twwidth/width.go"; then
+  mkdir "$tmp/orgctl-src"
+  tar --exclude=./.git -cf - . | tar -xf - -C "$tmp/orgctl-src"
+  (cd "$tmp/orgctl-src" && go mod edit -replace "github.com/olekukonko/tablewriter=$tmp/tw" &&
+    GOFLAGS=-mod=mod go build -o "$tmp/orgctl-nocache" .)
+fi
 export HOME="$tmp" XDG_CONFIG_HOME="$tmp/config" XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache"
 ratio() { # name, orgctl command, floor command
   # Rounds of a few runs each, orgctl's then the floor's, so that a slow
@@ -100,6 +114,12 @@ ratio "floor + orgctl's deps" "$tmp/floor-deps --version" "$tmp/floor --version"
 # (the reference also builds the floor's 150 commands, which orgctl's
 # --version does not).
 ratio "--version" "$tmp/orgctl --version" "$tmp/floor-deps --version" | sed 's|orgctl / floor|orgctl / (floor + deps)|'
+if [ -x "$tmp/orgctl-nocache" ]; then
+  ratio "--version" "$tmp/orgctl-nocache --version" "$tmp/floor --version" | sed 's|orgctl / floor|orgctl, no table cache at init / floor|'
+  ratio "users list --help" "$tmp/orgctl-nocache users list --help" "$tmp/floor fam1 op1 --help" | sed 's|orgctl / floor|orgctl, no table cache at init / floor|'
+else
+  echo "orgctl without tablewriter's init cache: skipped, tablewriter's init is not the one this script knows"
+fi
 
 # The same pairs counted in instructions executed, which the machine's load
 # hardly changes (apt-get install -y valgrind): each round runs both under
