@@ -21,7 +21,7 @@
 // per page. No package of orgctl's own does init work
 // (TestNothingOfOrgctlRunsBeforeMain): its tables are laid out by the
 // compiler (slices and switches, not map literals) or built on first use
-// behind a zero sync.Once, since a package-level map literal, regexp,
+// (output/lazy), since a package-level map literal, regexp,
 // strings.Replacer or sync.OnceValue call runs before every command,
 // --version included. What remains beyond
 // the floor is mostly the libraries' own init (gojq's builtin

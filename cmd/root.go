@@ -7,7 +7,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -25,6 +24,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/sandbox"
 	"github.com/orgctl/orgctl/cmd/version"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/output/lazy"
 )
 
 // allFamilies asks newRoot for every family in full, rootAlone for none:
@@ -362,31 +362,22 @@ func lineWords(args []string) (family, op string) {
 
 // globalValueFlags are the global flags that take the next word as their
 // value when written without "=": "--name" and, for a shorthand, "-x".
-// Worked out on first use under a zero sync.Once, not a package-level
-// sync.OnceValue, so nothing of it runs before main.
-func globalValueFlags() map[string]bool {
-	globalValueFlagsOnce.Do(func() {
-		fs := pflag.NewFlagSet("orgctl", pflag.ContinueOnError)
-		cli.AddGlobalFlags(fs)
-		m := map[string]bool{}
-		fs.VisitAll(func(fl *pflag.Flag) {
-			if fl.NoOptDefVal != "" { // a boolean: its value, if any, follows "="
-				return
-			}
-			m["--"+fl.Name] = true
-			if fl.Shorthand != "" {
-				m["-"+fl.Shorthand] = true
-			}
-		})
-		globalValueFlagsSet = m
+// Worked out on first use.
+var globalValueFlags = lazy.Value[map[string]bool]{New: func() map[string]bool {
+	fs := pflag.NewFlagSet("orgctl", pflag.ContinueOnError)
+	cli.AddGlobalFlags(fs)
+	m := map[string]bool{}
+	fs.VisitAll(func(fl *pflag.Flag) {
+		if fl.NoOptDefVal != "" { // a boolean: its value, if any, follows "="
+			return
+		}
+		m["--"+fl.Name] = true
+		if fl.Shorthand != "" {
+			m["-"+fl.Shorthand] = true
+		}
 	})
-	return globalValueFlagsSet
-}
-
-var (
-	globalValueFlagsOnce sync.Once
-	globalValueFlagsSet  map[string]bool
-)
+	return m
+}}
 
 // firstWordAt is the index of the first argument that is not a global
 // flag or its value, -1 when there is none.
@@ -406,7 +397,7 @@ func firstWordAt(args []string) int {
 				// time to step over their values.
 				return -1
 			}
-			if takesNextWord(a, globalValueFlags()) {
+			if takesNextWord(a, globalValueFlags.Get()) {
 				i++
 			}
 			continue

@@ -5,11 +5,11 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/orgctl/orgctl/output/jsonscan"
+	"github.com/orgctl/orgctl/output/lazy"
 )
 
 // writeYAML writes JSON data as YAML, streamed as it is read: block style,
@@ -613,27 +613,24 @@ var plainScalar = scalarAnalysis{blockPlain: true, singleQuoted: true, block: tr
 // plainBytes marks, for each byte, printable ASCII that is no indicator
 // anywhere in a scalar (rest) and none at its start either (first). A
 // table, as it is read for every byte of the common scalar; built on the
-// first YAML output rather than before main.
-var plainBytes struct {
-	once        sync.Once
-	rest, first [256]bool
-}
+// first YAML output.
+var plainBytes = lazy.Value[*plainTables]{New: func() *plainTables {
+	t := new(plainTables)
+	for c := 0x20; c < 0x7F; c++ {
+		t.rest[c] = c != '#' && c != ':'
+		t.first[c] = c != ' ' && !strings.ContainsRune("#,[]{}&*!|>'\"%@`?:-", rune(c))
+	}
+	return t
+}}
 
-func plainTables() (rest, first *[256]bool) {
-	plainBytes.once.Do(func() {
-		for c := 0x20; c < 0x7F; c++ {
-			plainBytes.rest[c] = c != '#' && c != ':'
-			plainBytes.first[c] = c != ' ' && !strings.ContainsRune("#,[]{}&*!|>'\"%@`?:-", rune(c))
-		}
-	})
-	return &plainBytes.rest, &plainBytes.first
-}
+type plainTables struct{ rest, first [256]bool }
 
 // isPlainText recognizes, in one pass, the common text that needs no
 // further analysis: printable ASCII with no indicator, no ": " or " #", no
 // space at either end.
 func isPlainText(v []byte) bool {
-	plainByte, plainFirst := plainTables()
+	t := plainBytes.Get()
+	plainByte, plainFirst := &t.rest, &t.first
 	if len(v) == 0 || !plainFirst[v[0]] || v[len(v)-1] == ' ' {
 		return false
 	}

@@ -34,7 +34,7 @@ const UnknownCost = 10
 
 // defaultCosts is the service's price list by family (path segment under
 // /api/v2). A slice rather than a map: a map literal is built at start-up by
-// every orgctl command, and sixteen entries are searched as fast as hashed.
+// every orgctl command, and fifteen entries are searched as fast as hashed.
 var defaultCosts = []struct {
 	family string
 	points int

@@ -14,10 +14,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/orgctl/orgctl/client/kinds"
+	"github.com/orgctl/orgctl/output/lazy"
 	"github.com/orgctl/orgctl/output/yamlvalue"
 	"go.yaml.in/yaml/v3"
 	unorm "golang.org/x/text/unicode/norm"
@@ -94,17 +94,8 @@ type Files struct {
 }
 
 // secretRef is how a file holds a secret: the name of the environment
-// variable apply reads it from (compiled on first use: start-up pays for no regexp;
-// a zero sync.Once, as a sync.OnceValue call would itself run at start-up).
-var (
-	secretRefOnce sync.Once
-	secretRefRE   *regexp.Regexp
-)
-
-func secretRef() *regexp.Regexp {
-	secretRefOnce.Do(func() { secretRefRE = regexp.MustCompile(`^\$\{(ORGCTL_SECRET_[A-Z0-9_]+)\}$`) })
-	return secretRefRE
-}
+// variable apply reads it from.
+var secretRef = lazy.Regexp{Expr: `^\$\{(ORGCTL_SECRET_[A-Z0-9_]+)\}$`}
 
 // SecretVar is the environment variable a secret of this name comes from.
 func SecretVar(name string) string {
@@ -470,7 +461,7 @@ func stringValue(f *Field, n *yaml.Node) (any, string) {
 		return "", ""
 	}
 	if f.Type == tSecret {
-		if s, _ := v.(string); !secretRef().MatchString(s) {
+		if s, _ := v.(string); !secretRef.Get().MatchString(s) {
 			return nil, "a secret is written as ${ORGCTL_SECRET_NAME}, never as its value"
 		}
 	}

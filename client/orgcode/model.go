@@ -7,7 +7,8 @@ import (
 	"reflect"
 	"sort"
 	"strconv"
-	"sync"
+
+	"github.com/orgctl/orgctl/output/lazy"
 )
 
 // fieldType says what values a field holds in a file.
@@ -83,65 +84,57 @@ var (
 		"usage_analytics_access", "theme_access", "account_details_access"}
 )
 
-// kindList is built on first use by a zero sync.Once: a sync.OnceValue
-// call would itself run before every orgctl command.
-var (
-	kindsOnce sync.Once
-	kindList  []*Kind
-)
-
 // Kinds are every kind, in dependency order: a kind refers only to kinds
 // before it, so applying them in this order creates what is referred to
 // first (and deleting in reverse removes references first).
-func Kinds() []*Kind {
-	kindsOnce.Do(func() {
-		group := &Kind{Name: "groups", KeyField: "name", Fields: []Field{
-			{Name: "universal_app_access", Type: tEnum, Enum: accessLevels},
-			{Name: "universal_resource_access", Type: tEnum, Enum: accessLevels},
-			{Name: "universal_workflow_access", Type: tEnum, Enum: accessLevels},
-			{Name: "universal_query_library_access", Type: tEnum, Enum: queryLevels},
-		}}
-		for _, b := range groupBoolFields {
-			group.Fields = append(group.Fields, Field{Name: b, Type: tBool})
-		}
-		group.Fields = append(group.Fields, Field{Name: "landing_page_app", Type: tRef, Ref: "apps"},
-			Field{Name: "members", Type: tLevelMap, Enum: memberRoles, Ref: "users"})
-		kindList = []*Kind{
-			{Name: "user-attributes", KeyField: "name", Fields: []Field{
-				{Name: "label", Type: tString},
-				{Name: "data_type", Type: tEnum, Enum: attributeTypes},
-				{Name: "default_value", Type: tString},
-			}},
-			{Name: "users", KeyField: "email", Fold: true, Fields: []Field{
-				{Name: "first_name", Type: tString},
-				{Name: "last_name", Type: tString},
-				{Name: "active", Type: tBool},
-				{Name: "admin", Type: tBool},
-				{Name: "attributes", Type: tScalarMap, Ref: "user-attributes"},
-			}},
-			group,
-			{Name: "folders", KeyField: "folder"},
-			{Name: "grants", KeyField: "subject", Fields: []Field{
-				{Name: "folders", Type: tLevelMap, Enum: grantLevels, Ref: "folders"},
-				{Name: "apps", Type: tLevelMap, Enum: grantLevels, Ref: "apps"},
-			}},
-			{Name: "environments", KeyField: "name", Fields: []Field{
-				{Name: "description", Type: tString},
-				{Name: "color", Type: tString},
-			}},
-			{Name: "config-vars", KeyField: "name", Fields: []Field{
-				{Name: "description", Type: tString},
-				{Name: "secret", Type: tBool},
-				{Name: "values", Type: tEnvMap, Ref: "environments"},
-			}},
-			{Name: "themes", KeyField: "name", Fields: []Field{
-				{Name: "theme", Type: tScalarMap},
-			}},
-			{Name: "organization", KeyField: "organization", Singleton: true, Fields: anyFields(orgSettings)},
-		}
-	})
-	return kindList
-}
+func Kinds() []*Kind { return kindList.Get() }
+
+var kindList = lazy.Value[[]*Kind]{New: func() []*Kind {
+	group := &Kind{Name: "groups", KeyField: "name", Fields: []Field{
+		{Name: "universal_app_access", Type: tEnum, Enum: accessLevels},
+		{Name: "universal_resource_access", Type: tEnum, Enum: accessLevels},
+		{Name: "universal_workflow_access", Type: tEnum, Enum: accessLevels},
+		{Name: "universal_query_library_access", Type: tEnum, Enum: queryLevels},
+	}}
+	for _, b := range groupBoolFields {
+		group.Fields = append(group.Fields, Field{Name: b, Type: tBool})
+	}
+	group.Fields = append(group.Fields, Field{Name: "landing_page_app", Type: tRef, Ref: "apps"},
+		Field{Name: "members", Type: tLevelMap, Enum: memberRoles, Ref: "users"})
+	return []*Kind{
+		{Name: "user-attributes", KeyField: "name", Fields: []Field{
+			{Name: "label", Type: tString},
+			{Name: "data_type", Type: tEnum, Enum: attributeTypes},
+			{Name: "default_value", Type: tString},
+		}},
+		{Name: "users", KeyField: "email", Fold: true, Fields: []Field{
+			{Name: "first_name", Type: tString},
+			{Name: "last_name", Type: tString},
+			{Name: "active", Type: tBool},
+			{Name: "admin", Type: tBool},
+			{Name: "attributes", Type: tScalarMap, Ref: "user-attributes"},
+		}},
+		group,
+		{Name: "folders", KeyField: "folder"},
+		{Name: "grants", KeyField: "subject", Fields: []Field{
+			{Name: "folders", Type: tLevelMap, Enum: grantLevels, Ref: "folders"},
+			{Name: "apps", Type: tLevelMap, Enum: grantLevels, Ref: "apps"},
+		}},
+		{Name: "environments", KeyField: "name", Fields: []Field{
+			{Name: "description", Type: tString},
+			{Name: "color", Type: tString},
+		}},
+		{Name: "config-vars", KeyField: "name", Fields: []Field{
+			{Name: "description", Type: tString},
+			{Name: "secret", Type: tBool},
+			{Name: "values", Type: tEnvMap, Ref: "environments"},
+		}},
+		{Name: "themes", KeyField: "name", Fields: []Field{
+			{Name: "theme", Type: tScalarMap},
+		}},
+		{Name: "organization", KeyField: "organization", Singleton: true, Fields: anyFields(orgSettings)},
+	}
+}}
 
 // orgSettings are the organization settings the API reads and patches.
 var orgSettings = []string{"two_factor_auth_required", "two_factor_auth_type", "request_access_enabled",

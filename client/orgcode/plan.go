@@ -85,7 +85,7 @@ func CheckFiles(f *Files, r Reading) error {
 			}
 			vals, _ := d.Fields["values"].(map[string]any)
 			for env, v := range vals {
-				if !secretRef().MatchString(fmt.Sprint(v)) {
+				if !secretRef.Get().MatchString(fmt.Sprint(v)) {
 					probs = append(probs, Problem{File: d.File, Line: d.Lines["values\x00"+env], Msg: fmt.Sprintf("values: %s: a secret's value is written as ${ORGCTL_SECRET_NAME}, never as the value", env)})
 				}
 			}
@@ -194,7 +194,7 @@ func MissingSecrets(p *Plan) Problems {
 		d := c.doc
 		vals, _ := d.Fields["values"].(map[string]any)
 		for _, env := range sortedKeys(vals) {
-			if m := secretRef().FindStringSubmatch(fmt.Sprint(vals[env])); m != nil {
+			if m := secretRef.Get().FindStringSubmatch(fmt.Sprint(vals[env])); m != nil {
 				if _, ok := os.LookupEnv(m[1]); !ok {
 					where := d.File
 					if where == "" {

@@ -518,7 +518,7 @@ func configVarSteps(c Change, add func(*Step)) {
 					return client.Request{}, err
 				}
 				v := fmt.Sprint(vals[env])
-				if m := secretRef().FindStringSubmatch(v); m != nil {
+				if m := secretRef.Get().FindStringSubmatch(v); m != nil {
 					v = os.Getenv(m[1])
 				}
 				list = append(list, map[string]any{"environment_id": eid, "value": v})

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/orgctl/orgctl/client/changes"
 	"github.com/orgctl/orgctl/client/spec"
+	"github.com/orgctl/orgctl/output/lazy"
 )
 
 // addFamilyHandlers adds the families' own handlers to custom.
@@ -500,34 +500,25 @@ func deleteSpace(c *call) (int, any) {
 }
 
 // knownScopes are the scope strings tokens may carry; others are ignored at creation, as published.
-// Built on first use by a zero sync.Once: sync.OnceValue's call would run before every orgctl command.
-var (
-	knownScopesOnce sync.Once
-	knownScopesSet  map[string]bool
-)
-
-func knownScopes() map[string]bool {
-	knownScopesOnce.Do(func() {
-		m := map[string]bool{"data_security:read": true, "usage": true, "usage:organization": true,
-			"usage:spaces": true, "usage:license": true}
-		for _, op := range spec.Operations() {
-			if op.Scope == "" {
-				continue
-			}
-			m[op.Scope] = true
-			if base, ok := strings.CutSuffix(op.Scope, ":read"); ok {
-				m[base+":write"] = true
-			}
+var knownScopes = lazy.Value[map[string]bool]{New: func() map[string]bool {
+	m := map[string]bool{"data_security:read": true, "usage": true, "usage:organization": true,
+		"usage:spaces": true, "usage:license": true}
+	for _, op := range spec.Operations() {
+		if op.Scope == "" {
+			continue
 		}
-		knownScopesSet = m
-	})
-	return knownScopesSet
-}
+		m[op.Scope] = true
+		if base, ok := strings.CutSuffix(op.Scope, ":read"); ok {
+			m[base+":write"] = true
+		}
+	}
+	return m
+}}
 
 // AllScopes lists every scope string the sandbox knows, sorted.
 func AllScopes() []string {
-	out := make([]string, 0, len(knownScopes()))
-	for s := range knownScopes() {
+	out := make([]string, 0, len(knownScopes.Get()))
+	for s := range knownScopes.Get() {
 		out = append(out, s)
 	}
 	sort.Strings(out)
@@ -575,7 +566,7 @@ func createToken(c *call) (int, any) {
 	var scopes []string
 	raw, _ := c.body["scopes"].([]any)
 	for _, s := range raw {
-		if str, ok := s.(string); ok && knownScopes()[str] {
+		if str, ok := s.(string); ok && knownScopes.Get()[str] {
 			scopes = append(scopes, str)
 		}
 	}

@@ -8,8 +8,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/orgctl/orgctl/output/lazy"
 )
 
 // call is one authenticated, validated request on its way to a handler.
@@ -95,19 +96,16 @@ type handler func(c *call) (int, any)
 // custom holds the handlers of requests the generic collections do not
 // serve, built on the first request: a command line that never reaches the
 // sandbox would otherwise pay for the table at start-up.
-var (
-	custom     map[string]handler
-	customOnce sync.Once
-)
+var custom = lazy.Value[map[string]handler]{New: func() map[string]handler {
+	m := map[string]handler{}
+	addFamilyHandlers(m)
+	addOverrideHandlers(m)
+	addRevisionHandlers(m)
+	return m
+}}
 
 func customHandler(key string) (handler, bool) {
-	customOnce.Do(func() {
-		custom = map[string]handler{}
-		addFamilyHandlers(custom)
-		addOverrideHandlers(custom)
-		addRevisionHandlers(custom)
-	})
-	h, ok := custom[key]
+	h, ok := custom.Get()[key]
 	return h, ok
 }
 
@@ -158,7 +156,7 @@ func deepCopy(v any) any {
 
 // templateData is the data object of the route's (or another route's) example response.
 func templateData(key string) obj {
-	for _, rt := range routes() {
+	for _, rt := range routes.Get() {
 		if rt.key != key {
 			continue
 		}

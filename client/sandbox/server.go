@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/orgctl/orgctl/client/spec"
+	"github.com/orgctl/orgctl/output/lazy"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -505,17 +506,8 @@ type route struct {
 }
 
 // routes are parsed on first use: orgctl links this package for --sandbox,
-// and parsing every schema at init would slow every orgctl start.
-// A zero sync.Once, not sync.OnceValue, whose call would itself run at init.
-var (
-	routesOnce  sync.Once
-	routesTable []*route
-)
-
-func routes() []*route {
-	routesOnce.Do(func() { routesTable = buildRoutes() })
-	return routesTable
-}
+// and most commands never reach it.
+var routes = lazy.Value[[]*route]{New: buildRoutes}
 
 func buildRoutes() []*route {
 	ops := append([]spec.Operation{}, spec.Operations()...)
@@ -567,7 +559,7 @@ func literals(r *route) int {
 
 func matchRoute(method, p string) (*route, map[string]string) {
 	segs := strings.Split(strings.Trim(p, "/"), "/")
-	for _, rt := range routes() {
+	for _, rt := range routes.Get() {
 		if rt.Method != method || len(rt.segs) != len(segs) {
 			continue
 		}

@@ -3,7 +3,8 @@ package spec
 import (
 	"sort"
 	"strings"
-	"sync"
+
+	"github.com/orgctl/orgctl/output/lazy"
 )
 
 // Operation is what the published description says of one operation.
@@ -84,30 +85,21 @@ type keyed struct {
 	op  *Operation
 }
 
-// byKey indexes the operations by Key, sorted, once asked. A zero sync.Once,
-// not sync.OnceValue, whose call would run before every orgctl command.
-var (
-	byKeyOnce sync.Once
-	byKeyIdx  []keyed
-)
-
-func byKey() []keyed {
-	byKeyOnce.Do(func() {
-		idx := make([]keyed, len(operations))
-		for i := range operations {
-			idx[i] = keyed{Key(operations[i].Method, operations[i].Path), &operations[i]}
-		}
-		sort.Slice(idx, func(i, j int) bool { return idx[i].key < idx[j].key })
-		byKeyIdx = idx
-	})
-	return byKeyIdx
-}
+// byKey indexes the operations by Key, sorted, once asked.
+var byKey = lazy.Value[[]keyed]{New: func() []keyed {
+	idx := make([]keyed, len(operations))
+	for i := range operations {
+		idx[i] = keyed{Key(operations[i].Method, operations[i].Path), &operations[i]}
+	}
+	sort.Slice(idx, func(i, j int) bool { return idx[i].key < idx[j].key })
+	return idx
+}}
 
 // Find is the published operation of a method and path; nil when it is
 // not published.
 func Find(method, path string) *Operation {
 	k := Key(method, path)
-	idx := byKey()
+	idx := byKey.Get()
 	i := sort.Search(len(idx), func(i int) bool { return idx[i].key >= k })
 	if i < len(idx) && idx[i].key == k {
 		return idx[i].op

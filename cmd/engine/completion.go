@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,6 +16,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/completions"
+	"github.com/orgctl/orgctl/output/lazy"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -32,11 +32,11 @@ type objectKind struct {
 // the registry's views, each with its kind's list. A kind's cache list is
 // the budget family of its path, so a mutation of that family
 // (Factory.OnChange) forgets it.
-func completionKinds() map[string]objectKind { return loadCompletionTables().kinds }
+func completionKinds() map[string]objectKind { return completionTables.Get().kinds }
 
 // resolveKinds are the completion kinds whose names orgctl turns into ids
 // (completion kind -> registry kind).
-func resolveKinds() map[string]string { return loadCompletionTables().resolve }
+func resolveKinds() map[string]string { return completionTables.Get().resolve }
 
 // ObjectTypeKinds are the permission API's object types whose names
 // orgctl looks up ("folder" -> "folders"): the registry's kinds of an
@@ -59,31 +59,20 @@ type completionTable struct {
 	resolve map[string]string
 }
 
-// completionTables are built on first use rather than at init: most
-// command lines (help, --version, a list) never complete or resolve a name.
-// A zero sync.Once, not a package-level sync.OnceValue, so nothing of it
-// runs before main.
-var (
-	completionTablesOnce sync.Once
-	completionTables     completionTable
-)
-
-func loadCompletionTables() *completionTable {
-	completionTablesOnce.Do(func() {
-		t := &completionTables
-		t.kinds = map[string]objectKind{}
-		t.resolve = map[string]string{}
-		for _, v := range kinds.Views() {
-			k := kinds.Of(v.Kind)
-			t.kinds[v.Name] = objectKind{Path: k.List, Scope: k.Scope,
-				View: completions.Kind{List: ratebudget.Family(k.List), Value: v.Value, Label: v.Label}}
-			if v.Names {
-				t.resolve[v.Name] = v.Kind
-			}
+// completionTables are built on first use: most command lines (help,
+// --version, a list) never complete or resolve a name.
+var completionTables = lazy.Value[completionTable]{New: func() completionTable {
+	t := completionTable{kinds: map[string]objectKind{}, resolve: map[string]string{}}
+	for _, v := range kinds.Views() {
+		k := kinds.Of(v.Kind)
+		t.kinds[v.Name] = objectKind{Path: k.List, Scope: k.Scope,
+			View: completions.Kind{List: ratebudget.Family(k.List), Value: v.Value, Label: v.Label}}
+		if v.Names {
+			t.resolve[v.Name] = v.Kind
 		}
-	})
-	return &completionTables
-}
+	}
+	return t
+}}
 
 // CommandFlagKind wires a flag of a command that is not a declared Op to
 // the completion kind it names.

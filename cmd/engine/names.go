@@ -18,6 +18,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/completions"
+	"github.com/orgctl/orgctl/output/lazy"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -337,7 +338,7 @@ func foundObject(c *Call, refs []nameRef, found map[string]resolve.Object) json.
 	return found[ref.stand].Raw
 }
 
-var placeholders = LazyRegexp{Expr: `\{[^}]*\}`}
+var placeholders = lazy.Regexp{Expr: `\{[^}]*\}`}
 
 // dryRunNames lists the lookups first, then the call with each name where
 // its id will go.

@@ -6,13 +6,13 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/orgctl/orgctl/cmd/access"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/output/lazy"
 )
 
 var subjectFields = []opdef.Field{
@@ -71,16 +71,10 @@ var objectTypes = []string{"folder", "app", "screen", "resource", "resource_conf
 
 // ObjectKinds are the object types whose names orgctl looks up; the API
 // takes a resource's name itself, and screens and configurations have none.
-// Worked out from the registry on first use, not at init.
-func ObjectKinds() map[string]string {
-	objectKindsOnce.Do(func() { objectKinds = engine.ObjectTypeKinds() })
-	return objectKinds
-}
+// Worked out from the registry on first use.
+func ObjectKinds() map[string]string { return objectKinds.Get() }
 
-var (
-	objectKindsOnce sync.Once
-	objectKinds     map[string]string
-)
+var objectKinds = lazy.Value[map[string]string]{New: engine.ObjectTypeKinds}
 
 var objectFields = []opdef.Field{
 	{Flag: "object-type", In: opdef.InLocal, Enum: objectTypes, Usage: "kind of object"},

@@ -8,10 +8,11 @@ import (
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/output/lazy"
 )
 
 var (
-	semver       = engine.LazyRegexp{Expr: `^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$`}
+	semver       = lazy.Regexp{Expr: `^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$`}
 	elementTypes = []string{"PAGE", "WORKFLOW"}
 )
 

@@ -6,11 +6,11 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/output/lazy"
 )
 
 // Set at link time by a release build, for example
@@ -42,21 +42,13 @@ type Info struct {
 	Platform  string `json:"platform"`
 }
 
-// Read once by a zero sync.Once: a sync.OnceValue call would itself run
-// before every orgctl command.
-var (
-	infoOnce sync.Once
-	built    Info
-)
+var built = lazy.Value[Info]{New: func() Info {
+	bi, _ := debug.ReadBuildInfo()
+	return fromBuild(bi, version, commit, date)
+}}
 
 // Get is this binary's Info.
-func Get() Info {
-	infoOnce.Do(func() {
-		bi, _ := debug.ReadBuildInfo()
-		built = fromBuild(bi, version, commit, date)
-	})
-	return built
-}
+func Get() Info { return built.Get() }
 
 // fromBuild combines the link-time values with the build info (nil when
 // the binary has none); a link-time value wins.

@@ -135,7 +135,7 @@ func (j *checkPass) rowProblems(row bulk.Row, keys map[uint64]int, unknownCol ma
 		if strings.TrimSpace(k) == "" {
 			continue // no key: the row's own problem says what is missing
 		}
-		hk := maphash.String(keySeed(), k)
+		hk := maphash.String(keySeed.Get(), k)
 		if first, dup := keys[hk]; dup {
 			probs = append(probs, fmt.Sprintf("duplicate key %q: line %d has it too (each object once per file)", k, first))
 			continue

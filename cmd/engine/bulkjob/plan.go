@@ -74,16 +74,16 @@ func (j *checkPass) tally(in opdef.Input, c *opdef.Call, names []Name) {
 			set = map[uint64]bool{}
 			j.names[r.Kind.Name] = set
 		}
-		set[maphash.String(keySeed(), strings.ToLower(r.Text))] = true
+		set[maphash.String(keySeed.Get(), strings.ToLower(r.Text))] = true
 	}
 	if ex := j.op.Exists; ex != nil && ex.Shared != nil {
 		if s := ex.Shared(in); s != "" {
-			j.shared[maphash.String(keySeed(), s)] = true
+			j.shared[maphash.String(keySeed.Get(), s)] = true
 		}
 	}
 	if ex := j.op.Exists; ex != nil && ex.BySubject != nil {
 		if s := ex.BySubject(in); s != "" {
-			j.subjects[maphash.String(keySeed(), s)] = true
+			j.subjects[maphash.String(keySeed.Get(), s)] = true
 		} else {
 			j.notBySubject = true
 		}

@@ -6,17 +6,16 @@ import (
 	"hash/maphash"
 	"maps"
 	"net/http"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
+	"github.com/orgctl/orgctl/output/lazy"
 	"github.com/spf13/pflag"
 )
 
@@ -77,17 +76,8 @@ func (j *jobSpec) fieldKey(flag string) string {
 	return flag
 }
 
-// keySeed hashes the keys a job compares rows by; made on first use, as
-// a seed made at init would cost every command's start-up.
-func keySeed() maphash.Seed {
-	keySeedOnce.Do(func() { keySeedValue = maphash.MakeSeed() })
-	return keySeedValue
-}
-
-var (
-	keySeedOnce  sync.Once
-	keySeedValue maphash.Seed
-)
+// keySeed hashes the keys a job compares rows by.
+var keySeed = lazy.Value[maphash.Seed]{New: maphash.MakeSeed}
 
 // rowKeys are what no two rows may share: the natural keys of what a row
 // creates; for a change to one object (PATCH, PUT, DELETE) that object;
@@ -201,17 +191,8 @@ func (j *jobSpec) argID(c *opdef.Call) string {
 	return c.Params[j.op.Args[len(j.op.Args)-1]]
 }
 
-// flagRE finds flags in a message; compiled on first use, as a regexp
-// compiled at init would cost every command's start-up.
-func flagRE() *regexp.Regexp {
-	flagREOnce.Do(func() { flagREValue = regexp.MustCompile(`--[a-z][a-z0-9-]*`) })
-	return flagREValue
-}
-
-var (
-	flagREOnce  sync.Once
-	flagREValue *regexp.Regexp
-)
+// flagRE finds flags in a message.
+var flagRE = lazy.Regexp{Expr: `--[a-z][a-z0-9-]*`}
 
 // problemText is a build error as lines of a file's problems: the
 // command's name dropped, flags named as the columns they are here.
@@ -231,7 +212,7 @@ func (j *jobSpec) problemText(err error) []string {
 		} else if rest, ok := strings.CutPrefix(m, "required flags "); ok {
 			m = strings.ReplaceAll(strings.TrimSuffix(rest, " not set"), "--", "") + " are missing or empty: they are required"
 		}
-		m = flagRE().ReplaceAllStringFunc(m, func(s string) string {
+		m = flagRE.Get().ReplaceAllStringFunc(m, func(s string) string {
 			if j.op.HasField(s[2:]) {
 				return s[2:] // in a file, the flag is a column
 			}
