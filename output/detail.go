@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mattn/go-runewidth"
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // Entry is one line of a key/value view: a key, its text, and the entries
@@ -203,7 +204,7 @@ func scalarText(v any, now time.Time) string {
 		b, _ := json.Marshal(plain(t))
 		return string(b)
 	}
-	return cell(v)
+	return jsonscan.AsText(v)
 }
 
 // plain turns an ordered value back into one encoding/json can write.

@@ -558,7 +558,7 @@ func parseTemplate(src string) (*template.Template, error) {
 		"join": func(sep string, v []any) string {
 			parts := make([]string, len(v))
 			for i, e := range v {
-				parts[i] = cell(e)
+				parts[i] = jsonscan.AsText(e)
 			}
 			return strings.Join(parts, sep)
 		},

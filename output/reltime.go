@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // Relative says how far t is from now the way people say it: "in 23s",
@@ -89,7 +91,7 @@ func relativeTimes(cols []Column, now time.Time) []Column {
 					return Relative(t, now)
 				}
 			}
-			return cell(v)
+			return jsonscan.AsText(v)
 		}
 	}
 	if out == nil {

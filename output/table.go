@@ -2,7 +2,6 @@ package output
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -183,7 +182,7 @@ func cellOf(v []byte, buf []byte) (out, newBuf []byte, err error) {
 		if err != nil {
 			return nil, buf, err
 		}
-		buf = append(buf, cell(d)...)
+		buf = append(buf, jsonscan.AsText(d)...)
 		return buf, buf, nil
 	}
 	return v, buf, nil // numbers, true and false as received
@@ -277,14 +276,14 @@ func terminalColumns(cols []Column) []Column {
 func rowOf(r any, cols []Column) []string {
 	rec, ok := r.(map[string]any)
 	if !ok {
-		return []string{cell(r)}
+		return []string{jsonscan.AsText(r)}
 	}
 	row := make([]string, len(cols))
 	for i, c := range cols {
 		if c.Value != nil {
 			row[i] = c.Value(rec)
 		} else {
-			row[i] = cell(Lookup(rec, c.Field))
+			row[i] = jsonscan.AsText(Lookup(rec, c.Field))
 		}
 	}
 	return row
@@ -301,26 +300,6 @@ func Lookup(rec map[string]any, path string) any {
 		cur = m[k]
 	}
 	return cur
-}
-
-// cell renders one value on one line: scalars plainly, structures as JSON.
-func cell(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return t
-	case json.Number:
-		return t.String()
-	case bool:
-		if t {
-			return "true"
-		}
-		return "false"
-	default:
-		b, _ := json.Marshal(t)
-		return string(b)
-	}
 }
 
 // defaultColumns uses the first record's scalar fields in document order,

@@ -13,6 +13,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/output/jsonscan"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -111,7 +112,7 @@ func (o *Org) LoadGroups(ctx context.Context) error {
 }
 
 // GroupID is a group's id as text.
-func GroupID(g Group) string { return kinds.Text(g.ID) }
+func GroupID(g Group) string { return jsonscan.AsText(g.ID) }
 
 // LoadObjects reads the list of each type asked for (see ObjectTypes
 // and ReportTypes), once each.
@@ -133,14 +134,14 @@ func (o *Org) LoadObjects(ctx context.Context, types ...string) error {
 		var ids []string
 		keys := k.Keys(items)
 		for i, it := range items {
-			id := kinds.Text(it["id"])
+			id := jsonscan.AsText(it["id"])
 			names[id] = keys[i]
 			// A type's root is reviewed like any folder: universal access
 			// reaches it and it can be granted directly. Personal trees
 			// (personalRoot, each user's Drafts and Trash) are left out:
 			// they are one user's own, not shared; file folders have no
 			// access lists.
-			if typ == "folder" && (!kinds.UnderRoot(keys[i]) || !kinds.CreatableFolderType(kinds.Text(it["folder_type"]))) {
+			if typ == "folder" && (!kinds.UnderRoot(keys[i]) || !kinds.CreatableFolderType(jsonscan.AsText(it["folder_type"]))) {
 				continue
 			}
 			ids = append(ids, id)
@@ -317,7 +318,7 @@ func (o *Org) Reach(ctx context.Context, u *User, stage string) (rows []Row, dir
 				if json.Unmarshal(raw, &ob) == nil {
 					ob.Type = t
 					direct = append(direct, ob)
-					own[kinds.Text(ob.ID)] = ob.Level
+					own[jsonscan.AsText(ob.ID)] = ob.Level
 				}
 			}
 		}
@@ -326,7 +327,7 @@ func (o *Org) Reach(ctx context.Context, u *User, stage string) (rows []Row, dir
 			if json.Unmarshal(raw, &ob) != nil {
 				continue
 			}
-			id := kinds.Text(ob.ID)
+			id := jsonscan.AsText(ob.ID)
 			var via []string
 			best := 0
 			if l, ok := own[id]; ok {

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/client"
-	"github.com/orgctl/orgctl/client/kinds"
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // TokenOwner is the legacy id of the user the token belongs to: the API's
@@ -29,7 +29,7 @@ func TokenOwner(ctx context.Context, cl *client.Client, token string) string {
 	}
 	owner := ""
 	for _, t := range tokens {
-		id := kinds.Text(t.Owner) // "" when absent or null
+		id := jsonscan.AsText(t.Owner) // "" when absent or null
 		if t.Last4 == "" || !strings.HasSuffix(token, t.Last4) || id == "" {
 			continue
 		}
@@ -49,7 +49,7 @@ func (o *Org) RefuseOffboarding(users []*User, owner string) error {
 	leaving := map[string]bool{}
 	for _, u := range users {
 		leaving[u.ID] = true
-		if owner != "" && kinds.Text(u.LegacyID) == owner {
+		if owner != "" && jsonscan.AsText(u.LegacyID) == owner {
 			return fmt.Errorf("refusing to offboard %s: the API token in use is this user's; offboard them with another admin's token (nothing was changed)", u.Email)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // Read is one request of a review: an object's access list (ObjType, ObjID),
@@ -153,7 +154,7 @@ func (o *Org) Rows(reads []Read, answers []json.RawMessage) ([]Row, error) {
 		}
 		m := map[string]string{}
 		for _, ob := range objs {
-			m[kinds.Text(ob.ID)] = ob.Level
+			m[jsonscan.AsText(ob.ID)] = ob.Level
 		}
 		k := r.SubjType + "/" + r.SubjID + "/" + r.ObjType
 		if r.Inherited {

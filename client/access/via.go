@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/mattn/go-runewidth"
-	"github.com/orgctl/orgctl/client/kinds"
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // Namer names what an id stands for: kind "groups", "folders" or "users".
@@ -49,7 +49,7 @@ func DecodeAccessList(data []byte) (AccessList, error) {
 
 // SubjectID is the entry's subject id as text, whether sent as a string or
 // a number.
-func (e Entry) SubjectID() string { return kinds.Text(e.Subject.ID) }
+func (e Entry) SubjectID() string { return jsonscan.AsText(e.Subject.ID) }
 
 // Inherits reports whether the access comes (also) from a folder above
 // the object.
@@ -70,7 +70,7 @@ func Via(e Entry, groupEntries map[string]Entry, n Namer) string {
 		via = append(via, "universal")
 	}
 	for _, g := range s.Groups {
-		id := kinds.Text(g.ID)
+		id := jsonscan.AsText(g.ID)
 		ge, ok := groupEntries[id]
 		if ok && ge.Sources.Universal && !ge.Sources.Direct && ge.Sources.Inherited == nil {
 			via = append(via, "universal through "+n.Name("groups", id))
@@ -79,7 +79,7 @@ func Via(e Entry, groupEntries map[string]Entry, n Namer) string {
 		}
 	}
 	if e.Inherits() {
-		from := kinds.Text(s.Inherited.ID)
+		from := jsonscan.AsText(s.Inherited.ID)
 		if s.Inherited.Type == "folder" || s.Inherited.Type == "" {
 			from = n.Name("folders", from)
 		}

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/orgctl/orgctl/client/kinds"
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // Format is how a bulk file spells its rows.
@@ -429,12 +429,12 @@ func jsonValues(b []byte) (map[string][]string, string) {
 			vals := make([]string, 0, len(t))
 			for _, e := range t {
 				if e != nil {
-					vals = append(vals, kinds.Text(e))
+					vals = append(vals, jsonscan.AsText(e))
 				}
 			}
 			out[k] = vals
 		default:
-			out[k] = []string{kinds.Text(v)}
+			out[k] = []string{jsonscan.AsText(v)}
 		}
 	}
 	return out, ""

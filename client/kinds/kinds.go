@@ -1,11 +1,11 @@
 package kinds
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // Kind says how objects of one kind are listed, read, named and found.
@@ -59,7 +59,7 @@ func (k Kind) KeyOfObject(obj map[string]any, all []map[string]any) string {
 	if k.KeyOf != nil {
 		return k.KeyOf(obj, all)
 	}
-	return Text(obj[k.Key])
+	return jsonscan.AsText(obj[k.Key])
 }
 
 // Keys are the natural keys of every object of a list, in its order.
@@ -90,55 +90,6 @@ func (k Kind) ProtectedKey(key string) string {
 		return ""
 	}
 	return k.BuiltinKey(key)
-}
-
-// Text is a JSON value as text, the one way orgctl writes a value it read
-// as JSON where text goes (an id, key, label, flag or query value): a
-// string as itself, a number as written, true or false, null as ""; an
-// object or array as compact JSON. A json.RawMessage is decoded first, so
-// an id reads the same whether the API sent "7" or 7.
-func Text(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return t
-	case json.Number:
-		return t.String()
-	case float64:
-		return strconv.FormatFloat(t, 'f', -1, 64)
-	case bool:
-		return strconv.FormatBool(t)
-	case json.RawMessage:
-		return rawText(t)
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
-}
-
-// rawText is Text of an undecoded value; ids, the values it mostly
-// sees, are read without a decoder, as they come once per row of a report.
-func rawText(raw json.RawMessage) string {
-	b := bytes.TrimSpace(raw)
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if json.Unmarshal(b, &s) == nil {
-			return s
-		}
-	}
-	if len(b) > 0 && (b[0] == '-' || b[0] >= '0' && b[0] <= '9') && json.Valid(b) {
-		return string(b) // a number, as written
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var x any
-	if dec.Decode(&x) != nil || dec.More() {
-		return string(b)
-	}
-	return Text(x)
 }
 
 // Singular names one object of a kind: "themes" -> "theme",
@@ -232,12 +183,12 @@ func WithObjectType(typ string) (Kind, bool) {
 	return Kind{}, false
 }
 
-func builtinGroup(obj map[string]any) string { return builtinGroupName(Text(obj["name"])) }
+func builtinGroup(obj map[string]any) string { return builtinGroupName(jsonscan.AsText(obj["name"])) }
 
 func resourceConfigName(obj map[string]any, _ []map[string]any) string {
 	res, _ := obj["resource"].(map[string]any)
 	env, _ := obj["environment"].(map[string]any)
-	return Text(res["display_name"]) + " (" + Text(env["name"]) + ")"
+	return jsonscan.AsText(res["display_name"]) + " (" + jsonscan.AsText(env["name"]) + ")"
 }
 
 // View is one way completion offers a kind's objects: the field typed

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // recordedFolders is the folder list a live org answered, as recorded.
@@ -35,7 +36,7 @@ func TestRecordedFoldersEachHaveTheirOwnPath(t *testing.T) {
 	byPath := map[string]string{}
 	pathOf := map[string]string{}
 	for _, f := range all {
-		id, p := Text(f["id"]), k.KeyOfObject(f, all)
+		id, p := jsonscan.AsText(f["id"]), k.KeyOfObject(f, all)
 		if other, dup := byPath[p]; dup {
 			t.Errorf("%s and %s both have the path %q", other, id, p)
 		}
@@ -60,7 +61,7 @@ func TestRecordedFoldersEachHaveTheirOwnPath(t *testing.T) {
 	}
 	// What the org cannot do without is every system folder, and only those.
 	for _, f := range all {
-		id := Text(f["id"])
+		id := jsonscan.AsText(f["id"])
 		if got, want := k.Protected(f) != "", f["is_system_folder"] == true; got != want {
 			t.Errorf("%s: protected %v, want %v", id, got, want)
 		}
@@ -179,32 +180,6 @@ func TestKeysAreEachObjectsKey(t *testing.T) {
 			if want := k.KeyOfObject(o, all); keys[i] != want {
 				t.Errorf("%s %s: Keys gave %q, KeyOfObject %q", name, o["id"], keys[i], want)
 			}
-		}
-	}
-}
-
-func TestTextIsOneSpellingOfAJSONValue(t *testing.T) {
-	for _, tc := range []struct {
-		v    any
-		want string
-	}{
-		{nil, ""},
-		{"user_a", "user_a"},
-		{json.Number("12.50"), "12.50"},
-		{float64(7), "7"},
-		{1e21, "1000000000000000000000"},
-		{true, "true"},
-		{map[string]any{"team": "ops"}, `{"team":"ops"}`},
-		{[]any{"a", json.Number("1")}, `["a",1]`},
-		{json.RawMessage(`"7"`), "7"},
-		{json.RawMessage(` 7 `), "7"},
-		{json.RawMessage(`12345678901234567890`), "12345678901234567890"},
-		{json.RawMessage(`null`), ""},
-		{json.RawMessage(`{"b":1, "a":2}`), `{"a":2,"b":1}`},
-		{json.RawMessage(`not json`), "not json"},
-	} {
-		if got := Text(tc.v); got != tc.want {
-			t.Errorf("Text(%#v) = %q, want %q", tc.v, got, tc.want)
 		}
 	}
 }

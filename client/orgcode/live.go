@@ -14,6 +14,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/kinds"
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // Doer sends one request: the orgctl client, paced by the budget.
@@ -194,7 +195,7 @@ var converters = []struct {
 // apps are referred to, never managed: their names by id.
 func (lr *liveRead) apps(list []map[string]any) {
 	for _, a := range list {
-		lr.l.Apps[kinds.Text(a["name"])] = kinds.Text(a["id"])
+		lr.l.Apps[jsonscan.AsText(a["name"])] = jsonscan.AsText(a["id"])
 	}
 	for n, id := range lr.l.Apps {
 		lr.appName[id] = n
@@ -203,14 +204,14 @@ func (lr *liveRead) apps(list []map[string]any) {
 
 func (lr *liveRead) environmentNames(list []map[string]any) {
 	for _, e := range list {
-		lr.envName[kinds.Text(e["id"])] = kinds.Text(e["name"])
+		lr.envName[jsonscan.AsText(e["id"])] = jsonscan.AsText(e["name"])
 	}
 }
 
 func (lr *liveRead) userAttributes(list []map[string]any) {
 	for _, a := range list {
-		lr.l.add("user-attributes", kinds.Text(a["id"]), kinds.Text(a["name"]), map[string]any{
-			"label": kinds.Text(a["label"]), "data_type": kinds.Text(a["data_type"]), "default_value": kinds.Text(a["default_value"])})
+		lr.l.add("user-attributes", jsonscan.AsText(a["id"]), jsonscan.AsText(a["name"]), map[string]any{
+			"label": jsonscan.AsText(a["label"]), "data_type": jsonscan.AsText(a["data_type"]), "default_value": jsonscan.AsText(a["default_value"])})
 	}
 }
 
@@ -220,8 +221,8 @@ func (lr *liveRead) users(list []map[string]any) {
 		if md == nil {
 			md = map[string]any{}
 		}
-		d := lr.l.add("users", kinds.Text(u["id"]), kinds.Text(u["email"]), map[string]any{
-			"first_name": kinds.Text(u["first_name"]), "last_name": kinds.Text(u["last_name"]),
+		d := lr.l.add("users", jsonscan.AsText(u["id"]), jsonscan.AsText(u["email"]), map[string]any{
+			"first_name": jsonscan.AsText(u["first_name"]), "last_name": jsonscan.AsText(u["last_name"]),
 			"active": u["active"] == true, "admin": u["is_admin"] == true, "attributes": md})
 		d.Inactive = u["active"] != true
 	}
@@ -234,18 +235,18 @@ func (lr *liveRead) groups(list []map[string]any) {
 	for _, g := range list {
 		f := map[string]any{}
 		for _, name := range []string{"universal_app_access", "universal_resource_access", "universal_workflow_access", "universal_query_library_access"} {
-			f[name] = kinds.Text(g[name])
+			f[name] = jsonscan.AsText(g[name])
 		}
 		for _, b := range groupBoolFields {
 			f[b] = g[b] == true
 		}
-		if id := kinds.Text(g["landing_page_app_id"]); id != "" {
+		if id := jsonscan.AsText(g["landing_page_app_id"]); id != "" {
 			f["landing_page_app"] = orID(lr.appName, id)
 		} else {
 			f["landing_page_app"] = nil
 		}
 		f["members"] = lr.members(g)
-		d := lr.l.add("groups", kinds.Text(g["id"]), kinds.Text(g["name"]), f)
+		d := lr.l.add("groups", jsonscan.AsText(g["id"]), jsonscan.AsText(g["name"]), f)
 		d.Builtin = kinds.Of("groups").Protected(g)
 		lr.groupName[d.ID] = d.Key
 	}
@@ -257,9 +258,9 @@ func (lr *liveRead) members(g map[string]any) map[string]any {
 	ms, _ := g["members"].([]any)
 	for _, m := range ms {
 		mm, _ := m.(map[string]any)
-		email := kinds.Text(mm["email"])
+		email := jsonscan.AsText(mm["email"])
 		if email == "" {
-			email = orID(lr.userEmail, kinds.Text(mm["id"]))
+			email = orID(lr.userEmail, jsonscan.AsText(mm["id"]))
 		}
 		role := "member"
 		if mm["is_group_admin"] == true {
@@ -267,7 +268,7 @@ func (lr *liveRead) members(g map[string]any) map[string]any {
 		}
 		members[strings.ToLower(email)] = role
 		if _, known := lr.l.ID("users", email); !known && email != "" {
-			lr.l.setID("users", email, kinds.Text(mm["id"])) // the users list, unread, would say the same
+			lr.l.setID("users", email, jsonscan.AsText(mm["id"])) // the users list, unread, would say the same
 		}
 	}
 	return members
@@ -278,7 +279,7 @@ func (lr *liveRead) folders(list []map[string]any) {
 	paths := folders.Keys(list)
 	for i, fo := range list {
 		path := paths[i]
-		id := kinds.Text(fo["id"])
+		id := jsonscan.AsText(fo["id"])
 		// A user's personal folders (Drafts, Trash) are theirs, not the
 		// org's: their grants are no org setting, and reading one access
 		// list per signed-in user would cost more than the rest of the org.
@@ -289,7 +290,7 @@ func (lr *liveRead) folders(list []map[string]any) {
 		lr.l.setID("folders", path, id)
 		// Users' personal folders and the org's system folders are
 		// referred to, never managed.
-		if folders.Protected(fo) != "" || !kinds.UnderRoot(path) || !kinds.CreatableFolderType(kinds.Text(fo["folder_type"])) {
+		if folders.Protected(fo) != "" || !kinds.UnderRoot(path) || !kinds.CreatableFolderType(jsonscan.AsText(fo["folder_type"])) {
 			lr.l.SystemFolders[path] = id
 			continue
 		}
@@ -299,8 +300,8 @@ func (lr *liveRead) folders(list []map[string]any) {
 
 func (lr *liveRead) environments(list []map[string]any) {
 	for _, e := range list {
-		lr.l.add("environments", kinds.Text(e["id"]), kinds.Text(e["name"]), map[string]any{
-			"description": kinds.Text(e["description"]), "color": kinds.Text(e["color"])})
+		lr.l.add("environments", jsonscan.AsText(e["id"]), jsonscan.AsText(e["name"]), map[string]any{
+			"description": jsonscan.AsText(e["description"]), "color": jsonscan.AsText(e["color"])})
 	}
 }
 
@@ -313,15 +314,15 @@ func (lr *liveRead) configVars(list []map[string]any) {
 		vs, _ := cv["values"].([]any)
 		for _, v := range vs {
 			vm, _ := v.(map[string]any)
-			env := orID(lr.envName, kinds.Text(vm["environment_id"]))
+			env := orID(lr.envName, jsonscan.AsText(vm["environment_id"]))
 			if secret {
-				vals[env] = "${" + SecretVar(kinds.Text(cv["name"])+"_"+env) + "}"
+				vals[env] = "${" + SecretVar(jsonscan.AsText(cv["name"])+"_"+env) + "}"
 			} else {
-				vals[env] = kinds.Text(vm["value"])
+				vals[env] = jsonscan.AsText(vm["value"])
 			}
 		}
-		lr.l.add("config-vars", kinds.Text(cv["id"]), kinds.Text(cv["name"]), map[string]any{
-			"description": kinds.Text(cv["description"]), "secret": secret, "values": vals})
+		lr.l.add("config-vars", jsonscan.AsText(cv["id"]), jsonscan.AsText(cv["name"]), map[string]any{
+			"description": jsonscan.AsText(cv["description"]), "secret": secret, "values": vals})
 	}
 }
 
@@ -331,7 +332,7 @@ func (lr *liveRead) themes(list []map[string]any) {
 		if th == nil {
 			th = map[string]any{}
 		}
-		lr.l.add("themes", kinds.Text(t["id"]), kinds.Text(t["name"]), map[string]any{"theme": th})
+		lr.l.add("themes", jsonscan.AsText(t["id"]), jsonscan.AsText(t["name"]), map[string]any{"theme": th})
 	}
 }
 

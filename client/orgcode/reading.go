@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/orgctl/orgctl/client/kinds"
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // Reading is what a read of the live org covers: the kinds whose objects a
@@ -131,7 +131,7 @@ func (r Reading) wants(list string, raw map[string][]map[string]any) bool {
 			ms, _ := g["members"].([]any)
 			for _, m := range ms {
 				mm, _ := m.(map[string]any)
-				email := kinds.Text(mm["email"])
+				email := jsonscan.AsText(mm["email"])
 				if email == "" {
 					return true // named by id alone: the users list names it
 				}
@@ -149,7 +149,7 @@ func (r Reading) wants(list string, raw map[string][]map[string]any) bool {
 			return true
 		}
 		for _, g := range raw["groups"] {
-			if kinds.Text(g["landing_page_app_id"]) != "" {
+			if jsonscan.AsText(g["landing_page_app_id"]) != "" {
 				return true
 			}
 		}

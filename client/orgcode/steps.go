@@ -12,6 +12,7 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/kinds"
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // Step is one request of a plan. Steps of one phase are independent of
@@ -125,8 +126,8 @@ func createdID(kind, key string) func(l *Live, resp *client.Response) {
 		var o map[string]any
 		dec := json.NewDecoder(bytes.NewReader(resp.Data))
 		dec.UseNumber()
-		if dec.Decode(&o) == nil && kinds.Text(o["id"]) != "" {
-			l.setID(kind, key, kinds.Text(o["id"]))
+		if dec.Decode(&o) == nil && jsonscan.AsText(o["id"]) != "" {
+			l.setID(kind, key, jsonscan.AsText(o["id"]))
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/kinds"
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // Kind is a kind of object as the registry in client/kinds describes it.
@@ -429,9 +430,9 @@ func objects(k Kind, data json.RawMessage) ([]Object, error) {
 
 // object is one decoded object of the kind, whose natural key is key.
 func object(k Kind, m map[string]any, key string) Object {
-	o := Object{ID: kinds.Text(m["id"]), Fields: m, Key: key, Protected: k.Protected(m)}
+	o := Object{ID: jsonscan.AsText(m["id"]), Fields: m, Key: key, Protected: k.Protected(m)}
 	for _, l := range k.Label {
-		o.Labels = append(o.Labels, kinds.Text(m[l]))
+		o.Labels = append(o.Labels, jsonscan.AsText(m[l]))
 	}
 	return o
 }

@@ -11,10 +11,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client/access"
-	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 var objectRowColumns = []output.Column{
@@ -152,7 +152,7 @@ func listObjectsRun(ctx context.Context, o *ListObjectsOptions) error {
 		if json.Unmarshal(raw, &it) != nil {
 			continue
 		}
-		rows = append(rows, map[string]any{"type": it.Type, "object": org.Name(it.Type, kinds.Text(it.ID)), "level": it.Level})
+		rows = append(rows, map[string]any{"type": it.Type, "object": org.Name(it.Type, jsonscan.AsText(it.ID)), "level": it.Level})
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		ti, tj := rows[i]["type"].(string), rows[j]["type"].(string)

@@ -19,11 +19,11 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/bulk"
-	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/output/jsonscan"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -264,7 +264,7 @@ func offboardSteps(ctx context.Context, org *access.Org, users []*access.User, r
 				req: client.Request{Method: http.MethodDelete, Path: "/groups/" + url.PathEscape(access.GroupID(*g)) + "/members/" + url.PathEscape(u.ID), Scope: "Groups > Write"}})
 		}
 		for _, d := range direct {
-			id := kinds.Text(d.ID)
+			id := jsonscan.AsText(d.ID)
 			steps = append(steps, offboardStep{key: fmt.Sprintf("revoke %s's direct %s on %s %s", u.Email, d.Level, d.Type, org.Name(d.Type, id)), row: row, user: u.Email,
 				verb: "revoke", what: fmt.Sprintf("%s on %s %s", d.Level, d.Type, org.Name(d.Type, id)),
 				req: client.Request{Method: http.MethodPost, Path: "/permissions/revoke", Scope: "Permissions > Write",

@@ -10,6 +10,7 @@ import (
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // ListColumns: SUBJECT identifies the row and stays whole; VIA is
@@ -95,7 +96,7 @@ func (n *namer) readActive() {
 	}
 	if json.Unmarshal(data, &users) == nil {
 		for _, u := range users {
-			n.setActive(kinds.Text(u.ID), u.Active)
+			n.setActive(jsonscan.AsText(u.ID), u.Active)
 		}
 	}
 }

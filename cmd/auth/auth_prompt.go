@@ -17,6 +17,7 @@ import (
 	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // loginAttempts bounds how often login asks again for a base URL, so a
@@ -157,7 +158,7 @@ func tokenOwner(ctx context.Context, cl *client.Client, token string) string {
 		return ""
 	}
 	for _, u := range users {
-		if kinds.Text(u.LegacyID) != owner || u.Email == "" {
+		if jsonscan.AsText(u.LegacyID) != owner || u.Email == "" {
 			continue
 		}
 		if name := strings.TrimSpace(u.FirstName + " " + u.LastName); name != "" {

@@ -10,6 +10,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // Lookups are the reads a bulk job shares between its rows (the list of
@@ -83,9 +84,9 @@ func (lk *Lookups) Members(ctx context.Context, group string) (map[string]string
 			ms, _ := g.Fields["members"].([]any)
 			for _, m := range ms {
 				if mm, ok := m.(map[string]any); ok {
-					out[kinds.Text(mm["id"])] = "member"
+					out[jsonscan.AsText(mm["id"])] = "member"
 					if admin, _ := mm["is_group_admin"].(bool); admin {
-						out[kinds.Text(mm["id"])] = "admin"
+						out[jsonscan.AsText(mm["id"])] = "admin"
 					}
 				}
 			}
@@ -127,7 +128,7 @@ func (lk *Lookups) Access(ctx context.Context, typ, id string) (map[string]strin
 				if t == "" {
 					t = kind
 				}
-				out[t+"/"+kinds.Text(e.Subject.ID)] = e.Level
+				out[t+"/"+jsonscan.AsText(e.Subject.ID)] = e.Level
 			}
 		}
 		return out, nil
@@ -138,7 +139,7 @@ func (lk *Lookups) Access(ctx context.Context, typ, id string) (map[string]strin
 // itself to the level it gives: one POST /permissions/listObjects without
 // include_inherited_access, read once per job.
 func (lk *Lookups) Direct(ctx context.Context, subj map[string]any, typ string) (map[string]string, error) {
-	key := "direct " + kinds.Text(subj["type"]) + "/" + kinds.Text(subj["id"]) + "/" + typ
+	key := "direct " + jsonscan.AsText(subj["type"]) + "/" + jsonscan.AsText(subj["id"]) + "/" + typ
 	return lk.read(ctx, key, func(cl *client.Client) (map[string]string, error) {
 		resp, err := cl.Do(ctx, client.Request{Method: http.MethodPost, Path: "/permissions/listObjects", Scope: "Permissions > Read",
 			Body: map[string]any{"subject": subj, "object_type": typ}})
@@ -154,7 +155,7 @@ func (lk *Lookups) Direct(ctx context.Context, subj map[string]any, typ string) 
 		}
 		out := make(map[string]string, len(items))
 		for _, it := range items {
-			out[kinds.Text(it.ID)] = it.Level
+			out[jsonscan.AsText(it.ID)] = it.Level
 		}
 		return out, nil
 	})

@@ -17,6 +17,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/output/jsonscan"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -347,7 +348,7 @@ func (j *rowRunner) exists(ctx context.Context, c *opdef.Call, fresh bool) (stri
 	var err error
 	switch {
 	case ex.Match == nil && fresh:
-		key := kinds.Text(output.Lookup(c.Body, j.fieldKey(ex.Flags[0])))
+		key := jsonscan.AsText(output.Lookup(c.Body, j.fieldKey(ex.Flags[0])))
 		matches, err := r.Find(ctx, kd, key)
 		if err == nil && len(matches) == 0 {
 			r.Forget(kd.Name) // the miss may be an answer kept from before this run's changes
@@ -380,7 +381,7 @@ func (j *rowRunner) exists(ctx context.Context, c *opdef.Call, fresh bool) (stri
 			}
 		}
 	} else {
-		want := kinds.Text(output.Lookup(c.Body, j.fieldKey(ex.Flags[0])))
+		want := jsonscan.AsText(output.Lookup(c.Body, j.fieldKey(ex.Flags[0])))
 		for _, o := range all {
 			if o.Key == want || (kd.Fold && strings.EqualFold(o.Key, want)) {
 				found = append(found, o)

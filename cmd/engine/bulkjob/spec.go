@@ -15,6 +15,7 @@ import (
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
+	"github.com/orgctl/orgctl/output/jsonscan"
 	"github.com/orgctl/orgctl/output/lazy"
 	"github.com/spf13/pflag"
 )
@@ -178,7 +179,7 @@ func (j *jobSpec) resultID(c *opdef.Call, resp *client.Response) string {
 			ID any `json:"id"`
 		}
 		if json.Unmarshal(resp.Data, &obj) == nil && obj.ID != nil {
-			return kinds.Text(obj.ID)
+			return jsonscan.AsText(obj.ID)
 		}
 	}
 	return j.argID(c)

@@ -16,6 +16,7 @@ import (
 	"github.com/orgctl/orgctl/client/request"
 	"github.com/orgctl/orgctl/cmd/cli/usage"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // Input is what the user gave for one call, as text: positional arguments
@@ -416,7 +417,7 @@ func QueryText(v any) string {
 	if v == nil {
 		return "null"
 	}
-	return kinds.Text(v)
+	return jsonscan.AsText(v)
 }
 
 // fieldValue converts a field's text to its JSON value, checking type and enum.

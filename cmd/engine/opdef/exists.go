@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/client/kinds"
+	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
 // Lookups are the reads an Existence's Check may make, shared between the
@@ -110,18 +111,18 @@ var FolderExists = &Existence{Kind: "folders", Flags: []string{"type", "parent",
 func folderMatch(c *Call, o kinds.Object, all []kinds.Object) bool {
 	typ, _ := c.Body["folder_type"].(string)
 	name, _ := c.Body["name"].(string)
-	if kinds.Text(o.Fields["name"]) != name || kinds.Text(o.Fields["folder_type"]) != typ {
+	if jsonscan.AsText(o.Fields["name"]) != name || jsonscan.AsText(o.Fields["folder_type"]) != typ {
 		return false
 	}
 	parent, _ := c.Body["parent_folder_id"].(string)
 	if parent == "" { // the root of the type (personalRoot has no parent either)
 		for _, r := range all {
-			if kinds.Text(r.Fields["folder_type"]) == typ && kinds.IsRoot(r.Key) {
+			if jsonscan.AsText(r.Fields["folder_type"]) == typ && kinds.IsRoot(r.Key) {
 				parent = r.ID
 			}
 		}
 	}
-	return kinds.Text(o.Fields["parent_folder_id"]) == parent
+	return jsonscan.AsText(o.Fields["parent_folder_id"]) == parent
 }
 
 // folderDisplay names a row's folder by its path.
@@ -224,7 +225,7 @@ func grantBySubject(in Input) string {
 func grantCheck(ctx context.Context, lk Lookups, c *Call) (string, bool, error) {
 	obj, _ := c.Body["object"].(map[string]any)
 	subj, _ := c.Body["subject"].(map[string]any)
-	typ, id := kinds.Text(obj["type"]), kinds.Text(obj["id"])
+	typ, id := jsonscan.AsText(obj["type"]), jsonscan.AsText(obj["id"])
 	if lk.BySubject() && listsObjects(typ) {
 		have, err := lk.Direct(ctx, subj, typ)
 		if err != nil {
@@ -245,7 +246,7 @@ func grantCheck(ctx context.Context, lk Lookups, c *Call) (string, bool, error) 
 	if err != nil {
 		return "", false, err
 	}
-	level, ok := have[kinds.Text(subj["type"])+"/"+kinds.Text(subj["id"])]
+	level, ok := have[jsonscan.AsText(subj["type"])+"/"+jsonscan.AsText(subj["id"])]
 	if !ok {
 		return "", false, nil
 	}
