@@ -9,42 +9,86 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-// pastTense is how a write command's verb reads once it is done. Pairs
-// rather than a map, so that no code builds it before main.
-var pastTense = [...][2]string{
-	{"create", "Created"}, {"update", "Updated"}, {"delete", "Deleted"}, {"add", "Added"}, {"remove", "Removed"},
-	{"set", "Set"}, {"grant", "Granted"}, {"revoke", "Revoked"}, {"clone", "Cloned"}, {"move", "Moved"},
-	{"rename", "Renamed"}, {"copy", "Copied"}, {"approve", "Approved"}, {"deny", "Denied"}, {"submit", "Submitted"},
-	{"cancel", "Cancelled"}, {"reassign", "Reassigned"}, {"deploy", "Deployed"}, {"release", "Released"},
-	{"enable", "Enabled"}, {"disable", "Disabled"}, {"replace", "Replaced"}, {"upload", "Uploaded"},
+// pastTense is how a write command's verb reads once it is done.
+func pastTense(verb string) (string, bool) {
+	switch verb {
+	case "create":
+		return "Created", true
+	case "update":
+		return "Updated", true
+	case "delete":
+		return "Deleted", true
+	case "add":
+		return "Added", true
+	case "remove":
+		return "Removed", true
+	case "set":
+		return "Set", true
+	case "grant":
+		return "Granted", true
+	case "revoke":
+		return "Revoked", true
+	case "clone":
+		return "Cloned", true
+	case "move":
+		return "Moved", true
+	case "rename":
+		return "Renamed", true
+	case "copy":
+		return "Copied", true
+	case "approve":
+		return "Approved", true
+	case "deny":
+		return "Denied", true
+	case "submit":
+		return "Submitted", true
+	case "cancel":
+		return "Cancelled", true
+	case "reassign":
+		return "Reassigned", true
+	case "deploy":
+		return "Deployed", true
+	case "release":
+		return "Released", true
+	case "enable":
+		return "Enabled", true
+	case "disable":
+		return "Disabled", true
+	case "replace":
+		return "Replaced", true
+	case "upload":
+		return "Uploaded", true
+	}
+	return "", false
 }
 
-// nouns are what a family's objects are called where its name is not simply
+// noun is what a family's objects are called where its name is not simply
 // their plural.
-var nouns = [...][2]string{
-	{"config-vars", "configuration variable"},
-	{"resource-configs", "resource configuration"},
-	{"spaces", "Space"},
-	{"sso", "SSO configuration"},
-	{"observability", "observability configuration"},
-	{"org", "organization settings"},
-	{"ai-settings", "AI settings"},
-	{"config", "source control configuration"},
-}
-
-// pairValue is the value paired with key in pairs; false when none is.
-func pairValue(pairs [][2]string, key string) (string, bool) {
-	for _, p := range pairs {
-		if p[0] == key {
-			return p[1], true
-		}
+func noun(group string) (string, bool) {
+	switch group {
+	case "config-vars":
+		return "configuration variable", true
+	case "resource-configs":
+		return "resource configuration", true
+	case "spaces":
+		return "Space", true
+	case "sso":
+		return "SSO configuration", true
+	case "observability":
+		return "observability configuration", true
+	case "org":
+		return "organization settings", true
+	case "ai-settings":
+		return "AI settings", true
+	case "config":
+		return "source control configuration", true
 	}
 	return "", false
 }
 
 // singular is what one object of a group is called: "user-attributes" -> "user attribute".
 func singular(group string) string {
-	if n, ok := pairValue(nouns[:], group); ok {
+	if n, ok := noun(group); ok {
 		return n
 	}
 	return kinds.Singular(group)
@@ -52,7 +96,7 @@ func singular(group string) string {
 
 // plural is how an empty list names what it did not find: "no users match".
 func plural(group string) string {
-	if n, ok := pairValue(nouns[:], group); ok && !strings.HasSuffix(n, "s") {
+	if n, ok := noun(group); ok && !strings.HasSuffix(n, "s") {
 		return n + "s"
 	}
 	return strings.ReplaceAll(group, "-", " ")
@@ -84,7 +128,7 @@ func doneLine(c *Call, data json.RawMessage) string {
 		return fmt.Sprintf("%s %s", c.Op.Method, c.Request().Path) // orgctl api: the request is the object
 	}
 	verb := strings.Fields(c.Op.Use)[0]
-	past, ok := pairValue(pastTense[:], verb)
+	past, ok := pastTense(verb)
 	if !ok {
 		past = "Done:"
 		return strings.TrimSpace(past + " " + c.Command + " " + what)
