@@ -237,7 +237,7 @@ func readDoc(path, rel string) (*Doc, *Kind, Problems, error) {
 }
 
 func foldKey(k *Kind, key string) string {
-	if k.Fold {
+	if k.reg.Fold {
 		return strings.ToLower(key)
 	}
 	return key

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/output/lazy"
 )
 
@@ -51,10 +52,10 @@ type Kind struct {
 	// KeyField is the field holding the natural key ("email").
 	KeyField string
 	Fields   []Field
-	// Fold compares keys without regard to case (emails).
-	Fold bool
-	// Singleton kinds have one object, the org's own (its settings).
-	Singleton bool
+	// reg is the kind as the registry describes it (whether keys fold,
+	// whether it is the org's own singleton); zero for grants, which are
+	// access lists, not a kind of object.
+	reg kinds.Kind
 }
 
 func (k *Kind) field(name string) *Field {
@@ -101,13 +102,13 @@ var kindList = lazy.Value[[]*Kind]{New: func() []*Kind {
 	}
 	group.Fields = append(group.Fields, Field{Name: "landing_page_app", Type: tRef, Ref: "apps"},
 		Field{Name: "members", Type: tLevelMap, Enum: memberRoles, Ref: "users"})
-	return []*Kind{
+	list := []*Kind{
 		{Name: "user-attributes", KeyField: "name", Fields: []Field{
 			{Name: "label", Type: tString},
 			{Name: "data_type", Type: tEnum, Enum: attributeTypes},
 			{Name: "default_value", Type: tString},
 		}},
-		{Name: "users", KeyField: "email", Fold: true, Fields: []Field{
+		{Name: "users", KeyField: "email", Fields: []Field{
 			{Name: "first_name", Type: tString},
 			{Name: "last_name", Type: tString},
 			{Name: "active", Type: tBool},
@@ -132,8 +133,12 @@ var kindList = lazy.Value[[]*Kind]{New: func() []*Kind {
 		{Name: "themes", KeyField: "name", Fields: []Field{
 			{Name: "theme", Type: tScalarMap},
 		}},
-		{Name: "organization", KeyField: "organization", Singleton: true, Fields: anyFields(orgSettings)},
+		{Name: "organization", KeyField: "organization", Fields: anyFields(orgSettings)},
 	}
+	for _, k := range list {
+		k.reg, _ = kinds.Lookup(k.Name)
+	}
+	return list
 }}
 
 // orgSettings are the organization settings the API reads and patches.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -199,5 +200,25 @@ func TestAnyIDReadsStringsAndNumbers(t *testing.T) {
 		if err := json.Unmarshal([]byte(in), &id); err == nil {
 			t.Errorf("%s read as %q", in, id)
 		}
+	}
+}
+
+// What the registry says of a kind (keys that fold, the org's own
+// singleton) holds for the files' kinds too: every kind of object the
+// files hold is one the registry knows.
+func TestKindsTakeTheRegistrysRules(t *testing.T) {
+	for _, k := range Kinds() {
+		if _, ok := kinds.Lookup(k.Name); !ok && k.Name != "grants" {
+			t.Errorf("%s: a kind the registry does not know", k.Name)
+		}
+	}
+	if got := foldKey(KindNamed("users"), "Ada@Example.com"); got != "ada@example.com" {
+		t.Errorf("users key folds to %q, want it in lower case", got)
+	}
+	if got := foldKey(KindNamed("groups"), "Ops"); got != "Ops" {
+		t.Errorf("groups key folds to %q, want it as written", got)
+	}
+	if !KindNamed("organization").reg.Singleton || KindNamed("users").reg.Singleton {
+		t.Error("the organization, and only it, is the org's own singleton")
 	}
 }

@@ -265,14 +265,14 @@ func Diff(f *Files, l *Live, r Reading, prune bool, budget ratebudget.Config) *P
 			if d.Inactive {
 				u.Note = "disabled"
 			}
-			if k.Singleton {
+			if k.reg.Singleton {
 				u.Note = "the org's own: never deleted"
 			}
 			if d.Builtin != "" {
 				u.Note = NoteBuiltin
 			}
 			p.Unmanaged = append(p.Unmanaged, u)
-			if prune && !d.Inactive && !k.Singleton && d.Builtin == "" {
+			if prune && !d.Inactive && !k.reg.Singleton && d.Builtin == "" {
 				c := Change{Kind: k.Name, Key: d.Key, Action: Delete, live: d}
 				if k.Name == "users" {
 					c.Note = "disabled: the API keeps a deleted user's record"
