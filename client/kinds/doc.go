@@ -6,6 +6,7 @@
 //
 // Name resolution (client/resolve), completion (cmd/engine), org as code's
 // live read (client/orgcode) and access reviews (client/access) read it, so
-// they agree by construction. It is a leaf: it imports only the standard
-// library and knows no client, no cobra and no output.
+// they agree by construction. It is a leaf: besides the standard library
+// it imports only output/jsonscan (the text of a JSON value), and knows no
+// client, no cobra and no printer.
 package kinds
