@@ -13,9 +13,10 @@ type Release struct {
 
 // Idle is the budget's status with nothing spent and no block: what a job
 // can count on when the ledger is unknown or was left alone for a window.
+// It is for timing (TimeFor), so it leaves out the price table, which a
+// ledger's Status carries for display.
 func (c Config) Idle() Status {
-	return Status{Points: c.Points, Reserve: c.Reserve, Free: max(0, c.Points-c.Reserve),
-		Window: c.Window, Costs: c.CostTable()}
+	return Status{Points: c.Points, Reserve: c.Reserve, Free: max(0, c.Points-c.Reserve), Window: c.Window}
 }
 
 // HeldUntil is when a request of each points can go, if the budget holds
