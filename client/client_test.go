@@ -232,16 +232,6 @@ func TestPathEscapingKeepsOneSegment(t *testing.T) {
 	}
 }
 
-func TestExpandLeavesLiteralSegments(t *testing.T) {
-	got := Expand("/spaces/{spaceId}/users/{userId}", map[string]string{"spaceId": "s/1", "userId": "u 2"})
-	if got != "/spaces/s%2F1/users/u%202" {
-		t.Errorf("Expand = %q", got)
-	}
-	if Expand("/", nil) != "/" {
-		t.Errorf("Expand(/) = %q", Expand("/", nil))
-	}
-}
-
 func TestRetryIdempotentOn5xx(t *testing.T) {
 	for _, method := range []string{http.MethodGet, http.MethodPut, http.MethodDelete} {
 		t.Run(method, func(t *testing.T) {
