@@ -11,17 +11,20 @@ import (
 // price takes it, and one point more leaves too little for a 2-point
 // request after it, so the charge is neither less nor more than the price.
 func TestBudgetChargesTheListPrice(t *testing.T) {
-	for _, path := range []string{
-		"/api/v2/users",
-		"/api/v2/groups",
-		"/api/v2/source_control/manifests", // tagged Release Management: a source_control path
-		"/api/v2/role_permissions/roles",
-		"/api/v2/no_such_family",       // no route: an unlisted family's price
-		"/api/v2/users/user_x/no_such", // no route in a listed family: the same
+	for _, tc := range []struct {
+		path  string
+		price int
+	}{
+		{"/api/v2/users", 2},
+		{"/api/v2/groups", 5},
+		{"/api/v2/source_control/manifests", 5}, // tagged Release Management: a source_control path
+		{"/api/v2/role_permissions/roles", 10},
+		{"/api/v2/no_such_family", ratebudget.UnknownCost},       // no route: an unlisted family's price
+		{"/api/v2/users/user_x/no_such", ratebudget.UnknownCost}, // no route in a listed family: the same
 	} {
-		price := ratebudget.UnknownCost
-		if rt, _ := matchRoute("GET", path[len("/api/v2"):]); rt != nil {
-			price = ratebudget.ListPrice(path)
+		path, price := tc.path, tc.price
+		if rt, _ := matchRoute("GET", path[len("/api/v2"):]); rt != nil && ratebudget.ListPrice(path) != price {
+			t.Errorf("%s: the list prices it at %d, want %d", path, ratebudget.ListPrice(path), price)
 		}
 		for _, points := range []int{price, price + 1} {
 			clk := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
