@@ -332,7 +332,7 @@ func (r *Resolver) Known(k Kind) []string {
 // object, or the kind's list when the API reads no single object (or the
 // key needs the list); nil when this resolver already has the list.
 func (r *Resolver) DescribeRequest(k Kind, id string) *client.Request {
-	if k.Get != "" && k.KeyOf == nil {
+	if readsOne(k) {
 		return &client.Request{Method: http.MethodGet, Path: client.Expand(k.Get, map[string]string{"id": id}), Scope: k.Scope}
 	}
 	r.mu.Lock()
@@ -344,11 +344,15 @@ func (r *Resolver) DescribeRequest(k Kind, id string) *client.Request {
 	return &req
 }
 
+// readsOne reports a kind whose object Describe reads alone: the API has
+// a single-object read and the key needs no other object.
+func readsOne(k Kind) bool { return k.Get != "" && k.KeyOf == nil }
+
 // Describe finds the object an id names, so a message can name it by its
 // key and labels: one request (DescribeRequest says which). An id that no
 // object has is a NotFoundError.
 func (r *Resolver) Describe(ctx context.Context, k Kind, id string) (Object, error) {
-	if k.Get == "" || k.KeyOf != nil {
+	if !readsOne(k) {
 		objs, err := r.All(ctx, k)
 		if err != nil {
 			return Object{}, err
