@@ -1,8 +1,9 @@
 package orgcode
 
 import (
-	"slices"
 	"strings"
+
+	"github.com/orgctl/orgctl/client/access"
 )
 
 // Risk names what makes a change one a reviewer should not miss: it gives
@@ -49,9 +50,11 @@ func (c Change) FieldRisk(fc FieldChange) Risk {
 	return ""
 }
 
+// levelRank orders a field's access level as access.LevelRank does: a
+// level the org left unset ranks as none.
 func levelRank(v any) int {
 	s, _ := v.(string)
-	return slices.Index(accessLevels, s)
+	return access.LevelRank(s)
 }
 
 // RiskCounts counts the plan's risks.

@@ -126,6 +126,8 @@ func TestRisks(t *testing.T) {
 		{Kind: "groups", Key: "h", Action: Update, Fields: []FieldChange{
 			{Field: "universal_app_access", Old: "use", New: "edit", HasOld: true, HasNew: true},
 			{Field: "universal_resource_access", Old: "own", New: "use", HasOld: true, HasNew: true},
+			// a level the live org left unset is none: setting none raises nothing
+			{Field: "universal_query_library_access", Old: "", New: "none", HasOld: true, HasNew: true},
 			{Field: "members.x", Old: "member", HasOld: true},
 			{Field: "members.y", New: "member", HasNew: true}}},
 		{Kind: "groups", Key: "old", Action: Delete, live: &Doc{Kind: groups}},
