@@ -74,6 +74,15 @@ func (k Kind) Keys(all []map[string]any) []string {
 	return out
 }
 
+// FoldKey is key as the kind compares keys: in lower case where keys fold
+// (emails), else as written.
+func (k Kind) FoldKey(key string) string {
+	if k.Fold {
+		return strings.ToLower(key)
+	}
+	return key
+}
+
 // Protected says why the object, as listed, is one the org cannot do
 // without ("" when it is not).
 func (k Kind) Protected(obj map[string]any) string {

@@ -208,3 +208,12 @@ func TestObjectDescribeAddsLabelsThatAreSet(t *testing.T) {
 		}
 	}
 }
+
+func TestFoldKeyFoldsOnlyWhereTheKindDoes(t *testing.T) {
+	if got := Of("users").FoldKey("Ada@Example.com"); got != "ada@example.com" {
+		t.Errorf("users: %q, want the email in lower case", got)
+	}
+	if got := Of("groups").FoldKey("Ops"); got != "Ops" {
+		t.Errorf("groups: %q, want the name as written", got)
+	}
+}

@@ -236,12 +236,7 @@ func readDoc(path, rel string) (*Doc, *Kind, Problems, error) {
 	return doc, k, ps, nil
 }
 
-func foldKey(k *Kind, key string) string {
-	if k.reg.Fold {
-		return strings.ToLower(key)
-	}
-	return key
-}
+func foldKey(k *Kind, key string) string { return k.reg.FoldKey(key) }
 
 // parseDoc reads one file: a mapping with the kind's key field and any of
 // its managed fields.

@@ -165,7 +165,7 @@ func (r *Resolver) One(ctx context.Context, k Kind, text string) (Object, error)
 // where the API allows duplicates).
 func (r *Resolver) Find(ctx context.Context, k Kind, key string) ([]Object, error) {
 	if k.Filter != "" {
-		id := k.Name + "\x00" + fold(k, key)
+		id := k.Name + "\x00" + k.FoldKey(key)
 		r.mu.Lock()
 		st := r.lists[k.Name]
 		kl, ok := r.keys[id]
@@ -212,11 +212,11 @@ func (r *Resolver) Find(ctx context.Context, k Kind, key string) ([]Object, erro
 	st.idxOnce.Do(func() {
 		st.byKey = make(map[string][]Object, len(st.objs))
 		for _, o := range st.objs {
-			f := fold(k, o.Key)
+			f := k.FoldKey(o.Key)
 			st.byKey[f] = append(st.byKey[f], o)
 		}
 	})
-	return st.byKey[fold(k, key)], nil
+	return st.byKey[k.FoldKey(key)], nil
 }
 
 func (r *Resolver) filtered(ctx context.Context, k Kind, key string) ([]Object, error) {
@@ -389,18 +389,11 @@ func (r *Resolver) Forget(kind string) {
 	}
 }
 
-func fold(k Kind, s string) string {
-	if k.Fold {
-		return strings.ToLower(s)
-	}
-	return s
-}
-
 func match(k Kind, objs []Object, key string) []Object {
 	var out []Object
-	want := fold(k, key)
+	want := k.FoldKey(key)
 	for _, o := range objs {
-		if fold(k, o.Key) == want {
+		if k.FoldKey(o.Key) == want {
 			out = append(out, o)
 		}
 	}
