@@ -145,11 +145,14 @@ func (s *Saved) Reading() Reading {
 	r.access = map[string]bool{}
 	for _, c := range s.Changes {
 		r.managed[c.Kind] = true
-		r.lists[c.Kind] = true
+		if c.Kind != "grants" {
+			r.need(c.Kind) // a grant needs fewer lists than a whole grants plan: below
+		}
 		switch c.Kind {
 		case "grants":
 			// the subject's list names it in the access lists; the objects'
 			// lists give the ids of the access lists to read
+			r.lists[c.Kind] = true
 			typ, _, _ := splitSubject(c.Key)
 			r.lists[typ+"s"] = true
 			for _, f := range c.Fields {
@@ -157,11 +160,8 @@ func (s *Saved) Reading() Reading {
 				field, _, _ := strings.Cut(f.Field, ".")
 				r.lists[field] = true
 			}
-		case "config-vars":
-			r.lists["environments"] = true
 		case "groups":
 			// members added need their ids, a landing page its app's
-			r.lazy["users"], r.lazy["apps"] = true, true
 			fields := map[string]any{}
 			for _, f := range c.Fields {
 				name, entry, isEntry := strings.Cut(f.Field, ".")
@@ -181,7 +181,8 @@ func (s *Saved) Reading() Reading {
 			}
 			r.refer(KindNamed("groups"), fields, nil)
 		}
-		// a user change names attributes by name: no list of them is needed
+		// a user change names attributes by name: refer notes none, so
+		// their list is not read
 	}
 	return r
 }
