@@ -341,12 +341,22 @@ func (l *Ledger) Acquire(ctx context.Context, path string) (*Ticket, error) {
 	return t, err
 }
 
-func (l *Ledger) acquire(ctx context.Context, path string) (*Ticket, error) {
+// price is what a request to path costs; ErrTooCostly when that is more
+// than the budget can ever hold.
+func (l *Ledger) price(path string) (int, error) {
 	cost := l.cfg.Cost(path)
-	capacity := l.capacity()
-	if cost > capacity {
-		return nil, fmt.Errorf("%w: %s costs %d points, %d usable", ErrTooCostly, path, cost, capacity)
+	if capacity := l.capacity(); cost > capacity {
+		return 0, fmt.Errorf("%w: %s costs %d points, %d usable", ErrTooCostly, path, cost, capacity)
 	}
+	return cost, nil
+}
+
+func (l *Ledger) acquire(ctx context.Context, path string) (*Ticket, error) {
+	cost, err := l.price(path)
+	if err != nil {
+		return nil, err
+	}
+	capacity := l.capacity()
 	id := rand.Uint64() | 1 // 0 marks the synthetic entry of a recovered file
 	outstanding.Store(id, struct{}{})
 	start := l.clock.Now()
@@ -668,9 +678,9 @@ func (l *Ledger) snapshot() (state, int64, error) {
 func (l *Ledger) Estimate(paths []string) (time.Duration, error) {
 	points := 0
 	for _, p := range paths {
-		cost := l.cfg.Cost(p)
-		if cost > l.capacity() {
-			return 0, fmt.Errorf("%w: %s costs %d points, %d usable", ErrTooCostly, p, cost, l.capacity())
+		cost, err := l.price(p)
+		if err != nil {
+			return 0, err
 		}
 		points += cost
 	}
