@@ -27,3 +27,14 @@ func TestDecodeAccessList(t *testing.T) {
 		t.Error("an array decoded as an access list")
 	}
 }
+
+// An object's id is one path segment, whatever it holds: even ".." reads
+// the access list of that object, not another endpoint.
+func TestAccessListReadKeepsTheIDOneSegment(t *testing.T) {
+	o := &Org{}
+	for id, want := range map[string]string{"app_7": "/permissions/accessList/folder/app_7", "..": "/permissions/accessList/folder/%2E%2E", "a/b": "/permissions/accessList/folder/a%2Fb"} {
+		if got := o.accessListReq("folder", id).Req.Path; got != want {
+			t.Errorf("id %q: path %q, want %q", id, got, want)
+		}
+	}
+}

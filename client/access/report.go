@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"sort"
 	"strings"
@@ -43,7 +42,7 @@ type Row map[string]string
 
 func (o *Org) accessListReq(typ, id string) Read {
 	return Read{Key: typ + " " + o.Name(typ, id), ObjType: typ, ObjID: id,
-		Req: client.Request{Method: http.MethodGet, Path: "/permissions/accessList/" + typ + "/" + url.PathEscape(id), Scope: "Permissions > Read"}}
+		Req: client.Request{Method: http.MethodGet, Path: client.Path("permissions", "accessList", typ, id), Scope: "Permissions > Read"}}
 }
 
 // AccessListReads are one access list per object of the types.

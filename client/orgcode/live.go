@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -403,7 +402,7 @@ func (g *grantReader) readAll(r Reading, folderIDs []string) error {
 // accessList reads the access list of one object (objType and id), known
 // in the files as key under field, and takes its direct grants.
 func (g *grantReader) accessList(objType, id, key, field string) error {
-	req := client.Request{Method: http.MethodGet, Path: "/permissions/accessList/" + objType + "/" + url.PathEscape(id), Scope: "Permissions > Read"}
+	req := client.Request{Method: http.MethodGet, Path: client.Path("permissions", "accessList", objType, id), Scope: "Permissions > Read"}
 	g.l.record(req)
 	resp, err := g.d.Do(g.ctx, req)
 	if err != nil {

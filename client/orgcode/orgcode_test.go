@@ -222,3 +222,18 @@ func TestKindsTakeTheRegistrysRules(t *testing.T) {
 		t.Error("the organization, and only it, is the org's own singleton")
 	}
 }
+
+// A step's request names its object by id in one path segment, whatever
+// the id holds; the path shown names it by key.
+func TestStepPathsKeepTheIDOneSegment(t *testing.T) {
+	c := Change{Kind: "groups", Key: "ops", Action: Delete, live: &Doc{Kind: KindNamed("groups"), ID: ".."}}
+	for _, st := range []*Step{deleteStep(c, 0, "delete", "/groups/{}"), patchStep(c, 0, "/groups/{}", nil)} {
+		req, err := st.build(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if req.Path != "/groups/%2E%2E" || st.Path != "/groups/{ops}" {
+			t.Errorf("%s: sends %q, shows %q; want /groups/%%2E%%2E and /groups/{ops}", st.What, req.Path, st.Path)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"os"
 	"sort"
 	"strings"
@@ -200,9 +199,15 @@ func patchStep(c Change, phase int, path string, ops []any) *Step {
 	return &Step{Phase: phase, Kind: c.Kind, Key: c.Key, What: "update", Method: http.MethodPatch,
 		Path: strings.ReplaceAll(path, "{}", "{"+c.Key+"}"),
 		build: func(*Live) (client.Request, error) {
-			return client.Request{Method: http.MethodPatch, Path: strings.ReplaceAll(path, "{}", url.PathEscape(id)),
+			return client.Request{Method: http.MethodPatch, Path: withID(path, id),
 				Body: map[string]any{"operations": ops}}, nil
 		}}
+}
+
+// withID fills a step's path template ("/users/{}") with an object's id,
+// escaped as every path is (client.Expand), so no id changes the endpoint.
+func withID(path, id string) string {
+	return client.Expand(strings.ReplaceAll(path, "{}", "{id}"), map[string]string{"id": id})
 }
 
 // replaceOps replaces each changed field at its own path.
@@ -218,7 +223,7 @@ func deleteStep(c Change, phase int, what, path string) *Step {
 	return &Step{Phase: phase, Kind: c.Kind, Key: c.Key, What: what, Method: http.MethodDelete,
 		Path: strings.ReplaceAll(path, "{}", "{"+c.Key+"}"),
 		build: func(l *Live) (client.Request, error) {
-			return client.Request{Method: http.MethodDelete, Path: strings.ReplaceAll(path, "{}", url.PathEscape(c.live.ID))}, nil
+			return client.Request{Method: http.MethodDelete, Path: withID(path, c.live.ID)}, nil
 		}}
 }
 
@@ -264,7 +269,7 @@ func userSteps(c Change, add func(*Step)) {
 			add(&Step{Phase: phaseUserAdmin, Kind: c.Kind, Key: c.Key, What: "make admin", Method: http.MethodPatch, Path: "/users/{" + c.Key + "}",
 				build: func(l *Live) (client.Request, error) {
 					id, err := needID(l, "users", c.Key)
-					return client.Request{Method: http.MethodPatch, Path: "/users/" + url.PathEscape(id),
+					return client.Request{Method: http.MethodPatch, Path: client.Path("users", id),
 						Body: map[string]any{"operations": []any{replaceOp("/is_admin", true)}}}, err
 				}})
 		}
@@ -350,7 +355,7 @@ func groupSteps(c Change, add func(*Step)) {
 						}
 						out[i] = op
 					}
-					return client.Request{Method: http.MethodPatch, Path: "/groups/" + url.PathEscape(id), Body: map[string]any{"operations": out}}, nil
+					return client.Request{Method: http.MethodPatch, Path: client.Path("groups", id), Body: map[string]any{"operations": out}}, nil
 				}})
 		}
 		if len(upsert) > 0 {
@@ -359,7 +364,7 @@ func groupSteps(c Change, add func(*Step)) {
 				Path: "/groups/{" + c.Key + "}/members",
 				build: func(l *Live) (client.Request, error) {
 					list, err := memberList(l, members, upsert)
-					return client.Request{Method: http.MethodPost, Path: "/groups/" + url.PathEscape(id) + "/members",
+					return client.Request{Method: http.MethodPost, Path: client.Path("groups", id, "members"),
 						Body: map[string]any{"members": list}}, err
 				}})
 		}
@@ -369,7 +374,7 @@ func groupSteps(c Change, add func(*Step)) {
 				Path: "/groups/{" + c.Key + "}/members/{" + email + "}",
 				build: func(l *Live) (client.Request, error) {
 					uid, err := needID(l, "users", email)
-					return client.Request{Method: http.MethodDelete, Path: "/groups/" + url.PathEscape(id) + "/members/" + url.PathEscape(uid)}, err
+					return client.Request{Method: http.MethodDelete, Path: client.Path("groups", id, "members", uid)}, err
 				}})
 		}
 	case Delete:
@@ -492,7 +497,7 @@ func configVarSteps(c Change, add func(*Step)) {
 	method, path, pathShown := http.MethodPost, "/configuration_variables", "/configuration_variables"
 	what := "create"
 	if c.Action == Update {
-		method, path, pathShown, what = http.MethodPut, "/configuration_variables/"+url.PathEscape(c.live.ID), "/configuration_variables/{"+c.Key+"}", "update"
+		method, path, pathShown, what = http.MethodPut, client.Path("configuration_variables", c.live.ID), "/configuration_variables/{"+c.Key+"}", "update"
 	}
 	var liveF map[string]any
 	if c.live != nil {
