@@ -109,7 +109,7 @@ func Family(path string) string {
 		}
 	}
 	// Only the first segment or three are looked at: splitting the whole
-	// path would allocate, and Family runs for every kind at start-up.
+	// path would allocate, and Family runs for every request priced.
 	first, rest := nextSegment(path)
 	if strings.EqualFold(first, "api") {
 		if second, after := nextSegment(rest); isVersion(second) {
