@@ -98,7 +98,7 @@ orgctl refuses (exit 2) before changing anything.`,
 			default:
 				return cli.UsageErrorf("%s: pass the EMAIL of the user to offboard, or --from FILE", c.CommandPath())
 			}
-			if !o.DryRun && !o.Yes && (!f.IO.InTTY || !f.IO.ErrTTY) {
+			if !o.DryRun && !o.Yes && !f.CanPrompt() {
 				return cli.UsageErrorf("refusing to offboard without confirmation: stdin is not a terminal; review with --dry-run, then pass --yes")
 			}
 			if runF != nil {
