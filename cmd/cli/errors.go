@@ -54,7 +54,7 @@ var ErrCancelled = errors.New("cancelled")
 // Exit codes: one meaning each; scripts depend on them.
 const (
 	ExitOK             = 0
-	ExitFailure        = 1 // also findings: --fail-on, plan --exit-code
+	ExitFailure        = 1 // includes an API error with no status of its own below
 	ExitUsage          = 2 // invalid usage or input, before any request
 	ExitNotFound       = 3
 	ExitAuth           = 4 // authentication or missing scope
