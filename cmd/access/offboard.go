@@ -134,9 +134,8 @@ named by id and those lists are not read.`})
 
 // offboardStep is one change of an offboarding.
 type offboardStep struct {
-	key    string
-	req    client.Request
-	points int
+	key string
+	req client.Request
 	// row is the --from row of the step's user (0 without --from); user,
 	// verb and what word its result: "Removed from group All Users".
 	row              int
@@ -200,9 +199,8 @@ func offboardRun(ctx context.Context, o *OffboardOptions) error {
 	}
 	bc := cfg.Budget
 	points := 0
-	for i := range steps {
-		steps[i].points = bc.Cost(steps[i].req.Path)
-		points += steps[i].points
+	for _, s := range steps {
+		points += bc.Cost(s.req.Path)
 	}
 	if err := printRows(p, before, reachFields); err != nil {
 		return err
