@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -21,7 +20,6 @@ import (
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
-	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/output/jsonscan"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -392,7 +390,7 @@ func runOffboard(ctx context.Context, f *cli.Factory, conn *cli.Connection, emai
 		rows[i] = bulk.Row{N: i + 1, Line: i + 1}
 	}
 	res, err := bulk.Run(ctx, bulk.Job{
-		Store: bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")},
+		Store: cli.JobStore(),
 		Header: bulk.Header{ID: id, Command: "orgctl users offboard", Input: strings.Join(sorted, ","), Format: "offboard",
 			Rows: len(steps), Target: conn.Target.BaseURL, Created: time.Now().UTC()},
 		Handler:  &offboardJob{steps: steps, cl: conn.Client},

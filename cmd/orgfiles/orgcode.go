@@ -21,7 +21,6 @@ import (
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
-	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/output/atomicfile"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -450,7 +449,7 @@ func applySaved(ctx context.Context, f *cli.Factory, o orgOptions, file string, 
 	}
 	sum := sha256.Sum256(b)
 	id := bulk.JobID("orgctl apply", []string{"--plan"}, conn.Target.BaseURL, sum[:])
-	store := bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")}
+	store := cli.JobStore()
 	earlier, err := earlierSteps(store, id)
 	if err != nil {
 		return err
@@ -543,7 +542,7 @@ func runApply(ctx context.Context, f *cli.Factory, conn *cli.Connection, o orgOp
 	}
 	id := j.id
 	job, applier := plan.Apply(live, conn.Client, bulk.Job{
-		Store: bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")},
+		Store: cli.JobStore(),
 		Header: bulk.Header{ID: id, Command: "orgctl apply", Flags: j.flags, Input: j.input,
 			Format: "orgcode", Target: conn.Target.BaseURL, Created: time.Now().UTC()},
 		Parallel: o.parallel,
