@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/bulk"
@@ -47,6 +48,14 @@ func (e *ExitError) Error() string {
 	return e.Err.Error()
 }
 func (e *ExitError) Unwrap() error { return e.Err }
+
+// FirstLine is the first line of err's message, for a warning about
+// something a command does without: the lines after it (Explain's hints)
+// are for an error that ends the run.
+func FirstLine(err error) string {
+	line, _, _ := strings.Cut(err.Error(), "\n")
+	return line
+}
 
 // ErrCancelled is the user answering "no" at a confirmation prompt.
 var ErrCancelled = errors.New("cancelled")
