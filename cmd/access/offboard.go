@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -252,12 +251,12 @@ func offboardSteps(ctx context.Context, org *access.Org, users []*access.User, r
 		row := rowOf[u.ID]
 		if u.Active {
 			steps = append(steps, offboardStep{key: "disable " + u.Email, row: row, user: u.Email, verb: "disable", what: u.Email,
-				req: client.Request{Method: http.MethodDelete, Path: "/users/" + url.PathEscape(u.ID), Scope: "Users > Write"}})
+				req: client.Request{Method: http.MethodDelete, Path: client.Path("users", u.ID), Scope: "Users > Write"}})
 		}
 		for _, g := range org.GroupsOf(u.ID) {
 			steps = append(steps, offboardStep{key: fmt.Sprintf("remove %s from group %s", u.Email, g.Name), row: row, user: u.Email,
 				verb: "remove", what: "from group " + g.Name,
-				req: client.Request{Method: http.MethodDelete, Path: "/groups/" + url.PathEscape(access.GroupID(*g)) + "/members/" + url.PathEscape(u.ID), Scope: "Groups > Write"}})
+				req: client.Request{Method: http.MethodDelete, Path: client.Path("groups", access.GroupID(*g), "members", u.ID), Scope: "Groups > Write"}})
 		}
 		for _, d := range direct {
 			id := jsonscan.AsText(d.ID)
