@@ -27,13 +27,20 @@ import (
 func Main(args []string) int {
 	ctx, interrupted, arm, stop := notifyContext()
 	defer stop()
-	f := cli.NewFactory("")
-	f.VersionOf = func() string { return version.Get().Version }
-	f.Families = families.Called
+	f := newFactory()
 	err := explain(f, execute(ctx, f, args, arm))
 	code := finish(f.IO.Err, err, interrupted())
 	f.IO.Flush()
 	return code
+}
+
+// newFactory is the factory of a run on the process's streams, with what
+// only the root knows: orgctl's version and the families' budget names.
+func newFactory() *cli.Factory {
+	f := cli.NewFactory("")
+	f.VersionOf = func() string { return version.Get().Version }
+	f.Families = families.Called
+	return f
 }
 
 // explain adds what to do next to the run's error, in this one place, with

@@ -444,8 +444,5 @@ func isCobraUsageError(err error) bool {
 // full, for generators of documentation such as man pages. Nothing in it
 // has run, and building it reads no configuration.
 func CommandTree() *cobra.Command {
-	f := cli.NewFactory("")
-	f.VersionOf = func() string { return version.Get().Version }
-	f.Families = families.Called
-	return newRoot(f, allFamilies)
+	return newRoot(newFactory(), allFamilies)
 }

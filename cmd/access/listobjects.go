@@ -144,7 +144,7 @@ func listObjectsRun(ctx context.Context, o *ListObjectsOptions) error {
 		return p.Print(b, objectRowColumns)
 	}
 	if err := org.LoadObjects(ctx, types...); err != nil {
-		p.IO.Warn("could not list the objects' names, showing ids: %v", firstLine(err.Error()))
+		p.IO.Warn("could not list the objects' names, showing ids: %v", cli.FirstLine(err))
 	}
 	rows := make([]map[string]any, 0, len(all))
 	for _, raw := range all {

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -21,7 +19,6 @@ import (
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
-	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/output/jsonscan"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -98,7 +95,7 @@ orgctl refuses (exit 2) before changing anything.`,
 			default:
 				return cli.UsageErrorf("%s: pass the EMAIL of the user to offboard, or --from FILE", c.CommandPath())
 			}
-			if !o.DryRun && !o.Yes && (!f.IO.InTTY || !f.IO.ErrTTY) {
+			if !o.DryRun && !o.Yes && !f.CanPrompt() {
 				return cli.UsageErrorf("refusing to offboard without confirmation: stdin is not a terminal; review with --dry-run, then pass --yes")
 			}
 			if runF != nil {
@@ -134,9 +131,8 @@ named by id and those lists are not read.`})
 
 // offboardStep is one change of an offboarding.
 type offboardStep struct {
-	key    string
-	req    client.Request
-	points int
+	key string
+	req client.Request
 	// row is the --from row of the step's user (0 without --from); user,
 	// verb and what word its result: "Removed from group All Users".
 	row              int
@@ -200,9 +196,8 @@ func offboardRun(ctx context.Context, o *OffboardOptions) error {
 	}
 	bc := cfg.Budget
 	points := 0
-	for i := range steps {
-		steps[i].points = bc.Cost(steps[i].req.Path)
-		points += steps[i].points
+	for _, s := range steps {
+		points += bc.Cost(s.req.Path)
 	}
 	if err := printRows(p, before, reachFields); err != nil {
 		return err
@@ -256,12 +251,12 @@ func offboardSteps(ctx context.Context, org *access.Org, users []*access.User, r
 		row := rowOf[u.ID]
 		if u.Active {
 			steps = append(steps, offboardStep{key: "disable " + u.Email, row: row, user: u.Email, verb: "disable", what: u.Email,
-				req: client.Request{Method: http.MethodDelete, Path: "/users/" + url.PathEscape(u.ID), Scope: "Users > Write"}})
+				req: client.Request{Method: http.MethodDelete, Path: client.Path("users", u.ID), Scope: "Users > Write"}})
 		}
 		for _, g := range org.GroupsOf(u.ID) {
 			steps = append(steps, offboardStep{key: fmt.Sprintf("remove %s from group %s", u.Email, g.Name), row: row, user: u.Email,
 				verb: "remove", what: "from group " + g.Name,
-				req: client.Request{Method: http.MethodDelete, Path: "/groups/" + url.PathEscape(access.GroupID(*g)) + "/members/" + url.PathEscape(u.ID), Scope: "Groups > Write"}})
+				req: client.Request{Method: http.MethodDelete, Path: client.Path("groups", access.GroupID(*g), "members", u.ID), Scope: "Groups > Write"}})
 		}
 		for _, d := range direct {
 			id := jsonscan.AsText(d.ID)
@@ -394,7 +389,7 @@ func runOffboard(ctx context.Context, f *cli.Factory, conn *cli.Connection, emai
 		rows[i] = bulk.Row{N: i + 1, Line: i + 1}
 	}
 	res, err := bulk.Run(ctx, bulk.Job{
-		Store: bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")},
+		Store: cli.JobStore(),
 		Header: bulk.Header{ID: id, Command: "orgctl users offboard", Input: strings.Join(sorted, ","), Format: "offboard",
 			Rows: len(steps), Target: conn.Target.BaseURL, Created: time.Now().UTC()},
 		Handler:  &offboardJob{steps: steps, cl: conn.Client},

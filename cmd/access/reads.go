@@ -14,7 +14,6 @@ import (
 	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/cli"
-	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output/fsguard"
 )
 
@@ -120,7 +119,7 @@ func (r *readsStart) Result(bulk.Result) {}
 // run reads every request (or what earlier runs left) and returns the
 // answers by position.
 func (j *readJob) run(ctx context.Context, id string, flags []string) ([]json.RawMessage, error) {
-	store := bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")}
+	store := cli.JobStore()
 	keep := filepath.Join(store.Dir, id, "reads.jsonl")
 	rows := make([]bulk.Row, len(j.reqs))
 	for i, r := range j.reqs {

@@ -183,11 +183,11 @@ func reportReads(f *cli.Factory, conn *cli.Connection, org *access.Org, o *Repor
 		}
 		return points
 	}
-	reads, method := byLists, "access-lists"
-	if o.Method == "list-objects" || (o.Method == "auto" && cost(byObjects) < cost(byLists)) {
-		reads, method = byObjects, "list-objects"
+	listsPoints, objectsPoints := cost(byLists), cost(byObjects)
+	reads, method, points := byLists, "access-lists", listsPoints
+	if o.Method == "list-objects" || (o.Method == "auto" && objectsPoints < listsPoints) {
+		reads, method, points = byObjects, "list-objects", objectsPoints
 	}
-	points := cost(reads)
 	nObjects := 0
 	for _, t := range access.ReportTypes {
 		nObjects += len(org.Objects[t])
@@ -198,7 +198,7 @@ func reportReads(f *cli.Factory, conn *cli.Connection, org *access.Org, o *Repor
 	}
 	if !f.Quiet() || o.DryRun {
 		f.IO.Notice("permissions report: %d users, %d groups, %d objects; read so far: %s", len(org.Users), len(org.Groups), nObjects, ratebudget.Tally(org.Reqs, org.Points))
-		f.IO.Notice("  access-lists: %s; list-objects: %s", ratebudget.Tally(len(byLists), cost(byLists)), ratebudget.Tally(len(byObjects), cost(byObjects)))
+		f.IO.Notice("  access-lists: %s; list-objects: %s", ratebudget.Tally(len(byLists), listsPoints), ratebudget.Tally(len(byObjects), objectsPoints))
 		f.IO.Notice("reading by %s: %s", method, bc.CostSentence(len(reads), points, now))
 	}
 	return reads, method, points

@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/kinds"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/output/jsonscan"
@@ -46,7 +46,7 @@ func (n *namer) Name(kind, id string) string {
 		if n.c.Names != nil {
 			objs, err := n.c.Names(kind)
 			if err != nil {
-				n.p.IO.Warn("could not look up %s names, showing ids: %v", kinds.Singular(kind), firstLine(err.Error()))
+				n.p.IO.Warn("could not look up %s names, showing ids: %v", kinds.Singular(kind), cli.FirstLine(err))
 			}
 			for _, o := range objs {
 				m[o.ID] = o.Key
@@ -160,9 +160,4 @@ func ListView(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
 		return err
 	}
 	return p.Print(b, ListColumns)
-}
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
 }

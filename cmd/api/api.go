@@ -125,19 +125,13 @@ func methodAndPath(args []string, flagMethod string, flagGiven bool) (string, st
 	return args[0], args[1], nil
 }
 
-func isMethod(s string) bool {
-	for _, m := range apiMethods {
-		if strings.EqualFold(m, s) {
-			return true
-		}
-	}
-	return false
-}
+// isMethod says whether s names a method api sends, in any case.
+func isMethod(s string) bool { return slices.Contains(apiMethods, strings.ToUpper(s)) }
 
 // parseAPI validates everything the user typed; nothing is sent on error.
 func parseAPI(f *cli.Factory, method, path string, raw, typed []string, input string) (*apiOptions, error) {
 	o := &apiOptions{Method: strings.ToUpper(method), Query: url.Values{}}
-	if !slices.Contains(apiMethods, o.Method) {
+	if !isMethod(o.Method) {
 		return nil, cli.UsageErrorf("invalid method %q: expected one of %s", method, strings.Join(apiMethods, ", "))
 	}
 	p, q, host, err := splitAPIPath(path)

@@ -79,7 +79,7 @@ names the profile and base URL.`,
 }
 
 func authLogin(ctx context.Context, f *cli.Factory, o loginOptions) error {
-	interactive := f.IO.InTTY && f.IO.ErrTTY
+	interactive := f.CanPrompt()
 	if !o.WithToken && !interactive {
 		return cli.UsageErrorf("stdin is not a terminal: pass the token on stdin with --with-token\n" +
 			"  e.g. printf %%s \"$TOKEN\" | orgctl auth login --with-token --base-url https://acme.example.com")

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/settings"
 )
@@ -44,7 +45,8 @@ func spaceBaseURL(ctx context.Context, f *cli.Factory, cfg *settings.Config, nam
 	if err != nil {
 		return "", err
 	}
-	resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: "/spaces", Scope: "Spaces > Read"})
+	k := kinds.Of("spaces")
+	resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: k.List, Scope: k.Scope})
 	if err != nil {
 		return "", &cli.ProfileError{Config: cfg, Err: err}
 	}
@@ -54,7 +56,7 @@ func spaceBaseURL(ctx context.Context, f *cli.Factory, cfg *settings.Config, nam
 		Domain string `json:"domain"`
 	}
 	if err := json.Unmarshal(resp.Data, &spaces); err != nil {
-		return "", fmt.Errorf("unexpected GET /spaces answer: %w", err)
+		return "", fmt.Errorf("unexpected GET %s answer: %w", k.List, err)
 	}
 	var names []string
 	for _, s := range spaces {

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/bulk"
@@ -48,13 +49,21 @@ func (e *ExitError) Error() string {
 }
 func (e *ExitError) Unwrap() error { return e.Err }
 
+// FirstLine is the first line of err's message, for a warning about
+// something a command does without: the lines after it (Explain's hints)
+// are for an error that ends the run.
+func FirstLine(err error) string {
+	line, _, _ := strings.Cut(err.Error(), "\n")
+	return line
+}
+
 // ErrCancelled is the user answering "no" at a confirmation prompt.
 var ErrCancelled = errors.New("cancelled")
 
 // Exit codes: one meaning each; scripts depend on them.
 const (
 	ExitOK             = 0
-	ExitFailure        = 1 // also findings: --fail-on, plan --exit-code
+	ExitFailure        = 1 // includes an API error with no status of its own below
 	ExitUsage          = 2 // invalid usage or input, before any request
 	ExitNotFound       = 3
 	ExitAuth           = 4 // authentication or missing scope

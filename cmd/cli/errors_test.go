@@ -56,3 +56,13 @@ func TestErrorTypesUnwrap(t *testing.T) {
 		t.Errorf("ExitError without Err: %q", got)
 	}
 }
+
+// A warning quotes an error's first line, not the hints Explain added.
+func TestFirstLineLeavesTheHints(t *testing.T) {
+	ae := &client.APIError{StatusCode: 403, Method: "GET", Path: "/folders", Scope: "Folders > Read"}
+	want := "names: " + ae.Error()
+	err := cli.Explain(nil, fmt.Errorf("names: %w", ae))
+	if got := cli.FirstLine(err); got == err.Error() || got != want {
+		t.Errorf("FirstLine(%q) = %q", err.Error(), got)
+	}
+}

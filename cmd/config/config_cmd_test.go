@@ -20,15 +20,8 @@ func configRun(t *testing.T, args ...string) (stdout, stderr string, err error) 
 	return tio.Out.String(), tio.Err.String(), err
 }
 
-// isolate is clitest.Isolate, with no timeout from the environment.
-func isolate(t *testing.T) {
-	t.Helper()
-	clitest.Isolate(t)
-	t.Setenv("ORGCTL_TIMEOUT", "")
-}
-
 func TestConfigSetGetUnsetThroughTheFile(t *testing.T) {
-	isolate(t)
+	clitest.Isolate(t)
 	if out, _, err := configRun(t, "get", "timeout"); err != nil || strings.TrimSpace(out) == "" {
 		t.Fatalf("get before any set: %q, %v; want the default", out, err)
 	}
@@ -62,7 +55,7 @@ func TestConfigSetGetUnsetThroughTheFile(t *testing.T) {
 }
 
 func TestConfigRefusesBadKeysAndValuesWithoutWriting(t *testing.T) {
-	isolate(t)
+	clitest.Isolate(t)
 	for _, args := range [][]string{
 		{"set", "timout", "45s"},
 		{"set", "timeout", "soon"},

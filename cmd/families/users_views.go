@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/orgctl/orgctl/client/access"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
@@ -84,7 +85,7 @@ func userView(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
 	}
 	e := output.Entry{Key: "groups"}
 	if err != nil {
-		p.IO.Warn("could not list the user's groups: %v", firstLine(err.Error()))
+		p.IO.Warn("could not list the user's groups: %v", cli.FirstLine(err))
 		e.Value = "?"
 	} else {
 		names := groupsOf(groups, u.ID)

@@ -3,7 +3,6 @@ package families
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
@@ -67,9 +66,4 @@ func groupView(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
 		entries[i] = e
 	}
 	return p.PrintEntries(entries)
-}
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -14,7 +13,6 @@ import (
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
-	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -231,7 +229,7 @@ func jobsSetup(f *cli.Factory, c *cobra.Command) (*output.Printer, bulk.Store, [
 	if err != nil {
 		return nil, bulk.Store{}, nil, err
 	}
-	return p, bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")}, sel, nil
+	return p, cli.JobStore(), sel, nil
 }
 
 func findJob(store bulk.Store, id string) (string, error) {

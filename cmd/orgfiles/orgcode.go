@@ -21,7 +21,6 @@ import (
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
-	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/output/atomicfile"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -369,7 +368,7 @@ func applyChecks(f *cli.Factory, o orgOptions, review string) error {
 	if o.parallel < 1 || o.parallel > engine.MaxParallel {
 		return cli.UsageErrorf("invalid --parallel %d: give 1 to %d", o.parallel, engine.MaxParallel)
 	}
-	if !o.yes && (!f.IO.InTTY || !f.IO.ErrTTY) {
+	if !o.yes && !f.CanPrompt() {
 		return cli.UsageErrorf("refusing to apply without confirmation: stdin is not a terminal; review %s, then pass --yes", review)
 	}
 	return nil
@@ -450,7 +449,7 @@ func applySaved(ctx context.Context, f *cli.Factory, o orgOptions, file string, 
 	}
 	sum := sha256.Sum256(b)
 	id := bulk.JobID("orgctl apply", []string{"--plan"}, conn.Target.BaseURL, sum[:])
-	store := bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")}
+	store := cli.JobStore()
 	earlier, err := earlierSteps(store, id)
 	if err != nil {
 		return err
@@ -543,7 +542,7 @@ func runApply(ctx context.Context, f *cli.Factory, conn *cli.Connection, o orgOp
 	}
 	id := j.id
 	job, applier := plan.Apply(live, conn.Client, bulk.Job{
-		Store: bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")},
+		Store: cli.JobStore(),
 		Header: bulk.Header{ID: id, Command: "orgctl apply", Flags: j.flags, Input: j.input,
 			Format: "orgcode", Target: conn.Target.BaseURL, Created: time.Now().UTC()},
 		Parallel: o.parallel,

@@ -16,6 +16,7 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/changes"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
@@ -129,7 +130,8 @@ func auditRun(ctx context.Context, o *AuditOptions) error {
 	if err != nil {
 		return err
 	}
-	resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: "/resources", Scope: "Resources > Read"})
+	k := kinds.Of("resources")
+	resp, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: k.List, Scope: k.Scope})
 	if err != nil {
 		return err
 	}
@@ -139,7 +141,7 @@ func auditRun(ctx context.Context, o *AuditOptions) error {
 		Type        string `json:"type"`
 	}
 	if err := json.Unmarshal(resp.Data, &listed); err != nil {
-		return fmt.Errorf("GET /resources: unexpected answer: %w", err)
+		return fmt.Errorf("GET %s: unexpected answer: %w", k.List, err)
 	}
 	reads := 0
 	for _, r := range listed {
@@ -154,7 +156,7 @@ func auditRun(ctx context.Context, o *AuditOptions) error {
 	for _, r := range listed {
 		res := changes.Resource{ID: r.ID, Name: r.DisplayName, Type: r.Type}
 		if optionTypes(r.Type) && !o.ListOnly {
-			opts, err := resourceOptions(ctx, cl, r.ID)
+			opts, err := resourceOptions(ctx, cl, k, r.ID)
 			if err != nil {
 				return err
 			}
@@ -190,8 +192,9 @@ func auditRun(ctx context.Context, o *AuditOptions) error {
 }
 
 // resourceOptions reads one resource's options; a resource deleted since the list has none.
-func resourceOptions(ctx context.Context, cl *client.Client, id string) (map[string]any, error) {
-	r, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: client.Path("resources", id), Scope: "Resources > Read"})
+func resourceOptions(ctx context.Context, cl *client.Client, k kinds.Kind, id string) (map[string]any, error) {
+	path := client.Expand(k.Get, map[string]string{"id": id})
+	r, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Scope: k.Scope})
 	var ae *client.APIError
 	if errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound {
 		return nil, nil
@@ -205,7 +208,7 @@ func resourceOptions(ctx context.Context, cl *client.Client, id string) (map[str
 	dec := json.NewDecoder(bytes.NewReader(r.Data))
 	dec.UseNumber()
 	if err := dec.Decode(&one); err != nil {
-		return nil, fmt.Errorf("GET /resources/%s: unexpected answer: %w", id, err)
+		return nil, fmt.Errorf("GET %s: unexpected answer: %w", path, err)
 	}
 	return one.Options, nil
 }

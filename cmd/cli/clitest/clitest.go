@@ -25,8 +25,10 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-// Isolate points every orgctl directory and variable at a fresh temp dir,
-// which it returns.
+// Isolate points every orgctl directory at a fresh temp dir, which it
+// returns, and clears every variable a setting reads, so that nothing in
+// the shell that runs the tests (ORGCTL_DEBUG, ORGCTL_TIMEOUT...) changes
+// what a command does.
 func Isolate(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -34,8 +36,8 @@ func Isolate(t testing.TB) string {
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
 	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
-	for _, k := range []string{"ORGCTL_TOKEN", "ORGCTL_BASE_URL", "ORGCTL_PROFILE", "ORGCTL_TOKEN_STORE", "ORGCTL_OUTPUT"} {
-		t.Setenv(k, "")
+	for _, s := range settings.All() {
+		t.Setenv(s.Env(), "")
 	}
 	return dir
 }

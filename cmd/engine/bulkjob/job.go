@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -80,7 +79,7 @@ func newBulkJob(f *cli.Factory, e Engine, printer *output.Printer, cfg *settings
 		spec.upd = op.Sibling(op.Exists.Update)
 	}
 	j := &bulkJob{jobSpec: spec, f: f, eng: e, printer: printer, quiet: cfg.Quiet,
-		store: bulk.Store{Dir: filepath.Join(settings.StateDir(), "jobs")}}
+		store: cli.JobStore()}
 	j.in = &fileInput{jobSpec: spec, cols: newBulkColumns(op, len(base.Args))}
 	if err := j.in.cols.mapColumns(o.maps); err != nil {
 		return nil, err
