@@ -194,35 +194,3 @@ func TestSignalWhileWaitingForBudgetChargesNothing(t *testing.T) {
 		t.Errorf("used %d points after the interrupted wait, want 4 (nothing charged)", used)
 	}
 }
-
-// A config file that is a FIFO is refused at once (exit 2, naming it),
-// without waiting for a writer: it once made every command hang, and a
-// signal was the only way out.
-func TestConfigFIFOIsRefusedWithoutWaiting(t *testing.T) {
-	r := newBudgetRig(t, 300, time.Minute, time.Minute)
-	fifo := filepath.Join(r.home, "config", "orgctl", "config.yaml")
-	if err := os.MkdirAll(filepath.Dir(fifo), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("no FIFOs here: %v", err)
-	}
-	cmd := exec.Command(r.bin, "users", "list")
-	cmd.Env = r.env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
-	select {
-	case <-exited:
-	case <-time.After(20 * time.Second):
-		t.Fatal("still waiting on the FIFO config after 20s")
-	}
-	if got := cmd.ProcessState.ExitCode(); got != 2 || !strings.Contains(stderr.String(), "is a named pipe (FIFO), not a regular file") {
-		t.Fatalf("exit %d, stderr %q; want 2 and the FIFO named", got, stderr.String())
-	}
-}
