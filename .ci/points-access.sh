@@ -31,16 +31,9 @@ set -- $(price "$tmp/report.err")
 sent_req=$1 sent_pts=$2 min_time=$3
 
 # the least the API allows: the same lists once, and one access list per object
-count() { "$tmp/orgctl" "$@" 2>/dev/null; }
-# folders the report covers: each type's root and every folder under it
-# (personal trees and file folders are left out)
-n_folders=$(count folders list -o json --jq "$(cat .ci/report-folders.jq)")
-n_apps=$(count apps list -o json --jq 'length')
-n_res=$(count resources list -o json --jq 'length')
-n_wf=$(count workflows list -o json --jq 'length')
+set -- $(report_min org)
+min_pts=$1 n_folders=$2 n_apps=$3 n_res=$4 n_wf=$5
 objects=$(( n_folders + n_apps + n_res + n_wf ))
-lists=$(( 2 + 5 + 2 + 2 + 5 + 10 ))  # users, groups, folders, apps, resources, workflows
-min_pts=$(( lists + 10 * objects ))
 
 rows=$(( $(wc -l <"$tmp/report.csv") - 1 ))
 echo "org: $users users (+5 demo), $groups groups (+6), $objects objects ($n_folders folders, $n_apps apps, $n_res resources, $n_wf workflows)"

@@ -15,7 +15,7 @@
 # Spaces at once (`--profiles eng,ops`, two sandboxes) and prints the points
 # of each Space against that Space's own minimum, and the same for a
 # two-Space `permissions report` (minimum: its lists and one access list per
-# object, as .ci/points-access.sh counts them), each priced from the
+# object, as report_min in .ci/sandbox-lib.sh counts them), each priced from the
 # requests orgctl logs (--debug), not from orgctl's own arithmetic.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -84,18 +84,10 @@ oc eng users enable "$leaver" >/dev/null 2>&1
 prepare eng
 # space NAME LOG: the requests and points of NAME's lines of LOG
 space() { sed -n "s/^\[$1\] //p" "$2" | price; }
-report_min() {
-  local name=$1 f a r w
-  f=$(oc "$name" folders list -o json --jq "$(cat .ci/report-folders.jq)" 2>/dev/null)
-  a=$(oc "$name" apps list -o json --jq 'length' 2>/dev/null)
-  r=$(oc "$name" resources list -o json --jq 'length' 2>/dev/null)
-  w=$(oc "$name" workflows list -o json --jq 'length' 2>/dev/null)
-  echo $(( 2 + 5 + 2 + 2 + 5 + 10 + 10 * (f + a + r + w) ))
-}
 declare -A omin rmin
 for name in eng ops; do
   set -- $(minimum "$name"); omin[$name]=$3
-  rmin[$name]=$(report_min "$name")
+  set -- $(report_min "$name"); rmin[$name]=$1
 done
 "$tmp/orgctl" --debug permissions report --profiles eng,ops -o csv >"$tmp/rep2.csv" 2>"$tmp/rep2.err"
 "$tmp/orgctl" --debug users offboard "$leaver" --profiles eng,ops --yes >"$tmp/off2.out" 2>"$tmp/off2.err"

@@ -25,3 +25,17 @@ on() { ( set -a; . "$tmp/$1.env"; set +a; shift; "$@" ); }
 # price [LOG]: "REQUESTS POINTS LEAST_SECONDS" of a --debug log (or stdin),
 # by orgctl's one price list (`orgctl budget price`)
 price() { "$tmp/orgctl" budget price -o json --jq '"\(.requests) \(.points) \(.least_seconds)"' "$@"; }
+# report_min NAME: "MINIMUM FOLDERS APPS RESOURCES WORKFLOWS" of a
+# `permissions report` of sandbox NAME: the least the API allows is the
+# lists that name users, groups and objects once (users 2, groups 5,
+# folders 2, apps 2, resources 5, workflows 10) and one access list (10)
+# per object it covers; the folders are each type's root and every folder
+# under it (personal trees and file folders are left out)
+report_min() {
+  local f a r w
+  f=$(on "$1" "$tmp/orgctl" folders list -o json --jq "$(cat .ci/report-folders.jq)" 2>/dev/null)
+  a=$(on "$1" "$tmp/orgctl" apps list -o json --jq 'length' 2>/dev/null)
+  r=$(on "$1" "$tmp/orgctl" resources list -o json --jq 'length' 2>/dev/null)
+  w=$(on "$1" "$tmp/orgctl" workflows list -o json --jq 'length' 2>/dev/null)
+  echo "$(( 2 + 5 + 2 + 2 + 5 + 10 + 10 * (f + a + r + w) )) $f $a $r $w"
+}
