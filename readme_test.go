@@ -1,7 +1,12 @@
 package main
 
 import (
+	"io/fs"
+	"maps"
 	"os"
+	"path"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,4 +43,71 @@ func TestReadmePlanExample(t *testing.T) {
 		}
 	}
 	t.Fatal("orgcode_readme.txtar has no plan.txt")
+}
+
+// README.md's layout table names every package of the module, and only
+// packages that exist: a package moved or added shows here, not in a
+// reader's search. In a row's first cell, a name without a slash is a
+// sibling of the cell's first package (`cmd/api`, `auth`: cmd/auth).
+func TestReadmeLayoutNamesEveryPackage(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(readme), "\n| package | owns |\n|---|---|\n")
+	if !ok {
+		t.Fatal("README.md has no layout table (| package | owns |)")
+	}
+	table, _, _ = strings.Cut(table, "\n\n")
+	table = strings.TrimRight(table, "\n")
+	named := map[string]int{} // package dir -> README line in the table
+	for i, row := range strings.Split(table, "\n") {
+		cells := strings.Split(row, "|")
+		if len(cells) < 3 {
+			t.Fatalf("layout table row %d is not a row: %q", i+1, row)
+		}
+		parent := ""
+		for j, part := range strings.Split(cells[1], "`") {
+			if j%2 == 0 {
+				continue
+			}
+			switch {
+			case strings.Contains(part, "/"):
+				if parent == "" {
+					parent = path.Dir(part)
+				}
+			case parent != "":
+				part = parent + "/" + part
+			}
+			named[part] = i + 1
+		}
+	}
+	pkgs := map[string]bool{}
+	err = filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != "." && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
+			if dir := filepath.ToSlash(filepath.Dir(p)); dir != "." {
+				pkgs[dir] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range slices.Sorted(maps.Keys(pkgs)) {
+		if named[p] == 0 {
+			t.Errorf("package %s is missing from README.md's layout table", p)
+		}
+	}
+	for p, row := range named {
+		if !pkgs[p] {
+			t.Errorf("README.md's layout table (row %d) names %s, which is no package", row, p)
+		}
+	}
 }
