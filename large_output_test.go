@@ -45,10 +45,7 @@ func BenchmarkLargeOutput(b *testing.B) {
 	dir := b.TempDir()
 	bin := os.Getenv("ORGCTL_BENCH_BINARY")
 	if bin == "" {
-		bin = filepath.Join(dir, "orgctl")
-		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-			b.Fatalf("go build: %v\n%s", err, out)
-		}
+		bin = buildOrgctl(b)
 	}
 	// The answer lives in a file, not in this process: a child's peak RSS
 	// as rusage reports it is at least this process's at the fork.

@@ -28,10 +28,7 @@ func BenchmarkStartup(b *testing.B) {
 	}
 	runs := envInt(b, "ORGCTL_BENCH_RUNS", 30)
 	dir := b.TempDir()
-	orgctl := filepath.Join(dir, "orgctl")
-	if out, err := exec.Command("go", "build", "-o", orgctl, ".").CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
-	}
+	orgctl := buildOrgctl(b)
 	// The floor is built in a copy outside the repository, never inside it.
 	floorDir := filepath.Join(dir, "floor-src")
 	if out, err := exec.Command("cp", "-r", src, floorDir).CombinedOutput(); err != nil {
