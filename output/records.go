@@ -77,9 +77,11 @@ func (r *Records) write(values []any) error {
 		}
 		return r.csv.Write(values...)
 	case !r.p.IO.OutTTY:
+		// as the piped table writes a cell: a tab or line break inside a
+		// value becomes a space, so that every line has one field per column
 		cells := make([]string, len(values))
 		for i, v := range values {
-			cells[i] = oneLine(fmt.Sprint(v), "\t")
+			cells[i] = flatten(fmt.Sprint(v))
 		}
 		_, err := io.WriteString(w, strings.Join(cells, "\t")+"\n")
 		return err
@@ -143,7 +145,7 @@ func (r *Records) row(b *strings.Builder, values []any) {
 	}
 	used := 0
 	for i, v := range values {
-		s := Safe(oneLine(fmt.Sprint(v), " "))
+		s := Safe(oneLine(fmt.Sprint(v)))
 		if i == len(values)-1 {
 			if width > 0 && used < width {
 				s = cut(s, max(8, width-used))
@@ -178,12 +180,13 @@ func cut(s string, n int) string {
 	return string(rs[:n-1]) + "…"
 }
 
-// oneLine keeps a value on its line: line breaks and tabs become sep.
-func oneLine(s, sep string) string {
+// oneLine keeps a value on its terminal line: each run of line breaks and
+// tabs becomes one space, and none is left at either end.
+func oneLine(s string) string {
 	if !strings.ContainsAny(s, "\t\r\n") {
 		return s
 	}
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\t' || r == '\r' || r == '\n' }), sep)
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\t' || r == '\r' || r == '\n' }), " ")
 }
 
 // recordJSON encodes a record as a JSON object with its fields in order.

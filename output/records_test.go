@@ -25,11 +25,19 @@ func recordsOut(t *testing.T, tty bool, opts Options, width int) string {
 	return out.String()
 }
 
+// Piped, a record is a line of one field per column, as the piped table
+// writes it: a line break or tab inside a value is a space, never another
+// field that would shift what cut -f reads.
 func TestRecordsPipedAreTabSeparatedWithoutHeader(t *testing.T) {
 	got := recordsOut(t, false, Options{Format: "table"}, 0)
-	want := "1\tada@example.com\tcreated\t\n2\tbob\tfailed\tHTTP 409:\talready exists\n"
+	want := "1\tada@example.com\tcreated\t\n2\tbob\tfailed\tHTTP 409: already exists\n"
 	if got != want {
 		t.Errorf("got %q\nwant %q", got, want)
+	}
+	var out bytes.Buffer
+	NewRecords(&Printer{IO: &IO{Out: &out}}, testFields).Write(3, "a\tb", "failed", "x\r\ny")
+	if got, want := out.String(), "3\ta b\tfailed\tx  y\n"; got != want {
+		t.Errorf("tabs and breaks in values: got %q, want %q", got, want)
 	}
 }
 
