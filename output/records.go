@@ -7,7 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/mattn/go-runewidth"
 )
 
 // Field is one named value of a streamed record. Width is the column's
@@ -136,8 +137,9 @@ func (r *Records) fit(width int) {
 	}
 }
 
-// row lays out one table line; a value wider than its column is cut with
-// "…" (an id in the middle), and the last takes what is left of the width.
+// row lays out one table line, in display columns as the table is (a CJK
+// character takes two); a value wider than its column is cut with "…" (an
+// id in the middle), and the last takes what is left of the width.
 func (r *Records) row(b *strings.Builder, values []any) {
 	width := r.p.IO.Width
 	if r.widths == nil {
@@ -148,7 +150,7 @@ func (r *Records) row(b *strings.Builder, values []any) {
 		s := Safe(oneLine(fmt.Sprint(v)))
 		if i == len(values)-1 {
 			if width > 0 && used < width {
-				s = cut(s, max(8, width-used))
+				s = runewidth.Truncate(s, max(8, width-used), "…")
 			}
 			b.WriteString(s)
 			break
@@ -160,24 +162,16 @@ func (r *Records) row(b *strings.Builder, values []any) {
 		if wd == 0 {
 			continue
 		}
-		if utf8.RuneCountInString(s) > wd && isIDColumn(Column{Header: r.fields[i].Header}) {
+		if runewidth.StringWidth(s) > wd && isIDColumn(Column{Header: r.fields[i].Header}) {
 			s = cutMiddle(s, wd)
 		} else {
-			s = cut(s, wd)
+			s = runewidth.Truncate(s, wd, "…")
 		}
 		b.WriteString(s)
-		b.WriteString(strings.Repeat(" ", max(wd-utf8.RuneCountInString(s), 0)+2))
+		b.WriteString(strings.Repeat(" ", max(wd-runewidth.StringWidth(s), 0)+2))
 		used += wd + 2
 	}
 	b.WriteString("\n")
-}
-
-func cut(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	rs := []rune(s)
-	return string(rs[:n-1]) + "…"
 }
 
 // oneLine keeps a value on its terminal line: each run of line breaks and

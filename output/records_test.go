@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mattn/go-runewidth"
 )
 
 var testFields = []Field{
@@ -255,5 +257,34 @@ func TestProgressSaysWhenItWaitsAndTrustsTheSlowerPace(t *testing.T) {
 	}
 	if bar := p.fitBar(ProgressStats{Done: 10, Total: 110, ResumeAt: at}, 0); !strings.Contains(bar, "waiting for the budget, resuming at 17:45:12") {
 		t.Errorf("bar: %q", bar)
+	}
+}
+
+// On a terminal the columns line up in display columns, as the table's
+// do: a CJK key, two columns a character, is padded and cut by its width.
+func TestRecordsAlignWideText(t *testing.T) {
+	var out bytes.Buffer
+	r := NewRecords(&Printer{IO: &IO{Out: &out, OutTTY: true}}, testFields)
+	r.Write(1, "日本語", "created", "")
+	r.Write(2, "日本語のグループ名", "failed", "x")
+	r.Write(3, "bob", "failed", "y")
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	at := func(l string) int { // the display column OUTCOME starts at
+		i := strings.Index(l, "created")
+		if i < 0 {
+			i = strings.Index(l, "failed")
+		}
+		if i < 0 {
+			i = strings.Index(l, "OUTCOME")
+		}
+		return runewidth.StringWidth(l[:i])
+	}
+	for _, l := range lines[1:] {
+		if at(l) != at(lines[0]) {
+			t.Errorf("OUTCOME at column %d, the header's at %d:\n%s", at(l), at(lines[0]), out.String())
+		}
+	}
+	if !strings.Contains(lines[2], "日本語の… ") {
+		t.Errorf("a key wider than its column is cut to its width: %q", lines[2])
 	}
 }
