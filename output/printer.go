@@ -584,12 +584,13 @@ func (p *Printer) templateValue(w *bufio.Writer, r *jsonscan.Reader, end func() 
 // columnGap pads every cell on its right: two spaces between columns.
 var columnGap = tw.Padding{Right: "  ", Overwrite: true}
 
-// noWidthCache turns off the table library's cache of text widths: a
-// table's cells are mostly distinct, and keeping the cache costs more
-// than measuring them again. A zero sync.Once, not sync.OnceFunc, whose call
-// would run before every orgctl command.
+// widthCacheOff is a zero sync.Once, not sync.OnceFunc, whose call would
+// run before every orgctl command.
 var widthCacheOff sync.Once
 
+// noWidthCache turns off the table library's cache of text widths: a
+// table's cells are mostly distinct, and keeping the cache costs more
+// than measuring them again.
 func noWidthCache() { widthCacheOff.Do(func() { twwidth.SetCacheCapacity(0) }) }
 
 // writeTable is the terminal form: a header, then columns aligned on
