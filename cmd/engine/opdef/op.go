@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/output"
-	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // Kind is how a field's text becomes a JSON value.
@@ -172,10 +171,6 @@ func (op *Op) Writes() bool {
 func (op *Op) Reads() bool {
 	return op.Method == "GET" || strings.HasPrefix(op.Use, "list")
 }
-
-// Cost is the operation's price on the service's list (budget.costs may
-// change what orgctl paces by; help states the list).
-func (op *Op) Cost() int { return ratebudget.ListPrice(op.Path) }
 
 // Sibling is the op of the same group whose Use starts with word.
 func (op *Op) Sibling(word string) *Op {
