@@ -127,8 +127,7 @@ func doneLine(c *Call, data json.RawMessage) string {
 	if c.RawPath != "" || c.Op.Use == "" {
 		return fmt.Sprintf("%s %s", c.Op.Method, c.Request().Path) // orgctl api: the request is the object
 	}
-	verb := strings.Fields(c.Op.Use)[0]
-	past, ok := pastTense(verb)
+	past, ok := pastTense(c.Op.Name())
 	if !ok {
 		past = "Done:"
 		return strings.TrimSpace(past + " " + c.Command + " " + what)

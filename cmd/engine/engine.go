@@ -273,7 +273,7 @@ func (e *Engine) question(ctx context.Context, c *Call) string {
 	if c.Op.Confirm != "" {
 		return confirmQuestion(c, objs)
 	}
-	verb, _, _ := strings.Cut(c.Op.Use, " ")
+	verb := c.Op.Name()
 	if kind != "" && kind != noCompletion && verb != "" {
 		return fmt.Sprintf("%s%s %s %s? This cannot be undone.", strings.ToUpper(verb[:1]), verb[1:], kinds.Singular(kind), objs[0])
 	}

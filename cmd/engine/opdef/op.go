@@ -178,7 +178,7 @@ func (op *Op) Sibling(word string) *Op {
 		return nil
 	}
 	for i := range op.Siblings {
-		if w := strings.Fields(op.Siblings[i].Use); len(w) > 0 && w[0] == word {
+		if op.Siblings[i].Name() == word {
 			return &op.Siblings[i]
 		}
 	}

@@ -33,7 +33,7 @@ func Op(t testing.TB, path ...string) *opdef.Op {
 			}
 			if len(rest) == 2 {
 				for i := range g.Ops {
-					if strings.Fields(g.Ops[i].Use)[0] == rest[1] {
+					if g.Ops[i].Name() == rest[1] {
 						op := g.Ops[i]
 						if op.Columns == nil {
 							op.Columns = g.Columns
@@ -66,7 +66,7 @@ func Each(fn func(path string, op *opdef.Op)) {
 		for _, g := range gs {
 			p := prefix + " " + g.Name
 			for i := range g.Ops {
-				fn(p+" "+strings.Fields(g.Ops[i].Use)[0], &g.Ops[i])
+				fn(p+" "+g.Ops[i].Name(), &g.Ops[i])
 			}
 			walk(p, g.Groups)
 		}
