@@ -5,7 +5,6 @@ package familytest
 
 import (
 	"encoding/json"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -102,8 +101,7 @@ func BuildErr(t testing.TB, op *opdef.Op, input opdef.Input) string {
 	if err == nil {
 		t.Fatalf("%s: build accepted the input: %+v", input.Command, c.Request())
 	}
-	var ue *cli.UsageError
-	if !errors.As(err, &ue) {
+	if !clitest.IsUsage(err) {
 		t.Fatalf("%s: err = %T %v, want a UsageError (exit 2)", input.Command, err, err)
 	}
 	return err.Error()
@@ -128,9 +126,6 @@ func BodyFile(t testing.TB, content string) string {
 	}
 	return p
 }
-
-// IsUsage reports whether err is invalid usage or input (exit 2).
-func IsUsage(err error) bool { return clitest.IsUsage(err) }
 
 // Factory is a Factory on empty stdin and discarded output, with every
 // orgctl directory in a fresh temp dir and no ORGCTL_* settings.
