@@ -675,7 +675,7 @@ func TestShapeMisc(t *testing.T) {
 			err: "the configuration has no config_type: pass --type {google, oidc, google & oidc, saml, google & saml}"},
 		{name: "sso set unknown type in --body", op: []string{"sso", "set"},
 			in:  withBody(familytest.Input("sso set", nil), familytest.BodyFile(t, `{"data":{"config_type":"ldap"}}`)),
-			err: `invalid config_type "ldap"`},
+			err: `invalid config_type "ldap": allowed values are google, oidc, google & oidc, saml, google & saml`},
 		{name: "sso set nothing", op: []string{"sso", "set"},
 			in:  familytest.Input("sso set", nil),
 			err: "pass --body FILE or --type with its fields"},
