@@ -541,8 +541,6 @@ func showNamesIn(v any, names map[string]string) any {
 	return v
 }
 
-// namesOf lists every object of a kind through the engine's resolver: one
-// request per kind at most, none when the name cache has the list.
 // namesShown reports a terminal table with columns of ids that show as
 // names (output.Column.Names, also through Terminal).
 func (e *Engine) namesShown(c *Call) bool {
@@ -619,6 +617,8 @@ func (e *Engine) nameIn(ctx context.Context, names map[string]map[string]string,
 	return m[id]
 }
 
+// namesOf lists every object of a kind through the engine's resolver: one
+// request per kind at most, none when the name cache has the list.
 func (e *Engine) namesOf(ctx context.Context) func(kind string) ([]resolve.Object, error) {
 	return func(kind string) ([]resolve.Object, error) {
 		r, err := e.resolver()
