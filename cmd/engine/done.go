@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/client/kinds"
-	"github.com/orgctl/orgctl/output"
 )
 
 // pastTense is how a write command's verb reads once it is done.
@@ -197,6 +196,3 @@ func objectName(c *Call, data json.RawMessage) string {
 func isEmptyList(data json.RawMessage) bool {
 	return strings.TrimSpace(string(data)) == "[]"
 }
-
-// MarshalText is json.Marshal without HTML escaping (output.MarshalText).
-func MarshalText(v any) ([]byte, error) { return output.MarshalText(v) }

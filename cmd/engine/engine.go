@@ -405,7 +405,7 @@ func (e *Engine) printPlan(plan []planned, names map[string]string) error {
 		if waitSeconds != nil {
 			out["wait_seconds"] = *waitSeconds
 		}
-		b, err := MarshalText(out)
+		b, err := output.MarshalText(out)
 		if err != nil {
 			return err
 		}
@@ -474,7 +474,7 @@ func (e *Engine) printPlanText(plan []planned, docs []map[string]any, total int,
 			fmt.Fprintf(w, "%s %s\n", p.req.Method, target)
 		}
 		if body, ok := doc["body"]; ok {
-			b, err := MarshalText(body)
+			b, err := output.MarshalText(body)
 			if err != nil {
 				return err
 			}
