@@ -284,7 +284,7 @@ func (e *Engine) question(ctx context.Context, c *Call) string {
 // the kind has no natural key or the read fails (the prompt then shows
 // the id, and the call itself reports a missing object).
 func (e *Engine) describe(ctx context.Context, kind, id string) (resolve.Object, bool) {
-	rk, ok := resolveKinds()[kind]
+	rk, ok := resolveKind(kind)
 	if !ok {
 		return resolve.Object{}, false
 	}

@@ -6,11 +6,11 @@ import (
 	"os"
 	"testing"
 
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/families"
-	"github.com/orgctl/orgctl/ratebudget"
 )
 
 func TestDeclaredCompletionKindsExist(t *testing.T) {
@@ -20,7 +20,7 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 		for _, op := range g.Ops {
 			for i, k := range op.ArgsComplete {
 				if k != "" && k != opdef.NoCompletion {
-					if _, ok := engine.CompletionKinds[k]; !ok {
+					if _, ok := engine.CompletionKind(k); !ok {
 						t.Errorf("%s %s: ArgsComplete[%d] names unknown kind %q", path, op.Use, i, k)
 					}
 				}
@@ -30,7 +30,7 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 			}
 			for _, fd := range op.Fields {
 				if fd.Complete != "" && fd.Complete != opdef.NoCompletion {
-					if _, ok := engine.CompletionKinds[fd.Complete]; !ok {
+					if _, ok := engine.CompletionKind(fd.Complete); !ok {
 						t.Errorf("%s %s --%s: Complete names unknown kind %q", path, op.Use, fd.Flag, fd.Complete)
 					}
 				}
@@ -54,24 +54,24 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 	}
 	for _, p := range opdef.ParamKinds {
 		k := p[1]
-		if _, ok := engine.CompletionKinds[k]; !ok {
+		if _, ok := engine.CompletionKind(k); !ok {
 			t.Errorf("paramKinds names unknown kind %q", k)
 		}
 	}
 	for _, p := range opdef.KeyKinds {
 		k := p[1]
-		if _, ok := engine.CompletionKinds[k]; !ok {
+		if _, ok := engine.CompletionKind(k); !ok {
 			t.Errorf("keyKinds names unknown kind %q", k)
 		}
 	}
 	for _, p := range opdef.FamilyIDKinds {
 		k := p[1]
-		if _, ok := engine.CompletionKinds[k]; !ok {
+		if _, ok := engine.CompletionKind(k); !ok {
 			t.Errorf("familyIDKinds names unknown kind %q", k)
 		}
 	}
 	for _, fk := range engine.CommandFlagKinds {
-		if _, ok := engine.CompletionKinds[fk.Kind]; !ok {
+		if _, ok := engine.CompletionKind(fk.Kind); !ok {
 			t.Errorf("commandFlagKinds: %s --%s names unknown kind %q", fk.Path, fk.Flag, fk.Kind)
 		}
 	}
@@ -93,10 +93,10 @@ func checkKindBy(t *testing.T, what string, op opdef.Op, kb opdef.KindBy) {
 		t.Errorf("%s: KindBy reads argument %d, which the op does not have", what, kb.Arg+1)
 	}
 	for v, k := range kb.Kinds() {
-		if _, ok := engine.CompletionKinds[k]; !ok {
+		if _, ok := engine.CompletionKind(k); !ok {
 			t.Errorf("%s: KindBy maps %q to unknown kind %q", what, v, k)
 		}
-		if _, ok := engine.ResolveKinds[k]; !ok {
+		if _, ok := engine.ResolveKind(k); !ok {
 			t.Errorf("%s: KindBy maps %q to %q, whose names orgctl does not look up", what, v, k)
 		}
 	}
@@ -133,7 +133,9 @@ func TestCompletionKindsMatchTheSpec(t *testing.T) {
 	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatal(err)
 	}
-	for name, k := range engine.CompletionKinds {
+	for _, v := range kinds.Views() {
+		name := v.Name
+		k, _ := engine.CompletionKind(name)
 		get, ok := doc.Paths[k.Path]["get"]
 		if !ok {
 			t.Errorf("kind %s: no GET %s in the spec", name, k.Path)
@@ -149,9 +151,6 @@ func TestCompletionKindsMatchTheSpec(t *testing.T) {
 			if _, ok := props[fl]; !ok {
 				t.Errorf("kind %s: items of GET %s have no field %q", name, k.Path, fl)
 			}
-		}
-		if k.View.List != ratebudget.Family(k.Path) {
-			t.Errorf("kind %s: list %q is not the budget family of %s", name, k.View.List, k.Path)
 		}
 	}
 }
