@@ -4,13 +4,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
+	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/families"
+	"github.com/orgctl/orgctl/cmd/settings"
+	"github.com/orgctl/orgctl/completions"
+	"github.com/orgctl/orgctl/ratebudget"
 )
 
 func TestDeclaredCompletionKindsExist(t *testing.T) {
@@ -150,6 +156,29 @@ func TestCompletionKindsMatchTheSpec(t *testing.T) {
 		for _, fl := range k.View.Fields() {
 			if _, ok := props[fl]; !ok {
 				t.Errorf("kind %s: items of GET %s have no field %q", name, k.Path, fl)
+			}
+		}
+	}
+}
+
+// A change orgctl makes is told by the budget family of its path
+// (Factory.OnChange); every completion list of a kind listed from that
+// path, and its names list, is forgotten with it.
+func TestAChangeForgetsTheCompletionListsOfItsFamily(t *testing.T) {
+	clitest.Isolate(t)
+	cache := &completions.Cache{Dir: filepath.Join(settings.CacheDir(), "completions"), TTL: time.Hour}
+	for _, v := range kinds.Views() {
+		k, _ := engine.CompletionKind(v.Name)
+		lists := []string{k.View.List, "names-" + ratebudget.Family(kinds.Of(v.Kind).List)}
+		for _, l := range lists {
+			if err := cache.Write("default", l, completions.Entry{FetchedAt: time.Now(), Items: []completions.Item{{"id": "1"}}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		engine.ForgetCompletions(ratebudget.Family(k.Path))
+		for _, l := range lists {
+			if cache.Read("default", l) != nil {
+				t.Errorf("view %s: a change to %s leaves the cached list %q", v.Name, k.Path, l)
 			}
 		}
 	}
