@@ -154,3 +154,32 @@ func printer(format string) (*output.Printer, *bytes.Buffer, *bytes.Buffer) {
 	var out, errOut bytes.Buffer
 	return &output.Printer{IO: &output.IO{Out: &out, Err: &errOut}, Opts: output.Options{Format: format}}, &out, &errOut
 }
+
+// users list --active and --admin narrow the list whatever prints it: the
+// --json fields of the users kept, and on a terminal an empty result is
+// told as every empty list is, which --quiet silences.
+func TestUsersListFiltersForEveryPrinter(t *testing.T) {
+	clitest.SandboxEnv(t, sandbox.Options{})
+	out := familytest.MustExec(t, "users", "list", "--active=false", "--json", "email,active")
+	if out != `[{"email":"former.employee@sandbox.example","active":false}]`+"\n" {
+		t.Errorf("--active=false --json email,active printed %s", out)
+	}
+	for _, quiet := range []bool{false, true} {
+		f, tio := clitest.Factory(t, &clitest.Keyring{}, "")
+		f.IO.OutTTY, f.IO.ErrTTY = true, true
+		args := []string{"users", "list", "--active=false", "--admin"}
+		if quiet {
+			args = append(args, "--quiet")
+		}
+		if err := familytest.Run(f, args...); err != nil {
+			t.Fatal(err)
+		}
+		want := "no users match\n"
+		if quiet {
+			want = ""
+		}
+		if tio.Out.Len() != 0 || tio.Err.String() != want {
+			t.Errorf("%v: stdout %q, stderr %q; want nothing and %q", args, tio.Out.String(), tio.Err.String(), want)
+		}
+	}
+}

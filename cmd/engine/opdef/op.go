@@ -113,9 +113,11 @@ type Op struct {
 	Merge func(c *Call, current []json.RawMessage) error
 	// View prints the answer where the default formats do not fit.
 	View func(p *output.Printer, c *Call, data json.RawMessage) error
-	// ViewColumns: the View prints the op's Columns (a filtered list), so
-	// --columns is checked before any request, as without a View.
-	ViewColumns bool
+	// Keep narrows a list on orgctl's side (users list --active): the test
+	// an item of the answer must pass in this call, or nil when the call
+	// narrows nothing. The engine narrows the answer before it prints it,
+	// in every format and with --json alike.
+	Keep func(c *Call) func(item json.RawMessage) bool
 
 	// Exists says how a bulk job tells that what a row would create is
 	// already there, and what --on-exists can do about it (see exists.go).
