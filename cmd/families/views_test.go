@@ -6,6 +6,7 @@ package families_test
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -180,6 +181,35 @@ func TestUsersListFiltersForEveryPrinter(t *testing.T) {
 		}
 		if tio.Out.Len() != 0 || tio.Err.String() != want {
 			t.Errorf("%v: stdout %q, stderr %q; want nothing and %q", args, tio.Out.String(), tio.Err.String(), want)
+		}
+	}
+}
+
+// The resource types a flag takes are the spec's: listed in help, and
+// anything else refused with the list, before a request.
+func TestResourceTypeFlagsTakeTheSpecsTypes(t *testing.T) {
+	for _, tc := range []struct {
+		path []string
+		flag string
+	}{
+		{[]string{"resources", "list"}, "type"},
+		{[]string{"resources", "create"}, "type"},
+		{[]string{"resource-configs", "list"}, "resource-type"},
+	} {
+		op := familytest.Op(t, tc.path...)
+		var enum []string
+		for _, fd := range op.Fields {
+			if fd.Flag == tc.flag {
+				enum = fd.Enum
+			}
+		}
+		if len(enum) < 60 || enum[0] != "airflow" || enum[len(enum)-1] != "vertica" || !slices.Contains(enum, "mssql") {
+			t.Errorf("%v --%s takes %q", tc.path, tc.flag, enum)
+		}
+		in := familytest.Input(strings.Join(tc.path, " "), nil, tc.flag, "nosuch", "name", "n", "options", "{}")
+		msg := familytest.BuildErr(t, op, in)
+		if !strings.Contains(msg, `invalid value "nosuch" for --`+tc.flag+": allowed values are airflow, alloydb, asana") {
+			t.Errorf("%v --%s nosuch: %s", tc.path, tc.flag, msg)
 		}
 	}
 }
