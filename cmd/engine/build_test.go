@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/families/familytest"
@@ -97,7 +98,7 @@ func TestCommandWiring(t *testing.T) {
 		t.Errorf("enum usage = %q", usage)
 	}
 	err := c.Args(c, nil)
-	if !familytest.IsUsage(err) || !strings.Contains(err.Error(), "takes 1 argument(s): USER_ID, got 0") {
+	if !clitest.IsUsage(err) || !strings.Contains(err.Error(), "takes 1 argument(s): USER_ID, got 0") {
 		t.Errorf("wrong argument count: %v", err)
 	}
 	c = engine.Command(familytest.Op(t, "users", "list"), f)

@@ -83,7 +83,7 @@ type inputNames struct {
 func (n inputNames) List() []bulkjob.Name {
 	out := make([]bulkjob.Name, len(n.refs))
 	for i, r := range n.refs {
-		out[i] = bulkjob.Name{Kind: r.Kind, Text: r.Text, Stand: r.stand, Deletes: deletesObject(n.op, r)}
+		out[i] = bulkjob.Name{Kind: r.Kind, Text: r.Text, Stand: r.stand}
 	}
 	return out
 }

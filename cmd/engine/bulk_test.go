@@ -25,7 +25,7 @@ func TestEngineFindsAJobsNamesAsACommandLines(t *testing.T) {
 	in := familytest.Input("orgctl groups delete", []string{"support"})
 	rn := namer.Names(op, in)
 	names := rn.List()
-	if len(names) != 1 || names[0].Text != "support" || names[0].Kind.Name != "groups" || !names[0].Deletes || names[0].Stand == "" {
+	if len(names) != 1 || names[0].Text != "support" || names[0].Kind.Name != "groups" || names[0].Stand == "" {
 		t.Fatalf("names %+v", names)
 	}
 	if got := rn.Fill(nil); !reflect.DeepEqual(got.Args, []string{names[0].Stand}) {
@@ -40,6 +40,13 @@ func TestEngineFindsAJobsNamesAsACommandLines(t *testing.T) {
 	found := map[string]resolve.Object{names[0].Stand: {ID: "42", Key: "support", Protected: "a built-in group"}}
 	if err := rn.Refuse(found); err == nil || !strings.Contains(err.Error(), "refusing to delete group support") {
 		t.Errorf("a built-in group found by its lookup: %v", err)
+	}
+	add := familytest.Op(t, "groups", "members", "add")
+	members := namer.Names(add, familytest.Input("orgctl groups members add", []string{"support"}, "user", "1"))
+	if ms := members.List(); len(ms) == 0 || ms[0].Text != "support" {
+		t.Errorf("members add support: names %+v", ms)
+	} else if err := members.Refuse(map[string]resolve.Object{ms[0].Stand: found[names[0].Stand]}); err != nil {
+		t.Errorf("adding to a built-in group refused as if it deleted it: %v", err)
 	}
 	builtin := familytest.Input("orgctl groups delete", []string{kinds.BuiltinGroups[0]})
 	if err := namer.Names(op, builtin).Refuse(nil); err == nil {

@@ -16,7 +16,6 @@ import (
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/completions"
-	"github.com/orgctl/orgctl/output/lazy"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -28,15 +27,31 @@ type objectKind struct {
 	View  completions.Kind
 }
 
-// completionKinds are the names Field.Complete and Op.ArgsComplete may use:
-// the registry's views, each with its kind's list. A kind's cache list is
-// the budget family of its path, so a mutation of that family
-// (Factory.OnChange) forgets it.
-func completionKinds() map[string]objectKind { return completionTables.Get().kinds }
+// completionKind is the completion kind of that name (Field.Complete,
+// Op.ArgsComplete): the registry's view, with its kind's list; false for a
+// name the registry has no view of. A kind's cache list is the budget
+// family of its path, so a mutation of that family (Factory.OnChange)
+// forgets it.
+func completionKind(name string) (objectKind, bool) {
+	v, ok := kinds.ViewOf(name)
+	if !ok {
+		return objectKind{}, false
+	}
+	return viewKind(v), true
+}
 
-// resolveKinds are the completion kinds whose names orgctl turns into ids
-// (completion kind -> registry kind).
-func resolveKinds() map[string]string { return completionTables.Get().resolve }
+func viewKind(v kinds.View) objectKind {
+	k := kinds.Of(v.Kind)
+	return objectKind{Path: k.List, Scope: k.Scope,
+		View: completions.Kind{List: ratebudget.Family(k.List), Value: v.Value, Label: v.Label}}
+}
+
+// resolveKind is the registry kind whose names orgctl turns into ids for
+// the completion kind of that name; false when it turns none.
+func resolveKind(name string) (string, bool) {
+	v, ok := kinds.ViewOf(name)
+	return v.Kind, ok && v.Names
+}
 
 // ObjectTypeKinds are the permission API's object types whose names
 // orgctl looks up ("folder" -> "folders"): the registry's kinds of an
@@ -50,29 +65,6 @@ func ObjectTypeKinds() map[string]string {
 	}
 	return out
 }
-
-// completionTable is what completion and resolution read of the registry's
-// views: the completion kinds by name, and the registry kind each one that
-// looks names up resolves to.
-type completionTable struct {
-	kinds   map[string]objectKind
-	resolve map[string]string
-}
-
-// completionTables are built on first use: most command lines (help,
-// --version, a list) never complete or resolve a name.
-var completionTables = lazy.Value[completionTable]{New: func() completionTable {
-	t := completionTable{kinds: map[string]objectKind{}, resolve: map[string]string{}}
-	for _, v := range kinds.Views() {
-		k := kinds.Of(v.Kind)
-		t.kinds[v.Name] = objectKind{Path: k.List, Scope: k.Scope,
-			View: completions.Kind{List: ratebudget.Family(k.List), Value: v.Value, Label: v.Label}}
-		if v.Names {
-			t.resolve[v.Name] = v.Kind
-		}
-	}
-	return t
-}}
 
 // CommandFlagKind wires a flag of a command that is not a declared Op to
 // the completion kind it names.
@@ -141,7 +133,7 @@ func CompleteKind(f *cli.Factory, kind, toComplete string) (out []string, dir co
 			out = nil
 		}
 	}()
-	ok, known := completionKinds()[kind]
+	ok, known := completionKind(kind)
 	if !known {
 		return nil, dir
 	}
@@ -156,7 +148,7 @@ func CompleteKind(f *cli.Factory, kind, toComplete string) (out []string, dir co
 		Origin:   completionOrigin(cfg),
 		Deadline: deadline,
 	}
-	if rk, named := resolveKinds()[kind]; named {
+	if rk, named := resolveKind(kind); named {
 		// What orgctl resolves, it completes by name: the email, group name
 		// or folder path the user would type, with the id beside it. The
 		// list is the one name lookups keep, so either fills it for the other.
@@ -253,7 +245,8 @@ func completionGet(ctx context.Context, f *cli.Factory, cfg *settings.Config, pa
 func listFields(list string) []string {
 	seen := map[string]bool{}
 	var fields []string
-	for _, k := range completionKinds() {
+	for _, v := range kinds.Views() {
+		k := viewKind(v)
 		if k.View.List != list {
 			continue
 		}

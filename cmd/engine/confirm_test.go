@@ -19,7 +19,7 @@ import (
 func TestDestructiveOpsAskTheirOwnQuestion(t *testing.T) {
 	n := 0
 	familytest.Each(func(path string, op *opdef.Op) {
-		verb := strings.Fields(op.Use)[0]
+		verb := op.Name()
 		removes := op.Method == http.MethodDelete || strings.HasPrefix(verb, "delete") || strings.HasPrefix(verb, "remove") ||
 			verb == "revoke" || verb == "invalidate-sessions"
 		if !removes {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/client/kinds"
-	"github.com/orgctl/orgctl/output"
 )
 
 // pastTense is how a write command's verb reads once it is done.
@@ -127,8 +126,7 @@ func doneLine(c *Call, data json.RawMessage) string {
 	if c.RawPath != "" || c.Op.Use == "" {
 		return fmt.Sprintf("%s %s", c.Op.Method, c.Request().Path) // orgctl api: the request is the object
 	}
-	verb := strings.Fields(c.Op.Use)[0]
-	past, ok := pastTense(verb)
+	past, ok := pastTense(c.Op.Name())
 	if !ok {
 		past = "Done:"
 		return strings.TrimSpace(past + " " + c.Command + " " + what)
@@ -198,6 +196,3 @@ func objectName(c *Call, data json.RawMessage) string {
 func isEmptyList(data json.RawMessage) bool {
 	return strings.TrimSpace(string(data)) == "[]"
 }
-
-// MarshalText is json.Marshal without HTML escaping (output.MarshalText).
-func MarshalText(v any) ([]byte, error) { return output.MarshalText(v) }

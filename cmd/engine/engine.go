@@ -52,7 +52,7 @@ func New(f *cli.Factory) (*Engine, error) {
 // before anything is sent. Tables whose columns come from the data, and
 // views that build their own, are checked when the answer arrives.
 func (e *Engine) checkColumns(c *Call) error {
-	if len(e.Printer.Opts.Columns) == 0 || (c.Op.View != nil && !c.Op.ViewColumns) || len(c.Columns) == 0 {
+	if len(e.Printer.Opts.Columns) == 0 || c.Op.View != nil || len(c.Columns) == 0 {
 		return nil
 	}
 	if _, err := output.SelectColumns(c.Columns, e.Printer.Opts.Columns); err != nil {
@@ -157,6 +157,13 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call, render func(*js
 func (e *Engine) print(ctx context.Context, c *Call, resp *client.Response, o RunOptions) error {
 	c.Names = e.namesOf(ctx)
 	c.Get = e.getter(ctx)
+	if keep := keeps(c); keep != nil {
+		data, err := narrow(resp.Data, keep)
+		if err != nil {
+			return err
+		}
+		resp = &client.Response{Data: data}
+	}
 	if o.JSON != nil {
 		return PrintSelected(e.Printer, resp.Data, o.JSON)
 	}
@@ -186,7 +193,7 @@ func (e *Engine) print(ctx context.Context, c *Call, resp *client.Response, o Ru
 // nothing. nil when print does something else: selects fields, shows a
 // view, or prints pages joined (--all) or a follow-up's answer.
 func (e *Engine) renderer(c *Call, o RunOptions) func(*jsonscan.Reader) any {
-	if o.JSON != nil || c.Op.View != nil || c.All || len(c.Then) > 0 || e.namesShown(c) {
+	if o.JSON != nil || c.Op.View != nil || keeps(c) != nil || c.All || len(c.Then) > 0 || e.namesShown(c) {
 		return nil
 	}
 	render := e.Printer.Renderer(c.Columns)
@@ -199,6 +206,30 @@ func (e *Engine) renderer(c *Call, o RunOptions) func(*jsonscan.Reader) any {
 		}
 		return nil // not a nil *output.Rendered
 	}
+}
+
+// keeps is the test the op narrows this call's list by (Op.Keep), or nil.
+func keeps(c *Call) func(json.RawMessage) bool {
+	if c.Op.Keep == nil {
+		return nil
+	}
+	return c.Op.Keep(c)
+}
+
+// narrow is a list answer with only the items keep passes; an answer that
+// is no list stays as it came.
+func narrow(data json.RawMessage, keep func(json.RawMessage) bool) (json.RawMessage, error) {
+	var items []json.RawMessage
+	if json.Unmarshal(data, &items) != nil {
+		return data, nil
+	}
+	kept := make([]json.RawMessage, 0, len(items))
+	for _, it := range items {
+		if keep(it) {
+			kept = append(kept, it)
+		}
+	}
+	return json.Marshal(kept)
 }
 
 // changed tells the completion cache about every successful mutation.
@@ -273,7 +304,7 @@ func (e *Engine) question(ctx context.Context, c *Call) string {
 	if c.Op.Confirm != "" {
 		return confirmQuestion(c, objs)
 	}
-	verb, _, _ := strings.Cut(c.Op.Use, " ")
+	verb := c.Op.Name()
 	if kind != "" && kind != noCompletion && verb != "" {
 		return fmt.Sprintf("%s%s %s %s? This cannot be undone.", strings.ToUpper(verb[:1]), verb[1:], kinds.Singular(kind), objs[0])
 	}
@@ -284,7 +315,7 @@ func (e *Engine) question(ctx context.Context, c *Call) string {
 // the kind has no natural key or the read fails (the prompt then shows
 // the id, and the call itself reports a missing object).
 func (e *Engine) describe(ctx context.Context, kind, id string) (resolve.Object, bool) {
-	rk, ok := resolveKinds()[kind]
+	rk, ok := resolveKind(kind)
 	if !ok {
 		return resolve.Object{}, false
 	}
@@ -405,7 +436,7 @@ func (e *Engine) printPlan(plan []planned, names map[string]string) error {
 		if waitSeconds != nil {
 			out["wait_seconds"] = *waitSeconds
 		}
-		b, err := MarshalText(out)
+		b, err := output.MarshalText(out)
 		if err != nil {
 			return err
 		}
@@ -474,7 +505,7 @@ func (e *Engine) printPlanText(plan []planned, docs []map[string]any, total int,
 			fmt.Fprintf(w, "%s %s\n", p.req.Method, target)
 		}
 		if body, ok := doc["body"]; ok {
-			b, err := MarshalText(body)
+			b, err := output.MarshalText(body)
 			if err != nil {
 				return err
 			}
@@ -541,8 +572,6 @@ func showNamesIn(v any, names map[string]string) any {
 	return v
 }
 
-// namesOf lists every object of a kind through the engine's resolver: one
-// request per kind at most, none when the name cache has the list.
 // namesShown reports a terminal table with columns of ids that show as
 // names (output.Column.Names, also through Terminal).
 func (e *Engine) namesShown(c *Call) bool {
@@ -619,6 +648,8 @@ func (e *Engine) nameIn(ctx context.Context, names map[string]map[string]string,
 	return m[id]
 }
 
+// namesOf lists every object of a kind through the engine's resolver: one
+// request per kind at most, none when the name cache has the list.
 func (e *Engine) namesOf(ctx context.Context) func(kind string) ([]resolve.Object, error) {
 	return func(kind string) ([]resolve.Object, error) {
 		r, err := e.resolver()

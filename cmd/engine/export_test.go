@@ -4,10 +4,10 @@ package engine
 // (package families imports this one), need of its unexported parts.
 
 var (
-	CompletionKinds = completionKinds()
+	CompletionKind  = completionKind
 	ConfirmQuestion = confirmQuestion
 	ParseFlags      = parseFlags
-	ResolveKinds    = resolveKinds()
+	ResolveKind     = resolveKind
 )
 
 var NearNames = nearNames

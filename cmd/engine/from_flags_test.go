@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -22,7 +21,7 @@ func TestEveryWriteTakesFrom(t *testing.T) {
 		for i := range g.Ops {
 			op := &g.Ops[i]
 			op.Siblings = g.Ops
-			verb := strings.Fields(op.Use)[0]
+			verb := op.Name()
 			c, _, err := gc.Find([]string{verb})
 			if err != nil || c == gc {
 				t.Fatalf("%s %s: no command (%v)", path, verb, err)

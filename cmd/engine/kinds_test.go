@@ -4,12 +4,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
+	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/families"
+	"github.com/orgctl/orgctl/cmd/settings"
+	"github.com/orgctl/orgctl/completions"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -20,7 +26,7 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 		for _, op := range g.Ops {
 			for i, k := range op.ArgsComplete {
 				if k != "" && k != opdef.NoCompletion {
-					if _, ok := engine.CompletionKinds[k]; !ok {
+					if _, ok := engine.CompletionKind(k); !ok {
 						t.Errorf("%s %s: ArgsComplete[%d] names unknown kind %q", path, op.Use, i, k)
 					}
 				}
@@ -30,7 +36,7 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 			}
 			for _, fd := range op.Fields {
 				if fd.Complete != "" && fd.Complete != opdef.NoCompletion {
-					if _, ok := engine.CompletionKinds[fd.Complete]; !ok {
+					if _, ok := engine.CompletionKind(fd.Complete); !ok {
 						t.Errorf("%s %s --%s: Complete names unknown kind %q", path, op.Use, fd.Flag, fd.Complete)
 					}
 				}
@@ -54,24 +60,24 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 	}
 	for _, p := range opdef.ParamKinds {
 		k := p[1]
-		if _, ok := engine.CompletionKinds[k]; !ok {
+		if _, ok := engine.CompletionKind(k); !ok {
 			t.Errorf("paramKinds names unknown kind %q", k)
 		}
 	}
 	for _, p := range opdef.KeyKinds {
 		k := p[1]
-		if _, ok := engine.CompletionKinds[k]; !ok {
+		if _, ok := engine.CompletionKind(k); !ok {
 			t.Errorf("keyKinds names unknown kind %q", k)
 		}
 	}
 	for _, p := range opdef.FamilyIDKinds {
 		k := p[1]
-		if _, ok := engine.CompletionKinds[k]; !ok {
+		if _, ok := engine.CompletionKind(k); !ok {
 			t.Errorf("familyIDKinds names unknown kind %q", k)
 		}
 	}
 	for _, fk := range engine.CommandFlagKinds {
-		if _, ok := engine.CompletionKinds[fk.Kind]; !ok {
+		if _, ok := engine.CompletionKind(fk.Kind); !ok {
 			t.Errorf("commandFlagKinds: %s --%s names unknown kind %q", fk.Path, fk.Flag, fk.Kind)
 		}
 	}
@@ -93,10 +99,10 @@ func checkKindBy(t *testing.T, what string, op opdef.Op, kb opdef.KindBy) {
 		t.Errorf("%s: KindBy reads argument %d, which the op does not have", what, kb.Arg+1)
 	}
 	for v, k := range kb.Kinds() {
-		if _, ok := engine.CompletionKinds[k]; !ok {
+		if _, ok := engine.CompletionKind(k); !ok {
 			t.Errorf("%s: KindBy maps %q to unknown kind %q", what, v, k)
 		}
-		if _, ok := engine.ResolveKinds[k]; !ok {
+		if _, ok := engine.ResolveKind(k); !ok {
 			t.Errorf("%s: KindBy maps %q to %q, whose names orgctl does not look up", what, v, k)
 		}
 	}
@@ -133,7 +139,9 @@ func TestCompletionKindsMatchTheSpec(t *testing.T) {
 	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatal(err)
 	}
-	for name, k := range engine.CompletionKinds {
+	for _, v := range kinds.Views() {
+		name := v.Name
+		k, _ := engine.CompletionKind(name)
 		get, ok := doc.Paths[k.Path]["get"]
 		if !ok {
 			t.Errorf("kind %s: no GET %s in the spec", name, k.Path)
@@ -150,8 +158,28 @@ func TestCompletionKindsMatchTheSpec(t *testing.T) {
 				t.Errorf("kind %s: items of GET %s have no field %q", name, k.Path, fl)
 			}
 		}
-		if k.View.List != ratebudget.Family(k.Path) {
-			t.Errorf("kind %s: list %q is not the budget family of %s", name, k.View.List, k.Path)
+	}
+}
+
+// A change orgctl makes is told by the budget family of its path
+// (Factory.OnChange); every completion list of a kind listed from that
+// path, and its names list, is forgotten with it.
+func TestAChangeForgetsTheCompletionListsOfItsFamily(t *testing.T) {
+	clitest.Isolate(t)
+	cache := &completions.Cache{Dir: filepath.Join(settings.CacheDir(), "completions"), TTL: time.Hour}
+	for _, v := range kinds.Views() {
+		k, _ := engine.CompletionKind(v.Name)
+		lists := []string{k.View.List, "names-" + ratebudget.Family(kinds.Of(v.Kind).List)}
+		for _, l := range lists {
+			if err := cache.Write("default", l, completions.Entry{FetchedAt: time.Now(), Items: []completions.Item{{"id": "1"}}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		engine.ForgetCompletions(ratebudget.Family(k.Path))
+		for _, l := range lists {
+			if cache.Read("default", l) != nil {
+				t.Errorf("view %s: a change to %s leaves the cached list %q", v.Name, k.Path, l)
+			}
 		}
 	}
 }

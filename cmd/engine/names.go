@@ -43,7 +43,7 @@ type nameRef struct {
 func nameRefs(op *Op, in Input) []nameRef {
 	var refs []nameRef
 	add := func(kindName string, r nameRef) {
-		rk, ok := resolveKinds()[kindName]
+		rk, ok := resolveKind(kindName)
 		if !ok {
 			return
 		}

@@ -7,11 +7,7 @@ import "github.com/orgctl/orgctl/cmd/engine/opdef"
 // few types and constants it uses unqualified.
 
 type (
-	Op       = opdef.Op
-	Field    = opdef.Field
-	Input    = opdef.Input
-	Call     = opdef.Call
-	FollowUp = opdef.FollowUp
-	KindBy   = opdef.KindBy
-	In       = opdef.In
+	Op    = opdef.Op
+	Input = opdef.Input
+	Call  = opdef.Call
 )

@@ -11,16 +11,6 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-// resourceConfigTypes is the published enum of the list's resource_type filter.
-var resourceConfigTypes = []string{"airflow", "alloydb", "asana", "athena", "basecamp", "bigid", "bigquery", "cassandra",
-	"circleci", "closeio", "cosmosdb", "couchdb", "databricks", "databricksLakebase", "datadog", "datastore", "dbServer",
-	"denodo", "dynamodb", "elasticsearch", "firebase", "front", "gcs", "github", "googleAnalytics", "googleCalendar",
-	"googleDocs", "googleMaps", "googleSearchConsole", "googlesheets", "graphql", "grpc", "hubspot", "jdbc", "jira",
-	"lambda", "launchdarkly", "microsoftTeams", "mongodb", "mssql", "mysql", "notion", "onesignal", "openAI", "openapi",
-	"oracledb", "postgresql", "presto", "redis", "redshift", "restapi", "rethinkdb", "retoolEmail", "retoolAI", "retoolDb",
-	"retoolStorage", "s3", "salesforce", "saphana", "sendgrid", "shell", "slack", "slackopenapi", "smtp", "snowflake",
-	"stripe", "twilio", "vertica"}
-
 // optionValue types a --option value: true/false/null, objects and arrays are
 // JSON; everything else (ports included: the API takes them as strings) is a string.
 func optionValue(s string) any {
@@ -109,7 +99,7 @@ string (the API takes ports as strings).`,
 			{Use: "list", Short: "List resource configurations", Method: http.MethodGet, Path: "/resource_configurations", Scope: "Resources > Read", List: true,
 				Example: "  orgctl resource-configs list\n  orgctl resource-configs list --resource-type mssql --environment staging\n  orgctl resource-configs list --resource RES_ID -o json",
 				Fields: []opdef.Field{
-					{Flag: "resource-type", Key: "resource_type", In: opdef.InQuery, Enum: resourceConfigTypes, Usage: "only configurations of resources of this type"},
+					{Flag: "resource-type", Key: "resource_type", In: opdef.InQuery, Enum: queryEnum(http.MethodGet, "/resource_configurations", "resource_type"), Usage: "only configurations of resources of this type"},
 					{Flag: "resource", Key: "resource_id", In: opdef.InQuery, Usage: "only configurations of this resource (`ID or name`)"},
 					{Flag: "environment", Key: "environment_id", In: opdef.InQuery, Usage: "only configurations for this `ENVIRONMENT` (id or name)"},
 				}},

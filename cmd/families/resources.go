@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/orgctl/orgctl/client/spec"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
@@ -11,15 +12,16 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-// resourceTypes is the published Resource schema's type enum (the list and get answers use it).
-var resourceTypes = []string{"airflow", "alloydb", "asana", "athena", "basecamp", "bigid", "bigquery",
-	"cassandra", "circleci", "closeio", "cosmosdb", "couchdb", "databricks", "databricksLakebase", "datadog",
-	"datastore", "dbServer", "denodo", "dynamodb", "elasticsearch", "firebase", "front", "gcs", "github",
-	"googleAnalytics", "googleCalendar", "googleDocs", "googleMaps", "googleSearchConsole", "googlesheets",
-	"graphql", "grpc", "hubspot", "jdbc", "jira", "lambda", "launchdarkly", "microsoftTeams", "mongodb", "mssql",
-	"mysql", "notion", "onesignal", "openAI", "openapi", "oracledb", "postgresql", "presto", "redis", "redshift",
-	"restapi", "rethinkdb", "retoolEmail", "retoolAI", "retoolDb", "retoolStorage", "s3", "salesforce",
-	"saphana", "sendgrid", "shell", "slack", "slackopenapi", "smtp", "snowflake", "stripe", "twilio", "vertica"}
+// queryEnum and bodyEnum are the values the published spec allows a query
+// parameter or a body value of an operation: the spec owns such lists (the
+// 68 resource types, say), and a declaration names them from it.
+func queryEnum(method, path, name string) []string {
+	return spec.Find(method, path).QueryValue(name).Enum
+}
+
+func bodyEnum(method, path, name string) []string {
+	return spec.Find(method, path).BodyValue(name).Enum
+}
 
 var connectorVersions = []string{"1.0", "2.0", "3.0"}
 
@@ -65,7 +67,7 @@ removals affect, when, and what to do.`,
 				Long:    "The list does not carry options (connector version, Windows auth, ...); 'resources get' does.",
 				Example: "  orgctl resources list\n  orgctl resources list --type mssql --jq '.[].display_name'\n  orgctl resources list --limit 50 --all",
 				Fields: []opdef.Field{
-					{Flag: "type", Key: "resource_type", In: opdef.InQuery, Enum: resourceTypes, Usage: "only resources of this `TYPE`"},
+					{Flag: "type", Key: "resource_type", In: opdef.InQuery, Enum: queryEnum(http.MethodGet, "/resources", "resource_type"), Usage: "only resources of this `TYPE`"},
 				},
 			},
 			{
@@ -90,7 +92,7 @@ and nothing is sent.`,
   orgctl resources create --body resource.json --dry-run`,
 				Fields: []opdef.Field{
 					{Flag: "name", Key: "display_name", Required: true, Usage: "display name"},
-					{Flag: "type", Key: "type", Required: true, Enum: resourceTypes, Usage: "resource `TYPE`"},
+					{Flag: "type", Key: "type", Required: true, Enum: bodyEnum(http.MethodPost, "/resources", "type"), Usage: "resource `TYPE`"},
 					{Flag: "options", Key: "options", Kind: opdef.KJSON, Required: true, Usage: "type-specific options as a JSON object"},
 					{Flag: "connector-version", Key: "options.connector_version", Enum: connectorVersions, Usage: "T-SQL connector version"},
 					{Flag: "windows-auth", Key: "options.windows_auth", Kind: opdef.KBool, Usage: "T-SQL: connect using Windows Auth (self-hosted)"},

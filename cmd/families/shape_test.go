@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/families"
@@ -58,7 +59,7 @@ func runShapeCases(t *testing.T, cases []shapeCase) {
 				if err == nil {
 					t.Fatalf("accepted: %+v", requestOf(t, c))
 				}
-				if !familytest.IsUsage(err) || !strings.Contains(err.Error(), tc.err) {
+				if !clitest.IsUsage(err) || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("err = %T %v, want a usage error (exit 2) with %q", err, err, tc.err)
 				}
 				return
@@ -674,7 +675,7 @@ func TestShapeMisc(t *testing.T) {
 			err: "the configuration has no config_type: pass --type {google, oidc, google & oidc, saml, google & saml}"},
 		{name: "sso set unknown type in --body", op: []string{"sso", "set"},
 			in:  withBody(familytest.Input("sso set", nil), familytest.BodyFile(t, `{"data":{"config_type":"ldap"}}`)),
-			err: `invalid config_type "ldap"`},
+			err: `invalid config_type "ldap": allowed values are google, oidc, google & oidc, saml, google & saml`},
 		{name: "sso set nothing", op: []string{"sso", "set"},
 			in:  familytest.Input("sso set", nil),
 			err: "pass --body FILE or --type with its fields"},
@@ -756,7 +757,7 @@ func TestEveryShapeHandlesEmptyInput(t *testing.T) {
 					args[j] = "1"
 				}
 				c, err := op.Build(opdef.Input{Command: strings.Join(p, " "), Args: args, Values: map[string][]string{}}, strings.NewReader(""))
-				if err != nil && !familytest.IsUsage(err) {
+				if err != nil && !clitest.IsUsage(err) {
 					t.Errorf("%s %s: err %T %v, want a usage error", strings.Join(p, " "), op.Use, err, err)
 				}
 				if err == nil {

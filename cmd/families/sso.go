@@ -2,6 +2,7 @@ package families
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
@@ -98,9 +99,9 @@ Gotchas:
 						}
 					}
 					if t == "" {
-						return cli.UsageErrorf("%s: the configuration has no config_type: pass --type {%s}", c.Command, joinEnum(ssoTypes))
+						return cli.UsageErrorf("%s: the configuration has no config_type: pass --type {%s}", c.Command, strings.Join(ssoTypes, ", "))
 					}
-					return cli.UsageErrorf("invalid config_type %q: allowed values are %s", t, joinEnum(ssoTypes))
+					return cli.UsageErrorf("invalid config_type %q: allowed values are %s", t, strings.Join(ssoTypes, ", "))
 				}},
 			{Use: "delete", Done: "Removed the SSO configuration", Short: "Remove the SSO configuration", Method: http.MethodDelete, Path: "/sso/config", Scope: "Spaces > Write",
 				Destructive: true,
@@ -109,15 +110,4 @@ Gotchas:
 				Example:     "  orgctl sso delete --yes"},
 		},
 	}
-}
-
-func joinEnum(vals []string) string {
-	out := ""
-	for i, v := range vals {
-		if i > 0 {
-			out += ", "
-		}
-		out += v
-	}
-	return out
 }

@@ -45,7 +45,7 @@ user disables it; the API keeps the record.`,
 					{Flag: "active", In: opdef.InLocal, Kind: opdef.KBool, Usage: "only enabled users (--active=false: only disabled ones)"},
 					{Flag: "admin", In: opdef.InLocal, Kind: opdef.KBool, Usage: "only admins (--admin=false: only non-admins)"},
 				},
-				View: userListView, ViewColumns: true,
+				Keep: keepUser,
 			},
 			{
 				Use: "get USER_ID", Short: "Show a user and their groups", Method: http.MethodGet, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Read",

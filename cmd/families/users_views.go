@@ -11,40 +11,23 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-// userListView keeps the users that --active and --admin ask for; without
-// them it prints the list as received.
-func userListView(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
+// keepUser is users list's --active and --admin: the users they ask for,
+// or nil when neither is given (the list as the API sent it).
+func keepUser(c *opdef.Call) func(item json.RawMessage) bool {
 	if !c.Has("active") && !c.Has("admin") {
-		return p.Print(data, c.Columns)
+		return nil
 	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(data, &items); err != nil {
-		return p.Print(data, c.Columns)
-	}
-	kept := make([]json.RawMessage, 0, len(items))
-	for _, it := range items {
+	return func(item json.RawMessage) bool {
 		var u struct {
 			Active  *bool `json:"active"`
 			IsAdmin *bool `json:"is_admin"`
 		}
-		json.Unmarshal(it, &u)
+		json.Unmarshal(item, &u)
 		if c.Has("active") && (u.Active == nil || *u.Active != c.LocalBool("active")) {
-			continue
+			return false
 		}
-		if c.Has("admin") && (u.IsAdmin == nil || *u.IsAdmin != c.LocalBool("admin")) {
-			continue
-		}
-		kept = append(kept, it)
+		return !c.Has("admin") || (u.IsAdmin != nil && *u.IsAdmin == c.LocalBool("admin"))
 	}
-	if len(kept) == 0 && p.IO.OutTTY && !p.Opts.Structured() {
-		p.IO.Notice("no users match")
-		return nil
-	}
-	b, err := json.Marshal(kept)
-	if err != nil {
-		return err
-	}
-	return p.Print(b, c.Columns)
 }
 
 // groupsOf names the groups whose members include the user.

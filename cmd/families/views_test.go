@@ -6,6 +6,7 @@ package families_test
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -153,4 +154,62 @@ func TestViewNewTokenShownOnce(t *testing.T) {
 func printer(format string) (*output.Printer, *bytes.Buffer, *bytes.Buffer) {
 	var out, errOut bytes.Buffer
 	return &output.Printer{IO: &output.IO{Out: &out, Err: &errOut}, Opts: output.Options{Format: format}}, &out, &errOut
+}
+
+// users list --active and --admin narrow the list whatever prints it: the
+// --json fields of the users kept, and on a terminal an empty result is
+// told as every empty list is, which --quiet silences.
+func TestUsersListFiltersForEveryPrinter(t *testing.T) {
+	clitest.SandboxEnv(t, sandbox.Options{})
+	out := familytest.MustExec(t, "users", "list", "--active=false", "--json", "email,active")
+	if out != `[{"email":"former.employee@sandbox.example","active":false}]`+"\n" {
+		t.Errorf("--active=false --json email,active printed %s", out)
+	}
+	for _, quiet := range []bool{false, true} {
+		f, tio := clitest.Factory(t, &clitest.Keyring{}, "")
+		f.IO.OutTTY, f.IO.ErrTTY = true, true
+		args := []string{"users", "list", "--active=false", "--admin"}
+		if quiet {
+			args = append(args, "--quiet")
+		}
+		if err := familytest.Run(f, args...); err != nil {
+			t.Fatal(err)
+		}
+		want := "no users match\n"
+		if quiet {
+			want = ""
+		}
+		if tio.Out.Len() != 0 || tio.Err.String() != want {
+			t.Errorf("%v: stdout %q, stderr %q; want nothing and %q", args, tio.Out.String(), tio.Err.String(), want)
+		}
+	}
+}
+
+// The resource types a flag takes are the spec's: listed in help, and
+// anything else refused with the list, before a request.
+func TestResourceTypeFlagsTakeTheSpecsTypes(t *testing.T) {
+	for _, tc := range []struct {
+		path []string
+		flag string
+	}{
+		{[]string{"resources", "list"}, "type"},
+		{[]string{"resources", "create"}, "type"},
+		{[]string{"resource-configs", "list"}, "resource-type"},
+	} {
+		op := familytest.Op(t, tc.path...)
+		var enum []string
+		for _, fd := range op.Fields {
+			if fd.Flag == tc.flag {
+				enum = fd.Enum
+			}
+		}
+		if len(enum) < 60 || enum[0] != "airflow" || enum[len(enum)-1] != "vertica" || !slices.Contains(enum, "mssql") {
+			t.Errorf("%v --%s takes %q", tc.path, tc.flag, enum)
+		}
+		in := familytest.Input(strings.Join(tc.path, " "), nil, tc.flag, "nosuch", "name", "n", "options", "{}")
+		msg := familytest.BuildErr(t, op, in)
+		if !strings.Contains(msg, `invalid value "nosuch" for --`+tc.flag+": allowed values are airflow, alloydb, asana") {
+			t.Errorf("%v --%s nosuch: %s", tc.path, tc.flag, msg)
+		}
+	}
 }

@@ -165,7 +165,7 @@ func auditRun(ctx context.Context, o *AuditOptions) error {
 		resources = append(resources, res)
 	}
 	findings := changes.Audit(resources, o.AsOf)
-	data, err := engine.MarshalText(findings)
+	data, err := output.MarshalText(findings)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/orgctl/orgctl/client/changes"
 	"github.com/orgctl/orgctl/cmd/cli"
-	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -259,7 +258,7 @@ func runODBCCheck(f *cli.Factory, p *output.Printer, params []changes.Param) err
 	switch {
 	case p.Opts.Structured():
 		var data []byte
-		if data, err = engine.MarshalText(report); err == nil {
+		if data, err = output.MarshalText(report); err == nil {
 			err = p.Print(data, nil)
 		}
 	case f.IO.OutTTY:

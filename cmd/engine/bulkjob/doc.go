@@ -12,7 +12,7 @@
 // The job is parts with one purpose each: jobSpec (what the command line
 // asked), fileInput (the file), checkPass (what the check pass learned),
 // rowRunner (the bulk.Handler), jobOutput (the results); bulkJob holds
-// them and is told by bulk.Run what happens (its Observer).
+// them, and jobObserver (bulk.Run's Observer) hears what happens.
 //
 // A row is built twice, on purpose: the check pass builds every row with
 // stand-ins for its names and keeps none of the calls, so a file of a

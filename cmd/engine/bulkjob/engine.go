@@ -60,6 +60,4 @@ type Name struct {
 	Kind  resolve.Kind
 	Text  string
 	Stand string // the stand-in id Fill puts in its place
-	// Deletes: the call deletes the very object the name names.
-	Deletes bool
 }

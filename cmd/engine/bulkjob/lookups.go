@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/output/jsonscan"
@@ -105,17 +106,8 @@ func (lk *Lookups) Access(ctx context.Context, typ, id string) (map[string]strin
 		if err != nil {
 			return nil, err
 		}
-		var lists map[string][]struct {
-			Subject struct {
-				ID   any    `json:"id"`
-				Type string `json:"type"`
-			} `json:"subject"`
-			Sources struct {
-				Direct bool `json:"direct"`
-			} `json:"sources"`
-			Level string `json:"accessLevel"`
-		}
-		if err := json.Unmarshal(resp.Data, &lists); err != nil {
+		lists, err := access.DecodeAccessList(resp.Data)
+		if err != nil {
 			return nil, fmt.Errorf("GET access list of %s %s: %w", typ, id, err)
 		}
 		out := map[string]string{}
@@ -128,7 +120,7 @@ func (lk *Lookups) Access(ctx context.Context, typ, id string) (map[string]strin
 				if t == "" {
 					t = kind
 				}
-				out[t+"/"+jsonscan.AsText(e.Subject.ID)] = e.Level
+				out[t+"/"+e.SubjectID()] = e.AccessLevel
 			}
 		}
 		return out, nil

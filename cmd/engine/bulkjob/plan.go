@@ -235,7 +235,11 @@ func (j *checkPass) printPlanText(w io.Writer, p bulkPlan) error {
 		fmt.Fprintf(w, "%s applied by an earlier run of this job and would be skipped\n", nounFor(earlier, "1 row was", fmt.Sprintf("%d rows were", earlier)))
 	}
 	fmt.Fprintln(w, "would send:")
-	var lines [][2]string
+	type line struct {
+		n          int
+		what, cost string
+	}
+	var lines []line
 	width := 0
 	for _, r := range p.reqs {
 		if r.n == 0 {
@@ -248,11 +252,10 @@ func (j *checkPass) printPlanText(w io.Writer, p bulkPlan) error {
 			what += " (" + r.note + ")"
 		}
 		width = max(width, len(what))
-		lines = append(lines, [2]string{fmt.Sprintf("%6d x ", r.n), what + "\x00" + eachCost(r.cost, r.n)})
+		lines = append(lines, line{r.n, what, eachCost(r.cost, r.n)})
 	}
 	for _, l := range lines {
-		what, cost, _ := strings.Cut(l[1], "\x00")
-		fmt.Fprintf(w, "  %s%-*s  %s\n", l[0], width, what, cost)
+		fmt.Fprintf(w, "  %6d x %-*s  %s\n", l.n, width, l.what, l.cost)
 	}
 	if earlier == 0 && j.op.Exists != nil && j.op.Exists.Conflict && j.o.onExists != "fail" {
 		kd, _ := kinds.Lookup(j.op.Exists.Kind)

@@ -301,8 +301,8 @@ func (j *rowRunner) build(ctx context.Context, in opdef.Input) (opdef.Input, *op
 			if err != nil {
 				return in, nil, err
 			}
-			if o.Protected != "" && ref.Deletes {
-				return in, nil, names.Refuse(map[string]resolve.Object{ref.Stand: o})
+			if err := names.Refuse(map[string]resolve.Object{ref.Stand: o}); err != nil {
+				return in, nil, err
 			}
 			ids[ref.Stand] = o.ID
 		}

@@ -44,7 +44,7 @@ func bulkOutcome(op *opdef.Op) bulk.Outcome {
 	if op.Exists != nil {
 		return bulk.Created
 	}
-	switch strings.Fields(op.Use)[0] {
+	switch op.Name() {
 	case "create", "create-app", "clone", "add", "grant":
 		return bulk.Created
 	}
@@ -52,7 +52,7 @@ func bulkOutcome(op *opdef.Op) bulk.Outcome {
 }
 
 func (j *jobSpec) updateCommand() string {
-	return strings.TrimSuffix(j.base.Command, strings.Fields(j.op.Use)[0]) + strings.Fields(j.upd.Use)[0]
+	return strings.TrimSuffix(j.base.Command, j.op.Name()) + j.upd.Name()
 }
 
 // updateInput is the Input that updates the existing object id with a

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/orgctl/orgctl/cmd/cli/clitest"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/families/familytest"
 	"github.com/orgctl/orgctl/output"
@@ -375,7 +376,7 @@ func TestBuildBodyOverSizeIsRefused(t *testing.T) {
 	input := familytest.Input("apps create", nil, "name", "n")
 	input.Body = "-"
 	_, err := familytest.Op(t, "apps", "create").Build(input, io.MultiReader(strings.NewReader(`{"x":"`), endless(bytes.Repeat([]byte("a"), 64<<10))))
-	if !familytest.IsUsage(err) || !strings.Contains(err.Error(), "--body: --body - is larger than the 16 MiB limit") {
+	if !clitest.IsUsage(err) || !strings.Contains(err.Error(), "--body: --body - is larger than the 16 MiB limit") {
 		t.Errorf("over-size body: %v", err)
 	}
 }

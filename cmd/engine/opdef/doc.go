@@ -10,7 +10,7 @@
 // Where a declaration needs something of the org (the name a destructive
 // op asks to be typed, the reads that tell a row's change is in place), it
 // says so through a small interface (Org, Lookups) that cmd/engine
-// implements on its paced client.
+// (Org) and cmd/engine/bulkjob (Lookups) implement on the paced client.
 //
 // It must not import the network: net/http, the client, the sandbox, cobra
 // or the command tree (deps_test.go holds it to that); nor cmd/engine,

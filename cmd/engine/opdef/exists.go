@@ -11,8 +11,8 @@ import (
 
 // Lookups are the reads an Existence's Check may make, shared between the
 // rows of a bulk job (each group's members, each object's access list,
-// each subject's direct grants read once); the engine implements them on
-// its paced client.
+// each subject's direct grants read once); bulkjob.Lookups implements
+// them on the paced client.
 type Lookups interface {
 	// Members maps the ids of a group's members to "member" or "admin".
 	Members(ctx context.Context, group string) (map[string]string, error)

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/orgctl/orgctl/output"
-	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // Kind is how a field's text becomes a JSON value.
@@ -114,9 +113,11 @@ type Op struct {
 	Merge func(c *Call, current []json.RawMessage) error
 	// View prints the answer where the default formats do not fit.
 	View func(p *output.Printer, c *Call, data json.RawMessage) error
-	// ViewColumns: the View prints the op's Columns (a filtered list), so
-	// --columns is checked before any request, as without a View.
-	ViewColumns bool
+	// Keep narrows a list on orgctl's side (users list --active): the test
+	// an item of the answer must pass in this call, or nil when the call
+	// narrows nothing. The engine narrows the answer before it prints it,
+	// in every format and with --json alike.
+	Keep func(c *Call) func(item json.RawMessage) bool
 
 	// Exists says how a bulk job tells that what a row would create is
 	// already there, and what --on-exists can do about it (see exists.go).
@@ -173,17 +174,13 @@ func (op *Op) Reads() bool {
 	return op.Method == "GET" || strings.HasPrefix(op.Use, "list")
 }
 
-// Cost is the operation's price on the service's list (budget.costs may
-// change what orgctl paces by; help states the list).
-func (op *Op) Cost() int { return ratebudget.ListPrice(op.Path) }
-
 // Sibling is the op of the same group whose Use starts with word.
 func (op *Op) Sibling(word string) *Op {
 	if word == "" {
 		return nil
 	}
 	for i := range op.Siblings {
-		if w := strings.Fields(op.Siblings[i].Use); len(w) > 0 && w[0] == word {
+		if op.Siblings[i].Name() == word {
 			return &op.Siblings[i]
 		}
 	}

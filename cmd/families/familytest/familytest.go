@@ -5,7 +5,6 @@ package familytest
 
 import (
 	"encoding/json"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -33,7 +32,7 @@ func Op(t testing.TB, path ...string) *opdef.Op {
 			}
 			if len(rest) == 2 {
 				for i := range g.Ops {
-					if strings.Fields(g.Ops[i].Use)[0] == rest[1] {
+					if g.Ops[i].Name() == rest[1] {
 						op := g.Ops[i]
 						if op.Columns == nil {
 							op.Columns = g.Columns
@@ -66,7 +65,7 @@ func Each(fn func(path string, op *opdef.Op)) {
 		for _, g := range gs {
 			p := prefix + " " + g.Name
 			for i := range g.Ops {
-				fn(p+" "+strings.Fields(g.Ops[i].Use)[0], &g.Ops[i])
+				fn(p+" "+g.Ops[i].Name(), &g.Ops[i])
 			}
 			walk(p, g.Groups)
 		}
@@ -102,8 +101,7 @@ func BuildErr(t testing.TB, op *opdef.Op, input opdef.Input) string {
 	if err == nil {
 		t.Fatalf("%s: build accepted the input: %+v", input.Command, c.Request())
 	}
-	var ue *cli.UsageError
-	if !errors.As(err, &ue) {
+	if !clitest.IsUsage(err) {
 		t.Fatalf("%s: err = %T %v, want a UsageError (exit 2)", input.Command, err, err)
 	}
 	return err.Error()
@@ -128,9 +126,6 @@ func BodyFile(t testing.TB, content string) string {
 	}
 	return p
 }
-
-// IsUsage reports whether err is invalid usage or input (exit 2).
-func IsUsage(err error) bool { return clitest.IsUsage(err) }
 
 // Factory is a Factory on empty stdin and discarded output, with every
 // orgctl directory in a fresh temp dir and no ORGCTL_* settings.
