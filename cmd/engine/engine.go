@@ -353,7 +353,7 @@ func confirmQuestion(c *Call, objs []any) string {
 // refuseUnattended refuses a destructive call that nobody can confirm.
 // Arguments given by name (refs not yet looked up) are shown as typed.
 func (e *Engine) refuseUnattended(c *Call, refs []nameRef) error {
-	if e.f.IO.InTTY && e.f.IO.ErrTTY {
+	if e.f.CanPrompt() {
 		return nil
 	}
 	typed := map[int]string{}
