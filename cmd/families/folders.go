@@ -3,12 +3,11 @@ package families
 import (
 	"net/http"
 
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
 )
-
-var folderTypes = []string{"app", "workflow", "resource", "agent", "library"}
 
 func foldersGroup() engine.Group {
 	return engine.Group{
@@ -36,7 +35,7 @@ func foldersGroup() engine.Group {
 				Example: "  orgctl folders create --name Reports --type app\n  orgctl folders create --name ETL --type workflow --parent workflow_4",
 				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "folder name"},
-					{Flag: "type", Key: "folder_type", Required: true, Enum: folderTypes, Usage: "what the folder holds"},
+					{Flag: "type", Key: "folder_type", Required: true, Enum: kinds.FolderTypes, Usage: "what the folder holds"},
 					{Flag: "parent", Key: "parent_folder_id", Usage: "parent `FOLDER`, id or path (default: the root of its type)"},
 				},
 			},
