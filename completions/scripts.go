@@ -81,19 +81,25 @@ func Install(program, shell string) string {
 	p := program
 	switch shell {
 	case "bash":
+		// Only the bash-completion package reads its completions
+		// directories, so the recipe that works without it is a line in
+		// ~/.bashrc; eval rather than source <(...), which bash 3.2
+		// (macOS) reads as empty.
 		return fmt.Sprintf(`Works with or without the bash-completion package.
 
 Current shell only:
   source <(%[1]s completion bash)
 
-Every new shell, for you:
+Every new shell, with or without the bash-completion package:
+  echo 'eval "$(%[1]s completion bash)"' >> ~/.bashrc
+
+With the bash-completion package, it can instead load the script when
+first needed (these directories are read by that package alone):
   mkdir -p ~/.local/share/bash-completion/completions
   %[1]s completion bash > ~/.local/share/bash-completion/completions/%[1]s
-
-Every new shell, for all users (Linux):
+  # for all users (Linux):
   %[1]s completion bash | sudo tee /etc/bash_completion.d/%[1]s >/dev/null
-
-macOS with Homebrew:
+  # macOS with Homebrew:
   %[1]s completion bash > $(brew --prefix)/etc/bash_completion.d/%[1]s`, p)
 	case "zsh":
 		return fmt.Sprintf(`If completion is not enabled in zsh yet, add this to ~/.zshrc once:
