@@ -122,4 +122,3 @@ func bashNewShellRecipe(t *testing.T, help string) string {
 	}
 	return strings.Join(lines, "\n")
 }
-

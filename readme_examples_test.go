@@ -13,16 +13,22 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/orgctl/orgctl/cmd"
 )
 
 // readmeCommand is one shell command of a fenced block in README.md.
 type readmeCommand struct {
-	line    int         // where it starts in README.md
+	doc     string      // README.md, or the help topic it is in ("help bulk")
+	line    int         // where it starts in doc
 	text    string      // continuation lines joined, prompt and trailing comment removed
-	section string      // the "## " heading it is under
-	block   int         // the line of its block's opening fence
+	section string      // the "## " heading it is under; for a topic, "help TOPIC"
+	block   int         // its block: the line of the opening fence, unique across docs
 	shown   []shownLine // in a console block: what the README shows it prints
 }
+
+// where is the command's document and line, for messages.
+func (c readmeCommand) where() string { return fmt.Sprintf("%s:%d", c.doc, c.line) }
 
 // shownLine is a line of output README.md shows, and where.
 type shownLine struct {
@@ -48,6 +54,8 @@ var readmeNotRunnable = []struct {
 	{has: "auth login --with-token", why: "stores the token in the OS keyring, which a test has not (.ci/keyring-tests.sh logs in to a real one)"},
 	{has: "users create ... ", why: "`...` stands for the flags"},
 	{has: "| source", why: "fish syntax"},
+	{has: "go run ./cmd/internal/releasefiles", why: "runs in a checkout, which the test's directory is not (cmd/internal/releasefiles tests the pages it writes)"},
+	{has: "man -l ", why: "reads the page the command above built"},
 }
 
 // readmeShownUnchecked are commands whose output, as a console block
@@ -91,7 +99,7 @@ var readmeFixtures = map[string]struct {
 	prep  map[string]string
 	wants map[string][]int
 }{
-	"Bulk jobs": {files: map[string]string{
+	"help bulk": {files: map[string]string{
 		"people.csv":    "email,first-name,last-name\nada@example.com,Ada,Lovelace\ngrace@example.com,Grace,Hopper\n",
 		"emails.csv":    "user\ndev.lee@sandbox.example\npriya.ops@sandbox.example\n",
 		"changes.jsonl": `{"user-id":"dev.lee@sandbox.example","last_name":"Byron"}` + "\n",
@@ -99,14 +107,20 @@ var readmeFixtures = map[string]struct {
 		"groups.csv":    "group\nsupport\neditor\n",
 		"hr.csv":        "Email Address,Given Name,Family Name,Department,Badge\nalan@example.com,Alan,Turing,research,42\n",
 	}},
-	"Many Spaces": {
+	"help spaces": {
 		// three Spaces, each a sandbox org of its own, each a profile logged
 		// in without a keyring, and no login in the environment
-		setup: "rm .config/orgctl/config.yaml\nsandbox2 ENG_URL ENG_TOKEN 100000 1m\nsandbox2 OPS_URL OPS_TOKEN 100000 1m\n" +
-			"exec bash -c 'login() { printf %s \"$2\" | ORGCTL_TOKEN= orgctl auth login --with-token --insecure-storage --base-url \"$3\" --profile $1; }; " +
-			"login default \"$ORGCTL_TOKEN\" \"$ORGCTL_BASE_URL\" && login eng \"$ENG_TOKEN\" \"$ENG_URL\" && login ops \"$OPS_TOKEN\" \"$OPS_URL\"'\n" +
-			"env ORGCTL_TOKEN=\nenv ORGCTL_BASE_URL=\n",
-		prep: map[string]string{"offboard leaver@example.com --profiles all --dry-run": "orgctl users create --email leaver@example.com --first-name Lea --last-name Ver --profile default"},
+		setup: readmeSpacesSetup,
+		prep:  map[string]string{"offboard leaver@example.com --profiles all --dry-run": "orgctl users create --email leaver@example.com --first-name Lea --last-name Ver --profile default"},
+	},
+	// the README's tour: a file to create users from, an HR export, and the
+	// Spaces its --profiles examples reach, set up as for help spaces
+	"The jobs": {
+		setup: readmeSpacesSetup,
+		files: map[string]string{
+			"people.csv": "email,first-name,last-name\nada@example.com,Ada,Lovelace\ngrace@example.com,Grace,Hopper\n",
+			"hr.csv":     "Email Address,Given Name,Family Name,Department,Badge\nalan@example.com,Alan,Turing,research,42\n",
+		},
 	},
 	"Install": {files: map[string]string{
 		// a download and its release's checksums
@@ -114,11 +128,11 @@ var readmeFixtures = map[string]struct {
 		"checksums.txt": "73cb3858a687a8494ca3323053016282f3dad39d42cf62ca4e79dda2aac7d9ac  orgctl_1.2.3_linux_amd64.tar.gz\n" +
 			"0000000000000000000000000000000000000000000000000000000000000000  orgctl_1.2.3_darwin_arm64.tar.gz\n",
 	}},
-	"The rate budget": {
+	"help budget": {
 		// the --debug log a user would price
 		prep: map[string]string{"budget price run.log": "orgctl users list --debug 2> run.log"},
 	},
-	"Access reviews": {
+	"help access-reviews": {
 		files: map[string]string{"leavers.csv": "email\nformer.employee@sandbox.example\n"},
 		// the previous quarter's review, which the README's first review
 		// writes, and a change since, which the README says exits 7
@@ -127,6 +141,14 @@ var readmeFixtures = map[string]struct {
 		wants: map[string][]int{"--since access-q2.csv": {7}},
 	},
 }
+
+// readmeSpacesSetup makes three Spaces, each a sandbox org of its own,
+// each a profile logged in without a keyring, and no login in the
+// environment.
+const readmeSpacesSetup = "rm .config/orgctl/config.yaml\nsandbox2 ENG_URL ENG_TOKEN 100000 1m\nsandbox2 OPS_URL OPS_TOKEN 100000 1m\n" +
+	"exec bash -c 'login() { printf %s \"$2\" | ORGCTL_TOKEN= orgctl auth login --with-token --insecure-storage --base-url \"$3\" --profile $1; }; " +
+	"login default \"$ORGCTL_TOKEN\" \"$ORGCTL_BASE_URL\" && login eng \"$ENG_TOKEN\" \"$ENG_URL\" && login ops \"$OPS_TOKEN\" \"$OPS_URL\"'\n" +
+	"env ORGCTL_TOKEN=\nenv ORGCTL_BASE_URL=\n"
 
 // readmeConfig gives the README's examples the profiles they name, with
 // tokens in files, since a test has no OS keyring.
@@ -150,7 +172,7 @@ var readmeFigures = []readmeFigure{
 			"exec sed -i 's/^universal_app_access: .*/universal_app_access: own/' org/groups/support.yaml\n" +
 			"exit 7 orgctl plan --dir org --exit-code --out org.plan\nexec orgctl apply org.plan --yes\n",
 		printed: `the read took 1 request, $1 points`},
-	{said: regexp.MustCompile("`--only groups`, reads the groups list alone \\((\\d+) points\\)"),
+	{said: regexp.MustCompile("`?--only groups`?, reads the groups list alone \\((\\d+) points\\)"),
 		script:  "exec orgctl export --dir org\nexec orgctl plan --dir org --only groups\n",
 		printed: `the read took 1 request, $1 points`},
 	{said: regexp.MustCompile(`copying the demo org onto an empty one is (\d+) writes \((\d+) points\) after a read of (\d+) requests \((\d+) points\)`),
@@ -160,17 +182,19 @@ var readmeFigures = []readmeFigure{
 		script:  "org demo 100000 1m users=400\nexec orgctl export --dir org\n" + readmeCopyToEmpty,
 		printed: `the read took \d+ requests, (\d+) points; the changes are \d+ requests, (\d+) points`, sum: true},
 	// the report's columns, as its table's header
-	{said: regexp.MustCompile("`permissions report` has one row per user and object \\(([A-Z ,]+)\\)"),
+	{said: regexp.MustCompile("`?permissions report`? has one row per user and object \\(([A-Z ,]+)\\)"),
 		// wide enough for every column: a terminal drops optional ones to fit
 		script: "env ORGCTL_WIDTH=400\nexec orgctl permissions report\n",
 		header: true},
 	// the message shown for a mistyped setting in the config file
-	{said: regexp.MustCompile("```\\s+(orgctl: invalid timeout \"abc\" \\(from )\\S+(/config\\.yaml:3 \\(profile prod\\)\\): [^`]*?)\\s+```"),
+	{said: regexp.MustCompile(`  (orgctl: invalid timeout "abc" \(from )\S+(/config\.yaml:3 \(profile prod\)\): expected [^()]*\(at least 1ms\))`),
+		in:      "help environment",
 		script:  "exit 2 orgctl --profile prod users list\n",
 		files:   "-- .config/orgctl/config.yaml --\nprofiles:\n  prod:\n    timeout: abc\n",
 		printed: `$1\S+$2`},
 	// a lookup's price in the table of names, as a dry run of its request prints it
-	{said: regexp.MustCompile("\\| `GET (/[a-z_/]+)[^`]*` [^|]*\\| (\\d+) \\|"),
+	{said: regexp.MustCompile(`GET (/[a-z_/]+)\S*(?: \([^)]*\))? +(\d+)(?: |$)`),
+		in:      "help names",
 		script:  "exec orgctl api GET $1 --dry-run\n",
 		printed: `cost: $2 points`},
 }
@@ -179,6 +203,7 @@ type readmeFigure struct {
 	said    *regexp.Regexp
 	script  string
 	printed string
+	in      string // the only document to look in ("help names"); "" for every one
 	sum     bool   // the figures printed add up to the one README.md states
 	header  bool   // the figure is a list of columns, a table's header in that order
 	files   string // txtar files the script needs
@@ -253,10 +278,78 @@ func readmeCommands(readme string) (cmds []readmeCommand, otherBlocks []string) 
 			t = strings.TrimSpace(stripShellComment(t))
 		}
 		if t != "" {
-			cmds = append(cmds, readmeCommand{line: start + 1, text: t, section: section, block: block})
+			cmds = append(cmds, readmeCommand{doc: "README.md", line: start + 1, text: t, section: section, block: block})
 		}
 	}
 	return cmds, otherBlocks
+}
+
+// topicCommands are the examples of the help topic name (text as `orgctl
+// help name` prints it, in cmd/manual's format): in a block indented by
+// two spaces, each "$ " line, its continuation lines, or a function to its
+// "}"; the indented lines after it up to a blank line are what it prints,
+// but for lines starting with "#". Blocks are numbered from base, so that
+// they differ from every other document's.
+func topicCommands(name, text string, base int) []readmeCommand {
+	var cmds []readmeCommand
+	lines := strings.Split(text, "\n")
+	block, last := 0, -1 // last: the command whose output lines follow
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		indented := strings.HasPrefix(l, "  ")
+		switch {
+		case strings.TrimSpace(l) == "":
+			last = -1
+			continue
+		case !indented:
+			block, last = 0, -1
+			continue
+		case block == 0:
+			block = base + i + 1
+		}
+		t := strings.TrimSpace(l)
+		c, ok := strings.CutPrefix(t, "$ ")
+		if !ok {
+			if last >= 0 && !strings.HasPrefix(t, "#") {
+				cmds[last].shown = append(cmds[last].shown, shownLine{i + 1, t})
+			}
+			continue
+		}
+		start := i
+		if readmeFuncDef.MatchString(c) {
+			for i+1 < len(lines) && strings.TrimSpace(lines[i]) != "}" {
+				i++
+				c += "\n" + strings.TrimPrefix(lines[i], "  ")
+			}
+		} else {
+			for strings.HasSuffix(c, "\\") && i+1 < len(lines) {
+				i++
+				c = strings.TrimSuffix(c, "\\") + " " + strings.TrimSpace(lines[i])
+			}
+			c = strings.TrimSpace(stripShellComment(c))
+		}
+		cmds = append(cmds, readmeCommand{doc: "help " + name, line: start + 1, text: c, section: "help " + name, block: block})
+		last = len(cmds) - 1
+	}
+	return cmds
+}
+
+// readmeDoc is a document whose examples and figures the tests check.
+type readmeDoc struct{ name, text string }
+
+// readmeDocs are README.md and every help topic, with their commands.
+func readmeDocs(t *testing.T) (docs []readmeDoc, cmds []readmeCommand, otherBlocks []string) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs = append(docs, readmeDoc{"README.md", string(b)})
+	cmds, otherBlocks = readmeCommands(string(b))
+	for i, topic := range cmd.HelpTopics() {
+		docs = append(docs, readmeDoc{"help " + topic.Name, topic.Text})
+		cmds = append(cmds, topicCommands(topic.Name, topic.Text, (i+1)*1000000)...)
+	}
+	return docs, cmds, otherBlocks
 }
 
 func readmeShellLang(lang string) bool {
@@ -386,6 +479,7 @@ env GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_CO
 // the section's fixtures. runs maps a README line to what runs there.
 func writeREADMEScripts(t *testing.T, dir string, plans []readmePlan) (runs map[int]readmePlan) {
 	runs = map[int]readmePlan{}
+	n := 0
 	var sections []string
 	scripts := map[string]*strings.Builder{}
 	for _, p := range plans {
@@ -397,10 +491,10 @@ func writeREADMEScripts(t *testing.T, dir string, plans []readmePlan) (runs map[
 			b = &strings.Builder{}
 			scripts[p.cmd.section] = b
 			sections = append(sections, p.cmd.section)
-			fmt.Fprintf(b, "# README.md, section %q: its commands in order, on a fresh demo org\n%s%s", p.cmd.section, readmeScriptHead, readmeFixtures[p.cmd.section].setup)
+			fmt.Fprintf(b, "# %s, section %q: its commands in order, on a fresh demo org\n%s%s", p.cmd.doc, p.cmd.section, readmeScriptHead, readmeFixtures[p.cmd.section].setup)
 		}
 		if p.env != "" {
-			fmt.Fprintf(b, "# README.md:%d: %s\nenv %s\n", p.cmd.line, p.cmd.text, p.env)
+			fmt.Fprintf(b, "# %s: %s\nenv %s\n", p.cmd.where(), p.cmd.text, p.env)
 			continue
 		}
 		fx := readmeFixtures[p.cmd.section]
@@ -414,8 +508,9 @@ func writeREADMEScripts(t *testing.T, dir string, plans []readmePlan) (runs map[
 				p.wants = wants
 			}
 		}
-		runs[p.cmd.line] = p
-		fmt.Fprintf(b, "stdin yes\nreadme %d\n", p.cmd.line)
+		n++
+		runs[n] = p
+		fmt.Fprintf(b, "# %s\nstdin yes\nreadme %d\n", p.cmd.where(), n)
 	}
 	for _, section := range sections {
 		b := scripts[section]
@@ -423,7 +518,7 @@ func writeREADMEScripts(t *testing.T, dir string, plans []readmePlan) (runs map[
 		for f, body := range readmeFixtures[section].files {
 			fmt.Fprintf(b, "-- %s --\n%s", f, body)
 		}
-		name := "readme_" + sectionSlug(section) + ".txtar"
+		name := "readme_" + sectionSlug(section) + ".txtar" // "help bulk": readme_help_bulk
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -436,26 +531,32 @@ func quoteScriptArg(s string) string { return "'" + strings.ReplaceAll(s, "'", "
 // readmeFigureChecks finds the figures README.md states (a statement may
 // run over lines) and writes a script for each; checks maps the script's
 // name to the README line and what its last command must print.
-func readmeFigureChecks(t *testing.T, dir, readme string) (checks map[string]readmeFigureCheck) {
+func readmeFigureChecks(t *testing.T, dir string, docs []readmeDoc) (checks map[string]readmeFigureCheck) {
 	checks = map[string]readmeFigureCheck{}
-	flat := strings.ReplaceAll(readme, "\n", " ") // the same offsets, lines joined
 	for k, f := range readmeFigures {
-		found := f.said.FindAllStringSubmatchIndex(flat, -1)
-		if len(found) == 0 {
-			// reworded, the figure would go unchecked without a word
-			t.Errorf("readmeFigures[%d] (%s) matches nothing in README.md: follow its wording, or drop it if the figure is gone", k, f.said)
-		}
-		for _, m := range found {
-			// the line of the first figure; the statement may start a line above
-			line := strings.Count(readme[:m[2]], "\n") + 1
-			c := readmeFigureCheck{line: line, said: strings.Trim(flat[m[0]:m[1]], "` "), printed: f.pattern(flat, m)}
-			if f.sum {
-				c.sum, _ = strconv.Atoi(strings.ReplaceAll(flat[m[2]:m[3]], ",", ""))
+		any := false
+		for _, d := range docs {
+			if f.in != "" && d.name != f.in {
+				continue
 			}
-			script := string(f.said.ExpandString(nil, f.script, flat, m))
-			name := fmt.Sprintf("readme_figure_line%d_%d", line, k)
-			checks[name] = c
-			writeFigureScript(t, dir, name, c, script+"said\n-- yes --\ny\n"+f.files)
+			flat := strings.ReplaceAll(d.text, "\n", " ") // the same offsets, lines joined
+			for _, m := range f.said.FindAllStringSubmatchIndex(flat, -1) {
+				any = true
+				// the line of the first figure; the statement may start a line above
+				line := strings.Count(d.text[:m[2]], "\n") + 1
+				c := readmeFigureCheck{doc: d.name, line: line, said: strings.Trim(flat[m[0]:m[1]], "` "), printed: f.pattern(flat, m)}
+				if f.sum {
+					c.sum, _ = strconv.Atoi(strings.ReplaceAll(flat[m[2]:m[3]], ",", ""))
+				}
+				script := string(f.said.ExpandString(nil, f.script, flat, m))
+				name := fmt.Sprintf("readme_figure_%s_line%d_%d", sectionSlug(d.name), line, k)
+				checks[name] = c
+				writeFigureScript(t, dir, name, c, script+"said\n-- yes --\ny\n"+f.files)
+			}
+		}
+		if !any {
+			// reworded, the figure would go unchecked without a word
+			t.Errorf("readmeFigures[%d] (%s) matches nothing in README.md or the help topics: follow its wording, or drop it if the figure is gone", k, f.said)
 		}
 	}
 	return checks
@@ -486,7 +587,7 @@ func (f readmeFigure) pattern(text string, m []int) *regexp.Regexp {
 }
 
 func writeFigureScript(t *testing.T, dir, name string, c readmeFigureCheck, script string) {
-	body := fmt.Sprintf("# README.md:%d states: %s\n%s%s", c.line, c.said, readmeScriptHead, script)
+	body := fmt.Sprintf("# %s:%d states: %s\n%s%s", c.doc, c.line, c.said, readmeScriptHead, script)
 	if err := os.WriteFile(filepath.Join(dir, name+".txtar"), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -494,6 +595,7 @@ func writeFigureScript(t *testing.T, dir, name string, c readmeFigureCheck, scri
 
 // readmeFigureCheck is one figure README.md states and what must show it.
 type readmeFigureCheck struct {
+	doc     string
 	line    int
 	said    string
 	printed *regexp.Regexp
@@ -527,7 +629,7 @@ const readmeCommandTimeout = 300
 // directory and environment, and fails naming the README line when it
 // exits otherwise than wanted.
 func runREADMECommand(ts *testscript.TestScript, p readmePlan) {
-	ts.Logf("README.md:%d: %s", p.cmd.line, p.cmd.text)
+	ts.Logf("%s: %s", p.cmd.where(), p.cmd.text)
 	if p.run != p.cmd.text {
 		ts.Logf("run as: %s", p.run)
 	}
@@ -540,22 +642,22 @@ func runREADMECommand(ts *testscript.TestScript, p readmePlan) {
 	if err != nil {
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) {
-			ts.Fatalf("README.md:%d: %v", p.cmd.line, err)
+			ts.Fatalf("%s: %v", p.cmd.where(), err)
 		}
 		got = ee.ExitCode()
 	}
 	if got == 124 {
-		ts.Fatalf("README.md:%d: `%s` did not end in %d s (its output is above)", p.cmd.line, p.cmd.text, readmeCommandTimeout)
+		ts.Fatalf("%s: `%s` did not end in %d s (its output is above)", p.cmd.where(), p.cmd.text, readmeCommandTimeout)
 	}
 	if !slices.Contains(p.wants, got) {
-		ts.Fatalf("README.md:%d: `%s` exited %d, want %v (its output is above)", p.cmd.line, p.cmd.text, got, p.wants)
+		ts.Fatalf("%s: `%s` exited %d, want %v (its output is above)", p.cmd.where(), p.cmd.text, got, p.wants)
 	}
 	// what the README shows it print, but for its own host and elisions
 	out := strings.Join(strings.Fields(ts.ReadFile("stdout")+"\n"+ts.ReadFile("stderr")), " ")
 	for _, l := range p.cmd.shown {
 		want := strings.Join(strings.Fields(strings.ReplaceAll(l.text, "https://acme.example.com", ts.Getenv("ORGCTL_BASE_URL"))), " ")
 		if want != "..." && !strings.Contains(out, want) {
-			ts.Fatalf("README.md:%d shows `%s` printing %q, which it did not print (its output is above)", l.line, p.cmd.text, l.text)
+			ts.Fatalf("%s:%d shows `%s` printing %q, which it did not print (its output is above)", p.cmd.doc, l.line, p.cmd.text, l.text)
 		}
 	}
 }
@@ -568,26 +670,21 @@ func TestREADMEExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every README example")
 	}
-	b, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := string(b)
-	cmds, others := readmeCommands(readme)
+	docs, cmds, others := readmeDocs(t)
 	plans := planREADME(cmds)
 	dir := t.TempDir()
 	runs := writeREADMEScripts(t, dir, plans)
-	checks := readmeFigureChecks(t, dir, readme)
+	checks := readmeFigureChecks(t, dir, docs)
 
 	ran, orgctlRan := 0, 0
 	for _, p := range plans {
 		switch {
 		case p.why != "":
-			t.Logf("not run: README.md:%d: %s: %s", p.cmd.line, p.cmd.text, p.why)
+			t.Logf("not run: %s: %s: %s", p.cmd.where(), p.cmd.text, p.why)
 		case p.run != "":
 			ran++
 			if p.shownWhy != "" {
-				t.Logf("output not compared: README.md:%d: %s: %s", p.cmd.line, p.cmd.text, p.shownWhy)
+				t.Logf("output not compared: %s: %s: %s", p.cmd.where(), p.cmd.text, p.shownWhy)
 			}
 			if readmeRunsOrgctl.MatchString(p.run) {
 				orgctlRan++
@@ -603,12 +700,23 @@ func TestREADMEExamples(t *testing.T) {
 			used = used || strings.Contains(p.cmd.text, n.has)
 		}
 		if !used {
-			t.Logf("readmeNotRunnable %q matches no README command any more: drop it", n.has)
+			t.Logf("readmeNotRunnable %q matches no README or topic command any more: drop it", n.has)
 		}
 	}
-	t.Logf("%d README commands run (%d of them orgctl's), %d figures checked", ran, orgctlRan, len(checks))
+	t.Logf("%d README and topic commands run (%d of them orgctl's), %d figures checked", ran, orgctlRan, len(checks))
 	if orgctlRan < 40 {
-		t.Errorf("only %d orgctl commands found in README.md's blocks: is the parser finding them?", orgctlRan)
+		t.Errorf("only %d orgctl commands found in README.md's blocks and the topics: is the parser finding them?", orgctlRan)
+	}
+	for _, topic := range []string{"bulk", "org-as-code", "access-reviews", "spaces", "budget", "resource-changes"} {
+		n := 0
+		for _, p := range plans {
+			if p.cmd.doc == "help "+topic && p.run != "" {
+				n++
+			}
+		}
+		if n == 0 {
+			t.Errorf("no example of `orgctl help %s` runs: is the topic parser finding them?", topic)
+		}
 	}
 
 	params := scriptParams(dir)
@@ -629,7 +737,7 @@ func TestREADMEExamples(t *testing.T) {
 		c := checks[scriptName(ts)]
 		out := ts.ReadFile("stdout") + ts.ReadFile("stderr")
 		if wrong := c.check(out); wrong != "" {
-			ts.Fatalf("README.md:%d says %q; orgctl printed %s (its output is above)", c.line, c.said, wrong)
+			ts.Fatalf("%s:%d says %q; orgctl printed %s (its output is above)", c.doc, c.line, c.said, wrong)
 		}
 	}
 	params.Cmds = cmdsMap

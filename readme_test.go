@@ -11,33 +11,39 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/orgctl/orgctl/cmd/manual"
 )
 
-// TestReadmePlanExample keeps the README's plan example what plan prints:
-// testdata/script/orgcode_readme.txtar runs it and compares its output
-// with plan.txt, and this compares plan.txt with the README's block.
+// TestReadmePlanExample keeps the plan example of `orgctl help
+// org-as-code` what plan prints: testdata/script/orgcode_readme.txtar runs
+// it and compares its output with plan.txt, and this compares plan.txt
+// with the topic's block.
 func TestReadmePlanExample(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, ok := strings.Cut(string(readme), "**3. Plan in CI.**")
+	topic := manual.Text("org-as-code")
+	_, rest, ok := strings.Cut(topic, "3. PLAN IN CI\n")
 	if !ok {
-		t.Fatal("README.md has no **3. Plan in CI.** part")
+		t.Fatal("help org-as-code has no 3. PLAN IN CI part")
 	}
-	_, rest, _ = strings.Cut(rest, "\n```\n")
-	block, _, ok := strings.Cut(rest, "```\n")
-	if !ok {
-		t.Fatal("README.md's plan example has no closing fence")
+	// the first block indented by two spaces, its indent removed
+	_, rest, _ = strings.Cut(rest, "\n\n  ")
+	rest = "  " + rest
+	var block strings.Builder
+	for _, l := range strings.SplitAfter(rest, "\n") {
+		if l != "\n" && !strings.HasPrefix(l, "  ") {
+			break
+		}
+		block.WriteString(strings.TrimPrefix(l, "  "))
 	}
+	got := strings.TrimRight(block.String(), "\n") + "\n"
 	ar, err := txtar.ParseFile("testdata/script/orgcode_readme.txtar")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range ar.Files {
 		if f.Name == "plan.txt" {
-			if string(f.Data) != block {
-				t.Errorf("README.md's plan example:\n%s\nwhat plan prints (orgcode_readme.txtar):\n%s", block, f.Data)
+			if string(f.Data) != got {
+				t.Errorf("help org-as-code's plan example:\n%s\nwhat plan prints (orgcode_readme.txtar):\n%s", got, f.Data)
 			}
 			return
 		}
@@ -45,18 +51,18 @@ func TestReadmePlanExample(t *testing.T) {
 	t.Fatal("orgcode_readme.txtar has no plan.txt")
 }
 
-// README.md's layout table names every package of the module, and only
+// CONTRIBUTING.md's layout table names every package of the module, and only
 // packages that exist: a package moved or added shows here, not in a
 // reader's search. In a row's first cell, a name without a slash is a
 // sibling of the cell's first package (`cmd/api`, `auth`: cmd/auth).
 func TestReadmeLayoutNamesEveryPackage(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile(".github/CONTRIBUTING.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, table, ok := strings.Cut(string(readme), "\n| package | owns |\n|---|---|\n")
 	if !ok {
-		t.Fatal("README.md has no layout table (| package | owns |)")
+		t.Fatal(".github/CONTRIBUTING.md has no layout table (| package | owns |)")
 	}
 	table, _, _ = strings.Cut(table, "\n\n")
 	table = strings.TrimRight(table, "\n")
@@ -102,12 +108,12 @@ func TestReadmeLayoutNamesEveryPackage(t *testing.T) {
 	}
 	for _, p := range slices.Sorted(maps.Keys(pkgs)) {
 		if named[p] == 0 {
-			t.Errorf("package %s is missing from README.md's layout table", p)
+			t.Errorf("package %s is missing from .github/CONTRIBUTING.md's layout table", p)
 		}
 	}
 	for p, row := range named {
 		if !pkgs[p] {
-			t.Errorf("README.md's layout table (row %d) names %s, which is no package", row, p)
+			t.Errorf(".github/CONTRIBUTING.md's layout table (row %d) names %s, which is no package", row, p)
 		}
 	}
 }

@@ -80,9 +80,10 @@ func samePages(t *testing.T, c *cobra.Command, state string) {
 		c.SetOut(&b)
 		helpFitting(width)(c, nil)
 		c.SetOut(w)
-		fitted := want
+		// and the line naming the manual's topics, which cobra has not
+		fitted := want + seeTopics(c)
 		if width > 0 {
-			fitted = output.WrapHelp(want, width)
+			fitted = output.WrapHelp(fitted, width)
 		}
 		if b.String() != fitted {
 			t.Errorf("%s (%s) at %d columns: help differs from cobra's:\n--- orgctl\n%s\n--- cobra\n%s", c.CommandPath(), state, width, b.String(), fitted)

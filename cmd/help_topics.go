@@ -10,6 +10,7 @@ import (
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
+	"github.com/orgctl/orgctl/cmd/manual"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 )
@@ -40,11 +41,45 @@ type helpTopic struct {
 	Text  func() string
 }
 
-var helpTopics = []helpTopic{
-	{"environment", "Environment variables and config keys", environmentHelp},
-	{"exit-codes", "What each exit status means", exitCodesHelp},
-	{"formatting", "Output formats, --jq and --template, terminal and piped output", formattingHelp},
-	{"names", "Names that stand for ids: emails, group names, folder paths", namesHelp},
+var helpTopics = append([]helpTopic{
+	{"environment", "Environment variables and config keys", withManual("environment", environmentHelp)},
+	{"exit-codes", "What each exit status means", withManual("exit-codes", exitCodesHelp)},
+	{"formatting", "Output formats, --jq and --template, terminal and piped output", withManual("formatting", formattingHelp)},
+	{"names", "Names that stand for ids: emails, group names, folder paths", withManual("names", namesHelp)},
+	{"login", "Logging in: tokens, where they are kept, profiles, doctor", func() string { return manual.Text("login") }},
+}, jobTopics()...)
+
+// jobTopics are the manual's pages, one per job, each read when shown.
+func jobTopics() []helpTopic {
+	var out []helpTopic
+	for _, t := range manual.Topics() {
+		out = append(out, helpTopic{t.Name, t.Short, func() string { return manual.Text(t.Name) }})
+	}
+	return out
+}
+
+// withManual is a topic made from code followed by the manual's prose
+// about it, when it has some.
+func withManual(name string, gen func() string) func() string {
+	return func() string {
+		if more := manual.Text(name); more != "" {
+			return gen() + "\n" + more
+		}
+		return gen()
+	}
+}
+
+// HelpTopic is a page of `orgctl help TOPIC` as the man pages render it.
+type HelpTopic struct{ Name, Short, Text string }
+
+// HelpTopics are every page of `orgctl help TOPIC`, in order, for the man
+// pages (section 7) and the tests that run their examples.
+func HelpTopics() []HelpTopic {
+	out := make([]HelpTopic, 0, len(helpTopics))
+	for _, t := range helpTopics {
+		out = append(out, HelpTopic{t.Name, t.Short, t.Text()})
+	}
+	return out
 }
 
 // namesHelp is written from the registry of kinds, so it lists what
@@ -218,7 +253,13 @@ func newHelpCmd(root *cobra.Command, width int) *cobra.Command {
 		if len(args) == 1 {
 			for _, t := range helpTopics {
 				if t.Name == args[0] {
-					fmt.Fprint(c.OutOrStdout(), output.WrapHelp(t.Text(), width))
+					text := t.Text()
+					// the topic is shown before a command of the same name
+					// (budget, spaces): say where that one's help is
+					if cmd, _, err := root.Find(args); err == nil && cmd != root {
+						text += fmt.Sprintf("\nThe %s command: orgctl %s --help.\n", cmd.Name(), cmd.CommandPath()[len(root.Name())+1:])
+					}
+					fmt.Fprint(c.OutOrStdout(), output.WrapHelp(text, width))
 					return nil
 				}
 			}
@@ -251,8 +292,12 @@ func topicNames() []string {
 
 func topicList() string {
 	var b strings.Builder
+	w := 0
 	for _, t := range helpTopics {
-		fmt.Fprintf(&b, "  %-12s %s\n", t.Name, t.Short)
+		w = max(w, len(t.Name))
+	}
+	for _, t := range helpTopics {
+		fmt.Fprintf(&b, "  %-*s %s\n", w, t.Name, t.Short)
 	}
 	return b.String()
 }

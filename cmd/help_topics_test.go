@@ -53,3 +53,46 @@ func TestHelpEnvironmentCoversEverySetting(t *testing.T) {
 		}
 	}
 }
+
+// The README's environment table says what the settings table says: each
+// variable is a setting's, with its config key (or "(env only)"), and a
+// default the row states is the setting's default.
+func TestREADMEEnvironmentTable(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "\n## Environment and configuration\n")
+	if !ok {
+		t.Fatal("README has no ## Environment and configuration section")
+	}
+	section = strings.Split(section, "\n## ")[0]
+	row := regexp.MustCompile("(?m)^\\| `([A-Z_]+)` \\| ([^|]*) \\| (.*) \\|$")
+	byEnv := map[string]settings.Setting{}
+	for _, s := range settings.All() {
+		byEnv[s.Env()] = s
+	}
+	rows := row.FindAllStringSubmatch(section, -1)
+	if len(rows) < 10 {
+		t.Fatalf("README's environment table has %d rows; is it still a table of | `VARIABLE` | key | meaning |?", len(rows))
+	}
+	def := regexp.MustCompile("\\(default `([^`]*)`\\)")
+	for _, r := range rows {
+		env, key, meaning := r[1], strings.TrimSpace(r[2]), r[3]
+		s, ok := byEnv[env]
+		if !ok {
+			t.Errorf("README's environment table names %s, which is no setting (orgctl help environment lists them)", env)
+			continue
+		}
+		want := "`" + s.Key + "`"
+		if s.EnvOnly {
+			want = "(env only)"
+		}
+		if key != want {
+			t.Errorf("README: %s's config key is %s; the settings say %s", env, key, want)
+		}
+		if m := def.FindStringSubmatch(meaning); m != nil && m[1] != s.Default {
+			t.Errorf("README: %s's default is %q; the settings say %q", env, m[1], s.Default)
+		}
+	}
+}

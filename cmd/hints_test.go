@@ -38,6 +38,11 @@ var hintTree = sync.OnceValues(func() (*cobra.Command, map[string]bool) {
 	// Flags of other programs, in examples that pipe orgctl into them.
 	anyFlag["token-stdin"] = true
 	anyFlag["prefix"] = true // brew --prefix
+	// redis-server and gh, in help budget's fleet rehearsal and help
+	// org-as-code's pull-request workflow
+	for _, f := range []string{"port", "bind", "save", "appendonly", "daemonize", "body-file", "edit-last"} {
+		anyFlag[f] = true
+	}
 	return root, anyFlag
 })
 

@@ -240,7 +240,7 @@ Try it without an org:  orgctl --sandbox users list`,
 // (0: not a terminal, left as it is) by output.WrapHelp.
 func helpFitting(width int) func(*cobra.Command, []string) {
 	return func(c *cobra.Command, _ []string) {
-		text := helpPage(c)
+		text := helpPage(c) + seeTopics(c)
 		if width > 0 {
 			text = output.WrapHelp(text, width)
 		}
