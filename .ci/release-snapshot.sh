@@ -43,7 +43,7 @@ ls orgctl_*_linux_amd64.deb orgctl_*_linux_amd64.rpm >/dev/null || fail "no .deb
 [ -f homebrew/Formula/orgctl.rb ] || fail "no Homebrew formula"
 [ -f scoop/orgctl.json ] || fail "no Scoop manifest"
 listing=$(tar -tzf orgctl_*_linux_amd64.tar.gz)
-for f in orgctl man/orgctl.1 man/orgctl-users-list.1 completions/orgctl.bash completions/orgctl.zsh completions/orgctl.fish; do
+for f in orgctl man/orgctl.1 man/orgctl-users-list.1 man/orgctl-bulk.7 completions/orgctl.bash completions/orgctl.zsh completions/orgctl.fish; do
   grep -qx "$f" <<<"$listing" || fail "the linux archive lacks $f"
 done
 bin=$(ls -d orgctl_linux_amd64*/orgctl)

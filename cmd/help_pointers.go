@@ -59,3 +59,6 @@ func seeTopics(c *cobra.Command) string {
 	}
 	return "\nSee " + strings.Join(ts, " and ") + ".\n"
 }
+
+// TopicsOf are the topics c's help names, for its man page.
+func TopicsOf(c *cobra.Command) []string { return topicsOf(c) }

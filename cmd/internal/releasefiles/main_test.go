@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -34,8 +35,10 @@ func TestWritesAPagePerCommandAndTheCompletions(t *testing.T) {
 			t.Errorf("no page for %q: %v", c.CommandPath(), err)
 			return
 		}
-		if !bytes.HasPrefix(b, []byte(".nh\n.TH \"ORGCTL\" \"1\" \"Nov 2023\"")) || !bytes.Contains(b, []byte(c.Short)) {
-			t.Errorf("%s: header or summary missing:\n%.200s", name, b)
+		// each page titled by its own command, as man's header shows it
+		title := strings.ToUpper(strings.ReplaceAll(c.CommandPath(), " ", "-"))
+		if !bytes.HasPrefix(b, []byte(".nh\n.TH \""+title+"\" \"1\" \"Nov 2023\"")) || !bytes.Contains(b, []byte(c.Short)) {
+			t.Errorf("%s: header (title %s) or summary missing:\n%.200s", name, title, b)
 		}
 		for _, sub := range c.Commands() {
 			walk(sub)
@@ -49,6 +52,35 @@ func TestWritesAPagePerCommandAndTheCompletions(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(man, want)); err != nil {
 			t.Error(err)
 		}
+	}
+	// the API, Scope and Cost lines stay lines of their own
+	list := string(read(t, filepath.Join(man, "orgctl-users-list.1")))
+	for _, l := range strings.Split(list, "\n") {
+		if strings.Contains(l, "API:") && (strings.Contains(l, "Scope:") || strings.Contains(l, "Cost:")) {
+			t.Errorf("orgctl-users-list.1 runs the API, Scope and Cost lines together: %q", l)
+		}
+	}
+	if !regexp.MustCompile(`(?m)^API: .*\n\.br\nScope: .*\n\.br\nCost: `).MatchString(list) {
+		t.Errorf("orgctl-users-list.1 does not break the API, Scope and Cost lines apart:\n%s", list)
+	}
+	// every help topic is a page of section 7, named and titled by it, its
+	// headings as subsections, its examples as they are; the commands that
+	// point at it name it
+	for _, topic := range cmd.HelpTopics() {
+		page := string(read(t, filepath.Join(man, "orgctl-"+topic.Name+".7")))
+		title := strings.ToUpper(strings.ReplaceAll("orgctl-"+topic.Name, "-", `\-`))
+		if !strings.HasPrefix(page, ".nh\n.TH \""+title+"\" \"7\" \"Nov 2023\"") || !strings.Contains(page, ".SH NAME\norgctl\\-") {
+			t.Errorf("orgctl-%s.7: header missing:\n%.200s", topic.Name, page)
+		}
+	}
+	bulk := string(read(t, filepath.Join(man, "orgctl-bulk.7")))
+	for _, want := range []string{".SS RESUME\n", ".nf\n$ orgctl users create \\-\\-from people.csv", "\\fBorgctl\\-users\\-create(1)\\fP"} {
+		if !strings.Contains(bulk, want) {
+			t.Errorf("orgctl-bulk.7 lacks %q", want)
+		}
+	}
+	if !strings.Contains(string(read(t, filepath.Join(man, "orgctl-users-create.1"))), "See orgctl-bulk(7)") {
+		t.Errorf("orgctl-users-create.1 does not point at orgctl-bulk(7)")
 	}
 	for sh, marker := range map[string]string{"bash": "complete -o default -F __start_orgctl orgctl", "zsh": "#compdef orgctl", "fish": "complete -c orgctl"} {
 		b, err := os.ReadFile(filepath.Join(comp, "orgctl."+sh))
