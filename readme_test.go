@@ -117,3 +117,20 @@ func TestReadmeLayoutNamesEveryPackage(t *testing.T) {
 		}
 	}
 }
+
+// README.md is a front page, the manual being the help topics: at most 400
+// lines, and a pointer to the topic of every job the manual has.
+func TestReadmeIsAFrontPage(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "\n"); n > 400 {
+		t.Errorf("README.md has %d lines; a front page has at most 400: move the detail into a topic (cmd/manual)", n)
+	}
+	for _, topic := range manual.Topics() {
+		if !strings.Contains(string(b), "`orgctl help "+topic.Name+"`") {
+			t.Errorf("README.md does not point at `orgctl help %s`", topic.Name)
+		}
+	}
+}
