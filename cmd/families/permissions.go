@@ -155,8 +155,8 @@ Effective access is the highest level any source gives: a grant on the
 object, a grant on a folder above it (at any depth), a group's universal
 access, and for a user each of their groups. 'access-list' says who reaches
 an object and through what, 'list-objects' what a user or group reaches,
-'report' the whole org (one row per user and object; see "Access reviews"
-in the README).
+'report' the whole org (one row per user and object; see
+'orgctl help access-reviews').
 
 Gotchas:
   - grant and revoke on a folder also apply to everything in it.

@@ -29,7 +29,7 @@ type Lookups interface {
 
 // Existence is how a bulk job tells that what a row would create already
 // exists. The API says it in one of three ways, and each family declares
-// which (the README's "Bulk jobs" section has the table):
+// which (`orgctl help bulk` has the table, OBJECTS THAT ALREADY EXIST):
 //
 //   - a conflict: the create is refused with 409 (users by email, groups by
 //     name, folders by name in their parent, environments, themes, Spaces,
