@@ -203,7 +203,7 @@ func resourceConfigName(obj map[string]any, _ []map[string]any) string {
 // View is one way completion offers a kind's objects: the field typed
 // (Value) and those shown beside it (Label).
 type View struct {
-	// Name is the view's name, as Field.Complete and Op.ArgsComplete use it.
+	// Name is the view's name, as Field.Complete and Op.Args.Complete use it.
 	Name  string
 	Kind  string
 	Value string
@@ -214,7 +214,7 @@ type View struct {
 }
 
 // views are the completion views by the name Field.Complete and
-// Op.ArgsComplete use, sorted by that name.
+// Op.Args.Complete use, sorted by that name.
 var views = []View{
 	{Name: "apps", Kind: "apps", Value: "id", Label: []string{"name"}, Names: true},
 	{Name: "attribute-names", Kind: "user-attributes", Value: "name", Label: []string{"label"}},

@@ -43,8 +43,8 @@ func (n *namer) Name(kind, id string) string {
 	if !ok {
 		m = map[string]string{}
 		n.names[kind] = m
-		if n.c.Names != nil {
-			objs, err := n.c.Names(kind)
+		if n.c.Run.Names != nil {
+			objs, err := n.c.Run.Names(kind)
 			if err != nil {
 				n.p.IO.Warn("could not look up %s names, showing ids: %v", kinds.Singular(kind), cli.FirstLine(err))
 			}
@@ -76,7 +76,7 @@ func (n *namer) setActive(id string, v any) {
 // carry no state: then the list is read once more.
 func (n *namer) Active(id string) string {
 	n.Name("users", id)
-	if _, ok := n.active[id]; !ok && !n.listed && n.c.Get != nil {
+	if _, ok := n.active[id]; !ok && !n.listed && n.c.Run.Get != nil {
 		n.listed = true
 		n.readActive()
 	}
@@ -86,7 +86,7 @@ func (n *namer) Active(id string) string {
 // readActive reads the users list once for each user's state.
 func (n *namer) readActive() {
 	k := kinds.Of("users")
-	data, err := n.c.Get(k.List, k.Scope)
+	data, err := n.c.Run.Get(k.List, k.Scope)
 	if err != nil {
 		return
 	}
@@ -151,7 +151,7 @@ func ListView(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
 	}
 	if len(rows) == 0 {
 		if p.IO.ErrTTY {
-			p.IO.Notice("no group or user has access to %s %s", c.Params["objectType"], c.Params["objectId"])
+			p.IO.Notice("no group or user has access to %s %s", c.Req.Params["objectType"], c.Req.Params["objectId"])
 		}
 		return nil
 	}

@@ -29,7 +29,7 @@ func TestAccessListNamesSubjectsAndSaysWhy(t *testing.T) {
 	    {"subject":{"id":12,"type":"userInvite"},"sources":{"direct":true,"universal":false,"groups":[]},"accessLevel":"use"}
 	  ]}`)
 	calls := map[string]int{}
-	c := &opdef.Call{Params: map[string]string{"objectType": "app", "objectId": "x"}, Local: map[string]any{"expand": true}, Names: func(kind string) ([]resolve.Object, error) {
+	names := func(kind string) ([]resolve.Object, error) {
 		calls[kind]++
 		switch kind {
 		case "groups":
@@ -43,7 +43,9 @@ func TestAccessListNamesSubjectsAndSaysWhy(t *testing.T) {
 			return []resolve.Object{{ID: "12", Key: "new.hire@example.com"}}, nil
 		}
 		return nil, errors.New("unexpected kind " + kind)
-	}}
+	}
+	c := &opdef.Call{Req: opdef.Req{Params: map[string]string{"objectType": "app", "objectId": "x"}},
+		Given: opdef.Given{Local: map[string]any{"expand": true}}, Run: opdef.Run{Names: names}}
 	p, out, errOut := printer("table")
 	if err := ListView(p, c, data); err != nil {
 		t.Fatal(err)
@@ -65,7 +67,7 @@ func TestAccessListNamesSubjectsAndSaysWhy(t *testing.T) {
 	}
 
 	// Without --expand, users reached only through groups are left out.
-	c.Local = nil
+	c.Given.Local = nil
 	p, out, _ = printer("table")
 	ListView(p, c, data)
 	if strings.Contains(out.String(), "user_b") || !strings.Contains(out.String(), "a@example.com") {

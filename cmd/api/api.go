@@ -520,12 +520,12 @@ func apiRun(ctx context.Context, f *cli.Factory, c *cobra.Command, o *apiOptions
 		return err
 	}
 	op := &opdef.Op{Method: o.Method, Path: o.Path, Scope: knownScope(o.Method, o.Path), List: o.Method == http.MethodGet}
-	call := &opdef.Call{Op: op, Command: c.CommandPath(), RawPath: o.Path, Query: o.Query, All: o.Paginate, PageFlag: "--paginate"}
+	call := &opdef.Call{Op: opdef.Alone(op), Command: c.CommandPath(), Req: opdef.Req{Query: o.Query, RawPath: o.Path}, Pages: opdef.Pages{All: o.Paginate, Flag: "--paginate"}}
 	switch b := o.Body.(type) {
 	case map[string]any:
-		call.Body = b
+		call.Req.Body = b
 	case json.RawMessage:
-		call.RawBody = b
+		call.Req.RawBody = b
 	}
 	if o.DryRun {
 		return e.DryRun(call)

@@ -18,8 +18,8 @@ func TestNamesAreBoundIntoTheOneBuiltCall(t *testing.T) {
 	f, _, _, api := clitest.SandboxFactory(t, "json")
 	op := familytest.Op(t, "groups", "members", "add")
 	shapes := 0
-	shape := op.Shape
-	op.Shape = func(c *opdef.Call) error {
+	shape := op.Hooks.Shape
+	op.Hooks.Shape = func(c *opdef.Call) error {
 		shapes++
 		if shape == nil {
 			return nil

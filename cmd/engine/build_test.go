@@ -14,7 +14,7 @@ import (
 )
 
 // parsed runs the parse phase on a command line of op's cobra command.
-func parsed(t *testing.T, op *opdef.Op, argv ...string) (opdef.Input, engine.RunOptions) {
+func parsed(t *testing.T, op *opdef.Placed, argv ...string) (opdef.Input, engine.RunOptions) {
 	t.Helper()
 	f := familytest.Factory(t)
 	c := engine.Command(op, f)
@@ -51,7 +51,7 @@ func TestParseFlagsThenBuild(t *testing.T) {
 		t.Error("an unset flag appears in the input")
 	}
 	c = familytest.Build(t, op, input)
-	if got := familytest.JSON(t, c.Body["values"]); got != `[{"environment_id":"env1","value":"a,b"},{"environment_id":"env2","value":"c"}]` {
+	if got := familytest.JSON(t, c.Req.Body["values"]); got != `[{"environment_id":"env1","value":"a,b"},{"environment_id":"env2","value":"c"}]` {
 		t.Errorf("--value keeps commas: %s", got)
 	}
 
@@ -61,7 +61,7 @@ func TestParseFlagsThenBuild(t *testing.T) {
 		t.Errorf("limit %v all %v", input.Limit, input.All)
 	}
 	c = familytest.Build(t, op, input)
-	if got := c.Query.Get("statuses"); got != "pending,expired,submitted" {
+	if got := c.Req.Query.Get("statuses"); got != "pending,expired,submitted" {
 		t.Errorf("statuses = %q", got)
 	}
 

@@ -31,7 +31,7 @@ var (
 )
 
 // runBulk is a command's run with --from: check every row, then run them.
-func runBulk(ctx context.Context, f *cli.Factory, op *Op, c *cobra.Command, args []string, o bulkjob.Options) error {
+func runBulk(ctx context.Context, f *cli.Factory, op *Placed, c *cobra.Command, args []string, o bulkjob.Options) error {
 	base, ro := parseFlags(op, c, args)
 	e, err := New(f)
 	if err != nil {
@@ -69,13 +69,13 @@ func (e *Engine) Send(ctx, mainCtx context.Context, c *Call) (*client.Response, 
 }
 
 // Names are the names in in, as the resolve phase finds them.
-func (e *Engine) Names(op *Op, in Input) bulkjob.RowNames {
+func (e *Engine) Names(op *Placed, in Input) bulkjob.RowNames {
 	return inputNames{op: op, in: in, refs: nameRefs(op, in)}
 }
 
 // inputNames are one Input's names, found once.
 type inputNames struct {
-	op   *Op
+	op   *Placed
 	in   Input
 	refs []nameRef
 }

@@ -28,7 +28,7 @@ type objectKind struct {
 }
 
 // completionKind is the completion kind of that name (Field.Complete,
-// Op.ArgsComplete): the registry's view, with its kind's list; false for a
+// Op.Args.Complete): the registry's view, with its kind's list; false for a
 // name the registry has no view of. A kind's cache list is the budget
 // family of its path, so a mutation of that family (Factory.OnChange)
 // forgets it.
@@ -80,16 +80,16 @@ var CommandFlagKinds = []CommandFlagKind{
 	{Path: "auth login", Flag: "space", Kind: "space-names"},
 }
 
-// noCompletion turns inference off in Field.Complete and Op.ArgsComplete.
+// noCompletion turns inference off in Field.Complete and Op.Args.Complete.
 const noCompletion = opdef.NoCompletion
 
 // wireCompletion makes positional arguments and id flags complete from the
 // org, and keeps everything else from completing file names.
-func wireCompletion(op *Op, f *cli.Factory, c *cobra.Command) {
+func wireCompletion(op *Placed, f *cli.Factory, c *cobra.Command) {
 	c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		in, _ := parseFlags(op, c, args)
 		k := op.ArgKindIn(len(args), in)
-		if len(args) >= len(op.Args) || k == "" || k == noCompletion {
+		if len(args) >= len(op.Args.Params) || k == "" || k == noCompletion {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
 		return CompleteKind(f, k, toComplete)

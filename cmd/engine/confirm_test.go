@@ -18,7 +18,7 @@ import (
 // what happens in a question that formats with its arguments.
 func TestDestructiveOpsAskTheirOwnQuestion(t *testing.T) {
 	n := 0
-	familytest.Each(func(path string, op *opdef.Op) {
+	familytest.Each(func(path string, op *opdef.Placed) {
 		verb := op.Name()
 		removes := op.Method == http.MethodDelete || strings.HasPrefix(verb, "delete") || strings.HasPrefix(verb, "remove") ||
 			verb == "revoke" || verb == "invalidate-sessions"
@@ -26,18 +26,18 @@ func TestDestructiveOpsAskTheirOwnQuestion(t *testing.T) {
 			return
 		}
 		n++
-		if !op.Destructive {
+		if !op.Destructive() {
 			t.Errorf("%s removes something but does not ask for confirmation", path)
 		}
-		if op.Confirm == "" {
+		if op.Confirm.Question == "" {
 			t.Errorf("%s asks the generic question; say what happens and whether it can be undone", path)
 			return
 		}
-		objs := make([]any, len(op.Args))
+		objs := make([]any, len(op.Args.Params))
 		for i := range objs {
 			objs[i] = "OBJ" + string(rune('A'+i))
 		}
-		if op.TypeToConfirm != nil {
+		if op.Confirm.TypeToConfirm != nil {
 			objs = []any{"NAME"}
 		}
 		q := engine.ConfirmQuestion(&opdef.Call{Op: op}, objs)
@@ -61,7 +61,7 @@ func TestDestructiveOpsAskTheirOwnQuestion(t *testing.T) {
 // Org-wide actions ask for a name to be typed, not y.
 func TestOrgWideActionsAskToTypeTheName(t *testing.T) {
 	for _, p := range [][]string{{"org", "invalidate-sessions"}, {"spaces", "delete"}} {
-		if familytest.Op(t, p...).TypeToConfirm == nil {
+		if familytest.Op(t, p...).Confirm.TypeToConfirm == nil {
 			t.Errorf("%s asks y/N; it should ask to type the name", strings.Join(p, " "))
 		}
 	}

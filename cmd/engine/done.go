@@ -107,23 +107,23 @@ var nameKeys = []string{"email", "name", "display_name", "label", "title", "invi
 // doneLine is the one line a write command prints on stderr once it has
 // succeeded: what it did to which object ("Disabled user ana@example.com").
 func doneLine(c *Call, data json.RawMessage) string {
-	c.Answer = data
-	if c.Op.Said != nil {
-		if s := c.Op.Said(c); s != "" {
+	c.Run.Answer = data
+	if c.Op.Hooks.DoneLine != nil {
+		if s := c.Op.Hooks.DoneLine(c); s != "" {
 			return s
 		}
 	}
 	what := objectName(c, data)
-	if c.Op.Done != "" {
-		if strings.Contains(c.Op.Done, "%[") {
-			return fmt.Sprintf(c.Op.Done, append(argObjects(c), argKeys(c)...)...)
+	if c.Op.Help.Done != "" {
+		if strings.Contains(c.Op.Help.Done, "%[") {
+			return fmt.Sprintf(c.Op.Help.Done, append(argObjects(c), argKeys(c)...)...)
 		}
-		if strings.Contains(c.Op.Done, "%s") {
-			return strings.TrimSpace(fmt.Sprintf(c.Op.Done, what))
+		if strings.Contains(c.Op.Help.Done, "%s") {
+			return strings.TrimSpace(fmt.Sprintf(c.Op.Help.Done, what))
 		}
-		return c.Op.Done
+		return c.Op.Help.Done
 	}
-	if c.RawPath != "" || c.Op.Use == "" {
+	if c.Req.RawPath != "" || c.Op.Use == "" {
 		return fmt.Sprintf("%s %s", c.Op.Method, c.Request().Path) // orgctl api: the request is the object
 	}
 	past, ok := pastTense(c.Op.Name())
@@ -137,12 +137,12 @@ func doneLine(c *Call, data json.RawMessage) string {
 // argObjects are the call's positional arguments as a message shows them:
 // the name looked up where there was one.
 func argObjects(c *Call) []any {
-	objs := make([]any, 0, len(c.Op.Args))
-	for i, a := range c.Op.Args {
-		if l, ok := c.ArgLabels[i]; ok {
+	objs := make([]any, 0, len(c.Op.Args.Params))
+	for i, a := range c.Op.Args.Params {
+		if l, ok := c.Labels.Args[i]; ok {
 			objs = append(objs, l)
 		} else {
-			objs = append(objs, c.Params[a])
+			objs = append(objs, c.Req.Params[a])
 		}
 	}
 	return objs
@@ -151,12 +151,12 @@ func argObjects(c *Call) []any {
 // argKeys are the call's positional arguments by their natural key alone
 // (ana@example.com, support) where one was found, else as given.
 func argKeys(c *Call) []any {
-	keys := make([]any, 0, len(c.Op.Args))
-	for i, a := range c.Op.Args {
-		if k, ok := c.ArgKeys[i]; ok {
+	keys := make([]any, 0, len(c.Op.Args.Params))
+	for i, a := range c.Op.Args.Params {
+		if k, ok := c.Labels.Keys[i]; ok {
 			keys = append(keys, k)
 		} else {
-			keys = append(keys, c.Params[a])
+			keys = append(keys, c.Req.Params[a])
 		}
 	}
 	return keys
@@ -166,14 +166,14 @@ func argKeys(c *Call) []any {
 // (looked up), else the name in the answer, else the arguments as given.
 func objectName(c *Call, data json.RawMessage) string {
 	var parts []string
-	for i, a := range c.Op.Args {
-		if l, ok := c.ArgLabels[i]; ok {
+	for i, a := range c.Op.Args.Params {
+		if l, ok := c.Labels.Args[i]; ok {
 			parts = append(parts, l)
-		} else if v := c.Params[a]; v != "" {
+		} else if v := c.Req.Params[a]; v != "" {
 			parts = append(parts, v)
 		}
 	}
-	if len(c.ArgLabels) > 0 {
+	if len(c.Labels.Args) > 0 {
 		return strings.Join(parts, " ")
 	}
 	var obj map[string]any

@@ -52,7 +52,7 @@ func New(f *cli.Factory) (*Engine, error) {
 // before anything is sent. Tables whose columns come from the data, and
 // views that build their own, are checked when the answer arrives.
 func (e *Engine) checkColumns(c *Call) error {
-	if len(e.Printer.Opts.Columns) == 0 || c.Op.View != nil || len(c.Columns) == 0 {
+	if len(e.Printer.Opts.Columns) == 0 || c.Op.Hooks.View != nil || len(c.Columns) == 0 {
 		return nil
 	}
 	if _, err := output.SelectColumns(c.Columns, e.Printer.Opts.Columns); err != nil {
@@ -102,8 +102,8 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call, render func(*js
 			}
 			current = append(current, resp.Data)
 		}
-		if c.Op.Merge != nil {
-			if err := c.Op.Merge(c, current); err != nil {
+		if c.Op.Hooks.Merge != nil {
+			if err := c.Op.Hooks.Merge(c, current); err != nil {
 				return nil, err
 			}
 		}
@@ -111,7 +111,7 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call, render func(*js
 	req := c.Request()
 	req.Render = render
 	var resp *client.Response
-	if c.All {
+	if c.Pages.All {
 		var parts []json.RawMessage
 		err = cl.Pages(mainCtx, req, func(r *client.Response) error {
 			parts = append(parts, r.Data)
@@ -124,7 +124,7 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call, render func(*js
 	} else {
 		resp, err = cl.Do(mainCtx, req)
 		if err == nil && c.Op.List && resp.HasMore && !e.quiet() {
-			flag := c.PageFlag
+			flag := c.Pages.Flag
 			if flag == "" {
 				flag = "--all"
 			}
@@ -155,8 +155,8 @@ func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call, render func(*js
 // print is the print phase. An empty list on a terminal says so on
 // stderr rather than showing a bare header; piped, it stays empty.
 func (e *Engine) print(ctx context.Context, c *Call, resp *client.Response, o RunOptions) error {
-	c.Names = e.namesOf(ctx)
-	c.Get = e.getter(ctx)
+	c.Run.Names = e.namesOf(ctx)
+	c.Run.Get = e.getter(ctx)
 	if keep := keeps(c); keep != nil {
 		data, err := narrow(resp.Data, keep)
 		if err != nil {
@@ -173,8 +173,8 @@ func (e *Engine) print(ctx context.Context, c *Call, resp *client.Response, o Ru
 		}
 		return nil
 	}
-	if c.Op.View != nil {
-		return c.Op.View(e.Printer, c, resp.Data)
+	if c.Op.Hooks.View != nil {
+		return c.Op.Hooks.View(e.Printer, c, resp.Data)
 	}
 	if x, ok := resp.Rendered(); ok {
 		return e.Printer.WriteRendered(x.(*output.Rendered))
@@ -193,7 +193,7 @@ func (e *Engine) print(ctx context.Context, c *Call, resp *client.Response, o Ru
 // nothing. nil when print does something else: selects fields, shows a
 // view, or prints pages joined (--all) or a follow-up's answer.
 func (e *Engine) renderer(c *Call, o RunOptions) func(*jsonscan.Reader) any {
-	if o.JSON != nil || c.Op.View != nil || keeps(c) != nil || c.All || len(c.Then) > 0 || e.namesShown(c) {
+	if o.JSON != nil || c.Op.Hooks.View != nil || keeps(c) != nil || c.Pages.All || len(c.Then) > 0 || e.namesShown(c) {
 		return nil
 	}
 	render := e.Printer.Renderer(c.Columns)
@@ -208,12 +208,12 @@ func (e *Engine) renderer(c *Call, o RunOptions) func(*jsonscan.Reader) any {
 	}
 }
 
-// keeps is the test the op narrows this call's list by (Op.Keep), or nil.
+// keeps is the test the op narrows this call's list by (Hooks.Narrow), or nil.
 func keeps(c *Call) func(json.RawMessage) bool {
-	if c.Op.Keep == nil {
+	if c.Op.Hooks.Narrow == nil {
 		return nil
 	}
-	return c.Op.Keep(c)
+	return c.Op.Hooks.Narrow(c)
 }
 
 // narrow is a list answer with only the items keep passes; an answer that
@@ -242,12 +242,12 @@ func (e *Engine) changed(c *Call) {
 // confirm asks the person at the terminal (call has refused an
 // unattended run already).
 func (e *Engine) confirm(ctx context.Context, c *Call) error {
-	if c.Op.TypeToConfirm != nil {
-		name, err := c.Op.TypeToConfirm(ctx, org{e}, c)
+	if c.Op.Confirm.TypeToConfirm != nil {
+		name, err := c.Op.Confirm.TypeToConfirm(ctx, org{e}, c)
 		if err != nil {
 			return err
 		}
-		question := fmt.Sprintf(c.Op.Confirm, name) // the one object, by the name to type
+		question := fmt.Sprintf(c.Op.Confirm.Question, name) // the one object, by the name to type
 		typed, _ := e.f.Ask().Input(fmt.Sprintf("%s\nType %s to confirm: ", question, name))
 		if typed != name {
 			return fmt.Errorf("%w: what was typed is not %s", cli.ErrCancelled, name)
@@ -288,20 +288,20 @@ func (o org) Get(ctx context.Context, path, scope string) (json.RawMessage, erro
 func (e *Engine) question(ctx context.Context, c *Call) string {
 	objs := argObjects(c)
 	kind := ""
-	if len(c.Op.Args) == 1 && len(objs) == 1 {
+	if len(c.Op.Args.Params) == 1 && len(objs) == 1 {
 		kind = c.Op.ArgKind(0)
-		if _, named := c.ArgLabels[0]; !named {
+		if _, named := c.Labels.Args[0]; !named {
 			if o, ok := e.describe(ctx, kind, fmt.Sprint(objs[0])); ok {
 				objs[0] = o.Describe()
-				if c.ArgLabels == nil {
-					c.ArgLabels = map[int]string{}
+				if c.Labels.Args == nil {
+					c.Labels.Args = map[int]string{}
 				}
-				c.ArgLabels[0] = o.Describe()
+				c.Labels.Args[0] = o.Describe()
 				c.SetArgKey(0, o.Key)
 			}
 		}
 	}
-	if c.Op.Confirm != "" {
+	if c.Op.Confirm.Question != "" {
 		return confirmQuestion(c, objs)
 	}
 	verb := c.Op.Name()
@@ -334,20 +334,20 @@ func (e *Engine) describe(ctx context.Context, kind, id string) (resolve.Object,
 // positional argument (%s, or %[N]s for the Nth); after them come the
 // arguments' natural keys (argKeys), which hints quote.
 func confirmQuestion(c *Call, objs []any) string {
-	if strings.Contains(c.Op.Confirm, "%[") {
+	if strings.Contains(c.Op.Confirm.Question, "%[") {
 		objs = append(objs, argKeys(c)...)
 	}
-	if c.Op.Confirm == "" {
+	if c.Op.Confirm.Question == "" {
 		what := c.Command
 		for _, o := range objs {
 			what += " " + fmt.Sprint(o)
 		}
 		return fmt.Sprintf("Run `%s`? This cannot be undone.", what)
 	}
-	if !strings.Contains(c.Op.Confirm, "%") {
-		return c.Op.Confirm
+	if !strings.Contains(c.Op.Confirm.Question, "%") {
+		return c.Op.Confirm.Question
 	}
-	return fmt.Sprintf(c.Op.Confirm, objs...)
+	return fmt.Sprintf(c.Op.Confirm.Question, objs...)
 }
 
 // refuseUnattended refuses a destructive call that nobody can confirm.
@@ -363,12 +363,12 @@ func (e *Engine) refuseUnattended(c *Call, refs []nameRef) error {
 		}
 	}
 	what := c.Command
-	for i, a := range c.Op.Args {
+	for i, a := range c.Op.Args.Params {
 		if l, ok := typed[i]; ok {
 			what += " " + l
-		} else if l, ok := c.ArgLabels[i]; ok {
+		} else if l, ok := c.Labels.Args[i]; ok {
 			what += " " + l
-		} else if v, ok := c.Params[a]; ok {
+		} else if v, ok := c.Req.Params[a]; ok {
 			what += " " + v
 		}
 	}
@@ -593,7 +593,7 @@ func (e *Engine) namesShown(c *Call) bool {
 // of folders names the folders' parents), so naming ids costs nothing.
 func (e *Engine) seedNames(c *Call, resp *client.Response) {
 	req := c.Request()
-	if req.Method != http.MethodGet || len(req.Query) > 0 || c.All {
+	if req.Method != http.MethodGet || len(req.Query) > 0 || c.Pages.All {
 		return
 	}
 	for _, k := range kinds.All() {

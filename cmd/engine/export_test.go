@@ -13,4 +13,4 @@ var (
 var NearNames = nearNames
 
 // NameRefs are the names in an Input that resolution looks up.
-func NameRefs(op *Op, in Input) []nameRef { return nameRefs(op, in) }
+func NameRefs(op *Placed, in Input) []nameRef { return nameRefs(op, in) }

@@ -18,9 +18,7 @@ func TestEveryWriteTakesFrom(t *testing.T) {
 	n := 0
 	var walk func(path string, g engine.Group, c *cobra.Command)
 	walk = func(path string, g engine.Group, gc *cobra.Command) {
-		for i := range g.Ops {
-			op := &g.Ops[i]
-			op.Siblings = g.Ops
+		for _, op := range g.Placed() {
 			verb := op.Name()
 			c, _, err := gc.Find([]string{verb})
 			if err != nil || c == gc {
@@ -34,10 +32,10 @@ func TestEveryWriteTakesFrom(t *testing.T) {
 			if op.Writes() {
 				n++
 			}
-			if onExists := c.Flags().Lookup("on-exists") != nil; onExists != (op.Exists != nil) {
-				t.Errorf("%s: --on-exists offered %v, Exists declared %v", at, onExists, op.Exists != nil)
+			if onExists := c.Flags().Lookup("on-exists") != nil; onExists != (op.Bulk.Exists != nil) {
+				t.Errorf("%s: --on-exists offered %v, Exists declared %v", at, onExists, op.Bulk.Exists != nil)
 			}
-			if ex := op.Exists; ex != nil && ex.Check == nil {
+			if ex := op.Bulk.Exists; ex != nil && ex.Check == nil {
 				if _, ok := kinds.Lookup(ex.Kind); !ok {
 					t.Errorf("%s: no resolve kind %q to look existing ones up in", at, ex.Kind)
 				}

@@ -13,8 +13,8 @@ import (
 // it says so, prints the object as it stands, and sends nothing. A look
 // that fails leaves the decision to the write.
 func (e *Engine) inPlace(ctx context.Context, c *Call) bool {
-	ex := c.Op.Exists
-	if ex == nil || ex.Already == nil || ex.Check == nil || ex.ListKind == "" || c.RawBody != nil {
+	ex := c.Op.Bulk.Exists
+	if ex == nil || ex.Already == nil || ex.Check == nil || ex.ListKind == "" || c.Req.RawBody != nil {
 		return false
 	}
 	cl, err := e.apiClient()
@@ -33,7 +33,7 @@ func (e *Engine) inPlace(ctx context.Context, c *Call) bool {
 	listKind, _ := kinds.Lookup(ex.ListKind)
 	if objs, err := truth.All(ctx, listKind); err == nil {
 		for _, o := range objs {
-			if o.ID == c.Params[c.Op.Args[0]] {
+			if o.ID == c.Req.Params[c.Op.Args.Params[0]] {
 				name = o.Key
 				if o.Raw != nil {
 					e.Printer.Print(o.Raw, c.Columns) // the object as it stands, as the write would answer

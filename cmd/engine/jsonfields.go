@@ -22,8 +22,8 @@ const (
 )
 
 // addJSONFlag gives a reading command --json FIELDS.
-func addJSONFlag(op *Op, c *cobra.Command) {
-	AddJSONFields(c, op.Method+" "+op.Path, opdef.ColumnFields(op.Columns))
+func addJSONFlag(op *Placed, c *cobra.Command) {
+	AddJSONFields(c, op.Method+" "+op.Path, opdef.ColumnFields(op.Table))
 }
 
 // AddJSONFields gives a command --json FIELDS: the spec's fields of

@@ -17,17 +17,13 @@ func TestEveryReadingCommandOffersJSONFields(t *testing.T) {
 	for _, g := range families.All() {
 		var walk func(g engine.Group, path string)
 		walk = func(g engine.Group, path string) {
-			for i := range g.Ops {
-				op := g.Ops[i]
-				if op.Columns == nil {
-					op.Columns = g.Columns
-				}
+			for _, op := range g.Placed() {
 				if !op.Reads() {
 					continue
 				}
 				n++
 				// --json given empty lists the fields the command offers.
-				c := engine.Command(&op, f)
+				c := engine.Command(op, f)
 				var out bytes.Buffer
 				c.SetOut(&out)
 				if err := c.Flags().Set("json", ""); err != nil {

@@ -24,14 +24,14 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 	check = func(path string, g engine.Group) {
 		path += " " + g.Name
 		for _, op := range g.Ops {
-			for i, k := range op.ArgsComplete {
+			for i, k := range op.Args.Complete {
 				if k != "" && k != opdef.NoCompletion {
 					if _, ok := engine.CompletionKind(k); !ok {
 						t.Errorf("%s %s: ArgsComplete[%d] names unknown kind %q", path, op.Use, i, k)
 					}
 				}
 			}
-			if len(op.ArgsComplete) > len(op.Args) {
+			if len(op.Args.Complete) > len(op.Args.Params) {
 				t.Errorf("%s %s: ArgsComplete has more entries than Args", path, op.Use)
 			}
 			for _, fd := range op.Fields {
@@ -44,8 +44,8 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 					checkKindBy(t, fmt.Sprintf("%s %s --%s", path, op.Use, fd.Flag), op, *fd.KindBy)
 				}
 			}
-			for i, kb := range op.ArgsKindBy {
-				if i >= len(op.Args) {
+			for i, kb := range op.Args.KindBy {
+				if i >= len(op.Args.Params) {
 					t.Errorf("%s %s: ArgsKindBy[%d] has no argument", path, op.Use, i)
 				}
 				checkKindBy(t, fmt.Sprintf("%s %s argument %d", path, op.Use, i+1), op, kb)
@@ -95,7 +95,7 @@ func checkKindBy(t *testing.T, what string, op opdef.Op, kb opdef.KindBy) {
 		if !found {
 			t.Errorf("%s: KindBy reads --%s, which the op does not have", what, kb.Flag)
 		}
-	} else if kb.Arg >= len(op.Args) {
+	} else if kb.Arg >= len(op.Args.Params) {
 		t.Errorf("%s: KindBy reads argument %d, which the op does not have", what, kb.Arg+1)
 	}
 	for v, k := range kb.Kinds() {

@@ -40,7 +40,7 @@ type nameRef struct {
 
 // nameRefs finds the names in an Input: values of arguments and fields of
 // an object kind that do not look like an id of that kind.
-func nameRefs(op *Op, in Input) []nameRef {
+func nameRefs(op *Placed, in Input) []nameRef {
 	var refs []nameRef
 	add := func(kindName string, r nameRef) {
 		rk, ok := resolveKind(kindName)
@@ -56,7 +56,7 @@ func nameRefs(op *Op, in Input) []nameRef {
 		refs = append(refs, r)
 	}
 	for i, a := range in.Args {
-		if i < len(op.Args) {
+		if i < len(op.Args.Params) {
 			add(op.ArgKindIn(i, in), nameRef{Text: a, Arg: i})
 		}
 	}
@@ -294,7 +294,7 @@ func (s nameStore) Save(kind string, items []map[string]string) {
 // without (a built-in group, a system folder), before anything is sent:
 // from the name where the name decides it, else (found not nil) from the
 // object as the lookup listed it.
-func refuseBuiltin(op *Op, refs []nameRef, found map[string]resolve.Object) error {
+func refuseBuiltin(op *Placed, refs []nameRef, found map[string]resolve.Object) error {
 	for _, ref := range refs {
 		if !deletesObject(op, ref) {
 			continue
@@ -317,8 +317,8 @@ func builtinRefusal(ref nameRef, why string) error {
 
 // deletesObject reports a call that deletes the very object ref names
 // (DELETE /groups/{id}), not something inside it (a member of the group).
-func deletesObject(op *Op, ref nameRef) bool {
-	return op.Method == http.MethodDelete && ref.Flag == "" && ref.Arg == len(op.Args)-1 &&
+func deletesObject(op *Placed, ref nameRef) bool {
+	return op.Method == http.MethodDelete && ref.Flag == "" && ref.Arg == len(op.Args.Params)-1 &&
 		placeholders.Get().ReplaceAllString(op.Path, "{}") == ref.Kind.List+"/{}"
 }
 
@@ -327,12 +327,12 @@ func deletesObject(op *Op, ref nameRef) bool {
 // read (no query, no follow-up): printing it saves the second request.
 func foundObject(c *Call, refs []nameRef, found map[string]resolve.Object) json.RawMessage {
 	op := c.Op
-	if op.Method != http.MethodGet || op.List || len(refs) != 1 || len(c.Reads) > 0 || len(c.Then) > 0 || c.All ||
-		len(c.Query) > 0 || c.Path != "" {
+	if op.Method != http.MethodGet || op.List || len(refs) != 1 || len(c.Reads) > 0 || len(c.Then) > 0 || c.Pages.All ||
+		len(c.Req.Query) > 0 || c.Req.Path != "" {
 		return nil
 	}
 	ref := refs[0]
-	if ref.Flag != "" || ref.Arg != len(op.Args)-1 || ref.Kind.Get == "" || placeholders.Get().ReplaceAllString(ref.Kind.Get, "{}") != placeholders.Get().ReplaceAllString(op.Path, "{}") {
+	if ref.Flag != "" || ref.Arg != len(op.Args.Params)-1 || ref.Kind.Get == "" || placeholders.Get().ReplaceAllString(ref.Kind.Get, "{}") != placeholders.Get().ReplaceAllString(op.Path, "{}") {
 		return nil
 	}
 	return found[ref.stand].Raw

@@ -12,8 +12,10 @@ import (
 
 func TestNameRefsFollowKindBy(t *testing.T) {
 	op := &opdef.Op{
-		Args:       []string{"objectType", "objectId"},
-		ArgsKindBy: map[int]opdef.KindBy{1: {Arg: 0, Kinds: families.ObjectKinds}},
+		Args: opdef.Args{
+			Params: []string{"objectType", "objectId"},
+			KindBy: map[int]opdef.KindBy{1: {Arg: 0, Kinds: families.ObjectKinds}},
+		},
 		Fields: []opdef.Field{
 			{Flag: "object-type", In: opdef.InLocal},
 			{Flag: "object-id", In: opdef.InLocal, KindBy: &opdef.KindBy{Flag: "object-type", Kinds: families.ObjectKinds}},
@@ -33,7 +35,7 @@ func TestNameRefsFollowKindBy(t *testing.T) {
 		{flags: map[string][]string{"object-id": {"Nightly invoice sync"}}}, // no type: no kind
 	} {
 		in := opdef.Input{Args: tc.args, Values: tc.flags}
-		refs := engine.NameRefs(op, in)
+		refs := engine.NameRefs(opdef.Alone(op), in)
 		var got []string
 		for _, r := range refs {
 			got = append(got, r.Kind.Name)

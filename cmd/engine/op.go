@@ -99,13 +99,7 @@ func (g Group) CommandOf(f *cli.Factory, later map[*cobra.Command]func(), only s
 		only = ""
 	}
 	c := g.Stub()
-	for i := range g.Ops {
-		op := &g.Ops[i]
-		if op.Columns == nil {
-			op.Columns = g.Columns
-		}
-		op.Siblings = g.Ops
-		op.Noun, op.Plural = singular(g.Name), plural(g.Name)
+	for _, op := range g.Placed() {
 		if later == nil {
 			c.AddCommand(Command(op, f))
 			continue
@@ -129,6 +123,12 @@ func (g Group) CommandOf(f *cli.Factory, later map[*cobra.Command]func(), only s
 	return c
 }
 
+// Placed are the group's operations as its commands run them: each with
+// the group's noun and columns, and the others beside it.
+func (g Group) Placed() []*Placed {
+	return opdef.Place(g.Ops, singular(g.Name), plural(g.Name), g.Columns)
+}
+
 // Stub is the group's command without subcommands: enough for the root's
 // help page and for finding the family a command line names.
 func (g Group) Stub() *cobra.Command {
@@ -147,14 +147,14 @@ func (g Group) Stub() *cobra.Command {
 }
 
 // facts are what the op's help states.
-func facts(op *Op) Facts { return Facts{Method: op.Method, Path: op.Path, Scope: op.Scope} }
+func facts(op *Placed) Facts { return Facts{Method: op.Method, Path: op.Path, Scope: op.Scope} }
 
-func help(op *Op) string {
+func help(op *Placed) string {
 	var b strings.Builder
-	b.WriteString(op.Short)
-	if op.Long != "" {
+	b.WriteString(op.Help.Short)
+	if op.Help.Long != "" {
 		b.WriteString("\n\n")
-		b.WriteString(strings.TrimSpace(op.Long))
+		b.WriteString(strings.TrimSpace(op.Help.Long))
 	}
 	b.WriteString("\n\n")
 	b.WriteString(facts(op).text())
@@ -176,7 +176,7 @@ func help(op *Op) string {
 
 // Command is the op's command in full: its fields wired as flags and its
 // run as the phases (see wire).
-func Command(op *Op, f *cli.Factory) *cobra.Command {
+func Command(op *Placed, f *cli.Factory) *cobra.Command {
 	c := Stub(op)
 	wire(op, f, c)
 	return c
@@ -184,11 +184,11 @@ func Command(op *Op, f *cli.Factory) *cobra.Command {
 
 // Stub is the op's command as its group's help lists it. Until wire
 // has run, it has no flags and running it is an error.
-func Stub(op *Op) *cobra.Command {
+func Stub(op *Placed) *cobra.Command {
 	return &cobra.Command{
 		Use:    op.Use,
-		Short:  op.Short,
-		Hidden: op.Hidden,
+		Short:  op.Help.Short,
+		Hidden: op.Help.Hidden,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return fmt.Errorf("internal error: %s was run before it was built", c.CommandPath())
 		},
@@ -209,12 +209,12 @@ func columnNames(cols []output.Column) string {
 
 // wire makes c, the op's stub, the op's command: its help, flags,
 // completion and run function.
-func wire(op *Op, f *cli.Factory, c *cobra.Command) {
+func wire(op *Placed, f *cli.Factory, c *cobra.Command) {
 	c.Long = help(op)
-	c.Example = op.Example
+	c.Example = op.Help.Example
 	c.Annotations = nil
 	facts(op).annotate(c)
-	if names := columnNames(op.Columns); names != "" {
+	if names := columnNames(op.Table); names != "" {
 		c.Annotations[ColumnsAnnotation] = names
 	}
 	c.Args = func(c *cobra.Command, args []string) error {
@@ -222,16 +222,16 @@ func wire(op *Op, f *cli.Factory, c *cobra.Command) {
 			_, err := mergeArgFlags(op, c, args)
 			return err
 		}
-		if bulkjob.FromFile(c) && len(args) <= len(op.Args) {
+		if bulkjob.FromFile(c) && len(args) <= len(op.Args.Params) {
 			return nil // the file's columns give the rest
 		}
 		if listsJSONFields(c) {
 			return nil // --json= only lists the fields
 		}
-		if len(args) != len(op.Args) {
+		if len(args) != len(op.Args.Params) {
 			want := "no arguments"
-			if len(op.Args) > 0 {
-				want = fmt.Sprintf("%d argument(s): %s", len(op.Args), strings.Join(opdef.ArgNames(c.Use), " "))
+			if len(op.Args.Params) > 0 {
+				want = fmt.Sprintf("%d argument(s): %s", len(op.Args.Params), strings.Join(opdef.ArgNames(c.Use), " "))
 			}
 			return cli.UsageErrorf("%s takes %s, got %d\nUsage: %s", c.CommandPath(), want, len(args), c.UseLine())
 		}
@@ -272,7 +272,7 @@ func wire(op *Op, f *cli.Factory, c *cobra.Command) {
 	if op.Mutating() {
 		fl.Bool("dry-run", false, "print the request, its point cost and the expected wait; send nothing")
 	}
-	if op.Destructive {
+	if op.Destructive() {
 		fl.BoolP("yes", "y", false, "do not ask for confirmation (required when stdin is not a terminal)")
 	}
 	if op.Writes() {
@@ -292,10 +292,10 @@ func wire(op *Op, f *cli.Factory, c *cobra.Command) {
 	c.RunE = func(c *cobra.Command, args []string) error { return run(op, f, c, args) }
 }
 
-// addArgFlags wires ArgFlags: a string flag per argument that has one.
-func addArgFlags(op *Op, f *cli.Factory, c *cobra.Command) {
+// addArgFlags wires Args.Flags: a string flag per argument that has one.
+func addArgFlags(op *Placed, f *cli.Factory, c *cobra.Command) {
 	uses := opdef.ArgNames(op.Use)
-	for i, name := range op.ArgFlags {
+	for i, name := range op.Args.Flags {
 		if name == "" || i >= len(uses) {
 			continue
 		}
@@ -314,10 +314,10 @@ func addArgFlags(op *Op, f *cli.Factory, c *cobra.Command) {
 	}
 }
 
-// argFlagsGiven counts the ArgFlags on the command line.
-func argFlagsGiven(op *Op, c *cobra.Command) int {
+// argFlagsGiven counts the Args.Flags on the command line.
+func argFlagsGiven(op *Placed, c *cobra.Command) int {
 	n := 0
-	for _, name := range op.ArgFlags {
+	for _, name := range op.Args.Flags {
 		if fl := c.Flags().Lookup(name); name != "" && fl != nil && fl.Changed {
 			n++
 		}
@@ -327,17 +327,17 @@ func argFlagsGiven(op *Op, c *cobra.Command) int {
 
 // mergeArgFlags puts the arguments given as flags in their places among
 // the positional ones.
-func mergeArgFlags(op *Op, c *cobra.Command, args []string) ([]string, error) {
+func mergeArgFlags(op *Placed, c *cobra.Command, args []string) ([]string, error) {
 	if argFlagsGiven(op, c) == 0 {
 		return args, nil
 	}
 	uses := opdef.ArgNames(op.Use)
-	out := make([]string, 0, len(op.Args))
+	out := make([]string, 0, len(op.Args.Params))
 	rest := args
-	for i := range op.Args {
+	for i := range op.Args.Params {
 		name := ""
-		if i < len(op.ArgFlags) {
-			name = op.ArgFlags[i]
+		if i < len(op.Args.Flags) {
+			name = op.Args.Flags[i]
 		}
 		if fl := c.Flags().Lookup(name); name != "" && fl != nil && fl.Changed {
 			if len(out) < i {
@@ -364,9 +364,9 @@ func mergeArgFlags(op *Op, c *cobra.Command, args []string) ([]string, error) {
 	return out, nil
 }
 
-func flaggedUses(op *Op, uses []string, c *cobra.Command) []string {
+func flaggedUses(op *Placed, uses []string, c *cobra.Command) []string {
 	var out []string
-	for i, name := range op.ArgFlags {
+	for i, name := range op.Args.Flags {
 		if fl := c.Flags().Lookup(name); name != "" && fl != nil && fl.Changed && i < len(uses) {
 			out = append(out, uses[i]+" (--"+name+")")
 		}
@@ -386,7 +386,7 @@ type RunOptions struct {
 // parseFlags is the parse phase: it reads the command line into an Input
 // (raw text per field, as a bulk file row would give it) and the engine's
 // options. It validates nothing; build does.
-func parseFlags(op *Op, c *cobra.Command, args []string) (Input, RunOptions) {
+func parseFlags(op *Placed, c *cobra.Command, args []string) (Input, RunOptions) {
 	fl := c.Flags()
 	in := Input{Command: c.CommandPath(), Args: args, Values: map[string][]string{}}
 	for _, fd := range op.Fields {

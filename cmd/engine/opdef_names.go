@@ -7,7 +7,8 @@ import "github.com/orgctl/orgctl/cmd/engine/opdef"
 // few types and constants it uses unqualified.
 
 type (
-	Op    = opdef.Op
-	Input = opdef.Input
-	Call  = opdef.Call
+	Op     = opdef.Op
+	Placed = opdef.Placed
+	Input  = opdef.Input
+	Call   = opdef.Call
 )

@@ -19,7 +19,7 @@ import (
 
 // run is one command line of the op: parse and build, then the built
 // call's phases (Engine.call).
-func run(op *Op, f *cli.Factory, c *cobra.Command, args []string) error {
+func run(op *Placed, f *cli.Factory, c *cobra.Command, args []string) error {
 	// parse: the command line into an Input of raw text, or a --from job.
 	args, err := mergeArgFlags(op, c, args)
 	if err != nil {
@@ -47,7 +47,7 @@ func run(op *Op, f *cli.Factory, c *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	call.Typed = in.Values
+	call.Given.Typed = in.Values
 	e, err := New(f)
 	if err != nil {
 		return err
@@ -83,7 +83,7 @@ func (e *Engine) call(ctx context.Context, c *Call, refs []nameRef, o RunOptions
 		return e.DryRun(c)
 	}
 	// confirm, part one: refuse an unattended run before any lookup.
-	if c.Op.Destructive && !o.Yes {
+	if c.Op.Destructive() && !o.Yes {
 		if err := e.refuseUnattended(c, refs); err != nil {
 			return err
 		}
@@ -103,7 +103,7 @@ func (e *Engine) call(ctx context.Context, c *Call, refs []nameRef, o RunOptions
 	}
 	labelArgs(c, refs, found)
 	// confirm, part two: ask, naming the objects found.
-	if c.Op.Destructive && !o.Yes {
+	if c.Op.Destructive() && !o.Yes {
 		if err := e.confirm(ctx, c); err != nil {
 			return err
 		}
@@ -134,10 +134,10 @@ func (e *Engine) call(ctx context.Context, c *Call, refs []nameRef, o RunOptions
 func labelArgs(c *Call, refs []nameRef, found map[string]resolve.Object) {
 	for _, ref := range refs {
 		if ref.Flag == "" {
-			if c.ArgLabels == nil {
-				c.ArgLabels = map[int]string{}
+			if c.Labels.Args == nil {
+				c.Labels.Args = map[int]string{}
 			}
-			c.ArgLabels[ref.Arg] = found[ref.stand].Describe()
+			c.Labels.Args[ref.Arg] = found[ref.stand].Describe()
 			c.SetArgKey(ref.Arg, found[ref.stand].Key)
 		}
 	}

@@ -15,7 +15,7 @@ func decide(status string) func(c *opdef.Call) error {
 		b, err := json.Marshal(map[string]any{"operations": []any{
 			map[string]any{"op": "replace", "path": "/status", "value": status},
 		}})
-		c.RawBody = b
+		c.Req.RawBody = b
 		return err
 	}
 }
@@ -40,17 +40,30 @@ Gotchas:
 			{Header: "UPDATED BY", Field: "updated_by_id", Names: "users"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Short: "List access requests", Method: http.MethodGet, Path: "/access_requests", Scope: "Users > Read", List: true,
-				Example: "  orgctl access-requests list\n  orgctl access-requests list --status PENDING --jq '.[].requesting_email'",
+			{Use: "list", Method: http.MethodGet, Path: "/access_requests", Scope: "Users > Read", List: true,
+				Help: opdef.Help{
+					Short:   "List access requests",
+					Example: "  orgctl access-requests list\n  orgctl access-requests list --status PENDING --jq '.[].requesting_email'",
+				},
 				Fields: []opdef.Field{
 					{Flag: "status", Key: "status", In: opdef.InQuery, Enum: []string{"PENDING", "APPROVED", "DENIED"}, Usage: "only requests with this status"},
 				}},
-			{Use: "get REQUEST_ID", Short: "Show an access request", Method: http.MethodGet, Path: "/access_requests/{accessRequestId}", Args: []string{"accessRequestId"}, Scope: "Users > Read",
-				Example: "  orgctl access-requests get 1"},
-			{Use: "approve REQUEST_ID", Short: "Let the requester join", Method: http.MethodPatch, Path: "/access_requests/{accessRequestId}", Args: []string{"accessRequestId"}, Scope: "Users > Write",
-				Example: "  orgctl access-requests approve 1", Shape: decide("APPROVED")},
-			{Use: "deny REQUEST_ID", Short: "Turn the request down", Method: http.MethodPatch, Path: "/access_requests/{accessRequestId}", Args: []string{"accessRequestId"}, Scope: "Users > Write",
-				Example: "  orgctl access-requests deny 2", Shape: decide("DENIED")},
+			{Use: "get REQUEST_ID", Method: http.MethodGet, Path: "/access_requests/{accessRequestId}", Scope: "Users > Read",
+				Help: opdef.Help{Short: "Show an access request", Example: "  orgctl access-requests get 1"},
+				Args: opdef.Args{Params: []string{"accessRequestId"}},
+			},
+			{Use: "approve REQUEST_ID", Method: http.MethodPatch, Path: "/access_requests/{accessRequestId}", Scope: "Users > Write",
+				Help: opdef.Help{Short: "Let the requester join", Example: "  orgctl access-requests approve 1"},
+				Args: opdef.Args{Params: []string{"accessRequestId"}},
+
+				Hooks: opdef.Hooks{Shape: decide("APPROVED")},
+			},
+			{Use: "deny REQUEST_ID", Method: http.MethodPatch, Path: "/access_requests/{accessRequestId}", Scope: "Users > Write",
+				Help: opdef.Help{Short: "Turn the request down", Example: "  orgctl access-requests deny 2"},
+				Args: opdef.Args{Params: []string{"accessRequestId"}},
+
+				Hooks: opdef.Hooks{Shape: decide("DENIED")},
+			},
 		},
 	}
 }

@@ -12,8 +12,8 @@ import (
 // operations whose target id travels in the body instead of the path.
 func argToBody(param, key string) func(c *opdef.Call) error {
 	return func(c *opdef.Call) error {
-		opdef.SetPath(c.BodyObject(), key, c.Params[param])
-		delete(c.Params, param)
+		opdef.SetPath(c.BodyObject(), key, c.Req.Params[param])
+		delete(c.Req.Params, param)
 		return nil
 	}
 }
@@ -46,34 +46,58 @@ Gotchas:
 			{Header: "UPDATED", Field: "updated_at"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Short: "List apps", Method: http.MethodGet, Path: "/apps", Scope: "Apps > Read",
-				Example: "  orgctl apps list\n  orgctl apps list --jq '.[] | select(.folder_id == \"app_7\") | .name'"},
-			{Use: "get APP_ID", Short: "Show an app", Method: http.MethodGet, Path: "/apps/{appId}", Args: []string{"appId"}, Scope: "Apps > Read",
-				Example: "  orgctl apps get 5a4d0006-0000-4000-8000-000000000001\n  orgctl apps get 5a4d0006-0000-4000-8000-000000000001 -o yaml"},
-			{Use: "create", Short: "Create an app", Method: http.MethodPost, Path: "/apps", Scope: "Apps > Write", Body: true,
-				Exists: opdef.LookFirst("apps", "name", ""),
-				Long:   "The JSON body comes from --body (FILE or - for stdin); --name, --folder and\n--description override its fields.",
-				Example: `  orgctl apps create --name "Refund Console"
+			{Use: "list", Method: http.MethodGet, Path: "/apps", Scope: "Apps > Read",
+				Help: opdef.Help{
+					Short:   "List apps",
+					Example: "  orgctl apps list\n  orgctl apps list --jq '.[] | select(.folder_id == \"app_7\") | .name'",
+				},
+			},
+			{Use: "get APP_ID", Method: http.MethodGet, Path: "/apps/{appId}", Scope: "Apps > Read",
+				Help: opdef.Help{
+					Short:   "Show an app",
+					Example: "  orgctl apps get 5a4d0006-0000-4000-8000-000000000001\n  orgctl apps get 5a4d0006-0000-4000-8000-000000000001 -o yaml",
+				},
+				Args: opdef.Args{Params: []string{"appId"}},
+			},
+			{Use: "create", Method: http.MethodPost, Path: "/apps", Scope: "Apps > Write", Body: true,
+				Help: opdef.Help{
+					Short: "Create an app",
+					Long:  "The JSON body comes from --body (FILE or - for stdin); --name, --folder and\n--description override its fields.",
+					Example: `  orgctl apps create --name "Refund Console"
   orgctl apps create --name Reports --folder app_7 --description "Quarterly numbers"
   echo '{"name":"From stdin"}' | orgctl apps create --body -`,
+				},
+				Bulk: opdef.Bulk{Exists: opdef.LookFirst("apps", "name", "")},
 				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "app name"},
 					{Flag: "folder", Key: "folder_id", Usage: "`FOLDER` id (app_N) or path (app:/Finance); default: the root app folder"},
 					{Flag: "description", Key: "description", Usage: "app description"},
 				}},
-			{Use: "delete APP_ID", Short: "Delete an app", Method: http.MethodDelete, Path: "/apps/{appId}", Args: []string{"appId"}, Scope: "Apps > Write",
-				Destructive: true,
-				Confirm:     "Delete app %s? It is removed with its releases and history; this cannot be undone.",
-				Example:     "  orgctl apps delete 5a4d0006-0000-4000-8000-000000000001\n  orgctl apps delete 5a4d0006-0000-4000-8000-000000000001 --yes   # in scripts"},
-			{Use: "clone APP_ID", Short: "Copy an app under a new name", Method: http.MethodPost, Path: "/apps/cloneApp", Args: []string{"appId"}, Scope: "Apps > Write",
-				Exists: opdef.LookFirst("apps", "name", ""),
-				Example: `  orgctl apps clone 5a4d0006-0000-4000-8000-000000000001 --name "Refund Console v2"
+			{Use: "delete APP_ID", Method: http.MethodDelete, Path: "/apps/{appId}", Scope: "Apps > Write",
+				Help: opdef.Help{
+					Short:   "Delete an app",
+					Example: "  orgctl apps delete 5a4d0006-0000-4000-8000-000000000001\n  orgctl apps delete 5a4d0006-0000-4000-8000-000000000001 --yes   # in scripts",
+				},
+				Args: opdef.Args{Params: []string{"appId"}},
+				Confirm: &opdef.Confirm{
+					Question: "Delete app %s? It is removed with its releases and history; this cannot be undone.",
+				},
+			},
+			{Use: "clone APP_ID", Method: http.MethodPost, Path: "/apps/cloneApp", Scope: "Apps > Write",
+				Help: opdef.Help{
+					Short: "Copy an app under a new name",
+					Example: `  orgctl apps clone 5a4d0006-0000-4000-8000-000000000001 --name "Refund Console v2"
   orgctl apps clone 5a4d0006-0000-4000-8000-000000000001 --name Copy --folder app_2 --jq .id`,
+				},
+				Args: opdef.Args{Params: []string{"appId"}},
+				Bulk: opdef.Bulk{Exists: opdef.LookFirst("apps", "name", "")},
 				Fields: []opdef.Field{
 					{Flag: "name", Key: "new_app_name", Required: true, Usage: "name of the new app"},
 					{Flag: "folder", Key: "folder_id", Usage: "put the copy in this `FOLDER` (id or path; default: root)"},
 				},
-				Shape: argToBody("appId", "app_id")},
+
+				Hooks: opdef.Hooks{Shape: argToBody("appId", "app_id")},
+			},
 		},
 	}
 }

@@ -52,13 +52,13 @@ func updateConfigVar(c *opdef.Call) error {
 		return err
 	}
 	changed := len(upd) > 0 || c.Has("name") || c.Has("description") || c.Has("secret")
-	if !changed && !c.FromBody {
+	if !changed && !c.Given.FromBody {
 		return cli.UsageErrorf("%s: nothing to change: pass --name, --description, --secret, --value or --body", c.Command)
 	}
-	if c.FromBody {
+	if c.Given.FromBody {
 		return nil // sent as is
 	}
-	c.Reads = []client.Request{{Method: http.MethodGet, Path: client.Expand(c.Op.Path, c.Params), Scope: "Configuration Variables > Read"}}
+	c.Reads = []client.Request{{Method: http.MethodGet, Path: client.Expand(c.Op.Path, c.Req.Params), Scope: "Configuration Variables > Read"}}
 	return nil
 }
 
@@ -75,12 +75,12 @@ func mergeConfigVar(c *opdef.Call, current []json.RawMessage) error {
 	}
 	curVals, _ := cur["values"].([]any)
 	next["values"] = mergeValues(curVals, upd)
-	for k, v := range c.Body {
+	for k, v := range c.Req.Body {
 		if k != "values" {
 			next[k] = v
 		}
 	}
-	c.Body = next
+	c.Req.Body = next
 	return nil
 }
 
@@ -135,50 +135,79 @@ other local users (ps), so pass secret values with --body FILE or --body - inste
 			{Header: "DESCRIPTION", Field: "description"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Short: "List configuration variables with their values", Method: http.MethodGet, Path: "/configuration_variables", Scope: "Configuration Variables > Read",
-				Example: "  orgctl config-vars list\n  orgctl config-vars list --jq '.[] | select(.name==\"SUPPORT_EMAIL\") | .values'"},
-			{Use: "get VARIABLE_ID", Short: "Show a configuration variable and its values", Method: http.MethodGet, Path: "/configuration_variables/{id}", Args: []string{"id"}, Scope: "Configuration Variables > Read",
-				Example: "  orgctl config-vars get SUPPORT_EMAIL -o yaml"},
-			{Use: "create", Short: "Create a configuration variable", Method: http.MethodPost, Path: "/configuration_variables", Scope: "Configuration Variables > Write", Body: true,
-				Exists: opdef.LookFirst("config-vars", "name", "update"),
-				Example: `  orgctl config-vars create --name SUPPORT_EMAIL --value production=help@example.com --value staging=qa@example.com
+			{Use: "list", Method: http.MethodGet, Path: "/configuration_variables", Scope: "Configuration Variables > Read",
+				Help: opdef.Help{
+					Short:   "List configuration variables with their values",
+					Example: "  orgctl config-vars list\n  orgctl config-vars list --jq '.[] | select(.name==\"SUPPORT_EMAIL\") | .values'",
+				},
+			},
+			{Use: "get VARIABLE_ID", Method: http.MethodGet, Path: "/configuration_variables/{id}", Scope: "Configuration Variables > Read",
+				Help: opdef.Help{
+					Short:   "Show a configuration variable and its values",
+					Example: "  orgctl config-vars get SUPPORT_EMAIL -o yaml",
+				},
+				Args: opdef.Args{Params: []string{"id"}},
+			},
+			{Use: "create", Method: http.MethodPost, Path: "/configuration_variables", Scope: "Configuration Variables > Write", Body: true,
+				Help: opdef.Help{
+					Short: "Create a configuration variable",
+					Example: `  orgctl config-vars create --name SUPPORT_EMAIL --value production=help@example.com --value staging=qa@example.com
   orgctl config-vars create --body stripe-key.json`,
+				},
+				Bulk: opdef.Bulk{Exists: opdef.LookFirst("config-vars", "name", "update")},
 				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "variable name"},
 					{Flag: "description", Key: "description", Usage: "what the variable is for"},
 					{Flag: "secret", Key: "secret", Kind: opdef.KBool, Usage: "hide the values in the editor"},
 					{Flag: "value", In: opdef.InLocal, Kind: opdef.KTexts, KeyKind: "environments", Usage: "value for one environment, `ENVIRONMENT=VALUE` (the environment's id or name; repeatable)"},
 				},
-				Shape: func(c *opdef.Call) error {
-					vals, err := shapeConfigVar(c)
-					if err != nil {
-						return err
-					}
-					if _, ok := c.BodyObject()["secret"]; !ok {
-						c.Body["secret"] = false
-					}
-					if _, ok := c.Body["values"]; !ok && vals == nil {
-						return cli.UsageErrorf("%s: pass at least one --value ENVIRONMENT_ID=VALUE (or values in --body)", c.Command)
-					}
-					return nil
-				}},
-			{Use: "update VARIABLE_ID", Short: "Change a configuration variable (read, merge, write)", Method: http.MethodPut, Path: "/configuration_variables/{id}", Args: []string{"id"}, Scope: "Configuration Variables > Write", Body: true,
-				Long: `The API replaces the whole variable (PUT). orgctl first reads the current one
+
+				Hooks: opdef.Hooks{
+					Shape: func(c *opdef.Call) error {
+						vals, err := shapeConfigVar(c)
+						if err != nil {
+							return err
+						}
+						if _, ok := c.BodyObject()["secret"]; !ok {
+							c.Req.Body["secret"] = false
+						}
+						if _, ok := c.Req.Body["values"]; !ok && vals == nil {
+							return cli.UsageErrorf("%s: pass at least one --value ENVIRONMENT_ID=VALUE (or values in --body)", c.Command)
+						}
+						return nil
+					},
+				},
+			},
+			{Use: "update VARIABLE_ID", Method: http.MethodPut, Path: "/configuration_variables/{id}", Scope: "Configuration Variables > Write", Body: true,
+				Help: opdef.Help{
+					Short: "Change a configuration variable (read, merge, write)",
+					Long: `The API replaces the whole variable (PUT). orgctl first reads the current one
 (one extra GET) and changes only what the flags say; --value replaces that
 environment's value and keeps the others. With --body the body is sent as is.`,
-				Example: `  orgctl config-vars update SUPPORT_EMAIL --value staging=qa2@example.com
+					Example: `  orgctl config-vars update SUPPORT_EMAIL --value staging=qa2@example.com
   orgctl config-vars update SUPPORT_EMAIL --description "Support inbox" --secret=false
   orgctl config-vars update SUPPORT_EMAIL --body full.json`,
+				},
+				Args: opdef.Args{Params: []string{"id"}},
 				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Usage: "new name"},
 					{Flag: "description", Key: "description", Usage: "new description"},
 					{Flag: "secret", Key: "secret", Kind: opdef.KBool, Usage: "make the values secret or not"},
 					{Flag: "value", In: opdef.InLocal, Kind: opdef.KTexts, KeyKind: "environments", Usage: "set one environment's value, `ENVIRONMENT=VALUE` (the environment's id or name; repeatable)"},
 				},
-				Shape: updateConfigVar, Merge: mergeConfigVar},
-			{Use: "delete VARIABLE_ID", Short: "Delete a configuration variable and its values", Method: http.MethodDelete, Path: "/configuration_variables/{id}", Args: []string{"id"}, Scope: "Configuration Variables > Write",
-				Destructive: true,
-				Confirm:     "Delete configuration variable %s and its value in every environment? This cannot be undone.", Example: "  orgctl config-vars delete SUPPORT_EMAIL --yes"},
+
+				Hooks: opdef.Hooks{Shape: updateConfigVar, Merge: mergeConfigVar},
+			},
+			{Use: "delete VARIABLE_ID", Method: http.MethodDelete, Path: "/configuration_variables/{id}", Scope: "Configuration Variables > Write",
+				Help: opdef.Help{
+					Short:   "Delete a configuration variable and its values",
+					Example: "  orgctl config-vars delete SUPPORT_EMAIL --yes",
+				},
+				Args: opdef.Args{Params: []string{"id"}},
+				Confirm: &opdef.Confirm{
+					Question: "Delete configuration variable %s and its value in every environment? This cannot be undone.",
+				},
+			},
 		},
 	}
 }

@@ -60,8 +60,8 @@ func revisionForm(c *opdef.Call) error {
 	if err := w.Close(); err != nil {
 		return err
 	}
-	c.RawBody = buf.Bytes()
-	c.ContentType = w.FormDataContentType()
+	c.Req.RawBody = buf.Bytes()
+	c.Req.ContentType = w.FormDataContentType()
 	return nil
 }
 
@@ -81,33 +81,48 @@ components for apps. A library has revisions; each revision is a set of files.`,
 			{Header: "UPDATED", Field: "updated_at"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Short: "List custom component libraries", Method: http.MethodGet, Path: "/custom_component_libraries", Scope: "CustomComponent > Read",
-				Long: `The published API marks a libraryId query parameter as required on this list;
+			{Use: "list", Method: http.MethodGet, Path: "/custom_component_libraries", Scope: "CustomComponent > Read",
+				Help: opdef.Help{
+					Short: "List custom component libraries",
+					Long: `The published API marks a libraryId query parameter as required on this list;
 orgctl sends it only when --library-id is given.`,
-				Example: "  orgctl custom-components list\n  orgctl custom-components list --library-id LIB_ID -o json",
+					Example: "  orgctl custom-components list\n  orgctl custom-components list --library-id LIB_ID -o json",
+				},
 				Fields: []opdef.Field{
 					{Flag: "library-id", Key: "libraryId", In: opdef.InQuery, Usage: "only this library `UUID`"},
 				}},
-			{Use: "get LIBRARY_ID", Short: "Show a custom component library", Method: http.MethodGet, Path: "/custom_component_libraries/{libraryId}", Args: []string{"libraryId"}, Scope: "CustomComponent > Read",
-				Example: "  orgctl custom-components get LIB_ID"},
-			{Use: "create", Short: "Create a custom component library", Method: http.MethodPost, Path: "/custom_component_libraries", Scope: "CustomComponent > Write", Body: true,
-				Exists: opdef.LookFirst("custom-components", "name", ""),
-				Long:   "--name is how code refers to the library, --label how the editor shows it.",
-				Example: `  orgctl custom-components create --name charts --label Charts
+			{Use: "get LIBRARY_ID", Method: http.MethodGet, Path: "/custom_component_libraries/{libraryId}", Scope: "CustomComponent > Read",
+				Help: opdef.Help{
+					Short:   "Show a custom component library",
+					Example: "  orgctl custom-components get LIB_ID",
+				},
+				Args: opdef.Args{Params: []string{"libraryId"}},
+			},
+			{Use: "create", Method: http.MethodPost, Path: "/custom_component_libraries", Scope: "CustomComponent > Write", Body: true,
+				Help: opdef.Help{
+					Short: "Create a custom component library",
+					Long:  "--name is how code refers to the library, --label how the editor shows it.",
+					Example: `  orgctl custom-components create --name charts --label Charts
   orgctl custom-components create --name charts --label Charts --description "Shared charts" --id 0b9f6c1e-2f1a-4c62-9a57-4f0f0f5a3b11`,
+				},
+				Bulk: opdef.Bulk{Exists: opdef.LookFirst("custom-components", "name", "")},
 				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "name used in code"},
 					{Flag: "label", Key: "label", Required: true, Usage: "human-readable name shown in the editor"},
 					{Flag: "description", Key: "description", Usage: "description (default: none)"},
 					{Flag: "id", Key: "id", Usage: "use this `UUID` (to keep ids in sync across instances)"},
 				},
-				Shape: func(c *opdef.Call) error {
-					// description is required but nullable: absent means "none".
-					if _, ok := c.BodyObject()["description"]; !ok {
-						c.Body["description"] = nil
-					}
-					return nil
-				}},
+
+				Hooks: opdef.Hooks{
+					Shape: func(c *opdef.Call) error {
+						// description is required but nullable: absent means "none".
+						if _, ok := c.BodyObject()["description"]; !ok {
+							c.Req.Body["description"] = nil
+						}
+						return nil
+					},
+				},
+			},
 		},
 		Groups: []engine.Group{{
 			Name:  "revisions",
@@ -120,26 +135,42 @@ orgctl sends it only when --library-id is given.`,
 			},
 			Example: "  orgctl custom-components revisions list LIB_ID\n  orgctl custom-components revisions create LIB_ID --files dist.zip --version-bump minor",
 			Ops: []opdef.Op{
-				{Use: "list LIBRARY_ID", Short: "List a library's revisions", Method: http.MethodGet, Path: "/custom_component_libraries/{libraryId}/revisions", Args: []string{"libraryId"}, Scope: "CustomComponent > Read",
-					Example: "  orgctl custom-components revisions list LIB_ID\n  orgctl custom-components revisions list LIB_ID --jq 'map(.version)'"},
-				{Use: "create LIBRARY_ID", Short: "Upload a new revision (multipart/form-data)", Method: http.MethodPost, Path: "/custom_component_libraries/{libraryId}/revisions", Args: []string{"libraryId"}, Scope: "CustomComponent > Write",
-					Long: `Uploads the library's files (one file, sent as the "files" form part) and bumps
+				{Use: "list LIBRARY_ID", Method: http.MethodGet, Path: "/custom_component_libraries/{libraryId}/revisions", Scope: "CustomComponent > Read",
+					Help: opdef.Help{
+						Short:   "List a library's revisions",
+						Example: "  orgctl custom-components revisions list LIB_ID\n  orgctl custom-components revisions list LIB_ID --jq 'map(.version)'",
+					},
+					Args: opdef.Args{Params: []string{"libraryId"}},
+				},
+				{Use: "create LIBRARY_ID", Method: http.MethodPost, Path: "/custom_component_libraries/{libraryId}/revisions", Scope: "CustomComponent > Write",
+					Help: opdef.Help{
+						Short: "Upload a new revision (multipart/form-data)",
+						Long: `Uploads the library's files (one file, sent as the "files" form part) and bumps
 the version: minor, major, dev, or specify_version with --version.`,
-					Example: `  orgctl custom-components revisions create LIB_ID --files dist.zip --version-bump minor
+						Example: `  orgctl custom-components revisions create LIB_ID --files dist.zip --version-bump minor
   orgctl custom-components revisions create LIB_ID --files dist.zip --version-bump specify_version --version 2.0.0`,
+					},
+					Args: opdef.Args{Params: []string{"libraryId"}},
 					Fields: []opdef.Field{
 						{Flag: "files", In: opdef.InLocal, Required: true, Usage: "the revision's files, a `FILE` uploaded as is"},
 						{Flag: "version-bump", In: opdef.InLocal, Required: true, Enum: []string{"minor", "major", "dev", "specify_version"}, Usage: "how the version changes"},
 						{Flag: "version", In: opdef.InLocal, Usage: "exact version tag (with --version-bump specify_version)"},
 						{Flag: "id", In: opdef.InLocal, Usage: "use this revision `UUID`"},
 					},
-					Shape: revisionForm},
-				{Use: "files LIBRARY_ID REVISION_ID", Short: "Show the files of a revision", Method: http.MethodGet, Path: "/custom_component_libraries/{libraryId}/revisions/{revisionId}/files", Args: []string{"libraryId", "revisionId"}, Scope: "CustomComponent > Read",
+
+					Hooks: opdef.Hooks{Shape: revisionForm},
+				},
+				{Use: "files LIBRARY_ID REVISION_ID", Method: http.MethodGet, Path: "/custom_component_libraries/{libraryId}/revisions/{revisionId}/files", Scope: "CustomComponent > Read",
+					Help: opdef.Help{
+						Short:   "Show the files of a revision",
+						Example: "  orgctl custom-components revisions files LIB_ID REV_ID\n  orgctl custom-components revisions files LIB_ID REV_ID --jq '.[] | select(.filepath==\"index.js\") | .file_contents' > index.js",
+					},
+					Args: opdef.Args{Params: []string{"libraryId", "revisionId"}},
 					Columns: []output.Column{{Header: "PATH", Field: "filepath"}, {Header: "BYTES", Value: func(r map[string]any) string {
 						s, _ := r["file_contents"].(string)
 						return fmt.Sprint(len(s))
 					}}, {Header: "UPDATED", Field: "updated_at"}},
-					Example: "  orgctl custom-components revisions files LIB_ID REV_ID\n  orgctl custom-components revisions files LIB_ID REV_ID --jq '.[] | select(.filepath==\"index.js\") | .file_contents' > index.js"},
+				},
 			},
 		}},
 	}

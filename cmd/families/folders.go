@@ -25,14 +25,23 @@ func foldersGroup() engine.Group {
 			{Header: "SYSTEM", Field: "is_system_folder"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Short: "List folders", Method: http.MethodGet, Path: "/folders", Scope: "Folders > Read", List: true,
-				Example: "  orgctl folders list\n  orgctl folders list --jq '.[] | select(.folder_type == \"app\") | .id'"},
-			{Use: "get FOLDER_ID", Short: "Show a folder", Method: http.MethodGet, Path: "/folders/{folderId}", Args: []string{"folderId"}, Scope: "Folders > Read",
-				Example: "  orgctl folders get app:/Finance"},
+			{Use: "list", Method: http.MethodGet, Path: "/folders", Scope: "Folders > Read", List: true,
+				Help: opdef.Help{
+					Short:   "List folders",
+					Example: "  orgctl folders list\n  orgctl folders list --jq '.[] | select(.folder_type == \"app\") | .id'",
+				},
+			},
+			{Use: "get FOLDER_ID", Method: http.MethodGet, Path: "/folders/{folderId}", Scope: "Folders > Read",
+				Help: opdef.Help{Short: "Show a folder", Example: "  orgctl folders get app:/Finance"},
+				Args: opdef.Args{Params: []string{"folderId"}},
+			},
 			{
-				Use: "create", Short: "Create a folder", Method: http.MethodPost, Path: "/folders", Scope: "Folders > Write", Body: true,
-				Exists:  opdef.FolderExists,
-				Example: "  orgctl folders create --name Reports --type app\n  orgctl folders create --name ETL --type workflow --parent workflow_4",
+				Use: "create", Method: http.MethodPost, Path: "/folders", Scope: "Folders > Write", Body: true,
+				Help: opdef.Help{
+					Short:   "Create a folder",
+					Example: "  orgctl folders create --name Reports --type app\n  orgctl folders create --name ETL --type workflow --parent workflow_4",
+				},
+				Bulk: opdef.Bulk{Exists: opdef.FolderExists},
 				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "folder name"},
 					{Flag: "type", Key: "folder_type", Required: true, Enum: kinds.FolderTypes, Usage: "what the folder holds"},
@@ -40,19 +49,28 @@ func foldersGroup() engine.Group {
 				},
 			},
 			{
-				Use: "update FOLDER_ID", Short: "Rename or move a folder", Method: http.MethodPatch, Path: "/folders/{folderId}", Args: []string{"folderId"}, Scope: "Folders > Write",
+				Use: "update FOLDER_ID", Method: http.MethodPatch, Path: "/folders/{folderId}", Scope: "Folders > Write",
+				Help: opdef.Help{
+					Short:   "Rename or move a folder",
+					Example: "  orgctl folders update app:/Finance --name Archive\n  orgctl folders update app:/Finance --parent app_1",
+				},
+				Args: opdef.Args{Params: []string{"folderId"}},
 				Body: true, Patch: true,
-				Example: "  orgctl folders update app:/Finance --name Archive\n  orgctl folders update app:/Finance --parent app_1",
 				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", In: opdef.InPatch, Usage: "new name"},
 					{Flag: "parent", Key: "parent_folder_id", In: opdef.InPatch, Usage: "move under this `FOLDER` (id or path)"},
 				},
 			},
 			{
-				Use: "delete FOLDER_ID", Short: "Delete a folder", Method: http.MethodDelete, Path: "/folders/{folderId}", Args: []string{"folderId"}, Scope: "Folders > Write",
-				Destructive: true,
-				Confirm:     "Delete folder %s? With --recursive, everything in it goes too; this cannot be undone.",
-				Example:     "  orgctl folders delete app:/Finance --yes\n  orgctl folders delete app:/Finance --recursive --yes   # with its apps",
+				Use: "delete FOLDER_ID", Method: http.MethodDelete, Path: "/folders/{folderId}", Scope: "Folders > Write",
+				Help: opdef.Help{
+					Short:   "Delete a folder",
+					Example: "  orgctl folders delete app:/Finance --yes\n  orgctl folders delete app:/Finance --recursive --yes   # with its apps",
+				},
+				Args: opdef.Args{Params: []string{"folderId"}},
+				Confirm: &opdef.Confirm{
+					Question: "Delete folder %s? With --recursive, everything in it goes too; this cannot be undone.",
+				},
 				Fields: []opdef.Field{
 					{Flag: "recursive", Key: "recursive", In: opdef.InQuery, Kind: opdef.KBool, Usage: "also delete the folder's contents (app folders only)"},
 				},

@@ -50,7 +50,7 @@ func membersAdded(c *opdef.Call) string {
 	var answer struct {
 		Name string `json:"name"`
 	}
-	if json.Unmarshal(c.Answer, &answer) == nil && answer.Name != "" {
+	if json.Unmarshal(c.Run.Answer, &answer) == nil && answer.Name != "" {
 		group = answer.Name // the group as named, though given by id
 	}
 	return "Added " + who + " to group " + group + as
@@ -69,7 +69,7 @@ func membersFromFlags(c *opdef.Call) error {
 	for _, id := range ids {
 		members = append(members, map[string]any{"id": id, "is_group_admin": admin})
 	}
-	c.Body["members"] = members
+	c.Req.Body["members"] = members
 	return nil
 }
 
@@ -91,7 +91,7 @@ func numbersIn(key, flag string) func(c *opdef.Call) error {
 			// Re-formatted: "007" parses but is no JSON number.
 			out = append(out, json.Number(strconv.FormatUint(n, 10)))
 		}
-		opdef.SetPath(c.Body, key, out)
+		opdef.SetPath(c.Req.Body, key, out)
 		return nil
 	}
 }
@@ -128,33 +128,58 @@ func groupsGroup() engine.Group {
 			{Header: "WORKFLOW ACCESS", Field: "universal_workflow_access"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Short: "List groups", Method: http.MethodGet, Path: "/groups", Scope: "Groups > Read", List: true,
-				Example: "  orgctl groups list\n  orgctl groups list -o json --jq '.[].name'"},
-			{Use: "get GROUP_ID", Short: "Show a group with its members", Method: http.MethodGet, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Read",
-				Example: "  orgctl groups get support\n  orgctl groups get support --exclude-disabled-users -o yaml",
-				View:    groupView,
+			{Use: "list", Method: http.MethodGet, Path: "/groups", Scope: "Groups > Read", List: true,
+				Help: opdef.Help{
+					Short:   "List groups",
+					Example: "  orgctl groups list\n  orgctl groups list -o json --jq '.[].name'",
+				},
+			},
+			{Use: "get GROUP_ID", Method: http.MethodGet, Path: "/groups/{groupId}", Scope: "Groups > Read",
+				Help: opdef.Help{
+					Short:   "Show a group with its members",
+					Example: "  orgctl groups get support\n  orgctl groups get support --exclude-disabled-users -o yaml",
+				},
+				Args:  opdef.Args{Params: []string{"groupId"}},
+				Hooks: opdef.Hooks{View: groupView},
 				Fields: []opdef.Field{
 					{Flag: "exclude-disabled-users", Key: "excludeDisabledUsers", In: opdef.InQuery, Kind: opdef.KBool, Usage: "leave disabled users out of members"},
 				}},
-			{Use: "create", Short: "Create a group", Method: http.MethodPost, Path: "/groups", Scope: "Groups > Write", Body: true,
-				Exists:  opdef.ConflictKey("groups", "name", "update"),
-				Example: "  orgctl groups create --name Analysts\n  orgctl groups create --name Ops --universal-resource-access edit --user ana.viewer@sandbox.example --admin",
-				Fields:  createFields, Shape: membersFromFlags},
-			{Use: "update GROUP_ID", Short: "Change a group's fields (JSON Patch)", Method: http.MethodPatch, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Write",
+			{Use: "create", Method: http.MethodPost, Path: "/groups", Scope: "Groups > Write", Body: true,
+				Help: opdef.Help{
+					Short:   "Create a group",
+					Example: "  orgctl groups create --name Analysts\n  orgctl groups create --name Ops --universal-resource-access edit --user ana.viewer@sandbox.example --admin",
+				},
+				Bulk:   opdef.Bulk{Exists: opdef.ConflictKey("groups", "name", "update")},
+				Fields: createFields,
+				Hooks:  opdef.Hooks{Shape: membersFromFlags},
+			},
+			{Use: "update GROUP_ID", Method: http.MethodPatch, Path: "/groups/{groupId}", Scope: "Groups > Write",
+				Help: opdef.Help{
+					Short:   "Change a group's fields (JSON Patch)",
+					Example: "  orgctl groups update support --name Analytics\n  orgctl groups update support --universal-app-access edit",
+				},
+				Args: opdef.Args{Params: []string{"groupId"}},
 				Body: true, Patch: true,
-				Example: "  orgctl groups update support --name Analytics\n  orgctl groups update support --universal-app-access edit",
-				Fields:  append([]opdef.Field{{Flag: "name", Key: "name", In: opdef.InPatch, Usage: "new name"}}, groupAccessFields(opdef.InPatch)...)},
-			{Use: "delete GROUP_ID", Short: "Delete a group", Method: http.MethodDelete, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Write",
-				Destructive: true,
-				Confirm:     "Delete group %s? Its members lose the access it gives them; this cannot be undone.", Example: "  orgctl groups delete support --yes"},
-			{Use: "replace GROUP_ID", Short: "Replace a whole group (PUT)", Method: http.MethodPut, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Write",
-				Body: true,
-				Long: `Sends the complete group: fields left out are reset by the API, and the member
+				Fields: append([]opdef.Field{{Flag: "name", Key: "name", In: opdef.InPatch, Usage: "new name"}}, groupAccessFields(opdef.InPatch)...)},
+			{Use: "delete GROUP_ID", Method: http.MethodDelete, Path: "/groups/{groupId}", Scope: "Groups > Write",
+				Help: opdef.Help{Short: "Delete a group", Example: "  orgctl groups delete support --yes"},
+				Args: opdef.Args{Params: []string{"groupId"}},
+				Confirm: &opdef.Confirm{
+					Question: "Delete group %s? Its members lose the access it gives them; this cannot be undone.",
+				},
+			},
+			{Use: "replace GROUP_ID", Method: http.MethodPut, Path: "/groups/{groupId}", Scope: "Groups > Write",
+				Help: opdef.Help{
+					Short: "Replace a whole group (PUT)",
+					Long: `Sends the complete group: fields left out are reset by the API, and the member
 list becomes exactly --user (or the body's "members"). To change one field, use
 'groups update'. A safe round trip: 'orgctl groups get support -o json > g.json', edit
 g.json, then 'orgctl groups replace support --body g.json'.`,
-				Example: `  orgctl groups replace support --name Analysts --universal-app-access use --user ana.viewer@sandbox.example --user dev.lee@sandbox.example
+					Example: `  orgctl groups replace support --name Analysts --universal-app-access use --user ana.viewer@sandbox.example --user dev.lee@sandbox.example
   orgctl groups get support -o json > g.json && orgctl groups replace support --body g.json`,
+				},
+				Args: opdef.Args{Params: []string{"groupId"}},
+				Body: true,
 				Fields: append(append([]opdef.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "group name"},
 					{Flag: "user", In: opdef.InLocal, Kind: opdef.KStrings, Usage: "member `USER` (id or email; repeatable; the complete member list)"},
@@ -168,57 +193,79 @@ g.json, then 'orgctl groups replace support --body g.json'.`,
 					opdef.Field{Flag: "account-details-access", Key: "account_details_access", Kind: opdef.KBool, Usage: "may see account details"},
 					opdef.Field{Flag: "landing-page-app", Key: "landing_page_app_id", Usage: "landing page `APP` (UUID or name)"},
 				),
-				Shape: func(c *opdef.Call) error {
-					// A body from 'groups get' carries read-only fields the PUT schema rejects or ignores.
-					for _, k := range []string{"id", "legacy_id", "created_at", "updated_at"} {
-						delete(c.BodyObject(), k)
-					}
-					if ms, ok := c.Body["members"].([]any); ok {
-						for _, m := range ms {
-							if mm, ok := m.(map[string]any); ok {
-								delete(mm, "email")
+
+				Hooks: opdef.Hooks{
+					Shape: func(c *opdef.Call) error {
+						// A body from 'groups get' carries read-only fields the PUT schema rejects or ignores.
+						for _, k := range []string{"id", "legacy_id", "created_at", "updated_at"} {
+							delete(c.BodyObject(), k)
+						}
+						if ms, ok := c.Req.Body["members"].([]any); ok {
+							for _, m := range ms {
+								if mm, ok := m.(map[string]any); ok {
+									delete(mm, "email")
+								}
 							}
 						}
-					}
-					if c.LocalBool("admin") && !c.Has("user") {
-						return cli.UsageErrorf("%s: --admin applies to --user members; pass --user too", c.Command)
-					}
-					return membersFromFlags(c)
-				}},
+						if c.LocalBool("admin") && !c.Has("user") {
+							return cli.UsageErrorf("%s: --admin applies to --user members; pass --user too", c.Command)
+						}
+						return membersFromFlags(c)
+					},
+				},
+			},
 		},
 		Groups: []engine.Group{{
 			Name:    "members",
 			Short:   "Add and remove group members",
 			Columns: memberColumns,
 			Ops: []opdef.Op{
-				{Use: "list GROUP", Short: "List a group's members", Method: http.MethodGet, Path: "/groups/{groupId}", Args: []string{"groupId"}, Scope: "Groups > Read",
-					Long:    "GROUP is an id or a name. One row per member: email, id, group admin. -o json\nis the group as the API gives it (its \"members\" field holds the list).",
-					Example: "  orgctl groups members list support\n  orgctl groups members list support -o json --jq '.members[].email'",
+				{Use: "list GROUP", Method: http.MethodGet, Path: "/groups/{groupId}", Scope: "Groups > Read",
+					Help: opdef.Help{
+						Short:   "List a group's members",
+						Long:    "GROUP is an id or a name. One row per member: email, id, group admin. -o json\nis the group as the API gives it (its \"members\" field holds the list).",
+						Example: "  orgctl groups members list support\n  orgctl groups members list support -o json --jq '.members[].email'",
+					},
+					Args: opdef.Args{Params: []string{"groupId"}},
 					Columns: []output.Column{
 						{Header: "EMAIL", Field: "email"},
 						{Header: "ID", Field: "id"},
 						{Header: "GROUP ADMIN", Field: "is_group_admin"},
 					},
-					View: membersView},
-				{Use: "add GROUP_ID", Done: "Added members to group %s", Short: "Add users to a group", Method: http.MethodPost, Path: "/groups/{groupId}/members", Args: []string{"groupId"}, Scope: "Groups > Write",
-					Long: `The API answers adding a member who is one already as if it added them, so
+
+					Hooks: opdef.Hooks{View: membersView},
+				},
+				{Use: "add GROUP_ID", Method: http.MethodPost, Path: "/groups/{groupId}/members", Scope: "Groups > Write",
+					Help: opdef.Help{
+						Short: "Add users to a group",
+						Long: `The API answers adding a member who is one already as if it added them, so
 orgctl looks in the list of groups first (the list a group's name is looked up
 in: no second request then) and, when every --user is a member already (and a
 group admin, with --admin), says so and sends nothing.`,
-					Exists:  opdef.MemberExists,
-					Batch:   "members",
-					Body:    true,
-					Example: "  orgctl groups members add support --user ana.viewer@sandbox.example\n  orgctl groups members add support --user ana.viewer@sandbox.example --user dev.lee@sandbox.example --admin",
+						Example: "  orgctl groups members add support --user ana.viewer@sandbox.example\n  orgctl groups members add support --user ana.viewer@sandbox.example --user dev.lee@sandbox.example --admin",
+						Done:    "Added members to group %s",
+					},
+					Args: opdef.Args{Params: []string{"groupId"}},
+					Bulk: opdef.Bulk{Exists: opdef.MemberExists, Batch: "members"},
+					Body: true,
 					Fields: []opdef.Field{
 						{Flag: "user", In: opdef.InLocal, Kind: opdef.KStrings, Usage: "member `USER` to add (id or email; repeatable)"},
 						{Flag: "admin", In: opdef.InLocal, Kind: opdef.KBool, Usage: "make them group admins"},
 					},
-					Shape: membersFromFlags, Said: membersAdded},
-				{Use: "remove GROUP_ID USER_ID", Done: "Removed %[2]s from group %[1]s", Short: "Remove a user from a group", Method: http.MethodDelete, Path: "/groups/{groupId}/members/{userSid}", Args: []string{"groupId", "userSid"}, Scope: "Groups > Write",
-					ArgFlags:    []string{"", "user"},
-					Destructive: true,
-					Confirm:     "Remove %[2]s from group %[1]s? They lose the access the group gives; 'orgctl groups members add' puts them back.",
-					Example:     "  orgctl groups members remove support ana.viewer@sandbox.example --yes\n  orgctl groups members remove support --user ana.viewer@sandbox.example --yes"},
+
+					Hooks: opdef.Hooks{Shape: membersFromFlags, DoneLine: membersAdded},
+				},
+				{Use: "remove GROUP_ID USER_ID", Method: http.MethodDelete, Path: "/groups/{groupId}/members/{userSid}", Scope: "Groups > Write",
+					Help: opdef.Help{
+						Short:   "Remove a user from a group",
+						Example: "  orgctl groups members remove support ana.viewer@sandbox.example --yes\n  orgctl groups members remove support --user ana.viewer@sandbox.example --yes",
+						Done:    "Removed %[2]s from group %[1]s",
+					},
+					Args: opdef.Args{Params: []string{"groupId", "userSid"}, Flags: []string{"", "user"}},
+					Confirm: &opdef.Confirm{
+						Question: "Remove %[2]s from group %[1]s? They lose the access the group gives; 'orgctl groups members add' puts them back.",
+					},
+				},
 			},
 		}, {
 			Name:  "invites",
@@ -227,15 +274,32 @@ group admin, with --admin), says so and sends nothing.`,
 Invite ids are numbers (see 'orgctl invites list').`,
 			Columns: memberColumns,
 			Ops: []opdef.Op{
-				{Use: "add GROUP_ID", Done: "Added invites to group %s", Short: "Add user invites to a group", Method: http.MethodPost, Path: "/groups/{groupId}/user_invites", Args: []string{"groupId"}, Scope: "Groups > Write",
-					Example: "  orgctl groups invites add support --invite 1\n  orgctl groups invites add support --invite invitee@sandbox.example",
+				{Use: "add GROUP_ID", Method: http.MethodPost, Path: "/groups/{groupId}/user_invites", Scope: "Groups > Write",
+					Help: opdef.Help{
+						Short:   "Add user invites to a group",
+						Example: "  orgctl groups invites add support --invite 1\n  orgctl groups invites add support --invite invitee@sandbox.example",
+						Done:    "Added invites to group %s",
+					},
+					Args: opdef.Args{Params: []string{"groupId"}},
 					Fields: []opdef.Field{
 						{Flag: "invite", Key: "userInviteIds", Kind: opdef.KStrings, Required: true, Usage: "user `INVITE` to add (id or invited email; repeatable)"},
 					},
-					Shape: numbersIn("userInviteIds", "invite"), Batch: "userInviteIds"},
-				{Use: "remove GROUP_ID INVITE_ID", Done: "Removed invite %[2]s from group %[1]s", Short: "Remove a user invite from a group", Method: http.MethodDelete, Path: "/groups/{groupId}/user_invites/{userInviteId}", Args: []string{"groupId", "userInviteId"}, Scope: "Groups > Write",
-					Destructive: true,
-					Confirm:     "Remove invite %[2]s from group %[1]s? 'orgctl groups invites add' puts it back.", Example: "  orgctl groups invites remove support 1 --yes"},
+
+					Hooks: opdef.Hooks{Shape: numbersIn("userInviteIds", "invite")},
+
+					Bulk: opdef.Bulk{Batch: "userInviteIds"},
+				},
+				{Use: "remove GROUP_ID INVITE_ID", Method: http.MethodDelete, Path: "/groups/{groupId}/user_invites/{userInviteId}", Scope: "Groups > Write",
+					Help: opdef.Help{
+						Short:   "Remove a user invite from a group",
+						Example: "  orgctl groups invites remove support 1 --yes",
+						Done:    "Removed invite %[2]s from group %[1]s",
+					},
+					Args: opdef.Args{Params: []string{"groupId", "userInviteId"}},
+					Confirm: &opdef.Confirm{
+						Question: "Remove invite %[2]s from group %[1]s? 'orgctl groups invites add' puts it back.",
+					},
+				},
 			},
 		}},
 	}

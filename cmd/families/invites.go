@@ -33,26 +33,43 @@ Gotchas:
 			{Header: "LINK", Field: "invite_link"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Short: "List user invites", Method: http.MethodGet, Path: "/user_invites", Scope: "Users > Read",
-				Example: "  orgctl invites list\n  orgctl invites list --jq '.[] | select(.claimed_by == null) | .invited_email'"},
-			{Use: "get INVITE_ID", Short: "Show a user invite", Method: http.MethodGet, Path: "/user_invites/{userInviteId}", Args: []string{"userInviteId"}, Scope: "Users > Read",
-				Example: "  orgctl invites get 1 -o json"},
-			{Use: "create", Short: "Invite someone by email", Method: http.MethodPost, Path: "/user_invites", Scope: "Users > Write", Body: true,
-				Example: "  orgctl invites create --email ada@example.com\n  orgctl invites create --email ada@example.com --group 2 --group 3 --metadata level=3 --jq .invite_link",
+			{Use: "list", Method: http.MethodGet, Path: "/user_invites", Scope: "Users > Read",
+				Help: opdef.Help{
+					Short:   "List user invites",
+					Example: "  orgctl invites list\n  orgctl invites list --jq '.[] | select(.claimed_by == null) | .invited_email'",
+				},
+			},
+			{Use: "get INVITE_ID", Method: http.MethodGet, Path: "/user_invites/{userInviteId}", Scope: "Users > Read",
+				Help: opdef.Help{Short: "Show a user invite", Example: "  orgctl invites get 1 -o json"},
+				Args: opdef.Args{Params: []string{"userInviteId"}},
+			},
+			{Use: "create", Method: http.MethodPost, Path: "/user_invites", Scope: "Users > Write", Body: true,
+				Help: opdef.Help{
+					Short:   "Invite someone by email",
+					Example: "  orgctl invites create --email ada@example.com\n  orgctl invites create --email ada@example.com --group 2 --group 3 --metadata level=3 --jq .invite_link",
+				},
 				Fields: []opdef.Field{
 					{Flag: "email", Key: "email", Required: true, Usage: "invitee's email"},
 					{Flag: "group", Key: "defaultGroupIds", Kind: opdef.KStrings, Usage: "add the invitee to this `GROUP` (id or name; repeatable)"},
 					{Flag: "metadata", Key: "metadata", Kind: opdef.KKV, Usage: "metadata `KEY=VALUE` (repeatable)"},
 				},
-				Shape: func(c *opdef.Call) error {
-					if c.Body["defaultGroupIds"] == nil {
-						return nil
-					}
-					return numbersIn("defaultGroupIds", "group")(c)
-				}},
-			{Use: "delete INVITE_ID", Short: "Revoke a user invite", Method: http.MethodDelete, Path: "/user_invites/{userInviteId}", Args: []string{"userInviteId"}, Scope: "Users > Write",
-				Destructive: true,
-				Confirm:     "Revoke invite %s? Its link stops working; 'orgctl invites create' sends a new one.", Example: "  orgctl invites delete 1 --yes"},
+
+				Hooks: opdef.Hooks{
+					Shape: func(c *opdef.Call) error {
+						if c.Req.Body["defaultGroupIds"] == nil {
+							return nil
+						}
+						return numbersIn("defaultGroupIds", "group")(c)
+					},
+				},
+			},
+			{Use: "delete INVITE_ID", Method: http.MethodDelete, Path: "/user_invites/{userInviteId}", Scope: "Users > Write",
+				Help: opdef.Help{Short: "Revoke a user invite", Example: "  orgctl invites delete 1 --yes"},
+				Args: opdef.Args{Params: []string{"userInviteId"}},
+				Confirm: &opdef.Confirm{
+					Question: "Revoke invite %s? Its link stops working; 'orgctl invites create' sends a new one.",
+				},
+			},
 		},
 		Groups: []engine.Group{g},
 	}

@@ -61,7 +61,7 @@ func shapeObservability(create bool) func(c *opdef.Call) error {
 			cfg["ca_certs"] = certs
 		}
 		if cfg != nil {
-			c.Body["config"] = cfg
+			c.Req.Body["config"] = cfg
 			switch cfg["provider"] {
 			case "Sentry":
 				if cfg["dsn"] == nil {
@@ -81,10 +81,10 @@ func shapeObservability(create bool) func(c *opdef.Call) error {
 				return cli.UsageErrorf("provider settings need --provider (%s)", strings.Join(observabilityProviders, " or "))
 			}
 		}
-		if _, ok := c.Body["enabled"]; create && !ok {
-			c.Body["enabled"] = true
+		if _, ok := c.Req.Body["enabled"]; create && !ok {
+			c.Req.Body["enabled"] = true
 		}
-		if !create && len(c.Body) == 0 {
+		if !create && len(c.Req.Body) == 0 {
 			return cli.UsageErrorf("%s: nothing to change: pass provider flags, --enabled or --body", c.Command)
 		}
 		return nil
@@ -130,53 +130,83 @@ reported. One configuration per provider; creating a second one fails.`,
 			}},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Short: "List observability configurations", Method: http.MethodGet, Path: "/observability/config", Scope: "Observability > Read",
-				Example: "  orgctl observability list\n  orgctl observability list -o json"},
-			{Use: "create", Short: "Configure a provider", Method: http.MethodPost, Path: "/observability/config", Scope: "Observability > Write", Body: true,
-				Long: "Enabled unless --enabled=false. Fails when the provider is already configured.",
-				Example: `  orgctl observability create --provider Sentry --dsn https://key@o1.ingest.sentry.io/42 --ca-cert corp-ca.pem
-  pass show datadog | orgctl observability create --provider Datadog --site US5 --api-key-file -`,
-				Fields: observabilityFields(true),
-				Shape:  shapeObservability(true)},
-			{Use: "update CONFIG_ID", Short: "Change a provider configuration", Method: http.MethodPut, Path: "/observability/config/{configId}", Args: []string{"configId"}, Scope: "Observability > Write", Body: true,
-				Long: "Provider settings are replaced as a whole: with any of them, pass --provider and all that provider needs.",
-				Example: `  orgctl observability update CONFIG_ID --enabled=false
-  orgctl observability update CONFIG_ID --provider Datadog --site EU1 --api-key-file new.key`,
-				Fields: observabilityFields(false),
-				Shape:  shapeObservability(false)},
-			{Use: "delete CONFIG_ID", Short: "Remove a provider configuration", Method: http.MethodDelete, Path: "/observability/config/{configId}", Args: []string{"configId"}, Scope: "Observability > Write",
-				Destructive: true,
-				Confirm:     "Remove observability configuration %s? App errors stop reaching the provider until 'orgctl observability create' sets it up again.", Example: "  orgctl observability delete CONFIG_ID --yes"},
-			{Use: "test PROVIDER", Done: "Sent a test event to %s", Short: "Send a test error event to Sentry or Datadog", Method: http.MethodPost, Path: "/observability/provider/{provider}/test", Args: []string{"provider"}, Scope: "Observability > Read",
-				Long:    "Exits 1 with the provider's message when the event could not be delivered.",
-				Example: "  orgctl observability test Sentry\n  orgctl observability test Datadog -o json",
-				Shape: func(c *opdef.Call) error {
-					// The spec's enum is checked before (in any case) and after this.
-					for _, p := range observabilityProviders {
-						if strings.EqualFold(p, c.Params["provider"]) {
-							c.Params["provider"] = p
-						}
-					}
-					return nil
+			{Use: "list", Method: http.MethodGet, Path: "/observability/config", Scope: "Observability > Read",
+				Help: opdef.Help{
+					Short:   "List observability configurations",
+					Example: "  orgctl observability list\n  orgctl observability list -o json",
 				},
-				View: func(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
-					var r struct {
-						Success *bool  `json:"success"`
-						Message string `json:"message"`
-					}
-					_ = json.Unmarshal(data, &r)
-					if p.Opts.Structured() {
-						if err := p.Print(data, nil); err != nil {
-							return err
+			},
+			{Use: "create", Method: http.MethodPost, Path: "/observability/config", Scope: "Observability > Write", Body: true,
+				Help: opdef.Help{
+					Short: "Configure a provider",
+					Long:  "Enabled unless --enabled=false. Fails when the provider is already configured.",
+					Example: `  orgctl observability create --provider Sentry --dsn https://key@o1.ingest.sentry.io/42 --ca-cert corp-ca.pem
+  pass show datadog | orgctl observability create --provider Datadog --site US5 --api-key-file -`,
+				},
+				Fields: observabilityFields(true),
+
+				Hooks: opdef.Hooks{Shape: shapeObservability(true)},
+			},
+			{Use: "update CONFIG_ID", Method: http.MethodPut, Path: "/observability/config/{configId}", Scope: "Observability > Write", Body: true,
+				Help: opdef.Help{
+					Short: "Change a provider configuration",
+					Long:  "Provider settings are replaced as a whole: with any of them, pass --provider and all that provider needs.",
+					Example: `  orgctl observability update CONFIG_ID --enabled=false
+  orgctl observability update CONFIG_ID --provider Datadog --site EU1 --api-key-file new.key`,
+				},
+				Args:   opdef.Args{Params: []string{"configId"}},
+				Fields: observabilityFields(false),
+
+				Hooks: opdef.Hooks{Shape: shapeObservability(false)},
+			},
+			{Use: "delete CONFIG_ID", Method: http.MethodDelete, Path: "/observability/config/{configId}", Scope: "Observability > Write",
+				Help: opdef.Help{
+					Short:   "Remove a provider configuration",
+					Example: "  orgctl observability delete CONFIG_ID --yes",
+				},
+				Args: opdef.Args{Params: []string{"configId"}},
+				Confirm: &opdef.Confirm{
+					Question: "Remove observability configuration %s? App errors stop reaching the provider until 'orgctl observability create' sets it up again.",
+				},
+			},
+			{Use: "test PROVIDER", Method: http.MethodPost, Path: "/observability/provider/{provider}/test", Scope: "Observability > Read",
+				Help: opdef.Help{
+					Short:   "Send a test error event to Sentry or Datadog",
+					Long:    "Exits 1 with the provider's message when the event could not be delivered.",
+					Example: "  orgctl observability test Sentry\n  orgctl observability test Datadog -o json",
+					Done:    "Sent a test event to %s",
+				},
+				Args: opdef.Args{Params: []string{"provider"}},
+				Hooks: opdef.Hooks{
+					Shape: func(c *opdef.Call) error {
+						// The spec's enum is checked before (in any case) and after this.
+						for _, p := range observabilityProviders {
+							if strings.EqualFold(p, c.Req.Params["provider"]) {
+								c.Req.Params["provider"] = p
+							}
 						}
-					} else if r.Success == nil || *r.Success {
-						fmt.Fprintf(p.IO.Out, "test event sent to %s\n", c.Params["provider"])
-					}
-					if r.Success != nil && !*r.Success {
-						return &cli.ExitError{Code: 1, Err: fmt.Errorf("%s did not accept the test event: %s", c.Params["provider"], r.Message)}
-					}
-					return nil
-				}},
+						return nil
+					},
+					View: func(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
+						var r struct {
+							Success *bool  `json:"success"`
+							Message string `json:"message"`
+						}
+						_ = json.Unmarshal(data, &r)
+						if p.Opts.Structured() {
+							if err := p.Print(data, nil); err != nil {
+								return err
+							}
+						} else if r.Success == nil || *r.Success {
+							fmt.Fprintf(p.IO.Out, "test event sent to %s\n", c.Req.Params["provider"])
+						}
+						if r.Success != nil && !*r.Success {
+							return &cli.ExitError{Code: 1, Err: fmt.Errorf("%s did not accept the test event: %s", c.Req.Params["provider"], r.Message)}
+						}
+						return nil
+					},
+				},
+			},
 		},
 	}
 }

@@ -86,7 +86,7 @@ func loadPatchFiles(c *opdef.Call) error {
 		if err != nil {
 			return cli.UsageErrorf("--%s: %v", f.flag, err)
 		}
-		c.Patch = append(c.Patch, map[string]any{"op": "replace", "path": f.path, "value": string(b)})
+		c.Req.Patch = append(c.Req.Patch, map[string]any{"op": "replace", "path": f.path, "value": string(b)})
 	}
 	return nil
 }
@@ -105,7 +105,7 @@ func fillAISettings(c *opdef.Call) error {
 		return cli.UsageErrorf("%s: nothing to change: pass --retool-ai, --ai-actions, --vectors or --ask-ai", c.Command)
 	}
 	for _, fd := range aiSettingFields {
-		if _, ok := c.Body[fd.Key]; !ok {
+		if _, ok := c.Req.Body[fd.Key]; !ok {
 			c.Reads = []client.Request{{Method: http.MethodGet, Path: "/organization/ai_settings", Scope: "Organizations > Read"}}
 			return nil
 		}
@@ -120,8 +120,8 @@ func mergeAISettings(c *opdef.Call, current []json.RawMessage) error {
 		return fmt.Errorf("unexpected answer reading the AI settings: %w", err)
 	}
 	for k, v := range cur {
-		if _, set := c.Body[k]; !set {
-			c.Body[k] = v
+		if _, set := c.Req.Body[k]; !set {
+			c.Req.Body[k] = v
 		}
 	}
 	return nil
@@ -135,27 +135,52 @@ func orgGroup() engine.Group {
   orgctl org ai-settings set --ask-ai=false
   orgctl org invalidate-sessions --yes`,
 		Ops: []opdef.Op{
-			{Use: "get", Short: "Show the organization's advanced settings", Method: http.MethodGet, Path: "/organization/", Scope: "Organizations > Read",
-				Example: "  orgctl org get\n  orgctl org get --jq .two_factor_auth_required", View: SettingsPrint},
-			{Use: "update", Done: "Updated the organization's settings", Short: "Change advanced settings (JSON Patch replace)", Method: http.MethodPatch, Path: "/organization/", Scope: "Organizations > Write",
-				Body: true, Patch: true, Fields: orgSettingFields, Shape: loadPatchFiles, View: SettingsPrint,
-				Long: "Each flag becomes one JSON Patch \"replace\" operation; --body takes raw operations.",
-				Example: `  orgctl org update --request-access-enabled=false
+			{Use: "get", Method: http.MethodGet, Path: "/organization/", Scope: "Organizations > Read",
+				Help: opdef.Help{
+					Short:   "Show the organization's advanced settings",
+					Example: "  orgctl org get\n  orgctl org get --jq .two_factor_auth_required",
+				},
+
+				Hooks: opdef.Hooks{View: SettingsPrint},
+			},
+			{Use: "update", Method: http.MethodPatch, Path: "/organization/", Scope: "Organizations > Write",
+				Help: opdef.Help{
+					Short: "Change advanced settings (JSON Patch replace)",
+					Long:  "Each flag becomes one JSON Patch \"replace\" operation; --body takes raw operations.",
+					Example: `  orgctl org update --request-access-enabled=false
   orgctl org update --preloaded-css-file brand.css --apply-preloaded-css-to-homepage
-  orgctl org update --javascript-link https://cdn.example.com/a.js --javascript-link https://cdn.example.com/b.js`},
-			{Use: "invalidate-sessions", Done: "Signed out every user of the organization", Short: "Sign every user of the organization out", Method: http.MethodPost, Path: "/organization/invalidate_sessions/", Scope: "Organizations > Write",
-				Destructive:   true,
-				Confirm:       "Sign out every user of the organization at %s? Everyone must sign in again; sessions cannot be restored.",
-				TypeToConfirm: orgHost,
-				Long: `Invalidates all sessions of all users: everyone must sign in again.
+  orgctl org update --javascript-link https://cdn.example.com/a.js --javascript-link https://cdn.example.com/b.js`,
+					Done: "Updated the organization's settings",
+				},
+				Body: true, Patch: true, Fields: orgSettingFields,
+				Hooks: opdef.Hooks{Shape: loadPatchFiles, View: SettingsPrint},
+			},
+			{Use: "invalidate-sessions", Method: http.MethodPost, Path: "/organization/invalidate_sessions/", Scope: "Organizations > Write",
+				Help: opdef.Help{
+					Short: "Sign every user of the organization out",
+					Long: `Invalidates all sessions of all users: everyone must sign in again.
 On a terminal it asks you to type the organization's host name first.
 The API documentation names no scope for this call; orgctl assumes "Organizations > Write".`,
-				Example: "  orgctl org invalidate-sessions\n  orgctl org invalidate-sessions --yes   # in scripts",
-				View:    func(p *output.Printer, c *opdef.Call, data json.RawMessage) error { return p.Print(data, nil) }},
-			{Use: "analytics-integrations", Short: "Show the third-party analytics integrations", Method: http.MethodGet, Path: "/organization/analytics_integrations", Scope: "Organizations > Read",
-				Long:    "At most one configuration per integration type (Retool 3.175.0+).",
+					Example: "  orgctl org invalidate-sessions\n  orgctl org invalidate-sessions --yes   # in scripts",
+					Done:    "Signed out every user of the organization",
+				},
+				Confirm: &opdef.Confirm{
+					Question:      "Sign out every user of the organization at %s? Everyone must sign in again; sessions cannot be restored.",
+					TypeToConfirm: orgHost,
+				},
+
+				Hooks: opdef.Hooks{
+					View: func(p *output.Printer, c *opdef.Call, data json.RawMessage) error { return p.Print(data, nil) },
+				},
+			},
+			{Use: "analytics-integrations", Method: http.MethodGet, Path: "/organization/analytics_integrations", Scope: "Organizations > Read",
+				Help: opdef.Help{
+					Short:   "Show the third-party analytics integrations",
+					Long:    "At most one configuration per integration type (Retool 3.175.0+).",
+					Example: "  orgctl org analytics-integrations\n  orgctl org analytics-integrations -o json",
+				},
 				Columns: []output.Column{{Header: "TYPE", Field: "type"}, {Header: "ENABLED", Field: "enabled"}, {Header: "ID", Field: "measurement_id"}, {Header: "HOST", Field: "host"}},
-				Example: "  orgctl org analytics-integrations\n  orgctl org analytics-integrations -o json"},
+			},
 		},
 		Groups: []engine.Group{{
 			Name:    "ai-settings",
@@ -163,13 +188,25 @@ The API documentation names no scope for this call; orgctl assumes "Organization
 			Long:    "Retool 3.165.0+.",
 			Example: "  orgctl org ai-settings get\n  orgctl org ai-settings set --retool-ai --ask-ai=false",
 			Ops: []opdef.Op{
-				{Use: "get", Short: "Show the AI settings", Method: http.MethodGet, Path: "/organization/ai_settings", Scope: "Organizations > Read",
-					Example: "  orgctl org ai-settings get\n  orgctl org ai-settings get -o json", View: SettingsPrint},
-				{Use: "set", Done: "Set the organization's AI settings", Short: "Turn AI features on or off", Method: http.MethodPut, Path: "/organization/ai_settings", Scope: "Organizations > Write", Body: true,
-					Long: `The API replaces all four settings; orgctl reads the current ones first (one
+				{Use: "get", Method: http.MethodGet, Path: "/organization/ai_settings", Scope: "Organizations > Read",
+					Help: opdef.Help{
+						Short:   "Show the AI settings",
+						Example: "  orgctl org ai-settings get\n  orgctl org ai-settings get -o json",
+					},
+
+					Hooks: opdef.Hooks{View: SettingsPrint},
+				},
+				{Use: "set", Method: http.MethodPut, Path: "/organization/ai_settings", Scope: "Organizations > Write", Body: true,
+					Help: opdef.Help{
+						Short: "Turn AI features on or off",
+						Long: `The API replaces all four settings; orgctl reads the current ones first (one
 extra GET) so that flags you leave out keep their value.`,
-					Example: "  orgctl org ai-settings set --ask-ai=false\n  orgctl org ai-settings set --retool-ai --ai-actions --vectors --ask-ai",
-					Fields:  aiSettingFields, Shape: fillAISettings, Merge: mergeAISettings, View: SettingsPrint},
+						Example: "  orgctl org ai-settings set --ask-ai=false\n  orgctl org ai-settings set --retool-ai --ai-actions --vectors --ask-ai",
+						Done:    "Set the organization's AI settings",
+					},
+					Fields: aiSettingFields,
+					Hooks:  opdef.Hooks{Shape: fillAISettings, Merge: mergeAISettings, View: SettingsPrint},
+				},
 			},
 		}},
 	}

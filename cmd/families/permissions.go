@@ -43,8 +43,8 @@ func accessSaid(verb, prep string) func(c *opdef.Call) string {
 
 // subjectFromFlags turns --group N / --user ID into the API's subject object.
 func subjectFromFlags(c *opdef.Call) error {
-	g, hasG := c.Local["group"].(string)
-	u, hasU := c.Local["user"].(string)
+	g, hasG := c.Given.Local["group"].(string)
+	u, hasU := c.Given.Local["user"].(string)
 	_, fromBody := c.BodyObject()["subject"]
 	switch {
 	case hasG && hasU:
@@ -55,12 +55,12 @@ func subjectFromFlags(c *opdef.Call) error {
 			return cli.UsageErrorf("invalid --group %q: group ids are numbers", g)
 		}
 		// Re-formatted: "02" parses but is no JSON number.
-		c.Body["subject"] = map[string]any{"type": "group", "id": json.Number(strconv.FormatUint(n, 10))}
+		c.Req.Body["subject"] = map[string]any{"type": "group", "id": json.Number(strconv.FormatUint(n, 10))}
 	case hasU:
 		if !strings.HasPrefix(u, "user_") {
 			return cli.UsageErrorf("invalid --user %q: user ids look like user_abc123", u)
 		}
-		c.Body["subject"] = map[string]any{"type": "user", "id": u}
+		c.Req.Body["subject"] = map[string]any{"type": "user", "id": u}
 	case !fromBody:
 		return cli.UsageErrorf("%s: pass --group GROUP_ID or --user USER_ID", c.Command)
 	}
@@ -85,11 +85,11 @@ var objectFields = []opdef.Field{
 
 // objectFromFlags turns --object-type/--object-id/--app into the API's object.
 func objectFromFlags(c *opdef.Call) error {
-	t, hasT := c.Local["object-type"].(string)
-	id, hasID := c.Local["object-id"].(string)
-	app, hasApp := c.Local["app"].(string)
+	t, hasT := c.Given.Local["object-type"].(string)
+	id, hasID := c.Given.Local["object-id"].(string)
+	app, hasApp := c.Given.Local["app"].(string)
 	if !hasT && !hasID && !hasApp {
-		if _, ok := c.Body["object"]; ok {
+		if _, ok := c.Req.Body["object"]; ok {
 			return nil
 		}
 		return cli.UsageErrorf("%s: pass --object-type and --object-id", c.Command)
@@ -106,7 +106,7 @@ func objectFromFlags(c *opdef.Call) error {
 	case hasApp:
 		obj["appId"] = app
 	}
-	c.Body["object"] = obj
+	c.Req.Body["object"] = obj
 	return nil
 }
 
@@ -175,8 +175,10 @@ Gotchas:
 		Columns: objectColumns,
 		Extra:   []engine.Workflow{engine.Attach(access.NewCmdListObjects), engine.Attach(access.NewCmdReport)},
 		Ops: []opdef.Op{
-			{Use: "access-list OBJECT_TYPE OBJECT", Short: "Show who can access an object, and why", Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Args: []string{"objectType", "objectId"}, Scope: "Permissions > Read",
-				Long: `OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps and workflows
+			{Use: "access-list OBJECT_TYPE OBJECT", Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Scope: "Permissions > Read",
+				Help: opdef.Help{
+					Short: "Show who can access an object, and why",
+					Long: `OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps and workflows
 take an id or name, folders an id or path (app:/Finance), resources a UUID or name.
 
 One row per subject: SUBJECT (a group's name, a user's email), KIND, LEVEL (the
@@ -192,19 +194,24 @@ API's answer as received, "sources" included.
 
 Requests: the access list (10 points), then the lists that name its ids
 (groups, users, folders: one each, cached for a while).`,
-				ArgsKindBy: map[int]opdef.KindBy{1: {Arg: 0, Kinds: ObjectKinds}},
-				Example: `  orgctl permissions access-list app "Customer Lookup"
+					Example: `  orgctl permissions access-list app "Customer Lookup"
   orgctl permissions access-list folder app:/Operations --expand
   orgctl permissions access-list app "Customer Lookup" -o json --jq '.user[] | select(.sources.direct)'`,
+				},
+				Args: opdef.Args{
+					Params: []string{"objectType", "objectId"},
+					KindBy: map[int]opdef.KindBy{1: {Arg: 0, Kinds: ObjectKinds}},
+				},
 				Fields: []opdef.Field{
 					{Flag: "expand", In: opdef.InLocal, Kind: opdef.KBool, Usage: "list every user behind the groups, and pending invites"},
 				},
-				View:    access.ListView,
+				Hooks:   opdef.Hooks{View: access.ListView},
 				Columns: access.ListColumns,
 			},
-			{Use: "grant", Done: "Granted the access", Short: "Give a group or user access to an object", Method: http.MethodPost, Path: "/permissions/grant", Scope: "Permissions > Write", Body: true,
-				Exists: opdef.GrantExists,
-				Long: `Answers with the subject's updated list of objects of that type (on a terminal,
+			{Use: "grant", Method: http.MethodPost, Path: "/permissions/grant", Scope: "Permissions > Write", Body: true,
+				Help: opdef.Help{
+					Short: "Give a group or user access to an object",
+					Long: `Answers with the subject's updated list of objects of that type (on a terminal,
 named as every table names them).
 
 The API answers a repeated grant as it answers the first, so a --from job
@@ -212,20 +219,32 @@ that must report grants already in place (--on-exists fail, the default, or
 skip) reads them first: one list-objects per subject and object type, or one
 access list per object, whichever the file needs fewer of (the dry run says
 which). --on-exists update reads nothing: the grant replaces the level.`,
-				Example: `  orgctl permissions grant --group 2 --object-type folder --object-id app_7 --access-level edit
+					Example: `  orgctl permissions grant --group 2 --object-type folder --object-id app_7 --access-level edit
   orgctl permissions grant --user ana.viewer@sandbox.example --object-type app --object-id 'Customer Lookup' --access-level use
   orgctl permissions grant --group 2 --object-type screen --object-id SCREEN_UUID --app 'Customer Lookup' --access-level use`,
+					Done: "Granted the access",
+				},
+				Bulk: opdef.Bulk{Exists: opdef.GrantExists},
 				Fields: append(append(append([]opdef.Field(nil), subjectFields...), objectFields...),
 					opdef.Field{Flag: "access-level", Key: "access_level", Required: true, Enum: []string{"use", "edit", "own"}, Usage: "access to give"}),
-				Shape: subjectAndObject, Said: accessSaid("Granted", "to")},
-			{Use: "revoke", Done: "Revoked the access", Short: "Take away a group's or user's access to an object", Method: http.MethodPost, Path: "/permissions/revoke", Scope: "Permissions > Write", Body: true,
-				Idempotent:  true,
-				Destructive: true,
-				Confirm:     "Revoke this access? 'orgctl permissions grant' with the same flags gives it back.",
-				Example: `  orgctl permissions revoke --group 2 --object-type folder --object-id app_7 --yes
+
+				Hooks: opdef.Hooks{Shape: subjectAndObject, DoneLine: accessSaid("Granted", "to")},
+			},
+			{Use: "revoke", Method: http.MethodPost, Path: "/permissions/revoke", Scope: "Permissions > Write", Body: true,
+				Help: opdef.Help{
+					Short: "Take away a group's or user's access to an object",
+					Example: `  orgctl permissions revoke --group 2 --object-type folder --object-id app_7 --yes
   orgctl permissions revoke --user ana.viewer@sandbox.example --object-type app --object-id 'Customer Lookup' --yes`,
+					Done: "Revoked the access",
+				},
+				Bulk: opdef.Bulk{Idempotent: true},
+				Confirm: &opdef.Confirm{
+					Question: "Revoke this access? 'orgctl permissions grant' with the same flags gives it back.",
+				},
 				Fields: append(append([]opdef.Field(nil), subjectFields...), objectFields...),
-				Shape:  subjectAndObject, Said: accessSaid("Revoked", "from")},
+
+				Hooks: opdef.Hooks{Shape: subjectAndObject, DoneLine: accessSaid("Revoked", "from")},
+			},
 		},
 		Groups: []engine.Group{
 			{
@@ -240,44 +259,65 @@ which). --on-exists update reads nothing: the grant replaces the level.`,
 					{Header: "ORG SCOPES", Field: "organization_scopes"},
 				},
 				Ops: []opdef.Op{
-					{Use: "list", Short: "List roles", Method: http.MethodGet, Path: "/role_permissions/roles", Scope: "Permissions > Read",
-						Example: "  orgctl permissions roles list"},
-					{Use: "create", Short: "Create a role", Method: http.MethodPost, Path: "/role_permissions/roles", Scope: "Permissions > Write", Body: true,
-						Exists:  opdef.LookFirst("roles", "name", "update"),
-						Example: "  orgctl permissions roles create --name 'Release Manager' --org-scope source_control:deploy --object-scope app:read",
+					{Use: "list", Method: http.MethodGet, Path: "/role_permissions/roles", Scope: "Permissions > Read",
+						Help: opdef.Help{Short: "List roles", Example: "  orgctl permissions roles list"},
+					},
+					{Use: "create", Method: http.MethodPost, Path: "/role_permissions/roles", Scope: "Permissions > Write", Body: true,
+						Help: opdef.Help{
+							Short:   "Create a role",
+							Example: "  orgctl permissions roles create --name 'Release Manager' --org-scope source_control:deploy --object-scope app:read",
+						},
+						Bulk: opdef.Bulk{Exists: opdef.LookFirst("roles", "name", "update")},
 						Fields: []opdef.Field{
 							{Flag: "name", Key: "name", Required: true, Usage: "role name"},
 							{Flag: "description", Key: "description", Usage: "what the role is for"},
 							{Flag: "object-scope", Key: "object_scopes", Kind: opdef.KStrings, Usage: "object `SCOPE` (repeatable)"},
 							{Flag: "org-scope", Key: "organization_scopes", Kind: opdef.KStrings, Usage: "organization `SCOPE` (repeatable)"},
 						},
-						Shape: func(c *opdef.Call) error {
-							// Both lists are required by the API, even when empty.
-							for _, k := range []string{"object_scopes", "organization_scopes"} {
-								if c.BodyObject()[k] == nil {
-									c.Body[k] = []any{}
+
+						Hooks: opdef.Hooks{
+							Shape: func(c *opdef.Call) error {
+								// Both lists are required by the API, even when empty.
+								for _, k := range []string{"object_scopes", "organization_scopes"} {
+									if c.BodyObject()[k] == nil {
+										c.Req.Body[k] = []any{}
+									}
 								}
-							}
-							return nil
-						}},
-					{Use: "update ROLE_ID", Short: "Change a role", Method: http.MethodPatch, Path: "/role_permissions/roles/{roleId}", Args: []string{"roleId"}, Scope: "Permissions > Write", Body: true,
-						Long:    "Sends only the fields given; --object-scope and --org-scope replace the whole list.",
-						Example: "  orgctl permissions roles update 'Release Manager' --description 'Deploys and reads apps'\n  orgctl permissions roles update 'Release Manager' --org-scope source_control:deploy --org-scope source_control:read",
+								return nil
+							},
+						},
+					},
+					{Use: "update ROLE_ID", Method: http.MethodPatch, Path: "/role_permissions/roles/{roleId}", Scope: "Permissions > Write", Body: true,
+						Help: opdef.Help{
+							Short:   "Change a role",
+							Long:    "Sends only the fields given; --object-scope and --org-scope replace the whole list.",
+							Example: "  orgctl permissions roles update 'Release Manager' --description 'Deploys and reads apps'\n  orgctl permissions roles update 'Release Manager' --org-scope source_control:deploy --org-scope source_control:read",
+						},
+						Args: opdef.Args{Params: []string{"roleId"}},
 						Fields: []opdef.Field{
 							{Flag: "name", Key: "name", Usage: "new name"},
 							{Flag: "description", Key: "description", Usage: "new description"},
 							{Flag: "object-scope", Key: "object_scopes", Kind: opdef.KStrings, Usage: "object `SCOPE` (repeatable; replaces the list)"},
 							{Flag: "org-scope", Key: "organization_scopes", Kind: opdef.KStrings, Usage: "organization `SCOPE` (repeatable; replaces the list)"},
 						},
-						Shape: func(c *opdef.Call) error {
-							if len(c.Body) == 0 {
-								return cli.UsageErrorf("%s: nothing to change: pass at least one flag or --body", c.Command)
-							}
-							return nil
-						}},
-					{Use: "delete ROLE_ID", Short: "Delete a role", Method: http.MethodDelete, Path: "/role_permissions/roles/{roleId}", Args: []string{"roleId"}, Scope: "Permissions > Write",
-						Destructive: true,
-						Confirm:     "Delete role %s? Everyone granted it loses it; this cannot be undone.", Example: "  orgctl permissions roles delete 'Release Manager' --yes"},
+
+						Hooks: opdef.Hooks{
+							Shape: func(c *opdef.Call) error {
+								if len(c.Req.Body) == 0 {
+									return cli.UsageErrorf("%s: nothing to change: pass at least one flag or --body", c.Command)
+								}
+								return nil
+							},
+						},
+					},
+					{Use: "delete ROLE_ID", Method: http.MethodDelete, Path: "/role_permissions/roles/{roleId}", Scope: "Permissions > Write",
+						Help: opdef.Help{
+							Short:   "Delete a role",
+							Example: "  orgctl permissions roles delete 'Release Manager' --yes",
+						},
+						Args:    opdef.Args{Params: []string{"roleId"}},
+						Confirm: &opdef.Confirm{Question: "Delete role %s? Everyone granted it loses it; this cannot be undone."},
+					},
 				},
 			},
 			{
@@ -286,24 +326,47 @@ which). --on-exists update reads nothing: the grant replaces the level.`,
 				Long:    "A role grant gives a role to a subject, optionally on one object. Grant ids are UUIDs.",
 				Columns: grantColumns,
 				Ops: []opdef.Op{
-					{Use: "list", Short: "List role grants", Method: http.MethodGet, Path: "/role_permissions/role_grants", Scope: "Permissions > Read",
-						Example: "  orgctl permissions role-grants list"},
-					{Use: "get SUBJECT_TYPE SUBJECT_ID", Short: "List the role grants of one subject", Method: http.MethodGet, Path: "/role_permissions/role_grants/{subjectType}/{subjectId}", Args: []string{"subjectType", "subjectId"}, Scope: "Permissions > Read",
-						ArgsKindBy: map[int]opdef.KindBy{1: {Arg: 0, Kinds: subjectKinds}},
-						Example:    "  orgctl permissions role-grants get user ana.viewer@sandbox.example\n  orgctl permissions role-grants get group 2"},
-					{Use: "create", Short: "Give a role to a subject", Method: http.MethodPost, Path: "/role_permissions/role_grants", Scope: "Permissions > Write", Body: true,
-						Example: "  orgctl permissions role-grants create --role 'Release Manager' --subject-type user --subject-id ana.viewer@sandbox.example\n  orgctl permissions role-grants create --role 'Release Manager' --subject-type group --subject-id 2 --object-type app --object-id 'Customer Lookup'",
-						Fields:  grantFields},
-					{Use: "delete GRANT_ID", Short: "Delete a role grant", Method: http.MethodDelete, Path: "/role_permissions/role_grants/{roleGrantId}", Args: []string{"roleGrantId"}, Scope: "Permissions > Write",
-						Destructive: true,
-						Confirm:     "Delete role grant %s? The subject loses the role; 'orgctl permissions role-grants create' gives it back.", Example: "  orgctl permissions role-grants delete GRANT_UUID --yes"},
-					{Use: "delete-for-subject", Done: "Deleted the subject's grants of the role", Short: "Delete a subject's grants of a role", Method: http.MethodPost, Path: "/role_permissions/remove_role_grants_for_subject/", Scope: "Permissions > Write", Body: true,
-						Idempotent:  true,
-						Destructive: true,
-						Confirm:     "Delete the subject's grants of this role? 'orgctl permissions role-grants create' gives them back one by one.",
-						Long:        "Removes every grant of --role to the subject; with --object-type/--object-id, only those on that object.",
-						Example:     "  orgctl permissions role-grants delete-for-subject --role 'Release Manager' --subject-type user --subject-id ana.viewer@sandbox.example --yes",
-						Fields:      grantFields},
+					{Use: "list", Method: http.MethodGet, Path: "/role_permissions/role_grants", Scope: "Permissions > Read",
+						Help: opdef.Help{Short: "List role grants", Example: "  orgctl permissions role-grants list"},
+					},
+					{Use: "get SUBJECT_TYPE SUBJECT_ID", Method: http.MethodGet, Path: "/role_permissions/role_grants/{subjectType}/{subjectId}", Scope: "Permissions > Read",
+						Help: opdef.Help{
+							Short:   "List the role grants of one subject",
+							Example: "  orgctl permissions role-grants get user ana.viewer@sandbox.example\n  orgctl permissions role-grants get group 2",
+						},
+						Args: opdef.Args{
+							Params: []string{"subjectType", "subjectId"},
+							KindBy: map[int]opdef.KindBy{1: {Arg: 0, Kinds: subjectKinds}},
+						},
+					},
+					{Use: "create", Method: http.MethodPost, Path: "/role_permissions/role_grants", Scope: "Permissions > Write", Body: true,
+						Help: opdef.Help{
+							Short:   "Give a role to a subject",
+							Example: "  orgctl permissions role-grants create --role 'Release Manager' --subject-type user --subject-id ana.viewer@sandbox.example\n  orgctl permissions role-grants create --role 'Release Manager' --subject-type group --subject-id 2 --object-type app --object-id 'Customer Lookup'",
+						},
+						Fields: grantFields},
+					{Use: "delete GRANT_ID", Method: http.MethodDelete, Path: "/role_permissions/role_grants/{roleGrantId}", Scope: "Permissions > Write",
+						Help: opdef.Help{
+							Short:   "Delete a role grant",
+							Example: "  orgctl permissions role-grants delete GRANT_UUID --yes",
+						},
+						Args: opdef.Args{Params: []string{"roleGrantId"}},
+						Confirm: &opdef.Confirm{
+							Question: "Delete role grant %s? The subject loses the role; 'orgctl permissions role-grants create' gives it back.",
+						},
+					},
+					{Use: "delete-for-subject", Method: http.MethodPost, Path: "/role_permissions/remove_role_grants_for_subject/", Scope: "Permissions > Write", Body: true,
+						Help: opdef.Help{
+							Short:   "Delete a subject's grants of a role",
+							Long:    "Removes every grant of --role to the subject; with --object-type/--object-id, only those on that object.",
+							Example: "  orgctl permissions role-grants delete-for-subject --role 'Release Manager' --subject-type user --subject-id ana.viewer@sandbox.example --yes",
+							Done:    "Deleted the subject's grants of the role",
+						},
+						Bulk: opdef.Bulk{Idempotent: true},
+						Confirm: &opdef.Confirm{
+							Question: "Delete the subject's grants of this role? 'orgctl permissions role-grants create' gives them back one by one.",
+						},
+						Fields: grantFields},
 				},
 			},
 		},

@@ -42,25 +42,25 @@ func checkRelease(flag string, allowLatest bool) func(c *opdef.Call) error {
 // releaseTarget reads --element/--type or --app and points the call at the
 // element endpoint or at the deprecated app endpoint.
 func releaseTarget(c *opdef.Call) error {
-	el, hasEl := c.Local["element"].(string)
-	app, hasApp := c.Local["app"].(string)
-	if len(c.Body) == 0 {
-		c.Body = nil
+	el, hasEl := c.Given.Local["element"].(string)
+	app, hasApp := c.Given.Local["app"].(string)
+	if len(c.Req.Body) == 0 {
+		c.Req.Body = nil
 	}
 	switch {
 	case hasEl && hasApp:
 		return cli.UsageErrorf("%s: pass --element or --app, not both", c.Command)
 	case hasEl:
-		if c.Query.Get("elementType") == "" {
+		if c.Req.Query.Get("elementType") == "" {
 			return cli.UsageErrorf("%s: --element needs --type {%s}", c.Command, strings.Join(elementTypes, "|"))
 		}
-		c.Params["elementUuid"] = el
+		c.Req.Params["elementUuid"] = el
 	case hasApp:
-		if c.Query.Has("elementType") {
+		if c.Req.Query.Has("elementType") {
 			return cli.UsageErrorf("%s: --type goes with --element, not --app", c.Command)
 		}
-		c.Path = appReleasesPath
-		c.Params["appUuid"] = app
+		c.Req.Path = appReleasesPath
+		c.Req.Params["appUuid"] = app
 	default:
 		return cli.UsageErrorf("%s: pass --element UUID --type {%s} (or the deprecated --app UUID)", c.Command, strings.Join(elementTypes, "|"))
 	}
@@ -98,14 +98,8 @@ func releasesGroup() engine.Group {
 		{Header: "CREATED", Field: "created_at"},
 	}
 	createOp := func(use, path string, args []string, hidden bool) opdef.Op {
-		op := opdef.Op{Use: use, Short: "Create a release of an app, page or workflow", Method: http.MethodPost, Path: path, Args: args, Scope: releasesWrite, Hidden: hidden,
-			Long: `Pushes a branch that adds the release; merge its pull request (the answer's url)
-to publish it. Use --element with --type; --app uses the deprecated app endpoint.`,
-			Example: `  orgctl releases create --element 2ab90f76-c234-428e-9896-40c3a9bdbb2b --type PAGE --version 1.2.0 --description "Dark mode"
-  orgctl releases create --app 2ab90f76-c234-428e-9896-40c3a9bdbb2b --version 1.2.0`,
-			Columns: branchColumns, Fields: releaseCreateFields(!hidden)}
 		check := checkRelease("release_version", false)
-		op.Shape = func(c *opdef.Call) error {
+		shape := func(c *opdef.Call) error {
 			if err := check(c); err != nil {
 				return err
 			}
@@ -114,7 +108,18 @@ to publish it. Use --element with --type; --app uses the deprecated app endpoint
 			}
 			return releaseTarget(c)
 		}
-		return op
+		return opdef.Op{Use: use, Method: http.MethodPost, Path: path, Scope: releasesWrite,
+			Help: opdef.Help{
+				Short: "Create a release of an app, page or workflow",
+				Long: `Pushes a branch that adds the release; merge its pull request (the answer's url)
+to publish it. Use --element with --type; --app uses the deprecated app endpoint.`,
+				Example: `  orgctl releases create --element 2ab90f76-c234-428e-9896-40c3a9bdbb2b --type PAGE --version 1.2.0 --description "Dark mode"
+  orgctl releases create --app 2ab90f76-c234-428e-9896-40c3a9bdbb2b --version 1.2.0`,
+				Hidden: hidden,
+			},
+			Args:    opdef.Args{Params: args},
+			Columns: branchColumns, Fields: releaseCreateFields(!hidden),
+			Hooks: opdef.Hooks{Shape: shape}}
 	}
 	return engine.Group{
 		Long: `Releases are versions (MAJOR.MINOR.PATCH) of source-controlled pages and
@@ -131,13 +136,24 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
   orgctl releases manifests get prod`,
 		Columns: releaseColumns,
 		Ops: []opdef.Op{
-			{Use: "list", Short: "List the releases of a page or workflow", Method: http.MethodGet, Path: "/source_control/releases/{elementUuid}", Scope: releasesRead,
-				Example: `  orgctl releases list --element 2ab90f76-c234-428e-9896-40c3a9bdbb2b --type PAGE
+			{Use: "list", Method: http.MethodGet, Path: "/source_control/releases/{elementUuid}", Scope: releasesRead,
+				Help: opdef.Help{
+					Short: "List the releases of a page or workflow",
+					Example: `  orgctl releases list --element 2ab90f76-c234-428e-9896-40c3a9bdbb2b --type PAGE
   orgctl releases list --app 2ab90f76-c234-428e-9896-40c3a9bdbb2b --jq '.[0].release_version'`,
-				Fields: releaseTargetFields, Shape: releaseTarget},
+				},
+				Fields: releaseTargetFields,
+				Hooks:  opdef.Hooks{Shape: releaseTarget},
+			},
 			createOp("create", "/source_control/releases/{elementUuid}", nil, false),
-			{Use: "list-app APP_UUID", Short: "List an app's releases (deprecated endpoint)", Method: http.MethodGet, Path: appReleasesPath, Args: []string{"appUuid"}, Scope: releasesRead, Hidden: true,
-				Example: "  orgctl releases list-app 2ab90f76-c234-428e-9896-40c3a9bdbb2b"},
+			{Use: "list-app APP_UUID", Method: http.MethodGet, Path: appReleasesPath, Scope: releasesRead,
+				Help: opdef.Help{
+					Short:   "List an app's releases (deprecated endpoint)",
+					Example: "  orgctl releases list-app 2ab90f76-c234-428e-9896-40c3a9bdbb2b",
+					Hidden:  true,
+				},
+				Args: opdef.Args{Params: []string{"appUuid"}},
+			},
 			createOp("create-app APP_UUID", appReleasesPath, []string{"appUuid"}, true),
 		},
 		Groups: []engine.Group{{
@@ -147,89 +163,138 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 			Long:    "A manifest (e.g. prod) lists apps and workflows with the release to publish; \"latest\"\nfollows the newest release. Changes push a branch, as with releases.",
 			Columns: branchColumns,
 			Ops: []opdef.Op{
-				{Use: "list", Short: "List release manifests", Method: http.MethodGet, Path: "/source_control/manifests", Scope: releasesRead,
-					Example: "  orgctl releases manifests list\n  orgctl releases manifests list --jq '.manifests[].name'",
+				{Use: "list", Method: http.MethodGet, Path: "/source_control/manifests", Scope: releasesRead,
+					Help: opdef.Help{
+						Short:   "List release manifests",
+						Example: "  orgctl releases manifests list\n  orgctl releases manifests list --jq '.manifests[].name'",
+					},
 					Columns: []output.Column{
 						{Header: "NAME", Field: "name"},
 						{Header: "APPS", Field: "apps"},
 						{Header: "WORKFLOWS", Field: "workflows"},
 					},
-					View: printInner("manifests")},
-				{Use: "get NAME", Short: "Show a release manifest", Method: http.MethodGet, Path: "/source_control/manifests/{manifestName}", Args: []string{"manifestName"}, Scope: releasesRead,
-					Example: "  orgctl releases manifests get prod -o yaml",
+
+					Hooks: opdef.Hooks{View: printInner("manifests")},
+				},
+				{Use: "get NAME", Method: http.MethodGet, Path: "/source_control/manifests/{manifestName}", Scope: releasesRead,
+					Help: opdef.Help{Short: "Show a release manifest", Example: "  orgctl releases manifests get prod -o yaml"},
+					Args: opdef.Args{Params: []string{"manifestName"}},
 					Columns: []output.Column{
 						{Header: "NAME", Field: "name"},
 						{Header: "APPS", Field: "apps"},
 						{Header: "WORKFLOWS", Field: "workflows"},
 					},
-					View: printInner("manifest")},
-				{Use: "set NAME", Short: "Create or overwrite a release manifest", Method: http.MethodPut, Path: "/source_control/manifests/{manifestName}", Args: []string{"manifestName"}, Scope: releasesWrite, Body: true,
-					Example: `  orgctl releases manifests set prod --app 2ab90f76-c234-428e-9896-40c3a9bdbb2b=latest --workflow 8079edae-d5c2-46de-b5bb-153249e8463f=1.0.5
+
+					Hooks: opdef.Hooks{View: printInner("manifest")},
+				},
+				{Use: "set NAME", Method: http.MethodPut, Path: "/source_control/manifests/{manifestName}", Scope: releasesWrite, Body: true,
+					Help: opdef.Help{
+						Short: "Create or overwrite a release manifest",
+						Example: `  orgctl releases manifests set prod --app 2ab90f76-c234-428e-9896-40c3a9bdbb2b=latest --workflow 8079edae-d5c2-46de-b5bb-153249e8463f=1.0.5
   orgctl releases manifests set prod --body manifest.json --message "Release 42"`,
+					},
+					Args: opdef.Args{Params: []string{"manifestName"}},
 					Fields: []opdef.Field{
 						{Flag: "app", In: opdef.InLocal, Kind: opdef.KStrings, KeyKind: "apps", Usage: "`APP=RELEASE`, the app by UUID or name (repeatable; RELEASE is x.y.z or latest)"},
 						{Flag: "workflow", In: opdef.InLocal, Kind: opdef.KStrings, KeyKind: "workflows", Usage: "`WORKFLOW=RELEASE`, the workflow by UUID or name (repeatable)"},
 						commitMessage,
 					},
-					Shape: func(c *opdef.Call) error {
-						m, _ := c.BodyObject()["manifest"].(map[string]any)
-						if m == nil {
-							m = map[string]any{}
-						}
-						for _, kind := range []string{"apps", "workflows"} {
-							entries, given := c.Local[strings.TrimSuffix(kind, "s")].([]any)
-							if !given {
-								continue
+
+					Hooks: opdef.Hooks{
+						Shape: func(c *opdef.Call) error {
+							m, _ := c.BodyObject()["manifest"].(map[string]any)
+							if m == nil {
+								m = map[string]any{}
 							}
-							var list []any
-							for _, e := range entries {
-								uuid, rel, ok := strings.Cut(e.(string), "=")
-								if !ok || uuid == "" || (!semver.Get().MatchString(rel) && rel != "latest") {
-									return cli.UsageErrorf("invalid --%s %q: expected UUID=RELEASE (x.y.z or latest)", strings.TrimSuffix(kind, "s"), e)
+							for _, kind := range []string{"apps", "workflows"} {
+								entries, given := c.Given.Local[strings.TrimSuffix(kind, "s")].([]any)
+								if !given {
+									continue
 								}
-								list = append(list, map[string]any{"uuid": uuid, "release": rel})
+								var list []any
+								for _, e := range entries {
+									uuid, rel, ok := strings.Cut(e.(string), "=")
+									if !ok || uuid == "" || (!semver.Get().MatchString(rel) && rel != "latest") {
+										return cli.UsageErrorf("invalid --%s %q: expected UUID=RELEASE (x.y.z or latest)", strings.TrimSuffix(kind, "s"), e)
+									}
+									list = append(list, map[string]any{"uuid": uuid, "release": rel})
+								}
+								m[kind] = list
 							}
-							m[kind] = list
-						}
-						if len(m) == 0 {
-							return cli.UsageErrorf("%s: pass --app/--workflow UUID=RELEASE or --body", c.Command)
-						}
-						c.Body["manifest"] = m
-						return nil
-					}},
-				{Use: "delete NAME", Short: "Delete a release manifest", Method: http.MethodPost, Path: "/source_control/manifests/{manifestName}/delete", Args: []string{"manifestName"}, Scope: releasesWrite,
-					Destructive: true,
-					Confirm:     "Delete release manifest %s? This cannot be undone.", Fields: []opdef.Field{commitMessage},
-					Example: "  orgctl releases manifests delete staging --yes"},
-				{Use: "set-element NAME ELEMENT_UUID", Done: "Set %[2]s's release in manifest %[1]s", Short: "Set one page's or workflow's release in a manifest", Method: http.MethodPut, Path: "/source_control/manifests/{manifestName}/{elementUuid}", Args: []string{"manifestName", "elementUuid"}, Scope: releasesWrite,
-					Example: "  orgctl releases manifests set-element prod 2ab90f76-c234-428e-9896-40c3a9bdbb2b --type PAGE --release 1.3.0",
+							if len(m) == 0 {
+								return cli.UsageErrorf("%s: pass --app/--workflow UUID=RELEASE or --body", c.Command)
+							}
+							c.Req.Body["manifest"] = m
+							return nil
+						},
+					},
+				},
+				{Use: "delete NAME", Method: http.MethodPost, Path: "/source_control/manifests/{manifestName}/delete", Scope: releasesWrite,
+					Help: opdef.Help{
+						Short:   "Delete a release manifest",
+						Example: "  orgctl releases manifests delete staging --yes",
+					},
+					Args:    opdef.Args{Params: []string{"manifestName"}},
+					Confirm: &opdef.Confirm{Question: "Delete release manifest %s? This cannot be undone."},
+					Fields:  []opdef.Field{commitMessage},
+				},
+				{Use: "set-element NAME ELEMENT_UUID", Method: http.MethodPut, Path: "/source_control/manifests/{manifestName}/{elementUuid}", Scope: releasesWrite,
+					Help: opdef.Help{
+						Short:   "Set one page's or workflow's release in a manifest",
+						Example: "  orgctl releases manifests set-element prod 2ab90f76-c234-428e-9896-40c3a9bdbb2b --type PAGE --release 1.3.0",
+						Done:    "Set %[2]s's release in manifest %[1]s",
+					},
+					Args: opdef.Args{Params: []string{"manifestName", "elementUuid"}},
 					Fields: []opdef.Field{
 						{Flag: "type", Key: "elementType", In: opdef.InQuery, Required: true, Enum: elementTypes, Usage: "the element's type"},
 						{Flag: "release", Key: "release", Required: true, Usage: "release x.y.z or latest"},
 						commitMessage,
 					},
-					Shape: checkRelease("release", true)},
-				{Use: "remove-element NAME ELEMENT_UUID", Done: "Removed %[2]s from manifest %[1]s", Short: "Remove a page or workflow from a manifest", Method: http.MethodPost, Path: "/source_control/manifests/{manifestName}/{elementUuid}/delete", Args: []string{"manifestName", "elementUuid"}, Scope: releasesWrite,
-					Destructive: true,
-					Confirm:     "Remove %[2]s from manifest %[1]s? 'orgctl releases manifests set-element' adds it back.",
-					Example:     "  orgctl releases manifests remove-element prod 8079edae-d5c2-46de-b5bb-153249e8463f --type WORKFLOW --yes",
+
+					Hooks: opdef.Hooks{Shape: checkRelease("release", true)},
+				},
+				{Use: "remove-element NAME ELEMENT_UUID", Method: http.MethodPost, Path: "/source_control/manifests/{manifestName}/{elementUuid}/delete", Scope: releasesWrite,
+					Help: opdef.Help{
+						Short:   "Remove a page or workflow from a manifest",
+						Example: "  orgctl releases manifests remove-element prod 8079edae-d5c2-46de-b5bb-153249e8463f --type WORKFLOW --yes",
+						Done:    "Removed %[2]s from manifest %[1]s",
+					},
+					Args: opdef.Args{Params: []string{"manifestName", "elementUuid"}},
+					Confirm: &opdef.Confirm{
+						Question: "Remove %[2]s from manifest %[1]s? 'orgctl releases manifests set-element' adds it back.",
+					},
 					Fields: []opdef.Field{
 						{Flag: "type", Key: "elementType", In: opdef.InQuery, Required: true, Enum: elementTypes, Usage: "the element's type"},
 						commitMessage,
 					}},
-				{Use: "set-app NAME APP_UUID", Done: "Set app %[2]s's release in manifest %[1]s", Short: "Set one app's release in a manifest (deprecated endpoint)", Method: http.MethodPut, Path: "/source_control/manifests/{manifestName}/apps/{appUuid}", Args: []string{"manifestName", "appUuid"}, Scope: releasesWrite,
-					Long:    "Deprecated by the API: prefer set-element --type PAGE.",
-					Example: "  orgctl releases manifests set-app prod 2ab90f76-c234-428e-9896-40c3a9bdbb2b --release latest",
+				{Use: "set-app NAME APP_UUID", Method: http.MethodPut, Path: "/source_control/manifests/{manifestName}/apps/{appUuid}", Scope: releasesWrite,
+					Help: opdef.Help{
+						Short:   "Set one app's release in a manifest (deprecated endpoint)",
+						Long:    "Deprecated by the API: prefer set-element --type PAGE.",
+						Example: "  orgctl releases manifests set-app prod 2ab90f76-c234-428e-9896-40c3a9bdbb2b --release latest",
+						Done:    "Set app %[2]s's release in manifest %[1]s",
+					},
+					Args: opdef.Args{Params: []string{"manifestName", "appUuid"}},
 					Fields: []opdef.Field{
 						{Flag: "release", Key: "release", Required: true, Usage: "release x.y.z or latest"},
 						commitMessage,
 					},
-					Shape: checkRelease("release", true)},
-				{Use: "remove-app NAME APP_UUID", Done: "Removed app %[2]s from manifest %[1]s", Short: "Remove an app from a manifest (deprecated endpoint)", Method: http.MethodPost, Path: "/source_control/manifests/{manifestName}/apps/{appUuid}/delete", Args: []string{"manifestName", "appUuid"}, Scope: releasesWrite,
-					Destructive: true,
-					Confirm:     "Remove app %[2]s from manifest %[1]s? 'orgctl releases manifests set' adds it back.", Fields: []opdef.Field{commitMessage},
-					Long:    "Deprecated by the API: prefer remove-element --type PAGE.",
-					Example: "  orgctl releases manifests remove-app prod 2ab90f76-c234-428e-9896-40c3a9bdbb2b --yes"},
+
+					Hooks: opdef.Hooks{Shape: checkRelease("release", true)},
+				},
+				{Use: "remove-app NAME APP_UUID", Method: http.MethodPost, Path: "/source_control/manifests/{manifestName}/apps/{appUuid}/delete", Scope: releasesWrite,
+					Help: opdef.Help{
+						Short:   "Remove an app from a manifest (deprecated endpoint)",
+						Long:    "Deprecated by the API: prefer remove-element --type PAGE.",
+						Example: "  orgctl releases manifests remove-app prod 2ab90f76-c234-428e-9896-40c3a9bdbb2b --yes",
+						Done:    "Removed app %[2]s from manifest %[1]s",
+					},
+					Args: opdef.Args{Params: []string{"manifestName", "appUuid"}},
+					Confirm: &opdef.Confirm{
+						Question: "Remove app %[2]s from manifest %[1]s? 'orgctl releases manifests set' adds it back.",
+					},
+					Fields: []opdef.Field{commitMessage},
+				},
 			},
 		}},
 	}

@@ -47,10 +47,10 @@ func optionsIntoBody(c *opdef.Call) error {
 	if len(pairs) == 0 {
 		return nil
 	}
-	opts, _ := c.Body["options"].(map[string]any)
+	opts, _ := c.Req.Body["options"].(map[string]any)
 	if opts == nil {
 		opts = map[string]any{}
-		c.Body["options"] = opts
+		c.Req.Body["options"] = opts
 	}
 	for _, p := range pairs {
 		opdef.SetPath(opts, p[0].(string), p[1])
@@ -70,7 +70,7 @@ func optionsIntoPatch(c *opdef.Call) error {
 		for _, s := range strings.Split(p[0].(string), ".") {
 			segs = append(segs, opdef.PointerEscape(s))
 		}
-		c.Patch = append(c.Patch, map[string]any{"op": "replace", "path": "/options/" + strings.Join(segs, "/"), "value": p[1]})
+		c.Req.Patch = append(c.Req.Patch, map[string]any{"op": "replace", "path": "/options/" + strings.Join(segs, "/"), "value": p[1]})
 	}
 	return nil
 }
@@ -96,47 +96,73 @@ string (the API takes ports as strings).`,
 			{Header: "UPDATED", Field: "updated_at"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Short: "List resource configurations", Method: http.MethodGet, Path: "/resource_configurations", Scope: "Resources > Read", List: true,
-				Example: "  orgctl resource-configs list\n  orgctl resource-configs list --resource-type mssql --environment staging\n  orgctl resource-configs list --resource RES_ID -o json",
+			{Use: "list", Method: http.MethodGet, Path: "/resource_configurations", Scope: "Resources > Read", List: true,
+				Help: opdef.Help{
+					Short:   "List resource configurations",
+					Example: "  orgctl resource-configs list\n  orgctl resource-configs list --resource-type mssql --environment staging\n  orgctl resource-configs list --resource RES_ID -o json",
+				},
 				Fields: []opdef.Field{
 					{Flag: "resource-type", Key: "resource_type", In: opdef.InQuery, Enum: queryEnum(http.MethodGet, "/resource_configurations", "resource_type"), Usage: "only configurations of resources of this type"},
 					{Flag: "resource", Key: "resource_id", In: opdef.InQuery, Usage: "only configurations of this resource (`ID or name`)"},
 					{Flag: "environment", Key: "environment_id", In: opdef.InQuery, Usage: "only configurations for this `ENVIRONMENT` (id or name)"},
 				}},
-			{Use: "get CONFIG_ID", Short: "Show a resource configuration with its options", Method: http.MethodGet, Path: "/resource_configurations/{configurationId}", Args: []string{"configurationId"}, Scope: "Resources > Read",
-				Example: "  orgctl resource-configs get CONFIG_ID -o yaml"},
-			{Use: "create", Short: "Configure a resource for an environment", Method: http.MethodPost, Path: "/resource_configurations", Scope: "Resources > Write", Body: true,
-				Long: "Needs API 2.4.0+ (self-hosted 3.74+).",
-				Example: `  orgctl resource-configs create --resource RES_ID --environment staging --options '{"database_options":{"host":"db","port":"5432"}}'
+			{Use: "get CONFIG_ID", Method: http.MethodGet, Path: "/resource_configurations/{configurationId}", Scope: "Resources > Read",
+				Help: opdef.Help{
+					Short:   "Show a resource configuration with its options",
+					Example: "  orgctl resource-configs get CONFIG_ID -o yaml",
+				},
+				Args: opdef.Args{Params: []string{"configurationId"}},
+			},
+			{Use: "create", Method: http.MethodPost, Path: "/resource_configurations", Scope: "Resources > Write", Body: true,
+				Help: opdef.Help{
+					Short: "Configure a resource for an environment",
+					Long:  "Needs API 2.4.0+ (self-hosted 3.74+).",
+					Example: `  orgctl resource-configs create --resource RES_ID --environment staging --options '{"database_options":{"host":"db","port":"5432"}}'
   orgctl resource-configs create --resource RES_ID --environment staging --body staging.json
   orgctl resource-configs create --resource RES_ID --environment staging --option base_url=https://api.staging.example --dry-run`,
+				},
 				Fields: []opdef.Field{
 					{Flag: "resource", Key: "resource_id", Required: true, Complete: "resource-ids", Usage: "the `RESOURCE` (UUID or name)"},
 					{Flag: "environment", Key: "environment_id", Required: true, Usage: "`ENVIRONMENT` (id or name)"},
 					{Flag: "options", Key: "options", Kind: opdef.KJSON, Usage: "connection options as a JSON object"},
 					{Flag: "option", In: opdef.InLocal, Kind: opdef.KTexts, Usage: "set one option `KEY=VALUE` (KEY a dot path; repeatable)"},
 				},
-				Shape: func(c *opdef.Call) error {
-					if err := optionsIntoBody(c); err != nil {
-						return err
-					}
-					if _, ok := c.Body["options"].(map[string]any); !ok {
-						return cli.UsageErrorf("%s: options are required: pass --options JSON, --option KEY=VALUE or --body FILE", c.Command)
-					}
-					return nil
-				}},
-			{Use: "update CONFIG_ID", Short: "Change a resource configuration (JSON Patch replace)", Method: http.MethodPatch, Path: "/resource_configurations/{configurationId}", Args: []string{"configurationId"}, Scope: "Resources > Write",
-				Body: true, Patch: true,
-				Long: `Each --option becomes one "replace" operation on /options/...; --body takes raw
+
+				Hooks: opdef.Hooks{
+					Shape: func(c *opdef.Call) error {
+						if err := optionsIntoBody(c); err != nil {
+							return err
+						}
+						if _, ok := c.Req.Body["options"].(map[string]any); !ok {
+							return cli.UsageErrorf("%s: options are required: pass --options JSON, --option KEY=VALUE or --body FILE", c.Command)
+						}
+						return nil
+					},
+				},
+			},
+			{Use: "update CONFIG_ID", Method: http.MethodPatch, Path: "/resource_configurations/{configurationId}", Scope: "Resources > Write",
+				Help: opdef.Help{
+					Short: "Change a resource configuration (JSON Patch replace)",
+					Long: `Each --option becomes one "replace" operation on /options/...; --body takes raw
 operations ([{"op":"replace","path":"/options/database_options/host","value":"db2"}]).`,
-				Example: "  orgctl resource-configs update CONFIG_ID --option database_options.host=db2.internal\n  orgctl resource-configs update CONFIG_ID --body ops.json",
+					Example: "  orgctl resource-configs update CONFIG_ID --option database_options.host=db2.internal\n  orgctl resource-configs update CONFIG_ID --body ops.json",
+				},
+				Args: opdef.Args{Params: []string{"configurationId"}},
+				Body: true, Patch: true,
 				Fields: []opdef.Field{
 					{Flag: "option", In: opdef.InLocal, Kind: opdef.KTexts, Usage: "replace one option `KEY=VALUE` (KEY a dot path; repeatable)"},
 				},
-				Shape: optionsIntoPatch},
-			{Use: "delete CONFIG_ID", Short: "Delete a resource configuration", Method: http.MethodDelete, Path: "/resource_configurations/{configurationId}", Args: []string{"configurationId"}, Scope: "Resources > Write",
-				Destructive: true,
-				Confirm:     "Delete resource configuration %s? This cannot be undone.", Example: "  orgctl resource-configs delete CONFIG_ID --yes"},
+
+				Hooks: opdef.Hooks{Shape: optionsIntoPatch},
+			},
+			{Use: "delete CONFIG_ID", Method: http.MethodDelete, Path: "/resource_configurations/{configurationId}", Scope: "Resources > Write",
+				Help: opdef.Help{
+					Short:   "Delete a resource configuration",
+					Example: "  orgctl resource-configs delete CONFIG_ID --yes",
+				},
+				Args:    opdef.Args{Params: []string{"configurationId"}},
+				Confirm: &opdef.Confirm{Question: "Delete resource configuration %s? This cannot be undone."},
+			},
 		},
 	}
 }

@@ -63,22 +63,30 @@ removals affect, when, and what to do.`,
 		Columns: resourceColumns,
 		Ops: []opdef.Op{
 			{
-				Use: "list", Short: "List resources", Method: http.MethodGet, Path: "/resources", Scope: "Resources > Read", List: true,
-				Long:    "The list does not carry options (connector version, Windows auth, ...); 'resources get' does.",
-				Example: "  orgctl resources list\n  orgctl resources list --type mssql --jq '.[].display_name'\n  orgctl resources list --limit 50 --all",
+				Use: "list", Method: http.MethodGet, Path: "/resources", Scope: "Resources > Read", List: true,
+				Help: opdef.Help{
+					Short:   "List resources",
+					Long:    "The list does not carry options (connector version, Windows auth, ...); 'resources get' does.",
+					Example: "  orgctl resources list\n  orgctl resources list --type mssql --jq '.[].display_name'\n  orgctl resources list --limit 50 --all",
+				},
 				Fields: []opdef.Field{
 					{Flag: "type", Key: "resource_type", In: opdef.InQuery, Enum: queryEnum(http.MethodGet, "/resources", "resource_type"), Usage: "only resources of this `TYPE`"},
 				},
 			},
 			{
-				Use: "get RESOURCE", Short: "Show a resource (with its options)", Method: http.MethodGet, Path: "/resources/{resourceId}",
-				Args: []string{"resourceId"}, Scope: "Resources > Read", Columns: resourceGetColumns(),
-				Example: "  orgctl resources get legacy-mssql\n  orgctl resources get legacy-mssql --jq .options.connector_version",
+				Use: "get RESOURCE", Method: http.MethodGet, Path: "/resources/{resourceId}",
+				Help: opdef.Help{
+					Short:   "Show a resource (with its options)",
+					Example: "  orgctl resources get legacy-mssql\n  orgctl resources get legacy-mssql --jq .options.connector_version",
+				},
+				Scope: "Resources > Read", Columns: resourceGetColumns(),
+				Args: opdef.Args{Params: []string{"resourceId"}},
 			},
 			{
-				Use: "create", Short: "Create a resource", Method: http.MethodPost, Path: "/resources", Scope: "Resources > Write", Body: true,
-				Exists: opdef.LookFirst("resources", "name", "update"),
-				Long: `Options are type-specific (database_options for databases, base_url for REST
+				Use: "create", Method: http.MethodPost, Path: "/resources", Scope: "Resources > Write", Body: true,
+				Help: opdef.Help{
+					Short: "Create a resource",
+					Long: `Options are type-specific (database_options for databases, base_url for REST
 APIs, ...): give them with --options JSON or a whole request with --body FILE|-;
 the T-SQL flags set options keys and override both.
 
@@ -87,9 +95,11 @@ redshift, restapi and snowflake; other types are sent as given and the server
 decides. A Windows-auth T-SQL resource (--type mssql, options.windows_auth true)
 has its ODBC params checked against the allowlist first: a rejected key exits 2
 and nothing is sent.`,
-				Example: `  orgctl resources create --name orders --type postgresql --options '{"database_options":{"host":"pg.internal","port":"5432","name":"orders"}}'
+					Example: `  orgctl resources create --name orders --type postgresql --options '{"database_options":{"host":"pg.internal","port":"5432","name":"orders"}}'
   orgctl resources create --name hr-sql --type mssql --connector-version 3.0 --windows-auth --odbc-param ApplicationIntent=ReadOnly --odbc-param "Packet Size=8192"
   orgctl resources create --body resource.json --dry-run`,
+				},
+				Bulk: opdef.Bulk{Exists: opdef.LookFirst("resources", "name", "update")},
 				Fields: []opdef.Field{
 					{Flag: "name", Key: "display_name", Required: true, Usage: "display name"},
 					{Flag: "type", Key: "type", Required: true, Enum: bodyEnum(http.MethodPost, "/resources", "type"), Usage: "resource `TYPE`"},
@@ -98,13 +108,13 @@ and nothing is sent.`,
 					{Flag: "windows-auth", Key: "options.windows_auth", Kind: opdef.KBool, Usage: "T-SQL: connect using Windows Auth (self-hosted)"},
 					{Flag: "odbc-param", In: opdef.InLocal, Kind: opdef.KTexts, Usage: "T-SQL: ODBC attribute `KEY=VALUE` (repeatable)"},
 				},
-				Shape: shapeResourceCreate,
+				Hooks: opdef.Hooks{Shape: shapeResourceCreate},
 			},
 			{
-				Use: "update RESOURCE", Short: "Change a resource's name, folder or T-SQL settings", Method: http.MethodPatch,
-				Path: "/resources/{resourceId}", Args: []string{"resourceId"}, Scope: "Resources > Write", Body: true, Patch: true,
-				Columns: resourceGetColumns(),
-				Long: `Each flag becomes one JSON Patch "replace" operation (the only operation the
+				Use: "update RESOURCE", Method: http.MethodPatch,
+				Help: opdef.Help{
+					Short: "Change a resource's name, folder or T-SQL settings",
+					Long: `Each flag becomes one JSON Patch "replace" operation (the only operation the
 API publishes for resources); --body takes raw operations
 ([{"op":"replace","path":"/options/connector_version","value":"3.0"}]).
 
@@ -113,10 +123,14 @@ API publishes for resources); --body takes raw operations
 not turn Windows Auth off, the keys are checked against the allowlist first
 (only Windows-auth T-SQL resources use them): a rejected key exits 2 and nothing
 is sent. The resource is not read first, to save its points.`,
-				Example: `  orgctl resources update legacy-mssql --connector-version 3.0
+					Example: `  orgctl resources update legacy-mssql --connector-version 3.0
   orgctl resources update payroll-mssql-winauth --odbc-param "Packet Size=4096" --odbc-param ConnectRetryCount=3
   orgctl resources update payroll-mssql-winauth --windows-auth=false
   orgctl resources update billing-api --name billing-api-v2 --folder resource_7`,
+				},
+				Path: "/resources/{resourceId}", Scope: "Resources > Write", Body: true, Patch: true,
+				Args:    opdef.Args{Params: []string{"resourceId"}},
+				Columns: resourceGetColumns(),
 				Fields: []opdef.Field{
 					{Flag: "name", Key: "display_name", In: opdef.InPatch, Usage: "new display name"},
 					{Flag: "folder", Key: "folder_id", In: opdef.InPatch, Usage: "move into this `FOLDER` (id or path)"},
@@ -124,13 +138,19 @@ is sent. The resource is not read first, to save its points.`,
 					{Flag: "windows-auth", Key: "options.windows_auth", In: opdef.InPatch, Kind: opdef.KBool, Usage: "T-SQL: connect using Windows Auth (--windows-auth=false turns it off)"},
 					{Flag: "odbc-param", In: opdef.InLocal, Kind: opdef.KTexts, Usage: "T-SQL: ODBC attribute `KEY=VALUE` (repeatable; replaces the whole set)"},
 				},
-				Shape: shapeResourceUpdate,
+				Hooks: opdef.Hooks{Shape: shapeResourceUpdate},
 			},
 			{
-				Use: "delete RESOURCE", Short: "Delete a resource", Method: http.MethodDelete, Path: "/resources/{resourceId}",
-				Args: []string{"resourceId"}, Scope: "Resources > Write", Destructive: true,
-				Confirm: "Delete resource %s? Queries that use it stop working, and with --delete-underlying-db its database goes too; this cannot be undone.",
-				Example: "  orgctl resources delete billing-api\n  orgctl resources delete archive-mongodb --delete-underlying-db --yes",
+				Use: "delete RESOURCE", Method: http.MethodDelete, Path: "/resources/{resourceId}",
+				Help: opdef.Help{
+					Short:   "Delete a resource",
+					Example: "  orgctl resources delete billing-api\n  orgctl resources delete archive-mongodb --delete-underlying-db --yes",
+				},
+				Scope: "Resources > Write",
+				Args:  opdef.Args{Params: []string{"resourceId"}},
+				Confirm: &opdef.Confirm{
+					Question: "Delete resource %s? Queries that use it stop working, and with --delete-underlying-db its database goes too; this cannot be undone.",
+				},
 				Fields: []opdef.Field{
 					{Flag: "delete-underlying-db", Key: "deleteUnderlyingDB", In: opdef.InQuery, Kind: opdef.KBool, Usage: "also delete the underlying Retool Database"},
 				},
@@ -144,10 +164,10 @@ is sent. The resource is not read first, to save its points.`,
 const odbcParamsPointer = "/options/params_from_connection_string"
 
 func shapeResourceCreate(c *opdef.Call) error {
-	if c.Body == nil {
+	if c.Req.Body == nil {
 		return nil
 	}
-	if _, isObj := c.Body["options"].(map[string]any); c.Body["options"] != nil && !isObj {
+	if _, isObj := c.Req.Body["options"].(map[string]any); c.Req.Body["options"] != nil && !isObj {
 		return cli.UsageErrorf("--options must be a JSON object")
 	}
 	if c.Has("odbc-param") {
@@ -156,13 +176,13 @@ func shapeResourceCreate(c *opdef.Call) error {
 		if err != nil {
 			return err
 		}
-		opdef.SetPath(c.Body, "options.params_from_connection_string", params)
+		opdef.SetPath(c.Req.Body, "options.params_from_connection_string", params)
 	}
-	opts, _ := c.Body["options"].(map[string]any)
+	opts, _ := c.Req.Body["options"].(map[string]any)
 	if v, ok := opts["connector_version"]; ok {
 		warnConnectorVersion(c, v)
 	}
-	if c.Body["type"] != "mssql" || opts["windows_auth"] != true {
+	if c.Req.Body["type"] != "mssql" || opts["windows_auth"] != true {
 		return nil
 	}
 	return resources.PrecheckODBC(opts["params_from_connection_string"], true)
@@ -175,14 +195,14 @@ func shapeResourceUpdate(c *opdef.Call) error {
 			return err
 		}
 		// The API publishes only "replace", and replacing the whole set is what lets a rejected key be dropped.
-		c.Patch = append(c.Patch, map[string]any{"op": "replace", "path": odbcParamsPointer, "value": params})
+		c.Req.Patch = append(c.Req.Patch, map[string]any{"op": "replace", "path": odbcParamsPointer, "value": params})
 	}
 	var (
 		params      map[string]any
 		paramsSet   bool
 		windowsAuth any
 	)
-	for _, raw := range c.Patch {
+	for _, raw := range c.Req.Patch {
 		op, ok := raw.(map[string]any)
 		if !ok || op["op"] == "remove" {
 			continue

@@ -270,19 +270,19 @@ func TestShapeConfigVarsUpdateReadsAndMerges(t *testing.T) {
 		t.Fatalf("reads = %+v", c.Reads)
 	}
 	// Before the merge the body holds only what changes (the dry run shows it).
-	if got := familytest.JSON(t, c.Body); got != `{"description":"Support inbox","values":[{"environment_id":"stg","value":"new"},{"environment_id":"qa","value":"added"}]}` {
+	if got := familytest.JSON(t, c.Req.Body); got != `{"description":"Support inbox","values":[{"environment_id":"stg","value":"new"},{"environment_id":"qa","value":"added"}]}` {
 		t.Errorf("body before merge = %s", got)
 	}
 	current := json.RawMessage(`{"id":"5a4d0099-0000-4000-8000-000000000001","name":"SUPPORT","description":"old","secret":true,"created_at":"t",
 		"values":[{"environment_id":"prod","value":"p"},{"environment_id":"stg","value":"old"}]}`)
-	if err := c.Op.Merge(c, []json.RawMessage{current}); err != nil {
+	if err := c.Op.Hooks.Merge(c, []json.RawMessage{current}); err != nil {
 		t.Fatal(err)
 	}
 	want := `{"description":"Support inbox","name":"SUPPORT","secret":true,"values":[{"environment_id":"prod","value":"p"},{"environment_id":"stg","value":"new"},{"environment_id":"qa","value":"added"}]}`
 	if got := familytest.JSON(t, c.Request().Body); got != want {
 		t.Errorf("merged body = %s\nwant          %s", got, want)
 	}
-	if err := c.Op.Merge(c, []json.RawMessage{json.RawMessage(`[]`)}); err == nil || !strings.Contains(err.Error(), "unexpected answer reading the variable") {
+	if err := c.Op.Hooks.Merge(c, []json.RawMessage{json.RawMessage(`[]`)}); err == nil || !strings.Contains(err.Error(), "unexpected answer reading the variable") {
 		t.Errorf("merge of a non-object: %v", err)
 	}
 }
@@ -321,13 +321,13 @@ func TestShapeOrg(t *testing.T) {
 	if len(c.Reads) != 1 || c.Reads[0].Path != "/organization/ai_settings" {
 		t.Fatalf("one setting: reads = %+v", c.Reads)
 	}
-	if err := c.Op.Merge(c, []json.RawMessage{json.RawMessage(`{"retoolAI":true,"retoolAIActions":true,"retoolVector":false,"retoolAskAI":true}`)}); err != nil {
+	if err := c.Op.Hooks.Merge(c, []json.RawMessage{json.RawMessage(`{"retoolAI":true,"retoolAIActions":true,"retoolVector":false,"retoolAskAI":true}`)}); err != nil {
 		t.Fatal(err)
 	}
-	if got := familytest.JSON(t, c.Body); got != `{"retoolAI":true,"retoolAIActions":true,"retoolAskAI":false,"retoolVector":false}` {
+	if got := familytest.JSON(t, c.Req.Body); got != `{"retoolAI":true,"retoolAIActions":true,"retoolAskAI":false,"retoolVector":false}` {
 		t.Errorf("merged AI settings = %s", got)
 	}
-	if err := c.Op.Merge(c, []json.RawMessage{json.RawMessage(`"x"`)}); err == nil {
+	if err := c.Op.Hooks.Merge(c, []json.RawMessage{json.RawMessage(`"x"`)}); err == nil {
 		t.Error("merge of a non-object succeeded")
 	}
 }
@@ -750,9 +750,8 @@ func TestEveryShapeHandlesEmptyInput(t *testing.T) {
 	walk = func(path []string, gs []engine.Group) {
 		for _, g := range gs {
 			p := append(append([]string(nil), path...), g.Name)
-			for i := range g.Ops {
-				op := &g.Ops[i]
-				args := make([]string, len(op.Args))
+			for _, op := range g.Placed() {
+				args := make([]string, len(op.Args.Params))
 				for j := range args {
 					args[j] = "1"
 				}

@@ -27,7 +27,7 @@ var scConfigFields = []opdef.Field{
 // needConfig wraps a bare configuration, applies the flags over it and
 // rejects it without the fields every provider needs.
 func needConfig(c *opdef.Call) error {
-	inner := c.Body
+	inner := c.Req.Body
 	if inner == nil {
 		inner = map[string]any{}
 	}
@@ -37,7 +37,7 @@ func needConfig(c *opdef.Call) error {
 	for _, f := range []struct{ flag, key string }{
 		{"provider", "provider"}, {"org", "org"}, {"repo", "repo"}, {"default-branch", "default_branch"}, {"repo-version", "repo_version"},
 	} {
-		if v, ok := c.Local[f.flag]; ok {
+		if v, ok := c.Given.Local[f.flag]; ok {
 			inner[f.key] = v
 		}
 	}
@@ -69,7 +69,7 @@ func needConfig(c *opdef.Call) error {
 			return cli.UsageErrorf("%s: missing %q: pass --%s or set it in --body", c.Command, k, names[k])
 		}
 	}
-	c.Body = map[string]any{"config": inner}
+	c.Req.Body = map[string]any{"config": inner}
 	return nil
 }
 
@@ -119,19 +119,30 @@ Gotchas:
   orgctl source-control deployments get 5a4d...-uuid
   orgctl source-control settings set --version-control-locked --auto-branch-naming`,
 		Ops: []opdef.Op{
-			{Use: "test-connection", Short: "Check that the provider can be reached", Method: http.MethodGet, Path: "/source_control/test_connection", Scope: "Source Control > Read",
-				Example: "  orgctl source-control test-connection\n  orgctl source-control test-connection --jq .success",
+			{Use: "test-connection", Method: http.MethodGet, Path: "/source_control/test_connection", Scope: "Source Control > Read",
+				Help: opdef.Help{
+					Short:   "Check that the provider can be reached",
+					Example: "  orgctl source-control test-connection\n  orgctl source-control test-connection --jq .success",
+				},
 				Columns: []output.Column{{Header: "SUCCESS", Field: "success"}, {Header: "MESSAGE", Field: "message"}}},
-			{Use: "test-deploy", Done: "Test deploy finished; nothing was changed", Short: "Try a deploy of a commit without changing anything", Method: http.MethodPost, Path: "/source_control/test_deploy", Scope: "Source Control > Test Deploy",
-				Example: "  orgctl source-control test-deploy --commit 3f2a9c1e...full-sha\n  orgctl source-control test-deploy --commit $(git rev-parse HEAD) --full-sync",
+			{Use: "test-deploy", Method: http.MethodPost, Path: "/source_control/test_deploy", Scope: "Source Control > Test Deploy",
+				Help: opdef.Help{
+					Short:   "Try a deploy of a commit without changing anything",
+					Example: "  orgctl source-control test-deploy --commit 3f2a9c1e...full-sha\n  orgctl source-control test-deploy --commit $(git rev-parse HEAD) --full-sync",
+					Done:    "Test deploy finished; nothing was changed",
+				},
 				Columns: []output.Column{{Header: "SUCCESS", Field: "success"}, {Header: "MESSAGE", Field: "message"}},
 				Fields: []opdef.Field{
 					{Flag: "commit", Key: "deploy_params.commit_sha", Required: true, Usage: "full commit `SHA` to test"},
 					{Flag: "full-sync", Key: "deploy_params.is_full_sync", Kind: opdef.KBool, Usage: "test a full sync"},
 				}},
-			{Use: "deploy", Done: "Deployed the repository's latest changes", Short: "Deploy the repository's latest changes", Method: http.MethodPost, Path: "/source_control/deploy", Scope: "Source Control > Deploy",
-				Long:    "Starts a deployment and prints it (status PENDING_START); poll with 'deployments get'.",
-				Example: "  orgctl source-control deploy\n  id=$(orgctl source-control deploy --jq .id) && orgctl source-control deployments get $id",
+			{Use: "deploy", Method: http.MethodPost, Path: "/source_control/deploy", Scope: "Source Control > Deploy",
+				Help: opdef.Help{
+					Short:   "Deploy the repository's latest changes",
+					Long:    "Starts a deployment and prints it (status PENDING_START); poll with 'deployments get'.",
+					Example: "  orgctl source-control deploy\n  id=$(orgctl source-control deploy --jq .id) && orgctl source-control deployments get $id",
+					Done:    "Deployed the repository's latest changes",
+				},
 				Columns: deploymentColumns},
 		},
 		Groups: []engine.Group{
@@ -146,18 +157,38 @@ Gotchas:
 					{Header: "REPO VERSION", Field: "repo_version"},
 				},
 				Ops: []opdef.Op{
-					{Use: "get", Short: "Show the provider configuration", Method: http.MethodGet, Path: "/source_control/config", Scope: "Source Control > Read",
-						Example: "  orgctl source-control config get\n  orgctl source-control config get -o json > sc.json"},
-					{Use: "create", Short: "Create the provider configuration (fails if one exists)", Method: http.MethodPost, Path: "/source_control/config", Scope: "Source Control > Write", Body: true,
-						Example: `  orgctl source-control config create --body sc.json
+					{Use: "get", Method: http.MethodGet, Path: "/source_control/config", Scope: "Source Control > Read",
+						Help: opdef.Help{
+							Short:   "Show the provider configuration",
+							Example: "  orgctl source-control config get\n  orgctl source-control config get -o json > sc.json",
+						},
+					},
+					{Use: "create", Method: http.MethodPost, Path: "/source_control/config", Scope: "Source Control > Write", Body: true,
+						Help: opdef.Help{
+							Short: "Create the provider configuration (fails if one exists)",
+							Example: `  orgctl source-control config create --body sc.json
   orgctl source-control config create --provider GitHub --org acme --repo retool-apps --default-branch main --credential type=Personal --credential personal_access_token=$GH_TOKEN`,
-						Fields: scConfigFields, Shape: needConfig},
-					{Use: "set", Short: "Create or overwrite the provider configuration", Method: http.MethodPut, Path: "/source_control/config", Scope: "Source Control > Write", Body: true,
-						Example: "  orgctl source-control config set --body sc.json\n  orgctl source-control config set --body sc.json --default-branch release",
-						Fields:  scConfigFields, Shape: needConfig},
-					{Use: "delete", Short: "Remove the provider configuration", Method: http.MethodDelete, Path: "/source_control/config", Scope: "Source Control > Write",
-						Destructive: true,
-						Confirm:     "Remove the source control configuration? Deploys stop until 'orgctl source-control config set' configures it again; the repository is untouched.", Example: "  orgctl source-control config delete --yes"},
+						},
+						Fields: scConfigFields,
+						Hooks:  opdef.Hooks{Shape: needConfig},
+					},
+					{Use: "set", Method: http.MethodPut, Path: "/source_control/config", Scope: "Source Control > Write", Body: true,
+						Help: opdef.Help{
+							Short:   "Create or overwrite the provider configuration",
+							Example: "  orgctl source-control config set --body sc.json\n  orgctl source-control config set --body sc.json --default-branch release",
+						},
+						Fields: scConfigFields,
+						Hooks:  opdef.Hooks{Shape: needConfig},
+					},
+					{Use: "delete", Method: http.MethodDelete, Path: "/source_control/config", Scope: "Source Control > Write",
+						Help: opdef.Help{
+							Short:   "Remove the provider configuration",
+							Example: "  orgctl source-control config delete --yes",
+						},
+						Confirm: &opdef.Confirm{
+							Question: "Remove the source control configuration? Deploys stop until 'orgctl source-control config set' configures it again; the repository is untouched.",
+						},
+					},
 				},
 			},
 			{
@@ -165,23 +196,41 @@ Gotchas:
 				Short:   "Follow deployments",
 				Columns: deploymentColumns,
 				Ops: []opdef.Op{
-					{Use: "list", Short: "List deployments, newest first", Method: http.MethodGet, Path: "/source_control/deployments", Scope: "Source Control > Deploy",
-						Example: "  orgctl source-control deployments list\n  orgctl source-control deployments list --jq '.deployments[0].status'",
-						View:    printInner("deployments")},
-					{Use: "get DEPLOYMENT_ID", Short: "Show a deployment's status", Method: http.MethodGet, Path: "/source_control/deployment/{id}", Args: []string{"id"}, Scope: "Source Control > Deploy",
-						Example: "  orgctl source-control deployments get 5a4d0000-0000-4000-8000-000000000001 --jq .status"},
+					{Use: "list", Method: http.MethodGet, Path: "/source_control/deployments", Scope: "Source Control > Deploy",
+						Help: opdef.Help{
+							Short:   "List deployments, newest first",
+							Example: "  orgctl source-control deployments list\n  orgctl source-control deployments list --jq '.deployments[0].status'",
+						},
+
+						Hooks: opdef.Hooks{View: printInner("deployments")},
+					},
+					{Use: "get DEPLOYMENT_ID", Method: http.MethodGet, Path: "/source_control/deployment/{id}", Scope: "Source Control > Deploy",
+						Help: opdef.Help{
+							Short:   "Show a deployment's status",
+							Example: "  orgctl source-control deployments get 5a4d0000-0000-4000-8000-000000000001 --jq .status",
+						},
+						Args: opdef.Args{Params: []string{"id"}},
+					},
 				},
 			},
 			{
 				Name:  "settings",
 				Short: "Read and replace source control settings",
 				Ops: []opdef.Op{
-					{Use: "get", Short: "Show source control settings", Method: http.MethodGet, Path: "/source_control/settings", Scope: "Source Control > Read",
-						Example: "  orgctl source-control settings get -o yaml"},
-					{Use: "set", Done: "Set the source control settings", Short: "Replace source control settings", Method: http.MethodPut, Path: "/source_control/settings", Scope: "Source Control > Write", Body: true,
-						Long: "Replaces all settings; to change one, start from 'settings get -o json' and pass it\nwith --body (bare or as {\"settings\": {...}}).",
-						Example: `  orgctl source-control settings set --version-control-locked=false --auto-branch-naming
+					{Use: "get", Method: http.MethodGet, Path: "/source_control/settings", Scope: "Source Control > Read",
+						Help: opdef.Help{
+							Short:   "Show source control settings",
+							Example: "  orgctl source-control settings get -o yaml",
+						},
+					},
+					{Use: "set", Method: http.MethodPut, Path: "/source_control/settings", Scope: "Source Control > Write", Body: true,
+						Help: opdef.Help{
+							Short: "Replace source control settings",
+							Long:  "Replaces all settings; to change one, start from 'settings get -o json' and pass it\nwith --body (bare or as {\"settings\": {...}}).",
+							Example: `  orgctl source-control settings set --version-control-locked=false --auto-branch-naming
   orgctl source-control settings get -o json > s.json && orgctl source-control settings set --body s.json --force-uuid-mapping`,
+							Done: "Set the source control settings",
+						},
 						Fields: []opdef.Field{
 							{Flag: "auto-branch-naming", Key: "settings.auto_branch_naming_enabled", Kind: opdef.KBool, Usage: "suggest branch names"},
 							{Flag: "custom-pull-request-template", Key: "settings.custom_pull_request_template", Usage: "pull request template text"},
@@ -190,24 +239,28 @@ Gotchas:
 							{Flag: "force-uuid-mapping", Key: "settings.force_uuid_mapping", Kind: opdef.KBool, Usage: "map protected elements by uuid in the repository"},
 							{Flag: "auto-cleanup-branches", Key: "settings.auto_cleanup_branches_enabled", Kind: opdef.KBool, Usage: "delete merged branches"},
 						},
-						Shape: func(c *opdef.Call) error {
-							if c.Body == nil {
-								return cli.UsageErrorf("%s: nothing to set: pass setting flags or --body", c.Command)
-							}
-							if _, ok := c.Body["settings"]; !ok || len(c.Body) > 1 {
-								inner, _ := c.Body["settings"].(map[string]any)
-								if inner == nil {
-									inner = map[string]any{}
+
+						Hooks: opdef.Hooks{
+							Shape: func(c *opdef.Call) error {
+								if c.Req.Body == nil {
+									return cli.UsageErrorf("%s: nothing to set: pass setting flags or --body", c.Command)
 								}
-								for k, v := range c.Body {
-									if _, set := inner[k]; k != "settings" && !set {
-										inner[k] = v
+								if _, ok := c.Req.Body["settings"]; !ok || len(c.Req.Body) > 1 {
+									inner, _ := c.Req.Body["settings"].(map[string]any)
+									if inner == nil {
+										inner = map[string]any{}
 									}
+									for k, v := range c.Req.Body {
+										if _, set := inner[k]; k != "settings" && !set {
+											inner[k] = v
+										}
+									}
+									c.Req.Body = map[string]any{"settings": inner}
 								}
-								c.Body = map[string]any{"settings": inner}
-							}
-							return nil
-						}},
+								return nil
+							},
+						},
+					},
 				},
 			},
 		},

@@ -38,14 +38,26 @@ Gotchas:
 			{Header: "CREATED", Field: "created_at"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Short: "List child Spaces", Method: http.MethodGet, Path: "/spaces", Scope: "Spaces > Read",
-				Example: "  orgctl spaces list\n  orgctl spaces list --jq '.[].domain'"},
-			{Use: "get SPACE_ID", Short: "Show a Space", Method: http.MethodGet, Path: "/spaces/{spaceId}", Args: []string{"spaceId"}, Scope: "Spaces > Read",
-				Example: "  orgctl spaces get org_5a4d0004000000000000000000000001"},
-			{Use: "create", Short: "Create a child Space", Method: http.MethodPost, Path: "/spaces", Scope: "Spaces > Write", Body: true,
-				Exists: opdef.ConflictKey("spaces", "name", "update"),
-				Example: `  orgctl spaces create --name marketing --domain marketing
+			{Use: "list", Method: http.MethodGet, Path: "/spaces", Scope: "Spaces > Read",
+				Help: opdef.Help{
+					Short:   "List child Spaces",
+					Example: "  orgctl spaces list\n  orgctl spaces list --jq '.[].domain'",
+				},
+			},
+			{Use: "get SPACE_ID", Method: http.MethodGet, Path: "/spaces/{spaceId}", Scope: "Spaces > Read",
+				Help: opdef.Help{
+					Short:   "Show a Space",
+					Example: "  orgctl spaces get org_5a4d0004000000000000000000000001",
+				},
+				Args: opdef.Args{Params: []string{"spaceId"}},
+			},
+			{Use: "create", Method: http.MethodPost, Path: "/spaces", Scope: "Spaces > Write", Body: true,
+				Help: opdef.Help{
+					Short: "Create a child Space",
+					Example: `  orgctl spaces create --name marketing --domain marketing
   orgctl spaces create --name sales --domain sales --copy-branding-and-themes --create-admin-user`,
+				},
+				Bulk: opdef.Bulk{Exists: opdef.ConflictKey("spaces", "name", "update")},
 				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "Space name"},
 					{Flag: "domain", Key: "domain", Required: true, Usage: "Space domain (on the cloud: its subdomain)"},
@@ -54,22 +66,38 @@ Gotchas:
 					{Flag: "copy-admin", Key: "options.users_to_copy_as_admins", Kind: opdef.KStrings, Usage: "make this user `EMAIL` of this Space an admin there (repeatable)"},
 					{Flag: "create-admin-user", Key: "options.create_admin_user", Kind: opdef.KBool, Usage: "create your admin user there instead of sending an invite"},
 				}},
-			{Use: "update SPACE_ID", Short: "Rename a Space or change its domain", Method: http.MethodPut, Path: "/spaces/{spaceId}", Args: []string{"spaceId"}, Scope: "Spaces > Write", Body: true,
-				Long:    "A full replacement (PUT): pass both --name and --domain, even if one stays the same.",
-				Example: "  orgctl spaces update org_5a4d0004000000000000000000000001 --name engineering --domain eng",
+			{Use: "update SPACE_ID", Method: http.MethodPut, Path: "/spaces/{spaceId}", Scope: "Spaces > Write", Body: true,
+				Help: opdef.Help{
+					Short:   "Rename a Space or change its domain",
+					Long:    "A full replacement (PUT): pass both --name and --domain, even if one stays the same.",
+					Example: "  orgctl spaces update org_5a4d0004000000000000000000000001 --name engineering --domain eng",
+				},
+				Args: opdef.Args{Params: []string{"spaceId"}},
 				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "Space name"},
 					{Flag: "domain", Key: "domain", Required: true, Usage: "Space domain"},
 				}},
-			{Use: "delete SPACE_ID", Short: "Delete a Space and everything in it", Method: http.MethodDelete, Path: "/spaces/{spaceId}", Args: []string{"spaceId"}, Scope: "Spaces > Write",
-				Destructive: true, TypeToConfirm: spaceName,
-				Confirm: "Delete Space %s and everything in it (apps, resources, workflows, its users' access)? This cannot be undone.",
-				Long:    "On a terminal it asks you to type the Space's name first.",
-				Example: "  orgctl spaces delete org_5a4d0004000000000000000000000001 --yes"},
-			{Use: "copy", Done: "Copied the elements into the Space", Short: "Copy apps, workflows, resources and queries into another Space", Method: http.MethodPost, Path: "/spaces/copyElements", Scope: "Spaces > Write", Body: true,
-				Long: "Copies by UUID into --to. Resources are resource configuration UUIDs. Pass at\nleast one element; the kinds you leave out are sent as empty lists.",
-				Example: `  orgctl spaces copy --to org_5a4d0004000000000000000000000001 --app 5a4d0006-0000-4000-8000-000000000001
+			{Use: "delete SPACE_ID", Method: http.MethodDelete, Path: "/spaces/{spaceId}", Scope: "Spaces > Write",
+				Help: opdef.Help{
+					Short:   "Delete a Space and everything in it",
+					Long:    "On a terminal it asks you to type the Space's name first.",
+					Example: "  orgctl spaces delete org_5a4d0004000000000000000000000001 --yes",
+				},
+				Args: opdef.Args{Params: []string{"spaceId"}},
+
+				Confirm: &opdef.Confirm{
+					Question:      "Delete Space %s and everything in it (apps, resources, workflows, its users' access)? This cannot be undone.",
+					TypeToConfirm: spaceName,
+				},
+			},
+			{Use: "copy", Method: http.MethodPost, Path: "/spaces/copyElements", Scope: "Spaces > Write", Body: true,
+				Help: opdef.Help{
+					Short: "Copy apps, workflows, resources and queries into another Space",
+					Long:  "Copies by UUID into --to. Resources are resource configuration UUIDs. Pass at\nleast one element; the kinds you leave out are sent as empty lists.",
+					Example: `  orgctl spaces copy --to org_5a4d0004000000000000000000000001 --app 5a4d0006-0000-4000-8000-000000000001
   orgctl spaces copy --to eng --workflow WF_UUID --resource RC_UUID --query Q_UUID`,
+					Done: "Copied the elements into the Space",
+				},
 				Fields: []opdef.Field{
 					{Flag: "to", Key: "destination_space_id", Required: true, Usage: "destination `SPACE` (id or name)"},
 					{Flag: "app", Key: "app_ids", Kind: opdef.KStrings, Usage: "`APP` or module (UUID or name; repeatable)"},
@@ -77,22 +105,26 @@ Gotchas:
 					{Flag: "resource", Key: "resource_ids", Kind: opdef.KStrings, Usage: "resource configuration `UUID` (repeatable)"},
 					{Flag: "query", Key: "query_library_query_ids", Kind: opdef.KStrings, Usage: "Query Library query `UUID` (repeatable)"},
 				},
-				Shape: func(c *opdef.Call) error {
-					n := 0
-					// The API requires all four lists, even empty ones.
-					for _, k := range []string{"app_ids", "workflow_ids", "resource_ids", "query_library_query_ids"} {
-						l, _ := c.BodyObject()[k].([]any)
-						if l == nil {
-							l = []any{}
+
+				Hooks: opdef.Hooks{
+					Shape: func(c *opdef.Call) error {
+						n := 0
+						// The API requires all four lists, even empty ones.
+						for _, k := range []string{"app_ids", "workflow_ids", "resource_ids", "query_library_query_ids"} {
+							l, _ := c.BodyObject()[k].([]any)
+							if l == nil {
+								l = []any{}
+							}
+							c.Req.Body[k] = l
+							n += len(l)
 						}
-						c.Body[k] = l
-						n += len(l)
-					}
-					if n == 0 {
-						return cli.UsageErrorf("%s: nothing to copy: pass --app, --workflow, --resource or --query", c.Command)
-					}
-					return nil
-				}},
+						if n == 0 {
+							return cli.UsageErrorf("%s: nothing to copy: pass --app, --workflow, --resource or --query", c.Command)
+						}
+						return nil
+					},
+				},
+			},
 		},
 	}
 }
@@ -100,13 +132,13 @@ Gotchas:
 // spaceName is what deleting a Space asks the user to type: its name, read
 // from the API (one request, sent only when someone is there to type it).
 func spaceName(ctx context.Context, org opdef.Org, c *opdef.Call) (string, error) {
-	data, err := org.Get(ctx, client.Expand("/spaces/{spaceId}", c.Params), "Spaces > Read")
+	data, err := org.Get(ctx, client.Expand("/spaces/{spaceId}", c.Req.Params), "Spaces > Read")
 	if err != nil {
 		return "", err
 	}
 	var s struct{ Name string }
 	if err := json.Unmarshal(data, &s); err != nil || s.Name == "" {
-		return "", fmt.Errorf("cannot read the Space's name from GET /spaces/%s", c.Params["spaceId"])
+		return "", fmt.Errorf("cannot read the Space's name from GET /spaces/%s", c.Req.Params["spaceId"])
 	}
 	return s.Name, nil
 }

@@ -40,12 +40,20 @@ Gotchas:
   orgctl sso set --body sso.json
   orgctl sso delete --yes`,
 		Ops: []opdef.Op{
-			{Use: "get", Short: "Show the SSO configuration", Method: http.MethodGet, Path: "/sso/config", Scope: "Spaces > Read",
-				Example: "  orgctl sso get\n  orgctl sso get -o json > sso.json"},
-			{Use: "set", Done: "Set the SSO configuration", Short: "Set (replace) the SSO configuration", Method: http.MethodPost, Path: "/sso/config", Scope: "Spaces > Write", Body: true,
-				Example: `  orgctl sso set --body sso.json
+			{Use: "get", Method: http.MethodGet, Path: "/sso/config", Scope: "Spaces > Read",
+				Help: opdef.Help{
+					Short:   "Show the SSO configuration",
+					Example: "  orgctl sso get\n  orgctl sso get -o json > sso.json",
+				},
+			},
+			{Use: "set", Method: http.MethodPost, Path: "/sso/config", Scope: "Spaces > Write", Body: true,
+				Help: opdef.Help{
+					Short: "Set (replace) the SSO configuration",
+					Example: `  orgctl sso set --body sso.json
   orgctl sso set --body sso.json --jit-enabled=false
   orgctl sso set --type google --google-client-id 123.apps.googleusercontent.com --google-client-secret S --disable-email-password-login=false`,
+					Done: "Set the SSO configuration",
+				},
 				Fields: []opdef.Field{
 					{Flag: "type", Key: "data.config_type", Enum: ssoTypes, Usage: "kind of SSO"},
 					f("google-client-id", "google_client_id", "Google OAuth client id"),
@@ -72,42 +80,52 @@ Gotchas:
 					b("trigger-login-automatically", "trigger_login_automatically", "go straight to the IdP on the login page"),
 					b("disable-email-password-login", "disable_email_password_login", "turn off email/password sign-in"),
 				},
-				Shape: func(c *opdef.Call) error {
-					if c.Body == nil {
-						return cli.UsageErrorf("%s: pass --body FILE or --type with its fields", c.Command)
-					}
-					// A bare configuration object (as in the data of 'sso get') is wrapped.
-					if _, ok := c.Body["data"]; !ok || len(c.Body) > 1 {
-						data, _ := c.Body["data"].(map[string]any)
-						if data == nil {
-							data = map[string]any{}
+
+				Hooks: opdef.Hooks{
+					Shape: func(c *opdef.Call) error {
+						if c.Req.Body == nil {
+							return cli.UsageErrorf("%s: pass --body FILE or --type with its fields", c.Command)
 						}
-						for k, v := range c.Body {
-							if k != "data" {
-								if _, set := data[k]; !set {
-									data[k] = v
+						// A bare configuration object (as in the data of 'sso get') is wrapped.
+						if _, ok := c.Req.Body["data"]; !ok || len(c.Req.Body) > 1 {
+							data, _ := c.Req.Body["data"].(map[string]any)
+							if data == nil {
+								data = map[string]any{}
+							}
+							for k, v := range c.Req.Body {
+								if k != "data" {
+									if _, set := data[k]; !set {
+										data[k] = v
+									}
 								}
 							}
+							c.Req.Body = map[string]any{"data": data}
 						}
-						c.Body = map[string]any{"data": data}
-					}
-					data, _ := c.Body["data"].(map[string]any)
-					t, _ := data["config_type"].(string)
-					for _, e := range ssoTypes {
-						if t == e {
-							return nil
+						data, _ := c.Req.Body["data"].(map[string]any)
+						t, _ := data["config_type"].(string)
+						for _, e := range ssoTypes {
+							if t == e {
+								return nil
+							}
 						}
-					}
-					if t == "" {
-						return cli.UsageErrorf("%s: the configuration has no config_type: pass --type {%s}", c.Command, strings.Join(ssoTypes, ", "))
-					}
-					return cli.UsageErrorf("invalid config_type %q: allowed values are %s", t, strings.Join(ssoTypes, ", "))
-				}},
-			{Use: "delete", Done: "Removed the SSO configuration", Short: "Remove the SSO configuration", Method: http.MethodDelete, Path: "/sso/config", Scope: "Spaces > Write",
-				Destructive: true,
-				Confirm:     "Remove the SSO configuration? Users sign in without SSO until 'orgctl sso set' configures it again.",
-				Long:        "Users then sign in with email and password (unless that is disabled too: check first).",
-				Example:     "  orgctl sso delete --yes"},
+						if t == "" {
+							return cli.UsageErrorf("%s: the configuration has no config_type: pass --type {%s}", c.Command, strings.Join(ssoTypes, ", "))
+						}
+						return cli.UsageErrorf("invalid config_type %q: allowed values are %s", t, strings.Join(ssoTypes, ", "))
+					},
+				},
+			},
+			{Use: "delete", Method: http.MethodDelete, Path: "/sso/config", Scope: "Spaces > Write",
+				Help: opdef.Help{
+					Short:   "Remove the SSO configuration",
+					Long:    "Users then sign in with email and password (unless that is disabled too: check first).",
+					Example: "  orgctl sso delete --yes",
+					Done:    "Removed the SSO configuration",
+				},
+				Confirm: &opdef.Confirm{
+					Question: "Remove the SSO configuration? Users sign in without SSO until 'orgctl sso set' configures it again.",
+				},
+			},
 		},
 	}
 }

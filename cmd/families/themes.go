@@ -20,19 +20,19 @@ var themeFields = []opdef.Field{
 }
 
 func mergeThemeSet(c *opdef.Call) {
-	set, ok := c.Local["set"].(map[string]any)
+	set, ok := c.Given.Local["set"].(map[string]any)
 	c.BodyObject()
 	if !ok {
 		return
 	}
-	theme, _ := c.Body["theme"].(map[string]any)
+	theme, _ := c.Req.Body["theme"].(map[string]any)
 	if theme == nil {
 		theme = map[string]any{}
 	}
 	for k, v := range set {
 		theme[k] = v
 	}
-	c.Body["theme"] = theme
+	c.Req.Body["theme"] = theme
 }
 
 func themesGroup() engine.Group {
@@ -55,46 +55,69 @@ Gotchas:
 			{Header: "UPDATED", Field: "updated_at"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Short: "List app themes", Method: http.MethodGet, Path: "/app_themes", Scope: "App Themes > Read",
-				Example: "  orgctl themes list\n  orgctl themes list --jq '.[].name'"},
-			{Use: "get THEME_ID", Short: "Show an app theme", Method: http.MethodGet, Path: "/app_themes/{id}", Args: []string{"id"}, Scope: "App Themes > Read",
-				Example: "  orgctl themes get 1 -o json"},
-			{Use: "create", Short: "Create an app theme", Method: http.MethodPost, Path: "/app_themes", Scope: "App Themes > Write", Body: true,
-				Exists: opdef.ConflictKey("themes", "name", "update"),
-				Example: `  orgctl themes create --name Brand --theme '{"primary":"#3C92DC"}'
+			{Use: "list", Method: http.MethodGet, Path: "/app_themes", Scope: "App Themes > Read",
+				Help: opdef.Help{
+					Short:   "List app themes",
+					Example: "  orgctl themes list\n  orgctl themes list --jq '.[].name'",
+				},
+			},
+			{Use: "get THEME_ID", Method: http.MethodGet, Path: "/app_themes/{id}", Scope: "App Themes > Read",
+				Help: opdef.Help{Short: "Show an app theme", Example: "  orgctl themes get 1 -o json"},
+				Args: opdef.Args{Params: []string{"id"}},
+			},
+			{Use: "create", Method: http.MethodPost, Path: "/app_themes", Scope: "App Themes > Write", Body: true,
+				Help: opdef.Help{
+					Short: "Create an app theme",
+					Example: `  orgctl themes create --name Brand --theme '{"primary":"#3C92DC"}'
   orgctl themes create --name Brand --set primary=#3C92DC --set borderRadius=4
   orgctl themes create --body brand.json`,
+				},
+				Bulk:   opdef.Bulk{Exists: opdef.ConflictKey("themes", "name", "update")},
 				Fields: requireFields(themeFields, "name"),
-				Shape: func(c *opdef.Call) error {
-					mergeThemeSet(c)
-					if c.Body["theme"] == nil {
-						return cli.UsageErrorf("%s: pass --theme JSON or --set KEY=VALUE", c.Command)
-					}
-					return nil
-				}},
-			{Use: "update THEME_ID", Short: "Change (or create) an app theme", Method: http.MethodPut, Path: "/app_themes", Args: []string{"id"}, Scope: "App Themes > Write", Body: true,
-				Long: `A full replacement (PUT): the theme gets exactly --name and --theme. To change
+
+				Hooks: opdef.Hooks{
+					Shape: func(c *opdef.Call) error {
+						mergeThemeSet(c)
+						if c.Req.Body["theme"] == nil {
+							return cli.UsageErrorf("%s: pass --theme JSON or --set KEY=VALUE", c.Command)
+						}
+						return nil
+					},
+				},
+			},
+			{Use: "update THEME_ID", Method: http.MethodPut, Path: "/app_themes", Scope: "App Themes > Write", Body: true,
+				Help: opdef.Help{
+					Short: "Change (or create) an app theme",
+					Long: `A full replacement (PUT): the theme gets exactly --name and --theme. To change
 one key, start from the current theme: 'orgctl themes get 1 -o json > t.json',
 edit it, then 'orgctl themes update 1 --body t.json'.`,
-				Example: `  orgctl themes update 1 --name "Sandbox Dark" --theme '{"primary":"#FF6600","canvas":"#111111"}'
+					Example: `  orgctl themes update 1 --name "Sandbox Dark" --theme '{"primary":"#FF6600","canvas":"#111111"}'
   orgctl themes get 1 -o json > t.json && orgctl themes update 1 --body t.json --set primary=#FF6600`,
+				},
+				Args:   opdef.Args{Params: []string{"id"}},
 				Fields: requireFields(themeFields, "name"),
-				Shape: func(c *opdef.Call) error {
-					id, err := strconv.ParseUint(c.Params["id"], 10, 64)
-					if err != nil {
-						return cli.UsageErrorf("invalid THEME_ID %q: expected a number", c.Params["id"])
-					}
-					mergeThemeSet(c)
-					if c.Body["theme"] == nil {
-						return cli.UsageErrorf("%s: pass --theme JSON, --set KEY=VALUE or --body", c.Command)
-					}
-					c.Body["id"] = json.Number(strconv.FormatUint(id, 10))
-					delete(c.Params, "id")
-					return nil
-				}},
-			{Use: "delete THEME_ID", Short: "Delete an app theme", Method: http.MethodDelete, Path: "/app_themes/{id}", Args: []string{"id"}, Scope: "App Themes > Write",
-				Destructive: true,
-				Confirm:     "Delete theme %s? This cannot be undone.", Example: "  orgctl themes delete 1 --yes"},
+
+				Hooks: opdef.Hooks{
+					Shape: func(c *opdef.Call) error {
+						id, err := strconv.ParseUint(c.Req.Params["id"], 10, 64)
+						if err != nil {
+							return cli.UsageErrorf("invalid THEME_ID %q: expected a number", c.Req.Params["id"])
+						}
+						mergeThemeSet(c)
+						if c.Req.Body["theme"] == nil {
+							return cli.UsageErrorf("%s: pass --theme JSON, --set KEY=VALUE or --body", c.Command)
+						}
+						c.Req.Body["id"] = json.Number(strconv.FormatUint(id, 10))
+						delete(c.Req.Params, "id")
+						return nil
+					},
+				},
+			},
+			{Use: "delete THEME_ID", Method: http.MethodDelete, Path: "/app_themes/{id}", Scope: "App Themes > Write",
+				Help:    opdef.Help{Short: "Delete an app theme", Example: "  orgctl themes delete 1 --yes"},
+				Args:    opdef.Args{Params: []string{"id"}},
+				Confirm: &opdef.Confirm{Question: "Delete theme %s? This cannot be undone."},
+			},
 		},
 	}
 }

@@ -48,32 +48,50 @@ Gotchas:
 			{Header: "CREATED", Field: "created_at"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Short: "List access tokens", Method: http.MethodGet, Path: "/access_tokens", Scope: "Access Tokens > Read",
-				Example: "  orgctl tokens list\n  orgctl tokens list --jq '.[] | select(.scopes | index(\"users:write\")) | .label'"},
-			{Use: "get TOKEN_ID", Short: "Show an access token (never its value)", Method: http.MethodGet, Path: "/access_tokens/:accessTokenId", Args: []string{"accessTokenId"}, Scope: "Access Tokens > Read",
-				Example: "  orgctl tokens get 5a4d0009-0000-4000-8000-000000000001",
-				Shape: func(c *opdef.Call) error {
-					c.Path = tokenItemPath
-					return nil
-				}},
-			{Use: "create", Short: "Create an access token and print it once", Method: http.MethodPost, Path: "/access_tokens", Scope: "Access Tokens > Read", Body: true,
-				Long: `Prints only the token on stdout (with -o json/yaml, --jq or --template: the whole
+			{Use: "list", Method: http.MethodGet, Path: "/access_tokens", Scope: "Access Tokens > Read",
+				Help: opdef.Help{
+					Short:   "List access tokens",
+					Example: "  orgctl tokens list\n  orgctl tokens list --jq '.[] | select(.scopes | index(\"users:write\")) | .label'",
+				},
+			},
+			{Use: "get TOKEN_ID", Method: http.MethodGet, Path: "/access_tokens/:accessTokenId", Scope: "Access Tokens > Read",
+				Help: opdef.Help{
+					Short:   "Show an access token (never its value)",
+					Example: "  orgctl tokens get 5a4d0009-0000-4000-8000-000000000001",
+				},
+				Args: opdef.Args{Params: []string{"accessTokenId"}},
+
+				Hooks: opdef.Hooks{
+					Shape: func(c *opdef.Call) error {
+						c.Req.Path = tokenItemPath
+						return nil
+					},
+				},
+			},
+			{Use: "create", Method: http.MethodPost, Path: "/access_tokens", Scope: "Access Tokens > Read", Body: true,
+				Help: opdef.Help{
+					Short: "Create an access token and print it once",
+					Long: `Prints only the token on stdout (with -o json/yaml, --jq or --template: the whole
 answer, token included) and a warning on stderr that it will not be shown again.`,
-				Example: `  orgctl tokens create --label ci --scope users:read --scope groups:read
+					Example: `  orgctl tokens create --label ci --scope users:read --scope groups:read
   TOKEN=$(orgctl tokens create --label deploy --scope source_control:deploy)
   orgctl tokens create --label audit --scope users:read -o json > token.json`,
+				},
 				Fields: []opdef.Field{
 					{Flag: "label", Key: "label", Required: true, Usage: "token name (2+ characters)"},
 					{Flag: "description", Key: "description", Usage: "what the token is for"},
 					{Flag: "scope", Key: "scopes", Kind: opdef.KStrings, Required: true, Usage: "grant this `SCOPE` (repeatable or comma-separated)"},
 				},
-				Shape: func(c *opdef.Call) error {
-					if s, _ := c.BodyObject()["scopes"].([]any); len(s) == 0 {
-						return cli.UsageErrorf("%s: pass at least one --scope", c.Command)
-					}
-					return nil
+				Hooks: opdef.Hooks{
+					Shape: func(c *opdef.Call) error {
+						if s, _ := c.BodyObject()["scopes"].([]any); len(s) == 0 {
+							return cli.UsageErrorf("%s: pass at least one --scope", c.Command)
+						}
+						return nil
+					},
+					View: PrintNewToken,
 				},
-				View: PrintNewToken},
+			},
 		},
 	}
 }

@@ -25,7 +25,7 @@ func usageFields(extra ...opdef.Field) []opdef.Field {
 func shapeUsage(c *opdef.Call) error {
 	var start, end time.Time
 	for _, k := range []string{"start_date", "end_date"} {
-		v := c.Query.Get(k)
+		v := c.Req.Query.Get(k)
 		if v == "" {
 			continue
 		}
@@ -42,8 +42,8 @@ func shapeUsage(c *opdef.Call) error {
 	if !end.IsZero() && end.Before(start) {
 		return cli.UsageErrorf("--end %s is before --start %s", end.Format(time.DateOnly), start.Format(time.DateOnly))
 	}
-	if ids := c.Query["org_ids"]; len(ids) > 0 {
-		c.Query.Set("org_ids", strings.Join(ids, ","))
+	if ids := c.Req.Query["org_ids"]; len(ids) > 0 {
+		c.Req.Query.Set("org_ids", strings.Join(ids, ","))
 	}
 	return nil
 }
@@ -60,37 +60,72 @@ Self-hosted instances must set USAGE_API_TOKEN.`
   orgctl usage apps --start 2025-01-01 --org ORG_ID
   orgctl usage user-details --start 2025-01-01 --email ada@example.com -o json`,
 		Ops: []opdef.Op{
-			{Use: "orgs", Short: "List the organizations the token can report on", Method: http.MethodGet, Path: "/usage/organizations", Scope: scope, Long: note,
+			{Use: "orgs", Method: http.MethodGet, Path: "/usage/organizations", Scope: scope,
+				Help: opdef.Help{
+					Short:   "List the organizations the token can report on",
+					Long:    note,
+					Example: "  orgctl usage orgs\n  orgctl usage orgs --jq '.[].org_id'",
+				},
 				Columns: []output.Column{{Header: "ORG ID", Field: "org_id"}, {Header: "HOST", Field: "host"}, {Header: "LAST ACTIVE", Field: "last_active"}},
-				Example: "  orgctl usage orgs\n  orgctl usage orgs --jq '.[].org_id'"},
-			{Use: "summary", Short: "Totals and growth of saves, views and users", Method: http.MethodGet, Path: "/usage", Scope: scope, Long: note,
+			},
+			{Use: "summary", Method: http.MethodGet, Path: "/usage", Scope: scope,
+				Help: opdef.Help{
+					Short:   "Totals and growth of saves, views and users",
+					Long:    note,
+					Example: "  orgctl usage summary --start 2025-01-01\n  orgctl usage summary --start 2025-01-01 --jq '.daily_T30_usage[] | [.day, .mau] | @tsv'",
+				},
 				Columns: []output.Column{
 					{Header: "PAGE VIEWS", Field: "count_current_page_views"}, {Header: "VIEWS GROWTH %", Field: "percent_growth_page_views"},
 					{Header: "PAGE SAVES", Field: "count_current_page_saves"}, {Header: "SAVES GROWTH %", Field: "percent_growth_page_saves"},
 					{Header: "USERS", Field: "count_current_users"}, {Header: "T30 USERS", Field: "count_T30_users"},
 				},
-				Example: "  orgctl usage summary --start 2025-01-01\n  orgctl usage summary --start 2025-01-01 --jq '.daily_T30_usage[] | [.day, .mau] | @tsv'",
-				Fields:  usageFields(), Shape: shapeUsage},
-			{Use: "apps", Short: "Views, saves, viewers and editors per app", Method: http.MethodGet, Path: "/usage/app_summary", Scope: scope, Long: note,
+				Fields: usageFields(),
+				Hooks:  opdef.Hooks{Shape: shapeUsage},
+			},
+			{Use: "apps", Method: http.MethodGet, Path: "/usage/app_summary", Scope: scope,
+				Help: opdef.Help{
+					Short:   "Views, saves, viewers and editors per app",
+					Long:    note,
+					Example: "  orgctl usage apps --start 2025-01-01 --end 2025-01-31",
+				},
 				Columns: []output.Column{{Header: "APP", Field: "app_name"}, {Header: "HOST", Field: "host"}, {Header: "VIEWS", Field: "count_app_views"},
 					{Header: "SAVES", Field: "count_app_saves"}, {Header: "VIEWERS", Field: "count_viewers"}, {Header: "EDITORS", Field: "count_editors"}},
-				Example: "  orgctl usage apps --start 2025-01-01 --end 2025-01-31",
-				Fields:  usageFields(), Shape: shapeUsage},
-			{Use: "app-details", Short: "One app's saves and views by week, viewer and editor", Method: http.MethodGet, Path: "/usage/app_details", Scope: scope, Long: note,
+				Fields: usageFields(),
+				Hooks:  opdef.Hooks{Shape: shapeUsage},
+			},
+			{Use: "app-details", Method: http.MethodGet, Path: "/usage/app_details", Scope: scope,
+				Help: opdef.Help{
+					Short:   "One app's saves and views by week, viewer and editor",
+					Long:    note,
+					Example: "  orgctl usage app-details --start 2025-01-01 --app 'Refund desk' -o yaml\n  orgctl usage app-details --start 2025-01-01 --app 'Refund desk' --jq '.viewer_summary[].email'",
+				},
 				Columns: []output.Column{{Header: "ORG", Field: "org_id"}, {Header: "APP", Field: "app_name"}, {Header: "VIEWS", Field: "count_app_views"}, {Header: "SAVES", Field: "count_app_saves"}},
-				Example: "  orgctl usage app-details --start 2025-01-01 --app 'Refund desk' -o yaml\n  orgctl usage app-details --start 2025-01-01 --app 'Refund desk' --jq '.viewer_summary[].email'",
 				Fields:  usageFields(opdef.Field{Flag: "app", Key: "app_name", In: opdef.InQuery, Required: true, Usage: "app `NAME`"}),
-				Shape:   shapeUsage, View: usageDetailPrint},
-			{Use: "users", Short: "Per-user activity: apps viewed and edited, last active", Method: http.MethodGet, Path: "/usage/user_summary", Scope: scope, Long: note,
+
+				Hooks: opdef.Hooks{Shape: shapeUsage, View: usageDetailPrint},
+			},
+			{Use: "users", Method: http.MethodGet, Path: "/usage/user_summary", Scope: scope,
+				Help: opdef.Help{
+					Short:   "Per-user activity: apps viewed and edited, last active",
+					Long:    note,
+					Example: "  orgctl usage users --start 2025-01-01\n  orgctl usage users --start 2025-01-01 --jq 'sort_by(.count_app_views) | reverse | .[0:10] | .[].email'",
+				},
 				Columns: []output.Column{{Header: "EMAIL", Field: "email"}, {Header: "USER ID", Field: "user_id"}, {Header: "VIEWS", Field: "count_app_views"},
 					{Header: "SAVES", Field: "count_app_saves"}, {Header: "APPS", Field: "count_unique_apps"}, {Header: "LAST ACTIVE", Field: "last_active"}},
-				Example: "  orgctl usage users --start 2025-01-01\n  orgctl usage users --start 2025-01-01 --jq 'sort_by(.count_app_views) | reverse | .[0:10] | .[].email'",
-				Fields:  usageFields(), Shape: shapeUsage},
-			{Use: "user-details", Short: "One user's saves and views by week and app", Method: http.MethodGet, Path: "/usage/user_details", Scope: scope, Long: note,
+				Fields: usageFields(),
+				Hooks:  opdef.Hooks{Shape: shapeUsage},
+			},
+			{Use: "user-details", Method: http.MethodGet, Path: "/usage/user_details", Scope: scope,
+				Help: opdef.Help{
+					Short:   "One user's saves and views by week and app",
+					Long:    note,
+					Example: "  orgctl usage user-details --start 2025-01-01 --email ada@example.com",
+				},
 				Columns: []output.Column{{Header: "ORG", Field: "org_id"}, {Header: "USER ID", Field: "user_id"}, {Header: "VIEWS", Field: "count_app_views"}, {Header: "SAVES", Field: "count_app_saves"}},
-				Example: "  orgctl usage user-details --start 2025-01-01 --email ada@example.com",
 				Fields:  usageFields(opdef.Field{Flag: "email", Key: "email", In: opdef.InQuery, Required: true, Usage: "the user's email"}),
-				Shape:   shapeUsage, View: usageDetailPrint},
+
+				Hooks: opdef.Hooks{Shape: shapeUsage, View: usageDetailPrint},
+			},
 		},
 	}
 }

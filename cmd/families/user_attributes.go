@@ -33,44 +33,64 @@ Gotchas:
 			{Header: "DEFAULT", Field: "default_value"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Short: "List user attributes", Method: http.MethodGet, Path: "/user_attributes", Scope: "User Attributes > Read",
-				Example: "  orgctl user-attributes list\n  orgctl user-attributes list --jq '.[].name'"},
-			{Use: "create", Short: "Declare a user attribute", Method: http.MethodPost, Path: "/user_attributes", Scope: "User Attributes > Write", Body: true,
-				Exists:  opdef.ConflictKey("user-attributes", "name", "update"),
-				Example: "  orgctl user-attributes create --name region --label Region --type string\n  orgctl user-attributes create --name quota --label \"Monthly quota\" --type number --default 100",
+			{Use: "list", Method: http.MethodGet, Path: "/user_attributes", Scope: "User Attributes > Read",
+				Help: opdef.Help{
+					Short:   "List user attributes",
+					Example: "  orgctl user-attributes list\n  orgctl user-attributes list --jq '.[].name'",
+				},
+			},
+			{Use: "create", Method: http.MethodPost, Path: "/user_attributes", Scope: "User Attributes > Write", Body: true,
+				Help: opdef.Help{
+					Short:   "Declare a user attribute",
+					Example: "  orgctl user-attributes create --name region --label Region --type string\n  orgctl user-attributes create --name quota --label \"Monthly quota\" --type number --default 100",
+				},
+				Bulk: opdef.Bulk{Exists: opdef.ConflictKey("user-attributes", "name", "update")},
 				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "attribute name (a-z, 0-9, _)"},
 					{Flag: "label", Key: "label", Required: true, Usage: "short description shown in the UI (2+ characters)"},
 					{Flag: "type", Key: "dataType", Required: true, Enum: []string{"string", "json", "number"}, Usage: "data type"},
 					{Flag: "default", Key: "defaultValue", Usage: "value for users who have none"},
 				}},
-			{Use: "update ATTRIBUTE_ID", Short: "Change a user attribute (JSON Patch)", Method: http.MethodPatch, Path: "/user_attributes/{id}", Args: []string{"id"}, Scope: "User Attributes > Write",
-				Body: true, Patch: true,
-				Long: "Each flag becomes one JSON Patch \"replace\" operation; --body takes raw operations.",
-				Example: `  orgctl user-attributes update 5a4d0007-0000-4000-8000-000000000001 --label Dept
+			{Use: "update ATTRIBUTE_ID", Method: http.MethodPatch, Path: "/user_attributes/{id}", Scope: "User Attributes > Write",
+				Help: opdef.Help{
+					Short: "Change a user attribute (JSON Patch)",
+					Long:  "Each flag becomes one JSON Patch \"replace\" operation; --body takes raw operations.",
+					Example: `  orgctl user-attributes update 5a4d0007-0000-4000-8000-000000000001 --label Dept
   orgctl user-attributes update 5a4d0007-0000-4000-8000-000000000001 --default Sales --update-existing`,
+				},
+				Args: opdef.Args{Params: []string{"id"}},
+				Body: true, Patch: true,
 				Fields: []opdef.Field{
 					{Flag: "label", Key: "label", In: opdef.InPatch, Usage: "new label"},
 					{Flag: "type", Key: "data_type", In: opdef.InPatch, Enum: []string{"string", "json", "number"}, Usage: "new data type"},
 					{Flag: "default", Key: "default_value", In: opdef.InPatch, Usage: "new default value"},
 					{Flag: "update-existing", Key: "update_existing", In: opdef.InQuery, Kind: opdef.KBool, Usage: "apply the change to users that already have the attribute"},
 				},
-				Shape: func(c *opdef.Call) error {
-					// update_existing sits beside "operations" in the body, not in the query;
-					// without operations build refuses the call, as for any empty patch.
-					if !c.Query.Has("update_existing") || len(c.Patch) == 0 {
-						return nil
-					}
-					ue := c.Query.Get("update_existing") == "true"
-					c.Query.Del("update_existing")
-					b, err := json.Marshal(map[string]any{"operations": c.Patch, "update_existing": ue})
-					c.RawBody = b
-					return err
-				}},
-			{Use: "delete ATTRIBUTE_ID", Short: "Delete a user attribute", Method: http.MethodDelete, Path: "/user_attributes/{id}", Args: []string{"id"}, Scope: "User Attributes > Write",
-				Destructive: true,
-				Confirm:     "Delete user attribute %s? With --update-existing-users, its values on every user go too; this cannot be undone.",
-				Example:     "  orgctl user-attributes delete 5a4d0007-0000-4000-8000-000000000001 --yes\n  orgctl user-attributes delete 5a4d0007-0000-4000-8000-000000000001 --update-existing-users --yes",
+
+				Hooks: opdef.Hooks{
+					Shape: func(c *opdef.Call) error {
+						// update_existing sits beside "operations" in the body, not in the query;
+						// without operations build refuses the call, as for any empty patch.
+						if !c.Req.Query.Has("update_existing") || len(c.Req.Patch) == 0 {
+							return nil
+						}
+						ue := c.Req.Query.Get("update_existing") == "true"
+						c.Req.Query.Del("update_existing")
+						b, err := json.Marshal(map[string]any{"operations": c.Req.Patch, "update_existing": ue})
+						c.Req.RawBody = b
+						return err
+					},
+				},
+			},
+			{Use: "delete ATTRIBUTE_ID", Method: http.MethodDelete, Path: "/user_attributes/{id}", Scope: "User Attributes > Write",
+				Help: opdef.Help{
+					Short:   "Delete a user attribute",
+					Example: "  orgctl user-attributes delete 5a4d0007-0000-4000-8000-000000000001 --yes\n  orgctl user-attributes delete 5a4d0007-0000-4000-8000-000000000001 --update-existing-users --yes",
+				},
+				Args: opdef.Args{Params: []string{"id"}},
+				Confirm: &opdef.Confirm{
+					Question: "Delete user attribute %s? With --update-existing-users, its values on every user go too; this cannot be undone.",
+				},
 				Fields: []opdef.Field{
 					{Flag: "update-existing-users", Key: "update_existing_users", In: opdef.InQuery, Kind: opdef.KBool, Usage: "also remove the attribute's values from users"},
 				}},

@@ -38,8 +38,8 @@ func under(prefix string, cols []output.Column) []output.Column {
 func joinQuery(keys ...string) func(c *opdef.Call) error {
 	return func(c *opdef.Call) error {
 		for _, k := range keys {
-			if vs := c.Query[k]; len(vs) > 1 {
-				c.Query.Set(k, strings.Join(vs, ","))
+			if vs := c.Req.Query[k]; len(vs) > 1 {
+				c.Req.Query.Set(k, strings.Join(vs, ","))
 			}
 		}
 		return nil
@@ -60,9 +60,12 @@ func userTasksGroup() engine.Group {
   orgctl user-tasks cancel TASK_ID --email ada@example.com`,
 		Columns: under("user_task", userTaskColumns),
 		Ops: []opdef.Op{
-			{Use: "list", Short: "List user tasks", Method: http.MethodGet, Path: "/user_tasks", Scope: "User Tasks > Read", List: true,
+			{Use: "list", Method: http.MethodGet, Path: "/user_tasks", Scope: "User Tasks > Read", List: true,
+				Help: opdef.Help{
+					Short:   "List user tasks",
+					Example: "  orgctl user-tasks list --status pending --status expired\n  orgctl user-tasks list --assigned-to ana.viewer@sandbox.example --workflow WF_ID\n  orgctl user-tasks list --limit 20 --starting-after TASK_ID",
+				},
 				Columns: userTaskColumns,
-				Example: "  orgctl user-tasks list --status pending --status expired\n  orgctl user-tasks list --assigned-to ana.viewer@sandbox.example --workflow WF_ID\n  orgctl user-tasks list --limit 20 --starting-after TASK_ID",
 				Fields: []opdef.Field{
 					{Flag: "assigned-to", Key: "assigned_to_users", In: opdef.InQuery, Kind: opdef.KStrings, Usage: "only tasks assigned to this `USER` (id or email; repeatable)"},
 					{Flag: "status", Key: "statuses", In: opdef.InQuery, Kind: opdef.KStrings, Enum: []string{"submitted", "pending", "cancelled", "expired"}, Usage: "only tasks in this status (repeatable)"},
@@ -70,45 +73,63 @@ func userTasksGroup() engine.Group {
 					{Flag: "starting-after", Key: "starting_after", In: opdef.InQuery, Usage: "only tasks after this task `ID`"},
 					{Flag: "ending-before", Key: "ending_before", In: opdef.InQuery, Usage: "only tasks before this task `ID`"},
 				},
-				Shape: joinQuery("statuses", "workflow_ids")},
-			{Use: "submit TASK_ID", Short: "Submit a user task with its output", Method: http.MethodPatch, Path: "/user_tasks/{taskId}/submit", Args: []string{"taskId"}, Scope: "User Tasks > Write", Body: true,
-				Long:    "The output is the task's form data: --data KEY=VALUE pairs (values are JSON when they parse as JSON) or {\"output\": {...}} in --body.",
-				Example: "  orgctl user-tasks submit TASK_ID --email ada@example.com --data approved=true\n  orgctl user-tasks submit TASK_ID --email ada@example.com --body answer.json",
+
+				Hooks: opdef.Hooks{Shape: joinQuery("statuses", "workflow_ids")},
+			},
+			{Use: "submit TASK_ID", Method: http.MethodPatch, Path: "/user_tasks/{taskId}/submit", Scope: "User Tasks > Write", Body: true,
+				Help: opdef.Help{
+					Short:   "Submit a user task with its output",
+					Long:    "The output is the task's form data: --data KEY=VALUE pairs (values are JSON when they parse as JSON) or {\"output\": {...}} in --body.",
+					Example: "  orgctl user-tasks submit TASK_ID --email ada@example.com --data approved=true\n  orgctl user-tasks submit TASK_ID --email ada@example.com --body answer.json",
+				},
+				Args: opdef.Args{Params: []string{"taskId"}},
 				Fields: []opdef.Field{actorField(),
 					{Flag: "data", Key: "output", Kind: opdef.KKV, Required: true, Usage: "output field `KEY=VALUE` (repeatable)"},
 				}},
-			{Use: "cancel TASK_ID", Short: "Cancel a user task", Method: http.MethodPatch, Path: "/user_tasks/{taskId}/cancel", Args: []string{"taskId"}, Scope: "User Tasks > Write", Body: true,
-				Example: "  orgctl user-tasks cancel TASK_ID --email ada@example.com\n  orgctl user-tasks cancel TASK_ID --email ada@example.com --data reason=duplicate",
+			{Use: "cancel TASK_ID", Method: http.MethodPatch, Path: "/user_tasks/{taskId}/cancel", Scope: "User Tasks > Write", Body: true,
+				Help: opdef.Help{
+					Short:   "Cancel a user task",
+					Example: "  orgctl user-tasks cancel TASK_ID --email ada@example.com\n  orgctl user-tasks cancel TASK_ID --email ada@example.com --data reason=duplicate",
+				},
+				Args: opdef.Args{Params: []string{"taskId"}},
 				Fields: []opdef.Field{actorField(),
 					{Flag: "data", Key: "output", Kind: opdef.KKV, Usage: "output field `KEY=VALUE`, e.g. reason=duplicate (repeatable)"},
 				}},
-			{Use: "reassign TASK_ID", Short: "Reassign a user task to users or groups", Method: http.MethodPatch, Path: "/user_tasks/{taskId}/reassign", Args: []string{"taskId"}, Scope: "User Tasks > Write", Body: true,
-				Long:    "The assignees replace the current ones.",
-				Example: "  orgctl user-tasks reassign TASK_ID --email ada@example.com --user ana.viewer@sandbox.example\n  orgctl user-tasks reassign TASK_ID --email ada@example.com --group 7 --group 9",
+			{Use: "reassign TASK_ID", Method: http.MethodPatch, Path: "/user_tasks/{taskId}/reassign", Scope: "User Tasks > Write", Body: true,
+				Help: opdef.Help{
+					Short:   "Reassign a user task to users or groups",
+					Long:    "The assignees replace the current ones.",
+					Example: "  orgctl user-tasks reassign TASK_ID --email ada@example.com --user ana.viewer@sandbox.example\n  orgctl user-tasks reassign TASK_ID --email ada@example.com --group 7 --group 9",
+				},
+				Args: opdef.Args{Params: []string{"taskId"}},
 				Fields: []opdef.Field{actorField(),
 					{Flag: "user", In: opdef.InLocal, Kind: opdef.KStrings, Usage: "assign to this `USER` (id or email; repeatable)"},
 					{Flag: "group", In: opdef.InLocal, Kind: opdef.KStrings, Usage: "assign to this `GROUP` (id or name; repeatable)"},
 				},
-				Shape: func(c *opdef.Call) error {
-					users, _ := c.Local["user"].([]any)
-					groups, _ := c.Local["group"].([]any)
-					as, _ := c.BodyObject()["assignees"].([]any)
-					for _, g := range groups {
-						n, err := strconv.ParseInt(fmt.Sprint(g), 10, 64)
-						if err != nil {
-							return cli.UsageErrorf("invalid --group %q: group ids are numbers", g)
+
+				Hooks: opdef.Hooks{
+					Shape: func(c *opdef.Call) error {
+						users, _ := c.Given.Local["user"].([]any)
+						groups, _ := c.Given.Local["group"].([]any)
+						as, _ := c.BodyObject()["assignees"].([]any)
+						for _, g := range groups {
+							n, err := strconv.ParseInt(fmt.Sprint(g), 10, 64)
+							if err != nil {
+								return cli.UsageErrorf("invalid --group %q: group ids are numbers", g)
+							}
+							as = append(as, map[string]any{"type": "group", "id": n})
 						}
-						as = append(as, map[string]any{"type": "group", "id": n})
-					}
-					for _, u := range users {
-						as = append(as, map[string]any{"type": "user", "id": u})
-					}
-					if len(as) == 0 {
-						return cli.UsageErrorf("%s: pass at least one --user or --group", c.Command)
-					}
-					c.Body["assignees"] = as
-					return nil
-				}},
+						for _, u := range users {
+							as = append(as, map[string]any{"type": "user", "id": u})
+						}
+						if len(as) == 0 {
+							return cli.UsageErrorf("%s: pass at least one --user or --group", c.Command)
+						}
+						c.Req.Body["assignees"] = as
+						return nil
+					},
+				},
+			},
 		},
 	}
 }

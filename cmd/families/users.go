@@ -35,9 +35,12 @@ user disables it; the API keeps the record.`,
 		Extra:   []engine.Workflow{engine.Attach(access.NewCmdOffboard)},
 		Ops: []opdef.Op{
 			{
-				Use: "list", Short: "List users", Method: http.MethodGet, Path: "/users", Scope: "Users > Read", List: true,
-				Long:    "--active and --admin filter the list orgctl receives (the API has no such filter):\n--active=false lists the disabled users, --admin the admins.",
-				Example: "  orgctl users list\n  orgctl users list --first-name Ada\n  orgctl users list --active=false\n  orgctl users list --admin\n  orgctl users list --limit 50 --all",
+				Use: "list", Method: http.MethodGet, Path: "/users", Scope: "Users > Read", List: true,
+				Help: opdef.Help{
+					Short:   "List users",
+					Long:    "--active and --admin filter the list orgctl receives (the API has no such filter):\n--active=false lists the disabled users, --admin the admins.",
+					Example: "  orgctl users list\n  orgctl users list --first-name Ada\n  orgctl users list --active=false\n  orgctl users list --admin\n  orgctl users list --limit 50 --all",
+				},
 				Fields: []opdef.Field{
 					{Flag: "email", Key: "email", In: opdef.InQuery, Usage: "only the user with this email"},
 					{Flag: "first-name", Key: "first_name", In: opdef.InQuery, Usage: "only users with this first name"},
@@ -45,24 +48,31 @@ user disables it; the API keeps the record.`,
 					{Flag: "active", In: opdef.InLocal, Kind: opdef.KBool, Usage: "only enabled users (--active=false: only disabled ones)"},
 					{Flag: "admin", In: opdef.InLocal, Kind: opdef.KBool, Usage: "only admins (--admin=false: only non-admins)"},
 				},
-				Keep: keepUser,
+				Hooks: opdef.Hooks{Narrow: keepUser},
 			},
 			{
-				Use: "get USER_ID", Short: "Show a user and their groups", Method: http.MethodGet, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Read",
-				Long:    "USER is an id or an email. The table view adds the user's groups, read from\nGET /groups (one request: groups carry their members); -o json is the user as\nthe API gives it (--include-groups asks the API to add its \"groups\").",
-				Example: "  orgctl users get ana.viewer@sandbox.example\n  orgctl users get ana.viewer@sandbox.example --include-groups -o json",
-				View:    userView,
+				Use: "get USER_ID", Method: http.MethodGet, Path: "/users/{userId}", Scope: "Users > Read",
+				Help: opdef.Help{
+					Short:   "Show a user and their groups",
+					Long:    "USER is an id or an email. The table view adds the user's groups, read from\nGET /groups (one request: groups carry their members); -o json is the user as\nthe API gives it (--include-groups asks the API to add its \"groups\").",
+					Example: "  orgctl users get ana.viewer@sandbox.example\n  orgctl users get ana.viewer@sandbox.example --include-groups -o json",
+				},
+				Args:  opdef.Args{Params: []string{"userId"}},
+				Hooks: opdef.Hooks{View: userView},
 				Fields: []opdef.Field{
 					{Flag: "include-groups", Key: "includeGroups", In: opdef.InQuery, Kind: opdef.KBool, Usage: "include the user's groups"},
 				},
 			},
 			{
-				Use: "create", Short: "Create a user", Method: http.MethodPost, Path: "/users", Scope: "Users > Write", Body: true,
-				Exists: opdef.ConflictKey("users", "email", "update"),
-				Long:   "--admin makes the new user an admin with a second request (PATCH, 2 points), since\nthe create call takes no admin field.",
-				Example: `  orgctl users create --email ada@example.com --first-name Ada --last-name Lovelace
+				Use: "create", Method: http.MethodPost, Path: "/users", Scope: "Users > Write", Body: true,
+				Help: opdef.Help{
+					Short: "Create a user",
+					Long:  "--admin makes the new user an admin with a second request (PATCH, 2 points), since\nthe create call takes no admin field.",
+					Example: `  orgctl users create --email ada@example.com --first-name Ada --last-name Lovelace
   orgctl users create --email bot@example.com --first-name CI --last-name Bot --user-type mobile --metadata team=ops
   orgctl users create --email ada@example.com --first-name Ada --last-name L --dry-run`,
+				},
+				Bulk: opdef.Bulk{Exists: opdef.ConflictKey("users", "email", "update")},
 				Fields: []opdef.Field{
 					{Flag: "email", Key: "email", Required: true, Usage: "email address"},
 					{Flag: "first-name", Key: "first_name", Required: true, Usage: "first name"},
@@ -73,16 +83,20 @@ user disables it; the API keeps the record.`,
 					{Flag: "admin", In: opdef.InLocal, Kind: opdef.KBool, Usage: "make the user an admin"},
 					{Flag: "group", In: opdef.InLocal, Kind: opdef.KStrings, Usage: "add the new user to `GROUP` (id or name; repeatable; with --from, one request per group for all the new users)"},
 				},
-				Shape: afterCreate,
+				Hooks: opdef.Hooks{Shape: afterCreate},
 			},
 			{
-				Use: "update USER_ID", Short: "Change a user's fields", Method: http.MethodPatch, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Write",
-				Body: true, Patch: true,
-				Long: "Each flag becomes one JSON Patch operation; --body takes raw operations\n([{\"op\":\"replace\",\"path\":\"/first_name\",\"value\":\"Ada\"}]).",
-				Example: `  orgctl users update ana.viewer@sandbox.example --first-name Ada
+				Use: "update USER_ID", Method: http.MethodPatch, Path: "/users/{userId}", Scope: "Users > Write",
+				Help: opdef.Help{
+					Short: "Change a user's fields",
+					Long:  "Each flag becomes one JSON Patch operation; --body takes raw operations\n([{\"op\":\"replace\",\"path\":\"/first_name\",\"value\":\"Ada\"}]).",
+					Example: `  orgctl users update ana.viewer@sandbox.example --first-name Ada
   orgctl users update ana.viewer@sandbox.example --active=false
   orgctl users update ana.viewer@sandbox.example --metadata team=data --metadata level=3
   echo '[{"op":"remove","path":"/metadata/team"}]' | orgctl users update ana.viewer@sandbox.example --body -`,
+				},
+				Args: opdef.Args{Params: []string{"userId"}},
+				Body: true, Patch: true,
 				Fields: []opdef.Field{
 					{Flag: "email", Key: "email", In: opdef.InPatch, Usage: "new email"},
 					{Flag: "first-name", Key: "first_name", In: opdef.InPatch, Usage: "new first name"},
@@ -94,29 +108,54 @@ user disables it; the API keeps the record.`,
 				},
 			},
 			{
-				Use: "disable USER", Done: "Disabled user %s", Short: "Disable a user (they can no longer sign in)", Method: http.MethodPatch, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Write",
-				Body: true, Patch: true, Destructive: true,
-				Long:    "Sets the user inactive; the record and its groups stay. 'orgctl users enable' undoes it.",
-				Confirm: "Disable user %[1]s? They can no longer sign in; 'orgctl users enable %[2]s' enables them again.",
-				Example: "  orgctl users disable ana.viewer@sandbox.example\n  orgctl users disable ana.viewer@sandbox.example --yes   # in scripts",
-				Shape:   setActive(false), AcrossProfiles: true,
-			},
-			{
-				Use: "enable USER", Done: "Enabled user %s", Short: "Enable a disabled user again", Method: http.MethodPatch, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Write",
+				Use: "disable USER", Method: http.MethodPatch, Path: "/users/{userId}", Scope: "Users > Write",
+				Help: opdef.Help{
+					Short:   "Disable a user (they can no longer sign in)",
+					Long:    "Sets the user inactive; the record and its groups stay. 'orgctl users enable' undoes it.",
+					Example: "  orgctl users disable ana.viewer@sandbox.example\n  orgctl users disable ana.viewer@sandbox.example --yes   # in scripts",
+					Done:    "Disabled user %s",
+				},
+				Args: opdef.Args{Params: []string{"userId"}},
 				Body: true, Patch: true,
-				Example: "  orgctl users enable former.employee@sandbox.example",
-				Shape:   setActive(true), AcrossProfiles: true,
+				Confirm: &opdef.Confirm{
+					Question: "Disable user %[1]s? They can no longer sign in; 'orgctl users enable %[2]s' enables them again.",
+				},
+				AcrossProfiles: true,
+				Hooks:          opdef.Hooks{Shape: setActive(false)},
 			},
 			{
-				Use: "delete USER_ID", Done: "Disabled user %s", Short: "Disable a user", Method: http.MethodDelete, Path: "/users/{userId}", Args: []string{"userId"}, Scope: "Users > Write",
-				Destructive: true,
-				Confirm:     "Disable user %[1]s? They can no longer sign in; 'orgctl users enable %[2]s' enables them again.",
-				Example:     "  orgctl users delete ana.viewer@sandbox.example\n  orgctl users delete ana.viewer@sandbox.example --yes   # in scripts",
+				Use: "enable USER", Method: http.MethodPatch, Path: "/users/{userId}", Scope: "Users > Write",
+				Help: opdef.Help{
+					Short:   "Enable a disabled user again",
+					Example: "  orgctl users enable former.employee@sandbox.example",
+					Done:    "Enabled user %s",
+				},
+				Args: opdef.Args{Params: []string{"userId"}},
+				Body: true, Patch: true,
+				AcrossProfiles: true,
+				Hooks:          opdef.Hooks{Shape: setActive(true)},
 			},
 			{
-				Use: "reset-2fa USER_ID", Done: "Turned off two-factor authentication for user %s", Short: "Turn off a user's two-factor authentication", Method: http.MethodPut, Path: "/users/reset2fa/{userId}", Args: []string{"userId"}, Scope: "Users > Write",
-				Long:    "Removes the user's 2FA settings so they can sign in with their password and\nenroll again (e.g. after losing their device). Prints nothing on success.",
-				Example: "  orgctl users reset-2fa ana.viewer@sandbox.example",
+				Use: "delete USER_ID", Method: http.MethodDelete, Path: "/users/{userId}", Scope: "Users > Write",
+				Help: opdef.Help{
+					Short:   "Disable a user",
+					Example: "  orgctl users delete ana.viewer@sandbox.example\n  orgctl users delete ana.viewer@sandbox.example --yes   # in scripts",
+					Done:    "Disabled user %s",
+				},
+				Args: opdef.Args{Params: []string{"userId"}},
+				Confirm: &opdef.Confirm{
+					Question: "Disable user %[1]s? They can no longer sign in; 'orgctl users enable %[2]s' enables them again.",
+				},
+			},
+			{
+				Use: "reset-2fa USER_ID", Method: http.MethodPut, Path: "/users/reset2fa/{userId}", Scope: "Users > Write",
+				Help: opdef.Help{
+					Short:   "Turn off a user's two-factor authentication",
+					Long:    "Removes the user's 2FA settings so they can sign in with their password and\nenroll again (e.g. after losing their device). Prints nothing on success.",
+					Example: "  orgctl users reset-2fa ana.viewer@sandbox.example",
+					Done:    "Turned off two-factor authentication for user %s",
+				},
+				Args: opdef.Args{Params: []string{"userId"}},
 			},
 		},
 		Groups: []engine.Group{attributesGroup("user", "USER_ID", "/users/{userId}", "userId", "Users > Write",
@@ -128,7 +167,7 @@ user disables it; the API keeps the record.`,
 // operation on active.
 func setActive(active bool) func(c *opdef.Call) error {
 	return func(c *opdef.Call) error {
-		c.Patch = []any{map[string]any{"op": "replace", "path": "/active", "value": active}}
+		c.Req.Patch = []any{map[string]any{"op": "replace", "path": "/active", "value": active}}
 		return nil
 	}
 }
@@ -146,32 +185,48 @@ here they get a value for one ` + noun + `. The answer is the ` + noun + `'s upd
 			noun, exampleID, noun, exampleID),
 		Columns: []output.Column{{Header: "METADATA", Field: "metadata"}},
 		Ops: []opdef.Op{
-			{Use: "set " + idName, Short: "Set one attribute's value", Done: "Set an attribute of " + noun + " %s", Method: http.MethodPost, Path: base + "/user_attributes", Args: []string{param}, Scope: scope,
-				Idempotent: true,
-				Example: fmt.Sprintf("  orgctl %ss attributes set %s --name department --value Finance\n  orgctl %ss attributes set %s --name department --null",
-					noun, exampleID, noun, exampleID),
+			{Use: "set " + idName, Method: http.MethodPost, Path: base + "/user_attributes", Scope: scope,
+				Help: opdef.Help{
+					Short: "Set one attribute's value",
+					Example: fmt.Sprintf("  orgctl %ss attributes set %s --name department --value Finance\n  orgctl %ss attributes set %s --name department --null",
+						noun, exampleID, noun, exampleID),
+					Done: "Set an attribute of " + noun + " %s",
+				},
+				Args: opdef.Args{Params: []string{param}},
+				Bulk: opdef.Bulk{Idempotent: true},
 				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "attribute name (must exist: see 'orgctl user-attributes list')"},
 					{Flag: "value", Key: "value", Usage: "the value (text; JSON and numbers as their text)"},
 					{Flag: "null", In: opdef.InLocal, Kind: opdef.KBool, Usage: "set the value to null instead of --value"},
 				},
-				Shape: func(c *opdef.Call) error {
-					null := c.LocalBool("null")
-					_, hasValue := c.BodyObject()["value"]
-					switch {
-					case null && hasValue:
-						return cli.UsageErrorf("%s: --value and --null cannot be used together", c.Command)
-					case null:
-						c.Body["value"] = nil
-					case !hasValue:
-						return cli.UsageErrorf("%s: pass --value VALUE (or --null)", c.Command)
-					}
-					return nil
-				}},
-			{Use: "delete " + idName + " NAME", Short: "Remove one attribute", Done: "Removed attribute %[2]s from " + noun + " %[1]s", Method: http.MethodDelete, Path: base + "/user_attributes/{attributeName}", Args: []string{param, "attributeName"}, Scope: scope,
-				Destructive: true,
-				Confirm:     "Remove attribute %[2]s from " + noun + " %[1]s? 'orgctl " + noun + "s attributes set' gives it a value again.",
-				Example:     fmt.Sprintf("  orgctl %ss attributes delete %s department --yes", noun, exampleID)},
+
+				Hooks: opdef.Hooks{
+					Shape: func(c *opdef.Call) error {
+						null := c.LocalBool("null")
+						_, hasValue := c.BodyObject()["value"]
+						switch {
+						case null && hasValue:
+							return cli.UsageErrorf("%s: --value and --null cannot be used together", c.Command)
+						case null:
+							c.Req.Body["value"] = nil
+						case !hasValue:
+							return cli.UsageErrorf("%s: pass --value VALUE (or --null)", c.Command)
+						}
+						return nil
+					},
+				},
+			},
+			{Use: "delete " + idName + " NAME", Method: http.MethodDelete, Path: base + "/user_attributes/{attributeName}", Scope: scope,
+				Help: opdef.Help{
+					Short:   "Remove one attribute",
+					Example: fmt.Sprintf("  orgctl %ss attributes delete %s department --yes", noun, exampleID),
+					Done:    "Removed attribute %[2]s from " + noun + " %[1]s",
+				},
+				Args: opdef.Args{Params: []string{param, "attributeName"}},
+				Confirm: &opdef.Confirm{
+					Question: "Remove attribute %[2]s from " + noun + " %[1]s? 'orgctl " + noun + "s attributes set' gives it a value again.",
+				},
+			},
 		},
 	}
 }
@@ -203,8 +258,8 @@ func afterCreate(c *opdef.Call) error {
 // takes no admin field.
 func adminAfterCreate(c *opdef.Call) error {
 	var admin any
-	if v, ok := c.Body["is_admin"]; ok { // from --body
-		delete(c.Body, "is_admin")
+	if v, ok := c.Req.Body["is_admin"]; ok { // from --body
+		delete(c.Req.Body, "is_admin")
 		admin = v
 	}
 	if c.Has("admin") {

@@ -50,7 +50,7 @@ func groupsOf(groups []access.Group, userID string) []string {
 
 // userView is the detail view with the user's groups, from one GET /groups.
 func userView(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
-	if !terminalView(p) || c.Get == nil {
+	if !terminalView(p) || c.Run.Get == nil {
 		return p.Print(data, c.Columns)
 	}
 	entries, err := output.Entries(data, time.Now())
@@ -62,7 +62,7 @@ func userView(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
 	}
 	json.Unmarshal(data, &u)
 	var groups []access.Group
-	raw, err := c.Get("/groups", "Groups > Read")
+	raw, err := c.Run.Get("/groups", "Groups > Read")
 	if err == nil {
 		err = json.Unmarshal(raw, &groups)
 	}
@@ -102,7 +102,7 @@ func membersView(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
 	}
 	if strings.TrimSpace(string(g.Members)) == "[]" {
 		if p.IO.ErrTTY {
-			p.IO.Notice("group %s has no members", c.Params["groupId"])
+			p.IO.Notice("group %s has no members", c.Req.Params["groupId"])
 		}
 		return nil
 	}

@@ -20,8 +20,8 @@ import (
 )
 
 func TestViewObservabilityTest(t *testing.T) {
-	view := familytest.Op(t, "observability", "test").View
-	c := &opdef.Call{Params: map[string]string{"provider": "Sentry"}}
+	view := familytest.Op(t, "observability", "test").Hooks.View
+	c := &opdef.Call{Req: opdef.Req{Params: map[string]string{"provider": "Sentry"}}}
 
 	p, buf, _ := printer("table")
 	if err := view(p, c, json.RawMessage(`{"success":true}`)); err != nil || buf.String() != "test event sent to Sentry\n" {

@@ -23,23 +23,34 @@ func workflowsGroup() engine.Group {
 			{Header: "FOLDER", Field: "folder_id", Names: "folders"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Short: "List workflows", Method: http.MethodGet, Path: "/workflows", Scope: "Workflows > Read", List: true,
-				Example: "  orgctl workflows list\n  orgctl workflows list --jq '.[] | select(.crontab != null) | .name'"},
-			{Use: "get WORKFLOW_ID", Short: "Show a workflow", Method: http.MethodGet, Path: "/workflows/{workflowId}", Args: []string{"workflowId"}, Scope: "Workflows > Read",
-				Example: "  orgctl workflows get 'Nightly invoice sync'"},
+			{Use: "list", Method: http.MethodGet, Path: "/workflows", Scope: "Workflows > Read", List: true,
+				Help: opdef.Help{
+					Short:   "List workflows",
+					Example: "  orgctl workflows list\n  orgctl workflows list --jq '.[] | select(.crontab != null) | .name'",
+				},
+			},
+			{Use: "get WORKFLOW_ID", Method: http.MethodGet, Path: "/workflows/{workflowId}", Scope: "Workflows > Read",
+				Help: opdef.Help{Short: "Show a workflow", Example: "  orgctl workflows get 'Nightly invoice sync'"},
+				Args: opdef.Args{Params: []string{"workflowId"}},
+			},
 		},
 		Groups: []engine.Group{{
 			Name:    "runs",
 			Short:   "Inspect workflow runs",
 			Example: "  orgctl workflows runs get RUN_ID",
 			Ops: []opdef.Op{
-				{Use: "get RUN_ID", Short: "Show a workflow run and its user tasks", Method: http.MethodGet, Path: "/workflow_run/{id}", Args: []string{"id"}, Scope: "Workflows > Read",
-					Long: "Needs the Workflow Runs API (closed beta; Retool 3.122+).",
+				{Use: "get RUN_ID", Method: http.MethodGet, Path: "/workflow_run/{id}", Scope: "Workflows > Read",
+					Help: opdef.Help{
+						Short:   "Show a workflow run and its user tasks",
+						Long:    "Needs the Workflow Runs API (closed beta; Retool 3.122+).",
+						Example: "  orgctl workflows runs get RUN_ID\n  orgctl workflows runs get RUN_ID --jq '.user_tasks[] | select(.status==\"pending\") | .id'",
+					},
+					Args: opdef.Args{Params: []string{"id"}},
 					Columns: []output.Column{
 						{Header: "ID", Field: "id"}, {Header: "WORKFLOW", Field: "workflow_id"}, {Header: "STATUS", Field: "status"},
 						{Header: "TRIGGER", Field: "trigger_type"}, {Header: "CREATED", Field: "created_at"},
 					},
-					Example: "  orgctl workflows runs get RUN_ID\n  orgctl workflows runs get RUN_ID --jq '.user_tasks[] | select(.status==\"pending\") | .id'"},
+				},
 			},
 		}},
 	}

@@ -159,9 +159,9 @@ func (j *checkPass) checkRow(in opdef.Input) (*opdef.Call, []Name, []string) {
 	}
 	if j.upd != nil {
 		var probs []string
-		uin := j.updateInput(in, j.namer.StandIn(j.op.Exists.Kind))
+		uin := j.updateInput(in, j.namer.StandIn(j.op.Bulk.Exists.Kind))
 		for flag := range in.Values {
-			if !j.upd.HasField(flag) && !slices.Contains(j.op.Exists.Flags, flag) {
+			if !j.upd.HasField(flag) && !slices.Contains(j.op.Bulk.Exists.Flags, flag) {
 				probs = append(probs, fmt.Sprintf("--on-exists update cannot apply %s: `%s` has no such field", flag, j.updateCommand()))
 			}
 		}

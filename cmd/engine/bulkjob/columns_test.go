@@ -142,7 +142,7 @@ type countingNamer struct {
 	n int
 }
 
-func (c *countingNamer) Names(op *opdef.Op, in opdef.Input) bulkjob.RowNames {
+func (c *countingNamer) Names(op *opdef.Placed, in opdef.Input) bulkjob.RowNames {
 	c.n++
 	return c.Namer.Names(op, in)
 }
@@ -160,7 +160,7 @@ func TestCheckingARowFindsItsNamesOnce(t *testing.T) {
 	if c == nil || len(probs) != 0 {
 		t.Fatalf("call %v, problems %q", c, probs)
 	}
-	if id := c.Params["groupId"]; id == "" || id == "support" {
+	if id := c.Req.Params["groupId"]; id == "" || id == "support" {
 		t.Errorf("built for group %q: want the name's stand-in in its place", id)
 	}
 	if cn.n != 1 {

@@ -36,7 +36,7 @@ type Sender interface {
 type Namer interface {
 	// Names finds the names in in, once per row and pass: the row's ids
 	// are filled in and its refusal found from what it returns.
-	Names(op *opdef.Op, in opdef.Input) RowNames
+	Names(op *opdef.Placed, in opdef.Input) RowNames
 	// StandIn is a syntactically valid id of kind, never a real object's.
 	StandIn(kind string) string
 }

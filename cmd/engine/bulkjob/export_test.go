@@ -16,7 +16,7 @@ type BulkJob = checkPass
 
 // NewTestJob is a job of op run as command with the given arguments and
 // flags on the command line, over a file of format.
-func NewTestJob(names Namer, op *opdef.Op, command string, given []string, flags map[string][]string, format bulk.Format) *BulkJob {
+func NewTestJob(names Namer, op *opdef.Placed, command string, given []string, flags map[string][]string, format bulk.Format) *BulkJob {
 	spec := &jobSpec{op: op, o: Options{format: format}, base: opdef.Input{Command: command, Args: given, Values: flags}}
 	return &checkPass{fileInput: &fileInput{jobSpec: spec, cols: newBulkColumns(op, len(given))}, namer: names}
 }

@@ -130,13 +130,13 @@ func fileOnly(c *cobra.Command, names []string) error {
 }
 
 // AddFlags gives a write command its --from flags.
-func AddFlags(op *opdef.Op, c *cobra.Command) {
+func AddFlags(op *opdef.Placed, c *cobra.Command) {
 	addFileFlags(c, declaredFileFlags)
 	fl := c.Flags()
 	fl.Int("parallel", defaultParallel, "with --from, rows in flight at once (the rate budget still paces every request)")
 	fl.Bool("restart", false, "with --from, forget what earlier runs of the same job recorded and start over")
 	fl.String("report", "", "with --from, also write each row's result to `FILE` as CSV")
-	if op.Exists != nil {
+	if op.Bulk.Exists != nil {
 		fl.String("on-exists", "fail", "with --from, a row whose object already exists: fail (report it), skip, or update it")
 		c.RegisterFlagCompletionFunc("on-exists", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return onExistsModes, cobra.ShellCompDirectiveNoFileComp
@@ -151,7 +151,7 @@ func FromFile(c *cobra.Command) bool {
 }
 
 // ReadFlags reads the --from flags; ok is false when there is no --from.
-func ReadFlags(op *opdef.Op, c *cobra.Command) (o Options, ok bool, err error) {
+func ReadFlags(op *opdef.Placed, c *cobra.Command) (o Options, ok bool, err error) {
 	fl := c.Flags()
 	if !FromFile(c) {
 		return o, false, fileOnly(c, bulkOnly)
@@ -163,7 +163,7 @@ func ReadFlags(op *opdef.Op, c *cobra.Command) (o Options, ok bool, err error) {
 	o.restart, _ = fl.GetBool("restart")
 	o.report, _ = fl.GetString("report")
 	o.onExists = "fail"
-	if op.Exists != nil {
+	if op.Bulk.Exists != nil {
 		o.onExists, _ = fl.GetString("on-exists")
 	}
 	switch {
@@ -174,7 +174,7 @@ func ReadFlags(op *opdef.Op, c *cobra.Command) (o Options, ok bool, err error) {
 	case fl.Changed("body"):
 		return o, true, cli.UsageErrorf("--body and --from cannot be used together: put the fields in the file's columns")
 	}
-	if op.Exists != nil && op.Exists.Check == nil && o.onExists == "update" && op.Sibling(op.Exists.Update) == nil {
+	if op.Bulk.Exists != nil && op.Bulk.Exists.Check == nil && o.onExists == "update" && op.Sibling(op.Bulk.Exists.Update) == nil {
 		return o, true, cli.UsageErrorf("%s cannot update an existing object (the API has no such change): use --on-exists skip or fail", c.CommandPath())
 	}
 	return o, true, nil
@@ -196,7 +196,7 @@ func ParseDelimiter(s string) (rune, error) {
 }
 
 // ColumnsExample names a few of an op's columns for its help.
-func ColumnsExample(op *opdef.Op) string {
+func ColumnsExample(op *opdef.Placed) string {
 	var names []string
 	for i, a := range opdef.ArgNames(op.Use) {
 		if op.ArgKind(i) == "users" {
@@ -216,8 +216,8 @@ func ColumnsExample(op *opdef.Op) string {
 }
 
 // HasUserColumn: a file for op names a user (an argument or a --user).
-func HasUserColumn(op *opdef.Op) bool {
-	for i := range op.Args {
+func HasUserColumn(op *opdef.Placed) bool {
+	for i := range op.Args.Params {
 		if op.ArgKind(i) == "users" {
 			return true
 		}

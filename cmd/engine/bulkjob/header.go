@@ -58,7 +58,7 @@ func (j *fileInput) header(cols []string) headerCheck {
 			h.missing = append(h.missing, fd.Flag)
 		}
 	}
-	for i := j.cols.given; i < len(j.op.Args); i++ {
+	for i := j.cols.given; i < len(j.op.Args.Params); i++ {
 		if h.have[j.cols.args[i]] == "" {
 			h.missing = append(h.missing, j.cols.args[i])
 		}

@@ -163,7 +163,7 @@ func (r *rowReader) close() { r.rc.Close() }
 
 // bulkColumns maps a file's column names to the op's fields and arguments.
 type bulkColumns struct {
-	op    *opdef.Op
+	op    *opdef.Placed
 	given int // positional arguments given on the command line
 	names map[string]colTarget
 	args  []string // how each argument is named as a column ("user-id")
@@ -245,7 +245,7 @@ var userAliases = []string{"email", "user-id", "user_id", "userid"}
 // newBulkColumns accepts, case-insensitively, a field's flag name (with - or
 // _), its API key, and an argument's name from Use ("user-id" for USER_ID)
 // or its path parameter ("userId").
-func newBulkColumns(op *opdef.Op, given int) *bulkColumns {
+func newBulkColumns(op *opdef.Placed, given int) *bulkColumns {
 	b := &bulkColumns{op: op, given: given, names: map[string]colTarget{}, seen: map[string]colTarget{}}
 	add := func(name string, t colTarget) {
 		name = strings.ToLower(name)
@@ -264,7 +264,7 @@ func newBulkColumns(op *opdef.Op, given int) *bulkColumns {
 	}
 	uses := opdef.ArgNames(op.Use)
 	var userArgs []int
-	for i, p := range op.Args {
+	for i, p := range op.Args.Params {
 		name := p
 		if i < len(uses) {
 			name = strings.ReplaceAll(strings.ToLower(strings.Trim(uses[i], "[]")), "_", "-")
@@ -341,7 +341,7 @@ func (b *bulkColumns) targetName(t colTarget) string {
 // header's); complete is false when an argument is missing.
 func (j *fileInput) rowInput(row bulk.Row) (in opdef.Input, probs []string, complete bool) {
 	op := j.op
-	in = opdef.Input{Command: j.base.Command, Args: make([]string, len(op.Args)), Values: make(map[string][]string, len(j.base.Values)+len(row.Values))}
+	in = opdef.Input{Command: j.base.Command, Args: make([]string, len(op.Args.Params)), Values: make(map[string][]string, len(j.base.Values)+len(row.Values))}
 	copy(in.Args, j.base.Args)
 	for k, v := range j.base.Values {
 		in.Values[k] = v
@@ -403,7 +403,7 @@ func (j *fileInput) rowInput(row bulk.Row) (in opdef.Input, probs []string, comp
 		}
 		in.Values[t.field.Flag] = expandKV(t.field, vals)
 	}
-	for i := j.cols.given; i < len(op.Args); i++ {
+	for i := j.cols.given; i < len(op.Args.Params); i++ {
 		if strings.TrimSpace(in.Args[i]) == "" && complete {
 			probs = append(probs, fmt.Sprintf("%s is missing or empty: every row needs one", j.cols.args[i]))
 			complete = false

@@ -20,8 +20,8 @@ import (
 // flags and arguments, the file options. Every part of the job reads it;
 // none changes it.
 type jobSpec struct {
-	op   *opdef.Op
-	upd  *opdef.Op // what --on-exists update runs
+	op   *opdef.Placed
+	upd  *opdef.Placed // what --on-exists update runs
 	cmd  *cobra.Command
 	o    Options
 	yes  bool        // --yes: no confirmation
@@ -73,10 +73,10 @@ func (s *jobStop) err() error {
 
 // newBulkJob reads the command line's part of a job over a file: its
 // columns and its input (stdin spooled), not yet checked.
-func newBulkJob(f *cli.Factory, e Engine, printer *output.Printer, cfg *settings.Config, op *opdef.Op, c *cobra.Command, base opdef.Input, yes bool, o Options) (*bulkJob, error) {
+func newBulkJob(f *cli.Factory, e Engine, printer *output.Printer, cfg *settings.Config, op *opdef.Placed, c *cobra.Command, base opdef.Input, yes bool, o Options) (*bulkJob, error) {
 	spec := &jobSpec{op: op, cmd: c, o: o, yes: yes, base: base}
-	if op.Exists != nil && op.Exists.Check == nil && o.onExists == "update" {
-		spec.upd = op.Sibling(op.Exists.Update)
+	if op.Bulk.Exists != nil && op.Bulk.Exists.Check == nil && o.onExists == "update" {
+		spec.upd = op.Sibling(op.Bulk.Exists.Update)
 	}
 	j := &bulkJob{jobSpec: spec, f: f, eng: e, printer: printer, quiet: cfg.Quiet,
 		store: cli.JobStore()}
@@ -94,7 +94,7 @@ func newBulkJob(f *cli.Factory, e Engine, printer *output.Printer, cfg *settings
 // Command is a command line with --from: the op, the command, the flags
 // and arguments every row shares, and the file's options.
 type Command struct {
-	Op          *opdef.Op
+	Op          *opdef.Placed
 	Cmd         *cobra.Command
 	Base        opdef.Input
 	Yes, DryRun bool
@@ -209,7 +209,7 @@ func (o *jobObserver) Ready(prior *bulk.State) error {
 		}
 		j.in.src.path, j.in.src.spooled = kept, false
 	}
-	if j.op.Destructive && !j.yes {
+	if j.op.Destructive() && !j.yes {
 		if err := j.confirm(); err != nil {
 			return err
 		}

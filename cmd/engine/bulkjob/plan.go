@@ -35,10 +35,10 @@ func (j *checkPass) tally(in opdef.Input, c *opdef.Call, names []Name) {
 		pts += count(r.Method, j.op.Path, "reads the current state first")
 	}
 	path := j.op.Path
-	if c.Path != "" {
-		path = c.Path
+	if c.Req.Path != "" {
+		path = c.Req.Path
 	}
-	if j.op.Batch != "" {
+	if j.op.Bulk.Batch != "" {
 		// rows with the same arguments share a request, bulk.MaxBatch at most
 		k := strings.Join(in.Args, "\x00")
 		if j.batched[k]++; j.batched[k]%bulk.MaxBatch == 1 || bulk.MaxBatch == 1 {
@@ -76,12 +76,12 @@ func (j *checkPass) tally(in opdef.Input, c *opdef.Call, names []Name) {
 		}
 		set[maphash.String(keySeed.Get(), strings.ToLower(r.Text))] = true
 	}
-	if ex := j.op.Exists; ex != nil && ex.Shared != nil {
+	if ex := j.op.Bulk.Exists; ex != nil && ex.Shared != nil {
 		if s := ex.Shared(in); s != "" {
 			j.shared[maphash.String(keySeed.Get(), s)] = true
 		}
 	}
-	if ex := j.op.Exists; ex != nil && ex.BySubject != nil {
+	if ex := j.op.Bulk.Exists; ex != nil && ex.BySubject != nil {
 		if s := ex.BySubject(in); s != "" {
 			j.subjects[maphash.String(keySeed.Get(), s)] = true
 		} else {
@@ -91,11 +91,11 @@ func (j *checkPass) tally(in opdef.Input, c *opdef.Call, names []Name) {
 }
 
 // argNoun names what an op's arguments name, for the dry run ("group").
-func argNoun(op *opdef.Op) string {
-	if len(op.Args) == 0 {
+func argNoun(op *opdef.Placed) string {
+	if len(op.Args.Params) == 0 {
 		return "job"
 	}
-	a := strings.TrimSuffix(op.Args[0], "Id")
+	a := strings.TrimSuffix(op.Args.Params[0], "Id")
 	return strings.ToLower(a)
 }
 
@@ -114,7 +114,7 @@ func (j *checkPass) lookups() []requestTally {
 		}
 		out = append(out, requestTally{method: http.MethodGet, path: kd.List, note: note, n: n, cost: bc.Cost(kd.List)})
 	}
-	if ex := j.op.Exists; ex != nil && !j.upsert() {
+	if ex := j.op.Bulk.Exists; ex != nil && !j.upsert() {
 		switch {
 		case ex.ListKind != "":
 			if _, listed := j.names[ex.ListKind]; !listed {
@@ -257,8 +257,8 @@ func (j *checkPass) printPlanText(w io.Writer, p bulkPlan) error {
 	for _, l := range lines {
 		fmt.Fprintf(w, "  %6d x %-*s  %s\n", l.n, width, l.what, l.cost)
 	}
-	if earlier == 0 && j.op.Exists != nil && j.op.Exists.Conflict && j.o.onExists != "fail" {
-		kd, _ := kinds.Lookup(j.op.Exists.Kind)
+	if earlier == 0 && j.op.Bulk.Exists != nil && j.op.Bulk.Exists.Conflict && j.o.onExists != "fail" {
+		kd, _ := kinds.Lookup(j.op.Bulk.Exists.Kind)
 		fmt.Fprintf(w, "  and for each row that already exists one lookup (GET /api/v2%s, %d points)\n", kd.List, bc.Cost(kd.List))
 	}
 	if now != nil {

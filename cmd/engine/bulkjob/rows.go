@@ -120,7 +120,7 @@ func (j *rowRunner) apply(ctx context.Context, row bulk.Row, leaving func() erro
 	}
 	mainCtx := bulk.WithLeaving(ctx, leaving)
 	joins := j.holdJoins(c)
-	ex := j.op.Exists
+	ex := j.op.Bulk.Exists
 	if ex != nil && (ex.Check != nil || !ex.Conflict) && !j.upsert() {
 		id, exists, err := j.exists(ctx, c, false)
 		if err != nil {
@@ -170,7 +170,7 @@ func (j *rowRunner) invalidRow(row bulk.Row) (bulk.Result, bool) {
 // body is an array the API takes whole; the arguments as written (a name
 // and an id of one group make two batches, which is merely one request more).
 func (j *rowRunner) BatchKey(row bulk.Row) string {
-	if j.op.Batch == "" {
+	if j.op.Bulk.Batch == "" {
 		return ""
 	}
 	if _, bad := j.checked.invalid[row.N]; bad {
@@ -205,7 +205,7 @@ func (j *rowRunner) ApplyBatch(parent context.Context, rows []bulk.Row, sent fun
 			out[i] = j.failed(key, err)
 			continue
 		}
-		if j.op.Exists != nil && (j.op.Exists.Check != nil || !j.op.Exists.Conflict) && !j.upsert() {
+		if j.op.Bulk.Exists != nil && (j.op.Bulk.Exists.Check != nil || !j.op.Bulk.Exists.Conflict) && !j.upsert() {
 			id, exists, err := j.exists(ctx, c, false)
 			if err != nil {
 				out[i] = j.failed(key, fmt.Errorf("looking for an existing one: %w", err))
@@ -223,18 +223,18 @@ func (j *rowRunner) ApplyBatch(parent context.Context, rows []bulk.Row, sent fun
 	if len(calls) == 0 {
 		return out
 	}
-	arr := j.op.Batch
+	arr := j.op.Bulk.Batch
 	var items []any
 	for _, c := range calls {
-		v, _ := c.Body[arr].([]any)
+		v, _ := c.Req.Body[arr].([]any)
 		items = append(items, v...)
 	}
 	joined := *calls[0]
-	joined.Body = make(map[string]any, len(calls[0].Body))
-	for k, v := range calls[0].Body {
-		joined.Body[k] = v
+	joined.Req.Body = make(map[string]any, len(calls[0].Req.Body))
+	for k, v := range calls[0].Req.Body {
+		joined.Req.Body[k] = v
 	}
-	joined.Body[arr] = items
+	joined.Req.Body[arr] = items
 	var left atomic.Bool
 	leaving := func() error {
 		if left.CompareAndSwap(false, true) {
@@ -287,7 +287,7 @@ func (j *rowRunner) build(ctx context.Context, in opdef.Input) (opdef.Input, *op
 		ids := make(map[string]string, len(refs))
 		for _, ref := range refs {
 			r := j.lookup
-			if ex := j.op.Exists; ex != nil && ex.ListKind == ref.Kind.Name && !j.upsert() {
+			if ex := j.op.Bulk.Exists; ex != nil && ex.ListKind == ref.Kind.Name && !j.upsert() {
 				r = j.truth // the list existence is checked against serves the name too
 			}
 			o, err := r.One(ctx, ref.Kind, ref.Text)
@@ -338,7 +338,7 @@ type kindSnapshot struct {
 // exists looks for what a call would create. fresh asks the API again
 // (after a 409, or to settle a lost answer) instead of the job's snapshot.
 func (j *rowRunner) exists(ctx context.Context, c *opdef.Call, fresh bool) (string, bool, error) {
-	ex := j.op.Exists
+	ex := j.op.Bulk.Exists
 	if ex.Check != nil {
 		return ex.Check(ctx, j.lk, c)
 	}
@@ -348,7 +348,7 @@ func (j *rowRunner) exists(ctx context.Context, c *opdef.Call, fresh bool) (stri
 	var err error
 	switch {
 	case ex.Match == nil && fresh:
-		key := jsonscan.AsText(output.Lookup(c.Body, j.fieldKey(ex.Flags[0])))
+		key := jsonscan.AsText(output.Lookup(c.Req.Body, j.fieldKey(ex.Flags[0])))
 		matches, err := r.Find(ctx, kd, key)
 		if err == nil && len(matches) == 0 {
 			r.Forget(kd.Name) // the miss may be an answer kept from before this run's changes
@@ -381,7 +381,7 @@ func (j *rowRunner) exists(ctx context.Context, c *opdef.Call, fresh bool) (stri
 			}
 		}
 	} else {
-		want := jsonscan.AsText(output.Lookup(c.Body, j.fieldKey(ex.Flags[0])))
+		want := jsonscan.AsText(output.Lookup(c.Req.Body, j.fieldKey(ex.Flags[0])))
 		for _, o := range all {
 			if o.Key == want || (kd.Fold && strings.EqualFold(o.Key, want)) {
 				found = append(found, o)
@@ -406,7 +406,7 @@ func ids(objs []resolve.Object) string {
 // ids, comma-separated, when the API holds duplicates).
 func (j *rowRunner) onExists(ctx, mainCtx context.Context, in opdef.Input, c *opdef.Call, key, id, apiMsg string) bulk.Result {
 	what := "already exists"
-	if j.op.Exists.Check != nil {
+	if j.op.Bulk.Exists.Check != nil {
 		what = "already in place"
 	}
 	if apiMsg != "" {
@@ -416,7 +416,7 @@ func (j *rowRunner) onExists(ctx, mainCtx context.Context, in opdef.Input, c *op
 	case "skip":
 		return bulk.Result{Outcome: bulk.Skipped, Key: key, ID: id, Message: what}
 	case "update":
-		if j.op.Exists.Check != nil { // the request updates what is there
+		if j.op.Bulk.Exists.Check != nil { // the request updates what is there
 			resp, err := j.eng.Send(ctx, mainCtx, c)
 			if err != nil {
 				return j.failed(key, err)
@@ -464,7 +464,7 @@ func (j *rowRunner) Settle(parent context.Context, row bulk.Row) (bulk.Result, b
 	if j.upsert() {
 		return bulk.Result{}, false // sending it again leaves what sending it once did
 	}
-	if j.op.Exists != nil {
+	if j.op.Bulk.Exists != nil {
 		id, exists, err := j.exists(ctx, c, true)
 		if err != nil && parent.Err() != nil {
 			return bulk.Result{Untouched: true}, true // stopped before the lookup could say

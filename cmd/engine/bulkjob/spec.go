@@ -23,7 +23,7 @@ import (
 // upsert: the row's write replaces what is there (--on-exists update of a
 // membership or a grant), so nothing is read first.
 func (j *jobSpec) upsert() bool {
-	ex := j.op.Exists
+	ex := j.op.Bulk.Exists
 	return ex != nil && ex.Check != nil && j.o.onExists == "update"
 }
 
@@ -37,11 +37,11 @@ func (j *jobSpec) outcome() bulk.Outcome {
 }
 
 // bulkOutcome is what a successful row of the op did.
-func bulkOutcome(op *opdef.Op) bulk.Outcome {
-	if op.Method == http.MethodDelete || op.Destructive {
+func bulkOutcome(op *opdef.Placed) bulk.Outcome {
+	if op.Method == http.MethodDelete || op.Destructive() {
 		return bulk.Deleted
 	}
-	if op.Exists != nil {
+	if op.Bulk.Exists != nil {
 		return bulk.Created
 	}
 	switch op.Name() {
@@ -86,10 +86,10 @@ var keySeed = lazy.Value[maphash.Seed]{New: maphash.MakeSeed}
 func (j *jobSpec) rowKeys(in opdef.Input) []string {
 	op := j.op
 	switch {
-	case op.Exists != nil && op.Exists.Check != nil:
+	case op.Bulk.Exists != nil && op.Bulk.Exists.Check != nil:
 		var keys []string
 		prefix := strings.Join(in.Args, " ")
-		for _, fl := range op.Exists.Flags {
+		for _, fl := range op.Bulk.Exists.Flags {
 			for _, v := range in.Values[fl] {
 				for _, part := range strings.Split(v, ",") {
 					if p := strings.TrimSpace(part); p != "" {
@@ -98,13 +98,13 @@ func (j *jobSpec) rowKeys(in opdef.Input) []string {
 				}
 			}
 		}
-		if len(keys) > 1 && op.Exists.Flags[0] != "user" {
+		if len(keys) > 1 && op.Bulk.Exists.Flags[0] != "user" {
 			return []string{strings.Join(keys, " ")} // a grant: subject and object together
 		}
 		return keys
-	case op.Exists != nil:
+	case op.Bulk.Exists != nil:
 		return []string{j.naturalKey(in, true)}
-	case len(op.Args) > 0 && (op.Method == http.MethodPatch || op.Method == http.MethodPut || op.Method == http.MethodDelete):
+	case len(op.Args.Params) > 0 && (op.Method == http.MethodPatch || op.Method == http.MethodPut || op.Method == http.MethodDelete):
 		return []string{strings.ToLower(strings.Join(in.Args, " "))}
 	}
 	parts := append([]string(nil), in.Args...)
@@ -118,7 +118,7 @@ func (j *jobSpec) rowKeys(in opdef.Input) []string {
 // "app Reports app_1" for a folder), lower-cased when fold is set and the
 // kind compares without case.
 func (j *jobSpec) naturalKey(in opdef.Input, fold bool) string {
-	ex := j.op.Exists
+	ex := j.op.Bulk.Exists
 	var parts []string
 	for _, fl := range ex.Flags {
 		if v := in.Values[fl]; len(v) > 0 {
@@ -136,13 +136,13 @@ func (j *jobSpec) naturalKey(in opdef.Input, fold bool) string {
 func (j *jobSpec) displayKey(in opdef.Input) string {
 	op := j.op
 	switch {
-	case op.Exists != nil && op.Exists.Display != nil:
-		return op.Exists.Display(in)
-	case op.Exists != nil && op.Exists.Check == nil:
+	case op.Bulk.Exists != nil && op.Bulk.Exists.Display != nil:
+		return op.Bulk.Exists.Display(in)
+	case op.Bulk.Exists != nil && op.Bulk.Exists.Check == nil:
 		return j.naturalKey(in, false)
-	case op.Exists != nil:
+	case op.Bulk.Exists != nil:
 		parts := append([]string(nil), in.Args...)
-		for _, fl := range op.Exists.Flags {
+		for _, fl := range op.Bulk.Exists.Flags {
 			parts = append(parts, in.Values[fl]...)
 		}
 		return strings.Join(parts, " ")
@@ -160,9 +160,9 @@ func (j *jobSpec) displayKey(in opdef.Input) string {
 // replayable: sending the call again leaves what sending it once did.
 func (j *jobSpec) replayable(c *opdef.Call) bool {
 	switch {
-	case j.op.Idempotent, j.op.Method == http.MethodPut, j.op.Method == http.MethodDelete:
+	case j.op.Bulk.Idempotent, j.op.Method == http.MethodPut, j.op.Method == http.MethodDelete:
 		return true
-	case j.op.Method == http.MethodPatch && j.op.Patch && !c.FromBody:
+	case j.op.Method == http.MethodPatch && j.op.Patch && !c.Given.FromBody:
 		return true // replace and add-key operations built from flags
 	}
 	return false
@@ -171,10 +171,10 @@ func (j *jobSpec) replayable(c *opdef.Call) bool {
 // resultID is the id of what a row made or changed: the answer's "id",
 // else the object its arguments named.
 func (j *jobSpec) resultID(c *opdef.Call, resp *client.Response) string {
-	if ex := j.op.Exists; ex != nil && ex.Check != nil && ex.Flags[0] == "user" {
+	if ex := j.op.Bulk.Exists; ex != nil && ex.Check != nil && ex.Flags[0] == "user" {
 		return strings.Join(c.LocalStrings("user"), ",") // the answer is the group
 	}
-	if resp != nil && len(resp.Data) > 0 && resp.Data[0] == '{' && (len(j.op.Args) == 0 || bulkOutcome(j.op) == bulk.Created) {
+	if resp != nil && len(resp.Data) > 0 && resp.Data[0] == '{' && (len(j.op.Args.Params) == 0 || bulkOutcome(j.op) == bulk.Created) {
 		var obj struct {
 			ID any `json:"id"`
 		}
@@ -186,10 +186,10 @@ func (j *jobSpec) resultID(c *opdef.Call, resp *client.Response) string {
 }
 
 func (j *jobSpec) argID(c *opdef.Call) string {
-	if len(j.op.Args) == 0 {
+	if len(j.op.Args.Params) == 0 {
 		return ""
 	}
-	return c.Params[j.op.Args[len(j.op.Args)-1]]
+	return c.Req.Params[j.op.Args.Params[len(j.op.Args.Params)-1]]
 }
 
 // flagRE finds flags in a message.

@@ -36,7 +36,7 @@ type UserRow struct {
 
 // userFileOp is what a row of a user file is, to the checks a declared
 // command's file goes through: one user, by email or id.
-var userFileOp = opdef.Op{Use: "offboard USER", Method: http.MethodDelete, Path: "/users/{userId}", Args: []string{"userId"}}
+var userFileOp = opdef.Op{Use: "offboard USER", Method: http.MethodDelete, Path: "/users/{userId}", Args: opdef.Args{Params: []string{"userId"}}}
 
 // userFileFlags are the file options a user file takes, as a declared
 // command's --from does (they mean nothing without --from).
@@ -71,7 +71,7 @@ func ReadUserFile(f *cli.Factory, c *cobra.Command, engine func() (Engine, *sett
 	if err != nil {
 		return nil, true, err
 	}
-	j, err := newBulkJob(f, e, nil, cfg, &op, c, opdef.Input{Command: c.CommandPath(), Values: map[string][]string{}}, false, o)
+	j, err := newBulkJob(f, e, nil, cfg, opdef.Alone(&op), c, opdef.Input{Command: c.CommandPath(), Values: map[string][]string{}}, false, o)
 	if err != nil {
 		return nil, true, err
 	}

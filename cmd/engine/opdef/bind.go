@@ -22,24 +22,24 @@ func (c *Call) Bind(ids map[string]string) {
 		return
 	}
 	b := binder(ids)
-	for k, v := range c.Params {
-		c.Params[k] = b.text(v)
+	for k, v := range c.Req.Params {
+		c.Req.Params[k] = b.text(v)
 	}
-	b.query(c.Query)
-	if c.Body != nil {
-		b.value(c.Body)
+	b.query(c.Req.Query)
+	if c.Req.Body != nil {
+		b.value(c.Req.Body)
 	}
-	for i := range c.Patch {
-		c.Patch[i] = b.value(c.Patch[i])
+	for i := range c.Req.Patch {
+		c.Req.Patch[i] = b.value(c.Req.Patch[i])
 	}
-	for k, v := range c.Local {
-		c.Local[k] = b.value(v)
+	for k, v := range c.Given.Local {
+		c.Given.Local[k] = b.value(v)
 	}
 	if c.Summary != nil {
 		b.value(c.Summary)
 	}
-	if c.RawBody != nil && c.ContentType == "" {
-		c.RawBody = b.json(c.RawBody)
+	if c.Req.RawBody != nil && c.Req.ContentType == "" {
+		c.Req.RawBody = b.json(c.Req.RawBody)
 	}
 	for i := range c.Reads {
 		c.Reads[i] = b.request(c.Reads[i])

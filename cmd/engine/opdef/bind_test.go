@@ -16,18 +16,20 @@ import (
 func TestBindPutsIDsWhereTheStandInsAre(t *testing.T) {
 	errAnswer := errors.New("no id in the answer")
 	c := &opdef.Call{
-		Op:     &opdef.Op{Method: "POST", Path: "/groups/{groupId}/members", Args: []string{"groupId"}},
-		Params: map[string]string{"groupId": "900000001"},
-		Query:  url.Values{"user_ids": {"user_2resolve,user_3resolve"}, "q": {"900000001x"}},
-		Body: map[string]any{
-			"members": []any{map[string]any{"id": "user_2resolve"}, map[string]any{"id": "user_kept"}},
-			"group":   json.Number("900000001"),
-			"count":   int64(900000001),
-			"float":   float64(900000001),
-			"name":    "user_2resolve and more",
+		Op: opdef.Alone(&opdef.Op{Method: "POST", Path: "/groups/{groupId}/members", Args: opdef.Args{Params: []string{"groupId"}}}),
+		Req: opdef.Req{
+			Params: map[string]string{"groupId": "900000001"},
+			Query:  url.Values{"user_ids": {"user_2resolve,user_3resolve"}, "q": {"900000001x"}},
+			Body: map[string]any{
+				"members": []any{map[string]any{"id": "user_2resolve"}, map[string]any{"id": "user_kept"}},
+				"group":   json.Number("900000001"),
+				"count":   int64(900000001),
+				"float":   float64(900000001),
+				"name":    "user_2resolve and more",
+			},
+			RawBody: json.RawMessage(`{"id":"user_3resolve","n":900000001}`),
 		},
-		Local:    map[string]any{"user": []any{"user_2resolve", "user_3resolve"}},
-		RawBody:  json.RawMessage(`{"id":"user_3resolve","n":900000001}`),
+		Given:    opdef.Given{Local: map[string]any{"user": []any{"user_2resolve", "user_3resolve"}}},
 		Reads:    []request.Request{{Method: "GET", Path: "/groups/900000001"}},
 		Warnings: []string{"group 900000001 is large"},
 		Then: []opdef.FollowUp{{What: "add to 900000001", JoinKey: "900000001", Build: func(answer json.RawMessage) (request.Request, error) {
@@ -42,10 +44,10 @@ func TestBindPutsIDsWhereTheStandInsAre(t *testing.T) {
 	if got := c.Request().Path; got != "/groups/7/members" {
 		t.Errorf("path %q", got)
 	}
-	if got := c.Query["user_ids"][0]; got != "user_ada,user a/b" {
+	if got := c.Req.Query["user_ids"][0]; got != "user_ada,user a/b" {
 		t.Errorf("comma-separated query %q", got)
 	}
-	if got := c.Query["q"][0]; got != "900000001x" {
+	if got := c.Req.Query["q"][0]; got != "900000001x" {
 		t.Errorf("a text that only holds a stand-in changed: %q", got)
 	}
 	wantBody := map[string]any{
@@ -55,13 +57,13 @@ func TestBindPutsIDsWhereTheStandInsAre(t *testing.T) {
 		"float":   float64(7),
 		"name":    "user_2resolve and more",
 	}
-	if !reflect.DeepEqual(c.Body, wantBody) {
-		t.Errorf("body %#v\nwant %#v", c.Body, wantBody)
+	if !reflect.DeepEqual(c.Req.Body, wantBody) {
+		t.Errorf("body %#v\nwant %#v", c.Req.Body, wantBody)
 	}
-	if got := c.Local["user"]; !reflect.DeepEqual(got, []any{"user_ada", "user a/b"}) {
+	if got := c.Given.Local["user"]; !reflect.DeepEqual(got, []any{"user_ada", "user a/b"}) {
 		t.Errorf("local %#v", got)
 	}
-	if got := string(c.RawBody); got != `{"id":"user a/b","n":900000001}` {
+	if got := string(c.Req.RawBody); got != `{"id":"user a/b","n":900000001}` {
 		t.Errorf("raw body %s", got)
 	}
 	if got := c.Reads[0].Path; got != "/groups/7" {
@@ -85,9 +87,9 @@ func TestBindPutsIDsWhereTheStandInsAre(t *testing.T) {
 
 // Stand-ins in a path are escaped as ids are: an id cannot add a segment.
 func TestBindEscapesPathSegments(t *testing.T) {
-	c := &opdef.Call{Op: &opdef.Op{Method: "GET", Path: "/users/{userId}", Args: []string{"userId"}},
-		Params: map[string]string{"userId": "user_1resolve"},
-		Reads:  []request.Request{{Method: "GET", Path: "/users/user_1resolve/groups"}}}
+	c := &opdef.Call{Op: opdef.Alone(&opdef.Op{Method: "GET", Path: "/users/{userId}", Args: opdef.Args{Params: []string{"userId"}}}),
+		Req:   opdef.Req{Params: map[string]string{"userId": "user_1resolve"}},
+		Reads: []request.Request{{Method: "GET", Path: "/users/user_1resolve/groups"}}}
 	c.Bind(map[string]string{"user_1resolve": "../x"})
 	if got := c.Request().Path; got != "/users/..%2Fx" {
 		t.Errorf("path %q", got)

@@ -106,7 +106,7 @@ func TestBuildPlacesEveryKindAndIn(t *testing.T) {
 		{Flag: "mine-list", In: opdef.InLocal, Kind: opdef.KStrings},
 		{Flag: "mine-bool", In: opdef.InLocal, Kind: opdef.KBool},
 	}}
-	c := familytest.Build(t, body, familytest.Input("things create", nil,
+	c := familytest.Build(t, opdef.Alone(body), familytest.Input("things create", nil,
 		"name", "Ada", "sha", "abc123", "full", "true", "count", "3", "ratio", "0.25",
 		"tag", "a,b", "tag", "c", "line", "x,y", "meta", "n=1", "meta", "s=t", "opts", `{"k":[true]}`,
 		"mine", "local text", "mine-list", "p,q", "mine-bool", "true"))
@@ -119,7 +119,7 @@ func TestBuildPlacesEveryKindAndIn(t *testing.T) {
 		t.Errorf("body = %s\nwant   %s", got, want)
 	}
 	if c.LocalString("mine") != "local text" || !c.LocalBool("mine-bool") || !reflect.DeepEqual(c.LocalStrings("mine-list"), []string{"p", "q"}) {
-		t.Errorf("local = %#v", c.Local)
+		t.Errorf("local = %#v", c.Given.Local)
 	}
 	for _, f := range []string{"name", "mine", "mine-bool"} {
 		if !c.Has(f) {
@@ -137,7 +137,7 @@ func TestBuildPlacesEveryKindAndIn(t *testing.T) {
 		{Flag: "n", Key: "n", In: opdef.InQuery, Kind: opdef.KInt},
 		{Flag: "meta", Key: "meta", In: opdef.InQuery, Kind: opdef.KKV},
 	}}
-	c = familytest.Build(t, query, familytest.Input("things list", nil,
+	c = familytest.Build(t, opdef.Alone(query), familytest.Input("things list", nil,
 		"email", "a+b@example.com", "status", "pending,expired", "status", "submitted", "include", "false", "n", "5", "meta", "a=1"))
 	r = c.Request()
 	wantQ := url.Values{"email": {"a+b@example.com"}, "statuses": {"pending", "expired", "submitted"}, "includeGroups": {"false"}, "n": {"5"}, "meta": {`{"a":1}`}}
@@ -148,14 +148,14 @@ func TestBuildPlacesEveryKindAndIn(t *testing.T) {
 		t.Errorf("a query-only call has a body: %v", r.Body)
 	}
 
-	patch := &opdef.Op{Method: http.MethodPatch, Path: "/things/{id}", Args: []string{"id"}, Patch: true, Fields: []opdef.Field{
+	patch := &opdef.Op{Method: http.MethodPatch, Path: "/things/{id}", Patch: true, Args: opdef.Args{Params: []string{"id"}}, Fields: []opdef.Field{
 		{Flag: "name", Key: "name", In: opdef.InPatch},
 		{Flag: "host", Key: "options.host", In: opdef.InPatch},
 		{Flag: "active", Key: "active", In: opdef.InPatch, Kind: opdef.KBool},
 		{Flag: "links", Key: "links", In: opdef.InPatch, Kind: opdef.KStrings},
 		{Flag: "meta", Key: "metadata", In: opdef.InPatch, Kind: opdef.KKV},
 	}}
-	c = familytest.Build(t, patch, familytest.Input("things update", []string{"t/1"},
+	c = familytest.Build(t, opdef.Alone(patch), familytest.Input("things update", []string{"t/1"},
 		"name", "Ada", "host", "db", "active", "false", "links", "u1,u2", "meta", "a/b=1", "meta", "x~y=z"))
 	r = c.Request()
 	if r.Path != "/things/t%2F1" {
@@ -226,17 +226,17 @@ func TestBuildLimitAndAll(t *testing.T) {
 	input := familytest.Input("users list", nil)
 	input.Limit = &good
 	c := familytest.Build(t, op, input)
-	if c.Query.Get("limit") != "50" || c.All {
-		t.Errorf("--limit 50: query %v, all %v", c.Query, c.All)
+	if c.Req.Query.Get("limit") != "50" || c.Pages.All {
+		t.Errorf("--limit 50: query %v, all %v", c.Req.Query, c.Pages.All)
 	}
 	input.All = true
-	if c := familytest.Build(t, op, input); c.Query.Get("limit") != "50" || !c.All {
-		t.Errorf("--limit 50 --all: query %v, all %v", c.Query, c.All)
+	if c := familytest.Build(t, op, input); c.Req.Query.Get("limit") != "50" || !c.Pages.All {
+		t.Errorf("--limit 50 --all: query %v, all %v", c.Req.Query, c.Pages.All)
 	}
 	input = familytest.Input("users list", nil)
 	input.All = true
-	if c := familytest.Build(t, op, input); c.Query.Has("limit") || !c.All {
-		t.Errorf("--all alone: query %v, all %v; want no limit (the API then answers every item at once)", c.Query, c.All)
+	if c := familytest.Build(t, op, input); c.Req.Query.Has("limit") || !c.Pages.All {
+		t.Errorf("--all alone: query %v, all %v; want no limit (the API then answers every item at once)", c.Req.Query, c.Pages.All)
 	}
 	// A bad limit joins the other problems.
 	bad := "x"
@@ -259,8 +259,8 @@ func TestBuildRefusesEmptyArguments(t *testing.T) {
 		t.Errorf("two empty arguments: %q", msg)
 	}
 	// Without a Use naming it, the argument is called by its path parameter.
-	bare := &opdef.Op{Use: "get", Method: http.MethodGet, Path: "/x/{xId}", Args: []string{"xId"}}
-	if msg := familytest.BuildErr(t, bare, familytest.Input("x get", []string{""})); !strings.Contains(msg, "argument 1 (xId) is empty") {
+	bare := &opdef.Op{Use: "get", Method: http.MethodGet, Path: "/x/{xId}", Args: opdef.Args{Params: []string{"xId"}}}
+	if msg := familytest.BuildErr(t, opdef.Alone(bare), familytest.Input("x get", []string{""})); !strings.Contains(msg, "argument 1 (xId) is empty") {
 		t.Errorf("unnamed argument: %q", msg)
 	}
 }
@@ -288,7 +288,7 @@ func TestBuildBody(t *testing.T) {
 	if got := familytest.JSON(t, c.Request().Body); got != `{"email":"a@b.c","first_name":"Flag","last_name":"L","metadata":{"n":12345678901234567890}}` {
 		t.Errorf("body with a flag over it = %s (numbers must keep their digits)", got)
 	}
-	if !c.FromBody {
+	if !c.Given.FromBody {
 		t.Error("FromBody = false")
 	}
 
@@ -296,7 +296,7 @@ func TestBuildBody(t *testing.T) {
 	input = familytest.Input("users create", nil)
 	input.Body = "-"
 	c, err := create.Build(input, strings.NewReader(`{"email":"s@b.c","first_name":"S","last_name":"In"}`))
-	if err != nil || c.Body["email"] != "s@b.c" {
+	if err != nil || c.Req.Body["email"] != "s@b.c" {
 		t.Fatalf("--body -: %v %v", c, err)
 	}
 	input.Body = "-"
@@ -328,13 +328,13 @@ func TestBuildBody(t *testing.T) {
 	raw := &opdef.Op{Method: http.MethodPost, Path: "/bulk", Body: true}
 	input = familytest.Input("bulk", nil)
 	input.Body = familytest.BodyFile(t, `[1, 2]`)
-	c = familytest.Build(t, raw, input)
+	c = familytest.Build(t, opdef.Alone(raw), input)
 	if string(c.Request().Body.(json.RawMessage)) != `[1, 2]` {
 		t.Errorf("array body without fields = %v", c.Request().Body)
 	}
 
 	for _, tc := range []struct {
-		op   *opdef.Op
+		op   *opdef.Placed
 		body string
 		want string
 	}{
@@ -383,13 +383,13 @@ func TestBuildBodyOverSizeIsRefused(t *testing.T) {
 
 func TestBuildBodyRefusesTrailingData(t *testing.T) {
 	for _, tc := range []struct {
-		op   *opdef.Op
+		op   *opdef.Placed
 		body string
 	}{
 		{familytest.Op(t, "apps", "create"), `{"name":"a"} {"name":"b"}`},
 		{familytest.Op(t, "apps", "create"), `{"name":"a"} trailing`},
 		{familytest.Op(t, "users", "update"), `[{"op":"remove","path":"/a"}] ]`},
-		{&opdef.Op{Method: http.MethodPost, Path: "/bulk", Body: true}, `[1, 2] junk`},
+		{opdef.Alone(&opdef.Op{Method: http.MethodPost, Path: "/bulk", Body: true}), `[1, 2] junk`},
 	} {
 		input := familytest.Input("x", []string{"user_1"})
 		input.Body = familytest.BodyFile(t, tc.body)

@@ -41,40 +41,19 @@ type Input struct {
 }
 
 // Call is a built invocation: everything the send phase needs, checked,
-// before any request. Local options live in Local, never in the body.
+// before any request. Local options live in Given.Local, never in the body.
 type Call struct {
-	Op *Op
-	// Answer is the main request's answer, for the confirmation line (a
-	// group given by id is named by the name the answer carries).
-	Answer json.RawMessage
+	Op *Placed
 	// Command is the command path, for messages ("orgctl users create").
 	Command string
-	Params  map[string]string
-	Query   url.Values
-	// Body is the JSON object to send (nil: no body).
-	Body map[string]any
-	// RawBody, when set, is sent instead of Body (e.g. a JSON array).
-	RawBody json.RawMessage
-	// ContentType of RawBody when it is not JSON (multipart uploads).
-	ContentType string
-	Patch       []any
-	// Local holds the values of InLocal fields by flag name.
-	Local map[string]any
-	// Given is the set of fields the user set, by flag name.
-	Given map[string]bool
-	// FromBody is true when --body supplied the body.
-	FromBody bool
-	Columns  []output.Column
-	// Path overrides Op.Path (an op that picks between endpoints).
-	Path string
-	// RawPath, when set, is sent as is: an already escaped path (orgctl api).
-	RawPath string
-	// All follows next_token through every page.
-	All bool
-	// PageFlag is the flag that fetches every page, for the "more results" hint.
-	PageFlag string
+	// Req is the main request as built.
+	Req Req
+	// Given is what the user gave, as the build phase found it.
+	Given   Given
+	Columns []output.Column
+	Pages   Pages
 	// Reads are requests sent before the main one; their answers go to
-	// Op.Merge (read-merge-write). The dry run lists them and sends none.
+	// Op.Hooks.Merge (read-merge-write). The dry run lists them and sends none.
 	Reads []request.Request
 	// Then are follow-up requests built from the main answer.
 	Then []FollowUp
@@ -83,17 +62,68 @@ type Call struct {
 	// Summary replaces the body in dry-run output when the body is not
 	// readable text (multipart uploads).
 	Summary map[string]any
-	// ArgLabels describe positional arguments that were looked up by name
-	// ("ada@example.com (Ada Lovelace)"), for prompts and messages.
-	ArgLabels map[int]string
-	// ArgKeys are those arguments' natural keys alone (an email, a group
-	// name), for commands a message suggests.
-	ArgKeys map[int]string
-	// Typed are the flags' values as the user typed them: names where
-	// Values went on with the ids found for them.
-	Typed map[string][]string
+	// Labels name the positional arguments that were looked up by name.
+	Labels Labels
+	// Run is what the send phase adds: the answer and the readers a view
+	// may use. It is empty until then.
+	Run Run
 	// stdin is where "-" sources read from.
 	stdin io.Reader
+}
+
+// Req is the main request of a call as the build phase makes it.
+type Req struct {
+	Params map[string]string
+	Query  url.Values
+	// Body is the JSON object to send (nil: no body).
+	Body map[string]any
+	// RawBody, when set, is sent instead of Body (e.g. a JSON array).
+	RawBody json.RawMessage
+	// ContentType of RawBody when it is not JSON (multipart uploads).
+	ContentType string
+	Patch       []any
+	// Path overrides Op.Path (an op that picks between endpoints).
+	Path string
+	// RawPath, when set, is sent as is: an already escaped path (orgctl api).
+	RawPath string
+}
+
+// Given is what the user gave for a call, once checked.
+type Given struct {
+	// Set is the set of fields the user set, by flag name.
+	Set map[string]bool
+	// Local holds the values of InLocal fields by flag name.
+	Local map[string]any
+	// Typed are the flags' values as the user typed them: names where
+	// the request went on with the ids found for them.
+	Typed map[string][]string
+	// FromBody is true when --body supplied the body.
+	FromBody bool
+}
+
+// Pages says how a list call pages.
+type Pages struct {
+	// All follows next_token through every page.
+	All bool
+	// Flag is the flag that fetches every page, for the "more results" hint.
+	Flag string
+}
+
+// Labels describe positional arguments that were looked up by name.
+type Labels struct {
+	// Args are the labels for prompts and messages, by argument index
+	// ("ada@example.com (Ada Lovelace)").
+	Args map[int]string
+	// Keys are those arguments' natural keys alone (an email, a group
+	// name), for commands a message suggests.
+	Keys map[int]string
+}
+
+// Run is what the send phase adds to a call.
+type Run struct {
+	// Answer is the main request's answer, for the confirmation line (a
+	// group given by id is named by the name the answer carries).
+	Answer json.RawMessage
 	// Names lists every object of a kind (one request per kind at most),
 	// for views that show names beside the ids an answer holds.
 	Names func(kind string) ([]kinds.Object, error)
@@ -122,7 +152,7 @@ type FollowUp struct {
 // and trimmed.
 func (c *Call) TypedList(flag string) []string {
 	var out []string
-	for _, v := range c.Typed[flag] {
+	for _, v := range c.Given.Typed[flag] {
 		for _, p := range strings.Split(v, ",") {
 			if p = strings.TrimSpace(p); p != "" {
 				out = append(out, p)
@@ -135,27 +165,27 @@ func (c *Call) TypedList(flag string) []string {
 // ArgKey is positional argument i by its natural key where one was found
 // (a group's name), else as given.
 func (c *Call) ArgKey(i int) string {
-	if k, ok := c.ArgKeys[i]; ok {
+	if k, ok := c.Labels.Keys[i]; ok {
 		return k
 	}
-	if i < len(c.Op.Args) {
-		return c.Params[c.Op.Args[i]]
+	if i < len(c.Op.Args.Params) {
+		return c.Req.Params[c.Op.Args.Params[i]]
 	}
 	return ""
 }
 
 // Has reports whether the user set the field with this flag name.
-func (c *Call) Has(flag string) bool { return c.Given[flag] }
+func (c *Call) Has(flag string) bool { return c.Given.Set[flag] }
 
 // LocalString is the text of a local string field ("" when unset).
 func (c *Call) LocalString(flag string) string {
-	s, _ := c.Local[flag].(string)
+	s, _ := c.Given.Local[flag].(string)
 	return s
 }
 
 // LocalStrings is the list of a local repeatable field.
 func (c *Call) LocalStrings(flag string) []string {
-	vs, _ := c.Local[flag].([]any)
+	vs, _ := c.Given.Local[flag].([]any)
 	out := make([]string, 0, len(vs))
 	for _, v := range vs {
 		if s, ok := v.(string); ok {
@@ -167,7 +197,7 @@ func (c *Call) LocalStrings(flag string) []string {
 
 // LocalBool is the value of a local boolean field.
 func (c *Call) LocalBool(flag string) bool {
-	b, _ := c.Local[flag].(bool)
+	b, _ := c.Given.Local[flag].(bool)
 	return b
 }
 
@@ -176,37 +206,37 @@ func (c *Call) Stdin() io.Reader { return c.stdin }
 
 // BodyObject returns the body object, creating it.
 func (c *Call) BodyObject() map[string]any {
-	if c.Body == nil {
-		c.Body = map[string]any{}
+	if c.Req.Body == nil {
+		c.Req.Body = map[string]any{}
 	}
-	return c.Body
+	return c.Req.Body
 }
 
 // Request is the main request the call sends.
 func (c *Call) Request() request.Request {
 	path := c.Op.Path
-	if c.Path != "" {
-		path = c.Path
+	if c.Req.Path != "" {
+		path = c.Req.Path
 	}
-	if c.RawPath == "" {
-		path = request.Expand(path, c.Params)
+	if c.Req.RawPath == "" {
+		path = request.Expand(path, c.Req.Params)
 	} else {
-		path = c.RawPath
+		path = c.Req.RawPath
 	}
 	r := request.Request{
 		Method:      c.Op.Method,
 		Path:        path,
-		Query:       c.Query,
+		Query:       c.Req.Query,
 		Scope:       c.Op.Scope,
-		ContentType: c.ContentType,
+		ContentType: c.Req.ContentType,
 	}
 	switch {
-	case c.RawBody != nil:
-		r.Body = c.RawBody
+	case c.Req.RawBody != nil:
+		r.Body = c.Req.RawBody
 	case c.Op.Patch:
-		r.Body = map[string]any{"operations": c.Patch}
-	case c.Body != nil:
-		r.Body = c.Body
+		r.Body = map[string]any{"operations": c.Req.Patch}
+	case c.Req.Body != nil:
+		r.Body = c.Req.Body
 	}
 	return r
 }
@@ -217,9 +247,11 @@ const MaxBodyBytes = 16 << 20
 // Build is the build phase: it turns an Input into a Call, converting and
 // checking every value, and reports every problem it finds together. It
 // reads only files the user named; it sends nothing.
-func (op *Op) Build(in Input, stdin io.Reader) (*Call, error) {
-	c := &Call{Op: op, Command: in.Command, Params: map[string]string{}, Query: url.Values{}, Local: map[string]any{},
-		Given: map[string]bool{}, Columns: op.Columns, stdin: stdin, Typed: in.Values}
+func (op *Placed) Build(in Input, stdin io.Reader) (*Call, error) {
+	c := &Call{Op: op, Command: in.Command,
+		Req:     Req{Params: map[string]string{}, Query: url.Values{}},
+		Given:   Given{Set: map[string]bool{}, Local: map[string]any{}, Typed: in.Values},
+		Columns: op.Table, stdin: stdin}
 	problems := c.placeArgs(in.Args)
 	if in.Body != "" {
 		if in.BodyData == nil {
@@ -241,7 +273,7 @@ func (op *Op) Build(in Input, stdin io.Reader) (*Call, error) {
 	if in.All && op.List {
 		// Without --limit the API answers every item at once: --all then
 		// follows next_token only if an answer still has one.
-		c.All = true
+		c.Pages.All = true
 	}
 	if len(problems) > 0 {
 		return nil, inputProblems(in.Command, problems)
@@ -259,19 +291,19 @@ func (op *Op) Build(in Input, stdin io.Reader) (*Call, error) {
 // placeArgs puts the positional arguments into the path's parameters.
 func (c *Call) placeArgs(args []string) []string {
 	var problems []string
-	for i, name := range c.Op.Args {
+	for i, name := range c.Op.Args.Params {
 		if i >= len(args) {
 			break
 		}
 		a := args[i]
 		if strings.TrimSpace(a) == "" {
-			problems = append(problems, fmt.Sprintf("argument %d (%s) is empty", i+1, ArgLabel(c.Op, i)))
+			problems = append(problems, fmt.Sprintf("argument %d (%s) is empty", i+1, ArgLabel(c.Op.Op, i)))
 			continue
 		}
 		if p := c.Op.argProblem(i, a); p != "" {
 			problems = append(problems, p)
 		}
-		c.Params[name] = a
+		c.Req.Params[name] = a
 	}
 	return problems
 }
@@ -294,7 +326,7 @@ func (c *Call) placeFields(values map[string][]string) []string {
 			problems = append(problems, p)
 			continue
 		}
-		c.Given[fd.Flag] = true
+		c.Given.Set[fd.Flag] = true
 		c.place(fd, v)
 	}
 	return problems
@@ -304,10 +336,10 @@ func (c *Call) placeFields(values map[string][]string) []string {
 func (c *Call) missingRequired(values map[string][]string) []string {
 	var missing []string
 	for _, fd := range c.Op.Fields {
-		if !fd.Required || c.Given[fd.Flag] || len(values[fd.Flag]) > 0 {
+		if !fd.Required || c.Given.Set[fd.Flag] || len(values[fd.Flag]) > 0 {
 			continue
 		}
-		if fd.In == InBody && c.Body != nil && output.Lookup(c.Body, fd.Key) != nil {
+		if fd.In == InBody && c.Req.Body != nil && output.Lookup(c.Req.Body, fd.Key) != nil {
 			continue
 		}
 		missing = append(missing, "--"+fd.Flag)
@@ -330,22 +362,22 @@ func (c *Call) setLimit(text string) string {
 	case n < 1 || n > 100:
 		return fmt.Sprintf("--limit takes a whole number from 1 to 100, got %d", n)
 	}
-	c.Query.Set("limit", strconv.Itoa(n))
+	c.Req.Query.Set("limit", strconv.Itoa(n))
 	return ""
 }
 
 // shape runs the op's Shape, refusing a JSON Patch with nothing to change.
 func (c *Call) shape() error {
 	op := c.Op
-	if op.Patch && len(c.Patch) == 0 && op.Shape == nil {
+	if op.Patch && len(c.Req.Patch) == 0 && op.Hooks.Shape == nil {
 		return usage.Errorf("%s: nothing to change: pass at least one field flag or --body with JSON Patch operations", c.Command)
 	}
-	if op.Shape != nil {
-		if err := op.Shape(c); err != nil {
+	if op.Hooks.Shape != nil {
+		if err := op.Hooks.Shape(c); err != nil {
 			return err
 		}
 	}
-	if op.Patch && len(c.Patch) == 0 && c.RawBody == nil {
+	if op.Patch && len(c.Req.Patch) == 0 && c.Req.RawBody == nil {
 		return usage.Errorf("%s: nothing to change: pass at least one field flag or --body with JSON Patch operations", c.Command)
 	}
 	return nil
@@ -381,26 +413,26 @@ func (e *InputError) Problems() []string { return e.problems }
 func (c *Call) place(fd Field, v any) {
 	switch fd.In {
 	case InLocal:
-		c.Local[fd.Flag] = v
+		c.Given.Local[fd.Flag] = v
 	case InQuery:
 		switch t := v.(type) {
 		case []any:
 			for _, e := range t {
-				c.Query.Add(fd.Key, fmt.Sprint(e))
+				c.Req.Query.Add(fd.Key, fmt.Sprint(e))
 			}
 		default:
-			c.Query.Set(fd.Key, QueryText(v))
+			c.Req.Query.Set(fd.Key, QueryText(v))
 		}
 	case InPatch:
 		base := "/" + strings.ReplaceAll(fd.Key, ".", "/")
 		if kv, ok := v.(map[string]any); ok && fd.Kind == KKV {
 			// One "add" per key keeps the object's other keys.
 			for _, k := range slices.Sorted(maps.Keys(kv)) {
-				c.Patch = append(c.Patch, map[string]any{"op": "add", "path": base + "/" + PointerEscape(k), "value": kv[k]})
+				c.Req.Patch = append(c.Req.Patch, map[string]any{"op": "add", "path": base + "/" + PointerEscape(k), "value": kv[k]})
 			}
 			return
 		}
-		c.Patch = append(c.Patch, map[string]any{"op": "replace", "path": base, "value": v})
+		c.Req.Patch = append(c.Req.Patch, map[string]any{"op": "replace", "path": base, "value": v})
 	default:
 		SetPath(c.BodyObject(), fd.Key, v)
 	}
@@ -608,17 +640,17 @@ func (c *Call) parseBody(src string, b []byte) error {
 	if _, err := dec.Token(); err != io.EOF {
 		return usage.Errorf("--body %s is not valid JSON: data after the first value", src)
 	}
-	c.FromBody = true
+	c.Given.FromBody = true
 	if c.Op.Patch {
 		switch t := v.(type) {
 		case []any:
-			c.Patch = t
+			c.Req.Patch = t
 		case map[string]any:
 			ops, ok := t["operations"].([]any)
 			if !ok {
 				return usage.Errorf("--body must be a JSON array of JSON Patch operations or {\"operations\": [...]}")
 			}
-			c.Patch = ops
+			c.Req.Patch = ops
 		default:
 			return usage.Errorf("--body must be a JSON array of JSON Patch operations or {\"operations\": [...]}")
 		}
@@ -626,12 +658,12 @@ func (c *Call) parseBody(src string, b []byte) error {
 	}
 	switch t := v.(type) {
 	case map[string]any:
-		c.Body = t
+		c.Req.Body = t
 	case []any:
 		if c.Op.Method == "DELETE" || len(c.Op.Fields) > 0 {
 			return usage.Errorf("--body %s must be a JSON object (got an array); the fields go inside it", src)
 		}
-		c.RawBody = json.RawMessage(b)
+		c.Req.RawBody = json.RawMessage(b)
 	default:
 		return usage.Errorf("--body %s must be a JSON object", src)
 	}
@@ -643,8 +675,8 @@ func (c *Call) SetArgKey(i int, key string) {
 	if key == "" {
 		return
 	}
-	if c.ArgKeys == nil {
-		c.ArgKeys = map[int]string{}
+	if c.Labels.Keys == nil {
+		c.Labels.Keys = map[int]string{}
 	}
-	c.ArgKeys[i] = key
+	c.Labels.Keys[i] = key
 }

@@ -109,12 +109,12 @@ var FolderExists = &Existence{Kind: "folders", Flags: []string{"type", "parent",
 
 // folderMatch: the folder of the call's type and name, in its parent.
 func folderMatch(c *Call, o kinds.Object, all []kinds.Object) bool {
-	typ, _ := c.Body["folder_type"].(string)
-	name, _ := c.Body["name"].(string)
+	typ, _ := c.Req.Body["folder_type"].(string)
+	name, _ := c.Req.Body["name"].(string)
 	if jsonscan.AsText(o.Fields["name"]) != name || jsonscan.AsText(o.Fields["folder_type"]) != typ {
 		return false
 	}
-	parent, _ := c.Body["parent_folder_id"].(string)
+	parent, _ := c.Req.Body["parent_folder_id"].(string)
 	if parent == "" { // the root of the type (personalRoot has no parent either)
 		for _, r := range all {
 			if jsonscan.AsText(r.Fields["folder_type"]) == typ && kinds.IsRoot(r.Key) {
@@ -149,7 +149,7 @@ var MemberExists = &Existence{Flags: []string{"user"}, ListKind: "groups",
 
 // memberCheck looks for the call's users among the group's members.
 func memberCheck(ctx context.Context, lk Lookups, c *Call) (string, bool, error) {
-	members, err := lk.Members(ctx, c.Params["groupId"])
+	members, err := lk.Members(ctx, c.Req.Params["groupId"])
 	if err != nil {
 		return "", false, err
 	}
@@ -223,8 +223,8 @@ func grantBySubject(in Input) string {
 
 // grantCheck looks for the call's grant among those in place.
 func grantCheck(ctx context.Context, lk Lookups, c *Call) (string, bool, error) {
-	obj, _ := c.Body["object"].(map[string]any)
-	subj, _ := c.Body["subject"].(map[string]any)
+	obj, _ := c.Req.Body["object"].(map[string]any)
+	subj, _ := c.Req.Body["subject"].(map[string]any)
 	typ, id := jsonscan.AsText(obj["type"]), jsonscan.AsText(obj["id"])
 	if lk.BySubject() && listsObjects(typ) {
 		have, err := lk.Direct(ctx, subj, typ)

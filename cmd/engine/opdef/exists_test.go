@@ -22,7 +22,7 @@ func TestFolderExistsLooksUnderTheRootNotPersonalRoot(t *testing.T) {
 	for _, m := range raw {
 		all = append(all, kinds.Object{ID: m["id"].(string), Key: k.KeyOfObject(m, raw), Fields: m})
 	}
-	c := &opdef.Call{Body: map[string]any{"folder_type": "app", "name": "Reports"}}
+	c := &opdef.Call{Req: opdef.Req{Body: map[string]any{"folder_type": "app", "name": "Reports"}}}
 	for _, o := range all {
 		if got, want := opdef.FolderExists.Match(c, o, all), o.ID == "app_9"; got != want {
 			t.Errorf("%s (%s): matches %v, want %v", o.ID, o.Key, got, want)

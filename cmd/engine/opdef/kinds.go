@@ -47,22 +47,22 @@ func kindIn(table [][2]string, name string) (string, bool) {
 	return "", false
 }
 
-// NoCompletion turns inference off in Field.Complete and Op.ArgsComplete.
+// NoCompletion turns inference off in Field.Complete and Op.Args.Complete.
 const NoCompletion = "-"
 
 // ArgKind is the object kind positional argument i names: declared in
-// ArgsComplete, else inferred from its path parameter ("" for none).
+// Args.Complete, else inferred from its path parameter ("" for none).
 func (op *Op) ArgKind(i int) string {
-	if i < len(op.ArgsComplete) && op.ArgsComplete[i] != "" {
-		return op.ArgsComplete[i]
+	if i < len(op.Args.Complete) && op.Args.Complete[i] != "" {
+		return op.Args.Complete[i]
 	}
-	if i >= len(op.Args) {
+	if i >= len(op.Args.Params) {
 		return ""
 	}
-	if k, ok := kindIn(ParamKinds[:], op.Args[i]); ok {
+	if k, ok := kindIn(ParamKinds[:], op.Args.Params[i]); ok {
 		return k
 	}
-	if op.Args[i] == "id" {
+	if op.Args.Params[i] == "id" {
 		k, _ := kindIn(FamilyIDKinds[:], ratebudget.Family(op.Path))
 		return k
 	}
@@ -93,10 +93,10 @@ func (k KindBy) Pick(in Input) string {
 	return k.Kinds()[strings.TrimSpace(v)]
 }
 
-// ArgKindIn is the argument's kind in one input: ArgsKindBy when the
+// ArgKindIn is the argument's kind in one input: Args.KindBy when the
 // argument has one, else the declared or inferred kind.
 func (op *Op) ArgKindIn(i int, in Input) string {
-	if k, ok := op.ArgsKindBy[i]; ok {
+	if k, ok := op.Args.KindBy[i]; ok {
 		return k.Pick(in)
 	}
 	return op.ArgKind(i)

@@ -7,19 +7,19 @@ import (
 )
 
 func TestInference(t *testing.T) {
-	op := opdef.Op{Path: "/groups/{groupId}/members/{userSid}", Args: []string{"groupId", "userSid"}}
+	op := opdef.Op{Path: "/groups/{groupId}/members/{userSid}", Args: opdef.Args{Params: []string{"groupId", "userSid"}}}
 	if op.ArgKind(0) != "groups" || op.ArgKind(1) != "users" || op.ArgKind(2) != "" {
 		t.Errorf("groups members remove: %q %q %q", op.ArgKind(0), op.ArgKind(1), op.ArgKind(2))
 	}
-	theme := opdef.Op{Path: "/app_themes", Args: []string{"id"}}
+	theme := opdef.Op{Path: "/app_themes", Args: opdef.Args{Params: []string{"id"}}}
 	if theme.ArgKind(0) != "themes" {
 		t.Errorf("themes update: %q", theme.ArgKind(0))
 	}
-	other := opdef.Op{Path: "/source_control/deployment/{id}", Args: []string{"id"}}
+	other := opdef.Op{Path: "/source_control/deployment/{id}", Args: opdef.Args{Params: []string{"id"}}}
 	if other.ArgKind(0) != "" {
 		t.Errorf("an {id} of a family without a kind inferred %q", other.ArgKind(0))
 	}
-	declared := opdef.Op{Path: "/users/{userId}", Args: []string{"userId"}, ArgsComplete: []string{opdef.NoCompletion}}
+	declared := opdef.Op{Path: "/users/{userId}", Args: opdef.Args{Params: []string{"userId"}, Complete: []string{opdef.NoCompletion}}}
 	if declared.ArgKind(0) != opdef.NoCompletion {
 		t.Errorf("ArgsComplete did not override inference: %q", declared.ArgKind(0))
 	}

@@ -29,7 +29,7 @@ const (
 	InBody  In = iota // request body key (dot path for nesting)
 	InQuery           // query parameter
 	InPatch           // a JSON-Patch "replace" operation on /Key
-	InLocal           // an option of orgctl's own: kept in Call.Local under the flag name, never sent as is
+	InLocal           // an option of orgctl's own: kept in Call.Given.Local under the flag name, never sent as is
 )
 
 // Field is one input of an operation: a flag on the command line, or a
@@ -60,19 +60,21 @@ type Field struct {
 	KeyKind string
 }
 
-// Op declares one API operation as a command. Build turns an Input into a
-// checked Call; package cmd/engine turns the Op into a command and runs the
-// Call (see its doc for the phases).
+// Op declares one API operation as a command. It is a declaration only:
+// the engine reads it and never writes it; what the engine works out per
+// command (the group's noun, its columns, its other operations) is a
+// Placed, and what one run works out is a Call. Build turns an Input into
+// a checked Call; package cmd/engine turns the Op into a command and runs
+// the Call (see its doc for the phases).
 type Op struct {
-	Use     string // "get USER_ID"
-	Short   string
-	Long    string
-	Example string
-	Method  string
-	Path    string   // "/users/{userId}"
-	Args    []string // path parameters filled from positional args, in order
-	Scope   string   // "Users > Read", as the API docs name it
-	Fields  []Field
+	Use    string // "get USER_ID"
+	Help   Help
+	Method string
+	Path   string // "/users/{userId}"
+	Scope  string // "Users > Read", as the API docs name it
+	Args   Args
+	Fields []Field
+	// Columns are the table's columns; nil: the group's.
 	Columns []output.Column
 	// List adds --limit and --all (next_token pagination).
 	List bool
@@ -80,29 +82,58 @@ type Op struct {
 	Body bool
 	// Patch: the API takes {"operations":[...]} (JSON Patch).
 	Patch bool
-	// Destructive asks for confirmation (or --yes).
-	Destructive bool
-	// Confirm is the question a destructive op asks, with %s for what it
-	// acts on; it says truthfully what happens and whether it can be undone.
+	// Confirm, when set, makes the op destructive: it asks before sending
+	// (or takes --yes).
+	Confirm *Confirm
+	Hooks   Hooks
+	Bulk    Bulk
+	// AcrossProfiles lets a write run in several profiles' Spaces at once
+	// (--profiles); reads always may.
+	AcrossProfiles bool
+}
+
+// Help is what the op's help and its success line say.
+type Help struct {
+	Short   string
+	Long    string
+	Example string
+	// Done is the line a write prints on stderr once it succeeded, with %s
+	// for the object ("Disabled user %s"); empty: the verb and the noun.
+	Done string
+	// Hidden keeps a command out of help (deprecated endpoints reached through a flag).
+	Hidden bool
+}
+
+// Args are the op's positional arguments.
+type Args struct {
+	// Params are the path parameters filled from positional args, in order.
+	Params []string
+	// Complete names, per positional argument, the object kind it
+	// completes from; missing or "" entries are inferred from the path
+	// parameter's name, "-" turns completion off.
+	Complete []string
+	// KindBy picks the kind of the argument at an index from another
+	// input (access-list OBJECT_TYPE OBJECT_ID).
+	KindBy map[int]KindBy
+	// Flags name, per positional argument, a flag that may give it
+	// instead ("" for none), so that a remove takes the --user its add
+	// takes: `groups members remove support --user ana@example.com`.
+	Flags []string
+}
+
+// Confirm is how a destructive op asks before it sends.
+type Confirm struct {
+	// Question is what it asks, with %s for what it acts on; it says
+	// truthfully what happens and whether it can be undone.
 	// Empty: "Run `COMMAND`? This cannot be undone."
-	Confirm string
+	Question string
 	// TypeToConfirm, for org-wide actions, is the name the user must type
 	// at the prompt instead of answering y.
 	TypeToConfirm func(ctx context.Context, org Org, c *Call) (string, error)
-	// Hidden keeps a command out of help (deprecated endpoints reached through a flag).
-	Hidden bool
-	// ArgsComplete names, per positional argument, the object kind it
-	// completes from; missing or "" entries are inferred from the path
-	// parameter's name, "-" turns completion off.
-	ArgsComplete []string
-	// ArgsKindBy picks the kind of the argument at an index from another
-	// input (access-list OBJECT_TYPE OBJECT_ID).
-	ArgsKindBy map[int]KindBy
-	// ArgFlags name, per positional argument, a flag that may give it
-	// instead ("" for none), so that a remove takes the --user its add
-	// takes: `groups members remove support --user ana@example.com`.
-	ArgFlags []string
+}
 
+// Hooks are the op's own code in the engine's phases.
+type Hooks struct {
 	// Shape is the op's own part of the build phase: it moves local options
 	// into the request, fills defaults and rejects combinations that single
 	// fields cannot. It may read files the user named; it sends nothing.
@@ -113,12 +144,19 @@ type Op struct {
 	Merge func(c *Call, current []json.RawMessage) error
 	// View prints the answer where the default formats do not fit.
 	View func(p *output.Printer, c *Call, data json.RawMessage) error
-	// Keep narrows a list on orgctl's side (users list --active): the test
-	// an item of the answer must pass in this call, or nil when the call
-	// narrows nothing. The engine narrows the answer before it prints it,
-	// in every format and with --json alike.
-	Keep func(c *Call) func(item json.RawMessage) bool
+	// Narrow filters a list on orgctl's side (users list --active): the
+	// test an item of the answer must pass in this call, or nil when the
+	// call narrows nothing. The engine narrows the answer before it prints
+	// it, in every format and with --json alike.
+	Narrow func(c *Call) func(item json.RawMessage) bool
+	// DoneLine, when set, words the success line from the call's values as
+	// typed ("Added dev.lee@example.com to group support"); "" falls back
+	// to Help.Done.
+	DoneLine func(c *Call) string
+}
 
+// Bulk are the rules a --from job follows for the op.
+type Bulk struct {
 	// Exists says how a bulk job tells that what a row would create is
 	// already there, and what --on-exists can do about it (see exists.go).
 	Exists *Existence
@@ -129,25 +167,43 @@ type Op struct {
 	// does, so a bulk job resends it when an earlier run lost the answer.
 	// PUT, DELETE and JSON Patch built from flags are so without saying.
 	Idempotent bool
-
-	// Done is the line a write prints on stderr once it succeeded, with %s
-	// for the object ("Disabled user %s"); empty: the verb and the noun.
-	Done string
-	// Said, when set, words that line from the call's values as typed
-	// ("Added dev.lee@example.com to group support"); "" falls back to Done.
-	Said func(c *Call) string
-	// Noun is what one object of the op's group is called, Plural the
-	// group's objects: "user", "users". The engine sets them from the group.
-	Noun, Plural string
-
-	// Siblings are the other operations of the op's group (--on-exists update
-	// runs one of them).
-	Siblings []Op
-
-	// AcrossProfiles lets a write run in several profiles' Spaces at once
-	// (--profiles); reads always may.
-	AcrossProfiles bool
 }
+
+// Placed is an Op in its group, as the engine runs it: the declaration,
+// never written, and what the group adds to it.
+type Placed struct {
+	*Op
+	// Noun is what one object of the op's group is called, Plural the
+	// group's objects: "user", "users".
+	Noun, Plural string
+	// Table are the op's columns, else its group's.
+	Table []output.Column
+	// Siblings are the operations of the op's group, itself included
+	// (--on-exists update runs one of them).
+	Siblings []*Placed
+}
+
+// Place places a group's ops: noun and plural name the group's objects
+// ("user", "users"), columns are the group's table, for ops without their
+// own. The ops are read, never written.
+func Place(ops []Op, noun, plural string, columns []output.Column) []*Placed {
+	out := make([]*Placed, len(ops))
+	for i := range ops {
+		table := ops[i].Columns
+		if table == nil {
+			table = columns
+		}
+		out[i] = &Placed{Op: &ops[i], Noun: noun, Plural: plural, Table: table, Siblings: out}
+	}
+	return out
+}
+
+// Alone places an op that no group holds (a test's, or one built on the
+// fly): its own columns, no noun, no siblings.
+func Alone(op *Op) *Placed { return &Placed{Op: op, Table: op.Columns} }
+
+// Destructive reports whether the op asks before it sends.
+func (op *Op) Destructive() bool { return op.Confirm != nil }
 
 // Org is what a type-to-confirm question may read of the org: its host
 // name, or one object through the paced client. The engine implements it.
@@ -175,13 +231,13 @@ func (op *Op) Reads() bool {
 }
 
 // Sibling is the op of the same group whose Use starts with word.
-func (op *Op) Sibling(word string) *Op {
+func (p *Placed) Sibling(word string) *Placed {
 	if word == "" {
 		return nil
 	}
-	for i := range op.Siblings {
-		if op.Siblings[i].Name() == word {
-			return &op.Siblings[i]
+	for _, s := range p.Siblings {
+		if s.Name() == word {
+			return s
 		}
 	}
 	return nil
@@ -213,5 +269,5 @@ func ArgLabel(op *Op, i int) string {
 	if names := ArgNames(op.Use); i < len(names) {
 		return names[i]
 	}
-	return op.Args[i]
+	return op.Args.Params[i]
 }

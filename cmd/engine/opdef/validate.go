@@ -15,7 +15,7 @@ func (op *Op) spec() *spec.Operation { return spec.Find(op.Method, op.Path) }
 
 // argProblem checks one positional argument against its path parameter.
 func (op *Op) argProblem(i int, a string) string {
-	r := op.spec().Param(op.Path, op.Args[i])
+	r := op.spec().Param(op.Path, op.Args.Params[i])
 	if r == nil || r.Loosely(a, true) {
 		return ""
 	}
@@ -90,12 +90,12 @@ func (op *Op) fieldProblem(fd Field, v any) string {
 // describes, and the body values it requires. A problem names the flag
 // that sets the value where one does.
 func (c *Call) specProblems() []string {
-	if c.RawPath != "" {
+	if c.Req.RawPath != "" {
 		return nil // orgctl api sends what it is given
 	}
 	path := c.Op.Path
-	if c.Path != "" {
-		path = c.Path
+	if c.Req.Path != "" {
+		path = c.Req.Path
 	}
 	s := spec.Find(c.Op.Method, path)
 	if s == nil {
@@ -103,7 +103,7 @@ func (c *Call) specProblems() []string {
 	}
 	problems := c.paramProblems(s, path)
 	problems = append(problems, c.queryProblems(s)...)
-	if c.Body == nil || c.Op.Patch {
+	if c.Req.Body == nil || c.Op.Patch {
 		return problems
 	}
 	return append(problems, c.bodyProblems(s)...)
@@ -112,10 +112,10 @@ func (c *Call) specProblems() []string {
 // paramProblems checks the path's parameters the arguments filled.
 func (c *Call) paramProblems(s *spec.Operation, path string) []string {
 	var problems []string
-	for i, name := range c.Op.Args {
-		if v, ok := c.Params[name]; ok {
+	for i, name := range c.Op.Args.Params {
+		if v, ok := c.Req.Params[name]; ok {
 			if r := s.Param(path, name); r != nil && !r.Check(v, true) {
-				problems = append(problems, r.Invalid(v, ArgLabel(c.Op, i)))
+				problems = append(problems, r.Invalid(v, ArgLabel(c.Op.Op, i)))
 			}
 		}
 	}
@@ -127,7 +127,7 @@ func (c *Call) queryProblems(s *spec.Operation) []string {
 	var problems []string
 	for i := range s.Query {
 		r := &s.Query[i]
-		vs, ok := c.Query[r.Name]
+		vs, ok := c.Req.Query[r.Name]
 		if !ok || c.Op.List && (r.Name == "limit" || r.Name == "next_token") {
 			continue
 		}
@@ -151,10 +151,10 @@ func (c *Call) queryProblems(s *spec.Operation) []string {
 func (c *Call) bodyProblems(s *spec.Operation) []string {
 	var problems, missing []string
 	// Merge completes a body from what Reads find: its required values may come from there.
-	merging := c.Op.Merge != nil && len(c.Reads) > 0
+	merging := c.Op.Hooks.Merge != nil && len(c.Reads) > 0
 	for i := range s.Body {
 		r := &s.Body[i]
-		visitBody(c.Body, bodySteps(r.Name), "", func(parentOK bool, v any, present bool, at string) {
+		visitBody(c.Req.Body, bodySteps(r.Name), "", func(parentOK bool, v any, present bool, at string) {
 			switch {
 			case !present && r.Required && parentOK && !merging:
 				if fl := c.fieldFor(InBody, r.Name); fl != "" {
@@ -188,12 +188,12 @@ func (c *Call) flagFor(in In, key string) string {
 		return fd.In == in && (fd.Key == key || fd.Key+"[]" == key) || fd.In == InLocal && fd.Into != "" && fd.Into == key
 	}
 	for _, fd := range c.Op.Fields {
-		if sets(fd) && c.Given[fd.Flag] {
+		if sets(fd) && c.Given.Set[fd.Flag] {
 			return "--" + fd.Flag
 		}
 	}
 	shown := strings.ReplaceAll(key, "[]", "[i]")
-	if c.FromBody && in == InBody {
+	if c.Given.FromBody && in == InBody {
 		return fmt.Sprintf("%q in --body", shown)
 	}
 	for _, fd := range c.Op.Fields {

@@ -21,23 +21,19 @@ import (
 
 // Op returns the declared operation at a command path below the root
 // ("groups", "members", "add"), from a fresh copy of the declarations,
-// with its group's columns when it declares none.
-func Op(t testing.TB, path ...string) *opdef.Op {
+// placed in its group as the engine places it.
+func Op(t testing.TB, path ...string) *opdef.Placed {
 	t.Helper()
-	var walk func(gs []engine.Group, rest []string) *opdef.Op
-	walk = func(gs []engine.Group, rest []string) *opdef.Op {
+	var walk func(gs []engine.Group, rest []string) *opdef.Placed
+	walk = func(gs []engine.Group, rest []string) *opdef.Placed {
 		for _, g := range gs {
 			if g.Name != rest[0] {
 				continue
 			}
 			if len(rest) == 2 {
-				for i := range g.Ops {
-					if g.Ops[i].Name() == rest[1] {
-						op := g.Ops[i]
-						if op.Columns == nil {
-							op.Columns = g.Columns
-						}
-						return &op
+				for _, op := range g.Placed() {
+					if op.Name() == rest[1] {
+						return op
 					}
 				}
 			}
@@ -57,15 +53,15 @@ func Op(t testing.TB, path ...string) *opdef.Op {
 	return op
 }
 
-// Each calls fn with every declared operation and its command path
-// ("orgctl groups members add").
-func Each(fn func(path string, op *opdef.Op)) {
+// Each calls fn with every declared operation, placed in its group, and
+// its command path ("orgctl groups members add").
+func Each(fn func(path string, op *opdef.Placed)) {
 	var walk func(prefix string, gs []engine.Group)
 	walk = func(prefix string, gs []engine.Group) {
 		for _, g := range gs {
 			p := prefix + " " + g.Name
-			for i := range g.Ops {
-				fn(p+" "+g.Ops[i].Name(), &g.Ops[i])
+			for _, op := range g.Placed() {
+				fn(p+" "+op.Name(), op)
 			}
 			walk(p, g.Groups)
 		}
@@ -84,7 +80,7 @@ func Input(command string, args []string, pairs ...string) opdef.Input {
 }
 
 // Build builds a call that must be valid.
-func Build(t testing.TB, op *opdef.Op, input opdef.Input) *opdef.Call {
+func Build(t testing.TB, op *opdef.Placed, input opdef.Input) *opdef.Call {
 	t.Helper()
 	c, err := op.Build(input, strings.NewReader(""))
 	if err != nil {
@@ -95,7 +91,7 @@ func Build(t testing.TB, op *opdef.Op, input opdef.Input) *opdef.Call {
 
 // BuildErr builds a call that must be refused as bad usage (exit 2) and
 // returns the message.
-func BuildErr(t testing.TB, op *opdef.Op, input opdef.Input) string {
+func BuildErr(t testing.TB, op *opdef.Placed, input opdef.Input) string {
 	t.Helper()
 	c, err := op.Build(input, strings.NewReader(""))
 	if err == nil {
