@@ -101,6 +101,7 @@ var custom = lazy.Value[map[string]handler]{New: func() map[string]handler {
 	addFamilyHandlers(m)
 	addOverrideHandlers(m)
 	addRevisionHandlers(m)
+	addV4Handlers(m)
 	return m
 }}
 
