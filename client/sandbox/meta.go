@@ -25,7 +25,7 @@ func meta(r *http.Request) (status int, out any, ok bool) {
 }
 
 // specDocument is an OpenAPI outline of the routes the sandbox serves:
-// version, paths and their methods' tags; the schemas stay in the
+// version, paths and their methods' tags and query parameters; the schemas stay in the
 // published file.
 func specDocument() obj {
 	paths := obj{}
@@ -35,7 +35,13 @@ func specDocument() obj {
 			item = obj{}
 			paths[op.Path] = item
 		}
-		item[strings.ToLower(op.Method)] = obj{"tags": []any{op.Tag}}
+		// The query parameters too: they say which release an instance is
+		// (GET /apps takes using_resource from 4.0 on).
+		params := []any{}
+		for _, q := range op.Query {
+			params = append(params, obj{"name": q.Name, "in": "query"})
+		}
+		item[strings.ToLower(op.Method)] = obj{"tags": []any{op.Tag}, "parameters": params}
 	}
 	return obj{
 		"openapi": "3.0.0",
