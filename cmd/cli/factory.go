@@ -51,6 +51,8 @@ type Factory struct {
 	Context context.Context
 	// Prompter asks the person at the terminal (nil: on IO; see Ask).
 	Prompter Prompter
+
+	described *describedRun // the instance's API description, once read
 }
 
 // Version is orgctl's version, for the User-Agent and reports.
