@@ -54,7 +54,6 @@ var readmeNotRunnable = []struct {
 	{has: "auth login --with-token", why: "stores the token in the OS keyring, which a test has not (.ci/keyring-tests.sh logs in to a real one)"},
 	{has: "users create ... ", why: "`...` stands for the flags"},
 	{has: "| source", why: "fish syntax"},
-	{has: "go run ./cmd/internal/releasefiles", why: "runs in a checkout, which the test's directory is not (cmd/internal/releasefiles tests the pages it writes)"},
 	{has: "man -l ", why: "reads the page the command above built"},
 }
 
@@ -71,6 +70,9 @@ var readmeRewrites = []struct{ from, fromAny, to string }{
 	{from: "./orgctl ", to: "orgctl "}, // the binary built in the block above
 	// a port of its own, which no other process holds
 	{fromAny: "--addr 127.0.0.1:8080", to: "--addr 127.0.0.1:0"},
+	// a checkout's program, run from this checkout, writing where the
+	// script works
+	{fromAny: "go run ./cmd/internal/releasefiles -man man/", to: `GOCACHE="$READMEGOCACHE" GOMODCACHE="$READMEGOMODCACHE" go run -C "$READMEREPO" ./cmd/internal/releasefiles -man "$PWD/man/" && test -s man/orgctl-bulk.7 && test -s man/orgctl-users-list.1`},
 	// the job the command above ran, whose id differs in every run
 	{fromAny: "jobs show 3f2a9c1b7d40", to: "jobs show $READMEJOB"},
 }
@@ -480,6 +482,22 @@ env GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_CO
 func writeREADMEScripts(t *testing.T, dir string, plans []readmePlan) (runs map[int]readmePlan) {
 	runs = map[int]readmePlan{}
 	n := 0
+	// The checkout (go test runs in the package's directory) and this
+	// machine's Go caches, for a README command that runs go in it: the
+	// script's HOME is empty, and so would be its caches.
+	repo, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	caches, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := strings.Fields(string(caches))
+	if len(c) != 2 {
+		t.Fatalf("go env GOCACHE GOMODCACHE: %q", caches)
+	}
+	goEnv := fmt.Sprintf("env READMEREPO=%s\nenv READMEGOCACHE=%s\nenv READMEGOMODCACHE=%s\n", repo, c[0], c[1])
 	var sections []string
 	scripts := map[string]*strings.Builder{}
 	for _, p := range plans {
@@ -491,7 +509,7 @@ func writeREADMEScripts(t *testing.T, dir string, plans []readmePlan) (runs map[
 			b = &strings.Builder{}
 			scripts[p.cmd.section] = b
 			sections = append(sections, p.cmd.section)
-			fmt.Fprintf(b, "# %s, section %q: its commands in order, on a fresh demo org\n%s%s", p.cmd.doc, p.cmd.section, readmeScriptHead, readmeFixtures[p.cmd.section].setup)
+			fmt.Fprintf(b, "# %s, section %q: its commands in order, on a fresh demo org\n%s%s%s", p.cmd.doc, p.cmd.section, readmeScriptHead, goEnv, readmeFixtures[p.cmd.section].setup)
 		}
 		if p.env != "" {
 			fmt.Fprintf(b, "# %s: %s\nenv %s\n", p.cmd.where(), p.cmd.text, p.env)
