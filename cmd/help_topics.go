@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -41,13 +42,26 @@ type helpTopic struct {
 	Text  func() string
 }
 
-var helpTopics = append([]helpTopic{
-	{"environment", "Environment variables and config keys", withManual("environment", environmentHelp)},
-	{"exit-codes", "What each exit status means", withManual("exit-codes", exitCodesHelp)},
-	{"formatting", "Output formats, --jq and --template, terminal and piped output", withManual("formatting", formattingHelp)},
-	{"names", "Names that stand for ids: emails, group names, folder paths", withManual("names", namesHelp)},
-	{"login", "Logging in: tokens, where they are kept, profiles, doctor", func() string { return manual.Text("login") }},
-}, jobTopics()...)
+// helpTopics are the pages of `orgctl help TOPIC`, in order: the ones
+// made from code, then the manual's. Built on first use, since nothing of
+// orgctl's may run before main (TestNothingOfOrgctlRunsBeforeMain).
+func helpTopics() []helpTopic {
+	topicsOnce.Do(func() {
+		topics = append([]helpTopic{
+			{"environment", "Environment variables and config keys", withManual("environment", environmentHelp)},
+			{"exit-codes", "What each exit status means", withManual("exit-codes", exitCodesHelp)},
+			{"formatting", "Output formats, --jq and --template, terminal and piped output", withManual("formatting", formattingHelp)},
+			{"names", "Names that stand for ids: emails, group names, folder paths", withManual("names", namesHelp)},
+			{"login", "Logging in: tokens, where they are kept, profiles, doctor", func() string { return manual.Text("login") }},
+		}, jobTopics()...)
+	})
+	return topics
+}
+
+var (
+	topicsOnce sync.Once
+	topics     []helpTopic
+)
 
 // jobTopics are the manual's pages, one per job, each read when shown.
 func jobTopics() []helpTopic {
@@ -75,8 +89,8 @@ type HelpTopic struct{ Name, Short, Text string }
 // HelpTopics are every page of `orgctl help TOPIC`, in order, for the man
 // pages (section 7) and the tests that run their examples.
 func HelpTopics() []HelpTopic {
-	out := make([]HelpTopic, 0, len(helpTopics))
-	for _, t := range helpTopics {
+	out := make([]HelpTopic, 0, len(helpTopics()))
+	for _, t := range helpTopics() {
 		out = append(out, HelpTopic{t.Name, t.Short, t.Text()})
 	}
 	return out
@@ -251,7 +265,7 @@ func newHelpCmd(root *cobra.Command, width int) *cobra.Command {
 			return root.Help()
 		}
 		if len(args) == 1 {
-			for _, t := range helpTopics {
+			for _, t := range helpTopics() {
 				if t.Name == args[0] {
 					text := t.Text()
 					// the topic is shown before a command of the same name
@@ -283,8 +297,8 @@ func helpStub() *cobra.Command {
 
 // topicNames are the help topics' names, in their order.
 func topicNames() []string {
-	names := make([]string, 0, len(helpTopics))
-	for _, t := range helpTopics {
+	names := make([]string, 0, len(helpTopics()))
+	for _, t := range helpTopics() {
 		names = append(names, t.Name)
 	}
 	return names
@@ -293,10 +307,10 @@ func topicNames() []string {
 func topicList() string {
 	var b strings.Builder
 	w := 0
-	for _, t := range helpTopics {
+	for _, t := range helpTopics() {
 		w = max(w, len(t.Name))
 	}
-	for _, t := range helpTopics {
+	for _, t := range helpTopics() {
 		fmt.Fprintf(&b, "  %-*s %s\n", w, t.Name, t.Short)
 	}
 	return b.String()

@@ -32,7 +32,7 @@ func TestHelpFitsTheTerminal(t *testing.T) {
 			}
 		}
 		walk(root)
-		for _, topic := range helpTopics {
+		for _, topic := range helpTopics() {
 			tio.Out.Reset()
 			root.SetArgs([]string{"help", topic.Name})
 			if err := root.Execute(); err != nil {

@@ -119,7 +119,7 @@ func TestHelpTextsNameCommandsAndFlagsThatExist(t *testing.T) {
 		}
 	}
 	walk(root)
-	for _, tp := range helpTopics {
+	for _, tp := range helpTopics() {
 		checked += checkHints(t, "help "+tp.Name, tp.Text())
 	}
 	if checked < 100 {
@@ -162,7 +162,7 @@ func TestCheckHintsFindsWrongHints(t *testing.T) {
 }
 
 func isHelpTopic(name string) bool {
-	for _, t := range helpTopics {
+	for _, t := range helpTopics() {
 		if t.Name == name {
 			return true
 		}
