@@ -109,11 +109,18 @@ type Reader struct {
 // NewReader reads rows of format f from r.
 func NewReader(r io.Reader, f Format) *Reader {
 	rd := &Reader{format: f}
+	src := bufio.NewReaderSize(r, 64<<10)
+	// Spreadsheets ("CSV UTF-8") and some exporters start a file with a
+	// byte-order mark. It goes before any parsing: the CSV parser would
+	// take it for text before a quote and refuse a quoted header.
+	if b, _ := src.Peek(3); bytes.Equal(b, []byte("\ufeff")) {
+		src.Discard(3)
+	}
 	if f == JSONL {
-		rd.br = bufio.NewReaderSize(r, 64<<10)
+		rd.br = src
 		return rd
 	}
-	rd.src = bufio.NewReaderSize(r, 64<<10)
+	rd.src = src
 	rd.csv = csv.NewReader(rd.src)
 	rd.csv.FieldsPerRecord = -1 // a wrong count is reported with its line, and reading goes on
 	rd.csv.ReuseRecord = true
@@ -201,9 +208,6 @@ func (r *Reader) Header() ([]string, []*Problem, error) {
 	}
 	seen := map[string]bool{}
 	for i, h := range rec {
-		if i == 0 {
-			h = strings.TrimPrefix(h, "\ufeff") // spreadsheets start UTF-8 files with a byte-order mark
-		}
 		h = strings.TrimSpace(h)
 		switch {
 		case h == "":

@@ -64,7 +64,7 @@ type fileFlagUsage struct{ from, mapTo, ignore, valid string }
 
 var declaredFileFlags = fileFlagUsage{
 	from:   "run the command once per row of `FILE`: CSV with a header row naming flags or arguments, or JSON Lines (- for stdin)",
-	mapTo:  "read the file's `COLUMN=FLAG` as that flag or argument (metadata.KEY: one metadata key; repeatable)",
+	mapTo:  "read the file's `COLUMN=FLAG` as that flag or argument (metadata.KEY: one metadata key; repeatable, or several pairs comma-separated)",
 	ignore: "leave out columns that name no flag (they are named on stderr)",
 	valid:  "send the valid rows",
 }

@@ -177,7 +177,7 @@ type bulkColumns struct {
 // mapColumns reads --map COLUMN=FLAG (FLAG.KEY for a KEY=VALUE field).
 func (b *bulkColumns) mapColumns(maps []string) error {
 	b.mapped = map[string]colTarget{}
-	for _, m := range maps {
+	for _, m := range splitMaps(maps) {
 		i := strings.LastIndex(m, "=")
 		if i <= 0 || i == len(m)-1 {
 			return cli.UsageErrorf("invalid --map %q: give COLUMN=FLAG (the file's column, then the flag or argument it gives; metadata.KEY for a metadata field)", m)
@@ -205,6 +205,29 @@ func (b *bulkColumns) mapColumns(maps []string) error {
 		b.mapped[strings.ToLower(col)] = t
 	}
 	return nil
+}
+
+// splitMaps reads one --map that lists several pairs, comma-separated
+// ("Work Email=email,First Name=first-name"), as that many --map flags, as
+// pflag reads its other list flags. A value is split only when every part
+// is a pair, so a column whose name holds a comma still maps on its own.
+func splitMaps(maps []string) []string {
+	var out []string
+	for _, m := range maps {
+		parts := strings.Split(m, ",")
+		pairs := len(parts) > 1
+		for _, p := range parts {
+			if i := strings.Index(p, "="); i <= 0 || i == len(p)-1 {
+				pairs = false
+			}
+		}
+		if !pairs {
+			out = append(out, m)
+			continue
+		}
+		out = append(out, parts...)
+	}
+	return out
 }
 
 // mapTarget is the flag part of a --map side ("metadata" of metadata.team).
