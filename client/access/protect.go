@@ -3,7 +3,6 @@ package access
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"strings"
 
@@ -42,33 +41,7 @@ func TokenOwner(ctx context.Context, cl *client.Client, token string) string {
 }
 
 // RefuseOffboarding says why offboarding users must not start (nil when it
-// may): one of them is the token's own user (owner, a legacy id; "" when
-// unknown), whose token would stop working halfway, or together they are
-// every active admin the org has, which would leave nobody to administer it.
+// may): the rule of RefuseLosingAdmins.
 func (o *Org) RefuseOffboarding(users []*User, owner string) error {
-	leaving := map[string]bool{}
-	for _, u := range users {
-		leaving[u.ID] = true
-		if owner != "" && jsonscan.AsText(u.LegacyID) == owner {
-			return fmt.Errorf("refusing to offboard %s: the API token in use is this user's; offboard them with another admin's token (nothing was changed)", u.Email)
-		}
-	}
-	var admins []string
-	for i := range o.Users {
-		u := &o.Users[i]
-		if !u.Active || !u.IsAdmin {
-			continue
-		}
-		if !leaving[u.ID] {
-			return nil
-		}
-		admins = append(admins, u.Email)
-	}
-	if len(admins) == 0 {
-		return nil
-	}
-	if len(admins) == 1 {
-		return fmt.Errorf("refusing to offboard %s: the org's last active admin; make another user an admin first (nothing was changed)", admins[0])
-	}
-	return fmt.Errorf("refusing to offboard %s: the org's last active admins; keep one, or make another user an admin first (nothing was changed)", strings.Join(admins, ", "))
+	return o.RefuseLosingAdmins("offboard", users, owner)
 }

@@ -272,8 +272,13 @@ func wire(op *Placed, f *cli.Factory, c *cobra.Command) {
 	if op.Mutating() {
 		fl.Bool("dry-run", false, "print the request, its point cost and the expected wait; send nothing")
 	}
-	if op.Destructive() {
+	switch {
+	case op.Destructive():
 		fl.BoolP("yes", "y", false, "do not ask for confirmation (required when stdin is not a terminal)")
+	case op.Writes():
+		// A script passes --yes to every write it runs (disable, then
+		// enable): a write that asks nothing takes it and ignores it.
+		fl.BoolP("yes", "y", false, "do not ask for confirmation (this command asks none)")
 	}
 	if op.Writes() {
 		bulkjob.AddFlags(op, c)

@@ -102,6 +102,11 @@ func (e *Engine) call(ctx context.Context, c *Call, refs []nameRef, o RunOptions
 		return e.print(ctx, c, &client.Response{Data: raw}, o)
 	}
 	labelArgs(c, refs, found)
+	// check, part two: no write takes the last admin (or the token's own
+	// user) out of office.
+	if err := e.refuseLockout(ctx, c); err != nil {
+		return err
+	}
 	// confirm, part two: ask, naming the objects found.
 	if c.Op.Destructive() && !o.Yes {
 		if err := e.confirm(ctx, c); err != nil {
