@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
+	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/cli"
@@ -32,6 +34,11 @@ type readJob struct {
 	mu      sync.Mutex
 	answers map[int]json.RawMessage
 	out     *os.File
+	// refused is the first 401 or 403: every read needs the same token and
+	// scope, so the job stops there (stop) rather than spend its budget on
+	// refusals.
+	refused error
+	stop    context.CancelFunc
 }
 
 type readLine struct {
@@ -47,6 +54,16 @@ func (j *readJob) Apply(ctx context.Context, row bulk.Row, _ func() error) bulk.
 	if err != nil {
 		if ctx.Err() != nil {
 			return bulk.Result{NotSent: true}
+		}
+		var ae *client.APIError
+		if errors.As(err, &ae) && (ae.StatusCode == http.StatusForbidden || ae.StatusCode == http.StatusUnauthorized) {
+			j.mu.Lock()
+			if j.refused == nil {
+				j.refused = err
+			}
+			j.mu.Unlock()
+			j.stop()
+			return bulk.Result{NotSent: true} // read again once the token may
 		}
 		return bulk.Result{Outcome: bulk.Failed, Key: r.Key, Message: bulk.OneLine(err.Error())}
 	}
@@ -134,9 +151,14 @@ func (j *readJob) run(ctx context.Context, id string, flags []string) ([]json.Ra
 		Phases:   []bulk.Source{bulk.Rows(rows...)},
 		Observer: &readsStart{j: j, id: id, keep: keep},
 	}
+	ctx, j.stop = context.WithCancel(ctx)
+	defer j.stop()
 	res, err := bulk.Run(ctx, job)
 	if j.out != nil {
 		j.out.Close()
+	}
+	if j.refused != nil {
+		return nil, j.refused
 	}
 	var busy *bulk.BusyError
 	if errors.As(err, &busy) {

@@ -139,13 +139,7 @@ func reportRun(ctx context.Context, o *ReportOptions) error {
 	bc := cfg.Budget
 	org := access.NewOrg(conn.Client)
 	org.Prices = bc
-	if err := org.LoadUsers(ctx); err != nil {
-		return err
-	}
-	if err := org.LoadGroups(ctx); err != nil {
-		return err
-	}
-	if err := org.LoadObjects(ctx, access.ReportTypes...); err != nil {
+	if err := org.Load(ctx, "Permissions > Read", access.ReportTypes...); err != nil {
 		return err
 	}
 
