@@ -226,13 +226,14 @@ func (f *Factory) Quiet() bool {
 }
 
 // JobConnection is a connection for a job of many requests (a bulk job,
-// apply): its budget waits show in the job's progress rather than as
-// lines of their own, a wait for budget ends when stop is done (the
+// apply): its budget waits show in the job's progress bar while one is
+// drawn, and as a line of their own (once for all its workers) before the
+// job starts, in a dry run and when piped, so that no wait is silent; a wait for budget ends when stop is done (the
 // requests in flight still get their answers), and the pool keeps a
 // connection for each request in flight.
 func (f *Factory) JobConnection(stop context.Context, parallel int) (*Connection, error) {
 	return f.ConnectWith(ConnectOptions{
-		Notify:    func(ratebudget.Wait) {},
+		Notify:    OnceAnnouncer(WaitAnnouncer(f.IO)),
 		Pacer:     func(p client.Pacer) client.Pacer { return &bulk.Pacer{Next: p, Stop: stop} },
 		IdleConns: parallel + 2,
 	})

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/orgctl/orgctl/client"
@@ -22,6 +23,24 @@ func (p LedgerPacer) Acquire(ctx context.Context, path string) (client.Ticket, e
 }
 
 func (p LedgerPacer) Blocked(d time.Duration) error { return ExplainStoreError(p.Ledger.Blocked(d)) }
+
+// OnceAnnouncer passes announce each wait once: the workers of a job that
+// all wait for the same window are told it together.
+func OnceAnnouncer(announce func(ratebudget.Wait)) func(ratebudget.Wait) {
+	var mu sync.Mutex
+	var last ratebudget.Wait
+	return func(w ratebudget.Wait) {
+		mu.Lock()
+		same := w.Reason == last.Reason && w.Until.Sub(last.Until).Abs() < time.Second
+		if !same {
+			last = w
+		}
+		mu.Unlock()
+		if !same {
+			announce(w)
+		}
+	}
+}
 
 // WaitAnnouncer tells the user about a wait over a second: a live countdown
 // on a terminal, one line when piped.
