@@ -314,7 +314,8 @@ func TestConfirmationNamesTheObject(t *testing.T) {
 			[]string{"GET /api/v2/users?email=ana.viewer%40sandbox.example"}},
 		{[]string{"users", "delete", "user_0000000000000000005a4d0000000004"},
 			"Disable user ana.viewer@sandbox.example (Ana Souza)? They can no longer sign in;",
-			[]string{"GET /api/v2/users/user_0000000000000000005a4d0000000004"}},
+			// by id, nothing says whether she is the last admin: the list does
+			[]string{"GET /api/v2/users", "GET /api/v2/users/user_0000000000000000005a4d0000000004"}},
 		{[]string{"groups", "delete", "support"},
 			"Delete group support? Its members lose the access it gives them; this cannot be undone. [y/N] ",
 			[]string{"GET /api/v2/groups"}},

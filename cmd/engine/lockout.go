@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/orgctl/orgctl/client/access"
+	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
 )
 
@@ -13,10 +14,10 @@ import (
 // this token, to administer the org. The rule, and the test of which
 // requests do so, are client/access's (users offboard and apply use them
 // too). A read that fails leaves the decision to the write.
-func (e *Engine) refuseLockout(ctx context.Context, c *Call) error {
+func (e *Engine) refuseLockout(ctx context.Context, c *Call, found map[string]resolve.Object) error {
 	req := c.Request()
 	id := access.TakesAdmin(req)
-	if id == "" {
+	if id == "" || notActiveAdmin(id, found) {
 		return nil
 	}
 	conn, err := e.f.Connection()
@@ -41,6 +42,21 @@ func (e *Engine) refuseLockout(ctx context.Context, c *Call) error {
 		return nil
 	}
 	return nil
+}
+
+// notActiveAdmin: the lookup that found the user by name listed them as
+// disabled or not an admin, so the write takes nothing from the org (and
+// the user holds no token): no read is needed to allow it.
+func notActiveAdmin(id string, found map[string]resolve.Object) bool {
+	for _, o := range found {
+		if o.ID != id || o.Fields == nil {
+			continue
+		}
+		active, ok1 := o.Fields["active"].(bool)
+		admin, ok2 := o.Fields["is_admin"].(bool)
+		return ok1 && ok2 && !(active && admin)
+	}
+	return false
 }
 
 // activeFalse: the call's patch disables the user (rather than demoting).

@@ -104,7 +104,7 @@ func (e *Engine) call(ctx context.Context, c *Call, refs []nameRef, o RunOptions
 	labelArgs(c, refs, found)
 	// check, part two: no write takes the last admin (or the token's own
 	// user) out of office.
-	if err := e.refuseLockout(ctx, c); err != nil {
+	if err := e.refuseLockout(ctx, c, found); err != nil {
 		return err
 	}
 	// confirm, part two: ask, naming the objects found.
