@@ -74,7 +74,7 @@ func TestWritesAPagePerCommandAndTheCompletions(t *testing.T) {
 		}
 	}
 	bulk := string(read(t, filepath.Join(man, "orgctl-bulk.7")))
-	for _, want := range []string{".SS RESUME\n", ".nf\n$ orgctl users create \\-\\-from people.csv", "\\fBorgctl\\-users\\-create(1)\\fP"} {
+	for _, want := range []string{".SS RESUME\n", ".nf\n# onboard an HR export\n$ orgctl users create \\-\\-from people.csv", "\\fBorgctl\\-users\\-create(1)\\fP"} {
 		if !strings.Contains(bulk, want) {
 			t.Errorf("orgctl-bulk.7 lacks %q", want)
 		}
