@@ -470,25 +470,28 @@ func fitTable(cols []Column, headers []string, rows [][]string, width int, drop 
 		key = -1
 	}
 	isID := func(i int) bool { return i < len(cols) && isIDColumn(cols[i]) }
+	// A table may mark more than one column Key (an access change's user
+	// and object): each stays whole as the first does.
+	whole := func(i int) bool { return i == key || (key >= 0 && i < len(cols) && cols[i].Key) }
 	f := newFit(widths, width)
 	total, shrink := f.total, f.shrink
 	idFloorOf := func(i int) int { return max(floor[i], min(widths[i], idFloor)) }
-	other := func(i int) bool { return i != key && !isID(i) }
+	other := func(i int) bool { return !whole(i) && !isID(i) }
 	comfortably := func(i int) int { return max(floor[i], min(widths[i], comfortable)) }
 	fitted := shrink(isID, idFloorOf) || shrink(other, comfortably)
 	if !fitted && drop {
-		f.leaveOut(func(i int) bool { return i < len(cols) && cols[i].Optional && i != key })
+		f.leaveOut(func(i int) bool { return i < len(cols) && cols[i].Optional && !whole(i) })
 		fitted = total() <= width || shrink(other, comfortably)
 	}
 	if !fitted && drop && key >= 0 {
-		f.leaveOut(func(i int) bool { return isID(i) && i != key })
+		f.leaveOut(func(i int) bool { return isID(i) && !whole(i) })
 		fitted = total() <= width
 	}
 	if !fitted {
-		fitted = shrink(func(i int) bool { return i != key }, func(i int) int { return floor[i] })
+		fitted = shrink(func(i int) bool { return !whole(i) }, func(i int) int { return floor[i] })
 	}
 	if !fitted && drop {
-		fitted = f.dropFromRight(key)
+		fitted = f.dropFromRight(whole, key >= 0)
 	}
 	if !fitted {
 		shrink(func(int) bool { return true }, func(int) int { return 1 })
@@ -499,9 +502,9 @@ func fitTable(cols []Column, headers []string, rows [][]string, width int, drop 
 // dropFromRight leaves out columns from the right, never the key (nor
 // the first column when there is no key), until the rest fit; it reports
 // whether they do.
-func (f *fit) dropFromRight(key int) bool {
+func (f *fit) dropFromRight(whole func(int) bool, keyed bool) bool {
 	for i := len(f.keep) - 1; i >= 0; i-- {
-		if i != key && f.keep[i] && (key >= 0 || i > 0) {
+		if !whole(i) && f.keep[i] && (keyed || i > 0) {
 			f.keep[i] = false
 			if f.total() <= f.width {
 				return true

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -244,5 +245,65 @@ func printReport(p *output.Printer, rows []access.Row, fields []access.Field, pr
 	if err != nil {
 		return err
 	}
-	return p.Print(b, columnsOf(fields))
+	cols := columnsOf(fields)
+	if p.IO.OutTTY && len(p.Opts.Columns) == 0 && (p.Opts.Format == "" || p.Opts.Format == "table") && sameFields(fields, access.ChangeFields) {
+		cols = changeColumnsOnTerminal()
+	}
+	return p.Print(b, cols)
+}
+
+func sameFields(a, b []access.Field) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// changeColumnsOnTerminal are the changes as a terminal shows them: the
+// object whole (its type before it, unless its path says it), the level
+// as "before→after" and the way it is reached now (what it was when
+// revoked), so that at 80 columns the user, the object and the new level
+// keep their values; the way (the widest) goes first. Piped and CSV output keep a column for each field.
+func changeColumnsOnTerminal() []output.Column {
+	arrow := func(before, after string) string {
+		switch {
+		case before == "" || before == after:
+			return after
+		case after == "":
+			return before + "→none"
+		}
+		return before + "→" + after
+	}
+	text := func(rec map[string]any, k string) string { s, _ := rec[k].(string); return s }
+	return []output.Column{
+		{Header: "CHANGE", Field: "change", Shorten: func(s string, width int) string {
+			first, _, _ := strings.Cut(s, " ") // "level changed" -> "level"
+			return first
+		}},
+		{Header: "USER", Field: "user", Key: true},
+		{Header: "OBJECT", Key: true, Value: func(rec map[string]any) string {
+			obj, typ := text(rec, "object"), text(rec, "object_type")
+			if typ == "" || typ == "folder" || obj == "" {
+				return obj // a folder's path names its type (app:/Finance)
+			}
+			return typ + " " + obj
+		}},
+		{Header: "LEVEL", Value: func(rec map[string]any) string {
+			if text(rec, "level_before") == "" && text(rec, "level_after") == "" {
+				return ""
+			}
+			return arrow(text(rec, "level_before"), text(rec, "level_after"))
+		}},
+		{Header: "VIA", Optional: true, Shorten: access.ShortVia, Value: func(rec map[string]any) string {
+			if after := text(rec, "via_after"); after != "" {
+				return after // the way it is reached now; piped output has both
+			}
+			return text(rec, "via_before")
+		}},
+	}
 }
