@@ -410,7 +410,7 @@ func profileStatus(ctx context.Context, f *cli.Factory, cfg *settings.Config, wi
 		result = verr
 	case !valid:
 		st["error"] = "token rejected (HTTP 401)"
-		result = &cli.AuthError{Err: fmt.Errorf("token for profile %q rejected (HTTP 401): log in again with `orgctl auth login --profile %s`", cfg.Profile, cfg.Profile)}
+		result = &cli.AuthError{Err: fmt.Errorf("token for profile %q rejected (HTTP 401): %s", cfg.Profile, cli.RejectedTokenAdvice(cfg.Profile))}
 	}
 	return st, result
 }

@@ -54,6 +54,16 @@ type ProfileError struct {
 func (e *ProfileError) Error() string { return e.Err.Error() }
 func (e *ProfileError) Unwrap() error { return e.Err }
 
+// RejectedTokenAdvice is what to do about a token the API rejected (HTTP
+// 401), for every command that meets one: while ORGCTL_TOKEN is set it
+// overrides the stored login, so logging in again cannot help.
+func RejectedTokenAdvice(profile string) string {
+	if os.Getenv("ORGCTL_TOKEN") != "" {
+		return "The token in ORGCTL_TOKEN was rejected: check it, or unset it to use the stored login."
+	}
+	return fmt.Sprintf("Log in again with `orgctl auth login --profile %s`, or set ORGCTL_TOKEN.", profile)
+}
+
 // explainAPI sets the hint of an API error; a second call sets the same.
 func explainAPI(cfg *settings.Config, ae *client.APIError) {
 	profile := "default"
@@ -63,11 +73,7 @@ func explainAPI(cfg *settings.Config, ae *client.APIError) {
 	hint := ""
 	switch ae.StatusCode {
 	case http.StatusUnauthorized:
-		if os.Getenv("ORGCTL_TOKEN") != "" {
-			hint = "The token in ORGCTL_TOKEN was rejected: check it, or unset it to use the stored login."
-		} else {
-			hint = fmt.Sprintf("Log in again with `orgctl auth login --profile %s`, or set ORGCTL_TOKEN.", profile)
-		}
+		hint = RejectedTokenAdvice(profile)
 	case http.StatusForbidden:
 		if ae.Scope != "" {
 			hint = fmt.Sprintf("Create a token with the %q scope (Settings > API) and log in with it.", ae.Scope)

@@ -343,7 +343,7 @@ func checkLogin(ctx context.Context, f *cli.Factory, cfg *settings.Config, t *cl
 		c.Hint = "see the error; `orgctl auth status --debug` shows the request"
 	case !valid:
 		c.Status, c.Detail = checkFail, "the token was rejected (HTTP 401)"
-		c.Hint = fmt.Sprintf("log in again with `orgctl auth login --profile %s`", cfg.Profile)
+		c.Hint = cli.RejectedTokenAdvice(cfg.Profile)
 	default:
 		c.Status, c.Detail = checkOK, "the token is accepted (GET /users?limit=1, 2 points)"
 	}
