@@ -420,6 +420,20 @@ type applyJob struct {
 	saved              bool // a plan saved by plan --out
 }
 
+// planAgain is the plan command that made the saved plan, with the options
+// that narrowed or widened it (--only, --prune): without them a plan of
+// one kind would become a read, and a plan, of the whole org.
+func planAgain(saved *orgcode.Saved, file string) string {
+	line := fmt.Sprintf("orgctl plan --dir %s --out %s", saved.Dir, file)
+	if len(saved.Only) > 0 {
+		line += " --only " + strings.Join(saved.Only, ",")
+	}
+	if saved.Prune {
+		line += " --prune"
+	}
+	return line
+}
+
 // applySaved applies a plan saved by plan --out.
 func applySaved(ctx context.Context, f *cli.Factory, o orgOptions, file string, planFlags bool) error {
 	if o.dir != "" || planFlags {
@@ -461,7 +475,7 @@ func applySaved(ctx context.Context, f *cli.Factory, o orgOptions, file string, 
 	plan, done, err := saved.Replan(live, earlier, cfg.Budget)
 	var conflicts orgcode.Conflicts
 	if errors.As(err, &conflicts) {
-		return fmt.Errorf("%w\nnothing was sent: plan again (`orgctl plan --dir %s --out %s`), review, and apply the new plan", conflicts, saved.Dir, file)
+		return fmt.Errorf("%w\nnothing was sent: plan again (`%s`), review, and apply the new plan", conflicts, planAgain(saved, file))
 	}
 	if err != nil {
 		return err
