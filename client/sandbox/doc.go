@@ -62,18 +62,13 @@
 //
 // # Tokens and scopes
 //
-// Bearer tokens. A scope string is derived from the operation description's "X > Level" as
-// snake_case(X):lower(Level), with these exceptions: Permissions -> permissions:all:read|write,
-// "Environment"/"Environments" -> environments:*, CustomComponent -> custom_component_libraries:*,
-// "Source control > Releases (Read|Write)" -> source_control:releases:read|write. Resulting strings:
-// users, groups, folders, spaces (also SSO), apps, app_themes, user_attributes, resources (also
-// resource configurations), environments, configuration_variables, custom_component_libraries,
-// observability, organizations, workflows (also workflow runs), user_tasks: each :read|:write;
-// permissions:all:read|write; source_control:read|write|deploy|test_deploy;
-// source_control:releases:read|write; access_tokens:read (the spec asks only this for POST too);
-// usage (or usage:organization|spaces|license); data_security:read (no published path). Operations
-// that name no scope: user invites -> users:read|write, invalidate_sessions -> organizations:write,
-// /info needs only a valid token. Write implies read. Missing/unknown token: 401; missing scope: 403
+// Bearer tokens. An operation needs one of the scopes its 4.0 description names ("Requires the
+// `users:write` or `user_attributes:write` scope"; spec.Operation.AnyScope): the 43 of spec.Scopes,
+// such as users, groups, folders, apps, config_vars, custom_components, permissions, resources,
+// source_control, each :read|:write; source_control:deploy|test_deploy|releases_read|releases_write;
+// organization:read|write beside organizations:read|write; usage (or
+// usage:organization|spaces|license); and data_security:read (no published path). Only
+// /info/ip_allowlist names none: it needs only a valid token. Write implies read. Missing/unknown token: 401; missing scope: 403
 // `Forbidden: API token is missing one of "users:read"`. POST /access_tokens (org admins only) returns
 // the value once; reads show last4 only. Unknown scopes are dropped at creation, as published.
 //

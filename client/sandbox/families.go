@@ -31,7 +31,7 @@ func addFamilyHandlers(custom map[string]handler) {
 		"POST /user_invites":                                   createInvite,
 		"POST /groups":                                         createGroup,
 		"POST /groups/{groupId}/members":                       addMembers,
-		"DELETE /groups/{groupId}/members/{userSid}":           removeMember,
+		"DELETE /groups/{groupId}/members/{userId}":            removeMember,
 		"POST /groups/{groupId}/user_invites":                  addGroupInvites,
 		"DELETE /groups/{groupId}/user_invites/{userInviteId}": removeGroupInvite,
 		"POST /folders":                                        createFolder,
@@ -273,12 +273,12 @@ func removeMember(c *call) (int, any) {
 	members, _ := g["members"].([]any)
 	kept := []any{}
 	for _, m := range members {
-		if fmt.Sprint(m.(map[string]any)["id"]) != c.params["userSid"] {
+		if fmt.Sprint(m.(map[string]any)["id"]) != c.params["userId"] {
 			kept = append(kept, m)
 		}
 	}
 	if len(kept) == len(members) {
-		return 404, errBody("User %q is not a member of group %s", c.params["userSid"], c.params["groupId"])
+		return 404, errBody("User %q is not a member of group %s", c.params["userId"], c.params["groupId"])
 	}
 	g["members"] = kept
 	return 200, one(g)
@@ -503,12 +503,9 @@ func deleteSpace(c *call) (int, any) {
 var knownScopes = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	m := map[string]bool{"data_security:read": true, "usage": true, "usage:organization": true,
 		"usage:spaces": true, "usage:license": true}
-	for _, op := range spec.Operations() {
-		if op.Scope == "" {
-			continue
-		}
-		m[op.Scope] = true
-		if base, ok := strings.CutSuffix(op.Scope, ":read"); ok {
+	for _, s := range spec.Scopes() {
+		m[s] = true
+		if base, ok := strings.CutSuffix(s, ":read"); ok {
 			m[base+":write"] = true
 		}
 	}

@@ -30,6 +30,9 @@ func meta(r *http.Request) (status int, out any, ok bool) {
 func specDocument() obj {
 	paths := obj{}
 	for _, op := range spec.Operations() {
+		if op.Unpublished || op.Dropped {
+			continue // no instance's 4.0 description lists it
+		}
 		item, _ := paths[op.Path].(obj)
 		if item == nil {
 			item = obj{}

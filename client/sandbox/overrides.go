@@ -6,16 +6,6 @@ import (
 	"github.com/orgctl/orgctl/client/spec"
 )
 
-// createAppOp serves POST /apps, which the service has but does not publish, so scripts can create
-// apps; with no published schema, the payload is the sandbox's choice: name, optional folder_id and
-// description.
-func createAppOp() spec.Operation {
-	return spec.Operation{Method: "POST", Path: "/apps", Tag: "Apps", Scope: "apps:write", Status: 200,
-		Schema: `{"type":"object","properties":{"name":{"type":"string","minLength":1},"description":{"type":"string"},` +
-			`"folder_id":{"type":"string","nullable":true,"pattern":"^(app|workflow|resource|agent|library)_([0-9]\\d*)$"}},"required":["name"]}`,
-		Example: spec.Find("GET", "/apps/{appId}").Example}
-}
-
 // applyOverrides adjusts published schemas where the sandbox must accept more than is published.
 func applyOverrides(rt *route) {
 	if rt.key == "POST /app_themes" || rt.key == "PUT /app_themes" {

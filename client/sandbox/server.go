@@ -370,8 +370,8 @@ func (s *Server) serve(r *http.Request, body []byte, now time.Time) (int, map[st
 	if rt == nil {
 		return fail(404, "Route %s %s not found", r.Method, apiPath)
 	}
-	if rt.Scope != "" && !hasScope(tok.Scopes, rt.Scope) {
-		return fail(403, "Forbidden: API token is missing one of %q", rt.Scope)
+	if need := rt.AnyScope(); len(need) > 0 && !hasAnyScope(tok.Scopes, need) {
+		return fail(403, "Forbidden: API token is missing one of %s", quotedOr(need))
 	}
 	q := r.URL.Query()
 	if v := q.Get("limit"); v != "" && rt.paginated {
@@ -448,6 +448,25 @@ func (s *Server) authenticate(o *org, space, header string) (*token, int, string
 }
 
 // hasScope: write implies read for the same scope family.
+// hasAnyScope says whether the token holds one of the scopes an operation accepts.
+func hasAnyScope(have, need []string) bool {
+	for _, n := range need {
+		if hasScope(have, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// quotedOr words the accepted scopes as the API's 403 does: "apps:read" or "mcp:admin".
+func quotedOr(need []string) string {
+	q := make([]string, len(need))
+	for i, n := range need {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, " or one of ")
+}
+
 func hasScope(have []string, need string) bool {
 	for _, h := range have {
 		if h == need {
@@ -511,7 +530,6 @@ var routes = lazy.Value[[]*route]{New: buildRoutes}
 
 func buildRoutes() []*route {
 	ops := append([]spec.Operation{}, spec.Operations()...)
-	ops = append(ops, createAppOp())
 	var out []*route
 	for _, op := range ops {
 		rt := &route{Operation: op}

@@ -39,7 +39,7 @@ func TestThemePutUpdatesByIDOrCreates(t *testing.T) {
 
 func TestRolePatchMergesPlainFields(t *testing.T) {
 	s := New(Options{})
-	tok := s.MintToken("", "admin@sandbox.example", "permissions:all:write")
+	tok := s.MintToken("", "admin@sandbox.example", "permissions:write")
 	r := send(t, s, tok, "PATCH", "/api/v2/role_permissions/roles/5a4d0008-0000-4000-8000-000000000001", map[string]any{"description": "Deploys"})
 	if r.status != 200 || r.body["description"] != "Deploys" || r.body["name"] != "Release Manager" {
 		t.Fatalf("PATCH role: got %d %v, want the role with only its description changed", r.status, r.body)
@@ -48,7 +48,7 @@ func TestRolePatchMergesPlainFields(t *testing.T) {
 
 func TestRoleGrantsAreStoredAndFoundBySubject(t *testing.T) {
 	s := New(Options{})
-	tok := s.MintToken("", "admin@sandbox.example", "permissions:all:write")
+	tok := s.MintToken("", "admin@sandbox.example", "permissions:write")
 	r := send(t, s, tok, "POST", "/api/v2/role_permissions/role_grants", map[string]any{
 		"role_id": "5a4d0008-0000-4000-8000-000000000001", "subject_type": "group", "subject_id": "2"})
 	if r.status != 201 {

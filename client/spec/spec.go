@@ -7,21 +7,42 @@ import (
 	"github.com/orgctl/orgctl/output/lazy"
 )
 
-// Operation is what the published description says of one operation.
+// Operation is what the API description says of one operation.
 type Operation struct {
 	Method string
 	// Path is relative to /api/v2, its parameters in braces ("/users/{userId}").
 	Path string
 	Tag  string
-	// Scope is the scope its description says it needs ("Users > Read"), or
-	// the token scope it names ("apps:read"); "" for none.
-	Scope string
-	// ScopeName is the scope as the token settings show it ("Users > Read"):
-	// as the description names it, or for the few paths whose description
-	// names none, the name of the scope derived for them; "" when there is
-	// none to name.
+	// Scope is the token scope its description says it needs, as tokens
+	// and the API's 403s spell it ("users:read"); "" for none. Where the
+	// description accepts any of several, Scope is the first and Scopes
+	// lists them all.
+	Scope  string
+	Scopes []string
+	// ScopeName is the scope's label in the console's token settings
+	// ("Users > Read"), known from the 2.12 description; "" when unknown.
 	ScopeName string
-	Status    int // the success status
+	Summary   string
+	// Badges are the description's x-badges labels: the plans that have
+	// the operation ("Business", "Enterprise") and notes such as
+	// "Available for classic apps only". See Plans.
+	Badges []string
+	// Since is the earliest API version known to have it: the 2.12
+	// description's "Available from API version" note, else 2.12.0 when
+	// that description has it, else the version that added it.
+	Since string
+	// Deprecated operations still work; Alternate is the one to use
+	// instead ("GET /source_control/releases/{elementUuid}").
+	Deprecated bool
+	Alternate  string
+	// Paginated operations take or answer with next_token.
+	Paginated bool
+	// Unpublished operations are served and documented but in no
+	// description (POST /apps), so no instance's description lists them.
+	Unpublished bool
+	// Dropped operations are in the 2.12 description only.
+	Dropped bool
+	Status  int // the success status
 	// Params are the path parameters, in the path's order.
 	Params []Value
 	Query  []Value
@@ -30,7 +51,7 @@ type Operation struct {
 	// Schema is the request body's schema (the keywords Schema checks), as
 	// JSON; "" when the operation takes no body.
 	Schema string
-	// Example is an answer that satisfies the published schema, as JSON.
+	// Example is an answer that satisfies the described schema, as JSON.
 	Example string
 }
 

@@ -30,6 +30,9 @@ type Value struct {
 	MaxLength int // 0: no limit
 	Required  bool
 	Nullable  bool
+	// Since is the API version that added it, when newer than its
+	// operation (GET /apps using_resource: 4.0.0); "" otherwise.
+	Since string
 }
 
 // Rule names the rule a value breaks.

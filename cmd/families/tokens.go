@@ -22,7 +22,7 @@ func tokensGroup() engine.Group {
 UUIDs; listings show only the last four characters of each token.
 
 Scopes are spelled as in the token settings' API form: users:read, users:write,
-groups:write, apps:read, permissions:all:read, source_control:deploy, ...
+groups:write, apps:read, permissions:read, source_control:deploy, ...
 Unknown scopes are silently dropped by the API, so check the answer's "scopes".
 
 Gotchas:

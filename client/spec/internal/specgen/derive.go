@@ -171,6 +171,32 @@ func exampleString(o *object, ex any) any {
 func asList(v any) []any { l, _ := v.([]any); return l }
 
 var (
+	// 4.0: "Requires the `users:write` or `user_attributes:write` scope."
+	requiresScope = regexp.MustCompile("Requires [^.]*?scope")
+	tokenScope    = regexp.MustCompile("`([a-z_]+(?::[a-z_]+)?)`")
+)
+
+// scopesOf are the token scopes an operation's description says it needs, any one of which will
+// do: 4.0 names them ("Requires the `users:read` scope"), 2.12 words them as the console does
+// ("Users > Read"), and a few 2.12 paths name none, whose scope is derived.
+func scopesOf(desc, method, path string) ([]string, error) {
+	if m := requiresScope.FindString(desc); m != "" {
+		var out []string
+		for _, n := range tokenScope.FindAllStringSubmatch(m, -1) {
+			out = append(out, n[1])
+		}
+		if len(out) > 0 {
+			return out, nil
+		}
+	}
+	s, err := scope(desc, method, path)
+	if err != nil || s == "" {
+		return nil, err
+	}
+	return []string{s}, nil
+}
+
+var (
 	scopeQuote   = regexp.MustCompile(`"([^"]+)" scope`)
 	releaseScope = regexp.MustCompile(`^Source control > Releases \((\w+)\)`)
 	familyNames  = map[string]string{"Permissions": "permissions:all", "Environment": "environments",

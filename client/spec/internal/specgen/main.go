@@ -1,12 +1,17 @@
-// Command specgen writes client/spec's spec_gen.go from the published OpenAPI file: per
-// operation its method, path, tag, scope and success status; the rules its input follows (path
-// and query parameters, body values by dot path, each with its type, format, pattern, enum and
-// bounds); the subset of its request schema that spec.Schema checks; and an example answer; then the published resource types and the API version. orgctl embeds
-// these as code, so that the binary never reads ../shared at run time.
+// Command specgen writes client/spec's spec_gen.go from the API description (4.0, YAML) and the
+// older one (2.12, JSON): per operation its method, path, tag, token scopes and the console's
+// label for them, x-badges labels, the version that added it, deprecation and its replacement,
+// paging and success status; the rules its input follows (path and query parameters, body values
+// by dot path, each with its type, format, pattern, enum, bounds and the version that added it);
+// the subset of its request schema that spec.Schema checks; and an example answer; then POST
+// /apps from the service's documentation, the resource types, the scope names and the versions.
+// orgctl embeds these as code, so that the binary never reads ../shared at run time.
 //
 // Run through `go generate ./client/spec` (see the directive in client/spec/doc.go).
 // It is a program of its own rather than a `//go:build ignore` file so that go build, go vet and
-// go test check it with the rest of the module. It must import only the standard library.
+// go test check it with the rest of the module. It imports only the standard library and
+// go.yaml.in/yaml/v3, the YAML module go.mod already has (the settings and org files use it): the
+// 4.0 description is published as YAML, and its yaml.Node keeps key order, which the tables follow.
 package main
 
 import (
@@ -16,39 +21,64 @@ import (
 	"go/format"
 	"os"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 )
 
 func main() {
-	spec := flag.String("spec", "", "the published OpenAPI `file` (openapi.json)")
+	spec := flag.String("spec", "", "the API description `file` orgctl follows (openapi-4.0.yaml)")
+	old := flag.String("old", "", "the older description `file` (openapi.json, 2.12) that instances still publish")
 	out := flag.String("o", "spec_gen.go", "write the Go source to `file`")
 	flag.Parse()
 	if *spec == "" || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: specgen -spec ../shared/api/openapi.json [-o spec_gen.go]")
+		fmt.Fprintln(os.Stderr, "usage: specgen -spec ../shared/api/openapi-4.0.yaml [-old ../shared/api/openapi.json] [-o spec_gen.go]")
 		os.Exit(2)
 	}
-	if err := run(*spec, *out); err != nil {
+	if err := run(*spec, *old, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "specgen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(specPath, outPath string) error {
-	f, err := os.Open(specPath)
+func run(specPath, oldPath, outPath string) error {
+	doc, err := load(specPath)
 	if err != nil {
-		return fmt.Errorf("%w (the published OpenAPI file lives in ../shared beside the repository)", err)
+		return err
 	}
-	defer f.Close()
-	doc, err := decode(f)
-	if err != nil {
-		return fmt.Errorf("%s: %w", specPath, err)
+	var old any
+	if oldPath != "" {
+		if old, err = load(oldPath); err != nil {
+			return err
+		}
 	}
-	src, err := generate(doc)
+	src, err := generate(doc, old)
 	if err != nil {
 		return err
 	}
 	return os.WriteFile(outPath, src, 0o644)
+}
+
+// load reads a description, YAML or JSON by its name, with every $ref written out.
+func load(path string) (any, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w (the API descriptions live in ../shared beside the repository)", err)
+	}
+	defer f.Close()
+	var doc any
+	if strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml") {
+		doc, err = decodeYAML(f)
+	} else {
+		doc, err = decode(f)
+	}
+	if err == nil {
+		doc, err = inline(doc)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return doc, nil
 }
 
 var (
@@ -56,17 +86,105 @@ var (
 	pathParams = regexp.MustCompile(`:(\w+)`)
 )
 
-// generate returns the gofmt-ed source of spec_gen.go for the OpenAPI document doc.
-func generate(doc any) ([]byte, error) {
-	flat := asSchema(plain(doc))
-	var ops []operation
-	type entry struct {
-		method, path, tag, scope, scopeName string
-		status                              int
-		req, resp                           any
+// entry is one operation as the generator writes it.
+type entry struct {
+	method, path, tag, summary string
+	scopes                     []string
+	scopeName                  string
+	status                     int
+	req, resp                  any
+	badges                     []string
+	deprecated                 bool
+	alternate                  string
+	since                      string
+	paginated                  bool
+	unpublished, dropped       bool
+	rules                      operation
+}
+
+// generate returns the gofmt-ed source of spec_gen.go for the description doc; old, when not nil,
+// is the older description (2.12) whose console scope labels, "Available from" notes and
+// operations 4.0 dropped are carried along.
+func generate(doc, old any) ([]byte, error) {
+	entries, err := entriesOf(doc)
+	if err != nil {
+		return nil, err
 	}
+	version, _ := lookup(doc, "info", "version").(string)
+	if version == "" {
+		return nil, fmt.Errorf("no API version at info.version")
+	}
+	oldVersion := ""
+	if old != nil {
+		if oldVersion, _ = lookup(old, "info", "version").(string); oldVersion == "" {
+			return nil, fmt.Errorf("no API version at info.version of the older description")
+		}
+		olds, err := entriesOf(old)
+		if err != nil {
+			return nil, fmt.Errorf("older description: %w", err)
+		}
+		if entries, err = carry(entries, olds, version, oldVersion); err != nil {
+			return nil, err
+		}
+	}
+	if entries, err = documented(entries); err != nil {
+		return nil, err
+	}
+	if err := alternates(entries); err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, e := range entries {
+		if seen[e.rules.Key] {
+			return nil, fmt.Errorf("two operations are %s", e.rules.Key)
+		}
+		seen[e.rules.Key] = true
+	}
+	names := scopeNames(entries)
+
+	var b bytes.Buffer
+	b.WriteString("// Code generated by specgen from the API descriptions; DO NOT EDIT.\n\n")
+	b.WriteString("package spec\n\n")
+	b.WriteString("// operations are in the description's order.\n")
+	b.WriteString("var operations = []Operation{\n")
+	for _, e := range entries {
+		writeEntry(&b, e)
+	}
+	b.WriteString("}\n")
+
+	enum := asList(lookup(doc, "paths", "/resources", "get", "responses", "200", "content", "application/json",
+		"schema", "properties", "data", "items", "properties", "type", "enum"))
+	if len(enum) == 0 {
+		return nil, fmt.Errorf("no resource type enum at GET /resources data[].type")
+	}
+	types := make([]string, len(enum))
+	for i, e := range enum {
+		types[i] = encode(e)
+	}
+	b.WriteString("\n// ResourceTypes is the resource type enum of the described Resource schema.\n")
+	fmt.Fprintf(&b, "var ResourceTypes = []string{%s}\n", strings.Join(types, ", "))
+	if len(names) > 0 {
+		b.WriteString("\n// scopeNames are the token scopes the operations' descriptions name, sorted.\n")
+		fmt.Fprintf(&b, "var scopeNames = %s\n", strs(names))
+	}
+
+	b.WriteString("\n// Version is the described API version (info.version).\n")
+	fmt.Fprintf(&b, "const Version = %s\n", quote(version))
+	if oldVersion != "" {
+		b.WriteString("\n// OlderVersion is the version of the older description the tables also carry.\n")
+		fmt.Fprintf(&b, "const OlderVersion = %s\n", quote(oldVersion))
+	}
+	return format.Source(b.Bytes())
+}
+
+// entriesOf lists a description's operations in its order.
+func entriesOf(doc any) ([]entry, error) {
+	flat := asSchema(plain(doc))
 	var entries []entry
-	paths := lookup(doc, "paths").(*object)
+	paths, _ := lookup(doc, "paths").(*object)
+	if paths == nil {
+		return nil, fmt.Errorf("no paths")
+	}
 	for _, path := range paths.keys {
 		item, _ := paths.vals[path].(*object)
 		for _, method := range item.keys {
@@ -88,70 +206,252 @@ func generate(doc any) ([]byte, error) {
 				}
 			}
 			desc, _ := lookup(op, "description").(string)
-			sc, err := scope(desc, method, path)
+			scopes, err := scopesOf(desc, method, path)
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: %w", method, path, err)
 			}
 			tag, _ := asList(lookup(op, "tags"))[0].(string)
-			entries = append(entries, entry{method, path, tag, sc, scopeName(desc, method, path), status, lookup(op, "requestBody", "content", "application/json", "schema"), resp})
-			ops = append(ops, rules(method, path, asSchema(asSchema(asSchema(flat["paths"])[path])[method])))
+			summary, _ := lookup(op, "summary").(string)
+			deprecated, _ := lookup(op, "deprecated").(bool)
+			e := entry{method: method, path: path, tag: tag, summary: summary, scopes: scopes,
+				scopeName: scopeName(desc, method, path), status: status,
+				req: lookup(op, "requestBody", "content", "application/json", "schema"), resp: resp,
+				deprecated: deprecated, since: sinceNote(desc),
+				rules: rules(method, path, asSchema(asSchema(asSchema(flat["paths"])[path])[method]))}
+			for _, bd := range asList(lookup(op, "x-badges")) {
+				if l, _ := lookup(bd, "label").(string); l != "" {
+					e.badges = append(e.badges, l)
+				}
+			}
+			if m := useInstead.FindStringSubmatch(desc); deprecated && m != nil {
+				e.alternate = strings.ToUpper(m[1]) + " " + m[2]
+			}
+			e.paginated = paginated(e.rules, resp)
+			entries = append(entries, e)
 		}
+	}
+	ops := make([]operation, len(entries))
+	for i := range entries {
+		ops[i] = entries[i].rules
 	}
 	if err := correct(ops, flat); err != nil {
 		return nil, err
 	}
+	for i := range entries {
+		entries[i].rules = ops[i]
+	}
+	return entries, nil
+}
+
+// paginated says whether an operation pages its answer: it takes next_token, or answers with one.
+func paginated(o operation, resp any) bool {
+	for _, q := range o.Query {
+		if q.Name == "next_token" {
+			return true
+		}
+	}
+	props, _ := lookup(resp, "properties").(*object)
+	_, ok := props.get("next_token")
+	return ok
+}
+
+var (
+	// "Available from API version 2.4.0+" in the 2.12 description: the first version with the operation.
+	availableFrom = regexp.MustCompile(`Available from API version (\d+\.\d+\.\d+)\+`)
+	// "NOTE: This endpoint is deprecated. Use the GET /releases/{elementUuid} endpoint instead."
+	useInstead = regexp.MustCompile(`Use the (GET|POST|PUT|PATCH|DELETE) (/\S+) endpoint instead`)
+)
+
+func sinceNote(desc string) string {
+	if m := availableFrom.FindStringSubmatch(desc); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// carry joins what the older description adds: the console's scope labels (4.0 names only token
+// scopes), the version each operation and query or body value first appeared in, and the operations
+// 4.0 no longer describes, which older instances still serve.
+func carry(entries, olds []entry, version, oldVersion string) ([]entry, error) {
+	byKey := map[string]*entry{}
+	for i := range olds {
+		byKey[olds[i].rules.Key] = &olds[i]
+	}
+	labels := scopeLabels(entries, byKey)
+	present := map[string]bool{}
+	for i := range entries {
+		e := &entries[i]
+		present[e.rules.Key] = true
+		o := byKey[e.rules.Key]
+		if o == nil {
+			e.since = version
+			e.scopeName = labels[first(e.scopes)]
+			continue
+		}
+		e.since = o.since
+		if e.since == "" {
+			e.since = oldVersion
+		}
+		e.scopeName = labels[first(e.scopes)]
+		if e.scopeName == "" && len(e.scopes) == 1 && levelMatches(o.scopeName, e.scopes[0]) {
+			e.scopeName = o.scopeName
+		}
+		newer(e.rules.Query, o.rules.Query, version)
+		newer(e.rules.Body, o.rules.Body, version)
+	}
+	for _, o := range olds {
+		if present[o.rules.Key] {
+			continue
+		}
+		o.dropped = true
+		if o.since == "" {
+			o.since = oldVersion
+		}
+		entries = append(entries, o)
+	}
+	return entries, nil
+}
+
+// newer marks the values the older operation lacks as first seen in version.
+func newer(vs, olds []value, version string) {
+	had := map[string]bool{}
+	for _, v := range olds {
+		had[v.Name] = true
+	}
+	for i := range vs {
+		if !had[vs[i].Name] {
+			vs[i].Since = version
+		}
+	}
+}
+
+// scopeLabels maps each token scope to the label the console shows for it ("users:read" ->
+// "Users > Read"), learnt from the operations both descriptions have with one scope each; a label
+// is kept only when its level is the scope's (2.12 names "Access Tokens > Read" for a write).
+func scopeLabels(entries []entry, olds map[string]*entry) map[string]string {
+	labels := map[string]string{}
+	for _, e := range entries {
+		o := olds[e.rules.Key]
+		if o == nil || len(e.scopes) != 1 || o.scopeName == "" || labels[e.scopes[0]] != "" {
+			continue
+		}
+		if levelMatches(o.scopeName, e.scopes[0]) {
+			labels[e.scopes[0]] = o.scopeName
+		}
+	}
+	return labels
+}
+
+// levelMatches says whether a console label's level is a token scope's ("Source control >
+// Releases (Read)" and source_control:releases_read).
+func levelMatches(label, scope string) bool {
+	_, lvl, _ := strings.Cut(label, ">")
+	lvl = strings.ToLower(strings.TrimSpace(lvl))
+	lvl = strings.NewReplacer("(", "", ")", "", " ", "_").Replace(lvl)
+	lvl = strings.TrimPrefix(lvl, "releases_")
+	return lvl != "" && strings.HasSuffix(scope, lvl)
+}
+
+// alternates checks that each deprecated operation's replacement, named relative to its family
+// ("Use the GET /releases/{elementUuid} endpoint"), is an operation, and names it in full.
+func alternates(entries []entry) error {
+	keys := map[string]string{}
+	for _, e := range entries {
+		keys[e.rules.Key] = strings.ToUpper(e.method) + " " + pathParams.ReplaceAllString(e.path, "{$1}")
+	}
+	for i := range entries {
+		e := &entries[i]
+		if e.alternate == "" {
+			continue
+		}
+		method, rel, _ := strings.Cut(e.alternate, " ")
+		// The replacement is named under the deprecated one's family: try its path's prefixes,
+		// shortest first ("" then "/source_control" for "/releases/{elementUuid}").
+		found := ""
+		segs := strings.Split(strings.Trim(e.path, "/"), "/")
+		for n := 0; n < len(segs) && found == ""; n++ {
+			prefix := ""
+			if n > 0 {
+				prefix = "/" + strings.Join(segs[:n], "/")
+			}
+			if k := key(method, prefix+rel); k != e.rules.Key {
+				found = keys[k]
+			}
+		}
+		if found == "" {
+			return fmt.Errorf("%s %s: deprecated for %s, which is no operation", e.method, e.path, e.alternate)
+		}
+		e.alternate = found
+	}
+	return nil
+}
+
+func scopeNames(entries []entry) []string {
 	seen := map[string]bool{}
-	for _, o := range ops {
-		if seen[o.Key] {
-			return nil, fmt.Errorf("two operations are %s", o.Key)
+	var out []string
+	for _, e := range entries {
+		for _, s := range e.scopes {
+			if !seen[s] && !e.dropped {
+				seen[s] = true
+				out = append(out, s)
+			}
 		}
-		seen[o.Key] = true
 	}
+	sort.Strings(out)
+	return out
+}
 
-	var b bytes.Buffer
-	b.WriteString("// Code generated by specgen from the published OpenAPI file; DO NOT EDIT.\n\n")
-	b.WriteString("package spec\n\n")
-	b.WriteString("// operations are in the published description's order.\n")
-	b.WriteString("var operations = []Operation{\n")
-	for i, e := range entries {
-		o := ops[i]
-		fmt.Fprintf(&b, "{Method: %s, Path: %s, Tag: %s, Scope: %s, Status: %d,\n",
-			quote(strings.ToUpper(e.method)), quote(pathParams.ReplaceAllString(e.path, "{$1}")), quote(e.tag), quote(e.scope), e.status)
-		if e.scopeName != "" {
-			fmt.Fprintf(&b, "ScopeName: %s,\n", quote(e.scopeName))
-		}
-		writeValues(&b, "Params", o.Params)
-		writeValues(&b, "Query", o.Query)
-		writeValues(&b, "Body", o.Body)
-		if truthy(e.req) {
-			fmt.Fprintf(&b, "Schema: %s,\n", rawString(encode(subset(e.req))))
-		}
-		if truthy(e.resp) {
-			fmt.Fprintf(&b, "Example: %s,\n", rawString(encode(example(e.resp))))
-		}
-		b.WriteString("},\n")
+func first(ss []string) string {
+	if len(ss) == 0 {
+		return ""
 	}
-	b.WriteString("}\n")
+	return ss[0]
+}
 
-	enum := asList(lookup(doc, "paths", "/resources", "get", "responses", "200", "content", "application/json",
-		"schema", "properties", "data", "items", "properties", "type", "enum"))
-	if len(enum) == 0 {
-		return nil, fmt.Errorf("no resource type enum at GET /resources data[].type")
+func writeEntry(b *bytes.Buffer, e entry) {
+	o := e.rules
+	fmt.Fprintf(b, "{Method: %s, Path: %s, Tag: %s, Scope: %s, Status: %d,\n",
+		quote(strings.ToUpper(e.method)), quote(pathParams.ReplaceAllString(e.path, "{$1}")), quote(e.tag), quote(first(e.scopes)), e.status)
+	if len(e.scopes) > 1 {
+		fmt.Fprintf(b, "Scopes: %s,\n", strs(e.scopes))
 	}
-	types := make([]string, len(enum))
-	for i, e := range enum {
-		types[i] = encode(e)
+	if e.scopeName != "" {
+		fmt.Fprintf(b, "ScopeName: %s,\n", quote(e.scopeName))
 	}
-	b.WriteString("\n// ResourceTypes is the resource type enum of the published Resource schema.\n")
-	fmt.Fprintf(&b, "var ResourceTypes = []string{%s}\n", strings.Join(types, ", "))
-
-	version, _ := lookup(doc, "info", "version").(string)
-	if version == "" {
-		return nil, fmt.Errorf("no API version at info.version")
+	if e.summary != "" {
+		fmt.Fprintf(b, "Summary: %s,\n", quote(e.summary))
 	}
-	b.WriteString("\n// Version is the published API version (info.version).\n")
-	fmt.Fprintf(&b, "const Version = %s\n", quote(version))
-	return format.Source(b.Bytes())
+	if len(e.badges) > 0 {
+		fmt.Fprintf(b, "Badges: %s,\n", strs(e.badges))
+	}
+	if e.since != "" {
+		fmt.Fprintf(b, "Since: %s,\n", quote(e.since))
+	}
+	if e.deprecated {
+		b.WriteString("Deprecated: true,\n")
+	}
+	if e.alternate != "" {
+		fmt.Fprintf(b, "Alternate: %s,\n", quote(e.alternate))
+	}
+	if e.paginated {
+		b.WriteString("Paginated: true,\n")
+	}
+	if e.unpublished {
+		b.WriteString("Unpublished: true,\n")
+	}
+	if e.dropped {
+		b.WriteString("Dropped: true,\n")
+	}
+	writeValues(b, "Params", o.Params)
+	writeValues(b, "Query", o.Query)
+	writeValues(b, "Body", o.Body)
+	if truthy(e.req) {
+		fmt.Fprintf(b, "Schema: %s,\n", rawString(encode(subset(e.req))))
+	}
+	if truthy(e.resp) {
+		fmt.Fprintf(b, "Example: %s,\n", rawString(encode(example(e.resp))))
+	}
+	b.WriteString("},\n")
 }
 
 // lookup follows keys through nested objects; nil when any is missing.

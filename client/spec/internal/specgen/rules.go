@@ -24,6 +24,7 @@ type value struct {
 	Min, Max             *float64
 	MinLength, MaxLength int
 	Required, Nullable   bool
+	Since                string // the API version it first appeared in, when newer than its operation
 }
 
 // operation is the rules of one operation.
@@ -77,6 +78,9 @@ func writeValues(b *bytes.Buffer, field string, vs []value) {
 		}
 		if v.Nullable {
 			parts = append(parts, "Nullable: true")
+		}
+		if v.Since != "" {
+			parts = append(parts, fmt.Sprintf("Since: %q", v.Since))
 		}
 		fmt.Fprintf(b, "{%s},\n", strings.Join(parts, ", "))
 	}
