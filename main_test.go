@@ -239,6 +239,20 @@ func scriptParams(dir string) testscript.Params {
 				ts.Setenv(args[0], hs.URL)
 				ts.Setenv(args[1], api.AdminToken())
 			},
+			// apiversion VERSION: restart the sandbox as an instance of API
+			// VERSION (4.0, or 2.12: the 3.334 release), with a fresh demo org.
+			"apiversion": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 {
+					ts.Fatalf("usage: apiversion 4.0|2.12")
+				}
+				v, err := sandbox.APIVersionOf(args[0])
+				ts.Check(err)
+				s := srv(ts)
+				s.mu.Lock()
+				s.api = sandbox.New(sandbox.Options{APIVersion: v})
+				s.mu.Unlock()
+				ts.Setenv("ORGCTL_TOKEN", s.api.AdminToken())
+			},
 			// envout VAR: set VAR to the last command's stdout, trimmed.
 			"envout": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 1 {

@@ -21,10 +21,11 @@ import (
 
 // knownDeviations are responses that differ from the published schema on purpose (see doc.go).
 var knownDeviations = map[string]string{
-	"GET /folders":                "the demo org has a folder_type \"file\" folder, outside the published enum, as the recorded live org does",
-	"GET /folders/{folderId}":     "the swept folder is the demo's \"file\" folder (outside the published enum, as recorded)",
-	"POST /resources":             "returns options, like GET /resources/{resourceId}",
-	"GET /resources/{resourceId}": "returns options (connector_version, windows_auth, params_from_connection_string), which the published Resource schema does not list",
+	"GET /folders":            "the demo org has a folder_type \"file\" folder, outside the published enum, as the recorded live org does",
+	"GET /folders/{folderId}": "the swept folder is the demo's \"file\" folder (outside the published enum, as recorded)",
+	"POST /resources":         "returns options, like GET /resources/{resourceId}",
+	"GET /resource_configurations/{configurationId}": "enveloped, as the recorded 4.0 instance answers; the 4.0 description has a bare configuration",
+	"GET /resources/{resourceId}":                    "returns options (connector_version, windows_auth, params_from_connection_string), which the published Resource schema does not list",
 }
 
 func demoIDs(t *testing.T, s *Server) map[string]string {
@@ -50,8 +51,10 @@ func demoIDs(t *testing.T, s *Server) map[string]string {
 	}
 }
 
+// TestConformanceSweep checks an answer of every GET (and a few POSTs) against the 4.0
+// description, which the sandbox answers as by default.
 func TestConformanceSweep(t *testing.T) {
-	doc, err := openapi3.NewLoader().LoadFromFile(sandboxtest.SharedFile(t, "api", "openapi.json"))
+	doc, err := openapi3.NewLoader().LoadFromFile(sandboxtest.SharedFile(t, "api", "openapi-4.0.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,15 +270,32 @@ func typeList(ts map[string]bool) string {
 	return strings.Join(l, "|")
 }
 
-// TestConformanceCassettes replays every recorded exchange, in order, against a demo sandbox (a new
-// one per recording, so what one recording creates the next does not see) and compares the shape of
-// the sandbox's answers with the recorded ones, per operation.
+// TestConformanceCassettes replays every exchange recorded against a 2.12 instance, in order,
+// against a demo sandbox (a new one per recording, so what one recording creates the next does not
+// see) and compares the shape of the sandbox's answers with the recorded ones, per operation.
 func TestConformanceCassettes(t *testing.T) {
-	cs := sandboxtest.LoadCassettes(t)
+	replayCassettes(t, sandboxtest.LoadCassettes(t), Options{APIVersion: "2.12"})
+}
+
+// TestConformanceCassettes40 does the same with the exchanges recorded against a 4.0 instance, which
+// the sandbox answers as by default: resources, resource configurations, SSO, source control and
+// Spaces as well as the families the 2.12 recordings cover.
+func TestConformanceCassettes40(t *testing.T) {
+	cs := sandboxtest.LoadCassettesFrom(t, "recordings-4.0")
+	if len(cs) != 11 {
+		t.Errorf("%d recordings of a 4.0 instance, want the 11 in ../shared/api/recordings-4.0", len(cs))
+	}
+	replayCassettes(t, cs, Options{})
+}
+
+func replayCassettes(t *testing.T, cs []sandboxtest.Cassette, o Options) {
 	want, have := shapes{}, shapes{}
 	replayed := 0
+	o.Points = 1 << 30
 	for _, c := range cs {
-		s := New(Options{Points: 1 << 30})
+		s := New(o)
+		// The recordings start with source control unconfigured; the demo org has it configured.
+		send(t, s, s.AdminToken(), "DELETE", "/api/v2/source_control/config", nil)
 		idmap := recordedNames(t, s, cs)
 		for n, it := range c.Interactions {
 			u := it.Request.URL
@@ -318,8 +338,23 @@ func TestConformanceCassettes(t *testing.T) {
 	}
 	t.Logf("replayed %d interactions of %d recordings over %d operations", replayed, len(cs), len(want))
 	for _, d := range diffShapes(want, have) {
+		if why := shapeDeviation(d); why != "" {
+			t.Logf("known deviation %s (%s)", d, why)
+			continue
+		}
 		t.Error(d)
 	}
+}
+
+// shapeDeviation is why a difference from a recording is on purpose, "" when it is not.
+func shapeDeviation(diff string) string {
+	if strings.HasPrefix(diff, "GET /resources/{resourceId} ") || strings.HasPrefix(diff, "PATCH /resources/{resourceId} ") ||
+		strings.HasPrefix(diff, "POST /resources ") {
+		if strings.HasSuffix(diff, ": .data.options not in the recording") {
+			return knownDeviations["GET /resources/{resourceId}"]
+		}
+	}
+	return ""
 }
 
 func replaceID(p, from, to string) string {

@@ -83,7 +83,10 @@ func (o *org) addUser(email, first, last string, admin, active bool, at time.Tim
 	n := o.next("/users")
 	u := obj{"id": userID(n), "legacy_id": float64(n), "email": email, "first_name": first, "last_name": last,
 		"active": active, "created_at": stamp(at), "last_active": nil, "metadata": obj{}, "is_admin": admin,
-		"user_type": "default", "two_factor_auth_enabled": false}
+		"user_type": "default", "seat_type": "internalUser", "two_factor_auth_enabled": false}
+	if admin {
+		u["seat_type"] = "builder" // admins build; the rest use what is built
+	}
 	o.Collections["/users"] = append(o.Collections["/users"], u)
 	return u
 }

@@ -2,12 +2,24 @@ package sandbox
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/orgctl/orgctl/client/spec"
 )
 
-// applyOverrides adjusts published schemas where the sandbox must accept more than is published.
+// applyOverrides adjusts published schemas where the sandbox must accept more than is published,
+// and answers where a recorded 4.0 instance differs from its description.
 func applyOverrides(rt *route) {
+	if rt.key == "GET /resource_configurations/{configurationId}" {
+		// 4.0 describes a bare configuration; the recorded instance wraps it as every other answer.
+		if m, ok := rt.tmpl.(map[string]any); ok && m["success"] == nil {
+			rt.tmpl = map[string]any{"success": true, "data": m}
+		}
+	}
+	if strings.HasPrefix(rt.Path, "/resources") || strings.HasPrefix(rt.Path, "/resource_configurations") {
+		// The recorded 4.0 instance sends no data_access_enforced (the provider notes 4.34+ does).
+		dropTemplateField(rt.tmpl, "data_access_enforced")
+	}
 	if rt.key == "POST /app_themes" || rt.key == "PUT /app_themes" {
 		// The published body is the stored theme (id, timestamps required); a create cannot know those,
 		// so only name and theme are required, and PUT finds the theme by id or name.
@@ -69,14 +81,19 @@ func replaceGroup(c *call) (int, any) {
 }
 
 // saveSourceControlConfig unwraps the published {"config": {provider, ..., "config": {...}}} body, which
-// the generic singleton cannot tell from the inner credentials "config"; POST refuses to overwrite.
+// the generic singleton cannot tell from the inner credentials "config"; POST refuses to overwrite,
+// and a PUT that configures source control for the first time answers 201, as recorded on 4.0.
 func saveSourceControlConfig(c *call) (int, any) {
 	const key = "/source_control/config"
-	if c.rt.Method == "POST" && c.org.Singletons[key] != nil {
+	existed := c.org.Singletons[key] != nil
+	if c.rt.Method == "POST" && existed {
 		return 409, errBody("Source control is already configured; use PUT to overwrite it")
 	}
 	inner, _ := c.body["config"].(map[string]any)
 	c.org.Singletons[key] = deepCopy(inner).(map[string]any)
+	if c.rt.Method == "PUT" && !existed {
+		return 201, one(inner)
+	}
 	return 200, one(inner)
 }
 
@@ -153,4 +170,28 @@ func putTheme(c *call) (int, any) {
 	t["name"], t["theme"] = c.body["name"], c.body["theme"]
 	touch(t, c.now)
 	return 200, c.wrap("/app_themes", t)
+}
+
+// dropTemplateField removes a field from an answer template's data (each item's, for a list).
+func dropTemplateField(tmpl any, field string) {
+	env, ok := tmpl.(map[string]any)
+	if !ok {
+		return
+	}
+	drop := func(m map[string]any) {
+		delete(m, field)
+		if r, ok := m["resource"].(map[string]any); ok {
+			delete(r, field) // a resource configuration's resource
+		}
+	}
+	switch d := env["data"].(type) {
+	case map[string]any:
+		drop(d)
+	case []any:
+		for _, it := range d {
+			if m, ok := it.(map[string]any); ok {
+				drop(m)
+			}
+		}
+	}
 }

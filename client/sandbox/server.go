@@ -38,6 +38,24 @@ type Options struct {
 	// RequestLog is how many of the most recent requests Requests keeps; 0 -> DefaultRequestLog,
 	// negative -> none. A long-running `orgctl sandbox serve` must not grow without bound.
 	RequestLog int
+	// APIVersion is the API version the sandbox answers as: "" or 4.0.0
+	// (spec.Version), or 2.12.0 (spec.OlderVersion), what the 3.334
+	// release publishes: no 4.0-only operations or query parameters, no
+	// 4.0-only answer fields, and the 2.12 outline at /api/v2/spec. See
+	// APIVersionOf for the spellings accepted.
+	APIVersion string
+}
+
+// APIVersionOf is the API version a sandbox can answer as, from "4.0",
+// "4.0.0", "2.12" or "2.12.0" ("" is 4.0.0); an error names the choices.
+func APIVersionOf(s string) (string, error) {
+	for _, v := range []string{spec.Version, spec.OlderVersion} {
+		if s == v || s+".0" == v || (s == "" && v == spec.Version) {
+			return v, nil
+		}
+	}
+	return "", fmt.Errorf("the sandbox answers as API version %s or %s (the %s release), not %q",
+		strings.TrimSuffix(spec.Version, ".0"), strings.TrimSuffix(spec.OlderVersion, ".0"), spec.Release(spec.OlderVersion), s)
 }
 
 // DefaultRequestLog is the number of recent requests a Server keeps unless Options.RequestLog says otherwise.
@@ -58,6 +76,11 @@ func (o Options) withDefaults() Options {
 	}
 	if o.RequestLog == 0 {
 		o.RequestLog = DefaultRequestLog
+	}
+	if v, err := APIVersionOf(o.APIVersion); err == nil {
+		o.APIVersion = v
+	} else {
+		panic("sandbox: " + err.Error()) // callers check user input with APIVersionOf
 	}
 	return o
 }
@@ -337,7 +360,7 @@ func fail(status int, format string, args ...any) (int, map[string]string, any) 
 }
 
 func (s *Server) serve(r *http.Request, body []byte, now time.Time) (int, map[string]string, any) {
-	if status, out, ok := meta(r); ok {
+	if status, out, ok := meta(r, s.opts.APIVersion); ok {
 		return status, nil, out
 	}
 	space, apiPath, ok := splitPath(r.URL.Path)
@@ -349,6 +372,9 @@ func (s *Server) serve(r *http.Request, body []byte, now time.Time) (int, map[st
 		return fail(404, "Space %q not found", space)
 	}
 	rt, params := matchRoute(r.Method, apiPath)
+	if rt != nil && !s.serves(&rt.Operation) {
+		rt = nil // an instance of an older version has no such route
+	}
 
 	tok, status, msg := s.authenticate(o, space, r.Header.Get("Authorization"))
 	if status != 0 {
@@ -374,6 +400,13 @@ func (s *Server) serve(r *http.Request, body []byte, now time.Time) (int, map[st
 		return fail(403, "Forbidden: API token is missing one of %s", quotedOr(need))
 	}
 	q := r.URL.Query()
+	if s.older() {
+		for _, v := range rt.Query {
+			if v.Since == spec.Version {
+				q.Del(v.Name) // an older instance ignores what it does not know
+			}
+		}
+	}
 	if v := q.Get("limit"); v != "" && rt.paginated {
 		var n int
 		if _, err := fmt.Sscanf(v, "%d", &n); err != nil || n < 1 || n > 100 || fmt.Sprint(n) != v {
@@ -391,7 +424,59 @@ func (s *Server) serve(r *http.Request, body []byte, now time.Time) (int, map[st
 		c.body = obj{}
 	}
 	st, out := dispatch(c)
+	if s.older() && len(rt.Added) > 0 && st/100 == 2 {
+		out = withoutFields(out, rt.Added)
+	}
 	return st, nil, out
+}
+
+// older says the sandbox answers as the older API version.
+func (s *Server) older() bool { return s.opts.APIVersion == spec.OlderVersion }
+
+// serves says whether an instance of the sandbox's API version has the operation.
+func (s *Server) serves(op *spec.Operation) bool {
+	if s.older() {
+		return op.Since != spec.Version
+	}
+	return !op.Dropped
+}
+
+// withoutFields is an answer with the named fields left out of its data
+// (of each item, for a list), copied so that the stored objects keep them.
+func withoutFields(out any, fields []string) any {
+	env, ok := out.(obj)
+	if !ok {
+		return out
+	}
+	strip := func(v any) any {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return v
+		}
+		c := make(obj, len(m))
+		for k, x := range m {
+			c[k] = x
+		}
+		for _, f := range fields {
+			delete(c, f)
+		}
+		return c
+	}
+	e := make(obj, len(env))
+	for k, v := range env {
+		e[k] = v
+	}
+	switch d := env["data"].(type) {
+	case []any:
+		items := make([]any, len(d))
+		for i, it := range d {
+			items[i] = strip(it)
+		}
+		e["data"] = items
+	default:
+		e["data"] = strip(d)
+	}
+	return e
 }
 
 // requestBody is the request's body decoded (a form, JSON, or nil), or the

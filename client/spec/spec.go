@@ -42,7 +42,10 @@ type Operation struct {
 	Unpublished bool
 	// Dropped operations are in the 2.12 description only.
 	Dropped bool
-	Status  int // the success status
+	// Added are the fields of its answer's data (of one item, for a list)
+	// that 4.0 describes and 2.12 does not ("seat_type").
+	Added  []string
+	Status int // the success status
 	// Params are the path parameters, in the path's order.
 	Params []Value
 	Query  []Value

@@ -50,7 +50,8 @@ With --state, the org is loaded from and saved to FILE; --org, --users,
   orgctl sandbox serve --points 300 --window 6s   # a fast budget for rehearsals
   orgctl sandbox serve --org empty --users 100000 # a large org for load rehearsals
   orgctl sandbox serve --users 5000 --groups 300 --folders 400   # an access review's scale
-  orgctl sandbox serve --latency 2s               # slow answers, to interrupt clients mid-request`,
+  orgctl sandbox serve --latency 2s               # slow answers, to interrupt clients mid-request
+  orgctl sandbox serve --api-version 2.12         # answer as an instance on the 3.334 release`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			o.seedChanged = c.Flags().Changed("org") || c.Flags().Changed("users") || c.Flags().Changed("groups") || c.Flags().Changed("folders")
@@ -71,6 +72,7 @@ With --state, the org is loaded from and saved to FILE; --org, --users,
 	serve.Flags().IntVar(&o.groups, "groups", 0, "add `N` synthetic groups (load-group-000, ...), the synthetic users spread over them")
 	serve.Flags().IntVar(&o.folders, "folders", 0, "add `N` synthetic app folders, nested ten deep, an app in each; each group gets use on one")
 	serve.Flags().DurationVar(&o.latency, "latency", 0, "delay every answer by `DURATION` (the request takes effect at once)")
+	serve.Flags().StringVar(&o.apiVersion, "api-version", "4.0", "answer as API `VERSION` 4.0, or 2.12 (the 3.334 release: no 4.0-only operations, parameters or fields, the 2.12 description at /api/v2/spec)")
 	var yes bool
 	reset := &cobra.Command{
 		Use:   "reset",
@@ -114,6 +116,7 @@ type serveOptions struct {
 	f *cli.Factory
 
 	addr, state, orgName   string
+	apiVersion             string
 	points                 int
 	users, groups, folders int
 	window, block, latency time.Duration
@@ -143,11 +146,15 @@ func (o *serveOptions) sandbox() (*sandbox.Server, error) {
 	if o.latency < 0 {
 		return nil, cli.UsageErrorf("invalid --latency %v: expected a duration of 0 or more", o.latency)
 	}
+	version, err := sandbox.APIVersionOf(o.apiVersion)
+	if err != nil {
+		return nil, cli.UsageErrorf("invalid --api-version: %v", err)
+	}
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		o.f.IO.Warn("serving the sandbox on %s: it is reachable from other machines", o.addr)
 	}
 	srv := sandbox.New(sandbox.Options{Points: o.points, Window: o.window, Block: o.block,
-		Empty: empty, Users: o.users, Groups: o.groups, Folders: o.folders, Latency: o.latency})
+		Empty: empty, Users: o.users, Groups: o.groups, Folders: o.folders, Latency: o.latency, APIVersion: version})
 	if o.state == "" {
 		return srv, nil
 	}

@@ -28,12 +28,19 @@ type Interaction struct {
 	} `yaml:"response"`
 }
 
-// LoadCassettes reads ../shared/api/recordings/*.yaml whose names start with one of prefixes (all
-// of them when none are given), sorted by name. It skips the test with a message when the
-// recordings are absent or none match.
+// LoadCassettes reads ../shared/api/recordings/*.yaml (recorded against a 2.12 instance) whose
+// names start with one of prefixes (all of them when none are given), sorted by name. It skips the
+// test with a message when the recordings are absent or none match.
 func LoadCassettes(t testing.TB, prefixes ...string) []Cassette {
 	t.Helper()
-	dir := SharedFile(t, "api", "recordings")
+	return LoadCassettesFrom(t, "recordings", prefixes...)
+}
+
+// LoadCassettesFrom is LoadCassettes for another folder of ../shared/api: "recordings-4.0" holds
+// the exchanges recorded against a 4.0 instance.
+func LoadCassettesFrom(t testing.TB, folder string, prefixes ...string) []Cassette {
+	t.Helper()
+	dir := SharedFile(t, "api", folder)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Skipf("skipping: recordings not readable: %v", err)

@@ -99,6 +99,7 @@ type entry struct {
 	since                      string
 	paginated                  bool
 	unpublished, dropped       bool
+	added                      []string
 	rules                      operation
 }
 
@@ -298,6 +299,15 @@ func carry(entries, olds []entry, version, oldVersion string) ([]entry, error) {
 		}
 		newer(e.rules.Query, o.rules.Query, version)
 		newer(e.rules.Body, o.rules.Body, version)
+		had := map[string]bool{}
+		for _, k := range dataKeys(o.resp) {
+			had[k] = true
+		}
+		for _, k := range dataKeys(e.resp) {
+			if !had[k] && dataKeys(o.resp) != nil {
+				e.added = append(e.added, k)
+			}
+		}
 	}
 	for _, o := range olds {
 		if present[o.rules.Key] {
@@ -310,6 +320,42 @@ func carry(entries, olds []entry, version, oldVersion string) ([]entry, error) {
 		entries = append(entries, o)
 	}
 	return entries, nil
+}
+
+// dataKeys are the fields of an answer's data (of one item, for a list): every alternative's
+// where the description gives several shapes (2.12's user, with and without groups).
+func dataKeys(resp any) []string {
+	props, _ := lookup(resp, "properties").(*object)
+	if d, ok := props.get("data"); ok {
+		resp = d
+	}
+	var keys []string
+	seen := map[string]bool{}
+	var walk func(s any)
+	walk = func(s any) {
+		o, ok := s.(*object)
+		if !ok {
+			return
+		}
+		for _, k := range []string{"anyOf", "oneOf", "allOf"} {
+			for _, b := range asList(lookup(o, k)) {
+				walk(b)
+			}
+		}
+		if it, ok := o.get("items"); ok {
+			walk(it)
+		}
+		if p, ok := o.get("properties"); ok {
+			for _, k := range p.(*object).keys {
+				if !seen[k] {
+					seen[k] = true
+					keys = append(keys, k)
+				}
+			}
+		}
+	}
+	walk(resp)
+	return keys
 }
 
 // newer marks the values the older operation lacks as first seen in version.
@@ -442,6 +488,9 @@ func writeEntry(b *bytes.Buffer, e entry) {
 	if e.dropped {
 		b.WriteString("Dropped: true,\n")
 	}
+	if len(e.added) > 0 {
+		fmt.Fprintf(b, "Added: %s,\n", strs(e.added))
+	}
 	writeValues(b, "Params", o.Params)
 	writeValues(b, "Query", o.Query)
 	writeValues(b, "Body", o.Body)
@@ -449,7 +498,13 @@ func writeEntry(b *bytes.Buffer, e entry) {
 		fmt.Fprintf(b, "Schema: %s,\n", rawString(encode(subset(e.req))))
 	}
 	if truthy(e.resp) {
-		fmt.Fprintf(b, "Example: %s,\n", rawString(encode(example(e.resp))))
+		ex := example(e.resp)
+		if o, ok := ex.(*object); ok {
+			if _, ok := o.get("success"); ok {
+				o.set("success", true) // 4.0 types it boolean, not enum [true]: an answer is a success
+			}
+		}
+		fmt.Fprintf(b, "Example: %s,\n", rawString(encode(ex)))
 	}
 	b.WriteString("},\n")
 }
