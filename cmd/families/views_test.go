@@ -208,7 +208,7 @@ func TestResourceTypeFlagsTakeTheSpecsTypes(t *testing.T) {
 		}
 		in := familytest.Input(strings.Join(tc.path, " "), nil, tc.flag, "nosuch", "name", "n", "options", "{}")
 		msg := familytest.BuildErr(t, op, in)
-		if !strings.Contains(msg, `invalid value "nosuch" for --`+tc.flag+": allowed values are airflow, alloydb, asana") {
+		if !strings.Contains(msg, `invalid value "nosuch" for --`+tc.flag+": allowed values are airflow, alloydb, anthropic, asana") {
 			t.Errorf("%v --%s nosuch: %s", tc.path, tc.flag, msg)
 		}
 	}
