@@ -3,8 +3,6 @@ package engine
 import (
 	"context"
 	"net/http"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,6 +12,7 @@ import (
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
+	"github.com/orgctl/orgctl/cmd/engine/send"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/completions"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -48,10 +47,7 @@ func viewKind(v kinds.View) objectKind {
 
 // resolveKind is the registry kind whose names orgctl turns into ids for
 // the completion kind of that name; false when it turns none.
-func resolveKind(name string) (string, bool) {
-	v, ok := kinds.ViewOf(name)
-	return v.Kind, ok && v.Names
-}
+func resolveKind(name string) (string, bool) { return send.ResolveKind(name) }
 
 // ObjectTypeKinds are the permission API's object types whose names
 // orgctl looks up ("folder" -> "folders"): the registry's kinds of an
@@ -112,9 +108,7 @@ func wireCompletion(op *Placed, f *cli.Factory, c *cobra.Command) {
 }
 
 // completionCache is the cache under $XDG_CACHE_HOME/orgctl/completions.
-func completionCache(ttl time.Duration) *completions.Cache {
-	return &completions.Cache{Dir: filepath.Join(settings.CacheDir(), "completions"), TTL: ttl}
-}
+func completionCache(ttl time.Duration) *completions.Cache { return send.CompletionCache(ttl) }
 
 // ForgetCompletions is the Factory's onChange: orgctl changed family, so its
 // cached lists are gone before the next completion.
@@ -153,7 +147,7 @@ func CompleteKind(f *cli.Factory, kind, toComplete string) (out []string, dir co
 		// or folder path the user would type, with the id beside it. The
 		// list is the one name lookups keep, so either fills it for the other.
 		k := kinds.Of(rk)
-		view := completions.Kind{List: nameList(rk), Value: "key", Label: []string{"id"}}
+		view := completions.Kind{List: send.NameList(rk), Value: "key", Label: []string{"id"}}
 		items := src.Items(context.Background(), view.List, func(ctx context.Context) ([]completions.Item, error) {
 			return fetchNamesForCompletion(ctx, f, cfg, k, deadline)
 		})
@@ -190,12 +184,7 @@ func fetchNamesForCompletion(ctx context.Context, f *cli.Factory, cfg *settings.
 
 // completionOrigin names the org a list belongs to without resolving the
 // token (which may mean a slow keyring).
-func completionOrigin(cfg *settings.Config) string {
-	if cfg.Sandbox {
-		return cli.SandboxBaseURL
-	}
-	return strings.TrimRight(cfg.BaseURL, "/")
-}
+func completionOrigin(cfg *settings.Config) string { return send.Origin(cfg) }
 
 // fetchForCompletion sends one GET of the kind's list: no retries, an
 // attempt timeout of the completion deadline, and a budget ledger with

@@ -16,6 +16,7 @@ import (
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine/bulkjob"
+	"github.com/orgctl/orgctl/cmd/engine/send"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/output/jsonscan"
@@ -31,9 +32,6 @@ type Engine struct {
 	Printer *output.Printer
 	names   *resolve.Resolver
 	cached  sync.Map // kinds whose names came from the cache, not the API
-	// client, when set, takes every request instead of the Factory's: a
-	// bulk job's, paced to stop waiting when the job is interrupted.
-	client *client.Client
 	// onChange is told the budget family of every successful mutation
 	// (the completion and name caches forget it).
 	onChange func(family string)
@@ -79,77 +77,24 @@ func (e *Engine) getter(ctx context.Context) func(path, scope string) (json.RawM
 	}
 }
 
-// sendWith is the send phase: the call's reads and Merge, the main request
-// (all pages with --all), then its follow-ups, each through the one client.
-// mainCtx, when set, is the main request's own context, so a bulk job can
-// tell the moment that request gets its budget. render, when set, starts
-// the print phase's work on a single answer while it arrives (see
-// renderer).
-func (e *Engine) sendWith(ctx, mainCtx context.Context, c *Call, render func(*jsonscan.Reader) any) (*client.Response, error) {
-	if mainCtx == nil {
-		mainCtx = ctx
-	}
-	cl, err := e.apiClient()
+// sender is the send phase through the engine's client (package send,
+// which a --from job uses as well).
+func (e *Engine) sender() sendPhase { return sendPhase{e} }
+
+// sendPhase sends one call as package send does, through the Factory's
+// client, made when the first call is sent.
+type sendPhase struct{ e *Engine }
+
+func (s sendPhase) Send(ctx, mainCtx context.Context, c *Call, render func(*jsonscan.Reader) any) (*client.Response, error) {
+	cl, err := s.e.apiClient()
 	if err != nil {
 		return nil, err
 	}
-	if len(c.Reads) > 0 {
-		current := make([]json.RawMessage, 0, len(c.Reads))
-		for _, r := range c.Reads {
-			resp, err := cl.Do(ctx, r)
-			if err != nil {
-				return nil, err
-			}
-			current = append(current, resp.Data)
-		}
-		if c.Op.Hooks.Merge != nil {
-			if err := c.Op.Hooks.Merge(c, current); err != nil {
-				return nil, err
-			}
-		}
+	sd := send.Sender{Client: cl, OnChange: s.e.onChange}
+	if !s.e.quiet() {
+		sd.Notice = s.e.f.IO.Notice
 	}
-	req := c.Request()
-	req.Render = render
-	var resp *client.Response
-	if c.Pages.All {
-		var parts []json.RawMessage
-		err = cl.Pages(mainCtx, req, func(r *client.Response) error {
-			parts = append(parts, r.Data)
-			resp = r
-			return nil
-		})
-		if err == nil && len(parts) > 1 {
-			resp.Data, err = client.JoinArrays(parts)
-		}
-	} else {
-		resp, err = cl.Do(mainCtx, req)
-		if err == nil && c.Op.List && resp.HasMore && !e.quiet() {
-			flag := c.Pages.Flag
-			if flag == "" {
-				flag = "--all"
-			}
-			e.f.IO.Notice("more results available: add %s to fetch every page", flag)
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	for _, next := range c.Then {
-		r2, err := next.Build(resp.Data)
-		var r2resp *client.Response
-		if err == nil {
-			r2resp, err = cl.Do(ctx, r2)
-		}
-		if err == nil && !next.Keep {
-			resp = r2resp
-		}
-		if err != nil {
-			e.changed(c)
-			return nil, fmt.Errorf("%s %s succeeded, but the follow-up request (%s) failed: %w", req.Method, req.Path, next.What, err)
-		}
-	}
-	e.changed(c)
-	return resp, nil
+	return sd.Send(ctx, mainCtx, c, render)
 }
 
 // print is the print phase. An empty list on a terminal says so on
@@ -230,13 +175,6 @@ func narrow(data json.RawMessage, keep func(json.RawMessage) bool) (json.RawMess
 		}
 	}
 	return json.Marshal(kept)
-}
-
-// changed tells the completion cache about every successful mutation.
-func (e *Engine) changed(c *Call) {
-	if c.Op.Mutating() && e.onChange != nil {
-		e.onChange(ratebudget.Family(c.Op.Path))
-	}
 }
 
 // confirm asks the person at the terminal (call has refused an
@@ -352,7 +290,7 @@ func confirmQuestion(c *Call, objs []any) string {
 
 // refuseUnattended refuses a destructive call that nobody can confirm.
 // Arguments given by name (refs not yet looked up) are shown as typed.
-func (e *Engine) refuseUnattended(c *Call, refs []nameRef) error {
+func (e *Engine) refuseUnattended(c *Call, refs []send.Ref) error {
 	if e.f.CanPrompt() {
 		return nil
 	}
@@ -662,9 +600,4 @@ func (e *Engine) namesOf(ctx context.Context) func(kind string) ([]resolve.Objec
 }
 
 // apiClient is the client the engine's requests go through.
-func (e *Engine) apiClient() (*client.Client, error) {
-	if e.client != nil {
-		return e.client, nil
-	}
-	return e.f.Client()
-}
+func (e *Engine) apiClient() (*client.Client, error) { return e.f.Client() }

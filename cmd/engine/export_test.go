@@ -11,6 +11,3 @@ var (
 )
 
 var NearNames = nearNames
-
-// NameRefs are the names in an Input that resolution looks up.
-func NameRefs(op *Placed, in Input) []nameRef { return nameRefs(op, in) }

@@ -9,148 +9,16 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
-	"github.com/orgctl/orgctl/cmd/cli"
-	"github.com/orgctl/orgctl/cmd/engine/opdef"
+	"github.com/orgctl/orgctl/cmd/engine/send"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
-	"github.com/orgctl/orgctl/completions"
-	"github.com/orgctl/orgctl/output/lazy"
-	"github.com/orgctl/orgctl/ratebudget"
 )
-
-// nameRef is one value of an Input that names an object instead of giving
-// its id: an argument (Flag "") or one element of a field's values.
-type nameRef struct {
-	Kind resolve.Kind
-	Text string
-	Arg  int    // index in Input.Args, when Flag is ""
-	Flag string // the field's flag
-	Elem int    // index in Input.Values[Flag]
-	Part int    // index among the comma-separated parts of that value (opdef.KStrings)
-	// KeyOnly marks the KEY of a KEY=VALUE value (Field.KeyKind).
-	KeyOnly bool
-	// stand is a syntactically valid id of the kind, unique in the call,
-	// used to check the rest of the input before any lookup.
-	stand string
-}
-
-// nameRefs finds the names in an Input: values of arguments and fields of
-// an object kind that do not look like an id of that kind.
-func nameRefs(op *Placed, in Input) []nameRef {
-	var refs []nameRef
-	add := func(kindName string, r nameRef) {
-		rk, ok := resolveKind(kindName)
-		if !ok {
-			return
-		}
-		k := kinds.Of(rk)
-		if strings.TrimSpace(r.Text) == "" || resolve.LooksLikeID(k, r.Text) {
-			return
-		}
-		r.Kind = k
-		r.stand = standIn(k, len(refs)+1)
-		refs = append(refs, r)
-	}
-	for i, a := range in.Args {
-		if i < len(op.Args.Params) {
-			add(op.ArgKindIn(i, in), nameRef{Text: a, Arg: i})
-		}
-	}
-	for _, fd := range op.Fields {
-		vals, ok := in.Values[fd.Flag]
-		if !ok {
-			continue
-		}
-		kind := fd.KindIn(in)
-		for e, v := range vals {
-			if fd.KeyKind != "" {
-				parts := []string{v}
-				if fd.Kind == opdef.KStrings {
-					parts = strings.Split(v, ",")
-				}
-				for p, text := range parts {
-					part := -1
-					if fd.Kind == opdef.KStrings {
-						part = p
-					}
-					if key, _, ok := strings.Cut(text, "="); ok {
-						add(fd.KeyKind, nameRef{Text: strings.TrimSpace(key), Flag: fd.Flag, Elem: e, Part: part, KeyOnly: true})
-					}
-				}
-				continue
-			}
-			if fd.Kind == opdef.KStrings {
-				for p, part := range strings.Split(v, ",") {
-					add(kind, nameRef{Text: strings.TrimSpace(part), Flag: fd.Flag, Elem: e, Part: p})
-				}
-				continue
-			}
-			add(kind, nameRef{Text: v, Flag: fd.Flag, Elem: e, Part: -1})
-		}
-	}
-	return refs
-}
-
-// standIn is the n-th stand-in id of a kind: valid for its syntax checks,
-// never a real object's id.
-func standIn(k resolve.Kind, n int) string {
-	for _, cand := range []string{
-		fmt.Sprintf("user_%dresolve", n), fmt.Sprintf("9%08d", n), fmt.Sprintf("app_9%08d", n),
-		fmt.Sprintf("00000000-0000-4000-8000-9%011d", n),
-	} {
-		if resolve.LooksLikeID(k, cand) {
-			return cand
-		}
-	}
-	return fmt.Sprintf("resolve%d", n)
-}
-
-// substitute returns a copy of in with each ref's value replaced by
-// ids[its stand-in], or by the stand-in itself when ids has none (to build
-// and check the call before any lookup).
-func substitute(in Input, refs []nameRef, ids map[string]string) Input {
-	value := func(r nameRef) string {
-		if id, ok := ids[r.stand]; ok {
-			return id
-		}
-		return r.stand
-	}
-	out := in
-	out.Args = append([]string(nil), in.Args...)
-	out.Values = make(map[string][]string, len(in.Values))
-	for k, v := range in.Values {
-		out.Values[k] = append([]string(nil), v...)
-	}
-	for _, r := range refs {
-		if r.Flag == "" {
-			out.Args[r.Arg] = value(r)
-			continue
-		}
-		replace := func(old string) string {
-			if r.KeyOnly {
-				_, rest, _ := strings.Cut(old, "=")
-				return value(r) + "=" + rest
-			}
-			return value(r)
-		}
-		if r.Part < 0 {
-			out.Values[r.Flag][r.Elem] = replace(out.Values[r.Flag][r.Elem])
-			continue
-		}
-		parts := strings.Split(out.Values[r.Flag][r.Elem], ",")
-		parts[r.Part] = replace(parts[r.Part])
-		out.Values[r.Flag][r.Elem] = strings.Join(parts, ",")
-	}
-	return out
-}
 
 // resolveNames looks every ref up (the resolve phase): the object found
 // for each, by the ref's stand-in.
-func (e *Engine) resolveNames(ctx context.Context, refs []nameRef) (map[string]resolve.Object, error) {
+func (e *Engine) resolveNames(ctx context.Context, refs []send.Ref) (map[string]resolve.Object, error) {
 	if len(refs) == 0 {
 		return nil, nil
 	}
@@ -168,7 +36,7 @@ func (e *Engine) resolveNames(ctx context.Context, refs []nameRef) (map[string]r
 			}
 			return nil, err
 		}
-		found[ref.stand] = o
+		found[ref.Stand] = o
 	}
 	return found, nil
 }
@@ -228,8 +96,7 @@ func (e *Engine) resolver() (*resolve.Resolver, error) {
 		return nil, err
 	}
 	e.names = resolve.New(cl)
-	e.names.Store = nameStore{cache: completionCache(e.cfg.CompletionCacheTTL), profile: e.cfg.Profile, origin: completionOrigin(e.cfg),
-		served: &e.cached}
+	e.names.Store = send.NameStore(e.cfg, &e.cached)
 	return e.names, nil
 }
 
@@ -248,101 +115,25 @@ func (e *Engine) fetched(kind string) *resolve.Resolver {
 	return e.names
 }
 
-// nameStore keeps the resolver's lists in the completion cache, beside the
-// completion lists and forgotten with them when orgctl changes the family:
-// a second command within the TTL looks a name up without a request.
-type nameStore struct {
-	cache   *completions.Cache
-	profile string
-	origin  string
-	served  *sync.Map // kinds whose list came from the cache
-}
-
-// nameList is the cache list of a kind's names.
-func nameList(kind string) string {
-	k, _ := kinds.Lookup(kind)
-	return "names-" + ratebudget.Family(k.List)
-}
-
-func (s nameStore) Load(kind string) ([]map[string]string, bool) {
-	e := s.cache.Read(s.profile, nameList(kind))
-	if e == nil || e.Origin != s.origin || !s.cache.Fresh(e) {
-		return nil, false
-	}
-	items := make([]map[string]string, len(e.Items))
-	for i, it := range e.Items {
-		items[i] = it
-	}
-	if s.served != nil {
-		s.served.Store(kind, true)
-	}
-	return items, true
-}
-
-func (s nameStore) Save(kind string, items []map[string]string) {
-	if s.cache.TTL <= 0 {
-		return
-	}
-	entry := completions.Entry{Origin: s.origin, FetchedAt: time.Now(), Items: make([]completions.Item, len(items))}
-	for i, it := range items {
-		entry.Items[i] = it
-	}
-	_ = s.cache.Write(s.profile, nameList(kind), entry)
-}
-
-// refuseBuiltin refuses a call that deletes an object the org cannot do
-// without (a built-in group, a system folder), before anything is sent:
-// from the name where the name decides it, else (found not nil) from the
-// object as the lookup listed it.
-func refuseBuiltin(op *Placed, refs []nameRef, found map[string]resolve.Object) error {
-	for _, ref := range refs {
-		if !deletesObject(op, ref) {
-			continue
-		}
-		why := ref.Kind.ProtectedKey(ref.Text)
-		if why == "" && found != nil {
-			why = found[ref.stand].Protected
-		}
-		if why != "" {
-			return builtinRefusal(ref, why)
-		}
-	}
-	return nil
-}
-
-func builtinRefusal(ref nameRef, why string) error {
-	return cli.UsageErrorf("refusing to delete %s %s: %s, and the org cannot do without it (nothing was changed)",
-		kinds.Singular(ref.Kind.Name), ref.Text, why)
-}
-
-// deletesObject reports a call that deletes the very object ref names
-// (DELETE /groups/{id}), not something inside it (a member of the group).
-func deletesObject(op *Placed, ref nameRef) bool {
-	return op.Method == http.MethodDelete && ref.Flag == "" && ref.Arg == len(op.Args.Params)-1 &&
-		placeholders.Get().ReplaceAllString(op.Path, "{}") == ref.Kind.List+"/{}"
-}
-
 // foundObject is the object a lookup answered when the call reads that
 // very object, by the id the lookup found, with nothing else asked of the
 // read (no query, no follow-up): printing it saves the second request.
-func foundObject(c *Call, refs []nameRef, found map[string]resolve.Object) json.RawMessage {
+func foundObject(c *Call, refs []send.Ref, found map[string]resolve.Object) json.RawMessage {
 	op := c.Op
 	if op.Method != http.MethodGet || op.List || len(refs) != 1 || len(c.Reads) > 0 || len(c.Then) > 0 || c.Pages.All ||
 		len(c.Req.Query) > 0 || c.Req.Path != "" {
 		return nil
 	}
 	ref := refs[0]
-	if ref.Flag != "" || ref.Arg != len(op.Args.Params)-1 || ref.Kind.Get == "" || placeholders.Get().ReplaceAllString(ref.Kind.Get, "{}") != placeholders.Get().ReplaceAllString(op.Path, "{}") {
+	if ref.Flag != "" || ref.Arg != len(op.Args.Params)-1 || ref.Kind.Get == "" || !send.SamePath(ref.Kind.Get, op.Path) {
 		return nil
 	}
-	return found[ref.stand].Raw
+	return found[ref.Stand].Raw
 }
-
-var placeholders = lazy.Regexp{Expr: `\{[^}]*\}`}
 
 // dryRunNames lists the lookups first, then the call with each name where
 // its id will go.
-func (e *Engine) dryRunNames(c *Call, refs []nameRef) error {
+func (e *Engine) dryRunNames(c *Call, refs []send.Ref) error {
 	r, err := e.resolver()
 	if err != nil {
 		r = resolve.New(nil) // not logged in: still list what would be looked up
@@ -351,7 +142,7 @@ func (e *Engine) dryRunNames(c *Call, refs []nameRef) error {
 	var plan []planned
 	seen := map[string]bool{}
 	for _, ref := range refs {
-		names[ref.stand] = "<" + ref.Text + ">"
+		names[ref.Stand] = "<" + ref.Text + ">"
 		p := r.Plan(ref.Kind, ref.Text)
 		if p == nil {
 			continue
@@ -367,7 +158,7 @@ func (e *Engine) dryRunNames(c *Call, refs []nameRef) error {
 }
 
 // lookupWhat names what one lookup request finds: one name, or a kind's list.
-func lookupWhat(p *resolve.Planned, refs []nameRef) string {
+func lookupWhat(p *resolve.Planned, refs []send.Ref) string {
 	if len(p.Request.Query) > 0 {
 		return fmt.Sprintf("%s %q", kinds.Singular(p.Kind), p.Name)
 	}

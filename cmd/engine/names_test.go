@@ -7,6 +7,7 @@ import (
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
+	"github.com/orgctl/orgctl/cmd/engine/send"
 	"github.com/orgctl/orgctl/cmd/families"
 )
 
@@ -35,7 +36,7 @@ func TestNameRefsFollowKindBy(t *testing.T) {
 		{flags: map[string][]string{"object-id": {"Nightly invoice sync"}}}, // no type: no kind
 	} {
 		in := opdef.Input{Args: tc.args, Values: tc.flags}
-		refs := engine.NameRefs(opdef.Alone(op), in)
+		refs := send.Find(opdef.Alone(op), in).Refs
 		var got []string
 		for _, r := range refs {
 			got = append(got, r.Kind.Name)

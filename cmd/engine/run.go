@@ -9,6 +9,7 @@ import (
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine/bulkjob"
+	"github.com/orgctl/orgctl/cmd/engine/send"
 )
 
 // This file is one call of an operation, phase by phase, top to bottom:
@@ -42,8 +43,8 @@ func run(op *Placed, f *cli.Factory, c *cobra.Command, args []string) error {
 	}
 	// build: once, with a stand-in id for each name, so that bad input
 	// exits 2 before any lookup is sent; resolve binds the ids in later.
-	refs := nameRefs(op, in)
-	call, err := op.Build(substitute(in, refs, nil), f.IO.In)
+	names := send.Find(op, in)
+	call, err := op.Build(names.Fill(nil), f.IO.In)
 	if err != nil {
 		return err
 	}
@@ -52,24 +53,25 @@ func run(op *Placed, f *cli.Factory, c *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	return e.call(c.Context(), call, refs, o)
+	return e.call(c.Context(), call, names, o)
 }
 
 // Run is the phases of a built call that names nothing by name.
 func (e *Engine) Run(ctx context.Context, c *Call, o RunOptions) error {
-	return e.call(ctx, c, nil, o)
+	return e.call(ctx, c, send.Found{}, o)
 }
 
-// call is a built call's phases, in order; refs are the names its stand-ins
-// stand for. Whatever can refuse the call does so before anything is sent,
-// and whatever can refuse it without lookups does so before them.
-func (e *Engine) call(ctx context.Context, c *Call, refs []nameRef, o RunOptions) error {
+// call is a built call's phases, in order; names are the names its
+// stand-ins stand for. Whatever can refuse the call does so before anything
+// is sent, and whatever can refuse it without lookups does so before them.
+func (e *Engine) call(ctx context.Context, c *Call, names send.Found, o RunOptions) error {
+	refs := names.Refs
 	// check: --columns, and deleting what the org cannot do without, as far
 	// as the names alone tell.
 	if err := e.checkColumns(c); err != nil {
 		return err
 	}
-	if err := refuseBuiltin(c.Op, refs, nil); err != nil {
+	if err := names.Refuse(nil); err != nil {
 		return err
 	}
 	for _, w := range c.Warnings {
@@ -93,7 +95,7 @@ func (e *Engine) call(ctx context.Context, c *Call, refs []nameRef, o RunOptions
 	if err != nil {
 		return err
 	}
-	if err := refuseBuiltin(c.Op, refs, found); err != nil {
+	if err := names.Refuse(found); err != nil {
 		return err
 	}
 	c.Bind(foundIDs(found))
@@ -117,7 +119,7 @@ func (e *Engine) call(ctx context.Context, c *Call, refs []nameRef, o RunOptions
 		return nil // the change is there already: nothing sent
 	}
 	// send, then print.
-	resp, err := e.sendWith(ctx, nil, c, e.renderer(c, o))
+	resp, err := e.sender().Send(ctx, nil, c, e.renderer(c, o))
 	if err != nil {
 		return err
 	}
@@ -136,14 +138,14 @@ func (e *Engine) call(ctx context.Context, c *Call, refs []nameRef, o RunOptions
 
 // labelArgs names the arguments that were looked up by the objects found,
 // for the prompt and the line that confirms the write.
-func labelArgs(c *Call, refs []nameRef, found map[string]resolve.Object) {
+func labelArgs(c *Call, refs []send.Ref, found map[string]resolve.Object) {
 	for _, ref := range refs {
 		if ref.Flag == "" {
 			if c.Labels.Args == nil {
 				c.Labels.Args = map[int]string{}
 			}
-			c.Labels.Args[ref.Arg] = found[ref.stand].Describe()
-			c.SetArgKey(ref.Arg, found[ref.stand].Key)
+			c.Labels.Args[ref.Arg] = found[ref.Stand].Describe()
+			c.SetArgKey(ref.Arg, found[ref.Stand].Key)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
+	"github.com/orgctl/orgctl/cmd/engine/send"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -20,8 +21,9 @@ import (
 // run prints and the run starts from.
 type checkPass struct {
 	*fileInput
-	namer Namer
-	bc    ratebudget.Config // read once: viper is slow enough to matter per row
+	// find finds an input's names (send.Find; a test counts its calls).
+	find func(op *opdef.Placed, in opdef.Input) send.Found
+	bc   ratebudget.Config // read once: viper is slow enough to matter per row
 
 	invalid  map[int]string // row -> what is wrong with it (--skip-invalid)
 	rows     int
@@ -115,7 +117,7 @@ func (j *checkPass) checkHeader(rd *bulk.Reader, pl *problemList, w io.Writer) e
 
 // rowProblems are what is wrong with one row: its values, its build with
 // stand-ins, a key an earlier row has (keys: key -> its first line).
-func (j *checkPass) rowProblems(row bulk.Row, keys map[uint64]int, unknownCol map[string]int) (opdef.Input, *opdef.Call, []Name, []string) {
+func (j *checkPass) rowProblems(row bulk.Row, keys map[uint64]int, unknownCol map[string]int) (opdef.Input, *opdef.Call, []send.Ref, []string) {
 	var probs []string
 	in, rp, complete := j.rowInput(row)
 	for _, m := range rp {
@@ -148,8 +150,8 @@ func (j *checkPass) rowProblems(row bulk.Row, keys map[uint64]int, unknownCol ma
 // checkRow builds one row with stand-ins for names, as the command line
 // is checked, so bad values are found before any request; and the row's
 // names, for the tally.
-func (j *checkPass) checkRow(in opdef.Input) (*opdef.Call, []Name, []string) {
-	names := j.namer.Names(j.op, in)
+func (j *checkPass) checkRow(in opdef.Input) (*opdef.Call, []send.Ref, []string) {
+	names := j.findNames(j.op, in)
 	if err := names.Refuse(nil); err != nil {
 		return nil, nil, []string{err.Error()}
 	}
@@ -159,7 +161,7 @@ func (j *checkPass) checkRow(in opdef.Input) (*opdef.Call, []Name, []string) {
 	}
 	if j.upd != nil {
 		var probs []string
-		uin := j.updateInput(in, j.namer.StandIn(j.op.Bulk.Exists.Kind))
+		uin := j.updateInput(in, send.StandIn(j.op.Bulk.Exists.Kind))
 		for flag := range in.Values {
 			if !j.upd.HasField(flag) && !slices.Contains(j.op.Bulk.Exists.Flags, flag) {
 				probs = append(probs, fmt.Sprintf("--on-exists update cannot apply %s: `%s` has no such field", flag, j.updateCommand()))
@@ -168,11 +170,19 @@ func (j *checkPass) checkRow(in opdef.Input) (*opdef.Call, []Name, []string) {
 		if len(probs) > 0 {
 			return nil, nil, probs
 		}
-		if _, err := j.upd.Build(j.namer.Names(j.upd, uin).Fill(nil), nil); err != nil && !nothingToChange(err) {
+		if _, err := j.upd.Build(j.findNames(j.upd, uin).Fill(nil), nil); err != nil && !nothingToChange(err) {
 			return nil, nil, j.problemText(err)
 		}
 	}
-	return c, names.List(), nil
+	return c, names.Refs, nil
+}
+
+// findNames are the names in an input, as every command finds them.
+func (j *checkPass) findNames(op *opdef.Placed, in opdef.Input) send.Found {
+	if j.find != nil {
+		return j.find(op, in)
+	}
+	return send.Find(op, in)
 }
 
 // check is the first pass: every row is read, mapped and built with

@@ -19,9 +19,10 @@
 // hundred thousand rows is checked whole in the memory of one row; the row
 // is built again, with its ids, only when it is sent.
 //
-// What it needs of the engine that runs one command (send a built call
-// paced by the budget, find and resolve the names in an Input) it asks
-// through Engine, which cmd/engine implements and hands it. It imports
-// opdef for what an operation is; it must not import cmd/engine (which
-// imports it), families or the root command package.
+// What it shares with the engine that runs one command (send a built call
+// paced by the budget, find the names in an Input, the name cache) it
+// takes from package send, which both use: the engine starts a job and the
+// job never calls back into it. It imports opdef for what an operation is;
+// it must not import cmd/engine (which imports it), families or the root
+// command package.
 package bulkjob

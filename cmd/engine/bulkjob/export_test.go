@@ -5,6 +5,7 @@ import (
 
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
+	"github.com/orgctl/orgctl/cmd/engine/send"
 )
 
 // What the package's external tests, which read real families' operations
@@ -16,9 +17,10 @@ type BulkJob = checkPass
 
 // NewTestJob is a job of op run as command with the given arguments and
 // flags on the command line, over a file of format.
-func NewTestJob(names Namer, op *opdef.Placed, command string, given []string, flags map[string][]string, format bulk.Format) *BulkJob {
+// find, when set, stands in for send.Find.
+func NewTestJob(find func(*opdef.Placed, opdef.Input) send.Found, op *opdef.Placed, command string, given []string, flags map[string][]string, format bulk.Format) *BulkJob {
 	spec := &jobSpec{op: op, o: Options{format: format}, base: opdef.Input{Command: command, Args: given, Values: flags}}
-	return &checkPass{fileInput: &fileInput{jobSpec: spec, cols: newBulkColumns(op, len(given))}, namer: names}
+	return &checkPass{fileInput: &fileInput{jobSpec: spec, cols: newBulkColumns(op, len(given))}, find: find}
 }
 
 func (j *checkPass) Command() string                                     { return j.base.Command }

@@ -37,7 +37,7 @@ type jobSpec struct {
 type bulkJob struct {
 	*jobSpec
 	f       *cli.Factory
-	eng     Engine
+	cfg     *settings.Config
 	printer *output.Printer
 	quiet   bool
 	store   bulk.Store
@@ -73,12 +73,12 @@ func (s *jobStop) err() error {
 
 // newBulkJob reads the command line's part of a job over a file: its
 // columns and its input (stdin spooled), not yet checked.
-func newBulkJob(f *cli.Factory, e Engine, printer *output.Printer, cfg *settings.Config, op *opdef.Placed, c *cobra.Command, base opdef.Input, yes bool, o Options) (*bulkJob, error) {
+func newBulkJob(f *cli.Factory, printer *output.Printer, cfg *settings.Config, op *opdef.Placed, c *cobra.Command, base opdef.Input, yes bool, o Options) (*bulkJob, error) {
 	spec := &jobSpec{op: op, cmd: c, o: o, yes: yes, base: base}
 	if op.Bulk.Exists != nil && op.Bulk.Exists.Check == nil && o.onExists == "update" {
 		spec.upd = op.Sibling(op.Bulk.Exists.Update)
 	}
-	j := &bulkJob{jobSpec: spec, f: f, eng: e, printer: printer, quiet: cfg.Quiet,
+	j := &bulkJob{jobSpec: spec, f: f, cfg: cfg, printer: printer, quiet: cfg.Quiet,
 		store: cli.JobStore()}
 	j.in = &fileInput{jobSpec: spec, cols: newBulkColumns(op, len(base.Args))}
 	if err := j.in.cols.mapColumns(o.maps); err != nil {
@@ -87,7 +87,7 @@ func newBulkJob(f *cli.Factory, e Engine, printer *output.Printer, cfg *settings
 	if err := j.in.openSource(f.IO, j.store); err != nil {
 		return nil, err
 	}
-	j.checked = &checkPass{fileInput: j.in, namer: e, bc: cfg.Budget}
+	j.checked = &checkPass{fileInput: j.in, bc: cfg.Budget}
 	return j, nil
 }
 
@@ -102,10 +102,10 @@ type Command struct {
 }
 
 // Run is a command's run with --from: check every row, then run them,
-// each through e. printer and cfg are what the command's output options
-// and settings made.
-func Run(ctx context.Context, f *cli.Factory, e Engine, printer *output.Printer, cfg *settings.Config, c Command) error {
-	j, err := newBulkJob(f, e, printer, cfg, c.Op, c.Cmd, c.Base, c.Yes, c.Options)
+// each through package send. printer and cfg are what the command's
+// output options and settings made.
+func Run(ctx context.Context, f *cli.Factory, printer *output.Printer, cfg *settings.Config, c Command) error {
+	j, err := newBulkJob(f, printer, cfg, c.Op, c.Cmd, c.Base, c.Yes, c.Options)
 	if err != nil {
 		return err
 	}
@@ -133,9 +133,9 @@ func (j *bulkJob) run(parent context.Context) error {
 	j.conn = conn
 	// Every request of the job, lookups included, goes through the job's
 	// connection; the caches hear of changes from the output, not per row.
-	onChange := j.eng.Through(conn.Client)
+	onChange := j.f.OnChange
 	id := j.jobID(conn.Target.BaseURL)
-	if j.runner, err = newRowRunner(j.in, j.checked, j.eng, j.halt, conn.Client); err != nil {
+	if j.runner, err = newRowRunner(j.in, j.checked, j.cfg, j.halt, conn.Client); err != nil {
 		return err
 	}
 	rows, err := j.in.rowSource(j.checked.invalid)

@@ -12,13 +12,14 @@ import (
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
+	"github.com/orgctl/orgctl/cmd/engine/send"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // tally counts a checked row's requests and lookups (names, as checkRow
 // found them) for the dry run and the ETA.
-func (j *checkPass) tally(in opdef.Input, c *opdef.Call, names []Name) {
+func (j *checkPass) tally(in opdef.Input, c *opdef.Call, names []send.Ref) {
 	bc := j.bc
 	count := func(method, path, note string) int {
 		k := method + " " + path + " " + note

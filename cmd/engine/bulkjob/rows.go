@@ -16,6 +16,8 @@ import (
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
+	"github.com/orgctl/orgctl/cmd/engine/send"
+	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/output/jsonscan"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -28,7 +30,7 @@ import (
 type rowRunner struct {
 	*fileInput
 	checked *checkPass
-	eng     Engine
+	sender  send.Sender
 	halt    *jobStop
 	client  *client.Client
 	lookup  *resolve.Resolver // names, as every command resolves them; made before the workers start
@@ -46,13 +48,13 @@ type rowRunner struct {
 	joins  joinQueue
 }
 
-func newRowRunner(in *fileInput, checked *checkPass, eng Engine, halt *jobStop, cl *client.Client) (*rowRunner, error) {
-	lookup, err := eng.Resolver()
-	if err != nil {
-		return nil, err
-	}
+func newRowRunner(in *fileInput, checked *checkPass, cfg *settings.Config, halt *jobStop, cl *client.Client) (*rowRunner, error) {
+	// Names are looked up as every command's are, the lists kept in the
+	// same cache, but through the job's client.
+	lookup := resolve.New(cl)
+	lookup.Store = send.NameStore(cfg, nil)
 	truth := resolve.New(cl)
-	return &rowRunner{fileInput: in, checked: checked, eng: eng, halt: halt, client: cl, lookup: lookup, truth: truth,
+	return &rowRunner{fileInput: in, checked: checked, sender: send.Sender{Client: cl}, halt: halt, client: cl, lookup: lookup, truth: truth,
 		lk: NewLookups(cl, truth, checked.bySubject)}, nil
 }
 
@@ -130,7 +132,7 @@ func (j *rowRunner) apply(ctx context.Context, row bulk.Row, leaving func() erro
 			return j.onExists(ctx, mainCtx, in, c, key, id, "")
 		}
 	}
-	resp, err := j.eng.Send(ctx, mainCtx, c)
+	resp, err := j.sender.Send(ctx, mainCtx, c, nil)
 	if err != nil {
 		var ae *client.APIError
 		if ex != nil && ex.Check == nil && errors.As(err, &ae) && ae.StatusCode == http.StatusConflict {
@@ -242,7 +244,7 @@ func (j *rowRunner) ApplyBatch(parent context.Context, rows []bulk.Row, sent fun
 		}
 		return nil
 	}
-	resp, err := j.eng.Send(ctx, bulk.WithLeaving(ctx, leaving), &joined)
+	resp, err := j.sender.Send(ctx, bulk.WithLeaving(ctx, leaving), &joined, nil)
 	for k, i := range idx {
 		key := out[i].Key
 		switch {
@@ -281,8 +283,8 @@ func (j *rowRunner) failed(key string, err error) bulk.Result {
 // build resolves a row's names (the job's one Resolver, so each list is
 // fetched once) and builds its call.
 func (j *rowRunner) build(ctx context.Context, in opdef.Input) (opdef.Input, *opdef.Call, error) {
-	names := j.eng.Names(j.op, in)
-	if refs := names.List(); len(refs) > 0 {
+	names := send.Find(j.op, in)
+	if refs := names.Refs; len(refs) > 0 {
 		j.warm(ctx, j.lookup)
 		ids := make(map[string]string, len(refs))
 		for _, ref := range refs {
@@ -417,7 +419,7 @@ func (j *rowRunner) onExists(ctx, mainCtx context.Context, in opdef.Input, c *op
 		return bulk.Result{Outcome: bulk.Skipped, Key: key, ID: id, Message: what}
 	case "update":
 		if j.op.Bulk.Exists.Check != nil { // the request updates what is there
-			resp, err := j.eng.Send(ctx, mainCtx, c)
+			resp, err := j.sender.Send(ctx, mainCtx, c, nil)
 			if err != nil {
 				return j.failed(key, err)
 			}
@@ -433,7 +435,7 @@ func (j *rowRunner) onExists(ctx, mainCtx context.Context, in opdef.Input, c *op
 			}
 			return j.failed(key, err)
 		}
-		if _, err := j.eng.Send(ctx, mainCtx, uc); err != nil {
+		if _, err := j.sender.Send(ctx, mainCtx, uc, nil); err != nil {
 			return j.failed(key, err)
 		}
 		return bulk.Result{Outcome: bulk.Updated, Key: key, ID: id}

@@ -55,10 +55,10 @@ func AddUserFileFlags(c *cobra.Command, what string) {
 
 // ReadUserFile reads and checks --from whole: every problem is listed by
 // line and nothing is acted on unless there is none (or --skip-invalid
-// leaves the invalid rows out). ok is false without --from. engine makes
-// what the rows' users are looked up through, once the file options are
-// read.
-func ReadUserFile(f *cli.Factory, c *cobra.Command, engine func() (Engine, *settings.Config, error)) (uf *UserFile, ok bool, err error) {
+// leaves the invalid rows out). ok is false without --from. config gives
+// the settings the rows' users are looked up with, once the file options
+// are read.
+func ReadUserFile(f *cli.Factory, c *cobra.Command, config func() (*settings.Config, error)) (uf *UserFile, ok bool, err error) {
 	if !FromFile(c) {
 		return nil, false, fileOnly(c, userFileFlags)
 	}
@@ -67,11 +67,11 @@ func ReadUserFile(f *cli.Factory, c *cobra.Command, engine func() (Engine, *sett
 	if err != nil {
 		return nil, true, err
 	}
-	e, cfg, err := engine()
+	cfg, err := config()
 	if err != nil {
 		return nil, true, err
 	}
-	j, err := newBulkJob(f, e, nil, cfg, opdef.Alone(&op), c, opdef.Input{Command: c.CommandPath(), Values: map[string][]string{}}, false, o)
+	j, err := newBulkJob(f, nil, cfg, opdef.Alone(&op), c, opdef.Input{Command: c.CommandPath(), Values: map[string][]string{}}, false, o)
 	if err != nil {
 		return nil, true, err
 	}

@@ -1,4 +1,4 @@
-package engine_test
+package send_test
 
 import (
 	"reflect"
@@ -7,24 +7,19 @@ import (
 
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
-	"github.com/orgctl/orgctl/cmd/engine"
-	"github.com/orgctl/orgctl/cmd/engine/bulkjob"
+	"github.com/orgctl/orgctl/cmd/engine/send"
 	"github.com/orgctl/orgctl/cmd/families/familytest"
 )
 
-// The engine finds a row's names for a --from job as it finds a command
-// line's: the same names, stand-ins in their place until the lookups
-// answer, then the ids; and the same refusal to delete a built-in object.
-func TestEngineFindsAJobsNamesAsACommandLines(t *testing.T) {
-	e, err := engine.New(familytest.Factory(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var namer bulkjob.Namer = e
+// The names of an input, for a command line and a --from job's row alike:
+// stand-ins in their place until the lookups answer, then the ids; and the
+// refusal to delete a built-in object, by its name or by what the lookup
+// found.
+func TestFindNamesFillsAndRefuses(t *testing.T) {
 	op := familytest.Op(t, "groups", "delete")
 	in := familytest.Input("orgctl groups delete", []string{"support"})
-	rn := namer.Names(op, in)
-	names := rn.List()
+	rn := send.Find(op, in)
+	names := rn.Refs
 	if len(names) != 1 || names[0].Text != "support" || names[0].Kind.Name != "groups" || names[0].Stand == "" {
 		t.Fatalf("names %+v", names)
 	}
@@ -42,17 +37,17 @@ func TestEngineFindsAJobsNamesAsACommandLines(t *testing.T) {
 		t.Errorf("a built-in group found by its lookup: %v", err)
 	}
 	add := familytest.Op(t, "groups", "members", "add")
-	members := namer.Names(add, familytest.Input("orgctl groups members add", []string{"support"}, "user", "1"))
-	if ms := members.List(); len(ms) == 0 || ms[0].Text != "support" {
+	members := send.Find(add, familytest.Input("orgctl groups members add", []string{"support"}, "user", "1"))
+	if ms := members.Refs; len(ms) == 0 || ms[0].Text != "support" {
 		t.Errorf("members add support: names %+v", ms)
 	} else if err := members.Refuse(map[string]resolve.Object{ms[0].Stand: found[names[0].Stand]}); err != nil {
 		t.Errorf("adding to a built-in group refused as if it deleted it: %v", err)
 	}
 	builtin := familytest.Input("orgctl groups delete", []string{kinds.BuiltinGroups[0]})
-	if err := namer.Names(op, builtin).Refuse(nil); err == nil {
+	if err := send.Find(op, builtin).Refuse(nil); err == nil {
 		t.Errorf("%s: not refused by its name", kinds.BuiltinGroups[0])
 	}
-	if s := namer.StandIn("users"); !resolve.LooksLikeID(kinds.Of("users"), s) {
+	if s := send.StandIn("users"); !resolve.LooksLikeID(kinds.Of("users"), s) {
 		t.Errorf("stand-in %q is no user id", s)
 	}
 }

@@ -1,0 +1,196 @@
+package send
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/orgctl/orgctl/client/kinds"
+	"github.com/orgctl/orgctl/client/resolve"
+	"github.com/orgctl/orgctl/cmd/cli/usage"
+	"github.com/orgctl/orgctl/cmd/engine/opdef"
+	"github.com/orgctl/orgctl/output/lazy"
+)
+
+// Ref is one value of an Input that names an object instead of giving its
+// id: an argument (Flag "") or one element of a field's values.
+type Ref struct {
+	Kind resolve.Kind
+	Text string
+	Arg  int    // index in Input.Args, when Flag is ""
+	Flag string // the field's flag
+	Elem int    // index in Input.Values[Flag]
+	Part int    // index among the comma-separated parts of that value (opdef.KStrings)
+	// KeyOnly marks the KEY of a KEY=VALUE value (Field.KeyKind).
+	KeyOnly bool
+	// Stand is a syntactically valid id of the kind, unique in the call,
+	// used to check the rest of the input before any lookup.
+	Stand string
+}
+
+// Found are the names of one Input, found once.
+type Found struct {
+	op   *opdef.Placed
+	in   opdef.Input
+	Refs []Ref
+}
+
+// Find finds the names in an Input: values of arguments and fields of an
+// object kind that do not look like an id of that kind.
+func Find(op *opdef.Placed, in opdef.Input) Found {
+	var refs []Ref
+	add := func(kindName string, r Ref) {
+		rk, ok := ResolveKind(kindName)
+		if !ok {
+			return
+		}
+		k := kinds.Of(rk)
+		if strings.TrimSpace(r.Text) == "" || resolve.LooksLikeID(k, r.Text) {
+			return
+		}
+		r.Kind = k
+		r.Stand = standIn(k, len(refs)+1)
+		refs = append(refs, r)
+	}
+	for i, a := range in.Args {
+		if i < len(op.Args.Params) {
+			add(op.ArgKindIn(i, in), Ref{Text: a, Arg: i})
+		}
+	}
+	for _, fd := range op.Fields {
+		vals, ok := in.Values[fd.Flag]
+		if !ok {
+			continue
+		}
+		kind := fd.KindIn(in)
+		for e, v := range vals {
+			if fd.KeyKind != "" {
+				parts := []string{v}
+				if fd.Kind == opdef.KStrings {
+					parts = strings.Split(v, ",")
+				}
+				for p, text := range parts {
+					part := -1
+					if fd.Kind == opdef.KStrings {
+						part = p
+					}
+					if key, _, ok := strings.Cut(text, "="); ok {
+						add(fd.KeyKind, Ref{Text: strings.TrimSpace(key), Flag: fd.Flag, Elem: e, Part: part, KeyOnly: true})
+					}
+				}
+				continue
+			}
+			if fd.Kind == opdef.KStrings {
+				for p, part := range strings.Split(v, ",") {
+					add(kind, Ref{Text: strings.TrimSpace(part), Flag: fd.Flag, Elem: e, Part: p})
+				}
+				continue
+			}
+			add(kind, Ref{Text: v, Flag: fd.Flag, Elem: e, Part: -1})
+		}
+	}
+	return Found{op: op, in: in, Refs: refs}
+}
+
+// ResolveKind is the kind whose names are looked up for values that
+// complete from the view named name; false when its names are not.
+func ResolveKind(name string) (string, bool) {
+	v, ok := kinds.ViewOf(name)
+	return v.Kind, ok && v.Names
+}
+
+// StandIn is the first stand-in id of the kind named kind.
+func StandIn(kind string) string {
+	k, _ := kinds.Lookup(kind)
+	return standIn(k, 1)
+}
+
+// standIn is the n-th stand-in id of a kind: valid for its syntax checks,
+// never a real object's id.
+func standIn(k resolve.Kind, n int) string {
+	for _, cand := range []string{
+		fmt.Sprintf("user_%dresolve", n), fmt.Sprintf("9%08d", n), fmt.Sprintf("app_9%08d", n),
+		fmt.Sprintf("00000000-0000-4000-8000-9%011d", n),
+	} {
+		if resolve.LooksLikeID(k, cand) {
+			return cand
+		}
+	}
+	return fmt.Sprintf("resolve%d", n)
+}
+
+// Fill returns a copy of the input with each name replaced by ids[its
+// stand-in], or by the stand-in itself when ids has none (to build and
+// check the call before any lookup).
+func (f Found) Fill(ids map[string]string) opdef.Input {
+	in := f.in
+	value := func(r Ref) string {
+		if id, ok := ids[r.Stand]; ok {
+			return id
+		}
+		return r.Stand
+	}
+	out := in
+	out.Args = append([]string(nil), in.Args...)
+	out.Values = make(map[string][]string, len(in.Values))
+	for k, v := range in.Values {
+		out.Values[k] = append([]string(nil), v...)
+	}
+	for _, r := range f.Refs {
+		if r.Flag == "" {
+			out.Args[r.Arg] = value(r)
+			continue
+		}
+		replace := func(old string) string {
+			if r.KeyOnly {
+				_, rest, _ := strings.Cut(old, "=")
+				return value(r) + "=" + rest
+			}
+			return value(r)
+		}
+		if r.Part < 0 {
+			out.Values[r.Flag][r.Elem] = replace(out.Values[r.Flag][r.Elem])
+			continue
+		}
+		parts := strings.Split(out.Values[r.Flag][r.Elem], ",")
+		parts[r.Part] = replace(parts[r.Part])
+		out.Values[r.Flag][r.Elem] = strings.Join(parts, ",")
+	}
+	return out
+}
+
+// Refuse refuses a call that deletes an object the org cannot do without
+// (a built-in group, a system folder), before anything is sent: from the
+// name where the name decides it, else (found not nil, by stand-in) from
+// the object as the lookup listed it.
+func (f Found) Refuse(found map[string]resolve.Object) error {
+	for _, ref := range f.Refs {
+		if !deletesObject(f.op, ref) {
+			continue
+		}
+		why := ref.Kind.ProtectedKey(ref.Text)
+		if why == "" && found != nil {
+			why = found[ref.Stand].Protected
+		}
+		if why != "" {
+			return usage.Errorf("refusing to delete %s %s: %s, and the org cannot do without it (nothing was changed)",
+				kinds.Singular(ref.Kind.Name), ref.Text, why)
+		}
+	}
+	return nil
+}
+
+// deletesObject reports a call that deletes the very object ref names
+// (DELETE /groups/{id}), not something inside it (a member of the group).
+func deletesObject(op *opdef.Placed, ref Ref) bool {
+	return op.Method == http.MethodDelete && ref.Flag == "" && ref.Arg == len(op.Args.Params)-1 &&
+		SamePath(op.Path, ref.Kind.List+"/{}")
+}
+
+// SamePath reports whether two path templates are the same path, whatever
+// their placeholders are named.
+func SamePath(a, b string) bool {
+	return placeholders.Get().ReplaceAllString(a, "{}") == placeholders.Get().ReplaceAllString(b, "{}")
+}
+
+var placeholders = lazy.Regexp{Expr: `\{[^}]*\}`}
