@@ -71,7 +71,8 @@ func (j *readJob) Apply(ctx context.Context, row bulk.Row, _ func() error) bulk.
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.answers[row.N] = resp.Data
-	if _, err := j.out.Write(append(b, '\n')); err == nil {
+	_, err = j.out.Write(append(b, '\n'))
+	if err == nil {
 		err = j.out.Sync() // before the journal says the row is done
 	}
 	if err != nil {

@@ -16,22 +16,9 @@ func terminalView(p *output.Printer) bool {
 	return p.IO.OutTTY && !p.Opts.Structured() && len(p.Opts.Columns) == 0
 }
 
-// detailView shows one object as key/value lines on a terminal, every
-// field the API returned; piped and in other formats the answer prints as
-// any other.
-func detailView(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
-	if !terminalView(p) {
-		return p.Print(data, c.Columns)
-	}
-	entries, err := output.Entries(data, time.Now())
-	if err != nil || entries == nil {
-		return p.Print(data, c.Columns)
-	}
-	return p.PrintEntries(entries)
-}
-
-// groupView is detailView with the members listed by email, group admins
-// marked.
+// groupView shows a group as key/value lines on a terminal, every field
+// the API returned, with the members listed by email, group admins marked;
+// piped and in other formats the answer prints as any other.
 func groupView(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
 	if !terminalView(p) {
 		return p.Print(data, c.Columns)

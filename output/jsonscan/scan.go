@@ -306,7 +306,8 @@ func (r *Reader) Skip() ([]byte, error) {
 	if r.Checked {
 		return r.skipChecked()
 	}
-	start := r.Pos
+	// Peek may skip blanks: each value starts where it finds it.
+	var start int
 	var err error
 	switch r.Peek() {
 	case '{':

@@ -34,7 +34,7 @@ func TestRegexpCompilesOnFirstGet(t *testing.T) {
 	if !re.Get().MatchString("aaa") || re.Get().MatchString("b") {
 		t.Fatal("wrong expression")
 	}
-	if re.Get() != re.Get() {
+	if first, again := re.Get(), re.Get(); first != again {
 		t.Fatal("compiled twice")
 	}
 }
