@@ -5,51 +5,13 @@ import (
 	"encoding/csv"
 	"io"
 
+	"github.com/orgctl/orgctl/output/csvguard"
 	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
-// CSV is written for spreadsheets, which run a cell that starts with = + -
-// or @ as a formula (=HYPERLINK(...) sends data away) and treat a leading
-// tab or carriage return alike. Cells come from the API and from input
-// files, written by other people, so every CSV orgctl writes goes through
-// CSVWriter, which prefixes such a cell with a single quote, as OWASP
-// recommends. A plain number such as -12 or +3.5 is left as it is: no
-// spreadsheet runs it, and quoting it would turn it into text.
-
-// CSVCell is the cell as CSVWriter writes it, before quoting.
-func CSVCell(s string) string {
-	if s == "" || !formulaStart(s[0]) || plainNumber(s) {
-		return s
-	}
-	return "'" + s
-}
-
-func formulaStart(c byte) bool {
-	return c == '=' || c == '+' || c == '-' || c == '@' || c == '\t' || c == '\r'
-}
-
-// plainNumber reports a signed decimal number: [+-]digits[.digits].
-func plainNumber(s string) bool {
-	i := 0
-	if s[0] == '+' || s[0] == '-' {
-		i++
-	}
-	digits, dot := 0, false
-	for ; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9':
-			digits++
-		case c == '.' && !dot && digits > 0:
-			dot = true
-			if i == len(s)-1 {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return digits > 0
-}
+// CSVCell is the cell as CSVWriter writes it, before quoting: a formula
+// made inert (see package csvguard, which owns the rule and its inverse).
+func CSVCell(s string) string { return csvguard.Cell(s) }
 
 // CSVWriter writes RFC 4180 CSV (fields with commas, quotes or line breaks
 // quoted, quotes doubled; lines end in LF, which every spreadsheet reads)

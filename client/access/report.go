@@ -14,6 +14,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/output/csvguard"
 	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
@@ -402,10 +403,7 @@ func ReadCSV(path string) ([]Row, error) {
 		r := Row{}
 		for i, v := range rec {
 			if i < len(cols) && cols[i] != "" {
-				if len(v) > 1 && v[0] == '\'' && strings.ContainsRune("=+-@\t\r", rune(v[1])) {
-					v = v[1:]
-				}
-				r[cols[i]] = v
+				r[cols[i]] = csvguard.Text(v)
 			}
 		}
 		rows = append(rows, r)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/orgctl/orgctl/output/csvguard"
 	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
@@ -294,7 +295,9 @@ func (r *Reader) csvRow(rec []string, start int) (Row, *Problem) {
 		if v == "" {
 			continue
 		}
-		row.Values[r.header[i]] = []string{v}
+		// A file orgctl wrote (a --failed file) has its formula cells
+		// guarded for spreadsheets; the value is what the guard stands for.
+		row.Values[r.header[i]] = []string{csvguard.Text(v)}
 	}
 	return row, nil
 }
