@@ -49,6 +49,7 @@ type scriptServer struct {
 	api  *sandbox.Server
 	drop map[string]bool // "METHOD /path": process, then cut the connection
 	hang map[string]bool // "METHOD /path": never answer
+	slow map[string]bool // "METHOD /path": answer 2 s after it took effect
 	// latency holds every answer back after the request took effect, so
 	// a script can kill a client with requests in flight.
 	latency time.Duration
@@ -71,6 +72,9 @@ func (s *scriptServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	api := s.api
 	key := r.Method + " " + strings.TrimPrefix(r.URL.Path, "/api/v2")
 	drop, hang, latency := s.drop[key], s.hang[key], s.latency
+	if s.slow[key] {
+		latency = max(latency, 2*time.Second)
+	}
 	s.mu.Unlock()
 	if hang {
 		select {
@@ -113,7 +117,7 @@ func scriptParams(dir string) testscript.Params {
 		Dir:                 dir,
 		RequireExplicitExec: false,
 		Setup: func(env *testscript.Env) error {
-			ss := &scriptServer{api: sandbox.New(sandbox.Options{}), drop: map[string]bool{}, hang: map[string]bool{},
+			ss := &scriptServer{api: sandbox.New(sandbox.Options{}), drop: map[string]bool{}, hang: map[string]bool{}, slow: map[string]bool{},
 				script: strings.TrimPrefix(filepath.Base(env.WorkDir), "script-")}
 			hs := httptest.NewServer(ss) // after every field ServeHTTP reads is set
 			env.Defer(hs.Close)
@@ -293,6 +297,9 @@ func scriptParams(dir string) testscript.Params {
 			// (! drop / ! hang answer such requests again.)
 			"drop": func(ts *testscript.TestScript, neg bool, args []string) { setMode(ts, "drop", args, neg) },
 			"hang": func(ts *testscript.TestScript, neg bool, args []string) { setMode(ts, "hang", args, neg) },
+			// slow METHOD PATH: answer such requests 2 s after they took
+			// effect, even to a client that has stopped waiting for them.
+			"slow": func(ts *testscript.TestScript, neg bool, args []string) { setMode(ts, "slow", args, neg) },
 			// redis start [PASSWORD] | stop | restart: a redis-server of the
 			// script's own; start points ORGCTL_BUDGET_STORE and $REDIS_URL at it.
 			"redis": scriptRedis,
@@ -377,9 +384,6 @@ func setMode(ts *testscript.TestScript, mode string, args []string, off bool) {
 	s := srv(ts)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	m := s.drop
-	if mode == "hang" {
-		m = s.hang
-	}
+	m := map[string]map[string]bool{"drop": s.drop, "hang": s.hang, "slow": s.slow}[mode]
 	m[args[0]+" "+args[1]] = !off
 }

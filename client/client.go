@@ -296,7 +296,7 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 	}
 	if isRedirect(resp.StatusCode) {
 		re := redirectError(r, resp, req.URL)
-		if !idempotent(r.Method) {
+		if !changesNothing(r) {
 			return nil, &OutcomeUnknownError{Method: r.Method, Path: r.Path, Cause: redirectCause{re}}
 		}
 		return nil, re
@@ -304,7 +304,7 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		out, err := envelopeOf(resp.Body, b)
 		if err != nil {
-			if !idempotent(r.Method) {
+			if !changesNothing(r) {
 				// A success we cannot read may still be a success.
 				return nil, &OutcomeUnknownError{Method: r.Method, Path: r.Path, Cause: fmt.Errorf("the HTTP %d answer could not be read: %w", resp.StatusCode, err)}
 			}
@@ -313,7 +313,7 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 		out.StatusCode, out.Header = resp.StatusCode, resp.Header
 		return out, nil
 	}
-	if !idempotent(r.Method) && outcomeOpen(resp.StatusCode) {
+	if !changesNothing(r) && outcomeOpen(resp.StatusCode) {
 		return nil, &OutcomeUnknownError{Method: r.Method, Path: r.Path, Cause: openAnswer(r, resp, b)}
 	}
 	return nil, decodeError(r, resp, b)
@@ -354,7 +354,7 @@ func (c *Client) transportFailure(r Request, err error) error {
 		return we
 	}
 	var ns *notSentError
-	if errors.As(err, &ns) || idempotent(r.Method) {
+	if errors.As(err, &ns) || changesNothing(r) {
 		return &TransportError{Method: r.Method, Path: r.Path, Cause: unwrapURLError(err)}
 	}
 	return &OutcomeUnknownError{Method: r.Method, Path: r.Path, Cause: unwrapURLError(err)}

@@ -59,6 +59,13 @@ func defaultTransport(idle int) http.RoundTripper {
 	return t
 }
 
+// changesNothing reports a request whose outcome is never in doubt: an
+// idempotent method, or a POST that only reads (POST /permissions/listObjects
+// needs a read scope). Interrupted or unanswered, it is simply not done.
+func changesNothing(r Request) bool {
+	return idempotent(r.Method) || strings.HasSuffix(r.Scope, "> Read") || strings.HasSuffix(r.Scope, ":read")
+}
+
 func idempotent(method string) bool {
 	switch method {
 	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete, http.MethodOptions:

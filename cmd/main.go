@@ -56,7 +56,7 @@ func explain(f *cli.Factory, err error) error {
 // --version never need them. Until then a signal takes its default action,
 // which ends the process with the same status, 130 or 143.
 func notifyContext() (ctx context.Context, interrupted func() int, arm func(), stop func()) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	var status atomic.Int32
 	signals := make(chan os.Signal, 1)
 	done := make(chan struct{})
@@ -77,7 +77,7 @@ func notifyContext() (ctx context.Context, interrupted func() int, arm func(), s
 					// From now on a signal takes its default action: a
 					// second Ctrl-C ends the process.
 					signal.Stop(signals)
-					cancel()
+					cancel(&cli.Interrupted{Signal: sig})
 				case <-done:
 				}
 			}()
@@ -86,16 +86,22 @@ func notifyContext() (ctx context.Context, interrupted func() int, arm func(), s
 	return ctx, func() int { return int(status.Load()) }, arm, func() {
 		close(done)
 		signal.Stop(signals)
-		cancel()
+		cancel(nil)
 	}
 }
 
-// finish prints the error, if any, and maps it to the exit status.
+// finish prints the error, if any, and maps it to the exit status. A run a
+// signal reached is interrupted, whatever it returned (a job whose last
+// steps were in flight may end without an error): 130 or 143, or 6 when a
+// write's outcome is unknown; never 0.
 func finish(stderr io.Writer, err error, signalled int) int {
-	if err == nil {
+	if err == nil && signalled == 0 {
 		return cli.ExitOK
 	}
-	code := cli.ExitCode(err)
+	code := cli.ExitOK
+	if err != nil {
+		code = cli.ExitCode(err)
+	}
 	if signalled != 0 && code != cli.ExitOutcomeUnknown {
 		name := "SIGINT"
 		if signalled == cli.ExitSIGTERM {

@@ -32,7 +32,8 @@ func TestFinish(t *testing.T) {
 		stderr    string
 	}{
 		{"success", nil, 0, cli.ExitOK, ""},
-		{"success after a signal", nil, cli.ExitSIGINT, cli.ExitOK, ""},
+		// a job whose last steps were in flight ends without an error: still interrupted
+		{"interrupted run that ended without an error", nil, cli.ExitSIGTERM, cli.ExitSIGTERM, "orgctl: interrupted (SIGTERM)\n"},
 		{"usage", cli.UsageErrorf("bad flag"), 0, cli.ExitUsage, "orgctl: bad flag\n"},
 		{"verdict without message", &cli.ExitError{Code: 1}, 0, 1, ""},
 		{"verdict with message", &cli.ExitError{Code: 4, Err: errors.New("token rejected")}, 0, 4, "orgctl: token rejected\n"},
