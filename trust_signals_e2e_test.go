@@ -33,4 +33,3 @@ func TestSignalWhileOffboardOnlyReadsExits143(t *testing.T) {
 		})
 	}
 }
-
