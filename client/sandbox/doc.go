@@ -50,7 +50,8 @@
 // user who has signed in has them, so here users who never signed in have none: API-created users,
 // synthetic load users (`sandbox serve --users N` adds no folder however large N is) and the empty
 // org's admin. In the demo org the admin has signed in (its folders come after the demo's, whose
-// ids stay put); nobody else has. listObjects lists no parentless folder (no root, no
+// ids stay put); nobody else has. The other users' sign-ins (seats.go) are made-up history laid
+// back from when the sandbox is made, and add no folder. listObjects lists no parentless folder (no root, no
 // personalRoot), and nothing of a user's personal tree (Drafts, Trash): those are one user's own,
 // not shared, and an access review covers none of them.
 //
@@ -113,6 +114,19 @@
 // Operations/Escalations nested in it) and on an app, direct user grants (dev.lee on Refund
 // Console, the disabled former.employee on Finance), the default groups' universal access and
 // support's; the disabled user is still in groups.
+//
+// # Seats and usage
+//
+// Users carry seat_type (builder for admins, externalUser for @partner.example addresses,
+// internalUser otherwise; 4.0 adds the field) and a last_active laid out back from Options.Now
+// when the sandbox is made, so "not seen for 90 days" holds on any day: in the demo the admin
+// signed in yesterday, dev.lee 12 days ago, ana.viewer 200, the disabled former.employee 300, and
+// priya.ops (an admin) never; synthetic user n of N n*400/N days ago, every tenth never, every
+// fifth a builder and every seventh an external seat. Their views and saves of apps are kept per
+// user, app and day (apps they reach through their grants), and GET /usage/user_summary,
+// /usage/user_details and /usage/app_summary sum them over start_date..end_date (end_date:
+// start_date + 30 days or yesterday, whichever is first). POST /users/{userId}/logout answers as
+// 4.0 publishes it when the route is served.
 //
 // # Access
 //

@@ -83,10 +83,7 @@ func (o *org) addUser(email, first, last string, admin, active bool, at time.Tim
 	n := o.next("/users")
 	u := obj{"id": userID(n), "legacy_id": float64(n), "email": email, "first_name": first, "last_name": last,
 		"active": active, "created_at": stamp(at), "last_active": nil, "metadata": obj{}, "is_admin": admin,
-		"user_type": "default", "seat_type": "internalUser", "two_factor_auth_enabled": false}
-	if admin {
-		u["seat_type"] = "builder" // admins build; the rest use what is built
-	}
+		"user_type": "default", "two_factor_auth_enabled": false, "seat_type": seatFor(email, admin)}
 	o.Collections["/users"] = append(o.Collections["/users"], u)
 	return u
 }
@@ -101,6 +98,9 @@ func createUser(c *call) (int, any) {
 	n := c.org.next("/users")
 	u["id"], u["legacy_id"], u["last_active"], u["is_admin"] = userID(n), float64(n), nil, false
 	u["created_at"] = stamp(c.now)
+	if _, ok := u["seat_type"].(string); !ok {
+		u["seat_type"] = seatFor(email, false)
+	}
 	c.org.Collections["/users"] = append(c.org.Collections["/users"], u)
 	return 200, one(u)
 }

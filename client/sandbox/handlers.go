@@ -102,6 +102,7 @@ var custom = lazy.Value[map[string]handler]{New: func() map[string]handler {
 	addOverrideHandlers(m)
 	addRevisionHandlers(m)
 	addV4Handlers(m)
+	addUsageHandlers(m)
 	return m
 }}
 

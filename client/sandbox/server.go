@@ -136,6 +136,11 @@ func New(opts Options) *Server {
 	s.st = newState(s.opts.Empty)
 	seedLoadUsers(s.st.Orgs[""], s.opts.Users)
 	seedLoadAccess(s.st.Orgs[""], s.opts.Groups, s.opts.Folders)
+	now := s.opts.Now()
+	if !s.opts.Empty {
+		seedDemoHistory(s.st.Orgs[""], now)
+	}
+	seedLoadHistory(s.st.Orgs[""], now, s.opts.Users, s.opts.Groups, s.opts.Folders)
 	return s
 }
 
