@@ -10,6 +10,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
+	"github.com/orgctl/orgctl/cmd/seats"
 	"github.com/orgctl/orgctl/output"
 )
 
@@ -32,7 +33,7 @@ user disables it; the API keeps the record.`,
   orgctl users update ana.viewer@sandbox.example --last-name Byron --active=false
   orgctl users delete ana.viewer@sandbox.example --yes`,
 		Columns: UserColumns,
-		Extra:   []engine.Workflow{engine.Attach(access.NewCmdOffboard)},
+		Extra:   []engine.Workflow{engine.Attach(access.NewCmdOffboard), engine.Attach(seats.NewCmdInactive)},
 		Ops: []opdef.Op{
 			{
 				Use: "list", Method: http.MethodGet, Path: "/users", Scope: "Users > Read", List: true,
