@@ -33,7 +33,7 @@ user disables it; the API keeps the record.`,
   orgctl users update ana.viewer@sandbox.example --last-name Byron --active=false
   orgctl users delete ana.viewer@sandbox.example --yes`,
 		Columns: UserColumns,
-		Extra:   []engine.Workflow{engine.Attach(access.NewCmdOffboard), engine.Attach(seats.NewCmdInactive)},
+		Extra:   []engine.Workflow{engine.Attach(access.NewCmdOffboard), engine.Attach(seats.NewCmdInactive), engine.Attach(seats.NewCmdReclaim)},
 		Ops: []opdef.Op{
 			{
 				Use: "list", Method: http.MethodGet, Path: "/users", Scope: "Users > Read", List: true,
