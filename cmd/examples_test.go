@@ -24,6 +24,7 @@ var notRunnable = []struct{ has, why string }{
 	{"--file", "reads a file"},
 	{"-file ", "reads a file"},
 	{"--from ", "reads a bulk input file"},
+	{"--exclude ", "reads a file"},
 	{"--since ", "reads an earlier report's file"},
 	{"jobs show", "names a job of another run"},
 	{"jobs rm", "names a job of another run"},

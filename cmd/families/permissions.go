@@ -11,6 +11,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
+	"github.com/orgctl/orgctl/cmd/seats"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/output/lazy"
 )
@@ -173,7 +174,7 @@ Gotchas:
   orgctl permissions report -o csv > access.csv
   orgctl permissions roles list`,
 		Columns: objectColumns,
-		Extra:   []engine.Workflow{engine.Attach(access.NewCmdListObjects), engine.Attach(access.NewCmdReport)},
+		Extra:   []engine.Workflow{engine.Attach(access.NewCmdListObjects), engine.Attach(access.NewCmdReport), engine.Attach(seats.NewCmdUnused)},
 		Ops: []opdef.Op{
 			{Use: "access-list OBJECT_TYPE OBJECT", Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Scope: "Permissions > Read",
 				Help: opdef.Help{

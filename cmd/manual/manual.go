@@ -42,6 +42,7 @@ var pages = []struct{ name, short string }{
 	{"spaces", "Many Spaces: one command in every Space, and promotion between them"},
 	{"budget", "The rate budget: points, waits, and a budget shared through Redis"},
 	{"resource-changes", "The announced resource changes and how to get ready for them"},
+	{"seats", "Seats and least privilege: inactive users, reclaim, unused access, HR sync"},
 }
 
 // Topics are the job topics, in order, their texts not yet read (Text
