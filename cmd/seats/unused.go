@@ -407,4 +407,3 @@ func writeSuggestions(name string, rows []map[string]any, what string) error {
 	}
 	return nil
 }
-
