@@ -108,7 +108,7 @@ func seedLoadHistory(o *org, now time.Time, n, groups, folders int) {
 		if i%10 == 0 {
 			continue
 		}
-		at := now.Add(-time.Duration(i) * 400 * 24 * time.Hour / time.Duration(n))
+		at := now.Add(-time.Duration(i*400*24*60/n) * time.Minute) // in minutes: i*400 days in nanoseconds overflows
 		signIn(u, at)
 		if groups > 0 && folders > 0 && i%3 != 0 {
 			// load-app-k sits in load-folder-k, which group g is granted when g%folders == k
@@ -167,14 +167,14 @@ func (c *call) usageOrg() string {
 	return "org_primary"
 }
 
-var badWindow = errBody("start_date and end_date must be dates as YYYY-MM-DD")
+func badWindow() obj { return errBody("start_date and end_date must be dates as YYYY-MM-DD") }
 
 // userSummary is GET /usage/user_summary: per user active in the window,
 // views, saves and apps used.
 func userSummary(c *call) (int, any) {
 	evs, ok := c.events()
 	if !ok {
-		return 400, badWindow
+		return 400, badWindow()
 	}
 	type sum struct {
 		row  obj
@@ -215,7 +215,7 @@ func userSummary(c *call) (int, any) {
 func userDetails(c *call) (int, any) {
 	evs, ok := c.events()
 	if !ok {
-		return 400, badWindow
+		return 400, badWindow()
 	}
 	email := c.q.Get("email")
 	var userID any = ""
@@ -268,7 +268,7 @@ func userDetails(c *call) (int, any) {
 func appSummary(c *call) (int, any) {
 	evs, ok := c.events()
 	if !ok {
-		return 400, badWindow
+		return 400, badWindow()
 	}
 	type sum struct {
 		views, saves     float64

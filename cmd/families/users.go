@@ -10,6 +10,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
+	"github.com/orgctl/orgctl/cmd/orgfiles"
 	"github.com/orgctl/orgctl/cmd/seats"
 	"github.com/orgctl/orgctl/output"
 )
@@ -33,7 +34,7 @@ user disables it; the API keeps the record.`,
   orgctl users update ana.viewer@sandbox.example --last-name Byron --active=false
   orgctl users delete ana.viewer@sandbox.example --yes`,
 		Columns: UserColumns,
-		Extra:   []engine.Workflow{engine.Attach(access.NewCmdOffboard), engine.Attach(seats.NewCmdInactive), engine.Attach(seats.NewCmdReclaim)},
+		Extra:   []engine.Workflow{engine.Attach(access.NewCmdOffboard), engine.Attach(seats.NewCmdInactive), engine.Attach(seats.NewCmdReclaim), engine.Attach(orgfiles.NewCmdUsersSync)},
 		Ops: []opdef.Op{
 			{
 				Use: "list", Method: http.MethodGet, Path: "/users", Scope: "Users > Read", List: true,

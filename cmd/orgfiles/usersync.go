@@ -1,0 +1,300 @@
+package orgfiles
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/orgctl/orgctl/client/bulk"
+	"github.com/orgctl/orgctl/client/orgcode"
+	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/output/atomicfile"
+)
+
+// SyncOptions are one HR sync, parsed and checked.
+type SyncOptions struct {
+	Factory        *cli.Factory
+	From           string
+	Map            map[string]string // file column -> field
+	DisableMissing bool
+	Yes, DryRun    bool
+	ExitCode       bool
+	Out            string
+	MaxChanges     int // -1: no limit
+}
+
+// NewCmdUsersSync parses 'users sync' into SyncOptions and hands them to
+// runF (syncRun when nil).
+func NewCmdUsersSync(f *cli.Factory, runF func(*SyncOptions) error) *cobra.Command {
+	o := &SyncOptions{Factory: f}
+	var maps []string
+	c := &cobra.Command{
+		Use:   "sync --from HR_FILE",
+		Short: "Make the org's users equal to an HR export: create, update, and disable who left",
+		Long: `The file (CSV with a header row) is the truth for the users it covers: its
+"email" column names each user, "first_name" and "last_name" their names, and
+every other column a metadata attribute (department...). --map COLUMN=FIELD
+reads another column as one of those ("Work Email"=email).
+
+Users the file has and the org lacks are created; users whose names or
+attributes differ are updated (attributes the file has no column for are
+kept); with --disable-missing, active users the file lacks are disabled,
+never an admin (and so never the token's own user, which an admin holds).
+A user the org has disabled stays disabled.
+
+It prints a plan in the shape of 'orgctl plan' (-o markdown for a pull
+request, -o json; --exit-code exits 7 when it has changes) and sends nothing
+unless --yes, which applies it as apply does: paced, journaled, resumable.
+--out FILE saves the plan, which 'orgctl apply FILE' applies exactly as
+reviewed. --max-changes N refuses (exit 2, nothing sent) a plan of more than
+N changes.
+
+See 'orgctl help seats'.`,
+		Example: `  orgctl users sync --from hr.csv --disable-missing
+  orgctl users sync --from hr.csv --map "Work Email"=email --disable-missing --out sync.plan
+  orgctl users sync --from hr.csv --disable-missing --max-changes 20 --yes`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if !c.Flags().Changed("max-changes") {
+				o.MaxChanges = -1
+			} else if o.MaxChanges < 0 {
+				return cli.UsageErrorf("--max-changes %d: give the most changes to allow, 0 or more", o.MaxChanges)
+			}
+			o.Map = map[string]string{}
+			for _, m := range maps {
+				col, field, ok := strings.Cut(m, "=")
+				if !ok || col == "" || field == "" {
+					return cli.UsageErrorf("--map %q: give COLUMN=FIELD, for example --map \"Work Email\"=email", m)
+				}
+				o.Map[col] = field
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return syncRun(c.Context(), o)
+		},
+	}
+	engine.Describe(c, engine.Facts{Method: "POST", Path: "/users", Scope: "Users > Write",
+		Also: []string{"Users > Read", "User Attributes > Read (when the file names an attribute)"},
+		Requests: `one GET /users (2 points), and GET /user_attributes (5) when the file
+names an attribute; then per change as apply prices it: create POST /users,
+update PATCH /users/{id}, disable DELETE /users/{id} (2 points each).`})
+	fl := c.Flags()
+	fl.StringVar(&o.From, "from", "", "the HR export, a CSV `FILE` with a header row (required)")
+	c.MarkFlagRequired("from")
+	fl.StringArrayVar(&maps, "map", nil, "read the file's `COLUMN=FIELD` as that field (email, first_name, last_name, or an attribute; repeatable)")
+	fl.BoolVar(&o.DisableMissing, "disable-missing", false, "disable the active users the file lacks (never admins)")
+	fl.BoolVar(&o.Yes, "yes", false, "apply the plan (without it, only print it)")
+	fl.BoolVar(&o.DryRun, "dry-run", false, "print the plan and send nothing (the default without --yes)")
+	fl.BoolVar(&o.ExitCode, "exit-code", false, "exit 7 when the plan has changes, 0 when it has none")
+	fl.StringVar(&o.Out, "out", "", "also save the plan to `FILE`, for `orgctl apply FILE`")
+	fl.IntVar(&o.MaxChanges, "max-changes", 0, "refuse, sending nothing, a plan of more than `N` changes")
+	return c
+}
+
+// readHRFile turns the file into user documents, one per row.
+func readHRFile(name string, maps map[string]string) (*orgcode.Files, error) {
+	fh, err := os.Open(name)
+	if err != nil {
+		return nil, cli.UsageErrorf("--from: %v", err)
+	}
+	defer fh.Close()
+	r := csv.NewReader(fh)
+	r.FieldsPerRecord = -1
+	header, err := r.Read()
+	if err != nil {
+		return nil, cli.UsageErrorf("--from %s: no header row: %v", name, err)
+	}
+	fields := make([]string, len(header))
+	emailCol := -1
+	for i, h := range header {
+		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
+		if m, ok := maps[h]; ok {
+			h = m
+		}
+		fields[i] = strings.ToLower(h)
+		if fields[i] == "email" {
+			emailCol = i
+		}
+	}
+	if emailCol < 0 {
+		return nil, cli.UsageErrorf("--from %s: no email column (the header is %s): name it email, or pass --map COLUMN=email; nothing was sent", name, strings.Join(header, ","))
+	}
+	k := orgcode.KindNamed("users")
+	files := &orgcode.Files{Dir: name, Docs: map[string][]*orgcode.Doc{}, Kinds: map[string]bool{"users": true}}
+	seen := map[string]int{}
+	line := 1
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		line++
+		if err != nil {
+			return nil, cli.UsageErrorf("--from %s: %v; nothing was sent", name, err)
+		}
+		if emailCol >= len(rec) || strings.TrimSpace(rec[emailCol]) == "" {
+			return nil, cli.UsageErrorf("--from %s:%d: no email; nothing was sent", name, line)
+		}
+		email := strings.TrimSpace(rec[emailCol])
+		if !strings.Contains(email, "@") {
+			return nil, cli.UsageErrorf("--from %s:%d: %q is not an email; nothing was sent", name, line, email)
+		}
+		if at, dup := seen[strings.ToLower(email)]; dup {
+			return nil, cli.UsageErrorf("--from %s:%d: %s is on line %d too; nothing was sent", name, line, email, at)
+		}
+		seen[strings.ToLower(email)] = line
+		d := &orgcode.Doc{Kind: k, Key: email, Fields: map[string]any{}, File: name, Line: line}
+		attrs := map[string]any{}
+		for i, v := range rec {
+			if i == emailCol || i >= len(fields) || fields[i] == "" {
+				continue
+			}
+			v = strings.TrimSpace(v)
+			switch fields[i] {
+			case "first_name", "last_name":
+				if v != "" {
+					d.Fields[fields[i]] = v
+				}
+			default:
+				attrs[fields[i]] = v
+			}
+		}
+		if len(attrs) > 0 {
+			d.Fields["attributes"] = attrs
+		}
+		files.Docs["users"] = append(files.Docs["users"], d)
+	}
+	return files, nil
+}
+
+func syncRun(ctx context.Context, o *SyncOptions) error {
+	f := o.Factory
+	files, err := readHRFile(o.From, o.Map)
+	if err != nil {
+		return err
+	}
+	cfg, err := f.Config()
+	if err != nil {
+		return err
+	}
+	markdown := cfg.Output == "markdown"
+	var p *output.Printer
+	if !markdown {
+		if p, err = cli.NewPrinter(f.IO, cfg); err != nil {
+			return err
+		}
+	}
+	if o.Yes && o.DryRun {
+		return cli.UsageErrorf("--yes applies the plan and --dry-run sends nothing: pass one")
+	}
+	conn, err := f.JobConnection(ctx, 4)
+	if err != nil {
+		return err
+	}
+	r, err := orgcode.ReadingFor(files, []string{"users"})
+	if err != nil {
+		return err
+	}
+	if err := orgcode.CheckFiles(files, r); err != nil {
+		return &cli.UsageError{Err: fmt.Errorf("%w\n(nothing was sent)", err)}
+	}
+	live, err := readLive(ctx, f, conn, r, cfg.Budget)
+	if err != nil {
+		return err
+	}
+	inFile := map[string]*orgcode.Doc{}
+	for _, d := range files.Docs["users"] {
+		inFile[strings.ToLower(d.Key)] = d
+	}
+	kept := 0
+	for _, ld := range live.Docs["users"] {
+		d := inFile[strings.ToLower(ld.Key)]
+		if d == nil {
+			// Admins stay, whatever the file says: the token's own user
+			// is one, and an HR export is no place to remove an admin.
+			if ld.Fields["admin"] == true {
+				files.Docs["users"] = append(files.Docs["users"], &orgcode.Doc{Kind: ld.Kind, Key: ld.Key, Fields: map[string]any{}, File: o.From})
+				if !ld.Inactive {
+					kept++
+				}
+			}
+			continue
+		}
+		// Attributes the file has no column for are kept.
+		if a, ok := d.Fields["attributes"].(map[string]any); ok {
+			merged := map[string]any{}
+			if la, ok := ld.Fields["attributes"].(map[string]any); ok {
+				for k, v := range la {
+					merged[k] = v
+				}
+			}
+			for k, v := range a {
+				merged[k] = v
+			}
+			d.Fields["attributes"] = merged
+		}
+	}
+	plan := orgcode.Diff(files, live, r, o.DisableMissing, cfg.Budget)
+	if o.DisableMissing && kept > 0 && !f.Quiet() {
+		f.IO.Notice("orgctl: %d admins the file lacks are kept: sync never disables an admin", kept)
+	}
+	if o.MaxChanges >= 0 && len(plan.Changes) > o.MaxChanges {
+		writePlan(f.IO.Err, plan, cfg.Budget, false)
+		return cli.UsageErrorf("the plan has %d changes, more than --max-changes %d: nothing was sent", len(plan.Changes), o.MaxChanges)
+	}
+	if o.Out != "" {
+		b, err := plan.Save(conn.Target.BaseURL, o.From, []string{"users"}, time.Now())
+		if err != nil {
+			return err
+		}
+		if err := atomicfile.Write(o.Out, append(b, '\n'), 0o644); err != nil {
+			return fmt.Errorf("saving the plan: %w", err)
+		}
+		if !f.Quiet() {
+			f.IO.Notice("orgctl: plan saved to %s; apply exactly it with `orgctl apply %s`", o.Out, o.Out)
+		}
+	}
+	if o.Yes {
+		b, err := os.ReadFile(o.From)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(b)
+		flags := []string{}
+		if o.DisableMissing {
+			flags = append(flags, "--disable-missing")
+		}
+		return runApply(ctx, f, conn, orgOptions{yes: true, parallel: 4, prune: o.DisableMissing}, cfg.Budget, plan, live, applyJob{
+			id: bulk.JobID("orgctl users sync", flags, conn.Target.BaseURL, sum[:]), flags: flags, input: o.From,
+			resumed: "the users, read afresh, need what is left"})
+	}
+	switch {
+	case markdown:
+		writeMarkdown(f.IO.Out, plan, cfg.Budget)
+	case p.Opts.Structured():
+		b, err := json.Marshal(planData(plan))
+		if err != nil {
+			return err
+		}
+		if err := p.Print(b, nil); err != nil {
+			return err
+		}
+	default:
+		writePlan(f.IO.Out, plan, cfg.Budget, f.IO.ColorOut)
+	}
+	if o.ExitCode && !plan.Empty() {
+		return &cli.ExitError{Code: cli.ExitFindings}
+	}
+	return nil
+}
