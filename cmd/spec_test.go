@@ -89,7 +89,8 @@ func TestEveryOperationHasACommand(t *testing.T) {
 		published[endpointKey(op.Method, op.Path)] = true
 	}
 	for _, c := range cmds {
-		if !published[endpointKey(c.Annotations["method"], c.Annotations["path"])] {
+		// the operations 4.0 added are checked by TestHelpNamesEveryOperationOf40
+		if !published[endpointKey(c.Annotations["method"], c.Annotations["path"])] && spec.Find(c.Annotations["method"], c.Annotations["path"]) == nil {
 			t.Errorf("%s declares %s %s, which the API does not publish", c.CommandPath(), c.Annotations["method"], c.Annotations["path"])
 		}
 	}

@@ -318,7 +318,7 @@ func seedDemo(st *state) {
 	o.Singletons["/sso/config"] = templateData("GET /sso/config")
 	o.Singletons["/organization/ai_settings"] = templateData("GET /organization/ai_settings")
 
-	o.seedAppResources()
+	o.seedV4()
 
 	// The admin has signed in (once the demo was set up, so the demo's folder
 	// ids stay put); the others have not, so only the admin has Drafts.

@@ -33,6 +33,16 @@ func addV4Handlers(custom map[string]handler) {
 // resources its queries use: what GET /apps?using_resource= answers from.
 const appUses = "_resources"
 
+// seedV4 gives the demo org what the 4.0 operations read: apps that use
+// its resources, and a branch to reset.
+func (o *org) seedV4() {
+	o.seedAppResources()
+	if app := o.appByName("Refund Console"); app != nil {
+		o.Collections[branchesKey] = append(o.Collections[branchesKey], obj{"branch_id": fmt.Sprintf("branch_%d", o.next(branchesKey)),
+			"branch_name": "hotfix", "shared": true, "element": obj{"element_id": app["id"], "element_type": "PAGE", "element_name": app["name"]}})
+	}
+}
+
 // seedAppResources makes the demo apps use the demo resources, so that the
 // apps behind a resource (and behind an audit finding) can be listed.
 func (o *org) seedAppResources() {

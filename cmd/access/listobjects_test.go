@@ -42,7 +42,7 @@ func TestNewCmdListObjectsParsesTheSubjectAndTypes(t *testing.T) {
 func TestListObjectsHelpStatesScopeAndCost(t *testing.T) {
 	f, _, _ := clitest.Buffered(t, "")
 	c := NewCmdListObjects(f, nil)
-	for _, want := range []string{"\nScope:  Permissions > Read\n", "\nCost:   10 points per request", "\n\nRequests: one POST /permissions/listObjects per type"} {
+	for _, want := range []string{"\nScope:  permissions:read (Permissions > Read)\n", "\nCost:   10 points per request", "\n\nRequests: one POST /permissions/listObjects per type"} {
 		if !strings.Contains(c.Long, want) {
 			t.Errorf("help lacks %q:\n%s", want, c.Long)
 		}

@@ -110,7 +110,9 @@ orgctl refuses (exit 2) before changing anything.`,
 		Requests: `the lists of users and groups, and of access tokens when an admin
 is among the users (whose token this is); per user, eight POST
 /permissions/listObjects (effective and direct, per type); then 2 points to
-disable, 5 per group, 10 per grant revoked. What remains after is worked out
+disable and 2 to end the user's sessions (POST /users/{userId}/logout, where
+the instance's API description has it: API 4.0), 5 per group, 10 per grant
+revoked. What remains after is worked out
 from what the user reached before and what was removed, not read again. On a
 terminal the lists of folders, apps, resources and resource configurations
 name the objects (14 points); piped, and with -o json/yaml/csv, objects are
@@ -190,7 +192,8 @@ func offboardRun(ctx context.Context, o *OffboardOptions) error {
 	if err := loadNamesForPeople(ctx, f, p, org); err != nil {
 		return err
 	}
-	before, steps, err := offboardSteps(ctx, org, users, o.rowOf)
+	logout := endsSessions(ctx, f)
+	before, steps, err := offboardSteps(ctx, org, users, o.rowOf, logout)
 	if err != nil {
 		return err
 	}
@@ -239,7 +242,7 @@ func offboardRun(ctx context.Context, o *OffboardOptions) error {
 
 // offboardSteps reads what each user reaches and the changes that end it:
 // disable, leave each group, revoke each direct grant.
-func offboardSteps(ctx context.Context, org *access.Org, users []*access.User, rowOf map[string]int) ([]access.Row, []offboardStep, error) {
+func offboardSteps(ctx context.Context, org *access.Org, users []*access.User, rowOf map[string]int, logout bool) ([]access.Row, []offboardStep, error) {
 	var before []access.Row
 	var steps []offboardStep
 	for _, u := range users {
@@ -252,6 +255,11 @@ func offboardSteps(ctx context.Context, org *access.Org, users []*access.User, r
 		if u.Active {
 			steps = append(steps, offboardStep{key: "disable " + u.Email, row: row, user: u.Email, verb: "disable", what: u.Email,
 				req: client.Request{Method: http.MethodDelete, Path: client.Path("users", u.ID), Scope: "Users > Write"}})
+		}
+		if logout && u.Active {
+			// with the disable: a disabled user's next request fails anyway, and a rerun has nothing to do
+			steps = append(steps, offboardStep{key: "end the sessions of " + u.Email, row: row, user: u.Email, verb: "end", what: "the sessions of " + u.Email,
+				req: client.Request{Method: http.MethodPost, Path: client.Path("users", u.ID, "logout"), Scope: "Users > Write", Body: map[string]any{}}})
 		}
 		for _, g := range org.GroupsOf(u.ID) {
 			steps = append(steps, offboardStep{key: fmt.Sprintf("remove %s from group %s", u.Email, g.Name), row: row, user: u.Email,

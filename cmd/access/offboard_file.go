@@ -104,6 +104,8 @@ func stepDone(verb string) string {
 		return "Removed"
 	case "revoke":
 		return "Revoked"
+	case "end":
+		return "Ended"
 	}
 	return ""
 }

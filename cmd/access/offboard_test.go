@@ -54,7 +54,7 @@ func TestOffboardFromHasTheFileOptions(t *testing.T) {
 			t.Errorf("users offboard has no --%s", name)
 		}
 	}
-	if !strings.Contains(c.Long, "\nScope:  Users > Write\n") || !strings.Contains(c.Long, "Permissions > Write") || c.Annotations["cost"] != "2" {
+	if !strings.Contains(c.Long, "\nScope:  users:write (Users > Write)\n") || !strings.Contains(c.Long, "Permissions > Write") || c.Annotations["cost"] != "2" {
 		t.Errorf("help or annotations lack the facts: %v\n%s", c.Annotations, c.Long)
 	}
 	// what is sent is said once, and as the run sends it: the reach after

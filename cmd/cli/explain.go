@@ -79,6 +79,9 @@ func explainAPI(cfg *settings.Config, ae *client.APIError) {
 			hint = fmt.Sprintf("Create a token with the %q scope (Settings > API) and log in with it.", ae.Scope)
 		}
 	}
+	if h := planHint(ae); h != "" {
+		hint = strings.TrimSpace(hint + "\n" + h)
+	}
 	if h := spaceHint(cfg, ae); h != "" {
 		hint = strings.TrimSpace(hint + "\n" + h)
 	}

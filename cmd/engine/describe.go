@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/orgctl/orgctl/client/spec"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/ratebudget"
 )
@@ -33,7 +34,23 @@ func (fa Facts) Cost() int { return ratebudget.ListPrice(fa.Path) }
 // text is the block help ends its description with.
 func (fa Facts) text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "API:    %s /api/v2%s\nScope:  %s", fa.Method, fa.Path, fa.Scope)
+	scope := fa.Scope
+	op := spec.Find(fa.Method, fa.Path)
+	if t := op.ScopeText(); t != "" {
+		scope = t // as tokens spell it, with the console's label
+	}
+	fmt.Fprintf(&b, "API:    %s /api/v2%s", fa.Method, fa.Path)
+	if plan := op.PlanText(); plan != "" {
+		line := plan
+		if plan == "Business" {
+			line = "Business and Enterprise"
+		}
+		if notes := op.Notes(); len(notes) > 0 {
+			line += "; " + strings.ToLower(notes[0][:1]) + notes[0][1:]
+		}
+		fmt.Fprintf(&b, "\nPlan:   %s", line)
+	}
+	fmt.Fprintf(&b, "\nScope:  %s", scope)
 	if len(fa.Also) > 0 {
 		// one scope per item, never split, lines within 80 columns
 		line := "\n        and"

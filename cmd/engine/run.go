@@ -77,8 +77,18 @@ func (e *Engine) call(ctx context.Context, c *Call, names send.Found, o RunOptio
 	for _, w := range c.Warnings {
 		e.f.IO.Warn("%s", w)
 	}
+	// version: what the instance's own API description lacks is refused
+	// before any lookup; the description is read only for what is newer
+	// than every instance orgctl supports has.
+	note, err := e.gate(ctx, c)
+	if err != nil {
+		return err
+	}
 	// dry run: the lookups and requests it would send, with their cost.
 	if c.Op.Mutating() && o.DryRun {
+		if note != "" {
+			e.f.IO.Notice("%s", note)
+		}
 		if len(refs) > 0 {
 			return e.dryRunNames(c, refs)
 		}

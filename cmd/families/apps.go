@@ -46,11 +46,13 @@ Gotchas:
 			{Header: "UPDATED", Field: "updated_at"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Method: http.MethodGet, Path: "/apps", Scope: "Apps > Read",
+			{Use: "list", Method: http.MethodGet, Path: "/apps", Scope: "Apps > Read", List: true,
 				Help: opdef.Help{
 					Short:   "List apps",
-					Example: "  orgctl apps list\n  orgctl apps list --jq '.[] | select(.folder_id == \"app_7\") | .name'",
+					Long:    "--using-resource and --name-contains filter on the server (API 4.0); an older\ninstance refuses them before anything is sent.",
+					Example: "  orgctl apps list\n  orgctl apps list --using-resource legacy-mssql\n  orgctl apps list --name-contains refund\n  orgctl apps list --jq '.[] | select(.folder_id == \"app_7\") | .name'",
 				},
+				Fields: appsListFields,
 			},
 			{Use: "get APP_ID", Method: http.MethodGet, Path: "/apps/{appId}", Scope: "Apps > Read",
 				Help: opdef.Help{
@@ -99,5 +101,6 @@ Gotchas:
 				Hooks: opdef.Hooks{Shape: argToBody("appId", "app_id")},
 			},
 		},
+		Groups: []engine.Group{validateGroup()},
 	}
 }

@@ -159,6 +159,7 @@ other local users (ps), so pass secret values with --body FILE or --body - inste
 					{Flag: "name", Key: "name", Required: true, Usage: "variable name"},
 					{Flag: "description", Key: "description", Usage: "what the variable is for"},
 					{Flag: "secret", Key: "secret", Kind: opdef.KBool, Usage: "hide the values in the editor"},
+					{Flag: "default-value", Key: "default_value", Usage: "the value in environments without one of their own (API 4.0)"},
 					{Flag: "value", In: opdef.InLocal, Kind: opdef.KTexts, KeyKind: "environments", Usage: "value for one environment, `ENVIRONMENT=VALUE` (the environment's id or name; repeatable)"},
 				},
 
@@ -193,6 +194,7 @@ environment's value and keeps the others. With --body the body is sent as is.`,
 					{Flag: "name", Key: "name", Usage: "new name"},
 					{Flag: "description", Key: "description", Usage: "new description"},
 					{Flag: "secret", Key: "secret", Kind: opdef.KBool, Usage: "make the values secret or not"},
+					{Flag: "default-value", Key: "default_value", Usage: "new default value, for environments without one of their own (API 4.0)"},
 					{Flag: "value", In: opdef.InLocal, Kind: opdef.KTexts, KeyKind: "environments", Usage: "set one environment's value, `ENVIRONMENT=VALUE` (the environment's id or name; repeatable)"},
 				},
 

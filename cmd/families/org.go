@@ -182,7 +182,7 @@ The API documentation names no scope for this call; orgctl assumes "Organization
 				Columns: []output.Column{{Header: "TYPE", Field: "type"}, {Header: "ENABLED", Field: "enabled"}, {Header: "ID", Field: "measurement_id"}, {Header: "HOST", Field: "host"}},
 			},
 		},
-		Groups: []engine.Group{{
+		Groups: []engine.Group{codeExecutorGroup(), {
 			Name:    "ai-settings",
 			Short:   "Show and change the organization's AI features",
 			Long:    "Retool 3.165.0+.",

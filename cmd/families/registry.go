@@ -93,7 +93,7 @@ var registry = []Family{
 	{Name: "users", Aliases: []string{"user"}, build: usersGroup,
 		short: "List, create, update and disable users"},
 	{Name: "workflows", Aliases: []string{"workflow", "wf"}, build: workflowsGroup,
-		short: "List workflows and inspect workflow runs"},
+		short: "List, update and delete workflows; inspect workflow runs"},
 }
 
 // List is every family, sorted by name, without building any.

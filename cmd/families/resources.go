@@ -71,6 +71,7 @@ removals affect, when, and what to do.`,
 				},
 				Fields: []opdef.Field{
 					{Flag: "type", Key: "resource_type", In: opdef.InQuery, Enum: queryEnum(http.MethodGet, "/resources", "resource_type"), Usage: "only resources of this `TYPE`"},
+					{Flag: "name-contains", Key: "name_contains", In: opdef.InQuery, Usage: "only resources whose name contains `TEXT` (any case; API 4.0)"},
 				},
 			},
 			{

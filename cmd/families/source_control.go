@@ -146,6 +146,7 @@ Gotchas:
 				Columns: deploymentColumns},
 		},
 		Groups: []engine.Group{
+			branchesGroup(),
 			{
 				Name:  "config",
 				Short: "Read and write the provider configuration",

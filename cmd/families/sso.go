@@ -64,6 +64,7 @@ Gotchas:
 					f("oidc-auth-url", "oidc_auth_url", "OIDC authorization URL"),
 					f("oidc-token-url", "oidc_token_url", "OIDC token URL"),
 					f("oidc-userinfo-url", "oidc_userinfo_url", "OIDC userinfo URL"),
+					f("oidc-end-session-url", "oidc_end_session_url", "OIDC end-session URL, for 'users logout --sso' (API 4.0)"),
 					f("oidc-audience", "oidc_audience", "OIDC audience"),
 					f("jwt-email-key", "jwt_email_key", "JWT claim with the email"),
 					f("jwt-first-name-key", "jwt_first_name_key", "JWT claim with the first name"),

@@ -10,7 +10,7 @@ import (
 
 func workflowsGroup() engine.Group {
 	return engine.Group{
-		Long: `Workflows of the organization or Space (read only through this API).`,
+		Long: `Workflows of the organization or Space. update and delete need API 4.0.`,
 		Example: `  orgctl workflows list
   orgctl workflows get 'Nightly invoice sync' -o yaml
   orgctl workflows runs get RUN_ID`,
@@ -22,7 +22,7 @@ func workflowsGroup() engine.Group {
 			{Header: "TIMEZONE", Field: "timezone"},
 			{Header: "FOLDER", Field: "folder_id", Names: "folders"},
 		},
-		Ops: []opdef.Op{
+		Ops: append([]opdef.Op{
 			{Use: "list", Method: http.MethodGet, Path: "/workflows", Scope: "Workflows > Read", List: true,
 				Help: opdef.Help{
 					Short:   "List workflows",
@@ -33,7 +33,7 @@ func workflowsGroup() engine.Group {
 				Help: opdef.Help{Short: "Show a workflow", Example: "  orgctl workflows get 'Nightly invoice sync'"},
 				Args: opdef.Args{Params: []string{"workflowId"}},
 			},
-		},
+		}, workflowsV4Ops()...),
 		Groups: []engine.Group{{
 			Name:    "runs",
 			Short:   "Inspect workflow runs",

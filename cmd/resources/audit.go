@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -19,7 +20,9 @@ import (
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // auditLevels are the --fail-on thresholds, most urgent first (changes.StatusRank orders them).
@@ -44,6 +47,32 @@ var auditColumns = []output.Column{
 	{Header: "TYPE", Field: "type"},
 	{Header: "CHANGE", Field: "change"},
 	{Header: "ACTION", Field: "action"},
+	{Header: "APPS", Field: "apps", Value: appNames},
+}
+
+// auditFinding is a finding with the apps that use its resource: the
+// people who must hear of it. Apps is nil (null in JSON) when the instance
+// cannot say, and empty when no app uses the resource.
+type auditFinding struct {
+	changes.Finding
+	Apps []appRef `json:"apps"`
+}
+
+type appRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// appNames is the APPS cell: the apps' names, comma-separated.
+func appNames(rec map[string]any) string {
+	apps, _ := rec["apps"].([]any)
+	names := make([]string, 0, len(apps))
+	for _, a := range apps {
+		if m, ok := a.(map[string]any); ok {
+			names = append(names, fmt.Sprint(m["name"]))
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // AuditOptions are one audit's settings, parsed and checked.
@@ -52,6 +81,9 @@ type AuditOptions struct {
 	AsOf     time.Time
 	FailOn   string
 	ListOnly bool
+	// NoApps skips the reads of the apps behind each finding.
+	NoApps bool
+	DryRun bool
 }
 
 // NewCmdAudit is a report over many requests, so it has its own run
@@ -59,7 +91,7 @@ type AuditOptions struct {
 // It parses into AuditOptions for runF (auditRun when nil).
 func NewCmdAudit(f *cli.Factory, runF func(*AuditOptions) error) *cobra.Command {
 	var asOf, failOn string
-	var listOnly bool
+	var listOnly, noApps, dryRun bool
 	c := &cobra.Command{
 		Use:   "audit",
 		Short: "Report resources affected by announced resource-type deprecations and removals",
@@ -68,7 +100,9 @@ func NewCmdAudit(f *cli.Factory, runF func(*AuditOptions) error) *cobra.Command 
 2027-Q2) and its ODBC params allowlist, the columnar-database (vertica) and
 data-governance (bigid) types (removed 2027-Q1), document-database server 3.4
 and earlier (mongodb), preinstalled libraries in custom auth (2027-Q2) and the
-built-in email sender on the Free plan (2027-01-01).
+built-in email sender on the Free plan (2027-01-01). Each finding names the
+apps that use its resource (GET /apps?using_resource=, on instances that
+publish it): the people to tell.
 
 Status, most urgent first: removed (fails now), breaking (fails now or removal
 under way this quarter), deprecated (works; act before the deadline), check
@@ -76,16 +110,18 @@ under way this quarter), deprecated (works; act before the deadline), check
 the earliest; days left count to a quarter's first day.
 
 Output: a terminal groups findings by status; piped, one finding per line:
-status, deadline, days left, id, name, type, change, action (tab-separated, no
-header); -o json gives the list of findings. --fail-on LEVEL exits 7 after
+status, deadline, days left, id, name, type, change, action, apps
+(tab-separated, no header); -o json gives the list of findings, each with its
+"apps" ([{"id","name"}]; null where the instance cannot say). --fail-on LEVEL exits 7 after
 printing when a finding at or above LEVEL exists (for CI).`,
 		Example: `  orgctl resources audit
   orgctl resources audit --as-of 2026-12-01 -o json
+  orgctl resources audit --dry-run             # what it reads and costs
   orgctl resources audit --fail-on breaking    # in CI: exit 7 when something fails now
   orgctl resources audit --jq '.[] | select(.change == "tsql-connector-v1-v2-removed") | .resource_name'`,
 		Args: cli.NoArgsGroup,
 		RunE: func(c *cobra.Command, _ []string) error {
-			o := &AuditOptions{Factory: f, FailOn: failOn, ListOnly: listOnly, AsOf: time.Now()}
+			o := &AuditOptions{Factory: f, FailOn: failOn, ListOnly: listOnly, NoApps: noApps, DryRun: dryRun, AsOf: time.Now()}
 			if c.Flags().Changed("as-of") {
 				t, err := time.ParseInLocation("2006-01-02", asOf, time.Local)
 				if err != nil {
@@ -102,16 +138,20 @@ printing when a finding at or above LEVEL exists (for CI).`,
 			return auditRun(c.Context(), o)
 		},
 	}
-	engine.Describe(c, engine.Facts{Method: http.MethodGet, Path: "/resources", Scope: "Resources > Read",
+	engine.Describe(c, engine.Facts{Method: http.MethodGet, Path: "/resources", Scope: "Resources > Read", Also: []string{"apps:read (Apps > Read)"},
 		Requests: `1 GET /resources, plus 1 GET /resources/{id} for each mssql, mongodb,
 restapi, graphql, openapi and grpc resource, since only single reads carry the
 options that decide their findings (5 points each); vertica, bigid and
-retoolEmail need no read. --list-only makes it 1 request: those findings then
-become "check".`})
+retoolEmail need no read; then 1 GET /apps?using_resource=ID for each
+resource with a finding (2 points each), where the instance publishes that
+parameter. --list-only makes it 1 request: those findings then become
+"check", and no apps are read; --no-apps skips the apps.`})
 	fl := c.Flags()
 	fl.StringVar(&asOf, "as-of", "", "judge the dates as of `YYYY-MM-DD` (default: today)")
 	fl.StringVar(&failOn, "fail-on", "", "exit 7 when a finding at or above `LEVEL` exists {"+strings.Join(auditLevels, "|")+"}")
-	fl.BoolVar(&listOnly, "list-only", false, "skip the per-resource reads (1 request; option-dependent findings become check)")
+	fl.BoolVar(&listOnly, "list-only", false, "skip the per-resource reads (1 request; option-dependent findings become check; no apps)")
+	fl.BoolVar(&noApps, "no-apps", false, "do not read the apps that use each resource with a finding")
+	fl.BoolVar(&dryRun, "dry-run", false, "list the resources (1 request), then say what the audit would read and cost, and stop")
 	c.RegisterFlagCompletionFunc("fail-on", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return auditLevels, cobra.ShellCompDirectiveNoFileComp
 	})
@@ -119,7 +159,8 @@ become "check".`})
 }
 
 // auditRun lists the resources, reads the options of those whose findings
-// depend on them, and prints the findings.
+// depend on them and the apps that use each resource with a finding, and
+// prints the findings.
 func auditRun(ctx context.Context, o *AuditOptions) error {
 	f := o.Factory
 	cfg, p, err := cli.PrinterFor(f)
@@ -149,6 +190,10 @@ func auditRun(ctx context.Context, o *AuditOptions) error {
 			reads++
 		}
 	}
+	apps := appsReader{f: f, cl: cl, on: !o.ListOnly && !o.NoApps}
+	if o.DryRun {
+		return auditDryRun(ctx, o, cfg, listed, reads, &apps)
+	}
 	if reads > 0 && !cfg.Quiet {
 		f.IO.Notice("reading the options of %d resource(s): %d more request(s)", reads, reads)
 	}
@@ -165,12 +210,16 @@ func auditRun(ctx context.Context, o *AuditOptions) error {
 		resources = append(resources, res)
 	}
 	findings := changes.Audit(resources, o.AsOf)
-	data, err := output.MarshalText(findings)
+	withApps, err := apps.behind(ctx, findings, cfg)
+	if err != nil {
+		return err
+	}
+	data, err := output.MarshalText(withApps)
 	if err != nil {
 		return err
 	}
 	if !p.Opts.Structured() && f.IO.OutTTY {
-		err = writeAuditReport(f.IO.Out, findings, o.AsOf, f.IO.Width)
+		err = writeAuditReport(f.IO.Out, withApps, o.AsOf, f.IO.Width)
 	} else {
 		err = p.Print(data, auditColumns)
 	}
@@ -189,6 +238,122 @@ func auditRun(ctx context.Context, o *AuditOptions) error {
 		}
 	}
 	return nil
+}
+
+// auditDryRun says what the audit would read after the list it has read,
+// and what that costs: the options reads are known from the types, the
+// apps reads at most one per resource that may have a finding.
+func auditDryRun(ctx context.Context, o *AuditOptions, cfg *settings.Config, listed []struct {
+	ID          string `json:"id"`
+	DisplayName string `json:"display_name"`
+	Type        string `json:"type"`
+}, reads int, apps *appsReader) error {
+	bc := cfg.Budget
+	w := o.Factory.IO.Err
+	resources := make([]changes.Resource, 0, len(listed))
+	for _, r := range listed {
+		resources = append(resources, changes.Resource{ID: r.ID, Name: r.DisplayName, Type: r.Type})
+	}
+	maybe := map[string]bool{}
+	for _, fd := range changes.Audit(resources, o.AsOf) {
+		maybe[fd.ResourceID] = true
+	}
+	listPoints := bc.Cost("/resources")
+	optPoints := bc.Cost("/resources/{resourceId}")
+	appPoints := bc.Cost("/apps")
+	fmt.Fprintf(w, "Audit of %d resource(s), read: 1 GET /resources (%d points).\n", len(listed), listPoints)
+	fmt.Fprintf(w, "  - %d GET /resources/{id} for the options that decide findings (%d points each)\n", reads, optPoints)
+	requests, points := 1+reads, listPoints+reads*optPoints
+	switch ok, why := apps.available(ctx); {
+	case !apps.on:
+		fmt.Fprintf(w, "  - no GET /apps?using_resource= (%s)\n", map[bool]string{true: "--list-only", false: "--no-apps"}[o.ListOnly])
+	case !ok:
+		fmt.Fprintf(w, "  - no GET /apps?using_resource=: %s\n", why)
+	default:
+		fmt.Fprintf(w, "  - at most %d GET /apps?using_resource=ID, one per resource with a finding (%d points each)\n", len(maybe), appPoints)
+		requests, points = requests+len(maybe), points+len(maybe)*appPoints
+	}
+	fmt.Fprintf(w, "Cost: at most %s (the list included).\n", bc.CostSentence(requests, points, nil))
+	return nil
+}
+
+// appsReader reads, for each resource with a finding, the apps that use it.
+type appsReader struct {
+	f  *cli.Factory
+	cl *client.Client
+	on bool
+}
+
+// available reports whether the instance publishes GET /apps?using_resource=,
+// and when not, why, in words.
+func (a *appsReader) available(ctx context.Context) (bool, string) {
+	if !a.on {
+		return false, ""
+	}
+	return publishesQuery(ctx, a.f, http.MethodGet, "/apps", "using_resource")
+}
+
+// behind is the findings with their apps: one read per resource with a
+// finding, said beforehand with its cost; on an instance without the
+// parameter, the findings as they are, said once.
+func (a *appsReader) behind(ctx context.Context, findings []changes.Finding, cfg *settings.Config) ([]auditFinding, error) {
+	out := make([]auditFinding, len(findings))
+	for i, fd := range findings {
+		out[i] = auditFinding{Finding: fd}
+	}
+	if !a.on || len(findings) == 0 {
+		return out, nil
+	}
+	if ok, why := a.available(ctx); !ok {
+		a.f.IO.Warn("the apps behind each finding are not shown: %s", why)
+		return out, nil
+	}
+	var ids []string
+	seen := map[string]bool{}
+	for _, fd := range findings {
+		if !seen[fd.ResourceID] {
+			seen[fd.ResourceID] = true
+			ids = append(ids, fd.ResourceID)
+		}
+	}
+	if !cfg.Quiet {
+		a.f.IO.Notice("reading the apps that use %d resource(s) with a finding: %s more", len(ids),
+			ratebudget.Tally(len(ids), len(ids)*cfg.Budget.Cost("/apps")))
+	}
+	byResource := map[string][]appRef{}
+	for _, id := range ids {
+		refs, err := a.using(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		byResource[id] = refs
+	}
+	for i := range out {
+		out[i].Apps = byResource[out[i].ResourceID]
+	}
+	return out, nil
+}
+
+// using is every app that uses the resource, page by page.
+func (a *appsReader) using(ctx context.Context, resourceID string) ([]appRef, error) {
+	k := kinds.Of("apps")
+	refs := []appRef{}
+	q := url.Values{"using_resource": {resourceID}}
+	for {
+		resp, err := a.cl.Do(ctx, client.Request{Method: http.MethodGet, Path: k.List, Query: q, Scope: k.Scope})
+		if err != nil {
+			return nil, err
+		}
+		var page []appRef
+		if err := json.Unmarshal(resp.Data, &page); err != nil {
+			return nil, fmt.Errorf("GET %s?using_resource=: unexpected answer: %w", k.List, err)
+		}
+		refs = append(refs, page...)
+		if resp.NextToken == "" || !resp.HasMore {
+			return refs, nil
+		}
+		q = url.Values{"using_resource": {resourceID}, "next_token": {resp.NextToken}}
+	}
 }
 
 // resourceOptions reads one resource's options; a resource deleted since the list has none.
@@ -229,7 +394,7 @@ func auditHeading(status string) string {
 }
 
 // writeAuditReport is the terminal form: one section per status, most urgent first.
-func writeAuditReport(w io.Writer, findings []changes.Finding, asOf time.Time, width int) error {
+func writeAuditReport(w io.Writer, findings []auditFinding, asOf time.Time, width int) error {
 	var b strings.Builder
 	if len(findings) == 0 {
 		fmt.Fprintf(&b, "No resource is affected by the announced changes (as of %s).\n", asOf.Format("2006-01-02"))
@@ -255,9 +420,22 @@ func writeAuditReport(w io.Writer, findings []changes.Finding, asOf time.Time, w
 			if fd.Status != status {
 				continue
 			}
-			fmt.Fprintf(&b, "  %s (%s, %s)  %s  %s\n", fd.ResourceName, fd.Type, fd.ResourceID, fd.Change, deadlineText(fd))
+			fmt.Fprintf(&b, "  %s (%s, %s)  %s  %s\n", fd.ResourceName, fd.Type, fd.ResourceID, fd.Change, deadlineText(fd.Finding))
 			for _, line := range output.WrapWords(fd.Action, max(width-6, 20)) {
 				b.WriteString("      " + line + "\n")
+			}
+			if fd.Apps != nil {
+				names := make([]string, len(fd.Apps))
+				for i, a := range fd.Apps {
+					names[i] = a.Name
+				}
+				used := "used by no app"
+				if len(names) > 0 {
+					used = "used by " + strings.Join(names, ", ")
+				}
+				for _, line := range output.WrapWords(used, max(width-6, 20)) {
+					b.WriteString("      " + line + "\n")
+				}
 			}
 		}
 	}

@@ -64,7 +64,7 @@ func TestWriteAuditReportWrapsActions(t *testing.T) {
 		Status: changes.StatusDeprecated, Deadline: "2026-Q4", DaysLeft: &days,
 		Action: "Move the resource to connector 3.0 in its settings before the removal, then test every query that uses it."}
 	var b strings.Builder
-	if err := writeAuditReport(&b, []changes.Finding{fd}, time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC), 50); err != nil {
+	if err := writeAuditReport(&b, []auditFinding{{Finding: fd}}, time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC), 50); err != nil {
 		t.Fatal(err)
 	}
 	var action []string
@@ -81,5 +81,27 @@ func TestWriteAuditReportWrapsActions(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "  legacy (mssql, r1)  tsql-connector-v1-v2-removed  2026-Q4, in 40 days\n") {
 		t.Errorf("report:\n%s", b.String())
+	}
+}
+
+// Each finding names the apps that use its resource, and says so when none
+// does; a finding whose apps the instance cannot say names none.
+func TestWriteAuditReportNamesApps(t *testing.T) {
+	fd := changes.Finding{ResourceID: "r1", ResourceName: "legacy", Type: "mssql", Change: "c", Status: changes.StatusRemoved, Action: "Act."}
+	var b strings.Builder
+	findings := []auditFinding{
+		{Finding: fd, Apps: []appRef{{ID: "a1", Name: "Customer Lookup"}, {ID: "a2", Name: "Refund Console"}}},
+		{Finding: fd, Apps: []appRef{}},
+		{Finding: fd},
+	}
+	if err := writeAuditReport(&b, findings, time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC), 80); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.Count(out, "      used by Customer Lookup, Refund Console\n") != 1 || strings.Count(out, "      used by no app\n") != 1 || strings.Count(out, "used by") != 2 {
+		t.Errorf("report:\n%s", out)
+	}
+	if got := appNames(map[string]any{"apps": []any{map[string]any{"name": "A"}, map[string]any{"name": "B"}}}); got != "A, B" {
+		t.Errorf("APPS cell %q", got)
 	}
 }

@@ -39,7 +39,7 @@ func TestNewCmdAuditParsesAndChecksItsFlags(t *testing.T) {
 		t.Errorf("default --as-of: %+v", got)
 	}
 	c := NewCmdAudit(f, nil)
-	if !strings.Contains(c.Long, "\nScope:  Resources > Read\nCost:   5 points per request") || !strings.Contains(c.Long, "\n\nRequests: 1 GET /resources, plus") {
+	if !strings.Contains(c.Long, "\nScope:  resources:read (Resources > Read)\n        and apps:read (Apps > Read)\nCost:   5 points per request") || !strings.Contains(c.Long, "\n\nRequests: 1 GET /resources, plus") {
 		t.Errorf("help lacks the facts:\n%s", c.Long)
 	}
 }
