@@ -28,8 +28,6 @@ type user struct {
 	raw        map[string]json.RawMessage
 }
 
-func (u *user) name() string { return strings.TrimSpace(u.First + " " + u.Last) }
-
 // readUsers reads every user: one GET /users, and its next pages when
 // the API pages it.
 func readUsers(ctx context.Context, cl *client.Client) ([]*user, error) {
