@@ -121,7 +121,9 @@ func TestCommandScopesMatchTheSpec(t *testing.T) {
 		// Where the description accepts either of two scopes (a user's
 		// attributes: "Users > Write" or "User Attributes > Write"),
 		// client/spec keeps one, and declaring the other is right too.
-		if got := c.Annotations["scope"]; got != want && eitherScope[want] != got {
+		got := c.Annotations["scope"]
+		pair := eitherScope[want] == got || eitherScope[got] == want
+		if got != want && !(pair && strings.HasPrefix(c.Annotations["path"], "/user_attributes")) && eitherScope[want] != got {
 			t.Errorf("%s: scope %q, the API docs say %q", c.CommandPath(), got, want)
 		}
 	}

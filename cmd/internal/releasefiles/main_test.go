@@ -60,7 +60,7 @@ func TestWritesAPagePerCommandAndTheCompletions(t *testing.T) {
 			t.Errorf("orgctl-users-list.1 runs the API, Scope and Cost lines together: %q", l)
 		}
 	}
-	if !regexp.MustCompile(`(?m)^API: .*\n\.br\nScope: .*\n\.br\nCost: `).MatchString(list) {
+	if !regexp.MustCompile(`(?m)^API: .*\n\.br\n(?:Plan: .*\n\.br\n)?Scope: .*\n\.br\nCost: `).MatchString(list) {
 		t.Errorf("orgctl-users-list.1 does not break the API, Scope and Cost lines apart:\n%s", list)
 	}
 	// every help topic is a page of section 7, named and titled by it, its
