@@ -31,7 +31,9 @@ func TestPackagesImportOnlyTheLayersBelow(t *testing.T) {
 	tools := []string{"cmd/api", "cmd/auth", "cmd/budget", "cmd/config", "cmd/doctor", "cmd/jobs", "cmd/orgfiles", "cmd/sandbox", "cmd/version"}
 	commands := append([]string{"cmd", "cmd/families", "cmd/access", "cmd/resources", "cmd/engine"}, tools...)
 	forbidden := map[string][]string{
-		"cmd/families":  append([]string{"cmd"}, tools...),
+		// users sync is org as code over an HR file, so the users family
+		// attaches it from cmd/orgfiles; no other family reaches a tool.
+		"cmd/families":  append([]string{"cmd"}, without(tools, "cmd/orgfiles")...),
 		"cmd/access":    append([]string{"cmd", "cmd/families"}, tools...),
 		"cmd/resources": append([]string{"cmd", "cmd/families"}, tools...),
 		"cmd/cli":       commands,
@@ -52,4 +54,9 @@ func TestPackagesImportOnlyTheLayersBelow(t *testing.T) {
 			}
 		}
 	}
+}
+
+// without is list less one name.
+func without(list []string, name string) []string {
+	return slices.DeleteFunc(slices.Clone(list), func(s string) bool { return s == name })
 }
