@@ -104,11 +104,19 @@ func IsResourceType(t string) bool { return slices.Contains(ResourceTypes, t) }
 // releases name the product release that publishes each known API version:
 // the API version followed the release from 4.0 on; 2.12.0 is what the
 // 3.334 stable release publishes.
-var releases = map[string]string{"2.12.0": "3.334", "4.0.0": "4.0"}
 
 // Release is the product release of an API version ("3.334" for 2.12.0),
 // "" when unknown.
-func Release(version string) string { return releases[version] }
+func Release(version string) string {
+	// a switch, not a map: a map literal at package level is init work
+	switch version {
+	case "2.12.0":
+		return "3.334"
+	case "4.0.0":
+		return "4.0"
+	}
+	return ""
+}
 
 // VersionText is a version as messages word it: "2.12.0 (the 3.334 release)".
 func VersionText(version string) string {
