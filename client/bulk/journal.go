@@ -50,8 +50,11 @@ type Header struct {
 	Rows    int      `json:"rows"`
 	// Path is the input file's absolute path ("" for stdin): a later job
 	// of the same command on an edited file finds this one by it.
-	Path    string    `json:"path,omitempty"`
-	Target  string    `json:"target"`
+	Path   string `json:"path,omitempty"`
+	Target string `json:"target"`
+	// Account is a digest of who the job acted as (the URL and the token):
+	// a job of another account is another org's, never resumed here.
+	Account string    `json:"account,omitempty"`
 	Created time.Time `json:"created"`
 }
 

@@ -390,7 +390,7 @@ func runOffboard(ctx context.Context, f *cli.Factory, conn *cli.Connection, emai
 	sorted := append([]string(nil), emails...)
 	sort.Strings(sorted)
 	h := sha256.Sum256([]byte(strings.ToLower(strings.Join(sorted, "\n"))))
-	id := bulk.JobID("orgctl users offboard", nil, conn.Target.BaseURL, h[:])
+	id := bulk.JobID("orgctl users offboard", nil, conn.Target.JobTarget(), h[:])
 	start := time.Now()
 	rows := make([]bulk.Row, len(steps))
 	for i := range rows {
@@ -399,7 +399,7 @@ func runOffboard(ctx context.Context, f *cli.Factory, conn *cli.Connection, emai
 	res, err := bulk.Run(ctx, bulk.Job{
 		Store: cli.JobStore(),
 		Header: bulk.Header{ID: id, Command: "orgctl users offboard", Input: strings.Join(sorted, ","), Format: "offboard",
-			Rows: len(steps), Target: conn.Target.BaseURL, Created: time.Now().UTC()},
+			Rows: len(steps), Target: conn.Target.BaseURL, Account: conn.Target.Account(), Created: time.Now().UTC()},
 		Handler:  &offboardJob{steps: steps, cl: conn.Client},
 		Phases:   []bulk.Source{bulk.Rows(rows...)},
 		Observer: &offboardOutput{f: f, conn: conn, id: id, steps: steps, points: points, many: len(emails) > 1, failedRows: failedRows},

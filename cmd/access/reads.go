@@ -146,7 +146,7 @@ func (j *readJob) run(ctx context.Context, id string, flags []string) ([]json.Ra
 	job := bulk.Job{
 		Store: store,
 		Header: bulk.Header{ID: id, Command: j.command, Flags: flags, Input: "-", Format: "reads",
-			Rows: len(j.reqs), Target: j.conn.Target.BaseURL, Created: time.Now().UTC()},
+			Rows: len(j.reqs), Target: j.conn.Target.BaseURL, Account: j.conn.Target.Account(), Created: time.Now().UTC()},
 		Resume:   true,
 		Handler:  j,
 		Phases:   []bulk.Source{bulk.Rows(rows...)},

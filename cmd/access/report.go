@@ -149,7 +149,7 @@ func reportRun(ctx context.Context, o *ReportOptions) error {
 		return nil
 	}
 	job := &readJob{command: "orgctl permissions report", reqs: reads, points: points, conn: conn, f: f}
-	id := bulk.JobID(job.command, []string{method}, conn.Target.BaseURL, jobSum(reads))
+	id := bulk.JobID(job.command, []string{method}, conn.Target.JobTarget(), jobSum(reads))
 	answers, err := job.run(ctx, id, []string{"--method", method})
 	if err != nil {
 		return err

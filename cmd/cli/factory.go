@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"io"
 	"net/http"
 	"net/url"
@@ -188,6 +190,26 @@ type Target struct {
 	Source    string
 	Transport http.RoundTripper
 }
+
+// Account names who the target's requests act as, for the journals of
+// jobs: a token belongs to one organization or Space, so two tokens may be
+// two orgs behind the same URL (a sandbox started anew, a Space moved),
+// and a job's journal must never be replayed on another org. It is a
+// one-way digest: journals are plain files, and the token is never written
+// anywhere but the store the user chose.
+func (t *Target) Account() string {
+	h := sha256.New()
+	for _, part := range []string{"orgctl account 1", t.BaseURL, t.Token} {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// JobTarget is what a job's id takes of where it runs: the URL and the
+// account, so the same command on the same file against another org is
+// another job.
+func (t *Target) JobTarget() string { return t.BaseURL + "\x00" + t.Account() }
 
 // NewClient builds a client for a target; pacer may be nil (unpaced);
 // idleConns 0 keeps the client's default pool.

@@ -409,7 +409,7 @@ func orgApply(ctx context.Context, f *cli.Factory, o orgOptions) error {
 		flags = append(flags, "--only="+strings.Join(o.only, ","))
 	}
 	return runApply(ctx, f, conn, o, cfg.Budget, plan, live, applyJob{
-		id: bulk.JobID("orgctl apply", flags, conn.Target.BaseURL, sum), flags: flags, input: o.dir,
+		id: bulk.JobID("orgctl apply", flags, conn.Target.JobTarget(), sum), flags: flags, input: o.dir,
 		resumed: "this plan, read afresh, is what is left"})
 }
 
@@ -462,7 +462,7 @@ func applySaved(ctx context.Context, f *cli.Factory, o orgOptions, file string, 
 		return cli.UsageErrorf("%s was planned for %s, and this profile reaches %s: apply it with the profile it was made with, or plan again", file, saved.Target, conn.Target.BaseURL)
 	}
 	sum := sha256.Sum256(b)
-	id := bulk.JobID("orgctl apply", []string{"--plan"}, conn.Target.BaseURL, sum[:])
+	id := bulk.JobID("orgctl apply", []string{"--plan"}, conn.Target.JobTarget(), sum[:])
 	store := cli.JobStore()
 	earlier, err := earlierSteps(store, id)
 	if err != nil {
@@ -558,7 +558,7 @@ func runApply(ctx context.Context, f *cli.Factory, conn *cli.Connection, o orgOp
 	job, applier := plan.Apply(live, conn.Client, bulk.Job{
 		Store: cli.JobStore(),
 		Header: bulk.Header{ID: id, Command: "orgctl apply", Flags: j.flags, Input: j.input,
-			Format: "orgcode", Target: conn.Target.BaseURL, Created: time.Now().UTC()},
+			Format: "orgcode", Target: conn.Target.BaseURL, Account: conn.Target.Account(), Created: time.Now().UTC()},
 		Parallel: o.parallel,
 		Observer: newApplyOutput(f, conn, plan, id, j.resumed),
 	})

@@ -276,7 +276,7 @@ func syncRun(ctx context.Context, o *SyncOptions) error {
 			flags = append(flags, "--disable-missing")
 		}
 		return runApply(ctx, f, conn, orgOptions{yes: true, parallel: 4, prune: o.DisableMissing}, cfg.Budget, plan, live, applyJob{
-			id: bulk.JobID("orgctl users sync", flags, conn.Target.BaseURL, sum[:]), flags: flags, input: o.From,
+			id: bulk.JobID("orgctl users sync", flags, conn.Target.JobTarget(), sum[:]), flags: flags, input: o.From,
 			resumed: "the users, read afresh, need what is left"})
 	}
 	switch {

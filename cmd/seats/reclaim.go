@@ -405,7 +405,7 @@ func runReclaim(ctx context.Context, f *cli.Factory, conn *cli.Connection, steps
 	}
 	sort.Strings(emails)
 	h := sha256.Sum256([]byte(strings.Join(emails, "\n")))
-	id := bulk.JobID("orgctl users reclaim", nil, conn.Target.BaseURL, h[:])
+	id := bulk.JobID("orgctl users reclaim", nil, conn.Target.JobTarget(), h[:])
 	rows := make([]bulk.Row, len(steps))
 	for i := range rows {
 		rows[i] = bulk.Row{N: i + 1, Line: i + 1}
@@ -414,7 +414,7 @@ func runReclaim(ctx context.Context, f *cli.Factory, conn *cli.Connection, steps
 	res, err := bulk.Run(ctx, bulk.Job{
 		Store: cli.JobStore(),
 		Header: bulk.Header{ID: id, Command: "orgctl users reclaim", Input: strings.Join(emails, ","), Format: "reclaim",
-			Rows: len(steps), Target: conn.Target.BaseURL, Created: time.Now().UTC()},
+			Rows: len(steps), Target: conn.Target.BaseURL, Account: conn.Target.Account(), Created: time.Now().UTC()},
 		Handler:  &reclaimJob{steps: steps, cl: conn.Client},
 		Phases:   []bulk.Source{bulk.Rows(rows...)},
 		Observer: &reclaimOutput{f: f, conn: conn, steps: steps, requests: requests, pts: points, sessionsEnding: len(steps) > 0 && steps[0].logout},

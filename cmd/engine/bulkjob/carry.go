@@ -19,7 +19,7 @@ import (
 // settled first, so an invite is never sent twice. Rows it cannot match
 // for certain make the run refuse, saying how to choose. The earlier job
 // is forgotten once its knowledge is in the new journal.
-func (j *bulkJob) carry(id, target string) (bulk.Carry, error) {
+func (j *bulkJob) carry(id string, target *cli.Target) (bulk.Carry, error) {
 	path := j.in.inputPath()
 	if j.o.restart || path == "" {
 		return bulk.Carry{}, nil
@@ -34,7 +34,14 @@ func (j *bulkJob) carry(id, target string) (bulk.Carry, error) {
 	flags := j.idFlags()
 	for _, e := range jobs {
 		h := e.Header
-		if e.ID == id || h.Path != path || h.Command != j.cmd.CommandPath() || h.Target != target || !slices.Equal(h.Flags, flags) {
+		if e.ID == id || h.Path != path || h.Command != j.cmd.CommandPath() || h.Target != target.BaseURL || !slices.Equal(h.Flags, flags) {
+			continue
+		}
+		if h.Account != target.Account() {
+			if !j.quiet {
+				j.f.IO.Notice("orgctl: job %s ran this command on %s at %s with another token, which may be another org: its journal is not used here, so every row is sent (--on-exists skip passes the rows that exist)",
+					e.ID, j.in.src.name, target.BaseURL)
+			}
 			continue
 		}
 		if e.Running {

@@ -134,7 +134,7 @@ func (j *bulkJob) run(parent context.Context) error {
 	// Every request of the job, lookups included, goes through the job's
 	// connection; the caches hear of changes from the output, not per row.
 	onChange := j.f.OnChange
-	id := j.jobID(conn.Target.BaseURL)
+	id := j.jobID(conn.Target.JobTarget())
 	if j.runner, err = newRowRunner(j.in, j.checked, j.cfg, j.halt, conn.Client); err != nil {
 		return err
 	}
@@ -144,14 +144,14 @@ func (j *bulkJob) run(parent context.Context) error {
 	}
 	defer rows.close()
 	j.out = newJobOutput(j.in, j.f.IO, j.printer, j.quiet, j.halt, onChange, j.checked)
-	carry, err := j.carry(id, conn.Target.BaseURL)
+	carry, err := j.carry(id, conn.Target)
 	if err != nil {
 		return err
 	}
 	sum, err := bulk.Run(ctx, bulk.Job{
 		Store: j.store,
 		Header: bulk.Header{ID: id, Command: j.cmd.CommandPath(), Args: j.base.Args, Flags: j.idFlags(),
-			Input: j.in.src.name, Path: j.in.inputPath(), Format: j.o.format, Rows: j.checked.rows, Target: conn.Target.BaseURL, Created: time.Now().UTC()},
+			Input: j.in.src.name, Path: j.in.inputPath(), Format: j.o.format, Rows: j.checked.rows, Target: conn.Target.BaseURL, Account: conn.Target.Account(), Created: time.Now().UTC()},
 		Carry:    carry,
 		Resume:   true,
 		Restart:  j.o.restart,

@@ -287,7 +287,7 @@ func (j *bulkJob) priorState() *bulk.State {
 	if err != nil {
 		return nil
 	}
-	st, err := bulk.Load(j.store.JournalPath(j.jobID(conn.Target.BaseURL)))
+	st, err := bulk.Load(j.store.JournalPath(j.jobID(conn.Target.JobTarget())))
 	if err != nil || j.o.restart {
 		return nil
 	}
