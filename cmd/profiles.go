@@ -77,7 +77,10 @@ func acrossProfiles(f *cli.Factory, c *cobra.Command, args []string) error {
 }
 
 // profileNames reads --profiles: "all" is every profile of the config
-// file; each name must be one (exit 2 otherwise, naming it).
+// file; each name must be one (exit 2 otherwise, naming it). A name read
+// from the file is checked as one typed is: the file may have been
+// written by hand, and nothing is sent to any Space before every name
+// has passed.
 func profileNames(f *cli.Factory, list string) ([]string, error) {
 	var names []string
 	if strings.TrimSpace(list) == "all" {
@@ -85,13 +88,13 @@ func profileNames(f *cli.Factory, list string) ([]string, error) {
 		if len(names) == 0 {
 			return nil, cli.UsageErrorf("--profiles all: no profiles are defined yet; log in to each Space with `orgctl auth login --space NAME`")
 		}
-		return names, nil
-	}
-	seen := map[string]bool{}
-	for _, n := range strings.Split(list, ",") {
-		if n = strings.TrimSpace(n); n != "" && !seen[n] {
-			seen[n] = true
-			names = append(names, n)
+	} else {
+		seen := map[string]bool{}
+		for _, n := range strings.Split(list, ",") {
+			if n = strings.TrimSpace(n); n != "" && !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
 		}
 	}
 	if len(names) == 0 {
@@ -320,26 +323,29 @@ func (r *profilesRun) print(results []*profileResult) error {
 }
 
 // withProfile reads a stream of JSON values (a command may print more
-// than one, as offboarding prints before and after) into records with
-// "profile" first: an array's objects each, an object itself, and any
-// other value as {"profile": ..., "value": ...}.
+// than one, as offboarding prints before and after) into records led by
+// "profile": an array's objects each, an object itself, and any other
+// value as {"profile": ..., "value": ...}. The profile is set, not added: a
+// "profile" the record carries (in any spelling JSON allows for that key)
+// gives way, so that no reader, whichever of two keys it keeps, credits
+// the record to another Space.
 func withProfile(name string, out []byte) ([]json.RawMessage, error) {
 	prof, _ := json.Marshal(name)
 	dec := json.NewDecoder(bytes.NewReader(out))
 	dec.UseNumber()
 	var recs []json.RawMessage
-	add := func(v json.RawMessage) {
+	add := func(v json.RawMessage) error {
 		t := bytes.TrimSpace(v)
-		if len(t) > 0 && t[0] == '{' {
-			rest := bytes.TrimSpace(t[1:])
-			sep := ","
-			if len(rest) > 0 && rest[0] == '}' {
-				sep = ""
-			}
-			recs = append(recs, json.RawMessage(`{"profile":`+string(prof)+sep+string(rest)))
-			return
+		if len(t) == 0 || t[0] != '{' {
+			recs = append(recs, json.RawMessage(`{"profile":`+string(prof)+`,"value":`+string(t)+`}`))
+			return nil
 		}
-		recs = append(recs, json.RawMessage(`{"profile":`+string(prof)+`,"value":`+string(t)+`}`))
+		rec, err := setProfile(prof, t)
+		if err != nil {
+			return err
+		}
+		recs = append(recs, rec)
+		return nil
 	}
 	for {
 		var v json.RawMessage
@@ -351,12 +357,66 @@ func withProfile(name string, out []byte) ([]json.RawMessage, error) {
 		var items []json.RawMessage
 		if bytes.HasPrefix(bytes.TrimSpace(v), []byte("[")) && json.Unmarshal(v, &items) == nil {
 			for _, it := range items {
-				add(it)
+				if err := add(it); err != nil {
+					return nil, err
+				}
 			}
 			continue
 		}
-		add(v)
+		if err := add(v); err != nil {
+			return nil, err
+		}
 	}
+}
+
+// setProfile is the object obj with "profile" (the JSON string prof)
+// first and every member of obj's own named profile left out; the other
+// members keep their order and their values' bytes.
+func setProfile(prof []byte, obj []byte) (json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	dec.UseNumber()
+	if _, err := dec.Token(); err != nil { // {
+		return nil, fmt.Errorf("unexpected output: %w", err)
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"profile":`)
+	b.Write(prof)
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("unexpected output: %w", err)
+		}
+		key, _ := t.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("unexpected output: %w", err)
+		}
+		if key == "profile" {
+			continue
+		}
+		k, err := marshalKey(key)
+		if err != nil {
+			return nil, err
+		}
+		b.WriteByte(',')
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// marshalKey is key as a JSON string, with <, > and & as they are: a key
+// is data, not HTML.
+func marshalKey(key string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(key); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // stripFlags drops the named flags (long --name, --name=v, --name v;

@@ -44,6 +44,24 @@ func TestWithProfileLeadsEveryRecord(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %q\nwant %q", got, want)
 	}
+	// a record that carries a profile of its own is credited to this one,
+	// once: every spelling of the key goes, the rest keeps its order and bytes
+	recs, err = withProfile("b", []byte(`[{"id":1,"profile":"a","n":1.50,"x":"<&>"},{"\u0070rofile":"a","profile":"c"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = got[:0]
+	for _, r := range recs {
+		var m map[string]any
+		if err := json.Unmarshal(r, &m); err != nil || m["profile"] != "b" {
+			t.Fatalf("%s: profile %v (%v), want b", r, m["profile"], err)
+		}
+		got = append(got, string(r))
+	}
+	want = []string{`{"profile":"b","id":1,"n":1.50,"x":"<&>"}`, `{"profile":"b"}`}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
 	if _, err := withProfile("eng", []byte("[{")); err == nil || !strings.Contains(err.Error(), "unexpected output") {
 		t.Fatalf("cut output: got %v", err)
 	}
