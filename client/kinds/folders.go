@@ -15,8 +15,10 @@ import "strings"
 //
 // A path under the root always starts TYPE:/ and any other TYPE:~, so no
 // folder outside the root can be taken for one inside it, whatever its
-// name: a folder named "~" under the root is app:/~. A "/" inside a name
-// is written "\/" so the path splits unambiguously.
+// name: a folder named "~" under the root is app:/~. Inside a name, a
+// backslash is written as two and "/" as backslash-slash, so a path splits
+// one way only and two folders never share a path: a folder "A\" holding
+// "B" is app:/A\\/B, a folder named "A/B" is app:/A\/B.
 const (
 	rootName         = "root"
 	personalRootName = "personalRoot"
@@ -62,7 +64,7 @@ func folderPath(obj map[string]any, byID map[string]map[string]any, n int) strin
 			top, underRoot = name, name == rootName
 			break
 		}
-		names = append(names, escapeName(name))
+		names = append(names, EscapeFolderName(name))
 		next, ok := byID[parent]
 		if !ok {
 			break // a parent the list lacks: shown as under the root
@@ -78,7 +80,7 @@ func folderPath(obj map[string]any, byID map[string]map[string]any, n int) strin
 	case top == personalRootName:
 		b.WriteString(":~/")
 	default:
-		b.WriteString(":~" + escapeName(top) + "/")
+		b.WriteString(":~" + EscapeFolderName(top) + "/")
 	}
 	for i := len(names) - 1; i >= 0; i-- {
 		b.WriteString(names[i])
@@ -89,7 +91,31 @@ func folderPath(obj map[string]any, byID map[string]map[string]any, n int) strin
 	return b.String()
 }
 
-func escapeName(name string) string { return strings.ReplaceAll(name, "/", `\/`) }
+// EscapeFolderName is a folder's name as written in a path.
+func EscapeFolderName(name string) string { return folderEscaper.Replace(name) }
+
+var folderEscaper = strings.NewReplacer(`\`, `\\`, "/", `\/`)
+
+// SplitFolderNames splits the part of a path after TYPE:/ (or TYPE:~) into
+// the names it holds, undoing EscapeFolderName: the one reading of a path.
+// A backslash before any other character is kept as it is.
+func SplitFolderNames(path string) []string {
+	var names []string
+	var cur strings.Builder
+	for i := 0; i < len(path); i++ {
+		switch {
+		case path[i] == '\\' && i+1 < len(path) && (path[i+1] == '/' || path[i+1] == '\\'):
+			cur.WriteByte(path[i+1])
+			i++
+		case path[i] == '/':
+			names = append(names, cur.String())
+			cur.Reset()
+		default:
+			cur.WriteByte(path[i])
+		}
+	}
+	return append(names, cur.String())
+}
 
 // UnderRoot reports a folder path under (or at) its type's root, where the
 // org's own folders live, as opposed to personal and other system trees.
@@ -119,7 +145,7 @@ func systemFolderKey(path string) string {
 	if !ok || typ == "" {
 		return ""
 	}
-	if rest == "/" || (strings.HasPrefix(rest, "~") && strings.Count(strings.ReplaceAll(rest, `\/`, ""), "/") == 1 && strings.HasSuffix(rest, "/")) {
+	if rest == "/" || (strings.HasPrefix(rest, "~") && len(SplitFolderNames(rest)) == 2 && strings.HasSuffix(rest, "/")) {
 		return "it is a system folder"
 	}
 	return ""

@@ -352,20 +352,7 @@ func splitFolder(key string) (typ string, names []string, ok bool) {
 	if path == "" {
 		return typ, nil, true
 	}
-	var cur strings.Builder
-	for i := 0; i < len(path); i++ {
-		switch {
-		case path[i] == '\\' && i+1 < len(path) && path[i+1] == '/':
-			cur.WriteByte('/')
-			i++
-		case path[i] == '/':
-			names = append(names, cur.String())
-			cur.Reset()
-		default:
-			cur.WriteByte(path[i])
-		}
-	}
-	names = append(names, cur.String())
+	names = kinds.SplitFolderNames(path)
 	for _, n := range names {
 		if n == "" {
 			return "", nil, false

@@ -211,7 +211,7 @@ func MissingSecrets(p *Plan) Problems {
 func folderKey(typ string, names []string) string {
 	esc := make([]string, len(names))
 	for i, n := range names {
-		esc[i] = strings.ReplaceAll(n, "/", `\/`)
+		esc[i] = kinds.EscapeFolderName(n)
 	}
 	return typ + ":/" + strings.Join(esc, "/")
 }
