@@ -3,7 +3,6 @@ package cmd
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -228,8 +227,10 @@ func severity(code int) int {
 }
 
 // print joins the profiles' outputs: for data, one JSON array of every
-// profile's records, each with "profile" added first; for tables and CSV,
-// the profile as the first column.
+// profile's records, each with its "profile" set, first; for tables and
+// CSV, the profile as the first column. The runs print tables as a
+// parent's to join (cli.ProfileRunEnv): cells as they are, each header
+// marked; only a CSV printed here guards formula cells.
 func (r *profilesRun) print(results []*profileResult) error {
 	p := r.p
 	if r.text {
@@ -258,47 +259,47 @@ func (r *profilesRun) print(results []*profileResult) error {
 		}
 		return p.Print(b, nil)
 	}
-	var header []string
-	var rows [][]string
+	// Each profile's tables, joined by header: a command that prints two
+	// tables prints two here too, each with every profile's rows.
+	var tables []output.Table
 	for i, res := range results {
-		recs, err := csv.NewReader(bytes.NewReader(res.out.Bytes())).ReadAll()
+		got, err := output.ReadTables(res.out.Bytes())
 		if err != nil {
-			var pe *csv.ParseError
-			if !errors.As(err, &pe) {
-				return err
+			return fmt.Errorf("profile %s: %w", r.names[i], err)
+		}
+		for _, t := range got {
+			j := slices.IndexFunc(tables, func(u output.Table) bool { return slices.Equal(u.Header, t.Header) })
+			if j < 0 {
+				tables = append(tables, output.Table{Header: t.Header})
+				j = len(tables) - 1
 			}
-			// Records of differing lengths (a command that prints two
-			// tables): read them leniently.
-			cr := csv.NewReader(bytes.NewReader(res.out.Bytes()))
-			cr.FieldsPerRecord = -1
-			if recs, err = cr.ReadAll(); err != nil {
-				return fmt.Errorf("profile %s: %w", r.names[i], err)
+			for _, row := range t.Rows {
+				tables[j].Rows = append(tables[j].Rows, append([]string{r.names[i]}, row...))
 			}
 		}
-		for j, rec := range recs {
-			if j == 0 || slices.Equal(rec, header) {
-				if header == nil {
-					header = rec
-				}
-				continue
-			}
-			rows = append(rows, append([]string{r.names[i]}, rec...))
+	}
+	for _, t := range tables {
+		if err := r.printTable(t); err != nil {
+			return err
 		}
 	}
-	if header == nil {
-		return nil
-	}
+	return nil
+}
+
+// printTable prints one joined table, its rows led by their profile, as
+// the command prints its own in the format asked for.
+func (r *profilesRun) printTable(t output.Table) error {
 	// The profile's header is spelled as the command spells its own
 	// (permissions report writes USER, users list email).
 	name := "profile"
-	if len(header) > 0 && header[0] == strings.ToUpper(header[0]) {
+	if len(t.Header) > 0 && t.Header[0] == strings.ToUpper(t.Header[0]) {
 		name = "PROFILE"
 	}
-	header = append([]string{name}, header...)
+	header := append([]string{name}, t.Header...)
 	if r.format == "csv" {
 		w := output.NewCSVWriter(r.f.IO.Out)
 		w.Write(header)
-		for _, row := range rows {
+		for _, row := range t.Rows {
 			w.Write(row)
 		}
 		return w.Flush()
@@ -307,8 +308,8 @@ func (r *profilesRun) print(results []*profileResult) error {
 	for i, h := range header {
 		cols[i] = output.Column{Header: strings.ToUpper(strings.ReplaceAll(h, "-", " ")), Field: fmt.Sprintf("c%d", i)}
 	}
-	objs := make([]map[string]string, len(rows))
-	for i, row := range rows {
+	objs := make([]map[string]string, len(t.Rows))
+	for i, row := range t.Rows {
 		o := map[string]string{}
 		for j, v := range row {
 			o[fmt.Sprintf("c%d", j)] = v
@@ -319,7 +320,7 @@ func (r *profilesRun) print(results []*profileResult) error {
 	if err != nil {
 		return err
 	}
-	return p.Print(b, cols)
+	return r.p.Print(b, cols)
 }
 
 // withProfile reads a stream of JSON values (a command may print more
@@ -481,12 +482,12 @@ func childEnv() []string {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "ORGCTL_FORCE_TTY", "ORGCTL_PROFILE", "ORGCTL_OUTPUT", "ORGCTL_JQ", "ORGCTL_TEMPLATE":
+		case "ORGCTL_FORCE_TTY", "ORGCTL_PROFILE", "ORGCTL_OUTPUT", "ORGCTL_JQ", "ORGCTL_TEMPLATE", cli.ProfileRunEnv:
 			continue
 		}
 		env = append(env, kv)
 	}
-	return env
+	return append(env, cli.ProfileRunEnv+"=1")
 }
 
 // prefixWriter writes whole lines, each led by a prefix, so that the

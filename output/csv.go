@@ -34,6 +34,9 @@ func (c *CSVWriter) Write(row []string) error {
 	return c.w.Write(c.cells)
 }
 
+// Header writes a table's header row, as a row.
+func (c *CSVWriter) Header(names []string) error { return c.Write(names) }
+
 // Flush writes what is buffered and returns the first error met.
 func (c *CSVWriter) Flush() error {
 	c.w.Flush()
@@ -44,7 +47,7 @@ func (c *CSVWriter) Flush() error {
 // (as --columns takes them), then a row per record, the same columns as the
 // table.
 func (p *Printer) csvValue(w *bufio.Writer, r *jsonscan.Reader, cols []Column, end func() error) error {
-	cw := NewCSVWriter(w)
+	cw := p.TableWriter(w)
 	var rr *rowReader
 	row := []string{}
 	header := func(cols []Column) error {
@@ -52,7 +55,7 @@ func (p *Printer) csvValue(w *bufio.Writer, r *jsonscan.Reader, cols []Column, e
 		for i, c := range cols {
 			names[i] = ColumnName(c)
 		}
-		return cw.Write(names)
+		return cw.Header(names)
 	}
 	err := eachRecord(r, func() error {
 		if rr == nil {

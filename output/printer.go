@@ -64,6 +64,9 @@ type Options struct {
 	// Columns picks and orders the table's columns by name (--columns);
 	// empty keeps the command's own.
 	Columns []string
+	// Rows makes -o csv's tables a parent's to join (see TableWriter):
+	// the run is one of several whose output a parent prints as one.
+	Rows bool
 }
 
 // Validate reports a bad combination before anything is fetched.

@@ -74,7 +74,7 @@ func (r *Records) write(values []any) error {
 		return r.p.Print(recordJSON(r.fields, values), nil)
 	case o.Format == "csv":
 		if r.csv == nil {
-			r.csv = NewCSVRecords(w, r.fields)
+			r.csv = &CSVRecords{w: r.p.TableWriter(w), fields: r.fields}
 		}
 		return r.csv.Write(values...)
 	case !r.p.IO.OutTTY:
@@ -210,7 +210,7 @@ func recordJSON(fields []Field, values []any) []byte {
 // spreadsheets), cells neutralised by CSVWriter. Each record is flushed, so
 // a report is complete up to the last row finished.
 type CSVRecords struct {
-	w      *CSVWriter
+	w      TableWriter
 	fields []Field
 	header bool
 	cells  []string
@@ -229,7 +229,7 @@ func (c *CSVRecords) Write(values ...any) error {
 		for i, f := range c.fields {
 			names[i] = f.Name
 		}
-		c.w.Write(names)
+		c.w.Header(names)
 	}
 	c.cells = csvCells(c.cells[:0], values)
 	c.w.Write(c.cells)

@@ -354,12 +354,16 @@ func (p Provenance) Stamp(fields []Field, rows []Row) ([]Field, []Row) {
 // would take for a formula (= + - @, or a tab or carriage return first) gets
 // a leading ' so that it stays text.
 func WriteCSV(w io.Writer, cols []Field, rows []Row) error {
-	cw := output.NewCSVWriter(w)
+	return WriteTable(output.NewCSVWriter(w), cols, rows)
+}
+
+// WriteTable writes the rows as -o csv prints them, through cw.
+func WriteTable(cw output.TableWriter, cols []Field, rows []Row) error {
 	rec := make([]string, len(cols))
 	for i, c := range cols {
 		rec[i] = c.Header
 	}
-	cw.Write(rec)
+	cw.Header(rec)
 	for _, r := range rows {
 		for i, c := range cols {
 			rec[i] = r[c.Key]

@@ -236,7 +236,7 @@ func printReport(p *output.Printer, rows []access.Row, fields []access.Field, pr
 		if prov != nil {
 			fields, rows = prov.Stamp(fields, rows)
 		}
-		return access.WriteCSV(p.IO.Out, fields, rows)
+		return access.WriteTable(p.TableWriter(p.IO.Out), fields, rows)
 	}
 	if rows == nil {
 		rows = []access.Row{}

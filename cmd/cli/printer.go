@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"strings"
 
 	"github.com/orgctl/orgctl/cmd/settings"
@@ -18,6 +19,11 @@ func PrinterFor(f *Factory) (*settings.Config, *output.Printer, error) {
 	return cfg, p, err
 }
 
+// ProfileRunEnv, set in the environment of each run of a command line with
+// --profiles, tells that run it prints for the parent that joins the
+// runs' outputs: -o csv as output.Options.Rows writes it.
+const ProfileRunEnv = "ORGCTL_PROFILE_RUN"
+
 // NewPrinter builds the output printer from -o, --jq and --template.
 func NewPrinter(io *output.IO, cfg *settings.Config) (*output.Printer, error) {
 	opts := output.Options{
@@ -32,5 +38,6 @@ func NewPrinter(io *output.IO, cfg *settings.Config) (*output.Printer, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, &UsageError{Err: err}
 	}
+	opts.Rows = opts.Format == "csv" && os.Getenv(ProfileRunEnv) != ""
 	return &output.Printer{IO: io, Opts: opts}, nil
 }
