@@ -103,6 +103,7 @@ type listState struct {
 	// job that looks up a name per row does not scan the list per row.
 	idxOnce sync.Once
 	byKey   map[string][]Object
+	byLower map[string][]Object // by key in lower case
 }
 
 // New returns a resolver sending through d.
@@ -211,12 +212,23 @@ func (r *Resolver) Find(ctx context.Context, k Kind, key string) ([]Object, erro
 	}
 	st.idxOnce.Do(func() {
 		st.byKey = make(map[string][]Object, len(st.objs))
+		st.byLower = make(map[string][]Object, len(st.objs))
 		for _, o := range st.objs {
 			f := k.FoldKey(o.Key)
 			st.byKey[f] = append(st.byKey[f], o)
+			l := strings.ToLower(o.Key)
+			st.byLower[l] = append(st.byLower[l], o)
 		}
 	})
-	return st.byKey[k.FoldKey(key)], nil
+	if exact := st.byKey[k.FoldKey(key)]; len(exact) > 0 {
+		return exact, nil
+	}
+	// The API takes any name for a group and the like, "support" beside
+	// "Support", but compares names without regard to case where it
+	// compares them at all (name_contains): a name that only its case
+	// keeps from matching names the object that matches it so, and several
+	// such are ambiguous.
+	return st.byLower[strings.ToLower(key)], nil
 }
 
 func (r *Resolver) filtered(ctx context.Context, k Kind, key string) ([]Object, error) {

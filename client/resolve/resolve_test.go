@@ -304,3 +304,27 @@ func TestOneLookupPerNameWhateverTheWorkers(t *testing.T) {
 		}
 	}
 }
+
+func TestNamesMatchExactlyElseByCaseWhenOneDoes(t *testing.T) {
+	r, _ := sandboxResolver(t)
+	ctx := context.Background()
+	g := kinds.Of("groups")
+	o, err := r.One(ctx, g, "Support")
+	if err != nil || o.Key != "support" {
+		t.Fatalf("Support: %+v, %v; want the group support", o, err)
+	}
+	// The API takes a name beside one that differs only in case: an exact
+	// name is that group, and a name matching both only by case is neither.
+	r = New(nil)
+	r.Seed(g, json.RawMessage(`[{"id":6,"name":"support"},{"id":7,"name":"Support"},{"id":8,"name":"ops"}]`))
+	if o, err := r.One(ctx, g, "Support"); err != nil || o.ID != "7" {
+		t.Errorf("Support beside support: %+v, %v; want the exact one, 7", o, err)
+	}
+	var amb *AmbiguousError
+	if _, err := r.One(ctx, g, "SUPPORT"); !errors.As(err, &amb) || len(amb.Matches) != 2 {
+		t.Errorf("SUPPORT: %v; want both groups named so but for case", err)
+	}
+	if o, err := r.One(ctx, g, "OPS"); err != nil || o.ID != "8" {
+		t.Errorf("OPS: %+v, %v; want ops", o, err)
+	}
+}

@@ -9,5 +9,3 @@ var (
 	ParseFlags      = parseFlags
 	ResolveKind     = resolveKind
 )
-
-var NearNames = nearNames

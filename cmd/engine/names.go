@@ -3,17 +3,13 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
-	"slices"
-	"sort"
 	"strings"
 
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/engine/send"
-	"github.com/orgctl/orgctl/cmd/internal/suggest"
 )
 
 // resolveNames looks every ref up (the resolve phase): the object found
@@ -30,11 +26,7 @@ func (e *Engine) resolveNames(ctx context.Context, refs []send.Ref) (map[string]
 	for _, ref := range refs {
 		o, err := r.One(ctx, ref.Kind, ref.Text)
 		if err != nil {
-			var nf *resolve.NotFoundError
-			if errors.As(err, &nf) && len(nf.Near) == 0 {
-				nf.Near = nearNames(ref.Kind, ref.Text, r.Known(ref.Kind))
-			}
-			return nil, err
+			return nil, send.Suggest(err, r, ref)
 		}
 		found[ref.Stand] = o
 	}
@@ -48,42 +40,6 @@ func foundIDs(found map[string]resolve.Object) map[string]string {
 		ids[stand] = o.ID
 	}
 	return ids
-}
-
-// nearNames are up to three of a kind's names closest to a mistyped one,
-// nearest first: within a typo's distance (and one edit of the best), or
-// names it is the start of.
-func nearNames(k resolve.Kind, typed string, names []string) []string {
-	type cand struct {
-		name string
-		d    int
-	}
-	want := typed
-	if k.Fold {
-		want = strings.ToLower(want)
-	}
-	var cs []cand
-	for _, n := range names {
-		have := n
-		if k.Fold {
-			have = strings.ToLower(have)
-		}
-		d := suggest.Distance(want, have)
-		if d <= suggest.Typo(len(want)) || (len(want) >= 3 && strings.HasPrefix(have, want)) {
-			cs = append(cs, cand{n, d})
-		}
-	}
-	sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
-	var out []string
-	for _, c := range cs {
-		if len(out) == 3 || c.d > cs[0].d+1 {
-			break // a much worse guess only adds noise
-		}
-		if !slices.Contains(out, c.name) {
-			out = append(out, c.name)
-		}
-	}
-	return out
 }
 
 // resolver is the engine's one Resolver, on the paced client.

@@ -60,13 +60,13 @@ func TestNearNames(t *testing.T) {
 		{"zzzzzzzz", nil},
 		{"Support", []string{"support"}}, // one edit: the case of a letter
 	} {
-		if got := engine.NearNames(groups, c.typed, names); !slices.Equal(got, c.want) {
+		if got := send.NearNames(groups, c.typed, names); !slices.Equal(got, c.want) {
 			t.Errorf("NearNames(%q) = %q, want %q", c.typed, got, c.want)
 		}
 	}
 	users := kinds.Of("users")
 	emails := []string{"admin@sandbox.example", "ana.viewer@sandbox.example", "dev.lee@sandbox.example"}
-	if got := engine.NearNames(users, "Ana.Viewr@sandbox.example", emails); !slices.Equal(got, []string{"ana.viewer@sandbox.example"}) {
+	if got := send.NearNames(users, "Ana.Viewr@sandbox.example", emails); !slices.Equal(got, []string{"ana.viewer@sandbox.example"}) {
 		t.Errorf("emails fold case: got %q", got)
 	}
 }

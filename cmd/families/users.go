@@ -45,7 +45,7 @@ user disables it; the API keeps the record.`,
 					Example: "  orgctl users list\n  orgctl users list --first-name Ada\n  orgctl users list --active=false\n  orgctl users list --admin\n  orgctl users list --limit 50 --all",
 				},
 				Fields: []opdef.Field{
-					{Flag: "email", Key: "email", In: opdef.InQuery, Usage: "only the user with this email"},
+					{Flag: "email", Key: "email", In: opdef.InQuery, Fold: true, Usage: "only the user with this email (in any case)"},
 					{Flag: "first-name", Key: "first_name", In: opdef.InQuery, Usage: "only users with this first name"},
 					{Flag: "last-name", Key: "last_name", In: opdef.InQuery, Usage: "only users with this last name"},
 					{Flag: "active", In: opdef.InLocal, Kind: opdef.KBool, Usage: "only enabled users (--active=false: only disabled ones)"},

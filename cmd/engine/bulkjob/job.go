@@ -115,7 +115,7 @@ func Run(ctx context.Context, f *cli.Factory, printer *output.Printer, cfg *sett
 	}
 	j.in.noteIgnored(f.IO, j.quiet)
 	if c.DryRun {
-		return j.dryRun()
+		return j.dryRun(ctx)
 	}
 	return j.run(ctx)
 }

@@ -1,6 +1,7 @@
 package bulkjob
 
 import (
+	"context"
 	"fmt"
 	"hash/maphash"
 	"io"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/kinds"
+	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/engine/send"
 	"github.com/orgctl/orgctl/output"
@@ -144,7 +146,7 @@ func (j *checkPass) lookups() []requestTally {
 
 // dryRun prints how many requests the rows would send, their points and
 // how long the budget would take, and sends nothing.
-func (j *bulkJob) dryRun() error {
+func (j *bulkJob) dryRun(ctx context.Context) error {
 	var earlier int
 	prior := j.priorState()
 	if prior != nil {
@@ -179,11 +181,21 @@ func (j *bulkJob) dryRun() error {
 			now = &st
 		}
 	}
-	p := bulkPlan{reqs: append(reqs, look...), total: total, points: points, earlier: earlier, now: now}
-	if j.printer.Opts.Structured() {
-		return ck.printPlanDoc(j.printer, p)
+	names, err := j.lookNamesUp(ctx)
+	if err != nil {
+		return err
 	}
-	return ck.printPlanText(j.f.IO.Out, p)
+	p := bulkPlan{reqs: append(reqs, look...), total: total, points: points, earlier: earlier, now: now, names: names}
+	if j.printer.Opts.Structured() {
+		err = ck.printPlanDoc(j.printer, p)
+	} else {
+		err = ck.printPlanText(j.f.IO.Out, p)
+	}
+	if err == nil && names != nil && names.rows > 0 {
+		// the real run would fail these rows, and exit so
+		return &cli.ExitError{Code: cli.ExitFailure}
+	}
+	return err
 }
 
 // bulkPlan is what a bulk dry run found: the requests by kind, their
@@ -193,6 +205,9 @@ type bulkPlan struct {
 	total, points int
 	earlier       int
 	now           *ratebudget.Status
+	// names, when the rows name objects and orgctl is logged in, is what
+	// looking them up found
+	names *nameCheck
 }
 
 // printPlanDoc prints a bulk dry run as one structured document.
@@ -211,6 +226,9 @@ func (j *checkPass) printPlanDoc(printer *output.Printer, p bulkPlan) error {
 		list = append(list, e)
 	}
 	doc["by_request"] = list
+	if p.names != nil {
+		doc["names"] = p.names.doc()
+	}
 	if now != nil {
 		doc["eta_seconds"] = now.TimeFor(points).Seconds()
 	}
@@ -266,6 +284,11 @@ func (j *checkPass) printPlanText(w io.Writer, p bulkPlan) error {
 		fmt.Fprintf(w, "total: %s\n", bc.CostSentence(total, points, now))
 	} else {
 		fmt.Fprintf(w, "total: %s (not logged in, so the points already spent are unknown)\n", bc.CostSentence(total, points, nil))
+	}
+	if p.names != nil {
+		p.names.write(w, j.src.name)
+		fmt.Fprintln(w, "no change sent (--dry-run)")
+		return nil
 	}
 	fmt.Fprintln(w, "nothing sent (--dry-run)")
 	return nil

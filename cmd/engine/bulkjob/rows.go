@@ -301,7 +301,7 @@ func (j *rowRunner) build(ctx context.Context, in opdef.Input) (opdef.Input, *op
 				}
 			}
 			if err != nil {
-				return in, nil, err
+				return in, nil, send.Suggest(err, r, ref)
 			}
 			if err := names.Refuse(map[string]resolve.Object{ref.Stand: o}); err != nil {
 				return in, nil, err

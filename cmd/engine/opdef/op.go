@@ -58,6 +58,10 @@ type Field struct {
 	// KeyKind is the object kind named by the KEY of KEY=VALUE values
 	// (--value ENVIRONMENT=VALUE), whose names are looked up like any other.
 	KeyKind string
+	// Fold marks a query value the API holds once whatever its case (an
+	// email) but filters as typed: a list that answers nothing for a
+	// value with capitals is asked once more with the value in lower case.
+	Fold bool
 }
 
 // Op declares one API operation as a command. It is a declaration only:

@@ -1,14 +1,18 @@
 package send
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli/usage"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
+	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/output/lazy"
 )
 
@@ -194,3 +198,50 @@ func SamePath(a, b string) bool {
 }
 
 var placeholders = lazy.Regexp{Expr: `\{[^}]*\}`}
+
+// Suggest adds to a name that matches nothing the names of its kind
+// closest to it, from the list r has at hand (it sends nothing): a
+// command line and a --from job's row offer the same "did you mean".
+func Suggest(err error, r *resolve.Resolver, ref Ref) error {
+	var nf *resolve.NotFoundError
+	if errors.As(err, &nf) && len(nf.Near) == 0 {
+		nf.Near = NearNames(ref.Kind, ref.Text, r.Known(ref.Kind))
+	}
+	return err
+}
+
+// NearNames are up to three of a kind's names closest to a mistyped one,
+// nearest first: within a typo's distance (and one edit of the best), or
+// names it is the start of.
+func NearNames(k resolve.Kind, typed string, names []string) []string {
+	type cand struct {
+		name string
+		d    int
+	}
+	want := typed
+	if k.Fold {
+		want = strings.ToLower(want)
+	}
+	var cs []cand
+	for _, n := range names {
+		have := n
+		if k.Fold {
+			have = strings.ToLower(have)
+		}
+		d := suggest.Distance(want, have)
+		if d <= suggest.Typo(len(want)) || (len(want) >= 3 && strings.HasPrefix(have, want)) {
+			cs = append(cs, cand{n, d})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
+	var out []string
+	for _, c := range cs {
+		if len(out) == 3 || c.d > cs[0].d+1 {
+			break // a much worse guess only adds noise
+		}
+		if !slices.Contains(out, c.name) {
+			out = append(out, c.name)
+		}
+	}
+	return out
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
+	"strings"
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
@@ -71,6 +73,11 @@ func (s Sender) Send(ctx, mainCtx context.Context, c *opdef.Call, render func(*j
 			s.Notice("more results available: add %s to fetch every page", flag)
 		}
 	}
+	if err == nil && c.Op.List && isEmptyList(resp.Data) {
+		if lower, ok := foldedQuery(c, req); ok {
+			resp, err = cl.Do(mainCtx, lower) // one user at most: one page
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -97,4 +104,30 @@ func (s Sender) changed(c *opdef.Call) {
 	if c.Op.Mutating() && s.OnChange != nil {
 		s.OnChange(ratebudget.Family(c.Op.Path))
 	}
+}
+
+// foldedQuery is req with its Fold fields' values in lower case, when any
+// has a capital letter.
+func foldedQuery(c *opdef.Call, req client.Request) (client.Request, bool) {
+	changed := false
+	q := url.Values{}
+	for k, v := range req.Query {
+		q[k] = append([]string(nil), v...)
+	}
+	for _, fd := range c.Op.Fields {
+		if !fd.Fold || fd.In != opdef.InQuery {
+			continue
+		}
+		for i, v := range q[fd.Key] {
+			if l := strings.ToLower(v); l != v {
+				q[fd.Key][i], changed = l, true
+			}
+		}
+	}
+	req.Query = q
+	return req, changed
+}
+
+func isEmptyList(data json.RawMessage) bool {
+	return strings.TrimSpace(string(data)) == "[]"
 }
