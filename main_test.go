@@ -50,6 +50,7 @@ type scriptServer struct {
 	drop map[string]bool // "METHOD /path": process, then cut the connection
 	hang map[string]bool // "METHOD /path": never answer
 	slow map[string]bool // "METHOD /path": answer 2 s after it took effect
+	fail map[string]bool // "METHOD /path": answer 500 without processing
 	// latency holds every answer back after the request took effect, so
 	// a script can kill a client with requests in flight.
 	latency time.Duration
@@ -71,7 +72,7 @@ func (s *scriptServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	api := s.api
 	key := r.Method + " " + strings.TrimPrefix(r.URL.Path, "/api/v2")
-	drop, hang, latency := s.drop[key], s.hang[key], s.latency
+	drop, hang, fail, latency := s.drop[key], s.hang[key], s.fail[key], s.latency
 	if s.slow[key] {
 		latency = max(latency, 2*time.Second)
 	}
@@ -81,6 +82,14 @@ func (s *scriptServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 		case <-time.After(30 * time.Second):
 		}
+		return
+	}
+	if fail {
+		// The server errs before doing anything: nothing is processed,
+		// and the sandbox's request log never hears of it.
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusInternalServerError)
+		w.Write([]byte(`{"success":false,"message":"Internal server error (injected by the test)"}`))
 		return
 	}
 	if drop {
@@ -117,7 +126,7 @@ func scriptParams(dir string) testscript.Params {
 		Dir:                 dir,
 		RequireExplicitExec: false,
 		Setup: func(env *testscript.Env) error {
-			ss := &scriptServer{api: sandbox.New(sandbox.Options{}), drop: map[string]bool{}, hang: map[string]bool{}, slow: map[string]bool{},
+			ss := &scriptServer{api: sandbox.New(sandbox.Options{}), drop: map[string]bool{}, hang: map[string]bool{}, slow: map[string]bool{}, fail: map[string]bool{},
 				script: strings.TrimPrefix(filepath.Base(env.WorkDir), "script-")}
 			hs := httptest.NewServer(ss) // after every field ServeHTTP reads is set
 			env.Defer(hs.Close)
@@ -300,6 +309,9 @@ func scriptParams(dir string) testscript.Params {
 			// slow METHOD PATH: answer such requests 2 s after they took
 			// effect, even to a client that has stopped waiting for them.
 			"slow": func(ts *testscript.TestScript, neg bool, args []string) { setMode(ts, "slow", args, neg) },
+			// fail METHOD PATH: answer such requests 500 without processing
+			// them (! fail serves them again).
+			"fail": func(ts *testscript.TestScript, neg bool, args []string) { setMode(ts, "fail", args, neg) },
 			// redis start [PASSWORD] | stop | restart: a redis-server of the
 			// script's own; start points ORGCTL_BUDGET_STORE and $REDIS_URL at it.
 			"redis": scriptRedis,
@@ -384,6 +396,6 @@ func setMode(ts *testscript.TestScript, mode string, args []string, off bool) {
 	s := srv(ts)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	m := map[string]map[string]bool{"drop": s.drop, "hang": s.hang, "slow": s.slow}[mode]
+	m := map[string]map[string]bool{"drop": s.drop, "hang": s.hang, "slow": s.slow, "fail": s.fail}[mode]
 	m[args[0]+" "+args[1]] = !off
 }

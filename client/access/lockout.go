@@ -134,14 +134,17 @@ func (o *Org) refuseLosingAdmins(verb string, users []*User, owner string) error
 // would take an active admin's standing from (ids), and applies it: the
 // org's users (one read), and the token's owner only when one of them is
 // an active admin (only admins create tokens). verb is as for
-// RefuseLosingAdmins. An error reading is returned as it is.
+// RefuseLosingAdmins. A read that fails refuses the change too (not a
+// *LockoutError: the read's own error, wrapped), since without it nothing
+// says the change leaves the org an admin.
 func RefuseLockout(ctx context.Context, cl *client.Client, token, verb string, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
 	org := NewOrg(cl)
 	if err := org.LoadUsers(ctx); err != nil {
-		return err
+		return fmt.Errorf("refusing to %s user %s: cannot read the org's users to tell whether an active admin would remain (%w); try again (nothing was changed)",
+			verb, strings.Join(ids, ", "), err)
 	}
 	var users []*User
 	admin := false
@@ -156,5 +159,28 @@ func RefuseLockout(ctx context.Context, cl *client.Client, token, verb string, i
 	if !admin {
 		return nil
 	}
-	return org.RefuseLosingAdmins(verb, users, TokenOwner(ctx, cl, token))
+	owner, err := TokenOwner(ctx, cl, token)
+	if err != nil {
+		return OwnerUnknown(verb, users, err)
+	}
+	return org.RefuseLosingAdmins(verb, users, owner)
+}
+
+// OwnerUnknown refuses a change that takes admins' standing (verb, as for
+// RefuseLosingAdmins) when the token's owner could not be established
+// (err, TokenOwner's): the token may be one of theirs, and would stop
+// working halfway.
+func OwnerUnknown(verb string, users []*User, err error) error {
+	emails := make([]string, 0, len(users))
+	for _, u := range users {
+		if u.IsAdmin {
+			emails = append(emails, u.Email)
+		}
+	}
+	whose := "this user's"
+	if len(emails) > 1 {
+		whose = "one of theirs"
+	}
+	return fmt.Errorf("refusing to %s %s: %w, and it may be %s; try again, or use a token that may read access tokens (access_tokens:read) (nothing was changed)",
+		verb, strings.Join(emails, ", "), err, whose)
 }

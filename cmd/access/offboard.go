@@ -157,7 +157,9 @@ func offboardees(ctx context.Context, f *cli.Factory, conn *cli.Connection, org 
 	// (10 points an offboarding of a non-admin does not need).
 	owner := ""
 	if slices.ContainsFunc(users, func(u *access.User) bool { return u.IsAdmin }) {
-		owner = access.TokenOwner(ctx, conn.Client, conn.Target.Token)
+		if owner, err = access.TokenOwner(ctx, conn.Client, conn.Target.Token); err != nil {
+			return nil, nil, access.OwnerUnknown("offboard", users, err)
+		}
 	}
 	if err := org.RefuseOffboarding(users, owner); err != nil {
 		return nil, nil, &cli.UsageError{Err: err}

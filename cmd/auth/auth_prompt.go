@@ -139,8 +139,8 @@ func explainReach(base string, err error) error {
 // tokenOwner asks the API whose token this is (access.TokenOwner), and
 // the user list names that user. "" when the API does not say.
 func tokenOwner(ctx context.Context, cl *client.Client, token string) string {
-	owner := access.TokenOwner(ctx, cl, token)
-	if owner == "" {
+	owner, err := access.TokenOwner(ctx, cl, token)
+	if err != nil {
 		return ""
 	}
 	k := kinds.Of("users")

@@ -13,7 +13,8 @@ import (
 // office: disabling, deleting or demoting them would leave nobody, or not
 // this token, to administer the org. The rule, and the test of which
 // requests do so, are client/access's (users offboard and apply use them
-// too). A read that fails leaves the decision to the write.
+// too). A read that fails refuses the write as well: not knowing who
+// would be left to administer the org is no reason to go ahead.
 func (e *Engine) refuseLockout(ctx context.Context, c *Call, found map[string]resolve.Object) error {
 	req := c.Request()
 	id := access.TakesAdmin(req)
@@ -39,7 +40,7 @@ func (e *Engine) refuseLockout(ctx context.Context, c *Call, found map[string]re
 		if _, refused := err.(*access.LockoutError); refused {
 			return &cli.UsageError{Err: err}
 		}
-		return nil
+		return err
 	}
 	return nil
 }

@@ -188,9 +188,9 @@ func (o *ReclaimOptions) candidates(ctx context.Context, conn *cli.Connection, u
 	// Only admins create tokens, so the token's owner is among these
 	// only when an admin is; then it is read (5 points), else not.
 	if o.IncludeAdmins && !o.IncludeSelf && containsAdmin(take) {
-		owner := access.TokenOwner(ctx, conn.Client, conn.Target.Token)
-		if owner == "" {
-			return nil, nil, cli.UsageErrorf("cannot tell whose token this is (GET /access_tokens did not say): list your own user in --exclude, or pass --include-self; nothing was sent")
+		owner, err := access.TokenOwner(ctx, conn.Client, conn.Target.Token)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: list your own user in --exclude, or pass --include-self; nothing was sent", err)
 		}
 		var left []*user
 		for _, u := range take {
