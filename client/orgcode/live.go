@@ -28,6 +28,9 @@ type Live struct {
 	// Keys of objects the files may refer to but do not manage: apps,
 	// environments, system folders.
 	Apps map[string]string // app name -> id
+	// SameName are the app names more than one app has, with their ids:
+	// org as code names apps by name, so such an app cannot be told apart.
+	SameName map[string][]string
 	// SystemFolders are folders every org has (roots, archives): they may
 	// be referred to, and are never created or deleted.
 	SystemFolders map[string]string // folder path -> id
@@ -193,8 +196,20 @@ var converters = []struct {
 
 // apps are referred to, never managed: their names by id.
 func (lr *liveRead) apps(list []map[string]any) {
+	ids := map[string][]string{}
 	for _, a := range list {
-		lr.l.Apps[jsonscan.AsText(a["name"])] = jsonscan.AsText(a["id"])
+		name, id := jsonscan.AsText(a["name"]), jsonscan.AsText(a["id"])
+		lr.l.Apps[name] = id
+		ids[name] = append(ids[name], id)
+	}
+	for name, same := range ids {
+		if len(same) > 1 {
+			if lr.l.SameName == nil {
+				lr.l.SameName = map[string][]string{}
+			}
+			sort.Strings(same)
+			lr.l.SameName[name] = same
+		}
 	}
 	for n, id := range lr.l.Apps {
 		lr.appName[id] = n
@@ -368,6 +383,15 @@ func (g *grantReader) readAll(r Reading, folderIDs []string) error {
 		if r.readsAccessList("folders", folderPath[id]) {
 			prog.expect("/permissions/accessList/folder/" + id)
 		}
+	}
+	var same Problems
+	for _, name := range sortedKeys(g.l.SameName) {
+		if r.readsAccessList("apps", name) {
+			same = append(same, Problem{File: "the live org", Msg: g.l.sameNameProblem(name)})
+		}
+	}
+	if len(same) > 0 {
+		return same // before any access list is read: no points for a read that cannot be used
 	}
 	for name, id := range g.l.Apps {
 		if r.readsAccessList("apps", name) {
@@ -552,6 +576,13 @@ func lower(kind, key string) string {
 		return strings.ToLower(key)
 	}
 	return key
+}
+
+// sameNameProblem says why an app name that several apps have cannot be
+// used, and what to do.
+func (l *Live) sameNameProblem(name string) string {
+	return fmt.Sprintf("%d apps are named %q (ids %s): org as code names apps by name, so their grants cannot be told apart; rename all but one in the org, then run again",
+		len(l.SameName[name]), name, strings.Join(l.SameName[name], ", "))
 }
 
 // Exists reports whether the live org has an object of kind with key

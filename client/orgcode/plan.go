@@ -132,12 +132,16 @@ func Check(f *Files, l *Live, r Reading) error {
 				}
 				switch fd.Type {
 				case tRef:
-					if s, ok := v.(string); ok && !has(fd.Ref, s) {
+					if s, ok := v.(string); ok && fd.Ref == "apps" && l.SameName[s] != nil {
+						probs = append(probs, Problem{File: d.File, Line: d.Lines[fd.Name], Msg: fmt.Sprintf("%s: %s", fd.Name, l.sameNameProblem(s))})
+					} else if ok && !has(fd.Ref, s) {
 						probs = append(probs, Problem{File: d.File, Line: d.Lines[fd.Name], Msg: fmt.Sprintf("%s: no %s named %q in the files or the live org", fd.Name, kinds.Singular(fd.Ref), s)})
 					}
 				case tLevelMap, tEnvMap, tScalarMap:
 					for key := range v.(map[string]any) {
-						if !has(fd.Ref, key) {
+						if fd.Ref == "apps" && l.SameName[key] != nil {
+							probs = append(probs, Problem{File: d.File, Line: d.Lines[fd.Name+"\x00"+key], Msg: fmt.Sprintf("%s: %s", fd.Name, l.sameNameProblem(key))})
+						} else if !has(fd.Ref, key) {
 							probs = append(probs, Problem{File: d.File, Line: d.Lines[fd.Name+"\x00"+key], Msg: fmt.Sprintf("%s: no %s named %q in the files or the live org", fd.Name, kinds.Singular(fd.Ref), key)})
 						}
 					}

@@ -192,7 +192,18 @@ func orgExport(ctx context.Context, f *cli.Factory, o orgOptions) error {
 // readLive reads the org as r says, with progress on stderr: requests
 // and points read of those to read, and the time the budget needs for
 // the rest.
+// Problems found on the way (references that name nothing, app names
+// several apps share) are invalid input: exit 2, nothing changed.
 func readLive(ctx context.Context, f *cli.Factory, conn *cli.Connection, r orgcode.Reading, bc ratebudget.Config) (*orgcode.Live, error) {
+	live, err := readLiveShown(ctx, f, conn, r, bc)
+	var probs orgcode.Problems
+	if errors.As(err, &probs) {
+		return nil, &cli.UsageError{Err: fmt.Errorf("%w\n(nothing was changed)", err)}
+	}
+	return live, err
+}
+
+func readLiveShown(ctx context.Context, f *cli.Factory, conn *cli.Connection, r orgcode.Reading, bc ratebudget.Config) (*orgcode.Live, error) {
 	if f.Quiet() {
 		return orgcode.ReadLive(ctx, conn.Client, r, nil)
 	}
@@ -247,13 +258,9 @@ func orgPlanOf(ctx context.Context, f *cli.Factory, conn *cli.Connection, files 
 	if err := orgcode.CheckFiles(files, r); err != nil {
 		return nil, nil, &cli.UsageError{Err: fmt.Errorf("%w\n(nothing was sent)", err)}
 	}
+	// references to objects in no file: the lists were read to check
+	// them, the access lists were not
 	live, err := readLive(ctx, f, conn, r, bc)
-	var probs orgcode.Problems
-	if errors.As(err, &probs) {
-		// references to objects in no file: the lists were read to check
-		// them, the access lists were not
-		return nil, nil, &cli.UsageError{Err: fmt.Errorf("%w\n(nothing was changed)", err)}
-	}
 	if err != nil {
 		return nil, nil, err
 	}
