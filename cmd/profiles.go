@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,10 +17,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/output/atomicfile"
+	"github.com/orgctl/orgctl/output/csvguard"
 )
 
 // acrossProfiles takes over a command line that names --profiles: the
@@ -70,6 +74,16 @@ func acrossProfiles(f *cli.Factory, c *cobra.Command, args []string) error {
 	if dry, _ := fl.GetBool("dry-run"); dry && c.Annotations[engine.DryRunAnnotation] == engine.DryRunPlan && !p.Opts.Structured() {
 		run.text = true
 	}
+	if flag := c.Annotations[engine.ProfilesSinceAnnotation]; flag != "" && fl.Changed(flag) {
+		path, _ := fl.GetString(flag)
+		if err := earlierOfEach(flag, path, names); err != nil {
+			return err
+		}
+	}
+	if flag := c.Annotations[engine.ProfilesWriteAnnotation]; flag != "" && fl.Changed(flag) {
+		run.writeFlag = flag
+		run.write, _ = fl.GetString(flag)
+	}
 	c.RunE = func(c *cobra.Command, _ []string) error { return run.run(c.Context(), args) }
 	c.Run = nil
 	return nil
@@ -107,6 +121,49 @@ func profileNames(f *cli.Factory, list string) ([]string, error) {
 	return names, nil
 }
 
+// earlierOfEach checks an earlier report (the file of --since) before
+// any profile's run starts: each profile named must have rows in its
+// PROFILE column. A report without one is one Space's, refused for a run
+// in several: its ORG column cannot say which Space a row is of, since
+// profiles may share a base URL, and a row compared in the wrong Space
+// reads as revoked there.
+func earlierOfEach(flag, path string, names []string) error {
+	fh, err := os.Open(path)
+	if err != nil {
+		return cli.UsageErrorf("--%s: %v", flag, err)
+	}
+	defer fh.Close()
+	recs, err := csv.NewReader(fh).ReadAll()
+	if err != nil || len(recs) == 0 {
+		return nil // the command's own reading says what is wrong with it
+	}
+	col := slices.IndexFunc(recs[0], func(h string) bool { return strings.TrimSpace(h) == access.ProfileColumn })
+	if col < 0 {
+		if len(names) == 1 {
+			return nil
+		}
+		return cli.UsageErrorf("--%s %s has no %s column: it is one Space's report, and --profiles compares each Space with its own rows; "+
+			"compare it in its own Space (--profile NAME), or start from a report of every Space (--profiles ... -o csv, or --write)", flag, path, access.ProfileColumn)
+	}
+	has := map[string]bool{}
+	for _, rec := range recs[1:] {
+		if col < len(rec) {
+			has[csvguard.Text(rec[col])] = true
+		}
+	}
+	var missing []string
+	for _, n := range names {
+		if !has[n] {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) > 0 {
+		return cli.UsageErrorf("--%s %s has no row of profile %s: compare a Space with a report that holds it (drop it from --profiles, or run it with --profile NAME and no --%s)",
+			flag, path, strings.Join(missing, ", "), flag)
+	}
+	return nil
+}
+
 type profilesRun struct {
 	f *cli.Factory
 	// takesValue says whether the command's shorthand flag short takes a
@@ -119,6 +176,10 @@ type profilesRun struct {
 	// text: the runs print text, not records (a dry run's requests); each
 	// profile's lines are printed led by its name.
 	text bool
+	// write is the file the command keeps its report in (its flag
+	// writeFlag): each profile's run writes its own into a private
+	// directory, and the parent joins them, each row led by its profile.
+	write, writeFlag string
 }
 
 // profileResult is what one profile's run left.
@@ -143,6 +204,14 @@ func (r *profilesRun) run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	var keep string // the directory of the profiles' --write files
+	if r.write != "" {
+		childArgs = stripFlags(childArgs, map[string]bool{r.writeFlag: true}, r.takesValue)
+		if keep, err = os.MkdirTemp("", "orgctl-profiles-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(keep)
+	}
 	results := make([]*profileResult, len(r.names))
 	var errMu sync.Mutex
 	var wg sync.WaitGroup
@@ -152,7 +221,11 @@ func (r *profilesRun) run(ctx context.Context, args []string) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cmd := exec.CommandContext(ctx, exe, append([]string{"--profile", name, "-o", format}, childArgs...)...)
+			argv := append([]string{"--profile", name, "-o", format}, childArgs...)
+			if keep != "" {
+				argv = withFlag(argv, "--"+r.writeFlag, keptFile(keep, i))
+			}
+			cmd := exec.CommandContext(ctx, exe, argv...)
 			cmd.Env = childEnv()
 			cmd.Stdout = &res.out
 			stderr := &prefixWriter{w: r.f.IO.Err, mu: &errMu, prefix: "[" + name + "] "}
@@ -178,7 +251,91 @@ func (r *profilesRun) run(ctx context.Context, args []string) error {
 	if err := r.print(results); err != nil {
 		return err
 	}
+	if keep != "" {
+		if err := r.keep(keep, results); err != nil {
+			return err
+		}
+	}
 	return r.verdict(results)
+}
+
+// withFlag is argv with flag and its value added before any "--".
+func withFlag(argv []string, flag, value string) []string {
+	i := slices.Index(argv, "--")
+	if i < 0 {
+		i = len(argv)
+	}
+	return slices.Insert(slices.Clone(argv), i, flag, value)
+}
+
+// keptFile is where profile i's run writes its report.
+func keptFile(dir string, i int) string { return filepath.Join(dir, fmt.Sprintf("%d.csv", i)) }
+
+// keep writes the report file of every profile: the CSV each wrote, its
+// rows led by a PROFILE column, as -o csv prints the report across
+// profiles, so that a later --since compares each Space with its own. It
+// is written only when every profile's report is there (an earlier file
+// stays as it was): a file that lacked a Space would make the next
+// comparison refuse that Space.
+func (r *profilesRun) keep(dir string, results []*profileResult) error {
+	for i, res := range results {
+		if res.code != 0 && res.code != cli.ExitFindings {
+			fmt.Fprintf(r.f.IO.Err, "orgctl: --%s %s not written: profile %s did not finish its report\n", r.writeFlag, r.write, r.names[i])
+			return nil
+		}
+	}
+	for i := range results {
+		if _, err := os.Stat(keptFile(dir, i)); err != nil {
+			return nil // a dry run: no profile wrote a report
+		}
+	}
+	var header []string
+	var rows [][]string
+	for i := range results {
+		recs, err := readKept(keptFile(dir, i))
+		if err != nil {
+			return fmt.Errorf("profile %s: %w", r.names[i], err)
+		}
+		if header == nil {
+			header = append([]string{access.ProfileColumn}, recs[0]...)
+		} else if !slices.Equal(header[1:], recs[0]) {
+			return fmt.Errorf("profile %s: its report's columns differ from profile %s's", r.names[i], r.names[0])
+		}
+		for _, rec := range recs[1:] {
+			rows = append(rows, append([]string{r.names[i]}, rec...))
+		}
+	}
+	return atomicfile.WriteFunc(r.write, 0o644, func(w io.Writer) error {
+		cw := output.NewCSVWriter(w)
+		cw.Write(header)
+		for _, row := range rows {
+			cw.Write(row)
+		}
+		return cw.Flush()
+	})
+}
+
+// readKept reads a profile's report file, each cell as it stood before
+// the spreadsheet guard (written again when joined).
+func readKept(path string) ([][]string, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	recs, err := csv.NewReader(fh).ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("%s: an empty report", path)
+	}
+	for _, rec := range recs {
+		for j, v := range rec {
+			rec[j] = csvguard.Text(v)
+		}
+	}
+	return recs, nil
 }
 
 // verdict is the worst exit status of the profiles', with one line for

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -373,6 +374,34 @@ func WriteTable(cw output.TableWriter, cols []Field, rows []Row) error {
 	return cw.Flush()
 }
 
+// ProfileColumn leads each row of a report of several Spaces (--profiles)
+// with the profile of the row's Space; ReadCSV reads it into the key
+// "profile".
+const ProfileColumn = "PROFILE"
+
+// OfProfile is rows, read by ReadCSV, as a report of one Space: when the
+// file holds several (a PROFILE column), the rows of profile name, which
+// must be there; else rows as they are.
+func OfProfile(path string, rows []Row, name string) ([]Row, error) {
+	var mine []Row
+	var others []string
+	for _, r := range rows {
+		p, ok := r["profile"]
+		if !ok {
+			return rows, nil
+		}
+		if p == name {
+			mine = append(mine, r)
+		} else if !slices.Contains(others, p) {
+			others = append(others, p)
+		}
+	}
+	if len(mine) == 0 && len(rows) > 0 {
+		return nil, fmt.Errorf("--since %s: no row of profile %q: its PROFILE column names %s; compare a Space with a report of its own", path, name, strings.Join(others, ", "))
+	}
+	return mine, nil
+}
+
 // ReadCSV reads a report written by -o csv (or --write), by its header.
 func ReadCSV(path string) ([]Row, error) {
 	fh, err := os.Open(path)
@@ -387,7 +416,7 @@ func ReadCSV(path string) ([]Row, error) {
 	if len(recs) == 0 {
 		return nil, fmt.Errorf("--since %s: empty file: expected a report written by 'orgctl permissions report -o csv'", path)
 	}
-	field := map[string]string{}
+	field := map[string]string{ProfileColumn: "profile"}
 	for _, c := range ReportFields {
 		field[c.Header] = c.Key
 	}

@@ -79,7 +79,15 @@ a formula made inert (a leading '), for auditors. --since PREVIOUS.csv reads an
 earlier report and prints what changed instead: granted, revoked, level changed,
 via changed (the same level another way: a direct grant revoked that a group
 still covers), new admin, disabled; --write FILE keeps this run's report as CSV at the same
-time, and --exit-code exits 7 when anything changed.`,
+time, and --exit-code exits 7 when anything changed.
+
+With --profiles, -o csv and --write FILE keep one file of every Space's report,
+each row led by a PROFILE column, and --since compares each Space with the rows
+of its PROFILE only (a Space the file lacks is refused, exit 2). A report without
+a PROFILE column is one Space's: --since refuses it across several profiles,
+since its ORG column cannot tell Spaces that share a base URL apart; compare it
+with --profile NAME. --write is written once every Space's report is read, and
+left as it was when one failed.`,
 		Example: `  orgctl permissions report -o csv > access-2026-q3.csv
   orgctl permissions report --dry-run
   orgctl permissions report --since access-2026-q2.csv --write access-2026-q3.csv --exit-code`,
@@ -114,6 +122,8 @@ number and cost for this org.`})
 	fl.BoolVar(&o.DryRun, "dry-run", false, "say what the report would read and cost, and stop")
 	fl.StringVar(&o.Method, "method", "auto", "how to read: auto (the cheaper), access-lists or list-objects")
 	engine.AcrossProfiles(c, engine.ProfilesRead)
+	c.Annotations[engine.ProfilesSinceAnnotation] = "since"
+	c.Annotations[engine.ProfilesWriteAnnotation] = "write"
 	return c
 }
 
@@ -132,6 +142,12 @@ func reportRun(ctx context.Context, o *ReportOptions) error {
 	cfg, p, err := cli.PrinterFor(f)
 	if err != nil {
 		return err
+	}
+	if o.Since != "" {
+		// a report of several Spaces: this one's rows only
+		if prev, err = access.OfProfile(o.Since, prev, cfg.Profile); err != nil {
+			return &cli.UsageError{Err: err}
+		}
 	}
 	conn, err := f.JobConnection(ctx, 1)
 	if err != nil {

@@ -24,6 +24,16 @@ const (
 	ProfilesWrite      = "write"
 )
 
+// ProfilesSinceAnnotation and ProfilesWriteAnnotation name the flags of a
+// command that compares with an earlier report and keeps this run's
+// (permissions report: since, write). Under --profiles the earlier report
+// holds every Space's rows, a PROFILE column first, and each Space is
+// compared with its own; the report kept is one such file.
+const (
+	ProfilesSinceAnnotation = "profiles-since"
+	ProfilesWriteAnnotation = "profiles-write"
+)
+
 // DryRunAnnotation says what a command's --dry-run prints on stdout: the
 // requests it would send (DryRunPlan), text rather than records.
 const (
@@ -38,7 +48,7 @@ func AcrossProfiles(c *cobra.Command, how string) {
 		c.Annotations = map[string]string{}
 	}
 	c.Annotations[ProfilesAnnotation] = how
-	c.Flags().String("profiles", "", "run in each profile's Space at once (`NAME,NAME` or all); the profile leads each record (-o json: an array, \"profile\" added)")
+	c.Flags().String("profiles", "", "run in each profile's Space at once (`NAME,NAME` or all); the profile leads each record (-o json: an array, \"profile\" set)")
 	c.RegisterFlagCompletionFunc("profiles", completeProfiles)
 }
 
