@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -33,12 +34,13 @@ type apiOptions struct {
 	Body     any // nil, map[string]any, or json.RawMessage from --input
 	Paginate bool
 	DryRun   bool
+	Yes      bool
 }
 
 func NewCmd(f *cli.Factory) *cobra.Command {
 	var fields, typed []string
 	var input string
-	var paginate, dry bool
+	var paginate, dry, yes bool
 	var method string
 	c := &cobra.Command{
 		Use:   "api [METHOD] PATH",
@@ -60,14 +62,19 @@ The request is paced and priced like every other command (see orgctl budget
 status). The scope it needs depends on the endpoint: orgctl names it in errors
 when PATH matches an endpoint it has a command for. The answer's data is printed
 as JSON unless -o, --jq or --template say otherwise; --paginate follows
-next_token and joins the pages' arrays into one (each page is paced and priced).`,
+next_token and joins the pages' arrays into one (each page is paced and priced).
+
+A DELETE is sent as typed too, but first it is shown and asked about at a
+terminal, as every command that removes something asks; a script passes --yes
+(without a terminal and without --yes it is refused, nothing sent).`,
 		Example: `  orgctl api /users
   orgctl api users -f email=ada@example.com
   orgctl api /groups --paginate -f limit=100 --jq '.[].name'
   orgctl api POST folders -f name=Reports -f folder_type=app
   orgctl api PATCH /users/user_0000000000000000005a4d0000000004 -F 'operations[][op]=replace' -F 'operations[][path]=/active' -F 'operations[][value]=false'
   orgctl api PUT /organization/ai_settings --input ai.json
-  orgctl api DELETE /folders/app_8 --dry-run`,
+  orgctl api DELETE /folders/app_8 --dry-run
+  orgctl api DELETE /folders/app_8 --yes`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) < 1 || len(args) > 2 {
 				return cli.UsageErrorf("api takes PATH, or METHOD PATH; got %d arguments\nUsage: %s", len(args), c.UseLine())
@@ -83,7 +90,7 @@ next_token and joins the pages' arrays into one (each page is paced and priced).
 			if err != nil {
 				return err
 			}
-			opts.Paginate, opts.DryRun = paginate, dry
+			opts.Paginate, opts.DryRun, opts.Yes = paginate, dry, yes
 			if paginate && opts.Method != http.MethodGet {
 				return cli.UsageErrorf("--paginate works with GET only")
 			}
@@ -100,6 +107,7 @@ next_token and joins the pages' arrays into one (each page is paced and priced).
 	fl.StringVar(&input, "input", "", "send the JSON body from `FILE` (- for stdin); fields then go in the query")
 	fl.BoolVar(&paginate, "paginate", false, "follow next_token through every page and join the arrays (GET)")
 	fl.BoolVar(&dry, "dry-run", false, "print the request, its point cost and the expected wait; send nothing")
+	fl.BoolVarP(&yes, "yes", "y", false, "send a DELETE without asking")
 	c.RegisterFlagCompletionFunc("raw-field", cobra.NoFileCompletions)
 	c.ValidArgsFunction = func(c *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 		if len(args) == 0 && !c.Flags().Changed("method") {
@@ -520,7 +528,14 @@ func apiRun(ctx context.Context, f *cli.Factory, c *cobra.Command, o *apiOptions
 		return err
 	}
 	op := &opdef.Op{Method: o.Method, Path: o.Path, Scope: knownScope(o.Method, o.Path), List: o.Method == http.MethodGet}
-	call := &opdef.Call{Op: opdef.Alone(op), Command: c.CommandPath(), Req: opdef.Req{Query: o.Query, RawPath: o.Path}, Pages: opdef.Pages{All: o.Paginate, Flag: "--paginate"}}
+	if o.Method == http.MethodDelete {
+		// The raw command may send any DELETE, the built-in group's or the
+		// root folder's among them, so it asks as every removal does: the
+		// request as it will go, which is all it knows of what it removes.
+		op.Confirm = &opdef.Confirm{Question: strings.ReplaceAll(
+			fmt.Sprintf("Send DELETE %s? The API removes what the path names; this cannot be undone.", o.Path), "%", "%%")}
+	}
+	call := &opdef.Call{Op: opdef.Alone(op), Command: c.CommandPath() + " " + o.Method + " " + o.Path, Req: opdef.Req{Query: o.Query, RawPath: o.Path}, Pages: opdef.Pages{All: o.Paginate, Flag: "--paginate"}}
 	switch b := o.Body.(type) {
 	case map[string]any:
 		call.Req.Body = b
@@ -542,5 +557,5 @@ func apiRun(ctx context.Context, f *cli.Factory, c *cobra.Command, o *apiOptions
 			return cli.UsageErrorf("URL host %s is not the profile's API host %s: the token is only sent to its own host", o.Host, bu.Host)
 		}
 	}
-	return e.Run(ctx, call, engine.RunOptions{})
+	return e.Run(ctx, call, engine.RunOptions{Yes: o.Yes})
 }
