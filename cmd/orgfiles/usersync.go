@@ -23,9 +23,12 @@ import (
 
 // SyncOptions are one HR sync, parsed and checked.
 type SyncOptions struct {
-	Factory        *cli.Factory
-	From           string
-	Map            map[string]string // file column -> field
+	Factory *cli.Factory
+	From    string
+	Map     map[string]string // file column -> field
+	// GroupColumn is the field (after Map) whose value names each row's
+	// group; "" moves no membership.
+	GroupColumn    string
 	DisableMissing bool
 	Yes, DryRun    bool
 	ExitCode       bool
@@ -46,6 +49,16 @@ func NewCmdUsersSync(f *cli.Factory, runF func(*SyncOptions) error) *cobra.Comma
 every other column a metadata attribute (department...). --map COLUMN=FIELD
 reads another column as one of those ("Work Email"=email).
 
+--group-column FIELD moves group membership by that column (read after
+--map, and then not an attribute): each row's user joins the group its value
+names (matched as 'orgctl help names' says: Support finds support) and
+leaves every other group the column governs. The governed groups are those
+some row's value names, and only they: a group no row names keeps its
+members, as do members the file does not cover; a row with an empty value
+leaves every governed group. The built-in groups (admin, All Users) are
+never governed: a row naming one, or a group the org lacks, is refused
+(exit 2, with the nearest names) before anything is written.
+
 Users the file has and the org lacks are created; users whose names or
 attributes differ are updated (attributes the file has no column for are
 kept); with --disable-missing, active users the file lacks are disabled,
@@ -62,7 +75,8 @@ N changes.
 See 'orgctl help seats'.`,
 		Example: `  orgctl users sync --from hr.csv --disable-missing
   orgctl users sync --from hr.csv --map "Work Email"=email --disable-missing --out sync.plan
-  orgctl users sync --from hr.csv --disable-missing --max-changes 20 --yes`,
+  orgctl users sync --from hr.csv --disable-missing --max-changes 20 --yes
+  orgctl users sync --from hr.csv --map "Dept=department" --group-column department --out sync.plan`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if !c.Flags().Changed("max-changes") {
@@ -87,12 +101,16 @@ See 'orgctl help seats'.`,
 	engine.Describe(c, engine.Facts{Method: "POST", Path: "/users", Scope: "Users > Write",
 		Also: []string{"Users > Read", "User Attributes > Read (when the file names an attribute)"},
 		Requests: `one GET /users (2 points), and GET /user_attributes (5) when the file
-names an attribute; then per change as apply prices it: create POST /users,
-update PATCH /users/{id}, disable DELETE /users/{id} (2 points each).`})
+names an attribute, GET /groups (5) with --group-column; then per change as
+apply prices it: create POST /users, update PATCH /users/{id}, disable
+DELETE /users/{id} (2 points each), and per governed group one POST
+/groups/{id}/members for those who join and one DELETE
+/groups/{id}/members/{userId} per user who leaves (5 points each).`})
 	fl := c.Flags()
 	fl.StringVar(&o.From, "from", "", "the HR export, a CSV `FILE` with a header row (required)")
 	c.MarkFlagRequired("from")
 	fl.StringArrayVar(&maps, "map", nil, "read the file's `COLUMN=FIELD` as that field (email, first_name, last_name, or an attribute; repeatable)")
+	fl.StringVar(&o.GroupColumn, "group-column", "", "move group membership by this `FIELD` of the file (after --map): each row's user joins the group it names and leaves the other groups that column names")
 	fl.BoolVar(&o.DisableMissing, "disable-missing", false, "disable the active users the file lacks (never admins)")
 	fl.BoolVar(&o.Yes, "yes", false, "apply the plan (without it, only print it)")
 	fl.BoolVar(&o.DryRun, "dry-run", false, "print the plan and send nothing (the default without --yes)")
@@ -102,23 +120,28 @@ update PATCH /users/{id}, disable DELETE /users/{id} (2 points each).`})
 	return c
 }
 
-// readHRFile turns the file into user documents, one per row.
-func readHRFile(name string, maps map[string]string) (*orgcode.Files, error) {
+// readHRFile turns the file into user documents, one per row, and, with
+// a group column (a field name in lower case), each row's group as the
+// file names it.
+func readHRFile(name string, maps map[string]string, groupCol string) (*orgcode.Files, []hrGroup, error) {
 	fh, err := os.Open(name)
 	if err != nil {
-		return nil, cli.UsageErrorf("--from: %v", err)
+		return nil, nil, cli.UsageErrorf("--from: %v", err)
 	}
 	defer fh.Close()
 	r := csv.NewReader(fh)
 	r.FieldsPerRecord = -1
 	header, err := r.Read()
 	if err != nil {
-		return nil, cli.UsageErrorf("--from %s: no header row: %v", name, err)
+		return nil, nil, cli.UsageErrorf("--from %s: no header row: %v", name, err)
 	}
 	fields := make([]string, len(header))
-	emailCol := -1
+	emailCol, groupAt := -1, -1
 	for i, h := range header {
 		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
+		if groupCol != "" && strings.ToLower(h) == groupCol {
+			groupAt = i // the column as the file names it, before --map
+		}
 		if m, ok := maps[h]; ok {
 			h = m
 		}
@@ -126,10 +149,17 @@ func readHRFile(name string, maps map[string]string) (*orgcode.Files, error) {
 		if fields[i] == "email" {
 			emailCol = i
 		}
+		if groupCol != "" && fields[i] == groupCol && groupAt < 0 {
+			groupAt = i
+		}
 	}
 	if emailCol < 0 {
-		return nil, cli.UsageErrorf("--from %s: no email column (the header is %s): name it email, or pass --map COLUMN=email; nothing was sent", name, strings.Join(header, ","))
+		return nil, nil, cli.UsageErrorf("--from %s: no email column (the header is %s): name it email, or pass --map COLUMN=email; nothing was sent", name, strings.Join(header, ","))
 	}
+	if groupCol != "" && groupAt < 0 {
+		return nil, nil, cli.UsageErrorf("--group-column %s: the file has no such column (the header is %s); nothing was sent", groupCol, strings.Join(header, ","))
+	}
+	var groups []hrGroup
 	k := orgcode.KindNamed("users")
 	files := &orgcode.Files{Dir: name, Docs: map[string][]*orgcode.Doc{}, Kinds: map[string]bool{"users": true}}
 	seen := map[string]int{}
@@ -141,23 +171,23 @@ func readHRFile(name string, maps map[string]string) (*orgcode.Files, error) {
 		}
 		line++
 		if err != nil {
-			return nil, cli.UsageErrorf("--from %s: %v; nothing was sent", name, err)
+			return nil, nil, cli.UsageErrorf("--from %s: %v; nothing was sent", name, err)
 		}
 		if emailCol >= len(rec) || strings.TrimSpace(rec[emailCol]) == "" {
-			return nil, cli.UsageErrorf("--from %s:%d: no email; nothing was sent", name, line)
+			return nil, nil, cli.UsageErrorf("--from %s:%d: no email; nothing was sent", name, line)
 		}
 		email := strings.TrimSpace(rec[emailCol])
 		if !strings.Contains(email, "@") {
-			return nil, cli.UsageErrorf("--from %s:%d: %q is not an email; nothing was sent", name, line, email)
+			return nil, nil, cli.UsageErrorf("--from %s:%d: %q is not an email; nothing was sent", name, line, email)
 		}
 		if at, dup := seen[strings.ToLower(email)]; dup {
-			return nil, cli.UsageErrorf("--from %s:%d: %s is on line %d too; nothing was sent", name, line, email, at)
+			return nil, nil, cli.UsageErrorf("--from %s:%d: %s is on line %d too; nothing was sent", name, line, email, at)
 		}
 		seen[strings.ToLower(email)] = line
 		d := &orgcode.Doc{Kind: k, Key: email, Fields: map[string]any{}, File: name, Line: line}
 		attrs := map[string]any{}
 		for i, v := range rec {
-			if i == emailCol || i >= len(fields) || fields[i] == "" {
+			if i == emailCol || i == groupAt || i >= len(fields) || fields[i] == "" {
 				continue
 			}
 			v = strings.TrimSpace(v)
@@ -174,15 +204,35 @@ func readHRFile(name string, maps map[string]string) (*orgcode.Files, error) {
 			d.Fields["attributes"] = attrs
 		}
 		files.Docs["users"] = append(files.Docs["users"], d)
+		if groupAt >= 0 {
+			g := hrGroup{email: email, line: line}
+			if groupAt < len(rec) {
+				g.value = strings.TrimSpace(rec[groupAt])
+			}
+			groups = append(groups, g)
+		}
 	}
-	return files, nil
+	return files, groups, nil
 }
 
 func syncRun(ctx context.Context, o *SyncOptions) error {
 	f := o.Factory
-	files, err := readHRFile(o.From, o.Map)
+	groupCol := strings.ToLower(strings.TrimSpace(o.GroupColumn))
+	switch groupCol {
+	case "email", "first_name", "last_name":
+		return cli.UsageErrorf("--group-column %s: that column names the user; give the column that names their group (department...)", o.GroupColumn)
+	}
+	files, groupRows, err := readHRFile(o.From, o.Map, groupCol)
 	if err != nil {
 		return err
+	}
+	if err := refuseBuiltinGroups(groupRows, o.From, groupCol); err != nil {
+		return err
+	}
+	only := []string{"users"}
+	if docs := placeholderGroups(groupRows); len(docs) > 0 {
+		files.Docs["groups"] = docs
+		only = append(only, "groups")
 	}
 	cfg, err := f.Config()
 	if err != nil {
@@ -202,7 +252,7 @@ func syncRun(ctx context.Context, o *SyncOptions) error {
 	if err != nil {
 		return err
 	}
-	r, err := orgcode.ReadingFor(files, []string{"users"})
+	r, err := orgcode.ReadingFor(files, only)
 	if err != nil {
 		return err
 	}
@@ -212,6 +262,11 @@ func syncRun(ctx context.Context, o *SyncOptions) error {
 	live, err := readLive(ctx, f, conn, r, cfg.Budget)
 	if err != nil {
 		return err
+	}
+	if len(only) > 1 {
+		if err := governGroups(files, live, groupRows, o.From, groupCol); err != nil {
+			return err
+		}
 	}
 	inFile := map[string]*orgcode.Doc{}
 	for _, d := range files.Docs["users"] {
@@ -254,7 +309,7 @@ func syncRun(ctx context.Context, o *SyncOptions) error {
 		return cli.UsageErrorf("the plan has %d changes, more than --max-changes %d: nothing was sent", len(plan.Changes), o.MaxChanges)
 	}
 	if o.Out != "" {
-		b, err := plan.Save(conn.Target.BaseURL, o.From, []string{"users"}, time.Now())
+		b, err := plan.Save(conn.Target.BaseURL, o.From, only, time.Now())
 		if err != nil {
 			return err
 		}
@@ -274,6 +329,9 @@ func syncRun(ctx context.Context, o *SyncOptions) error {
 		flags := []string{}
 		if o.DisableMissing {
 			flags = append(flags, "--disable-missing")
+		}
+		if groupCol != "" {
+			flags = append(flags, "--group-column="+groupCol)
 		}
 		return runApply(ctx, f, conn, orgOptions{yes: true, parallel: 4, prune: o.DisableMissing}, cfg.Budget, plan, live, applyJob{
 			id: bulk.JobID("orgctl users sync", flags, conn.Target.JobTarget(), sum[:]), flags: flags, input: o.From,
