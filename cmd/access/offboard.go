@@ -96,7 +96,7 @@ orgctl refuses (exit 2) before changing anything.`,
 				return cli.UsageErrorf("%s: pass the EMAIL of the user to offboard, or --from FILE", c.CommandPath())
 			}
 			if !o.DryRun && !o.Yes && !f.CanPrompt() {
-				return cli.UsageErrorf("refusing to offboard without confirmation: stdin is not a terminal; review with --dry-run, then pass --yes")
+				return cli.Unconfirmed("offboard", "", "review with --dry-run")
 			}
 			if runF != nil {
 				return runF(o)

@@ -452,11 +452,11 @@ names one (the config file's top-level profile key). Nothing is sent.`,
 // unknownSwitch rewrites the config's "unknown profile" for auth switch:
 // the suggestion is the switch that works, not a --profile flag.
 func unknownSwitch(name string, err error) error {
-	var se *settings.Error
-	if !errors.As(err, &se) || !strings.HasPrefix(err.Error(), "unknown profile ") {
+	var up *settings.UnknownProfileError
+	if !errors.As(err, &up) {
 		return err
 	}
-	names := settings.ProfileNames()
+	names := up.Names
 	msg := fmt.Sprintf("unknown profile %q", name)
 	if near := suggest.Nearest(name, names, suggest.Typo(len(name))); near != "" {
 		msg += fmt.Sprintf(": did you mean `orgctl auth switch %s`?", near)

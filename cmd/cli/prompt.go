@@ -31,6 +31,22 @@ type Prompter interface {
 // are terminals (or ORGCTL_FORCE_TTY says so).
 func (f *Factory) CanPrompt() bool { return f.IO.InTTY && f.IO.ErrTTY }
 
+// Unconfirmed is the one refusal of a change nobody can confirm: what
+// ("reclaim", "run `orgctl users delete X`") was not done, and why no one
+// could be asked ("" for the usual: stdin is not a terminal); review, when
+// not "", is how to look before passing --yes ("review with --dry-run").
+// It is invalid usage (exit 2): nothing was sent.
+func Unconfirmed(what, why, review string) error {
+	if why == "" {
+		why = "stdin is not a terminal"
+	}
+	then := "pass --yes"
+	if review != "" {
+		then = review + ", then pass --yes"
+	}
+	return UsageErrorf("refusing to %s without confirmation: %s; %s", what, why, then)
+}
+
 // Ask is the run's prompter: Factory.Prompter when a test set one, else
 // one that asks on the factory's streams.
 func (f *Factory) Ask() Prompter {

@@ -310,7 +310,7 @@ func (e *Engine) refuseUnattended(c *Call, refs []send.Ref) error {
 			what += " " + v
 		}
 	}
-	return cli.UsageErrorf("refusing to run `%s` without confirmation: stdin is not a terminal; pass --yes", what)
+	return cli.Unconfirmed("run `"+what+"`", "", "")
 }
 
 // planned is one request of a dry run.

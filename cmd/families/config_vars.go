@@ -3,6 +3,7 @@ package families
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/orgctl/orgctl/cmd/cli/usage"
 	"net/http"
 	"sort"
 	"strings"
@@ -53,7 +54,7 @@ func updateConfigVar(c *opdef.Call) error {
 	}
 	changed := len(upd) > 0 || c.Has("name") || c.Has("description") || c.Has("secret")
 	if !changed && !c.Given.FromBody {
-		return cli.UsageErrorf("%s: nothing to change: pass --name, --description, --secret, --value or --body", c.Command)
+		return cli.UsageErrorf("%s: %w: pass --name, --description, --secret, --value or --body", c.Command, usage.ErrNothingToChange)
 	}
 	if c.Given.FromBody {
 		return nil // sent as is

@@ -3,6 +3,7 @@ package families
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/orgctl/orgctl/cmd/cli/usage"
 	"io"
 	"net/http"
 	"strings"
@@ -85,7 +86,7 @@ func shapeObservability(create bool) func(c *opdef.Call) error {
 			c.Req.Body["enabled"] = true
 		}
 		if !create && len(c.Req.Body) == 0 {
-			return cli.UsageErrorf("%s: nothing to change: pass provider flags, --enabled or --body", c.Command)
+			return cli.UsageErrorf("%s: %w: pass provider flags, --enabled or --body", c.Command, usage.ErrNothingToChange)
 		}
 		return nil
 	}

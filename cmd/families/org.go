@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/orgctl/orgctl/cmd/cli/usage"
 	"net/http"
 
 	"github.com/orgctl/orgctl/client"
@@ -102,7 +103,7 @@ var aiSettingFields = []opdef.Field{
 // out, since the API replaces all four (PUT).
 func fillAISettings(c *opdef.Call) error {
 	if len(c.BodyObject()) == 0 {
-		return cli.UsageErrorf("%s: nothing to change: pass --retool-ai, --ai-actions, --vectors or --ask-ai", c.Command)
+		return cli.UsageErrorf("%s: %w: pass --retool-ai, --ai-actions, --vectors or --ask-ai", c.Command, usage.ErrNothingToChange)
 	}
 	for _, fd := range aiSettingFields {
 		if _, ok := c.Req.Body[fd.Key]; !ok {

@@ -3,6 +3,7 @@ package families
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/orgctl/orgctl/cmd/cli/usage"
 	"net/http"
 
 	"github.com/orgctl/orgctl/client"
@@ -46,7 +47,7 @@ extra GET) when flags leave some out, so that those keep their value.`,
 // since the API replaces all three (PUT).
 func fillCodeExecutor(c *opdef.Call) error {
 	if len(c.BodyObject()) == 0 {
-		return cli.UsageErrorf("%s: nothing to change: pass --memory-limit, --max-processes or --circuit-breaker", c.Command)
+		return cli.UsageErrorf("%s: %w: pass --memory-limit, --max-processes or --circuit-breaker", c.Command, usage.ErrNothingToChange)
 	}
 	for _, fd := range codeExecutorFields {
 		if _, ok := c.Req.Body[fd.Key]; !ok {

@@ -3,6 +3,7 @@ package families
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/orgctl/orgctl/cmd/cli/usage"
 	"net/http"
 	"strconv"
 	"strings"
@@ -305,7 +306,7 @@ which). --on-exists update reads nothing: the grant replaces the level.`,
 						Hooks: opdef.Hooks{
 							Shape: func(c *opdef.Call) error {
 								if len(c.Req.Body) == 0 {
-									return cli.UsageErrorf("%s: nothing to change: pass at least one flag or --body", c.Command)
+									return cli.UsageErrorf("%s: %w: pass at least one flag or --body", c.Command, usage.ErrNothingToChange)
 								}
 								return nil
 							},

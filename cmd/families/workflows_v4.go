@@ -1,6 +1,7 @@
 package families
 
 import (
+	"github.com/orgctl/orgctl/cmd/cli/usage"
 	"net/http"
 
 	"github.com/orgctl/orgctl/cmd/cli"
@@ -30,7 +31,7 @@ Needs API 4.0 (Retool 4.0).`,
 				case clear:
 					c.Req.Body["code_executor_memory_limit_mbs"] = nil
 				case !set:
-					return cli.UsageErrorf("%s: nothing to change: pass --code-executor-memory-limit MB or --clear-memory-limit", c.Command)
+					return cli.UsageErrorf("%s: %w: pass --code-executor-memory-limit MB or --clear-memory-limit", c.Command, usage.ErrNothingToChange)
 				}
 				return nil
 			}}},

@@ -376,7 +376,7 @@ func applyChecks(f *cli.Factory, o orgOptions, review string) error {
 		return cli.UsageErrorf("invalid --parallel %d: give 1 to %d", o.parallel, engine.MaxParallel)
 	}
 	if !o.yes && !f.CanPrompt() {
-		return cli.UsageErrorf("refusing to apply without confirmation: stdin is not a terminal; review %s, then pass --yes", review)
+		return cli.Unconfirmed("apply", "", "review "+review)
 	}
 	return nil
 }

@@ -106,7 +106,7 @@ confirmation; where stdin is not a terminal it refuses unless --yes is given.`,
 // the org by accident.
 func confirmSandboxReset(f *cli.Factory) error {
 	if !f.CanPrompt() {
-		return cli.UsageErrorf("refusing to reset the sandbox without confirmation: stdin is not a terminal; pass --yes")
+		return cli.Unconfirmed("reset the sandbox", "", "")
 	}
 	return cli.ConfirmOrCancel(f.Ask(), fmt.Sprintf("Reset the --sandbox org? Every change kept in %s is lost.", cli.SandboxStatePath()))
 }

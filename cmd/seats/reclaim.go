@@ -91,7 +91,7 @@ See 'orgctl help seats' for the reclaim recipe.`,
 				o.Exclude = ex
 			}
 			if !o.DryRun && !o.Yes && !f.CanPrompt() {
-				return cli.UsageErrorf("refusing to reclaim without confirmation: stdin is not a terminal; review with --dry-run, then pass --yes")
+				return cli.Unconfirmed("reclaim", "", "review with --dry-run")
 			}
 			o.Now = time.Now()
 			if runF != nil {

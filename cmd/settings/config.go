@@ -437,6 +437,28 @@ func DeleteProfile(name string) error {
 	return d.Save()
 }
 
+// UnknownProfileError is a profile the config file does not define, with
+// the ones it does (sorted), so a caller can say what to do in its own
+// words (auth switch suggests a switch, not a --profile flag).
+type UnknownProfileError struct {
+	Name  string
+	Names []string
+}
+
+func (e *UnknownProfileError) Error() string {
+	msg := fmt.Sprintf("unknown profile %q", e.Name)
+	if near := suggest.Nearest(e.Name, e.Names, suggest.Typo(len(e.Name))); near != "" {
+		msg += fmt.Sprintf(": did you mean %s?", near)
+	}
+	if len(e.Names) == 0 {
+		msg += fmt.Sprintf("\nNo profiles are defined yet (%s): create it with `orgctl auth login --profile %s`.", ConfigPath(), e.Name)
+	} else {
+		msg += fmt.Sprintf("\nProfiles in %s: %s.", ConfigPath(), strings.Join(e.Names, ", "))
+		msg += fmt.Sprintf("\nPass --profile with one of them, or create this one with `orgctl auth login --profile %s`.", e.Name)
+	}
+	return msg
+}
+
 // unknownProfile names a profile the config file does not define, the ones
 // it does, and the nearest, so a typo is not taken for a fresh start.
 func unknownProfile(name string, file map[string]any) error {
@@ -445,17 +467,7 @@ func unknownProfile(name string, file map[string]any) error {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	msg := fmt.Sprintf("unknown profile %q", name)
-	if near := suggest.Nearest(name, names, suggest.Typo(len(name))); near != "" {
-		msg += fmt.Sprintf(": did you mean %s?", near)
-	}
-	if len(names) == 0 {
-		msg += fmt.Sprintf("\nNo profiles are defined yet (%s): create it with `orgctl auth login --profile %s`.", ConfigPath(), name)
-	} else {
-		msg += fmt.Sprintf("\nProfiles in %s: %s.", ConfigPath(), strings.Join(names, ", "))
-		msg += fmt.Sprintf("\nPass --profile with one of them, or create this one with `orgctl auth login --profile %s`.", name)
-	}
-	return &Error{errors.New(msg)}
+	return &Error{&UnknownProfileError{Name: name, Names: names}}
 }
 
 // Origin says where the value of key came from, for messages: its

@@ -8,9 +8,15 @@
 package usage
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
+
+// ErrNothingToChange is wrapped by the refusal of an update that names no
+// field: a --from job's row that only names its object is told by it, not
+// by its words.
+var ErrNothingToChange = errors.New("nothing to change")
 
 // Error is invalid usage or input, caught before any request (exit 2).
 type Error struct{ Err error }

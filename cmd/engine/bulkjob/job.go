@@ -246,10 +246,12 @@ func (o *jobObserver) Started(progress bulk.Progress) func() {
 
 // confirm asks once for the whole file.
 func (j *bulkJob) confirm() error {
-	io := j.f.IO
 	what := fmt.Sprintf("%s on the %s of %s", j.cmd.CommandPath(), nounFor(j.checked.rows, "1 row", fmt.Sprintf("%d rows", j.checked.rows)), j.in.src.name)
-	if !io.InTTY || !io.ErrTTY || j.in.src.name == "stdin" {
-		return cli.UsageErrorf("refusing to run `%s` without confirmation: pass --yes", what)
+	switch {
+	case j.in.src.name == "stdin":
+		return cli.Unconfirmed("run `"+what+"`", "stdin holds the rows, so it cannot answer", "review with --dry-run")
+	case !j.f.CanPrompt():
+		return cli.Unconfirmed("run `"+what+"`", "", "review with --dry-run")
 	}
 	return cli.ConfirmOrCancel(j.f.Ask(), fmt.Sprintf("Run `%s`? This cannot be undone.", what))
 }

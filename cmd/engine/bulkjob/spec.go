@@ -14,6 +14,7 @@ import (
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/kinds"
+	"github.com/orgctl/orgctl/cmd/cli/usage"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output/jsonscan"
 	"github.com/orgctl/orgctl/output/lazy"
@@ -224,7 +225,7 @@ func (j *jobSpec) problemText(err error) []string {
 	return out
 }
 
-func nothingToChange(err error) bool { return strings.Contains(err.Error(), "nothing to change") }
+func nothingToChange(err error) bool { return errors.Is(err, usage.ErrNothingToChange) }
 
 // idFlags are the flags that decide a job's requests, as its identity
 // takes them: not how it runs or prints.

@@ -370,7 +370,7 @@ func (c *Call) setLimit(text string) string {
 func (c *Call) shape() error {
 	op := c.Op
 	if op.Patch && len(c.Req.Patch) == 0 && op.Hooks.Shape == nil {
-		return usage.Errorf("%s: nothing to change: pass at least one field flag or --body with JSON Patch operations", c.Command)
+		return usage.Errorf("%s: %w: pass at least one field flag or --body with JSON Patch operations", c.Command, usage.ErrNothingToChange)
 	}
 	if op.Hooks.Shape != nil {
 		if err := op.Hooks.Shape(c); err != nil {
@@ -378,7 +378,7 @@ func (c *Call) shape() error {
 		}
 	}
 	if op.Patch && len(c.Req.Patch) == 0 && c.Req.RawBody == nil {
-		return usage.Errorf("%s: nothing to change: pass at least one field flag or --body with JSON Patch operations", c.Command)
+		return usage.Errorf("%s: %w: pass at least one field flag or --body with JSON Patch operations", c.Command, usage.ErrNothingToChange)
 	}
 	return nil
 }
