@@ -28,7 +28,8 @@
 // opaque `next_token` page; no `limit` returns everything. Objects: {"success":true,"data":{...}}
 // (role routes publish bare objects and get them). Errors: {"success":false,"message":"..."}; request
 // bodies are validated against the published schema (required fields, types, enums, patterns,
-// JSON-Patch ops) and a 400 names the field. Unknown ids: 404. Bodies are encoded as the live API
+// JSON-Patch ops) and a 400 names the field; so is a path or query parameter outside the values the
+// description lists for it (orgctl sends such a value with a notice). Unknown ids: 404. Bodies are encoded as the live API
 // encodes them: no HTML escaping (`R&D`, not `R\u0026D`) and no newline after the closing brace.
 // One difference remains: an object's keys come in alphabetical order, not in the live API's order.
 // The recordings in ../shared/api/recordings are the reference: a test replays each in order and

@@ -10,6 +10,8 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -418,6 +420,9 @@ func (s *Server) serve(r *http.Request, body []byte, now time.Time) (int, map[st
 			return fail(400, `"limit" must be an integer between 1 and 100`)
 		}
 	}
+	if bad := unlisted(rt, params, q); bad != "" {
+		return fail(400, "%s", bad)
+	}
 	parsed, bad := requestBody(r, rt, body)
 	if bad != "" {
 		return fail(400, "%s", bad)
@@ -482,6 +487,31 @@ func withoutFields(out any, fields []string) any {
 		e["data"] = strip(d)
 	}
 	return e
+}
+
+// unlisted is the message of the 400 that refuses a path or query
+// parameter outside the values the description lists for it, as the body's
+// schema check refuses such a body value; "" when there is none. A query
+// parameter that takes an enum may list several, comma-separated.
+func unlisted(rt *route, params map[string]string, q url.Values) string {
+	for i, name := range spec.PathParams(rt.Path) {
+		if i < len(rt.Params) && len(rt.Params[i].Enum) > 0 && !slices.Contains(rt.Params[i].Enum, params[name]) {
+			return fmt.Sprintf("Invalid path parameter %s: %q must be one of: %s", name, params[name], strings.Join(rt.Params[i].Enum, ", "))
+		}
+	}
+	for _, v := range rt.Query {
+		if len(v.Enum) == 0 {
+			continue
+		}
+		for _, text := range q[v.Name] {
+			for _, part := range strings.Split(text, ",") {
+				if !slices.Contains(v.Enum, part) {
+					return fmt.Sprintf("Invalid query parameter %s: %q must be one of: %s", v.Name, part, strings.Join(v.Enum, ", "))
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // requestBody is the request's body decoded (a form, JSON, or nil), or the

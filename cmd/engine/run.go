@@ -77,6 +77,9 @@ func (e *Engine) call(ctx context.Context, c *Call, names send.Found, o RunOptio
 	for _, w := range c.Warnings {
 		e.f.IO.Warn("%s", w)
 	}
+	for _, n := range c.Notices {
+		e.f.IO.Notice("notice: %s", n)
+	}
 	// version: what the instance's own API description lacks is refused
 	// before any lookup; the description is read only for what is newer
 	// than every instance orgctl supports has.

@@ -47,6 +47,9 @@ type shapeCase struct {
 	stdin string
 	want  req    // when wantErr is ""
 	err   string // a substring of the exit-2 message
+	// notice, when set, is the one notice the call must carry (a value the
+	// description does not list, sent anyway); otherwise it carries none.
+	notice string
 }
 
 func runShapeCases(t *testing.T, cases []shapeCase) {
@@ -69,6 +72,12 @@ func runShapeCases(t *testing.T, cases []shapeCase) {
 			}
 			if got := requestOf(t, c); got != tc.want {
 				t.Errorf("request:\n got  %+v\n want %+v", got, tc.want)
+			}
+			switch {
+			case tc.notice == "" && len(c.Notices) > 0:
+				t.Errorf("notices %q, want none", c.Notices)
+			case tc.notice != "" && (len(c.Notices) != 1 || !strings.Contains(c.Notices[0], tc.notice)):
+				t.Errorf("notices %q, want one with %q", c.Notices, tc.notice)
 			}
 		})
 	}
@@ -222,9 +231,10 @@ func TestShapePermissions(t *testing.T) {
 		{name: "access list", op: []string{"permissions", "access-list"},
 			in:   familytest.Input("permissions access-list", []string{"folder", "7"}),
 			want: req{"GET", "/permissions/accessList/folder/7", "", ""}},
-		{name: "access list of an unknown type", op: []string{"permissions", "access-list"},
-			in:  familytest.Input("permissions access-list", []string{"screen", "7"}),
-			err: `invalid value "screen" for OBJECT_TYPE: allowed values are app, folder, resource, workflow, agent`},
+		{name: "access list of a type this orgctl does not know", op: []string{"permissions", "access-list"},
+			in:     familytest.Input("permissions access-list", []string{"screen", "7"}),
+			want:   req{"GET", "/permissions/accessList/screen/7", "", ""},
+			notice: `OBJECT_TYPE "screen" is not a value this orgctl knows; sending it anyway`},
 		{name: "role create sends both lists", op: []string{"permissions", "roles", "create"},
 			in:   familytest.Input("permissions roles create", nil, "name", "Deployer", "org-scope", "source_control:deploy"),
 			want: req{"POST", "/role_permissions/roles", "", `{"name":"Deployer","object_scopes":[],"organization_scopes":["source_control:deploy"]}`}},
@@ -491,9 +501,14 @@ func TestShapeObservability(t *testing.T) {
 		{name: "test provider in any case", op: []string{"observability", "test"},
 			in:   familytest.Input("observability test", []string{"datadog"}),
 			want: req{"POST", "/observability/provider/Datadog/test", "", ""}},
-		{name: "test unknown provider", op: []string{"observability", "test"},
-			in:  familytest.Input("observability test", []string{"Honeycomb"}),
-			err: `invalid value "Honeycomb" for PROVIDER: allowed values are Sentry, Datadog`},
+		{name: "test a provider this orgctl does not know", op: []string{"observability", "test"},
+			in:     familytest.Input("observability test", []string{"Honeycomb"}),
+			want:   req{"POST", "/observability/provider/Honeycomb/test", "", ""},
+			notice: `PROVIDER "Honeycomb" is not a value this orgctl knows; sending it anyway`},
+		{name: "test a mistyped provider", op: []string{"observability", "test"},
+			in:     familytest.Input("observability test", []string{"Sentyr"}),
+			want:   req{"POST", "/observability/provider/Sentyr/test", "", ""},
+			notice: `(did you mean Sentry?)`},
 	})
 }
 

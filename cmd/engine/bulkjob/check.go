@@ -84,6 +84,35 @@ func (pl *problemList) report(w io.Writer) error {
 	return cli.UsageErrorf("%s: %s; nothing was sent", pl.name, CountOf(pl.n, "problem"))
 }
 
+// noticeList are the rows' notices (values sent that the description does
+// not list): each said once, at its first line, with how many more lines
+// have it, so a file of many such rows says it in a few lines.
+type noticeList struct {
+	name  string
+	order []string
+	first map[string]int
+	seen  map[string]int
+}
+
+func (nl *noticeList) add(line int, msgs []string) {
+	for _, m := range msgs {
+		if nl.seen[m]++; nl.seen[m] == 1 {
+			nl.first[m] = line
+			nl.order = append(nl.order, m)
+		}
+	}
+}
+
+func (nl *noticeList) report(w io.Writer) {
+	for _, m := range nl.order {
+		more := ""
+		if n := nl.seen[m] - 1; n > 0 {
+			more = fmt.Sprintf(" (and on %s)", CountOf(n, "more line"))
+		}
+		fmt.Fprintf(w, "%s:%d: notice: %s%s\n", nl.name, nl.first[m], m, more)
+	}
+}
+
 // checkHeader checks a CSV's header row. When its columns do not fit the
 // command, it says so in a few lines and ends the check: every row would
 // only repeat what the header says.
@@ -198,6 +227,7 @@ func (j *checkPass) check(errOut io.Writer) error {
 	h := bulk.InputHash()
 	rd := j.reader(io.TeeReader(rc, h))
 	pl := &problemList{name: j.src.name}
+	notes := &noticeList{name: j.src.name, first: map[string]int{}, seen: map[string]int{}}
 	if j.o.format == bulk.CSV {
 		if err := j.checkHeader(rd, pl, errOut); err != nil {
 			return err
@@ -241,8 +271,10 @@ func (j *checkPass) check(errOut io.Writer) error {
 		}
 		if c != nil && len(rowProbs) == 0 {
 			j.tally(in, c, names)
+			notes.add(row.Line, j.problemLines(c.Notices))
 		}
 	}
+	notes.report(errOut)
 	for m, n := range unknownCol {
 		if n > 1 {
 			pl.add(0, fmt.Sprintf("(%s on %d lines in all)", m, n))

@@ -101,7 +101,6 @@ func TestBuildProblemsReadAsColumns(t *testing.T) {
 	want := []string{
 		`invalid value "a@x" for email: expected an email address such as ada@example.com`,
 		`invalid value "maybe" for active: expected true or false`,
-		`invalid value "robot" for user-type: allowed values are default, mobile, embed`,
 		"first-name, last-name are missing or empty: they are required",
 	}
 	if !reflect.DeepEqual(probs, want) {

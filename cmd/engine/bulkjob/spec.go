@@ -206,6 +206,11 @@ func (j *jobSpec) problemText(err error) []string {
 	} else {
 		msgs = []string{err.Error()}
 	}
+	return j.problemLines(msgs)
+}
+
+// problemLines are a build's messages as a file's lines say them.
+func (j *jobSpec) problemLines(msgs []string) []string {
 	out := make([]string, 0, len(msgs))
 	for _, m := range msgs {
 		m = strings.TrimPrefix(m, j.base.Command+": ")

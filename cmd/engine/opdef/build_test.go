@@ -73,9 +73,7 @@ func TestFieldValueRejects(t *testing.T) {
 		{"kv without =", opdef.Field{Flag: "metadata", Kind: opdef.KKV}, []string{"team"}, `invalid --metadata "team": expected KEY=VALUE`},
 		{"kv empty key", opdef.Field{Flag: "metadata", Kind: opdef.KKV}, []string{"=x"}, `expected KEY=VALUE`},
 		{"json", opdef.Field{Flag: "options", Kind: opdef.KJSON}, []string{"{"}, `invalid JSON for --options`},
-		{"enum", opdef.Field{Flag: "type", Enum: []string{"app", "workflow"}}, []string{"apps"}, `invalid value "apps" for --type: allowed values are app, workflow`},
-		{"enum per element", opdef.Field{Flag: "status", Kind: opdef.KStrings, Enum: []string{"pending", "expired"}}, []string{"pending,done"}, `invalid value "done" for --status`},
-		{"enum before int", opdef.Field{Flag: "n", Kind: opdef.KInt, Enum: []string{"1", "2"}}, []string{"3"}, `allowed values are 1, 2`},
+		{"enum int not a number", opdef.Field{Flag: "n", Kind: opdef.KInt, Enum: []string{"1", "2"}}, []string{"three"}, `invalid value "three" for --n: expected a whole number`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := opdef.FieldValue(tc.fd, tc.raw)
@@ -188,12 +186,12 @@ func TestSetPathThenLookup(t *testing.T) {
 
 func TestBuildReportsEveryProblemTogether(t *testing.T) {
 	op := familytest.Op(t, "users", "create")
-	msg := familytest.BuildErr(t, op, familytest.Input("users create", nil, "user-type", "robot", "active", "yes"))
+	msg := familytest.BuildErr(t, op, familytest.Input("users create", nil, "email", "nope", "active", "yes"))
 	for _, want := range []string{
 		"orgctl users create: 3 problems:",
-		`invalid value "robot" for --user-type: allowed values are default, mobile, embed`,
+		`invalid value "nope" for --email: expected an email address`,
 		`invalid value "yes" for --active: expected true or false`,
-		"required flags --email, --first-name, --last-name not set",
+		"required flags --first-name, --last-name not set",
 	} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message lacks %q:\n%s", want, msg)
@@ -206,9 +204,41 @@ func TestBuildReportsEveryProblemTogether(t *testing.T) {
 	}
 
 	// A value that fails to convert is reported once, not also as missing.
-	msg = familytest.BuildErr(t, familytest.Op(t, "folders", "create"), familytest.Input("folders create", nil, "name", "R", "type", "dashboard"))
-	if strings.Contains(msg, "not set") || !strings.Contains(msg, `invalid value "dashboard" for --type`) {
-		t.Errorf("bad enum on a required flag: %q", msg)
+	msg = familytest.BuildErr(t, familytest.Op(t, "environments", "create"), familytest.Input("environments create", nil, "name", "R", "color", "red"))
+	if strings.Contains(msg, "not set") || !strings.Contains(msg, `invalid value "red" for --color`) {
+		t.Errorf("bad value on a required flag: %q", msg)
+	}
+}
+
+// A value the description does not list for an enum is sent, with one
+// notice that names the flag and the allowed value it most likely meant:
+// the instance may know values this orgctl does not.
+func TestBuildSendsUnlistedEnumValuesWithANotice(t *testing.T) {
+	c := familytest.Build(t, familytest.Op(t, "folders", "create"), familytest.Input("folders create", nil, "name", "R", "type", "dashbaord"))
+	if got := c.Req.Body["folder_type"]; got != "dashbaord" {
+		t.Errorf("folder_type sent as %v, want the value as typed", got)
+	}
+	want := `--type "dashbaord" is not a value this orgctl knows; sending it anyway`
+	if len(c.Notices) != 1 || c.Notices[0] != want {
+		t.Errorf("notices %q, want [%q]", c.Notices, want)
+	}
+	c = familytest.Build(t, familytest.Op(t, "users", "create"), familytest.Input("users create", nil,
+		"email", "a@b.co", "first-name", "A", "last-name", "B", "user-type", "embedd"))
+	if len(c.Notices) != 1 || !strings.Contains(c.Notices[0], "(did you mean embed?)") || c.Req.Body["user_type"] != "embedd" {
+		t.Errorf("user-type embedd: notices %q, body %v", c.Notices, c.Req.Body)
+	}
+	// Each element of a list is its own value; a listed one says nothing.
+	c = familytest.Build(t, familytest.Op(t, "user-tasks", "list"), familytest.Input("user-tasks list", nil, "status", "pending,archived"))
+	if len(c.Notices) != 1 || !strings.HasPrefix(c.Notices[0], `--status "archived" is not a value`) {
+		t.Errorf("user-tasks --status pending,archived: notices %q", c.Notices)
+	}
+	if c := familytest.Build(t, familytest.Op(t, "user-tasks", "list"), familytest.Input("user-tasks list", nil, "status", "pending")); len(c.Notices) != 0 {
+		t.Errorf("a listed value: notices %q", c.Notices)
+	}
+	// An option of orgctl's own, sent nowhere, has no other values.
+	local := opdef.Alone(&opdef.Op{Use: "list", Method: "GET", Path: "/things", Fields: []opdef.Field{{Flag: "mode", In: opdef.InLocal, Enum: []string{"fast", "slow"}}}})
+	if msg := familytest.BuildErr(t, local, familytest.Input("things list", nil, "mode", "warp")); !strings.Contains(msg, `invalid value "warp" for --mode: allowed values are fast, slow`) {
+		t.Errorf("a local option: %q", msg)
 	}
 }
 
@@ -240,11 +270,10 @@ func TestBuildLimitAndAll(t *testing.T) {
 	}
 	// A bad limit joins the other problems.
 	bad := "x"
-	listWithEnum := familytest.Op(t, "access-requests", "list")
-	input = familytest.Input("access-requests list", nil, "status", "OPEN")
+	input = familytest.Input("users list", nil, "active", "maybe")
 	input.Limit = &bad
-	if msg := familytest.BuildErr(t, listWithEnum, input); !strings.Contains(msg, "2 problems") {
-		t.Errorf("bad --status and --limit: %q", msg)
+	if msg := familytest.BuildErr(t, op, input); !strings.Contains(msg, "2 problems") {
+		t.Errorf("bad --active and --limit: %q", msg)
 	}
 }
 

@@ -11,10 +11,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/request"
 	"github.com/orgctl/orgctl/cmd/cli/usage"
+	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/output/jsonscan"
 )
@@ -59,6 +61,10 @@ type Call struct {
 	Then []FollowUp
 	// Warnings are printed on stderr before the request is sent (or dry-run).
 	Warnings []string
+	// Notices are values sent that the description does not list among a
+	// value's allowed ones (see EnumNotice): the instance may be newer
+	// than orgctl, so they are said once on stderr, not refused.
+	Notices []string
 	// Summary replaces the body in dry-run output when the body is not
 	// readable text (multipart uploads).
 	Summary map[string]any
@@ -300,7 +306,7 @@ func (c *Call) placeArgs(args []string) []string {
 			problems = append(problems, fmt.Sprintf("argument %d (%s) is empty", i+1, ArgLabel(c.Op.Op, i)))
 			continue
 		}
-		if p := c.Op.argProblem(i, a); p != "" {
+		if p := c.argProblem(i, a); p != "" {
 			problems = append(problems, p)
 		}
 		c.Req.Params[name] = a
@@ -322,7 +328,11 @@ func (c *Call) placeFields(values map[string][]string) []string {
 			problems = append(problems, err.Error())
 			continue
 		}
-		if p := c.Op.fieldProblem(fd, v); p != "" {
+		if p := c.enumProblem(fd, v); p != "" {
+			problems = append(problems, p)
+			continue
+		}
+		if p := c.fieldProblem(fd, v); p != "" {
 			problems = append(problems, p)
 			continue
 		}
@@ -462,9 +472,6 @@ func fieldValue(fd Field, raw []string) (any, error) {
 	if len(raw) > 0 {
 		s = raw[len(raw)-1]
 	}
-	if err := checkEnum(fd, s); err != nil {
-		return nil, err
-	}
 	switch fd.Kind {
 	case KInt:
 		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
@@ -488,17 +495,62 @@ func fieldValue(fd Field, raw []string) (any, error) {
 	return s, nil
 }
 
-// checkEnum refuses a value outside the field's allowed values.
-func checkEnum(fd Field, s string) error {
+// enumProblem checks a converted value against the field's declared
+// values. A field sent to the API takes a value the declaration does not
+// list with a notice; one of orgctl's own options (local, sent nowhere)
+// has no other values, so it refuses it.
+func (c *Call) enumProblem(fd Field, v any) string {
 	if len(fd.Enum) == 0 {
-		return nil
+		return ""
 	}
-	for _, e := range fd.Enum {
-		if s == e {
-			return nil
+	values := []any{v}
+	if list, ok := v.([]any); ok {
+		values = list
+	}
+	for _, e := range values {
+		s := QueryText(e)
+		if slices.Contains(fd.Enum, s) {
+			continue
+		}
+		if fd.In == InLocal && fd.Into == "" {
+			return fmt.Sprintf("invalid value %q for --%s: allowed values are %s", s, fd.Flag, strings.Join(fd.Enum, ", "))
+		}
+		c.notice(EnumNotice("--"+fd.Flag, s, fd.Enum))
+	}
+	return ""
+}
+
+// EnumNotice is the one line that says a value outside the allowed ones
+// is sent anyway, with the nearest allowed one when it looks like a typo.
+func EnumNotice(where, value string, allowed []string) string {
+	hint := ""
+	if near := nearestValue(value, allowed); near != "" {
+		hint = " (did you mean " + near + "?)"
+	}
+	return fmt.Sprintf("%s %q is not a value this orgctl knows%s; sending it anyway", where, value, hint)
+}
+
+// nearestValue is the allowed value a mistyped one most likely meant: one
+// that differs only in case, else the nearest within a typo's distance. A
+// value without letters (a version, a number) is taken as meant: 4.0 is
+// no typo of 1.0.
+func nearestValue(value string, allowed []string) string {
+	for _, a := range allowed {
+		if strings.EqualFold(a, value) {
+			return a
 		}
 	}
-	return fmt.Errorf("invalid value %q for --%s: allowed values are %s", s, fd.Flag, strings.Join(fd.Enum, ", "))
+	if !strings.ContainsFunc(value, unicode.IsLetter) {
+		return ""
+	}
+	return suggest.Nearest(value, allowed, suggest.Typo(len(value)))
+}
+
+// notice adds a notice once.
+func (c *Call) notice(n string) {
+	if !slices.Contains(c.Notices, n) {
+		c.Notices = append(c.Notices, n)
+	}
 }
 
 // repeatableValue converts the kinds whose value is not one text alone:
@@ -522,9 +574,6 @@ func repeatableValue(fd Field, raw []string) (any, error) {
 				part = strings.TrimSpace(part)
 				if part == "" {
 					continue
-				}
-				if err := checkEnum(fd, part); err != nil {
-					return nil, err
 				}
 				out = append(out, part)
 			}

@@ -14,12 +14,30 @@ import (
 func (op *Op) spec() *spec.Operation { return spec.Find(op.Method, op.Path) }
 
 // argProblem checks one positional argument against its path parameter.
-func (op *Op) argProblem(i int, a string) string {
-	r := op.spec().Param(op.Path, op.Args.Params[i])
-	if r == nil || r.Loosely(a, true) {
+func (c *Call) argProblem(i int, a string) string {
+	op := c.Op.Op
+	return c.judge(op.spec().Param(op.Path, op.Args.Params[i]), a, true, true, ArgLabel(op, i))
+}
+
+// judge is the problem of a value against the description's rule for it,
+// "" when it has none. A value that breaks only the rule's enum is sent,
+// with a notice: the instance in front of orgctl may be newer than the
+// description orgctl knows. loose lets an enum value's case through (the
+// op's Shape may correct it).
+func (c *Call) judge(r *spec.Value, v any, text, loose bool, where string) string {
+	if r == nil || r.Check(v, text) || loose && r.Loosely(v, text) {
 		return ""
 	}
-	return r.Invalid(a, ArgLabel(op, i))
+	if len(r.Enum) == 0 {
+		return r.Invalid(v, where)
+	}
+	other := *r
+	other.Enum = nil
+	if !other.Check(v, text) {
+		return other.Invalid(v, where)
+	}
+	c.notice(EnumNotice(where, QueryText(v), r.Enum))
+	return ""
 }
 
 // fieldRules are the spec's rules for a field's value as a whole and for
@@ -52,8 +70,8 @@ func (op *Op) fieldRules(fd Field) (whole, each *spec.Value) {
 // the op's Shape: text may still become a number there, a list may be
 // joined, and an enum's case may be corrected, so those are let through
 // here and checked strictly once the request is built (specProblems).
-func (op *Op) fieldProblem(fd Field, v any) string {
-	whole, each := op.fieldRules(fd)
+func (c *Call) fieldProblem(fd Field, v any) string {
+	whole, each := c.Op.fieldRules(fd)
 	where := "--" + fd.Flag
 	text := fd.In == InQuery || fd.Kind == KString || fd.Kind == KStrings || fd.Kind == KTexts
 	list, isList := v.([]any)
@@ -72,13 +90,13 @@ func (op *Op) fieldProblem(fd Field, v any) string {
 	if isList && whole != nil && whole.Type != "array" && whole.Type != "" {
 		each, whole = whole, nil // each occurrence is one value (a repeated query parameter, or joined later)
 	}
-	if whole != nil && !whole.Loosely(v, text) {
-		return whole.Invalid(v, where)
+	if p := c.judge(whole, v, text, true, where); p != "" {
+		return p
 	}
 	if isList && each != nil {
 		for _, e := range list {
-			if !each.Loosely(e, text) {
-				return each.Invalid(e, where)
+			if p := c.judge(each, e, text, true, where); p != "" {
+				return p
 			}
 		}
 	}
@@ -114,8 +132,8 @@ func (c *Call) paramProblems(s *spec.Operation, path string) []string {
 	var problems []string
 	for i, name := range c.Op.Args.Params {
 		if v, ok := c.Req.Params[name]; ok {
-			if r := s.Param(path, name); r != nil && !r.Check(v, true) {
-				problems = append(problems, r.Invalid(v, ArgLabel(c.Op.Op, i)))
+			if p := c.judge(s.Param(path, name), v, true, false, ArgLabel(c.Op.Op, i)); p != "" {
+				problems = append(problems, p)
 			}
 		}
 	}
@@ -137,8 +155,8 @@ func (c *Call) queryProblems(s *spec.Operation) []string {
 				parts = strings.Split(v, ",") // "a comma-separated list of" an enum's values
 			}
 			for _, p := range parts {
-				if !r.Check(p, true) {
-					problems = append(problems, r.Invalid(p, c.flagFor(InQuery, r.Name)))
+				if bad := c.judge(r, p, true, false, c.flagFor(InQuery, r.Name)); bad != "" {
+					problems = append(problems, bad)
 					break
 				}
 			}
@@ -162,8 +180,10 @@ func (c *Call) bodyProblems(s *spec.Operation) []string {
 				} else {
 					problems = append(problems, fmt.Sprintf("the request needs %q: give it in --body", at))
 				}
-			case present && !r.Check(v, false):
-				problems = append(problems, r.Invalid(v, c.flagFor(InBody, r.Name)))
+			case present:
+				if p := c.judge(r, v, false, false, c.flagFor(InBody, r.Name)); p != "" {
+					problems = append(problems, p)
+				}
 			}
 		})
 	}
@@ -268,3 +288,11 @@ func visitBody(v any, steps []string, at string, fn func(parentOK bool, v any, p
 		visitBody(e, steps[1:], here, fn)
 	}
 }
+
+// Rules are the description's rules for a field's value as a whole and
+// for each element of a list; nil where it describes none.
+func (op *Op) Rules(fd Field) (whole, each *spec.Value) { return op.fieldRules(fd) }
+
+// Described is what the description says of the operation the op sends;
+// nil when it does not describe it.
+func (op *Op) Described() *spec.Operation { return op.spec() }
