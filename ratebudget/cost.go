@@ -93,9 +93,12 @@ func normalizeFamily(name string) string {
 }
 
 // Family names the endpoint family of an API path relative to /api/v2
-// ("/users/u_1" -> "users", "/role_permissions/roles" -> "permissions").
-// Query strings and fragments are ignored; a leading scheme and host or an
-// "/api/v2" prefix are tolerated. The root path has family "".
+// ("/users/u_1" -> "users", "/role_permissions/roles" -> "permissions"),
+// as the service routes it: by the first segment exactly as sent, so
+// "/Users" or "/api/v1/users" is no family's path and pays UnknownCost,
+// as a server that answers it charges. Query strings and fragments are
+// ignored; a full URL is reduced to its path under /api/v2. The root path
+// has family "".
 func Family(path string) string {
 	if i := strings.IndexAny(path, "?#"); i >= 0 {
 		path = path[:i]
@@ -107,19 +110,17 @@ func Family(path string) string {
 		} else {
 			path = ""
 		}
-	}
-	// Only the first segment or three are looked at: splitting the whole
-	// path would allocate, and Family runs for every request priced.
-	first, rest := nextSegment(path)
-	if strings.EqualFold(first, "api") {
-		if second, after := nextSegment(rest); isVersion(second) {
-			first, _ = nextSegment(after)
+		if rest, ok := strings.CutPrefix(path, "/api/v2"); ok && (rest == "" || rest[0] == '/') {
+			path = rest
 		}
 	}
-	if first == "" {
-		return ""
+	// Only the first segment is looked at: splitting the whole path would
+	// allocate, and Family runs for every request priced.
+	first, _ := nextSegment(path)
+	if first == "role_permissions" {
+		return "permissions" // the service prices role permissions as permissions
 	}
-	return normalizeFamily(first)
+	return first
 }
 
 // nextSegment is path's first non-empty segment between slashes, and what
@@ -127,18 +128,6 @@ func Family(path string) string {
 func nextSegment(path string) (seg, rest string) {
 	seg, rest, _ = strings.Cut(strings.TrimLeft(path, "/"), "/")
 	return seg, rest
-}
-
-func isVersion(s string) bool {
-	if len(s) < 2 || (s[0] != 'v' && s[0] != 'V') {
-		return false
-	}
-	for _, r := range s[1:] {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // ListPrice is the service's own price of a request to path: its price

@@ -22,18 +22,23 @@ func TestFamily(t *testing.T) {
 		"/access_requests":                   "access_requests",
 		"/app_themes":                        "app_themes",
 		"/apps?page_size=100&next_token=abc": "apps",
-		"/Folders/f_1#x":                     "folders",
-		"/api/v2/groups/7":                   "groups",
+		"/folders/f_1#x":                     "folders",
+		"/Folders/f_1":                       "Folders",
+		"/api/v2/groups/7":                   "api",
 		"https://org.example.com/api/v2/sso/config?x=1": "sso",
 		"/usage/app_summary":                            "usage",
 		"/":                                             "",
 		"":                                              "",
 		"?a=b":                                          "",
-		"/api/v2":                                       "",
+		"/api/v2":                                       "api",
+		"https://org.example.com/api/v2":                "",
+		"https://org.example.com/api/v2x/users":         "api",
 		"/api":                                          "api",
 		"/api/latest/users":                             "api",
 		"//users//u_1":                                  "users",
-		"/API/V2/Apps":                                  "apps",
+		"/API/V2/Apps":                                  "API",
+		"/api/v1/users":                                 "api",
+		"/user-attributes":                              "user-attributes",
 	}
 	for in, want := range cases {
 		if got := Family(in); got != want {
@@ -51,6 +56,8 @@ func TestCostOfListedAndUnknownFamilies(t *testing.T) {
 		"/spaces": 5, "/sso/config": 5, "/user_attributes": 5, "/user_invites/i/user_attributes": 5,
 		"/permissions/listObjects": 10, "/role_permissions/role_grants": 10,
 		"/usage": 10, "/workflows": 10, "/info": 10, "/": 10, "/something_new": 10,
+		// a path no family's, however close to one: what a server charges for it
+		"/Users": 10, "/USERS/u_1": 10, "/api/v1/users": 10, "/api/v2/users": 10, "/user-attributes": 10, "/environment": 10,
 	}
 	for path, want := range cases {
 		if got := cfg.Cost(path); got != want {

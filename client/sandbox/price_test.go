@@ -23,8 +23,8 @@ func TestBudgetChargesTheListPrice(t *testing.T) {
 		{"/api/v2/users/user_x/no_such", ratebudget.UnknownCost}, // no route in a listed family: the same
 	} {
 		path, price := tc.path, tc.price
-		if rt, _ := matchRoute("GET", path[len("/api/v2"):]); rt != nil && ratebudget.ListPrice(path) != price {
-			t.Errorf("%s: the list prices it at %d, want %d", path, ratebudget.ListPrice(path), price)
+		if rt, _ := matchRoute("GET", path[len("/api/v2"):]); rt != nil && ratebudget.ListPrice(rt.Path) != price {
+			t.Errorf("%s: the list prices it at %d, want %d", path, ratebudget.ListPrice(rt.Path), price)
 		}
 		for _, points := range []int{price, price + 1} {
 			clk := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}

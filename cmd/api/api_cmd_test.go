@@ -2,12 +2,14 @@ package api_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/cmd/api"
+	"github.com/orgctl/orgctl/cmd/budget"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/cli/clitest"
 )
@@ -107,5 +109,51 @@ func TestAPIPageNoticeNamesPaginate(t *testing.T) {
 	}
 	if got := tio.Err.String(); got != "more results available: add --paginate to fetch every page\n" {
 		t.Errorf("api notice = %q", got)
+	}
+}
+
+// A raw call is charged for the path it sends, as the service routes it:
+// the dry run's price is what the ledger takes when the request goes, and
+// a path that is no family's (case, another version's prefix) costs the
+// most a request can (10), as the server that answers it charges.
+func TestAPIChargesThePathItSends(t *testing.T) {
+	srv, _ := clitest.SandboxEnv(t, sandbox.Options{})
+	used := func() int {
+		t.Helper()
+		t.Setenv("ORGCTL_OUTPUT", "json")
+		defer t.Setenv("ORGCTL_OUTPUT", "")
+		f, tio := clitest.Factory(t, &clitest.Keyring{}, "")
+		if err := clitest.Execute(f, budget.NewCmd(f), "status"); err != nil {
+			t.Fatal(err)
+		}
+		var st struct{ Used int }
+		if err := json.Unmarshal(tio.Out.Bytes(), &st); err != nil {
+			t.Fatalf("budget status: %v\n%s", err, tio.Out.String())
+		}
+		return st.Used
+	}
+	for _, tc := range []struct {
+		path, sent string
+		cost       int
+	}{
+		{"/users", "/api/v2/users", 2},
+		{"/Users", "/api/v2/Users", 10},
+		{"/api/v1/users", "/api/v2/api/v1/users", 10},
+		{"/api/v2/users", "/api/v2/users", 2},
+		{"/api/v2/api/v2/users", "/api/v2/api/v2/users", 10},
+	} {
+		dry := mustAPI(t, "GET", tc.path, "--dry-run")
+		if want := fmt.Sprintf("cost: %d points", tc.cost); !strings.Contains(dry, want) || !strings.Contains(dry, tc.sent+"\n") {
+			t.Errorf("api %s --dry-run: want %s for %s:\n%s", tc.path, want, tc.sent, dry)
+		}
+		before := used()
+		srv.ResetRequests()
+		apiRun(t, "GET", tc.path) // a path no family's is answered 404
+		if got := clitest.Sent(srv); len(got) != 1 || got[0] != "GET "+tc.sent {
+			t.Errorf("api %s: sent %v, want GET %s", tc.path, got, tc.sent)
+		}
+		if got := used() - before; got != tc.cost {
+			t.Errorf("api %s: the ledger took %d points, want %d", tc.path, got, tc.cost)
+		}
 	}
 }
