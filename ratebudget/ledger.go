@@ -95,6 +95,10 @@ type Wait struct {
 	// Note, for ReasonWindowFull, says when points are in use only because
 	// the ledger could not be read or a shared store lost it ("" otherwise).
 	Note string
+	// Ended is closed once the wait is over, whether the request went
+	// ahead or the wait was given up (interrupted, or past --max-wait), so
+	// a countdown stops with it; nil when no end will be told.
+	Ended <-chan struct{}
 }
 
 // Wait reasons.
@@ -379,6 +383,12 @@ func (l *Ledger) acquire(ctx context.Context, path string) (*Ticket, error) {
 		return nil, we
 	}
 	var told *Wait
+	var ended chan struct{} // made for the first wait told, closed on return
+	defer func() {
+		if ended != nil {
+			close(ended)
+		}
+	}()
 	for {
 		if err := ctx.Err(); err != nil {
 			now := l.clock.Now()
@@ -472,6 +482,10 @@ func (l *Ledger) acquire(ctx context.Context, path string) (*Ticket, error) {
 				RetryAt: w.Until, Blocked: w.Reason == ReasonBlocked, Note: w.Note})
 		}
 		if l.notify != nil && w.Duration > notifyAfter && !sameWait(told, &w) {
+			if ended == nil {
+				ended = make(chan struct{})
+			}
+			w.Ended = ended
 			l.notify(w)
 			told = &w
 		}

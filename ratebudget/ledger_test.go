@@ -336,6 +336,11 @@ func TestNotifyOnlyForWaitsOverASecond(t *testing.T) {
 			waits[0].Reason != want.Reason || waits[0].Points != 2 || waits[0].Used != 10 || waits[0].Limit != 10 {
 			t.Fatalf("waits = %+v, want [%+v]", waits, want)
 		}
+		select {
+		case <-waits[0].Ended: // the wait is over once Acquire returned
+		default:
+			t.Fatal("Wait.Ended is still open after the request went ahead")
+		}
 	})
 }
 

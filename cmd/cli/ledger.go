@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/orgctl/orgctl/client"
@@ -43,8 +44,10 @@ func OnceAnnouncer(announce func(ratebudget.Wait)) func(ratebudget.Wait) {
 }
 
 // WaitAnnouncer tells the user about a wait over a second: a live countdown
-// on a terminal, one line when piped.
+// on a terminal, one line when piped. A countdown ends when its wait does
+// (Wait.Ended), or when a newer wait is announced, which has its own.
 func WaitAnnouncer(io *output.IO) func(ratebudget.Wait) {
+	var current atomic.Int64 // the countdown that may draw
 	return func(w ratebudget.Wait) {
 		if w.Reason == ratebudget.ReasonLocked {
 			announceLockWait(io.Err, w) // its end is unknown: no countdown
@@ -65,16 +68,34 @@ func WaitAnnouncer(io *output.IO) func(ratebudget.Wait) {
 		if io.ProgressShown() {
 			return // the bar says until when
 		}
-		go func() {
-			for {
-				left := time.Until(w.Until)
-				if left <= 0 {
-					fmt.Fprint(io.Err, "\r\x1b[K")
-					return
-				}
-				fmt.Fprintf(io.Err, "\r\x1b[Korgctl: rate budget: %s (%s), waiting %ds...", why, w.Reason, int(left.Round(time.Second)/time.Second))
-				time.Sleep(min(time.Second, left))
+		me := current.Add(1)
+		go countdown(io, w, why, func() bool { return current.Load() == me })
+	}
+}
+
+// countdown redraws one wait's line each second until the wait ends or
+// another countdown takes over, then clears the line it drew.
+func countdown(io *output.IO, w ratebudget.Wait, why string, mine func() bool) {
+	tick := time.NewTimer(0)
+	defer tick.Stop()
+	for {
+		select {
+		case <-w.Ended:
+			if mine() {
+				fmt.Fprint(io.Err, "\r\x1b[K")
 			}
-		}()
+			return
+		case <-tick.C:
+		}
+		left := time.Until(w.Until)
+		if !mine() {
+			return
+		}
+		if left <= 0 {
+			fmt.Fprint(io.Err, "\r\x1b[K")
+			return
+		}
+		fmt.Fprintf(io.Err, "\r\x1b[Korgctl: rate budget: %s (%s), waiting %ds...", why, w.Reason, int(left.Round(time.Second)/time.Second))
+		tick.Reset(min(time.Second, left))
 	}
 }

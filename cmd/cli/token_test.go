@@ -179,4 +179,45 @@ func TestWaitAnnouncer(t *testing.T) {
 	if _, err := io.ReadFull(r, got); err != nil || string(got) != "\r\x1b[K" {
 		t.Errorf("terminal countdown after the wait wrote %q (%v), want the line cleared", got, err)
 	}
+
+	// A wait that ends early (the request went ahead, or was interrupted)
+	// stops its countdown: the line is cleared and nothing more is drawn,
+	// though the hour it counted to is far off.
+	r2, w2 := io.Pipe()
+	ended := make(chan struct{})
+	cli.WaitAnnouncer(&output.IO{Err: w2, ErrTTY: true})(ratebudget.Wait{Duration: time.Hour, Until: time.Now().Add(time.Hour), Reason: ratebudget.ReasonWindowFull, Ended: ended})
+	line := make([]byte, len("\r\x1b[Korgctl: rate budget:"))
+	if _, err := io.ReadFull(r2, line); err != nil || !strings.HasSuffix(string(line), "orgctl: rate budget:") {
+		t.Fatalf("countdown drew %q (%v)", line, err)
+	}
+	close(ended)
+	if _, err := readUntil(r2, "\r\x1b[K"); err != nil {
+		t.Fatal(err)
+	}
+	// A countdown still going redraws within a second: wait past that.
+	drew := make(chan []byte, 1)
+	go func() {
+		b := make([]byte, 64)
+		n, _ := r2.Read(b)
+		drew <- b[:n]
+	}()
+	select {
+	case b := <-drew:
+		t.Errorf("the countdown went on after its wait ended: %q", b)
+	case <-time.After(1500 * time.Millisecond):
+	}
+	w2.Close()
+}
+
+// readUntil reads r until what it read ends with suffix.
+func readUntil(r io.Reader, suffix string) (string, error) {
+	var b strings.Builder
+	c := make([]byte, 1)
+	for !strings.HasSuffix(b.String(), suffix) {
+		if _, err := r.Read(c); err != nil {
+			return b.String(), err
+		}
+		b.Write(c)
+	}
+	return b.String(), nil
 }
