@@ -17,6 +17,12 @@
 #                                       viewed an app in the window and holds a
 #                                       grant (every synthetic user is in a
 #                                       granted group; the demo admin holds none)
+#   users sync --group-column department (an HR file of every synthetic user,
+#                                       one in seventy moved to the next group)
+#                                       GET /users (2) and /groups (5); with
+#                                       --yes that, one POST per group gaining
+#                                       members (5) and one DELETE per member
+#                                       leaving (5)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 users=${USERS:-5000} groups=${GROUPS_N:-300} folders=${FOLDERS:-400}
@@ -52,3 +58,16 @@ curl -fsS "$(. "$tmp/seats.env"; echo "$ORGCTL_BASE_URL")/api/v2/spec" 2>/dev/nu
 measure "users reclaim --days 90 --yes" $(( 2 + n * 2 * (1 + logout) )) users reclaim --days 90 --yes
 echo "  ($n users reclaimed of $stale listed, $kept admins kept; logout published: $logout)"
 measure "users reclaim --days 90 --yes (again)" 2 users reclaim --days 90 --yes
+
+# an HR file of every synthetic user in their group (load-group-(n mod
+# groups)), one in seventy moved to the next group (so each group a user
+# leaves is still named by other rows, and governed)
+awk -v n="$users" -v g="$groups" 'BEGIN { print "email,first_name,last_name,department"
+  for (i = 1; i <= n; i++) { k = i % g; if (i % 70 == 0) k = (i + 1) % g
+    printf "user%06d@load.example,Load,User%06d,load-group-%03d\n", i, i, k } }' >"$tmp/hr.csv"
+moved=$(( users / 70 ))
+gaining=$(awk -v n="$users" -v g="$groups" 'BEGIN { for (i = 70; i <= n; i += 70) s[(i + 1) % g] = 1; for (k in s) c++; print c }')
+measure "users sync --group-column (plan)" 7 users sync --from "$tmp/hr.csv" --group-column department
+measure "users sync --group-column --yes" $(( 7 + 5 * gaining + 5 * moved )) users sync --from "$tmp/hr.csv" --group-column department --yes
+echo "  ($moved users moved between groups; $gaining groups gain members)"
+measure "users sync --group-column (again)" 7 users sync --from "$tmp/hr.csv" --group-column department --exit-code

@@ -54,8 +54,9 @@ reads another column as one of those ("Work Email"=email).
 names (matched as 'orgctl help names' says: Support finds support) and
 leaves every other group the column governs. The governed groups are those
 some row's value names, and only they: a group no row names keeps its
-members, as do members the file does not cover; a row with an empty value
-leaves every governed group. The built-in groups (admin, All Users) are
+members (a department HR dissolved is emptied by hand, with 'orgctl groups
+members remove'), as do members the file does not cover; a row with an
+empty value leaves every governed group. The built-in groups (admin, All Users) are
 never governed: a row naming one, or a group the org lacks, is refused
 (exit 2, with the nearest names) before anything is written.
 
@@ -302,7 +303,7 @@ func syncRun(ctx context.Context, o *SyncOptions) error {
 	}
 	plan := orgcode.Diff(files, live, r, o.DisableMissing, cfg.Budget)
 	if o.DisableMissing && kept > 0 && !f.Quiet() {
-		f.IO.Notice("orgctl: %d admins the file lacks are kept: sync never disables an admin", kept)
+		f.IO.Notice("orgctl: %s the file lacks %s kept: sync never disables an admin", plural(kept, "admin", "admins"), map[bool]string{true: "is", false: "are"}[kept == 1])
 	}
 	if o.MaxChanges >= 0 && len(plan.Changes) > o.MaxChanges {
 		writePlan(f.IO.Err, plan, cfg.Budget, false)
