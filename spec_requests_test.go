@@ -57,7 +57,7 @@ var knownRequestDeviations = []struct{ key, contains, why string }{
 // sendUnlisted are the scripts that type values an enum of the description
 // does not list, as a user may: orgctl sends them with a notice, since the
 // instance may be newer than the description it knows.
-var sendUnlisted = []string{"api_v4_enum_notice", "validation", "users", "resources", "access_requests", "permissions", "observability", "user-tasks"}
+var sendUnlisted = []string{"api_v4_enum_notice", "validation", "users", "resources", "access_requests", "permissions", "observability", "user-tasks", "resource-configs"}
 
 // knownResponseDeviations are answers where the sandbox follows the real
 // service's recorded or documented behaviour rather than the published schema.
