@@ -48,6 +48,10 @@ type Kind struct {
 	// BuiltinKey says the same from the natural key alone, where the key
 	// decides it, so a command can refuse before any request.
 	BuiltinKey func(key string) string
+	// BuiltinFixed marks a kind whose objects the org cannot do without
+	// are not to be changed at all, not only kept: a system folder is
+	// neither renamed nor moved (the API refuses either).
+	BuiltinFixed bool
 }
 
 // Named reports a kind whose objects have a natural key to find them by.
@@ -133,7 +137,7 @@ var all = []Kind{
 		Get: "/environments/{id}"},
 	{Name: "folders", List: "/folders", Scope: "Folders > Read", KeyOf: FolderPath, KeysOf: FolderPaths,
 		IsID: isFolderID, Label: []string{"folder_type"}, ObjectType: "folder",
-		Builtin: systemFolder, BuiltinKey: systemFolderKey},
+		Builtin: systemFolder, BuiltinKey: systemFolderKey, BuiltinFixed: true},
 	{Name: "groups", List: "/groups", Scope: "Groups > Read", Key: "name", IsID: isNumber, Get: "/groups/{id}",
 		Builtin: builtinGroup, BuiltinKey: builtinGroupName},
 	// Invites are named by the invitee's email; a claimed invite stays listed,

@@ -98,7 +98,9 @@ type listState struct {
 	once sync.Once
 	objs []Object
 	err  error
-	done bool // objs is the list (guarded by Resolver.mu)
+	// stored: objs came from the Store, not from the API in this process.
+	stored bool
+	done   bool // objs is the list (guarded by Resolver.mu)
 	// byKey indexes objs by folded key, built on the first lookup, so a
 	// job that looks up a name per row does not scan the list per row.
 	idxOnce sync.Once
@@ -206,7 +208,7 @@ func (r *Resolver) Find(ctx context.Context, k Kind, key string) ([]Object, erro
 			return kl.matches, kl.err
 		}
 	}
-	st := r.list(ctx, k)
+	st := r.list(ctx, k, true)
 	if st.err != nil {
 		return nil, st.err
 	}
@@ -246,12 +248,59 @@ func (r *Resolver) filtered(ctx context.Context, k Kind, key string) ([]Object, 
 // All lists every object of the kind: one request per Resolver (or none,
 // when the Store has the list).
 func (r *Resolver) All(ctx context.Context, k Kind) ([]Object, error) {
-	st := r.list(ctx, k)
+	st := r.list(ctx, k, true)
 	return st.objs, st.err
 }
 
-// list is the kind's list as All reads it.
-func (r *Resolver) list(ctx context.Context, k Kind) *listState {
+// ByID finds the object with this id in the kind's whole list, as All
+// reads it. A list from the Store that lacks the id may be older than the
+// object, so the API's own list is read then; ok is false when that has
+// no such object either.
+func (r *Resolver) ByID(ctx context.Context, k Kind, id string) (o Object, ok bool, err error) {
+	st := r.list(ctx, k, true)
+	if st.err != nil {
+		return Object{}, false, st.err
+	}
+	if o, ok := withID(st.objs, id); ok || !st.stored {
+		return o, ok, nil
+	}
+	r.mu.Lock()
+	if r.lists[k.Name] == st {
+		delete(r.lists, k.Name)
+	}
+	r.mu.Unlock()
+	st = r.list(ctx, k, false)
+	if st.err != nil {
+		return Object{}, false, st.err
+	}
+	o, ok = withID(st.objs, id)
+	return o, ok, nil
+}
+
+func withID(objs []Object, id string) (Object, bool) {
+	for _, o := range objs {
+		if o.ID == id {
+			return o, true
+		}
+	}
+	return Object{}, false
+}
+
+// ListRequest is the request that reads the kind's whole list (nil when
+// this resolver has it already), for a dry run to show.
+func (r *Resolver) ListRequest(k Kind) *client.Request {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if st := r.lists[k.Name]; st != nil {
+		return nil
+	}
+	req := r.request(k, "")
+	return &req
+}
+
+// list is the kind's list as All reads it: from the Store when it has it
+// fresh and stored allows, else from the API.
+func (r *Resolver) list(ctx context.Context, k Kind, stored bool) *listState {
 	r.mu.Lock()
 	if r.lists == nil {
 		r.lists = map[string]*listState{}
@@ -263,9 +312,9 @@ func (r *Resolver) list(ctx context.Context, k Kind) *listState {
 	}
 	r.mu.Unlock()
 	st.once.Do(func() {
-		if r.Store != nil {
+		if r.Store != nil && stored {
 			if items, ok := r.Store.Load(k.Name); ok {
-				st.objs = fromItems(k, items)
+				st.objs, st.stored = fromItems(k, items), true
 				return
 			}
 		}

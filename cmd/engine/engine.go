@@ -261,7 +261,17 @@ func (e *Engine) describe(ctx context.Context, kind, id string) (resolve.Object,
 	if err != nil {
 		return resolve.Object{}, false
 	}
-	o, err := r.Describe(ctx, kinds.Of(rk), id)
+	k := kinds.Of(rk)
+	var o resolve.Object
+	if r.ListRequest(k) == nil {
+		// The list is at hand (a guard read it): it names the object.
+		o, ok, err = r.ByID(ctx, k, id)
+		if !ok {
+			err = &resolve.NotFoundError{Kind: k.Name, Name: id}
+		}
+	} else {
+		o, err = r.Describe(ctx, k, id)
+	}
 	if err != nil || o.Key == "" || o.Key == id {
 		return resolve.Object{}, false
 	}

@@ -33,6 +33,34 @@ func (e *Engine) resolveNames(ctx context.Context, refs []send.Ref) (map[string]
 	return found, nil
 }
 
+// findGuards finds each guard's object by its id (one list of its kind,
+// shared with the names' lookups): found with those objects added by the
+// guards' keys, for Refuse. A list that cannot be read fails the call, as
+// nothing then says the object is not one the org cannot do without.
+func (e *Engine) findGuards(ctx context.Context, guards []send.Ref, found map[string]resolve.Object) (map[string]resolve.Object, error) {
+	if len(guards) == 0 {
+		return found, nil
+	}
+	r, err := e.resolver()
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]resolve.Object, len(found)+len(guards))
+	for k, o := range found {
+		out[k] = o
+	}
+	for _, g := range guards {
+		o, ok, err := r.ByID(ctx, g.Kind, g.Text)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out[g.Stand] = o
+		}
+	}
+	return out, nil
+}
+
 // foundIDs maps each stand-in to the id of the object found for it.
 func foundIDs(found map[string]resolve.Object) map[string]string {
 	ids := make(map[string]string, len(found))
@@ -87,9 +115,11 @@ func foundObject(c *Call, refs []send.Ref, found map[string]resolve.Object) json
 	return found[ref.Stand].Raw
 }
 
-// dryRunNames lists the lookups first, then the call with each name where
-// its id will go.
-func (e *Engine) dryRunNames(c *Call, refs []send.Ref) error {
+// dryRunNames lists the lookups first (names, and the lists that say
+// whether an object given by id is one the org cannot do without), then
+// the call with each name where its id will go.
+func (e *Engine) dryRunNames(c *Call, found send.Found) error {
+	refs := found.Refs
 	r, err := e.resolver()
 	if err != nil {
 		r = resolve.New(nil) // not logged in: still list what would be looked up
@@ -109,6 +139,15 @@ func (e *Engine) dryRunNames(c *Call, refs []send.Ref) error {
 		}
 		seen[key] = true
 		plan = append(plan, planned{req: p.Request, note: "looks up " + lookupWhat(p, refs)})
+	}
+	for _, g := range found.Guards {
+		req := r.ListRequest(g.Kind)
+		if req == nil || seen[req.Path+"?"] {
+			continue
+		}
+		seen[req.Path+"?"] = true
+		plan = append(plan, planned{req: *req, note: fmt.Sprintf("looks up %s %s in the list of all %s: refused if the org cannot do without it",
+			kinds.Singular(g.Kind.Name), g.Text, g.Kind.Name)})
 	}
 	return e.printPlan(callPlan(plan, c), names)
 }

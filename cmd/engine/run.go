@@ -92,8 +92,8 @@ func (e *Engine) call(ctx context.Context, c *Call, names send.Found, o RunOptio
 		if note != "" {
 			e.f.IO.Notice("%s", note)
 		}
-		if len(refs) > 0 {
-			return e.dryRunNames(c, refs)
+		if len(refs) > 0 || len(names.Guards) > 0 {
+			return e.dryRunNames(c, names)
 		}
 		return e.DryRun(c)
 	}
@@ -108,7 +108,11 @@ func (e *Engine) call(ctx context.Context, c *Call, names send.Found, o RunOptio
 	if err != nil {
 		return err
 	}
-	if err := names.Refuse(found); err != nil {
+	guarded, err := e.findGuards(ctx, names.Guards, found)
+	if err != nil {
+		return err
+	}
+	if err := names.Refuse(guarded); err != nil {
 		return err
 	}
 	c.Bind(foundIDs(found))

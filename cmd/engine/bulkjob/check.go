@@ -38,6 +38,9 @@ type checkPass struct {
 	batched                 map[string]int  // rows per batch (arguments), for ops whose rows share a request
 	joinKeys                map[string]bool // follow-ups joined across rows, by path and object
 	joinable                bool            // rows have follow-ups joined across rows (a group's new members)
+	// targets are the objects rows delete (or change) of kinds with objects
+	// the org cannot do without: kind -> targetHash -> first line
+	targets map[string]map[uint64]int
 }
 
 // requestTally counts one kind of request for the dry run.
@@ -203,7 +206,7 @@ func (j *checkPass) checkRow(in opdef.Input) (*opdef.Call, []send.Ref, []string)
 			return nil, nil, j.problemText(err)
 		}
 	}
-	return c, names.Refs, nil
+	return c, append(names.Refs, names.Guards...), nil
 }
 
 // findNames are the names in an input, as every command finds them.
@@ -271,6 +274,7 @@ func (j *checkPass) check(errOut io.Writer) error {
 		}
 		if c != nil && len(rowProbs) == 0 {
 			j.tally(in, c, names)
+			j.noteTargets(row.Line, names)
 			notes.add(row.Line, j.problemLines(c.Notices))
 		}
 	}

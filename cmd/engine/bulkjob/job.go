@@ -158,7 +158,7 @@ func (j *bulkJob) run(parent context.Context) error {
 		Parallel: j.o.parallel,
 		Handler:  j.runner,
 		Phases:   []bulk.Source{rows},
-		Observer: &jobObserver{j: j, id: id},
+		Observer: &jobObserver{j: j, id: id, ctx: ctx},
 	})
 	j.out.close()
 	var busy *bulk.BusyError
@@ -194,8 +194,9 @@ func (j *bulkJob) run(parent context.Context) error {
 
 // jobObserver is what the job hears of its run from bulk.Run.
 type jobObserver struct {
-	j  *bulkJob
-	id string
+	j   *bulkJob
+	id  string
+	ctx context.Context // the job's, for the reads Ready makes
 }
 
 // Ready is the job's last step before its rows: keep stdin with the job,
@@ -208,6 +209,14 @@ func (o *jobObserver) Ready(prior *bulk.State) error {
 			return fmt.Errorf("keeping stdin for job %s: %w", id, err)
 		}
 		j.in.src.path, j.in.src.spooled = kept, false
+	}
+	if j.op.Destructive() && !j.yes {
+		if err := j.unattended(); err != nil {
+			return err
+		}
+	}
+	if err := j.refuseProtected(o.ctx, j.f.IO.Err); err != nil {
+		return err
 	}
 	if j.op.Destructive() && !j.yes {
 		if err := j.confirm(); err != nil {
@@ -244,14 +253,27 @@ func (o *jobObserver) Started(progress bulk.Progress) func() {
 	return prog.Stop
 }
 
-// confirm asks once for the whole file.
-func (j *bulkJob) confirm() error {
-	what := fmt.Sprintf("%s on the %s of %s", j.cmd.CommandPath(), nounFor(j.checked.rows, "1 row", fmt.Sprintf("%d rows", j.checked.rows)), j.in.src.name)
+// what names the job in its confirmation.
+func (j *bulkJob) what() string {
+	return fmt.Sprintf("%s on the %s of %s", j.cmd.CommandPath(), nounFor(j.checked.rows, "1 row", fmt.Sprintf("%d rows", j.checked.rows)), j.in.src.name)
+}
+
+// unattended refuses the job when nobody can answer its confirmation,
+// before anything (a lookup included) is sent.
+func (j *bulkJob) unattended() error {
 	switch {
 	case j.in.src.name == "stdin":
-		return cli.Unconfirmed("run `"+what+"`", "stdin holds the rows, so it cannot answer", "review with --dry-run")
+		return cli.Unconfirmed("run `"+j.what()+"`", "stdin holds the rows, so it cannot answer", "review with --dry-run")
 	case !j.f.CanPrompt():
-		return cli.Unconfirmed("run `"+what+"`", "", "review with --dry-run")
+		return cli.Unconfirmed("run `"+j.what()+"`", "", "review with --dry-run")
 	}
-	return cli.ConfirmOrCancel(j.f.Ask(), fmt.Sprintf("Run `%s`? This cannot be undone.", what))
+	return nil
+}
+
+// confirm asks once for the whole file.
+func (j *bulkJob) confirm() error {
+	if err := j.unattended(); err != nil {
+		return err
+	}
+	return cli.ConfirmOrCancel(j.f.Ask(), fmt.Sprintf("Run `%s`? This cannot be undone.", j.what()))
 }

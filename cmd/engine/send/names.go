@@ -28,8 +28,11 @@ type Ref struct {
 	// KeyOnly marks the KEY of a KEY=VALUE value (Field.KeyKind).
 	KeyOnly bool
 	// Stand is a syntactically valid id of the kind, unique in the call,
-	// used to check the rest of the input before any lookup.
+	// used to check the rest of the input before any lookup; for a guard
+	// (ByID) it is only the key of its object in a map of objects found.
 	Stand string
+	// ByID marks a guard: an id, not a name (Found.Guards).
+	ByID bool
 }
 
 // Found are the names of one Input, found once.
@@ -37,22 +40,35 @@ type Found struct {
 	op   *opdef.Placed
 	in   opdef.Input
 	Refs []Ref
+	// Guards are the objects the call deletes (or changes, where such
+	// objects are fixed) that it gives by id, of a kind some of whose
+	// objects the org cannot do without. An id does not say which object
+	// it is, so each is found in its kind's list before anything is sent,
+	// and refused as it would be by its name (Refuse).
+	Guards []Ref
 }
 
 // Find finds the names in an Input: values of arguments and fields of an
-// object kind that do not look like an id of that kind.
+// object kind that do not look like an id of that kind; and its guards.
 func Find(op *opdef.Placed, in opdef.Input) Found {
-	var refs []Ref
+	var refs, guards []Ref
 	add := func(kindName string, r Ref) {
 		rk, ok := ResolveKind(kindName)
 		if !ok {
 			return
 		}
 		k := kinds.Of(rk)
-		if strings.TrimSpace(r.Text) == "" || resolve.LooksLikeID(k, r.Text) {
+		if strings.TrimSpace(r.Text) == "" {
 			return
 		}
 		r.Kind = k
+		if resolve.LooksLikeID(k, r.Text) {
+			if k.Builtin != nil && Removes(op, r) != "" {
+				r.ByID, r.Stand = true, "id:"+r.Text
+				guards = append(guards, r)
+			}
+			return
+		}
 		r.Stand = standIn(k, len(refs)+1)
 		refs = append(refs, r)
 	}
@@ -93,7 +109,7 @@ func Find(op *opdef.Placed, in opdef.Input) Found {
 			add(kind, Ref{Text: v, Flag: fd.Flag, Elem: e, Part: -1})
 		}
 	}
-	return Found{op: op, in: in, Refs: refs}
+	return Found{op: op, in: in, Refs: refs, Guards: guards}
 }
 
 // ResolveKind is the kind whose names are looked up for values that
@@ -164,31 +180,69 @@ func (f Found) Fill(ids map[string]string) opdef.Input {
 }
 
 // Refuse refuses a call that deletes an object the org cannot do without
-// (a built-in group, a system folder), before anything is sent: from the
-// name where the name decides it, else (found not nil, by stand-in) from
-// the object as the lookup listed it.
+// (a built-in group, a system folder), or changes one that is fixed (a
+// system folder), before anything is sent: from the name where the name
+// decides it, else (found not nil, by stand-in) from the object as the
+// lookup listed it; a guard, given by id, from its object in found alone.
+// The one rule for every command line, --from row and job.
 func (f Found) Refuse(found map[string]resolve.Object) error {
-	for _, ref := range f.Refs {
-		if !deletesObject(f.op, ref) {
-			continue
+	for _, ref := range append(f.Refs[:len(f.Refs):len(f.Refs)], f.Guards...) {
+		var obj *resolve.Object
+		if o, ok := found[ref.Stand]; ok {
+			obj = &o
 		}
-		why := ref.Kind.ProtectedKey(ref.Text)
-		if why == "" && found != nil {
-			why = found[ref.Stand].Protected
-		}
-		if why != "" {
-			return usage.Errorf("refusing to delete %s %s: %s, and the org cannot do without it (nothing was changed)",
-				kinds.Singular(ref.Kind.Name), ref.Text, why)
+		if err := RefuseRef(f.op, ref, obj); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// deletesObject reports a call that deletes the very object ref names
-// (DELETE /groups/{id}), not something inside it (a member of the group).
-func deletesObject(op *opdef.Placed, ref Ref) bool {
-	return op.Method == http.MethodDelete && ref.Flag == "" && ref.Arg == len(op.Args.Params)-1 &&
-		SamePath(op.Path, ref.Kind.List+"/{}")
+// RefuseRef is Refuse's rule for one ref of a call of op: obj is the
+// object its lookup found (nil when not looked up, or not found).
+func RefuseRef(op *opdef.Placed, ref Ref, obj *resolve.Object) error {
+	verb := Removes(op, ref)
+	if verb == "" {
+		return nil
+	}
+	why, what := "", ref.Text
+	if !ref.ByID {
+		why = ref.Kind.ProtectedKey(ref.Text)
+	}
+	if why == "" && obj != nil {
+		why = obj.Protected
+		if ref.ByID && obj.Key != "" && obj.Key != ref.Text {
+			what += " (" + obj.Key + ")"
+		}
+	}
+	switch {
+	case why == "":
+		return nil
+	case verb == "delete":
+		return usage.Errorf("refusing to delete %s %s: %s, and the org cannot do without it (nothing was changed)",
+			kinds.Singular(ref.Kind.Name), what, why)
+	}
+	return usage.Errorf("refusing to %s %s %s: %s, which is not to be changed (nothing was changed)",
+		verb, kinds.Singular(ref.Kind.Name), what, why)
+}
+
+// Removes is what a call does to the very object ref names that an
+// object the org cannot do without must be kept from: "delete" (DELETE
+// /groups/{id}, not a member of the group), "change" (PATCH or PUT of an
+// object of a kind whose such objects are fixed), or "" for neither.
+func Removes(op *opdef.Placed, ref Ref) string {
+	if op == nil || ref.Flag != "" || ref.Arg != len(op.Args.Params)-1 || !SamePath(op.Path, ref.Kind.List+"/{}") {
+		return ""
+	}
+	switch op.Method {
+	case http.MethodDelete:
+		return "delete"
+	case http.MethodPatch, http.MethodPut:
+		if ref.Kind.BuiltinFixed {
+			return "change"
+		}
+	}
+	return ""
 }
 
 // SamePath reports whether two path templates are the same path, whatever

@@ -51,3 +51,41 @@ func TestFindNamesFillsAndRefuses(t *testing.T) {
 		t.Errorf("stand-in %q is no user id", s)
 	}
 }
+
+// An object given by id is a guard where the call deletes it (or changes
+// it, for a kind whose protected objects are fixed): its object, once
+// found, is refused as its name would be; elsewhere an id is no guard.
+func TestGuardsRefuseByID(t *testing.T) {
+	del := send.Find(familytest.Op(t, "groups", "delete"), familytest.Input("orgctl groups delete", []string{"1"}))
+	if len(del.Refs) != 0 || len(del.Guards) != 1 || !del.Guards[0].ByID || del.Guards[0].Text != "1" {
+		t.Fatalf("groups delete 1: refs %+v, guards %+v", del.Refs, del.Guards)
+	}
+	if err := del.Refuse(nil); err != nil {
+		t.Errorf("refused before its object was found: %v", err)
+	}
+	admin := resolve.Object{ID: "1", Key: "admin", Protected: `"admin" is a built-in group every org has`}
+	if err := del.Refuse(map[string]resolve.Object{del.Guards[0].Stand: admin}); err == nil ||
+		!strings.Contains(err.Error(), "refusing to delete group 1 (admin)") {
+		t.Errorf("the admin group by id: %v", err)
+	}
+	if err := del.Refuse(map[string]resolve.Object{del.Guards[0].Stand: {ID: "1", Key: "support"}}); err != nil {
+		t.Errorf("an ordinary group by id: %v", err)
+	}
+	move := send.Find(familytest.Op(t, "folders", "update"), familytest.Input("orgctl folders update", []string{"app_1"}, "parent", "app_3"))
+	if len(move.Guards) != 1 || move.Guards[0].Text != "app_1" {
+		t.Fatalf("folders update app_1 --parent app_3: guards %+v", move.Guards)
+	}
+	root := resolve.Object{ID: "app_1", Key: "app:/", Protected: "it is a system folder"}
+	if err := move.Refuse(map[string]resolve.Object{move.Guards[0].Stand: root}); err == nil || !strings.Contains(err.Error(), "refusing to change folder app_1 (app:/)") {
+		t.Errorf("moving the root: %v", err)
+	}
+	for _, c := range [][]string{{"groups", "update"}, {"groups", "members", "add"}, {"users", "delete"}} {
+		in := familytest.Input("orgctl "+strings.Join(c, " "), []string{"1"})
+		if c[0] == "users" {
+			in = familytest.Input("orgctl users delete", []string{"user_0000000000000000005a4d0000000004"})
+		}
+		if f := send.Find(familytest.Op(t, c...), in); len(f.Guards) != 0 {
+			t.Errorf("%v: guards %+v", c, f.Guards)
+		}
+	}
+}
