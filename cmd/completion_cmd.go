@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -98,14 +97,8 @@ Run 'orgctl completion <shell> --help' for how to install it in that shell.`,
 	return c
 }
 
-// outputFormats are the values -o completes: the printer's formats, and csv
-// always, which scripts reach for first.
-func outputFormats() []string {
-	if slices.Contains(output.Formats, "csv") {
-		return output.Formats
-	}
-	return append(slices.Clip(output.Formats), "csv")
-}
+// outputFormats are the values -o completes: the printer's formats.
+func outputFormats() []string { return output.Formats }
 
 // completeColumns completes --columns with the command's column names
 // (engine.ColumnsAnnotation), one more after each comma already typed.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"text/template"
@@ -78,9 +79,7 @@ func (o Options) Structured() bool {
 }
 
 func (o Options) Validate() error {
-	switch o.Format {
-	case "", "table", "json", "yaml", "csv":
-	default:
+	if o.Format != "" && !slices.Contains(Formats, o.Format) {
 		return fmt.Errorf("invalid output format %q: use one of %s", o.Format, strings.Join(Formats, ", "))
 	}
 	if o.JQ != "" && o.Template != "" {

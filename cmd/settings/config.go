@@ -107,9 +107,9 @@ func NewSources() *Sources {
 	v.SetEnvPrefix("ORGCTL")
 	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_", "-", "_"))
 	v.AutomaticEnv()
-	v.SetDefault("output", "table")
-	v.SetDefault("timeout", 30*time.Second)
-	v.SetDefault("max_wait", 10*time.Minute)
+	v.SetDefault("output", DefaultOf("output"))
+	v.SetDefault("timeout", DefaultDuration("timeout"))
+	v.SetDefault("max_wait", DefaultDuration("max_wait"))
 	return &Sources{v: v}
 }
 
