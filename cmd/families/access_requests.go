@@ -40,25 +40,25 @@ Gotchas:
 			{Header: "UPDATED BY", Field: "updated_by_id", Names: "users"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Method: http.MethodGet, Path: "/access_requests", Scope: "Users > Read", List: true,
+			{Use: "list", Method: http.MethodGet, Path: "/access_requests",
 				Help: opdef.Help{
 					Short:   "List access requests",
 					Example: "  orgctl access-requests list\n  orgctl access-requests list --status PENDING --jq '.[].requesting_email'",
 				},
 				Fields: []opdef.Field{
-					{Flag: "status", Key: "status", In: opdef.InQuery, Enum: []string{"PENDING", "APPROVED", "DENIED"}, Usage: "only requests with this status"},
+					{Flag: "status", Key: "status", In: opdef.InQuery, Usage: "only requests with this status"},
 				}},
-			{Use: "get REQUEST_ID", Method: http.MethodGet, Path: "/access_requests/{accessRequestId}", Scope: "Users > Read",
+			{Use: "get REQUEST_ID", Method: http.MethodGet, Path: "/access_requests/{accessRequestId}",
 				Help: opdef.Help{Short: "Show an access request", Example: "  orgctl access-requests get 1"},
 				Args: opdef.Args{Params: []string{"accessRequestId"}},
 			},
-			{Use: "approve REQUEST_ID", Method: http.MethodPatch, Path: "/access_requests/{accessRequestId}", Scope: "Users > Write",
+			{Use: "approve REQUEST_ID", Method: http.MethodPatch, Path: "/access_requests/{accessRequestId}",
 				Help: opdef.Help{Short: "Let the requester join", Example: "  orgctl access-requests approve 1"},
 				Args: opdef.Args{Params: []string{"accessRequestId"}},
 
 				Hooks: opdef.Hooks{Shape: decide("APPROVED")},
 			},
-			{Use: "deny REQUEST_ID", Method: http.MethodPatch, Path: "/access_requests/{accessRequestId}", Scope: "Users > Write",
+			{Use: "deny REQUEST_ID", Method: http.MethodPatch, Path: "/access_requests/{accessRequestId}",
 				Help: opdef.Help{Short: "Turn the request down", Example: "  orgctl access-requests deny 2"},
 				Args: opdef.Args{Params: []string{"accessRequestId"}},
 

@@ -46,7 +46,7 @@ Gotchas:
 			{Header: "UPDATED", Field: "updated_at"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Method: http.MethodGet, Path: "/apps", Scope: "Apps > Read", List: true,
+			{Use: "list", Method: http.MethodGet, Path: "/apps",
 				Help: opdef.Help{
 					Short:   "List apps",
 					Long:    "--using-resource and --name-contains filter on the server (API 4.0); an older\ninstance refuses them before anything is sent.",
@@ -54,14 +54,14 @@ Gotchas:
 				},
 				Fields: appsListFields,
 			},
-			{Use: "get APP_ID", Method: http.MethodGet, Path: "/apps/{appId}", Scope: "Apps > Read",
+			{Use: "get APP_ID", Method: http.MethodGet, Path: "/apps/{appId}",
 				Help: opdef.Help{
 					Short:   "Show an app",
 					Example: "  orgctl apps get 5a4d0006-0000-4000-8000-000000000001\n  orgctl apps get 5a4d0006-0000-4000-8000-000000000001 -o yaml",
 				},
 				Args: opdef.Args{Params: []string{"appId"}},
 			},
-			{Use: "create", Method: http.MethodPost, Path: "/apps", Scope: "Apps > Write", Body: true,
+			{Use: "create", Method: http.MethodPost, Path: "/apps", Body: true,
 				Help: opdef.Help{
 					Short: "Create an app",
 					Long:  "The JSON body comes from --body (FILE or - for stdin); --name, --folder and\n--description override its fields.",
@@ -71,11 +71,11 @@ Gotchas:
 				},
 				Bulk: opdef.Bulk{Exists: opdef.LookFirst("apps", "name", "")},
 				Fields: []opdef.Field{
-					{Flag: "name", Key: "name", Required: true, Usage: "app name"},
+					{Flag: "name", Key: "name", Usage: "app name"},
 					{Flag: "folder", Key: "folder_id", Usage: "`FOLDER` id (app_N) or path (app:/Finance); default: the root app folder"},
 					{Flag: "description", Key: "description", Usage: "app description"},
 				}},
-			{Use: "delete APP_ID", Method: http.MethodDelete, Path: "/apps/{appId}", Scope: "Apps > Write",
+			{Use: "delete APP_ID", Method: http.MethodDelete, Path: "/apps/{appId}",
 				Help: opdef.Help{
 					Short:   "Delete an app",
 					Example: "  orgctl apps delete 5a4d0006-0000-4000-8000-000000000001\n  orgctl apps delete 5a4d0006-0000-4000-8000-000000000001 --yes   # in scripts",
@@ -85,7 +85,7 @@ Gotchas:
 					Question: "Delete app %s? It is removed with its releases and history; this cannot be undone.",
 				},
 			},
-			{Use: "clone APP_ID", Method: http.MethodPost, Path: "/apps/cloneApp", Scope: "Apps > Write",
+			{Use: "clone APP_ID", Method: http.MethodPost, Path: "/apps/cloneApp",
 				Help: opdef.Help{
 					Short: "Copy an app under a new name",
 					Example: `  orgctl apps clone 5a4d0006-0000-4000-8000-000000000001 --name "Refund Console v2"
@@ -94,7 +94,7 @@ Gotchas:
 				Args: opdef.Args{Params: []string{"appId"}},
 				Bulk: opdef.Bulk{Exists: opdef.LookFirst("apps", "name", "")},
 				Fields: []opdef.Field{
-					{Flag: "name", Key: "new_app_name", Required: true, Usage: "name of the new app"},
+					{Flag: "name", Key: "new_app_name", Usage: "name of the new app"},
 					{Flag: "folder", Key: "folder_id", Usage: "put the copy in this `FOLDER` (id or path; default: root)"},
 				},
 

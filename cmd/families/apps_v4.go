@@ -30,7 +30,7 @@ func validateGroup() engine.Group {
 		Short:   "Check app source before it is deployed",
 		Example: "  orgctl apps validate toolscript --file apps/refund-console",
 		Ops: []opdef.Op{
-			{Use: "toolscript", Method: http.MethodPost, Path: "/apps/toolscript/validate", Scope: "Apps > Read", Body: true,
+			{Use: "toolscript", Method: http.MethodPost, Path: "/apps/toolscript/validate", Body: true,
 				Help: opdef.Help{Short: "Check that Toolscript files deserialize", Done: "The Toolscript is valid",
 					Long: `Sends the files (--file, repeatable: a file, or a directory whose files are all
 sent, with their paths relative to it) and prints the service's diagnostics.

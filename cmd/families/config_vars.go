@@ -59,7 +59,7 @@ func updateConfigVar(c *opdef.Call) error {
 	if c.Given.FromBody {
 		return nil // sent as is
 	}
-	c.Reads = []client.Request{{Method: http.MethodGet, Path: client.Expand(c.Op.Path, c.Req.Params), Scope: "Configuration Variables > Read"}}
+	c.Reads = []client.Request{opdef.RequestTo(http.MethodGet, c.Op.Path, c.Req.Params)}
 	return nil
 }
 
@@ -136,20 +136,20 @@ other local users (ps), so pass secret values with --body FILE or --body - inste
 			{Header: "DESCRIPTION", Field: "description"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Method: http.MethodGet, Path: "/configuration_variables", Scope: "Configuration Variables > Read",
+			{Use: "list", Method: http.MethodGet, Path: "/configuration_variables",
 				Help: opdef.Help{
 					Short:   "List configuration variables with their values",
 					Example: "  orgctl config-vars list\n  orgctl config-vars list --jq '.[] | select(.name==\"SUPPORT_EMAIL\") | .values'",
 				},
 			},
-			{Use: "get VARIABLE_ID", Method: http.MethodGet, Path: "/configuration_variables/{id}", Scope: "Configuration Variables > Read",
+			{Use: "get VARIABLE_ID", Method: http.MethodGet, Path: "/configuration_variables/{id}",
 				Help: opdef.Help{
 					Short:   "Show a configuration variable and its values",
 					Example: "  orgctl config-vars get SUPPORT_EMAIL -o yaml",
 				},
 				Args: opdef.Args{Params: []string{"id"}},
 			},
-			{Use: "create", Method: http.MethodPost, Path: "/configuration_variables", Scope: "Configuration Variables > Write", Body: true,
+			{Use: "create", Method: http.MethodPost, Path: "/configuration_variables", Body: true,
 				Help: opdef.Help{
 					Short: "Create a configuration variable",
 					Example: `  orgctl config-vars create --name SUPPORT_EMAIL --value production=help@example.com --value staging=qa@example.com
@@ -157,9 +157,9 @@ other local users (ps), so pass secret values with --body FILE or --body - inste
 				},
 				Bulk: opdef.Bulk{Exists: opdef.LookFirst("config-vars", "name", "update")},
 				Fields: []opdef.Field{
-					{Flag: "name", Key: "name", Required: true, Usage: "variable name"},
+					{Flag: "name", Key: "name", Usage: "variable name"},
 					{Flag: "description", Key: "description", Usage: "what the variable is for"},
-					{Flag: "secret", Key: "secret", Kind: opdef.KBool, Usage: "hide the values in the editor"},
+					{Flag: "secret", Key: "secret", Kind: opdef.KBool, Optional: true, Usage: "hide the values in the editor"},
 					{Flag: "default-value", Key: "default_value", Usage: "the value in environments without one of their own (API 4.0)"},
 					{Flag: "value", In: opdef.InLocal, Kind: opdef.KTexts, KeyKind: "environments", Usage: "value for one environment, `ENVIRONMENT=VALUE` (the environment's id or name; repeatable)"},
 				},
@@ -180,7 +180,7 @@ other local users (ps), so pass secret values with --body FILE or --body - inste
 					},
 				},
 			},
-			{Use: "update VARIABLE_ID", Method: http.MethodPut, Path: "/configuration_variables/{id}", Scope: "Configuration Variables > Write", Body: true,
+			{Use: "update VARIABLE_ID", Method: http.MethodPut, Path: "/configuration_variables/{id}", Body: true,
 				Help: opdef.Help{
 					Short: "Change a configuration variable (read, merge, write)",
 					Long: `The API replaces the whole variable (PUT). orgctl first reads the current one
@@ -192,16 +192,16 @@ environment's value and keeps the others. With --body the body is sent as is.`,
 				},
 				Args: opdef.Args{Params: []string{"id"}},
 				Fields: []opdef.Field{
-					{Flag: "name", Key: "name", Usage: "new name"},
+					{Flag: "name", Key: "name", Optional: true, Usage: "new name"},
 					{Flag: "description", Key: "description", Usage: "new description"},
-					{Flag: "secret", Key: "secret", Kind: opdef.KBool, Usage: "make the values secret or not"},
+					{Flag: "secret", Key: "secret", Kind: opdef.KBool, Optional: true, Usage: "make the values secret or not"},
 					{Flag: "default-value", Key: "default_value", Usage: "new default value, for environments without one of their own (API 4.0)"},
 					{Flag: "value", In: opdef.InLocal, Kind: opdef.KTexts, KeyKind: "environments", Usage: "set one environment's value, `ENVIRONMENT=VALUE` (the environment's id or name; repeatable)"},
 				},
 
 				Hooks: opdef.Hooks{Shape: updateConfigVar, Merge: mergeConfigVar},
 			},
-			{Use: "delete VARIABLE_ID", Method: http.MethodDelete, Path: "/configuration_variables/{id}", Scope: "Configuration Variables > Write",
+			{Use: "delete VARIABLE_ID", Method: http.MethodDelete, Path: "/configuration_variables/{id}",
 				Help: opdef.Help{
 					Short:   "Delete a configuration variable and its values",
 					Example: "  orgctl config-vars delete SUPPORT_EMAIL --yes",

@@ -81,7 +81,7 @@ components for apps. A library has revisions; each revision is a set of files.`,
 			{Header: "UPDATED", Field: "updated_at"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Method: http.MethodGet, Path: "/custom_component_libraries", Scope: "CustomComponent > Read",
+			{Use: "list", Method: http.MethodGet, Path: "/custom_component_libraries",
 				Help: opdef.Help{
 					Short: "List custom component libraries",
 					Long: `The published API marks a libraryId query parameter as required on this list;
@@ -89,16 +89,16 @@ orgctl sends it only when --library-id is given.`,
 					Example: "  orgctl custom-components list\n  orgctl custom-components list --library-id LIB_ID -o json",
 				},
 				Fields: []opdef.Field{
-					{Flag: "library-id", Key: "libraryId", In: opdef.InQuery, Usage: "only this library `UUID`"},
+					{Flag: "library-id", Key: "libraryId", In: opdef.InQuery, Optional: true, Usage: "only this library `UUID`"},
 				}},
-			{Use: "get LIBRARY_ID", Method: http.MethodGet, Path: "/custom_component_libraries/{libraryId}", Scope: "CustomComponent > Read",
+			{Use: "get LIBRARY_ID", Method: http.MethodGet, Path: "/custom_component_libraries/{libraryId}",
 				Help: opdef.Help{
 					Short:   "Show a custom component library",
 					Example: "  orgctl custom-components get LIB_ID",
 				},
 				Args: opdef.Args{Params: []string{"libraryId"}},
 			},
-			{Use: "create", Method: http.MethodPost, Path: "/custom_component_libraries", Scope: "CustomComponent > Write", Body: true,
+			{Use: "create", Method: http.MethodPost, Path: "/custom_component_libraries", Body: true,
 				Help: opdef.Help{
 					Short: "Create a custom component library",
 					Long:  "--name is how code refers to the library, --label how the editor shows it.",
@@ -107,9 +107,9 @@ orgctl sends it only when --library-id is given.`,
 				},
 				Bulk: opdef.Bulk{Exists: opdef.LookFirst("custom-components", "name", "")},
 				Fields: []opdef.Field{
-					{Flag: "name", Key: "name", Required: true, Usage: "name used in code"},
-					{Flag: "label", Key: "label", Required: true, Usage: "human-readable name shown in the editor"},
-					{Flag: "description", Key: "description", Usage: "description (default: none)"},
+					{Flag: "name", Key: "name", Usage: "name used in code"},
+					{Flag: "label", Key: "label", Usage: "human-readable name shown in the editor"},
+					{Flag: "description", Key: "description", Optional: true, Usage: "description (default: none)"},
 					{Flag: "id", Key: "id", Usage: "use this `UUID` (to keep ids in sync across instances)"},
 				},
 
@@ -135,14 +135,14 @@ orgctl sends it only when --library-id is given.`,
 			},
 			Example: "  orgctl custom-components revisions list LIB_ID\n  orgctl custom-components revisions create LIB_ID --files dist.zip --version-bump minor",
 			Ops: []opdef.Op{
-				{Use: "list LIBRARY_ID", Method: http.MethodGet, Path: "/custom_component_libraries/{libraryId}/revisions", Scope: "CustomComponent > Read",
+				{Use: "list LIBRARY_ID", Method: http.MethodGet, Path: "/custom_component_libraries/{libraryId}/revisions",
 					Help: opdef.Help{
 						Short:   "List a library's revisions",
 						Example: "  orgctl custom-components revisions list LIB_ID\n  orgctl custom-components revisions list LIB_ID --jq 'map(.version)'",
 					},
 					Args: opdef.Args{Params: []string{"libraryId"}},
 				},
-				{Use: "create LIBRARY_ID", Method: http.MethodPost, Path: "/custom_component_libraries/{libraryId}/revisions", Scope: "CustomComponent > Write",
+				{Use: "create LIBRARY_ID", Method: http.MethodPost, Path: "/custom_component_libraries/{libraryId}/revisions",
 					Help: opdef.Help{
 						Short: "Upload a new revision (multipart/form-data)",
 						Long: `Uploads the library's files (one file, sent as the "files" form part) and bumps
@@ -160,7 +160,7 @@ the version: minor, major, dev, or specify_version with --version.`,
 
 					Hooks: opdef.Hooks{Shape: revisionForm},
 				},
-				{Use: "files LIBRARY_ID REVISION_ID", Method: http.MethodGet, Path: "/custom_component_libraries/{libraryId}/revisions/{revisionId}/files", Scope: "CustomComponent > Read",
+				{Use: "files LIBRARY_ID REVISION_ID", Method: http.MethodGet, Path: "/custom_component_libraries/{libraryId}/revisions/{revisionId}/files",
 					Help: opdef.Help{
 						Short:   "Show the files of a revision",
 						Example: "  orgctl custom-components revisions files LIB_ID REV_ID\n  orgctl custom-components revisions files LIB_ID REV_ID --jq '.[] | select(.filepath==\"index.js\") | .file_contents' > index.js",

@@ -3,7 +3,6 @@ package families
 import (
 	"net/http"
 
-	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
@@ -25,31 +24,31 @@ func foldersGroup() engine.Group {
 			{Header: "SYSTEM", Field: "is_system_folder"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Method: http.MethodGet, Path: "/folders", Scope: "Folders > Read", List: true,
+			{Use: "list", Method: http.MethodGet, Path: "/folders",
 				Help: opdef.Help{
 					Short:   "List folders",
 					Example: "  orgctl folders list\n  orgctl folders list --jq '.[] | select(.folder_type == \"app\") | .id'",
 				},
 			},
-			{Use: "get FOLDER_ID", Method: http.MethodGet, Path: "/folders/{folderId}", Scope: "Folders > Read",
+			{Use: "get FOLDER_ID", Method: http.MethodGet, Path: "/folders/{folderId}",
 				Help: opdef.Help{Short: "Show a folder", Example: "  orgctl folders get app:/Finance"},
 				Args: opdef.Args{Params: []string{"folderId"}},
 			},
 			{
-				Use: "create", Method: http.MethodPost, Path: "/folders", Scope: "Folders > Write", Body: true,
+				Use: "create", Method: http.MethodPost, Path: "/folders", Body: true,
 				Help: opdef.Help{
 					Short:   "Create a folder",
 					Example: "  orgctl folders create --name Reports --type app\n  orgctl folders create --name ETL --type workflow --parent workflow_4",
 				},
 				Bulk: opdef.Bulk{Exists: opdef.FolderExists},
 				Fields: []opdef.Field{
-					{Flag: "name", Key: "name", Required: true, Usage: "folder name"},
-					{Flag: "type", Key: "folder_type", Required: true, Enum: kinds.FolderTypes, Usage: "what the folder holds"},
+					{Flag: "name", Key: "name", Usage: "folder name"},
+					{Flag: "type", Key: "folder_type", Usage: "what the folder holds"},
 					{Flag: "parent", Key: "parent_folder_id", Usage: "parent `FOLDER`, id or path (default: the root of its type)"},
 				},
 			},
 			{
-				Use: "update FOLDER_ID", Method: http.MethodPatch, Path: "/folders/{folderId}", Scope: "Folders > Write",
+				Use: "update FOLDER_ID", Method: http.MethodPatch, Path: "/folders/{folderId}",
 				Help: opdef.Help{
 					Short:   "Rename or move a folder",
 					Example: "  orgctl folders update app:/Finance --name Archive\n  orgctl folders update app:/Finance --parent app_1",
@@ -62,7 +61,7 @@ func foldersGroup() engine.Group {
 				},
 			},
 			{
-				Use: "delete FOLDER_ID", Method: http.MethodDelete, Path: "/folders/{folderId}", Scope: "Folders > Write",
+				Use: "delete FOLDER_ID", Method: http.MethodDelete, Path: "/folders/{folderId}",
 				Help: opdef.Help{
 					Short:   "Delete a folder",
 					Example: "  orgctl folders delete app:/Finance --yes\n  orgctl folders delete app:/Finance --recursive --yes   # with its apps",

@@ -13,14 +13,12 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-var accessLevels = []string{"none", "use", "edit", "own"}
-
 func groupAccessFields(in opdef.In) []opdef.Field {
 	return []opdef.Field{
-		{Flag: "universal-app-access", Key: "universal_app_access", In: in, Enum: accessLevels, Usage: "access to every app"},
-		{Flag: "universal-resource-access", Key: "universal_resource_access", In: in, Enum: accessLevels, Usage: "access to every resource"},
-		{Flag: "universal-workflow-access", Key: "universal_workflow_access", In: in, Enum: accessLevels, Usage: "access to every workflow"},
-		{Flag: "universal-query-library-access", Key: "universal_query_library_access", In: in, Enum: []string{"none", "use", "edit"}, Usage: "access to the Query Library"},
+		{Flag: "universal-app-access", Key: "universal_app_access", In: in, Usage: "access to every app"},
+		{Flag: "universal-resource-access", Key: "universal_resource_access", In: in, Usage: "access to every resource"},
+		{Flag: "universal-workflow-access", Key: "universal_workflow_access", In: in, Usage: "access to every workflow"},
+		{Flag: "universal-query-library-access", Key: "universal_query_library_access", In: in, Usage: "access to the Query Library"},
 	}
 }
 
@@ -106,7 +104,7 @@ func groupsGroup() engine.Group {
 		}},
 	}
 	createFields := append([]opdef.Field{
-		{Flag: "name", Key: "name", Required: true, Usage: "group name"},
+		{Flag: "name", Key: "name", Usage: "group name"},
 		{Flag: "user", In: opdef.InLocal, Kind: opdef.KStrings, Usage: "add this member `USER` (id or email; repeatable)"},
 		{Flag: "admin", In: opdef.InLocal, Kind: opdef.KBool, Usage: "make the --user members group admins"},
 	}, groupAccessFields(opdef.InBody)...)
@@ -128,13 +126,13 @@ func groupsGroup() engine.Group {
 			{Header: "WORKFLOW ACCESS", Field: "universal_workflow_access"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Method: http.MethodGet, Path: "/groups", Scope: "Groups > Read", List: true,
+			{Use: "list", Method: http.MethodGet, Path: "/groups",
 				Help: opdef.Help{
 					Short:   "List groups",
 					Example: "  orgctl groups list\n  orgctl groups list -o json --jq '.[].name'",
 				},
 			},
-			{Use: "get GROUP_ID", Method: http.MethodGet, Path: "/groups/{groupId}", Scope: "Groups > Read",
+			{Use: "get GROUP_ID", Method: http.MethodGet, Path: "/groups/{groupId}",
 				Help: opdef.Help{
 					Short:   "Show a group with its members",
 					Example: "  orgctl groups get support\n  orgctl groups get support --exclude-disabled-users -o yaml",
@@ -144,7 +142,7 @@ func groupsGroup() engine.Group {
 				Fields: []opdef.Field{
 					{Flag: "exclude-disabled-users", Key: "excludeDisabledUsers", In: opdef.InQuery, Kind: opdef.KBool, Usage: "leave disabled users out of members"},
 				}},
-			{Use: "create", Method: http.MethodPost, Path: "/groups", Scope: "Groups > Write", Body: true,
+			{Use: "create", Method: http.MethodPost, Path: "/groups", Body: true,
 				Help: opdef.Help{
 					Short:   "Create a group",
 					Example: "  orgctl groups create --name Analysts\n  orgctl groups create --name Ops --universal-resource-access edit --user ana.viewer@sandbox.example --admin",
@@ -153,7 +151,7 @@ func groupsGroup() engine.Group {
 				Fields: createFields,
 				Hooks:  opdef.Hooks{Shape: membersFromFlags},
 			},
-			{Use: "update GROUP_ID", Method: http.MethodPatch, Path: "/groups/{groupId}", Scope: "Groups > Write",
+			{Use: "update GROUP_ID", Method: http.MethodPatch, Path: "/groups/{groupId}",
 				Help: opdef.Help{
 					Short:   "Change a group's fields (JSON Patch)",
 					Example: "  orgctl groups update support --name Analytics\n  orgctl groups update support --universal-app-access edit",
@@ -161,14 +159,14 @@ func groupsGroup() engine.Group {
 				Args: opdef.Args{Params: []string{"groupId"}},
 				Body: true, Patch: true,
 				Fields: append([]opdef.Field{{Flag: "name", Key: "name", In: opdef.InPatch, Usage: "new name"}}, groupAccessFields(opdef.InPatch)...)},
-			{Use: "delete GROUP_ID", Method: http.MethodDelete, Path: "/groups/{groupId}", Scope: "Groups > Write",
+			{Use: "delete GROUP_ID", Method: http.MethodDelete, Path: "/groups/{groupId}",
 				Help: opdef.Help{Short: "Delete a group", Example: "  orgctl groups delete support --yes"},
 				Args: opdef.Args{Params: []string{"groupId"}},
 				Confirm: &opdef.Confirm{
 					Question: "Delete group %s? Its members lose the access it gives them; this cannot be undone.",
 				},
 			},
-			{Use: "replace GROUP_ID", Method: http.MethodPut, Path: "/groups/{groupId}", Scope: "Groups > Write",
+			{Use: "replace GROUP_ID", Method: http.MethodPut, Path: "/groups/{groupId}",
 				Help: opdef.Help{
 					Short: "Replace a whole group (PUT)",
 					Long: `Sends the complete group: fields left out are reset by the API, and the member
@@ -220,7 +218,7 @@ g.json, then 'orgctl groups replace support --body g.json'.`,
 			Short:   "Add and remove group members",
 			Columns: memberColumns,
 			Ops: []opdef.Op{
-				{Use: "list GROUP", Method: http.MethodGet, Path: "/groups/{groupId}", Scope: "Groups > Read",
+				{Use: "list GROUP", Method: http.MethodGet, Path: "/groups/{groupId}",
 					Help: opdef.Help{
 						Short:   "List a group's members",
 						Long:    "GROUP is an id or a name. One row per member: email, id, group admin. -o json\nis the group as the API gives it (its \"members\" field holds the list).",
@@ -235,7 +233,7 @@ g.json, then 'orgctl groups replace support --body g.json'.`,
 
 					Hooks: opdef.Hooks{View: membersView},
 				},
-				{Use: "add GROUP_ID", Method: http.MethodPost, Path: "/groups/{groupId}/members", Scope: "Groups > Write",
+				{Use: "add GROUP_ID", Method: http.MethodPost, Path: "/groups/{groupId}/members",
 					Help: opdef.Help{
 						Short: "Add users to a group",
 						Long: `The API answers adding a member who is one already as if it added them, so
@@ -255,13 +253,13 @@ group admin, with --admin), says so and sends nothing.`,
 
 					Hooks: opdef.Hooks{Shape: membersFromFlags, DoneLine: membersAdded},
 				},
-				{Use: "remove GROUP_ID USER_ID", Method: http.MethodDelete, Path: "/groups/{groupId}/members/{userSid}", Scope: "Groups > Write",
+				{Use: "remove GROUP_ID USER_ID", Method: http.MethodDelete, Path: "/groups/{groupId}/members/{userId}",
 					Help: opdef.Help{
 						Short:   "Remove a user from a group",
 						Example: "  orgctl groups members remove support ana.viewer@sandbox.example --yes\n  orgctl groups members remove support --user ana.viewer@sandbox.example --yes",
 						Done:    "Removed %[2]s from group %[1]s",
 					},
-					Args: opdef.Args{Params: []string{"groupId", "userSid"}, Flags: []string{"", "user"}},
+					Args: opdef.Args{Params: []string{"groupId", "userId"}, Flags: []string{"", "user"}},
 					Confirm: &opdef.Confirm{
 						Question: "Remove %[2]s from group %[1]s? They lose the access the group gives; 'orgctl groups members add' puts them back.",
 					},
@@ -274,7 +272,7 @@ group admin, with --admin), says so and sends nothing.`,
 Invite ids are numbers (see 'orgctl invites list').`,
 			Columns: memberColumns,
 			Ops: []opdef.Op{
-				{Use: "add GROUP_ID", Method: http.MethodPost, Path: "/groups/{groupId}/user_invites", Scope: "Groups > Write",
+				{Use: "add GROUP_ID", Method: http.MethodPost, Path: "/groups/{groupId}/user_invites",
 					Help: opdef.Help{
 						Short:   "Add user invites to a group",
 						Example: "  orgctl groups invites add support --invite 1\n  orgctl groups invites add support --invite invitee@sandbox.example",
@@ -282,14 +280,14 @@ Invite ids are numbers (see 'orgctl invites list').`,
 					},
 					Args: opdef.Args{Params: []string{"groupId"}},
 					Fields: []opdef.Field{
-						{Flag: "invite", Key: "userInviteIds", Kind: opdef.KStrings, Required: true, Usage: "user `INVITE` to add (id or invited email; repeatable)"},
+						{Flag: "invite", Key: "userInviteIds", Kind: opdef.KStrings, Usage: "user `INVITE` to add (id or invited email; repeatable)"},
 					},
 
 					Hooks: opdef.Hooks{Shape: numbersIn("userInviteIds", "invite")},
 
 					Bulk: opdef.Bulk{Batch: "userInviteIds"},
 				},
-				{Use: "remove GROUP_ID INVITE_ID", Method: http.MethodDelete, Path: "/groups/{groupId}/user_invites/{userInviteId}", Scope: "Groups > Write",
+				{Use: "remove GROUP_ID INVITE_ID", Method: http.MethodDelete, Path: "/groups/{groupId}/user_invites/{userInviteId}",
 					Help: opdef.Help{
 						Short:   "Remove a user invite from a group",
 						Example: "  orgctl groups invites remove support 1 --yes",

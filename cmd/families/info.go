@@ -13,7 +13,7 @@ func infoGroup() engine.Group {
 	return engine.Group{
 		Example: "  orgctl info ip-allowlist",
 		Ops: []opdef.Op{
-			{Use: "ip-allowlist", Method: http.MethodGet, Path: "/info/ip_allowlist", Scope: "",
+			{Use: "ip-allowlist", Method: http.MethodGet, Path: "/info/ip_allowlist",
 				Help: opdef.Help{
 					Short: "Show the IP addresses to allow in data-source firewalls, by region",
 					Long: `Retool Cloud connects to your data sources from these addresses. The API docs

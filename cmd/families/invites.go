@@ -33,23 +33,23 @@ Gotchas:
 			{Header: "LINK", Field: "invite_link"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Method: http.MethodGet, Path: "/user_invites", Scope: "Users > Read",
+			{Use: "list", Method: http.MethodGet, Path: "/user_invites",
 				Help: opdef.Help{
 					Short:   "List user invites",
 					Example: "  orgctl invites list\n  orgctl invites list --jq '.[] | select(.claimed_by == null) | .invited_email'",
 				},
 			},
-			{Use: "get INVITE_ID", Method: http.MethodGet, Path: "/user_invites/{userInviteId}", Scope: "Users > Read",
+			{Use: "get INVITE_ID", Method: http.MethodGet, Path: "/user_invites/{userInviteId}",
 				Help: opdef.Help{Short: "Show a user invite", Example: "  orgctl invites get 1 -o json"},
 				Args: opdef.Args{Params: []string{"userInviteId"}},
 			},
-			{Use: "create", Method: http.MethodPost, Path: "/user_invites", Scope: "Users > Write", Body: true,
+			{Use: "create", Method: http.MethodPost, Path: "/user_invites", Body: true,
 				Help: opdef.Help{
 					Short:   "Invite someone by email",
 					Example: "  orgctl invites create --email ada@example.com\n  orgctl invites create --email ada@example.com --group 2 --group 3 --metadata level=3 --jq .invite_link",
 				},
 				Fields: []opdef.Field{
-					{Flag: "email", Key: "email", Required: true, Usage: "invitee's email"},
+					{Flag: "email", Key: "email", Usage: "invitee's email"},
 					{Flag: "group", Key: "defaultGroupIds", Kind: opdef.KStrings, Usage: "add the invitee to this `GROUP` (id or name; repeatable)"},
 					{Flag: "metadata", Key: "metadata", Kind: opdef.KKV, Usage: "metadata `KEY=VALUE` (repeatable)"},
 				},
@@ -63,7 +63,7 @@ Gotchas:
 					},
 				},
 			},
-			{Use: "delete INVITE_ID", Method: http.MethodDelete, Path: "/user_invites/{userInviteId}", Scope: "Users > Write",
+			{Use: "delete INVITE_ID", Method: http.MethodDelete, Path: "/user_invites/{userInviteId}",
 				Help: opdef.Help{Short: "Revoke a user invite", Example: "  orgctl invites delete 1 --yes"},
 				Args: opdef.Args{Params: []string{"userInviteId"}},
 				Confirm: &opdef.Confirm{

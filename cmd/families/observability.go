@@ -16,6 +16,8 @@ import (
 
 var observabilityProviders = []string{"Sentry", "Datadog"}
 
+// observabilityFields are create's (required) and update's: create
+// enables a configuration unless --enabled=false says otherwise.
 func observabilityFields(required bool) []opdef.Field {
 	return []opdef.Field{
 		{Flag: "provider", Key: "config.provider", Required: required, Enum: observabilityProviders, Usage: "where errors are sent"},
@@ -23,7 +25,7 @@ func observabilityFields(required bool) []opdef.Field {
 		{Flag: "ca-cert", In: opdef.InLocal, Kind: opdef.KTexts, Usage: "Sentry: trust this CA certificate `FILE` (PEM; repeatable)"},
 		{Flag: "api-key-file", In: opdef.InLocal, Usage: "Datadog: read the API key from `FILE` (- for stdin); keys never go in argv"},
 		{Flag: "site", Key: "config.site", Enum: []string{"US1", "US3", "US5", "EU1", "US1-FED", "AP1"}, Usage: "Datadog site"},
-		{Flag: "enabled", Key: "enabled", Kind: opdef.KBool, Usage: "send events (--enabled=false to pause)"},
+		{Flag: "enabled", Key: "enabled", Kind: opdef.KBool, Optional: required, Usage: "send events (--enabled=false to pause)"},
 	}
 }
 
@@ -131,13 +133,13 @@ reported. One configuration per provider; creating a second one fails.`,
 			}},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Method: http.MethodGet, Path: "/observability/config", Scope: "Observability > Read",
+			{Use: "list", Method: http.MethodGet, Path: "/observability/config",
 				Help: opdef.Help{
 					Short:   "List observability configurations",
 					Example: "  orgctl observability list\n  orgctl observability list -o json",
 				},
 			},
-			{Use: "create", Method: http.MethodPost, Path: "/observability/config", Scope: "Observability > Write", Body: true,
+			{Use: "create", Method: http.MethodPost, Path: "/observability/config", Body: true,
 				Help: opdef.Help{
 					Short: "Configure a provider",
 					Long:  "Enabled unless --enabled=false. Fails when the provider is already configured.",
@@ -148,7 +150,7 @@ reported. One configuration per provider; creating a second one fails.`,
 
 				Hooks: opdef.Hooks{Shape: shapeObservability(true)},
 			},
-			{Use: "update CONFIG_ID", Method: http.MethodPut, Path: "/observability/config/{configId}", Scope: "Observability > Write", Body: true,
+			{Use: "update CONFIG_ID", Method: http.MethodPut, Path: "/observability/config/{configId}", Body: true,
 				Help: opdef.Help{
 					Short: "Change a provider configuration",
 					Long:  "Provider settings are replaced as a whole: with any of them, pass --provider and all that provider needs.",
@@ -160,7 +162,7 @@ reported. One configuration per provider; creating a second one fails.`,
 
 				Hooks: opdef.Hooks{Shape: shapeObservability(false)},
 			},
-			{Use: "delete CONFIG_ID", Method: http.MethodDelete, Path: "/observability/config/{configId}", Scope: "Observability > Write",
+			{Use: "delete CONFIG_ID", Method: http.MethodDelete, Path: "/observability/config/{configId}",
 				Help: opdef.Help{
 					Short:   "Remove a provider configuration",
 					Example: "  orgctl observability delete CONFIG_ID --yes",
@@ -170,7 +172,7 @@ reported. One configuration per provider; creating a second one fails.`,
 					Question: "Remove observability configuration %s? App errors stop reaching the provider until 'orgctl observability create' sets it up again.",
 				},
 			},
-			{Use: "test PROVIDER", Method: http.MethodPost, Path: "/observability/provider/{provider}/test", Scope: "Observability > Read",
+			{Use: "test PROVIDER", Method: http.MethodPost, Path: "/observability/provider/{provider}/test",
 				Help: opdef.Help{
 					Short:   "Send a test error event to Sentry or Datadog",
 					Long:    "Exits 1 with the provider's message when the event could not be delivered.",

@@ -93,10 +93,10 @@ func loadPatchFiles(c *opdef.Call) error {
 }
 
 var aiSettingFields = []opdef.Field{
-	{Flag: "retool-ai", Key: "retoolAI", Kind: opdef.KBool, Usage: "Retool AI"},
-	{Flag: "ai-actions", Key: "retoolAIActions", Kind: opdef.KBool, Usage: "AI actions in queries"},
-	{Flag: "vectors", Key: "retoolVector", Kind: opdef.KBool, Usage: "Retool Vectors"},
-	{Flag: "ask-ai", Key: "retoolAskAI", Kind: opdef.KBool, Usage: "Ask AI in the editor"},
+	{Flag: "retool-ai", Key: "retoolAI", Kind: opdef.KBool, Optional: true, Usage: "Retool AI"},
+	{Flag: "ai-actions", Key: "retoolAIActions", Kind: opdef.KBool, Optional: true, Usage: "AI actions in queries"},
+	{Flag: "vectors", Key: "retoolVector", Kind: opdef.KBool, Optional: true, Usage: "Retool Vectors"},
+	{Flag: "ask-ai", Key: "retoolAskAI", Kind: opdef.KBool, Optional: true, Usage: "Ask AI in the editor"},
 }
 
 // fillAISettings reads the current settings first when flags leave some
@@ -107,7 +107,7 @@ func fillAISettings(c *opdef.Call) error {
 	}
 	for _, fd := range aiSettingFields {
 		if _, ok := c.Req.Body[fd.Key]; !ok {
-			c.Reads = []client.Request{{Method: http.MethodGet, Path: "/organization/ai_settings", Scope: "Organizations > Read"}}
+			c.Reads = []client.Request{opdef.RequestTo(http.MethodGet, "/organization/ai_settings", nil)}
 			return nil
 		}
 	}
@@ -136,7 +136,7 @@ func orgGroup() engine.Group {
   orgctl org ai-settings set --ask-ai=false
   orgctl org invalidate-sessions --yes`,
 		Ops: []opdef.Op{
-			{Use: "get", Method: http.MethodGet, Path: "/organization/", Scope: "Organizations > Read",
+			{Use: "get", Method: http.MethodGet, Path: "/organization/",
 				Help: opdef.Help{
 					Short:   "Show the organization's advanced settings",
 					Example: "  orgctl org get\n  orgctl org get --jq .two_factor_auth_required",
@@ -144,7 +144,7 @@ func orgGroup() engine.Group {
 
 				Hooks: opdef.Hooks{View: SettingsPrint},
 			},
-			{Use: "update", Method: http.MethodPatch, Path: "/organization/", Scope: "Organizations > Write",
+			{Use: "update", Method: http.MethodPatch, Path: "/organization/",
 				Help: opdef.Help{
 					Short: "Change advanced settings (JSON Patch replace)",
 					Long:  "Each flag becomes one JSON Patch \"replace\" operation; --body takes raw operations.",
@@ -156,7 +156,7 @@ func orgGroup() engine.Group {
 				Body: true, Patch: true, Fields: orgSettingFields,
 				Hooks: opdef.Hooks{Shape: loadPatchFiles, View: SettingsPrint},
 			},
-			{Use: "invalidate-sessions", Method: http.MethodPost, Path: "/organization/invalidate_sessions/", Scope: "Organizations > Write",
+			{Use: "invalidate-sessions", Method: http.MethodPost, Path: "/organization/invalidate_sessions/",
 				Help: opdef.Help{
 					Short: "Sign every user of the organization out",
 					Long: `Invalidates all sessions of all users: everyone must sign in again.
@@ -174,7 +174,7 @@ The API documentation names no scope for this call; orgctl assumes "Organization
 					View: func(p *output.Printer, c *opdef.Call, data json.RawMessage) error { return p.Print(data, nil) },
 				},
 			},
-			{Use: "analytics-integrations", Method: http.MethodGet, Path: "/organization/analytics_integrations", Scope: "Organizations > Read",
+			{Use: "analytics-integrations", Method: http.MethodGet, Path: "/organization/analytics_integrations",
 				Help: opdef.Help{
 					Short:   "Show the third-party analytics integrations",
 					Long:    "At most one configuration per integration type (Retool 3.175.0+).",
@@ -189,7 +189,7 @@ The API documentation names no scope for this call; orgctl assumes "Organization
 			Long:    "Retool 3.165.0+.",
 			Example: "  orgctl org ai-settings get\n  orgctl org ai-settings set --retool-ai --ask-ai=false",
 			Ops: []opdef.Op{
-				{Use: "get", Method: http.MethodGet, Path: "/organization/ai_settings", Scope: "Organizations > Read",
+				{Use: "get", Method: http.MethodGet, Path: "/organization/ai_settings",
 					Help: opdef.Help{
 						Short:   "Show the AI settings",
 						Example: "  orgctl org ai-settings get\n  orgctl org ai-settings get -o json",
@@ -197,7 +197,7 @@ The API documentation names no scope for this call; orgctl assumes "Organization
 
 					Hooks: opdef.Hooks{View: SettingsPrint},
 				},
-				{Use: "set", Method: http.MethodPut, Path: "/organization/ai_settings", Scope: "Organizations > Write", Body: true,
+				{Use: "set", Method: http.MethodPut, Path: "/organization/ai_settings", Body: true,
 					Help: opdef.Help{
 						Short: "Turn AI features on or off",
 						Long: `The API replaces all four settings; orgctl reads the current ones first (one

@@ -15,9 +15,9 @@ import (
 const codeExecutorPath = "/organization/code_executor_settings"
 
 var codeExecutorFields = []opdef.Field{
-	{Flag: "memory-limit", Key: "memoryLimitMbs", Kind: opdef.KInt, Usage: "memory limit per process in `MB` (256-32768)"},
-	{Flag: "max-processes", Key: "maxConcurrentProcesses", Kind: opdef.KInt, Usage: "most processes at once (1-500)"},
-	{Flag: "circuit-breaker", Key: "circuitBreakerEnabled", Kind: opdef.KBool, Usage: "stop sending work to a failing executor"},
+	{Flag: "memory-limit", Key: "memoryLimitMbs", Kind: opdef.KInt, Optional: true, Usage: "memory limit per process in `MB` (256-32768)"},
+	{Flag: "max-processes", Key: "maxConcurrentProcesses", Kind: opdef.KInt, Optional: true, Usage: "most processes at once (1-500)"},
+	{Flag: "circuit-breaker", Key: "circuitBreakerEnabled", Kind: opdef.KBool, Optional: true, Usage: "stop sending work to a failing executor"},
 }
 
 // codeExecutorGroup is "org code-executor get|set": the org-wide Code
@@ -29,10 +29,10 @@ func codeExecutorGroup() engine.Group {
 		Long:    "Limits of the Code Executor that runs workflows' and apps' code (API 4.0, Retool 4.0; admins only).",
 		Example: "  orgctl org code-executor get\n  orgctl org code-executor set --memory-limit 4096",
 		Ops: []opdef.Op{
-			{Use: "get", Method: http.MethodGet, Path: codeExecutorPath, Scope: "Organizations > Read",
+			{Use: "get", Method: http.MethodGet, Path: codeExecutorPath,
 				Help:  opdef.Help{Short: "Show the Code Executor limits", Example: "  orgctl org code-executor get\n  orgctl org code-executor get -o json"},
 				Hooks: opdef.Hooks{View: SettingsPrint}},
-			{Use: "set", Method: http.MethodPut, Path: codeExecutorPath, Scope: "Organizations > Write", Body: true,
+			{Use: "set", Method: http.MethodPut, Path: codeExecutorPath, Body: true,
 				Help: opdef.Help{Short: "Change the Code Executor limits", Done: "Set the organization's Code Executor limits",
 					Long: `The API replaces all three settings; orgctl reads the current ones first (one
 extra GET) when flags leave some out, so that those keep their value.`,
@@ -51,7 +51,7 @@ func fillCodeExecutor(c *opdef.Call) error {
 	}
 	for _, fd := range codeExecutorFields {
 		if _, ok := c.Req.Body[fd.Key]; !ok {
-			c.Reads = []client.Request{{Method: http.MethodGet, Path: codeExecutorPath, Scope: "Organizations > Read"}}
+			c.Reads = []client.Request{opdef.RequestTo(http.MethodGet, codeExecutorPath, nil)}
 			return nil
 		}
 	}

@@ -130,9 +130,9 @@ var grantColumns = []output.Column{
 }
 
 var grantFields = []opdef.Field{
-	{Flag: "role", Key: "role_id", Required: true, Usage: "the `ROLE` (UUID or name)"},
-	{Flag: "subject-type", Key: "subject_type", Required: true, Usage: "subject type (e.g. user, group)"},
-	{Flag: "subject-id", Key: "subject_id", Required: true, KindBy: &opdef.KindBy{Flag: "subject-type", Kinds: subjectKinds},
+	{Flag: "role", Key: "role_id", Usage: "the `ROLE` (UUID or name)"},
+	{Flag: "subject-type", Key: "subject_type", Usage: "subject type (e.g. user, group)"},
+	{Flag: "subject-id", Key: "subject_id", KindBy: &opdef.KindBy{Flag: "subject-type", Kinds: subjectKinds},
 		Usage: "the `SUBJECT`: a user id or email, a group id or name"},
 	{Flag: "object-type", Key: "object_type", Usage: "limit to objects of this type (e.g. app, folder)"},
 	{Flag: "object-id", Key: "object_id", KindBy: &opdef.KindBy{Flag: "object-type", Kinds: ObjectKinds},
@@ -177,7 +177,7 @@ Gotchas:
 		Columns: objectColumns,
 		Extra:   []engine.Workflow{engine.Attach(access.NewCmdListObjects), engine.Attach(access.NewCmdReport), engine.Attach(seats.NewCmdUnused)},
 		Ops: []opdef.Op{
-			{Use: "access-list OBJECT_TYPE OBJECT", Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}", Scope: "Permissions > Read",
+			{Use: "access-list OBJECT_TYPE OBJECT", Method: http.MethodGet, Path: "/permissions/accessList/{objectType}/{objectId}",
 				Help: opdef.Help{
 					Short: "Show who can access an object, and why",
 					Long: `OBJECT_TYPE is one of app, folder, resource, workflow, agent. Apps and workflows
@@ -210,7 +210,7 @@ Requests: the access list (10 points), then the lists that name its ids
 				Hooks:   opdef.Hooks{View: access.ListView},
 				Columns: access.ListColumns,
 			},
-			{Use: "grant", Method: http.MethodPost, Path: "/permissions/grant", Scope: "Permissions > Write", Body: true,
+			{Use: "grant", Method: http.MethodPost, Path: "/permissions/grant", Body: true,
 				Help: opdef.Help{
 					Short: "Give a group or user access to an object",
 					Long: `Answers with the subject's updated list of objects of that type (on a terminal,
@@ -228,11 +228,11 @@ which). --on-exists update reads nothing: the grant replaces the level.`,
 				},
 				Bulk: opdef.Bulk{Exists: opdef.GrantExists},
 				Fields: append(append(append([]opdef.Field(nil), subjectFields...), objectFields...),
-					opdef.Field{Flag: "access-level", Key: "access_level", Required: true, Enum: []string{"use", "edit", "own"}, Usage: "access to give"}),
+					opdef.Field{Flag: "access-level", Key: "access_level", Usage: "access to give"}),
 
 				Hooks: opdef.Hooks{Shape: subjectAndObject, DoneLine: accessSaid("Granted", "to")},
 			},
-			{Use: "revoke", Method: http.MethodPost, Path: "/permissions/revoke", Scope: "Permissions > Write", Body: true,
+			{Use: "revoke", Method: http.MethodPost, Path: "/permissions/revoke", Body: true,
 				Help: opdef.Help{
 					Short: "Take away a group's or user's access to an object",
 					Example: `  orgctl permissions revoke --group 2 --object-type folder --object-id app_7 --yes
@@ -261,20 +261,20 @@ which). --on-exists update reads nothing: the grant replaces the level.`,
 					{Header: "ORG SCOPES", Field: "organization_scopes"},
 				},
 				Ops: []opdef.Op{
-					{Use: "list", Method: http.MethodGet, Path: "/role_permissions/roles", Scope: "Permissions > Read",
+					{Use: "list", Method: http.MethodGet, Path: "/role_permissions/roles",
 						Help: opdef.Help{Short: "List roles", Example: "  orgctl permissions roles list"},
 					},
-					{Use: "create", Method: http.MethodPost, Path: "/role_permissions/roles", Scope: "Permissions > Write", Body: true,
+					{Use: "create", Method: http.MethodPost, Path: "/role_permissions/roles", Body: true,
 						Help: opdef.Help{
 							Short:   "Create a role",
 							Example: "  orgctl permissions roles create --name 'Release Manager' --org-scope source_control:deploy --object-scope app:read",
 						},
 						Bulk: opdef.Bulk{Exists: opdef.LookFirst("roles", "name", "update")},
 						Fields: []opdef.Field{
-							{Flag: "name", Key: "name", Required: true, Usage: "role name"},
+							{Flag: "name", Key: "name", Usage: "role name"},
 							{Flag: "description", Key: "description", Usage: "what the role is for"},
-							{Flag: "object-scope", Key: "object_scopes", Kind: opdef.KStrings, Usage: "object `SCOPE` (repeatable)"},
-							{Flag: "org-scope", Key: "organization_scopes", Kind: opdef.KStrings, Usage: "organization `SCOPE` (repeatable)"},
+							{Flag: "object-scope", Key: "object_scopes", Kind: opdef.KStrings, Optional: true, Usage: "object `SCOPE` (repeatable)"},
+							{Flag: "org-scope", Key: "organization_scopes", Kind: opdef.KStrings, Optional: true, Usage: "organization `SCOPE` (repeatable)"},
 						},
 
 						Hooks: opdef.Hooks{
@@ -289,7 +289,7 @@ which). --on-exists update reads nothing: the grant replaces the level.`,
 							},
 						},
 					},
-					{Use: "update ROLE_ID", Method: http.MethodPatch, Path: "/role_permissions/roles/{roleId}", Scope: "Permissions > Write", Body: true,
+					{Use: "update ROLE_ID", Method: http.MethodPatch, Path: "/role_permissions/roles/{roleId}", Body: true,
 						Help: opdef.Help{
 							Short:   "Change a role",
 							Long:    "Sends only the fields given; --object-scope and --org-scope replace the whole list.",
@@ -312,7 +312,7 @@ which). --on-exists update reads nothing: the grant replaces the level.`,
 							},
 						},
 					},
-					{Use: "delete ROLE_ID", Method: http.MethodDelete, Path: "/role_permissions/roles/{roleId}", Scope: "Permissions > Write",
+					{Use: "delete ROLE_ID", Method: http.MethodDelete, Path: "/role_permissions/roles/{roleId}",
 						Help: opdef.Help{
 							Short:   "Delete a role",
 							Example: "  orgctl permissions roles delete 'Release Manager' --yes",
@@ -328,10 +328,10 @@ which). --on-exists update reads nothing: the grant replaces the level.`,
 				Long:    "A role grant gives a role to a subject, optionally on one object. Grant ids are UUIDs.",
 				Columns: grantColumns,
 				Ops: []opdef.Op{
-					{Use: "list", Method: http.MethodGet, Path: "/role_permissions/role_grants", Scope: "Permissions > Read",
+					{Use: "list", Method: http.MethodGet, Path: "/role_permissions/role_grants",
 						Help: opdef.Help{Short: "List role grants", Example: "  orgctl permissions role-grants list"},
 					},
-					{Use: "get SUBJECT_TYPE SUBJECT_ID", Method: http.MethodGet, Path: "/role_permissions/role_grants/{subjectType}/{subjectId}", Scope: "Permissions > Read",
+					{Use: "get SUBJECT_TYPE SUBJECT_ID", Method: http.MethodGet, Path: "/role_permissions/role_grants/{subjectType}/{subjectId}",
 						Help: opdef.Help{
 							Short:   "List the role grants of one subject",
 							Example: "  orgctl permissions role-grants get user ana.viewer@sandbox.example\n  orgctl permissions role-grants get group 2",
@@ -341,13 +341,13 @@ which). --on-exists update reads nothing: the grant replaces the level.`,
 							KindBy: map[int]opdef.KindBy{1: {Arg: 0, Kinds: subjectKinds}},
 						},
 					},
-					{Use: "create", Method: http.MethodPost, Path: "/role_permissions/role_grants", Scope: "Permissions > Write", Body: true,
+					{Use: "create", Method: http.MethodPost, Path: "/role_permissions/role_grants", Body: true,
 						Help: opdef.Help{
 							Short:   "Give a role to a subject",
 							Example: "  orgctl permissions role-grants create --role 'Release Manager' --subject-type user --subject-id ana.viewer@sandbox.example\n  orgctl permissions role-grants create --role 'Release Manager' --subject-type group --subject-id 2 --object-type app --object-id 'Customer Lookup'",
 						},
 						Fields: grantFields},
-					{Use: "delete GRANT_ID", Method: http.MethodDelete, Path: "/role_permissions/role_grants/{roleGrantId}", Scope: "Permissions > Write",
+					{Use: "delete GRANT_ID", Method: http.MethodDelete, Path: "/role_permissions/role_grants/{roleGrantId}",
 						Help: opdef.Help{
 							Short:   "Delete a role grant",
 							Example: "  orgctl permissions role-grants delete GRANT_UUID --yes",
@@ -357,7 +357,7 @@ which). --on-exists update reads nothing: the grant replaces the level.`,
 							Question: "Delete role grant %s? The subject loses the role; 'orgctl permissions role-grants create' gives it back.",
 						},
 					},
-					{Use: "delete-for-subject", Method: http.MethodPost, Path: "/role_permissions/remove_role_grants_for_subject/", Scope: "Permissions > Write", Body: true,
+					{Use: "delete-for-subject", Method: http.MethodPost, Path: "/role_permissions/remove_role_grants_for_subject/", Body: true,
 						Help: opdef.Help{
 							Short:   "Delete a subject's grants of a role",
 							Long:    "Removes every grant of --role to the subject; with --object-type/--object-id, only those on that object.",

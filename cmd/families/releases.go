@@ -11,14 +11,19 @@ import (
 	"github.com/orgctl/orgctl/output/lazy"
 )
 
-var (
-	semver       = lazy.Regexp{Expr: `^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$`}
-	elementTypes = []string{"PAGE", "WORKFLOW"}
-)
+var semver = lazy.Regexp{Expr: `^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$`}
+
+// elementTypes are the values the description lists for the call's --type.
+func elementTypes(c *opdef.Call) string {
+	for _, fd := range c.Op.Fields {
+		if fd.Flag == "type" {
+			return strings.Join(fd.Enum, "|")
+		}
+	}
+	return ""
+}
 
 const (
-	releasesRead  = "Source control > Releases (Read)"
-	releasesWrite = "Source control > Releases (Write)"
 	// Deprecated per-app release endpoints, reached with --app.
 	appReleasesPath = "/source_control/releases/apps/{appUuid}"
 )
@@ -52,7 +57,7 @@ func releaseTarget(c *opdef.Call) error {
 		return cli.UsageErrorf("%s: pass --element or --app, not both", c.Command)
 	case hasEl:
 		if c.Req.Query.Get("elementType") == "" {
-			return cli.UsageErrorf("%s: --element needs --type {%s}", c.Command, strings.Join(elementTypes, "|"))
+			return cli.UsageErrorf("%s: --element needs --type {%s}", c.Command, elementTypes(c))
 		}
 		c.Req.Params["elementUuid"] = el
 	case hasApp:
@@ -62,14 +67,14 @@ func releaseTarget(c *opdef.Call) error {
 		c.Req.Path = appReleasesPath
 		c.Req.Params["appUuid"] = app
 	default:
-		return cli.UsageErrorf("%s: pass --element UUID --type {%s} (or the deprecated --app UUID)", c.Command, strings.Join(elementTypes, "|"))
+		return cli.UsageErrorf("%s: pass --element UUID --type {%s} (or the deprecated --app UUID)", c.Command, elementTypes(c))
 	}
 	return nil
 }
 
 func releaseCreateFields(target bool) []opdef.Field {
 	fs := []opdef.Field{
-		{Flag: "version", Key: "release_version", Required: true, Usage: "release version, MAJOR.MINOR.PATCH"},
+		{Flag: "version", Key: "release_version", Usage: "release version, MAJOR.MINOR.PATCH"},
 		{Flag: "description", Key: "release_description", Usage: "what changed"},
 		commitMessage,
 	}
@@ -81,7 +86,7 @@ func releaseCreateFields(target bool) []opdef.Field {
 
 var releaseTargetFields = []opdef.Field{
 	{Flag: "element", In: opdef.InLocal, Usage: "page or workflow `UUID`"},
-	{Flag: "type", Key: "elementType", In: opdef.InQuery, Enum: elementTypes, Usage: "the element's type"},
+	{Flag: "type", Key: "elementType", In: opdef.InQuery, Optional: true, Usage: "the element's type"},
 	{Flag: "app", In: opdef.InLocal, Complete: "apps", Usage: "the `APP` (UUID or name; deprecated endpoint; prefer --element --type PAGE)"},
 }
 
@@ -108,7 +113,7 @@ func releasesGroup() engine.Group {
 			}
 			return releaseTarget(c)
 		}
-		return opdef.Op{Use: use, Method: http.MethodPost, Path: path, Scope: releasesWrite,
+		return opdef.Op{Use: use, Method: http.MethodPost, Path: path,
 			Help: opdef.Help{
 				Short: "Create a release of an app, page or workflow",
 				Long: `Pushes a branch that adds the release; merge its pull request (the answer's url)
@@ -136,7 +141,7 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
   orgctl releases manifests get prod`,
 		Columns: releaseColumns,
 		Ops: []opdef.Op{
-			{Use: "list", Method: http.MethodGet, Path: "/source_control/releases/{elementUuid}", Scope: releasesRead,
+			{Use: "list", Method: http.MethodGet, Path: "/source_control/releases/{elementUuid}",
 				Help: opdef.Help{
 					Short: "List the releases of a page or workflow",
 					Example: `  orgctl releases list --element 2ab90f76-c234-428e-9896-40c3a9bdbb2b --type PAGE
@@ -146,7 +151,7 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 				Hooks:  opdef.Hooks{Shape: releaseTarget},
 			},
 			createOp("create", "/source_control/releases/{elementUuid}", nil, false),
-			{Use: "list-app APP_UUID", Method: http.MethodGet, Path: appReleasesPath, Scope: releasesRead,
+			{Use: "list-app APP_UUID", Method: http.MethodGet, Path: appReleasesPath,
 				Help: opdef.Help{
 					Short:   "List an app's releases (deprecated endpoint)",
 					Example: "  orgctl releases list-app 2ab90f76-c234-428e-9896-40c3a9bdbb2b",
@@ -163,7 +168,7 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 			Long:    "A manifest (e.g. prod) lists apps and workflows with the release to publish; \"latest\"\nfollows the newest release. Changes push a branch, as with releases.",
 			Columns: branchColumns,
 			Ops: []opdef.Op{
-				{Use: "list", Method: http.MethodGet, Path: "/source_control/manifests", Scope: releasesRead,
+				{Use: "list", Method: http.MethodGet, Path: "/source_control/manifests",
 					Help: opdef.Help{
 						Short:   "List release manifests",
 						Example: "  orgctl releases manifests list\n  orgctl releases manifests list --jq '.manifests[].name'",
@@ -176,7 +181,7 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 
 					Hooks: opdef.Hooks{View: printInner("manifests")},
 				},
-				{Use: "get NAME", Method: http.MethodGet, Path: "/source_control/manifests/{manifestName}", Scope: releasesRead,
+				{Use: "get NAME", Method: http.MethodGet, Path: "/source_control/manifests/{manifestName}",
 					Help: opdef.Help{Short: "Show a release manifest", Example: "  orgctl releases manifests get prod -o yaml"},
 					Args: opdef.Args{Params: []string{"manifestName"}},
 					Columns: []output.Column{
@@ -187,7 +192,7 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 
 					Hooks: opdef.Hooks{View: printInner("manifest")},
 				},
-				{Use: "set NAME", Method: http.MethodPut, Path: "/source_control/manifests/{manifestName}", Scope: releasesWrite, Body: true,
+				{Use: "set NAME", Method: http.MethodPut, Path: "/source_control/manifests/{manifestName}", Body: true,
 					Help: opdef.Help{
 						Short: "Create or overwrite a release manifest",
 						Example: `  orgctl releases manifests set prod --app 2ab90f76-c234-428e-9896-40c3a9bdbb2b=latest --workflow 8079edae-d5c2-46de-b5bb-153249e8463f=1.0.5
@@ -229,7 +234,7 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 						},
 					},
 				},
-				{Use: "delete NAME", Method: http.MethodPost, Path: "/source_control/manifests/{manifestName}/delete", Scope: releasesWrite,
+				{Use: "delete NAME", Method: http.MethodPost, Path: "/source_control/manifests/{manifestName}/delete",
 					Help: opdef.Help{
 						Short:   "Delete a release manifest",
 						Example: "  orgctl releases manifests delete staging --yes",
@@ -238,7 +243,7 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 					Confirm: &opdef.Confirm{Question: "Delete release manifest %s? This cannot be undone."},
 					Fields:  []opdef.Field{commitMessage},
 				},
-				{Use: "set-element NAME ELEMENT_UUID", Method: http.MethodPut, Path: "/source_control/manifests/{manifestName}/{elementUuid}", Scope: releasesWrite,
+				{Use: "set-element NAME ELEMENT_UUID", Method: http.MethodPut, Path: "/source_control/manifests/{manifestName}/{elementUuid}",
 					Help: opdef.Help{
 						Short:   "Set one page's or workflow's release in a manifest",
 						Example: "  orgctl releases manifests set-element prod 2ab90f76-c234-428e-9896-40c3a9bdbb2b --type PAGE --release 1.3.0",
@@ -246,14 +251,14 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 					},
 					Args: opdef.Args{Params: []string{"manifestName", "elementUuid"}},
 					Fields: []opdef.Field{
-						{Flag: "type", Key: "elementType", In: opdef.InQuery, Required: true, Enum: elementTypes, Usage: "the element's type"},
-						{Flag: "release", Key: "release", Required: true, Usage: "release x.y.z or latest"},
+						{Flag: "type", Key: "elementType", In: opdef.InQuery, Usage: "the element's type"},
+						{Flag: "release", Key: "release", Usage: "release x.y.z or latest"},
 						commitMessage,
 					},
 
 					Hooks: opdef.Hooks{Shape: checkRelease("release", true)},
 				},
-				{Use: "remove-element NAME ELEMENT_UUID", Method: http.MethodPost, Path: "/source_control/manifests/{manifestName}/{elementUuid}/delete", Scope: releasesWrite,
+				{Use: "remove-element NAME ELEMENT_UUID", Method: http.MethodPost, Path: "/source_control/manifests/{manifestName}/{elementUuid}/delete",
 					Help: opdef.Help{
 						Short:   "Remove a page or workflow from a manifest",
 						Example: "  orgctl releases manifests remove-element prod 8079edae-d5c2-46de-b5bb-153249e8463f --type WORKFLOW --yes",
@@ -264,10 +269,10 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 						Question: "Remove %[2]s from manifest %[1]s? 'orgctl releases manifests set-element' adds it back.",
 					},
 					Fields: []opdef.Field{
-						{Flag: "type", Key: "elementType", In: opdef.InQuery, Required: true, Enum: elementTypes, Usage: "the element's type"},
+						{Flag: "type", Key: "elementType", In: opdef.InQuery, Usage: "the element's type"},
 						commitMessage,
 					}},
-				{Use: "set-app NAME APP_UUID", Method: http.MethodPut, Path: "/source_control/manifests/{manifestName}/apps/{appUuid}", Scope: releasesWrite,
+				{Use: "set-app NAME APP_UUID", Method: http.MethodPut, Path: "/source_control/manifests/{manifestName}/apps/{appUuid}",
 					Help: opdef.Help{
 						Short:   "Set one app's release in a manifest (deprecated endpoint)",
 						Long:    "Deprecated by the API: prefer set-element --type PAGE.",
@@ -276,13 +281,13 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 					},
 					Args: opdef.Args{Params: []string{"manifestName", "appUuid"}},
 					Fields: []opdef.Field{
-						{Flag: "release", Key: "release", Required: true, Usage: "release x.y.z or latest"},
+						{Flag: "release", Key: "release", Usage: "release x.y.z or latest"},
 						commitMessage,
 					},
 
 					Hooks: opdef.Hooks{Shape: checkRelease("release", true)},
 				},
-				{Use: "remove-app NAME APP_UUID", Method: http.MethodPost, Path: "/source_control/manifests/{manifestName}/apps/{appUuid}/delete", Scope: releasesWrite,
+				{Use: "remove-app NAME APP_UUID", Method: http.MethodPost, Path: "/source_control/manifests/{manifestName}/apps/{appUuid}/delete",
 					Help: opdef.Help{
 						Short:   "Remove an app from a manifest (deprecated endpoint)",
 						Long:    "Deprecated by the API: prefer remove-element --type PAGE.",

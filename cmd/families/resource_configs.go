@@ -96,24 +96,24 @@ string (the API takes ports as strings).`,
 			{Header: "UPDATED", Field: "updated_at"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Method: http.MethodGet, Path: "/resource_configurations", Scope: "Resources > Read", List: true,
+			{Use: "list", Method: http.MethodGet, Path: "/resource_configurations",
 				Help: opdef.Help{
 					Short:   "List resource configurations",
 					Example: "  orgctl resource-configs list\n  orgctl resource-configs list --resource-type mssql --environment staging\n  orgctl resource-configs list --resource RES_ID -o json",
 				},
 				Fields: []opdef.Field{
-					{Flag: "resource-type", Key: "resource_type", In: opdef.InQuery, Enum: queryEnum(http.MethodGet, "/resource_configurations", "resource_type"), Usage: "only configurations of resources of this type"},
+					{Flag: "resource-type", Key: "resource_type", In: opdef.InQuery, Usage: "only configurations of resources of this type"},
 					{Flag: "resource", Key: "resource_id", In: opdef.InQuery, Usage: "only configurations of this resource (`ID or name`)"},
 					{Flag: "environment", Key: "environment_id", In: opdef.InQuery, Usage: "only configurations for this `ENVIRONMENT` (id or name)"},
 				}},
-			{Use: "get CONFIG_ID", Method: http.MethodGet, Path: "/resource_configurations/{configurationId}", Scope: "Resources > Read",
+			{Use: "get CONFIG_ID", Method: http.MethodGet, Path: "/resource_configurations/{configurationId}",
 				Help: opdef.Help{
 					Short:   "Show a resource configuration with its options",
 					Example: "  orgctl resource-configs get CONFIG_ID -o yaml",
 				},
 				Args: opdef.Args{Params: []string{"configurationId"}},
 			},
-			{Use: "create", Method: http.MethodPost, Path: "/resource_configurations", Scope: "Resources > Write", Body: true,
+			{Use: "create", Method: http.MethodPost, Path: "/resource_configurations", Body: true,
 				Help: opdef.Help{
 					Short: "Configure a resource for an environment",
 					Long:  "Needs API 2.4.0+ (self-hosted 3.74+).",
@@ -122,9 +122,9 @@ string (the API takes ports as strings).`,
   orgctl resource-configs create --resource RES_ID --environment staging --option base_url=https://api.staging.example --dry-run`,
 				},
 				Fields: []opdef.Field{
-					{Flag: "resource", Key: "resource_id", Required: true, Complete: "resource-ids", Usage: "the `RESOURCE` (UUID or name)"},
-					{Flag: "environment", Key: "environment_id", Required: true, Usage: "`ENVIRONMENT` (id or name)"},
-					{Flag: "options", Key: "options", Kind: opdef.KJSON, Usage: "connection options as a JSON object"},
+					{Flag: "resource", Key: "resource_id", Complete: "resource-ids", Usage: "the `RESOURCE` (UUID or name)"},
+					{Flag: "environment", Key: "environment_id", Usage: "`ENVIRONMENT` (id or name)"},
+					{Flag: "options", Key: "options", Kind: opdef.KJSON, Optional: true, Usage: "connection options as a JSON object"},
 					{Flag: "option", In: opdef.InLocal, Kind: opdef.KTexts, Usage: "set one option `KEY=VALUE` (KEY a dot path; repeatable)"},
 				},
 
@@ -140,7 +140,7 @@ string (the API takes ports as strings).`,
 					},
 				},
 			},
-			{Use: "update CONFIG_ID", Method: http.MethodPatch, Path: "/resource_configurations/{configurationId}", Scope: "Resources > Write",
+			{Use: "update CONFIG_ID", Method: http.MethodPatch, Path: "/resource_configurations/{configurationId}",
 				Help: opdef.Help{
 					Short: "Change a resource configuration (JSON Patch replace)",
 					Long: `Each --option becomes one "replace" operation on /options/...; --body takes raw
@@ -155,7 +155,7 @@ operations ([{"op":"replace","path":"/options/database_options/host","value":"db
 
 				Hooks: opdef.Hooks{Shape: optionsIntoPatch},
 			},
-			{Use: "delete CONFIG_ID", Method: http.MethodDelete, Path: "/resource_configurations/{configurationId}", Scope: "Resources > Write",
+			{Use: "delete CONFIG_ID", Method: http.MethodDelete, Path: "/resource_configurations/{configurationId}",
 				Help: opdef.Help{
 					Short:   "Delete a resource configuration",
 					Example: "  orgctl resource-configs delete CONFIG_ID --yes",

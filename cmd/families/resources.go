@@ -4,24 +4,12 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/orgctl/orgctl/client/spec"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/cmd/resources"
 	"github.com/orgctl/orgctl/output"
 )
-
-// queryEnum and bodyEnum are the values the published spec allows a query
-// parameter or a body value of an operation: the spec owns such lists (the
-// 68 resource types, say), and a declaration names them from it.
-func queryEnum(method, path, name string) []string {
-	return spec.Find(method, path).QueryValue(name).Enum
-}
-
-func bodyEnum(method, path, name string) []string {
-	return spec.Find(method, path).BodyValue(name).Enum
-}
 
 var connectorVersions = []string{"1.0", "2.0", "3.0"}
 
@@ -63,14 +51,14 @@ removals affect, when, and what to do.`,
 		Columns: resourceColumns,
 		Ops: []opdef.Op{
 			{
-				Use: "list", Method: http.MethodGet, Path: "/resources", Scope: "Resources > Read", List: true,
+				Use: "list", Method: http.MethodGet, Path: "/resources",
 				Help: opdef.Help{
 					Short:   "List resources",
 					Long:    "The list does not carry options (connector version, Windows auth, ...); 'resources get' does.",
 					Example: "  orgctl resources list\n  orgctl resources list --type mssql --jq '.[].display_name'\n  orgctl resources list --limit 50 --all",
 				},
 				Fields: []opdef.Field{
-					{Flag: "type", Key: "resource_type", In: opdef.InQuery, Enum: queryEnum(http.MethodGet, "/resources", "resource_type"), Usage: "only resources of this `TYPE`"},
+					{Flag: "type", Key: "resource_type", In: opdef.InQuery, Usage: "only resources of this `TYPE`"},
 					{Flag: "name-contains", Key: "name_contains", In: opdef.InQuery, Usage: "only resources whose name contains `TEXT` (any case; API 4.0)"},
 				},
 			},
@@ -80,11 +68,11 @@ removals affect, when, and what to do.`,
 					Short:   "Show a resource (with its options)",
 					Example: "  orgctl resources get legacy-mssql\n  orgctl resources get legacy-mssql --jq .options.connector_version",
 				},
-				Scope: "Resources > Read", Columns: resourceGetColumns(),
-				Args: opdef.Args{Params: []string{"resourceId"}},
+				Columns: resourceGetColumns(),
+				Args:    opdef.Args{Params: []string{"resourceId"}},
 			},
 			{
-				Use: "create", Method: http.MethodPost, Path: "/resources", Scope: "Resources > Write", Body: true,
+				Use: "create", Method: http.MethodPost, Path: "/resources", Body: true,
 				Help: opdef.Help{
 					Short: "Create a resource",
 					Long: `Options are type-specific (database_options for databases, base_url for REST
@@ -102,9 +90,9 @@ and nothing is sent.`,
 				},
 				Bulk: opdef.Bulk{Exists: opdef.LookFirst("resources", "name", "update")},
 				Fields: []opdef.Field{
-					{Flag: "name", Key: "display_name", Required: true, Usage: "display name"},
-					{Flag: "type", Key: "type", Required: true, Enum: bodyEnum(http.MethodPost, "/resources", "type"), Usage: "resource `TYPE`"},
-					{Flag: "options", Key: "options", Kind: opdef.KJSON, Required: true, Usage: "type-specific options as a JSON object"},
+					{Flag: "name", Key: "display_name", Usage: "display name"},
+					{Flag: "type", Key: "type", Usage: "resource `TYPE`"},
+					{Flag: "options", Key: "options", Kind: opdef.KJSON, Usage: "type-specific options as a JSON object"},
 					{Flag: "connector-version", Key: "options.connector_version", Enum: connectorVersions, Usage: "T-SQL connector version"},
 					{Flag: "windows-auth", Key: "options.windows_auth", Kind: opdef.KBool, Usage: "T-SQL: connect using Windows Auth (self-hosted)"},
 					{Flag: "odbc-param", In: opdef.InLocal, Kind: opdef.KTexts, Usage: "T-SQL: ODBC attribute `KEY=VALUE` (repeatable)"},
@@ -129,7 +117,7 @@ is sent. The resource is not read first, to save its points.`,
   orgctl resources update payroll-mssql-winauth --windows-auth=false
   orgctl resources update billing-api --name billing-api-v2 --folder resource_7`,
 				},
-				Path: "/resources/{resourceId}", Scope: "Resources > Write", Body: true, Patch: true,
+				Path: "/resources/{resourceId}", Body: true, Patch: true,
 				Args:    opdef.Args{Params: []string{"resourceId"}},
 				Columns: resourceGetColumns(),
 				Fields: []opdef.Field{
@@ -147,8 +135,7 @@ is sent. The resource is not read first, to save its points.`,
 					Short:   "Delete a resource",
 					Example: "  orgctl resources delete billing-api\n  orgctl resources delete archive-mongodb --delete-underlying-db --yes",
 				},
-				Scope: "Resources > Write",
-				Args:  opdef.Args{Params: []string{"resourceId"}},
+				Args: opdef.Args{Params: []string{"resourceId"}},
 				Confirm: &opdef.Confirm{
 					Question: "Delete resource %s? Queries that use it stop working, and with --delete-underlying-db its database goes too; this cannot be undone.",
 				},

@@ -119,13 +119,13 @@ Gotchas:
   orgctl source-control deployments get 5a4d...-uuid
   orgctl source-control settings set --version-control-locked --auto-branch-naming`,
 		Ops: []opdef.Op{
-			{Use: "test-connection", Method: http.MethodGet, Path: "/source_control/test_connection", Scope: "Source Control > Read",
+			{Use: "test-connection", Method: http.MethodGet, Path: "/source_control/test_connection",
 				Help: opdef.Help{
 					Short:   "Check that the provider can be reached",
 					Example: "  orgctl source-control test-connection\n  orgctl source-control test-connection --jq .success",
 				},
 				Columns: []output.Column{{Header: "SUCCESS", Field: "success"}, {Header: "MESSAGE", Field: "message"}}},
-			{Use: "test-deploy", Method: http.MethodPost, Path: "/source_control/test_deploy", Scope: "Source Control > Test Deploy",
+			{Use: "test-deploy", Method: http.MethodPost, Path: "/source_control/test_deploy",
 				Help: opdef.Help{
 					Short:   "Try a deploy of a commit without changing anything",
 					Example: "  orgctl source-control test-deploy --commit 3f2a9c1e...full-sha\n  orgctl source-control test-deploy --commit $(git rev-parse HEAD) --full-sync",
@@ -136,7 +136,7 @@ Gotchas:
 					{Flag: "commit", Key: "deploy_params.commit_sha", Required: true, Usage: "full commit `SHA` to test"},
 					{Flag: "full-sync", Key: "deploy_params.is_full_sync", Kind: opdef.KBool, Usage: "test a full sync"},
 				}},
-			{Use: "deploy", Method: http.MethodPost, Path: "/source_control/deploy", Scope: "Source Control > Deploy",
+			{Use: "deploy", Method: http.MethodPost, Path: "/source_control/deploy",
 				Help: opdef.Help{
 					Short:   "Deploy the repository's latest changes",
 					Long:    "Starts a deployment and prints it (status PENDING_START); poll with 'deployments get'.",
@@ -158,13 +158,13 @@ Gotchas:
 					{Header: "REPO VERSION", Field: "repo_version"},
 				},
 				Ops: []opdef.Op{
-					{Use: "get", Method: http.MethodGet, Path: "/source_control/config", Scope: "Source Control > Read",
+					{Use: "get", Method: http.MethodGet, Path: "/source_control/config",
 						Help: opdef.Help{
 							Short:   "Show the provider configuration",
 							Example: "  orgctl source-control config get\n  orgctl source-control config get -o json > sc.json",
 						},
 					},
-					{Use: "create", Method: http.MethodPost, Path: "/source_control/config", Scope: "Source Control > Write", Body: true,
+					{Use: "create", Method: http.MethodPost, Path: "/source_control/config", Body: true,
 						Help: opdef.Help{
 							Short: "Create the provider configuration (fails if one exists)",
 							Example: `  orgctl source-control config create --body sc.json
@@ -173,7 +173,7 @@ Gotchas:
 						Fields: scConfigFields,
 						Hooks:  opdef.Hooks{Shape: needConfig},
 					},
-					{Use: "set", Method: http.MethodPut, Path: "/source_control/config", Scope: "Source Control > Write", Body: true,
+					{Use: "set", Method: http.MethodPut, Path: "/source_control/config", Body: true,
 						Help: opdef.Help{
 							Short:   "Create or overwrite the provider configuration",
 							Example: "  orgctl source-control config set --body sc.json\n  orgctl source-control config set --body sc.json --default-branch release",
@@ -181,7 +181,7 @@ Gotchas:
 						Fields: scConfigFields,
 						Hooks:  opdef.Hooks{Shape: needConfig},
 					},
-					{Use: "delete", Method: http.MethodDelete, Path: "/source_control/config", Scope: "Source Control > Write",
+					{Use: "delete", Method: http.MethodDelete, Path: "/source_control/config",
 						Help: opdef.Help{
 							Short:   "Remove the provider configuration",
 							Example: "  orgctl source-control config delete --yes",
@@ -197,7 +197,7 @@ Gotchas:
 				Short:   "Follow deployments",
 				Columns: deploymentColumns,
 				Ops: []opdef.Op{
-					{Use: "list", Method: http.MethodGet, Path: "/source_control/deployments", Scope: "Source Control > Deploy",
+					{Use: "list", Method: http.MethodGet, Path: "/source_control/deployments",
 						Help: opdef.Help{
 							Short:   "List deployments, newest first",
 							Example: "  orgctl source-control deployments list\n  orgctl source-control deployments list --jq '.deployments[0].status'",
@@ -205,7 +205,7 @@ Gotchas:
 
 						Hooks: opdef.Hooks{View: printInner("deployments")},
 					},
-					{Use: "get DEPLOYMENT_ID", Method: http.MethodGet, Path: "/source_control/deployment/{id}", Scope: "Source Control > Deploy",
+					{Use: "get DEPLOYMENT_ID", Method: http.MethodGet, Path: "/source_control/deployment/{id}",
 						Help: opdef.Help{
 							Short:   "Show a deployment's status",
 							Example: "  orgctl source-control deployments get 5a4d0000-0000-4000-8000-000000000001 --jq .status",
@@ -218,13 +218,13 @@ Gotchas:
 				Name:  "settings",
 				Short: "Read and replace source control settings",
 				Ops: []opdef.Op{
-					{Use: "get", Method: http.MethodGet, Path: "/source_control/settings", Scope: "Source Control > Read",
+					{Use: "get", Method: http.MethodGet, Path: "/source_control/settings",
 						Help: opdef.Help{
 							Short:   "Show source control settings",
 							Example: "  orgctl source-control settings get -o yaml",
 						},
 					},
-					{Use: "set", Method: http.MethodPut, Path: "/source_control/settings", Scope: "Source Control > Write", Body: true,
+					{Use: "set", Method: http.MethodPut, Path: "/source_control/settings", Body: true,
 						Help: opdef.Help{
 							Short: "Replace source control settings",
 							Long:  "Replaces all settings; to change one, start from 'settings get -o json' and pass it\nwith --body (bare or as {\"settings\": {...}}).",

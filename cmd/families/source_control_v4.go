@@ -10,8 +10,6 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-var branchElementTypes = []string{"PAGE", "PLAYGROUND_QUERY", "WORKFLOW", "PROCESS", "AGENT"}
-
 // branchesGroup is "source-control branches create|reset": Retool branches
 // of API 4.0.
 func branchesGroup() engine.Group {
@@ -22,7 +20,7 @@ func branchesGroup() engine.Group {
 		Long:    "Retool branches of a source-controlled org (API 4.0, Retool 4.0; classic apps only).",
 		Example: "  orgctl source-control branches create fix-header\n  orgctl source-control branches reset hotfix --remote-branch main",
 		Ops: []opdef.Op{
-			{Use: "create BRANCH", Method: http.MethodPost, Path: "/source_control/branches", Scope: "Source Control > Write", Body: true,
+			{Use: "create BRANCH", Method: http.MethodPost, Path: "/source_control/branches", Body: true,
 				Args: opdef.Args{Params: []string{"branch"}},
 				Help: opdef.Help{Short: "Create a Retool branch",
 					Long: `Creates the branch, optionally holding one element (an app's page, a workflow,
@@ -30,7 +28,7 @@ func branchesGroup() engine.Group {
 					Example: "  orgctl source-control branches create fix-header\n  orgctl source-control branches create refund-v2 --element 'Refund Console' --element-type PAGE --shared"},
 				Fields: []opdef.Field{
 					{Flag: "element", Key: "element_id", Complete: "apps", Usage: "put this element on the branch (`ID`; apps by id or name)"},
-					{Flag: "element-type", Key: "element_type", Enum: branchElementTypes, Usage: "the kind of --element (default PAGE)"},
+					{Flag: "element-type", Key: "element_type", Usage: "the kind of --element (default PAGE)"},
 					{Flag: "shared", Key: "shared", Kind: opdef.KBool, Usage: "share the branch with other editors"},
 				},
 				Columns: []output.Column{{Header: "ID", Field: "branch_id"}, {Header: "NAME", Field: "branch_name"}, {Header: "SHARED", Field: "shared"}, {Header: "ELEMENT", Field: "element.element_name"}},
@@ -43,7 +41,7 @@ func branchesGroup() engine.Group {
 					}
 					return nil
 				}}},
-			{Use: "reset BRANCH", Method: http.MethodPost, Path: "/source_control/branches/reset", Scope: "Source Control > Write", Body: true,
+			{Use: "reset BRANCH", Method: http.MethodPost, Path: "/source_control/branches/reset", Body: true,
 				Args:    opdef.Args{Params: []string{"branch"}},
 				Confirm: &opdef.Confirm{Question: "Reset branch %s from the remote? Its Retool-only changes are discarded; this cannot be undone."},
 				Help: opdef.Help{Short: "Reset a branch from its remote Git branch",

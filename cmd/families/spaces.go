@@ -38,20 +38,20 @@ Gotchas:
 			{Header: "CREATED", Field: "created_at"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Method: http.MethodGet, Path: "/spaces", Scope: "Spaces > Read",
+			{Use: "list", Method: http.MethodGet, Path: "/spaces",
 				Help: opdef.Help{
 					Short:   "List child Spaces",
 					Example: "  orgctl spaces list\n  orgctl spaces list --jq '.[].domain'",
 				},
 			},
-			{Use: "get SPACE_ID", Method: http.MethodGet, Path: "/spaces/{spaceId}", Scope: "Spaces > Read",
+			{Use: "get SPACE_ID", Method: http.MethodGet, Path: "/spaces/{spaceId}",
 				Help: opdef.Help{
 					Short:   "Show a Space",
 					Example: "  orgctl spaces get org_5a4d0004000000000000000000000001",
 				},
 				Args: opdef.Args{Params: []string{"spaceId"}},
 			},
-			{Use: "create", Method: http.MethodPost, Path: "/spaces", Scope: "Spaces > Write", Body: true,
+			{Use: "create", Method: http.MethodPost, Path: "/spaces", Body: true,
 				Help: opdef.Help{
 					Short: "Create a child Space",
 					Example: `  orgctl spaces create --name marketing --domain marketing
@@ -59,14 +59,14 @@ Gotchas:
 				},
 				Bulk: opdef.Bulk{Exists: opdef.ConflictKey("spaces", "name", "update")},
 				Fields: []opdef.Field{
-					{Flag: "name", Key: "name", Required: true, Usage: "Space name"},
-					{Flag: "domain", Key: "domain", Required: true, Usage: "Space domain (on the cloud: its subdomain)"},
+					{Flag: "name", Key: "name", Usage: "Space name"},
+					{Flag: "domain", Key: "domain", Usage: "Space domain (on the cloud: its subdomain)"},
 					{Flag: "copy-sso-settings", Key: "options.copy_sso_settings", Kind: opdef.KBool, Usage: "copy SSO settings from this Space"},
 					{Flag: "copy-branding-and-themes", Key: "options.copy_branding_and_themes_settings", Kind: opdef.KBool, Usage: "copy branding and themes from this Space"},
 					{Flag: "copy-admin", Key: "options.users_to_copy_as_admins", Kind: opdef.KStrings, Usage: "make this user `EMAIL` of this Space an admin there (repeatable)"},
 					{Flag: "create-admin-user", Key: "options.create_admin_user", Kind: opdef.KBool, Usage: "create your admin user there instead of sending an invite"},
 				}},
-			{Use: "update SPACE_ID", Method: http.MethodPut, Path: "/spaces/{spaceId}", Scope: "Spaces > Write", Body: true,
+			{Use: "update SPACE_ID", Method: http.MethodPut, Path: "/spaces/{spaceId}", Body: true,
 				Help: opdef.Help{
 					Short:   "Rename a Space or change its domain",
 					Long:    "A full replacement (PUT): pass both --name and --domain, even if one stays the same.",
@@ -74,10 +74,10 @@ Gotchas:
 				},
 				Args: opdef.Args{Params: []string{"spaceId"}},
 				Fields: []opdef.Field{
-					{Flag: "name", Key: "name", Required: true, Usage: "Space name"},
-					{Flag: "domain", Key: "domain", Required: true, Usage: "Space domain"},
+					{Flag: "name", Key: "name", Usage: "Space name"},
+					{Flag: "domain", Key: "domain", Usage: "Space domain"},
 				}},
-			{Use: "delete SPACE_ID", Method: http.MethodDelete, Path: "/spaces/{spaceId}", Scope: "Spaces > Write",
+			{Use: "delete SPACE_ID", Method: http.MethodDelete, Path: "/spaces/{spaceId}",
 				Help: opdef.Help{
 					Short:   "Delete a Space and everything in it",
 					Long:    "On a terminal it asks you to type the Space's name first.",
@@ -90,7 +90,7 @@ Gotchas:
 					TypeToConfirm: spaceName,
 				},
 			},
-			{Use: "copy", Method: http.MethodPost, Path: "/spaces/copyElements", Scope: "Spaces > Write", Body: true,
+			{Use: "copy", Method: http.MethodPost, Path: "/spaces/copyElements", Body: true,
 				Help: opdef.Help{
 					Short: "Copy apps, workflows, resources and queries into another Space",
 					Long:  "Copies by UUID into --to. Resources are resource configuration UUIDs. Pass at\nleast one element; the kinds you leave out are sent as empty lists.",
@@ -99,11 +99,11 @@ Gotchas:
 					Done: "Copied the elements into the Space",
 				},
 				Fields: []opdef.Field{
-					{Flag: "to", Key: "destination_space_id", Required: true, Usage: "destination `SPACE` (id or name)"},
-					{Flag: "app", Key: "app_ids", Kind: opdef.KStrings, Usage: "`APP` or module (UUID or name; repeatable)"},
-					{Flag: "workflow", Key: "workflow_ids", Kind: opdef.KStrings, Usage: "`WORKFLOW` (UUID or name; repeatable)"},
-					{Flag: "resource", Key: "resource_ids", Kind: opdef.KStrings, Usage: "resource configuration `UUID` (repeatable)"},
-					{Flag: "query", Key: "query_library_query_ids", Kind: opdef.KStrings, Usage: "Query Library query `UUID` (repeatable)"},
+					{Flag: "to", Key: "destination_space_id", Usage: "destination `SPACE` (id or name)"},
+					{Flag: "app", Key: "app_ids", Kind: opdef.KStrings, Optional: true, Usage: "`APP` or module (UUID or name; repeatable)"},
+					{Flag: "workflow", Key: "workflow_ids", Kind: opdef.KStrings, Optional: true, Usage: "`WORKFLOW` (UUID or name; repeatable)"},
+					{Flag: "resource", Key: "resource_ids", Kind: opdef.KStrings, Optional: true, Usage: "resource configuration `UUID` (repeatable)"},
+					{Flag: "query", Key: "query_library_query_ids", Kind: opdef.KStrings, Optional: true, Usage: "Query Library query `UUID` (repeatable)"},
 				},
 
 				Hooks: opdef.Hooks{

@@ -40,13 +40,13 @@ Gotchas:
   orgctl sso set --body sso.json
   orgctl sso delete --yes`,
 		Ops: []opdef.Op{
-			{Use: "get", Method: http.MethodGet, Path: "/sso/config", Scope: "Spaces > Read",
+			{Use: "get", Method: http.MethodGet, Path: "/sso/config",
 				Help: opdef.Help{
 					Short:   "Show the SSO configuration",
 					Example: "  orgctl sso get\n  orgctl sso get -o json > sso.json",
 				},
 			},
-			{Use: "set", Method: http.MethodPost, Path: "/sso/config", Scope: "Spaces > Write", Body: true,
+			{Use: "set", Method: http.MethodPost, Path: "/sso/config", Body: true,
 				Help: opdef.Help{
 					Short: "Set (replace) the SSO configuration",
 					Example: `  orgctl sso set --body sso.json
@@ -116,7 +116,7 @@ Gotchas:
 					},
 				},
 			},
-			{Use: "delete", Method: http.MethodDelete, Path: "/sso/config", Scope: "Spaces > Write",
+			{Use: "delete", Method: http.MethodDelete, Path: "/sso/config",
 				Help: opdef.Help{
 					Short:   "Remove the SSO configuration",
 					Long:    "Users then sign in with email and password (unless that is disabled too: check first).",

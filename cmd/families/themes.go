@@ -15,7 +15,7 @@ import (
 // theme object, --set changes single keys of it.
 var themeFields = []opdef.Field{
 	{Flag: "name", Key: "name", Usage: "theme name (unique in the org)"},
-	{Flag: "theme", Key: "theme", Kind: opdef.KJSON, Usage: "the theme object as `JSON`"},
+	{Flag: "theme", Key: "theme", Kind: opdef.KJSON, Optional: true, Usage: "the theme object as `JSON`"},
 	{Flag: "set", In: opdef.InLocal, Kind: opdef.KKV, Usage: "set one theme key, `KEY=VALUE` (repeatable; merged into --theme)"},
 }
 
@@ -55,17 +55,17 @@ Gotchas:
 			{Header: "UPDATED", Field: "updated_at"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Method: http.MethodGet, Path: "/app_themes", Scope: "App Themes > Read",
+			{Use: "list", Method: http.MethodGet, Path: "/app_themes",
 				Help: opdef.Help{
 					Short:   "List app themes",
 					Example: "  orgctl themes list\n  orgctl themes list --jq '.[].name'",
 				},
 			},
-			{Use: "get THEME_ID", Method: http.MethodGet, Path: "/app_themes/{id}", Scope: "App Themes > Read",
+			{Use: "get THEME_ID", Method: http.MethodGet, Path: "/app_themes/{id}",
 				Help: opdef.Help{Short: "Show an app theme", Example: "  orgctl themes get 1 -o json"},
 				Args: opdef.Args{Params: []string{"id"}},
 			},
-			{Use: "create", Method: http.MethodPost, Path: "/app_themes", Scope: "App Themes > Write", Body: true,
+			{Use: "create", Method: http.MethodPost, Path: "/app_themes", Body: true,
 				Help: opdef.Help{
 					Short: "Create an app theme",
 					Example: `  orgctl themes create --name Brand --theme '{"primary":"#3C92DC"}'
@@ -73,7 +73,7 @@ Gotchas:
   orgctl themes create --body brand.json`,
 				},
 				Bulk:   opdef.Bulk{Exists: opdef.ConflictKey("themes", "name", "update")},
-				Fields: requireFields(themeFields, "name"),
+				Fields: themeFields,
 
 				Hooks: opdef.Hooks{
 					Shape: func(c *opdef.Call) error {
@@ -85,7 +85,7 @@ Gotchas:
 					},
 				},
 			},
-			{Use: "update THEME_ID", Method: http.MethodPut, Path: "/app_themes", Scope: "App Themes > Write", Body: true,
+			{Use: "update THEME_ID", Method: http.MethodPut, Path: "/app_themes", Body: true,
 				Help: opdef.Help{
 					Short: "Change (or create) an app theme",
 					Long: `A full replacement (PUT): the theme gets exactly --name and --theme. To change
@@ -95,7 +95,7 @@ edit it, then 'orgctl themes update 1 --body t.json'.`,
   orgctl themes get 1 -o json > t.json && orgctl themes update 1 --body t.json --set primary=#FF6600`,
 				},
 				Args:   opdef.Args{Params: []string{"id"}},
-				Fields: requireFields(themeFields, "name"),
+				Fields: themeFields,
 
 				Hooks: opdef.Hooks{
 					Shape: func(c *opdef.Call) error {
@@ -113,24 +113,11 @@ edit it, then 'orgctl themes update 1 --body t.json'.`,
 					},
 				},
 			},
-			{Use: "delete THEME_ID", Method: http.MethodDelete, Path: "/app_themes/{id}", Scope: "App Themes > Write",
+			{Use: "delete THEME_ID", Method: http.MethodDelete, Path: "/app_themes/{id}",
 				Help:    opdef.Help{Short: "Delete an app theme", Example: "  orgctl themes delete 1 --yes"},
 				Args:    opdef.Args{Params: []string{"id"}},
 				Confirm: &opdef.Confirm{Question: "Delete theme %s? This cannot be undone."},
 			},
 		},
 	}
-}
-
-// requireFields copies fields with the named ones required.
-func requireFields(fields []opdef.Field, names ...string) []opdef.Field {
-	out := append([]opdef.Field(nil), fields...)
-	for i := range out {
-		for _, n := range names {
-			if out[i].Flag == n {
-				out[i].Required = true
-			}
-		}
-	}
-	return out
 }

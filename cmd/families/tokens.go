@@ -12,10 +12,6 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-// tokenItemPath is where the sandbox and the service answer the published
-// "/access_tokens/:accessTokenId" (a literal colon path in the spec).
-const tokenItemPath = "/access_tokens/{accessTokenId}"
-
 func tokensGroup() engine.Group {
 	return engine.Group{
 		Long: `API access tokens let scripts and tools call the management API. Token ids are
@@ -48,27 +44,20 @@ Gotchas:
 			{Header: "CREATED", Field: "created_at"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Method: http.MethodGet, Path: "/access_tokens", Scope: "Access Tokens > Read",
+			{Use: "list", Method: http.MethodGet, Path: "/access_tokens",
 				Help: opdef.Help{
 					Short:   "List access tokens",
 					Example: "  orgctl tokens list\n  orgctl tokens list --jq '.[] | select(.scopes | index(\"users:write\")) | .label'",
 				},
 			},
-			{Use: "get TOKEN_ID", Method: http.MethodGet, Path: "/access_tokens/:accessTokenId", Scope: "Access Tokens > Read",
+			{Use: "get TOKEN_ID", Method: http.MethodGet, Path: "/access_tokens/{accessTokenId}",
 				Help: opdef.Help{
 					Short:   "Show an access token (never its value)",
 					Example: "  orgctl tokens get 5a4d0009-0000-4000-8000-000000000001",
 				},
 				Args: opdef.Args{Params: []string{"accessTokenId"}},
-
-				Hooks: opdef.Hooks{
-					Shape: func(c *opdef.Call) error {
-						c.Req.Path = tokenItemPath
-						return nil
-					},
-				},
 			},
-			{Use: "create", Method: http.MethodPost, Path: "/access_tokens", Scope: "Access Tokens > Read", Body: true,
+			{Use: "create", Method: http.MethodPost, Path: "/access_tokens", Body: true,
 				Help: opdef.Help{
 					Short: "Create an access token and print it once",
 					Long: `Prints only the token on stdout (with -o json/yaml, --jq or --template: the whole
@@ -78,9 +67,9 @@ answer, token included) and a warning on stderr that it will not be shown again.
   orgctl tokens create --label audit --scope users:read -o json > token.json`,
 				},
 				Fields: []opdef.Field{
-					{Flag: "label", Key: "label", Required: true, Usage: "token name (2+ characters)"},
+					{Flag: "label", Key: "label", Usage: "token name (2+ characters)"},
 					{Flag: "description", Key: "description", Usage: "what the token is for"},
-					{Flag: "scope", Key: "scopes", Kind: opdef.KStrings, Required: true, Usage: "grant this `SCOPE` (repeatable or comma-separated)"},
+					{Flag: "scope", Key: "scopes", Kind: opdef.KStrings, Usage: "grant this `SCOPE` (repeatable or comma-separated)"},
 				},
 				Hooks: opdef.Hooks{
 					Shape: func(c *opdef.Call) error {

@@ -15,7 +15,7 @@ import (
 // usageFields are the date range and org filter every usage report takes.
 func usageFields(extra ...opdef.Field) []opdef.Field {
 	return append([]opdef.Field{
-		{Flag: "start", Key: "start_date", In: opdef.InQuery, Required: true, Usage: "first day of the range, `YYYY-MM-DD`"},
+		{Flag: "start", Key: "start_date", In: opdef.InQuery, Usage: "first day of the range, `YYYY-MM-DD`"},
 		{Flag: "end", Key: "end_date", In: opdef.InQuery, Usage: "last day, `YYYY-MM-DD` (default: start + 30 days, at most yesterday)"},
 		{Flag: "org", Key: "org_ids", In: opdef.InQuery, Kind: opdef.KStrings, Usage: "only this organization `ID` (repeatable; see `usage orgs`)"},
 	}, extra...)
@@ -49,7 +49,6 @@ func shapeUsage(c *opdef.Call) error {
 }
 
 func usageGroup() engine.Group {
-	const scope = "usage"
 	const note = `Needs a token with the "usage" scope (usage:organization for this org only,
 usage:spaces for its Spaces, usage:license for every org on the license key).
 Self-hosted instances must set USAGE_API_TOKEN.`
@@ -60,7 +59,7 @@ Self-hosted instances must set USAGE_API_TOKEN.`
   orgctl usage apps --start 2025-01-01 --org ORG_ID
   orgctl usage user-details --start 2025-01-01 --email ada@example.com -o json`,
 		Ops: []opdef.Op{
-			{Use: "orgs", Method: http.MethodGet, Path: "/usage/organizations", Scope: scope,
+			{Use: "orgs", Method: http.MethodGet, Path: "/usage/organizations",
 				Help: opdef.Help{
 					Short:   "List the organizations the token can report on",
 					Long:    note,
@@ -68,7 +67,7 @@ Self-hosted instances must set USAGE_API_TOKEN.`
 				},
 				Columns: []output.Column{{Header: "ORG ID", Field: "org_id"}, {Header: "HOST", Field: "host"}, {Header: "LAST ACTIVE", Field: "last_active"}},
 			},
-			{Use: "summary", Method: http.MethodGet, Path: "/usage", Scope: scope,
+			{Use: "summary", Method: http.MethodGet, Path: "/usage",
 				Help: opdef.Help{
 					Short:   "Totals and growth of saves, views and users",
 					Long:    note,
@@ -82,7 +81,7 @@ Self-hosted instances must set USAGE_API_TOKEN.`
 				Fields: usageFields(),
 				Hooks:  opdef.Hooks{Shape: shapeUsage},
 			},
-			{Use: "apps", Method: http.MethodGet, Path: "/usage/app_summary", Scope: scope,
+			{Use: "apps", Method: http.MethodGet, Path: "/usage/app_summary",
 				Help: opdef.Help{
 					Short:   "Views, saves, viewers and editors per app",
 					Long:    note,
@@ -93,18 +92,18 @@ Self-hosted instances must set USAGE_API_TOKEN.`
 				Fields: usageFields(),
 				Hooks:  opdef.Hooks{Shape: shapeUsage},
 			},
-			{Use: "app-details", Method: http.MethodGet, Path: "/usage/app_details", Scope: scope,
+			{Use: "app-details", Method: http.MethodGet, Path: "/usage/app_details",
 				Help: opdef.Help{
 					Short:   "One app's saves and views by week, viewer and editor",
 					Long:    note,
 					Example: "  orgctl usage app-details --start 2025-01-01 --app 'Refund desk' -o yaml\n  orgctl usage app-details --start 2025-01-01 --app 'Refund desk' --jq '.viewer_summary[].email'",
 				},
 				Columns: []output.Column{{Header: "ORG", Field: "org_id"}, {Header: "APP", Field: "app_name"}, {Header: "VIEWS", Field: "count_app_views"}, {Header: "SAVES", Field: "count_app_saves"}},
-				Fields:  usageFields(opdef.Field{Flag: "app", Key: "app_name", In: opdef.InQuery, Required: true, Usage: "app `NAME`"}),
+				Fields:  usageFields(opdef.Field{Flag: "app", Key: "app_name", In: opdef.InQuery, Usage: "app `NAME`"}),
 
 				Hooks: opdef.Hooks{Shape: shapeUsage, View: usageDetailPrint},
 			},
-			{Use: "users", Method: http.MethodGet, Path: "/usage/user_summary", Scope: scope,
+			{Use: "users", Method: http.MethodGet, Path: "/usage/user_summary",
 				Help: opdef.Help{
 					Short:   "Per-user activity: apps viewed and edited, last active",
 					Long:    note,
@@ -115,14 +114,14 @@ Self-hosted instances must set USAGE_API_TOKEN.`
 				Fields: usageFields(),
 				Hooks:  opdef.Hooks{Shape: shapeUsage},
 			},
-			{Use: "user-details", Method: http.MethodGet, Path: "/usage/user_details", Scope: scope,
+			{Use: "user-details", Method: http.MethodGet, Path: "/usage/user_details",
 				Help: opdef.Help{
 					Short:   "One user's saves and views by week and app",
 					Long:    note,
 					Example: "  orgctl usage user-details --start 2025-01-01 --email ada@example.com",
 				},
 				Columns: []output.Column{{Header: "ORG", Field: "org_id"}, {Header: "USER ID", Field: "user_id"}, {Header: "VIEWS", Field: "count_app_views"}, {Header: "SAVES", Field: "count_app_saves"}},
-				Fields:  usageFields(opdef.Field{Flag: "email", Key: "email", In: opdef.InQuery, Required: true, Usage: "the user's email"}),
+				Fields:  usageFields(opdef.Field{Flag: "email", Key: "email", In: opdef.InQuery, Usage: "the user's email"}),
 
 				Hooks: opdef.Hooks{Shape: shapeUsage, View: usageDetailPrint},
 			},

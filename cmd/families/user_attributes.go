@@ -33,25 +33,25 @@ Gotchas:
 			{Header: "DEFAULT", Field: "default_value"},
 		},
 		Ops: []opdef.Op{
-			{Use: "list", Method: http.MethodGet, Path: "/user_attributes", Scope: "User Attributes > Read",
+			{Use: "list", Method: http.MethodGet, Path: "/user_attributes",
 				Help: opdef.Help{
 					Short:   "List user attributes",
 					Example: "  orgctl user-attributes list\n  orgctl user-attributes list --jq '.[].name'",
 				},
 			},
-			{Use: "create", Method: http.MethodPost, Path: "/user_attributes", Scope: "User Attributes > Write", Body: true,
+			{Use: "create", Method: http.MethodPost, Path: "/user_attributes", Body: true,
 				Help: opdef.Help{
 					Short:   "Declare a user attribute",
 					Example: "  orgctl user-attributes create --name region --label Region --type string\n  orgctl user-attributes create --name quota --label \"Monthly quota\" --type number --default 100",
 				},
 				Bulk: opdef.Bulk{Exists: opdef.ConflictKey("user-attributes", "name", "update")},
 				Fields: []opdef.Field{
-					{Flag: "name", Key: "name", Required: true, Usage: "attribute name (a-z, 0-9, _)"},
-					{Flag: "label", Key: "label", Required: true, Usage: "short description shown in the UI (2+ characters)"},
-					{Flag: "type", Key: "dataType", Required: true, Enum: []string{"string", "json", "number"}, Usage: "data type"},
+					{Flag: "name", Key: "name", Usage: "attribute name (a-z, 0-9, _)"},
+					{Flag: "label", Key: "label", Usage: "short description shown in the UI (2+ characters)"},
+					{Flag: "type", Key: "dataType", Usage: "data type"},
 					{Flag: "default", Key: "defaultValue", Usage: "value for users who have none"},
 				}},
-			{Use: "update ATTRIBUTE_ID", Method: http.MethodPatch, Path: "/user_attributes/{id}", Scope: "User Attributes > Write",
+			{Use: "update ATTRIBUTE_ID", Method: http.MethodPatch, Path: "/user_attributes/{id}",
 				Help: opdef.Help{
 					Short: "Change a user attribute (JSON Patch)",
 					Long:  "Each flag becomes one JSON Patch \"replace\" operation; --body takes raw operations.",
@@ -82,7 +82,7 @@ Gotchas:
 					},
 				},
 			},
-			{Use: "delete ATTRIBUTE_ID", Method: http.MethodDelete, Path: "/user_attributes/{id}", Scope: "User Attributes > Write",
+			{Use: "delete ATTRIBUTE_ID", Method: http.MethodDelete, Path: "/user_attributes/{id}",
 				Help: opdef.Help{
 					Short:   "Delete a user attribute",
 					Example: "  orgctl user-attributes delete 5a4d0007-0000-4000-8000-000000000001 --yes\n  orgctl user-attributes delete 5a4d0007-0000-4000-8000-000000000001 --update-existing-users --yes",

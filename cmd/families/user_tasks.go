@@ -47,7 +47,7 @@ func joinQuery(keys ...string) func(c *opdef.Call) error {
 }
 
 func actorField() opdef.Field {
-	return opdef.Field{Flag: "email", Key: "email", Required: true, Usage: "email of the user acting on the task"}
+	return opdef.Field{Flag: "email", Key: "email", Usage: "email of the user acting on the task"}
 }
 
 func userTasksGroup() engine.Group {
@@ -60,7 +60,7 @@ func userTasksGroup() engine.Group {
   orgctl user-tasks cancel TASK_ID --email ada@example.com`,
 		Columns: under("user_task", userTaskColumns),
 		Ops: []opdef.Op{
-			{Use: "list", Method: http.MethodGet, Path: "/user_tasks", Scope: "User Tasks > Read", List: true,
+			{Use: "list", Method: http.MethodGet, Path: "/user_tasks",
 				Help: opdef.Help{
 					Short:   "List user tasks",
 					Example: "  orgctl user-tasks list --status pending --status expired\n  orgctl user-tasks list --assigned-to ana.viewer@sandbox.example --workflow WF_ID\n  orgctl user-tasks list --limit 20 --starting-after TASK_ID",
@@ -68,7 +68,7 @@ func userTasksGroup() engine.Group {
 				Columns: userTaskColumns,
 				Fields: []opdef.Field{
 					{Flag: "assigned-to", Key: "assigned_to_users", In: opdef.InQuery, Kind: opdef.KStrings, Usage: "only tasks assigned to this `USER` (id or email; repeatable)"},
-					{Flag: "status", Key: "statuses", In: opdef.InQuery, Kind: opdef.KStrings, Enum: []string{"submitted", "pending", "cancelled", "expired"}, Usage: "only tasks in this status (repeatable)"},
+					{Flag: "status", Key: "statuses", In: opdef.InQuery, Kind: opdef.KStrings, Usage: "only tasks in this status (repeatable)"},
 					{Flag: "workflow", Key: "workflow_ids", In: opdef.InQuery, Kind: opdef.KStrings, Usage: "only tasks of this `WORKFLOW` (id or name; repeatable)"},
 					{Flag: "starting-after", Key: "starting_after", In: opdef.InQuery, Usage: "only tasks after this task `ID`"},
 					{Flag: "ending-before", Key: "ending_before", In: opdef.InQuery, Usage: "only tasks before this task `ID`"},
@@ -76,7 +76,7 @@ func userTasksGroup() engine.Group {
 
 				Hooks: opdef.Hooks{Shape: joinQuery("statuses", "workflow_ids")},
 			},
-			{Use: "submit TASK_ID", Method: http.MethodPatch, Path: "/user_tasks/{taskId}/submit", Scope: "User Tasks > Write", Body: true,
+			{Use: "submit TASK_ID", Method: http.MethodPatch, Path: "/user_tasks/{taskId}/submit", Body: true,
 				Help: opdef.Help{
 					Short:   "Submit a user task with its output",
 					Long:    "The output is the task's form data: --data KEY=VALUE pairs (values are JSON when they parse as JSON) or {\"output\": {...}} in --body.",
@@ -84,9 +84,9 @@ func userTasksGroup() engine.Group {
 				},
 				Args: opdef.Args{Params: []string{"taskId"}},
 				Fields: []opdef.Field{actorField(),
-					{Flag: "data", Key: "output", Kind: opdef.KKV, Required: true, Usage: "output field `KEY=VALUE` (repeatable)"},
+					{Flag: "data", Key: "output", Kind: opdef.KKV, Usage: "output field `KEY=VALUE` (repeatable)"},
 				}},
-			{Use: "cancel TASK_ID", Method: http.MethodPatch, Path: "/user_tasks/{taskId}/cancel", Scope: "User Tasks > Write", Body: true,
+			{Use: "cancel TASK_ID", Method: http.MethodPatch, Path: "/user_tasks/{taskId}/cancel", Body: true,
 				Help: opdef.Help{
 					Short:   "Cancel a user task",
 					Example: "  orgctl user-tasks cancel TASK_ID --email ada@example.com\n  orgctl user-tasks cancel TASK_ID --email ada@example.com --data reason=duplicate",
@@ -95,7 +95,7 @@ func userTasksGroup() engine.Group {
 				Fields: []opdef.Field{actorField(),
 					{Flag: "data", Key: "output", Kind: opdef.KKV, Usage: "output field `KEY=VALUE`, e.g. reason=duplicate (repeatable)"},
 				}},
-			{Use: "reassign TASK_ID", Method: http.MethodPatch, Path: "/user_tasks/{taskId}/reassign", Scope: "User Tasks > Write", Body: true,
+			{Use: "reassign TASK_ID", Method: http.MethodPatch, Path: "/user_tasks/{taskId}/reassign", Body: true,
 				Help: opdef.Help{
 					Short:   "Reassign a user task to users or groups",
 					Long:    "The assignees replace the current ones.",

@@ -38,7 +38,7 @@ user disables it; the API keeps the record.`,
 		Extra:   []engine.Workflow{engine.Attach(access.NewCmdOffboard), engine.Attach(seats.NewCmdInactive), engine.Attach(seats.NewCmdReclaim), engine.Attach(orgfiles.NewCmdUsersSync)},
 		Ops: []opdef.Op{
 			{
-				Use: "list", Method: http.MethodGet, Path: "/users", Scope: "Users > Read", List: true,
+				Use: "list", Method: http.MethodGet, Path: "/users",
 				Help: opdef.Help{
 					Short:   "List users",
 					Long:    "--active and --admin filter the list orgctl receives (the API has no such filter):\n--active=false lists the disabled users, --admin the admins.",
@@ -55,7 +55,7 @@ user disables it; the API keeps the record.`,
 				Hooks: opdef.Hooks{Narrow: keepUsers},
 			},
 			{
-				Use: "get USER_ID", Method: http.MethodGet, Path: "/users/{userId}", Scope: "Users > Read",
+				Use: "get USER_ID", Method: http.MethodGet, Path: "/users/{userId}",
 				Help: opdef.Help{
 					Short:   "Show a user and their groups",
 					Long:    "USER is an id or an email. The table view adds the user's groups, read from\nGET /groups (one request: groups carry their members); -o json is the user as\nthe API gives it (--include-groups asks the API to add its \"groups\").",
@@ -68,7 +68,7 @@ user disables it; the API keeps the record.`,
 				},
 			},
 			{
-				Use: "create", Method: http.MethodPost, Path: "/users", Scope: "Users > Write", Body: true,
+				Use: "create", Method: http.MethodPost, Path: "/users", Body: true,
 				Help: opdef.Help{
 					Short: "Create a user",
 					Long:  "--admin makes the new user an admin with a second request (PATCH, 2 points), since\nthe create call takes no admin field.",
@@ -78,12 +78,12 @@ user disables it; the API keeps the record.`,
 				},
 				Bulk: opdef.Bulk{Exists: opdef.ConflictKey("users", "email", "update")},
 				Fields: []opdef.Field{
-					{Flag: "email", Key: "email", Required: true, Usage: "email address"},
-					{Flag: "first-name", Key: "first_name", Required: true, Usage: "first name"},
-					{Flag: "last-name", Key: "last_name", Required: true, Usage: "last name"},
+					{Flag: "email", Key: "email", Usage: "email address"},
+					{Flag: "first-name", Key: "first_name", Usage: "first name"},
+					{Flag: "last-name", Key: "last_name", Usage: "last name"},
 					{Flag: "active", Key: "active", Kind: opdef.KBool, Usage: "create enabled (default true; --active=false to create disabled)"},
-					{Flag: "user-type", Key: "user_type", Enum: []string{"default", "mobile", "embed"}, Usage: "user type"},
-					{Flag: "seat-type", Key: "seat_type", Enum: seatTypes, Usage: "seat type (API 4.0; setting it needs the Named Seats feature)"},
+					{Flag: "user-type", Key: "user_type", Usage: "user type"},
+					{Flag: "seat-type", Key: "seat_type", Usage: "seat type (API 4.0; setting it needs the Named Seats feature)"},
 					{Flag: "metadata", Key: "metadata", Kind: opdef.KKV, Usage: "metadata `KEY=VALUE` (repeatable)"},
 					{Flag: "admin", In: opdef.InLocal, Kind: opdef.KBool, Usage: "make the user an admin"},
 					{Flag: "group", In: opdef.InLocal, Kind: opdef.KStrings, Usage: "add the new user to `GROUP` (id or name; repeatable; with --from, one request per group for all the new users)"},
@@ -91,7 +91,7 @@ user disables it; the API keeps the record.`,
 				Hooks: opdef.Hooks{Shape: afterCreate},
 			},
 			{
-				Use: "update USER_ID", Method: http.MethodPatch, Path: "/users/{userId}", Scope: "Users > Write",
+				Use: "update USER_ID", Method: http.MethodPatch, Path: "/users/{userId}",
 				Help: opdef.Help{
 					Short: "Change a user's fields",
 					Long:  "Each flag becomes one JSON Patch operation; --body takes raw operations\n([{\"op\":\"replace\",\"path\":\"/first_name\",\"value\":\"Ada\"}]).",
@@ -108,13 +108,13 @@ user disables it; the API keeps the record.`,
 					{Flag: "last-name", Key: "last_name", In: opdef.InPatch, Usage: "new last name"},
 					{Flag: "active", Key: "active", In: opdef.InPatch, Kind: opdef.KBool, Usage: "enable or disable"},
 					{Flag: "admin", Key: "is_admin", In: opdef.InPatch, Kind: opdef.KBool, Usage: "grant or revoke admin"},
-					{Flag: "user-type", Key: "user_type", In: opdef.InPatch, Enum: []string{"default", "mobile", "embed"}, Usage: "user type"},
-					{Flag: "seat-type", Key: "seat_type", In: opdef.InPatch, Enum: seatTypes, Usage: "seat type (API 4.0; needs the Named Seats feature)"},
+					{Flag: "user-type", Key: "user_type", In: opdef.InPatch, Usage: "user type"},
+					{Flag: "seat-type", Key: "seat_type", In: opdef.InPatch, Usage: "seat type (API 4.0; needs the Named Seats feature)"},
 					{Flag: "metadata", Key: "metadata", In: opdef.InPatch, Kind: opdef.KKV, Usage: "set metadata `KEY=VALUE` (repeatable)"},
 				},
 			},
 			{
-				Use: "disable USER", Method: http.MethodPatch, Path: "/users/{userId}", Scope: "Users > Write",
+				Use: "disable USER", Method: http.MethodPatch, Path: "/users/{userId}",
 				Help: opdef.Help{
 					Short:   "Disable a user (they can no longer sign in)",
 					Long:    "Sets the user inactive; the record and its groups stay. 'orgctl users enable' undoes it.",
@@ -130,7 +130,7 @@ user disables it; the API keeps the record.`,
 				Hooks:          opdef.Hooks{Shape: setActive(false)},
 			},
 			{
-				Use: "enable USER", Method: http.MethodPatch, Path: "/users/{userId}", Scope: "Users > Write",
+				Use: "enable USER", Method: http.MethodPatch, Path: "/users/{userId}",
 				Help: opdef.Help{
 					Short:   "Enable a disabled user again",
 					Example: "  orgctl users enable former.employee@sandbox.example",
@@ -142,7 +142,7 @@ user disables it; the API keeps the record.`,
 				Hooks:          opdef.Hooks{Shape: setActive(true)},
 			},
 			{
-				Use: "delete USER_ID", Method: http.MethodDelete, Path: "/users/{userId}", Scope: "Users > Write",
+				Use: "delete USER_ID", Method: http.MethodDelete, Path: "/users/{userId}",
 				Help: opdef.Help{
 					Short:   "Disable a user",
 					Example: "  orgctl users delete ana.viewer@sandbox.example\n  orgctl users delete ana.viewer@sandbox.example --yes   # in scripts",
@@ -154,7 +154,7 @@ user disables it; the API keeps the record.`,
 				},
 			},
 			{
-				Use: "reset-2fa USER_ID", Method: http.MethodPut, Path: "/users/reset2fa/{userId}", Scope: "Users > Write",
+				Use: "reset-2fa USER_ID", Method: http.MethodPut, Path: "/users/reset2fa/{userId}",
 				Help: opdef.Help{
 					Short:   "Turn off a user's two-factor authentication",
 					Long:    "Removes the user's 2FA settings so they can sign in with their password and\nenroll again (e.g. after losing their device). Prints nothing on success.",
@@ -192,7 +192,7 @@ here they get a value for one ` + noun + `. The answer is the ` + noun + `'s upd
 			noun, exampleID, noun, exampleID),
 		Columns: []output.Column{{Header: "METADATA", Field: "metadata"}},
 		Ops: []opdef.Op{
-			{Use: "set " + idName, Method: http.MethodPost, Path: base + "/user_attributes", Scope: scope,
+			{Use: "set " + idName, Method: http.MethodPost, Path: base + "/user_attributes",
 				Help: opdef.Help{
 					Short: "Set one attribute's value",
 					Example: fmt.Sprintf("  orgctl %ss attributes set %s --name department --value Finance\n  orgctl %ss attributes set %s --name department --null",
@@ -202,8 +202,8 @@ here they get a value for one ` + noun + `. The answer is the ` + noun + `'s upd
 				Args: opdef.Args{Params: []string{param}},
 				Bulk: opdef.Bulk{Idempotent: true},
 				Fields: []opdef.Field{
-					{Flag: "name", Key: "name", Required: true, Usage: "attribute name (must exist: see 'orgctl user-attributes list')"},
-					{Flag: "value", Key: "value", Usage: "the value (text; JSON and numbers as their text)"},
+					{Flag: "name", Key: "name", Usage: "attribute name (must exist: see 'orgctl user-attributes list')"},
+					{Flag: "value", Key: "value", Optional: true, Usage: "the value (text; JSON and numbers as their text)"},
 					{Flag: "null", In: opdef.InLocal, Kind: opdef.KBool, Usage: "set the value to null instead of --value"},
 				},
 
@@ -223,7 +223,7 @@ here they get a value for one ` + noun + `. The answer is the ` + noun + `'s upd
 					},
 				},
 			},
-			{Use: "delete " + idName + " NAME", Method: http.MethodDelete, Path: base + "/user_attributes/{attributeName}", Scope: scope,
+			{Use: "delete " + idName + " NAME", Method: http.MethodDelete, Path: base + "/user_attributes/{attributeName}",
 				Help: opdef.Help{
 					Short:   "Remove one attribute",
 					Example: fmt.Sprintf("  orgctl %ss attributes delete %s department --yes", noun, exampleID),
@@ -254,7 +254,7 @@ func afterCreate(c *opdef.Call) error {
 				if err := json.Unmarshal(created, &u); err != nil || u.ID == "" {
 					return client.Request{}, fmt.Errorf("user created, but its id is missing from the answer; add it with `orgctl groups members add %s --user ID`", g)
 				}
-				return client.Request{Method: http.MethodPost, Path: client.Path("groups", g, "members"), Scope: "Groups > Write",
+				return client.Request{Method: http.MethodPost, Path: client.Path("groups", g, "members"), Scope: opdef.ScopeOf(http.MethodPost, "/groups/{groupId}/members"),
 					Body: map[string]any{"members": []any{map[string]any{"id": u.ID, "is_group_admin": false}}}}, nil
 			}})
 	}
@@ -283,7 +283,7 @@ func adminAfterCreate(c *opdef.Call) error {
 			if err := json.Unmarshal(created, &u); err != nil || u.ID == "" {
 				return client.Request{}, fmt.Errorf("user created, but its id is missing from the answer; set admin with `orgctl users update ID --admin`")
 			}
-			return client.Request{Method: http.MethodPatch, Path: client.Path("users", u.ID), Scope: "Users > Write",
+			return client.Request{Method: http.MethodPatch, Path: client.Path("users", u.ID), Scope: opdef.ScopeOf(http.MethodPatch, "/users/{userId}"),
 				Body: map[string]any{"operations": []any{map[string]any{"op": "replace", "path": "/is_admin", "value": admin}}}}, nil
 		}})
 	return nil

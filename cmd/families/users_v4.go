@@ -16,7 +16,7 @@ var seatTypes = []string{"builder", "internalUser", "externalUser"}
 // usersLogoutOp ends a user's sessions: the 4.0 operation offboarding uses.
 func usersLogoutOp() opdef.Op {
 	return opdef.Op{
-		Use: "logout USER", Method: http.MethodPost, Path: "/users/{userId}/logout", Scope: "Users > Write",
+		Use: "logout USER", Method: http.MethodPost, Path: "/users/{userId}/logout",
 		Args:           opdef.Args{Params: []string{"userId"}},
 		Bulk:           opdef.Bulk{Idempotent: true},
 		AcrossProfiles: true,

@@ -23,13 +23,13 @@ func workflowsGroup() engine.Group {
 			{Header: "FOLDER", Field: "folder_id", Names: "folders"},
 		},
 		Ops: append([]opdef.Op{
-			{Use: "list", Method: http.MethodGet, Path: "/workflows", Scope: "Workflows > Read", List: true,
+			{Use: "list", Method: http.MethodGet, Path: "/workflows",
 				Help: opdef.Help{
 					Short:   "List workflows",
 					Example: "  orgctl workflows list\n  orgctl workflows list --jq '.[] | select(.crontab != null) | .name'",
 				},
 			},
-			{Use: "get WORKFLOW_ID", Method: http.MethodGet, Path: "/workflows/{workflowId}", Scope: "Workflows > Read",
+			{Use: "get WORKFLOW_ID", Method: http.MethodGet, Path: "/workflows/{workflowId}",
 				Help: opdef.Help{Short: "Show a workflow", Example: "  orgctl workflows get 'Nightly invoice sync'"},
 				Args: opdef.Args{Params: []string{"workflowId"}},
 			},
@@ -39,7 +39,7 @@ func workflowsGroup() engine.Group {
 			Short:   "Inspect workflow runs",
 			Example: "  orgctl workflows runs get RUN_ID",
 			Ops: []opdef.Op{
-				{Use: "get RUN_ID", Method: http.MethodGet, Path: "/workflow_run/{id}", Scope: "Workflows > Read",
+				{Use: "get RUN_ID", Method: http.MethodGet, Path: "/workflow_run/{id}",
 					Help: opdef.Help{
 						Short:   "Show a workflow run and its user tasks",
 						Long:    "Needs the Workflow Runs API (closed beta; Retool 3.122+).",

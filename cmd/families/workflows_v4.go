@@ -11,7 +11,7 @@ import (
 // workflowsV4Ops change and delete a workflow: operations of API 4.0.
 func workflowsV4Ops() []opdef.Op {
 	return []opdef.Op{
-		{Use: "update WORKFLOW_ID", Method: http.MethodPatch, Path: "/workflows/{workflowId}", Scope: "Workflows > Write", Body: true,
+		{Use: "update WORKFLOW_ID", Method: http.MethodPatch, Path: "/workflows/{workflowId}", Body: true,
 			Args: opdef.Args{Params: []string{"workflowId"}},
 			Help: opdef.Help{Done: "Updated workflow %s", Short: "Change a workflow's resource limits",
 				Long: `Sets the workflow's own Code Executor memory limit, overriding the org's
@@ -35,7 +35,7 @@ Needs API 4.0 (Retool 4.0).`,
 				}
 				return nil
 			}}},
-		{Use: "delete WORKFLOW_ID", Method: http.MethodDelete, Path: "/workflows/{workflowId}", Scope: "Workflows > Write",
+		{Use: "delete WORKFLOW_ID", Method: http.MethodDelete, Path: "/workflows/{workflowId}",
 			Args:    opdef.Args{Params: []string{"workflowId"}},
 			Confirm: &opdef.Confirm{Question: "Delete workflow %s with its triggers and run history? This cannot be undone."},
 			Help: opdef.Help{Done: "Deleted workflow %s", Short: "Delete a workflow", Long: "Needs API 4.0 (Retool 4.0).",

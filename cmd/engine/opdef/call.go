@@ -500,8 +500,8 @@ func fieldValue(fd Field, raw []string) (any, error) {
 // list with a notice; one of orgctl's own options (local, sent nowhere)
 // has no other values, so it refuses it.
 func (c *Call) enumProblem(fd Field, v any) string {
-	if len(fd.Enum) == 0 {
-		return ""
+	if len(fd.Enum) == 0 || DescribedEnum(c.Op.fieldRules(fd)) != nil {
+		return "" // the description's values: the request check says what it does not list
 	}
 	values := []any{v}
 	if list, ok := v.([]any); ok {

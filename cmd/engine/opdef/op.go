@@ -35,14 +35,24 @@ const (
 // Field is one input of an operation: a flag on the command line, or a
 // column of a bulk file.
 type Field struct {
-	Flag     string
-	Key      string // where the value goes (body dot path, query name, patch path); unused for InLocal
-	In       In
-	Kind     Kind
+	Flag string
+	Key  string // where the value goes (body dot path, query name, patch path); unused for InLocal
+	In   In
+	Kind Kind
+	// Required: orgctl needs the flag though the description does not
+	// require its value (an option of orgctl's own, or a value the op's
+	// hooks need). Where the description requires it, Placed.Fields says so.
 	Required bool
-	Enum     []string
-	Usage    string
-	Short    string
+	// Optional: the description requires the value, yet the flag is not
+	// required: the op's hooks fill it when the flag is not given (a
+	// default, a read-merge-write), or the description overstates it.
+	Optional bool
+	// Enum are the values of a field the description lists none for (an
+	// option of orgctl's own, or a value it leaves open); where it lists
+	// them, Placed.Fields carries them.
+	Enum  []string
+	Usage string
+	Short string
 	// Default is only the flag's shown default.
 	Default string
 	// Complete names the object kind the value completes from ("users",
@@ -70,17 +80,28 @@ type Field struct {
 // Placed, and what one run works out is a Call. Build turns an Input into
 // a checked Call; package cmd/engine turns the Op into a command and runs
 // the Call (see its doc for the phases).
+//
+// Method and Path name the operation of the API description the op sends;
+// every other fact of that endpoint (its scope, its values' types and
+// allowed values, what it requires, whether it pages, the plan it needs)
+// is the description's (package client/spec), and a family does not
+// restate it: Placed carries those facts, and a test in package families
+// fails on a declaration that restates one.
 type Op struct {
 	Use    string // "get USER_ID"
 	Help   Help
 	Method string
 	Path   string // "/users/{userId}"
-	Scope  string // "Users > Read", as the API docs name it
+	// Scope is only for a request no description names (orgctl api's
+	// raw paths); a declared operation's is the description's.
+	Scope  string
 	Args   Args
 	Fields []Field
 	// Columns are the table's columns; nil: the group's.
 	Columns []output.Column
-	// List adds --limit and --all (next_token pagination).
+	// List is only for a request no description names (orgctl api's raw
+	// GETs): a declared operation pages (--limit and --all, next_token)
+	// where the description says it does.
 	List bool
 	// Body adds --body FILE|- for JSON too rich for flags.
 	Body bool
@@ -174,7 +195,8 @@ type Bulk struct {
 }
 
 // Placed is an Op in its group, as the engine runs it: the declaration,
-// never written, and what the group adds to it.
+// never written, what the group adds to it, and what the API description
+// says of the operation it sends.
 type Placed struct {
 	*Op
 	// Noun is what one object of the op's group is called, Plural the
@@ -185,6 +207,15 @@ type Placed struct {
 	// Siblings are the operations of the op's group, itself included
 	// (--on-exists update runs one of them).
 	Siblings []*Placed
+	// Scope is the token scope the description says the op needs, as the
+	// console labels it where known ("Users > Read"), else as tokens spell
+	// it: what a 403's message names.
+	Scope string
+	// List: the op pages (next_token), so it takes --limit and --all.
+	List bool
+	// Fields are the op's fields with what the description says of each
+	// added: the values it lists, and whether it requires one.
+	Fields []Field
 }
 
 // Place places a group's ops: noun and plural name the group's objects
@@ -197,14 +228,14 @@ func Place(ops []Op, noun, plural string, columns []output.Column) []*Placed {
 		if table == nil {
 			table = columns
 		}
-		out[i] = &Placed{Op: &ops[i], Noun: noun, Plural: plural, Table: table, Siblings: out}
+		out[i] = described(&Placed{Op: &ops[i], Noun: noun, Plural: plural, Table: table, Siblings: out})
 	}
 	return out
 }
 
 // Alone places an op that no group holds (a test's, or one built on the
 // fly): its own columns, no noun, no siblings.
-func Alone(op *Op) *Placed { return &Placed{Op: op, Table: op.Columns} }
+func Alone(op *Op) *Placed { return described(&Placed{Op: op, Table: op.Columns}) }
 
 // Destructive reports whether the op asks before it sends.
 func (op *Op) Destructive() bool { return op.Confirm != nil }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/orgctl/orgctl/client/request"
 	"github.com/orgctl/orgctl/client/spec"
 )
 
@@ -296,3 +297,79 @@ func (op *Op) Rules(fd Field) (whole, each *spec.Value) { return op.fieldRules(f
 // Described is what the description says of the operation the op sends;
 // nil when it does not describe it.
 func (op *Op) Described() *spec.Operation { return op.spec() }
+
+// described adds to a placed op what the description says of its
+// operation: its scope, whether it pages, and per field the values it
+// lists and whether it requires one. A declaration's own Scope and List
+// stand only where no description names the request (orgctl api).
+func described(p *Placed) *Placed {
+	op := p.Op
+	p.Scope, p.List = op.Scope, op.List
+	if s := op.spec(); s != nil {
+		if p.Scope == "" {
+			p.Scope = scopeOf(s)
+		}
+		p.List = p.List || s.Paginated
+	}
+	p.Fields = make([]Field, len(op.Fields))
+	for i, fd := range op.Fields {
+		whole, each := op.fieldRules(fd)
+		if len(fd.Enum) == 0 {
+			fd.Enum = DescribedEnum(whole, each)
+		}
+		fd.Required = fd.Required || !fd.Optional && DescribedRequired(fd, whole)
+		p.Fields[i] = fd
+	}
+	return p
+}
+
+// ScopeOf is the scope the description says the operation at method and
+// path (a template: "/users/{userId}") needs, as Placed.Scope words it: for
+// the requests an op's hooks send besides its own (a read before a write,
+// a follow-up), which name no scope of their own either.
+func ScopeOf(method, path string) string { return scopeOf(spec.Find(method, path)) }
+
+// RequestTo is such a request: the operation at method and path, the
+// template filled with params.
+func RequestTo(method, path string, params map[string]string) request.Request {
+	return request.Request{Method: method, Path: request.Expand(path, params), Scope: ScopeOf(method, path)}
+}
+
+func scopeOf(s *spec.Operation) string {
+	switch {
+	case s == nil:
+		return ""
+	case s.ScopeName != "":
+		return s.ScopeName
+	}
+	return s.Scope
+}
+
+// DescribedEnum are the values the description lists for a field: for its
+// value as a whole, else for each element of a list; nil for none.
+func DescribedEnum(whole, each *spec.Value) []string {
+	switch {
+	case whole != nil && len(whole.Enum) > 0:
+		return whole.Enum
+	case each != nil && len(each.Enum) > 0:
+		return each.Enum
+	}
+	return nil
+}
+
+// DescribedRequired says the description requires the field's value: a
+// query parameter, or a value at the top of the body (one inside an
+// object is required only when the object is sent, which the request
+// check finds once it is built).
+func DescribedRequired(fd Field, whole *spec.Value) bool {
+	if whole == nil || !whole.Required {
+		return false
+	}
+	switch fd.In {
+	case InQuery:
+		return true
+	case InBody:
+		return !strings.ContainsAny(fd.Key, ".[")
+	}
+	return false
+}
