@@ -25,6 +25,7 @@ import (
 // exit status is 130 or 143 (6 when a write had already been sent). A
 // second signal ends the process at once.
 func Main(args []string) int {
+	watchParent()
 	ctx, interrupted, arm, stop := notifyContext()
 	defer stop()
 	f := newFactory()

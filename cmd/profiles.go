@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -84,9 +85,30 @@ func acrossProfiles(f *cli.Factory, c *cobra.Command, args []string) error {
 		run.writeFlag = flag
 		run.write, _ = fl.GetString(flag)
 	}
+	if readsStdin(args) {
+		// Read once, here, before any request: each run gets the same
+		// bytes, where the first to read would leave the others nothing.
+		if f.IO.InTTY {
+			return cli.UsageErrorf("%s --profiles reads stdin (-), which is a terminal: pipe the input in (... < FILE), read once and given to every profile", c.CommandPath())
+		}
+		if run.stdin, err = io.ReadAll(f.IO.In); err != nil {
+			return fmt.Errorf("reading stdin: %w", err)
+		}
+	}
 	c.RunE = func(c *cobra.Command, _ []string) error { return run.run(c.Context(), args) }
 	c.Run = nil
 	return nil
+}
+
+// readsStdin reports a command line that names stdin: "-" as an argument
+// or a flag's value (--from -, --body=-).
+func readsStdin(args []string) bool {
+	for _, a := range args {
+		if a == "-" || strings.HasPrefix(a, "--") && strings.HasSuffix(a, "=-") {
+			return true
+		}
+	}
+	return false
 }
 
 // profileNames reads --profiles: "all" is every profile of the config
@@ -180,12 +202,18 @@ type profilesRun struct {
 	// writeFlag): each profile's run writes its own into a private
 	// directory, and the parent joins them, each row led by its profile.
 	write, writeFlag string
+	// stdin is what the parent read from its stdin, for a command line
+	// that names it ("-"): each profile's run reads the same bytes.
+	stdin []byte
 }
 
 // profileResult is what one profile's run left.
 type profileResult struct {
 	out  bytes.Buffer
 	code int
+	// signal names the signal that ended the run, when one did before
+	// the run could handle it.
+	signal string
 }
 
 func (r *profilesRun) structured() bool { return r.p.Opts.Structured() }
@@ -212,6 +240,14 @@ func (r *profilesRun) run(ctx context.Context, args []string) error {
 		}
 		defer os.RemoveAll(keep)
 	}
+	// The parent's pipe: its write end stays open here while the runs
+	// last, and each run watches its read end (watchParent).
+	watchR, watchW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer watchW.Close()
+	defer watchR.Close()
 	results := make([]*profileResult, len(r.names))
 	var errMu sync.Mutex
 	var wg sync.WaitGroup
@@ -225,26 +261,8 @@ func (r *profilesRun) run(ctx context.Context, args []string) error {
 			if keep != "" {
 				argv = withFlag(argv, "--"+r.writeFlag, keptFile(keep, i))
 			}
-			cmd := exec.CommandContext(ctx, exe, argv...)
-			cmd.Env = childEnv()
-			cmd.Stdout = &res.out
 			stderr := &prefixWriter{w: r.f.IO.Err, mu: &errMu, prefix: "[" + name + "] "}
-			cmd.Stderr = stderr
-			cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
-			err := cmd.Run()
-			stderr.flush()
-			var ee *exec.ExitError
-			switch {
-			case err == nil:
-			case errors.As(err, &ee):
-				res.code = ee.ExitCode()
-				if res.code < 0 {
-					res.code = cli.ExitFailure
-				}
-			default:
-				res.code = cli.ExitFailure
-				fmt.Fprintf(stderr, "orgctl: %v\n", err)
-			}
+			r.runProfile(ctx, exe, argv, watchR, res, stderr)
 		}()
 	}
 	wg.Wait()
@@ -257,6 +275,50 @@ func (r *profilesRun) run(ctx context.Context, args []string) error {
 		}
 	}
 	return r.verdict(results)
+}
+
+// runProfile runs one profile's run to its end. The thread that starts
+// it stays locked to this goroutine until the run has ended: on Linux the
+// run's death signal fires when that thread ends, and must fire only when
+// the parent dies.
+func (r *profilesRun) runProfile(ctx context.Context, exe string, argv []string, watch *os.File, res *profileResult, stderr *prefixWriter) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cmd := exec.CommandContext(ctx, exe, argv...)
+	cmd.Env = childEnv()
+	cmd.Stdout = &res.out
+	cmd.Stderr = stderr
+	if r.stdin != nil {
+		cmd.Stdin = bytes.NewReader(r.stdin)
+	}
+	asChild(cmd, watch)
+	// Only a signal cancels ctx: the run gets the one the parent got, once.
+	cmd.Cancel = func() error {
+		sig := cli.SignalOf(ctx)
+		if sig == nil {
+			sig = os.Interrupt
+		}
+		return forward(cmd.Process, sig)
+	}
+	err := cmd.Run()
+	stderr.flush()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		res.code = ee.ExitCode()
+		if name, code, ok := endedBy(ee.ProcessState); ok {
+			res.code, res.signal = code, name
+		} else if res.code < 0 {
+			res.code = cli.ExitFailure
+		}
+	case cmd.ProcessState != nil && cmd.ProcessState.Exited():
+		// it ended as the signal was forwarded to it: its own status
+		res.code = cmd.ProcessState.ExitCode()
+	default:
+		res.code = cli.ExitFailure
+		fmt.Fprintf(stderr, "orgctl: %v\n", err)
+	}
 }
 
 // withFlag is argv with flag and its value added before any "--".
@@ -352,7 +414,12 @@ func (r *profilesRun) verdict(results []*profileResult) error {
 			}
 			continue
 		}
-		if code != 0 && code != cli.ExitFindings {
+		switch {
+		case results[i].signal != "":
+			fmt.Fprintf(r.f.IO.Err, "orgctl: profile %s ended by %s (exit %d)\n", r.names[i], results[i].signal, code)
+		case code == cli.ExitSIGINT || code == cli.ExitSIGTERM:
+			fmt.Fprintf(r.f.IO.Err, "orgctl: profile %s interrupted (exit %d)\n", r.names[i], code)
+		case code != 0 && code != cli.ExitFindings:
 			fmt.Fprintf(r.f.IO.Err, "orgctl: profile %s failed (exit %d)\n", r.names[i], code)
 		}
 		if severity(code) > severity(worst) {
@@ -632,6 +699,10 @@ func self() (string, error) {
 	return os.Executable()
 }
 
+// parentPipeEnv tells a profile's run which of its files is its end of
+// the parent's pipe (see asChild).
+const parentPipeEnv = "ORGCTL_PARENT_PIPE"
+
 // childEnv is the environment of a profile's run: the caller's, without
 // what would make its output a terminal's or pick another profile.
 func childEnv() []string {
@@ -639,7 +710,7 @@ func childEnv() []string {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "ORGCTL_FORCE_TTY", "ORGCTL_PROFILE", "ORGCTL_OUTPUT", "ORGCTL_JQ", "ORGCTL_TEMPLATE", cli.ProfileRunEnv:
+		case "ORGCTL_FORCE_TTY", "ORGCTL_PROFILE", "ORGCTL_OUTPUT", "ORGCTL_JQ", "ORGCTL_TEMPLATE", cli.ProfileRunEnv, parentPipeEnv:
 			continue
 		}
 		env = append(env, kv)
