@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -9,7 +10,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client/kinds"
+	"github.com/orgctl/orgctl/client/spec"
 	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/families"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
 	"github.com/orgctl/orgctl/cmd/manual"
 	"github.com/orgctl/orgctl/cmd/settings"
@@ -53,6 +57,7 @@ func helpTopics() []helpTopic {
 			{"formatting", "Output formats, --jq and --template, terminal and piped output", withManual("formatting", formattingHelp)},
 			{"names", "Names that stand for ids: emails, group names, folder paths", withManual("names", namesHelp)},
 			{"login", "Logging in: tokens, where they are kept, profiles, doctor", func() string { return manual.Text("login") }},
+			{"scopes", "Token scopes: each one's console label and the commands that need it", withManual("scopes", scopesHelp)},
 		}, jobTopics()...)
 	})
 	return topics
@@ -151,6 +156,69 @@ Users and the system folders (each type's root and archive, personalRoot, each
 user's Drafts and Trash).
 A delete of one is refused before it is sent (exit 2), and org as code's
 prune leaves them.
+`)
+	return b.String()
+}
+
+// scopesHelp is written from the API description (client/spec) and the
+// declared operations, so it lists every scope the description names, in
+// the spelling tokens use, and what needs each.
+func scopesHelp() string {
+	label := map[string]string{}
+	for _, op := range spec.Operations() {
+		if op.ScopeName != "" && len(op.AnyScope()) == 1 {
+			label[op.Scope] = op.ScopeName
+		}
+	}
+	need := map[string][]string{}
+	var walk func(prefix string, gs []engine.Group)
+	walk = func(prefix string, gs []engine.Group) {
+		for _, g := range gs {
+			for i := range g.Ops {
+				op := &g.Ops[i]
+				if op.Help.Hidden {
+					continue
+				}
+				for _, s := range op.Described().AnyScope() {
+					if cmd := prefix + g.Name + " " + op.Name(); !slices.Contains(need[s], cmd) {
+						need[s] = append(need[s], cmd)
+					}
+				}
+			}
+			walk(prefix+g.Name+" ", g.Groups)
+		}
+	}
+	walk("", families.All())
+	var b strings.Builder
+	fmt.Fprintf(&b, "A token carries scopes; each command needs one of them (its help's Scope line).\n"+
+		"The %d scopes of the API %s, as tokens and the API's 403s spell them,\n"+
+		"with the console's label where it has one, and the commands that need each:\n", len(spec.Scopes()), spec.Version)
+	for _, s := range spec.Scopes() {
+		b.WriteString("\n  " + s)
+		if l := label[s]; l != "" {
+			b.WriteString(" (" + l + ")")
+		}
+		b.WriteString("\n")
+		line := "     "
+		for i, c := range need[s] {
+			if i > 0 {
+				line += ","
+			}
+			if len(line)+1+len(c) > 78 {
+				b.WriteString(line + "\n")
+				line = "     "
+			}
+			line += " " + c
+		}
+		if len(need[s]) == 0 {
+			line += " no command of this orgctl"
+		}
+		b.WriteString(line + "\n")
+	}
+	b.WriteString(`
+'orgctl tokens create --scope' completes these names. An operation that
+accepts either of two scopes lists under both. Reports and reviews that
+send several requests name every scope they need in their own help.
 `)
 	return b.String()
 }

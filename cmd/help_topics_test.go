@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/orgctl/orgctl/client/spec"
 	"github.com/orgctl/orgctl/cmd/settings"
 )
 
@@ -94,5 +95,53 @@ func TestREADMEEnvironmentTable(t *testing.T) {
 		if m := def.FindStringSubmatch(meaning); m != nil && m[1] != s.Default {
 			t.Errorf("README: %s's default is %q; the settings say %q", env, m[1], s.Default)
 		}
+	}
+}
+
+// `orgctl help scopes` names every scope of the description in the 4.0
+// spelling, each once, and under each the commands whose help names it:
+// walked here from the command tree's Scope lines, not from the topic's
+// own source.
+func TestHelpScopesNamesEveryScopeAndItsCommands(t *testing.T) {
+	page := scopesHelp()
+	blocks := map[string]string{}
+	var current string
+	for _, line := range strings.Split(page, "\n") {
+		switch {
+		case strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "   "):
+			current = strings.Fields(line)[0]
+			if _, dup := blocks[current]; dup {
+				t.Errorf("%s listed twice", current)
+			}
+			blocks[current] = ""
+		case strings.HasPrefix(line, "     ") && current != "":
+			blocks[current] += line
+		}
+	}
+	if len(blocks) != len(spec.Scopes()) || len(blocks) != 43 {
+		t.Errorf("%d scopes listed, the description names %d", len(blocks), len(spec.Scopes()))
+	}
+	if !strings.Contains(page, "\n  users:read (Users > Read)\n") {
+		t.Errorf("users:read without its console label:\n%s", page)
+	}
+	checked := 0
+	for _, c := range apiCommands(newTestRoot(t)) {
+		op := spec.Find(c.Annotations["method"], c.Annotations["path"])
+		if op == nil || c.Hidden || !strings.HasPrefix(c.Long, c.Short) || c.Annotations["scope"] == "" {
+			continue
+		}
+		name := strings.TrimPrefix(c.CommandPath(), "orgctl ")
+		if c.Parent() != nil && c.Parent().Parent() != nil && strings.Contains(c.Long, "\n\nRequests:") {
+			continue // a workflow's own requests: its help names them
+		}
+		for _, s := range op.AnyScope() {
+			if !regexp.MustCompile(`[ ,]` + regexp.QuoteMeta(name) + `(,|$)`).MatchString(blocks[s]) {
+				t.Errorf("help scopes: %s does not list %s, whose help says it needs it", s, name)
+			}
+			checked++
+		}
+	}
+	if checked < 150 {
+		t.Errorf("only %d command scopes checked", checked)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/orgctl/orgctl/client/spec"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
@@ -19,6 +20,7 @@ UUIDs; listings show only the last four characters of each token.
 
 Scopes are spelled as in the token settings' API form: users:read, users:write,
 groups:write, apps:read, permissions:read, source_control:deploy, ...
+('orgctl help scopes' lists all of them and the commands that need each).
 Unknown scopes are silently dropped by the API, so check the answer's "scopes".
 
 Gotchas:
@@ -69,7 +71,11 @@ answer, token included) and a warning on stderr that it will not be shown again.
 				Fields: []opdef.Field{
 					{Flag: "label", Key: "label", Usage: "token name (2+ characters)"},
 					{Flag: "description", Key: "description", Usage: "what the token is for"},
-					{Flag: "scope", Key: "scopes", Kind: opdef.KStrings, Usage: "grant this `SCOPE` (repeatable or comma-separated)"},
+					// The description names its scopes per operation, not in the
+					// create body: they complete from there, and one it does
+					// not name is sent with a notice (the API drops a scope it
+					// does not know without a word).
+					{Flag: "scope", Key: "scopes", Kind: opdef.KStrings, Enum: spec.Scopes(), Usage: "grant this `SCOPE` (repeatable or comma-separated; see 'orgctl help scopes')"},
 				},
 				Hooks: opdef.Hooks{
 					Shape: func(c *opdef.Call) error {
