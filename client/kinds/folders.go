@@ -92,9 +92,11 @@ func folderPath(obj map[string]any, byID map[string]map[string]any, n int) strin
 }
 
 // EscapeFolderName is a folder's name as written in a path.
-func EscapeFolderName(name string) string { return folderEscaper.Replace(name) }
-
-var folderEscaper = strings.NewReplacer(`\`, `\\`, "/", `\/`)
+// Backslashes first, so the ones escaping a slash stay single. No
+// package-level replacer: that would be init work before every command.
+func EscapeFolderName(name string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(name, `\`, `\\`), "/", `\/`)
+}
 
 // SplitFolderNames splits the part of a path after TYPE:/ (or TYPE:~) into
 // the names it holds, undoing EscapeFolderName: the one reading of a path.

@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/orgctl/orgctl/cmd/internal/ctlchar"
-	"github.com/orgctl/orgctl/output"
-	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // Type is how a setting's text is read.
@@ -170,21 +168,6 @@ func (s Setting) parseURL(t string) (any, error) {
 	return t, nil
 }
 
-// budgetDefaults are the rate budget's own defaults: the table shows them,
-// it does not restate them.
-var budgetDefaults = ratebudget.DefaultConfig()
-
-// shortDuration writes a default as people write it: 60s, 10m.
-func shortDuration(d time.Duration) string {
-	switch {
-	case d >= 2*time.Minute && d%time.Minute == 0:
-		return strconv.FormatInt(int64(d/time.Minute), 10) + "m"
-	case d%time.Second == 0:
-		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
-	}
-	return d.String()
-}
-
 // DefaultDuration is the default of a duration setting, for the flag that
 // sets it; it panics on a key that is not one, a mistake in orgctl.
 func DefaultDuration(key string) time.Duration {
@@ -213,7 +196,7 @@ var table = []Setting{
 	{Key: "profile", Help: "profile to use", Default: "default", Flag: "profile"},
 	{Key: "token_store", Type: TypeEnum, Enum: []string{"keyring", "file"}, Help: "where `auth login` stored the profile's token"},
 	{Key: "space", Help: "the Space a profile was logged in to with `auth login --space`"},
-	{Key: "output", Type: TypeEnum, Enum: append(slices.Clip(output.Formats), "markdown"), Default: output.Formats[0], Help: "default output format (markdown: plans only)", Flag: "output"},
+	{Key: "output", Type: TypeEnum, Enum: []string{"table", "json", "yaml", "csv", "markdown"}, Default: "table", Help: "default output format (markdown: plans only)", Flag: "output"},
 	{Key: "jq", Help: "filter JSON output with a jq expression", Flag: "jq"},
 	{Key: "template", Help: "format output with a Go text/template", Flag: "template"},
 	// Columns name one command's table, so no file or profile sets them for all.
@@ -221,13 +204,13 @@ var table = []Setting{
 	{Key: "quiet", Type: TypeBool, Default: "false", Help: "print no notices on stderr", Flag: "quiet"},
 	{Key: "debug", Type: TypeBool, Default: "false", Help: "log HTTP method, URL, status and timing to stderr (token redacted)", Flag: "debug"},
 	{Key: "timeout", Type: TypeDuration, Min: int64(time.Millisecond), Default: "30s", Help: "time limit for each HTTP attempt", Flag: "timeout"},
-	{Key: "max_wait", Type: TypeDuration, Default: shortDuration(budgetDefaults.MaxWait), Help: "longest wait (budget, lock, server backoff) before exit 5", Flag: "max-wait"},
+	{Key: "max_wait", Type: TypeDuration, Default: "10m", Help: "longest wait (budget, lock, server backoff) before exit 5", Flag: "max-wait"},
 	{Key: "insecure_http", Type: TypeBool, Default: "false", Help: "allow http:// to non-loopback hosts (the token is sent unencrypted)", Flag: "insecure-http"},
 	{Key: "sandbox", Type: TypeBool, Default: "false", Help: "run against the built-in local demo org", Flag: "sandbox"},
-	{Key: "budget.points", Type: TypeInt, Min: 1, Default: strconv.Itoa(budgetDefaults.Points), Help: "budget points per window"},
-	{Key: "budget.window", Type: TypeDuration, Min: int64(time.Millisecond), Default: shortDuration(budgetDefaults.Window), Help: "budget window length"},
-	{Key: "budget.block", Type: TypeDuration, Min: int64(time.Millisecond), Default: shortDuration(budgetDefaults.Block), Help: "block assumed after a 429 without Retry-After"},
-	{Key: "budget.reserve", Type: TypeInt, Min: 0, Default: strconv.Itoa(budgetDefaults.Reserve), Help: "points per window left unused for other tools"},
+	{Key: "budget.points", Type: TypeInt, Min: 1, Default: "300", Help: "budget points per window"},
+	{Key: "budget.window", Type: TypeDuration, Min: int64(time.Millisecond), Default: "60s", Help: "budget window length"},
+	{Key: "budget.block", Type: TypeDuration, Min: int64(time.Millisecond), Default: "60s", Help: "block assumed after a 429 without Retry-After"},
+	{Key: "budget.reserve", Type: TypeInt, Min: 0, Default: "0", Help: "points per window left unused for other tools"},
 	{Key: "budget.costs", Type: TypeInt, Min: 0, Family: true, Help: "budget.costs.FAMILY: override one family's price in points"},
 	{Key: "budget.store", Type: TypeURL, Words: []string{"file"}, Schemes: []string{"redis", "rediss"}, Default: "file", Help: "where the ledger lives: file (this machine) or a Redis URL, redis://[user:password@]host:port/db (rediss:// for TLS), shared by a fleet"},
 	{Key: "budget.store_fallback", Type: TypeEnum, Enum: []string{"none", "file"}, Default: "none", Help: "file: warn and use this machine's ledger while the store is down; none: fail"},
