@@ -2,6 +2,7 @@ package output
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -45,9 +46,9 @@ func TestRecordsPipedAreTabSeparatedWithoutHeader(t *testing.T) {
 
 func TestRecordsOnATerminalAreATable(t *testing.T) {
 	got := recordsOut(t, true, Options{Format: "table"}, 0)
-	want := "ROW   KEY         OUTCOME   MESSAGE\n" +
-		"1     ada@examp…  created   \n" +
-		"2     bob         failed    HTTP 409: already exists\n"
+	want := "ROW   KEY              OUTCOME   MESSAGE\n" +
+		"1     ada@example.com  created\n" +
+		"2     bob              failed    HTTP 409: already exists\n"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
@@ -195,43 +196,89 @@ func TestCSVOutputHasTheTableColumnsAndNeutralisedCells(t *testing.T) {
 	}
 }
 
-// A job's results on a narrow terminal: the id is cut in the middle, then
-// the optional fields go, so that no line wraps; the key keeps its width.
+// A job's results on a narrow terminal: each column as wide as its
+// content, the key whole; the id is cut in the middle, then the optional
+// fields go, so that the message keeps room; the message wraps under its
+// column, or below the line when the key leaves it too little. No line is
+// wider than the terminal but for a key wider than the terminal itself.
 func TestRecordsFitANarrowTerminal(t *testing.T) {
 	fields := []Field{
-		{Name: "row", Header: "ROW", Width: 5},
-		{Name: "line", Header: "LINE", Width: 6, Optional: true},
-		{Name: "key", Header: "KEY", Width: 28},
-		{Name: "outcome", Header: "OUTCOME", Width: 8},
-		{Name: "id", Header: "ID", Width: 37, Optional: true},
+		{Name: "row", Header: "ROW"},
+		{Name: "line", Header: "LINE", Optional: true},
+		{Name: "key", Header: "KEY", Key: true},
+		{Name: "outcome", Header: "OUTCOME"},
+		{Name: "id", Header: "ID", Optional: true},
 		{Name: "message", Header: "MESSAGE"},
 	}
+	const reason = "HTTP 409: a user with this email already exists"
 	write := func(width int) string {
 		var out bytes.Buffer
 		r := NewRecords(&Printer{IO: &IO{Out: &out, OutTTY: true, Width: width}}, fields)
+		r.Expect("key", len("former.employee@sandbox.example"))
+		r.Write(2, 3, "ana.viewer@sandbox.example", "failed", "", reason)
 		r.Write(1, 2, "former.employee@sandbox.example", "created", "user_0000000000000000005a4d0000000005", "")
-		r.Write(2, 3, "ana.viewer@sandbox.example", "failed", "", "HTTP 409: a user with this email already exists")
+		r.Flush()
 		return out.String()
 	}
-	for _, width := range []int{60, 80, 100} {
+	words := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	for _, width := range []int{50, 60, 80, 100, 140} {
 		got := write(width)
 		for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
 			if n := len([]rune(l)); n > width {
 				t.Errorf("width %d: a line of %d: %q", width, n, l)
 			}
 		}
-		if !strings.Contains(got, "former.employee@sandbox.exa…") || !strings.Contains(got, "ana.viewer@sandbox.example ") {
-			t.Errorf("width %d: the key lost its width:\n%s", width, got)
+		if !strings.Contains(got, "former.employee@sandbox.example ") || !strings.Contains(got, "ana.viewer@sandbox.example ") {
+			t.Errorf("width %d: a key was cut:\n%s", width, got)
+		}
+		if !strings.Contains(words(got), reason) {
+			t.Errorf("width %d: the message was cut:\n%s", width, got)
+		}
+		if strings.Contains(got, "…") && width > 100 {
+			t.Errorf("width %d: nothing needs cutting:\n%s", width, got)
 		}
 	}
-	if got := write(100); !strings.Contains(got, "user_000000…d0000000005") || !strings.Contains(got, "LINE") {
+	if got := write(140); !strings.Contains(got, "user_0000000000000000005a4d0000000005\n") || !strings.HasPrefix(got, "ROW  LINE  KEY ") {
+		t.Errorf("width 140: columns as wide as their content, the id whole:\n%s", got)
+	}
+	if got := write(100); !regexp.MustCompile(`user_0+…[0-9a-f]*0000000005\n`).MatchString(got) || !strings.Contains(got, "LINE") {
 		t.Errorf("width 100: want the id cut in the middle and the line kept:\n%s", got)
 	}
 	if got := write(60); strings.Contains(got, "user_") || strings.Contains(got, "LINE") {
 		t.Errorf("width 60: want the id and line left out:\n%s", got)
 	}
-	if got := write(0); !strings.Contains(got, "user_0000000000000000005a4d0000000005") {
-		t.Errorf("unknown width: fields keep their widths:\n%s", got)
+	if got := write(0); !strings.Contains(got, "user_0000000000000000005a4d0000000005") || !strings.Contains(got, reason) {
+		t.Errorf("unknown width: values whole:\n%s", got)
+	}
+}
+
+// The first records are held back while a column of unknown width has had
+// no value, so that a first row without an id does not make the id column
+// two wide; an id wider than the ones the column was fitted to is printed
+// whole.
+func TestRecordsSizeColumnsByTheirFirstValues(t *testing.T) {
+	fields := []Field{{Name: "key", Header: "KEY", Key: true}, {Name: "id", Header: "ID"}, {Name: "message", Header: "MESSAGE"}}
+	var out bytes.Buffer
+	r := NewRecords(&Printer{IO: &IO{Out: &out, OutTTY: true, Width: 80}}, fields)
+	r.Write("a@x", "", "invalid")
+	if out.Len() != 0 {
+		t.Fatalf("printed before any id was seen: %q", out.String())
+	}
+	r.Write("b@x", "12", "")
+	r.Write("a-much-longer-key@x", "12345", "")
+	want := "KEY  ID  MESSAGE\n" +
+		"a@x      invalid\n" +
+		"b@x  12\n" +
+		"a-much-longer-key@x  12345\n"
+	if got := out.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	out.Reset()
+	r = NewRecords(&Printer{IO: &IO{Out: &out, OutTTY: true, Width: 80}}, fields)
+	r.Write("a@x", "", "invalid")
+	r.Flush()
+	if got := out.String(); got != "KEY  ID  MESSAGE\na@x      invalid\n" {
+		t.Errorf("flushed: %q", got)
 	}
 }
 

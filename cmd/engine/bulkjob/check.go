@@ -3,6 +3,7 @@ package bulkjob
 import (
 	"errors"
 	"fmt"
+	"github.com/mattn/go-runewidth"
 	"hash/maphash"
 	"io"
 	"slices"
@@ -41,6 +42,9 @@ type checkPass struct {
 	// targets are the objects rows delete (or change) of kinds with objects
 	// the org cannot do without: kind -> targetHash -> first line
 	targets map[string]map[uint64]int
+	// keyWidth and lastLine size the results table's columns by the file:
+	// its widest key, its last line.
+	keyWidth, lastLine int
 }
 
 // requestTally counts one kind of request for the dry run.
@@ -254,6 +258,7 @@ func (j *checkPass) check(errOut io.Writer) error {
 		if errors.As(err, &p) {
 			if p.Row > 0 && j.o.skipInvalid { // a row, unfit to send: left unsent
 				j.rows++
+				j.lastLine = max(j.lastLine, p.Line)
 				j.invalid[p.Row] = p.Msg
 				continue
 			}
@@ -265,6 +270,8 @@ func (j *checkPass) check(errOut io.Writer) error {
 		}
 		j.rows++
 		in, c, names, rowProbs := j.rowProblems(row, keys, unknownCol)
+		j.lastLine = max(j.lastLine, row.Line)
+		j.keyWidth = max(j.keyWidth, runewidth.StringWidth(j.displayKey(in)))
 		if len(rowProbs) > 0 && j.o.skipInvalid {
 			j.invalid[row.N] = strings.Join(rowProbs, "; ")
 			continue

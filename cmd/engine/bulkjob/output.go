@@ -16,15 +16,21 @@ import (
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
-// resultFields are the columns of a job's results, on stdout and in --report.
+// resultFields are the columns of a job's results, on stdout and in
+// --report. On a terminal each is as wide as its content (the file says
+// the widest row, line and key before the first result); the key is never
+// cut, and the message, last, wraps.
 var resultFields = []output.Field{
-	{Name: "row", Header: "ROW", Width: 5},
-	{Name: "line", Header: "LINE", Width: 6, Optional: true},
-	{Name: "key", Header: "KEY", Width: 28},
-	{Name: "outcome", Header: "OUTCOME", Width: 8},
-	{Name: "id", Header: "ID", Width: 37, Optional: true}, // user ids are 37 characters
+	{Name: "row", Header: "ROW"},
+	{Name: "line", Header: "LINE", Optional: true},
+	{Name: "key", Header: "KEY", Key: true},
+	{Name: "outcome", Header: "OUTCOME"},
+	{Name: "id", Header: "ID", Optional: true},
 	{Name: "message", Header: "MESSAGE"},
 }
+
+// outcomes are every outcome a row can have, the widest sizing OUTCOME.
+var outcomes = []bulk.Outcome{bulk.Created, bulk.Updated, bulk.Deleted, bulk.Skipped, bulk.Failed, bulk.Unknown}
 
 // jobOutput reports the rows' results as they come: on stdout, in
 // --report and --failed, and the summary on stderr. It is where the job
@@ -49,8 +55,15 @@ type jobOutput struct {
 }
 
 func newJobOutput(in *fileInput, io *output.IO, printer *output.Printer, quiet bool, halt *jobStop, onChange func(string), checked *checkPass) *jobOutput {
+	records := output.NewRecords(printer, resultFields)
+	records.Expect("row", len(strconv.Itoa(checked.rows)))
+	records.Expect("line", len(strconv.Itoa(checked.lastLine)))
+	records.Expect("key", checked.keyWidth)
+	for _, o := range outcomes {
+		records.Expect("outcome", len(o))
+	}
 	return &jobOutput{in: in, io: io, quiet: quiet, checked: checked, halt: halt, family: ratebudget.Family(in.op.Path), onChange: onChange,
-		records: output.NewRecords(printer, resultFields)}
+		records: records}
 }
 
 // open creates --failed and --report before any row, so a path that
@@ -75,8 +88,14 @@ func (j *jobOutput) open() error {
 	return nil
 }
 
-// close ends --report and writes --failed.
+// close prints the results a terminal table still held back, ends
+// --report and writes --failed.
 func (j *jobOutput) close() {
+	j.mu.Lock()
+	if err := j.records.Flush(); err != nil {
+		j.halt.fail(fmt.Errorf("writing results: %w", err))
+	}
+	j.mu.Unlock()
 	if j.report != nil {
 		j.reportFile.Close()
 	}
@@ -139,7 +158,7 @@ func (j *jobOutput) summary(id string, sum bulk.Summary, stopped bool) {
 	}
 	io := j.io
 	var parts []string
-	for _, o := range []bulk.Outcome{bulk.Created, bulk.Updated, bulk.Deleted, bulk.Skipped, bulk.Failed, bulk.Unknown} {
+	for _, o := range outcomes {
 		if c[o] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", c[o], o))
 		}
