@@ -48,6 +48,7 @@ type bulkJob struct {
 	out     *jobOutput
 	halt    *jobStop
 	conn    *cli.Connection
+	prog    *output.Progress // the job's progress while it is shown
 }
 
 // jobStop ends a job for an error every other row would meet too.
@@ -161,6 +162,16 @@ func (j *bulkJob) run(parent context.Context) error {
 		Observer: &jobObserver{j: j, id: id, ctx: ctx},
 	})
 	j.out.close()
+	// The rows' joined follow-ups are the job's last steps: sent under its
+	// progress, before the summary that ends it.
+	var joinErr error
+	if err == nil && sum.JournalErr == nil && j.halt.err() == nil && j.checked.joinable && !sum.Stopped {
+		began := time.Now()
+		j.runner.requeueEarlier(ctx, j.out.earlierIDs)
+		joinErr = j.sendJoins(ctx)
+		sum.Took += time.Since(began)
+	}
+	j.stopProgress()
 	var busy *bulk.BusyError
 	var damaged *bulk.JournalError
 	switch {
@@ -183,11 +194,8 @@ func (j *bulkJob) run(parent context.Context) error {
 		return err
 	}
 	j.out.summary(id, sum, sum.Stopped)
-	if j.checked.joinable && !sum.Stopped {
-		j.runner.requeueEarlier(ctx, j.out.earlierIDs)
-		if err := j.sendJoins(ctx); err != nil {
-			return err
-		}
+	if joinErr != nil {
+		return joinErr
 	}
 	return cli.JobExit(sum)
 }
@@ -240,9 +248,21 @@ func (o *jobObserver) Result(r bulk.Result) { o.j.out.result(r) }
 // Abort ends the job's waits for budget: its journal cannot be written.
 func (o *jobObserver) Abort(err error) { o.j.halt.cancel(err) }
 
+// Started shows the job's progress: its rows, and when rows share
+// requests (a group's new members), those requests after them, as the
+// steps of one job; the bar stays up until they are sent.
 func (o *jobObserver) Started(progress bulk.Progress) func() {
 	j := o.j
-	prog := j.f.JobProgress(j.conn, "", j.checked.rows, j.checked.points, j.checked.rowRequests(), progress)
+	total, noun := j.checked.rows, ""
+	steps := progress
+	if n := len(j.checked.joinKeys); j.checked.joinable && n > 0 {
+		total, noun = total+n, "steps"
+		steps = func() (done, failed, unknown, earlier int) {
+			done, failed, unknown, earlier = progress()
+			return min(done+int(j.runner.joins.sent.Load()), total), failed, unknown, earlier
+		}
+	}
+	prog := j.f.JobProgress(j.conn, noun, total, j.checked.points, j.checked.rowRequests(), steps)
 	if prog == nil {
 		return func() {}
 	}
@@ -250,7 +270,19 @@ func (o *jobObserver) Started(progress bulk.Progress) func() {
 		j.out.records.Around = prog.Pause
 	}
 	prog.Start()
-	return prog.Stop
+	j.prog = prog
+	if noun == "" {
+		return j.stopProgress
+	}
+	return func() {}
+}
+
+// stopProgress ends the job's progress, once.
+func (j *bulkJob) stopProgress() {
+	if j.prog != nil {
+		j.prog.Stop()
+		j.prog = nil
+	}
 }
 
 // what names the job in its confirmation.

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/client/bulk"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 )
@@ -19,6 +21,8 @@ type joinQueue struct {
 	req   map[string]client.Request
 	key   map[string]string // the body's array
 	items map[string][]any
+	name  map[string]string // the path's object, as messages name it ("group support")
+	sent  atomic.Int64      // requests sent, for the job's progress
 }
 
 // holdJoins takes the follow-ups rows share a request for out of the
@@ -43,7 +47,7 @@ func (j *rowRunner) queueJoins(joins []opdef.FollowUp, answer json.RawMessage) s
 	j.joinMu.Lock()
 	defer j.joinMu.Unlock()
 	if j.joins.req == nil {
-		j.joins = joinQueue{req: map[string]client.Request{}, key: map[string]string{}, items: map[string][]any{}}
+		j.joins.req, j.joins.key, j.joins.items, j.joins.name = map[string]client.Request{}, map[string]string{}, map[string][]any{}, map[string]string{}
 	}
 	for _, t := range joins {
 		r, err := t.Build(answer)
@@ -54,11 +58,22 @@ func (j *rowRunner) queueJoins(joins []opdef.FollowUp, answer json.RawMessage) s
 		body, _ := r.Body.(map[string]any)
 		items, _ := body[t.Join].([]any)
 		if _, ok := j.joins.req[r.Path]; !ok {
-			j.joins.req[r.Path], j.joins.key[r.Path] = r, t.Join
+			j.joins.req[r.Path], j.joins.key[r.Path], j.joins.name[r.Path] = r, t.Join, j.joinObject(t)
 		}
 		j.joins.items[r.Path] = append(j.joins.items[r.Path], items...)
 	}
 	return strings.Join(probs, "; ")
+}
+
+// joinObject names a joined follow-up's object as the rows named it ("group
+// support"), or by its id when the rows gave the id.
+func (j *rowRunner) joinObject(t opdef.FollowUp) string {
+	kind, _, _ := strings.Cut(strings.TrimPrefix(t.Path, "/"), "/")
+	name := t.JoinKey
+	if k, ok := j.keys.Load(kind + "/" + t.JoinKey); ok && k.(string) != "" {
+		name = k.(string)
+	}
+	return kinds.Singular(kind) + " " + name
 }
 
 // requeueEarlier queues the held follow-ups of rows earlier runs created,
@@ -98,7 +113,8 @@ func (j *rowRunner) requeueEarlier(ctx context.Context, earlierIDs map[int]strin
 }
 
 // sendJoins sends the joined follow-ups, one request per path and
-// bulk.MaxBatch items; a failure is named with the rows it leaves out.
+// bulk.MaxBatch items, as the job's last steps (its progress counts them);
+// each is named by its object, a failure with the rows it leaves out.
 func (j *bulkJob) sendJoins(ctx context.Context) error {
 	q := &j.runner.joins
 	paths := make([]string, 0, len(q.req))
@@ -118,10 +134,12 @@ func (j *bulkJob) sendJoins(ctx context.Context) error {
 			}
 			body[q.key[p]] = items[:n]
 			r.Body = body
-			if _, err := j.conn.Client.Do(ctx, r); err != nil {
-				failed = append(failed, fmt.Sprintf("%s %s for %d rows: %v", r.Method, r.Path, n, bulk.OneLine(err.Error())))
+			_, err := j.conn.Client.Do(ctx, r)
+			q.sent.Add(1)
+			if err != nil {
+				failed = append(failed, fmt.Sprintf("%s (%s %s) for %s: %v", q.name[p], r.Method, r.Path, rowsText(n), bulk.OneLine(err.Error())))
 			} else if !j.quiet {
-				j.f.IO.Notice("orgctl: %s %s: %d of the rows' follow-ups in one request", r.Method, r.Path, n)
+				j.f.IO.Notice("orgctl: %s: the new %s of %s added in one request (%s %s)", q.name[p], q.key[p], rowsText(n), r.Method, r.Path)
 			}
 			items = items[n:]
 		}

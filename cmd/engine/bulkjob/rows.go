@@ -46,6 +46,9 @@ type rowRunner struct {
 	// follow-ups joined across rows (a group's new members)
 	joinMu sync.Mutex
 	joins  joinQueue
+	// keys are the natural keys of the objects rows named, by kind and id
+	// ("groups/6" -> "support"), to name a joined request's object.
+	keys sync.Map
 }
 
 func newRowRunner(in *fileInput, checked *checkPass, cfg *settings.Config, halt *jobStop, cl *client.Client) (*rowRunner, error) {
@@ -307,6 +310,7 @@ func (j *rowRunner) build(ctx context.Context, in opdef.Input) (opdef.Input, *op
 				return in, nil, err
 			}
 			ids[ref.Stand] = o.ID
+			j.keys.Store(ref.Kind.Name+"/"+o.ID, o.Key)
 		}
 		in = names.Fill(ids)
 	}
