@@ -13,8 +13,11 @@ import (
 // ProgressStats is where a long job stands.
 type ProgressStats struct {
 	Done, Total int
-	Failed      int
-	Unknown     int
+	// More says the total counts only what is known so far: more will be
+	// added (shown "9+"), and no ETA is shown for part of a job.
+	More    bool
+	Failed  int
+	Unknown int
 	// Earlier rows were finished by an earlier run: they count as done but
 	// not toward the rate.
 	Earlier int
@@ -69,6 +72,14 @@ type Progress struct {
 	paceFrom     time.Time
 	paceFromDone int
 	waited       bool
+}
+
+// total is the total as shown: "9+" while more will be added.
+func (s ProgressStats) total() string {
+	if s.More {
+		return fmt.Sprintf("%d+", s.Total)
+	}
+	return fmt.Sprint(s.Total)
 }
 
 // redraw is how often the terminal bar is drawn.
@@ -269,14 +280,14 @@ func (t barText) line(l barLayout, width int) string {
 		}
 		b.WriteString("[" + strings.Repeat("#", fill) + strings.Repeat("-", width-fill) + "] ")
 	}
-	fmt.Fprintf(&b, "%d/%d %s", s.Done, s.Total, t.noun)
+	fmt.Fprintf(&b, "%d/%s %s", s.Done, s.total(), t.noun)
 	if s.Failed > 0 {
 		fmt.Fprintf(&b, "  %d failed", s.Failed)
 	}
 	if s.Unknown > 0 {
 		fmt.Fprintf(&b, "  %d unknown", s.Unknown)
 	}
-	if l.rate {
+	if l.rate && s.Done > s.Earlier { // no rate before this run has finished one
 		fmt.Fprintf(&b, "  %.1f/s", t.rate)
 	}
 	if l.points && s.PointsTotal > 0 {
@@ -296,11 +307,15 @@ func (t barText) line(l barLayout, width int) string {
 }
 
 // eta is the budget's ETA, or the pace observed since the budget last held
-// the job back when that is slower (the budget alone says 0s against a
+// the job back when that is slower; none while the budget's is 0 and no
+// pace has been measured (the budget alone says 0s against a
 // server that takes seconds to answer). Across a wait the pace says
 // nothing: rows stood still while the budget refilled, and the budget's
 // own estimate of the points left is what holds.
 func (p *Progress) eta(s ProgressStats) (time.Duration, bool) {
+	if s.More {
+		return 0, false
+	}
 	eta, ok := s.ETA, s.ETAKnown
 	if !s.ResumeAt.IsZero() {
 		p.waited, p.paceFrom = true, time.Time{}
@@ -318,21 +333,28 @@ func (p *Progress) eta(s ProgressStats) (time.Duration, bool) {
 	if done := s.Done - base; done > 0 && since >= 2*time.Second && s.Total > s.Done {
 		r := float64(done) / since.Seconds()
 		observed := time.Duration(float64(s.Total-s.Done) / r * float64(time.Second))
-		eta, ok = max(eta, observed), true
+		return max(eta, observed), true
+	}
+	// The budget's 0 says only that it holds nothing back: how long the
+	// server takes is not measured yet, and "ETA 0s" would be a guess.
+	if eta <= 0 && s.Total > s.Done {
+		return 0, false
 	}
 	return eta, ok
 }
 
 func (p *Progress) line(s ProgressStats) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d/%d %s done", s.Done, s.Total, p.noun())
+	fmt.Fprintf(&b, "%d/%s %s done", s.Done, s.total(), p.noun())
 	if s.Failed > 0 {
 		fmt.Fprintf(&b, ", %d failed", s.Failed)
 	}
 	if s.Unknown > 0 {
 		fmt.Fprintf(&b, ", %d unknown", s.Unknown)
 	}
-	fmt.Fprintf(&b, ", %.1f %s/s", p.rate(s), p.noun())
+	if s.Done > s.Earlier {
+		fmt.Fprintf(&b, ", %.1f %s/s", p.rate(s), p.noun())
+	}
 	if s.PointsTotal > 0 {
 		fmt.Fprintf(&b, ", %d of %d points", s.Points, s.PointsTotal)
 	}

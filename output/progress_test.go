@@ -108,3 +108,26 @@ func TestOutputClearsTheBarFirst(t *testing.T) {
 		t.Errorf("Stop left the bar: %q", s)
 	}
 }
+
+// Before anything was measured the line shows no rate and no ETA: the
+// budget's 0 says only that it holds nothing back. A total that will
+// grow says so, and shows no ETA for part of a job.
+func TestProgressShowsNoGuessBeforeTheFirstMeasurement(t *testing.T) {
+	p := &Progress{Stats: func() ProgressStats { return ProgressStats{} }}
+	p.start = time.Now()
+	bar := p.fitBar(ProgressStats{Done: 0, Total: 25, ETA: 0, ETAKnown: true}, 0)
+	if strings.Contains(bar, "ETA") || strings.Contains(bar, "/s") {
+		t.Errorf("nothing measured yet: %q", bar)
+	}
+	if line := p.line(ProgressStats{Done: 0, Total: 25, ETAKnown: true}); strings.Contains(line, "left") || strings.Contains(line, "/s") {
+		t.Errorf("plain line: %q", line)
+	}
+	// the budget needs time: that is measured, and shown
+	if bar := p.fitBar(ProgressStats{Done: 0, Total: 25, ETA: 30 * time.Second, ETAKnown: true}, 0); !strings.Contains(bar, "ETA 30s") {
+		t.Errorf("the budget's wait: %q", bar)
+	}
+	bar = p.fitBar(ProgressStats{Done: 3, Total: 9, More: true, ETA: 30 * time.Second, ETAKnown: true}, 0)
+	if !strings.Contains(bar, " 3/9+ reads") && !strings.Contains(bar, " 3/9+ rows") || strings.Contains(bar, "ETA") {
+		t.Errorf("a total still growing: %q", bar)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -40,6 +41,9 @@ type Live struct {
 	mu       sync.Mutex
 	ids      map[string]string // kind+"\x00"+folded key -> id
 	progress *ReadProgress
+	// accessListsExpected: the progress counts the access lists already,
+	// from the folders and apps lists read first.
+	accessListsExpected bool
 }
 
 // ReadProgress is where a read of the org stands: requests and points
@@ -53,6 +57,26 @@ type ReadProgress struct {
 	done, total         int
 	points, pointsTotal int
 	unexpected          int // requests sent before they were expected (further pages)
+	// open: the access lists to read are not counted yet (the folders and
+	// apps lists that say how many are still being read)
+	open bool
+}
+
+// Open reports a total that does not count every read yet: the access
+// lists are counted once the folders and apps lists are in.
+func (p *ReadProgress) Open() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.open
+}
+
+func (p *ReadProgress) setOpen(open bool) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	p.open = open
+	p.mu.Unlock()
 }
 
 // Now is requests done and in all, points spent and in all.
@@ -379,6 +403,9 @@ type grantReader struct {
 // key order, then the subjects' own grants where needed.
 func (g *grantReader) readAll(r Reading, folderIDs []string) error {
 	folderPath, prog := g.names.folderPath, g.l.progress
+	if g.l.accessListsExpected {
+		prog = nil
+	}
 	for _, id := range folderIDs {
 		if r.readsAccessList("folders", folderPath[id]) {
 			prog.expect("/permissions/accessList/folder/" + id)
@@ -398,6 +425,7 @@ func (g *grantReader) readAll(r Reading, folderIDs []string) error {
 			prog.expect("/permissions/accessList/app/" + id)
 		}
 	}
+	g.l.progress.setOpen(false)
 	sort.Strings(folderIDs)
 	for _, id := range folderIDs {
 		if !r.readsAccessList("folders", folderPath[id]) {
@@ -512,16 +540,29 @@ func (l *Live) readLists(ctx context.Context, d Doer, r Reading) (map[string][]m
 			l.progress.expect(kinds.Of(k).List)
 		}
 	}
+	if r.readsAccessLists() {
+		l.progress.setOpen(true)
+	}
 	read := func(k string) error {
 		objs, err := l.listAll(ctx, d, k)
 		raw[k] = objs
 		return err
 	}
-	for _, k := range readOrder {
+	order := readOrder
+	if r.readsAccessLists() && r.reads("folders") && r.reads("apps") {
+		// the folders and apps lists first: they say how many access lists
+		// follow, so the progress counts the whole read from the third
+		// request on, not the lists and then the access lists
+		order = append([]string{"folders", "apps"}, slices.DeleteFunc(slices.Clone(readOrder), func(k string) bool { return k == "folders" || k == "apps" })...)
+	}
+	for _, k := range order {
 		if r.reads(k) {
 			if err := read(k); err != nil {
 				return nil, err
 			}
+		}
+		if k == "apps" && order[0] == "folders" {
+			l.expectAccessLists(r, raw["folders"], raw["apps"])
 		}
 	}
 	for _, k := range readOrder {
@@ -533,6 +574,31 @@ func (l *Live) readLists(ctx context.Context, d Doer, r Reading) (map[string][]m
 		}
 	}
 	return raw, nil
+}
+
+// expectAccessLists counts the access lists the grants will read, as
+// readAll chooses them, from the folders and apps lists: a folder under
+// the root, an app by its name.
+func (l *Live) expectAccessLists(r Reading, folders, apps []map[string]any) {
+	if l.progress == nil {
+		return
+	}
+	for i, path := range kinds.Of("folders").Keys(folders) {
+		if kinds.UnderRoot(path) && r.readsAccessList("folders", path) {
+			l.progress.expect("/permissions/accessList/folder/" + jsonscan.AsText(folders[i]["id"]))
+		}
+	}
+	names := map[string]string{}
+	for _, a := range apps {
+		names[jsonscan.AsText(a["name"])] = jsonscan.AsText(a["id"])
+	}
+	for name, id := range names {
+		if r.readsAccessList("apps", name) {
+			l.progress.expect("/permissions/accessList/app/" + id)
+		}
+	}
+	l.accessListsExpected = true
+	l.progress.setOpen(false)
 }
 
 // orID is the name an id maps to, or the id itself when the map lacks it

@@ -43,3 +43,60 @@ func TestReadProgressTotalsAreThePlansRead(t *testing.T) {
 		t.Errorf("only %d reads: the demo org's access lists were not read", p.ReadRequests)
 	}
 }
+
+// nowAt records the read's progress as each request goes out.
+type nowAt struct {
+	d     Doer
+	prog  *ReadProgress
+	total []int
+	open  []bool
+}
+
+func (n *nowAt) note() {
+	_, total, _, _ := n.prog.Now()
+	n.total, n.open = append(n.total, total), append(n.open, n.prog.Open())
+}
+
+func (n *nowAt) Do(ctx context.Context, r client.Request) (*client.Response, error) {
+	n.note()
+	return n.d.Do(ctx, r)
+}
+
+func (n *nowAt) Pages(ctx context.Context, r client.Request, fn func(*client.Response) error) error {
+	n.note()
+	return n.d.Pages(ctx, r, fn)
+}
+
+// The read's total counts the access lists from its third request on:
+// the folders and apps lists, read first, say how many follow, so the
+// progress is the whole read's, not the lists' and then the access
+// lists'. Until then the total is open. Only the direct-level reads an
+// access list calls for are added later.
+func TestReadProgressCountsTheAccessListsFromTheStart(t *testing.T) {
+	api := sandbox.New(sandbox.Options{})
+	hs := httptest.NewServer(api)
+	t.Cleanup(hs.Close)
+	c, err := client.New(client.Options{BaseURL: hs.URL, Token: api.AdminToken()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := &ReadProgress{Cost: ratebudget.DefaultConfig().Cost}
+	n := &nowAt{d: c, prog: prog}
+	l, err := ReadLive(context.Background(), n, Everything(), prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(n.total) < 3 || !n.open[0] || n.open[2] {
+		t.Fatalf("open before the folders and apps lists only: %v", n.open)
+	}
+	direct := 0
+	for _, r := range l.Reads {
+		if r.Path == "/permissions/listObjects" {
+			direct++
+		}
+	}
+	_, total, _, _ := prog.Now()
+	if n.total[2] != total-direct {
+		t.Errorf("at the third request the total is %d; the read sent %d, %d of them direct-level reads", n.total[2], total, direct)
+	}
+}

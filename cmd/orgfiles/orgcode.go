@@ -210,7 +210,7 @@ func readLiveShown(ctx context.Context, f *cli.Factory, conn *cli.Connection, r 
 	rp := &orgcode.ReadProgress{Cost: bc.Cost}
 	prog := &output.Progress{IO: f.IO, Noun: "reads", Stats: func() output.ProgressStats {
 		done, total, points, pointsTotal := rp.Now()
-		s := output.ProgressStats{Done: done, Total: total, Points: points, PointsTotal: pointsTotal}
+		s := output.ProgressStats{Done: done, Total: total, More: rp.Open(), Points: points, PointsTotal: pointsTotal}
 		if st, err := conn.Ledger.Status(); err == nil {
 			s.ETA, s.ETAKnown = st.TimeFor(pointsTotal-points), true
 			// the bar says while the budget holds the read back
