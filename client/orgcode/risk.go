@@ -1,9 +1,12 @@
 package orgcode
 
 import (
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/orgctl/orgctl/client/access"
+	"github.com/orgctl/orgctl/client/kinds"
 )
 
 // Risk names what makes a change one a reviewer should not miss: it gives
@@ -81,6 +84,81 @@ func (p *Plan) KindCounts() map[string]map[Action]int {
 			out[c.Kind] = map[Action]int{}
 		}
 		out[c.Kind][c.Action]++
+	}
+	return out
+}
+
+// BuiltinRemoval is the members a plan takes out of a built-in group
+// (admin, All Users): every org has them, and leaving admin takes a
+// user's admin rights.
+type BuiltinRemoval struct {
+	Group   string
+	Members []string
+}
+
+// BuiltinRemovals are the plan's removals from the built-in groups, in
+// the order of kinds.BuiltinGroups.
+func (p *Plan) BuiltinRemovals() []BuiltinRemoval {
+	var out []BuiltinRemoval
+	for _, g := range kinds.BuiltinGroups {
+		r := BuiltinRemoval{Group: g}
+		for _, c := range p.Changes {
+			if c.Kind != "groups" || !strings.EqualFold(c.Key, g) {
+				continue
+			}
+			for _, fc := range c.Fields {
+				if email, ok := strings.CutPrefix(fc.Field, "members."); ok && fc.HasOld && !fc.HasNew {
+					r.Members = append(r.Members, email)
+				}
+			}
+		}
+		if len(r.Members) > 0 {
+			sort.Strings(r.Members)
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// AdminChanges are the users the plan takes admin rights from (removed
+// from admin, or their admin field set false) and gives them to.
+func (p *Plan) AdminChanges() (removed, added []string) {
+	for _, c := range p.Changes {
+		for _, fc := range c.Fields {
+			switch {
+			case c.Kind == "groups" && strings.EqualFold(c.Key, "admin") && strings.HasPrefix(fc.Field, "members."):
+				email := strings.TrimPrefix(fc.Field, "members.")
+				if fc.HasOld && !fc.HasNew {
+					removed = append(removed, email)
+				} else if !fc.HasOld && fc.HasNew {
+					added = append(added, email)
+				}
+			case c.Kind == "users" && fc.Field == "admin":
+				if fc.New == false && fc.HasOld && fc.Old == true {
+					removed = append(removed, c.Key)
+				} else if fc.New == true && (!fc.HasOld || fc.Old != true) {
+					added = append(added, c.Key)
+				}
+			}
+		}
+	}
+	sort.Strings(removed)
+	sort.Strings(added)
+	return slices.Compact(removed), slices.Compact(added)
+}
+
+// PeopleKinds are the kinds that hold a Space's own people: its users and
+// its groups' members. A promotion from another Space leaves them out.
+var PeopleKinds = []string{"users", "groups"}
+
+// KindsBut are every kind but those named, for an --only that leaves
+// them out.
+func KindsBut(leave ...string) []string {
+	var out []string
+	for _, k := range Kinds() {
+		if !slices.Contains(leave, k.Name) {
+			out = append(out, k.Name)
+		}
 	}
 	return out
 }

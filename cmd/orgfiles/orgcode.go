@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/client/orgcode"
 	"github.com/orgctl/orgctl/cmd/cli"
@@ -420,6 +421,47 @@ func orgApply(ctx context.Context, f *cli.Factory, o orgOptions) error {
 		resumed: "this plan, read afresh, is what is left"})
 }
 
+// refuseAdminLoss refuses, before any request of the plan, a plan that
+// takes admin rights from the API token's own user (whose token would
+// lose its rights halfway) or from every active admin the org has: the
+// rule users disable and offboard follow (access.RefuseLosingAdmins), with
+// the admins the plan makes counted as remaining. It reads the users and
+// the token's owner only when the plan takes admin rights from someone.
+func refuseAdminLoss(ctx context.Context, conn *cli.Connection, plan *orgcode.Plan) error {
+	removed, added := plan.AdminChanges()
+	if len(removed) == 0 {
+		return nil
+	}
+	org := access.NewOrg(conn.Client)
+	if err := org.LoadUsers(ctx); err != nil {
+		return fmt.Errorf("refusing to apply: the plan takes admin rights from %s, and the org's users cannot be read to tell whether an admin would remain (%w); try again (nothing was changed)",
+			strings.Join(removed, ", "), err)
+	}
+	var users []*access.User
+	for _, e := range removed {
+		if u := org.ByEmail[strings.ToLower(e)]; u != nil && u.Active && u.IsAdmin {
+			users = append(users, u)
+		}
+	}
+	if len(users) == 0 {
+		return nil
+	}
+	for _, e := range added {
+		if u := org.ByEmail[strings.ToLower(e)]; u == nil || u.Active {
+			org.Users = append(org.Users, access.User{ID: "planned:" + e, Email: e, Active: true, IsAdmin: true})
+		}
+	}
+	owner, err := access.TokenOwner(ctx, conn.Client, conn.Target.Token)
+	if err != nil {
+		return access.OwnerUnknown("apply a plan that demotes", users, err)
+	}
+	if err := org.RefuseLosingAdmins("demote", users, owner); err != nil {
+		return &cli.UsageError{Err: fmt.Errorf("the plan takes admin rights away (removed from admin or made no admin): %w\nto apply the rest and leave this org's people as they are, plan with --only %s",
+			err, strings.Join(orgcode.KindsBut(orgcode.PeopleKinds...), ","))}
+	}
+	return nil
+}
+
 // applyJob names one apply's job.
 type applyJob struct {
 	id, input, resumed string
@@ -555,6 +597,9 @@ func runApply(ctx context.Context, f *cli.Factory, conn *cli.Connection, o orgOp
 	writePlan(f.IO.Out, plan, bc, f.IO.ColorOut)
 	if len(plan.Steps) == 0 {
 		return nothingToSend(f, plan)
+	}
+	if err := refuseAdminLoss(ctx, conn, plan); err != nil {
+		return err
 	}
 	if !o.yes {
 		if err := confirmApply(f, plan); err != nil {

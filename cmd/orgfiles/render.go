@@ -187,6 +187,35 @@ func costLine(p *orgcode.Plan, bc ratebudget.Config) string {
 // kind, risky changes, unmanaged objects, the cost), then every change
 // with a sign on each line, then the unmanaged objects, a few per kind.
 // On a colour terminal the signs are green, yellow and red, the risk marks red.
+// builtinWarnings say, in words, what a plan takes from the built-in
+// groups: a promotion from another Space writes that Space's admins and
+// All Users into this org's, and a reviewer must not find it only by a
+// mark. Each names the members and the --only that leaves groups alone.
+func builtinWarnings(p *orgcode.Plan) []string {
+	var out []string
+	for _, r := range p.BuiltinRemovals() {
+		what := "they lose what All Users is granted"
+		if r.Group == "admin" {
+			what = "they lose their admin rights; apply refuses to remove the API token's own user or the org's last admin"
+		}
+		out = append(out, fmt.Sprintf("this plan removes %s from the built-in group %s (%s): %s.",
+			plural(len(r.Members), "member", "members"), r.Group, listSome(r.Members, 5), what))
+	}
+	if len(out) > 0 {
+		out = append(out, fmt.Sprintf("To leave this org's people as they are (a promotion from another Space usually should), plan with --only %s.",
+			strings.Join(orgcode.KindsBut(orgcode.PeopleKinds...), ",")))
+	}
+	return out
+}
+
+// listSome lists at most n values, then how many more.
+func listSome(vs []string, n int) string {
+	if len(vs) <= n {
+		return strings.Join(vs, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(vs[:n], ", "), len(vs)-n)
+}
+
 func writePlan(w io.Writer, p *orgcode.Plan, bc ratebudget.Config, colour bool) {
 	paint := map[string]string{"+": output.Green, "~": output.Yellow, "-": output.Red, "!": output.Red}
 	mark := func(sign string) string { return output.Paint(colour, paint[sign], sign) }
@@ -199,6 +228,9 @@ func writePlan(w io.Writer, p *orgcode.Plan, bc ratebudget.Config, colour bool) 
 	}
 	if n, what := riskLine(p); n > 0 {
 		fmt.Fprintf(w, "Risky: %s (marked ! below).\n", what)
+	}
+	for _, l := range builtinWarnings(p) {
+		fmt.Fprintln(w, output.Paint(colour, output.Red, "Warning:")+" "+output.Safe(l))
 	}
 	if b := blockedLine(p); b != "" {
 		fmt.Fprintln(w, b)
@@ -399,6 +431,13 @@ func writeMarkdown(w io.Writer, p *orgcode.Plan, bc ratebudget.Config) {
 	}
 	if n, what := riskLine(p); n > 0 {
 		fmt.Fprintf(w, "> [!WARNING]\n> **Risky changes:** %s.\n\n", what)
+	}
+	if ws := builtinWarnings(p); len(ws) > 0 {
+		fmt.Fprintf(w, "> [!CAUTION]\n")
+		for _, l := range ws {
+			fmt.Fprintf(w, "> %s\n", mdCell(l))
+		}
+		fmt.Fprintln(w)
 	}
 	if len(p.Changes) > 0 {
 		fmt.Fprintf(w, "<details open><summary>Changes</summary>\n\n")
