@@ -14,13 +14,7 @@ import (
 // the read sends (the lists, the access lists, the direct-level reads an
 // access list calls for) is expected before it is sent.
 func TestReadProgressTotalsAreThePlansRead(t *testing.T) {
-	api := sandbox.New(sandbox.Options{})
-	hs := httptest.NewServer(api)
-	t.Cleanup(hs.Close)
-	c, err := client.New(client.Options{BaseURL: hs.URL, Token: api.AdminToken()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := demoClient(t)
 	bc := ratebudget.DefaultConfig()
 	prog := &ReadProgress{Cost: bc.Cost}
 	l, err := ReadLive(context.Background(), c, Everything(), prog)
@@ -73,13 +67,7 @@ func (n *nowAt) Pages(ctx context.Context, r client.Request, fn func(*client.Res
 // lists'. Until then the total is open. Only the direct-level reads an
 // access list calls for are added later.
 func TestReadProgressCountsTheAccessListsFromTheStart(t *testing.T) {
-	api := sandbox.New(sandbox.Options{})
-	hs := httptest.NewServer(api)
-	t.Cleanup(hs.Close)
-	c, err := client.New(client.Options{BaseURL: hs.URL, Token: api.AdminToken()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := demoClient(t)
 	prog := &ReadProgress{Cost: ratebudget.DefaultConfig().Cost}
 	n := &nowAt{d: c, prog: prog}
 	l, err := ReadLive(context.Background(), n, Everything(), prog)
@@ -99,4 +87,17 @@ func TestReadProgressCountsTheAccessListsFromTheStart(t *testing.T) {
 	if n.total[2] != total-direct {
 		t.Errorf("at the third request the total is %d; the read sent %d, %d of them direct-level reads", n.total[2], total, direct)
 	}
+}
+
+// demoClient is a client of a fresh demo org on loopback.
+func demoClient(t *testing.T) *client.Client {
+	t.Helper()
+	api := sandbox.New(sandbox.Options{})
+	hs := httptest.NewServer(api)
+	t.Cleanup(hs.Close)
+	c, err := client.New(client.Options{BaseURL: hs.URL, Token: api.AdminToken()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -396,13 +396,7 @@ func (r *Resolver) DescribeRequest(k Kind, id string) *client.Request {
 	if readsOne(k) {
 		return &client.Request{Method: http.MethodGet, Path: client.Expand(k.Get, map[string]string{"id": id}), Scope: k.Scope}
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if st := r.lists[k.Name]; st != nil {
-		return nil
-	}
-	req := r.request(k, "")
-	return &req
+	return r.ListRequest(k)
 }
 
 // readsOne reports a kind whose object Describe reads alone: the API has
