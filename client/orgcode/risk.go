@@ -147,6 +147,42 @@ func (p *Plan) AdminChanges() (removed, added []string) {
 	return slices.Compact(removed), slices.Compact(added)
 }
 
+// DisabledUsers are the users the plan disables: pruned (the API keeps a
+// deleted user's record, so prune disables) or their active field set
+// false. An admin among them loses the org as surely as a demoted one.
+func (p *Plan) DisabledUsers() []string {
+	var out []string
+	for _, c := range p.Changes {
+		if c.Kind != "users" {
+			continue
+		}
+		if c.Action == Delete {
+			out = append(out, c.Key)
+			continue
+		}
+		for _, fc := range c.Fields {
+			if fc.Field == "active" && fc.New == false && fc.HasOld && fc.Old == true {
+				out = append(out, c.Key)
+			}
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// DisabledAdmins are the users the plan disables that the live read
+// knew as admins; a saved plan, which keeps no live read, knows none.
+func (p *Plan) DisabledAdmins() []string {
+	var out []string
+	for _, c := range p.Changes {
+		if c.Kind == "users" && c.Action == Delete && c.live != nil && c.live.Fields["admin"] == true {
+			out = append(out, c.Key)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // PeopleKinds are the kinds that hold a Space's own people: its users and
 // its groups' members. A promotion from another Space leaves them out.
 var PeopleKinds = []string{"users", "groups"}

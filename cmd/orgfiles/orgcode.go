@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -428,7 +429,9 @@ func orgApply(ctx context.Context, f *cli.Factory, o orgOptions) error {
 // the admins the plan makes counted as remaining. It reads the users and
 // the token's owner only when the plan takes admin rights from someone.
 func refuseAdminLoss(ctx context.Context, conn *cli.Connection, plan *orgcode.Plan) error {
-	removed, added := plan.AdminChanges()
+	demoted, added := plan.AdminChanges()
+	disabled := plan.DisabledUsers()
+	removed := slices.Concat(demoted, disabled)
 	if len(removed) == 0 {
 		return nil
 	}
@@ -447,19 +450,41 @@ func refuseAdminLoss(ctx context.Context, conn *cli.Connection, plan *orgcode.Pl
 		return nil
 	}
 	for _, e := range added {
+		if slices.ContainsFunc(disabled, func(d string) bool { return strings.EqualFold(d, e) }) {
+			continue
+		}
 		if u := org.ByEmail[strings.ToLower(e)]; u == nil || u.Active {
 			org.Users = append(org.Users, access.User{ID: "planned:" + e, Email: e, Active: true, IsAdmin: true})
 		}
 	}
+	verb := lossVerb(users, disabled)
 	owner, err := access.TokenOwner(ctx, conn.Client, conn.Target.Token)
 	if err != nil {
-		return access.OwnerUnknown("apply a plan that demotes", users, err)
+		return access.OwnerUnknown("apply a plan that would "+verb, users, err)
 	}
-	if err := org.RefuseLosingAdmins("demote", users, owner); err != nil {
-		return &cli.UsageError{Err: fmt.Errorf("the plan takes admin rights away (removed from admin or made no admin): %w\nto apply the rest and leave this org's people as they are, plan with --only %s",
+	if err := org.RefuseLosingAdmins(verb, users, owner); err != nil {
+		return &cli.UsageError{Err: fmt.Errorf("the plan takes admin rights away (removed from admin, made no admin, or disabled): %w\nto apply the rest and leave this org's people as they are, plan with --only %s",
 			err, strings.Join(orgcode.KindsBut(orgcode.PeopleKinds...), ","))}
 	}
 	return nil
+}
+
+// lossVerb says what the plan does to the admins it takes rights from:
+// disables them (prune, or active: false), demotes them, or both.
+func lossVerb(users []*access.User, disabled []string) string {
+	n := 0
+	for _, u := range users {
+		if slices.ContainsFunc(disabled, func(d string) bool { return strings.EqualFold(d, u.Email) }) {
+			n++
+		}
+	}
+	switch n {
+	case 0:
+		return "demote"
+	case len(users):
+		return "disable"
+	}
+	return "disable or demote"
 }
 
 // applyJob names one apply's job.

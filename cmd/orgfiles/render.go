@@ -183,14 +183,12 @@ func costLine(p *orgcode.Plan, bc ratebudget.Config) string {
 		ratebudget.Tally(p.ReadRequests, p.ReadPoints), bc.CostSentence(p.Requests, p.Points, nil))
 }
 
-// writePlan prints the plan for people: the summary first (counts by
-// kind, risky changes, unmanaged objects, the cost), then every change
-// with a sign on each line, then the unmanaged objects, a few per kind.
-// On a colour terminal the signs are green, yellow and red, the risk marks red.
 // builtinWarnings say, in words, what a plan takes from the built-in
-// groups: a promotion from another Space writes that Space's admins and
-// All Users into this org's, and a reviewer must not find it only by a
-// mark. Each names the members and the --only that leaves groups alone.
+// groups and the admins it disables: a promotion from another Space
+// writes that Space's admins and All Users into this org's, a prune of an
+// export without the admins' files disables them, and a reviewer must not
+// find either only by a mark. Each names the people and the --only that
+// leaves them alone.
 func builtinWarnings(p *orgcode.Plan) []string {
 	var out []string
 	for _, r := range p.BuiltinRemovals() {
@@ -200,6 +198,10 @@ func builtinWarnings(p *orgcode.Plan) []string {
 		}
 		out = append(out, fmt.Sprintf("this plan removes %s from the built-in group %s (%s): %s.",
 			plural(len(r.Members), "member", "members"), r.Group, listSome(r.Members, 5), what))
+	}
+	if admins := p.DisabledAdmins(); len(admins) > 0 {
+		out = append(out, fmt.Sprintf("this plan disables %s (%s), which no file holds (--prune): they lose the org; apply refuses to disable the API token's own user or the org's last admin.",
+			plural(len(admins), "admin", "admins"), listSome(admins, 5)))
 	}
 	if len(out) > 0 {
 		out = append(out, fmt.Sprintf("To leave this org's people as they are (a promotion from another Space usually should), plan with --only %s.",
@@ -216,6 +218,10 @@ func listSome(vs []string, n int) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(vs[:n], ", "), len(vs)-n)
 }
 
+// writePlan prints the plan for people: the summary first (counts by
+// kind, risky changes, unmanaged objects, the cost), then every change
+// with a sign on each line, then the unmanaged objects, a few per kind.
+// On a colour terminal the signs are green, yellow and red, the risk marks red.
 func writePlan(w io.Writer, p *orgcode.Plan, bc ratebudget.Config, colour bool) {
 	paint := map[string]string{"+": output.Green, "~": output.Yellow, "-": output.Red, "!": output.Red}
 	mark := func(sign string) string { return output.Paint(colour, paint[sign], sign) }
