@@ -34,6 +34,31 @@ func (p *Plan) Apply(live *Live, d Doer, job bulk.Job) (bulk.Job, *Applier) {
 	return job, a
 }
 
+// Applied counts the plan's changes whose every step ok reports done,
+// by action: what an apply made of the plan, in the plan's own terms
+// (the changes it counted to create, change and delete), however many
+// steps each change took.
+func (p *Plan) Applied(ok func(*Step) bool) map[Action]int {
+	done := map[string]bool{}
+	action := map[string]Action{}
+	var order []string
+	for _, s := range p.Steps {
+		if _, seen := done[s.change]; !seen {
+			done[s.change] = true
+			action[s.change] = s.Action()
+			order = append(order, s.change)
+		}
+		done[s.change] = done[s.change] && ok(s)
+	}
+	out := map[Action]int{}
+	for _, c := range order {
+		if done[c] {
+			out[action[c]]++
+		}
+	}
+	return out
+}
+
 // phases groups step indexes by phase, in order.
 func phases(steps []*Step) [][]int {
 	var out [][]int
@@ -87,10 +112,10 @@ func (a *Applier) Apply(ctx context.Context, row bulk.Row, sent func() error) bu
 	a.changed[ratebudget.Family(s.Path)] = true
 	a.mu.Unlock()
 	oc := bulk.Updated
-	switch {
-	case s.Creates():
+	switch s.Action() {
+	case Create:
 		oc = bulk.Created
-	case s.Deletes():
+	case Delete:
 		oc = bulk.Deleted
 	}
 	return bulk.Result{Outcome: oc, Key: key}

@@ -32,6 +32,11 @@ type Step struct {
 	// says is the step's sentence where Sentence cannot build it from
 	// What, Kind and Key (grants name the access level).
 	says string
+	// action is what the plan's change the step is part of does: a
+	// step's outcome is counted as its change is (a member removed
+	// changes its group; it deletes nothing the plan calls a delete).
+	action Action
+	change string // the change's kind and key
 }
 
 // Describe is the step for records and scripts: "create users ada@example.com".
@@ -84,12 +89,14 @@ func (s *Step) Done(l *Live, resp *client.Response) {
 	}
 }
 
-// Creates reports a step that makes a new object.
-func (s *Step) Creates() bool { return s.What == "create" }
-
-// Deletes reports a step that removes something.
-func (s *Step) Deletes() bool {
-	return s.What == "delete" || s.What == "disable" || s.What == "revoke" || s.What == "remove member"
+// Action is what the step's change does to its object, in the words
+// of the plan's summary: each step of a group's update (a member added
+// or removed) is part of an update.
+func (s *Step) Action() Action {
+	if s.action == "" {
+		return Update
+	}
+	return s.action
 }
 
 const (
@@ -142,7 +149,6 @@ func jsonPointer(s string) string {
 
 func steps(changes []Change, l *Live) []*Step {
 	var out []*Step
-	add := func(s *Step) { out = append(out, s) }
 	maxDepth := 0
 	for _, c := range changes {
 		if c.Kind == "folders" {
@@ -151,7 +157,10 @@ func steps(changes []Change, l *Live) []*Step {
 		}
 	}
 	for _, c := range changes {
-		c := c
+		add := func(s *Step) {
+			s.action, s.change = c.Action, c.Kind+"\x00"+c.Key
+			out = append(out, s)
+		}
 		switch c.Kind {
 		case "user-attributes":
 			attrSteps(c, add)

@@ -632,12 +632,13 @@ func runApply(ctx context.Context, f *cli.Factory, conn *cli.Connection, o orgOp
 		}
 	}
 	id := j.id
+	out := newApplyOutput(f, conn, plan, id, j.resumed)
 	job, applier := plan.Apply(live, conn.Client, bulk.Job{
 		Store: cli.JobStore(),
 		Header: bulk.Header{ID: id, Command: "orgctl apply", Flags: j.flags, Input: j.input,
 			Format: "orgcode", Target: conn.Target.BaseURL, Account: conn.Target.Account(), Created: time.Now().UTC()},
 		Parallel: o.parallel,
-		Observer: newApplyOutput(f, conn, plan, id, j.resumed),
+		Observer: out,
 	})
 	res, err := bulk.Run(ctx, job)
 	if f.OnChange != nil {
@@ -655,11 +656,26 @@ func runApply(ctx context.Context, f *cli.Factory, conn *cli.Connection, o orgOp
 	if res.JournalErr != nil {
 		f.IO.Warn("the apply's journal could not be written (%v)", res.JournalErr)
 	}
+	// Counted as the plan counts: by change, in its words, since one
+	// change (a group's members) may take several steps of any method.
+	applied := plan.Applied(out.done)
 	var parts []string
-	for _, oc := range []bulk.Outcome{bulk.Created, bulk.Updated, bulk.Deleted, bulk.Failed, bulk.Unknown} {
-		if res.Counts[oc] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", res.Counts[oc], oc))
+	for _, a := range []struct {
+		action orgcode.Action
+		word   string
+	}{{orgcode.Create, "created"}, {orgcode.Update, "changed"}, {orgcode.Delete, "deleted"}} {
+		if n := applied[a.action]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, a.word))
 		}
+	}
+	if n := res.Counts[bulk.Failed]; n > 0 {
+		parts = append(parts, plural(n, "step failed", "steps failed"))
+	}
+	if n := res.Counts[bulk.Unknown]; n > 0 {
+		parts = append(parts, plural(n, "step unanswered", "steps unanswered"))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "nothing applied")
 	}
 	fmt.Fprintf(f.IO.Err, "orgctl: apply: %d of %d steps: %s in %.1fs; job %s\n", res.Done, len(plan.Steps), strings.Join(parts, ", "), res.Took.Seconds(), id)
 	if res.Stopped {
@@ -682,6 +698,14 @@ type applyOutput struct {
 	resumed   string
 	sentences map[string]string
 	mu        sync.Mutex
+	ok        map[string]bool // the steps done, by Describe
+}
+
+// done reports a step this run applied.
+func (a *applyOutput) done(s *orgcode.Step) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.ok[s.Describe()]
 }
 
 func newApplyOutput(f *cli.Factory, conn *cli.Connection, plan *orgcode.Plan, id, resumed string) *applyOutput {
@@ -689,7 +713,7 @@ func newApplyOutput(f *cli.Factory, conn *cli.Connection, plan *orgcode.Plan, id
 	for _, s := range plan.Steps {
 		sentences[s.Describe()] = s.Sentence()
 	}
-	return &applyOutput{f: f, conn: conn, plan: plan, id: id, resumed: resumed, sentences: sentences}
+	return &applyOutput{f: f, conn: conn, plan: plan, id: id, resumed: resumed, sentences: sentences, ok: map[string]bool{}}
 }
 
 func (a *applyOutput) Ready(prior *bulk.State) error {
@@ -710,6 +734,9 @@ func (a *applyOutput) Result(r bulk.Result) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	f := a.f
+	if r.Outcome == bulk.Created || r.Outcome == bulk.Updated || r.Outcome == bulk.Deleted {
+		a.ok[r.Key] = true
+	}
 	msg := ""
 	if r.Message != "" {
 		msg = ": " + r.Message
