@@ -401,16 +401,21 @@ func readKept(path string) ([][]string, error) {
 }
 
 // verdict is the worst exit status of the profiles', with one line for
-// each profile that failed. A write's user that one Space lacks (exit 3)
-// is nothing to do there; only a user no Space has is not found.
+// each profile that failed. What one Space lacks (exit 3) is not found
+// there, said on stderr: a write has nothing to do there, a read found
+// it in the others; only what no Space has is not found.
 func (r *profilesRun) verdict(results []*profileResult) error {
 	worst, absent := 0, 0
 	for i, res := range results {
 		code := res.code
-		if code == cli.ExitNotFound && r.how == engine.ProfilesWrite {
+		if code == cli.ExitNotFound && res.signal == "" {
 			absent++
 			if !r.f.Quiet() {
-				r.f.IO.Notice("orgctl: profile %s: not there, nothing to do in that Space", r.names[i])
+				if r.how == engine.ProfilesWrite {
+					r.f.IO.Notice("orgctl: profile %s: not there, nothing to do in that Space", r.names[i])
+				} else {
+					r.f.IO.Notice("orgctl: profile %s: not found in that Space", r.names[i])
+				}
 			}
 			continue
 		}
