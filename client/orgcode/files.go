@@ -93,11 +93,21 @@ type Files struct {
 	Kinds map[string]bool
 }
 
+// SecretForm is how a file holds a secret configuration variable's value
+// in one environment, for help and messages: export writes it
+// (SecretRef), apply reads that variable (secretRef).
+const SecretForm = "${ORGCTL_SECRET_<NAME>_<ENVIRONMENT>}"
+
+// SecretRef is what a file holds for the secret value of config var name
+// in env: SecretForm with both filled in, as SecretVar spells a variable.
+func SecretRef(name, env string) string { return "${" + SecretVar(name+"_"+env) + "}" }
+
 // secretRef is how a file holds a secret: the name of the environment
 // variable apply reads it from.
 var secretRef = lazy.Regexp{Expr: `^\$\{(ORGCTL_SECRET_[A-Z0-9_]+)\}$`}
 
-// SecretVar is the environment variable a secret of this name comes from.
+// SecretVar is the environment variable a secret of this name comes from:
+// capitals, anything but a letter or digit as "_".
 func SecretVar(name string) string {
 	var b strings.Builder
 	for _, r := range strings.ToUpper(name) {
@@ -444,7 +454,7 @@ func stringValue(f *Field, n *yaml.Node) (any, string) {
 	}
 	if f.Type == tSecret {
 		if s, _ := v.(string); !secretRef.Get().MatchString(s) {
-			return nil, "a secret is written as ${ORGCTL_SECRET_NAME}, never as its value"
+			return nil, "a secret is written as " + SecretForm + ", never as its value"
 		}
 	}
 	return n.Value, ""

@@ -354,7 +354,7 @@ func (lr *liveRead) configVars(list []map[string]any) {
 			vm, _ := v.(map[string]any)
 			env := orID(lr.envName, jsonscan.AsText(vm["environment_id"]))
 			if secret {
-				vals[env] = "${" + SecretVar(jsonscan.AsText(cv["name"])+"_"+env) + "}"
+				vals[env] = SecretRef(jsonscan.AsText(cv["name"]), env)
 			} else {
 				vals[env] = jsonscan.AsText(vm["value"])
 			}

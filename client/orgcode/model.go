@@ -26,7 +26,7 @@ const (
 	// tLevelMap maps natural keys of another kind to one of Enum (members
 	// to admin or member, folders to an access level).
 	tLevelMap
-	// tSecret is a string that files hold only as ${ORGCTL_SECRET_<NAME>}.
+	// tSecret is a string that files hold only as SecretForm.
 	tSecret
 	// tEnvMap maps environment names to strings (a configuration
 	// variable's values); secret when the document's "secret" is true.

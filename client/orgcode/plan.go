@@ -86,7 +86,7 @@ func CheckFiles(f *Files, r Reading) error {
 			vals, _ := d.Fields["values"].(map[string]any)
 			for env, v := range vals {
 				if !secretRef.Get().MatchString(fmt.Sprint(v)) {
-					probs = append(probs, Problem{File: d.File, Line: d.Lines["values\x00"+env], Msg: fmt.Sprintf("values: %s: a secret's value is written as ${ORGCTL_SECRET_NAME}, never as the value", env)})
+					probs = append(probs, Problem{File: d.File, Line: d.Lines["values\x00"+env], Msg: fmt.Sprintf("values: %s: a secret's value is written as %s, never as the value", env, SecretForm)})
 				}
 			}
 		}

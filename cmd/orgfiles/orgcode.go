@@ -44,8 +44,9 @@ const orgCodeLong = `The org's configuration as files: one folder per kind (user
 groups, folders, grants, environments, config-vars, themes), one YAML file per
 object named by its natural key (users/ada@example.com.yaml, groups/support.yaml,
 folders/app/Finance/Reports.yaml, grants/group/support.yaml). References are by
-natural key, never by id. A secret is never written: its value is
-${ORGCTL_SECRET_<NAME>}, which apply reads from the environment.`
+natural key, never by id. A secret is never written: a secret config var's
+value in each environment is ` + orgcode.SecretForm + `, the
+variable apply reads it from.`
 
 func NewCmds(f *cli.Factory) []*cobra.Command {
 	var o orgOptions
