@@ -450,21 +450,55 @@ func writeAuditReport(w io.Writer, findings []auditFinding, asOf time.Time, widt
 	return err
 }
 
-// deadlineText says when, relative to the audit date: "2026-Q4, in 40 days", "2026-08-24, 51 days ago".
+// deadlineText says when, relative to the audit date, in the tense the
+// deadline is in: a day is "in 40 days", "today" or "51 days ago"; a
+// quarter, which lasts, "begins in 40 days", is under way ("began 61 days
+// ago") or "ended 14 days ago". A removal under way is said to be.
 func deadlineText(fd changes.Finding) string {
 	if fd.DaysLeft == nil {
 		return "in effect now"
 	}
 	d := *fd.DaysLeft
+	if n, ok := quarterDays(fd.Deadline); ok {
+		switch {
+		case d > 0:
+			return fmt.Sprintf("%s, begins in %s", fd.Deadline, dayCount(d))
+		case d == 0 && fd.Status == changes.StatusBreaking:
+			return fmt.Sprintf("under way (%s, began today)", fd.Deadline)
+		case d == 0:
+			return fd.Deadline + ", began today"
+		case -d < n && fd.Status == changes.StatusBreaking:
+			return fmt.Sprintf("under way (%s, began %s ago)", fd.Deadline, dayCount(-d))
+		case -d < n:
+			return fmt.Sprintf("%s, began %s ago", fd.Deadline, dayCount(-d))
+		case -d == n:
+			return fd.Deadline + ", ended today"
+		}
+		return fmt.Sprintf("%s, ended %s ago", fd.Deadline, dayCount(-d-n))
+	}
 	switch {
 	case d == 0:
 		return fd.Deadline + ", today"
-	case d == 1:
-		return fd.Deadline + ", in 1 day"
-	case d > 1:
-		return fmt.Sprintf("%s, in %d days", fd.Deadline, d)
-	case d == -1:
-		return fd.Deadline + ", 1 day ago"
+	case d > 0:
+		return fmt.Sprintf("%s, in %s", fd.Deadline, dayCount(d))
 	}
-	return fmt.Sprintf("%s, %d days ago", fd.Deadline, -d)
+	return fmt.Sprintf("%s, %s ago", fd.Deadline, dayCount(-d))
+}
+
+func dayCount(n int) string {
+	if n == 1 {
+		return "1 day"
+	}
+	return fmt.Sprintf("%d days", n)
+}
+
+// quarterDays is how many days the quarter a deadline names ("2026-Q4")
+// lasts; false for a deadline that is a day.
+func quarterDays(deadline string) (int, bool) {
+	var y, q int
+	if _, err := fmt.Sscanf(deadline, "%d-Q%d", &y, &q); err != nil || q < 1 || q > 4 {
+		return 0, false
+	}
+	start := time.Date(y, time.Month(3*q-2), 1, 0, 0, 0, 0, time.UTC)
+	return int(start.AddDate(0, 3, 0).Sub(start).Hours() / 24), true
 }

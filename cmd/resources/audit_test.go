@@ -44,7 +44,11 @@ func TestDeadlineText(t *testing.T) {
 		f    changes.Finding
 		want string
 	}{
-		{changes.Finding{Deadline: "2026-Q4", DaysLeft: days(40)}, "2026-Q4, in 40 days"},
+		{changes.Finding{Deadline: "2026-Q4", DaysLeft: days(40)}, "2026-Q4, begins in 40 days"},
+		{changes.Finding{Deadline: "2026-Q4", DaysLeft: days(-61), Status: changes.StatusBreaking}, "under way (2026-Q4, began 61 days ago)"},
+		{changes.Finding{Deadline: "2026-Q3", DaysLeft: days(-62), Status: changes.StatusRemoved}, "2026-Q3, began 62 days ago"},
+		{changes.Finding{Deadline: "2026-Q3", DaysLeft: days(-106), Status: changes.StatusRemoved}, "2026-Q3, ended 14 days ago"},
+		{changes.Finding{Deadline: "2026-Q4", DaysLeft: days(-92), Status: changes.StatusRemoved}, "2026-Q4, ended today"},
 		{changes.Finding{Deadline: "2026-08-24", DaysLeft: days(-51)}, "2026-08-24, 51 days ago"},
 		{changes.Finding{Deadline: "2027-01-01", DaysLeft: days(1)}, "2027-01-01, in 1 day"},
 		{changes.Finding{Deadline: "2027-01-01", DaysLeft: days(-1)}, "2027-01-01, 1 day ago"},
@@ -79,7 +83,7 @@ func TestWriteAuditReportWrapsActions(t *testing.T) {
 	if len(action) < 2 || strings.Join(action, " ") != fd.Action {
 		t.Errorf("action lines %q, want %q wrapped\n%s", action, fd.Action, b.String())
 	}
-	if !strings.Contains(b.String(), "  legacy (mssql, r1)  tsql-connector-v1-v2-removed  2026-Q4, in 40 days\n") {
+	if !strings.Contains(b.String(), "  legacy (mssql, r1)  tsql-connector-v1-v2-removed  2026-Q4, begins in 40 days\n") {
 		t.Errorf("report:\n%s", b.String())
 	}
 }
