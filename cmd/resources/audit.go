@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mattn/go-runewidth"
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client"
@@ -420,7 +421,10 @@ func writeAuditReport(w io.Writer, findings []auditFinding, asOf time.Time, widt
 			if fd.Status != status {
 				continue
 			}
-			fmt.Fprintf(&b, "  %s (%s, %s)  %s  %s\n", fd.ResourceName, fd.Type, fd.ResourceID, fd.Change, deadlineText(fd.Finding))
+			heading := []string{fmt.Sprintf("%s (%s, %s)", fd.ResourceName, fd.Type, fd.ResourceID), fd.Change, deadlineText(fd.Finding)}
+			for i, line := range wrapParts(heading, width-2, 2) {
+				b.WriteString(strings.Repeat(" ", 2+min(i, 1)*2) + line + "\n")
+			}
 			for _, line := range output.WrapWords(fd.Action, max(width-6, 20)) {
 				b.WriteString("      " + line + "\n")
 			}
@@ -448,6 +452,45 @@ func writeAuditReport(w io.Writer, findings []auditFinding, asOf time.Time, widt
 	fmt.Fprintf(&b, "\n%d finding(s) as of %s: %s\n", len(findings), asOf.Format("2006-01-02"), strings.Join(parts, ", "))
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// wrapParts lays parts out two spaces apart in lines of at most width
+// columns (indent fewer after the first), breaking between parts and,
+// inside a part too wide for a line, between words: a terminal wrapping
+// the line itself would cut a name or a date in two.
+func wrapParts(parts []string, width, indent int) []string {
+	var lines []string
+	line := ""
+	room := func() int {
+		if len(lines) == 0 {
+			return width
+		}
+		return max(width-indent, 20)
+	}
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		switch {
+		case line == "":
+		case runewidth.StringWidth(line)+2+runewidth.StringWidth(p) <= room():
+			line += "  " + p
+			continue
+		default:
+			lines = append(lines, line)
+			line = ""
+		}
+		words := output.WrapWords(p, room())
+		for len(words) > 1 {
+			lines = append(lines, words[0])
+			words = output.WrapWords(strings.Join(words[1:], " "), room())
+		}
+		line = words[0]
+	}
+	if line != "" || len(lines) == 0 {
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // deadlineText says when, relative to the audit date, in the tense the

@@ -83,8 +83,22 @@ func TestWriteAuditReportWrapsActions(t *testing.T) {
 	if len(action) < 2 || strings.Join(action, " ") != fd.Action {
 		t.Errorf("action lines %q, want %q wrapped\n%s", action, fd.Action, b.String())
 	}
-	if !strings.Contains(b.String(), "  legacy (mssql, r1)  tsql-connector-v1-v2-removed  2026-Q4, begins in 40 days\n") {
+	if !strings.Contains(b.String(), "  legacy (mssql, r1)  tsql-connector-v1-v2-removed\n    2026-Q4, begins in 40 days\n") {
 		t.Errorf("report:\n%s", b.String())
+	}
+}
+
+// A finding's heading wider than the terminal breaks between its parts,
+// and inside a part between words, never mid-word.
+func TestWrapPartsAtWords(t *testing.T) {
+	got := wrapParts([]string{"payroll-mssql-winauth (mssql, 5a4d000d-0000-4000-8000-00000000000b)", "tsql-odbc-params-rejected",
+		"under way (2026-Q4, began 61 days ago)"}, 50, 2)
+	want := []string{"payroll-mssql-winauth (mssql,", "5a4d000d-0000-4000-8000-00000000000b)", "tsql-odbc-params-rejected", "under way (2026-Q4, began 61 days ago)"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("wrapParts = %q, want %q", got, want)
+	}
+	if got := wrapParts([]string{"a (b, c)", "d", "e, in 1 day"}, 78, 2); !reflect.DeepEqual(got, []string{"a (b, c)  d  e, in 1 day"}) {
+		t.Errorf("wrapParts of a short heading = %q", got)
 	}
 }
 
