@@ -101,33 +101,45 @@ func OwnGrant(e Entry) bool {
 // its structure, never mid-word: each way first names its source in
 // brackets ("universal through All Users" -> "universal (All Users)",
 // "member of support" -> "member (support)", "inherited from app:/Finance"
-// -> "inherited (app:/Finance)"), then only the way ("universal"), the
-// same way said once; then the first ways that fit and how many more
-// ("direct; universal +2"). What still does not fit is the caller's to cut.
+// -> "inherited (app:/Finance)"); then universal access, which every
+// member of the group shares, is said once without its groups, while the
+// ways that set this subject apart keep theirs ("member (support);
+// universal", then "group support; universal", "folder app:/Finance");
+// then only the ways ("universal"), the same way said once; then the first
+// ways that fit and how many more ("direct; universal +2"). What still does
+// not fit is the caller's to cut.
 func ShortVia(s string, width int) string {
 	if viaWidth(s) <= width {
 		return s
 	}
 	parts := strings.Split(s, "; ")
 	bracketed := make([]string, len(parts))
-	bare := make([]string, 0, len(parts))
-	seen := map[string]bool{}
+	var named, compact, bare []string
+	seen, seenNamed := map[string]bool{}, map[string]bool{}
 	for i, p := range parts {
 		way, source := splitVia(p)
 		bracketed[i] = p
 		if source != "" {
 			bracketed[i] = way + " (" + source + ")"
 		}
+		switch {
+		case source != "" && way != "universal":
+			named = append(named, bracketed[i])
+			compact = append(compact, map[string]string{"member": "group ", "inherited": "folder "}[way]+source)
+		case !seenNamed[way]:
+			seenNamed[way] = true
+			named = append(named, way)
+			compact = append(compact, way)
+		}
 		if !seen[way] {
 			seen[way] = true
 			bare = append(bare, way)
 		}
 	}
-	if t := strings.Join(bracketed, "; "); viaWidth(t) <= width {
-		return t
-	}
-	if t := strings.Join(bare, "; "); viaWidth(t) <= width {
-		return t
+	for _, t := range []string{strings.Join(bracketed, "; "), strings.Join(named, "; "), strings.Join(compact, "; "), strings.Join(bare, "; ")} {
+		if viaWidth(t) <= width {
+			return t
+		}
 	}
 	for n := len(bare) - 1; n >= 1; n-- {
 		if t := strings.Join(bare[:n], "; ") + fmt.Sprintf(" +%d", len(bare)-n); viaWidth(t) <= width {
