@@ -35,7 +35,8 @@ type Kind struct {
 	// Label are fields shown beside candidates ("first_name", ...).
 	Label []string
 	// Get reads one object by id ("/users/{id}"); "" when the API has no
-	// such endpoint or the key needs the whole list (folder paths).
+	// such endpoint. A kind whose key needs the whole list (folder paths)
+	// has one too: a get by that key prints the list's record instead.
 	Get string
 	// ObjectType is the kind's type in the permission API ("folder"); ""
 	// when its objects have no access list.
@@ -136,7 +137,7 @@ var all = []Kind{
 	{Name: "environments", List: "/environments", Scope: "Environment > Read", Key: "name", IsID: isUUID,
 		Get: "/environments/{id}"},
 	{Name: "folders", List: "/folders", Scope: "Folders > Read", KeyOf: FolderPath, KeysOf: FolderPaths,
-		IsID: isFolderID, Label: []string{"folder_type"}, ObjectType: "folder",
+		IsID: isFolderID, Label: []string{"folder_type"}, ObjectType: "folder", Get: "/folders/{id}",
 		Builtin: systemFolder, BuiltinKey: systemFolderKey, BuiltinFixed: true},
 	{Name: "groups", List: "/groups", Scope: "Groups > Read", Key: "name", IsID: isNumber, Get: "/groups/{id}",
 		Builtin: builtinGroup, BuiltinKey: builtinGroupName},
