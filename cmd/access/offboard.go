@@ -216,7 +216,10 @@ func offboardRun(ctx context.Context, o *OffboardOptions) error {
 	for _, s := range steps {
 		fmt.Fprintf(w, "  - %s\n", s.key)
 	}
-	fmt.Fprintf(w, "Cost: %s.\n", bc.CostSentence(len(steps), points, nil))
+	// what finding the steps took is spent already, dry run or not: the
+	// cost says both, so that a dry run is not taken for free
+	readReqs, readPoints := conn.Spent()
+	fmt.Fprintf(w, "Cost: read %s; to send %s.\n", ratebudget.Tally(readReqs, readPoints), bc.CostSentence(len(steps), points, nil))
 	if o.DryRun {
 		return o.finish(f, nil, bulk.Summary{})
 	}

@@ -132,6 +132,18 @@ type Connection struct {
 	Target *Target
 	Ledger *ratebudget.Ledger
 	Client *client.Client
+	spent  *spentMeter
+}
+
+// Spent is what this connection's requests have cost so far: the
+// requests that may have reached the server (a refunded one did not) and
+// the points charged for them. A dry run states it beside what the real
+// run would send, since its reads cost points too.
+func (c *Connection) Spent() (requests, points int) {
+	if c == nil || c.spent == nil {
+		return 0, 0
+	}
+	return int(c.spent.requests.Load()), int(c.spent.points.Load())
 }
 
 func (f *Factory) Connection() (*Connection, error) {
@@ -172,7 +184,8 @@ func (f *Factory) ConnectWith(o ConnectOptions) (*Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	var pacer client.Pacer = LedgerPacer{Ledger: l}
+	meter := &spentMeter{}
+	var pacer client.Pacer = LedgerPacer{Ledger: l, meter: meter}
 	if o.Pacer != nil {
 		pacer = o.Pacer(pacer)
 	}
@@ -180,7 +193,7 @@ func (f *Factory) ConnectWith(o ConnectOptions) (*Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Connection{Target: t, Ledger: l, Client: cl}, nil
+	return &Connection{Target: t, Ledger: l, Client: cl, spent: meter}, nil
 }
 
 // Target is where requests go and with which token.

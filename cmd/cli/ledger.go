@@ -12,15 +12,41 @@ import (
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
-// LedgerPacer adapts the ledger to the client's Pacer.
-type LedgerPacer struct{ Ledger *ratebudget.Ledger }
+// LedgerPacer adapts the ledger to the client's Pacer; with a meter, it
+// counts what the requests it lets go cost.
+type LedgerPacer struct {
+	Ledger *ratebudget.Ledger
+	meter  *spentMeter
+}
 
 func (p LedgerPacer) Acquire(ctx context.Context, path string) (client.Ticket, error) {
 	t, err := p.Ledger.Acquire(ctx, path)
 	if err != nil {
 		return nil, ExplainStoreError(err)
 	}
+	if p.meter != nil {
+		return &meteredTicket{Ticket: t, meter: p.meter}, nil
+	}
 	return t, nil
+}
+
+// spentMeter counts the requests a connection sent and their points.
+type spentMeter struct{ requests, points atomic.Int64 }
+
+// meteredTicket counts its request as spent when it is settled as one that
+// may have reached the server.
+type meteredTicket struct {
+	*ratebudget.Ticket
+	meter   *spentMeter
+	settled atomic.Bool // as the ticket's, only the first Done counts
+}
+
+func (t *meteredTicket) Done(reached bool) {
+	if !t.settled.Swap(true) && reached {
+		t.meter.requests.Add(1)
+		t.meter.points.Add(int64(t.Points()))
+	}
+	t.Ticket.Done(reached)
 }
 
 func (p LedgerPacer) Blocked(d time.Duration) error { return ExplainStoreError(p.Ledger.Blocked(d)) }
