@@ -57,7 +57,7 @@
 // not shared, and an access review covers none of them.
 //
 // A system folder cannot be changed (PATCH) or deleted, and the built-in groups (admin, whose
-// members are admins, and All Users, which holds everyone) cannot be deleted or renamed: 422
+// members are admins, and All Users, which holds everyone and which a created user joins) cannot be deleted or renamed: 422
 // {"success":false,"message":...}, as the published 422 "Error with folder structure"; their access
 // settings change as any group's do. editor and viewer are made with every org too, but nothing
 // recorded says the API keeps them, so they change and go as other groups do.

@@ -102,6 +102,10 @@ func createUser(c *call) (int, any) {
 		u["seat_type"] = seatFor(email, false)
 	}
 	c.org.Collections["/users"] = append(c.org.Collections["/users"], u)
+	// All Users holds everyone: the service puts a new user in it.
+	if c.org.groupByName("All Users") != nil {
+		c.org.join("All Users", u, false)
+	}
 	return 200, one(u)
 }
 

@@ -727,3 +727,36 @@ func TestFoldersListedByIDAsText(t *testing.T) {
 		t.Errorf("a page follows another order: %v", page)
 	}
 }
+
+// A created user is in All Users at once, as on the service: the group
+// that holds everyone, in the demo org and an empty one alike.
+func TestFirstdayCreatedUserJoinsAllUsers(t *testing.T) {
+	for _, empty := range []bool{false, true} {
+		s := New(Options{Empty: empty})
+		tok := s.AdminToken()
+		r := send(t, s, tok, "POST", "/api/v2/users", map[string]any{"email": "new.hire@sandbox.example",
+			"first_name": "New", "last_name": "Hire"})
+		if r.status != 200 {
+			t.Fatalf("POST /users: %d %v", r.status, r.body)
+		}
+		id := r.body["data"].(map[string]any)["id"]
+		groups := send(t, s, tok, "GET", "/api/v2/groups", nil)
+		var in []string
+		for _, g := range groups.body["data"].([]any) {
+			g := g.(map[string]any)
+			members, _ := g["members"].([]any)
+			for _, m := range members {
+				m := m.(map[string]any)
+				if m["id"] == id {
+					in = append(in, fmt.Sprint(g["name"]))
+					if m["email"] != "new.hire@sandbox.example" || m["is_group_admin"] != false {
+						t.Errorf("empty=%v: member entry %v", empty, m)
+					}
+				}
+			}
+		}
+		if len(in) != 1 || in[0] != "All Users" {
+			t.Errorf("empty=%v: the new user is in %v, want [All Users]", empty, in)
+		}
+	}
+}
