@@ -72,7 +72,8 @@ come first (a few points). --method forces one.
 
 The reads run as a job: progress on stderr, and a run stopped by Ctrl-C or a
 kill goes on from what it already read when run again with the same command
-(see 'orgctl jobs list'). A finished run forgets its reads.
+(see 'orgctl jobs list'), and states the cost of the reads left. A finished
+run forgets its reads.
 
 -o csv writes RFC 4180 CSV with a header row, cells a spreadsheet would read as
 a formula made inert (a leading '), for auditors. --since PREVIOUS.csv reads an
@@ -160,12 +161,11 @@ func reportRun(ctx context.Context, o *ReportOptions) error {
 		return err
 	}
 
-	reads, method, points := reportReads(f, conn, org, o)
+	reads, method, id, points := reportReads(f, conn, org, o)
 	if o.DryRun {
 		return nil
 	}
-	job := &readJob{command: "orgctl permissions report", reqs: reads, points: points, conn: conn, f: f}
-	id := bulk.JobID(job.command, []string{method}, conn.Target.JobTarget(), jobSum(reads))
+	job := &readJob{command: reportCommand, reqs: reads, points: points, conn: conn, f: f}
 	answers, err := job.run(ctx, id, []string{"--method", method})
 	if err != nil {
 		return err
@@ -182,10 +182,13 @@ func reportRun(ctx context.Context, o *ReportOptions) error {
 	return printChanges(f, p, o, prev, rows, prov)
 }
 
+const reportCommand = "orgctl permissions report"
+
 // reportReads are the reads of the cheaper way (or of --method) to read
-// the org's access, their method and their price; it says what both ways
-// cost, and the wait.
-func reportReads(f *cli.Factory, conn *cli.Connection, org *access.Org, o *ReportOptions) ([]access.Read, string, int) {
+// the org's access, their method, the id of their job and their price; it
+// says what both ways cost, and what is left to read and its wait: a run
+// that goes on from an earlier one's reads sends only the rest.
+func reportReads(f *cli.Factory, conn *cli.Connection, org *access.Org, o *ReportOptions) ([]access.Read, string, string, int) {
 	bc := org.Prices
 	byLists, byObjects := org.AccessListReads(access.ReportTypes), org.ListObjectsReads()
 	cost := func(reads []access.Read) (points int) {
@@ -199,6 +202,7 @@ func reportReads(f *cli.Factory, conn *cli.Connection, org *access.Org, o *Repor
 	if o.Method == "list-objects" || (o.Method == "auto" && objectsPoints < listsPoints) {
 		reads, method, points = byObjects, "list-objects", objectsPoints
 	}
+	id := bulk.JobID(reportCommand, []string{method}, conn.Target.JobTarget(), jobSum(reads))
 	nObjects := 0
 	for _, t := range access.ReportTypes {
 		nObjects += len(org.Objects[t])
@@ -210,9 +214,29 @@ func reportReads(f *cli.Factory, conn *cli.Connection, org *access.Org, o *Repor
 	if !f.Quiet() || o.DryRun {
 		f.IO.Notice("permissions report: %d users, %d groups, %d objects; read so far: %s", len(org.Users), len(org.Groups), nObjects, ratebudget.Tally(org.Reqs, org.Points))
 		f.IO.Notice("  access-lists: %s; list-objects: %s", ratebudget.Tally(len(byLists), listsPoints), ratebudget.Tally(len(byObjects), objectsPoints))
-		f.IO.Notice("reading by %s: %s", method, bc.CostSentence(len(reads), points, now))
+		if left := readsLeft(id, reads); len(left) < len(reads) {
+			f.IO.Notice("reading by %s: %d of %d reads left from an earlier run (job %s): %s", method, len(left), len(reads), id, bc.CostSentence(len(left), cost(left), now))
+		} else {
+			f.IO.Notice("reading by %s: %s", method, bc.CostSentence(len(reads), points, now))
+		}
 	}
-	return reads, method, points
+	return reads, method, id, points
+}
+
+// readsLeft are the reads of job id that an earlier, unfinished run has not
+// done (all of them when no such run is kept): what the job will send.
+func readsLeft(id string, reads []access.Read) []access.Read {
+	st, err := bulk.Load(cli.JobStore().JournalPath(id))
+	if err != nil || st.Ended {
+		return reads
+	}
+	var left []access.Read
+	for i, r := range reads {
+		if row := st.Row(i + 1); row.Status != bulk.Done {
+			left = append(left, r)
+		}
+	}
+	return left
 }
 
 // printChanges writes this run's report with --write and prints what
