@@ -41,7 +41,7 @@ type checkPass struct {
 	joinable                bool            // rows have follow-ups joined across rows (a group's new members)
 	// targets are the objects rows delete (or change) of kinds with objects
 	// the org cannot do without: kind -> targetHash -> first line
-	targets map[string]map[uint64]int
+	targets map[string]map[uint64]target
 	// keyWidth and lastLine size the results table's columns by the file:
 	// its widest key, its last line.
 	keyWidth, lastLine int

@@ -30,17 +30,24 @@ func (j *checkPass) noteTargets(line int, refs []send.Ref) {
 			continue
 		}
 		if j.targets == nil {
-			j.targets = map[string]map[uint64]int{}
+			j.targets = map[string]map[uint64]target{}
 		}
 		set := j.targets[r.Kind.Name]
 		if set == nil {
-			set = map[uint64]int{}
+			set = map[uint64]target{}
 			j.targets[r.Kind.Name] = set
 		}
-		if h := targetHash(r.Kind, r.ByID, r.Text); set[h] == 0 {
-			set[h] = line
+		if h := targetHash(r.Kind, r.ByID, r.Text); set[h].line == 0 {
+			set[h] = target{line: line, renames: r.Renames}
 		}
 	}
+}
+
+// target is a row's target as noted: the first line naming it, and
+// whether that row renames it.
+type target struct {
+	line    int
+	renames bool
 }
 
 // targetHash is how a target is kept: by its id, or by its name as the
@@ -82,13 +89,13 @@ func (j *bulkJob) refuseProtected(ctx context.Context, errOut io.Writer) error {
 				if byID {
 					text = o.ID
 				}
-				line, ok := set[targetHash(k, byID, text)]
+				t, ok := set[targetHash(k, byID, text)]
 				if !ok {
 					continue
 				}
-				ref := send.Ref{Kind: k, Text: text, ByID: byID, Arg: len(j.op.Args.Params) - 1}
+				ref := send.Ref{Kind: k, Text: text, ByID: byID, Renames: t.renames, Arg: len(j.op.Args.Params) - 1}
 				if err := send.RefuseRef(j.op, ref, &o); err != nil {
-					probs = append(probs, problem{line, err.Error()})
+					probs = append(probs, problem{t.line, err.Error()})
 				}
 			}
 		}

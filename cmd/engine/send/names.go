@@ -1,6 +1,7 @@
 package send
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -33,6 +34,9 @@ type Ref struct {
 	Stand string
 	// ByID marks a guard: an id, not a name (Found.Guards).
 	ByID bool
+	// Renames marks the object a PATCH or PUT gives a new natural key (a
+	// group's name): a built-in group keeps its name.
+	Renames bool
 }
 
 // Found are the names of one Input, found once.
@@ -74,7 +78,8 @@ func Find(op *opdef.Placed, in opdef.Input) Found {
 	}
 	for i, a := range in.Args {
 		if i < len(op.Args.Params) {
-			add(op.ArgKindIn(i, in), Ref{Text: a, Arg: i})
+			kind := op.ArgKindIn(i, in)
+			add(kind, Ref{Text: a, Arg: i, Renames: setsKey(op, in, kind)})
 		}
 	}
 	for _, fd := range op.Fields {
@@ -179,6 +184,45 @@ func (f Found) Fill(ids map[string]string) opdef.Input {
 	return out
 }
 
+// setsKey reports whether a PATCH or PUT of op gives its object of kind
+// kindName a new natural key: by the key's flag, or in --body (a JSON
+// object holding the key, or a JSON Patch operation on it).
+func setsKey(op *opdef.Placed, in opdef.Input, kindName string) bool {
+	if op.Method != http.MethodPatch && op.Method != http.MethodPut {
+		return false
+	}
+	rk, ok := ResolveKind(kindName)
+	if !ok {
+		return false
+	}
+	key := kinds.Of(rk).Key
+	if key == "" {
+		return false
+	}
+	for _, fd := range op.Fields {
+		if _, given := in.Values[fd.Flag]; given && fd.Key == key && (fd.In == opdef.InBody || fd.In == opdef.InPatch) {
+			return true
+		}
+	}
+	if len(in.BodyData) == 0 {
+		return false
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(in.BodyData, &obj) == nil {
+		_, ok := obj[key]
+		return ok
+	}
+	var patch []struct{ Path string }
+	if json.Unmarshal(in.BodyData, &patch) == nil {
+		for _, o := range patch {
+			if o.Path == "/"+key {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Refuse refuses a call that deletes an object the org cannot do without
 // (a built-in group, a system folder), or changes one that is fixed (a
 // system folder), before anything is sent: from the name where the name
@@ -221,6 +265,9 @@ func RefuseRef(op *opdef.Placed, ref Ref, obj *resolve.Object) error {
 	case verb == "delete":
 		return usage.Errorf("refusing to delete %s %s: %s, and the org cannot do without it (nothing was changed)",
 			kinds.Singular(ref.Kind.Name), what, why)
+	case verb == "rename":
+		return usage.Errorf("refusing to rename %s %s: %s, and keeps its name (its other settings may change; nothing was changed)",
+			kinds.Singular(ref.Kind.Name), what, why)
 	}
 	return usage.Errorf("refusing to %s %s %s: %s, which is not to be changed (nothing was changed)",
 		verb, kinds.Singular(ref.Kind.Name), what, why)
@@ -240,6 +287,9 @@ func Removes(op *opdef.Placed, ref Ref) string {
 	case http.MethodPatch, http.MethodPut:
 		if ref.Kind.BuiltinFixed {
 			return "change"
+		}
+		if ref.Renames {
+			return "rename"
 		}
 	}
 	return ""
