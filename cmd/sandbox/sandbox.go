@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,8 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -44,8 +47,10 @@ state is created, so run ` + "`orgctl sandbox reset`" + ` first to switch.`,
 		Long: `Serve the sandbox over HTTP. The first two lines on stdout are shell exports
 for ORGCTL_BASE_URL and ORGCTL_TOKEN (an all-scope admin token of the demo org),
 so that ` + "`eval \"$(orgctl sandbox serve | head -2)\"`" + ` style setups work.
-With --state, the org is loaded from and saved to FILE; --org, --users,
---groups and --folders apply only when FILE does not exist yet.`,
+With --state, the org is loaded from FILE and saved to it after each request
+that may change it (before its answer is sent) and again on exit: Ctrl-C,
+SIGTERM, or a process killed outright keeps every change answered. --org,
+--users, --groups and --folders apply only when FILE does not exist yet.`,
 		Example: `  orgctl sandbox serve --addr 127.0.0.1:8080
   orgctl sandbox serve --points 300 --window 6s   # a fast budget for rehearsals
   orgctl sandbox serve --org empty --users 100000 # a large org for load rehearsals
@@ -174,6 +179,87 @@ func (o *serveOptions) sandbox() (*sandbox.Server, error) {
 	return srv, nil
 }
 
+// stateSaver keeps --state FILE as the sandbox's state: saved after
+// each change, before the change's answer goes out, so that no answered
+// change is lost however the process ends (Ctrl-C twice, SIGKILL, a
+// crash), and once more on exit for the budget window.
+type stateSaver struct {
+	srv  *sandbox.Server
+	path string
+	next http.Handler
+
+	mu      sync.Mutex // one write at a time
+	changes atomic.Int64
+	saved   int64 // changes up to this one are in the file
+	warned  bool
+	warn    func(format string, args ...any)
+}
+
+// ServeHTTP answers r, and saves first when r may have changed the org:
+// its answer is held until the file has it.
+func (st *stateSaver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		st.next.ServeHTTP(w, r)
+		return
+	}
+	held := &heldAnswer{header: http.Header{}}
+	st.next.ServeHTTP(held, r)
+	if err := st.save(st.changes.Add(1)); err != nil {
+		st.mu.Lock()
+		if !st.warned {
+			st.warned = true
+			st.warn("--state %s: could not save (%v); changes are kept in memory and saved again on exit", st.path, err)
+		}
+		st.mu.Unlock()
+	}
+	for k, v := range held.header {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(held.status)
+	_, _ = w.Write(held.body.Bytes())
+}
+
+// save writes the state unless a save begun after change n already has:
+// requests that change the org at once share one write.
+func (st *stateSaver) save(n int64) error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.saved >= n {
+		return nil
+	}
+	upTo := st.changes.Load()
+	b, err := st.srv.MarshalState()
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.Write(st.path, b, 0o600); err != nil {
+		return err
+	}
+	st.saved = upTo
+	return nil
+}
+
+// heldAnswer is an answer kept until the state is saved.
+type heldAnswer struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (h *heldAnswer) Header() http.Header { return h.header }
+func (h *heldAnswer) WriteHeader(code int) {
+	if h.status == 0 {
+		h.status = code
+	}
+}
+func (h *heldAnswer) Write(b []byte) (int, error) {
+	if h.status == 0 {
+		h.status = http.StatusOK
+	}
+	return h.body.Write(b)
+}
+
 // serveRun serves the sandbox until ctx is done, then saves its state
 // when --state asks for it.
 func serveRun(ctx context.Context, o *serveOptions) error {
@@ -192,8 +278,15 @@ func serveRun(ctx context.Context, o *serveOptions) error {
 		fl.Sync()
 	}
 	f.IO.Notice("sandbox serving on http://%s (Ctrl-C to stop)", ln.Addr())
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	var handler http.Handler = srv
+	saver := &stateSaver{srv: srv, path: o.state, next: srv, warn: f.IO.Warn}
+	if o.state != "" {
+		handler = saver
+	}
+	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	stopped := make(chan struct{})
 	go func() {
+		defer close(stopped)
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -202,9 +295,14 @@ func serveRun(ctx context.Context, o *serveOptions) error {
 	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	<-stopped // the requests in flight answered (or 5s passed)
 	if o.state == "" {
 		return nil
 	}
+	// Once more for what no change saved (the budget window), after any
+	// save a request in flight made.
+	saver.mu.Lock()
+	defer saver.mu.Unlock()
 	b, err := srv.MarshalState()
 	if err != nil {
 		return err
