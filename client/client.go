@@ -301,6 +301,9 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 		}
 		return nil, re
 	}
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 && r.Raw {
+		return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Data: b, TotalCount: -1}, nil
+	}
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		out, err := envelopeOf(resp.Body, b)
 		if err != nil {

@@ -1,7 +1,7 @@
 // Package published knows what an instance publishes: it reads the
 // instance's own OpenAPI description (GET /api/v2/spec) into a Description
 // (its API version and, per operation, the query parameters it takes),
-// keeps it in a per-profile cache for a day, and says before a request is
+// keeps it in a cache per account (token and base URL) for a day, and says before a request is
 // sent whether the instance describes the operation and parameters it
 // uses (Check). An instance that serves no description is used as it
 // always was: Check lets everything through.

@@ -1,10 +1,10 @@
 package published
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -25,23 +25,23 @@ type Description struct {
 	Ops map[string][]string `json:"ops"`
 }
 
-// document is the part of an OpenAPI description Parse reads.
+// document is the part of an OpenAPI description Parse reads. A path item
+// holds its operations and, under "parameters", the parameters all of
+// them share: decoded as nodes, as the two are told apart by their key.
 type document struct {
 	Info struct {
-		Version string `json:"version" yaml:"version"`
-	} `json:"info" yaml:"info"`
-	Paths map[string]map[string]struct {
-		Parameters []parameter `json:"parameters" yaml:"parameters"`
-	} `json:"paths" yaml:"paths"`
+		Version string `yaml:"version"`
+	} `yaml:"info"`
+	Paths      map[string]map[string]yaml.Node `yaml:"paths"`
 	Components struct {
-		Parameters map[string]parameter `json:"parameters" yaml:"parameters"`
-	} `json:"components" yaml:"components"`
+		Parameters map[string]parameter `yaml:"parameters"`
+	} `yaml:"components"`
 }
 
 type parameter struct {
-	Ref  string `json:"$ref" yaml:"$ref"`
-	In   string `json:"in" yaml:"in"`
-	Name string `json:"name" yaml:"name"`
+	Ref  string `yaml:"$ref"`
+	In   string `yaml:"in"`
+	Name string `yaml:"name"`
 }
 
 var methods = map[string]bool{"get": true, "post": true, "put": true, "patch": true, "delete": true}
@@ -50,36 +50,42 @@ var methods = map[string]bool{"get": true, "post": true, "put": true, "patch": t
 // version: the instance is taken to serve none.
 var ErrNotADescription = errors.New("not an OpenAPI description with info.version")
 
-// Parse reads an OpenAPI description, JSON or YAML.
+// Parse reads an OpenAPI description, JSON or YAML (a JSON document is
+// YAML too): its version and, per operation, the query parameters declared
+// on the operation or its path, inline or as a $ref to
+// components.parameters.
 func Parse(body []byte) (*Description, error) {
 	var doc document
-	body = bytes.TrimSpace(body)
-	var err error
-	if len(body) > 0 && body[0] == '{' {
-		err = json.Unmarshal(body, &doc)
-	} else {
-		err = yaml.Unmarshal(body, &doc)
-	}
-	if err != nil || doc.Info.Version == "" || len(doc.Paths) == 0 {
+	if err := yaml.Unmarshal(body, &doc); err != nil || doc.Info.Version == "" || len(doc.Paths) == 0 {
 		return nil, ErrNotADescription
+	}
+	queries := func(n yaml.Node, into map[string]bool) {
+		var ps []parameter
+		_ = n.Decode(&ps)
+		for _, p := range ps {
+			if name, ok := strings.CutPrefix(p.Ref, "#/components/parameters/"); ok {
+				p = doc.Components.Parameters[name]
+			}
+			if p.In == "query" && p.Name != "" {
+				into[p.Name] = true
+			}
+		}
 	}
 	d := &Description{Version: doc.Info.Version, Ops: map[string][]string{}}
 	for path, item := range doc.Paths {
-		for method, op := range item {
+		shared := map[string]bool{}
+		queries(item["parameters"], shared)
+		for method, n := range item {
 			if !methods[strings.ToLower(method)] {
 				continue
 			}
-			var query []string
-			for _, p := range op.Parameters {
-				if name, ok := strings.CutPrefix(p.Ref, "#/components/parameters/"); ok {
-					p = doc.Components.Parameters[name]
-				}
-				if p.In == "query" && p.Name != "" {
-					query = append(query, p.Name)
-				}
+			var op struct {
+				Parameters yaml.Node `yaml:"parameters"`
 			}
-			sort.Strings(query)
-			d.Ops[spec.Key(method, path)] = query
+			_ = n.Decode(&op)
+			q := maps.Clone(shared)
+			queries(op.Parameters, q)
+			d.Ops[spec.Key(method, path)] = slices.Sorted(maps.Keys(q))
 		}
 	}
 	return d, nil

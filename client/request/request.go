@@ -19,6 +19,10 @@ type Request struct {
 	Scope string
 	// ContentType of the body; default application/json.
 	ContentType string
+	// Raw takes a success as the document it is, not as an envelope:
+	// Response.Data is the body as received, JSON or not (the instance's
+	// own description, which may be YAML).
+	Raw bool
 	// Render, when set, is given a large success's data while the answer
 	// arrives, so that work on it overlaps the wait for the rest: r is at
 	// the data value, and Render reads that value whole (r.More waits for
