@@ -284,8 +284,11 @@ func newAuthStatusCmd(f *cli.Factory) *cobra.Command {
 with one request (2 points). Only the token's last 4 characters are shown.
 Then, as login does, name the user the token belongs to when the token may
 list access tokens and users (GET /access_tokens and GET /users, one request
-each). --all checks every profile in the config file (one request each), the
-current one marked with *.
+each). Then say the instance's API version, as its own description gives it:
+from the cache when this login read the description within a day, else with
+one more request (GET /api/v2/spec, 10 points); the line says which. --all
+checks every profile in the config file (one request each), the current one
+marked with *.
 
 Exit status: 0 when the token is valid (with --all: every token), 4 when one
 is missing or rejected, 2 when a profile's settings cannot be used (no base
@@ -299,12 +302,16 @@ URL, an invalid value), as for any command.`,
 			}
 			if !all {
 				st, result := profileStatus(c.Context(), f, cfg, true)
+				api := ""
+				if st["valid"] == true {
+					st["api_version"], api = apiVersion(c.Context(), f, cfg)
+				}
 				if p.Opts.Structured() {
 					b, _ := json.Marshal(st)
 					if err := p.Print(b, nil); err != nil {
 						return err
 					}
-				} else if err := printStatus(f, st); err != nil {
+				} else if err := printStatus(f, st, api); err != nil {
 					return err
 				}
 				return result
@@ -354,8 +361,22 @@ URL, an invalid value), as for any command.`,
 	return c
 }
 
-// printStatus writes one profile's status as key: value lines.
-func printStatus(f *cli.Factory, st map[string]any) error {
+// apiVersion is the instance's API version (nil when it serves no
+// description) and the line that says it and what knowing it cost.
+func apiVersion(ctx context.Context, f *cli.Factory, cfg *settings.Config) (any, string) {
+	r, err := f.Published(ctx)
+	switch {
+	case err != nil:
+		return nil, "unknown: " + err.Error()
+	case r.Desc == nil:
+		return nil, cli.PublishedVersion(r, cfg)
+	}
+	return r.Desc.Version, cli.PublishedVersion(r, cfg)
+}
+
+// printStatus writes one profile's status as key: value lines; api is the
+// API version line ("" for none).
+func printStatus(f *cli.Factory, st map[string]any, api string) error {
 	pairs := []cli.Pair{
 		{Key: "profile", Value: fmt.Sprint(st["profile"])},
 		{Key: "base url", Value: orDash(st["base_url"])},
@@ -366,6 +387,9 @@ func printStatus(f *cli.Factory, st map[string]any) error {
 	}
 	if user, ok := st["user"].(string); ok {
 		pairs = append(pairs, cli.Pair{Key: "user", Value: user})
+	}
+	if api != "" {
+		pairs = append(pairs, cli.Pair{Key: "api version", Value: api})
 	}
 	pairs = append(pairs, cli.Pair{Key: "valid", Value: fmt.Sprint(st["valid"])})
 	return cli.PrintPairs(f.IO, pairs)

@@ -128,7 +128,7 @@ func TestAuthStatus(t *testing.T) {
 	api, base := clitest.SandboxEnv(t, sandbox.Options{})
 	tok := api.AdminToken()
 	_, tio, err := authRun(t, &clitest.Keyring{}, "", "status")
-	want := "profile:\tdefault\nbase url:\t" + base + "\ntoken source:\tORGCTL_TOKEN\ntoken:\t…" + tok[len(tok)-4:] + "\nuser:\tadmin@sandbox.example (Sandbox Admin)\nvalid:\ttrue\n"
+	want := "profile:\tdefault\nbase url:\t" + base + "\ntoken source:\tORGCTL_TOKEN\ntoken:\t…" + tok[len(tok)-4:] + "\nuser:\tadmin@sandbox.example (Sandbox Admin)\napi version:\t4.0.0 (the 4.0 release; read /api/v2/spec: 10 points)\nvalid:\ttrue\n"
 	if err != nil || tio.Out.String() != want {
 		t.Errorf("status: %v\n%s\nwant:\n%s", err, tio.Out.String(), want)
 	}

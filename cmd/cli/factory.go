@@ -54,7 +54,7 @@ type Factory struct {
 	// Prompter asks the person at the terminal (nil: on IO; see Ask).
 	Prompter Prompter
 
-	described *describedRun // the instance's API description, once read
+	published *publishedRun // the instance's API description, once asked for
 }
 
 // Version is orgctl's version, for the User-Agent and reports.

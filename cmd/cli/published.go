@@ -2,161 +2,109 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"io"
 	"net/http"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
-	yaml "go.yaml.in/yaml/v3"
-
+	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/published"
 	"github.com/orgctl/orgctl/client/spec"
+	"github.com/orgctl/orgctl/cmd/settings"
 )
 
-// Description is what the instance's own API description (GET
-// /api/v2/spec) says, as far as orgctl's checks before sending need it:
-// its version, its operations and their query parameters.
-type Description struct {
-	Version string
-	// ops are the query parameters of each operation, by spec.Key.
-	ops map[string]map[string]bool
+// publishedRun holds what this run learnt of the instance's description.
+type publishedRun struct {
+	r   published.Reading
+	err error
 }
 
-// Has reports whether the description has the operation.
-func (d *Description) Has(method, path string) bool {
-	_, ok := d.ops[spec.Key(method, path)]
-	return ok
-}
-
-// HasQuery reports whether the description's operation takes the query
-// parameter.
-func (d *Description) HasQuery(method, path, param string) bool {
-	return d.ops[spec.Key(method, path)][param]
-}
-
-// describedRun holds the description read in this run.
-type describedRun struct {
-	done bool
-	desc *Description
-	err  error
-}
-
-// Described is the description the instance serves, read once per run;
-// nil (and no error) when it serves none, so that orgctl then works as
-// it does without one. Only a check that needs it asks: a command whose
+// Published is what the instance says of itself in its own API
+// description (GET /api/v2/spec), asked at most once per run: from the
+// cache when this account read it within a day, else read once (see
+// ReadPublished). Only a check that needs it asks: a command whose
 // operation every known version has never reads it.
-func (f *Factory) Described(ctx context.Context) (*Description, error) {
-	if f.described == nil {
-		f.described = &describedRun{}
+func (f *Factory) Published(ctx context.Context) (published.Reading, error) {
+	if f.published == nil {
+		r := &publishedRun{}
+		conn, err := f.Connection()
+		if err == nil {
+			r.r, r.err = ReadPublished(ctx, conn.Client, conn.Target)
+		} else {
+			r.err = err
+		}
+		f.published = r
 	}
-	r := f.described
-	if !r.done {
-		r.desc, r.err = f.readDescription(ctx)
-		r.done = true
-	}
-	return r.desc, r.err
+	return f.published.r, f.published.err
 }
 
-func (f *Factory) readDescription(ctx context.Context) (*Description, error) {
-	conn, err := f.Connection()
-	if err != nil {
-		return nil, err
-	}
-	url := strings.TrimRight(conn.Target.BaseURL, "/") + "/api/v2/spec"
-	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("User-Agent", "orgctl/"+f.Version())
-	rt := conn.Target.Transport
-	if rt == nil {
-		rt = http.DefaultTransport
-	}
-	hc := &http.Client{Transport: rt, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	if cfg := f.LoadedConfig(); cfg != nil && cfg.Debug {
-		fmt.Fprintf(f.IO.Err, "> GET %s (the instance's API description)\n", url)
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("reading the instance's API description: %w", err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		return nil, nil // serves none: used as without one
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-	if err != nil {
-		return nil, fmt.Errorf("reading the instance's API description: %w", err)
-	}
-	return ParseDescription(body)
+// Described is the description the instance serves; nil (and no error)
+// when it serves none, so that orgctl then works as it does without one.
+func (f *Factory) Described(ctx context.Context) (*published.Description, error) {
+	r, err := f.Published(ctx)
+	return r.Desc, err
 }
 
-// ParseDescription reads an OpenAPI description, JSON or YAML: its version
-// and, per operation, the query parameters (declared on the operation or
-// its path, inline or as a $ref to components.parameters). A body with no
-// version and no paths is no description (nil).
-func ParseDescription(b []byte) (*Description, error) {
-	type param struct {
-		Name string `yaml:"name"`
-		In   string `yaml:"in"`
-		Ref  string `yaml:"$ref"`
-	}
-	var doc struct {
-		Info struct {
-			Version string `yaml:"version"`
-		} `yaml:"info"`
-		Paths      map[string]map[string]yaml.Node `yaml:"paths"`
-		Components struct {
-			Parameters map[string]param `yaml:"parameters"`
-		} `yaml:"components"`
-	}
-	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return nil, fmt.Errorf("the instance's API description is unreadable: %w", err)
-	}
-	if doc.Info.Version == "" && len(doc.Paths) == 0 {
-		return nil, nil
-	}
-	queries := func(n yaml.Node) map[string]bool {
-		var ps []param
-		if n.Decode(&ps) != nil {
-			return nil
+// publishedCache is where descriptions are kept between runs.
+func publishedCache() *published.Cache {
+	return &published.Cache{Dir: filepath.Join(settings.CacheDir(), "published")}
+}
+
+// CachedPublished is the target's cached reading, if it is young enough;
+// nothing is sent.
+func CachedPublished(t *Target) (published.Reading, bool) {
+	return publishedCache().Cached(t.Account(), t.BaseURL)
+}
+
+// ReadPublished is the target's description: from the cache when its
+// account read it within a day (within the hour, an answer that it serves
+// none), else one GET /api/v2/spec through cl, priced and paced as any
+// request is. A 404 (or 410) is cached as serving none; any other failure
+// (a rejected token, a server error, no answer) is returned and not
+// cached, as it says nothing of what the instance serves.
+func ReadPublished(ctx context.Context, cl *client.Client, t *Target) (published.Reading, error) {
+	return publishedCache().Get(ctx, t.Account(), t.BaseURL, func(ctx context.Context) ([]byte, error) {
+		r, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: published.Path, Raw: true})
+		var ae *client.APIError
+		switch {
+		case errors.As(err, &ae) && (ae.StatusCode == http.StatusNotFound || ae.StatusCode == http.StatusGone):
+			return nil, published.ErrNotServed
+		case err != nil:
+			return nil, fmt.Errorf("reading the instance's API description: %w", err)
 		}
-		out := map[string]bool{}
-		for _, p := range ps {
-			if p.Ref != "" {
-				p = doc.Components.Parameters[p.Ref[strings.LastIndex(p.Ref, "/")+1:]]
-			}
-			if p.In == "query" {
-				out[p.Name] = true
-			}
-		}
-		return out
+		return r.Data, nil
+	})
+}
+
+// PublishedVersion says, in a line, the instance's API version as its
+// description gives it and what knowing it cost: "4.0.0 (the 4.0 release;
+// read /api/v2/spec: 10 points)", or "(from cache, 0 points, read 3h ago)".
+func PublishedVersion(r published.Reading, cfg *settings.Config) string {
+	how := fmt.Sprintf("read /api/v2/spec: %d points", cfg.Budget.Cost(published.Path))
+	if r.Cached {
+		how = fmt.Sprintf("from cache, 0 points, read %s ago", ago(time.Since(r.FetchedAt)))
 	}
-	d := &Description{Version: doc.Info.Version, ops: map[string]map[string]bool{}}
-	for path, item := range doc.Paths {
-		shared := queries(item["parameters"])
-		for method, n := range item {
-			switch m := strings.ToUpper(method); m {
-			case "GET", "POST", "PUT", "PATCH", "DELETE":
-				var op struct {
-					Parameters yaml.Node `yaml:"parameters"`
-				}
-				_ = n.Decode(&op)
-				q := queries(op.Parameters)
-				if q == nil {
-					q = map[string]bool{}
-				}
-				for k := range shared {
-					q[k] = true
-				}
-				d.ops[spec.Key(m, path)] = q
-			}
-		}
+	if r.Desc == nil {
+		return fmt.Sprintf("the instance serves no API description (%s)", how)
 	}
-	return d, nil
+	if rel := spec.Release(r.Desc.Version); rel != "" {
+		return fmt.Sprintf("%s (the %s release; %s)", r.Desc.Version, rel, how)
+	}
+	return fmt.Sprintf("%s (%s)", r.Desc.Version, how)
+}
+
+// ago is a duration as a person says it: whole seconds, minutes or hours.
+func ago(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	}
+	return fmt.Sprintf("%dh", int(d.Hours()))
 }
 
 // VersionBefore reports whether API version a is older than b ("2.12.0"

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/published"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/credentials"
 	"github.com/orgctl/orgctl/cmd/families"
@@ -44,7 +45,7 @@ type doctorCheck struct {
 // passes: the budget's 60-second window is kept on the local clock.
 const maxClockSkew = 30 * time.Second
 
-// doctorProbeTimeout bounds each unauthenticated probe (health, spec).
+// doctorProbeTimeout bounds the unauthenticated health probe.
 const doctorProbeTimeout = 5 * time.Second
 
 func NewCmd(f *cli.Factory) *cobra.Command {
@@ -56,7 +57,9 @@ what fails:
 
   config    the config file parses and every key and value is one orgctl knows
   base url  the instance answers GET /api/checkHealth (costs no points, sends no token)
-  api       the API version the instance publishes at /api/v2/spec, when it serves one
+  api       the API version the instance's own description gives (GET /api/v2/spec,
+            10 points, read at most once a day per login and then taken from
+            the cache; the line says which), when it serves one
   token     a token is present, and where it comes from
   login     the token is accepted: one request (GET /users?limit=1, 2 points),
             announced on stderr before it is sent
@@ -101,11 +104,6 @@ func runDoctor(ctx context.Context, f *cli.Factory) []doctorCheck {
 	base, transport, baseErr := doctorBase(cfg)
 	health := probeHealth(ctx, base, transport, baseErr)
 	add(health.check)
-	if health.reached {
-		add(checkSpec(ctx, base, transport))
-	} else {
-		add(doctorCheck{Name: "api", Status: checkSkip, Detail: "needs a reachable base URL"})
-	}
 
 	var t *cli.Target
 	var tokErr error
@@ -117,6 +115,14 @@ func runDoctor(ctx context.Context, f *cli.Factory) []doctorCheck {
 		if tok, src, tokErr = cli.ResolveToken(cfg, f.Tokens); tokErr == nil {
 			t = &cli.Target{Token: tok, Source: src}
 		}
+	}
+	switch {
+	case !health.reached:
+		add(doctorCheck{Name: "api", Status: checkSkip, Detail: "needs a reachable base URL"})
+	case tokErr != nil:
+		add(doctorCheck{Name: "api", Status: checkSkip, Detail: "needs a token: the description is read per login"})
+	default:
+		add(checkSpec(ctx, f, cfg, t))
 	}
 	add(doctorToken(cfg, t, tokErr))
 	switch {
@@ -258,29 +264,23 @@ func clockCheck(date string, local time.Time) doctorCheck {
 	return c
 }
 
-// checkSpec reads the API version from /api/v2/spec; an instance that
-// serves no spec is no failure.
-func checkSpec(ctx context.Context, base string, rt http.RoundTripper) doctorCheck {
+// checkSpec says the API version the instance's own description gives
+// and what knowing it cost; an instance that serves none is no failure.
+func checkSpec(ctx context.Context, f *cli.Factory, cfg *settings.Config, t *cli.Target) doctorCheck {
 	c := doctorCheck{Name: "api"}
-	resp, body, err := probe(ctx, rt, base+"/api/v2/spec")
+	cl, err := cli.TargetClient(f, cfg, t)
+	var r published.Reading
+	if err == nil {
+		r, err = cli.ReadPublished(ctx, cl, t)
+	}
 	switch {
 	case err != nil:
-		c.Status, c.Detail = checkSkip, fmt.Sprintf("no spec: %v", err)
-		return c
-	case resp.StatusCode/100 != 2:
-		c.Status, c.Detail = checkSkip, fmt.Sprintf("this instance serves no /api/v2/spec (HTTP %d)", resp.StatusCode)
-		return c
+		c.Status, c.Detail = checkSkip, err.Error()
+	case r.Desc == nil:
+		c.Status, c.Detail = checkSkip, cli.PublishedVersion(r, cfg)
+	default:
+		c.Status, c.Detail = checkOK, "API version "+cli.PublishedVersion(r, cfg)
 	}
-	var doc struct {
-		Info struct {
-			Version string `json:"version"`
-		} `json:"info"`
-	}
-	if err := json.Unmarshal(body, &doc); err != nil || doc.Info.Version == "" {
-		c.Status, c.Detail = checkSkip, "/api/v2/spec names no info.version"
-		return c
-	}
-	c.Status, c.Detail = checkOK, fmt.Sprintf("API version %s (/api/v2/spec)", doc.Info.Version)
 	return c
 }
 

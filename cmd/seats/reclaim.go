@@ -102,8 +102,9 @@ See 'orgctl help seats' for the reclaim recipe.`,
 	}
 	engine.Describe(c, engine.Facts{Method: http.MethodDelete, Path: "/users/{userId}", Scope: "Users > Write",
 		Also: []string{"Users > Read", "Access Tokens > Read (with --include-admins)"},
-		Requests: `one GET /users (2 points) and the instance's GET /api/v2/spec (no
-token, no points) to see whether it publishes POST /users/{id}/logout; with
+		Requests: `one GET /users (2 points) and the instance's API description (GET
+/api/v2/spec, 10 points, read at most once a day and kept in the cache) to see
+whether it publishes POST /users/{id}/logout; with
 --include-admins and without --include-self, GET /access_tokens (5 points) to
 know whose token this is. Then per user 2 points to disable and, where
 published, 2 points to end the sessions.`})
@@ -243,7 +244,11 @@ func reclaimRun(ctx context.Context, o *ReclaimOptions) error {
 	if o.Max >= 0 && len(take) > o.Max {
 		return cli.UsageErrorf("%s would be disabled, more than --max %d: nothing was sent; narrow it with --days or --exclude, or raise --max", plural(len(take), "user", "users"), o.Max)
 	}
-	logout := publishes(ctx, conn.Target, http.MethodPost, logoutPath)
+	pub, err := cli.ReadPublished(ctx, conn.Client, conn.Target)
+	if err != nil {
+		f.IO.Warn("%v", err)
+	}
+	logout := pub.Desc != nil && pub.Desc.Has(http.MethodPost, logoutPath)
 	if !logout {
 		f.IO.Notice("orgctl: this instance does not publish POST /users/{userId}/logout (API 4.0): the users are disabled, and sessions they have open are not ended")
 	}

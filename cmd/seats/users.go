@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -136,37 +135,4 @@ func readUsage(ctx context.Context, cl *client.Client, since string, now time.Ti
 		out[k] = [2]float64{c[0] + row.Views, c[1] + row.Saves}
 	}
 	return out, nil
-}
-
-// publishes says whether the instance's own description (GET
-// /api/v2/spec, which needs no token) has method path. An instance that
-// serves none, or an unreadable one, is taken not to.
-func publishes(ctx context.Context, t *cli.Target, method, path string) bool {
-	rt := t.Transport
-	if rt == nil {
-		rt = http.DefaultTransport
-	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(t.BaseURL, "/")+"/api/v2/spec", nil)
-	if err != nil {
-		return false
-	}
-	hc := &http.Client{Transport: rt, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return false
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return false
-	}
-	var doc struct {
-		Paths map[string]map[string]json.RawMessage `json:"paths"`
-	}
-	if json.NewDecoder(io.LimitReader(resp.Body, 8<<20)).Decode(&doc) != nil {
-		return false
-	}
-	_, ok := doc.Paths[path][strings.ToLower(method)]
-	return ok
 }
