@@ -194,7 +194,7 @@ func offboardRun(ctx context.Context, o *OffboardOptions) error {
 	if err := loadNamesForPeople(ctx, f, p, org); err != nil {
 		return err
 	}
-	logout := endsSessions(ctx, f)
+	logout := endsSessions(ctx, f, conn)
 	before, steps, err := offboardSteps(ctx, org, users, o.rowOf, logout)
 	if err != nil {
 		return err

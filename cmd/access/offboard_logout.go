@@ -11,10 +11,13 @@ import (
 // endsSessions says whether an offboarding ends the leavers' sessions: only
 // where the instance's own API description has the logout endpoint (API
 // 4.0). Elsewhere it says once why not: their sessions then last until
-// they expire, though the disabled users cannot sign in again.
-func endsSessions(ctx context.Context, f *cli.Factory) bool {
+// they expire, though the disabled users cannot sign in again. The
+// description is read on the job's connection, so that its cost, when it
+// is not in the cache, is counted with the job's other reads.
+func endsSessions(ctx context.Context, f *cli.Factory, conn *cli.Connection) bool {
 	const path = "/users/{userId}/logout"
-	desc, err := f.Described(ctx)
+	pub, err := cli.ReadPublished(ctx, conn.Client, conn.Target)
+	desc := pub.Desc
 	since := "4.0.0"
 	if op := spec.Find(http.MethodPost, path); op != nil && op.Since != "" {
 		since = op.Since
