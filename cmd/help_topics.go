@@ -227,7 +227,7 @@ func exitCodesHelp() string {
 	var b strings.Builder
 	b.WriteString("Each exit status means one thing, so scripts can branch on it:\n\n")
 	for _, e := range exitCodes {
-		fmt.Fprintf(&b, "  %3d  %s\n", e.Code, strings.ReplaceAll(e.Meaning, "`", ""))
+		fmt.Fprintf(&b, "  %3d   %s\n", e.Code, strings.ReplaceAll(e.Meaning, "`", ""))
 	}
 	b.WriteString(`
 Ctrl-C or SIGTERM abandons the request in flight and exits 130 or 143; a

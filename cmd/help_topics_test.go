@@ -35,7 +35,7 @@ func TestREADMEExitCodesMatchHelp(t *testing.T) {
 	}
 	page := exitCodesHelp()
 	for _, e := range exitCodes {
-		if !strings.Contains(page, strconv.Itoa(e.Code)+"  "+strings.ReplaceAll(e.Meaning, "`", "")) {
+		if !strings.Contains(page, strconv.Itoa(e.Code)+"   "+strings.ReplaceAll(e.Meaning, "`", "")) {
 			t.Errorf("help exit-codes lacks %d", e.Code)
 		}
 	}

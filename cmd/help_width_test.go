@@ -64,3 +64,41 @@ func TestHelpPipedIsNotWrapped(t *testing.T) {
 		t.Errorf("piped help was changed:\n%s", tio.Out.String())
 	}
 }
+
+// help exit-codes at 80 columns: each code's meaning starts in one
+// column, and a meaning that wraps goes on under that column, never back
+// under the code.
+func TestFirstdayExitCodesAlignedAt80(t *testing.T) {
+	isolate(t)
+	f, tio := testFactory(t, &testKeyring{}, "")
+	f.IO.OutTTY, f.IO.Width = true, 80
+	root := newRoot(f, allFamilies)
+	root.SetArgs([]string{"help", "exit-codes"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(tio.Out.String(), "\n")
+	const at = 8 // "  130   " and "    1   "
+	rows := 0
+	for i, line := range lines {
+		if strings.TrimSpace(line) == "" {
+			if rows > 0 {
+				break
+			}
+			continue
+		}
+		if i == 0 {
+			continue
+		}
+		rows++
+		if len(line) <= at || line[at-1] != ' ' || line[at] == ' ' {
+			t.Errorf("line %d: meaning not in column %d:\n%s", i+1, at+1, line)
+		}
+		if code := strings.TrimSpace(line[:at]); code != "" && strings.Trim(code, "0123456789") != "" {
+			t.Errorf("line %d: %q before the meaning's column:\n%s", i+1, code, line)
+		}
+	}
+	if rows < len(exitCodes)+3 {
+		t.Errorf("%d lines in the table, want each of %d codes and the wrapped lines:\n%s", rows, len(exitCodes), tio.Out.String())
+	}
+}
