@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -138,16 +139,32 @@ func authLogin(ctx context.Context, f *cli.Factory, o loginOptions) error {
 	if storeName == cli.SourceKeyring {
 		f.Tokens.File.Delete(profile) // an older insecure copy must not outlive the switch
 	}
-	where := map[string]string{cli.SourceKeyring: "OS keyring", cli.SourceFile: "0600 file " + settings.TokenFileDir()}[storeName]
+	where := "the OS keyring"
+	if storeName == cli.SourceFile {
+		where = tokenFileWhere(f, profile)
+	}
 	if who := tokenOwner(ctx, cl, token); who != "" {
-		f.IO.Notice("Logged in to %s as %s, profile %q (token …%s, stored in the %s).", base, who, profile, cli.Last4(token), where)
+		f.IO.Notice("Logged in to %s as %s, profile %q (token …%s, stored in %s).", base, who, profile, cli.Last4(token), where)
 	} else {
-		f.IO.Notice("Logged in to %s as profile %q (token …%s, stored in the %s); the API does not say whose token it is.", base, profile, cli.Last4(token), where)
+		f.IO.Notice("Logged in to %s as profile %q (token …%s, stored in %s); the API does not say whose token it is.", base, profile, cli.Last4(token), where)
 	}
 	if os.Getenv("ORGCTL_TOKEN") != "" {
 		f.IO.Warn("ORGCTL_TOKEN is set in this environment and takes precedence over the stored token")
 	}
 	return nil
+}
+
+// tokenFileWhere names the file a profile's token was written to, and
+// who may read it: "/home/ada/.config/orgctl/tokens/prod: mode 0600, in a
+// 0700 directory".
+func tokenFileWhere(f *cli.Factory, profile string) string {
+	path := filepath.Join(settings.TokenFileDir(), profile)
+	if fs, ok := f.Tokens.File.(credentials.File); ok {
+		if p, err := fs.Path(profile); err == nil {
+			path = p
+		}
+	}
+	return path + ": mode 0600, in a 0700 directory"
 }
 
 // loginTarget is the profile a login writes and its base URL, if known

@@ -152,6 +152,9 @@ type File struct {
 	Dir string
 }
 
+// Path is the file that holds profile's token.
+func (f File) Path(profile string) (string, error) { return f.path(profile) }
+
 func (f File) path(profile string) (string, error) {
 	if err := ValidProfile(profile); err != nil {
 		return "", err
