@@ -285,6 +285,19 @@ func (f *Factory) ShowProgress(conn *Connection, noun string, total, points, req
 	return prog.Stop
 }
 
+// pointsLeft is what the rows left will spend: the plan's share of points
+// for them, or, when this run's rows have spent more each (reads the plan
+// priced lower, names looked up on the way, retries), that pace. The
+// plan's figure alone made an ETA that ran out a window early.
+func pointsLeft(conn *Connection, spentBefore, points, total, done, earlier int) int {
+	left := points * (total - done) / total
+	if n := done - earlier; n > 0 {
+		_, spent := conn.Spent()
+		left = max(left, (spent-spentBefore)*(total-done)/n)
+	}
+	return left
+}
+
 // JobProgress is the progress display of a job: rows (noun, "rows" when
 // empty) done of total, failures and unknowns from progress, and an ETA:
 // the least time the budget as it stands needs for the points the rows
@@ -298,6 +311,7 @@ func (f *Factory) JobProgress(conn *Connection, noun string, total, points, requ
 	if requests > 0 {
 		each = max(1, (points+requests-1)/requests)
 	}
+	_, spentBefore := conn.Spent()
 	return &output.Progress{IO: f.IO, Noun: noun, Stats: func() output.ProgressStats {
 		done, failed, unknown, earlier := progress()
 		s := output.ProgressStats{Done: done, Total: total, Failed: failed, Unknown: unknown, Earlier: earlier}
@@ -308,7 +322,7 @@ func (f *Factory) JobProgress(conn *Connection, noun string, total, points, requ
 		if err != nil {
 			return s
 		}
-		s.ETA, s.ETAKnown = st.TimeFor(max(each, points*(total-done)/total)), true
+		s.ETA, s.ETAKnown = st.TimeFor(max(each, pointsLeft(conn, spentBefore, points, total, done, earlier))), true
 		if at, held := st.HeldUntil(each); held {
 			s.ResumeAt = at
 			s.ETA = max(s.ETA, st.TimeFor(each)) // what is left cannot end before it starts
