@@ -2,7 +2,6 @@ package published
 
 import (
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"sort"
@@ -105,65 +104,4 @@ func (d *Description) HasQuery(method, path, name string) bool {
 	}
 	i := sort.SearchStrings(q, name)
 	return i < len(q) && q[i] == name
-}
-
-// NotPublishedError is an operation, or a query parameter of one, that the
-// instance's description lacks: the instance would answer 404 or ignore
-// the parameter, after the request's points are spent.
-type NotPublishedError struct {
-	Method, Path string
-	Param        string // the query parameter; "" when the operation itself is missing
-	Version      string // the instance's API version
-	Since        string // the first API version orgctl knows to have it; "" unknown
-}
-
-func (e *NotPublishedError) Error() string {
-	what := e.Method + " /api/v2" + e.Path
-	if e.Param != "" {
-		what = fmt.Sprintf("the %s parameter of %s", e.Param, what)
-	}
-	msg := fmt.Sprintf("this instance does not publish %s: its API version is %s", what, spec.VersionText(e.Version))
-	if e.Since != "" {
-		msg += fmt.Sprintf(", and %s first has it", spec.VersionText(e.Since))
-	}
-	return msg + "; nothing was sent (upgrade the instance, or use a command its version has)"
-}
-
-// Check says whether the instance described by d publishes the operation
-// at method and path (its template, "/users/{userId}/logout", as
-// client/spec writes it) and the query parameters it will send; nil when it
-// does, when d is nil (the instance serves no description), or when the
-// operation is one no description lists (POST /apps, see
-// spec.Operation.Unpublished). Otherwise a *NotPublishedError.
-func Check(d *Description, method, path string, query []string) error {
-	if d == nil {
-		return nil
-	}
-	op := spec.Find(method, path)
-	if op != nil && op.Unpublished {
-		return nil
-	}
-	tmpl := path
-	if op != nil {
-		tmpl = op.Path
-	}
-	if !d.Has(method, path) {
-		e := &NotPublishedError{Method: strings.ToUpper(method), Path: tmpl, Version: d.Version}
-		if op != nil {
-			e.Since = op.Since
-		}
-		return e
-	}
-	for _, q := range query {
-		v := op.QueryValue(q)
-		if v == nil || d.HasQuery(method, path, q) {
-			continue // published, or a parameter orgctl itself does not know of
-		}
-		e := &NotPublishedError{Method: strings.ToUpper(method), Path: tmpl, Param: q, Version: d.Version, Since: v.Since}
-		if e.Since == "" {
-			e.Since = op.Since
-		}
-		return e
-	}
-	return nil
 }
