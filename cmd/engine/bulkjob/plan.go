@@ -45,7 +45,7 @@ func (j *checkPass) tally(in opdef.Input, c *opdef.Call, names []send.Ref) {
 		// rows with the same arguments share a request, bulk.MaxBatch at most
 		k := strings.Join(in.Args, "\x00")
 		if j.batched[k]++; j.batched[k]%bulk.MaxBatch == 1 || bulk.MaxBatch == 1 {
-			pts += count(j.op.Method, j.op.Path, "one for the rows of each "+argNoun(j.op))
+			pts += count(j.op.Method, j.op.Path, "one request per "+argNoun(j.op)+" for all of its rows")
 		}
 	} else {
 		pts += count(j.op.Method, path, "")
@@ -65,7 +65,11 @@ func (j *checkPass) tally(in opdef.Input, c *opdef.Call, names []send.Ref) {
 				continue
 			}
 			j.joinKeys[k] = true
-			pts += count("", t.Path, "one for the new rows of each: "+t.What)
+			what := t.Joined
+			if what == "" {
+				what = t.What + ", one request for all the rows that name the same " + pathNoun(t.Path)
+			}
+			pts += count("", t.Path, what)
 			continue
 		}
 		pts += count("", t.Path, t.What)
@@ -93,6 +97,24 @@ func (j *checkPass) tally(in opdef.Input, c *opdef.Call, names []send.Ref) {
 	}
 }
 
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// pathNoun names the object a path's first segment is of ("group" for
+// /groups/{groupId}/members).
+func pathNoun(path string) string {
+	seg, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+	return strings.TrimSuffix(strings.ReplaceAll(seg, "_", " "), "s")
+}
+
 // argNoun names what an op's arguments name, for the dry run ("group").
 func argNoun(op *opdef.Placed) string {
 	if len(op.Args.Params) == 0 {
@@ -111,7 +133,7 @@ func (j *checkPass) lookups() []requestTally {
 	for _, k := range slices.Sorted(maps.Keys(j.names)) {
 		kd, _ := kinds.Lookup(k)
 		n := 1
-		note := "looks up names (one list)"
+		note := "looks up the names: one list"
 		if kd.Filter != "" && len(j.names[k]) == 1 {
 			note = "looks up a name"
 		}
@@ -122,7 +144,7 @@ func (j *checkPass) lookups() []requestTally {
 		case ex.ListKind != "":
 			if _, listed := j.names[ex.ListKind]; !listed {
 				kd, _ := kinds.Lookup(ex.ListKind)
-				out = append(out, requestTally{method: http.MethodGet, path: kd.List, note: "looks for what is already there (one list)", n: 1, cost: bc.Cost(kd.List)})
+				out = append(out, requestTally{method: http.MethodGet, path: kd.List, note: "looks for what is already there: one list", n: 1, cost: bc.Cost(kd.List)})
 			}
 		case ex.Check != nil && j.bySubject:
 			out = append(out, requestTally{method: http.MethodPost, path: ex.SubjectPath, n: len(j.subjects), cost: bc.Cost(ex.SubjectPath),
@@ -137,7 +159,7 @@ func (j *checkPass) lookups() []requestTally {
 		case ex.Check == nil && !ex.Conflict:
 			kd, _ := kinds.Lookup(ex.Kind)
 			if _, listed := j.names[ex.Kind]; !listed {
-				out = append(out, requestTally{method: http.MethodGet, path: kd.List, note: "looks for existing ones (one list)", n: 1, cost: bc.Cost(kd.List)})
+				out = append(out, requestTally{method: http.MethodGet, path: kd.List, note: "looks for existing ones: one list", n: 1, cost: bc.Cost(kd.List)})
 			}
 		}
 	}
@@ -158,6 +180,11 @@ func (j *bulkJob) dryRun(ctx context.Context) error {
 	for _, k := range slices.Sorted(maps.Keys(ck.requests)) {
 		reqs = append(reqs, *ck.requests[k])
 	}
+	// In the order they are sent: the rows' own requests, then what
+	// follows them ("then ...").
+	slices.SortStableFunc(reqs, func(a, b requestTally) int {
+		return cmpBool(a.method == "", b.method == "")
+	})
 	scale := func(n int) int { // rows an earlier run applied are skipped
 		if earlier == 0 || ck.rows == 0 {
 			return n
@@ -185,7 +212,7 @@ func (j *bulkJob) dryRun(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	p := bulkPlan{reqs: append(reqs, look...), total: total, points: points, earlier: earlier, now: now, names: names}
+	p := bulkPlan{reqs: append(look, reqs...), total: total, points: points, earlier: earlier, now: now, names: names}
 	if j.printer.Opts.Structured() {
 		err = ck.printPlanDoc(j.printer, p)
 	} else {

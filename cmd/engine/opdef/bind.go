@@ -174,6 +174,7 @@ func (b binder) request(r request.Request) request.Request {
 func (b binder) followUp(f FollowUp) FollowUp {
 	f.JoinKey = b.text(f.JoinKey)
 	f.What = b.prose(f.What)
+	f.Joined = b.prose(f.Joined)
 	if build := f.Build; build != nil {
 		f.Build = func(answer json.RawMessage) (request.Request, error) {
 			r, err := build(answer)

@@ -152,6 +152,10 @@ type FollowUp struct {
 	// new users); JoinKey names that path's object as the row gives it,
 	// for the dry run's count.
 	Join, JoinKey string
+	// Joined says what the joined request does for all the rows that
+	// share it, for a bulk dry run ("add each --group's new users to it,
+	// one request per group").
+	Joined string
 }
 
 // TypedList is a flag's values as typed, each occurrence split at commas
