@@ -318,15 +318,25 @@ func (f *Factory) JobProgress(conn *Connection, noun string, total, points, requ
 		if total == 0 || done >= total {
 			return s
 		}
-		st, err := conn.Ledger.Status()
-		if err != nil {
-			return s
-		}
-		s.ETA, s.ETAKnown = st.TimeFor(max(each, pointsLeft(conn, spentBefore, points, total, done, earlier))), true
-		if at, held := st.HeldUntil(each); held {
-			s.ResumeAt = at
-			s.ETA = max(s.ETA, st.TimeFor(each)) // what is left cannot end before it starts
-		}
+		conn.BudgetETA(&s, pointsLeft(conn, spentBefore, points, total, done, earlier), each)
 		return s
 	}}
+}
+
+// BudgetETA sets s's ETA to the least time the budget as it stands needs
+// for left points in requests of each points (at least one such request),
+// and, while the budget holds the next request back, until when: the one
+// rule for every progress display. s is left as it was when the ledger
+// cannot be read.
+func (c *Connection) BudgetETA(s *output.ProgressStats, left, each int) {
+	st, err := c.Ledger.Status()
+	if err != nil {
+		return
+	}
+	each = max(1, each)
+	s.ETA, s.ETAKnown = st.TimeFor(max(each, left)), true
+	if at, held := st.HeldUntil(each); held {
+		s.ResumeAt = at
+		s.ETA = max(s.ETA, st.TimeFor(each)) // what is left cannot end before it starts
+	}
 }

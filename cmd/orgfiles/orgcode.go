@@ -214,13 +214,9 @@ func readLiveShown(ctx context.Context, f *cli.Factory, conn *cli.Connection, r 
 	prog := &output.Progress{IO: f.IO, Noun: "reads", Stats: func() output.ProgressStats {
 		done, total, points, pointsTotal := rp.Now()
 		s := output.ProgressStats{Done: done, Total: total, More: rp.Open(), Points: points, PointsTotal: pointsTotal}
-		if st, err := conn.Ledger.Status(); err == nil {
-			s.ETA, s.ETAKnown = st.TimeFor(pointsTotal-points), true
-			// the bar says while the budget holds the read back
-			if done < total {
-				each := max(1, (pointsTotal-points+total-done-1)/(total-done)) // a read's price, on average
-				s.ResumeAt, _ = st.HeldUntil(each)
-			}
+		if done < total {
+			each := (pointsTotal - points + total - done - 1) / (total - done) // a read's price, on average
+			conn.BudgetETA(&s, pointsTotal-points, each)
 		}
 		return s
 	}}
