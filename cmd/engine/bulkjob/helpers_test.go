@@ -1,0 +1,136 @@
+package bulkjob_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/cmd/cli"
+	"github.com/orgctl/orgctl/cmd/cli/clitest"
+	"github.com/orgctl/orgctl/cmd/engine"
+	"github.com/orgctl/orgctl/cmd/families/familytest"
+)
+
+// org is a sandbox org on loopback with a Factory on it, run from a
+// directory of the test's own, so a file's messages name it as given.
+type org struct {
+	t           *testing.T
+	f           *cli.Factory
+	out, errOut *bytes.Buffer
+	api         *sandbox.Server
+	dir         string
+}
+
+func newOrg(t *testing.T) *org {
+	t.Helper()
+	f, out, errOut, api := clitest.SandboxFactory(t, "table")
+	dir := t.TempDir()
+	t.Chdir(dir)
+	return &org{t: t, f: f, out: out, errOut: errOut, api: api, dir: dir}
+}
+
+// write writes a file in the test's directory.
+func (o *org) write(name, text string) string {
+	o.t.Helper()
+	if err := os.WriteFile(filepath.Join(o.dir, name), []byte(text), 0o600); err != nil {
+		o.t.Fatal(err)
+	}
+	return name
+}
+
+// read is a file of the test's directory.
+func (o *org) read(name string) string {
+	o.t.Helper()
+	b, err := os.ReadFile(filepath.Join(o.dir, name))
+	if err != nil {
+		o.t.Fatal(err)
+	}
+	return string(b)
+}
+
+// result is one command line's run: what it printed and its exit status.
+type result struct {
+	out, err string
+	code     int
+	e        error
+}
+
+// run runs the command at path ("users create") with args, its requests
+// counted from this run on.
+func (o *org) run(path string, args ...string) result {
+	o.t.Helper()
+	o.out.Reset()
+	o.errOut.Reset()
+	o.api.ResetRequests()
+	op := familytest.Op(o.t, strings.Fields(path)...)
+	err := clitest.Execute(o.f, engine.Command(op, o.f), args...)
+	r := result{out: o.out.String(), err: o.errOut.String(), code: cli.ExitCode(err), e: err}
+	if err != nil {
+		r.err += "orgctl: " + err.Error() + "\n"
+	}
+	return r
+}
+
+// sent are the requests of the last run, as "METHOD /path".
+func (o *org) sent() []string { return clitest.Sent(o.api) }
+
+// changes are the requests of the last run that were not reads.
+func (o *org) changes() []string {
+	var out []string
+	for _, s := range o.sent() {
+		if !strings.HasPrefix(s, "GET ") {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// count is how many of the last run's requests were s ("POST /api/v2/users").
+func (o *org) count(s string) int {
+	n := 0
+	for _, r := range o.sent() {
+		if r == s {
+			n++
+		}
+	}
+	return n
+}
+
+// lines are text's lines, without the last line break.
+func lines(text string) []string {
+	text = strings.TrimSuffix(text, "\n")
+	if text == "" {
+		return nil
+	}
+	return strings.Split(text, "\n")
+}
+
+// fields are a tab-separated stdout's records, each split at its tabs.
+func fields(text string) [][]string {
+	var out [][]string
+	for _, l := range lines(text) {
+		out = append(out, strings.Split(l, "\t"))
+	}
+	return out
+}
+
+// bodies are the JSON bodies of the last run's requests of method and path.
+func (o *org) bodies(method, path string) []map[string]any {
+	o.t.Helper()
+	var out []map[string]any
+	for _, r := range o.api.Requests() {
+		if r.Method != method || r.Path != path {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal(r.Body, &m); err != nil {
+			o.t.Fatalf("%s %s: body %q: %v", method, path, r.Body, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
