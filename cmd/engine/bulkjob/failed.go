@@ -11,6 +11,7 @@ import (
 
 	"github.com/orgctl/orgctl/client/bulk"
 	"github.com/orgctl/orgctl/output"
+	"github.com/orgctl/orgctl/output/csvguard"
 )
 
 // writeFailed writes --failed: the rows that failed or were invalid, read
@@ -49,7 +50,12 @@ func (j *fileInput) writeFailed(failedRows map[int]string) error {
 			if reason, failed := failedRows[p.Row]; p.Row > 0 && failed {
 				delete(failedRows, p.Row)
 				if cw != nil {
-					cells := append([]string(nil), p.Record...)
+					// The line's cells as read, a guard orgctl wrote taken off
+					// as a valid row's are: the writer puts it on again, once.
+					cells := make([]string, len(p.Record))
+					for i, v := range p.Record {
+						cells[i] = csvguard.Text(v)
+					}
 					for len(cells) < len(header) {
 						cells = append(cells, "")
 					}
