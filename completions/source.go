@@ -158,7 +158,7 @@ func (k Kind) Candidates(items []Item, prefix string) []string {
 		seen[v] = true
 		label := ""
 		for _, l := range k.Label {
-			if s := safetext.Safe(oneLine(it[l])); s != "" {
+			if s := safetext.Safe(strings.TrimSpace(safetext.OneLine(it[l]))); s != "" {
 				label = s
 				break
 			}
@@ -170,9 +170,4 @@ func (k Kind) Candidates(items []Item, prefix string) []string {
 		}
 	}
 	return out
-}
-
-// oneLine keeps a label on one line: the completion protocol is line-based.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }

@@ -188,7 +188,7 @@ func (r *Records) release() error {
 	return err
 }
 
-func cellText(v any) string { return Safe(oneLine(fmt.Sprint(v))) }
+func cellText(v any) string { return Safe(strings.TrimSpace(flatten(fmt.Sprint(v)))) }
 
 // lastWidth is the least the last field (a message) is given beside the
 // others; with less, it goes on lines of its own below them.
@@ -311,15 +311,6 @@ func (r *Records) last(b *strings.Builder, s string, used, width int) {
 	for _, l := range WrapWords(s, width-lastIndent) {
 		b.WriteString(strings.Repeat(" ", lastIndent) + l + "\n")
 	}
-}
-
-// oneLine keeps a value on its terminal line: each run of line breaks and
-// tabs becomes one space, and none is left at either end.
-func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\t\r\n") {
-		return s
-	}
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\t' || r == '\r' || r == '\n' }), " ")
 }
 
 // recordJSON encodes a record as a JSON object with its fields in order.

@@ -14,6 +14,9 @@ import (
 // are shown escaped (\x1b, \u202e), never passed through.
 func Safe(s string) string { return safetext.Safe(s) }
 
+// flatten is the one rule for putting a cell on a line (safetext.OneLine).
+func flatten(s string) string { return safetext.OneLine(s) }
+
 // terminalWriter is a terminal stream that lets through only what orgctl
 // itself draws with: line breaks, tabs, colours (ESC [ digits m) and the
 // progress line's clearing (CR ESC [ K). Anything else that could act on

@@ -340,22 +340,6 @@ func orderedKeys(obj []byte) []string {
 	return keys
 }
 
-// flatten puts a value on one line: tabs, line feeds and carriage returns
-// become spaces. A loop rather than a strings.Replacer, which would be built
-// before every orgctl command.
-func flatten(s string) string {
-	if !strings.ContainsAny(s, "\t\n\r") {
-		return s
-	}
-	b := []byte(s)
-	for i, c := range b {
-		if c == '\t' || c == '\n' || c == '\r' {
-			b[i] = ' '
-		}
-	}
-	return string(b)
-}
-
 // ColumnName is how --columns names a column: its header in lower case,
 // spaces as dashes ("USER ID" -> "user-id").
 func ColumnName(c Column) string {

@@ -65,6 +65,23 @@ func Lines(s string) string {
 	return strings.Join(lines, "\n")
 }
 
+// OneLine puts a value on one line, for a table cell, a TSV field or a
+// completion label: each tab, line feed and carriage return becomes a
+// space, so that a value's other characters keep their places. The one
+// flattening rule of every line-based output.
+func OneLine(s string) string {
+	if !strings.ContainsAny(s, "\t\n\r") {
+		return s
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if c == '\t' || c == '\n' || c == '\r' {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
 // Unsafe reports a rune (of n bytes, RuneError with n 1 for a byte
 // that is not UTF-8) that Safe escapes.
 func Unsafe(r rune, n int) bool {

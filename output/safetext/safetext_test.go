@@ -51,3 +51,17 @@ func TestLinesKeepsLineBreaksAndTabs(t *testing.T) {
 		t.Errorf("Lines of one line = %q", got)
 	}
 }
+
+func TestOneLineKeepsEveryOtherCharacterInPlace(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":          "plain",
+		"a\tb":           "a b",
+		"two\r\nlines\n": "two  lines ",
+		"  kept  ":       "  kept  ",
+		"\x1b[2J\n":      "\x1b[2J ", // escaping is Safe's job, not OneLine's
+	} {
+		if got := OneLine(in); got != want {
+			t.Errorf("OneLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
