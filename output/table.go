@@ -475,7 +475,15 @@ func fitTable(cols []Column, headers []string, rows [][]string, width int, drop 
 		fitted = shrink(func(i int) bool { return !whole(i) }, func(i int) int { return floor[i] })
 	}
 	if !fitted && drop {
-		fitted = f.dropFromRight(whole, key >= 0)
+		if fitted = f.dropFromRight(whole, key >= 0); fitted {
+			// The room a left-out column gave back goes to the columns
+			// cut to make room for it: cut again, as little as now needed.
+			for i := range f.limit {
+				f.limit[i] = widths[i]
+			}
+			_ = shrink(isID, idFloorOf) || shrink(other, comfortably) ||
+				shrink(func(i int) bool { return !whole(i) }, func(i int) int { return floor[i] })
+		}
 	}
 	if !fitted {
 		shrink(func(int) bool { return true }, func(int) int { return 1 })

@@ -1,7 +1,12 @@
 package families
 
 import (
+	"cmp"
+	"encoding/json"
 	"net/http"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
@@ -29,6 +34,7 @@ func foldersGroup() engine.Group {
 					Short:   "List folders",
 					Example: "  orgctl folders list\n  orgctl folders list --jq '.[] | select(.folder_type == \"app\") | .id'",
 				},
+				Hooks: opdef.Hooks{View: foldersListView},
 			},
 			{Use: "get FOLDER_ID", Method: http.MethodGet, Path: "/folders/{folderId}",
 				Help: opdef.Help{Short: "Show a folder", Example: "  orgctl folders get app:/Finance"},
@@ -76,4 +82,59 @@ func foldersGroup() engine.Group {
 			},
 		},
 	}
+}
+
+// foldersListView prints the folder table in id order as people count
+// (app_1, app_2, app_11): the API lists ids as text (app_1, app_11,
+// app_2). -o json, yaml, --jq and --template print the answer as it came.
+func foldersListView(p *output.Printer, c *opdef.Call, data json.RawMessage) error {
+	if p.Opts.Structured() {
+		return p.Print(data, c.Columns)
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(data, &items); err != nil {
+		return p.Print(data, c.Columns)
+	}
+	ids := make(map[*json.RawMessage]string, len(items))
+	for i := range items {
+		var f struct {
+			ID string `json:"id"`
+		}
+		json.Unmarshal(items[i], &f)
+		ids[&items[i]] = f.ID
+	}
+	order := make([]int, len(items))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return naturalIDCompare(ids[&items[a]], ids[&items[b]]) })
+	sorted := make([]json.RawMessage, len(items))
+	for i, j := range order {
+		sorted[i] = items[j]
+	}
+	b, err := json.Marshal(sorted)
+	if err != nil {
+		return p.Print(data, c.Columns)
+	}
+	return p.Print(b, c.Columns)
+}
+
+// naturalIDCompare orders ids of the form PREFIX_N by prefix, then by N
+// as a number ("app_2" before "app_11"); other ids as text.
+func naturalIDCompare(a, b string) int {
+	pa, na, oka := splitNumbered(a)
+	pb, nb, okb := splitNumbered(b)
+	if !oka || !okb || pa != pb {
+		return strings.Compare(a, b)
+	}
+	return cmp.Or(cmp.Compare(na, nb), strings.Compare(a, b))
+}
+
+func splitNumbered(id string) (string, int, bool) {
+	i := strings.LastIndexByte(id, '_')
+	if i < 0 {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(id[i+1:])
+	return id[:i], n, err == nil
 }
