@@ -3,9 +3,12 @@ package bulkjob_test
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/orgctl/orgctl/client/sandbox"
@@ -16,21 +19,67 @@ import (
 )
 
 // org is a sandbox org on loopback with a Factory on it, run from a
-// directory of the test's own, so a file's messages name it as given.
+// directory of the test's own, so a file's messages name it as given. A
+// request can be made to lose its answer, as a network does: applied by
+// the sandbox with no answer back (drop), or never arriving (lose).
 type org struct {
 	t           *testing.T
 	f           *cli.Factory
 	out, errOut *bytes.Buffer
 	api         *sandbox.Server
 	dir         string
+
+	mu      sync.Mutex
+	dropped map[string]bool // "METHOD /path": applied, then the connection closed
+	lost    map[string]bool // "METHOD /path": the connection closed before the sandbox sees it
+	once    map[string]bool // "METHOD /path": dropped the next time only
 }
 
 func newOrg(t *testing.T) *org {
 	t.Helper()
-	f, out, errOut, api := clitest.SandboxFactory(t, "table")
-	dir := t.TempDir()
-	t.Chdir(dir)
-	return &org{t: t, f: f, out: out, errOut: errOut, api: api, dir: dir}
+	f, out, errOut := clitest.Buffered(t, "")
+	o := &org{t: t, f: f, out: out, errOut: errOut, api: sandbox.New(sandbox.Options{Points: 100000}),
+		dropped: map[string]bool{}, lost: map[string]bool{}, once: map[string]bool{}}
+	hs := httptest.NewServer(http.HandlerFunc(o.serve))
+	t.Cleanup(hs.Close)
+	t.Setenv("ORGCTL_BASE_URL", hs.URL)
+	t.Setenv("ORGCTL_TOKEN", o.api.AdminToken())
+	t.Setenv("ORGCTL_OUTPUT", "table")
+	t.Setenv("ORGCTL_BUDGET_POINTS", "100000")
+	o.dir = t.TempDir()
+	t.Chdir(o.dir)
+	return o
+}
+
+func (o *org) serve(w http.ResponseWriter, r *http.Request) {
+	o.mu.Lock()
+	k := r.Method + " " + r.URL.Path
+	drop, lose := o.dropped[k], o.lost[k]
+	if o.once[k] {
+		drop, o.once[k] = true, false
+	}
+	o.mu.Unlock()
+	if drop {
+		o.api.ServeHTTP(httptest.NewRecorder(), r)
+	}
+	if drop || lose {
+		if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+			conn.Close()
+		}
+		return
+	}
+	o.api.ServeHTTP(w, r)
+}
+
+// drop makes every request "METHOD /path" lose its answer after the
+// sandbox applied it; lose, before it arrives; heal undoes both.
+func (o *org) drop(req string)     { o.mu.Lock(); o.dropped[req] = true; o.mu.Unlock() }
+func (o *org) dropOnce(req string) { o.mu.Lock(); o.once[req] = true; o.mu.Unlock() }
+func (o *org) lose(req string)     { o.mu.Lock(); o.lost[req] = true; o.mu.Unlock() }
+func (o *org) heal() {
+	o.mu.Lock()
+	o.dropped, o.lost, o.once = map[string]bool{}, map[string]bool{}, map[string]bool{}
+	o.mu.Unlock()
 }
 
 // write writes a file in the test's directory.
