@@ -14,7 +14,6 @@ import (
 	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/cli/clitest"
-	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families/familytest"
 )
 
@@ -108,15 +107,14 @@ type result struct {
 	e        error
 }
 
-// run runs the command at path ("users create") with args, its requests
-// counted from this run on.
+// run runs the command at path ("users create") with args under the root,
+// as Main runs it, its requests counted from this run on.
 func (o *org) run(path string, args ...string) result {
 	o.t.Helper()
 	o.out.Reset()
 	o.errOut.Reset()
 	o.api.ResetRequests()
-	op := familytest.Op(o.t, strings.Fields(path)...)
-	err := clitest.Execute(o.f, engine.Command(op, o.f), args...)
+	err := familytest.Run(o.f, append(strings.Fields(path), args...)...)
 	r := result{out: o.out.String(), err: o.errOut.String(), code: cli.ExitCode(err), e: err}
 	if err != nil {
 		r.err += "orgctl: " + err.Error() + "\n"
