@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/orgctl/orgctl/client/sandbox"
 	"github.com/orgctl/orgctl/cmd/cli"
@@ -25,12 +26,30 @@ func TestFirstBodyLine(t *testing.T) {
 		{"", ""},
 		{"  \n\n  Service Unavailable\nmore detail\n", "Service Unavailable"},
 		{"one line", "one line"},
+		// a CR left in would send the cursor back over the line
+		{"Bad Gateway\r\n<html>", "Bad Gateway"},
 		{long, strings.Repeat("x", 120) + "…"},
 		{strings.Repeat("x", 120), strings.Repeat("x", 120)},
 	} {
 		if got := firstBodyLine([]byte(tc.body)); got != tc.want {
 			t.Errorf("firstBodyLine(%q) = %q, want %q", tc.body, got, tc.want)
 		}
+	}
+}
+
+func TestFirstBodyLineCutsWholeCharacters(t *testing.T) {
+	// 119 ASCII bytes then a two-byte character: a cut at byte 120 would
+	// split it and print invalid UTF-8.
+	body := strings.Repeat("a", 119) + "é and more"
+	got := firstBodyLine([]byte(body))
+	if !utf8.ValidString(got) {
+		t.Fatalf("firstBodyLine cut a character in two: %q", got)
+	}
+	if !strings.HasSuffix(got, "…") || !strings.HasPrefix(got, strings.Repeat("a", 119)) {
+		t.Errorf("firstBodyLine(%q) = %q: want the first 120 characters at most, then …", body, got)
+	}
+	if n := utf8.RuneCountInString(strings.TrimSuffix(got, "…")); n > 120 {
+		t.Errorf("kept %d characters, want at most 120", n)
 	}
 }
 

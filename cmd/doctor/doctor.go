@@ -306,10 +306,13 @@ func probe(ctx context.Context, rt http.RoundTripper, url string) (*http.Respons
 	return resp, body, err
 }
 
+// firstBodyLine is the start of an error page for one line of doctor's:
+// at most 120 characters, cut between characters, without the line end.
 func firstBodyLine(b []byte) string {
 	s, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
-	if len(s) > 120 {
-		s = s[:120] + "…"
+	s = strings.TrimSpace(s)
+	if r := []rune(s); len(r) > 120 {
+		s = string(r[:120]) + "…"
 	}
 	return s
 }
