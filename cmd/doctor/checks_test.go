@@ -260,6 +260,8 @@ func TestCheckConfigFile(t *testing.T) {
 		{name: "not YAML", file: "base_url: [unclosed\n", status: checkFail, hint: "fix the file by hand"},
 		{name: "a config that does not load", file: "timeout: forever\n", loadErr: errors.New("timeout: not a duration"),
 			status: checkFail, says: []string{"timeout: not a duration"}, hint: "or see `orgctl config list`"},
+		{name: "a bad value from the environment, no file", loadErr: errors.New("invalid timeout (from ORGCTL_TIMEOUT)"),
+			status: checkFail, says: []string{"ORGCTL_TIMEOUT"}, hint: "fix the value where it is set"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clitest.Isolate(t)
@@ -287,8 +289,10 @@ func TestCheckConfigFile(t *testing.T) {
 			if !strings.Contains(c.Hint, tc.hint) || (tc.status == checkFail && c.Hint == "") {
 				t.Errorf("hint %q, want one with %q", c.Hint, tc.hint)
 			}
-			if tc.loadErr != nil && !strings.Contains(c.Hint, path) {
-				t.Errorf("hint %q does not name the file %s", c.Hint, path)
+			// The hint names the file when there is one, and never one that
+			// is not there.
+			if tc.loadErr != nil && strings.Contains(c.Hint, path) != (tc.file != "") {
+				t.Errorf("hint %q: names %s %v, want %v", c.Hint, path, strings.Contains(c.Hint, path), tc.file != "")
 			}
 		})
 	}

@@ -151,12 +151,19 @@ func runDoctor(ctx context.Context, f *cli.Factory) []doctorCheck {
 func checkConfigFile(loadErr error) doctorCheck {
 	c := doctorCheck{Name: "config"}
 	path := settings.ConfigPath()
+	_, statErr := os.Stat(path)
+	noFile := errors.Is(statErr, os.ErrNotExist)
 	if loadErr != nil {
 		c.Status, c.Detail = checkFail, loadErr.Error()
-		c.Hint = fmt.Sprintf("fix %s, or see `orgctl config list`", path)
+		// The error says where the value was set; the file is only named
+		// when there is one to fix.
+		c.Hint = "fix the value where it is set, or see `orgctl config list` (each setting and where it comes from)"
+		if !noFile {
+			c.Hint = fmt.Sprintf("fix the value where it is set (the file is %s), or see `orgctl config list`", path)
+		}
 		return c
 	}
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+	if noFile {
 		c.Status, c.Detail = checkOK, fmt.Sprintf("no config file at %s: settings come from the environment and defaults", path)
 		return c
 	}
