@@ -218,28 +218,26 @@ func (r *Records) fit(width int) {
 	if width <= 0 {
 		return
 	}
-	for i, f := range r.fields[:n-1] {
-		if over := r.used() + lastWidth - width; over > 0 && isIDColumn(Column{Header: f.Header}) && r.widths[i] > idFloor {
-			r.widths[i] = max(idFloor, r.widths[i]-over)
-			r.cut[i] = true
+	// The columns before the last are fitted as a table's are (fitTable's
+	// fit), in the width the last field leaves them: ids cut in the middle
+	// down to idFloor, then optional fields left out from the right. Other
+	// columns, keys among them, keep their width and push their line.
+	f := newFit(r.widths[:n-1], width-lastWidth-2)
+	isID := func(i int) bool { return isIDColumn(Column{Header: r.fields[i].Header}) }
+	if !f.shrink(isID, func(i int) int { return min(r.widths[i], idFloor) }) {
+		for i := n - 2; i >= 0 && f.total() > f.width; i-- {
+			if r.fields[i].Optional {
+				f.keep[i] = false
+			}
 		}
 	}
-	for i := n - 2; i >= 0 && r.used()+lastWidth > width; i-- {
-		if r.fields[i].Optional {
+	for i := range f.limit {
+		r.cut[i] = f.limit[i] < r.widths[i]
+		r.widths[i] = f.limit[i]
+		if !f.keep[i] {
 			r.widths[i] = 0
 		}
 	}
-}
-
-// used is the width the columns before the last take, with their gaps.
-func (r *Records) used() int {
-	u := 0
-	for _, wd := range r.widths[:len(r.widths)-1] {
-		if wd > 0 {
-			u += wd + 2
-		}
-	}
-	return u
 }
 
 // row lays out one table line, in display columns as the table is (a CJK
