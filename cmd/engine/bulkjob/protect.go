@@ -8,8 +8,10 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/orgctl/orgctl/client/kinds"
+	"github.com/orgctl/orgctl/client/resolve"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine/send"
 )
@@ -38,16 +40,30 @@ func (j *checkPass) noteTargets(line int, refs []send.Ref) {
 			j.targets[r.Kind.Name] = set
 		}
 		if h := targetHash(r.Kind, r.ByID, r.Text); set[h].line == 0 {
-			set[h] = target{line: line, renames: r.Renames}
+			t := target{line: line, renames: r.Renames, byID: r.ByID}
+			if !r.ByID {
+				t.lower = lowerHash(r.Text)
+			}
+			set[h] = t
 		}
 	}
 }
 
-// target is a row's target as noted: the first line naming it, and
-// whether that row renames it.
+// target is a row's target as noted: the first line naming it, whether
+// that row renames it, and whether it names it by id; a name also by its
+// lower case, by which a lookup finds the object when no name matches
+// it exactly.
 type target struct {
 	line    int
 	renames bool
+	byID    bool
+	lower   uint64
+}
+
+// lowerHash is a name as a lookup compares it when no name matches it
+// exactly: without regard to case.
+func lowerHash(text string) uint64 {
+	return maphash.String(keySeed.Get(), "lower\x00"+strings.ToLower(text))
 }
 
 // targetHash is how a target is kept: by its id, or by its name as the
@@ -57,6 +73,13 @@ func targetHash(k kinds.Kind, byID bool, text string) uint64 {
 		return maphash.String(keySeed.Get(), "id\x00"+text)
 	}
 	return maphash.String(keySeed.Get(), "key\x00"+k.FoldKey(text))
+}
+
+// refuseTarget is the refusal of a row's target that names the protected
+// object o as text (its id or its name), or nil.
+func (j *bulkJob) refuseTarget(k kinds.Kind, text string, byID bool, t target, o *resolve.Object) error {
+	ref := send.Ref{Kind: k, Text: text, ByID: byID, Renames: t.renames, Arg: len(j.op.Args.Params) - 1}
+	return send.RefuseRef(j.op, ref, o)
 }
 
 // refuseProtected reads the list of each kind the rows' targets are of
@@ -80,7 +103,18 @@ func (j *bulkJob) refuseProtected(ctx context.Context, errOut io.Writer) error {
 			return err
 		}
 		set := j.checked.targets[kind]
-		for _, o := range objs {
+		// A name finds the objects it matches exactly, else those it
+		// matches but for case, as the row's lookup will find them.
+		exact := map[uint64]bool{}
+		byLower := map[uint64][]int{}
+		for i, o := range objs {
+			exact[targetHash(k, false, o.Key)] = true
+			if o.Protected != "" {
+				byLower[lowerHash(o.Key)] = append(byLower[lowerHash(o.Key)], i)
+			}
+		}
+		for i := range objs {
+			o := &objs[i]
 			if o.Protected == "" {
 				continue
 			}
@@ -93,14 +127,28 @@ func (j *bulkJob) refuseProtected(ctx context.Context, errOut io.Writer) error {
 				if !ok {
 					continue
 				}
-				ref := send.Ref{Kind: k, Text: text, ByID: byID, Renames: t.renames, Arg: len(j.op.Args.Params) - 1}
-				if err := send.RefuseRef(j.op, ref, &o); err != nil {
+				if err := j.refuseTarget(k, text, byID, t, o); err != nil {
+					probs = append(probs, problem{t.line, err.Error()})
+				}
+			}
+		}
+		for h, t := range set {
+			if t.byID || exact[h] {
+				continue // by id, or a name some object has exactly: seen above
+			}
+			for _, i := range byLower[t.lower] {
+				if err := j.refuseTarget(k, objs[i].Key, false, t, &objs[i]); err != nil {
 					probs = append(probs, problem{t.line, err.Error()})
 				}
 			}
 		}
 	}
-	sort.SliceStable(probs, func(a, b int) bool { return probs[a].line < probs[b].line })
+	sort.Slice(probs, func(a, b int) bool {
+		if probs[a].line != probs[b].line {
+			return probs[a].line < probs[b].line
+		}
+		return probs[a].msg < probs[b].msg
+	})
 	if len(probs) == 0 {
 		return nil
 	}
