@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prints orgctl's start-up time for `--version` and `users list --help` as a
-# multiple of the floor: a cobra+viper program with 150 commands kept in
+# Prints orgctl's start-up time for `--version`, `users list --help`,
+# `--help` and a completion request as a multiple of the floor: a cobra+viper program with 150 commands kept in
 # ../shared/bench/floor, built in a temporary directory (never in the repo).
 # Beside them, two references: the floor with an HTTPS client linked in,
 # and the floor with every library orgctl links imported for its init
@@ -107,6 +107,8 @@ ratio() { # name, orgctl command, floor command
 
 ratio "--version" "$tmp/orgctl --version" "$tmp/floor --version"
 ratio "users list --help" "$tmp/orgctl users list --help" "$tmp/floor fam1 op1 --help"
+ratio "--help" "$tmp/orgctl --help" "$tmp/floor --help"
+ratio "completion" "$tmp/orgctl __complete users li" "$tmp/floor __complete fam1 o"
 ratio "floor + HTTPS client" "$tmp/floor-https --version" "$tmp/floor --version" | sed 's|orgctl / floor|    it / floor|'
 ratio "floor + orgctl's deps" "$tmp/floor-deps --version" "$tmp/floor --version" | sed 's|orgctl / floor|    it / floor|'
 # orgctl against that reference, in rounds of its own: what orgctl's own

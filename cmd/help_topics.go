@@ -316,7 +316,8 @@ Examples:
 // newHelpCmd is `orgctl help [COMMAND|TOPIC]`: a topic, a command's help,
 // or, for anything else, exit 2 with the nearest topics and commands.
 func newHelpCmd(root *cobra.Command, width int) *cobra.Command {
-	c := helpStub()
+	c := &cobra.Command{Use: "help [COMMAND | TOPIC]",
+		Short: "Help about any command, or a topic: " + strings.Join(topicNames(), ", ")}
 	c.Long = "Help about any command, or one of these topics:\n\n" + topicList() +
 		"\nExample: orgctl help exit-codes"
 	c.ValidArgsFunction = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -353,14 +354,6 @@ func newHelpCmd(root *cobra.Command, width int) *cobra.Command {
 		return unknownTopic(root, strings.Join(args, " "), topicNames())
 	}
 	return c
-}
-
-// helpStub is the help command's name and summary, without its topics'
-// pages and completions: all a command line that names a family or tool
-// needs of it.
-func helpStub() *cobra.Command {
-	return &cobra.Command{Use: "help [COMMAND | TOPIC]",
-		Short: "Help about any command, or a topic: " + strings.Join(topicNames(), ", ")}
 }
 
 // topicNames are the help topics' names, in their order.

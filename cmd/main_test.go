@@ -16,9 +16,7 @@ import (
 
 	"github.com/orgctl/orgctl/client"
 	"github.com/orgctl/orgctl/cmd/cli"
-	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/families"
-	"github.com/orgctl/orgctl/cmd/families/familytest"
 	"github.com/orgctl/orgctl/cmd/version"
 )
 
@@ -123,34 +121,39 @@ func TestMain_ExitStatusAndStreams(t *testing.T) {
 	}
 }
 
-func TestLineWords(t *testing.T) {
+func TestFamilyWord(t *testing.T) {
 	for _, tc := range []struct {
-		args           []string
-		first, fam, op string
+		args       []string
+		first, fam string
 	}{
-		{nil, "", "", ""},
-		{[]string{"users", "list"}, "users", "users", "list"},
-		{[]string{"--profile", "ci", "groups", "list"}, "groups", "groups", "list"},
-		{[]string{"-o", "json", "--jq", ".[]", "apps", "list"}, "apps", "apps", "list"},
-		{[]string{"--output", "yaml", "--template", "{{.}}", "--max-wait", "1m", "--timeout", "5s", "folders"}, "folders", "folders", ""},
-		{[]string{"--profile=ci", "-ojson", "--debug", "-q", "spaces"}, "spaces", "spaces", ""},
-		{[]string{"--sandbox", "--insecure-http", "user", "get", "u"}, "user", "user", "get"},
-		{[]string{"--", "themes"}, "themes", "themes", ""},
-		{[]string{"--", "users", "list"}, "users", "users", ""},
-		{[]string{"--"}, "", "", ""},
-		{[]string{"--profile"}, "", "", ""},
-		{[]string{"--debug"}, "", "", ""},
-		{[]string{"help", "users"}, "help", allFamilies, ""},
-		{[]string{"completion", "bash"}, "completion", allFamilies, ""},
-		{[]string{cobra.ShellCompRequestCmd, "users", ""}, cobra.ShellCompRequestCmd, allFamilies, ""},
-		{[]string{cobra.ShellCompNoDescRequestCmd, "gr"}, cobra.ShellCompNoDescRequestCmd, allFamilies, ""},
-		{[]string{"-o", "json", "help"}, "help", allFamilies, ""},
-		{[]string{"--columns", "id,email", "users", "list"}, "users", "users", "list"},
-		{[]string{"-qo", "json", "users"}, "users", "users", ""},
-		{[]string{"-oq", "users"}, "users", "users", ""},
-		{[]string{"--jq=.", "users"}, "users", "users", ""},
-		{[]string{"users", "--limit", "5", "list"}, "users", "users", ""},
-		{[]string{"users", "--", "list"}, "users", "users", ""},
+		{nil, "", ""},
+		{[]string{"users", "list"}, "users", "users"},
+		{[]string{"--profile", "ci", "groups", "list"}, "groups", "groups"},
+		{[]string{"-o", "json", "--jq", ".[]", "apps", "list"}, "apps", "apps"},
+		{[]string{"--output", "yaml", "--template", "{{.}}", "--max-wait", "1m", "--timeout", "5s", "folders"}, "folders", "folders"},
+		{[]string{"--profile=ci", "-ojson", "--debug", "-q", "spaces"}, "spaces", "spaces"},
+		{[]string{"--sandbox", "--insecure-http", "user", "get", "u"}, "user", "user"},
+		{[]string{"--", "themes"}, "themes", "themes"},
+		{[]string{"--", "users", "list"}, "users", "users"},
+		{[]string{"--"}, "", ""},
+		{[]string{"--profile"}, "", ""},
+		{[]string{"--debug"}, "", ""},
+		// help and completion requests name the family after them.
+		{[]string{"help", "users"}, "help", "users"},
+		{[]string{"help", "-o", "json", "users", "list"}, "help", "users"},
+		{[]string{"-o", "json", "help"}, "help", ""},
+		{[]string{"help", "help", "perms"}, "help", "perms"},
+		{[]string{"completion", "bash"}, "completion", "completion"},
+		{[]string{cobra.ShellCompRequestCmd, "users", ""}, cobra.ShellCompRequestCmd, "users"},
+		{[]string{cobra.ShellCompRequestCmd, "--profile", ""}, cobra.ShellCompRequestCmd, ""},
+		{[]string{cobra.ShellCompNoDescRequestCmd, "gr"}, cobra.ShellCompNoDescRequestCmd, "gr"},
+		{[]string{cobra.ShellCompRequestCmd, "help", "users", "li"}, cobra.ShellCompRequestCmd, "users"},
+		{[]string{"--columns", "id,email", "users", "list"}, "users", "users"},
+		{[]string{"-qo", "json", "users"}, "users", "users"},
+		{[]string{"-oq", "users"}, "users", "users"},
+		{[]string{"--jq=.", "users"}, "users", "users"},
+		{[]string{"users", "--limit", "5", "list"}, "users", "users"},
+		{[]string{"users", "--", "list"}, "users", "users"},
 	} {
 		first := ""
 		if i := firstWordAt(tc.args); i >= 0 {
@@ -159,16 +162,10 @@ func TestLineWords(t *testing.T) {
 		if first != tc.first {
 			t.Errorf("first word of %q: %q, want %q", tc.args, first, tc.first)
 		}
-		if fam, op := lineWords(tc.args); fam != tc.fam || op != tc.op {
-			t.Errorf("lineWords(%q) = %q, %q, want %q, %q", tc.args, fam, op, tc.fam, tc.op)
+		if fam := familyWord(tc.args); fam != tc.fam {
+			t.Errorf("familyWord(%q) = %q, want %q", tc.args, fam, tc.fam)
 		}
 	}
-}
-
-// familyWord is lineWords' family.
-func familyWord(args []string) string {
-	fam, _ := lineWords(args)
-	return fam
 }
 
 // Every global flag works before the command's words as after them: the
@@ -234,7 +231,7 @@ func TestRootBuildsOnlyTheNamedFamily(t *testing.T) {
 		return nil
 	}
 	f, _ := testFactory(t, &testKeyring{}, "")
-	// A named family (or tool) is the only one there.
+	// A named family (or tool) is built in full, the others as stubs.
 	alone := func(args []string, name string) {
 		t.Helper()
 		root := newRoot(f, familyWord(args))
@@ -242,8 +239,8 @@ func TestRootBuildsOnlyTheNamedFamily(t *testing.T) {
 			t.Errorf("%v: %s, the named command, was not built", args, name)
 		}
 		for _, other := range []string{"users", "groups", "permissions", "releases", "auth", "budget", "completion", "jobs"} {
-			if other != name && sub(root, other) != nil {
-				t.Errorf("%v: %s is there too", args, other)
+			if c := sub(root, other); other != name && (c == nil || c.HasSubCommands()) {
+				t.Errorf("%v: %s is not a stub", args, other)
 			}
 		}
 	}
@@ -260,52 +257,16 @@ func TestRootBuildsOnlyTheNamedFamily(t *testing.T) {
 			}
 		}
 	}
-	for _, args := range [][]string{{"help"}, {"completion", "zsh"}, {cobra.ShellCompRequestCmd, ""}} {
-		root := newRoot(f, familyWord(args))
-		for _, g := range families.All() {
-			if c := sub(root, g.Name); c == nil || !c.HasSubCommands() {
-				t.Errorf("%v: family %s is not whole", args, g.Name)
-			}
+	// Help and completion requests build the family they name.
+	alone([]string{"help", "users", "list"}, "users")
+	alone([]string{cobra.ShellCompRequestCmd, "-o", "json", "groups", "li"}, "groups")
+	alone([]string{"completion", "zsh"}, "completion")
+	// The whole tree is every family and tool in full.
+	root := newRoot(f, allFamilies)
+	for _, g := range families.All() {
+		if c := sub(root, g.Name); c == nil || !c.HasSubCommands() {
+			t.Errorf("family %s is not whole", g.Name)
 		}
-	}
-}
-
-// A command line completes the one command it runs; its siblings stay
-// stubs, which the group's help lists the same.
-func TestRootCompletesOnlyTheCommandRun(t *testing.T) {
-	isolate(t)
-	f, _ := testFactory(t, &testKeyring{}, "")
-	complete := func(c *cobra.Command) bool { return c.Flags().Lookup("limit") != nil || c.Long != "" }
-	for _, args := range [][]string{
-		{"users", "list"}, {"-o", "json", "users", "list", "--limit", "5"}, {"users", "--limit", "5", "list"},
-		{"user", "list", "--help"}, {"users", "attributes", "--help"},
-	} {
-		root := rootFor(f, args)
-		target, _, err := root.Find(args)
-		if err != nil {
-			t.Fatalf("%v: %v", args, err)
-		}
-		users, _, _ := root.Find([]string{"users"})
-		for _, c := range users.Commands() {
-			// offboard, inactive, reclaim and sync are commands of their
-			// own (Group.Extra), not operations: each is built whole,
-			// which costs a few strings.
-			if c.HasSubCommands() || slices.Contains([]string{"offboard", "inactive", "reclaim", "sync"}, c.Name()) {
-				continue
-			}
-			if want := c == target; complete(c) != want {
-				t.Errorf("%v: %s complete = %v, want %v", args, c.CommandPath(), complete(c), want)
-			}
-		}
-	}
-	// Help and completion see every command whole.
-	root := rootFor(f, []string{"help", "users", "list"})
-	if c, _, _ := root.Find([]string{"users", "get"}); !complete(c) {
-		t.Error("help: users get is a stub")
-	}
-	// A stub run by mistake says so rather than doing nothing.
-	if err := engine.Stub(familytest.Op(t, "users", "get")).RunE(&cobra.Command{Use: "get"}, nil); err == nil || !strings.Contains(err.Error(), "before it was built") {
-		t.Errorf("running a stub: %v", err)
 	}
 }
 

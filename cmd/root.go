@@ -27,106 +27,16 @@ import (
 	"github.com/orgctl/orgctl/output/lazy"
 )
 
-// allFamilies asks newRoot for every family in full, rootAlone for none:
-// neither can be a command line's first word.
-const (
-	allFamilies = "*"
-	rootAlone   = "-"
-)
-
-// onlyVersion reports whether args only ask for the version ("--version",
-// "-v"): the root prints it and no family, tool or global flag is
-// reachable, so the root is built alone.
-func onlyVersion(args []string) bool {
-	for _, a := range args {
-		if a != "--version" && a != "-v" {
-			return false
-		}
-	}
-	return len(args) > 0
-}
+// allFamilies asks newRoot for every family and tool in full: no command
+// line's first word is "*".
+const allFamilies = "*"
 
 // newRoot builds the root command with the family (or tool) named by word
-// in full, and no other; allFamilies asks for every one. A word that names
-// none gets every family and tool as a stub with a name and a summary,
-// which is all the root's help and command lookup need: building ~300
-// subcommands for a run that uses one is most of a start-up's cost.
+// in full, every one for allFamilies. The others are stubs with a name and
+// a summary, which is all the root's help and cobra's lookup need:
+// building every family's ~1,900 flags for a run that uses a few is most
+// of a start-up's cost.
 func newRoot(f *cli.Factory, word string) *cobra.Command {
-	return buildRoot(f, word, "", nil)
-}
-
-// rootAndOp builds the tree a command line needs: the family it names,
-// and in it, the command it runs (or asks help of) in full; the family's
-// other commands are stubs, completed only when run. Cobra finds the
-// command in a tree of stubs as in the full tree: the words and flags it
-// steps over on the way are the families' and the root's. named is the
-// operation's command when the named family holds that operation alone
-// (see Group.CommandOf), else nil.
-func rootAndOp(f *cli.Factory, args []string) (root, named *cobra.Command) {
-	if onlyVersion(args) {
-		return newRoot(f, rootAlone), nil
-	}
-	word, op := lineWords(args)
-	if word == allFamilies {
-		return newRoot(f, word), nil
-	}
-	later := map[*cobra.Command]func(){}
-	root = buildRoot(f, word, op, later)
-	if len(later) == 1 {
-		for c, complete := range later {
-			if c.Name() == op {
-				// The family holds the operation the line names and
-				// nothing else: it is the command cobra finds, without a
-				// search.
-				complete()
-				return root, c
-			}
-		}
-	}
-	if c, _, err := root.Find(args); err == nil {
-		if complete := later[c]; complete != nil {
-			complete()
-		}
-	}
-	return root, nil
-}
-
-// printedHelp prints op's help page when args are exactly "FAMILY
-// OPERATION --help" (or -h), op being the operation rootAndOp found, as
-// cobra's execute does: it defines the help flag (so the page lists it),
-// finds it set, and prints the page. Cobra would search the tree twice,
-// and its InitDefaultHelpFlag would first merge the global flags into the
-// operation's own, which the page does not need. False, having printed
-// nothing, for any other line, and where cobra would do something else:
-// the operation parses no flags (--help is an argument), is deprecated (a
-// notice comes first), or -h is not the help flag.
-func printedHelp(op *cobra.Command, args []string) bool {
-	// rootAndOp found op only where the line's first two words are the
-	// family and the operation.
-	if len(args) != 3 || args[2] != "--help" && args[2] != "-h" || op.DisableFlagParsing || op.Deprecated != "" {
-		return false
-	}
-	fs := op.Flags()
-	if fs.Lookup("help") == nil {
-		name := op.DisplayName()
-		if name == "" {
-			name = "this command"
-		}
-		fs.BoolP("help", "h", false, "help for "+name)
-		_ = fs.SetAnnotation("help", cobra.FlagSetByCobraAnnotation, []string{"true"})
-	}
-	h := fs.Lookup("help")
-	if h == nil || h.Value.Type() != "bool" || args[2] != "--help" && fs.ShorthandLookup("h") != h {
-		return false
-	}
-	op.HelpFunc()(op, args)
-	return true
-}
-
-// buildRoot is newRoot, with the named family's operations as stubs when
-// later is set (see Group.command), and only the operation named op in it
-// when op names one (see Group.CommandOf).
-func buildRoot(f *cli.Factory, word, op string, later map[*cobra.Command]func()) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "orgctl <command> <subcommand> [flags]",
 		Short: "Administer an organization through its management API",
@@ -162,12 +72,6 @@ Try it without an org:  orgctl --sandbox users list`,
 	root.SetErr(f.IO.Err)
 	root.SetIn(f.IO.In)
 	root.SetFlagErrorFunc(flagError)
-	if word == rootAlone {
-		// Nothing but --version is on the line: no global flag to define.
-		root.SetUsageFunc(usageWithTopics)
-		root.SetHelpFunc(helpFitting(f.IO.Width))
-		return root
-	}
 
 	pf := root.PersistentFlags()
 	cli.AddGlobalFlags(pf)
@@ -184,55 +88,33 @@ Try it without an org:  orgctl --sandbox users list`,
 	}
 	root.AddGroup(&cobra.Group{ID: "org", Title: "Organization commands:"},
 		&cobra.Group{ID: "tool", Title: "orgctl commands:"})
-	tls := tools(root)
-	// A command line that names a family or tool needs no other: the
-	// root's own help and lookup errors are the only pages that list them.
-	named := slices.ContainsFunc(families.List(), func(fm families.Family) bool { return fm.IsNamed(word) }) || slices.ContainsFunc(tls, func(t tool) bool { return t.name() == word })
 	for _, fm := range families.List() {
 		var c *cobra.Command
-		switch {
-		case word == allFamilies || fm.IsNamed(word):
-			c = fm.Group().CommandOf(f, later, op)
-		case named:
-			continue
-		default:
+		if word == allFamilies || fm.IsNamed(word) {
+			c = fm.Group().Command(f)
+		} else {
 			c = fm.Stub()
 		}
 		c.GroupID = "org"
 		root.AddCommand(c)
 	}
-	for _, t := range tls {
+	for _, t := range tools(root) {
 		var c *cobra.Command
-		switch {
-		case word == allFamilies || t.name() == word:
+		if word == allFamilies || t.name() == word {
 			c = t.build(f)
-		case named:
-			continue
-		default:
+		} else {
 			c = engine.Group{Name: t.use, Short: t.short}.Stub()
 		}
 		c.GroupID = t.group
 		root.AddCommand(c)
 	}
-	var help *cobra.Command
-	if named {
-		// The help command is the root's: a line that names a family or
-		// tool never reaches it, and the root's page, which lists it, is
-		// not printed.
-		help = helpStub()
-	} else {
-		help = newHelpCmd(root, f.IO.Width)
-	}
+	help := newHelpCmd(root, f.IO.Width)
 	help.GroupID = "tool"
 	root.SetHelpCommand(help)
 	root.SetCompletionCommandGroupID("tool")
 	// orgctl's own completion command replaces cobra's: install help per shell.
 	root.CompletionOptions.DisableDefaultCmd = true
-	if word == allFamilies {
-		// Flag completions serve only completion requests, which build
-		// every family: any other command line would wire them for nothing.
-		wireCompletions(f, root)
-	}
+	wireCompletions(f, root)
 	return root
 }
 
@@ -296,10 +178,7 @@ func execute(ctx context.Context, f *cli.Factory, args []string, beforeRun func(
 	if f.Context == nil {
 		f.Context = ctx
 	}
-	root, op := rootAndOp(f, args)
-	if op != nil && printedHelp(op, args) {
-		return nil
-	}
+	root := newRoot(f, familyWord(args))
 	root.SetArgs(args)
 	if beforeRun != nil {
 		root.PersistentPreRun = func(c *cobra.Command, _ []string) {
@@ -338,26 +217,19 @@ func execute(ctx context.Context, f *cli.Factory, args []string, beforeRun func(
 	return err
 }
 
-// lineWords are the words a command line's tree is built for, read in one
-// pass. family names the family (or tool) the line needs in full: its
-// first word, or allFamilies for help and completion requests, which look
-// at the whole tree. op is the word right after the first ("list" in
-// "users list --help"): the operation the line runs, if the family has one
-// of that name; "" when a flag or "--" comes right after the first word,
-// or "--" before it, where cobra might read the words differently.
-func lineWords(args []string) (family, op string) {
+// familyWord names the family (or tool) a command line needs in full: its
+// first word, or for help and completion requests ("help users list",
+// "__complete users li") the first word after that; "" when there is none.
+func familyWord(args []string) string {
 	i := firstWordAt(args)
 	if i < 0 {
-		return "", ""
+		return ""
 	}
-	switch family = args[i]; family {
-	case "help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
-		return allFamilies, ""
+	switch args[i] {
+	case "help", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
+		return familyWord(args[i+1:])
 	}
-	if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && !slices.Contains(args[:i], "--") {
-		op = args[i+1]
-	}
-	return family, op
+	return args[i]
 }
 
 // globalValueFlags are the global flags that take the next word as their

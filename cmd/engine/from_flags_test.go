@@ -53,7 +53,7 @@ func TestEveryWriteTakesFrom(t *testing.T) {
 		}
 	}
 	for _, g := range families.All() {
-		walk(g.Name, g, g.Command(f, nil))
+		walk(g.Name, g, g.Command(f))
 	}
 	if n < 70 {
 		t.Errorf("only %d write commands take --from", n)

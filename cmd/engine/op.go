@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -92,40 +91,13 @@ type Group struct {
 }
 
 // Command builds the group's cobra command with every subcommand.
-// With later set, each operation's command is a stub with a name and a
-// summary (what the group's help lists), and later holds what completes it:
-// a command line runs one of them.
-func (g Group) Command(f *cli.Factory, later map[*cobra.Command]func()) *cobra.Command {
-	return g.CommandOf(f, later, "")
-}
-
-// CommandOf is Command for a command line that runs (or asks help of)
-// the operation named only: with later set and only naming one of the
-// group's operations, the group holds that operation's stub and no other
-// command, since nothing on such a line reaches them. Otherwise it is
-// Command.
-func (g Group) CommandOf(f *cli.Factory, later map[*cobra.Command]func(), only string) *cobra.Command {
-	if later == nil || !slices.ContainsFunc(g.Ops, func(op Op) bool { return op.Name() == only }) {
-		only = ""
-	}
+func (g Group) Command(f *cli.Factory) *cobra.Command {
 	c := g.Stub()
 	for _, op := range g.Placed() {
-		if later == nil {
-			c.AddCommand(Command(op, f))
-			continue
-		}
-		if only != "" && op.Name() != only {
-			continue
-		}
-		oc := Stub(op)
-		later[oc] = func() { wire(op, f, oc) }
-		c.AddCommand(oc)
-	}
-	if only != "" {
-		return c
+		c.AddCommand(Command(op, f))
 	}
 	for _, sub := range g.Groups {
-		c.AddCommand(sub.Command(f, later))
+		c.AddCommand(sub.Command(f))
 	}
 	for _, mk := range g.Extra {
 		c.AddCommand(mk(f))
@@ -184,27 +156,6 @@ func help(op *Placed) string {
 	return b.String()
 }
 
-// Command is the op's command in full: its fields wired as flags and its
-// run as the phases (see wire).
-func Command(op *Placed, f *cli.Factory) *cobra.Command {
-	c := Stub(op)
-	wire(op, f, c)
-	return c
-}
-
-// Stub is the op's command as its group's help lists it. Until wire
-// has run, it has no flags and running it is an error.
-func Stub(op *Placed) *cobra.Command {
-	return &cobra.Command{
-		Use:    op.Use,
-		Short:  op.Help.Short,
-		Hidden: op.Help.Hidden,
-		RunE: func(c *cobra.Command, _ []string) error {
-			return fmt.Errorf("internal error: %s was run before it was built", c.CommandPath())
-		},
-	}
-}
-
 // ColumnsAnnotation holds a command's table column names (a,b,c), which
 // --columns completes.
 const ColumnsAnnotation = "columns"
@@ -217,12 +168,10 @@ func columnNames(cols []output.Column) string {
 	return strings.Join(names, ",")
 }
 
-// wire makes c, the op's stub, the op's command: its help, flags,
-// completion and run function.
-func wire(op *Placed, f *cli.Factory, c *cobra.Command) {
-	c.Long = help(op)
-	c.Example = op.Help.Example
-	c.Annotations = nil
+// Command is the op's command: its help, its fields wired as flags, its
+// completion, and its run as the phases.
+func Command(op *Placed, f *cli.Factory) *cobra.Command {
+	c := &cobra.Command{Use: op.Use, Short: op.Help.Short, Hidden: op.Help.Hidden, Long: help(op), Example: op.Help.Example}
 	facts(op).annotate(c)
 	if names := columnNames(op.Table); names != "" {
 		c.Annotations[ColumnsAnnotation] = names
@@ -305,6 +254,7 @@ func wire(op *Placed, f *cli.Factory, c *cobra.Command) {
 	}
 	wireCompletion(op, f, c)
 	c.RunE = func(c *cobra.Command, args []string) error { return run(op, f, c, args) }
+	return c
 }
 
 // addArgFlags wires Args.Flags: a string flag per argument that has one.

@@ -11,8 +11,8 @@ import (
 
 // Family is an API family as the root lists it. Its commands are
 // declared by build, which runs only for the family a command line names
-// (and for help and completion, which look at the whole tree): declaring
-// every operation of every family costs more than a short command's run.
+// (or for the whole tree, which man pages document): declaring every
+// operation of every family costs more than a short command's run.
 type Family struct {
 	Name    string
 	Aliases []string

@@ -20,7 +20,7 @@ func Root(f *cli.Factory, names ...string) *cobra.Command {
 	root := clitest.Root(f)
 	for _, fm := range families.List() {
 		if slices.ContainsFunc(names, fm.IsNamed) {
-			root.AddCommand(fm.Group().Command(f, nil))
+			root.AddCommand(fm.Group().Command(f))
 		}
 	}
 	if f.Families == nil {
