@@ -176,7 +176,7 @@ func New(o Options) (*Client, error) {
 		wmax = 4 * time.Second
 	}
 	c := &Client{base: u, token: o.Token, ua: o.UserAgent, sender: rt, debug: o.Debug,
-		retry: &retryPolicy{retryMax: retryMax, waitMin: wmin, waitMax: wmax, maxWait: o.MaxWait, notify: o.Notify, sleepUntil: sleepCtx}}
+		retry: &retryPolicy{paced: o.Pacer != nil, retryMax: retryMax, waitMin: wmin, waitMax: wmax, maxWait: o.MaxWait, notify: o.Notify, sleepUntil: sleepCtx}}
 	c.rc = c.retrying(nil)
 	return c, nil
 }
@@ -192,7 +192,7 @@ func (c *Client) retrying(render func(*jsonscan.Reader) any) *retryablehttp.Clie
 		Logger:       nil, // its default logger would print every request to stderr
 		RetryWaitMin: p.waitMin,
 		RetryWaitMax: p.waitMax,
-		RetryMax:     p.retryMax,
+		RetryMax:     p.retryMax + maxBlockedResends, // check holds each kind of retry to its own limit
 		CheckRetry:   p.check,
 		Backoff:      noBackoff,
 		ErrorHandler: retryablehttp.PassthroughErrorHandler,

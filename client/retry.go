@@ -53,6 +53,9 @@ const maxRetryAfter = 1000 * time.Hour
 // by the request's remaining MaxWait and announced: retryablehttp's Backoff
 // gets neither the request's context nor a way to give up.
 type retryPolicy struct {
+	// paced: a pacer has recorded each 429 as a block, which the next
+	// attempt waits out; without one a 429 is the answer.
+	paced      bool
 	retryMax   int
 	waitMin    time.Duration
 	waitMax    time.Duration
@@ -64,18 +67,31 @@ type retryPolicy struct {
 // attempts is one Do call's retry bookkeeping, carried in its context.
 type attempts struct {
 	method, path string
-	n            int           // retries decided so far
+	n            int           // retries decided so far after failures and 5xx
+	blocked      int           // resends after a 429
 	waited       time.Duration // time spent waiting between attempts
 }
 
 type attemptsKey struct{}
 
+// check is the one retry loop's rule, for retryablehttp's CheckRetry:
+// a 429 the pacer has recorded is resent, up to maxBlockedResends times,
+// with no wait of its own (the budget holds the attempt until the block
+// ends); failures and 5xx are retried by checkRetry's rule after a
+// backoff, up to retryMax times.
 func (p *retryPolicy) check(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	st, _ := ctx.Value(attemptsKey{}).(*attempts)
+	if err == nil && p.paced && resp.StatusCode == http.StatusTooManyRequests && ctx.Err() == nil {
+		if st == nil || st.blocked >= maxBlockedResends {
+			return false, nil
+		}
+		st.blocked++
+		return true, nil
+	}
 	retry, cerr := checkRetry(ctx, resp, err)
 	if !retry || cerr != nil {
 		return retry, cerr
 	}
-	st, _ := ctx.Value(attemptsKey{}).(*attempts)
 	if st == nil {
 		return true, nil
 	}

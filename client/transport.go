@@ -129,57 +129,43 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 	return 0
 }
 
-// paceTransport charges every attempt to the budget before it is sent and
-// turns a 429 into a shared block followed by a resend. A 429 was not
-// processed, so resending is safe for any method.
+// paceTransport charges every attempt to the budget before it is sent. A
+// 429 is charged, told to the pacer as a block (every process then waits
+// it out), and handed back to the retry loop, which resends it
+// (retryPolicy.check): a 429 was not processed, so that is safe for any
+// method, and the next attempt's Acquire waits for the block's end.
 type paceTransport struct {
 	next  http.RoundTripper
 	pacer Pacer
 	base  string // URL path prefix up to /api/v2
 }
 
+// maxBlockedResends is how often one request is resent after a 429.
 const maxBlockedResends = 5
 
 func (t *paceTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	path := strings.TrimPrefix(req.URL.Path, t.base)
-	var body []byte
-	if req.Body != nil && req.Body != http.NoBody {
-		b, err := io.ReadAll(req.Body)
-		req.Body.Close()
-		if err != nil {
-			return nil, &notSentError{err}
-		}
-		body = b
+	ticket, err := t.pacer.Acquire(req.Context(), strings.TrimPrefix(req.URL.Path, t.base))
+	if err != nil {
+		return nil, &PacerError{err}
 	}
-	for resend := 0; ; resend++ {
-		ticket, err := t.pacer.Acquire(req.Context(), path)
-		if err != nil {
-			return nil, &PacerError{err}
-		}
-		attempt := req.Clone(req.Context())
-		if body != nil {
-			attempt.Body = io.NopCloser(bytes.NewReader(body))
-			attempt.ContentLength = int64(len(body))
-		}
-		resp, err := t.next.RoundTrip(attempt)
-		if err != nil {
-			var ns *notSentError
-			ticket.Done(!errors.As(err, &ns))
-			return nil, err
-		}
-		if resp.StatusCode == http.StatusTooManyRequests && resend < maxBlockedResends {
+	resp, err := t.next.RoundTrip(req)
+	if err != nil {
+		var ns *notSentError
+		ticket.Done(!errors.As(err, &ns))
+		return nil, err
+	}
+	if resp.StatusCode == http.StatusTooManyRequests {
+		ticket.Done(true)
+		if err := t.pacer.Blocked(parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())); err != nil {
 			io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 			resp.Body.Close()
-			ticket.Done(true)
-			if err := t.pacer.Blocked(parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())); err != nil {
-				return nil, &PacerError{err}
-			}
-			continue
+			return nil, &PacerError{err}
 		}
-		// The charge is dated when the response has been read in full.
-		resp.Body = &settleOnClose{ReadCloser: resp.Body, ticket: ticket}
 		return resp, nil
 	}
+	// The charge is dated when the response has been read in full.
+	resp.Body = &settleOnClose{ReadCloser: resp.Body, ticket: ticket}
+	return resp, nil
 }
 
 type settleOnClose struct {
