@@ -43,7 +43,15 @@ type parameter struct {
 	Name string `yaml:"name"`
 }
 
-var methods = map[string]bool{"get": true, "post": true, "put": true, "patch": true, "delete": true}
+// isMethod reports an operation's key in a path item (not "parameters"
+// or "summary"); a switch, so that nothing is built before main.
+func isMethod(key string) bool {
+	switch strings.ToLower(key) {
+	case "get", "post", "put", "patch", "delete":
+		return true
+	}
+	return false
+}
 
 // ErrNotADescription says the answer was no OpenAPI description with a
 // version: the instance is taken to serve none.
@@ -75,7 +83,7 @@ func Parse(body []byte) (*Description, error) {
 		shared := map[string]bool{}
 		queries(item["parameters"], shared)
 		for method, n := range item {
-			if !methods[strings.ToLower(method)] {
+			if !isMethod(method) {
 				continue
 			}
 			var op struct {
