@@ -23,10 +23,11 @@ import (
 // the sandbox with no answer back (drop), or never arriving (lose).
 type org struct {
 	t           *testing.T
-	f           *cli.Factory
-	out, errOut *bytes.Buffer
+	f           *cli.Factory  // the last run's
+	out, errOut *bytes.Buffer // the last run's output
 	api         *sandbox.Server
 	dir         string
+	keyring     *clitest.Keyring
 
 	mu      sync.Mutex
 	dropped map[string]bool // "METHOD /path": applied, then the connection closed
@@ -36,8 +37,8 @@ type org struct {
 
 func newOrg(t *testing.T) *org {
 	t.Helper()
-	f, out, errOut := clitest.Buffered(t, "")
-	o := &org{t: t, f: f, out: out, errOut: errOut, api: sandbox.New(sandbox.Options{Points: 100000}),
+	clitest.Isolate(t)
+	o := &org{t: t, keyring: &clitest.Keyring{}, api: sandbox.New(sandbox.Options{Points: 100000}),
 		dropped: map[string]bool{}, lost: map[string]bool{}, once: map[string]bool{}}
 	hs := httptest.NewServer(http.HandlerFunc(o.serve))
 	t.Cleanup(hs.Close)
@@ -111,8 +112,10 @@ type result struct {
 // as Main runs it, its requests counted from this run on.
 func (o *org) run(path string, args ...string) result {
 	o.t.Helper()
-	o.out.Reset()
-	o.errOut.Reset()
+	// a Factory of its own, as each process has: nothing a command line
+	// read (its flags) is left for the next
+	f, tio := clitest.Factory(o.t, o.keyring, "")
+	o.f, o.out, o.errOut = f, &tio.Out, &tio.Err
 	o.api.ResetRequests()
 	err := familytest.Run(o.f, append(strings.Fields(path), args...)...)
 	r := result{out: o.out.String(), err: o.errOut.String(), code: cli.ExitCode(err), e: err}
