@@ -28,6 +28,7 @@ type org struct {
 	api         *sandbox.Server
 	dir         string
 	keyring     *clitest.Keyring
+	width       int // > 0: stdout is a terminal this wide
 
 	mu      sync.Mutex
 	dropped map[string]bool // "METHOD /path": applied, then the connection closed
@@ -116,6 +117,9 @@ func (o *org) run(path string, args ...string) result {
 	// read (its flags) is left for the next
 	f, tio := clitest.Factory(o.t, o.keyring, "")
 	o.f, o.out, o.errOut = f, &tio.Out, &tio.Err
+	if o.width > 0 { // stdout a terminal of that width
+		f.IO.OutTTY, f.IO.Width = true, o.width
+	}
 	o.api.ResetRequests()
 	err := familytest.Run(o.f, append(strings.Fields(path), args...)...)
 	r := result{out: o.out.String(), err: o.errOut.String(), code: cli.ExitCode(err), e: err}
