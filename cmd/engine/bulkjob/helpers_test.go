@@ -28,7 +28,8 @@ type org struct {
 	api         *sandbox.Server
 	dir         string
 	keyring     *clitest.Keyring
-	width       int // > 0: stdout is a terminal this wide
+	width       int    // > 0: stdout is a terminal this wide
+	stdin       string // what each run reads on stdin
 
 	mu      sync.Mutex
 	dropped map[string]bool // "METHOD /path": applied, then the connection closed
@@ -115,7 +116,7 @@ func (o *org) run(path string, args ...string) result {
 	o.t.Helper()
 	// a Factory of its own, as each process has: nothing a command line
 	// read (its flags) is left for the next
-	f, tio := clitest.Factory(o.t, o.keyring, "")
+	f, tio := clitest.Factory(o.t, o.keyring, o.stdin)
 	o.f, o.out, o.errOut = f, &tio.Out, &tio.Err
 	if o.width > 0 { // stdout a terminal of that width
 		f.IO.OutTTY, f.IO.Width = true, o.width
