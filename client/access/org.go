@@ -204,21 +204,6 @@ func (g *Group) Universal(typ string) string {
 	return "none"
 }
 
-// LevelRank orders access levels: none 0, use 1, edit 2, own 3; 0 for
-// anything else. A switch, not a map, which would be built before every
-// orgctl command.
-func LevelRank(level string) int {
-	switch level {
-	case "use":
-		return 1
-	case "edit":
-		return 2
-	case "own":
-		return 3
-	}
-	return 0
-}
-
 // ObjectTypes are the types POST /permissions/listObjects answers for.
 var ObjectTypes = []string{"folder", "app", "resource", "resource_configuration"}
 
@@ -331,14 +316,14 @@ func (o *Org) Reach(ctx context.Context, u *User, stage string) (rows []Row, dir
 			var via []string
 			best := 0
 			if l, ok := own[id]; ok {
-				via, best = append(via, "direct"), LevelRank(l)
+				via, best = append(via, "direct"), kinds.LevelRank(l)
 			}
 			for _, g := range groups {
-				if ul := g.Universal(KindOf(t, id)); LevelRank(ul) > 0 {
-					via, best = append(via, "universal through "+g.Name), max(best, LevelRank(ul))
+				if ul := g.Universal(KindOf(t, id)); kinds.LevelRank(ul) > 0 {
+					via, best = append(via, "universal through "+g.Name), max(best, kinds.LevelRank(ul))
 				}
 			}
-			if LevelRank(ob.Level) > best {
+			if kinds.LevelRank(ob.Level) > best {
 				via = append(via, "a group's or a folder's grant")
 			}
 			rows = append(rows, Row{"stage": stage, "user": u.Email, "type": t, "object": o.Name(t, id), "level": ob.Level, "via": strings.Join(via, "; ")})

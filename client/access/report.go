@@ -218,7 +218,7 @@ func why(userID string, groups []*Group, t, id string, eff, direct map[string]ma
 		gl, ok := eff["group/"+GroupID(*g)+"/"+t][id]
 		switch {
 		case !ok:
-		case LevelRank(g.Universal(KindOf(t, id))) >= LevelRank(gl):
+		case kinds.LevelRank(g.Universal(KindOf(t, id))) >= kinds.LevelRank(gl):
 			parts = append(parts, "universal through "+g.Name)
 		default:
 			parts = append(parts, "member of "+g.Name)

@@ -2,6 +2,7 @@ package access
 
 import (
 	"encoding/json"
+	"github.com/orgctl/orgctl/client/kinds"
 	"strings"
 	"testing"
 
@@ -80,13 +81,13 @@ func TestKindOf(t *testing.T) {
 func TestLevelRankOrdersLevels(t *testing.T) {
 	order := []string{"none", "use", "edit", "own"}
 	for i := 1; i < len(order); i++ {
-		if LevelRank(order[i-1]) >= LevelRank(order[i]) {
+		if kinds.LevelRank(order[i-1]) >= kinds.LevelRank(order[i]) {
 			t.Errorf("%s ranks at or above %s", order[i-1], order[i])
 		}
 	}
 	for _, l := range []string{"", "admin", "Own"} {
-		if LevelRank(l) != 0 {
-			t.Errorf("LevelRank(%q) = %d, want 0", l, LevelRank(l))
+		if kinds.LevelRank(l) != 0 {
+			t.Errorf("kinds.LevelRank(%q) = %d, want 0", l, kinds.LevelRank(l))
 		}
 	}
 }

@@ -76,9 +76,6 @@ func (k *Kind) fieldNames() []string {
 }
 
 var (
-	accessLevels    = []string{"none", "use", "edit", "own"}
-	queryLevels     = []string{"none", "use", "edit"}
-	grantLevels     = []string{"use", "edit", "own"}
 	memberRoles     = []string{"admin", "member"}
 	attributeTypes  = []string{"string", "number", "boolean"}
 	groupBoolFields = []string{"user_list_access", "audit_log_access", "unpublished_release_access",
@@ -92,10 +89,10 @@ func Kinds() []*Kind { return kindList.Get() }
 
 var kindList = lazy.Value[[]*Kind]{New: func() []*Kind {
 	group := &Kind{Name: "groups", KeyField: "name", Fields: []Field{
-		{Name: "universal_app_access", Type: tEnum, Enum: accessLevels},
-		{Name: "universal_resource_access", Type: tEnum, Enum: accessLevels},
-		{Name: "universal_workflow_access", Type: tEnum, Enum: accessLevels},
-		{Name: "universal_query_library_access", Type: tEnum, Enum: queryLevels},
+		{Name: "universal_app_access", Type: tEnum, Enum: kinds.AccessLevels},
+		{Name: "universal_resource_access", Type: tEnum, Enum: kinds.AccessLevels},
+		{Name: "universal_workflow_access", Type: tEnum, Enum: kinds.AccessLevels},
+		{Name: "universal_query_library_access", Type: tEnum, Enum: kinds.AccessLevels[:3]}, // a query library is used or edited, never owned
 	}}
 	for _, b := range groupBoolFields {
 		group.Fields = append(group.Fields, Field{Name: b, Type: tBool})
@@ -118,8 +115,8 @@ var kindList = lazy.Value[[]*Kind]{New: func() []*Kind {
 		group,
 		{Name: "folders", KeyField: "folder"},
 		{Name: "grants", KeyField: "subject", Fields: []Field{
-			{Name: "folders", Type: tLevelMap, Enum: grantLevels, Ref: "folders"},
-			{Name: "apps", Type: tLevelMap, Enum: grantLevels, Ref: "apps"},
+			{Name: "folders", Type: tLevelMap, Enum: kinds.AccessLevels[1:], Ref: "folders"},
+			{Name: "apps", Type: tLevelMap, Enum: kinds.AccessLevels[1:], Ref: "apps"},
 		}},
 		{Name: "environments", KeyField: "name", Fields: []Field{
 			{Name: "description", Type: tString},

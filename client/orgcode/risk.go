@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/orgctl/orgctl/client/access"
 	"github.com/orgctl/orgctl/client/kinds"
 )
 
@@ -53,11 +52,11 @@ func (c Change) FieldRisk(fc FieldChange) Risk {
 	return ""
 }
 
-// levelRank orders a field's access level as access.LevelRank does: a
+// levelRank orders a field's access level as kinds.LevelRank does: a
 // level the org left unset ranks as none.
 func levelRank(v any) int {
 	s, _ := v.(string)
-	return access.LevelRank(s)
+	return kinds.LevelRank(s)
 }
 
 // RiskCounts counts the plan's risks.

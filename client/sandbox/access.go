@@ -2,25 +2,13 @@ package sandbox
 
 import (
 	"fmt"
+	"github.com/orgctl/orgctl/client/kinds"
 )
 
 // Effective access, as the service computes it: a subject's level on an
 // object is the highest of its direct grant, the grants on the folders above
 // the object (through every level of nesting), its groups' universal access
 // to the object's kind and, for users and invites, what their groups have.
-
-// levelName names the access levels, lowest first; levelRank is the
-// reverse, 0 for anything else.
-var levelName = []string{"none", "use", "edit", "own"}
-
-func levelRank(level string) int {
-	for i, n := range levelName {
-		if n == level {
-			return i
-		}
-	}
-	return 0
-}
 
 // objectColl is the collection of an object type whose objects have access
 // lists; "" for any other type.
@@ -123,9 +111,9 @@ func (ix *accessIndex) object(typ string, it obj) object {
 // grantSources is what a subject's own grants give it on ob: the direct
 // level, and the highest level inherited with the (nearest) folder giving it.
 func (ix *accessIndex) grantSources(ob object, subject string) (direct, inherited int, from string) {
-	direct = levelRank(ix.grants[ob.typ+"/"+ob.id][subject])
+	direct = kinds.LevelRank(ix.grants[ob.typ+"/"+ob.id][subject])
 	for _, f := range ob.above {
-		if l := levelRank(ix.grants["folder/"+f][subject]); l > inherited {
+		if l := kinds.LevelRank(ix.grants["folder/"+f][subject]); l > inherited {
 			inherited, from = l, f
 		}
 	}
@@ -143,14 +131,14 @@ func (ix *accessIndex) groupEntry(ob object, g obj) (map[string]any, groupAccess
 	direct, inh, from := ix.grantSources(ob, "group/"+id)
 	uni := 0
 	if f := universalField(ob.kind); f != "" {
-		uni = levelRank(fmt.Sprint(g[f]))
+		uni = kinds.LevelRank(fmt.Sprint(g[f]))
 	}
 	level := max(direct, inh, uni)
 	sources := obj{"direct": direct > 0, "universal": uni > 0, "groups": []any{}}
 	if inh > 0 {
 		sources["inherited"] = obj{"id": from, "type": "folder"}
 	}
-	return obj{"subject": obj{"id": id, "type": "group"}, "sources": sources, "accessLevel": levelName[level]},
+	return obj{"subject": obj{"id": id, "type": "group"}, "sources": sources, "accessLevel": kinds.AccessLevels[level]},
 		groupAccess{level, uni > 0}
 }
 
@@ -179,7 +167,7 @@ func (ix *accessIndex) memberEntry(ob object, typ, id string, groups []obj, byGr
 	if inh > 0 {
 		sources["inherited"] = obj{"id": from, "type": "folder"}
 	}
-	return obj{"subject": obj{"id": id, "type": typ}, "sources": sources, "accessLevel": levelName[level]}
+	return obj{"subject": obj{"id": id, "type": typ}, "sources": sources, "accessLevel": kinds.AccessLevels[level]}
 }
 
 // accessList answers who reaches ob: groups, users (disabled ones too: the
@@ -217,7 +205,7 @@ func (ix *accessIndex) levelOf(ob object, subjType, subjID string) string {
 			return "none"
 		}
 		_, ga := ix.groupEntry(ob, g)
-		return levelName[ga.level]
+		return kinds.AccessLevels[ga.level]
 	}
 	byGroup := map[string]groupAccess{}
 	for _, g := range ix.userGroups[subjID] {

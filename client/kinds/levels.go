@@ -1,0 +1,18 @@
+package kinds
+
+// AccessLevels are the access levels a subject can have on an object,
+// lowest first: the one order that reports, plans, org files and the
+// sandbox rank levels by. Query libraries stop at edit; a grant is at
+// least use.
+var AccessLevels = []string{"none", "use", "edit", "own"}
+
+// LevelRank orders access levels as AccessLevels lists them: none 0, use
+// 1, edit 2, own 3; 0 for anything else.
+func LevelRank(level string) int {
+	for i, l := range AccessLevels {
+		if l == level {
+			return i
+		}
+	}
+	return 0
+}
