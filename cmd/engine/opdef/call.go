@@ -457,7 +457,7 @@ func PointerEscape(s string) string {
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
 
-// QueryText is a value as a query parameter spells it: as kinds.Text
+// QueryText is a value as a query parameter spells it: as jsonscan.AsText
 // does, and null as the word, since a query has no null of its own.
 func QueryText(v any) string {
 	if v == nil {
