@@ -238,6 +238,9 @@ func TestUsersSync(t *testing.T) {
 	if strings.Contains(out, "delete former.employee") {
 		t.Errorf("a user the org has disabled is disabled again:\n%s", out)
 	}
+	if !strings.Contains(out, "Unmanaged: 2 live objects are in no file (this plan deletes them but 1 user already disabled, which prune leaves; listed below).") {
+		t.Errorf("the plan says it deletes the user already disabled:\n%s", out)
+	}
 	// admins the file lacks stay, and the notice says so
 	if strings.Contains(out, "delete admin@sandbox.example") || strings.Contains(out, "delete priya.ops") || !strings.Contains(errOut, "2 admins the file lacks are kept") {
 		t.Errorf("admins are disabled, or not said to be kept:\n%s%s", out, errOut)

@@ -230,16 +230,60 @@ func TestUnmanagedAreCappedPerKind(t *testing.T) {
 func TestPruneSaysWhatItLeaves(t *testing.T) {
 	p := plainPlan()
 	p.Prune = true
-	p.Unmanaged = []orgcode.Unmanaged{{Kind: "users", Key: "x@x"}, {Kind: "groups", Key: "admin", Note: orgcode.NoteBuiltin}, {Kind: "groups", Key: "All Users", Note: orgcode.NoteBuiltin}}
+	p.Unmanaged = []orgcode.Unmanaged{{Kind: "users", Key: "gone@x"}, {Kind: "groups", Key: "admin", Note: orgcode.NoteBuiltin}, {Kind: "groups", Key: "All Users", Note: orgcode.NoteBuiltin}}
 	var b bytes.Buffer
 	writePlan(&b, p, ratebudget.DefaultConfig(), false)
 	for _, want := range []string{
 		"Unmanaged: 3 live objects are in no file (this plan deletes them but 2 built-in objects, which prune leaves; listed below).",
-		"\nunmanaged (live, in no file; this plan deletes them):\n",
+		"\nunmanaged (live, in no file; this plan deletes them but 2 built-in objects, which prune leaves):\n",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("lacks %q:\n%s", want, b.String())
 		}
+	}
+}
+
+// A prune deletes what the plan has a delete for; what it leaves (a user
+// already disabled, a built-in group, the org's own settings) the plan
+// must not say it deletes, in any of its forms.
+func TestPruneNeverClaimsToDeleteWhatItLeaves(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		changes   []orgcode.Change
+		unmanaged []orgcode.Unmanaged
+		want      string
+	}{
+		{"everything deleted", []orgcode.Change{{Kind: "users", Key: "a@x", Action: orgcode.Delete}},
+			[]orgcode.Unmanaged{{Kind: "users", Key: "a@x"}}, "this plan deletes them"},
+		{"a disabled user beside one deleted", []orgcode.Change{{Kind: "users", Key: "a@x", Action: orgcode.Delete}},
+			[]orgcode.Unmanaged{{Kind: "users", Key: "a@x"}, {Kind: "users", Key: "old@x", Note: "disabled"}},
+			"this plan deletes them but 1 user already disabled, which prune leaves"},
+		{"nothing deleted", nil,
+			[]orgcode.Unmanaged{{Kind: "users", Key: "old@x", Note: "disabled"}, {Kind: "groups", Key: "admin", Note: orgcode.NoteBuiltin},
+				{Kind: "organization", Key: "organization", Note: "the org's own: never deleted"}},
+			"prune leaves them: 1 built-in object, 1 user already disabled, 1 object of the org's own"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &orgcode.Plan{Prune: true, Changes: tc.changes, Unmanaged: tc.unmanaged}
+			for range tc.changes {
+				p.Steps = append(p.Steps, &orgcode.Step{})
+			}
+			if got := pruned(p); got != tc.want {
+				t.Errorf("pruned = %q, want %q", got, tc.want)
+			}
+			var b, md bytes.Buffer
+			writePlan(&b, p, ratebudget.DefaultConfig(), false)
+			writeMarkdown(&md, p, ratebudget.DefaultConfig())
+			if !strings.Contains(b.String(), "\nunmanaged (live, in no file; "+tc.want+"):\n") {
+				t.Errorf("the unmanaged heading:\n%s", b.String())
+			}
+			if !p.Empty() && !strings.Contains(b.String(), "in no file ("+tc.want+"; listed below).") {
+				t.Errorf("the summary:\n%s", b.String())
+			}
+			if !strings.Contains(md.String(), "in no file ("+tc.want+"):") {
+				t.Errorf("the markdown:\n%s", md.String())
+			}
+		})
 	}
 }
 

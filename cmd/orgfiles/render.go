@@ -244,10 +244,7 @@ func writePlan(w io.Writer, p *orgcode.Plan, bc ratebudget.Config, colour bool) 
 	if len(p.Unmanaged) > 0 && !p.Empty() {
 		what := "not counted as changes; --prune deletes them"
 		if p.Prune {
-			what = "this plan deletes them"
-			if n := builtins(p); n > 0 {
-				what = fmt.Sprintf("this plan deletes them but %s, which prune leaves", plural(n, "built-in object", "built-in objects"))
-			}
+			what = pruned(p)
 		}
 		fmt.Fprintf(w, "Unmanaged: %s in no file (%s; listed below).\n", plural(len(p.Unmanaged), "live object is", "live objects are"), what)
 	}
@@ -285,7 +282,7 @@ func writePlan(w io.Writer, p *orgcode.Plan, bc ratebudget.Config, colour bool) 
 	if len(p.Unmanaged) > 0 {
 		what := "not counted as changes; --prune deletes them"
 		if p.Prune {
-			what = "this plan deletes them"
+			what = pruned(p)
 		}
 		fmt.Fprintf(w, "\nunmanaged (live, in no file; %s):\n", what)
 		for _, group := range unmanagedByKind(p) {
@@ -304,15 +301,46 @@ func writePlan(w io.Writer, p *orgcode.Plan, bc ratebudget.Config, colour bool) 
 	}
 }
 
-// builtins counts the unmanaged objects the org cannot do without.
-func builtins(p *orgcode.Plan) int {
-	n := 0
-	for _, u := range p.Unmanaged {
-		if u.Note == orgcode.NoteBuiltin {
-			n++
+// pruned says what a prune does to the unmanaged objects: it deletes
+// those the plan has a delete for and leaves the rest (the built-in
+// groups, users already disabled, the org's own settings), which the
+// plan must not claim to delete.
+func pruned(p *orgcode.Plan) string {
+	deleted := map[[2]string]bool{}
+	for _, c := range p.Changes {
+		if c.Action == orgcode.Delete {
+			deleted[[2]string{c.Kind, c.Key}] = true
 		}
 	}
-	return n
+	builtin, disabled, other := 0, 0, 0
+	for _, u := range p.Unmanaged {
+		switch {
+		case deleted[[2]string{u.Kind, u.Key}]:
+		case u.Note == orgcode.NoteBuiltin:
+			builtin++
+		case u.Kind == "users":
+			disabled++
+		default:
+			other++
+		}
+	}
+	var left []string
+	if builtin > 0 {
+		left = append(left, plural(builtin, "built-in object", "built-in objects"))
+	}
+	if disabled > 0 {
+		left = append(left, plural(disabled, "user already disabled", "users already disabled"))
+	}
+	if other > 0 {
+		left = append(left, plural(other, "object of the org's own", "objects of the org's own"))
+	}
+	switch {
+	case len(left) == 0:
+		return "this plan deletes them"
+	case builtin+disabled+other == len(p.Unmanaged):
+		return "prune leaves them: " + strings.Join(left, ", ")
+	}
+	return fmt.Sprintf("this plan deletes them but %s, which prune leaves", strings.Join(left, ", "))
 }
 
 func unmanagedByKind(p *orgcode.Plan) [][]orgcode.Unmanaged {
@@ -483,7 +511,7 @@ func writeMarkdown(w io.Writer, p *orgcode.Plan, bc ratebudget.Config) {
 	if len(p.Unmanaged) > 0 {
 		what := "not counted as changes; `--prune` deletes them"
 		if p.Prune {
-			what = "this plan deletes them"
+			what = pruned(p)
 		}
 		fmt.Fprintf(w, "**Unmanaged:** %s in no file (%s):", plural(len(p.Unmanaged), "live object is", "live objects are"), what)
 		for i, group := range unmanagedByKind(p) {
