@@ -123,9 +123,9 @@ func ItemsFromJSON(data []byte, fields []string) ([]Item, error) {
 	return items, nil
 }
 
-// Kind is one way to complete objects of a list: which field is typed and
+// View is one way to complete objects of a list: which field is typed and
 // which one labels it.
-type Kind struct {
+type View struct {
 	// List names the cached list (and the budget family it is fetched from).
 	List string
 	// Value is the field the user types: "id", "name".
@@ -135,7 +135,7 @@ type Kind struct {
 }
 
 // Fields are the item fields the kind reads.
-func (k Kind) Fields() []string { return append([]string{k.Value}, k.Label...) }
+func (k View) Fields() []string { return append([]string{k.Value}, k.Label...) }
 
 // Candidates formats the items whose value starts with prefix as cobra
 // completions: "value\tlabel", or "value" when no label is known. Items
@@ -144,7 +144,7 @@ func (k Kind) Fields() []string { return append([]string{k.Value}, k.Label...) }
 // characters (the shell would type them) are skipped; labels are shown as
 // safetext shows them; repeated values appear once. Spaces
 // are fine: the shell scripts escape them.
-func (k Kind) Candidates(items []Item, prefix string) []string {
+func (k View) Candidates(items []Item, prefix string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, it := range items {

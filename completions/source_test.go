@@ -156,7 +156,7 @@ func TestCandidates(t *testing.T) {
 		{"id": "user_d", "email": "two\nlines"},
 		{"id": "Sales team", "email": ""},
 	}
-	k := Kind{List: "users", Value: "id", Label: []string{"email", "name"}}
+	k := View{List: "users", Value: "id", Label: []string{"email", "name"}}
 	got := k.Candidates(items, "")
 	want := []string{"user_a\tada@example.com", "user_b\tBob", "user_c", "user_d\ttwo lines", "Sales team"}
 	if !reflect.DeepEqual(got, want) {
@@ -182,7 +182,7 @@ func TestCandidatesAreSafe(t *testing.T) {
 		{"id": "ops\x1b[2J", "email": "b@example.com"},
 		{"id": "user_c", "email": "\u202eevil"},
 	}
-	k := Kind{List: "users", Value: "id", Label: []string{"email"}}
+	k := View{List: "users", Value: "id", Label: []string{"email"}}
 	got := k.Candidates(items, "")
 	want := []string{`user_a` + "\t" + `a\x1b]52;c;aGk=\x07@example.com`, "user_c\t" + `\u202eevil`}
 	if !reflect.DeepEqual(got, want) {

@@ -305,18 +305,18 @@ func Changes(prev, now []Row) []Row {
 	return out
 }
 
-// Field is one column of a report: its header and its key in a Row.
-type Field struct{ Header, Key string }
+// ReportColumn is one column of a report: its header and its key in a Row.
+type ReportColumn struct{ Header, Key string }
 
 // ReportFields are the report's columns; ChangeFields those of the changes
 // between two reports.
 var (
-	ReportFields = []Field{{"USER", "user"}, {"ACTIVE", "active"}, {"ADMIN", "admin"},
+	ReportFields = []ReportColumn{{"USER", "user"}, {"ACTIVE", "active"}, {"ADMIN", "admin"},
 		{"OBJECT TYPE", "object_type"}, {"OBJECT", "object"}, {"LEVEL", "level"}, {"VIA", "via"}}
 	// A change's level and its way each have their columns, before and
 	// after, so that an auditor can keep the level changes alone; a user's
 	// own change (new admin, disabled) is said by CHANGE and leaves them empty.
-	ChangeFields = []Field{{"CHANGE", "change"}, {"USER", "user"}, {"OBJECT TYPE", "object_type"},
+	ChangeFields = []ReportColumn{{"CHANGE", "change"}, {"USER", "user"}, {"OBJECT TYPE", "object_type"},
 		{"OBJECT", "object"}, {"LEVEL BEFORE", "level_before"}, {"LEVEL AFTER", "level_after"},
 		{"VIA BEFORE", "via_before"}, {"VIA AFTER", "via_after"}}
 )
@@ -333,11 +333,11 @@ type Provenance struct {
 }
 
 // ProvenanceFields are the columns Stamp adds.
-var ProvenanceFields = []Field{{"REPORTED AT", "reported_at"}, {"ORG", "org"}, {"ORGCTL", "orgctl"}}
+var ProvenanceFields = []ReportColumn{{"REPORTED AT", "reported_at"}, {"ORG", "org"}, {"ORGCTL", "orgctl"}}
 
 // Stamp returns fields and rows with the provenance columns added.
-func (p Provenance) Stamp(fields []Field, rows []Row) ([]Field, []Row) {
-	fs := append(append([]Field(nil), fields...), ProvenanceFields...)
+func (p Provenance) Stamp(fields []ReportColumn, rows []Row) ([]ReportColumn, []Row) {
+	fs := append(append([]ReportColumn(nil), fields...), ProvenanceFields...)
 	at := p.At.UTC().Format(time.RFC3339)
 	out := make([]Row, len(rows))
 	for i, r := range rows {
@@ -354,12 +354,12 @@ func (p Provenance) Stamp(fields []Field, rows []Row) ([]Field, []Row) {
 // WriteCSV writes RFC 4180 CSV with a header row. A cell that a spreadsheet
 // would take for a formula (= + - @, or a tab or carriage return first) gets
 // a leading ' so that it stays text.
-func WriteCSV(w io.Writer, cols []Field, rows []Row) error {
+func WriteCSV(w io.Writer, cols []ReportColumn, rows []Row) error {
 	return WriteTable(output.NewCSVWriter(w), cols, rows)
 }
 
 // WriteTable writes the rows as -o csv prints them, through cw.
-func WriteTable(cw output.TableWriter, cols []Field, rows []Row) error {
+func WriteTable(cw output.TableWriter, cols []ReportColumn, rows []Row) error {
 	rec := make([]string, len(cols))
 	for i, c := range cols {
 		rec[i] = c.Header

@@ -25,7 +25,7 @@ import (
 )
 
 // reachFields are the columns of what a user reaches, before and after.
-var reachFields = []access.Field{{Header: "STAGE", Key: "stage"}, {Header: "USER", Key: "user"}, {Header: "TYPE", Key: "type"},
+var reachFields = []access.ReportColumn{{Header: "STAGE", Key: "stage"}, {Header: "USER", Key: "user"}, {Header: "TYPE", Key: "type"},
 	{Header: "OBJECT", Key: "object"}, {Header: "LEVEL", Key: "level"}, {Header: "VIA", Key: "via"}}
 
 // OffboardOptions are one offboarding, parsed and checked.

@@ -21,7 +21,7 @@ import (
 )
 
 // columnsOf is how a table shows fields.
-func columnsOf(fs []access.Field) []output.Column {
+func columnsOf(fs []access.ReportColumn) []output.Column {
 	out := make([]output.Column, len(fs))
 	for i, f := range fs {
 		out[i] = output.Column{Header: f.Header, Field: f.Key}
@@ -265,13 +265,13 @@ func printChanges(f *cli.Factory, p *output.Printer, o *ReportOptions, prev, row
 	return nil
 }
 
-func printRows(p *output.Printer, rows []access.Row, fields []access.Field) error {
+func printRows(p *output.Printer, rows []access.Row, fields []access.ReportColumn) error {
 	return printReport(p, rows, fields, nil)
 }
 
 // printReport is printRows with CSV that says where it came from (prov,
 // when not nil).
-func printReport(p *output.Printer, rows []access.Row, fields []access.Field, prov *access.Provenance) error {
+func printReport(p *output.Printer, rows []access.Row, fields []access.ReportColumn, prov *access.Provenance) error {
 	if p.Opts.Format == "csv" {
 		if prov != nil {
 			fields, rows = prov.Stamp(fields, rows)
@@ -292,7 +292,7 @@ func printReport(p *output.Printer, rows []access.Row, fields []access.Field, pr
 	return p.Print(b, cols)
 }
 
-func sameFields(a, b []access.Field) bool {
+func sameFields(a, b []access.ReportColumn) bool {
 	if len(a) != len(b) {
 		return false
 	}

@@ -23,7 +23,7 @@ import (
 type objectKind struct {
 	Path  string // list endpoint, fetched without a limit (one request for all)
 	Scope string
-	View  completions.Kind
+	View  completions.View
 }
 
 // completionKind is the completion kind of that name (Field.Complete,
@@ -42,7 +42,7 @@ func completionKind(name string) (objectKind, bool) {
 func viewKind(v kinds.View) objectKind {
 	k := kinds.Of(v.Kind)
 	return objectKind{Path: k.List, Scope: k.Scope,
-		View: completions.Kind{List: ratebudget.Family(k.List), Value: v.Value, Label: v.Label}}
+		View: completions.View{List: ratebudget.Family(k.List), Value: v.Value, Label: v.Label}}
 }
 
 // resolveKind is the registry kind whose names orgctl turns into ids for
@@ -147,7 +147,7 @@ func CompleteKind(f *cli.Factory, kind, toComplete string) (out []string, dir co
 		// or folder path the user would type, with the id beside it. The
 		// list is the one name lookups keep, so either fills it for the other.
 		k := kinds.Of(rk)
-		view := completions.Kind{List: send.NameList(rk), Value: "key", Label: []string{"id"}}
+		view := completions.View{List: send.NameList(rk), Value: "key", Label: []string{"id"}}
 		items := src.Items(context.Background(), view.List, func(ctx context.Context) ([]completions.Item, error) {
 			return fetchNamesForCompletion(ctx, f, cfg, k, deadline)
 		})
@@ -155,7 +155,7 @@ func CompleteKind(f *cli.Factory, kind, toComplete string) (out []string, dir co
 			return out, dir
 		}
 		// Typing an id still completes one.
-		ids := completions.Kind{List: view.List, Value: "id", Label: []string{"key"}}
+		ids := completions.View{List: view.List, Value: "id", Label: []string{"key"}}
 		return ids.Candidates(items, toComplete), dir
 	}
 	items := src.Items(context.Background(), ok.View.List, func(ctx context.Context) ([]completions.Item, error) {

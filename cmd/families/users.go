@@ -246,7 +246,7 @@ func afterCreate(c *opdef.Call) error {
 	}
 	for _, g := range c.LocalStrings("group") {
 		c.Then = append(c.Then, opdef.FollowUp{What: "add the new user to its --group", Path: "/groups/{groupId}/members",
-			Keep: true, Join: "members", JoinKey: g, Joined: "add each --group's new users to it, one request per group",
+			PrintMain: true, Join: "members", JoinKey: g, Joined: "add each --group's new users to it, one request per group",
 			Build: func(created json.RawMessage) (client.Request, error) {
 				var u struct {
 					ID string `json:"id"`

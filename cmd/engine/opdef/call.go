@@ -144,9 +144,9 @@ type FollowUp struct {
 	What  string
 	Path  string // for pricing in the dry run
 	Build func(answer json.RawMessage) (request.Request, error)
-	// Keep prints the main answer, not the follow-up's (adding the new
-	// user to a group answers with the group).
-	Keep bool
+	// PrintMain prints the main answer, not the follow-up's (adding the
+	// new user to a group answers with the group).
+	PrintMain bool
 	// Join is the body's array that a bulk job joins across rows whose
 	// follow-ups go to the same path (one request per group for all the
 	// new users); JoinKey names that path's object as the row gives it,

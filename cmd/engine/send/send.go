@@ -87,7 +87,7 @@ func (s Sender) Send(ctx, mainCtx context.Context, c *opdef.Call, render func(*j
 		if err == nil {
 			r2resp, err = cl.Do(ctx, r2)
 		}
-		if err == nil && !next.Keep {
+		if err == nil && !next.PrintMain {
 			resp = r2resp
 		}
 		if err != nil {
