@@ -34,14 +34,13 @@ type org struct {
 	mu      sync.Mutex
 	dropped map[string]bool // "METHOD /path": applied, then the connection closed
 	lost    map[string]bool // "METHOD /path": the connection closed before the sandbox sees it
-	once    map[string]bool // "METHOD /path": dropped the next time only
 }
 
 func newOrg(t *testing.T) *org {
 	t.Helper()
 	clitest.Isolate(t)
 	o := &org{t: t, keyring: &clitest.Keyring{}, api: sandbox.New(sandbox.Options{Points: 100000}),
-		dropped: map[string]bool{}, lost: map[string]bool{}, once: map[string]bool{}}
+		dropped: map[string]bool{}, lost: map[string]bool{}}
 	hs := httptest.NewServer(http.HandlerFunc(o.serve))
 	t.Cleanup(hs.Close)
 	t.Setenv("ORGCTL_BASE_URL", hs.URL)
@@ -57,9 +56,6 @@ func (o *org) serve(w http.ResponseWriter, r *http.Request) {
 	o.mu.Lock()
 	k := r.Method + " " + r.URL.Path
 	drop, lose := o.dropped[k], o.lost[k]
-	if o.once[k] {
-		drop, o.once[k] = true, false
-	}
 	o.mu.Unlock()
 	if drop {
 		o.api.ServeHTTP(httptest.NewRecorder(), r)
@@ -75,12 +71,11 @@ func (o *org) serve(w http.ResponseWriter, r *http.Request) {
 
 // drop makes every request "METHOD /path" lose its answer after the
 // sandbox applied it; lose, before it arrives; heal undoes both.
-func (o *org) drop(req string)     { o.mu.Lock(); o.dropped[req] = true; o.mu.Unlock() }
-func (o *org) dropOnce(req string) { o.mu.Lock(); o.once[req] = true; o.mu.Unlock() }
-func (o *org) lose(req string)     { o.mu.Lock(); o.lost[req] = true; o.mu.Unlock() }
+func (o *org) drop(req string) { o.mu.Lock(); o.dropped[req] = true; o.mu.Unlock() }
+func (o *org) lose(req string) { o.mu.Lock(); o.lost[req] = true; o.mu.Unlock() }
 func (o *org) heal() {
 	o.mu.Lock()
-	o.dropped, o.lost, o.once = map[string]bool{}, map[string]bool{}, map[string]bool{}
+	o.dropped, o.lost = map[string]bool{}, map[string]bool{}
 	o.mu.Unlock()
 }
 
