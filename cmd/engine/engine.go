@@ -121,6 +121,11 @@ func (e *Engine) print(ctx context.Context, c *Call, resp *client.Response, o Ru
 	if c.Op.Hooks.View != nil {
 		return c.Op.Hooks.View(e.Printer, c, resp.Data)
 	}
+	if e.showsEntries(c) {
+		if entries, err := output.Entries(resp.Data, time.Now()); err == nil && entries != nil {
+			return e.Printer.PrintEntries(entries)
+		}
+	}
 	if x, ok := resp.Rendered(); ok {
 		return e.Printer.WriteRendered(x.(*output.Rendered))
 	}
@@ -128,6 +133,16 @@ func (e *Engine) print(ctx context.Context, c *Call, resp *client.Response, o Ru
 		return e.Printer.PrintCompact(data, c.Columns)
 	}
 	return e.Printer.Print(resp.Data, c.Columns)
+}
+
+// showsEntries reports a get of one object shown to a person: key/value
+// lines, every field the API sent, as users get and groups get show
+// theirs (a one-row table hides the fields that do not fit). Piped, and
+// with -o, --jq, --template or --columns, it prints as any answer.
+func (e *Engine) showsEntries(c *Call) bool {
+	op := c.Op
+	return e.f.IO.OutTTY && !e.Printer.Opts.Structured() && len(e.Printer.Opts.Columns) == 0 &&
+		op.Method == http.MethodGet && !op.List && (op.Use == "get" || strings.HasPrefix(op.Use, "get "))
 }
 
 // renderer is the print phase started early: when the main request's
@@ -138,7 +153,7 @@ func (e *Engine) print(ctx context.Context, c *Call, resp *client.Response, o Ru
 // nothing. nil when print does something else: selects fields, shows a
 // view, or prints pages joined (--all) or a follow-up's answer.
 func (e *Engine) renderer(c *Call, o RunOptions) func(*jsonscan.Reader) any {
-	if o.JSON != nil || c.Op.Hooks.View != nil || keeps(c) != nil || c.Pages.All || len(c.Then) > 0 || e.namesShown(c) {
+	if o.JSON != nil || c.Op.Hooks.View != nil || keeps(c) != nil || c.Pages.All || len(c.Then) > 0 || e.namesShown(c) || e.showsEntries(c) {
 		return nil
 	}
 	render := e.Printer.Renderer(c.Columns)
