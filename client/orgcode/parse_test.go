@@ -157,7 +157,7 @@ func TestNormAndEqual(t *testing.T) {
 }
 
 func TestDiffFields(t *testing.T) {
-	users, vars := KindNamed("users"), KindNamed("config-vars")
+	users, groups, vars := KindNamed("users"), KindNamed("groups"), KindNamed("config-vars")
 	for _, tc := range []struct {
 		name string
 		k    *Kind
@@ -171,6 +171,10 @@ func TestDiffFields(t *testing.T) {
 			map[string]any{"first_name": "A", "admin": true}, map[string]any{"first_name": "B"}, []string{"first_name B->A", "admin <nil>->true"}},
 		{"numbers are numbers however they came", users,
 			map[string]any{"attributes": map[string]any{"level": int64(3)}}, map[string]any{"attributes": map[string]any{"level": float64(3)}}, nil},
+		{"members by email in any case, entry by entry", groups,
+			map[string]any{"members": map[string]any{"Ada@X.example": "admin", "new@x": "member"}},
+			map[string]any{"members": map[string]any{"ada@x.example": "member", "old@x": "member"}},
+			[]string{"members.Ada@X.example member->admin", "members.new@x -->member", "members.old@x member->-"}},
 		{"a secret's value is set, never compared", vars,
 			map[string]any{"secret": true, "values": map[string]any{"production": "${ORGCTL_SECRET_X}", "qa": "${ORGCTL_SECRET_Y}"}},
 			map[string]any{"secret": true, "values": map[string]any{"production": "****"}},

@@ -326,16 +326,23 @@ func diffFields(k *Kind, d, ld *Doc) []FieldChange {
 		case tLevelMap, tScalarMap, tEnvMap:
 			nm, _ := nv.(map[string]any)
 			om, _ := ov.(map[string]any)
-			keys := map[string]bool{}
+			// Members are users by email, which has no case: an entry the
+			// file writes in another case than the org is the same entry,
+			// compared once under the file's spelling.
+			fold := fd.Ref == "users"
+			keys, inFile := map[string]bool{}, map[string]bool{}
 			for key := range nm {
 				keys[key] = true
+				inFile[strings.ToLower(key)] = true
 			}
 			for key := range om {
-				keys[key] = true
+				if !fold || !inFile[strings.ToLower(key)] {
+					keys[key] = true
+				}
 			}
 			for _, key := range sortedKeys(keys) {
-				a, inOld := lookup(om, key, fd.Ref == "users")
-				b, inNew := lookup(nm, key, fd.Ref == "users")
+				a, inOld := lookup(om, key, fold)
+				b, inNew := lookup(nm, key, fold)
 				if fd.Type == tEnvMap && d.Fields["secret"] == true && inOld && inNew {
 					continue // a secret's live value is masked: it can be set, never compared
 				}

@@ -146,6 +146,11 @@ func TestEditsPlanApplyAndSettle(t *testing.T) {
 			},
 			want: []string{"update groups editor members.dev.lee@sandbox.example",
 				"update groups support members.ana.viewer@sandbox.example members.dev.lee@sandbox.example"}},
+		{name: "a member written in another case than the org's, made an admin",
+			edit: func(t *testing.T, dir string) {
+				replace(t, dir, "groups/support.yaml", "  ana.viewer@sandbox.example: member\n", "  Ana.Viewer@Sandbox.example: admin\n")
+			},
+			want: []string{"update groups support members.Ana.Viewer@Sandbox.example"}},
 		{name: "nested folders, parents first",
 			edit: func(t *testing.T, dir string) {
 				put(t, dir, "folders/app/Finance/Q1.yaml", "folder: app:/Finance/Q1\n")
