@@ -499,7 +499,7 @@ func (r *profilesRun) print(results []*profileResult) error {
 		for _, t := range got {
 			j := slices.IndexFunc(tables, func(u output.Table) bool { return slices.Equal(u.Header, t.Header) })
 			if j < 0 {
-				tables = append(tables, output.Table{Header: t.Header})
+				tables = append(tables, output.Table{Header: t.Header, Marks: t.Marks})
 				j = len(tables) - 1
 			}
 			for _, row := range t.Rows {
@@ -536,6 +536,11 @@ func (r *profilesRun) printTable(t output.Table) error {
 	cols := make([]output.Column, len(header))
 	for i, h := range header {
 		cols[i] = output.Column{Header: strings.ToUpper(strings.ReplaceAll(h, "-", " ")), Field: fmt.Sprintf("c%d", i)}
+		// the command's own marks: its key stays whole, as in its own
+		// table, and its optional columns are the first to go
+		if i > 0 && i-1 < len(t.Marks) {
+			cols[i].Key, cols[i].Optional = t.Marks[i-1].Key, t.Marks[i-1].Optional
+		}
 	}
 	objs := make([]map[string]string, len(t.Rows))
 	for i, row := range t.Rows {

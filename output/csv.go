@@ -34,8 +34,8 @@ func (c *CSVWriter) Write(row []string) error {
 	return c.w.Write(c.cells)
 }
 
-// Header writes a table's header row, as a row.
-func (c *CSVWriter) Header(names []string) error { return c.Write(names) }
+// Header writes a table's header row, as a row; CSV has no marks.
+func (c *CSVWriter) Header(names []string, _ []Mark) error { return c.Write(names) }
 
 // Flush writes what is buffered and returns the first error met.
 func (c *CSVWriter) Flush() error {
@@ -55,7 +55,7 @@ func (p *Printer) csvValue(w *bufio.Writer, r *jsonscan.Reader, cols []Column, e
 		for i, c := range cols {
 			names[i] = ColumnName(c)
 		}
-		return cw.Header(names)
+		return cw.Header(names, MarksOf(cols))
 	}
 	err := eachRecord(r, func() error {
 		if rr == nil {

@@ -354,10 +354,12 @@ func (c *CSVRecords) Write(values ...any) error {
 	if !c.header {
 		c.header = true
 		names := make([]string, len(c.fields))
+		marks := make([]Mark, len(c.fields))
 		for i, f := range c.fields {
 			names[i] = f.Name
+			marks[i] = Mark{Key: f.Key, Optional: f.Optional}
 		}
-		c.w.Header(names)
+		c.w.Header(names, marks)
 	}
 	c.cells = csvCells(c.cells[:0], values)
 	c.w.Write(c.cells)

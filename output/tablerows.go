@@ -7,12 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // TableWriter writes tables as -o csv prints them: each table's header
-// row, then its rows.
+// row, then its rows. Header's marks (nil, or one per name) say how a
+// table fitted to a terminal treats each column; CSV has no use for them,
+// a parent that joins runs' tables does.
 type TableWriter interface {
-	Header(names []string) error
+	Header(names []string, marks []Mark) error
 	Write(row []string) error
 	Flush() error
 }
@@ -26,8 +29,26 @@ func (p *Printer) TableWriter(w io.Writer) TableWriter {
 	return NewCSVWriter(w)
 }
 
-// rowsWriter writes each table as JSON Lines: a line {"header":[...]}, then
-// a line {"row":[...]} per row, every cell a string. A parent that joins
+// Mark is what a table fitted to a terminal must know of a column beyond
+// its header (see Column): a key stays whole, an optional column is left
+// out first.
+type Mark struct {
+	Key      bool `json:"key,omitempty"`
+	Optional bool `json:"optional,omitempty"`
+}
+
+// MarksOf are cols' marks, one per column.
+func MarksOf(cols []Column) []Mark {
+	marks := make([]Mark, len(cols))
+	for i, c := range cols {
+		marks[i] = Mark{Key: c.Key, Optional: c.Optional}
+	}
+	return marks
+}
+
+// rowsWriter writes each table as JSON Lines: a line {"header":[...]}
+// (with "marks" when a column has one), then a line {"row":[...]} per
+// row, every cell a string. A parent that joins
 // the tables of several runs reads it (ReadTables): each header is marked
 // as one, so a row that reads like its header stays a row, and no cell
 // carries the spreadsheet guard, which belongs to the CSV a person reads.
@@ -38,6 +59,7 @@ type rowsWriter struct {
 
 type rowsLine struct {
 	Header []string `json:"header,omitempty"`
+	Marks  []Mark   `json:"marks,omitempty"`
 	Row    []string `json:"row,omitempty"`
 }
 
@@ -54,8 +76,12 @@ func (r *rowsWriter) line(l rowsLine) error {
 	return err
 }
 
-func (r *rowsWriter) Header(names []string) error {
-	return r.line(rowsLine{Header: append([]string{}, names...)})
+func (r *rowsWriter) Header(names []string, marks []Mark) error {
+	l := rowsLine{Header: append([]string{}, names...)}
+	if len(marks) == len(names) && slices.ContainsFunc(marks, func(m Mark) bool { return m != Mark{} }) {
+		l.Marks = append([]Mark{}, marks...)
+	}
+	return r.line(l)
 }
 
 func (r *rowsWriter) Write(row []string) error {
@@ -69,9 +95,11 @@ func (r *rowsWriter) Flush() error {
 	return r.err
 }
 
-// Table is one table a run printed: its header and its rows.
+// Table is one table a run printed: its header, its columns' marks (nil
+// when none has one; else one per column) and its rows.
 type Table struct {
 	Header []string
+	Marks  []Mark
 	Rows   [][]string
 }
 
@@ -83,6 +111,7 @@ func ReadTables(b []byte) ([]Table, error) {
 	for {
 		var l struct {
 			Header *[]string `json:"header"`
+			Marks  []Mark    `json:"marks"`
 			Row    *[]string `json:"row"`
 		}
 		err := dec.Decode(&l)
@@ -92,8 +121,10 @@ func ReadTables(b []byte) ([]Table, error) {
 		switch {
 		case err != nil:
 			return nil, fmt.Errorf("unexpected output: %w", err)
+		case l.Header != nil && l.Marks != nil && len(l.Marks) != len(*l.Header):
+			return nil, fmt.Errorf("unexpected output: a table's header with %d columns and %d marks", len(*l.Header), len(l.Marks))
 		case l.Header != nil:
-			tables = append(tables, Table{Header: *l.Header})
+			tables = append(tables, Table{Header: *l.Header, Marks: l.Marks})
 		case l.Row != nil && len(tables) > 0:
 			t := &tables[len(tables)-1]
 			t.Rows = append(t.Rows, *l.Row)

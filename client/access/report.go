@@ -355,16 +355,17 @@ func (p Provenance) Stamp(fields []ReportColumn, rows []Row) ([]ReportColumn, []
 // would take for a formula (= + - @, or a tab or carriage return first) gets
 // a leading ' so that it stays text.
 func WriteCSV(w io.Writer, cols []ReportColumn, rows []Row) error {
-	return WriteTable(output.NewCSVWriter(w), cols, rows)
+	return WriteTable(output.NewCSVWriter(w), cols, nil, rows)
 }
 
-// WriteTable writes the rows as -o csv prints them, through cw.
-func WriteTable(cw output.TableWriter, cols []ReportColumn, rows []Row) error {
+// WriteTable writes the rows as -o csv prints them, through cw; marks
+// (nil, or one per column) are the columns' as a terminal table has them.
+func WriteTable(cw output.TableWriter, cols []ReportColumn, marks []output.Mark, rows []Row) error {
 	rec := make([]string, len(cols))
 	for i, c := range cols {
 		rec[i] = c.Header
 	}
-	cw.Header(rec)
+	cw.Header(rec, marks)
 	for _, r := range rows {
 		for i, c := range cols {
 			rec[i] = r[c.Key]

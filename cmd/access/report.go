@@ -276,7 +276,7 @@ func printReport(p *output.Printer, rows []access.Row, fields []access.ReportCol
 		if prov != nil {
 			fields, rows = prov.Stamp(fields, rows)
 		}
-		return access.WriteTable(p.TableWriter(p.IO.Out), fields, rows)
+		return access.WriteTable(p.TableWriter(p.IO.Out), fields, output.MarksOf(columnsOf(fields)), rows)
 	}
 	if rows == nil {
 		rows = []access.Row{}
