@@ -285,7 +285,7 @@ func (r *profilesRun) runProfile(ctx context.Context, exe string, argv []string,
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	cmd := exec.CommandContext(ctx, exe, argv...)
-	cmd.Env = childEnv()
+	cmd.Env = childEnv(r.f.IO.OutTTY)
 	cmd.Stdout = &res.out
 	cmd.Stderr = stderr
 	if r.stdin != nil {
@@ -714,8 +714,10 @@ func self() (string, error) {
 const parentPipeEnv = "ORGCTL_PARENT_PIPE"
 
 // childEnv is the environment of a profile's run: the caller's, without
-// what would make its output a terminal's or pick another profile.
-func childEnv() []string {
+// what would make its output a terminal's or pick another profile. With
+// terminal (the parent's stdout is one), the run is told that a person
+// reads what it prints (cli.ReadByPerson).
+func childEnv(terminal bool) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
@@ -724,6 +726,9 @@ func childEnv() []string {
 			continue
 		}
 		env = append(env, kv)
+	}
+	if terminal {
+		return append(env, cli.ProfileRunEnv+"="+cli.ProfileRunTerminal)
 	}
 	return append(env, cli.ProfileRunEnv+"=1")
 }

@@ -292,10 +292,11 @@ func printAfter(f *cli.Factory, p *output.Printer, emails []string, after []acce
 }
 
 // loadNamesForPeople reads the lists that name objects when a person reads
-// the output at a terminal. They cost points the offboarding itself does
-// not need, and output for programs names objects by id, as the API does.
+// the output (at a terminal, or in the table a --profiles parent prints
+// there). They cost points the offboarding itself does not need, and
+// output for programs names objects by id, as the API does.
 func loadNamesForPeople(ctx context.Context, f *cli.Factory, p *output.Printer, org *access.Org) error {
-	if !f.IO.OutTTY || p.Opts.Structured() {
+	if !cli.ReadByPerson(f.IO) || p.Opts.Structured() {
 		return nil
 	}
 	return org.LoadObjects(ctx, access.ObjectTypes...)

@@ -24,6 +24,19 @@ func PrinterFor(f *Factory) (*settings.Config, *output.Printer, error) {
 // runs' outputs: -o csv as output.Options.Rows writes it.
 const ProfileRunEnv = "ORGCTL_PROFILE_RUN"
 
+// ProfileRunTerminal is ProfileRunEnv's value when the parent prints to a
+// terminal: the run's own output is a pipe, but a person reads the table
+// the parent joins from it.
+const ProfileRunTerminal = "terminal"
+
+// ReadByPerson reports whether a person reads what the command prints: its
+// stdout is a terminal, or it is a profile's run whose parent's is. Work
+// done only for people (reading the names of objects an answer gives by
+// id) is done when this holds, and skipped for programs.
+func ReadByPerson(io *output.IO) bool {
+	return io.OutTTY || os.Getenv(ProfileRunEnv) == ProfileRunTerminal
+}
+
 // NewPrinter builds the output printer from -o, --jq and --template.
 func NewPrinter(io *output.IO, cfg *settings.Config) (*output.Printer, error) {
 	opts := output.Options{
