@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -159,11 +160,12 @@ func listRun(f *cli.Factory, c *cobra.Command) error {
 
 // jobDrops are the columns a narrow terminal leaves out, in order, before
 // the table would cut COMMAND, which says what the job is: first counts
-// that are 0 in every job, then the time, the input, the other counts.
+// that are 0 in every job, then the input, the other counts, and last
+// where and when it ran, which tell jobs of one command apart.
 var jobDrops = []struct {
 	header string
 	ifZero bool
-}{{"UNKNOWN", true}, {"FAILED", true}, {"UPDATED", false}, {"INPUT", false}, {"UNKNOWN", false}, {"DONE", false}, {"FAILED", false}}
+}{{"UNKNOWN", true}, {"FAILED", true}, {"INPUT", false}, {"UNKNOWN", false}, {"DONE", false}, {"FAILED", false}, {"ROWS", false}, {"TARGET", false}, {"UPDATED", false}}
 
 // fitJobColumns are the job columns that fit width whole, the ID and
 // COMMAND always among them (the table cuts COMMAND only when those two
@@ -174,12 +176,19 @@ func fitJobColumns(docs []map[string]any, width int) []output.Column {
 	for i, c := range jobColumns {
 		widths[i], zero[i] = len(c.Header), true
 		if c.Field == "updated" {
-			widths[i] = max(widths[i], len("59 minutes ago")) // shown relative on a terminal
+			for _, d := range docs { // shown relative on a terminal
+				if t, ok := output.ParseTime(fmt.Sprint(d["updated"])); ok {
+					widths[i] = max(widths[i], runewidth.StringWidth(output.Relative(t, time.Now()))+2)
+				}
+			}
 			zero[i] = false
 			continue
 		}
 		for _, d := range docs {
 			v := output.Lookup(d, c.Field)
+			if c.Value != nil {
+				v = c.Value(d)
+			}
 			widths[i] = max(widths[i], runewidth.StringWidth(fmt.Sprint(v)))
 			if n, ok := v.(int); !ok || n != 0 {
 				zero[i] = false
@@ -254,6 +263,18 @@ var jobColumns = []output.Column{
 	{Header: "UNKNOWN", Field: "counts.unknown"},
 	{Header: "STATE", Field: "state"},
 	{Header: "UPDATED", Field: "updated"},
+	// Last, so that piped rows keep the fields scripts cut by number.
+	{Header: "TARGET", Field: "target", Value: targetHost},
+}
+
+// targetHost is the org a job ran against, as its base URL's host (and
+// port): which of several orgs or Spaces a job was for.
+func targetHost(rec map[string]any) string {
+	t, _ := rec["target"].(string)
+	if u, err := url.Parse(t); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return t
 }
 
 // jobFields are the fields of jobDoc, for --json.

@@ -80,6 +80,10 @@ func (j *bulkJob) carry(id string, target *cli.Target) (bulk.Carry, error) {
 		if !j.quiet {
 			j.f.IO.Notice("orgctl: %s changed since job %s ran this command on it; by their keys, %d of this file's rows were applied then and are not sent again, %d were sent without an answer and are looked up first (--restart ignores that job)",
 				j.in.src.name, e.ID, applied, unsettled)
+			// A job is named by its input's bytes: the edited file's is a
+			// new id, and the old one goes once the new journal has what
+			// it knew. Said, so that nobody looks for the old id later.
+			j.f.IO.Notice("orgctl: this run is job %s, which takes over job %s: `orgctl jobs` lists it in that one's place", id, e.ID)
 		}
 		for k, r := range known {
 			if r.Status == bulk.Sent {
