@@ -28,7 +28,7 @@ func TestRedirectsToAnotherOriginAreRefused(t *testing.T) {
 					t.Errorf("err = %v, want it to say another origin", err)
 				}
 				var ou *OutcomeUnknownError
-				if unknown := errors.As(err, &ou); unknown != !idempotent(method) {
+				if unknown := errors.As(err, &ou); unknown != !changesNothing(Request{Method: method}) {
 					t.Errorf("outcome unknown = %v for %s", unknown, method)
 				}
 				if other.count() != 0 || api.count() != 1 {

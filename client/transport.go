@@ -59,11 +59,17 @@ func defaultTransport(idle int) http.RoundTripper {
 	return t
 }
 
-// changesNothing reports a request whose outcome is never in doubt: an
-// idempotent method, or a POST that only reads (POST /permissions/listObjects
-// needs a read scope). Interrupted or unanswered, it is simply not done.
+// changesNothing reports a request whose outcome is never in doubt: a
+// read (GET, HEAD, OPTIONS), or a POST that only reads (POST
+// /permissions/listObjects needs a read scope). Interrupted or unanswered,
+// it is simply not done. A PUT or DELETE is safe to send again, but
+// unanswered it may have been applied: its outcome is unknown.
 func changesNothing(r Request) bool {
-	return idempotent(r.Method) || strings.HasSuffix(r.Scope, "> Read") || strings.HasSuffix(r.Scope, ":read")
+	switch r.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return true
+	}
+	return strings.HasSuffix(r.Scope, "> Read") || strings.HasSuffix(r.Scope, ":read")
 }
 
 func idempotent(method string) bool {
