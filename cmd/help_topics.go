@@ -33,7 +33,7 @@ var exitCodes = []struct {
 	{cli.ExitNotFound, "not found"},
 	{cli.ExitAuth, "authentication failed (401) or the token lacks the scope the command needs (403)"},
 	{cli.ExitGaveUp, "gave up waiting (`--max-wait`): for the rate budget, for the budget ledger's lock, or for the server's 503/429 backoff or Retry-After"},
-	{cli.ExitOutcomeUnknown, "outcome unknown: a create or update may have been applied but no answer confirmed it (no answer, a 5xx, a redirect, or a 2xx whose body cannot be read); check before retrying (with `--from`: a row's outcome is still unknown)"},
+	{cli.ExitOutcomeUnknown, "outcome unknown: a create, update or delete may have been applied but no answer confirmed it (no answer, a 5xx, a redirect, or a 2xx whose body cannot be read); check before retrying (with `--from`: a row's outcome is still unknown)"},
 	{cli.ExitFindings, "differences or findings: `plan --exit-code` has changes to make (or, with `--fail-on-unmanaged`, live objects in no file), `resources audit --fail-on` has findings at that level; the command itself worked"},
 	{cli.ExitSIGINT, "interrupted by Ctrl-C (SIGINT)"},
 	{cli.ExitSIGTERM, "terminated (SIGTERM)"},
