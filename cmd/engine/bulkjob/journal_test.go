@@ -157,6 +157,31 @@ func TestALostReplayableChangeIsSentAgain(t *testing.T) {
 	}
 }
 
+// A DELETE whose every attempt lost its answer may have been applied:
+// the row is unknown (exit 6), not failed, and the rerun settles it (the
+// group is gone: it was deleted) instead of reporting "not found".
+func TestALostDeleteIsUnknownThenSettled(t *testing.T) {
+	o := newOrg(t)
+	r := o.run("groups list", "-o", "json", "--jq", `.[] | select(.name == "support") | .id`)
+	id := strings.TrimSpace(r.out)
+	if r.code != 0 || id == "" {
+		t.Fatalf("support's id: exit %d %q\n%s", r.code, r.out, r.err)
+	}
+	o.write("in.csv", "group-id\n"+id+"\n")
+	o.drop("DELETE /api/v2/groups/" + id)
+	if r := o.run("groups delete", "--from", "in.csv", "--yes"); r.code != 6 {
+		t.Fatalf("lost answers: exit %d, want 6 (outcome unknown)\n%s", r.code, r.err)
+	}
+	o.heal()
+	r = o.run("groups delete", "--from", "in.csv", "--yes")
+	if r.code != 0 {
+		t.Fatalf("rerun: exit %d, sent %q\n%s", r.code, o.sent(), r.err)
+	}
+	if got := fields(r.out); len(got) != 1 || got[0][3] != "deleted" {
+		t.Errorf("rerun stdout %q", r.out)
+	}
+}
+
 // What cannot be looked up, nor sent twice to the same effect, stays
 // unknown: an invite is never sent a second time.
 func TestALostInviteStaysUnknown(t *testing.T) {
