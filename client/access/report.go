@@ -145,7 +145,7 @@ func (o *Org) Rows(reads []Read, answers []json.RawMessage) ([]Row, error) {
 			}
 			for _, e := range lists["user"] {
 				k := key{e.SubjectID(), r.ObjType, r.ObjID}
-				level[k], via[k] = e.AccessLevel, Via(e, groups, orgNamer{o})
+				level[k], via[k] = e.AccessLevel, o.via(e, groups, r.ObjType, r.ObjID)
 			}
 			continue
 		}
@@ -206,6 +206,17 @@ func (o *Org) Rows(reads []Read, answers []json.RawMessage) ([]Row, error) {
 	return rows, nil
 }
 
+// via is Via for a review's access list of object id of type t: a
+// group's universal level is the org's, so that the wording is why's.
+func (o *Org) via(e Entry, groups map[string]Entry, t, id string) string {
+	return via(e, groups, orgNamer{o}, func(gid string) string {
+		if g := o.groupByID[gid]; g != nil {
+			return g.Universal(KindOf(t, id))
+		}
+		return ""
+	})
+}
+
 // why tells how a user reaches object id of type t, which listObjects
 // does not say: from the user's own grants (direct) and what each of the
 // user's groups reaches (eff).
@@ -218,7 +229,7 @@ func why(userID string, groups []*Group, t, id string, eff, direct map[string]ma
 		gl, ok := eff["group/"+GroupID(*g)+"/"+t][id]
 		switch {
 		case !ok:
-		case kinds.LevelRank(g.Universal(KindOf(t, id))) >= kinds.LevelRank(gl):
+		case universalGives(g.Universal(KindOf(t, id)), gl):
 			parts = append(parts, "universal through "+g.Name)
 		default:
 			parts = append(parts, "member of "+g.Name)

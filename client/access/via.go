@@ -3,6 +3,7 @@ package access
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/orgctl/orgctl/client/kinds"
 	"strings"
 
 	"github.com/mattn/go-runewidth"
@@ -61,6 +62,15 @@ func (e Entry) Inherits() bool {
 // (a group's own universal access level); universal through GROUP or member
 // of GROUP (a user's groups); inherited from FOLDER PATH.
 func Via(e Entry, groupEntries map[string]Entry, n Namer) string {
+	return via(e, groupEntries, n, nil)
+}
+
+// via is Via; with universal (a group's universal level for the object's
+// type, "" when unknown), a group reaches the object "universal through"
+// when that level alone gives what the group has there, the rule a review
+// read by listObjects follows (it cannot see a group's own grants), so
+// that both ways of reading a review word the same access alike.
+func via(e Entry, groupEntries map[string]Entry, n Namer, universal func(groupID string) string) string {
 	var via []string
 	s := e.Sources
 	if s.Direct {
@@ -72,7 +82,11 @@ func Via(e Entry, groupEntries map[string]Entry, n Namer) string {
 	for _, g := range s.Groups {
 		id := jsonscan.AsText(g.ID)
 		ge, ok := groupEntries[id]
-		if ok && ge.Sources.Universal && !ge.Sources.Direct && ge.Sources.Inherited == nil {
+		byUniversal := ok && ge.Sources.Universal && !ge.Sources.Direct && ge.Sources.Inherited == nil
+		if universal != nil && ok {
+			byUniversal = universalGives(universal(id), ge.AccessLevel)
+		}
+		if byUniversal {
 			via = append(via, "universal through "+n.Name("groups", id))
 		} else {
 			via = append(via, "member of "+n.Name("groups", id))
@@ -165,3 +179,9 @@ func splitVia(p string) (way, source string) {
 }
 
 func viaWidth(s string) int { return runewidth.StringWidth(s) }
+
+// universalGives reports a group's universal level that gives, alone, the
+// level the group has on an object.
+func universalGives(universal, has string) bool {
+	return kinds.LevelRank(universal) > 0 && kinds.LevelRank(universal) >= kinds.LevelRank(has)
+}
