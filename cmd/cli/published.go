@@ -66,7 +66,13 @@ func CachedPublished(t *Target) (published.Reading, bool) {
 // (a rejected token, a server error, no answer) is returned and not
 // cached, as it says nothing of what the instance serves.
 func ReadPublished(ctx context.Context, cl *client.Client, t *Target) (published.Reading, error) {
-	return publishedCache().Get(ctx, t.Account(), t.BaseURL, func(ctx context.Context) ([]byte, error) {
+	return publishedCache().Get(ctx, t.Account(), t.BaseURL, fetchDescription(cl))
+}
+
+// fetchDescription reads GET /api/v2/spec through cl; a 404 (or 410) is
+// an instance that serves none.
+func fetchDescription(cl *client.Client) published.Fetch {
+	return func(ctx context.Context) ([]byte, error) {
 		r, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: published.Path, Raw: true})
 		var ae *client.APIError
 		switch {
@@ -76,7 +82,25 @@ func ReadPublished(ctx context.Context, cl *client.Client, t *Target) (published
 			return nil, fmt.Errorf("reading the instance's API description: %w", err)
 		}
 		return r.Data, nil
-	})
+	}
+}
+
+// FreshDescribed is Described as the instance serves it now: what this
+// run has, when it was read by this run, else read again (one request)
+// and cached. A refusal must rest on a fresh read: the instance may have
+// been upgraded since the cache was written.
+func (f *Factory) FreshDescribed(ctx context.Context) (*published.Description, error) {
+	r, err := f.Published(ctx)
+	if err != nil || !r.Cached {
+		return r.Desc, err
+	}
+	conn, err := f.Connection()
+	if err != nil {
+		return nil, err
+	}
+	r, err = publishedCache().Refresh(ctx, conn.Target.Account(), conn.Target.BaseURL, fetchDescription(conn.Client))
+	f.published = &publishedRun{r: r, err: err}
+	return r.Desc, err
 }
 
 // PublishedVersion says, in a line, the instance's API version as its

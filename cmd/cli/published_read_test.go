@@ -4,10 +4,12 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"sync/atomic"
 	"testing"
 
 	"github.com/orgctl/orgctl/client/sandbox"
+	"github.com/orgctl/orgctl/client/sandbox/sandboxtest"
 	"github.com/orgctl/orgctl/cmd/cli/clitest"
 )
 
@@ -75,5 +77,56 @@ func TestPublishedNoDescriptionIsCachedAFailureIsNot(t *testing.T) {
 	}
 	if n := reads.Load() - afterFailure; n != 1 {
 		t.Errorf("after the failure, GET /api/v2/spec sent %d times in three runs, want 1", n)
+	}
+}
+
+// An instance upgraded since this login cached its description: what the
+// run has from the cache says 2.12, and FreshDescribed, which a refusal
+// rests on, reads it again (one request) and caches what it serves now.
+func TestFreshDescribedReadsAgainWhatCameFromTheCache(t *testing.T) {
+	old, err := os.ReadFile(sandboxtest.SharedFile(t, "api", "openapi.json"))
+	if err != nil {
+		t.Skipf("the 2.12 description is not available: %v", err)
+	}
+	var serveOld atomic.Bool
+	var reads atomic.Int32
+	api, _ := clitest.SandboxEnv(t, sandbox.Options{})
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/v2/spec" {
+			reads.Add(1)
+			if serveOld.Load() {
+				w.Header().Set("Content-Type", "application/json")
+				w.Write(old)
+				return
+			}
+		}
+		api.ServeHTTP(w, r)
+	}))
+	t.Cleanup(hs.Close)
+	t.Setenv("ORGCTL_BASE_URL", hs.URL)
+	ctx := context.Background()
+
+	serveOld.Store(true)
+	f, _ := clitest.Factory(t, &clitest.Keyring{}, "")
+	if r, err := f.Published(ctx); err != nil || r.Version() != "2.12.0" {
+		t.Fatalf("first read: %+v %v", r, err)
+	}
+	// a fresh reading this run made is not read again
+	if d, err := f.FreshDescribed(ctx); err != nil || d.Version != "2.12.0" || reads.Load() != 1 {
+		t.Fatalf("fresh after a read: %v %v, %d reads", d, err, reads.Load())
+	}
+
+	serveOld.Store(false) // the instance is upgraded
+	f, _ = clitest.Factory(t, &clitest.Keyring{}, "")
+	if d, err := f.Described(ctx); err != nil || d.Version != "2.12.0" {
+		t.Fatalf("cached: %v %v", d, err)
+	}
+	d, err := f.FreshDescribed(ctx)
+	if err != nil || d.Version != "4.0.0" || reads.Load() != 2 {
+		t.Fatalf("fresh: %v %v, %d reads", d, err, reads.Load())
+	}
+	f, _ = clitest.Factory(t, &clitest.Keyring{}, "")
+	if r, err := f.Published(ctx); err != nil || !r.Cached || r.Version() != "4.0.0" {
+		t.Fatalf("the next run's cache: %+v %v", r, err)
 	}
 }

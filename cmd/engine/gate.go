@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/orgctl/orgctl/client/published"
 	"github.com/orgctl/orgctl/client/spec"
 	"github.com/orgctl/orgctl/cmd/cli"
 )
@@ -62,14 +63,27 @@ func (e *Engine) gate(ctx context.Context, c *Call) (note string, err error) {
 		e.f.IO.Warn("%v; sending as if it had %s", err, n.what)
 		return "", nil
 	}
+	unchecked := fmt.Sprintf("%s is new in API %s; this instance serves no API description, so it is sent unchecked", n.what, spec.VersionText(n.since))
 	if desc == nil {
-		return fmt.Sprintf("%s is new in API %s; this instance serves no API description, so it is sent unchecked", n.what, spec.VersionText(n.since)), nil
+		return unchecked, nil
 	}
-	has := desc.Has(c.Op.Method, c.Op.Path)
-	if has && n.param != "" {
-		has = desc.HasQuery(c.Op.Method, c.Op.Path, n.param)
+	has := func(d *published.Description) bool {
+		if !d.Has(c.Op.Method, c.Op.Path) {
+			return false
+		}
+		return n.param == "" || d.HasQuery(c.Op.Method, c.Op.Path, n.param)
 	}
-	if !has {
+	if !has(desc) {
+		// Refused only by what the instance serves now, not by a cached
+		// reading from before an upgrade.
+		if fresh, err := e.f.FreshDescribed(ctx); err == nil {
+			if fresh == nil {
+				return unchecked, nil
+			}
+			desc = fresh
+		}
+	}
+	if !has(desc) {
 		return "", cli.UsageErrorf("%s: this instance's API is %s, which has no %s; it was added in API %s. Nothing was sent.",
 			c.Command, spec.VersionText(desc.Version), n.what, spec.VersionText(n.since))
 	}
