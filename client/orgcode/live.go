@@ -218,11 +218,15 @@ var converters = []struct {
 	{"organization", (*liveRead).organization},
 }
 
+// naturalKey is a listed object's natural key as the registry names it, for the
+// kinds whose key is one field of the object.
+func naturalKey(kind string, obj map[string]any) string { return kinds.Of(kind).KeyOfObject(obj, nil) }
+
 // apps are referred to, never managed: their names by id.
 func (lr *liveRead) apps(list []map[string]any) {
 	ids := map[string][]string{}
 	for _, a := range list {
-		name, id := jsonscan.AsText(a["name"]), jsonscan.AsText(a["id"])
+		name, id := naturalKey("apps", a), jsonscan.AsText(a["id"])
 		lr.l.Apps[name] = id
 		ids[name] = append(ids[name], id)
 	}
@@ -242,13 +246,13 @@ func (lr *liveRead) apps(list []map[string]any) {
 
 func (lr *liveRead) environmentNames(list []map[string]any) {
 	for _, e := range list {
-		lr.envName[jsonscan.AsText(e["id"])] = jsonscan.AsText(e["name"])
+		lr.envName[jsonscan.AsText(e["id"])] = naturalKey("environments", e)
 	}
 }
 
 func (lr *liveRead) userAttributes(list []map[string]any) {
 	for _, a := range list {
-		lr.l.add("user-attributes", jsonscan.AsText(a["id"]), jsonscan.AsText(a["name"]), map[string]any{
+		lr.l.add("user-attributes", jsonscan.AsText(a["id"]), naturalKey("user-attributes", a), map[string]any{
 			"label": jsonscan.AsText(a["label"]), "data_type": jsonscan.AsText(a["data_type"]), "default_value": jsonscan.AsText(a["default_value"])})
 	}
 }
@@ -259,7 +263,7 @@ func (lr *liveRead) users(list []map[string]any) {
 		if md == nil {
 			md = map[string]any{}
 		}
-		d := lr.l.add("users", jsonscan.AsText(u["id"]), jsonscan.AsText(u["email"]), map[string]any{
+		d := lr.l.add("users", jsonscan.AsText(u["id"]), naturalKey("users", u), map[string]any{
 			"first_name": jsonscan.AsText(u["first_name"]), "last_name": jsonscan.AsText(u["last_name"]),
 			"active": u["active"] == true, "admin": u["is_admin"] == true, "attributes": md})
 		d.Inactive = u["active"] != true
@@ -284,7 +288,7 @@ func (lr *liveRead) groups(list []map[string]any) {
 			f["landing_page_app"] = nil
 		}
 		f["members"] = lr.members(g)
-		d := lr.l.add("groups", jsonscan.AsText(g["id"]), jsonscan.AsText(g["name"]), f)
+		d := lr.l.add("groups", jsonscan.AsText(g["id"]), naturalKey("groups", g), f)
 		d.Builtin = kinds.Of("groups").Protected(g)
 		lr.groupName[d.ID] = d.Key
 	}
@@ -338,7 +342,7 @@ func (lr *liveRead) folders(list []map[string]any) {
 
 func (lr *liveRead) environments(list []map[string]any) {
 	for _, e := range list {
-		lr.l.add("environments", jsonscan.AsText(e["id"]), jsonscan.AsText(e["name"]), map[string]any{
+		lr.l.add("environments", jsonscan.AsText(e["id"]), naturalKey("environments", e), map[string]any{
 			"description": jsonscan.AsText(e["description"]), "color": jsonscan.AsText(e["color"])})
 	}
 }
@@ -354,12 +358,12 @@ func (lr *liveRead) configVars(list []map[string]any) {
 			vm, _ := v.(map[string]any)
 			env := orID(lr.envName, jsonscan.AsText(vm["environment_id"]))
 			if secret {
-				vals[env] = SecretRef(jsonscan.AsText(cv["name"]), env)
+				vals[env] = SecretRef(naturalKey("config-vars", cv), env)
 			} else {
 				vals[env] = jsonscan.AsText(vm["value"])
 			}
 		}
-		lr.l.add("config-vars", jsonscan.AsText(cv["id"]), jsonscan.AsText(cv["name"]), map[string]any{
+		lr.l.add("config-vars", jsonscan.AsText(cv["id"]), naturalKey("config-vars", cv), map[string]any{
 			"description": jsonscan.AsText(cv["description"]), "secret": secret, "values": vals})
 	}
 }
@@ -370,7 +374,7 @@ func (lr *liveRead) themes(list []map[string]any) {
 		if th == nil {
 			th = map[string]any{}
 		}
-		lr.l.add("themes", jsonscan.AsText(t["id"]), jsonscan.AsText(t["name"]), map[string]any{"theme": th})
+		lr.l.add("themes", jsonscan.AsText(t["id"]), naturalKey("themes", t), map[string]any{"theme": th})
 	}
 }
 
@@ -590,7 +594,7 @@ func (l *Live) expectAccessLists(r Reading, folders, apps []map[string]any) {
 	}
 	names := map[string]string{}
 	for _, a := range apps {
-		names[jsonscan.AsText(a["name"])] = jsonscan.AsText(a["id"])
+		names[naturalKey("apps", a)] = jsonscan.AsText(a["id"])
 	}
 	for name, id := range names {
 		if r.readsAccessList("apps", name) {

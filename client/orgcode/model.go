@@ -49,7 +49,9 @@ type Field struct {
 type Kind struct {
 	// Name is the kind's folder ("users").
 	Name string
-	// KeyField is the field holding the natural key ("email").
+	// KeyField is the field of a file holding the natural key ("email"):
+	// the registry's Key, except where the key is no field of the API's
+	// object (a folder's path, a grant's subject, the organization).
 	KeyField string
 	Fields   []Field
 	// reg is the kind as the registry describes it (whether keys fold,
@@ -88,7 +90,7 @@ var (
 func Kinds() []*Kind { return kindList.Get() }
 
 var kindList = lazy.Value[[]*Kind]{New: func() []*Kind {
-	group := &Kind{Name: "groups", KeyField: "name", Fields: []Field{
+	group := &Kind{Name: "groups", Fields: []Field{
 		{Name: "universal_app_access", Type: tEnum, Enum: kinds.AccessLevels},
 		{Name: "universal_resource_access", Type: tEnum, Enum: kinds.AccessLevels},
 		{Name: "universal_workflow_access", Type: tEnum, Enum: kinds.AccessLevels},
@@ -100,12 +102,12 @@ var kindList = lazy.Value[[]*Kind]{New: func() []*Kind {
 	group.Fields = append(group.Fields, Field{Name: "landing_page_app", Type: tRef, Ref: "apps"},
 		Field{Name: "members", Type: tLevelMap, Enum: memberRoles, Ref: "users"})
 	list := []*Kind{
-		{Name: "user-attributes", KeyField: "name", Fields: []Field{
+		{Name: "user-attributes", Fields: []Field{
 			{Name: "label", Type: tString},
 			{Name: "data_type", Type: tEnum, Enum: attributeTypes},
 			{Name: "default_value", Type: tString},
 		}},
-		{Name: "users", KeyField: "email", Fields: []Field{
+		{Name: "users", Fields: []Field{
 			{Name: "first_name", Type: tString},
 			{Name: "last_name", Type: tString},
 			{Name: "active", Type: tBool},
@@ -118,22 +120,25 @@ var kindList = lazy.Value[[]*Kind]{New: func() []*Kind {
 			{Name: "folders", Type: tLevelMap, Enum: kinds.AccessLevels[1:], Ref: "folders"},
 			{Name: "apps", Type: tLevelMap, Enum: kinds.AccessLevels[1:], Ref: "apps"},
 		}},
-		{Name: "environments", KeyField: "name", Fields: []Field{
+		{Name: "environments", Fields: []Field{
 			{Name: "description", Type: tString},
 			{Name: "color", Type: tString},
 		}},
-		{Name: "config-vars", KeyField: "name", Fields: []Field{
+		{Name: "config-vars", Fields: []Field{
 			{Name: "description", Type: tString},
 			{Name: "secret", Type: tBool},
 			{Name: "values", Type: tEnvMap, Ref: "environments"},
 		}},
-		{Name: "themes", KeyField: "name", Fields: []Field{
+		{Name: "themes", Fields: []Field{
 			{Name: "theme", Type: tScalarMap},
 		}},
 		{Name: "organization", KeyField: "organization", Fields: anyFields(orgSettings)},
 	}
 	for _, k := range list {
 		k.reg, _ = kinds.Lookup(k.Name)
+		if k.KeyField == "" {
+			k.KeyField = k.reg.Key
+		}
 	}
 	return list
 }}

@@ -211,6 +211,11 @@ func TestKindsTakeTheRegistrysRules(t *testing.T) {
 		if _, ok := kinds.Lookup(k.Name); !ok && k.Name != "grants" {
 			t.Errorf("%s: a kind the registry does not know", k.Name)
 		}
+		// A file names an object by the field the registry keys it by,
+		// where that key is one field of the API's object.
+		if k.KeyField == "" || k.reg.Key != "" && k.KeyField != k.reg.Key {
+			t.Errorf("%s: files key by %q, the registry by %q", k.Name, k.KeyField, k.reg.Key)
+		}
 	}
 	if got := foldKey(KindNamed("users"), "Ada@Example.com"); got != "ada@example.com" {
 		t.Errorf("users key folds to %q, want it in lower case", got)
