@@ -5,15 +5,17 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/orgctl/orgctl/client"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/output"
@@ -116,6 +118,35 @@ type accessEntry struct {
 	} `json:"sources"`
 }
 
+// unusedOrg is what permissions unused reads, phase by phase: the org
+// (apps, users, groups), the grants the apps' access lists show, and the
+// use made of them.
+type unusedOrg struct {
+	ctx  context.Context
+	cl   *client.Client
+	apps []struct {
+		ID   json.RawMessage `json:"id"`
+		Name string          `json:"name"`
+	}
+	byID      map[string]*user
+	members   map[string][]string // group id -> member user ids
+	groupName map[string]string
+	grants    map[grantKey]*grantUse
+	order     []grantKey // grants in the order first seen
+	details   int        // user details read
+}
+
+func (u *unusedOrg) get(path, scope string, q url.Values, v any) error {
+	r, err := u.cl.Do(u.ctx, client.Request{Method: http.MethodGet, Path: path, Query: q, Scope: scope})
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(r.Data, v); err != nil {
+		return fmt.Errorf("GET %s: unexpected answer: %w", path, err)
+	}
+	return nil
+}
+
 func unusedRun(ctx context.Context, o *UnusedOptions) error {
 	f := o.Factory
 	cfg, p, err := cli.PrinterFor(f)
@@ -126,204 +157,26 @@ func unusedRun(ctx context.Context, o *UnusedOptions) error {
 	if err != nil {
 		return err
 	}
-	cl := conn.Client
-	get := func(path, scope string, q url.Values, v any) error {
-		r, err := cl.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Query: q, Scope: scope})
-		if err != nil {
-			return err
-		}
-		if err := json.Unmarshal(r.Data, v); err != nil {
-			return fmt.Errorf("GET %s: unexpected answer: %w", path, err)
-		}
-		return nil
-	}
-	var apps []struct {
-		ID   json.RawMessage `json:"id"`
-		Name string          `json:"name"`
-	}
-	if err := get("/apps", "Apps > Read", nil, &apps); err != nil {
-		return err
-	}
-	users, err := readUsers(ctx, cl)
-	if err != nil {
-		return err
-	}
-	var groups []struct {
-		ID      json.RawMessage `json:"id"`
-		Name    string          `json:"name"`
-		Members []struct {
-			ID string `json:"id"`
-		} `json:"members"`
-	}
-	if err := get("/groups", "Groups > Read", nil, &groups); err != nil {
+	u := &unusedOrg{ctx: ctx, cl: conn.Client}
+	if err := u.readOrg(); err != nil {
 		return err
 	}
 	if o.DryRun {
-		n := len(apps)
+		n := len(u.apps)
 		pts := n*cfg.Budget.Cost("/permissions/accessList") + 2*cfg.Budget.Cost("/usage/user_summary")
 		fmt.Fprintf(f.IO.Err, "Would read: %d access lists (%d points each), GET /usage/user_summary and /usage/app_summary, then GET /usage/user_details for each user who viewed an app and holds a grant on one someone viewed (%d points each).\n",
 			n, cfg.Budget.Cost("/permissions/accessList"), cfg.Budget.Cost("/usage/user_details"))
 		fmt.Fprintf(f.IO.Err, "Cost: at least %s, beyond the lists read.\n", cfg.Budget.CostSentence(n+2, pts, nil))
 		return nil
 	}
-	byID := map[string]*user{}
-	for _, u := range users {
-		byID[u.ID] = u
+	if err := u.readGrants(); err != nil {
+		return err
 	}
-	members := map[string][]string{}
-	groupName := map[string]string{}
-	for _, g := range groups {
-		id := jsonscan.AsText(g.ID)
-		groupName[id] = g.Name
-		for _, m := range g.Members {
-			members[id] = append(members[id], m.ID)
-		}
-	}
-	grants := map[grantKey]*grantUse{}
-	var order []grantKey
-	for _, a := range apps {
-		appID := jsonscan.AsText(a.ID)
-		var al struct {
-			Group []accessEntry `json:"group"`
-			User  []accessEntry `json:"user"`
-		}
-		if err := get(client.Path("permissions", "accessList", "app", appID), "Permissions > Read", nil, &al); err != nil {
-			return err
-		}
-		for _, e := range append(al.Group, al.User...) {
-			sid := jsonscan.AsText(e.Subject.ID)
-			if e.Subject.Type == "user" && (byID[sid] == nil || !byID[sid].Active) {
-				continue
-			}
-			var keys []grantKey
-			if e.Sources.Direct {
-				keys = append(keys, grantKey{e.Subject.Type, sid, "app", appID})
-			}
-			if in := e.Sources.Inherited; in != nil {
-				keys = append(keys, grantKey{e.Subject.Type, sid, "folder", jsonscan.AsText(in.ID)})
-			}
-			for _, k := range keys {
-				g := grants[k]
-				if g == nil {
-					g = &grantUse{grantKey: k, apps: map[string]bool{}}
-					grants[k] = g
-					order = append(order, k)
-				}
-				g.apps[a.Name] = true
-				if rankOf(e.Level) > rankOf(g.level) {
-					g.level = e.Level
-				}
-			}
-		}
-	}
-	// who used what: the summaries first, the details only where they
-	// cannot tell
-	q := url.Values{"start_date": {o.since()}, "end_date": {o.Now.UTC().Format("2006-01-02")}}
-	userViews, err := readUsage(ctx, cl, o.since(), o.Now)
+	perApp, err := u.readUse(o)
 	if err != nil {
 		return err
 	}
-	var appSum []struct {
-		Name  string  `json:"app_name"`
-		Views float64 `json:"count_app_views"`
-	}
-	if err := get("/usage/app_summary", "usage", q, &appSum); err != nil {
-		return err
-	}
-	viewedApps := map[string]bool{}
-	for _, a := range appSum {
-		if a.Views > 0 {
-			viewedApps[a.Name] = true
-		}
-	}
-	holders := func(k grantKey) []string {
-		if k.subjType == "group" {
-			return members[k.subjID]
-		}
-		return []string{k.subjID}
-	}
-	need := map[string]bool{} // user ids whose details are read
-	for _, k := range order {
-		g := grants[k]
-		anyViewed := false
-		for a := range g.apps {
-			anyViewed = anyViewed || viewedApps[a]
-		}
-		if !anyViewed {
-			continue
-		}
-		for _, id := range holders(k) {
-			if u := byID[id]; u != nil && u.Active && userViews[strings.ToLower(u.Email)][0] > 0 {
-				need[id] = true
-			}
-		}
-	}
-	perApp := map[string]map[string][2]float64{} // user id -> app -> views, saves
-	ids := make([]string, 0, len(need))
-	for id := range need {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		var d struct {
-			Viewer []struct {
-				App   string  `json:"app_name"`
-				Count float64 `json:"count"`
-			} `json:"viewer_summary"`
-			Editor []struct {
-				App   string  `json:"app_name"`
-				Count float64 `json:"count"`
-			} `json:"editor_summary"`
-		}
-		dq := url.Values{"start_date": q["start_date"], "end_date": q["end_date"], "email": {byID[id].Email}}
-		if err := get("/usage/user_details", "usage", dq, &d); err != nil {
-			return err
-		}
-		m := map[string][2]float64{}
-		for _, v := range d.Viewer {
-			c := m[v.App]
-			m[v.App] = [2]float64{c[0] + v.Count, c[1]}
-		}
-		for _, v := range d.Editor {
-			c := m[v.App]
-			m[v.App] = [2]float64{c[0], c[1] + v.Count}
-		}
-		perApp[id] = m
-	}
-	var rows []map[string]any
-	for _, k := range order {
-		g := grants[k]
-		for _, id := range holders(k) {
-			for a := range g.apps {
-				c := perApp[id][a]
-				g.views, g.edits = g.views+c[0], g.edits+c[1]
-			}
-		}
-		suggest := ""
-		switch {
-		case g.views == 0:
-			suggest = "revoke"
-		case g.edits == 0 && rankOf(g.level) > rankOf("use"):
-			suggest = "use"
-		default:
-			continue
-		}
-		subject := groupName[k.subjID]
-		if k.subjType == "user" {
-			subject = byID[k.subjID].Email
-		}
-		appNames := make([]string, 0, len(g.apps))
-		for a := range g.apps {
-			appNames = append(appNames, a)
-		}
-		sort.Strings(appNames)
-		rows = append(rows, map[string]any{"subject_type": k.subjType, "subject_id": k.subjID, "subject": subject,
-			"object_type": k.objType, "object_id": k.objID, "level": g.level, "apps": appNames,
-			"views": g.views, "edits": g.edits, "suggestion": suggest, "holders": len(holders(k))})
-	}
-	if rows == nil {
-		rows = []map[string]any{}
-	}
+	rows := u.suggestions(perApp)
 	if err := writeSuggestions(o.RevokeFile, rows, "revoke"); err != nil {
 		return err
 	}
@@ -334,7 +187,22 @@ func unusedRun(ctx context.Context, o *UnusedOptions) error {
 	if err != nil {
 		return err
 	}
-	cols := []output.Column{{Header: "SUBJECT TYPE", Field: "subject_type"}, {Header: "SUBJECT", Field: "subject", Key: true},
+	if err := p.Print(b, unusedColumns()); err != nil {
+		return err
+	}
+	if !f.Quiet() && !p.Opts.Structured() {
+		fmt.Fprintf(f.IO.Err, "%s not used in the last %d days (read: %d access lists, %d user details).\n",
+			plural(len(rows), "grant", "grants"), o.Days, len(u.apps), u.details)
+	}
+	if o.ExitCode && len(rows) > 0 {
+		return &cli.ExitError{Code: cli.ExitFindings}
+	}
+	return nil
+}
+
+// unusedColumns are the table's columns.
+func unusedColumns() []output.Column {
+	return []output.Column{{Header: "SUBJECT TYPE", Field: "subject_type"}, {Header: "SUBJECT", Field: "subject", Key: true},
 		{Header: "OBJECT TYPE", Field: "object_type"}, {Header: "OBJECT", Field: "object_id", Names: "folders,apps"},
 		{Header: "LEVEL", Field: "level"}, {Header: "VIEWS", Field: "views"}, {Header: "EDITS", Field: "edits"},
 		{Header: "SUGGEST", Field: "suggestion"},
@@ -346,29 +214,192 @@ func unusedRun(ctx context.Context, o *UnusedOptions) error {
 			}
 			return strings.Join(parts, "; ")
 		}}}
-	if err := p.Print(b, cols); err != nil {
+}
+
+// readOrg reads the apps, the users and the groups with their members.
+func (u *unusedOrg) readOrg() error {
+	if err := u.get("/apps", "Apps > Read", nil, &u.apps); err != nil {
 		return err
 	}
-	if !f.Quiet() && !p.Opts.Structured() {
-		fmt.Fprintf(f.IO.Err, "%s not used in the last %d days (read: %d access lists, %d user details).\n",
-			plural(len(rows), "grant", "grants"), o.Days, len(apps), len(ids))
+	users, err := readUsers(u.ctx, u.cl)
+	if err != nil {
+		return err
 	}
-	if o.ExitCode && len(rows) > 0 {
-		return &cli.ExitError{Code: cli.ExitFindings}
+	var groups []struct {
+		ID      json.RawMessage `json:"id"`
+		Name    string          `json:"name"`
+		Members []struct {
+			ID string `json:"id"`
+		} `json:"members"`
+	}
+	if err := u.get("/groups", "Groups > Read", nil, &groups); err != nil {
+		return err
+	}
+	u.byID = map[string]*user{}
+	for _, us := range users {
+		u.byID[us.ID] = us
+	}
+	u.members, u.groupName = map[string][]string{}, map[string]string{}
+	for _, g := range groups {
+		id := jsonscan.AsText(g.ID)
+		u.groupName[id] = g.Name
+		for _, m := range g.Members {
+			u.members[id] = append(u.members[id], m.ID)
+		}
 	}
 	return nil
 }
 
-func rankOf(level string) int {
-	switch level {
-	case "use":
-		return 1
-	case "edit":
-		return 2
-	case "own":
-		return 3
+// readGrants reads each app's access list: every grant of a group or an
+// active user, on the app or on the folder it inherits from, with the
+// apps it reaches and its highest level.
+func (u *unusedOrg) readGrants() error {
+	u.grants = map[grantKey]*grantUse{}
+	for _, a := range u.apps {
+		appID := jsonscan.AsText(a.ID)
+		var al struct {
+			Group []accessEntry `json:"group"`
+			User  []accessEntry `json:"user"`
+		}
+		if err := u.get(client.Path("permissions", "accessList", "app", appID), "Permissions > Read", nil, &al); err != nil {
+			return err
+		}
+		for _, e := range append(al.Group, al.User...) {
+			sid := jsonscan.AsText(e.Subject.ID)
+			if e.Subject.Type == "user" && (u.byID[sid] == nil || !u.byID[sid].Active) {
+				continue
+			}
+			var keys []grantKey
+			if e.Sources.Direct {
+				keys = append(keys, grantKey{e.Subject.Type, sid, "app", appID})
+			}
+			if in := e.Sources.Inherited; in != nil {
+				keys = append(keys, grantKey{e.Subject.Type, sid, "folder", jsonscan.AsText(in.ID)})
+			}
+			for _, k := range keys {
+				g := u.grants[k]
+				if g == nil {
+					g = &grantUse{grantKey: k, apps: map[string]bool{}}
+					u.grants[k] = g
+					u.order = append(u.order, k)
+				}
+				g.apps[a.Name] = true
+				if kinds.LevelRank(e.Level) > kinds.LevelRank(g.level) {
+					g.level = e.Level
+				}
+			}
+		}
 	}
-	return 0
+	return nil
+}
+
+// holders are the users a grant gives access: a group's members, or the
+// user.
+func (u *unusedOrg) holders(k grantKey) []string {
+	if k.subjType == "group" {
+		return u.members[k.subjID]
+	}
+	return []string{k.subjID}
+}
+
+// readUse reads who used what: the summaries first, the details only
+// where they cannot tell (a holder who viewed some app, of a grant on an
+// app someone viewed). It answers views and saves per user id and app.
+func (u *unusedOrg) readUse(o *UnusedOptions) (map[string]map[string][2]float64, error) {
+	q := url.Values{"start_date": {o.since()}, "end_date": {o.Now.UTC().Format("2006-01-02")}}
+	userViews, err := readUsage(u.ctx, u.cl, o.since(), o.Now)
+	if err != nil {
+		return nil, err
+	}
+	var appSum []struct {
+		Name  string  `json:"app_name"`
+		Views float64 `json:"count_app_views"`
+	}
+	if err := u.get("/usage/app_summary", "usage", q, &appSum); err != nil {
+		return nil, err
+	}
+	viewedApps := map[string]bool{}
+	for _, a := range appSum {
+		if a.Views > 0 {
+			viewedApps[a.Name] = true
+		}
+	}
+	need := map[string]bool{} // user ids whose details are read
+	for _, k := range u.order {
+		anyViewed := false
+		for a := range u.grants[k].apps {
+			anyViewed = anyViewed || viewedApps[a]
+		}
+		if !anyViewed {
+			continue
+		}
+		for _, id := range u.holders(k) {
+			if us := u.byID[id]; us != nil && us.Active && userViews[strings.ToLower(us.Email)][0] > 0 {
+				need[id] = true
+			}
+		}
+	}
+	perApp := map[string]map[string][2]float64{}
+	for _, id := range slices.Sorted(maps.Keys(need)) {
+		var d struct {
+			Viewer []struct {
+				App   string  `json:"app_name"`
+				Count float64 `json:"count"`
+			} `json:"viewer_summary"`
+			Editor []struct {
+				App   string  `json:"app_name"`
+				Count float64 `json:"count"`
+			} `json:"editor_summary"`
+		}
+		dq := url.Values{"start_date": q["start_date"], "end_date": q["end_date"], "email": {u.byID[id].Email}}
+		if err := u.get("/usage/user_details", "usage", dq, &d); err != nil {
+			return nil, err
+		}
+		u.details++
+		m := map[string][2]float64{}
+		for _, v := range d.Viewer {
+			c := m[v.App]
+			m[v.App] = [2]float64{c[0] + v.Count, c[1]}
+		}
+		for _, v := range d.Editor {
+			c := m[v.App]
+			m[v.App] = [2]float64{c[0], c[1] + v.Count}
+		}
+		perApp[id] = m
+	}
+	return perApp, nil
+}
+
+// suggestions are the grants not used as they allow: revoke one nobody
+// viewed an app through, lower to use one above use nobody edited with.
+func (u *unusedOrg) suggestions(perApp map[string]map[string][2]float64) []map[string]any {
+	rows := []map[string]any{}
+	for _, k := range u.order {
+		g := u.grants[k]
+		for _, id := range u.holders(k) {
+			for a := range g.apps {
+				c := perApp[id][a]
+				g.views, g.edits = g.views+c[0], g.edits+c[1]
+			}
+		}
+		suggest := ""
+		switch {
+		case g.views == 0:
+			suggest = "revoke"
+		case g.edits == 0 && kinds.LevelRank(g.level) > kinds.LevelRank("use"):
+			suggest = "use"
+		default:
+			continue
+		}
+		subject := u.groupName[k.subjID]
+		if k.subjType == "user" {
+			subject = u.byID[k.subjID].Email
+		}
+		rows = append(rows, map[string]any{"subject_type": k.subjType, "subject_id": k.subjID, "subject": subject,
+			"object_type": k.objType, "object_id": k.objID, "level": g.level, "apps": slices.Sorted(maps.Keys(g.apps)),
+			"views": g.views, "edits": g.edits, "suggestion": suggest, "holders": len(u.holders(k))})
+	}
+	return rows
 }
 
 // writeSuggestions writes the rows suggesting what as a --from file:
