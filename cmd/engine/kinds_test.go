@@ -70,10 +70,9 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 			t.Errorf("keyKinds names unknown kind %q", k)
 		}
 	}
-	for _, p := range opdef.FamilyIDKinds {
-		k := p[1]
+	for _, k := range opdef.IDKinds {
 		if _, ok := engine.CompletionKind(k); !ok {
-			t.Errorf("familyIDKinds names unknown kind %q", k)
+			t.Errorf("IDKinds names unknown kind %q", k)
 		}
 	}
 	for _, fk := range engine.CommandFlagKinds {

@@ -7,6 +7,7 @@ package opdef
 import (
 	"strings"
 
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -22,8 +23,9 @@ var ParamKinds = [...][2]string{
 	{"userInviteId", "invites"}, {"attributeName", "attribute-names"}, {"roleId", "roles"},
 }
 
-// FamilyIDKinds covers paths whose parameter is just {id}.
-var FamilyIDKinds = [...][2]string{{"app_themes", "themes"}, {"user_attributes", "user-attributes"}, {"configuration_variables", "config-vars"}}
+// IDKinds are the kinds inferred for a path whose parameter is just {id}:
+// the one whose list (in the registry) is of the path's family.
+var IDKinds = [...]string{"config-vars", "themes", "user-attributes"}
 
 // KeyKinds infers a flag's kind from the last segment of its Field.Key.
 var KeyKinds = [...][2]string{
@@ -63,8 +65,12 @@ func (op *Op) ArgKind(i int) string {
 		return k
 	}
 	if op.Args.Params[i] == "id" {
-		k, _ := kindIn(FamilyIDKinds[:], ratebudget.Family(op.Path))
-		return k
+		family := ratebudget.Family(op.Path)
+		for _, k := range IDKinds {
+			if ratebudget.Family(kinds.Of(k).List) == family {
+				return k
+			}
+		}
 	}
 	return ""
 }

@@ -11,9 +11,12 @@ func TestInference(t *testing.T) {
 	if op.ArgKind(0) != "groups" || op.ArgKind(1) != "users" || op.ArgKind(2) != "" {
 		t.Errorf("groups members remove: %q %q %q", op.ArgKind(0), op.ArgKind(1), op.ArgKind(2))
 	}
-	theme := opdef.Op{Path: "/app_themes", Args: opdef.Args{Params: []string{"id"}}}
-	if theme.ArgKind(0) != "themes" {
-		t.Errorf("themes update: %q", theme.ArgKind(0))
+	for path, want := range map[string]string{"/app_themes": "themes", "/user_attributes/{id}": "user-attributes",
+		"/configuration_variables/{id}": "config-vars"} {
+		op := opdef.Op{Path: path, Args: opdef.Args{Params: []string{"id"}}}
+		if got := op.ArgKind(0); got != want {
+			t.Errorf("%s {id}: %q, want %q", path, got, want)
+		}
 	}
 	other := opdef.Op{Path: "/source_control/deployment/{id}", Args: opdef.Args{Params: []string{"id"}}}
 	if other.ArgKind(0) != "" {
