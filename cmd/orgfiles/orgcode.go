@@ -23,6 +23,7 @@ import (
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/internal/suggest"
+	"github.com/orgctl/orgctl/cmd/settings"
 	"github.com/orgctl/orgctl/output"
 	"github.com/orgctl/orgctl/output/atomicfile"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -275,14 +276,9 @@ func orgPlan(ctx context.Context, f *cli.Factory, o orgOptions) error {
 	if err != nil {
 		return err
 	}
-	markdown := cfg.Output == "markdown"
-	var p *output.Printer
-	if !markdown {
-		if p, err = cli.NewPrinter(f.IO, cfg); err != nil {
-			return err
-		}
-	} else if cfg.JQ != "" || cfg.Template != "" || len(cfg.Columns) > 0 {
-		return cli.UsageErrorf("-o markdown renders the plan whole: leave out --jq, --template and --columns")
+	p, markdown, err := planPrinter(f, cfg)
+	if err != nil {
+		return err
 	}
 	conn, err := f.Connection()
 	if err != nil {
@@ -292,34 +288,65 @@ func orgPlan(ctx context.Context, f *cli.Factory, o orgOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.out != "" {
-		b, err := plan.Save(conn.Target.BaseURL, o.dir, o.only, time.Now())
-		if err != nil {
-			return err
-		}
-		if err := atomicfile.Write(o.out, append(b, '\n'), 0o644); err != nil {
-			return fmt.Errorf("saving the plan: %w", err)
-		}
-		if !f.Quiet() {
-			f.IO.Notice("orgctl: plan saved to %s; apply exactly it with `orgctl apply %s`", o.out, o.out)
-		}
+	if err := savePlan(f, plan, conn.Target.BaseURL, o.dir, o.only, o.out); err != nil {
+		return err
 	}
+	if err := showPlan(f, p, markdown, plan, cfg.Budget); err != nil {
+		return err
+	}
+	if (o.exitCode || o.failUnmanaged) && !plan.Empty() || o.failUnmanaged && len(plan.Unmanaged) > 0 {
+		return &cli.ExitError{Code: cli.ExitFindings}
+	}
+	return nil
+}
+
+// planPrinter is how a plan is shown: -o markdown renders it whole (a
+// pull-request comment), so --jq, --template and --columns are refused
+// with it; any other format prints through a Printer.
+func planPrinter(f *cli.Factory, cfg *settings.Config) (p *output.Printer, markdown bool, err error) {
+	if cfg.Output != "markdown" {
+		p, err = cli.NewPrinter(f.IO, cfg)
+		return p, false, err
+	}
+	if cfg.JQ != "" || cfg.Template != "" || len(cfg.Columns) > 0 {
+		return nil, true, cli.UsageErrorf("-o markdown renders the plan whole: leave out --jq, --template and --columns")
+	}
+	return nil, true, nil
+}
+
+// savePlan writes the plan to out ("" for none), for apply to send
+// exactly it.
+func savePlan(f *cli.Factory, plan *orgcode.Plan, baseURL, input string, only []string, out string) error {
+	if out == "" {
+		return nil
+	}
+	b, err := plan.Save(baseURL, input, only, time.Now())
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.Write(out, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("saving the plan: %w", err)
+	}
+	if !f.Quiet() {
+		f.IO.Notice("orgctl: plan saved to %s; apply exactly it with `orgctl apply %s`", out, out)
+	}
+	return nil
+}
+
+// showPlan prints the plan on stdout as -o asks: markdown, data
+// (planData), or the text for people.
+func showPlan(f *cli.Factory, p *output.Printer, markdown bool, plan *orgcode.Plan, bc ratebudget.Config) error {
 	switch {
 	case markdown:
-		writeMarkdown(f.IO.Out, plan, cfg.Budget)
+		writeMarkdown(f.IO.Out, plan, bc)
 	case p.Opts.Structured():
 		b, err := json.Marshal(planData(plan))
 		if err != nil {
 			return err
 		}
-		if err := p.Print(b, nil); err != nil {
-			return err
-		}
+		return p.Print(b, nil)
 	default:
-		writePlan(f.IO.Out, plan, cfg.Budget, f.IO.ColorOut)
-	}
-	if (o.exitCode || o.failUnmanaged) && !plan.Empty() || o.failUnmanaged && len(plan.Unmanaged) > 0 {
-		return &cli.ExitError{Code: cli.ExitFindings}
+		writePlan(f.IO.Out, plan, bc, f.IO.ColorOut)
 	}
 	return nil
 }

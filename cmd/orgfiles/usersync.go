@@ -4,12 +4,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -17,8 +16,7 @@ import (
 	"github.com/orgctl/orgctl/client/orgcode"
 	"github.com/orgctl/orgctl/cmd/cli"
 	"github.com/orgctl/orgctl/cmd/engine"
-	"github.com/orgctl/orgctl/output"
-	"github.com/orgctl/orgctl/output/atomicfile"
+	"github.com/orgctl/orgctl/ratebudget"
 )
 
 // SyncOptions are one HR sync, parsed and checked.
@@ -216,6 +214,38 @@ func readHRFile(name string, maps map[string]string, groupCol string) (*orgcode.
 	return files, groups, nil
 }
 
+// keepAdminsAndAttributes makes the file say what sync leaves as it is:
+// the admins it lacks stay (the token's own user is one, and an HR export
+// is no place to remove an admin), and the attributes it has no column
+// for are kept. It answers how many active admins the file lacked.
+func keepAdminsAndAttributes(files *orgcode.Files, live *orgcode.Live, from string) (kept int) {
+	inFile := map[string]*orgcode.Doc{}
+	for _, d := range files.Docs["users"] {
+		inFile[strings.ToLower(d.Key)] = d
+	}
+	for _, ld := range live.Docs["users"] {
+		d := inFile[strings.ToLower(ld.Key)]
+		if d == nil {
+			if ld.Fields["admin"] == true {
+				files.Docs["users"] = append(files.Docs["users"], &orgcode.Doc{Kind: ld.Kind, Key: ld.Key, Fields: map[string]any{}, File: from})
+				if !ld.Inactive {
+					kept++
+				}
+			}
+			continue
+		}
+		if a, ok := d.Fields["attributes"].(map[string]any); ok {
+			merged := map[string]any{}
+			if la, ok := ld.Fields["attributes"].(map[string]any); ok {
+				maps.Copy(merged, la)
+			}
+			maps.Copy(merged, a)
+			d.Fields["attributes"] = merged
+		}
+	}
+	return kept
+}
+
 func syncRun(ctx context.Context, o *SyncOptions) error {
 	f := o.Factory
 	groupCol := strings.ToLower(strings.TrimSpace(o.GroupColumn))
@@ -239,12 +269,9 @@ func syncRun(ctx context.Context, o *SyncOptions) error {
 	if err != nil {
 		return err
 	}
-	markdown := cfg.Output == "markdown"
-	var p *output.Printer
-	if !markdown {
-		if p, err = cli.NewPrinter(f.IO, cfg); err != nil {
-			return err
-		}
+	p, markdown, err := planPrinter(f, cfg)
+	if err != nil {
+		return err
 	}
 	if o.Yes && o.DryRun {
 		return cli.UsageErrorf("--yes applies the plan and --dry-run sends nothing: pass one")
@@ -269,38 +296,7 @@ func syncRun(ctx context.Context, o *SyncOptions) error {
 			return err
 		}
 	}
-	inFile := map[string]*orgcode.Doc{}
-	for _, d := range files.Docs["users"] {
-		inFile[strings.ToLower(d.Key)] = d
-	}
-	kept := 0
-	for _, ld := range live.Docs["users"] {
-		d := inFile[strings.ToLower(ld.Key)]
-		if d == nil {
-			// Admins stay, whatever the file says: the token's own user
-			// is one, and an HR export is no place to remove an admin.
-			if ld.Fields["admin"] == true {
-				files.Docs["users"] = append(files.Docs["users"], &orgcode.Doc{Kind: ld.Kind, Key: ld.Key, Fields: map[string]any{}, File: o.From})
-				if !ld.Inactive {
-					kept++
-				}
-			}
-			continue
-		}
-		// Attributes the file has no column for are kept.
-		if a, ok := d.Fields["attributes"].(map[string]any); ok {
-			merged := map[string]any{}
-			if la, ok := ld.Fields["attributes"].(map[string]any); ok {
-				for k, v := range la {
-					merged[k] = v
-				}
-			}
-			for k, v := range a {
-				merged[k] = v
-			}
-			d.Fields["attributes"] = merged
-		}
-	}
+	kept := keepAdminsAndAttributes(files, live, o.From)
 	plan := orgcode.Diff(files, live, r, o.DisableMissing, cfg.Budget)
 	if o.DisableMissing && kept > 0 && !f.Quiet() {
 		f.IO.Notice("orgctl: %s the file lacks %s kept: sync never disables an admin", plural(kept, "admin", "admins"), map[bool]string{true: "is", false: "are"}[kept == 1])
@@ -309,51 +305,37 @@ func syncRun(ctx context.Context, o *SyncOptions) error {
 		writePlan(f.IO.Err, plan, cfg.Budget, false)
 		return cli.UsageErrorf("the plan has %d changes, more than --max-changes %d: nothing was sent", len(plan.Changes), o.MaxChanges)
 	}
-	if o.Out != "" {
-		b, err := plan.Save(conn.Target.BaseURL, o.From, only, time.Now())
-		if err != nil {
-			return err
-		}
-		if err := atomicfile.Write(o.Out, append(b, '\n'), 0o644); err != nil {
-			return fmt.Errorf("saving the plan: %w", err)
-		}
-		if !f.Quiet() {
-			f.IO.Notice("orgctl: plan saved to %s; apply exactly it with `orgctl apply %s`", o.Out, o.Out)
-		}
+	if err := savePlan(f, plan, conn.Target.BaseURL, o.From, only, o.Out); err != nil {
+		return err
 	}
 	if o.Yes {
-		b, err := os.ReadFile(o.From)
-		if err != nil {
-			return err
-		}
-		sum := sha256.Sum256(b)
-		flags := []string{}
-		if o.DisableMissing {
-			flags = append(flags, "--disable-missing")
-		}
-		if groupCol != "" {
-			flags = append(flags, "--group-column="+groupCol)
-		}
-		return runApply(ctx, f, conn, orgOptions{yes: true, parallel: 4, prune: o.DisableMissing}, cfg.Budget, plan, live, applyJob{
-			id: bulk.JobID("orgctl users sync", flags, conn.Target.JobTarget(), sum[:]), flags: flags, input: o.From,
-			resumed: "the users, read afresh, need what is left"})
+		return syncApply(ctx, o, conn, plan, live, cfg.Budget, groupCol)
 	}
-	switch {
-	case markdown:
-		writeMarkdown(f.IO.Out, plan, cfg.Budget)
-	case p.Opts.Structured():
-		b, err := json.Marshal(planData(plan))
-		if err != nil {
-			return err
-		}
-		if err := p.Print(b, nil); err != nil {
-			return err
-		}
-	default:
-		writePlan(f.IO.Out, plan, cfg.Budget, f.IO.ColorOut)
+	if err := showPlan(f, p, markdown, plan, cfg.Budget); err != nil {
+		return err
 	}
 	if o.ExitCode && !plan.Empty() {
 		return &cli.ExitError{Code: cli.ExitFindings}
 	}
 	return nil
+}
+
+// syncApply applies the plan as a job of the HR file: a rerun of the same
+// file and flags resumes it.
+func syncApply(ctx context.Context, o *SyncOptions, conn *cli.Connection, plan *orgcode.Plan, live *orgcode.Live, bc ratebudget.Config, groupCol string) error {
+	b, err := os.ReadFile(o.From)
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(b)
+	flags := []string{}
+	if o.DisableMissing {
+		flags = append(flags, "--disable-missing")
+	}
+	if groupCol != "" {
+		flags = append(flags, "--group-column="+groupCol)
+	}
+	return runApply(ctx, o.Factory, conn, orgOptions{yes: true, parallel: 4, prune: o.DisableMissing}, bc, plan, live, applyJob{
+		id: bulk.JobID("orgctl users sync", flags, conn.Target.JobTarget(), sum[:]), flags: flags, input: o.From,
+		resumed: "the users, read afresh, need what is left"})
 }
