@@ -16,3 +16,8 @@ func LevelRank(level string) int {
 	}
 	return 0
 }
+
+// AttributeTypes are the data types a user attribute holds, as the API
+// takes them: the one list org files and the user-attributes commands
+// accept.
+var AttributeTypes = []string{"string", "json", "number"}

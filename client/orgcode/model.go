@@ -79,7 +79,6 @@ func (k *Kind) fieldNames() []string {
 
 var (
 	memberRoles     = []string{"admin", "member"}
-	attributeTypes  = []string{"string", "number", "boolean"}
 	groupBoolFields = []string{"user_list_access", "audit_log_access", "unpublished_release_access",
 		"usage_analytics_access", "theme_access", "account_details_access"}
 )
@@ -104,7 +103,7 @@ var kindList = lazy.Value[[]*Kind]{New: func() []*Kind {
 	list := []*Kind{
 		{Name: "user-attributes", Fields: []Field{
 			{Name: "label", Type: tString},
-			{Name: "data_type", Type: tEnum, Enum: attributeTypes},
+			{Name: "data_type", Type: tEnum, Enum: kinds.AttributeTypes},
 			{Name: "default_value", Type: tString},
 		}},
 		{Name: "users", Fields: []Field{

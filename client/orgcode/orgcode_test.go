@@ -7,11 +7,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/orgctl/orgctl/client/kinds"
+	"github.com/orgctl/orgctl/client/spec"
 	"github.com/orgctl/orgctl/ratebudget"
 )
 
@@ -241,4 +243,44 @@ func TestStepPathsKeepTheIDOneSegment(t *testing.T) {
 			t.Errorf("%s: sends %q, shows %q; want /groups/%%2E%%2E and /groups/{ops}", st.What, req.Path, st.Path)
 		}
 	}
+}
+
+// A field with a fixed set of values takes those the API takes where it
+// creates the kind's objects: a file accepts no value the API would
+// refuse, and refuses none it would take or list.
+func TestEnumFieldsTakeTheAPIsValues(t *testing.T) {
+	checked := 0
+	for _, k := range Kinds() {
+		op := spec.Find("POST", k.reg.List)
+		if op == nil {
+			continue
+		}
+		for _, f := range k.Fields {
+			if f.Type != tEnum {
+				continue
+			}
+			v := op.BodyValue(f.Name)
+			if v == nil {
+				v = op.BodyValue(lowerCamel(f.Name))
+			}
+			if v == nil {
+				continue
+			}
+			checked++
+			if !slices.Equal(f.Enum, v.Enum) {
+				t.Errorf("%s %s: files take %q, POST %s %q", k.Name, f.Name, f.Enum, k.reg.List, v.Enum)
+			}
+		}
+	}
+	if checked < 5 {
+		t.Errorf("only %d fields checked against the API's values", checked)
+	}
+}
+
+func lowerCamel(snake string) string {
+	parts := strings.Split(snake, "_")
+	for i := 1; i < len(parts); i++ {
+		parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+	}
+	return strings.Join(parts, "")
 }

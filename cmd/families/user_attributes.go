@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/cmd/engine"
 	"github.com/orgctl/orgctl/cmd/engine/opdef"
 	"github.com/orgctl/orgctl/output"
@@ -62,7 +63,7 @@ Gotchas:
 				Body: true, Patch: true,
 				Fields: []opdef.Field{
 					{Flag: "label", Key: "label", In: opdef.InPatch, Usage: "new label"},
-					{Flag: "type", Key: "data_type", In: opdef.InPatch, Enum: []string{"string", "json", "number"}, Usage: "new data type"},
+					{Flag: "type", Key: "data_type", In: opdef.InPatch, Enum: kinds.AttributeTypes, Usage: "new data type"},
 					{Flag: "default", Key: "default_value", In: opdef.InPatch, Usage: "new default value"},
 					{Flag: "update-existing", Key: "update_existing", In: opdef.InQuery, Kind: opdef.KBool, Usage: "apply the change to users that already have the attribute"},
 				},
