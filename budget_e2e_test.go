@@ -138,6 +138,7 @@ func audit(t testing.TB, reqs []sandbox.Request, points int, window time.Duratio
 // Several orgctl processes sharing one token stay inside a short window
 // together and are never answered 429.
 func TestBudgetProcessesShareWindow(t *testing.T) {
+	t.Parallel() // its own sandbox, HOME and ledger; mostly waiting on windows
 	if testing.Short() {
 		t.Skip("runs about 300 orgctl processes over ~4s")
 	}
@@ -183,6 +184,7 @@ func BenchmarkBudgetUsersCreate(b *testing.B) {
 // three simulated machines (separate HOMEs, so separate file ledgers), two
 // loops each, are never answered 429 and keep every window within budget.
 func TestBudgetMachinesShareRedisStore(t *testing.T) {
+	t.Parallel() // its own sandbox, HOME and ledger; mostly waiting on windows
 	if testing.Short() {
 		t.Skip("runs 150 orgctl processes over ~8s")
 	}
@@ -219,6 +221,7 @@ func TestBudgetMachinesShareRedisStore(t *testing.T) {
 // rediss:// with a password: the real binary verifies the store's
 // certificate against SSL_CERT_FILE (a private CA), and refuses it without.
 func TestBudgetStoreOverTLS(t *testing.T) {
+	t.Parallel() // its own sandbox, HOME and ledger; mostly waiting on windows
 	rs := redistest.Start(t, redistest.Options{TLS: true, Password: "tls-s3cret"})
 	r := newBudgetRig(t, 300, time.Minute, time.Minute)
 	m := r.machine(t, "ORGCTL_BUDGET_STORE="+rs.URL, "SSL_CERT_FILE="+rs.CAFile)
@@ -368,6 +371,7 @@ func mustRun(t *testing.T, r *budgetRig, args ...string) string {
 // the charges it saw, and the budget nobody can account for is taken as
 // spent.
 func TestBudgetStoreRestartedEmptyMidJob(t *testing.T) {
+	t.Parallel() // its own sandbox, HOME and ledger; mostly waiting on windows
 	if testing.Short() {
 		t.Skip("runs two bulk jobs over ~8s")
 	}

@@ -397,6 +397,7 @@ func TestFault503RetryAfterPastMaxWaitExits5(t *testing.T) {
 // A 503 with a Retry-After within --max-wait is waited out, and a wait
 // over a second is announced on stderr.
 func TestFault503RetryAfterIsWaitedAndAnnounced(t *testing.T) {
+	t.Parallel() // its own sandbox, HOME and ledger; mostly waiting on windows
 	var mu sync.Mutex
 	n := 0
 	api := newFaultServer(t, false, func(w http.ResponseWriter, r *http.Request) {
@@ -706,6 +707,7 @@ func TestFaultBodiesAreCheckedBeforeSending(t *testing.T) {
 // A process killed while it waits for budget gives up its place: the next
 // process is not queued behind a waiter that will never come.
 func TestFaultKilledWaiterReleasesItsPlace(t *testing.T) {
+	t.Parallel() // its own sandbox, HOME and ledger; mostly waiting on windows
 	api := newFaultServer(t, false, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, usersPage) })
 	// Room for one 2-point list per 3 s window.
 	rig := newFaultRig(t, api.URL, "ORGCTL_BUDGET_POINTS=2", "ORGCTL_BUDGET_WINDOW=3s", "ORGCTL_BUDGET_COSTS_USERS=2")
@@ -783,6 +785,7 @@ func (b *lockedBuffer) String() string {
 // Twenty processes started at once on one token never put more than the
 // budget into any window the server sees.
 func TestFaultParallelProcessesStayInBudget(t *testing.T) {
+	t.Parallel() // its own sandbox, HOME and ledger; mostly waiting on windows
 	const points, window, cost = 10, 2 * time.Second, 2
 	var mu sync.Mutex
 	var arrivals []time.Time

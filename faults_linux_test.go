@@ -20,6 +20,7 @@ import (
 // orgctl process for ever: they give up within --max-wait (exit 5), name
 // the lock file and the process holding it, and send nothing.
 func TestFaultLedgerLockHeldByStoppedProcess(t *testing.T) {
+	t.Parallel() // its own sandbox, HOME and ledger; mostly waiting on windows
 	api := newFaultServer(t, false, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, usersPage) })
 	rig := newFaultRig(t, api.URL)
 	if run := rig.run(t, "users", "list"); run.code != 0 {
