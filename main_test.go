@@ -45,12 +45,16 @@ func TestMain(m *testing.M) {
 // scriptServer is the sandbox on loopback for one script, with switches the
 // script can flip to simulate network failures.
 type scriptServer struct {
-	mu   sync.Mutex
-	api  *sandbox.Server
-	drop map[string]bool // "METHOD /path": process, then cut the connection
-	hang map[string]bool // "METHOD /path": never answer
-	slow map[string]bool // "METHOD /path": answer 2 s after it took effect
-	fail map[string]bool // "METHOD /path": answer 500 without processing
+	mu  sync.Mutex
+	api *sandbox.Server
+	// budget is the sandbox's budget as budget or org last set it: an
+	// apiversion restart keeps it, so the server never allows less than
+	// the script's client was told.
+	budget sandbox.Options
+	drop   map[string]bool // "METHOD /path": process, then cut the connection
+	hang   map[string]bool // "METHOD /path": never answer
+	slow   map[string]bool // "METHOD /path": answer 2 s after it took effect
+	fail   map[string]bool // "METHOD /path": answer 500 without processing
 	// latency holds every answer back after the request took effect, so
 	// a script can kill a client with requests in flight.
 	latency time.Duration
@@ -207,7 +211,8 @@ func scriptParams(dir string) testscript.Params {
 				ts.Check(err)
 				s := srv(ts)
 				s.mu.Lock()
-				s.api = sandbox.New(sandbox.Options{Points: points, Window: window, Block: block})
+				s.budget = sandbox.Options{Points: points, Window: window, Block: block}
+				s.api = sandbox.New(s.budget)
 				s.mu.Unlock()
 				ts.Setenv("ORGCTL_TOKEN", s.api.AdminToken())
 			},
@@ -231,6 +236,7 @@ func scriptParams(dir string) testscript.Params {
 				}
 				s := srv(ts)
 				s.mu.Lock()
+				s.budget = sandbox.Options{Points: o.Points, Window: o.Window, Block: o.Block}
 				s.api = sandbox.New(o)
 				s.mu.Unlock()
 				ts.Setenv("ORGCTL_TOKEN", s.api.AdminToken())
@@ -262,7 +268,9 @@ func scriptParams(dir string) testscript.Params {
 				ts.Check(err)
 				s := srv(ts)
 				s.mu.Lock()
-				s.api = sandbox.New(sandbox.Options{APIVersion: v})
+				o := s.budget
+				o.APIVersion = v
+				s.api = sandbox.New(o)
 				s.mu.Unlock()
 				ts.Setenv("ORGCTL_TOKEN", s.api.AdminToken())
 			},
