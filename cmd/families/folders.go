@@ -95,22 +95,19 @@ func foldersListView(p *output.Printer, c *opdef.Call, data json.RawMessage) err
 	if err := json.Unmarshal(data, &items); err != nil {
 		return p.Print(data, c.Columns)
 	}
-	ids := make(map[*json.RawMessage]string, len(items))
-	for i := range items {
-		var f struct {
-			ID string `json:"id"`
-		}
-		json.Unmarshal(items[i], &f)
-		ids[&items[i]] = f.ID
+	type entry struct {
+		ID  string `json:"id"`
+		raw json.RawMessage
 	}
-	order := make([]int, len(items))
-	for i := range order {
-		order[i] = i
+	entries := make([]entry, len(items))
+	for i, item := range items {
+		json.Unmarshal(item, &entries[i])
+		entries[i].raw = item
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return naturalIDCompare(ids[&items[a]], ids[&items[b]]) })
-	sorted := make([]json.RawMessage, len(items))
-	for i, j := range order {
-		sorted[i] = items[j]
+	slices.SortStableFunc(entries, func(a, b entry) int { return naturalIDCompare(a.ID, b.ID) })
+	sorted := make([]json.RawMessage, len(entries))
+	for i, e := range entries {
+		sorted[i] = e.raw
 	}
 	b, err := json.Marshal(sorted)
 	if err != nil {
