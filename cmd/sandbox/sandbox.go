@@ -229,15 +229,20 @@ func (st *stateSaver) save(n int64) error {
 		return nil
 	}
 	upTo := st.changes.Load()
-	b, err := st.srv.MarshalState()
-	if err != nil {
-		return err
-	}
-	if err := atomicfile.Write(st.path, b, 0o600); err != nil {
+	if err := st.write(); err != nil {
 		return err
 	}
 	st.saved = upTo
 	return nil
+}
+
+// write writes the state as it is now; the caller holds mu.
+func (st *stateSaver) write() error {
+	b, err := st.srv.MarshalState()
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(st.path, b, 0o600)
 }
 
 // heldAnswer is an answer kept until the state is saved.
@@ -303,9 +308,5 @@ func serveRun(ctx context.Context, o *serveOptions) error {
 	// save a request in flight made.
 	saver.mu.Lock()
 	defer saver.mu.Unlock()
-	b, err := srv.MarshalState()
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(o.state, b, 0o600)
+	return saver.write()
 }
