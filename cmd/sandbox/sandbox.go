@@ -8,10 +8,8 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -60,11 +58,10 @@ SIGTERM, or a process killed outright keeps every change answered. --org,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			o.seedChanged = c.Flags().Changed("org") || c.Flags().Changed("users") || c.Flags().Changed("groups") || c.Flags().Changed("folders")
-			// The command's context too: a signal that arrives as soon as the
-			// exports are out is taken by Main's handler, which cancels it.
-			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			return serveRun(ctx, o)
+			// Main's handler ends the command's context on Ctrl-C or SIGTERM,
+			// having recorded which signal it was: a handler of its own
+			// here could end the server first, and the run exit 0.
+			return serveRun(c.Context(), o)
 		},
 	}
 	serve.Flags().StringVar(&o.addr, "addr", "127.0.0.1:0", "listen on `HOST:PORT` (port 0 picks a free one)")
