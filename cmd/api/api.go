@@ -527,14 +527,15 @@ func apiRun(ctx context.Context, f *cli.Factory, c *cobra.Command, o *apiOptions
 	if err != nil {
 		return err
 	}
-	op := &opdef.Op{Method: o.Method, Path: o.Path, Scope: knownScope(o.Method, o.Path), List: o.Method == http.MethodGet}
+	var confirm *opdef.Confirm
 	if o.Method == http.MethodDelete {
 		// The raw command may send any DELETE, the built-in group's or the
 		// root folder's among them, so it asks as every removal does: the
 		// request as it will go, which is all it knows of what it removes.
-		op.Confirm = &opdef.Confirm{Question: strings.ReplaceAll(
+		confirm = &opdef.Confirm{Question: strings.ReplaceAll(
 			fmt.Sprintf("Send DELETE %s? The API removes what the path names; this cannot be undone.", o.Path), "%", "%%")}
 	}
+	op := &opdef.Op{Method: o.Method, Path: o.Path, Scope: knownScope(o.Method, o.Path), List: o.Method == http.MethodGet, Confirm: confirm}
 	call := &opdef.Call{Op: opdef.Alone(op), Command: c.CommandPath() + " " + o.Method + " " + o.Path, Req: opdef.Req{Query: o.Query, RawPath: o.Path}, Pages: opdef.Pages{All: o.Paginate, Flag: "--paginate"}}
 	switch b := o.Body.(type) {
 	case map[string]any:
