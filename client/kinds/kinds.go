@@ -53,6 +53,13 @@ type Kind struct {
 	// are not to be changed at all, not only kept: a system folder is
 	// neither renamed nor moved (the API refuses either).
 	BuiltinFixed bool
+	// Params are the path parameters of the spec that take this kind's id
+	// ("userId"). A parameter named just {id} takes the id of the kind
+	// whose list the path is under (/app_themes/{id}), undeclared.
+	Params []string
+	// Refs are the body and query keys whose values are ids of this kind
+	// ("user_id", "group_ids"), as the last segment of a dotted key.
+	Refs []string
 }
 
 // Named reports a kind whose objects have a natural key to find them by.
@@ -129,38 +136,46 @@ func builtinGroupName(name string) string {
 // out by the compiler, so no code runs for it before main.
 var all = []Kind{
 	{Name: "apps", List: "/apps", Scope: "Apps > Read", Key: "name", IsID: isUUID, Label: []string{"folder_id"},
-		Get: "/apps/{id}", ObjectType: "app"},
+		Get: "/apps/{id}", ObjectType: "app",
+		Params: []string{"appId", "appUuid"}, Refs: []string{"app_id", "app_ids", "landing_page_app_id"}},
 	{Name: "config-vars", List: "/configuration_variables", Scope: "Configuration Variables > Read", Key: "name",
 		IsID: isUUID, Get: "/configuration_variables/{id}"},
 	{Name: "custom-components", List: "/custom_component_libraries", Scope: "CustomComponent > Read",
 		Key: "name", IsID: isUUID},
 	{Name: "environments", List: "/environments", Scope: "Environment > Read", Key: "name", IsID: isUUID,
-		Get: "/environments/{id}"},
+		Get: "/environments/{id}", Params: []string{"environmentId"}, Refs: []string{"environment_id"}},
 	{Name: "folders", List: "/folders", Scope: "Folders > Read", KeyOf: FolderPath, KeysOf: FolderPaths,
 		IsID: isFolderID, Label: []string{"folder_type"}, ObjectType: "folder", Get: "/folders/{id}",
-		Builtin: systemFolder, BuiltinKey: systemFolderKey, BuiltinFixed: true},
+		Builtin: systemFolder, BuiltinKey: systemFolderKey, BuiltinFixed: true,
+		Params: []string{"folderId"}, Refs: []string{"folder_id", "parent_folder_id"}},
 	{Name: "groups", List: "/groups", Scope: "Groups > Read", Key: "name", IsID: isNumber, Get: "/groups/{id}",
-		Builtin: builtinGroup, BuiltinKey: builtinGroupName},
+		Builtin: builtinGroup, BuiltinKey: builtinGroupName,
+		Params: []string{"groupId"}, Refs: []string{"group_id", "group_ids", "group", "defaultGroupIds"}},
 	// Invites are named by the invitee's email; a claimed invite stays listed,
 	// so an email can match two (the candidates then show which).
 	{Name: "invites", List: "/user_invites", Scope: "Users > Read", Key: "invited_email", Fold: true, IsID: isNumber,
-		Label: []string{"claimed_by"}, Get: "/user_invites/{id}"},
+		Label: []string{"claimed_by"}, Get: "/user_invites/{id}",
+		Params: []string{"userInviteId"}, Refs: []string{"userInviteIds"}},
 	{Name: "organization", List: "/organization/", Scope: "Organizations > Read", Singleton: true},
 	// A resource configuration has no name of its own: its resource's and
 	// its environment's name it, and two may name it alike.
 	{Name: "resource-configs", List: "/resource_configurations", Scope: "Resources > Read",
 		KeyOf: resourceConfigName, IsID: isUUID, Get: "/resource_configurations/{id}", ObjectType: "resource_configuration"},
 	{Name: "resources", List: "/resources", Scope: "Resources > Read", Key: "display_name", IsID: isUUID,
-		Label: []string{"type"}, Get: "/resources/{id}", ObjectType: "resource"},
-	{Name: "roles", List: "/role_permissions/roles", Scope: "Permissions > Read", Key: "name", IsID: isUUID},
+		Label: []string{"type"}, Get: "/resources/{id}", ObjectType: "resource",
+		Params: []string{"resourceId"}, Refs: []string{"resource_id"}},
+	{Name: "roles", List: "/role_permissions/roles", Scope: "Permissions > Read", Key: "name", IsID: isUUID,
+		Params: []string{"roleId"}, Refs: []string{"role_id"}},
 	{Name: "spaces", List: "/spaces", Scope: "Spaces > Read", Key: "name", IsID: isSpaceID, Label: []string{"domain"},
-		Get: "/spaces/{id}"},
-	{Name: "themes", List: "/app_themes", Scope: "App Themes > Read", Key: "name", IsID: isNumber, Get: "/app_themes/{id}"},
+		Get: "/spaces/{id}", Params: []string{"spaceId"}, Refs: []string{"space_id", "destination_space_id"}},
+	{Name: "themes", List: "/app_themes", Scope: "App Themes > Read", Key: "name", IsID: isNumber, Get: "/app_themes/{id}",
+		Refs: []string{"theme_id"}},
 	{Name: "user-attributes", List: "/user_attributes", Scope: "User Attributes > Read", Key: "name", IsID: isUUID},
 	{Name: "users", List: "/users", Scope: "Users > Read", Key: "email", Filter: "email", Fold: true,
-		IsID: isUserID, Label: []string{"first_name", "last_name"}, Get: "/users/{id}"},
+		IsID: isUserID, Label: []string{"first_name", "last_name"}, Get: "/users/{id}",
+		Params: []string{"userId", "userSid"}, Refs: []string{"user", "user_id", "user_ids", "assigned_to_users"}},
 	{Name: "workflows", List: "/workflows", Scope: "Workflows > Read", Key: "name", IsID: isUUID, Get: "/workflows/{id}",
-		ObjectType: "workflow"},
+		ObjectType: "workflow", Params: []string{"workflowId"}, Refs: []string{"workflow_id", "workflow_ids"}},
 }
 
 // All are every kind, sorted by name; the caller must not change them.
@@ -216,13 +231,18 @@ type View struct {
 	// Names marks a view completed by natural key with the id beside it,
 	// whose names commands look up where the API takes an id.
 	Names bool
+	// Params are the path parameters of the spec that take the view's
+	// Value where that is not the id ("attributeName"); those taking a
+	// kind's id are the kind's Params.
+	Params []string
 }
 
 // views are the completion views by the name Field.Complete and
 // Op.Args.Complete use, sorted by that name.
 var views = []View{
 	{Name: "apps", Kind: "apps", Value: "id", Label: []string{"name"}, Names: true},
-	{Name: "attribute-names", Kind: "user-attributes", Value: "name", Label: []string{"label"}},
+	{Name: "attribute-names", Kind: "user-attributes", Value: "name", Label: []string{"label"},
+		Params: []string{"attributeName"}},
 	{Name: "config-vars", Kind: "config-vars", Value: "id", Label: []string{"name"}, Names: true},
 	{Name: "environment-names", Kind: "environments", Value: "name", Label: []string{"description"}},
 	{Name: "environments", Kind: "environments", Value: "id", Label: []string{"name"}, Names: true},
@@ -255,4 +275,48 @@ func ViewOf(name string) (View, bool) {
 		}
 	}
 	return View{}, false
+}
+
+// ByParam is the view completing path parameter param of path: the kind
+// whose id it takes (a kind's own view completes its ids), or a view of
+// another value that declares it; false for a parameter naming no object.
+// A plain {id} takes the id of the kind whose list path is under.
+func ByParam(path, param string) (string, bool) {
+	for _, k := range all {
+		if has(k.Params, param) || param == "id" && under(path, k.List) {
+			return k.Name, true
+		}
+	}
+	for _, v := range views {
+		if has(v.Params, param) {
+			return v.Name, true
+		}
+	}
+	return "", false
+}
+
+// ByRef is the kind whose ids the body or query key key holds (its last
+// segment, "user_ids"); false when it holds no object's id.
+func ByRef(key string) (string, bool) {
+	for _, k := range all {
+		if has(k.Refs, key) {
+			return k.Name, true
+		}
+	}
+	return "", false
+}
+
+func has(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+// under reports path as list itself or below it ("/app_themes/{id}").
+func under(path, list string) bool {
+	rest, ok := strings.CutPrefix(path, strings.TrimSuffix(list, "/"))
+	return ok && (rest == "" || rest[0] == '/')
 }

@@ -217,3 +217,61 @@ func TestFoldKeyFoldsOnlyWhereTheKindDoes(t *testing.T) {
 		t.Errorf("groups: %q, want the name as written", got)
 	}
 }
+
+// An input is told its kind by the name the spec or a body gives it: a
+// path parameter (or a plain {id} under a kind's list) and a body key.
+func TestInputsNameTheirKindByParamAndRef(t *testing.T) {
+	for _, tc := range []struct{ path, param, want string }{
+		{"/groups/{groupId}/members/{userSid}", "groupId", "groups"},
+		{"/groups/{groupId}/members/{userSid}", "userSid", "users"},
+		{"/app_themes/{id}", "id", "themes"},
+		{"/configuration_variables/{id}", "id", "config-vars"},
+		{"/user_attributes/{id}", "id", "user-attributes"},
+		{"/users/{userId}/user_attributes/{attributeName}", "attributeName", "attribute-names"},
+		{"/source_control/deployment/{id}", "id", ""},
+		{"/workflow_run/{id}", "id", ""},
+		{"/app_themes_other/{id}", "id", ""},
+		{"/users/{userId}", "email", ""},
+	} {
+		if got, ok := ByParam(tc.path, tc.param); got != tc.want || ok != (tc.want != "") {
+			t.Errorf("ByParam(%s, %s) = %q, %v; want %q", tc.path, tc.param, got, ok, tc.want)
+		}
+	}
+	for key, want := range map[string]string{"user_ids": "users", "parent_folder_id": "folders",
+		"destination_space_id": "spaces", "defaultGroupIds": "groups", "email": "", "id": ""} {
+		if got, ok := ByRef(key); got != want || ok != (want != "") {
+			t.Errorf("ByRef(%s) = %q, %v; want %q", key, got, ok, want)
+		}
+	}
+}
+
+// A parameter or key names one kind, and what it names completes the
+// kind's ids: a kind named by one has a view of its own name on its ids.
+func TestParamsAndRefsNameOneKindEach(t *testing.T) {
+	seen := map[string]string{}
+	claim := func(what, name, by string) {
+		if other, dup := seen[what+" "+name]; dup {
+			t.Errorf("%s %q names both %s and %s", what, name, other, by)
+		}
+		seen[what+" "+name] = by
+	}
+	for _, k := range All() {
+		for _, p := range k.Params {
+			claim("parameter", p, k.Name)
+		}
+		for _, r := range k.Refs {
+			claim("key", r, k.Name)
+		}
+		if len(k.Params)+len(k.Refs) == 0 {
+			continue
+		}
+		if v, ok := ViewOf(k.Name); !ok || v.Kind != k.Name || v.Value != "id" {
+			t.Errorf("%s: inputs name it, but no view %q completes its ids", k.Name, k.Name)
+		}
+	}
+	for _, v := range Views() {
+		for _, p := range v.Params {
+			claim("parameter", p, "view "+v.Name)
+		}
+	}
+}

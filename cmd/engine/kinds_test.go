@@ -58,23 +58,6 @@ func TestDeclaredCompletionKindsExist(t *testing.T) {
 	for _, g := range families.All() {
 		check("orgctl", g)
 	}
-	for _, p := range opdef.ParamKinds {
-		k := p[1]
-		if _, ok := engine.CompletionKind(k); !ok {
-			t.Errorf("paramKinds names unknown kind %q", k)
-		}
-	}
-	for _, p := range opdef.KeyKinds {
-		k := p[1]
-		if _, ok := engine.CompletionKind(k); !ok {
-			t.Errorf("keyKinds names unknown kind %q", k)
-		}
-	}
-	for _, k := range opdef.IDKinds {
-		if _, ok := engine.CompletionKind(k); !ok {
-			t.Errorf("IDKinds names unknown kind %q", k)
-		}
-	}
 	for _, fk := range engine.CommandFlagKinds {
 		if _, ok := engine.CompletionKind(fk.Kind); !ok {
 			t.Errorf("commandFlagKinds: %s --%s names unknown kind %q", fk.Path, fk.Flag, fk.Kind)

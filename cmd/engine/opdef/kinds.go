@@ -1,53 +1,15 @@
 package opdef
 
 // Which object kind each input of an operation names (a user, a group...),
-// declared or inferred from the path parameter or body key: name
-// resolution and completion both read it.
+// declared or inferred from the path parameter or body key as the kinds
+// registry names them (kinds.ByParam, kinds.ByRef): name resolution and
+// completion both read it.
 
 import (
 	"strings"
 
 	"github.com/orgctl/orgctl/client/kinds"
-	"github.com/orgctl/orgctl/ratebudget"
 )
-
-// The tables below are (name, kind) pairs rather than maps, so that no
-// code builds them before main; they are searched linearly.
-
-// ParamKinds infers an argument's kind from the spec's path parameter name,
-// so families complete ids without declaring anything.
-var ParamKinds = [...][2]string{
-	{"userId", "users"}, {"userSid", "users"}, {"groupId", "groups"}, {"folderId", "folders"},
-	{"appId", "apps"}, {"appUuid", "apps"}, {"workflowId", "workflows"}, {"spaceId", "spaces"},
-	{"environmentId", "environments"}, {"resourceId", "resources"},
-	{"userInviteId", "invites"}, {"attributeName", "attribute-names"}, {"roleId", "roles"},
-}
-
-// IDKinds are the kinds inferred for a path whose parameter is just {id}:
-// the one whose list (in the registry) is of the path's family.
-var IDKinds = [...]string{"config-vars", "themes", "user-attributes"}
-
-// KeyKinds infers a flag's kind from the last segment of its Field.Key.
-var KeyKinds = [...][2]string{
-	{"user", "users"}, {"user_id", "users"}, {"user_ids", "users"},
-	{"group_id", "groups"}, {"group_ids", "groups"},
-	{"folder_id", "folders"}, {"parent_folder_id", "folders"},
-	{"app_id", "apps"}, {"app_ids", "apps"}, {"landing_page_app_id", "apps"}, {"workflow_id", "workflows"}, {"workflow_ids", "workflows"},
-	{"space_id", "spaces"}, {"destination_space_id", "spaces"},
-	{"environment_id", "environments"}, {"resource_id", "resources"}, {"theme_id", "themes"},
-	{"group", "groups"}, {"defaultGroupIds", "groups"}, {"assigned_to_users", "users"}, {"role_id", "roles"},
-	{"userInviteIds", "invites"},
-}
-
-// kindIn is the kind paired with name in table; false when none is.
-func kindIn(table [][2]string, name string) (string, bool) {
-	for _, p := range table {
-		if p[0] == name {
-			return p[1], true
-		}
-	}
-	return "", false
-}
 
 // NoCompletion turns inference off in Field.Complete and Op.Args.Complete.
 const NoCompletion = "-"
@@ -61,18 +23,8 @@ func (op *Op) ArgKind(i int) string {
 	if i >= len(op.Args.Params) {
 		return ""
 	}
-	if k, ok := kindIn(ParamKinds[:], op.Args.Params[i]); ok {
-		return k
-	}
-	if op.Args.Params[i] == "id" {
-		family := ratebudget.Family(op.Path)
-		for _, k := range IDKinds {
-			if ratebudget.Family(kinds.Of(k).List) == family {
-				return k
-			}
-		}
-	}
-	return ""
+	k, _ := kinds.ByParam(op.Path, op.Args.Params[i])
+	return k
 }
 
 // KindBy picks an input's object kind from the value of another input: a
@@ -129,6 +81,6 @@ func (fd *Field) ObjectKind() string {
 	if i := strings.LastIndexByte(key, '.'); i >= 0 {
 		key = key[i+1:]
 	}
-	k, _ := kindIn(KeyKinds[:], key)
+	k, _ := kinds.ByRef(key)
 	return k
 }
