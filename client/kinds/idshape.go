@@ -1,12 +1,71 @@
 package kinds
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
 
-// The id shapes are checked by hand: a regexp compiled at package init
-// would cost every command's start-up.
+// IDShape is how the API shapes the ids of a kind: the one rule both for
+// telling an id from a name (Is) and for making ids of that shape (Mint).
+type IDShape uint8
+
+const (
+	// NoID: the kind's one object has no id of its own (the org).
+	NoID IDShape = iota
+	// UUIDs, in the 8-4-4-4-12 hex form.
+	UUIDs
+	// Numbers, in decimal; JSON carries them as numbers.
+	Numbers
+	// UserIDs are "user_" and letters or digits.
+	UserIDs
+	// FolderIDs are the folder's type in lower case, "_" and a number
+	// ("app_12").
+	FolderIDs
+	// SpaceIDs are "org_" and 32 hex digits; a UUID is taken too.
+	SpaceIDs
+)
+
+// Is reports text that is an id of this shape. The shapes are checked by
+// hand: a regexp compiled at package init would cost every command's
+// start-up.
+func (s IDShape) Is(text string) bool {
+	switch s {
+	case UUIDs:
+		return isUUID(text)
+	case Numbers:
+		return isNumber(text)
+	case UserIDs:
+		return isUserID(text)
+	case FolderIDs:
+		return isFolderID(text)
+	case SpaceIDs:
+		return isSpaceID(text)
+	}
+	return false
+}
+
+// Mint is an id of this shape made of two numbers, seed and n, so that
+// distinct pairs give distinct ids (n below 2^40): what a stand-in for the
+// API (the sandbox) gives the objects it makes. A number carries n alone.
+// Folder ids carry their type, which no number says: FolderID makes them;
+// Mint panics on FolderIDs and NoID, which only a mistake in the code asks.
+func (s IDShape) Mint(seed uint32, n int) string {
+	switch s {
+	case UUIDs:
+		return fmt.Sprintf("%08x-0000-4000-8000-%012x", seed, n)
+	case Numbers:
+		return strconv.Itoa(n)
+	case UserIDs:
+		return fmt.Sprintf("user_%022x%010x", seed, n)
+	case SpaceIDs:
+		return fmt.Sprintf("org_%08x%024x", seed, n)
+	}
+	panic(fmt.Sprintf("kinds: no ids of shape %d to mint from numbers", s))
+}
+
+// FolderID is the n-th id of folders of type typ ("app", 3 -> "app_3").
+func FolderID(typ string, n int) string { return typ + "_" + strconv.Itoa(n) }
 
 func isUUID(s string) bool {
 	if len(s) != 36 {

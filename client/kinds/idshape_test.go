@@ -46,3 +46,37 @@ func FuzzIDShapes(f *testing.F) {
 		}
 	})
 }
+
+// What Mint makes is an id of its shape, of every kind of that shape,
+// and no two pairs of numbers make the same id (but numbers, which carry
+// n alone).
+func TestMintedIDsAreOfTheirShape(t *testing.T) {
+	seen := map[string]bool{}
+	for _, shape := range []IDShape{UUIDs, Numbers, UserIDs, SpaceIDs} {
+		for _, seed := range []uint32{0, 1, 0x5a4d, 0x5a4d0007, 1<<32 - 1} {
+			for _, n := range []int{0, 1, 15, 1 << 20, 1<<40 - 1} {
+				id := shape.Mint(seed, n)
+				if !shape.Is(id) {
+					t.Errorf("shape %d: Mint(%#x, %d) = %q, not of the shape", shape, seed, n, id)
+				}
+				if shape != Numbers && seen[id] {
+					t.Errorf("shape %d: Mint(%#x, %d) = %q, minted before", shape, seed, n, id)
+				}
+				seen[id] = true
+			}
+		}
+	}
+	for _, typ := range []string{"app", "resource", "workflow", "file"} {
+		if id := FolderID(typ, 12); !FolderIDs.Is(id) || id != typ+"_12" {
+			t.Errorf("FolderID(%s, 12) = %q", typ, id)
+		}
+	}
+	for _, k := range All() {
+		if k.ID == NoID || k.ID == FolderIDs {
+			continue
+		}
+		if id := k.ID.Mint(7, 3); !k.IsID(id) {
+			t.Errorf("%s: minted %q, which it does not take for an id", k.Name, id)
+		}
+	}
+}

@@ -30,8 +30,8 @@ type Kind struct {
 	Filter string
 	// Fold compares keys without regard to case (emails).
 	Fold bool
-	// IsID reports text that is already an id of this kind.
-	IsID func(s string) bool
+	// ID is the shape of the kind's ids.
+	ID IDShape
 	// Label are fields shown beside candidates ("first_name", ...).
 	Label []string
 	// Get reads one object by id ("/users/{id}"); "" when the API has no
@@ -61,6 +61,9 @@ type Kind struct {
 	// ("user_id", "group_ids"), as the last segment of a dotted key.
 	Refs []string
 }
+
+// IsID reports text that is already an id of this kind.
+func (k Kind) IsID(s string) bool { return k.ID.Is(s) }
 
 // Named reports a kind whose objects have a natural key to find them by.
 func (k Kind) Named() bool { return k.Key != "" || k.KeyOf != nil }
@@ -135,46 +138,46 @@ func builtinGroupName(name string) string {
 // all are every kind, sorted by name. A slice rather than a map: it is laid
 // out by the compiler, so no code runs for it before main.
 var all = []Kind{
-	{Name: "apps", List: "/apps", Scope: "Apps > Read", Key: "name", IsID: isUUID, Label: []string{"folder_id"},
+	{Name: "apps", List: "/apps", Scope: "Apps > Read", Key: "name", ID: UUIDs, Label: []string{"folder_id"},
 		Get: "/apps/{id}", ObjectType: "app",
 		Params: []string{"appId", "appUuid"}, Refs: []string{"app_id", "app_ids", "landing_page_app_id"}},
 	{Name: "config-vars", List: "/configuration_variables", Scope: "Configuration Variables > Read", Key: "name",
-		IsID: isUUID, Get: "/configuration_variables/{id}"},
+		ID: UUIDs, Get: "/configuration_variables/{id}"},
 	{Name: "custom-components", List: "/custom_component_libraries", Scope: "CustomComponent > Read",
-		Key: "name", IsID: isUUID},
-	{Name: "environments", List: "/environments", Scope: "Environment > Read", Key: "name", IsID: isUUID,
+		Key: "name", ID: UUIDs},
+	{Name: "environments", List: "/environments", Scope: "Environment > Read", Key: "name", ID: UUIDs,
 		Get: "/environments/{id}", Params: []string{"environmentId"}, Refs: []string{"environment_id"}},
 	{Name: "folders", List: "/folders", Scope: "Folders > Read", KeyOf: FolderPath, KeysOf: FolderPaths,
-		IsID: isFolderID, Label: []string{"folder_type"}, ObjectType: "folder", Get: "/folders/{id}",
+		ID: FolderIDs, Label: []string{"folder_type"}, ObjectType: "folder", Get: "/folders/{id}",
 		Builtin: systemFolder, BuiltinKey: systemFolderKey, BuiltinFixed: true,
 		Params: []string{"folderId"}, Refs: []string{"folder_id", "parent_folder_id"}},
-	{Name: "groups", List: "/groups", Scope: "Groups > Read", Key: "name", IsID: isNumber, Get: "/groups/{id}",
+	{Name: "groups", List: "/groups", Scope: "Groups > Read", Key: "name", ID: Numbers, Get: "/groups/{id}",
 		Builtin: builtinGroup, BuiltinKey: builtinGroupName,
 		Params: []string{"groupId"}, Refs: []string{"group_id", "group_ids", "group", "defaultGroupIds"}},
 	// Invites are named by the invitee's email; a claimed invite stays listed,
 	// so an email can match two (the candidates then show which).
-	{Name: "invites", List: "/user_invites", Scope: "Users > Read", Key: "invited_email", Fold: true, IsID: isNumber,
+	{Name: "invites", List: "/user_invites", Scope: "Users > Read", Key: "invited_email", Fold: true, ID: Numbers,
 		Label: []string{"claimed_by"}, Get: "/user_invites/{id}",
 		Params: []string{"userInviteId"}, Refs: []string{"userInviteIds"}},
 	{Name: "organization", List: "/organization/", Scope: "Organizations > Read", Singleton: true},
 	// A resource configuration has no name of its own: its resource's and
 	// its environment's name it, and two may name it alike.
 	{Name: "resource-configs", List: "/resource_configurations", Scope: "Resources > Read",
-		KeyOf: resourceConfigName, IsID: isUUID, Get: "/resource_configurations/{id}", ObjectType: "resource_configuration"},
-	{Name: "resources", List: "/resources", Scope: "Resources > Read", Key: "display_name", IsID: isUUID,
+		KeyOf: resourceConfigName, ID: UUIDs, Get: "/resource_configurations/{id}", ObjectType: "resource_configuration"},
+	{Name: "resources", List: "/resources", Scope: "Resources > Read", Key: "display_name", ID: UUIDs,
 		Label: []string{"type"}, Get: "/resources/{id}", ObjectType: "resource",
 		Params: []string{"resourceId"}, Refs: []string{"resource_id"}},
-	{Name: "roles", List: "/role_permissions/roles", Scope: "Permissions > Read", Key: "name", IsID: isUUID,
+	{Name: "roles", List: "/role_permissions/roles", Scope: "Permissions > Read", Key: "name", ID: UUIDs,
 		Params: []string{"roleId"}, Refs: []string{"role_id"}},
-	{Name: "spaces", List: "/spaces", Scope: "Spaces > Read", Key: "name", IsID: isSpaceID, Label: []string{"domain"},
+	{Name: "spaces", List: "/spaces", Scope: "Spaces > Read", Key: "name", ID: SpaceIDs, Label: []string{"domain"},
 		Get: "/spaces/{id}", Params: []string{"spaceId"}, Refs: []string{"space_id", "destination_space_id"}},
-	{Name: "themes", List: "/app_themes", Scope: "App Themes > Read", Key: "name", IsID: isNumber, Get: "/app_themes/{id}",
+	{Name: "themes", List: "/app_themes", Scope: "App Themes > Read", Key: "name", ID: Numbers, Get: "/app_themes/{id}",
 		Refs: []string{"theme_id"}},
-	{Name: "user-attributes", List: "/user_attributes", Scope: "User Attributes > Read", Key: "name", IsID: isUUID},
+	{Name: "user-attributes", List: "/user_attributes", Scope: "User Attributes > Read", Key: "name", ID: UUIDs},
 	{Name: "users", List: "/users", Scope: "Users > Read", Key: "email", Filter: "email", Fold: true,
-		IsID: isUserID, Label: []string{"first_name", "last_name"}, Get: "/users/{id}",
+		ID: UserIDs, Label: []string{"first_name", "last_name"}, Get: "/users/{id}",
 		Params: []string{"userId", "userSid"}, Refs: []string{"user", "user_id", "user_ids", "assigned_to_users"}},
-	{Name: "workflows", List: "/workflows", Scope: "Workflows > Read", Key: "name", IsID: isUUID, Get: "/workflows/{id}",
+	{Name: "workflows", List: "/workflows", Scope: "Workflows > Read", Key: "name", ID: UUIDs, Get: "/workflows/{id}",
 		ObjectType: "workflow", Params: []string{"workflowId"}, Refs: []string{"workflow_id", "workflow_ids"}},
 }
 

@@ -135,7 +135,7 @@ func TestRegistryIsWhole(t *testing.T) {
 			t.Errorf("%s and %s both list %s", name, other, k.List)
 		}
 		lists[k.List] = name
-		if k.Named() && k.IsID == nil {
+		if k.Named() && k.ID == NoID {
 			t.Errorf("%s: named, but no id shape to tell ids from names", name)
 		}
 	}

@@ -112,7 +112,7 @@ type listState struct {
 func New(d Doer) *Resolver { return &Resolver{Doer: d} }
 
 // LooksLikeID reports whether text is used as an id without a lookup.
-func LooksLikeID(k Kind, text string) bool { return k.IsID != nil && k.IsID(text) }
+func LooksLikeID(k Kind, text string) bool { return k.IsID(text) }
 
 // Plan says which request resolving text would send (nil when none would:
 // an id, or a list this resolver already has).

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/orgctl/orgctl/client/changes"
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/spec"
 	"github.com/orgctl/orgctl/output/lazy"
 )
@@ -77,7 +78,7 @@ func (o *org) userByEmail(email string) obj {
 	return nil
 }
 
-func userID(n int) string { return fmt.Sprintf("user_%032x", 0x5a4d0000000000+n) }
+func userID(n int) string { return collectionAt("/users").id(n).(string) }
 
 func (o *org) addUser(email, first, last string, admin, active bool, at time.Time) obj {
 	n := o.next("/users")
@@ -329,7 +330,7 @@ func removeGroupInvite(c *call) (int, any) {
 }
 
 func (o *org) addFolder(name, typ string, parent any, system bool, at time.Time) obj {
-	id := fmt.Sprintf("%s_%d", typ, o.next(folderSeq(typ)))
+	id := kinds.FolderID(typ, o.next(folderSeq(typ)))
 	f := obj{"id": id, "legacy_id": id, "name": name, "parent_folder_id": parent, "is_system_folder": system,
 		"folder_type": typ, "created_at": stamp(at), "updated_at": stamp(at)}
 	o.Collections["/folders"] = append(o.Collections["/folders"], f)
@@ -762,7 +763,7 @@ func cloneApp(c *call) (int, any) {
 		folder = f
 	}
 	a := deepCopy(src).(map[string]any)
-	a["id"] = uuidFor(collectionAt("/apps").kind, c.org.next("/apps"))
+	a["id"] = collectionAt("/apps").id(c.org.next("/apps"))
 	a["name"], a["folder_id"], a["protected"], a["synced"] = c.body["new_app_name"], folder, false, false
 	a["created_at"], a["updated_at"] = stamp(c.now), stamp(c.now)
 	c.org.Collections["/apps"] = append(c.org.Collections["/apps"], a)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/output/lazy"
 )
 
@@ -34,23 +35,26 @@ func errBody(format string, args ...any) obj {
 func one(v any) obj { return obj{"success": true, "data": v} }
 
 // collections lists the generic stores: list/create at the path, get/patch/put/delete at path/{id}.
-// kind seeds deterministic ids; intID marks collections whose ids are numbers. A table searched in
-// place, not a map: a map literal would be built before every orgctl command.
+// seed tells a collection's ids from every other's. The shape of the ids is the registry's for a
+// collection that lists one of its kinds; shape gives it for the few the registry does not model.
+// A table searched in place, not a map: a map literal would be built before every orgctl command.
 var collections = []collection{
-	{"/users", 1, false}, {"/groups", 2, true}, {"/folders", 3, false}, {"/spaces", 4, false},
-	{"/app_themes", 5, true}, {"/apps", 6, false}, {"/user_attributes", 7, false},
-	{"/role_permissions/roles", 8, false}, {"/access_tokens", 9, false},
-	{"/role_permissions/role_grants", 10, false}, {"/access_requests", 11, true},
-	{"/user_invites", 12, true}, {"/resources", 13, false}, {"/resource_configurations", 14, false},
-	{"/environments", 15, false}, {"/custom_component_libraries", 16, false},
-	{"/configuration_variables", 17, false}, {"/observability/config", 18, false},
-	{"/workflows", 19, false}, {"/user_tasks", 20, false}, {"/organization/analytics_integrations", 21, false},
+	{path: "/users", seed: 1}, {path: "/groups", seed: 2}, {path: "/folders", seed: 3}, {path: "/spaces", seed: 4},
+	{path: "/app_themes", seed: 5}, {path: "/apps", seed: 6}, {path: "/user_attributes", seed: 7},
+	{path: "/role_permissions/roles", seed: 8}, {path: "/access_tokens", seed: 9, shape: kinds.UUIDs},
+	{path: "/role_permissions/role_grants", seed: 10, shape: kinds.UUIDs},
+	{path: "/access_requests", seed: 11, shape: kinds.Numbers},
+	{path: "/user_invites", seed: 12}, {path: "/resources", seed: 13}, {path: "/resource_configurations", seed: 14},
+	{path: "/environments", seed: 15}, {path: "/custom_component_libraries", seed: 16},
+	{path: "/configuration_variables", seed: 17}, {path: "/observability/config", seed: 18, shape: kinds.UUIDs},
+	{path: "/workflows", seed: 19}, {path: "/user_tasks", seed: 20, shape: kinds.UUIDs},
+	{path: "/organization/analytics_integrations", seed: 21, shape: kinds.UUIDs},
 }
 
 type collection struct {
 	path  string
-	kind  int
-	intID bool
+	seed  uint32
+	shape kinds.IDShape
 }
 
 // lookupCollection is the generic store at path, if there is one.
@@ -69,16 +73,45 @@ func collectionAt(path string) collection {
 	return c
 }
 
-// id is the n-th id of coll, shaped as the real API shapes that family's
-// ids: numbers, Spaces "org_" and 32 hex digits, the others UUIDs.
-func (c collection) id(coll string, n int) any {
-	switch {
-	case c.intID:
-		return float64(n)
-	case coll == "/spaces":
-		return fmt.Sprintf("org_%08x%024x", 0x5a4d0000+c.kind, n)
+// listedKind is the registry's kind listed at path; false when none is.
+func listedKind(path string) (kinds.Kind, bool) {
+	for _, k := range kinds.All() {
+		if k.List == path {
+			return k, true
+		}
 	}
-	return uuidFor(c.kind, n)
+	return kinds.Kind{}, false
+}
+
+// idShape is the shape of the collection's ids: its kind's, else its own
+// (UUIDs when it says none).
+func (c collection) idShape() kinds.IDShape {
+	if k, ok := listedKind(c.path); ok {
+		return k.ID
+	}
+	if c.shape == kinds.NoID {
+		return kinds.UUIDs
+	}
+	return c.shape
+}
+
+// sandboxMark begins the seed of every id the sandbox mints ("ZM"), so its
+// ids are told from a live org's.
+const sandboxMark = 0x5a4d0000
+
+// id is the n-th id of the collection, of the shape the real API gives that
+// family's ids; numbers as JSON numbers, as the API answers them. Users'
+// ids carry the mark alone, as they did before collections were seeded
+// apart: recordings and test scripts hold them.
+func (c collection) id(n int) any {
+	switch shape := c.idShape(); shape {
+	case kinds.Numbers:
+		return float64(n)
+	case kinds.UserIDs:
+		return shape.Mint(sandboxMark>>16, n)
+	default:
+		return shape.Mint(sandboxMark+c.seed, n)
+	}
 }
 
 // singleton tells the per-org objects read and written at a fixed path.
@@ -227,7 +260,7 @@ func (c *call) newObject(coll string, tmplKey string, body obj) obj {
 		}
 	}
 	n := c.org.next(coll)
-	o["id"] = collectionAt(coll).id(coll, n)
+	o["id"] = collectionAt(coll).id(n)
 	if _, ok := o["legacy_id"]; ok {
 		o["legacy_id"] = float64(n)
 	}

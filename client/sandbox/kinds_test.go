@@ -44,7 +44,7 @@ func TestSandboxServesEveryKindAsTheRegistrySays(t *testing.T) {
 		}
 		for i, key := range k.Keys(all) {
 			id := jsonscan.AsText(all[i]["id"])
-			if k.IsID != nil && !k.IsID(id) {
+			if k.ID != kinds.NoID && !k.IsID(id) {
 				t.Errorf("%s: id %q is not of the kind's shape", k.Name, id)
 			}
 			if k.Named() && key == "" {
@@ -84,7 +84,7 @@ func TestCreatedObjectsHaveIDsOfTheirKindsShape(t *testing.T) {
 	created := 0
 	for _, k := range kinds.All() {
 		body, ok := sweepBodies["POST "+k.List]
-		if !ok || k.IsID == nil {
+		if !ok || k.ID == kinds.NoID {
 			continue
 		}
 		r := send(t, s, tok, "POST", "/api/v2"+k.List, body)
@@ -103,5 +103,42 @@ func TestCreatedObjectsHaveIDsOfTheirKindsShape(t *testing.T) {
 	}
 	if created < 5 {
 		t.Errorf("only %d kinds created: the sweep's bodies no longer cover them", created)
+	}
+}
+
+// The sandbox's ids keep their form: test scripts and recordings name
+// them. The shape comes from the registry's kind where a collection lists
+// one, and only a collection the registry lacks declares its own.
+func TestMintedIDsKeepTheirForm(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		n    int
+		want any
+	}{
+		{"/users", 4, "user_0000000000000000005a4d0000000004"},
+		{"/groups", 3, float64(3)},
+		{"/user_invites", 2, float64(2)},
+		{"/access_requests", 1, float64(1)},
+		{"/spaces", 1, "org_5a4d0004000000000000000000000001"},
+		{"/apps", 77, "5a4d0006-0000-4000-8000-00000000004d"},
+		{"/role_permissions/role_grants", 2, "5a4d000a-0000-4000-8000-000000000002"},
+		{"/access_tokens", 1, "5a4d0009-0000-4000-8000-000000000001"},
+	} {
+		if got := collectionAt(tc.path).id(tc.n); got != tc.want {
+			t.Errorf("%s #%d: id %#v, want %#v", tc.path, tc.n, got, tc.want)
+		}
+	}
+	if got := uuidFor(22, 1); got != "5a4d0016-0000-4000-8000-000000000001" {
+		t.Errorf("revision id %q", got)
+	}
+	seeds := map[uint32]string{}
+	for _, c := range collections {
+		if other, dup := seeds[c.seed]; dup {
+			t.Errorf("%s and %s share seed %d", c.path, other, c.seed)
+		}
+		seeds[c.seed] = c.path
+		if k, ok := listedKind(c.path); ok && c.shape != kinds.NoID {
+			t.Errorf("%s: lists the registry's %s, yet declares an id shape of its own", c.path, k.Name)
+		}
 	}
 }

@@ -104,7 +104,7 @@ func createRoleGrant(c *call) (int, any) {
 	}
 	g := obj{"role_id": c.body["role_id"], "subject_type": c.body["subject_type"], "subject_id": c.body["subject_id"],
 		"object_type": c.body["object_type"], "object_id": c.body["object_id"],
-		"id":         uuidFor(collectionAt("/role_permissions/role_grants").kind, c.org.next("/role_permissions/role_grants")),
+		"id":         collectionAt("/role_permissions/role_grants").id(c.org.next("/role_permissions/role_grants")),
 		"created_at": stamp(c.now), "updated_at": stamp(c.now)}
 	c.org.Collections["/role_permissions/role_grants"] = append(c.org.Collections["/role_permissions/role_grants"], g)
 	return 201, one(g)

@@ -123,7 +123,7 @@ func (o *org) addGroup(name, app, res, wf, ql string, users, audit, unpub, usage
 }
 
 func (o *org) addEnv(name, desc, color string, def bool, at time.Time) obj {
-	e := obj{"id": uuidFor(collectionAt("/environments").kind, o.next("/environments")), "name": name,
+	e := obj{"id": collectionAt("/environments").id(o.next("/environments")), "name": name,
 		"description": desc, "color": color, "default": def, "created_at": stamp(at), "updated_at": stamp(at)}
 	o.Collections["/environments"] = append(o.Collections["/environments"], e)
 	return e
@@ -162,7 +162,7 @@ func (o *org) join(group string, u obj, admin bool) {
 func (o *org) add(coll, key string, fields obj) obj {
 	it := templateData(key)
 	n := o.next(coll)
-	it["id"] = collectionAt(coll).id(coll, n)
+	it["id"] = collectionAt(coll).id(n)
 	if _, ok := it["legacy_id"]; ok {
 		it["legacy_id"] = float64(n)
 	}

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/orgctl/orgctl/client/kinds"
 	"github.com/orgctl/orgctl/client/spec"
 	"github.com/orgctl/orgctl/output/lazy"
 	"github.com/orgctl/orgctl/ratebudget"
@@ -284,9 +285,7 @@ func (o *org) tokenByValue(v string) *token {
 	return nil
 }
 
-func uuidFor(kind, n int) string {
-	return fmt.Sprintf("%08x-0000-4000-8000-%012x", 0x5a4d0000+kind, n)
-}
+func uuidFor(seed, n int) string { return kinds.UUIDs.Mint(sandboxMark+uint32(seed), n) }
 
 // fixedTime is when the sandbox's seeded objects were made. A function, as
 // a var set by time.Date would be computed before every orgctl command.

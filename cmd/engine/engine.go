@@ -578,7 +578,7 @@ func (e *Engine) nameOf(ctx context.Context) func(kinds, id string) (string, boo
 	return func(kindList, id string) (string, bool) {
 		for _, kind := range strings.Split(kindList, ",") {
 			k, known := kinds.Lookup(kind)
-			if !known || (k.IsID != nil && !k.IsID(id)) {
+			if !known || (k.ID != kinds.NoID && !k.IsID(id)) {
 				continue
 			}
 			if n := e.nameIn(ctx, names, kind, id); n != "" {
