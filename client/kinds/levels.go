@@ -21,3 +21,7 @@ func LevelRank(level string) int {
 // takes them: the one list org files and the user-attributes commands
 // accept.
 var AttributeTypes = []string{"string", "json", "number"}
+
+// MemberRoles are the roles a user has in a group: an admin of the group
+// (is_group_admin) or a member only.
+var MemberRoles = []string{"admin", "member"}

@@ -77,17 +77,19 @@ func (k *Kind) fieldNames() []string {
 	return out
 }
 
-var (
-	memberRoles     = []string{"admin", "member"}
-	groupBoolFields = []string{"user_list_access", "audit_log_access", "unpublished_release_access",
-		"usage_analytics_access", "theme_access", "account_details_access"}
-)
+// groupBoolFields are the group's permission flags org files manage.
+var groupBoolFields = []string{"user_list_access", "audit_log_access", "unpublished_release_access",
+	"usage_analytics_access", "theme_access", "account_details_access"}
 
 // Kinds are every kind, in dependency order: a kind refers only to kinds
 // before it, so applying them in this order creates what is referred to
 // first (and deleting in reverse removes references first).
 func Kinds() []*Kind { return kindList.Get() }
 
+// kindList declares which fields each kind's files hold and in what order:
+// that is org as code's own file format, so it stays here. What the values
+// may be (access levels, member roles, attribute types) and how each kind
+// is keyed are facts of the kind, the registry's (client/kinds).
 var kindList = lazy.Value[[]*Kind]{New: func() []*Kind {
 	group := &Kind{Name: "groups", Fields: []Field{
 		{Name: "universal_app_access", Type: tEnum, Enum: kinds.AccessLevels},
@@ -99,7 +101,7 @@ var kindList = lazy.Value[[]*Kind]{New: func() []*Kind {
 		group.Fields = append(group.Fields, Field{Name: b, Type: tBool})
 	}
 	group.Fields = append(group.Fields, Field{Name: "landing_page_app", Type: tRef, Ref: "apps"},
-		Field{Name: "members", Type: tLevelMap, Enum: memberRoles, Ref: "users"})
+		Field{Name: "members", Type: tLevelMap, Enum: kinds.MemberRoles, Ref: "users"})
 	list := []*Kind{
 		{Name: "user-attributes", Fields: []Field{
 			{Name: "label", Type: tString},

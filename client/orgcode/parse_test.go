@@ -276,3 +276,18 @@ func TestReadingForOnly(t *testing.T) {
 		t.Errorf("the directory's kinds: users %v groups %v grants %v", all.Manages("users"), all.Manages("groups"), all.Manages("grants"))
 	}
 }
+
+// A group's members are each an admin of the group or a member: another
+// role is refused, naming the member and the roles there are.
+func TestGroupMembersTakeTheMemberRoles(t *testing.T) {
+	_, err := ReadDir(context.Background(), writeFiles(t, map[string]string{
+		"groups/g.yaml": "name: g\nmembers:\n  a@x.example: admin\n  b@x.example: member\n  c@x.example: owner\n",
+	}))
+	var probs Problems
+	if !errors.As(err, &probs) || len(probs) != 1 {
+		t.Fatalf("want one problem, got %v", err)
+	}
+	if got := probs.Error(); !strings.Contains(got, "c@x.example") || !strings.Contains(got, "one of admin, member") {
+		t.Errorf("the problem names neither the member nor the roles there are: %s", got)
+	}
+}
