@@ -16,9 +16,6 @@ import (
 	"github.com/orgctl/orgctl/output/jsonscan"
 )
 
-// Kind is a kind of object as the registry in client/kinds describes it.
-type Kind = kinds.Kind
-
 // Doer sends one request: the orgctl client, paced by the budget.
 type Doer interface {
 	Do(ctx context.Context, r client.Request) (*client.Response, error)
@@ -112,11 +109,11 @@ type listState struct {
 func New(d Doer) *Resolver { return &Resolver{Doer: d} }
 
 // LooksLikeID reports whether text is used as an id without a lookup.
-func LooksLikeID(k Kind, text string) bool { return k.IsID(text) }
+func LooksLikeID(k kinds.Kind, text string) bool { return k.IsID(text) }
 
 // Plan says which request resolving text would send (nil when none would:
 // an id, or a list this resolver already has).
-func (r *Resolver) Plan(k Kind, text string) *Planned {
+func (r *Resolver) Plan(k kinds.Kind, text string) *Planned {
 	if LooksLikeID(k, text) {
 		return nil
 	}
@@ -128,7 +125,7 @@ func (r *Resolver) Plan(k Kind, text string) *Planned {
 	return &Planned{Kind: k.Name, Name: text, Request: r.request(k, text)}
 }
 
-func (r *Resolver) request(k Kind, key string) client.Request {
+func (r *Resolver) request(k kinds.Kind, key string) client.Request {
 	req := client.Request{Method: http.MethodGet, Path: k.List, Scope: k.Scope}
 	if k.Filter != "" && key != "" {
 		req.Query = url.Values{k.Filter: {key}}
@@ -138,7 +135,7 @@ func (r *Resolver) request(k Kind, key string) client.Request {
 
 // ID is the id that text names: text itself when it looks like an id,
 // else the one object whose natural key it is.
-func (r *Resolver) ID(ctx context.Context, k Kind, text string) (string, error) {
+func (r *Resolver) ID(ctx context.Context, k kinds.Kind, text string) (string, error) {
 	o, err := r.One(ctx, k, text)
 	if err != nil {
 		return "", err
@@ -147,7 +144,7 @@ func (r *Resolver) ID(ctx context.Context, k Kind, text string) (string, error) 
 }
 
 // One finds the one object text names (by id or natural key).
-func (r *Resolver) One(ctx context.Context, k Kind, text string) (Object, error) {
+func (r *Resolver) One(ctx context.Context, k kinds.Kind, text string) (Object, error) {
 	if LooksLikeID(k, text) {
 		return Object{ID: text, Key: text}, nil
 	}
@@ -166,7 +163,7 @@ func (r *Resolver) One(ctx context.Context, k Kind, text string) (Object, error)
 
 // Find lists the objects whose natural key is key (none, one, or several
 // where the API allows duplicates).
-func (r *Resolver) Find(ctx context.Context, k Kind, key string) ([]Object, error) {
+func (r *Resolver) Find(ctx context.Context, k kinds.Kind, key string) ([]Object, error) {
 	if k.Filter != "" {
 		id := k.Name + "\x00" + k.FoldKey(key)
 		r.mu.Lock()
@@ -233,7 +230,7 @@ func (r *Resolver) Find(ctx context.Context, k Kind, key string) ([]Object, erro
 	return st.byLower[strings.ToLower(key)], nil
 }
 
-func (r *Resolver) filtered(ctx context.Context, k Kind, key string) ([]Object, error) {
+func (r *Resolver) filtered(ctx context.Context, k kinds.Kind, key string) ([]Object, error) {
 	resp, err := r.Doer.Do(ctx, r.request(k, key))
 	if err != nil {
 		return nil, err
@@ -247,7 +244,7 @@ func (r *Resolver) filtered(ctx context.Context, k Kind, key string) ([]Object, 
 
 // All lists every object of the kind: one request per Resolver (or none,
 // when the Store has the list).
-func (r *Resolver) All(ctx context.Context, k Kind) ([]Object, error) {
+func (r *Resolver) All(ctx context.Context, k kinds.Kind) ([]Object, error) {
 	st := r.list(ctx, k, true)
 	return st.objs, st.err
 }
@@ -256,7 +253,7 @@ func (r *Resolver) All(ctx context.Context, k Kind) ([]Object, error) {
 // reads it. A list from the Store that lacks the id may be older than the
 // object, so the API's own list is read then; ok is false when that has
 // no such object either.
-func (r *Resolver) ByID(ctx context.Context, k Kind, id string) (o Object, ok bool, err error) {
+func (r *Resolver) ByID(ctx context.Context, k kinds.Kind, id string) (o Object, ok bool, err error) {
 	st := r.list(ctx, k, true)
 	if st.err != nil {
 		return Object{}, false, st.err
@@ -288,7 +285,7 @@ func withID(objs []Object, id string) (Object, bool) {
 
 // ListRequest is the request that reads the kind's whole list (nil when
 // this resolver has it already), for a dry run to show.
-func (r *Resolver) ListRequest(k Kind) *client.Request {
+func (r *Resolver) ListRequest(k kinds.Kind) *client.Request {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if st := r.lists[k.Name]; st != nil {
@@ -300,7 +297,7 @@ func (r *Resolver) ListRequest(k Kind) *client.Request {
 
 // list is the kind's list as All reads it: from the Store when it has it
 // fresh and stored allows, else from the API.
-func (r *Resolver) list(ctx context.Context, k Kind, stored bool) *listState {
+func (r *Resolver) list(ctx context.Context, k kinds.Kind, stored bool) *listState {
 	r.mu.Lock()
 	if r.lists == nil {
 		r.lists = map[string]*listState{}
@@ -346,7 +343,7 @@ func (r *Resolver) list(ctx context.Context, k Kind, stored bool) *listState {
 // another purpose holds it (data: the list request's JSON array). It
 // replaces nothing the resolver already has; a list that does not decode
 // is ignored.
-func (r *Resolver) Seed(k Kind, data json.RawMessage) {
+func (r *Resolver) Seed(k kinds.Kind, data json.RawMessage) {
 	objs, err := objects(k, data)
 	if err != nil {
 		return
@@ -369,7 +366,7 @@ func (r *Resolver) Seed(k Kind, data json.RawMessage) {
 // Known are the keys of the kind's objects when the resolver has the list
 // at hand (it fetched it, or the Store has it fresh), without sending
 // anything; nil otherwise.
-func (r *Resolver) Known(k Kind) []string {
+func (r *Resolver) Known(k kinds.Kind) []string {
 	r.mu.Lock()
 	st := r.lists[k.Name]
 	var objs []Object
@@ -392,7 +389,7 @@ func (r *Resolver) Known(k Kind) []string {
 // DescribeRequest is the request Describe sends for an id: one GET of the
 // object, or the kind's list when the API reads no single object (or the
 // key needs the list); nil when this resolver already has the list.
-func (r *Resolver) DescribeRequest(k Kind, id string) *client.Request {
+func (r *Resolver) DescribeRequest(k kinds.Kind, id string) *client.Request {
 	if readsOne(k) {
 		return &client.Request{Method: http.MethodGet, Path: client.Expand(k.Get, map[string]string{"id": id}), Scope: k.Scope}
 	}
@@ -401,12 +398,12 @@ func (r *Resolver) DescribeRequest(k Kind, id string) *client.Request {
 
 // readsOne reports a kind whose object Describe reads alone: the API has
 // a single-object read and the key needs no other object.
-func readsOne(k Kind) bool { return k.Get != "" && k.KeyOf == nil }
+func readsOne(k kinds.Kind) bool { return k.Get != "" && k.KeyOf == nil }
 
 // Describe finds the object an id names, so a message can name it by its
 // key and labels: one request (DescribeRequest says which). An id that no
 // object has is a NotFoundError.
-func (r *Resolver) Describe(ctx context.Context, k Kind, id string) (Object, error) {
+func (r *Resolver) Describe(ctx context.Context, k kinds.Kind, id string) (Object, error) {
 	if !readsOne(k) {
 		objs, err := r.All(ctx, k)
 		if err != nil {
@@ -444,7 +441,7 @@ func (r *Resolver) Forget(kind string) {
 	}
 }
 
-func match(k Kind, objs []Object, key string) []Object {
+func match(k kinds.Kind, objs []Object, key string) []Object {
 	var out []Object
 	want := k.FoldKey(key)
 	for _, o := range objs {
@@ -456,7 +453,7 @@ func match(k Kind, objs []Object, key string) []Object {
 }
 
 // objects decodes a list answer into the kind's objects.
-func objects(k Kind, data json.RawMessage) ([]Object, error) {
+func objects(k kinds.Kind, data json.RawMessage) ([]Object, error) {
 	var raws []json.RawMessage
 	if err := json.Unmarshal(data, &raws); err != nil {
 		return nil, fmt.Errorf("GET %s: expected a list: %w", k.List, err)
@@ -481,7 +478,7 @@ func objects(k Kind, data json.RawMessage) ([]Object, error) {
 }
 
 // object is one decoded object of the kind, whose natural key is key.
-func object(k Kind, m map[string]any, key string) Object {
+func object(k kinds.Kind, m map[string]any, key string) Object {
 	o := Object{ID: jsonscan.AsText(m["id"]), Fields: m, Key: key, Protected: k.Protected(m)}
 	for _, l := range k.Label {
 		o.Labels = append(o.Labels, jsonscan.AsText(m[l]))
@@ -491,7 +488,7 @@ func object(k Kind, m map[string]any, key string) Object {
 
 // ListItems reduces a list answer to the items a Store keeps (id, key and
 // labels), so a list fetched elsewhere (for completions) serves lookups.
-func ListItems(k Kind, data json.RawMessage) ([]map[string]string, error) {
+func ListItems(k kinds.Kind, data json.RawMessage) ([]map[string]string, error) {
 	objs, err := objects(k, data)
 	if err != nil {
 		return nil, err
@@ -502,7 +499,7 @@ func ListItems(k Kind, data json.RawMessage) ([]map[string]string, error) {
 // protectedItem is the item field that keeps Object.Protected in a Store.
 const protectedItem = "protected"
 
-func toItems(k Kind, objs []Object) []map[string]string {
+func toItems(k kinds.Kind, objs []Object) []map[string]string {
 	items := make([]map[string]string, 0, len(objs))
 	for _, o := range objs {
 		it := map[string]string{"id": o.ID, "key": o.Key}
@@ -519,7 +516,7 @@ func toItems(k Kind, objs []Object) []map[string]string {
 	return items
 }
 
-func fromItems(k Kind, items []map[string]string) []Object {
+func fromItems(k kinds.Kind, items []map[string]string) []Object {
 	out := make([]Object, 0, len(items))
 	for _, it := range items {
 		o := Object{ID: it["id"], Key: it["key"], Protected: it[protectedItem]}

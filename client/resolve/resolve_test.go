@@ -141,7 +141,7 @@ func TestNoMatchAndAmbiguity(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 	objs := []Object{{ID: "1", Key: "dup"}, {ID: "2", Key: "dup", Labels: []string{"x"}}}
-	k := Kind{Name: "groups", Key: "name"}
+	k := kinds.Kind{Name: "groups", Key: "name"}
 	if m := match(k, objs, "dup"); len(m) != 2 {
 		t.Fatalf("match = %v", m)
 	}

@@ -166,7 +166,7 @@ func CompleteKind(f *cli.Factory, kind, toComplete string) (out []string, dir co
 
 // fetchNamesForCompletion lists a kind's objects as name lookups keep them
 // (id, key and labels), under the same limits as fetchForCompletion.
-func fetchNamesForCompletion(ctx context.Context, f *cli.Factory, cfg *settings.Config, k resolve.Kind, deadline time.Duration) ([]completions.Item, error) {
+func fetchNamesForCompletion(ctx context.Context, f *cli.Factory, cfg *settings.Config, k kinds.Kind, deadline time.Duration) ([]completions.Item, error) {
 	data, err := completionGet(ctx, f, cfg, k.List, k.Scope, deadline)
 	if err != nil {
 		return nil, err

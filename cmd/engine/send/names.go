@@ -20,7 +20,7 @@ import (
 // Ref is one value of an Input that names an object instead of giving its
 // id: an argument (Flag "") or one element of a field's values.
 type Ref struct {
-	Kind resolve.Kind
+	Kind kinds.Kind
 	Text string
 	Arg  int    // index in Input.Args, when Flag is ""
 	Flag string // the field's flag
@@ -132,7 +132,7 @@ func StandIn(kind string) string {
 
 // standIn is the n-th stand-in id of a kind: valid for its syntax checks,
 // never a real object's id.
-func standIn(k resolve.Kind, n int) string {
+func standIn(k kinds.Kind, n int) string {
 	for _, cand := range []string{
 		fmt.Sprintf("user_%dresolve", n), fmt.Sprintf("9%08d", n), fmt.Sprintf("app_9%08d", n),
 		fmt.Sprintf("00000000-0000-4000-8000-9%011d", n),
@@ -317,7 +317,7 @@ func Suggest(err error, r *resolve.Resolver, ref Ref) error {
 // NearNames are up to three of a kind's names closest to a mistyped one,
 // nearest first: within a typo's distance (and one edit of the best), or
 // names it is the start of.
-func NearNames(k resolve.Kind, typed string, names []string) []string {
+func NearNames(k kinds.Kind, typed string, names []string) []string {
 	type cand struct {
 		name string
 		d    int
