@@ -221,7 +221,7 @@ func linkProblem(dir, root, path string) string {
 // readDoc reads the object file at path (rel in the directory) as a
 // document of the kind its folder names, or says why not; err is an error
 // reading it that ends the whole read.
-func readDoc(path, rel string) (*Doc, *Kind, Problems, error) {
+func readDoc(path, rel string) (*Doc, *FileKind, Problems, error) {
 	parts := strings.Split(filepath.ToSlash(rel), "/")
 	k := KindNamed(parts[0])
 	if len(parts) < 2 || k == nil {
@@ -246,11 +246,11 @@ func readDoc(path, rel string) (*Doc, *Kind, Problems, error) {
 	return doc, k, ps, nil
 }
 
-func foldKey(k *Kind, key string) string { return k.reg.FoldKey(key) }
+func foldKey(k *FileKind, key string) string { return k.reg.FoldKey(key) }
 
 // parseDoc reads one file: a mapping with the kind's key field and any of
 // its managed fields.
-func parseDoc(k *Kind, path string, b []byte) (*Doc, Problems) {
+func parseDoc(k *FileKind, path string, b []byte) (*Doc, Problems) {
 	var root yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&root); err != nil {
@@ -325,7 +325,7 @@ func parseDoc(k *Kind, path string, b []byte) (*Doc, Problems) {
 	return doc, nil
 }
 
-func hasKeyProblem(ps Problems, k *Kind) bool {
+func hasKeyProblem(ps Problems, k *FileKind) bool {
 	for _, p := range ps {
 		if strings.HasPrefix(p.Msg, k.KeyField+" ") {
 			return true
@@ -335,7 +335,7 @@ func hasKeyProblem(ps Problems, k *Kind) bool {
 }
 
 // checkKey validates keys whose form carries meaning.
-func checkKey(k *Kind, key string) string {
+func checkKey(k *FileKind, key string) string {
 	switch k.Name {
 	case "folders":
 		if _, _, ok := splitFolder(key); !ok || strings.HasSuffix(key, ":/") {
@@ -393,7 +393,7 @@ func yamlProblem(path string, err error) Problem {
 
 var errEmpty = errors.New("empty")
 
-func fieldValue(f *Field, n *yaml.Node) (any, string) {
+func fieldValue(f *FileField, n *yaml.Node) (any, string) {
 	switch f.Type {
 	case tAny:
 		v, err := yamlvalue.Value(n)
@@ -444,7 +444,7 @@ func scalarValue(n *yaml.Node) (any, string) {
 
 // stringValue is a text field's value as written; a secret's must name
 // a variable, never be the secret.
-func stringValue(f *Field, n *yaml.Node) (any, string) {
+func stringValue(f *FileField, n *yaml.Node) (any, string) {
 	v, e := scalarValue(n)
 	if e != "" {
 		return nil, e
@@ -462,7 +462,7 @@ func stringValue(f *Field, n *yaml.Node) (any, string) {
 
 // mapValue is a mapping field's value: of single values (a scalar map's
 // may nest), of access levels, or of text per environment.
-func mapValue(f *Field, n *yaml.Node) (any, string) {
+func mapValue(f *FileField, n *yaml.Node) (any, string) {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 		return map[string]any{}, ""
 	}
@@ -485,10 +485,10 @@ func mapValue(f *Field, n *yaml.Node) (any, string) {
 }
 
 // mapEntry is the value of one entry (kn: vn) of a mapping field.
-func mapEntry(f *Field, kn, vn *yaml.Node) (any, string) {
+func mapEntry(f *FileField, kn, vn *yaml.Node) (any, string) {
 	if vn.Kind != yaml.ScalarNode {
 		if f.Type == tScalarMap && vn.Kind == yaml.MappingNode {
-			return fieldValue(&Field{Type: tScalarMap}, vn)
+			return fieldValue(&FileField{Type: tScalarMap}, vn)
 		}
 		return nil, fmt.Sprintf("%s: expected a single value", kn.Value)
 	}

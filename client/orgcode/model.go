@@ -35,8 +35,8 @@ const (
 	tAny
 )
 
-// Field is one field a kind manages, in the order files list it.
-type Field struct {
+// FileField is one field a kind's files hold, in the order files list it.
+type FileField struct {
 	Name string
 	Type fieldType
 	Enum []string
@@ -45,22 +45,22 @@ type Field struct {
 	Ref string
 }
 
-// Kind is one kind of object the files hold.
-type Kind struct {
+// FileKind is one kind of object as org files hold it.
+type FileKind struct {
 	// Name is the kind's folder ("users").
 	Name string
 	// KeyField is the field of a file holding the natural key ("email"):
 	// the registry's Key, except where the key is no field of the API's
 	// object (a folder's path, a grant's subject, the organization).
 	KeyField string
-	Fields   []Field
+	Fields   []FileField
 	// reg is the kind as the registry describes it (whether keys fold,
 	// whether it is the org's own singleton); zero for grants, which are
 	// access lists, not a kind of object.
 	reg kinds.Kind
 }
 
-func (k *Kind) field(name string) *Field {
+func (k *FileKind) field(name string) *FileField {
 	for i := range k.Fields {
 		if k.Fields[i].Name == name {
 			return &k.Fields[i]
@@ -69,7 +69,7 @@ func (k *Kind) field(name string) *Field {
 	return nil
 }
 
-func (k *Kind) fieldNames() []string {
+func (k *FileKind) fieldNames() []string {
 	out := []string{k.KeyField}
 	for _, f := range k.Fields {
 		out = append(out, f.Name)
@@ -84,31 +84,31 @@ var groupBoolFields = []string{"user_list_access", "audit_log_access", "unpublis
 // Kinds are every kind, in dependency order: a kind refers only to kinds
 // before it, so applying them in this order creates what is referred to
 // first (and deleting in reverse removes references first).
-func Kinds() []*Kind { return kindList.Get() }
+func Kinds() []*FileKind { return kindList.Get() }
 
 // kindList declares which fields each kind's files hold and in what order:
 // that is org as code's own file format, so it stays here. What the values
 // may be (access levels, member roles, attribute types) and how each kind
 // is keyed are facts of the kind, the registry's (client/kinds).
-var kindList = lazy.Value[[]*Kind]{New: func() []*Kind {
-	group := &Kind{Name: "groups", Fields: []Field{
+var kindList = lazy.Value[[]*FileKind]{New: func() []*FileKind {
+	group := &FileKind{Name: "groups", Fields: []FileField{
 		{Name: "universal_app_access", Type: tEnum, Enum: kinds.AccessLevels},
 		{Name: "universal_resource_access", Type: tEnum, Enum: kinds.AccessLevels},
 		{Name: "universal_workflow_access", Type: tEnum, Enum: kinds.AccessLevels},
 		{Name: "universal_query_library_access", Type: tEnum, Enum: kinds.AccessLevels[:3]}, // a query library is used or edited, never owned
 	}}
 	for _, b := range groupBoolFields {
-		group.Fields = append(group.Fields, Field{Name: b, Type: tBool})
+		group.Fields = append(group.Fields, FileField{Name: b, Type: tBool})
 	}
-	group.Fields = append(group.Fields, Field{Name: "landing_page_app", Type: tRef, Ref: "apps"},
-		Field{Name: "members", Type: tLevelMap, Enum: kinds.MemberRoles, Ref: "users"})
-	list := []*Kind{
-		{Name: "user-attributes", Fields: []Field{
+	group.Fields = append(group.Fields, FileField{Name: "landing_page_app", Type: tRef, Ref: "apps"},
+		FileField{Name: "members", Type: tLevelMap, Enum: kinds.MemberRoles, Ref: "users"})
+	list := []*FileKind{
+		{Name: "user-attributes", Fields: []FileField{
 			{Name: "label", Type: tString},
 			{Name: "data_type", Type: tEnum, Enum: kinds.AttributeTypes},
 			{Name: "default_value", Type: tString},
 		}},
-		{Name: "users", Fields: []Field{
+		{Name: "users", Fields: []FileField{
 			{Name: "first_name", Type: tString},
 			{Name: "last_name", Type: tString},
 			{Name: "active", Type: tBool},
@@ -117,20 +117,20 @@ var kindList = lazy.Value[[]*Kind]{New: func() []*Kind {
 		}},
 		group,
 		{Name: "folders", KeyField: "folder"},
-		{Name: "grants", KeyField: "subject", Fields: []Field{
+		{Name: "grants", KeyField: "subject", Fields: []FileField{
 			{Name: "folders", Type: tLevelMap, Enum: kinds.AccessLevels[1:], Ref: "folders"},
 			{Name: "apps", Type: tLevelMap, Enum: kinds.AccessLevels[1:], Ref: "apps"},
 		}},
-		{Name: "environments", Fields: []Field{
+		{Name: "environments", Fields: []FileField{
 			{Name: "description", Type: tString},
 			{Name: "color", Type: tString},
 		}},
-		{Name: "config-vars", Fields: []Field{
+		{Name: "config-vars", Fields: []FileField{
 			{Name: "description", Type: tString},
 			{Name: "secret", Type: tBool},
 			{Name: "values", Type: tEnvMap, Ref: "environments"},
 		}},
-		{Name: "themes", Fields: []Field{
+		{Name: "themes", Fields: []FileField{
 			{Name: "theme", Type: tScalarMap},
 		}},
 		{Name: "organization", KeyField: "organization", Fields: anyFields(orgSettings)},
@@ -154,16 +154,16 @@ var orgSettings = []string{"two_factor_auth_required", "two_factor_auth_type", "
 // orgKey is the natural key of the one organization a token reaches.
 const orgKey = "settings"
 
-func anyFields(names []string) []Field {
-	out := make([]Field, len(names))
+func anyFields(names []string) []FileField {
+	out := make([]FileField, len(names))
 	for i, n := range names {
-		out[i] = Field{Name: n, Type: tAny}
+		out[i] = FileField{Name: n, Type: tAny}
 	}
 	return out
 }
 
 // KindNamed is the kind with this folder name, or nil.
-func KindNamed(name string) *Kind {
+func KindNamed(name string) *FileKind {
 	for _, k := range Kinds() {
 		if k.Name == name {
 			return k
@@ -182,7 +182,7 @@ func kindNames() []string {
 
 // Doc is one object as files hold it (or as the live org maps to one).
 type Doc struct {
-	Kind *Kind
+	Kind *FileKind
 	Key  string
 	// Fields are the managed fields present: a file may leave a field out,
 	// and then the live value is kept whatever it is.

@@ -160,7 +160,7 @@ func TestDiffFields(t *testing.T) {
 	users, groups, vars := KindNamed("users"), KindNamed("groups"), KindNamed("config-vars")
 	for _, tc := range []struct {
 		name string
-		k    *Kind
+		k    *FileKind
 		file map[string]any
 		live map[string]any
 		want []string // field old->new, "-" where absent

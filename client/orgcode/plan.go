@@ -314,7 +314,7 @@ func (p *Plan) price(l *Live, budget ratebudget.Config) {
 
 // diffFields lists the fields the file gives that differ from live; map
 // fields entry by entry.
-func diffFields(k *Kind, d, ld *Doc) []FieldChange {
+func diffFields(k *FileKind, d, ld *Doc) []FieldChange {
 	var out []FieldChange
 	for _, fd := range k.Fields {
 		nv, ok := d.Fields[fd.Name]

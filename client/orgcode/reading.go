@@ -96,7 +96,7 @@ func (r Reading) need(kind string) {
 
 // refer notes what one document's fields refer to in lazy lists' kinds;
 // attributes the files define (f, when not nil) need no read.
-func (r Reading) refer(k *Kind, fields map[string]any, f *Files) {
+func (r Reading) refer(k *FileKind, fields map[string]any, f *Files) {
 	add := func(kind, key string) {
 		if r.refs[kind] == nil {
 			r.refs[kind] = map[string]bool{}

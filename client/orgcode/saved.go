@@ -268,7 +268,7 @@ func (s *Saved) Replan(l *Live, earlier Earlier, budget ratebudget.Config) (*Pla
 
 // replanOne is one saved change against the object's fresh state: the
 // change left to make, whether it is all made, or what conflicts.
-func replanOne(k *Kind, sv Saving, ld *Doc, earlier Earlier) (Change, bool, string) {
+func replanOne(k *FileKind, sv Saving, ld *Doc, earlier Earlier) (Change, bool, string) {
 	c := Change{Kind: k.Name, Key: sv.Key, Action: sv.Action, Note: sv.Note, live: ld}
 	if sv.Desired != nil {
 		c.doc = &Doc{Kind: k, Key: sv.Key, Fields: sv.Desired}
@@ -345,7 +345,7 @@ func changedAside(sv Saving, ld *Doc) string {
 // its object is there and who made or removed it: all made, a conflict,
 // or (a create of a missing object, a delete) to send whole; decided is
 // false when the fields are to be compared.
-func objectFate(k *Kind, sv Saving, ld *Doc, earlier Earlier) (fin bool, what string, decided bool) {
+func objectFate(k *FileKind, sv Saving, ld *Doc, earlier Earlier) (fin bool, what string, decided bool) {
 	gone := ld == nil || (k.Name == "users" && ld.Inactive && sv.Action == Delete)
 	switch {
 	case sv.Action == Delete && k.Name != "grants":
