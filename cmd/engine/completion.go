@@ -93,7 +93,7 @@ func wireCompletion(op *Placed, f *cli.Factory, c *cobra.Command) {
 	for i := range op.Fields {
 		fd := &op.Fields[i]
 		k := fd.ObjectKind()
-		if len(fd.Enum) > 0 || (k == "" && fd.KindBy == nil) || k == noCompletion || fd.Kind == opdef.KBool {
+		if len(fd.Enum) > 0 || (k == "" && fd.KindBy == nil) || k == noCompletion || fd.Type == opdef.TBool {
 			continue
 		}
 		c.RegisterFlagCompletionFunc(fd.Flag, func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {

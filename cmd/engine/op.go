@@ -205,10 +205,10 @@ func Command(op *Placed, f *cli.Factory) *cobra.Command {
 		if fd.Required {
 			usage += " (required)"
 		}
-		switch fd.Kind {
-		case opdef.KBool:
+		switch fd.Type {
+		case opdef.TBool:
 			fl.BoolP(fd.Flag, fd.Short, false, usage)
-		case opdef.KStrings, opdef.KKV, opdef.KTexts:
+		case opdef.TStrings, opdef.TKV, opdef.TTexts:
 			fl.StringArrayP(fd.Flag, fd.Short, nil, usage)
 		default:
 			fl.StringP(fd.Flag, fd.Short, fd.Default, usage)
@@ -358,11 +358,11 @@ func parseFlags(op *Placed, c *cobra.Command, args []string) (Input, RunOptions)
 		if !fl.Changed(fd.Flag) {
 			continue
 		}
-		switch fd.Kind {
-		case opdef.KBool:
+		switch fd.Type {
+		case opdef.TBool:
 			b, _ := fl.GetBool(fd.Flag)
 			in.Values[fd.Flag] = []string{strconv.FormatBool(b)}
-		case opdef.KStrings, opdef.KKV, opdef.KTexts:
+		case opdef.TStrings, opdef.TKV, opdef.TTexts:
 			in.Values[fd.Flag], _ = fl.GetStringArray(fd.Flag)
 		default:
 			s, _ := fl.GetString(fd.Flag)

@@ -38,7 +38,7 @@ Exits 7 when the Toolscript is invalid, so CI can stop a bad change. Needs API
 4.0 (Retool 4.0).`,
 					Example: "  orgctl apps validate toolscript --file apps/refund-console\n  orgctl apps validate toolscript --file main.rsx --file lib/util.rsx -o json"},
 				Fields: []opdef.Field{
-					{Flag: "file", In: opdef.InLocal, Kind: opdef.KTexts, Complete: "-", Usage: "a Toolscript `FILE` or directory (repeatable)"},
+					{Flag: "file", In: opdef.InLocal, Type: opdef.TTexts, Complete: "-", Usage: "a Toolscript `FILE` or directory (repeatable)"},
 				},
 				Columns: []output.Column{{Header: "SEVERITY", Field: "severity"}, {Header: "FILE", Field: "filename"}, {Header: "LINE", Field: "fromLoc.line"}, {Header: "COLUMN", Field: "fromLoc.column"}, {Header: "MESSAGE", Field: "message"}},
 				Hooks:   opdef.Hooks{Shape: toolscriptFiles, View: toolscriptResult},

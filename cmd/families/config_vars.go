@@ -159,9 +159,9 @@ other local users (ps), so pass secret values with --body FILE or --body - inste
 				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Usage: "variable name"},
 					{Flag: "description", Key: "description", Usage: "what the variable is for"},
-					{Flag: "secret", Key: "secret", Kind: opdef.KBool, Optional: true, Usage: "hide the values in the editor"},
+					{Flag: "secret", Key: "secret", Type: opdef.TBool, Optional: true, Usage: "hide the values in the editor"},
 					{Flag: "default-value", Key: "default_value", Usage: "the value in environments without one of their own (API 4.0)"},
-					{Flag: "value", In: opdef.InLocal, Kind: opdef.KTexts, KeyKind: "environments", Usage: "value for one environment, `ENVIRONMENT=VALUE` (the environment's id or name; repeatable)"},
+					{Flag: "value", In: opdef.InLocal, Type: opdef.TTexts, KeyKind: "environments", Usage: "value for one environment, `ENVIRONMENT=VALUE` (the environment's id or name; repeatable)"},
 				},
 
 				Hooks: opdef.Hooks{
@@ -194,9 +194,9 @@ environment's value and keeps the others. With --body the body is sent as is.`,
 				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Optional: true, Usage: "new name"},
 					{Flag: "description", Key: "description", Usage: "new description"},
-					{Flag: "secret", Key: "secret", Kind: opdef.KBool, Optional: true, Usage: "make the values secret or not"},
+					{Flag: "secret", Key: "secret", Type: opdef.TBool, Optional: true, Usage: "make the values secret or not"},
 					{Flag: "default-value", Key: "default_value", Usage: "new default value, for environments without one of their own (API 4.0)"},
-					{Flag: "value", In: opdef.InLocal, Kind: opdef.KTexts, KeyKind: "environments", Usage: "set one environment's value, `ENVIRONMENT=VALUE` (the environment's id or name; repeatable)"},
+					{Flag: "value", In: opdef.InLocal, Type: opdef.TTexts, KeyKind: "environments", Usage: "set one environment's value, `ENVIRONMENT=VALUE` (the environment's id or name; repeatable)"},
 				},
 
 				Hooks: opdef.Hooks{Shape: updateConfigVar, Merge: mergeConfigVar},

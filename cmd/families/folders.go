@@ -77,7 +77,7 @@ func foldersGroup() engine.Group {
 					Question: "Delete folder %s? With --recursive, everything in it goes too; this cannot be undone.",
 				},
 				Fields: []opdef.Field{
-					{Flag: "recursive", Key: "recursive", In: opdef.InQuery, Kind: opdef.KBool, Usage: "also delete the folder's contents (app folders only)"},
+					{Flag: "recursive", Key: "recursive", In: opdef.InQuery, Type: opdef.TBool, Usage: "also delete the folder's contents (app folders only)"},
 				},
 			},
 		},

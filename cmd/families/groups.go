@@ -105,8 +105,8 @@ func groupsGroup() engine.Group {
 	}
 	createFields := append([]opdef.Field{
 		{Flag: "name", Key: "name", Usage: "group name"},
-		{Flag: "user", In: opdef.InLocal, Kind: opdef.KStrings, Usage: "add this member `USER` (id or email; repeatable)"},
-		{Flag: "admin", In: opdef.InLocal, Kind: opdef.KBool, Usage: "make the --user members group admins"},
+		{Flag: "user", In: opdef.InLocal, Type: opdef.TStrings, Usage: "add this member `USER` (id or email; repeatable)"},
+		{Flag: "admin", In: opdef.InLocal, Type: opdef.TBool, Usage: "make the --user members group admins"},
 	}, groupAccessFields(opdef.InBody)...)
 	return engine.Group{
 		Long: `Permission groups of the organization or Space. Group ids are numbers.`,
@@ -140,7 +140,7 @@ func groupsGroup() engine.Group {
 				Args:  opdef.Args{Params: []string{"groupId"}},
 				Hooks: opdef.Hooks{View: groupView},
 				Fields: []opdef.Field{
-					{Flag: "exclude-disabled-users", Key: "excludeDisabledUsers", In: opdef.InQuery, Kind: opdef.KBool, Usage: "leave disabled users out of members"},
+					{Flag: "exclude-disabled-users", Key: "excludeDisabledUsers", In: opdef.InQuery, Type: opdef.TBool, Usage: "leave disabled users out of members"},
 				}},
 			{Use: "create", Method: http.MethodPost, Path: "/groups", Body: true,
 				Help: opdef.Help{
@@ -180,15 +180,15 @@ g.json, then 'orgctl groups replace support --body g.json'.`,
 				Body: true,
 				Fields: append(append([]opdef.Field{
 					{Flag: "name", Key: "name", Required: true, Usage: "group name"},
-					{Flag: "user", In: opdef.InLocal, Kind: opdef.KStrings, Usage: "member `USER` (id or email; repeatable; the complete member list)"},
-					{Flag: "admin", In: opdef.InLocal, Kind: opdef.KBool, Usage: "make the --user members group admins"},
+					{Flag: "user", In: opdef.InLocal, Type: opdef.TStrings, Usage: "member `USER` (id or email; repeatable; the complete member list)"},
+					{Flag: "admin", In: opdef.InLocal, Type: opdef.TBool, Usage: "make the --user members group admins"},
 				}, groupAccessFields(opdef.InBody)...),
-					opdef.Field{Flag: "user-list-access", Key: "user_list_access", Kind: opdef.KBool, Usage: "may see the user list"},
-					opdef.Field{Flag: "audit-log-access", Key: "audit_log_access", Kind: opdef.KBool, Usage: "may see the audit log"},
-					opdef.Field{Flag: "unpublished-release-access", Key: "unpublished_release_access", Kind: opdef.KBool, Usage: "may use unpublished releases"},
-					opdef.Field{Flag: "usage-analytics-access", Key: "usage_analytics_access", Kind: opdef.KBool, Usage: "may see usage analytics"},
-					opdef.Field{Flag: "theme-access", Key: "theme_access", Kind: opdef.KBool, Usage: "may edit themes"},
-					opdef.Field{Flag: "account-details-access", Key: "account_details_access", Kind: opdef.KBool, Usage: "may see account details"},
+					opdef.Field{Flag: "user-list-access", Key: "user_list_access", Type: opdef.TBool, Usage: "may see the user list"},
+					opdef.Field{Flag: "audit-log-access", Key: "audit_log_access", Type: opdef.TBool, Usage: "may see the audit log"},
+					opdef.Field{Flag: "unpublished-release-access", Key: "unpublished_release_access", Type: opdef.TBool, Usage: "may use unpublished releases"},
+					opdef.Field{Flag: "usage-analytics-access", Key: "usage_analytics_access", Type: opdef.TBool, Usage: "may see usage analytics"},
+					opdef.Field{Flag: "theme-access", Key: "theme_access", Type: opdef.TBool, Usage: "may edit themes"},
+					opdef.Field{Flag: "account-details-access", Key: "account_details_access", Type: opdef.TBool, Usage: "may see account details"},
 					opdef.Field{Flag: "landing-page-app", Key: "landing_page_app_id", Usage: "landing page `APP` (UUID or name)"},
 				),
 
@@ -247,8 +247,8 @@ group admin, with --admin), says so and sends nothing.`,
 					Bulk: opdef.Bulk{Exists: opdef.MemberExists, Batch: "members"},
 					Body: true,
 					Fields: []opdef.Field{
-						{Flag: "user", In: opdef.InLocal, Kind: opdef.KStrings, Usage: "member `USER` to add (id or email; repeatable)"},
-						{Flag: "admin", In: opdef.InLocal, Kind: opdef.KBool, Usage: "make them group admins"},
+						{Flag: "user", In: opdef.InLocal, Type: opdef.TStrings, Usage: "member `USER` to add (id or email; repeatable)"},
+						{Flag: "admin", In: opdef.InLocal, Type: opdef.TBool, Usage: "make them group admins"},
 					},
 
 					Hooks: opdef.Hooks{Shape: membersFromFlags, DoneLine: membersAdded},
@@ -280,7 +280,7 @@ Invite ids are numbers (see 'orgctl invites list').`,
 					},
 					Args: opdef.Args{Params: []string{"groupId"}},
 					Fields: []opdef.Field{
-						{Flag: "invite", Key: "userInviteIds", Kind: opdef.KStrings, Usage: "user `INVITE` to add (id or invited email; repeatable)"},
+						{Flag: "invite", Key: "userInviteIds", Type: opdef.TStrings, Usage: "user `INVITE` to add (id or invited email; repeatable)"},
 					},
 
 					Hooks: opdef.Hooks{Shape: numbersIn("userInviteIds", "invite")},

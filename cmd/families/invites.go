@@ -50,8 +50,8 @@ Gotchas:
 				},
 				Fields: []opdef.Field{
 					{Flag: "email", Key: "email", Usage: "invitee's email"},
-					{Flag: "group", Key: "defaultGroupIds", Kind: opdef.KStrings, Usage: "add the invitee to this `GROUP` (id or name; repeatable)"},
-					{Flag: "metadata", Key: "metadata", Kind: opdef.KKV, Usage: "metadata `KEY=VALUE` (repeatable)"},
+					{Flag: "group", Key: "defaultGroupIds", Type: opdef.TStrings, Usage: "add the invitee to this `GROUP` (id or name; repeatable)"},
+					{Flag: "metadata", Key: "metadata", Type: opdef.TKV, Usage: "metadata `KEY=VALUE` (repeatable)"},
 				},
 
 				Hooks: opdef.Hooks{

@@ -22,10 +22,10 @@ func observabilityFields(required bool) []opdef.Field {
 	return []opdef.Field{
 		{Flag: "provider", Key: "config.provider", Required: required, Enum: observabilityProviders, Usage: "where errors are sent"},
 		{Flag: "dsn", Key: "config.dsn", Usage: "Sentry DSN"},
-		{Flag: "ca-cert", In: opdef.InLocal, Kind: opdef.KTexts, Usage: "Sentry: trust this CA certificate `FILE` (PEM; repeatable)"},
+		{Flag: "ca-cert", In: opdef.InLocal, Type: opdef.TTexts, Usage: "Sentry: trust this CA certificate `FILE` (PEM; repeatable)"},
 		{Flag: "api-key-file", In: opdef.InLocal, Usage: "Datadog: read the API key from `FILE` (- for stdin); keys never go in argv"},
 		{Flag: "site", Key: "config.site", Enum: []string{"US1", "US3", "US5", "EU1", "US1-FED", "AP1"}, Usage: "Datadog site"},
-		{Flag: "enabled", Key: "enabled", Kind: opdef.KBool, Optional: required, Usage: "send events (--enabled=false to pause)"},
+		{Flag: "enabled", Key: "enabled", Type: opdef.TBool, Optional: required, Usage: "send events (--enabled=false to pause)"},
 	}
 }
 

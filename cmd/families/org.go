@@ -51,20 +51,20 @@ func settingRows(data json.RawMessage) ([]map[string]any, error) {
 }
 
 var orgSettingFields = []opdef.Field{
-	{Flag: "request-access-enabled", Key: "request_access_enabled", In: opdef.InPatch, Kind: opdef.KBool, Usage: "let users request access to apps"},
-	{Flag: "ai-support-bot-disabled", Key: "ai_support_bot_disabled", In: opdef.InPatch, Kind: opdef.KBool, Usage: "hide the AI support bot"},
-	{Flag: "retool-forms-disabled", Key: "retool_forms_disabled", In: opdef.InPatch, Kind: opdef.KBool, Usage: "disable Retool Forms"},
-	{Flag: "release-management-enabled", Key: "release_management_enabled", In: opdef.InPatch, Kind: opdef.KBool, Usage: "enable release management"},
-	{Flag: "cache-queries-per-user", Key: "cache_queries_per_user", In: opdef.InPatch, Kind: opdef.KBool, Usage: "cache query results per user"},
-	{Flag: "apply-preloaded-css-to-homepage", Key: "apply_preloaded_css_to_homepage", In: opdef.InPatch, Kind: opdef.KBool, Usage: "apply the preloaded CSS to the home page too"},
+	{Flag: "request-access-enabled", Key: "request_access_enabled", In: opdef.InPatch, Type: opdef.TBool, Usage: "let users request access to apps"},
+	{Flag: "ai-support-bot-disabled", Key: "ai_support_bot_disabled", In: opdef.InPatch, Type: opdef.TBool, Usage: "hide the AI support bot"},
+	{Flag: "retool-forms-disabled", Key: "retool_forms_disabled", In: opdef.InPatch, Type: opdef.TBool, Usage: "disable Retool Forms"},
+	{Flag: "release-management-enabled", Key: "release_management_enabled", In: opdef.InPatch, Type: opdef.TBool, Usage: "enable release management"},
+	{Flag: "cache-queries-per-user", Key: "cache_queries_per_user", In: opdef.InPatch, Type: opdef.TBool, Usage: "cache query results per user"},
+	{Flag: "apply-preloaded-css-to-homepage", Key: "apply_preloaded_css_to_homepage", In: opdef.InPatch, Type: opdef.TBool, Usage: "apply the preloaded CSS to the home page too"},
 	{Flag: "preloaded-css-file", In: opdef.InLocal, Usage: "CSS loaded in every app, from `FILE`"},
 	{Flag: "preloaded-javascript-file", In: opdef.InLocal, Usage: "JavaScript loaded in every app, from `FILE`"},
-	{Flag: "javascript-link", Key: "javascript_links", In: opdef.InPatch, Kind: opdef.KStrings, Usage: "script `URL` loaded in every app (repeatable; replaces the list)"},
-	{Flag: "workflow-run-retention-mins", Key: "workflow_run_retention_period_mins", In: opdef.InPatch, Kind: opdef.KInt, Usage: "keep workflow runs this many `MINUTES`"},
-	{Flag: "app-owners-permissions-management", Key: "app_owners_permissions_management", In: opdef.InPatch, Kind: opdef.KBool, Usage: "let app owners manage permissions"},
-	{Flag: "two-factor-auth-required", Key: "two_factor_auth_required", In: opdef.InPatch, Kind: opdef.KBool, Usage: "require two-factor authentication"},
+	{Flag: "javascript-link", Key: "javascript_links", In: opdef.InPatch, Type: opdef.TStrings, Usage: "script `URL` loaded in every app (repeatable; replaces the list)"},
+	{Flag: "workflow-run-retention-mins", Key: "workflow_run_retention_period_mins", In: opdef.InPatch, Type: opdef.TInt, Usage: "keep workflow runs this many `MINUTES`"},
+	{Flag: "app-owners-permissions-management", Key: "app_owners_permissions_management", In: opdef.InPatch, Type: opdef.TBool, Usage: "let app owners manage permissions"},
+	{Flag: "two-factor-auth-required", Key: "two_factor_auth_required", In: opdef.InPatch, Type: opdef.TBool, Usage: "require two-factor authentication"},
 	{Flag: "two-factor-auth-type", Key: "two_factor_auth_type", In: opdef.InPatch, Enum: []string{"fido2", "otp"}, Usage: "second factor"},
-	{Flag: "disable-new-login-ip-notification-email", Key: "disable_new_login_ip_notification_email", In: opdef.InPatch, Kind: opdef.KBool, Usage: "stop emailing users about logins from new IPs"},
+	{Flag: "disable-new-login-ip-notification-email", Key: "disable_new_login_ip_notification_email", In: opdef.InPatch, Type: opdef.TBool, Usage: "stop emailing users about logins from new IPs"},
 }
 
 // loadPatchFiles turns the file options into "replace" operations with
@@ -93,10 +93,10 @@ func loadPatchFiles(c *opdef.Call) error {
 }
 
 var aiSettingFields = []opdef.Field{
-	{Flag: "retool-ai", Key: "retoolAI", Kind: opdef.KBool, Optional: true, Usage: "Retool AI"},
-	{Flag: "ai-actions", Key: "retoolAIActions", Kind: opdef.KBool, Optional: true, Usage: "AI actions in queries"},
-	{Flag: "vectors", Key: "retoolVector", Kind: opdef.KBool, Optional: true, Usage: "Retool Vectors"},
-	{Flag: "ask-ai", Key: "retoolAskAI", Kind: opdef.KBool, Optional: true, Usage: "Ask AI in the editor"},
+	{Flag: "retool-ai", Key: "retoolAI", Type: opdef.TBool, Optional: true, Usage: "Retool AI"},
+	{Flag: "ai-actions", Key: "retoolAIActions", Type: opdef.TBool, Optional: true, Usage: "AI actions in queries"},
+	{Flag: "vectors", Key: "retoolVector", Type: opdef.TBool, Optional: true, Usage: "Retool Vectors"},
+	{Flag: "ask-ai", Key: "retoolAskAI", Type: opdef.TBool, Optional: true, Usage: "Ask AI in the editor"},
 }
 
 // fillAISettings reads the current settings first when flags leave some

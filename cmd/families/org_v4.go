@@ -15,9 +15,9 @@ import (
 const codeExecutorPath = "/organization/code_executor_settings"
 
 var codeExecutorFields = []opdef.Field{
-	{Flag: "memory-limit", Key: "memoryLimitMbs", Kind: opdef.KInt, Optional: true, Usage: "memory limit per process in `MB` (256-32768)"},
-	{Flag: "max-processes", Key: "maxConcurrentProcesses", Kind: opdef.KInt, Optional: true, Usage: "most processes at once (1-500)"},
-	{Flag: "circuit-breaker", Key: "circuitBreakerEnabled", Kind: opdef.KBool, Optional: true, Usage: "stop sending work to a failing executor"},
+	{Flag: "memory-limit", Key: "memoryLimitMbs", Type: opdef.TInt, Optional: true, Usage: "memory limit per process in `MB` (256-32768)"},
+	{Flag: "max-processes", Key: "maxConcurrentProcesses", Type: opdef.TInt, Optional: true, Usage: "most processes at once (1-500)"},
+	{Flag: "circuit-breaker", Key: "circuitBreakerEnabled", Type: opdef.TBool, Optional: true, Usage: "stop sending work to a failing executor"},
 }
 
 // codeExecutorGroup is "org code-executor get|set": the org-wide Code

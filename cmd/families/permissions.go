@@ -205,7 +205,7 @@ Requests: the access list (10 points), then the lists that name its ids
 					KindBy: map[int]opdef.KindBy{1: {Arg: 0, Kinds: ObjectKinds}},
 				},
 				Fields: []opdef.Field{
-					{Flag: "expand", In: opdef.InLocal, Kind: opdef.KBool, Usage: "list every user behind the groups, and pending invites"},
+					{Flag: "expand", In: opdef.InLocal, Type: opdef.TBool, Usage: "list every user behind the groups, and pending invites"},
 				},
 				Hooks:   opdef.Hooks{View: access.ListView},
 				Columns: access.ListColumns,
@@ -273,8 +273,8 @@ which). --on-exists update reads nothing: the grant replaces the level.`,
 						Fields: []opdef.Field{
 							{Flag: "name", Key: "name", Usage: "role name"},
 							{Flag: "description", Key: "description", Usage: "what the role is for"},
-							{Flag: "object-scope", Key: "object_scopes", Kind: opdef.KStrings, Optional: true, Usage: "object `SCOPE` (repeatable)"},
-							{Flag: "org-scope", Key: "organization_scopes", Kind: opdef.KStrings, Optional: true, Usage: "organization `SCOPE` (repeatable)"},
+							{Flag: "object-scope", Key: "object_scopes", Type: opdef.TStrings, Optional: true, Usage: "object `SCOPE` (repeatable)"},
+							{Flag: "org-scope", Key: "organization_scopes", Type: opdef.TStrings, Optional: true, Usage: "organization `SCOPE` (repeatable)"},
 						},
 
 						Hooks: opdef.Hooks{
@@ -299,8 +299,8 @@ which). --on-exists update reads nothing: the grant replaces the level.`,
 						Fields: []opdef.Field{
 							{Flag: "name", Key: "name", Usage: "new name"},
 							{Flag: "description", Key: "description", Usage: "new description"},
-							{Flag: "object-scope", Key: "object_scopes", Kind: opdef.KStrings, Usage: "object `SCOPE` (repeatable; replaces the list)"},
-							{Flag: "org-scope", Key: "organization_scopes", Kind: opdef.KStrings, Usage: "organization `SCOPE` (repeatable; replaces the list)"},
+							{Flag: "object-scope", Key: "object_scopes", Type: opdef.TStrings, Usage: "object `SCOPE` (repeatable; replaces the list)"},
+							{Flag: "org-scope", Key: "organization_scopes", Type: opdef.TStrings, Usage: "organization `SCOPE` (repeatable; replaces the list)"},
 						},
 
 						Hooks: opdef.Hooks{

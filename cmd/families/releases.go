@@ -200,8 +200,8 @@ per-app endpoints are deprecated; they remain as --app, set-app and remove-app.`
 					},
 					Args: opdef.Args{Params: []string{"manifestName"}},
 					Fields: []opdef.Field{
-						{Flag: "app", In: opdef.InLocal, Kind: opdef.KStrings, KeyKind: "apps", Usage: "`APP=RELEASE`, the app by UUID or name (repeatable; RELEASE is x.y.z or latest)"},
-						{Flag: "workflow", In: opdef.InLocal, Kind: opdef.KStrings, KeyKind: "workflows", Usage: "`WORKFLOW=RELEASE`, the workflow by UUID or name (repeatable)"},
+						{Flag: "app", In: opdef.InLocal, Type: opdef.TStrings, KeyKind: "apps", Usage: "`APP=RELEASE`, the app by UUID or name (repeatable; RELEASE is x.y.z or latest)"},
+						{Flag: "workflow", In: opdef.InLocal, Type: opdef.TStrings, KeyKind: "workflows", Usage: "`WORKFLOW=RELEASE`, the workflow by UUID or name (repeatable)"},
 						commitMessage,
 					},
 

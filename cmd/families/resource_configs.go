@@ -124,8 +124,8 @@ string (the API takes ports as strings).`,
 				Fields: []opdef.Field{
 					{Flag: "resource", Key: "resource_id", Complete: "resource-ids", Usage: "the `RESOURCE` (UUID or name)"},
 					{Flag: "environment", Key: "environment_id", Usage: "`ENVIRONMENT` (id or name)"},
-					{Flag: "options", Key: "options", Kind: opdef.KJSON, Optional: true, Usage: "connection options as a JSON object"},
-					{Flag: "option", In: opdef.InLocal, Kind: opdef.KTexts, Usage: "set one option `KEY=VALUE` (KEY a dot path; repeatable)"},
+					{Flag: "options", Key: "options", Type: opdef.TJSON, Optional: true, Usage: "connection options as a JSON object"},
+					{Flag: "option", In: opdef.InLocal, Type: opdef.TTexts, Usage: "set one option `KEY=VALUE` (KEY a dot path; repeatable)"},
 				},
 
 				Hooks: opdef.Hooks{
@@ -150,7 +150,7 @@ operations ([{"op":"replace","path":"/options/database_options/host","value":"db
 				Args: opdef.Args{Params: []string{"configurationId"}},
 				Body: true, Patch: true,
 				Fields: []opdef.Field{
-					{Flag: "option", In: opdef.InLocal, Kind: opdef.KTexts, Usage: "replace one option `KEY=VALUE` (KEY a dot path; repeatable)"},
+					{Flag: "option", In: opdef.InLocal, Type: opdef.TTexts, Usage: "replace one option `KEY=VALUE` (KEY a dot path; repeatable)"},
 				},
 
 				Hooks: opdef.Hooks{Shape: optionsIntoPatch},

@@ -21,7 +21,7 @@ var scConfigFields = []opdef.Field{
 	{Flag: "repo", In: opdef.InLocal, Usage: "repository name"},
 	{Flag: "default-branch", In: opdef.InLocal, Usage: "default branch, e.g. main"},
 	{Flag: "repo-version", In: opdef.InLocal, Usage: "2.0.0 for Toolscript repositories, 1.0.0 for legacy YAML"},
-	{Flag: "credential", In: opdef.InLocal, Kind: opdef.KTexts, Usage: "provider setting `KEY=VALUE` (repeatable; e.g. type=Personal, personal_access_token=...)"},
+	{Flag: "credential", In: opdef.InLocal, Type: opdef.TTexts, Usage: "provider setting `KEY=VALUE` (repeatable; e.g. type=Personal, personal_access_token=...)"},
 }
 
 // needConfig wraps a bare configuration, applies the flags over it and
@@ -134,7 +134,7 @@ Gotchas:
 				Columns: []output.Column{{Header: "SUCCESS", Field: "success"}, {Header: "MESSAGE", Field: "message"}},
 				Fields: []opdef.Field{
 					{Flag: "commit", Key: "deploy_params.commit_sha", Required: true, Usage: "full commit `SHA` to test"},
-					{Flag: "full-sync", Key: "deploy_params.is_full_sync", Kind: opdef.KBool, Usage: "test a full sync"},
+					{Flag: "full-sync", Key: "deploy_params.is_full_sync", Type: opdef.TBool, Usage: "test a full sync"},
 				}},
 			{Use: "deploy", Method: http.MethodPost, Path: "/source_control/deploy",
 				Help: opdef.Help{
@@ -233,12 +233,12 @@ Gotchas:
 							Done: "Set the source control settings",
 						},
 						Fields: []opdef.Field{
-							{Flag: "auto-branch-naming", Key: "settings.auto_branch_naming_enabled", Kind: opdef.KBool, Usage: "suggest branch names"},
+							{Flag: "auto-branch-naming", Key: "settings.auto_branch_naming_enabled", Type: opdef.TBool, Usage: "suggest branch names"},
 							{Flag: "custom-pull-request-template", Key: "settings.custom_pull_request_template", Usage: "pull request template text"},
-							{Flag: "custom-pull-request-template-enabled", Key: "settings.custom_pull_request_template_enabled", Kind: opdef.KBool, Usage: "use the pull request template"},
-							{Flag: "version-control-locked", Key: "settings.version_control_locked", Kind: opdef.KBool, Usage: "make the instance read-only (no app editing)"},
-							{Flag: "force-uuid-mapping", Key: "settings.force_uuid_mapping", Kind: opdef.KBool, Usage: "map protected elements by uuid in the repository"},
-							{Flag: "auto-cleanup-branches", Key: "settings.auto_cleanup_branches_enabled", Kind: opdef.KBool, Usage: "delete merged branches"},
+							{Flag: "custom-pull-request-template-enabled", Key: "settings.custom_pull_request_template_enabled", Type: opdef.TBool, Usage: "use the pull request template"},
+							{Flag: "version-control-locked", Key: "settings.version_control_locked", Type: opdef.TBool, Usage: "make the instance read-only (no app editing)"},
+							{Flag: "force-uuid-mapping", Key: "settings.force_uuid_mapping", Type: opdef.TBool, Usage: "map protected elements by uuid in the repository"},
+							{Flag: "auto-cleanup-branches", Key: "settings.auto_cleanup_branches_enabled", Type: opdef.TBool, Usage: "delete merged branches"},
 						},
 
 						Hooks: opdef.Hooks{

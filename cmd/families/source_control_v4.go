@@ -29,7 +29,7 @@ func branchesGroup() engine.Group {
 				Fields: []opdef.Field{
 					{Flag: "element", Key: "element_id", Complete: "apps", Usage: "put this element on the branch (`ID`; apps by id or name)"},
 					{Flag: "element-type", Key: "element_type", Usage: "the kind of --element (default PAGE)"},
-					{Flag: "shared", Key: "shared", Kind: opdef.KBool, Usage: "share the branch with other editors"},
+					{Flag: "shared", Key: "shared", Type: opdef.TBool, Usage: "share the branch with other editors"},
 				},
 				Columns: []output.Column{{Header: "ID", Field: "branch_id"}, {Header: "NAME", Field: "branch_name"}, {Header: "SHARED", Field: "shared"}, {Header: "ELEMENT", Field: "element.element_name"}},
 				Hooks: opdef.Hooks{DoneLine: saidBranch("Created branch %s"), Shape: func(c *opdef.Call) error {

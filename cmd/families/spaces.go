@@ -61,10 +61,10 @@ Gotchas:
 				Fields: []opdef.Field{
 					{Flag: "name", Key: "name", Usage: "Space name"},
 					{Flag: "domain", Key: "domain", Usage: "Space domain (on the cloud: its subdomain)"},
-					{Flag: "copy-sso-settings", Key: "options.copy_sso_settings", Kind: opdef.KBool, Usage: "copy SSO settings from this Space"},
-					{Flag: "copy-branding-and-themes", Key: "options.copy_branding_and_themes_settings", Kind: opdef.KBool, Usage: "copy branding and themes from this Space"},
-					{Flag: "copy-admin", Key: "options.users_to_copy_as_admins", Kind: opdef.KStrings, Usage: "make this user `EMAIL` of this Space an admin there (repeatable)"},
-					{Flag: "create-admin-user", Key: "options.create_admin_user", Kind: opdef.KBool, Usage: "create your admin user there instead of sending an invite"},
+					{Flag: "copy-sso-settings", Key: "options.copy_sso_settings", Type: opdef.TBool, Usage: "copy SSO settings from this Space"},
+					{Flag: "copy-branding-and-themes", Key: "options.copy_branding_and_themes_settings", Type: opdef.TBool, Usage: "copy branding and themes from this Space"},
+					{Flag: "copy-admin", Key: "options.users_to_copy_as_admins", Type: opdef.TStrings, Usage: "make this user `EMAIL` of this Space an admin there (repeatable)"},
+					{Flag: "create-admin-user", Key: "options.create_admin_user", Type: opdef.TBool, Usage: "create your admin user there instead of sending an invite"},
 				}},
 			{Use: "update SPACE_ID", Method: http.MethodPut, Path: "/spaces/{spaceId}", Body: true,
 				Help: opdef.Help{
@@ -100,10 +100,10 @@ Gotchas:
 				},
 				Fields: []opdef.Field{
 					{Flag: "to", Key: "destination_space_id", Usage: "destination `SPACE` (id or name)"},
-					{Flag: "app", Key: "app_ids", Kind: opdef.KStrings, Optional: true, Usage: "`APP` or module (UUID or name; repeatable)"},
-					{Flag: "workflow", Key: "workflow_ids", Kind: opdef.KStrings, Optional: true, Usage: "`WORKFLOW` (UUID or name; repeatable)"},
-					{Flag: "resource", Key: "resource_ids", Kind: opdef.KStrings, Optional: true, Usage: "resource configuration `UUID` (repeatable)"},
-					{Flag: "query", Key: "query_library_query_ids", Kind: opdef.KStrings, Optional: true, Usage: "Query Library query `UUID` (repeatable)"},
+					{Flag: "app", Key: "app_ids", Type: opdef.TStrings, Optional: true, Usage: "`APP` or module (UUID or name; repeatable)"},
+					{Flag: "workflow", Key: "workflow_ids", Type: opdef.TStrings, Optional: true, Usage: "`WORKFLOW` (UUID or name; repeatable)"},
+					{Flag: "resource", Key: "resource_ids", Type: opdef.TStrings, Optional: true, Usage: "resource configuration `UUID` (repeatable)"},
+					{Flag: "query", Key: "query_library_query_ids", Type: opdef.TStrings, Optional: true, Usage: "Query Library query `UUID` (repeatable)"},
 				},
 
 				Hooks: opdef.Hooks{

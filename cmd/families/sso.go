@@ -16,7 +16,7 @@ func ssoGroup() engine.Group {
 		return opdef.Field{Flag: flag, Key: "data." + key, Usage: usage}
 	}
 	b := func(flag, key, usage string) opdef.Field {
-		return opdef.Field{Flag: flag, Key: "data." + key, Kind: opdef.KBool, Usage: usage}
+		return opdef.Field{Flag: flag, Key: "data." + key, Type: opdef.TBool, Usage: usage}
 	}
 	return engine.Group{
 		Long: `Single sign-on for the organization or Space: Google, OIDC, SAML, or Google

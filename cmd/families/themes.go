@@ -15,8 +15,8 @@ import (
 // theme object, --set changes single keys of it.
 var themeFields = []opdef.Field{
 	{Flag: "name", Key: "name", Usage: "theme name (unique in the org)"},
-	{Flag: "theme", Key: "theme", Kind: opdef.KJSON, Optional: true, Usage: "the theme object as `JSON`"},
-	{Flag: "set", In: opdef.InLocal, Kind: opdef.KKV, Usage: "set one theme key, `KEY=VALUE` (repeatable; merged into --theme)"},
+	{Flag: "theme", Key: "theme", Type: opdef.TJSON, Optional: true, Usage: "the theme object as `JSON`"},
+	{Flag: "set", In: opdef.InLocal, Type: opdef.TKV, Usage: "set one theme key, `KEY=VALUE` (repeatable; merged into --theme)"},
 }
 
 func mergeThemeSet(c *opdef.Call) {

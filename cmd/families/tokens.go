@@ -75,7 +75,7 @@ answer, token included) and a warning on stderr that it will not be shown again.
 					// create body: they complete from there, and one it does
 					// not name is sent with a notice (the API drops a scope it
 					// does not know without a word).
-					{Flag: "scope", Key: "scopes", Kind: opdef.KStrings, Enum: spec.Scopes(), Usage: "grant this `SCOPE` (repeatable or comma-separated; see 'orgctl help scopes')"},
+					{Flag: "scope", Key: "scopes", Type: opdef.TStrings, Enum: spec.Scopes(), Usage: "grant this `SCOPE` (repeatable or comma-separated; see 'orgctl help scopes')"},
 				},
 				Hooks: opdef.Hooks{
 					Shape: func(c *opdef.Call) error {

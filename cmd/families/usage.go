@@ -17,7 +17,7 @@ func usageFields(extra ...opdef.Field) []opdef.Field {
 	return append([]opdef.Field{
 		{Flag: "start", Key: "start_date", In: opdef.InQuery, Usage: "first day of the range, `YYYY-MM-DD`"},
 		{Flag: "end", Key: "end_date", In: opdef.InQuery, Usage: "last day, `YYYY-MM-DD` (default: start + 30 days, at most yesterday)"},
-		{Flag: "org", Key: "org_ids", In: opdef.InQuery, Kind: opdef.KStrings, Usage: "only this organization `ID` (repeatable; see `usage orgs`)"},
+		{Flag: "org", Key: "org_ids", In: opdef.InQuery, Type: opdef.TStrings, Usage: "only this organization `ID` (repeatable; see `usage orgs`)"},
 	}, extra...)
 }
 

@@ -65,7 +65,7 @@ Gotchas:
 					{Flag: "label", Key: "label", In: opdef.InPatch, Usage: "new label"},
 					{Flag: "type", Key: "data_type", In: opdef.InPatch, Enum: kinds.AttributeTypes, Usage: "new data type"},
 					{Flag: "default", Key: "default_value", In: opdef.InPatch, Usage: "new default value"},
-					{Flag: "update-existing", Key: "update_existing", In: opdef.InQuery, Kind: opdef.KBool, Usage: "apply the change to users that already have the attribute"},
+					{Flag: "update-existing", Key: "update_existing", In: opdef.InQuery, Type: opdef.TBool, Usage: "apply the change to users that already have the attribute"},
 				},
 
 				Hooks: opdef.Hooks{
@@ -93,7 +93,7 @@ Gotchas:
 					Question: "Delete user attribute %s? With --update-existing-users, its values on every user go too; this cannot be undone.",
 				},
 				Fields: []opdef.Field{
-					{Flag: "update-existing-users", Key: "update_existing_users", In: opdef.InQuery, Kind: opdef.KBool, Usage: "also remove the attribute's values from users"},
+					{Flag: "update-existing-users", Key: "update_existing_users", In: opdef.InQuery, Type: opdef.TBool, Usage: "also remove the attribute's values from users"},
 				}},
 		},
 	}

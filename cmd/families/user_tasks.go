@@ -67,9 +67,9 @@ func userTasksGroup() engine.Group {
 				},
 				Columns: userTaskColumns,
 				Fields: []opdef.Field{
-					{Flag: "assigned-to", Key: "assigned_to_users", In: opdef.InQuery, Kind: opdef.KStrings, Usage: "only tasks assigned to this `USER` (id or email; repeatable)"},
-					{Flag: "status", Key: "statuses", In: opdef.InQuery, Kind: opdef.KStrings, Usage: "only tasks in this status (repeatable)"},
-					{Flag: "workflow", Key: "workflow_ids", In: opdef.InQuery, Kind: opdef.KStrings, Usage: "only tasks of this `WORKFLOW` (id or name; repeatable)"},
+					{Flag: "assigned-to", Key: "assigned_to_users", In: opdef.InQuery, Type: opdef.TStrings, Usage: "only tasks assigned to this `USER` (id or email; repeatable)"},
+					{Flag: "status", Key: "statuses", In: opdef.InQuery, Type: opdef.TStrings, Usage: "only tasks in this status (repeatable)"},
+					{Flag: "workflow", Key: "workflow_ids", In: opdef.InQuery, Type: opdef.TStrings, Usage: "only tasks of this `WORKFLOW` (id or name; repeatable)"},
 					{Flag: "starting-after", Key: "starting_after", In: opdef.InQuery, Usage: "only tasks after this task `ID`"},
 					{Flag: "ending-before", Key: "ending_before", In: opdef.InQuery, Usage: "only tasks before this task `ID`"},
 				},
@@ -84,7 +84,7 @@ func userTasksGroup() engine.Group {
 				},
 				Args: opdef.Args{Params: []string{"taskId"}},
 				Fields: []opdef.Field{actorField(),
-					{Flag: "data", Key: "output", Kind: opdef.KKV, Usage: "output field `KEY=VALUE` (repeatable)"},
+					{Flag: "data", Key: "output", Type: opdef.TKV, Usage: "output field `KEY=VALUE` (repeatable)"},
 				}},
 			{Use: "cancel TASK_ID", Method: http.MethodPatch, Path: "/user_tasks/{taskId}/cancel", Body: true,
 				Help: opdef.Help{
@@ -93,7 +93,7 @@ func userTasksGroup() engine.Group {
 				},
 				Args: opdef.Args{Params: []string{"taskId"}},
 				Fields: []opdef.Field{actorField(),
-					{Flag: "data", Key: "output", Kind: opdef.KKV, Usage: "output field `KEY=VALUE`, e.g. reason=duplicate (repeatable)"},
+					{Flag: "data", Key: "output", Type: opdef.TKV, Usage: "output field `KEY=VALUE`, e.g. reason=duplicate (repeatable)"},
 				}},
 			{Use: "reassign TASK_ID", Method: http.MethodPatch, Path: "/user_tasks/{taskId}/reassign", Body: true,
 				Help: opdef.Help{
@@ -103,8 +103,8 @@ func userTasksGroup() engine.Group {
 				},
 				Args: opdef.Args{Params: []string{"taskId"}},
 				Fields: []opdef.Field{actorField(),
-					{Flag: "user", In: opdef.InLocal, Kind: opdef.KStrings, Usage: "assign to this `USER` (id or email; repeatable)"},
-					{Flag: "group", In: opdef.InLocal, Kind: opdef.KStrings, Usage: "assign to this `GROUP` (id or name; repeatable)"},
+					{Flag: "user", In: opdef.InLocal, Type: opdef.TStrings, Usage: "assign to this `USER` (id or email; repeatable)"},
+					{Flag: "group", In: opdef.InLocal, Type: opdef.TStrings, Usage: "assign to this `GROUP` (id or name; repeatable)"},
 				},
 
 				Hooks: opdef.Hooks{

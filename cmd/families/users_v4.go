@@ -30,7 +30,7 @@ Needs API 4.0 (Retool 4.0); on an older instance it exits 2 before sending.`,
 			Example: `  orgctl users logout ana.viewer@sandbox.example --yes
   orgctl users logout ana.viewer@sandbox.example --sso --post-logout-redirect-uri https://intranet.example.com --yes`},
 		Fields: []opdef.Field{
-			{Flag: "sso", Key: "sso_logout", Kind: opdef.KBool, Usage: "also end the session at the SSO provider (prints the URL the browser must visit)"},
+			{Flag: "sso", Key: "sso_logout", Type: opdef.TBool, Usage: "also end the session at the SSO provider (prints the URL the browser must visit)"},
 			{Flag: "post-logout-redirect-uri", Key: "post_logout_redirect_uri", Usage: "where the SSO provider sends the user afterwards (with --sso; registered at the provider)"},
 		},
 		Hooks: opdef.Hooks{View: logoutResult, Shape: func(c *opdef.Call) error {

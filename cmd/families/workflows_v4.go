@@ -20,8 +20,8 @@ Needs API 4.0 (Retool 4.0).`,
 				Example: `  orgctl workflows update 'Nightly invoice sync' --code-executor-memory-limit 2048
   orgctl workflows update 'Nightly invoice sync' --clear-memory-limit`},
 			Fields: []opdef.Field{
-				{Flag: "code-executor-memory-limit", Key: "code_executor_memory_limit_mbs", Kind: opdef.KInt, Usage: "memory limit in `MB` (256-32768) for the workflow's code"},
-				{Flag: "clear-memory-limit", In: opdef.InLocal, Kind: opdef.KBool, Usage: "remove the workflow's memory limit override (the org's applies)"},
+				{Flag: "code-executor-memory-limit", Key: "code_executor_memory_limit_mbs", Type: opdef.TInt, Usage: "memory limit in `MB` (256-32768) for the workflow's code"},
+				{Flag: "clear-memory-limit", In: opdef.InLocal, Type: opdef.TBool, Usage: "remove the workflow's memory limit override (the org's applies)"},
 			},
 			Hooks: opdef.Hooks{Shape: func(c *opdef.Call) error {
 				_, set := c.BodyObject()["code_executor_memory_limit_mbs"]

@@ -193,7 +193,7 @@ func (b *bulkColumns) mapColumns(maps []string) error {
 		switch {
 		case !ok:
 			return cli.UsageErrorf("invalid --map %q: %s has no flag or argument %q; its columns are %s", m, b.op.Use, flag, b.known())
-		case isKV && (t.field == nil || t.field.Kind != opdef.KKV || key == ""):
+		case isKV && (t.field == nil || t.field.Type != opdef.TKV || key == ""):
 			return cli.UsageErrorf("invalid --map %q: %s.KEY needs a KEY=VALUE flag (%s)", m, flag, b.kvFlags())
 		}
 		if isKV {
@@ -240,7 +240,7 @@ func mapTarget(s string) string {
 func (b *bulkColumns) kvFlags() string {
 	var out []string
 	for _, fd := range b.op.Fields {
-		if fd.Kind == opdef.KKV {
+		if fd.Type == opdef.TKV {
 			out = append(out, fd.Flag+".KEY")
 		}
 	}
@@ -443,7 +443,7 @@ func (j *fileInput) rowKey(row bulk.Row) string {
 
 // expandKV lets a KEY=VALUE field take a JSON object ({"team":"ops"}) in one cell.
 func expandKV(fd *opdef.Field, vals []string) []string {
-	if fd.Kind != opdef.KKV || len(vals) != 1 || !strings.HasPrefix(strings.TrimSpace(vals[0]), "{") {
+	if fd.Type != opdef.TKV || len(vals) != 1 || !strings.HasPrefix(strings.TrimSpace(vals[0]), "{") {
 		return vals
 	}
 	var m map[string]json.RawMessage

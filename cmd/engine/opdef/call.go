@@ -439,7 +439,7 @@ func (c *Call) place(fd Field, v any) {
 		}
 	case InPatch:
 		base := "/" + strings.ReplaceAll(fd.Key, ".", "/")
-		if kv, ok := v.(map[string]any); ok && fd.Kind == KKV {
+		if kv, ok := v.(map[string]any); ok && fd.Type == TKV {
 			// One "add" per key keeps the object's other keys.
 			for _, k := range slices.Sorted(maps.Keys(kv)) {
 				c.Req.Patch = append(c.Req.Patch, map[string]any{"op": "add", "path": base + "/" + PointerEscape(k), "value": kv[k]})
@@ -468,28 +468,28 @@ func QueryText(v any) string {
 
 // fieldValue converts a field's text to its JSON value, checking type and enum.
 func fieldValue(fd Field, raw []string) (any, error) {
-	switch fd.Kind {
-	case KBool, KStrings, KTexts, KKV:
+	switch fd.Type {
+	case TBool, TStrings, TTexts, TKV:
 		return repeatableValue(fd, raw)
 	}
 	s := ""
 	if len(raw) > 0 {
 		s = raw[len(raw)-1]
 	}
-	switch fd.Kind {
-	case KInt:
+	switch fd.Type {
+	case TInt:
 		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 		if err != nil {
 			return nil, fmt.Errorf("invalid value %q for --%s: expected a whole number", s, fd.Flag)
 		}
 		return n, nil
-	case KNumber:
+	case TNumber:
 		t := strings.TrimSpace(s)
 		if _, err := strconv.ParseFloat(t, 64); err != nil || !json.Valid([]byte(t)) {
 			return nil, fmt.Errorf("invalid value %q for --%s: expected a number", s, fd.Flag)
 		}
 		return json.Number(t), nil
-	case KJSON:
+	case TJSON:
 		var v any
 		if err := json.Unmarshal([]byte(s), &v); err != nil {
 			return nil, fmt.Errorf("invalid JSON for --%s: %v", fd.Flag, err)
@@ -560,8 +560,8 @@ func (c *Call) notice(n string) {
 // repeatableValue converts the kinds whose value is not one text alone:
 // booleans (the last occurrence), lists and KEY=VALUE objects.
 func repeatableValue(fd Field, raw []string) (any, error) {
-	switch fd.Kind {
-	case KBool:
+	switch fd.Type {
+	case TBool:
 		s := ""
 		if len(raw) > 0 {
 			s = raw[len(raw)-1]
@@ -571,7 +571,7 @@ func repeatableValue(fd Field, raw []string) (any, error) {
 			return nil, fmt.Errorf("invalid value %q for --%s: expected true or false", s, fd.Flag)
 		}
 		return b, nil
-	case KStrings:
+	case TStrings:
 		out := make([]any, 0, len(raw))
 		for _, s := range raw {
 			for _, part := range strings.Split(s, ",") {
@@ -583,7 +583,7 @@ func repeatableValue(fd Field, raw []string) (any, error) {
 			}
 		}
 		return out, nil
-	case KTexts:
+	case TTexts:
 		out := make([]any, 0, len(raw))
 		for _, s := range raw {
 			out = append(out, s)

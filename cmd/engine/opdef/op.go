@@ -8,18 +8,18 @@ import (
 	"github.com/orgctl/orgctl/output"
 )
 
-// Kind is how a field's text becomes a JSON value.
-type Kind int
+// ValueType is how a field's text becomes a JSON value.
+type ValueType int
 
 const (
-	KString  Kind = iota
-	KInt          // integer
-	KNumber       // any JSON number
-	KBool         // true/false
-	KStrings      // repeatable, comma-separated -> array of strings
-	KKV           // repeatable key=value -> object (values parsed as JSON when they are JSON, else strings)
-	KJSON         // a JSON value given inline
-	KTexts        // repeatable -> array of strings, each occurrence whole (values may hold commas)
+	TString  ValueType = iota
+	TInt               // integer
+	TNumber            // any JSON number
+	TBool              // true/false
+	TStrings           // repeatable, comma-separated -> array of strings
+	TKV                // repeatable key=value -> object (values parsed as JSON when they are JSON, else strings)
+	TJSON              // a JSON value given inline
+	TTexts             // repeatable -> array of strings, each occurrence whole (values may hold commas)
 )
 
 // In says where a field's value goes.
@@ -38,7 +38,7 @@ type Field struct {
 	Flag string
 	Key  string // where the value goes (body dot path, query name, patch path); unused for InLocal
 	In   In
-	Kind Kind
+	Type ValueType
 	// Required: orgctl needs the flag though the description does not
 	// require its value (an option of orgctl's own, or a value the op's
 	// hooks need). Where the description requires it, Placed.Fields says so.

@@ -74,7 +74,7 @@ func (op *Op) fieldRules(fd Field) (whole, each *spec.Value) {
 func (c *Call) fieldProblem(fd Field, v any) string {
 	whole, each := c.Op.fieldRules(fd)
 	where := "--" + fd.Flag
-	text := fd.In == InQuery || fd.Kind == KString || fd.Kind == KStrings || fd.Kind == KTexts
+	text := fd.In == InQuery || fd.Type == TString || fd.Type == TStrings || fd.Type == TTexts
 	list, isList := v.([]any)
 	if fd.In == InQuery {
 		// A query parameter is checked as the text it is sent as.

@@ -25,7 +25,7 @@ type Ref struct {
 	Arg  int    // index in Input.Args, when Flag is ""
 	Flag string // the field's flag
 	Elem int    // index in Input.Values[Flag]
-	Part int    // index among the comma-separated parts of that value (opdef.KStrings)
+	Part int    // index among the comma-separated parts of that value (opdef.TStrings)
 	// KeyOnly marks the KEY of a KEY=VALUE value (Field.KeyKind).
 	KeyOnly bool
 	// Stand is a syntactically valid id of the kind, unique in the call,
@@ -91,12 +91,12 @@ func Find(op *opdef.Placed, in opdef.Input) Found {
 		for e, v := range vals {
 			if fd.KeyKind != "" {
 				parts := []string{v}
-				if fd.Kind == opdef.KStrings {
+				if fd.Type == opdef.TStrings {
 					parts = strings.Split(v, ",")
 				}
 				for p, text := range parts {
 					part := -1
-					if fd.Kind == opdef.KStrings {
+					if fd.Type == opdef.TStrings {
 						part = p
 					}
 					if key, _, ok := strings.Cut(text, "="); ok {
@@ -105,7 +105,7 @@ func Find(op *opdef.Placed, in opdef.Input) Found {
 				}
 				continue
 			}
-			if fd.Kind == opdef.KStrings {
+			if fd.Type == opdef.TStrings {
 				for p, part := range strings.Split(v, ",") {
 					add(kind, Ref{Text: strings.TrimSpace(part), Flag: fd.Flag, Elem: e, Part: p})
 				}
