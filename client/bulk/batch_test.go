@@ -63,7 +63,7 @@ func TestRunnerBatchesRowsByKeyAndJournalsEachRow(t *testing.T) {
 	}
 	h := &batchHandler{recordingHandler: newRecordingHandler(), failKey: "B"}
 	r := &Runner{Parallel: 4, Handler: h, Journal: j}
-	c, stopped, err := r.Run(context.Background(), groupedRows(30, 3))
+	c, stopped, err := r.Run(context.Background(), groupedRows(30, 3), nil)
 	j.Close()
 	if err != nil || stopped {
 		t.Fatalf("stopped %v, %v", stopped, err)
@@ -95,7 +95,7 @@ func TestRunnerBatchesRowsByKeyAndJournalsEachRow(t *testing.T) {
 func TestRunnerSplitsBatchesAtMaxBatch(t *testing.T) {
 	h := &batchHandler{recordingHandler: newRecordingHandler()}
 	r := &Runner{Parallel: 2, Handler: h}
-	if _, _, err := r.Run(context.Background(), groupedRows(MaxBatch+1, 1)); err != nil {
+	if _, _, err := r.Run(context.Background(), groupedRows(MaxBatch+1, 1), nil); err != nil {
 		t.Fatal(err)
 	}
 	sizes := []int{}
@@ -115,6 +115,7 @@ type breakingHandler struct {
 	j         *Journal
 	at        int
 	afterSent bool
+	atCtx     context.Context // the context row at was applied with
 }
 
 func (h *breakingHandler) breakJournal(t *testing.T) func() {
@@ -132,6 +133,9 @@ func (h *breakingHandler) breakJournal(t *testing.T) func() {
 func (h *breakingHandler) apply(t *testing.T) func(ctx context.Context, row Row, sent func() error) Result {
 	brk := h.breakJournal(t)
 	return func(ctx context.Context, row Row, sent func() error) Result {
+		if row.N == h.at {
+			h.atCtx = ctx
+		}
 		if row.N == h.at && !h.afterSent {
 			brk()
 		}
@@ -168,12 +172,11 @@ func TestRunnerStopsAtOnceWhenTheJournalCannotBeWritten(t *testing.T) {
 			t.Fatal(err)
 		}
 		h := &breakingHandler{recordingHandler: newRecordingHandler(), j: j, at: 3, afterSent: afterSent}
-		aborted := 0
-		r := &Runner{Parallel: 1, Handler: applyFunc{h.recordingHandler, h.apply(t)}, Journal: j, Observer: &watcher{abort: func(error) { aborted++ }}}
-		_, stopped, err := r.Run(context.Background(), rowsOf(10))
+		r := &Runner{Parallel: 1, Handler: applyFunc{h.recordingHandler, h.apply(t)}, Journal: j}
+		_, stopped, err := r.Run(context.Background(), rowsOf(10), nil)
 		j.Close()
-		if !errors.Is(err, ErrJournal) || !stopped || aborted != 1 {
-			t.Errorf("afterSent=%v: err %v, stopped %v, aborted %d", afterSent, err, stopped, aborted)
+		if !errors.Is(err, ErrJournal) || !stopped {
+			t.Errorf("afterSent=%v: err %v, stopped %v", afterSent, err, stopped)
 		}
 		want := 2
 		if afterSent {
@@ -185,6 +188,13 @@ func TestRunnerStopsAtOnceWhenTheJournalCannotBeWritten(t *testing.T) {
 		jerr, unrecorded := r.JournalFailure()
 		if jerr == nil {
 			t.Errorf("afterSent=%v: no journal failure reported", afterSent)
+		}
+		// The handler's context ends, for the journal's error, so that its
+		// waits for budget (Detach) end too.
+		if h.atCtx == nil {
+			t.Errorf("afterSent=%v: row %d never ran", afterSent, h.at)
+		} else if cause := context.Cause(h.atCtx); cause == nil || cause != jerr {
+			t.Errorf("afterSent=%v: the failing row's context ended with %v, want the journal's error %v", afterSent, cause, jerr)
 		}
 		if afterSent && (len(unrecorded) != 1 || unrecorded[0].Row != 3 || unrecorded[0].Outcome != Created) {
 			t.Errorf("unrecorded %+v, want row 3 created", unrecorded)

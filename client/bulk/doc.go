@@ -9,10 +9,15 @@
 // leaves, then its outcome), from which a later run of the same job learns
 // which rows to skip, which to run, and which to settle by a lookup first.
 //
-// A command brings three things to a Job and Run drives them: its rows,
-// phase by phase (Source), what a row means (Handler: which request it
-// becomes, how its natural key is looked up) and what it hears of the run
-// (Observer: ready to start, progress, each row's result). The package knows rows, outcomes,
+// A command brings its rows, phase by phase (Source), and what a row means
+// (Handler: which request it becomes, how its natural key is looked up) to
+// a Job, and drives the run itself: Open takes the job's lock and reads
+// what earlier runs left, so the command can confirm or announce a resume;
+// Session.Results runs the rows and yields each one's result; End says how
+// it ended. The package calls into the command only through the Handler,
+// because the order of rows, the workers, the journal and stopping are its
+// own and the "sent" record must be written just before a change leaves,
+// which only the sender knows. The package knows rows, outcomes,
 // workers, journals and job directories; it knows no flags and no formats
 // of output. It must not import cobra, cmd or output.
 package bulk

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"sort"
 	"time"
@@ -12,8 +13,9 @@ import (
 
 // Job is one run of a job: its rows, phase after phase, through a Handler,
 // each row's fate journaled so that a later run knows what is left. The
-// command brings the rows (Phases), what a row means (Handler) and where
-// results go (Observer); Run drives everything else.
+// command brings the rows (Phases) and what a row means (Handler); it opens
+// the job (Open), decides from what earlier runs left whether to go on, and
+// takes the rows' results as they come (Session.Results).
 type Job struct {
 	Store Store
 	// Header describes the job in its journal; Header.ID names it.
@@ -30,8 +32,6 @@ type Job struct {
 	// Phases hold the rows in order; a phase starts when the one before
 	// has finished.
 	Phases []Source
-	// Observer hears what the run does; nil hears nothing.
-	Observer Observer
 	// Carry, for a new job, is what an earlier job of the same command on
 	// an earlier version of the input knew.
 	Carry Carry
@@ -68,32 +68,6 @@ func Rows(rows ...Row) Source {
 		i++
 		return rows[i-1], nil
 	})
-}
-
-// Progress is how many rows have finished so far (earlier runs' included),
-// failed and ended unknown, and how many earlier runs applied.
-type Progress func() (done, failed, unknown, earlier int)
-
-// Observer is what a command hears of its job, in this order: Ready once,
-// Started when the rows start, Result once per row (one at a time), and
-// the stop Started returned when the rows end.
-type Observer interface {
-	// Ready runs once the job is locked and its journal read, before any
-	// row: it may ask for confirmation or announce a resume. prior is what
-	// earlier runs recorded (nil if none). An error ends the run, with
-	// nothing sent and no journal written.
-	Ready(prior *State) error
-	// Started is told when the rows start, with their progress so far,
-	// and returns what to call when they end (a progress display).
-	Started(progress Progress) (stop func())
-	// Result receives every row's result, one at a time.
-	Result(Result)
-}
-
-// Aborter is an Observer told at once when the journal cannot be written,
-// so it can end its waits for budget: nothing more is sent.
-type Aborter interface {
-	Abort(err error)
 }
 
 // Summary is how a run ended.
@@ -134,28 +108,103 @@ type JournalError struct {
 func (e *JournalError) Error() string { return fmt.Sprintf("job %s: %v", e.ID, e.Err) }
 func (e *JournalError) Unwrap() error { return e.Err }
 
-// Run runs a job to its end, or until ctx is done: then the rows in flight
-// finish and are recorded, and Summary.Stopped is set.
-func Run(ctx context.Context, j Job) (Summary, error) {
+// Session is one run of a job, from the moment it holds the job's lock.
+// The command drives it in one direction: Open, Prior to learn what
+// earlier runs left (and confirm, or announce a resume), Results to run
+// the rows and take each one's result, End for how the run ended. The
+// package calls into the command only through the Handler that sends the
+// rows.
+type Session struct {
+	job    Job
+	unlock func()
+	prior  *State
+	runner *Runner
+	ran    bool
+	sum    Summary
+	err    error
+}
+
+// Open takes the job's lock and reads what earlier runs recorded (once
+// Restart has forgotten it, if asked). Nothing is written yet: a command
+// that now declines the job Closes the session, and the job is as it was.
+func Open(j Job) (*Session, error) {
 	id := j.Header.ID
 	unlock, err := j.Store.Lock(id)
 	if errors.Is(err, ErrBusy) {
-		return Summary{}, &BusyError{ID: id}
+		return nil, &BusyError{ID: id}
 	}
 	if err != nil {
-		return Summary{}, fmt.Errorf("jobs: %w", err)
+		return nil, fmt.Errorf("jobs: %w", err)
 	}
-	defer unlock()
 	prior, err := j.prior()
 	if err != nil {
-		return Summary{}, err
+		unlock()
+		return nil, err
 	}
-	if j.Observer != nil {
-		if err := j.Observer.Ready(prior); err != nil {
-			return Summary{}, err
+	return &Session{job: j, unlock: unlock, prior: prior, runner: &Runner{Parallel: j.Parallel, Handler: j.Handler}}, nil
+}
+
+// Prior is what earlier runs of the job recorded, nil if none.
+func (s *Session) Prior() *State { return s.prior }
+
+// Progress is how many rows have finished so far (earlier runs' included),
+// failed and ended unknown, and how many earlier runs applied: safe to call
+// from any goroutine while the rows run (a progress display).
+func (s *Session) Progress() (done, failed, unknown, earlier int) { return s.runner.Progress() }
+
+// Results runs the rows to their end, or until ctx is done (then the rows
+// in flight finish and are recorded, and Summary.Stopped is set), and
+// yields each row's result as it finishes, one at a time. Leaving the loop
+// early stops the run as ctx would. The rows run once per session.
+func (s *Session) Results(ctx context.Context) iter.Seq[Result] {
+	return func(yield func(Result) bool) {
+		if s.ran {
+			s.err = errors.New("bulk: a session runs its rows once")
+			return
+		}
+		s.ran = true
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		results := make(chan Result)
+		go func() {
+			defer close(results)
+			s.sum, s.err = s.run(ctx, results)
+		}()
+		for res := range results {
+			if !yield(res) {
+				cancel()
+				for range results { // the rows in flight finish and are recorded
+				}
+				return
+			}
 		}
 	}
-	jr, prior, err := j.journal(prior)
+}
+
+// End is how the run ended, once the loop over Results is over, and lets
+// the job's lock go.
+func (s *Session) End() (Summary, error) {
+	s.Close()
+	if !s.ran {
+		return Summary{}, errors.New("bulk: the session's rows never ran")
+	}
+	return s.sum, s.err
+}
+
+// Close lets the job's lock go; a session closed before its rows ran
+// wrote nothing.
+func (s *Session) Close() {
+	if s.unlock != nil {
+		s.unlock()
+		s.unlock = nil
+	}
+}
+
+// run opens the run's journal and runs the phases, sending each result
+// to results.
+func (s *Session) run(ctx context.Context, results chan<- Result) (Summary, error) {
+	j, id := &s.job, s.job.Header.ID
+	jr, prior, err := j.journal(s.prior)
 	if err != nil {
 		return Summary{}, fmt.Errorf("job %s: %w", id, err)
 	}
@@ -164,14 +213,10 @@ func Run(ctx context.Context, j Job) (Summary, error) {
 		jr.Close()
 		return Summary{JournalErr: err}, fmt.Errorf("job %s: %w: %w; nothing was sent", id, ErrJournal, err)
 	}
-	runner := &Runner{Parallel: j.Parallel, Journal: jr, Prior: prior, Handler: j.Handler, Observer: j.Observer}
-	stop := func() {}
-	if j.Observer != nil {
-		stop = j.Observer.Started(runner.Progress)
-	}
+	runner := s.runner
+	runner.Journal, runner.Prior = jr, prior
 	start := time.Now()
-	total, stopped, runErr := j.runPhases(ctx, runner)
-	stop()
+	total, stopped, runErr := j.runPhases(ctx, runner, func(r Result) { results <- r })
 	if !stopped && runErr == nil {
 		jr.End(total.text())
 	}
@@ -242,10 +287,10 @@ func (j *Job) journal(prior *State) (*Journal, *State, error) {
 }
 
 // runPhases runs the phases in order, each once the one before finished.
-func (j *Job) runPhases(ctx context.Context, runner *Runner) (Counts, bool, error) {
+func (j *Job) runPhases(ctx context.Context, runner *Runner, emit func(Result)) (Counts, bool, error) {
 	total := Counts{}
 	for _, rows := range j.Phases {
-		counts, stopped, err := runner.Run(ctx, rows)
+		counts, stopped, err := runner.Run(ctx, rows, emit)
 		for k, v := range counts {
 			total[k] += v
 		}

@@ -23,29 +23,93 @@ func rowsFrom(first, last int) SourceFunc {
 func testJob(t *testing.T, dir string, h Handler, resume bool, phases ...Source) Job {
 	t.Helper()
 	return Job{Store: Store{Dir: dir}, Header: Header{ID: "job1", Command: "orgctl test", Rows: 6},
-		Resume: resume, Parallel: 2, Handler: h, Phases: phases, Observer: &watcher{}}
+		Resume: resume, Parallel: 2, Handler: h, Phases: phases}
+}
+
+// runJob runs j as a command does: Open, ready (when set) with what earlier
+// runs left, declining the job when it errs, then every result.
+func runJob(ctx context.Context, j Job, ready func(*State) error) (Summary, []Result, error) {
+	s, err := Open(j)
+	if err != nil {
+		return Summary{}, nil, err
+	}
+	defer s.Close()
+	if ready != nil {
+		if err := ready(s.Prior()); err != nil {
+			return Summary{}, nil, err
+		}
+	}
+	var results []Result
+	for r := range s.Results(ctx) {
+		results = append(results, r)
+	}
+	sum, err := s.End()
+	return sum, results, err
 }
 
 func TestRunJournalsEveryRowAndEnds(t *testing.T) {
 	dir := t.TempDir()
 	h := newRecordingHandler()
-	var ranWith Progress
-	stopped := false
 	j := testJob(t, dir, h, true, rowsFrom(1, 3), rowsFrom(4, 6))
-	j.Observer = &watcher{started: func(p Progress) func() { ranWith = p; return func() { stopped = true } }}
-	sum, err := Run(context.Background(), j)
+	s, err := Open(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var during []int
+	var rows []int
+	for r := range s.Results(context.Background()) {
+		done, _, _, _ := s.Progress()
+		during = append(during, done)
+		rows = append(rows, r.Row)
+	}
+	sum, err := s.End()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sum.Counts[Created] != 6 || sum.Done != 6 || sum.Stopped || sum.JournalErr != nil || !sum.Changed() {
 		t.Errorf("summary %+v", sum)
 	}
-	if ranWith == nil || !stopped {
-		t.Error("Started was not told, or its stop not called")
+	if len(rows) != 6 || len(during) != 6 || during[0] < 1 {
+		t.Errorf("results for rows %v, progress %v as they came", rows, during)
+	}
+	for _, r := range rows[:3] {
+		if r > 3 {
+			t.Errorf("rows %v: the second phase began before the first ended", rows)
+		}
 	}
 	st, err := Load(j.Store.JournalPath("job1"))
 	if err != nil || !st.Ended || st.Counts()["created"] != 6 {
 		t.Fatalf("journal %+v, %v", st, err)
+	}
+	if _, err := s.End(); err != nil {
+		t.Errorf("End again: %v", err)
+	}
+	if _, err := Open(j); err != nil {
+		t.Errorf("End did not let the lock go: %v", err)
+	}
+}
+
+// Leaving the loop over the results early stops the run as a stopped
+// context does: the rows not yet run stay for the next run.
+func TestLeavingTheResultsEarlyStopsTheRun(t *testing.T) {
+	dir := t.TempDir()
+	h := newRecordingHandler()
+	j := testJob(t, dir, h, true, rowsFrom(1, 6))
+	j.Parallel = 1
+	s, err := Open(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range s.Results(context.Background()) {
+		break
+	}
+	sum, err := s.End()
+	if err != nil || !sum.Stopped || sum.Done >= 6 {
+		t.Fatalf("summary %+v, %v: want a stopped run", sum, err)
+	}
+	st, err := Load(j.Store.JournalPath("job1"))
+	if err != nil || st.Ended {
+		t.Fatalf("journal %+v, %v: want one the next run goes on from", st, err)
 	}
 }
 
@@ -67,14 +131,13 @@ func TestRunResumesOrStartsAfresh(t *testing.T) {
 		})
 		j := testJob(t, dir, h, resume, stopAfter)
 		j.Parallel = 1
-		sum, err := Run(ctx, j)
+		sum, _, err := runJob(ctx, j, nil)
 		if err != nil || !sum.Stopped {
 			t.Fatalf("first run: %+v %v", sum, err)
 		}
 		var seen *State
 		j = testJob(t, dir, h, resume, rowsFrom(1, 6))
-		j.Observer = &watcher{ready: func(prior *State) error { seen = prior; return nil }}
-		sum, err = Run(context.Background(), j)
+		sum, _, err = runJob(context.Background(), j, func(prior *State) error { seen = prior; return nil })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,15 +156,14 @@ func TestRunResumesOrStartsAfresh(t *testing.T) {
 	}
 }
 
-// Ready's refusal sends nothing and writes no journal; Restart forgets the
+// A job declined once opened sends nothing and writes no journal; Restart forgets the
 // earlier run's.
 func TestRunReadyRefusesAndRestartForgets(t *testing.T) {
 	dir := t.TempDir()
 	h := newRecordingHandler()
 	refused := errors.New("no")
 	j := testJob(t, dir, h, true, rowsFrom(1, 6))
-	j.Observer = &watcher{ready: func(*State) error { return refused }}
-	if _, err := Run(context.Background(), j); !errors.Is(err, refused) {
+	if _, _, err := runJob(context.Background(), j, func(*State) error { return refused }); !errors.Is(err, refused) {
 		t.Fatalf("err %v", err)
 	}
 	if len(h.applied) != 0 {
@@ -110,16 +172,14 @@ func TestRunReadyRefusesAndRestartForgets(t *testing.T) {
 	if _, err := os.Stat(j.Store.JournalPath("job1")); !os.IsNotExist(err) {
 		t.Errorf("a journal was written: %v", err)
 	}
-	j.Observer = nil
 	j.Phases = []Source{rowsFrom(1, 6)}
-	if _, err := Run(context.Background(), j); err != nil {
+	if _, _, err := runJob(context.Background(), j, nil); err != nil {
 		t.Fatal(err)
 	}
 	j.Restart = true
 	j.Phases = []Source{rowsFrom(1, 6)}
 	var seen *State
-	j.Observer = &watcher{ready: func(prior *State) error { seen = prior; return nil }}
-	if _, err := Run(context.Background(), j); err != nil {
+	if _, _, err := runJob(context.Background(), j, func(prior *State) error { seen = prior; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if seen != nil || h.applied[1] != 2 {
@@ -135,44 +195,10 @@ func TestRunRefusesABusyJob(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer unlock()
-	_, err = Run(context.Background(), j)
+	_, _, err = runJob(context.Background(), j, nil)
 	var busy *BusyError
 	if !errors.As(err, &busy) || busy.ID != "job1" || !errors.Is(err, ErrBusy) {
 		t.Errorf("err %v, want a BusyError", err)
-	}
-}
-
-// watcher is an Observer whose parts a test sets.
-type watcher struct {
-	ready   func(*State) error
-	started func(Progress) func()
-	result  func(Result)
-	abort   func(error)
-}
-
-func (w *watcher) Ready(prior *State) error {
-	if w.ready == nil {
-		return nil
-	}
-	return w.ready(prior)
-}
-
-func (w *watcher) Started(p Progress) func() {
-	if w.started == nil {
-		return func() {}
-	}
-	return w.started(p)
-}
-
-func (w *watcher) Result(r Result) {
-	if w.result != nil {
-		w.result(r)
-	}
-}
-
-func (w *watcher) Abort(err error) {
-	if w.abort != nil {
-		w.abort(err)
 	}
 }
 
@@ -184,7 +210,7 @@ func TestRunCarriesAnEarlierJobAndRemovesIt(t *testing.T) {
 	h := newRecordingHandler()
 	old := testJob(t, dir, h, true, rowsFrom(1, 2))
 	old.Header.ID = "old"
-	if _, err := Run(context.Background(), old); err != nil {
+	if _, _, err := runJob(context.Background(), old, nil); err != nil {
 		t.Fatal(err)
 	}
 	h = newRecordingHandler()
@@ -193,7 +219,7 @@ func TestRunCarriesAnEarlierJobAndRemovesIt(t *testing.T) {
 		2: {Status: Done, Outcome: Created, ID: "x", Key: "b"},
 		4: {Status: Sent, Key: "d"},
 	}}
-	sum, err := Run(context.Background(), j)
+	sum, _, err := runJob(context.Background(), j, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,9 @@ import (
 )
 
 // Pacer paces a job's requests through Next like any other, with two
-// differences: once Stop is done a request stops waiting for budget (one
-// that has its budget is sent and answered), and the moment a request gets
+// differences: once Stop, or the context a request was detached from
+// (Detach), is done, the request stops waiting for budget (one that has
+// its budget is sent and answered), and the moment a request gets
 // its budget the function WithLeaving put in its context is called, so the
 // journal hears that the row's change is leaving.
 type Pacer struct {
@@ -18,6 +19,16 @@ type Pacer struct {
 }
 
 type leavingKey struct{}
+
+type stopKey struct{}
+
+// Detach is ctx for a row's requests: a request that has left runs to its
+// answer though ctx ends, since the journal must learn what it did, but a
+// wait for budget ends with ctx (Pacer), so that a row of a stopped job,
+// or of one whose journal cannot be written, sends nothing more.
+func Detach(ctx context.Context) context.Context {
+	return context.WithValue(context.WithoutCancel(ctx), stopKey{}, ctx)
+}
 
 // WithLeaving returns ctx carrying fn, which Pacer calls when a request sent
 // with that context gets its budget.
@@ -31,6 +42,9 @@ func (p *Pacer) Acquire(ctx context.Context, path string) (client.Ticket, error)
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer context.AfterFunc(p.Stop, cancel)()
+	if stop, ok := ctx.Value(stopKey{}).(context.Context); ok {
+		defer context.AfterFunc(stop, cancel)()
+	}
 	t, err := p.Next.Acquire(wctx, path)
 	if err == nil {
 		if leaving, ok := ctx.Value(leavingKey{}).(func() error); ok {

@@ -80,10 +80,6 @@ type Runner struct {
 	// Prior is what earlier runs of the job recorded (nil for a new job).
 	Prior   *State
 	Handler Handler
-	// Observer, when set, receives every row's result, one at a time, and
-	// (an Aborter) is told at once when the journal cannot be written: the
-	// job must send nothing more (requests waiting for budget too).
-	Observer Observer
 
 	done, failed, unknown, earlier atomic.Int64
 
@@ -122,10 +118,13 @@ type task struct {
 var ErrJournal = errors.New("the journal cannot be written")
 
 // Run takes rows from rows until io.EOF or until ctx is done, and returns
-// when every row taken has finished. Once ctx is done no new row starts;
-// rows already running finish (the handler decides what ctx means to a
-// request in flight). stopped reports whether rows were left untaken.
-func (r *Runner) Run(parent context.Context, rows Source) (counts Counts, stopped bool, err error) {
+// when every row taken has finished, each one's result given to emit, one
+// at a time. Once ctx is done no new row starts; rows already running
+// finish (the handler decides what ctx means to a request in flight, see
+// Detach). A journal that cannot be written ends the ctx the handler was
+// given, with the journal's error as its cause, so that nothing more is
+// sent. stopped reports whether rows were left untaken.
+func (r *Runner) Run(parent context.Context, rows Source, emit func(Result)) (counts Counts, stopped bool, err error) {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	r.jmu.Lock()
@@ -143,8 +142,8 @@ func (r *Runner) Run(parent context.Context, rows Source) (counts Counts, stoppe
 			if res.Earlier {
 				r.earlier.Add(1)
 			}
-			if r.Observer != nil {
-				r.Observer.Result(res)
+			if emit != nil {
+				emit(res)
 			}
 		}
 	})
@@ -327,9 +326,6 @@ func (r *Runner) journalFailed(err error) {
 	}
 	if cancel != nil {
 		cancel(err)
-	}
-	if a, ok := r.Observer.(Aborter); ok {
-		a.Abort(err)
 	}
 }
 

@@ -73,12 +73,13 @@ func TestRunnerRunsEveryRowOnceWithParallelWorkers(t *testing.T) {
 	h := newRecordingHandler()
 	var mu sync.Mutex
 	var emitted []Result
-	r := &Runner{Parallel: 4, Handler: h, Observer: &watcher{result: func(res Result) { mu.Lock(); emitted = append(emitted, res); mu.Unlock() }}}
+	r := &Runner{Parallel: 4, Handler: h}
+	emit := func(res Result) { mu.Lock(); emitted = append(emitted, res); mu.Unlock() }
 	h.block = make(chan struct{})
 	h.started = make(chan int, 100)
 	done := make(chan Counts)
 	go func() {
-		c, stopped, err := r.Run(context.Background(), rowsOf(50))
+		c, stopped, err := r.Run(context.Background(), rowsOf(50), emit)
 		if err != nil || stopped {
 			t.Errorf("run: stopped %v, %v", stopped, err)
 		}
@@ -124,7 +125,7 @@ func TestRunnerStopsTakingRowsButFinishesThoseInFlight(t *testing.T) {
 	}
 	res := make(chan out)
 	go func() {
-		c, stopped, _ := r.Run(ctx, rowsOf(100))
+		c, stopped, _ := r.Run(ctx, rowsOf(100), nil)
 		res <- out{c, stopped}
 	}()
 	for range 3 {
@@ -166,12 +167,12 @@ func TestRunnerResumesFromTheJournal(t *testing.T) {
 	j, _ = Reopen(path, prior)
 	h := newRecordingHandler()
 	var earlier []int
-	r := &Runner{Parallel: 2, Handler: h, Journal: j, Prior: prior, Observer: &watcher{result: func(res Result) {
+	r := &Runner{Parallel: 2, Handler: h, Journal: j, Prior: prior}
+	c, _, err := r.Run(context.Background(), rowsOf(6), func(res Result) {
 		if res.Earlier {
 			earlier = append(earlier, res.Row)
 		}
-	}}}
-	c, _, err := r.Run(context.Background(), rowsOf(6))
+	})
 	j.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -209,8 +210,8 @@ func TestRunnerKeepsARowToSettleWhenStoppedBeforeTheLookup(t *testing.T) {
 	j, _ = Reopen(path, prior)
 	h := &untouchedHandler{newRecordingHandler()}
 	emitted := 0
-	r := &Runner{Parallel: 1, Handler: h, Journal: j, Prior: prior, Observer: &watcher{result: func(Result) { emitted++ }}}
-	_, stopped, _ := r.Run(context.Background(), rowsOf(1))
+	r := &Runner{Parallel: 1, Handler: h, Journal: j, Prior: prior}
+	_, stopped, _ := r.Run(context.Background(), rowsOf(1), func(Result) { emitted++ })
 	j.Close()
 	st, _ := Load(path)
 	if st.Row(1).Status != Sent || len(h.applied) != 0 || emitted != 0 || !stopped {

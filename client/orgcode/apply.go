@@ -15,7 +15,7 @@ import (
 // Apply is a plan's steps as a bulk job: one row per step, a phase per
 // step phase (users and groups before memberships, folders before
 // grants), each sent through d. job brings the rest (store, header,
-// parallelism, its Observer); Apply fills in the rows and the handler.
+// parallelism); Apply fills in the rows and the handler.
 // Each run's journal is its own: the plan is read afresh every run, so
 // what an earlier run applied is simply no longer in it.
 func (p *Plan) Apply(live *Live, d Doer, job bulk.Job) (bulk.Job, *Applier) {
@@ -96,7 +96,7 @@ func (a *Applier) Apply(ctx context.Context, row bulk.Row, sent func() error) bu
 	}
 	var left bool
 	leaving := func() error { left = true; return sent() }
-	resp, err := a.do.Do(bulk.WithLeaving(context.WithoutCancel(ctx), leaving), req)
+	resp, err := a.do.Do(bulk.WithLeaving(bulk.Detach(ctx), leaving), req)
 	if err != nil {
 		var ou *client.OutcomeUnknownError
 		if errors.As(err, &ou) {

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -329,7 +328,7 @@ func (j *offboardJob) Apply(ctx context.Context, row bulk.Row, sent func() error
 	s := j.steps[row.N-1]
 	var left bool
 	leaving := func() error { left = true; return sent() }
-	_, err := j.cl.Do(bulk.WithLeaving(context.WithoutCancel(ctx), leaving), s.req)
+	_, err := j.cl.Do(bulk.WithLeaving(bulk.Detach(ctx), leaving), s.req)
 	if err != nil {
 		var ou *client.OutcomeUnknownError
 		if errors.As(err, &ou) {
@@ -357,31 +356,22 @@ func (j *offboardJob) Settle(context.Context, bulk.Row) (bulk.Result, bool) {
 // keeps the failed ones for --failed.
 type offboardOutput struct {
 	f          *cli.Factory
-	conn       *cli.Connection
 	id         string
 	steps      []offboardStep
-	points     int
 	many       bool // several users: each step names its user
 	failedRows map[int]string
-	mu         sync.Mutex
 }
 
-func (o *offboardOutput) Ready(prior *bulk.State) error {
+// resuming says what an earlier run of the offboarding left.
+func (o *offboardOutput) resuming(prior *bulk.State) {
 	if prior != nil && !prior.Ended && !o.f.Quiet() {
 		c := prior.Counts()
 		o.f.IO.Notice("orgctl: resuming offboarding (job %s): an earlier run did %d steps and sent %d without an answer; the user, read afresh, needs the steps above",
 			o.id, c["deleted"]+c["updated"], c["unknown"])
 	}
-	return nil
 }
 
-func (o *offboardOutput) Started(progress bulk.Progress) func() {
-	return o.f.ShowProgress(o.conn, "steps", len(o.steps), o.points, len(o.steps), progress)
-}
-
-func (o *offboardOutput) Result(r bulk.Result) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
+func (o *offboardOutput) result(r bulk.Result) {
 	if r.Row < 1 || r.Row > len(o.steps) {
 		return
 	}
@@ -402,18 +392,29 @@ func runOffboard(ctx context.Context, f *cli.Factory, conn *cli.Connection, emai
 	for i := range rows {
 		rows[i] = bulk.Row{N: i + 1, Line: i + 1}
 	}
-	res, err := bulk.Run(ctx, bulk.Job{
+	session, err := bulk.Open(bulk.Job{
 		Store: cli.JobStore(),
 		Header: bulk.Header{ID: id, Command: "orgctl users offboard", Input: strings.Join(sorted, ","), Format: "offboard",
 			Rows: len(steps), Target: conn.Target.BaseURL, Account: conn.Target.Account(), Created: time.Now().UTC()},
-		Handler:  &offboardJob{steps: steps, cl: conn.Client},
-		Phases:   []bulk.Source{bulk.Rows(rows...)},
-		Observer: &offboardOutput{f: f, conn: conn, id: id, steps: steps, points: points, many: len(emails) > 1, failedRows: failedRows},
+		Handler: &offboardJob{steps: steps, cl: conn.Client},
+		Phases:  []bulk.Source{bulk.Rows(rows...)},
 	})
 	var busy *bulk.BusyError
 	if errors.As(err, &busy) {
-		return res, fmt.Errorf("an offboarding of %s is running in another process (job %s); wait for it", strings.Join(emails, ", "), id)
+		return bulk.Summary{}, fmt.Errorf("an offboarding of %s is running in another process (job %s); wait for it", strings.Join(emails, ", "), id)
 	}
+	if err != nil {
+		return bulk.Summary{}, err
+	}
+	defer session.Close()
+	out := &offboardOutput{f: f, id: id, steps: steps, many: len(emails) > 1, failedRows: failedRows}
+	out.resuming(session.Prior())
+	stop := f.ShowProgress(conn, "steps", len(steps), points, len(steps), session.Progress)
+	for r := range session.Results(ctx) {
+		out.result(r)
+	}
+	stop()
+	res, err := session.End()
 	if err != nil {
 		return res, err
 	}

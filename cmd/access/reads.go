@@ -50,7 +50,7 @@ func (j *readJob) Apply(ctx context.Context, row bulk.Row, _ func() error) bulk.
 	r := j.reqs[row.N-1]
 	// A read changes nothing: it never reports itself sent, so a stopped or
 	// killed read is simply read again.
-	resp, err := j.conn.Client.Do(context.WithoutCancel(ctx), r.Req)
+	resp, err := j.conn.Client.Do(bulk.Detach(ctx), r.Req)
 	if err != nil {
 		if ctx.Err() != nil {
 			return bulk.Result{NotSent: true}
@@ -105,34 +105,21 @@ func loadAnswers(path string) (map[int]json.RawMessage, error) {
 	return out, sc.Err()
 }
 
-// readsStart opens the file of answers before the reads start, and says
-// what an earlier run left; the answers themselves are kept by Apply.
-type readsStart struct {
-	j        *readJob
-	id, keep string
-}
-
-func (r *readsStart) Ready(prior *bulk.State) error {
-	j := r.j
+// ready opens the file of answers before the reads start, and says what
+// an earlier run left (prior); the answers themselves are kept by Apply.
+func (j *readJob) ready(id, keep string, prior *bulk.State) error {
 	var err error
-	if j.answers, err = loadAnswers(r.keep); err != nil {
+	if j.answers, err = loadAnswers(keep); err != nil {
 		return err
 	}
-	if j.out, err = os.OpenFile(r.keep, os.O_CREATE|os.O_WRONLY|os.O_APPEND|fsguard.NoFollow, 0o600); err != nil {
+	if j.out, err = os.OpenFile(keep, os.O_CREATE|os.O_WRONLY|os.O_APPEND|fsguard.NoFollow, 0o600); err != nil {
 		return err
 	}
 	if prior != nil && !prior.Ended && !j.f.Quiet() {
-		j.f.IO.Notice("orgctl: resuming %s (job %s): %d of %d reads were done by an earlier run", j.command, r.id, prior.Counts()[string(bulk.Skipped)], len(j.reqs))
+		j.f.IO.Notice("orgctl: resuming %s (job %s): %d of %d reads were done by an earlier run", j.command, id, prior.Counts()[string(bulk.Skipped)], len(j.reqs))
 	}
 	return nil
 }
-
-func (r *readsStart) Started(progress bulk.Progress) func() {
-	j := r.j
-	return j.f.ShowProgress(j.conn, "reads", len(j.reqs), j.points, len(j.reqs), progress)
-}
-
-func (r *readsStart) Result(bulk.Result) {}
 
 // run reads every request (or what earlier runs left) and returns the
 // answers by position.
@@ -143,27 +130,35 @@ func (j *readJob) run(ctx context.Context, id string, flags []string) ([]json.Ra
 	for i, r := range j.reqs {
 		rows[i] = bulk.Row{N: i + 1, Line: i + 1, Values: map[string][]string{"key": {r.Key}}}
 	}
-	job := bulk.Job{
+	session, err := bulk.Open(bulk.Job{
 		Store: store,
 		Header: bulk.Header{ID: id, Command: j.command, Flags: flags, Input: "-", Format: "reads",
 			Rows: len(j.reqs), Target: j.conn.Target.BaseURL, Account: j.conn.Target.Account(), Created: time.Now().UTC()},
-		Resume:   true,
-		Handler:  j,
-		Phases:   []bulk.Source{bulk.Rows(rows...)},
-		Observer: &readsStart{j: j, id: id, keep: keep},
-	}
-	ctx, j.stop = context.WithCancel(ctx)
-	defer j.stop()
-	res, err := bulk.Run(ctx, job)
-	if j.out != nil {
-		j.out.Close()
-	}
-	if j.refused != nil {
-		return nil, j.refused
-	}
+		Resume:  true,
+		Handler: j,
+		Phases:  []bulk.Source{bulk.Rows(rows...)},
+	})
 	var busy *bulk.BusyError
 	if errors.As(err, &busy) {
 		return nil, fmt.Errorf("%s is running in another process (job %s); wait for it", j.command, id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer session.Close()
+	if err := j.ready(id, keep, session.Prior()); err != nil {
+		return nil, err
+	}
+	ctx, j.stop = context.WithCancel(ctx)
+	defer j.stop()
+	stop := j.f.ShowProgress(j.conn, "reads", len(j.reqs), j.points, len(j.reqs), session.Progress)
+	for range session.Results(ctx) { // each answer is kept by Apply
+	}
+	stop()
+	res, err := session.End()
+	j.out.Close()
+	if j.refused != nil {
+		return nil, j.refused
 	}
 	if err != nil {
 		return nil, err

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -656,23 +655,34 @@ func runApply(ctx context.Context, f *cli.Factory, conn *cli.Connection, o orgOp
 		}
 	}
 	id := j.id
-	out := newApplyOutput(f, conn, plan, id, j.resumed)
 	job, applier := plan.Apply(live, conn.Client, bulk.Job{
 		Store: cli.JobStore(),
 		Header: bulk.Header{ID: id, Command: "orgctl apply", Flags: j.flags, Input: j.input,
 			Format: "orgcode", Target: conn.Target.BaseURL, Account: conn.Target.Account(), Created: time.Now().UTC()},
 		Parallel: o.parallel,
-		Observer: out,
 	})
-	res, err := bulk.Run(ctx, job)
+	session, err := bulk.Open(job)
+	var busy *bulk.BusyError
+	if errors.As(err, &busy) {
+		return fmt.Errorf("apply of %s onto this org is running in another process (job %s); wait for it", j.input, id)
+	}
+	if err != nil {
+		return err
+	}
+	defer session.Close()
+	out := newApplyOutput(f, plan)
+	resuming(f, id, j.resumed, session.Prior())
+	n := len(plan.Steps)
+	stop := f.ShowProgress(conn, "steps", n, plan.Points, n, session.Progress)
+	for r := range session.Results(ctx) {
+		out.result(r)
+	}
+	stop()
+	res, err := session.End()
 	if f.OnChange != nil {
 		for _, fam := range applier.Changed() {
 			f.OnChange(fam)
 		}
-	}
-	var busy *bulk.BusyError
-	if errors.As(err, &busy) {
-		return fmt.Errorf("apply of %s onto this org is running in another process (job %s); wait for it", j.input, id)
 	}
 	if err != nil {
 		return err
@@ -716,47 +726,32 @@ func runApply(ctx context.Context, f *cli.Factory, conn *cli.Connection, o orgOp
 // tab-separated for scripts.
 type applyOutput struct {
 	f         *cli.Factory
-	conn      *cli.Connection
-	plan      *orgcode.Plan
-	id        string
-	resumed   string
 	sentences map[string]string
-	mu        sync.Mutex
 	ok        map[string]bool // the steps done, by Describe
 }
 
 // done reports a step this run applied.
-func (a *applyOutput) done(s *orgcode.Step) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.ok[s.Describe()]
-}
+func (a *applyOutput) done(s *orgcode.Step) bool { return a.ok[s.Describe()] }
 
-func newApplyOutput(f *cli.Factory, conn *cli.Connection, plan *orgcode.Plan, id, resumed string) *applyOutput {
+func newApplyOutput(f *cli.Factory, plan *orgcode.Plan) *applyOutput {
 	sentences := make(map[string]string, len(plan.Steps))
 	for _, s := range plan.Steps {
 		sentences[s.Describe()] = s.Sentence()
 	}
-	return &applyOutput{f: f, conn: conn, plan: plan, id: id, resumed: resumed, sentences: sentences, ok: map[string]bool{}}
+	return &applyOutput{f: f, sentences: sentences, ok: map[string]bool{}}
 }
 
-func (a *applyOutput) Ready(prior *bulk.State) error {
-	if prior != nil && !prior.Ended && !a.f.Quiet() {
+// resuming says what an earlier run of the apply left, and what it means
+// for this one (resumed).
+func resuming(f *cli.Factory, id, resumed string, prior *bulk.State) {
+	if prior != nil && !prior.Ended && !f.Quiet() {
 		c := prior.Counts()
-		a.f.IO.Notice("orgctl: resuming apply (job %s): an earlier run applied %d steps and sent %d without an answer; %s",
-			a.id, c["created"]+c["updated"]+c["deleted"], c["unknown"], a.resumed)
+		f.IO.Notice("orgctl: resuming apply (job %s): an earlier run applied %d steps and sent %d without an answer; %s",
+			id, c["created"]+c["updated"]+c["deleted"], c["unknown"], resumed)
 	}
-	return nil
 }
 
-func (a *applyOutput) Started(progress bulk.Progress) func() {
-	n := len(a.plan.Steps)
-	return a.f.ShowProgress(a.conn, "steps", n, a.plan.Points, n, progress)
-}
-
-func (a *applyOutput) Result(r bulk.Result) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
+func (a *applyOutput) result(r bulk.Result) {
 	f := a.f
 	if r.Outcome == bulk.Created || r.Outcome == bulk.Updated || r.Outcome == bulk.Deleted {
 		a.ok[r.Key] = true

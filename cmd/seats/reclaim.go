@@ -14,7 +14,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -343,7 +342,7 @@ func (j *reclaimJob) Apply(ctx context.Context, row bulk.Row, sent func() error)
 		left = true
 		return sent()
 	}
-	sctx := bulk.WithLeaving(context.WithoutCancel(ctx), leaving)
+	sctx := bulk.WithLeaving(bulk.Detach(ctx), leaving)
 	reqs := []client.Request{{Method: http.MethodDelete, Path: client.Path("users", s.u.ID), Scope: "Users > Write"}}
 	if s.logout {
 		reqs = append([]client.Request{{Method: http.MethodPost, Path: client.Path("users", s.u.ID, "logout"), Scope: "Users > Write"}}, reqs...)
@@ -372,22 +371,10 @@ func (j *reclaimJob) Settle(context.Context, bulk.Row) (bulk.Result, bool) {
 // reclaimOutput prints each user's outcome on stderr.
 type reclaimOutput struct {
 	f              *cli.Factory
-	conn           *cli.Connection
-	steps          []reclaimStep
-	requests, pts  int
-	mu             sync.Mutex
 	sessionsEnding bool
 }
 
-func (o *reclaimOutput) Ready(*bulk.State) error { return nil }
-
-func (o *reclaimOutput) Started(progress bulk.Progress) func() {
-	return o.f.ShowProgress(o.conn, "users", len(o.steps), o.pts, o.requests, progress)
-}
-
-func (o *reclaimOutput) Result(r bulk.Result) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
+func (o *reclaimOutput) result(r bulk.Result) {
 	on := o.f.IO.ColorOut && o.f.IO.ErrTTY
 	switch r.Outcome {
 	case bulk.Failed:
@@ -416,18 +403,28 @@ func runReclaim(ctx context.Context, f *cli.Factory, conn *cli.Connection, steps
 		rows[i] = bulk.Row{N: i + 1, Line: i + 1}
 	}
 	start := time.Now()
-	res, err := bulk.Run(ctx, bulk.Job{
+	session, err := bulk.Open(bulk.Job{
 		Store: cli.JobStore(),
 		Header: bulk.Header{ID: id, Command: "orgctl users reclaim", Input: strings.Join(emails, ","), Format: "reclaim",
 			Rows: len(steps), Target: conn.Target.BaseURL, Account: conn.Target.Account(), Created: time.Now().UTC()},
-		Handler:  &reclaimJob{steps: steps, cl: conn.Client},
-		Phases:   []bulk.Source{bulk.Rows(rows...)},
-		Observer: &reclaimOutput{f: f, conn: conn, steps: steps, requests: requests, pts: points, sessionsEnding: len(steps) > 0 && steps[0].logout},
+		Handler: &reclaimJob{steps: steps, cl: conn.Client},
+		Phases:  []bulk.Source{bulk.Rows(rows...)},
 	})
 	var busy *bulk.BusyError
 	if errors.As(err, &busy) {
-		return res, fmt.Errorf("a reclaim of these users is running in another process (job %s); wait for it", id)
+		return bulk.Summary{}, fmt.Errorf("a reclaim of these users is running in another process (job %s); wait for it", id)
 	}
+	if err != nil {
+		return bulk.Summary{}, err
+	}
+	defer session.Close()
+	out := &reclaimOutput{f: f, sessionsEnding: len(steps) > 0 && steps[0].logout}
+	stop := f.ShowProgress(conn, "users", len(steps), points, requests, session.Progress)
+	for r := range session.Results(ctx) {
+		out.result(r)
+	}
+	stop()
+	res, err := session.End()
 	if err != nil {
 		return res, err
 	}

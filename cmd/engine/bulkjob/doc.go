@@ -12,7 +12,9 @@
 // The job is parts with one purpose each: jobSpec (what the command line
 // asked), fileInput (the file), checkPass (what the check pass learned),
 // rowRunner (the bulk.Handler), jobOutput (the results); bulkJob holds
-// them, and jobObserver (bulk.Run's Observer) hears what happens.
+// them and drives the job's bulk.Session: it opens it, gets ready (confirm,
+// say what an earlier run left), and hands each row's result to jobOutput
+// as it comes. client/bulk calls back only into rowRunner, to send a row.
 //
 // A row is built twice, on purpose: the check pass builds every row with
 // stand-ins for its names and keeps none of the calls, so a file of a

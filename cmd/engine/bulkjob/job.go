@@ -32,8 +32,8 @@ type jobSpec struct {
 // do one thing: in reads the file, checked is what the check pass learned
 // of it (and what the dry run prints), runner sends each row (the job's
 // bulk.Handler), out reports the results; carry-over from an edited
-// file's earlier job is in carry.go. bulk.Run drives the rows and
-// tells the job what happens through jobObserver, its bulk.Observer.
+// file's earlier job is in carry.go. The job drives its bulk.Session:
+// opens it, gets ready (ready), then takes each row's result as it comes.
 type bulkJob struct {
 	*jobSpec
 	f       *cli.Factory
@@ -149,7 +149,7 @@ func (j *bulkJob) run(parent context.Context) error {
 	if err != nil {
 		return err
 	}
-	sum, err := bulk.Run(ctx, bulk.Job{
+	session, err := bulk.Open(bulk.Job{
 		Store: j.store,
 		Header: bulk.Header{ID: id, Command: j.cmd.CommandPath(), Args: j.base.Args, Flags: j.idFlags(),
 			Input: j.in.src.name, Path: j.in.inputPath(), Format: j.o.format, Rows: j.checked.rows, Target: conn.Target.BaseURL, Account: conn.Target.Account(), Created: time.Now().UTC()},
@@ -159,8 +159,21 @@ func (j *bulkJob) run(parent context.Context) error {
 		Parallel: j.o.parallel,
 		Handler:  j.runner,
 		Phases:   []bulk.Source{rows},
-		Observer: &jobObserver{j: j, id: id, ctx: ctx},
 	})
+	if err != nil {
+		return openError(id, err)
+	}
+	defer session.Close()
+	if err := j.ready(ctx, id, session.Prior()); err != nil {
+		j.out.close()
+		return err
+	}
+	stop := j.startProgress(session.Progress)
+	for r := range session.Results(ctx) {
+		j.out.result(r)
+	}
+	stop()
+	sum, err := session.End()
 	j.out.close()
 	// The rows' joined follow-ups are the job's last steps: sent under its
 	// progress, before the summary that ends it.
@@ -172,14 +185,6 @@ func (j *bulkJob) run(parent context.Context) error {
 		sum.Took += time.Since(began)
 	}
 	j.stopProgress()
-	var busy *bulk.BusyError
-	var damaged *bulk.JournalError
-	switch {
-	case errors.As(err, &busy):
-		return fmt.Errorf("job %s (this command on this input) is running in another process; wait for it, or see `orgctl jobs show %s`", id, id)
-	case errors.As(err, &damaged):
-		return fmt.Errorf("%w; `orgctl jobs rm %s` forgets it", err, id)
-	}
 	if onChange != nil && sum.Changed() {
 		onChange(ratebudget.Family(j.op.Path))
 	}
@@ -200,17 +205,24 @@ func (j *bulkJob) run(parent context.Context) error {
 	return cli.JobExit(sum)
 }
 
-// jobObserver is what the job hears of its run from bulk.Run.
-type jobObserver struct {
-	j   *bulkJob
-	id  string
-	ctx context.Context // the job's, for the reads Ready makes
+// openError says what to do about a job that cannot be opened.
+func openError(id string, err error) error {
+	var busy *bulk.BusyError
+	var damaged *bulk.JournalError
+	switch {
+	case errors.As(err, &busy):
+		return fmt.Errorf("job %s (this command on this input) is running in another process; wait for it, or see `orgctl jobs show %s`", id, id)
+	case errors.As(err, &damaged):
+		return fmt.Errorf("%w; `orgctl jobs rm %s` forgets it", err, id)
+	}
+	return err
 }
 
-// Ready is the job's last step before its rows: keep stdin with the job,
-// confirm, say what an earlier run left, and open --report and --failed.
-func (o *jobObserver) Ready(prior *bulk.State) error {
-	j, id := o.j, o.id
+// ready is the job's last step before its rows, once it holds the job's
+// lock: keep stdin with the job, confirm, say what an earlier run left
+// (prior), and open --report and --failed. An error declines the job with
+// nothing sent and no journal written.
+func (j *bulkJob) ready(ctx context.Context, id string, prior *bulk.State) error {
 	if j.in.src.spooled {
 		kept, err := j.store.Keep(j.in.src.path, id)
 		if err != nil {
@@ -223,7 +235,7 @@ func (o *jobObserver) Ready(prior *bulk.State) error {
 			return err
 		}
 	}
-	if err := j.refuseProtected(o.ctx, j.f.IO.Err); err != nil {
+	if err := j.refuseProtected(ctx, j.f.IO.Err); err != nil {
 		return err
 	}
 	if j.op.Destructive() && !j.yes {
@@ -243,16 +255,11 @@ func (o *jobObserver) Ready(prior *bulk.State) error {
 	return j.out.open()
 }
 
-func (o *jobObserver) Result(r bulk.Result) { o.j.out.result(r) }
-
-// Abort ends the job's waits for budget: its journal cannot be written.
-func (o *jobObserver) Abort(err error) { o.j.halt.cancel(err) }
-
-// Started shows the job's progress: its rows, and when rows share
+// startProgress shows the job's progress: its rows, and when rows share
 // requests (a group's new members), those requests after them, as the
-// steps of one job; the bar stays up until they are sent.
-func (o *jobObserver) Started(progress bulk.Progress) func() {
-	j := o.j
+// steps of one job; the bar stays up until they are sent. It returns what
+// to call when the rows end.
+func (j *bulkJob) startProgress(progress func() (done, failed, unknown, earlier int)) func() {
 	total, noun := j.checked.rows, ""
 	steps := progress
 	if n := len(j.checked.joinKeys); j.checked.joinable && n > 0 {

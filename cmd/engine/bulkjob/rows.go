@@ -103,7 +103,7 @@ func (j *rowRunner) Apply(ctx context.Context, row bulk.Row, sent func() error) 
 		return nil
 	}
 	// Requests in flight run to their answer; the pacer ends waits for budget.
-	res := j.apply(context.WithoutCancel(ctx), row, leaving)
+	res := j.apply(bulk.Detach(ctx), row, leaving)
 	if res.Outcome == bulk.Failed && !left.Load() && ctx.Err() != nil {
 		return bulk.Result{NotSent: true}
 	}
@@ -194,7 +194,7 @@ func (j *rowRunner) BatchKey(row bulk.Row) string {
 // is every sent row's outcome: refused, each row fails with the API's
 // reason; unanswered, each is unknown.
 func (j *rowRunner) ApplyBatch(parent context.Context, rows []bulk.Row, sent func() error) []bulk.Result {
-	ctx := context.WithoutCancel(parent)
+	ctx := bulk.Detach(parent)
 	out := make([]bulk.Result, len(rows))
 	var idx []int
 	var calls []*opdef.Call
@@ -451,7 +451,7 @@ func (j *rowRunner) onExists(ctx, mainCtx context.Context, in opdef.Input, c *op
 // its key it was applied; provably absent, or safe to send twice, it is
 // sent again; otherwise it stays unknown and is never resent blindly.
 func (j *rowRunner) Settle(parent context.Context, row bulk.Row) (bulk.Result, bool) {
-	ctx := context.WithoutCancel(parent)
+	ctx := bulk.Detach(parent)
 	in, probs, _ := j.rowInput(row)
 	if len(probs) > 0 {
 		return bulk.Result{Outcome: bulk.Unknown, Message: strings.Join(probs, "; ")}, true
