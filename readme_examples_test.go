@@ -737,7 +737,7 @@ func TestREADMEExamples(t *testing.T) {
 		}
 	}
 
-	params := scriptParams(dir)
+	params := scriptParams(dir, scriptBin(t))
 	cmdsMap := map[string]func(*testscript.TestScript, bool, []string){}
 	for k, v := range params.Cmds {
 		cmdsMap[k] = v
