@@ -121,7 +121,7 @@ func Run(ctx context.Context, f *cli.Factory, printer *output.Printer, cfg *sett
 	return j.run(ctx)
 }
 
-// run is the second pass: the rows run as one job (bulk.Run), whose
+// run is the second pass: the rows run as one job (a bulk.Session), whose
 // journal records them; results go to stdout as they come.
 func (j *bulkJob) run(parent context.Context) error {
 	ctx, cancel := context.WithCancelCause(parent)
