@@ -31,10 +31,11 @@ func TestMain(m *testing.M) {
 	if f := flag.Lookup("test.parallel"); f != nil && f.Value.String() == strconv.Itoa(runtime.GOMAXPROCS(0)) {
 		f.Value.Set(strconv.Itoa(max(4, runtime.GOMAXPROCS(0))))
 	}
-	// Under -race every orgctl process these tests start is this binary,
-	// and the race runtime sleeps a second before each exit to let other
-	// goroutines report (atexit_sleep_ms): hundreds of processes would wait
-	// minutes for nothing. A race is still reported when it happens, and
+	// Under -race the orgctl processes that are this binary (the e2e tests
+	// that start it as orgctl, the scripts when orgctl cannot be built) are
+	// race-built, and the race runtime sleeps a second before each exit to
+	// let other goroutines report (atexit_sleep_ms): hundreds of processes
+	// would wait minutes for nothing. A race is still reported when it happens, and
 	// the process still exits 66.
 	os.Setenv("GORACE", strings.TrimSpace("atexit_sleep_ms=0 "+os.Getenv("GORACE")))
 	testscript.Main(m, map[string]func(){
@@ -123,20 +124,20 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, scriptParams("testdata/script", scriptBin(t)))
 }
 
-// scriptBin is a directory holding orgctl built on its own (with -race
-// when the tests are), which the scripts find first in PATH; "" when it
-// cannot be built, and the scripts run this test binary as orgctl. The
-// scripts start thousands of orgctl processes, and this binary starts each
-// one with the init of the test-only packages as well (the request
-// validator's JSON Schema library compiles its meta-schemas: 23 ms a
-// process under -race), so orgctl on its own costs half as much a process.
+// scriptBin is a directory holding orgctl built on its own, the binary
+// users run, which the scripts find first in PATH; "" when it cannot be
+// built, and the scripts run this test binary as orgctl. It is built
+// without the race detector even under -race: the scripts check what the
+// binary does (its bytes, exit codes, requests), while the goroutines that
+// can race (a job's workers and their pacer, the ledger, progress, signal
+// handling) run under -race in their own packages' tests and in this
+// process's sandboxes. The scripts start some 2,000 orgctl processes, and
+// under -race each cost several times as much: the scripts took 207 s of
+// CPU with race-built orgctl processes, 107 s without.
 func scriptBin(t *testing.T) string {
 	dir := t.TempDir()
-	args := []string{"build", "-buildvcs=false", "-o", filepath.Join(dir, "orgctl")}
-	if raceBuild {
-		args = append(args, "-race")
-	}
-	if out, err := exec.Command("go", append(args, ".")...).CombinedOutput(); err != nil {
+	build := exec.Command("go", "build", "-buildvcs=false", "-o", filepath.Join(dir, "orgctl"), ".")
+	if out, err := build.CombinedOutput(); err != nil {
 		t.Logf("the scripts run the test binary as orgctl: go build: %v\n%s", err, out)
 		return ""
 	}
