@@ -31,12 +31,11 @@ func TestMain(m *testing.M) {
 	if f := flag.Lookup("test.parallel"); f != nil && f.Value.String() == strconv.Itoa(runtime.GOMAXPROCS(0)) {
 		f.Value.Set(strconv.Itoa(max(4, runtime.GOMAXPROCS(0))))
 	}
-	// Under -race the orgctl processes that are this binary (the e2e tests
-	// that start it as orgctl, the scripts when orgctl cannot be built) are
+	// Under -race the e2e tests that start this binary as orgctl start it
 	// race-built, and the race runtime sleeps a second before each exit to
 	// let other goroutines report (atexit_sleep_ms): hundreds of processes
-	// would wait minutes for nothing. A race is still reported when it happens, and
-	// the process still exits 66.
+	// would wait minutes for nothing. A race is still reported when it
+	// happens, and the process still exits 66.
 	os.Setenv("GORACE", strings.TrimSpace("atexit_sleep_ms=0 "+os.Getenv("GORACE")))
 	testscript.Main(m, map[string]func(){
 		"orgctl": func() { os.Exit(cmd.Main(os.Args[1:])) },
@@ -124,29 +123,19 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, scriptParams("testdata/script", scriptBin(t)))
 }
 
-// scriptBin is a directory holding orgctl built on its own, the binary
-// users run, which the scripts find first in PATH; "" when it cannot be
-// built, and the scripts run this test binary as orgctl. It is built
+// scriptBin is the directory of orgctl built on its own (buildOrgctl),
+// the binary users run, which the scripts find first in PATH. It is built
 // without the race detector even under -race: the scripts check what the
 // binary does (its bytes, exit codes, requests), while the goroutines that
 // can race (a job's workers and their pacer, the ledger, progress, signal
 // handling) run under -race in their own packages' tests and in this
 // process's sandboxes. The scripts start some 2,000 orgctl processes, and
 // under -race each cost several times as much: the scripts took 207 s of
-// CPU with race-built orgctl processes, 107 s without.
-func scriptBin(t *testing.T) string {
-	dir := t.TempDir()
-	build := exec.Command("go", "build", "-buildvcs=false", "-o", filepath.Join(dir, "orgctl"), ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Logf("the scripts run the test binary as orgctl: go build: %v\n%s", err, out)
-		return ""
-	}
-	return dir
-}
+// CPU with race-built orgctl processes, 107-126 s without.
+func scriptBin(t *testing.T) string { return filepath.Dir(buildOrgctl(t)) }
 
 // scriptParams runs the scripts in dir, each against its own sandbox on
-// loopback, with the commands below; bin, when set, holds the orgctl they
-// run.
+// loopback, with the commands below; bin holds the orgctl they run.
 func scriptParams(dir, bin string) testscript.Params {
 	return testscript.Params{
 		Dir:                 dir,
@@ -171,9 +160,7 @@ func scriptParams(dir, bin string) testscript.Params {
 			env.Setenv("SANDBOX_URL", hs.URL)
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("GORACE", os.Getenv("GORACE"))
-			if bin != "" {
-				env.Setenv("PATH", bin+string(filepath.ListSeparator)+env.Getenv("PATH"))
-			}
+			env.Setenv("PATH", bin+string(filepath.ListSeparator)+env.Getenv("PATH"))
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
