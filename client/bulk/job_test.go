@@ -84,8 +84,22 @@ func TestRunJournalsEveryRowAndEnds(t *testing.T) {
 	if _, err := s.End(); err != nil {
 		t.Errorf("End again: %v", err)
 	}
+	// The rows run once: a second loop runs nothing and says so.
+	for r := range s.Results(context.Background()) {
+		t.Errorf("a second loop over the results ran row %d", r.Row)
+	}
+	if _, err := s.End(); err == nil {
+		t.Error("a second loop over the results was not refused")
+	}
+	again, err := Open(j)
+	if err != nil {
+		t.Fatalf("End did not let the lock go: %v", err)
+	}
+	if _, err := again.End(); err == nil {
+		t.Error("End of a session whose rows never ran reported no error")
+	}
 	if _, err := Open(j); err != nil {
-		t.Errorf("End did not let the lock go: %v", err)
+		t.Errorf("End of a session whose rows never ran kept the lock: %v", err)
 	}
 }
 
